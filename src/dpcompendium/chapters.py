@@ -4,7 +4,9 @@ A chapter is a notebook ``notebooks/<id>.ipynb`` whose first markdown cell start
 code cell tagged ``parameters`` (papermill's convention). Every line of that cell is ``name = literal  # help``;
 the help may end with a constraint in brackets that the CLI enforces before anything runs:
 
-- ``[>0]``, ``[>=1]``, ``[<1]``, ``[<=10]`` — bounds, combinable with commas: ``[>0, <1]``;
+- ``[>0]``, ``[<1]`` (strict), ``[min 1]``, ``[max 10]`` (inclusive) — bounds, combinable with commas:
+  ``[>0, <1]``, ``[min 0, max 1]`` (``>=``/``<=`` are accepted too, but papermill's parameter inspection trips on a
+  second ``=`` in a line);
 - ``[a|b|c]`` — a choice among strings.
 
 For a list parameter the constraint applies to every element. A value must have the default's type: an int where
@@ -30,7 +32,8 @@ __all__ = ["CHAPTER_IDS", "Chapter", "Parameter", "chapters", "get_chapter", "va
 CHAPTER_IDS = ("dp-mean", "mwem", "histograms", "federated-pca", "hiera", "privacy-audit")
 
 _CONSTRAINT = re.compile(r"\[([^\[\]]*)\]\s*$")
-_BOUND = re.compile(r"^(>=|<=|>|<)\s*(-?[0-9.eE+\-]+|inf)$")
+_BOUND = re.compile(r"^(>=|<=|>|<|min|max)\s*(-?[0-9.eE+\-]+|inf)$")
+_OPS = {"min": ">=", "max": "<="}
 
 
 @dataclass(frozen=True)
@@ -114,7 +117,7 @@ def _check_constraint(name: str, value: Any, constraint: str) -> None:
         m = _BOUND.match(part.strip())
         if not m:
             continue
-        op, bound = m.group(1), float(m.group(2))
+        op, bound = _OPS.get(m.group(1), m.group(1)), float(m.group(2))
         ok = {">": value > bound, ">=": value >= bound, "<": value < bound, "<=": value <= bound}[op]
         if not ok:
             raise ValueError(f"parameter {name} must be {op} {m.group(2)}, got {value!r}")

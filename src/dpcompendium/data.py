@@ -109,7 +109,15 @@ def fetch(name: str) -> Path:
     info = reg[name]
     root = cache_dir()
     target = root / info.file
-    if not target.exists() and _offline():
+    if target.exists():
+        actual = pooch.file_hash(str(target), alg="sha256")
+        if actual == info.sha256:
+            return target
+        if _offline():
+            raise ValueError(
+                f"{info.file} in {root} fails its SHA-256 check (expected {info.sha256[:12]}…, got {actual[:12]}…)"
+            )
+    elif _offline():
         raise FileNotFoundError(
             f"{info.file} is not in the data cache {root} and DPCOMPENDIUM_OFFLINE is set: put the file at {target} "
             f"(from {info.url}, sha256 {info.sha256}) or point DPCOMPENDIUM_DATA_DIR at a folder that holds it"

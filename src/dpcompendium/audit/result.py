@@ -1,0 +1,46 @@
+"""The outcome of one privacy audit, as data (one row of the chapter's ``audit.csv``)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Literal
+
+__all__ = ["AuditResult", "verdict"]
+
+#: Relative slack for comparing an *exact* ε with its claim (floating-point rounding only).
+EXACT_RTOL = 1e-9
+
+
+def verdict(audited_epsilon: float, claimed_epsilon: float, audit: str) -> str:
+    """``"violated"`` when the audited ε exceeds the claim (exact: beyond rounding; empirical: the lower bound)."""
+    if audit == "exact":
+        bad = audited_epsilon > claimed_epsilon * (1.0 + EXACT_RTOL) + 1e-12
+    else:
+        bad = audited_epsilon > claimed_epsilon
+    return "violated" if bad else "holds"
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """One audit.
+
+    ``audited_epsilon`` is the exact ε (``audit="exact"``) or a lower bound on ε that holds with probability at
+    least ``confidence`` (``audit="empirical"``). ``event`` names the witnessing output set, ``p_a``/``p_b`` are its
+    (exact or estimated) probabilities under the two neighbouring inputs, ``n_samples`` the samples per input.
+    """
+
+    mechanism: str
+    audit: Literal["exact", "empirical"]
+    claimed_epsilon: float
+    claimed_delta: float
+    audited_epsilon: float
+    confidence: float
+    verdict: Literal["holds", "violated"]
+    event: str = ""
+    p_a: float = math.nan
+    p_b: float = math.nan
+    n_samples: int = 0
+
+    def as_dict(self) -> dict:
+        return asdict(self)
