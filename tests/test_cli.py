@@ -10,21 +10,21 @@ import pytest
 from dpcompendium import cli
 from dpcompendium.chapters import Parameter, get_chapter, validate_parameters
 
-PARAMS = '''seed = 0  # random seed [min 0]
+PARAMS = """seed = 0  # random seed [min 0]
 output_dir = ""  # results folder (set by --out)
 reps = 10  # repetitions per cell [min 1]
 epsilons = [0.5, 1]  # privacy budgets [>0]
 scale = 0.5  # a probability [>0, <1]
 method = "a"  # which method [a|b]
-fail = False  # raise after writing a partial table'''
+fail = False  # raise after writing a partial table"""
 
-BODY = '''import pandas as pd
+BODY = """import pandas as pd
 from dpcompendium.chapter import output_dir as _out, save_table
 out = _out(output_dir, "dp-mean")
 save_table(pd.DataFrame({"epsilon": epsilons, "reps": reps}), "partial", out)
 if fail:
     raise RuntimeError("boom")
-save_table(pd.DataFrame({"seed": [seed], "method": [method], "scale": [scale]}), "done", out)'''
+save_table(pd.DataFrame({"seed": [seed], "method": [method], "scale": [scale]}), "done", out)"""
 
 
 @pytest.fixture
@@ -33,10 +33,18 @@ def mini_repo(tmp_path, monkeypatch):
     (root / "notebooks").mkdir(parents=True)
     (root / "_toc.yml").write_text("format: jb-book\nroot: intro\n")
     nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     cell = nbformat.v4.new_code_cell(PARAMS)
     cell.metadata["tags"] = ["parameters"]
-    nb.cells = [nbformat.v4.new_markdown_cell("# Averages under DP\n\ntext"), cell, nbformat.v4.new_code_cell(BODY)]
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("# Averages under DP\n\ntext"),
+        cell,
+        nbformat.v4.new_code_cell(BODY),
+    ]
     nbformat.write(nb, root / "notebooks" / "dp-mean.ipynb")
     monkeypatch.setenv("DPCOMPENDIUM_REPO", str(root))
     return root
@@ -87,7 +95,12 @@ def test_bad_parameters_fail_before_writing(mini_repo, tmp_path, capsys, args, m
 
 def test_run_writes_results_and_replaces_atomically(mini_repo, tmp_path, capsys):
     out = tmp_path / "results"
-    assert cli.main(["run", "dp-mean", "-p", "reps", "3", "-p", "epsilons", "[0.25, 2]", "--out", str(out)]) == 0
+    assert (
+        cli.main(
+            ["run", "dp-mean", "-p", "reps", "3", "-p", "epsilons", "[0.25, 2]", "--out", str(out)]
+        )
+        == 0
+    )
     dest = out / "dp-mean"
     assert sorted(p.name for p in dest.iterdir()) == ["done.csv", "dp-mean.ipynb", "partial.csv"]
     assert (dest / "partial.csv").read_text() == "epsilon,reps\n0.25,3\n2,3\n"

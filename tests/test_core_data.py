@@ -25,7 +25,11 @@ def test_registry_hashes_match_shared_sums():
     sums = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "SHA256SUMS"
     if not sums.is_file():
         pytest.skip("../shared/data is not beside this checkout")
-    listed = {line.split()[1][2:]: line.split()[0] for line in sums.read_text().splitlines() if line.strip()}
+    listed = {
+        line.split()[1][2:]: line.split()[0]
+        for line in sums.read_text().splitlines()
+        if line.strip()
+    }
     for info in data.registry().values():
         assert listed[info.file] == info.sha256
 
@@ -38,7 +42,9 @@ def test_adult_loads_and_verifies():
     assert df["workclass"].isna().sum() > 0  # '?' became missing
 
 
-@pytest.mark.parametrize(("name", "shape", "total"), [("ADULT", (4096,), 17665), ("ADULT-2D", (256, 256), None)])
+@pytest.mark.parametrize(
+    ("name", "shape", "total"), [("ADULT", (4096,), 17665), ("ADULT-2D", (256, 256), None)]
+)
 def test_dpbench_loads(name, shape, total):
     h = data.load_dpbench(name)
     assert h.shape == shape
@@ -58,7 +64,9 @@ def test_unknown_names():
 def test_offline_missing_file_names_file_and_place(tmp_path, monkeypatch):
     monkeypatch.setenv("DPCOMPENDIUM_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("DPCOMPENDIUM_OFFLINE", "1")
-    with pytest.raises(FileNotFoundError, match=r"uci-adult/adult.data is not in the data cache") as exc:
+    with pytest.raises(
+        FileNotFoundError, match=r"uci-adult/adult.data is not in the data cache"
+    ) as exc:
         data.fetch("adult")
     assert str(tmp_path / "uci-adult" / "adult.data") in str(exc.value)
 

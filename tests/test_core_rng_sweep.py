@@ -61,7 +61,13 @@ def test_sweep_validates():
     with pytest.raises(ValueError, match="reps must be >= 1"):
         sweep(_noisy, {"epsilon": [1.0], "n": [1]}, reps=0, seed=0)
     with pytest.raises(ValueError, match="rep"):
-        sweep(lambda epsilon, reps, rng: [{"error": 0.0}], {"epsilon": [1.0]}, reps=2, seed=0, vectorized=True)
+        sweep(
+            lambda epsilon, reps, rng: [{"error": 0.0}],
+            {"epsilon": [1.0]},
+            reps=2,
+            seed=0,
+            vectorized=True,
+        )
 
 
 def test_summarize_matches_numpy():

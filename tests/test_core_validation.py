@@ -69,7 +69,10 @@ def test_check_sensitivity_rejects(s):
     _one_line(exc, "sensitivity")
 
 
-@given(st.floats(allow_nan=False, allow_infinity=False), st.floats(allow_nan=False, allow_infinity=False))
+@given(
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.floats(allow_nan=False, allow_infinity=False),
+)
 def test_check_bounds(lo, hi):
     if lo < hi:
         assert v.check_bounds((lo, hi)) == (lo, hi)
@@ -79,7 +82,10 @@ def test_check_bounds(lo, hi):
         _one_line(exc, "bounds")
 
 
-@given(st.lists(st.floats(min_value=-10, max_value=10), min_size=1), st.floats(min_value=-20, max_value=20))
+@given(
+    st.lists(st.floats(min_value=-10, max_value=10), min_size=1),
+    st.floats(min_value=-20, max_value=20),
+)
 def test_check_in_domain(values, shift):
     x = np.asarray(values) + shift
     inside = bool(np.all((x >= -10) & (x <= 10)))
@@ -116,7 +122,7 @@ def test_check_same_shape_and_int():
 
 def test_check_rng_rejects_legacy_and_ints():
     for bad in (None, 0, np.random.RandomState(0)):
-        with pytest.raises(ValueError, match="rng must be a numpy.random.Generator"):
+        with pytest.raises(ValueError, match=r"rng must be a numpy\.random\.Generator"):
             v.check_rng(bad)
 
 

@@ -118,7 +118,9 @@ def _check_constraint(name: str, value: Any, constraint: str) -> None:
         if not m:
             continue
         op, bound = _OPS.get(m.group(1), m.group(1)), float(m.group(2))
-        ok = {">": value > bound, ">=": value >= bound, "<": value < bound, "<=": value <= bound}[op]
+        ok = {">": value > bound, ">=": value >= bound, "<": value < bound, "<=": value <= bound}[
+            op
+        ]
         if not ok:
             raise ValueError(f"parameter {name} must be {op} {m.group(2)}, got {value!r}")
 
@@ -128,13 +130,21 @@ def _parse_parameters(source: str, notebook: Path) -> dict[str, Parameter]:
     lines = source.splitlines()
     tree = ast.parse(source)
     for node in tree.body:
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
-            raise ValueError(f"{notebook.name}: the parameters cell may hold only 'name = literal  # help' lines")
+        if not (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
+            raise ValueError(
+                f"{notebook.name}: the parameters cell may hold only 'name = literal  # help' lines"
+            )
         name = node.targets[0].id
         try:
             default = ast.literal_eval(node.value)
         except ValueError as exc:
-            raise ValueError(f"{notebook.name}: parameter {name} must have a literal default") from exc
+            raise ValueError(
+                f"{notebook.name}: parameter {name} must have a literal default"
+            ) from exc
         line = lines[node.lineno - 1]
         comment = line.split("#", 1)[1].strip() if "#" in line[node.value.end_col_offset :] else ""
         constraint = ""
@@ -156,16 +166,26 @@ def _load_chapter(chapter_id: str, root: Path) -> Chapter:
             if m:
                 title = m.group(1).strip()
                 break
-    cells = [c for c in nb.cells if c.cell_type == "code" and "parameters" in c.get("metadata", {}).get("tags", [])]
+    cells = [
+        c
+        for c in nb.cells
+        if c.cell_type == "code" and "parameters" in c.get("metadata", {}).get("tags", [])
+    ]
     if len(cells) != 1:
-        raise ValueError(f"{path.name} must have exactly one cell tagged 'parameters', found {len(cells)}")
+        raise ValueError(
+            f"{path.name} must have exactly one cell tagged 'parameters', found {len(cells)}"
+        )
     return Chapter(chapter_id, title, path, _parse_parameters(cells[0].source, path))
 
 
 def chapters(root: Path | None = None) -> list[Chapter]:
     """Every chapter whose notebook exists, in book order."""
     root = root or repo_root()
-    return [_load_chapter(cid, root) for cid in CHAPTER_IDS if (root / "notebooks" / f"{cid}.ipynb").is_file()]
+    return [
+        _load_chapter(cid, root)
+        for cid in CHAPTER_IDS
+        if (root / "notebooks" / f"{cid}.ipynb").is_file()
+    ]
 
 
 def get_chapter(chapter_id: str, root: Path | None = None) -> Chapter:
@@ -182,6 +202,8 @@ def validate_parameters(chapter: Chapter, values: dict[str, Any]) -> dict[str, A
     for name, value in values.items():
         if name not in chapter.parameters:
             known = ", ".join(chapter.parameters)
-            raise ValueError(f"unknown parameter {name!r} for chapter {chapter.id} (known: {known})")
+            raise ValueError(
+                f"unknown parameter {name!r} for chapter {chapter.id} (known: {known})"
+            )
         chapter.parameters[name].check(value)
     return values

@@ -29,7 +29,9 @@ RESERVED = {"output_dir"}
 
 
 def _fail(message: str, code: int = 2) -> int:
-    print(f"dpcompendium: error: {message.splitlines()[0] if message else 'failed'}", file=sys.stderr)
+    print(
+        f"dpcompendium: error: {message.splitlines()[0] if message else 'failed'}", file=sys.stderr
+    )
     return code
 
 
@@ -111,7 +113,13 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_book(args: argparse.Namespace) -> int:
     root = repo_root()
     exe = Path(sys.executable).with_name("jupyter-book")
-    cmd = [str(exe) if exe.exists() else "jupyter-book", "build", str(root), "--path-output", str(root)]
+    cmd = [
+        str(exe) if exe.exists() else "jupyter-book",
+        "build",
+        str(root),
+        "--path-output",
+        str(root),
+    ]
     if args.strict:
         cmd += ["-W", "-n", "--keep-going"]
     if args.all:
@@ -127,14 +135,23 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="execute a chapter with your parameters")
     run.add_argument("chapter", help="chapter id, e.g. dp-mean")
     run.add_argument(
-        "-p", "--parameter", nargs=2, action="append", metavar=("NAME", "VALUE"), help="a parameter (YAML value)"
+        "-p",
+        "--parameter",
+        nargs=2,
+        action="append",
+        metavar=("NAME", "VALUE"),
+        help="a parameter (YAML value)",
     )
     run.add_argument("--out", default="results", help="results folder (default: results)")
     run.add_argument("--kernel", default="python3", help="Jupyter kernel (default: python3)")
     run.add_argument("-v", "--verbose", action="store_true", help="stream the notebook's output")
     run.set_defaults(func=cmd_run)
-    book = sub.add_parser("book", help="execute every chapter and build the HTML book in _build/html")
-    book.add_argument("--strict", action="store_true", help="treat warnings as errors (-W -n --keep-going)")
+    book = sub.add_parser(
+        "book", help="execute every chapter and build the HTML book in _build/html"
+    )
+    book.add_argument(
+        "--strict", action="store_true", help="treat warnings as errors (-W -n --keep-going)"
+    )
     book.add_argument("--all", action="store_true", help="rebuild every page")
     book.set_defaults(func=cmd_book)
     return parser

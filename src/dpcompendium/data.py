@@ -88,7 +88,10 @@ def data_root() -> Path:
 def registry() -> dict[str, DatasetInfo]:
     """Every registered dataset, by name."""
     raw = yaml.safe_load((data_root() / "registry.yml").read_text(encoding="utf-8"))
-    return {name: DatasetInfo(name=name, **{k: str(v) for k, v in entry.items()}) for name, entry in raw.items()}
+    return {
+        name: DatasetInfo(name=name, **{k: str(v) for k, v in entry.items()})
+        for name, entry in raw.items()
+    }
 
 
 def cache_dir() -> Path:
@@ -105,7 +108,9 @@ def fetch(name: str) -> Path:
     """Local path of a registered file, downloading it (pinned URL) if absent and verifying its SHA-256."""
     reg = registry()
     if name not in reg:
-        raise ValueError(f"name must be a registered dataset, got {name!r} (known: {', '.join(sorted(reg))})")
+        raise ValueError(
+            f"name must be a registered dataset, got {name!r} (known: {', '.join(sorted(reg))})"
+        )
     info = reg[name]
     root = cache_dir()
     target = root / info.file

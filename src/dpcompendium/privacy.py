@@ -36,7 +36,9 @@ class PrivacyClaim:
 
     def __post_init__(self) -> None:
         if self.neighbours not in NEIGHBOUR_RELATIONS:
-            raise ValueError(f"neighbours must be one of {sorted(NEIGHBOUR_RELATIONS)}, got {self.neighbours!r}")
+            raise ValueError(
+                f"neighbours must be one of {sorted(NEIGHBOUR_RELATIONS)}, got {self.neighbours!r}"
+            )
 
     def as_dict(self) -> dict:
         return asdict(self)

@@ -24,7 +24,11 @@ def make_rng(seed: int | np.random.SeedSequence) -> np.random.Generator:
 def child_seeds(seed: int | np.random.SeedSequence, n: int) -> list[np.random.SeedSequence]:
     """``n`` independent child SeedSequences of ``seed`` (``SeedSequence(seed).spawn(n)``)."""
     n = check_int(n, "n", minimum=0)
-    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(check_int(seed, "seed", minimum=0))
+    ss = (
+        seed
+        if isinstance(seed, np.random.SeedSequence)
+        else np.random.SeedSequence(check_int(seed, "seed", minimum=0))
+    )
     return ss.spawn(n)
 
 

@@ -139,7 +139,9 @@ def check_in_domain(x: Any, bounds: tuple[float, float], name: str = "x") -> np.
 def check_same_shape(a: np.ndarray, b: np.ndarray, name_a: str = "a", name_b: str = "b") -> None:
     """Two arrays must have the same shape."""
     if np.shape(a) != np.shape(b):
-        raise ValueError(f"{name_a} and {name_b} must have the same shape, got {np.shape(a)} and {np.shape(b)}")
+        raise ValueError(
+            f"{name_a} and {name_b} must have the same shape, got {np.shape(a)} and {np.shape(b)}"
+        )
 
 
 def check_rng(rng: Any, name: str = "rng") -> np.random.Generator:

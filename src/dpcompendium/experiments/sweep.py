@@ -36,7 +36,10 @@ def grid_cells(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
         if isinstance(values, str | bytes) or not isinstance(values, Iterable):
             raise ValueError(f"grid[{key!r}] must be a list of values, got {values!r}")
     keys = list(grid)
-    return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*(list(grid[k]) for k in keys))]
+    return [
+        dict(zip(keys, combo, strict=True))
+        for combo in itertools.product(*(list(grid[k]) for k in keys))
+    ]
 
 
 def _as_records(out: Record | Iterable[Record]) -> list[dict[str, Any]]:
@@ -52,7 +55,9 @@ def _run_cell(func, cell, cell_seed, reps, vectorized):
     if vectorized:
         for rec in _as_records(func(**cell, reps=reps, rng=make_rng(cell_seed))):
             if "rep" not in rec:
-                raise ValueError("a vectorized sweep function must return records with a 'rep' field")
+                raise ValueError(
+                    "a vectorized sweep function must return records with a 'rep' field"
+                )
             rows.append({**cell, **rec})
         return rows
     for rep, rep_seed in enumerate(cell_seed.spawn(reps)):
@@ -84,11 +89,14 @@ def sweep(
     cell_seeds = np.random.SeedSequence(seed).spawn(len(cells))
     show = sys.stderr.isatty() if progress is None else progress
     tasks = (
-        joblib.delayed(_run_cell)(func, cell, ss, reps, vectorized) for cell, ss in zip(cells, cell_seeds, strict=True)
+        joblib.delayed(_run_cell)(func, cell, ss, reps, vectorized)
+        for cell, ss in zip(cells, cell_seeds, strict=True)
     )
     results = joblib.Parallel(n_jobs=n_jobs, return_as="generator")(tasks)
     rows: list[dict[str, Any]] = []
-    for chunk in tqdm(results, total=len(cells), disable=not show, desc=desc or getattr(func, "__name__", "sweep")):
+    for chunk in tqdm(
+        results, total=len(cells), disable=not show, desc=desc or getattr(func, "__name__", "sweep")
+    ):
         rows.extend(chunk)
     return pd.DataFrame.from_records(rows)
 

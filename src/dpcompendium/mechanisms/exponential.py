@@ -9,7 +9,9 @@ from scipy.special import softmax
 from ..validation import check_array, check_epsilon, check_rng, check_sensitivity
 
 
-def exponential_probabilities(scores: ArrayLike, sensitivity: float, epsilon: float, axis: int = -1) -> np.ndarray:
+def exponential_probabilities(
+    scores: ArrayLike, sensitivity: float, epsilon: float, axis: int = -1
+) -> np.ndarray:
     """P(r) = exp(ε u(r) / (2Δu)) / Σ_r' exp(ε u(r') / (2Δu)) along ``axis`` (McSherry & Talwar, FOCS 2007).
 
     Computed as a softmax (max-shifted), so huge scores do not overflow. ε-DP when every score has sensitivity Δu.
@@ -35,6 +37,6 @@ def exponential_mechanism(
     rng = check_rng(rng)
     p = exponential_probabilities(scores, sensitivity, epsilon, axis=-1)
     cdf = np.cumsum(p, axis=-1)
-    u = rng.random(size=p.shape[:-1] + (1,)) * cdf[..., -1:]
+    u = rng.random(size=(*p.shape[:-1], 1)) * cdf[..., -1:]
     idx = np.minimum((cdf < u).sum(axis=-1), p.shape[-1] - 1)
     return int(idx) if np.ndim(idx) == 0 else idx

@@ -11,7 +11,9 @@ from numpy.typing import ArrayLike
 from ..validation import check_array, check_delta, check_epsilon, check_rng, check_sensitivity
 
 
-def gaussian_sigma(sensitivity: float, epsilon: float, delta: float, *, _stacklevel: int = 2) -> float:
+def gaussian_sigma(
+    sensitivity: float, epsilon: float, delta: float, *, _stacklevel: int = 2
+) -> float:
     """σ = Δ₂ √(2 ln(1.25/δ)) / ε (Dwork & Roth 2014, Theorem A.1; the proof needs ε < 1).
 
     For ε ≥ 1 the classical bound is not proved; a ``UserWarning`` says so (the analytic Gaussian mechanism of
@@ -41,6 +43,8 @@ def gaussian_mechanism(
     sigma = gaussian_sigma(sensitivity, epsilon, delta, _stacklevel=3)
     rng = check_rng(rng)
     v = check_array(value, "value", allow_empty=True)
-    shape = np.broadcast_shapes(v.shape, size if isinstance(size, tuple) else (() if size is None else (size,)))
+    shape = np.broadcast_shapes(
+        v.shape, size if isinstance(size, tuple) else (() if size is None else (size,))
+    )
     out = v + rng.normal(0.0, sigma, size=shape)
     return float(out) if out.ndim == 0 else out

@@ -29,6 +29,8 @@ def laplace_mechanism(
     b = laplace_scale(sensitivity, epsilon)
     rng = check_rng(rng)
     v = check_array(value, "value", allow_empty=True)
-    shape = np.broadcast_shapes(v.shape, size if isinstance(size, tuple) else (() if size is None else (size,)))
+    shape = np.broadcast_shapes(
+        v.shape, size if isinstance(size, tuple) else (() if size is None else (size,))
+    )
     out = v + rng.laplace(0.0, b, size=shape)
     return float(out) if out.ndim == 0 else out

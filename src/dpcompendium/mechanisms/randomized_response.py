@@ -23,7 +23,9 @@ def grr_probabilities(k: int, epsilon: float) -> tuple[float, float]:
     return e / (e + k - 1), 1.0 / (e + k - 1)
 
 
-def grr_privatise(values: ArrayLike, k: int, epsilon: float, rng: np.random.Generator) -> np.ndarray:
+def grr_privatise(
+    values: ArrayLike, k: int, epsilon: float, rng: np.random.Generator
+) -> np.ndarray:
     """Each user perturbs its own category in {0, …, k−1}; vectorized over users (any array shape)."""
     rng = check_rng(rng)
     p, _ = grr_probabilities(k, epsilon)
