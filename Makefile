@@ -1,6 +1,7 @@
-# dpcompendium — two commands do all set-up on a fresh machine:
-#   make book   build the executed HTML book in _build/html
-#   make test   unit + property tests, every chapter under nbval, the book with warnings as errors, a browser check
+# dpcompendium — two commands do all set-up on a fresh machine with Python 3.11:
+#   make book   create .venv from the lock, execute every chapter at its default parameters, build _build/html
+#   make test   create .venv from the lock; unit + property tests, every chapter under nbval, the book with warnings
+#               as errors, and a check of the built HTML in headless Chromium (tools/run_tests.py runs the stages)
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
@@ -9,27 +10,35 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 LOCK   := requirements-lock.txt
+PIP    := $(BIN)/python -m pip --disable-pip-version-check
 
 # The shared data folder sits beside the clone (as in CI); use it as the data cache when present.
 SHARED_DATA := $(abspath ../shared/data)
-ifneq ($(wildcard $(SHARED_DATA)/SHA256SUMS),)
+ifneq ($(wildcard $(SHARED_DATA)/.),)
 export DPCOMPENDIUM_DATA_DIR ?= $(SHARED_DATA)
 endif
-export MPLBACKEND := Agg
+# Plain Python processes draw no windows; the book build gives its kernels the inline backend itself.
+export MPLBACKEND ?= Agg
 export PYTHONHASHSEED := 0
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
-# Never let a test or a chapter reach the network for data.
+# Never let a test or a chapter reach the network for data (the Pages workflow sets DPCOMPENDIUM_OFFLINE=0).
 export DPCOMPENDIUM_OFFLINE ?= 1
+# Jupyter looks for the kernel inside .venv, not in the user's folders.
+export JUPYTER_PLATFORM_DIRS := 1
 
-.PHONY: help venv book test unit notebooks book-strict browser lint lock clean
+.PHONY: help venv book test unit notebooks book-strict browser lint format bench lock env clean
 help:
 	@echo "make book   - create .venv from the lock, execute every chapter, build _build/html"
 	@echo "make test   - create .venv from the lock, run all tests (unit, nbval, strict book build, browser)"
+	@echo "make unit | notebooks | book-strict | browser   - one stage of make test"
+	@echo "make lint | format | bench | lock | clean"
 
+# The virtual environment, from the hash-pinned lock only (no resolver, no unpinned download).
 $(STAMP): $(LOCK) pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else "make: the lock is for Python 3.11; set PYTHON=/path/to/python3.11 (found %d.%d)" % sys.version_info[:2])'
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes --no-deps -r $(LOCK)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	$(PIP) install --quiet --require-hashes --no-deps -r $(LOCK)
+	$(PIP) install --quiet --no-deps --no-build-isolation -e .
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (dpcompendium)" >/dev/null
 	touch $(STAMP)
 
@@ -42,7 +51,7 @@ test: $(STAMP)
 	$(BIN)/python tools/run_tests.py
 
 unit: $(STAMP)
-	$(BIN)/python -m pytest tests -m "not book" -n 2
+	$(BIN)/python -m pytest tests -m "not book"
 
 notebooks: $(STAMP)
 	$(BIN)/python -m pytest --nbval-lax -p no:cacheprovider notebooks
@@ -54,13 +63,27 @@ browser: $(STAMP)
 	$(BIN)/python -m pytest -m book tests/test_book_browser.py
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests notebooks tools
-	$(BIN)/ruff format --check src tests tools
+	$(BIN)/ruff check src tests notebooks tools benchmarks
+	$(BIN)/ruff format --check src tests tools benchmarks
+	$(BIN)/python -m pytest -q tests/test_env_lock.py
 
+format: $(STAMP)
+	$(BIN)/ruff check --fix src tests notebooks tools benchmarks
+	$(BIN)/ruff format src tests tools benchmarks
+
+# Wall-time budgets: pytest-benchmark over benchmarks/ (files bench_*.py).
+bench: $(STAMP)
+	$(BIN)/python -m pytest benchmarks -o python_files="bench_*.py" -p no:cacheprovider --benchmark-only \
+	  --benchmark-columns=min,mean,max,rounds --benchmark-sort=name
+
+# Regenerate the lock (needs uv and the network), then environment.yml from it.
 lock:
 	uv pip compile pyproject.toml --extra book --extra test --extra dev --python-version 3.11 \
 	  --generate-hashes --no-header -o $(LOCK)
-	$(BIN)/python tools/sync_environment.py
+	$(MAKE) env
+
+env:
+	$(PYTHON) tools/sync_environment.py
 
 clean:
-	rm -rf _build results .pytest_cache
+	rm -rf _build results .pytest_cache .jupyter_cache

@@ -124,7 +124,12 @@ def cmd_book(args: argparse.Namespace) -> int:
         cmd += ["-W", "-n", "--keep-going"]
     if args.all:
         cmd += ["--all"]
-    env = {**os.environ, "DPCOMPENDIUM_REPO": str(root), "MPLBACKEND": "Agg"}
+    # The kernels need the inline backend so that figures appear in the pages (Agg would show nothing).
+    env = {
+        **os.environ,
+        "DPCOMPENDIUM_REPO": str(root),
+        "MPLBACKEND": "module://matplotlib_inline.backend_inline",
+    }
     return subprocess.call(cmd, cwd=root, env=env)
 
 

@@ -1,0 +1,249 @@
+"""The built book in a real headless Chromium, with the network cut off.
+
+For every page in ``_toc.yml``: it loads (HTTP 200); every resource it asks for is served locally (any request to a
+host other than 127.0.0.1 is recorded, aborted and fails the test, so the book provably works offline); math is
+typeset by the local MathJax (no raw TeX delimiters left, no MathJax error); every ``<img>`` has loaded
+(``naturalWidth > 0``); every figure a chapter declares is on its page with an image; no cell output holds a traceback.
+
+Needs ``_build/html`` (``make book`` or ``dpcompendium book``) and Debian's ``/usr/bin/chromium``, driven through the
+``playwright`` package (never ``playwright install``). Skips, with the reason, only when ``_build/html`` does not
+exist; a missing Chromium fails (``apt-get install chromium``; ``.ci/run`` installs it).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import re
+import shutil
+import tempfile
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import yaml
+
+pytestmark = pytest.mark.book
+
+ROOT = Path(os.environ.get("DPCOMPENDIUM_REPO") or Path(__file__).resolve().parents[1])
+HTML = ROOT / "_build" / "html"
+CHROMIUM = os.environ.get("DPCOMPENDIUM_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+LOCAL_HOSTS = {"127.0.0.1"}
+#: Text that betrays math MathJax did not typeset: TeX delimiters, or a $...$ span holding a TeX command.
+RAW_TEX = re.compile(r"\\\(|\\\)|\\\[|\\\]|\$\$|\\begin\{|\$[^$\s][^$\n]*\\[A-Za-z]+[^$\n]*\$")
+TRACEBACK = re.compile(
+    r"Traceback \(most recent call last\)|^\s*Cell In\[\d+\]|Error\s+Traceback", re.M
+)
+
+
+def toc_files(toc_path: Path = ROOT / "_toc.yml") -> list[str]:
+    """Every file in ``_toc.yml`` (root first), without suffix, in book order."""
+    toc = yaml.safe_load(toc_path.read_text(encoding="utf8"))
+    files = [toc["root"]]
+
+    def walk(entries):
+        for entry in entries or []:
+            if "file" in entry:
+                files.append(entry["file"])
+            for key in ("chapters", "sections", "parts"):
+                walk(entry.get(key))
+
+    walk(toc.get("parts"))
+    walk(toc.get("chapters"))
+    return [str(Path(f).with_suffix("")) for f in files]
+
+
+def declared_figures(page: str) -> list[str]:
+    """Names of the figures a chapter notebook declares in its cells' ``mystnb.figure`` metadata."""
+    path = ROOT / f"{page}.ipynb"
+    if not path.is_file():
+        return []
+    nb = json.loads(path.read_text(encoding="utf8"))
+    names = []
+    for cell in nb.get("cells", []):
+        fig = (cell.get("metadata", {}).get("mystnb") or {}).get("figure") or {}
+        if fig.get("name"):
+            names.append(fig["name"])
+    return names
+
+
+PAGES = toc_files()
+
+
+def _missing(what: str) -> None:
+    ci = " (CI=true)" if os.environ.get("CI", "").lower() in {"1", "true", "yes"} else ""
+    pytest.fail(
+        f"{what}{ci}: install Debian's chromium with 'apt-get install chromium' (.ci/run does)"
+    )
+
+
+@pytest.fixture(scope="module")
+def server():
+    """Serve _build/html on 127.0.0.1 (a free port) from a thread; yield the base URL."""
+    if not HTML.is_dir():
+        pytest.skip(f"the book is not built: no {HTML} (run 'make book' first)")
+    handler = functools.partial(_QuietHandler, directory=str(HTML))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:  # keep pytest's output clean
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser_context(server):
+    """A fresh headless Chromium profile in which every request is routed: non-local ones are recorded and aborted."""
+    if not (Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)):
+        _missing(f"no Chromium at {CHROMIUM}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # pragma: no cover - the lock installs playwright
+        _missing("the playwright package is not installed")
+    profile = tempfile.mkdtemp(prefix="dpcompendium-chromium-")
+    pw = sync_playwright().start()
+    context = None
+    try:
+        context = pw.chromium.launch_persistent_context(
+            profile,
+            executable_path=CHROMIUM,
+            headless=True,
+            args=CHROMIUM_ARGS,
+            service_workers="block",
+            offline=False,
+        )
+        context.set_default_timeout(60_000)
+        external: list[str] = []
+
+        def route(route, request):
+            url = request.url
+            parts = urlsplit(url)
+            if parts.scheme in {"data", "blob", "about"} or parts.hostname in LOCAL_HOSTS:
+                route.continue_()
+            else:
+                external.append(url)
+                route.abort("internetdisconnected")
+
+        context.route("**/*", route)
+        context.external_requests = external  # type: ignore[attr-defined]
+        yield context
+    finally:
+        if context is not None:
+            context.close()
+        pw.stop()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+# JavaScript run in the page: wait for MathJax, force lazy images to load, then report what the test checks.
+INSPECT = """
+async () => {
+  const out = {};
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+    await MathJax.startup.promise;
+  }
+  out.mathjax = !!(window.MathJax && MathJax.startup && MathJax.version);
+  const imgs = Array.from(document.images);
+  for (const img of imgs) { if (img.loading === 'lazy') img.loading = 'eager'; }
+  await Promise.all(imgs.map(img => img.complete ? null : new Promise(r => {
+    img.addEventListener('load', r); img.addEventListener('error', r); setTimeout(r, 15000);
+  })));
+  out.images = imgs.length;
+  out.broken = imgs.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.getAttribute('src'));
+  const main = document.querySelector('main') || document.body;
+  out.mathNodes = main.querySelectorAll('.math').length;
+  out.untypeset = Array.from(main.querySelectorAll('.math'))
+    .filter(n => !n.querySelector('mjx-container')).map(n => n.textContent.slice(0, 80));
+  out.mjx = main.querySelectorAll('mjx-container').length;
+  out.mathErrors = Array.from(main.querySelectorAll('mjx-merror'))
+    .map(n => (n.getAttribute('data-mjx-error') || n.textContent).slice(0, 80));
+  const clone = main.cloneNode(true);
+  clone.querySelectorAll('pre, code, script, style, mjx-container, .cell_input, textarea').forEach(n => n.remove());
+  out.text = clone.innerText;
+  out.outputs = Array.from(main.querySelectorAll('.cell_output')).map(n => n.innerText);
+  out.tracebackNodes = main.querySelectorAll('.output.traceback, .cell_output .traceback').length;
+  out.figures = Array.from(main.querySelectorAll('figure[id], div.figure[id]')).map(f => ({
+    id: f.id, imgs: f.querySelectorAll('img').length}));
+  return out;
+}
+"""
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page(browser_context, server, page):
+    failed: list[str] = []
+    tab = browser_context.new_page()
+    tab.on("requestfailed", lambda r: failed.append(f"{r.url} ({r.failure})"))
+    tab.on(
+        "response",
+        lambda r: failed.append(f"{r.url} (HTTP {r.status})") if r.status >= 400 else None,
+    )
+    n_external = len(browser_context.external_requests)
+    try:
+        response = tab.goto(f"{server}/{page}.html", wait_until="load")
+        assert response is not None and response.status == 200, (
+            f"{page}.html: HTTP {response and response.status}"
+        )
+        info = tab.evaluate(INSPECT)
+        tab.wait_for_load_state("networkidle")
+    finally:
+        tab.close()
+
+    external = browser_context.external_requests[n_external:]
+    assert not external, f"{page}: requests left the machine: {external}"
+    local_failures = [f for f in failed if urlsplit(f.split(" ")[0]).hostname in LOCAL_HOSTS]
+    assert not local_failures, f"{page}: resources failed to load: {local_failures}"
+
+    if info["mathNodes"]:
+        assert info["mathjax"], f"{page}: has math but MathJax did not load"
+        assert not info["untypeset"], f"{page}: math not typeset: {info['untypeset'][:3]}"
+        assert info["mjx"] >= info["mathNodes"], (
+            f"{page}: {info['mjx']} typeset of {info['mathNodes']} math nodes"
+        )
+    assert not info["mathErrors"], f"{page}: MathJax errors: {info['mathErrors'][:3]}"
+    raw = RAW_TEX.search(info["text"])
+    assert raw is None, (
+        f"{page}: raw TeX left in the page: {info['text'][max(0, raw.start() - 40) : raw.end() + 40]!r}"
+    )
+
+    assert not info["broken"], f"{page}: images that did not load: {info['broken']}"
+
+    assert info["tracebackNodes"] == 0, f"{page}: an error output is rendered in the page"
+    for text in info["outputs"]:
+        m = TRACEBACK.search(text)
+        assert m is None, (
+            f"{page}: a cell output holds a traceback: {text[max(0, m.start() - 40) : m.end() + 200]!r}"
+        )
+
+    figures = {f["id"]: f["imgs"] for f in info["figures"]}
+    for name in declared_figures(page):
+        assert name in figures, (
+            f"{page}: declared figure {name!r} is not in the page (no image output?)"
+        )
+        assert figures[name] >= 1, f"{page}: figure {name!r} holds no image"
+
+
+def test_every_toc_page_was_built():
+    if not HTML.is_dir():
+        pytest.skip(f"the book is not built: no {HTML}")
+    missing = [p for p in PAGES if not (HTML / f"{p}.html").is_file()]
+    assert not missing, f"pages in _toc.yml with no HTML: {missing}"

@@ -1,0 +1,267 @@
+"""The book's structure and the chapter contract of CONTRIBUTING.md, checked on the sources (no build needed).
+
+- every entry of ``_toc.yml`` exists, and every chapter notebook is in ``_toc.yml``;
+- every chapter notebook: valid nbformat v4 with kernel ``python3``; first cell ``# Title``; exactly one cell tagged
+  ``parameters`` with ``seed`` (int), ``output_dir = ""`` and a help text for every parameter; no stored output
+  except in cells tagged ``keep_output``; every declared figure has a caption and a unique ``fig-<id>-…`` name;
+  every ``nbval-check-output`` cell is also ``keep_output`` and has its stored output; no library code (function
+  or class definitions) and no global random state; every ``{numref}`fig-…``` points at a declared figure; no
+  ``{bibliography}`` directive (the book has one bibliography page);
+- every ``{cite}`` key in the notebooks and the book pages is in ``book/references.bib``.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+import yaml
+
+ROOT = Path(os.environ.get("DPCOMPENDIUM_REPO") or Path(__file__).resolve().parents[1])
+CHAPTER_IDS = ("dp-mean", "mwem", "histograms", "federated-pca", "hiera", "privacy-audit")
+NOTEBOOKS = sorted(
+    (ROOT / "notebooks").glob("*.ipynb"),
+    key=lambda p: CHAPTER_IDS.index(p.stem) if p.stem in CHAPTER_IDS else len(CHAPTER_IDS),
+)
+BOOK_PAGES = ("intro", "primer", "reproducibility", "glossary", "bibliography")
+CITE = re.compile(r"\{cite(?::[a-z]+)?\}`([^`]*)`")
+NUMREF_FIG = re.compile(r"\{numref\}`(?:[^`<]*<)?(fig-[^`>]+)>?`")
+GLOBAL_RANDOM = re.compile(
+    r"\bnp\.random\.(?!default_rng\b|Generator\b|SeedSequence\b|PCG64\b|PCG64DXSM\b)\w+\s*\("
+)
+
+
+def toc_entries() -> list[str]:
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf8"))
+    files = [toc["root"]]
+
+    def walk(entries):
+        for entry in entries or []:
+            if "file" in entry:
+                files.append(entry["file"])
+            for key in ("chapters", "sections", "parts"):
+                walk(entry.get(key))
+
+    walk(toc.get("parts"))
+    walk(toc.get("chapters"))
+    return files
+
+
+def bib_keys() -> set[str]:
+    text = (ROOT / "book" / "references.bib").read_text(encoding="utf8")
+    return set(re.findall(r"^@\w+\{([^,\s]+),", text, flags=re.M))
+
+
+def tags(cell) -> list[str]:
+    return list(cell.get("metadata", {}).get("tags", []))
+
+
+def figure_meta(cell) -> dict | None:
+    mystnb = cell.get("metadata", {}).get("mystnb") or {}
+    return mystnb.get("figure")
+
+
+# ---------------------------------------------------------------------------------------------- the table of contents
+
+
+def test_toc_entries_exist():
+    entries = toc_entries()
+    missing = [
+        f
+        for f in entries
+        if not any((ROOT / f"{f}{ext}").is_file() for ext in ("", ".md", ".ipynb"))
+    ]
+    assert not missing, f"_toc.yml lists files that do not exist: {missing}"
+    assert len(entries) == len(set(entries)), "_toc.yml lists a file twice"
+
+
+def test_toc_has_fixed_chapter_order_and_book_pages():
+    entries = toc_entries()
+    chapters = [Path(f).name for f in entries if f.startswith("notebooks/")]
+    assert chapters == list(CHAPTER_IDS), (
+        f"chapters must be {CHAPTER_IDS} in this order, got {chapters}"
+    )
+    for page in BOOK_PAGES:
+        assert f"book/{page}" in entries, f"book/{page} is not in _toc.yml"
+
+
+def test_every_notebook_is_in_the_toc():
+    entries = set(toc_entries())
+    stray = [p.name for p in NOTEBOOKS if f"notebooks/{p.stem}" not in entries]
+    assert not stray, f"notebooks not in _toc.yml (they would not be in the book): {stray}"
+
+
+def test_book_pages_cite_known_keys():
+    keys = bib_keys()
+    for page in BOOK_PAGES:
+        text = (ROOT / "book" / f"{page}.md").read_text(encoding="utf8")
+        used = {k.strip() for group in CITE.findall(text) for k in group.split(",")}
+        assert used <= keys, f"book/{page}.md cites unknown keys: {sorted(used - keys)}"
+
+
+def test_reproducibility_page_has_execution_table():
+    text = (ROOT / "book" / "reproducibility.md").read_text(encoding="utf8")
+    assert "{nb-exec-table}" in text
+
+
+# ------------------------------------------------------------------------------------------------ the chapter contract
+
+needs_notebooks = pytest.mark.skipif(not NOTEBOOKS, reason="no chapter notebook in notebooks/ yet")
+
+
+@pytest.fixture(params=NOTEBOOKS or [None], ids=lambda p: p.stem if p else "none")
+def notebook(request):
+    if request.param is None:
+        pytest.skip("no chapter notebook in notebooks/ yet")
+    path = request.param
+    nb = nbformat.read(path, as_version=4)
+    return path, nb
+
+
+@needs_notebooks
+def test_notebook_is_a_known_chapter(notebook):
+    path, _ = notebook
+    assert path.stem in CHAPTER_IDS, f"{path.name}: not a chapter id ({', '.join(CHAPTER_IDS)})"
+
+
+@needs_notebooks
+def test_valid_nbformat_and_kernel(notebook):
+    path, nb = notebook
+    nbformat.validate(nb)
+    assert nb.nbformat == 4
+    assert nb.metadata.get("kernelspec", {}).get("name") == "python3", (
+        f"{path.name}: kernelspec must be python3"
+    )
+
+
+@needs_notebooks
+def test_title_cell(notebook):
+    path, nb = notebook
+    first = nb.cells[0]
+    assert first.cell_type == "markdown" and re.match(r"#\s+\S", first.source), (
+        f"{path.name}: the first cell must be markdown starting with '# Title'"
+    )
+
+
+@needs_notebooks
+def test_parameters_cell(notebook):
+    from dpcompendium.chapters import get_chapter
+
+    path, nb = notebook
+    cells = [c for c in nb.cells if c.cell_type == "code" and "parameters" in tags(c)]
+    assert len(cells) == 1, f"{path.name}: {len(cells)} cells tagged 'parameters', need exactly one"
+    params = get_chapter(path.stem, root=ROOT).parameters
+    assert "seed" in params and type(params["seed"].default) is int, (
+        f"{path.name}: needs 'seed = <int>'"
+    )
+    assert "output_dir" in params and params["output_dir"].default == "", (
+        f"{path.name}: needs 'output_dir = \"\"'"
+    )
+    no_help = [name for name, p in params.items() if not p.help]
+    assert not no_help, f"{path.name}: parameters without a '# help' comment: {no_help}"
+
+
+@needs_notebooks
+def test_no_stored_outputs_except_keep_output(notebook):
+    path, nb = notebook
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "code" and cell.outputs and "keep_output" not in tags(cell):
+            pytest.fail(
+                f"{path.name}: cell {i} has stored outputs but is not tagged keep_output (strip them)"
+            )
+
+
+@needs_notebooks
+def test_headline_cells_have_stored_output(notebook):
+    path, nb = notebook
+    for i, cell in enumerate(nb.cells):
+        if "nbval-check-output" in tags(cell):
+            assert cell.cell_type == "code", (
+                f"{path.name}: cell {i} tagged nbval-check-output is not code"
+            )
+            assert "keep_output" in tags(cell), (
+                f"{path.name}: cell {i} is nbval-check-output but not keep_output"
+            )
+            assert cell.outputs, (
+                f"{path.name}: headline cell {i} (nbval-check-output) has no stored output"
+            )
+            errors = [o for o in cell.outputs if o.get("output_type") == "error"]
+            assert not errors, f"{path.name}: headline cell {i} stores an error"
+
+
+@needs_notebooks
+def test_declared_figures(notebook):
+    path, nb = notebook
+    names = []
+    for i, cell in enumerate(nb.cells):
+        fig = figure_meta(cell)
+        if fig is None:
+            continue
+        assert cell.cell_type == "code", f"{path.name}: cell {i} declares a figure but is not code"
+        assert str(fig.get("caption", "")).strip(), (
+            f"{path.name}: figure in cell {i} has no caption"
+        )
+        name = str(fig.get("name", ""))
+        assert name.startswith(f"fig-{path.stem}-"), (
+            f"{path.name}: figure name {name!r} must be fig-{path.stem}-…"
+        )
+        names.append(name)
+    assert len(names) == len(set(names)), f"{path.name}: duplicate figure names {names}"
+    markdown = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    labels = set(names) | set(re.findall(r":name:\s*(fig-\S+)", markdown))
+    dangling = sorted(set(NUMREF_FIG.findall(markdown)) - labels)
+    assert not dangling, f"{path.name}: {{numref}} to undeclared figures: {dangling}"
+
+
+@needs_notebooks
+def test_no_library_code_or_global_random_state(notebook):
+    path, nb = notebook
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        source = "\n".join(
+            line for line in cell.source.splitlines() if not line.lstrip().startswith(("%", "!"))
+        )
+        tree = ast.parse(source)
+        defs = [
+            n.name
+            for n in ast.walk(tree)
+            if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        ]
+        assert not defs, (
+            f"{path.name}: cell {i} defines {defs}; library code belongs in src/dpcompendium"
+        )
+        imports = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+        assert "random" not in imports, (
+            f"{path.name}: cell {i} imports the random module; use a Generator"
+        )
+        m = GLOBAL_RANDOM.search(source)
+        assert m is None, (
+            f"{path.name}: cell {i} uses global numpy random state ({m.group(0)}); pass rng"
+        )
+
+
+@needs_notebooks
+def test_no_local_bibliography(notebook):
+    path, nb = notebook
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    assert "{bibliography}" not in text, (
+        f"{path.name}: has a {{bibliography}} directive; the book has one bibliography page "
+        "(book/bibliography.md), and a second list of the same keys is a duplicate-citation warning that fails "
+        "the strict build. End the chapter with its {cite} keys instead."
+    )
+
+
+@needs_notebooks
+def test_notebook_cites_known_keys(notebook):
+    path, nb = notebook
+    keys = bib_keys()
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    used = {k.strip() for group in CITE.findall(text) for k in group.split(",")}
+    assert used <= keys, (
+        f"{path.name}: cites keys missing from book/references.bib: {sorted(used - keys)}"
+    )
