@@ -22,7 +22,7 @@ from typing import Any
 import joblib
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
+from tqdm import tqdm  # not tqdm.auto: it warns in kernels without ipywidgets
 
 from ..rng import make_rng
 from ..validation import check_int
