@@ -13,14 +13,20 @@ Small tables transcribed from the sources live in ``data/shipped/`` with their p
 from __future__ import annotations
 
 import os
+import warnings
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pooch
 import yaml
+from tqdm import TqdmWarning
+
+with warnings.catch_warnings():
+    # pooch imports tqdm.auto, which warns "IProgress not found" inside kernels without ipywidgets.
+    warnings.simplefilter("ignore", TqdmWarning)
+    import pooch
 
 from .paths import repo_root
 
