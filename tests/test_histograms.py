@@ -1,0 +1,433 @@
+"""Tests of the histograms chapter's library: workloads, baselines, the source's method, privacy evidence."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import mc_tol
+
+import dpcompendium.histograms as H
+from dpcompendium.histograms.baselines import _SAE, _ahp_greedy, _ahp_lookahead
+
+X_SMALL = np.array([0, 0, 3, 10, 10, 0, 1, 50, 2, 0, 0, 7, 7, 7, 0, 4], dtype=float)
+X64 = np.tile(X_SMALL, 4)  # the default k = 32 needs at least 32 bins
+
+
+# ----------------------------------------------------------------------------------------- workloads & metrics
+def test_workload_answers_match_brute_force(rng):
+    wl = H.random_ranges(16, 50, (2, 9), rng)
+    assert np.all((wl.lengths >= 2) & (wl.lengths <= 9))
+    brute = np.array([X_SMALL[lo:hi].sum() for lo, hi in zip(wl.lo, wl.hi, strict=True)])
+    np.testing.assert_allclose(H.workload_answers(wl, X_SMALL), brute)
+    pre = H.all_prefixes(16)
+    np.testing.assert_allclose(H.workload_answers(pre, X_SMALL), np.cumsum(X_SMALL))
+
+
+def test_metrics_formulas(rng):
+    wl = H.random_ranges(16, 30, (1, 16), rng)
+    est = X_SMALL + rng.normal(size=(3, 16))
+    err = H.workload_answers(wl, est) - H.workload_answers(wl, X_SMALL)
+    np.testing.assert_allclose(H.workload_mse(wl, X_SMALL, est), np.mean(err**2, axis=1))
+    np.testing.assert_allclose(
+        H.scaled_l1(wl, X_SMALL, est), np.abs(err).sum(axis=1) / (len(wl) * X_SMALL.sum())
+    )
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"n": 0, "n_queries": 5, "lengths": (1, 2)}, "n must be >= 1"),
+        ({"n": 10, "n_queries": 5, "lengths": (3, 11)}, r"lengths\[1\] must be <= 10"),
+        ({"n": 10, "n_queries": 0, "lengths": (1, 2)}, "n_queries must be >= 1"),
+    ],
+)
+def test_random_ranges_validation(kwargs, match, rng):
+    with pytest.raises(ValueError, match=match):
+        H.random_ranges(rng=rng, **kwargs)
+
+
+def _identity_mse_variance(wl: H.RangeWorkload, eps: float) -> float:
+    """Exact variance of one repetition's workload MSE for Identity. With S_q the noise sum of query q and
+    b = 1/ε: Cov(S_q², S_r²) = 2·Cov(S_q, S_r)² + κ₄·|q∩r|, Cov = 2b²|q∩r|, κ₄(Laplace) = 12 b⁴."""
+    b = 1.0 / eps
+    overlap = np.maximum(
+        0, np.minimum(wl.hi[:, None], wl.hi[None, :]) - np.maximum(wl.lo[:, None], wl.lo[None, :])
+    )
+    cov = 2.0 * (2.0 * b**2 * overlap) ** 2 + 12.0 * b**4 * overlap
+    return float(cov.sum()) / len(wl) ** 2
+
+
+@pytest.mark.parametrize("eps", [math.log(2), 1.0, 1.5])
+def test_identity_matches_closed_form(eps):
+    """Done-when: Identity's measured range-query MSE equals 2/ε² · mean(L) within a Z = 5 Monte-Carlo tolerance."""
+    gen = np.random.default_rng(11)
+    x = gen.integers(0, 100, size=4096).astype(float)
+    wl = H.random_ranges(4096, 200, (100, 1000), gen)
+    reps = 4000
+    mse = H.workload_mse(wl, x, H.identity(x, eps, gen, size=reps))
+    expected = H.identity_expected_mse(wl, eps)
+    assert abs(mse.mean() - expected) <= mc_tol(_identity_mse_variance(wl, eps), reps)
+
+
+def test_identity_closed_form_detects_wrong_scale():
+    """The closed-form check has power: noise at ε/1.1 is rejected."""
+    gen = np.random.default_rng(12)
+    x = np.zeros(4096)
+    wl = H.random_ranges(4096, 200, (100, 1000), gen)
+    mse = H.workload_mse(wl, x, H.identity(x, 1.0 / 1.1, gen, size=4000))
+    assert abs(mse.mean() - H.identity_expected_mse(wl, 1.0)) > mc_tol(
+        _identity_mse_variance(wl, 1.0), 4000
+    )
+
+
+# ----------------------------------------------------------------------------------------------------- baselines
+@pytest.mark.parametrize("method", list(H.METHODS))
+def test_shapes_determinism_and_validation(method):
+    out1 = H.release(method, X64, 1.0, np.random.default_rng(3), size=4)
+    out2 = H.release(method, X64, 1.0, np.random.default_rng(3), size=4)
+    assert out1.shape == (4, 64)
+    np.testing.assert_array_equal(out1, out2)
+    assert H.release(method, X64, 1.0, np.random.default_rng(3)).shape == (64,)
+    with pytest.raises(ValueError, match="epsilon must be finite and > 0"):
+        H.release(method, X64, 0.0, np.random.default_rng(3))
+    with pytest.raises(ValueError, match="x must be a histogram of counts >= 0"):
+        H.release(method, -X64 - 1, 1.0, np.random.default_rng(3))
+    with pytest.raises(ValueError, match=r"rng must be a numpy\.random\.Generator"):
+        H.release(method, X64, 1.0, 42)
+
+
+def test_uniform_total_is_unbiased(rng):
+    reps = 20000
+    est = H.uniform(X_SMALL, 0.5, rng, size=reps)
+    assert np.allclose(est, est[:, :1])
+    assert abs(est.sum(axis=1).mean() - X_SMALL.sum()) <= mc_tol(2 / 0.5**2, reps)
+
+
+def _tree_design(n: int, b: int) -> np.ndarray:
+    rows, size = [], 1
+    while size <= n:
+        for start in range(0, n, size):
+            r = np.zeros(n)
+            r[start : start + size] = 1
+            rows.append(r)
+        size *= b
+    return np.array(rows)
+
+
+@pytest.mark.parametrize(("n", "b"), [(8, 2), (27, 3), (16, 4)])
+def test_hierarchical_is_least_squares(n, b):
+    """Constrained inference equals ordinary least squares on the noisy tree (equal variances at all levels)."""
+    x = np.arange(n, dtype=float) % 5
+    seed = 7
+    est = H.hierarchical(x, 1.0, np.random.default_rng(seed), branching=b)
+    gen = np.random.default_rng(seed)
+    a = _tree_design(n, b)
+    levels = round(math.log(n, b)) + 1
+    noisy = []
+    for size in (b**i for i in range(levels)):  # library draws leaves first, then each level up
+        noisy.append(
+            a[[r.sum() == size for r in a]] @ x + gen.laplace(0, levels / 1.0, size=n // size)
+        )
+    y = np.concatenate(noisy)
+    order = np.concatenate([np.flatnonzero([r.sum() == b**i for r in a]) for i in range(levels)])
+    ols = np.linalg.lstsq(a[order], y, rcond=None)[0]
+    np.testing.assert_allclose(est, ols, atol=1e-8)
+
+
+def test_hierarchical_pads_domain(rng):
+    est = H.hierarchical(np.ones(10), 1.0, rng, branching=4, size=3)
+    assert est.shape == (3, 10)
+
+
+def test_ahp_lookahead_is_exact(rng):
+    for _ in range(20):
+        s = np.sort(np.round(rng.exponential(5, size=(2, 40))), axis=1)
+        c = float(rng.choice([0.1, 2.0, 50.0, 5000.0]))
+        got = _ahp_lookahead(s, c)
+        for r, j in itertools.product(range(2), range(40)):
+            vals = [(s[r, j] - s[r, j : j + m].mean()) ** 2 + c / m**2 for m in range(1, 41 - j)]
+            assert got[r, j] == pytest.approx(min(vals), rel=1e-9, abs=1e-12)
+
+
+def test_ahp_greedy_matches_scalar_rule(rng):
+    s = np.sort(np.round(rng.exponential(4, size=(3, 30))), axis=1)
+    c = 3.0
+    starts = _ahp_greedy(s, c)
+    for r in range(3):
+
+        def cost(i, j, r=r):
+            seg = s[r, i : j + 1]
+            return ((seg - seg.mean()) ** 2).sum() + c / seg.size
+
+        star = [
+            min((s[r, j] - s[r, j : j + m].mean()) ** 2 + c / m**2 for m in range(1, 31 - j))
+            for j in range(30)
+        ]
+        i, last, ref = 0, c, [True]
+        for j in range(1, 30):
+            now = cost(i, j)
+            cut = now >= last + star[j]
+            ref.append(cut)
+            i, last = (j, c) if cut else (i, now)
+        np.testing.assert_array_equal(starts[r], ref)
+
+
+def test_ahp_reaches_truth_at_huge_epsilon(rng):
+    x = np.repeat([0.0, 40.0, 5.0, 200.0], 8)
+    est = H.ahp(x, 1e5, rng)
+    np.testing.assert_allclose(est, x, atol=1e-2)
+
+
+def test_sae_table_matches_brute_force(rng):
+    x = np.round(rng.exponential(3, size=25))
+    sae = _SAE(x)
+    a, t = np.triu_indices(26, k=1)
+    brute = np.array([np.abs(x[i:j] - x[i:j].mean()).sum() for i, j in zip(a, t, strict=True)])
+    np.testing.assert_allclose(sae(a, t), brute, atol=1e-9)
+
+
+def test_php_is_piecewise_constant_and_accurate_at_huge_epsilon(rng):
+    x = np.repeat([0.0, 40.0, 5.0, 200.0], 8)
+    est = H.php(x, 1e5, rng, size=2)
+    np.testing.assert_allclose(est, np.broadcast_to(x, (2, 32)), atol=1e-2)
+    coarse = H.php(x, 1e-3, rng, depth=1)
+    assert np.unique(np.round(coarse, 9)).size <= 2  # one level: at most one split
+
+
+# ------------------------------------------------------------------------------------- the source's method
+def test_kmeanspp_matches_exact_pair_probabilities():
+    x = np.array([0.0, 0.0, 3.0, 10.0, 4.0])
+    gen = np.random.default_rng(5)
+    reps = 40000
+    c = H.kmeanspp_centres(np.broadcast_to(x, (reps, 5)), 2, gen)
+    freq = np.zeros((5, 5))
+    np.add.at(freq, (np.minimum(c[:, 0], c[:, 1]), np.maximum(c[:, 0], c[:, 1])), 1)
+    exact = np.triu(H.centre_pair_probabilities(x), k=1)
+    assert exact[0, 1] == 0.0  # equal counts: never both centres
+    tol = np.array([[mc_tol(p * (1 - p), reps) for p in row] for row in exact])
+    assert np.all(np.abs(freq / reps - exact) <= tol + 1e-12)
+
+
+def test_assign_groups_follows_exponential_mechanism():
+    x = np.array([0.0, 2.0, 5.0, 9.0])
+    centres = np.array([[0, 3]])
+    cvals = np.array([[0.0, 9.0]])
+    reps, eps1 = 40000, 0.8
+    gen = np.random.default_rng(9)
+    labels = np.concatenate([H.assign_groups(x, centres, cvals, eps1, gen) for _ in range(reps)])
+    assert np.all(labels[:, 0] == 0) and np.all(labels[:, 3] == 1)
+    for i in (1, 2):
+        w = np.exp(-eps1 * np.abs(x[i] - cvals[0]) / 2)
+        p1 = w[1] / w.sum()
+        assert abs(labels[:, i].mean() - p1) <= mc_tol(p1 * (1 - p1), reps)
+
+
+@pytest.mark.parametrize(
+    ("variant", "scale"), [("private", 1.0 / (0.6 * 16)), ("as-written", 1.0 / 0.6)]
+)
+def test_group_noise_scale(variant, scale):
+    """k = 1: one group of all n bins; the private variant adds Lap(1/(n ε₂)) to the mean, as-written Lap(1/ε₂)."""
+    reps = 20000
+    gen = np.random.default_rng(21)
+    eps1_share, centre_share = 0.2, 0.2  # as-written: ε₂ = 0.8ε; private: ε₂ = 0.6ε
+    eps = 1.0 if variant == "private" else 0.6 / 0.8
+    est = H.sampling_grouping(
+        X_SMALL,
+        eps,
+        gen,
+        k=1,
+        eps1_share=eps1_share,
+        centre_share=centre_share,
+        variant=variant,
+        size=reps,
+    )
+    dev = est[:, 0] - X_SMALL.mean()
+    assert np.allclose(est, est[:, :1])
+    var = 2 * scale**2
+    # the sample variance of Laplace draws has variance (μ4 − σ⁴)/reps = (24 − 4)·scale⁴/reps
+    assert abs(dev.var() - var) <= mc_tol(20 * scale**4, reps)
+
+
+def test_sampling_grouping_returns_groups(rng):
+    est, labels, centres = H.sampling_grouping(X_SMALL, 1.0, rng, k=4, size=3, return_groups=True)
+    assert labels.shape == (3, 16) and centres.shape == (3, 4)
+    for r in range(3):
+        assert np.all(labels[r, centres[r]] == np.arange(4))
+        for g in range(4):
+            assert np.unique(est[r, labels[r] == g]).size == 1
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"variant": "faithful"}, "variant must be one of as-written|private"),
+        ({"k": 0}, "k must be >= 1"),
+        ({"k": 4, "power": 0.0}, "power must be finite and > 0"),
+        ({"k": 17}, "k must be <= 16"),
+        ({"k": 4, "eps1_share": 1.0}, r"eps1_share must be in \(0, 1\)"),
+        (
+            {"k": 4, "eps1_share": 0.6, "centre_share": 0.5},
+            "centre_share \\+ eps1_share must be < 1",
+        ),
+    ],
+)
+def test_sampling_grouping_validation(kwargs, match, rng):
+    with pytest.raises(ValueError, match=match):
+        H.sampling_grouping(X_SMALL, 1.0, rng, **kwargs)
+
+
+# ------------------------------------------------------------------------------------------ privacy evidence
+def test_as_written_partition_loss_exceeds_epsilon():
+    """Exact enumeration: the published pattern of equal values (the partition) has a privacy loss far above
+    ε = ε₁ + ε₂ for neighbours [0, 0, M] and [0, 1, M]; the loss grows with M (unbounded)."""
+    eps1, eps2 = 0.5, 0.5
+    losses = []
+    for m in (20.0, 100.0, 200.0):
+        p = H.partition_probabilities(np.array([0.0, 0.0, m]), 2, eps1)
+        q = H.partition_probabilities(np.array([0.0, 1.0, m]), 2, eps1)
+        assert sum(p.values()) == pytest.approx(1.0) and sum(q.values()) == pytest.approx(1.0)
+        losses.append(
+            max(abs(math.log(q[key] / p[key])) for key in p if p[key] > 0 and q.get(key, 0) > 0)
+        )
+    assert losses[1] > eps1 + eps2 and losses[2] > losses[1] > losses[0]
+
+
+def test_grouping_step_loss_private_vs_as_written():
+    """With public (noisy) centre values a neighbour moves one bin's score: loss ≤ ε₁. With the true centre count
+    in every score, one record in a centre bin moves all n − k draws."""
+    gen = np.random.default_rng(2)
+    x = np.concatenate([np.zeros(60), gen.integers(1, 30, size=20)]).astype(float)
+    eps1 = 0.5
+    centres = np.array([0, 70])
+    for _ in range(20):
+        labels = gen.integers(0, 2, size=80)
+        labels[centres] = [0, 1]
+        noisy_vals = np.array([1.3, 17.2])
+        for i in range(80):
+            x2 = x.copy()
+            x2[i] += 1
+            d = H.grouping_log_probability(
+                x, centres, noisy_vals, labels, eps1
+            ) - H.grouping_log_probability(x2, centres, noisy_vals, labels, eps1)
+            assert abs(d) <= eps1 + 1e-12
+    x2 = x.copy()
+    x2[0] += (
+        1  # a record in centre bin 0 (count 0): its true count moves the scores of all zero bins
+    )
+    labels = np.ones(80, dtype=np.int64)  # the event "every other bin joins group 1"
+    labels[0] = 0
+    d = H.grouping_log_probability(
+        x, centres, x[centres], labels, eps1
+    ) - H.grouping_log_probability(x2, centres, x2[centres], labels, eps1)
+    assert abs(d) > 10 * eps1  # about (n - k - 20)·ε₁/2: 58 zero bins each move by ≈ ε₁/2
+
+
+def test_privacy_claims():
+    for m in H.METHODS:
+        claim = H.privacy_claim(m, 1.0)
+        assert claim.private and claim.neighbours == "add-remove" and claim.epsilon == 1.0
+    bad = H.privacy_claim("sampling_grouping", 1.0, "as-written")
+    assert not bad.private and "k-means++" in bad.why
+    with pytest.raises(ValueError, match="variant must be 'private' for method ahp"):
+        H.privacy_claim("ahp", 1.0, "as-written")
+    with pytest.raises(ValueError, match="method must be one of"):
+        H.privacy_claim("dawa", 1.0)
+
+
+# ---------------------------------------------------------------------------------------------- experiment
+def _small_run(n_jobs: int) -> pd.DataFrame:
+    hist = {"A": X_SMALL, "B": X_SMALL[::-1].copy()}
+    wl = {k: H.random_ranges(16, 20, (2, 8), np.random.default_rng(0)) for k in hist}
+    methods = [
+        ("identity", "private"),
+        ("uniform", "private"),
+        ("ahp", "private"),
+        ("sampling_grouping", "as-written"),
+    ]
+    return H.run_comparison(
+        hist, methods, [0.5, 1.0], 3, 123, wl, params={"sampling_grouping": {"k": 3}}, n_jobs=n_jobs
+    )
+
+
+def test_run_comparison_is_reproducible_across_n_jobs():
+    a, b = _small_run(1), _small_run(2)
+    assert list(a.columns) == ["dataset", "method", "variant", "epsilon", "rep", "mse", "scaled_l1"]
+    assert len(a) == 2 * 4 * 2 * 3
+    assert a.to_csv(index=False) == b.to_csv(index=False)
+    errors = H.summarize_runs(a)
+    assert set(errors.columns) >= {
+        "dataset",
+        "method",
+        "variant",
+        "epsilon",
+        "reps",
+        "mse",
+        "scaled_l1",
+    }
+    assert (errors["reps"] == 3).all()
+    claim = H.claim_table(a, "A", against=("ahp",))
+    assert len(claim) == 2 and claim["ratio"].gt(0).all()
+    br = H.baseline_brackets(errors)
+    assert br["beats_identity"].dtype == bool
+    assert not br.loc[br["method"] == "identity", "beats_identity"].any()
+    with pytest.raises(ValueError, match="missing \\['uniform'\\]"):
+        H.baseline_brackets(errors[errors["method"] != "uniform"])
+
+
+def test_release_rejects_unknown():
+    with pytest.raises(ValueError, match="method must be one of"):
+        H.release("dawa", X_SMALL, 1.0, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="variant must be 'private' for method identity"):
+        H.release("identity", X_SMALL, 1.0, np.random.default_rng(0), variant="as-written")
+
+
+def test_grouping_privacy_loss_bounds_and_brute_force():
+    """The closed-form worst grouping agrees with brute force over all groupings of a tiny histogram, is ≤ ε₁ with
+    public centre values and exceeds ε₁ with the true centre counts."""
+    x = np.array([0.0, 0.0, 0.0, 3.0, 0.0, 9.0])
+    centres = np.array([0, 5])
+    eps1 = 0.7
+    x2 = x.copy()
+    x2[0] += 1
+    loss = H.grouping_privacy_loss(x, x2, centres, x[centres], x2[centres], eps1)
+    brute = 0.0
+    for assign in itertools.product(range(2), repeat=4):
+        labels = np.zeros(6, dtype=np.int64)
+        labels[[1, 2, 3, 4]] = assign
+        labels[centres] = [0, 1]
+        d = H.grouping_log_probability(
+            x, centres, x[centres], labels, eps1
+        ) - H.grouping_log_probability(x2, centres, x2[centres], labels, eps1)
+        brute = max(brute, abs(d))
+    assert loss == pytest.approx(brute)
+    assert loss > eps1
+    public = np.array([0.4, 8.1])
+    for i in range(6):
+        x3 = x.copy()
+        x3[i] += 1
+        assert H.grouping_privacy_loss(x, x3, centres, public, public, eps1) <= eps1 + 1e-12
+
+
+def test_parameter_grid_shape():
+    wl = H.random_ranges(64, 30, (2, 20), np.random.default_rng(0))
+    grid = H.parameter_grid(
+        X64, "sampling_grouping", 1.0, wl, {"k": [2, 4], "eps1_share": [0.2]}, 3, 5
+    )
+    assert list(grid["k"]) == [2, 4] and (grid["reps"] == 3).all() and (grid["mse"] > 0).all()
+    with pytest.raises(ValueError, match="method must be one of"):
+        H.parameter_grid(X64, "dawa", 1.0, wl, {"k": [2]}, 3, 5)
+
+
+def test_grouping_loss_per_bin_matches_pairwise():
+    x = np.array([0.0, 2.0, 0.0, 7.0, 1.0])
+    public = np.array([0.3, 6.5])
+    per_bin = H.grouping_loss_per_bin(x, public, 0.9)
+    for i in range(5):
+        x2 = x.copy()
+        x2[i] += 1
+        assert per_bin[i] == pytest.approx(H.grouping_privacy_loss(x, x2, [], public, public, 0.9))
+    assert per_bin.max() <= 0.9
