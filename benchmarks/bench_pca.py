@@ -1,0 +1,55 @@
+"""Wall-time budget of the federated-pca chapter: the whole notebook at its default parameters in under 120 s.
+
+Run: ``pytest benchmarks/bench_pca.py -o python_files='bench_*.py'`` (pytest-benchmark; one round each, the chapter is
+deterministic so more rounds only measure the machine's load).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from dpcompendium import pca as P
+from dpcompendium.chapters import get_chapter
+
+BUDGET_S = 120.0
+
+
+def _defaults() -> dict:
+    return {p.name: p.default for p in get_chapter("federated-pca").parameters.values()}
+
+
+def test_bench_energy_sweep_at_default_parameters(benchmark):
+    """The chapter's hot path: captured energy of every method over datasets × splits × sites × ε × reps."""
+    p = _defaults()
+    runs = benchmark.pedantic(
+        P.energy_runs,
+        args=(p["datasets"], p["epsilons"], p["delta"], p["sites"], p["k"], p["reps"], p["seed"]),
+        kwargs={"splits": p["splits"], "n_jobs": p["n_jobs"], "calibration": p["calibration"]},
+        rounds=1,
+        iterations=1,
+    )
+    assert set(runs.method) == set(P.METHODS)
+    assert benchmark.stats.stats.max < BUDGET_S
+
+
+def test_bench_chapter_notebook(benchmark, tmp_path):
+    """The whole chapter, executed as the book executes it (papermill, default parameters)."""
+    papermill = pytest.importorskip("papermill")
+    ch = get_chapter("federated-pca")
+    os.environ.setdefault("MPLBACKEND", "Agg")
+
+    def run():
+        papermill.execute_notebook(
+            str(ch.notebook),
+            str(tmp_path / "federated-pca.ipynb"),
+            parameters={"output_dir": str(tmp_path / "results")},
+            cwd=str(ch.notebook.parent),
+            progress_bar=False,
+        )
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    for name in ("energy", "svm", "attack"):
+        assert (tmp_path / "results" / f"{name}.csv").is_file()
+    assert benchmark.stats.stats.max < BUDGET_S

@@ -1,0 +1,91 @@
+"""Differentially private PCA across sites: the source's shared-seed protocol, its flaw, and a fix.
+
+- :mod:`.core` — noise calibration (``τ = Δ√(2 ln(1.25/δ))/ε``, ``Δ = 1/n``), symmetric Gaussian noise, subspaces,
+  captured energy.
+- :mod:`.methods` — :func:`pca`, :func:`central_dp_pca` (Analyze Gauss), :func:`dpdis_pca` (Imtiaz & Sarwate 2018),
+  :func:`federated_pca` (``variant="shared-seed" | "secure-aggregation"``), :func:`privacy_claim`.
+- :mod:`.protocols` — the masked mean, the shared-seed protocol and its seed attack, secure aggregation.
+- :mod:`.datasets` — the chapter's datasets and horizontal splits.
+- :mod:`.experiments` — the sweeps behind the chapter's tables.
+
+References: ``src_fedpca``, ``dwork2014analyze``, ``imtiaz2018distributed``, ``bonawitz2017practical``.
+"""
+
+from .core import (
+    analytic_gaussian_sigma,
+    captured_energy,
+    noise_scale,
+    normalize_rows,
+    scatter,
+    sensitivity,
+    symmetric_gaussian,
+    top_k_eigh,
+    top_k_subspace,
+)
+from .datasets import DATASETS, Dataset, load_dataset, make_low_rank, prepare, split_sites
+from .experiments import (
+    attack_table,
+    energy_runs,
+    energy_table,
+    fit_subspace,
+    pooled_pattern_z,
+    pooled_z,
+    site_pattern,
+    svm_table,
+)
+from .methods import METHODS, SiteData, central_dp_pca, dpdis_pca, federated_pca, pca, privacy_claim
+from .protocols import (
+    MaskedSumCount,
+    Transcript,
+    decode,
+    encode,
+    masked_sum_count,
+    pairwise_masks,
+    secure_aggregation_protocol,
+    seed_attack,
+    shared_seed_protocol,
+    unmask_attack,
+)
+
+__all__ = [
+    "DATASETS",
+    "METHODS",
+    "Dataset",
+    "MaskedSumCount",
+    "SiteData",
+    "Transcript",
+    "analytic_gaussian_sigma",
+    "attack_table",
+    "captured_energy",
+    "central_dp_pca",
+    "decode",
+    "dpdis_pca",
+    "encode",
+    "energy_runs",
+    "energy_table",
+    "federated_pca",
+    "fit_subspace",
+    "load_dataset",
+    "make_low_rank",
+    "masked_sum_count",
+    "noise_scale",
+    "normalize_rows",
+    "pairwise_masks",
+    "pca",
+    "pooled_pattern_z",
+    "pooled_z",
+    "prepare",
+    "privacy_claim",
+    "scatter",
+    "secure_aggregation_protocol",
+    "seed_attack",
+    "sensitivity",
+    "shared_seed_protocol",
+    "site_pattern",
+    "split_sites",
+    "svm_table",
+    "symmetric_gaussian",
+    "top_k_eigh",
+    "top_k_subspace",
+    "unmask_attack",
+]

@@ -1,0 +1,303 @@
+"""PCA estimators: non-private, central Analyze Gauss, DPdisPCA, and the two federated protocols.
+
+Every estimator returns an orthonormal ``d × k`` basis (or a stack ``reps × d × k`` when ``reps`` is given). Input is
+either rows ``x`` (n × d, ``‖x‖₂ ≤ 1``) or :class:`SiteData` (the sites' scatters ``X_iᵀX_i`` and sizes ``N_i``).
+
+Privacy (rows in the unit ball; ``Δ = 1/n`` for add-remove neighbours on ``A = XᵀX/n`` with public n, ``√2/n`` for
+replace-one; ``τ = Δ√(2 ln(1.25/δ))/ε``, classical calibration proved for ε < 1):
+
+- :func:`central_dp_pca` — ``A + E``, ``E`` symmetric with iid ``N(0, τ²)`` upper triangle; (ε, δ)-DP for a trusted
+  curator (Analyze Gauss, :cite:`dwork2014analyze`).
+- :func:`dpdis_pca` — site ``i`` releases the top-``R`` eigenpairs of ``A_i + E_i``, ``A_i = X_iᵀX_i/N_i``,
+  ``τ_i = Δ_i√(2 ln(1.25/δ))/ε`` with ``Δ_i = 1/N_i``; the aggregator takes the top-k eigenvectors of
+  ``(1/s) Σ_i P_iP_iᵀ``, ``P_i = V_i Λ_i^{1/2}`` (DPdisPCA, :cite:`imtiaz2018distributed`). (ε, δ)-DP for every
+  record, against everybody (each record is in one site; the rest is post-processing).
+- :func:`federated_pca` — ``variant="shared-seed"`` is the source's ELFedPCA :cite:`src_fedpca` (not private: a seed
+  holder recovers every ``A_i``); ``variant="secure-aggregation"`` is the fix (see :mod:`.protocols`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from ..privacy import PrivacyClaim
+from ..validation import check_array, check_delta, check_epsilon, check_int, check_rng
+from .core import (
+    Calibration,
+    Neighbours,
+    noise_scale,
+    sensitivity,
+    symmetric_gaussian,
+    top_k_eigh,
+    top_k_subspace,
+)
+from .protocols import FRAC_BITS, decode, encode, secure_aggregation_protocol, shared_seed_protocol
+
+__all__ = [
+    "METHODS",
+    "SiteData",
+    "central_dp_pca",
+    "dpdis_pca",
+    "federated_pca",
+    "pca",
+    "privacy_claim",
+]
+
+Variant = Literal["shared-seed", "secure-aggregation"]
+#: Method names used in the chapter's tables.
+METHODS = ("non-private", "central", "shared-seed", "secure-aggregation", "dpdispca")
+
+
+@dataclass(frozen=True)
+class SiteData:
+    """Sufficient statistics of a horizontal split: ``scatters[i] = X_iᵀX_i`` (s, d, d) and ``sizes[i] = N_i``."""
+
+    scatters: np.ndarray
+    sizes: np.ndarray
+
+    def __post_init__(self) -> None:
+        sc = check_array(self.scatters, "scatters", ndim=3)
+        sizes = check_array(self.sizes, "sizes", ndim=1, dtype=np.int64)
+        if sc.shape[1] != sc.shape[2] or sc.shape[0] != sizes.shape[0]:
+            raise ValueError(
+                f"scatters must be (s, d, d) with s = len(sizes), got {sc.shape} and {sizes.shape}"
+            )
+        if np.any(sizes < 1):
+            raise ValueError(f"sizes must be >= 1, got {sizes.tolist()!r}")
+        object.__setattr__(self, "scatters", sc)
+        object.__setattr__(self, "sizes", sizes)
+
+    @classmethod
+    def from_rows(cls, parts: Sequence[np.ndarray]) -> SiteData:
+        """From the sites' row blocks ``X_i`` (N_i × d)."""
+        blocks = [check_array(p, f"parts[{i}]", ndim=2) for i, p in enumerate(parts)]
+        if not blocks or len({b.shape[1] for b in blocks}) != 1:
+            raise ValueError(
+                f"parts must be row blocks with a common width, got {[b.shape for b in blocks]}"
+            )
+        return cls(np.stack([b.T @ b for b in blocks]), np.array([b.shape[0] for b in blocks]))
+
+    @classmethod
+    def from_labels(cls, x: np.ndarray, labels: np.ndarray, s: int) -> SiteData:
+        """From rows ``x`` and a site label in ``0..s-1`` per row (a loop over sites, not rows)."""
+        x = check_array(x, "x", ndim=2)
+        labels = check_array(labels, "labels", ndim=1, dtype=np.int64)
+        s = check_int(s, "s", minimum=1)
+        if labels.shape[0] != x.shape[0] or labels.min() < 0 or labels.max() >= s:
+            raise ValueError(f"labels must give a site in 0..{s - 1} for each of {x.shape[0]} rows")
+        scatters = np.stack([x[labels == i].T @ x[labels == i] for i in range(s)])
+        return cls(scatters, np.bincount(labels, minlength=s))
+
+    @property
+    def s(self) -> int:
+        return int(self.sizes.shape[0])
+
+    @property
+    def d(self) -> int:
+        return int(self.scatters.shape[1])
+
+    @property
+    def n(self) -> int:
+        return int(self.sizes.sum())
+
+    @property
+    def second_moment(self) -> np.ndarray:
+        """``A = (1/n) Σ_i X_iᵀX_i``."""
+        return self.scatters.sum(axis=0) / self.n
+
+
+def _as_sites(data: np.ndarray | SiteData) -> SiteData:
+    if isinstance(data, SiteData):
+        return data
+    x = check_array(data, "x", ndim=2)
+    norms = np.linalg.norm(x, axis=1)
+    if np.any(norms > 1 + 1e-9):
+        raise ValueError(f"x must have rows with ||x||_2 <= 1, found a row of norm {norms.max()!r}")
+    return SiteData(np.stack([x.T @ x]), np.array([x.shape[0]]))
+
+
+def _reps_shape(reps: int | None) -> tuple[int, ...]:
+    return () if reps is None else (check_int(reps, "reps", minimum=1),)
+
+
+def pca(data: np.ndarray | SiteData, k: int) -> np.ndarray:
+    """Non-private: the top-k eigenvectors of ``A = XᵀX/n`` (``numpy.linalg.eigh``)."""
+    return top_k_subspace(_as_sites(data).second_moment, k)
+
+
+def central_dp_pca(
+    data: np.ndarray | SiteData,
+    k: int,
+    epsilon: float,
+    delta: float,
+    rng: np.random.Generator,
+    *,
+    reps: int | None = None,
+    neighbours: Neighbours = "add-remove",
+    calibration: Calibration = "classical",
+) -> np.ndarray:
+    """Analyze Gauss :cite:`dwork2014analyze`: top-k eigenvectors of ``A + E``, ``E`` symmetric ``N(0, τ²)``,
+    ``τ = Δ√(2 ln(1.25/δ))/ε``, ``Δ = 1/n`` (add-remove) or ``√2/n`` (replace-one). (ε, δ)-DP, trusted curator."""
+    sites = _as_sites(data)
+    rng = check_rng(rng)
+    tau = noise_scale(epsilon, delta, sites.n, neighbours=neighbours, calibration=calibration)
+    noisy = sites.second_moment + symmetric_gaussian(sites.d, tau, rng, size=_reps_shape(reps))
+    return top_k_subspace(noisy, k)
+
+
+def dpdis_pca(
+    data: SiteData,
+    k: int,
+    epsilon: float,
+    delta: float,
+    rng: np.random.Generator,
+    *,
+    r: int | None = None,
+    reps: int | None = None,
+    neighbours: Neighbours = "add-remove",
+    calibration: Calibration = "classical",
+) -> np.ndarray:
+    """DPdisPCA :cite:`imtiaz2018distributed`: site i computes ``Â_i = X_iᵀX_i/N_i + E_i`` with ``τ_i`` for
+    ``Δ_i = 1/N_i``, sends ``P_i = V_i^R (Λ_i^R)^{1/2}`` (top-R eigenpairs, negative eigenvalues clipped to 0); the
+    aggregator returns the top-k eigenvectors of ``(1/s) Σ_i P_iP_iᵀ``. ``r`` defaults to ``k``."""
+    if not isinstance(data, SiteData):
+        raise ValueError(
+            f"data must be a SiteData (the sites' scatters and sizes), got {type(data).__name__}"
+        )
+    rng = check_rng(rng)
+    d, s = data.d, data.s
+    k = check_int(k, "k", minimum=1, maximum=d)
+    r = k if r is None else check_int(r, "r", minimum=k, maximum=d)
+    taus = np.array(
+        [
+            noise_scale(epsilon, delta, int(m), neighbours=neighbours, calibration=calibration)
+            for m in data.sizes
+        ]
+    )
+    shape = _reps_shape(reps)
+    local = data.scatters / data.sizes[:, None, None]
+    noisy = local + symmetric_gaussian(d, taus, rng, size=(*shape, s))
+    vals, vecs = top_k_eigh(noisy, r)
+    p = vecs * np.sqrt(np.clip(vals, 0.0, None))[..., None, :]  # (..., s, d, r)
+    agg = np.einsum("...sdr,...ser->...de", p, p) / s
+    return top_k_subspace(agg, k)
+
+
+def federated_pca(
+    data: SiteData,
+    k: int,
+    epsilon: float,
+    delta: float,
+    rng: np.random.Generator,
+    *,
+    variant: Variant = "secure-aggregation",
+    reps: int | None = None,
+    neighbours: Neighbours = "add-remove",
+    calibration: Calibration = "classical",
+    masks: bool = False,
+) -> np.ndarray:
+    """Federated PCA with central-level noise: the server's ``A + E`` then its top-k eigenvectors.
+
+    ``variant="shared-seed"`` — the source's ELFedPCA (a seed drawn from ``rng`` by site 1; **not private**, see
+    :func:`privacy_claim`); ``variant="secure-aggregation"`` — independent ``N(0, τ²/s)`` per site under pairwise
+    masks (``masks=True`` simulates them; the aggregate is bit-identical without, as the tests check).
+    """
+    if not isinstance(data, SiteData):
+        raise ValueError(
+            f"data must be a SiteData (the sites' scatters and sizes), got {type(data).__name__}"
+        )
+    rng = check_rng(rng)
+    k = check_int(k, "k", minimum=1, maximum=data.d)
+    shape = _reps_shape(reps)
+    n_runs = shape[0] if shape else 1
+    if variant == "shared-seed":
+        seeds = rng.integers(0, 2**63 - 1, size=n_runs)
+        aggs = [
+            shared_seed_protocol(
+                data.scatters,
+                data.n,
+                epsilon,
+                delta,
+                int(sd),
+                neighbours=neighbours,
+                calibration=calibration,
+            ).aggregate
+            for sd in seeds
+        ]
+    elif variant == "secure-aggregation":
+        if masks:
+            aggs = [
+                secure_aggregation_protocol(
+                    data.scatters,
+                    data.n,
+                    epsilon,
+                    delta,
+                    rng,
+                    neighbours=neighbours,
+                    calibration=calibration,
+                ).aggregate
+                for _ in range(n_runs)
+            ]
+        else:  # the same computation without the (exactly cancelling) masks, batched over reps
+            tau = noise_scale(
+                epsilon, delta, data.n, neighbours=neighbours, calibration=calibration
+            )
+            s, d = data.s, data.d
+            noisy = data.scatters / data.n + symmetric_gaussian(
+                d, tau / np.sqrt(s), rng, size=(n_runs, s)
+            )
+            aggs = list(decode(encode(noisy, FRAC_BITS).sum(axis=1, dtype=np.uint64), FRAC_BITS))
+    else:
+        raise ValueError(f"variant must be 'shared-seed' or 'secure-aggregation', got {variant!r}")
+    v = top_k_subspace(np.stack(aggs), k)
+    return v if shape else v[0]
+
+
+def privacy_claim(
+    method: str,
+    epsilon: float,
+    delta: float,
+    n: int,
+    *,
+    s: int = 1,
+    neighbours: Neighbours = "add-remove",
+) -> PrivacyClaim:
+    """The privacy statement of each method in :data:`METHODS` (``n`` = total rows, ``s`` = number of sites)."""
+    eps, dlt = check_epsilon(epsilon), check_delta(delta)
+    sens = sensitivity(n, neighbours)
+    sens_txt = f"L2 sensitivity of A = X^T X/n (upper triangle), rows in the unit ball: {sens:.6g}"
+    if method == "non-private":
+        return PrivacyClaim(
+            "PCA",
+            neighbours,
+            "n/a",
+            float("inf"),
+            0.0,
+            False,
+            "no noise: releases the exact eigenvectors",
+        )
+    if method == "central":
+        return PrivacyClaim("Analyze Gauss (trusted curator)", neighbours, sens_txt, eps, dlt)
+    if method == "dpdispca":
+        return PrivacyClaim(
+            "DPdisPCA", neighbours, "1/N_i per site (sqrt(2)/N_i replace-one)", eps, dlt, True,
+            "each site's release is (eps, delta)-DP w.r.t. its own rows; sites are disjoint (parallel composition)",
+        )  # fmt: skip
+    if method == "shared-seed":
+        return PrivacyClaim(
+            "ELFedPCA shared-seed", neighbours, sens_txt, eps, dlt, False,
+            "every site knows E/s from the shared seed, so site 1 (the server) or any site recovers "
+            "A_i = A_i' - E/s exactly: local covariances are released without noise",
+        )  # fmt: skip
+    if method == "secure-aggregation":
+        s = check_int(s, "s", minimum=1)
+        return PrivacyClaim(
+            "secure aggregation of N(0, tau^2/s) shares", neighbours, sens_txt, eps, dlt, True,
+            f"(eps, delta)-DP against the server and outsiders; a coalition of the server and c of the {s} sites "
+            "faces noise variance tau^2 (s-c)/s on the others (eps grows by sqrt(s/(s-c)))",
+        )  # fmt: skip
+    raise ValueError(f"method must be one of {METHODS}, got {method!r}")

@@ -1,0 +1,362 @@
+"""Tests of dpcompendium.pca: noise, subspaces, the masked mean, the protocols, the seed attack and the sweeps."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from conftest import Z, mc_tol
+from scipy import stats
+
+from dpcompendium import pca as P
+from dpcompendium.pca.experiments import energy_runs, energy_table
+
+C = math.sqrt(2 * math.log(1.25 / 1e-5))
+
+
+def _sites(rng, n=600, d=8, s=4, sizes="equal"):
+    x, _ = P.make_low_rank(n, d, 3, rng)
+    x = P.prepare(x)
+    labels = P.split_sites(n, s, rng, sizes=sizes)
+    return x, labels, P.SiteData.from_labels(x, labels, s)
+
+
+def _projector(v):
+    return v @ np.swapaxes(v, -1, -2)
+
+
+# ---- calibration and noise -------------------------------------------------------------------------------------
+
+
+def test_noise_scale_formula():
+    assert P.noise_scale(0.5, 1e-5, 1000) == pytest.approx(C / (1000 * 0.5), rel=1e-14)
+    ratio = P.noise_scale(0.5, 1e-5, 1000, neighbours="replace-one") / P.noise_scale(
+        0.5, 1e-5, 1000
+    )
+    assert ratio == pytest.approx(math.sqrt(2), rel=1e-14)
+
+
+@pytest.mark.parametrize("eps", [0.1, 1.0, 5.0])
+def test_analytic_sigma_solves_privacy_profile(eps):
+    sens, delta = 0.01, 1e-5
+    sigma = P.analytic_gaussian_sigma(sens, eps, delta)
+    a, b = sens / (2 * sigma), eps * sigma / sens
+    achieved = stats.norm.cdf(a - b) - math.exp(eps) * stats.norm.cdf(-a - b)
+    assert achieved == pytest.approx(delta, rel=1e-6)
+    # Balle & Wang: the analytic calibration needs less noise than the classical one where the latter is proved.
+    if eps < 1:
+        assert sigma < P.noise_scale(eps, delta, 100)
+
+
+def test_symmetric_gaussian_law(rng):
+    d, sigma, m = 5, 0.7, 20_000
+    e = P.symmetric_gaussian(d, sigma, rng, size=(m,))
+    assert np.array_equal(e, np.swapaxes(e, -1, -2))
+    for i, j in [(0, 0), (1, 3)]:
+        x = e[:, i, j]
+        assert abs(x.mean()) < mc_tol(sigma**2, m)
+        assert abs(x.var() - sigma**2) < Z * math.sqrt(2 * sigma**4 / m)
+    # entries of the upper triangle are independent
+    assert abs(np.corrcoef(e[:, 0, 1], e[:, 0, 2])[0, 1]) < Z / math.sqrt(m)
+
+
+def test_sigma_array_broadcast(rng):
+    e = P.symmetric_gaussian(3, np.array([0.0, 1.0]), rng, size=(2,))
+    assert np.all(e[0] == 0) and np.any(e[1] != 0)
+
+
+# ---- subspaces and metrics -------------------------------------------------------------------------------------
+
+
+def test_pca_matches_svd(rng):
+    x, _, sd = _sites(rng)
+    v = P.pca(x, 3)
+    _, _, vt = np.linalg.svd(x, full_matrices=False)
+    assert np.allclose(_projector(v), _projector(vt[:3].T), atol=1e-10)
+    assert np.allclose(_projector(P.pca(sd, 3)), _projector(v), atol=1e-10)
+
+
+def test_captured_energy_bounds(rng):
+    _, _, sd = _sites(rng)
+    a = sd.second_moment
+    assert P.captured_energy(a, P.pca(sd, 3)) == pytest.approx(1.0, abs=1e-12)
+    q, _ = np.linalg.qr(rng.standard_normal((8, 3)))
+    assert 0 < P.captured_energy(a, q) < 1
+    rot, _ = np.linalg.qr(rng.standard_normal((3, 3)))
+    assert P.captured_energy(a, q @ rot) == pytest.approx(P.captured_energy(a, q), rel=1e-12)
+
+
+def test_prepare_rows_in_unit_ball(rng):
+    x, _ = P.make_low_rank(300, 6, 2, rng)
+    z = P.prepare(x * 1000 + 5)
+    assert np.allclose(np.linalg.norm(z, axis=1), 1.0)
+
+
+def test_central_rejects_rows_outside_unit_ball(rng):
+    with pytest.raises(ValueError, match="x must have rows"):
+        P.central_dp_pca(np.ones((5, 3)), 1, 1.0, 1e-5, rng)
+
+
+# ---- splits --------------------------------------------------------------------------------------------------
+
+
+def test_split_sizes(rng):
+    eq = np.bincount(P.split_sites(1003, 10, rng))
+    assert eq.max() - eq.min() <= 1 and eq.sum() == 1003
+    uneq = np.bincount(P.split_sites(1000, 20, rng, sizes="unequal", min_size=3), minlength=20)
+    assert uneq.min() >= 3 and uneq.sum() == 1000 and uneq.max() > 2 * uneq.min()
+    with pytest.raises(ValueError, match="n must be >= s \\* min_size"):
+        P.split_sites(10, 6, rng)
+    with pytest.raises(ValueError, match="sizes must be"):
+        P.split_sites(10, 2, rng, sizes="skewed")
+
+
+def test_sitedata_from_rows_equals_from_labels(rng):
+    x, labels, sd = _sites(rng)
+    sd2 = P.SiteData.from_rows([x[labels == i] for i in range(4)])
+    assert np.allclose(sd.scatters, sd2.scatters) and np.array_equal(sd.sizes, sd2.sizes)
+    assert np.allclose(sd.second_moment, x.T @ x / x.shape[0])
+
+
+# ---- masked mean -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("s", [3, 7])
+def test_masked_sum_count_masks_cancel_exactly(rng, s):
+    sums = rng.normal(0, 100, size=(s, 4))
+    counts = rng.integers(1, 1000, size=s)
+    t = P.masked_sum_count(sums, counts, rng)
+    enc = P.encode(sums)
+    # bit-exact: the decoded total is the decoded sum of the unmasked encodings, the count is exact
+    assert np.array_equal(t.total_sum, P.decode(enc.sum(axis=0, dtype=np.uint64)))
+    assert t.total_count == int(counts.sum())
+    assert np.array_equal(t.sum_masks.sum(axis=0, dtype=np.uint64), np.zeros(4, dtype=np.uint64))
+    assert int(t.count_masks.sum(dtype=np.uint64)) == 0
+    assert (
+        np.all(t.sum_masks[0] == 0) and t.count_masks[0] == 0
+    )  # site 1 sends in clear (it is the aggregator)
+    assert np.all(t.sum_messages[1:] != enc[1:])  # the other sites are masked
+    assert np.allclose(
+        t.mean, sums.sum(axis=0) / counts.sum(), rtol=0, atol=s * 2.0**-P.protocols.FRAC_BITS
+    )
+
+
+def test_masked_sum_count_two_sites_mask_is_zero(rng):
+    """The source's masks a_2..a_s sum to 0, so with s = 2 the only mask is 0: site 2 is sent in clear."""
+    t = P.masked_sum_count(np.array([[1.0], [2.0]]), np.array([3, 4]), rng)
+    assert np.all(t.sum_masks == 0) and np.all(t.count_masks == 0)
+
+
+def test_encode_range_error():
+    with pytest.raises(ValueError, match="x must satisfy"):
+        P.encode(np.array([2.0**30]))
+
+
+# ---- protocols and the attack ---------------------------------------------------------------------------------
+
+
+def test_shared_seed_sum_is_central_release(rng):
+    _, _, sd = _sites(rng)
+    t = P.shared_seed_protocol(sd.scatters, sd.n, 1.0, 1e-5, seed=42)
+    e = P.symmetric_gaussian(sd.d, t.tau, np.random.default_rng(42))
+    assert np.allclose(t.aggregate, sd.second_moment + e, rtol=0, atol=1e-14)
+    assert t.tau == pytest.approx(C / sd.n)
+
+
+def test_seed_attack_recovers_local_matrices(rng):
+    _, _, sd = _sites(rng)
+    t = P.shared_seed_protocol(sd.scatters, sd.n, 0.1, 1e-5, seed=7)
+    truth = sd.scatters / sd.n
+    for i in range(sd.s):
+        rel = np.linalg.norm(P.seed_attack(t, i) - truth[i]) / np.linalg.norm(truth[i])
+        assert rel < 1e-13
+    # while the message alone is noisy
+    assert np.linalg.norm(t.messages[0] - truth[0]) / np.linalg.norm(truth[0]) > 1e-3
+
+
+def test_pairwise_masks_cancel(rng):
+    m = P.pairwise_masks(6, (3, 3), rng)
+    assert np.array_equal(m.sum(axis=0, dtype=np.uint64), np.zeros((3, 3), dtype=np.uint64))
+    assert np.all(m != 0)
+
+
+def test_secure_aggregation_masks_do_not_change_aggregate():
+    _, _, sd = _sites(np.random.default_rng(1))
+    with_masks = P.secure_aggregation_protocol(
+        sd.scatters, sd.n, 1.0, 1e-5, np.random.default_rng(3), masks=True
+    )
+    without = P.secure_aggregation_protocol(
+        sd.scatters, sd.n, 1.0, 1e-5, np.random.default_rng(3), masks=False
+    )
+    assert np.array_equal(with_masks.aggregate, without.aggregate)
+    assert not np.array_equal(with_masks.messages, without.messages)
+
+
+def test_secure_aggregation_defeats_attackers(rng):
+    _, _, sd = _sites(rng, d=20)
+    t = P.secure_aggregation_protocol(sd.scatters, sd.n, 1.0, 1e-5, rng, masks=True)
+    truth = sd.scatters / sd.n
+    server = np.linalg.norm(P.unmask_attack(t, 0) - truth[0]) / np.linalg.norm(truth[0])
+    assert server > 1e3  # a masked message decodes to garbage
+    # colluding with every other site removes the masks, leaving E_i ~ N(0, τ²/s): E‖E_i‖² = d² τ² / s
+    err2 = np.array(
+        [
+            np.sum((P.unmask_attack(t, i, colluders_know_masks=True) - truth[i]) ** 2)
+            for i in range(sd.s)
+        ]
+    )
+    expected = sd.d**2 * t.tau**2 / sd.s
+    m = (
+        sd.d * (sd.d + 1) // 2
+    )  # independent entries; Var ‖E‖² ≤ 2 · 4 · m σ⁴ (off-diagonals count twice)
+    tol = Z * math.sqrt(8 * m) * (t.tau**2 / sd.s) / math.sqrt(sd.s)
+    assert abs(err2.mean() - expected) < tol
+
+
+@pytest.mark.parametrize("variant", ["central", "shared-seed", "secure-aggregation"])
+def test_total_noise_is_central(variant):
+    """The server's aggregate minus A has per-entry variance τ² for all three (zero data: only the noise remains)."""
+    rng = np.random.default_rng(11)
+    s, d, n, reps = 5, 3, 1000, 4000
+    scat = np.zeros((s, d, d))
+    tau = P.noise_scale(0.5, 1e-5, n)
+    if variant == "central":
+        noise = P.symmetric_gaussian(d, tau, rng, size=(reps,))
+    elif variant == "shared-seed":
+        noise = np.stack(
+            [P.shared_seed_protocol(scat, n, 0.5, 1e-5, i).aggregate for i in range(reps)]
+        )
+    else:
+        noise = np.stack(
+            [
+                P.secure_aggregation_protocol(scat, n, 0.5, 1e-5, rng, masks=False).aggregate
+                for _ in range(reps)
+            ]
+        )
+    for i, j in [(0, 0), (0, 2)]:
+        x = noise[:, i, j]
+        # variance-based tolerance (plus the 2^-40 fixed-point rounding, negligible)
+        assert abs(x.var() - tau**2) < Z * math.sqrt(2 * tau**4 / reps)
+
+
+# ---- estimators -----------------------------------------------------------------------------------------------
+
+
+def test_estimators_shapes_and_orthonormality(rng):
+    _, _, sd = _sites(rng)
+    for v in [
+        P.central_dp_pca(sd, 2, 1.0, 1e-5, rng, reps=3),
+        P.federated_pca(sd, 2, 1.0, 1e-5, rng, variant="shared-seed", reps=3),
+        P.federated_pca(sd, 2, 1.0, 1e-5, rng, variant="secure-aggregation", reps=3),
+        P.dpdis_pca(sd, 2, 1.0, 1e-5, rng, reps=3),
+    ]:
+        assert v.shape == (3, 8, 2)
+        assert np.allclose(np.swapaxes(v, -1, -2) @ v, np.eye(2), atol=1e-10)
+    assert P.federated_pca(
+        sd, 2, 1.0, 1e-5, rng, variant="secure-aggregation", masks=True
+    ).shape == (8, 2)
+
+
+def test_estimators_converge_to_pca_without_noise(rng):
+    _, _, sd = _sites(rng)
+    ref = _projector(P.pca(sd, 2))
+    for variant in ["shared-seed", "secure-aggregation"]:
+        v = P.federated_pca(sd, 2, 1e9, 1e-5, rng, variant=variant)
+        assert np.allclose(_projector(v), ref, atol=1e-6)
+    assert np.allclose(_projector(P.central_dp_pca(sd, 2, 1e9, 1e-5, rng)), ref, atol=1e-6)
+    # DPdisPCA with r = d and no noise: the top-k of the average of the local second moments A_i = X_iᵀX_i/N_i
+    avg = (sd.scatters / sd.sizes[:, None, None]).mean(axis=0)
+    v = P.dpdis_pca(sd, 2, 1e9, 1e-5, rng, r=sd.d)
+    assert np.allclose(_projector(v), _projector(P.top_k_subspace(avg, 2)), atol=1e-6)
+
+
+def test_dpdis_noise_is_per_site(rng):
+    """DPdisPCA is worse than central at equal ε once sites are small: its noise scales with 1/N_i, not 1/n."""
+    _, _, sd = _sites(rng, n=2000, d=10, s=20)
+    a = sd.second_moment
+    qc = P.captured_energy(a, P.central_dp_pca(sd, 3, 0.5, 1e-5, rng, reps=200))
+    qd = P.captured_energy(a, P.dpdis_pca(sd, 3, 0.5, 1e-5, rng, reps=200))
+    se = math.sqrt(qc.var() / 200 + qd.var() / 200)
+    assert qc.mean() - qd.mean() > Z * se
+
+
+def test_validation_messages(rng):
+    _, _, sd = _sites(rng)
+    with pytest.raises(ValueError, match="epsilon must be finite and > 0"):
+        P.central_dp_pca(sd, 2, -1.0, 1e-5, rng)
+    with pytest.raises(ValueError, match="delta must be in"):
+        P.dpdis_pca(sd, 2, 1.0, 1.5, rng)
+    with pytest.raises(ValueError, match="variant must be"):
+        P.federated_pca(sd, 2, 1.0, 1e-5, rng, variant="plain")
+    with pytest.raises(ValueError, match="k must be <= 8"):
+        P.pca(sd, 9)
+    with pytest.raises(ValueError, match="r must be >= 3"):
+        P.dpdis_pca(sd, 3, 1.0, 1e-5, rng, r=2)
+    with pytest.raises(ValueError, match="neighbours must be"):
+        P.noise_scale(1.0, 1e-5, 10, neighbours="swap")
+    with pytest.raises(ValueError, match=r"rng must be a numpy\.random\.Generator"):
+        P.central_dp_pca(sd, 2, 1.0, 1e-5, 0)
+
+
+def test_privacy_claims():
+    assert not P.privacy_claim("shared-seed", 1.0, 1e-5, 100).private
+    assert "seed" in P.privacy_claim("shared-seed", 1.0, 1e-5, 100).why
+    sa = P.privacy_claim("secure-aggregation", 1.0, 1e-5, 100, s=5)
+    assert sa.private and sa.neighbours == "add-remove" and sa.delta == 1e-5
+    assert (
+        P.privacy_claim("central", 1.0, 1e-5, 100, neighbours="replace-one").neighbours
+        == "replace-one"
+    )
+    assert not P.privacy_claim("non-private", 1.0, 1e-5, 100).private
+    with pytest.raises(ValueError, match="method must be one of"):
+        P.privacy_claim("pooled", 1.0, 1e-5, 100)
+
+
+# ---- sweeps ---------------------------------------------------------------------------------------------------
+
+
+def test_energy_runs_reproducible_and_ordered():
+    args = (["wine", "synthetic"], [0.5, 5.0], 1e-5, [2, 10], 3, 2, 5)
+    a = energy_runs(*args, splits=("equal",))
+    b = energy_runs(*args, splits=("equal",), n_jobs=2)
+    assert a.equals(b)
+    tab = energy_table(a, 1e-5, 3)
+    assert set(tab.method) == set(P.METHODS)
+    assert np.allclose(tab.loc[tab.method == "non-private", "captured_energy"], 1.0)
+    assert tab.captured_energy.between(0, 1 + 1e-12).all()
+
+
+def test_load_adult_features():
+    ds = P.load_dataset("adult")
+    assert ds.n == 32561 and ds.d > 100
+    assert set(np.unique(ds.y)) == {0, 1}
+    assert np.all(np.linalg.norm(ds.x, axis=1) <= 1 + 1e-12)
+    with pytest.raises(ValueError, match="rng must be"):
+        P.load_dataset("synthetic")
+
+
+def test_pattern_statistics_and_tables():
+    runs = energy_runs(["wine"], [0.5, 2.0], 1e-5, [2, 20], 2, 4, 9, splits=("equal",))
+    tab = energy_table(runs, 1e-5, 2)
+    assert abs(P.pooled_z(tab, "central")) == 0.0
+    pat = P.site_pattern(runs, 2, 20)
+    assert list(pat.dataset) == ["wine"]
+    assert np.allclose(pat.fall, pat.dpdispca_s2 - pat.dpdispca_s20)
+    assert np.allclose(pat.fall_z * pat.fall_se, pat.fall)
+    # pooling one row gives that row's z
+    assert P.pooled_pattern_z(pat, "gap") == pytest.approx(float(pat.gap_z.iloc[0]))
+    with pytest.raises(ValueError, match="name must be"):
+        P.pooled_pattern_z(pat, "slope")
+
+
+def test_attack_and_svm_tables():
+    att = P.attack_table(["wine"], 1.0, 1e-5, 4, 3)
+    err = att.set_index("attacker").recovered_relative_error
+    assert err["any seed holder (server or site)"] < 1e-12
+    assert err["server"] > 1e6
+    assert 1e-3 < err["server + all other sites"] < err["server"]
+    svm = P.svm_table(["wine"], [1.0], 1e-5, 2, 2, 1, 3, folds=3)
+    assert set(svm.method) == set(P.METHODS) and svm.accuracy.between(0, 1).all()
+    again = P.svm_table(["wine"], [1.0], 1e-5, 2, 2, 1, 3, folds=3)
+    assert svm.equals(again)
