@@ -1,0 +1,70 @@
+"""Wall-time budgets of the hiera chapter.
+
+- One HierA estimate (every user runs LHP, the collector runs HierA with μ = 2) over 10^7 users in under 2 s, in
+  bounded memory: the pipeline's own allocations (traced by tracemalloc, which sees numpy's buffers) stay below
+  256 MiB whatever n, because users are processed in chunks of 2^20.
+- The whole chapter at its default parameters in under 180 s.
+
+Run: ``pytest benchmarks/bench_hiera.py -o python_files='bench_*.py'`` (pytest-benchmark).
+"""
+
+from __future__ import annotations
+
+import os
+import tracemalloc
+
+import numpy as np
+import pytest
+
+from dpcompendium.chapters import get_chapter
+from dpcompendium.ldp import hiera_mean, hiera_variance, schedule
+
+ESTIMATE_BUDGET_S = 2.0
+MEMORY_BUDGET_B = 256 * 2**20
+CHAPTER_BUDGET_S = 180.0
+
+
+@pytest.fixture(scope="module")
+def ten_million() -> np.ndarray:
+    return np.random.default_rng(0).uniform(-1.0, 1.0, 10**7)
+
+
+def test_bench_hiera_estimate_1e7_users(benchmark, ten_million):
+    eps = schedule(1.0)
+    rng = np.random.default_rng(1)
+    m = benchmark.pedantic(hiera_mean, args=(ten_million, eps, 2, rng), rounds=3, iterations=1)
+    assert abs(m - ten_million.mean()) < 5 * np.sqrt(
+        hiera_variance(ten_million[: 10**6], eps, 2) / 10
+    )
+    assert benchmark.stats.stats.min < ESTIMATE_BUDGET_S
+
+
+def test_hiera_estimate_memory_is_bounded(ten_million):
+    tracemalloc.start()
+    try:
+        hiera_mean(ten_million, schedule(1.0), 2, np.random.default_rng(2))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < MEMORY_BUDGET_B, f"peak {peak / 2**20:.0f} MiB"
+    assert peak < ten_million.nbytes  # less than one copy of the input
+
+
+def test_bench_chapter_notebook(benchmark, tmp_path):
+    """The whole chapter, executed as the book executes it (papermill, default parameters)."""
+    papermill = pytest.importorskip("papermill")
+    ch = get_chapter("hiera")
+    os.environ.setdefault("MPLBACKEND", "Agg")
+
+    def run():
+        papermill.execute_notebook(
+            str(ch.notebook),
+            str(tmp_path / "hiera.ipynb"),
+            parameters={"output_dir": str(tmp_path / "results")},
+            cwd=str(ch.notebook.parent),
+            progress_bar=False,
+        )
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    assert (tmp_path / "results" / "sgd.csv").is_file()
+    assert benchmark.stats.stats.max < CHAPTER_BUDGET_S

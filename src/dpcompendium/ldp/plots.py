@@ -1,0 +1,129 @@
+"""Figures of the hiera chapter (matplotlib; each returns the Figure)."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+__all__ = ["plot_methods", "plot_mu", "plot_privacy", "plot_sgd"]
+
+_METHOD_STYLE = {
+    "harmony": ("Harmony (Duchi)", "C0", "o"),
+    "pm": ("PM", "C1", "s"),
+    "graded-laplace": ("graded Laplace", "C2", "^"),
+    "hiera": ("HierA (source's budgets)", "C3", "D"),
+    "hiera-calibrated": ("HierA, exactly ε-LDP", "C4", "v"),
+}
+
+
+def _eps_axis(ax, eps) -> None:
+    """Log-scaled ε axis labelled at the grid's values only."""
+    ax.set_xscale("log")
+    ticks = sorted(set(float(e) for e in eps if np.isfinite(e)))
+    ax.set_xticks(ticks, [f"{e:g}" for e in ticks])
+    ax.xaxis.set_minor_formatter(plt.NullFormatter())
+
+
+def plot_privacy(privacy: pd.DataFrame, pair: np.ndarray, base: float) -> plt.Figure:
+    """(a) exact pairwise log-ratio E[t, t'] of LHP at one base ε; (b) exact vs claimed ε against the base ε."""
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4), constrained_layout=True)
+    im = ax1.imshow(pair, cmap="viridis")
+    k = pair.shape[0]
+    for i in range(k):
+        for j in range(k):
+            ax1.text(j, i, f"{pair[i, j]:.2f}", ha="center", va="center", color="w", fontsize=8)
+    ax1.set_xticks(range(k), [str(t + 1) for t in range(k)])
+    ax1.set_yticks(range(k), [str(t + 1) for t in range(k)])
+    ax1.set_xlabel("level t' of v'")
+    ax1.set_ylabel("level t of v")
+    ax1.set_title(f"(a) sup ln P(y|v)/P(y|v'), schedule {{5,4,3,2,1}}·{base:g}")
+    fig.colorbar(im, ax=ax1, shrink=0.8)
+    overall = privacy[privacy["level"] == "all"]
+    for i, (name, g) in enumerate(overall.groupby("schedule", sort=False)):
+        ax2.plot(g["base_epsilon"], g["exact_epsilon"], "-o", color=f"C{i}", label=f"{name}: exact")
+        ax2.plot(
+            g["base_epsilon"], g["claimed_epsilon"], "--", color=f"C{i}", label=f"{name}: max ε_t"
+        )
+    ax2.set_xlabel("base ε")
+    ax2.set_ylabel("ε of the whole report")
+    ax2.set_title("(b) exact LDP level of LHP vs the largest budget")
+    ax2.legend(fontsize=7)
+    return fig
+
+
+def plot_mu(mu_table: pd.DataFrame, closed: pd.DataFrame) -> plt.Figure:
+    """MAE of HierA against ε for each μ (markers: simulation; lines: √(2/π)·sd of the unclipped estimator)."""
+    fig, ax = plt.subplots(figsize=(6, 4), constrained_layout=True)
+    for i, (mu, g) in enumerate(mu_table.groupby("mu", sort=True)):
+        ax.errorbar(
+            g["epsilon"],
+            g["mae"],
+            yerr=2 * g["mae_se"],
+            fmt="o",
+            color=f"C{i}",
+            ms=4,
+            label=f"μ = {mu}",
+        )
+        c = closed[closed["mu"] == mu]
+        ax.plot(c["epsilon"], c["mae_unclipped"], "-", color=f"C{i}", lw=1)
+    _eps_axis(ax, mu_table["epsilon"])
+    ax.set_yscale("log")
+    ax.set_xlabel("base ε (schedule {5ε, 4ε, 3ε, 2ε, ε})")
+    ax.set_ylabel("MAE of the mean")
+    ax.legend()
+    return fig
+
+
+def plot_methods(methods: pd.DataFrame) -> plt.Figure:
+    """MAE against ε per dataset and method (log–log)."""
+    names = list(dict.fromkeys(methods["dataset"]))
+    fig, axes = plt.subplots(
+        1, len(names), figsize=(3.6 * len(names), 3.6), constrained_layout=True, squeeze=False
+    )
+    for ax, name in zip(axes[0], names, strict=True):
+        d = methods[methods["dataset"] == name]
+        for m, g in d.groupby("method", sort=False):
+            label, color, marker = _METHOD_STYLE.get(m, (m, None, "o"))
+            ax.plot(g["epsilon"], g["mae"], marker=marker, color=color, label=label, ms=4)
+        _eps_axis(ax, d["epsilon"])
+        ax.set_yscale("log")
+        ax.set_title(name)
+        ax.set_xlabel("base ε")
+    axes[0, 0].set_ylabel("MAE of the mean")
+    axes[0, -1].legend(fontsize=7)
+    return fig
+
+
+def plot_sgd(sgd: pd.DataFrame) -> plt.Figure:
+    """5-fold MSE against ε: rows = datasets, columns = variants; grey lines: least squares and non-private SGD."""
+    names = list(dict.fromkeys(sgd["dataset"]))
+    variants = [v for v in dict.fromkeys(sgd["variant"]) if v != "non-private"]
+    fig, axes = plt.subplots(
+        len(names),
+        len(variants),
+        figsize=(3.6 * len(variants), 3.2 * len(names)),
+        constrained_layout=True,
+        squeeze=False,
+        sharey="row",
+    )
+    for r, name in enumerate(names):
+        d = sgd[sgd["dataset"] == name]
+        ols = d.loc[d["method"] == "least-squares", "mse"].iloc[0]
+        for c, variant in enumerate(variants):
+            ax = axes[r, c]
+            v = d[d["variant"] == variant]
+            for m, g in v[v["method"] != "none"].groupby("method", sort=False):
+                label, color, marker = _METHOD_STYLE.get(m, (m, None, "o"))
+                ax.plot(g["epsilon"], g["mse"], marker=marker, color=color, label=label, ms=4)
+            ax.axhline(ols, color="k", lw=1, label="least squares")
+            sgd0 = v.loc[v["method"] == "none", "mse"]
+            if len(sgd0):
+                ax.axhline(sgd0.iloc[0], color="0.5", ls="--", lw=1, label="SGD, no privacy")
+            _eps_axis(ax, v["epsilon"])
+            ax.set_yscale("log")
+            ax.set_title(f"{name}, {variant}")
+            ax.set_xlabel("base ε")
+        axes[r, 0].set_ylabel("5-fold MSE")
+    axes[0, -1].legend(fontsize=7)
+    return fig

@@ -1,0 +1,223 @@
+"""LHP, PLC and HierA: laws, unbiasedness, closed-form variance, exact privacy, validation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import Z, mc_tol
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dpcompendium.ldp import (
+    SGD_TEXT_MULTIPLIERS,
+    calibrate_base_epsilon,
+    compensation_weights,
+    hiera_claim,
+    hiera_estimate,
+    hiera_mean,
+    hiera_variance,
+    level_of,
+    level_transition,
+    lhp_counts,
+    lhp_exact_epsilon,
+    lhp_output_probabilities,
+    lhp_pair_epsilons,
+    lhp_privatise,
+    plc,
+    plc_counts,
+    plc_keep_probability,
+    privacy_table,
+    schedule,
+)
+
+
+def test_levels_match_source_get_level():
+    """The source's ``get_level`` with range_division (−1, −0.6, −0.2, 0.2, 0.6, 1): v < edge → that level."""
+    v = np.array([-1.0, -0.6000001, -0.6, -0.2, 0.0, 0.2, 0.59, 0.6, 1.0])
+    assert level_of(v).tolist() == [0, 0, 1, 2, 2, 3, 3, 4, 4]
+
+
+def test_lhp_output_law(rng):
+    """Empirical frequencies of (t*, v*) match P(s, b | v) cell by cell (z = 5 binomial tolerance)."""
+    eps = schedule(0.5)
+    n = 300_000
+    for v in (-0.8, 0.1, 0.95):
+        s, b = lhp_privatise(np.full(n, v), eps, rng)
+        freq = lhp_counts(s, b, 5) / n
+        p = lhp_output_probabilities(np.array(v), eps)
+        assert p.sum() == pytest.approx(1.0)
+        assert np.all(np.abs(freq - p) < Z * np.sqrt(p * (1 - p) / n))
+
+
+def test_plc_makes_level_j_reports(rng):
+    """A level-i Duchi bit after PLC has P(+1) = (1 + v c_j)/2, c_j = tanh(ε_j/2); counts follow the same law."""
+    ei, ej, v, n = 2.0, 0.5, 0.4, 400_000
+    p_i = 0.5 * (1 + v * np.tanh(ei / 2))
+    bits = np.where(rng.random(n) < p_i, 1, -1)
+    out = plc(bits, ei, ej, rng)
+    p_j = 0.5 * (1 + v * np.tanh(ej / 2))
+    assert abs(np.mean(out == 1) - p_j) < mc_tol(p_j * (1 - p_j), n)
+    x = plc_keep_probability(ei, ej)
+    counts = np.tile([[1000, 3000]], (20_000, 1))
+    conv = plc_counts(counts, ei, ej, rng)
+    assert np.all(conv.sum(axis=1) == 4000)
+    mean = 1000 * x + 3000 * (1 - x)
+    var = 4000 * x * (1 - x)
+    assert abs(conv[:, 0].mean() - mean) < mc_tol(var, 20_000)
+    with pytest.raises(ValueError, match="epsilon_to"):
+        plc_keep_probability(0.5, 1.0)
+
+
+@pytest.mark.parametrize("mu", [1, 2, 3, 5])
+def test_compensation_counts_every_report_mu_times(mu):
+    w = compensation_weights(5, mu)
+    uses = [w[i] + min(i + mu - 1, 4) - i for i in range(5)]
+    assert uses == [mu] * 5
+    assert compensation_weights(5, mu, compensate=False).tolist() == [1] * 5
+
+
+def _estimates(values, eps, mu, reps, rng, **kw):
+    """reps independent HierA estimates on the same users, by the user-side LHP and the count-table collector."""
+    s, b = lhp_privatise(np.tile(values, (reps, 1)), eps, rng)
+    cell = (np.arange(reps)[:, None] * 5 + s) * 2 + (b < 0)
+    counts = np.bincount(cell.ravel(), minlength=reps * 10).reshape(reps, 5, 2)
+    return hiera_estimate(counts, eps, mu, rng, **kw)
+
+
+@pytest.mark.parametrize("mu", [1, 2, 3, 5])
+def test_hiera_unbiased_with_closed_form_variance(mu, rng):
+    values = np.linspace(-1, 1, 1500)
+    eps = schedule(0.5)
+    reps = 6000
+    est = _estimates(values, eps, mu, reps, rng, clip=False)
+    var = hiera_variance(values, eps, mu)
+    assert abs(est.mean() - values.mean()) < mc_tol(var, reps)
+    m4 = np.mean((est - values.mean()) ** 4)
+    assert abs(est.var() - var) < mc_tol(max(m4 - var**2, 0), reps) + mc_tol(var, reps) ** 2
+
+
+def test_reuse_never_reduces_variance():
+    """Data reuse (μ > 1) adds variance to the unclipped estimator, for every data set and schedule tried."""
+    rng = np.random.default_rng(5)
+    for base in (0.25, 1.0, 2.5):
+        v = rng.uniform(-1, 1, 1000)
+        var = [hiera_variance(v, schedule(base), mu) for mu in range(1, 6)]
+        assert min(var[1:]) > var[0]
+
+
+def test_no_compensation_is_biased(rng):
+    """Without the compensation step the top levels are under-weighted: a visible bias on values near +1."""
+    values = np.repeat([-0.9, 0.9], 1000)
+    eps = schedule(2.0)
+    est = _estimates(values, eps, 3, 3000, rng, clip=False, compensate=False)
+    unbiased_sd = np.sqrt(hiera_variance(values, eps, 3))
+    assert est.mean() < -10 * unbiased_sd / np.sqrt(
+        3000
+    )  # true mean 0; level-5 users (0.9) count less
+
+
+def test_hiera_mean_pipeline_chunks(rng):
+    """Chunked pipeline: unbiased within tolerance; chunk size does not change the law (same seed → same count)."""
+    v = np.random.default_rng(1).uniform(-1, 1, 200_000)
+    eps = schedule(1.0)
+    m = hiera_mean(v, eps, 2, rng, chunk_size=30_000)
+    assert abs(m - v.mean()) < Z * np.sqrt(hiera_variance(v, eps, 2)) + 1e-3
+    a = hiera_mean(v, eps, 1, np.random.default_rng(3), chunk_size=1 << 20)
+    b = hiera_mean(v, eps, 1, np.random.default_rng(3), chunk_size=1 << 20)
+    assert a == b
+
+
+def test_exact_epsilon_matches_brute_force():
+    """The closed-form supremum equals a brute-force maximum over a fine grid of inputs (from below, to 1e-3)."""
+    for eps in (schedule(1.0), schedule(0.25, SGD_TEXT_MULTIPLIERS)):
+        v = np.linspace(-1, 1, 40_001)
+        v = v[np.min(np.abs(v[:, None] - np.array([-0.6, -0.2, 0.2, 0.6])), axis=1) > 1e-9]
+        logp = np.log(lhp_output_probabilities(v, eps).reshape(v.size, -1))
+        brute = np.max(logp.max(axis=0) - logp.min(axis=0))
+        exact = lhp_exact_epsilon(eps)
+        assert brute <= exact + 1e-12
+        assert exact - brute < 1e-3
+
+
+def test_exact_epsilon_sanity():
+    """Equal budgets: GRR and Duchi compose, so ε_exact ≤ 2ε; the source's schedules exceed every claimed ε_t."""
+    assert lhp_exact_epsilon(np.full(5, 0.7)) <= 1.4 + 1e-12
+    pair = lhp_pair_epsilons(schedule(1.0))
+    assert pair.shape == (5, 5)
+    table = privacy_table([0.25, 1.0, 2.5])
+    assert np.all(table["exact_epsilon"] > table["claimed_epsilon"])
+    overall = table[table["level"] == "all"]
+    assert np.allclose(
+        overall["exact_epsilon"], [lhp_exact_epsilon(schedule(e)) for e in (0.25, 1.0, 2.5)]
+    )
+
+
+def test_calibration_and_claims():
+    base = calibrate_base_epsilon(1.0)
+    assert lhp_exact_epsilon(schedule(base)) == pytest.approx(1.0, abs=1e-9)
+    claim = hiera_claim(schedule(1.0))
+    assert claim.private and claim.neighbours == "local"
+    assert claim.epsilon == pytest.approx(lhp_exact_epsilon(schedule(1.0)))
+    level = hiera_claim(schedule(1.0), level=4)
+    assert not level.private and level.epsilon == 1.0 and "exact" in level.why
+
+
+def test_level_transition_rows():
+    g = level_transition(schedule(1.0))
+    assert np.allclose(g.sum(axis=1), 1.0)
+    assert np.allclose(np.diag(g) / g[np.arange(5), (np.arange(5) + 1) % 5], np.exp(schedule(1.0)))
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda r: lhp_privatise([0.0], [1.0, 2.0, 3.0, 4.0, 5.0], r), "epsilons"),
+        (lambda r: lhp_privatise([2.0], schedule(1.0), r), "values"),
+        (lambda r: lhp_privatise([0.0], schedule(1.0), r, edges=[0.5, 0.1]), "edges"),
+        (lambda r: hiera_estimate(np.ones((5, 2), int), schedule(1.0), 6, r), "mu"),
+        (lambda r: hiera_estimate(np.zeros((5, 2), int), schedule(1.0), 1, r), "counts"),
+        (lambda r: hiera_mean([0.1], schedule(1.0), 2, r, chunk_size=0), "chunk_size"),
+        (lambda r: lhp_counts([0, 7], [1, -1], 5), "levels"),
+        (lambda r: calibrate_base_epsilon(0.0), "target_epsilon"),
+        (lambda r: hiera_claim(schedule(1.0), level=9), "level"),
+    ],
+)
+def test_validation(call, match, rng):
+    with pytest.raises(ValueError, match=match):
+        call(rng)
+
+
+def test_decoupled_level_and_value():
+    """Algorithm 4's reports (level from x, value a gradient): constant budgets give exactly ε + ε, and decoupling
+    never lowers the loss."""
+    assert lhp_exact_epsilon(np.full(5, 0.7), coupled=False) == pytest.approx(1.4)
+    for base in (0.25, 1.0):
+        eps = schedule(base, SGD_TEXT_MULTIPLIERS)
+        assert lhp_exact_epsilon(eps, coupled=False) >= lhp_exact_epsilon(eps)
+
+
+def test_privacy_claim_dispatch():
+    from dpcompendium.ldp import privacy_claim
+
+    assert privacy_claim("pm", 0.5).epsilon == 0.5
+    assert not privacy_claim("graded-laplace", 1.0).private
+    assert privacy_claim("hiera", 1.0).epsilon == pytest.approx(lhp_exact_epsilon(schedule(1.0)))
+    sgd = privacy_claim("hiera", 1.0, multipliers=SGD_TEXT_MULTIPLIERS, coupled=False)
+    assert sgd.epsilon == pytest.approx(
+        lhp_exact_epsilon(schedule(1.0, SGD_TEXT_MULTIPLIERS), coupled=False)
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    base=st.floats(0.05, 3.0),
+    shape=st.lists(st.floats(0.1, 1.0), min_size=5, max_size=5),
+    seed=st.integers(0, 2**31),
+)
+def test_exact_epsilon_bounds_every_pair(base, shape, seed):
+    """Property: for any non-increasing schedule, no pair of inputs has a larger log-ratio than the exact ε."""
+    eps = np.sort(np.asarray(shape))[::-1] * base / max(shape) * 5
+    g = np.random.default_rng(seed)
+    v = g.uniform(-1, 1, 400)
+    logp = np.log(lhp_output_probabilities(v, eps).reshape(v.size, -1))
+    assert np.max(logp.max(axis=0) - logp.min(axis=0)) <= lhp_exact_epsilon(eps) + 1e-9
