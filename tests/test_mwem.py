@@ -1,0 +1,383 @@
+"""Tests for dpcompendium.mwem: the MW step, the query matrix, the selection law, the engine, validation."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import mc_tol
+
+from dpcompendium.mechanisms import exponential_probabilities
+from dpcompendium.mwem import (
+    RangeQueries,
+    bootstrap_mean_ci,
+    compare_with_reference,
+    first_round_probabilities,
+    identity_histogram,
+    multiplicative_weights_step,
+    mwem,
+    mwem_sweep,
+    privacy_accounting,
+    privacy_claim,
+    random_range_queries,
+    reference_errors,
+    report_errors,
+    report_histogram,
+    report_queries_1d,
+    selection_probabilities,
+    summarize_runs,
+    workload_errors,
+)
+from dpcompendium.rng import child_seeds, make_rng
+
+
+# ------------------------------------------------------------------------------------------ multiplicative weights
+def test_mw_step_matches_hand_computation():
+    # A = (1, 2, 3, 4), n = 10, q = first two cells, m = 5: q(A) = 3, factor e^{(5-3)/(2*10)} = e^{0.1}
+    a = np.array([1.0, 2.0, 3.0, 4.0])
+    q = np.array([1.0, 1.0, 0.0, 0.0])
+    f = math.exp(0.1)
+    z = 1 * f + 2 * f + 3 + 4
+    expected = np.array([10 * f / z, 20 * f / z, 30 / z, 40 / z])
+    out = multiplicative_weights_step(a, q, 5.0, 10.0)
+    np.testing.assert_allclose(out, expected, rtol=1e-14)
+    assert out.sum() == pytest.approx(10.0, rel=1e-14)
+    # the update moves q(A) towards the measurement, never past it for a small step
+    assert 3.0 < out[:2].sum() < 5.0
+
+
+def test_engine_first_round_equals_mw_step():
+    hist = report_histogram(1)
+    Q = report_queries_1d()
+    res = mwem(hist, Q, 1.0, 1, passes=1, reps=5, rng=make_rng(3))
+    n = hist.sum()
+    a0 = np.full((5, 14), n / 14)
+    masks = Q.masks(res.selected[:, 0])
+    expected = multiplicative_weights_step(a0, masks, res.measurements[:, 0], n)
+    np.testing.assert_allclose(res.last, expected, rtol=1e-12)
+    np.testing.assert_allclose(res.average, expected, rtol=1e-12)  # T = 1: average = last
+
+
+@pytest.mark.parametrize("shape", [(6,), (4, 3), (3, 2, 4)])
+def test_engine_round_equals_mw_step_in_any_dimension(shape):
+    hist = np.arange(1.0, 1.0 + np.prod(shape)).reshape(shape)
+    Q = random_range_queries(shape, 10, make_rng(2))
+    res = mwem(hist, Q, 2.0, 1, passes=1, reps=4, variant="coursework", rng=make_rng(8))
+    n, N = hist.sum(), hist.size
+    masks = Q.masks(res.selected[:, 0]).reshape(4, N)
+    expected = multiplicative_weights_step(np.full((4, N), n / N), masks, res.measurements[:, 0], n)
+    np.testing.assert_allclose(res.last.reshape(4, N), expected, rtol=1e-12)
+
+
+def test_chapter_parameters_cell():
+    from dpcompendium.chapters import get_chapter, validate_parameters
+
+    ch = get_chapter("mwem")
+    p = ch.parameters
+    for name in (
+        "seed",
+        "output_dir",
+        "reps",
+        "epsilons",
+        "T_1d",
+        "T_2d",
+        "q_size_2d",
+        "mw_passes",
+        "variants",
+    ):
+        assert name in p
+    assert (p["reps"].default, p["T_1d"].default, p["T_2d"].default) == (100, 30, 200)
+    assert (p["q_size_2d"].default, p["mw_passes"].default, p["epsilons"].default) == (
+        400,
+        20,
+        [0.1, 1.0, 5.0, 10.0],
+    )
+    with pytest.raises(ValueError, match="T_1d"):
+        validate_parameters(ch, {"T_1d": 61})
+    with pytest.raises(ValueError, match="variants"):
+        validate_parameters(ch, {"variants": ["paper"]})
+
+
+def test_engine_two_passes_replay_the_measurement_twice():
+    hist = report_histogram(1)
+    Q = report_queries_1d()
+    res = mwem(hist, Q, 1.0, 1, passes=2, reps=3, variant="coursework", rng=make_rng(4))
+    n = hist.sum()
+    masks = Q.masks(res.selected[:, 0])
+    a = multiplicative_weights_step(np.full((3, 14), n / 14), masks, res.measurements[:, 0], n)
+    a = multiplicative_weights_step(a, masks, res.measurements[:, 0], n)
+    np.testing.assert_allclose(res.last, a, rtol=1e-12)
+
+
+# ------------------------------------------------------------------------------------------ queries
+def test_query_matrix_1d_explicit():
+    Q = RangeQueries.from_ranges(4, [(0, 0), (1, 3), (0, 3)])
+    np.testing.assert_array_equal(Q.matrix(), [[1, 0, 0, 0], [0, 1, 1, 1], [1, 1, 1, 1]])
+    np.testing.assert_allclose(Q.answer(np.array([1.0, 2.0, 3.0, 4.0])), [1, 9, 10])
+
+
+def test_query_matrix_2d_explicit():
+    Q = RangeQueries.from_ranges((3, 2), [((0, 1), (1, 1)), ((2, 2), (0, 1))])
+    expected = np.array([[0, 1, 0, 1, 0, 0], [0, 0, 0, 0, 1, 1]])
+    np.testing.assert_array_equal(Q.matrix(), expected)
+    assert Q.ranges() == [((0, 1), (1, 1)), ((2, 2), (0, 1))]
+
+
+@pytest.mark.parametrize("shape", [(14,), (14, 4), (5, 3, 4)])
+def test_prefix_sum_answers_equal_matrix_product(shape, rng):
+    Q = random_range_queries(shape, 30, rng)
+    x = rng.random((7, *shape)) * 100
+    np.testing.assert_allclose(Q.answer(x), x.reshape(7, -1) @ Q.matrix().T, rtol=1e-10)
+    ind = Q.indicators()
+    assert [i.shape for i in ind] == [(n, 30) for n in shape]
+
+
+def test_random_range_queries_distinct_and_valid(rng):
+    Q = random_range_queries((14, 4), 400, rng)
+    assert Q.m == 400 and len(set(Q.ranges())) == 400
+    assert np.all(Q.lo <= Q.hi) and np.all(Q.hi < np.array([14, 4]))
+    with pytest.raises(ValueError, match="m must be <= 1050"):
+        random_range_queries((14, 4), 1051, rng)
+
+
+def test_random_range_queries_follow_the_coursework_law(rng):
+    # lo ~ U{0..n-1}, hi | lo ~ U{lo..n-1}: P(lo = 0, hi = n-1) = 1/n^2
+    n, m = 5, 40000
+    Q = random_range_queries((n,), m, rng, distinct=False)
+    p = 1 / n**2
+    freq = np.mean((Q.lo[:, 0] == 0) & (Q.hi[:, 0] == n - 1))
+    assert abs(freq - p) < mc_tol(p * (1 - p), m)
+    p_lo = np.bincount(Q.lo[:, 0], minlength=n) / m
+    assert np.all(np.abs(p_lo - 1 / n) < mc_tol((1 / n) * (1 - 1 / n), m))
+
+
+# ------------------------------------------------------------------------------------------ selection
+def test_selection_probabilities_formula_and_core_agreement():
+    s = np.array([0.0, 1.0, 3.0])
+    p = selection_probabilities(s, 2.0)
+    w = np.exp(2.0 * s / 2)
+    np.testing.assert_allclose(p, w / w.sum())
+    np.testing.assert_allclose(p, exponential_probabilities(s, 1.0, 2.0))
+    # coursework: scores / 1e5 is the exponential mechanism with sensitivity 1e5
+    np.testing.assert_allclose(selection_probabilities(s * 1e5, 2.0, score_scale=1e5), p)
+    q = selection_probabilities(s, 2.0, exclude=[False, False, True])
+    np.testing.assert_allclose(q, [w[0] / (w[0] + w[1]), w[1] / (w[0] + w[1]), 0.0])
+
+
+def test_coursework_selection_is_nearly_uniform():
+    hist, Q = report_histogram(1), report_queries_1d()
+    for eps in (0.1, 10.0):
+        p = first_round_probabilities(hist, Q, eps, 30, "coursework")
+        # ratio bound exp(eps/(2T) * max score / (2e5))
+        a0 = np.full(14, hist.sum() / 14)
+        smax = np.abs(Q.answer(a0) - Q.answer(hist)).max()
+        bound = math.exp(eps / 60 * smax / 2e5)
+        assert p.max() / p.min() <= bound * (1 + 1e-12)
+        assert bound < 1.2  # at most 20 % from uniform even at eps = 10 (0.1 % at eps = 0.1)
+        p_std = first_round_probabilities(hist, Q, eps, 30, "standard")
+        assert p_std.max() > 10 * p_std.min()  # the standard mechanism is far from uniform
+
+
+def test_engine_selection_frequencies_match_the_law():
+    hist, Q = report_histogram(1), report_queries_1d()
+    eps, reps = 4e-4, 20000  # first-round scores reach ~1e5: a clearly non-uniform law
+    p = first_round_probabilities(hist, Q, eps, 1, "standard")
+    assert p.max() > 5 * p.min()
+    res = mwem(hist, Q, eps, 1, passes=1, reps=reps, rng=make_rng(11))
+    freq = np.bincount(res.selected[:, 0], minlength=Q.m) / reps
+    tol = np.array([mc_tol(pk * (1 - pk), reps) for pk in p])
+    assert np.all(np.abs(freq - p) <= tol + 1e-12)
+
+
+def test_coursework_never_repeats_a_query_and_counts_draws():
+    hist, Q = report_histogram(1), report_queries_1d()
+    res = mwem(hist, Q, 1.0, 60, variant="coursework", passes=1, reps=200, rng=make_rng(5))
+    assert all(len(set(row)) == 60 for row in res.selected)
+    assert res.draws.min() >= 1 and np.all(res.draws[:, 0] == 1)
+    # near-uniform selection: round i needs Geometric((m - i)/m) draws, mean m/(m - i), variance (1-p)/p^2
+    m = 60
+    p = (m - np.arange(m)) / m
+    mean = np.sum(1 / p)
+    var = np.sum((1 - p) / p**2)
+    assert abs(res.draws.sum(axis=1).mean() - mean) < mc_tol(var, 200) + 0.01 * mean
+
+
+def test_standard_may_repeat_queries():
+    hist, Q = report_histogram(1), report_queries_1d()
+    res = mwem(hist, Q, 10.0, 60, passes=1, reps=20, rng=make_rng(6))
+    assert np.all(res.draws == 1)
+    assert any(len(set(row)) < 60 for row in res.selected)
+
+
+# ------------------------------------------------------------------------------------------ measurement noise
+@pytest.mark.parametrize(
+    ("variant", "dim", "divisor"), [("standard", 1, 1), ("standard", 2, 1), ("coursework", 2, 2)]
+)
+def test_laplace_measurement_scale(variant, dim, divisor):
+    hist = report_histogram(dim)
+    Q = report_queries_1d() if dim == 1 else random_range_queries(hist.shape, 50, make_rng(1))
+    eps, T, reps = 2.0, 1, 20000
+    res = mwem(hist, Q, eps, T, variant=variant, passes=1, reps=reps, rng=make_rng(7))
+    noise = res.measurements[:, 0] - Q.answer(hist)[res.selected[:, 0]]
+    b = 2 * T / (eps * divisor)
+    assert abs(np.mean(noise**2) - 2 * b**2) < mc_tol(20 * b**4, reps)
+    assert abs(np.mean(noise)) < mc_tol(2 * b**2, reps)
+
+
+# ------------------------------------------------------------------------------------------ outputs and accuracy
+def test_standard_error_falls_with_epsilon():
+    hist, Q = report_histogram(1), report_queries_1d()
+    sw = mwem_sweep(
+        hist, Q, [0.1, 10.0], 30, variants=["standard"], reps=40, seed=3, outputs=("last",)
+    )
+    for col in ("mean_error_last", "mean_error"):
+        lo = sw.runs.loc[sw.runs.epsilon == 10.0, col].to_numpy()
+        hi = sw.runs.loc[sw.runs.epsilon == 0.1, col].to_numpy()
+        margin = 5 * math.sqrt(lo.var(ddof=1) / lo.size + hi.var(ddof=1) / hi.size)
+        assert hi.mean() - lo.mean() > margin
+
+
+def test_workload_errors_definition(rng):
+    Q = RangeQueries.from_ranges(3, [(0, 0), (0, 2)])
+    hist = np.array([1.0, 2.0, 3.0])
+    syn = np.array([[2.0, 2.0, 2.0]])
+    e = workload_errors(syn, hist, Q)  # errors |2-1| = 1 and |6-6| = 0
+    assert e["max_error"][0] == 1 and e["min_error"][0] == 0
+    assert e["mse"][0] == pytest.approx(0.5) and e["mean_error"][0] == pytest.approx(0.5)
+
+
+def test_identity_baseline_variance():
+    hist = np.zeros(50)
+    eps, reps = 0.5, 4000
+    out = identity_histogram(hist, eps, make_rng(9), reps=reps)
+    b = 2 / eps
+    assert abs(np.mean(out**2) - 2 * b**2) < mc_tol(20 * b**4, out.size)
+    out1 = identity_histogram(hist, eps, make_rng(9), reps=reps, neighbours="add-remove")
+    assert abs(np.mean(out1**2) - 2 / eps**2) < mc_tol(20 / eps**4, out.size)
+
+
+# ------------------------------------------------------------------------------------------ privacy
+def test_privacy_claims():
+    std = privacy_claim(1.0, 30, "standard", 2)
+    assert std.private and std.epsilon == 1.0 and std.neighbours == "replace-one"
+    c1 = privacy_claim(1.0, 30, "coursework", 1)
+    assert c1.private and c1.epsilon == pytest.approx(0.5 + 0.5e-5)
+    c2 = privacy_claim(1.0, 200, "coursework", 2)
+    assert not c2.private and c2.epsilon == pytest.approx(1.0 + 0.5e-5) and "nAtt" in c2.why
+    acc = privacy_accounting(2.0, 10, "coursework", 3)
+    assert acc["measurement_epsilon"] == pytest.approx(3.0)
+    assert acc["selection_epsilon"] == pytest.approx(1e-5)
+
+
+# ------------------------------------------------------------------------------------------ reproducibility
+def test_sweep_cells_equal_single_runs_and_do_not_depend_on_n_jobs():
+    hist = report_histogram(2)
+    Q = random_range_queries(hist.shape, 40, make_rng(0))
+    kw = dict(variants=["coursework", "standard"], passes=3, reps=4, seed=12)
+    a = mwem_sweep(hist, Q, [0.5, 5.0], 8, **kw)
+    b = mwem_sweep(hist, Q, [0.5, 5.0], 8, n_jobs=2, **kw)
+    pd.testing.assert_frame_equal(a.runs, b.runs, check_exact=True)
+    seeds = child_seeds(12, 4)
+    single = mwem(hist, Q, 5.0, 8, variant="standard", passes=3, reps=4, rng=make_rng(seeds[3]))
+    np.testing.assert_allclose(a.results[("standard", 5.0)].synthetic, single.synthetic, rtol=1e-12)
+    single_c = mwem(hist, Q, 0.5, 8, variant="coursework", passes=3, reps=4, rng=make_rng(seeds[0]))
+    np.testing.assert_array_equal(a.results[("coursework", 0.5)].selected, single_c.selected)
+    np.testing.assert_allclose(a.results[("coursework", 0.5)].last, single_c.last, rtol=1e-12)
+
+
+# ------------------------------------------------------------------------------------------ data and tables
+def test_report_data_is_consistent():
+    h1, h2 = report_histogram(1), report_histogram(2)
+    assert h1.shape == (14,) and h2.shape == (14, 4)
+    np.testing.assert_array_equal(h2.sum(axis=1), h1)
+    assert h1.sum() == 1013184
+    Q = report_queries_1d()
+    assert Q.m == 60 and len(set(Q.ranges())) == 60
+    for dim in (1, 2):
+        for table in (reference_errors(dim), report_errors(dim)):
+            assert list(table.epsilon) == [0.1, 1.0, 5.0, 10.0]
+            assert list(table.columns) == ["epsilon", "max_error", "min_error", "mse", "mean_error"]
+
+
+def test_compare_with_reference_and_bootstrap(rng):
+    runs = pd.DataFrame(
+        {
+            "variant": "coursework",
+            "epsilon": 1.0,
+            "rep": np.arange(200),
+            "max_error": rng.normal(10, 1, 200),
+            "min_error": rng.normal(1, 0.1, 200),
+            "mse": rng.normal(100, 5, 200),
+            "mean_error": rng.normal(5, 0.5, 200),
+        }
+    )
+    ref = pd.DataFrame(
+        {
+            "epsilon": [1.0],
+            "max_error": [10.0],
+            "min_error": [2.0],
+            "mse": [100.0],
+            "mean_error": [5.5],
+        }
+    )
+    cmp = compare_with_reference(runs, ref, make_rng(1)).set_index("metric")
+    assert cmp.loc["max_error", "inside_ci"] and cmp.loc["mse", "reproduced"]
+    assert not cmp.loc["min_error", "reproduced"]  # 1 vs 2: outside the interval and 50 % off
+    assert not cmp.loc["mean_error", "inside_ci"] and cmp.loc["mean_error", "within_tolerance"]
+    s = summarize_runs(runs)
+    assert s.loc[0, "reps"] == 200
+    lo, hi = bootstrap_mean_ci(runs["mean_error"].to_numpy(), make_rng(2))
+    assert lo < runs["mean_error"].mean() < hi
+
+
+# ------------------------------------------------------------------------------------------ validation
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"epsilon": 0.0}, "epsilon"),
+        ({"epsilon": float("nan")}, "epsilon"),
+        ({"T": 0}, "T must be >= 1"),
+        ({"T": 61, "variant": "coursework"}, "T must be <= the number of queries"),
+        ({"variant": "paper"}, "variant must be one of"),
+        ({"passes": 0}, "passes must be >= 1"),
+        ({"reps": 1.5}, "reps must be an integer"),
+        ({"hist": -np.ones(14)}, "hist must hold non-negative"),
+        ({"hist": np.ones(13)}, "hist must have the workload's shape"),
+        ({"queries": [(0, 1)]}, "queries must be a RangeQueries"),
+        ({"rng": 3}, "rng must be a numpy.random.Generator"),
+    ],
+)
+def test_mwem_input_validation(kwargs, match):
+    args = {"hist": report_histogram(1), "queries": report_queries_1d(), "epsilon": 1.0, "T": 5}
+    args.update(kwargs)
+    rng = args.pop("rng", make_rng(0))
+    with pytest.raises(ValueError, match=match):
+        mwem(
+            args.pop("hist"),
+            args.pop("queries"),
+            args.pop("epsilon"),
+            args.pop("T"),
+            rng=rng,
+            **args,
+        )
+
+
+def test_query_validation():
+    with pytest.raises(ValueError, match="0 <= lo <= hi < shape"):
+        RangeQueries.from_ranges(4, [(2, 1)])
+    with pytest.raises(ValueError, match="0 <= lo <= hi < shape"):
+        RangeQueries.from_ranges(4, [(0, 4)])
+    with pytest.raises(ValueError, match="ranges must have shape"):
+        RangeQueries.from_ranges((4, 4), [(0, 1)])
+    with pytest.raises(ValueError, match="shape must be >= 1"):
+        RangeQueries((0,), [0], [0])
+    with pytest.raises(ValueError, match="x must have trailing shape"):
+        RangeQueries.from_ranges(4, [(0, 1)]).answer(np.ones(5))
+    with pytest.raises(ValueError, match="exclude must leave"):
+        selection_probabilities([1.0, 2.0], 1.0, exclude=[True, True])
+    with pytest.raises(ValueError, match="epsilons"):
+        mwem_sweep(report_histogram(1), report_queries_1d(), [1.0, -1.0], 5, seed=0)
+    with pytest.raises(ValueError, match="neighbours"):
+        identity_histogram(np.ones(3), 1.0, make_rng(0), neighbours="local")
