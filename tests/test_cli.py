@@ -126,6 +126,19 @@ def test_failed_first_run_leaves_nothing(mini_repo, tmp_path):
     assert list(out.iterdir()) == []
 
 
+def test_yaml_values_accept_exponents(mini_repo):
+    assert cli._parse_values([["scale", "5e-1"], ["epsilons", "[1e-2, 2]"], ["reps", "3"]]) == {
+        "scale": 0.5,
+        "epsilons": [0.01, 2],
+        "reps": 3,
+    }
+    ch = get_chapter("dp-mean")
+    with pytest.raises(ValueError, match=r"parameter reps must be int, got 1000\.0"):
+        validate_parameters(ch, cli._parse_values([["reps", "1e3"]]))
+    with pytest.raises(ValueError, match="parameter scale must be float, got nan"):
+        validate_parameters(ch, cli._parse_values([["scale", ".nan"]]))
+
+
 def test_validate_parameters_types(mini_repo):
     ch = get_chapter("dp-mean")
     validate_parameters(ch, {"epsilons": [1, 2.5], "scale": 0.25, "reps": 5})

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -26,6 +27,24 @@ from .chapters import chapters, get_chapter, validate_parameters
 from .paths import repo_root
 
 RESERVED = {"output_dir"}
+
+
+class _Loader(yaml.SafeLoader):
+    """YAML 1.1 reads ``1e-5`` as a string; accept exponents without a dot as floats, as YAML 1.2 does."""
+
+
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(
+        r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
+        |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
+        |\.[0-9_]+(?:[eE][-+]?[0-9]+)?
+        |[-+]?\.(?:inf|Inf|INF)
+        |\.(?:nan|NaN|NAN))$""",
+        re.X,
+    ),
+    list("-+0123456789."),
+)
 
 
 def _fail(message: str, code: int = 2) -> int:
@@ -53,7 +72,7 @@ def _parse_values(pairs: list[list[str]]) -> dict[str, Any]:
         if name in RESERVED:
             raise ValueError(f"parameter {name} is set by --out, not by -p")
         try:
-            values[name] = yaml.safe_load(raw)
+            values[name] = yaml.load(raw, Loader=_Loader)  # _Loader is a SafeLoader
         except yaml.YAMLError as exc:
             raise ValueError(f"parameter {name}: value {raw!r} is not valid YAML") from exc
     return values
