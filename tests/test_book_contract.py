@@ -209,6 +209,12 @@ def test_declared_figures(notebook):
         assert name.startswith(f"fig-{path.stem}-"), (
             f"{path.name}: figure name {name!r} must be fig-{path.stem}-…"
         )
+        # Exactly one output per figure cell (the figure): a second output (a return value, or the inline
+        # backend's own copy of an unclosed figure) gets the same label and breaks the strict build.
+        lines = [ln.strip() for ln in cell.source.strip().splitlines()]
+        assert lines[-2:] == ["plt.close(fig)", "fig"], (
+            f"{path.name}: figure cell {i} must end with 'plt.close(fig)' then 'fig', got {lines[-2:]}"
+        )
         names.append(name)
     assert len(names) == len(set(names)), f"{path.name}: duplicate figure names {names}"
     markdown = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
