@@ -74,7 +74,7 @@ format: $(STAMP)
 # Wall-time budgets: pytest-benchmark over benchmarks/ (files bench_*.py).
 bench: $(STAMP)
 	$(BIN)/python -m pytest benchmarks -o python_files="bench_*.py" -p no:cacheprovider --benchmark-only \
-	  --benchmark-columns=min,mean,max,rounds --benchmark-sort=name
+	  --benchmark-columns=min,mean,max,rounds --benchmark-sort=name --benchmark-group-by=module
 
 # Regenerate the lock (needs uv and the network), then environment.yml from it.
 lock:

@@ -1,0 +1,66 @@
+"""The CLI on the real chapters: ``dpcompendium list`` and ``dpcompendium run dp-mean -p reps 200 --out DIR``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from dpcompendium.chapters import CHAPTER_IDS, chapters
+
+BIN = Path(sys.executable).with_name("dpcompendium")
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(BIN), *args], capture_output=True, text=True, timeout=600, check=False
+    )
+
+
+def test_every_chapter_is_listed_with_its_parameters():
+    found = chapters()
+    assert [c.id for c in found] == list(CHAPTER_IDS)
+    out = _cli("list")
+    assert out.returncode == 0, out.stderr
+    for ch in found:
+        assert f"{ch.id}: {ch.title}" in out.stdout
+        assert {"seed", "output_dir"} <= set(ch.parameters)
+        assert isinstance(ch.parameters["seed"].default, int)
+        for p in ch.parameters.values():
+            assert p.help, f"{ch.id}.{p.name} has no help text"
+            p.check(p.default)  # every default satisfies its own type and constraint
+
+
+def test_bad_parameter_on_a_real_chapter_writes_nothing(tmp_path):
+    out = _cli("run", "dp-mean", "-p", "epsilons", "[0.5, -1]", "--out", str(tmp_path / "r"))
+    assert out.returncode == 2
+    assert out.stderr.strip().count("\n") == 0
+    assert "parameter epsilons must be > 0, got -1" in out.stderr
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.slow
+def test_run_dp_mean_with_200_reps(tmp_path):
+    out = _cli("run", "dp-mean", "-p", "reps", "200", "--out", str(tmp_path))
+    assert out.returncode == 0, out.stderr[-2000:]
+    dest = tmp_path / "dp-mean"
+    assert (dest / "dp-mean.ipynb").is_file()
+    errors = pd.read_csv(dest / "errors.csv")
+    assert list(errors.columns) == [
+        "dataset",
+        "method",
+        "variant",
+        "n",
+        "epsilon",
+        "reps",
+        "mae",
+        "rmse",
+    ]
+    assert (errors["reps"] == 200).all()
+    assert set(errors["n"]) == {100, 1000, 10000}
+    pngs = sorted(p.stem for p in dest.glob("*.png"))
+    assert pngs and pngs == sorted(p.stem for p in dest.glob("*.svg"))
+    assert [p.name for p in tmp_path.iterdir()] == ["dp-mean"]  # no staging folder left behind
