@@ -24,7 +24,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-import yaml
+from _book import toc_entries
 
 pytestmark = pytest.mark.book
 
@@ -51,19 +51,7 @@ TRACEBACK = re.compile(
 
 def toc_files(toc_path: Path = ROOT / "_toc.yml") -> list[str]:
     """Every file in ``_toc.yml`` (root first), without suffix, in book order."""
-    toc = yaml.safe_load(toc_path.read_text(encoding="utf8"))
-    files = [toc["root"]]
-
-    def walk(entries):
-        for entry in entries or []:
-            if "file" in entry:
-                files.append(entry["file"])
-            for key in ("chapters", "sections", "parts"):
-                walk(entry.get(key))
-
-    walk(toc.get("parts"))
-    walk(toc.get("chapters"))
-    return [str(Path(f).with_suffix("")) for f in files]
+    return [str(Path(f).with_suffix("")) for f in toc_entries(toc_path)]
 
 
 def declared_figures(page: str) -> list[str]:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-import yaml
+from _book import toc_entries
 
 ROOT = Path(os.environ.get("DPCOMPENDIUM_REPO") or Path(__file__).resolve().parents[1])
 CHAPTER_IDS = ("dp-mean", "mwem", "histograms", "federated-pca", "hiera", "privacy-audit")
@@ -33,22 +33,6 @@ NUMREF_FIG = re.compile(r"\{numref\}`(?:[^`<]*<)?(fig-[^`>]+)>?`")
 GLOBAL_RANDOM = re.compile(
     r"\bnp\.random\.(?!default_rng\b|Generator\b|SeedSequence\b|PCG64\b|PCG64DXSM\b)\w+\s*\("
 )
-
-
-def toc_entries() -> list[str]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf8"))
-    files = [toc["root"]]
-
-    def walk(entries):
-        for entry in entries or []:
-            if "file" in entry:
-                files.append(entry["file"])
-            for key in ("chapters", "sections", "parts"):
-                walk(entry.get(key))
-
-    walk(toc.get("parts"))
-    walk(toc.get("chapters"))
-    return files
 
 
 def bib_keys() -> set[str]:
@@ -69,7 +53,7 @@ def figure_meta(cell) -> dict | None:
 
 
 def test_toc_entries_exist():
-    entries = toc_entries()
+    entries = toc_entries(ROOT / "_toc.yml")
     missing = [
         f
         for f in entries
@@ -80,7 +64,7 @@ def test_toc_entries_exist():
 
 
 def test_toc_has_fixed_chapter_order_and_book_pages():
-    entries = toc_entries()
+    entries = toc_entries(ROOT / "_toc.yml")
     chapters = [Path(f).name for f in entries if f.startswith("notebooks/")]
     assert chapters == list(CHAPTER_IDS), (
         f"chapters must be {CHAPTER_IDS} in this order, got {chapters}"
@@ -90,7 +74,7 @@ def test_toc_has_fixed_chapter_order_and_book_pages():
 
 
 def test_every_notebook_is_in_the_toc():
-    entries = set(toc_entries())
+    entries = set(toc_entries(ROOT / "_toc.yml"))
     stray = [p.name for p in NOTEBOOKS if f"notebooks/{p.stem}" not in entries]
     assert not stray, f"notebooks not in _toc.yml (they would not be in the book): {stray}"
 

@@ -14,6 +14,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ..mechanisms import laplace_mechanism
 from ..validation import check_int, check_sensitivity
 from ._common import finish, prepare, release_groups, share
 
@@ -25,7 +26,7 @@ def identity(
 ) -> np.ndarray:
     """x̂_i = x_i + Lap(1/ε) (``dwork2006calibrating``). ε-DP, add-remove, Δ₁ = 1; variance 2/ε² per bin."""
     arr, eps, rng, reps = prepare(x, epsilon, rng, size)
-    return finish(arr + rng.laplace(0.0, 1.0 / eps, size=(reps, arr.size)), size)
+    return finish(laplace_mechanism(arr, 1.0, eps, rng, size=(reps, arr.size)), size)
 
 
 def uniform(
@@ -36,7 +37,7 @@ def uniform(
     ε-DP, add-remove, Δ₁(Σx) = 1.
     """
     arr, eps, rng, reps = prepare(x, epsilon, rng, size)
-    total = arr.sum() + rng.laplace(0.0, 1.0 / eps, size=(reps, 1))
+    total = laplace_mechanism(arr.sum(), 1.0, eps, rng, size=(reps, 1))
     return finish(np.broadcast_to(total / arr.size, (reps, arr.size)).copy(), size)
 
 

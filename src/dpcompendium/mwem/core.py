@@ -38,6 +38,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy.special import softmax
 
+from ..mechanisms import laplace_mechanism
 from ..privacy import PrivacyClaim
 from ..rng import make_rng
 from ..validation import check_array, check_epsilon, check_int, check_rng
@@ -212,7 +213,7 @@ def identity_histogram(
     if neighbours not in ("replace-one", "add-remove"):
         raise ValueError(f"neighbours must be replace-one|add-remove, got {neighbours!r}")
     delta = 2.0 if neighbours == "replace-one" else 1.0
-    return h + rng.laplace(0.0, delta / eps, size=(reps, *h.shape))
+    return laplace_mechanism(h, delta, eps, rng, size=(reps, *h.shape))
 
 
 # ---------------------------------------------------------------------------------------------------- the engine
