@@ -332,6 +332,7 @@ def test_privacy_claims():
         assert claim.private and claim.neighbours == "add-remove" and claim.epsilon == 1.0
     bad = H.privacy_claim("sampling_grouping", 1.0, "as-written")
     assert not bad.private and "k-means++" in bad.why
+    assert bad.epsilon == 1.0  # the nominal (claimed) epsilon; the delivered one is unbounded
     with pytest.raises(ValueError, match="variant must be 'private' for method ahp"):
         H.privacy_claim("ahp", 1.0, "as-written")
     with pytest.raises(ValueError, match="method must be one of"):

@@ -7,8 +7,6 @@ Every publisher is ``f(x, epsilon, rng, *, <parameters>, size=None) -> noisy his
 
 from __future__ import annotations
 
-import math
-
 from ..privacy import PrivacyClaim
 from ..validation import check_epsilon
 from .baselines import ahp, hierarchical, identity, php, uniform
@@ -89,7 +87,7 @@ def privacy_claim(method: str, epsilon: float, variant: str = "private") -> Priv
     ``sampling_grouping`` with ``variant="as-written"`` is not private: the centre selection reads the true counts
     with no budget (support of the centre distribution changes with one record: unbounded loss), and with the true
     centre counts in the scores one record in a centre bin moves all n − k exponential-mechanism draws (up to
-    (n − k)·ε₁).
+    (n − k)·ε₁). Its claim carries the nominal ε with ``private=False``.
     """
     eps = check_epsilon(epsilon)
     if method not in METHODS:
@@ -111,7 +109,7 @@ def privacy_claim(method: str, epsilon: float, variant: str = "private") -> Priv
             "sampling_grouping (as-written)",
             "add-remove",
             "claimed Δu = 1 for the EM; centre selection has no noise",
-            math.inf,
+            eps,
             private=False,
             why=(
                 "k-means++ centre selection on true counts spends no budget (a neighbour can turn a zero-probability "
