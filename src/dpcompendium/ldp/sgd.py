@@ -225,17 +225,23 @@ def ldp_sgd(
     """
     eps = check_epsilon(epsilon)
     rng = check_rng(rng)
+    xa, ya, e, mu = _check_run(x, y, method, mu, edges, lam, lr_power)
+    g = group_size(xa.shape[1] + 1, eps, group_rule)
+    train = np.arange(ya.size)[None]
+    return _sgd(xa, ya, train, method, np.array([eps]), faithful, mu, lam, g, e, rng, lr_power)[
+        0, 0
+    ]
+
+
+def _check_run(x, y, method, mu, edges, lam, lr_power):
+    """Validate the arguments shared by :func:`ldp_sgd` and :func:`kfold_mse`; return (x, y, edges, mu)."""
     e = check_edges(edges)
     mu = check_int(mu, "mu", minimum=1, maximum=e.size + 1)
     xa, ya = _check_xy(x, y)
     _check_settings(lam, lr_power)
     if method not in SGD_METHODS:
         raise ValueError(f"method must be one of {', '.join(SGD_METHODS)}, got {method!r}")
-    g = group_size(xa.shape[1] + 1, eps, group_rule)
-    train = np.arange(ya.size)[None]
-    return _sgd(xa, ya, train, method, np.array([eps]), faithful, mu, lam, g, e, rng, lr_power)[
-        0, 0
-    ]
+    return xa, ya, e, mu
 
 
 def _folds(n: int, folds: int, faithful: bool, rng: np.random.Generator):
@@ -274,12 +280,7 @@ def kfold_mse(
     scored correctly. Returns an array aligned with ``epsilons``.
     """
     rng = check_rng(rng)
-    e = check_edges(edges)
-    mu = check_int(mu, "mu", minimum=1, maximum=e.size + 1)
-    xa, ya = _check_xy(x, y)
-    _check_settings(lam, lr_power)
-    if method not in SGD_METHODS:
-        raise ValueError(f"method must be one of {', '.join(SGD_METHODS)}, got {method!r}")
+    xa, ya, e, mu = _check_run(x, y, method, mu, edges, lam, lr_power)
     eps = np.array([check_epsilon(v) for v in epsilons])
     folds = check_int(folds, "folds", minimum=2)
     faithful_eval = faithful if faithful_eval is None else bool(faithful_eval)
