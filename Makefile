@@ -78,7 +78,7 @@ bench: $(STAMP)
 
 # Regenerate the lock (needs uv and the network), then environment.yml from it.
 lock:
-	uv pip compile pyproject.toml --extra book --extra test --extra dev --python-version 3.11 \
+	uv pip compile pyproject.toml --extra book --extra test --extra dev --extra dask --python-version 3.11 \
 	  --generate-hashes --no-header -o $(LOCK)
 	$(MAKE) env
 
