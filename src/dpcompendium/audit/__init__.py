@@ -8,6 +8,8 @@
 - :mod:`.planted` — three deliberately broken mechanisms the audits must catch.
 - :mod:`.floating` — Mironov's floating-point attack on textbook Laplace sampling [mironov2012significance] and the
   snapping mechanism as a hardened option.
+- :mod:`.spec` — :class:`AuditSpec` (raw neighbouring datasets + the whole pipeline), :func:`are_neighbours`,
+  :func:`run_audit`: the one path every audit (book or user code) goes through.
 - :mod:`.catalog` (with :mod:`.adapters`) — every mechanism of the book with its claim and audit; ``run_catalog``
   produces the chapter's ``audit.csv``.
 """
@@ -55,12 +57,16 @@ from .planted import (
     planted_true_epsilon,
 )
 from .result import AuditResult, verdict
+from .spec import AuditSpec, are_neighbours, check_neighbours, run_audit
 
 __all__ = [
     "COLUMNS",
     "AuditResult",
+    "AuditSpec",
     "CatalogEntry",
     "Sampler",
+    "are_neighbours",
+    "check_neighbours",
     "catalog",
     "clopper_pearson",
     "coverage_experiment",
@@ -85,6 +91,7 @@ __all__ = [
     "numpy_laplace_from_uniforms",
     "planted_claim",
     "planted_true_epsilon",
+    "run_audit",
     "run_catalog",
     "snapping_claim",
     "snapping_epsilon",
