@@ -10,6 +10,8 @@
   snapping mechanism as a hardened option.
 - :mod:`.user` — coursework mode: :func:`audit_callable` audits a user's own function ``f(data, rng, **params)``
   (``dpcompendium audit TARGET``) through :func:`sample_outputs`, on built-in families of neighbouring inputs.
+- :mod:`.spec` — :class:`AuditSpec` (raw neighbouring datasets + the whole pipeline), :func:`are_neighbours`,
+  :func:`run_audit`: the one path every audit (book or user code) goes through.
 - :mod:`.catalog` (with :mod:`.adapters`) — every mechanism of the book with its claim and audit; ``run_catalog``
   produces the chapter's ``audit.csv``.
 """
@@ -57,6 +59,7 @@ from .planted import (
     planted_true_epsilon,
 )
 from .result import AuditResult, verdict
+from .spec import AuditSpec, are_neighbours, check_neighbours, run_audit
 from .user import (
     AuditReport,
     UserCodeError,
@@ -70,11 +73,14 @@ __all__ = [
     "COLUMNS",
     "AuditReport",
     "AuditResult",
+    "AuditSpec",
     "CatalogEntry",
     "Sampler",
     "UserCodeError",
+    "are_neighbours",
     "audit_callable",
     "catalog",
+    "check_neighbours",
     "clopper_pearson",
     "coverage_experiment",
     "empirical_audit",
@@ -100,6 +106,7 @@ __all__ = [
     "numpy_laplace_from_uniforms",
     "planted_claim",
     "planted_true_epsilon",
+    "run_audit",
     "run_catalog",
     "sample_outputs",
     "snapping_claim",
