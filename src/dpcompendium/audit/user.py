@@ -43,17 +43,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..privacy import PrivacyClaim
 from ..validation import check_delta, check_epsilon, check_int
 from .empirical import (
     _check_confidence,
     _interval_counts,
     _selection_z,
     _wilson_score,
-    epsilon_lower_bound,
     interval_cuts,
 )
-from .exact import exact_epsilon, exact_epsilon_at_delta
-from .result import verdict as _verdict
+from .spec import AuditSpec, are_neighbours, run_audit
 
 __all__ = [
     "FAMILIES",
@@ -123,13 +122,39 @@ def load_module(where: str):
 
 
 # ------------------------------------------------------------------------------------------ input families
+def _identity(d: Any) -> Any:
+    return d
+
+
+def _single(d: Any) -> Any:
+    """A one-record raw dataset → the value itself (local DP, scalar inputs)."""
+    return np.asarray(d)[0]
+
+
 @dataclass(frozen=True)
 class InputPair:
-    """Two neighbouring inputs D, D' (any objects the user function accepts) and a readable name."""
+    """Two neighbouring inputs D, D' as the user function receives them (``a``, ``b``), the same as *raw
+    datasets* (records on the first axis; ``raw_a``, ``raw_b``) that
+    :func:`~dpcompendium.audit.spec.are_neighbours` checks under ``relation``, and ``to_input`` mapping a raw
+    dataset to the function's input (a one-record dataset → its value; records → a histogram of counts)."""
 
     name: str
     a: Any
     b: Any
+    raw_a: Any = None
+    raw_b: Any = None
+    relation: str = "add-remove"
+    to_input: Callable[[Any], Any] = field(default=_identity, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.raw_a is None:
+            object.__setattr__(self, "raw_a", self.a)
+        if self.raw_b is None:
+            object.__setattr__(self, "raw_b", self.b)
+
+
+def _local_pair(name: str, a: Any, b: Any) -> InputPair:
+    return InputPair(name, a, b, np.array([a]), np.array([b]), "local", _single)
 
 
 def _parse_int(value: float, name: str, minimum: int) -> int:
@@ -162,6 +187,9 @@ def _describe(x: Any) -> str:
 
 def input_pairs(inputs: str, neighbours: str = "add-remove") -> list[InputPair]:
     """The candidate neighbouring pairs of a built-in input family (the audit keeps the worst one).
+
+    ``scalar``, ``ldp`` and ``category`` inputs are one value each, and any two values are neighbours (the
+    ``local`` relation, whatever ``neighbours`` says); ``neighbours`` applies to ``dataset`` and ``histogram``.
 
     - ``scalar:A,B`` — one value in [A, B]; any two values are neighbours (a query answer of sensitivity B − A, or
       one person's value): pairs (A, B), (A, mid), (mid, B).
@@ -199,14 +227,14 @@ def input_pairs(inputs: str, neighbours: str = "add-remove") -> list[InputPair]:
                 raise ValueError(f"inputs scalar:A,B needs finite A < B, got {inputs!r}")
         m = 0.5 * (a + b)
         return [
-            InputPair(f"{a:g} vs {b:g}", a, b),
-            InputPair(f"{a:g} vs {m:g}", a, m),
-            InputPair(f"{m:g} vs {b:g}", m, b),
+            _local_pair(f"{a:g} vs {b:g}", a, b),
+            _local_pair(f"{a:g} vs {m:g}", a, m),
+            _local_pair(f"{m:g} vs {b:g}", m, b),
         ]
     if family == "category":
         k = _parse_int(_parse_numbers(spec, 1, "category:K")[0], "category K", minimum=2)
         pairs = [(i, j) for i in range(k) for j in range(i + 1, k)][:10]
-        return [InputPair(f"{i} vs {j}", np.int64(i), np.int64(j)) for i, j in pairs]
+        return [_local_pair(f"{i} vs {j}", np.int64(i), np.int64(j)) for i, j in pairs]
     if family == "dataset":
         n_f, a, b = _parse_numbers(spec, 3, "dataset:N,A,B")
         if not (math.isfinite(a) and math.isfinite(b) and a < b):
@@ -216,8 +244,8 @@ def input_pairs(inputs: str, neighbours: str = "add-remove") -> list[InputPair]:
         if neighbours == "replace-one":
             A2, B2 = A.copy(), B.copy()
             A2[-1], B2[-1] = b, a
-            return [InputPair(f"{_describe(A)} vs {_describe(A2)}", A, A2),
-                    InputPair(f"{_describe(B)} vs {_describe(B2)}", B, B2)]  # fmt: skip
+            return [InputPair(f"{_describe(A)} vs {_describe(A2)}", A, A2, relation=neighbours),
+                    InputPair(f"{_describe(B)} vs {_describe(B2)}", B, B2, relation=neighbours)]  # fmt: skip
         out = [
             (A, np.append(A, b)),
             (B, np.append(B, a)),
@@ -229,19 +257,33 @@ def input_pairs(inputs: str, neighbours: str = "add-remove") -> list[InputPair]:
             key = (x.tobytes(), y.tobytes())
             if key not in seen:
                 seen.add(key)
-                pairs.append(InputPair(f"{_describe(x)} vs {_describe(y)}", x, y))
+                pairs.append(
+                    InputPair(f"{_describe(x)} vs {_describe(y)}", x, y, relation=neighbours)
+                )
         return pairs
     # histogram
     k = _parse_int(_parse_numbers(spec, 1, "histogram:K")[0], "histogram K", minimum=2)
     e0, ek = np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.int64)
     e0[0], ek[-1] = 1, 1
     flat = np.full(k, 10, dtype=np.int64)
+
+    def counts(d, k=k):
+        return np.bincount(np.asarray(d, dtype=np.int64), minlength=k)
+
+    def records(h):
+        return np.repeat(np.arange(k), h).astype(float)
+
     if neighbours == "add-remove":
         bases = [np.zeros(k, dtype=np.int64), flat]
-        return [InputPair(f"{_describe(h)} + e0", h, h + e0) for h in bases]
-    bases = [10 * e0, flat]
+        changes = [(f"{_describe(h)} + e0", h, h + e0) for h in bases]
+    else:
+        bases = [10 * e0, flat]
+        changes = [
+            (f"{_describe(h)}, one record bin 0 -> bin {k - 1}", h, h - e0 + ek) for h in bases
+        ]
     return [
-        InputPair(f"{_describe(h)}, one record bin 0 -> bin {k - 1}", h, h - e0 + ek) for h in bases
+        InputPair(name, h, h2, records(h), records(h2), neighbours, counts)
+        for name, h, h2 in changes
     ]
 
 
@@ -400,12 +442,27 @@ class _Encoder:
         return repr(inv.get(int(code), code)) if self.codes else f"{code:g}"
 
 
+def _snap(stat: _Statistic, ref: np.ndarray) -> _Statistic:
+    """Round the statistic to 10 significant digits (of its largest value on the selection samples).
+
+    A statistic with an atom (e.g. a sum of saturated terms) takes the atom's value only up to a few ulps, and
+    which ulp depends on the floating-point grid of the input: x + Lap(b) and x' + Lap(b) lie on different grids.
+    Unrounded, an interval ending at the atom would measure that rounding, not the mechanism (a floating-point
+    leak [mironov2012significance] that the chapter audits separately). Rounding merges the ulps.
+    """
+    top = float(np.max(np.abs(stat.fn(ref)))) if ref.size else 1.0
+    dec = int(9 - math.floor(math.log10(top))) if top > 0 and math.isfinite(top) else 9
+    return _Statistic(stat.name, lambda x, f=stat.fn, d=dec: np.round(f(x), d))
+
+
 def _candidate_statistics(xa: np.ndarray, xb: np.ndarray) -> list[_Statistic]:
     """Scalar statistics of (n, d) outputs: the output itself (d = 1), else the projection on the difference of
-    means, an L1 likelihood-ratio statistic (Laplace noise), and the most shifted coordinate."""
+    means, an L1 likelihood-ratio statistic (Laplace noise), and the most shifted coordinate; all rounded by
+    :func:`_snap`."""
+    ref = np.concatenate([xa, xb])
     d = xa.shape[1]
     if d == 1:
-        return [_Statistic("output", lambda x: x[:, 0])]
+        return [_snap(_Statistic("output", lambda x: x[:, 0]), ref)]
     mu_a, mu_b = xa.mean(0), xb.mean(0)
     diff = mu_b - mu_a
     if not np.any(diff):
@@ -413,7 +470,7 @@ def _candidate_statistics(xa: np.ndarray, xb: np.ndarray) -> list[_Statistic]:
     med_a, med_b = np.median(xa, 0), np.median(xb, 0)
     sd = np.sqrt(0.5 * (xa.var(0) + xb.var(0))) + 1e-12
     j = int(np.argmax(np.abs(diff) / sd))
-    return [
+    stats = [
         _Statistic("projection on mean(D') − mean(D)", lambda x, w=diff: x @ w),
         _Statistic(
             "Σ |o − med(D)| − |o − med(D')|",
@@ -421,6 +478,7 @@ def _candidate_statistics(xa: np.ndarray, xb: np.ndarray) -> list[_Statistic]:
         ),
         _Statistic(f"output coordinate {j}", lambda x, j=j: x[:, j]),
     ]
+    return [_snap(st, ref) for st in stats]
 
 
 @dataclass
@@ -573,13 +631,23 @@ class AuditReport:
 
 
 # --------------------------------------------------------------------------------------------- audit
-def _check_pair(pair) -> InputPair:
+def _check_pair(pair, neighbours: str) -> InputPair:
+    """A given pair: two scalars are one value each (local); anything else is a raw dataset (records on the first
+    axis) under ``neighbours``."""
     if isinstance(pair, InputPair):
         return pair
     if not isinstance(pair, Sequence) or isinstance(pair, str) or len(pair) != 2:
         raise ValueError(f"pair must be two inputs (D, D'), got {pair!r}")
-    a, b = (np.asarray(x) if isinstance(x, list) else x for x in pair)
-    return InputPair(f"{_describe(a)} vs {_describe(b)}", a, b)
+    a, b = (np.asarray(x, dtype=float) if isinstance(x, list) else x for x in pair)
+    name = f"{_describe(a)} vs {_describe(b)}"
+    if np.ndim(a) == 0 and np.ndim(b) == 0:
+        return _local_pair(name, a, b)
+    return InputPair(name, a, b, relation=neighbours)
+
+
+def _spec(name, pr: InputPair, epsilon, delta, **kw) -> AuditSpec:
+    claim = PrivacyClaim(name, pr.relation, "declared by the user", epsilon, delta)
+    return AuditSpec(name, "user", "user code", claim, (pr.raw_a, pr.raw_b), **kw)
 
 
 def _pmf_table(pmf, data, params) -> dict:
@@ -598,45 +666,52 @@ def _pmf_table(pmf, data, params) -> dict:
     return {(k.item() if isinstance(k, np.generic) else k): float(p) for k, p in table.items()}
 
 
-def _exact_audit(func, pmf, pairs, params, eps, delta, n_check, ss, batched):
+def _check_pmf(func, data, table, params, n_check, seed, batched) -> None:
+    """The pmf must describe the sampler: no unlisted output, chi-square goodness of fit at p >= 1e-6."""
     from scipy.stats import chisquare
 
-    rows, best = [], None
-    for k, pr in enumerate(pairs):
-        ta, tb = _pmf_table(pmf, pr.a, params), _pmf_table(pmf, pr.b, params)
-        keys = sorted(set(ta) | set(tb), key=repr)
-        p = np.array([ta.get(o, 0.0) for o in keys])
-        q = np.array([tb.get(o, 0.0) for o in keys])
-        e = exact_epsilon_at_delta(p, q, delta) if delta > 0 else exact_epsilon(p, q)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            r = np.abs(np.log(p) - np.log(q))
-        o = int(np.nanargmax(np.where((p == 0) & (q == 0), -1, r)))
-        rows.append({"pair": pr.name, "statistic": "output", "event": f"output == {keys[o]!r}",
-                     "exact_epsilon": e, "p_a": p[o], "p_b": q[o]})  # fmt: skip
-        if best is None or e > best[0]:
-            best = (e, k, keys, p, q, o)
-        # the pmf must describe the sampler (goodness of fit on n_check draws per input)
+    out = sample_outputs(func, data, params, n_check, seed, batched=batched)
+    vals, counts = np.unique(out.reshape(out.shape[0], -1)[:, 0], return_counts=True)
+    unknown = [v.item() for v in vals if v.item() not in table]
+    if unknown:
+        raise UserCodeError(
+            f"the sampler returned {unknown[0]!r}, which the pmf gives probability 0"
+        )
+    ks = list(table)
+    found = dict(zip((v.item() for v in vals), counts, strict=True))
+    obs = np.array([found.get(o, 0) for o in ks], dtype=float)
+    exp = np.array([table[o] for o in ks]) * n_check
+    keep = exp > 0
+    if keep.sum() > 1 and chisquare(obs[keep], exp[keep]).pvalue < 1e-6:
+        raise UserCodeError(
+            f"the pmf does not describe the sampler on input {_describe(data)} (chi-square p < 1e-6)"
+        )
+
+
+def _exact_event(event: str) -> str:
+    return event.replace(" (inputs 0 vs 1)", "")
+
+
+def _exact(func, pmf, pairs, params, name, epsilon, delta, n_check, ss, batched):
+    """Exact ε of every pair from the pmf, through :func:`~dpcompendium.audit.spec.run_audit`."""
+    tables = [(_pmf_table(pmf, pr.a, params), _pmf_table(pmf, pr.b, params)) for pr in pairs]
+    keys = sorted({o for ta, tb in tables for o in (*ta, *tb)}, key=repr)
+    rows, results = [], []
+    for k, (pr, (ta, tb)) in enumerate(zip(pairs, tables, strict=True)):
         for side, (data, table) in enumerate(((pr.a, ta), (pr.b, tb))):
-            out = sample_outputs(
-                func, data, params, n_check, _chunk_seed(ss, 2 * k + side), batched=batched
-            )
-            vals, counts = np.unique(out.reshape(out.shape[0], -1)[:, 0], return_counts=True)
-            unknown = [v.item() for v in vals if v.item() not in table]
-            if unknown:
-                raise UserCodeError(
-                    f"the sampler returned {unknown[0]!r}, which the pmf gives probability 0"
-                )
-            ks = list(table)
-            obs = np.array(
-                [counts[vals == o].sum() if np.any(vals == o) else 0 for o in ks], dtype=float
-            )
-            exp = np.array([table[o] for o in ks]) * n_check
-            keep = exp > 0
-            if keep.sum() > 1 and chisquare(obs[keep], exp[keep]).pvalue < 1e-6:
-                raise UserCodeError(
-                    f"the pmf does not describe the sampler on input {_describe(data)} (chi-square p < 1e-6)"
-                )
-    return rows, best
+            _check_pmf(func, data, table, params, n_check, _chunk_seed(ss, 2 * k + side), batched)
+        vec = {
+            id(pr.raw_a): [ta.get(o, 0.0) for o in keys],
+            id(pr.raw_b): [tb.get(o, 0.0) for o in keys],
+        }
+        spec = _spec(name, pr, epsilon, delta, distribution=lambda d, v=vec: np.asarray(v[id(d)]),
+                     outputs=[repr(o) for o in keys])  # fmt: skip
+        res = run_audit(spec, rng=np.random.default_rng(0))  # exact: the generator is not used
+        results.append(res)
+        rows.append({"pair": pr.name, "statistic": "output", "event": _exact_event(res.event),
+                     "exact_epsilon": res.audited_epsilon, "p_a": res.p_a, "p_b": res.p_b})  # fmt: skip
+    k = int(np.argmax([r.audited_epsilon for r in results]))
+    return rows, k, results[k], keys, tables[k]
 
 
 def audit_callable(
@@ -658,12 +733,15 @@ def audit_callable(
     """Audit ``func(data, rng, **params)`` against its claimed (ε, δ) on neighbouring inputs.
 
     Give either ``inputs`` (a family of :func:`input_pairs`: ``"scalar:A,B"``, ``"dataset:N,A,B"``,
-    ``"histogram:K"``, ``"ldp"``, ``"category:K"``) or ``pair=(D, D')``. ``samples`` outputs per input of the
-    chosen pair: half choose the pair and event, the other half (fresh) bound ε (Clopper–Pearson, module doc).
+    ``"histogram:K"``, ``"ldp"``, ``"category:K"``) or ``pair=(D, D')`` (two scalars: one value each, local; else
+    raw datasets with records on the first axis, which must be neighbours under ``neighbours``). ``samples``
+    outputs per input: the first half (every candidate input) chooses the pair, statistic and event; the second
+    half (fresh, chosen pair only) bounds ε through :func:`~dpcompendium.audit.spec.run_audit` — the path of the
+    book's own audits — with the event fixed (Clopper–Pearson, both directions, Bonferroni over the two).
     A ``size`` parameter of ``func`` (returning ``size`` outputs stacked on the first axis) makes sampling
     vectorized; without it ``func`` is called once per sample. ``pmf(data, **params) -> {output: probability}``
-    switches to the exact ε of every pair. Raises :class:`UserCodeError` for misbehaving code and ``ValueError``
-    for bad arguments.
+    switches to the exact ε of every pair (after a goodness-of-fit check of the sampler). Raises
+    :class:`UserCodeError` for misbehaving code and ``ValueError`` for bad arguments.
     """
     epsilon = check_epsilon(epsilon)
     delta = 0.0 if delta == 0 else check_delta(delta)
@@ -673,7 +751,14 @@ def audit_callable(
         raise ValueError(
             "give exactly one of inputs (a family such as 'scalar:0,1') and pair=(D, D')"
         )
-    pairs = input_pairs(inputs, neighbours) if inputs is not None else [_check_pair(pair)]
+    pairs = (
+        input_pairs(inputs, neighbours) if inputs is not None else [_check_pair(pair, neighbours)]
+    )
+    for pr in pairs:
+        if not are_neighbours(pr.raw_a, pr.raw_b, pr.relation):
+            raise ValueError(
+                f"pair must be {pr.relation} neighbours (raw datasets, records on the first axis), got {pr.name}"
+            )
     samples = check_int(samples, "samples", minimum=200)
     c = _check_confidence(confidence)
     seed = check_int(seed, "seed", minimum=0)
@@ -684,28 +769,35 @@ def audit_callable(
     batched = check_user_function(func, pairs[0].a, params, seed=seed)
     root = np.random.SeedSequence(seed)
     ss_sel, ss_ev = _chunk_seed(root, 0), _chunk_seed(root, 1)
+    relation = pairs[0].relation
     common = dict(
-        claimed_epsilon=epsilon, claimed_delta=delta, neighbours=neighbours, n_samples=samples,
+        claimed_epsilon=epsilon, claimed_delta=delta, neighbours=relation, n_samples=samples,
         batched=batched, function=name, inputs=inputs or "", params=params,
     )  # fmt: skip
 
     if pmf is not None:
-        rows, best = _exact_audit(
-            func, pmf, pairs, params, epsilon, delta, min(samples, 20_000), ss_sel, batched
+        n_check = min(samples, 20_000)
+        rows, k, res, keys, (ta, tb) = _exact(
+            func, pmf, pairs, params, name, epsilon, delta, n_check, ss_sel, batched
         )
-        e, k, keys, p, q, o = best
         table = pd.DataFrame(rows)
         table["chosen"] = np.arange(len(rows)) == k
         enc = _Encoder()
-        plot = {"a": np.repeat(np.arange(len(keys)), np.round(p * 10_000).astype(int)).astype(float),
-                "b": np.repeat(np.arange(len(keys)), np.round(q * 10_000).astype(int)).astype(float),
-                "event": (o - 0.5, o + 0.5), "statistic": "output (exact probabilities)"}  # fmt: skip
         enc.codes = {kk: i for i, kk in enumerate(keys)}
-        plot["encoder"] = enc
+        p = np.array([ta.get(o, 0.0) for o in keys])
+        q = np.array([tb.get(o, 0.0) for o in keys])
+        o = int(
+            np.argmax(
+                np.where((p == 0) & (q == 0), -1.0, np.abs(np.log(p + 1e-300) - np.log(q + 1e-300)))
+            )
+        )
+        grid = np.arange(len(keys), dtype=float)
+        plot = {"a": np.repeat(grid, np.round(p * 10_000).astype(int)),
+                "b": np.repeat(grid, np.round(q * 10_000).astype(int)),
+                "event": (o - 0.5, o + 0.5), "statistic": "output (exact probabilities)", "encoder": enc}  # fmt: skip
         return AuditReport(
-            verdict=_verdict(e, epsilon, "exact"), epsilon_lower=float(e), confidence=1.0, table=table,
-            method="exact", pair=pairs[k].name, event=f"output == {keys[o]!r}", p_a=float(p[o]),
-            p_b=float(q[o]), _plot=plot, **common,
+            verdict=res.verdict, epsilon_lower=float(res.audited_epsilon), confidence=1.0, table=table,
+            method="exact", pair=pairs[k].name, event=_exact_event(res.event), p_a=res.p_a, p_b=res.p_b, _plot=plot, **common,
         )  # fmt: skip
 
     # ---- selection half: every distinct candidate input once
@@ -718,16 +810,14 @@ def audit_callable(
         arr = np.asarray(x)
         return repr((arr.dtype.str, arr.shape)).encode() + arr.tobytes()
 
-    distinct: list = []
+    distinct: dict[bytes, Any] = {}
     for pr in pairs:
         for x in (pr.a, pr.b):
-            if key_of(x) not in {key_of(d) for d in distinct}:
-                distinct.append(x)
-    for i, x in enumerate(distinct):
-        out = sample_outputs(
-            func, x, params, n_sel, _chunk_seed(ss_sel, i), chunk_size=chunk_size, batched=batched
-        )
-        cache[key_of(x)] = enc(out)
+            distinct.setdefault(key_of(x), x)
+    for i, (kx, x) in enumerate(distinct.items()):
+        out = sample_outputs(func, x, params, n_sel, _chunk_seed(ss_sel, i), chunk_size=chunk_size,
+                             batched=batched)  # fmt: skip
+        cache[kx] = enc(out)
     dims = {v.shape[1] for v in cache.values()}
     if len(dims) > 1:
         raise UserCodeError(
@@ -747,44 +837,35 @@ def audit_callable(
                 best = _Choice(score, k, st, lo, hi, fwd)
     assert best is not None
     chosen = pairs[best.pair]
-    # ---- evaluation half: fresh samples on the chosen pair only
-    ya = enc(
-        sample_outputs(
-            func,
-            chosen.a,
-            params,
-            n_ev,
-            _chunk_seed(ss_ev, 0),
-            chunk_size=chunk_size,
-            batched=batched,
-        )
-    )
-    yb = enc(
-        sample_outputs(
-            func,
-            chosen.b,
-            params,
-            n_ev,
-            _chunk_seed(ss_ev, 1),
-            chunk_size=chunk_size,
-            batched=batched,
-        )
-    )
-    sa, sb = best.stat.fn(ya), best.stat.fn(yb)
-    ka = int(np.count_nonzero((sa > best.lo) & (sa <= best.hi)))
-    kb = int(np.count_nonzero((sb > best.lo) & (sb <= best.hi)))
-    num, den = (ka, kb) if best.forward else (kb, ka)
-    eps_lo = float(epsilon_lower_bound(num, n_ev, den, n_ev, delta=delta, confidence=c))
-    direction = "M(D) over M(D')" if best.forward else "M(D') over M(D)"
     support = np.unique(
         np.concatenate([cache[key_of(chosen.a)][:, 0], cache[key_of(chosen.b)][:, 0]])
     )
     if dims == {1} and (enc.codes or support.size <= MAX_DISCRETE):
         inside = support[(support > best.lo) & (support <= best.hi)]
         members = [enc.label(v) if enc.codes else f"{v:g}" for v in inside]
-        event = f"output in {{{', '.join(members)}}}, {direction}"
+        event_name = f"output in {{{', '.join(members)}}}"
     else:
-        event = f"{best.stat.name} in ({best.lo:.6g}, {best.hi:.6g}], {direction}"
+        event_name = f"{best.stat.name} in ({best.lo:.6g}, {best.hi:.6g}]"
+
+    # ---- evaluation half: fresh samples on the chosen pair, the event fixed, through run_audit
+    kept: dict[str, np.ndarray] = {}
+
+    def sample(d, n, g):
+        out = sample_outputs(
+            func, chosen.to_input(d), params, n, g, chunk_size=chunk_size, batched=batched
+        )
+        kept["a" if "a" not in kept else "b"] = best.stat.fn(enc(out))
+        return out
+
+    def indicator(out):
+        s_ = best.stat.fn(enc(out))
+        return (s_ > best.lo) & (s_ <= best.hi)
+
+    spec = _spec(name, chosen, epsilon, delta, sample=sample, events=[(event_name, indicator)],
+                 audit_kw={"selection": "bonferroni"})  # fmt: skip
+    res = run_audit(
+        spec, n_samples=n_ev, confidence=c, rng=np.random.Generator(np.random.PCG64(ss_ev))
+    )
     table = pd.DataFrame(rows)
     table["event"] = table["event"].str.replace("D_", "D'")
     table["chosen"] = False
@@ -794,13 +875,15 @@ def audit_callable(
         if r["pair"] == chosen.name and r["statistic"] == best.stat.name
     )
     table.loc[idx, "chosen"] = True
-    for col, val in (("k_a", ka), ("k_b", kb), ("n_eval", n_ev), ("epsilon_lower", eps_lo)):
+    vals = (("k_a", round(res.p_a * n_ev)), ("k_b", round(res.p_b * n_ev)), ("n_eval", n_ev),
+            ("epsilon_lower", res.audited_epsilon))  # fmt: skip
+    for col, val in vals:
         table[col] = np.nan
         table.loc[idx, col] = val
     table["claimed_epsilon"], table["claimed_delta"], table["confidence"] = epsilon, delta, c
-    plot = {"a": sa, "b": sb, "event": (best.lo, best.hi), "statistic": best.stat.name,
+    plot = {"a": kept.get("a"), "b": kept.get("b"), "event": (best.lo, best.hi), "statistic": best.stat.name,
             "encoder": enc if enc.codes else None}  # fmt: skip
     return AuditReport(
-        verdict=_verdict(eps_lo, epsilon, "empirical"), epsilon_lower=eps_lo, confidence=c, table=table,
-        method="empirical", pair=chosen.name, event=event, p_a=ka / n_ev, p_b=kb / n_ev, _plot=plot, **common,
+        verdict=res.verdict, epsilon_lower=float(res.audited_epsilon), confidence=c, table=table,
+        method="empirical", pair=chosen.name, event=res.event, p_a=res.p_a, p_b=res.p_b, _plot=plot, **common,
     )  # fmt: skip
