@@ -15,8 +15,9 @@ The student's function has the signature ::
 
 Optional: if the module also defines ``<function>_measure(histogram, query, epsilon, rounds, rng[, size])``
 returning q(histogram) + noise for one query ``(lo, hi)``, that measurement step is audited
-(:func:`dpcompendium.audit.audit_callable`) at ε = 1, T = 5 against its per-round claim ε/(2T) = 0.1 on the
-course's histogram and a replace-one neighbour (one record moved from the query's first bin to a bin outside it).
+(:func:`dpcompendium.audit.audit_callable`) at ε = 1, T = 5 against its per-round claim ε/(2T) = 0.1, on a
+histogram over the course's bins (10 records each) and a replace-one neighbour (one record moved from the first
+bin of the narrowest query to a bin outside it).
 
 The check runs the function ``reps`` times per ε of the course's table (ε ∈ {0.1, 1, 5, 10}), and the book's
 ``coursework`` and ``standard`` variants (:func:`dpcompendium.mwem.mwem_sweep`, 20 MW passes) as many times, and
@@ -42,7 +43,7 @@ import pandas as pd
 from scipy.stats import t as student_t
 from scipy.stats import ttest_ind
 
-from ..audit.user import UserCodeError, audit_callable
+from ..audit.user import InputPair, UserCodeError, audit_callable
 from ..mwem import (
     METRICS,
     compare_with_reference,
@@ -86,14 +87,15 @@ def _student_output(func, hist, workload, eps, rounds, rng, name) -> np.ndarray:
     return arr
 
 
-def _measure_audit(
-    measure: Callable, hist: np.ndarray, workload: np.ndarray, samples: int, seed: int
-):
-    """Audit ``measure`` at (ε, T) = (1, 5) on the course histogram and a replace-one neighbour."""
+def _measure_audit(measure: Callable, workload: np.ndarray, k: int, samples: int, seed: int):
+    """Audit ``measure`` at (ε, T) = (1, 5) on a replace-one pair of small histograms over the course's K bins:
+    10 records per bin vs one record moved from the first bin of the narrowest query to a bin outside it (the
+    measurement's privacy does not depend on the histogram, and a small one keeps the neighbour check cheap)."""
+    hist = np.full(k, 10.0)
     widths = workload[:, 1] - workload[:, 0]
-    j = int(np.argmin(np.where(widths < hist.size - 1, widths, np.iinfo(np.int64).max)))
+    j = int(np.argmin(np.where(widths < k - 1, widths, np.iinfo(np.int64).max)))
     lo, hi = (int(v) for v in workload[j])
-    outside = hi + 1 if hi + 1 < hist.size else lo - 1
+    outside = hi + 1 if hi + 1 < k else lo - 1
     neighbour = hist.copy()
     neighbour[lo] -= 1
     neighbour[outside] += 1
@@ -108,11 +110,22 @@ def _measure_audit(
             return measure(data, query, MEASURE_EPSILON, MEASURE_ROUNDS, rng)
 
     step.__name__ = getattr(measure, "__name__", "measure")
+
+    def records(h):  # the raw dataset behind a histogram: one bin index per record
+        return np.repeat(np.arange(k), np.asarray(h, dtype=np.int64)).astype(float)
+
+    def counts(d):
+        return np.bincount(np.asarray(d, dtype=np.int64), minlength=k).astype(float)
+
+    name = f"10 per bin vs one record moved from bin {lo} to bin {outside}"
+    pair = InputPair(
+        name, hist, neighbour, records(hist), records(neighbour), "replace-one", counts
+    )
     return audit_callable(
         step,
         epsilon=MEASURE_EPSILON / (2 * MEASURE_ROUNDS),
         neighbours="replace-one",
-        pair=(hist, neighbour),
+        pair=pair,
         samples=samples,
         seed=seed,
     )
@@ -124,7 +137,7 @@ def check_mwem(
     *,
     reps: int = 100,
     seed: int = 0,
-    epsilons: Sequence[float] = COURSE_EPSILONS,
+    epsilons: Sequence[float] | None = None,
     measure: Callable | None = None,
     audit_samples: int = 100_000,
     n_jobs: int = 1,
@@ -137,7 +150,7 @@ def check_mwem(
     """
     reps = check_int(reps, "reps", minimum=2)
     seed = check_int(seed, "seed", minimum=0)
-    eps_list = [float(e) for e in epsilons]
+    eps_list = [float(e) for e in (COURSE_EPSILONS if epsilons is None else epsilons)]
     if not eps_list or any(not (e > 0) for e in eps_list):
         raise ValueError(f"epsilons must be a non-empty list of values > 0, got {list(epsilons)!r}")
     if not callable(func):
@@ -238,7 +251,7 @@ def check_mwem(
     if measure is None and module is not None:
         measure = getattr(module, f"{name}_measure", None)
     if measure is not None:
-        rep = _measure_audit(measure, hist, workload, audit_samples, seed)
+        rep = _measure_audit(measure, workload, hist.size, audit_samples, seed)
         audits[getattr(measure, "__name__", "measure")] = rep
         lines.append(f"measurement step {getattr(measure, '__name__', 'measure')}: {rep.summary()}")
         if rep.verdict == "violated":
