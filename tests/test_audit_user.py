@@ -285,3 +285,31 @@ def test_cli_user_code_errors_exit_2(tmp_path, capsys):
     assert "not reproducible" in capsys.readouterr().err
     rc = main(["audit", f"{bad}:missing", "--epsilon", "1", "--input", "scalar:0,1"])
     assert rc == 2 and "defines no function 'missing'" in capsys.readouterr().err
+
+
+def test_book_page_quotes_the_commands_output(tmp_path, capsys):
+    """Every ``dpcompendium audit`` console example of book/coursework.md prints what the page says."""
+    import re
+    import shlex
+
+    page = (Path(__file__).resolve().parents[1] / "book" / "coursework.md").read_text(
+        encoding="utf8"
+    )
+    blocks = re.findall(r"```console\n(.*?)```", page, flags=re.S)
+    runs = 0
+    for block in blocks:
+        for cmd, out in re.findall(
+            r"\$ (dpcompendium audit .*?)\n((?:[^$].*\n)+)", block.replace("\\\n", "")
+        ):
+            args = shlex.split(cmd)[1:]
+            args[1] = (
+                str(Path(__file__).resolve().parents[1] / args[1].split(":")[0])
+                + ":"
+                + args[1].split(":")[1]
+            )
+            assert main([*args, "--out", str(tmp_path / str(runs))]) == 0
+            printed = capsys.readouterr().out.splitlines()
+            for line in out.strip().splitlines():
+                assert line.strip() in printed, (cmd, line)
+            runs += 1
+    assert runs == 3
