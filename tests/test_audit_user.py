@@ -36,9 +36,8 @@ def test_half_noise_mean_violated_correct_mean_holds():
     bad = audit_callable(
         load_target(target("laplace_mean.py:half_noise_mean")), params={"epsilon": 1.0}, **kw
     )
-    good = audit_callable(
-        load_target(target("laplace_mean.py:correct_mean")), params={"epsilon": 1.0}, **kw
-    )
+    good = audit_callable(load_target(target("laplace_mean.py:correct_mean")), **kw)
+    assert good.params == {"epsilon": 1.0}  # the function's epsilon parameter receives the claim
     assert bad.verdict == "violated" and bad.confidence >= 0.95
     assert 1.0 < bad.epsilon_lower <= 2.0  # a lower bound on the true 2ε
     assert good.verdict == "holds" and good.epsilon_lower <= 1.0

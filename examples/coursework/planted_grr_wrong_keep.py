@@ -5,7 +5,7 @@ e^ε/(e^ε + 1) instead of e^ε/(e^ε + k − 1): it claims ε-LDP and delivers 
 the exact output law, so the audit is exact. See :func:`dpcompendium.audit.grr_wrong_keep`.
 
     dpcompendium audit examples/coursework/planted_grr_wrong_keep.py:grr_wrong_keep \\
-        --epsilon 1 --neighbours local --input category:4 -p k 4 -p epsilon 1
+        --epsilon 1 --neighbours local --input category:4 -p k 4
 """
 
 import math

@@ -4,7 +4,7 @@
 :func:`dpcompendium.audit.laplace_half_sensitivity`.
 
     dpcompendium audit examples/coursework/planted_laplace_half_sensitivity.py:laplace_half_sensitivity \\
-        --epsilon 1 --input scalar:0,1 -p epsilon 1
+        --epsilon 1 --input scalar:0,1
 """
 
 

@@ -5,7 +5,7 @@ violation whenever ε < 1 (the chapter audits ε = 0.5, true ε = 2). See
 :func:`dpcompendium.audit.laplace_scale_epsilon`.
 
     dpcompendium audit examples/coursework/planted_laplace_scale_epsilon.py:laplace_scale_epsilon \\
-        --epsilon 0.5 --input scalar:0,1 -p epsilon 0.5
+        --epsilon 0.5 --input scalar:0,1
 """
 
 

@@ -14,7 +14,6 @@ A completed audit or check exits with 0 whatever its verdict (the verdict is pri
 from __future__ import annotations
 
 import argparse
-import inspect
 from pathlib import Path
 from typing import Any
 
@@ -67,10 +66,6 @@ def cmd_audit(args: argparse.Namespace) -> int:
         params = {name: _yaml(raw, f"parameter {name}") for name, raw in (args.parameter or [])}
         func = load_target(args.target)
         out = _out_dir(args.out or f"results/audit-{func.__name__}")
-        sig = inspect.signature(func).parameters
-        for key, value in (("epsilon", eps), ("delta", delta)):
-            if key in sig and key not in params and (key == "epsilon" or delta > 0):
-                params[key] = value
         pmf = None
         if not args.no_exact:
             module = load_module(args.target.rpartition(":")[0])

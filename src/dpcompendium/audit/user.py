@@ -739,7 +739,8 @@ def audit_callable(
     half (fresh, chosen pair only) bounds ε through :func:`~dpcompendium.audit.spec.run_audit` — the path of the
     book's own audits — with the event fixed (Clopper–Pearson, both directions, Bonferroni over the two).
     A ``size`` parameter of ``func`` (returning ``size`` outputs stacked on the first axis) makes sampling
-    vectorized; without it ``func`` is called once per sample. ``pmf(data, **params) -> {output: probability}``
+    vectorized; without it ``func`` is called once per sample. A parameter of ``func`` named ``epsilon``
+    (``delta``) that ``params`` does not set receives the claimed value. ``pmf(data, **params) -> {output: probability}``
     switches to the exact ε of every pair (after a goodness-of-fit check of the sampler). Raises
     :class:`UserCodeError` for misbehaving code and ``ValueError`` for bad arguments.
     """
@@ -765,6 +766,13 @@ def audit_callable(
     params = dict(params or {})
     if not callable(func):
         raise ValueError(f"func must be callable, got {func!r}")
+    try:
+        accepted = inspect.signature(func).parameters
+    except (TypeError, ValueError):
+        accepted = {}
+    for key, value in (("epsilon", epsilon), ("delta", delta)):
+        if key in accepted and key not in params and (key == "epsilon" or delta > 0):
+            params[key] = value  # the claim, unless the caller sets the parameter
     name = getattr(func, "__name__", "function")
     batched = check_user_function(func, pairs[0].a, params, seed=seed)
     root = np.random.SeedSequence(seed)
