@@ -479,7 +479,7 @@ def test_finding5_clamped_add_remove_threshold(eps, verdict):
 
 
 def test_finding5_threshold_and_midpoint_ratio():
-    assert M.CLAMPED_ADD_REMOVE_THRESHOLD == pytest.approx(2 * math.log(2))
+    assert pytest.approx(2 * math.log(2)) == M.CLAMPED_ADD_REMOVE_THRESHOLD
     for eps in (0.3, 1.0, 1.3):
         # density ratio at the midpoint of {a} vs {a, b}, from exact event probabilities of a tiny interval
         mid, h = (A + Bh) / 2, 1e-4
