@@ -11,10 +11,12 @@ A user function ``f(data, rng, **params)`` claims (ε, δ)-DP. The audit
    statistic and the output event S (an interval of the statistic, in either direction) with the largest
    Wilson-penalized privacy-loss estimate — the selection of :func:`dpcompendium.audit.empirical_audit`,
    StatDP/DP-Sniper style [ding2018detecting, bichsel2021dpsniper];
-4. draws ``samples − samples // 2`` fresh outputs on the chosen pair only (evaluation half) and bounds
-   ε ≥ ln((p_lo − δ)/q_hi) with one-sided Clopper–Pearson bounds at level α/2 each [clopper1934use]
-   (:func:`dpcompendium.audit.epsilon_lower_bound`). The pair and the event were fixed before the evaluation
-   samples were drawn, so the bound holds with probability ≥ ``confidence`` whatever the search did;
+4. draws ``samples`` fresh outputs per input of the chosen pair only and hands them, with the event fixed, to
+   :func:`dpcompendium.audit.spec.run_audit` — the path of the book's own audits — which checks that the pair is
+   neighbouring, fixes the direction on the first half and bounds ε ≥ ln((p_lo − δ)/q_hi) on the other
+   ``samples − samples // 2`` with one-sided Clopper–Pearson bounds at level α/2 each [clopper1934use]. The pair,
+   the event and its direction are fixed before the evaluation samples are drawn, so the bound holds with
+   probability ≥ ``confidence`` whatever the search did;
 5. if the output is discrete and the function comes with a probability mass function ``pmf(data, **params) ->
    {output: probability}`` (the CLI looks for ``<function>_pmf`` in the same module), the ε of every candidate
    pair is computed exactly instead (:func:`dpcompendium.audit.exact_epsilon`, confidence 1), after a
@@ -561,8 +563,9 @@ class AuditReport:
             f"- inputs: {self.inputs or 'given pair'}; parameters: {self.params or '{}'}",
             f"- method: {self.method}"
             + (
-                f" — event chosen on {self.n_samples // 2} samples per input, bound on "
-                f"{self.n_samples - self.n_samples // 2} fresh samples (Clopper–Pearson)"
+                f" — pair and event chosen on {self.n_samples // 2} samples per input; on the chosen pair "
+                f"{self.n_samples} fresh samples, direction fixed on half, ε bounded on "
+                f"{self.n_samples - self.n_samples // 2} (Clopper–Pearson)"
                 if self.method == "empirical"
                 else " — output probabilities from the pmf"
             ),
@@ -734,10 +737,10 @@ def audit_callable(
 
     Give either ``inputs`` (a family of :func:`input_pairs`: ``"scalar:A,B"``, ``"dataset:N,A,B"``,
     ``"histogram:K"``, ``"ldp"``, ``"category:K"``) or ``pair=(D, D')`` (two scalars: one value each, local; else
-    raw datasets with records on the first axis, which must be neighbours under ``neighbours``). ``samples``
-    outputs per input: the first half (every candidate input) chooses the pair, statistic and event; the second
-    half (fresh, chosen pair only) bounds ε through :func:`~dpcompendium.audit.spec.run_audit` — the path of the
-    book's own audits — with the event fixed (Clopper–Pearson, both directions, Bonferroni over the two).
+    raw datasets with records on the first axis, which must be neighbours under ``neighbours``). ``samples // 2``
+    outputs per candidate input choose the pair, statistic and event; then ``samples`` fresh outputs per input of
+    the chosen pair go through :func:`~dpcompendium.audit.spec.run_audit` — the path of the book's own audits —
+    which fixes the direction on half of them and bounds ε (Clopper–Pearson) on the other half.
     A ``size`` parameter of ``func`` (returning ``size`` outputs stacked on the first axis) makes sampling
     vectorized; without it ``func`` is called once per sample. A parameter of ``func`` named ``epsilon``
     (``delta``) that ``params`` does not set receives the claimed value. ``pmf(data, **params) -> {output: probability}``
@@ -869,10 +872,10 @@ def audit_callable(
         s_ = best.stat.fn(enc(out))
         return (s_ > best.lo) & (s_ <= best.hi)
 
-    spec = _spec(name, chosen, epsilon, delta, sample=sample, events=[(event_name, indicator)],
-                 audit_kw={"selection": "bonferroni"})  # fmt: skip
+    # run_audit (split selection) fixes the direction on the first half of these and bounds ε on the second
+    spec = _spec(name, chosen, epsilon, delta, sample=sample, events=[(event_name, indicator)])
     res = run_audit(
-        spec, n_samples=n_ev, confidence=c, rng=np.random.Generator(np.random.PCG64(ss_ev))
+        spec, n_samples=samples, confidence=c, rng=np.random.Generator(np.random.PCG64(ss_ev))
     )
     table = pd.DataFrame(rows)
     table["event"] = table["event"].str.replace("D_", "D'")
