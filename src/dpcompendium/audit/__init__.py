@@ -12,17 +12,19 @@
   (``dpcompendium audit TARGET``) through :func:`sample_outputs`, on built-in families of neighbouring inputs.
 - :mod:`.spec` — :class:`AuditSpec` (raw neighbouring datasets + the whole pipeline), :func:`are_neighbours`,
   :func:`run_audit`: the one path every audit (book or user code) goes through.
-- :mod:`.catalog` (with :mod:`.adapters`) — every mechanism of the book with its claim and audit; ``run_catalog``
-  produces the chapter's ``audit.csv``.
+- :mod:`.catalog` — discovers every chapter's audit specs (``dpcompendium/<subpackage>/audits.py``; the planted and
+  floating-point rows in :mod:`.builtin`); ``run_catalog`` produces the chapter's ``audit.csv``.
 """
 
 from .catalog import (
+    AUDIT_MODULES,
     COLUMNS,
     CatalogEntry,
     catalog,
     grr_distributions,
     laplace_samplers,
     missing_chapters,
+    row_confidence,
     run_catalog,
     value_events,
 )
@@ -70,6 +72,7 @@ from .user import (
 )
 
 __all__ = [
+    "AUDIT_MODULES",
     "COLUMNS",
     "AuditReport",
     "AuditResult",
@@ -106,6 +109,7 @@ __all__ = [
     "numpy_laplace_from_uniforms",
     "planted_claim",
     "planted_true_epsilon",
+    "row_confidence",
     "run_audit",
     "run_catalog",
     "sample_outputs",

@@ -30,7 +30,14 @@ from .empirical import Event, empirical_audit
 from .exact import exact_audit
 from .result import AuditResult
 
-__all__ = ["AuditSpec", "Dataset", "are_neighbours", "check_neighbours", "run_audit"]
+__all__ = [
+    "AuditSpec",
+    "Dataset",
+    "are_neighbours",
+    "check_neighbours",
+    "run_audit",
+    "value_events",
+]
 
 #: A raw dataset: records on the first axis (scalars or rows), or a tuple of such arrays (one per site).
 Dataset = Any
@@ -93,6 +100,11 @@ def are_neighbours(d: Dataset, d2: Dataset, relation: str) -> bool:
         ]
         return len(differ) == 1 and _flat_neighbours(*parts[differ[0]], relation)
     return _flat_neighbours(_records(d, "d"), _records(d2, "d2"), relation)
+
+
+def value_events(values) -> list[Event]:
+    """Singleton events {output == v}, for empirical audits of samplers with a finite output space."""
+    return [(f"output == {v!r}", lambda y, v=v: np.asarray(y) == v) for v in values]
 
 
 Sample = Callable[[Dataset, int, np.random.Generator], np.ndarray]
