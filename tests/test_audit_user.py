@@ -88,6 +88,8 @@ CORRECT = [
     ("book_mechanisms.py:grr", dict(epsilon=1.0, inputs="category:4", params={"k": 4})),
     ("book_mechanisms.py:clamped_mean", dict(epsilon=1.0, neighbours="replace-one", inputs="dataset:10,140,200")),
     ("laplace_mean.py:correct_mean", dict(epsilon=0.5, neighbours="replace-one", inputs="dataset:5,0,1")),
+    # the chapter's planted scale-ε bug at ε = 2 delivers 1/2 ≤ 2: it must hold, as the chapter expects
+    ("planted_laplace_scale_epsilon.py:laplace_scale_epsilon", dict(epsilon=2.0, inputs="scalar:0,1")),
 ]  # fmt: skip
 
 
