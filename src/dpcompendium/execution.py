@@ -75,7 +75,7 @@ class ExecutionRecord:
     def to_json(self) -> str:
         d = asdict(self)
         d.pop("reused")
-        return json.dumps(d, indent=1, sort_keys=True, default=str)
+        return json.dumps(d, indent=1, default=str)
 
 
 def _files(path: Path) -> Iterable[Path]:
@@ -112,23 +112,20 @@ def chapter_key(notebook: Path, digest: str) -> str:
     return h.hexdigest()
 
 
+def _git(root: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(root), *args], capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
 def _git_commit(root: Path) -> str:
+    """The short commit of ``root``, with ``+dirty`` when tracked files differ from it; ``unknown`` without git."""
     try:
-        out = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        return out + ("+dirty" if dirty else "")
+        commit = _git(root, "rev-parse", "--short=12", "HEAD")
+        dirty = _git(root, "status", "--porcelain", "--untracked-files=no")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
+    return commit + ("+dirty" if dirty else "")
 
 
 def kernel_peak_memory_mib(pid: int | None) -> float | None:
@@ -261,17 +258,9 @@ def execute_notebook(
             peak.append(m)
 
     client.on_cell_executed = on_cell_executed
-    old = {k: os.environ.get(k) for k in (env or {})}
     t0 = time.perf_counter()
-    try:
-        os.environ.update(env or {})
+    with _environ(env or {}):
         client.execute()
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
     return nb, time.perf_counter() - t0, max(peak) if peak else None
 
 
