@@ -2,7 +2,7 @@
 
     dpcompendium list
     dpcompendium run CHAPTER [-p NAME VALUE]... [--out DIR]
-    dpcompendium book [--strict]
+    dpcompendium book [--strict]   (chapters executed only when stale: see dpcompendium.execution)
 
 ``run`` validates everything before it executes or writes anything; the chapter runs with papermill into a hidden
 staging folder beside ``DIR/CHAPTER`` that replaces ``DIR/CHAPTER`` only when the whole notebook has succeeded, so a
@@ -171,7 +171,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("-v", "--verbose", action="store_true", help="stream the notebook's output")
     run.set_defaults(func=cmd_run)
     book = sub.add_parser(
-        "book", help="execute every chapter and build the HTML book in _build/html"
+        "book",
+        help="build the HTML book in _build/html, executing the chapters whose notebook, library, "
+        "data or lock changed since their last execution",
     )
     book.add_argument(
         "--strict", action="store_true", help="treat warnings as errors (-W -n --keep-going)"
