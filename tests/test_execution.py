@@ -211,3 +211,25 @@ def test_the_book_lists_the_execution_report() -> None:
     assert "{execution-report}" in (root / "book" / "execution.md").read_text()
     assert "dpcompendium.sphinxext" in (root / "_config.yml").read_text()
     assert shutil.which("git") is not None
+
+
+@pytest.mark.skipif(not JB.exists(), reason="jupyter-book is not installed beside this Python")
+def test_a_failing_claim_assertion_fails_the_book_build(minirepo: Path) -> None:
+    (minirepo / "_config.yml").write_text(CONFIG)
+    (minirepo / "_toc.yml").write_text(TOC)
+    (minirepo / "intro.md").write_text("# Intro\n")
+    (minirepo / "report.md").write_text("# Report\n")
+    _notebook(
+        minirepo / "notebooks" / "chap.ipynb", CODE + "\nassert minilib.value() == 42, 'claim'"
+    )
+    proc = subprocess.run(
+        [str(JB), "build", str(minirepo), "-W", "-n", "--keep-going"],
+        cwd=minirepo,
+        env={**os.environ, "MPLBACKEND": "Agg"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode != 0
+    assert "AssertionError" in proc.stdout + proc.stderr
+    assert not (minirepo / "_build" / ".execution" / "chap.json").exists()
