@@ -2,7 +2,7 @@
 
     dpcompendium list
     dpcompendium run CHAPTER [-p NAME VALUE]... [--out DIR]
-    dpcompendium book [--strict]
+    dpcompendium book [--strict]   (chapters executed only when stale: see dpcompendium.execution)
     dpcompendium audit TARGET --epsilon E ...   (audit your own mechanism; see cli_coursework)
     dpcompendium check mwem TARGET ...          (check your own MWEM; see cli_coursework)
 
@@ -173,7 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("-v", "--verbose", action="store_true", help="stream the notebook's output")
     run.set_defaults(func=cmd_run)
     book = sub.add_parser(
-        "book", help="execute every chapter and build the HTML book in _build/html"
+        "book",
+        help="build the HTML book in _build/html, executing the chapters whose notebook, library, "
+        "data or lock changed since their last execution",
     )
     book.add_argument(
         "--strict", action="store_true", help="treat warnings as errors (-W -n --keep-going)"
