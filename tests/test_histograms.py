@@ -609,3 +609,20 @@ def test_claim_table_intervals_and_variants(rng):
     np.testing.assert_allclose(claim["win_fraction"], [0.0, 1.0])
     errors = H.summarize_runs(runs)
     assert (errors["mse_lo"] <= errors["mse"]).all() and (errors["mse"] <= errors["mse_hi"]).all()
+
+
+def test_grouping_tuning_grid_and_identity_limit():
+    """Invalid cells (ε₀ + ε₁ ≥ ε) are skipped; with k = n every bin is its own group, so the cell is Identity at
+    ε₂ = (1 − ε₀/ε − ε₁/ε)·ε: its mean MSE matches 2/ε₂²·mean(L) within a Z = 5 tolerance."""
+    wl = H.random_ranges(16, 30, (2, 8), np.random.default_rng(1))
+    reps = 3000
+    tun = H.grouping_tuning(X_SMALL, 1.0, wl, [4, 16], [0.2, 0.7], [0.2, 0.5], reps, 9)
+    cells = set(map(tuple, tun[["k", "eps1_share", "centre_share"]].drop_duplicates().to_numpy()))
+    assert cells == {(k, e1, c) for k in (4, 16) for e1, c in [(0.2, 0.2), (0.2, 0.5), (0.7, 0.2)]}
+    at_n = tun[(tun["k"] == 16) & (tun["eps1_share"] == 0.2) & (tun["centre_share"] == 0.2)]["mse"]
+    eps2 = 0.6
+    assert abs(at_n.mean() - H.identity_expected_mse(wl, eps2)) <= mc_tol(
+        _identity_mse_variance(wl, eps2), reps
+    )
+    again = H.grouping_tuning(X_SMALL, 1.0, wl, [4, 16], [0.2, 0.7], [0.2, 0.5], reps, 9)
+    pd.testing.assert_frame_equal(tun, again)

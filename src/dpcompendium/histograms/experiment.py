@@ -18,8 +18,15 @@ from scipy import stats
 from ..experiments import sweep
 from ..rng import generators, make_rng
 from ..validation import check_int
+from ._common import group_means
 from .baselines import ahp, hierarchical, identity, php, php_levelwise, uniform
-from .sampling_grouping import SG_VARIANTS, parse_variant, sampling_grouping
+from .sampling_grouping import (
+    SG_VARIANTS,
+    assign_groups,
+    kmeanspp_centres,
+    parse_variant,
+    sampling_grouping,
+)
 from .workloads import RangeWorkload, scaled_l1, workload_mse
 
 __all__ = [
@@ -28,6 +35,7 @@ __all__ = [
     "baseline_brackets",
     "bootstrap_mean_ci",
     "claim_table",
+    "grouping_tuning",
     "parameter_grid",
     "release",
     "run_comparison",
@@ -329,3 +337,49 @@ def parameter_grid(
     out["mse_lo"] = [c[0] for c in cis]
     out["mse_hi"] = [c[1] for c in cis]
     return out.reset_index()
+
+
+def grouping_tuning(
+    x: ArrayLike,
+    epsilon: float,
+    workload: RangeWorkload,
+    ks: Sequence[int],
+    eps1_shares: Sequence[float],
+    centre_shares: Sequence[float],
+    reps: int,
+    seed: int,
+) -> pd.DataFrame:
+    """Per-repetition range-query MSE of ``sampling_grouping(variant="private")`` over a grid of k, ε₁/ε and ε₀/ε
+    (cells with ε₀ + ε₁ ≥ ε are skipped), with common random numbers: for each ε₀/ε one noisy histogram and one
+    k-means++ run to max(ks) per repetition (k-means++ is sequential, so its first k centres are a k-centre
+    seeding), then for each (k, ε₁/ε) the assignment and the noise from a stream of their own. Columns k,
+    eps1_share, centre_share, rep, mse. Tuning on the evaluation data is not private: an optimistic bound only."""
+    arr = np.asarray(x, dtype=float)
+    reps = check_int(reps, "reps", minimum=1)
+    n = arr.size
+    ks = [check_int(k, "ks", minimum=1, maximum=n) for k in ks]
+    eps = float(epsilon)
+    rows = []
+    for ic, c in enumerate(centre_shares):
+        e1s = [(ie, e1) for ie, e1 in enumerate(eps1_shares) if c + e1 < 1.0]
+        if not e1s:
+            continue
+        gen = make_rng(np.random.SeedSequence([seed, ic]))
+        seeds = arr + gen.laplace(0.0, 1.0 / (c * eps), size=(reps, n))
+        centres_all = kmeanspp_centres(seeds, max(ks), gen)
+        rix = np.arange(reps)[:, None]
+        for ik, k in enumerate(ks):
+            centres = centres_all[:, :k]
+            for ie, e1 in e1s:
+                g = make_rng(np.random.SeedSequence([seed, ic, ik, ie]))
+                labels = assign_groups(arr, centres, seeds[rix, centres], e1 * eps, g)
+                sums, sizes = group_means(arr, labels, k)
+                eps2 = (1.0 - c - e1) * eps
+                noisy = (sums + g.laplace(0.0, 1.0 / eps2, size=sums.shape)) / sizes
+                est = np.take_along_axis(noisy, labels, axis=1)
+                mse = workload_mse(workload, arr, est)
+                rows += [
+                    {"k": k, "eps1_share": e1, "centre_share": c, "rep": r, "mse": float(mse[r])}
+                    for r in range(reps)
+                ]
+    return pd.DataFrame(rows, columns=["k", "eps1_share", "centre_share", "rep", "mse"])

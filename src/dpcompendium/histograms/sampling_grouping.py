@@ -92,17 +92,22 @@ def kmeanspp_centres(
     centres[:, 0] = rng.integers(0, n, size=reps)
     chosen = np.zeros((reps, n), dtype=bool)
     chosen[rows, centres[:, 0]] = True
-    dist = np.abs(v - v[rows, centres[:, 0]][:, None])
+    # w = d(i)^power, kept as the running minimum over chosen centres (chosen bins have d = 0)
+    w = np.abs(v - v[rows, centres[:, 0]][:, None]) ** power
+    tmp = np.empty_like(w)
     for j in range(1, k):
-        w = np.where(chosen, 0.0, dist**power)
-        total = w.sum(axis=1, keepdims=True)
-        w = np.where(total > 0, w, (~chosen).astype(float))
         cdf = np.cumsum(w, axis=1)
+        empty = cdf[:, -1] <= 0
+        if empty.any():
+            cdf[empty] = np.cumsum(~chosen[empty], axis=1)
         u = rng.random((reps, 1)) * cdf[:, -1:]
         idx = np.minimum((cdf <= u).sum(axis=1), n - 1)
         centres[:, j] = idx
         chosen[rows, idx] = True
-        dist = np.minimum(dist, np.abs(v - v[rows, idx][:, None]))
+        np.subtract(v, v[rows, idx][:, None], out=tmp)
+        np.abs(tmp, out=tmp)
+        np.power(tmp, power, out=tmp)
+        np.minimum(w, tmp, out=w)
     return centres
 
 
