@@ -626,3 +626,14 @@ def test_grouping_tuning_grid_and_identity_limit():
     )
     again = H.grouping_tuning(X_SMALL, 1.0, wl, [4, 16], [0.2, 0.7], [0.2, 0.5], reps, 9)
     pd.testing.assert_frame_equal(tun, again)
+
+
+def test_release_php_variants():
+    a = H.release("php", X64, 1.0, np.random.default_rng(4), size=3)
+    b = H.php(X64, 1.0, np.random.default_rng(4), size=3)
+    np.testing.assert_array_equal(a, b)
+    c = H.release("php", X64, 1.0, np.random.default_rng(4), variant="level-wise", size=3)
+    np.testing.assert_array_equal(c, H.php_levelwise(X64, 1.0, np.random.default_rng(4), size=3))
+    assert H.privacy_claim("php", 1.0, "level-wise").private
+    with pytest.raises(ValueError, match=r"variant must be 'private'\|'level-wise' for method php"):
+        H.release("php", X64, 1.0, np.random.default_rng(4), variant="as-written")
