@@ -264,7 +264,7 @@ def test_sampling_grouping_returns_groups(rng):
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"variant": "faithful"}, "variant must be one of as-written|private"),
+        ({"variant": "faithful"}, r"variant must be one of as-written\[:mean\|sum\]\|private"),
         ({"k": 0}, "k must be >= 1"),
         ({"k": 4, "power": 0.0}, "power must be finite and > 0"),
         ({"k": 17}, "k must be <= 16"),
@@ -432,3 +432,208 @@ def test_grouping_loss_per_bin_matches_pairwise():
         x2[i] += 1
         assert per_bin[i] == pytest.approx(H.grouping_privacy_loss(x, x2, [], public, public, 0.9))
     assert per_bin.max() <= 0.9
+
+
+# ------------------------------------------------------------------------------------ P-HP, authors' procedure
+def _php_exact(x: np.ndarray, eps_cluster: float, eps_count: float, depth: int, cap: int) -> dict:
+    """Exact distribution of P-HP's selected partition (keyed by its tuple of part starts), by enumerating every
+    sequence of decisions of the authors' procedure, one part at a time: a list of parts, the first unfinished part
+    decides (stop, or split at t) with the exponential mechanism (ε_cluster/(2·depth), Δu = 2); a split replaces
+    the part by its two children at the end of the list (finished if one bin or at level ``depth``); the loop runs
+    while #parts < n and #parts ≤ cap; the partition after each decision is a candidate, except after a stop that
+    leaves nothing unfinished; the final choice is an exponential mechanism (ε_cluster/2, Δu = 2) on −total error,
+    total error = Σ_parts (SAE + 1/ε_count)."""
+    n, b = x.size, 1.0 / eps_count
+    fd, ff = eps_cluster / (2 * depth) / 4, eps_cluster / 2 / 4
+
+    def sae(a, c):
+        seg = x[a:c]
+        return float(np.abs(seg - seg.mean()).sum())
+
+    def total(parts):
+        return sum(sae(a, c) + b for a, c, _, _ in parts)
+
+    def key(parts):
+        return tuple(sorted(a for a, _, _, _ in parts))
+
+    out: dict = {}
+
+    def final(cands, p):
+        w = np.exp(-ff * (np.array([e for _, e in cands]) - min(e for _, e in cands)))
+        for (k, _), q in zip(cands, w / w.sum(), strict=True):
+            out[k] = out.get(k, 0.0) + p * q
+
+    def step(parts, cands, p):
+        if not (len(parts) < n and len(parts) <= cap) or all(r for *_, r in parts):
+            final(cands, p)
+            return
+        i = next(j for j, (*_, r) in enumerate(parts) if not r)
+        a, c, lvl, _ = parts[i]
+        err = total(parts)
+        scores = [-err] + [
+            -(err - sae(a, c) - b + sae(a, t) + sae(t, c) + 2 * b) for t in range(a + 1, c)
+        ]
+        w = np.exp(fd * (np.array(scores) - max(scores)))
+        for opt, q in enumerate(w / w.sum()):
+            if opt == 0:
+                new = [*parts[:i], (a, c, lvl, True), *parts[i + 1 :]]
+                if all(r for *_, r in new):
+                    final(cands, p * q)
+                else:
+                    step(new, [*cands, (key(new), err)], p * q)
+            else:
+                t = a + opt
+                kids = [(a, t), (t, c)]
+                new = parts[:i] + parts[i + 1 :]
+                new += [(u, v, lvl + 1, v - u == 1 or lvl + 1 >= depth) for u, v in kids]
+                step(new, [*cands, (key(new), total(new))], p * q)
+
+    root = [(0, n, 1, n == 1)]
+    step(root, [(key(root), total(root))], 1.0)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("x", "eps", "cap"),
+    [
+        (np.array([0.0, 6.0, 6.0, 0.0, 9.0, 1.0, 1.0, 0.0]), 1.0, 2000),
+        (np.array([0.0, 6.0, 6.0, 0.0, 9.0, 1.0, 1.0, 0.0]), 2.0, 2),
+        (np.array([3.0, 0.0, 0.0, 8.0, 8.0, 8.0, 0.0, 2.0, 2.0, 5.0]), 1.5, 2000),
+    ],
+)
+def test_php_partition_matches_exact_enumeration(x, eps, cap):
+    """Done-when: the vectorized P-HP selects each partition with the probability computed exactly from the authors'
+    procedure (sequential decisions, duplicated candidates after stops, the cap, the final selection)."""
+    exact = _php_exact(x, eps / 2, eps / 2, H.php_depth(x.size), cap)
+    assert abs(sum(exact.values()) - 1.0) < 1e-9
+    reps = 40000
+    starts, n_cand = H.php_partition(x, eps, np.random.default_rng(5), max_parts=cap, size=reps)
+    assert (n_cand >= 1).all()
+    assert (starts.sum(axis=1) <= cap + 1).all()
+    found = {}
+    for row in starts:
+        k = tuple(np.flatnonzero(row).tolist())
+        found[k] = found.get(k, 0) + 1
+    assert set(found) <= set(exact)
+    for k, p in exact.items():
+        assert abs(found.get(k, 0) / reps - p) <= mc_tol(p * (1 - p), reps) + 1e-12, k
+
+
+def test_php_exact_enumeration_has_power():
+    """The test above detects a wrong decision budget: ε_cluster/depth per decision (the earlier level-wise
+    reading) instead of ε_cluster/(2·depth) changes the exact distribution by more than the test's tolerance."""
+    x = np.array([0.0, 6.0, 6.0, 0.0, 9.0, 1.0, 1.0, 0.0])
+    right = _php_exact(x, 0.5, 0.5, 3, 2000)
+    wrong = _php_exact(x, 1.0, 0.5, 3, 2000)
+    # a wrong implementation misses the tolerance of the test above by at least a factor 1.5 in some cell
+    assert any(
+        abs(p - wrong.get(k, 0.0)) > 1.5 * mc_tol(p * (1 - p), 40000) for k, p in right.items()
+    )
+
+
+def test_php_budget_accounting():
+    for n, eps, ratio in [(4096, 1.0, 0.5), (8, math.log(2), 0.3), (2, 1.5, 0.5), (1, 1.0, 0.5)]:
+        b = H.php_budget(eps, n, ratio=ratio)
+        assert math.isclose(
+            b["allocated"], eps
+        )  # ε_cluster/2 over depth levels + ε_cluster/2 + ε_count = ε
+        assert b["total"] <= eps + 1e-12
+        assert math.isclose(b["decision"] * H.php_depth(n), ratio * eps / 2)
+        assert math.isclose(b["selection"], ratio * eps / 2)
+        assert math.isclose(b["counts"], (1 - ratio) * eps)
+    adult = H.php_budget(1.0, 4096)
+    assert (
+        H.php_depth(4096) == 12 and adult["decision_levels"] == 11
+    )  # DPBench's ADULT: 11 levels of decisions
+    assert math.isclose(adult["decision"], 0.5 / 24)
+    claim = H.privacy_claim("php", 1.0)
+    assert claim.private and claim.neighbours == "add-remove" and claim.epsilon == 1.0
+    assert "ε_cluster/(2·depth)" in claim.sensitivity and "ε_cluster/2" in claim.sensitivity
+
+
+def test_php_clamps_and_caps(rng):
+    x = np.zeros(64)
+    x[[3, 40]] = [30.0, 12.0]
+    est = H.php(x, 0.2, rng, size=200)
+    assert (est >= 0).all() and (est == 0).any()  # group values clamped at 0
+    starts, _ = H.php_partition(x, 50.0, rng, max_parts=3, size=200)
+    assert starts.sum(axis=1).max() <= 4  # at most max_parts + 1 parts
+    lw = H.php_levelwise(x, 0.2, rng, size=200)
+    assert (lw < 0).any()  # the level-wise reading does not clamp
+
+
+def test_sampling_grouping_readings_of_s5():
+    """k = 1, one group of all 16 bins: reading 'mean' adds Lap(1/ε₂) to the mean, reading 'sum' Lap(1/(16 ε₂)),
+    whatever the centres."""
+    reps = 20000
+    for variant, scale in [
+        ("as-written:sum", 1.0 / (0.8 * 16)),
+        ("private:mean", 1.0 / 0.6),
+        ("as-written:mean", 1.0 / 0.8),
+        ("private:sum", 1.0 / (0.6 * 16)),
+    ]:
+        est = H.sampling_grouping(
+            X_SMALL,
+            1.0,
+            np.random.default_rng(22),
+            k=1,
+            eps1_share=0.2,
+            centre_share=0.2,
+            variant=variant,
+            size=reps,
+        )
+        dev = est[:, 0] - X_SMALL.mean()
+        assert abs(dev.var() - 2 * scale**2) <= mc_tol(20 * scale**4, reps), variant
+    with pytest.raises(ValueError, match="variant must be one of"):
+        H.sampling_grouping(X_SMALL, 1.0, np.random.default_rng(0), variant="private:median")
+    assert not H.privacy_claim("sampling_grouping", 1.0, "as-written:sum").private
+    assert H.privacy_claim("sampling_grouping", 1.0, "private:mean").private
+
+
+def test_claim_table_intervals_and_variants(rng):
+    runs = pd.DataFrame(
+        {
+            "dataset": "A",
+            "method": ["sampling_grouping"] * 10 + ["php"] * 20,
+            "variant": ["private"] * 10 + ["private"] * 10 + ["level-wise"] * 10,
+            "epsilon": 1.0,
+            "rep": list(range(10)) * 3,
+            "mse": np.concatenate([np.full(10, 2.0), np.full(10, 1.0), np.full(10, 4.0)]),
+            "scaled_l1": 0.0,
+        }
+    )
+    claim = H.claim_table(runs, "A", against=("php", "php/level-wise"))
+    assert list(claim["baseline"]) == ["php", "php/level-wise"]
+    np.testing.assert_allclose(claim["ratio"], [2.0, 0.5])
+    np.testing.assert_allclose(claim[["ratio_lo", "ratio_hi"]].to_numpy(), [[2.0, 2.0], [0.5, 0.5]])
+    np.testing.assert_allclose(claim["win_fraction"], [0.0, 1.0])
+    errors = H.summarize_runs(runs)
+    assert (errors["mse_lo"] <= errors["mse"]).all() and (errors["mse"] <= errors["mse_hi"]).all()
+
+
+def test_grouping_tuning_grid_and_identity_limit():
+    """Invalid cells (ε₀ + ε₁ ≥ ε) are skipped; with k = n every bin is its own group, so the cell is Identity at
+    ε₂ = (1 − ε₀/ε − ε₁/ε)·ε: its mean MSE matches 2/ε₂²·mean(L) within a Z = 5 tolerance."""
+    wl = H.random_ranges(16, 30, (2, 8), np.random.default_rng(1))
+    reps = 3000
+    tun = H.grouping_tuning(X_SMALL, 1.0, wl, [4, 16], [0.2, 0.7], [0.2, 0.5], reps, 9)
+    cells = set(map(tuple, tun[["k", "eps1_share", "centre_share"]].drop_duplicates().to_numpy()))
+    assert cells == {(k, e1, c) for k in (4, 16) for e1, c in [(0.2, 0.2), (0.2, 0.5), (0.7, 0.2)]}
+    at_n = tun[(tun["k"] == 16) & (tun["eps1_share"] == 0.2) & (tun["centre_share"] == 0.2)]["mse"]
+    eps2 = 0.6
+    assert abs(at_n.mean() - H.identity_expected_mse(wl, eps2)) <= mc_tol(
+        _identity_mse_variance(wl, eps2), reps
+    )
+    again = H.grouping_tuning(X_SMALL, 1.0, wl, [4, 16], [0.2, 0.7], [0.2, 0.5], reps, 9)
+    pd.testing.assert_frame_equal(tun, again)
+
+
+def test_release_php_variants():
+    a = H.release("php", X64, 1.0, np.random.default_rng(4), size=3)
+    b = H.php(X64, 1.0, np.random.default_rng(4), size=3)
+    np.testing.assert_array_equal(a, b)
+    c = H.release("php", X64, 1.0, np.random.default_rng(4), variant="level-wise", size=3)
+    np.testing.assert_array_equal(c, H.php_levelwise(X64, 1.0, np.random.default_rng(4), size=3))
+    assert H.privacy_claim("php", 1.0, "level-wise").private
+    with pytest.raises(ValueError, match=r"variant must be 'private'\|'level-wise' for method php"):
+        H.release("php", X64, 1.0, np.random.default_rng(4), variant="as-written")

@@ -15,10 +15,20 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..mechanisms import laplace_mechanism
-from ..validation import check_int, check_sensitivity
+from ..validation import check_epsilon, check_int, check_sensitivity
 from ._common import finish, prepare, release_groups, share
 
-__all__ = ["ahp", "hierarchical", "identity", "php", "uniform"]
+__all__ = [
+    "ahp",
+    "hierarchical",
+    "identity",
+    "php",
+    "php_budget",
+    "php_depth",
+    "php_levelwise",
+    "php_partition",
+    "uniform",
+]
 
 
 def identity(
@@ -212,7 +222,225 @@ class _SAE:
         return np.maximum(2.0 * (c * mu - low), 0.0)
 
 
+def _php_choose(
+    sae: _SAE,
+    rr: np.ndarray,
+    aa: np.ndarray,
+    bb: np.ndarray,
+    noise_err: float,
+    scale: float,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One exponential-mechanism decision for every part [a, b) at once: "stop" (score −(SAE[a,b) + e)) or a split
+    point t ∈ (a, b) (score −(SAE[a,t) + SAE[t,b) + 2e)), e = ``noise_err``; probabilities ∝ exp(scale·score),
+    sampled by Gumbel-max. Returns (chosen split point or 0 for stop, is_split, score(chosen) − score(stop))."""
+    m = bb - aa  # candidates per part: stop + (m − 1) split points
+    seg = np.repeat(np.arange(m.size), m)
+    pos = np.arange(seg.size) - np.repeat(np.cumsum(m) - m, m)
+    a_c, b_c = aa[seg], bb[seg]
+    t = a_c + pos
+    split = pos > 0
+    stop_score = -(sae(aa, bb) + noise_err)
+    score = np.empty(seg.size)
+    score[~split] = stop_score
+    score[split] = -(sae(a_c[split], t[split]) + sae(t[split], b_c[split]) + 2.0 * noise_err)
+    key = score * scale + rng.gumbel(size=seg.size)
+    order = np.lexsort((key, seg))
+    pick = order[np.cumsum(m) - 1]
+    is_split = pos[pick] > 0
+    return np.where(is_split, t[pick], 0), is_split, score[pick] - stop_score
+
+
+def php_depth(n: int) -> int:
+    """The authors' tree depth ⌊log₂ n⌋ (``int(math.log(n, 2))`` in their code), at least 1."""
+    n = check_int(n, "n", minimum=1)
+    return max(1, n.bit_length() - 1)
+
+
+def php_budget(
+    epsilon: float, n: int, *, ratio: float = 0.5, depth: int | None = None
+) -> dict[str, float]:
+    """P-HP's budget accounting (authors' procedure, :func:`php`) for n bins.
+
+    ``decision``: ε_cluster/(2·depth), the budget of one stop/split decision; ``decision_levels``: the most
+    decisions one record meets (depth − 1, at least 1); ``partitioning`` = decision·decision_levels;
+    ``allocated_partitioning`` = decision·depth = ε_cluster/2; ``selection`` = ε_cluster/2 (the final choice);
+    ``counts`` = ε_count. ``total`` = partitioning + selection + counts ≤ ``allocated`` =
+    allocated_partitioning + selection + counts = ε.
+    """
+    eps = check_epsilon(epsilon)
+    ratio = share(ratio, "ratio")
+    n = check_int(n, "n", minimum=1)
+    d = php_depth(n) if depth is None else check_int(depth, "depth", minimum=1)
+    eps_cluster, eps_count = ratio * eps, (1.0 - ratio) * eps
+    decision = eps_cluster / (2.0 * d)
+    levels = float(max(1, d - 1)) if n >= 2 else 0.0
+    out = {
+        "decision": decision,
+        "decision_levels": levels,
+        "partitioning": decision * levels,
+        "allocated_partitioning": decision * d,
+        "selection": eps_cluster / 2.0,
+        "counts": eps_count,
+    }
+    out["total"] = out["partitioning"] + out["selection"] + out["counts"]
+    out["allocated"] = out["allocated_partitioning"] + out["selection"] + out["counts"]
+    return out
+
+
+def php_partition(
+    x: ArrayLike,
+    epsilon: float,
+    rng: np.random.Generator,
+    *,
+    ratio: float = 0.5,
+    depth: int | None = None,
+    max_parts: int = 2000,
+    size: int | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The partition step of P-HP as its authors implemented it (see :func:`php`), vectorized over repetitions.
+
+    Returns ``(starts, n_candidates)``: ``starts`` (R, n) bool marks the first bin of every part of the selected
+    partition, ``n_candidates`` (R,) the number of intermediate partitions the final selection chose among.
+    """
+    arr, eps, rng, reps = prepare(x, epsilon, rng, size)
+    ratio = share(ratio, "ratio")
+    n = arr.size
+    d = php_depth(n) if depth is None else check_int(depth, "depth", minimum=1)
+    cap = check_int(max_parts, "max_parts", minimum=1)
+    eps_cluster, eps_count = ratio * eps, (1.0 - ratio) * eps
+    noise_err = 1.0 / eps_count  # b = Δ/ε_count: the expected |noise| of one part's sum
+    decide_scale = (
+        eps_cluster / (2.0 * d) / (2.0 * 2.0)
+    )  # EM: ε_cluster/(2·depth) per decision, Δu = 2
+    final_scale = eps_cluster / 2.0 / (2.0 * 2.0)  # EM: ε_cluster/2 for the final choice, Δu = 2
+    last_level = max(
+        1, d - 1
+    )  # parts at level d are finished when created (the root is always decided)
+    sae = _SAE(arr)
+    parts = np.ones(reps, dtype=np.int64)
+    alive = np.ones(reps, dtype=bool)
+    rr = np.arange(reps) if n >= 2 else np.zeros(0, dtype=np.int64)
+    aa = np.zeros(rr.size, dtype=np.int64)
+    bb = np.full(rr.size, n, dtype=np.int64)
+    rec_r, rec_lvl, rec_a, rec_t, rec_split, rec_delta = [], [], [], [], [], []
+    for level in range(1, last_level + 1):
+        if rr.size == 0:
+            break
+        t, is_split, gain = _php_choose(sae, rr, aa, bb, noise_err, decide_scale, rng)
+        # The authors decide one part at a time, breadth first (level by level, left to right), while the number of
+        # parts is < n and <= max_parts; parts are sorted by (rep, start), so the executed decisions are a prefix.
+        ones = is_split.astype(np.int64)
+        run = np.cumsum(ones)
+        first = np.searchsorted(rr, rr, side="left")
+        before = parts[rr] + run - ones - (run[first] - ones[first])
+        done = (before <= cap) & (before < n)
+        alive &= np.bincount(rr[~done], minlength=reps) == 0
+        rr, aa, bb, t, is_split, gain = (
+            rr[done],
+            aa[done],
+            bb[done],
+            t[done],
+            is_split[done],
+            gain[done],
+        )
+        parts += np.bincount(rr, weights=is_split, minlength=reps).astype(np.int64)
+        rec_r.append(rr)
+        rec_lvl.append(np.full(rr.size, level))
+        rec_a.append(aa)
+        rec_t.append(t)
+        rec_split.append(is_split)
+        rec_delta.append(-gain)
+        keep = is_split & alive[rr]
+        cr = np.concatenate([rr[keep], rr[keep]])
+        ca = np.concatenate([aa[keep], t[keep]])
+        cb = np.concatenate([t[keep], bb[keep]])
+        nxt = cb - ca >= 2
+        order = np.lexsort((ca[nxt], cr[nxt]))
+        rr, aa, bb = cr[nxt][order], ca[nxt][order], cb[nxt][order]
+    starts = np.zeros((reps, n), dtype=bool)
+    starts[:, 0] = True
+    if not rec_r:
+        return starts, np.ones(reps, dtype=np.int64)
+    r_all = np.concatenate(rec_r)
+    order = np.lexsort((np.concatenate(rec_a), np.concatenate(rec_lvl), r_all))
+    r_all = r_all[order]
+    t_all = np.concatenate(rec_t)[order]
+    s_all = np.concatenate(rec_split)[order]
+    delta = np.concatenate(rec_delta)[order]
+    # Candidates of the final selection: the initial partition and the partition after every decision, except
+    # after a last decision that is a stop (the authors' loop then ends without recording it).
+    last = np.append(r_all[1:] != r_all[:-1], True)
+    cand = ~(last & ~s_all)
+    r_c, t_c, s_c, d_c = r_all[cand], t_all[cand], s_all[cand], delta[cand]
+    first = np.searchsorted(r_c, np.arange(reps), side="left")
+    err0 = sae(np.zeros(1, dtype=np.int64), np.full(1, n))[0] + noise_err
+    csum = np.cumsum(d_c)
+    base = np.concatenate([[0.0], csum])[
+        first
+    ]  # cumulative error change before each rep's first decision
+    total = err0 + csum - base[r_c]
+    key0 = -err0 * final_scale + rng.gumbel(size=reps)
+    key = -total * final_scale + rng.gumbel(size=r_c.size)
+    best = np.full(reps, -np.inf)
+    np.maximum.at(best, r_c, key)
+    rank = np.arange(r_c.size) - first[r_c]
+    win = (key == best[r_c]) & (key > key0[r_c])
+    chosen = np.full(reps, -1)
+    chosen[r_c[win]] = rank[win]
+    use = s_c & (rank <= chosen[r_c])
+    starts[r_c[use], t_c[use]] = True
+    counts = np.bincount(r_c, minlength=reps) + 1
+    return starts, counts
+
+
 def php(
+    x: ArrayLike,
+    epsilon: float,
+    rng: np.random.Generator,
+    *,
+    ratio: float = 0.5,
+    depth: int | None = None,
+    max_parts: int = 2000,
+    size: int | None = None,
+) -> np.ndarray:
+    """P-HP (``acs2012differentially``) as its authors implemented it (the code DPBench runs, ``hay2016principled``).
+
+    ε_cluster = ratio·ε partitions the ordered bins, ε_count = ε − ε_cluster measures the parts; b = 1/ε_count.
+
+    1. Top-down bisection, breadth first. Every unfinished part [a, b) gets one exponential-mechanism decision with
+       budget ε_cluster/(2·depth) and score sensitivity Δu = 2: "stop" (score −(SAE[a,b) + b)) or a split at t
+       (score −(SAE[a,t) + SAE[t,b) + 2b)), SAE = Σ|x_i − mean| (Δ = 2). Parts of one bin or at level ``depth``
+       (root = level 1; default ⌊log₂ n⌋, so depth − 1 levels of decisions) are finished; the loop stops when the
+       partition has more than ``max_parts`` parts (2000 in DPBench; at most ``max_parts`` + 1 parts).
+    2. The partition after every decision (and the initial one) is a candidate: a second exponential mechanism with
+       budget ε_cluster/2 and Δu = 2 picks one with score −Σ_parts (SAE + b). A "stop" repeats the current partition,
+       so a partition appears once per decision taken while it was current.
+    3. Every part's true mean gets Lap(b)/m (Lap(1/ε_count) on its sum), clamped at 0, and is spread over its bins.
+
+    ε-DP, add-remove: a record lies in one part per level, so it meets at most depth − 1 < depth decisions
+    (≤ ε_cluster/2 by sequential composition; decisions on disjoint parts compose in parallel), the final selection
+    spends ε_cluster/2 (a total error moves by ≤ 2), the part sums ε_count (Δ₁ = 1, disjoint parts); total ≤ ε.
+
+    Deviations from the authors' code (none changes the distribution on DPBench's inputs except (a), a corner case):
+    (a) when a split leaves every part finished, their loop calls the split step once more on the last part (a
+    finished part at level ``depth``); if that draw splits it, parts beyond ``depth`` keep being split with no
+    budget left for them — we end the loop there instead; (b) for n < 4 (depth 1) their level-2 parts are never
+    marked finished — we finish them, as the budget requires; (c) decisions of one level are drawn together
+    (Gumbel-max), which has the same distribution as their one-at-a-time draws because each decision depends only
+    on its own part; (d) randomness comes from ``rng`` (theirs mixes numpy's and Python's global generators).
+    """
+    arr, eps, rng, reps = prepare(x, epsilon, rng, size)
+    ratio = share(ratio, "ratio")
+    starts, _ = php_partition(
+        arr, eps, rng, ratio=ratio, depth=depth, max_parts=max_parts, size=reps
+    )
+    labels = np.cumsum(starts, axis=1) - 1
+    eps_count = (1.0 - ratio) * eps
+    return finish(np.maximum(release_groups(arr, labels, arr.size, eps_count, rng), 0.0), size)
+
+
+def php_levelwise(
     x: ArrayLike,
     epsilon: float,
     rng: np.random.Generator,
@@ -221,22 +449,17 @@ def php(
     depth: int | None = None,
     size: int | None = None,
 ) -> np.ndarray:
-    """P-HP (``acs2012differentially``): recursive bisection of the ordered bins with the exponential mechanism, then
-    Lap(1/ε₂) on every part's sum, spread uniformly.
-
-    Budget ε₁ = ratio·ε for partitioning, ε₂ = ε − ε₁ for counts. At each of ``depth`` levels (default ⌈log₂ n⌉)
-    every unfinished part [a, b) picks, with ε₁/depth, either "stop" (score −(SAE[a,b) + 1/ε₂)) or a split point t
-    (score −(SAE[a,t) + SAE[t,b) + 2/ε₂)), 1/ε₂ being the expected absolute noise of one part; SAE = Σ|x_i − mean|
-    has sensitivity 2. ε-DP, add-remove: parts of one level are disjoint (parallel composition), levels compose
-    sequentially (ε₁), the part sums have Δ₁ = 1 (ε₂).
-    """
+    """A level-wise reading of P-HP's bisection that is **not** the authors' procedure (this chapter's earlier P-HP;
+    kept to show how much the published procedure's details matter): ``depth`` levels (default ⌈log₂ n⌉) of
+    decisions with ε₁/depth each (ε₁ = ratio·ε; the authors spend ε_cluster/(2·depth)), no final selection among
+    intermediate partitions (the last one is released), no cap on the parts, no clamping at 0. Scores as in
+    :func:`php`. ε-DP, add-remove: parts of a level are disjoint (parallel composition), levels compose sequentially
+    (ε₁), the part sums have Δ₁ = 1 (ε₂ = ε − ε₁)."""
     arr, eps, rng, reps = prepare(x, epsilon, rng, size)
     ratio = share(ratio, "ratio")
     n = arr.size
     d = max(1, math.ceil(math.log2(n))) if depth is None else check_int(depth, "depth", minimum=1)
     eps1, eps2 = ratio * eps, (1.0 - ratio) * eps
-    eps_level = eps1 / d
-    noise_err = 1.0 / eps2
     sae = _SAE(arr)
     starts = np.zeros((reps, n), dtype=bool)
     starts[:, 0] = True
@@ -250,20 +473,8 @@ def php(
         if not act.any():
             break
         rr, aa, bb = rr[act], aa[act], bb[act]
-        m = bb - aa  # candidates per part: stop + (m − 1) split points
-        seg = np.repeat(np.arange(m.size), m)
-        pos = np.arange(seg.size) - np.repeat(np.cumsum(m) - m, m)
-        a_c, b_c = aa[seg], bb[seg]
-        t = a_c + pos
-        split = pos > 0
-        score = np.empty(seg.size)
-        score[~split] = -(sae(aa, bb) + noise_err)
-        score[split] = -(sae(a_c[split], t[split]) + sae(t[split], b_c[split]) + 2.0 * noise_err)
-        key = score * (eps_level / (2.0 * 2.0)) + rng.gumbel(size=seg.size)
-        order = np.lexsort((key, seg))
-        pick = order[np.cumsum(m) - 1]
-        stop = pos[pick] == 0
-        final[rr[stop], aa[stop]] = True
-        starts[rr[~stop], t[pick[~stop]]] = True
+        t, is_split, _ = _php_choose(sae, rr, aa, bb, 1.0 / eps2, eps1 / d / (2.0 * 2.0), rng)
+        final[rr[~is_split], aa[~is_split]] = True
+        starts[rr[is_split], t[is_split]] = True
     labels = np.cumsum(starts, axis=1) - 1
     return finish(release_groups(arr, labels, n, eps2, rng), size)

@@ -16,15 +16,26 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 from ..experiments import sweep
+from ..rng import generators, make_rng
 from ..validation import check_int
-from .baselines import ahp, hierarchical, identity, php, uniform
-from .sampling_grouping import sampling_grouping
+from ._common import group_means
+from .baselines import ahp, hierarchical, identity, php, php_levelwise, uniform
+from .sampling_grouping import (
+    SG_VARIANTS,
+    assign_groups,
+    kmeanspp_centres,
+    parse_variant,
+    sampling_grouping,
+)
 from .workloads import RangeWorkload, scaled_l1, workload_mse
 
 __all__ = [
     "METHODS",
+    "METHOD_VARIANTS",
     "baseline_brackets",
+    "bootstrap_mean_ci",
     "claim_table",
+    "grouping_tuning",
     "parameter_grid",
     "release",
     "run_comparison",
@@ -41,6 +52,13 @@ METHODS = {
     "sampling_grouping": sampling_grouping,
 }
 
+#: Variants per method: ``php`` is the authors' procedure (``private``) or a level-wise reading that is not theirs;
+#: ``sampling_grouping`` variants are ``"<centres>[:<S5 reading>]"``; every other method has ``private`` only.
+METHOD_VARIANTS: dict[str, tuple[str, ...]] = {
+    "php": ("private", "level-wise"),
+    "sampling_grouping": SG_VARIANTS,
+}
+
 
 def release(
     method: str,
@@ -52,13 +70,20 @@ def release(
     size: int | None = None,
     **params: Any,
 ) -> np.ndarray:
-    """Release ``x`` with ``method`` (a key of :data:`METHODS`); ``variant`` applies to ``sampling_grouping`` only."""
+    """Release ``x`` with ``method`` (a key of :data:`METHODS`) and ``variant`` (see :data:`METHOD_VARIANTS`)."""
     if method not in METHODS:
         raise ValueError(f"method must be one of {'|'.join(METHODS)}, got {method!r}")
     if method == "sampling_grouping":
-        params = {**params, "variant": variant}
-    elif variant != "private":
-        raise ValueError(f"variant must be 'private' for method {method}, got {variant!r}")
+        parse_variant(variant)
+        return sampling_grouping(x, epsilon, rng, size=size, **{**params, "variant": variant})
+    allowed = METHOD_VARIANTS.get(method, ("private",))
+    if variant not in allowed:
+        raise ValueError(
+            f"variant must be {'|'.join(repr(v) for v in allowed)} for method {method}, got {variant!r}"
+        )
+    if method == "php" and variant == "level-wise":
+        params = {k: v for k, v in params.items() if k != "max_parts"}
+        return php_levelwise(x, epsilon, rng, size=size, **params)
     return METHODS[method](x, epsilon, rng, size=size, **params)
 
 
@@ -73,7 +98,7 @@ def _cell(
     workloads: Mapping[str, RangeWorkload],
     params: Mapping[str, Mapping[str, Any]],
 ) -> list[dict[str, Any]]:
-    method, variant = label.split("/")
+    method, variant = label.split("/", 1)
     x = histograms[dataset]
     est = release(method, x, epsilon, rng, variant=variant, size=reps, **params.get(method, {}))
     mse = workload_mse(workloads[dataset], x, est)
@@ -129,9 +154,23 @@ def run_comparison(
     return runs[cols]
 
 
-def summarize_runs(runs: pd.DataFrame) -> pd.DataFrame:
-    """One row per (dataset, method, variant, epsilon): reps, mean mse and scaled_l1, and their standard deviations
-    over repetitions (``mse_sd``, ``scaled_l1_sd``)."""
+def bootstrap_mean_ci(
+    values: ArrayLike, rng: np.random.Generator, *, level: float = 0.95, n_boot: int = 2000
+) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean of ``values``; the MSEs of the data-dependent methods
+    are skewed, so no normal approximation is assumed. (nan, nan) for fewer than 2 values."""
+    v = np.asarray(values, dtype=float)
+    if v.size < 2:
+        return float("nan"), float("nan")
+    means = v[rng.integers(0, v.size, size=(n_boot, v.size))].mean(axis=1)
+    lo, hi = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
+    return float(lo), float(hi)
+
+
+def summarize_runs(runs: pd.DataFrame, *, seed: int = 0) -> pd.DataFrame:
+    """One row per (dataset, method, variant, epsilon): reps, mean mse and scaled_l1, their standard deviations
+    over repetitions (``mse_sd``, ``scaled_l1_sd``) and a 95 % percentile-bootstrap interval of the mean MSE
+    (``mse_lo``, ``mse_hi``; 2000 resamples, one stream per row spawned from ``seed``)."""
     keys = ["dataset", "method", "variant", "epsilon"]
     g = runs.groupby(keys, sort=False)
     out = g.size().rename("reps").to_frame()
@@ -139,6 +178,10 @@ def summarize_runs(runs: pd.DataFrame) -> pd.DataFrame:
     out["scaled_l1"] = g["scaled_l1"].mean()
     out["mse_sd"] = g["mse"].std(ddof=1)
     out["scaled_l1_sd"] = g["scaled_l1"].std(ddof=1)
+    gens = generators(seed, len(out))
+    cis = [bootstrap_mean_ci(v.to_numpy(), gen) for (_, v), gen in zip(g["mse"], gens, strict=True)]
+    out["mse_lo"] = [c[0] for c in cis]
+    out["mse_hi"] = [c[1] for c in cis]
     return out.reset_index()
 
 
@@ -148,10 +191,17 @@ def claim_table(
     *,
     method: str = "sampling_grouping",
     against: Sequence[str] = ("ahp", "php"),
+    seed: int = 0,
 ) -> pd.DataFrame:
-    """The source's claim "lower MSE than AHP and P-HP" per ε and variant of ``method``: mean MSEs, their ratio
-    (< 1: the claim holds on average), the fraction of (method rep, baseline rep) pairs the method wins
-    (Mann–Whitney U / (n₁n₂)) and the two-sided Mann–Whitney p-value."""
+    """The source's claim "lower MSE than AHP and P-HP" per ε and variant of ``method``.
+
+    ``against`` names baselines as ``"method"`` (its ``private`` variant) or ``"method/variant"``. Per row: mean
+    MSEs with standard deviations and 95 % percentile-bootstrap intervals, the ratio of means (< 1: the claim holds
+    on average) with a bootstrap interval (both samples resampled independently), the fraction of
+    (method rep, baseline rep) pairs the method wins (Mann–Whitney U / (n₁n₂), ties count ½) and the two-sided
+    Mann–Whitney p-value. The repetitions of two methods are independent draws (no common random numbers), so
+    every rep of one is compared with every rep of the other rather than pairing rep i with rep i.
+    """
     sub = runs[runs["dataset"] == dataset]
     rows = []
     for eps in sorted(sub["epsilon"].unique()):
@@ -159,7 +209,9 @@ def claim_table(
         for variant in sorted(at.loc[at["method"] == method, "variant"].unique()):
             mine = at[(at["method"] == method) & (at["variant"] == variant)]["mse"].to_numpy()
             for base in against:
-                theirs = at[at["method"] == base]["mse"].to_numpy()
+                bname, _, bvar = base.partition("/")
+                theirs = at[(at["method"] == bname) & (at["variant"] == (bvar or "private"))]
+                theirs = theirs["mse"].to_numpy()
                 if theirs.size == 0:
                     continue
                 u = stats.mannwhitneyu(mine, theirs, alternative="two-sided")
@@ -167,6 +219,11 @@ def claim_table(
                     np.mean(mine[:, None] < theirs[None, :])
                     + 0.5 * np.mean(mine[:, None] == theirs[None, :])
                 )
+                gen = make_rng(np.random.SeedSequence([seed, len(rows)]))
+                b = 2000
+                m_boot = mine[gen.integers(0, mine.size, size=(b, mine.size))].mean(axis=1)
+                t_boot = theirs[gen.integers(0, theirs.size, size=(b, theirs.size))].mean(axis=1)
+                r_lo, r_hi = np.quantile(m_boot / t_boot, [0.025, 0.975])
                 rows.append(
                     {
                         "epsilon": float(eps),
@@ -174,11 +231,17 @@ def claim_table(
                         "baseline": base,
                         "mse_method": float(mine.mean()),
                         "mse_method_sd": float(mine.std(ddof=1)) if mine.size > 1 else float("nan"),
+                        "mse_method_lo": float(np.quantile(m_boot, 0.025)),
+                        "mse_method_hi": float(np.quantile(m_boot, 0.975)),
                         "mse_baseline": float(theirs.mean()),
                         "mse_baseline_sd": float(theirs.std(ddof=1))
                         if theirs.size > 1
                         else float("nan"),
+                        "mse_baseline_lo": float(np.quantile(t_boot, 0.025)),
+                        "mse_baseline_hi": float(np.quantile(t_boot, 0.975)),
                         "ratio": float(mine.mean() / theirs.mean()),
+                        "ratio_lo": float(r_lo),
+                        "ratio_hi": float(r_hi),
                         "win_fraction": wins,
                         "p_value": float(u.pvalue),
                     }
@@ -247,7 +310,8 @@ def parameter_grid(
     n_jobs: int = 1,
 ) -> pd.DataFrame:
     """Errors of ``method`` over a grid of its parameters (e.g. ``{"k": [...], "eps1_share": [...]}``) at one ε:
-    one row per grid cell with reps, mean mse and scaled_l1, and ``mse_sd``. Tuning on the evaluation data is not
+    one row per grid cell with reps, mean mse and scaled_l1, ``mse_sd`` and a 95 % bootstrap interval of the mean
+    MSE (``mse_lo``, ``mse_hi``). Tuning on the evaluation data is not
     private; the chapter uses it only as an optimistic upper bound on what a method can do."""
     if method not in METHODS:
         raise ValueError(f"method must be one of {'|'.join(METHODS)}, got {method!r}")
@@ -268,4 +332,54 @@ def parameter_grid(
     out["mse"] = g["mse"].mean()
     out["mse_sd"] = g["mse"].std(ddof=1)
     out["scaled_l1"] = g["scaled_l1"].mean()
+    gens = generators(np.random.SeedSequence([seed, 1]), len(out))
+    cis = [bootstrap_mean_ci(v.to_numpy(), gen) for (_, v), gen in zip(g["mse"], gens, strict=True)]
+    out["mse_lo"] = [c[0] for c in cis]
+    out["mse_hi"] = [c[1] for c in cis]
     return out.reset_index()
+
+
+def grouping_tuning(
+    x: ArrayLike,
+    epsilon: float,
+    workload: RangeWorkload,
+    ks: Sequence[int],
+    eps1_shares: Sequence[float],
+    centre_shares: Sequence[float],
+    reps: int,
+    seed: int,
+) -> pd.DataFrame:
+    """Per-repetition range-query MSE of ``sampling_grouping(variant="private")`` over a grid of k, ε₁/ε and ε₀/ε
+    (cells with ε₀ + ε₁ ≥ ε are skipped), with common random numbers: for each ε₀/ε one noisy histogram and one
+    k-means++ run to max(ks) per repetition (k-means++ is sequential, so its first k centres are a k-centre
+    seeding), then for each (k, ε₁/ε) the assignment and the noise from a stream of their own. Columns k,
+    eps1_share, centre_share, rep, mse. Tuning on the evaluation data is not private: an optimistic bound only."""
+    arr = np.asarray(x, dtype=float)
+    reps = check_int(reps, "reps", minimum=1)
+    n = arr.size
+    ks = [check_int(k, "ks", minimum=1, maximum=n) for k in ks]
+    eps = float(epsilon)
+    rows = []
+    for ic, c in enumerate(centre_shares):
+        e1s = [(ie, e1) for ie, e1 in enumerate(eps1_shares) if c + e1 < 1.0]
+        if not e1s:
+            continue
+        gen = make_rng(np.random.SeedSequence([seed, ic]))
+        seeds = arr + gen.laplace(0.0, 1.0 / (c * eps), size=(reps, n))
+        centres_all = kmeanspp_centres(seeds, max(ks), gen)
+        rix = np.arange(reps)[:, None]
+        for ik, k in enumerate(ks):
+            centres = centres_all[:, :k]
+            for ie, e1 in e1s:
+                g = make_rng(np.random.SeedSequence([seed, ic, ik, ie]))
+                labels = assign_groups(arr, centres, seeds[rix, centres], e1 * eps, g)
+                sums, sizes = group_means(arr, labels, k)
+                eps2 = (1.0 - c - e1) * eps
+                noisy = (sums + g.laplace(0.0, 1.0 / eps2, size=sums.shape)) / sizes
+                est = np.take_along_axis(noisy, labels, axis=1)
+                mse = workload_mse(workload, arr, est)
+                rows += [
+                    {"k": k, "eps1_share": e1, "centre_share": c, "rep": r, "mse": float(mse[r])}
+                    for r in range(reps)
+                ]
+    return pd.DataFrame(rows, columns=["k", "eps1_share", "centre_share", "rep", "mse"])

@@ -9,13 +9,21 @@ group with the exponential mechanism, score u(h_i, g_j) = −|h_i − c_j|, Δu 
 (the formula the text lost, reconstructed from its description and ``mcsherry2007mechanism``); replace every bin by
 its group's mean, add Laplace noise with ε₂ and restore the bin order.
 
-``variant="as-written"`` follows the text: centres are chosen from the true counts and their true counts c_j enter
-every score, and each group mean gets Lap(1/ε₂). It is **not** ε-DP (see :func:`privacy_claim`): the centre
-choice spends no budget and can put zero probability on an event that a neighbour makes possible, and one record
-in a centre bin moves the scores of all n − k bins. ``variant="private"`` fixes both: it spends ε₀ = centre_share·ε
-on a noisy histogram h̃ = h + Lap(1/ε₀), chooses the centres on h̃ and uses their noisy counts c̃_j in the scores
-(post-processing), so a record moves one bin's score only (parallel composition over bins: ε₁); and it matches the
-noise to the mean's sensitivity, Lap(1/(m_j ε₂)) on a group of m_j bins. Total ε₀ + ε₁ + ε₂ = ε.
+Two independent questions, kept apart:
+
+* **Privacy of the grouping (centres).** ``variant="as-written"``: centres are chosen from the true counts and their
+  true counts c_j enter every score. It is **not** ε-DP (see :func:`privacy_claim`): the centre choice spends no
+  budget and can put zero probability on an event that a neighbour makes possible, and one record in a centre bin
+  moves the scores of all n − k bins. ``variant="private"`` spends ε₀ = centre_share·ε on a noisy histogram
+  h̃ = h + Lap(1/ε₀), chooses the centres on h̃ and uses their noisy counts c̃_j in the scores (post-processing), so a
+  record moves one bin's score only (parallel composition over bins: ε₁). Total ε₀ + ε₁ + ε₂ = ε.
+* **Reading of S5** ("add Laplace noise of size ε₂" to the group means, with no sensitivity stated). Reading
+  ``mean``: Lap(1/ε₂) on each group mean (sensitivity taken as 1). Reading ``sum``: noise scaled to the group's
+  sensitivity, Lap(1/ε₂) on each group sum, i.e. Lap(1/(m_j ε₂)) on the mean of a group of m_j bins (a mean's
+  sensitivity is 1/m_j). Both are ε₂-DP for a fixed grouping; the text supports either.
+
+A variant name is ``"<centres>"`` or ``"<centres>:<reading>"``; the defaults are ``"as-written"`` = true centres with
+reading ``mean`` and ``"private"`` = noisy centres with reading ``sum`` (see :data:`SG_VARIANTS`).
 """
 
 from __future__ import annotations
@@ -32,6 +40,8 @@ from ..validation import check_array, check_epsilon, check_int, check_rng, check
 from ._common import finish, group_means, prepare, share
 
 __all__ = [
+    "READINGS",
+    "SG_VARIANTS",
     "VARIANTS",
     "assign_groups",
     "centre_pair_probabilities",
@@ -43,8 +53,25 @@ __all__ = [
     "sampling_grouping",
 ]
 
-Variant = Literal["as-written", "private"]
+Variant = Literal[
+    "as-written", "private", "as-written:mean", "as-written:sum", "private:mean", "private:sum"
+]
+#: How the centres are chosen: from the true counts (the patent's text) or from a noisy histogram.
 VARIANTS: tuple[str, ...] = ("as-written", "private")
+#: The two readings of S5: Lap(1/ε₂) on each group mean, or on each group sum (scaled to the group's sensitivity).
+READINGS: tuple[str, ...] = ("mean", "sum")
+#: Every (centres, reading) combination the chapter runs; the bare names carry the default reading.
+SG_VARIANTS: tuple[str, ...] = ("as-written", "as-written:sum", "private", "private:mean")
+_DEFAULT_READING = {"as-written": "mean", "private": "sum"}
+
+
+def parse_variant(variant: str) -> tuple[str, str]:
+    """``"<centres>[:<reading>]"`` → (centres ∈ :data:`VARIANTS`, reading ∈ :data:`READINGS`)."""
+    centres, _, reading = str(variant).partition(":")
+    if centres not in VARIANTS or (reading and reading not in READINGS):
+        allowed = "|".join(f"{c}[:{'|'.join(READINGS)}]" for c in VARIANTS)
+        raise ValueError(f"variant must be one of {allowed}, got {variant!r}")
+    return centres, reading or _DEFAULT_READING[centres]
 
 
 def kmeanspp_centres(
@@ -65,17 +92,22 @@ def kmeanspp_centres(
     centres[:, 0] = rng.integers(0, n, size=reps)
     chosen = np.zeros((reps, n), dtype=bool)
     chosen[rows, centres[:, 0]] = True
-    dist = np.abs(v - v[rows, centres[:, 0]][:, None])
+    # w = d(i)^power, kept as the running minimum over chosen centres (chosen bins have d = 0)
+    w = np.abs(v - v[rows, centres[:, 0]][:, None]) ** power
+    tmp = np.empty_like(w)
     for j in range(1, k):
-        w = np.where(chosen, 0.0, dist**power)
-        total = w.sum(axis=1, keepdims=True)
-        w = np.where(total > 0, w, (~chosen).astype(float))
         cdf = np.cumsum(w, axis=1)
+        empty = cdf[:, -1] <= 0
+        if empty.any():
+            cdf[empty] = np.cumsum(~chosen[empty], axis=1)
         u = rng.random((reps, 1)) * cdf[:, -1:]
         idx = np.minimum((cdf <= u).sum(axis=1), n - 1)
         centres[:, j] = idx
         chosen[rows, idx] = True
-        dist = np.minimum(dist, np.abs(v - v[rows, idx][:, None]))
+        np.subtract(v, v[rows, idx][:, None], out=tmp)
+        np.abs(tmp, out=tmp)
+        np.power(tmp, power, out=tmp)
+        np.minimum(w, tmp, out=w)
     return centres
 
 
@@ -89,13 +121,23 @@ def assign_groups(
     """Step S3: every non-centre bin i joins group j with the exponential mechanism on u = −|x_i − c_j|, Δu = 1,
     budget ε₁ (one independent draw per bin; the draw order of the source does not matter because the centres do
     not move). Centre j is in group j. Returns labels (R, n). Bins with equal counts share one probability vector,
-    computed once (inverse-CDF sampling, one uniform per bin)."""
+    computed once; each bin is sampled by inverse CDF (one uniform, a binary search in its value's CDF), so memory
+    is O(R·U·k) for U distinct counts, not O(R·n·k)."""
     values, inverse = np.unique(x, return_inverse=True)
+    reps, k = centres.shape
     scores = -np.abs(values[None, :, None] - centre_values[:, None, :])  # (R, distinct counts, k)
-    cdf = np.cumsum(exponential_probabilities(scores, 1.0, epsilon1), axis=-1)[:, inverse, :]
-    u = rng.random((centres.shape[0], x.size, 1)) * cdf[..., -1:]
-    labels = np.minimum((cdf < u).sum(axis=-1), centres.shape[1] - 1)
-    k = centres.shape[1]
+    cdf = np.cumsum(exponential_probabilities(scores, 1.0, epsilon1), axis=-1)
+    cdf /= cdf[..., -1:]
+    rows = (
+        np.arange(reps)[:, None] * values.size + inverse[None, :]
+    )  # (R, n): row of each bin's CDF
+    offset = (
+        2.0 * np.arange(reps * values.size)[:, None]
+    )  # rows side by side on one increasing axis
+    flat = (cdf.reshape(-1, k) + offset).ravel()
+    u = rng.random((reps, x.size))
+    pos = np.searchsorted(flat, (offset[rows, 0] + u).ravel(), side="left").reshape(reps, x.size)
+    labels = np.minimum(pos - rows * k, k - 1)
     np.put_along_axis(labels, centres, np.broadcast_to(np.arange(k), centres.shape), axis=1)
     return labels
 
@@ -113,23 +155,25 @@ def sampling_grouping(
     size: int | None = None,
     return_groups: bool = False,
 ) -> np.ndarray | tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Sampling-based grouping (``src_histograms``). ε₁ = eps1_share·ε for the grouping; in the ``private`` variant
-    ε₀ = centre_share·ε for the centres and ε₂ = ε − ε₀ − ε₁, in ``as-written`` ε₂ = ε − ε₁.
+    """Sampling-based grouping (``src_histograms``). ε₁ = eps1_share·ε for the grouping; with ``private`` centres
+    ε₀ = centre_share·ε for the centres and ε₂ = ε − ε₀ − ε₁, with ``as-written`` centres ε₂ = ε − ε₁.
 
-    ``private``: ε-DP, add-remove (ε₀: noisy histogram, Δ₁ = 1; ε₁: exponential mechanism per bin on that bin's own
-    count, Δu = 1, parallel over bins; ε₂: Lap(1/(m_j ε₂)) on each group mean, Δ = 1/m_j per group, disjoint
-    groups). ``as-written``: not DP (see :func:`dpcompendium.histograms.privacy_claim`).
+    ``variant`` = ``"<centres>[:<reading>]"`` (module docstring): centres ``as-written`` | ``private``, S5 reading
+    ``mean`` (Lap(1/ε₂) on each group mean) | ``sum`` (Lap(1/(m_j ε₂)) on the mean of a group of m_j bins).
+    ``private`` centres: ε-DP, add-remove, under either reading (ε₀: noisy histogram, Δ₁ = 1; ε₁: exponential
+    mechanism per bin on that bin's own count, Δu = 1, parallel over bins; ε₂: the mean of a group has Δ = 1/m_j ≤ 1,
+    disjoint groups). ``as-written`` centres: not DP under either reading (see
+    :func:`dpcompendium.histograms.privacy_claim`).
 
     Returns the noisy histogram, shape (n,) or (size, n); with ``return_groups`` also the group labels and the
     centre indices, shapes (…, n) and (…, k).
     """
     arr, eps, rng, reps = prepare(x, epsilon, rng, size)
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {'|'.join(VARIANTS)}, got {variant!r}")
+    centres_from, reading = parse_variant(variant)
     n = arr.size
     k = check_int(k, "k", minimum=1, maximum=n)
     e1 = share(eps1_share, "eps1_share")
-    if variant == "private":
+    if centres_from == "private":
         e0 = share(centre_share, "centre_share")
         if e0 + e1 >= 1.0:
             raise ValueError(f"centre_share + eps1_share must be < 1, got {e0 + e1!r}")
@@ -138,7 +182,7 @@ def sampling_grouping(
     eps0, eps1 = e0 * eps, e1 * eps
     eps2 = eps - eps0 - eps1
     rows = np.arange(reps)[:, None]
-    if variant == "private":
+    if centres_from == "private":
         seeds = arr + rng.laplace(0.0, 1.0 / eps0, size=(reps, n))
     else:
         seeds = np.broadcast_to(arr, (reps, n))
@@ -147,7 +191,7 @@ def sampling_grouping(
     labels = assign_groups(arr, centres, centre_values, eps1, rng)
     sums, sizes = group_means(arr, labels, k)
     means = sums / sizes
-    scale = 1.0 / (eps2 * sizes) if variant == "private" else np.full(sizes.shape, 1.0 / eps2)
+    scale = 1.0 / (eps2 * sizes) if reading == "sum" else np.full(sizes.shape, 1.0 / eps2)
     noisy = means + rng.laplace(0.0, 1.0, size=means.shape) * scale
     out = finish(np.take_along_axis(noisy, labels, axis=1), size)
     if return_groups:
