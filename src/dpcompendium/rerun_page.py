@@ -42,7 +42,8 @@ table{border-collapse:collapse;font-size:.85rem}td,th{border:1px solid #ccc;padd
 .provenance{background:#eef5ff;border:1px solid #9bd;padding:.5rem 1rem;margin-bottom:2rem}
 .admonition{border-left:4px solid #68a;background:#f4f8fb;padding:.3rem 1rem;margin:1rem 0}
 .admonition-title{font-weight:bold}
-.headline td{vertical-align:top}.headline pre{margin:0}
+.headline table{table-layout:fixed;width:100%}.headline td{vertical-align:top;width:50%}
+.headline pre{margin:0;white-space:pre-wrap;word-break:break-word;font-size:.75rem}
 img{max-width:100%}
 """
 
@@ -294,7 +295,8 @@ def render_page(
     )
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{html.escape(title)} — rerun</title><style>{_CSS}</style>"
+        f'<title>{html.escape(title)} — rerun</title><link rel="icon" href="data:,">'
+        f"<style>{_CSS}</style>"
         f'<script>{config}</script><script defer src="{mathjax}"></script></head><body>'
         + _provenance_html(prov)
         + _headlines(executed, book)
