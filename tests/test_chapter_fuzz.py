@@ -35,7 +35,10 @@ LOG = os.environ.get("DPCOMPENDIUM_FUZZ_LOG")
 #: Parameter sets that failed once (the issue's list, then every failure the fuzz found), run at the fuzz size:
 #: the given values, the rest shrunk by ``small_overrides``.
 REGRESSIONS = [
-    ("mwem", {"epsilons": [0.5, 2]}),  # KeyError: 'epsilon' (course reference needs its own epsilons)
+    (
+        "mwem",
+        {"epsilons": [0.5, 2]},
+    ),  # KeyError: 'epsilon' (course reference needs its own epsilons)
     ("hiera", {"epsilons": [0.1, 5]}),  # KeyError: 1.0
     ("hiera", {"mus": [5]}),  # KeyError: 1
     ("dp-mean", {"seed": 1}),  # rounded median asserted at the default seed only
@@ -71,7 +74,26 @@ def check_run(chapter_id: str, values: dict, out: Path, capsys) -> None:
     assert [p.name for p in out.iterdir()] == [chapter_id]  # no staging folder left behind
 
 
-@pytest.mark.parametrize("chapter_id", CHAPTER_IDS)
+def _histograms_pending() -> bool:
+    """histograms is made robust by issue 16 (its notebook gets # require: lines then); until then its known
+    failures (query_lengths must be a pair; eps1_share + centre_share must be < 1) are expected."""
+    return not get_chapter("histograms").requires
+
+
+CHAPTER_PARAMS = [
+    pytest.param(
+        cid,
+        marks=pytest.mark.xfail(
+            _histograms_pending(), reason="histograms: robust after issue 16", strict=False
+        ),
+    )
+    if cid == "histograms"
+    else cid
+    for cid in CHAPTER_IDS
+]
+
+
+@pytest.mark.parametrize("chapter_id", CHAPTER_PARAMS)
 def test_every_valid_parameter_set_runs(chapter_id, tmp_path, capsys):
     chapter = get_chapter(chapter_id)
 

@@ -12,6 +12,7 @@ with an example chapter substituted.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import subprocess
@@ -109,6 +110,7 @@ def test_documented_command_runs(where, command, tmp_path):
     proc = subprocess.run(
         [str(BIN), *words[1:]],
         cwd=tmp_path,
+        env={**os.environ, "BROWSER": "true"},  # --open: a "browser" that opens nothing
         capture_output=True,
         text=True,
         timeout=1800,

@@ -63,6 +63,8 @@ def cmd_list(_: argparse.Namespace) -> int:
                 continue
             rng = f" [{p.constraint}]" if p.constraint else ""
             print(f"    {p.name} = {p.default!r}{rng}  — {p.help}")
+        for req in ch.requires:
+            print(f"    require: {req.expression}" + (f"  — {req.why}" if req.why else ""))
         print()
     return 0
 
