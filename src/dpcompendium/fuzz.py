@@ -68,7 +68,7 @@ FUZZ_SIZE: dict[str, dict[str, Any]] = {
         "sites": (1, 20),
         "svm_sites": (1, 10),
         "svm_reps": (1, 1),
-        "svm_max_rows": (10, 200),
+        "svm_max_rows": (100, 200),
         "n_jobs": (1, 2),
         "max_len": 2,
     },
