@@ -44,8 +44,14 @@ REGRESSIONS = [
     ("dp-mean", {"seed": 1}),  # rounded median asserted at the default seed only
     ("dp-mean", {"ns": [50]}),
     # found by the fuzz (minimal examples of the derandomized run)
-    ("mwem", {"epsilons": [0.05], "variants": ["coursework"], "T_1d": 1, "T_2d": 1, "q_size_2d": 1}),
-    ("hiera", {"epsilons": [0.05], "mus": [1], "mu": 1, "sgd_methods": ["harmony"]}),  # KeyError: 1.0
+    (
+        "mwem",
+        {"epsilons": [0.05], "variants": ["coursework"], "T_1d": 1, "T_2d": 1, "q_size_2d": 1},
+    ),
+    (
+        "hiera",
+        {"epsilons": [0.05], "mus": [1], "mu": 1, "sgd_methods": ["harmony"]},
+    ),  # KeyError: 1.0
     # attack check: with one site there is nothing to mask; then 5-fold CV on 10 rows (now svm_max_rows >= 100)
     ("federated-pca", {"svm_sites": 1, "svm_max_rows": 100, "delta": 0.05, "attack_epsilon": 0.05}),
     # lower bounds at confidence 0.05 exceed the truth in about 95 % of audits: binomial tolerance
