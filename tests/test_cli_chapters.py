@@ -91,3 +91,11 @@ def test_every_chapter_constraint_uses_one_syntax():
         for req in ch.requires:
             assert req.names and set(req.names) <= set(ch.parameters)
             req.check(ch.defaults)  # the defaults satisfy every constraint
+
+
+def test_papermill_reads_every_parameter_despite_require_lines():
+    """papermill skips comment lines, so ``# require: a <= b`` does not disturb its parameter inspection."""
+    import papermill as pm
+
+    for ch in chapters():
+        assert list(pm.inspect_notebook(str(ch.notebook))) == list(ch.parameters), ch.id
