@@ -207,6 +207,7 @@ def test_papermill_ignores_require_lines(mini_repo):
         "(lambda: 1)()",
         "open('x')",
         "min(epsilons, key=abs)",
+        "reps ** 10 ** 10 > 0",
     ],
 )
 def test_require_evaluator_refuses_anything_else(expression):

@@ -105,6 +105,11 @@ class Chapter:
 
 # ---- the restricted evaluator of ``# require:`` expressions
 
+
+def _too_large(exponent: Any) -> Any:
+    raise ValueError(f"require: exponent {exponent!r} is too large (at most 64)")
+
+
 _FUNCS = {
     "len": len,
     "min": min,
@@ -122,7 +127,7 @@ _BINOPS = {
     ast.Div: lambda a, b: a / b,
     ast.FloorDiv: lambda a, b: a // b,
     ast.Mod: lambda a, b: a % b,
-    ast.Pow: lambda a, b: a**b,
+    ast.Pow: lambda a, b: a**b if abs(b) <= 64 else _too_large(b),
 }
 _CMPOPS = {
     ast.Lt: lambda a, b: a < b,
