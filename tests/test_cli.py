@@ -88,6 +88,10 @@ def test_list(mini_repo, capsys):
             "parameter epsilons must not repeat an element",
         ),
         (
+            ["dp-mean", "-p", "epsilons", "[1, 1.0]"],
+            "parameter epsilons must not repeat an element",
+        ),
+        (
             ["dp-mean", "-p", "reps", "300"],
             "parameters must satisfy reps * scale < 100 (a cross-parameter constraint), got reps = 300, "
             "scale = 0.5",

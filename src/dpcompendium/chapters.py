@@ -84,7 +84,13 @@ class Requirement:
 
     def check(self, values: dict[str, Any]) -> None:
         """Raise a one-line ValueError naming the parameters and their values if the expression is false."""
-        if not safe_eval(self.expression, values):
+        try:
+            ok = safe_eval(self.expression, values)
+        except (TypeError, ValueError, ArithmeticError) as exc:
+            raise ValueError(
+                f"parameters must satisfy {self.expression}: {type(exc).__name__}: {exc}"
+            ) from exc
+        if not ok:
             shown = ", ".join(f"{n} = {values[n]!r}" for n in self.names)
             why = f" ({self.why})" if self.why else ""
             raise ValueError(f"parameters must satisfy {self.expression}{why}, got {shown}")
@@ -236,7 +242,8 @@ def _check_type(name: str, value: Any, default: Any, top: bool = True) -> None:
     if isinstance(default, list):
         if not isinstance(value, list) or not value:
             raise ValueError(f"parameter {name} must be a non-empty list, got {value!r}")
-        if top and len({repr(v) for v in value}) != len(value):
+        keys = {float(v) if isinstance(v, int | float) else repr(v) for v in value}
+        if top and len(keys) != len(value):
             raise ValueError(f"parameter {name} must not repeat an element, got {value!r}")
         elems = [d for d in default if d is not None]
         if elems and all(isinstance(d, list) for d in elems):
