@@ -271,9 +271,9 @@ def render_page(
     book: nbformat.NotebookNode,
     prov: dict[str, Any],
     title: str,
-    mathjax: str = "_mathjax/tex-chtml.js",
+    mathjax: str | None = "_mathjax/tex-chtml.js",
 ) -> str:
-    """The HTML text of the page (``mathjax``: the script's path relative to the page)."""
+    """The HTML text of the page (``mathjax``: the script's path relative to the page; None: no MathJax)."""
     md = _markdown()
     parts = []
     for cell in executed.cells:
@@ -297,7 +297,8 @@ def render_page(
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<title>{html.escape(title)} — rerun</title><link rel="icon" href="data:,">'
         f"<style>{_CSS}</style>"
-        f'<script>{config}</script><script defer src="{mathjax}"></script></head><body>'
+        + (f'<script>{config}</script><script defer src="{mathjax}"></script>' if mathjax else "")
+        + "</head><body>"
         + _provenance_html(prov)
         + _headlines(executed, book)
         + "".join(parts)
@@ -320,9 +321,13 @@ def write_page(
     executed = nbformat.read(executed_path, as_version=4)
     book = nbformat.read(chapter.notebook, as_version=4)
     prov = provenance(chapter, values, wall_seconds, started)
-    _copy_mathjax(dest / "_mathjax")
+    mathjax: str | None = "_mathjax/tex-chtml.js"
+    try:
+        _copy_mathjax(dest / "_mathjax")
+    except (importlib.metadata.PackageNotFoundError, FileNotFoundError):
+        mathjax = None  # the book extra is not installed: the page shows the TeX source of the math
     page = dest / "index.html"
-    text = render_page(executed, book, prov, chapter.title)
+    text = render_page(executed, book, prov, chapter.title, mathjax=mathjax)
     for old, new in (rename or {}).items():
         text = text.replace(html.escape(old), html.escape(new)).replace(old, new)
     page.write_text(text, encoding="utf-8")
