@@ -1,7 +1,8 @@
 """Every ``dpcompendium ...`` command the documentation shows is executed, so a documented example cannot break.
 
 Commands are collected from README.md, CONTRIBUTING.md, book/*.md and the notebooks' markdown cells: lines of fenced
-code blocks and inline code spans that start with ``dpcompendium`` (or ``.venv/bin/dpcompendium``). Each must name an
+code blocks that start with ``dpcompendium`` (or ``.venv/bin/dpcompendium``), and inline code spans that do and have
+arguments (``dpcompendium run mwem -p ...``; a bare ``dpcompendium run`` is a mention). Each must name an
 existing subcommand and parse (an unknown subcommand fails). ``run`` commands are executed with the same shape,
 shrunk to the fuzz size by extra ``-p`` overrides of the parameters they do not set, ``--out`` pointed at a
 temporary folder; ``list`` is executed as shown; ``book`` (the whole book, the ``book`` stage of ``make test``) is
@@ -50,7 +51,8 @@ def documented_commands() -> list[tuple[str, str]]:
     found: dict[str, str] = {}
     for where, text in _sources():
         lines = [line for m in _FENCE.finditer(text) for line in m.group(2).splitlines()]
-        lines += _INLINE.findall(_FENCE.sub("", text))
+        # inline spans: commands with arguments (a bare `dpcompendium run` is a mention, not a command)
+        lines += [c for c in _INLINE.findall(_FENCE.sub("", text)) if len(c.split()) >= 3]
         for line in lines:
             line = line.strip()
             if not re.match(r"^(\.venv/bin/)?dpcompendium(\s|$)", line):
