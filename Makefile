@@ -67,9 +67,13 @@ browser: $(STAMP)
 # dpcompendium.fuzz.FUZZ_SIZE (make test runs a fixed one per chapter, with a fixed hypothesis seed).
 FUZZ_EXAMPLES ?= 30
 FUZZ_K ?=
+FUZZ_LOG ?= _build/fuzz.jsonl
 fuzz: $(STAMP)
-	DPCOMPENDIUM_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) DPCOMPENDIUM_FUZZ_RANDOM=1 $(BIN)/python -m pytest -p no:cacheprovider \
-	  -m fuzz tests/test_chapter_fuzz.py -v -k "every_valid_parameter_set $(if $(FUZZ_K),and ($(FUZZ_K)))"
+	@mkdir -p $(dir $(FUZZ_LOG)) && rm -f $(FUZZ_LOG)
+	DPCOMPENDIUM_FUZZ_LOG=$(abspath $(FUZZ_LOG)) DPCOMPENDIUM_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) DPCOMPENDIUM_FUZZ_RANDOM=1 \
+	  $(BIN)/python -m pytest -p no:cacheprovider -m fuzz tests/test_chapter_fuzz.py -v \
+	  -k "every_valid_parameter_set $(if $(FUZZ_K),and ($(FUZZ_K)))"; status=$$?; \
+	  $(BIN)/python tools/fuzz_summary.py $(FUZZ_LOG); exit $$status
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests notebooks tools benchmarks
