@@ -26,11 +26,12 @@ export DPCOMPENDIUM_OFFLINE ?= 1
 # Jupyter looks for the kernel inside .venv, not in the user's folders.
 export JUPYTER_PLATFORM_DIRS := 1
 
-.PHONY: help venv book test unit notebooks book-strict browser lint format bench lock env clean
+.PHONY: help venv book test unit notebooks book-strict browser fuzz lint format bench lock env clean
 help:
 	@echo "make book   - create .venv from the lock, execute every chapter, build _build/html"
 	@echo "make test   - create .venv from the lock, run all tests (unit, nbval, strict book build, browser)"
 	@echo "make unit | notebooks | book-strict | browser   - one stage of make test"
+	@echo "make fuzz   - run every chapter with FUZZ_EXAMPLES (30) random valid parameter sets each (FUZZ_K=mwem: one)"
 	@echo "make lint | format | bench | lock | clean"
 
 # The virtual environment, from the hash-pinned lock only (no resolver, no unpinned download).
@@ -65,6 +66,18 @@ book-strict: $(STAMP)
 
 browser: $(STAMP)
 	$(BIN)/python -m pytest -m book tests/test_book_browser.py
+
+# Property-based runs of the chapters: FUZZ_EXAMPLES random valid parameter sets per chapter, at the fuzz size of
+# dpcompendium.fuzz.FUZZ_SIZE (make test runs a fixed one per chapter, with a fixed hypothesis seed).
+FUZZ_EXAMPLES ?= 30
+FUZZ_K ?=
+FUZZ_LOG ?= _build/fuzz.jsonl
+fuzz: $(STAMP)
+	@mkdir -p $(dir $(FUZZ_LOG)) && rm -f $(FUZZ_LOG)
+	DPCOMPENDIUM_FUZZ_LOG=$(abspath $(FUZZ_LOG)) DPCOMPENDIUM_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) DPCOMPENDIUM_FUZZ_RANDOM=1 \
+	  $(BIN)/python -m pytest -p no:cacheprovider -m fuzz tests/test_chapter_fuzz.py -v \
+	  -k "every_valid_parameter_set $(if $(FUZZ_K),and ($(FUZZ_K)))"; status=$$?; \
+	  $(BIN)/python tools/fuzz_summary.py $(FUZZ_LOG); exit $$status
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests notebooks tools benchmarks

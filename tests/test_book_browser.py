@@ -12,6 +12,7 @@ exist; a missing Chromium fails (``apt-get install chromium``; ``.ci/run`` insta
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import json
@@ -83,15 +84,8 @@ def server():
     """Serve _build/html on 127.0.0.1 (a free port) from a thread; yield the base URL."""
     if not HTML.is_dir():
         pytest.skip(f"the book is not built: no {HTML} (run 'make book' first)")
-    handler = functools.partial(_QuietHandler, directory=str(HTML))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with serve(HTML) as url:
+        yield url
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -99,9 +93,10 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def browser_context(server):
-    """A fresh headless Chromium profile in which every request is routed: non-local ones are recorded and aborted."""
+@contextlib.contextmanager
+def offline_chromium():
+    """A fresh headless Chromium profile in which every request is routed: non-local ones are recorded and aborted
+    (``context.external_requests``)."""
     if not (Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)):
         _missing(f"no Chromium at {CHROMIUM}")
     try:
@@ -140,6 +135,26 @@ def browser_context(server):
             context.close()
         pw.stop()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def serve(directory: Path):
+    """Serve ``directory`` on 127.0.0.1 (a free port) from a thread; yield the base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser_context(server):
+    with offline_chromium() as context:
+        yield context
 
 
 # JavaScript run in the page: wait for MathJax, force lazy images to load, then report what the test checks.
@@ -235,3 +250,72 @@ def test_every_toc_page_was_built():
         pytest.skip(f"the book is not built: no {HTML}")
     missing = [p for p in PAGES if not (HTML / f"{p}.html").is_file()]
     assert not missing, f"pages in _toc.yml with no HTML: {missing}"
+
+
+# ---- the page of a rerun: dpcompendium run writes DIR/CHAPTER/index.html (needs no built book)
+
+#: A fast chapter at a reduced size (the shape of a user's rerun; figures, math and headline numbers included).
+RERUN = ["dp-mean", "-p", "reps", "5", "-p", "epsilons", "[0.5, 2]", "-p", "ns", "[100]"]
+RERUN += ["-p", "evidence_draws", "2000", "-p", "seed", "7"]
+
+
+@pytest.fixture(scope="module")
+def rerun_dir(tmp_path_factory):
+    import subprocess
+    import sys
+
+    out = tmp_path_factory.mktemp("rerun")
+    exe = Path(sys.executable).with_name("dpcompendium")
+    proc = subprocess.run(
+        [str(exe), "run", *RERUN, "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return out / RERUN[0]
+
+
+def test_rerun_page(rerun_dir):
+    failed: list[str] = []
+    with serve(rerun_dir) as url, offline_chromium() as context:
+        tab = context.new_page()
+        tab.on("requestfailed", lambda r: failed.append(f"{r.url} ({r.failure})"))
+        tab.on(
+            "response",
+            lambda r: failed.append(f"{r.url} (HTTP {r.status})") if r.status >= 400 else None,
+        )
+        response = tab.goto(f"{url}/index.html", wait_until="load")
+        assert response is not None and response.status == 200
+        info = tab.evaluate(INSPECT)
+        prov = tab.inner_text("#provenance")
+        headline = tab.inner_text("section.headline")
+        external = list(context.external_requests)
+        tab.close()
+    assert not external, f"requests left the machine: {external}"
+    assert not failed, f"resources failed to load: {failed}"
+    # the provenance block: changed parameters, seed, version, commit, lock hash, date, wall time
+    for text in (
+        "reps = 5",
+        "epsilons = [0.5, 2]",
+        "ns = [100]",
+        "seed = 7",
+        "git commit",
+        "SHA-256",
+    ):
+        assert text in prov, f"{text!r} not in the provenance block: {prov!r}"
+    assert re.search(r"\b[0-9a-f]{64}\b", prov), "no lock hash"
+    assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", prov) and re.search(r"[\d.]+ s", prov)
+    assert "this run" in headline and "default run" in headline
+    # every figure is there and loaded
+    declared = declared_figures("notebooks/dp-mean")
+    assert info["images"] >= len(declared) > 0
+    assert not info["broken"], f"images that did not load: {info['broken']}"
+    # math typeset by the local MathJax, nothing raw left
+    assert info["mathNodes"] > 0 and info["mathjax"]
+    assert not info["untypeset"], f"math not typeset: {info['untypeset'][:3]}"
+    assert info["mjx"] >= info["mathNodes"]
+    assert not info["mathErrors"], f"MathJax errors: {info['mathErrors'][:3]}"
+    raw = RAW_TEX.search(info["text"])
+    assert raw is None, f"raw TeX left: {info['text'][max(0, raw.start() - 40) : raw.end() + 40]!r}"

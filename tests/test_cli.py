@@ -16,7 +16,9 @@ reps = 10  # repetitions per cell [min 1]
 epsilons = [0.5, 1]  # privacy budgets [>0]
 scale = 0.5  # a probability [>0, <1]
 method = "a"  # which method [a|b]
-fail = False  # raise after writing a partial table"""
+fail = False  # raise after writing a partial table
+# require: reps * scale < 100  # a cross-parameter constraint
+# require: method == "a" or max(epsilons) <= 1"""
 
 BODY = """import pandas as pd
 from dpcompendium.chapter import output_dir as _out, save_table
@@ -81,6 +83,24 @@ def test_list(mini_repo, capsys):
         (["dp-mean", "-p", "seed", "true"], "parameter seed must be int, got True"),
         (["dp-mean", "-p", "output_dir", "x"], "parameter output_dir is set by --out"),
         (["dp-mean", "-p", "epsilons", "[0.5"], "is not valid YAML"),
+        (
+            ["dp-mean", "-p", "epsilons", "[0.5, 0.5]"],
+            "parameter epsilons must not repeat an element",
+        ),
+        (
+            ["dp-mean", "-p", "epsilons", "[1, 1.0]"],
+            "parameter epsilons must not repeat an element",
+        ),
+        (
+            ["dp-mean", "-p", "reps", "300"],
+            "parameters must satisfy reps * scale < 100 (a cross-parameter constraint), got reps = 300, "
+            "scale = 0.5",
+        ),
+        (
+            ["dp-mean", "-p", "method", "b", "-p", "epsilons", "[2]"],
+            "parameters must satisfy method == \"a\" or max(epsilons) <= 1, got method = 'b', "
+            "epsilons = [2]",
+        ),
     ],
 )
 def test_bad_parameters_fail_before_writing(mini_repo, tmp_path, capsys, args, message):
@@ -102,12 +122,23 @@ def test_run_writes_results_and_replaces_atomically(mini_repo, tmp_path, capsys)
         == 0
     )
     dest = out / "dp-mean"
-    assert sorted(p.name for p in dest.iterdir()) == ["done.csv", "dp-mean.ipynb", "partial.csv"]
+    assert sorted(p.name for p in dest.iterdir()) == [
+        "_mathjax",
+        "done.csv",
+        "dp-mean.ipynb",
+        "index.html",
+        "partial.csv",
+    ]
+    page = (dest / "index.html").read_text()
+    assert "Provenance of this rerun" in page and "<code>reps = 3</code>" in page
+    assert "<code>epsilons = [0.25, 2]</code>" in page and "<code>seed = 0</code>" not in page
+    assert ".partial-" not in page and str(dest) in page
     assert (dest / "partial.csv").read_text() == "epsilon,reps\n0.25,3\n2,3\n"
     executed = nbformat.read(dest / "dp-mean.ipynb", as_version=4)
     injected = [c for c in executed.cells if "injected-parameters" in c.metadata.get("tags", [])]
     assert str(dest) in injected[0].source and ".partial-" not in injected[0].source
     assert "wrote 2 tables" in capsys.readouterr().out
+    assert (dest / "_mathjax" / "tex-chtml.js").is_file()
     # A failing rerun leaves the previous results untouched and no staging folder behind.
     assert cli.main(["run", "dp-mean", "-p", "fail", "true", "--out", str(out)]) == 1
     err = capsys.readouterr().err
@@ -152,3 +183,80 @@ def test_out_must_not_be_a_file(mini_repo, tmp_path, capsys):
     assert cli.main(["run", "dp-mean", "--out", str(f)]) == 2
     assert "--out must be a directory" in capsys.readouterr().err
     assert Path(f).read_text() == "x"
+
+
+def test_require_lines_are_parsed(mini_repo):
+    ch = get_chapter("dp-mean")
+    assert [(r.expression, r.names) for r in ch.requires] == [
+        ("reps * scale < 100", ("reps", "scale")),
+        ('method == "a" or max(epsilons) <= 1', ("method", "epsilons")),
+    ]
+    validate_parameters(ch, {"method": "b", "epsilons": [0.5, 1]})
+
+
+def test_papermill_ignores_require_lines(mini_repo):
+    import papermill as pm
+
+    names = list(pm.inspect_notebook(str(mini_repo / "notebooks" / "dp-mean.ipynb")))
+    assert names == list(get_chapter("dp-mean").parameters)
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "__import__('os').system('true')",
+        "reps.bit_length() > 0",
+        "epsilons[0] > 0",
+        "[e for e in epsilons]",
+        "(lambda: 1)()",
+        "open('x')",
+        "min(epsilons, key=abs)",
+        "reps ** 10 ** 10 > 0",
+    ],
+)
+def test_require_evaluator_refuses_anything_else(expression):
+    from dpcompendium.chapters import safe_eval
+
+    with pytest.raises(ValueError, match="require:"):
+        safe_eval(expression, {"reps": 3, "epsilons": [1.0]})
+
+
+def test_require_evaluator_allowed_forms():
+    from dpcompendium.chapters import safe_eval
+
+    env = {"a": 0.2, "b": 0.7, "xs": [1, 2, 3], "v": ["x", "y"]}
+    assert safe_eval("a + b < 1 and not a > b", env)
+    assert safe_eval("0 < a <= b and len(set(xs)) == 3 and sum(xs) == 6", env)
+    assert safe_eval("max(xs) ** 2 // 2 % 5 == 4 and all(xs) and any([0, a])", env)
+    assert safe_eval('"x" in v and "z" not in v and abs(-a) == a', env)
+    assert not safe_eval("a + b >= 1 or min(xs) > 1", env)
+
+
+@pytest.mark.parametrize("bound", ["[>=0]", "[<=1]", "[min 0, <=1]"])
+def test_ge_le_constraints_are_refused(mini_repo, bound):
+    path = mini_repo / "notebooks" / "dp-mean.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    nb.cells[1].source = nb.cells[1].source.replace("[min 0]", bound)
+    nbformat.write(nb, path)
+    with pytest.raises(ValueError, match=r"write \[min x\]/\[max x\]"):
+        get_chapter("dp-mean")
+
+
+@pytest.mark.parametrize(
+    "line", ["# require: bogus < 1", "# require: reps.real > 0", "# require: reps <"]
+)
+def test_bad_require_lines_are_refused(mini_repo, line):
+    path = mini_repo / "notebooks" / "dp-mean.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    nb.cells[1].source += "\n" + line
+    nbformat.write(nb, path)
+    with pytest.raises(ValueError, match="bad '# require:"):
+        get_chapter("dp-mean")
+
+
+def test_open_opens_the_page(mini_repo, tmp_path, monkeypatch, capsys):
+    opened = []
+    monkeypatch.setattr("dpcompendium.rerun_page.open_page", lambda p: opened.append(p) or True)
+    out = tmp_path / "results"
+    assert cli.main(["run", "dp-mean", "-p", "reps", "2", "--out", str(out), "--open"]) == 0
+    assert opened == [out / "dp-mean" / "index.html"]

@@ -64,3 +64,38 @@ def test_run_dp_mean_with_200_reps(tmp_path):
     pngs = sorted(p.stem for p in dest.glob("*.png"))
     assert pngs and pngs == sorted(p.stem for p in dest.glob("*.svg"))
     assert [p.name for p in tmp_path.iterdir()] == ["dp-mean"]  # no staging folder left behind
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["mwem", "-p", "T_2d", "500"],
+            'parameters must satisfy "coursework" not in variants or T_2d <= q_size_2d',
+        ),
+        (["federated-pca", "-p", "k", "20"], "got k = 20, datasets = ["),
+    ],
+)
+def test_cross_parameter_constraint_refused_before_anything_runs(tmp_path, args, message):
+    out = _cli("run", *args, "--out", str(tmp_path / "r"))
+    assert out.returncode == 2
+    assert out.stderr.strip().count("\n") == 0
+    assert message in out.stderr
+    assert not (tmp_path / "r").exists()
+
+
+def test_every_chapter_constraint_uses_one_syntax():
+    for ch in chapters():
+        for p in ch.parameters.values():
+            assert ">=" not in p.constraint and "<=" not in p.constraint, (ch.id, p.name)
+        for req in ch.requires:
+            assert req.names and set(req.names) <= set(ch.parameters)
+            req.check(ch.defaults)  # the defaults satisfy every constraint
+
+
+def test_papermill_reads_every_parameter_despite_require_lines():
+    """papermill skips comment lines, so ``# require: a <= b`` does not disturb its parameter inspection."""
+    import papermill as pm
+
+    for ch in chapters():
+        assert list(pm.inspect_notebook(str(ch.notebook))) == list(ch.parameters), ch.id

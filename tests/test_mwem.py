@@ -384,3 +384,19 @@ def test_query_validation():
         mwem_sweep(report_histogram(1), report_queries_1d(), [1.0, -1.0], 5, seed=0)
     with pytest.raises(ValueError, match="neighbours"):
         identity_histogram(np.ones(3), 1.0, make_rng(0), neighbours="local")
+
+
+def test_compare_with_reference_without_a_common_epsilon(rng):
+    """Epsilons the reference does not list: an empty table that keeps its columns (the chapter merges on them)."""
+    runs = pd.DataFrame(
+        {
+            "variant": "coursework",
+            "epsilon": 0.5,
+            "rep": np.arange(5),
+            **{m: rng.normal(5, 1, 5) for m in ("max_error", "min_error", "mse", "mean_error")},
+        }
+    )
+    cmp = compare_with_reference(runs, reference_errors(1), make_rng(1), n_boot=100)
+    assert cmp.empty and {"epsilon", "metric", "reproduced", "z_two_sample"} <= set(cmp.columns)
+    report = report_errors(1).melt(id_vars="epsilon", var_name="metric", value_name="report")
+    assert cmp.merge(report, on=["epsilon", "metric"]).empty

@@ -6,6 +6,8 @@ written as PNG and SVG (SVG with a fixed hash salt and no date, so they are repr
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
 from pathlib import Path
 
 import matplotlib as mpl
@@ -13,7 +15,7 @@ import pandas as pd
 
 from .paths import repo_root
 
-__all__ = ["FLOAT_FORMAT", "output_dir", "save_figure", "save_table"]
+__all__ = ["FLOAT_FORMAT", "closest", "output_dir", "save_figure", "save_table", "skipped"]
 
 #: 12 significant digits: stable across platforms, far below Monte-Carlo error.
 FLOAT_FORMAT = "%.12g"
@@ -42,3 +44,22 @@ def save_figure(fig, name: str, out: str | Path) -> list[Path]:
             fig.savefig(path, dpi=150 if ext == "png" else None, metadata=meta, bbox_inches="tight")
             paths.append(path)
     return paths
+
+
+def skipped(what: str, why: str) -> str:
+    """Print a visible one-line note that ``what`` is skipped for the parameters of this run, and ``why``.
+
+    A chapter calls it where a comparison or a claim only makes sense at some settings (the source's table needs
+    its own epsilon values, an assertion holds at the default configuration only), instead of failing.
+    """
+    note = f"Note: {what} skipped for these parameters because {why}."
+    print(note)
+    return note
+
+
+def closest(values: Iterable[float], target: float = 1.0) -> float:
+    """The element of ``values`` closest to ``target`` on a log scale (``target`` itself when present)."""
+    vals = [float(v) for v in values]
+    if not vals:
+        raise ValueError("values must be non-empty, got []")
+    return min(vals, key=lambda v: (abs(math.log(v / target)), v))

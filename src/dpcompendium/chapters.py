@@ -5,12 +5,23 @@ code cell tagged ``parameters`` (papermill's convention). Every line of that cel
 the help may end with a constraint in brackets that the CLI enforces before anything runs:
 
 - ``[>0]``, ``[<1]`` (strict), ``[min 1]``, ``[max 10]`` (inclusive) — bounds, combinable with commas:
-  ``[>0, <1]``, ``[min 0, max 1]`` (``>=``/``<=`` are accepted too, but papermill's parameter inspection trips on a
-  second ``=`` in a line);
+  ``[>0, <1]``, ``[min 0, max 1]``. ``>=``/``<=`` are refused (papermill's parameter inspection skips a line with a
+  second ``=``): write ``min``/``max``;
 - ``[a|b|c]`` — a choice among strings.
 
-For a list parameter the constraint applies to every element. A value must have the default's type: an int where
-the default is an int, a number where it is a float, a list (of the default elements' type) where it is a list.
+For a list parameter the constraint applies to every element, and the elements must be distinct. A value must have
+the default's type: an int where the default is an int, a number where it is a float, a list (of the default
+elements' type) where it is a list.
+
+Constraints between parameters are comment lines of the same cell (papermill skips comment lines):
+
+    # require: centre_share + eps1_share < 1
+    # require: k <= 13 or "wine" not in datasets  # wine has 13 columns
+
+Each is a Python boolean expression over parameter names, evaluated by a restricted evaluator (names, literals,
+arithmetic, comparisons, ``and``/``or``/``not``, and the functions ``len min max sum set all any abs``; nothing
+else) on the defaults overridden by the user's values, before anything runs; a trailing comment says why, and
+appears in the error message.
 """
 
 from __future__ import annotations
@@ -26,13 +37,23 @@ import nbformat
 
 from .paths import repo_root
 
-__all__ = ["CHAPTER_IDS", "Chapter", "Parameter", "chapters", "get_chapter", "validate_parameters"]
+__all__ = [
+    "CHAPTER_IDS",
+    "Chapter",
+    "Parameter",
+    "Requirement",
+    "chapters",
+    "get_chapter",
+    "safe_eval",
+    "validate_parameters",
+]
 
 #: Chapter ids in book order.
 CHAPTER_IDS = ("dp-mean", "mwem", "histograms", "federated-pca", "hiera", "privacy-audit")
 
 _CONSTRAINT = re.compile(r"\[([^\[\]]*)\]\s*$")
-_BOUND = re.compile(r"^(>=|<=|>|<|min|max)\s*(-?[0-9.eE+\-]+|inf)$")
+_BOUND = re.compile(r"^(>|<|min|max)\s*(-?[0-9.eE+\-]+|inf)$")
+_REQUIRE = re.compile(r"^\s*#\s*require:\s*(.+?)\s*$")
 _OPS = {"min": ">=", "max": "<="}
 
 
@@ -54,11 +75,146 @@ class Parameter:
 
 
 @dataclass(frozen=True)
+class Requirement:
+    """A constraint between parameters: ``# require: <expression>`` in the parameters cell."""
+
+    expression: str
+    names: tuple[str, ...]
+    why: str = ""
+
+    def check(self, values: dict[str, Any]) -> None:
+        """Raise a one-line ValueError naming the parameters and their values if the expression is false."""
+        try:
+            ok = safe_eval(self.expression, values)
+        except (TypeError, ValueError, ArithmeticError) as exc:
+            raise ValueError(
+                f"parameters must satisfy {self.expression}: {type(exc).__name__}: {exc}"
+            ) from exc
+        if not ok:
+            shown = ", ".join(f"{n} = {values[n]!r}" for n in self.names)
+            why = f" ({self.why})" if self.why else ""
+            raise ValueError(f"parameters must satisfy {self.expression}{why}, got {shown}")
+
+
+@dataclass(frozen=True)
 class Chapter:
     id: str
     title: str
     notebook: Path
     parameters: dict[str, Parameter] = field(default_factory=dict)
+    requires: tuple[Requirement, ...] = ()
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        return {name: p.default for name, p in self.parameters.items()}
+
+
+# ---- the restricted evaluator of ``# require:`` expressions
+
+
+def _too_large(exponent: Any) -> Any:
+    raise ValueError(f"require: exponent {exponent!r} is too large (at most 64)")
+
+
+_FUNCS = {
+    "len": len,
+    "min": min,
+    "max": max,
+    "sum": sum,
+    "set": set,
+    "all": all,
+    "any": any,
+    "abs": abs,
+}
+_BINOPS = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.Div: lambda a, b: a / b,
+    ast.FloorDiv: lambda a, b: a // b,
+    ast.Mod: lambda a, b: a % b,
+    ast.Pow: lambda a, b: a**b if abs(b) <= 64 else _too_large(b),
+}
+_CMPOPS = {
+    ast.Lt: lambda a, b: a < b,
+    ast.LtE: lambda a, b: a <= b,
+    ast.Gt: lambda a, b: a > b,
+    ast.GtE: lambda a, b: a >= b,
+    ast.Eq: lambda a, b: a == b,
+    ast.NotEq: lambda a, b: a != b,
+    ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b,
+}
+
+
+def _require_names(expression: str) -> tuple[str, ...]:
+    """The parameter names of an expression, in order of appearance (called functions excluded)."""
+    tree = ast.parse(expression, mode="eval")
+    funcs = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    found = sorted(
+        (n.col_offset, n.id)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Name) and id(n) not in funcs
+    )
+    return tuple(dict.fromkeys(name for _, name in found))
+
+
+def _eval(node: ast.AST, env: dict[str, Any]) -> Any:
+    if isinstance(node, ast.Expression):
+        return _eval(node.body, env)
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float | str | bool):
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id not in env:
+            raise ValueError(f"require: unknown name {node.id!r}")
+        return env[node.id]
+    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        items = [_eval(e, env) for e in node.elts]
+        return set(items) if isinstance(node, ast.Set) else items
+    if isinstance(node, ast.BoolOp):
+        if isinstance(node.op, ast.And):
+            return all(_eval(v, env) for v in node.values)
+        return any(_eval(v, env) for v in node.values)
+    if isinstance(node, ast.UnaryOp):
+        v = _eval(node.operand, env)
+        if isinstance(node.op, ast.Not):
+            return not v
+        if isinstance(node.op, ast.USub):
+            return -v
+        if isinstance(node.op, ast.UAdd):
+            return +v
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+        return _BINOPS[type(node.op)](_eval(node.left, env), _eval(node.right, env))
+    if isinstance(node, ast.Compare):
+        left = _eval(node.left, env)
+        for op, comp in zip(node.ops, node.comparators, strict=True):
+            right = _eval(comp, env)
+            if not _CMPOPS[type(op)](left, right):
+                return False
+            left = right
+        return True
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in _FUNCS
+        and not node.keywords
+    ):
+        return _FUNCS[node.func.id](*(_eval(a, env) for a in node.args))
+    raise ValueError(f"require: {type(node).__name__} is not allowed ({ast.unparse(node)})")
+
+
+def safe_eval(expression: str, values: dict[str, Any]) -> Any:
+    """Evaluate a ``# require:`` expression over ``values`` with a restricted AST evaluator.
+
+    Allowed: names of ``values``, int/float/str/bool literals, lists/tuples/sets of them, ``+ - * / // % **``,
+    comparisons (chained, ``in``), ``and``/``or``/``not``, and calls of ``len min max sum set all any abs``.
+    Anything else (attributes, subscripts, comprehensions, lambdas, other calls) is a ValueError.
+    """
+    try:
+        tree = ast.parse(expression, mode="eval")
+    except SyntaxError as exc:
+        raise ValueError(f"require: {expression!r} is not a Python expression") from exc
+    return _eval(tree, values)
 
 
 def _type_name(v: Any) -> str:
@@ -82,14 +238,17 @@ def _check_scalar(name: str, value: Any, default: Any) -> None:
         raise ValueError(f"parameter {name} must be {_type_name(default)}, got {value!r}")
 
 
-def _check_type(name: str, value: Any, default: Any) -> None:
+def _check_type(name: str, value: Any, default: Any, top: bool = True) -> None:
     if isinstance(default, list):
         if not isinstance(value, list) or not value:
             raise ValueError(f"parameter {name} must be a non-empty list, got {value!r}")
+        keys = {float(v) if isinstance(v, int | float) else repr(v) for v in value}
+        if top and len(keys) != len(value):
+            raise ValueError(f"parameter {name} must not repeat an element, got {value!r}")
         elems = [d for d in default if d is not None]
         if elems and all(isinstance(d, list) for d in elems):
             for v in value:
-                _check_type(name, v, elems[0])
+                _check_type(name, v, elems[0], top=False)
             return
         proto: Any = None
         if elems:
@@ -125,6 +284,29 @@ def _check_constraint(name: str, value: Any, constraint: str) -> None:
             raise ValueError(f"parameter {name} must be {op} {m.group(2)}, got {value!r}")
 
 
+def _parse_requires(
+    source: str, notebook: Path, params: dict[str, Parameter]
+) -> tuple[Requirement, ...]:
+    requires = []
+    for line in source.splitlines():
+        m = _REQUIRE.match(line)
+        if not m:
+            continue
+        expression, why = m.group(1), ""
+        if "#" in expression:  # a trailing comment says why
+            expression, why = (part.strip() for part in expression.split("#", 1))
+        try:
+            names = _require_names(expression)
+            unknown = [n for n in names if n not in params]
+            if unknown:
+                raise ValueError(f"unknown parameter {unknown[0]!r}")
+            safe_eval(expression, {n: p.default for n, p in params.items()})
+        except (ValueError, SyntaxError, TypeError) as exc:
+            raise ValueError(f"{notebook.name}: bad '# require: {expression}': {exc}") from exc
+        requires.append(Requirement(expression, names, why))
+    return tuple(requires)
+
+
 def _parse_parameters(source: str, notebook: Path) -> dict[str, Parameter]:
     params: dict[str, Parameter] = {}
     lines = source.splitlines()
@@ -152,6 +334,10 @@ def _parse_parameters(source: str, notebook: Path) -> dict[str, Parameter]:
         if m:
             constraint = m.group(1).strip()
             comment = comment[: m.start()].strip()
+            if ">=" in constraint or "<=" in constraint or "=" in constraint:
+                raise ValueError(
+                    f"{notebook.name}: parameter {name}: write [min x]/[max x], not {constraint!r}"
+                )
         params[name] = Parameter(name, default, comment, constraint)
     return params
 
@@ -175,7 +361,8 @@ def _load_chapter(chapter_id: str, root: Path) -> Chapter:
         raise ValueError(
             f"{path.name} must have exactly one cell tagged 'parameters', found {len(cells)}"
         )
-    return Chapter(chapter_id, title, path, _parse_parameters(cells[0].source, path))
+    params = _parse_parameters(cells[0].source, path)
+    return Chapter(chapter_id, title, path, params, _parse_requires(cells[0].source, path, params))
 
 
 def chapters(root: Path | None = None) -> list[Chapter]:
@@ -198,7 +385,8 @@ def get_chapter(chapter_id: str, root: Path | None = None) -> Chapter:
 
 
 def validate_parameters(chapter: Chapter, values: dict[str, Any]) -> dict[str, Any]:
-    """Check names, types and constraints of user-supplied parameter values; return them unchanged."""
+    """Check names, types and constraints of user-supplied parameter values, then every ``# require:`` line on
+    the defaults overridden by ``values``; return ``values`` unchanged."""
     for name, value in values.items():
         if name not in chapter.parameters:
             known = ", ".join(chapter.parameters)
@@ -206,4 +394,7 @@ def validate_parameters(chapter: Chapter, values: dict[str, Any]) -> dict[str, A
                 f"unknown parameter {name!r} for chapter {chapter.id} (known: {known})"
             )
         chapter.parameters[name].check(value)
+    merged = {**chapter.defaults, **values}
+    for req in chapter.requires:
+        req.check(merged)
     return values

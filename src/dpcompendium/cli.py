@@ -1,14 +1,15 @@
 """The ``dpcompendium`` command: list chapters, rerun one with your parameters, build the book.
 
     dpcompendium list
-    dpcompendium run CHAPTER [-p NAME VALUE]... [--out DIR]
+    dpcompendium run CHAPTER [-p NAME VALUE]... [--out DIR] [--open]
     dpcompendium book [--strict]   (chapters executed only when stale: see dpcompendium.execution)
     dpcompendium audit TARGET --epsilon E ...   (audit your own mechanism; see cli_coursework)
     dpcompendium check mwem TARGET ...          (check your own MWEM; see cli_coursework)
 
 ``run`` validates everything before it executes or writes anything; the chapter runs with papermill into a hidden
 staging folder beside ``DIR/CHAPTER`` that replaces ``DIR/CHAPTER`` only when the whole notebook has succeeded, so a
-failed run leaves no half-written results.
+failed run leaves no half-written results. The results include ``index.html``, the executed chapter as a page headed
+by the run's provenance (``dpcompendium.rerun_page``); ``--open`` opens it in a browser.
 """
 
 from __future__ import annotations
@@ -64,6 +65,8 @@ def cmd_list(_: argparse.Namespace) -> int:
                 continue
             rng = f" [{p.constraint}]" if p.constraint else ""
             print(f"    {p.name} = {p.default!r}{rng}  — {p.help}")
+        for req in ch.requires:
+            print(f"    require: {req.expression}" + (f"  — {req.why}" if req.why else ""))
         print()
     return 0
 
@@ -81,8 +84,13 @@ def _parse_values(pairs: list[list[str]]) -> dict[str, Any]:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    import time
+    from datetime import UTC, datetime
+
     import nbformat
     import papermill as pm
+
+    from .rerun_page import open_page, write_page
 
     try:
         chapter = get_chapter(args.chapter)
@@ -96,6 +104,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     out_root.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{chapter.id}.partial-", dir=out_root))
     executed = staging / f"{chapter.id}.ipynb"
+    started, t0 = datetime.now(UTC), time.perf_counter()
     try:
         pm.execute_notebook(
             str(chapter.notebook),
@@ -111,6 +120,14 @@ def cmd_run(args: argparse.Namespace) -> int:
             if "injected-parameters" in cell.get("metadata", {}).get("tags", []):
                 cell.source = cell.source.replace(str(staging), str(dest))
         nbformat.write(nb, executed)
+        write_page(
+            chapter,
+            executed,
+            values,
+            time.perf_counter() - t0,
+            started,
+            rename={str(staging): str(dest)},
+        )
     except Exception as exc:  # papermill raises PapermillExecutionError with the cell's error
         shutil.rmtree(staging, ignore_errors=True)
         ename = getattr(exc, "ename", type(exc).__name__)
@@ -127,7 +144,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         staging.rename(dest)
     n_csv = len(list(dest.glob("*.csv")))
     n_fig = len(list(dest.glob("*.png")))
-    print(f"{chapter.id}: wrote {n_csv} tables and {n_fig} figures to {dest}")
+    print(
+        f"{chapter.id}: wrote {n_csv} tables and {n_fig} figures to {dest}; page {dest / 'index.html'}"
+    )
+    if args.open and not open_page(dest / "index.html"):
+        print("no web browser available: open the page yourself")
     return 0
 
 
@@ -170,6 +191,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--out", default="results", help="results folder (default: results)")
     run.add_argument("--kernel", default="python3", help="Jupyter kernel (default: python3)")
+    run.add_argument(
+        "--open", action="store_true", help="open the rerun's page (index.html) in a browser"
+    )
     run.add_argument("-v", "--verbose", action="store_true", help="stream the notebook's output")
     run.set_defaults(func=cmd_run)
     book = sub.add_parser(

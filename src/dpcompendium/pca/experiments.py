@@ -171,7 +171,9 @@ def _svm_cell_body(
         sd = SiteData.from_labels(ds.x, split_sites(ds.n, sites, rng, sizes="equal"), sites)
         idx = rng.permutation(ds.n)[: min(max_rows, ds.n)]
         cv_seed = int(rng.integers(2**31 - 1))
-        cv = StratifiedKFold(folds, shuffle=True, random_state=cv_seed)
+        # a small subset may hold fewer than ``folds`` rows of every class: never more folds than the largest class
+        largest = int(np.unique(ds.y[idx], return_counts=True)[1].max())
+        cv = StratifiedKFold(max(2, min(folds, largest)), shuffle=True, random_state=cv_seed)
         for eps in epsilons:
             for method in METHODS:
                 if method == "non-private" and eps != epsilons[0]:

@@ -1,0 +1,131 @@
+"""Property-based tests of the parameter space: every valid parameter set runs a chapter to the end.
+
+``dpcompendium.fuzz.parameter_strategy`` draws parameter sets from each chapter's declared contract (types,
+per-parameter constraints, ``# require:`` lines) at the fuzz size declared in ``dpcompendium.fuzz.FUZZ_SIZE``; each
+is run exactly as a user would (``dpcompendium run CHAPTER -p NAME VALUE ... --out DIR``, values as YAML) and must
+exit 0 and write its tables and figures. Every parameter set that ever failed stays below as a regression case.
+
+Environment: ``DPCOMPENDIUM_FUZZ_EXAMPLES`` (examples per chapter, default 1: the CI subset, with a fixed
+hypothesis seed), ``DPCOMPENDIUM_FUZZ_RANDOM=1`` (random draws, as ``make fuzz`` does), ``DPCOMPENDIUM_FUZZ_LOG``
+(append one JSON line per run), ``DPCOMPENDIUM_FUZZ_KEEP_GOING=1`` (log failures without stopping: exploration).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+
+from dpcompendium import cli
+from dpcompendium.chapters import CHAPTER_IDS, get_chapter
+from dpcompendium.fuzz import parameter_strategy, small_overrides
+
+pytestmark = pytest.mark.fuzz
+
+N_EXAMPLES = int(os.environ.get("DPCOMPENDIUM_FUZZ_EXAMPLES", "1"))
+RANDOM = os.environ.get("DPCOMPENDIUM_FUZZ_RANDOM") == "1"
+KEEP_GOING = os.environ.get("DPCOMPENDIUM_FUZZ_KEEP_GOING") == "1"
+LOG = os.environ.get("DPCOMPENDIUM_FUZZ_LOG")
+
+#: Parameter sets that failed once (the issue's list, then every failure the fuzz found), run at the fuzz size:
+#: the given values, the rest shrunk by ``small_overrides``.
+REGRESSIONS = [
+    (
+        "mwem",
+        {"epsilons": [0.5, 2]},
+    ),  # KeyError: 'epsilon' (course reference needs its own epsilons)
+    ("hiera", {"epsilons": [0.1, 5]}),  # KeyError: 1.0
+    ("hiera", {"mus": [5]}),  # KeyError: 1
+    ("dp-mean", {"seed": 1}),  # rounded median asserted at the default seed only
+    ("dp-mean", {"ns": [50]}),
+    # found by the fuzz (minimal examples of the derandomized run)
+    (
+        "mwem",
+        {"epsilons": [0.05], "variants": ["coursework"], "T_1d": 1, "T_2d": 1, "q_size_2d": 1},
+    ),
+    (
+        "hiera",
+        {"epsilons": [0.05], "mus": [1], "mu": 1, "sgd_methods": ["harmony"]},
+    ),  # KeyError: 1.0
+    # attack check: with one site there is nothing to mask; then 5-fold CV on 10 rows (now svm_max_rows >= 100)
+    ("federated-pca", {"svm_sites": 1, "svm_max_rows": 100, "delta": 0.05, "attack_epsilon": 0.05}),
+    # lower bounds at confidence 0.05 exceed the truth in about 95 % of audits: binomial tolerance
+    ("privacy-audit", {"seed": 0, "n_samples": 1000, "confidence": 0.05, "coverage_reps": 10}),
+]
+
+
+def run_chapter(chapter_id: str, values: dict, out: Path, capsys=None) -> tuple[int, str]:
+    """``dpcompendium run`` with ``values`` given as YAML (JSON) strings; return (exit code, stderr)."""
+    args = ["run", chapter_id, "--out", str(out)]
+    for name, value in values.items():
+        args += ["-p", name, json.dumps(value)]
+    t0 = time.perf_counter()
+    code = cli.main(args)
+    err = capsys.readouterr().err if capsys is not None else ""
+    if LOG:
+        with open(LOG, "a") as f:
+            rec = {"chapter": chapter_id, "values": values, "code": code, "error": err.strip()}
+            f.write(json.dumps({**rec, "seconds": round(time.perf_counter() - t0, 1)}) + "\n")
+    return code, err
+
+
+def check_run(chapter_id: str, values: dict, out: Path, capsys) -> None:
+    shutil.rmtree(out, ignore_errors=True)
+    code, err = run_chapter(chapter_id, values, out, capsys)
+    if KEEP_GOING:
+        return
+    assert code == 0, f"{chapter_id} {values}: {err}"
+    dest = out / chapter_id
+    assert (dest / f"{chapter_id}.ipynb").is_file()
+    assert list(dest.glob("*.csv")), "no table written"
+    assert (dest / "index.html").is_file(), "no rerun page"
+    assert [p.name for p in out.iterdir()] == [chapter_id]  # no staging folder left behind
+
+
+def _histograms_pending() -> bool:
+    """histograms is made robust by issue 16 (its notebook gets # require: lines then); until then its known
+    failures (query_lengths must be a pair; eps1_share + centre_share must be < 1) are expected."""
+    return not get_chapter("histograms").requires
+
+
+CHAPTER_PARAMS = [
+    pytest.param(
+        cid,
+        marks=pytest.mark.xfail(
+            _histograms_pending(), reason="histograms: robust after issue 16", strict=False
+        ),
+    )
+    if cid == "histograms"
+    else cid
+    for cid in CHAPTER_IDS
+]
+
+
+@pytest.mark.parametrize("chapter_id", CHAPTER_PARAMS)
+def test_every_valid_parameter_set_runs(chapter_id, tmp_path, capsys):
+    chapter = get_chapter(chapter_id)
+
+    @settings(
+        max_examples=N_EXAMPLES,
+        derandomize=not RANDOM,
+        database=None,
+        deadline=None,
+        phases=[Phase.explicit, Phase.generate],  # no shrinking: every example runs a whole chapter
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(values=parameter_strategy(chapter))
+    def check(values):
+        check_run(chapter_id, values, tmp_path / "out", capsys)
+
+    check()
+
+
+@pytest.mark.parametrize(("chapter_id", "given_values"), REGRESSIONS)
+def test_regressions(chapter_id, given_values, tmp_path, capsys):
+    values = {**small_overrides(get_chapter(chapter_id), given_values), **given_values}
+    check_run(chapter_id, values, tmp_path / "out", capsys)

@@ -1,0 +1,124 @@
+"""Every ``dpcompendium ...`` command the documentation shows is executed, so a documented example cannot break.
+
+Commands are collected from README.md, CONTRIBUTING.md, book/*.md and the notebooks' markdown cells: lines of fenced
+code blocks that start with ``dpcompendium`` (or ``.venv/bin/dpcompendium``), and inline code spans that do and have
+arguments (``dpcompendium run mwem -p ...``; a bare ``dpcompendium run`` is a mention). Each must name an
+existing subcommand and parse (an unknown subcommand fails). ``run`` commands are executed with the same shape,
+shrunk to the fuzz size by extra ``-p`` overrides of the parameters they do not set, ``--out`` pointed at a
+temporary folder; ``list`` is executed as shown; ``book`` (the whole book, the ``book`` stage of ``make test``) is
+only parsed; any other subcommand is executed as shown. Templates (``CHAPTER``, ``NAME VALUE``, ``DIR``) are parsed
+with an example chapter substituted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from dpcompendium.chapters import get_chapter
+from dpcompendium.cli import build_parser
+from dpcompendium.fuzz import small_overrides
+from dpcompendium.paths import repo_root
+
+ROOT = repo_root()
+BIN = Path(sys.executable).with_name("dpcompendium")
+_FENCE = re.compile(r"^(```|~~~)[^\n]*\n(.*?)^\1", re.S | re.M)
+_INLINE = re.compile(r"`((?:\.venv/bin/)?dpcompendium [^`]+)`")
+_TEMPLATE = {"CHAPTER": "dp-mean", "DIR": "results", "NAME": "reps", "VALUE": "2"}
+#: Subcommands only parsed, not executed (too expensive for a test; another stage runs them).
+PARSE_ONLY = {"book"}
+
+
+def _sources() -> list[tuple[str, str]]:
+    docs = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "book").glob("*.md"))]
+    out = [(p.name, p.read_text()) for p in docs if p.is_file()]
+    for nb_path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        nb = nbformat.read(nb_path, as_version=4)
+        out += [(nb_path.name, c.source) for c in nb.cells if c.cell_type == "markdown"]
+    return out
+
+
+def documented_commands() -> list[tuple[str, str]]:
+    """(where, command) for every documented ``dpcompendium`` command, deduplicated, comments stripped."""
+    found: dict[str, str] = {}
+    for where, text in _sources():
+        lines = [line for m in _FENCE.finditer(text) for line in m.group(2).splitlines()]
+        # inline spans: commands with arguments (a bare `dpcompendium run` is a mention, not a command)
+        lines += [c for c in _INLINE.findall(_FENCE.sub("", text)) if len(c.split()) >= 3]
+        for line in lines:
+            line = line.strip()
+            if not re.match(r"^(\.venv/bin/)?dpcompendium(\s|$)", line):
+                continue
+            words = shlex.split(line, comments=True)
+            words[0] = "dpcompendium"
+            # "[--strict]": an optional flag, shown both ways
+            optional = [w for w in words if re.fullmatch(r"\[--?[\w-]+\]", w)]
+            plain = [w for w in words if w not in optional]
+            for variant in (plain, [*plain, *(w[1:-1] for w in optional)]):
+                found.setdefault(shlex.join(variant), where)
+    return [(where, cmd) for cmd, where in found.items()]
+
+
+COMMANDS = documented_commands()
+
+
+def test_the_documentation_shows_commands():
+    cmds = [c for _, c in COMMANDS]
+    assert "dpcompendium list" in cmds
+    assert any(c.startswith("dpcompendium run mwem -p epsilons") for c in cmds), cmds
+
+
+def _shrunk_run(words: list[str], out: Path) -> list[str]:
+    args = build_parser().parse_args(words[1:])
+    chapter = get_chapter(args.chapter)
+    given = {name for name, _ in args.parameter or []}
+    from dpcompendium.cli import _parse_values
+
+    values = _parse_values(args.parameter or [])
+    extra = small_overrides(chapter, values)
+    words = [w for w in words]
+    if "--out" in words:
+        words[words.index("--out") + 1] = str(out)
+    else:
+        words += ["--out", str(out)]
+    for name, value in extra.items():
+        assert name not in given
+        words += ["-p", name, json.dumps(value)]
+    return words
+
+
+@pytest.mark.fuzz
+@pytest.mark.parametrize(("where", "command"), COMMANDS, ids=[c for _, c in COMMANDS])
+def test_documented_command_runs(where, command, tmp_path):
+    words = shlex.split(command)
+    template = [w for w in words if w in _TEMPLATE]
+    words = [_TEMPLATE.get(w, w) for w in words]
+    try:
+        args = build_parser().parse_args(words[1:])
+    except SystemExit as exc:  # unknown subcommand or option
+        pytest.fail(f"{where}: {command!r} does not parse (exit {exc.code})")
+    if template or args.command in PARSE_ONLY:
+        return
+    if args.command == "run":
+        words = _shrunk_run(words, tmp_path / "out")
+    proc = subprocess.run(
+        [str(BIN), *words[1:]],
+        cwd=tmp_path,
+        env={**os.environ, "BROWSER": "true"},  # --open: a "browser" that opens nothing
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
+    )
+    assert proc.returncode == 0, f"{where}: {shlex.join(words)}\n{proc.stderr[-2000:]}"
+    if args.command == "run":
+        dest = tmp_path / "out" / args.chapter
+        assert (dest / "index.html").is_file() and list(dest.glob("*.csv"))
