@@ -1,7 +1,7 @@
 """The ``dpcompendium`` command: list chapters, rerun one with your parameters, build the book.
 
     dpcompendium list
-    dpcompendium run CHAPTER [-p NAME VALUE]... [--out DIR]
+    dpcompendium run CHAPTER [-p NAME VALUE]... [--out DIR] [--scheduler ADDRESS|local:N]
     dpcompendium book [--strict]
 
 ``run`` validates everything before it executes or writes anything; the chapter runs with papermill into a hidden
@@ -24,6 +24,7 @@ from typing import Any
 import yaml
 
 from .chapters import chapters, get_chapter, validate_parameters
+from .parallel import add_scheduler_argument, with_scheduler
 from .paths import repo_root
 
 RESERVED = {"output_dir"}
@@ -169,7 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--out", default="results", help="results folder (default: results)")
     run.add_argument("--kernel", default="python3", help="Jupyter kernel (default: python3)")
     run.add_argument("-v", "--verbose", action="store_true", help="stream the notebook's output")
-    run.set_defaults(func=cmd_run)
+    add_scheduler_argument(run)
+    run.set_defaults(func=with_scheduler(cmd_run))
     book = sub.add_parser(
         "book", help="execute every chapter and build the HTML book in _build/html"
     )
