@@ -20,7 +20,7 @@ import pytest
 distributed = pytest.importorskip("distributed")
 cloudpickle = pytest.importorskip("cloudpickle")
 
-from dpcompendium import chapter  # noqa: E402
+from dpcompendium import audit, chapter  # noqa: E402
 from dpcompendium.experiments import count_events, sweep  # noqa: E402
 from dpcompendium.parallel import (  # noqa: E402
     SCHEDULER_ENV,
@@ -89,6 +89,10 @@ def laplace(n, rng):
     return rng.laplace(0.0, 1.0, n)
 
 
+def shifted(n, rng):
+    return 1.0 + rng.laplace(0.0, 1.0, n)
+
+
 def tails(x):
     return np.stack([x > 1.0, x <= -2.0])
 
@@ -121,6 +125,15 @@ def test_chunked_counts_identical_on_cluster(on_cluster, monkeypatch):
     for got in remote:
         assert got.dtype == np.int64 and np.array_equal(got, local)
         assert np.array_equal(got, serial)
+
+
+def test_chunked_audit_identical_on_cluster(on_cluster, monkeypatch):
+    kw = {"claimed_epsilon": 1.0, "n_samples": 200_000, "chunk_size": 30_000}
+    before = _computed(on_cluster)
+    remote = audit.empirical_audit(laplace, shifted, **kw, rng=np.random.default_rng(8))
+    assert _computed(on_cluster) > before
+    monkeypatch.delenv(SCHEDULER_ENV)
+    assert audit.empirical_audit(laplace, shifted, **kw, rng=np.random.default_rng(8)) == remote
 
 
 @pytest.mark.slow
