@@ -12,6 +12,7 @@ import pytest
 from conftest import Z
 
 from dpcompendium import audit as A
+from dpcompendium.cli import main
 from dpcompendium.experiments import count_events
 from dpcompendium.experiments.chunked import chunk_seed
 from dpcompendium.parallel import SCHEDULER_ENV, check_scheduler, resolve_scheduler
@@ -208,3 +209,16 @@ def test_chunked_audit_bad_input():
             n_select=95,
             rng=np.random.default_rng(0),
         )
+
+
+def test_cli_rejects_a_bad_scheduler_before_running(tmp_path, monkeypatch, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["run", "dp-mean", "--scheduler", "local:0", "--out", str(tmp_path / "r")])
+    assert e.value.code == 2
+    assert "--scheduler must be local:N (N >= 1)" in capsys.readouterr().err
+    monkeypatch.setenv(SCHEDULER_ENV, "nonsense")
+    assert main(["run", "dp-mean", "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().count("\n") == 0
+    assert f"{SCHEDULER_ENV} must be local:N (N >= 1)" in err and "'nonsense'" in err
+    assert not (tmp_path / "r").exists()

@@ -74,10 +74,11 @@ def scheduler() -> str | None:
 
 
 def _in_dask_worker() -> bool:
-    try:
-        from distributed import get_worker
-    except ImportError:  # pragma: no cover - the dask extra is not installed
+    # A Dask worker has imported distributed; do not import it (slow) only to find we are not in one.
+    if "distributed" not in sys.modules:
         return False
+    from distributed import get_worker
+
     try:
         get_worker()
     except ValueError:
