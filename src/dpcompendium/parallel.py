@@ -10,7 +10,8 @@ One switch moves every sweep of the library (and so every chapter and the audits
   when first needed and shut down when the process exits (the CLI starts it once for the whole chapter).
 
 When it is set, :func:`joblib_backend` runs ``joblib.Parallel`` through joblib's Dask backend on that cluster, and
-``n_jobs`` is ignored; unset or empty, nothing changes. Inside a Dask worker the switch is off (nested sweeps run
+``n_jobs`` is ignored (a cluster with a single worker thread counts as one job, which joblib runs in the calling
+process); unset or empty, nothing changes. Inside a Dask worker the switch is off (nested sweeps run
 in the worker's process), so a task never submits to its own cluster. Results do not depend on it: every task's
 random stream is a function of the seed and of the task's position only (:mod:`dpcompendium.rng`), so a table is
 byte-identical on a cluster, with ``n_jobs=2`` or with ``n_jobs=1`` — and after Dask reruns the task of a lost worker.

@@ -96,7 +96,10 @@ def count_events(
     tasks = (joblib.delayed(_count_task)(sampler, event, root, g) for g in groups)
     total: np.ndarray | None = None
     with joblib_backend(n_jobs) as n_jobs:
-        for counts in joblib.Parallel(n_jobs=n_jobs, return_as="generator")(tasks):
+        # pre_dispatch="all": the tasks are a few bytes each (no data), so hand them all to the pool or the Dask
+        # scheduler at once rather than one per completed task (a round trip through this process each)
+        parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="all")
+        for counts in parallel(tasks):
             if total is not None and counts.shape != total.shape:
                 raise ValueError(
                     f"event must return the same number of events for every chunk, got {counts.shape} and {total.shape}"
