@@ -455,3 +455,37 @@ def test_resampling_loss_approaches_twice_eps_and_normalized_spends_three_quarte
     assert (
         "spends 0.5 of eps" in M.privacy_claim("normalized", 1.0, B, neighbours="replace-one").why
     )
+
+
+@pytest.mark.parametrize(("eps", "verdict"), [(1.0, "violated"), (2.0, "holds")])
+def test_finding5_clamped_add_remove_threshold(eps, verdict):
+    """Finding 5: method 3 under add-remove loses max(eps, ln 2 + eps/2): private exactly for eps >= 2 ln 2.
+    Exact audit of the coarsened output law on the witness {a} vs {a, b} (raw add-remove neighbours)."""
+    from dpcompendium.audit import are_neighbours, exact_audit
+
+    d, d2 = np.array([A]), np.array([A, Bh])
+    assert are_neighbours(d, d2, "add-remove")
+    law = np.vstack([M.clamped_output_law(d, eps, B), M.clamped_output_law(d2, eps, B)])
+    res = exact_audit(law, claimed_epsilon=eps, pairs=[(0, 1)])
+    assert res.verdict == verdict
+    loss = M.clamped_add_remove_loss(eps)
+    assert loss == pytest.approx(max(eps, math.log(2) + eps / 2))
+    # the coarsened law's exact eps is a lower bound that the 600 bins bring within 1e-3 of the loss
+    assert loss - 1e-3 <= res.audited_epsilon <= loss * (1 + 1e-9)
+    claim = M.privacy_claim("clamped", eps, B, neighbours="add-remove")
+    assert claim.private is (verdict == "holds")
+    if verdict == "violated":
+        assert "2 e^(eps/2) = 3.3" in claim.why  # ratio 2e^{1/2} = 3.30 > e at eps = 1
+
+
+def test_finding5_threshold_and_midpoint_ratio():
+    assert pytest.approx(2 * math.log(2)) == M.CLAMPED_ADD_REMOVE_THRESHOLD
+    for eps in (0.3, 1.0, 1.3):
+        # density ratio at the midpoint of {a} vs {a, b}, from exact event probabilities of a tiny interval
+        mid, h = (A + Bh) / 2, 1e-4
+        p = M.event_probability("clamped", [A], eps, B, (mid - h, mid + h))
+        q = M.event_probability("clamped", [A, Bh], eps, B, (mid - h, mid + h))
+        assert q / p == pytest.approx(2 * math.exp(eps / 2), rel=1e-4)
+        assert (q / p > math.exp(eps)) is (eps < 2 * math.log(2))
+    assert M.privacy_claim("clamped", 1.39, B, neighbours="add-remove").private
+    assert not M.privacy_claim("clamped", 1.38, B, neighbours="add-remove").private

@@ -264,6 +264,9 @@ def test_privacy_claims():
     assert std.private and std.epsilon == 1.0 and std.neighbours == "replace-one"
     c1 = privacy_claim(1.0, 30, "coursework", 1)
     assert c1.private and c1.epsilon == pytest.approx(0.5 + 0.5e-5)
+    # finding 7: the data-dependent number of re-draws is an unaccounted release, carried as a condition
+    assert any("re-draws" in c and "not released" in c for c in c1.conditions)
+    assert "re-draws" in c1.statement() and not std.conditions
     c2 = privacy_claim(1.0, 200, "coursework", 2)
     assert not c2.private and c2.epsilon == pytest.approx(1.0 + 0.5e-5) and "nAtt" in c2.why
     acc = privacy_accounting(2.0, 10, "coursework", 3)

@@ -30,10 +30,11 @@ def _projector(v):
 
 
 def test_noise_scale_formula():
-    assert P.noise_scale(0.5, 1e-5, 1000) == pytest.approx(C / (1000 * 0.5), rel=1e-14)
-    ratio = P.noise_scale(0.5, 1e-5, 1000, neighbours="replace-one") / P.noise_scale(
-        0.5, 1e-5, 1000
+    # default: replace-one (n public), Delta = sqrt(2)/n
+    assert P.noise_scale(0.5, 1e-5, 1000, neighbours="add-remove") == pytest.approx(
+        C / (1000 * 0.5), rel=1e-14
     )
+    ratio = P.noise_scale(0.5, 1e-5, 1000) / P.noise_scale(0.5, 1e-5, 1000, neighbours="add-remove")
     assert ratio == pytest.approx(math.sqrt(2), rel=1e-14)
 
 
@@ -161,7 +162,7 @@ def test_shared_seed_sum_is_central_release(rng):
     t = P.shared_seed_protocol(sd.scatters, sd.n, 1.0, 1e-5, seed=42)
     e = P.symmetric_gaussian(sd.d, t.tau, np.random.default_rng(42))
     assert np.allclose(t.aggregate, sd.second_moment + e, rtol=0, atol=1e-14)
-    assert t.tau == pytest.approx(C / sd.n)
+    assert t.tau == pytest.approx(math.sqrt(2) * C / sd.n)
 
 
 def test_seed_attack_recovers_local_matrices(rng):
@@ -302,12 +303,10 @@ def test_validation_messages(rng):
 def test_privacy_claims():
     assert not P.privacy_claim("shared-seed", 1.0, 1e-5, 100).private
     assert "seed" in P.privacy_claim("shared-seed", 1.0, 1e-5, 100).why
-    sa = P.privacy_claim("secure-aggregation", 1.0, 1e-5, 100, s=5)
-    assert sa.private and sa.neighbours == "add-remove" and sa.delta == 1e-5
-    assert (
-        P.privacy_claim("central", 1.0, 1e-5, 100, neighbours="replace-one").neighbours
-        == "replace-one"
-    )
+    sa = P.privacy_claim("secure-aggregation", 0.5, 1e-5, 100, s=5)
+    assert sa.private and sa.neighbours == "replace-one" and sa.delta == 1e-5
+    assert any("public" in c for c in sa.conditions)
+    assert P.privacy_claim("central", 1.0, 1e-5, 100).neighbours == "replace-one"
     assert not P.privacy_claim("non-private", 1.0, 1e-5, 100).private
     with pytest.raises(ValueError, match="method must be one of"):
         P.privacy_claim("pooled", 1.0, 1e-5, 100)
@@ -360,3 +359,72 @@ def test_attack_and_svm_tables():
     assert set(svm.method) == set(P.METHODS) and svm.accuracy.between(0, 1).all()
     again = P.svm_table(["wine"], [1.0], 1e-5, 2, 2, 1, 3, folds=3)
     assert svm.equals(again)
+
+
+# ---- issue 15: every claim true as stated ----------------------------------------------------------------------
+
+
+def _ranges_example():
+    """1000 identical rows plus two rows fixing every feature's range to [0, 1]."""
+    v = np.array([0.25, 1.0, 1.0])
+    return np.vstack([np.tile(v, (1000, 1)), np.zeros((1, 3)), np.ones((1, 3))])
+
+
+def test_finding1_as_written_preprocessing_sensitivity():
+    """Finding 1: the as-written preprocessing (data ranges, exact mean) moves every row; the public path does not."""
+    d = _ranges_example()
+    n = d.shape[0]
+    added = np.vstack([d, [[1.0, 0.0, 0.0]]])  # add-remove neighbour (ranges unchanged)
+    replaced = d.copy()
+    replaced[0] = [1.0, 0.0, 0.0]  # replace-one neighbour
+    m_add = P.preprocessing_sensitivity(d, added)
+    m_rep = P.preprocessing_sensitivity(d, replaced)
+    assert m_add == pytest.approx(0.08856, abs=1e-4)  # 88.7 x the add-remove 1/n the source claims
+    assert m_add > 80 / n and m_rep > 60 * P.sensitivity(n)
+    # the public path: per-row map with declared bounds, within the claimed sqrt(2)/n
+    assert P.preprocessing_sensitivity(d, replaced, (0.0, 1.0), preprocessing="public") <= (
+        P.sensitivity(n) + 1e-15
+    )
+    claim = P.privacy_claim("central", 0.5, 1e-5, n, preprocessing="as-written")
+    assert not claim.private and "as-written preprocessing" in claim.why
+    ok = P.privacy_claim("central", 0.5, 1e-5, n)
+    assert ok.private and any("public statistics" in c for c in ok.conditions)
+
+
+@pytest.mark.parametrize(
+    ("eps", "calibration", "exact"),
+    [(0.5, "classical", 0.514), (1.0, "classical", 1.098), (1.0, "analytic", 1.465)],
+)
+def test_finding2_add_remove_with_exact_n(eps, calibration, exact):
+    """Finding 2: with n public the relation is replace-one (sqrt(2)/n); the add-remove 1/n calibration then has
+    exact eps above its claim, and add-remove with an exact n is not claimed private."""
+    from dpcompendium.mechanisms import gaussian_epsilon
+
+    n = 1000
+    tau = P.noise_scale(eps, 1e-5, n, neighbours="add-remove", calibration=calibration)
+    assert gaussian_epsilon(tau, P.sensitivity(n), 1e-5) == pytest.approx(exact, abs=1e-3)
+    for method in ("central", "dpdispca", "secure-aggregation"):
+        assert not P.privacy_claim(method, eps, 1e-5, n, neighbours="add-remove").private
+    # the default (replace-one) calibration is exactly tight for the analytic one and valid for the classical one
+    tau = P.noise_scale(eps, 1e-5, n, calibration=calibration)
+    assert gaussian_epsilon(tau, P.sensitivity(n), 1e-5) <= eps * (1 + 1e-9)
+    assert P.privacy_claim("central", eps, 1e-5, n, calibration=calibration).private
+
+
+def test_finding4_classical_gaussian_beyond_its_range():
+    """Finding 4: the classical sigma at eps = 10, delta = 1e-5 has exact eps 10.39: not claimed private."""
+    from dpcompendium.mechanisms import gaussian_claim, gaussian_epsilon
+    from dpcompendium.mechanisms.gaussian import classical_crossover
+
+    n = 1000
+    claim = P.privacy_claim("central", 10, 1e-5, n)
+    assert not claim.private and "10.39" in claim.why
+    tau = P.noise_scale(10, 1e-5, n)
+    assert gaussian_epsilon(tau, P.sensitivity(n), 1e-5) == pytest.approx(10.39, abs=5e-3)
+    assert P.privacy_claim("central", 10, 1e-5, n, calibration="analytic").private
+    assert P.privacy_claim("central", 10, 1e-5, n, calibration="auto").private
+    assert P.noise_scale(10, 1e-5, n, calibration="auto") == pytest.approx(
+        P.noise_scale(10, 1e-5, n, calibration="analytic")
+    )
+    assert classical_crossover(1e-5) == pytest.approx(8.42, abs=0.01)
+    assert gaussian_claim(1.0, 8.0, 1e-5).private and not gaussian_claim(1.0, 9.0, 1e-5).private

@@ -1,12 +1,18 @@
-"""Privacy claims: what each mechanism promises, stated in one place.
+"""Privacy claims: what each mechanism promises, and the conditions it rests on, stated in one place.
 
-Every mechanism or estimator in the book states its neighbour relation, its sensitivity and its (ε, δ). A
-:class:`PrivacyClaim` is that statement as data, so that chapters can tabulate it and the ``privacy-audit`` chapter can
-check it against what the mechanism actually delivers.
+Every mechanism or estimator in the book states its neighbour relation, its sensitivity, its (ε, δ) and the
+assumptions the guarantee needs (public preprocessing statistics, which quantities are public, the range where a
+noise calibration is proved). A :class:`PrivacyClaim` is that statement as data, so that chapters tabulate it and
+render every sentence that states a guarantee from it (:meth:`PrivacyClaim.statement`, :func:`claims_table`), and the
+``privacy-audit`` chapter checks it against what the mechanism actually delivers. A claim whose parameters fall
+outside its conditions is ``private=False`` with the reason in ``why``.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Literal
 
@@ -19,11 +25,18 @@ NEIGHBOUR_RELATIONS: dict[str, str] = {
 }
 
 
+def _fmt(x: float) -> str:
+    return "inf" if math.isinf(x) else f"{x:.4g}"
+
+
 @dataclass(frozen=True)
 class PrivacyClaim:
     """A mechanism's privacy statement.
 
-    ``private`` is False for methods that the book shows are *not* private as written; ``why`` then says why.
+    ``private`` is False for methods that the book shows are *not* private as written, or whose parameters fall
+    outside the conditions of the guarantee; ``why`` then says why (``why`` may also comment a private claim).
+    ``conditions`` lists the assumptions the guarantee rests on (each a short sentence); a ``private=True`` claim is
+    true only under them, and :meth:`statement` always prints them.
     """
 
     mechanism: str
@@ -33,12 +46,54 @@ class PrivacyClaim:
     delta: float = 0.0
     private: bool = True
     why: str = ""
+    conditions: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.neighbours not in NEIGHBOUR_RELATIONS:
             raise ValueError(
                 f"neighbours must be one of {sorted(NEIGHBOUR_RELATIONS)}, got {self.neighbours!r}"
             )
+        if isinstance(self.conditions, str):
+            raise ValueError(f"conditions must be a tuple of strings, got {self.conditions!r}")
+        object.__setattr__(self, "conditions", tuple(self.conditions))
+
+    @property
+    def guarantee(self) -> str:
+        """``"(ε, δ)-DP"`` or ``"ε-DP"`` with the numbers (``"ε-LDP"`` for local claims)."""
+        dp = "LDP" if self.neighbours == "local" else "DP"
+        if self.delta:
+            return f"({_fmt(self.epsilon)}, {self.delta:.3g})-{dp}"
+        return f"{_fmt(self.epsilon)}-{dp}"
+
+    def statement(self) -> str:
+        """One sentence stating the guarantee with its relation and conditions, or why there is none."""
+        if not self.private:
+            return f"{self.mechanism}: not {self.guarantee} as claimed — {self.why}"
+        rel = "" if self.neighbours == "local" else f" under {self.neighbours} neighbours"
+        cond = f", given: {'; '.join(self.conditions)}" if self.conditions else ""
+        return f"{self.mechanism}: {self.guarantee}{rel} (sensitivity {self.sensitivity}){cond}"
+
+    def failing(self, why: str) -> PrivacyClaim:
+        """The same claim, ``private=False`` with reason ``why`` (a condition does not hold)."""
+        return dataclasses.replace(self, private=False, why=why)
+
+    def with_conditions(self, *conditions: str) -> PrivacyClaim:
+        """The same claim with extra conditions appended."""
+        return dataclasses.replace(self, conditions=(*self.conditions, *conditions))
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        d = asdict(self)
+        d["conditions"] = "; ".join(self.conditions)
+        d["guarantee"] = self.guarantee if self.private else "none"
+        d["statement"] = self.statement()
+        return d
+
+
+def claims_table(claims: Mapping[str, PrivacyClaim] | Iterable[PrivacyClaim], key: str = "method"):
+    """A DataFrame of claims, one row each (``key`` column from the mapping's keys), with the rendered statement."""
+    import pandas as pd
+
+    items = (
+        list(claims.items()) if isinstance(claims, Mapping) else [(c.mechanism, c) for c in claims]
+    )
+    return pd.DataFrame([{key: k, **c.as_dict()} for k, c in items])

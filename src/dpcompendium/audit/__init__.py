@@ -8,17 +8,21 @@
 - :mod:`.planted` — three deliberately broken mechanisms the audits must catch.
 - :mod:`.floating` — Mironov's floating-point attack on textbook Laplace sampling [mironov2012significance] and the
   snapping mechanism as a hardened option.
-- :mod:`.catalog` (with :mod:`.adapters`) — every mechanism of the book with its claim and audit; ``run_catalog``
-  produces the chapter's ``audit.csv``.
+- :mod:`.spec` — :class:`AuditSpec` (raw neighbouring datasets + the whole pipeline), :func:`are_neighbours`,
+  :func:`run_audit`: the one path every audit (book or user code) goes through.
+- :mod:`.catalog` — discovers every chapter's audit specs (``dpcompendium/<subpackage>/audits.py``; the planted and
+  floating-point rows in :mod:`.builtin`); ``run_catalog`` produces the chapter's ``audit.csv``.
 """
 
 from .catalog import (
+    AUDIT_MODULES,
     COLUMNS,
     CatalogEntry,
     catalog,
     grr_distributions,
     laplace_samplers,
     missing_chapters,
+    row_confidence,
     run_catalog,
     value_events,
 )
@@ -56,13 +60,18 @@ from .planted import (
     planted_true_epsilon,
 )
 from .result import AuditResult, verdict
+from .spec import AuditSpec, are_neighbours, check_neighbours, run_audit
 
 __all__ = [
+    "AUDIT_MODULES",
     "COLUMNS",
     "AuditResult",
+    "AuditSpec",
     "CatalogEntry",
     "Sampler",
+    "are_neighbours",
     "catalog",
+    "check_neighbours",
     "clopper_pearson",
     "coverage_experiment",
     "empirical_audit",
@@ -87,6 +96,8 @@ __all__ = [
     "numpy_laplace_from_uniforms",
     "planted_claim",
     "planted_true_epsilon",
+    "row_confidence",
+    "run_audit",
     "run_catalog",
     "snapping_claim",
     "snapping_epsilon",

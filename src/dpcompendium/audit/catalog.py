@@ -1,63 +1,59 @@
-"""The catalogue: every mechanism of the book, with the pair of neighbouring inputs it is audited on.
+"""The catalogue: every mechanism of the book, audited from two raw neighbouring datasets.
 
-Each :class:`CatalogEntry` holds the mechanism's own privacy claim (from its chapter's ``privacy_claim``), the
-audit to run (exact for finite output spaces, empirical otherwise) and the verdict the book expects. Adapters here
-call the chapters' public functions only. Chapters whose module is not importable are skipped and listed by
-:func:`missing_chapters`. :func:`run_catalog` runs every entry with its own random stream
-(``SeedSequence(seed).spawn``, through :func:`dpcompendium.experiments.sweep`), so the table depends only on the
-seed, never on ``n_jobs``.
+Each chapter declares how its mechanisms are audited next to them, in ``dpcompendium/<subpackage>/audits.py``
+(``audit_specs() -> list[AuditSpec]``; the audit package's own planted bugs and floating-point rows are in
+:mod:`.builtin`). An :class:`~dpcompendium.audit.spec.AuditSpec` holds the mechanism's own privacy claim, raw
+neighbouring datasets (checked by :func:`~dpcompendium.audit.spec.are_neighbours`), the whole pipeline on them
+(preprocessing included) and the verdict the book expects. :func:`catalog` discovers the specs (chapters whose module
+is not importable are skipped and listed by :func:`missing_chapters`); :func:`run_catalog` runs every spec through
+:func:`~dpcompendium.audit.spec.run_audit` with its own random stream (``SeedSequence(seed).spawn``, through
+:func:`dpcompendium.experiments.sweep`), so the table depends only on the seed, never on ``n_jobs``.
+
+Family-wise error. With ``family_wise=True`` (default) every empirical row is run at confidence
+``1 − (1 − confidence)/m`` (m = number of empirical rows; Bonferroni across rows), so the probability that *any*
+correct mechanism in the table is flagged is at most ``1 − confidence``.
 """
 
 from __future__ import annotations
 
 import importlib
-import math
-import warnings
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from ..experiments import sweep
-from ..mechanisms import (
-    exponential_probabilities,
-    gaussian_mechanism,
-    gaussian_sigma,
-    grr_privatise,
-    grr_probabilities,
-    laplace_mechanism,
-)
-from ..privacy import PrivacyClaim
+from ..mechanisms import laplace_mechanism
 from ..validation import check_int
-from .empirical import empirical_audit
-from .exact import exact_audit, gaussian_epsilon
-from .floating import low_bit_event, snapping_claim, snapping_epsilon, snapping_laplace
-from .planted import (
-    grr_wrong_keep,
-    grr_wrong_keep_probabilities,
-    laplace_half_sensitivity,
-    laplace_scale_epsilon,
-    planted_claim,
-    planted_true_epsilon,
-)
-from .result import AuditResult
+from .spec import AuditSpec, run_audit, value_events
 
 __all__ = [
+    "AUDIT_MODULES",
     "COLUMNS",
     "CatalogEntry",
     "catalog",
-    "empirical_runner",
-    "exact_runner",
     "grr_distributions",
     "laplace_samplers",
     "missing_chapters",
+    "row_confidence",
     "run_catalog",
     "value_events",
 ]
 
-#: Runner signature: (n_samples, confidence, rng) → AuditResult.
-Runner = Callable[[int, float, np.random.Generator], AuditResult]
+#: A catalogue entry is an audit spec (the old name, kept for users).
+CatalogEntry = AuditSpec
+
+#: chapter id → (module declaring its audits, function returning its specs), in book order.
+AUDIT_MODULES: dict[str, tuple[str, str]] = {
+    "core": ("dpcompendium.mechanisms.audits", "audit_specs"),
+    "planted": ("dpcompendium.audit.builtin", "planted_specs"),
+    "floating-point": ("dpcompendium.audit.builtin", "floating_specs"),
+    "dp-mean": ("dpcompendium.mean.audits", "audit_specs"),
+    "mwem": ("dpcompendium.mwem.audits", "audit_specs"),
+    "histograms": ("dpcompendium.histograms.audits", "audit_specs"),
+    "federated-pca": ("dpcompendium.pca.audits", "audit_specs"),
+    "hiera": ("dpcompendium.ldp.audits", "audit_specs"),
+}
 
 COLUMNS = [
     "mechanism",
@@ -78,29 +74,6 @@ COLUMNS = [
 ]
 
 
-@dataclass(frozen=True)
-class CatalogEntry:
-    """One audited mechanism.
-
-    ``variant``: ``core`` (textbook mechanism), ``as-written`` / ``private`` (a source's method and its correction),
-    ``planted bug`` or ``hardened``. ``expected``: the verdict the book predicts (``violated`` for planted bugs and
-    for methods shown non-private when the violation is visible on the audited pair). ``true_epsilon``: the exact
-    privacy loss of the audited pair or mechanism when known analytically (NaN otherwise). ``max_samples`` caps
-    ``n_samples`` for slow samplers.
-    """
-
-    mechanism: str
-    chapter: str
-    variant: str
-    claim: PrivacyClaim
-    run: Runner = field(repr=False)
-    expected: str = "holds"
-    true_epsilon: float = math.nan
-    max_samples: int | None = None
-    note: str = ""
-
-
-# ------------------------------------------------------------------------------------------------ helpers
 def grr_distributions(p: float, q: float, k: int) -> np.ndarray:
     """Output distribution of a k-ary randomized response for every input: row v = q everywhere, p at v."""
     d = np.full((k, k), q)
@@ -118,323 +91,42 @@ def laplace_samplers(
     )
 
 
-def value_events(values: Iterable) -> list:
-    """Singleton events {output == v}, for empirical audits of samplers with a finite output space."""
-    return [(f"output == {v!r}", lambda y, v=v: np.asarray(y) == v) for v in values]
-
-
-def empirical_runner(sampler_a, sampler_b, claim: PrivacyClaim, name: str, **kw) -> Runner:
-    """A :data:`Runner` that calls :func:`empirical_audit` at the claim's (ε, δ); ``kw`` goes to the audit."""
-
-    def run(n: int, confidence: float, rng: np.random.Generator) -> AuditResult:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)
-            return empirical_audit(
-                sampler_a,
-                sampler_b,
-                claimed_epsilon=claim.epsilon,
-                claimed_delta=claim.delta,
-                n_samples=n,
-                confidence=confidence,
-                rng=rng,
-                mechanism=name,
-                **kw,
-            )
-
-    return run
-
-
-def exact_runner(distributions, claim: PrivacyClaim, name: str, **kw) -> Runner:
-    """A :data:`Runner` that calls :func:`exact_audit` on fixed output distributions at the claim's (ε, δ)."""
-
-    def run(n: int, confidence: float, rng: np.random.Generator) -> AuditResult:
-        return exact_audit(
-            distributions,
-            claimed_epsilon=claim.epsilon,
-            claimed_delta=claim.delta,
-            mechanism=name,
-            **kw,
-        )
-
-    return run
-
-
-# -------------------------------------------------------------------------------------- core mechanisms
-def _core_entries() -> list[CatalogEntry]:
-    out: list[CatalogEntry] = []
-    for eps in (0.5, 1.0, 2.0):
-        claim = PrivacyClaim("Laplace mechanism", "add-remove", "L1 sensitivity 1", eps)
-        out.append(
-            CatalogEntry(
-                f"Laplace mechanism, eps={eps:g}",
-                "core",
-                "core",
-                claim,
-                empirical_runner(
-                    lambda n, g, e=eps: laplace_mechanism(0.0, 1.0, e, g, size=n),
-                    lambda n, g, e=eps: laplace_mechanism(1.0, 1.0, e, g, size=n),
-                    claim,
-                    "laplace",
-                ),
-                true_epsilon=eps,
-                note="f(D) = 0, f(D') = 1",
-            )
-        )
-    delta = 1e-5
-    for eps in (0.5, 0.9):
-        claim = PrivacyClaim(
-            "Gaussian mechanism (classical calibration)",
-            "add-remove",
-            "L2 sensitivity 1",
-            eps,
-            delta,
-        )
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)
-            sigma = gaussian_sigma(1.0, eps, delta)
-        out.append(
-            CatalogEntry(
-                f"Gaussian mechanism, eps={eps:g}, delta=1e-5",
-                "core",
-                "core",
-                claim,
-                empirical_runner(
-                    lambda n, g, e=eps: gaussian_mechanism(0.0, 1.0, e, delta, g, size=n),
-                    lambda n, g, e=eps: gaussian_mechanism(1.0, 1.0, e, delta, g, size=n),
-                    claim,
-                    "gaussian",
-                ),
-                true_epsilon=gaussian_epsilon(sigma, 1.0, delta),
-                note="f(D) = 0, f(D') = 1; true_epsilon: exact (Balle & Wang 2018) at the claimed delta",
-            )
-        )
-    for eps in (0.5, 1.0, 2.0):
-        # Worst-case neighbouring scores (sensitivity 1): candidate 0 gains 1, the others lose 1; with candidate 0
-        # far below the rest the ratio P'(0)/P(0) tends to e^eps (the claim is tight only in the limit).
-        u = np.array([-60.0 / eps, 0.0, 0.0, 0.0])
-        u2 = u + np.array([1.0, -1.0, -1.0, -1.0])
-        dist = np.vstack(
-            [exponential_probabilities(u, 1.0, eps), exponential_probabilities(u2, 1.0, eps)]
-        )
-        claim = PrivacyClaim("exponential mechanism", "add-remove", "score sensitivity 1", eps)
-        out.append(
-            CatalogEntry(
-                f"Exponential mechanism, eps={eps:g}",
-                "core",
-                "core",
-                claim,
-                exact_runner(dist, claim, "exponential", pairs=[(0, 1)]),
-                true_epsilon=eps,
-                note="worst-case scores u = (-60/eps, 0, 0, 0), u' = u + (1, -1, -1, -1)",
-            )
-        )
-    k = 4
-    for eps in (0.5, 1.0, 2.0):
-        claim = PrivacyClaim(f"GRR, k={k}", "local", "any two inputs", eps)
-        p, q = grr_probabilities(k, eps)
-        out.append(
-            CatalogEntry(
-                f"GRR k={k}, eps={eps:g}",
-                "core",
-                "core",
-                claim,
-                exact_runner(grr_distributions(p, q, k), claim, "grr"),
-                true_epsilon=eps,
-            )
-        )
-    eps = 1.0
-    claim = PrivacyClaim(f"GRR, k={k} (sampler)", "local", "any two inputs", eps)
-    out.append(
-        CatalogEntry(
-            f"GRR k={k} sampler, eps=1",
-            "core",
-            "core",
-            claim,
-            empirical_runner(
-                lambda n, g: grr_privatise(np.zeros(n, dtype=np.int64), k, eps, g),
-                lambda n, g: grr_privatise(np.ones(n, dtype=np.int64), k, eps, g),
-                claim,
-                "grr sampler",
-                events=value_events(range(k)),
-            ),
-            true_epsilon=eps,
-            note="grr_privatise on inputs 0 and 1, events {output = v}",
-        )
-    )
-    return out
-
-
-# ---------------------------------------------------------------------------------------- planted bugs
-def _planted_entries() -> list[CatalogEntry]:
-    out: list[CatalogEntry] = []
-    bugs = {
-        "laplace-scale-epsilon": laplace_scale_epsilon,
-        "laplace-half-sensitivity": laplace_half_sensitivity,
-    }
-    for bug, func in bugs.items():
-        for eps in (0.5, 2.0) if bug == "laplace-scale-epsilon" else (0.5, 1.0):
-            claim = planted_claim(bug, eps)
-            true = planted_true_epsilon(bug, eps)
-            out.append(
-                CatalogEntry(
-                    f"{bug}, eps={eps:g}",
-                    "planted",
-                    "planted bug",
-                    claim,
-                    empirical_runner(
-                        lambda n, g, e=eps, f=func: f(0.0, 1.0, e, g, size=n),
-                        lambda n, g, e=eps, f=func: f(1.0, 1.0, e, g, size=n),
-                        claim,
-                        bug,
-                    ),
-                    expected="violated" if true > eps else "holds",
-                    true_epsilon=true,
-                    note="f(D) = 0, f(D') = 1",
-                )
-            )
-    k = 4
-    for eps in (0.5, 1.0):
-        claim = planted_claim("grr-wrong-keep", eps, k=k)
-        p, q = grr_wrong_keep_probabilities(k, eps)
-        out.append(
-            CatalogEntry(
-                f"grr-wrong-keep k={k}, eps={eps:g}",
-                "planted",
-                "planted bug",
-                claim,
-                exact_runner(grr_distributions(p, q, k), claim, "grr-wrong-keep"),
-                expected="violated",
-                true_epsilon=planted_true_epsilon("grr-wrong-keep", eps, k=k),
-            )
-        )
-    eps = 1.0
-    claim = planted_claim("grr-wrong-keep", eps, k=k)
-    out.append(
-        CatalogEntry(
-            f"grr-wrong-keep k={k} sampler, eps=1",
-            "planted",
-            "planted bug",
-            claim,
-            empirical_runner(
-                lambda n, g: grr_wrong_keep(np.zeros(n, dtype=np.int64), k, eps, g),
-                lambda n, g: grr_wrong_keep(np.ones(n, dtype=np.int64), k, eps, g),
-                claim,
-                "grr-wrong-keep sampler",
-                events=value_events(range(k)),
-            ),
-            expected="violated",
-            true_epsilon=planted_true_epsilon("grr-wrong-keep", eps, k=k),
-        )
-    )
-    return out
-
-
-# ------------------------------------------------------------------------------------ floating point
-def _floating_entries() -> list[CatalogEntry]:
-    eps, bound = 1.0, 100.0
-    event = low_bit_event()
-    claim = PrivacyClaim("Laplace mechanism (numpy sampler)", "add-remove", "L1 sensitivity 1", eps)
-    sclaim = snapping_claim(eps, 1.0, bound)
-    return [
-        CatalogEntry(
-            "Laplace mechanism, numpy floats, low-bit event",
-            "core",
-            "as-written",
-            claim,
-            empirical_runner(
-                lambda n, g: laplace_mechanism(0.0, 1.0, eps, g, size=n),
-                lambda n, g: laplace_mechanism(1.0, 1.0, eps, g, size=n),
-                claim,
-                "laplace (floating point)",
-                events=[event],
-            ),
-            expected="violated",
-            true_epsilon=math.inf,
-            note="Mironov (CCS 2012): outputs in (0, 0.5) off the 2^-53 grid are impossible from f(D') = 1",
-        ),
-        CatalogEntry(
-            "Snapping Laplace, low-bit event",
-            "core",
-            "hardened",
-            sclaim,
-            empirical_runner(
-                lambda n, g: snapping_laplace(0.0, 1.0, eps, bound, g, size=n),
-                lambda n, g: snapping_laplace(1.0, 1.0, eps, bound, g, size=n),
-                sclaim,
-                "snapping (floating point)",
-                events=[event],
-            ),
-            true_epsilon=snapping_epsilon(eps, 1.0, bound),
-            note="dpcompendium.audit.snapping_laplace, B = 100",
-        ),
-        CatalogEntry(
-            "Snapping Laplace, intervals",
-            "core",
-            "hardened",
-            sclaim,
-            empirical_runner(
-                lambda n, g: snapping_laplace(0.0, 1.0, eps, bound, g, size=n),
-                lambda n, g: snapping_laplace(1.0, 1.0, eps, bound, g, size=n),
-                sclaim,
-                "snapping",
-            ),
-            true_epsilon=snapping_epsilon(eps, 1.0, bound),
-            note="dpcompendium.audit.snapping_laplace, B = 100",
-        ),
-    ]
-
-
-# ------------------------------------------------------------------------------------------- registry
-#: chapter id → (module it needs, builder of its entries).
-_BUILDERS: dict[str, tuple[str | None, str]] = {
-    "core": (None, "_core_entries"),
-    "planted": (None, "_planted_entries"),
-    "floating-point": (None, "_floating_entries"),
-}
-
-
-def _builders() -> dict[str, tuple[str | None, Callable[[], list[CatalogEntry]]]]:
-    from . import adapters
-
-    out = {k: (mod, globals()[fn]) for k, (mod, fn) in _BUILDERS.items()}
-    for chapter, (module, fn) in adapters.BUILDERS.items():
-        out[chapter] = (module, getattr(adapters, fn))
-    return out
-
-
-def _importable(module: str | None) -> bool:
-    if module is None:
-        return True
+def _builder(chapter: str) -> Callable[[], list[AuditSpec]] | None:
+    module, fn = AUDIT_MODULES[chapter]
     try:
-        importlib.import_module(module)
+        mod = importlib.import_module(module)
     except ImportError:
-        return False
-    return True
+        return None
+    return getattr(mod, fn)
 
 
 def missing_chapters() -> list[str]:
-    """Chapters whose module cannot be imported (their mechanisms are left out of the catalogue)."""
-    return [ch for ch, (mod, _) in _builders().items() if not _importable(mod)]
+    """Chapters whose audit module cannot be imported (their mechanisms are left out of the catalogue)."""
+    return [ch for ch in AUDIT_MODULES if _builder(ch) is None]
 
 
-def catalog(chapters: Iterable[str] | None = None) -> list[CatalogEntry]:
-    """Every catalogue entry of the given chapters (default: all whose module is importable), in book order."""
-    builders = _builders()
-    wanted = list(builders) if chapters is None else list(chapters)
+def catalog(chapters: Iterable[str] | None = None) -> list[AuditSpec]:
+    """Every audit spec of the given chapters (default: all whose module is importable), in book order."""
+    wanted = list(AUDIT_MODULES) if chapters is None else list(chapters)
     for ch in wanted:
-        if ch not in builders:
-            raise ValueError(f"chapters must be among {'|'.join(builders)}, got {ch!r}")
-    entries: list[CatalogEntry] = []
+        if ch not in AUDIT_MODULES:
+            raise ValueError(f"chapters must be among {'|'.join(AUDIT_MODULES)}, got {ch!r}")
+    specs: list[AuditSpec] = []
     for ch in wanted:
-        module, build = builders[ch]
-        if _importable(module):
-            entries.extend(build())
-    return entries
+        build = _builder(ch)
+        if build is not None:
+            specs.extend(build())
+    return specs
 
 
-def _row(entry: CatalogEntry, n_samples: int, confidence: float, rng: np.random.Generator) -> dict:
-    n = min(n_samples, entry.max_samples) if entry.max_samples else n_samples
-    res = entry.run(n, confidence, rng)
+def row_confidence(entries: list[AuditSpec], confidence: float, family_wise: bool = True) -> float:
+    """Confidence of each empirical row: ``1 − (1 − confidence)/m`` over the m empirical rows (family-wise)."""
+    m = sum(e.audit == "empirical" for e in entries)
+    return 1.0 - (1.0 - confidence) / max(m, 1) if family_wise else confidence
+
+
+def _row(entry: AuditSpec, n_samples: int, confidence: float, rng: np.random.Generator) -> dict:
+    res = run_audit(entry, n_samples=n_samples, confidence=confidence, rng=rng)
     return {
         "mechanism": entry.mechanism,
         "chapter": entry.chapter,
@@ -455,21 +147,27 @@ def _row(entry: CatalogEntry, n_samples: int, confidence: float, rng: np.random.
 
 
 def run_catalog(
-    entries: list[CatalogEntry] | None = None,
+    entries: list[AuditSpec] | None = None,
     *,
     n_samples: int = 1_000_000,
     confidence: float = 0.95,
+    family_wise: bool = True,
     seed: int = 0,
     n_jobs: int = 1,
 ) -> pd.DataFrame:
-    """Audit every entry; one row per entry with the columns of :data:`COLUMNS` (the chapter's ``audit.csv``)."""
+    """Audit every entry; one row per entry with the columns of :data:`COLUMNS` (the chapter's ``audit.csv``).
+
+    ``family_wise=True``: ``confidence`` is the family-wise confidence over all empirical rows
+    (:func:`row_confidence`); otherwise it is each row's own.
+    """
     entries = catalog() if entries is None else list(entries)
     n_samples = check_int(n_samples, "n_samples", minimum=20)
     if not entries:
         raise ValueError("entries must hold at least one CatalogEntry, got none")
+    conf = row_confidence(entries, confidence, family_wise)
 
     def one(index: int, rng: np.random.Generator) -> dict:
-        return _row(entries[index], n_samples, confidence, rng)
+        return _row(entries[index], n_samples, conf, rng)
 
     runs = sweep(
         one, {"index": list(range(len(entries)))}, reps=1, seed=seed, n_jobs=n_jobs, progress=False

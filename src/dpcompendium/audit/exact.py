@@ -14,10 +14,9 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.optimize import brentq
-from scipy.stats import norm
 
-from ..validation import check_array, check_epsilon, check_int, check_sensitivity
+from ..mechanisms.gaussian import gaussian_delta, gaussian_epsilon
+from ..validation import check_array, check_epsilon, check_int
 from .result import AuditResult, verdict
 
 __all__ = [
@@ -136,27 +135,4 @@ def exact_audit(
         event=f"output {label!s} (inputs {i} vs {j})",
         p_a=float(P[i, o]),
         p_b=float(P[j, o]),
-    )
-
-
-def gaussian_delta(sigma: float, sensitivity: float, epsilon: float) -> float:
-    """Exact δ(ε) of the Gaussian mechanism (Balle & Wang 2018, Thm 8, [balle2018improving]).
-
-    δ(ε) = Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ).
-    """
-    s = check_sensitivity(sigma, "sigma")
-    d = check_sensitivity(sensitivity)
-    a, b = d / (2 * s), epsilon * s / d
-    return float(norm.cdf(a - b) - math.exp(epsilon) * norm.cdf(-a - b))
-
-
-def gaussian_epsilon(sigma: float, sensitivity: float, delta: float) -> float:
-    """The exact (smallest) ε at which N(0, σ²) noise on an L2-sensitivity-Δ query is (ε, δ)-DP."""
-    if gaussian_delta(sigma, sensitivity, 0.0) <= delta:
-        return 0.0
-    hi = 1.0
-    while gaussian_delta(sigma, sensitivity, hi) > delta:
-        hi *= 2.0
-    return float(
-        brentq(lambda e: gaussian_delta(sigma, sensitivity, e) - delta, 0.0, hi, xtol=1e-12)
     )

@@ -3,6 +3,7 @@ exact error formulas and exact output probabilities (chapter ``dp-mean``)."""
 
 from .analysis import (
     clamped_laplace_error,
+    clamped_output_law,
     closed_form_error,
     event_probability,
     laplace_error,
@@ -13,8 +14,10 @@ from .analysis import (
 )
 from .data import AGE_BOUNDS, DATASETS, HEIGHT_BOUNDS, adult_ages, dataset, heights
 from .estimators import (
+    CLAMPED_ADD_REMOVE_THRESHOLD,
     METHODS,
     VARIANTS,
+    clamped_add_remove_loss,
     composition_epsilon,
     empty_branch_loss,
     empty_branch_probabilities,
@@ -37,6 +40,7 @@ from .plots import plot_closed_form, plot_conclusion, plot_errors, plot_resampli
 
 __all__ = [
     "AGE_BOUNDS",
+    "CLAMPED_ADD_REMOVE_THRESHOLD",
     "COMPARISONS",
     "DATASETS",
     "HEIGHT_BOUNDS",
@@ -45,7 +49,9 @@ __all__ = [
     "VARIANTS",
     "adult_ages",
     "build_data",
+    "clamped_add_remove_loss",
     "clamped_laplace_error",
+    "clamped_output_law",
     "closed_form_error",
     "closed_form_table",
     "composition_epsilon",

@@ -16,6 +16,7 @@ Error of a release y of the mean μ = s/n of x ∈ [a, b]^n, Δ = b − a, β_n 
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -34,6 +35,7 @@ from .estimators import (
 
 __all__ = [
     "clamped_laplace_error",
+    "clamped_output_law",
     "closed_form_error",
     "event_probability",
     "laplace_error",
@@ -188,6 +190,27 @@ def event_probability(
         atom_b = _laplace_mass(n * b - s, math.inf, beta)
         return interior + atom_a * contains(a) + atom_b * contains(b)
     raise ValueError(f"method must be one of resampling|clamped, got {method!r}")
+
+
+def clamped_output_law(x: ArrayLike, epsilon: float, bounds: Any, bins: int = 600) -> np.ndarray:
+    """Exact law of method 3's output coarsened to a finite space: P(y = a), P(y in each of ``bins`` equal open
+    intervals of (a, b)), P(y = b) (the interval ends have probability 0). An exact audit of this coarsening
+    (post-processing) lower-bounds the mechanism's ε and tends to it as the bins shrink."""
+    a, b = check_bounds(bounds)
+    bins = check_int(bins, "bins", minimum=1)
+    edges = np.linspace(a, b, bins + 1)
+    inner = [
+        event_probability("clamped", x, epsilon, bounds, (lo, hi), closed=False)
+        for lo, hi in itertools.pairwise(edges)
+    ]
+    law = np.array(
+        [
+            event_probability("clamped", x, epsilon, bounds, (a, a)),
+            *inner,
+            event_probability("clamped", x, epsilon, bounds, (b, b)),
+        ]
+    )
+    return law / law.sum()
 
 
 def resampling_pair_loss(n: int, epsilon: float, bounds: Any, variant: str = "as-written") -> float:

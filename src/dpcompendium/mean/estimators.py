@@ -27,9 +27,11 @@ from ..privacy import PrivacyClaim
 from ..validation import check_bounds, check_epsilon, check_in_domain, check_rng
 
 __all__ = [
+    "CLAMPED_ADD_REMOVE_THRESHOLD",
     "METHODS",
     "VARIANTS",
     "Variant",
+    "clamped_add_remove_loss",
     "composition_epsilon",
     "empty_branch_loss",
     "empty_branch_probabilities",
@@ -276,8 +278,9 @@ def noisy_average_clamped(
     :func:`empty_branch_probabilities` if n = 0.
 
     ε-DP under replace-one with public n ≥ 1 (sum sensitivity Δ; clamping Π is post-processing)
-    {cite}`dwork2006calibrating`. Not ε-DP under add-remove: n is released exactly through the noise scale Δ/(nε)
-    (D = {a}, D' = {a, a}: P(a < y < b) ratio 1 + e^{−ε} > e^ε for ε < ln φ). ``clamp=False`` gives the plain
+    {cite}`dwork2006calibrating`. Under add-remove the true n sets the noise scale Δ/(nε): the worst-case loss is
+    max(ε, ln 2 + ε/2) (:func:`clamped_add_remove_loss`), so it is ε-DP under add-remove exactly when ε ≥ 2 ln 2
+    (witness D = {a}, D' = {a, b}, output near (a + b)/2: density ratio 2e^{ε/2}). ``clamp=False`` gives the plain
     Laplace average with public n (MSE 2(Δ/(nε))²).
     """
     arr, eps, lo, hi = _inputs(x, epsilon, bounds, rng)
@@ -294,6 +297,23 @@ def noisy_average_clamped(
     return _out(y)
 
 
+#: Method 3 is ε-DP under add-remove iff ε ≥ 2 ln 2 (:func:`clamped_add_remove_loss`).
+CLAMPED_ADD_REMOVE_THRESHOLD = 2.0 * math.log(2.0)
+
+
+def clamped_add_remove_loss(epsilon: float) -> float:
+    """Worst-case privacy loss of method 3 under add-remove: max(ε, ln 2 + ε/2).
+
+    D of n records with mean μ, D' = D ∪ {x}: the interior density ratio f_D'/f_D is
+    ((n+1)/n)·exp((ε/Δ)(n|y − μ| − (n+1)|y − μ'|)), largest at y = μ' where it is ln(1 + 1/n) + εn|x − μ|/((n+1)Δ)
+    ≤ ln(1 + 1/n) + εn/(n+1), attained by μ = a, x = b; over n ≥ 1 it exceeds ε only at n = 1 ((n+1) ln(1 + 1/n)
+    decreases from 2 ln 2), giving ln 2 + ε/2. The reverse ratio, the atoms at a and b (ratio e^{ε(x−a)/Δ}) and the
+    n = 0 branch (:func:`empty_branch_loss`) stay ≤ ε.
+    """
+    eps = check_epsilon(epsilon)
+    return max(eps, math.log(2.0) + eps / 2.0)
+
+
 def _claim_clamped(
     epsilon: float, bounds: Any, variant: Variant = "as-written", neighbours: str = "replace-one"
 ) -> PrivacyClaim:
@@ -304,12 +324,21 @@ def _claim_clamped(
     neighbours = _check_neighbours(neighbours)
     sens = f"sum: b - a = {hi - lo:g}; mean: (b - a)/n (n public, not noised)"
     if neighbours == "add-remove":
+        cond = (
+            "eps >= 2 ln 2 = 1.386: the true count sets the noise scale (b-a)/(n eps), worst-case loss "
+            "max(eps, ln 2 + eps/2)"
+        )
+        if eps >= CLAMPED_ADD_REMOVE_THRESHOLD:
+            return PrivacyClaim("clamped", "add-remove", sens, eps, 0.0, True, "", (cond,))
         why = (
-            "the true count sets the noise scale (b-a)/(n eps): D={a} vs D'={a,a} gives "
-            "P(a<y<b) ratio 1+e^-eps > e^eps for eps < ln(golden ratio) = 0.481"
+            f"the true count sets the noise scale (b-a)/(n eps): worst-case loss max(eps, ln 2 + eps/2) = "
+            f"{clamped_add_remove_loss(eps):.4g} > eps for eps < 2 ln 2; witness D={{a}} vs D'={{a,b}}, output "
+            f"near (a+b)/2: density ratio 2 e^(eps/2) = {2 * math.exp(eps / 2):.3g} > e^eps"
         )
         return PrivacyClaim("clamped", "add-remove", sens, eps, 0.0, False, why)
-    return PrivacyClaim("clamped", "replace-one", sens, eps, 0.0, True, "")
+    return PrivacyClaim(
+        "clamped", "replace-one", sens, eps, 0.0, True, "", ("n >= 1 public (replace-one)",)
+    )
 
 
 # -------------------------------------------------------------------------------------------- 4. normalized

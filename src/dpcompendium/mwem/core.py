@@ -178,7 +178,8 @@ def privacy_claim(epsilon: float, T: int, variant: str = "standard", ndim: int =
     """MWEM's privacy statement. Neighbours: replace-one with public n (A₀ = n · uniform uses n).
 
     ``standard``: ε-DP. ``coursework``: ε(10⁻⁵ + nAtt)/2-DP — within ε in 1-D, *not* ε-DP from 2-D on because the
-    Laplace scale is divided by nAtt although a count still has sensitivity 1.
+    Laplace scale is divided by nAtt although a count still has sensitivity 1; and only on condition that the
+    data-dependent number of re-draws is not released (an unaccounted release otherwise), stated in ``conditions``.
     """
     acc = privacy_accounting(epsilon, T, variant, ndim)
     total, eps = acc["total_epsilon"], acc["nominal_epsilon"]
@@ -190,8 +191,19 @@ def privacy_claim(epsilon: float, T: int, variant: str = "standard", ndim: int =
         f"selection spends ε/2·1e-5 (scores divided by 100000) and measurement ε·{ndim}/2 (Laplace scale "
         f"2T/(ε·nAtt) for a count of sensitivity 1): total {total:.6g} for nominal ε = {eps:g}"
     )
+    redraw = (
+        "the number of re-draws per round (MWEMResult.draws, and the running time) is not released: it is "
+        "geometric with a data-dependent success probability, and each extra draw is one more exponential-"
+        "mechanism selection that this accounting does not charge"
+    )
     return PrivacyClaim(
-        "MWEM (coursework)", "replace-one", sens, total, private=ok, why="" if ok else why
+        "MWEM (coursework)",
+        "replace-one",
+        sens,
+        total,
+        private=ok,
+        why="" if ok else why,
+        conditions=(redraw,),
     )
 
 

@@ -1,11 +1,12 @@
 """Differentially private PCA across sites: the source's shared-seed protocol, its flaw, and a fix.
 
-- :mod:`.core` — noise calibration (``τ = Δ√(2 ln(1.25/δ))/ε``, ``Δ = 1/n``), symmetric Gaussian noise, subspaces,
+- :mod:`.core` — noise calibration (``τ = Δ√(2 ln(1.25/δ))/ε``, ``Δ = √2/n``, replace-one with n public), symmetric Gaussian noise, subspaces,
   captured energy.
 - :mod:`.methods` — :func:`pca`, :func:`central_dp_pca` (Analyze Gauss), :func:`dpdis_pca` (Imtiaz & Sarwate 2018),
   :func:`federated_pca` (``variant="shared-seed" | "secure-aggregation"``), :func:`privacy_claim`.
 - :mod:`.protocols` — the masked mean, the shared-seed protocol and its seed attack, secure aggregation.
-- :mod:`.datasets` — the chapter's datasets and horizontal splits.
+- :mod:`.datasets` — the chapter's datasets, the public and the as-written preprocessing, horizontal splits.
+- :mod:`.audits` — how the privacy-audit chapter audits these methods (raw neighbouring datasets).
 - :mod:`.experiments` — the sweeps behind the chapter's tables.
 
 References: ``src_fedpca``, ``dwork2014analyze``, ``imtiaz2018distributed``, ``bonawitz2017practical``.
@@ -22,7 +23,16 @@ from .core import (
     top_k_eigh,
     top_k_subspace,
 )
-from .datasets import DATASETS, Dataset, load_dataset, make_low_rank, prepare, split_sites
+from .datasets import (
+    DATASETS,
+    PUBLIC_BOUNDS,
+    Dataset,
+    load_dataset,
+    make_low_rank,
+    prepare,
+    preprocessing_sensitivity,
+    split_sites,
+)
 from .experiments import (
     attack_table,
     energy_runs,
@@ -33,7 +43,16 @@ from .experiments import (
     site_pattern,
     svm_table,
 )
-from .methods import METHODS, SiteData, central_dp_pca, dpdis_pca, federated_pca, pca, privacy_claim
+from .methods import (
+    METHODS,
+    PREPROCESSING,
+    SiteData,
+    central_dp_pca,
+    dpdis_pca,
+    federated_pca,
+    pca,
+    privacy_claim,
+)
 from .protocols import (
     MaskedSumCount,
     Transcript,
@@ -50,6 +69,8 @@ from .protocols import (
 __all__ = [
     "DATASETS",
     "METHODS",
+    "PREPROCESSING",
+    "PUBLIC_BOUNDS",
     "Dataset",
     "MaskedSumCount",
     "SiteData",
@@ -75,6 +96,7 @@ __all__ = [
     "pooled_pattern_z",
     "pooled_z",
     "prepare",
+    "preprocessing_sensitivity",
     "privacy_claim",
     "scatter",
     "secure_aggregation_protocol",

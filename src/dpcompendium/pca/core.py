@@ -1,7 +1,9 @@
 """Shared pieces of private PCA: noise calibration, the symmetric Gaussian noise matrix, subspaces and metrics.
 
 Conventions. Data are rows ``x ∈ R^d`` with ``‖x‖₂ ≤ 1``; a site holds ``X_i ∈ R^{N_i × d}`` and its *scatter*
-``S_i = X_iᵀX_i``; the pooled second-moment matrix is ``A = (1/n) Σ_i S_i`` with ``n = Σ_i N_i`` public.
+``S_i = X_iᵀX_i``; the pooled second-moment matrix is ``A = (1/n) Σ_i S_i`` with ``n = Σ_i N_i`` public. Every
+protocol reveals the exact n (and the site sizes N_i), so the relation that makes them private is replace-one
+(the default); add-remove with an exact n is not a private relation (see :func:`~dpcompendium.pca.privacy_claim`).
 
 Sensitivity of ``A`` (measured, as in Analyze Gauss :cite:`dwork2014analyze`, on the upper triangle including the
 diagonal, the only entries that receive independent noise):
@@ -14,14 +16,13 @@ diagonal, the only entries that receive independent noise):
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Literal
 
 import numpy as np
-from scipy import linalg, optimize, stats
+from scipy import linalg
 
-from ..mechanisms import gaussian_sigma
-from ..validation import check_array, check_delta, check_epsilon, check_int, check_rng
+from ..mechanisms.gaussian import analytic_gaussian_sigma, calibrated_sigma
+from ..validation import check_array, check_int, check_rng
 
 __all__ = [
     "analytic_gaussian_sigma",
@@ -36,10 +37,10 @@ __all__ = [
 ]
 
 Neighbours = Literal["add-remove", "replace-one"]
-Calibration = Literal["classical", "analytic"]
+Calibration = Literal["classical", "analytic", "auto"]
 
 
-def sensitivity(n: int, neighbours: Neighbours = "add-remove") -> float:
+def sensitivity(n: int, neighbours: Neighbours = "replace-one") -> float:
     """L2 sensitivity of ``A = XᵀX/n`` for rows in the unit ball: ``1/n`` (add-remove) or ``√2/n`` (replace-one)."""
     n = check_int(n, "n", minimum=1)
     if neighbours == "add-remove":
@@ -49,44 +50,19 @@ def sensitivity(n: int, neighbours: Neighbours = "add-remove") -> float:
     raise ValueError(f"neighbours must be 'add-remove' or 'replace-one', got {neighbours!r}")
 
 
-def analytic_gaussian_sigma(sens: float, epsilon: float, delta: float) -> float:
-    """Smallest σ with Φ(Δ/2σ − εσ/Δ) − e^ε Φ(−Δ/2σ − εσ/Δ) ≤ δ: the exact (ε, δ) Gaussian calibration,
-    valid for every ε > 0 (Balle & Wang 2018, Thm 8, :cite:`balle2018improving`)."""
-    e, d = check_epsilon(epsilon), check_delta(delta)
-    if not (math.isfinite(sens) and sens > 0):
-        raise ValueError(f"sens must be finite and > 0, got {sens!r}")
-
-    def excess(log_sigma: float) -> float:
-        s = math.exp(log_sigma) / sens  # σ in units of Δ
-        a, b = 1.0 / (2.0 * s), e * s
-        # log-space for the second term: e^ε Φ(−a − b)
-        second = math.exp(e + stats.norm.logcdf(-a - b))
-        return stats.norm.cdf(a - b) - second - d
-
-    lo, hi = math.log(sens) - 30.0, math.log(sens) + 30.0
-    return math.exp(optimize.brentq(excess, lo, hi, xtol=1e-14, rtol=1e-12))
-
-
 def noise_scale(
     epsilon: float,
     delta: float,
     n: int,
     *,
-    neighbours: Neighbours = "add-remove",
+    neighbours: Neighbours = "replace-one",
     calibration: Calibration = "classical",
 ) -> float:
     """τ for the noise on ``A = XᵀX/n``: classical ``τ = Δ√(2 ln(1.25/δ))/ε`` :cite:`dwork2014algorithmic`
-    (proved for ε < 1 only; the source uses it for every ε) or the analytic calibration (any ε)."""
+    (proved for ε < 1; the source uses it for every ε, and :func:`~dpcompendium.mechanisms.gaussian_claim` says
+    where it fails), the analytic calibration (any ε) or ``auto`` (classical where valid, else analytic)."""
     sens = sensitivity(n, neighbours)
-    if calibration == "classical":
-        with (
-            warnings.catch_warnings()
-        ):  # ε ≥ 1 is outside the classical proof; the docstring and chapter say so
-            warnings.simplefilter("ignore", UserWarning)
-            return gaussian_sigma(sens, epsilon, delta)
-    if calibration == "analytic":
-        return analytic_gaussian_sigma(sens, epsilon, delta)
-    raise ValueError(f"calibration must be 'classical' or 'analytic', got {calibration!r}")
+    return calibrated_sigma(sens, epsilon, delta, calibration)
 
 
 def symmetric_gaussian(

@@ -55,7 +55,7 @@ def fit_subspace(
     delta: float,
     rng: np.random.Generator,
     *,
-    neighbours: Neighbours = "add-remove",
+    neighbours: Neighbours = "replace-one",
     calibration: Calibration = "classical",
     r: int | None = None,
 ) -> np.ndarray:
@@ -111,7 +111,7 @@ def energy_runs(
     *,
     splits: Sequence[str] = ("equal", "unequal"),
     n_jobs: int = 1,
-    neighbours: Neighbours = "add-remove",
+    neighbours: Neighbours = "replace-one",
     calibration: Calibration = "classical",
     r: int | None = None,
 ) -> pd.DataFrame:
@@ -202,7 +202,7 @@ def svm_table(
     max_rows: int = 3000,
     folds: int = 5,
     n_jobs: int = 1,
-    neighbours: Neighbours = "add-remove",
+    neighbours: Neighbours = "replace-one",
     calibration: Calibration = "classical",
     r: int | None = None,
 ) -> pd.DataFrame:

@@ -175,7 +175,7 @@ def shared_seed_protocol(
     delta: float,
     seed: int,
     *,
-    neighbours: Neighbours = "add-remove",
+    neighbours: Neighbours = "replace-one",
     calibration: Calibration = "classical",
 ) -> Transcript:
     """The source's ELFedPCA noise (steps 4–5): ``E`` from the shared ``seed``, site ``i`` sends ``A_i + E/s``, the
@@ -207,7 +207,7 @@ def secure_aggregation_protocol(
     delta: float,
     rng: np.random.Generator,
     *,
-    neighbours: Neighbours = "add-remove",
+    neighbours: Neighbours = "replace-one",
     calibration: Calibration = "classical",
     masks: bool = True,
     frac_bits: int = FRAC_BITS,
