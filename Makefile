@@ -37,7 +37,11 @@ help:
 $(STAMP): $(LOCK) pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else "make: the lock is for Python 3.11; set PYTHON=/path/to/python3.11 (found %d.%d)" % sys.version_info[:2])'
 	$(PYTHON) -m venv $(VENV)
-	$(PIP) install --quiet --require-hashes --no-deps -r $(LOCK)
+	@# uv, itself pinned by hash in the lock, installs the lock ~10x faster than pip; pip does it if uv fails.
+	awk '/^uv==/{p=1; print; next} p && /^ +--hash/{print; next} {p=0}' $(LOCK) > $(VENV)/uv-requirement.txt
+	$(PIP) install --quiet --require-hashes --no-deps -r $(VENV)/uv-requirement.txt
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --require-hashes --no-deps -r $(LOCK) \
+	  || $(PIP) install --quiet --require-hashes --no-deps -r $(LOCK)
 	$(PIP) install --quiet --no-deps --no-build-isolation -e .
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (dpcompendium)" >/dev/null
 	touch $(STAMP)

@@ -2,7 +2,7 @@
 
     dpcompendium list
     dpcompendium run CHAPTER [-p NAME VALUE]... [--out DIR] [--scheduler ADDRESS|local:N]
-    dpcompendium book [--strict]
+    dpcompendium book [--strict]   (chapters executed only when stale: see dpcompendium.execution)
 
 ``run`` validates everything before it executes or writes anything; the chapter runs with papermill into a hidden
 staging folder beside ``DIR/CHAPTER`` that replaces ``DIR/CHAPTER`` only when the whole notebook has succeeded, so a
@@ -173,7 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_scheduler_argument(run)
     run.set_defaults(func=with_scheduler(cmd_run))
     book = sub.add_parser(
-        "book", help="execute every chapter and build the HTML book in _build/html"
+        "book",
+        help="build the HTML book in _build/html, executing the chapters whose notebook, library, "
+        "data or lock changed since their last execution",
     )
     book.add_argument(
         "--strict", action="store_true", help="treat warnings as errors (-W -n --keep-going)"

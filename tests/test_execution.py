@@ -1,0 +1,235 @@
+"""The execution store: each chapter executed once, reused only under an unchanged key, never stale.
+
+The end-to-end tests build a miniature Jupyter Book (one prose page, one notebook that prints a value from a small
+library, the execution report) with the real extension, and check that (1) a prose-only edit executes nothing,
+(2) a one-line change in the library re-executes the notebook and changes the published output.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from dpcompendium.execution import (
+    chapter_key,
+    ensure_executed,
+    inputs_digest,
+    load_record,
+    merge_outputs,
+)
+
+JB = Path(sys.executable).with_name("jupyter-book")
+
+
+def _notebook(path: Path, code: str) -> None:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("# A chapter"),
+        nbformat.v4.new_code_cell(code, metadata={"tags": ["demo"]}),
+    ]
+    nbformat.write(nb, path)
+
+
+CODE = 'import sys\nsys.path.insert(0, "../src")\nimport minilib\nprint("VALUE", minilib.value())'
+
+
+@pytest.fixture
+def minirepo(tmp_path: Path) -> Path:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "minilib.py").write_text("def value():\n    return 41\n")
+    (tmp_path / "notebooks").mkdir()
+    _notebook(tmp_path / "notebooks" / "chap.ipynb", CODE)
+    return tmp_path
+
+
+def test_digest_follows_every_input_file_and_skips_caches(minirepo: Path) -> None:
+    d0 = inputs_digest(minirepo, ["src"])
+    (minirepo / "src" / "__pycache__").mkdir()
+    (minirepo / "src" / "__pycache__" / "minilib.cpython-311.pyc").write_bytes(b"junk")
+    assert inputs_digest(minirepo, ["src"]) == d0
+    (minirepo / "src" / "minilib.py").write_text("def value():\n    return 42\n")
+    d1 = inputs_digest(minirepo, ["src"])
+    assert d1 != d0
+    (minirepo / "src" / "other.py").write_text("")
+    assert inputs_digest(minirepo, ["src"]) != d1
+    nb = minirepo / "notebooks" / "chap.ipynb"
+    k0 = chapter_key(nb, d1)
+    assert chapter_key(nb, d0) != k0
+    _notebook(nb, CODE + "\n")
+    assert chapter_key(nb, d1) != k0
+
+
+def test_real_library_is_an_input() -> None:
+    from dpcompendium.execution import DEFAULT_INPUTS
+
+    assert "src/dpcompendium" in DEFAULT_INPUTS and "requirements-lock.txt" in DEFAULT_INPUTS
+
+
+def test_merge_outputs_keeps_source_metadata_and_rejects_other_code(minirepo: Path) -> None:
+    src = nbformat.read(minirepo / "notebooks" / "chap.ipynb", as_version=4)
+    exe = nbformat.read(minirepo / "notebooks" / "chap.ipynb", as_version=4)
+    exe.cells[1].metadata["execution"] = {"iopub.status.busy": "now"}
+    exe.cells[1].outputs = [nbformat.v4.new_output("stream", name="stdout", text="VALUE 41\n")]
+    merged = merge_outputs(src, exe)
+    assert merged.cells[1].metadata == {"tags": ["demo"]}
+    assert merged.cells[1].outputs[0]["text"] == "VALUE 41\n"
+    exe.cells[1].source = "print(1)"
+    with pytest.raises(ValueError, match="does not match"):
+        merge_outputs(src, exe)
+
+
+def _stdout(store: Path, chapter: str) -> str:
+    nb = nbformat.read(store / f"{chapter}.ipynb", as_version=4)
+    return "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+
+
+def test_ensure_executed_reuses_until_the_library_changes(minirepo: Path) -> None:
+    store = minirepo / "_build" / ".execution"
+    nbs = [minirepo / "notebooks" / "chap.ipynb"]
+    logs: list[str] = []
+    recs = ensure_executed(minirepo, nbs, store=store, inputs=["src"], jobs=1, log=logs.append)
+    assert not recs["chap"].reused and "VALUE 41" in _stdout(store, "chap")
+    assert recs["chap"].wall_time_s > 0
+    recs = ensure_executed(minirepo, nbs, store=store, inputs=["src"], jobs=1, log=logs.append)
+    assert recs["chap"].reused and "none executed" in logs[-1]
+    (minirepo / "src" / "minilib.py").write_text("def value():\n    return 42\n")
+    recs = ensure_executed(minirepo, nbs, store=store, inputs=["src"], jobs=1, log=logs.append)
+    assert not recs["chap"].reused and "VALUE 42" in _stdout(store, "chap")
+    assert load_record(store, "chap").key == recs["chap"].key
+
+
+def test_a_failing_chapter_fails_and_is_not_stored(minirepo: Path) -> None:
+    from nbclient.exceptions import CellExecutionError
+
+    _notebook(minirepo / "notebooks" / "chap.ipynb", "raise RuntimeError('boom')")
+    store = minirepo / "_build" / ".execution"
+    with pytest.raises(CellExecutionError, match="boom"):
+        ensure_executed(
+            minirepo, [minirepo / "notebooks" / "chap.ipynb"], store=store, inputs=["src"], jobs=1
+        )
+    assert load_record(store, "chap") is None
+
+
+# ---- end to end: a miniature book built with the real extension ------------------------------------------------
+
+CONFIG = """\
+title: mini
+only_build_toc_files: true
+exclude_patterns: [_build, src]
+execute:
+  execute_notebooks: cache
+  cache: _build/.jupyter_cache
+  timeout: 120
+  allow_errors: false
+sphinx:
+  config:
+    nb_execution_raise_on_error: true
+    dpc_execution_inputs: [src]
+    dpc_execution_jobs: 2
+    html_last_updated_fmt: null
+  extra_extensions:
+    - dpcompendium.sphinxext
+"""
+TOC = """\
+format: jb-book
+root: intro
+chapters:
+  - file: notebooks/chap
+  - file: report
+"""
+
+
+def _build(root: Path) -> tuple[str, float]:
+    env = {**os.environ, "MPLBACKEND": "Agg"}
+    t0 = time.perf_counter()
+    proc = subprocess.run(
+        [str(JB), "build", str(root), "-W", "-n", "--keep-going"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return proc.stdout + proc.stderr, time.perf_counter() - t0
+
+
+def _html(root: Path, page: str) -> str:
+    return (root / "_build" / "html" / f"{page}.html").read_text()
+
+
+@pytest.mark.skipif(not JB.exists(), reason="jupyter-book is not installed beside this Python")
+def test_book_executes_once_rebuilds_prose_without_executing_and_never_shows_a_stale_number(
+    minirepo: Path,
+) -> None:
+    (minirepo / "_config.yml").write_text(CONFIG)
+    (minirepo / "_toc.yml").write_text(TOC)
+    (minirepo / "intro.md").write_text("# Intro\n\nSome prose.\n")
+    (minirepo / "report.md").write_text("# Report\n\n```{execution-report}\n```\n")
+
+    log, _ = _build(minirepo)
+    assert "executing 1 chapter(s)" in log
+    assert "VALUE 41" in _html(minirepo, "notebooks/chap")
+    assert "executed now" in _html(minirepo, "report")
+    first = json.loads((minirepo / "_build" / ".execution" / "chap.json").read_text())
+
+    # A prose-only edit: nothing is executed, the chapter keeps its stored execution.
+    time.sleep(1.1)
+    (minirepo / "intro.md").write_text("# Intro\n\nSome more prose.\n")
+    log, _ = _build(minirepo)
+    assert "none executed" in log and "executing" not in log.replace("none executed", "")
+    assert "Some more prose" in _html(minirepo, "intro")
+    assert json.loads((minirepo / "_build" / ".execution" / "chap.json").read_text()) == first
+    assert "from the store" in _html(minirepo, "report")
+
+    # One line of library code changes: the chapter is re-executed and the page shows the new number.
+    (minirepo / "src" / "minilib.py").write_text("def value():\n    return 42\n")
+    log, _ = _build(minirepo)
+    assert "executing 1 chapter(s)" in log
+    page = _html(minirepo, "notebooks/chap")
+    assert "VALUE 42" in page and "VALUE 41" not in page
+    assert "executed now" in _html(minirepo, "report")
+
+
+def test_the_book_lists_the_execution_report() -> None:
+    root = Path(__file__).resolve().parents[1]
+    toc = (root / "_toc.yml").read_text()
+    assert "book/execution" in toc
+    assert "{execution-report}" in (root / "book" / "execution.md").read_text()
+    assert "dpcompendium.sphinxext" in (root / "_config.yml").read_text()
+    assert shutil.which("git") is not None
+
+
+@pytest.mark.skipif(not JB.exists(), reason="jupyter-book is not installed beside this Python")
+def test_a_failing_claim_assertion_fails_the_book_build(minirepo: Path) -> None:
+    (minirepo / "_config.yml").write_text(CONFIG)
+    (minirepo / "_toc.yml").write_text(TOC)
+    (minirepo / "intro.md").write_text("# Intro\n")
+    (minirepo / "report.md").write_text("# Report\n")
+    _notebook(
+        minirepo / "notebooks" / "chap.ipynb", CODE + "\nassert minilib.value() == 42, 'claim'"
+    )
+    proc = subprocess.run(
+        [str(JB), "build", str(minirepo), "-W", "-n", "--keep-going"],
+        cwd=minirepo,
+        env={**os.environ, "MPLBACKEND": "Agg"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode != 0
+    assert "AssertionError" in proc.stdout + proc.stderr
+    assert not (minirepo / "_build" / ".execution" / "chap.json").exists()

@@ -1,0 +1,88 @@
+"""pytest plugin (``-p nbcapture``, with ``tools/`` on ``PYTHONPATH``): keep what nbval executed.
+
+nbval executes every chapter once and compares its headline cells with their stored outputs. This plugin collects the
+outputs nbval received for every code cell and, when every cell of a notebook has passed, writes the executed notebook
+and its record (wall time, peak kernel memory, key) to the execution store (``_build/.execution``, see
+:mod:`dpcompendium.execution`). The book build then reuses that execution instead of executing the chapter again, so
+in ``make test`` each chapter is executed exactly once. A notebook with a failing or skipped cell is not stored.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+
+from dpcompendium.execution import (
+    DEFAULT_INPUTS,
+    DEFAULT_STORE,
+    _kernel_pid,
+    chapter_key,
+    inputs_digest,
+    kernel_peak_memory_mib,
+    make_record,
+    store_execution,
+)
+from dpcompendium.paths import repo_root
+
+_STATE: dict[str, dict[str, Any]] = {}
+
+
+def _is_cell(item: pytest.Item) -> bool:
+    return type(item).__name__ == "IPyNbCell"
+
+
+def _state(item: pytest.Item) -> dict[str, Any]:
+    return _STATE.setdefault(
+        item.parent.nodeid, {"t0": time.perf_counter(), "outputs": {}, "ok": True, "peak": None}
+    )
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    if not _is_cell(item):
+        return
+    report = outcome.get_result()
+    st = _state(item)
+    if report.failed or report.skipped:
+        st["ok"] = False
+    elif call.when == "call":
+        st["outputs"][id(item.cell)] = list(item.test_outputs or [])
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    if _is_cell(item) and (nextitem is None or nextitem.parent is not item.parent):
+        # The last cell of this notebook: its kernel is still alive here (nbval stops it in the teardown below).
+        st = _state(item)
+        kernel = getattr(item.parent, "kernel", None)
+        st["peak"] = kernel_peak_memory_mib(_kernel_pid(getattr(kernel, "km", None)))
+        _store(item.parent, st)
+    yield
+
+
+def _store(parent: pytest.Collector, st: dict[str, Any]) -> None:
+    wall = time.perf_counter() - st["t0"]
+    nb: nbformat.NotebookNode = parent.nb
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    if not st["ok"] or any(id(c) not in st["outputs"] for c in code):
+        return
+    notebook = Path(str(parent.fspath))
+    root = repo_root()
+    source = nbformat.read(notebook, as_version=4)
+    src_code = [c for c in source.cells if c.cell_type == "code"]
+    if [c.source for c in src_code] != [c.source for c in code]:
+        return  # the file changed while it was being tested
+    for count, (cell, ran) in enumerate(zip(src_code, code, strict=True), start=1):
+        cell.outputs = [nbformat.from_dict(dict(o)) for o in st["outputs"][id(ran)]]
+        for out in cell.outputs:
+            if out.get("output_type") == "execute_result":
+                out["execution_count"] = count
+        cell.execution_count = count
+    key = chapter_key(notebook, inputs_digest(root, DEFAULT_INPUTS))
+    record = make_record(root, notebook, key, wall, st["peak"], executor="nbval (make test)")
+    store_execution(root / DEFAULT_STORE, notebook.stem, source, record)
