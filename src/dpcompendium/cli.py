@@ -1,7 +1,7 @@
 """The ``dpcompendium`` command: list chapters, rerun one with your parameters, build the book.
 
     dpcompendium list
-    dpcompendium run CHAPTER [-p NAME VALUE]... [--out DIR] [--open]
+    dpcompendium run CHAPTER [-p NAME VALUE]... [--out DIR] [--open] [--scheduler ADDRESS|local:N]
     dpcompendium book [--strict]   (chapters executed only when stale: see dpcompendium.execution)
     dpcompendium audit TARGET --epsilon E ...   (audit your own mechanism; see cli_coursework)
     dpcompendium check mwem TARGET ...          (check your own MWEM; see cli_coursework)
@@ -27,6 +27,7 @@ from typing import Any
 import yaml
 
 from .chapters import chapters, get_chapter, validate_parameters
+from .parallel import add_scheduler_argument, with_scheduler
 from .paths import repo_root
 
 RESERVED = {"output_dir"}
@@ -195,7 +196,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--open", action="store_true", help="open the rerun's page (index.html) in a browser"
     )
     run.add_argument("-v", "--verbose", action="store_true", help="stream the notebook's output")
-    run.set_defaults(func=cmd_run)
+    add_scheduler_argument(run)
+    run.set_defaults(func=with_scheduler(cmd_run))
     book = sub.add_parser(
         "book",
         help="build the HTML book in _build/html, executing the chapters whose notebook, library, "

@@ -28,6 +28,7 @@ from .catalog import (
     run_catalog,
     value_events,
 )
+from .chunked import empirical_audit_chunked
 from .empirical import (
     Sampler,
     clopper_pearson,
@@ -87,6 +88,7 @@ __all__ = [
     "clopper_pearson",
     "coverage_experiment",
     "empirical_audit",
+    "empirical_audit_chunked",
     "epsilon_lower_bound",
     "exact_audit",
     "exact_delta",

@@ -190,6 +190,8 @@ def empirical_audit(
     bonferroni_m: int = 64,
     rng: np.random.Generator,
     mechanism: str = "",
+    chunk_size: int | None = None,
+    n_jobs: int = 1,
 ) -> AuditResult:
     """Lower-bound ε of a mechanism from ``n_samples`` outputs on each of two neighbouring inputs.
 
@@ -198,7 +200,29 @@ def empirical_audit(
     With ``claimed_delta > 0`` the bound is on ε at that δ. Returns an :class:`AuditResult` whose ``audited_epsilon``
     is ≤ the true ε with probability ≥ ``confidence`` (for a correct mechanism the verdict is "holds" with at least
     that probability); ``p_a``, ``p_b`` are the event's frequencies on the evaluation samples.
+    ``chunk_size`` (split selection only): 10^8+ samples in bounded memory, the evaluation counted in chunks of that
+    size, over ``n_jobs`` or a Dask cluster (:func:`~dpcompendium.audit.chunked.empirical_audit_chunked`).
     """
+    if chunk_size is not None:
+        if selection != "split":
+            raise ValueError(f"chunk_size needs selection='split', got selection={selection!r}")
+        from .chunked import empirical_audit_chunked
+
+        return empirical_audit_chunked(
+            sampler_a,
+            sampler_b,
+            claimed_epsilon=claimed_epsilon,
+            claimed_delta=claimed_delta,
+            n_samples=n_samples,
+            chunk_size=chunk_size,
+            confidence=confidence,
+            statistic=statistic,
+            events=events,
+            max_cuts=max_cuts,
+            n_jobs=n_jobs,
+            rng=rng,
+            mechanism=mechanism,
+        )
     claimed_epsilon = check_epsilon(claimed_epsilon, "claimed_epsilon")
     delta = 0.0 if claimed_delta == 0 else check_delta(claimed_delta, "claimed_delta")
     n = check_int(n_samples, "n_samples", minimum=20)

@@ -1,5 +1,6 @@
-"""Monte-Carlo sweeps: a parameter grid × repetitions → a tidy DataFrame."""
+"""Monte-Carlo sweeps: a parameter grid × repetitions → a tidy DataFrame; event counts over chunked samples."""
 
+from .chunked import count_events
 from .sweep import grid_cells, summarize, sweep
 
-__all__ = ["grid_cells", "summarize", "sweep"]
+__all__ = ["count_events", "grid_cells", "summarize", "sweep"]

@@ -5,8 +5,9 @@ Cartesian product of ``grid``'s lists, in order) and every repetition, and retur
 
 Seeding: ``SeedSequence(seed).spawn(n_cells)`` gives each cell its own stream and each cell's sequence spawns one
 child per repetition, so a row depends only on (seed, cell index, rep) — byte-identical tables whatever ``n_jobs``
-and whatever joblib backend runs the tasks (``with joblib.parallel_backend("dask"): ...`` spreads a sweep over a
-cluster).
+and whatever joblib backend runs the tasks. With ``DPCOMPENDIUM_SCHEDULER`` set (``dpcompendium run CHAPTER
+--scheduler ADDRESS|local:N``) the cells run on that Dask cluster through joblib's Dask backend
+(:mod:`dpcompendium.parallel`); a cell lost with its worker is rerun by Dask and gives the same rows.
 
 Vectorized mode (``vectorized=True``): ``func(**cell, reps=reps, rng=rng)`` is called once per cell with the cell's
 generator and must return records that carry a ``rep`` field; use it when the repetitions batch into one numpy call.
@@ -24,6 +25,7 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm  # not tqdm.auto: it warns in kernels without ipywidgets
 
+from ..parallel import joblib_backend
 from ..rng import make_rng
 from ..validation import check_int
 
@@ -92,12 +94,16 @@ def sweep(
         joblib.delayed(_run_cell)(func, cell, ss, reps, vectorized)
         for cell, ss in zip(cells, cell_seeds, strict=True)
     )
-    results = joblib.Parallel(n_jobs=n_jobs, return_as="generator")(tasks)
     rows: list[dict[str, Any]] = []
-    for chunk in tqdm(
-        results, total=len(cells), disable=not show, desc=desc or getattr(func, "__name__", "sweep")
-    ):
-        rows.extend(chunk)
+    with joblib_backend(n_jobs) as n_jobs:
+        results = joblib.Parallel(n_jobs=n_jobs, return_as="generator")(tasks)
+        for chunk in tqdm(
+            results,
+            total=len(cells),
+            disable=not show,
+            desc=desc or getattr(func, "__name__", "sweep"),
+        ):
+            rows.extend(chunk)
     return pd.DataFrame.from_records(rows)
 
 

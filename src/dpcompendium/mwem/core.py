@@ -39,6 +39,7 @@ from numpy.typing import ArrayLike
 from scipy.special import softmax
 
 from ..mechanisms import laplace_mechanism
+from ..parallel import joblib_backend
 from ..privacy import PrivacyClaim
 from ..rng import make_rng
 from ..validation import check_array, check_epsilon, check_int, check_rng
@@ -476,14 +477,16 @@ def mwem_sweep(
     seeds = root.spawn(len(variants) * len(eps_list))
     cells = [(chk[4], e) for chk in checked for e in eps_list]  # variant-major, as grid_cells
     cells = [(cfg, e, make_rng(ss)) for (cfg, e), ss in zip(cells, seeds, strict=True)]
-    chunks = [
-        list(c) for c in np.array_split(np.arange(len(cells)), min(n_jobs, len(cells))) if len(c)
-    ]
-    tasks = [
-        joblib.delayed(_run_batch)(h, queries, [cells[k] for k in ch], T, passes, reps)
-        for ch in chunks
-    ]
-    batches = joblib.Parallel(n_jobs=n_jobs)(tasks)
+    with joblib_backend(
+        n_jobs
+    ) as n:  # n = -1 on a Dask cluster ($DPCOMPENDIUM_SCHEDULER): one task per cell
+        n_chunks = len(cells) if n == -1 else min(n, len(cells))
+        chunks = [list(c) for c in np.array_split(np.arange(len(cells)), n_chunks) if len(c)]
+        tasks = [
+            joblib.delayed(_run_batch)(h, queries, [cells[k] for k in ch], T, passes, reps)
+            for ch in chunks
+        ]
+        batches = joblib.Parallel(n_jobs=n)(tasks)
     rows = []
     results: dict[tuple[str, float], MWEMResult] = {}
     for batch in batches:

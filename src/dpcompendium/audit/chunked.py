@@ -1,0 +1,140 @@
+"""Empirical audits with 10^8+ samples per input: the event chosen on a sample in memory, counted in chunks.
+
+:func:`empirical_audit_chunked` is the ``selection="split"`` audit of :mod:`.empirical` with bounded memory. The event
+is chosen, exactly as there, on ``n_select`` samples of M(D) and of M(D') drawn from ``rng``; the remaining
+``n_eval = n_samples − n_select`` samples of each are drawn and counted by
+:func:`dpcompendium.experiments.count_events` in chunks of ``chunk_size`` — locally (``n_jobs``) or on the Dask
+cluster named by ``DPCOMPENDIUM_SCHEDULER`` — and only the two counts come back. The evaluation streams are the
+children of ``SeedSequence(entropy drawn from rng)`` (one per input, then one per chunk), independent of the
+selection samples, so ε̂ = ln((p_lo − δ)/q_hi) with Clopper–Pearson bounds at level α/2 each [clopper1934use] is a
+(1 − α)-confidence lower bound on ε, as in the split audit. The result depends on (rng's state, n_samples,
+chunk_size, n_select), never on ``n_jobs`` or the cluster. Memory: O(n_select + chunk_size) samples per process.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from ..experiments.chunked import count_events
+from ..validation import check_delta, check_epsilon, check_int, check_rng
+from .empirical import (
+    Event,
+    Sampler,
+    _as_statistic,
+    _check_confidence,
+    _interval_counts,
+    _selection_z,
+    _wilson_score,
+    epsilon_lower_bound,
+    interval_cuts,
+)
+from .result import AuditResult, verdict
+
+__all__ = ["empirical_audit_chunked"]
+
+
+def _in_interval(out: np.ndarray, lo: float, hi: float, statistic=None) -> np.ndarray:
+    s = _as_statistic(out, statistic)
+    return (s > lo) & (s <= hi)
+
+
+def _as_bool(out: np.ndarray, event) -> np.ndarray:
+    return np.asarray(event(out), dtype=bool)
+
+
+def _check_shape(name: str, out: np.ndarray, n: int) -> None:
+    if np.ndim(out) == 0 or np.shape(out)[0] != n:
+        raise ValueError(f"{name} must return {n} outputs (first axis), got shape {np.shape(out)}")
+
+
+def _select(out_a, out_b, n_sel, statistic, events, max_cuts, delta, c):
+    """The event with the best Wilson-score bound on the selection samples: (name, indicator, forward)."""
+    if events is not None:
+        ka = np.array([_as_bool(out_a, fn).sum() for _, fn in events], dtype=float)
+        kb = np.array([_as_bool(out_b, fn).sum() for _, fn in events], dtype=float)
+        z = _selection_z(c, 2 * ka.size)
+        sab = _wilson_score(ka, n_sel, kb, n_sel, delta, z)
+        sba = _wilson_score(kb, n_sel, ka, n_sel, delta, z)
+        forward = bool(sab.max() >= sba.max())
+        name, fn = events[int(np.argmax(sab if forward else sba))]
+        return name, functools.partial(_as_bool, event=fn), forward
+    sa = np.sort(_as_statistic(out_a, statistic))
+    sb = np.sort(_as_statistic(out_b, statistic))
+    cuts = interval_cuts(np.concatenate([sa, sb]), max_cuts)
+    Ka, Kb = _interval_counts(sa, cuts), _interval_counts(sb, cuts)
+    valid = np.triu(np.ones(Ka.shape, dtype=bool), k=1)
+    z = _selection_z(c, int(valid.sum()) * 2)
+    sab = np.where(valid, _wilson_score(Ka, n_sel, Kb, n_sel, delta, z), -np.inf)
+    sba = np.where(valid, _wilson_score(Kb, n_sel, Ka, n_sel, delta, z), -np.inf)
+    forward = bool(sab.max() >= sba.max())
+    i, j = np.unravel_index(int(np.argmax(sab if forward else sba)), Ka.shape)
+    lo, hi = float(cuts[i]), float(cuts[j])
+    indicator = functools.partial(_in_interval, lo=lo, hi=hi, statistic=statistic)
+    return f"statistic in ({lo:.6g}, {hi:.6g}]", indicator, forward
+
+
+def empirical_audit_chunked(
+    sampler_a: Sampler,
+    sampler_b: Sampler,
+    *,
+    claimed_epsilon: float,
+    claimed_delta: float = 0.0,
+    n_samples: int,
+    chunk_size: int = 1_000_000,
+    n_select: int | None = None,
+    confidence: float = 0.95,
+    statistic: Callable[[np.ndarray], np.ndarray] | None = None,
+    events: Sequence[Event] | None = None,
+    max_cuts: int = 160,
+    n_jobs: int = 1,
+    rng: np.random.Generator,
+    mechanism: str = "",
+) -> AuditResult:
+    """Lower-bound ε from ``n_samples`` outputs per input, in bounded memory (module docstring).
+
+    ``n_select`` (default ``min(n_samples // 2, chunk_size)``) samples per input choose the event, the other
+    ``n_samples − n_select`` are counted in chunks of ``chunk_size``. ``p_a``, ``p_b`` are the event's frequencies on
+    the evaluation samples; ``n_samples`` in the result is the total per input.
+    """
+    claimed_epsilon = check_epsilon(claimed_epsilon, "claimed_epsilon")
+    delta = 0.0 if claimed_delta == 0 else check_delta(claimed_delta, "claimed_delta")
+    n = check_int(n_samples, "n_samples", minimum=20)
+    chunk_size = check_int(chunk_size, "chunk_size", minimum=1)
+    n_sel = min(n // 2, chunk_size) if n_select is None else n_select
+    n_sel = check_int(n_sel, "n_select", minimum=10, maximum=n - 10)
+    c = _check_confidence(confidence)
+    rng = check_rng(rng)
+    if events is not None and statistic is not None:
+        raise ValueError("events and statistic are exclusive: events see the raw outputs, got both")
+    if events is not None and len(events) == 0:
+        raise ValueError("events must list at least one (name, indicator) pair, got none")
+    out_a, out_b = sampler_a(n_sel, rng), sampler_b(n_sel, rng)
+    _check_shape("sampler_a", out_a, n_sel)
+    _check_shape("sampler_b", out_b, n_sel)
+    name, indicator, forward = _select(out_a, out_b, n_sel, statistic, events, max_cuts, delta, c)
+    del out_a, out_b
+    n_ev = n - n_sel
+    root = np.random.SeedSequence([int(v) for v in rng.integers(0, 2**32, size=4)])
+    seed_a, seed_b = root.spawn(2)
+    kw = {"chunk_size": chunk_size, "n_jobs": n_jobs}
+    ka = int(count_events(sampler_a, indicator, n_ev, seed=seed_a, **kw))
+    kb = int(count_events(sampler_b, indicator, n_ev, seed=seed_b, **kw))
+    num, den = (ka, kb) if forward else (kb, ka)
+    eps = float(epsilon_lower_bound(num, n_ev, den, n_ev, delta=delta, confidence=c))
+    direction = "M(D) over M(D')" if forward else "M(D') over M(D)"
+    return AuditResult(
+        mechanism=mechanism,
+        audit="empirical",
+        claimed_epsilon=claimed_epsilon,
+        claimed_delta=float(delta),
+        audited_epsilon=eps,
+        confidence=c,
+        verdict=verdict(eps, claimed_epsilon, "empirical"),
+        event=f"{name}, {direction}",
+        p_a=ka / n_ev,
+        p_b=kb / n_ev,
+        n_samples=n,
+    )

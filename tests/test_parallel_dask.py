@@ -1,0 +1,191 @@
+"""Sweeps, chunked counts and a whole chapter on a Dask cluster (``DPCOMPENDIUM_SCHEDULER``, ``--scheduler``).
+
+A ``LocalCluster`` of 2 worker processes; every table must be byte-identical to the tables of ``n_jobs=1`` and
+``n_jobs=2`` (joblib's local pool), also after a worker process dies in the middle of a sweep. Marked ``dask`` so
+that CI can run them as their own stage (``pytest -m dask``); they need the ``dask`` extra (in the lock).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+distributed = pytest.importorskip("distributed")
+cloudpickle = pytest.importorskip("cloudpickle")
+
+from dpcompendium import audit, chapter  # noqa: E402
+from dpcompendium.experiments import count_events, sweep  # noqa: E402
+from dpcompendium.parallel import (  # noqa: E402
+    SCHEDULER_ENV,
+    shutdown,
+    start_local_cluster,
+    tasks_computed,
+)
+
+pytestmark = pytest.mark.dask
+
+# The workers cannot import this test module: ship its functions by value.
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+BIN = Path(sys.executable).with_name("dpcompendium")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    cl = start_local_cluster(2)
+    client = distributed.Client(cl, set_as_default=False)
+    client.wait_for_workers(2, timeout=120)
+    yield cl, client
+    shutdown()  # the library's cached client to this cluster
+    client.close()
+    cl.close()
+
+
+@pytest.fixture
+def on_cluster(cluster, monkeypatch):
+    """The library's switch pointed at the test cluster; yields the client."""
+    cl, client = cluster
+    monkeypatch.setenv(SCHEDULER_ENV, cl.scheduler_address)
+    return client
+
+
+def _computed(client) -> int:
+    return client.run_on_scheduler(tasks_computed)
+
+
+def _csv(df, tmp_path: Path, name: str) -> bytes:
+    return chapter.save_table(df, name, tmp_path).read_bytes()
+
+
+def noisy_cell(loc, scale, rng):
+    """Two records per repetition from two distributions (the order of draws matters)."""
+    return [
+        {"draw": "normal", "x": rng.normal(loc, scale)},
+        {"draw": "laplace", "x": rng.laplace(loc, scale)},
+    ]
+
+
+def batch_cell(loc, reps, rng):
+    return [{"rep": r, "x": v} for r, v in enumerate(rng.normal(loc, 1.0, reps))]
+
+
+def fragile_cell(cell, rng, marker=None, victim=-1):
+    """A cell whose first attempt kills its worker process (``os._exit``) if ``marker`` does not exist yet."""
+    if marker is not None and cell == victim and not os.path.exists(marker):
+        Path(marker).touch()  # the rerun of this cell finds it and computes normally
+        os._exit(1)
+    time.sleep(0.05)  # keep both workers busy so that the kill happens mid-sweep
+    return {"x": rng.standard_normal()}
+
+
+def laplace(n, rng):
+    return rng.laplace(0.0, 1.0, n)
+
+
+def shifted(n, rng):
+    return 1.0 + rng.laplace(0.0, 1.0, n)
+
+
+def tails(x):
+    return np.stack([x > 1.0, x <= -2.0])
+
+
+GRID = {"loc": [0.0, 1.0, 2.5], "scale": [0.5, 2.0]}
+
+
+def test_sweep_tables_identical_on_cluster_and_joblib(on_cluster, tmp_path, monkeypatch):
+    before = _computed(on_cluster)
+    remote = _csv(sweep(noisy_cell, GRID, 7, seed=42), tmp_path, "remote")
+    remote_vec = _csv(
+        sweep(batch_cell, {"loc": [0.0, 3.0, 5.0]}, 9, seed=43, vectorized=True), tmp_path, "rv"
+    )
+    assert _computed(on_cluster) > before  # the sweeps did run on the cluster
+    monkeypatch.delenv(SCHEDULER_ENV)
+    for n_jobs in (1, 2):
+        assert _csv(sweep(noisy_cell, GRID, 7, seed=42, n_jobs=n_jobs), tmp_path, "l") == remote
+        local_vec = sweep(batch_cell, {"loc": [0.0, 3.0, 5.0]}, 9, seed=43, vectorized=True)
+        assert _csv(local_vec, tmp_path, "lv") == remote_vec
+
+
+def test_chunked_counts_identical_on_cluster(on_cluster, monkeypatch):
+    kw = {"seed": 7, "chunk_size": 20_000}
+    before = _computed(on_cluster)
+    remote = [count_events(laplace, tails, 150_001, chunks_per_task=k, **kw) for k in (1, 3)]
+    assert _computed(on_cluster) > before
+    monkeypatch.delenv(SCHEDULER_ENV)
+    local = count_events(laplace, tails, 150_001, n_jobs=2, **kw)
+    serial = count_events(laplace, tails, 150_001, chunks_per_task=8, **kw)
+    for got in remote:
+        assert got.dtype == np.int64 and np.array_equal(got, local)
+        assert np.array_equal(got, serial)
+
+
+def test_chunked_audit_identical_on_cluster(on_cluster, monkeypatch):
+    kw = {"claimed_epsilon": 1.0, "n_samples": 200_000, "chunk_size": 30_000}
+    before = _computed(on_cluster)
+    remote = audit.empirical_audit(laplace, shifted, **kw, rng=np.random.default_rng(8))
+    assert _computed(on_cluster) > before
+    monkeypatch.delenv(SCHEDULER_ENV)
+    assert audit.empirical_audit(laplace, shifted, **kw, rng=np.random.default_rng(8)) == remote
+
+
+@pytest.mark.slow
+def test_chapter_tables_identical_with_scheduler_and_n_jobs(tmp_path):
+    """dp-mean at reduced size through ``dpcompendium run``: the kernel gets the cluster from the environment."""
+    small = ["-p", "reps", "50", "-p", "ns", "[1000]", "-p", "evidence_draws", "10000"]
+    ways = {
+        "cluster": ["--scheduler", "local:2"],
+        "jobs2": ["-p", "n_jobs", "2"],
+        "jobs1": ["-p", "n_jobs", "1"],
+    }
+    env = {k: v for k, v in os.environ.items() if k != SCHEDULER_ENV}
+    procs = {  # the three runs at once: most of each is kernel start-up
+        way: subprocess.Popen(
+            [str(BIN), "run", "dp-mean", *small, *extra, "--out", str(tmp_path / way)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for way, extra in ways.items()
+    }
+    errs = {}
+    for way, p in procs.items():
+        _, errs[way] = p.communicate(timeout=900)
+        assert p.returncode == 0, (way, errs[way][-2000:])
+    line = [ln for ln in errs["cluster"].splitlines() if "Dask cluster local:2 computed" in ln]
+    assert line and int(line[0].split()[-2]) > 0, errs["cluster"][-2000:]  # the sweeps ran there
+    tables = {way: sorted((tmp_path / way / "dp-mean").glob("*.csv")) for way in ways}
+    names = [p.name for p in tables["jobs1"]]
+    assert "errors.csv" in names
+    for way in ("cluster", "jobs2"):
+        assert [p.name for p in tables[way]] == names
+        for a, b in zip(tables[way], tables["jobs1"], strict=True):
+            assert a.read_bytes() == b.read_bytes(), (way, a.name)
+
+
+def test_worker_killed_mid_sweep_gives_the_same_table(on_cluster, tmp_path, monkeypatch):
+    """A cell kills its worker process on its first attempt; Dask reruns the lost tasks on a (restarted) worker,
+    each cell's stream depends only on its position, so the table is unchanged. Last in the file: it restarts a
+    worker of the shared cluster."""
+    grid = {"cell": list(range(10))}
+    marker = tmp_path / "killed"
+    before = on_cluster.run_on_scheduler(_suspicious)
+    remote = sweep(functools.partial(fragile_cell, marker=str(marker), victim=6), grid, 3, seed=5)
+    assert marker.exists()  # the victim's first attempt ran, and killed its worker
+    assert on_cluster.run_on_scheduler(_suspicious) > before  # Dask saw a task lost with its worker
+    monkeypatch.delenv(SCHEDULER_ENV)
+    local = sweep(fragile_cell, grid, 3, seed=5)
+    assert _csv(remote, tmp_path, "remote") == _csv(local, tmp_path, "local")
+
+
+def _suspicious(dask_scheduler) -> int:
+    """Tasks the scheduler marked suspicious (their worker died while running them)."""
+    return sum(tp.suspicious for tp in dask_scheduler.task_prefixes.values())
