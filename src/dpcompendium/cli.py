@@ -3,6 +3,8 @@
     dpcompendium list
     dpcompendium run CHAPTER [-p NAME VALUE]... [--out DIR]
     dpcompendium book [--strict]
+    dpcompendium audit TARGET --epsilon E ...   (audit your own mechanism; see cli_coursework)
+    dpcompendium check mwem TARGET ...          (check your own MWEM; see cli_coursework)
 
 ``run`` validates everything before it executes or writes anything; the chapter runs with papermill into a hidden
 staging folder beside ``DIR/CHAPTER`` that replaces ``DIR/CHAPTER`` only when the whole notebook has succeeded, so a
@@ -178,6 +180,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     book.add_argument("--all", action="store_true", help="rebuild every page")
     book.set_defaults(func=cmd_book)
+    from .cli_coursework import add_coursework_commands
+
+    add_coursework_commands(sub)
     return parser
 
 

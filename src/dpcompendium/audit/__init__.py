@@ -8,6 +8,10 @@
 - :mod:`.planted` — three deliberately broken mechanisms the audits must catch.
 - :mod:`.floating` — Mironov's floating-point attack on textbook Laplace sampling [mironov2012significance] and the
   snapping mechanism as a hardened option.
+- :mod:`.user` — coursework mode: :func:`audit_callable` audits a user's own function ``f(data, rng, **params)``
+  (``dpcompendium audit TARGET``) through :func:`sample_outputs`, on built-in families of neighbouring inputs.
+- :mod:`.spec` — :class:`AuditSpec` (raw neighbouring datasets + the whole pipeline), :func:`are_neighbours`,
+  :func:`run_audit`: the one path every audit (book or user code) goes through.
 - :mod:`.catalog` (with :mod:`.adapters`) — every mechanism of the book with its claim and audit; ``run_catalog``
   produces the chapter's ``audit.csv``.
 """
@@ -55,13 +59,28 @@ from .planted import (
     planted_true_epsilon,
 )
 from .result import AuditResult, verdict
+from .spec import AuditSpec, are_neighbours, check_neighbours, run_audit
+from .user import (
+    AuditReport,
+    UserCodeError,
+    audit_callable,
+    input_pairs,
+    load_target,
+    sample_outputs,
+)
 
 __all__ = [
     "COLUMNS",
+    "AuditReport",
     "AuditResult",
+    "AuditSpec",
     "CatalogEntry",
     "Sampler",
+    "UserCodeError",
+    "are_neighbours",
+    "audit_callable",
     "catalog",
+    "check_neighbours",
     "clopper_pearson",
     "coverage_experiment",
     "empirical_audit",
@@ -75,17 +94,21 @@ __all__ = [
     "grr_distributions",
     "grr_wrong_keep",
     "grr_wrong_keep_probabilities",
+    "input_pairs",
     "interval_cuts",
     "laplace_half_sensitivity",
     "laplace_samplers",
     "laplace_scale_epsilon",
+    "load_target",
     "low_bit_event",
     "low_bit_frequencies",
     "missing_chapters",
     "numpy_laplace_from_uniforms",
     "planted_claim",
     "planted_true_epsilon",
+    "run_audit",
     "run_catalog",
+    "sample_outputs",
     "snapping_claim",
     "snapping_epsilon",
     "snapping_laplace",

@@ -1,0 +1,806 @@
+"""Audit your own mechanism: ``audit_callable`` and ``dpcompendium audit TARGET`` (coursework mode).
+
+A user function ``f(data, rng, **params)`` claims (ε, δ)-DP. The audit
+
+1. loads it (``path/to/file.py:function`` or ``module:function``, :func:`load_target`) and checks that it is a
+   well-behaved randomized function: it must not raise, must not return NaN/inf, and must draw all its randomness
+   from ``rng`` (two calls with the same seed must give identical outputs) — else :class:`UserCodeError`;
+2. takes candidate neighbouring inputs, given (``pair``) or from a built-in family (``inputs``, :func:`input_pairs`):
+   ``scalar:A,B``, ``dataset:N,A,B``, ``histogram:K``, ``ldp``, ``category:K``;
+3. draws ``samples // 2`` outputs per candidate input (selection half), and on them chooses the pair, the output
+   statistic and the output event S (an interval of the statistic, in either direction) with the largest
+   Wilson-penalized privacy-loss estimate — the selection of :func:`dpcompendium.audit.empirical_audit`,
+   StatDP/DP-Sniper style [ding2018detecting, bichsel2021dpsniper];
+4. draws ``samples − samples // 2`` fresh outputs on the chosen pair only (evaluation half) and bounds
+   ε ≥ ln((p_lo − δ)/q_hi) with one-sided Clopper–Pearson bounds at level α/2 each [clopper1934use]
+   (:func:`dpcompendium.audit.epsilon_lower_bound`). The pair and the event were fixed before the evaluation
+   samples were drawn, so the bound holds with probability ≥ ``confidence`` whatever the search did;
+5. if the output is discrete and the function comes with a probability mass function ``pmf(data, **params) ->
+   {output: probability}`` (the CLI looks for ``<function>_pmf`` in the same module), the ε of every candidate
+   pair is computed exactly instead (:func:`dpcompendium.audit.exact_epsilon`, confidence 1), after a
+   goodness-of-fit check that the sampler follows the pmf.
+
+The verdict is ``violated`` when the audited ε (a lower bound) exceeds the claimed ε, else ``holds``. "holds" is
+not a proof of privacy: an audit only ever finds violations on the inputs and events it tries.
+
+All sampling goes through :func:`sample_outputs` ``(func, data, params, n_samples, seed)``: chunks of
+``chunk_size`` outputs, chunk i drawn from the i-th child of the ``SeedSequence`` (without mutating it), so the
+samples depend only on (seed, n_samples, chunk_size), and the chunks can be run anywhere, in any order.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import math
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..validation import check_delta, check_epsilon, check_int
+from .empirical import (
+    _check_confidence,
+    _interval_counts,
+    _selection_z,
+    _wilson_score,
+    epsilon_lower_bound,
+    interval_cuts,
+)
+from .exact import exact_epsilon, exact_epsilon_at_delta
+from .result import verdict as _verdict
+
+__all__ = [
+    "FAMILIES",
+    "NEIGHBOURS",
+    "AuditReport",
+    "InputPair",
+    "UserCodeError",
+    "audit_callable",
+    "check_user_function",
+    "input_pairs",
+    "load_target",
+    "sample_outputs",
+]
+
+FAMILIES = ("scalar", "dataset", "histogram", "ldp", "category")
+NEIGHBOURS = ("replace-one", "add-remove", "local")
+#: Outputs per chunk of :func:`sample_outputs` (the unit of work a distributed runner would schedule).
+CHUNK_SIZE = 100_000
+#: A discrete output with at most this many distinct values gets singleton events (and a bar chart).
+MAX_DISCRETE = 50
+_REPRO_SAMPLES = 32
+
+
+class UserCodeError(ValueError):
+    """The audited function misbehaves (raises, returns NaN, ignores ``rng``, wrong output shape)."""
+
+
+# ------------------------------------------------------------------------------------------------ loading
+def load_target(target: str) -> Callable:
+    """``path/to/file.py:function`` or ``package.module:function`` → the function object."""
+    if not isinstance(target, str) or target.count(":") < 1:
+        raise ValueError(
+            f"target must be 'path/to/file.py:function' or 'module:function', got {target!r}"
+        )
+    where, _, name = target.rpartition(":")
+    if not where or not name.isidentifier():
+        raise ValueError(
+            f"target must be 'path/to/file.py:function' or 'module:function', got {target!r}"
+        )
+    module = load_module(where)
+    func = getattr(module, name, None)
+    if func is None or not callable(func):
+        raise ValueError(f"target {target!r}: {where} defines no function {name!r}")
+    return func
+
+
+def load_module(where: str):
+    """Import a module from a ``.py`` path or a dotted module name (errors as one-line ValueError)."""
+    try:
+        if where.endswith(".py") or "/" in where or "\\" in where:
+            path = Path(where).expanduser().resolve()
+            if not path.is_file():
+                raise ValueError(f"target file {where!r} does not exist")
+            modname = f"_dpcompendium_user_{path.stem}_{abs(hash(str(path))) % 10**8}"
+            spec = importlib.util.spec_from_file_location(modname, path)
+            if spec is None or spec.loader is None:
+                raise ValueError(f"target file {where!r} is not a Python module")
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[modname] = module
+            spec.loader.exec_module(module)
+            return module
+        return importlib.import_module(where)
+    except ValueError:
+        raise
+    except Exception as exc:  # the user's module failed to import
+        raise UserCodeError(f"importing {where!r} failed: {type(exc).__name__}: {exc}") from exc
+
+
+# ------------------------------------------------------------------------------------------ input families
+@dataclass(frozen=True)
+class InputPair:
+    """Two neighbouring inputs D, D' (any objects the user function accepts) and a readable name."""
+
+    name: str
+    a: Any
+    b: Any
+
+
+def _parse_int(value: float, name: str, minimum: int) -> int:
+    if value != int(value):
+        raise ValueError(f"{name} must be an integer, got {value:g}")
+    return check_int(int(value), name, minimum=minimum)
+
+
+def _parse_numbers(text: str, count: int, family: str) -> list[float]:
+    parts = [p for p in text.split(",") if p.strip()]
+    if len(parts) != count:
+        raise ValueError(f"inputs {family}: expected {count} comma-separated numbers, got {text!r}")
+    try:
+        return [float(p) for p in parts]
+    except ValueError as exc:
+        raise ValueError(f"inputs {family}: expected numbers, got {text!r}") from exc
+
+
+def _describe(x: Any) -> str:
+    arr = np.asarray(x)
+    if arr.ndim == 0:
+        return f"{arr.item()!r}"
+    if arr.size <= 6:
+        return np.array2string(arr, separator=", ")
+    vals, counts = np.unique(arr, return_counts=True)
+    if vals.size <= 3 and arr.ndim == 1:
+        return "[" + ", ".join(f"{v:g}×{c}" for v, c in zip(vals, counts, strict=True)) + "]"
+    return f"array{arr.shape}"
+
+
+def input_pairs(inputs: str, neighbours: str = "add-remove") -> list[InputPair]:
+    """The candidate neighbouring pairs of a built-in input family (the audit keeps the worst one).
+
+    - ``scalar:A,B`` — one value in [A, B]; any two values are neighbours (a query answer of sensitivity B − A, or
+      one person's value): pairs (A, B), (A, mid), (mid, B).
+    - ``ldp`` — a value in [−1, 1] held by one user (local DP): (−1, 1), (−1, 0), (0, 1).
+    - ``category:K`` — a category in {0, …, K−1} held by one user (local DP): all pairs (the first 10 if K > 5).
+    - ``dataset:N,A,B`` — a float array of records in [A, B]. ``replace-one``: N records, one replaced,
+      (A,…,A) vs (A,…,A,B) and (B,…,B) vs (B,…,B,A). ``add-remove``: N records vs the same plus one,
+      (A×N) vs (A×N, B), (B×N) vs (B×N, A), (A×N) vs (A×(N+1)), (B×N) vs (B×(N+1)).
+    - ``histogram:K`` — an int array of counts over K bins. ``add-remove``: one count added,
+      0 vs e₀ and 10·1 vs 10·1 + e₀. ``replace-one``: one record moved from bin 0 to bin K−1, from 10·e₀ and
+      from 10·1.
+    """
+    if neighbours not in NEIGHBOURS:
+        raise ValueError(f"neighbours must be one of {'|'.join(NEIGHBOURS)}, got {neighbours!r}")
+    if not isinstance(inputs, str) or not inputs:
+        raise ValueError(
+            f"inputs must be one of {'|'.join(FAMILIES)} (e.g. 'scalar:0,1'), got {inputs!r}"
+        )
+    family, _, spec = inputs.partition(":")
+    family = family.strip()
+    if family not in FAMILIES:
+        raise ValueError(f"inputs must start with one of {'|'.join(FAMILIES)}, got {inputs!r}")
+    if family in ("dataset", "histogram") and neighbours == "local":
+        raise ValueError(
+            f"neighbours must be replace-one|add-remove for inputs {family}, got 'local' (use ldp or category)"
+        )
+    if family in ("scalar", "ldp"):
+        if family == "ldp":
+            if spec:
+                raise ValueError(f"inputs ldp takes no arguments, got {inputs!r}")
+            a, b = -1.0, 1.0
+        else:
+            a, b = _parse_numbers(spec, 2, "scalar:A,B")
+            if not (math.isfinite(a) and math.isfinite(b) and a < b):
+                raise ValueError(f"inputs scalar:A,B needs finite A < B, got {inputs!r}")
+        m = 0.5 * (a + b)
+        return [
+            InputPair(f"{a:g} vs {b:g}", a, b),
+            InputPair(f"{a:g} vs {m:g}", a, m),
+            InputPair(f"{m:g} vs {b:g}", m, b),
+        ]
+    if family == "category":
+        k = _parse_int(_parse_numbers(spec, 1, "category:K")[0], "category K", minimum=2)
+        pairs = [(i, j) for i in range(k) for j in range(i + 1, k)][:10]
+        return [InputPair(f"{i} vs {j}", np.int64(i), np.int64(j)) for i, j in pairs]
+    if family == "dataset":
+        n_f, a, b = _parse_numbers(spec, 3, "dataset:N,A,B")
+        if not (math.isfinite(a) and math.isfinite(b) and a < b):
+            raise ValueError(f"inputs dataset:N,A,B needs finite A < B, got {inputs!r}")
+        n = _parse_int(n_f, "dataset N", minimum=1 if neighbours == "replace-one" else 0)
+        A, B = np.full(n, a), np.full(n, b)
+        if neighbours == "replace-one":
+            A2, B2 = A.copy(), B.copy()
+            A2[-1], B2[-1] = b, a
+            return [InputPair(f"{_describe(A)} vs {_describe(A2)}", A, A2),
+                    InputPair(f"{_describe(B)} vs {_describe(B2)}", B, B2)]  # fmt: skip
+        out = [
+            (A, np.append(A, b)),
+            (B, np.append(B, a)),
+            (A, np.append(A, a)),
+            (B, np.append(B, b)),
+        ]
+        seen, pairs = set(), []
+        for x, y in out:
+            key = (x.tobytes(), y.tobytes())
+            if key not in seen:
+                seen.add(key)
+                pairs.append(InputPair(f"{_describe(x)} vs {_describe(y)}", x, y))
+        return pairs
+    # histogram
+    k = _parse_int(_parse_numbers(spec, 1, "histogram:K")[0], "histogram K", minimum=2)
+    e0, ek = np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.int64)
+    e0[0], ek[-1] = 1, 1
+    flat = np.full(k, 10, dtype=np.int64)
+    if neighbours == "add-remove":
+        bases = [np.zeros(k, dtype=np.int64), flat]
+        return [InputPair(f"{_describe(h)} + e0", h, h + e0) for h in bases]
+    bases = [10 * e0, flat]
+    return [
+        InputPair(f"{_describe(h)}, one record bin 0 -> bin {k - 1}", h, h - e0 + ek) for h in bases
+    ]
+
+
+# -------------------------------------------------------------------------------------------- sampling
+def _accepts_size(func: Callable) -> bool:
+    try:
+        return "size" in inspect.signature(func).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _chunk_seed(seed: np.random.SeedSequence, i: int) -> np.random.SeedSequence:
+    """The i-th child of ``seed`` (what ``seed.spawn`` would return first), without mutating ``seed``."""
+    return np.random.SeedSequence(
+        seed.entropy, spawn_key=(*seed.spawn_key, i), pool_size=seed.pool_size
+    )
+
+
+def _as_seed(seed: int | np.random.SeedSequence | np.random.Generator) -> np.random.SeedSequence:
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, np.random.Generator):
+        return np.random.SeedSequence(int(seed.integers(0, 2**63)))
+    return np.random.SeedSequence(check_int(seed, "seed", minimum=0))
+
+
+def _call(func, data, rng, params, size=None):
+    try:
+        if size is None:
+            return func(_copy(data), rng, **params)
+        return func(_copy(data), rng, size=size, **params)
+    except Exception as exc:
+        name = getattr(func, "__name__", "function")
+        raise UserCodeError(f"{name} raised {type(exc).__name__}: {exc}".splitlines()[0]) from exc
+
+
+def _copy(data):
+    return data.copy() if isinstance(data, np.ndarray) else data
+
+
+def _as_output_array(out, n: int, name: str, batched: bool) -> np.ndarray:
+    arr = np.asarray(out)
+    if batched and (arr.ndim == 0 or arr.shape[0] != n):
+        raise UserCodeError(
+            f"{name}(..., size={n}) must return {n} outputs along the first axis, got shape {arr.shape}"
+        )
+    if arr.dtype == object:
+        raise UserCodeError(
+            f"{name} must return numbers, arrays or strings, got objects ({arr.ravel()[0]!r})"
+        )
+    if arr.dtype.kind in "fc" and not np.all(np.isfinite(arr)):
+        bad = arr[~np.isfinite(arr)].ravel()[0]
+        raise UserCodeError(f"{name} returned a non-finite value ({bad!r}); outputs must be finite")
+    return arr
+
+
+def sample_outputs(
+    func: Callable,
+    data: Any,
+    params: Mapping[str, Any] | None,
+    n_samples: int,
+    seed: int | np.random.SeedSequence | np.random.Generator,
+    *,
+    chunk_size: int = CHUNK_SIZE,
+    batched: bool | None = None,
+) -> np.ndarray:
+    """``n_samples`` outputs of ``func(data, rng, **params)``, stacked on the first axis.
+
+    Chunk i (of ``ceil(n_samples / chunk_size)``) draws from ``Generator(PCG64(child i of seed))``; within a
+    chunk the function is called once with ``size=m`` when it has a ``size`` parameter (vectorized), else m times.
+    Raises :class:`UserCodeError` if the function raises, returns a wrong shape or a non-finite value.
+    """
+    n = check_int(n_samples, "n_samples", minimum=1)
+    chunk_size = check_int(chunk_size, "chunk_size", minimum=1)
+    ss = _as_seed(seed)
+    params = dict(params or {})
+    batched = _accepts_size(func) if batched is None else batched
+    name = getattr(func, "__name__", "function")
+    chunks = []
+    for i, start in enumerate(range(0, n, chunk_size)):
+        m = min(chunk_size, n - start)
+        g = np.random.Generator(np.random.PCG64(_chunk_seed(ss, i)))
+        if batched:
+            chunks.append(_as_output_array(_call(func, data, g, params, size=m), m, name, True))
+        else:
+            outs = [
+                _as_output_array(_call(func, data, g, params), 1, name, False) for _ in range(m)
+            ]
+            shapes = {o.shape for o in outs}
+            if len(shapes) > 1:
+                raise UserCodeError(
+                    f"{name} must return outputs of one shape, got {sorted(shapes)}"
+                )
+            chunks.append(np.stack(outs))
+    return np.concatenate(chunks) if len(chunks) > 1 else chunks[0]
+
+
+def check_user_function(
+    func: Callable, data: Any, params: Mapping[str, Any] | None = None, *, seed: int = 0
+) -> bool:
+    """Reject a function that raises, returns NaN, or ignores ``rng`` (two draws with one seed differ).
+
+    Returns whether the function is called in vectorized batches (it has a ``size`` parameter).
+    """
+    if not callable(func):
+        raise ValueError(f"func must be callable, got {func!r}")
+    batched = _accepts_size(func)
+    ss = np.random.SeedSequence(seed)
+    first = sample_outputs(func, data, params, _REPRO_SAMPLES, ss, batched=batched)
+    second = sample_outputs(func, data, params, _REPRO_SAMPLES, ss, batched=batched)
+    same = first.shape == second.shape and np.array_equal(first, second)
+    if not same:
+        name = getattr(func, "__name__", "function")
+        raise UserCodeError(
+            f"{name} is not reproducible: two calls with the same seed gave different outputs — draw all "
+            "randomness from the rng argument (no np.random.* / random module / default_rng() inside)"
+        )
+    return batched
+
+
+# ----------------------------------------------------------------------------------------- statistics
+@dataclass
+class _Statistic:
+    """A scalar statistic of the outputs, fitted on the selection half only."""
+
+    name: str
+    fn: Callable[[np.ndarray], np.ndarray]
+
+
+class _Encoder:
+    """Maps the outputs of one audit to a numeric array (codes for strings), consistently across draws."""
+
+    def __init__(self) -> None:
+        self.codes: dict[Any, int] = {}
+
+    def __call__(self, out: np.ndarray) -> np.ndarray:
+        if out.dtype.kind in "biuf":
+            return out.astype(float).reshape(out.shape[0], -1)
+        if out.dtype.kind not in "USa":
+            raise UserCodeError(
+                f"outputs must be numbers, arrays or strings, got dtype {out.dtype}"
+            )
+        flat = out.reshape(out.shape[0], -1)
+        if flat.shape[1] != 1:
+            raise UserCodeError(
+                f"string outputs must be one string per call, got shape {out.shape[1:]}"
+            )
+        vals, inv = np.unique(flat[:, 0], return_inverse=True)
+        for v in vals:
+            self.codes.setdefault(v.item(), len(self.codes))
+        lut = np.array([self.codes[v.item()] for v in vals], dtype=float)
+        return lut[inv][:, None]
+
+    def label(self, code: float) -> str:
+        inv = {c: v for v, c in self.codes.items()}
+        return repr(inv.get(int(code), code)) if self.codes else f"{code:g}"
+
+
+def _candidate_statistics(xa: np.ndarray, xb: np.ndarray) -> list[_Statistic]:
+    """Scalar statistics of (n, d) outputs: the output itself (d = 1), else the projection on the difference of
+    means, an L1 likelihood-ratio statistic (Laplace noise), and the most shifted coordinate."""
+    d = xa.shape[1]
+    if d == 1:
+        return [_Statistic("output", lambda x: x[:, 0])]
+    mu_a, mu_b = xa.mean(0), xb.mean(0)
+    diff = mu_b - mu_a
+    if not np.any(diff):
+        diff = np.ones(d)
+    med_a, med_b = np.median(xa, 0), np.median(xb, 0)
+    sd = np.sqrt(0.5 * (xa.var(0) + xb.var(0))) + 1e-12
+    j = int(np.argmax(np.abs(diff) / sd))
+    return [
+        _Statistic("projection on mean(D') − mean(D)", lambda x, w=diff: x @ w),
+        _Statistic(
+            "Σ |o − med(D)| − |o − med(D')|",
+            lambda x, a=med_a, b=med_b, s=sd: (np.abs(x - a) / s - np.abs(x - b) / s).sum(1),
+        ),
+        _Statistic(f"output coordinate {j}", lambda x, j=j: x[:, j]),
+    ]
+
+
+@dataclass
+class _Choice:
+    score: float
+    pair: int
+    stat: _Statistic
+    lo: float
+    hi: float
+    forward: bool
+
+
+def _best_interval(sa, sb, delta, z, max_cuts) -> tuple[float, float, float, bool]:
+    """Best Wilson-penalized interval event (lo, hi] for sa over sb (forward) or sb over sa."""
+    sa, sb = np.sort(sa), np.sort(sb)
+    cuts = interval_cuts(np.concatenate([sa, sb]), max_cuts)
+    Ka, Kb = _interval_counts(sa, cuts), _interval_counts(sb, cuts)
+    valid = np.triu(np.ones(Ka.shape, dtype=bool), k=1)
+    sab = np.where(valid, _wilson_score(Ka, sa.size, Kb, sb.size, delta, z), -np.inf)
+    sba = np.where(valid, _wilson_score(Kb, sb.size, Ka, sa.size, delta, z), -np.inf)
+    forward = sab.max() >= sba.max()
+    s = sab if forward else sba
+    i, j = np.unravel_index(int(np.argmax(s)), Ka.shape)
+    return float(s[i, j]), float(cuts[i]), float(cuts[j]), bool(forward)
+
+
+# -------------------------------------------------------------------------------------------- report
+@dataclass
+class AuditReport:
+    """The outcome of :func:`audit_callable`.
+
+    ``epsilon_lower`` is a lower bound on the function's ε at the claimed δ that holds with probability at least
+    ``confidence`` (empirical audit), or the exact ε over the candidate pairs (``method="exact"``, confidence 1).
+    ``table`` has one row per candidate pair (its selection-half estimate; the chosen row also carries the
+    evaluation-half counts and the bound).
+    """
+
+    verdict: str
+    epsilon_lower: float
+    confidence: float
+    table: pd.DataFrame
+    claimed_epsilon: float
+    claimed_delta: float
+    neighbours: str
+    method: str
+    pair: str
+    event: str
+    p_a: float
+    p_b: float
+    n_samples: int
+    batched: bool
+    function: str = ""
+    inputs: str = ""
+    params: dict = field(default_factory=dict)
+    _plot: dict = field(default_factory=dict, repr=False)
+
+    def summary(self) -> str:
+        """One line: the verdict with the audited ε and its confidence."""
+        kind = (
+            "exact ε" if self.method == "exact" else f"ε ≥ {self.epsilon_lower:.3f} with confidence"
+        )
+        if self.method == "exact":
+            body = f"{kind} = {self.epsilon_lower:.4g}"
+        else:
+            body = f"{kind} {self.confidence:.3g}"
+        delta = f", δ = {self.claimed_delta:g}" if self.claimed_delta else ""
+        return (
+            f"{self.verdict.upper()}: claimed ε = {self.claimed_epsilon:g}{delta}; audited {body} "
+            f"(pair {self.pair}; event {self.event})"
+        )
+
+    def to_markdown(self) -> str:
+        """A short report: claim, verdict, witness event, per-pair table."""
+        lines = [
+            f"# Privacy audit of `{self.function or 'function'}`",
+            "",
+            f"**Verdict: {self.verdict}.** {self.summary()}",
+            "",
+            f"- claim: ε = {self.claimed_epsilon:g}, δ = {self.claimed_delta:g}, neighbours: {self.neighbours}",
+            f"- inputs: {self.inputs or 'given pair'}; parameters: {self.params or '{}'}",
+            f"- method: {self.method}"
+            + (
+                f" — event chosen on {self.n_samples // 2} samples per input, bound on "
+                f"{self.n_samples - self.n_samples // 2} fresh samples (Clopper–Pearson)"
+                if self.method == "empirical"
+                else " — output probabilities from the pmf"
+            ),
+            f"- witness: pair {self.pair}; event {self.event}; P[M(D) ∈ S] = {self.p_a:.4g}, "
+            f"P[M(D') ∈ S] = {self.p_b:.4g}",
+            f"- calls: {'vectorized (size=...)' if self.batched else 'one call per sample (no size parameter)'}",
+            "",
+            "A verdict of *holds* means no violation was found on these inputs and events; it is not a proof.",
+            "",
+            self.table.to_markdown(index=False, floatfmt=".4g"),
+            "",
+            "![Output distributions on the chosen pair](report.png)",
+            "",
+        ]
+        return "\n".join(lines)
+
+    def figure(self):
+        """The two output distributions (of the chosen statistic) on the chosen pair, the event shaded."""
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=(7, 3.6))
+        ax = fig.subplots()
+        xa, xb = self._plot.get("a"), self._plot.get("b")
+        labels = self._plot.get("labels", ("M(D)", "M(D')"))
+        if xa is None:
+            ax.text(0.5, 0.5, "no samples", ha="center")
+            return fig
+        vals = np.unique(np.concatenate([xa, xb]))
+        if vals.size <= MAX_DISCRETE:
+            w = 0.4
+            pa = np.array([np.mean(xa == v) for v in vals])
+            pb = np.array([np.mean(xb == v) for v in vals])
+            pos = np.arange(vals.size)
+            ax.bar(pos - w / 2, pa, w, label=labels[0])
+            ax.bar(pos + w / 2, pb, w, label=labels[1])
+            enc = self._plot.get("encoder")
+            ax.set_xticks(pos, [enc.label(v) if enc else f"{v:g}" for v in vals], fontsize=8)
+            ax.set(ylabel="probability")
+            lo, hi = self._plot.get("event", (np.nan, np.nan))
+            for p, v in zip(pos, vals, strict=True):
+                if lo < v <= hi:
+                    ax.axvspan(p - 0.5, p + 0.5, color="0.85", zorder=0)
+        else:
+            both = np.concatenate([xa, xb])
+            lo_q, hi_q = np.quantile(both, [0.001, 0.999])
+            bins = np.linspace(lo_q, hi_q, 80)
+            ax.hist(xa, bins=bins, density=True, histtype="step", label=labels[0])
+            ax.hist(xb, bins=bins, density=True, histtype="step", label=labels[1])
+            lo, hi = self._plot.get("event", (np.nan, np.nan))
+            ax.axvspan(max(lo, lo_q), min(hi, hi_q), color="0.85", zorder=0, label="event S")
+            ax.set(ylabel="density")
+        ax.set(xlabel=self._plot.get("statistic", "output"), title=f"{self.verdict}: {self.pair}")
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        return fig
+
+    def save(self, out_dir: str | Path) -> list[Path]:
+        """Write ``report.csv``, ``report.md`` and ``report.png`` into ``out_dir``; returns the paths."""
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        paths = [out / "report.csv", out / "report.md", out / "report.png"]
+        self.table.to_csv(paths[0], index=False)
+        paths[1].write_text(self.to_markdown(), encoding="utf-8")
+        self.figure().savefig(paths[2], dpi=110)
+        return paths
+
+
+# --------------------------------------------------------------------------------------------- audit
+def _check_pair(pair) -> InputPair:
+    if isinstance(pair, InputPair):
+        return pair
+    if not isinstance(pair, Sequence) or isinstance(pair, str) or len(pair) != 2:
+        raise ValueError(f"pair must be two inputs (D, D'), got {pair!r}")
+    a, b = (np.asarray(x) if isinstance(x, list) else x for x in pair)
+    return InputPair(f"{_describe(a)} vs {_describe(b)}", a, b)
+
+
+def _pmf_table(pmf, data, params) -> dict:
+    try:
+        table = pmf(_copy(data), **params)
+    except Exception as exc:
+        raise UserCodeError(f"pmf raised {type(exc).__name__}: {exc}".splitlines()[0]) from exc
+    if not isinstance(table, Mapping):
+        arr = np.asarray(table, dtype=float)
+        table = {i: float(p) for i, p in enumerate(arr)}
+    probs = np.array(list(table.values()), dtype=float)
+    if np.any(probs < 0) or abs(probs.sum() - 1) > 1e-6:
+        raise UserCodeError(
+            f"pmf must return probabilities summing to 1, got sum {probs.sum():.6g}"
+        )
+    return {(k.item() if isinstance(k, np.generic) else k): float(p) for k, p in table.items()}
+
+
+def _exact_audit(func, pmf, pairs, params, eps, delta, n_check, ss, batched):
+    from scipy.stats import chisquare
+
+    rows, best = [], None
+    for k, pr in enumerate(pairs):
+        ta, tb = _pmf_table(pmf, pr.a, params), _pmf_table(pmf, pr.b, params)
+        keys = sorted(set(ta) | set(tb), key=repr)
+        p = np.array([ta.get(o, 0.0) for o in keys])
+        q = np.array([tb.get(o, 0.0) for o in keys])
+        e = exact_epsilon_at_delta(p, q, delta) if delta > 0 else exact_epsilon(p, q)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = np.abs(np.log(p) - np.log(q))
+        o = int(np.nanargmax(np.where((p == 0) & (q == 0), -1, r)))
+        rows.append({"pair": pr.name, "statistic": "output", "event": f"output == {keys[o]!r}",
+                     "exact_epsilon": e, "p_a": p[o], "p_b": q[o]})  # fmt: skip
+        if best is None or e > best[0]:
+            best = (e, k, keys, p, q, o)
+        # the pmf must describe the sampler (goodness of fit on n_check draws per input)
+        for side, (data, table) in enumerate(((pr.a, ta), (pr.b, tb))):
+            out = sample_outputs(
+                func, data, params, n_check, _chunk_seed(ss, 2 * k + side), batched=batched
+            )
+            vals, counts = np.unique(out.reshape(out.shape[0], -1)[:, 0], return_counts=True)
+            unknown = [v.item() for v in vals if v.item() not in table]
+            if unknown:
+                raise UserCodeError(
+                    f"the sampler returned {unknown[0]!r}, which the pmf gives probability 0"
+                )
+            ks = list(table)
+            obs = np.array(
+                [counts[vals == o].sum() if np.any(vals == o) else 0 for o in ks], dtype=float
+            )
+            exp = np.array([table[o] for o in ks]) * n_check
+            keep = exp > 0
+            if keep.sum() > 1 and chisquare(obs[keep], exp[keep]).pvalue < 1e-6:
+                raise UserCodeError(
+                    f"the pmf does not describe the sampler on input {_describe(data)} (chi-square p < 1e-6)"
+                )
+    return rows, best
+
+
+def audit_callable(
+    func: Callable,
+    *,
+    epsilon: float,
+    delta: float = 0.0,
+    neighbours: str = "add-remove",
+    inputs: str | None = None,
+    pair: Sequence | None = None,
+    params: Mapping[str, Any] | None = None,
+    samples: int = 200_000,
+    confidence: float = 0.95,
+    seed: int = 0,
+    pmf: Callable | None = None,
+    max_cuts: int = 160,
+    chunk_size: int = CHUNK_SIZE,
+) -> AuditReport:
+    """Audit ``func(data, rng, **params)`` against its claimed (ε, δ) on neighbouring inputs.
+
+    Give either ``inputs`` (a family of :func:`input_pairs`: ``"scalar:A,B"``, ``"dataset:N,A,B"``,
+    ``"histogram:K"``, ``"ldp"``, ``"category:K"``) or ``pair=(D, D')``. ``samples`` outputs per input of the
+    chosen pair: half choose the pair and event, the other half (fresh) bound ε (Clopper–Pearson, module doc).
+    A ``size`` parameter of ``func`` (returning ``size`` outputs stacked on the first axis) makes sampling
+    vectorized; without it ``func`` is called once per sample. ``pmf(data, **params) -> {output: probability}``
+    switches to the exact ε of every pair. Raises :class:`UserCodeError` for misbehaving code and ``ValueError``
+    for bad arguments.
+    """
+    epsilon = check_epsilon(epsilon)
+    delta = 0.0 if delta == 0 else check_delta(delta)
+    if neighbours not in NEIGHBOURS:
+        raise ValueError(f"neighbours must be one of {'|'.join(NEIGHBOURS)}, got {neighbours!r}")
+    if (inputs is None) == (pair is None):
+        raise ValueError(
+            "give exactly one of inputs (a family such as 'scalar:0,1') and pair=(D, D')"
+        )
+    pairs = input_pairs(inputs, neighbours) if inputs is not None else [_check_pair(pair)]
+    samples = check_int(samples, "samples", minimum=200)
+    c = _check_confidence(confidence)
+    seed = check_int(seed, "seed", minimum=0)
+    params = dict(params or {})
+    if not callable(func):
+        raise ValueError(f"func must be callable, got {func!r}")
+    name = getattr(func, "__name__", "function")
+    batched = check_user_function(func, pairs[0].a, params, seed=seed)
+    root = np.random.SeedSequence(seed)
+    ss_sel, ss_ev = _chunk_seed(root, 0), _chunk_seed(root, 1)
+    common = dict(
+        claimed_epsilon=epsilon, claimed_delta=delta, neighbours=neighbours, n_samples=samples,
+        batched=batched, function=name, inputs=inputs or "", params=params,
+    )  # fmt: skip
+
+    if pmf is not None:
+        rows, best = _exact_audit(
+            func, pmf, pairs, params, epsilon, delta, min(samples, 20_000), ss_sel, batched
+        )
+        e, k, keys, p, q, o = best
+        table = pd.DataFrame(rows)
+        table["chosen"] = np.arange(len(rows)) == k
+        enc = _Encoder()
+        plot = {"a": np.repeat(np.arange(len(keys)), np.round(p * 10_000).astype(int)).astype(float),
+                "b": np.repeat(np.arange(len(keys)), np.round(q * 10_000).astype(int)).astype(float),
+                "event": (o - 0.5, o + 0.5), "statistic": "output (exact probabilities)"}  # fmt: skip
+        enc.codes = {kk: i for i, kk in enumerate(keys)}
+        plot["encoder"] = enc
+        return AuditReport(
+            verdict=_verdict(e, epsilon, "exact"), epsilon_lower=float(e), confidence=1.0, table=table,
+            method="exact", pair=pairs[k].name, event=f"output == {keys[o]!r}", p_a=float(p[o]),
+            p_b=float(q[o]), _plot=plot, **common,
+        )  # fmt: skip
+
+    # ---- selection half: every distinct candidate input once
+    n_sel = samples // 2
+    n_ev = samples - n_sel
+    enc = _Encoder()
+    cache: dict[bytes, np.ndarray] = {}
+
+    def key_of(x) -> bytes:
+        arr = np.asarray(x)
+        return repr((arr.dtype.str, arr.shape)).encode() + arr.tobytes()
+
+    distinct: list = []
+    for pr in pairs:
+        for x in (pr.a, pr.b):
+            if key_of(x) not in {key_of(d) for d in distinct}:
+                distinct.append(x)
+    for i, x in enumerate(distinct):
+        out = sample_outputs(
+            func, x, params, n_sel, _chunk_seed(ss_sel, i), chunk_size=chunk_size, batched=batched
+        )
+        cache[key_of(x)] = enc(out)
+    dims = {v.shape[1] for v in cache.values()}
+    if len(dims) > 1:
+        raise UserCodeError(
+            f"{name} returns outputs of different sizes on different inputs: {sorted(dims)}"
+        )
+    n_stats = 1 if dims == {1} else 3
+    z = _selection_z(c, 2 * len(pairs) * n_stats * (max_cuts + 2) ** 2 // 2)
+    rows, best = [], None
+    for k, pr in enumerate(pairs):
+        xa, xb = cache[key_of(pr.a)], cache[key_of(pr.b)]
+        for st in _candidate_statistics(xa, xb):
+            score, lo, hi, fwd = _best_interval(st.fn(xa), st.fn(xb), delta, z, max_cuts)
+            rows.append({"pair": pr.name, "statistic": st.name,
+                         "event": f"({lo:.6g}, {hi:.6g}], {'M(D) over M(D_)' if fwd else 'M(D_) over M(D)'}",
+                         "selection_estimate": max(score, 0.0)})  # fmt: skip
+            if best is None or score > best.score:
+                best = _Choice(score, k, st, lo, hi, fwd)
+    assert best is not None
+    chosen = pairs[best.pair]
+    # ---- evaluation half: fresh samples on the chosen pair only
+    ya = enc(
+        sample_outputs(
+            func,
+            chosen.a,
+            params,
+            n_ev,
+            _chunk_seed(ss_ev, 0),
+            chunk_size=chunk_size,
+            batched=batched,
+        )
+    )
+    yb = enc(
+        sample_outputs(
+            func,
+            chosen.b,
+            params,
+            n_ev,
+            _chunk_seed(ss_ev, 1),
+            chunk_size=chunk_size,
+            batched=batched,
+        )
+    )
+    sa, sb = best.stat.fn(ya), best.stat.fn(yb)
+    ka = int(np.count_nonzero((sa > best.lo) & (sa <= best.hi)))
+    kb = int(np.count_nonzero((sb > best.lo) & (sb <= best.hi)))
+    num, den = (ka, kb) if best.forward else (kb, ka)
+    eps_lo = float(epsilon_lower_bound(num, n_ev, den, n_ev, delta=delta, confidence=c))
+    direction = "M(D) over M(D')" if best.forward else "M(D') over M(D)"
+    support = np.unique(
+        np.concatenate([cache[key_of(chosen.a)][:, 0], cache[key_of(chosen.b)][:, 0]])
+    )
+    if dims == {1} and (enc.codes or support.size <= MAX_DISCRETE):
+        inside = support[(support > best.lo) & (support <= best.hi)]
+        members = [enc.label(v) if enc.codes else f"{v:g}" for v in inside]
+        event = f"output in {{{', '.join(members)}}}, {direction}"
+    else:
+        event = f"{best.stat.name} in ({best.lo:.6g}, {best.hi:.6g}], {direction}"
+    table = pd.DataFrame(rows)
+    table["event"] = table["event"].str.replace("D_", "D'")
+    table["chosen"] = False
+    idx = next(
+        i
+        for i, r in enumerate(rows)
+        if r["pair"] == chosen.name and r["statistic"] == best.stat.name
+    )
+    table.loc[idx, "chosen"] = True
+    for col, val in (("k_a", ka), ("k_b", kb), ("n_eval", n_ev), ("epsilon_lower", eps_lo)):
+        table[col] = np.nan
+        table.loc[idx, col] = val
+    table["claimed_epsilon"], table["claimed_delta"], table["confidence"] = epsilon, delta, c
+    plot = {"a": sa, "b": sb, "event": (best.lo, best.hi), "statistic": best.stat.name,
+            "encoder": enc if enc.codes else None}  # fmt: skip
+    return AuditReport(
+        verdict=_verdict(eps_lo, epsilon, "empirical"), epsilon_lower=eps_lo, confidence=c, table=table,
+        method="empirical", pair=chosen.name, event=event, p_a=ka / n_ev, p_b=kb / n_ev, _plot=plot, **common,
+    )  # fmt: skip
