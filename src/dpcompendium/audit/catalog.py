@@ -59,6 +59,7 @@ __all__ = [
 #: Runner signature: (n_samples, confidence, rng) → AuditResult.
 Runner = Callable[[int, float, np.random.Generator], AuditResult]
 
+#: The columns of the table that :func:`run_catalog` returns (the chapter's ``audit.csv``).
 COLUMNS = [
     "mechanism",
     "chapter",
@@ -124,7 +125,7 @@ def value_events(values: Iterable) -> list:
 
 
 def empirical_runner(sampler_a, sampler_b, claim: PrivacyClaim, name: str, **kw) -> Runner:
-    """A :data:`Runner` that calls :func:`empirical_audit` at the claim's (ε, δ); ``kw`` goes to the audit."""
+    """A ``Runner`` that calls :func:`empirical_audit` at the claim's (ε, δ); ``kw`` goes to the audit."""
 
     def run(n: int, confidence: float, rng: np.random.Generator) -> AuditResult:
         with warnings.catch_warnings():
@@ -145,7 +146,7 @@ def empirical_runner(sampler_a, sampler_b, claim: PrivacyClaim, name: str, **kw)
 
 
 def exact_runner(distributions, claim: PrivacyClaim, name: str, **kw) -> Runner:
-    """A :data:`Runner` that calls :func:`exact_audit` on fixed output distributions at the claim's (ε, δ)."""
+    """A ``Runner`` that calls :func:`exact_audit` on fixed output distributions at the claim's (ε, δ)."""
 
     def run(n: int, confidence: float, rng: np.random.Generator) -> AuditResult:
         return exact_audit(

@@ -20,6 +20,7 @@ from .core import normalize_rows
 
 __all__ = ["DATASETS", "Dataset", "load_dataset", "make_low_rank", "prepare", "split_sites"]
 
+#: The chapter's datasets, by the name :func:`load_dataset` takes.
 DATASETS = ("digits", "breast_cancer", "wine", "adult", "synthetic")
 ADULT_NUMERIC = ["age", "fnlwgt", "education-num", "capital-gain", "capital-loss", "hours-per-week"]
 ADULT_CATEGORICAL = [
