@@ -4,6 +4,8 @@ For every page in ``_toc.yml``: it loads (HTTP 200); every resource it asks for 
 host other than 127.0.0.1 is recorded, aborted and fails the test, so the book provably works offline); math is
 typeset by the local MathJax (no raw TeX delimiters left, no MathJax error); every ``<img>`` has loaded
 (``naturalWidth > 0``); every figure a chapter declares is on its page with an image; no cell output holds a traceback.
+Coursework mode: on every chapter page the exercise solutions (sphinx-exercise, ``:class: dropdown``) are hidden when
+the page loads and shown by a click on their title; every Library reference page documents Python objects.
 
 Needs ``_build/html`` (``make book`` or ``dpcompendium book``) and Debian's ``/usr/bin/chromium``, driven through the
 ``playwright`` package (never ``playwright install``). Skips, with the reason, only when ``_build/html`` does not
@@ -243,6 +245,67 @@ def test_page(browser_context, server, page):
             f"{page}: declared figure {name!r} is not in the page (no image output?)"
         )
         assert figures[name] >= 1, f"{page}: figure {name!r} holds no image"
+
+
+# JavaScript run in a chapter page: the state of every exercise solution, before and after a click on its title.
+SOLUTIONS = """
+async () => {
+  const shown = el => {
+    const body = el.querySelector(':scope > .admonition-title ~ *');
+    if (!body) return false;
+    const style = getComputedStyle(body);
+    return style.visibility !== 'hidden' && body.getBoundingClientRect().height > 0;
+  };
+  const sols = Array.from(document.querySelectorAll('main div.solution'));
+  const before = sols.map(el => ({id: el.id, shown: shown(el), button: !!el.querySelector('button.toggle-button')}));
+  for (const el of sols) {
+    const button = el.querySelector('button.toggle-button');
+    if (button) button.click();
+  }
+  await new Promise(r => setTimeout(r, 800));
+  const after = sols.map(el => shown(el));
+  return {exercises: document.querySelectorAll('main div.exercise').length, before, after};
+}
+"""
+
+CHAPTER_PAGES = [p for p in PAGES if p.startswith("notebooks/")]
+API_PAGES = [p for p in PAGES if p.startswith("book/api/") and not p.endswith("/index")]
+
+
+@pytest.mark.parametrize("page", CHAPTER_PAGES)
+def test_solutions_hidden_by_default(browser_context, server, page):
+    tab = browser_context.new_page()
+    try:
+        tab.goto(f"{server}/{page}.html", wait_until="load")
+        tab.wait_for_load_state("networkidle")
+        info = tab.evaluate(SOLUTIONS)
+    finally:
+        tab.close()
+    assert info["exercises"] >= 3, (
+        f"{page}: {info['exercises']} exercises rendered, need at least 3"
+    )
+    assert len(info["before"]) >= info["exercises"], f"{page}: fewer solutions than exercises"
+    visible = [s["id"] for s in info["before"] if s["shown"]]
+    assert not visible, f"{page}: solutions visible when the page loads: {visible}"
+    no_button = [s["id"] for s in info["before"] if not s["button"]]
+    assert not no_button, f"{page}: solutions without a toggle button: {no_button}"
+    assert all(info["after"]), f"{page}: a click on the toggle button did not show every solution"
+
+
+@pytest.mark.parametrize("page", API_PAGES)
+def test_library_reference_page(browser_context, server, page):
+    tab = browser_context.new_page()
+    try:
+        response = tab.goto(f"{server}/{page}.html", wait_until="load")
+        assert response is not None and response.status == 200, (
+            f"{page}.html: HTTP {response and response.status}"
+        )
+        n = tab.evaluate(
+            "() => document.querySelectorAll('main dl.py.function, main dl.py.class, main dl.py.data').length"
+        )
+    finally:
+        tab.close()
+    assert n > 0, f"{page}: no documented Python object (autodoc produced nothing?)"
 
 
 def test_every_toc_page_was_built():

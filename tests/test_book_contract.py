@@ -7,7 +7,12 @@
   every ``nbval-check-output`` cell is also ``keep_output`` and has its stored output; no library code (function
   or class definitions) and no global random state; every ``{numref}`fig-…``` points at a declared figure; no
   ``{bibliography}`` directive (the book has one bibliography page);
-- every ``{cite}`` key in the notebooks and the book pages is in ``book/references.bib``.
+- every ``{cite}`` key in the notebooks and the book pages is in ``book/references.bib``;
+- coursework mode: every chapter has at least three ``{exercise}`` blocks (sphinx-exercise), each with a label and a
+  ``{solution}`` collapsed by default (``:class: dropdown``), at least one of them running ``dpcompendium audit`` or
+  ``dpcompendium check`` on a user-code file that exists; definitions, theorems, lemmas, propositions and proofs are
+  sphinx-proof directives (``{prf:...}``, labelled, every ``{prf:ref}`` resolves), never plain admonitions;
+- the Library reference: one page per subpackage in ``_toc.yml``, documenting every module of that subpackage.
 """
 
 from __future__ import annotations
@@ -255,3 +260,142 @@ def test_notebook_cites_known_keys(notebook):
     assert used <= keys, (
         f"{path.name}: cites keys missing from book/references.bib: {sorted(used - keys)}"
     )
+
+
+# ------------------------------------------------------------------------------------------------------ coursework mode
+
+FENCE = r"^(?P<fence>:{3,}|`{3,})"
+EXERCISE = re.compile(FENCE + r"\{exercise\}[^\n]*\n(?P<opts>(?::[\w-]+:[^\n]*\n)*)", re.M)
+SOLUTION = re.compile(
+    FENCE + r"\{solution\}\s*(?P<target>\S+)[^\n]*\n(?P<opts>(?::[\w-]+:[^\n]*\n)*)", re.M
+)
+PRF = re.compile(FENCE + r"\{prf:(?P<kind>\w+)\}[^\n]*\n(?P<opts>(?::[\w-]+:[^\n]*\n)*)", re.M)
+PRF_REF = re.compile(r"\{prf:ref\}`(?:[^`<]*<)?([^`>]+)>?`")
+ADMONITION_THEOREM = re.compile(
+    r"^(?::{3,}|`{3,})\{admonition\}\s*(Definition|Theorem|Lemma|Proposition|Corollary|Proof|Exercise)\b",
+    re.M,
+)
+COURSEWORK_COMMAND = re.compile(
+    r"dpcompendium (?:audit|check \w+) (examples/coursework/[\w./-]+\.py):(\w+)"
+)
+
+
+def _option(opts: str, name: str) -> str | None:
+    m = re.search(rf"^:{name}:\s*(.*)$", opts, re.M)
+    return m.group(1).strip() if m else None
+
+
+def _markdown(nb) -> str:
+    return "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+
+
+def _book_markdown() -> dict[str, str]:
+    """Every markdown source of the book: chapter notebooks and book pages."""
+    texts = {p.name: _markdown(nbformat.read(p, as_version=4)) for p in NOTEBOOKS}
+    for page in sorted((ROOT / "book").rglob("*.md")):
+        texts[str(page.relative_to(ROOT))] = page.read_text(encoding="utf8")
+    return texts
+
+
+@needs_notebooks
+def test_exercises_have_hidden_solutions(notebook):
+    path, nb = notebook
+    text = _markdown(nb)
+    exercises = [_option(m.group("opts"), "label") for m in EXERCISE.finditer(text)]
+    assert len(exercises) >= 3, (
+        f"{path.name}: {len(exercises)} {{exercise}} blocks, need at least 3"
+    )
+    assert all(exercises), (
+        f"{path.name}: every {{exercise}} needs a :label: (its solution refers to it)"
+    )
+    assert len(set(exercises)) == len(exercises), (
+        f"{path.name}: duplicate exercise labels {exercises}"
+    )
+    solutions = {}
+    for m in SOLUTION.finditer(text):
+        solutions[m.group("target")] = _option(m.group("opts"), "class") or ""
+    missing = [e for e in exercises if e not in solutions]
+    assert not missing, f"{path.name}: exercises without a {{solution}}: {missing}"
+    shown = [e for e, cls in solutions.items() if "dropdown" not in cls.split()]
+    assert not shown, (
+        f"{path.name}: solutions not hidden by default (add ':class: dropdown'): {shown}"
+    )
+    stray = sorted(set(solutions) - set(exercises))
+    assert not stray, f"{path.name}: solutions for unknown exercises: {stray}"
+
+
+@needs_notebooks
+def test_an_exercise_audits_or_checks_user_code(notebook):
+    path, nb = notebook
+    text = _markdown(nb)
+    start = text.find("## Exercises")
+    assert start >= 0, f"{path.name}: no '## Exercises' section"
+    commands = COURSEWORK_COMMAND.findall(text[start:])
+    assert commands, (
+        f"{path.name}: no exercise runs 'dpcompendium audit' or 'dpcompendium check' on examples/coursework/..."
+    )
+    for file, func in commands:
+        target = ROOT / file
+        assert target.is_file(), f"{path.name}: the exercise's user code {file} does not exist"
+        defs = {
+            n.name
+            for n in ast.parse(target.read_text(encoding="utf8")).body
+            if isinstance(n, ast.FunctionDef)
+        }
+        assert func in defs, f"{path.name}: {file} defines no function {func!r}"
+
+
+def test_theorems_are_prf_directives():
+    texts = _book_markdown()
+    labels: set[str] = set()
+    for name, text in texts.items():
+        m = ADMONITION_THEOREM.search(text)
+        assert m is None, (
+            f"{name}: '{m.group(0)}' is a plain admonition; use {{prf:{m.group(1).lower()}}} (sphinx-proof) "
+            "or {exercise} (sphinx-exercise)"
+        )
+        for b in PRF.finditer(text):
+            label = _option(b.group("opts"), "label")
+            if b.group("kind") != "proof":
+                assert label, f"{name}: a {{prf:{b.group('kind')}}} block without a :label:"
+            if label:
+                assert label not in labels, f"{name}: prf label {label!r} is used twice in the book"
+                labels.add(label)
+    for p in NOTEBOOKS:
+        text = texts[p.name]
+        assert PRF.search(text), (
+            f"{p.name}: no {{prf:...}} block (definitions and theorems use sphinx-proof)"
+        )
+    assert PRF.search(texts["book/primer.md"]), "book/primer.md: no {prf:...} block"
+    for name, text in texts.items():
+        dangling = sorted(set(PRF_REF.findall(text)) - labels)
+        assert not dangling, f"{name}: {{prf:ref}} to unknown labels {dangling}"
+
+
+def test_library_reference_covers_every_module():
+    entries = set(toc_entries(ROOT / "_toc.yml"))
+    pkg = ROOT / "src" / "dpcompendium"
+    automodule = re.compile(r"^\.\. automodule:: (\S+)", re.M)
+    subpackages = sorted(d.name for d in pkg.iterdir() if (d / "__init__.py").is_file())
+    pages = {
+        "core": ["dpcompendium"]
+        + [f"dpcompendium.{p.stem}" for p in pkg.glob("*.py") if p.stem != "__init__"]
+    }
+    for sub in subpackages:
+        modules = [
+            f"dpcompendium.{sub}.{p.stem}"
+            for p in (pkg / sub).glob("*.py")
+            if not p.stem.startswith("_")
+        ]
+        pages[sub] = [f"dpcompendium.{sub}", *modules]
+    for page, modules in pages.items():
+        assert f"book/api/{page}" in entries, f"_toc.yml: no Library reference page book/api/{page}"
+        documented = automodule.findall(
+            (ROOT / "book" / "api" / f"{page}.md").read_text(encoding="utf8")
+        )
+        missing, gone = (
+            sorted(set(modules) - set(documented)),
+            sorted(set(documented) - set(modules)),
+        )
+        assert not missing, f"book/api/{page}.md does not document {missing}"
+        assert not gone, f"book/api/{page}.md documents modules that do not exist: {gone}"

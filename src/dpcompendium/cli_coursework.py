@@ -1,4 +1,4 @@
-"""Coursework subcommands of ``dpcompendium``: audit your own mechanism, check your own MWEM.
+"""Coursework subcommands of ``dpcompendium``: audit your own mechanism, check your own MWEM::
 
     dpcompendium audit TARGET --epsilon E [--delta D] [--neighbours replace-one|add-remove|local]
                        (--input FAMILY | --pair 'YAML_D' 'YAML_D2') [-p NAME VALUE]... [--samples N]

@@ -217,7 +217,7 @@ def identity_histogram(
 ) -> np.ndarray:
     """The Identity baseline: every cell + Lap(Δ/ε), Δ = 2 (replace-one) or 1 (add-remove) (``hay2016principled``).
 
-    ε-DP; returns (reps, *hist.shape). Unbiased, variance 2(Δ/ε)² per cell; a range over k cells has variance 2k(Δ/ε)².
+    ε-DP; returns ``(reps, *hist.shape)``. Unbiased, variance 2(Δ/ε)² per cell; a range over k cells has variance 2k(Δ/ε)².
     """
     h = check_array(hist, "hist", ndim=None)
     eps = check_epsilon(epsilon)
@@ -419,7 +419,7 @@ def mwem(
 
     ``variant="standard"`` is ε-DP (replace-one, public n; ``hardt2012simple``); ``variant="coursework"`` reproduces the
     coursework report (``src_mwem``) and is not ε-DP from 2-D on (:func:`privacy_claim`). Returns arrays of shape
-    (reps, *hist.shape). The coursework variant needs T <= len(queries) (its re-drawing loop needs a fresh query).
+    ``(reps, *hist.shape)``. The coursework variant needs T <= len(queries) (its re-drawing loop needs a fresh query).
     """
     h, T, passes, reps, cfg = _check_inputs(hist, queries, T, passes, reps, variant)
     eps = check_epsilon(epsilon)

@@ -141,7 +141,7 @@ class RangeQueries:
         return self.masks().reshape(self.m, self.size)
 
     def answer(self, x: ArrayLike) -> np.ndarray:
-        """q_k(x) for every query, for x of shape (..., *shape): returns (..., m).
+        """q_k(x) for every query, for x of shape ``(..., *shape)``: returns ``(..., m)``.
 
         Prefix sums P with a zero border, then Σ over the 2^d corners c of (−1)^{d−|c|} P[corner]
         (inclusion–exclusion), vectorized over any leading batch axes.

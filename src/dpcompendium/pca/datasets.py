@@ -34,6 +34,7 @@ __all__ = [
     "split_sites",
 ]
 
+#: The chapter's datasets, by the name :func:`load_dataset` takes.
 DATASETS = ("digits", "breast_cancer", "wine", "adult", "synthetic")
 ADULT_NUMERIC = ["age", "fnlwgt", "education-num", "capital-gain", "capital-loss", "hours-per-week"]
 ADULT_CATEGORICAL = [

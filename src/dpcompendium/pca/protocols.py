@@ -134,7 +134,7 @@ def masked_sum_count(
 
 def pairwise_masks(s: int, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
     """Net masks of secure aggregation: for every pair ``i < j`` a uniform ``m_ij`` that site ``i`` adds and site
-    ``j`` subtracts (in a deployment, derived from a key shared by ``i`` and ``j`` only). Returns (s, *shape) uint64
+    ``j`` subtracts (in a deployment, derived from a key shared by ``i`` and ``j`` only). Returns ``(s, *shape)`` uint64
     summing to 0 modulo 2⁶⁴; a loop over sites, not records."""
     s = check_int(s, "s", minimum=1)
     rng = check_rng(rng)

@@ -1,0 +1,68 @@
+"""Sphinx hook for the Library reference (book/api): read the library's docstrings as they are written.
+
+The docstrings write absolute values, norms and conditional probabilities in plain text — ``|x|``, ``P[G | x]``,
+``‖E‖`` — which reStructuredText would read as substitution references (``|x|``) and reject. This hook escapes every
+``|`` outside inline literals and interpreted text (roles such as ``:math:`|x|``` keep theirs), so that the text
+renders as written and the strict build stays warning-free without rewriting formulas in the docstrings.
+
+It also resolves the short names the docstrings use. Each object is documented once, under the module that defines
+it (``dpcompendium.mwem.core.mwem``), while a package docstring names it as the package exports it
+(``:func:`mwem``` in ``dpcompendium.mwem``, or ``dpcompendium.ldp.plc_counts``). A Python reference that Sphinx
+cannot resolve is looked up by its last component among the objects documented *inside the same package*; if
+exactly one matches, the reference points to it. Ambiguous or unknown names still fail the strict build.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Inline literals (````…````) and interpreted text / roles (```…```), left untouched.
+_PROTECTED = re.compile(r"(``.+?``|`[^`]+`)")
+
+
+def escape_bars(line: str) -> str:
+    """``line`` with every ``|`` outside inline literals and interpreted text escaped as ``\\|``."""
+    if "|" not in line:
+        return line
+    parts = _PROTECTED.split(line)
+    return "".join(p if _PROTECTED.fullmatch(p) else p.replace("|", r"\|") for p in parts)
+
+
+def _process(app, what, name, obj, options, lines: list[str]) -> None:
+    lines[:] = [escape_bars(line) for line in lines]
+
+
+def _resolve(app, env, node, contnode):
+    """missing-reference handler: a unique match by last name component, within the referring package."""
+    if node.get("refdomain") != "py":
+        return None
+    target = node.get("reftarget", "").lstrip("~")
+    name = target.rsplit(".", 1)[-1]
+    here = node.get("py:module") or ""
+    if not here.startswith("dpcompendium"):
+        return None
+    # the referring package: dpcompendium.<sub> (or dpcompendium itself), and for a dotted target its own package
+    scopes = {".".join(here.split(".")[:2])}
+    if target.startswith("dpcompendium."):
+        scopes.add(target.rsplit(".", 1)[0])
+    domain = env.get_domain("py")
+    roles = domain.objtypes_for_role(node.get("reftype", "obj")) or []
+    matches = sorted(
+        full
+        for full, obj in domain.objects.items()
+        if full.rsplit(".", 1)[-1] == name
+        and obj.objtype in roles
+        and any(full == s or full.startswith(s + ".") for s in scopes)
+        and not obj.aliased
+    )
+    if len(matches) != 1:
+        return None
+    return domain.resolve_xref(
+        env, node.get("refdoc"), app.builder, node.get("reftype"), matches[0], node, contnode
+    )
+
+
+def setup(app):
+    app.connect("autodoc-process-docstring", _process)
+    app.connect("missing-reference", _resolve)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

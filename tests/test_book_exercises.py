@@ -1,0 +1,86 @@
+"""The exercises' ``dpcompendium audit`` / ``dpcompendium check`` commands run, and print the verdict the book states.
+
+Every chapter's solutions hold shell commands in ``bash`` blocks, one per line, each ending with the verdict the
+solution explains (``# VIOLATED``, ``# HOLDS`` for an audit; ``# differs``, ``# consistent`` for a check). This test
+runs every such command as a reader would (the ``dpcompendium`` script of this environment, from the repository
+root, the report written to a temporary folder) and checks the exit status and the printed verdict. The commands
+are small by the chapter contract (``--samples 20000``, ``--reps 5``); the verdicts are deterministic for the
+default seed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(os.environ.get("DPCOMPENDIUM_REPO") or Path(__file__).resolve().parents[1])
+BASH_BLOCK = re.compile(r"^```bash\n(.*?)^```", re.M | re.S)
+COMMAND = re.compile(
+    r"^(dpcompendium (?:audit|check) .+?)\s+#\s*(VIOLATED|HOLDS|differs|consistent)\s*$"
+)
+
+
+def documented_commands() -> list[tuple[str, str, str]]:
+    """(chapter, command, expected verdict) for every audit/check line of the chapters' markdown."""
+    out = []
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+        for block in BASH_BLOCK.findall(text):
+            for line in block.splitlines():
+                if line.startswith(("dpcompendium audit ", "dpcompendium check ")):
+                    m = COMMAND.match(line)
+                    assert m, f"{path.name}: command without its expected verdict comment: {line}"
+                    out.append((path.stem, m.group(1), m.group(2)))
+    return out
+
+
+COMMANDS = documented_commands()
+
+
+def test_every_chapter_documents_a_command():
+    chapters = {c for c, _, _ in COMMANDS}
+    expected = {p.stem for p in (ROOT / "notebooks").glob("*.ipynb")}
+    assert chapters == expected, (
+        f"chapters without an audit/check command: {sorted(expected - chapters)}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("chapter", "command", "verdict"),
+    COMMANDS,
+    ids=[f"{c}-{i}" for i, (c, _, _) in enumerate(COMMANDS)],
+)
+def test_documented_command(chapter, command, verdict, tmp_path):
+    argv = shlex.split(command)
+    exe = Path(sys.executable).with_name("dpcompendium")
+    assert exe.is_file(), f"no dpcompendium script beside {sys.executable}"
+    proc = subprocess.run(
+        [str(exe), *argv[1:], "--out", str(tmp_path / "report")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "MPLBACKEND": "Agg"},
+    )
+    assert proc.returncode == 0, (
+        f"{chapter}: '{command}' exited {proc.returncode}:\n{proc.stderr[-2000:]}"
+    )
+    if argv[1] == "audit":
+        lines = [ln for ln in proc.stdout.splitlines() if ln.startswith(("VIOLATED", "HOLDS"))]
+        assert lines, f"{chapter}: '{command}' printed no verdict:\n{proc.stdout}"
+        assert lines[0].startswith(verdict + ":"), (
+            f"{chapter}: '{command}' gave {lines[0]!r}, the book says {verdict}"
+        )
+    else:
+        first = proc.stdout.splitlines()[0] if proc.stdout else ""
+        assert first.endswith(f"— {verdict}"), (
+            f"{chapter}: '{command}' gave {first!r}, the book says {verdict}"
+        )
