@@ -206,7 +206,9 @@ def test_papermill_ignores_require_lines(mini_repo):
     [
         "__import__('os').system('true')",
         "reps.bit_length() > 0",
-        "epsilons[0] > 0",
+        "epsilons[0:1] == [1.0]",
+        "epsilons[3] > 0",
+        "reps[0] > 0",
         "[e for e in epsilons]",
         "(lambda: 1)()",
         "open('x')",
@@ -230,6 +232,9 @@ def test_require_evaluator_allowed_forms():
     assert safe_eval("max(xs) ** 2 // 2 % 5 == 4 and all(xs) and any([0, a])", env)
     assert safe_eval('"x" in v and "z" not in v and abs(-a) == a', env)
     assert not safe_eval("a + b >= 1 or min(xs) > 1", env)
+    # Indexing a list by an integer (histograms: query_lengths[0] <= query_lengths[1]); `and` short-circuits.
+    assert safe_eval("len(xs) == 3 and xs[0] <= xs[-1] and v[1] == 'y'", env)
+    assert not safe_eval("len(xs) == 2 and xs[5] > 0", env)
 
 
 @pytest.mark.parametrize("bound", ["[>=0]", "[<=1]", "[min 0, <=1]"])

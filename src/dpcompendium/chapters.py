@@ -193,6 +193,19 @@ def _eval(node: ast.AST, env: dict[str, Any]) -> Any:
                 return False
             left = right
         return True
+    if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
+        seq, index = _eval(node.value, env), _eval(node.slice, env)
+        if (
+            not isinstance(seq, list | tuple)
+            or not isinstance(index, int)
+            or isinstance(index, bool)
+        ):
+            raise ValueError(
+                f"require: only a list indexed by an integer is allowed ({ast.unparse(node)})"
+            )
+        if not -len(seq) <= index < len(seq):
+            raise ValueError(f"require: index out of range in {ast.unparse(node)}")
+        return seq[index]
     if (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)

@@ -30,7 +30,9 @@ MAX_LEN = 3
 #: Parameters never drawn (set by ``--out``).
 SKIP = frozenset({"output_dir"})
 
-#: Per chapter: ``name -> (low, high)`` caps of a number (elementwise for a list), and ``max_len`` (longest list).
+#: Per chapter: ``name -> (low, high)`` caps of a number (elementwise for a list), ``max_len`` (longest list), and
+#: for lists whose shape a ``# require:`` line fixes, ``list_len`` (name -> exact length) and ``sorted`` (names drawn
+#: in increasing order), so that the strategy draws them valid instead of filtering most draws out.
 FUZZ_SIZE: dict[str, dict[str, Any]] = {
     "dp-mean": {
         "reps": (1, 20),
@@ -62,6 +64,9 @@ FUZZ_SIZE: dict[str, dict[str, Any]] = {
         "tuning_ks": (1, 64),
         "n_jobs": (1, 2),
         "max_len": 2,
+        # `# require: len(query_lengths) == 2 and query_lengths[0] <= query_lengths[1]`: drawn so, not filtered.
+        "list_len": {"query_lengths": 2},
+        "sorted": {"query_lengths"},
     },
     "federated-pca": {
         "reps": (1, 2),
@@ -167,9 +172,16 @@ def parameter_strategy(chapter: Chapter, fixed: dict[str, Any] | None = None):
         if name in fixed:
             fields[name] = st.just(fixed[name])
         elif isinstance(p.default, list):
-            fields[name] = st.lists(
-                _element(chapter, p), min_size=1, max_size=max_len, unique_by=repr
+            size = FUZZ_SIZE.get(chapter.id, {}).get("list_len", {}).get(name)
+            lists = st.lists(
+                _element(chapter, p),
+                min_size=size or 1,
+                max_size=size or max_len,
+                unique_by=None if size else repr,
             )
+            if name in FUZZ_SIZE.get(chapter.id, {}).get("sorted", ()):
+                lists = lists.map(sorted)
+            fields[name] = lists
         else:
             fields[name] = _element(chapter, p)
 
