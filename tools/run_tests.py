@@ -54,7 +54,7 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
     py = sys.executable
     dpc = str(BIN / "dpcompendium") if (BIN / "dpcompendium").exists() else "dpcompendium"
     return [
-        ("unit", [py, "-m", "pytest", "tests", "-m", "not book", "-n", JOBS], {}),
+        ("unit", [py, "-m", "pytest", "tests", "-m", "not book", "-n", JOBS, "--durations=12"], {}),
         (
             "notebooks",
             [
