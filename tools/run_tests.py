@@ -54,7 +54,21 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
     py = sys.executable
     dpc = str(BIN / "dpcompendium") if (BIN / "dpcompendium").exists() else "dpcompendium"
     return [
-        ("unit", [py, "-m", "pytest", "tests", "-m", "not book", "-n", JOBS, "--durations=12"], {}),
+        (
+            "unit",
+            [
+                py,
+                "-m",
+                "pytest",
+                "tests",
+                "-m",
+                "not book and not regression",
+                "-n",
+                JOBS,
+                "--durations=12",
+            ],
+            {},
+        ),
         (
             "notebooks",
             [

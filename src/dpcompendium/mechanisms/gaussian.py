@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from typing import Literal
@@ -86,6 +87,7 @@ def gaussian_epsilon(sigma: float, sensitivity: float, delta: float) -> float:
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def analytic_gaussian_sigma(sens: float, epsilon: float, delta: float) -> float:
     """Smallest σ with Φ(Δ/2σ − εσ/Δ) − e^ε Φ(−Δ/2σ − εσ/Δ) ≤ δ: the exact (ε, δ) Gaussian calibration,
     valid for every ε > 0 (Balle & Wang 2018, Thm 8, :cite:`balle2018improving`)."""
@@ -102,6 +104,7 @@ def analytic_gaussian_sigma(sens: float, epsilon: float, delta: float) -> float:
     return math.exp(optimize.brentq(excess, lo, hi, xtol=1e-14, rtol=1e-12))
 
 
+@functools.lru_cache(maxsize=4096)
 def _classical_exact_epsilon(epsilon: float, delta: float) -> float:
     """Exact ε of the classical σ (scale-free: depends on ε and δ only)."""
     with warnings.catch_warnings():
@@ -109,6 +112,7 @@ def _classical_exact_epsilon(epsilon: float, delta: float) -> float:
         return gaussian_epsilon(gaussian_sigma(1.0, epsilon, delta), 1.0, delta)
 
 
+@functools.lru_cache(maxsize=256)
 def classical_crossover(delta: float) -> float:
     """The ε* above which the classical σ is *not* (ε, δ)-DP (exact profile; ≈ 8.5 at δ = 1e-5)."""
     d = check_delta(delta)
