@@ -68,7 +68,8 @@ browser: $(STAMP)
 	$(BIN)/python -m pytest -m book tests/test_book_browser.py
 
 # Property-based runs of the chapters: FUZZ_EXAMPLES random valid parameter sets per chapter, at the fuzz size of
-# dpcompendium.fuzz.FUZZ_SIZE (make test runs a fixed one per chapter, with a fixed hypothesis seed).
+# dpcompendium.fuzz.FUZZ_SIZE (make test runs a fixed one per chapter, with a fixed hypothesis seed); then the
+# `extended` tests: every parameter set that ever failed, and every documented command not run by make test.
 FUZZ_EXAMPLES ?= 30
 FUZZ_K ?=
 FUZZ_LOG ?= _build/fuzz.jsonl
@@ -77,7 +78,8 @@ fuzz: $(STAMP)
 	DPCOMPENDIUM_FUZZ_LOG=$(abspath $(FUZZ_LOG)) DPCOMPENDIUM_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) DPCOMPENDIUM_FUZZ_RANDOM=1 \
 	  $(BIN)/python -m pytest -p no:cacheprovider -m fuzz tests/test_chapter_fuzz.py -v \
 	  -k "every_valid_parameter_set $(if $(FUZZ_K),and ($(FUZZ_K)))"; status=$$?; \
-	  $(BIN)/python tools/fuzz_summary.py $(FUZZ_LOG); exit $$status
+	  $(BIN)/python tools/fuzz_summary.py $(FUZZ_LOG); \
+	  $(BIN)/python -m pytest -p no:cacheprovider -m extended -n 2 tests || status=1; exit $$status
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests notebooks tools benchmarks

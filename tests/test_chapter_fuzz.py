@@ -125,7 +125,7 @@ def test_every_valid_parameter_set_runs(chapter_id, tmp_path, capsys):
     check()
 
 
-@pytest.mark.regression
+@pytest.mark.extended
 @pytest.mark.parametrize(("chapter_id", "given_values"), REGRESSIONS)
 def test_regressions(chapter_id, given_values, tmp_path, capsys):
     values = {**small_overrides(get_chapter(chapter_id), given_values), **given_values}

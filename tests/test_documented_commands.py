@@ -37,6 +37,7 @@ _TEMPLATE = {
     "DIR": "results",
     "NAME": "reps",
     "VALUE": "2",
+    "TARGET": "examples/coursework/mwem_student.py",
 }
 #: Subcommands only parsed, not executed (too expensive for a test; another stage runs them).
 PARSE_ONLY = {"book"}
@@ -101,8 +102,23 @@ def _shrunk_run(words: list[str], out: Path) -> list[str]:
     return words
 
 
+def _params():
+    """README's commands run in ``make test``; the others are whole runs again of what other tests of ``make test``
+    already run (the exercises' audits and checks with their verdicts in ``test_book_exercises.py``, the coursework
+    page's in ``test_audit_user.py``), so they are marked ``extended`` and run under ``make fuzz``."""
+    return [
+        pytest.param(
+            where,
+            cmd,
+            id=cmd,
+            marks=() if where.startswith("README.md") else (pytest.mark.extended,),
+        )
+        for where, cmd in COMMANDS
+    ]
+
+
 @pytest.mark.fuzz
-@pytest.mark.parametrize(("where", "command"), COMMANDS, ids=[c for _, c in COMMANDS])
+@pytest.mark.parametrize(("where", "command"), _params())
 def test_documented_command_runs(where, command, tmp_path):
     words = shlex.split(command)
     template = [w for w in words if w in _TEMPLATE]

@@ -62,7 +62,7 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
                 "pytest",
                 "tests",
                 "-m",
-                "not book and not regression",
+                "not book and not extended",
                 "-n",
                 JOBS,
                 "--durations=12",
