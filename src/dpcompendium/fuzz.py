@@ -87,8 +87,8 @@ FUZZ_SIZE: dict[str, dict[str, Any]] = {
         "max_len": 3,
     },
     "privacy-audit": {
-        "n_samples": (1_000, 20_000),
-        "coverage_reps": (10, 20),
+        "n_samples": (1_000, 5_000),
+        "coverage_reps": (10, 12),
         "n_jobs": (1, 2),
     },
 }

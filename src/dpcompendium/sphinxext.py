@@ -12,7 +12,7 @@ Listed in ``_config.yml`` (``sphinx: config: extensions``). With MyST-NB's ``exe
    with, who executed it, whether this build took it from the store, the commit and the date.
 
 Configuration values: ``dpc_execution_inputs`` (what every chapter depends on, default
-:data:`dpcompendium.execution.DEFAULT_INPUTS`), ``dpc_execution_store`` (default ``_build/.execution``),
+``dpcompendium.execution.DEFAULT_INPUTS``), ``dpc_execution_store`` (default ``_build/.execution``),
 ``dpc_execution_jobs`` (default 2), ``dpc_execution_notebooks`` (glob, default ``notebooks/*.ipynb``).
 """
 

@@ -155,7 +155,7 @@ def run_catalog(
     seed: int = 0,
     n_jobs: int = 1,
 ) -> pd.DataFrame:
-    """Audit every entry; one row per entry with the columns of :data:`COLUMNS` (the chapter's ``audit.csv``).
+    """Audit every entry; one row per entry with the columns of ``COLUMNS`` (the chapter's ``audit.csv``).
 
     ``family_wise=True``: ``confidence`` is the family-wise confidence over all empirical rows
     (:func:`row_confidence`); otherwise it is each row's own.

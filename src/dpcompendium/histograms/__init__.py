@@ -117,7 +117,7 @@ def privacy_claim(method: str, epsilon: float, variant: str = "private") -> Priv
 
     ``php`` has the variants ``private`` (the authors' procedure, :func:`php`) and ``level-wise``
     (:func:`php_levelwise`); both are ε-DP. ``sampling_grouping`` variants are ``"<centres>[:<reading>]"``
-    (:func:`parse_variant`). With ``as-written`` centres it is not private under either reading of S5: the centre
+    (``parse_variant``). With ``as-written`` centres it is not private under either reading of S5: the centre
     selection reads the true counts with no budget (support of the centre distribution changes with one record:
     unbounded loss), and with the true centre counts in the scores one record in a centre bin moves all n − k
     exponential-mechanism draws (up to (n − k)·ε₁). Its claim carries the nominal ε with ``private=False``.

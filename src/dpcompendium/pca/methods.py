@@ -144,7 +144,7 @@ def central_dp_pca(
     calibration: Calibration = "classical",
 ) -> np.ndarray:
     """Analyze Gauss :cite:`dwork2014analyze`: top-k eigenvectors of ``A + E``, ``E`` symmetric ``N(0, τ²)``,
-        ``τ = Δ√(2 ln(1.25/δ))/ε``, ``Δ = √2/n`` (replace-one, default) or ``1/n``. (ε, δ)-DP for a trusted curator under
+    ``τ = Δ√(2 ln(1.25/δ))/ε``, ``Δ = √2/n`` (replace-one, default) or ``1/n``. (ε, δ)-DP for a trusted curator under
     the conditions of :func:`privacy_claim`."""
     sites = _as_sites(data)
     rng = check_rng(rng)
