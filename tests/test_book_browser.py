@@ -154,9 +154,15 @@ def serve(directory: Path):
 
 
 @pytest.fixture(scope="module")
-def browser_context(server):
+def chromium():
+    """One offline Chromium per module: Playwright's sync API allows one running instance per thread."""
     with offline_chromium() as context:
         yield context
+
+
+@pytest.fixture(scope="module")
+def browser_context(server, chromium):
+    return chromium
 
 
 # JavaScript run in the page: wait for MathJax, force lazy images to load, then report what the test checks.
@@ -340,9 +346,11 @@ def rerun_dir(tmp_path_factory):
     return out / RERUN[0]
 
 
-def test_rerun_page(rerun_dir):
+def test_rerun_page(rerun_dir, chromium):
     failed: list[str] = []
-    with serve(rerun_dir) as url, offline_chromium() as context:
+    context = chromium
+    seen = len(context.external_requests)
+    with serve(rerun_dir) as url:
         tab = context.new_page()
         tab.on("requestfailed", lambda r: failed.append(f"{r.url} ({r.failure})"))
         tab.on(
@@ -354,7 +362,7 @@ def test_rerun_page(rerun_dir):
         info = tab.evaluate(INSPECT)
         prov = tab.inner_text("#provenance")
         headline = tab.inner_text("section.headline")
-        external = list(context.external_requests)
+        external = list(context.external_requests[seen:])
         tab.close()
     assert not external, f"requests left the machine: {external}"
     assert not failed, f"resources failed to load: {failed}"
