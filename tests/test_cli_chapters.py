@@ -43,6 +43,7 @@ def test_bad_parameter_on_a_real_chapter_writes_nothing(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.extended  # README's command, shrunk, runs in make test (test_documented_commands.py)
 def test_run_dp_mean_with_200_reps(tmp_path):
     out = _cli("run", "dp-mean", "-p", "reps", "200", "--out", str(tmp_path))
     assert out.returncode == 0, out.stderr[-2000:]

@@ -139,7 +139,7 @@ def test_chunked_audit_identical_on_cluster(on_cluster, monkeypatch):
 @pytest.mark.slow
 def test_chapter_tables_identical_with_scheduler_and_n_jobs(tmp_path):
     """dp-mean at reduced size through ``dpcompendium run``: the kernel gets the cluster from the environment."""
-    small = ["-p", "reps", "50", "-p", "ns", "[1000]", "-p", "evidence_draws", "10000"]
+    small = ["-p", "reps", "20", "-p", "ns", "[1000]", "-p", "evidence_draws", "2000"]
     ways = {
         "cluster": ["--scheduler", "local:2"],
         "jobs2": ["-p", "n_jobs", "2"],

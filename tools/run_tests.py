@@ -1,13 +1,17 @@
-"""Run every stage of ``make test`` in order, time each one, stop at the first failure.
+"""Run every stage of ``make test``, time each one, stop at the first failure.
 
 Stages: (1) unit and property tests (two workers, pytest-xdist), (2) every chapter notebook under nbval, two chapters
 at a time, each executed once: ``tools/nbcapture.py`` keeps nbval's executions in ``_build/.execution``, (3) the strict
 book build (``-W -n --keep-going``), which reuses those executions and executes no chapter (the execution report page
-says so), (4) the built HTML in headless Chromium. The wall time of each stage is printed as it ends;
-the last stage's pytest prints the table of all stages in its terminal summary, so that the last line of the run is
-pytest's own summary line.
+says so), (4) the built HTML in headless Chromium.
 
-    python tools/run_tests.py [--from STAGE] [--only STAGE]
+The unit stage depends on nothing the others make, so it runs *beside* the chain notebooks → book → browser (its
+output goes to ``_build/test-reports/unit.log`` and is printed when both are done): the book build and the browser
+check use one core each, and the unit tests fill the other. A failure in either stops the other. The wall time of
+each stage is printed as it ends, then a table of all stages, and last a plain closing line that counts every test of
+every stage (``N passed, N failed, N skipped``), read from each stage's JUnit XML report.
+
+    python tools/run_tests.py [--from STAGE] [--only STAGE] [--serial]
 """
 
 from __future__ import annotations
@@ -19,12 +23,15 @@ import shlex
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 INLINE = "module://matplotlib_inline.backend_inline"
-TIMES_VAR = "DPCOMPENDIUM_STAGE_TIMES"
+REPORTS = ROOT / "_build" / "test-reports"
+#: The stage that runs beside the others (it needs nothing they make).
+BESIDE = "unit"
 #: Workers of the unit and notebook stages (the machine's cores, at most 2 by default).
 JOBS = os.environ.get("DPCOMPENDIUM_TEST_JOBS", str(min(2, os.cpu_count() or 1)))
 
@@ -53,6 +60,10 @@ def notebooks_longest_first() -> list[str]:
 def stages() -> list[tuple[str, list[str], dict[str, str]]]:
     py = sys.executable
     dpc = str(BIN / "dpcompendium") if (BIN / "dpcompendium").exists() else "dpcompendium"
+
+    def junit(name: str) -> str:
+        return f"--junitxml={REPORTS / f'{name}.xml'}"
+
     return [
         (
             "unit",
@@ -66,6 +77,7 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
                 "-n",
                 JOBS,
                 "--durations=12",
+                junit("unit"),
             ],
             {},
         ),
@@ -85,6 +97,7 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
                 JOBS,
                 "--dist",
                 "loadfile",
+                junit("notebooks"),
                 *notebooks_longest_first(),
             ],
             {"MPLBACKEND": INLINE, "PYTHONPATH": tools_path()},
@@ -92,8 +105,8 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
         ("book", [dpc, "book", "--strict"], {}),
         (
             "browser",
-            [py, "-m", "pytest", "-m", "book", "-p", "run_tests", "tests/test_book_browser.py"],
-            {"PYTHONPATH": tools_path()},
+            [py, "-m", "pytest", "-m", "book", junit("browser"), "tests/test_book_browser.py"],
+            {},
         ),
     ]
 
@@ -102,56 +115,146 @@ def _fmt(seconds: float) -> str:
     return f"{seconds:7.1f} s" if seconds < 120 else f"{seconds / 60:7.1f} min"
 
 
+def test_counts(names: list[str]) -> tuple[int, int, int]:
+    """(passed, failed, skipped) over the JUnit XML reports of the stages ``names`` (errors count as failed)."""
+    passed = failed = skipped = 0
+    for name in names:
+        path = REPORTS / f"{name}.xml"
+        if not path.is_file():
+            continue
+        for suite in ET.parse(path).getroot().iter("testsuite"):
+            n, f, e, sk = (int(suite.get(k, 0)) for k in ("tests", "failures", "errors", "skipped"))
+            passed += n - f - e - sk
+            failed += f + e
+            skipped += sk
+    return passed, failed, skipped
+
+
+class Stage:
+    """One stage as a child process; ``log`` set: its output goes to that file (a stage running beside others)."""
+
+    def __init__(
+        self, name: str, cmd: list[str], extra_env: dict[str, str], log: Path | None = None
+    ):
+        self.name, self.cmd, self.log = name, cmd, log
+        (REPORTS / f"{name}.xml").unlink(missing_ok=True)
+        out = open(log, "w") if log else None  # noqa: SIM115 - closed in wait()
+        self._out = out
+        self.t0 = time.perf_counter()
+        self.proc = subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            env={**os.environ, **extra_env},
+            stdout=out,
+            stderr=subprocess.STDOUT if out else None,
+            start_new_session=True,
+        )
+        self.elapsed: float | None = None
+        self.stopped = False
+
+    def poll(self) -> int | None:
+        code = self.proc.poll()
+        if code is not None and self.elapsed is None:
+            self.elapsed = time.perf_counter() - self.t0
+            if self._out:
+                self._out.close()
+        return code
+
+    def wait(self, other: Stage | None = None) -> int:
+        """Wait for this stage; if ``other`` (running beside) fails first, stop this one and return that failure."""
+        while (code := self.poll()) is None:
+            if other is not None and other.poll() not in (None, 0):
+                self.stop()
+                return other.proc.returncode
+            time.sleep(0.5)
+        return code
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.stopped = True
+            try:
+                os.killpg(self.proc.pid, 15)
+                self.proc.wait(timeout=30)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                os.killpg(self.proc.pid, 9)
+        self.poll()
+
+    def print_log(self) -> None:
+        if self.log and self.log.is_file():
+            print(f"==> output of the {self.name} stage (ran beside the others):", flush=True)
+            sys.stdout.write(self.log.read_text())
+            sys.stdout.flush()
+
+
 def main(argv: list[str] | None = None) -> int:
     names = [s[0] for s in stages()]
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--from", dest="start", choices=names, help="start at this stage")
     parser.add_argument("--only", choices=names, help="run only this stage")
+    parser.add_argument("--serial", action="store_true", help="run the stages one after another")
     args = parser.parse_args(argv)
     todo = stages()
     if args.only:
         todo = [s for s in todo if s[0] == args.only]
     elif args.start:
         todo = todo[names.index(args.start) :]
+    REPORTS.mkdir(parents=True, exist_ok=True)
+
+    beside: Stage | None = None
+    chain = todo
+    if not args.serial and len(todo) > 1 and todo[0][0] == BESIDE:
+        name, cmd, extra_env = todo[0]
+        chain = todo[1:]
+        print(f"==> [1/{len(todo)}] {name}: {shlex.join(cmd)}", flush=True)
+        print(
+            f"    (beside the other stages; output in {(REPORTS / f'{name}.log').relative_to(ROOT)})",
+            flush=True,
+        )
+        beside = Stage(name, cmd, extra_env, log=REPORTS / f"{name}.log")
 
     times: list[tuple[str, float, str]] = []
-    for i, (name, cmd, extra_env) in enumerate(todo, start=1):
+    code = 0
+    offset = len(todo) - len(chain)
+    for i, (name, cmd, extra_env) in enumerate(chain, start=1 + offset):
         if name == "notebooks" and not sorted((ROOT / "notebooks").glob("*.ipynb")):
             print(f"==> [{i}/{len(todo)}] {name}: skipped (no notebook in notebooks/)", flush=True)
             times.append((name, 0.0, "skipped"))
             continue
-        env = {**os.environ, **extra_env, TIMES_VAR: json.dumps(times)}
         print(f"==> [{i}/{len(todo)}] {name}: {shlex.join(cmd)}", flush=True)
-        t0 = time.perf_counter()
-        code = subprocess.call(cmd, cwd=ROOT, env=env)
-        elapsed = time.perf_counter() - t0
-        times.append((name, elapsed, "ok" if code == 0 else f"FAILED (exit {code})"))
+        stage = Stage(name, cmd, extra_env)
+        code = stage.wait(other=beside)
+        if stage.stopped:  # the stage beside failed
+            times.append((name, stage.elapsed or 0.0, "stopped"))
+            break
+        times.append((name, stage.elapsed, "ok" if code == 0 else f"FAILED (exit {code})"))
         if code != 0:
-            print(
-                f"==> stage {name} failed after {_fmt(elapsed).strip()} (exit {code}); stages run:",
-                flush=True,
+            break
+        print(f"==> {name} passed in {_fmt(stage.elapsed).strip()}", flush=True)
+
+    if beside is not None:
+        if code != 0:
+            beside.stop()
+        else:
+            code = beside.wait()
+        beside.print_log()
+        status = (
+            "stopped"
+            if beside.stopped
+            else (
+                "ok" if beside.proc.returncode == 0 else f"FAILED (exit {beside.proc.returncode})"
             )
-            for n, t, status in times:
-                print(f"    {n:<10} {_fmt(t)}  {status}", flush=True)
-            return code
-        if i < len(todo):
-            print(f"==> {name} passed in {_fmt(elapsed).strip()}", flush=True)
-    return 0
+        )
+        times.insert(0, (beside.name, beside.elapsed or 0.0, f"{status} (beside the others)"))
+        if code == 0 and beside.proc.returncode != 0:
+            code = beside.proc.returncode
 
-
-# ---- pytest plugin (loaded with -p run_tests in the last stage): print the stage table before pytest's summary line
-
-
-def pytest_terminal_summary(
-    terminalreporter, exitstatus, config
-):  # pragma: no cover - exercised by make test
-    raw = os.environ.get(TIMES_VAR)
-    if not raw:
-        return
-    terminalreporter.section("make test: wall time per stage")
-    for name, seconds, status in json.loads(raw):
-        terminalreporter.write_line(f"{name:<10} {_fmt(seconds)}  {status}")
-    terminalreporter.write_line("browser    (this run: see the line below)")
+    print("==> make test: wall time per stage", flush=True)
+    for n, t, status in times:
+        print(f"    {n:<10} {_fmt(t)}  {status}", flush=True)
+    passed, failed, skipped = test_counts([n for n, _, _ in times])
+    # The plain closing line: every test of every stage.
+    print(f"{passed} passed, {failed} failed, {skipped} skipped", flush=True)
+    return code
 
 
 if __name__ == "__main__":

@@ -1,0 +1,94 @@
+"""tools/run_tests.py, the driver of ``make test``: the unit stage runs beside the chain of the other stages, a failure
+on either side stops the other, and the closing line counts the tests of every stage from their JUnit reports."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def run_tests(tmp_path, monkeypatch):
+    spec = importlib.util.spec_from_file_location(
+        "run_tests_under_test", ROOT / "tools" / "run_tests.py"
+    )
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    monkeypatch.setattr(mod, "REPORTS", tmp_path / "reports")
+    monkeypatch.setattr(mod, "ROOT", tmp_path)
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "notebooks" / "chapter.ipynb").write_text("{}")
+    return mod
+
+
+def _junit(path: Path, tests: int, failures: int = 0, errors: int = 0, skipped: int = 0) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        f'<testsuites><testsuite name="pytest" tests="{tests}" failures="{failures}" errors="{errors}" '
+        f'skipped="{skipped}"/></testsuites>'
+    )
+
+
+def _py(code: str) -> list[str]:
+    return [sys.executable, "-c", code]
+
+
+def test_counts_add_every_stage(run_tests):
+    _junit(run_tests.REPORTS / "unit.xml", 10, failures=1, skipped=2)
+    _junit(run_tests.REPORTS / "browser.xml", 5, errors=1)
+    assert run_tests.test_counts(["unit", "book", "browser"]) == (11, 2, 2)
+
+
+def _stages(run_tests, unit: str, chain_codes: list[str]):
+    names = ["unit", "notebooks", "book", "browser"]
+    return lambda: [(n, _py(c), {}) for n, c in zip(names, [unit, *chain_codes], strict=True)]
+
+
+def test_unit_runs_beside_the_chain_and_the_closing_line_counts_all(run_tests, monkeypatch, capsys):
+    reports = run_tests.REPORTS
+    write = "import pathlib; pathlib.Path({p!r}).write_text({x!r})"
+    xml = '<testsuite tests="{}" failures="0" errors="0" skipped="{}"/>'
+    unit = "import time; time.sleep(1); print('unit log line'); " + write.format(
+        p=str(reports / "unit.xml"), x=xml.format(7, 1)
+    )
+    chain = [write.format(p=str(reports / "notebooks.xml"), x=xml.format(3, 0)), "pass", "pass"]
+    monkeypatch.setattr(run_tests, "stages", _stages(run_tests, unit, chain))
+    t0 = time.perf_counter()
+    assert run_tests.main([]) == 0
+    out = capsys.readouterr().out
+    assert "beside the other stages" in out
+    assert out.rstrip().splitlines()[-1] == "9 passed, 0 failed, 1 skipped"
+    assert "unit log line" in (reports / "unit.log").read_text()
+    assert time.perf_counter() - t0 < 30
+
+
+def test_a_failing_unit_stage_stops_the_chain(run_tests, monkeypatch, capsys):
+    monkeypatch.setattr(
+        run_tests,
+        "stages",
+        _stages(run_tests, "import sys; sys.exit(3)", ["import time; time.sleep(60)", "", ""]),
+    )
+    t0 = time.perf_counter()
+    assert run_tests.main([]) == 3
+    assert time.perf_counter() - t0 < 30  # the 60 s notebooks stage was stopped
+    out = capsys.readouterr().out
+    assert "unit" in out and "FAILED (exit 3)" in out
+
+
+def test_a_failing_chain_stage_stops_the_unit_stage(run_tests, monkeypatch, capsys):
+    monkeypatch.setattr(
+        run_tests,
+        "stages",
+        _stages(run_tests, "import time; time.sleep(60)", ["import sys; sys.exit(2)", "", ""]),
+    )
+    t0 = time.perf_counter()
+    assert run_tests.main([]) == 2
+    assert time.perf_counter() - t0 < 30
+    out = capsys.readouterr().out
+    assert "notebooks  " in out and "FAILED (exit 2)" in out and "stopped" in out
