@@ -26,7 +26,11 @@ NEIGHBOUR_RELATIONS: dict[str, str] = {
 
 
 def _fmt(x: float) -> str:
-    return "inf" if math.isinf(x) else f"{x:.4g}"
+    """4 significant digits, or 7 when 4 would hide a difference (e.g. ε(1 + 5·10⁻⁶) is not "1")."""
+    if math.isinf(x):
+        return "inf"
+    short = f"{x:.4g}"
+    return short if abs(float(short) - x) <= 1e-9 * abs(x) else f"{x:.7g}"
 
 
 @dataclass(frozen=True)
