@@ -17,6 +17,7 @@ Each chapter must therefore call its claim renderers.
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -207,3 +208,36 @@ def test_privacy_audit_no_longer_calls_the_classical_gaussian_an_inefficiency_on
     nb = nbformat.read(ROOT / "notebooks" / "privacy-audit.ipynb", as_version=4)
     text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     assert "which is an inefficiency, not a violation" not in text
+
+
+def test_the_rerun_page_pastes_glued_claims():
+    from dpcompendium import PrivacyClaim
+    from dpcompendium.rerun_page import glued_values, render_page
+
+    claim = PrivacyClaim("m_1*", "add-remove", "sum: max(|a|,|b|) = 200", 2.0)
+    nb = nbformat.v4.new_notebook()
+    code = nbformat.v4.new_code_cell('glue("k", claim.statement(), display=False)')
+    code.outputs = [
+        nbformat.v4.new_output(
+            "display_data",
+            data={"application/papermill.record/text/plain": repr(claim.statement())},
+            metadata={"scrapbook": {"name": "k", "mime_prefix": "application/papermill.record/"}},
+        )
+    ]
+    md = nbformat.v4.new_markdown_cell(
+        "| a | b |\n|---|---|\n| x | {glue:text}`k` |\n\nsaid: {glue:text}`k`."
+    )
+    nb.cells = [code, md]
+    assert glued_values(nb) == {"k": claim.statement()}
+    prov = {
+        "changed": {},
+        "seed": 0,
+        "version": "0",
+        "commit": "x",
+        "lock_sha256": "0",
+        "date": "d",
+    }
+    page = render_page(nb, nb, {**prov, "wall_seconds": 1}, "t", mathjax=None)
+    pasted = html.escape(claim.statement(), quote=False)  # m_1*: 2-DP … max(|a|,|b|) = 200)
+    assert page.count(pasted) == 2 and "{glue" not in page and "`k`" not in page
+    assert f"<td>x</td>\n<td>{pasted}</td>" in page  # the pasted "|" did not split the table cell

@@ -419,3 +419,15 @@ def test_compare_with_reference_without_a_common_epsilon(rng):
     assert cmp.empty and {"epsilon", "metric", "reproduced", "z_two_sample"} <= set(cmp.columns)
     report = report_errors(1).melt(id_vars="epsilon", var_name="metric", value_name="report")
     assert cmp.merge(report, on=["epsilon", "metric"]).empty
+
+
+def test_guarantee_keeps_the_digits_that_matter():
+    from dpcompendium import PrivacyClaim
+
+    def g(eps):
+        return PrivacyClaim("m", "replace-one", "1", eps).guarantee
+
+    assert (
+        g(1.0 + 5e-6) == "1.000005-DP" and g(0.5 + 5e-6) == "0.500005-DP"
+    )  # not rounded to a round number
+    assert g(13 / 6) == "2.167-DP" and g(1.0 + 2**-49) == "1-DP" and g(0.75) == "0.75-DP"
