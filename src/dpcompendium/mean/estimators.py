@@ -436,8 +436,8 @@ def effective_claim(
     composition: ε_eff = (ε/2)·S_true/S + ε/2 (add-remove) or (ε/2)·Δ/S (replace-one), :func:`composition_epsilon`;
     resampling: ε (corrected) or, as written, ε + ln(2 − e^{−ε}) < 2ε under replace-one — the loss
     ε + ln Z(s')/Z(s) is largest for (a,…,a) vs (a,…,a,b) (ln Z is concave) and increases with n to that limit
-    (:func:`~dpcompendium.mean.resampling_pair_loss`); no guarantee under add-remove (the true n is released); clamped: ε (replace-one) or max(ε, ln 2 + ε/2) (add-remove,
-    :func:`clamped_add_remove_loss`); normalized: the centred sum spends (ε/2)·S_true/S and the count ε/2 under
+    (:func:`~dpcompendium.mean.analysis.resampling_pair_loss`); no guarantee under add-remove (the true n is
+    released); clamped: ε (replace-one) or max(ε, ln 2 + ε/2) (add-remove, :func:`clamped_add_remove_loss`); normalized: the centred sum spends (ε/2)·S_true/S and the count ε/2 under
     add-remove (¾ε as written), (ε/2)·Δ/S under replace-one. ``why`` records the nominal ε
     {cite}`dwork2014algorithmic`.
     """
