@@ -1,14 +1,23 @@
 """No hand-typed privacy guarantee in the chapters where a claim object states it (issue 15).
 
-A guarantee typed into a chapter's prose can drift from the code; a claim object cannot. In the federated-PCA and
-privacy-audit chapters every "(ε, δ)-DP"/"ε-DP" in the markdown must be either a definition, or a statement of what a
-*source* claims (the chapter's "source and what it claims" cell and the first column of its comparison table); the
-guarantees of the book's own methods are rendered from ``privacy_claim``/``gaussian_claim`` in code cells. Those
-chapters must therefore render claims from objects (``claims_table``/``statement``/``gaussian_claim``).
+A guarantee typed into a chapter's prose can drift from the code; a claim object cannot. In every chapter, a line of
+markdown that states a guarantee ("ε-DP", "$\\varepsilon$-LDP", "(ε, δ)-DP", "$2.17\\varepsilon$-DP" …) is allowed only
+
+(a) inside a sphinx-proof block (``{prf:definition}``, ``{prf:theorem}``, ``{prf:proof}`` …): general mathematics,
+    parametrized by ε and proved, not a verdict about this chapter's run;
+(b) inside an exercise or a solution (``{exercise}``/``{solution}``, or the gated ``{exercise-start}`` …
+    ``{solution-end}``): coursework asks students to prove a guarantee;
+(c) in a statement of what a *source* claims: the chapter's "source and what it claims" cell, and every column but
+    the verdict column of its comparison/errata tables.
+
+Everything else — the book's own verdict about a method of the chapter — is rendered from a claim object: a
+``{glue:text}`` of ``PrivacyClaim.statement()`` glued in a code cell, or a table rendered by ``claims_table``.
+Each chapter must therefore call its claim renderers.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -16,47 +25,167 @@ import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-GUARANTEE = re.compile(r"(\)|\\varepsilon|\})\$?-L?DP\b")
+#: "…)-DP", "…$\varepsilon$-DP", "…}$-LDP", "ε-DP", "ε₂-DP", "2ε-DP", "(ε₂/m_j)-DP"
+GUARANTEE = re.compile(r"(\)|\\varepsilon|\}|ε[₀-₉]*|[0-9])\$?-L?DP\b")
+FENCE = re.compile(r"^\s*(?P<mark>`{3,}|:{3,})\s*(?P<info>.*?)\s*$")
+DIRECTIVE = re.compile(r"^\{(?P<kind>[^}\s]+)\}")
+#: directive blocks whose content may state guarantees: proved mathematics and coursework
+ALLOWED_BLOCKS = re.compile(r"^(prf:.+|exercise|solution)$")
 
-#: cells allowed to type guarantees: definitions and the sources' own claims
-ALLOWED = {
-    "federated-pca": {"167d7d43": "all"},  # "The source and what it claims"
-    "privacy-audit": {"bf0fffb5": "all"},  # the definition of (eps, delta)-DP
+#: "The source and what it claims" cells: everything in them states what a source says
+SOURCE_CELLS = {
+    "dp-mean": "abe53254",
+    "mwem": "a61bd0c1",
+    "histograms": "fcec5cf5",
+    "federated-pca": "167d7d43",
+    "hiera": "33f4b25b",
+    "privacy-audit": "bf0fffb5",  # the definition of (eps, delta)-DP and the sources' claims
 }
-#: comparison tables: the columns before the last state the source's claim; the last (the verdict) must not type one
-SOURCE_TABLE_CELLS = {"federated-pca": "51f217e1", "privacy-audit": "98baee0d"}
+#: comparison/errata tables: cell id -> index of the verdict column, the only one that may not type a guarantee
+SOURCE_TABLE_CELLS = {
+    "dp-mean": {"b743081d": 1},
+    "mwem": {"084291dd": 3, "7d2e98e2": 1},
+    "histograms": {"ae1af568": 2, "c37ddf13": 2},
+    "federated-pca": {"51f217e1": -1},
+    "hiera": {"71f43651": 3},
+    "privacy-audit": {"98baee0d": -1},
+}
+#: every chapter renders its guarantees from claim objects
 RENDERERS = {
+    "dp-mean": ("glue(", ".statement()", "M.privacy_claim(", "M.effective_claim("),
+    "mwem": ("glue(", ".statement()", "M.privacy_claim(", "M.spent_claim("),
+    "histograms": ("glue(", ".statement()", "H.privacy_claim("),
     "federated-pca": ("claims_table(", ".statement", "privacy_claim("),
+    "hiera": ("glue(", ".statement()", "ldp.privacy_claim(", "ldp.calibrate_base_epsilon("),
     "privacy-audit": ("gaussian_claim(", "run_catalog("),
 }
+CHAPTERS = sorted(SOURCE_CELLS)
 
 
 def _columns(line: str) -> list[str]:
-    return [c for c in line.strip().strip("|").split("|")]
+    return line.strip().strip("|").split("|")
 
 
-@pytest.mark.parametrize("name", sorted(ALLOWED))
-def test_no_hand_typed_guarantees(name):
+def allowed_lines(text: str) -> list[bool]:
+    """For each line of a markdown cell: is it inside a proof/definition, an exercise or a solution?
+
+    Parses MyST fences (backticks or colons, nested; a fence closes with a bare fence of the same character at
+    least as long) and sphinx-exercise's gated ``{exercise-start}`` … ``{exercise-end}`` (and ``solution-``) pairs,
+    whose content lies *between* two directives.
+    """
+    stack: list[tuple[str, int, str]] = []  # (fence character, length, directive kind or "")
+    gated: list[str] = []  # open gated blocks
+    out = []
+    for line in text.splitlines():
+        m = FENCE.match(line)
+        inside = any(ALLOWED_BLOCKS.match(k) for _, _, k in stack) or bool(gated)
+        if m:
+            mark, info = m.group("mark"), m.group("info")
+            top = stack[-1] if stack else None
+            if not info and top and top[0] == mark[0] and len(mark) >= top[1]:
+                stack.pop()
+                out.append(inside)
+                continue
+            d = DIRECTIVE.match(info)
+            kind = d.group("kind") if d else ""
+            gate = re.fullmatch(r"(exercise|solution)-(start|end)", kind)
+            if gate and gate.group(2) == "start":
+                gated.append(gate.group(1))
+            elif gate and gated and gated[-1] == gate.group(1):
+                gated.pop()
+            # a fenced block (a directive or code) opens; the gated directives are one-line blocks too
+            stack.append((mark[0], len(mark), kind))
+            out.append(inside or bool(ALLOWED_BLOCKS.match(kind)))
+            continue
+        out.append(inside)
+    return out
+
+
+def hand_typed_guarantees(name: str) -> list[str]:
     nb = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4)
+    tables = SOURCE_TABLE_CELLS.get(name, {})
     bad = []
     for cell in nb.cells:
-        if cell.cell_type != "markdown" or ALLOWED[name].get(cell.id) == "all":
+        if cell.cell_type != "markdown" or cell.id == SOURCE_CELLS.get(name):
             continue
-        for line in cell.source.splitlines():
-            if not GUARANTEE.search(line):
+        for line, ok in zip(cell.source.splitlines(), allowed_lines(cell.source), strict=True):
+            if ok or not GUARANTEE.search(line):
                 continue
-            is_table_row = line.lstrip().startswith("|")
-            if (
-                is_table_row
-                and SOURCE_TABLE_CELLS[name] == cell.id
-                and not GUARANTEE.search(_columns(line)[-1])
-            ):
-                continue
-            bad.append(line.strip())
-    assert not bad, "hand-typed guarantees:\n" + "\n".join(bad)
+            if cell.id in tables and line.lstrip().startswith("|"):
+                cols = _columns(line)
+                verdict = tables[cell.id]
+                if -len(cols) <= verdict < len(cols) and not GUARANTEE.search(cols[verdict]):
+                    continue
+            bad.append(f"{cell.id}: {line.strip()}")
+    return bad
 
 
-@pytest.mark.parametrize("name", sorted(RENDERERS))
+def test_the_parser_knows_proofs_exercises_and_code_fences():
+    text = "\n".join(
+        [
+            "a verdict: $\\varepsilon$-DP",  # 0: not allowed
+            ":::{prf:theorem} T",
+            "is $\\varepsilon$-DP",  # 2
+            ":::",
+            "::::{exercise} E",
+            "prove $\\varepsilon$-DP",  # 5
+            "::::",
+            "::::{solution} ex",
+            "```python",
+            "x = 1  # eps-DP",  # 9
+            "```",
+            "still the solution",  # 11
+            "::::",
+            "outside again",  # 13
+            "```{exercise-start}",
+            ":label: ex",
+            "```",
+            "gated exercise text",  # 17
+            "```{exercise-end}",
+            "```",
+            "after the gate",  # 20
+            "```{note}",
+            "a note is not a proof",  # 22
+            "```",
+        ]
+    )
+    ok = allowed_lines(text)
+    assert [ok[i] for i in (0, 2, 5, 9, 11, 13, 17, 20, 22)] == [
+        False,
+        True,
+        True,
+        True,
+        True,
+        False,
+        True,
+        False,
+        False,
+    ]
+
+
+def test_the_pattern_finds_typed_guarantees():
+    for s in (
+        "is $\\varepsilon$-DP",
+        "about $2.17\\varepsilon$-DP",
+        "exactly $3.7$–$4\\varepsilon$-LDP per report",
+        "$(\\varepsilon,\\delta)$-DP",
+        "the whole release is $\\tfrac34\\varepsilon$-DP",
+        "makes it ε-DP",
+        "(ε₂/m_j)-DP",
+        "S5 is ε₂-DP",
+        "the code is 2ε-DP",
+    ):
+        assert GUARANTEE.search(s), s
+    assert not GUARANTEE.search("the LDP literature; DP-SGD")
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_no_hand_typed_guarantees(name):
+    bad = hand_typed_guarantees(name)
+    assert not bad, "hand-typed guarantees (render them from a claim object):\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
 def test_guarantees_are_rendered_from_claim_objects(name):
     nb = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4)
     code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
@@ -64,7 +193,51 @@ def test_guarantees_are_rendered_from_claim_objects(name):
         assert call in code, (name, call)
 
 
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_every_glued_claim_is_pasted_and_every_paste_is_glued(name):
+    nb = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4)
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    glued = set(re.findall(r"""glue\(\s*f?["']([\w-]+)["']""", code))
+    pasted = set(re.findall(r"\{glue(?::\w+)?\}`([\w-]+)`", text))
+    assert pasted <= glued, f"{name}: pasted but never glued: {sorted(pasted - glued)}"
+    assert glued <= pasted, f"{name}: glued but never pasted: {sorted(glued - pasted)}"
+
+
 def test_privacy_audit_no_longer_calls_the_classical_gaussian_an_inefficiency_only():
     nb = nbformat.read(ROOT / "notebooks" / "privacy-audit.ipynb", as_version=4)
     text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     assert "which is an inefficiency, not a violation" not in text
+
+
+def test_the_rerun_page_pastes_glued_claims():
+    from dpcompendium import PrivacyClaim
+    from dpcompendium.rerun_page import glued_values, render_page
+
+    claim = PrivacyClaim("m_1*", "add-remove", "sum: max(|a|,|b|) = 200", 2.0)
+    nb = nbformat.v4.new_notebook()
+    code = nbformat.v4.new_code_cell('glue("k", claim.statement(), display=False)')
+    code.outputs = [
+        nbformat.v4.new_output(
+            "display_data",
+            data={"application/papermill.record/text/plain": repr(claim.statement())},
+            metadata={"scrapbook": {"name": "k", "mime_prefix": "application/papermill.record/"}},
+        )
+    ]
+    md = nbformat.v4.new_markdown_cell(
+        "| a | b |\n|---|---|\n| x | {glue:text}`k` |\n\nsaid: {glue:text}`k`."
+    )
+    nb.cells = [code, md]
+    assert glued_values(nb) == {"k": claim.statement()}
+    prov = {
+        "changed": {},
+        "seed": 0,
+        "version": "0",
+        "commit": "x",
+        "lock_sha256": "0",
+        "date": "d",
+    }
+    page = render_page(nb, nb, {**prov, "wall_seconds": 1}, "t", mathjax=None)
+    pasted = html.escape(claim.statement(), quote=False)  # m_1*: 2-DP … max(|a|,|b|) = 200)
+    assert page.count(pasted) == 2 and "{glue" not in page and "`k`" not in page
+    assert f"<td>x</td>\n<td>{pasted}</td>" in page  # the pasted "|" did not split the table cell

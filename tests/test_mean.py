@@ -489,3 +489,50 @@ def test_finding5_threshold_and_midpoint_ratio():
         assert (q / p > math.exp(eps)) is (eps < 2 * math.log(2))
     assert M.privacy_claim("clamped", 1.39, B, neighbours="add-remove").private
     assert not M.privacy_claim("clamped", 1.38, B, neighbours="add-remove").private
+
+
+# ------------------------------------------------------------------ what each method guarantees as run (issue 15)
+@pytest.mark.parametrize("eps", [0.1, 1.0, 2.0])
+def test_effective_claims_state_the_exact_loss_of_the_code(eps):
+    a, b = M.HEIGHT_BOUNDS
+    lo_age, hi_age = M.AGE_BOUNDS
+    # method 1: the composition loss, 2.17 eps for heights and 1.12 eps for ages under add-remove
+    for bounds, ratio in (((a, b), 2.17), ((lo_age, hi_age), 1.12)):
+        c = M.effective_claim("composition", eps, bounds)
+        assert c.private and c.neighbours == "add-remove"
+        assert (
+            c.epsilon == M.composition_epsilon(eps, bounds) and round(c.epsilon / eps, 2) == ratio
+        )
+    assert M.effective_claim("composition", eps, (a, b), "corrected").epsilon == pytest.approx(eps)
+    # method 3: eps under replace-one, the exact add-remove loss max(eps, ln 2 + eps/2) otherwise
+    assert M.effective_claim("clamped", eps, (a, b)).epsilon == eps
+    ar = M.effective_claim("clamped", eps, (a, b), neighbours="add-remove")
+    assert ar.epsilon == M.clamped_add_remove_loss(eps) == max(eps, math.log(2) + eps / 2)
+    # method 4: Lap(2 Delta/eps) on a centred sum of sensitivity Delta/2 spends eps/4, the count eps/2
+    assert M.effective_claim("normalized", eps, (a, b)).epsilon == pytest.approx(0.75 * eps)
+    assert M.effective_claim("normalized", eps, (a, b), "corrected").epsilon == pytest.approx(eps)
+    # method 2: the exact worst pair's loss increases with n to eps + ln(2 - e^-eps) < 2 eps
+    sup = M.effective_claim("resampling", eps, (a, b)).epsilon
+    losses = [M.resampling_pair_loss(n, eps, (a, b)) for n in (2, 10, 100, 10000)]
+    assert eps < losses[0] and np.all(np.diff(losses) >= 0) and losses[-1] <= sup < 2 * eps
+    assert sup - losses[-1] < 1e-9
+    assert M.effective_claim("resampling", eps, (a, b), "corrected").epsilon == eps
+    assert not M.effective_claim("resampling", eps, (a, b), neighbours="add-remove").private
+
+
+def test_effective_claim_matches_the_nominal_claim_where_that_holds():
+    a, b = M.HEIGHT_BOUNDS
+    for m in M.METHODS:
+        for v in M.VARIANTS if m != "clamped" else ("as-written",):
+            for nb in ("replace-one", "add-remove"):
+                nominal, eff = (
+                    M.privacy_claim(m, 1.0, (a, b), v, nb),
+                    M.effective_claim(m, 1.0, (a, b), v, nb),
+                )
+                assert eff.neighbours == nb
+                if nominal.private:  # a private nominal claim: the code spends at most its eps
+                    assert eff.epsilon <= 1.0 + 1e-12
+                elif eff.private:  # a broken one: the code spends more than eps
+                    assert eff.epsilon > 1.0
+    with pytest.raises(ValueError, match="method"):
+        M.effective_claim("median", 1.0, (a, b))

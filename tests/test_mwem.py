@@ -27,6 +27,7 @@ from dpcompendium.mwem import (
     report_histogram,
     report_queries_1d,
     selection_probabilities,
+    spent_claim,
     summarize_runs,
     workload_errors,
 )
@@ -268,7 +269,25 @@ def test_privacy_claims():
     assert any("re-draws" in c and "not released" in c for c in c1.conditions)
     assert "re-draws" in c1.statement() and not std.conditions
     c2 = privacy_claim(1.0, 200, "coursework", 2)
-    assert not c2.private and c2.epsilon == pytest.approx(1.0 + 0.5e-5) and "nAtt" in c2.why
+    assert not c2.private and c2.epsilon == 1.0 and "nAtt" in c2.why and "1.000005" in c2.why
+    assert c2.statement().startswith("MWEM (coursework): not 1-DP as claimed")
+
+
+def test_spent_claims_state_the_accounted_total():
+    for variant, ndim, total in (
+        ("standard", 2, 1.0),
+        ("coursework", 1, 0.5 + 0.5e-5),
+        ("coursework", 2, 1.0 + 0.5e-5),
+        ("coursework", 3, 1.5 + 0.5e-5),
+    ):
+        c = spent_claim(1.0, 200, variant, ndim)
+        acc = privacy_accounting(1.0, 200, variant, ndim)
+        assert c.private and c.epsilon == pytest.approx(total, rel=1e-12)
+        assert c.epsilon == acc["selection_epsilon"] + acc["measurement_epsilon"]
+        assert c.conditions == privacy_claim(1.0, 200, variant, ndim).conditions
+    # the 2-D excess is visible in the rendered guarantee, not rounded away
+    assert "1.000005-DP" in spent_claim(1.0, 200, "coursework", 2).statement()
+    assert "3.00001-DP" in spent_claim(2.0, 10, "coursework", 3).statement()
     acc = privacy_accounting(2.0, 10, "coursework", 3)
     assert acc["measurement_epsilon"] == pytest.approx(3.0)
     assert acc["selection_epsilon"] == pytest.approx(1e-5)
@@ -400,3 +419,15 @@ def test_compare_with_reference_without_a_common_epsilon(rng):
     assert cmp.empty and {"epsilon", "metric", "reproduced", "z_two_sample"} <= set(cmp.columns)
     report = report_errors(1).melt(id_vars="epsilon", var_name="metric", value_name="report")
     assert cmp.merge(report, on=["epsilon", "metric"]).empty
+
+
+def test_guarantee_keeps_the_digits_that_matter():
+    from dpcompendium import PrivacyClaim
+
+    def g(eps):
+        return PrivacyClaim("m", "replace-one", "1", eps).guarantee
+
+    assert (
+        g(1.0 + 5e-6) == "1.000005-DP" and g(0.5 + 5e-6) == "0.500005-DP"
+    )  # not rounded to a round number
+    assert g(13 / 6) == "2.167-DP" and g(1.0 + 2**-49) == "1-DP" and g(0.75) == "0.75-DP"

@@ -26,7 +26,14 @@ NEIGHBOUR_RELATIONS: dict[str, str] = {
 
 
 def _fmt(x: float) -> str:
-    return "inf" if math.isinf(x) else f"{x:.4g}"
+    """4 significant digits, or 7 when rounding to 4 gives a round number that hides a difference (ε(1 + 5·10⁻⁶)
+    is "1.000005", not "1"; 2.1666… stays "2.167")."""
+    if math.isinf(x):
+        return "inf"
+    short = f"{x:.4g}"
+    digits = short.split("e")[0].replace("-", "").replace(".", "").lstrip("0")
+    hides = len(digits) < 4 and abs(float(short) - x) > 1e-9 * abs(x)
+    return f"{x:.7g}" if hides else short
 
 
 @dataclass(frozen=True)

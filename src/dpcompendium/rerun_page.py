@@ -9,6 +9,7 @@ by the MathJax of the ``sphinx-mathjax-offline`` package, copied beside the page
 
 from __future__ import annotations
 
+import ast
 import base64
 import hashlib
 import html
@@ -169,11 +170,36 @@ def _markdown():
     return md
 
 
-def _roles(text: str) -> str:
-    """MyST roles shown plainly: ``{cite:p}`key``` → [key], ``{numref}`fig-x``` → the target, etc."""
+_GLUE_PREFIX = "application/papermill.record/"
+_MD_PUNCT = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~])")
+
+
+def glued_values(executed: nbformat.NotebookNode) -> dict[str, str]:
+    """The values a notebook glued with ``myst_nb.glue`` (key → its text/plain, quotes of a str removed), as the
+    book's ``{glue:text}`` role pastes them."""
+    out: dict[str, str] = {}
+    for cell in executed.cells:
+        for o in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            name = o.get("metadata", {}).get("scrapbook", {}).get("name")
+            text = o.get("data", {}).get(_GLUE_PREFIX + "text/plain")
+            if name and text is not None:
+                text = "".join(text)
+                try:
+                    out[name] = str(ast.literal_eval(text))
+                except (SyntaxError, ValueError):
+                    out[name] = text
+    return out
+
+
+def _roles(text: str, glue: dict[str, str] | None = None) -> str:
+    """MyST roles shown plainly: ``{cite:p}`key``` → [key], ``{numref}`fig-x``` → the target, etc.;
+    ``{glue:text}`key``` → the glued value (from :func:`glued_values`), escaped so that it stays plain text."""
 
     def repl(m: re.Match) -> str:
         role, target = m.group(1), m.group(2)
+        key = target.split(":")[0]
+        if role in ("glue", "glue:text", "glue:md", "glue:any") and glue and key in glue:
+            return _MD_PUNCT.sub(r"\\\1", glue[key])
         if role.startswith("cite"):
             return f"[{target}]"
         label = re.sub(r"\s*<[^>]*>$", "", target)
@@ -275,11 +301,12 @@ def render_page(
 ) -> str:
     """The HTML text of the page (``mathjax``: the script's path relative to the page; None: no MathJax)."""
     md = _markdown()
+    glue = glued_values(executed)
     parts = []
     for cell in executed.cells:
         tags = cell.metadata.get("tags", [])
         if cell.cell_type == "markdown":
-            parts.append(md.render(_roles(cell.source)))
+            parts.append(md.render(_roles(cell.source, glue)))
         elif cell.cell_type == "code":
             label = "injected parameters" if "injected-parameters" in tags else ""
             head = f'<p class="cell-label">{label}</p>' if label else ""

@@ -33,6 +33,7 @@ __all__ = [
     "Variant",
     "clamped_add_remove_loss",
     "composition_epsilon",
+    "effective_claim",
     "empty_branch_loss",
     "empty_branch_probabilities",
     "noisy_average_clamped",
@@ -420,3 +421,64 @@ def privacy_claim(
         raise ValueError(f"method must be one of {'|'.join(METHODS)}, got {method!r}")
     func, design = METHODS[method]
     return func.privacy_claim(epsilon, bounds, variant, neighbours or design)  # type: ignore[attr-defined]
+
+
+def effective_claim(
+    method: str,
+    epsilon: float,
+    bounds: Any,
+    variant: Variant = "as-written",
+    neighbours: str | None = None,
+) -> PrivacyClaim:
+    """What ``method`` run at nominal ε actually guarantees: a :class:`~dpcompendium.PrivacyClaim` whose ε is the
+    worst-case loss of the code as run, not the nominal budget (:func:`privacy_claim` states the nominal one).
+
+    composition: ε_eff = (ε/2)·S_true/S + ε/2 (add-remove) or (ε/2)·Δ/S (replace-one), :func:`composition_epsilon`;
+    resampling: ε (corrected) or, as written, ε + ln(2 − e^{−ε}) < 2ε under replace-one — the loss
+    ε + ln Z(s')/Z(s) is largest for (a,…,a) vs (a,…,a,b) (ln Z is concave) and increases with n to that limit
+    (:func:`~dpcompendium.mean.analysis.resampling_pair_loss`); no guarantee under add-remove (the true n is
+    released); clamped: ε (replace-one) or max(ε, ln 2 + ε/2) (add-remove, :func:`clamped_add_remove_loss`); normalized: the centred sum spends (ε/2)·S_true/S and the count ε/2 under
+    add-remove (¾ε as written), (ε/2)·Δ/S under replace-one. ``why`` records the nominal ε
+    {cite}`dwork2014algorithmic`.
+    """
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {'|'.join(METHODS)}, got {method!r}")
+    eps = check_epsilon(epsilon)
+    lo, hi = check_bounds(bounds)
+    variant = _check_variant(variant)
+    neighbours = _check_neighbours(neighbours or METHODS[method][1])
+    nominal = privacy_claim(
+        method, eps, (lo, hi), variant if method != "clamped" else "as-written", neighbours
+    )
+    delta = hi - lo
+    conditions: tuple[str, ...] = nominal.conditions
+    if method == "composition":
+        eff = composition_epsilon(eps, (lo, hi), variant, neighbours)
+    elif method == "resampling":
+        if neighbours == "add-remove":
+            return nominal
+        eff = eps if variant == "corrected" else eps + math.log(2.0 - math.exp(-eps))
+        if variant == "as-written":
+            conditions = (
+                *conditions,
+                "supremum over n of the worst pair (a,…,a) vs (a,…,a,b): ε + ln(2 − e^{−ε}) < 2ε",
+            )
+    elif method == "clamped":
+        if variant != "as-written":
+            raise ValueError(f"variant must be as-written for the clamped method, got {variant!r}")
+        eff = eps if neighbours == "replace-one" else clamped_add_remove_loss(eps)
+        conditions = ("n >= 1 public (replace-one)",) if neighbours == "replace-one" else ()
+    else:
+        scale_sens = delta if variant == "as-written" else delta / 2
+        if neighbours == "add-remove":
+            eff = eps / 2 * (delta / 2) / scale_sens + eps / 2
+        else:
+            eff = eps / 2 * delta / scale_sens
+    return PrivacyClaim(
+        f"{method} ({variant}), as run",
+        nominal.neighbours,
+        nominal.sensitivity,
+        float(eff),
+        why=f"nominal eps = {eps:g}",
+        conditions=conditions,
+    )

@@ -21,6 +21,7 @@ from .core import (
     privacy_accounting,
     privacy_claim,
     selection_probabilities,
+    spent_claim,
     workload_errors,
 )
 from .data import reference_errors, report_errors, report_histogram, report_queries_1d
@@ -48,6 +49,7 @@ __all__ = [
     "report_histogram",
     "report_queries_1d",
     "selection_probabilities",
+    "spent_claim",
     "summarize_runs",
     "workload_errors",
 ]
