@@ -156,11 +156,17 @@ def test_documented_command_runs(where, command, tmp_path):
     if args.command == "run":
         dest = tmp_path / "out" / args.chapter
         assert (dest / "index.html").is_file() and list(dest.glob("*.csv"))
-        assert [p.name for p in (tmp_path / "out").iterdir()] == [args.chapter]  # no staging folder left
+        assert [p.name for p in (tmp_path / "out").iterdir()] == [
+            args.chapter
+        ]  # no staging folder left
         pngs = sorted(p.stem for p in dest.glob("*.png"))
-        assert pngs and pngs == sorted(p.stem for p in dest.glob("*.svg"))  # every figure in both formats
+        assert pngs and pngs == sorted(
+            p.stem for p in dest.glob("*.svg")
+        )  # every figure in both formats
         # the parameters the command sets reached the kernel (papermill's injected cell)
         nb = nbformat.read(dest / f"{args.chapter}.ipynb", as_version=4)
-        injected = next(c.source for c in nb.cells if "injected-parameters" in c.metadata.get("tags", []))
-        for name, value in (args.parameter or []):
+        injected = next(
+            c.source for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])
+        )
+        for name, _value in args.parameter or []:
             assert f"{name} = " in injected, (name, injected)

@@ -361,6 +361,35 @@ def test_attack_and_svm_tables():
     assert svm.equals(again)
 
 
+@pytest.mark.parametrize(
+    ("epsilon", "delta", "sites"), [(1.0, 1e-5, 4), (15.4, 0.587, 2), (0.05, 0.05, 19)]
+)
+def test_colluders_are_left_with_exactly_the_noise_share(epsilon, delta, sites):
+    """Server + all other sites strip the masks and see A_i + E_i: error / E||E_i||_F near 1 at any (eps, delta) —
+    the fuzz found eps = 15.4, delta = 0.587, where the error (6.6e-4) is below a fixed 1e-3 threshold. With d = 13,
+    ||E_i||_F / E||E_i||_F has relative sd about 1/d = 0.077, so [0.5, 2] is more than 6 sd wide on each side."""
+    coalition = (
+        P.attack_table(["wine"], epsilon, delta, sites, 3)
+        .set_index("attacker")
+        .loc["server + all other sites"]
+    )
+    assert coalition.noise_share_above_rounding
+    assert 0.5 < coalition.min_error_over_noise_share <= coalition.max_error_over_noise_share < 2
+    # a fixed threshold cannot express the claim: the noise share shrinks with epsilon
+    assert coalition.noise_share_relative == pytest.approx(
+        coalition.recovered_relative_error, rel=0.5
+    )
+
+
+def test_noise_share_below_rounding_is_flagged():
+    coalition = (
+        P.attack_table(["wine"], 1e7, 1e-5, 20, 3)
+        .set_index("attacker")
+        .loc["server + all other sites"]
+    )
+    assert not coalition.noise_share_above_rounding
+
+
 # ---- issue 15: every claim true as stated ----------------------------------------------------------------------
 
 

@@ -250,7 +250,13 @@ def attack_table(
     rng: np.random.Generator | None = None,
 ) -> pd.DataFrame:
     """Relative Frobenius error ``‖Â_i − A_i‖/‖A_i‖`` of each attacker's reconstruction of every site's local matrix
-    ``A_i = X_iᵀX_i/n`` (median, min and max over sites), for the shared-seed and the secure-aggregation protocols."""
+    ``A_i = X_iᵀX_i/n`` (median, min and max over sites), for the shared-seed and the secure-aggregation protocols.
+
+    Beside it, the corrected protocol's noise share: ``noise_share_relative`` is ``E‖E_i‖_F/‖A_i‖_F`` (median over
+    sites) for ``E_i ~ N(0, τ²/s)`` symmetric, where ``E‖E_i‖_F² = d²τ²/s``; ``min/max_error_over_noise_share`` are
+    the extremes over sites of the error divided by that expectation (near 1 for an attacker left with exactly
+    ``A_i + E_i``); ``noise_share_above_rounding`` says whether ``τ/√s`` exceeds 1000 fixed-point steps, i.e. whether
+    the error can be told from the encoding's rounding."""
     rng = make_rng(np.random.SeedSequence(seed).spawn(2)[1]) if rng is None else check_rng(rng)
     rows = []
     for name in datasets:
@@ -281,6 +287,10 @@ def attack_table(
                 ),
             ),
         ]
+        d = truth.shape[-1]
+        share_sd = secure.tau / np.sqrt(sites)
+        share = share_sd * d / np.linalg.norm(truth, axis=(-2, -1))  # E‖E_i‖_F / ‖A_i‖_F per site
+        above_rounding = bool(share_sd > 1e3 * 2.0**-secure.frac_bits)
         for protocol, attacker, est in cases:
             err = _relerr(est, truth)
             rows.append(
@@ -293,6 +303,10 @@ def attack_table(
                     "recovered_relative_error": float(np.median(err)),
                     "min_over_sites": float(err.min()),
                     "max_over_sites": float(err.max()),
+                    "noise_share_relative": float(np.median(share)),
+                    "min_error_over_noise_share": float((err / share).min()),
+                    "max_error_over_noise_share": float((err / share).max()),
+                    "noise_share_above_rounding": above_rounding,
                 }
             )
     return pd.DataFrame(rows)
