@@ -11,6 +11,13 @@ AuditResult.
     python benchmarks/bench_dask.py                      # 10^8 samples: one process, then 2 workers
     python benchmarks/bench_dask.py --n-samples 1e7 --workers 2 4
     python benchmarks/bench_dask.py --chunk-size 4e6      # fewer, longer tasks
+    python benchmarks/bench_dask.py --mode user           # the same for a user audit (dpcompendium audit)
+
+``--mode user`` times what ``dpcompendium audit FILE.py:noisy_mean --epsilon 1 --neighbours replace-one --input
+dataset:10,0,1 --samples N --chunk-size C [--scheduler local:2]`` does: ``audit_callable`` on a Laplace mean defined in a
+small .py file written to a temporary folder (a file the workers cannot import: the function travels by value). The
+pair, statistic and event are chosen on min(N/2, C) samples of each of the 4 candidate inputs in the driver; the
+chosen pair's N samples per input are counted in chunks. Throughput counts the chosen pair's 2·N samples.
 
 The one-process baseline is the audit in this process (no scheduler). A cluster with a single worker thread is no
 baseline: joblib's Dask backend then reports one job and joblib runs the tasks sequentially in the calling process.
@@ -77,8 +84,44 @@ def _audit(n_samples: int, chunk: int, seed: int = 2026):
     )
 
 
-def measure(n_workers: int | None, n_samples: int = N_SAMPLES, chunk: int = CHUNK) -> dict:
-    """Run the audit in this process (``n_workers=None``) or on a fresh LocalCluster of ``n_workers`` processes."""
+USER_MECHANISM = '''"""A user's Laplace mean (benchmarks/bench_dask.py --mode user): ε-DP under replace-one, n public."""
+import numpy as np
+
+
+def noisy_mean(data, rng, *, epsilon, size=None):
+    x = np.clip(np.asarray(data, dtype=float), 0.0, 1.0)
+    return x.mean() + rng.laplace(0.0, 1.0 / (x.size * epsilon), size=size)
+'''
+
+
+def _user_audit(n_samples: int, chunk: int, seed: int = 2026):
+    """``dpcompendium audit`` on a Laplace mean from a .py file, chunked; returns the report's table and bound."""
+    import tempfile
+    from pathlib import Path
+
+    from dpcompendium.audit import audit_callable, load_target
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "user_mechanism.py"
+        path.write_text(USER_MECHANISM)
+        func = load_target(f"{path}:noisy_mean")
+    rep = audit_callable(
+        func,
+        epsilon=1.0,
+        neighbours="replace-one",
+        inputs="dataset:10,0,1",
+        samples=n_samples,
+        chunk_size=chunk,
+        seed=seed,
+    )
+    return (rep.table.to_csv(index=False), rep.epsilon_lower)
+
+
+def measure(
+    n_workers: int | None, n_samples: int = N_SAMPLES, chunk: int = CHUNK, mode: str = "library"
+) -> dict:
+    """Run the audit (``mode``: ``library`` or ``user``) in this process (``n_workers=None``) or on a fresh
+    LocalCluster of ``n_workers`` processes."""
     old = os.environ.pop(SCHEDULER_ENV, None)
     cluster = client = None
     try:
@@ -92,7 +135,7 @@ def measure(n_workers: int | None, n_samples: int = N_SAMPLES, chunk: int = CHUN
             os.environ[SCHEDULER_ENV] = cluster.scheduler_address
         cpu0 = sum(client.run(_cpu_s).values()) if client is not None else _cpu_s()
         t0 = time.perf_counter()
-        res = _audit(n_samples, chunk)
+        res = _audit(n_samples, chunk) if mode == "library" else _user_audit(n_samples, chunk)
         wall = time.perf_counter() - t0
         peaks = list(client.run(_peak_mb).values()) if client is not None else []
         cpu = (sum(client.run(_cpu_s).values()) if client is not None else _cpu_s()) - cpu0
@@ -118,12 +161,16 @@ def measure(n_workers: int | None, n_samples: int = N_SAMPLES, chunk: int = CHUN
     }
 
 
+def _epsilon(result) -> float:
+    return result.audited_epsilon if hasattr(result, "audited_epsilon") else result[1]
+
+
 def _print(row: dict) -> None:
     print(
         f"{row['where']:>12}: {row['wall_s']:7.2f} s  {row['samples_per_s'] / 1e6:7.2f} M samples/s  "
         f"CPU {row['cpu_s']:6.1f} s  peak per worker {row['worker_peak_mb']:4.0f} MB  "
         f"driver {row['driver_peak_mb']:4.0f} MB  "
-        f"eps_hat = {row['result'].audited_epsilon:.6f}",
+        f"eps_hat = {_epsilon(row['result']):.6f}",
         flush=True,
     )
 
@@ -133,16 +180,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n-samples", type=float, default=N_SAMPLES, help="samples per input")
     parser.add_argument("--chunk-size", type=float, default=CHUNK, help="samples per chunk")
     parser.add_argument("--workers", type=int, nargs="+", default=[2], help="cluster sizes (>= 2)")
+    parser.add_argument(
+        "--mode",
+        choices=("library", "user"),
+        default="library",
+        help="library: empirical_audit_chunked on the book's Laplace; user: audit_callable on a user's .py file",
+    )
     args = parser.parse_args(argv)
     n, chunk = int(args.n_samples), int(args.chunk_size)
-    print(f"audit of Laplace(eps=1): {n:.3g} samples per input, chunks of {chunk:.3g}", flush=True)
-    rows = [measure(None, n, chunk)]
+    what = "Laplace(eps=1)" if args.mode == "library" else "a user's Laplace mean (audit_callable)"
+    print(f"audit of {what}: {n:.3g} samples per input, chunks of {chunk:.3g}", flush=True)
+    rows = [measure(None, n, chunk, args.mode)]
     _print(rows[-1])
     for w in args.workers:
-        rows.append(measure(w, n, chunk))
+        rows.append(measure(w, n, chunk, args.mode))
         _print(rows[-1])
     same = len({r["result"] for r in rows}) == 1
-    print(f"identical AuditResult in every configuration: {same}")
+    print(f"identical result (AuditResult, or the report's table) in every configuration: {same}")
     for r in rows[1:]:
         s = r["samples_per_s"] / rows[0]["samples_per_s"]
         print(

@@ -20,6 +20,7 @@ from dpcompendium.audit.planted import planted_true_epsilon
 from dpcompendium.audit.spec import are_neighbours
 from dpcompendium.audit.user import load_module
 from dpcompendium.cli import main
+from dpcompendium.parallel import SCHEDULER_ENV
 
 EX = Path(__file__).resolve().parents[1] / "examples" / "coursework"
 N = 60_000  # samples per input: Laplace at ε = 1 vs 2ε is separated by ~1 in ε̂ at this size
@@ -162,6 +163,12 @@ def test_pmf_that_does_not_describe_the_sampler_is_rejected():
         (dict(epsilon=1.0, pair=([0.0, 1.0], [0.0, 1.0, 2.0]), neighbours="replace-one"), "replace-one neighbours"),
         (dict(epsilon=1.0, inputs="scalar:0,1", samples=10), "samples"),
         (dict(epsilon=1.0, inputs="scalar:0,1", confidence=1.0), "confidence"),
+        (dict(epsilon=1.0, inputs="scalar:0,1", chunk_size=0), "^chunk_size must be >= 10, got 0$"),
+        (dict(epsilon=1.0, inputs="scalar:0,1", samples=1000, chunk_size=5000),
+         r"^chunk_size must be <= samples \(1000\), got 5000$"),
+        (dict(epsilon=1.0, inputs="scalar:0,1", chunk_size=500, n_jobs=0), "^n_jobs must be >= 1 or -1"),
+        (dict(epsilon=1.0, inputs="scalar:0,1", chunk_size=500, scheduler="local:0"), "^scheduler must be local:N"),
+        (dict(epsilon=1.0, inputs="scalar:0,1", scheduler="local:2"), "^scheduler needs chunk_size"),
     ],
 )  # fmt: skip
 def test_bad_arguments(kw, match):
@@ -252,6 +259,36 @@ def test_cli_audit_pair_and_exact(tmp_path, capsys):
     ("args", "match"),
     [
         (["--epsilon", "-1", "--input", "scalar:0,1"], "--epsilon"),
+        (
+            ["--epsilon", "1", "--input", "scalar:0,1", "--chunk-size", "0"],
+            "--chunk-size must be >= 10, got 0",
+        ),
+        (
+            ["--epsilon", "1", "--input", "scalar:0,1", "--chunk-size", "-3"],
+            "--chunk-size must be >= 10, got -3",
+        ),
+        (
+            [
+                "--epsilon",
+                "1",
+                "--input",
+                "scalar:0,1",
+                "--samples",
+                "1000",
+                "--chunk-size",
+                "5000",
+            ],
+            "--chunk-size must be <= --samples (1000), got 5000",
+        ),
+        (
+            ["--epsilon", "1", "--input", "scalar:0,1", "--chunk-size", "500", "--n-jobs", "0"],
+            "--n-jobs",
+        ),
+        # a cluster without chunks would sit idle: refused before one is started
+        (
+            ["--epsilon", "1", "--input", "scalar:0,1", "--scheduler", "local:2"],
+            "--scheduler needs --chunk-size",
+        ),
         (["--epsilon", "1"], "exactly one"),
         (["--epsilon", "1", "--input", "histogram:x"], "histogram"),
         (["--epsilon", "1", "--input", "scalar:0,1", "-p", "epsilon", "[1"], "YAML"),
@@ -263,6 +300,57 @@ def test_cli_rejects_bad_options_before_writing(tmp_path, capsys, args, match):
     assert rc == 2 and not out.exists()
     err = capsys.readouterr().err
     assert match in err and err.count("\n") == 1
+
+
+def test_cli_rejects_a_bad_scheduler_before_writing(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "never"
+    args = ["audit", target("book_mechanisms.py:laplace"), "--epsilon", "1", "--input", "scalar:0,1",
+            "--chunk-size", "500", "--out", str(out)]  # fmt: skip
+    with pytest.raises(SystemExit) as e:  # the flag: argparse's usage and error, exit 2
+        main([*args, "--scheduler", "local:0"])
+    assert e.value.code == 2 and "--scheduler must be local:N (N >= 1)" in capsys.readouterr().err
+    monkeypatch.setenv(SCHEDULER_ENV, "no such scheduler")  # the environment: one line, exit 2
+    assert main(args) == 2 and not out.exists()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{SCHEDULER_ENV} must be local:N" in err
+
+
+def test_chunked_audit_equals_its_definition_and_keeps_its_power(tmp_path):
+    """chunk_size=C: the event chosen on min(samples/2, C) selection outputs, the evaluation counted in chunks
+    (each from its own stream); on the half-noise mean (true ε = 2) the bound still exceeds the claim, and the
+    report depends on C only (here n_jobs=1; tests/test_parallel_dask.py checks n_jobs=2 and a cluster)."""
+    f = load_target(target("laplace_mean.py:half_noise_mean"))
+    kw = dict(epsilon=1.0, neighbours="replace-one", inputs="dataset:10,0,1", samples=N, seed=3)
+    rep = audit_callable(f, chunk_size=7_000, **kw)
+    again = audit_callable(f, chunk_size=7_000, **kw)
+    other = audit_callable(f, chunk_size=9_000, **kw)
+    assert rep.verdict == "violated" and 1.0 < rep.epsilon_lower <= 2.0
+    assert rep.table.equals(again.table) and not rep.table.equals(other.table)
+    chosen = rep.table[rep.table.chosen].iloc[0]
+    assert chosen.n_eval == N - 7_000  # the direction was fixed on one chunk, the rest counted
+    assert chosen.k_a == round(rep.p_a * chosen.n_eval) and 0 < chosen.k_b < chosen.k_a
+    assert "counted in chunks of 7000" in rep.to_markdown()
+    rep.save(tmp_path)  # the figure shows the selection samples
+    assert (tmp_path / "report.png").stat().st_size > 0
+
+
+def test_chunked_string_outputs():
+    """String outputs counted in chunks: the codes are frozen after the selection, so a value it never saw is in no
+    event (the event's name lists its members), whichever chunk, task or worker meets it."""
+    from dpcompendium.audit.user import _Encoder
+
+    def rare(v, rng, size=None):  # 'c' with probability 1e-4: absent from 500 selection samples
+        u = rng.random(() if size is None else size)
+        return np.where(u < 1e-4, "c", np.where((u < 0.9) == (v > 0), "yes", "no"))
+
+    kw = dict(epsilon=1.0, inputs="ldp", samples=20_000, chunk_size=500, seed=4)
+    rep = audit_callable(rare, **kw)
+    assert rep.verdict == "violated" and "'c'" not in rep.event  # ln 9 ≈ 2.2 > 1
+    enc = _Encoder()
+    enc(np.array(["no", "yes"]))
+    frozen = enc.frozen_copy()
+    np.testing.assert_array_equal(frozen(np.array(["c", "yes", "d"]))[:, 0], [np.nan, 1.0, np.nan])
+    assert frozen.codes == {"no": 0, "yes": 1}
 
 
 def test_cli_user_code_errors_exit_2(tmp_path, capsys):

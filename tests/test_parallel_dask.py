@@ -21,6 +21,7 @@ distributed = pytest.importorskip("distributed")
 cloudpickle = pytest.importorskip("cloudpickle")
 
 from dpcompendium import audit, chapter  # noqa: E402
+from dpcompendium.cli import main  # noqa: E402
 from dpcompendium.experiments import count_events, sweep  # noqa: E402
 from dpcompendium.parallel import (  # noqa: E402
     SCHEDULER_ENV,
@@ -134,6 +135,90 @@ def test_chunked_audit_identical_on_cluster(on_cluster, monkeypatch):
     assert _computed(on_cluster) > before
     monkeypatch.delenv(SCHEDULER_ENV)
     assert audit.empirical_audit(laplace, shifted, **kw, rng=np.random.default_rng(8)) == remote
+
+
+STUDENT = '''"""A user's mechanism in a file that no worker can import."""
+import numpy as np
+
+SHRINK = 0.5  # a module global the function reads: shipped with it
+
+
+def _scale(n, epsilon):
+    return SHRINK * 1.0 / (n * epsilon)
+
+
+def noisy_mean(data, rng, *, epsilon, size=None):
+    """BUG: Lap(Δ/(2ε)) for the mean of n records in [0, 1] (Δ = 1/n): only 2ε-DP."""
+    x = np.clip(np.asarray(data, dtype=float), 0.0, 1.0)
+    return x.mean() + rng.laplace(0.0, _scale(x.size, epsilon), size=size)
+'''
+
+
+def _chunk_tasks(dask_scheduler) -> int:
+    """Tasks of chunked counts (joblib batches of ``_count_task``) the scheduler has seen finish."""
+    prefixes = dask_scheduler.task_prefixes.items()
+    return sum(tp.state_counts["memory"] for name, tp in prefixes if "_count_task" in name)
+
+
+def test_audit_command_on_cluster_writes_the_local_report(cluster, tmp_path, monkeypatch, capsys):
+    """A user audit with ``chunk_size``: through ``audit_callable`` on the cluster of ``$DPCOMPENDIUM_SCHEDULER``, and
+    ``dpcompendium audit FILE.py:function --chunk-size C`` with ``--scheduler ADDRESS``, in one process and with
+    ``--n-jobs 2``: the same report.csv, byte for byte. The function lives in a file that the workers cannot import:
+    it travels by value, with the helper and the global it uses."""
+    cl, client = cluster
+    student = tmp_path / "student_mech.py"
+    student.write_text(STUDENT)
+    target = f"{student}:noisy_mean"
+    kw = {
+        "epsilon": 1.0,
+        "neighbours": "replace-one",
+        "inputs": "dataset:10,0,1",
+        "samples": 40_000,
+    }
+    base = ["audit", target, "--epsilon", "1", "--neighbours", "replace-one", "--input", "dataset:10,0,1",
+            "--samples", "40000", "--chunk-size", "6000"]  # fmt: skip
+
+    def audit_to(name: str, *extra: str) -> bytes:
+        assert main([*base, *extra, "--out", str(tmp_path / name)]) == 0
+        return (tmp_path / name / "report.csv").read_bytes()
+
+    monkeypatch.setenv(SCHEDULER_ENV, cl.scheduler_address)
+    before = client.run_on_scheduler(_chunk_tasks)
+    api = audit.audit_callable(audit.load_target(target), chunk_size=6_000, **kw)
+    # 40000 samples: the direction fixed on 6000 in this process, 34000 counted in 6 chunks per input, as tasks
+    mid = client.run_on_scheduler(_chunk_tasks)
+    assert mid - before == 12
+    monkeypatch.delenv(SCHEDULER_ENV)
+    flag = audit_to("flag", "--scheduler", cl.scheduler_address)
+    assert client.run_on_scheduler(_chunk_tasks) - mid == 12
+    assert api.save(tmp_path / "api")[0].read_bytes() == flag
+    assert audit_to("local") == flag
+    assert audit_to("jobs", "--n-jobs", "2") == flag
+    assert api.verdict == "violated" and 1.0 < api.epsilon_lower <= 2.0  # the true ε is 2
+    assert capsys.readouterr().out.count("VIOLATED: claimed ε = 1") == 3
+
+
+def test_catalog_counts_big_audits_in_chunks_on_cluster(on_cluster, tmp_path, monkeypatch):
+    """run_catalog: rows with more samples than chunk_size are counted in chunks, here as tasks of the cluster; the
+    table equals the one without a cluster, and the verdicts those of the in-memory audits."""
+    names = ["Laplace mechanism, eps=1", "laplace-half-sensitivity, eps=1", "GRR k=4, eps=1",
+             "grr-wrong-keep k=4 sampler, eps=1"]  # fmt: skip
+    entries = [e for e in audit.catalog(["core", "planted"]) if e.mechanism in names]
+    kw = {"n_samples": 30_000, "seed": 11, "chunk_size": 8_000}
+    before = on_cluster.run_on_scheduler(_chunk_tasks)
+    remote = audit.run_catalog(entries, **kw)
+    assert (
+        on_cluster.run_on_scheduler(_chunk_tasks) - before == 3 * 2 * 3
+    )  # 22000 = 3 chunks per input
+    monkeypatch.delenv(SCHEDULER_ENV)
+    assert _csv(remote, tmp_path, "remote") == _csv(audit.run_catalog(entries, **kw), tmp_path, "l")
+    in_memory = audit.run_catalog(
+        entries, n_samples=30_000, seed=11
+    )  # 30000 <= the default chunk size
+    assert list(remote.verdict) == list(in_memory.verdict) == [e.expected for e in entries]
+    exact = remote.audit == "exact"
+    assert remote[exact].equals(in_memory[exact])
+    assert (remote.event[~exact] != in_memory.event[~exact]).any()  # other samples, other events
 
 
 @pytest.mark.slow

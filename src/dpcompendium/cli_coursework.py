@@ -3,17 +3,22 @@
     dpcompendium audit TARGET --epsilon E [--delta D] [--neighbours replace-one|add-remove|local]
                        (--input FAMILY | --pair 'YAML_D' 'YAML_D2') [-p NAME VALUE]... [--samples N]
                        [--confidence 0.95] [--seed S] [--out DIR]
+                       [--chunk-size C [--n-jobs J | --scheduler ADDRESS|local:N]]
     dpcompendium check NAME TARGET [--reps N] [--seed S] [--out DIR]
 
 TARGET is ``path/to/file.py:function`` or ``module:function`` (for ``check``, ``path/to/file.py`` alone uses the
 check's default function name). Everything is validated, and the audit or check run, before anything is written;
 misbehaving user code (raises, NaN, ignores ``rng``) and bad options end with a one-line error and exit status 2.
 A completed audit or check exits with 0 whatever its verdict (the verdict is printed and written to report.md).
+``--chunk-size C`` counts the audit's evaluation samples in chunks of C (10^8+ samples in bounded memory), over
+``--n-jobs`` processes or on a Dask cluster (``--scheduler``, else ``$DPCOMPENDIUM_SCHEDULER``); the report depends
+on C, never on where the chunks ran.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -47,12 +52,31 @@ def _as_input(value: Any) -> Any:
 def cmd_audit(args: argparse.Namespace) -> int:
     from .audit.user import audit_callable, input_pairs, load_module, load_target
     from .cli import _fail
+    from .parallel import SCHEDULER_ENV, resolve_scheduler, tasks_computed, using_scheduler
     from .validation import check_delta, check_epsilon, check_int
 
     try:
         eps = check_epsilon(args.epsilon, "--epsilon")
         delta = 0.0 if args.delta == 0 else check_delta(args.delta, "--delta")
-        check_int(args.samples, "--samples", minimum=200)
+        samples = check_int(args.samples, "--samples", minimum=200)
+        chunk = None
+        if args.chunk_size is not None:
+            chunk = check_int(args.chunk_size, "--chunk-size", minimum=10)
+            if chunk > samples:
+                raise ValueError(f"--chunk-size must be <= --samples ({samples}), got {chunk}")
+        n_jobs = check_int(args.n_jobs, "--n-jobs", minimum=-1)
+        if n_jobs == 0:
+            raise ValueError("--n-jobs must be >= 1 or -1 (all cores), got 0")
+        spec = resolve_scheduler(args.scheduler)
+        if chunk is None and args.scheduler is not None:
+            raise ValueError(
+                "--scheduler needs --chunk-size C: without it the audit runs in memory, in this process"
+            )
+        if chunk is None and spec is not None:
+            print(
+                f"note: ${SCHEDULER_ENV} is not used without --chunk-size (the audit runs in memory)"
+            )
+            spec = None
         check_int(args.seed, "--seed", minimum=0)
         if not (0.0 < args.confidence < 1.0):
             raise ValueError(f"--confidence must be in (0, 1), got {args.confidence!r}")
@@ -70,10 +94,15 @@ def cmd_audit(args: argparse.Namespace) -> int:
         if not args.no_exact:
             module = load_module(args.target.rpartition(":")[0])
             pmf = getattr(module, f"{func.__name__}_pmf", None)
-        report = audit_callable(
-            func, epsilon=eps, delta=delta, neighbours=args.neighbours, inputs=args.input, pair=pair,
-            params=params, samples=args.samples, confidence=args.confidence, seed=args.seed, pmf=pmf,
-        )  # fmt: skip
+        with using_scheduler(spec) as cluster:  # local:N: a LocalCluster for the audit's duration
+            report = audit_callable(
+                func, epsilon=eps, delta=delta, neighbours=args.neighbours, inputs=args.input, pair=pair,
+                params=params, samples=samples, confidence=args.confidence, seed=args.seed, pmf=pmf,
+                chunk_size=chunk, n_jobs=n_jobs,
+            )  # fmt: skip
+            if cluster is not None:  # the cluster did the counting (0 tasks: nothing used it)
+                n = tasks_computed(cluster.scheduler)
+                print(f"dpcompendium: Dask cluster {spec} computed {n} tasks", file=sys.stderr)
     except ValueError as exc:  # includes UserCodeError
         return _fail(str(exc))
     if not report.batched:
@@ -121,6 +150,7 @@ def add_coursework_commands(sub: argparse._SubParsersAction) -> None:
     """Register ``audit`` and ``check`` on the ``dpcompendium`` subcommand parser."""
     from .audit.user import NEIGHBOURS
     from .check import available_checks
+    from .parallel import add_scheduler_argument
 
     audit = sub.add_parser(
         "audit",
@@ -157,6 +187,18 @@ def add_coursework_commands(sub: argparse._SubParsersAction) -> None:
     audit.add_argument(
         "--no-exact", action="store_true", help="ignore a FUNCTION_pmf and audit empirically"
     )
+    audit.add_argument(
+        "--chunk-size",
+        type=int,
+        default=None,
+        metavar="C",
+        help="count the evaluation samples in chunks of C (bounded memory for 10^8+ samples; the event is "
+        "chosen on min(samples/2, C) samples per input); the report depends on C, not on where chunks run",
+    )
+    audit.add_argument(
+        "--n-jobs", type=int, default=1, help="local processes counting the chunks (default 1)"
+    )
+    add_scheduler_argument(audit, "the chunks (with --chunk-size)")
     audit.set_defaults(func=cmd_audit)
 
     check = sub.add_parser(

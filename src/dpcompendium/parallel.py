@@ -201,6 +201,11 @@ def using_scheduler(spec: str | None) -> Iterator[Any]:
         else:
             os.environ[SCHEDULER_ENV] = old
         if cluster is not None:
+            client = _clients.pop(
+                cluster.scheduler_address, None
+            )  # this process's client to it, if any
+            if client is not None:
+                client.close()
             cluster.close()
 
 
@@ -211,15 +216,16 @@ def _argparse_scheduler(value: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def add_scheduler_argument(parser: argparse.ArgumentParser) -> None:
-    """Add ``--scheduler ADDRESS|local:N`` to a subcommand (``run``, ``audit``); use with :func:`using_scheduler`."""
+def add_scheduler_argument(parser: argparse.ArgumentParser, what: str = "the sweeps") -> None:
+    """Add ``--scheduler ADDRESS|local:N`` to a subcommand (``run``, ``audit``); use with :func:`using_scheduler`.
+    ``what`` names the work sent to the cluster in the help text."""
     parser.add_argument(
         "--scheduler",
         type=_argparse_scheduler,
         default=None,
         metavar="ADDRESS",
         help=(
-            "run the sweeps on a Dask cluster: a scheduler address (tcp://host:8786) or local:N for N worker "
+            f"run {what} on a Dask cluster: a scheduler address (tcp://host:8786) or local:N for N worker "
             f"processes on this machine (default: ${SCHEDULER_ENV}, else no cluster)"
         ),
     )

@@ -9,6 +9,14 @@ is not importable are skipped and listed by :func:`missing_chapters`); :func:`ru
 :func:`~dpcompendium.audit.spec.run_audit` with its own random stream (``SeedSequence(seed).spawn``, through
 :func:`dpcompendium.experiments.sweep`), so the table depends only on the seed, never on ``n_jobs``.
 
+Big audits. An empirical row with more samples than ``chunk_size`` (default 10^6, so never at the chapter's default
+size) is audited in the calling process with
+:func:`~dpcompendium.audit.chunked.empirical_audit_chunked`: the event chosen on ``min(n/2, chunk_size)`` samples
+per input in memory, the other samples counted in chunks of ``chunk_size`` as tasks — over ``n_jobs`` processes, or on
+the Dask cluster of ``DPCOMPENDIUM_SCHEDULER`` (``dpcompendium run privacy-audit --scheduler ...``), so that 10^8+
+samples per input need one chunk of memory per worker. Which rows are chunked depends on ``n_samples`` and
+``chunk_size`` only, so the table is the same with or without a cluster and whatever ``n_jobs``.
+
 Family-wise error. With ``family_wise=True`` (default) every empirical row is run at confidence
 ``1 − (1 − confidence)/m`` (m = number of empirical rows; Bonferroni across rows), so the probability that *any*
 correct mechanism in the table is flagged is at most ``1 − confidence``.
@@ -23,7 +31,9 @@ import numpy as np
 import pandas as pd
 
 from ..experiments import sweep
+from ..experiments.chunked import chunk_seed
 from ..mechanisms import laplace_mechanism
+from ..rng import make_rng
 from ..validation import check_int
 from .spec import AuditSpec, run_audit, value_events
 
@@ -125,8 +135,10 @@ def row_confidence(entries: list[AuditSpec], confidence: float, family_wise: boo
     return 1.0 - (1.0 - confidence) / max(m, 1) if family_wise else confidence
 
 
-def _row(entry: AuditSpec, n_samples: int, confidence: float, rng: np.random.Generator) -> dict:
-    res = run_audit(entry, n_samples=n_samples, confidence=confidence, rng=rng)
+def _row(
+    entry: AuditSpec, n_samples: int, confidence: float, rng: np.random.Generator, **chunked
+) -> dict:
+    res = run_audit(entry, n_samples=n_samples, confidence=confidence, rng=rng, **chunked)
     return {
         "mechanism": entry.mechanism,
         "chapter": entry.chapter,
@@ -154,22 +166,45 @@ def run_catalog(
     family_wise: bool = True,
     seed: int = 0,
     n_jobs: int = 1,
+    chunk_size: int = 1_000_000,
 ) -> pd.DataFrame:
     """Audit every entry; one row per entry with the columns of ``COLUMNS`` (the chapter's ``audit.csv``).
 
     ``family_wise=True``: ``confidence`` is the family-wise confidence over all empirical rows
-    (:func:`row_confidence`); otherwise it is each row's own.
+    (:func:`row_confidence`); otherwise it is each row's own. Empirical rows with more than ``chunk_size`` samples
+    per input are counted in chunks (module docstring, "Big audits").
     """
     entries = catalog() if entries is None else list(entries)
     n_samples = check_int(n_samples, "n_samples", minimum=20)
+    chunk_size = check_int(chunk_size, "chunk_size", minimum=20)
     if not entries:
         raise ValueError("entries must hold at least one CatalogEntry, got none")
     conf = row_confidence(entries, confidence, family_wise)
+    big = {i for i, e in enumerate(entries) if _is_big(e, n_samples, chunk_size)}
 
     def one(index: int, rng: np.random.Generator) -> dict:
-        return _row(entries[index], n_samples, conf, rng)
+        if index in big:  # audited below, in this process: its chunks are the tasks
+            return {"row": None}
+        row = _row(entries[index], n_samples, conf, rng)
+        return {"row": row} if big else row
 
     runs = sweep(
         one, {"index": list(range(len(entries)))}, reps=1, seed=seed, n_jobs=n_jobs, progress=False
     )
-    return runs[COLUMNS].reset_index(drop=True)
+    if not big:
+        return runs[COLUMNS].reset_index(drop=True)
+    rows = list(runs["row"])
+    for i in sorted(
+        big
+    ):  # the stream the sweep gives row i: child 0 (its repetition) of child i of the seed
+        rng = make_rng(chunk_seed(chunk_seed(seed, i), 0))
+        rows[i] = _row(entries[i], n_samples, conf, rng, chunk_size=chunk_size, n_jobs=n_jobs)
+    return pd.DataFrame.from_records(rows, columns=COLUMNS)
+
+
+def _is_big(entry: AuditSpec, n_samples: int, chunk_size: int) -> bool:
+    """An empirical split-selection row whose samples per input (after its ``max_samples`` cap) exceed a chunk."""
+    if entry.audit != "empirical" or entry.audit_kw.get("selection", "split") != "split":
+        return False
+    n = min(n_samples, entry.max_samples) if entry.max_samples else n_samples
+    return n > chunk_size

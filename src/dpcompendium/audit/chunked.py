@@ -26,12 +26,13 @@ from .empirical import (
     _as_statistic,
     _check_confidence,
     _interval_counts,
+    _result,
     _selection_z,
     _wilson_score,
     epsilon_lower_bound,
     interval_cuts,
 )
-from .result import AuditResult, verdict
+from .result import AuditResult
 
 __all__ = ["empirical_audit_chunked"]
 
@@ -124,17 +125,6 @@ def empirical_audit_chunked(
     kb = int(count_events(sampler_b, indicator, n_ev, seed=seed_b, **kw))
     num, den = (ka, kb) if forward else (kb, ka)
     eps = float(epsilon_lower_bound(num, n_ev, den, n_ev, delta=delta, confidence=c))
-    direction = "M(D) over M(D')" if forward else "M(D') over M(D)"
-    return AuditResult(
-        mechanism=mechanism,
-        audit="empirical",
-        claimed_epsilon=claimed_epsilon,
-        claimed_delta=float(delta),
-        audited_epsilon=eps,
-        confidence=c,
-        verdict=verdict(eps, claimed_epsilon, "empirical"),
-        event=f"{name}, {direction}",
-        p_a=ka / n_ev,
-        p_b=kb / n_ev,
-        n_samples=n,
+    return _result(
+        mechanism, claimed_epsilon, delta, eps, c, name, forward, ka / n_ev, kb / n_ev, n
     )

@@ -175,6 +175,37 @@ def _as_statistic(
     return s
 
 
+def _result(
+    mechanism: str,
+    claimed_epsilon: float,
+    delta: float,
+    eps: float,
+    confidence: float,
+    name: str,
+    forward: bool,
+    p_a: float,
+    p_b: float,
+    n_samples: int,
+) -> AuditResult:
+    """The :class:`AuditResult` of an empirical audit whose event ``name`` bounds ε at ``eps`` (in-memory and chunked
+    audits alike): the direction is M(D) over M(D') when ``forward``, ``p_a``/``p_b`` the evaluation frequencies."""
+    direction = "M(D) over M(D')" if forward else "M(D') over M(D)"
+    eps = float(eps)
+    return AuditResult(
+        mechanism=mechanism,
+        audit="empirical",
+        claimed_epsilon=claimed_epsilon,
+        claimed_delta=float(delta),
+        audited_epsilon=eps,
+        confidence=confidence,
+        verdict=verdict(eps, claimed_epsilon, "empirical"),
+        event=f"{name}, {direction}",
+        p_a=float(p_a),
+        p_b=float(p_b),
+        n_samples=n_samples,
+    )
+
+
 def empirical_audit(
     sampler_a: Sampler,
     sampler_b: Sampler,
@@ -319,21 +350,7 @@ def empirical_audit(
         e, forward = int(e_top[best]), bool(fwd_top[best])
         eps, name = float(vals[best]), labels[e]
         p_a, p_b = ka_e[e] / n_ev, kb_e[e] / n_ev
-    direction = "M(D) over M(D')" if forward else "M(D') over M(D)"
-    eps = float(eps)
-    return AuditResult(
-        mechanism=mechanism,
-        audit="empirical",
-        claimed_epsilon=claimed_epsilon,
-        claimed_delta=float(delta),
-        audited_epsilon=eps,
-        confidence=c,
-        verdict=verdict(eps, claimed_epsilon, "empirical"),
-        event=f"{name}, {direction}",
-        p_a=float(p_a),
-        p_b=float(p_b),
-        n_samples=n,
-    )
+    return _result(mechanism, claimed_epsilon, delta, eps, c, name, forward, p_a, p_b, n)
 
 
 def coverage_experiment(

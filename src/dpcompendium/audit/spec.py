@@ -190,8 +190,15 @@ def run_audit(
     n_samples: int = 1_000_000,
     confidence: float = 0.95,
     rng: np.random.Generator,
+    chunk_size: int | None = None,
+    n_jobs: int = 1,
 ) -> AuditResult:
-    """Check the pairs (:func:`check_neighbours`), then audit the whole pipeline at the claim's (ε, δ)."""
+    """Check the pairs (:func:`check_neighbours`), then audit the whole pipeline at the claim's (ε, δ).
+
+    ``chunk_size`` (empirical specs): the evaluation samples are counted in chunks of that size, over ``n_jobs``
+    processes or the Dask cluster of ``DPCOMPENDIUM_SCHEDULER``
+    (:func:`~dpcompendium.audit.chunked.empirical_audit_chunked`); the result depends on it, never on where the
+    chunks run. ``None``: every sample in memory."""
     check_neighbours(spec)
     claim = spec.claim
     if spec.distribution is not None:
@@ -210,6 +217,9 @@ def run_audit(
         n = min(n, spec.max_samples)
     (i, j), sample = spec.pair_list[0], spec.sample
     da, db = spec.datasets[i], spec.datasets[j]
+    kw = dict(spec.audit_kw)
+    if chunk_size is not None:
+        kw.update(chunk_size=chunk_size, n_jobs=n_jobs)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         return empirical_audit(
@@ -223,5 +233,5 @@ def run_audit(
             events=spec.events,
             rng=rng,
             mechanism=spec.mechanism,
-            **spec.audit_kw,
+            **kw,
         )

@@ -28,14 +28,25 @@ not a proof of privacy: an audit only ever finds violations on the inputs and ev
 All sampling goes through :func:`sample_outputs` ``(func, data, params, n_samples, seed)``: chunks of
 ``chunk_size`` outputs, chunk i drawn from the i-th child of the ``SeedSequence`` (without mutating it), so the
 samples depend only on (seed, n_samples, chunk_size), and the chunks can be run anywhere, in any order.
+
+Big audits (``chunk_size=C``, ``dpcompendium audit ... --chunk-size C``): the selection uses ``min(samples // 2, C)``
+outputs per candidate input, in memory; the evaluation outputs of step 4 are drawn and counted in chunks of C
+(:func:`~dpcompendium.audit.chunked.empirical_audit_chunked`, :func:`dpcompendium.experiments.count_events`: chunk i
+from child i of its own ``SeedSequence``, counts summed), in this process, over ``n_jobs`` processes or as tasks on
+the Dask cluster of ``DPCOMPENDIUM_SCHEDULER`` (or ``scheduler=``), so a worker holds one chunk at a time and
+``samples=10**8`` runs in bounded memory. The report depends on (seed, samples, C) only, never on where the chunks
+ran. The user's function travels to the workers by value (cloudpickle; a module loaded from a file path is
+registered for pickling by value), so a worker needs the same lock installed, not the user's file.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import inspect
 import math
+import pickle
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +56,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..parallel import check_scheduler, using_scheduler
 from ..privacy import PrivacyClaim
 from ..validation import check_delta, check_epsilon, check_int
 from .empirical import (
@@ -115,12 +127,45 @@ def load_module(where: str):
             module = importlib.util.module_from_spec(spec)
             sys.modules[modname] = module
             spec.loader.exec_module(module)
+            _pickle_by_value(module)
             return module
         return importlib.import_module(where)
     except ValueError:
         raise
     except Exception as exc:  # the user's module failed to import
         raise UserCodeError(f"importing {where!r} failed: {type(exc).__name__}: {exc}") from exc
+
+
+def _pickle_by_value(module) -> None:
+    """Worker processes cannot import a module loaded from a file path: have cloudpickle ship its functions by
+    value (with the globals they use) instead of by reference."""
+    try:
+        import cloudpickle
+    except ImportError:  # pragma: no cover - joblib >= 1.5 depends on it
+        return
+    cloudpickle.register_pickle_by_value(module)
+
+
+class _Shipped:
+    """A callable pickled by value with cloudpickle whatever the pickler that carries it: Dask tries the standard
+    pickle first, which would send a user function by reference (an import the worker cannot do)."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable) -> None:
+        self.fn = fn
+
+    def __call__(self, *args: Any) -> Any:
+        return self.fn(*args)
+
+    def __reduce__(self):
+        import cloudpickle
+
+        return _unship, (cloudpickle.dumps(self.fn),)
+
+
+def _unship(payload: bytes) -> _Shipped:
+    return _Shipped(pickle.loads(payload))
 
 
 # ------------------------------------------------------------------------------------------ input families
@@ -420,6 +465,14 @@ class _Encoder:
 
     def __init__(self) -> None:
         self.codes: dict[Any, int] = {}
+        self.frozen = False
+
+    def frozen_copy(self) -> _Encoder:
+        """The same codes, fixed: a value the selection did not see gets NaN (in no interval event), so the
+        evaluation counts do not depend on the order in which chunks meet new values."""
+        enc = _Encoder()
+        enc.codes, enc.frozen = dict(self.codes), True
+        return enc
 
     def __call__(self, out: np.ndarray) -> np.ndarray:
         if out.dtype.kind in "biuf":
@@ -434,9 +487,10 @@ class _Encoder:
                 f"string outputs must be one string per call, got shape {out.shape[1:]}"
             )
         vals, inv = np.unique(flat[:, 0], return_inverse=True)
-        for v in vals:
-            self.codes.setdefault(v.item(), len(self.codes))
-        lut = np.array([self.codes[v.item()] for v in vals], dtype=float)
+        if not self.frozen:
+            for v in vals:
+                self.codes.setdefault(v.item(), len(self.codes))
+        lut = np.array([self.codes.get(v.item(), np.nan) for v in vals], dtype=float)
         return lut[inv][:, None]
 
     def label(self, code: float) -> str:
@@ -481,6 +535,17 @@ def _candidate_statistics(xa: np.ndarray, xb: np.ndarray) -> list[_Statistic]:
         _Statistic(f"output coordinate {j}", lambda x, j=j: x[:, j]),
     ]
     return [_snap(st, ref) for st in stats]
+
+
+def _draw_outputs(func, to_input, params, batched, data, n, rng) -> np.ndarray:
+    """A spec's ``sample(dataset, n, rng)`` for user code: n outputs of ``func`` on ``to_input(dataset)``."""
+    return sample_outputs(func, to_input(data), params, n, rng, batched=batched)
+
+
+def _in_event(stat, enc, lo: float, hi: float, out: np.ndarray) -> np.ndarray:
+    """The chosen event: the statistic of the encoded outputs in (lo, hi]."""
+    s = stat(enc(out))
+    return (s > lo) & (s <= hi)
 
 
 @dataclass
@@ -535,6 +600,7 @@ class AuditReport:
     function: str = ""
     inputs: str = ""
     params: dict = field(default_factory=dict)
+    chunk_size: int | None = None
     _plot: dict = field(default_factory=dict, repr=False)
 
     def summary(self) -> str:
@@ -561,14 +627,7 @@ class AuditReport:
             "",
             f"- claim: ε = {self.claimed_epsilon:g}, δ = {self.claimed_delta:g}, neighbours: {self.neighbours}",
             f"- inputs: {self.inputs or 'given pair'}; parameters: {self.params or '{}'}",
-            f"- method: {self.method}"
-            + (
-                f" — pair and event chosen on {self.n_samples // 2} samples per input; on the chosen pair "
-                f"{self.n_samples} fresh samples, direction fixed on half, ε bounded on "
-                f"{self.n_samples - self.n_samples // 2} (Clopper–Pearson)"
-                if self.method == "empirical"
-                else " — output probabilities from the pmf"
-            ),
+            f"- method: {self.method}" + self._method_note(),
             f"- witness: pair {self.pair}; event {self.event}; P[M(D) ∈ S] = {self.p_a:.4g}, "
             f"P[M(D') ∈ S] = {self.p_b:.4g}",
             f"- calls: {'vectorized (size=...)' if self.batched else 'one call per sample (no size parameter)'}",
@@ -581,6 +640,21 @@ class AuditReport:
             "",
         ]
         return "\n".join(lines)
+
+    def _method_note(self) -> str:
+        n = self.n_samples
+        if self.method != "empirical":
+            return " — output probabilities from the pmf"
+        if self.chunk_size is None:
+            return (
+                f" — pair and event chosen on {n // 2} samples per input; on the chosen pair {n} fresh samples, "
+                f"direction fixed on half, ε bounded on {n - n // 2} (Clopper–Pearson)"
+            )
+        k = min(n // 2, self.chunk_size)
+        return (
+            f" — pair and event chosen on {k} samples per input; on the chosen pair {n} fresh samples, direction "
+            f"fixed on {k}, ε bounded on {n - k} counted in chunks of {self.chunk_size} (Clopper–Pearson)"
+        )
 
     def figure(self):
         """The two output distributions (of the chosen statistic) on the chosen pair, the event shaded."""
@@ -731,7 +805,9 @@ def audit_callable(
     seed: int = 0,
     pmf: Callable | None = None,
     max_cuts: int = 160,
-    chunk_size: int = CHUNK_SIZE,
+    chunk_size: int | None = None,
+    n_jobs: int = 1,
+    scheduler: str | None = None,
 ) -> AuditReport:
     """Audit ``func(data, rng, **params)`` against its claimed (ε, δ) on neighbouring inputs.
 
@@ -746,6 +822,11 @@ def audit_callable(
     (``delta``) that ``params`` does not set receives the claimed value. ``pmf(data, **params) -> {output: probability}``
     switches to the exact ε of every pair (after a goodness-of-fit check of the sampler). Raises
     :class:`UserCodeError` for misbehaving code and ``ValueError`` for bad arguments.
+
+    ``chunk_size`` (10 ≤ C ≤ ``samples``): a big audit in bounded memory (module docstring): ``min(samples // 2, C)``
+    selection outputs per candidate input, the evaluation counted in chunks of C — in this process, over ``n_jobs``
+    processes, or on a Dask cluster (``scheduler``: ``local:N`` or an address; default ``$DPCOMPENDIUM_SCHEDULER``).
+    The report depends on (seed, samples, C), never on ``n_jobs`` or the cluster.
     """
     epsilon = check_epsilon(epsilon)
     delta = 0.0 if delta == 0 else check_delta(delta)
@@ -764,6 +845,20 @@ def audit_callable(
                 f"pair must be {pr.relation} neighbours (raw datasets, records on the first axis), got {pr.name}"
             )
     samples = check_int(samples, "samples", minimum=200)
+    if chunk_size is not None:
+        chunk_size = check_int(chunk_size, "chunk_size", minimum=10)
+        if chunk_size > samples:
+            raise ValueError(f"chunk_size must be <= samples ({samples}), got {chunk_size}")
+    n_jobs = check_int(n_jobs, "n_jobs", minimum=-1)
+    if n_jobs == 0:
+        raise ValueError("n_jobs must be >= 1 or -1 (all cores), got 0")
+    if scheduler is not None:
+        scheduler = check_scheduler(scheduler, "scheduler")
+        if chunk_size is None:
+            raise ValueError(
+                f"scheduler needs chunk_size (the evaluation is counted in chunks on the cluster), got "
+                f"scheduler={scheduler!r} and no chunk_size"
+            )
     c = _check_confidence(confidence)
     seed = check_int(seed, "seed", minimum=0)
     params = dict(params or {})
@@ -811,9 +906,11 @@ def audit_callable(
             method="exact", pair=pairs[k].name, event=_exact_event(res.event), p_a=res.p_a, p_b=res.p_b, _plot=plot, **common,
         )  # fmt: skip
 
-    # ---- selection half: every distinct candidate input once
-    n_sel = samples // 2
-    n_ev = samples - n_sel
+    # ---- selection half: every distinct candidate input once (at most one chunk of it for a chunked audit)
+    n_sel = samples // 2 if chunk_size is None else min(samples // 2, chunk_size)
+    n_ev = (
+        samples - n_sel
+    )  # the evaluation samples of run_audit (its direction is fixed on the other n_sel)
     enc = _Encoder()
     cache: dict[bytes, np.ndarray] = {}
 
@@ -826,8 +923,7 @@ def audit_callable(
         for x in (pr.a, pr.b):
             distinct.setdefault(key_of(x), x)
     for i, (kx, x) in enumerate(distinct.items()):
-        out = sample_outputs(func, x, params, n_sel, _chunk_seed(ss_sel, i), chunk_size=chunk_size,
-                             batched=batched)  # fmt: skip
+        out = sample_outputs(func, x, params, n_sel, _chunk_seed(ss_sel, i), batched=batched)
         cache[kx] = enc(out)
     dims = {v.shape[1] for v in cache.values()}
     if len(dims) > 1:
@@ -859,24 +955,36 @@ def audit_callable(
         event_name = f"{best.stat.name} in ({best.lo:.6g}, {best.hi:.6g}]"
 
     # ---- evaluation half: fresh samples on the chosen pair, the event fixed, through run_audit
-    kept: dict[str, np.ndarray] = {}
-
-    def sample(d, n, g):
-        out = sample_outputs(
-            func, chosen.to_input(d), params, n, g, chunk_size=chunk_size, batched=batched
+    rng_ev = np.random.Generator(np.random.PCG64(ss_ev))
+    if chunk_size is not None:
+        # counted in chunks wherever they run: the sampler and the event travel by value, the encoder is frozen
+        draw = _Shipped(functools.partial(_draw_outputs, func, chosen.to_input, params, batched))
+        event = _Shipped(
+            functools.partial(_in_event, best.stat.fn, enc.frozen_copy(), best.lo, best.hi)
         )
-        kept["a" if "a" not in kept else "b"] = best.stat.fn(enc(out))
-        return out
+        spec = _spec(name, chosen, epsilon, delta, sample=draw, events=[(event_name, event)])
+        with using_scheduler(scheduler):
+            res = run_audit(spec, n_samples=samples, confidence=c, rng=rng_ev, chunk_size=chunk_size,
+                            n_jobs=n_jobs)  # fmt: skip
+        # the figure shows the chosen pair's selection samples (the evaluation samples are never gathered)
+        kept = {
+            side: best.stat.fn(cache[key_of(x)]) for side, x in (("a", chosen.a), ("b", chosen.b))
+        }
+    else:
+        kept = {}
 
-    def indicator(out):
-        s_ = best.stat.fn(enc(out))
-        return (s_ > best.lo) & (s_ <= best.hi)
+        def sample(d, n, g):
+            out = sample_outputs(func, chosen.to_input(d), params, n, g, batched=batched)
+            kept["a" if "a" not in kept else "b"] = best.stat.fn(enc(out))
+            return out
 
-    # run_audit (split selection) fixes the direction on the first half of these and bounds ε on the second
-    spec = _spec(name, chosen, epsilon, delta, sample=sample, events=[(event_name, indicator)])
-    res = run_audit(
-        spec, n_samples=samples, confidence=c, rng=np.random.Generator(np.random.PCG64(ss_ev))
-    )
+        def indicator(out):
+            s_ = best.stat.fn(enc(out))
+            return (s_ > best.lo) & (s_ <= best.hi)
+
+        # run_audit (split selection) fixes the direction on the first half of these and bounds ε on the second
+        spec = _spec(name, chosen, epsilon, delta, sample=sample, events=[(event_name, indicator)])
+        res = run_audit(spec, n_samples=samples, confidence=c, rng=rng_ev)
     table = pd.DataFrame(rows)
     table["event"] = table["event"].str.replace("D_", "D'")
     table["chosen"] = False
@@ -896,5 +1004,6 @@ def audit_callable(
             "encoder": enc if enc.codes else None}  # fmt: skip
     return AuditReport(
         verdict=res.verdict, epsilon_lower=float(res.audited_epsilon), confidence=c, table=table,
-        method="empirical", pair=chosen.name, event=res.event, p_a=res.p_a, p_b=res.p_b, _plot=plot, **common,
+        method="empirical", pair=chosen.name, event=res.event, p_a=res.p_a, p_b=res.p_b, _plot=plot,
+        chunk_size=chunk_size, **common,
     )  # fmt: skip
