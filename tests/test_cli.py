@@ -265,3 +265,24 @@ def test_open_opens_the_page(mini_repo, tmp_path, monkeypatch, capsys):
     out = tmp_path / "results"
     assert cli.main(["run", "dp-mean", "-p", "reps", "2", "--out", str(out), "--open"]) == 0
     assert opened == [out / "dp-mean" / "index.html"]
+
+
+def test_parsing_imports_no_mechanism():
+    """The CLI parses its arguments (and refuses bad ones) without importing the audits, scipy.stats or matplotlib:
+    every `dpcompendium` invocation pays only for what it runs."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from dpcompendium.cli import build_parser; build_parser(); "
+        "print(sorted(m for m in ('dpcompendium.audit', 'scipy.stats', 'sklearn', 'matplotlib') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_cli_neighbour_choices_are_the_audit_relations():
+    from dpcompendium.audit.user import NEIGHBOURS
+    from dpcompendium.privacy import NEIGHBOUR_RELATIONS
+
+    assert NEIGHBOURS == NEIGHBOUR_RELATIONS

@@ -17,6 +17,8 @@ from dataclasses import asdict, dataclass
 from typing import Literal
 
 Neighbours = Literal["replace-one", "add-remove", "local"]
+#: The neighbour relations of the book (the values of :data:`Neighbours`).
+NEIGHBOUR_RELATIONS: tuple[str, ...] = ("replace-one", "add-remove", "local")
 
 NEIGHBOUR_RELATIONS: dict[str, str] = {
     "replace-one": "datasets of the same public size n that differ in one record (bounded DP)",

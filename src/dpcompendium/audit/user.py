@@ -57,7 +57,7 @@ import numpy as np
 import pandas as pd
 
 from ..parallel import check_scheduler, using_scheduler
-from ..privacy import PrivacyClaim
+from ..privacy import NEIGHBOUR_RELATIONS, PrivacyClaim
 from ..validation import check_delta, check_epsilon, check_int
 from .empirical import (
     _check_confidence,
@@ -82,7 +82,7 @@ __all__ = [
 ]
 
 FAMILIES = ("scalar", "dataset", "histogram", "ldp", "category")
-NEIGHBOURS = ("replace-one", "add-remove", "local")
+NEIGHBOURS = NEIGHBOUR_RELATIONS
 #: Outputs per chunk of :func:`sample_outputs` (the unit of work a distributed runner would schedule).
 CHUNK_SIZE = 100_000
 #: A discrete output with at most this many distinct values gets singleton events (and a bar chart).
