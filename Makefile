@@ -20,6 +20,11 @@ endif
 # Plain Python processes draw no windows; the book build gives its kernels the inline backend itself.
 export MPLBACKEND ?= Agg
 export PYTHONHASHSEED := 0
+# One BLAS/OpenMP thread per process: make test and make book run several processes at once on the machine's
+# cores (two chapters, two test workers, a Dask cluster); threaded BLAS on top of that oversubscribes the cores.
+export OMP_NUM_THREADS ?= 1
+export OPENBLAS_NUM_THREADS ?= 1
+export MKL_NUM_THREADS ?= 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 # Never let a test or a chapter reach the network for data (the Pages workflow sets DPCOMPENDIUM_OFFLINE=0).
 export DPCOMPENDIUM_OFFLINE ?= 1

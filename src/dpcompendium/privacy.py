@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from typing import Literal
 
 Neighbours = Literal["replace-one", "add-remove", "local"]
-#: The neighbour relations of the book (the values of :data:`Neighbours`).
+#: The neighbour relations of the book (the values of ``Neighbours``).
 NEIGHBOUR_RELATIONS: tuple[str, ...] = ("replace-one", "add-remove", "local")
 
 NEIGHBOUR_RELATIONS: dict[str, str] = {
