@@ -5,13 +5,17 @@ at a time, each executed once: ``tools/nbcapture.py`` keeps nbval's executions i
 book build (``-W -n --keep-going``), which reuses those executions and executes no chapter (the execution report page
 says so), (4) the built HTML in headless Chromium.
 
-The unit stage depends on nothing the others make, so it runs *beside* the chain notebooks → book → browser (its
-output goes to ``_build/test-reports/unit.log`` and is printed when both are done): the book build and the browser
-check use one core each, and the unit tests fill the other. A failure in either stops the other. The wall time of
-each stage is printed as it ends, then a table of all stages, and last a plain closing line that counts every test of
-every stage (``N passed, N failed, N skipped``), read from each stage's JUnit XML report.
+On a machine with at least 4 cores the unit stage, which needs nothing the others make, runs *beside* the chain
+notebooks → book → browser (its output goes to ``_build/test-reports/unit.log`` and is printed when both are done), so
+that the single-threaded book build and browser check do not leave cores idle; a failure on either side stops the
+other. On 2 cores the stages run one after another: measured on this project's 2-core machine, running them side by
+side oversubscribes the cores (two test workers, two chapter kernels, the kernels and Dask workers the tests start)
+and made ``make test`` slower (unit stage 11.1 min beside a 8.8-min chain, against about 10 min in all serially) and
+kernel start-up time out. ``--serial`` / ``--overlap`` force either. The wall time of each stage is printed as it
+ends, then a table of all stages, and last a plain closing line that counts every test of every stage
+(``N passed, N failed, N skipped``), read from each stage's JUnit XML report.
 
-    python tools/run_tests.py [--from STAGE] [--only STAGE] [--serial]
+    python tools/run_tests.py [--from STAGE] [--only STAGE] [--serial | --overlap]
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ INLINE = "module://matplotlib_inline.backend_inline"
 REPORTS = ROOT / "_build" / "test-reports"
 #: The stage that runs beside the others (it needs nothing they make).
 BESIDE = "unit"
+#: Cores from which the unit stage runs beside the others by default.
+OVERLAP_MIN_CORES = 4
 #: Workers of the unit and notebook stages (the machine's cores, at most 2 by default).
 JOBS = os.environ.get("DPCOMPENDIUM_TEST_JOBS", str(min(2, os.cpu_count() or 1)))
 
@@ -191,7 +197,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--from", dest="start", choices=names, help="start at this stage")
     parser.add_argument("--only", choices=names, help="run only this stage")
-    parser.add_argument("--serial", action="store_true", help="run the stages one after another")
+    order = parser.add_mutually_exclusive_group()
+    order.add_argument("--serial", action="store_true", help="run the stages one after another")
+    order.add_argument(
+        "--overlap", action="store_true", help="run the unit stage beside the others"
+    )
     args = parser.parse_args(argv)
     todo = stages()
     if args.only:
@@ -202,7 +212,8 @@ def main(argv: list[str] | None = None) -> int:
 
     beside: Stage | None = None
     chain = todo
-    if not args.serial and len(todo) > 1 and todo[0][0] == BESIDE:
+    overlap = args.overlap or (not args.serial and (os.cpu_count() or 1) >= OVERLAP_MIN_CORES)
+    if overlap and len(todo) > 1 and todo[0][0] == BESIDE:
         name, cmd, extra_env = todo[0]
         chain = todo[1:]
         print(f"==> [1/{len(todo)}] {name}: {shlex.join(cmd)}", flush=True)
