@@ -117,7 +117,7 @@ def offline_chromium():
             service_workers="block",
             offline=False,
         )
-        context.set_default_timeout(60_000)
+        context.set_default_timeout(120_000)
         external: list[str] = []
 
         def route(route, request):

@@ -3,7 +3,7 @@
 Stages: (1) unit and property tests (two workers, pytest-xdist), (2) every chapter notebook under nbval, two chapters
 at a time, each executed once: ``tools/nbcapture.py`` keeps nbval's executions in ``_build/.execution``, (3) the strict
 book build (``-W -n --keep-going``), which reuses those executions and executes no chapter (the execution report page
-says so), (4) the built HTML in headless Chromium.
+says so), (4) the built HTML in headless Chromium (one browser per worker, two workers).
 
 On a machine with at least 4 cores the unit stage, which needs nothing the others make, runs *beside* the chain
 notebooks → book → browser (its output goes to ``_build/test-reports/unit.log`` and is printed when both are done), so
@@ -82,6 +82,8 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
                 "not book and not extended",
                 "-n",
                 JOBS,
+                "--dist",
+                "worksteal",  # a worker that runs out of tests takes queued ones from the other: no idle tail
                 "--durations=12",
                 junit("unit"),
             ],
@@ -111,7 +113,17 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
         ("book", [dpc, "book", "--strict"], {}),
         (
             "browser",
-            [py, "-m", "pytest", "-m", "book", junit("browser"), "tests/test_book_browser.py"],
+            [
+                py,
+                "-m",
+                "pytest",
+                "-m",
+                "book",
+                "-n",
+                JOBS,
+                junit("browser"),
+                "tests/test_book_browser.py",
+            ],
             {},
         ),
     ]
