@@ -53,11 +53,23 @@ def test_every_chapter_documents_a_command():
     )
 
 
-@pytest.mark.parametrize(
-    ("chapter", "command", "verdict"),
-    COMMANDS,
-    ids=[f"{c}-{i}" for i, (c, _, _) in enumerate(COMMANDS)],
-)
+def _params():
+    """``dpcompendium check mwem`` on the course's own example file is run, with its verdict, by
+    tests/test_check_mwem.py in make test (the same functions through the same ``check`` code, and the CLI once);
+    here those two whole runs (about 25 s each) are marked ``extended`` and run under make fuzz."""
+    return [
+        pytest.param(
+            c,
+            cmd,
+            v,
+            id=f"{c}-{i}",
+            marks=(pytest.mark.extended,) if cmd.startswith("dpcompendium check mwem") else (),
+        )
+        for i, (c, cmd, v) in enumerate(COMMANDS)
+    ]
+
+
+@pytest.mark.parametrize(("chapter", "command", "verdict"), _params())
 def test_documented_command(chapter, command, verdict, tmp_path):
     argv = shlex.split(command)
     exe = Path(sys.executable).with_name("dpcompendium")
