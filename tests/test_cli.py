@@ -286,3 +286,22 @@ def test_cli_neighbour_choices_are_the_audit_relations():
     from dpcompendium.privacy import NEIGHBOUR_RELATIONS
 
     assert NEIGHBOURS == NEIGHBOUR_RELATIONS
+
+
+def test_run_waits_for_a_slow_kernel(monkeypatch, tmp_path):
+    """`dpcompendium run` gives the kernel KERNEL_START_TIMEOUT seconds to start (the fuzz met papermill's 60 s
+    limit on a busy machine: 'Kernel didn't respond in 60 seconds')."""
+    import papermill
+
+    from dpcompendium import cli
+
+    seen = {}
+
+    def fake_execute(*args, **kwargs):
+        seen.update(kwargs)
+        raise RuntimeError("stop here")
+
+    monkeypatch.setattr(papermill, "execute_notebook", fake_execute)
+    code = cli.main(["run", "dp-mean", "-p", "reps", "2", "--out", str(tmp_path)])
+    assert code != 0 and seen["start_timeout"] == cli.KERNEL_START_TIMEOUT >= 300
+    assert not any(tmp_path.iterdir())  # the failed run left nothing

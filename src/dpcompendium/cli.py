@@ -30,6 +30,8 @@ from .chapters import chapters, get_chapter, validate_parameters
 from .parallel import add_scheduler_argument, with_scheduler
 from .paths import repo_root
 
+#: Seconds ``dpcompendium run`` waits for the chapter's kernel to start (papermill's default is 60).
+KERNEL_START_TIMEOUT = 600
 RESERVED = {"output_dir"}
 
 
@@ -115,6 +117,9 @@ def cmd_run(args: argparse.Namespace) -> int:
             kernel_name=args.kernel,
             progress_bar=False,
             log_output=args.verbose,
+            # papermill waits 60 s for a kernel by default; on a busy machine (two chapters, a test worker, a Dask
+            # cluster) start-up can take longer, and a slow start is not a failure of the chapter
+            start_timeout=KERNEL_START_TIMEOUT,
         )
         nb = nbformat.read(executed, as_version=4)
         for cell in nb.cells:

@@ -250,6 +250,7 @@ def execute_notebook(
         kernel_name=kernel_name,
         resources={"metadata": {"path": str(notebook.parent)}},
         allow_errors=False,
+        startup_timeout=600,  # two chapters start at once on a busy machine: a slow start is no failure
     )
 
     def on_cell_executed(**_: Any) -> None:
