@@ -409,6 +409,13 @@ METHODS: dict[str, tuple[Callable[..., Any], str]] = {
 }
 
 
+def _method(method: str) -> tuple[Any, str]:
+    """(estimator, design neighbour relation) of ``method``; ValueError naming it if unknown."""
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {'|'.join(METHODS)}, got {method!r}")
+    return METHODS[method]
+
+
 def privacy_claim(
     method: str,
     epsilon: float,
@@ -417,9 +424,7 @@ def privacy_claim(
     neighbours: str | None = None,
 ) -> PrivacyClaim:
     """The privacy claim of ``method`` (a key of :data:`METHODS`); ``neighbours`` defaults to its design relation."""
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {'|'.join(METHODS)}, got {method!r}")
-    func, design = METHODS[method]
+    func, design = _method(method)
     return func.privacy_claim(epsilon, bounds, variant, neighbours or design)  # type: ignore[attr-defined]
 
 
@@ -441,8 +446,7 @@ def effective_claim(
     add-remove (¾ε as written), (ε/2)·Δ/S under replace-one. ``why`` records the nominal ε
     {cite}`dwork2014algorithmic`.
     """
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {'|'.join(METHODS)}, got {method!r}")
+    _method(method)
     eps = check_epsilon(epsilon)
     lo, hi = check_bounds(bounds)
     variant = _check_variant(variant)
