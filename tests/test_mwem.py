@@ -14,6 +14,7 @@ from dpcompendium.mwem import (
     RangeQueries,
     bootstrap_mean_ci,
     compare_with_reference,
+    core,
     first_round_probabilities,
     identity_histogram,
     multiplicative_weights_step,
@@ -431,3 +432,29 @@ def test_guarantee_keeps_the_digits_that_matter():
         g(1.0 + 5e-6) == "1.000005-DP" and g(0.5 + 5e-6) == "0.500005-DP"
     )  # not rounded to a round number
     assert g(13 / 6) == "2.167-DP" and g(1.0 + 2**-49) == "1-DP" and g(0.75) == "0.75-DP"
+
+
+@pytest.mark.parametrize("shape", [(7,), (5, 3), (3, 2, 4)])
+def test_compiled_replay_is_bit_for_bit_the_numpy_reference(shape, rng):
+    """The numba replay (every MWEM run) performs the reference's arithmetic in the reference's order: identical bits,
+    so the chapters' numbers do not depend on which of the two ran; its masks are the workload's."""
+    hist = rng.integers(0, 50, size=shape).astype(float)
+    queries = random_range_queries(shape, 9, rng)
+    n, t, C = hist.sum(), 6, 5
+    cells = np.indices(shape).reshape(len(shape), -1).T.copy()
+    member = core._axis_members(queries)
+    qpos = rng.integers(0, queries.m, size=(t, C))
+    meas = queries.answer(hist)[qpos] + rng.laplace(0.0, 30.0, size=(t, C))
+    A = rng.uniform(0.5, 2.0, size=(hist.size, C))
+    A *= n / A.sum(axis=0)
+    ref, fast = A.copy(), A.copy()
+    core._replay_pass_py(ref, cells, member, qpos, meas, t, n, 1.0 / (2.0 * n))
+    core._replay_pass()(fast, cells, member, qpos, meas, t, n, 1.0 / (2.0 * n))
+    assert not np.array_equal(ref, A)
+    np.testing.assert_array_equal(fast, ref)
+    # one step by hand: the reference's mask is the query's indicator, A(x) ∝ A(x)·exp(q(x)(m − q(A))/(2n))
+    one = A.copy()
+    core._replay_pass_py(one, cells, member, qpos[:1], meas[:1], 1, n, 1.0 / (2.0 * n))
+    masks = queries.masks(qpos[0]).reshape(C, -1).T
+    expect = A * np.exp(masks * (meas[0] - (A * masks).sum(axis=0)) / (2.0 * n))
+    np.testing.assert_allclose(one, expect * n / expect.sum(axis=0), rtol=1e-12)

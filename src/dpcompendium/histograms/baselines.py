@@ -245,8 +245,11 @@ def _php_choose(
     score[~split] = stop_score
     score[split] = -(sae(a_c[split], t[split]) + sae(t[split], b_c[split]) + 2.0 * noise_err)
     key = score * scale + rng.gumbel(size=seg.size)
-    order = np.lexsort((key, seg))
-    pick = order[np.cumsum(m) - 1]
+    best = np.maximum.reduceat(key, np.cumsum(m) - m)  # each part's largest key
+    hit = np.flatnonzero(key == best[seg])
+    pick = hit[
+        np.searchsorted(seg[hit], np.arange(m.size), side="right") - 1
+    ]  # its last position, on ties
     is_split = pos[pick] > 0
     return np.where(is_split, t[pick], 0), is_split, score[pick] - stop_score
 

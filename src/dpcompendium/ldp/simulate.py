@@ -54,14 +54,14 @@ def _bernoulli_sums(
     p: np.ndarray, groups: np.ndarray, n_groups: int, reps: int, rng: np.random.Generator
 ) -> np.ndarray:
     """(reps, n_groups): per group, the sum of independent Bernoulli(p_i) over its members, per repetition."""
-    keys, inverse, counts = np.unique(
-        np.column_stack((groups, p)), axis=0, return_inverse=True, return_counts=True
-    )
-    inverse = inverse.ravel()
-    if keys.shape[0] * 8 <= p.size:  # few distinct (group, p): one binomial each
-        draws = rng.binomial(counts, keys[:, 1], size=(reps, keys.shape[0]))
-        onehot = np.zeros((keys.shape[0], n_groups))
-        onehot[np.arange(keys.shape[0]), keys[:, 0].astype(np.int64)] = 1.0
+    order = np.lexsort((p, groups))  # the distinct (group, p) pairs, in increasing (group, p) order
+    g_s, p_s = groups[order], p[order]
+    first = np.flatnonzero(np.r_[True, (g_s[1:] != g_s[:-1]) | (p_s[1:] != p_s[:-1])])
+    if first.size * 8 <= p.size:  # few distinct (group, p): one binomial each
+        counts = np.diff(np.r_[first, p.size])
+        draws = rng.binomial(counts, p_s[first], size=(reps, first.size))
+        onehot = np.zeros((first.size, n_groups))
+        onehot[np.arange(first.size), g_s[first]] = 1.0
         return np.rint(draws @ onehot).astype(np.int64)
     block = max(1, _MAX_DRAWS // p.size)
     if n_groups == 1:

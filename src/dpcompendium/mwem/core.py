@@ -28,6 +28,7 @@ MW step costs four array operations per measurement, and the workload is scored 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -302,20 +303,98 @@ def _check_inputs(hist, queries, T, passes, reps, variant):
     return h, T, passes, reps, cfg
 
 
-def _masks_nc(ind: list[np.ndarray], idx: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """Masks of queries ``idx`` (one per chain) as an (N, C) array: outer product of the per-dimension intervals."""
-    cur = np.take(ind[0], idx, axis=1)  # (n_1, C)
-    if len(ind) == 1:
-        return cur
-    for a in range(1, len(ind)):
-        nxt = np.take(ind[a], idx, axis=1)
-        if a == len(ind) - 1:
-            np.multiply(
-                cur[:, None, :], nxt[None, :, :], out=out.reshape(cur.shape[0], nxt.shape[0], -1)
-            )
-            return out
-        cur = (cur[:, None, :] * nxt[None, :, :]).reshape(-1, nxt.shape[1])
+def _axis_members(queries: RangeQueries) -> np.ndarray:
+    """(d, max_a n_a, m) uint8: ``[a, x, k]`` = 1 when lo_k ≤ x ≤ hi_k on axis a (query k's interval on that axis;
+    a box query's indicator is the product over the axes). One byte each, Σ_a n_a·m in all, so the replay's lookups
+    stay in cache whatever the number of cells."""
+    ind = queries.indicators()
+    out = np.zeros((len(ind), max(i.shape[0] for i in ind), queries.m), dtype=np.uint8)
+    for a, i in enumerate(ind):
+        out[a, : i.shape[0]] = i
     return out
+
+
+def _replay_pass_py(A, cells, member, qpos, meas, t, n, inv2n):
+    """One pass of the sequential MW replay over the measurements 0…t−1 of every chain, in place, then the rescaling
+    to total n. Chain c replays box query ``qpos[j, c]`` (indicator Π_a ``member[a, x_a, q]``; ``cells`` (N, d)
+    is the multi-index x of every row of A) with measurement ``meas[j, c]``: with q = q_j(A) and
+    g = exp((m_j − q)/(2n)) − 1, A(x) ← s·(1 + g·q_j(x))·A(x), s = n/(n + g·q) (so that Σ_x A(x) stays n).
+    The reference implementation (numpy, one vectorized step per measurement); :func:`_replay_pass` compiles the
+    same arithmetic, in the same order."""
+    for j in range(t):
+        mj = member[0][cells[:, 0]][:, qpos[j]].astype(
+            np.float64
+        )  # (N, C): q_j(x) of chain c's query
+        for a in range(1, cells.shape[1]):
+            mj *= member[a][cells[:, a]][:, qpos[j]]
+        qa = np.einsum("nc,nc->c", A, mj)
+        g = meas[j] - qa
+        g *= inv2n
+        np.expm1(g, out=g)
+        s = g * qa
+        s += n
+        np.divide(n, s, out=s)
+        g *= s
+        mj *= g  # the mask becomes the factor s·(1 + g·q_j(x))
+        mj += s
+        A *= mj
+    A *= n / A.sum(axis=0)
+
+
+@functools.cache
+def _replay_pass():
+    """:func:`_replay_pass_py` compiled by numba (cached on disk): the replay is O(T²·passes) sequential steps on an
+    N × C state, which numpy runs at a few µs of dispatch per small operation; compiled, one step is two sweeps over
+    the state. Sums run over the cells in the same order as numpy's (row by row), so the result is bit-for-bit the
+    reference's (``tests/test_mwem.py``)."""
+    import numba  # a second of import time, paid by MWEM runs only
+
+    @numba.njit(cache=True, nogil=True)
+    def replay(A, cells, member, qpos, meas, t, n, inv2n):  # pragma: no cover - compiled
+        N, C = A.shape
+        d = cells.shape[1]
+        qa = np.empty(C)
+        fac = np.empty(C)
+        sc = np.empty(C)
+        mask = np.empty((N, C))
+        for j in range(t):
+            qj = qpos[j]
+            qa[:] = 0.0
+            for i in range(N):  # q_j(A) for every chain, summed over the cells in numpy's order
+                r0 = member[0, cells[i, 0]]
+                r1 = member[min(1, d - 1), cells[i, min(1, d - 1)]]
+                for c in range(C):
+                    q = qj[c]
+                    mk = np.float64(r0[q])
+                    if d > 1:
+                        mk *= r1[q]
+                        for a in range(2, d):
+                            mk *= member[a, cells[i, a], q]
+                    mask[i, c] = mk
+                    qa[c] += A[i, c] * mk
+            for c in range(C):
+                g = meas[j, c] - qa[c]
+                g *= inv2n
+                g = np.expm1(g)
+                s = g * qa[c]
+                s += n
+                s = n / s
+                fac[c] = g * s
+                sc[c] = s
+            for i in range(N):
+                for c in range(C):
+                    A[i, c] *= mask[i, c] * fac[c] + sc[c]
+        tot = np.zeros(C)
+        for i in range(N):
+            for c in range(C):
+                tot[c] += A[i, c]
+        for c in range(C):
+            tot[c] = n / tot[c]
+        for i in range(N):
+            for c in range(C):
+                A[i, c] *= tot[c]
+
+    return replay
 
 
 def _run_batch(
@@ -334,8 +413,9 @@ def _run_batch(
     true = queries.answer(hist)  # (m,)
     A = np.full((N, C), n / N)
     A_sum = np.zeros((N, C))
-    ind = queries.indicators()  # per dimension (n_a, m)
-    mbuf = np.empty((N, C))
+    grid = np.indices(queries.shape).reshape(len(queries.shape), N).T.copy()  # (N, d): rows of A
+    member = _axis_members(queries)
+    replay = _replay_pass()
     qpos = np.empty(
         (T, C), dtype=np.int64
     )  # query replayed at each position (permuted when shuffling)
@@ -385,20 +465,7 @@ def _run_batch(
                 qpos[:t, shuf_cols] = np.take_along_axis(qpos[:t, shuf_cols], perm, axis=0)
                 meas[:t, shuf_cols] = np.take_along_axis(meas[:t, shuf_cols], perm, axis=0)
                 pos[:t, shuf_cols] = np.take_along_axis(pos[:t, shuf_cols], perm, axis=0)
-            for j in range(t):  # the sequential replay: four array operations per measurement
-                mj = _masks_nc(ind, qpos[j], mbuf)
-                qa = np.einsum("nc,nc->c", A, mj)
-                g = meas[j] - qa
-                g *= inv2n
-                np.expm1(g, out=g)  # g = exp((m_j − q_j(A))/(2n)) − 1
-                s = g * qa
-                s += n
-                np.divide(n, s, out=s)  # s = n / Σ_x A'(x): keeps the total at n
-                g *= s
-                mj *= g  # the mask buffer becomes the factor s·(1 + g·q_j(x))
-                mj += s
-                A *= mj
-            A *= n / A.sum(axis=0)
+            replay(A, grid, member, qpos, meas, t, n, inv2n)
         A_sum += A
     chrono = np.empty_like(meas)
     chrono[pos, cols] = meas
