@@ -5,15 +5,16 @@ at a time, each executed once: ``tools/nbcapture.py`` keeps nbval's executions i
 book build (``-W -n --keep-going``), which reuses those executions and executes no chapter (the execution report page
 says so), (4) the built HTML in headless Chromium (one browser per worker, two workers).
 
-On a machine with at least 4 cores the unit stage, which needs nothing the others make, runs *beside* the chain
-notebooks → book → browser (its output goes to ``_build/test-reports/unit.log`` and is printed when both are done), so
-that the single-threaded book build and browser check do not leave cores idle; a failure on either side stops the
-other. On 2 cores the stages run one after another: measured on this project's 2-core machine, running them side by
-side oversubscribes the cores (two test workers, two chapter kernels, the kernels and Dask workers the tests start)
-and made ``make test`` slower (unit stage 11.1 min beside a 8.8-min chain, against about 10 min in all serially) and
-kernel start-up time out. ``--serial`` / ``--overlap`` force either. The wall time of each stage is printed as it
-ends, then a table of all stages, and last a plain closing line that counts every test of every stage
-(``N passed, N failed, N skipped``), read from each stage's JUnit XML report.
+The unit stage needs nothing the others make, so it runs *beside* them (its output goes to
+``_build/test-reports/unit.log`` and is printed when all are done; a failure on either side stops the other). With at
+least 4 cores it starts at once, beside the whole chain notebooks → book → browser. On fewer cores it starts when the
+notebooks stage has passed, beside the book build and the browser check only: the notebooks stage keeps both cores
+busy (two chapter kernels and their worker processes), the single-threaded book build and the browser check do not.
+Measured on this project's 2-core machine: beside the whole chain the cores were oversubscribed (unit stage 11.1 min
+beside an 8.8-min chain, against about 10 min in all serially, and kernel start-ups timed out); beside book and
+browser only, see ``--after``. ``--serial`` runs the stages one after another; ``--overlap`` starts the unit stage at
+once. The wall time of each stage is printed as it ends, then a table of all stages, and last a plain closing line
+that counts every test of every stage (``N passed, N failed, N skipped``), read from each stage's JUnit XML report.
 
     python tools/run_tests.py [--from STAGE] [--only STAGE] [--serial | --overlap]
 """
@@ -36,8 +37,10 @@ INLINE = "module://matplotlib_inline.backend_inline"
 REPORTS = ROOT / "_build" / "test-reports"
 #: The stage that runs beside the others (it needs nothing they make).
 BESIDE = "unit"
-#: Cores from which the unit stage runs beside the others by default.
+#: Cores from which the unit stage starts at once, beside every other stage; below, it starts after AFTER.
 OVERLAP_MIN_CORES = 4
+#: On fewer cores, the stage whose end starts the unit stage (the one that keeps every core busy).
+AFTER = "notebooks"
 #: Workers of the unit and notebook stages (the machine's cores, at most 2 by default).
 JOBS = os.environ.get("DPCOMPENDIUM_TEST_JOBS", str(min(2, os.cpu_count() or 1)))
 
@@ -212,7 +215,10 @@ def main(argv: list[str] | None = None) -> int:
     order = parser.add_mutually_exclusive_group()
     order.add_argument("--serial", action="store_true", help="run the stages one after another")
     order.add_argument(
-        "--overlap", action="store_true", help="run the unit stage beside the others"
+        "--overlap",
+        action="store_true",
+        help=f"start the unit stage at once, beside every other stage (default from {OVERLAP_MIN_CORES} cores; "
+        f"on fewer, it starts after the {AFTER} stage)",
     )
     args = parser.parse_args(argv)
     todo = stages()
@@ -224,16 +230,27 @@ def main(argv: list[str] | None = None) -> int:
 
     beside: Stage | None = None
     chain = todo
-    overlap = args.overlap or (not args.serial and (os.cpu_count() or 1) >= OVERLAP_MIN_CORES)
-    if overlap and len(todo) > 1 and todo[0][0] == BESIDE:
-        name, cmd, extra_env = todo[0]
+    cores = os.cpu_count() or 1
+    after = None if args.overlap or cores >= OVERLAP_MIN_CORES else AFTER
+    if not args.serial and len(todo) > 1 and todo[0][0] == BESIDE:
         chain = todo[1:]
+        if after not in [n for n, _, _ in chain]:
+            after = None
+
+    def start_beside() -> Stage:
+        name, cmd, extra_env = todo[0]
+        others = [n for n, _, _ in chain]
+        others = others[others.index(after) + 1 :] if after else others
         print(f"==> [1/{len(todo)}] {name}: {shlex.join(cmd)}", flush=True)
         print(
-            f"    (beside the other stages; output in {(REPORTS / f'{name}.log').relative_to(ROOT)})",
+            f"    (beside the other stages: {', '.join(others) or 'none left'}; output in "
+            f"{(REPORTS / f'{name}.log').relative_to(ROOT)})",
             flush=True,
         )
-        beside = Stage(name, cmd, extra_env, log=REPORTS / f"{name}.log")
+        return Stage(name, cmd, extra_env, log=REPORTS / f"{name}.log")
+
+    if chain is not todo and after is None:
+        beside = start_beside()
 
     times: list[tuple[str, float, str]] = []
     code = 0
@@ -242,17 +259,23 @@ def main(argv: list[str] | None = None) -> int:
         if name == "notebooks" and not sorted((ROOT / "notebooks").glob("*.ipynb")):
             print(f"==> [{i}/{len(todo)}] {name}: skipped (no notebook in notebooks/)", flush=True)
             times.append((name, 0.0, "skipped"))
-            continue
-        print(f"==> [{i}/{len(todo)}] {name}: {shlex.join(cmd)}", flush=True)
-        stage = Stage(name, cmd, extra_env)
-        code = stage.wait(other=beside)
-        if stage.stopped:  # the stage beside failed
-            times.append((name, stage.elapsed or 0.0, "stopped"))
-            break
-        times.append((name, stage.elapsed, "ok" if code == 0 else f"FAILED (exit {code})"))
-        if code != 0:
-            break
-        print(f"==> {name} passed in {_fmt(stage.elapsed).strip()}", flush=True)
+        else:
+            print(f"==> [{i}/{len(todo)}] {name}: {shlex.join(cmd)}", flush=True)
+            stage = Stage(name, cmd, extra_env)
+            code = stage.wait(other=beside)
+            if stage.stopped:  # the stage beside failed
+                times.append((name, stage.elapsed or 0.0, "stopped"))
+                break
+            times.append((name, stage.elapsed, "ok" if code == 0 else f"FAILED (exit {code})"))
+            if code != 0:
+                break
+            print(f"==> {name} passed in {_fmt(stage.elapsed).strip()}", flush=True)
+        if name == after and chain is not todo:
+            beside = start_beside()
+    if (
+        code == 0 and chain is not todo and beside is None
+    ):  # nothing left to run beside: the unit stage alone
+        beside = start_beside()
 
     if beside is not None:
         if code != 0:
