@@ -3,8 +3,9 @@
 :func:`empirical_audit_chunked` is the ``selection="split"`` audit of :mod:`.empirical` with bounded memory. The event
 is chosen, exactly as there, on ``n_select`` samples of M(D) and of M(D') drawn from ``rng``; the remaining
 ``n_eval = n_samples − n_select`` samples of each are drawn and counted by
-:func:`dpcompendium.experiments.count_events` in chunks of ``chunk_size`` — locally (``n_jobs``) or on the Dask
-cluster named by ``DPCOMPENDIUM_SCHEDULER`` — and only the two counts come back. The evaluation streams are the
+:func:`dpcompendium.experiments.count_events_many` in chunks of ``chunk_size`` — both inputs' chunks in one batch
+of tasks, locally (``n_jobs``) or on the Dask cluster named by ``DPCOMPENDIUM_SCHEDULER`` — and only the two counts
+come back. The evaluation streams are the
 children of ``SeedSequence(entropy drawn from rng)`` (one per input, then one per chunk), independent of the
 selection samples, so ε̂ = ln((p_lo − δ)/q_hi) with Clopper–Pearson bounds at level α/2 each [clopper1934use] is a
 (1 − α)-confidence lower bound on ε, as in the split audit. The result depends on (rng's state, n_samples,
@@ -18,7 +19,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..experiments.chunked import count_events
+from ..experiments.chunked import count_events_many
 from ..validation import check_delta, check_epsilon, check_int, check_rng
 from .empirical import (
     Event,
@@ -121,8 +122,9 @@ def empirical_audit_chunked(
     root = np.random.SeedSequence([int(v) for v in rng.integers(0, 2**32, size=4)])
     seed_a, seed_b = root.spawn(2)
     kw = {"chunk_size": chunk_size, "n_jobs": n_jobs}
-    ka = int(count_events(sampler_a, indicator, n_ev, seed=seed_a, **kw))
-    kb = int(count_events(sampler_b, indicator, n_ev, seed=seed_b, **kw))
+    # both inputs' chunks in one batch of tasks: no barrier between the two counts
+    jobs = [(sampler_a, indicator, n_ev, seed_a), (sampler_b, indicator, n_ev, seed_b)]
+    ka, kb = (int(k) for k in count_events_many(jobs, **kw))
     num, den = (ka, kb) if forward else (kb, ka)
     eps = float(epsilon_lower_bound(num, n_ev, den, n_ev, delta=delta, confidence=c))
     return _result(
