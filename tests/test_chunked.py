@@ -5,6 +5,7 @@ The Dask cluster cases are in ``test_parallel_dask.py``.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -13,7 +14,7 @@ from conftest import Z
 
 from dpcompendium import audit as A
 from dpcompendium.cli import main
-from dpcompendium.experiments import count_events
+from dpcompendium.experiments import count_events, count_events_many
 from dpcompendium.experiments.chunked import chunk_seed
 from dpcompendium.parallel import SCHEDULER_ENV, check_scheduler, resolve_scheduler
 
@@ -69,6 +70,34 @@ def test_counts_do_not_depend_on_task_grouping_or_n_jobs():
                 n_jobs=n_jobs,
             )
             assert np.array_equal(got, base), (per_task, n_jobs)
+
+
+def shifted(n, rng):
+    return rng.laplace(1.0, 1.0, n)
+
+
+def test_many_jobs_in_one_batch_equal_the_jobs_counted_one_by_one():
+    """count_events_many: several (sampler, event, n_samples, seed) jobs, their chunks in one batch of tasks; each
+    count is byte-identical to count_events on that job alone, whatever n_jobs and chunks_per_task, and equals the
+    definition (chunk i of a job from child i of the job's own seed)."""
+    tail = functools.partial(np.less, 1.0)  # x > 1, one event: 0-d counts
+    jobs = [(laplace, two_events, 7_001, 5), (shifted, two_events, 3_000, np.random.SeedSequence(8).spawn(2)[1]),
+            (laplace, two_events, 999, 6)]  # fmt: skip
+    alone = [count_events(f, e, n, seed=s, chunk_size=1000) for f, e, n, s in jobs]
+    for n_jobs, per_task in ((1, 1), (2, 1), (2, 3)):
+        got = count_events_many(jobs, chunk_size=1000, n_jobs=n_jobs, chunks_per_task=per_task)
+        assert len(got) == 3
+        for g, a in zip(got, alone, strict=True):
+            assert g.dtype == np.int64 and np.array_equal(g, a), (n_jobs, per_task)
+    assert np.array_equal(alone[0], _reference(laplace, two_events, 7_001, 1000, 5))
+    one = count_events_many([(laplace, tail, 2_500, 1), (shifted, tail, 2_500, 1)], chunk_size=1000)
+    assert one[0].shape == () and int(one[0]) < int(
+        one[1]
+    )  # same streams, the shifted sampler is right of 1 more
+    with pytest.raises(ValueError, match=r"^jobs must list at least one"):
+        count_events_many([], chunk_size=10)
+    with pytest.raises(ValueError, match=r"^n_samples must be >= 1, got 0$"):
+        count_events_many([(laplace, tail, 10, 1), (laplace, tail, 0, 1)], chunk_size=10)
 
 
 def test_chunk_size_sets_the_streams():
