@@ -30,11 +30,15 @@ All sampling goes through :func:`sample_outputs` ``(func, data, params, n_sample
 samples depend only on (seed, n_samples, chunk_size), and the chunks can be run anywhere, in any order.
 
 Big audits (``chunk_size=C``, ``dpcompendium audit ... --chunk-size C``): the selection uses ``min(samples // 2, C)``
-outputs per candidate input, in memory; the evaluation outputs of step 4 are drawn and counted in chunks of C
-(:func:`~dpcompendium.audit.chunked.empirical_audit_chunked`, :func:`dpcompendium.experiments.count_events`: chunk i
-from child i of its own ``SeedSequence``, counts summed), in this process, over ``n_jobs`` processes or as tasks on
-the Dask cluster of ``DPCOMPENDIUM_SCHEDULER`` (or ``scheduler=``), so a worker holds one chunk at a time and
-``samples=10**8`` runs in bounded memory. The report depends on (seed, samples, C) only, never on where the chunks
+outputs per candidate input, drawn from the same streams as in memory but as one task per candidate pair (it draws
+the pair's selection outputs and returns only its rows and best event, so this process holds no samples and the
+pairs are searched in parallel); the evaluation outputs of step 4 are drawn and counted in chunks of C
+(:func:`~dpcompendium.audit.chunked.empirical_audit_chunked`, :func:`dpcompendium.experiments.count_events_many`:
+chunk i from child i of its own ``SeedSequence``, counts summed, both inputs' chunks in one batch of tasks), in this
+process, over ``n_jobs`` processes or as tasks on the Dask cluster of ``DPCOMPENDIUM_SCHEDULER`` (or ``scheduler=``),
+so a worker holds one chunk (or one pair's selection outputs) at a time and ``samples=10**8`` runs in bounded memory.
+The direction of the chosen event is fixed on ``min(samples // 2, C)`` fresh outputs per input in this process
+(:func:`~dpcompendium.audit.chunked.empirical_audit_chunked`'s selection). The report depends on (seed, samples, C) only, never on where the chunks
 ran. The user's function travels to the workers by value (cloudpickle; a module loaded from a file path is
 registered for pickling by value), so a worker needs the same lock installed, not the user's file.
 """
@@ -994,8 +998,8 @@ def audit_callable(
     :class:`UserCodeError` for misbehaving code and ``ValueError`` for bad arguments.
 
     ``chunk_size`` (10 ≤ C ≤ ``samples``): a big audit in bounded memory (module docstring): ``min(samples // 2, C)``
-    selection outputs per candidate input, the evaluation counted in chunks of C — in this process, over ``n_jobs``
-    processes, or on a Dask cluster (``scheduler``: ``local:N`` or an address; default ``$DPCOMPENDIUM_SCHEDULER``).
+    selection outputs per candidate input (one task per candidate pair), the evaluation counted in chunks of C — in
+    this process, over ``n_jobs`` processes, or on a Dask cluster (``scheduler``: ``local:N`` or an address; default ``$DPCOMPENDIUM_SCHEDULER``).
     The report depends on (seed, samples, C), never on ``n_jobs`` or the cluster.
     """
     epsilon = check_epsilon(epsilon)
