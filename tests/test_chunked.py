@@ -191,6 +191,36 @@ def test_chunked_audit_is_tight_and_valid_on_laplace():
     assert res.verdict == "holds" and res.n_samples == 2_000_000
 
 
+def test_seeded_samplers_draw_the_direction_in_tasks_with_the_same_result():
+    """seeded_samplers=True (samplers built on sample_outputs: one rng.integers(0, 2**63) per call): with one event,
+    the selection counts are drawn on snapshots of the generator, in the batch of the evaluation chunks — the same
+    samples, so the same result and the generator left in the same state; other samplers keep the serial path."""
+    from dpcompendium.audit import sample_outputs
+
+    def noisy(x, rng, size=None):
+        return x + rng.laplace(0.0, 1.0, size)
+
+    def sampler(x):
+        return lambda m, g: sample_outputs(noisy, x, None, m, g, chunk_size=700)
+
+    event = [("above 0.5", lambda out: out.reshape(out.shape[0]) > 0.5)]
+    kw = dict(claimed_epsilon=0.5, n_samples=20_001, chunk_size=3_000, events=event)
+    for x, y in ((0.0, 1.0), (1.0, 0.0)):  # both directions
+        runs = []
+        for seeded, n_jobs in ((False, 1), (True, 1), (True, 2)):
+            rng = np.random.default_rng(3)
+            res = A.empirical_audit_chunked(
+                sampler(x), sampler(y), **kw, rng=rng, n_jobs=n_jobs, seeded_samplers=seeded
+            )
+            runs.append((res, rng.integers(0, 2**63)))
+        assert runs[0] == runs[1] == runs[2]
+        res = runs[0][0]
+        assert res.verdict == "violated"  # Laplace(1) is 1-DP, claimed 0.5
+        forward = x > y  # P[x + Lap > 0.5] is the larger on the larger x
+        assert (res.p_a > res.p_b) == forward
+        assert ("M(D) over M(D')" if forward else "M(D') over M(D)") in res.event
+
+
 def test_chunked_audit_catches_half_the_noise():
     """Laplace(1/2) on neighbours 0 and 1 is 2-DP, not 1-DP: the audit must say violated."""
     res = A.empirical_audit_chunked(

@@ -193,14 +193,14 @@ def test_audit_command_on_cluster_writes_the_local_report(cluster, tmp_path, mon
     before = client.run_on_scheduler(_chunk_tasks)
     selections = client.run_on_scheduler(_selection_tasks)
     api = audit.audit_callable(audit.load_target(target), chunk_size=6_000, **kw)
-    # 40000 samples: the direction fixed on 6000 in this process, 34000 counted in 6 chunks per input, as tasks
+    # 40000 samples: the direction fixed on 6000, 34000 counted in 6 chunks per input: 2 + 12 tasks in one batch
     mid = client.run_on_scheduler(_chunk_tasks)
-    assert mid - before == 12
+    assert mid - before == 14
     # the selection on the 2 candidate pairs (6000 outputs of each of their inputs): one task per pair
     assert client.run_on_scheduler(_selection_tasks) - selections == 2
     monkeypatch.delenv(SCHEDULER_ENV)
     flag = audit_to("flag", "--scheduler", cl.scheduler_address)
-    assert client.run_on_scheduler(_chunk_tasks) - mid == 12
+    assert client.run_on_scheduler(_chunk_tasks) - mid == 14
     assert api.save(tmp_path / "api")[0].read_bytes() == flag
     assert audit_to("local") == flag
     assert audit_to("jobs", "--n-jobs", "2") == flag

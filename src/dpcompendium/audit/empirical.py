@@ -223,6 +223,7 @@ def empirical_audit(
     mechanism: str = "",
     chunk_size: int | None = None,
     n_jobs: int = 1,
+    seeded_samplers: bool = False,
 ) -> AuditResult:
     """Lower-bound ε of a mechanism from ``n_samples`` outputs on each of two neighbouring inputs.
 
@@ -232,7 +233,8 @@ def empirical_audit(
     is ≤ the true ε with probability ≥ ``confidence`` (for a correct mechanism the verdict is "holds" with at least
     that probability); ``p_a``, ``p_b`` are the event's frequencies on the evaluation samples.
     ``chunk_size`` (split selection only): 10^8+ samples in bounded memory, the evaluation counted in chunks of that
-    size, over ``n_jobs`` or a Dask cluster (:func:`~dpcompendium.audit.chunked.empirical_audit_chunked`).
+    size, over ``n_jobs`` or a Dask cluster (:func:`~dpcompendium.audit.chunked.empirical_audit_chunked`, which
+    also takes ``seeded_samplers``; in memory it changes nothing).
     """
     if chunk_size is not None:
         if selection != "split":
@@ -253,6 +255,7 @@ def empirical_audit(
             n_jobs=n_jobs,
             rng=rng,
             mechanism=mechanism,
+            seeded_samplers=seeded_samplers,
         )
     claimed_epsilon = check_epsilon(claimed_epsilon, "claimed_epsilon")
     delta = 0.0 if claimed_delta == 0 else check_delta(claimed_delta, "claimed_delta")

@@ -37,8 +37,9 @@ pairs are searched in parallel); the evaluation outputs of step 4 are drawn and 
 chunk i from child i of its own ``SeedSequence``, counts summed, both inputs' chunks in one batch of tasks), in this
 process, over ``n_jobs`` processes or as tasks on the Dask cluster of ``DPCOMPENDIUM_SCHEDULER`` (or ``scheduler=``),
 so a worker holds one chunk (or one pair's selection outputs) at a time and ``samples=10**8`` runs in bounded memory.
-The direction of the chosen event is fixed on ``min(samples // 2, C)`` fresh outputs per input in this process
-(:func:`~dpcompendium.audit.chunked.empirical_audit_chunked`'s selection). The report depends on (seed, samples, C) only, never on where the chunks
+The direction of the chosen event is fixed on ``min(samples // 2, C)`` fresh outputs per input, counted in the same
+batch as the evaluation chunks (``seeded_samplers``: :func:`sample_outputs` takes one integer from the generator it is
+given, so those outputs can be drawn in a task from a snapshot of it): this process holds no samples. The report depends on (seed, samples, C) only, never on where the chunks
 ran. The user's function travels to the workers by value (cloudpickle; a module loaded from a file path is
 registered for pickling by value), so a worker needs the same lock installed, not the user's file.
 """
@@ -1143,7 +1144,10 @@ def audit_callable(
             event = _Shipped(
                 functools.partial(_in_event, best.stat.fn, enc.frozen_copy(), best.lo, best.hi)
             )
-            spec = _spec(name, chosen, epsilon, delta, sample=draw, events=[(event_name, event)])
+            # sample_outputs takes one integer from the generator it is given: the direction's selection samples
+            # can be drawn in tasks too (empirical_audit_chunked's seeded_samplers), none in this process
+            spec = _spec(name, chosen, epsilon, delta, sample=draw, events=[(event_name, event)],
+                         audit_kw={"seeded_samplers": True})  # fmt: skip
             res = run_audit(spec, n_samples=samples, confidence=c, rng=rng_ev, chunk_size=chunk_size,
                             n_jobs=n_jobs)  # fmt: skip
             # the figure shows the chosen pair's selection samples (the evaluation samples are never gathered)
