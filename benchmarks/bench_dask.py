@@ -2,7 +2,8 @@
 
 The audit: the book's Laplace mechanism at ε = 1 on f(D) = 0 vs f(D') = 1 (``audit.laplace_samplers``),
 ``empirical_audit_chunked(..., chunk_size=C)`` with ``n_samples`` outputs per input — the event chosen on 10^6 samples
-per input in the driver, the other n − 10^6 counted in chunks of C samples (:mod:`dpcompendium.audit.chunked`).
+per input in the driver (the serial part: the draws come from the caller's generator in sequence), the other
+n − 10^6 counted in chunks of C samples, both inputs' chunks in one batch of tasks (:mod:`dpcompendium.audit.chunked`).
 Throughput = 2·n_samples / wall time (both inputs' samples); CPU = the CPU seconds the workers (or this process)
 spent in the audit, so CPU / (wall · workers) shows how busy the workers were. Peak memory = the largest VmHWM
 (peak resident set) of a worker process, and of this process, after the run. Every configuration must give the same
@@ -16,8 +17,10 @@ AuditResult.
 ``--mode user`` times what ``dpcompendium audit FILE.py:noisy_mean --epsilon 1 --neighbours replace-one --input
 dataset:10,0,1 --samples N --chunk-size C [--scheduler local:2]`` does: ``audit_callable`` on a Laplace mean defined in a
 small .py file written to a temporary folder (a file the workers cannot import: the function travels by value). The
-pair, statistic and event are chosen on min(N/2, C) samples of each of the 4 candidate inputs in the driver; the
-chosen pair's N samples per input are counted in chunks. Throughput counts the chosen pair's 2·N samples.
+pair, statistic and event are chosen on min(N/2, C) samples of each of the 4 candidate inputs, one task per candidate
+pair (2 tasks); then the chosen pair's N samples per input — min(N/2, C) that fix the event's direction, the rest
+counted in chunks of C — in one batch of tasks. The driver draws no samples (only the 32-sample check of the
+function). Throughput counts the chosen pair's 2·N samples.
 
 The one-process baseline is the audit in this process (no scheduler). A cluster with a single worker thread is no
 baseline: joblib's Dask backend then reports one job and joblib runs the tasks sequentially in the calling process.
@@ -42,7 +45,7 @@ N_SAMPLES = 10**8
 CHUNK = 10**6
 SELECT = (
     10**6
-)  # samples per input that choose the event, in the driver (the serial part), whatever the chunk size
+)  # library mode: samples per input that choose the event, in the driver (the serial part), whatever the chunk size
 SPEEDUP_TARGET = 1.6
 WORKER_PEAK_MB = 512.0  # a chunk is 8 MB of float64; a worker is ~150 MB of imports
 
