@@ -39,8 +39,8 @@ process, over ``n_jobs`` processes or as tasks on the Dask cluster of ``DPCOMPEN
 so a worker holds one chunk (or one pair's selection outputs) at a time and ``samples=10**8`` runs in bounded memory.
 The direction of the chosen event is fixed on ``min(samples // 2, C)`` fresh outputs per input, counted in the same
 batch as the evaluation chunks (``seeded_samplers``: :func:`sample_outputs` takes one integer from the generator it is
-given, so those outputs can be drawn in a task from a snapshot of it): this process holds no samples. The report depends on (seed, samples, C) only, never on where the chunks
-ran. The user's function travels to the workers by value (cloudpickle; a module loaded from a file path is
+given, so those outputs can be drawn in a task from a snapshot of it): this process holds no samples. The report
+depends on (seed, samples, C) only, never on where the tasks ran. The user's function travels to the workers by value (cloudpickle; a module loaded from a file path is
 registered for pickling by value), so a worker needs the same lock installed, not the user's file.
 """
 
