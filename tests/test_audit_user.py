@@ -424,8 +424,9 @@ DATA = Path(__file__).resolve().parent / "data"
 def test_chunked_selection_runs_as_tasks_and_matches_the_serial_report(tmp_path):
     """chunk_size=C: each candidate pair's selection (its min(samples/2, C) outputs per input, the statistics, the
     best interval) is one task; with n_jobs=2 every draw but the function check's happens in worker processes (the
-    direction's selection samples too, on snapshots of the generator), and the report's CSV is byte-identical with n_jobs=1 and to the one written by the serial selection (main at
-    9233048, before the tasks: tests/data/user_audit_chunked_main.csv)."""
+    direction's selection samples too, on snapshots of the generator), and the report's CSV is byte-identical with
+    n_jobs=1 and to the one written by the serial selection (main at 9233048, before the tasks:
+    tests/data/user_audit_chunked_main.csv)."""
     import os
 
     half = load_target(target("laplace_mean.py:half_noise_mean"))

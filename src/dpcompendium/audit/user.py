@@ -40,8 +40,9 @@ so a worker holds one chunk (or one pair's selection outputs) at a time and ``sa
 The direction of the chosen event is fixed on ``min(samples // 2, C)`` fresh outputs per input, counted in the same
 batch as the evaluation chunks (``seeded_samplers``: :func:`sample_outputs` takes one integer from the generator it is
 given, so those outputs can be drawn in a task from a snapshot of it): this process holds no samples. The report
-depends on (seed, samples, C) only, never on where the tasks ran. The user's function travels to the workers by value (cloudpickle; a module loaded from a file path is
-registered for pickling by value), so a worker needs the same lock installed, not the user's file.
+depends on (seed, samples, C) only, never on where the tasks ran. The user's function travels to the workers by
+value (cloudpickle; a module loaded from a file path is registered for pickling by value), so a worker needs the same
+lock installed, not the user's file.
 """
 
 from __future__ import annotations
@@ -1000,8 +1001,8 @@ def audit_callable(
 
     ``chunk_size`` (10 ≤ C ≤ ``samples``): a big audit in bounded memory (module docstring): ``min(samples // 2, C)``
     selection outputs per candidate input (one task per candidate pair), the evaluation counted in chunks of C — in
-    this process, over ``n_jobs`` processes, or on a Dask cluster (``scheduler``: ``local:N`` or an address; default ``$DPCOMPENDIUM_SCHEDULER``).
-    The report depends on (seed, samples, C), never on ``n_jobs`` or the cluster.
+    this process, over ``n_jobs`` processes, or on a Dask cluster (``scheduler``: ``local:N`` or an address; default
+    ``$DPCOMPENDIUM_SCHEDULER``). The report depends on (seed, samples, C), never on ``n_jobs`` or the cluster.
     """
     epsilon = check_epsilon(epsilon)
     delta = 0.0 if delta == 0 else check_delta(delta)
