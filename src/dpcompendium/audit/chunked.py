@@ -6,8 +6,8 @@ is chosen, exactly as there, on ``n_select`` samples of M(D) and of M(D') drawn 
 :func:`dpcompendium.experiments.count_events_many` in chunks of ``chunk_size`` — both inputs' chunks in one batch
 of tasks, locally (``n_jobs``) or on the Dask cluster named by ``DPCOMPENDIUM_SCHEDULER`` — and only the two counts
 come back. The evaluation streams are the children of ``SeedSequence(entropy drawn from rng)`` (one per input, then
-one per chunk), independent of the selection samples, so ε̂ = ln((p_lo − δ)/q_hi) with Clopper–Pearson bounds at level α/2 each [clopper1934use] is a
-(1 − α)-confidence lower bound on ε, as in the split audit. The result depends on (rng's state, n_samples,
+one per chunk), independent of the selection samples, so ε̂ = ln((p_lo − δ)/q_hi) with Clopper–Pearson bounds at
+level α/2 each [clopper1934use] is a (1 − α)-confidence lower bound on ε, as in the split audit. The result depends on (rng's state, n_samples,
 chunk_size, n_select), never on ``n_jobs`` or the cluster. Memory: O(n_select + chunk_size) samples per process.
 The selection runs in this process (its samples come from ``rng`` in sequence), except for ``seeded_samplers`` with
 one given event (the user audit's case), where it joins the evaluation's batch of tasks.
