@@ -34,6 +34,7 @@ from .empirical import (
     _wilson_score,
     epsilon_lower_bound,
     interval_cuts,
+    pooled_sorted,
 )
 from .result import AuditResult
 
@@ -81,7 +82,7 @@ def _select(out_a, out_b, n_sel, statistic, events, max_cuts, delta, c):
         return name, functools.partial(_as_bool, event=fn), forward
     sa = np.sort(_as_statistic(out_a, statistic))
     sb = np.sort(_as_statistic(out_b, statistic))
-    cuts = interval_cuts(np.concatenate([sa, sb]), max_cuts)
+    cuts = interval_cuts(pooled_sorted(sa, sb), max_cuts)
     Ka, Kb = _interval_counts(sa, cuts), _interval_counts(sb, cuts)
     valid = np.triu(np.ones(Ka.shape, dtype=bool), k=1)
     z = _selection_z(c, int(valid.sum()) * 2)
