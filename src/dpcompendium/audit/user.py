@@ -484,7 +484,9 @@ class _Encoder:
 
     def __call__(self, out: np.ndarray) -> np.ndarray:
         if out.dtype.kind in "biuf":
-            return out.astype(float).reshape(out.shape[0], -1)
+            return out.astype(float, copy=False).reshape(
+                out.shape[0], -1
+            )  # no copy of float64 outputs
         if out.dtype.kind not in "USa":
             raise UserCodeError(
                 f"outputs must be numbers, arrays or strings, got dtype {out.dtype}"
