@@ -2,22 +2,26 @@
 
 The audit: the book's Laplace mechanism at ε = 1 on f(D) = 0 vs f(D') = 1 (``audit.laplace_samplers``),
 ``empirical_audit_chunked(..., chunk_size=C)`` with ``n_samples`` outputs per input — the event chosen on 10^6 samples
-per input in the driver, the other n − 10^6 counted in chunks of C samples (:mod:`dpcompendium.audit.chunked`).
+per input in the driver (the serial part: the draws come from the caller's generator in sequence), the other
+n − 10^6 counted in chunks of C samples, both inputs' chunks in one batch of tasks (:mod:`dpcompendium.audit.chunked`).
 Throughput = 2·n_samples / wall time (both inputs' samples); CPU = the CPU seconds the workers (or this process)
 spent in the audit, so CPU / (wall · workers) shows how busy the workers were. Peak memory = the largest VmHWM
-(peak resident set) of a worker process, and of this process, after the run. Every configuration must give the same
-AuditResult.
+(peak resident set) of a worker process, and of this process during the run (its peak is reset before each run), after
+the run. Every configuration must give the same AuditResult.
 
     python benchmarks/bench_dask.py                      # 10^8 samples: one process, then 2 workers
     python benchmarks/bench_dask.py --n-samples 1e7 --workers 2 4
     python benchmarks/bench_dask.py --chunk-size 4e6      # fewer, longer tasks
     python benchmarks/bench_dask.py --mode user           # the same for a user audit (dpcompendium audit)
+    python benchmarks/bench_dask.py --model               # + the CPU-time model of the speed-up (shared machines)
 
 ``--mode user`` times what ``dpcompendium audit FILE.py:noisy_mean --epsilon 1 --neighbours replace-one --input
 dataset:10,0,1 --samples N --chunk-size C [--scheduler local:2]`` does: ``audit_callable`` on a Laplace mean defined in a
 small .py file written to a temporary folder (a file the workers cannot import: the function travels by value). The
-pair, statistic and event are chosen on min(N/2, C) samples of each of the 4 candidate inputs in the driver; the
-chosen pair's N samples per input are counted in chunks. Throughput counts the chosen pair's 2·N samples.
+pair, statistic and event are chosen on min(N/2, C) samples of each of the 4 candidate inputs, one task per candidate
+pair (2 tasks); then the chosen pair's N samples per input — min(N/2, C) that fix the event's direction, the rest
+counted in chunks of C — in one batch of tasks. The driver draws no samples (only the 32-sample check of the
+function). Throughput counts the chosen pair's 2·N samples.
 
 The one-process baseline is the audit in this process (no scheduler). A cluster with a single worker thread is no
 baseline: joblib's Dask backend then reports one job and joblib runs the tasks sequentially in the calling process.
@@ -42,7 +46,7 @@ N_SAMPLES = 10**8
 CHUNK = 10**6
 SELECT = (
     10**6
-)  # samples per input that choose the event, in the driver (the serial part), whatever the chunk size
+)  # library mode: samples per input that choose the event, in the driver (the serial part), whatever the chunk size
 SPEEDUP_TARGET = 1.6
 WORKER_PEAK_MB = 512.0  # a chunk is 8 MB of float64; a worker is ~150 MB of imports
 
@@ -58,6 +62,16 @@ def _peak_mb() -> float:
     except OSError:
         pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _reset_peak() -> None:
+    """Reset this process's VmHWM to its current resident set (Linux ≥ 4.0: ``echo 5 > /proc/self/clear_refs``), so
+    that the driver's peak is the configuration's own, not an earlier run's."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
 
 
 def _cpu_s() -> float:
@@ -134,6 +148,7 @@ def measure(
             client.run(_warm_up)  # imports are not part of the audit
             os.environ[SCHEDULER_ENV] = cluster.scheduler_address
         cpu0 = sum(client.run(_cpu_s).values()) if client is not None else _cpu_s()
+        _reset_peak()
         t0 = time.perf_counter()
         res = _audit(n_samples, chunk) if mode == "library" else _user_audit(n_samples, chunk)
         wall = time.perf_counter() - t0
@@ -161,6 +176,66 @@ def measure(
     }
 
 
+def cpu_model(
+    n_samples: int = N_SAMPLES, chunk: int = CHUNK, mode: str = "library", workers: int = 2
+) -> dict:
+    """The audit's parallel part, measured in CPU time (so a shared machine hardly changes it): run in this process
+    with every task timed (``_count_task``, ``_select_pair_task``; a ``joblib.Parallel`` call starts a batch); serial
+    = total − tasks; the modelled wall time on ``workers`` workers = serial + Σ over batches of the greedy makespan of
+    the batch's tasks (in submission order). Ignores transfer and scheduling costs: an upper bound on the speed-up."""
+    import heapq
+
+    import joblib
+
+    import dpcompendium.audit.user as user
+    import dpcompendium.experiments.chunked as chunked
+
+    log: list[tuple[str, float]] = []
+    saved = [(chunked, "_count_task"), (user, "_select_pair_task"), (joblib.Parallel, "__call__")]
+    originals = [getattr(obj, name) for obj, name in saved]
+
+    def timed(fn):
+        def run(*args, **kw):
+            t = time.process_time()
+            out = fn(*args, **kw)
+            log.append(("task", time.process_time() - t))
+            return out
+
+        return run
+
+    def batch(self, iterable):
+        log.append(("batch", 0.0))
+        return originals[2](self, iterable)
+
+    chunked._count_task, user._select_pair_task = timed(originals[0]), timed(originals[1])
+    joblib.Parallel.__call__ = batch
+    try:
+        t0 = time.process_time()
+        _audit(n_samples, chunk) if mode == "library" else _user_audit(n_samples, chunk)
+        total = time.process_time() - t0
+    finally:
+        for (obj, name), fn in zip(saved, originals, strict=True):
+            setattr(obj, name, fn)
+    batches: list[list[float]] = []
+    for kind, cpu in log:
+        if kind == "batch":
+            batches.append([])
+        else:
+            batches[-1].append(cpu)
+    batches = [b for b in batches if b]
+
+    def makespan(tasks: list[float]) -> float:
+        loads = [0.0] * workers
+        for d in tasks:
+            heapq.heappush(loads, heapq.heappop(loads) + d)
+        return max(loads)
+
+    serial = total - sum(map(sum, batches))
+    wall = serial + sum(map(makespan, batches))
+    return {"total_cpu_s": total, "serial_cpu_s": serial, "batches": [len(b) for b in batches],
+            "modelled_wall_s": wall, "speedup": total / wall}  # fmt: skip
+
+
 def _epsilon(result) -> float:
     return result.audited_epsilon if hasattr(result, "audited_epsilon") else result[1]
 
@@ -186,6 +261,11 @@ def main(argv: list[str] | None = None) -> int:
         default="library",
         help="library: empirical_audit_chunked on the book's Laplace; user: audit_callable on a user's .py file",
     )
+    parser.add_argument(
+        "--model",
+        action="store_true",
+        help="also print the CPU-time model of the speed-up (serial part, task batches; see cpu_model)",
+    )
     args = parser.parse_args(argv)
     n, chunk = int(args.n_samples), int(args.chunk_size)
     what = "Laplace(eps=1)" if args.mode == "library" else "a user's Laplace mean (audit_callable)"
@@ -195,6 +275,15 @@ def main(argv: list[str] | None = None) -> int:
     for w in args.workers:
         rows.append(measure(w, n, chunk, args.mode))
         _print(rows[-1])
+    if args.model:
+        for w in args.workers:
+            m = cpu_model(n, chunk, args.mode, w)
+            print(
+                f"CPU-time model, {w} workers: {m['total_cpu_s']:.2f} s CPU, serial {m['serial_cpu_s']:.2f} s, "
+                f"task batches {m['batches']}, modelled wall {m['modelled_wall_s']:.2f} s: speed-up <= "
+                f"{m['speedup']:.2f}x",
+                flush=True,
+            )
     same = len({r["result"] for r in rows}) == 1
     print(f"identical result (AuditResult, or the report's table) in every configuration: {same}")
     for r in rows[1:]:

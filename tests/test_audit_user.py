@@ -416,3 +416,63 @@ def test_bound_is_valid_over_the_pair_search():
     ]
     assert sum(r.epsilon_lower > 1.0 for r in lows) <= 5
     assert np.median([r.epsilon_lower for r in lows]) > 0.5  # and it is not trivially 0
+
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def test_chunked_selection_runs_as_tasks_and_matches_the_serial_report(tmp_path):
+    """chunk_size=C: each candidate pair's selection (its min(samples/2, C) outputs per input, the statistics, the
+    best interval) is one task; with n_jobs=2 every draw but the function check's happens in worker processes (the
+    direction's selection samples too, on snapshots of the generator), and the report's CSV is byte-identical with
+    n_jobs=1 and to the one written by the serial selection (main at 9233048, before the tasks:
+    tests/data/user_audit_chunked_main.csv)."""
+    import os
+
+    half = load_target(target("laplace_mean.py:half_noise_mean"))
+    log = tmp_path / "calls"
+    log.mkdir()
+
+    def logged(data, rng, *, epsilon, size=None):  # half_noise_mean, noting which process drew what
+        with open(log / f"{os.getpid()}.log", "a") as fh:
+            fh.write(f"{np.sum(data):g} {size}\n")
+        return half(data, rng, epsilon=epsilon, size=size)
+
+    kw = dict(
+        epsilon=1.0, neighbours="replace-one", inputs="dataset:10,0,1", samples=40_000, seed=3
+    )
+    expected = (DATA / "user_audit_chunked_main.csv").read_bytes()
+    for n_jobs in (1, 2):
+        for f in log.iterdir():
+            f.unlink()
+        rep = audit_callable(logged, chunk_size=7_000, n_jobs=n_jobs, **kw)
+        assert rep.save(tmp_path / f"jobs{n_jobs}")[0].read_bytes() == expected
+        calls = {int(f.stem): f.read_text().split("\n")[:-1] for f in log.iterdir()}
+        driver = calls.pop(os.getpid(), [])
+        # the pair not chosen, [0×10] vs [0×9, 1×1]: its 7000 selection outputs per input drawn once per input
+        every = [c for lines in [driver, *calls.values()] for c in lines]
+        unchosen = [c for c in every if c in ("0 7000", "1 7000")]
+        assert sorted(unchosen) == ["0 7000", "1 7000"]
+        if (
+            n_jobs == 2
+        ):  # ... in a worker; this process only checks the function (32 draws), every sample is drawn
+            # in the workers: the selection, the direction fixed on the chosen pair, the evaluation chunks
+            assert set(driver) == {"0 32"} and calls
+    assert rep.pair == "[1×10] vs [0×1, 1×9]" and rep.verdict == "violated"
+
+
+def test_chunked_string_selection_in_tasks_keeps_the_serial_codes():
+    """String outputs: the tasks first return each input's distinct strings, the codes are built in the serial
+    order, then the pairs are selected with them: the report equals the serial selection's (main at 9233048)."""
+
+    def rare(v, rng, size=None):
+        u = rng.random(() if size is None else size)
+        return np.where(u < 1e-4, "c", np.where((u < 0.9) == (v > 0), "yes", "no"))
+
+    expected = (DATA / "user_audit_chunked_strings_main.csv").read_text()
+    for n_jobs in (1, 2):
+        rep = audit_callable(
+            rare, epsilon=1.0, inputs="ldp", samples=20_000, chunk_size=500, seed=4, n_jobs=n_jobs
+        )
+        assert rep.table.to_csv(index=False) == expected
+        assert rep.event == "output in {'yes'}, M(D') over M(D)"

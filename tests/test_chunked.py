@@ -5,6 +5,7 @@ The Dask cluster cases are in ``test_parallel_dask.py``.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -13,7 +14,7 @@ from conftest import Z
 
 from dpcompendium import audit as A
 from dpcompendium.cli import main
-from dpcompendium.experiments import count_events
+from dpcompendium.experiments import count_events, count_events_many
 from dpcompendium.experiments.chunked import chunk_seed
 from dpcompendium.parallel import SCHEDULER_ENV, check_scheduler, resolve_scheduler
 
@@ -69,6 +70,34 @@ def test_counts_do_not_depend_on_task_grouping_or_n_jobs():
                 n_jobs=n_jobs,
             )
             assert np.array_equal(got, base), (per_task, n_jobs)
+
+
+def shifted(n, rng):
+    return rng.laplace(1.0, 1.0, n)
+
+
+def test_many_jobs_in_one_batch_equal_the_jobs_counted_one_by_one():
+    """count_events_many: several (sampler, event, n_samples, seed) jobs, their chunks in one batch of tasks; each
+    count is byte-identical to count_events on that job alone, whatever n_jobs and chunks_per_task, and equals the
+    definition (chunk i of a job from child i of the job's own seed)."""
+    tail = functools.partial(np.less, 1.0)  # x > 1, one event: 0-d counts
+    jobs = [(laplace, two_events, 7_001, 5), (shifted, two_events, 3_000, np.random.SeedSequence(8).spawn(2)[1]),
+            (laplace, two_events, 999, 6)]  # fmt: skip
+    alone = [count_events(f, e, n, seed=s, chunk_size=1000) for f, e, n, s in jobs]
+    for n_jobs, per_task in ((1, 1), (2, 1), (2, 3)):
+        got = count_events_many(jobs, chunk_size=1000, n_jobs=n_jobs, chunks_per_task=per_task)
+        assert len(got) == 3
+        for g, a in zip(got, alone, strict=True):
+            assert g.dtype == np.int64 and np.array_equal(g, a), (n_jobs, per_task)
+    assert np.array_equal(alone[0], _reference(laplace, two_events, 7_001, 1000, 5))
+    one = count_events_many([(laplace, tail, 2_500, 1), (shifted, tail, 2_500, 1)], chunk_size=1000)
+    assert one[0].shape == () and int(one[0]) < int(
+        one[1]
+    )  # same streams, the shifted sampler is right of 1 more
+    with pytest.raises(ValueError, match=r"^jobs must list at least one"):
+        count_events_many([], chunk_size=10)
+    with pytest.raises(ValueError, match=r"^n_samples must be >= 1, got 0$"):
+        count_events_many([(laplace, tail, 10, 1), (laplace, tail, 0, 1)], chunk_size=10)
 
 
 def test_chunk_size_sets_the_streams():
@@ -160,6 +189,62 @@ def test_chunked_audit_is_tight_and_valid_on_laplace():
     )
     assert 0.97 < res.audited_epsilon <= 1.0
     assert res.verdict == "holds" and res.n_samples == 2_000_000
+
+
+def test_seeded_samplers_draw_the_direction_in_tasks_with_the_same_result():
+    """seeded_samplers=True (samplers built on sample_outputs: one rng.integers(0, 2**63) per call): with one event,
+    the selection counts are drawn on snapshots of the generator, in the batch of the evaluation chunks — the same
+    samples, so the same result and the generator left in the same state; other samplers keep the serial path."""
+    from dpcompendium.audit import sample_outputs
+
+    def noisy(x, rng, size=None):
+        return x + rng.laplace(0.0, 1.0, size)
+
+    def sampler(x):
+        return lambda m, g: sample_outputs(noisy, x, None, m, g, chunk_size=700)
+
+    event = [("above 0.5", lambda out: out.reshape(out.shape[0]) > 0.5)]
+    kw = dict(claimed_epsilon=0.5, n_samples=20_001, chunk_size=3_000, events=event)
+    for x, y in ((0.0, 1.0), (1.0, 0.0)):  # both directions
+        runs = []
+        for seeded, n_jobs in ((False, 1), (True, 1), (True, 2)):
+            rng = np.random.default_rng(3)
+            res = A.empirical_audit_chunked(
+                sampler(x), sampler(y), **kw, rng=rng, n_jobs=n_jobs, seeded_samplers=seeded
+            )
+            runs.append((res, rng.integers(0, 2**63)))
+        assert runs[0] == runs[1] == runs[2]
+        res = runs[0][0]
+        assert res.verdict == "violated"  # Laplace(1) is 1-DP, claimed 0.5
+        forward = x > y  # P[x + Lap > 0.5] is the larger on the larger x
+        assert (res.p_a > res.p_b) == forward
+        assert ("M(D) over M(D')" if forward else "M(D') over M(D)") in res.event
+
+
+def test_cuts_from_merged_samples_are_the_cuts_from_their_concatenation():
+    """pooled_sorted merges two sorted samples so that interval_cuts runs in linear time; the cuts are byte-identical
+    to those of the concatenation (continuous, discrete, rounded, disjoint samples, and ±0, where it concatenates)."""
+    from dpcompendium.audit.empirical import interval_cuts, pooled_sorted
+
+    rng = np.random.default_rng(0)
+    samples = [
+        (rng.laplace(size=2000), rng.laplace(1.0, size=1500)),
+        (rng.integers(-3, 4, 900).astype(float), rng.integers(-2, 6, 1100).astype(float)),
+        (np.round(rng.normal(size=3000), 2), np.round(rng.normal(0.3, size=2500), 2)),
+        (
+            rng.exponential(size=500) + 1,
+            rng.exponential(size=700) + 5,
+        ),  # disjoint: the concatenation is sorted
+        (np.round(rng.normal(size=800) * 1e-9, 9), rng.normal(size=600)),  # −0.0 and 0.0
+    ]
+    for a, b in samples:
+        sa, sb = np.sort(a), np.sort(b)
+        for max_cuts in (4, 20, 160):
+            want = interval_cuts(np.concatenate([sa, sb]), max_cuts)
+            assert interval_cuts(pooled_sorted(sa, sb), max_cuts).tobytes() == want.tobytes()
+            assert np.array_equal(
+                want, interval_cuts(np.concatenate([b, a]), max_cuts)
+            )  # order-free
 
 
 def test_chunked_audit_catches_half_the_noise():

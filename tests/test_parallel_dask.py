@@ -160,8 +160,15 @@ def _chunk_tasks(dask_scheduler) -> int:
     return sum(tp.state_counts["memory"] for name, tp in prefixes if "_count_task" in name)
 
 
+def _selection_tasks(dask_scheduler) -> int:
+    """Tasks of a user audit's candidate-pair selection (``_select_pair_task``) the scheduler has seen finish."""
+    prefixes = dask_scheduler.task_prefixes.items()
+    return sum(tp.state_counts["memory"] for name, tp in prefixes if "_select_pair_task" in name)
+
+
 def test_audit_command_on_cluster_writes_the_local_report(cluster, tmp_path, monkeypatch, capsys):
-    """A user audit with ``chunk_size``: through ``audit_callable`` on the cluster of ``$DPCOMPENDIUM_SCHEDULER``, and
+    """A user audit with ``chunk_size`` (its candidate pairs' selection and its chunked counts as tasks): through
+    ``audit_callable`` on the cluster of ``$DPCOMPENDIUM_SCHEDULER``, and
     ``dpcompendium audit FILE.py:function --chunk-size C`` with ``--scheduler ADDRESS``, in one process and with
     ``--n-jobs 2``: the same report.csv, byte for byte. The function lives in a file that the workers cannot import:
     it travels by value, with the helper and the global it uses."""
@@ -184,13 +191,16 @@ def test_audit_command_on_cluster_writes_the_local_report(cluster, tmp_path, mon
 
     monkeypatch.setenv(SCHEDULER_ENV, cl.scheduler_address)
     before = client.run_on_scheduler(_chunk_tasks)
+    selections = client.run_on_scheduler(_selection_tasks)
     api = audit.audit_callable(audit.load_target(target), chunk_size=6_000, **kw)
-    # 40000 samples: the direction fixed on 6000 in this process, 34000 counted in 6 chunks per input, as tasks
+    # 40000 samples: the direction fixed on 6000, 34000 counted in 6 chunks per input: 2 + 12 tasks in one batch
     mid = client.run_on_scheduler(_chunk_tasks)
-    assert mid - before == 12
+    assert mid - before == 14
+    # the selection on the 2 candidate pairs (6000 outputs of each of their inputs): one task per pair
+    assert client.run_on_scheduler(_selection_tasks) - selections == 2
     monkeypatch.delenv(SCHEDULER_ENV)
     flag = audit_to("flag", "--scheduler", cl.scheduler_address)
-    assert client.run_on_scheduler(_chunk_tasks) - mid == 12
+    assert client.run_on_scheduler(_chunk_tasks) - mid == 14
     assert api.save(tmp_path / "api")[0].read_bytes() == flag
     assert audit_to("local") == flag
     assert audit_to("jobs", "--n-jobs", "2") == flag

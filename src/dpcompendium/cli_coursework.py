@@ -10,9 +10,9 @@ TARGET is ``path/to/file.py:function`` or ``module:function`` (for ``check``, ``
 check's default function name). Everything is validated, and the audit or check run, before anything is written;
 misbehaving user code (raises, NaN, ignores ``rng``) and bad options end with a one-line error and exit status 2.
 A completed audit or check exits with 0 whatever its verdict (the verdict is printed and written to report.md).
-``--chunk-size C`` counts the audit's evaluation samples in chunks of C (10^8+ samples in bounded memory), over
-``--n-jobs`` processes or on a Dask cluster (``--scheduler``, else ``$DPCOMPENDIUM_SCHEDULER``); the report depends
-on C, never on where the chunks ran.
+``--chunk-size C`` counts the audit's evaluation samples in chunks of C (10^8+ samples in bounded memory), and runs
+the selection as one task per candidate pair, over ``--n-jobs`` processes or on a Dask cluster (``--scheduler``, else
+``$DPCOMPENDIUM_SCHEDULER``); the report depends on C, never on where the tasks ran.
 """
 
 from __future__ import annotations

@@ -142,7 +142,11 @@ def interval_cuts(pooled: ArrayLike, max_cuts: int = 160) -> np.ndarray:
     extra resolution in both tails (levels down to 10/n), always with ±inf at the ends."""
     x = np.asarray(pooled, dtype=float).ravel()
     max_cuts = check_int(max_cuts, "max_cuts", minimum=4)
-    uniq = np.unique(x)
+    if x.size > 1 and bool(np.all(x[1:] >= x[:-1])) and not bool((x == 0).any()):
+        # sorted (so no NaN) and no zero (no −0.0 beside 0.0): the distinct values without sorting again
+        uniq = x[np.concatenate([[True], x[1:] != x[:-1]])]
+    else:
+        uniq = np.unique(x)
     if uniq.size <= max_cuts:
         inner = uniq
     else:
@@ -153,6 +157,17 @@ def interval_cuts(pooled: ArrayLike, max_cuts: int = 160) -> np.ndarray:
         levels = np.unique(np.clip(np.concatenate([tail, mid, 1 - tail]), 0.0, 1.0))
         inner = np.unique(np.quantile(x, levels, method="inverted_cdf"))
     return np.concatenate([[-np.inf], inner, [np.inf]])
+
+
+def pooled_sorted(sa: np.ndarray, sb: np.ndarray) -> np.ndarray:
+    """Two sorted samples pooled for :func:`interval_cuts`: merged into one sorted array (the cuts are then found in
+    linear time, the same cuts as from the concatenation: distinct values and order statistics do not depend on the
+    order), or the plain concatenation if a zero or a NaN is present (np.unique keeps whichever of −0.0 and 0.0 its
+    sort puts first, so there the order could change the sign of a cut)."""
+    pooled = np.concatenate([sa, sb])
+    if pooled.size and not bool(np.isnan(pooled).any()) and not bool((pooled == 0).any()):
+        pooled.sort(kind="stable")
+    return pooled
 
 
 def _interval_counts(sorted_x: np.ndarray, cuts: np.ndarray) -> np.ndarray:
@@ -223,6 +238,7 @@ def empirical_audit(
     mechanism: str = "",
     chunk_size: int | None = None,
     n_jobs: int = 1,
+    seeded_samplers: bool = False,
 ) -> AuditResult:
     """Lower-bound ε of a mechanism from ``n_samples`` outputs on each of two neighbouring inputs.
 
@@ -232,7 +248,8 @@ def empirical_audit(
     is ≤ the true ε with probability ≥ ``confidence`` (for a correct mechanism the verdict is "holds" with at least
     that probability); ``p_a``, ``p_b`` are the event's frequencies on the evaluation samples.
     ``chunk_size`` (split selection only): 10^8+ samples in bounded memory, the evaluation counted in chunks of that
-    size, over ``n_jobs`` or a Dask cluster (:func:`~dpcompendium.audit.chunked.empirical_audit_chunked`).
+    size, over ``n_jobs`` or a Dask cluster (:func:`~dpcompendium.audit.chunked.empirical_audit_chunked`, which
+    also takes ``seeded_samplers``; in memory it changes nothing).
     """
     if chunk_size is not None:
         if selection != "split":
@@ -253,6 +270,7 @@ def empirical_audit(
             n_jobs=n_jobs,
             rng=rng,
             mechanism=mechanism,
+            seeded_samplers=seeded_samplers,
         )
     claimed_epsilon = check_epsilon(claimed_epsilon, "claimed_epsilon")
     delta = 0.0 if claimed_delta == 0 else check_delta(claimed_delta, "claimed_delta")

@@ -30,13 +30,19 @@ All sampling goes through :func:`sample_outputs` ``(func, data, params, n_sample
 samples depend only on (seed, n_samples, chunk_size), and the chunks can be run anywhere, in any order.
 
 Big audits (``chunk_size=C``, ``dpcompendium audit ... --chunk-size C``): the selection uses ``min(samples // 2, C)``
-outputs per candidate input, in memory; the evaluation outputs of step 4 are drawn and counted in chunks of C
-(:func:`~dpcompendium.audit.chunked.empirical_audit_chunked`, :func:`dpcompendium.experiments.count_events`: chunk i
-from child i of its own ``SeedSequence``, counts summed), in this process, over ``n_jobs`` processes or as tasks on
-the Dask cluster of ``DPCOMPENDIUM_SCHEDULER`` (or ``scheduler=``), so a worker holds one chunk at a time and
-``samples=10**8`` runs in bounded memory. The report depends on (seed, samples, C) only, never on where the chunks
-ran. The user's function travels to the workers by value (cloudpickle; a module loaded from a file path is
-registered for pickling by value), so a worker needs the same lock installed, not the user's file.
+outputs per candidate input, drawn from the same streams as in memory but as one task per candidate pair (it draws
+the pair's selection outputs and returns only its rows and best event, so this process holds no samples and the
+pairs are searched in parallel); the evaluation outputs of step 4 are drawn and counted in chunks of C
+(:func:`~dpcompendium.audit.chunked.empirical_audit_chunked`, :func:`dpcompendium.experiments.count_events_many`:
+chunk i from child i of its own ``SeedSequence``, counts summed, both inputs' chunks in one batch of tasks), in this
+process, over ``n_jobs`` processes or as tasks on the Dask cluster of ``DPCOMPENDIUM_SCHEDULER`` (or ``scheduler=``),
+so a worker holds one chunk (or one pair's selection outputs) at a time and ``samples=10**8`` runs in bounded memory.
+The direction of the chosen event is fixed on ``min(samples // 2, C)`` fresh outputs per input, counted in the same
+batch as the evaluation chunks (``seeded_samplers``: :func:`sample_outputs` takes one integer from the generator it is
+given, so those outputs can be drawn in a task from a snapshot of it): this process holds no samples. The report
+depends on (seed, samples, C) only, never on where the tasks ran. The user's function travels to the workers by
+value (cloudpickle; a module loaded from a file path is registered for pickling by value), so a worker needs the same
+lock installed, not the user's file.
 """
 
 from __future__ import annotations
@@ -53,10 +59,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import joblib
 import numpy as np
 import pandas as pd
 
-from ..parallel import check_scheduler, using_scheduler
+from ..parallel import check_scheduler, joblib_backend, using_scheduler
 from ..privacy import NEIGHBOUR_RELATIONS, PrivacyClaim
 from ..validation import check_delta, check_epsilon, check_int
 from .empirical import (
@@ -65,6 +72,7 @@ from .empirical import (
     _selection_z,
     _wilson_score,
     interval_cuts,
+    pooled_sorted,
 )
 from .spec import AuditSpec, are_neighbours, run_audit
 
@@ -476,7 +484,9 @@ class _Encoder:
 
     def __call__(self, out: np.ndarray) -> np.ndarray:
         if out.dtype.kind in "biuf":
-            return out.astype(float).reshape(out.shape[0], -1)
+            return out.astype(float, copy=False).reshape(
+                out.shape[0], -1
+            )  # no copy of float64 outputs
         if out.dtype.kind not in "USa":
             raise UserCodeError(
                 f"outputs must be numbers, arrays or strings, got dtype {out.dtype}"
@@ -508,7 +518,24 @@ def _snap(stat: _Statistic, ref: np.ndarray) -> _Statistic:
     """
     top = float(np.max(np.abs(stat.fn(ref)))) if ref.size else 1.0
     dec = int(9 - math.floor(math.log10(top))) if top > 0 and math.isfinite(top) else 9
-    return _Statistic(stat.name, lambda x, f=stat.fn, d=dec: np.round(f(x), d))
+    return _Statistic(stat.name, functools.partial(_rounded, f=stat.fn, d=dec))
+
+
+# The statistics are partials of module functions (not lambdas), so a selection task can return them from a worker.
+def _rounded(x: np.ndarray, f: Callable, d: int) -> np.ndarray:
+    return np.round(f(x), d)
+
+
+def _column(x: np.ndarray, j: int) -> np.ndarray:
+    return x[:, j]
+
+
+def _project(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    return x @ w
+
+
+def _l1_ratio(x: np.ndarray, a: np.ndarray, b: np.ndarray, s: np.ndarray) -> np.ndarray:
+    return (np.abs(x - a) / s - np.abs(x - b) / s).sum(1)
 
 
 def _candidate_statistics(xa: np.ndarray, xb: np.ndarray) -> list[_Statistic]:
@@ -518,7 +545,7 @@ def _candidate_statistics(xa: np.ndarray, xb: np.ndarray) -> list[_Statistic]:
     ref = np.concatenate([xa, xb])
     d = xa.shape[1]
     if d == 1:
-        return [_snap(_Statistic("output", lambda x: x[:, 0]), ref)]
+        return [_snap(_Statistic("output", functools.partial(_column, j=0)), ref)]
     mu_a, mu_b = xa.mean(0), xb.mean(0)
     diff = mu_b - mu_a
     if not np.any(diff):
@@ -527,12 +554,12 @@ def _candidate_statistics(xa: np.ndarray, xb: np.ndarray) -> list[_Statistic]:
     sd = np.sqrt(0.5 * (xa.var(0) + xb.var(0))) + 1e-12
     j = int(np.argmax(np.abs(diff) / sd))
     stats = [
-        _Statistic("projection on mean(D') − mean(D)", lambda x, w=diff: x @ w),
+        _Statistic("projection on mean(D') − mean(D)", functools.partial(_project, w=diff)),
         _Statistic(
             "Σ |o − med(D)| − |o − med(D')|",
-            lambda x, a=med_a, b=med_b, s=sd: (np.abs(x - a) / s - np.abs(x - b) / s).sum(1),
+            functools.partial(_l1_ratio, a=med_a, b=med_b, s=sd),
         ),
-        _Statistic(f"output coordinate {j}", lambda x, j=j: x[:, j]),
+        _Statistic(f"output coordinate {j}", functools.partial(_column, j=j)),
     ]
     return [_snap(st, ref) for st in stats]
 
@@ -560,8 +587,12 @@ class _Choice:
 
 def _best_interval(sa, sb, delta, z, max_cuts) -> tuple[float, float, float, bool]:
     """Best Wilson-penalized interval event (lo, hi] for sa over sb (forward) or sb over sa."""
-    sa, sb = np.sort(sa), np.sort(sb)
-    cuts = interval_cuts(np.concatenate([sa, sb]), max_cuts)
+    return _best_interval_sorted(np.sort(sa), np.sort(sb), delta, z, max_cuts)
+
+
+def _best_interval_sorted(sa, sb, delta, z, max_cuts) -> tuple[float, float, float, bool]:
+    """:func:`_best_interval` on sorted ``sa``, ``sb``."""
+    cuts = interval_cuts(pooled_sorted(sa, sb), max_cuts)
     Ka, Kb = _interval_counts(sa, cuts), _interval_counts(sb, cuts)
     valid = np.triu(np.ones(Ka.shape, dtype=bool), k=1)
     sab = np.where(valid, _wilson_score(Ka, sa.size, Kb, sb.size, delta, z), -np.inf)
@@ -570,6 +601,115 @@ def _best_interval(sa, sb, delta, z, max_cuts) -> tuple[float, float, float, boo
     s = sab if forward else sba
     i, j = np.unravel_index(int(np.argmax(s)), Ka.shape)
     return float(s[i, j]), float(cuts[i]), float(cuts[j]), bool(forward)
+
+
+@dataclass
+class _PairSelection:
+    """What the selection of one candidate pair returns (small: no samples). ``values`` (string outputs drawn
+    without codes): each side's sorted distinct strings, to build the audit's codes; else ``rows`` (one per
+    statistic), ``best`` (the pair's best event), ``support`` (the distinct encoded outputs of a one-number output
+    when they name the event: strings, or at most ``MAX_DISCRETE`` values) and ``plot`` (:func:`_plot_summary` of
+    the best statistic)."""
+
+    dims: tuple[int, int]
+    values: tuple[list | None, list | None] | None = None
+    rows: list[dict] = field(default_factory=list)
+    best: _Choice | None = None
+    support: np.ndarray | None = None
+    plot: dict | None = None
+
+
+def _selection_z_for(c: float, n_pairs: int, dims: int, max_cuts: int) -> float:
+    """The Wilson penalty of the selection: the number of (pair, statistic, interval, direction) candidates."""
+    n_stats = 1 if dims == 1 else 3
+    return _selection_z(c, 2 * n_pairs * n_stats * (max_cuts + 2) ** 2 // 2)
+
+
+def _pair_selection(k, name, xa, xb, has_codes, n_pairs, c, delta, max_cuts) -> _PairSelection:
+    """Selection on candidate pair ``k`` from its encoded selection outputs ``xa``, ``xb``: each candidate
+    statistic's best Wilson-penalized interval (a row each) and the pair's best (the first of the largest score)."""
+    dims = (xa.shape[1], xb.shape[1])
+    if dims[0] != dims[1]:  # the caller raises with every input's size
+        return _PairSelection(dims)
+    z = _selection_z_for(c, n_pairs, dims[0], max_cuts)
+    rows, best, best_sorted = [], None, None
+    for st in _candidate_statistics(xa, xb):
+        sa, sb = np.sort(st.fn(xa)), np.sort(st.fn(xb))
+        score, lo, hi, fwd = _best_interval_sorted(sa, sb, delta, z, max_cuts)
+        rows.append({"pair": name, "statistic": st.name,
+                     "event": f"({lo:.6g}, {hi:.6g}], {'M(D) over M(D_)' if fwd else 'M(D_) over M(D)'}",
+                     "selection_estimate": max(score, 0.0)})  # fmt: skip
+        if best is None or score > best.score:
+            best, best_sorted = _Choice(score, k, st, lo, hi, fwd), (sa, sb)
+        del sa, sb
+    assert best is not None and best_sorted is not None
+    support = None
+    # more than MAX_DISCRETE distinct values among the first 1000 outputs: more in all (no need to sort them all)
+    if dims == (1, 1) and (has_codes or np.unique(xa[:1000, 0]).size <= MAX_DISCRETE):
+        support = np.unique(np.concatenate([xa[:, 0], xb[:, 0]]))
+        if not (has_codes or support.size <= MAX_DISCRETE):
+            support = None
+    plot = _plot_summary(*best_sorted, presorted=True)
+    return _PairSelection(dims, rows=rows, best=best, support=support, plot=plot)
+
+
+def _select_pair_task(
+    func, params, batched, k, name, inputs, seeds, n_sel, codes, n_pairs, c, delta, max_cuts
+):
+    """One selection task (a worker's share of a chunked audit): draw the pair's ``n_sel`` selection outputs per
+    input from their seeds — the streams of the serial selection — encode them with the audit's ``codes`` and run
+    :func:`_pair_selection`. String outputs with ``codes=None`` return only their distinct values (the caller builds
+    the codes and runs the task again). The samples never leave the task."""
+    fn = func.fn if isinstance(func, _Shipped) else func
+    outs = [
+        sample_outputs(fn, x, params, n_sel, ss, batched=batched)
+        for x, ss in zip(inputs, seeds, strict=True)
+    ]
+    if codes is None and any(o.dtype.kind in "USa" for o in outs):
+        values, dims = [], []
+        for o in outs:
+            enc = _Encoder()
+            dims.append(enc(o).shape[1])  # validates the outputs as the encoding does
+            values.append(list(enc.codes) if enc.codes else None)
+        return _PairSelection((dims[0], dims[1]), values=(values[0], values[1]))
+    enc = _Encoder()
+    enc.codes, enc.frozen = dict(codes or {}), True
+    xa, xb = enc(outs[0]), enc(outs[1])
+    del outs
+    return _pair_selection(k, name, xa, xb, bool(codes), n_pairs, c, delta, max_cuts)
+
+
+def _plot_summary(sa: np.ndarray, sb: np.ndarray, presorted: bool = False) -> dict:
+    """What the report's figure draws from the chosen statistic on the two inputs' samples, without the samples:
+    at most ``MAX_DISCRETE`` distinct values → each value's frequency; else an 80-bin histogram (edges in [a, b), the
+    last [a, b], as ``np.histogram``) of the central 99.8 % (quantiles 0.001, 0.999 of both samples). Computed on the
+    sorted samples (``presorted``: already sorted), in linear time after the sort."""
+    if not presorted:
+        sa, sb = np.sort(sa), np.sort(sb)
+
+    def distinct(s):
+        return s[np.concatenate([[True], s[1:] != s[:-1]])] if s.size else s
+
+    da = distinct(sa)
+    if da.size <= MAX_DISCRETE:
+        vals = np.union1d(da, distinct(sb))
+        if vals.size <= MAX_DISCRETE:
+
+            def freq(s):
+                return (
+                    np.searchsorted(s, vals, "right") - np.searchsorted(s, vals, "left")
+                ) / s.size
+
+            return {"values": vals, "pa": freq(sa), "pb": freq(sb)}
+    lo_q, hi_q = np.quantile(np.sort(np.concatenate([sa, sb]), kind="stable"), [0.001, 0.999])
+    bins = np.linspace(lo_q, hi_q, 80)
+
+    def hist(s):
+        edges = np.searchsorted(s, bins, "left")
+        edges[-1] = np.searchsorted(s, bins[-1], "right")
+        return np.diff(edges)
+
+    return {"bins": bins, "ha": hist(sa), "hb": hist(sb)}
 
 
 # -------------------------------------------------------------------------------------------- report
@@ -662,16 +802,16 @@ class AuditReport:
 
         fig = Figure(figsize=(7, 3.6))
         ax = fig.subplots()
-        xa, xb = self._plot.get("a"), self._plot.get("b")
+        summary = self._plot.get("summary")
+        if summary is None and self._plot.get("a") is not None:
+            summary = _plot_summary(self._plot["a"], self._plot["b"])
         labels = self._plot.get("labels", ("M(D)", "M(D')"))
-        if xa is None:
+        if summary is None:
             ax.text(0.5, 0.5, "no samples", ha="center")
             return fig
-        vals = np.unique(np.concatenate([xa, xb]))
-        if vals.size <= MAX_DISCRETE:
+        if "values" in summary:
             w = 0.4
-            pa = np.array([np.mean(xa == v) for v in vals])
-            pb = np.array([np.mean(xb == v) for v in vals])
+            vals, pa, pb = summary["values"], summary["pa"], summary["pb"]
             pos = np.arange(vals.size)
             ax.bar(pos - w / 2, pa, w, label=labels[0])
             ax.bar(pos + w / 2, pb, w, label=labels[1])
@@ -683,11 +823,25 @@ class AuditReport:
                 if lo < v <= hi:
                     ax.axvspan(p - 0.5, p + 0.5, color="0.85", zorder=0)
         else:
-            both = np.concatenate([xa, xb])
-            lo_q, hi_q = np.quantile(both, [0.001, 0.999])
-            bins = np.linspace(lo_q, hi_q, 80)
-            ax.hist(xa, bins=bins, density=True, histtype="step", label=labels[0])
-            ax.hist(xb, bins=bins, density=True, histtype="step", label=labels[1])
+            bins = summary["bins"]
+            lo_q, hi_q = bins[0], bins[-1]
+            # the histogram of the samples, drawn from its counts (one weighted point per bin)
+            ax.hist(
+                bins[:-1],
+                bins=bins,
+                weights=summary["ha"],
+                density=True,
+                histtype="step",
+                label=labels[0],
+            )
+            ax.hist(
+                bins[:-1],
+                bins=bins,
+                weights=summary["hb"],
+                density=True,
+                histtype="step",
+                label=labels[1],
+            )
             lo, hi = self._plot.get("event", (np.nan, np.nan))
             ax.axvspan(max(lo, lo_q), min(hi, hi_q), color="0.85", zorder=0, label="event S")
             ax.set(ylabel="density")
@@ -791,6 +945,57 @@ def _exact(func, pmf, pairs, params, name, epsilon, delta, n_check, ss, batched)
     return rows, k, results[k], keys, tables[k]
 
 
+def _check_dims(name: str, dims: set[int]) -> None:
+    if len(dims) > 1:
+        raise UserCodeError(
+            f"{name} returns outputs of different sizes on different inputs: {sorted(dims)}"
+        )
+
+
+def _select_in_tasks(
+    func, params, batched, pairs, key_of, distinct, ss_sel, n_sel, enc, sel_args, n_jobs
+):
+    """The chunked audit's selection: one :func:`_select_pair_task` per candidate pair, in one ``joblib.Parallel``
+    (``n_jobs`` processes, or the Dask cluster of ``DPCOMPENDIUM_SCHEDULER``). Each task draws its inputs from the
+    seeds of the serial selection, so the result is the same wherever it runs. String outputs take two rounds:
+    the first returns each input's distinct strings, from which ``enc`` gets the codes the serial selection would
+    give (inputs in order, each one's strings sorted); the second selects with those codes, frozen."""
+    shipped = _Shipped(func)
+
+    def run(codes):
+        tasks = (
+            joblib.delayed(_select_pair_task)(
+                shipped,
+                params,
+                batched,
+                k,
+                pr.name,
+                (pr.a, pr.b),
+                tuple(_chunk_seed(ss_sel, distinct[key_of(x)]) for x in (pr.a, pr.b)),
+                n_sel,
+                codes,
+                *sel_args,
+            )
+            for k, pr in enumerate(pairs)
+        )
+        with joblib_backend(n_jobs) as n:
+            return joblib.Parallel(n_jobs=n, pre_dispatch="all")(tasks)
+
+    selected = run(None)
+    values: dict[int, list | None] = {}
+    dims: dict[int, int] = {}
+    for pr, sel in zip(pairs, selected, strict=True):
+        for x, d, v in zip((pr.a, pr.b), sel.dims, sel.values or (None, None), strict=True):
+            dims[distinct[key_of(x)]], values[distinct[key_of(x)]] = d, v
+    _check_dims(getattr(func, "__name__", "function"), set(dims.values()))
+    if any(sel.values is not None for sel in selected):
+        for i in sorted(values):
+            for v in values[i] or ():
+                enc.codes.setdefault(v, len(enc.codes))
+        selected = run(dict(enc.codes))
+    return selected
+
+
 def audit_callable(
     func: Callable,
     *,
@@ -824,9 +1029,9 @@ def audit_callable(
     :class:`UserCodeError` for misbehaving code and ``ValueError`` for bad arguments.
 
     ``chunk_size`` (10 ≤ C ≤ ``samples``): a big audit in bounded memory (module docstring): ``min(samples // 2, C)``
-    selection outputs per candidate input, the evaluation counted in chunks of C — in this process, over ``n_jobs``
-    processes, or on a Dask cluster (``scheduler``: ``local:N`` or an address; default ``$DPCOMPENDIUM_SCHEDULER``).
-    The report depends on (seed, samples, C), never on ``n_jobs`` or the cluster.
+    selection outputs per candidate input (one task per candidate pair), the evaluation counted in chunks of C — in
+    this process, over ``n_jobs`` processes, or on a Dask cluster (``scheduler``: ``local:N`` or an address; default
+    ``$DPCOMPENDIUM_SCHEDULER``). The report depends on (seed, samples, C), never on ``n_jobs`` or the cluster.
     """
     epsilon = check_epsilon(epsilon)
     delta = 0.0 if delta == 0 else check_delta(delta)
@@ -906,85 +1111,95 @@ def audit_callable(
             method="exact", pair=pairs[k].name, event=_exact_event(res.event), p_a=res.p_a, p_b=res.p_b, _plot=plot, **common,
         )  # fmt: skip
 
-    # ---- selection half: every distinct candidate input once (at most one chunk of it for a chunked audit)
+    # ---- selection half: n_sel outputs of every distinct candidate input i, drawn from child i of ss_sel
     n_sel = samples // 2 if chunk_size is None else min(samples // 2, chunk_size)
     n_ev = (
         samples - n_sel
     )  # the evaluation samples of run_audit (its direction is fixed on the other n_sel)
     enc = _Encoder()
-    cache: dict[bytes, np.ndarray] = {}
 
     def key_of(x) -> bytes:
         arr = np.asarray(x)
         return repr((arr.dtype.str, arr.shape)).encode() + arr.tobytes()
 
-    distinct: dict[bytes, Any] = {}
+    distinct: dict[bytes, int] = {}
     for pr in pairs:
         for x in (pr.a, pr.b):
-            distinct.setdefault(key_of(x), x)
-    for i, (kx, x) in enumerate(distinct.items()):
-        out = sample_outputs(func, x, params, n_sel, _chunk_seed(ss_sel, i), batched=batched)
-        cache[kx] = enc(out)
-    dims = {v.shape[1] for v in cache.values()}
-    if len(dims) > 1:
-        raise UserCodeError(
-            f"{name} returns outputs of different sizes on different inputs: {sorted(dims)}"
-        )
-    n_stats = 1 if dims == {1} else 3
-    z = _selection_z(c, 2 * len(pairs) * n_stats * (max_cuts + 2) ** 2 // 2)
-    rows, best = [], None
-    for k, pr in enumerate(pairs):
-        xa, xb = cache[key_of(pr.a)], cache[key_of(pr.b)]
-        for st in _candidate_statistics(xa, xb):
-            score, lo, hi, fwd = _best_interval(st.fn(xa), st.fn(xb), delta, z, max_cuts)
-            rows.append({"pair": pr.name, "statistic": st.name,
-                         "event": f"({lo:.6g}, {hi:.6g}], {'M(D) over M(D_)' if fwd else 'M(D_) over M(D)'}",
-                         "selection_estimate": max(score, 0.0)})  # fmt: skip
-            if best is None or score > best.score:
-                best = _Choice(score, k, st, lo, hi, fwd)
-    assert best is not None
-    chosen = pairs[best.pair]
-    support = np.unique(
-        np.concatenate([cache[key_of(chosen.a)][:, 0], cache[key_of(chosen.b)][:, 0]])
-    )
-    if dims == {1} and (enc.codes or support.size <= MAX_DISCRETE):
-        inside = support[(support > best.lo) & (support <= best.hi)]
-        members = [enc.label(v) if enc.codes else f"{v:g}" for v in inside]
-        event_name = f"output in {{{', '.join(members)}}}"
-    else:
-        event_name = f"{best.stat.name} in ({best.lo:.6g}, {best.hi:.6g}]"
+            distinct.setdefault(key_of(x), len(distinct))
+    sel_args = (len(pairs), c, delta, max_cuts)
+    with using_scheduler(scheduler if chunk_size is not None else None):
+        if chunk_size is None:
+            # in memory: each distinct input drawn once, encoded in order, shared by the pairs that use it
+            cache = {}
+            for pr in pairs:
+                for x in (pr.a, pr.b):
+                    if key_of(x) not in cache:
+                        out = sample_outputs(func, x, params, n_sel, _chunk_seed(ss_sel, distinct[key_of(x)]),
+                                             batched=batched)  # fmt: skip
+                        cache[key_of(x)] = enc(out)
+            _check_dims(name, {v.shape[1] for v in cache.values()})
+            selected = [
+                _pair_selection(
+                    k, pr.name, cache[key_of(pr.a)], cache[key_of(pr.b)], bool(enc.codes), *sel_args
+                )
+                for k, pr in enumerate(pairs)
+            ]
+            del cache
+        else:
+            # chunked: one task per candidate pair (workers draw, the driver gets the small results)
+            selected = _select_in_tasks(func, params, batched, pairs, key_of, distinct, ss_sel, n_sel, enc,
+                                        sel_args, n_jobs)  # fmt: skip
+        rows = [row for sel in selected for row in sel.rows]
+        best = None
+        for sel in selected:
+            if best is None or sel.best.score > best.score:
+                best = sel.best
+        assert best is not None
+        chosen, chosen_sel = pairs[best.pair], selected[best.pair]
+        if chosen_sel.support is not None:
+            support = chosen_sel.support
+            inside = support[(support > best.lo) & (support <= best.hi)]
+            members = [enc.label(v) if enc.codes else f"{v:g}" for v in inside]
+            event_name = f"output in {{{', '.join(members)}}}"
+        else:
+            event_name = f"{best.stat.name} in ({best.lo:.6g}, {best.hi:.6g}]"
 
-    # ---- evaluation half: fresh samples on the chosen pair, the event fixed, through run_audit
-    rng_ev = np.random.Generator(np.random.PCG64(ss_ev))
-    if chunk_size is not None:
-        # counted in chunks wherever they run: the sampler and the event travel by value, the encoder is frozen
-        draw = _Shipped(functools.partial(_draw_outputs, func, chosen.to_input, params, batched))
-        event = _Shipped(
-            functools.partial(_in_event, best.stat.fn, enc.frozen_copy(), best.lo, best.hi)
-        )
-        spec = _spec(name, chosen, epsilon, delta, sample=draw, events=[(event_name, event)])
-        with using_scheduler(scheduler):
+        # ---- evaluation half: fresh samples on the chosen pair, the event fixed, through run_audit
+        rng_ev = np.random.Generator(np.random.PCG64(ss_ev))
+        if chunk_size is not None:
+            # counted in chunks wherever they run: the sampler and the event travel by value, the encoder is frozen
+            draw = _Shipped(
+                functools.partial(_draw_outputs, func, chosen.to_input, params, batched)
+            )
+            event = _Shipped(
+                functools.partial(_in_event, best.stat.fn, enc.frozen_copy(), best.lo, best.hi)
+            )
+            # sample_outputs takes one integer from the generator it is given: the direction's selection samples
+            # can be drawn in tasks too (empirical_audit_chunked's seeded_samplers), none in this process
+            spec = _spec(name, chosen, epsilon, delta, sample=draw, events=[(event_name, event)],
+                         audit_kw={"seeded_samplers": True})  # fmt: skip
             res = run_audit(spec, n_samples=samples, confidence=c, rng=rng_ev, chunk_size=chunk_size,
                             n_jobs=n_jobs)  # fmt: skip
-        # the figure shows the chosen pair's selection samples (the evaluation samples are never gathered)
-        kept = {
-            side: best.stat.fn(cache[key_of(x)]) for side, x in (("a", chosen.a), ("b", chosen.b))
-        }
-    else:
-        kept = {}
+            # the figure shows the chosen pair's selection samples (the evaluation samples are never gathered)
+            summary = chosen_sel.plot
+        else:
+            kept = {}
 
-        def sample(d, n, g):
-            out = sample_outputs(func, chosen.to_input(d), params, n, g, batched=batched)
-            kept["a" if "a" not in kept else "b"] = best.stat.fn(enc(out))
-            return out
+            def sample(d, n, g):
+                out = sample_outputs(func, chosen.to_input(d), params, n, g, batched=batched)
+                kept["a" if "a" not in kept else "b"] = best.stat.fn(enc(out))
+                return out
 
-        def indicator(out):
-            s_ = best.stat.fn(enc(out))
-            return (s_ > best.lo) & (s_ <= best.hi)
+            def indicator(out):
+                s_ = best.stat.fn(enc(out))
+                return (s_ > best.lo) & (s_ <= best.hi)
 
-        # run_audit (split selection) fixes the direction on the first half of these and bounds ε on the second
-        spec = _spec(name, chosen, epsilon, delta, sample=sample, events=[(event_name, indicator)])
-        res = run_audit(spec, n_samples=samples, confidence=c, rng=rng_ev)
+            # run_audit (split selection) fixes the direction on the first half of these and bounds ε on the second
+            spec = _spec(
+                name, chosen, epsilon, delta, sample=sample, events=[(event_name, indicator)]
+            )
+            res = run_audit(spec, n_samples=samples, confidence=c, rng=rng_ev)
+            summary = _plot_summary(kept["a"], kept["b"])
     table = pd.DataFrame(rows)
     table["event"] = table["event"].str.replace("D_", "D'")
     table["chosen"] = False
@@ -1000,7 +1215,7 @@ def audit_callable(
         table[col] = np.nan
         table.loc[idx, col] = val
     table["claimed_epsilon"], table["claimed_delta"], table["confidence"] = epsilon, delta, c
-    plot = {"a": kept.get("a"), "b": kept.get("b"), "event": (best.lo, best.hi), "statistic": best.stat.name,
+    plot = {"summary": summary, "event": (best.lo, best.hi), "statistic": best.stat.name,
             "encoder": enc if enc.codes else None}  # fmt: skip
     return AuditReport(
         verdict=res.verdict, epsilon_lower=float(res.audited_epsilon), confidence=c, table=table,

@@ -5,6 +5,7 @@ i = 0, …, ⌈n/c⌉ − 1 of c samples (the last one shorter). Chunk i is ``ou
 the generator of child i of ``SeedSequence(seed)`` — ``SeedSequence(seed).spawn(n_chunks)[i]`` — and contributes
 the number of its samples in the event, ``event(outputs_i).sum(axis=-1)``. The total is
 K = Σ_i Σ_{j < m_i} 1[event(outputs_i)_j], a Binomial(n, p) count when the samples are i.i.d.
+:func:`count_events_many` counts several such jobs (each with its own seed) in one batch of tasks.
 
 Chunks are grouped ``chunks_per_task`` at a time into joblib tasks, run in this process (``n_jobs=1``), in a local
 pool (``n_jobs > 1``) or on the Dask cluster named by ``DPCOMPENDIUM_SCHEDULER`` (:mod:`dpcompendium.parallel`).
@@ -16,7 +17,7 @@ A task holds one chunk in memory at a time and returns only counts, so memory pe
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import joblib
 import numpy as np
@@ -25,7 +26,7 @@ from ..parallel import joblib_backend
 from ..rng import make_rng
 from ..validation import check_int
 
-__all__ = ["chunk_seed", "count_events"]
+__all__ = ["chunk_seed", "count_events", "count_events_many"]
 
 
 def _root(seed: int | np.random.SeedSequence) -> np.random.SeedSequence:
@@ -67,6 +68,51 @@ def _count_task(sampler, event, root: np.random.SeedSequence, chunks: list[tuple
     return total
 
 
+def count_events_many(
+    jobs: Sequence[tuple[Callable, Callable, int, int | np.random.SeedSequence]],
+    *,
+    chunk_size: int = 1_000_000,
+    chunks_per_task: int = 1,
+    n_jobs: int = 1,
+) -> list[np.ndarray]:
+    """The counts of several ``(sampler, event, n_samples, seed)`` jobs, one per job, from ONE batch of tasks.
+
+    Each job is chunked as in :func:`count_events` (its own seed, its chunks grouped ``chunks_per_task`` at a time),
+    and the tasks of all jobs go to one ``joblib.Parallel`` call — one submission to the pool or the cluster, with no
+    barrier between jobs, so a worker that finishes job 0's last chunk starts on job 1 while another still counts.
+    ``result[j]`` is byte-identical to ``count_events(*jobs[j][:3], seed=jobs[j][3], ...)`` whatever ``n_jobs``.
+    """
+    c = check_int(chunk_size, "chunk_size", minimum=1)
+    per_task = check_int(chunks_per_task, "chunks_per_task", minimum=1)
+    n_jobs = check_int(n_jobs, "n_jobs", minimum=-1)
+    if n_jobs == 0:
+        raise ValueError("n_jobs must be >= 1 or -1 (all cores), got 0")
+    if len(jobs) == 0:
+        raise ValueError("jobs must list at least one (sampler, event, n_samples, seed), got none")
+    owners, tasks = [], []
+    for j, (sampler, event, n_samples, seed) in enumerate(jobs):
+        n = check_int(n_samples, "n_samples", minimum=1)
+        root = _root(seed)
+        n_chunks = math.ceil(n / c)
+        sizes = [(i, min(c, n - i * c)) for i in range(n_chunks)]
+        for k in range(0, n_chunks, per_task):
+            owners.append(j)
+            tasks.append(joblib.delayed(_count_task)(sampler, event, root, sizes[k : k + per_task]))
+    totals: list[np.ndarray | None] = [None] * len(jobs)
+    with joblib_backend(n_jobs) as n_jobs:
+        # pre_dispatch="all": the tasks are a few bytes each (no data), so hand them all to the pool or the Dask
+        # scheduler at once rather than one per completed task (a round trip through this process each)
+        parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="all")
+        for j, counts in zip(owners, parallel(tasks), strict=True):
+            total = totals[j]
+            if total is not None and counts.shape != total.shape:
+                raise ValueError(
+                    f"event must return the same number of events for every chunk, got {counts.shape} and {total.shape}"
+                )
+            totals[j] = counts if total is None else total + counts
+    return totals  # type: ignore[return-value]  # every job has >= 1 chunk
+
+
 def count_events(
     sampler: Callable[[int, np.random.Generator], np.ndarray],
     event: Callable[[np.ndarray], np.ndarray],
@@ -81,29 +127,9 @@ def count_events(
 
     ``sampler(m, rng)`` returns m i.i.d. outputs (first axis); ``event(outputs)`` returns booleans of shape
     ``(m,)`` for one event or ``(E, m)`` for E events at once. Returns an int64 array of the event's leading shape
-    (``()`` for one event): the counts K, each Binomial(n_samples, p_e) for i.i.d. draws.
+    (``()`` for one event): the counts K, each Binomial(n_samples, p_e) for i.i.d. draws. The one-job case of
+    :func:`count_events_many`.
     """
-    n = check_int(n_samples, "n_samples", minimum=1)
-    c = check_int(chunk_size, "chunk_size", minimum=1)
-    per_task = check_int(chunks_per_task, "chunks_per_task", minimum=1)
-    n_jobs = check_int(n_jobs, "n_jobs", minimum=-1)
-    if n_jobs == 0:
-        raise ValueError("n_jobs must be >= 1 or -1 (all cores), got 0")
-    root = _root(seed)
-    n_chunks = math.ceil(n / c)
-    sizes = [(i, min(c, n - i * c)) for i in range(n_chunks)]
-    groups = [sizes[k : k + per_task] for k in range(0, n_chunks, per_task)]
-    tasks = (joblib.delayed(_count_task)(sampler, event, root, g) for g in groups)
-    total: np.ndarray | None = None
-    with joblib_backend(n_jobs) as n_jobs:
-        # pre_dispatch="all": the tasks are a few bytes each (no data), so hand them all to the pool or the Dask
-        # scheduler at once rather than one per completed task (a round trip through this process each)
-        parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="all")
-        for counts in parallel(tasks):
-            if total is not None and counts.shape != total.shape:
-                raise ValueError(
-                    f"event must return the same number of events for every chunk, got {counts.shape} and {total.shape}"
-                )
-            total = counts if total is None else total + counts
-    assert total is not None  # n_chunks >= 1
-    return total
+    job = (sampler, event, n_samples, seed)
+    kw = {"chunk_size": chunk_size, "chunks_per_task": chunks_per_task, "n_jobs": n_jobs}
+    return count_events_many([job], **kw)[0]
