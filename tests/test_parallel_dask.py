@@ -90,6 +90,15 @@ def laplace(n, rng):
     return rng.laplace(0.0, 1.0, n)
 
 
+def fragile_laplace(n, rng, marker=None):
+    """:func:`laplace`, but the first call on a worker kills its process if ``marker`` does not exist yet."""
+    if marker is not None and not os.path.exists(marker):
+        Path(marker).touch()
+        os._exit(1)
+    time.sleep(0.05)
+    return laplace(n, rng)
+
+
 def shifted(n, rng):
     return 1.0 + rng.laplace(0.0, 1.0, n)
 
@@ -155,9 +164,10 @@ def noisy_mean(data, rng, *, epsilon, size=None):
 
 
 def _chunk_tasks(dask_scheduler) -> int:
-    """Tasks of chunked counts (joblib batches of ``_count_task``) the scheduler has seen finish."""
+    """Tasks of chunked counts (``_count_task`` futures: their prefix is ``count_task``) the scheduler has seen
+    finish."""
     prefixes = dask_scheduler.task_prefixes.items()
-    return sum(tp.state_counts["memory"] for name, tp in prefixes if "_count_task" in name)
+    return sum(tp.state_counts["memory"] for name, tp in prefixes if "count_task" in name)
 
 
 def _selection_tasks(dask_scheduler) -> int:
@@ -279,6 +289,19 @@ def test_worker_killed_mid_sweep_gives_the_same_table(on_cluster, tmp_path, monk
     monkeypatch.delenv(SCHEDULER_ENV)
     local = sweep(fragile_cell, grid, 3, seed=5)
     assert _csv(remote, tmp_path, "remote") == _csv(local, tmp_path, "local")
+
+
+def test_worker_killed_mid_count_gives_the_same_counts(on_cluster, tmp_path, monkeypatch):
+    """The chunked counts' tasks are Dask futures: a chunk whose worker dies is rerun from its position's stream, so
+    the counts equal the local ones. Runs after the sweep's kill test (it restarts a worker of the shared cluster)."""
+    marker = tmp_path / "killed"
+    before = on_cluster.run_on_scheduler(_suspicious)
+    sampler = functools.partial(fragile_laplace, marker=str(marker))
+    remote = count_events(sampler, tails, 60_000, seed=9, chunk_size=5_000)
+    assert marker.exists()
+    assert on_cluster.run_on_scheduler(_suspicious) > before
+    monkeypatch.delenv(SCHEDULER_ENV)
+    np.testing.assert_array_equal(remote, count_events(laplace, tails, 60_000, seed=9, chunk_size=5_000))
 
 
 def _suspicious(dask_scheduler) -> int:

@@ -25,7 +25,7 @@ import functools
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -38,6 +38,7 @@ __all__ = [
     "cluster_client",
     "joblib_backend",
     "resolve_scheduler",
+    "run_tasks",
     "scheduler",
     "shutdown",
     "start_local_cluster",
@@ -165,6 +166,20 @@ def joblib_backend(n_jobs: int) -> Iterator[int]:
         return
     with joblib.parallel_config(backend="dask", client=client):
         yield -1
+
+
+def run_tasks(func: Callable, arguments: Sequence[tuple], n_jobs: int = 1) -> Iterable[Any]:
+    """``func(*args)`` for every ``args`` of ``arguments``, results in that order: as futures of the Dask cluster
+    when one is configured (submitted all at once, straight to the scheduler: joblib's Dask backend adds a round trip
+    of its own per batch, which costs a tenth of the speed-up at 2 workers), else through ``joblib.Parallel`` with
+    ``n_jobs`` (generator, every task dispatched at once). For tasks whose arguments are small (seeds, not data)."""
+    client = None if _in_dask_worker() else cluster_client()
+    if client is not None:
+        futures = [client.submit(func, *args, pure=False) for args in arguments]
+        return client.gather(futures)
+    with joblib_backend(n_jobs) as n:
+        parallel = joblib.Parallel(n_jobs=n, return_as="list", pre_dispatch="all")
+        return parallel(joblib.delayed(func)(*args) for args in arguments)
 
 
 def resolve_scheduler(flag: str | None) -> str | None:

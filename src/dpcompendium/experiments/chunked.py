@@ -7,7 +7,7 @@ the number of its samples in the event, ``event(outputs_i).sum(axis=-1)``. The t
 K = Σ_i Σ_{j < m_i} 1[event(outputs_i)_j], a Binomial(n, p) count when the samples are i.i.d.
 :func:`count_events_many` counts several such jobs (each with its own seed) in one batch of tasks.
 
-Chunks are grouped ``chunks_per_task`` at a time into joblib tasks, run in this process (``n_jobs=1``), in a local
+Chunks are grouped ``chunks_per_task`` at a time into tasks, run in this process (``n_jobs=1``), in a local
 pool (``n_jobs > 1``) or on the Dask cluster named by ``DPCOMPENDIUM_SCHEDULER`` (:mod:`dpcompendium.parallel`).
 A task holds one chunk in memory at a time and returns only counts, so memory per worker is O(chunk_size) whatever
 ``n_samples``. The counts depend only on (seed, n_samples, chunk_size) and the two functions: never on
@@ -19,10 +19,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-import joblib
 import numpy as np
 
-from ..parallel import joblib_backend
+from ..parallel import run_tasks
 from ..rng import make_rng
 from ..validation import check_int
 
@@ -78,7 +77,7 @@ def count_events_many(
     """The counts of several ``(sampler, event, n_samples, seed)`` jobs, one per job, from ONE batch of tasks.
 
     Each job is chunked as in :func:`count_events` (its own seed, its chunks grouped ``chunks_per_task`` at a time),
-    and the tasks of all jobs go to one ``joblib.Parallel`` call — one submission to the pool or the cluster, with no
+    and the tasks of all jobs go in one submission (:func:`dpcompendium.parallel.run_tasks`) to the pool or the cluster, with no
     barrier between jobs, so a worker that finishes job 0's last chunk starts on job 1 while another still counts.
     ``result[j]`` is byte-identical to ``count_events(*jobs[j][:3], seed=jobs[j][3], ...)`` whatever ``n_jobs``.
     """
@@ -97,19 +96,16 @@ def count_events_many(
         sizes = [(i, min(c, n - i * c)) for i in range(n_chunks)]
         for k in range(0, n_chunks, per_task):
             owners.append(j)
-            tasks.append(joblib.delayed(_count_task)(sampler, event, root, sizes[k : k + per_task]))
+            tasks.append((sampler, event, root, sizes[k : k + per_task]))
     totals: list[np.ndarray | None] = [None] * len(jobs)
-    with joblib_backend(n_jobs) as n_jobs:
-        # pre_dispatch="all": the tasks are a few bytes each (no data), so hand them all to the pool or the Dask
-        # scheduler at once rather than one per completed task (a round trip through this process each)
-        parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="all")
-        for j, counts in zip(owners, parallel(tasks), strict=True):
-            total = totals[j]
-            if total is not None and counts.shape != total.shape:
-                raise ValueError(
-                    f"event must return the same number of events for every chunk, got {counts.shape} and {total.shape}"
-                )
-            totals[j] = counts if total is None else total + counts
+    # one submission of every task (a few bytes each: seeds, no data), to the pool or straight to the Dask scheduler
+    for j, counts in zip(owners, run_tasks(_count_task, tasks, n_jobs), strict=True):
+        total = totals[j]
+        if total is not None and counts.shape != total.shape:
+            raise ValueError(
+                f"event must return the same number of events for every chunk, got {counts.shape} and {total.shape}"
+            )
+        totals[j] = counts if total is None else total + counts
     return totals  # type: ignore[return-value]  # every job has >= 1 chunk
 
 
