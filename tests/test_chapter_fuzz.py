@@ -99,26 +99,7 @@ def check_run(chapter_id: str, values: dict, out: Path, capsys) -> None:
     assert [p.name for p in out.iterdir()] == [chapter_id]  # no staging folder left behind
 
 
-def _histograms_pending() -> bool:
-    """histograms is made robust by issue 16 (its notebook gets # require: lines then); until then its known
-    failures (query_lengths must be a pair; eps1_share + centre_share must be < 1) are expected."""
-    return not get_chapter("histograms").requires
-
-
-CHAPTER_PARAMS = [
-    pytest.param(
-        cid,
-        marks=pytest.mark.xfail(
-            _histograms_pending(), reason="histograms: robust after issue 16", strict=False
-        ),
-    )
-    if cid == "histograms"
-    else cid
-    for cid in CHAPTER_IDS
-]
-
-
-@pytest.mark.parametrize("chapter_id", CHAPTER_PARAMS)
+@pytest.mark.parametrize("chapter_id", CHAPTER_IDS)
 def test_every_valid_parameter_set_runs(chapter_id, tmp_path, capsys):
     chapter = get_chapter(chapter_id)
 
