@@ -21,8 +21,10 @@ import json
 import os
 import re
 import shutil
+import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -95,6 +97,20 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _SlowHandler(_QuietHandler):
+    """Answers ``/slow`` after 4 s (a request that stays in flight), anything else as files."""
+
+    def do_GET(self) -> None:
+        if self.path == "/slow":
+            time.sleep(4)
+            self.send_response(200)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"ok")
+            return
+        super().do_GET()
+
+
 @contextlib.contextmanager
 def offline_chromium():
     """A fresh headless Chromium profile in which every request is routed: non-local ones are recorded and aborted
@@ -165,6 +181,57 @@ def browser_context(server, chromium):
     return chromium
 
 
+#: How long the requests a page makes may stay in flight once it has been inspected.
+SETTLE_S = 30.0
+
+
+def track_requests(tab) -> set:
+    """The requests of ``tab`` in flight, kept up to date by its events (a live set)."""
+    pending: set = set()
+    tab.on("request", lambda r: pending.add(r))
+    tab.on("requestfinished", lambda r: pending.discard(r))
+    tab.on("requestfailed", lambda r: pending.discard(r))
+    return pending
+
+
+def wait_for_requests(tab, pending: set) -> list[str]:
+    """Wait until no request of ``tab`` is in flight at two samples 150 ms apart (at most SETTLE_S); return the URLs
+    still in flight then (empty when settled). Not Playwright's ``networkidle`` (500 ms without any request): a page
+    whose scripts keep fetching small files never reaches it on a slow machine, and it names no request."""
+    deadline = time.monotonic() + SETTLE_S
+    quiet = 0
+    while time.monotonic() < deadline:
+        tab.wait_for_timeout(150)  # lets Playwright deliver the page's events
+        quiet = quiet + 1 if not pending else 0
+        if quiet >= 2:
+            return []
+    return sorted(r.url for r in pending)
+
+
+def test_wait_for_requests_names_a_request_still_in_flight(chromium, tmp_path, monkeypatch):
+    """The settle step of test_page: a request still in flight when time is up is reported by its URL; once it has
+    finished, the page counts as settled."""
+    (tmp_path / "index.html").write_text(
+        "<html><body><script>fetch('/slow')</script></body></html>"
+    )
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(_SlowHandler, directory=str(tmp_path))
+    )
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    monkeypatch.setattr(sys.modules[__name__], "SETTLE_S", 1.0)
+    tab = chromium.new_page()
+    try:
+        pending = track_requests(tab)
+        tab.goto(f"http://127.0.0.1:{httpd.server_address[1]}/index.html", wait_until="load")
+        assert [u.rsplit("/", 1)[-1] for u in wait_for_requests(tab, pending)] == ["slow"]
+        monkeypatch.setattr(sys.modules[__name__], "SETTLE_S", 15.0)
+        assert wait_for_requests(tab, pending) == []
+    finally:
+        tab.close()
+        httpd.shutdown()
+        httpd.server_close()
+
+
 # JavaScript run in the page: wait for MathJax, force lazy images to load, then report what the test checks.
 INSPECT = """
 async () => {
@@ -208,6 +275,7 @@ def test_page(browser_context, server, page):
         "response",
         lambda r: failed.append(f"{r.url} (HTTP {r.status})") if r.status >= 400 else None,
     )
+    pending = track_requests(tab)
     n_external = len(browser_context.external_requests)
     try:
         response = tab.goto(f"{server}/{page}.html", wait_until="load")
@@ -215,9 +283,12 @@ def test_page(browser_context, server, page):
             f"{page}.html: HTTP {response and response.status}"
         )
         info = tab.evaluate(INSPECT)
-        tab.wait_for_load_state("networkidle")
+        unsettled = wait_for_requests(tab, pending)
     finally:
         tab.close()
+    assert not unsettled, (
+        f"{page}: requests still in flight {SETTLE_S:g} s after the page was inspected: {unsettled}"
+    )
 
     external = browser_context.external_requests[n_external:]
     assert not external, f"{page}: requests left the machine: {external}"
@@ -282,8 +353,9 @@ API_PAGES = [p for p in PAGES if p.startswith("book/api/") and not p.endswith("/
 def test_solutions_hidden_by_default(browser_context, server, page):
     tab = browser_context.new_page()
     try:
-        tab.goto(f"{server}/{page}.html", wait_until="load")
-        tab.wait_for_load_state("networkidle")
+        tab.goto(
+            f"{server}/{page}.html", wait_until="load"
+        )  # the toggle buttons are made on DOMContentLoaded
         info = tab.evaluate(SOLUTIONS)
     finally:
         tab.close()
