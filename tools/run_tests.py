@@ -8,15 +8,13 @@ says so), (4) the built HTML in headless Chromium (one browser per worker, two w
 The unit stage needs nothing the others make, so it runs *beside* them (its output goes to
 ``_build/test-reports/unit.log`` and is printed when all are done; a failure on either side stops the other). With at
 least 4 cores it starts at once, beside the whole chain notebooks → book → browser. On fewer cores it starts when the
-notebooks stage has passed and runs beside the single-threaded book build only; the browser check waits for it.
+notebooks stage has passed, beside the book build and the browser check only: the notebooks stage keeps both cores
+busy (two chapter kernels and their worker processes), the single-threaded book build and the browser check do not.
 Measured on this project's 2-core machine: beside the whole chain the cores were oversubscribed (unit stage 11.1 min
-beside an 8.8-min chain, against about 10 min in all serially, and kernel start-ups timed out); beside the book build
-and the browser check, make test took 11.1 min instead of about 11.5, but one run in three failed in the browser check
-(a page not network-idle within its 120 s, with two test workers and their kernels on the same cores): the browser
-check's time limits are wall-clock, so it runs alone. ``--serial`` runs the stages one after another; ``--overlap``
-starts the unit stage at once. The wall time of each stage is printed as it ends, then a table of all stages, and last
-a plain closing line that counts every test of every stage (``N passed, N failed, N skipped``), read from each stage's
-JUnit XML report.
+beside an 8.8-min chain, against about 10 min in all serially, and kernel start-ups timed out); beside book and
+browser only, see ``--after``. ``--serial`` runs the stages one after another; ``--overlap`` starts the unit stage at
+once. The wall time of each stage is printed as it ends, then a table of all stages, and last a plain closing line
+that counts every test of every stage (``N passed, N failed, N skipped``), read from each stage's JUnit XML report.
 
     python tools/run_tests.py [--from STAGE] [--only STAGE] [--serial | --overlap]
 """
@@ -41,10 +39,8 @@ REPORTS = ROOT / "_build" / "test-reports"
 BESIDE = "unit"
 #: Cores from which the unit stage starts at once, beside every other stage; below, it starts after AFTER.
 OVERLAP_MIN_CORES = 4
-#: On fewer cores, the stage whose end starts the unit stage (the one that keeps every core busy) ...
+#: On fewer cores, the stage whose end starts the unit stage (the one that keeps every core busy).
 AFTER = "notebooks"
-#: ... and the stages that wait for the unit stage to end (wall-clock time limits: a loaded machine fails them).
-ALONE = ("browser",)
 #: Workers of the unit and notebook stages (the machine's cores, at most 2 by default).
 JOBS = os.environ.get("DPCOMPENDIUM_TEST_JOBS", str(min(2, os.cpu_count() or 1)))
 
@@ -244,8 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     def start_beside() -> Stage:
         name, cmd, extra_env = todo[0]
         others = [n for n, _, _ in chain]
-        if after:
-            others = [n for n in others[others.index(after) + 1 :] if n not in ALONE]
+        others = others[others.index(after) + 1 :] if after else others
         print(f"==> [1/{len(todo)}] {name}: {shlex.join(cmd)}", flush=True)
         print(
             f"    (beside the other stages: {', '.join(others) or 'none left'}; output in "
@@ -265,11 +260,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"==> [{i}/{len(todo)}] {name}: skipped (no notebook in notebooks/)", flush=True)
             times.append((name, 0.0, "skipped"))
         else:
-            if beside is not None and after is not None and name in ALONE:
-                print(f"==> {name} waits for the {beside.name} stage (it runs alone)", flush=True)
-                code = beside.wait()
-                if code != 0:
-                    break
             print(f"==> [{i}/{len(todo)}] {name}: {shlex.join(cmd)}", flush=True)
             stage = Stage(name, cmd, extra_env)
             code = stage.wait(other=beside)
