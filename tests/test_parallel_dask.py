@@ -301,7 +301,9 @@ def test_worker_killed_mid_count_gives_the_same_counts(on_cluster, tmp_path, mon
     assert marker.exists()
     assert on_cluster.run_on_scheduler(_suspicious) > before
     monkeypatch.delenv(SCHEDULER_ENV)
-    np.testing.assert_array_equal(remote, count_events(laplace, tails, 60_000, seed=9, chunk_size=5_000))
+    np.testing.assert_array_equal(
+        remote, count_events(laplace, tails, 60_000, seed=9, chunk_size=5_000)
+    )
 
 
 def _suspicious(dask_scheduler) -> int:
