@@ -826,22 +826,10 @@ class AuditReport:
             bins = summary["bins"]
             lo_q, hi_q = bins[0], bins[-1]
             # the histogram of the samples, drawn from its counts (one weighted point per bin)
-            ax.hist(
-                bins[:-1],
-                bins=bins,
-                weights=summary["ha"],
-                density=True,
-                histtype="step",
-                label=labels[0],
-            )
-            ax.hist(
-                bins[:-1],
-                bins=bins,
-                weights=summary["hb"],
-                density=True,
-                histtype="step",
-                label=labels[1],
-            )
+            for counts, label in zip((summary["ha"], summary["hb"]), labels, strict=True):
+                ax.hist(
+                    bins[:-1], bins=bins, weights=counts, density=True, histtype="step", label=label
+                )
             lo, hi = self._plot.get("event", (np.nan, np.nan))
             ax.axvspan(max(lo, lo_q), min(hi, hi_q), color="0.85", zorder=0, label="event S")
             ax.set(ylabel="density")
