@@ -100,7 +100,8 @@ def test_on_two_cores_the_unit_stage_starts_after_the_notebooks(run_tests, monke
     the notebooks stage too, it oversubscribed the cores: see the docstring); ``--serial`` runs all in order."""
     monkeypatch.setattr(run_tests.os, "cpu_count", lambda: 2)
     log = run_tests.ROOT / "order.txt"
-    mark = "import pathlib; p = pathlib.Path({p!r}); p.write_text(p.read_text() + {x!r}) if p.exists() else p.write_text({x!r})"
+    # O_APPEND: stages beside each other write at once (a read-then-write could lose the other's line)
+    mark = "f = open({p!r}, 'a'); f.write({x!r}); f.close()"
     codes = [mark.format(p=str(log), x=f"{n} ") for n in ("unit", "notebooks", "book", "browser")]
     monkeypatch.setattr(run_tests, "stages", _stages(run_tests, codes[0], codes[1:]))
     assert run_tests.main([]) == 0
