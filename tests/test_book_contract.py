@@ -34,6 +34,7 @@ NOTEBOOKS = sorted(
 )
 BOOK_PAGES = ("intro", "primer", "reproducibility", "glossary", "bibliography")
 CITE = re.compile(r"\{cite(?::[a-z]+)?\}`([^`]*)`")
+SHOW_FIGURE = re.compile(r'(chapter\.)?show_figure\(fig, "[\w-]+", out\)')
 NUMREF_FIG = re.compile(r"\{numref\}`(?:[^`<]*<)?(fig-[^`>]+)>?`")
 GLOBAL_RANDOM = re.compile(
     r"\bnp\.random\.(?!default_rng\b|Generator\b|SeedSequence\b|PCG64\b|PCG64DXSM\b)\w+\s*\("
@@ -200,9 +201,14 @@ def test_declared_figures(notebook):
         )
         # Exactly one output per figure cell (the figure): a second output (a return value, or the inline
         # backend's own copy of an unclosed figure) gets the same label and breaks the strict build.
+        # show_figure saves the figure, closes it and returns the saved PNG: the cell's last line, called once.
         lines = [ln.strip() for ln in cell.source.strip().splitlines()]
-        assert lines[-2:] == ["plt.close(fig)", "fig"], (
-            f"{path.name}: figure cell {i} must end with 'plt.close(fig)' then 'fig', got {lines[-2:]}"
+        assert SHOW_FIGURE.fullmatch(lines[-1]), (
+            f"{path.name}: figure cell {i} must end with 'chapter.show_figure(fig, \"<name>\", out)', "
+            f"got {lines[-1]!r}"
+        )
+        assert cell.source.count("show_figure(") == 1 and "plt.show" not in cell.source, (
+            f"{path.name}: figure cell {i} shows more than one figure"
         )
         names.append(name)
     assert len(names) == len(set(names)), f"{path.name}: duplicate figure names {names}"

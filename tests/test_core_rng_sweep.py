@@ -78,3 +78,49 @@ def test_summarize_matches_numpy():
         assert row.reps == 50
         assert row.mae == pytest.approx(np.mean(np.abs(e)))
         assert row.rmse == pytest.approx(np.sqrt(np.mean(e**2)))
+
+
+@pytest.mark.parametrize("layout", ["tight_layout", "constrained", None])
+def test_show_figure_saves_both_files_once_laid_out_and_shows_the_saved_png(tmp_path, layout):
+    """show_figure: PNG (150 dpi) and SVG written, the figure closed, the saved PNG returned at the inline size; the
+    PNG has the size savefig's own "tight" box gives (its layout computed once, not once per file)."""
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    from dpcompendium.chapter import FIGURE_DPI, show_figure
+
+    def make():
+        fig, axes = plt.subplots(
+            1, 2, figsize=(6, 3), layout="constrained" if layout == "constrained" else None
+        )
+        axes[0].plot([0, 1, 2], [1, 3, 2], label="a long legend label")
+        axes[0].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))  # sticks out: tight crop needed
+        im = axes[1].imshow(np.arange(12.0).reshape(3, 4))
+        fig.colorbar(im, ax=axes[1])
+        axes[1].set_title("a title")
+        if layout == "tight_layout":
+            fig.tight_layout()
+        return fig
+
+    ref = io.BytesIO()
+    make().savefig(ref, format="png", dpi=FIGURE_DPI, bbox_inches="tight")
+    fig = make()
+    engine = type(fig.get_layout_engine())
+    draws = []
+    draw = fig.draw
+    fig.draw = lambda renderer: (draws.append(type(renderer).__name__), draw(renderer))[1]
+    shown = show_figure(fig, "f", tmp_path)
+    assert len(draws) == 3, draws  # one layout, then one drawing per file (savefig alone: two per file)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.png", "f.svg"]
+    assert not plt.fignum_exists(fig.number)
+    assert type(fig.get_layout_engine()) is engine  # restored
+    png = (tmp_path / "f.png").read_bytes()
+    assert shown.data == png
+    size = lambda b: (int.from_bytes(b[16:20], "big"), int.from_bytes(b[20:24], "big"))  # noqa: E731
+    assert size(png) == size(ref.getvalue())
+    assert shown.width == round(size(png)[0] * fig.dpi / FIGURE_DPI)
+    assert (tmp_path / "f.svg").read_text().lstrip().startswith("<?xml")

@@ -15,10 +15,21 @@ import pandas as pd
 
 from .paths import repo_root
 
-__all__ = ["FLOAT_FORMAT", "closest", "output_dir", "save_figure", "save_table", "skipped"]
+__all__ = [
+    "FIGURE_DPI",
+    "FLOAT_FORMAT",
+    "closest",
+    "output_dir",
+    "save_figure",
+    "save_table",
+    "show_figure",
+    "skipped",
+]
 
 #: 12 significant digits: stable across platforms, far below Monte-Carlo error.
 FLOAT_FORMAT = "%.12g"
+#: Resolution of the PNG files (the SVG files are vector).
+FIGURE_DPI = 150
 
 
 def output_dir(path: str | Path | None, chapter: str) -> Path:
@@ -36,14 +47,61 @@ def save_table(df: pd.DataFrame, name: str, out: str | Path) -> Path:
 
 
 def save_figure(fig, name: str, out: str | Path) -> list[Path]:
-    """Write ``fig`` as ``<out>/<name>.png`` and ``.svg``; return both paths."""
+    """Write ``fig`` as ``<out>/<name>.png`` (150 dpi) and ``.svg``; return both paths.
+
+    The figure is laid out (its layout engine, if any) and its tight bounding box found once, at the PNG's
+    resolution, for both files (``savefig(..., bbox_inches="tight")`` does it again, in a dry-run draw, for each
+    file): the PNG has the same size and layout as with ``bbox_inches="tight"``; a few antialiased pixels of a
+    line may differ.
+    """
     paths = []
-    with mpl.rc_context({"svg.hashsalt": "dpcompendium"}):
-        for ext, meta in (("png", {"Software": None}), ("svg", {"Date": None})):
-            path = Path(out) / f"{name}.{ext}"
-            fig.savefig(path, dpi=150 if ext == "png" else None, metadata=meta, bbox_inches="tight")
-            paths.append(path)
+    screen_dpi, engine = fig.dpi, fig.get_layout_engine()
+    fig.set_dpi(
+        FIGURE_DPI
+    )  # text extents at the PNG's resolution: the same layout and box savefig finds for it
+    try:
+        fig.draw_without_rendering()  # runs the figure's layout engine (if any) once, for both files
+        bbox = fig.get_tightbbox().padded(mpl.rcParams["savefig.pad_inches"])
+    finally:
+        fig.set_dpi(screen_dpi)
+    # With no layout engine savefig keeps that layout: no second layout and no dry-run draw per file.
+    rc = {
+        "svg.hashsalt": "dpcompendium",
+        "figure.autolayout": False,
+        "figure.constrained_layout.use": False,
+    }
+    with mpl.rc_context(rc):
+        fig.set_layout_engine(None)
+        try:
+            for ext, meta in (("png", {"Software": None}), ("svg", {"Date": None})):
+                path = Path(out) / f"{name}.{ext}"
+                fig.savefig(
+                    path, dpi=FIGURE_DPI if ext == "png" else None, metadata=meta, bbox_inches=bbox
+                )
+                paths.append(path)
+        finally:
+            fig.set_layout_engine(engine)
     return paths
+
+
+def show_figure(fig, name: str, out: str | Path):
+    """Save ``fig`` (:func:`save_figure`), close it and return the saved PNG for the notebook to display.
+
+    The last line of every figure cell, so the cell's only output is the figure. The PNG shown is the file just
+    written (not drawn again by the inline backend), displayed at the size the inline backend would give it
+    (``fig.dpi`` pixels per inch) and sharper (150 dpi).
+    """
+    from IPython.display import Image
+    from matplotlib import pyplot as plt
+
+    screen_dpi = fig.dpi
+    png, _ = save_figure(fig, name, out)
+    plt.close(fig)
+    data = png.read_bytes()
+    width = int.from_bytes(
+        data[16:20], "big"
+    )  # the PNG's IHDR chunk; the height follows the aspect ratio
+    return Image(data=data, format="png", width=round(width * screen_dpi / FIGURE_DPI))
 
 
 def skipped(what: str, why: str) -> str:

@@ -45,7 +45,7 @@ table{border-collapse:collapse;font-size:.85rem}td,th{border:1px solid #ccc;padd
 .admonition-title{font-weight:bold}
 .headline table{table-layout:fixed;width:100%}.headline td{vertical-align:top;width:50%}
 .headline pre{margin:0;white-space:pre-wrap;word-break:break-word;font-size:.75rem}
-img{max-width:100%}
+img{max-width:100%;height:auto}
 """
 
 
@@ -218,7 +218,9 @@ def _output_html(output: dict) -> str:
     data = output.get("data", {})
     if "image/png" in data:
         b64 = "".join(data["image/png"]).replace("\n", "")
-        return f'<img alt="figure" src="data:image/png;base64,{b64}">'
+        meta = output.get("metadata", {}).get("image/png", {})
+        size = "".join(f' {k}="{int(meta[k])}"' for k in ("width", "height") if k in meta)
+        return f'<img alt="figure"{size} src="data:image/png;base64,{b64}">'
     if "image/svg+xml" in data:
         svg = "".join(data["image/svg+xml"])
         b64 = base64.b64encode(svg.encode()).decode()
