@@ -437,24 +437,50 @@ def test_guarantee_keeps_the_digits_that_matter():
 @pytest.mark.parametrize("shape", [(7,), (5, 3), (3, 2, 4)])
 def test_compiled_replay_is_bit_for_bit_the_numpy_reference(shape, rng):
     """The numba replay (every MWEM run) performs the reference's arithmetic in the reference's order: identical bits,
-    so the chapters' numbers do not depend on which of the two ran; its masks are the workload's."""
+    so the chapters' numbers do not depend on which of the two ran; a step is the MW update of the paper."""
     hist = rng.integers(0, 50, size=shape).astype(float)
     queries = random_range_queries(shape, 9, rng)
     n, t, C = hist.sum(), 6, 5
-    cells = np.indices(shape).reshape(len(shape), -1).T.copy()
-    member = core._axis_members(queries)
+    offsets, members = core._box_members(queries)
+    masks_all = queries.masks().reshape(queries.m, -1)
+    for k in range(queries.m):  # the CSR cells are the query's indicator
+        np.testing.assert_array_equal(
+            members[offsets[k] : offsets[k + 1]], np.flatnonzero(masks_all[k])
+        )
     qpos = rng.integers(0, queries.m, size=(t, C))
     meas = queries.answer(hist)[qpos] + rng.laplace(0.0, 30.0, size=(t, C))
-    A = rng.uniform(0.5, 2.0, size=(hist.size, C))
-    A *= n / A.sum(axis=0)
+    A = rng.uniform(0.5, 2.0, size=(C, hist.size))
+    A *= (n / A.sum(axis=1))[:, None]
     ref, fast = A.copy(), A.copy()
-    core._replay_pass_py(ref, cells, member, qpos, meas, t, n, 1.0 / (2.0 * n))
-    core._replay_pass()(fast, cells, member, qpos, meas, t, n, 1.0 / (2.0 * n))
+    args = (offsets, members, qpos, meas, t, n, 1.0 / (2.0 * n))
+    core._replay_pass_py(ref, *args)
+    core._replay_pass()(fast, *args)
     assert not np.array_equal(ref, A)
     np.testing.assert_array_equal(fast, ref)
-    # one step by hand: the reference's mask is the query's indicator, A(x) ∝ A(x)·exp(q(x)(m − q(A))/(2n))
+    # one step by hand: A(x) ∝ A(x)·exp(q(x)(m − q(A))/(2n)) with q(x) the query's indicator
     one = A.copy()
-    core._replay_pass_py(one, cells, member, qpos[:1], meas[:1], 1, n, 1.0 / (2.0 * n))
-    masks = queries.masks(qpos[0]).reshape(C, -1).T
-    expect = A * np.exp(masks * (meas[0] - (A * masks).sum(axis=0)) / (2.0 * n))
-    np.testing.assert_allclose(one, expect * n / expect.sum(axis=0), rtol=1e-12)
+    core._replay_pass_py(one, offsets, members, qpos[:1], meas[:1], 1, n, 1.0 / (2.0 * n))
+    masks = queries.masks(qpos[0]).reshape(C, -1)
+    expect = A * np.exp(masks * (meas[0] - (A * masks).sum(axis=1))[:, None] / (2.0 * n))
+    np.testing.assert_allclose(one, expect * (n / expect.sum(axis=1))[:, None], rtol=1e-12)
+
+
+def test_compiled_shuffle_is_the_numpy_reference(rng):
+    """The coursework variant's per-pass reordering, compiled, gives numpy's argsort permutation of each column."""
+    T, C, t = 12, 7, 9
+    cols = np.array([1, 2, 5, 6])
+    qpos = rng.integers(0, 50, size=(T, C))
+    meas, pos = rng.normal(size=(T, C)), np.tile(np.arange(T)[:, None], (1, C))
+    keys = rng.random((cols.size, t))
+    ref = [a.copy() for a in (qpos, meas, pos)]
+    fast = [a.copy() for a in (qpos, meas, pos)]
+    core._shuffle_rows_py(keys, cols, *ref)
+    core._shuffle_rows()(keys, cols, *fast)
+    for a, b, orig in zip(fast, ref, (qpos, meas, pos), strict=True):
+        np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(a[t:], orig[t:])  # rows after t and other columns untouched
+        np.testing.assert_array_equal(a[:, [0, 3, 4]], orig[:, [0, 3, 4]])
+    assert not np.array_equal(fast[0], qpos)
+    np.testing.assert_array_equal(
+        np.sort(fast[2][:t, cols], axis=0), pos[:t, cols]
+    )  # a permutation
