@@ -117,6 +117,9 @@ def cmd_run(args: argparse.Namespace) -> int:
             kernel_name=args.kernel,
             progress_bar=False,
             log_output=args.verbose,
+            # written once, at the end: saving the notebook after every cell (papermill's default) re-serializes
+            # every figure each time, ~1 s of a short run; a failed run leaves nothing to read anyway
+            request_save_on_cell_execute=False,
             # papermill waits 60 s for a kernel by default; on a busy machine (two chapters, a test worker, a Dask
             # cluster) start-up can take longer, and a slow start is not a failure of the chapter
             start_timeout=KERNEL_START_TIMEOUT,
