@@ -11,7 +11,7 @@ import pytest
 from conftest import mc_tol
 
 import dpcompendium.histograms as H
-from dpcompendium.histograms.baselines import _SAE, _ahp_greedy, _ahp_lookahead
+from dpcompendium.histograms.baselines import _SAE, _ahp_greedy, _ahp_greedy_py, _ahp_lookahead
 
 X_SMALL = np.array([0, 0, 3, 10, 10, 0, 1, 50, 2, 0, 0, 7, 7, 7, 0, 4], dtype=float)
 X64 = np.tile(X_SMALL, 4)  # the default k = 32 needs at least 32 bins
@@ -176,6 +176,19 @@ def test_ahp_greedy_matches_scalar_rule(rng):
         np.testing.assert_array_equal(starts[r], ref)
 
 
+@pytest.mark.parametrize("c", [0.5, 3.0, 2.0 / 0.15**2])
+def test_compiled_ahp_greedy_is_the_numpy_reference(rng, c):
+    """The compiled scan gives the reference's flags exactly, on ties, zeros and AHP-like noisy sorted rows."""
+    rows = [
+        np.sort(np.round(rng.exponential(4, size=(4, 300))), axis=1),
+        np.sort(np.maximum(rng.normal(20, 15, size=(4, 300)), 0.0), axis=1),
+    ]
+    for s in rows:
+        got, ref = _ahp_greedy(s, c), _ahp_greedy_py(s, c)
+        assert 1 < ref.sum() < ref.size
+        np.testing.assert_array_equal(got, ref)
+
+
 def test_ahp_reaches_truth_at_huge_epsilon(rng):
     x = np.repeat([0.0, 40.0, 5.0, 200.0], 8)
     est = H.ahp(x, 1e5, rng)
@@ -210,6 +223,30 @@ def test_kmeanspp_matches_exact_pair_probabilities():
     assert exact[0, 1] == 0.0  # equal counts: never both centres
     tol = np.array([[mc_tol(p * (1 - p), reps) for p in row] for row in exact])
     assert np.all(np.abs(freq / reps - exact) <= tol + 1e-12)
+
+
+@pytest.mark.parametrize("power", [2.0, 1.0, 3.0])
+def test_compiled_kmeanspp_is_the_numpy_reference(power):
+    """Same centres as the numpy reference from the same generator, and the generator left in the same state: on
+    noisy DPBench-like counts, on ties, and where every remaining distance is 0 (uniform among unchosen bins)."""
+    from dpcompendium.histograms.sampling_grouping import _kmeanspp_centres_py
+
+    gen = np.random.default_rng(7)
+    cases = [
+        (gen.exponential(30.0, size=(6, 500)) + gen.laplace(0, 2.0, size=(6, 500)), 64),
+        (
+            np.round(gen.exponential(1.0, size=(5, 200))),
+            40,
+        ),  # few distinct values: d = 0 everywhere early
+        (np.zeros((3, 9)), 9),  # k = n: every bin a centre
+    ]
+    for seed, (values, k) in enumerate(cases):
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        got = H.kmeanspp_centres(values, k, a, power=power)
+        ref = _kmeanspp_centres_py(values, k, b, power=power)
+        np.testing.assert_array_equal(got, ref)
+        assert a.random() == b.random()
+        assert all(np.unique(row).size == k for row in got)  # k distinct centres per row
 
 
 def test_assign_groups_follows_exponential_mechanism():

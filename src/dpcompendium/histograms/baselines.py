@@ -14,6 +14,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._jit import compiled
 from ..mechanisms import laplace_mechanism
 from ..validation import check_epsilon, check_int, check_sensitivity
 from ._common import finish, prepare, release_groups, share
@@ -136,9 +137,10 @@ def _ahp_lookahead(s: np.ndarray, c: float) -> np.ndarray:
     return best
 
 
-def _ahp_greedy(s: np.ndarray, c: float) -> np.ndarray:
+def _ahp_greedy_py(s: np.ndarray, c: float) -> np.ndarray:
     """AHP's greedy clustering of sorted rows: start a new cluster at j when extending the current one costs at
-    least the look-ahead cost of starting afresh. Cluster cost = SSE + c/size. Returns cluster-start flags."""
+    least the look-ahead cost of starting afresh. Cluster cost = SSE + c/size. Returns cluster-start flags.
+    The numpy reference of :func:`_ahp_greedy` (vectorized over rows, a Python loop over the n bins)."""
     reps, n = s.shape
     prefix = np.concatenate([np.zeros((reps, 1)), np.cumsum(s, axis=1)], axis=1)
     prefix2 = np.concatenate([np.zeros((reps, 1)), np.cumsum(s**2, axis=1)], axis=1)
@@ -157,6 +159,42 @@ def _ahp_greedy(s: np.ndarray, c: float) -> np.ndarray:
         starts[:, j] = cut
         start = np.where(cut, j, start)
         last = np.where(cut, c, now)
+    return starts
+
+
+def _ahp_greedy_loop(prefix, prefix2, star, c, starts):  # pragma: no cover - run compiled
+    """The greedy scan of :func:`_ahp_greedy_py`, row by row, in loops (compiled by :data:`_ahp_greedy_scan`):
+    the same operations in the same order on each row, so the same flags."""
+    reps, n = starts.shape
+    for r in range(reps):
+        start = 0
+        last = c
+        starts[r, 0] = True
+        for j in range(1, n):
+            length = j + 1 - start
+            tot = prefix[r, j + 1] - prefix[r, start]
+            sse = max(prefix2[r, j + 1] - prefix2[r, start] - tot**2 / length, 0.0)
+            now = sse + c / length
+            cut = now >= last + star[r, j]
+            starts[r, j] = cut
+            if cut:
+                start = j
+                last = c
+            else:
+                last = now
+
+
+_ahp_greedy_scan = compiled(_ahp_greedy_loop)
+
+
+def _ahp_greedy(s: np.ndarray, c: float) -> np.ndarray:
+    """:func:`_ahp_greedy_py` with its sequential scan over the bins compiled (numba): the same flags."""
+    reps, n = s.shape
+    prefix = np.concatenate([np.zeros((reps, 1)), np.cumsum(s, axis=1)], axis=1)
+    prefix2 = np.concatenate([np.zeros((reps, 1)), np.cumsum(s**2, axis=1)], axis=1)
+    star = _ahp_lookahead(s, c)
+    starts = np.zeros((reps, n), dtype=bool)
+    _ahp_greedy_scan()(prefix, prefix2, star, float(c), starts)
     return starts
 
 

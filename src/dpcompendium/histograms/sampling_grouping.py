@@ -35,6 +35,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import log_softmax, softmax
 
+from .._jit import compiled
 from ..mechanisms import exponential_probabilities
 from ..validation import check_array, check_epsilon, check_int, check_rng, check_sensitivity
 from ._common import finish, group_means, prepare, share
@@ -74,19 +75,71 @@ def parse_variant(variant: str) -> tuple[str, str]:
     return centres, reading or _DEFAULT_READING[centres]
 
 
+def _kmeanspp_loop(v, first, u, power, centres):  # pragma: no cover - run compiled
+    """The k-means++ draws of :func:`kmeanspp_centres`, row by row (compiled by :data:`_kmeanspp_scan`): ``first``
+    (R,) the first centres, ``u`` (k − 1, R) the uniforms of the next ones; fills ``centres`` (R, k). The running
+    weights w = d^power and their cumulative sums are one pass over the bins per centre, the draw a binary search."""
+    reps, n = v.shape
+    k = centres.shape[1]
+    w = np.empty(n)
+    cdf = np.empty(n)
+    chosen = np.zeros(n, dtype=np.bool_)
+    for r in range(reps):
+        c = first[r]
+        centres[r, 0] = c
+        chosen[:] = False
+        chosen[c] = True
+        for i in range(n):
+            d = abs(v[r, i] - v[r, c])
+            w[i] = d * d if power == 2.0 else d**power
+        for j in range(1, k):
+            acc = 0.0
+            for i in range(n):
+                acc += w[i]
+                cdf[i] = acc
+            if cdf[n - 1] <= 0:  # every remaining d is 0: uniform among the unchosen bins
+                acc = 0.0
+                for i in range(n):
+                    acc += 0.0 if chosen[i] else 1.0
+                    cdf[i] = acc
+            idx = min(np.searchsorted(cdf, u[j - 1, r] * cdf[n - 1], side="right"), n - 1)
+            centres[r, j] = idx
+            chosen[idx] = True
+            for i in range(n):
+                d = abs(v[r, i] - v[r, idx])
+                d = d * d if power == 2.0 else d**power
+                if d < w[i]:
+                    w[i] = d
+
+
+_kmeanspp_scan = compiled(_kmeanspp_loop)
+
+
 def kmeanspp_centres(
     values: ArrayLike, k: int, rng: np.random.Generator, *, power: float = 2.0
 ) -> np.ndarray:
     """k-means++ seeding over bins (``src_histograms`` step S2): the first centre uniform, each next one with
     probability ∝ d(i)^power, d(i) = min over chosen centres c of |v_i − v_c| (power = 2 is k-means++; when every
     remaining d is 0 the next centre is uniform among unchosen bins). ``values`` (R, n) → centre indices (R, k).
-    Not private by itself: it reads ``values`` without noise."""
+    Not private by itself: it reads ``values`` without noise. O(k·n) per row, compiled (numba); the uniforms are
+    drawn up front (R first centres, then (k − 1)·R uniforms: the stream of :func:`_kmeanspp_centres_py`)."""
     v = check_array(values, "values", ndim=(1, 2))
-    v = np.atleast_2d(v)
+    v = np.ascontiguousarray(np.atleast_2d(v), dtype=float)
     rng = check_rng(rng)
     reps, n = v.shape
     k = check_int(k, "k", minimum=1, maximum=n)
     power = check_sensitivity(power, "power")
+    first = rng.integers(0, n, size=reps)
+    u = rng.random((k - 1, reps))
+    centres = np.empty((reps, k), dtype=np.int64)
+    _kmeanspp_scan()(v, first, u, float(power), centres)
+    return centres
+
+
+def _kmeanspp_centres_py(values: np.ndarray, k: int, rng: np.random.Generator, power: float = 2.0):
+    """The numpy reference of :func:`kmeanspp_centres` (vectorized over rows, one cumulative sum per centre)."""
+    v = np.atleast_2d(values)
+    reps, n = v.shape
     rows = np.arange(reps)
     centres = np.empty((reps, k), dtype=np.int64)
     centres[:, 0] = rng.integers(0, n, size=reps)

@@ -29,7 +29,6 @@ selections and measurements are drawn for all chains at once, the workload is sc
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -40,6 +39,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy.special import softmax
 
+from .._jit import compiled
 from ..mechanisms import laplace_mechanism
 from ..parallel import joblib_backend
 from ..privacy import PrivacyClaim
@@ -361,47 +361,43 @@ def _replay_pass_py(A, offsets, members, qpos, meas, t, n, inv2n):
     A *= (n / tot)[:, None]
 
 
-@functools.cache
-def _replay_pass():
-    """:func:`_replay_pass_py` compiled by numba (cached on disk): the replay is O(T²·passes) sequential steps per
-    chain, which numpy runs at a few µs of dispatch per small operation; compiled, chain by chain (chains are
-    independent within a pass, and a chain's histogram stays in cache), a step visits only the cells of its box,
-    twice (against every cell of every chain, with a mask, before: 1.5-2x slower on the chapter's 2-D workload). Sums run over the cells in the reference's order, so the result is bit-for-bit the reference's
-    (``tests/test_mwem.py``)."""
-    import numba  # a second of import time, paid by MWEM runs only
+def _replay_loop(A, offsets, members, qpos, meas, t, n, inv2n):  # pragma: no cover - run compiled
+    """:func:`_replay_pass_py` as loops, compiled by :data:`_replay_pass` (numba): the replay is O(T²·passes)
+    sequential steps per chain, which numpy runs at a few µs of dispatch per small operation. Chain by chain (chains
+    are independent within a pass, and a chain's histogram stays in cache), a step visits only the cells of its box,
+    twice (every cell of every chain, with a mask, before: 1.5–2.7× slower on the chapter's 2-D workload). Sums run
+    over the cells in the reference's order, so the result is bit-for-bit the reference's (``tests/test_mwem.py``)."""
+    C, N = A.shape
+    for c in range(C):
+        row = A[c]
+        scale = 1.0
+        for j in range(t):
+            q = qpos[j, c]
+            b0, b1 = offsets[q], offsets[q + 1]
+            acc = 0.0
+            for b in range(b0, b1):
+                acc += row[members[b]]
+            qa = scale * acc
+            g = meas[j, c] - qa
+            g *= inv2n
+            g = np.expm1(g)
+            s = g * qa
+            s += n
+            s = n / s
+            f = 1.0 + g
+            for b in range(b0, b1):
+                row[members[b]] *= f
+            scale *= s
+        tot = 0.0
+        for i in range(N):
+            row[i] *= scale
+            tot += row[i]
+        r = n / tot
+        for i in range(N):
+            row[i] *= r
 
-    @numba.njit(cache=True, nogil=True)
-    def replay(A, offsets, members, qpos, meas, t, n, inv2n):  # pragma: no cover - compiled
-        C, N = A.shape
-        for c in range(C):
-            row = A[c]
-            scale = 1.0
-            for j in range(t):
-                q = qpos[j, c]
-                b0, b1 = offsets[q], offsets[q + 1]
-                acc = 0.0
-                for b in range(b0, b1):
-                    acc += row[members[b]]
-                qa = scale * acc
-                g = meas[j, c] - qa
-                g *= inv2n
-                g = np.expm1(g)
-                s = g * qa
-                s += n
-                s = n / s
-                f = 1.0 + g
-                for b in range(b0, b1):
-                    row[members[b]] *= f
-                scale *= s
-            tot = 0.0
-            for i in range(N):
-                row[i] *= scale
-                tot += row[i]
-            r = n / tot
-            for i in range(N):
-                row[i] *= r
 
-    return replay
+_replay_pass = compiled(_replay_loop)
 
 
 def _shuffle_rows_py(keys, cols, qpos, meas, pos):
@@ -414,31 +410,28 @@ def _shuffle_rows_py(keys, cols, qpos, meas, pos):
         arr[:t, cols] = np.take_along_axis(arr[:t, cols], perm, axis=0)
 
 
-@functools.cache
-def _shuffle_rows():
-    """:func:`_shuffle_rows_py` compiled by numba: the same permutations (keys are distinct with probability
-    1 − O(t²·2⁻⁵³), and then every sort gives the same order) without three gathers of numpy per pass."""
-    import numba
+def _shuffle_loop(keys, cols, qpos, meas, pos):  # pragma: no cover - run compiled
+    """:func:`_shuffle_rows_py` as loops, compiled by :data:`_shuffle_rows`: the same permutations (keys are
+    distinct with probability 1 − O(t²·2⁻⁵³), and then every sort gives the same order) without three numpy gathers
+    per pass."""
+    t = keys.shape[1]
+    q_old = np.empty(t, dtype=qpos.dtype)
+    m_old = np.empty(t, dtype=meas.dtype)
+    p_old = np.empty(t, dtype=pos.dtype)
+    for k in range(cols.size):
+        c = cols[k]
+        order = np.argsort(keys[k])
+        for j in range(t):
+            q_old[j] = qpos[j, c]
+            m_old[j] = meas[j, c]
+            p_old[j] = pos[j, c]
+        for j in range(t):
+            qpos[j, c] = q_old[order[j]]
+            meas[j, c] = m_old[order[j]]
+            pos[j, c] = p_old[order[j]]
 
-    @numba.njit(cache=True, nogil=True)
-    def shuffle(keys, cols, qpos, meas, pos):  # pragma: no cover - compiled
-        t = keys.shape[1]
-        q_old = np.empty(t, dtype=qpos.dtype)
-        m_old = np.empty(t, dtype=meas.dtype)
-        p_old = np.empty(t, dtype=pos.dtype)
-        for k in range(cols.size):
-            c = cols[k]
-            order = np.argsort(keys[k])
-            for j in range(t):
-                q_old[j] = qpos[j, c]
-                m_old[j] = meas[j, c]
-                p_old[j] = pos[j, c]
-            for j in range(t):
-                qpos[j, c] = q_old[order[j]]
-                meas[j, c] = m_old[order[j]]
-                pos[j, c] = p_old[order[j]]
 
-    return shuffle
+_shuffle_rows = compiled(_shuffle_loop)
 
 
 def _run_batch(
