@@ -86,14 +86,20 @@ class SiteData:
 
     @classmethod
     def from_labels(cls, x: np.ndarray, labels: np.ndarray, s: int) -> SiteData:
-        """From rows ``x`` and a site label in ``0..s-1`` per row (a loop over sites, not rows)."""
+        """From rows ``x`` and a site label in ``0..s-1`` per row (a loop over sites, not rows).
+
+        The rows are grouped by site once (a stable sort keeps each site's rows in their order); each scatter is
+        the same BLAS product ``X_iᵀ X_i`` of two equal copies as ``x[labels == i].T @ x[labels == i]``."""
         x = check_array(x, "x", ndim=2)
         labels = check_array(labels, "labels", ndim=1, dtype=np.int64)
         s = check_int(s, "s", minimum=1)
         if labels.shape[0] != x.shape[0] or labels.min() < 0 or labels.max() >= s:
             raise ValueError(f"labels must give a site in 0..{s - 1} for each of {x.shape[0]} rows")
-        scatters = np.stack([x[labels == i].T @ x[labels == i] for i in range(s)])
-        return cls(scatters, np.bincount(labels, minlength=s))
+        sizes = np.bincount(labels, minlength=s)
+        # a stable sort of small integers is a radix sort; rows gather fastest from a C-ordered x
+        order = np.argsort(labels.astype(np.min_scalar_type(s - 1)), kind="stable")
+        grouped = np.split(x[order], np.cumsum(sizes)[:-1])
+        return cls(np.stack([xi.T @ xi.copy() for xi in grouped]), sizes)
 
     @property
     def s(self) -> int:
