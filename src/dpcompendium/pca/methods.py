@@ -19,6 +19,7 @@ every condition is carried by :func:`privacy_claim`):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -113,10 +114,26 @@ class SiteData:
     def n(self) -> int:
         return int(self.sizes.sum())
 
-    @property
+    # computed once per split (the sweeps ask for them at every ε), read-only
+    @functools.cached_property
     def second_moment(self) -> np.ndarray:
         """``A = (1/n) Σ_i X_iᵀX_i``."""
-        return self.scatters.sum(axis=0) / self.n
+        return _frozen(self.scatters.sum(axis=0) / self.n)
+
+    @functools.cached_property
+    def shares(self) -> np.ndarray:
+        """The sites' shares of ``A``: ``A_i = X_iᵀX_i / n`` (s, d, d)."""
+        return _frozen(self.scatters / self.n)
+
+    @functools.cached_property
+    def local_moments(self) -> np.ndarray:
+        """Each site's own second moment ``X_iᵀX_i / N_i`` (s, d, d)."""
+        return _frozen(self.scatters / self.sizes[:, None, None])
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
 
 
 def _as_sites(data: np.ndarray | SiteData) -> SiteData:
@@ -189,7 +206,7 @@ def dpdis_pca(
         ]
     )
     shape = _reps_shape(reps)
-    local = data.scatters / data.sizes[:, None, None]
+    local = data.local_moments
     noisy = local + symmetric_gaussian(d, taus, rng, size=(*shape, s))
     vals, vecs = top_k_eigh(noisy, r)
     p = vecs * np.sqrt(np.clip(vals, 0.0, None))[..., None, :]  # (..., s, d, r)
@@ -257,9 +274,7 @@ def federated_pca(
                 epsilon, delta, data.n, neighbours=neighbours, calibration=calibration
             )
             s, d = data.s, data.d
-            noisy = data.scatters / data.n + symmetric_gaussian(
-                d, tau / np.sqrt(s), rng, size=(n_runs, s)
-            )
+            noisy = data.shares + symmetric_gaussian(d, tau / np.sqrt(s), rng, size=(n_runs, s))
             aggs = list(decode(encode(noisy, FRAC_BITS).sum(axis=1, dtype=np.uint64), FRAC_BITS))
     else:
         raise ValueError(f"variant must be 'shared-seed' or 'secure-aggregation', got {variant!r}")
