@@ -94,9 +94,8 @@ def _energy_cell_body(dataset, split, sites, epsilons, delta, k, data_seed, kw, 
     rows, subspaces = [], []
     for rep in range(reps):
         sd = SiteData.from_labels(x, split_sites(ds.n, sites, rng, sizes=split), sites)
-        pooled = pca(
-            sd, k
-        )  # non-private: draws nothing and does not depend on ε, so once per split
+        # non-private: draws nothing and does not depend on ε, so once per split
+        pooled = pca(sd, k)
         for eps in epsilons:
             for method in METHODS:
                 v = (
@@ -209,9 +208,8 @@ def _svm_cell_body(
         # a small subset may hold fewer than ``folds`` rows of every class: never more folds than the largest class
         largest = int(np.unique(y, return_counts=True)[1].max())
         cv = StratifiedKFold(max(2, min(folds, largest)), shuffle=True, random_state=cv_seed)
-        cv_folds = list(
-            cv.split(x, y)
-        )  # depend on y and the seed only: the same for every subspace
+        # the folds depend on y and the seed only: the same for every subspace
+        cv_folds = list(cv.split(x, y))
         for eps in epsilons:
             for method in METHODS:
                 if method == "non-private" and eps != epsilons[0]:
