@@ -34,6 +34,32 @@ def test_bench_energy_sweep_at_default_parameters(benchmark):
     assert benchmark.stats.stats.max < BUDGET_S
 
 
+def test_bench_svm_table_at_default_parameters(benchmark):
+    """The second sweep: cross-validated LinearSVC accuracy on the projections of every method's subspace."""
+    p = _defaults()
+    svm = benchmark.pedantic(
+        P.svm_table,
+        args=(
+            p["datasets"],
+            p["epsilons"],
+            p["delta"],
+            p["svm_sites"],
+            p["k"],
+            p["svm_reps"],
+            p["seed"],
+        ),
+        kwargs={
+            "max_rows": p["svm_max_rows"],
+            "n_jobs": p["n_jobs"],
+            "calibration": p["calibration"],
+        },
+        rounds=1,
+        iterations=1,
+    )
+    assert set(svm.method) == set(P.METHODS)
+    assert benchmark.stats.stats.max < BUDGET_S
+
+
 def test_bench_chapter_notebook(benchmark, tmp_path):
     """The whole chapter, executed as the book executes it (papermill, default parameters)."""
     papermill = pytest.importorskip("papermill")

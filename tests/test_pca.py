@@ -457,3 +457,84 @@ def test_finding4_classical_gaussian_beyond_its_range():
     )
     assert classical_crossover(1e-5) == pytest.approx(8.42, abs=0.01)
     assert gaussian_claim(1.0, 8.0, 1e-5).private and not gaussian_claim(1.0, 9.0, 1e-5).private
+
+
+# ---- the sweeps' fast paths compute the reference formulas bit for bit ------------------------------------------
+
+
+def test_symmetric_gaussian_is_the_mirrored_upper_triangle(rng):
+    seed = int(rng.integers(2**32))
+    sig = np.array([0.5, 2.0, 3.0])
+    e = P.symmetric_gaussian(7, sig, np.random.default_rng(seed), size=(3,))
+    z = np.random.default_rng(seed).standard_normal((3, 7, 7))
+    ref = (np.triu(z) + np.swapaxes(np.triu(z, 1), -1, -2)) * sig[:, None, None]
+    assert np.array_equal(e, ref)
+
+
+@pytest.mark.parametrize(("d", "k"), [(1, 1), (5, 5), (13, 2), (64, 5), (113, 5)])
+def test_top_k_eigh_is_scipy_eigh_evx_bit_for_bit(rng, d, k):
+    from scipy import linalg
+
+    x = rng.standard_normal((3 * d, d))
+    # a gemm product (not exactly symmetric) plus symmetric noise: what the sweeps decompose
+    a = x.T @ x.copy() / (3 * d) + P.symmetric_gaussian(d, 0.3, rng, size=(4,))
+    vals, vecs = P.top_k_eigh(a, k)
+    for m, w_fast, v_fast in zip(a, vals, vecs, strict=True):
+        w, v = linalg.eigh(m, subset_by_index=[d - k, d - 1], driver="evx", check_finite=False)
+        assert np.array_equal(w_fast, w[::-1]) and np.array_equal(v_fast, v[:, ::-1])
+    with pytest.raises(ValueError, match="k must be"):
+        P.top_k_eigh(a, d + 1)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_from_labels_is_the_masked_product_bit_for_bit(rng, order):
+    x = np.asarray(P.prepare(rng.standard_normal((3000, 40))), order=order)
+    for s, sizes in [(1, "equal"), (7, "unequal"), (50, "unequal")]:
+        labels = P.split_sites(len(x), s, rng, sizes=sizes)
+        sd = P.SiteData.from_labels(x, labels, s)
+        ref = np.stack([x[labels == i].T @ x[labels == i] for i in range(s)])
+        assert np.array_equal(sd.scatters, ref)
+        assert np.array_equal(sd.sizes, np.bincount(labels, minlength=s))
+
+
+def test_energy_cell_is_the_per_method_loop_bit_for_bit():
+    """The sweep's cell (non-private subspace once per split, energies in one call) against the plain loop:
+    every method fitted at every ε, ``captured_energy`` per subspace, one generator in the same order."""
+    from dpcompendium.pca.experiments import _dataset, _energy_cell_body
+
+    eps, kw = [0.5, 2.0], {"neighbours": "replace-one", "calibration": "auto", "r": None}
+    for name, split, s in [("wine", "equal", 3), ("synthetic", "unequal", 5)]:
+        rows = _energy_cell_body(name, split, s, eps, 1e-5, 3, 11, kw, 2, np.random.default_rng(4))
+        ds, rng = _dataset(name, 11), np.random.default_rng(4)
+        a, ref = ds.x.T @ ds.x / ds.n, []
+        for rep in range(2):
+            sd = P.SiteData.from_labels(ds.x, P.split_sites(ds.n, s, rng, sizes=split), s)
+            for e in eps:
+                for method in P.METHODS:
+                    v = P.fit_subspace(method, sd, 3, e, 1e-5, rng, **kw)
+                    ref.append(
+                        {
+                            "rep": rep,
+                            "epsilon": e,
+                            "method": method,
+                            "captured_energy": P.captured_energy(a, v),
+                        }
+                    )
+        assert rows == ref
+
+
+def test_cv_accuracy_is_cross_val_score_bit_for_bit(rng):
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import LinearSVC
+
+    from dpcompendium.pca.experiments import _cv_accuracy
+
+    for name in ("wine", "breast_cancer"):
+        ds = P.load_dataset(name)
+        z = ds.x @ np.linalg.qr(rng.standard_normal((ds.d, 3)))[0]
+        cv = StratifiedKFold(5, shuffle=True, random_state=17)
+        clf = make_pipeline(StandardScaler(), LinearSVC(C=1.0, max_iter=20000, random_state=17))
+        ref = cross_val_score(clf, z, ds.y, cv=cv).mean()
+        assert _cv_accuracy(z, ds.y, list(cv.split(z, ds.y)), 17) == ref

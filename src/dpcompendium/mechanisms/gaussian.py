@@ -19,7 +19,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import optimize
-from scipy.stats import norm
+from scipy.special import log_ndtr, ndtr  # scipy.stats.norm's cdf and logcdf, without the overhead
 
 from ..privacy import PrivacyClaim
 from ..validation import check_array, check_delta, check_epsilon, check_rng, check_sensitivity
@@ -70,7 +70,7 @@ def gaussian_delta(sigma: float, sensitivity: float, epsilon: float) -> float:
     s = check_sensitivity(sigma, "sigma")
     d = check_sensitivity(sensitivity)
     a, b = d / (2 * s), epsilon * s / d
-    return float(norm.cdf(a - b) - math.exp(epsilon + norm.logcdf(-a - b)))
+    return float(ndtr(a - b) - math.exp(epsilon + log_ndtr(-a - b)))
 
 
 def gaussian_epsilon(sigma: float, sensitivity: float, delta: float) -> float:
@@ -98,7 +98,7 @@ def analytic_gaussian_sigma(sens: float, epsilon: float, delta: float) -> float:
     def excess(log_sigma: float) -> float:
         s = math.exp(log_sigma) / sens  # σ in units of Δ
         a, b = 1.0 / (2.0 * s), e * s
-        return norm.cdf(a - b) - math.exp(e + norm.logcdf(-a - b)) - d
+        return ndtr(a - b) - math.exp(e + log_ndtr(-a - b)) - d
 
     lo, hi = math.log(sens) - 30.0, math.log(sens) + 30.0
     return math.exp(optimize.brentq(excess, lo, hi, xtol=1e-14, rtol=1e-12))

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+import sklearn
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.model_selection import StratifiedKFold, cross_val_score
-from sklearn.pipeline import make_pipeline
+from sklearn.model_selection import StratifiedKFold
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 from threadpoolctl import threadpool_limits
@@ -45,6 +45,14 @@ def _dataset(name: str, seed: int) -> Dataset:
     return load_dataset(
         name, make_rng(np.random.SeedSequence(seed).spawn(1)[0]) if name == "synthetic" else None
     )
+
+
+@functools.cache
+def _rows(name: str, seed: int) -> np.ndarray:
+    """The dataset's rows in C order (Adult's are Fortran-ordered): the sweeps gather rows thousands of times."""
+    x = np.ascontiguousarray(_dataset(name, seed).x)
+    x.flags.writeable = False
+    return x
 
 
 def fit_subspace(
@@ -81,22 +89,25 @@ def _energy_cell(dataset, split, sites, *, epsilons, delta, k, data_seed, kw, re
 
 
 def _energy_cell_body(dataset, split, sites, epsilons, delta, k, data_seed, kw, reps, rng):
-    ds = _dataset(dataset, data_seed)
+    ds, x = _dataset(dataset, data_seed), _rows(dataset, data_seed)
     a = ds.x.T @ ds.x / ds.n
-    rows = []
+    rows, subspaces = [], []
     for rep in range(reps):
-        sd = SiteData.from_labels(ds.x, split_sites(ds.n, sites, rng, sizes=split), sites)
+        sd = SiteData.from_labels(x, split_sites(ds.n, sites, rng, sizes=split), sites)
+        # non-private: draws nothing and does not depend on ε, so once per split
+        pooled = pca(sd, k)
         for eps in epsilons:
             for method in METHODS:
-                v = fit_subspace(method, sd, k, eps, delta, rng, **kw)
-                rows.append(
-                    {
-                        "rep": rep,
-                        "epsilon": eps,
-                        "method": method,
-                        "captured_energy": captured_energy(a, v),
-                    }
+                v = (
+                    pooled
+                    if method == "non-private"
+                    else fit_subspace(method, sd, k, eps, delta, rng, **kw)
                 )
+                subspaces.append(v)
+                rows.append({"rep": rep, "epsilon": eps, "method": method})
+    # one call for the cell: the eigenvalues of A once, the energies of all subspaces in one einsum
+    for row, q in zip(rows, captured_energy(a, np.stack(subspaces)), strict=True):
+        row["captured_energy"] = float(q)
     return rows
 
 
@@ -157,6 +168,28 @@ def energy_table(runs: pd.DataFrame, delta: float, k: int) -> pd.DataFrame:
     return out[[*cols, "captured_energy_se"]]
 
 
+def _cv_accuracy(z: np.ndarray, y: np.ndarray, folds, seed: int) -> float:
+    """Mean test accuracy over ``folds`` of ``StandardScaler`` then ``LinearSVC(C=1, random_state=seed)`` fitted on
+    each training part: the number ``cross_val_score(make_pipeline(StandardScaler(), LinearSVC(...)), z, y,
+    cv=folds).mean()`` gives (the same estimators, steps and folds; tested bit for bit), without its per-call
+    machinery (cloning, parameter validation, joblib dispatch, the scorer), which costs several times the fits
+    themselves on these small problems."""
+    scores = []
+    # inputs are finite and parameters fixed: skip re-checking them at every call
+    with (
+        warnings.catch_warnings(),
+        sklearn.config_context(assume_finite=True, skip_parameter_validation=True),
+    ):
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        for train, test in folds:
+            scaler = StandardScaler()
+            svc = LinearSVC(C=1.0, max_iter=20000, random_state=seed)
+            svc.fit(scaler.fit_transform(z[train], y[train]), y[train])
+            # accuracy: LinearSVC.score's accuracy_score is this mean, after a label-type check
+            scores.append(np.mean(svc.predict(scaler.transform(z[test])) == y[test]))
+    return float(np.mean(scores))
+
+
 def _svm_cell(dataset, *, reps, rng, **kw):
     with threadpool_limits(limits=1):
         return _svm_cell_body(dataset, reps=reps, rng=rng, **kw)
@@ -165,26 +198,24 @@ def _svm_cell(dataset, *, reps, rng, **kw):
 def _svm_cell_body(
     dataset, *, epsilons, delta, k, sites, max_rows, folds, data_seed, kw, reps, rng
 ):
-    ds = _dataset(dataset, data_seed)
+    ds, rows_c = _dataset(dataset, data_seed), _rows(dataset, data_seed)
     rows = []
     for rep in range(reps):
-        sd = SiteData.from_labels(ds.x, split_sites(ds.n, sites, rng, sizes="equal"), sites)
+        sd = SiteData.from_labels(rows_c, split_sites(ds.n, sites, rng, sizes="equal"), sites)
         idx = rng.permutation(ds.n)[: min(max_rows, ds.n)]
         cv_seed = int(rng.integers(2**31 - 1))
+        x, y = rows_c[idx], ds.y[idx]
         # a small subset may hold fewer than ``folds`` rows of every class: never more folds than the largest class
-        largest = int(np.unique(ds.y[idx], return_counts=True)[1].max())
+        largest = int(np.unique(y, return_counts=True)[1].max())
         cv = StratifiedKFold(max(2, min(folds, largest)), shuffle=True, random_state=cv_seed)
+        # the folds depend on y and the seed only: the same for every subspace
+        cv_folds = list(cv.split(x, y))
         for eps in epsilons:
             for method in METHODS:
                 if method == "non-private" and eps != epsilons[0]:
                     continue
                 v = fit_subspace(method, sd, k, eps, delta, rng, **kw)
-                clf = make_pipeline(
-                    StandardScaler(), LinearSVC(C=1.0, max_iter=20000, random_state=cv_seed)
-                )
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", ConvergenceWarning)
-                    acc = cross_val_score(clf, ds.x[idx] @ v, ds.y[idx], cv=cv).mean()
+                acc = _cv_accuracy(x @ v, y, cv_folds, cv_seed)
                 for e in epsilons if method == "non-private" else [eps]:
                     rows.append(
                         {"rep": rep, "method": method, "epsilon": e, "accuracy": float(acc)}

@@ -19,6 +19,7 @@ every condition is carried by :func:`privacy_claim`):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -86,14 +87,20 @@ class SiteData:
 
     @classmethod
     def from_labels(cls, x: np.ndarray, labels: np.ndarray, s: int) -> SiteData:
-        """From rows ``x`` and a site label in ``0..s-1`` per row (a loop over sites, not rows)."""
+        """From rows ``x`` and a site label in ``0..s-1`` per row (a loop over sites, not rows).
+
+        The rows are grouped by site once (a stable sort keeps each site's rows in their order); each scatter is
+        the same BLAS product ``X_iᵀ X_i`` of two equal copies as ``x[labels == i].T @ x[labels == i]``."""
         x = check_array(x, "x", ndim=2)
         labels = check_array(labels, "labels", ndim=1, dtype=np.int64)
         s = check_int(s, "s", minimum=1)
         if labels.shape[0] != x.shape[0] or labels.min() < 0 or labels.max() >= s:
             raise ValueError(f"labels must give a site in 0..{s - 1} for each of {x.shape[0]} rows")
-        scatters = np.stack([x[labels == i].T @ x[labels == i] for i in range(s)])
-        return cls(scatters, np.bincount(labels, minlength=s))
+        sizes = np.bincount(labels, minlength=s)
+        # a stable sort of small integers is a radix sort; rows gather fastest from a C-ordered x
+        order = np.argsort(labels.astype(np.min_scalar_type(s - 1)), kind="stable")
+        grouped = np.split(x[order], np.cumsum(sizes)[:-1])
+        return cls(np.stack([xi.T @ xi.copy() for xi in grouped]), sizes)
 
     @property
     def s(self) -> int:
@@ -107,10 +114,26 @@ class SiteData:
     def n(self) -> int:
         return int(self.sizes.sum())
 
-    @property
+    # computed once per split (the sweeps ask for them at every ε), read-only
+    @functools.cached_property
     def second_moment(self) -> np.ndarray:
         """``A = (1/n) Σ_i X_iᵀX_i``."""
-        return self.scatters.sum(axis=0) / self.n
+        return _frozen(self.scatters.sum(axis=0) / self.n)
+
+    @functools.cached_property
+    def shares(self) -> np.ndarray:
+        """The sites' shares of ``A``: ``A_i = X_iᵀX_i / n`` (s, d, d)."""
+        return _frozen(self.scatters / self.n)
+
+    @functools.cached_property
+    def local_moments(self) -> np.ndarray:
+        """Each site's own second moment ``X_iᵀX_i / N_i`` (s, d, d)."""
+        return _frozen(self.scatters / self.sizes[:, None, None])
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
 
 
 def _as_sites(data: np.ndarray | SiteData) -> SiteData:
@@ -183,7 +206,7 @@ def dpdis_pca(
         ]
     )
     shape = _reps_shape(reps)
-    local = data.scatters / data.sizes[:, None, None]
+    local = data.local_moments
     noisy = local + symmetric_gaussian(d, taus, rng, size=(*shape, s))
     vals, vecs = top_k_eigh(noisy, r)
     p = vecs * np.sqrt(np.clip(vals, 0.0, None))[..., None, :]  # (..., s, d, r)
@@ -251,9 +274,7 @@ def federated_pca(
                 epsilon, delta, data.n, neighbours=neighbours, calibration=calibration
             )
             s, d = data.s, data.d
-            noisy = data.scatters / data.n + symmetric_gaussian(
-                d, tau / np.sqrt(s), rng, size=(n_runs, s)
-            )
+            noisy = data.shares + symmetric_gaussian(d, tau / np.sqrt(s), rng, size=(n_runs, s))
             aggs = list(decode(encode(noisy, FRAC_BITS).sum(axis=1, dtype=np.uint64), FRAC_BITS))
     else:
         raise ValueError(f"variant must be 'shared-seed' or 'secure-aggregation', got {variant!r}")
