@@ -90,10 +90,12 @@ class _Runs:
                 self.plc.append((i, jj, x, 1.0 - x))
 
     def level(self, v: np.ndarray) -> np.ndarray:
-        """``np.searchsorted(edges, v, side="right")`` for few edges: k − 1 − #{edges > v} (NaN: k − 1 as well)."""
-        lvl = np.full(v.shape, self.edges.size, dtype=np.intp)
+        """``np.searchsorted(edges, v, side="right")`` (int8): #edges − #{edges > v}, NaN → #edges as well."""
+        lvl = np.full(v.shape, self.edges.size, dtype=np.int8)
+        below = np.empty(v.shape, dtype=bool)
         for e in self.edges:
-            lvl -= v < e
+            np.less(v, e, out=below)
+            lvl -= below.view(np.int8)
         return lvl
 
 
@@ -198,7 +200,7 @@ def _sgd(xa, ya, train, method, eps, faithful, mu, lam, g, edges, rng, lr_power=
     perm = rng.permutation(n)
     xp = np.empty((n, dt))  # [1, x] of the users in visiting order
     xp[:, 0] = 1.0
-    np.take(xa, perm, axis=0, out=xp[:, 1:])
+    np.take(xa, perm, axis=0, out=xp[:, 1:], mode="clip")
     yp = ya.take(perm)
     order = np.empty(
         (n_f, m), dtype=np.intp
@@ -218,7 +220,7 @@ def _sgd(xa, ya, train, method, eps, faithful, mu, lam, g, edges, rng, lr_power=
     xt = np.empty((n_f, g, dt))
     for t in range(1, m // g + 1):
         idx = order[:, (t - 1) * g : t * g]
-        np.take(xp, idx, axis=0, out=xt)
+        np.take(xp, idx, axis=0, out=xt, mode="clip")  # valid indices; "raise" would buffer `out`
         resid = np.einsum("fgd,efd->efg", xt, beta)
         resid -= yp.take(idx)
         if faithful:
@@ -305,6 +307,10 @@ def _check_run(x, y, method, mu, edges, lam, lr_power):
 def _check_options(method, mu, edges, lam, lr_power):
     """Validate everything but the data; return (edges, mu)."""
     e = check_edges(edges)
+    if e.size != len(HIERA_MULTIPLIERS) - 1:  # one level per budget of the schedule
+        raise ValueError(
+            f"edges must have {len(HIERA_MULTIPLIERS) - 1} entries (5 levels), got {e.tolist()}"
+        )
     mu = check_int(mu, "mu", minimum=1, maximum=e.size + 1)
     _check_settings(lam, lr_power)
     if method not in SGD_METHODS:
