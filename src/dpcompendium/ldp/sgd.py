@@ -218,10 +218,15 @@ def _sgd(xa, ya, train, method, eps, faithful, mu, lam, g, edges, rng, lr_power=
     x_off = dt * np.arange(n_f * g).reshape(n_f, g)  # row offset of user (f, i) in the flat xt
     cell_off = runs.cell_off.reshape(n_e, n_f, 1)
     xt = np.empty((n_f, g, dt))
+    resid_f = np.empty((n_f, n_e, g))  # fold-major; resid below is its (E, F, G) view
+    resid = resid_f.transpose(1, 0, 2)
     for t in range(1, m // g + 1):
         idx = order[:, (t - 1) * g : t * g]
         np.take(xp, idx, axis=0, out=xt, mode="clip")  # valid indices; "raise" would buffer `out`
-        resid = np.einsum("fgd,efd->efg", xt, beta)
+        # β·x̃ per user: one 2-D einsum per fold (twice as fast as one 3-D einsum; the same kernel, so the same sums)
+        beta_f = np.ascontiguousarray(beta.transpose(1, 0, 2))
+        for f in range(n_f):
+            np.einsum("gd,ed->eg", xt[f], beta_f[f], out=resid_f[f])
         resid -= yp.take(idx)
         if faithful:
             reg = lam * np.abs(beta)
@@ -411,7 +416,10 @@ def _kfold_mse(
         yf = ya.take(te)
         for w in range(eps.size):
             b = beta[w, f]
-            se[w, start : start + te.size] = (b[0] + xf @ b[1:] - yf) ** 2
+            err = xf @ b[1:]  # (b[0] + x·b[1:] − y)², in place
+            err += b[0]
+            err -= yf
+            np.square(err, out=se[w, start : start + te.size])
         start += te.size
     return np.array([float(np.mean(row)) for row in se])
 
