@@ -408,18 +408,15 @@ def _kfold_mse(
         beta[which] = _sgd(
             xa, ya, train, method, eps[which], faithful, mu, lam, int(g), e, rng, lr_power
         )
-    # squared errors pooled over the folds, in fold order; each fold's rows are gathered once for every ε
+    # squared errors pooled over the folds, in fold order: one matrix product per fold for every ε at once
     se = np.empty((eps.size, sum(te.size for _, te in splits)))
     start = 0
     for f, (_, te) in enumerate(splits):
-        xf = xa[: te.size].copy() if faithful_eval else xa.take(te, axis=0)
-        yf = ya.take(te)
-        for w in range(eps.size):
-            b = beta[w, f]
-            err = xf @ b[1:]  # (b[0] + x·b[1:] − y)², in place
-            err += b[0]
-            err -= yf
-            np.square(err, out=se[w, start : start + te.size])
+        xf = xa[: te.size] if faithful_eval else xa.take(te, axis=0)
+        err = beta[:, f, 1:] @ xf.T  # (E, |test|): b[0] + x·b[1:] − y
+        err += beta[:, f, :1]
+        err -= ya.take(te)
+        np.square(err, out=se[:, start : start + te.size])
         start += te.size
     return np.array([float(np.mean(row)) for row in se])
 
