@@ -3,8 +3,8 @@
 - One HierA estimate (every user runs LHP, the collector runs HierA with μ = 2) over 10^7 users in under 2 s, in
   bounded memory: the pipeline's own allocations (traced by tracemalloc, which sees numpy's buffers) stay below
   256 MiB whatever n, because users are processed in chunks of 2^20.
-- Experiment 3 (LDP SGD, ``sgd_experiment``) at the chapter's default parameters in under 40 s (~50 s on a quiet
-  machine, 62-66 s on a busy one, before its loop was rewritten; 28-37 s on the busy one after; same table).
+- Experiment 3 (LDP SGD, ``sgd_experiment``) at the chapter's default parameters in under 40 s (52-66 s before its
+  loop was rewritten, 23-29 s after, on the shared 2-core machine; the table equal to the last bit of the MSEs).
 - The whole chapter at its default parameters in under 180 s.
 
 Run: ``pytest benchmarks/bench_hiera.py -o python_files='bench_*.py'`` (pytest-benchmark).
