@@ -4,7 +4,7 @@
   bounded memory: the pipeline's own allocations (traced by tracemalloc, which sees numpy's buffers) stay below
   256 MiB whatever n, because users are processed in chunks of 2^20.
 - Experiment 3 (LDP SGD, ``sgd_experiment``) at the chapter's default parameters in under 40 s (52-66 s before its
-  loop was rewritten, 23-29 s after, on the shared 2-core machine; the table equal to the last bit of the MSEs).
+  loop was rewritten, 23-29 s after, on the shared 2-core machine; the MSEs equal to within 1 ulp).
 - The whole chapter at its default parameters in under 180 s.
 
 Run: ``pytest benchmarks/bench_hiera.py -o python_files='bench_*.py'`` (pytest-benchmark).
