@@ -6,13 +6,17 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import mc_tol
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dpcompendium.ldp.datasets import synthetic_regression, synthetic_values
+from dpcompendium.ldp.hiera import compensation_weights
 from dpcompendium.ldp.levels import DEFAULT_EDGES, SGD_TEXT_MULTIPLIERS
-from dpcompendium.ldp.numeric import duchi_constant
+from dpcompendium.ldp.numeric import _duchi_bits, _pm, duchi_constant
 from dpcompendium.ldp.sgd import (
     _estimate,
     _folds,
+    _Runs,
     group_size,
     kfold_mse,
     ldp_sgd,
@@ -113,3 +117,90 @@ def test_synthetic_values():
         assert v.min() >= -1 and v.max() <= 1
     with pytest.raises(ValueError, match="kind"):
         synthetic_values("beta", 10, rng)
+
+
+@given(
+    st.lists(
+        st.one_of(st.floats(-1.0, 1.0), st.sampled_from([*DEFAULT_EDGES, -1.0, 1.0, np.nan])),
+        min_size=1,
+        max_size=50,
+    )
+)
+@settings(max_examples=200, deadline=None)
+def test_level_is_searchsorted(values):
+    """The loop's level (comparisons, int8) is ``np.searchsorted(edges, v, side="right")``, on the edges and NaN."""
+    v = np.array(values)[None]
+    edges = np.asarray(DEFAULT_EDGES)
+    sched = np.asarray(SGD_TEXT_MULTIPLIERS)[None]
+    level = _Runs(np.array([1.0]), sched, edges, 2, 3).level(v)
+    assert np.array_equal(level, np.searchsorted(edges, v, side="right"))
+
+
+def _estimate_reference(method, gj, xj, j, dt, eps, sched, edges, mu, faithful, rng):
+    """The per-iteration estimate as first written (fancy indexing, searchsorted, ±1 bits): the same random stream
+    and the same arithmetic as :func:`_estimate`, which hoists the per-run constants out of the loop."""
+    r, g = gj.shape
+    cell = j + dt * np.arange(r)[:, None]
+    n_j = np.bincount(cell.ravel(), minlength=r * dt).reshape(r, dt)
+    if method == "hiera":
+        k = sched.shape[1]
+        level = np.searchsorted(edges, xj, side="right")
+        e = np.exp(sched)
+        keep = rng.random((r, g)) < np.take_along_axis(e / (e + k - 1.0), level, axis=1)
+        other = rng.integers(0, k - 1, size=(r, g))
+        other += other >= level
+        s = np.where(keep, level, other)
+        bits = _duchi_bits(gj, np.take_along_axis(sched, s, axis=1), rng)
+        flat = (cell * k + s).ravel() * 2 + (bits.ravel() < 0)
+        counts = np.bincount(flat, minlength=r * dt * k * 2).reshape(r, dt, k, 2)
+        merged = counts * compensation_weights(k, mu)[:, None]
+        pi = np.exp(sched) / (np.exp(sched) + 1.0)
+        for i in range(k):
+            for jj in range(i + 1, min(i + mu, k)):
+                x = ((pi[:, i] + pi[:, jj] - 1.0) / (2.0 * pi[:, i] - 1.0))[:, None]
+                c = counts[..., i, :]
+                n1 = rng.binomial(c[..., 0], x) + rng.binomial(c[..., 1], 1.0 - x)
+                merged[..., jj, 0] += n1
+                merged[..., jj, 1] += c[..., 0] + c[..., 1] - n1
+        n1, n2 = merged[..., 0].astype(float), merged[..., 1].astype(float)
+        n = n1 + n2
+        p = pi[:, None, :]
+        a = np.clip((p * n - n2) / (2.0 * p - 1.0), 0.0, n)
+        b = np.clip((p * n - n1) / (2.0 * p - 1.0), 0.0, n)
+        tot, n = (a - b).sum(axis=-1), n.sum(axis=-1)
+        est = np.divide(tot, n, out=np.zeros_like(tot), where=n > 0)
+        return est * n_j / g if faithful else est
+    if method == "harmony":
+        rep = duchi_constant(eps)[:, None] * _duchi_bits(gj, eps[:, None], rng)
+    elif method == "pm":
+        rep = _pm(gj, eps[:, None], rng.random((r, g)))
+    else:
+        scale = 2.0 / np.take_along_axis(sched, np.searchsorted(edges, gj, side="right"), axis=1)
+        rep = gj + rng.laplace(0.0, 1.0, size=(r, g)) * scale
+    sums = np.bincount(cell.ravel(), weights=rep.ravel(), minlength=r * dt).reshape(r, dt)
+    return sums / g if faithful else sums / np.maximum(n_j, 1)
+
+
+@pytest.mark.parametrize("faithful", [False, True])
+@pytest.mark.parametrize("method", ["harmony", "pm", "graded-laplace", "hiera"])
+def test_estimate_is_bit_identical_to_reference(method, faithful):
+    """Hoisting the per-run tables changes neither the random draws nor one bit of the estimate (μ = 1, 2, 3)."""
+    data = np.random.default_rng(5)
+    r, g, dt = 12, 3_000, 6
+    eps = np.repeat([0.25, 1.0, 2.5, 0.5], 3)
+    sched = eps[:, None] * np.asarray(SGD_TEXT_MULTIPLIERS)
+    j = data.integers(0, dt, size=(r, g))
+    xj = np.where(j == 0, 1.0, data.uniform(-1.0, 1.0, (r, g)))
+    gj = np.clip(data.normal(0.0, 0.6, (r, g)), -1.0, 1.0)
+    gj[0, :4] = DEFAULT_EDGES  # values on the edges
+    for mu in (1, 2, 3):
+        args = (method, gj, xj, j, dt, eps, sched, np.asarray(DEFAULT_EDGES), mu, faithful)
+        new = _estimate(*args, np.random.default_rng(mu))
+        ref = _estimate_reference(*args, np.random.default_rng(mu))
+        assert new.tobytes() == ref.tobytes()
+
+
+def test_edges_give_one_level_per_budget(rng):
+    x, y = synthetic_regression(2_000, 2, np.random.default_rng(3))
+    with pytest.raises(ValueError, match="edges must have 4 entries"):
+        kfold_mse(x, y, "hiera", [1.0], rng, edges=(-0.5, 0.0, 0.5))

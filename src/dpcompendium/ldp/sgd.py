@@ -30,7 +30,7 @@ from ..experiments import sweep
 from ..validation import check_array, check_epsilon, check_int, check_rng
 from .hiera import compensation_weights
 from .levels import DEFAULT_EDGES, HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS, check_edges
-from .numeric import _duchi_bits, _pm, duchi_constant
+from .numeric import _pm, duchi_constant
 
 __all__ = [
     "SGD_METHODS",
@@ -59,6 +59,46 @@ def group_size(d_tilde: int, epsilon: float, rule: str = "code") -> int:
     raise ValueError(f"group_rule must be 'code' or 'text', got {rule!r}")
 
 
+class _Runs:
+    """Per-run constants of one vectorized SGD pass (R runs, d̃ coordinates, k levels), computed once per pass.
+
+    Every table holds exactly the value the per-iteration code would compute from the gathered budgets (e.g.
+    tanh(ε_s/2) looked up instead of recomputed), so the results and the random stream do not change.
+    """
+
+    def __init__(self, eps: np.ndarray, sched: np.ndarray, edges: np.ndarray, mu: int, dt: int):
+        r, k = sched.shape
+        self.r, self.dt, self.k, self.mu = r, dt, k, mu
+        self.edges = np.asarray(edges, dtype=float)
+        self.cell_off = (dt * np.arange(r))[:, None]  # row offset of run r in a flat (R, d̃) table
+        self.lvl_off = (k * np.arange(r))[:, None]  # row offset of run r in a flat (R, k) table
+        e = np.exp(sched)
+        self.p_keep = (e / (e + k - 1.0)).ravel()  # GRR: keep the level
+        self.tanh_sched = np.tanh(sched / 2.0).ravel()  # Duchi under the perturbed level's budget
+        self.lap_scale = (2.0 / sched).ravel()  # graded Laplace
+        self.eps = eps[:, None]
+        self.tanh_eps = np.tanh(self.eps / 2.0)  # Harmony
+        self.duchi_c = duchi_constant(eps)[:, None]
+        self.w = compensation_weights(k, mu)[:, None]
+        pi = np.exp(sched) / (np.exp(sched) + 1.0)  # (R, k)
+        self.pi = pi[:, None, :]
+        self.two_pi_1 = 2.0 * self.pi - 1.0
+        self.plc = []  # PLC conversions i → jj: (i, jj, x, 1 − x), x (R, 1)
+        for i in range(k):
+            for jj in range(i + 1, min(i + mu, k)):
+                x = ((pi[:, i] + pi[:, jj] - 1.0) / (2.0 * pi[:, i] - 1.0))[:, None]
+                self.plc.append((i, jj, x, 1.0 - x))
+
+    def level(self, v: np.ndarray) -> np.ndarray:
+        """``np.searchsorted(edges, v, side="right")`` (int8): #edges − #{edges > v}, NaN → #edges as well."""
+        lvl = np.full(v.shape, self.edges.size, dtype=np.int8)
+        below = np.empty(v.shape, dtype=bool)
+        for e in self.edges:
+            np.less(v, e, out=below)
+            lvl -= below.view(np.int8)
+        return lvl
+
+
 def _estimate(
     method: str,
     gj: np.ndarray,
@@ -74,59 +114,77 @@ def _estimate(
 ) -> np.ndarray:
     """(R, d̃) estimated mean gradient of one group. ``gj``, ``xj``, ``j``: (R, G) sampled coordinate's clipped
     gradient, feature value and index; ``eps`` (R,) and ``sched`` (R, k): each run's budgets."""
+    runs = _Runs(eps, sched, edges, mu, dt)
+    return _estimate_runs(method, gj, xj, j + runs.cell_off, runs, faithful, rng)
+
+
+def _estimate_runs(
+    method: str,
+    gj: np.ndarray,
+    xj: np.ndarray,
+    cell: np.ndarray,
+    runs: _Runs,
+    faithful: bool,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """:func:`_estimate` with the per-run constants precomputed; ``cell`` (R, G) = run · d̃ + sampled coordinate."""
     r, g = gj.shape
-    cell = j + dt * np.arange(r)[:, None]  # (run, coordinate) index
+    dt, k = runs.dt, runs.k
     n_j = np.bincount(cell.ravel(), minlength=r * dt).reshape(r, dt)
     if (
         method == "hiera"
     ):  # user side: LHP with the level of x_j; collector side: HierA per coordinate
-        k = sched.shape[1]
-        level = np.searchsorted(edges, xj, side="right")
-        e = np.exp(sched)
-        keep = rng.random((r, g)) < np.take_along_axis(e / (e + k - 1.0), level, axis=1)
+        level = runs.level(xj)
+        keep = rng.random((r, g)) < runs.p_keep.take(level + runs.lvl_off)  # GRR on the level
         other = rng.integers(0, k - 1, size=(r, g))
         other += other >= level
         s = np.where(keep, level, other)
-        bits = _duchi_bits(gj, np.take_along_axis(sched, s, axis=1), rng)
-        flat = (cell * k + s).ravel() * 2 + (bits.ravel() < 0)
-        counts = np.bincount(flat, minlength=r * dt * k * 2).reshape(r, dt, k, 2)
-        tot, n = _hiera_runs(counts, sched, mu, rng)
+        # Duchi under ε_s: P(+1) = (1 + g·tanh(ε_s/2))/2; bit −1 ⟺ u ≥ P(+1)
+        p_plus = gj * runs.tanh_sched.take(s + runs.lvl_off)
+        p_plus += 1.0
+        p_plus *= 0.5
+        flat = cell * k
+        flat += s
+        flat *= 2
+        flat += rng.random((r, g)) >= p_plus
+        counts = np.bincount(flat.ravel(), minlength=r * dt * k * 2).reshape(r, dt, k, 2)
+        tot, n = _hiera_runs(counts, runs, rng)
         est = np.divide(tot, n, out=np.zeros_like(tot), where=n > 0)
         return est * n_j / g if faithful else est
     if method == "harmony":
-        rep = duchi_constant(eps)[:, None] * _duchi_bits(gj, eps[:, None], rng)
+        p_plus = gj * runs.tanh_eps
+        p_plus += 1.0
+        p_plus *= 0.5
+        rep = np.where(rng.random((r, g)) < p_plus, runs.duchi_c, -runs.duchi_c)
     elif method == "pm":
-        rep = _pm(gj, eps[:, None], rng.random((r, g)))
+        rep = _pm(gj, runs.eps, rng.random((r, g)))
     elif (
         method == "graded-laplace"
     ):  # the level of the gradient value itself, as in the source's code
-        scale = 2.0 / np.take_along_axis(sched, np.searchsorted(edges, gj, side="right"), axis=1)
-        rep = gj + rng.laplace(0.0, 1.0, size=(r, g)) * scale
+        scale = runs.lap_scale.take(runs.level(gj) + runs.lvl_off)
+        rep = rng.laplace(0.0, 1.0, size=(r, g))
+        rep *= scale
+        rep += gj
     else:
         raise ValueError(f"method must be one of {', '.join(SGD_METHODS)}, got {method!r}")
     sums = np.bincount(cell.ravel(), weights=rep.ravel(), minlength=r * dt).reshape(r, dt)
     return sums / g if faithful else sums / np.maximum(n_j, 1)
 
 
-def _hiera_runs(counts: np.ndarray, sched: np.ndarray, mu: int, rng: np.random.Generator):
+def _hiera_runs(counts: np.ndarray, runs: _Runs, rng: np.random.Generator):
     """HierA steps 3–6 on counts (R, d̃, k, 2) with one schedule per run (R, k); returns (Σ S, Σ N) (R, d̃)."""
-    k = sched.shape[1]
-    w = compensation_weights(k, mu)
-    merged = counts * w[:, None]
-    pi = np.exp(sched) / (np.exp(sched) + 1.0)  # (R, k)
-    for i in range(k):
-        for jj in range(i + 1, min(i + mu, k)):
-            x = ((pi[:, i] + pi[:, jj] - 1.0) / (2.0 * pi[:, i] - 1.0))[:, None]
-            c = counts[..., i, :]
-            n1 = rng.binomial(c[..., 0], x) + rng.binomial(c[..., 1], 1.0 - x)
-            merged[..., jj, 0] += n1
-            merged[..., jj, 1] += c[..., 0] + c[..., 1] - n1
+    merged = counts * runs.w
+    for i, jj, x, not_x in runs.plc:
+        c = counts[..., i, :]
+        n1 = rng.binomial(c[..., 0], x) + rng.binomial(c[..., 1], not_x)
+        merged[..., jj, 0] += n1
+        merged[..., jj, 1] += c[..., 0] + c[..., 1] - n1
     n1 = merged[..., 0].astype(float)
     n2 = merged[..., 1].astype(float)
     n = n1 + n2
-    p = pi[:, None, :]
-    a = np.clip((p * n - n2) / (2.0 * p - 1.0), 0.0, n)
-    b = np.clip((p * n - n1) / (2.0 * p - 1.0), 0.0, n)
+    p = runs.pi
+    a = np.clip((p * n - n2) / runs.two_pi_1, 0.0, n)
+    b = np.clip((p * n - n1) / runs.two_pi_1, 0.0, n)
     return (a - b).sum(axis=-1), n.sum(axis=-1)
 
 
@@ -138,22 +196,38 @@ def _sgd(xa, ya, train, method, eps, faithful, mu, lam, g, edges, rng, lr_power=
     per-iteration gather reads nearly contiguous memory.
     """
     n_e, (n_f, m) = eps.size, train.shape
-    dt = xa.shape[1] + 1
-    perm = rng.permutation(ya.size)
-    xp, yp = xa[perm], ya[perm]
-    rank = np.empty_like(perm)
-    rank[perm] = np.arange(perm.size)
-    order = np.sort(rank[train], axis=1)  # positions in (xp, yp), in visiting order
+    n, dt = ya.size, xa.shape[1] + 1
+    perm = rng.permutation(n)
+    xp = np.empty((n, dt))  # [1, x] of the users in visiting order
+    xp[:, 0] = 1.0
+    np.take(xa, perm, axis=0, out=xp[:, 1:], mode="clip")
+    yp = ya.take(perm)
+    order = np.empty(
+        (n_f, m), dtype=np.intp
+    )  # positions in (xp, yp) of each training set, in visiting order
+    member = np.empty(n, dtype=bool)
+    for f in range(n_f):
+        member.fill(False)
+        member[train[f]] = True
+        order[f] = np.flatnonzero(member.take(perm))
     e_runs = np.repeat(eps, n_f)  # (R,), R = E·F, run r = (e, f) with f fastest
     sched = e_runs[:, None] * np.asarray(HIERA_MULTIPLIERS if faithful else SGD_TEXT_MULTIPLIERS)
+    runs = _Runs(e_runs, sched, edges, mu, dt)
     beta = rng.random((n_e, n_f, dt))
-    f_idx = np.arange(n_f)[None, :, None]
-    g_idx = np.arange(g)[None, None, :]
-    xt = np.ones((n_f, g, dt))
+    flat = (n_e * n_f, g)
+    x_off = dt * np.arange(n_f * g).reshape(n_f, g)  # row offset of user (f, i) in the flat xt
+    cell_off = runs.cell_off.reshape(n_e, n_f, 1)
+    xt = np.empty((n_f, g, dt))
+    resid_f = np.empty((n_f, n_e, g))  # fold-major; resid below is its (E, F, G) view
+    resid = resid_f.transpose(1, 0, 2)
     for t in range(1, m // g + 1):
         idx = order[:, (t - 1) * g : t * g]
-        xt[..., 1:] = xp[idx]
-        resid = np.einsum("fgd,efd->efg", xt, beta) - yp[idx]
+        np.take(xp, idx, axis=0, out=xt, mode="clip")  # valid indices; "raise" would buffer `out`
+        # β·x̃ per user: one 2-D einsum per fold (twice as fast as one 3-D einsum; the same kernel, so the same sums)
+        beta_f = np.ascontiguousarray(beta.transpose(1, 0, 2))
+        for f in range(n_f):
+            np.einsum("gd,ed->eg", xt[f], beta_f[f], out=resid_f[f])
+        resid -= yp.take(idx)
         if faithful:
             reg = lam * np.abs(beta)
             reg[..., 0] = 0.0
@@ -164,21 +238,16 @@ def _sgd(xa, ya, train, method, eps, faithful, mu, lam, g, edges, rng, lr_power=
             step = np.clip(grad, -1.0, 1.0).mean(axis=2)
         else:  # each user computes only the coordinate it reports
             j = rng.integers(0, dt, size=(n_e, n_f, g))
-            xj = xt[f_idx, g_idx, j]
-            gj = np.clip(2.0 * xj * resid + np.take_along_axis(reg, j, axis=2), -1.0, 1.0)
-            flat = (n_e * n_f, g)
-            step = _estimate(
-                method,
-                gj.reshape(flat),
-                xj.reshape(flat),
-                j.reshape(flat),
-                dt,
-                e_runs,
-                sched,
-                edges,
-                mu,
-                faithful,
-                rng,
+            xj = xt.take(j + x_off)
+            cell = (
+                j + cell_off
+            )  # run · d̃ + j, also the index of β_j (and of λβ_j) in the flat (E, F, d̃)
+            gj = xj * 2.0
+            gj *= resid
+            gj += reg.take(cell)
+            np.clip(gj, -1.0, 1.0, out=gj)
+            step = _estimate_runs(
+                method, gj.reshape(flat), xj.reshape(flat), cell.reshape(flat), runs, faithful, rng
             ).reshape(n_e, n_f, dt)
         beta = beta - step * t ** (-lr_power)
     return beta
@@ -235,13 +304,23 @@ def ldp_sgd(
 
 def _check_run(x, y, method, mu, edges, lam, lr_power):
     """Validate the arguments shared by :func:`ldp_sgd` and :func:`kfold_mse`; return (x, y, edges, mu)."""
-    e = check_edges(edges)
-    mu = check_int(mu, "mu", minimum=1, maximum=e.size + 1)
+    e, mu = _check_options(method, mu, edges, lam, lr_power)
     xa, ya = _check_xy(x, y)
+    return xa, ya, e, mu
+
+
+def _check_options(method, mu, edges, lam, lr_power):
+    """Validate everything but the data; return (edges, mu)."""
+    e = check_edges(edges)
+    if e.size != len(HIERA_MULTIPLIERS) - 1:  # one level per budget of the schedule
+        raise ValueError(
+            f"edges must have {len(HIERA_MULTIPLIERS) - 1} entries (5 levels), got {e.tolist()}"
+        )
+    mu = check_int(mu, "mu", minimum=1, maximum=e.size + 1)
     _check_settings(lam, lr_power)
     if method not in SGD_METHODS:
         raise ValueError(f"method must be one of {', '.join(SGD_METHODS)}, got {method!r}")
-    return xa, ya, e, mu
+    return e, mu
 
 
 def _folds(n: int, folds: int, faithful: bool, rng: np.random.Generator):
@@ -279,8 +358,43 @@ def kfold_mse(
     most). ``faithful_eval`` (default: ``faithful``) sets the evaluation alone, so that the code's training can be
     scored correctly. Returns an array aligned with ``epsilons``.
     """
+    xa, ya = _check_xy(x, y)
+    return _kfold_mse(
+        xa,
+        ya,
+        method,
+        epsilons,
+        rng,
+        folds=folds,
+        faithful=faithful,
+        faithful_eval=faithful_eval,
+        mu=mu,
+        lam=lam,
+        group_rule=group_rule,
+        lr_power=lr_power,
+        edges=edges,
+    )
+
+
+def _kfold_mse(
+    xa: np.ndarray,
+    ya: np.ndarray,
+    method: str,
+    epsilons: Sequence[float],
+    rng: np.random.Generator,
+    *,
+    folds: int = 5,
+    faithful: bool = False,
+    faithful_eval: bool | None = None,
+    mu: int = 2,
+    lam: float = 1e-4,
+    group_rule: str = "code",
+    lr_power: float = 0.5,
+    edges: ArrayLike = DEFAULT_EDGES,
+) -> np.ndarray:
+    """:func:`kfold_mse` on data already validated by :func:`_check_xy` (validated once per experiment)."""
     rng = check_rng(rng)
-    xa, ya, e, mu = _check_run(x, y, method, mu, edges, lam, lr_power)
+    e, mu = _check_options(method, mu, edges, lam, lr_power)
     eps = np.array([check_epsilon(v) for v in epsilons])
     folds = check_int(folds, "folds", minimum=2)
     faithful_eval = faithful if faithful_eval is None else bool(faithful_eval)
@@ -288,17 +402,23 @@ def kfold_mse(
     m = min(len(tr) for tr, _ in splits)
     train = np.stack([tr[:m] for tr, _ in splits])
     sizes = np.array([group_size(xa.shape[1] + 1, v, group_rule) for v in eps])
-    mse = np.empty(eps.size)
+    beta = np.empty((eps.size, folds, xa.shape[1] + 1))
     for g in np.unique(sizes):
         which = np.flatnonzero(sizes == g)
-        beta = _sgd(xa, ya, train, method, eps[which], faithful, mu, lam, int(g), e, rng, lr_power)
-        for w, b_eps in zip(which, beta, strict=True):
-            se = []
-            for (_, te), b in zip(splits, b_eps, strict=True):
-                rows = np.arange(te.size) if faithful_eval else te
-                se.append((b[0] + xa[rows] @ b[1:] - ya[te]) ** 2)
-            mse[w] = float(np.mean(np.concatenate(se)))
-    return mse
+        beta[which] = _sgd(
+            xa, ya, train, method, eps[which], faithful, mu, lam, int(g), e, rng, lr_power
+        )
+    # squared errors pooled over the folds, in fold order: one matrix product per fold for every ε at once
+    se = np.empty((eps.size, sum(te.size for _, te in splits)))
+    start = 0
+    for f, (_, te) in enumerate(splits):
+        xf = xa[: te.size] if faithful_eval else xa.take(te, axis=0)
+        err = beta[:, f, 1:] @ xf.T  # (E, |test|): b[0] + x·b[1:] − y
+        err += beta[:, f, :1]
+        err -= ya.take(te)
+        np.square(err, out=se[:, start : start + te.size])
+        start += te.size
+    return np.array([float(np.mean(row)) for row in se])
 
 
 def least_squares_kfold_mse(
@@ -315,18 +435,17 @@ def least_squares_kfold_mse(
     return float(np.mean(np.concatenate(se)))
 
 
-def _sgd_cell(dataset, method, variant, rng, *, data, epsilons, folds, **kw):
-    x, y = data[dataset]
-    if method == "least-squares":
-        return [
-            {
-                "epsilon": np.nan,
-                "folds": folds,
-                "mse": least_squares_kfold_mse(x, y, rng, folds=folds),
-            }
-        ]
+def _sgd_cell(dataset, method, variant, rng, *, data, epsilons, folds, first_variant, **kw):
+    x, y = data[dataset]  # validated by sgd_experiment
+    if (
+        method == "least-squares"
+    ):  # non-private: one row per dataset, kept for the first variant only
+        mse = (
+            least_squares_kfold_mse(x, y, rng, folds=folds) if variant == first_variant else np.nan
+        )
+        return [{"epsilon": np.nan, "folds": folds, "mse": mse}]
     eps = [np.nan] if method == "none" else list(epsilons)
-    mse = kfold_mse(
+    mse = _kfold_mse(
         x,
         y,
         method,
@@ -363,7 +482,15 @@ def sgd_experiment(
         if v not in SGD_VARIANTS:
             raise ValueError(f"variants must be among {', '.join(SGD_VARIANTS)}, got {v!r}")
     grid = {"dataset": list(data), "method": [*methods, "least-squares"], "variant": list(variants)}
-    cell = partial(_sgd_cell, data=dict(data), epsilons=list(epsilons), folds=folds, **kw)
+    checked = {name: _check_xy(*xy) for name, xy in data.items()}
+    cell = partial(
+        _sgd_cell,
+        data=checked,
+        epsilons=list(epsilons),
+        folds=folds,
+        first_variant=variants[0] if variants else None,
+        **kw,
+    )
     runs = sweep(cell, grid, 1, seed, n_jobs=n_jobs).drop(columns="rep")
     keep = ~((runs["method"] == "least-squares") & (runs["variant"] != variants[0]))
     runs = runs[keep].reset_index(drop=True)
