@@ -114,7 +114,8 @@ def test_show_figure_saves_both_files_once_laid_out_and_shows_the_saved_png(tmp_
     draw = fig.draw
     fig.draw = lambda renderer: (draws.append(type(renderer).__name__), draw(renderer))[1]
     shown = show_figure(fig, "f", tmp_path)
-    assert len(draws) == 3, draws  # one layout, then one drawing per file (savefig alone: two per file)
+    # one layout, then one drawing per file (savefig alone: a dry run and a drawing per file)
+    assert len(draws) == 3, draws
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.png", "f.svg"]
     assert not plt.fignum_exists(fig.number)
     assert type(fig.get_layout_engine()) is engine  # restored
