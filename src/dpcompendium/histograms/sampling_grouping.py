@@ -122,7 +122,8 @@ def kmeanspp_centres(
     probability ∝ d(i)^power, d(i) = min over chosen centres c of |v_i − v_c| (power = 2 is k-means++; when every
     remaining d is 0 the next centre is uniform among unchosen bins). ``values`` (R, n) → centre indices (R, k).
     Not private by itself: it reads ``values`` without noise. O(k·n) per row, compiled (numba); the uniforms are
-    drawn up front (R first centres, then (k − 1)·R uniforms: the stream of the numpy reference ``_kmeanspp_centres_py``)."""
+    drawn up front (R first centres, then (k − 1)·R uniforms: the stream of the numpy reference
+    ``_kmeanspp_centres_py``)."""
     v = check_array(values, "values", ndim=(1, 2))
     v = np.ascontiguousarray(np.atleast_2d(v), dtype=float)
     rng = check_rng(rng)
