@@ -11,7 +11,7 @@ the run. Every configuration must give the same AuditResult.
 
     python benchmarks/bench_dask.py                      # 10^8 samples: one process, then 2 workers
     python benchmarks/bench_dask.py --n-samples 1e7 --workers 2 4
-    python benchmarks/bench_dask.py --chunk-size 4e6      # fewer, longer tasks
+    python benchmarks/bench_dask.py --chunk-size 1e6      # more, shorter tasks: less memory per worker
     python benchmarks/bench_dask.py --mode user           # the same for a user audit (dpcompendium audit)
     python benchmarks/bench_dask.py --repeat 5            # 5 alternating rounds, the median speed-up
     python benchmarks/bench_dask.py --model               # + the CPU-time model of the speed-up (shared machines)
@@ -44,12 +44,17 @@ from dpcompendium import audit as A
 from dpcompendium.parallel import SCHEDULER_ENV, shutdown, start_local_cluster
 
 N_SAMPLES = 10**8
-CHUNK = 10**6
+#: 4 chunks per input, 8 tasks for 2 workers. Measured on the 2-core machine, 10^8 samples, 3 runs of 5 alternating
+#: rounds: speed-up 1.61x (median of the 15 rounds; 1.42-1.75) at 2.5e7 (peak 394 MB per worker), 1.53x at 1e7
+#: (252 MB): smaller chunks mean more scheduling per sample and less memory per worker.
+CHUNK = 25 * 10**6
+#: ``--mode user``: a worker holds one chunk's selection outputs and their sorted copies (920 MB at 1e7).
+CHUNK_USER = 10**7
 SELECT = (
     10**6
 )  # library mode: samples per input that choose the event, in the driver (the serial part), whatever the chunk size
 SPEEDUP_TARGET = 1.6
-WORKER_PEAK_MB = 512.0  # a chunk is 8 MB of float64; a worker is ~150 MB of imports
+WORKER_PEAK_MB = 512.0  # a chunk of 2.5e7 float64 is 200 MB; a worker is ~150 MB of imports
 
 
 def _peak_mb() -> float:
@@ -254,7 +259,12 @@ def _print(row: dict) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n-samples", type=float, default=N_SAMPLES, help="samples per input")
-    parser.add_argument("--chunk-size", type=float, default=CHUNK, help="samples per chunk")
+    parser.add_argument(
+        "--chunk-size",
+        type=float,
+        default=None,
+        help=f"samples per chunk (default {CHUNK:.2g}; {CHUNK_USER:.2g} with --mode user)",
+    )
     parser.add_argument("--workers", type=int, nargs="+", default=[2], help="cluster sizes (>= 2)")
     parser.add_argument(
         "--mode",
@@ -275,7 +285,8 @@ def main(argv: list[str] | None = None) -> int:
         help="also print the CPU-time model of the speed-up (serial part, task batches; see cpu_model)",
     )
     args = parser.parse_args(argv)
-    n, chunk = int(args.n_samples), int(args.chunk_size)
+    default = CHUNK if args.mode == "library" else CHUNK_USER
+    n, chunk = int(args.n_samples), int(default if args.chunk_size is None else args.chunk_size)
     what = "Laplace(eps=1)" if args.mode == "library" else "a user's Laplace mean (audit_callable)"
     print(f"audit of {what}: {n:.3g} samples per input, chunks of {chunk:.3g}", flush=True)
     if args.repeat < 1:
