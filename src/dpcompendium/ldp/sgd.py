@@ -359,40 +359,6 @@ def kfold_mse(
     scored correctly. Returns an array aligned with ``epsilons``.
     """
     xa, ya = _check_xy(x, y)
-    return _kfold_mse(
-        xa,
-        ya,
-        method,
-        epsilons,
-        rng,
-        folds=folds,
-        faithful=faithful,
-        faithful_eval=faithful_eval,
-        mu=mu,
-        lam=lam,
-        group_rule=group_rule,
-        lr_power=lr_power,
-        edges=edges,
-    )
-
-
-def _kfold_mse(
-    xa: np.ndarray,
-    ya: np.ndarray,
-    method: str,
-    epsilons: Sequence[float],
-    rng: np.random.Generator,
-    *,
-    folds: int = 5,
-    faithful: bool = False,
-    faithful_eval: bool | None = None,
-    mu: int = 2,
-    lam: float = 1e-4,
-    group_rule: str = "code",
-    lr_power: float = 0.5,
-    edges: ArrayLike = DEFAULT_EDGES,
-) -> np.ndarray:
-    """:func:`kfold_mse` on data already validated by :func:`_check_xy` (validated once per experiment)."""
     rng = check_rng(rng)
     e, mu = _check_options(method, mu, edges, lam, lr_power)
     eps = np.array([check_epsilon(v) for v in epsilons])
@@ -445,7 +411,7 @@ def _sgd_cell(dataset, method, variant, rng, *, data, epsilons, folds, first_var
         )
         return [{"epsilon": np.nan, "folds": folds, "mse": mse}]
     eps = [np.nan] if method == "none" else list(epsilons)
-    mse = _kfold_mse(
+    mse = kfold_mse(
         x,
         y,
         method,
