@@ -1,7 +1,8 @@
 # dpcompendium — two commands do all set-up on a fresh machine with Python 3.11:
 #   make book   create .venv from the lock, execute every chapter at its default parameters, build _build/html
 #   make test   create .venv from the lock; unit + property tests, every chapter under nbval, the book with warnings
-#               as errors, and a check of the built HTML in headless Chromium (tools/run_tests.py runs the stages)
+#               as errors, and a check of the built HTML in headless Chromium (the base); then the integration stage:
+#               chapters rerun at other parameters, documented commands, a Dask cluster (tools/run_tests.py)
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
@@ -31,11 +32,12 @@ export DPCOMPENDIUM_OFFLINE ?= 1
 # Jupyter looks for the kernel inside .venv, not in the user's folders.
 export JUPYTER_PLATFORM_DIRS := 1
 
-.PHONY: help venv book test unit notebooks book-strict browser fuzz lint format bench lock env clean
+.PHONY: help venv book test unit notebooks book-strict browser integration fuzz lint format bench lock env clean
 help:
 	@echo "make book   - create .venv from the lock, execute every chapter, build _build/html"
-	@echo "make test   - create .venv from the lock, run all tests (unit, nbval, strict book build, browser)"
-	@echo "make unit | notebooks | book-strict | browser   - one stage of make test"
+	@echo "make test   - create .venv from the lock, run all tests: the base (unit, nbval, strict book build, browser),"
+	@echo "              then the integration stage (chapters at other parameters, documented commands, Dask)"
+	@echo "make unit | notebooks | book-strict | browser | integration   - one stage of make test"
 	@echo "make fuzz   - run every chapter with FUZZ_EXAMPLES (30) random valid parameter sets each (FUZZ_K=mwem: one)"
 	@echo "make lint | format | bench | lock | clean"
 
@@ -60,17 +62,12 @@ book: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python tools/run_tests.py
 
-unit: $(STAMP)
-	$(BIN)/python -m pytest tests -m "not book"
-
-notebooks: $(STAMP)
-	$(BIN)/python -m pytest --nbval-lax -p no:cacheprovider notebooks
+# One stage of make test each, run as make test runs it (tools/run_tests.py --only STAGE).
+unit notebooks browser integration: $(STAMP)
+	$(BIN)/python tools/run_tests.py --only $@
 
 book-strict: $(STAMP)
-	$(BIN)/dpcompendium book --strict
-
-browser: $(STAMP)
-	$(BIN)/python -m pytest -m book tests/test_book_browser.py
+	$(BIN)/python tools/run_tests.py --only book
 
 # Property-based runs of the chapters: FUZZ_EXAMPLES random valid parameter sets per chapter, at the fuzz size of
 # dpcompendium.fuzz.FUZZ_SIZE (make test runs a fixed one per chapter, with a fixed hypothesis seed); then the

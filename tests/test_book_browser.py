@@ -5,7 +5,11 @@ host other than 127.0.0.1 is recorded, aborted and fails the test, so the book p
 typeset by the local MathJax (no raw TeX delimiters left, no MathJax error); every ``<img>`` has loaded
 (``naturalWidth > 0``); every figure a chapter declares is on its page with an image; no cell output holds a traceback.
 Coursework mode: on every chapter page the exercise solutions (sphinx-exercise, ``:class: dropdown``) are hidden when
-the page loads and shown by a click on their title; every Library reference page documents Python objects.
+the page loads and shown by a click on their title; every Library reference page documents Python objects. Each page
+is loaded once (``test_page`` runs every check of the page in that visit: most of a visit is MathJax typesetting).
+
+The page of a rerun (``dpcompendium run``) and the settle helper's own test need Chromium but no built book: they are
+marked ``integration`` and run in the last stage of ``make test``.
 
 Needs ``_build/html`` (``make book`` or ``dpcompendium book``) and Debian's ``/usr/bin/chromium``, driven through the
 ``playwright`` package (never ``playwright install``). Skips, with the reason, only when ``_build/html`` does not
@@ -74,6 +78,8 @@ def declared_figures(page: str) -> list[str]:
 
 
 PAGES = toc_files()
+CHAPTER_PAGES = [p for p in PAGES if p.startswith("notebooks/")]
+API_PAGES = [p for p in PAGES if p.startswith("book/api/") and not p.endswith("/index")]
 
 
 def _missing(what: str) -> None:
@@ -208,6 +214,7 @@ def wait_for_requests(tab, pending: set) -> list[str]:
     return sorted(r.url for r in pending)
 
 
+@pytest.mark.integration  # needs Chromium, not the built book
 def test_wait_for_requests_names_a_request_still_in_flight(chromium, tmp_path, monkeypatch):
     """The settle step of test_page: a request still in flight when time is up is reported by its URL; once it has
     finished, the page counts as settled."""
@@ -283,6 +290,9 @@ def test_page(browser_context, server, page):
             f"{page}.html: HTTP {response and response.status}"
         )
         info = tab.evaluate(INSPECT)
+        # the checks of particular pages, in the same visit (a page is loaded once: most of a visit is MathJax)
+        solutions = tab.evaluate(SOLUTIONS) if page in CHAPTER_PAGES else None
+        n_objects = tab.evaluate(API_OBJECTS) if page in API_PAGES else None
         unsettled = wait_for_requests(tab, pending)
     finally:
         tab.close()
@@ -322,6 +332,10 @@ def test_page(browser_context, server, page):
             f"{page}: declared figure {name!r} is not in the page (no image output?)"
         )
         assert figures[name] >= 1, f"{page}: figure {name!r} holds no image"
+    if solutions is not None:
+        check_solutions(page, solutions)
+    if n_objects is not None:
+        assert n_objects > 0, f"{page}: no documented Python object (autodoc produced nothing?)"
 
 
 # JavaScript run in a chapter page: the state of every exercise solution, before and after a click on its title.
@@ -345,20 +359,12 @@ async () => {
 }
 """
 
-CHAPTER_PAGES = [p for p in PAGES if p.startswith("notebooks/")]
-API_PAGES = [p for p in PAGES if p.startswith("book/api/") and not p.endswith("/index")]
+API_OBJECTS = "() => document.querySelectorAll('main dl.py.function, main dl.py.class, main dl.py.data').length"
 
 
-@pytest.mark.parametrize("page", CHAPTER_PAGES)
-def test_solutions_hidden_by_default(browser_context, server, page):
-    tab = browser_context.new_page()
-    try:
-        tab.goto(
-            f"{server}/{page}.html", wait_until="load"
-        )  # the toggle buttons are made on DOMContentLoaded
-        info = tab.evaluate(SOLUTIONS)
-    finally:
-        tab.close()
+def check_solutions(page: str, info: dict) -> None:
+    """Coursework mode on a chapter page (``info`` from SOLUTIONS): at least 3 exercises, a solution for each,
+    every solution hidden when the page loads, with a toggle button, and shown by a click on it."""
     assert info["exercises"] >= 3, (
         f"{page}: {info['exercises']} exercises rendered, need at least 3"
     )
@@ -370,20 +376,9 @@ def test_solutions_hidden_by_default(browser_context, server, page):
     assert all(info["after"]), f"{page}: a click on the toggle button did not show every solution"
 
 
-@pytest.mark.parametrize("page", API_PAGES)
-def test_library_reference_page(browser_context, server, page):
-    tab = browser_context.new_page()
-    try:
-        response = tab.goto(f"{server}/{page}.html", wait_until="load")
-        assert response is not None and response.status == 200, (
-            f"{page}.html: HTTP {response and response.status}"
-        )
-        n = tab.evaluate(
-            "() => document.querySelectorAll('main dl.py.function, main dl.py.class, main dl.py.data').length"
-        )
-    finally:
-        tab.close()
-    assert n > 0, f"{page}: no documented Python object (autodoc produced nothing?)"
+def test_chapter_and_library_pages_are_in_the_toc():
+    """test_page checks the solutions of CHAPTER_PAGES and the objects of API_PAGES: neither list may be empty."""
+    assert len(CHAPTER_PAGES) >= 6 and len(API_PAGES) >= 5, (CHAPTER_PAGES, API_PAGES)
 
 
 def test_every_toc_page_was_built():
@@ -418,6 +413,7 @@ def rerun_dir(tmp_path_factory):
     return out / RERUN[0]
 
 
+@pytest.mark.integration  # a rerun through the CLI, then its page in Chromium (needs no built book)
 def test_rerun_page(rerun_dir, chromium):
     failed: list[str] = []
     context = chromium

@@ -69,6 +69,7 @@ def _params():
     ]
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(("chapter", "command", "verdict"), _params())
 def test_documented_command(chapter, command, verdict, tmp_path):
     argv = shlex.split(command)

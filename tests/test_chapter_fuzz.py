@@ -99,6 +99,7 @@ def check_run(chapter_id: str, values: dict, out: Path, capsys) -> None:
     assert [p.name for p in out.iterdir()] == [chapter_id]  # no staging folder left behind
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("chapter_id", CHAPTER_IDS)
 def test_every_valid_parameter_set_runs(chapter_id, tmp_path, capsys):
     chapter = get_chapter(chapter_id)

@@ -118,6 +118,7 @@ def _params():
 
 
 @pytest.mark.fuzz
+@pytest.mark.integration
 @pytest.mark.parametrize(("where", "command"), _params())
 def test_documented_command_runs(where, command, tmp_path):
     words = shlex.split(command)

@@ -30,7 +30,7 @@ from dpcompendium.parallel import (  # noqa: E402
     tasks_computed,
 )
 
-pytestmark = pytest.mark.dask
+pytestmark = [pytest.mark.dask, pytest.mark.integration]
 
 # The workers cannot import this test module: ship its functions by value.
 cloudpickle.register_pickle_by_value(sys.modules[__name__])

@@ -1,6 +1,6 @@
 """tools/run_tests.py, the driver of ``make test``: the unit stage runs beside the other stages (from the start, or
 after the notebooks on 2 cores), a failure on either side stops the other, and the closing line counts the tests of
-every stage from their JUnit reports."""
+every stage from their JUnit reports; the integration stage runs last, alone, after the base has passed."""
 
 from __future__ import annotations
 
@@ -128,3 +128,56 @@ def test_a_failing_notebooks_stage_never_starts_the_unit_stage(run_tests, monkey
     assert run_tests.main([]) == 4
     assert not marker.exists()
     assert "FAILED (exit 4)" in capsys.readouterr().out
+
+
+def _five(run_tests, codes: list[str]):
+    names = ["unit", "notebooks", "book", "browser", "integration"]
+    return lambda: [(n, _py(c), {}) for n, c in zip(names, codes, strict=True)]
+
+
+def test_integration_runs_last_alone_after_the_base_and_its_time_is_apart(
+    run_tests, monkeypatch, capsys
+):
+    """The integration stage starts only when every base stage (the unit stage beside the chain included) has
+    passed; the table gives the base's time, the integration stage's and the total; the closing line counts all."""
+    monkeypatch.setattr(run_tests.os, "cpu_count", lambda: 2)
+    log = run_tests.ROOT / "order.txt"
+    mark = "import time; time.sleep({t}); f = open({p!r}, 'a'); f.write({x!r}); f.close()"
+    xml = 'import pathlib; pathlib.Path({p!r}).write_text(\'<testsuite tests="{k}" failures="0" errors="0" skipped="0"/>\')'
+    codes = [
+        mark.format(t=t, p=str(log), x=f"{n} ")
+        + "; "
+        + xml.format(p=str(run_tests.REPORTS / f"{n}.xml"), k=k)
+        for n, t, k in [
+            ("unit", 1.5, 5),
+            ("notebooks", 0, 2),
+            ("book", 0, 0),
+            ("browser", 0, 3),
+            ("integration", 0, 4),
+        ]
+    ]
+    monkeypatch.setattr(run_tests, "stages", _five(run_tests, codes))
+    assert run_tests.main([]) == 0
+    out = capsys.readouterr().out
+    # the unit stage (slowest, beside book and browser) ends before the integration stage starts
+    assert log.read_text().split() == ["notebooks", "book", "browser", "unit", "integration"]
+    assert "==> base passed in" in out and out.index("==> base passed in") < out.index(
+        "[5/5] integration"
+    )
+    table = out[out.index("wall time per stage") :]
+    assert [ln.split()[0] for ln in table.splitlines()[1:-1]] == [
+        "unit", "notebooks", "book", "browser", "base", "integration", "total"
+    ]  # fmt: skip
+    assert out.rstrip().splitlines()[-1] == "14 passed, 0 failed, 0 skipped"
+
+
+def test_a_failing_base_never_starts_the_integration_stage(run_tests, monkeypatch, capsys):
+    marker = run_tests.ROOT / "integration-ran"
+    ran = f"import pathlib; pathlib.Path({str(marker)!r}).write_text('x')"
+    codes = ["import sys; sys.exit(5)", "", "", "", ran]
+    monkeypatch.setattr(run_tests, "stages", _five(run_tests, codes))
+    assert run_tests.main(["--serial"]) == 5
+    assert not marker.exists()
+    out = capsys.readouterr().out
+    assert "base passed" not in out and "FAILED (exit 5)" in out
+    assert run_tests.main(["--only", "integration"]) == 0 and marker.exists()

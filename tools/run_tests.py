@@ -1,21 +1,26 @@
 """Run every stage of ``make test``, time each one, stop at the first failure.
 
-Stages: (1) unit and property tests (two workers, pytest-xdist), (2) every chapter notebook under nbval, two chapters
-at a time, each executed once: ``tools/nbcapture.py`` keeps nbval's executions in ``_build/.execution``, (3) the strict
-book build (``-W -n --keep-going``), which reuses those executions and executes no chapter (the execution report page
-says so), (4) the built HTML in headless Chromium (one browser per worker, two workers).
+The book's own tests, the *base*: (1) unit and property tests of the library (two workers, pytest-xdist), (2) every
+chapter notebook under nbval, two chapters at a time, each executed once: ``tools/nbcapture.py`` keeps nbval's
+executions in ``_build/.execution``, (3) the strict book build (``-W -n --keep-going``), which reuses those executions
+and executes no chapter (the execution report page says so), (4) every page of the built HTML in headless Chromium
+(one browser per worker, two workers, one visit per page). Then (5) the *integration* stage, after the base has
+passed: whole programs run again at other settings (tests marked ``integration``: each chapter at a drawn parameter
+set, the documented commands and the exercises' commands, a rerun's page in Chromium, a Dask cluster). It is the
+part of ``make test`` that "Build once" (issue 14) lets go past its 5-minute target, so its time is printed apart:
+the line ``base passed in ...`` is the time of the book's own tests.
 
-The unit stage needs nothing the others make, so it runs *beside* them (its output goes to
+The unit stage needs nothing the chain notebooks → book → browser makes, so it runs *beside* it (its output goes to
 ``_build/test-reports/unit.log`` and is printed when all are done; a failure on either side stops the other). With at
-least 4 cores it starts at once, beside the whole chain notebooks → book → browser. On fewer cores it starts when the
-notebooks stage has passed, beside the book build and the browser check only: the notebooks stage keeps both cores
-busy (two chapter kernels and their worker processes), the single-threaded book build and the browser check do not.
-Measured on this project's 2-core machine: beside the whole chain the cores were oversubscribed (unit stage 11.1 min
-beside an 8.8-min chain, against about 10 min in all serially, and kernel start-ups timed out); beside book and
-browser only, make test took 11.1 min against 12.5–13.3 min with the browser check waiting for the unit stage (the
-browser check's waits are bounded by what the page asks for, not by network idleness, which a loaded machine
-delayed past 120 s). ``--serial`` runs the stages one after another; ``--overlap`` starts the unit stage at once. The wall time of each stage is printed as it ends, then a table of all stages, and last a plain closing line
-that counts every test of every stage (``N passed, N failed, N skipped``), read from each stage's JUnit XML report.
+least 4 cores it starts at once, beside the whole chain. On fewer cores it starts when the notebooks stage has
+passed, beside the book build and the browser check only: the notebooks stage keeps both cores busy (two chapter
+kernels and their worker processes), the single-threaded book build and the browser check do not. Measured on this
+project's 2-core machine: beside the whole chain the cores were oversubscribed (unit stage 11.1 min beside an 8.8-min
+chain, against about 10 min in all serially, and kernel start-ups timed out); beside book and browser only, make test
+took 11.1 min against 12.5–13.3 min with the browser check waiting for the unit stage. ``--serial`` runs the stages
+one after another; ``--overlap`` starts the unit stage at once. The wall time of each stage is printed as it ends,
+then a table of all stages, and last a plain closing line that counts every test of every stage
+(``N passed, N failed, N skipped``), read from each stage's JUnit XML report.
 
     python tools/run_tests.py [--from STAGE] [--only STAGE] [--serial | --overlap]
 """
@@ -38,6 +43,8 @@ INLINE = "module://matplotlib_inline.backend_inline"
 REPORTS = ROOT / "_build" / "test-reports"
 #: The stage that runs beside the others (it needs nothing they make).
 BESIDE = "unit"
+#: The stage that runs last, alone, once the base (every other stage) has passed.
+LAST = "integration"
 #: Cores from which the unit stage starts at once, beside every other stage; below, it starts after AFTER.
 OVERLAP_MIN_CORES = 4
 #: On fewer cores, the stage whose end starts the unit stage (the one that keeps every core busy).
@@ -83,7 +90,7 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
                 "pytest",
                 "tests",
                 "-m",
-                "not book and not extended",
+                "not book and not extended and not integration",
                 "-n",
                 JOBS,
                 "--dist",
@@ -122,11 +129,29 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
                 "-m",
                 "pytest",
                 "-m",
-                "book",
+                "book and not integration",
                 "-n",
                 JOBS,
                 junit("browser"),
                 "tests/test_book_browser.py",
+            ],
+            {},
+        ),
+        (
+            "integration",
+            [
+                py,
+                "-m",
+                "pytest",
+                "tests",
+                "-m",
+                "integration and not extended",
+                "-n",
+                JOBS,
+                "--dist",
+                "worksteal",
+                "--durations=12",
+                junit("integration"),
             ],
             {},
         ),
@@ -228,6 +253,11 @@ def main(argv: list[str] | None = None) -> int:
     elif args.start:
         todo = todo[names.index(args.start) :]
     REPORTS.mkdir(parents=True, exist_ok=True)
+    n_stages = len(todo)
+    # the integration stage runs last, alone, once every other stage has passed
+    last = [s for s in todo if s[0] == LAST and len(todo) > 1]
+    todo = [s for s in todo if not last or s[0] != LAST]
+    t_start = time.perf_counter()
 
     beside: Stage | None = None
     chain = todo
@@ -242,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
         name, cmd, extra_env = todo[0]
         others = [n for n, _, _ in chain]
         others = others[others.index(after) + 1 :] if after else others
-        print(f"==> [1/{len(todo)}] {name}: {shlex.join(cmd)}", flush=True)
+        print(f"==> [1/{n_stages}] {name}: {shlex.join(cmd)}", flush=True)
         print(
             f"    (beside the other stages: {', '.join(others) or 'none left'}; output in "
             f"{(REPORTS / f'{name}.log').relative_to(ROOT)})",
@@ -258,19 +288,12 @@ def main(argv: list[str] | None = None) -> int:
     offset = len(todo) - len(chain)
     for i, (name, cmd, extra_env) in enumerate(chain, start=1 + offset):
         if name == "notebooks" and not sorted((ROOT / "notebooks").glob("*.ipynb")):
-            print(f"==> [{i}/{len(todo)}] {name}: skipped (no notebook in notebooks/)", flush=True)
+            print(f"==> [{i}/{n_stages}] {name}: skipped (no notebook in notebooks/)", flush=True)
             times.append((name, 0.0, "skipped"))
         else:
-            print(f"==> [{i}/{len(todo)}] {name}: {shlex.join(cmd)}", flush=True)
-            stage = Stage(name, cmd, extra_env)
-            code = stage.wait(other=beside)
-            if stage.stopped:  # the stage beside failed
-                times.append((name, stage.elapsed or 0.0, "stopped"))
+            code = run_stage(i, n_stages, name, cmd, extra_env, times, beside)
+            if code != 0 or times[-1][2] == "stopped":
                 break
-            times.append((name, stage.elapsed, "ok" if code == 0 else f"FAILED (exit {code})"))
-            if code != 0:
-                break
-            print(f"==> {name} passed in {_fmt(stage.elapsed).strip()}", flush=True)
         if name == after and chain is not todo:
             beside = start_beside()
     if (
@@ -295,12 +318,48 @@ def main(argv: list[str] | None = None) -> int:
         if code == 0 and beside.proc.returncode != 0:
             code = beside.proc.returncode
 
+    base = time.perf_counter() - t_start
+    if last and code == 0:
+        names_base = ", ".join(n for n, _, _ in todo)
+        print(f"==> base passed in {_fmt(base).strip()} ({names_base})", flush=True)
+        name, cmd, extra_env = last[0]
+        code = run_stage(n_stages, n_stages, name, cmd, extra_env, times, None)
+
     print("==> make test: wall time per stage", flush=True)
     for n, t, status in times:
-        print(f"    {n:<10} {_fmt(t)}  {status}", flush=True)
+        if n == LAST and last:
+            print(
+                f"    {'base':<11} {_fmt(base)}  ({', '.join(m for m, _, _ in todo)})", flush=True
+            )
+        print(f"    {n:<11} {_fmt(t)}  {status}", flush=True)
+    if last:
+        print(f"    {'total':<11} {_fmt(time.perf_counter() - t_start)}", flush=True)
     passed, failed, skipped = test_counts([n for n, _, _ in times])
     # The plain closing line: every test of every stage.
     print(f"{passed} passed, {failed} failed, {skipped} skipped", flush=True)
+    return code
+
+
+def run_stage(
+    i: int,
+    n: int,
+    name: str,
+    cmd: list[str],
+    extra_env: dict[str, str],
+    times: list[tuple[str, float, str]],
+    beside: Stage | None,
+) -> int:
+    """Run one stage of the chain in the foreground (stopped if ``beside`` fails first); record its time in
+    ``times``; return its exit code (or the failure of ``beside``)."""
+    print(f"==> [{i}/{n}] {name}: {shlex.join(cmd)}", flush=True)
+    stage = Stage(name, cmd, extra_env)
+    code = stage.wait(other=beside)
+    if stage.stopped:  # the stage beside failed
+        times.append((name, stage.elapsed or 0.0, "stopped"))
+        return code
+    times.append((name, stage.elapsed, "ok" if code == 0 else f"FAILED (exit {code})"))
+    if code == 0:
+        print(f"==> {name} passed in {_fmt(stage.elapsed).strip()}", flush=True)
     return code
 
 
