@@ -62,7 +62,7 @@ def notebooks_longest_first() -> list[str]:
     store = ROOT / "_build" / ".execution"
     # Without a recorded execution (a fresh clone), the order of the chapters' default run times in the last
     # measured build: a scheduling hint only.
-    hint = ["hiera", "mwem", "histograms", "federated-pca", "privacy-audit", "dp-mean"]
+    hint = ["mwem", "histograms", "hiera", "federated-pca", "privacy-audit", "dp-mean"]
 
     def last_time(nb: Path) -> float:
         try:
@@ -116,6 +116,9 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
                 JOBS,
                 "--dist",
                 "loadfile",
+                # keep the longest-first order below (xdist's default reorders files by their number of cells,
+                # which left the longest chapter last, alone on one core for half a minute)
+                "--no-loadscope-reorder",
                 junit("notebooks"),
                 *notebooks_longest_first(),
             ],
