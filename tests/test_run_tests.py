@@ -181,3 +181,27 @@ def test_a_failing_base_never_starts_the_integration_stage(run_tests, monkeypatc
     out = capsys.readouterr().out
     assert "base passed" not in out and "FAILED (exit 5)" in out
     assert run_tests.main(["--only", "integration"]) == 0 and marker.exists()
+
+
+def test_schedule_order_balances_the_two_workers(run_tests):
+    """Chapters are handed out one at a time to the first free worker: the order that ends first is chosen."""
+    times = dict(run_tests.HINT_S)
+    longest = sorted(times.values(), reverse=True)
+    assert run_tests.makespan(longest, 2) == 138.0  # 28 s of privacy-audit last, on one core
+    order = run_tests.schedule_order(times, 2)
+    assert sorted(order) == sorted(times)
+    assert run_tests.makespan([times[k] for k in order], 2) == 131.0
+    assert run_tests.makespan([times[k] for k in order], 1) == sum(longest)
+    assert run_tests.schedule_order({"a": 1.0, "b": 5.0}, 2) == ["b", "a"]  # ties: longest first
+
+
+def test_notebooks_are_ordered_from_the_execution_store(run_tests):
+    store = run_tests.ROOT / "_build" / ".execution"
+    store.mkdir(parents=True)
+    for name in ("a", "b", "c"):
+        (run_tests.ROOT / "notebooks" / f"{name}.ipynb").write_text("{}")
+    for name, t in (("a", 10.0), ("b", 30.0), ("c", 20.0), ("chapter", 5.0)):
+        (store / f"{name}.json").write_text(f'{{"wall_time_s": {t}}}')
+    order = run_tests.notebooks_in_schedule_order()
+    assert order[:2] == ["notebooks/b.ipynb", "notebooks/c.ipynb"]
+    assert sorted(order) == [f"notebooks/{n}.ipynb" for n in ("a", "b", "c", "chapter")]
