@@ -117,25 +117,14 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
     def junit(name: str) -> str:
         return f"--junitxml={REPORTS / f'{name}.xml'}"
 
+    def tests_on_workers(name: str, marker: str) -> list[str]:
+        """pytest over tests/ selected by ``marker``, on JOBS workers; a worker that runs out of tests takes queued
+        ones from the other (worksteal: no idle tail)."""
+        return [py, "-m", "pytest", "tests", "-m", marker, "-n", JOBS, "--dist", "worksteal", "--durations=12",
+                junit(name)]  # fmt: skip
+
     return [
-        (
-            "unit",
-            [
-                py,
-                "-m",
-                "pytest",
-                "tests",
-                "-m",
-                "not book and not extended and not integration",
-                "-n",
-                JOBS,
-                "--dist",
-                "worksteal",  # a worker that runs out of tests takes queued ones from the other: no idle tail
-                "--durations=12",
-                junit("unit"),
-            ],
-            {},
-        ),
+        ("unit", tests_on_workers("unit", "not book and not extended and not integration"), {}),
         (
             "notebooks",
             [
@@ -176,24 +165,7 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
             ],
             {},
         ),
-        (
-            "integration",
-            [
-                py,
-                "-m",
-                "pytest",
-                "tests",
-                "-m",
-                "integration and not extended",
-                "-n",
-                JOBS,
-                "--dist",
-                "worksteal",
-                "--durations=12",
-                junit("integration"),
-            ],
-            {},
-        ),
+        ("integration", tests_on_workers("integration", "integration and not extended"), {}),
     ]
 
 
