@@ -447,8 +447,8 @@ def test_compiled_replay_is_bit_for_bit_the_numpy_reference(shape, rng):
         np.testing.assert_array_equal(
             members[offsets[k] : offsets[k + 1]], np.flatnonzero(masks_all[k])
         )
-    qpos = rng.integers(0, queries.m, size=(t, C))
-    meas = queries.answer(hist)[qpos] + rng.laplace(0.0, 30.0, size=(t, C))
+    qpos = rng.integers(0, queries.m, size=(C, t))  # chain-major, as _run_batch keeps them
+    meas = queries.answer(hist)[qpos] + rng.laplace(0.0, 30.0, size=(C, t))
     A = rng.uniform(0.5, 2.0, size=(C, hist.size))
     A *= (n / A.sum(axis=1))[:, None]
     ref, fast = A.copy(), A.copy()
@@ -459,28 +459,35 @@ def test_compiled_replay_is_bit_for_bit_the_numpy_reference(shape, rng):
     np.testing.assert_array_equal(fast, ref)
     # one step by hand: A(x) ∝ A(x)·exp(q(x)(m − q(A))/(2n)) with q(x) the query's indicator
     one = A.copy()
-    core._replay_pass_py(one, offsets, members, qpos[:1], meas[:1], 1, n, 1.0 / (2.0 * n))
-    masks = queries.masks(qpos[0]).reshape(C, -1)
-    expect = A * np.exp(masks * (meas[0] - (A * masks).sum(axis=1))[:, None] / (2.0 * n))
+    core._replay_pass_py(one, offsets, members, qpos[:, :1], meas[:, :1], 1, n, 1.0 / (2.0 * n))
+    masks = queries.masks(qpos[:, 0]).reshape(C, -1)
+    expect = A * np.exp(masks * (meas[:, 0] - (A * masks).sum(axis=1))[:, None] / (2.0 * n))
     np.testing.assert_allclose(one, expect * (n / expect.sum(axis=1))[:, None], rtol=1e-12)
 
 
-def test_compiled_shuffle_is_the_numpy_reference(rng):
-    """The coursework variant's per-pass reordering, compiled, gives numpy's argsort permutation of each column."""
-    T, C, t = 12, 7, 9
+@pytest.mark.parametrize("t", [1, 2, 9, 300])
+def test_compiled_shuffle_is_the_numpy_reference(t, rng):
+    """The coursework variant's per-pass reordering, compiled (a bucket sort of the uniform keys), gives numpy's
+    argsort permutation of each column: for short and long rows, keys crowded into one bucket, and the extremes."""
+    T, C = t + 3, 7
     cols = np.array([1, 2, 5, 6])
-    qpos = rng.integers(0, 50, size=(T, C))
-    meas, pos = rng.normal(size=(T, C)), np.tile(np.arange(T)[:, None], (1, C))
+    qpos = rng.integers(0, 50, size=(C, T))  # chain-major, as _run_batch keeps them
+    meas, pos = rng.normal(size=(C, T)), np.tile(np.arange(T), (C, 1))
     keys = rng.random((cols.size, t))
+    keys[1] = 0.5 + keys[1] / (4 * t)  # all in one or two buckets: the insertion sort does the work
+    keys[2, 0] = np.nextafter(1.0, 0.0)  # the largest key rng.random can draw, and the smallest
+    keys[2, -1] = 0.0
     ref = [a.copy() for a in (qpos, meas, pos)]
     fast = [a.copy() for a in (qpos, meas, pos)]
     core._shuffle_rows_py(keys, cols, *ref)
     core._shuffle_rows()(keys, cols, *fast)
     for a, b, orig in zip(fast, ref, (qpos, meas, pos), strict=True):
         np.testing.assert_array_equal(a, b)
-        np.testing.assert_array_equal(a[t:], orig[t:])  # rows after t and other columns untouched
-        np.testing.assert_array_equal(a[:, [0, 3, 4]], orig[:, [0, 3, 4]])
-    assert not np.array_equal(fast[0], qpos)
+        np.testing.assert_array_equal(
+            a[:, t:], orig[:, t:]
+        )  # entries after t and other chains untouched
+        np.testing.assert_array_equal(a[[0, 3, 4]], orig[[0, 3, 4]])
+    assert t == 1 or not np.array_equal(fast[0], qpos)
     np.testing.assert_array_equal(
-        np.sort(fast[2][:t, cols], axis=0), pos[:t, cols]
+        np.sort(fast[2][cols, :t], axis=1), pos[cols, :t]
     )  # a permutation
