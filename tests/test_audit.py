@@ -351,6 +351,38 @@ def test_low_bit_event_separates_numpy_laplace(rng):
     assert "2^-53" in name
 
 
+@pytest.mark.parametrize("grid", [2.0**-53, 2.0**-3, 1.0, 4.0, 0.1])
+def test_low_bit_event_is_the_fmod_test(grid, rng):
+    """The event's fast test (scaling by a power of two) answers as the definition, y mod grid != 0, on values on
+    and off the grid, subnormals, huge values, signed zeros, infinities and NaN; other grids use fmod itself."""
+    lo, hi = -1e300, 1e300
+    _, ind = low_bit_event(lo, hi, grid)
+    y = np.concatenate(
+        [
+            rng.laplace(0.0, 1.0, 10_000),
+            rng.integers(-(2**20), 2**20, 1000) * grid,  # on the grid
+            np.ldexp(rng.random(200), -rng.integers(1000, 1074, 200)),  # subnormal and tiny
+            [
+                5e-324,
+                -5e-324,
+                2.0**-1022,
+                0.0,
+                -0.0,
+                1e300,
+                -1e300,
+                2.0**1000,
+                np.inf,
+                -np.inf,
+                np.nan,
+            ],
+        ]
+    )
+    with np.errstate(invalid="ignore"):
+        expected = (y > lo) & (y < hi) & (np.fmod(y, grid) != 0.0)
+    np.testing.assert_array_equal(ind(y), expected)
+    assert expected.any() and not expected.all()
+
+
 def test_numpy_laplace_is_the_textbook_sampler():
     g1, g2 = np.random.default_rng(8), np.random.default_rng(8)
     rebuilt = numpy_laplace_from_uniforms(g1.random(20_000), 1.5)
