@@ -203,6 +203,17 @@ def test_sae_table_matches_brute_force(rng):
     np.testing.assert_allclose(sae(a, t), brute, atol=1e-9)
 
 
+def test_sae_table_is_reused_for_the_same_histogram_only(rng):
+    x = np.round(rng.exponential(3, size=40))
+    first = _SAE.of(x)
+    assert _SAE.of(x.copy()) is first  # the same counts, another array: the same (read-only) table
+    assert not first.count.flags.writeable
+    other = _SAE.of(x + 1.0)
+    assert other is not first
+    a, t = np.triu_indices(41, k=1)
+    np.testing.assert_array_equal(other(a, t), _SAE(x + 1.0)(a, t))
+
+
 def test_php_is_piecewise_constant_and_accurate_at_huge_epsilon(rng):
     x = np.repeat([0.0, 40.0, 5.0, 200.0], 8)
     est = H.php(x, 1e5, rng, size=2)

@@ -9,6 +9,7 @@ histogram has L1 sensitivity 1); every function is ε-DP under that relation (se
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -252,12 +253,27 @@ class _SAE:
         self.total = np.cumsum(np.cumsum(onehot, axis=0), axis=1)
         self.prefix = np.concatenate([[0.0], np.cumsum(x)])
 
+    @staticmethod
+    def of(x: np.ndarray) -> _SAE:
+        """The table of histogram ``x``, built once for consecutive calls on the same histogram (a sweep calls P-HP
+        for every ε and variant of a dataset in a row; the table of a 4096-bin DPBench histogram with ~10³ distinct
+        counts takes half a second). The table is only read."""
+        return _sae_of_bytes(np.ascontiguousarray(x, dtype=float).tobytes())
+
     def __call__(self, a: np.ndarray, t: np.ndarray) -> np.ndarray:
         mu = (self.prefix[t] - self.prefix[a]) / (t - a)
         k = np.searchsorted(self.values, mu, side="right")
         c = self.count[t, k] - self.count[a, k]
         low = self.total[t, k] - self.total[a, k]
         return np.maximum(2.0 * (c * mu - low), 0.0)
+
+
+@functools.lru_cache(maxsize=1)
+def _sae_of_bytes(data: bytes) -> _SAE:
+    sae = _SAE(np.frombuffer(data, dtype=float))
+    for table in (sae.values, sae.count, sae.total, sae.prefix):
+        table.flags.writeable = False  # shared by the calls that reuse it
+    return sae
 
 
 def _php_choose(
@@ -358,7 +374,7 @@ def php_partition(
     last_level = max(
         1, d - 1
     )  # parts at level d are finished when created (the root is always decided)
-    sae = _SAE(arr)
+    sae = _SAE.of(arr)
     parts = np.ones(reps, dtype=np.int64)
     alive = np.ones(reps, dtype=bool)
     rr = np.arange(reps) if n >= 2 else np.zeros(0, dtype=np.int64)
@@ -501,7 +517,7 @@ def php_levelwise(
     n = arr.size
     d = max(1, math.ceil(math.log2(n))) if depth is None else check_int(depth, "depth", minimum=1)
     eps1, eps2 = ratio * eps, (1.0 - ratio) * eps
-    sae = _SAE(arr)
+    sae = _SAE.of(arr)
     starts = np.zeros((reps, n), dtype=bool)
     starts[:, 0] = True
     final = np.zeros((reps, n), dtype=bool)
