@@ -268,14 +268,15 @@ def test_open_opens_the_page(mini_repo, tmp_path, monkeypatch, capsys):
 
 
 def test_parsing_imports_no_mechanism():
-    """The CLI parses its arguments (and refuses bad ones) without importing the audits, scipy.stats or matplotlib:
-    every `dpcompendium` invocation pays only for what it runs."""
+    """The CLI parses its arguments (and refuses bad ones) without importing the audits, pandas, scipy.stats or
+    matplotlib: every `dpcompendium` invocation pays only for what it runs."""
     import subprocess
     import sys
 
     code = (
         "import sys; from dpcompendium.cli import build_parser; build_parser(); "
-        "print(sorted(m for m in ('dpcompendium.audit', 'scipy.stats', 'sklearn', 'matplotlib') if m in sys.modules))"
+        "print(sorted(m for m in ('dpcompendium.audit', 'pandas', 'scipy.stats', 'sklearn', 'matplotlib') "
+        "if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -77,8 +77,9 @@ def parse_variant(variant: str) -> tuple[str, str]:
 
 def _kmeanspp_loop(v, first, u, power, centres):  # pragma: no cover - run compiled
     """The k-means++ draws of :func:`kmeanspp_centres`, row by row (compiled by :data:`_kmeanspp_scan`): ``first``
-    (R,) the first centres, ``u`` (k − 1, R) the uniforms of the next ones; fills ``centres`` (R, k). The running
-    weights w = d^power and their cumulative sums are one pass over the bins per centre, the draw a binary search."""
+    (R,) the first centres, ``u`` (k − 1, R) the uniforms of the next ones; fills ``centres`` (R, k). One pass over
+    the bins per centre updates the running weights w = d^power with the previous centre and accumulates their
+    cumulative sums; the draw is a binary search."""
     reps, n = v.shape
     k = centres.shape[1]
     w = np.empty(n)
@@ -92,11 +93,21 @@ def _kmeanspp_loop(v, first, u, power, centres):  # pragma: no cover - run compi
         for i in range(n):
             d = abs(v[r, i] - v[r, c])
             w[i] = d * d if power == 2.0 else d**power
+        prev = -1
         for j in range(1, k):
             acc = 0.0
-            for i in range(n):
-                acc += w[i]
-                cdf[i] = acc
+            if prev < 0:
+                for i in range(n):
+                    acc += w[i]
+                    cdf[i] = acc
+            else:
+                for i in range(n):
+                    d = abs(v[r, i] - v[r, prev])
+                    d = d * d if power == 2.0 else d**power
+                    if d < w[i]:
+                        w[i] = d
+                    acc += w[i]
+                    cdf[i] = acc
             if cdf[n - 1] <= 0:  # every remaining d is 0: uniform among the unchosen bins
                 acc = 0.0
                 for i in range(n):
@@ -105,11 +116,7 @@ def _kmeanspp_loop(v, first, u, power, centres):  # pragma: no cover - run compi
             idx = min(np.searchsorted(cdf, u[j - 1, r] * cdf[n - 1], side="right"), n - 1)
             centres[r, j] = idx
             chosen[idx] = True
-            for i in range(n):
-                d = abs(v[r, i] - v[r, idx])
-                d = d * d if power == 2.0 else d**power
-                if d < w[i]:
-                    w[i] = d
+            prev = idx
 
 
 _kmeanspp_scan = compiled(_kmeanspp_loop)
