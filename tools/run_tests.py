@@ -61,11 +61,11 @@ def tools_path() -> str:
 #: The chapters' run times (s) at their defaults on this project's 2-core machine, two at a time (measured in make
 #: test): the scheduling hint of a fresh clone, which has no recorded execution yet.
 HINT_S = {
-    "mwem": 68.0,
-    "histograms": 60.0,
-    "hiera": 50.0,
-    "federated-pca": 42.0,
-    "privacy-audit": 28.0,
+    "histograms": 45.0,
+    "hiera": 44.0,
+    "mwem": 44.0,
+    "federated-pca": 37.0,
+    "privacy-audit": 23.0,
     "dp-mean": 13.0,
 }
 
