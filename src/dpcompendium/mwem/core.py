@@ -423,19 +423,20 @@ def _shuffle_loop(keys, cols, qpos, meas, pos):  # pragma: no cover - run compil
     m_old = np.empty(t, dtype=meas.dtype)
     p_old = np.empty(t, dtype=pos.dtype)
     order = np.empty(t, dtype=np.int64)
+    bucket = np.empty(t, dtype=np.int64)
     start = np.empty(t + 1, dtype=np.int64)
     for k in range(cols.size):
         c = cols[k]
         row = keys[k]
         start[:] = 0
         for j in range(t):
-            start[min(int(row[j] * t), t - 1) + 1] += 1
+            bucket[j] = min(int(row[j] * t), t - 1)
+            start[bucket[j] + 1] += 1
         for b in range(t):
             start[b + 1] += start[b]
         for j in range(t):
-            b = min(int(row[j] * t), t - 1)
-            order[start[b]] = j
-            start[b] += 1
+            order[start[bucket[j]]] = j
+            start[bucket[j]] += 1
         for i in range(1, t):
             v = order[i]
             key = row[v]
