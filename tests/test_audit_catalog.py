@@ -7,16 +7,15 @@ import math
 import numpy as np
 import pytest
 
-from dpcompendium.audit import (
+from dpcompendium.chapters.privacy_audit import (
     AUDIT_MODULES,
     COLUMNS,
-    are_neighbours,
     catalog,
-    check_neighbours,
     missing_chapters,
     row_confidence,
     run_catalog,
 )
+from dpcompendium.core.audit import are_neighbours, check_neighbours
 
 CHAPTERS = ["dp-mean", "mwem", "histograms", "federated-pca", "hiera"]
 

@@ -9,18 +9,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpcompendium.audit import (
-    UserCodeError,
-    audit_callable,
-    input_pairs,
-    load_target,
-    sample_outputs,
-)
-from dpcompendium.audit.planted import planted_true_epsilon
-from dpcompendium.audit.spec import are_neighbours
-from dpcompendium.audit.user import load_module
-from dpcompendium.cli import main
-from dpcompendium.parallel import SCHEDULER_ENV
+from dpcompendium.book.usercode import UserCodeError, audit_callable, input_pairs, load_target, sample_outputs
+from dpcompendium.chapters.privacy_audit.planted import planted_true_epsilon
+from dpcompendium.core.audit.spec import are_neighbours
+from dpcompendium.book.usercode import load_module
+from dpcompendium.book.cli import main
+from dpcompendium.core.parallel import SCHEDULER_ENV
 
 EX = Path(__file__).resolve().parents[1] / "examples" / "coursework"
 N = 60_000  # samples per input: Laplace at ε = 1 vs 2ε is separated by ~1 in ε̂ at this size
@@ -337,7 +331,7 @@ def test_chunked_audit_equals_its_definition_and_keeps_its_power(tmp_path):
 def test_chunked_string_outputs():
     """String outputs counted in chunks: the codes are frozen after the selection, so a value it never saw is in no
     event (the event's name lists its members), whichever chunk, task or worker meets it."""
-    from dpcompendium.audit.user import _Encoder
+    from dpcompendium.book.usercode import _Encoder
 
     def rare(v, rng, size=None):  # 'c' with probability 1e-4: absent from 500 selection samples
         u = rng.random(() if size is None else size)

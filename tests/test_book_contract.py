@@ -139,7 +139,7 @@ def test_title_cell(notebook):
 
 @needs_notebooks
 def test_parameters_cell(notebook):
-    from dpcompendium.chapters import get_chapter
+    from dpcompendium.book.contract import get_chapter
 
     path, nb = notebook
     cells = [c for c in nb.cells if c.cell_type == "code" and "parameters" in tags(c)]

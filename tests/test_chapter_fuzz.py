@@ -1,7 +1,7 @@
 """Property-based tests of the parameter space: every valid parameter set runs a chapter to the end.
 
-``dpcompendium.fuzz.parameter_strategy`` draws parameter sets from each chapter's declared contract (types,
-per-parameter constraints, ``# require:`` lines) at the fuzz size declared in ``dpcompendium.fuzz.FUZZ_SIZE``; each
+``dpcompendium.book.fuzz.parameter_strategy`` draws parameter sets from each chapter's declared contract (types,
+per-parameter constraints, ``# require:`` lines) at the fuzz size declared in ``dpcompendium.book.fuzz.FUZZ_SIZE``; each
 is run exactly as a user would (``dpcompendium run CHAPTER -p NAME VALUE ... --out DIR``, values as YAML) and must
 exit 0 and write its tables and figures. Every parameter set that ever failed stays below as a regression case.
 
@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
-from dpcompendium import cli
-from dpcompendium.chapters import CHAPTER_IDS, get_chapter
-from dpcompendium.fuzz import parameter_strategy, small_overrides
+from dpcompendium.book import cli
+from dpcompendium.book.contract import CHAPTER_IDS, get_chapter
+from dpcompendium.book.fuzz import parameter_strategy, small_overrides
 
 pytestmark = pytest.mark.fuzz
 

@@ -212,7 +212,7 @@ def test_privacy_audit_no_longer_calls_the_classical_gaussian_an_inefficiency_on
 
 def test_the_rerun_page_pastes_glued_claims():
     from dpcompendium import PrivacyClaim
-    from dpcompendium.rerun_page import glued_values, render_page
+    from dpcompendium.book.rerun_page import glued_values, render_page
 
     claim = PrivacyClaim("m_1*", "add-remove", "sum: max(|a|,|b|) = 200", 2.0)
     nb = nbformat.v4.new_notebook()

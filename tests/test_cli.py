@@ -7,8 +7,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from dpcompendium import cli
-from dpcompendium.chapters import Parameter, get_chapter, validate_parameters
+from dpcompendium.book import cli
+from dpcompendium.book.contract import Parameter, get_chapter, validate_parameters
 
 PARAMS = """seed = 0  # random seed [min 0]
 output_dir = ""  # results folder (set by --out)
@@ -21,7 +21,7 @@ fail = False  # raise after writing a partial table
 # require: method == "a" or max(epsilons) <= 1"""
 
 BODY = """import pandas as pd
-from dpcompendium.chapter import output_dir as _out, save_table
+from dpcompendium.book.chapter import output_dir as _out, save_table
 out = _out(output_dir, "dp-mean")
 save_table(pd.DataFrame({"epsilon": epsilons, "reps": reps}), "partial", out)
 if fail:
@@ -217,14 +217,14 @@ def test_papermill_ignores_require_lines(mini_repo):
     ],
 )
 def test_require_evaluator_refuses_anything_else(expression):
-    from dpcompendium.chapters import safe_eval
+    from dpcompendium.book.contract import safe_eval
 
     with pytest.raises(ValueError, match="require:"):
         safe_eval(expression, {"reps": 3, "epsilons": [1.0]})
 
 
 def test_require_evaluator_allowed_forms():
-    from dpcompendium.chapters import safe_eval
+    from dpcompendium.book.contract import safe_eval
 
     env = {"a": 0.2, "b": 0.7, "xs": [1, 2, 3], "v": ["x", "y"]}
     assert safe_eval("a + b < 1 and not a > b", env)
@@ -261,7 +261,7 @@ def test_bad_require_lines_are_refused(mini_repo, line):
 
 def test_open_opens_the_page(mini_repo, tmp_path, monkeypatch, capsys):
     opened = []
-    monkeypatch.setattr("dpcompendium.rerun_page.open_page", lambda p: opened.append(p) or True)
+    monkeypatch.setattr("dpcompendium.book.rerun_page.open_page", lambda p: opened.append(p) or True)
     out = tmp_path / "results"
     assert cli.main(["run", "dp-mean", "-p", "reps", "2", "--out", str(out), "--open"]) == 0
     assert opened == [out / "dp-mean" / "index.html"]
@@ -274,8 +274,8 @@ def test_parsing_imports_no_mechanism():
     import sys
 
     code = (
-        "import sys; from dpcompendium.cli import build_parser; build_parser(); "
-        "print(sorted(m for m in ('dpcompendium.audit', 'pandas', 'scipy.stats', 'sklearn', 'matplotlib') "
+        "import sys; from dpcompendium.book.cli import build_parser; build_parser(); "
+        "print(sorted(m for m in ('dpcompendium.chapters.privacy_audit', 'pandas', 'scipy.stats', 'sklearn', 'matplotlib') "
         "if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -283,8 +283,8 @@ def test_parsing_imports_no_mechanism():
 
 
 def test_cli_neighbour_choices_are_the_audit_relations():
-    from dpcompendium.audit.user import NEIGHBOURS
-    from dpcompendium.privacy import NEIGHBOUR_RELATIONS
+    from dpcompendium.book.usercode import NEIGHBOURS
+    from dpcompendium.core.privacy import NEIGHBOUR_RELATIONS
 
     assert NEIGHBOURS == NEIGHBOUR_RELATIONS
 
@@ -294,7 +294,7 @@ def test_run_waits_for_a_slow_kernel(monkeypatch, tmp_path):
     limit on a busy machine: 'Kernel didn't respond in 60 seconds')."""
     import papermill
 
-    from dpcompendium import cli
+    from dpcompendium.book import cli
 
     seen = {}
 

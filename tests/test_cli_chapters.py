@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from dpcompendium.chapters import CHAPTER_IDS, chapters
+from dpcompendium.book.contract import CHAPTER_IDS, chapters
 
 BIN = Path(sys.executable).with_name("dpcompendium")
 

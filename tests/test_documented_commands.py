@@ -23,10 +23,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from dpcompendium.chapters import get_chapter
-from dpcompendium.cli import build_parser
-from dpcompendium.fuzz import small_overrides
-from dpcompendium.paths import repo_root
+from dpcompendium.book.contract import get_chapter
+from dpcompendium.book.cli import build_parser
+from dpcompendium.book.fuzz import small_overrides
+from dpcompendium.core.paths import repo_root
 
 ROOT = repo_root()
 BIN = Path(sys.executable).with_name("dpcompendium")
@@ -87,7 +87,7 @@ def _shrunk_run(words: list[str], out: Path) -> list[str]:
     args = build_parser().parse_args(words[1:])
     chapter = get_chapter(args.chapter)
     given = {name for name, _ in args.parameter or []}
-    from dpcompendium.cli import _parse_values
+    from dpcompendium.book.cli import _parse_values
 
     values = _parse_values(args.parameter or [])
     extra = small_overrides(chapter, values)

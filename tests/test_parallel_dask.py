@@ -20,15 +20,11 @@ import pytest
 distributed = pytest.importorskip("distributed")
 cloudpickle = pytest.importorskip("cloudpickle")
 
-from dpcompendium import audit, chapter  # noqa: E402
-from dpcompendium.cli import main  # noqa: E402
-from dpcompendium.experiments import count_events, sweep  # noqa: E402
-from dpcompendium.parallel import (  # noqa: E402
-    SCHEDULER_ENV,
-    shutdown,
-    start_local_cluster,
-    tasks_computed,
-)
+from dpcompendium.chapters import privacy_audit as audit
+from dpcompendium.book import chapter  # noqa: E402
+from dpcompendium.book.cli import main  # noqa: E402
+from dpcompendium.core.experiments import count_events, sweep  # noqa: E402
+from dpcompendium.core.parallel import SCHEDULER_ENV, shutdown, start_local_cluster, tasks_computed
 
 pytestmark = [pytest.mark.dask, pytest.mark.integration]
 

@@ -6,8 +6,8 @@ The docstrings write absolute values, norms and conditional probabilities in pla
 renders as written and the strict build stays warning-free without rewriting formulas in the docstrings.
 
 It also resolves the short names the docstrings use. Each object is documented once, under the module that defines
-it (``dpcompendium.mwem.core.mwem``), while a package docstring names it as the package exports it
-(``:func:`mwem``` in ``dpcompendium.mwem``, or ``dpcompendium.ldp.plc_counts``). A Python reference that Sphinx
+it (``dpcompendium.chapters.mwem.core.mwem``), while a package docstring names it as the package exports it
+(``:func:`mwem``` in ``dpcompendium.chapters.mwem``, or ``dpcompendium.chapters.hiera.plc_counts``). A Python reference that Sphinx
 cannot resolve is looked up by its last component among the objects documented *inside the same package*; if
 exactly one matches, the reference points to it. Ambiguous or unknown names still fail the strict build.
 """

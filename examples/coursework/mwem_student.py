@@ -1,6 +1,6 @@
 """MWEM as a student would hand it in, for ``dpcompendium check mwem`` (1-D, range-query workload).
 
-The documented signature (see :mod:`dpcompendium.check.mwem`)::
+The documented signature (see :mod:`dpcompendium.book.check.mwem`)::
 
     mwem(histogram, workload, epsilon, rounds, rng) -> synthetic histogram
 
@@ -12,7 +12,7 @@ T; ``rng``: a numpy Generator. Returns the synthetic histogram, shape (K,). The 
 
 is audited by the check at its per-round budget ε/(2T).
 
-- ``mwem`` — the book's coursework variant (:func:`dpcompendium.mwem.mwem`, ``variant="coursework"``);
+- ``mwem`` — the book's coursework variant (:func:`dpcompendium.chapters.mwem.mwem`, ``variant="coursework"``);
 - ``mwem_unscaled_scores`` — BROKEN: the exponential mechanism uses exp(score) — the scores are not scaled by
   ε/(2T)/(2Δ) — so the selection spends 2 per round whatever ε (2T in all), and picks the worst query greedily;
 - ``mwem_wrong_noise`` — BROKEN: Laplace scale ε/(2T) instead of 2T/ε (the fraction inverted), so the
@@ -25,8 +25,8 @@ measurements in insertion order, last iterate.
 
 import numpy as np
 
-from dpcompendium.mwem import RangeQueries
-from dpcompendium.mwem import mwem as book_mwem
+from dpcompendium.chapters.mwem import RangeQueries
+from dpcompendium.chapters.mwem import mwem as book_mwem
 
 
 def mwem(histogram, workload, epsilon, rounds, rng):

@@ -1,0 +1,231 @@
+"""The ``dpcompendium`` command: list chapters, rerun one with your parameters, build the book.
+
+    dpcompendium list
+    dpcompendium run CHAPTER [-p NAME VALUE]... [--out DIR] [--open] [--scheduler ADDRESS|local:N]
+    dpcompendium book [--strict]   (chapters executed only when stale: see dpcompendium.book.execution)
+    dpcompendium audit TARGET --epsilon E ...   (audit your own mechanism; see cli_coursework)
+    dpcompendium check mwem TARGET ...          (check your own MWEM; see cli_coursework)
+
+``run`` validates everything before it executes or writes anything; the chapter runs with papermill into a hidden
+staging folder beside ``DIR/CHAPTER`` that replaces ``DIR/CHAPTER`` only when the whole notebook has succeeded, so a
+failed run leaves no half-written results. The results include ``index.html``, the executed chapter as a page headed
+by the run's provenance (``dpcompendium.book.rerun_page``); ``--open`` opens it in a browser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from dpcompendium.book.contract import chapters, get_chapter, validate_parameters
+from dpcompendium.core.parallel import add_scheduler_argument, with_scheduler
+from dpcompendium.core.paths import repo_root
+
+#: Seconds ``dpcompendium run`` waits for the chapter's kernel to start (papermill's default is 60).
+KERNEL_START_TIMEOUT = 600
+RESERVED = {"output_dir"}
+
+
+class _Loader(yaml.SafeLoader):
+    """YAML 1.1 reads ``1e-5`` as a string; accept exponents without a dot as floats, as YAML 1.2 does."""
+
+
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(
+        r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
+        |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
+        |\.[0-9_]+(?:[eE][-+]?[0-9]+)?
+        |[-+]?\.(?:inf|Inf|INF)
+        |\.(?:nan|NaN|NAN))$""",
+        re.X,
+    ),
+    list("-+0123456789."),
+)
+
+
+def _fail(message: str, code: int = 2) -> int:
+    print(
+        f"dpcompendium: error: {message.splitlines()[0] if message else 'failed'}", file=sys.stderr
+    )
+    return code
+
+
+def cmd_list(_: argparse.Namespace) -> int:
+    for ch in chapters():
+        print(f"{ch.id}: {ch.title}")
+        for p in ch.parameters.values():
+            if p.name in RESERVED:
+                continue
+            rng = f" [{p.constraint}]" if p.constraint else ""
+            print(f"    {p.name} = {p.default!r}{rng}  — {p.help}")
+        for req in ch.requires:
+            print(f"    require: {req.expression}" + (f"  — {req.why}" if req.why else ""))
+        print()
+    return 0
+
+
+def _parse_values(pairs: list[list[str]]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for name, raw in pairs:
+        if name in RESERVED:
+            raise ValueError(f"parameter {name} is set by --out, not by -p")
+        try:
+            values[name] = yaml.load(raw, Loader=_Loader)  # _Loader is a SafeLoader
+        except yaml.YAMLError as exc:
+            raise ValueError(f"parameter {name}: value {raw!r} is not valid YAML") from exc
+    return values
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    import time
+    from datetime import UTC, datetime
+
+    import nbformat
+    import papermill as pm
+
+    from dpcompendium.book.rerun_page import open_page, write_page
+
+    try:
+        chapter = get_chapter(args.chapter)
+        values = validate_parameters(chapter, _parse_values(args.parameter or []))
+    except ValueError as exc:
+        return _fail(str(exc))
+    out_root = Path(args.out).expanduser().resolve()
+    if out_root.exists() and not out_root.is_dir():
+        return _fail(f"--out must be a directory, got {args.out!r} (a file)")
+    dest = out_root / chapter.id
+    out_root.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{chapter.id}.partial-", dir=out_root))
+    executed = staging / f"{chapter.id}.ipynb"
+    started, t0 = datetime.now(UTC), time.perf_counter()
+    try:
+        pm.execute_notebook(
+            str(chapter.notebook),
+            str(executed),
+            parameters={**values, "output_dir": str(staging)},
+            cwd=str(chapter.notebook.parent),
+            kernel_name=args.kernel,
+            progress_bar=False,
+            log_output=args.verbose,
+            # written once, at the end: saving the notebook after every cell (papermill's default) re-serializes
+            # every figure each time, ~1 s of a short run; a failed run leaves nothing to read anyway
+            request_save_on_cell_execute=False,
+            # papermill waits 60 s for a kernel by default; on a busy machine (two chapters, a test worker, a Dask
+            # cluster) start-up can take longer, and a slow start is not a failure of the chapter
+            start_timeout=KERNEL_START_TIMEOUT,
+        )
+        nb = nbformat.read(executed, as_version=4)
+        for cell in nb.cells:
+            if "injected-parameters" in cell.get("metadata", {}).get("tags", []):
+                cell.source = cell.source.replace(str(staging), str(dest))
+        nbformat.write(nb, executed)
+        write_page(
+            chapter,
+            executed,
+            values,
+            time.perf_counter() - t0,
+            started,
+            rename={str(staging): str(dest)},
+        )
+    except Exception as exc:  # papermill raises PapermillExecutionError with the cell's error
+        shutil.rmtree(staging, ignore_errors=True)
+        ename = getattr(exc, "ename", type(exc).__name__)
+        evalue = getattr(exc, "evalue", str(exc))
+        cell = getattr(exc, "exec_count", None)
+        where = f" in cell [{cell}]" if cell is not None else ""
+        return _fail(f"chapter {chapter.id} failed{where}: {ename}: {evalue}", code=1)
+    if dest.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{chapter.id}.old-", dir=out_root))
+        dest.rename(old / chapter.id)
+        staging.rename(dest)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        staging.rename(dest)
+    n_csv = len(list(dest.glob("*.csv")))
+    n_fig = len(list(dest.glob("*.png")))
+    print(
+        f"{chapter.id}: wrote {n_csv} tables and {n_fig} figures to {dest}; page {dest / 'index.html'}"
+    )
+    if args.open and not open_page(dest / "index.html"):
+        print("no web browser available: open the page yourself")
+    return 0
+
+
+def cmd_book(args: argparse.Namespace) -> int:
+    root = repo_root()
+    exe = Path(sys.executable).with_name("jupyter-book")
+    cmd = [
+        str(exe) if exe.exists() else "jupyter-book",
+        "build",
+        str(root),
+        "--path-output",
+        str(root),
+    ]
+    if args.strict:
+        cmd += ["-W", "-n", "--keep-going"]
+    if args.all:
+        cmd += ["--all"]
+    # The kernels need the inline backend so that figures appear in the pages (Agg would show nothing).
+    env = {
+        **os.environ,
+        "DPCOMPENDIUM_REPO": str(root),
+        "MPLBACKEND": "module://matplotlib_inline.backend_inline",
+    }
+    return subprocess.call(cmd, cwd=root, env=env)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="dpcompendium", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="list chapters and their parameters").set_defaults(func=cmd_list)
+    run = sub.add_parser("run", help="execute a chapter with your parameters")
+    run.add_argument("chapter", help="chapter id, e.g. dp-mean")
+    run.add_argument(
+        "-p",
+        "--parameter",
+        nargs=2,
+        action="append",
+        metavar=("NAME", "VALUE"),
+        help="a parameter (YAML value)",
+    )
+    run.add_argument("--out", default="results", help="results folder (default: results)")
+    run.add_argument("--kernel", default="python3", help="Jupyter kernel (default: python3)")
+    run.add_argument(
+        "--open", action="store_true", help="open the rerun's page (index.html) in a browser"
+    )
+    run.add_argument("-v", "--verbose", action="store_true", help="stream the notebook's output")
+    add_scheduler_argument(run)
+    run.set_defaults(func=with_scheduler(cmd_run))
+    book = sub.add_parser(
+        "book",
+        help="build the HTML book in _build/html, executing the chapters whose notebook, library, "
+        "data or lock changed since their last execution",
+    )
+    book.add_argument(
+        "--strict", action="store_true", help="treat warnings as errors (-W -n --keep-going)"
+    )
+    book.add_argument("--all", action="store_true", help="rebuild every page")
+    book.set_defaults(func=cmd_book)
+    from dpcompendium.book.cli_coursework import add_coursework_commands
+
+    add_coursework_commands(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

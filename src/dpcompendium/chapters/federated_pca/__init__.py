@@ -1,0 +1,113 @@
+"""Differentially private PCA across sites: the source's shared-seed protocol, its flaw, and a fix.
+
+- :mod:`.core` — noise calibration (``τ = Δ√(2 ln(1.25/δ))/ε``, ``Δ = √2/n``, replace-one with n public), symmetric Gaussian noise, subspaces,
+  captured energy.
+- :mod:`.methods` — :func:`pca`, :func:`central_dp_pca` (Analyze Gauss), :func:`dpdis_pca` (Imtiaz & Sarwate 2018),
+  :func:`federated_pca` (``variant="shared-seed" | "secure-aggregation"``), :func:`privacy_claim`.
+- :mod:`.protocols` — the masked mean, the shared-seed protocol and its seed attack, secure aggregation.
+- :mod:`.datasets` — the chapter's datasets, the public and the as-written preprocessing, horizontal splits.
+- :mod:`.audits` — how the privacy-audit chapter audits these methods (raw neighbouring datasets).
+- :mod:`.experiments` — the sweeps behind the chapter's tables.
+
+References: ``src_fedpca``, ``dwork2014analyze``, ``imtiaz2018distributed``, ``bonawitz2017practical``.
+"""
+
+from dpcompendium.chapters.federated_pca.core import (
+    analytic_gaussian_sigma,
+    captured_energy,
+    noise_scale,
+    normalize_rows,
+    scatter,
+    sensitivity,
+    symmetric_gaussian,
+    top_k_eigh,
+    top_k_subspace,
+)
+from dpcompendium.chapters.federated_pca.datasets import (
+    DATASETS,
+    PUBLIC_BOUNDS,
+    Dataset,
+    load_dataset,
+    make_low_rank,
+    prepare,
+    preprocessing_sensitivity,
+    split_sites,
+)
+from dpcompendium.chapters.federated_pca.experiments import (
+    attack_table,
+    energy_runs,
+    energy_table,
+    fit_subspace,
+    pooled_pattern_z,
+    pooled_z,
+    site_pattern,
+    svm_table,
+)
+from dpcompendium.chapters.federated_pca.methods import (
+    METHODS,
+    PREPROCESSING,
+    SiteData,
+    central_dp_pca,
+    dpdis_pca,
+    federated_pca,
+    pca,
+    privacy_claim,
+)
+from dpcompendium.chapters.federated_pca.protocols import (
+    MaskedSumCount,
+    Transcript,
+    decode,
+    encode,
+    masked_sum_count,
+    pairwise_masks,
+    secure_aggregation_protocol,
+    seed_attack,
+    shared_seed_protocol,
+    unmask_attack,
+)
+
+__all__ = [
+    "DATASETS",
+    "METHODS",
+    "PREPROCESSING",
+    "PUBLIC_BOUNDS",
+    "Dataset",
+    "MaskedSumCount",
+    "SiteData",
+    "Transcript",
+    "analytic_gaussian_sigma",
+    "attack_table",
+    "captured_energy",
+    "central_dp_pca",
+    "decode",
+    "dpdis_pca",
+    "encode",
+    "energy_runs",
+    "energy_table",
+    "federated_pca",
+    "fit_subspace",
+    "load_dataset",
+    "make_low_rank",
+    "masked_sum_count",
+    "noise_scale",
+    "normalize_rows",
+    "pairwise_masks",
+    "pca",
+    "pooled_pattern_z",
+    "pooled_z",
+    "prepare",
+    "preprocessing_sensitivity",
+    "privacy_claim",
+    "scatter",
+    "secure_aggregation_protocol",
+    "seed_attack",
+    "sensitivity",
+    "shared_seed_protocol",
+    "site_pattern",
+    "split_sites",
+    "svm_table",
+    "symmetric_gaussian",
+    "top_k_eigh",
+    "top_k_subspace",
+    "unmask_attack",
+]

@@ -1,0 +1,1 @@
+"""dpcompendium.core."""

@@ -1,0 +1,36 @@
+"""Textbook mechanisms, vectorized over arrays.
+
+- :func:`laplace_mechanism` — ε-DP for an L1 sensitivity Δ: add Lap(Δ/ε) (Dwork, McSherry, Nissim, Smith 2006).
+- :func:`gaussian_mechanism` — (ε, δ)-DP for an L2 sensitivity Δ, ε < 1: σ = Δ√(2 ln(1.25/δ))/ε (Dwork & Roth 2014, Thm A.1);
+  :func:`gaussian_claim` states where a calibration is valid (exact profile, Balle & Wang 2018).
+- :func:`exponential_mechanism` — ε-DP selection with probability ∝ exp(ε u / (2Δu)) (McSherry & Talwar 2007).
+- :func:`grr_privatise` / :func:`grr_frequencies` — generalized randomized response over k categories (Wang et al. 2017).
+"""
+
+from dpcompendium.core.mechanisms.exponential import exponential_mechanism, exponential_probabilities
+from dpcompendium.core.mechanisms.gaussian import (
+    analytic_gaussian_sigma,
+    gaussian_claim,
+    gaussian_delta,
+    gaussian_epsilon,
+    gaussian_mechanism,
+    gaussian_sigma,
+)
+from dpcompendium.core.mechanisms.laplace import laplace_mechanism, laplace_scale
+from dpcompendium.core.mechanisms.randomized_response import grr_frequencies, grr_privatise, grr_probabilities
+
+__all__ = [
+    "analytic_gaussian_sigma",
+    "exponential_mechanism",
+    "exponential_probabilities",
+    "gaussian_claim",
+    "gaussian_delta",
+    "gaussian_epsilon",
+    "gaussian_mechanism",
+    "gaussian_sigma",
+    "grr_frequencies",
+    "grr_privatise",
+    "grr_probabilities",
+    "laplace_mechanism",
+    "laplace_scale",
+]
