@@ -50,9 +50,14 @@ def _as_input(value: Any) -> Any:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from dpcompendium.book.usercode import audit_callable, input_pairs, load_module, load_target
     from dpcompendium.book.cli import _fail
-    from dpcompendium.core.parallel import SCHEDULER_ENV, resolve_scheduler, tasks_computed, using_scheduler
+    from dpcompendium.book.usercode import audit_callable, input_pairs, load_module, load_target
+    from dpcompendium.core.parallel import (
+        SCHEDULER_ENV,
+        resolve_scheduler,
+        tasks_computed,
+        using_scheduler,
+    )
     from dpcompendium.core.validation import check_delta, check_epsilon, check_int
 
     try:
@@ -116,9 +121,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from dpcompendium.book.usercode import load_module, load_target
     from dpcompendium.book.check import get_check
     from dpcompendium.book.cli import _fail
+    from dpcompendium.book.usercode import load_module, load_target
     from dpcompendium.core.validation import check_int
 
     try:
@@ -150,7 +155,9 @@ def add_coursework_commands(sub: argparse._SubParsersAction) -> None:
     """Register ``audit`` and ``check`` on the ``dpcompendium`` subcommand parser."""
     from dpcompendium.book.check import available_checks
     from dpcompendium.core.parallel import add_scheduler_argument
-    from dpcompendium.core.privacy import NEIGHBOUR_RELATIONS as NEIGHBOURS  # light: parsing imports no mechanism
+    from dpcompendium.core.privacy import (
+        NEIGHBOUR_RELATIONS as NEIGHBOURS,  # light: parsing imports no mechanism
+    )
 
     audit = sub.add_parser(
         "audit",

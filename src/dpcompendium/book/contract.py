@@ -35,21 +35,33 @@ from typing import Any
 
 import nbformat
 
+from dpcompendium.chapters import registry
 from dpcompendium.core.paths import repo_root
 
 __all__ = [
-    "CHAPTER_IDS",
     "Chapter",
     "Parameter",
     "Requirement",
+    "chapter_ids",
     "chapters",
     "get_chapter",
     "safe_eval",
     "validate_parameters",
 ]
 
-#: Chapter ids in book order.
-CHAPTER_IDS = ("dp-mean", "mwem", "histograms", "federated-pca", "hiera", "privacy-audit")
+
+
+def chapter_ids(root: Path | None = None) -> tuple[str, ...]:
+    """Chapter ids in book order: the chapters' manifests (:mod:`dpcompendium.chapters.registry`), ordered by
+    ``_toc.yml``."""
+    return registry.chapter_ids(root)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "CHAPTER_IDS":  # chapter ids in book order, read from the manifests when first asked for
+        return chapter_ids()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 _CONSTRAINT = re.compile(r"\[([^\[\]]*)\]\s*$")
 _BOUND = re.compile(r"^(>|<|min|max)\s*(-?[0-9.eE+\-]+|inf)$")
@@ -103,6 +115,7 @@ class Chapter:
     notebook: Path
     parameters: dict[str, Parameter] = field(default_factory=dict)
     requires: tuple[Requirement, ...] = ()
+    manifest: registry.Manifest | None = None
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -355,8 +368,10 @@ def _parse_parameters(source: str, notebook: Path) -> dict[str, Parameter]:
     return params
 
 
-def _load_chapter(chapter_id: str, root: Path) -> Chapter:
-    path = root / "notebooks" / f"{chapter_id}.ipynb"
+def _load_chapter(chapter_id: str, root: Path, manifest: registry.Manifest | None = None) -> Chapter:
+    if manifest is None:
+        manifest = registry.get_manifest(chapter_id, root)
+    path = root / manifest.notebook
     nb = nbformat.read(path, as_version=4)
     title = chapter_id
     for cell in nb.cells:
@@ -375,26 +390,28 @@ def _load_chapter(chapter_id: str, root: Path) -> Chapter:
             f"{path.name} must have exactly one cell tagged 'parameters', found {len(cells)}"
         )
     params = _parse_parameters(cells[0].source, path)
-    return Chapter(chapter_id, title, path, params, _parse_requires(cells[0].source, path, params))
+    requires = _parse_requires(cells[0].source, path, params)
+    return Chapter(chapter_id, title, path, params, requires, manifest)
 
 
 def chapters(root: Path | None = None) -> list[Chapter]:
-    """Every chapter whose notebook exists, in book order."""
+    """Every chapter (a manifest whose notebook exists and ``_toc.yml`` lists), in book order."""
     root = root or repo_root()
     return [
-        _load_chapter(cid, root)
-        for cid in CHAPTER_IDS
-        if (root / "notebooks" / f"{cid}.ipynb").is_file()
+        _load_chapter(m.id, root, m)
+        for m in registry.manifests(root)
+        if (root / m.notebook).is_file()
     ]
 
 
 def get_chapter(chapter_id: str, root: Path | None = None) -> Chapter:
     """One chapter by id; ValueError naming the id if unknown."""
     root = root or repo_root()
-    if chapter_id not in CHAPTER_IDS or not (root / "notebooks" / f"{chapter_id}.ipynb").is_file():
+    found = {m.id: m for m in registry.manifests(root)}
+    if chapter_id not in found or not (root / found[chapter_id].notebook).is_file():
         known = ", ".join(c.id for c in chapters(root))
         raise ValueError(f"chapter must be one of {known}, got {chapter_id!r}")
-    return _load_chapter(chapter_id, root)
+    return _load_chapter(chapter_id, root, found[chapter_id])
 
 
 def validate_parameters(chapter: Chapter, values: dict[str, Any]) -> dict[str, Any]:

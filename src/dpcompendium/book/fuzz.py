@@ -5,7 +5,7 @@ A chapter's contract (``dpcompendium.book.contract``) gives every parameter's ty
 only valid sets: numbers inside the declared bounds *and* inside the chapter's fuzz size below, lists of distinct
 elements of at most ``max_len`` items, choices among the declared ones, then a filter on every ``# require:`` line.
 
-The fuzz size is declared here, in one place: :data:`FUZZ_SIZE` caps the parameters that set the cost of a run
+The fuzz size is declared in one place, the ``[fuzz]`` table of the chapter's manifest (:func:`fuzz_size`): it caps the parameters that set the cost of a run
 (repetitions, sample sizes, rounds, list lengths), so that one drawn example runs in seconds. An integer without a
 cap is drawn between its lower bound and its default (the default is the paper scale, the most expensive setting
 the book runs); a float without a cap between its bounds intersected with :data:`FLOAT_RANGE`.
@@ -21,7 +21,7 @@ from typing import Any
 
 from dpcompendium.book.contract import Chapter, Parameter, validate_parameters
 
-__all__ = ["FLOAT_RANGE", "FUZZ_SIZE", "MAX_LEN", "parameter_strategy", "small_overrides"]
+__all__ = ["FLOAT_RANGE", "MAX_LEN", "fuzz_size", "parameter_strategy", "small_overrides"]
 
 #: Default range of a float parameter in the fuzz (intersected with its declared bounds).
 FLOAT_RANGE = (0.05, 20.0)
@@ -30,68 +30,33 @@ MAX_LEN = 3
 #: Parameters never drawn (set by ``--out``).
 SKIP = frozenset({"output_dir"})
 
-#: Per chapter: ``name -> (low, high)`` caps of a number (elementwise for a list), ``max_len`` (longest list), and
-#: for lists whose shape a ``# require:`` line fixes, ``list_len`` (name -> exact length) and ``sorted`` (names drawn
-#: in increasing order), so that the strategy draws them valid instead of filtering most draws out.
-FUZZ_SIZE: dict[str, dict[str, Any]] = {
-    "dp-mean": {
-        "reps": (1, 20),
-        "ns": (1, 500),
-        "evidence_n": (2, 50),
-        "evidence_draws": (1, 20_000),
-        "n_jobs": (1, 2),
-        "max_len": 3,
-    },
-    "mwem": {
-        "reps": (2, 4),
-        "T_1d": (1, 60),
-        "T_2d": (1, 40),
-        "q_size_2d": (1, 80),
-        "mw_passes": (1, 3),
-        "T_values": (1, 60),
-        "dpbench_reps": (1, 1),
-        "dpbench_T": (1, 4),
-        "dpbench_queries": (1, 60),
-        "n_boot": (100, 150),
-        "n_jobs": (1, 2),
-        "max_len": 3,
-    },
-    "histograms": {
-        "reps": (2, 3),
-        "k": (1, 64),
-        "query_lengths": (1, 1000),
-        "n_queries": (1, 100),
-        "tuning_ks": (1, 64),
-        "n_jobs": (1, 2),
-        "max_len": 2,
-        # `# require: len(query_lengths) == 2 and query_lengths[0] <= query_lengths[1]`: drawn so, not filtered.
-        "list_len": {"query_lengths": 2},
-        "sorted": {"query_lengths"},
-    },
-    "federated-pca": {
-        "reps": (1, 2),
-        "sites": (1, 20),
-        "svm_sites": (1, 10),
-        "svm_reps": (1, 1),
-        "svm_max_rows": (100, 200),
-        "n_jobs": (1, 2),
-        "max_len": 2,
-    },
-    "hiera": {
-        "reps": (1, 5),
-        "n_users": (100, 2_000),
-        "sgd_n_users": (1_000, 5_000),
-        "sgd_d": (1, 5),
-        "folds": (2, 3),
-        "n_jobs": (1, 2),
-        "max_len": 3,
-    },
-    "privacy-audit": {
-        "n_samples": (1_000, 5_000),
-        "coverage_reps": (10, 12),
-        "n_jobs": (1, 2),
-    },
-}
+
+
+def fuzz_size(chapter: Chapter) -> dict[str, Any]:
+    """The chapter's fuzz size, from the ``[fuzz]`` table of its manifest: ``name -> (low, high)`` caps of a number
+    (elementwise for a list), ``max_len`` (longest list), and for lists whose shape a ``# require:`` line fixes,
+    ``list_len`` (name -> exact length) and ``sorted`` (names drawn in increasing order), so that the strategy draws
+    them valid instead of filtering most draws out."""
+    raw = chapter.manifest.fuzz if chapter.manifest is not None else {}
+    out: dict[str, Any] = {}
+    for name, value in raw.items():
+        if name == "sorted":
+            out[name] = set(value)
+        elif isinstance(value, list):
+            if len(value) != 2:
+                raise ValueError(f"fuzz size of {chapter.id}: {name} must be [low, high], got {value!r}")
+            out[name] = (value[0], value[1])
+        else:
+            out[name] = value
+    return out
+
+
+def __getattr__(name: str) -> Any:
+    if name == "FUZZ_SIZE":  # every chapter's fuzz size, by id (read from the manifests)
+        from dpcompendium.book.contract import chapters
+
+        return {ch.id: fuzz_size(ch) for ch in chapters()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _bounds(p: Parameter) -> tuple[float, float, bool, bool]:
@@ -126,7 +91,7 @@ def _element(chapter: Chapter, p: Parameter):
     from hypothesis import strategies as st
 
     proto = _proto(p)
-    caps = FUZZ_SIZE.get(chapter.id, {})
+    caps = fuzz_size(chapter)
     if isinstance(proto, bool):
         return st.booleans()
     if isinstance(proto, str):
@@ -164,7 +129,7 @@ def parameter_strategy(chapter: Chapter, fixed: dict[str, Any] | None = None):
     from hypothesis import strategies as st
 
     fixed = dict(fixed or {})
-    max_len = FUZZ_SIZE.get(chapter.id, {}).get("max_len", MAX_LEN)
+    max_len = fuzz_size(chapter).get("max_len", MAX_LEN)
     fields = {}
     for name, p in chapter.parameters.items():
         if name in SKIP:
@@ -172,14 +137,14 @@ def parameter_strategy(chapter: Chapter, fixed: dict[str, Any] | None = None):
         if name in fixed:
             fields[name] = st.just(fixed[name])
         elif isinstance(p.default, list):
-            size = FUZZ_SIZE.get(chapter.id, {}).get("list_len", {}).get(name)
+            size = fuzz_size(chapter).get("list_len", {}).get(name)
             lists = st.lists(
                 _element(chapter, p),
                 min_size=size or 1,
                 max_size=size or max_len,
                 unique_by=None if size else repr,
             )
-            if name in FUZZ_SIZE.get(chapter.id, {}).get("sorted", ()):
+            if name in fuzz_size(chapter).get("sorted", ()):
                 lists = lists.map(sorted)
             fields[name] = lists
         else:
@@ -200,7 +165,7 @@ def small_overrides(chapter: Chapter, given: dict[str, Any] | None = None) -> di
     whose default exceeds its cap is set to the cap (a list is cut to ``max_len`` elements within the cap).
     The result, merged with ``given``, satisfies the contract (checked)."""
     given = dict(given or {})
-    caps = FUZZ_SIZE.get(chapter.id, {})
+    caps = fuzz_size(chapter)
     max_len = caps.get("max_len", MAX_LEN)
     out: dict[str, Any] = {}
     for name, p in chapter.parameters.items():

@@ -43,6 +43,7 @@ import pandas as pd
 from scipy.stats import t as student_t
 from scipy.stats import ttest_ind
 
+from dpcompendium.book.check import Check, CheckReport, register
 from dpcompendium.book.usercode import InputPair, UserCodeError, audit_callable
 from dpcompendium.chapters.mwem import (
     METRICS,
@@ -55,7 +56,6 @@ from dpcompendium.chapters.mwem import (
     workload_errors,
 )
 from dpcompendium.core.validation import check_int
-from dpcompendium.book.check import Check, CheckReport, register
 
 __all__ = ["COURSE_EPSILONS", "COURSE_ROUNDS", "check_mwem", "course_workload"]
 

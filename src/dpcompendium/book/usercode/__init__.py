@@ -63,9 +63,6 @@ import joblib
 import numpy as np
 import pandas as pd
 
-from dpcompendium.core.parallel import check_scheduler, joblib_backend, using_scheduler
-from dpcompendium.core.privacy import NEIGHBOUR_RELATIONS, PrivacyClaim
-from dpcompendium.core.validation import check_delta, check_epsilon, check_int
 from dpcompendium.core.audit.empirical import (
     _check_confidence,
     _interval_counts,
@@ -75,6 +72,9 @@ from dpcompendium.core.audit.empirical import (
     pooled_sorted,
 )
 from dpcompendium.core.audit.spec import AuditSpec, are_neighbours, run_audit
+from dpcompendium.core.parallel import check_scheduler, joblib_backend, using_scheduler
+from dpcompendium.core.privacy import NEIGHBOUR_RELATIONS, PrivacyClaim
+from dpcompendium.core.validation import check_delta, check_epsilon, check_int
 
 __all__ = [
     "FAMILIES",

@@ -10,7 +10,6 @@ import math
 
 import numpy as np
 
-from dpcompendium.core.audit.spec import AuditSpec
 from dpcompendium.chapters.dp_mean.analysis import clamped_output_law, resampling_pair_loss
 from dpcompendium.chapters.dp_mean.data import HEIGHT_BOUNDS
 from dpcompendium.chapters.dp_mean.estimators import (
@@ -22,6 +21,11 @@ from dpcompendium.chapters.dp_mean.estimators import (
     noisy_average_resampling,
     privacy_claim,
 )
+from dpcompendium.chapters.registry import chapter_id
+from dpcompendium.core.audit.spec import AuditSpec
+
+#: this chapter's id (from its manifest)
+CHAPTER = chapter_id(__name__)
 
 __all__ = ["audit_specs"]
 
@@ -43,7 +47,7 @@ def audit_specs() -> list[AuditSpec]:
         out.append(
             AuditSpec(
                 f"composition ({variant})",
-                "dp-mean",
+                CHAPTER,
                 "as-written" if variant == "as-written" else "private",
                 claim,
                 (empty, one_b),
@@ -63,7 +67,7 @@ def audit_specs() -> list[AuditSpec]:
         out.append(
             AuditSpec(
                 f"resampling ({variant})",
-                "dp-mean",
+                CHAPTER,
                 "as-written" if variant == "as-written" else "private",
                 claim,
                 (d_a, d_b),
@@ -78,7 +82,7 @@ def audit_specs() -> list[AuditSpec]:
     out.append(
         AuditSpec(
             "clamped (replace-one)",
-            "dp-mean",
+            CHAPTER,
             "private",
             claim,
             (d_a, d_b),
@@ -92,7 +96,7 @@ def audit_specs() -> list[AuditSpec]:
         out.append(
             AuditSpec(
                 f"clamped (add-remove), eps={e:g}",
-                "dp-mean",
+                CHAPTER,
                 "as-written" if not claim.private else "private",
                 claim,
                 (np.array([lo]), np.array([lo, hi])),
@@ -109,7 +113,7 @@ def audit_specs() -> list[AuditSpec]:
         out.append(
             AuditSpec(
                 f"normalized ({variant})",
-                "dp-mean",
+                CHAPTER,
                 "as-written" if variant == "as-written" else "private",
                 claim,
                 (empty, one_b),

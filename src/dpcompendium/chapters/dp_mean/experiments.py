@@ -14,9 +14,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dpcompendium.core.experiments import summarize, sweep
-from dpcompendium.core.rng import make_rng
-from dpcompendium.core.validation import check_int
 from dpcompendium.chapters.dp_mean.analysis import closed_form_error
 from dpcompendium.chapters.dp_mean.data import dataset
 from dpcompendium.chapters.dp_mean.estimators import (
@@ -25,6 +22,10 @@ from dpcompendium.chapters.dp_mean.estimators import (
     noisy_average_normalized,
     noisy_average_resampling,
 )
+from dpcompendium.chapters.registry import chapter_id
+from dpcompendium.core.experiments import summarize, sweep
+from dpcompendium.core.rng import make_rng
+from dpcompendium.core.validation import check_int
 
 __all__ = [
     "COMPARISONS",
@@ -127,7 +128,7 @@ def error_sweep(
         "epsilon": list(epsilons),
     }
     cell = functools.partial(_error_cell, data=data)
-    runs = sweep(cell, grid, reps, seed, n_jobs=n_jobs, vectorized=True, desc="dp-mean")
+    runs = sweep(cell, grid, reps, seed, n_jobs=n_jobs, vectorized=True, desc=chapter_id(__name__))
     metrics = {
         "mae": lambda e: float(np.mean(np.abs(e))),
         "rmse": lambda e: float(np.sqrt(np.mean(np.square(e)))),

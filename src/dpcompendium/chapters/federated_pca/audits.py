@@ -19,8 +19,6 @@ import math
 
 import numpy as np
 
-from dpcompendium.core.audit.spec import AuditSpec
-from dpcompendium.core.mechanisms.gaussian import gaussian_epsilon
 from dpcompendium.chapters.federated_pca.core import noise_scale, sensitivity
 from dpcompendium.chapters.federated_pca.datasets import prepare
 from dpcompendium.chapters.federated_pca.methods import privacy_claim
@@ -31,6 +29,12 @@ from dpcompendium.chapters.federated_pca.protocols import (
     seed_attack,
     shared_seed_protocol,
 )
+from dpcompendium.chapters.registry import chapter_id
+from dpcompendium.core.audit.spec import AuditSpec
+from dpcompendium.core.mechanisms.gaussian import gaussian_epsilon
+
+#: this chapter's id (from its manifest)
+CHAPTER = chapter_id(__name__)
 
 __all__ = ["audit_rows", "audit_specs"]
 
@@ -78,7 +82,7 @@ def audit_specs() -> list[AuditSpec]:
         out.append(
             AuditSpec(
                 f"Analyze Gauss, {prep} preprocessing",
-                "federated-pca",
+                CHAPTER,
                 "as-written" if prep == "as-written" else "private",
                 claim,
                 (d, d2),
@@ -103,7 +107,7 @@ def audit_specs() -> list[AuditSpec]:
     out.append(
         AuditSpec(
             "secure aggregation: sum of N(0, tau^2/s) shares",
-            "federated-pca",
+            CHAPTER,
             "private",
             privacy_claim("secure-aggregation", eps, delta, n, s=SITES),
             (sites, sites2),
@@ -124,7 +128,7 @@ def audit_specs() -> list[AuditSpec]:
     out.append(
         AuditSpec(
             "DPdisPCA: one site's noisy local matrix",
-            "federated-pca",
+            CHAPTER,
             "private",
             privacy_claim("dpdispca", eps, delta, n, s=SITES),
             (sites, sites2),
@@ -150,7 +154,7 @@ def audit_specs() -> list[AuditSpec]:
     out.append(
         AuditSpec(
             "ELFedPCA shared seed: a seed holder's view of site 0",
-            "federated-pca",
+            CHAPTER,
             "as-written",
             privacy_claim("shared-seed", eps, delta, n, s=SITES),
             (sites, sites2),

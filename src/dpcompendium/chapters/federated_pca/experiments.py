@@ -20,9 +20,6 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 from threadpoolctl import threadpool_limits
 
-from dpcompendium.core.experiments.sweep import sweep
-from dpcompendium.core.rng import make_rng
-from dpcompendium.core.validation import check_delta, check_epsilon, check_int, check_rng
 from dpcompendium.chapters.federated_pca.core import Calibration, Neighbours, captured_energy
 from dpcompendium.chapters.federated_pca.datasets import Dataset, load_dataset, split_sites
 from dpcompendium.chapters.federated_pca.methods import (
@@ -39,6 +36,9 @@ from dpcompendium.chapters.federated_pca.protocols import (
     shared_seed_protocol,
     unmask_attack,
 )
+from dpcompendium.core.experiments.sweep import sweep
+from dpcompendium.core.rng import make_rng
+from dpcompendium.core.validation import check_delta, check_epsilon, check_int, check_rng
 
 __all__ = [
     "attack_table",

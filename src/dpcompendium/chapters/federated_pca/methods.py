@@ -26,9 +26,6 @@ from typing import Literal
 
 import numpy as np
 
-from dpcompendium.core.mechanisms.gaussian import gaussian_claim
-from dpcompendium.core.privacy import PrivacyClaim
-from dpcompendium.core.validation import check_array, check_delta, check_epsilon, check_int, check_rng
 from dpcompendium.chapters.federated_pca.core import (
     Calibration,
     Neighbours,
@@ -44,6 +41,15 @@ from dpcompendium.chapters.federated_pca.protocols import (
     encode,
     secure_aggregation_protocol,
     shared_seed_protocol,
+)
+from dpcompendium.core.mechanisms.gaussian import gaussian_claim
+from dpcompendium.core.privacy import PrivacyClaim
+from dpcompendium.core.validation import (
+    check_array,
+    check_delta,
+    check_epsilon,
+    check_int,
+    check_rng,
 )
 
 __all__ = [

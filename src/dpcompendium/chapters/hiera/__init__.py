@@ -12,7 +12,6 @@ of each user's own level, vectorised over users in :func:`~dpcompendium.chapters
 :func:`privacy_claim` states the privacy of one report for every method of the chapter.
 """
 
-from dpcompendium.core.mechanisms import grr_frequencies, grr_privatise, grr_probabilities
 from dpcompendium.chapters.hiera.hiera import (
     calibrate_base_epsilon,
     compensation_weights,
@@ -55,6 +54,7 @@ from dpcompendium.chapters.hiera.numeric import (
     pm_privatise,
     pm_variance,
 )
+from dpcompendium.core.mechanisms import grr_frequencies, grr_privatise, grr_probabilities
 
 __all__ = [
     "DEFAULT_EDGES",

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from dpcompendium.chapters.registry import chapter_id
 from dpcompendium.core.audit.spec import AuditSpec
 from dpcompendium.core.mechanisms.audits import grr_law, value_events
 from dpcompendium.core.privacy import PrivacyClaim
+
+#: this chapter's id (from its manifest)
+CHAPTER = chapter_id(__name__)
 
 __all__ = ["audit_specs"]
 
@@ -39,7 +43,7 @@ def audit_specs() -> list[AuditSpec]:
     out.append(
         AuditSpec(
             "Duchi (binary output), exact",
-            "hiera",
+            CHAPTER,
             "private",
             claim,
             ends,
@@ -53,7 +57,7 @@ def audit_specs() -> list[AuditSpec]:
     out.append(
         AuditSpec(
             "Duchi sampler",
-            "hiera",
+            CHAPTER,
             "private",
             claim,
             ends,
@@ -76,7 +80,7 @@ def audit_specs() -> list[AuditSpec]:
     out.append(
         AuditSpec(
             f"Harmony (d = {dim}) sampler",
-            "hiera",
+            CHAPTER,
             "private",
             claim,
             (np.full((1, dim), -1.0), np.full((1, dim), 1.0)),
@@ -91,7 +95,7 @@ def audit_specs() -> list[AuditSpec]:
         out.append(
             AuditSpec(
                 f"{'PM' if method == 'pm' else 'Hybrid'} sampler",
-                "hiera",
+                CHAPTER,
                 "private",
                 claim,
                 ends,
@@ -106,7 +110,7 @@ def audit_specs() -> list[AuditSpec]:
         out.append(
             AuditSpec(
                 f"graded Laplace ({variant})",
-                "hiera",
+                CHAPTER,
                 variant,
                 claim,
                 ends,
@@ -139,7 +143,7 @@ def audit_specs() -> list[AuditSpec]:
     out.append(
         AuditSpec(
             "LHP, most sensitive level (as the source implies)",
-            "hiera",
+            CHAPTER,
             "as-written",
             claim,
             inputs,
@@ -155,7 +159,7 @@ def audit_specs() -> list[AuditSpec]:
     out.append(
         AuditSpec(
             "LHP, whole mechanism (exact claim)",
-            "hiera",
+            CHAPTER,
             "private",
             claim,
             inputs,
@@ -172,7 +176,7 @@ def audit_specs() -> list[AuditSpec]:
     out.append(
         AuditSpec(
             f"GRR on the {k} levels (eps_1 = {sched.max():g})",
-            "hiera",
+            CHAPTER,
             "private",
             claim,
             tuple(np.array([v]) for v in range(k)),

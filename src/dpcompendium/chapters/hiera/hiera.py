@@ -28,8 +28,6 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy.optimize import brentq
 
-from dpcompendium.core.privacy import PrivacyClaim
-from dpcompendium.core.validation import check_array, check_epsilon, check_in_domain, check_int, check_rng
 from dpcompendium.chapters.hiera.levels import (
     DEFAULT_EDGES,
     HIERA_MULTIPLIERS,
@@ -39,6 +37,14 @@ from dpcompendium.chapters.hiera.levels import (
     schedule,
 )
 from dpcompendium.chapters.hiera.numeric import numeric_claim
+from dpcompendium.core.privacy import PrivacyClaim
+from dpcompendium.core.validation import (
+    check_array,
+    check_epsilon,
+    check_in_domain,
+    check_int,
+    check_rng,
+)
 
 __all__ = [
     "calibrate_base_epsilon",

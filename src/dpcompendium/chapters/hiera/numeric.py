@@ -24,9 +24,15 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dpcompendium.core.privacy import PrivacyClaim
-from dpcompendium.core.validation import check_array, check_epsilon, check_in_domain, check_int, check_rng
 from dpcompendium.chapters.hiera.levels import DEFAULT_EDGES, check_edges, check_schedule
+from dpcompendium.core.privacy import PrivacyClaim
+from dpcompendium.core.validation import (
+    check_array,
+    check_epsilon,
+    check_in_domain,
+    check_int,
+    check_rng,
+)
 
 __all__ = [
     "HYBRID_THRESHOLD",

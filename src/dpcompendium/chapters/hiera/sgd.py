@@ -26,8 +26,6 @@ from numpy.typing import ArrayLike
 from sklearn.linear_model import LinearRegression
 from sklearn.model_selection import KFold
 
-from dpcompendium.core.experiments import sweep
-from dpcompendium.core.validation import check_array, check_epsilon, check_int, check_rng
 from dpcompendium.chapters.hiera.hiera import compensation_weights
 from dpcompendium.chapters.hiera.levels import (
     DEFAULT_EDGES,
@@ -36,6 +34,8 @@ from dpcompendium.chapters.hiera.levels import (
     check_edges,
 )
 from dpcompendium.chapters.hiera.numeric import _pm, duchi_constant
+from dpcompendium.core.experiments import sweep
+from dpcompendium.core.validation import check_array, check_epsilon, check_int, check_rng
 
 __all__ = [
     "SGD_METHODS",

@@ -7,8 +7,6 @@ Every publisher is ``f(x, epsilon, rng, *, <parameters>, size=None) -> noisy his
 
 from __future__ import annotations
 
-from dpcompendium.core.privacy import PrivacyClaim
-from dpcompendium.core.validation import check_epsilon
 from dpcompendium.chapters.histograms.baselines import (
     ahp,
     hierarchical,
@@ -55,6 +53,8 @@ from dpcompendium.chapters.histograms.workloads import (
     workload_answers,
     workload_mse,
 )
+from dpcompendium.core.privacy import PrivacyClaim
+from dpcompendium.core.validation import check_epsilon
 
 __all__ = [
     "METHODS",

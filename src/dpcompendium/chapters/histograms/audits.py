@@ -17,8 +17,12 @@ import math
 
 import numpy as np
 
+from dpcompendium.chapters.registry import chapter_id
 from dpcompendium.core.audit.spec import AuditSpec
 from dpcompendium.core.mechanisms.audits import value_events
+
+#: this chapter's id (from its manifest)
+CHAPTER = chapter_id(__name__)
 
 __all__ = ["audit_specs", "records_of"]
 
@@ -58,7 +62,7 @@ def audit_specs() -> list[AuditSpec]:
         out.append(
             AuditSpec(
                 f"sampling grouping: centre selection ({variant})",
-                "histograms",
+                CHAPTER,
                 variant,
                 claim,
                 (x, x2),
@@ -107,7 +111,7 @@ def audit_specs() -> list[AuditSpec]:
         out.append(
             AuditSpec(
                 f"sampling grouping: exponential-mechanism grouping ({variant})",
-                "histograms",
+                CHAPTER,
                 variant,
                 claim,
                 (records_of(xs), records_of(xs2)),
@@ -129,7 +133,7 @@ def audit_specs() -> list[AuditSpec]:
         out.append(
             AuditSpec(
                 f"sampling grouping: noisy group mean ({variant})",
-                "histograms",
+                CHAPTER,
                 variant,
                 claim,
                 (records_of(xm), records_of(xm2)),
@@ -159,7 +163,7 @@ def audit_specs() -> list[AuditSpec]:
         out.append(
             AuditSpec(
                 f"{method} (baseline)",
-                "histograms",
+                CHAPTER,
                 "private",
                 claim,
                 (records_of(xb), records_of(xb2)),

@@ -15,9 +15,6 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from dpcompendium.core.experiments import sweep
-from dpcompendium.core.rng import generators, make_rng
-from dpcompendium.core.validation import check_int
 from dpcompendium.chapters.histograms._common import group_means
 from dpcompendium.chapters.histograms.baselines import (
     ahp,
@@ -35,6 +32,10 @@ from dpcompendium.chapters.histograms.sampling_grouping import (
     sampling_grouping,
 )
 from dpcompendium.chapters.histograms.workloads import RangeWorkload, scaled_l1, workload_mse
+from dpcompendium.chapters.registry import chapter_id
+from dpcompendium.core.experiments import sweep
+from dpcompendium.core.rng import generators, make_rng
+from dpcompendium.core.validation import check_int
 
 __all__ = [
     "METHODS",
@@ -156,7 +157,7 @@ def run_comparison(
         _cell, histograms=hists, workloads=dict(workloads), params=dict(params or {})
     )
     grid = {"dataset": list(hists), "label": labels, "epsilon": [float(e) for e in epsilons]}
-    runs = sweep(func, grid, reps, seed, n_jobs=n_jobs, vectorized=True, desc="histograms")
+    runs = sweep(func, grid, reps, seed, n_jobs=n_jobs, vectorized=True, desc=chapter_id(__name__))
     cols = ["dataset", "method", "variant", "epsilon", "rep", "mse", "scaled_l1"]
     return runs[cols]
 

@@ -16,9 +16,13 @@ import dataclasses
 
 import numpy as np
 
-from dpcompendium.core.audit.spec import AuditSpec
 from dpcompendium.chapters.mwem.core import first_round_probabilities, mwem, privacy_claim
 from dpcompendium.chapters.mwem.queries import RangeQueries, random_range_queries
+from dpcompendium.chapters.registry import chapter_id
+from dpcompendium.core.audit.spec import AuditSpec
+
+#: this chapter's id (from its manifest)
+CHAPTER = chapter_id(__name__)
 
 __all__ = ["audit_specs"]
 
@@ -52,7 +56,7 @@ def audit_specs() -> list[AuditSpec]:
             out.append(
                 AuditSpec(
                     f"MWEM selection, {variant}, {ndim}-D",
-                    "mwem",
+                    CHAPTER,
                     "private" if variant == "standard" else "as-written",
                     claim,
                     (records, moved),
@@ -79,7 +83,7 @@ def audit_specs() -> list[AuditSpec]:
             out.append(
                 AuditSpec(
                     f"MWEM measurement, {variant}, {ndim}-D",
-                    "mwem",
+                    CHAPTER,
                     "private" if variant == "standard" else "as-written",
                     claim,
                     (records, moved),

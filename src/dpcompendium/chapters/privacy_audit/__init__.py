@@ -1,4 +1,7 @@
-"""Privacy audits: does each mechanism of the book deliver the ε it claims? (chapter ``privacy-audit``)
+"""Privacy audits: does each mechanism of the book deliver the ε it claims? (this chapter's library code)
+
+The auditing engine is :mod:`dpcompendium.core.audit` (re-exported here); coursework mode, ``dpcompendium audit`` on
+a user's own function, is :mod:`dpcompendium.book.usercode`.
 
 - :mod:`.exact` — exact ε (and δ) of mechanisms with a finite output space: max |ln P(o) − ln Q(o)| over outputs and
   neighbouring inputs; the exact ε of the Gaussian mechanism (Balle & Wang 2018).
@@ -8,18 +11,17 @@
 - :mod:`.planted` — three deliberately broken mechanisms the audits must catch.
 - :mod:`.floating` — Mironov's floating-point attack on textbook Laplace sampling [mironov2012significance] and the
   snapping mechanism as a hardened option.
-- :mod:`.user` — coursework mode: :func:`audit_callable` audits a user's own function ``f(data, rng, **params)``
-  (``dpcompendium audit TARGET``) through :func:`sample_outputs`, on built-in families of neighbouring inputs.
 - :mod:`.spec` — :class:`AuditSpec` (raw neighbouring datasets + the whole pipeline), :func:`are_neighbours`,
   :func:`run_audit`: the one path every audit (book or user code) goes through.
-- :mod:`.catalog` — discovers every chapter's audit specs (``dpcompendium/<subpackage>/audits.py``; the planted and
-  floating-point rows in :mod:`.builtin`); ``run_catalog`` produces the chapter's ``audit.csv``.
+- :mod:`.catalog` — discovers every chapter's audit specs (``dpcompendium/chapters/<folder>/audits.py``; this
+  chapter's planted and floating-point rows in :mod:`.audits`); ``run_catalog`` produces the chapter's ``audit.csv``.
 """
 
 from dpcompendium.chapters.privacy_audit.catalog import (
-    AUDIT_MODULES,
     COLUMNS,
+    CORE,
     CatalogEntry,
+    audit_modules,
     catalog,
     grr_distributions,
     laplace_samplers,
@@ -27,6 +29,22 @@ from dpcompendium.chapters.privacy_audit.catalog import (
     row_confidence,
     run_catalog,
     value_events,
+)
+from dpcompendium.chapters.privacy_audit.floating import (
+    low_bit_event,
+    low_bit_frequencies,
+    numpy_laplace_from_uniforms,
+    snapping_claim,
+    snapping_epsilon,
+    snapping_laplace,
+)
+from dpcompendium.chapters.privacy_audit.planted import (
+    grr_wrong_keep,
+    grr_wrong_keep_probabilities,
+    laplace_half_sensitivity,
+    laplace_scale_epsilon,
+    planted_claim,
+    planted_true_epsilon,
 )
 from dpcompendium.core.audit.chunked import empirical_audit_chunked
 from dpcompendium.core.audit.empirical import (
@@ -45,44 +63,18 @@ from dpcompendium.core.audit.exact import (
     gaussian_delta,
     gaussian_epsilon,
 )
-from dpcompendium.chapters.privacy_audit.floating import (
-    low_bit_event,
-    low_bit_frequencies,
-    numpy_laplace_from_uniforms,
-    snapping_claim,
-    snapping_epsilon,
-    snapping_laplace,
-)
-from dpcompendium.chapters.privacy_audit.planted import (
-    grr_wrong_keep,
-    grr_wrong_keep_probabilities,
-    laplace_half_sensitivity,
-    laplace_scale_epsilon,
-    planted_claim,
-    planted_true_epsilon,
-)
 from dpcompendium.core.audit.result import AuditResult, verdict
 from dpcompendium.core.audit.spec import AuditSpec, are_neighbours, check_neighbours, run_audit
-from dpcompendium.book.usercode import (
-    AuditReport,
-    UserCodeError,
-    audit_callable,
-    input_pairs,
-    load_target,
-    sample_outputs,
-)
 
 __all__ = [
-    "AUDIT_MODULES",
     "COLUMNS",
-    "AuditReport",
+    "CORE",
     "AuditResult",
     "AuditSpec",
     "CatalogEntry",
     "Sampler",
-    "UserCodeError",
     "are_neighbours",
-    "audit_callable",
+    "audit_modules",
     "catalog",
     "check_neighbours",
     "clopper_pearson",
@@ -99,12 +91,10 @@ __all__ = [
     "grr_distributions",
     "grr_wrong_keep",
     "grr_wrong_keep_probabilities",
-    "input_pairs",
     "interval_cuts",
     "laplace_half_sensitivity",
     "laplace_samplers",
     "laplace_scale_epsilon",
-    "load_target",
     "low_bit_event",
     "low_bit_frequencies",
     "missing_chapters",
@@ -114,7 +104,6 @@ __all__ = [
     "row_confidence",
     "run_audit",
     "run_catalog",
-    "sample_outputs",
     "snapping_claim",
     "snapping_epsilon",
     "snapping_laplace",

@@ -1,11 +1,13 @@
 """The catalogue: every mechanism of the book, audited from two raw neighbouring datasets.
 
-Each chapter declares how its mechanisms are audited next to them, in ``dpcompendium/<subpackage>/audits.py``
-(``audit_specs() -> list[AuditSpec]``; the audit package's own planted bugs and floating-point rows are in
-:mod:`.builtin`). An :class:`~dpcompendium.core.audit.spec.AuditSpec` holds the mechanism's own privacy claim, raw
-neighbouring datasets (checked by :func:`~dpcompendium.core.audit.spec.are_neighbours`), the whole pipeline on them
-(preprocessing included) and the verdict the book expects. :func:`catalog` discovers the specs (chapters whose module
-is not importable are skipped and listed by :func:`missing_chapters`); :func:`run_catalog` runs every spec through
+Each chapter declares how its mechanisms are audited next to them, in ``dpcompendium/chapters/<folder>/audits.py``
+(``audit_specs() -> list[AuditSpec]``; the textbook mechanisms' in :mod:`dpcompendium.core.mechanisms.audits`). An
+:class:`~dpcompendium.core.audit.spec.AuditSpec` holds the mechanism's own privacy claim, raw neighbouring datasets
+(checked by :func:`~dpcompendium.core.audit.spec.are_neighbours`), the whole pipeline on them (preprocessing
+included) and the verdict the book expects. :func:`catalog` discovers the specs from the chapters' manifests
+(:mod:`dpcompendium.chapters.registry`): the textbook mechanisms first, then this chapter's own rows (planted bugs,
+floating point), then every other chapter with an ``audits.py``, in book order; an audit module that fails to import
+is an error, never skipped. :func:`run_catalog` runs every spec through
 :func:`~dpcompendium.core.audit.spec.run_audit` with its own random stream (``SeedSequence(seed).spawn``, through
 :func:`dpcompendium.core.experiments.sweep`), so the table depends only on the seed, never on ``n_jobs``.
 
@@ -26,21 +28,23 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from dpcompendium.core.audit.spec import AuditSpec, run_audit, value_events
 from dpcompendium.core.experiments import sweep
 from dpcompendium.core.experiments.chunked import chunk_seed
 from dpcompendium.core.mechanisms import laplace_mechanism
 from dpcompendium.core.rng import make_rng
 from dpcompendium.core.validation import check_int
-from dpcompendium.core.audit.spec import AuditSpec, run_audit, value_events
 
 __all__ = [
-    "AUDIT_MODULES",
     "COLUMNS",
+    "CORE",
     "CatalogEntry",
+    "audit_modules",
     "catalog",
     "grr_distributions",
     "laplace_samplers",
@@ -53,17 +57,8 @@ __all__ = [
 #: A catalogue entry is an audit spec (the old name, kept for users).
 CatalogEntry = AuditSpec
 
-#: chapter id → (module declaring its audits, function returning its specs), in book order.
-AUDIT_MODULES: dict[str, tuple[str, str]] = {
-    "core": ("dpcompendium.core.mechanisms.audits", "audit_specs"),
-    "planted": ("dpcompendium.chapters.privacy_audit.builtin", "planted_specs"),
-    "floating-point": ("dpcompendium.chapters.privacy_audit.builtin", "floating_specs"),
-    "dp-mean": ("dpcompendium.chapters.dp_mean.audits", "audit_specs"),
-    "mwem": ("dpcompendium.chapters.mwem.audits", "audit_specs"),
-    "histograms": ("dpcompendium.chapters.histograms.audits", "audit_specs"),
-    "federated-pca": ("dpcompendium.chapters.federated_pca.audits", "audit_specs"),
-    "hiera": ("dpcompendium.chapters.hiera.audits", "audit_specs"),
-}
+#: the catalogue's first group: the textbook mechanisms of the core
+CORE = "core"
 
 COLUMNS = [
     "mechanism",
@@ -101,31 +96,34 @@ def laplace_samplers(
     )
 
 
-def _builder(chapter: str) -> Callable[[], list[AuditSpec]] | None:
-    module, fn = AUDIT_MODULES[chapter]
-    try:
-        mod = importlib.import_module(module)
-    except ImportError:
-        return None
-    return getattr(mod, fn)
+def audit_modules() -> dict[str, str]:
+    """Catalogue group → the module declaring its ``audit_specs()``, in catalogue order: ``core`` (the textbook
+    mechanisms), this chapter, then every other chapter with an ``audits.py``, in book order (from the manifests)."""
+    from dpcompendium.chapters.registry import manifests
+
+    own = Path(__file__).resolve().parent
+    found = [m for m in manifests() if m.audits_module]
+    ordered = [m for m in found if m.folder == own] + [m for m in found if m.folder != own]
+    return {CORE: "dpcompendium.core.mechanisms.audits", **{m.id: m.audits_module for m in ordered}}
 
 
 def missing_chapters() -> list[str]:
-    """Chapters whose audit module cannot be imported (their mechanisms are left out of the catalogue)."""
-    return [ch for ch in AUDIT_MODULES if _builder(ch) is None]
+    """Chapters of the book without an ``audits.py`` (their mechanisms are not in the catalogue)."""
+    from dpcompendium.chapters.registry import manifests
+
+    return [m.id for m in manifests() if not m.audits_module]
 
 
 def catalog(chapters: Iterable[str] | None = None) -> list[AuditSpec]:
-    """Every audit spec of the given chapters (default: all whose module is importable), in book order."""
-    wanted = list(AUDIT_MODULES) if chapters is None else list(chapters)
+    """Every audit spec of the given catalogue groups (``core`` and chapter ids; default: all), in catalogue order."""
+    modules = audit_modules()
+    wanted = list(modules) if chapters is None else list(chapters)
     for ch in wanted:
-        if ch not in AUDIT_MODULES:
-            raise ValueError(f"chapters must be among {'|'.join(AUDIT_MODULES)}, got {ch!r}")
+        if ch not in modules:
+            raise ValueError(f"chapters must be among {'|'.join(modules)}, got {ch!r}")
     specs: list[AuditSpec] = []
-    for ch in wanted:
-        build = _builder(ch)
-        if build is not None:
-            specs.extend(build())
+    for ch in [c for c in modules if c in wanted]:
+        specs.extend(importlib.import_module(modules[ch]).audit_specs())
     return specs
 
 

@@ -21,8 +21,6 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from dpcompendium.core.experiments.chunked import count_events_many
-from dpcompendium.core.validation import check_delta, check_epsilon, check_int, check_rng
 from dpcompendium.core.audit.empirical import (
     Event,
     Sampler,
@@ -37,6 +35,8 @@ from dpcompendium.core.audit.empirical import (
     pooled_sorted,
 )
 from dpcompendium.core.audit.result import AuditResult
+from dpcompendium.core.experiments.chunked import count_events_many
+from dpcompendium.core.validation import check_delta, check_epsilon, check_int, check_rng
 
 __all__ = ["empirical_audit_chunked"]
 

@@ -34,9 +34,9 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy.stats import beta, norm
 
+from dpcompendium.core.audit.result import AuditResult, verdict
 from dpcompendium.core.rng import generators
 from dpcompendium.core.validation import check_delta, check_epsilon, check_int, check_rng
-from dpcompendium.core.audit.result import AuditResult, verdict
 
 __all__ = [
     "Sampler",

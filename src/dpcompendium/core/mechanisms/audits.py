@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 
 from dpcompendium.core.audit.spec import AuditSpec, value_events
-from dpcompendium.core.privacy import PrivacyClaim
 from dpcompendium.core.mechanisms.exponential import exponential_probabilities
 from dpcompendium.core.mechanisms.gaussian import (
     gaussian_claim,
@@ -20,6 +19,7 @@ from dpcompendium.core.mechanisms.gaussian import (
 )
 from dpcompendium.core.mechanisms.laplace import laplace_mechanism
 from dpcompendium.core.mechanisms.randomized_response import grr_privatise, grr_probabilities
+from dpcompendium.core.privacy import PrivacyClaim
 
 __all__ = ["EMPTY", "ONE", "audit_specs", "bounded_sum", "grr_law", "value_events"]
 

@@ -22,7 +22,13 @@ from scipy import optimize
 from scipy.special import log_ndtr, ndtr  # scipy.stats.norm's cdf and logcdf, without the overhead
 
 from dpcompendium.core.privacy import PrivacyClaim
-from dpcompendium.core.validation import check_array, check_delta, check_epsilon, check_rng, check_sensitivity
+from dpcompendium.core.validation import (
+    check_array,
+    check_delta,
+    check_epsilon,
+    check_rng,
+    check_sensitivity,
+)
 
 __all__ = [
     "CALIBRATIONS",

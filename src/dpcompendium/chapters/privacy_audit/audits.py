@@ -1,13 +1,10 @@
-"""The audit package's own catalogue entries: the planted bugs and the floating-point rows (raw datasets, as
+"""The privacy-audit chapter's own catalogue entries: the planted bugs and the floating-point rows (raw datasets, as
 everywhere: D = {} vs D' = {1} with f = the sum of records clipped to [0, 1])."""
 
 from __future__ import annotations
 
 import math
 
-from dpcompendium.core.mechanisms import laplace_mechanism
-from dpcompendium.core.mechanisms.audits import EMPTY, ONE, bounded_sum, grr_law, value_events
-from dpcompendium.core.privacy import PrivacyClaim
 from dpcompendium.chapters.privacy_audit.floating import (
     low_bit_event,
     snapping_claim,
@@ -23,8 +20,16 @@ from dpcompendium.chapters.privacy_audit.planted import (
     planted_true_epsilon,
 )
 from dpcompendium.core.audit.spec import AuditSpec
+from dpcompendium.core.mechanisms import laplace_mechanism
+from dpcompendium.core.mechanisms.audits import EMPTY, ONE, bounded_sum, grr_law, value_events
+from dpcompendium.core.privacy import PrivacyClaim
 
-__all__ = ["floating_specs", "planted_specs"]
+__all__ = ["audit_specs", "floating_specs", "planted_specs"]
+
+
+def audit_specs() -> list[AuditSpec]:
+    """The chapter's own rows of the catalogue: the planted bugs, then the floating-point rows."""
+    return planted_specs() + floating_specs()
 
 
 def planted_specs() -> list[AuditSpec]:
