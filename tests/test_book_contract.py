@@ -412,22 +412,20 @@ def test_theorems_are_prf_directives():
 
 
 def test_library_reference_covers_every_module():
+    """One page per package, ``book/api/<dotted path, "." -> "-">.md`` (the top package with ``core``), documenting
+    the package and each of its public modules."""
     entries = set(toc_entries(ROOT / "_toc.yml"))
     pkg = ROOT / "src" / "dpcompendium"
     automodule = re.compile(r"^\.\. automodule:: (\S+)", re.M)
     # every public module; private ones (a leading underscore: internal helpers) are not part of the reference
-    subpackages = sorted(d.name for d in pkg.iterdir() if (d / "__init__.py").is_file())
-    pages = {
-        "core": ["dpcompendium"]
-        + [f"dpcompendium.{p.stem}" for p in pkg.glob("*.py") if not p.stem.startswith("_")]
-    }
-    for sub in subpackages:
+    packages = sorted(d.parent for d in pkg.rglob("__init__.py") if d.parent != pkg)
+    pages: dict[str, list[str]] = {"core": ["dpcompendium"]}
+    for sub in packages:
+        dotted = ".".join(sub.relative_to(pkg).parts)
         modules = [
-            f"dpcompendium.{sub}.{p.stem}"
-            for p in (pkg / sub).glob("*.py")
-            if not p.stem.startswith("_")
+            f"dpcompendium.{dotted}.{p.stem}" for p in sub.glob("*.py") if not p.stem.startswith("_")
         ]
-        pages[sub] = [f"dpcompendium.{sub}", *modules]
+        pages.setdefault(dotted.replace(".", "-"), []).extend([f"dpcompendium.{dotted}", *modules])
     for page, modules in pages.items():
         assert f"book/api/{page}" in entries, f"_toc.yml: no Library reference page book/api/{page}"
         documented = automodule.findall(

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -26,6 +25,8 @@ from typing import Any
 
 import yaml
 
+from dpcompendium.book.cliutil import YamlLoader as _Loader
+from dpcompendium.book.cliutil import fail as _fail
 from dpcompendium.book.contract import chapters, get_chapter, validate_parameters
 from dpcompendium.core.parallel import add_scheduler_argument, with_scheduler
 from dpcompendium.core.paths import repo_root
@@ -33,31 +34,6 @@ from dpcompendium.core.paths import repo_root
 #: Seconds ``dpcompendium run`` waits for the chapter's kernel to start (papermill's default is 60).
 KERNEL_START_TIMEOUT = 600
 RESERVED = {"output_dir"}
-
-
-class _Loader(yaml.SafeLoader):
-    """YAML 1.1 reads ``1e-5`` as a string; accept exponents without a dot as floats, as YAML 1.2 does."""
-
-
-_Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:float",
-    re.compile(
-        r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
-        |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
-        |\.[0-9_]+(?:[eE][-+]?[0-9]+)?
-        |[-+]?\.(?:inf|Inf|INF)
-        |\.(?:nan|NaN|NAN))$""",
-        re.X,
-    ),
-    list("-+0123456789."),
-)
-
-
-def _fail(message: str, code: int = 2) -> int:
-    print(
-        f"dpcompendium: error: {message.splitlines()[0] if message else 'failed'}", file=sys.stderr
-    )
-    return code
 
 
 def cmd_list(_: argparse.Namespace) -> int:

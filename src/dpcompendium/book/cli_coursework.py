@@ -28,7 +28,7 @@ __all__ = ["add_coursework_commands", "cmd_audit", "cmd_check"]
 
 
 def _yaml(raw: str, what: str) -> Any:
-    from dpcompendium.book.cli import _Loader
+    from dpcompendium.book.cliutil import YamlLoader as _Loader
 
     try:
         return yaml.load(raw, Loader=_Loader)  # a SafeLoader
@@ -50,7 +50,7 @@ def _as_input(value: Any) -> Any:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from dpcompendium.book.cli import _fail
+    from dpcompendium.book.cliutil import fail as _fail
     from dpcompendium.book.usercode import audit_callable, input_pairs, load_module, load_target
     from dpcompendium.core.parallel import (
         SCHEDULER_ENV,
@@ -122,7 +122,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from dpcompendium.book.check import get_check
-    from dpcompendium.book.cli import _fail
+    from dpcompendium.book.cliutil import fail as _fail
     from dpcompendium.book.usercode import load_module, load_target
     from dpcompendium.core.validation import check_int
 

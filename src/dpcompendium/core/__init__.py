@@ -5,5 +5,5 @@
 :mod:`~dpcompendium.core.data` (the data registry), :mod:`~dpcompendium.core.mechanisms` (textbook mechanisms),
 :mod:`~dpcompendium.core.experiments` (sweeps, bootstrap intervals, run summaries) and
 :mod:`~dpcompendium.core.audit` (the auditing engine every chapter's audit specs use). Nothing here imports a chapter
-(:mod:`dpcompendium.book.contract`) or the book layer (:mod:`dpcompendium.book`).
+(:mod:`dpcompendium.chapters`) or the book layer (:mod:`dpcompendium.book`).
 """

@@ -236,8 +236,6 @@ def empirical_audit(
     bonferroni_m: int = 64,
     rng: np.random.Generator,
     mechanism: str = "",
-    chunk_size: int | None = None,
-    n_jobs: int = 1,
     seeded_samplers: bool = False,
 ) -> AuditResult:
     """Lower-bound ε of a mechanism from ``n_samples`` outputs on each of two neighbouring inputs.
@@ -247,31 +245,10 @@ def empirical_audit(
     With ``claimed_delta > 0`` the bound is on ε at that δ. Returns an :class:`AuditResult` whose ``audited_epsilon``
     is ≤ the true ε with probability ≥ ``confidence`` (for a correct mechanism the verdict is "holds" with at least
     that probability); ``p_a``, ``p_b`` are the event's frequencies on the evaluation samples.
-    ``chunk_size`` (split selection only): 10^8+ samples in bounded memory, the evaluation counted in chunks of that
-    size, over ``n_jobs`` or a Dask cluster (:func:`~dpcompendium.core.audit.chunked.empirical_audit_chunked`, which
-    also takes ``seeded_samplers``; in memory it changes nothing).
+    10^8+ samples in bounded memory (split selection only): the evaluation counted in chunks, over ``n_jobs`` or a
+    Dask cluster, is :func:`~dpcompendium.core.audit.chunked.empirical_audit_chunked` (which uses
+    ``seeded_samplers``; in memory it changes nothing).
     """
-    if chunk_size is not None:
-        if selection != "split":
-            raise ValueError(f"chunk_size needs selection='split', got selection={selection!r}")
-        from dpcompendium.core.audit.chunked import empirical_audit_chunked
-
-        return empirical_audit_chunked(
-            sampler_a,
-            sampler_b,
-            claimed_epsilon=claimed_epsilon,
-            claimed_delta=claimed_delta,
-            n_samples=n_samples,
-            chunk_size=chunk_size,
-            confidence=confidence,
-            statistic=statistic,
-            events=events,
-            max_cuts=max_cuts,
-            n_jobs=n_jobs,
-            rng=rng,
-            mechanism=mechanism,
-            seeded_samplers=seeded_samplers,
-        )
     claimed_epsilon = check_epsilon(claimed_epsilon, "claimed_epsilon")
     delta = 0.0 if claimed_delta == 0 else check_delta(claimed_delta, "claimed_delta")
     n = check_int(n_samples, "n_samples", minimum=20)
