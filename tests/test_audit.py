@@ -9,20 +9,6 @@ import pytest
 from conftest import mc_tol
 from scipy.stats import binomtest
 
-from dpcompendium.core.audit import (
-    clopper_pearson,
-    coverage_experiment,
-    empirical_audit,
-    epsilon_lower_bound,
-    exact_audit,
-    exact_delta,
-    exact_epsilon,
-    exact_epsilon_at_delta,
-    gaussian_delta,
-    gaussian_epsilon,
-    interval_cuts,
-    verdict,
-)
 from dpcompendium.chapters.privacy_audit import (
     grr_distributions,
     grr_wrong_keep,
@@ -36,6 +22,20 @@ from dpcompendium.chapters.privacy_audit import (
     planted_true_epsilon,
     snapping_epsilon,
     snapping_laplace,
+)
+from dpcompendium.core.audit import (
+    clopper_pearson,
+    coverage_experiment,
+    empirical_audit,
+    epsilon_lower_bound,
+    exact_audit,
+    exact_delta,
+    exact_epsilon,
+    exact_epsilon_at_delta,
+    gaussian_delta,
+    gaussian_epsilon,
+    interval_cuts,
+    verdict,
 )
 from dpcompendium.core.mechanisms import gaussian_sigma, grr_probabilities, laplace_mechanism
 

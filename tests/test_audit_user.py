@@ -9,11 +9,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpcompendium.book.usercode import UserCodeError, audit_callable, input_pairs, load_target, sample_outputs
+from dpcompendium.book.cli import main
+from dpcompendium.book.usercode import (
+    UserCodeError,
+    audit_callable,
+    input_pairs,
+    load_module,
+    load_target,
+    sample_outputs,
+)
 from dpcompendium.chapters.privacy_audit.planted import planted_true_epsilon
 from dpcompendium.core.audit.spec import are_neighbours
-from dpcompendium.book.usercode import load_module
-from dpcompendium.book.cli import main
 from dpcompendium.core.parallel import SCHEDULER_ENV
 
 EX = Path(__file__).resolve().parents[1] / "examples" / "coursework"

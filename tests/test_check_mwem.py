@@ -8,11 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpcompendium.book.usercode import UserCodeError
-from dpcompendium.book.usercode import load_module
 from dpcompendium.book.check import available_checks, get_check
 from dpcompendium.book.check.mwem import COURSE_ROUNDS, check_mwem, course_workload
 from dpcompendium.book.cli import main
+from dpcompendium.book.usercode import UserCodeError, load_module
 from dpcompendium.chapters.mwem import (
     compare_with_reference,
     reference_errors,

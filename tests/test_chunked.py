@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from conftest import Z
 
-from dpcompendium.chapters import privacy_audit as A
 from dpcompendium.book.cli import main
+from dpcompendium.chapters import privacy_audit as A
 from dpcompendium.core.experiments import count_events, count_events_many
 from dpcompendium.core.experiments.chunked import chunk_seed
 from dpcompendium.core.parallel import SCHEDULER_ENV, check_scheduler, resolve_scheduler

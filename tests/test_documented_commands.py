@@ -23,8 +23,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from dpcompendium.book.contract import get_chapter
 from dpcompendium.book.cli import build_parser
+from dpcompendium.book.contract import get_chapter
 from dpcompendium.book.fuzz import small_overrides
 from dpcompendium.core.paths import repo_root
 

@@ -11,7 +11,12 @@ import pytest
 from conftest import mc_tol
 
 import dpcompendium.chapters.histograms as H
-from dpcompendium.chapters.histograms.baselines import _SAE, _ahp_greedy, _ahp_greedy_py, _ahp_lookahead
+from dpcompendium.chapters.histograms.baselines import (
+    _SAE,
+    _ahp_greedy,
+    _ahp_greedy_py,
+    _ahp_lookahead,
+)
 
 X_SMALL = np.array([0, 0, 3, 10, 10, 0, 1, 50, 2, 0, 0, 7, 7, 7, 0, 4], dtype=float)
 X64 = np.tile(X_SMALL, 4)  # the default k = 32 needs at least 32 bins

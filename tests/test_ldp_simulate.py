@@ -16,7 +16,11 @@ from dpcompendium.chapters.hiera import (
     pm_variance,
     schedule,
 )
-from dpcompendium.chapters.hiera.simulate import methods_experiment, mu_experiment, simulate_estimates
+from dpcompendium.chapters.hiera.simulate import (
+    methods_experiment,
+    mu_experiment,
+    simulate_estimates,
+)
 
 REPS = 20_000
 

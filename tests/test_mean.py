@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from scipy import integrate, stats
 
 from dpcompendium import PrivacyClaim
-from dpcompendium.chapters import dp_mean as M
 from dpcompendium.book.chapter import save_table
+from dpcompendium.chapters import dp_mean as M
 
 B = M.HEIGHT_BOUNDS  # (140, 200)
 A, Bh = B

@@ -9,7 +9,6 @@ import pandas as pd
 import pytest
 from conftest import mc_tol
 
-from dpcompendium.core.mechanisms import exponential_probabilities
 from dpcompendium.chapters.mwem import (
     RangeQueries,
     bootstrap_mean_ci,
@@ -32,6 +31,7 @@ from dpcompendium.chapters.mwem import (
     summarize_runs,
     workload_errors,
 )
+from dpcompendium.core.mechanisms import exponential_probabilities
 from dpcompendium.core.rng import child_seeds, make_rng
 
 

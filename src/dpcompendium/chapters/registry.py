@@ -13,6 +13,10 @@ test schedule's hint (``tools/run_tests.py``) and the book tests read :func:`man
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import os
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +30,8 @@ __all__ = ["Manifest", "chapter_id", "chapter_ids", "get_manifest", "manifests",
 
 #: where the chapter folders are
 PACKAGE_DIR = Path(__file__).resolve().parent
+#: more folders of chapter folders (``os.pathsep``-separated): chapters kept outside the package, e.g. a course's own
+PATH_ENV = "DPCOMPENDIUM_CHAPTER_PATH"
 MANIFEST = "manifest.toml"
 _FIELDS = ("id", "title", "notebook")
 
@@ -47,8 +53,21 @@ class Manifest:
 
     @property
     def audits_module(self) -> str | None:
-        """The module declaring the chapter's audit specs, if it has one."""
+        """The module declaring the chapter's audit specs (``<folder>/audits.py``), if it has one."""
         return f"{self.package}.audits" if (self.folder / "audits.py").is_file() else None
+
+    def audit_specs(self) -> list:
+        """The chapter's ``audits.audit_specs()`` (a list of :class:`~dpcompendium.core.audit.spec.AuditSpec`);
+        empty if the chapter has no ``audits.py``. A chapter outside the package is imported from its file."""
+        name = self.audits_module
+        if name is None:
+            return []
+        if self.folder.parent != PACKAGE_DIR and name not in sys.modules:
+            spec = importlib.util.spec_from_file_location(name, self.folder / "audits.py")
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module
+            spec.loader.exec_module(module)
+        return list(importlib.import_module(name).audit_specs())
 
 
 def _read(folder: Path, package: str) -> Manifest:
@@ -63,7 +82,9 @@ def _read(folder: Path, package: str) -> Manifest:
     known = {*_FIELDS, "datasets", "time_hint_s", "headline_cells", "fuzz", "claims"}
     unknown = sorted(set(data) - known)
     if unknown:
-        raise ValueError(f"{path}: unknown manifest key {unknown[0]!r} (known: {', '.join(sorted(known))})")
+        raise ValueError(
+            f"{path}: unknown manifest key {unknown[0]!r} (known: {', '.join(sorted(known))})"
+        )
     return Manifest(
         id=data["id"],
         title=data["title"],
@@ -82,10 +103,15 @@ def chapter_id(module: str) -> str:
     """The id of the chapter a module belongs to (``chapter_id(__name__)`` in a chapter's code), read from the
     manifest of its folder: a chapter's code never types its own id."""
     prefix = f"{__package__}."
-    if not module.startswith(prefix):
-        raise ValueError(f"module must be inside {__package__}, got {module!r}")
-    folder = PACKAGE_DIR / module[len(prefix) :].split(".")[0]
-    return _read(folder, f"{__package__}.{folder.name}").id
+    if module.startswith(prefix):
+        folder = PACKAGE_DIR / module[len(prefix) :].split(".")[0]
+    elif module in sys.modules and getattr(sys.modules[module], "__file__", None):
+        folder = Path(sys.modules[module].__file__).resolve().parent  # a chapter outside the package
+    else:
+        raise ValueError(f"module must be inside {__package__} or an imported chapter module, got {module!r}")
+    if not (folder / MANIFEST).is_file():
+        raise ValueError(f"module must be inside a chapter folder (with a {MANIFEST}), got {module!r}")
+    return _read(folder, module.rsplit(".", 1)[0]).id
 
 
 def toc_notebooks(root: Path | None = None) -> list[str]:
@@ -113,14 +139,24 @@ def manifests(root: Path | None = None) -> list[Manifest]:
     """Every chapter folder's manifest whose notebook ``_toc.yml`` lists, in book order (ValueError on two chapters
     with one id)."""
     found: dict[str, Manifest] = {}
-    for folder in sorted(p for p in PACKAGE_DIR.iterdir() if (p / MANIFEST).is_file()):
-        m = _read(folder, f"{__package__}.{folder.name}")
-        if m.id in found:
-            raise ValueError(f"two chapters have the id {m.id!r}: {found[m.id].folder} and {folder}")
-        found[m.id] = m
+    extra = [Path(p) for p in os.environ.get(PATH_ENV, "").split(os.pathsep) if p]
+    for base in [PACKAGE_DIR, *extra]:
+        for folder in sorted(p for p in base.iterdir() if (p / MANIFEST).is_file()):
+            package = (
+                f"{__package__}.{folder.name}"
+                if base == PACKAGE_DIR
+                else f"dpcompendium_chapter_{folder.name}"
+            )
+            _add(found, _read(folder, package))
     order = toc_notebooks(root)
     by_notebook = {m.notebook.removesuffix(".ipynb"): m for m in found.values()}
     return [by_notebook[n] for n in order if n in by_notebook]
+
+
+def _add(found: dict[str, Manifest], m: Manifest) -> None:
+    if m.id in found:
+        raise ValueError(f"two chapters have the id {m.id!r}: {found[m.id].folder} and {m.folder}")
+    found[m.id] = m
 
 
 def chapter_ids(root: Path | None = None) -> tuple[str, ...]:

@@ -26,7 +26,6 @@ correct mechanism in the table is flagged is at most ``1 − confidence``.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -96,15 +95,24 @@ def laplace_samplers(
     )
 
 
-def audit_modules() -> dict[str, str]:
-    """Catalogue group → the module declaring its ``audit_specs()``, in catalogue order: ``core`` (the textbook
-    mechanisms), this chapter, then every other chapter with an ``audits.py``, in book order (from the manifests)."""
+def _groups() -> dict[str, Callable[[], list[AuditSpec]]]:
+    """Catalogue group → its specs, in catalogue order: ``core`` (the textbook mechanisms), this chapter, then every
+    other chapter with an ``audits.py``, in book order (from the manifests)."""
     from dpcompendium.chapters.registry import manifests
+    from dpcompendium.core.mechanisms import audits as core_audits
 
     own = Path(__file__).resolve().parent
     found = [m for m in manifests() if m.audits_module]
     ordered = [m for m in found if m.folder == own] + [m for m in found if m.folder != own]
-    return {CORE: "dpcompendium.core.mechanisms.audits", **{m.id: m.audits_module for m in ordered}}
+    return {CORE: core_audits.audit_specs, **{m.id: m.audit_specs for m in ordered}}
+
+
+def audit_modules() -> dict[str, str]:
+    """Catalogue group → the module declaring its ``audit_specs()``, in catalogue order (``core`` first)."""
+    from dpcompendium.chapters.registry import manifests
+
+    by_id = {m.id: m.audits_module for m in manifests()}
+    return {g: by_id.get(g, "dpcompendium.core.mechanisms.audits") for g in _groups()}
 
 
 def missing_chapters() -> list[str]:
@@ -116,14 +124,14 @@ def missing_chapters() -> list[str]:
 
 def catalog(chapters: Iterable[str] | None = None) -> list[AuditSpec]:
     """Every audit spec of the given catalogue groups (``core`` and chapter ids; default: all), in catalogue order."""
-    modules = audit_modules()
-    wanted = list(modules) if chapters is None else list(chapters)
+    groups = _groups()
+    wanted = list(groups) if chapters is None else list(chapters)
     for ch in wanted:
-        if ch not in modules:
-            raise ValueError(f"chapters must be among {'|'.join(modules)}, got {ch!r}")
+        if ch not in groups:
+            raise ValueError(f"chapters must be among {'|'.join(groups)}, got {ch!r}")
     specs: list[AuditSpec] = []
-    for ch in [c for c in modules if c in wanted]:
-        specs.extend(importlib.import_module(modules[ch]).audit_specs())
+    for ch in [c for c in groups if c in wanted]:
+        specs.extend(groups[ch]())
     return specs
 
 
