@@ -11,8 +11,8 @@ import os
 import numpy as np
 import pytest
 
-from dpcompendium.chapters import privacy_audit as A
 from dpcompendium.book.contract import get_chapter
+from dpcompendium.chapters import privacy_audit as A
 
 BUDGET_S = 120.0
 

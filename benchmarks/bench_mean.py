@@ -10,8 +10,8 @@ import os
 
 import pytest
 
-from dpcompendium.chapters import dp_mean as M
 from dpcompendium.book.contract import get_chapter
+from dpcompendium.chapters import dp_mean as M
 
 BUDGET_S = 60.0
 

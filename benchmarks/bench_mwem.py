@@ -11,8 +11,8 @@ import os
 
 import pytest
 
-from dpcompendium.chapters import mwem as M
 from dpcompendium.book.contract import get_chapter
+from dpcompendium.chapters import mwem as M
 from dpcompendium.core.rng import make_rng
 
 BUDGET_S = 60.0

@@ -10,8 +10,8 @@ import os
 
 import pytest
 
-from dpcompendium.chapters import federated_pca as P
 from dpcompendium.book.contract import get_chapter
+from dpcompendium.chapters import federated_pca as P
 
 BUDGET_S = 120.0
 

@@ -115,17 +115,25 @@ def test_manifest_matches_its_notebook_and_the_data_registry(m):
 
     from dpcompendium.book.contract import get_chapter
 
-    assert m.notebook == f"notebooks/{m.id}.ipynb", f"{m.folder}: notebook must be notebooks/{m.id}.ipynb"
+    assert m.notebook == f"notebooks/{m.id}.ipynb", (
+        f"{m.folder}: notebook must be notebooks/{m.id}.ipynb"
+    )
     nb = nbformat.read(ROOT / m.notebook, as_version=4)
     first = next(c for c in nb.cells if c.cell_type == "markdown")
-    assert first.source.lstrip().startswith(f"# {m.title}"), f"{m.id}: the notebook's title is not {m.title!r}"
+    assert first.source.lstrip().startswith(f"# {m.title}"), (
+        f"{m.id}: the notebook's title is not {m.title!r}"
+    )
     cells = {c.get("id"): c for c in nb.cells}
     for cid in m.headline_cells:
         assert cid in cells, f"{m.id}: headline cell {cid} is not in the notebook"
-        assert {"nbval-check-output", "keep_output"} <= set(tags(cells[cid])), f"{m.id}: cell {cid} is not tagged"
+        assert {"nbval-check-output", "keep_output"} <= set(tags(cells[cid])), (
+            f"{m.id}: cell {cid} is not tagged"
+        )
     registry = yaml.safe_load((ROOT / "data" / "registry.yml").read_text(encoding="utf8"))
     for pattern in m.datasets:
-        assert fnmatch.filter(registry, pattern), f"{m.id}: no entry of data/registry.yml matches {pattern!r}"
+        assert fnmatch.filter(registry, pattern), (
+            f"{m.id}: no entry of data/registry.yml matches {pattern!r}"
+        )
     params = get_chapter(m.id, ROOT).parameters
     unknown = sorted(set(m.fuzz) - set(params) - {"max_len", "list_len", "sorted"})
     assert not unknown, f"{m.id}: the fuzz size caps unknown parameters {unknown}"
@@ -423,7 +431,9 @@ def test_library_reference_covers_every_module():
     for sub in packages:
         dotted = ".".join(sub.relative_to(pkg).parts)
         modules = [
-            f"dpcompendium.{dotted}.{p.stem}" for p in sub.glob("*.py") if not p.stem.startswith("_")
+            f"dpcompendium.{dotted}.{p.stem}"
+            for p in sub.glob("*.py")
+            if not p.stem.startswith("_")
         ]
         pages.setdefault(dotted.replace(".", "-"), []).extend([f"dpcompendium.{dotted}", *modules])
     for page, modules in pages.items():

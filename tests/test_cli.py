@@ -269,7 +269,9 @@ def test_bad_require_lines_are_refused(mini_repo, line):
 
 def test_open_opens_the_page(mini_repo, tmp_path, monkeypatch, capsys):
     opened = []
-    monkeypatch.setattr("dpcompendium.book.rerun_page.open_page", lambda p: opened.append(p) or True)
+    monkeypatch.setattr(
+        "dpcompendium.book.rerun_page.open_page", lambda p: opened.append(p) or True
+    )
     out = tmp_path / "results"
     assert cli.main(["run", "toy", "-p", "reps", "2", "--out", str(out), "--open"]) == 0
     assert opened == [out / "toy" / "index.html"]

@@ -39,7 +39,9 @@ def import_graph(pkg: Path = PKG) -> dict[str, set[str]]:
                     mod = ".".join([*base, *([node.module] if node.module else [])])
                 else:
                     mod = node.module or ""
-                targets = [f"{mod}.{a.name}" if f"{mod}.{a.name}" in files else mod for a in node.names]
+                targets = [
+                    f"{mod}.{a.name}" if f"{mod}.{a.name}" in files else mod for a in node.names
+                ]
             elif isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
             else:
@@ -59,7 +61,9 @@ def layer(module: str) -> tuple[int, str]:
         return 1, folder
     if parts[1] == "book":
         return 2, ""
-    raise AssertionError(f"{module}: not in core/, chapters/ or book/ (every module belongs to a layer)")
+    raise AssertionError(
+        f"{module}: not in core/, chapters/ or book/ (every module belongs to a layer)"
+    )
 
 
 def upward_imports(graph: dict[str, set[str]]) -> list[str]:

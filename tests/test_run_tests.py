@@ -186,7 +186,9 @@ def test_a_failing_base_never_starts_the_integration_stage(run_tests, monkeypatc
 def test_schedule_order_balances_the_two_workers(run_tests):
     """Chapters are handed out one at a time to the first free worker: the order that ends first is chosen (times
     once measured here, where longest-first was not the best order); the hint covers every chapter."""
-    assert sorted(run_tests.hint_s()) == sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
+    assert sorted(run_tests.hint_s()) == sorted(
+        p.stem for p in (ROOT / "notebooks").glob("*.ipynb")
+    )
     times = {"c1": 68.0, "c2": 60.0, "c3": 50.0, "c4": 42.0, "c5": 28.0}
     times["c6"] = 13.0
     longest = sorted(times.values(), reverse=True)

@@ -50,7 +50,6 @@ __all__ = [
 ]
 
 
-
 def chapter_ids(root: Path | None = None) -> tuple[str, ...]:
     """Chapter ids in book order: the chapters' manifests (:mod:`dpcompendium.chapters.registry`), ordered by
     ``_toc.yml``."""
@@ -58,7 +57,9 @@ def chapter_ids(root: Path | None = None) -> tuple[str, ...]:
 
 
 def __getattr__(name: str) -> Any:
-    if name == "CHAPTER_IDS":  # chapter ids in book order, read from the manifests when first asked for
+    if (
+        name == "CHAPTER_IDS"
+    ):  # chapter ids in book order, read from the manifests when first asked for
         return chapter_ids()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -368,7 +369,9 @@ def _parse_parameters(source: str, notebook: Path) -> dict[str, Parameter]:
     return params
 
 
-def _load_chapter(chapter_id: str, root: Path, manifest: registry.Manifest | None = None) -> Chapter:
+def _load_chapter(
+    chapter_id: str, root: Path, manifest: registry.Manifest | None = None
+) -> Chapter:
     if manifest is None:
         manifest = registry.get_manifest(chapter_id, root)
     path = root / manifest.notebook

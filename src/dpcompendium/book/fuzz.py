@@ -31,7 +31,6 @@ MAX_LEN = 3
 SKIP = frozenset({"output_dir"})
 
 
-
 def fuzz_size(chapter: Chapter) -> dict[str, Any]:
     """The chapter's fuzz size, from the ``[fuzz]`` table of its manifest: ``name -> (low, high)`` caps of a number
     (elementwise for a list), ``max_len`` (longest list), and for lists whose shape a ``# require:`` line fixes,
@@ -44,7 +43,9 @@ def fuzz_size(chapter: Chapter) -> dict[str, Any]:
             out[name] = set(value)
         elif isinstance(value, list):
             if len(value) != 2:
-                raise ValueError(f"fuzz size of {chapter.id}: {name} must be [low, high], got {value!r}")
+                raise ValueError(
+                    f"fuzz size of {chapter.id}: {name} must be [low, high], got {value!r}"
+                )
             out[name] = (value[0], value[1])
         else:
             out[name] = value

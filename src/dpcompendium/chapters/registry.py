@@ -106,11 +106,17 @@ def chapter_id(module: str) -> str:
     if module.startswith(prefix):
         folder = PACKAGE_DIR / module[len(prefix) :].split(".")[0]
     elif module in sys.modules and getattr(sys.modules[module], "__file__", None):
-        folder = Path(sys.modules[module].__file__).resolve().parent  # a chapter outside the package
+        folder = (
+            Path(sys.modules[module].__file__).resolve().parent
+        )  # a chapter outside the package
     else:
-        raise ValueError(f"module must be inside {__package__} or an imported chapter module, got {module!r}")
+        raise ValueError(
+            f"module must be inside {__package__} or an imported chapter module, got {module!r}"
+        )
     if not (folder / MANIFEST).is_file():
-        raise ValueError(f"module must be inside a chapter folder (with a {MANIFEST}), got {module!r}")
+        raise ValueError(
+            f"module must be inside a chapter folder (with a {MANIFEST}), got {module!r}"
+        )
     return _read(folder, module.rsplit(".", 1)[0]).id
 
 
