@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Literal
+
+import numpy as np
 
 Neighbours = Literal["replace-one", "add-remove", "local"]
 #: The neighbour relations of the book (the values of ``Neighbours``).
@@ -25,6 +28,13 @@ NEIGHBOUR_RELATIONS: dict[str, str] = {
     "add-remove": "datasets that differ by adding or removing one record (unbounded DP)",
     "local": "any two inputs of one user (local DP: the guarantee holds per report)",
 }
+
+
+def _real(value: object, name: str) -> float:
+    """``value`` as a float if it is a real number (not a bool, not NaN); else a one-line ValueError."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real) or math.isnan(float(value)):
+        raise ValueError(f"{name} must be a real number, got {value!r}")
+    return float(value)
 
 
 def _fmt(x: float) -> str:
@@ -58,10 +68,24 @@ class PrivacyClaim:
     conditions: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        """Validated on construction, so that no layer above re-checks a claim: the relation is one of
+        :data:`NEIGHBOUR_RELATIONS`; ε a real number > 0 (∞ only in a claim that is not private); δ in [0, 1); the
+        sensitivity a non-empty statement; the conditions a tuple of strings."""
         if self.neighbours not in NEIGHBOUR_RELATIONS:
             raise ValueError(
                 f"neighbours must be one of {sorted(NEIGHBOUR_RELATIONS)}, got {self.neighbours!r}"
             )
+        eps = _real(self.epsilon, "epsilon")
+        if not eps > 0 or (self.private and math.isinf(eps)):
+            bound = "finite and > 0" if self.private else "> 0"
+            raise ValueError(f"epsilon must be {bound}, got {self.epsilon!r}")
+        delta = _real(self.delta, "delta")
+        if not 0.0 <= delta < 1.0:
+            raise ValueError(f"delta must be in [0, 1), got {self.delta!r}")
+        if not isinstance(self.sensitivity, str) or not self.sensitivity.strip():
+            raise ValueError(f"sensitivity must be a non-empty statement, got {self.sensitivity!r}")
+        if not isinstance(self.private, bool | np.bool_):
+            raise ValueError(f"private must be True or False, got {self.private!r}")
         if isinstance(self.conditions, str):
             raise ValueError(f"conditions must be a tuple of strings, got {self.conditions!r}")
         object.__setattr__(self, "conditions", tuple(self.conditions))

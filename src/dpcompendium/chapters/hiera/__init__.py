@@ -97,3 +97,14 @@ __all__ = [
     "privacy_table",
     "schedule",
 ]
+
+#: the chapter's experiment modules, imported when first used (``hiera.simulate``, ``hiera.sgd``, ...)
+_LAZY = ("datasets", "plots", "sgd", "simulate")
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
