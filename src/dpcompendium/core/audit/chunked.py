@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from dpcompendium.core.audit.empirical import (
+from dpcompendium.core.audit.events import (
     Event,
     Sampler,
     _as_statistic,

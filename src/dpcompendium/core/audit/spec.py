@@ -24,7 +24,6 @@ from typing import Any
 
 import numpy as np
 
-from dpcompendium.core.audit.chunked import empirical_audit_chunked
 from dpcompendium.core.audit.empirical import Event, empirical_audit
 from dpcompendium.core.audit.exact import exact_audit
 from dpcompendium.core.audit.result import AuditResult
@@ -219,17 +218,11 @@ def run_audit(
     (i, j), sample = spec.pair_list[0], spec.sample
     da, db = spec.datasets[i], spec.datasets[j]
     kw = dict(spec.audit_kw)
-    audit = empirical_audit
-    if chunk_size is not None:  # the evaluation counted in chunks (split selection only)
-        selection = kw.pop("selection", "split")
-        if selection != "split":
-            raise ValueError(f"chunk_size needs selection='split', got selection={selection!r}")
-        kw.pop("bonferroni_m", None)
+    if chunk_size is not None:
         kw.update(chunk_size=chunk_size, n_jobs=n_jobs)
-        audit = empirical_audit_chunked
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        return audit(
+        return empirical_audit(
             lambda m, g: sample(da, m, g),
             lambda m, g: sample(db, m, g),
             claimed_epsilon=claim.epsilon,
