@@ -15,8 +15,8 @@ from conftest import Z
 from dpcompendium.book.cli import main
 from dpcompendium.chapters import privacy_audit as A
 from dpcompendium.core.experiments import count_events, count_events_many
-from dpcompendium.core.experiments.chunked import chunk_seed
 from dpcompendium.core.parallel import SCHEDULER_ENV, check_scheduler, resolve_scheduler
+from dpcompendium.core.rng import child_seed as chunk_seed
 
 
 def laplace(n, rng):

@@ -118,19 +118,32 @@ def toy_tree(tmp_path: Path) -> Path:
     (folder / "audits.py").write_text(AUDITS)
     (folder / "manifest.toml").write_text(MANIFEST)
     nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     params = nbformat.v4.new_code_cell(PARAMS)
     params.metadata["tags"] = ["parameters"]
-    source = nbformat.v4.new_markdown_cell("## The source and what it claims\n\nA count is 1-sensitive.")
+    source = nbformat.v4.new_markdown_cell(
+        "## The source and what it claims\n\nA count is 1-sensitive."
+    )
     source.id = "source"
     headline = nbformat.v4.new_code_cell(BODY)
     headline.id = "headline"
     headline.metadata["tags"] = ["nbval-check-output", "keep_output"]
-    nb.cells = [nbformat.v4.new_markdown_cell("# A toy count\n\nA seventh chapter."), source, params, headline]
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("# A toy count\n\nA seventh chapter."),
+        source,
+        params,
+        headline,
+    ]
     nbformat.write(nb, root / "notebooks" / f"{TOY_ID}.ipynb")
     toc = (root / "_toc.yml").read_text()
     last = [line for line in toc.splitlines() if line.strip().startswith("- file: notebooks/")][-1]
-    (root / "_toc.yml").write_text(toc.replace(last, f"{last}\n{last.split('- file:')[0]}- file: notebooks/{TOY_ID}"))
+    (root / "_toc.yml").write_text(
+        toc.replace(last, f"{last}\n{last.split('- file:')[0]}- file: notebooks/{TOY_ID}")
+    )
     return root
 
 
@@ -141,7 +154,12 @@ def run(root: Path, code: str, timeout: float = 300) -> subprocess.CompletedProc
         "DPCOMPENDIUM_REPO": str(root),
     }
     return subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, env=env, timeout=timeout
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env=env,
+        timeout=timeout,
     )
 
 
@@ -186,15 +204,24 @@ def test_a_toy_chapter_is_listed_validated_fuzzed_and_audited(toy_root):
     assert proc.returncode == 0, proc.stderr[-3000:]
     listing, _, payload = proc.stdout.partition("JSON")
     out = json.loads(payload)
-    assert out["ids"][-1] == TOY_ID and len(out["ids"]) >= 2  # after the book's chapters, as in _toc.yml
+    assert (
+        out["ids"][-1] == TOY_ID and len(out["ids"]) >= 2
+    )  # after the book's chapters, as in _toc.yml
     assert f"{TOY_ID}: A toy count" in listing and "reps = 50 [min 1]" in listing
     assert out["params"] == ["seed", "output_dir", "reps", "epsilons", "n_jobs"]
     assert out["invalid"] == "parameter reps must be >= 1, got 0"
-    assert 1 <= out["drawn"]["reps"] <= 3 and len(out["drawn"]["epsilons"]) <= 2  # the manifest's fuzz size
+    assert (
+        1 <= out["drawn"]["reps"] <= 3 and len(out["drawn"]["epsilons"]) <= 2
+    )  # the manifest's fuzz size
     assert out["small"]["reps"] == 3 and out["fuzz"]["reps"] == [1, 3]
     assert out["groups"][-1] == TOY_ID
     assert out["audit"] == [
-        {"mechanism": "toy noisy count, eps=1", "chapter": TOY_ID, "verdict": "holds", "expected": "holds"}
+        {
+            "mechanism": "toy noisy count, eps=1",
+            "chapter": TOY_ID,
+            "verdict": "holds",
+            "expected": "holds",
+        }
     ]
     # the book's manifest checks hold for the toy chapter, in the copy
     proc = subprocess.run(

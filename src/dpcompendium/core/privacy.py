@@ -32,7 +32,11 @@ NEIGHBOUR_RELATIONS: dict[str, str] = {
 
 def _real(value: object, name: str) -> float:
     """``value`` as a float if it is a real number (not a bool, not NaN); else a one-line ValueError."""
-    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real) or math.isnan(float(value)):
+    if (
+        isinstance(value, bool | np.bool_)
+        or not isinstance(value, numbers.Real)
+        or math.isnan(float(value))
+    ):
         raise ValueError(f"{name} must be a real number, got {value!r}")
     return float(value)
 

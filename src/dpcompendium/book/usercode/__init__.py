@@ -74,6 +74,7 @@ from dpcompendium.core.audit.empirical import (
 from dpcompendium.core.audit.spec import AuditSpec, are_neighbours, run_audit
 from dpcompendium.core.parallel import check_scheduler, joblib_backend, using_scheduler
 from dpcompendium.core.privacy import NEIGHBOUR_RELATIONS, PrivacyClaim
+from dpcompendium.core.rng import child_seed as _chunk_seed
 from dpcompendium.core.validation import check_delta, check_epsilon, check_int
 
 __all__ = [
@@ -348,13 +349,6 @@ def _accepts_size(func: Callable) -> bool:
         return "size" in inspect.signature(func).parameters
     except (TypeError, ValueError):
         return False
-
-
-def _chunk_seed(seed: np.random.SeedSequence, i: int) -> np.random.SeedSequence:
-    """The i-th child of ``seed`` (what ``seed.spawn`` would return first), without mutating ``seed``."""
-    return np.random.SeedSequence(
-        seed.entropy, spawn_key=(*seed.spawn_key, i), pool_size=seed.pool_size
-    )
 
 
 def _as_seed(seed: int | np.random.SeedSequence | np.random.Generator) -> np.random.SeedSequence:

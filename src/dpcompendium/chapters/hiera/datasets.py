@@ -15,7 +15,7 @@ from dpcompendium.core.validation import check_array, check_int, check_rng
 
 __all__ = [
     "ADULT_FEATURES",
-    "adult_ages",
+    "adult_ages_unit",
     "adult_regression",
     "scale_to_unit",
     "synthetic_regression",
@@ -48,8 +48,9 @@ def synthetic_values(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
     raise ValueError(f"kind must be 'normal', 'uniform' or 'exponential', got {kind!r}")
 
 
-def adult_ages(frame: pd.DataFrame | None = None) -> np.ndarray:
-    """Adult's ``age`` (17…90) scaled to [−1, 1]: 32,561 users."""
+def adult_ages_unit(frame: pd.DataFrame | None = None) -> np.ndarray:
+    """Adult's ``age`` (17…90) scaled to [−1, 1], 32,561 users (the raw ages are
+    :func:`dpcompendium.chapters.dp_mean.data.adult_ages`)."""
     df = load_adult() if frame is None else frame
     return scale_to_unit(df["age"].to_numpy(dtype=float))
 

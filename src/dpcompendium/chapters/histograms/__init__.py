@@ -22,7 +22,6 @@ from dpcompendium.chapters.histograms.experiment import (
     METHOD_VARIANTS,
     METHODS,
     baseline_brackets,
-    bootstrap_mean_ci,
     claim_table,
     grouping_tuning,
     parameter_grid,
@@ -53,6 +52,7 @@ from dpcompendium.chapters.histograms.workloads import (
     workload_answers,
     workload_mse,
 )
+from dpcompendium.core.experiments import bootstrap_mean_ci  # the one implementation (core)
 from dpcompendium.core.privacy import PrivacyClaim
 from dpcompendium.core.validation import check_epsilon
 

@@ -33,15 +33,15 @@ from dpcompendium.chapters.histograms.sampling_grouping import (
 )
 from dpcompendium.chapters.histograms.workloads import RangeWorkload, scaled_l1, workload_mse
 from dpcompendium.chapters.registry import chapter_id
+from dpcompendium.core import experiments
 from dpcompendium.core.experiments import sweep
-from dpcompendium.core.rng import generators, make_rng
+from dpcompendium.core.rng import make_rng
 from dpcompendium.core.validation import check_int
 
 __all__ = [
     "METHODS",
     "METHOD_VARIANTS",
     "baseline_brackets",
-    "bootstrap_mean_ci",
     "claim_table",
     "grouping_tuning",
     "parameter_grid",
@@ -162,35 +162,14 @@ def run_comparison(
     return runs[cols]
 
 
-def bootstrap_mean_ci(
-    values: ArrayLike, rng: np.random.Generator, *, level: float = 0.95, n_boot: int = 2000
-) -> tuple[float, float]:
-    """Percentile bootstrap interval of the mean of ``values``; the MSEs of the data-dependent methods
-    are skewed, so no normal approximation is assumed. (nan, nan) for fewer than 2 values."""
-    v = np.asarray(values, dtype=float)
-    if v.size < 2:
-        return float("nan"), float("nan")
-    means = v[rng.integers(0, v.size, size=(n_boot, v.size))].mean(axis=1)
-    lo, hi = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
-    return float(lo), float(hi)
-
-
 def summarize_runs(runs: pd.DataFrame, *, seed: int = 0) -> pd.DataFrame:
     """One row per (dataset, method, variant, epsilon): reps, mean mse and scaled_l1, their standard deviations
     over repetitions (``mse_sd``, ``scaled_l1_sd``) and a 95 % percentile-bootstrap interval of the mean MSE
-    (``mse_lo``, ``mse_hi``; 2000 resamples, one stream per row spawned from ``seed``)."""
-    keys = ["dataset", "method", "variant", "epsilon"]
-    g = runs.groupby(keys, sort=False)
-    out = g.size().rename("reps").to_frame()
-    out["mse"] = g["mse"].mean()
-    out["scaled_l1"] = g["scaled_l1"].mean()
-    out["mse_sd"] = g["mse"].std(ddof=1)
-    out["scaled_l1_sd"] = g["scaled_l1"].std(ddof=1)
-    gens = generators(seed, len(out))
-    cis = [bootstrap_mean_ci(v.to_numpy(), gen) for (_, v), gen in zip(g["mse"], gens, strict=True)]
-    out["mse_lo"] = [c[0] for c in cis]
-    out["mse_hi"] = [c[1] for c in cis]
-    return out.reset_index()
+    (``mse_lo``, ``mse_hi``; 2000 resamples, one stream per row spawned from ``seed``;
+    :func:`dpcompendium.core.experiments.summarize_runs`)."""
+    metrics = ("mse", "scaled_l1")
+    keys = ("dataset", "method", "variant", "epsilon")
+    return experiments.summarize_runs(runs, keys, metrics, sd=metrics, ci=("mse",), seed=seed)
 
 
 def claim_table(
@@ -335,16 +314,15 @@ def parameter_grid(
     )
     runs = sweep(func, grid, reps, seed, n_jobs=n_jobs, vectorized=True, desc=f"{method} grid")
     keys = list(grid)
-    g = runs.groupby(keys, sort=False)
-    out = g.size().rename("reps").to_frame()
-    out["mse"] = g["mse"].mean()
-    out["mse_sd"] = g["mse"].std(ddof=1)
-    out["scaled_l1"] = g["scaled_l1"].mean()
-    gens = generators(np.random.SeedSequence([seed, 1]), len(out))
-    cis = [bootstrap_mean_ci(v.to_numpy(), gen) for (_, v), gen in zip(g["mse"], gens, strict=True)]
-    out["mse_lo"] = [c[0] for c in cis]
-    out["mse_hi"] = [c[1] for c in cis]
-    return out.reset_index()
+    out = experiments.summarize_runs(
+        runs,
+        keys,
+        ("mse", "scaled_l1"),
+        sd=("mse",),
+        ci=("mse",),
+        seed=np.random.SeedSequence([seed, 1]),
+    )
+    return out[[*keys, "reps", "mse", "mse_sd", "scaled_l1", "mse_lo", "mse_hi"]]
 
 
 def grouping_tuning(

@@ -9,7 +9,6 @@
 
 from dpcompendium.chapters.mwem.analysis import (
     METRICS,
-    bootstrap_mean_ci,
     compare_with_reference,
     summarize_runs,
 )
@@ -36,6 +35,7 @@ from dpcompendium.chapters.mwem.data import (
     report_queries_1d,
 )
 from dpcompendium.chapters.mwem.queries import RangeQueries, random_range_queries
+from dpcompendium.core.experiments import bootstrap_mean_ci  # the one implementation (core)
 
 __all__ = [
     "COURSEWORK_SCORE_SCALE",

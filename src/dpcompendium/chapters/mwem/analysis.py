@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from dpcompendium.core.validation import check_int, check_probability, check_rng
+from dpcompendium.core import experiments
+from dpcompendium.core.experiments.summary import bootstrap_mean
 
-__all__ = ["METRICS", "bootstrap_mean_ci", "compare_with_reference", "summarize_runs"]
+__all__ = ["METRICS", "compare_with_reference", "summarize_runs"]
 
 #: The coursework's four error summaries, in its order.
 METRICS = ("max_error", "min_error", "mse", "mean_error")
@@ -16,35 +17,9 @@ METRICS = ("max_error", "min_error", "mse", "mean_error")
 def summarize_runs(
     runs: pd.DataFrame, by: tuple[str, ...] = ("variant", "epsilon")
 ) -> pd.DataFrame:
-    """Average each metric over repetitions (the report's ``AvgMax`` … ``AvgMean``): one row per group, with ``reps``."""
-    missing = [c for c in (*by, *METRICS) if c not in runs.columns]
-    if missing:
-        raise ValueError(f"runs must have columns {missing}, got {list(runs.columns)}")
-    grouped = runs.groupby(list(by), sort=False)
-    out = grouped[list(METRICS)].mean()
-    out.insert(0, "reps", grouped.size())
-    return out.reset_index()
-
-
-def bootstrap_mean_ci(
-    values: np.ndarray, rng: np.random.Generator, *, n_boot: int = 2000, level: float = 0.95
-) -> tuple[float, float]:
-    """Percentile bootstrap interval for the mean of ``values`` (``n_boot`` resamples, vectorized)."""
-    lo, hi, _ = _bootstrap(values, rng, n_boot, level)
-    return lo, hi
-
-
-def _bootstrap(values, rng, n_boot, level) -> tuple[float, float, float]:
-    x = np.asarray(values, dtype=float)
-    if x.ndim != 1 or x.size < 2:
-        raise ValueError(f"values must be a 1-D array with at least 2 entries, got shape {x.shape}")
-    rng = check_rng(rng)
-    n_boot = check_int(n_boot, "n_boot", minimum=100)
-    level = check_probability(level, "level")
-    means = x[rng.integers(0, x.size, size=(n_boot, x.size))].mean(axis=1)
-    alpha = (1.0 - level) / 2.0
-    lo, hi = np.quantile(means, [alpha, 1.0 - alpha])
-    return float(lo), float(hi), float(means.std(ddof=1))
+    """Average each metric over repetitions (the report's ``AvgMax`` … ``AvgMean``): one row per group, with ``reps``
+    (:func:`dpcompendium.core.experiments.summarize_runs` over :data:`METRICS`)."""
+    return experiments.summarize_runs(runs, by, METRICS)
 
 
 #: Columns of :func:`compare_with_reference`.
@@ -95,7 +70,7 @@ def compare_with_reference(
             continue
         for metric in METRICS:
             vals = cell[metric].to_numpy(dtype=float)
-            lo, hi, se = _bootstrap(vals, rng, n_boot, level)
+            lo, hi, se = bootstrap_mean(vals, rng, n_boot=n_boot, level=level)
             ours, r = float(vals.mean()), float(ref[metric])
             rel = (ours - r) / r
             inside = lo <= r <= hi

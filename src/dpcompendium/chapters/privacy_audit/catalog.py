@@ -34,8 +34,8 @@ import pandas as pd
 
 from dpcompendium.core.audit.spec import AuditSpec, run_audit, value_events
 from dpcompendium.core.experiments import sweep
-from dpcompendium.core.experiments.chunked import chunk_seed
 from dpcompendium.core.mechanisms import laplace_mechanism
+from dpcompendium.core.rng import child_seed as chunk_seed
 from dpcompendium.core.rng import make_rng
 from dpcompendium.core.validation import check_int
 

@@ -22,32 +22,16 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from dpcompendium.core.parallel import run_tasks
-from dpcompendium.core.rng import make_rng
+from dpcompendium.core.rng import child_seed, make_rng, seed_sequence
 from dpcompendium.core.validation import check_int
 
-__all__ = ["chunk_seed", "count_events", "count_events_many"]
-
-
-def _root(seed: int | np.random.SeedSequence) -> np.random.SeedSequence:
-    if isinstance(seed, np.random.SeedSequence):
-        return seed
-    return np.random.SeedSequence(check_int(seed, "seed", minimum=0))
-
-
-def chunk_seed(seed: int | np.random.SeedSequence, index: int) -> np.random.SeedSequence:
-    """Child ``index`` of ``seed``: equal to ``SeedSequence(seed).spawn(index + 1)[index]``, built from the position
-    alone (a SeedSequence argument is not advanced)."""
-    root = _root(seed)
-    index = check_int(index, "index", minimum=0)
-    return np.random.SeedSequence(
-        root.entropy, spawn_key=(*root.spawn_key, index), pool_size=root.pool_size
-    )
+__all__ = ["count_events", "count_events_many"]
 
 
 def _count_task(sampler, event, root: np.random.SeedSequence, chunks: list[tuple[int, int]]):
     total: np.ndarray | None = None
     for index, m in chunks:
-        out = sampler(m, make_rng(chunk_seed(root, index)))
+        out = sampler(m, make_rng(child_seed(root, index)))
         if np.ndim(out) == 0 or np.shape(out)[0] != m:
             raise ValueError(
                 f"sampler must return {m} outputs (first axis) for n = {m}, got shape {np.shape(out)}"
@@ -91,7 +75,7 @@ def count_events_many(
     owners, tasks = [], []
     for j, (sampler, event, n_samples, seed) in enumerate(jobs):
         n = check_int(n_samples, "n_samples", minimum=1)
-        root = _root(seed)
+        root = seed_sequence(seed)
         n_chunks = math.ceil(n / c)
         sizes = [(i, min(c, n - i * c)) for i in range(n_chunks)]
         for k in range(0, n_chunks, per_task):
