@@ -337,7 +337,7 @@ def test_chunked_audit_equals_its_definition_and_keeps_its_power(tmp_path):
 def test_chunked_string_outputs():
     """String outputs counted in chunks: the codes are frozen after the selection, so a value it never saw is in no
     event (the event's name lists its members), whichever chunk, task or worker meets it."""
-    from dpcompendium.book.usercode import _Encoder
+    from dpcompendium.book.usercode.events import _Encoder
 
     def rare(v, rng, size=None):  # 'c' with probability 1e-4: absent from 500 selection samples
         u = rng.random(() if size is None else size)
