@@ -13,12 +13,15 @@ import pytest
 
 from dpcompendium.book.contract import get_chapter
 from dpcompendium.chapters import privacy_audit as A
+from dpcompendium.chapters.registry import chapter_id
+
+PRIVACY_AUDIT = chapter_id("dpcompendium.chapters.privacy_audit")
 
 BUDGET_S = 120.0
 
 
 def _defaults() -> dict:
-    return {p.name: p.default for p in get_chapter("privacy-audit").parameters.values()}
+    return {p.name: p.default for p in get_chapter(PRIVACY_AUDIT).parameters.values()}
 
 
 def test_bench_catalog_at_default_parameters(benchmark):
@@ -55,7 +58,7 @@ def test_bench_empirical_audit_throughput(benchmark):
 def test_bench_chapter_notebook(benchmark, tmp_path):
     """The whole chapter, executed as the book executes it (papermill, default parameters)."""
     papermill = pytest.importorskip("papermill")
-    ch = get_chapter("privacy-audit")
+    ch = get_chapter(PRIVACY_AUDIT)
     os.environ.setdefault("MPLBACKEND", "Agg")
 
     def run():

@@ -12,12 +12,15 @@ import pytest
 
 from dpcompendium.book.contract import get_chapter
 from dpcompendium.chapters import dp_mean as M
+from dpcompendium.chapters.registry import chapter_id
+
+DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
 
 BUDGET_S = 60.0
 
 
 def _defaults() -> dict:
-    return {p.name: p.default for p in get_chapter("dp-mean").parameters.values()}
+    return {p.name: p.default for p in get_chapter(DP_MEAN).parameters.values()}
 
 
 def test_bench_sweep_at_default_parameters(benchmark):
@@ -38,7 +41,7 @@ def test_bench_sweep_at_default_parameters(benchmark):
 def test_bench_chapter_notebook(benchmark, tmp_path):
     """The whole chapter, executed as the book executes it (papermill, default parameters)."""
     papermill = pytest.importorskip("papermill")
-    ch = get_chapter("dp-mean")
+    ch = get_chapter(DP_MEAN)
     os.environ.setdefault("MPLBACKEND", "Agg")
 
     def run():

@@ -35,6 +35,10 @@ from urllib.parse import urlsplit
 import pytest
 from _book import toc_entries
 
+from dpcompendium.chapters.registry import chapter_id
+
+DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
+
 pytestmark = pytest.mark.book
 
 ROOT = Path(os.environ.get("DPCOMPENDIUM_REPO") or Path(__file__).resolve().parents[1])
@@ -391,7 +395,7 @@ def test_every_toc_page_was_built():
 # ---- the page of a rerun: dpcompendium run writes DIR/CHAPTER/index.html (needs no built book)
 
 #: A fast chapter at a reduced size (the shape of a user's rerun; figures, math and headline numbers included).
-RERUN = ["dp-mean", "-p", "reps", "5", "-p", "epsilons", "[0.5, 2]", "-p", "ns", "[100]"]
+RERUN = [DP_MEAN, "-p", "reps", "5", "-p", "epsilons", "[0.5, 2]", "-p", "ns", "[100]"]
 RERUN += ["-p", "evidence_draws", "2000", "-p", "seed", "7"]
 
 

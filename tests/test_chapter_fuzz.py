@@ -24,6 +24,13 @@ from hypothesis import HealthCheck, Phase, given, settings
 from dpcompendium.book import cli
 from dpcompendium.book.contract import CHAPTER_IDS, get_chapter
 from dpcompendium.book.fuzz import parameter_strategy, small_overrides
+from dpcompendium.chapters.registry import chapter_id
+
+DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
+FEDERATED_PCA = chapter_id("dpcompendium.chapters.federated_pca")
+PRIVACY_AUDIT = chapter_id("dpcompendium.chapters.privacy_audit")
+MWEM = chapter_id("dpcompendium.chapters.mwem")
+HIERA = chapter_id("dpcompendium.chapters.hiera")
 
 pytestmark = pytest.mark.fuzz
 
@@ -36,27 +43,27 @@ LOG = os.environ.get("DPCOMPENDIUM_FUZZ_LOG")
 #: the given values, the rest shrunk by ``small_overrides``.
 REGRESSIONS = [
     (
-        "mwem",
+        MWEM,
         {"epsilons": [0.5, 2]},
     ),  # KeyError: 'epsilon' (course reference needs its own epsilons)
-    ("hiera", {"epsilons": [0.1, 5]}),  # KeyError: 1.0
-    ("hiera", {"mus": [5]}),  # KeyError: 1
-    ("dp-mean", {"seed": 1}),  # rounded median asserted at the default seed only
-    ("dp-mean", {"ns": [50]}),
+    (HIERA, {"epsilons": [0.1, 5]}),  # KeyError: 1.0
+    (HIERA, {"mus": [5]}),  # KeyError: 1
+    (DP_MEAN, {"seed": 1}),  # rounded median asserted at the default seed only
+    (DP_MEAN, {"ns": [50]}),
     # found by the fuzz (minimal examples of the derandomized run)
     (
-        "mwem",
+        MWEM,
         {"epsilons": [0.05], "variants": ["coursework"], "T_1d": 1, "T_2d": 1, "q_size_2d": 1},
     ),
     (
-        "hiera",
+        HIERA,
         {"epsilons": [0.05], "mus": [1], "mu": 1, "sgd_methods": ["harmony"]},
     ),  # KeyError: 1.0
     # attack check: with one site there is nothing to mask; then 5-fold CV on 10 rows (now svm_max_rows >= 100)
-    ("federated-pca", {"svm_sites": 1, "svm_max_rows": 100, "delta": 0.05, "attack_epsilon": 0.05}),
+    (FEDERATED_PCA, {"svm_sites": 1, "svm_max_rows": 100, "delta": 0.05, "attack_epsilon": 0.05}),
     # the colluders' error asserted above a fixed 1e-3; at eps = 15.4, delta = 0.587 the noise share is 6.6e-4
     (
-        "federated-pca",
+        FEDERATED_PCA,
         {
             "delta": 0.587214562437154,
             "attack_epsilon": 15.418554908085405,
@@ -67,7 +74,7 @@ REGRESSIONS = [
         },
     ),
     # lower bounds at confidence 0.05 exceed the truth in about 95 % of audits: binomial tolerance
-    ("privacy-audit", {"seed": 0, "n_samples": 1000, "confidence": 0.05, "coverage_reps": 10}),
+    (PRIVACY_AUDIT, {"seed": 0, "n_samples": 1000, "confidence": 0.05, "coverage_reps": 10}),
 ]
 
 

@@ -14,9 +14,12 @@ from conftest import Z
 
 from dpcompendium.book.cli import main
 from dpcompendium.chapters import privacy_audit as A
+from dpcompendium.chapters.registry import chapter_id
 from dpcompendium.core.experiments import count_events, count_events_many
 from dpcompendium.core.parallel import SCHEDULER_ENV, check_scheduler, resolve_scheduler
 from dpcompendium.core.rng import child_seed as chunk_seed
+
+DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
 
 
 def laplace(n, rng):
@@ -298,11 +301,11 @@ def test_chunked_audit_bad_input():
 
 def test_cli_rejects_a_bad_scheduler_before_running(tmp_path, monkeypatch, capsys):
     with pytest.raises(SystemExit) as e:
-        main(["run", "dp-mean", "--scheduler", "local:0", "--out", str(tmp_path / "r")])
+        main(["run", DP_MEAN, "--scheduler", "local:0", "--out", str(tmp_path / "r")])
     assert e.value.code == 2
     assert "--scheduler must be local:N (N >= 1)" in capsys.readouterr().err
     monkeypatch.setenv(SCHEDULER_ENV, "nonsense")
-    assert main(["run", "dp-mean", "--out", str(tmp_path / "r")]) == 2
+    assert main(["run", DP_MEAN, "--out", str(tmp_path / "r")]) == 2
     err = capsys.readouterr().err
     assert err.strip().count("\n") == 0
     assert f"{SCHEDULER_ENV} must be local:N (N >= 1)" in err and "'nonsense'" in err

@@ -26,14 +26,17 @@ import pytest
 from dpcompendium.book.cli import build_parser
 from dpcompendium.book.contract import get_chapter
 from dpcompendium.book.fuzz import small_overrides
+from dpcompendium.chapters.registry import chapter_id
 from dpcompendium.core.paths import repo_root
+
+DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
 
 ROOT = repo_root()
 BIN = Path(sys.executable).with_name("dpcompendium")
 _FENCE = re.compile(r"^(```|~~~)[^\n]*\n(.*?)^\1", re.S | re.M)
 _INLINE = re.compile(r"`((?:\.venv/bin/)?dpcompendium [^`]+)`")
 _TEMPLATE = {
-    "CHAPTER": "dp-mean",
+    "CHAPTER": DP_MEAN,
     "DIR": "results",
     "NAME": "reps",
     "VALUE": "2",

@@ -27,6 +27,8 @@ from dpcompendium.chapters.registry import chapter_id  # noqa: E402
 from dpcompendium.core.experiments import count_events, sweep  # noqa: E402
 from dpcompendium.core.parallel import SCHEDULER_ENV, shutdown, start_local_cluster, tasks_computed  # noqa: E402
 
+DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
+
 pytestmark = [pytest.mark.dask, pytest.mark.integration]
 
 # The workers cannot import this test module: ship its functions by value.
@@ -254,7 +256,7 @@ def test_chapter_tables_identical_with_scheduler_and_n_jobs(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != SCHEDULER_ENV}
     procs = {  # the three runs at once: most of each is kernel start-up
         way: subprocess.Popen(
-            [str(BIN), "run", "dp-mean", *small, *extra, "--out", str(tmp_path / way)],
+            [str(BIN), "run", DP_MEAN, *small, *extra, "--out", str(tmp_path / way)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -268,7 +270,7 @@ def test_chapter_tables_identical_with_scheduler_and_n_jobs(tmp_path):
         assert p.returncode == 0, (way, errs[way][-2000:])
     line = [ln for ln in errs["cluster"].splitlines() if "Dask cluster local:2 computed" in ln]
     assert line and int(line[0].split()[-2]) > 0, errs["cluster"][-2000:]  # the sweeps ran there
-    tables = {way: sorted((tmp_path / way / "dp-mean").glob("*.csv")) for way in ways}
+    tables = {way: sorted((tmp_path / way / DP_MEAN).glob("*.csv")) for way in ways}
     names = [p.name for p in tables["jobs1"]]
     assert "errors.csv" in names
     for way in ("cluster", "jobs2"):

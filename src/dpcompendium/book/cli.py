@@ -165,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="list chapters and their parameters").set_defaults(func=cmd_list)
     run = sub.add_parser("run", help="execute a chapter with your parameters")
-    run.add_argument("chapter", help="chapter id, e.g. dp-mean")
+    run.add_argument("chapter", help="chapter id (see dpcompendium list)")
     run.add_argument(
         "-p",
         "--parameter",
