@@ -1,7 +1,7 @@
 """Property-based tests of the parameter space: every valid parameter set runs a chapter to the end.
 
 ``dpcompendium.book.fuzz.parameter_strategy`` draws parameter sets from each chapter's declared contract (types,
-per-parameter constraints, ``# require:`` lines) at the fuzz size declared in ``dpcompendium.book.fuzz.FUZZ_SIZE``; each
+per-parameter constraints, ``# require:`` lines) at the fuzz size declared in the ``[fuzz]`` table of the chapter's manifest; each
 is run exactly as a user would (``dpcompendium run CHAPTER -p NAME VALUE ... --out DIR``, values as YAML) and must
 exit 0 and write its tables and figures. Every parameter set that ever failed stays below as a regression case.
 
