@@ -76,7 +76,10 @@ def test_probes_go_beyond_the_declared_bounds_and_skip_what_the_code_cannot_take
     ro = input_pairs("dataset:10,0,1", "replace-one")
     probes = [pr for pr in ro if pr.probe]
     assert [pr.probe for pr in ro[:2]] == [False, False] and len(probes) == 3
-    assert max(np.max(pr.raw_b) for pr in probes) == 11.0 and min(np.min(pr.raw_b) for pr in probes) == -10.0
+    assert (
+        max(np.max(pr.raw_b) for pr in probes) == 11.0
+        and min(np.min(pr.raw_b) for pr in probes) == -10.0
+    )
     assert any(np.size(pr.raw_a) == 1 for pr in probes)
     ar = [pr for pr in input_pairs("dataset:10,0,1", "add-remove") if pr.probe]
     assert any(np.size(pr.raw_a) == 0 for pr in ar) and any(np.size(pr.raw_a) == 1 for pr in ar)
@@ -107,7 +110,10 @@ def test_rare_output_pmf_is_not_called_private():
                              samples=samples, seed=0)  # fmt: skip
         assert rep.verdict == "not established", rep.summary()
         assert math.isclose(rep.exact_epsilon, math.log(1.5), rel_tol=1e-6)
-        assert rep.summary().startswith("NOT ESTABLISHED") and "output 2 with probability 1e-05" in rep.reason
+        assert (
+            rep.summary().startswith("NOT ESTABLISHED")
+            and "output 2 with probability 1e-05" in rep.reason
+        )
         assert rep.epsilon_lower <= math.log(100)  # the empirical bound stays valid
         assert "sees an output of probability ≥ 0.00015 with probability 95 %" in rep.notes[0]
 
@@ -130,11 +136,15 @@ def test_exact_verdict_requires_the_empirical_audit_to_agree():
     from dpcompendium.audit.user import _exact_verdict
 
     def emp(lower, claim=1.0):
-        return SimpleNamespace(epsilon_lower=lower, verdict="violated" if lower > claim else "holds")
+        return SimpleNamespace(
+            epsilon_lower=lower, verdict="violated" if lower > claim else "holds"
+        )
 
     assert _exact_verdict(0.8, emp(0.7), 1.0, []) == ("holds", "")
     assert _exact_verdict(1.2, emp(0.7), 1.0, [])[0] == "violated"  # the declared pmf itself
-    v, why = _exact_verdict(0.4, emp(0.9), 1.0, [])  # below the claim, above the pmf: the pmf is wrong
+    v, why = _exact_verdict(
+        0.4, emp(0.9), 1.0, []
+    )  # below the claim, above the pmf: the pmf is wrong
     assert v == "inconsistent" and why.startswith("inconsistent: the sampler's empirical ε ≥ 0.900")
     assert _exact_verdict(0.4, emp(2.9), 1.0, [(2, 1e-5)])[0] == "violated"
     v, why = _exact_verdict(0.4, emp(0.3), 1.0, [(2, 1e-5)])
@@ -170,11 +180,18 @@ def test_planted_grr_exact_from_pmf():
                          inputs="category:4", params={"epsilon": 1.0, "k": 4}, samples=4000)  # fmt: skip
     true = planted_true_epsilon("grr-wrong-keep", 1.0, k=4)
     assert rep.method == "exact" and rep.verdict == "violated"
-    assert math.isclose(rep.exact_epsilon, true, rel_tol=1e-9)  # the declared pmf's, which is the sampler's
+    assert math.isclose(
+        rep.exact_epsilon, true, rel_tol=1e-9
+    )  # the declared pmf's, which is the sampler's
     # the empirical audit of the sampler ran too, and agrees: a valid lower bound, above the claim
     assert rep.empirical is not None and rep.confidence == 0.95
-    assert 1.0 < rep.epsilon_lower <= true + 1e-9 and rep.epsilon_lower == rep.empirical.epsilon_lower
-    assert "exact ε of the declared pmf = 2.099" in rep.summary() and "(local neighbours)" in rep.summary()
+    assert (
+        1.0 < rep.epsilon_lower <= true + 1e-9 and rep.epsilon_lower == rep.empirical.epsilon_lower
+    )
+    assert (
+        "exact ε of the declared pmf = 2.099" in rep.summary()
+        and "(local neighbours)" in rep.summary()
+    )
     assert rep.sampler_draws == 4000 and math.isclose(rep.detectable_p, 1 - 0.05 ** (1 / 4000))
 
 
@@ -392,10 +409,18 @@ def test_cli_audit_pair_and_exact(tmp_path, capsys):
         ),
         (["--epsilon", "1"], "exactly one"),
         # the relation of a claim about datasets is never guessed
-        (["--epsilon", "1", "--input", "dataset:10,0,1"],
-         "--neighbours is required with --input dataset:10,0,1: replace-one (n public) or add-remove"),
-        (["--epsilon", "1", "--input", "histogram:4"], "--neighbours is required with --input histogram:4"),
-        (["--epsilon", "1", "--pair", "[0, 1]", "[0, 2]"], "--neighbours is required with a --pair of datasets"),
+        (
+            ["--epsilon", "1", "--input", "dataset:10,0,1"],
+            "--neighbours is required with --input dataset:10,0,1: replace-one (n public) or add-remove",
+        ),
+        (
+            ["--epsilon", "1", "--input", "histogram:4"],
+            "--neighbours is required with --input histogram:4",
+        ),
+        (
+            ["--epsilon", "1", "--pair", "[0, 1]", "[0, 2]"],
+            "--neighbours is required with a --pair of datasets",
+        ),
         (["--epsilon", "1", "--neighbours", "add-remove", "--input", "histogram:x"], "histogram"),
         (["--epsilon", "1", "--input", "scalar:0,1", "-p", "epsilon", "[1"], "YAML"),
     ],
