@@ -507,32 +507,50 @@ def test_cli_user_code_errors_exit_2(tmp_path, capsys):
     assert rc == 2 and "defines no function 'missing'" in capsys.readouterr().err
 
 
-def test_book_page_quotes_the_commands_output(tmp_path, capsys):
-    """Every ``dpcompendium audit`` console example of book/coursework.md prints what the page says."""
+def _page_console_examples(command: str) -> list[tuple[list[str], list[str]]]:
+    """(argv, printed lines) of every ``$ dpcompendium COMMAND ...`` example in book/coursework.md's console blocks,
+    paths made absolute (the page's commands run from the repository root)."""
     import re
     import shlex
 
-    page = (Path(__file__).resolve().parents[1] / "book" / "coursework.md").read_text(
-        encoding="utf8"
-    )
-    blocks = re.findall(r"```console\n(.*?)```", page, flags=re.S)
-    runs = 0
-    for block in blocks:
-        for cmd, out in re.findall(
-            r"\$ (dpcompendium audit .*?)\n((?:[^$].*\n)+)", block.replace("\\\n", "")
+    root = Path(__file__).resolve().parents[1]
+    page = (root / "book" / "coursework.md").read_text(encoding="utf8")
+    out = []
+    for block in re.findall(r"```console\n(.*?)```", page, flags=re.S):
+        for cmd, printed in re.findall(
+            rf"\$ (dpcompendium {command} .*?)\n((?:[^$].*\n)+)", block.replace("\\\n", "")
         ):
-            args = shlex.split(cmd)[1:]
-            args[1] = (
-                str(Path(__file__).resolve().parents[1] / args[1].split(":")[0])
-                + ":"
-                + args[1].split(":")[1]
-            )
-            assert main([*args, "--out", str(tmp_path / str(runs))]) == 0
-            printed = capsys.readouterr().out.splitlines()
-            for line in out.strip().splitlines():
-                assert line.strip() in printed, (cmd, line)
-            runs += 1
-    assert runs == len(re.findall(r"^\$ dpcompendium audit ", page, flags=re.M)) >= 9
+            args = [str(root / a) if a.startswith("examples/") else a for a in shlex.split(cmd)[1:]]
+            out.append((args, [line.strip() for line in printed.strip().splitlines()]))
+    return out
+
+
+def test_book_page_quotes_the_commands_output(tmp_path, capsys):
+    """Every ``dpcompendium audit`` console example of book/coursework.md, run verbatim, prints what the page says
+    (a ``dpcompendium: error:`` line: on stderr, exit status 2, nothing written)."""
+    examples = _page_console_examples("audit")
+    assert len(examples) >= 10
+    for i, (args, lines) in enumerate(examples):
+        out = tmp_path / str(i)
+        error = lines[0].startswith("dpcompendium: error:")
+        assert main([*args, "--out", str(out)]) == (2 if error else 0), args
+        printed = capsys.readouterr()
+        shown = (printed.err if error else printed.out).splitlines()
+        for line in lines:
+            assert line in shown, (args, line, shown)
+        assert out.exists() != error
+
+
+@pytest.mark.extended
+def test_book_page_quotes_the_check_commands_output(tmp_path, capsys):
+    """The page's ``dpcompendium check mwem`` examples, verbatim (the default 100 runs: about 70 s of CPU in all,
+    hence ``extended``; tests/test_check_mwem.py checks the same verdicts with 5 runs in make test)."""
+    examples = _page_console_examples("check")
+    assert len(examples) == 3
+    for i, (args, lines) in enumerate(examples):
+        assert main([*args, "--out", str(tmp_path / str(i))]) == 0
+        shown = capsys.readouterr().out.splitlines()
+        assert shown[0] == lines[0], (args, shown[:2])
 
 
 def test_bound_is_valid_over_the_pair_search():
