@@ -18,12 +18,21 @@ A user function ``f(data, rng, **params)`` claims (ε, δ)-DP. The audit
    the event and its direction are fixed before the evaluation samples are drawn, so the bound holds with
    probability ≥ ``confidence`` whatever the search did;
 5. if the output is discrete and the function comes with a probability mass function ``pmf(data, **params) ->
-   {output: probability}`` (the CLI looks for ``<function>_pmf`` in the same module), the ε of every candidate
-   pair is computed exactly instead (:func:`dpcompendium.audit.exact_epsilon`, confidence 1), after a
-   goodness-of-fit check that the sampler follows the pmf.
+   {output: probability}`` (the CLI looks for ``<function>_pmf`` in the same module), the exact ε *of the declared
+   pmf* on every candidate pair (:func:`dpcompendium.audit.exact_epsilon`), a χ² check of the sampler against it
+   on at most ``SAMPLER_CHECK_DRAWS`` draws per input — which sees an output only if its probability is at least
+   :func:`detectable_probability` (≈ 3/n) — and the empirical audit of steps 3–4, which must agree
+   (``_exact_report``).
 
-The verdict is ``violated`` when the audited ε (a lower bound) exceeds the claimed ε, else ``holds``. "holds" is
-not a proof of privacy: an audit only ever finds violations on the inputs and events it tries.
+The neighbour relation is the user's to state (``replace-one`` or ``add-remove`` for datasets and histograms; no
+default) and is named in the verdict line. ``dataset:N,A,B`` inputs also probe beyond the declared bounds
+(:func:`dataset_probes`: records outside [A, B], one-record and empty datasets), where a missing clamp, a
+data-dependent n or an unbounded sensitivity shows.
+
+The verdict is ``violated`` when the audited ε (a lower bound) exceeds the claimed ε, else ``holds``; with a pmf also
+``inconsistent`` (the sampler's bound exceeds the declared pmf's ε) and ``not established`` (the pmf declares an
+output too rare for the sampler check to verify). "holds" is not a proof of privacy: an audit only ever finds
+violations on the inputs and events it tries.
 
 All sampling goes through :func:`sample_outputs` ``(func, data, params, n_samples, seed)``: chunks of
 ``chunk_size`` outputs, chunk i drawn from the i-th child of the ``SeedSequence`` (without mutating it), so the
@@ -794,7 +803,8 @@ class AuditReport:
     """The outcome of :func:`audit_callable`.
 
     ``epsilon_lower`` is a lower bound on the function's ε at the claimed δ that holds with probability at least
-    ``confidence`` (empirical audit), or the exact ε over the candidate pairs (``method="exact"``, confidence 1).
+    ``confidence`` — the empirical audit's, also with a pmf (``method="exact"``), where ``exact_epsilon`` is the
+    exact ε of the declared pmf over the candidate pairs and ``empirical`` the empirical audit's report.
     ``table`` has one row per candidate pair (its selection-half estimate; the chosen row also carries the
     evaluation-half counts and the bound).
     """
@@ -1114,7 +1124,7 @@ def audit_callable(
     are ``local``. Inputs ``dataset:N,A,B`` also probe beyond the declared bounds (:func:`dataset_probes`) unless
     ``probes=False`` (the declared family only: an audit that trusts the data to lie in [A, B]).
     ``pmf(data, **params) -> {output: probability}`` adds the exact ε of the declared pmf on every pair
-    (:func:`_exact_report`: it is the sampler's ε only as far as the sampler check can see, so the empirical audit
+    (``_exact_report``: it is the sampler's ε only as far as the sampler check can see, so the empirical audit
     runs too and must agree). Raises :class:`UserCodeError` for misbehaving code and ``ValueError`` for bad
     arguments.
 
@@ -1360,7 +1370,7 @@ def _exact_report(
 
     The declared ε is the sampler's only as far as the check can see: it detects an output of probability
     p ≥ :func:`detectable_probability` (n) with 95 % probability, and ε is often decided by rarer outputs. Verdict
-    (:func:`_exact_verdict`): ``violated`` if the declared ε or the empirical bound exceeds the claim;
+    (``_exact_verdict``): ``violated`` if the declared ε or the empirical bound exceeds the claim;
     ``inconsistent`` if the empirical bound exceeds the declared ε (the pmf is wrong) but not the claim;
     ``not established`` if the pmf declares an output rarer than the check can see (the claim then rests on
     probabilities nothing verified); else ``holds``.

@@ -27,7 +27,7 @@ runs, :func:`dpcompendium.mwem.compare_with_reference`), flagged when |z| exceed
 critical value with reps − 1 degrees of freedom; and Welch's two-sample t-test against the book's coursework
 variant run as many times (``scipy.stats.ttest_ind``), flagged at family-wise level 0.05 (Bonferroni over the
 cells), and the same test against the book's ``standard`` variant (the paper's MWEM). The verdict says which the
-implementation matches (:data:`MATCHES`: "matches the paper's MWEM", "matches the course's variant", "matches
+implementation matches (``MATCHES``: "matches the paper's MWEM", "matches the course's variant", "matches
 neither", or both when the runs cannot tell them apart), each with its statistic — the course's variant needs no
 cell differing from the book's coursework variant and (from ``RELIABLE_REPS`` = 50 runs on) no more cells
 differing from the course's table than the book's coursework variant run as often; when the measurement step is
@@ -194,7 +194,7 @@ def _comparison_table(
 def _match_verdict(
     comparison: pd.DataFrame, alpha: float, t_crit: float, reps: int
 ) -> tuple[str, list[str]]:
-    """Which MWEM the student's runs match (:data:`MATCHES`), and one line per comparison with its statistic."""
+    """Which MWEM the student's runs match (``MATCHES``), and one line per comparison with its statistic."""
     m = len(comparison)
     n_std, n_book = (
         int(comparison.differs_from_standard.sum()),
