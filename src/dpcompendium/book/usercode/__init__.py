@@ -18,12 +18,21 @@ A user function ``f(data, rng, **params)`` claims (ε, δ)-DP. The audit
    the event and its direction are fixed before the evaluation samples are drawn, so the bound holds with
    probability ≥ ``confidence`` whatever the search did;
 5. if the output is discrete and the function comes with a probability mass function ``pmf(data, **params) ->
-   {output: probability}`` (the CLI looks for ``<function>_pmf`` in the same module), the ε of every candidate
-   pair is computed exactly instead (:func:`dpcompendium.core.audit.exact_epsilon`, confidence 1), after a
-   goodness-of-fit check that the sampler follows the pmf.
+   {output: probability}`` (the CLI looks for ``<function>_pmf`` in the same module), the exact ε *of the declared
+   pmf* on every candidate pair (:func:`dpcompendium.core.audit.exact_epsilon`), a χ² check of the sampler against it
+   on at most ``SAMPLER_CHECK_DRAWS`` draws per input — which sees an output only if its probability is at least
+   :func:`detectable_probability` (≈ 3/n) — and the empirical audit of steps 3–4, which must agree
+   (``_exact_report``).
 
-The verdict is ``violated`` when the audited ε (a lower bound) exceeds the claimed ε, else ``holds``. "holds" is
-not a proof of privacy: an audit only ever finds violations on the inputs and events it tries.
+The neighbour relation is the user's to state (``replace-one`` or ``add-remove`` for datasets and histograms; no
+default) and is named in the verdict line. ``dataset:N,A,B`` inputs also probe beyond the declared bounds
+(:func:`dataset_probes`: records outside [A, B], one-record and empty datasets), where a missing clamp, a
+data-dependent n or an unbounded sensitivity shows.
+
+The verdict is ``violated`` when the audited ε (a lower bound) exceeds the claimed ε, else ``holds``; with a pmf also
+``inconsistent`` (the sampler's bound exceeds the declared pmf's ε) and ``not established`` (the pmf declares an
+output too rare for the sampler check to verify). "holds" is not a proof of privacy: an audit only ever finds
+violations on the inputs and events it tries.
 
 All sampling goes through :func:`sample_outputs` ``(func, data, params, n_samples, seed)``: chunks of
 ``chunk_size`` outputs, chunk i drawn from the i-th child of the ``SeedSequence`` (without mutating it), so the
@@ -49,7 +58,11 @@ Modules: :mod:`.common`, :mod:`.target`, :mod:`.families`, :mod:`.sampling`, :mo
 
 from __future__ import annotations
 
-from dpcompendium.book.usercode.audit import audit_callable
+from dpcompendium.book.usercode.audit import (
+    SAMPLER_CHECK_DRAWS,
+    audit_callable,
+    detectable_probability,
+)
 from dpcompendium.book.usercode.common import (
     CHUNK_SIZE,
     FAMILIES,
@@ -57,7 +70,7 @@ from dpcompendium.book.usercode.common import (
     NEIGHBOURS,
     UserCodeError,
 )
-from dpcompendium.book.usercode.families import InputPair, input_pairs
+from dpcompendium.book.usercode.families import PROBE_REACH, InputPair, dataset_probes, input_pairs
 from dpcompendium.book.usercode.report import AuditReport
 from dpcompendium.book.usercode.sampling import check_user_function, sample_outputs
 from dpcompendium.book.usercode.target import load_module, load_target
@@ -67,11 +80,15 @@ __all__ = [
     "FAMILIES",
     "MAX_DISCRETE",
     "NEIGHBOURS",
+    "PROBE_REACH",
+    "SAMPLER_CHECK_DRAWS",
     "AuditReport",
     "InputPair",
     "UserCodeError",
     "audit_callable",
     "check_user_function",
+    "dataset_probes",
+    "detectable_probability",
     "input_pairs",
     "load_module",
     "load_target",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -27,6 +29,7 @@ from dpcompendium.book.usercode.target import _Shipped
 from dpcompendium.core.audit.empirical import (
     _check_confidence,
 )
+from dpcompendium.core.audit.result import verdict
 from dpcompendium.core.audit.spec import AuditSpec, are_neighbours, run_audit
 from dpcompendium.core.parallel import check_scheduler, joblib_backend, using_scheduler
 from dpcompendium.core.privacy import PrivacyClaim
@@ -34,7 +37,7 @@ from dpcompendium.core.rng import child_seed as _chunk_seed
 from dpcompendium.core.validation import check_delta, check_epsilon, check_int
 
 
-def _check_pair(pair, neighbours: str) -> InputPair:
+def _check_pair(pair, neighbours: str | None) -> InputPair:
     """A given pair: two scalars are one value each (local); anything else is a raw dataset (records on the first
     axis) under ``neighbours``."""
     if isinstance(pair, InputPair):
@@ -45,6 +48,10 @@ def _check_pair(pair, neighbours: str) -> InputPair:
     name = f"{_describe(a)} vs {_describe(b)}"
     if np.ndim(a) == 0 and np.ndim(b) == 0:
         return _local_pair(name, a, b)
+    if neighbours is None:
+        raise ValueError(
+            f"neighbours is required for a pair of datasets ({name}): replace-one (n public) or add-remove"
+        )
     return InputPair(name, a, b, relation=neighbours)
 
 
@@ -114,7 +121,7 @@ def _exact(func, pmf, pairs, params, name, epsilon, delta, n_check, ss, batched)
         rows.append({"pair": pr.name, "statistic": "output", "event": _exact_event(res.event),
                      "exact_epsilon": res.audited_epsilon, "p_a": res.p_a, "p_b": res.p_b})  # fmt: skip
     k = int(np.argmax([r.audited_epsilon for r in results]))
-    return rows, k, results[k], keys, tables[k]
+    return rows, k, results[k], keys, tables[k], tables
 
 
 def _check_dims(name: str, dims: set[int]) -> None:
@@ -173,7 +180,7 @@ def audit_callable(
     *,
     epsilon: float,
     delta: float = 0.0,
-    neighbours: str = "add-remove",
+    neighbours: str | None = None,
     inputs: str | None = None,
     pair: Sequence | None = None,
     params: Mapping[str, Any] | None = None,
@@ -185,6 +192,7 @@ def audit_callable(
     chunk_size: int | None = None,
     n_jobs: int = 1,
     scheduler: str | None = None,
+    probes: bool = True,
 ) -> AuditReport:
     """Audit ``func(data, rng, **params)`` against its claimed (ε, δ) on neighbouring inputs.
 
@@ -196,9 +204,14 @@ def audit_callable(
     which fixes the direction on half of them and bounds ε (Clopper–Pearson) on the other half.
     A ``size`` parameter of ``func`` (returning ``size`` outputs stacked on the first axis) makes sampling
     vectorized; without it ``func`` is called once per sample. A parameter of ``func`` named ``epsilon``
-    (``delta``) that ``params`` does not set receives the claimed value. ``pmf(data, **params) -> {output: probability}``
-    switches to the exact ε of every pair (after a goodness-of-fit check of the sampler). Raises
-    :class:`UserCodeError` for misbehaving code and ``ValueError`` for bad arguments.
+    (``delta``) that ``params`` does not set receives the claimed value. ``neighbours`` (``replace-one`` or
+    ``add-remove``) is required for ``dataset`` and ``histogram`` inputs and for a pair of datasets; one-value inputs
+    are ``local``. Inputs ``dataset:N,A,B`` also probe beyond the declared bounds (:func:`dataset_probes`) unless
+    ``probes=False`` (the declared family only: an audit that trusts the data to lie in [A, B]).
+    ``pmf(data, **params) -> {output: probability}`` adds the exact ε of the declared pmf on every pair
+    (``_exact_report``: it is the sampler's ε only as far as the sampler check can see, so the empirical audit
+    runs too and must agree). Raises :class:`UserCodeError` for misbehaving code and ``ValueError`` for bad
+    arguments.
 
     ``chunk_size`` (10 ≤ C ≤ ``samples``): a big audit in bounded memory (module docstring): ``min(samples // 2, C)``
     selection outputs per candidate input (one task per candidate pair), the evaluation counted in chunks of C — in
@@ -207,14 +220,16 @@ def audit_callable(
     """
     epsilon = check_epsilon(epsilon)
     delta = 0.0 if delta == 0 else check_delta(delta)
-    if neighbours not in NEIGHBOURS:
+    if neighbours is not None and neighbours not in NEIGHBOURS:
         raise ValueError(f"neighbours must be one of {'|'.join(NEIGHBOURS)}, got {neighbours!r}")
     if (inputs is None) == (pair is None):
         raise ValueError(
             "give exactly one of inputs (a family such as 'scalar:0,1') and pair=(D, D')"
         )
     pairs = (
-        input_pairs(inputs, neighbours) if inputs is not None else [_check_pair(pair, neighbours)]
+        input_pairs(inputs, neighbours, probe=probes)
+        if inputs is not None
+        else [_check_pair(pair, neighbours)]
     )
     for pr in pairs:
         if not are_neighbours(pr.raw_a, pr.raw_b, pr.relation):
@@ -250,39 +265,37 @@ def audit_callable(
             params[key] = value  # the claim, unless the caller sets the parameter
     name = getattr(func, "__name__", "function")
     batched = check_user_function(func, pairs[0].a, params, seed=seed)
+    pairs, notes = _screen_probes(func, pairs, params, seed, batched)
     root = np.random.SeedSequence(seed)
-    ss_sel, ss_ev = _chunk_seed(root, 0), _chunk_seed(root, 1)
     relation = pairs[0].relation
     common = dict(
         claimed_epsilon=epsilon, claimed_delta=delta, neighbours=relation, n_samples=samples,
         batched=batched, function=name, inputs=inputs or "", params=params,
     )  # fmt: skip
+    kw = dict(
+        c=c, root=root, chunk_size=chunk_size, n_jobs=n_jobs, scheduler=scheduler, max_cuts=max_cuts
+    )
+    if pmf is None:
+        report = _empirical_report(func, pairs, params, common, **kw)
+    else:
+        report = _exact_report(func, pmf, pairs, params, common, **kw)
+    report.notes = notes + report.notes
+    return report
 
-    if pmf is not None:
-        n_check = min(samples, 20_000)
-        rows, k, res, keys, (ta, tb) = _exact(
-            func, pmf, pairs, params, name, epsilon, delta, n_check, ss_sel, batched
-        )
-        table = pd.DataFrame(rows)
-        table["chosen"] = np.arange(len(rows)) == k
-        enc = _Encoder()
-        enc.codes = {kk: i for i, kk in enumerate(keys)}
-        p = np.array([ta.get(o, 0.0) for o in keys])
-        q = np.array([tb.get(o, 0.0) for o in keys])
-        o = int(
-            np.argmax(
-                np.where((p == 0) & (q == 0), -1.0, np.abs(np.log(p + 1e-300) - np.log(q + 1e-300)))
-            )
-        )
-        grid = np.arange(len(keys), dtype=float)
-        plot = {"a": np.repeat(grid, np.round(p * 10_000).astype(int)),
-                "b": np.repeat(grid, np.round(q * 10_000).astype(int)),
-                "event": (o - 0.5, o + 0.5), "statistic": "output (exact probabilities)", "encoder": enc}  # fmt: skip
-        return AuditReport(
-            verdict=res.verdict, epsilon_lower=float(res.audited_epsilon), confidence=1.0, table=table,
-            method="exact", pair=pairs[k].name, event=_exact_event(res.event), p_a=res.p_a, p_b=res.p_b, _plot=plot, **common,
-        )  # fmt: skip
 
+def _empirical_report(
+    func, pairs, params, common, *, c, root, chunk_size, n_jobs, scheduler, max_cuts
+) -> AuditReport:
+    """The empirical audit (module docstring, steps 3–4): the pair, statistic and event chosen on ``samples // 2``
+    outputs per candidate input (stream: child 0 of ``root``), ε bounded by :func:`run_audit` on fresh outputs of
+    the chosen pair (child 1)."""
+    epsilon, delta, samples = (
+        common["claimed_epsilon"],
+        common["claimed_delta"],
+        common["n_samples"],
+    )
+    batched, name = common["batched"], common["function"]
+    ss_sel, ss_ev = _chunk_seed(root, 0), _chunk_seed(root, 1)
     # ---- selection half: n_sel outputs of every distinct candidate input i, drawn from child i of ss_sel
     n_sel = samples // 2 if chunk_size is None else min(samples // 2, chunk_size)
     n_ev = (
@@ -394,3 +407,133 @@ def audit_callable(
         method="empirical", pair=chosen.name, event=res.event, p_a=res.p_a, p_b=res.p_b, _plot=plot,
         chunk_size=chunk_size, **common,
     )  # fmt: skip
+
+
+#: Draws per input of the sampler check of an exact audit (at most; fewer if ``samples`` is smaller). The check is a
+#: sanity check of the pmf (wrong support, grossly wrong frequencies); the sampler's rare outputs are the empirical
+#: audit's job, on all ``samples``.
+SAMPLER_CHECK_DRAWS = 20_000
+
+
+def detectable_probability(n_draws: int, power: float = 0.95) -> float:
+    """The smallest output probability p that ``n_draws`` independent draws show at least once with probability
+    ``power``: 1 − (1 − p)^n ≥ power ⇔ p ≥ 1 − (1 − power)^(1/n) (≈ 3/n at 95 %). An output rarer than that — or a
+    sampler that puts more mass on it than its pmf declares — is invisible to a goodness-of-fit check of n draws."""
+    n = check_int(n_draws, "n_draws", minimum=1)
+    return float(-math.expm1(math.log1p(-power) / n))
+
+
+def _exact_verdict(
+    exact_eps: float, emp: AuditReport, epsilon: float, rare: list
+) -> tuple[str, str]:
+    """(verdict, reason) of an exact audit: the declared pmf's exact ε, the empirical bound on the sampler, and the
+    declared outputs too rare for the sampler check to verify (``rare``: (output, probability) pairs)."""
+    declared = verdict(exact_eps, epsilon, "exact")
+    if emp.epsilon_lower > exact_eps * (1 + 1e-9) + 1e-12:
+        why = (f"inconsistent: the sampler's empirical ε ≥ {emp.epsilon_lower:.3f} exceeds the declared pmf's exact "
+               f"ε = {exact_eps:.4g}, so the pmf does not describe the sampler")  # fmt: skip
+        return (
+            "violated" if emp.verdict == "violated" or declared == "violated" else "inconsistent"
+        ), why
+    if declared == "violated":
+        return "violated", ""
+    if rare:
+        o, pr = rare[0]
+        why = (f"not established: the pmf declares output {o!r} with probability {pr:.2g}, below what the sampler "
+               f"check can see, and the empirical audit cannot tell the sampler's ε from the claim at this sample "
+               f"size (more --samples, or a proof)")  # fmt: skip
+        return "not established", why
+    return "holds", ""
+
+
+def _exact_report(
+    func, pmf, pairs, params, common, *, c, root, chunk_size, n_jobs, scheduler, max_cuts
+) -> AuditReport:
+    """An audit with a declared pmf: the exact ε of the *declared* pmf on every candidate pair, a χ² check that the
+    sampler follows it (on ``min(samples, SAMPLER_CHECK_DRAWS)`` draws per input, stream child 2 of ``root``), and
+    the empirical audit of the sampler (:func:`_empirical_report`, same samples and streams as without the pmf).
+
+    The declared ε is the sampler's only as far as the check can see: it detects an output of probability
+    p ≥ :func:`detectable_probability` (n) with 95 % probability, and ε is often decided by rarer outputs. Verdict
+    (``_exact_verdict``): ``violated`` if the declared ε or the empirical bound exceeds the claim;
+    ``inconsistent`` if the empirical bound exceeds the declared ε (the pmf is wrong) but not the claim;
+    ``not established`` if the pmf declares an output rarer than the check can see (the claim then rests on
+    probabilities nothing verified); else ``holds``.
+    """
+    epsilon, delta, samples = (
+        common["claimed_epsilon"],
+        common["claimed_delta"],
+        common["n_samples"],
+    )
+    name, batched = common["function"], common["batched"]
+    n_check = min(samples, SAMPLER_CHECK_DRAWS)
+    rows, k, res, keys, (ta, tb), tables = _exact(
+        func, pmf, pairs, params, name, epsilon, delta, n_check, _chunk_seed(root, 2), batched
+    )
+    emp = _empirical_report(func, pairs, params, common, c=c, root=root, chunk_size=chunk_size, n_jobs=n_jobs,
+                            scheduler=scheduler, max_cuts=max_cuts)  # fmt: skip
+    p_seen = detectable_probability(n_check)
+    rare = sorted(
+        {(o, pr) for both in tables for t in both for o, pr in t.items() if 0 < pr < p_seen},
+        key=lambda x: (x[1], repr(x[0])),
+    )
+    exact_eps = float(res.audited_epsilon)
+    verdict_, reason = _exact_verdict(exact_eps, emp, epsilon, rare)
+    table = pd.DataFrame(rows)
+    table["chosen"] = np.arange(len(rows)) == k
+    table = pd.concat([table.assign(method="exact (declared pmf)"), emp.table.assign(method="empirical")],
+                      ignore_index=True)  # fmt: skip
+    enc = _Encoder()
+    enc.codes = {kk: i for i, kk in enumerate(keys)}
+    p = np.array([ta.get(o, 0.0) for o in keys])
+    q = np.array([tb.get(o, 0.0) for o in keys])
+    o = int(
+        np.argmax(
+            np.where((p == 0) & (q == 0), -1.0, np.abs(np.log(p + 1e-300) - np.log(q + 1e-300)))
+        )
+    )
+    grid = np.arange(len(keys), dtype=float)
+    plot = {"a": np.repeat(grid, np.round(p * 10_000).astype(int)),
+            "b": np.repeat(grid, np.round(q * 10_000).astype(int)),
+            "event": (o - 0.5, o + 0.5), "statistic": "output (declared probabilities)", "encoder": enc}  # fmt: skip
+    notes = [
+        f"exact ε from {name}_pmf is the declared pmf's; the sampler check (χ² on {n_check} draws per input) "
+        f"sees an output of probability ≥ {p_seen:.2g} with probability 95 %; rarer outputs, where ε is often "
+        f"decided, it cannot see — the empirical audit ({samples} samples per input) bounds the sampler's ε directly"
+    ]
+    return AuditReport(
+        verdict=verdict_, epsilon_lower=emp.epsilon_lower, confidence=emp.confidence, table=table,
+        method="exact", pair=pairs[k].name, event=_exact_event(res.event), p_a=res.p_a, p_b=res.p_b, _plot=plot,
+        exact_epsilon=exact_eps, sampler_draws=n_check, detectable_p=p_seen, reason=reason, empirical=emp,
+        notes=notes, **common,
+    )  # fmt: skip
+
+
+def _screen_probes(func, pairs, params, seed, batched) -> tuple[list[InputPair], list[str]]:
+    """Drop the probe pairs (:func:`dataset_probes`) on which ``func`` raises, returns NaN, or returns outputs of
+    another shape or kind than on the declared inputs; one note per dropped pair. Declared pairs are never dropped
+    (misbehaving code on them stops the audit)."""
+    if not any(pr.probe for pr in pairs):
+        return pairs, []
+    ref = sample_outputs(func, pairs[0].a, params, 2, seed, batched=batched)
+    kept, notes = [], []
+    for pr in pairs:
+        if not pr.probe:
+            kept.append(pr)
+            continue
+        try:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                for x in (pr.a, pr.b):
+                    out = sample_outputs(func, x, params, 2, seed, batched=batched)
+                    if out.shape[1:] != ref.shape[1:] or (out.dtype.kind in "USa") != (
+                        ref.dtype.kind in "USa"
+                    ):
+                        raise UserCodeError(
+                            f"outputs of shape {out.shape[1:]} instead of {ref.shape[1:]}"
+                        )
+        except UserCodeError as exc:
+            notes.append(f"probe {pr.name} not audited: {str(exc).splitlines()[0]}")
+            continue
+        kept.append(pr)
+    return kept, notes

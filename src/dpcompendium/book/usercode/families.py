@@ -36,6 +36,9 @@ class InputPair:
     raw_b: Any = None
     relation: str = "add-remove"
     to_input: Callable[[Any], Any] = field(default=_identity, repr=False, compare=False)
+    #: a pair beyond the declared family (records outside [A, B], one-record or empty datasets): the audit drops it,
+    #: with a note, if the function raises or returns NaN on it, instead of stopping
+    probe: bool = False
 
     def __post_init__(self) -> None:
         if self.raw_a is None:
@@ -76,11 +79,15 @@ def _describe(x: Any) -> str:
     return f"array{arr.shape}"
 
 
-def input_pairs(inputs: str, neighbours: str = "add-remove") -> list[InputPair]:
+def input_pairs(
+    inputs: str, neighbours: str | None = None, *, probe: bool = True
+) -> list[InputPair]:
     """The candidate neighbouring pairs of a built-in input family (the audit keeps the worst one).
 
     ``scalar``, ``ldp`` and ``category`` inputs are one value each, and any two values are neighbours (the
-    ``local`` relation, whatever ``neighbours`` says); ``neighbours`` applies to ``dataset`` and ``histogram``.
+    ``local`` relation, whatever ``neighbours`` says); ``neighbours`` applies to ``dataset`` and ``histogram``, and
+    is required for them (``replace-one`` or ``add-remove``: the relation the privacy claim is about — a correct
+    replace-one mean is not add-remove private, so no default is safe).
 
     - ``scalar:A,B`` — one value in [A, B]; any two values are neighbours (a query answer of sensitivity B − A, or
       one person's value): pairs (A, B), (A, mid), (mid, B).
@@ -88,12 +95,15 @@ def input_pairs(inputs: str, neighbours: str = "add-remove") -> list[InputPair]:
     - ``category:K`` — a category in {0, …, K−1} held by one user (local DP): all pairs (the first 10 if K > 5).
     - ``dataset:N,A,B`` — a float array of records in [A, B]. ``replace-one``: N records, one replaced,
       (A,…,A) vs (A,…,A,B) and (B,…,B) vs (B,…,B,A). ``add-remove``: N records vs the same plus one,
-      (A×N) vs (A×N, B), (B×N) vs (B×N, A), (A×N) vs (A×(N+1)), (B×N) vs (B×(N+1)).
+      (A×N) vs (A×N, B), (B×N) vs (B×N, A), (A×N) vs (A×(N+1)), (B×N) vs (B×(N+1)). With ``probe`` (the
+      default) also the pairs of :func:`dataset_probes` beyond the declared bounds: records outside [A, B],
+      one-record and (add-remove) empty datasets — where a missing clamp, a data-dependent n or an unbounded
+      sensitivity shows.
     - ``histogram:K`` — an int array of counts over K bins. ``add-remove``: one count added,
       0 vs e₀ and 10·1 vs 10·1 + e₀. ``replace-one``: one record moved from bin 0 to bin K−1, from 10·e₀ and
       from 10·1.
     """
-    if neighbours not in NEIGHBOURS:
+    if neighbours is not None and neighbours not in NEIGHBOURS:
         raise ValueError(f"neighbours must be one of {'|'.join(NEIGHBOURS)}, got {neighbours!r}")
     if not isinstance(inputs, str) or not inputs:
         raise ValueError(
@@ -103,6 +113,10 @@ def input_pairs(inputs: str, neighbours: str = "add-remove") -> list[InputPair]:
     family = family.strip()
     if family not in FAMILIES:
         raise ValueError(f"inputs must start with one of {'|'.join(FAMILIES)}, got {inputs!r}")
+    if family in ("dataset", "histogram") and neighbours is None:
+        raise ValueError(
+            f"neighbours is required for inputs {inputs}: replace-one (n public) or add-remove"
+        )
     if family in ("dataset", "histogram") and neighbours == "local":
         raise ValueError(
             f"neighbours must be replace-one|add-remove for inputs {family}, got 'local' (use ldp or category)"
@@ -131,27 +145,8 @@ def input_pairs(inputs: str, neighbours: str = "add-remove") -> list[InputPair]:
         if not (math.isfinite(a) and math.isfinite(b) and a < b):
             raise ValueError(f"inputs dataset:N,A,B needs finite A < B, got {inputs!r}")
         n = _parse_int(n_f, "dataset N", minimum=1 if neighbours == "replace-one" else 0)
-        A, B = np.full(n, a), np.full(n, b)
-        if neighbours == "replace-one":
-            A2, B2 = A.copy(), B.copy()
-            A2[-1], B2[-1] = b, a
-            return [InputPair(f"{_describe(A)} vs {_describe(A2)}", A, A2, relation=neighbours),
-                    InputPair(f"{_describe(B)} vs {_describe(B2)}", B, B2, relation=neighbours)]  # fmt: skip
-        out = [
-            (A, np.append(A, b)),
-            (B, np.append(B, a)),
-            (A, np.append(A, a)),
-            (B, np.append(B, b)),
-        ]
-        seen, pairs = set(), []
-        for x, y in out:
-            key = (x.tobytes(), y.tobytes())
-            if key not in seen:
-                seen.add(key)
-                pairs.append(
-                    InputPair(f"{_describe(x)} vs {_describe(y)}", x, y, relation=neighbours)
-                )
-        return pairs
+        pairs = _dataset_pairs(n, a, b, neighbours)
+        return _unique_pairs(pairs + dataset_probes(n, a, b, neighbours) if probe else pairs)
     # histogram
     k = _parse_int(_parse_numbers(spec, 1, "histogram:K")[0], "histogram K", minimum=2)
     e0, ek = np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.int64)
@@ -176,3 +171,80 @@ def input_pairs(inputs: str, neighbours: str = "add-remove") -> list[InputPair]:
         InputPair(name, h, h2, records(h), records(h2), neighbours, counts)
         for name, h, h2 in changes
     ]
+
+
+def _unique_pairs(pairs: list[InputPair]) -> list[InputPair]:
+    """The pairs in order, each (D, D') once."""
+    seen, out = set(), []
+    for pr in pairs:
+        key = (
+            np.asarray(pr.raw_a).tobytes(),
+            np.asarray(pr.raw_b).tobytes(),
+            np.shape(pr.raw_a),
+            np.shape(pr.raw_b),
+        )
+        if key not in seen:
+            seen.add(key)
+            out.append(pr)
+    return out
+
+
+def _dataset_pair(x: np.ndarray, y: np.ndarray, neighbours: str, probe: bool = False) -> InputPair:
+    name = f"{_describe(x)} vs {_describe(y)}"
+    return InputPair(name, x, y, relation=neighbours, probe=probe)
+
+
+def _dataset_pairs(n: int, a: float, b: float, neighbours: str) -> list[InputPair]:
+    """The declared ``dataset:N,A,B`` pairs: N records at a bound, one replaced by (or one added at) a bound."""
+    A, B = np.full(n, a), np.full(n, b)
+    if neighbours == "replace-one":
+        A2, B2 = A.copy(), B.copy()
+        A2[-1], B2[-1] = b, a
+        return [_dataset_pair(A, A2, neighbours), _dataset_pair(B, B2, neighbours)]
+    return [
+        _dataset_pair(x, y, neighbours)
+        for x, y in (
+            (A, np.append(A, b)),
+            (B, np.append(B, a)),
+            (A, np.append(A, a)),
+            (B, np.append(B, b)),
+        )
+    ]
+
+
+#: How far beyond [A, B] the probes put a record, in widths B − A (a missing clamp then moves a mean of N records by
+#: 10/N of the width: far beyond its sensitivity, so even a small audit sees it).
+PROBE_REACH = 10.0
+
+
+def dataset_probes(n: int, a: float, b: float, neighbours: str) -> list[InputPair]:
+    """Neighbouring pairs beyond the declared family ``dataset:N,A,B`` (the audit's default probes).
+
+    Records are promised to lie in [A, B], but a mechanism's privacy may not rest on that promise: the clamp is part
+    of the mechanism. With w = B − A and the extremes A⁻ = A − 10w, B⁺ = B + 10w:
+
+    - records outside [A, B] — ``replace-one``: (A×N) vs (A×(N−1), B⁺) and (B×N) vs (B×(N−1), A⁻);
+      ``add-remove``: (A×N) vs (A×N, B⁺) and (B×N) vs (B×N, A⁻): a missing clamp (or any sensitivity that grows
+      with the data) shows here;
+    - one-record datasets — ``replace-one``: (A) vs (B) (if N > 1); ``add-remove``: (A) vs (A, B) and (B) vs (B, B):
+      where n changes most in relative terms, so a mean that divides by the true n without noise shows here;
+    - ``add-remove`` only: the empty dataset vs (B).
+
+    Every probe is a pair of neighbouring raw datasets (:func:`~dpcompendium.core.audit.spec.are_neighbours`); a function
+    that raises or returns NaN on one is not audited on it (the report says so) rather than stopped.
+    """
+    lo, hi = a - PROBE_REACH * (b - a), b + PROBE_REACH * (b - a)
+    A, B = np.full(n, a), np.full(n, b)
+    if neighbours == "replace-one":
+        A2, B2 = A.copy(), B.copy()
+        A2[-1], B2[-1] = hi, lo
+        pairs = [(A, A2), (B, B2)] + ([(np.array([a]), np.array([b]))] if n > 1 else [])
+    else:
+        pairs = [
+            (A, np.append(A, hi)),
+            (B, np.append(B, lo)),
+            (np.array([a]), np.array([a, b])),
+            (np.array([b]), np.array([b, b])),
+            (np.array([], dtype=float), np.array([b])),
+        ]
+    return [_dataset_pair(x, y, neighbours, probe=True) for x, y in pairs]

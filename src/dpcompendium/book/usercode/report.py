@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,7 +17,8 @@ class AuditReport:
     """The outcome of :func:`audit_callable`.
 
     ``epsilon_lower`` is a lower bound on the function's ε at the claimed δ that holds with probability at least
-    ``confidence`` (empirical audit), or the exact ε over the candidate pairs (``method="exact"``, confidence 1).
+    ``confidence`` — the empirical audit's, also with a pmf (``method="exact"``), where ``exact_epsilon`` is the
+    exact ε of the declared pmf over the candidate pairs and ``empirical`` the empirical audit's report.
     ``table`` has one row per candidate pair (its selection-half estimate; the chosen row also carries the
     evaluation-half counts and the bound).
     """
@@ -39,22 +41,33 @@ class AuditReport:
     inputs: str = ""
     params: dict = field(default_factory=dict)
     chunk_size: int | None = None
+    #: exact audits (``method="exact"``): the exact ε of the declared pmf, the sampler check's draws per input and
+    #: the smallest output probability it sees with probability 95 %, the empirical audit of the sampler, and why
+    #: the verdict is what it is (inconsistent, not established)
+    exact_epsilon: float | None = None
+    sampler_draws: int = 0
+    detectable_p: float = math.nan
+    empirical: AuditReport | None = None
+    reason: str = ""
+    #: what the user should know beyond the verdict (probes not audited, what the sampler check can see)
+    notes: list[str] = field(default_factory=list)
     _plot: dict = field(default_factory=dict, repr=False)
 
     def summary(self) -> str:
-        """One line: the verdict with the audited ε and its confidence."""
-        kind = (
-            "exact ε" if self.method == "exact" else f"ε ≥ {self.epsilon_lower:.3f} with confidence"
-        )
-        if self.method == "exact":
-            body = f"{kind} = {self.epsilon_lower:.4g}"
-        else:
-            body = f"{kind} {self.confidence:.3g}"
+        """One line: the verdict, the claim with its neighbour relation, the audited ε and its confidence (exact
+        audits: the declared pmf's exact ε, then the empirical bound on the sampler, then the reason)."""
         delta = f", δ = {self.claimed_delta:g}" if self.claimed_delta else ""
-        return (
-            f"{self.verdict.upper()}: claimed ε = {self.claimed_epsilon:g}{delta}; audited {body} "
-            f"(pair {self.pair}; event {self.event})"
-        )
+        claim = f"{self.verdict.upper()}: claimed ε = {self.claimed_epsilon:g}{delta} ({self.neighbours} neighbours)"
+        bound = f"ε ≥ {self.epsilon_lower:.3f} with confidence {self.confidence:.3g}"
+        if self.method == "exact":
+            emp = self.empirical
+            witness = f" (pair {emp.pair}; event {emp.event})" if emp is not None else ""
+            line = (
+                f"{claim}; exact ε of the declared pmf = {self.exact_epsilon:.4g} (pair {self.pair}; event "
+                f"{self.event}); empirical {bound}{witness}"
+            )
+            return f"{line} — {self.reason}" if self.reason else line
+        return f"{claim}; audited {bound} (pair {self.pair}; event {self.event})"
 
     def to_markdown(self) -> str:
         """A short report: claim, verdict, witness event, per-pair table."""
@@ -66,6 +79,7 @@ class AuditReport:
             f"- claim: ε = {self.claimed_epsilon:g}, δ = {self.claimed_delta:g}, neighbours: {self.neighbours}",
             f"- inputs: {self.inputs or 'given pair'}; parameters: {self.params or '{}'}",
             f"- method: {self.method}" + self._method_note(),
+            *(f"- note: {n}" for n in self.notes),
             f"- witness: pair {self.pair}; event {self.event}; P[M(D) ∈ S] = {self.p_a:.4g}, "
             f"P[M(D') ∈ S] = {self.p_b:.4g}",
             f"- calls: {'vectorized (size=...)' if self.batched else 'one call per sample (no size parameter)'}",
@@ -82,7 +96,11 @@ class AuditReport:
     def _method_note(self) -> str:
         n = self.n_samples
         if self.method != "empirical":
-            return " — output probabilities from the pmf"
+            return (
+                f" — output probabilities from the declared pmf (sampler checked on {self.sampler_draws} draws per "
+                "input), and the empirical audit of the sampler"
+                + (self.empirical._method_note() if self.empirical else "")
+            )
         if self.chunk_size is None:
             return (
                 f" — pair and event chosen on {n // 2} samples per input; on the chosen pair {n} fresh samples, "
