@@ -20,7 +20,7 @@ import pytest
 distributed = pytest.importorskip("distributed")
 cloudpickle = pytest.importorskip("cloudpickle")
 
-from dpcompendium.book import chapter  # noqa: E402
+from dpcompendium.book import chapter, usercode  # noqa: E402
 from dpcompendium.book.cli import main  # noqa: E402
 from dpcompendium.chapters import privacy_audit as audit  # noqa: E402
 from dpcompendium.chapters.registry import chapter_id  # noqa: E402
@@ -201,13 +201,13 @@ def test_audit_command_on_cluster_writes_the_local_report(cluster, tmp_path, mon
     monkeypatch.setenv(SCHEDULER_ENV, cl.scheduler_address)
     before = client.run_on_scheduler(_chunk_tasks)
     selections = client.run_on_scheduler(_selection_tasks)
-    api = audit.audit_callable(audit.load_target(target), chunk_size=6_000, **kw)
+    api = usercode.audit_callable(usercode.load_target(target), chunk_size=6_000, **kw)
     # 40000 samples: the direction fixed on 6000, 34000 counted in 6 chunks per input: 2 + 12 tasks in one batch
     mid = client.run_on_scheduler(_chunk_tasks)
     assert mid - before == 14
     # the selection on the 5 candidate pairs (2 declared, 3 probes beyond [0, 1]; 6000 outputs of each of their
     # inputs): one task per pair
-    assert len(audit.input_pairs("dataset:10,0,1", "replace-one")) == 5
+    assert len(usercode.input_pairs("dataset:10,0,1", "replace-one")) == 5
     assert client.run_on_scheduler(_selection_tasks) - selections == 5
     monkeypatch.delenv(SCHEDULER_ENV)
     flag = audit_to("flag", "--scheduler", cl.scheduler_address)
