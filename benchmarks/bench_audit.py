@@ -64,7 +64,7 @@ def test_bench_chapter_notebook(benchmark, tmp_path):
     def run():
         papermill.execute_notebook(
             str(ch.notebook),
-            str(tmp_path / "privacy-audit.ipynb"),
+            str(tmp_path / f"{PRIVACY_AUDIT}.ipynb"),
             parameters={"output_dir": str(tmp_path / "results")},
             cwd=str(ch.notebook.parent),
             progress_bar=False,

@@ -452,7 +452,7 @@ def test_rerun_page(rerun_dir, chromium):
     assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", prov) and re.search(r"[\d.]+ s", prov)
     assert "this run" in headline and "default run" in headline
     # every figure is there and loaded
-    declared = declared_figures("notebooks/dp-mean")
+    declared = declared_figures(f"notebooks/{DP_MEAN}")
     assert info["images"] >= len(declared) > 0
     assert not info["broken"], f"images that did not load: {info['broken']}"
     # math typeset by the local MathJax, nothing raw left

@@ -53,7 +53,7 @@ def test_run_dp_mean_with_200_reps(tmp_path):
     out = _cli("run", DP_MEAN, "-p", "reps", "200", "--out", str(tmp_path))
     assert out.returncode == 0, out.stderr[-2000:]
     dest = tmp_path / DP_MEAN
-    assert (dest / "dp-mean.ipynb").is_file()
+    assert (dest / f"{DP_MEAN}.ipynb").is_file()
     errors = pd.read_csv(dest / "errors.csv")
     assert list(errors.columns) == [
         "dataset",
