@@ -38,13 +38,8 @@ from scipy.special import log_softmax, softmax
 from dpcompendium.chapters.histograms._common import finish, group_means, prepare, share
 from dpcompendium.core._jit import compiled
 from dpcompendium.core.mechanisms import exponential_probabilities
-from dpcompendium.core.validation import (
-    check_array,
-    check_epsilon,
-    check_int,
-    check_rng,
-    check_sensitivity,
-)
+
+from ...core.validation import check_array, check_epsilon, check_int, check_rng, check_sensitivity
 
 __all__ = [
     "READINGS",

@@ -30,13 +30,8 @@ from numpy.typing import ArrayLike
 from dpcompendium.core.mechanisms import laplace_mechanism
 from dpcompendium.core.privacy import PrivacyClaim
 from dpcompendium.core.rng import generators
-from dpcompendium.core.validation import (
-    check_array,
-    check_epsilon,
-    check_int,
-    check_rng,
-    check_sensitivity,
-)
+
+from ...core.validation import check_array, check_epsilon, check_int, check_rng, check_sensitivity
 
 __all__ = [
     "low_bit_event",

@@ -16,13 +16,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dpcompendium.core.privacy import PrivacyClaim
-from dpcompendium.core.validation import (
-    check_array,
-    check_epsilon,
-    check_int,
-    check_rng,
-    check_sensitivity,
-)
+
+from ...core.validation import check_array, check_epsilon, check_int, check_rng, check_sensitivity
 
 __all__ = [
     "grr_wrong_keep",
