@@ -57,8 +57,11 @@ def _resolve(app, env, node, contnode):
     here = node.get("py:module") or ""
     if not here.startswith("dpcompendium"):
         return None
-    # the referring package: dpcompendium.<sub> (or dpcompendium itself), and for a dotted target its own package
-    scopes = {".".join(here.split(".")[:2])}
+    # the referring package: dpcompendium.<layer>.<sub> (a chapter folder, a core or book subpackage or module; or
+    # dpcompendium itself), and for a dotted target its own package
+    parts = here.split(".")
+    depth = 3 if len(parts) > 2 and parts[1] in ("core", "book", "chapters") else 2
+    scopes = {".".join(parts[:depth])}
     if target.startswith("dpcompendium."):
         scopes.add(target.rsplit(".", 1)[0])
     domain = env.get_domain("py")

@@ -5,7 +5,7 @@ Subpackages, one per topic: :mod:`~dpcompendium.core.mechanisms` (Laplace, Gauss
 Every random function takes ``rng: numpy.random.Generator``.
 """
 
-from dpcompendium.core.privacy import PrivacyClaim
+from .core.privacy import PrivacyClaim
 
 __version__ = "0.1.0"
 __all__ = ["PrivacyClaim", "__version__"]

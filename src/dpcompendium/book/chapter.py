@@ -13,7 +13,7 @@ from pathlib import Path
 import matplotlib as mpl
 import pandas as pd
 
-from dpcompendium.core.paths import repo_root
+from ..core.paths import repo_root
 
 __all__ = [
     "FIGURE_DPI",

@@ -25,11 +25,11 @@ from typing import Any
 
 import yaml
 
-from dpcompendium.book.cliutil import YamlLoader as _Loader
-from dpcompendium.book.cliutil import fail as _fail
-from dpcompendium.book.contract import chapters, get_chapter, validate_parameters
-from dpcompendium.core.parallel import add_scheduler_argument, with_scheduler
-from dpcompendium.core.paths import repo_root
+from ..core.parallel import add_scheduler_argument, with_scheduler
+from ..core.paths import repo_root
+from .cliutil import YamlLoader as _Loader
+from .cliutil import fail as _fail
+from .contract import chapters, get_chapter, validate_parameters
 
 #: Seconds ``dpcompendium run`` waits for the chapter's kernel to start (papermill's default is 60).
 KERNEL_START_TIMEOUT = 600
@@ -69,7 +69,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     import nbformat
     import papermill as pm
 
-    from dpcompendium.book.rerun_page import open_page, write_page
+    from .rerun_page import open_page, write_page
 
     try:
         chapter = get_chapter(args.chapter)
@@ -192,7 +192,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     book.add_argument("--all", action="store_true", help="rebuild every page")
     book.set_defaults(func=cmd_book)
-    from dpcompendium.book.cli_coursework import add_coursework_commands
+    from .cli_coursework import add_coursework_commands
 
     add_coursework_commands(sub)
     return parser

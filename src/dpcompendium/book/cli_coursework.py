@@ -30,7 +30,7 @@ __all__ = ["add_coursework_commands", "cmd_audit", "cmd_check"]
 
 
 def _yaml(raw: str, what: str) -> Any:
-    from dpcompendium.book.cliutil import YamlLoader as _Loader
+    from .cliutil import YamlLoader as _Loader
 
     try:
         return yaml.load(raw, Loader=_Loader)  # a SafeLoader
@@ -69,15 +69,10 @@ def _require_neighbours(family: str | None, pair: Any, neighbours: str | None) -
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from dpcompendium.book.cliutil import fail as _fail
-    from dpcompendium.book.usercode import audit_callable, input_pairs, load_module, load_target
-    from dpcompendium.core.parallel import (
-        SCHEDULER_ENV,
-        resolve_scheduler,
-        tasks_computed,
-        using_scheduler,
-    )
-    from dpcompendium.core.validation import check_delta, check_epsilon, check_int
+    from ..core.parallel import SCHEDULER_ENV, resolve_scheduler, tasks_computed, using_scheduler
+    from ..core.validation import check_delta, check_epsilon, check_int
+    from .cliutil import fail as _fail
+    from .usercode import audit_callable, input_pairs, load_module, load_target
 
     try:
         eps = check_epsilon(args.epsilon, "--epsilon")
@@ -141,10 +136,10 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from dpcompendium.book.check import get_check
-    from dpcompendium.book.cliutil import fail as _fail
-    from dpcompendium.book.usercode import load_module, load_target
-    from dpcompendium.core.validation import check_int
+    from ..core.validation import check_int
+    from .check import get_check
+    from .cliutil import fail as _fail
+    from .usercode import load_module, load_target
 
     try:
         check = get_check(args.check)
@@ -173,11 +168,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def add_coursework_commands(sub: argparse._SubParsersAction) -> None:
     """Register ``audit`` and ``check`` on the ``dpcompendium`` subcommand parser."""
-    from dpcompendium.book.check import available_checks
-    from dpcompendium.core.parallel import add_scheduler_argument
-    from dpcompendium.core.privacy import (
-        NEIGHBOUR_RELATIONS as NEIGHBOURS,  # light: parsing imports no mechanism
-    )
+    from ..core.parallel import add_scheduler_argument
+    from ..core.privacy import NEIGHBOUR_RELATIONS as NEIGHBOURS
+    from .check import available_checks
 
     audit = sub.add_parser(
         "audit",

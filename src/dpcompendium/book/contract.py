@@ -35,8 +35,8 @@ from typing import Any
 
 import nbformat
 
-from dpcompendium.chapters import registry
-from dpcompendium.core.paths import repo_root
+from ..chapters import registry
+from ..core.paths import repo_root
 
 __all__ = [
     "Chapter",

@@ -151,7 +151,7 @@ def _kernel_pid(km: Any) -> int | None:
 
 
 def _default_parameters(notebook: Path) -> dict[str, Any]:
-    from dpcompendium.book.contract import _load_chapter
+    from .contract import _load_chapter
 
     try:
         chapter = _load_chapter(notebook.stem, notebook.parent.parent)
@@ -376,7 +376,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``python -m dpcompendium.book.execution [key|status]``: the book's execution key, or each chapter's state."""
     import argparse
 
-    from dpcompendium.core.paths import repo_root
+    from ..core.paths import repo_root
 
     parser = argparse.ArgumentParser(
         prog="python -m dpcompendium.book.execution", description=main.__doc__

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from dpcompendium.book.contract import Chapter, Parameter, validate_parameters
+from .contract import Chapter, Parameter, validate_parameters
 
 __all__ = ["FLOAT_RANGE", "MAX_LEN", "fuzz_size", "parameter_strategy", "small_overrides"]
 
@@ -54,7 +54,7 @@ def fuzz_size(chapter: Chapter) -> dict[str, Any]:
 
 def __getattr__(name: str) -> Any:
     if name == "FUZZ_SIZE":  # every chapter's fuzz size, by id (read from the manifests)
-        from dpcompendium.book.contract import chapters
+        from .contract import chapters
 
         return {ch.id: fuzz_size(ch) for ch in chapters()}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -23,8 +23,8 @@ from typing import Any
 
 import nbformat
 
-from dpcompendium.book.contract import Chapter
-from dpcompendium.core.paths import repo_root
+from ..core.paths import repo_root
+from .contract import Chapter
 
 __all__ = ["mathjax_dir", "open_page", "provenance", "render_page", "write_page"]
 

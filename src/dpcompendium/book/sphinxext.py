@@ -26,7 +26,7 @@ from docutils.parsers.rst import Directive
 from sphinx import addnodes
 from sphinx.util import logging
 
-from dpcompendium.book.execution import (
+from .execution import (
     DEFAULT_INPUTS,
     DEFAULT_STORE,
     ExecutionRecord,

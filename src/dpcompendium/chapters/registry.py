@@ -24,7 +24,7 @@ from typing import Any
 
 import yaml
 
-from dpcompendium.core.paths import repo_root
+from ..core.paths import repo_root
 
 __all__ = ["Manifest", "chapter_id", "chapter_ids", "get_manifest", "manifests", "toc_notebooks"]
 

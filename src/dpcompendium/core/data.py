@@ -28,7 +28,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", TqdmWarning)
     import pooch
 
-from dpcompendium.core.paths import repo_root
+from .paths import repo_root
 
 __all__ = [
     "ADULT_COLUMNS",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dpcompendium.core.validation import check_int
+from .validation import check_int
 
 __all__ = ["child_seeds", "generators", "make_rng"]
 

@@ -48,9 +48,7 @@ import pandas as pd
 from scipy.stats import t as student_t
 from scipy.stats import ttest_ind
 
-from dpcompendium.book.check import Check, CheckReport, register
-from dpcompendium.book.usercode import InputPair, UserCodeError, audit_callable
-from dpcompendium.chapters.mwem import (
+from ...chapters.mwem import (
     METRICS,
     compare_with_reference,
     mwem_sweep,
@@ -60,7 +58,9 @@ from dpcompendium.chapters.mwem import (
     summarize_runs,
     workload_errors,
 )
-from dpcompendium.core.validation import check_int
+from ...core.validation import check_int
+from ..usercode import InputPair, UserCodeError, audit_callable
+from . import Check, CheckReport, register
 
 __all__ = ["COURSE_EPSILONS", "COURSE_ROUNDS", "check_mwem", "course_workload"]
 

@@ -53,27 +53,18 @@ depends on (seed, samples, C) only, never on where the tasks ran. The user's fun
 value (cloudpickle; a module loaded from a file path is registered for pickling by value), so a worker needs the same
 lock installed, not the user's file.
 
-Modules: :mod:`.common`, :mod:`.target`, :mod:`.families`, :mod:`.sampling`, :mod:`.events`, :mod:`.report`, :mod:`.audit`.
+Modules: :mod:`dpcompendium.book.usercode.common`, :mod:`dpcompendium.book.usercode.target`, :mod:`dpcompendium.book.usercode.families`, :mod:`dpcompendium.book.usercode.sampling`, :mod:`dpcompendium.book.usercode.events`, :mod:`dpcompendium.book.usercode.report`,
+:mod:`dpcompendium.book.usercode.audit`.
 """
 
 from __future__ import annotations
 
-from dpcompendium.book.usercode.audit import (
-    SAMPLER_CHECK_DRAWS,
-    audit_callable,
-    detectable_probability,
-)
-from dpcompendium.book.usercode.common import (
-    CHUNK_SIZE,
-    FAMILIES,
-    MAX_DISCRETE,
-    NEIGHBOURS,
-    UserCodeError,
-)
-from dpcompendium.book.usercode.families import PROBE_REACH, InputPair, dataset_probes, input_pairs
-from dpcompendium.book.usercode.report import AuditReport
-from dpcompendium.book.usercode.sampling import check_user_function, sample_outputs
-from dpcompendium.book.usercode.target import load_module, load_target
+from .audit import SAMPLER_CHECK_DRAWS, audit_callable, detectable_probability
+from .common import CHUNK_SIZE, FAMILIES, MAX_DISCRETE, NEIGHBOURS, UserCodeError
+from .families import PROBE_REACH, InputPair, dataset_probes, input_pairs
+from .report import AuditReport
+from .sampling import check_user_function, sample_outputs
+from .target import load_module, load_target
 
 __all__ = [
     "CHUNK_SIZE",

@@ -13,8 +13,15 @@ import joblib
 import numpy as np
 import pandas as pd
 
-from dpcompendium.book.usercode.common import NEIGHBOURS, UserCodeError
-from dpcompendium.book.usercode.events import (
+from ...core.audit.empirical import _check_confidence
+from ...core.audit.result import verdict
+from ...core.audit.spec import AuditSpec, are_neighbours, run_audit
+from ...core.parallel import check_scheduler, joblib_backend, using_scheduler
+from ...core.privacy import PrivacyClaim
+from ...core.rng import child_seed as _chunk_seed
+from ...core.validation import check_delta, check_epsilon, check_int
+from .common import NEIGHBOURS, UserCodeError
+from .events import (
     _draw_outputs,
     _Encoder,
     _in_event,
@@ -22,19 +29,10 @@ from dpcompendium.book.usercode.events import (
     _plot_summary,
     _select_pair_task,
 )
-from dpcompendium.book.usercode.families import InputPair, _describe, _local_pair, input_pairs
-from dpcompendium.book.usercode.report import AuditReport
-from dpcompendium.book.usercode.sampling import _copy, check_user_function, sample_outputs
-from dpcompendium.book.usercode.target import _Shipped
-from dpcompendium.core.audit.empirical import (
-    _check_confidence,
-)
-from dpcompendium.core.audit.result import verdict
-from dpcompendium.core.audit.spec import AuditSpec, are_neighbours, run_audit
-from dpcompendium.core.parallel import check_scheduler, joblib_backend, using_scheduler
-from dpcompendium.core.privacy import PrivacyClaim
-from dpcompendium.core.rng import child_seed as _chunk_seed
-from dpcompendium.core.validation import check_delta, check_epsilon, check_int
+from .families import InputPair, _describe, _local_pair, input_pairs
+from .report import AuditReport
+from .sampling import _copy, check_user_function, sample_outputs
+from .target import _Shipped
 
 
 def _check_pair(pair, neighbours: str | None) -> InputPair:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dpcompendium.core.privacy import NEIGHBOUR_RELATIONS
+from ...core.privacy import NEIGHBOUR_RELATIONS
 
 FAMILIES = ("scalar", "dataset", "histogram", "ldp", "category")
 NEIGHBOURS = NEIGHBOUR_RELATIONS

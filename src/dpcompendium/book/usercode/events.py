@@ -10,16 +10,16 @@ from typing import Any
 
 import numpy as np
 
-from dpcompendium.book.usercode.common import MAX_DISCRETE, UserCodeError
-from dpcompendium.book.usercode.sampling import sample_outputs
-from dpcompendium.book.usercode.target import _Shipped
-from dpcompendium.core.audit.empirical import (
+from ...core.audit.empirical import (
     _interval_counts,
     _selection_z,
     _wilson_score,
     interval_cuts,
     pooled_sorted,
 )
+from .common import MAX_DISCRETE, UserCodeError
+from .sampling import sample_outputs
+from .target import _Shipped
 
 
 @dataclass

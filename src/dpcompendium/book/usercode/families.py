@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from dpcompendium.book.usercode.common import FAMILIES, NEIGHBOURS
-from dpcompendium.core.validation import check_int
+from ...core.validation import check_int
+from .common import FAMILIES, NEIGHBOURS
 
 
 def _identity(d: Any) -> Any:

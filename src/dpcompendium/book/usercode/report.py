@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dpcompendium.book.usercode.events import _plot_summary
+from .events import _plot_summary
 
 
 @dataclass

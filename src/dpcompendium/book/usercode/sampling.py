@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from dpcompendium.book.usercode.common import _REPRO_SAMPLES, CHUNK_SIZE, UserCodeError
-from dpcompendium.core.rng import child_seed as _chunk_seed
-from dpcompendium.core.validation import check_int
+from ...core.rng import child_seed as _chunk_seed
+from ...core.validation import check_int
+from .common import _REPRO_SAMPLES, CHUNK_SIZE, UserCodeError
 
 
 def _accepts_size(func: Callable) -> bool:

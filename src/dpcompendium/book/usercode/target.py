@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from dpcompendium.book.usercode.common import UserCodeError
+from .common import UserCodeError
 
 
 def load_target(target: str) -> Callable:

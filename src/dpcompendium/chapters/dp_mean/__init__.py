@@ -1,7 +1,7 @@
 """Differentially private averages: the four methods of the source {cite}`src_dpmean`, their privacy claims,
 exact error formulas and exact output probabilities (chapter ``dp-mean``)."""
 
-from dpcompendium.chapters.dp_mean.analysis import (
+from .analysis import (
     clamped_laplace_error,
     clamped_output_law,
     closed_form_error,
@@ -12,15 +12,8 @@ from dpcompendium.chapters.dp_mean.analysis import (
     resampling_pair_loss,
     truncated_laplace_error,
 )
-from dpcompendium.chapters.dp_mean.data import (
-    AGE_BOUNDS,
-    DATASETS,
-    HEIGHT_BOUNDS,
-    adult_ages,
-    dataset,
-    heights,
-)
-from dpcompendium.chapters.dp_mean.estimators import (
+from .data import AGE_BOUNDS, DATASETS, HEIGHT_BOUNDS, adult_ages, dataset, heights
+from .estimators import (
     CLAMPED_ADD_REMOVE_THRESHOLD,
     METHODS,
     VARIANTS,
@@ -36,7 +29,7 @@ from dpcompendium.chapters.dp_mean.estimators import (
     privacy_claim,
     resampling_acceptance,
 )
-from dpcompendium.chapters.dp_mean.experiments import (
+from .experiments import (
     COMPARISONS,
     SWEEP_METHODS,
     build_data,
@@ -44,12 +37,7 @@ from dpcompendium.chapters.dp_mean.experiments import (
     conclusion_table,
     error_sweep,
 )
-from dpcompendium.chapters.dp_mean.plots import (
-    plot_closed_form,
-    plot_conclusion,
-    plot_errors,
-    plot_resampling_loss,
-)
+from .plots import plot_closed_form, plot_conclusion, plot_errors, plot_resampling_loss
 
 __all__ = [
     "AGE_BOUNDS",

@@ -25,18 +25,12 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from dpcompendium.chapters.dp_mean.estimators import (
+from ...core.validation import check_bounds, check_epsilon, check_in_domain, check_int, check_rng
+from .estimators import (
     _check_variant,
     empty_branch_probabilities,
     noisy_average_resampling,
     resampling_acceptance,
-)
-from dpcompendium.core.validation import (
-    check_bounds,
-    check_epsilon,
-    check_in_domain,
-    check_int,
-    check_rng,
 )
 
 __all__ = [

@@ -10,9 +10,11 @@ import math
 
 import numpy as np
 
-from dpcompendium.chapters.dp_mean.analysis import clamped_output_law, resampling_pair_loss
-from dpcompendium.chapters.dp_mean.data import HEIGHT_BOUNDS
-from dpcompendium.chapters.dp_mean.estimators import (
+from ...core.audit.spec import AuditSpec
+from ..registry import chapter_id
+from .analysis import clamped_output_law, resampling_pair_loss
+from .data import HEIGHT_BOUNDS
+from .estimators import (
     clamped_add_remove_loss,
     composition_epsilon,
     noisy_average_clamped,
@@ -21,8 +23,6 @@ from dpcompendium.chapters.dp_mean.estimators import (
     noisy_average_resampling,
     privacy_claim,
 )
-from dpcompendium.chapters.registry import chapter_id
-from dpcompendium.core.audit.spec import AuditSpec
 
 #: this chapter's id (from its manifest)
 CHAPTER = chapter_id(__name__)

@@ -10,8 +10,8 @@ from functools import cache
 
 import numpy as np
 
-from dpcompendium.core.data import load_adult
-from dpcompendium.core.validation import check_int, check_rng
+from ...core.data import load_adult
+from ...core.validation import check_int, check_rng
 
 __all__ = ["AGE_BOUNDS", "DATASETS", "HEIGHT_BOUNDS", "adult_ages", "dataset", "heights"]
 

@@ -22,9 +22,9 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dpcompendium.core.mechanisms import laplace_mechanism
-from dpcompendium.core.privacy import PrivacyClaim
-from dpcompendium.core.validation import check_bounds, check_epsilon, check_in_domain, check_rng
+from ...core.mechanisms import laplace_mechanism
+from ...core.privacy import PrivacyClaim
+from ...core.validation import check_bounds, check_epsilon, check_in_domain, check_rng
 
 __all__ = [
     "CLAMPED_ADD_REMOVE_THRESHOLD",

@@ -14,18 +14,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dpcompendium.chapters.dp_mean.analysis import closed_form_error
-from dpcompendium.chapters.dp_mean.data import dataset
-from dpcompendium.chapters.dp_mean.estimators import (
+from ...core.experiments import summarize, sweep
+from ...core.rng import make_rng
+from ...core.validation import check_int
+from ..registry import chapter_id
+from .analysis import closed_form_error
+from .data import dataset
+from .estimators import (
     noisy_average_clamped,
     noisy_average_composition,
     noisy_average_normalized,
     noisy_average_resampling,
 )
-from dpcompendium.chapters.registry import chapter_id
-from dpcompendium.core.experiments import summarize, sweep
-from dpcompendium.core.rng import make_rng
-from dpcompendium.core.validation import check_int
 
 __all__ = [
     "COMPARISONS",

@@ -9,8 +9,8 @@ import matplotlib.ticker as mticker
 import numpy as np
 import pandas as pd
 
-from dpcompendium.chapters.dp_mean.analysis import resampling_pair_loss
-from dpcompendium.chapters.dp_mean.experiments import COMPARISONS
+from .analysis import resampling_pair_loss
+from .experiments import COMPARISONS
 
 __all__ = ["plot_closed_form", "plot_conclusion", "plot_errors", "plot_resampling_loss"]
 

@@ -12,7 +12,7 @@
 References: ``src_fedpca``, ``dwork2014analyze``, ``imtiaz2018distributed``, ``bonawitz2017practical``.
 """
 
-from dpcompendium.chapters.federated_pca.core import (
+from .core import (
     analytic_gaussian_sigma,
     captured_energy,
     noise_scale,
@@ -23,7 +23,7 @@ from dpcompendium.chapters.federated_pca.core import (
     top_k_eigh,
     top_k_subspace,
 )
-from dpcompendium.chapters.federated_pca.datasets import (
+from .datasets import (
     DATASETS,
     PUBLIC_BOUNDS,
     Dataset,
@@ -33,7 +33,7 @@ from dpcompendium.chapters.federated_pca.datasets import (
     preprocessing_sensitivity,
     split_sites,
 )
-from dpcompendium.chapters.federated_pca.experiments import (
+from .experiments import (
     attack_table,
     energy_runs,
     energy_table,
@@ -43,7 +43,7 @@ from dpcompendium.chapters.federated_pca.experiments import (
     site_pattern,
     svm_table,
 )
-from dpcompendium.chapters.federated_pca.methods import (
+from .methods import (
     METHODS,
     PREPROCESSING,
     SiteData,
@@ -53,7 +53,7 @@ from dpcompendium.chapters.federated_pca.methods import (
     pca,
     privacy_claim,
 )
-from dpcompendium.chapters.federated_pca.protocols import (
+from .protocols import (
     MaskedSumCount,
     Transcript,
     decode,

@@ -19,19 +19,13 @@ import math
 
 import numpy as np
 
-from dpcompendium.chapters.federated_pca.core import noise_scale, sensitivity
-from dpcompendium.chapters.federated_pca.datasets import prepare
-from dpcompendium.chapters.federated_pca.methods import privacy_claim
-from dpcompendium.chapters.federated_pca.protocols import (
-    FRAC_BITS,
-    decode,
-    encode,
-    seed_attack,
-    shared_seed_protocol,
-)
-from dpcompendium.chapters.registry import chapter_id
-from dpcompendium.core.audit.spec import AuditSpec
-from dpcompendium.core.mechanisms.gaussian import gaussian_epsilon
+from ...core.audit.spec import AuditSpec
+from ...core.mechanisms.gaussian import gaussian_epsilon
+from ..registry import chapter_id
+from .core import noise_scale, sensitivity
+from .datasets import prepare
+from .methods import privacy_claim
+from .protocols import FRAC_BITS, decode, encode, seed_attack, shared_seed_protocol
 
 #: this chapter's id (from its manifest)
 CHAPTER = chapter_id(__name__)

@@ -22,8 +22,8 @@ from typing import Literal
 import numpy as np
 from scipy import linalg
 
-from dpcompendium.core.mechanisms.gaussian import analytic_gaussian_sigma, calibrated_sigma
-from dpcompendium.core.validation import check_array, check_int, check_rng
+from ...core.mechanisms.gaussian import analytic_gaussian_sigma, calibrated_sigma
+from ...core.validation import check_array, check_int, check_rng
 
 __all__ = [
     "analytic_gaussian_sigma",

@@ -19,9 +19,9 @@ import numpy as np
 import pandas as pd
 from sklearn import datasets as skdatasets
 
-from dpcompendium.chapters.federated_pca.core import normalize_rows
-from dpcompendium.core.data import load_adult
-from dpcompendium.core.validation import check_array, check_int, check_rng
+from ...core.data import load_adult
+from ...core.validation import check_array, check_int, check_rng
+from .core import normalize_rows
 
 __all__ = [
     "DATASETS",

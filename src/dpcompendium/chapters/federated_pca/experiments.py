@@ -20,25 +20,13 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 from threadpoolctl import threadpool_limits
 
-from dpcompendium.chapters.federated_pca.core import Calibration, Neighbours, captured_energy
-from dpcompendium.chapters.federated_pca.datasets import Dataset, load_dataset, split_sites
-from dpcompendium.chapters.federated_pca.methods import (
-    METHODS,
-    SiteData,
-    central_dp_pca,
-    dpdis_pca,
-    federated_pca,
-    pca,
-)
-from dpcompendium.chapters.federated_pca.protocols import (
-    secure_aggregation_protocol,
-    seed_attack,
-    shared_seed_protocol,
-    unmask_attack,
-)
-from dpcompendium.core.experiments.sweep import sweep
-from dpcompendium.core.rng import make_rng
-from dpcompendium.core.validation import check_delta, check_epsilon, check_int, check_rng
+from ...core.experiments.sweep import sweep
+from ...core.rng import make_rng
+from ...core.validation import check_delta, check_epsilon, check_int, check_rng
+from .core import Calibration, Neighbours, captured_energy
+from .datasets import Dataset, load_dataset, split_sites
+from .methods import METHODS, SiteData, central_dp_pca, dpdis_pca, federated_pca, pca
+from .protocols import secure_aggregation_protocol, seed_attack, shared_seed_protocol, unmask_attack
 
 __all__ = [
     "attack_table",

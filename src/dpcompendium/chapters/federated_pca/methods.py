@@ -26,7 +26,10 @@ from typing import Literal
 
 import numpy as np
 
-from dpcompendium.chapters.federated_pca.core import (
+from ...core.mechanisms.gaussian import gaussian_claim
+from ...core.privacy import PrivacyClaim
+from ...core.validation import check_array, check_delta, check_epsilon, check_int, check_rng
+from .core import (
     Calibration,
     Neighbours,
     noise_scale,
@@ -35,22 +38,7 @@ from dpcompendium.chapters.federated_pca.core import (
     top_k_eigh,
     top_k_subspace,
 )
-from dpcompendium.chapters.federated_pca.protocols import (
-    FRAC_BITS,
-    decode,
-    encode,
-    secure_aggregation_protocol,
-    shared_seed_protocol,
-)
-from dpcompendium.core.mechanisms.gaussian import gaussian_claim
-from dpcompendium.core.privacy import PrivacyClaim
-from dpcompendium.core.validation import (
-    check_array,
-    check_delta,
-    check_epsilon,
-    check_int,
-    check_rng,
-)
+from .protocols import FRAC_BITS, decode, encode, secure_aggregation_protocol, shared_seed_protocol
 
 __all__ = [
     "METHODS",

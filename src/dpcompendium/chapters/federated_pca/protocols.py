@@ -30,14 +30,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dpcompendium.chapters.federated_pca.core import (
-    Calibration,
-    Neighbours,
-    noise_scale,
-    symmetric_gaussian,
-)
-from dpcompendium.core.rng import make_rng
-from dpcompendium.core.validation import check_array, check_int, check_rng
+from ...core.rng import make_rng
+from ...core.validation import check_array, check_int, check_rng
+from .core import Calibration, Neighbours, noise_scale, symmetric_gaussian
 
 __all__ = [
     "FRAC_BITS",

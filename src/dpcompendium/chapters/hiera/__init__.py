@@ -12,7 +12,8 @@ of each user's own level, vectorised over users in :func:`~dpcompendium.chapters
 :func:`privacy_claim` states the privacy of one report for every method of the chapter.
 """
 
-from dpcompendium.chapters.hiera.hiera import (
+from ...core.mechanisms import grr_frequencies, grr_privatise, grr_probabilities
+from .hiera import (
     calibrate_base_epsilon,
     compensation_weights,
     hiera_claim,
@@ -32,7 +33,7 @@ from dpcompendium.chapters.hiera.hiera import (
     privacy_claim,
     privacy_table,
 )
-from dpcompendium.chapters.hiera.levels import (
+from .levels import (
     DEFAULT_EDGES,
     HIERA_MULTIPLIERS,
     SGD_TEXT_MULTIPLIERS,
@@ -40,7 +41,7 @@ from dpcompendium.chapters.hiera.levels import (
     level_of,
     schedule,
 )
-from dpcompendium.chapters.hiera.numeric import (
+from .numeric import (
     duchi_privatise,
     duchi_variance,
     graded_laplace_privatise,
@@ -54,7 +55,6 @@ from dpcompendium.chapters.hiera.numeric import (
     pm_privatise,
     pm_variance,
 )
-from dpcompendium.core.mechanisms import grr_frequencies, grr_privatise, grr_probabilities
 
 __all__ = [
     "DEFAULT_EDGES",

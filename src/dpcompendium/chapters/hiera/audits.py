@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from dpcompendium.chapters.registry import chapter_id
-from dpcompendium.core.audit.spec import AuditSpec
-from dpcompendium.core.mechanisms.audits import grr_law, value_events
-from dpcompendium.core.privacy import PrivacyClaim
+from ...core.audit.spec import AuditSpec
+from ...core.mechanisms.audits import grr_law, value_events
+from ...core.privacy import PrivacyClaim
+from ..registry import chapter_id
 
 #: this chapter's id (from its manifest)
 CHAPTER = chapter_id(__name__)
@@ -26,7 +26,7 @@ def _one(v) -> np.ndarray:
 
 
 def audit_specs() -> list[AuditSpec]:
-    from dpcompendium.chapters import hiera as ldp
+    from .. import hiera as ldp
 
     eps = 1.0
     out: list[AuditSpec] = []

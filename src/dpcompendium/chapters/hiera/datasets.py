@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from dpcompendium.core.data import load_adult
-from dpcompendium.core.validation import check_array, check_int, check_rng
+from ...core.data import load_adult
+from ...core.validation import check_array, check_int, check_rng
 
 __all__ = [
     "ADULT_FEATURES",

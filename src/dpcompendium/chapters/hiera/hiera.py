@@ -28,7 +28,9 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy.optimize import brentq
 
-from dpcompendium.chapters.hiera.levels import (
+from ...core.privacy import PrivacyClaim
+from ...core.validation import check_array, check_epsilon, check_in_domain, check_int, check_rng
+from .levels import (
     DEFAULT_EDGES,
     HIERA_MULTIPLIERS,
     check_edges,
@@ -36,15 +38,7 @@ from dpcompendium.chapters.hiera.levels import (
     level_bounds,
     schedule,
 )
-from dpcompendium.chapters.hiera.numeric import numeric_claim
-from dpcompendium.core.privacy import PrivacyClaim
-from dpcompendium.core.validation import (
-    check_array,
-    check_epsilon,
-    check_in_domain,
-    check_int,
-    check_rng,
-)
+from .numeric import numeric_claim
 
 __all__ = [
     "calibrate_base_epsilon",

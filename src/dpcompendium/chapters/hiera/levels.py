@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dpcompendium.core.validation import check_array, check_epsilon, check_in_domain
+from ...core.validation import check_array, check_epsilon, check_in_domain
 
 __all__ = [
     "DEFAULT_EDGES",

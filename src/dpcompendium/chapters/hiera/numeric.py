@@ -24,15 +24,9 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dpcompendium.chapters.hiera.levels import DEFAULT_EDGES, check_edges, check_schedule
-from dpcompendium.core.privacy import PrivacyClaim
-from dpcompendium.core.validation import (
-    check_array,
-    check_epsilon,
-    check_in_domain,
-    check_int,
-    check_rng,
-)
+from ...core.privacy import PrivacyClaim
+from ...core.validation import check_array, check_epsilon, check_in_domain, check_int, check_rng
+from .levels import DEFAULT_EDGES, check_edges, check_schedule
 
 __all__ = [
     "HYBRID_THRESHOLD",

@@ -26,16 +26,11 @@ from numpy.typing import ArrayLike
 from sklearn.linear_model import LinearRegression
 from sklearn.model_selection import KFold
 
-from dpcompendium.chapters.hiera.hiera import compensation_weights
-from dpcompendium.chapters.hiera.levels import (
-    DEFAULT_EDGES,
-    HIERA_MULTIPLIERS,
-    SGD_TEXT_MULTIPLIERS,
-    check_edges,
-)
-from dpcompendium.chapters.hiera.numeric import _pm, duchi_constant
-from dpcompendium.core.experiments import sweep
-from dpcompendium.core.validation import check_array, check_epsilon, check_int, check_rng
+from ...core.experiments import sweep
+from ...core.validation import check_array, check_epsilon, check_int, check_rng
+from .hiera import compensation_weights
+from .levels import DEFAULT_EDGES, HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS, check_edges
+from .numeric import _pm, duchi_constant
 
 __all__ = [
     "SGD_METHODS",

@@ -23,28 +23,17 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from dpcompendium.chapters.hiera.hiera import (
+from ...core.experiments import sweep
+from ...core.validation import check_array, check_epsilon, check_in_domain, check_int, check_rng
+from .hiera import (
     calibrate_base_epsilon,
     hiera_estimate,
     hiera_variance,
     level_transition,
     lhp_exact_epsilon,
 )
-from dpcompendium.chapters.hiera.levels import (
-    DEFAULT_EDGES,
-    HIERA_MULTIPLIERS,
-    check_edges,
-    schedule,
-)
-from dpcompendium.chapters.hiera.numeric import _pm, duchi_constant
-from dpcompendium.core.experiments import sweep
-from dpcompendium.core.validation import (
-    check_array,
-    check_epsilon,
-    check_in_domain,
-    check_int,
-    check_rng,
-)
+from .levels import DEFAULT_EDGES, HIERA_MULTIPLIERS, check_edges, schedule
+from .numeric import _pm, duchi_constant
 
 __all__ = [
     "METHODS",

@@ -7,7 +7,10 @@ Every publisher is ``f(x, epsilon, rng, *, <parameters>, size=None) -> noisy his
 
 from __future__ import annotations
 
-from dpcompendium.chapters.histograms.baselines import (
+from ...core.experiments import bootstrap_mean_ci  # the one implementation (core)
+from ...core.privacy import PrivacyClaim
+from ...core.validation import check_epsilon
+from .baselines import (
     ahp,
     hierarchical,
     identity,
@@ -18,7 +21,7 @@ from dpcompendium.chapters.histograms.baselines import (
     php_partition,
     uniform,
 )
-from dpcompendium.chapters.histograms.experiment import (
+from .experiment import (
     METHOD_VARIANTS,
     METHODS,
     baseline_brackets,
@@ -29,7 +32,7 @@ from dpcompendium.chapters.histograms.experiment import (
     run_comparison,
     summarize_runs,
 )
-from dpcompendium.chapters.histograms.sampling_grouping import (
+from .sampling_grouping import (
     READINGS,
     SG_VARIANTS,
     VARIANTS,
@@ -43,7 +46,7 @@ from dpcompendium.chapters.histograms.sampling_grouping import (
     partition_probabilities,
     sampling_grouping,
 )
-from dpcompendium.chapters.histograms.workloads import (
+from .workloads import (
     RangeWorkload,
     all_prefixes,
     identity_expected_mse,
@@ -52,9 +55,6 @@ from dpcompendium.chapters.histograms.workloads import (
     workload_answers,
     workload_mse,
 )
-from dpcompendium.core.experiments import bootstrap_mean_ci  # the one implementation (core)
-from dpcompendium.core.privacy import PrivacyClaim
-from dpcompendium.core.validation import check_epsilon
 
 __all__ = [
     "METHODS",

@@ -17,9 +17,9 @@ import math
 
 import numpy as np
 
-from dpcompendium.chapters.registry import chapter_id
-from dpcompendium.core.audit.spec import AuditSpec
-from dpcompendium.core.mechanisms.audits import value_events
+from ...core.audit.spec import AuditSpec
+from ...core.mechanisms.audits import value_events
+from ..registry import chapter_id
 
 #: this chapter's id (from its manifest)
 CHAPTER = chapter_id(__name__)
@@ -38,7 +38,7 @@ def _hist(records: np.ndarray, bins: int) -> np.ndarray:
 
 
 def audit_specs() -> list[AuditSpec]:
-    from dpcompendium.chapters import histograms as hg
+    from .. import histograms as hg
 
     eps = 1.0
     e0, e1 = 0.2 * eps, 0.4 * eps  # the module's default centre_share and eps1_share

@@ -15,10 +15,10 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dpcompendium.chapters.histograms._common import finish, prepare, release_groups, share
-from dpcompendium.core._jit import compiled
-from dpcompendium.core.mechanisms import laplace_mechanism
-from dpcompendium.core.validation import check_epsilon, check_int, check_sensitivity
+from ...core._jit import compiled
+from ...core.mechanisms import laplace_mechanism
+from ...core.validation import check_epsilon, check_int, check_sensitivity
+from ._common import finish, prepare, release_groups, share
 
 __all__ = [
     "ahp",

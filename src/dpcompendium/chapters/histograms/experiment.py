@@ -15,28 +15,21 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy import stats
 
-from dpcompendium.chapters.histograms._common import group_means
-from dpcompendium.chapters.histograms.baselines import (
-    ahp,
-    hierarchical,
-    identity,
-    php,
-    php_levelwise,
-    uniform,
-)
-from dpcompendium.chapters.histograms.sampling_grouping import (
+from ...core import experiments
+from ...core.experiments import sweep
+from ...core.rng import make_rng
+from ...core.validation import check_int
+from ..registry import chapter_id
+from ._common import group_means
+from .baselines import ahp, hierarchical, identity, php, php_levelwise, uniform
+from .sampling_grouping import (
     SG_VARIANTS,
     assign_groups,
     kmeanspp_centres,
     parse_variant,
     sampling_grouping,
 )
-from dpcompendium.chapters.histograms.workloads import RangeWorkload, scaled_l1, workload_mse
-from dpcompendium.chapters.registry import chapter_id
-from dpcompendium.core import experiments
-from dpcompendium.core.experiments import sweep
-from dpcompendium.core.rng import make_rng
-from dpcompendium.core.validation import check_int
+from .workloads import RangeWorkload, scaled_l1, workload_mse
 
 __all__ = [
     "METHODS",
@@ -166,7 +159,7 @@ def summarize_runs(runs: pd.DataFrame, *, seed: int = 0) -> pd.DataFrame:
     """One row per (dataset, method, variant, epsilon): reps, mean mse and scaled_l1, their standard deviations
     over repetitions (``mse_sd``, ``scaled_l1_sd``) and a 95 % percentile-bootstrap interval of the mean MSE
     (``mse_lo``, ``mse_hi``; 2000 resamples, one stream per row spawned from ``seed``;
-    :func:`dpcompendium.core.experiments.summarize_runs`)."""
+    :func:`dpcompendium.core.experiments.summary.summarize_runs`)."""
     metrics = ("mse", "scaled_l1")
     keys = ("dataset", "method", "variant", "epsilon")
     return experiments.summarize_runs(runs, keys, metrics, sd=metrics, ci=("mse",), seed=seed)

@@ -35,11 +35,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import log_softmax, softmax
 
-from dpcompendium.chapters.histograms._common import finish, group_means, prepare, share
-from dpcompendium.core._jit import compiled
-from dpcompendium.core.mechanisms import exponential_probabilities
-
+from ...core._jit import compiled
+from ...core.mechanisms import exponential_probabilities
 from ...core.validation import check_array, check_epsilon, check_int, check_rng, check_sensitivity
+from ._common import finish, group_means, prepare, share
 
 __all__ = [
     "READINGS",

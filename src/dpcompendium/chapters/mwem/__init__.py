@@ -7,12 +7,9 @@
 - :mod:`.data` — the coursework report's histograms, queries and tables (``data/shipped/mwem``).
 """
 
-from dpcompendium.chapters.mwem.analysis import (
-    METRICS,
-    compare_with_reference,
-    summarize_runs,
-)
-from dpcompendium.chapters.mwem.core import (
+from ...core.experiments import bootstrap_mean_ci  # the one implementation (core)
+from .analysis import METRICS, compare_with_reference, summarize_runs
+from .core import (
     COURSEWORK_SCORE_SCALE,
     VARIANTS,
     MWEMResult,
@@ -28,14 +25,8 @@ from dpcompendium.chapters.mwem.core import (
     spent_claim,
     workload_errors,
 )
-from dpcompendium.chapters.mwem.data import (
-    reference_errors,
-    report_errors,
-    report_histogram,
-    report_queries_1d,
-)
-from dpcompendium.chapters.mwem.queries import RangeQueries, random_range_queries
-from dpcompendium.core.experiments import bootstrap_mean_ci  # the one implementation (core)
+from .data import reference_errors, report_errors, report_histogram, report_queries_1d
+from .queries import RangeQueries, random_range_queries
 
 __all__ = [
     "COURSEWORK_SCORE_SCALE",

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from dpcompendium.core import experiments
-from dpcompendium.core.experiments.summary import bootstrap_mean
+from ...core import experiments
+from ...core.experiments.summary import bootstrap_mean
 
 __all__ = ["METRICS", "compare_with_reference", "summarize_runs"]
 
@@ -18,7 +18,7 @@ def summarize_runs(
     runs: pd.DataFrame, by: tuple[str, ...] = ("variant", "epsilon")
 ) -> pd.DataFrame:
     """Average each metric over repetitions (the report's ``AvgMax`` … ``AvgMean``): one row per group, with ``reps``
-    (:func:`dpcompendium.core.experiments.summarize_runs` over :data:`METRICS`)."""
+    (:func:`dpcompendium.core.experiments.summary.summarize_runs` over :data:`METRICS`)."""
     return experiments.summarize_runs(runs, by, METRICS)
 
 

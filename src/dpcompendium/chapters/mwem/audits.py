@@ -16,10 +16,10 @@ import dataclasses
 
 import numpy as np
 
-from dpcompendium.chapters.mwem.core import first_round_probabilities, mwem, privacy_claim
-from dpcompendium.chapters.mwem.queries import RangeQueries, random_range_queries
-from dpcompendium.chapters.registry import chapter_id
-from dpcompendium.core.audit.spec import AuditSpec
+from ...core.audit.spec import AuditSpec
+from ..registry import chapter_id
+from .core import first_round_probabilities, mwem, privacy_claim
+from .queries import RangeQueries, random_range_queries
 
 #: this chapter's id (from its manifest)
 CHAPTER = chapter_id(__name__)

@@ -39,13 +39,13 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy.special import softmax
 
-from dpcompendium.chapters.mwem.queries import RangeQueries
-from dpcompendium.core._jit import compiled
-from dpcompendium.core.mechanisms import laplace_mechanism
-from dpcompendium.core.parallel import joblib_backend
-from dpcompendium.core.privacy import PrivacyClaim
-from dpcompendium.core.rng import make_rng
-from dpcompendium.core.validation import check_array, check_epsilon, check_int, check_rng
+from ...core._jit import compiled
+from ...core.mechanisms import laplace_mechanism
+from ...core.parallel import joblib_backend
+from ...core.privacy import PrivacyClaim
+from ...core.rng import make_rng
+from ...core.validation import check_array, check_epsilon, check_int, check_rng
+from .queries import RangeQueries
 
 __all__ = [
     "COURSEWORK_SCORE_SCALE",

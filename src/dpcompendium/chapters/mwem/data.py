@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from dpcompendium.chapters.mwem.queries import RangeQueries
-from dpcompendium.core.data import shipped_path
-from dpcompendium.core.validation import check_int
+from ...core.data import shipped_path
+from ...core.validation import check_int
+from .queries import RangeQueries
 
 __all__ = ["reference_errors", "report_errors", "report_histogram", "report_queries_1d"]
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dpcompendium.core.validation import check_array, check_int, check_rng
+from ...core.validation import check_array, check_int, check_rng
 
 __all__ = ["RangeQueries", "random_range_queries"]
 

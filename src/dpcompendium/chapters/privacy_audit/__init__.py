@@ -18,7 +18,7 @@ import importlib
 from typing import Any
 
 # the function, not the module of the same name (a lazily imported submodule would shadow it)
-from dpcompendium.chapters.privacy_audit.catalog import catalog as catalog
+from .catalog import catalog as catalog
 
 #: where this package's public names live: its own modules, then the auditing engine of the core
 _SOURCES = (

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import math
 
-from dpcompendium.chapters.privacy_audit.floating import (
-    low_bit_event,
-    snapping_claim,
-    snapping_epsilon,
-    snapping_laplace,
-)
-from dpcompendium.chapters.privacy_audit.planted import (
+from ...core.audit.spec import AuditSpec
+from ...core.mechanisms import laplace_mechanism
+from ...core.mechanisms.audits import EMPTY, ONE, bounded_sum, grr_law, value_events
+from ...core.privacy import PrivacyClaim
+from .floating import low_bit_event, snapping_claim, snapping_epsilon, snapping_laplace
+from .planted import (
     grr_wrong_keep,
     grr_wrong_keep_probabilities,
     laplace_half_sensitivity,
@@ -19,10 +18,6 @@ from dpcompendium.chapters.privacy_audit.planted import (
     planted_claim,
     planted_true_epsilon,
 )
-from dpcompendium.core.audit.spec import AuditSpec
-from dpcompendium.core.mechanisms import laplace_mechanism
-from dpcompendium.core.mechanisms.audits import EMPTY, ONE, bounded_sum, grr_law, value_events
-from dpcompendium.core.privacy import PrivacyClaim
 
 __all__ = ["audit_specs", "floating_specs", "planted_specs"]
 

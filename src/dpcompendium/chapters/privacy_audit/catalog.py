@@ -32,12 +32,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dpcompendium.core.audit.spec import AuditSpec, run_audit, value_events
-from dpcompendium.core.experiments import sweep
-from dpcompendium.core.mechanisms import laplace_mechanism
-from dpcompendium.core.rng import child_seed as chunk_seed
-from dpcompendium.core.rng import make_rng
-from dpcompendium.core.validation import check_int
+from ...core.audit.spec import AuditSpec, run_audit, value_events
+from ...core.experiments import sweep
+from ...core.mechanisms import laplace_mechanism
+from ...core.rng import child_seed as chunk_seed
+from ...core.rng import make_rng
+from ...core.validation import check_int
 
 __all__ = [
     "COLUMNS",
@@ -98,8 +98,8 @@ def laplace_samplers(
 def _groups() -> dict[str, Callable[[], list[AuditSpec]]]:
     """Catalogue group → its specs, in catalogue order: ``core`` (the textbook mechanisms), this chapter, then every
     other chapter with an ``audits.py``, in book order (from the manifests)."""
-    from dpcompendium.chapters.registry import manifests
-    from dpcompendium.core.mechanisms import audits as core_audits
+    from ...core.mechanisms import audits as core_audits
+    from ..registry import manifests
 
     own = Path(__file__).resolve().parent
     found = [m for m in manifests() if m.audits_module]
@@ -109,7 +109,7 @@ def _groups() -> dict[str, Callable[[], list[AuditSpec]]]:
 
 def audit_modules() -> dict[str, str]:
     """Catalogue group → the module declaring its ``audit_specs()``, in catalogue order (``core`` first)."""
-    from dpcompendium.chapters.registry import manifests
+    from ..registry import manifests
 
     by_id = {m.id: m.audits_module for m in manifests()}
     return {g: by_id.get(g, "dpcompendium.core.mechanisms.audits") for g in _groups()}
@@ -117,7 +117,7 @@ def audit_modules() -> dict[str, str]:
 
 def missing_chapters() -> list[str]:
     """Chapters of the book without an ``audits.py`` (their mechanisms are not in the catalogue)."""
-    from dpcompendium.chapters.registry import manifests
+    from ..registry import manifests
 
     return [m.id for m in manifests() if not m.audits_module]
 

@@ -27,10 +27,9 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from dpcompendium.core.mechanisms import laplace_mechanism
-from dpcompendium.core.privacy import PrivacyClaim
-from dpcompendium.core.rng import generators
-
+from ...core.mechanisms import laplace_mechanism
+from ...core.privacy import PrivacyClaim
+from ...core.rng import generators
 from ...core.validation import check_array, check_epsilon, check_int, check_rng, check_sensitivity
 
 __all__ = [

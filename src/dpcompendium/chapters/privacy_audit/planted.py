@@ -15,8 +15,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dpcompendium.core.privacy import PrivacyClaim
-
+from ...core.privacy import PrivacyClaim
 from ...core.validation import check_array, check_epsilon, check_int, check_rng, check_sensitivity
 
 __all__ = [

@@ -9,8 +9,8 @@
   :func:`run_audit`: the one path every audit (book or user code) goes through.
 """
 
-from dpcompendium.core.audit.chunked import empirical_audit_chunked
-from dpcompendium.core.audit.empirical import (
+from .chunked import empirical_audit_chunked
+from .empirical import (
     Event,
     Sampler,
     clopper_pearson,
@@ -19,7 +19,7 @@ from dpcompendium.core.audit.empirical import (
     epsilon_lower_bound,
     interval_cuts,
 )
-from dpcompendium.core.audit.exact import (
+from .exact import (
     exact_audit,
     exact_delta,
     exact_epsilon,
@@ -27,14 +27,8 @@ from dpcompendium.core.audit.exact import (
     gaussian_delta,
     gaussian_epsilon,
 )
-from dpcompendium.core.audit.result import AuditResult, verdict
-from dpcompendium.core.audit.spec import (
-    AuditSpec,
-    are_neighbours,
-    check_neighbours,
-    run_audit,
-    value_events,
-)
+from .result import AuditResult, verdict
+from .spec import AuditSpec, are_neighbours, check_neighbours, run_audit, value_events
 
 __all__ = [
     "AuditResult",

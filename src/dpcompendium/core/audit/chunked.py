@@ -21,7 +21,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from dpcompendium.core.audit.events import (
+from ..experiments.chunked import count_events_many
+from ..validation import check_delta, check_epsilon, check_int, check_rng
+from .events import (
     Event,
     Sampler,
     _as_statistic,
@@ -34,9 +36,7 @@ from dpcompendium.core.audit.events import (
     interval_cuts,
     pooled_sorted,
 )
-from dpcompendium.core.audit.result import AuditResult
-from dpcompendium.core.experiments.chunked import count_events_many
-from dpcompendium.core.validation import check_delta, check_epsilon, check_int, check_rng
+from .result import AuditResult
 
 __all__ = ["empirical_audit_chunked"]
 

@@ -31,8 +31,10 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from dpcompendium.core.audit.chunked import empirical_audit_chunked
-from dpcompendium.core.audit.events import (  # noqa: F401 - re-exported: the audit's public names
+from ..rng import generators
+from ..validation import check_delta, check_epsilon, check_int, check_rng
+from .chunked import empirical_audit_chunked
+from .events import (  # noqa: F401 - re-exported: the audit's public names
     Event,
     Sampler,
     _as_statistic,
@@ -46,9 +48,7 @@ from dpcompendium.core.audit.events import (  # noqa: F401 - re-exported: the au
     interval_cuts,
     pooled_sorted,
 )
-from dpcompendium.core.audit.result import AuditResult
-from dpcompendium.core.rng import generators
-from dpcompendium.core.validation import check_delta, check_epsilon, check_int, check_rng
+from .result import AuditResult
 
 __all__ = [
     "Sampler",

@@ -1,6 +1,7 @@
 """What every empirical audit shares: events, their counts and the confidence bounds on ε they give.
 
-The in-memory audit (:mod:`.empirical`) and the chunked one (:mod:`.chunked`) both build on these: interval events
+The in-memory audit (:mod:`dpcompendium.core.audit.empirical`) and the chunked one
+(:mod:`dpcompendium.core.audit.chunked`) both build on these: interval events
 of a statistic (:func:`interval_cuts`, :func:`pooled_sorted`), Clopper–Pearson bounds (:func:`clopper_pearson`,
 :func:`epsilon_lower_bound`) and the result of an audit. Neither imports the other's internals from here on up: the
 chunked audit imports this module, and the in-memory audit hands big audits to the chunked one.
@@ -16,8 +17,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.stats import beta, norm
 
-from dpcompendium.core.audit.result import AuditResult, verdict
-from dpcompendium.core.validation import check_int
+from ..validation import check_int
+from .result import AuditResult, verdict
 
 __all__ = [
     "Event",

@@ -15,9 +15,9 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dpcompendium.core.audit.result import AuditResult, verdict
-from dpcompendium.core.mechanisms.gaussian import gaussian_delta, gaussian_epsilon
-from dpcompendium.core.validation import check_array, check_epsilon, check_int
+from ..mechanisms.gaussian import gaussian_delta, gaussian_epsilon
+from ..validation import check_array, check_epsilon, check_int
+from .result import AuditResult, verdict
 
 __all__ = [
     "exact_audit",

@@ -24,11 +24,11 @@ from typing import Any
 
 import numpy as np
 
-from dpcompendium.core.audit.empirical import Event, empirical_audit
-from dpcompendium.core.audit.exact import exact_audit
-from dpcompendium.core.audit.result import AuditResult
-from dpcompendium.core.privacy import NEIGHBOUR_RELATIONS, PrivacyClaim
-from dpcompendium.core.validation import check_int, check_rng
+from ..privacy import NEIGHBOUR_RELATIONS, PrivacyClaim
+from ..validation import check_int, check_rng
+from .empirical import Event, empirical_audit
+from .exact import exact_audit
+from .result import AuditResult
 
 __all__ = [
     "AuditSpec",

@@ -1,9 +1,9 @@
 """Monte-Carlo sweeps: a parameter grid × repetitions → a tidy DataFrame; event counts over chunked samples;
 bootstrap intervals and run summaries."""
 
-from dpcompendium.core.experiments.chunked import count_events, count_events_many
-from dpcompendium.core.experiments.summary import bootstrap_mean, bootstrap_mean_ci, summarize_runs
-from dpcompendium.core.experiments.sweep import grid_cells, summarize, sweep
+from .chunked import count_events, count_events_many
+from .summary import bootstrap_mean, bootstrap_mean_ci, summarize_runs
+from .sweep import grid_cells, summarize, sweep
 
 __all__ = [
     "bootstrap_mean",

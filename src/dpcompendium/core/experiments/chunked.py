@@ -21,9 +21,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from dpcompendium.core.parallel import run_tasks
-from dpcompendium.core.rng import child_seed, make_rng, seed_sequence
-from dpcompendium.core.validation import check_int
+from ..parallel import run_tasks
+from ..rng import child_seed, make_rng, seed_sequence
+from ..validation import check_int
 
 __all__ = ["count_events", "count_events_many"]
 

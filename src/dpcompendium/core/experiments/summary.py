@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from dpcompendium.core.rng import generators
-from dpcompendium.core.validation import check_int, check_probability, check_rng
+from ..rng import generators
+from ..validation import check_int, check_probability, check_rng
 
 __all__ = ["bootstrap_mean", "bootstrap_mean_ci", "summarize_runs"]
 

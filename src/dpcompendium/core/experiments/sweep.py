@@ -25,9 +25,9 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm  # not tqdm.auto: it warns in kernels without ipywidgets
 
-from dpcompendium.core.parallel import joblib_backend
-from dpcompendium.core.rng import make_rng
-from dpcompendium.core.validation import check_int
+from ..parallel import joblib_backend
+from ..rng import make_rng
+from ..validation import check_int
 
 Record = Mapping[str, Any]
 

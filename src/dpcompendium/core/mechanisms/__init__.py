@@ -7,11 +7,8 @@
 - :func:`grr_privatise` / :func:`grr_frequencies` — generalized randomized response over k categories (Wang et al. 2017).
 """
 
-from dpcompendium.core.mechanisms.exponential import (
-    exponential_mechanism,
-    exponential_probabilities,
-)
-from dpcompendium.core.mechanisms.gaussian import (
+from .exponential import exponential_mechanism, exponential_probabilities
+from .gaussian import (
     analytic_gaussian_sigma,
     gaussian_claim,
     gaussian_delta,
@@ -19,12 +16,8 @@ from dpcompendium.core.mechanisms.gaussian import (
     gaussian_mechanism,
     gaussian_sigma,
 )
-from dpcompendium.core.mechanisms.laplace import laplace_mechanism, laplace_scale
-from dpcompendium.core.mechanisms.randomized_response import (
-    grr_frequencies,
-    grr_privatise,
-    grr_probabilities,
-)
+from .laplace import laplace_mechanism, laplace_scale
+from .randomized_response import grr_frequencies, grr_privatise, grr_probabilities
 
 __all__ = [
     "analytic_gaussian_sigma",

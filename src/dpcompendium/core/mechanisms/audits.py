@@ -9,17 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from dpcompendium.core.audit.spec import AuditSpec, value_events
-from dpcompendium.core.mechanisms.exponential import exponential_probabilities
-from dpcompendium.core.mechanisms.gaussian import (
-    gaussian_claim,
-    gaussian_epsilon,
-    gaussian_mechanism,
-    gaussian_sigma,
-)
-from dpcompendium.core.mechanisms.laplace import laplace_mechanism
-from dpcompendium.core.mechanisms.randomized_response import grr_privatise, grr_probabilities
-from dpcompendium.core.privacy import PrivacyClaim
+from ..audit.spec import AuditSpec, value_events
+from ..privacy import PrivacyClaim
+from .exponential import exponential_probabilities
+from .gaussian import gaussian_claim, gaussian_epsilon, gaussian_mechanism, gaussian_sigma
+from .laplace import laplace_mechanism
+from .randomized_response import grr_privatise, grr_probabilities
 
 __all__ = ["EMPTY", "ONE", "audit_specs", "bounded_sum", "grr_law", "value_events"]
 

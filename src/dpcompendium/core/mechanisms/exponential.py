@@ -6,7 +6,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import softmax
 
-from dpcompendium.core.validation import check_array, check_epsilon, check_rng, check_sensitivity
+from ..validation import check_array, check_epsilon, check_rng, check_sensitivity
 
 
 def exponential_probabilities(

@@ -21,14 +21,8 @@ from numpy.typing import ArrayLike
 from scipy import optimize
 from scipy.special import log_ndtr, ndtr  # scipy.stats.norm's cdf and logcdf, without the overhead
 
-from dpcompendium.core.privacy import PrivacyClaim
-from dpcompendium.core.validation import (
-    check_array,
-    check_delta,
-    check_epsilon,
-    check_rng,
-    check_sensitivity,
-)
+from ..privacy import PrivacyClaim
+from ..validation import check_array, check_delta, check_epsilon, check_rng, check_sensitivity
 
 __all__ = [
     "CALIBRATIONS",

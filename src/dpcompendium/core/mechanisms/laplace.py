@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dpcompendium.core.validation import check_array, check_epsilon, check_rng, check_sensitivity
+from ..validation import check_array, check_epsilon, check_rng, check_sensitivity
 
 
 def laplace_scale(sensitivity: float, epsilon: float) -> float:

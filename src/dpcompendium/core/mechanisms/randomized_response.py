@@ -13,7 +13,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dpcompendium.core.validation import check_array, check_epsilon, check_int, check_rng
+from ..validation import check_array, check_epsilon, check_int, check_rng
 
 
 def grr_probabilities(k: int, epsilon: float) -> tuple[float, float]:
