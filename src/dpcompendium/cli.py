@@ -8,8 +8,9 @@
 
 ``run`` validates everything before it executes or writes anything; the chapter runs with papermill into a hidden
 staging folder beside ``DIR/CHAPTER`` that replaces ``DIR/CHAPTER`` only when the whole notebook has succeeded, so a
-failed run leaves no half-written results. The results include ``index.html``, the executed chapter as a page headed
-by the run's provenance (``dpcompendium.rerun_page``); ``--open`` opens it in a browser.
+failed run leaves no half-written results. The results include ``index.html``, the executed chapter built as a page by
+the book's own pipeline (Jupyter Book / Sphinx, one chapter) and headed by the run's provenance
+(``dpcompendium.rerun_page``); ``--open`` opens it in a browser.
 """
 
 from __future__ import annotations
@@ -129,14 +130,16 @@ def cmd_run(args: argparse.Namespace) -> int:
             if "injected-parameters" in cell.get("metadata", {}).get("tags", []):
                 cell.source = cell.source.replace(str(staging), str(dest))
         nbformat.write(nb, executed)
+        run_seconds, t_page = time.perf_counter() - t0, time.perf_counter()
         write_page(
             chapter,
             executed,
             values,
-            time.perf_counter() - t0,
+            run_seconds,
             started,
             rename={str(staging): str(dest)},
         )
+        page_seconds = time.perf_counter() - t_page
     except Exception as exc:  # papermill raises PapermillExecutionError with the cell's error
         shutil.rmtree(staging, ignore_errors=True)
         ename = getattr(exc, "ename", type(exc).__name__)
@@ -155,7 +158,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     n_fig = len(list(dest.glob("*.png")))
     print(
         f"{chapter.id}: wrote {n_csv} tables and {n_fig} figures to {dest}; page {dest / 'index.html'}"
+        f" (run {run_seconds:.1f} s, page {page_seconds:.1f} s)"
     )
+    warnings = dest / "page-warnings.txt"
+    if warnings.is_file():
+        n = len(warnings.read_text().splitlines())
+        print(f"the page was built with {n} Sphinx warning(s): see {warnings}")
     if args.open and not open_page(dest / "index.html"):
         print("no web browser available: open the page yourself")
     return 0
