@@ -50,11 +50,13 @@ from .paths import repo_root
 __all__ = [
     "BOOK_URL",
     "book_labels",
+    "build_page",
     "glued_values",
     "open_page",
     "page_notebook",
     "provenance",
     "sphinx_build",
+    "sphinx_config",
     "write_page",
 ]
 
@@ -460,17 +462,33 @@ def write_page(
     book = nbformat.read(chapter.notebook, as_version=4)
     prov = provenance(chapter, values, wall_seconds, started)
     docname = Path(chapter.notebook).relative_to(repo_root()).with_suffix("").as_posix()
-    with tempfile.TemporaryDirectory(prefix=".page-", dir=dest) as tmp:
-        src, out = Path(tmp) / "src", Path(tmp) / "html"
-        src.mkdir()
-        nbformat.write(page_notebook(executed, book, prov), src / f"{PAGE_DOC}.ipynb")
-        shutil.copy2(_book_file("book/references.bib"), src / "references.bib")
-        (src / "_toc.yml").write_text(f"format: jb-article\nroot: {PAGE_DOC}\n", encoding="utf-8")
-        warnings = sphinx_build(src, out, docname, chapter.title)
-        page = _install(out, dest, rename or {})
+    page, warnings = build_page(
+        page_notebook(executed, book, prov), dest, docname, chapter.title, rename
+    )
     if warnings:
         (dest / _WARNINGS).write_text("\n".join(warnings) + "\n", encoding="utf-8")
     return page
+
+
+def build_page(
+    nb: nbformat.NotebookNode,
+    dest: Path,
+    docname: str,
+    title: str,
+    rename: dict[str, str] | None = None,
+) -> tuple[Path, list[str]]:
+    """Build ``nb`` (executed) as ``dest/index.html`` with the book's configuration (``docname``: where the chapter
+    sits in the book, for its relative references); return the page and Sphinx's warnings."""
+    dest = Path(dest)
+    with tempfile.TemporaryDirectory(prefix=".page-", dir=dest) as tmp:
+        src, out = Path(tmp) / "src", Path(tmp) / "html"
+        src.mkdir()
+        nbformat.write(nb, src / f"{PAGE_DOC}.ipynb")
+        shutil.copy2(_book_file("book/references.bib"), src / "references.bib")
+        (src / "_toc.yml").write_text(f"format: jb-article\nroot: {PAGE_DOC}\n", encoding="utf-8")
+        warnings = sphinx_build(src, out, docname, title)
+        page = _install(out, dest, rename or {})
+    return page, warnings
 
 
 def open_page(page: Path) -> bool:
