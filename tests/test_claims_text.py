@@ -232,7 +232,11 @@ def test_the_rerun_page_pastes_glued_claims(tmp_path):
         "# A chapter\n\n| a | b |\n|---|---|\n| x | {glue:text}`k` |\n\nsaid: {glue:text}`k`."
     )
     nb.cells = [md, code]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     assert glued_values(nb) == {"k": claim.statement()}
     prov = {
         "changed": {},

@@ -70,7 +70,10 @@ FORMULA = re.compile(r"Lap\([^()]*(?:\([^()]*\)[^()]*)*\)|Δu = 1|\(1/\|W\|\)")
 ALLOWED: dict[str, list[tuple[str, str]]] = {
     "dp-mean": [
         ("average height of 1,000 people", "the source's dataset"),
-        ("this factor of 2", "the ratio of the two calibrations, 2Δ/ε against Δ/ε (derived, not measured)"),
+        (
+            "this factor of 2",
+            "the ratio of the two calibrations, 2Δ/ε against Δ/ε (derived, not measured)",
+        ),
         ("unused factor of 2", "the same ratio of calibrations"),
         ("The count moves by 1", "a count's sensitivity (definition)"),
         ("(above 1: the second-named", "how the ratios read (definition)"),
@@ -79,18 +82,33 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
         ('"within 10 %"', "the course's criterion, quoted"),
         ('"Within 10 %"', "the course's criterion, quoted"),
         ("errors within 10 % of the reference", "the report's statement, quoted"),
-        ("false for 8 of its 16 figures", "the report's own table against the course's (both quoted, no run)"),
-        ("8 of the 16 one-dimensional figures are more than 10 %", "the same comparison of two quoted tables"),
+        (
+            "false for 8 of its 16 figures",
+            "the report's own table against the course's (both quoted, no run)",
+        ),
+        (
+            "8 of the 16 one-dimensional figures are more than 10 %",
+            "the same comparison of two quoted tables",
+        ),
         ("by 39 %", "the same comparison of two quoted tables"),
         ("up to 129 times the reference", "the same comparison of two quoted tables (2-D)"),
         ("own 2-D mean errors (336–385", "quoted from the report's table"),
         ("rises to 244", "quoted from the course's reference table"),
         ("the report does 20", "quoted from the report's code"),
-        ("200 in 2-D, 20", "the parameters' defaults, named as such (\"Defaults are the report's settings\")"),
-        ("60 queries in 1-D and 400 random range queries in 2-D, four budgets, 100", "the same defaults"),
+        (
+            "200 in 2-D, 20",
+            "the parameters' defaults, named as such (\"Defaults are the report's settings\")",
+        ),
+        (
+            "60 queries in 1-D and 400 random range queries in 2-D, four budgets, 100",
+            "the same defaults",
+        ),
         ("sensitivity 2 under", "a histogram's L1 sensitivity under replace-one (definition)"),
         ("sensitivity 1 in any dimension", "a count's sensitivity (definition)"),
-        ("at most about 1.2", "the largest score of the report's 1-D data divided by 10^5 (the data are fixed)"),
+        (
+            "at most about 1.2",
+            "the largest score of the report's 1-D data divided by 10^5 (the data are fixed)",
+        ),
         ("95 % percentile-bootstrap", "the interval's level (definition)"),
         ("95 % intervals", "the interval's level (definition)"),
         ("another 100-run", "the course's reference is a 100-run average (quoted)"),
@@ -104,7 +122,10 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
         ("65 536 sparse cells", "Adult 2-D's 256 x 256 domain (fixed data)"),
     ],
     "histograms": [
-        ("more than 15 at a nominal ε = 1", "Evidence 1's fixed example (exact, no parameter enters it)"),
+        (
+            "more than 15 at a nominal ε = 1",
+            "Evidence 1's fixed example (exact, no parameter enters it)",
+        ),
         ("loss > 15 at nominal ε = 1", "the same fixed example"),
         ("loss above 15 at a nominal ε = 1", "the same fixed example"),
         ("A loss of more than 15", "the same fixed example"),
@@ -122,7 +143,10 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
         ("95 % bootstrap interval", "the interval's level (definition)"),
         ("16-ary tree", "H_b's definition"),
         ("ε/(h+1)", "H_b's definition"),
-        ("85 % of ε on a noisy histogram, thresholding at 0.35·ln n/ε₁", "AHP's definition (DPBench's defaults)"),
+        (
+            "85 % of ε on a noisy histogram, thresholding at 0.35·ln n/ε₁",
+            "AHP's definition (DPBench's defaults)",
+        ),
         ("SSE + 2/(ε₂²|C|)", "AHP's definition"),
         ("(< 1 would", "how the ratio reads (definition)"),
         ("at ε = 1 over a grid", "the tuning experiment's fixed ε (typed in its cell)"),
@@ -137,18 +161,30 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
         ("more than 5 standard errors", "the check's tolerance, Z = 5 (definition)"),
         ("): by more than 5", "the check's tolerance, Z = 5 (definition)"),
         ("5-fold stratified", "the evaluation's design (definition)"),
-        ("is 0.514 at a claimed 0.5 and", "exact ε of the source's calibration at the fixed ε = 0.5 (a constant)"),
-        ("1.098 at a claimed 1 (1.465 for the analytic calibration at 1)", "the same constants at ε = 1"),
+        (
+            "is 0.514 at a claimed 0.5 and",
+            "exact ε of the source's calibration at the fixed ε = 0.5 (a constant)",
+        ),
+        (
+            "1.098 at a claimed 1 (1.465 for the analytic calibration at 1)",
+            "the same constants at ε = 1",
+        ),
         ("exact   10.39", "exact ε of the classical calibration at ε = 10, δ = 1e-5 (a constant)"),
         ('"(0,1) standardisation"', "quoted from the source"),
     ],
     "hiera": [
-        ("100 repetitions, ", "the parameters' defaults, named as such (\"Defaults are the source's settings\")"),
+        (
+            "100 repetitions, ",
+            "the parameters' defaults, named as such (\"Defaults are the source's settings\")",
+        ),
         ("1-based", "an indexing convention"),
         ("its code uses 100", "quoted from the source's code"),
         ("the code's 100", "quoted from the source's code"),
         ("Alg. 2/3", "the source's algorithm numbers"),
-        ("groups of 5–9 users", "the text's group rule at the fixed ε = 2.5 of the errata cell (asserted there)"),
+        (
+            "groups of 5–9 users",
+            "the text's group rule at the fixed ε = 2.5 of the errata cell (asserted there)",
+        ),
     ],
     "privacy-audit": [
         ("(4,000 per input", "a constant of the coverage experiment, typed in its cell"),
@@ -196,7 +232,9 @@ def prose(
 def typed_numbers(chapter: str) -> list[str]:
     nb = nbformat.read(ROOT / "notebooks" / f"{chapter}.ipynb", as_version=4)
     bad = []
-    for cell_id, line in prose(nb, SOURCE_CELLS[chapter], frozenset(DEFINITION_CELLS.get(chapter, {}))):
+    for cell_id, line in prose(
+        nb, SOURCE_CELLS[chapter], frozenset(DEFINITION_CELLS.get(chapter, {}))
+    ):
         nums = numbers(line, chapter)
         if nums:
             bad.append(f"{cell_id}: {nums} in {line.strip()!r}")
@@ -237,6 +275,11 @@ def test_no_computed_number_is_typed_in_prose(chapter):
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_every_allowed_phrase_is_in_the_chapter(chapter):
     nb = nbformat.read(ROOT / "notebooks" / f"{chapter}.ipynb", as_version=4)
-    text = "\n".join(line for _, line in prose(nb, SOURCE_CELLS[chapter], frozenset(DEFINITION_CELLS.get(chapter, {}))))
+    text = "\n".join(
+        line
+        for _, line in prose(
+            nb, SOURCE_CELLS[chapter], frozenset(DEFINITION_CELLS.get(chapter, {}))
+        )
+    )
     stale = [phrase for phrase, _ in ALLOWED[chapter] if phrase not in text]
     assert not stale, f"{chapter}: allow-listed phrases no longer in the prose: {stale}"

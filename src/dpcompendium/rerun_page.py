@@ -273,7 +273,9 @@ def book_labels(root: Path) -> dict[str, dict[str, str]]:
         out[f"doc:{doc}"] = {"doc": doc, "title": m.group(1).strip() if m else doc, "kind": "page"}
         for d in _DIRECTIVE.finditer(text):
             kind, label = d.group(1), d.group(3)
-            title = re.sub(r"\s*\{[\w:]+\}`[^`]*`", "", d.group(2)).strip()  # no citation in a link text
+            title = re.sub(
+                r"\s*\{[\w:]+\}`[^`]*`", "", d.group(2)
+            ).strip()  # no citation in a link text
             out[f"prf:{label}"] = {"doc": doc, "title": title, "kind": kind}
     return out
 
@@ -296,8 +298,10 @@ def _external_reference(app, node) -> Any:
         text = f"{entry['kind'].title()} ({entry['title']})" if entry["title"] else target
         url = f"{BOOK_URL}/{entry['doc']}.html#{target}"
     elif domain == "std" and kind == "doc":
-        path = target.lstrip("/") if target.startswith("/") else posixpath.join(
-            posixpath.dirname(base), target
+        path = (
+            target.lstrip("/")
+            if target.startswith("/")
+            else posixpath.join(posixpath.dirname(base), target)
         )
         path = posixpath.normpath(path)
         if path == PAGE_DOC or path in env.found_docs:
