@@ -131,14 +131,19 @@ def cmd_run(args: argparse.Namespace) -> int:
                 cell.source = cell.source.replace(str(staging), str(dest))
         nbformat.write(nb, executed)
         run_seconds, t_page = time.perf_counter() - t0, time.perf_counter()
-        write_page(
-            chapter,
-            executed,
-            values,
-            run_seconds,
-            started,
-            rename={str(staging): str(dest)},
-        )
+        page_error = ""
+        try:
+            write_page(
+                chapter,
+                executed,
+                values,
+                run_seconds,
+                started,
+                rename={str(staging): str(dest)},
+            )
+        except (RuntimeError, OSError, ImportError) as exc:
+            # the results are complete; only their page is missing (e.g. no Jupyter Book: the `book` extra)
+            page_error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         page_seconds = time.perf_counter() - t_page
     except Exception as exc:  # papermill raises PapermillExecutionError with the cell's error
         shutil.rmtree(staging, ignore_errors=True)
@@ -156,6 +161,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         staging.rename(dest)
     n_csv = len(list(dest.glob("*.csv")))
     n_fig = len(list(dest.glob("*.png")))
+    if page_error:
+        print(
+            f"{chapter.id}: wrote {n_csv} tables and {n_fig} figures to {dest} (run {run_seconds:.1f} s); "
+            f"no page: {page_error}"
+        )
+        return 0
     print(
         f"{chapter.id}: wrote {n_csv} tables and {n_fig} figures to {dest}; page {dest / 'index.html'}"
         f" (run {run_seconds:.1f} s, page {page_seconds:.1f} s)"
