@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-__all__ = ["NOTE", "count", "guarded", "listing", "num", "span"]
+__all__ = ["NOTE", "count", "guarded", "listing", "num", "pairs", "span"]
 
 #: How a guarded statement that does not hold at the run's parameters begins.
 NOTE = "At these parameters"
@@ -45,6 +45,12 @@ def span(values: Iterable[float], digits: int = 3, sep: str = "–") -> str:
 def listing(values: Iterable[float], digits: int = 3) -> str:
     """``values`` as a comma-separated list, e.g. ``285, 229, 207``."""
     return ", ".join(num(v, digits) for v in values)
+
+
+def pairs(values, name: str = "ε", digits: int = 3) -> str:
+    """A mapping or a pandas Series ``{key: value}`` as ``value at name = key, …``, e.g. ``285 at ε = 1, 207 at ε = 10``."""
+    items = values.items() if hasattr(values, "items") else values
+    return ", ".join(f"{num(v, digits)} at {name} = {k:g}" for k, v in items)
 
 
 def count(k: int, n: int) -> str:
