@@ -59,8 +59,9 @@ def count(k: int, n: int) -> str:
 
 
 def guarded(holds: bool, statement: str, instead: str) -> str:
-    """``statement`` when the run's check ``holds``; otherwise a visible note: "At these parameters: ``instead``,
-    unlike the book's default run." (``instead`` says what the run found, with its numbers)."""
+    """``statement`` when the run's check ``holds``; otherwise a visible note: "At these parameters: ``instead``
+    (unlike the book's default run)" (``instead`` says what the run found, with its numbers). Neither ends with a
+    full stop: the sentence around the paste supplies the punctuation."""
     if bool(holds):
         return statement
-    return f"{NOTE}: {instead.rstrip('.')}, unlike the book's default run."
+    return f"{NOTE}: {instead.rstrip('.')} (unlike the book's default run)"
