@@ -160,6 +160,11 @@ FROM_TABLES: dict[str, dict[str, Callable[[Path, dict], Any]]] = {
 }
 
 
+def _plain_quotes(text: str) -> str:
+    """Sphinx's smart quotes undone: ’‘ → ', “” → \"."""
+    return text.translate(str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"'}))
+
+
 def page_problems(chapter_id: str, dest: Path, values: dict[str, Any]) -> list[str]:
     """What is wrong with the page of a run of ``chapter_id`` with ``values`` written in ``dest`` (see the module)."""
     from bs4 import BeautifulSoup
@@ -208,9 +213,9 @@ def page_problems(chapter_id: str, dest: Path, values: dict[str, Any]) -> list[s
         problems.append(
             f"{len(roles)} glue roles in the text, {len(pasted)} values pasted on the page"
         )
-    values_glued = {v.replace("'", "’") for v in glued.values()} | set(glued.values())
+    values_glued = {_plain_quotes(v) for v in glued.values()}
     for p in pasted:
-        if p not in values_glued and p.replace("’", "'") not in values_glued:
+        if _plain_quotes(p) not in values_glued:
             problems.append(f"pasted {p[:120]!r} is not a value the run glued")
     for key, recompute in FROM_TABLES[chapter_id].items():
         expected = recompute(dest, values)
