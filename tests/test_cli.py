@@ -163,9 +163,10 @@ def test_run_writes_results_and_replaces_atomically(mini_repo, tmp_path, capsys,
     assert "chapter dp-mean failed" in err and "RuntimeError" in err and err.count("\n") == 1
     assert sorted(p.name for p in out.iterdir()) == ["dp-mean"]
     assert (dest / "partial.csv").read_text() == "epsilon,reps\n0.25,3\n2,3\n"
-    # A successful rerun replaces them.
-    assert cli.main(["run", "dp-mean", "-p", "method", "b", "--out", str(out)]) == 0
-    assert "b" in (dest / "done.csv").read_text()
+    # A successful rerun replaces them (--no-page: the results only).
+    assert cli.main(["run", "dp-mean", "-p", "method", "b", "--no-page", "--out", str(out)]) == 0
+    assert "b" in (dest / "done.csv").read_text() and not (dest / "index.html").exists()
+    assert "no page: --no-page" in capsys.readouterr().out
     assert sorted(p.name for p in out.iterdir()) == ["dp-mean"]
 
 
