@@ -42,6 +42,7 @@ __all__ = [
     "load_adult",
     "load_dpbench",
     "registry",
+    "shared_data_dir",
     "shipped_path",
     "status",
 ]

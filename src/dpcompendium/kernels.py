@@ -1,10 +1,16 @@
 """The Jupyter kernel manager that ``dpcompendium run`` and the book's executions start chapters with.
 
-jupyter_client connects to a kernel over TCP on localhost by default, and ipykernel then logs, at every start,
-"Kernel is running over TCP without encryption ... Use IPC transport ...". The kernel runs on this machine, so the
-chapters are run over IPC (Unix domain sockets beside the connection file in Jupyter's runtime folder, removed when
-the kernel stops): nothing listens on a port, and a rerun prints only what matters. Windows has no IPC transport in
-ZeroMQ: there the default TCP transport (and its warning) stays.
+Two messages of the kernel reach the terminal of every run and say nothing about the chapter:
+
+- jupyter_client connects to a kernel over TCP on localhost by default, and ipykernel then logs at every start
+  "Kernel is running over TCP without encryption ... Use IPC transport ...". The kernel runs on this machine, so the
+  chapters run over IPC (Unix domain sockets beside the connection file in Jupyter's runtime folder, removed when
+  the kernel stops): nothing listens on a port, and nothing is logged. Windows has no IPC transport in ZeroMQ: there
+  the default TCP transport (and its warning) stays.
+- jupyter_client interrupts a kernel (SIGINT) before asking it to shut down, and ipykernel then often logs
+  "KeyboardInterrupt caught in kernel." The notebook has finished (or stopped at its failing cell) when the kernel
+  is shut down, so there is nothing to interrupt: the shutdown request alone is sent, and jupyter_client still
+  terminates, then kills, a kernel that does not stop within its ``shutdown_wait_time``.
 """
 
 from __future__ import annotations
@@ -16,14 +22,19 @@ __all__ = ["kernel_manager_class"]
 
 
 def kernel_manager_class() -> Any:
-    """An ``AsyncKernelManager`` subclass whose transport is IPC (TCP on Windows), for nbclient/papermill's
-    ``kernel_manager_class``."""
+    """An ``AsyncKernelManager`` subclass (IPC transport except on Windows; no interrupt at shutdown), for
+    nbclient's and papermill's ``kernel_manager_class``."""
     from jupyter_client.manager import AsyncKernelManager
 
-    class IPCKernelManager(AsyncKernelManager):  # type: ignore[misc]
+    class QuietKernelManager(AsyncKernelManager):  # type: ignore[misc]
         def __init__(self, **kwargs: Any) -> None:
             if os.name != "nt":
                 kwargs.setdefault("transport", "ipc")
             super().__init__(**kwargs)
 
-    return IPCKernelManager
+        async def _async_interrupt_kernel(self) -> None:
+            if self.shutting_down:  # set by shutdown_kernel before it interrupts: a finished notebook
+                return
+            await super()._async_interrupt_kernel()
+
+    return QuietKernelManager
