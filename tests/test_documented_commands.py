@@ -150,7 +150,8 @@ def test_documented_command_runs(where, command, tmp_path):
     if where.startswith("README.md") and shared_data_dir() is not None:
         # as a reader types them in a fresh clone with ../shared/data beside it: no data variable set (make sets
         # them; conftest.py sets DPCOMPENDIUM_DATA_DIR for the other tests)
-        env = {k: v for k, v in env.items() if k not in ("DPCOMPENDIUM_DATA_DIR", "DPCOMPENDIUM_OFFLINE")}
+        unset = ("DPCOMPENDIUM_DATA_DIR", "DPCOMPENDIUM_OFFLINE")
+        env = {k: v for k, v in env.items() if k not in unset}
     proc = subprocess.run(
         [str(BIN), *words[1:]],
         cwd=ROOT,  # documented paths (examples/coursework/...) are relative to the repository

@@ -33,7 +33,8 @@ def kernel_manager_class() -> Any:
             super().__init__(**kwargs)
 
         async def _async_interrupt_kernel(self) -> None:
-            if self.shutting_down:  # set by shutdown_kernel before it interrupts: a finished notebook
+            # shutting_down is set by shutdown_kernel before it interrupts: the notebook has finished
+            if self.shutting_down:
                 return
             await super()._async_interrupt_kernel()
 
