@@ -4,9 +4,10 @@ Two messages of the kernel reach the terminal of every run and say nothing about
 
 - jupyter_client connects to a kernel over TCP on localhost by default, and ipykernel then logs at every start
   "Kernel is running over TCP without encryption ... Use IPC transport ...". The kernel runs on this machine, so the
-  chapters run over IPC (Unix domain sockets beside the connection file in Jupyter's runtime folder, removed when
-  the kernel stops): nothing listens on a port, and nothing is logged. Windows has no IPC transport in ZeroMQ: there
-  the default TCP transport (and its warning) stays.
+  chapters run over IPC: Unix domain sockets in a private temporary folder of their own (jupyter_client's default
+  would put them in the kernel's working folder, the notebooks' folder, where two kernels started at once collide),
+  removed when the kernel stops. Nothing listens on a port, and nothing is logged. Windows has no IPC transport in
+  ZeroMQ: there the default TCP transport (and its warning) stays.
 - jupyter_client interrupts a kernel (SIGINT) before asking it to shut down, and ipykernel then often logs
   "KeyboardInterrupt caught in kernel." The notebook has finished (or stopped at its failing cell) when the kernel
   is shut down, so there is nothing to interrupt: the shutdown request alone is sent, and jupyter_client still
@@ -16,6 +17,9 @@ Two messages of the kernel reach the terminal of every run and say nothing about
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+from pathlib import Path
 from typing import Any
 
 __all__ = ["kernel_manager_class"]
@@ -28,9 +32,17 @@ def kernel_manager_class() -> Any:
 
     class QuietKernelManager(AsyncKernelManager):  # type: ignore[misc]
         def __init__(self, **kwargs: Any) -> None:
-            if os.name != "nt":
-                kwargs.setdefault("transport", "ipc")
+            self._ipc_dir: str | None = None
+            if os.name != "nt" and "transport" not in kwargs:
+                # sockets <dir>/kernel-1 … kernel-5: a short absolute path (Unix sockets allow ~100 bytes)
+                self._ipc_dir = tempfile.mkdtemp(prefix="dpc-kernel-")
+                kwargs.update(transport="ipc", ip=str(Path(self._ipc_dir) / "kernel"))
             super().__init__(**kwargs)
+
+        async def _async_cleanup_resources(self, restart: bool = False) -> None:
+            await super()._async_cleanup_resources(restart=restart)
+            if self._ipc_dir and not restart:
+                shutil.rmtree(self._ipc_dir, ignore_errors=True)
 
         async def _async_interrupt_kernel(self) -> None:
             # shutting_down is set by shutdown_kernel before it interrupts: the notebook has finished
