@@ -209,11 +209,17 @@ def test_chapters_run_over_ipc(monkeypatch, tmp_path):
     assert cli.main(["run", "privacy-audit", "--out", str(tmp_path)]) == 1
     km = seen["kernel_manager_class"](kernel_name="python3")
     assert km.transport == ("tcp" if os.name == "nt" else "ipc")
-    if (
-        os.name != "nt"
-    ):  # sockets in a private folder, never the notebooks' (two kernels there would collide)
+    if os.name != "nt":
+        # sockets in a private folder, never the notebooks' (two kernels there would collide)
+        assert km._ipc_dir is None  # nothing made before the kernel starts
+        asyncio.run(
+            km._async_pre_start_kernel()
+        )  # up to the connection file, without launching the kernel
         ipc = Path(km.ip)
         assert ipc.is_absolute() and ipc.parent.is_dir() and ipc.parent != Path.cwd()
+        assert ipc.parent.name.startswith("dpc-kernel-")
+        asyncio.run(km._async_cleanup_resources())
+        assert not ipc.parent.exists()
     assert issubclass(seen["kernel_manager_class"], kernel_manager_class().__mro__[1])
     # a finished notebook is shut down without SIGINT (no "KeyboardInterrupt caught in kernel")
     km.shutting_down = True

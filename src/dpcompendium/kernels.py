@@ -34,15 +34,22 @@ def kernel_manager_class() -> Any:
         def __init__(self, **kwargs: Any) -> None:
             self._ipc_dir: str | None = None
             if os.name != "nt" and "transport" not in kwargs:
-                # sockets <dir>/kernel-1 … kernel-5: a short absolute path (Unix sockets allow ~100 bytes)
-                self._ipc_dir = tempfile.mkdtemp(prefix="dpc-kernel-")
-                kwargs.update(transport="ipc", ip=str(Path(self._ipc_dir) / "kernel"))
+                kwargs["transport"] = "ipc"
             super().__init__(**kwargs)
+
+        async def _async_pre_start_kernel(self, **kw: Any) -> Any:
+            if self.transport == "ipc" and self._ipc_dir is None:
+                # sockets <dir>/kernel-1 … kernel-5, made when the kernel starts: a short absolute path (Unix
+                # sockets allow ~100 bytes), never the working folder
+                self._ipc_dir = tempfile.mkdtemp(prefix="dpc-kernel-")
+                self.ip = str(Path(self._ipc_dir) / "kernel")
+            return await super()._async_pre_start_kernel(**kw)
 
         async def _async_cleanup_resources(self, restart: bool = False) -> None:
             await super()._async_cleanup_resources(restart=restart)
             if self._ipc_dir and not restart:
                 shutil.rmtree(self._ipc_dir, ignore_errors=True)
+                self._ipc_dir = None
 
         async def _async_interrupt_kernel(self) -> None:
             # shutting_down is set by shutdown_kernel before it interrupts: the notebook has finished
