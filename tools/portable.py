@@ -90,7 +90,8 @@ def command(python: str = sys.executable, *options: str) -> list[str]:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Refuse to run unless numpy really has every feature named in NPY_DISABLE_CPU_FEATURES switched off."""
+    """Refuse to run unless every feature named in NPY_DISABLE_CPU_FEATURES is one numpy knows and has switched
+    off."""
     wanted = [
         x for x in os.environ.get("NPY_DISABLE_CPU_FEATURES", "").replace(" ", ",").split(",") if x
     ]
@@ -98,6 +99,9 @@ def pytest_configure(config: pytest.Config) -> None:
         from numpy._core._multiarray_umath import __cpu_features__ as f
     except ImportError:  # numpy 1.x
         from numpy.core._multiarray_umath import __cpu_features__ as f
+    unknown = [x for x in wanted if x not in f]  # numpy only warns about these, and ignores them
+    if unknown:
+        raise pytest.UsageError(f"portable: numpy knows no CPU feature {', '.join(unknown)}")
     still_on = [x for x in wanted if f.get(x)]
     if still_on:
         raise pytest.UsageError(f"portable: numpy still dispatches {', '.join(still_on)}")
