@@ -45,6 +45,7 @@ __all__ = [
     "chapter_ids",
     "chapters",
     "get_chapter",
+    "required_datasets",
     "safe_eval",
     "validate_parameters",
 ]
@@ -61,6 +62,10 @@ def __getattr__(name: str) -> Any:
         name == "CHAPTER_IDS"
     ):  # chapter ids in book order, read from the manifests when first asked for
         return chapter_ids()
+    if (
+        name == "CHAPTER_DATASETS"
+    ):  # each chapter's (registry name, condition) pairs, from its manifest
+        return {m.id: m.datasets for m in registry.manifests()}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -415,6 +420,22 @@ def get_chapter(chapter_id: str, root: Path | None = None) -> Chapter:
         known = ", ".join(c.id for c in chapters(root))
         raise ValueError(f"chapter must be one of {known}, got {chapter_id!r}")
     return _load_chapter(chapter_id, root, found[chapter_id])
+
+
+def required_datasets(chapter: Chapter, values: dict[str, Any] | None = None) -> list[str]:
+    """The registry names of the chapter's manifest (``datasets``) that ``chapter`` reads with its defaults
+    overridden by ``values`` (validated first: :func:`validate_parameters`), in declaration order. A condition is an
+    expression over the chapter's parameters in the syntax of ``# require:`` lines (:func:`safe_eval`); the dataset is
+    needed when it holds for the run's values ("" = always)."""
+    merged = {**chapter.defaults, **(values or {})}
+    entries = chapter.manifest.datasets if chapter.manifest is not None else ()
+    return [
+        name
+        for name, cond in entries
+        # a condition over a parameter the notebook does not have cannot select the dataset (a miniature chapter
+        # in tests); every condition evaluates on the book's own chapters (tests/test_data_cli.py)
+        if not cond or (set(_require_names(cond)) <= set(merged) and safe_eval(cond, merged))
+    ]
 
 
 def validate_parameters(chapter: Chapter, values: dict[str, Any]) -> dict[str, Any]:

@@ -45,7 +45,9 @@ class Manifest:
     notebook: str  # relative to the repository root
     folder: Path
     package: str  # the chapter's Python package, e.g. ``dpcompendium.book.contract.<folder>``
-    datasets: tuple[str, ...] = ()
+    datasets: tuple[
+        tuple[str, str], ...
+    ] = ()  # (registry name, condition over the parameters; "" = always)
     time_hint_s: float = 60.0
     headline_cells: tuple[str, ...] = ()
     fuzz: dict[str, Any] = field(default_factory=dict)
@@ -91,7 +93,7 @@ def _read(folder: Path, package: str) -> Manifest:
         notebook=data["notebook"],
         folder=folder,
         package=package,
-        datasets=tuple(data.get("datasets", ())),
+        datasets=tuple(_dataset(path, d) for d in data.get("datasets", ())),
         time_hint_s=float(data.get("time_hint_s", 60.0)),
         headline_cells=tuple(data.get("headline_cells", ())),
         fuzz=dict(data.get("fuzz", {})),
@@ -118,6 +120,18 @@ def chapter_id(module: str) -> str:
             f"module must be inside a chapter folder (with a {MANIFEST}), got {module!r}"
         )
     return _read(folder, module.rsplit(".", 1)[0]).id
+
+
+def _dataset(path: Path, entry: Any) -> tuple[str, str]:
+    if isinstance(entry, str):
+        return entry, ""
+    if (
+        not isinstance(entry, dict)
+        or not isinstance(entry.get("name"), str)
+        or set(entry) - {"name", "when"}
+    ):
+        raise ValueError(f"{path}: a dataset must be {{ name = ..., when = ... }}, got {entry!r}")
+    return entry["name"], str(entry.get("when", ""))
 
 
 def toc_notebooks(root: Path | None = None) -> list[str]:
