@@ -39,6 +39,7 @@ from .methods import (
 from .protocols import secure_aggregation_protocol, seed_attack, shared_seed_protocol, unmask_attack
 
 __all__ = [
+    "END_TO_END",
     "attack_table",
     "energy_runs",
     "energy_table",
