@@ -99,6 +99,7 @@ def test_svm_rows_are_labelled_by_what_they_release():
     assert len(e2e) == 2 and e2e.private.all() and (e2e.release == "noisy-projections").all()
     assert list(e2e.guarantee) == ["(0.5, 1e-05)-DP", "(1, 1e-05)-DP"]
     chapter.check_guarantee_labels(svm, "svm")
+    assert (svm.bounds == "from the data").all()  # wine's bounds are its own maxima: every row says so
     # the end-to-end rows draw from their own stream: the other rows are those of a run without them
     without = P.svm_table(
         ["wine"], [0.5, 1.0], 1e-5, 2, 2, 1, 0, max_rows=100, calibration="auto", end_to_end=False

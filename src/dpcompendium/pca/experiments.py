@@ -24,7 +24,7 @@ from ..experiments.sweep import sweep
 from ..rng import make_rng
 from ..validation import check_delta, check_epsilon, check_int, check_rng
 from .core import Calibration, Neighbours, captured_energy
-from .datasets import Dataset, load_dataset, split_sites
+from .datasets import BOUNDS_SOURCES, Dataset, load_dataset, split_sites
 from .methods import (
     END_TO_END_SHARES,
     METHODS,
@@ -198,7 +198,9 @@ def release_claims(
 ) -> pd.DataFrame:
     """One row per (dataset, method, epsilon): the claim of what that row releases, from the claim objects
     (:func:`~dpcompendium.pca.release_claim` with the dataset's n and its bounds' condition): ``release``,
-    ``private``, ``guarantee`` (``"none"`` when not private) and ``label`` (the guarantee, or why there is none).
+    ``private``, ``guarantee`` (``"none"`` when not private), ``label`` (the guarantee, or why there is none) and
+    ``bounds``, where the dataset's bounds come from (:data:`~dpcompendium.pca.BOUNDS_SOURCES`: a guarantee on bounds
+    taken from the data holds only if they are treated as public).
     ``method`` :data:`END_TO_END` is the noisy-projection release on the secure-aggregation subspace."""
     rows = []
     fs, fd = END_TO_END_SHARES["subspace"]
@@ -226,6 +228,7 @@ def release_claims(
                         "private": c.private,
                         "guarantee": c.guarantee if c.private else "none",
                         "label": c.guarantee if c.private else c.why.split(" — ")[0],
+                        "bounds": BOUNDS_SOURCES[name][0],
                     }
                 )
     return pd.DataFrame(rows)
@@ -370,7 +373,8 @@ def svm_table(
     rel = release_claims(datasets, methods, epsilons, delta, release="exact-projections", **kw)
     keys = ["dataset", "method", "epsilon"]
     out = out.merge(sub[[*keys, "subspace_private", "subspace_guarantee"]], on=keys, how="left")
-    return out.merge(rel[[*keys, "release", "private", "guarantee", "label"]], on=keys, how="left")
+    cols = [*keys, "release", "private", "guarantee", "label", "bounds"]
+    return out.merge(rel[cols], on=keys, how="left")
 
 
 def _nearest(published: np.ndarray, candidates: np.ndarray, chunk: int = 128) -> np.ndarray:
