@@ -40,8 +40,9 @@ def test_exact_projections_are_not_private_whatever_the_subspace(method):
     c = P.release_claim(method, 1.0, 1e-5, 1000, s=4)
     assert not c.private and c.why.startswith("trained on exact projections: not private")
     assert "Y_i = X_i V'" in c.mechanism
-    # the subspace's own verdict is stated beside it, true either way
+    # the subspace's own verdict is stated beside it, true either way; the subspace's claim covers the subspace only
     assert (sub.guarantee in c.why) == sub.private
+    assert not sub.private or any("not the projections" in k for k in sub.conditions)
 
 
 def test_the_end_to_end_variant_composes_to_the_total_budget():
@@ -99,7 +100,9 @@ def test_svm_rows_are_labelled_by_what_they_release():
     assert len(e2e) == 2 and e2e.private.all() and (e2e.release == "noisy-projections").all()
     assert list(e2e.guarantee) == ["(0.5, 1e-05)-DP", "(1, 1e-05)-DP"]
     chapter.check_guarantee_labels(svm, "svm")
-    assert (svm.bounds == "from the data").all()  # wine's bounds are its own maxima: every row says so
+    assert (
+        svm.bounds == "from the data"
+    ).all()  # wine's bounds are its own maxima: every row says so
     # the end-to-end rows draw from their own stream: the other rows are those of a run without them
     without = P.svm_table(
         ["wine"], [0.5, 1.0], 1e-5, 2, 2, 1, 0, max_rows=100, calibration="auto", end_to_end=False

@@ -367,6 +367,8 @@ def privacy_claim(
     else:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     claim = claim.with_conditions(
+        "what is published is the subspace V' (and what is computed from it alone), not the projections "
+        "Y_i = X_i V' of the source's step 7, which are not private (release_claim)",
         "rows preprocessed with public statistics only (declared domain bounds and centre, per-row scaling "
         "into the unit ball)",
         "n and the site sizes N_i are public (replace-one neighbours)",
