@@ -97,7 +97,9 @@ def check_run(chapter_id: str, values: dict, out: Path, capsys) -> None:
     dest = out / chapter_id
     assert (dest / f"{chapter_id}.ipynb").is_file()
     assert list(dest.glob("*.csv")), "no table written"
-    for table in dest.glob("*.csv"):  # no guarantee label on a row whose release is not private (issue 27)
+    for table in dest.glob(
+        "*.csv"
+    ):  # no guarantee label on a row whose release is not private (issue 27)
         chapter_mod.check_guarantee_labels(pd.read_csv(table), table.name)
     assert (dest / "index.html").is_file(), "no rerun page"
     assert [p.name for p in out.iterdir()] == [chapter_id]  # no staging folder left behind
