@@ -186,11 +186,11 @@ DOMAINS = ("public", "data")
 #: The condition every MWEM claim rests on.
 PUBLIC_DOMAIN = (
     "the histogram's domain (its cells, e.g. the value range) is public, declared before seeing the data "
-    "(the library's runs take it as given); not min(B)...max(B) of the data, as the coursework code computes it"
+    "(the library's runs take it as given); not min(B)…max(B) of the data, as the coursework code computes it"
 )
 #: Why a claim with ``domain="data"`` (the coursework code as written) fails.
 DATA_DOMAIN_WHY = (
-    "the domain min(B)...max(B) is computed from the data (the coursework code as written): the output has "
+    "the domain min(B)…max(B) is computed from the data (the coursework code as written): the output has "
     "max(B) - min(B) + 1 cells, so a record that sets a new minimum or maximum changes the output's shape, with "
     "probability 1 under one neighbour and 0 under the other: no finite eps; it holds only for neighbours that "
     "share the data's minimum and maximum, i.e. conditional on treating min(B) and max(B) as public"
