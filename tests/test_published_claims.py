@@ -1,6 +1,7 @@
 """Every guarantee true, second review (issue 27): what each chapter publishes, and what it calls public.
 
-One test group per finding; each failed on main @ 52729a5.
+One test group per finding; every test but the projection-sensitivity property (a bound the variant relies on)
+failed on main @ 52729a5.
 
 1. federated-pca: the source's step 7 publishes exact projections ``Y_i = X_i V′`` — not private at any ε; the SVM
    table labels each row from the claim of what it releases; an end-to-end private variant; the reconstruction.
