@@ -1,7 +1,7 @@
 """Property-based tests of the parameter space: every valid parameter set runs a chapter to the end.
 
 ``dpcompendium.book.fuzz.parameter_strategy`` draws parameter sets from each chapter's declared contract (types,
-per-parameter constraints, ``# require:`` lines) at the fuzz size declared in the ``[fuzz]`` table of the chapter's manifest; each
+per-parameter constraints, ``# require:`` lines) at the fuzz size declared in ``dpcompendium.book.fuzz.FUZZ_SIZE``; each
 is run exactly as a user would (``dpcompendium run CHAPTER -p NAME VALUE ... --out DIR``, values as YAML) and must
 exit 0 and write its tables and figures. Every parameter set that ever failed stays below as a regression case.
 
@@ -23,22 +23,23 @@ import shutil
 import time
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from _page_checks import page_problems
 from hypothesis import HealthCheck, Phase, given, settings
 
+from dpcompendium.book import chapter as chapter_mod
 from dpcompendium.book import cli
 from dpcompendium.book.contract import CHAPTER_IDS, get_chapter
 from dpcompendium.book.fuzz import parameter_strategy, small_overrides
 from dpcompendium.chapters.registry import chapter_id
-
-HISTOGRAMS = chapter_id("dpcompendium.chapters.histograms")
 
 DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
 FEDERATED_PCA = chapter_id("dpcompendium.chapters.federated_pca")
 PRIVACY_AUDIT = chapter_id("dpcompendium.chapters.privacy_audit")
 MWEM = chapter_id("dpcompendium.chapters.mwem")
 HIERA = chapter_id("dpcompendium.chapters.hiera")
+HISTOGRAMS = chapter_id("dpcompendium.chapters.histograms")
 
 pytestmark = pytest.mark.fuzz
 
@@ -155,6 +156,10 @@ def check_run(chapter_id: str, values: dict, out: Path, capsys) -> None:
     dest = out / chapter_id
     assert (dest / f"{chapter_id}.ipynb").is_file()
     assert list(dest.glob("*.csv")), "no table written"
+    for table in dest.glob(
+        "*.csv"
+    ):  # no guarantee label on a row whose release is not private (issue 27)
+        chapter_mod.check_guarantee_labels(pd.read_csv(table), table.name)
     assert (dest / "index.html").is_file(), "no rerun page"
     assert [p.name for p in out.iterdir()] == [chapter_id]  # no staging folder left behind
     problems = page_problems(chapter_id, dest, values)

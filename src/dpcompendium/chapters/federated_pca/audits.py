@@ -23,7 +23,7 @@ from ...core.audit.spec import AuditSpec
 from ...core.mechanisms.gaussian import gaussian_epsilon
 from ..registry import chapter_id
 from .core import noise_scale, sensitivity
-from .datasets import prepare
+from .datasets import audit_rows, prepare
 from .methods import privacy_claim
 from .protocols import FRAC_BITS, decode, encode, seed_attack, shared_seed_protocol
 
@@ -34,14 +34,6 @@ __all__ = ["audit_rows", "audit_specs"]
 
 BOUNDS = (0.0, 1.0)
 SITES = 4
-
-
-def audit_rows() -> tuple[np.ndarray, np.ndarray]:
-    """The raw neighbouring pair (replace-one, n = 1002, d = 3) of the module docstring."""
-    d = np.vstack([np.tile([0.5, 1.0, 0.5], (1000, 1)), np.zeros((1, 3)), np.ones((1, 3))])
-    d2 = d.copy()
-    d2[0] = [1.0, 0.5, 0.5]
-    return d, d2
 
 
 def _split(rows: np.ndarray) -> tuple[np.ndarray, ...]:

@@ -11,6 +11,9 @@ from ...core.experiments import bootstrap_mean_ci  # the one implementation (cor
 from .analysis import METRICS, compare_with_reference, summarize_runs
 from .core import (
     COURSEWORK_SCORE_SCALE,
+    DATA_DOMAIN_WHY,
+    DOMAINS,
+    PUBLIC_DOMAIN,
     VARIANTS,
     MWEMResult,
     SweepResult,
@@ -30,7 +33,10 @@ from .queries import RangeQueries, random_range_queries
 
 __all__ = [
     "COURSEWORK_SCORE_SCALE",
+    "DATA_DOMAIN_WHY",
+    "DOMAINS",
     "METRICS",
+    "PUBLIC_DOMAIN",
     "VARIANTS",
     "MWEMResult",
     "RangeQueries",

@@ -75,6 +75,7 @@ COLUMNS = [
     "true_epsilon",
     "event",
     "n_samples",
+    "conditions",
 ]
 
 
@@ -161,6 +162,7 @@ def _row(
         "true_epsilon": entry.true_epsilon,
         "event": res.event,
         "n_samples": res.n_samples,
+        "conditions": "; ".join(entry.claim.conditions),
     }
 
 
