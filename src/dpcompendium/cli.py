@@ -95,6 +95,15 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     from .rerun_page import open_page, write_page
 
+    if args.pdf:  # refused before anything runs: the PDF needs Chromium
+        from .pdf import CHROMIUM
+
+        if not os.access(CHROMIUM, os.X_OK):
+            print(
+                f"error: --pdf needs Chromium at {CHROMIUM} (apt-get install chromium)",
+                file=sys.stderr,
+            )
+            return 2
     try:
         chapter = get_chapter(args.chapter)
         values = validate_parameters(chapter, _parse_values(args.parameter or []))
@@ -156,6 +165,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     print(
         f"{chapter.id}: wrote {n_csv} tables and {n_fig} figures to {dest}; page {dest / 'index.html'}"
     )
+    if args.pdf:  # the page printed by Chromium (dpcompendium.pdf), beside it
+        from .pdf import page_pdf
+
+        print(f"pdf: {page_pdf(dest / 'index.html')}", file=sys.stderr)
     if args.open and not open_page(dest / "index.html"):
         print("no web browser available: open the page yourself")
     return 0
@@ -202,6 +215,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--kernel", default="python3", help="Jupyter kernel (default: python3)")
     run.add_argument(
         "--open", action="store_true", help="open the rerun's page (index.html) in a browser"
+    )
+    run.add_argument(
+        "--pdf",
+        action="store_true",
+        help="also print the rerun's page to DIR/CHAPTER/index.pdf (Debian's /usr/bin/chromium)",
     )
     run.add_argument("-v", "--verbose", action="store_true", help="stream the notebook's output")
     add_scheduler_argument(run)
