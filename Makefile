@@ -38,12 +38,13 @@ export DPCOMPENDIUM_OFFLINE ?= 1
 # Jupyter looks for the kernel inside .venv, not in the user's folders.
 export JUPYTER_PLATFORM_DIRS := 1
 
-.PHONY: help venv book test unit notebooks book-strict browser integration fuzz lint format bench lock env clean
+.PHONY: help venv book pdf test unit notebooks book-strict browser integration fuzz lint format bench lock env clean
 help:
 	@echo "make book   - create .venv from the lock, execute every chapter, build _build/html"
 	@echo "make test   - create .venv from the lock, run all tests: the base (unit, nbval, strict book build, browser),"
 	@echo "              then the integration stage (chapters at other parameters, documented commands, Dask)"
 	@echo "make unit | notebooks | book-strict | browser | integration   - one stage of make test"
+	@echo "make pdf    - the book as PDF (_build/pdf/dpcompendium.pdf, one PDF per chapter) with Debian's chromium"
 	@echo "make fuzz   - run every chapter with FUZZ_EXAMPLES (30) random valid parameter sets each (FUZZ_K=mwem: one)"
 	@echo "make lint | format | bench | lock | clean"
 
@@ -70,8 +71,18 @@ venv: $(STAMP)
 book: $(STAMP)
 	$(BIN)/dpcompendium book
 
+# TEST_ARGS=--pdf (what .ci/run passes): after the integration stage, the pdf stage prints the book to PDF and checks
+# it (tests/test_book_pdf.py); its time is printed apart and its tests are counted in the closing line.
+TEST_ARGS ?=
 test: $(STAMP)
-	$(BIN)/python tools/run_tests.py
+	$(BIN)/python tools/run_tests.py $(TEST_ARGS)
+
+# The PDF of the book and of each chapter (dpcompendium.pdf: the built HTML printed by /usr/bin/chromium, after
+# MathJax; the glossary's Chinese terms need a CJK font, Debian's fonts-noto-cjk). Builds the book first (a no-op
+# for the chapters whose execution is current).
+pdf: $(STAMP)
+	$(BIN)/dpcompendium book
+	$(BIN)/python -m dpcompendium.pdf
 
 # One stage of make test each, run as make test runs it (tools/run_tests.py --only STAGE).
 unit notebooks browser integration: $(STAMP)

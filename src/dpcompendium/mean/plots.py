@@ -41,7 +41,7 @@ def plot_errors(errors: pd.DataFrame, metric: str = "rmse"):
     fig, grid = plt.subplots(
         len(datasets) * rows_per_ds,
         per_row,
-        figsize=(PAGE_WIDTH_IN, 2.3 * len(datasets) * rows_per_ds + 0.9),
+        figsize=(PAGE_WIDTH_IN, 2.3 * len(datasets) * rows_per_ds + 0.7),
         squeeze=False,
     )
     axes = np.empty((len(datasets), len(ns)), dtype=object)
@@ -72,7 +72,7 @@ def plot_errors(errors: pd.DataFrame, metric: str = "rmse"):
     handles, labels = axes[0, 0].get_legend_handles_labels()
     ncol = min(len(labels), 3)
     fig.legend(handles, labels, loc="lower center", ncol=ncol, frameon=False)
-    fig.tight_layout(rect=(0, 0.06 + 0.045 * -(-len(labels) // ncol), 1, 1))
+    fig.tight_layout(rect=(0, 0.01 + 0.035 * -(-len(labels) // ncol), 1, 1))
     return fig
 
 
