@@ -31,6 +31,10 @@ from .paths import repo_root
 
 __all__ = ["BOOK_PDF", "book_pdf", "chromium", "page_pdf", "print_pages", "toc_pages"]
 
+#: The page is laid out PRINT_SCALE times narrower than A4's text width in CSS px and printed smaller: an A4 text
+#: column (182 mm, 688 CSS px) then holds what the screen's 850 px column holds (tables, display math, code),
+#: with body text at 0.8 × 16 px ≈ 9.6 pt.
+PRINT_SCALE = 0.8
 #: The file name of the whole book's PDF.
 BOOK_PDF = "dpcompendium.pdf"
 CHROMIUM = os.environ.get("DPCOMPENDIUM_CHROMIUM", "/usr/bin/chromium")
@@ -129,6 +133,7 @@ def print_pages(browser, jobs: Sequence[tuple[str, Path]]) -> list[str]:
                 header_template="<span></span>",
                 footer_template=_FOOTER,
                 margin={"top": "14mm", "bottom": "16mm", "left": "14mm", "right": "14mm"},
+                scale=PRINT_SCALE,
             )
             tab.emulate_media(media="screen")
     finally:
@@ -159,7 +164,7 @@ def book_pdf(
     for (page, pdf), title in zip(jobs, titles, strict=True):
         start = len(writer.pages)
         writer.append(str(pdf), import_outline=False)
-        writer.add_outline_item(title or page, start)
+        writer.add_outline_item(title=title or page, page_number=start)
         if page.startswith("notebooks/"):
             (out / f"{Path(page).name}.pdf").write_bytes(pdf.read_bytes())
     writer.add_metadata({"/Title": "dpcompendium: differential privacy, executed"})
