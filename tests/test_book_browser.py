@@ -467,7 +467,7 @@ def rerun_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("rerun")
     exe = Path(sys.executable).with_name("dpcompendium")
     proc = subprocess.run(
-        [str(exe), "run", *RERUN, "--out", str(out)],
+        [str(exe), "run", *RERUN, "--out", str(out), "--pdf"],
         capture_output=True,
         text=True,
         timeout=1800,
@@ -511,6 +511,12 @@ def test_rerun_page(rerun_dir, chromium):
     assert re.search(r"\b[0-9a-f]{64}\b", prov), "no lock hash"
     assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", prov) and re.search(r"[\d.]+ s", prov)
     assert "this run" in headline and "default run" in headline
+    # --pdf: the page printed by Chromium beside it (dpcompendium.pdf), figures and all
+    from pypdf import PdfReader
+
+    pdf = PdfReader(rerun_dir / "index.pdf")
+    assert "differential privacy" in pdf.pages[0].extract_text().replace("\ufb00", "ff")
+    assert sum(len(p.images) for p in pdf.pages) >= len(declared_figures("notebooks/dp-mean"))
     # every figure is there and loaded
     declared = declared_figures("notebooks/dp-mean")
     assert info["images"] >= len(declared) > 0

@@ -197,3 +197,22 @@ def test_show_claims_is_a_table_with_the_conditions_as_a_list():
     text = repr(view)
     assert "a (laplace): 0.5-DP under add-remove neighbours" in text and "  - n public" in text
     assert max(len(line) for line in text.splitlines()) < 80
+
+
+def test_run_pdf_without_chromium_is_refused_before_anything_runs(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    exe = Path(sys.executable).with_name("dpcompendium")
+    env = {**os.environ, "DPCOMPENDIUM_CHROMIUM": str(tmp_path / "no-chromium")}
+    proc = subprocess.run(
+        [str(exe), "run", "dp-mean", "--out", str(tmp_path / "out"), "--pdf"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 2 and "--pdf needs Chromium" in proc.stderr, proc.stderr
+    assert not (tmp_path / "out").exists()

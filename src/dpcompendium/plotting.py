@@ -1,7 +1,7 @@
 """The book's figure style: one matplotlib style, panel grids sized for the page, and one colour per method.
 
-Every chapter calls :func:`use_book_style` in its set-up cell. The style (``book.mplstyle`` beside this module) draws
-figures for the book's content column: at most :data:`PAGE_WIDTH_IN` inches wide, shown at their physical size (96 CSS
+Every chapter calls :func:`use_book_style` in its set-up cell. The style (``styles/book.mplstyle``) draws figures
+for the book's content column: at most :data:`PAGE_WIDTH_IN` inches wide, shown at their physical size (96 CSS
 pixels per inch, see :func:`dpcompendium.chapter.show_figure`), with text of at least 8 pt and the colour-blind-safe
 palette of Okabe and Ito (2008). Multi-panel figures come from :func:`panels`: at most three panels in a row. A
 method has the same colour in every chapter (:data:`METHOD_COLORS`, :func:`method_color`): the source's method as
@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 #: The style file.
-STYLE = Path(__file__).with_name("book.mplstyle")
+STYLE = Path(__file__).with_name("styles") / "book.mplstyle"
 #: Widest figure, in inches: the content column of the book at a 1400 px window is about 720 CSS px.
 PAGE_WIDTH_IN = 7.2
 #: CSS pixels per inch: a figure is displayed at ``natural px / dpi × DISPLAY_DPI`` CSS px (its physical size).
