@@ -115,7 +115,7 @@ def chromium():
 
 def print_pages(browser, jobs: Sequence[tuple[str, Path]]) -> list[str]:
     """Print each ``(url, pdf path)`` of ``jobs`` to A4 (the page's print stylesheet, a footer with its title and
-    page numbers) once it is settled (:data:`_SETTLE`); return the pages' titles."""
+    page numbers) once it is settled (MathJax done, images loaded, fonts ready); return the pages' titles."""
     titles = []
     tab = browser.new_page(viewport={"width": 1400, "height": 1000})
     try:

@@ -199,7 +199,7 @@ class ClaimsTable:
 
 def show_claims(claims, key: str = "method") -> ClaimsTable:
     """Claims for a notebook to display as a table (not one long line each): ``claims`` a mapping or iterable of
-    :class:`PrivacyClaim` (as :func:`claims_table`), or a DataFrame of :meth:`PrivacyClaim.as_dict` rows with label
+    :class:`PrivacyClaim` (as :func:`claims_table`), or a DataFrame of ``PrivacyClaim.as_dict()`` rows with label
     columns (``method``, ``variant``, ...) beside them."""
     import pandas as pd
 
