@@ -34,6 +34,8 @@ def mc_tol(variance: float, n: int, z: float = Z) -> float:
 #: the long tests at the front, none is left running alone at the end (the miniature-book test, 15 s, used to end
 #: the unit stage on one worker while the other idled).
 SLOW_FIRST = (
+    "tests/test_otter_assignment.py",  # integration: ~30 s of CPU (otter assign, three gradings): first, beside
+    # the chapters' runs on the other worker, never alone at the end
     "tests/test_execution.py",  # 22 s: jupyter-book builds of a miniature repository
     "tests/test_audit_catalog.py",  # 18 s: the whole catalogue at 2·10⁵ samples, import checks
     "tests/test_cli.py",  # 11 s: chapters run through the command line

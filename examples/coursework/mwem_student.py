@@ -13,6 +13,9 @@ T; ``rng``: a numpy Generator. Returns the synthetic histogram, shape (K,). The 
 is audited by the check at its per-round budget ε/(2T).
 
 - ``mwem`` — the book's coursework variant (:func:`dpcompendium.mwem.mwem`, ``variant="coursework"``);
+- ``mwem_paper`` — MWEM as the paper gives it, in plain numpy: selection ∝ exp(ε/(2T) · score / 2), Laplace
+  scale 2T/ε, 20 multiplicative-weights passes over the measurements so far, the average of the iterates as output
+  (``mwem_paper_measure`` exposes its measurement step);
 - ``mwem_unscaled_scores`` — BROKEN: the exponential mechanism uses exp(score) — the scores are not scaled by
   ε/(2T)/(2Δ) — so the selection spends 2 per round whatever ε (2T in all), and picks the worst query greedily;
 - ``mwem_wrong_noise`` — BROKEN: Laplace scale ε/(2T) instead of 2T/ε (the fraction inverted), so the
@@ -48,7 +51,11 @@ def _answers(x, lo, hi):
     return c[hi + 1] - c[lo]
 
 
-def _coursework(histogram, workload, epsilon, rounds, rng, *, score_scale, noise_scale, passes=20):
+def _coursework(
+    histogram, workload, epsilon, rounds, rng, *, score_scale, noise_scale, passes=20, paper=False
+):
+    """The coursework algorithm (``paper=False``: re-draw until an unmeasured query, last iterate) or the paper's
+    (``paper=True``: any query may be selected again, the average of the iterates)."""
     h = np.asarray(histogram, dtype=float)
     w = np.asarray(workload, dtype=np.int64)
     lo, hi = w[:, 0], w[:, 1]
@@ -59,10 +66,12 @@ def _coursework(histogram, workload, epsilon, rounds, rng, *, score_scale, noise
     measured = np.zeros(m, dtype=bool)
     masks, values = [], []
     eps_round = epsilon / (2.0 * rounds)
+    total = np.zeros(size)
     for _ in range(rounds):
         scores = np.abs(_answers(synth, lo, hi) - true)
         logits = scores * eps_round / (2.0 * score_scale)
-        logits[measured] = -np.inf  # re-draw until an unmeasured query comes out
+        if not paper:
+            logits[measured] = -np.inf  # re-draw until an unmeasured query comes out
         p = np.exp(logits - logits.max())
         q = rng.choice(m, p=p / p.sum())
         measured[q] = True
@@ -72,7 +81,8 @@ def _coursework(histogram, workload, epsilon, rounds, rng, *, score_scale, noise
             for mask, value in zip(masks, values, strict=True):
                 synth = synth * np.exp(mask * (value - synth[mask].sum()) / (2.0 * n))
                 synth *= n / synth.sum()
-    return synth
+        total += synth
+    return total / rounds if paper else synth
 
 
 def mwem_unscaled_scores(histogram, workload, epsilon, rounds, rng):
@@ -92,3 +102,15 @@ def mwem_wrong_noise_measure(histogram, query, epsilon, rounds, rng, size=None):
     """BROKEN measurement step: q(B) + Lap(ε/(2T))."""
     lo, hi = int(query[0]), int(query[1])
     return np.sum(histogram[lo : hi + 1]) + rng.laplace(0.0, epsilon / (2.0 * rounds), size=size)
+
+
+def mwem_paper(histogram, workload, epsilon, rounds, rng):
+    """MWEM as the paper gives it: selection ∝ exp(ε/(2T) · score / 2) (score sensitivity 1), Laplace scale 2T/ε,
+    20 MW passes, the average of the iterates."""
+    return _coursework(histogram, workload, epsilon, rounds, rng, score_scale=1.0,
+                       noise_scale=2.0 * rounds / epsilon, paper=True)  # fmt: skip
+
+
+def mwem_paper_measure(histogram, query, epsilon, rounds, rng, size=None):
+    """The paper's measurement step: q(B) + Lap(2T/ε)."""
+    return mwem_measure(histogram, query, epsilon, rounds, rng, size=size)

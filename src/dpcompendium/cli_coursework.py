@@ -1,6 +1,6 @@
 """Coursework subcommands of ``dpcompendium``: audit your own mechanism, check your own MWEM::
 
-    dpcompendium audit TARGET --epsilon E [--delta D] [--neighbours replace-one|add-remove|local]
+    dpcompendium audit TARGET --epsilon E [--delta D] --neighbours replace-one|add-remove|local
                        (--input FAMILY | --pair 'YAML_D' 'YAML_D2') [-p NAME VALUE]... [--samples N]
                        [--confidence 0.95] [--seed S] [--out DIR]
                        [--chunk-size C [--n-jobs J | --scheduler ADDRESS|local:N]]
@@ -10,6 +10,8 @@ TARGET is ``path/to/file.py:function`` or ``module:function`` (for ``check``, ``
 check's default function name). Everything is validated, and the audit or check run, before anything is written;
 misbehaving user code (raises, NaN, ignores ``rng``) and bad options end with a one-line error and exit status 2.
 A completed audit or check exits with 0 whatever its verdict (the verdict is printed and written to report.md).
+``--neighbours`` is required for dataset and histogram inputs and a pair of datasets (no default: a replace-one
+claim audited as add-remove, or the reverse, gives a wrong verdict); the verdict line names the relation.
 ``--chunk-size C`` counts the audit's evaluation samples in chunks of C (10^8+ samples in bounded memory), and runs
 the selection as one task per candidate pair, over ``--n-jobs`` processes or on a Dask cluster (``--scheduler``, else
 ``$DPCOMPENDIUM_SCHEDULER``); the report depends on C, never on where the tasks ran.
@@ -49,6 +51,23 @@ def _as_input(value: Any) -> Any:
     return np.asarray(value, dtype=float) if isinstance(value, list) else value
 
 
+def _require_neighbours(family: str | None, pair: Any, neighbours: str | None) -> None:
+    """``--neighbours`` is required where a relation is a choice: dataset and histogram inputs, a pair of
+    datasets (one-value inputs — scalar, ldp, category, a pair of scalars — are ``local``)."""
+    import numpy as np
+
+    if neighbours is not None:
+        return
+    if family is not None and family.partition(":")[0].strip() in ("dataset", "histogram"):
+        raise ValueError(
+            f"--neighbours is required with --input {family}: replace-one (n public) or add-remove"
+        )
+    if pair is not None and any(np.ndim(x) > 0 for x in pair):
+        raise ValueError(
+            "--neighbours is required with a --pair of datasets: replace-one (n public) or add-remove"
+        )
+
+
 def cmd_audit(args: argparse.Namespace) -> int:
     from .audit.user import audit_callable, input_pairs, load_module, load_target
     from .cli import _fail
@@ -82,11 +101,12 @@ def cmd_audit(args: argparse.Namespace) -> int:
             raise ValueError(f"--confidence must be in (0, 1), got {args.confidence!r}")
         if (args.input is None) == (args.pair is None):
             raise ValueError("give exactly one of --input FAMILY and --pair 'YAML_D' 'YAML_D2'")
-        if args.input is not None:
-            input_pairs(args.input, args.neighbours)
         pair = None
         if args.pair is not None:
             pair = tuple(_as_input(_yaml(v, "--pair")) for v in args.pair)
+        _require_neighbours(args.input, pair, args.neighbours)
+        if args.input is not None:
+            input_pairs(args.input, args.neighbours)
         params = {name: _yaml(raw, f"parameter {name}") for name, raw in (args.parameter or [])}
         func = load_target(args.target)
         out = _out_dir(args.out or f"results/audit-{func.__name__}")
@@ -107,8 +127,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     if not report.batched:
         print(f"note: {func.__name__} has no size parameter; it was called once per sample (slow)")
-    if pmf is not None:
-        print(f"note: exact audit from {func.__name__}_pmf (the sampler was checked against it)")
+    for note in report.notes:
+        print(f"note: {note}")
     print(report.summary())
     paths = report.save(out)
     print(f"wrote {', '.join(p.name for p in paths)} to {out}")
@@ -162,7 +182,12 @@ def add_coursework_commands(sub: argparse._SubParsersAction) -> None:
     audit.add_argument("--epsilon", type=float, required=True, help="the claimed epsilon")
     audit.add_argument("--delta", type=float, default=0.0, help="the claimed delta (default 0)")
     audit.add_argument(
-        "--neighbours", choices=NEIGHBOURS, default="add-remove", help="neighbour relation"
+        "--neighbours",
+        choices=NEIGHBOURS,
+        default=None,
+        help="the neighbour relation of your claim: required for --input dataset|histogram and a --pair of "
+        "datasets (replace-one: n public, one record changed; add-remove: one record added or removed); "
+        "one-value inputs (scalar, ldp, category) are local. Printed in the verdict line",
     )
     audit.add_argument(
         "--input",

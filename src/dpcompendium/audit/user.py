@@ -18,12 +18,21 @@ A user function ``f(data, rng, **params)`` claims (ε, δ)-DP. The audit
    the event and its direction are fixed before the evaluation samples are drawn, so the bound holds with
    probability ≥ ``confidence`` whatever the search did;
 5. if the output is discrete and the function comes with a probability mass function ``pmf(data, **params) ->
-   {output: probability}`` (the CLI looks for ``<function>_pmf`` in the same module), the ε of every candidate
-   pair is computed exactly instead (:func:`dpcompendium.audit.exact_epsilon`, confidence 1), after a
-   goodness-of-fit check that the sampler follows the pmf.
+   {output: probability}`` (the CLI looks for ``<function>_pmf`` in the same module), the exact ε *of the declared
+   pmf* on every candidate pair (:func:`dpcompendium.audit.exact_epsilon`), a χ² check of the sampler against it
+   on at most ``SAMPLER_CHECK_DRAWS`` draws per input — which sees an output only if its probability is at least
+   :func:`detectable_probability` (≈ 3/n) — and the empirical audit of steps 3–4, which must agree
+   (``_exact_report``).
 
-The verdict is ``violated`` when the audited ε (a lower bound) exceeds the claimed ε, else ``holds``. "holds" is
-not a proof of privacy: an audit only ever finds violations on the inputs and events it tries.
+The neighbour relation is the user's to state (``replace-one`` or ``add-remove`` for datasets and histograms; no
+default) and is named in the verdict line. ``dataset:N,A,B`` inputs also probe beyond the declared bounds
+(:func:`dataset_probes`: records outside [A, B], one-record and empty datasets), where a missing clamp, a
+data-dependent n or an unbounded sensitivity shows.
+
+The verdict is ``violated`` when the audited ε (a lower bound) exceeds the claimed ε, else ``holds``; with a pmf also
+``inconsistent`` (the sampler's bound exceeds the declared pmf's ε) and ``not established`` (the pmf declares an
+output too rare for the sampler check to verify). "holds" is not a proof of privacy: an audit only ever finds
+violations on the inputs and events it tries.
 
 All sampling goes through :func:`sample_outputs` ``(func, data, params, n_samples, seed)``: chunks of
 ``chunk_size`` outputs, chunk i drawn from the i-th child of the ``SeedSequence`` (without mutating it), so the
@@ -54,6 +63,7 @@ import inspect
 import math
 import pickle
 import sys
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,6 +84,7 @@ from .empirical import (
     interval_cuts,
     pooled_sorted,
 )
+from .result import verdict
 from .spec import AuditSpec, are_neighbours, run_audit
 
 __all__ = [
@@ -84,6 +95,8 @@ __all__ = [
     "UserCodeError",
     "audit_callable",
     "check_user_function",
+    "dataset_probes",
+    "detectable_probability",
     "input_pairs",
     "load_target",
     "sample_outputs",
@@ -200,6 +213,9 @@ class InputPair:
     raw_b: Any = None
     relation: str = "add-remove"
     to_input: Callable[[Any], Any] = field(default=_identity, repr=False, compare=False)
+    #: a pair beyond the declared family (records outside [A, B], one-record or empty datasets): the audit drops it,
+    #: with a note, if the function raises or returns NaN on it, instead of stopping
+    probe: bool = False
 
     def __post_init__(self) -> None:
         if self.raw_a is None:
@@ -240,11 +256,15 @@ def _describe(x: Any) -> str:
     return f"array{arr.shape}"
 
 
-def input_pairs(inputs: str, neighbours: str = "add-remove") -> list[InputPair]:
+def input_pairs(
+    inputs: str, neighbours: str | None = None, *, probe: bool = True
+) -> list[InputPair]:
     """The candidate neighbouring pairs of a built-in input family (the audit keeps the worst one).
 
     ``scalar``, ``ldp`` and ``category`` inputs are one value each, and any two values are neighbours (the
-    ``local`` relation, whatever ``neighbours`` says); ``neighbours`` applies to ``dataset`` and ``histogram``.
+    ``local`` relation, whatever ``neighbours`` says); ``neighbours`` applies to ``dataset`` and ``histogram``, and
+    is required for them (``replace-one`` or ``add-remove``: the relation the privacy claim is about — a correct
+    replace-one mean is not add-remove private, so no default is safe).
 
     - ``scalar:A,B`` — one value in [A, B]; any two values are neighbours (a query answer of sensitivity B − A, or
       one person's value): pairs (A, B), (A, mid), (mid, B).
@@ -252,12 +272,15 @@ def input_pairs(inputs: str, neighbours: str = "add-remove") -> list[InputPair]:
     - ``category:K`` — a category in {0, …, K−1} held by one user (local DP): all pairs (the first 10 if K > 5).
     - ``dataset:N,A,B`` — a float array of records in [A, B]. ``replace-one``: N records, one replaced,
       (A,…,A) vs (A,…,A,B) and (B,…,B) vs (B,…,B,A). ``add-remove``: N records vs the same plus one,
-      (A×N) vs (A×N, B), (B×N) vs (B×N, A), (A×N) vs (A×(N+1)), (B×N) vs (B×(N+1)).
+      (A×N) vs (A×N, B), (B×N) vs (B×N, A), (A×N) vs (A×(N+1)), (B×N) vs (B×(N+1)). With ``probe`` (the
+      default) also the pairs of :func:`dataset_probes` beyond the declared bounds: records outside [A, B],
+      one-record and (add-remove) empty datasets — where a missing clamp, a data-dependent n or an unbounded
+      sensitivity shows.
     - ``histogram:K`` — an int array of counts over K bins. ``add-remove``: one count added,
       0 vs e₀ and 10·1 vs 10·1 + e₀. ``replace-one``: one record moved from bin 0 to bin K−1, from 10·e₀ and
       from 10·1.
     """
-    if neighbours not in NEIGHBOURS:
+    if neighbours is not None and neighbours not in NEIGHBOURS:
         raise ValueError(f"neighbours must be one of {'|'.join(NEIGHBOURS)}, got {neighbours!r}")
     if not isinstance(inputs, str) or not inputs:
         raise ValueError(
@@ -267,6 +290,10 @@ def input_pairs(inputs: str, neighbours: str = "add-remove") -> list[InputPair]:
     family = family.strip()
     if family not in FAMILIES:
         raise ValueError(f"inputs must start with one of {'|'.join(FAMILIES)}, got {inputs!r}")
+    if family in ("dataset", "histogram") and neighbours is None:
+        raise ValueError(
+            f"neighbours is required for inputs {inputs}: replace-one (n public) or add-remove"
+        )
     if family in ("dataset", "histogram") and neighbours == "local":
         raise ValueError(
             f"neighbours must be replace-one|add-remove for inputs {family}, got 'local' (use ldp or category)"
@@ -295,27 +322,8 @@ def input_pairs(inputs: str, neighbours: str = "add-remove") -> list[InputPair]:
         if not (math.isfinite(a) and math.isfinite(b) and a < b):
             raise ValueError(f"inputs dataset:N,A,B needs finite A < B, got {inputs!r}")
         n = _parse_int(n_f, "dataset N", minimum=1 if neighbours == "replace-one" else 0)
-        A, B = np.full(n, a), np.full(n, b)
-        if neighbours == "replace-one":
-            A2, B2 = A.copy(), B.copy()
-            A2[-1], B2[-1] = b, a
-            return [InputPair(f"{_describe(A)} vs {_describe(A2)}", A, A2, relation=neighbours),
-                    InputPair(f"{_describe(B)} vs {_describe(B2)}", B, B2, relation=neighbours)]  # fmt: skip
-        out = [
-            (A, np.append(A, b)),
-            (B, np.append(B, a)),
-            (A, np.append(A, a)),
-            (B, np.append(B, b)),
-        ]
-        seen, pairs = set(), []
-        for x, y in out:
-            key = (x.tobytes(), y.tobytes())
-            if key not in seen:
-                seen.add(key)
-                pairs.append(
-                    InputPair(f"{_describe(x)} vs {_describe(y)}", x, y, relation=neighbours)
-                )
-        return pairs
+        pairs = _dataset_pairs(n, a, b, neighbours)
+        return _unique_pairs(pairs + dataset_probes(n, a, b, neighbours) if probe else pairs)
     # histogram
     k = _parse_int(_parse_numbers(spec, 1, "histogram:K")[0], "histogram K", minimum=2)
     e0, ek = np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.int64)
@@ -340,6 +348,83 @@ def input_pairs(inputs: str, neighbours: str = "add-remove") -> list[InputPair]:
         InputPair(name, h, h2, records(h), records(h2), neighbours, counts)
         for name, h, h2 in changes
     ]
+
+
+def _unique_pairs(pairs: list[InputPair]) -> list[InputPair]:
+    """The pairs in order, each (D, D') once."""
+    seen, out = set(), []
+    for pr in pairs:
+        key = (
+            np.asarray(pr.raw_a).tobytes(),
+            np.asarray(pr.raw_b).tobytes(),
+            np.shape(pr.raw_a),
+            np.shape(pr.raw_b),
+        )
+        if key not in seen:
+            seen.add(key)
+            out.append(pr)
+    return out
+
+
+def _dataset_pair(x: np.ndarray, y: np.ndarray, neighbours: str, probe: bool = False) -> InputPair:
+    name = f"{_describe(x)} vs {_describe(y)}"
+    return InputPair(name, x, y, relation=neighbours, probe=probe)
+
+
+def _dataset_pairs(n: int, a: float, b: float, neighbours: str) -> list[InputPair]:
+    """The declared ``dataset:N,A,B`` pairs: N records at a bound, one replaced by (or one added at) a bound."""
+    A, B = np.full(n, a), np.full(n, b)
+    if neighbours == "replace-one":
+        A2, B2 = A.copy(), B.copy()
+        A2[-1], B2[-1] = b, a
+        return [_dataset_pair(A, A2, neighbours), _dataset_pair(B, B2, neighbours)]
+    return [
+        _dataset_pair(x, y, neighbours)
+        for x, y in (
+            (A, np.append(A, b)),
+            (B, np.append(B, a)),
+            (A, np.append(A, a)),
+            (B, np.append(B, b)),
+        )
+    ]
+
+
+#: How far beyond [A, B] the probes put a record, in widths B − A (a missing clamp then moves a mean of N records by
+#: 10/N of the width: far beyond its sensitivity, so even a small audit sees it).
+PROBE_REACH = 10.0
+
+
+def dataset_probes(n: int, a: float, b: float, neighbours: str) -> list[InputPair]:
+    """Neighbouring pairs beyond the declared family ``dataset:N,A,B`` (the audit's default probes).
+
+    Records are promised to lie in [A, B], but a mechanism's privacy may not rest on that promise: the clamp is part
+    of the mechanism. With w = B − A and the extremes A⁻ = A − 10w, B⁺ = B + 10w:
+
+    - records outside [A, B] — ``replace-one``: (A×N) vs (A×(N−1), B⁺) and (B×N) vs (B×(N−1), A⁻);
+      ``add-remove``: (A×N) vs (A×N, B⁺) and (B×N) vs (B×N, A⁻): a missing clamp (or any sensitivity that grows
+      with the data) shows here;
+    - one-record datasets — ``replace-one``: (A) vs (B) (if N > 1); ``add-remove``: (A) vs (A, B) and (B) vs (B, B):
+      where n changes most in relative terms, so a mean that divides by the true n without noise shows here;
+    - ``add-remove`` only: the empty dataset vs (B).
+
+    Every probe is a pair of neighbouring raw datasets (:func:`~dpcompendium.audit.spec.are_neighbours`); a function
+    that raises or returns NaN on one is not audited on it (the report says so) rather than stopped.
+    """
+    lo, hi = a - PROBE_REACH * (b - a), b + PROBE_REACH * (b - a)
+    A, B = np.full(n, a), np.full(n, b)
+    if neighbours == "replace-one":
+        A2, B2 = A.copy(), B.copy()
+        A2[-1], B2[-1] = hi, lo
+        pairs = [(A, A2), (B, B2)] + ([(np.array([a]), np.array([b]))] if n > 1 else [])
+    else:
+        pairs = [
+            (A, np.append(A, hi)),
+            (B, np.append(B, lo)),
+            (np.array([a]), np.array([a, b])),
+            (np.array([b]), np.array([b, b])),
+            (np.array([], dtype=float), np.array([b])),
+        ]
+    return [_dataset_pair(x, y, neighbours, probe=True) for x, y in pairs]
 
 
 # -------------------------------------------------------------------------------------------- sampling
@@ -718,7 +803,8 @@ class AuditReport:
     """The outcome of :func:`audit_callable`.
 
     ``epsilon_lower`` is a lower bound on the function's ε at the claimed δ that holds with probability at least
-    ``confidence`` (empirical audit), or the exact ε over the candidate pairs (``method="exact"``, confidence 1).
+    ``confidence`` — the empirical audit's, also with a pmf (``method="exact"``), where ``exact_epsilon`` is the
+    exact ε of the declared pmf over the candidate pairs and ``empirical`` the empirical audit's report.
     ``table`` has one row per candidate pair (its selection-half estimate; the chosen row also carries the
     evaluation-half counts and the bound).
     """
@@ -741,22 +827,33 @@ class AuditReport:
     inputs: str = ""
     params: dict = field(default_factory=dict)
     chunk_size: int | None = None
+    #: exact audits (``method="exact"``): the exact ε of the declared pmf, the sampler check's draws per input and
+    #: the smallest output probability it sees with probability 95 %, the empirical audit of the sampler, and why
+    #: the verdict is what it is (inconsistent, not established)
+    exact_epsilon: float | None = None
+    sampler_draws: int = 0
+    detectable_p: float = math.nan
+    empirical: AuditReport | None = None
+    reason: str = ""
+    #: what the user should know beyond the verdict (probes not audited, what the sampler check can see)
+    notes: list[str] = field(default_factory=list)
     _plot: dict = field(default_factory=dict, repr=False)
 
     def summary(self) -> str:
-        """One line: the verdict with the audited ε and its confidence."""
-        kind = (
-            "exact ε" if self.method == "exact" else f"ε ≥ {self.epsilon_lower:.3f} with confidence"
-        )
-        if self.method == "exact":
-            body = f"{kind} = {self.epsilon_lower:.4g}"
-        else:
-            body = f"{kind} {self.confidence:.3g}"
+        """One line: the verdict, the claim with its neighbour relation, the audited ε and its confidence (exact
+        audits: the declared pmf's exact ε, then the empirical bound on the sampler, then the reason)."""
         delta = f", δ = {self.claimed_delta:g}" if self.claimed_delta else ""
-        return (
-            f"{self.verdict.upper()}: claimed ε = {self.claimed_epsilon:g}{delta}; audited {body} "
-            f"(pair {self.pair}; event {self.event})"
-        )
+        claim = f"{self.verdict.upper()}: claimed ε = {self.claimed_epsilon:g}{delta} ({self.neighbours} neighbours)"
+        bound = f"ε ≥ {self.epsilon_lower:.3f} with confidence {self.confidence:.3g}"
+        if self.method == "exact":
+            emp = self.empirical
+            witness = f" (pair {emp.pair}; event {emp.event})" if emp is not None else ""
+            line = (
+                f"{claim}; exact ε of the declared pmf = {self.exact_epsilon:.4g} (pair {self.pair}; event "
+                f"{self.event}); empirical {bound}{witness}"
+            )
+            return f"{line} — {self.reason}" if self.reason else line
+        return f"{claim}; audited {bound} (pair {self.pair}; event {self.event})"
 
     def to_markdown(self) -> str:
         """A short report: claim, verdict, witness event, per-pair table."""
@@ -768,6 +865,7 @@ class AuditReport:
             f"- claim: ε = {self.claimed_epsilon:g}, δ = {self.claimed_delta:g}, neighbours: {self.neighbours}",
             f"- inputs: {self.inputs or 'given pair'}; parameters: {self.params or '{}'}",
             f"- method: {self.method}" + self._method_note(),
+            *(f"- note: {n}" for n in self.notes),
             f"- witness: pair {self.pair}; event {self.event}; P[M(D) ∈ S] = {self.p_a:.4g}, "
             f"P[M(D') ∈ S] = {self.p_b:.4g}",
             f"- calls: {'vectorized (size=...)' if self.batched else 'one call per sample (no size parameter)'}",
@@ -784,7 +882,11 @@ class AuditReport:
     def _method_note(self) -> str:
         n = self.n_samples
         if self.method != "empirical":
-            return " — output probabilities from the pmf"
+            return (
+                f" — output probabilities from the declared pmf (sampler checked on {self.sampler_draws} draws per "
+                "input), and the empirical audit of the sampler"
+                + (self.empirical._method_note() if self.empirical else "")
+            )
         if self.chunk_size is None:
             return (
                 f" — pair and event chosen on {n // 2} samples per input; on the chosen pair {n} fresh samples, "
@@ -850,7 +952,7 @@ class AuditReport:
 
 
 # --------------------------------------------------------------------------------------------- audit
-def _check_pair(pair, neighbours: str) -> InputPair:
+def _check_pair(pair, neighbours: str | None) -> InputPair:
     """A given pair: two scalars are one value each (local); anything else is a raw dataset (records on the first
     axis) under ``neighbours``."""
     if isinstance(pair, InputPair):
@@ -861,6 +963,10 @@ def _check_pair(pair, neighbours: str) -> InputPair:
     name = f"{_describe(a)} vs {_describe(b)}"
     if np.ndim(a) == 0 and np.ndim(b) == 0:
         return _local_pair(name, a, b)
+    if neighbours is None:
+        raise ValueError(
+            f"neighbours is required for a pair of datasets ({name}): replace-one (n public) or add-remove"
+        )
     return InputPair(name, a, b, relation=neighbours)
 
 
@@ -930,7 +1036,7 @@ def _exact(func, pmf, pairs, params, name, epsilon, delta, n_check, ss, batched)
         rows.append({"pair": pr.name, "statistic": "output", "event": _exact_event(res.event),
                      "exact_epsilon": res.audited_epsilon, "p_a": res.p_a, "p_b": res.p_b})  # fmt: skip
     k = int(np.argmax([r.audited_epsilon for r in results]))
-    return rows, k, results[k], keys, tables[k]
+    return rows, k, results[k], keys, tables[k], tables
 
 
 def _check_dims(name: str, dims: set[int]) -> None:
@@ -989,7 +1095,7 @@ def audit_callable(
     *,
     epsilon: float,
     delta: float = 0.0,
-    neighbours: str = "add-remove",
+    neighbours: str | None = None,
     inputs: str | None = None,
     pair: Sequence | None = None,
     params: Mapping[str, Any] | None = None,
@@ -1001,6 +1107,7 @@ def audit_callable(
     chunk_size: int | None = None,
     n_jobs: int = 1,
     scheduler: str | None = None,
+    probes: bool = True,
 ) -> AuditReport:
     """Audit ``func(data, rng, **params)`` against its claimed (ε, δ) on neighbouring inputs.
 
@@ -1012,9 +1119,14 @@ def audit_callable(
     which fixes the direction on half of them and bounds ε (Clopper–Pearson) on the other half.
     A ``size`` parameter of ``func`` (returning ``size`` outputs stacked on the first axis) makes sampling
     vectorized; without it ``func`` is called once per sample. A parameter of ``func`` named ``epsilon``
-    (``delta``) that ``params`` does not set receives the claimed value. ``pmf(data, **params) -> {output: probability}``
-    switches to the exact ε of every pair (after a goodness-of-fit check of the sampler). Raises
-    :class:`UserCodeError` for misbehaving code and ``ValueError`` for bad arguments.
+    (``delta``) that ``params`` does not set receives the claimed value. ``neighbours`` (``replace-one`` or
+    ``add-remove``) is required for ``dataset`` and ``histogram`` inputs and for a pair of datasets; one-value inputs
+    are ``local``. Inputs ``dataset:N,A,B`` also probe beyond the declared bounds (:func:`dataset_probes`) unless
+    ``probes=False`` (the declared family only: an audit that trusts the data to lie in [A, B]).
+    ``pmf(data, **params) -> {output: probability}`` adds the exact ε of the declared pmf on every pair
+    (``_exact_report``: it is the sampler's ε only as far as the sampler check can see, so the empirical audit
+    runs too and must agree). Raises :class:`UserCodeError` for misbehaving code and ``ValueError`` for bad
+    arguments.
 
     ``chunk_size`` (10 ≤ C ≤ ``samples``): a big audit in bounded memory (module docstring): ``min(samples // 2, C)``
     selection outputs per candidate input (one task per candidate pair), the evaluation counted in chunks of C — in
@@ -1023,14 +1135,16 @@ def audit_callable(
     """
     epsilon = check_epsilon(epsilon)
     delta = 0.0 if delta == 0 else check_delta(delta)
-    if neighbours not in NEIGHBOURS:
+    if neighbours is not None and neighbours not in NEIGHBOURS:
         raise ValueError(f"neighbours must be one of {'|'.join(NEIGHBOURS)}, got {neighbours!r}")
     if (inputs is None) == (pair is None):
         raise ValueError(
             "give exactly one of inputs (a family such as 'scalar:0,1') and pair=(D, D')"
         )
     pairs = (
-        input_pairs(inputs, neighbours) if inputs is not None else [_check_pair(pair, neighbours)]
+        input_pairs(inputs, neighbours, probe=probes)
+        if inputs is not None
+        else [_check_pair(pair, neighbours)]
     )
     for pr in pairs:
         if not are_neighbours(pr.raw_a, pr.raw_b, pr.relation):
@@ -1066,39 +1180,37 @@ def audit_callable(
             params[key] = value  # the claim, unless the caller sets the parameter
     name = getattr(func, "__name__", "function")
     batched = check_user_function(func, pairs[0].a, params, seed=seed)
+    pairs, notes = _screen_probes(func, pairs, params, seed, batched)
     root = np.random.SeedSequence(seed)
-    ss_sel, ss_ev = _chunk_seed(root, 0), _chunk_seed(root, 1)
     relation = pairs[0].relation
     common = dict(
         claimed_epsilon=epsilon, claimed_delta=delta, neighbours=relation, n_samples=samples,
         batched=batched, function=name, inputs=inputs or "", params=params,
     )  # fmt: skip
+    kw = dict(
+        c=c, root=root, chunk_size=chunk_size, n_jobs=n_jobs, scheduler=scheduler, max_cuts=max_cuts
+    )
+    if pmf is None:
+        report = _empirical_report(func, pairs, params, common, **kw)
+    else:
+        report = _exact_report(func, pmf, pairs, params, common, **kw)
+    report.notes = notes + report.notes
+    return report
 
-    if pmf is not None:
-        n_check = min(samples, 20_000)
-        rows, k, res, keys, (ta, tb) = _exact(
-            func, pmf, pairs, params, name, epsilon, delta, n_check, ss_sel, batched
-        )
-        table = pd.DataFrame(rows)
-        table["chosen"] = np.arange(len(rows)) == k
-        enc = _Encoder()
-        enc.codes = {kk: i for i, kk in enumerate(keys)}
-        p = np.array([ta.get(o, 0.0) for o in keys])
-        q = np.array([tb.get(o, 0.0) for o in keys])
-        o = int(
-            np.argmax(
-                np.where((p == 0) & (q == 0), -1.0, np.abs(np.log(p + 1e-300) - np.log(q + 1e-300)))
-            )
-        )
-        grid = np.arange(len(keys), dtype=float)
-        plot = {"a": np.repeat(grid, np.round(p * 10_000).astype(int)),
-                "b": np.repeat(grid, np.round(q * 10_000).astype(int)),
-                "event": (o - 0.5, o + 0.5), "statistic": "output (exact probabilities)", "encoder": enc}  # fmt: skip
-        return AuditReport(
-            verdict=res.verdict, epsilon_lower=float(res.audited_epsilon), confidence=1.0, table=table,
-            method="exact", pair=pairs[k].name, event=_exact_event(res.event), p_a=res.p_a, p_b=res.p_b, _plot=plot, **common,
-        )  # fmt: skip
 
+def _empirical_report(
+    func, pairs, params, common, *, c, root, chunk_size, n_jobs, scheduler, max_cuts
+) -> AuditReport:
+    """The empirical audit (module docstring, steps 3–4): the pair, statistic and event chosen on ``samples // 2``
+    outputs per candidate input (stream: child 0 of ``root``), ε bounded by :func:`run_audit` on fresh outputs of
+    the chosen pair (child 1)."""
+    epsilon, delta, samples = (
+        common["claimed_epsilon"],
+        common["claimed_delta"],
+        common["n_samples"],
+    )
+    batched, name = common["batched"], common["function"]
+    ss_sel, ss_ev = _chunk_seed(root, 0), _chunk_seed(root, 1)
     # ---- selection half: n_sel outputs of every distinct candidate input i, drawn from child i of ss_sel
     n_sel = samples // 2 if chunk_size is None else min(samples // 2, chunk_size)
     n_ev = (
@@ -1210,3 +1322,133 @@ def audit_callable(
         method="empirical", pair=chosen.name, event=res.event, p_a=res.p_a, p_b=res.p_b, _plot=plot,
         chunk_size=chunk_size, **common,
     )  # fmt: skip
+
+
+#: Draws per input of the sampler check of an exact audit (at most; fewer if ``samples`` is smaller). The check is a
+#: sanity check of the pmf (wrong support, grossly wrong frequencies); the sampler's rare outputs are the empirical
+#: audit's job, on all ``samples``.
+SAMPLER_CHECK_DRAWS = 20_000
+
+
+def detectable_probability(n_draws: int, power: float = 0.95) -> float:
+    """The smallest output probability p that ``n_draws`` independent draws show at least once with probability
+    ``power``: 1 − (1 − p)^n ≥ power ⇔ p ≥ 1 − (1 − power)^(1/n) (≈ 3/n at 95 %). An output rarer than that — or a
+    sampler that puts more mass on it than its pmf declares — is invisible to a goodness-of-fit check of n draws."""
+    n = check_int(n_draws, "n_draws", minimum=1)
+    return float(-math.expm1(math.log1p(-power) / n))
+
+
+def _exact_verdict(
+    exact_eps: float, emp: AuditReport, epsilon: float, rare: list
+) -> tuple[str, str]:
+    """(verdict, reason) of an exact audit: the declared pmf's exact ε, the empirical bound on the sampler, and the
+    declared outputs too rare for the sampler check to verify (``rare``: (output, probability) pairs)."""
+    declared = verdict(exact_eps, epsilon, "exact")
+    if emp.epsilon_lower > exact_eps * (1 + 1e-9) + 1e-12:
+        why = (f"inconsistent: the sampler's empirical ε ≥ {emp.epsilon_lower:.3f} exceeds the declared pmf's exact "
+               f"ε = {exact_eps:.4g}, so the pmf does not describe the sampler")  # fmt: skip
+        return (
+            "violated" if emp.verdict == "violated" or declared == "violated" else "inconsistent"
+        ), why
+    if declared == "violated":
+        return "violated", ""
+    if rare:
+        o, pr = rare[0]
+        why = (f"not established: the pmf declares output {o!r} with probability {pr:.2g}, below what the sampler "
+               f"check can see, and the empirical audit cannot tell the sampler's ε from the claim at this sample "
+               f"size (more --samples, or a proof)")  # fmt: skip
+        return "not established", why
+    return "holds", ""
+
+
+def _exact_report(
+    func, pmf, pairs, params, common, *, c, root, chunk_size, n_jobs, scheduler, max_cuts
+) -> AuditReport:
+    """An audit with a declared pmf: the exact ε of the *declared* pmf on every candidate pair, a χ² check that the
+    sampler follows it (on ``min(samples, SAMPLER_CHECK_DRAWS)`` draws per input, stream child 2 of ``root``), and
+    the empirical audit of the sampler (:func:`_empirical_report`, same samples and streams as without the pmf).
+
+    The declared ε is the sampler's only as far as the check can see: it detects an output of probability
+    p ≥ :func:`detectable_probability` (n) with 95 % probability, and ε is often decided by rarer outputs. Verdict
+    (``_exact_verdict``): ``violated`` if the declared ε or the empirical bound exceeds the claim;
+    ``inconsistent`` if the empirical bound exceeds the declared ε (the pmf is wrong) but not the claim;
+    ``not established`` if the pmf declares an output rarer than the check can see (the claim then rests on
+    probabilities nothing verified); else ``holds``.
+    """
+    epsilon, delta, samples = (
+        common["claimed_epsilon"],
+        common["claimed_delta"],
+        common["n_samples"],
+    )
+    name, batched = common["function"], common["batched"]
+    n_check = min(samples, SAMPLER_CHECK_DRAWS)
+    rows, k, res, keys, (ta, tb), tables = _exact(
+        func, pmf, pairs, params, name, epsilon, delta, n_check, _chunk_seed(root, 2), batched
+    )
+    emp = _empirical_report(func, pairs, params, common, c=c, root=root, chunk_size=chunk_size, n_jobs=n_jobs,
+                            scheduler=scheduler, max_cuts=max_cuts)  # fmt: skip
+    p_seen = detectable_probability(n_check)
+    rare = sorted(
+        {(o, pr) for both in tables for t in both for o, pr in t.items() if 0 < pr < p_seen},
+        key=lambda x: (x[1], repr(x[0])),
+    )
+    exact_eps = float(res.audited_epsilon)
+    verdict_, reason = _exact_verdict(exact_eps, emp, epsilon, rare)
+    table = pd.DataFrame(rows)
+    table["chosen"] = np.arange(len(rows)) == k
+    table = pd.concat([table.assign(method="exact (declared pmf)"), emp.table.assign(method="empirical")],
+                      ignore_index=True)  # fmt: skip
+    enc = _Encoder()
+    enc.codes = {kk: i for i, kk in enumerate(keys)}
+    p = np.array([ta.get(o, 0.0) for o in keys])
+    q = np.array([tb.get(o, 0.0) for o in keys])
+    o = int(
+        np.argmax(
+            np.where((p == 0) & (q == 0), -1.0, np.abs(np.log(p + 1e-300) - np.log(q + 1e-300)))
+        )
+    )
+    grid = np.arange(len(keys), dtype=float)
+    plot = {"a": np.repeat(grid, np.round(p * 10_000).astype(int)),
+            "b": np.repeat(grid, np.round(q * 10_000).astype(int)),
+            "event": (o - 0.5, o + 0.5), "statistic": "output (declared probabilities)", "encoder": enc}  # fmt: skip
+    notes = [
+        f"exact ε from {name}_pmf is the declared pmf's; the sampler check (χ² on {n_check} draws per input) "
+        f"sees an output of probability ≥ {p_seen:.2g} with probability 95 %; rarer outputs, where ε is often "
+        f"decided, it cannot see — the empirical audit ({samples} samples per input) bounds the sampler's ε directly"
+    ]
+    return AuditReport(
+        verdict=verdict_, epsilon_lower=emp.epsilon_lower, confidence=emp.confidence, table=table,
+        method="exact", pair=pairs[k].name, event=_exact_event(res.event), p_a=res.p_a, p_b=res.p_b, _plot=plot,
+        exact_epsilon=exact_eps, sampler_draws=n_check, detectable_p=p_seen, reason=reason, empirical=emp,
+        notes=notes, **common,
+    )  # fmt: skip
+
+
+def _screen_probes(func, pairs, params, seed, batched) -> tuple[list[InputPair], list[str]]:
+    """Drop the probe pairs (:func:`dataset_probes`) on which ``func`` raises, returns NaN, or returns outputs of
+    another shape or kind than on the declared inputs; one note per dropped pair. Declared pairs are never dropped
+    (misbehaving code on them stops the audit)."""
+    if not any(pr.probe for pr in pairs):
+        return pairs, []
+    ref = sample_outputs(func, pairs[0].a, params, 2, seed, batched=batched)
+    kept, notes = [], []
+    for pr in pairs:
+        if not pr.probe:
+            kept.append(pr)
+            continue
+        try:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                for x in (pr.a, pr.b):
+                    out = sample_outputs(func, x, params, 2, seed, batched=batched)
+                    if out.shape[1:] != ref.shape[1:] or (out.dtype.kind in "USa") != (
+                        ref.dtype.kind in "USa"
+                    ):
+                        raise UserCodeError(
+                            f"outputs of shape {out.shape[1:]} instead of {ref.shape[1:]}"
+                        )
+        except UserCodeError as exc:
+            notes.append(f"probe {pr.name} not audited: {str(exc).splitlines()[0]}")
+            continue
+        kept.append(pr)
+    return kept, notes

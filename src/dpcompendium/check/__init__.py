@@ -30,8 +30,9 @@ _REGISTRY: dict[str, Check] = {}
 @dataclass
 class CheckReport:
     """What a check found: ``tables`` (name → tidy DataFrame, saved as ``<name>.csv``), ``lines`` (the printed
-    summary), ``verdict`` (``consistent`` or ``differs``), the :class:`~dpcompendium.audit.AuditReport` of any
-    audited step, and a figure builder."""
+    summary), ``verdict`` (what the check found, one phrase: which implementation the runs match, or the privacy
+    failure of an audited step, which then also heads ``lines``), the :class:`~dpcompendium.audit.AuditReport` of
+    any audited step, and a figure builder."""
 
     check: str
     function: str
