@@ -22,7 +22,11 @@ one after another; ``--overlap`` starts the unit stage at once. The wall time of
 then a table of all stages, and last a plain closing line that counts every test of every stage
 (``N passed, N failed, N skipped``), read from each stage's JUnit XML report.
 
-    python tools/run_tests.py [--from STAGE] [--only STAGE] [--serial | --overlap]
+With ``--pdf`` (``.ci/run`` passes it), a last stage follows the integration stage: the built book printed to PDF by
+Chromium and checked (``tests/test_book_pdf.py``, about a minute), timed apart and counted in the closing line;
+``make test`` alone does not run it (``make pdf`` prints the PDF).
+
+    python tools/run_tests.py [--from STAGE] [--only STAGE] [--serial | --overlap] [--pdf]
 """
 
 from __future__ import annotations
