@@ -9,7 +9,9 @@ the page loads and shown by a click on their title; every Library reference page
 is loaded once (``test_page`` runs every check of the page in that visit: most of a visit is MathJax typesetting).
 
 The page of a rerun (``dpcompendium run``) and the settle helper's own test need Chromium but no built book: they are
-marked ``integration`` and run in the last stage of ``make test``.
+marked ``integration`` and run in the last stage of ``make test``. The rerun page is checked as the book renders it:
+figures numbered with their captions, figure and theorem references and citations resolved in the page, the
+chapter's works cited listed, references to the rest of the book linked to the online book, no raw key.
 
 Needs ``_build/html`` (``make book`` or ``dpcompendium book``) and Debian's ``/usr/bin/chromium``, driven through the
 ``playwright`` package (never ``playwright install``). Skips, with the reason, only when ``_build/html`` does not
@@ -492,6 +494,7 @@ def test_rerun_page(rerun_dir, chromium):
         response = tab.goto(f"{url}/index.html", wait_until="load")
         assert response is not None and response.status == 200
         info = tab.evaluate(INSPECT)
+        refs = tab.evaluate(REFERENCES)
         prov = tab.inner_text("#provenance")
         headline = tab.inner_text("section.headline")
         external = list(context.external_requests[seen:])
@@ -528,3 +531,60 @@ def test_rerun_page(rerun_dir, chromium):
     assert not info["mathErrors"], f"MathJax errors: {info['mathErrors'][:3]}"
     raw = RAW_TEX.search(info["text"])
     assert raw is None, f"raw TeX left: {info['text'][max(0, raw.start() - 40) : raw.end() + 40]!r}"
+    check_rerun_references(refs, info["text"], declared)
+
+
+# JavaScript run in a rerun's page: figures and their captions, cross-references, citations, links to the book.
+REFERENCES = """
+() => {
+  const main = document.querySelector('main') || document.body;
+  const resolved = a => !!document.getElementById(decodeURIComponent(a.getAttribute('href').slice(1)));
+  return {
+    figures: Array.from(main.querySelectorAll('figure[id]')).map(f => ({
+      id: f.id, captions: f.querySelectorAll('figcaption').length,
+      number: (f.querySelector('.caption-number') || {}).textContent || '',
+      caption: ((f.querySelector('figcaption') || {}).innerText || '').trim()})),
+    numrefs: Array.from(main.querySelectorAll('a.reference.internal[href^="#fig-"]')).map(a => ({
+      text: a.textContent.trim(), resolved: resolved(a)})),
+    proofs: Array.from(main.querySelectorAll('a.reference.internal[href^="#thm-"], a.reference.internal[href^="#def-"]'))
+      .map(a => ({text: a.textContent.trim(), resolved: resolved(a)})),
+    citations: Array.from(main.querySelectorAll('.bibtex-citation a[href^="#"]')).map(a => ({
+      text: a.textContent.trim(), resolved: resolved(a)})),
+    entries: main.querySelectorAll('.citation-list .citation').length,
+    book: Array.from(main.querySelectorAll('a.external-book')).map(a => ({href: a.href, text: a.textContent.trim()})),
+  };
+}
+"""
+#: a label or bibliography key shown as text instead of its target
+RAW_KEY = re.compile(
+    r"\b(?:fig|thm|def|lem|prop|ex)-[a-z0-9]+(?:-[a-z0-9]+)+\b|\{(?:cite|numref|prf:|glue|doc\})|\?\?"
+)
+
+
+def check_rerun_references(refs: dict, text: str, declared: list[str]) -> None:
+    """A rerun's page as the book renders it: every declared figure numbered with one caption, every figure
+    reference and citation resolved within the page to its number or author and year, the chapter's works cited
+    listed, references to the rest of the book pointing to the online book with the target's title; no raw key."""
+    from dpcompendium.rerun_page import BOOK_URL
+
+    figures = {f["id"]: f for f in refs["figures"]}
+    for name in declared:
+        assert name in figures, f"figure {name} is not on the rerun page"
+    for f in refs["figures"]:
+        assert f["captions"] == 1 and re.fullmatch(r"Fig\. \d+", f["number"].strip()), f
+        assert len(f["caption"]) > len(f["number"]) + 10, f"figure {f['id']}: no caption text"
+    assert refs["numrefs"] and all(
+        r["resolved"] and re.fullmatch(r"Fig\. \d+", r["text"]) for r in refs["numrefs"]
+    ), refs["numrefs"]
+    assert all(r["resolved"] and r["text"] for r in refs["proofs"]), refs["proofs"]
+    keys = set(re.findall(r"@\w+\{([^,\s]+),", (ROOT / "book" / "references.bib").read_text()))
+    assert refs["citations"] and all(
+        r["resolved"] and r["text"] not in keys for r in refs["citations"]
+    ), refs["citations"][:5]
+    assert refs["entries"] >= 3, "the chapter's works cited are not listed"
+    assert refs["book"] and all(
+        r["href"].startswith(BOOK_URL + "/") and r["text"] and not RAW_KEY.search(r["text"])
+        for r in refs["book"]
+    ), refs["book"]
+    raw = RAW_KEY.search(text)
+    assert raw is None, f"raw key left: {text[max(0, raw.start() - 40) : raw.end() + 40]!r}"

@@ -5,6 +5,11 @@ per-parameter constraints, ``# require:`` lines) at the fuzz size declared in ``
 is run exactly as a user would (``dpcompendium run CHAPTER -p NAME VALUE ... --out DIR``, values as YAML) and must
 exit 0 and write its tables and figures. Every parameter set that ever failed stays below as a regression case.
 
+Every run's page (``index.html``) is checked against the run (``_page_checks.page_problems``: no Sphinx warning, no raw
+role, reference, label or bibliography key, one caption per figure, every pasted value one the run glued, key values
+equal to the same values recomputed from the run's CSV tables). A second, fixed parameter set per chapter, far from
+the defaults (:data:`FAR`), runs under ``make fuzz`` (marker ``extended``: about a minute per chapter).
+
 Environment: ``DPCOMPENDIUM_FUZZ_EXAMPLES`` (examples per chapter, default 1: the CI subset, with a fixed
 hypothesis seed), ``DPCOMPENDIUM_FUZZ_RANDOM=1`` (random draws, as ``make fuzz`` does), ``DPCOMPENDIUM_FUZZ_LOG``
 (append one JSON line per run), ``DPCOMPENDIUM_FUZZ_KEEP_GOING=1`` (log failures without stopping: exploration).
@@ -19,6 +24,7 @@ import time
 from pathlib import Path
 
 import pytest
+from _page_checks import page_problems
 from hypothesis import HealthCheck, Phase, given, settings
 
 from dpcompendium import cli
@@ -71,6 +77,51 @@ REGRESSIONS = [
 ]
 
 
+#: A second parameter set per chapter, far from the defaults (other budgets, datasets, variants, sizes), shrunk to the
+#: fuzz size by ``small_overrides`` like the regressions; its page is checked as every run's is.
+FAR = {
+    "dp-mean": {
+        "epsilons": [0.02, 8.0],
+        "ns": [20, 300],
+        "datasets": ["adult-age"],
+        "evidence_n": 3,
+        "evidence_epsilon": 3.0,
+        "seed": 11,
+    },
+    "mwem": {
+        "epsilons": [0.3, 3.0],
+        "variants": ["standard"],
+        "T_1d": 8,
+        "T_values": [3, 12],
+        "seed": 5,
+    },
+    "histograms": {
+        "datasets": ["HEPTH", "ADULT"],
+        "epsilons": [0.2, 5.0],
+        "sweep_epsilons": [0.05, 5.0],
+        "k": 4,
+        "query_lengths": [10, 50],
+    },
+    "federated-pca": {
+        "datasets": ["digits"],
+        "epsilons": [0.3, 8.0],
+        "sites": [1, 4],
+        "splits": ["unequal"],
+        "calibration": "analytic",
+    },
+    "hiera": {
+        "epsilons": [0.1, 3.0],
+        "mus": [1, 3],
+        "mu": 3,
+        "datasets": ["uniform"],
+        "sgd_datasets": ["synthetic"],
+        "sgd_methods": ["pm", "hiera", "none"],
+        "group_rule": "text",
+    },
+    "privacy-audit": {"confidence": 0.9, "seed": 5},
+}
+
+
 def run_chapter(chapter_id: str, values: dict, out: Path, capsys=None) -> tuple[int, str]:
     """``dpcompendium run`` with ``values`` given as YAML (JSON) strings; return (exit code, stderr)."""
     args = ["run", chapter_id, "--out", str(out)]
@@ -97,6 +148,8 @@ def check_run(chapter_id: str, values: dict, out: Path, capsys) -> None:
     assert list(dest.glob("*.csv")), "no table written"
     assert (dest / "index.html").is_file(), "no rerun page"
     assert [p.name for p in out.iterdir()] == [chapter_id]  # no staging folder left behind
+    problems = page_problems(chapter_id, dest, values)
+    assert not problems, f"{chapter_id} {values}: the page:\n" + "\n".join(problems)
 
 
 @pytest.mark.integration
@@ -122,5 +175,13 @@ def test_every_valid_parameter_set_runs(chapter_id, tmp_path, capsys):
 @pytest.mark.extended
 @pytest.mark.parametrize(("chapter_id", "given_values"), REGRESSIONS)
 def test_regressions(chapter_id, given_values, tmp_path, capsys):
+    values = {**small_overrides(get_chapter(chapter_id), given_values), **given_values}
+    check_run(chapter_id, values, tmp_path / "out", capsys)
+
+
+@pytest.mark.extended
+@pytest.mark.parametrize("chapter_id", CHAPTER_IDS)
+def test_far_parameter_set_and_its_page(chapter_id, tmp_path, capsys):
+    given_values = FAR[chapter_id]
     values = {**small_overrides(get_chapter(chapter_id), given_values), **given_values}
     check_run(chapter_id, values, tmp_path / "out", capsys)

@@ -210,13 +210,17 @@ def test_privacy_audit_no_longer_calls_the_classical_gaussian_an_inefficiency_on
     assert "which is an inefficiency, not a violation" not in text
 
 
-def test_the_rerun_page_pastes_glued_claims():
+@pytest.mark.integration  # a Sphinx build of a one-cell page (~5 s)
+def test_the_rerun_page_pastes_glued_claims(tmp_path):
+    """The rerun page pastes glued claims as the book does, from a cell the page removes (``remove-cell``), inside
+    a table cell too (a pasted "|" does not split it)."""
     from dpcompendium import PrivacyClaim
-    from dpcompendium.rerun_page import glued_values, render_page
+    from dpcompendium.rerun_page import build_page, glued_values, page_notebook
 
     claim = PrivacyClaim("m_1*", "add-remove", "sum: max(|a|,|b|) = 200", 2.0)
     nb = nbformat.v4.new_notebook()
     code = nbformat.v4.new_code_cell('glue("k", claim.statement(), display=False)')
+    code.metadata["tags"] = ["remove-cell"]
     code.outputs = [
         nbformat.v4.new_output(
             "display_data",
@@ -225,9 +229,14 @@ def test_the_rerun_page_pastes_glued_claims():
         )
     ]
     md = nbformat.v4.new_markdown_cell(
-        "| a | b |\n|---|---|\n| x | {glue:text}`k` |\n\nsaid: {glue:text}`k`."
+        "# A chapter\n\n| a | b |\n|---|---|\n| x | {glue:text}`k` |\n\nsaid: {glue:text}`k`."
     )
-    nb.cells = [code, md]
+    nb.cells = [md, code]
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     assert glued_values(nb) == {"k": claim.statement()}
     prov = {
         "changed": {},
@@ -236,8 +245,14 @@ def test_the_rerun_page_pastes_glued_claims():
         "commit": "x",
         "lock_sha256": "0",
         "date": "d",
+        "wall_seconds": 1,
     }
-    page = render_page(nb, nb, {**prov, "wall_seconds": 1}, "t", mathjax=None)
+    page, warnings = build_page(page_notebook(nb, nb, prov), tmp_path, "notebooks/x", "A chapter")
+    text = page.read_text()
+    assert not warnings, warnings
     pasted = html.escape(claim.statement(), quote=False)  # m_1*: 2-DP … max(|a|,|b|) = 200)
-    assert page.count(pasted) == 2 and "{glue" not in page and "`k`" not in page
-    assert f"<td>x</td>\n<td>{pasted}</td>" in page  # the pasted "|" did not split the table cell
+    assert text.count(f'<span class="pasted-text">{pasted}</span>') == 2
+    assert "{glue" not in text and "`k`" not in text
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", text, re.S)
+    assert any(pasted in c for c in cells) and not any(c.strip().startswith("x |") for c in cells)
+    assert "glue(" not in text  # the removed cell is not shown

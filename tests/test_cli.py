@@ -113,7 +113,17 @@ def test_bad_parameters_fail_before_writing(mini_repo, tmp_path, capsys, args, m
     assert not out.exists()
 
 
-def test_run_writes_results_and_replaces_atomically(mini_repo, tmp_path, capsys):
+def _fake_sphinx_build(src, out, docname, title):
+    """Writes the page notebook's markdown as ``index.html`` (the real build is checked by the integration tests)."""
+    out.mkdir(parents=True)
+    nb = nbformat.read(src / "index.ipynb", as_version=4)
+    (out / "index.html").write_text(
+        "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    )
+    return []
+
+
+def test_run_writes_results_and_replaces_atomically(mini_repo, tmp_path, capsys, monkeypatch):
     out = tmp_path / "results"
     assert (
         cli.main(
@@ -123,11 +133,14 @@ def test_run_writes_results_and_replaces_atomically(mini_repo, tmp_path, capsys)
     )
     dest = out / "dp-mean"
     assert sorted(p.name for p in dest.iterdir()) == [
-        "_mathjax",
+        "_static",
         "done.csv",
         "dp-mean.ipynb",
+        "genindex.html",
         "index.html",
         "partial.csv",
+        "search.html",
+        "searchindex.js",
     ]
     page = (dest / "index.html").read_text()
     assert "Provenance of this rerun" in page and "<code>reps = 3</code>" in page
@@ -138,16 +151,22 @@ def test_run_writes_results_and_replaces_atomically(mini_repo, tmp_path, capsys)
     injected = [c for c in executed.cells if "injected-parameters" in c.metadata.get("tags", [])]
     assert str(dest) in injected[0].source and ".partial-" not in injected[0].source
     assert "wrote 2 tables" in capsys.readouterr().out
-    assert (dest / "_mathjax" / "tex-chtml.js").is_file()
+    assert (
+        dest / "_static" / "mathjax" / "tex-chtml.js"
+    ).is_file()  # MathJax served beside the page
+    assert not (dest / "page-warnings.txt").exists()  # the one-chapter Sphinx build did not warn
+    # the other runs of this test check the CLI's atomic replacement, not the page: a stand-in for the Sphinx build
+    monkeypatch.setattr("dpcompendium.rerun_page.sphinx_build", _fake_sphinx_build)
     # A failing rerun leaves the previous results untouched and no staging folder behind.
     assert cli.main(["run", "dp-mean", "-p", "fail", "true", "--out", str(out)]) == 1
     err = capsys.readouterr().err
     assert "chapter dp-mean failed" in err and "RuntimeError" in err and err.count("\n") == 1
     assert sorted(p.name for p in out.iterdir()) == ["dp-mean"]
     assert (dest / "partial.csv").read_text() == "epsilon,reps\n0.25,3\n2,3\n"
-    # A successful rerun replaces them.
-    assert cli.main(["run", "dp-mean", "-p", "method", "b", "--out", str(out)]) == 0
-    assert "b" in (dest / "done.csv").read_text()
+    # A successful rerun replaces them (--no-page: the results only).
+    assert cli.main(["run", "dp-mean", "-p", "method", "b", "--no-page", "--out", str(out)]) == 0
+    assert "b" in (dest / "done.csv").read_text() and not (dest / "index.html").exists()
+    assert "no page: --no-page" in capsys.readouterr().out
     assert sorted(p.name for p in out.iterdir()) == ["dp-mean"]
 
 
@@ -260,6 +279,7 @@ def test_bad_require_lines_are_refused(mini_repo, line):
 
 
 def test_open_opens_the_page(mini_repo, tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr("dpcompendium.rerun_page.sphinx_build", _fake_sphinx_build)
     opened = []
     monkeypatch.setattr("dpcompendium.rerun_page.open_page", lambda p: opened.append(p) or True)
     out = tmp_path / "results"

@@ -1,0 +1,224 @@
+"""Checks of a rerun's page (``DIR/CHAPTER/index.html``) against the run that wrote it (issue 26).
+
+:func:`page_problems` returns what is wrong with a page, as readable lines (empty: nothing):
+
+- Sphinx warned while building it (``page-warnings.txt``);
+- raw MyST left in the visible text (outside code): a role (``{glue…}``, ``{cite…}``, ``{numref}``, ``{prf:ref}``,
+  ``{doc}``), an unresolved reference (``??``), a raw label (``fig-…``, ``thm-…``, ``ex-…``), a bibliography key;
+- a figure the chapter declares (``mystnb.figure``) and the run drew that is not on the page as a ``<figure>`` with
+  exactly one caption, or any ``<figure>`` without exactly one caption;
+- a pasted value (``span.pasted-text``) that is not a value the run glued, or a glue role of the chapter's text that
+  is not pasted;
+- a glued value that differs from the same value recomputed from the run's CSV tables (:data:`FROM_TABLES`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import numpy as np
+import pandas as pd
+
+from dpcompendium import prose
+from dpcompendium.chapters import get_chapter
+from dpcompendium.rerun_page import glued_values
+
+ROOT = Path(__file__).resolve().parents[1]
+RAW = re.compile(r"\{(?:glue|cite|numref|prf:|doc\}|ref\}|eq\}|term\})|\?\?")
+LABEL = re.compile(r"\b(?:fig|thm|def|lem|prop|ex)-[a-z0-9]+(?:-[a-z0-9]+)+\b")
+GLUE_ROLE = re.compile(r"\{glue(?::\w+)?\}`([\w-]+)(?::[^`]*)?`")
+#: the provenance block's example of shading, not a pasted value
+DEMO = "shaded like this"
+
+
+def bib_keys() -> set[str]:
+    text = (ROOT / "book" / "references.bib").read_text(encoding="utf-8")
+    return set(re.findall(r"@\w+\{([^,\s]+),", text))
+
+
+def visible_text(soup) -> str:
+    """The page's text without code (cell inputs, ``pre``, ``code``), scripts, styles and the navigation."""
+    import copy
+
+    main = copy.copy(soup.find("main") or soup.body)
+    for tag in main.select(
+        "script, style, pre, code, .cell_input, nav, .bd-sidebar, .header-article"
+    ):
+        tag.decompose()
+    return main.get_text(" ")
+
+
+def _median_matched(dest: Path, values: dict) -> str:
+    conclusion = pd.read_csv(dest / "conclusion.csv")
+    large = conclusion[conclusion["n"] * conclusion["epsilon"] >= 50]
+    matched = (
+        large[large["comparison"] == "matched eps, different neighbours"]
+        .groupby("dataset")["rmse_ratio"]
+        .median()
+    )
+    names = {"heights": "heights", "adult-age": "ages"}
+    text = ", ".join(f"{prose.num(v)} for {names[d]}" for d, v in matched.items())
+    return f"median ratio {text}" if len(matched) else "no cell with nε ≥ 50 in this run"
+
+
+def _evidence_ratio(dest: Path, values: dict) -> str:
+    ev = pd.read_csv(dest / "nondp_evidence.csv")
+    ratio = ev[ev["variant"] == "as-written"]["ratio"].iloc[0]
+    eps = values["evidence_epsilon"]
+    return f"{prose.num(ratio, 2)} (against e^ε = {prose.num(math.exp(eps))})"
+
+
+def _mwem_tv(dest: Path, values: dict) -> str:
+    sel = pd.read_csv(dest / "selection_first_round.csv")
+    cw = sel[sel["variant"] == "coursework"]
+    return prose.num(cw["tv_from_uniform"].max(), 2) if len(cw) else "n/a"
+
+
+def _mwem_dpbench(dest: Path, values: dict) -> str | None:
+    if "standard" not in values["variants"]:
+        return None
+    db = pd.read_csv(dest / "dpbench_errors.csv")
+    names = {"ADULT (1-D, 4096 bins)": "ADULT", "Adult 2-D (256 x 256)": "Adult 2-D"}
+    std = db[db["method"] == "MWEM standard"]
+    return "; ".join(
+        f"{names[d]}: "
+        + ", ".join(f"{prose.num(r.mean_error)} at ε = {r.epsilon:g}" for r in g.itertuples())
+        for d, g in std.groupby("data", sort=False)
+    )
+
+
+def _hist_mean_vs_sum(dest: Path, values: dict) -> str:
+    errors = pd.read_csv(dest / "errors.csv")
+    head = errors[
+        (errors["dataset"] == values["datasets"][0]) & (errors["method"] == "sampling_grouping")
+    ]
+
+    def mse(variant: str, eps: float) -> float:
+        rows = head[(head["variant"] == variant) & np.isclose(head["epsilon"], eps, rtol=1e-12)]
+        return float(rows["mse"].iloc[0])
+
+    return prose.span(
+        [mse("as-written", e) / mse("as-written:sum", e) for e in values["epsilons"]], 2
+    )
+
+
+def _hiera_exact(dest: Path, values: dict) -> str:
+    methods = pd.read_csv(dest / "methods.csv")
+    hi = methods[methods["method"] == "hiera"]
+    return prose.span(hi["exact_epsilon"] / hi["epsilon"], 2)
+
+
+def _audit_empirical(dest: Path, values: dict) -> str:
+    audit = pd.read_csv(dest / "audit.csv")
+    return str(int((audit["audit"] == "empirical").sum()))
+
+
+def _audit_power(dest: Path, values: dict) -> str:
+    audit = pd.read_csv(dest / "audit.csv")
+    lap = audit[audit["mechanism"].str.startswith("Laplace mechanism, eps")]
+    pct = prose.span(100 * lap["audited_epsilon"] / lap["claimed_epsilon"], 2)
+    return f"the Laplace lower bounds reach {pct} % of it with {values['n_samples']:,} samples per input"
+
+
+def _fedpca_level(dest: Path, values: dict) -> str:
+    from dpcompendium import pca as P
+
+    energy = pd.read_csv(dest / "energy.csv")
+    with (
+        np.errstate(all="ignore"),
+        warnings.catch_warnings(),
+    ):  # one repetition: no standard error, z = ±inf
+        warnings.simplefilter("ignore", RuntimeWarning)
+        z_shared, z_secure = (
+            P.pooled_z(energy, "shared-seed"),
+            P.pooled_z(energy, "secure-aggregation"),
+        )
+    return prose.guarded(
+        abs(z_shared) < 5 and abs(z_secure) < 5,
+        "its captured energy is indistinguishable from central DP-PCA's (pooled z above)",
+        f"its captured energy differs from central DP-PCA's by a pooled z of {prose.num(z_shared, 2)}",
+    )
+
+
+#: per chapter: glue key -> the value recomputed from the run's CSV tables and parameters (None: not applicable)
+FROM_TABLES: dict[str, dict[str, Callable[[Path, dict], Any]]] = {
+    "dp-mean": {
+        "dpmean_verdict_matched": _median_matched,
+        "dpmean_evidence_ratio": _evidence_ratio,
+    },
+    "mwem": {"mwem_tv_max": _mwem_tv, "mwem_db_trend": _mwem_dpbench},
+    "histograms": {"hist_mean_vs_sum_span": _hist_mean_vs_sum},
+    "hiera": {"hiera_exact_ratio": _hiera_exact},
+    "federated-pca": {"fedpca_table_level": _fedpca_level},
+    "privacy-audit": {"audit_n_empirical": _audit_empirical, "audit_laplace_power": _audit_power},
+}
+
+
+def _plain_quotes(text: str) -> str:
+    """Sphinx's smart quotes undone: ’‘ → ', “” → \"."""
+    return text.translate(str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"'}))
+
+
+def page_problems(chapter_id: str, dest: Path, values: dict[str, Any]) -> list[str]:
+    """What is wrong with the page of a run of ``chapter_id`` with ``values`` written in ``dest`` (see the module)."""
+    from bs4 import BeautifulSoup
+
+    chapter = get_chapter(chapter_id)
+    values = {
+        **{n: p.default for n, p in chapter.parameters.items()},
+        **values,
+    }
+    problems: list[str] = []
+    warnings = dest / "page-warnings.txt"
+    if warnings.is_file():
+        problems.append("Sphinx warnings: " + warnings.read_text()[:2000])
+    soup = BeautifulSoup((dest / "index.html").read_text(encoding="utf-8"), "html.parser")
+    text = visible_text(soup)
+    for pattern, what in ((RAW, "raw MyST"), (LABEL, "a raw label")):
+        for m in pattern.finditer(text):
+            problems.append(f"{what}: {text[max(0, m.start() - 60) : m.end() + 60]!r}")
+    words = set(re.findall(r"[\w:-]+", text))
+    leaked = sorted(k for k in bib_keys() if k in words)
+    if leaked:
+        problems.append(f"bibliography keys in the text: {leaked}")
+
+    executed = nbformat.read(dest / f"{chapter_id}.ipynb", as_version=4)
+    drawn = []
+    for cell in executed.cells:
+        fig = (cell.metadata.get("mystnb") or {}).get("figure") or {}
+        images = [o for o in cell.get("outputs", []) if "image/png" in o.get("data", {})]
+        if fig.get("name") and images:
+            drawn.append(fig["name"])
+    figures = {f.get("id"): f for f in soup.find_all("figure")}
+    for name in drawn:
+        if name not in figures:
+            problems.append(f"figure {name} is not on the page")
+    for fid, f in figures.items():
+        n = len(f.find_all("figcaption"))
+        if n != 1:
+            problems.append(f"figure {fid} has {n} captions")
+
+    glued = glued_values(executed)
+    pasted = [s.get_text() for s in soup.select("span.pasted-text") if s.get_text() != DEMO]
+    roles = [
+        k for c in executed.cells if c.cell_type == "markdown" for k in GLUE_ROLE.findall(c.source)
+    ]
+    if len(pasted) != len(roles):
+        problems.append(
+            f"{len(roles)} glue roles in the text, {len(pasted)} values pasted on the page"
+        )
+    values_glued = {_plain_quotes(v) for v in glued.values()}
+    for p in pasted:
+        if _plain_quotes(p) not in values_glued:
+            problems.append(f"pasted {p[:120]!r} is not a value the run glued")
+    for key, recompute in FROM_TABLES[chapter_id].items():
+        expected = recompute(dest, values)
+        if expected is not None and glued.get(key) != expected:
+            problems.append(f"{key}: glued {glued.get(key)!r}, the run's tables give {expected!r}")
+    return problems

@@ -1,0 +1,285 @@
+"""No number that the run computes is typed into a chapter's prose (issue 26).
+
+A rerun with other parameters must not print the default run's numbers. So a number in a markdown cell is either
+pasted from the run (``{glue:text}`key` ``, ``{glue}`key` ``: MyST-NB glue of a value computed in a code cell), or it
+is one of the numbers that do not depend on the run, and then it is listed below with the reason:
+
+- anything inside math (``$…$``, ``$$…$$``: formulas, theorem constants), a role (citations, references, pastes),
+  inline code or a code block (commands and code the reader types), a link target;
+- a sphinx-proof block, an exercise or a solution (mathematics and coursework: ``test_claims_text.allowed_lines``),
+  and the chapter's "source and what it claims" cell (everything there quotes the source);
+- method and list numbers ("method 3", "1. …");
+- the phrases of :data:`ALLOWED`, each with why its number is not a result of the run (quoted from a source, a
+  definition, a constant of the library, a parameter's default named as such). Every phrase must still be in the
+  chapter (no stale entry).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+from test_claims_text import SOURCE_CELLS, allowed_lines
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = sorted(SOURCE_CELLS)
+
+MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.S)
+ROLE = re.compile(r"\{[\w:-]+\}`[^`]*`")
+CODE = re.compile(r"`[^`\n]*`")
+LINK = re.compile(r"\]\([^)]*\)")
+COMMENT = re.compile(r"<!--.*?-->", re.S)
+#: names that carry a number: "method 3", "methods 1 and 4", "Experiment 2", "Alg. 3, step 5", "claim 1", "§0070"
+METHOD = re.compile(
+    r"(?:\b(?:[Mm]ethods?|[Ee]xperiments?|[Ee]vidence|[Ss]teps?|[Cc]laims?|Alg\.|[Aa]lgorithms?|Exp\.|"
+    r"[Ee]xercises?|[Ss]ites?|[Ll]evels?|[Ss]ections?)|§) ?\d+(?:(?:, | and | or |–|-)\d+)*\b"
+)
+#: list and table-row enumerators: "1. …", "| 7 | …"
+ENUM = re.compile(r"^\s*(?:\d+\.\s|\|\s*\d+\s*\|)")
+#: a number; "1-D", "2-D" are names of dimensions
+NUMBER = re.compile(r"(?<![\w.-])[-−]?\d[\d,]*(?:\.\d+)?(?![\w])(?!-D\b)")
+FENCE = re.compile(r"^\s*(`{3,}|:{3,})\s*(.*?)\s*$")
+#: directive blocks whose content is prose (checked); any other fenced block (code, math, figures' options) is not
+PROSE_BLOCKS = {
+    None,
+    "{note}",
+    "{important}",
+    "{warning}",
+    "{tip}",
+    "{admonition}",
+    "{caution}",
+    "{attention}",
+    "{seealso}",
+    "{hint}",
+    "{dropdown}",
+}
+
+#: cells that define a method or a fixed example, with no result of the run in them: exempt as a whole, with the reason
+DEFINITION_CELLS: dict[str, dict[str, str]] = {
+    "histograms": {
+        "ae1af568": "the method and its privacy, step by step (definitions)",
+        "d6ed5df1": "Evidence 1: a fixed three-bin example, computed exactly (no parameter enters it)",
+        "php-authors-md": "the authors' P-HP procedure, read from their code (definitions)",
+    },
+}
+#: formulas written in plain text: "Lap(1/ε₂)", "Δu = 1"
+FORMULA = re.compile(r"Lap\([^()]*(?:\([^()]*\)[^()]*)*\)|Δu = 1|\(1/\|W\|\)")
+
+ALLOWED: dict[str, list[tuple[str, str]]] = {
+    "dp-mean": [
+        ("average height of 1,000 people", "the source's dataset"),
+        (
+            "this factor of 2",
+            "the ratio of the two calibrations, 2Δ/ε against Δ/ε (derived, not measured)",
+        ),
+        ("unused factor of 2", "the same ratio of calibrations"),
+        ("The count moves by 1", "a count's sensitivity (definition)"),
+        ("(above 1: the second-named", "how the ratios read (definition)"),
+    ],
+    "mwem": [
+        ('"within 10 %"', "the course's criterion, quoted"),
+        ('"Within 10 %"', "the course's criterion, quoted"),
+        ("errors within 10 % of the reference", "the report's statement, quoted"),
+        (
+            "false for 8 of its 16 figures",
+            "the report's own table against the course's (both quoted, no run)",
+        ),
+        (
+            "8 of the 16 one-dimensional figures are more than 10 %",
+            "the same comparison of two quoted tables",
+        ),
+        ("by 39 %", "the same comparison of two quoted tables"),
+        ("up to 129 times the reference", "the same comparison of two quoted tables (2-D)"),
+        ("own 2-D mean errors (336–385", "quoted from the report's table"),
+        ("rises to 244", "quoted from the course's reference table"),
+        ("the report does 20", "quoted from the report's code"),
+        (
+            "200 in 2-D, 20",
+            "the parameters' defaults, named as such (\"Defaults are the report's settings\")",
+        ),
+        (
+            "60 queries in 1-D and 400 random range queries in 2-D, four budgets, 100",
+            "the same defaults",
+        ),
+        ("sensitivity 2 under", "a histogram's L1 sensitivity under replace-one (definition)"),
+        ("sensitivity 1 in any dimension", "a count's sensitivity (definition)"),
+        (
+            "at most about 1.2",
+            "the largest score of the report's 1-D data divided by 10^5 (the data are fixed)",
+        ),
+        ("95 % percentile-bootstrap", "the interval's level (definition)"),
+        ("95 % intervals", "the interval's level (definition)"),
+        ("another 100-run", "the course's reference is a 100-run average (quoted)"),
+        ("A 100-run average", "the course's reference is a 100-run average (quoted)"),
+        ("100-run averages", "the course's reference is a 100-run average (quoted)"),
+        ("60 queries a run", "the report's 1-D workload (fixed, quoted)"),
+        ("report's 60", "the report's 1-D workload (fixed, quoted)"),
+        ("(bin 0)", "a bin of the report's fixed data"),
+        ("56-cell", "the 14 x 4 domain of the report's 2-D data (fixed)"),
+        ("4096 bins", "DPBench's ADULT histogram (fixed data)"),
+        ("65 536 sparse cells", "Adult 2-D's 256 x 256 domain (fixed data)"),
+    ],
+    "histograms": [
+        (
+            "more than 15 at a nominal ε = 1",
+            "Evidence 1's fixed example (exact, no parameter enters it)",
+        ),
+        ("loss > 15 at nominal ε = 1", "the same fixed example"),
+        ("loss above 15 at a nominal ε = 1", "the same fixed example"),
+        ("A loss of more than 15", "the same fixed example"),
+        ("at a nominal ε = 1 means", "the same fixed example"),
+        ("at most ε₂ = 0.5 of loss", "the same fixed example's budget"),
+        ('"the published values show the partition {0}, {1, 2}"', "the same fixed example's event"),
+        ("a cap of 2000", "the authors' P-HP code (definition)"),
+        ("ε_cluster/(2·depth)", "the authors' P-HP code (definition)"),
+        ("clamping at 0)", "the authors' P-HP code (definition)"),
+        ("20 repetitions, range queries of 100–1000", "the parameters' defaults, named as such"),
+        ("histogram of 4096 bins", "DPBench's 1-D histograms (fixed data)"),
+        ('"query range 100–1000"', "quoted from the patent"),
+        ("(q(x) − q(x̂))²", "the MSE's definition"),
+        ("95 % percentile-bootstrap", "the interval's level (definition)"),
+        ("95 % bootstrap interval", "the interval's level (definition)"),
+        ("16-ary tree", "H_b's definition"),
+        ("ε/(h+1)", "H_b's definition"),
+        (
+            "85 % of ε on a noisy histogram, thresholding at 0.35·ln n/ε₁",
+            "AHP's definition (DPBench's defaults)",
+        ),
+        ("SSE + 2/(ε₂²|C|)", "AHP's definition"),
+        ("(< 1 would", "how the ratio reads (definition)"),
+        ("at ε = 1 over a grid", "the tuning experiment's fixed ε (typed in its cell)"),
+        ("at ε = 1 as the cumulative", "the releases' fixed ε (typed in their cell)"),
+    ],
+    "federated-pca": [
+        ("summarises a 2022", "the year of the summarised paper (a citation)"),
+        ("Take 1000 identical rows", "the audited pair's construction (definition)"),
+        ("pixel range 0–16 for digits", "the dataset's documented range"),
+        ("Dirichlet(1) shares", "the split's definition"),
+        ("within   standard errors of 0", "the check's definition (z = 5 tolerance)"),
+        ("more than 5 standard errors", "the check's tolerance, Z = 5 (definition)"),
+        ("): by more than 5", "the check's tolerance, Z = 5 (definition)"),
+        ("5-fold stratified", "the evaluation's design (definition)"),
+        (
+            "is 0.514 at a claimed 0.5 and",
+            "exact ε of the source's calibration at the fixed ε = 0.5 (a constant)",
+        ),
+        (
+            "1.098 at a claimed 1 (1.465 for the analytic calibration at 1)",
+            "the same constants at ε = 1",
+        ),
+        ("exact   10.39", "exact ε of the classical calibration at ε = 10, δ = 1e-5 (a constant)"),
+        ('"(0,1) standardisation"', "quoted from the source"),
+    ],
+    "hiera": [
+        (
+            "100 repetitions, ",
+            "the parameters' defaults, named as such (\"Defaults are the source's settings\")",
+        ),
+        ("1-based", "an indexing convention"),
+        ("its code uses 100", "quoted from the source's code"),
+        ("the code's 100", "quoted from the source's code"),
+        ("Alg. 2/3", "the source's algorithm numbers"),
+        (
+            "groups of 5–9 users",
+            "the text's group rule at the fixed ε = 2.5 of the errata cell (asserted there)",
+        ),
+    ],
+    "privacy-audit": [
+        ("(4,000 per input", "a constant of the coverage experiment, typed in its cell"),
+        ("(1000 identical rows", "the audited pair's construction (federated-pca's audit spec)"),
+        ("from 53 random bits", "how numpy's sampler works (definition)"),
+        ("(sensitivity 1)", "the example's definition"),
+        ("probability exactly 0 under", "a property proved in the text (Sterbenz's lemma)"),
+        ("52 random mantissa bits", "how the snapping mechanism's sampler works (definition)"),
+        ("values of   near 0", "a property of the inverse-CDF sampler (definition)"),
+    ],
+}
+
+
+def prose(
+    nb: nbformat.NotebookNode, source_cell: str | None, exempt_cells: frozenset[str] = frozenset()
+) -> list[tuple[str, str]]:
+    """(cell id, line) of every line of prose that is checked: markdown outside the exempt blocks and the source
+    cell, with math, roles, inline code, link targets and comments blanked out."""
+    out = []
+    for cell in nb.cells:
+        if cell.cell_type != "markdown" or cell.id in exempt_cells or cell.id == source_cell:
+            continue
+        text = MATH.sub(" ", COMMENT.sub(" ", cell.source))
+        stack: list[tuple[str, str | None]] = []
+        for line, exempt in zip(text.splitlines(), allowed_lines(text), strict=True):
+            m = FENCE.match(line)
+            if m:
+                mark, info = m.group(1), m.group(2)
+                top = stack[-1] if stack else None
+                if not info and top and top[0][0] == mark[0] and len(mark) >= len(top[0]):
+                    stack.pop()
+                else:  # a directive ({note} …) or a code block (```python, or a bare fence)
+                    kind = re.match(r"\{[^}]+\}", info)
+                    stack.append((mark, kind.group(0) if kind else "code"))
+                continue
+            if exempt or any(k not in PROSE_BLOCKS for _, k in stack):
+                continue
+            if re.match(r"^\s*:[\w-]+:", line):  # a directive's option
+                continue
+            line = LINK.sub("]", CODE.sub(" ", ROLE.sub(" ", line)))
+            out.append((cell.id, line))
+    return out
+
+
+def typed_numbers(chapter: str) -> list[str]:
+    nb = nbformat.read(ROOT / "notebooks" / f"{chapter}.ipynb", as_version=4)
+    bad = []
+    for cell_id, line in prose(
+        nb, SOURCE_CELLS[chapter], frozenset(DEFINITION_CELLS.get(chapter, {}))
+    ):
+        nums = numbers(line, chapter)
+        if nums:
+            bad.append(f"{cell_id}: {nums} in {line.strip()!r}")
+    return bad
+
+
+def numbers(line: str, chapter: str | None = None) -> list[str]:
+    """The numbers of a checked line that are not allow-listed, method or list numbers."""
+    for phrase, _why in ALLOWED.get(chapter, []):
+        line = line.replace(phrase, " ")
+    return NUMBER.findall(ENUM.sub(" ", METHOD.sub(" ", FORMULA.sub(" ", line))))
+
+
+def test_the_scan_sees_typed_numbers_and_nothing_else():
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("the source says 99", id="src"),
+        nbformat.v4.new_markdown_cell(
+            "The error falls from 285 to 207 (method 2, {glue:text}`k:.3g`, $\\varepsilon=1$).\n"
+            "```python\nx = 5\n```\n:::{note}\na note with 12 in it\n:::\n"
+            ":::{prf:theorem} T\nconstant 4\n:::\n1. item `code 7` {cite:p}`a2014` [x](https://a/3)",
+            id="c",
+        ),
+    ]
+    found = [n for _, line in prose(nb, "src") for n in numbers(line)]
+    assert found == ["285", "207", "12"]
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_no_computed_number_is_typed_in_prose(chapter):
+    bad = typed_numbers(chapter)
+    assert not bad, (
+        f"{chapter}: numbers typed in prose (glue them from the run, or allow-list the phrase with its reason "
+        "in ALLOWED):\n" + "\n".join(bad)
+    )
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_every_allowed_phrase_is_in_the_chapter(chapter):
+    nb = nbformat.read(ROOT / "notebooks" / f"{chapter}.ipynb", as_version=4)
+    text = "\n".join(
+        line
+        for _, line in prose(
+            nb, SOURCE_CELLS[chapter], frozenset(DEFINITION_CELLS.get(chapter, {}))
+        )
+    )
+    stale = [phrase for phrase, _ in ALLOWED[chapter] if phrase not in text]
+    assert not stale, f"{chapter}: allow-listed phrases no longer in the prose: {stale}"
