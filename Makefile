@@ -1,7 +1,8 @@
 # dpcompendium — two commands do all set-up on a fresh machine with Python 3.11:
 #   make book   create .venv from the lock, execute every chapter at its default parameters, build _build/html
 #   make test   create .venv from the lock; unit + property tests, every chapter under nbval, the book with warnings
-#               as errors, and a check of the built HTML in headless Chromium (the base); then the integration stage:
+#               as errors, a check of the built HTML in headless Chromium, and the numerics-sensitive tests again on
+#               another CPU's code paths (the base); then the integration stage:
 #               chapters rerun at other parameters, documented commands, a Dask cluster (tools/run_tests.py)
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -38,12 +39,13 @@ export DPCOMPENDIUM_OFFLINE ?= 1
 # Jupyter looks for the kernel inside .venv, not in the user's folders.
 export JUPYTER_PLATFORM_DIRS := 1
 
-.PHONY: help venv book pdf test unit notebooks book-strict browser integration fuzz lint format bench lock env clean
+.PHONY: help venv book pdf test unit notebooks book-strict browser portable integration fuzz lint format bench lock env clean
 help:
 	@echo "make book   - create .venv from the lock, execute every chapter, build _build/html"
-	@echo "make test   - create .venv from the lock, run all tests: the base (unit, nbval, strict book build, browser),"
+	@echo "make test   - create .venv from the lock, run all tests: the base (unit, nbval, strict book build, browser, portable),"
 	@echo "              then the integration stage (chapters at other parameters, documented commands, Dask)"
-	@echo "make unit | notebooks | book-strict | browser | integration   - one stage of make test"
+	@echo "make unit | notebooks | book-strict | browser | portable | integration   - one stage of make test"
+	@echo "              (portable: numerics tests and dp-mean's headline cells with numpy's SIMD dispatch reduced)"
 	@echo "make pdf    - the book as PDF (_build/pdf/dpcompendium.pdf, one PDF per chapter) with Debian's chromium"
 	@echo "make fuzz   - run every chapter with FUZZ_EXAMPLES (30) random valid parameter sets each (FUZZ_K=mwem: one)"
 	@echo "make lint | format | bench | lock | clean"
@@ -85,7 +87,7 @@ pdf: $(STAMP)
 	$(BIN)/python -m dpcompendium.pdf
 
 # One stage of make test each, run as make test runs it (tools/run_tests.py --only STAGE).
-unit notebooks browser integration: $(STAMP)
+unit notebooks browser portable integration: $(STAMP)
 	$(BIN)/python tools/run_tests.py --only $@
 
 book-strict: $(STAMP)

@@ -341,6 +341,7 @@ def test_planted_samplers_follow_their_laws(rng):
 
 
 # ------------------------------------------------------------------------------------ floating point
+@pytest.mark.numerics
 def test_low_bit_event_separates_numpy_laplace(rng):
     name, ind = low_bit_event()
     n = 1_000_000
@@ -383,6 +384,7 @@ def test_low_bit_event_is_the_fmod_test(grid, rng):
     assert expected.any() and not expected.all()
 
 
+@pytest.mark.numerics
 def test_numpy_laplace_is_the_textbook_sampler():
     g1, g2 = np.random.default_rng(8), np.random.default_rng(8)
     rebuilt = numpy_laplace_from_uniforms(g1.random(20_000), 1.5)

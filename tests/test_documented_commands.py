@@ -7,7 +7,8 @@ existing subcommand and parse (an unknown subcommand fails). ``run`` commands ar
 shrunk to the fuzz size by extra ``-p`` overrides of the parameters they do not set, ``--out`` pointed at a
 temporary folder; ``list`` is executed as shown; ``book`` (the whole book, the ``book`` stage of ``make test``) is
 only parsed; any other subcommand is executed as shown. Templates (``CHAPTER``, ``NAME VALUE``, ``DIR``) are parsed
-with an example chapter substituted.
+with an example chapter substituted. README's commands run as a reader runs them outside make: without
+``DPCOMPENDIUM_DATA_DIR`` and ``DPCOMPENDIUM_OFFLINE`` (the command finds ``../shared/data`` beside the clone itself).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import pytest
 
 from dpcompendium.chapters import get_chapter
 from dpcompendium.cli import build_parser
+from dpcompendium.data import shared_data_dir
 from dpcompendium.fuzz import small_overrides
 from dpcompendium.paths import repo_root
 
@@ -144,10 +146,16 @@ def test_documented_command_runs(where, command, tmp_path):
         words[words.index("--out") + 1] = str(tmp_path / "out")
     elif args.command in ("audit", "check"):
         words += ["--out", str(tmp_path / "out")]
+    env = {**os.environ, "BROWSER": "true"}  # --open: a "browser" that opens nothing
+    if where.startswith("README.md") and shared_data_dir() is not None:
+        # as a reader types them in a fresh clone with ../shared/data beside it: no data variable set (make sets
+        # them; conftest.py sets DPCOMPENDIUM_DATA_DIR for the other tests)
+        unset = ("DPCOMPENDIUM_DATA_DIR", "DPCOMPENDIUM_OFFLINE")
+        env = {k: v for k, v in env.items() if k not in unset}
     proc = subprocess.run(
         [str(BIN), *words[1:]],
         cwd=ROOT,  # documented paths (examples/coursework/...) are relative to the repository
-        env={**os.environ, "BROWSER": "true"},  # --open: a "browser" that opens nothing
+        env=env,
         capture_output=True,
         text=True,
         timeout=1800,

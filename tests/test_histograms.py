@@ -153,6 +153,7 @@ def test_ahp_lookahead_is_exact(rng):
             assert got[r, j] == pytest.approx(min(vals), rel=1e-9, abs=1e-12)
 
 
+@pytest.mark.numerics
 def test_ahp_greedy_matches_scalar_rule(rng):
     s = np.sort(np.round(rng.exponential(4, size=(3, 30))), axis=1)
     c = 3.0
@@ -176,6 +177,7 @@ def test_ahp_greedy_matches_scalar_rule(rng):
         np.testing.assert_array_equal(starts[r], ref)
 
 
+@pytest.mark.numerics
 @pytest.mark.parametrize("c", [0.5, 3.0, 2.0 / 0.15**2])
 def test_compiled_ahp_greedy_is_the_numpy_reference(rng, c):
     """The compiled scan gives the reference's flags exactly, on ties, zeros and AHP-like noisy sorted rows."""
@@ -236,6 +238,7 @@ def test_kmeanspp_matches_exact_pair_probabilities():
     assert np.all(np.abs(freq / reps - exact) <= tol + 1e-12)
 
 
+@pytest.mark.numerics
 @pytest.mark.parametrize("power", [2.0, 1.0, 3.0])
 def test_compiled_kmeanspp_is_the_numpy_reference(power):
     """Same centres as the numpy reference from the same generator, and the generator left in the same state: on

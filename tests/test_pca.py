@@ -123,6 +123,7 @@ def test_sitedata_from_rows_equals_from_labels(rng):
 # ---- masked mean -----------------------------------------------------------------------------------------------
 
 
+@pytest.mark.numerics
 @pytest.mark.parametrize("s", [3, 7])
 def test_masked_sum_count_masks_cancel_exactly(rng, s):
     sums = rng.normal(0, 100, size=(s, 4))
@@ -462,6 +463,7 @@ def test_finding4_classical_gaussian_beyond_its_range():
 # ---- the sweeps' fast paths compute the reference formulas bit for bit ------------------------------------------
 
 
+@pytest.mark.numerics
 def test_symmetric_gaussian_is_the_mirrored_upper_triangle(rng):
     seed = int(rng.integers(2**32))
     sig = np.array([0.5, 2.0, 3.0])
@@ -471,6 +473,7 @@ def test_symmetric_gaussian_is_the_mirrored_upper_triangle(rng):
     assert np.array_equal(e, ref)
 
 
+@pytest.mark.numerics
 @pytest.mark.parametrize(("d", "k"), [(1, 1), (5, 5), (13, 2), (64, 5), (113, 5)])
 def test_top_k_eigh_is_scipy_eigh_evx_bit_for_bit(rng, d, k):
     from scipy import linalg
@@ -486,6 +489,7 @@ def test_top_k_eigh_is_scipy_eigh_evx_bit_for_bit(rng, d, k):
         P.top_k_eigh(a, d + 1)
 
 
+@pytest.mark.numerics
 @pytest.mark.parametrize("order", ["C", "F"])
 def test_from_labels_is_the_masked_product_bit_for_bit(rng, order):
     x = np.asarray(P.prepare(rng.standard_normal((3000, 40))), order=order)
@@ -497,6 +501,7 @@ def test_from_labels_is_the_masked_product_bit_for_bit(rng, order):
         assert np.array_equal(sd.sizes, np.bincount(labels, minlength=s))
 
 
+@pytest.mark.numerics
 def test_energy_cell_is_the_per_method_loop_bit_for_bit():
     """The sweep's cell (non-private subspace once per split, energies in one call) against the plain loop:
     every method fitted at every ε, ``captured_energy`` per subspace, one generator in the same order."""
@@ -523,6 +528,7 @@ def test_energy_cell_is_the_per_method_loop_bit_for_bit():
         assert rows == ref
 
 
+@pytest.mark.numerics
 def test_cv_accuracy_is_cross_val_score_bit_for_bit(rng):
     from sklearn.model_selection import StratifiedKFold, cross_val_score
     from sklearn.pipeline import make_pipeline

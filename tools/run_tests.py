@@ -4,13 +4,15 @@ The book's own tests, the *base*: (1) unit and property tests of the library (tw
 chapter notebook under nbval, two chapters at a time, each executed once: ``tools/nbcapture.py`` keeps nbval's
 executions in ``_build/.execution``, (3) the strict book build (``-W -n --keep-going``), which reuses those executions
 and executes no chapter (the execution report page says so), (4) every page of the built HTML in headless Chromium
-(one browser per worker, two workers, one visit per page). Then (5) the *integration* stage, after the base has
-passed: whole programs run again at other settings (tests marked ``integration``: each chapter at a drawn parameter
+(one browser per worker, two workers, one visit per page), (5) *portable*: the tests marked ``numerics`` and dp-mean's
+headline cells again with numpy's run-time SIMD dispatch off and numba and OpenBLAS compiling for a generic CPU, so a
+result that holds only on this CPU's code paths fails here (``tools/portable.py``). Then (6) the *integration*
+stage, after the base has passed: whole programs run again at other settings (tests marked ``integration``: each chapter at a drawn parameter
 set, the documented commands and the exercises' commands, a rerun's page in Chromium, a Dask cluster). It is the
 part of ``make test`` that "Build once" (issue 14) lets go past its 5-minute target, so its time is printed apart:
 the line ``base passed in ...`` is the time of the book's own tests.
 
-The unit stage needs nothing the chain notebooks → book → browser makes, so it runs *beside* it (its output goes to
+The unit stage needs nothing the chain notebooks → book → browser → portable makes, so it runs *beside* it (its output goes to
 ``_build/test-reports/unit.log`` and is printed when all are done; a failure on either side stops the other). With at
 least 4 cores it starts at once, beside the whole chain. On fewer cores it starts when the notebooks stage has
 passed, beside the book build and the browser check only: the notebooks stage keeps both cores busy (two chapter
@@ -43,6 +45,9 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import portable  # noqa: E402  (tools/portable.py: the portable stage)
+
 BIN = Path(sys.executable).parent
 INLINE = "module://matplotlib_inline.backend_inline"
 REPORTS = ROOT / "_build" / "test-reports"
@@ -120,6 +125,8 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
     py = sys.executable
     dpc = str(BIN / "dpcompendium") if (BIN / "dpcompendium").exists() else "dpcompendium"
 
+    nb_env = {"MPLBACKEND": INLINE, "PYTHONPATH": tools_path()}
+
     def junit(name: str) -> str:
         return f"--junitxml={REPORTS / f'{name}.xml'}"
 
@@ -153,7 +160,7 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
                 junit("notebooks"),
                 *notebooks_in_schedule_order(),
             ],
-            {"MPLBACKEND": INLINE, "PYTHONPATH": tools_path()},
+            nb_env,
         ),
         ("book", [dpc, "book", "--strict"], {}),
         (
@@ -171,6 +178,9 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
             ],
             {},
         ),
+        # the numerics-sensitive tests and dp-mean's headline cells again, with numpy's run-time SIMD dispatch off
+        # and numba and OpenBLAS compiling for a generic CPU: what another machine computes (tools/portable.py)
+        ("portable", portable.command(py, junit("portable")), {**portable.reduced_env(), **nb_env}),
         ("integration", tests_on_workers("integration", "integration and not extended"), {}),
         # with --pdf only (.ci/run): the book printed to PDF by Chromium and checked, after everything else
         ("pdf", [py, "-m", "pytest", "-m", "pdf", junit("pdf"), "tests/test_book_pdf.py"], {}),

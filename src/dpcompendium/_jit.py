@@ -3,8 +3,12 @@
 A kernel is a plain Python function of numbers and numpy arrays, written as loops (the form in which numba compiles
 it). :func:`compiled` returns a getter: ``kernel = compiled(loop)()`` imports numba (about a second, paid only by the
 code that needs a kernel) and compiles ``loop`` once per process, with the machine code cached on disk beside the
-module (``__pycache__``). No ``fastmath``: the compiled kernel performs the loop's IEEE arithmetic in the loop's order,
-so it returns the same bits as the plain function run by Python, which tests use as its reference.
+module (``__pycache__``). No ``fastmath``: the compiled kernel performs the loop's IEEE arithmetic (+ − × ÷, sqrt:
+correctly rounded, the same bits on every CPU) in the loop's order. Elementary functions (exp, expm1, log, pow) are
+libm's in the kernel and numpy's CPU-dispatched SIMD kernels in a numpy reference, a few ulp apart: tests compare a
+kernel with its reference exactly where the result is discrete (indices, draws) and to a derived tolerance where it
+is a float (``book/reproducibility.md``). ``NUMBA_CPU_NAME=generic`` compiles for a generic CPU of the architecture
+(make test's ``portable`` stage).
 """
 
 from __future__ import annotations

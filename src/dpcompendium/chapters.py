@@ -38,18 +38,44 @@ import nbformat
 from .paths import repo_root
 
 __all__ = [
+    "CHAPTER_DATASETS",
     "CHAPTER_IDS",
     "Chapter",
     "Parameter",
     "Requirement",
     "chapters",
     "get_chapter",
+    "required_datasets",
     "safe_eval",
     "validate_parameters",
 ]
 
 #: Chapter ids in book order.
 CHAPTER_IDS = ("dp-mean", "mwem", "histograms", "federated-pca", "hiera", "privacy-audit")
+
+#: The registered datasets (``data/registry.yml``) each chapter reads: (registry name, condition). The condition is
+#: an expression over the chapter's parameters in the syntax of ``# require:`` lines (:func:`safe_eval`); the
+#: dataset is needed when it holds for the run's values ("" = always). ``dpcompendium run`` checks every needed file
+#: (present, with its SHA-256) before anything executes; ``dpcompendium data fetch`` gets them.
+CHAPTER_DATASETS: dict[str, tuple[tuple[str, str], ...]] = {
+    "dp-mean": (("adult", '"adult-age" in datasets'),),
+    "mwem": (("dpbench-1d-ADULTFRANK.n4096", ""), ("dpbench-2d-Adult_2D_256_256", "")),
+    "histograms": tuple(  # the DPBench 1-D histograms the `datasets` parameter may name (data.DPBENCH_ALIASES)
+        (f"dpbench-1d-{stem}", f'"{alias}" in datasets')
+        for alias, stem in (
+            ("ADULT", "ADULTFRANK.n4096"),
+            ("HEPTH", "HEPTH.n4096"),
+            ("INCOME", "INCOME.n4096"),
+            ("MEDCOST", "MEDCOST.n4096"),
+            ("NETTRACE", "NETTRACE.n4096"),
+            ("PATENT", "PATENT.n4096"),
+            ("SEARCHLOGS", "SEARCHLOGS.n4096"),
+        )
+    ),
+    "federated-pca": (("adult", ""),),
+    "hiera": (("adult", ""),),
+    "privacy-audit": (),
+}
 
 _CONSTRAINT = re.compile(r"\[([^\[\]]*)\]\s*$")
 _BOUND = re.compile(r"^(>|<|min|max)\s*(-?[0-9.eE+\-]+|inf)$")
@@ -395,6 +421,19 @@ def get_chapter(chapter_id: str, root: Path | None = None) -> Chapter:
         known = ", ".join(c.id for c in chapters(root))
         raise ValueError(f"chapter must be one of {known}, got {chapter_id!r}")
     return _load_chapter(chapter_id, root)
+
+
+def required_datasets(chapter: Chapter, values: dict[str, Any] | None = None) -> list[str]:
+    """The registry names of :data:`CHAPTER_DATASETS` that ``chapter`` reads with its defaults overridden by
+    ``values`` (validated first: :func:`validate_parameters`), in declaration order."""
+    merged = {**chapter.defaults, **(values or {})}
+    return [
+        name
+        for name, cond in CHAPTER_DATASETS.get(chapter.id, ())
+        # a condition over a parameter the notebook does not have cannot select the dataset (a miniature chapter
+        # in tests); every condition evaluates on the book's own chapters (tests/test_data_cli.py)
+        if not cond or (set(_require_names(cond)) <= set(merged) and safe_eval(cond, merged))
+    ]
 
 
 def validate_parameters(chapter: Chapter, values: dict[str, Any]) -> dict[str, Any]:

@@ -3,10 +3,13 @@
     dpcompendium list
     dpcompendium run CHAPTER [-p NAME VALUE]... [--out DIR] [--open] [--no-page] [--scheduler ADDRESS|local:N]
     dpcompendium book [--strict]   (chapters executed only when stale: see dpcompendium.execution)
+    dpcompendium data [list]       (the data registry and each file's status in the data cache)
+    dpcompendium data fetch [NAME]...   (download registered files, verifying their SHA-256)
     dpcompendium audit TARGET --epsilon E ...   (audit your own mechanism; see cli_coursework)
     dpcompendium check mwem TARGET ...          (check your own MWEM; see cli_coursework)
 
-``run`` validates everything before it executes or writes anything; the chapter runs with papermill into a hidden
+``run`` validates everything before it executes or writes anything (parameters, and the registered data files the
+chapter needs with them: present in the data cache with their SHA-256; ``run`` never downloads); the chapter runs with papermill into a hidden
 staging folder beside ``DIR/CHAPTER`` that replaces ``DIR/CHAPTER`` only when the whole notebook has succeeded, so a
 failed run leaves no half-written results. The results include ``index.html``, the executed chapter built as a page by
 the book's own pipeline (Jupyter Book / Sphinx, one chapter) and headed by the run's provenance
@@ -27,7 +30,13 @@ from typing import Any
 
 import yaml
 
-from .chapters import chapters, get_chapter, validate_parameters
+from .chapters import (
+    CHAPTER_DATASETS,
+    chapters,
+    get_chapter,
+    required_datasets,
+    validate_parameters,
+)
 from .parallel import add_scheduler_argument, with_scheduler
 from .paths import repo_root
 
@@ -87,14 +96,24 @@ def _parse_values(pairs: list[list[str]]) -> dict[str, Any]:
     return values
 
 
+def _missing_data(names: list[str]) -> str | None:
+    """One line naming the files of ``names`` not usable in the data cache and how to get them, or None."""
+    from . import data
+
+    root, _ = data.cache_dir_source()
+    bad = [(n, st) for n in names if (st := data.status(n, root)) != "present"]
+    if not bad:
+        return None
+    shown = ", ".join(f"{data.registry()[n].file} ({st})" for n, st in bad)
+    return (
+        f"data not in the data cache {root}: {shown}; get it with 'dpcompendium data fetch "
+        f"{' '.join(n for n, _ in bad)}' or set DPCOMPENDIUM_DATA_DIR to a folder that holds it (dpcompendium data)"
+    )
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     import time
     from datetime import UTC, datetime
-
-    import nbformat
-    import papermill as pm
-
-    from .rerun_page import open_page, write_page
 
     if args.pdf and args.no_page:
         print(
@@ -116,6 +135,20 @@ def cmd_run(args: argparse.Namespace) -> int:
         values = validate_parameters(chapter, _parse_values(args.parameter or []))
     except ValueError as exc:
         return _fail(str(exc))
+    missing = _missing_data(required_datasets(chapter, values))
+    if missing:
+        return _fail(f"chapter {chapter.id} needs {missing}")
+    from . import data
+
+    # the kernel reads the data from the folder just checked, wherever it was found
+    os.environ["DPCOMPENDIUM_DATA_DIR"] = str(data.cache_dir())
+
+    import nbformat
+    import papermill as pm
+
+    from .kernels import kernel_manager_class
+    from .rerun_page import open_page, write_page
+
     out_root = Path(args.out).expanduser().resolve()
     if out_root.exists() and not out_root.is_dir():
         return _fail(f"--out must be a directory, got {args.out!r} (a file)")
@@ -139,6 +172,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             # papermill waits 60 s for a kernel by default; on a busy machine (two chapters, a test worker, a Dask
             # cluster) start-up can take longer, and a slow start is not a failure of the chapter
             start_timeout=KERNEL_START_TIMEOUT,
+            # IPC transport: the kernel does not warn "running over TCP without encryption" (dpcompendium.kernels)
+            kernel_manager_class=kernel_manager_class(),
         )
         nb = nbformat.read(executed, as_version=4)
         for cell in nb.cells:
@@ -223,6 +258,72 @@ def cmd_book(args: argparse.Namespace) -> int:
     return subprocess.call(cmd, cwd=root, env=env)
 
 
+def cmd_data(args: argparse.Namespace) -> int:
+    """``data`` / ``data list``: every registered file with its status; ``data fetch [NAME]...``: download."""
+    from . import data
+
+    reg = data.registry()
+    root, source = data.cache_dir_source()
+    if args.action == "fetch":
+        return _fetch(args.names or list(reg), root, source)
+    users = {n: [c for c, entries in CHAPTER_DATASETS.items() if n in dict(entries)] for n in reg}
+    print(f"data cache: {root} ({source})")
+    counts: dict[str, int] = {}
+    width = max(map(len, reg))
+    for name, info in reg.items():
+        st = data.status(name, root)
+        counts[st] = counts.get(st, 0) + 1
+        used = f"  [{', '.join(users[name])}]" if users[name] else ""
+        print(f"  {name:<{width}}  {st:<13}  {info.file}{used}")
+    summary = ", ".join(f"{counts.get(k, 0)} {k}" for k in ("present", "missing", "hash mismatch"))
+    print(f"{len(reg)} registered files: {summary}")
+    if counts.get("present", 0) < len(reg):
+        print("get them with 'dpcompendium data fetch [NAME]...' (see README, Data)")
+    return 0
+
+
+def _fetch(names: list[str], root: Path, source: str) -> int:
+    from . import data
+
+    reg = data.registry()
+    unknown = [n for n in names if n not in reg]
+    if unknown:
+        return _fail(
+            f"name must be a registered dataset, got {unknown[0]!r} (see 'dpcompendium data list')"
+        )
+    offline = data._offline()
+    failed: list[tuple[str, str]] = []
+    for name in dict.fromkeys(names):
+        if data.status(name, root) == "present":
+            print(f"{name}: present in {root}")
+            continue
+        if offline:
+            failed.append((name, "DPCOMPENDIUM_OFFLINE is set"))
+            continue
+        try:
+            data.fetch(name)
+        except (OSError, ValueError) as exc:
+            failed.append((name, str(exc).splitlines()[0]))
+            continue
+        print(f"{name}: fetched into {root}, SHA-256 verified")
+    if not failed:
+        return 0
+    print(
+        f"could not fetch {len(failed)} file(s); download each from its URL and put it, as named, in the folder "
+        f"shown (the data cache {root}: {source}), or set DPCOMPENDIUM_DATA_DIR to a folder that holds them:",
+        file=sys.stderr,
+    )
+    for name, why in failed:
+        info = reg[name]
+        target = root / info.file
+        print(
+            f"  {name}: {Path(info.file).name}  from {info.url}  into {target.parent}/",
+            file=sys.stderr,
+        )
+        print(f"    ({why}; sha256 {info.sha256})", file=sys.stderr)
+    return 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dpcompendium", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -265,6 +366,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     book.add_argument("--all", action="store_true", help="rebuild every page")
     book.set_defaults(func=cmd_book)
+    dat = sub.add_parser(
+        "data",
+        help="the data registry and each file's status in the data cache (data list), or download (data fetch)",
+    )
+    dat.set_defaults(func=cmd_data, action="list", names=[])
+    dat_sub = dat.add_subparsers(dest="action")
+    dat_sub.add_parser("list", help="every registered file: present, missing or hash mismatch")
+    fetch = dat_sub.add_parser(
+        "fetch",
+        help="download registered files (all, or NAME...) into the data cache, verifying their SHA-256; "
+        "offline (DPCOMPENDIUM_OFFLINE=1 or no network): print each file's URL and the folder to put it in",
+    )
+    fetch.add_argument("names", nargs="*", metavar="NAME", help="registered names (default: all)")
     from .cli_coursework import add_coursework_commands
 
     add_coursework_commands(sub)

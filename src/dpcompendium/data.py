@@ -1,10 +1,11 @@
 """Data: a registry of pinned, hash-verified files, fetched with pooch.
 
 The registry (``data/registry.yml`` in the repository) lists for each dataset its file (relative to the cache
-directory), pinned upstream URL, SHA-256, licence and description. The cache directory is ``$DPCOMPENDIUM_DATA_DIR``
-(the Makefile and CI point it at ``../shared/data`` when that folder exists) or pooch's per-user cache otherwise.
-A file already in the cache is verified by hash and used without any network access; with
-``DPCOMPENDIUM_OFFLINE=1`` a missing file is an error that names the file and where to put it.
+directory), pinned upstream URL, SHA-256, licence and description. The cache directory (:func:`cache_dir`) is
+``$DPCOMPENDIUM_DATA_DIR`` if set; else ``../shared/data`` beside the repository when it holds registered files (the
+folder the Makefile and CI use); else pooch's per-user cache. A file already in the cache is verified by hash and used
+without any network access; with ``DPCOMPENDIUM_OFFLINE=1`` a missing file is an error that names the file and where
+to put it. :func:`status` says whether each file is present, missing or fails its hash (``dpcompendium data``).
 
 Small tables transcribed from the sources live in ``data/shipped/`` with their provenance and are read with
 :func:`shipped_path`.
@@ -35,12 +36,15 @@ __all__ = [
     "DPBENCH_ALIASES",
     "DatasetInfo",
     "cache_dir",
+    "cache_dir_source",
     "data_root",
     "fetch",
     "load_adult",
     "load_dpbench",
     "registry",
+    "shared_data_dir",
     "shipped_path",
+    "status",
 ]
 
 ADULT_COLUMNS = [
@@ -100,10 +104,46 @@ def registry() -> dict[str, DatasetInfo]:
     }
 
 
-def cache_dir() -> Path:
-    """``$DPCOMPENDIUM_DATA_DIR`` if set, else pooch's per-user cache for dpcompendium."""
+def shared_data_dir() -> Path | None:
+    """``../shared/data`` beside the repository (the Makefile's ``SHARED_DATA``) if it holds a registered file."""
+    try:
+        shared = (repo_root().parent / "shared" / "data").resolve()
+    except FileNotFoundError:  # not a checkout
+        return None
+    if shared.is_dir() and any((shared / info.file).is_file() for info in registry().values()):
+        return shared
+    return None
+
+
+def cache_dir_source() -> tuple[Path, str]:
+    """The cache directory and where it comes from: ``$DPCOMPENDIUM_DATA_DIR`` if set; else ``../shared/data``
+    beside the repository if it holds a registered file (found as the Makefile finds it); else pooch's per-user
+    cache for dpcompendium."""
     env = os.environ.get("DPCOMPENDIUM_DATA_DIR")
-    return Path(env).expanduser().resolve() if env else Path(pooch.os_cache("dpcompendium"))
+    if env:
+        return Path(env).expanduser().resolve(), "DPCOMPENDIUM_DATA_DIR"
+    shared = shared_data_dir()
+    if shared is not None:
+        return shared, "../shared/data beside the repository"
+    return Path(
+        pooch.os_cache("dpcompendium")
+    ), "the per-user cache (DPCOMPENDIUM_DATA_DIR unset, no ../shared/data)"
+
+
+def cache_dir() -> Path:
+    """The data cache directory (see :func:`cache_dir_source`)."""
+    return cache_dir_source()[0]
+
+
+def status(name: str, root: Path | None = None) -> str:
+    """``"present"`` (the file is in the cache with its registered SHA-256), ``"missing"`` or ``"hash mismatch"``."""
+    info = registry()[name]
+    target = (root or cache_dir()) / info.file
+    if not target.is_file():
+        return "missing"
+    return (
+        "present" if pooch.file_hash(str(target), alg="sha256") == info.sha256 else "hash mismatch"
+    )
 
 
 def _offline() -> bool:

@@ -241,6 +241,8 @@ def execute_notebook(
     """
     from nbclient import NotebookClient
 
+    from .kernels import kernel_manager_class
+
     notebook = Path(notebook)
     nb = nbformat.read(notebook, as_version=4)
     peak: list[float] = []
@@ -251,6 +253,7 @@ def execute_notebook(
         resources={"metadata": {"path": str(notebook.parent)}},
         allow_errors=False,
         startup_timeout=600,  # two chapters start at once on a busy machine: a slow start is no failure
+        kernel_manager_class=kernel_manager_class(),  # IPC: no "running over TCP without encryption" warning
     )
 
     def on_cell_executed(**_: Any) -> None:

@@ -366,7 +366,9 @@ def _replay_loop(A, offsets, members, qpos, meas, t, n, inv2n):  # pragma: no co
     sequential steps per chain, which numpy runs at a few µs of dispatch per small operation. Chain by chain (chains
     are independent within a pass, and a chain's histogram stays in cache), a step visits only the cells of its box,
     twice (every cell of every chain, with a mask, before: 1.5–2.7× slower on the chapter's 2-D workload). Sums run
-    over the cells in the reference's order, so the result is bit-for-bit the reference's (``tests/test_mwem.py``)."""
+    over the cells in the reference's order; only ``expm1`` (libm here, numpy's CPU-dispatched kernel in the
+    reference) may differ in the last bits, so the result equals the reference's to a tolerance derived in
+    ``tests/test_mwem.py`` (``book/reproducibility.md``)."""
     C, N = A.shape
     for c in range(C):
         row = A[c]
