@@ -23,10 +23,12 @@ import shutil
 import time
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from _page_checks import page_problems
 from hypothesis import HealthCheck, Phase, given, settings
 
+from dpcompendium import chapter as chapter_mod
 from dpcompendium import cli
 from dpcompendium.chapters import CHAPTER_IDS, get_chapter
 from dpcompendium.fuzz import parameter_strategy, small_overrides
@@ -146,6 +148,10 @@ def check_run(chapter_id: str, values: dict, out: Path, capsys) -> None:
     dest = out / chapter_id
     assert (dest / f"{chapter_id}.ipynb").is_file()
     assert list(dest.glob("*.csv")), "no table written"
+    for table in dest.glob(
+        "*.csv"
+    ):  # no guarantee label on a row whose release is not private (issue 27)
+        chapter_mod.check_guarantee_labels(pd.read_csv(table), table.name)
     assert (dest / "index.html").is_file(), "no rerun page"
     assert [p.name for p in out.iterdir()] == [chapter_id]  # no staging folder left behind
     problems = page_problems(chapter_id, dest, values)

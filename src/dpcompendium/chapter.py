@@ -7,6 +7,7 @@ written as PNG and SVG (SVG with a fixed hash salt and no date, so they are repr
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -19,6 +20,7 @@ __all__ = [
     "FIGURE_DPI",
     "FLOAT_FORMAT",
     "SavedPath",
+    "check_guarantee_labels",
     "closest",
     "output_dir",
     "save_figure",
@@ -40,6 +42,39 @@ def output_dir(path: str | Path | None, chapter: str) -> Path:
     return out
 
 
+#: A guarantee label: "(1, 1e-05)-DP", "0.5-DP", "2-LDP", "ε-DP".
+_GUARANTEE = re.compile(r"-L?DP\b")
+
+
+def check_guarantee_labels(df: pd.DataFrame, name: str = "table") -> None:
+    """Refuse a table that labels a row with a guarantee its release does not have.
+
+    Every column ``guarantee``/``label`` (or ``<prefix>_guarantee``/``<prefix>_label``) is governed by the column
+    ``private`` (``<prefix>_private``) of the same row, which states whether that row's release is private (from its
+    claim object): where it is False, the label must not state a guarantee ("…-DP", "…-LDP"). A column that states
+    guarantees without its ``private`` column is refused too."""
+    for col in df.columns:
+        m = re.fullmatch(r"(?P<prefix>.*?)(?P<kind>guarantee|label)", str(col))
+        if m is None:
+            continue
+        pcol = f"{m['prefix']}private"
+        labelled = df[col].astype(str).str.contains(_GUARANTEE)
+        if not labelled.any():
+            continue
+        if pcol not in df.columns:
+            raise ValueError(
+                f"{name} must have a column {pcol!r} stating whether each row's release is private, "
+                f"beside its guarantee labels in column {col!r}"
+            )
+        bad = labelled & ~df[pcol].astype(bool)
+        if bad.any():
+            i = bad.to_numpy().nonzero()[0][0]
+            raise ValueError(
+                f"{name} labels row {i} with {df[col].iloc[i]!r} in column {col!r}, but its release is not "
+                f"private ({pcol} = {df[pcol].iloc[i]!r})"
+            )
+
+
 class SavedPath(type(Path())):  # the platform's concrete Path class (PosixPath here)
     """The path of a file a chapter wrote: a :class:`~pathlib.Path` that a notebook does not display, so a cell
     ending in ``save_table(...)`` shows nothing (not the build's folder)."""
@@ -50,7 +85,10 @@ class SavedPath(type(Path())):  # the platform's concrete Path class (PosixPath 
 
 def save_table(df: pd.DataFrame, name: str, out: str | Path) -> SavedPath:
     """Write ``df`` as ``<out>/<name>.csv`` (tidy, no index, fixed float format); return the path (a
-    :class:`SavedPath`: a notebook cell that ends with this call shows nothing)."""
+    :class:`SavedPath`: a notebook cell that ends with this call shows nothing).
+
+    Refuses (:func:`check_guarantee_labels`) a table whose guarantee label contradicts a row's ``private``."""
+    check_guarantee_labels(df, name)
     path = SavedPath(Path(out) / (name if name.endswith(".csv") else f"{name}.csv"))
     df.to_csv(path, index=False, float_format=FLOAT_FORMAT, lineterminator="\n")
     return path

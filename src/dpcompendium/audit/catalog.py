@@ -81,6 +81,7 @@ COLUMNS = [
     "true_epsilon",
     "event",
     "n_samples",
+    "conditions",
 ]
 
 
@@ -155,6 +156,7 @@ def _row(
         "true_epsilon": entry.true_epsilon,
         "event": res.event,
         "n_samples": res.n_samples,
+        "conditions": "; ".join(entry.claim.conditions),
     }
 
 

@@ -120,7 +120,9 @@ def privacy_claim(method: str, epsilon: float, variant: str = "private") -> Priv
     (``parse_variant``). With ``as-written`` centres it is not private under either reading of S5: the centre
     selection reads the true counts with no budget (support of the centre distribution changes with one record:
     unbounded loss), and with the true centre counts in the scores one record in a centre bin moves all n − k
-    exponential-mechanism draws (up to (n − k)·ε₁). Its claim carries the nominal ε with ``private=False``.
+    exponential-mechanism draws (up to (n − k)·ε₁/2: each draw's log-probabilities move by at most ε₁/2, the
+    chapter's exercise; :func:`grouping_privacy_loss` computes it exactly). Its claim carries the nominal ε with
+    ``private=False``.
     """
     eps = check_epsilon(epsilon)
     if method not in METHODS:
@@ -158,6 +160,6 @@ def privacy_claim(method: str, epsilon: float, variant: str = "private") -> Priv
         why=(
             "k-means++ centre selection on true counts spends no budget (a neighbour can turn a zero-probability "
             "centre choice into a positive one: unbounded loss), and true centre counts in every score let one "
-            "record shift all n - k exponential-mechanism draws (loss up to (n - k)·ε₁); either reading of S5"
+            "record shift all n - k exponential-mechanism draws (loss up to (n - k)·ε₁/2); either reading of S5"
         ),
     )

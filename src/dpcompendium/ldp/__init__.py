@@ -36,6 +36,7 @@ from .hiera import (
 from .levels import (
     DEFAULT_EDGES,
     HIERA_MULTIPLIERS,
+    PUBLIC_SCALING,
     SGD_TEXT_MULTIPLIERS,
     level_bounds,
     level_of,
@@ -59,6 +60,7 @@ from .numeric import (
 __all__ = [
     "DEFAULT_EDGES",
     "HIERA_MULTIPLIERS",
+    "PUBLIC_SCALING",
     "SGD_TEXT_MULTIPLIERS",
     "calibrate_base_epsilon",
     "compensation_weights",

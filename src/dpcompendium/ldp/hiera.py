@@ -33,6 +33,7 @@ from ..validation import check_array, check_epsilon, check_in_domain, check_int,
 from .levels import (
     DEFAULT_EDGES,
     HIERA_MULTIPLIERS,
+    PUBLIC_SCALING,
     check_edges,
     check_schedule,
     level_bounds,
@@ -414,14 +415,18 @@ def privacy_claim(
     ``duchi``/``harmony``/``pm``/``hybrid``: ε-LDP. ``graded-laplace``: not private as written (see
     :func:`~dpcompendium.ldp.numeric.numeric_claim`). ``hiera``: LHP with the schedule multipliers·ε, ε = its exact
     level; ``coupled=False`` for algorithm 4, where the level comes from a feature and the value is a gradient (each
-    SGD user sends one report, so the same claim holds for the user's record).
+    SGD user sends one report, so the same claim holds for the user's record). Every claim is for a value in
+    [−1, 1]; its condition (:data:`~dpcompendium.ldp.datasets.PUBLIC_SCALING`) is that raw values get there by a
+    declared public range, clipped (:func:`~dpcompendium.ldp.datasets.scale_to_unit`).
     """
     eps = check_epsilon(epsilon)
     if method == "hiera":
         sched = schedule(eps, multipliers)
         exact = lhp_exact_epsilon(sched, edges=edges, coupled=coupled)
         what = "LHP / HierA" if coupled else "LHP in SGD (level from x, value = gradient)"
-        return PrivacyClaim(
+        claim = PrivacyClaim(
             what, "local", "report (t*, v*), v* in {-1, +1}, value domain [-1, 1]", exact
         )
-    return numeric_claim(method, eps, epsilons=schedule(eps, multipliers), variant=variant)
+    else:
+        claim = numeric_claim(method, eps, epsilons=schedule(eps, multipliers), variant=variant)
+    return claim.with_conditions(PUBLIC_SCALING)

@@ -17,6 +17,7 @@ from ..validation import check_array, check_epsilon, check_in_domain
 __all__ = [
     "DEFAULT_EDGES",
     "HIERA_MULTIPLIERS",
+    "PUBLIC_SCALING",
     "SGD_TEXT_MULTIPLIERS",
     "check_edges",
     "check_schedule",
@@ -31,6 +32,12 @@ DEFAULT_EDGES: tuple[float, ...] = (-0.6, -0.2, 0.2, 0.6)
 HIERA_MULTIPLIERS: tuple[float, ...] = (5.0, 4.0, 3.0, 2.0, 1.0)
 #: Budget multipliers that the SGD section's text states: {2ε, 1.75ε, 1.5ε, 1.25ε, ε}.
 SGD_TEXT_MULTIPLIERS: tuple[float, ...] = (2.0, 1.75, 1.5, 1.25, 1.0)
+#: The condition of every per-report claim of the chapter, whose domain is [−1, 1].
+PUBLIC_SCALING = (
+    "each raw value is mapped into the domain [-1, 1] by a declared public range and clipped "
+    "(ldp.datasets.scale_to_unit; Adult: ldp.datasets.ADULT_RANGES with their sources, two maxima rounded up from "
+    "the data and treated as public), never by the data's own min/max"
+)
 
 
 def check_edges(edges: ArrayLike, name: str = "edges") -> np.ndarray:

@@ -114,7 +114,7 @@ def _classical_exact_epsilon(epsilon: float, delta: float) -> float:
 
 @functools.lru_cache(maxsize=256)
 def classical_crossover(delta: float) -> float:
-    """The ε* above which the classical σ is *not* (ε, δ)-DP (exact profile; ≈ 8.5 at δ = 1e-5)."""
+    """The ε* above which the classical σ is *not* (ε, δ)-DP (exact profile; 8.4198 at δ = 1e-5)."""
     d = check_delta(delta)
     return float(
         optimize.brentq(lambda e: _classical_exact_epsilon(e, d) - e, 1.0, 1e3, xtol=1e-10)

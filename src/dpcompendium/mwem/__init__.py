@@ -10,6 +10,9 @@
 from .analysis import METRICS, bootstrap_mean_ci, compare_with_reference, summarize_runs
 from .core import (
     COURSEWORK_SCORE_SCALE,
+    DATA_DOMAIN_WHY,
+    DOMAINS,
+    PUBLIC_DOMAIN,
     VARIANTS,
     MWEMResult,
     SweepResult,
@@ -29,7 +32,10 @@ from .queries import RangeQueries, random_range_queries
 
 __all__ = [
     "COURSEWORK_SCORE_SCALE",
+    "DATA_DOMAIN_WHY",
+    "DOMAINS",
     "METRICS",
+    "PUBLIC_DOMAIN",
     "VARIANTS",
     "MWEMResult",
     "RangeQueries",

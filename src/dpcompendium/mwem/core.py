@@ -49,6 +49,9 @@ from .queries import RangeQueries
 
 __all__ = [
     "COURSEWORK_SCORE_SCALE",
+    "DATA_DOMAIN_WHY",
+    "DOMAINS",
+    "PUBLIC_DOMAIN",
     "VARIANTS",
     "MWEMResult",
     "SweepResult",
@@ -177,14 +180,48 @@ def privacy_accounting(
     }
 
 
-def privacy_claim(epsilon: float, T: int, variant: str = "standard", ndim: int = 1) -> PrivacyClaim:
+#: Where the histogram's domain comes from: ``"public"`` (declared before seeing the data: the library's runs) or
+#: ``"data"`` (``min(B)``…``max(B)`` of the data, as the coursework code computes it).
+DOMAINS = ("public", "data")
+#: The condition every MWEM claim rests on.
+PUBLIC_DOMAIN = (
+    "the histogram's domain (its cells, e.g. the value range) is public, declared before seeing the data "
+    "(the library's runs take it as given); not min(B)…max(B) of the data, as the coursework code computes it"
+)
+#: Why a claim with ``domain="data"`` (the coursework code as written) fails.
+DATA_DOMAIN_WHY = (
+    "the domain min(B)…max(B) is computed from the data (the coursework code as written): the output has "
+    "max(B) - min(B) + 1 cells, so a record that sets a new minimum or maximum changes the output's shape, with "
+    "probability 1 under one neighbour and 0 under the other: no finite eps; it holds only for neighbours that "
+    "share the data's minimum and maximum, i.e. conditional on treating min(B) and max(B) as public"
+)
+
+
+def privacy_claim(
+    epsilon: float, T: int, variant: str = "standard", ndim: int = 1, *, domain: str = "public"
+) -> PrivacyClaim:
     """MWEM's privacy statement. Neighbours: replace-one with public n (A₀ = n · uniform uses n).
 
     ``standard``: ε-DP. ``coursework``: ε(10⁻⁵ + nAtt)/2-DP — within ε in 1-D (the claim states that total), *not*
     ε-DP from 2-D on because the Laplace scale is divided by nAtt although a count still has sensitivity 1 (the
     claim states the nominal ε with ``private=False``; :func:`spent_claim` states what is spent); and only on condition that the
     data-dependent number of re-draws is not released (an unaccounted release otherwise), stated in ``conditions``.
+
+    Every claim rests on a public domain (:data:`PUBLIC_DOMAIN`, in ``conditions``): the library's
+    re-implementation runs on the histogram it is given. ``domain="data"`` is the coursework code as written, whose
+    domain is ``min(B)``…``max(B)`` of the data: ``private=False`` (:data:`DATA_DOMAIN_WHY`) in any dimension.
     """
+    if domain not in DOMAINS:
+        raise ValueError(f"domain must be one of {'|'.join(DOMAINS)}, got {domain!r}")
+    claim = _variant_claim(epsilon, T, variant, ndim).with_conditions(PUBLIC_DOMAIN)
+    if domain == "data":
+        return claim.failing(
+            f"{claim.why}; and {DATA_DOMAIN_WHY}" if claim.why else DATA_DOMAIN_WHY
+        )
+    return claim
+
+
+def _variant_claim(epsilon: float, T: int, variant: str, ndim: int) -> PrivacyClaim:
     acc = privacy_accounting(epsilon, T, variant, ndim)
     total, eps = acc["total_epsilon"], acc["nominal_epsilon"]
     sens = "1 for every range count and for the score |q(A) − q(B)|"

@@ -7,7 +7,8 @@
 - :mod:`.protocols` — the masked mean, the shared-seed protocol and its seed attack, secure aggregation.
 - :mod:`.datasets` — the chapter's datasets, the public and the as-written preprocessing, horizontal splits.
 - :mod:`.audits` — how the privacy-audit chapter audits these methods (raw neighbouring datasets).
-- :mod:`.experiments` — the sweeps behind the chapter's tables.
+- :mod:`.experiments` — the sweeps behind the chapter's tables, what each SVM row releases (:func:`release_claims`)
+  and what the published projections reveal (:func:`reconstruction_table`).
 
 References: ``src_fedpca``, ``dwork2014analyze``, ``imtiaz2018distributed``, ``bonawitz2017practical``.
 """
@@ -24,9 +25,11 @@ from .core import (
     top_k_subspace,
 )
 from .datasets import (
+    BOUNDS_SOURCES,
     DATASETS,
     PUBLIC_BOUNDS,
     Dataset,
+    bounds_condition,
     load_dataset,
     make_low_rank,
     prepare,
@@ -34,24 +37,31 @@ from .datasets import (
     split_sites,
 )
 from .experiments import (
+    END_TO_END,
     attack_table,
     energy_runs,
     energy_table,
     fit_subspace,
     pooled_pattern_z,
     pooled_z,
+    reconstruction_table,
+    release_claims,
     site_pattern,
     svm_table,
 )
 from .methods import (
+    END_TO_END_SHARES,
     METHODS,
     PREPROCESSING,
+    RELEASES,
     SiteData,
     central_dp_pca,
     dpdis_pca,
     federated_pca,
+    noisy_projections,
     pca,
     privacy_claim,
+    release_claim,
 )
 from .protocols import (
     MaskedSumCount,
@@ -67,16 +77,21 @@ from .protocols import (
 )
 
 __all__ = [
+    "BOUNDS_SOURCES",
     "DATASETS",
+    "END_TO_END",
+    "END_TO_END_SHARES",
     "METHODS",
     "PREPROCESSING",
     "PUBLIC_BOUNDS",
+    "RELEASES",
     "Dataset",
     "MaskedSumCount",
     "SiteData",
     "Transcript",
     "analytic_gaussian_sigma",
     "attack_table",
+    "bounds_condition",
     "captured_energy",
     "central_dp_pca",
     "decode",
@@ -90,6 +105,7 @@ __all__ = [
     "make_low_rank",
     "masked_sum_count",
     "noise_scale",
+    "noisy_projections",
     "normalize_rows",
     "pairwise_masks",
     "pca",
@@ -98,6 +114,9 @@ __all__ = [
     "prepare",
     "preprocessing_sensitivity",
     "privacy_claim",
+    "reconstruction_table",
+    "release_claim",
+    "release_claims",
     "scatter",
     "secure_aggregation_protocol",
     "seed_attack",

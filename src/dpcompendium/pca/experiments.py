@@ -24,20 +24,37 @@ from ..experiments.sweep import sweep
 from ..rng import make_rng
 from ..validation import check_delta, check_epsilon, check_int, check_rng
 from .core import Calibration, Neighbours, captured_energy
-from .datasets import Dataset, load_dataset, split_sites
-from .methods import METHODS, SiteData, central_dp_pca, dpdis_pca, federated_pca, pca
+from .datasets import BOUNDS_SOURCES, Dataset, load_dataset, split_sites
+from .methods import (
+    END_TO_END_SHARES,
+    METHODS,
+    SiteData,
+    central_dp_pca,
+    dpdis_pca,
+    federated_pca,
+    noisy_projections,
+    pca,
+    release_claim,
+)
 from .protocols import secure_aggregation_protocol, seed_attack, shared_seed_protocol, unmask_attack
 
 __all__ = [
+    "END_TO_END",
     "attack_table",
     "energy_runs",
     "energy_table",
     "fit_subspace",
     "pooled_pattern_z",
     "pooled_z",
+    "reconstruction_table",
+    "release_claims",
     "site_pattern",
     "svm_table",
 ]
+
+#: The SVM experiment's end-to-end private variant (:func:`~dpcompendium.pca.noisy_projections` on the
+#: secure-aggregation subspace at half the budget): a row of ``svm.csv`` beside the :data:`METHODS`.
+END_TO_END = "noisy-projections"
 
 
 @functools.cache
@@ -168,12 +185,64 @@ def energy_table(runs: pd.DataFrame, delta: float, k: int) -> pd.DataFrame:
     return out[[*cols, "captured_energy_se"]]
 
 
-def _cv_accuracy(z: np.ndarray, y: np.ndarray, folds, seed: int) -> float:
+def release_claims(
+    datasets: Sequence[str],
+    methods: Sequence[str],
+    epsilons: Sequence[float],
+    delta: float,
+    *,
+    release: str = "subspace",
+    sites: int = 1,
+    calibration: Calibration = "classical",
+    seed: int = 0,
+) -> pd.DataFrame:
+    """One row per (dataset, method, epsilon): the claim of what that row releases, from the claim objects
+    (:func:`~dpcompendium.pca.release_claim` with the dataset's n and its bounds' condition): ``release``,
+    ``private``, ``guarantee`` (``"none"`` when not private), ``label`` (the guarantee, or why there is none) and
+    ``bounds``, where the dataset's bounds come from (:data:`~dpcompendium.pca.BOUNDS_SOURCES`: a guarantee on bounds
+    taken from the data holds only if they are treated as public).
+    ``method`` :data:`END_TO_END` is the noisy-projection release on the secure-aggregation subspace."""
+    rows = []
+    fs, fd = END_TO_END_SHARES["subspace"]
+    for name in datasets:
+        n = _dataset(name, seed).n
+        for m in methods:
+            for e in epsilons:
+                kw = {"s": sites, "calibration": calibration, "dataset": name}
+                if m != END_TO_END:
+                    rel, c = release, release_claim(m, e, delta, n, release=release, **kw)
+                elif release == "subspace":  # the end-to-end variant's subspace, at its share
+                    rel = release
+                    c = release_claim(
+                        "secure-aggregation", fs * e, fd * delta, n, release=rel, **kw
+                    )
+                else:
+                    rel = "noisy-projections"
+                    c = release_claim("secure-aggregation", e, delta, n, release=rel, **kw)
+                rows.append(
+                    {
+                        "dataset": name,
+                        "method": m,
+                        "epsilon": e,
+                        "release": rel,
+                        "private": c.private,
+                        "guarantee": c.guarantee if c.private else "none",
+                        "label": c.guarantee if c.private else c.why.split(" — ")[0],
+                        "bounds": BOUNDS_SOURCES[name][0],
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def _cv_accuracy(
+    z: np.ndarray, y: np.ndarray, folds, seed: int, z_train=None, y_train=None
+) -> float:
     """Mean test accuracy over ``folds`` of ``StandardScaler`` then ``LinearSVC(C=1, random_state=seed)`` fitted on
     each training part: the number ``cross_val_score(make_pipeline(StandardScaler(), LinearSVC(...)), z, y,
     cv=folds).mean()`` gives (the same estimators, steps and folds; tested bit for bit), without its per-call
     machinery (cloning, parameter validation, joblib dispatch, the scorer), which costs several times the fits
-    themselves on these small problems."""
+    themselves on these small problems. ``z_train``/``y_train`` (if given) replace the training rows — the released
+    (noisy) data an analyst trains on — while the test rows stay the exact ``z``, ``y``: utility on real data."""
     scores = []
     # inputs are finite and parameters fixed: skip re-checking them at every call
     with (
@@ -184,7 +253,14 @@ def _cv_accuracy(z: np.ndarray, y: np.ndarray, folds, seed: int) -> float:
         for train, test in folds:
             scaler = StandardScaler()
             svc = LinearSVC(C=1.0, max_iter=20000, random_state=seed)
-            svc.fit(scaler.fit_transform(z[train], y[train]), y[train])
+            zt = z[train] if z_train is None else z_train[train]
+            yt = y[train] if y_train is None else y_train[train]
+            if (
+                np.unique(yt).size < 2
+            ):  # randomized-response labels may leave one class: a constant predictor
+                scores.append(np.mean(y[test] == yt[0]))
+                continue
+            svc.fit(scaler.fit_transform(zt, yt), yt)
             # accuracy: LinearSVC.score's accuracy_score is this mean, after a label-type check
             scores.append(np.mean(svc.predict(scaler.transform(z[test])) == y[test]))
     return float(np.mean(scores))
@@ -196,7 +272,7 @@ def _svm_cell(dataset, *, reps, rng, **kw):
 
 
 def _svm_cell_body(
-    dataset, *, epsilons, delta, k, sites, max_rows, folds, data_seed, kw, reps, rng
+    dataset, *, epsilons, delta, k, sites, max_rows, folds, data_seed, kw, end_to_end, reps, rng
 ):
     ds, rows_c = _dataset(dataset, data_seed), _rows(dataset, data_seed)
     rows = []
@@ -220,6 +296,22 @@ def _svm_cell_body(
                     rows.append(
                         {"rep": rep, "method": method, "epsilon": e, "accuracy": float(acc)}
                     )
+        if (
+            end_to_end
+        ):  # its own stream (spawning does not advance rng: the other rows are unchanged)
+            rng_e2e = rng.spawn(1)[0]
+            classes, y_idx = np.unique(ds.y, return_inverse=True)
+            for eps in epsilons:
+                fs, fd = END_TO_END_SHARES["subspace"]
+                v = fit_subspace("secure-aggregation", sd, k, fs * eps, fd * delta, rng_e2e, **kw)
+                z_rel, y_rel = noisy_projections(
+                    x, v, y_idx[idx], max(2, classes.size), eps, delta, rng_e2e,
+                    calibration=kw["calibration"],
+                )  # fmt: skip
+                acc = _cv_accuracy(x @ v, y_idx[idx], cv_folds, cv_seed, z_rel, y_rel)
+                rows.append(
+                    {"rep": rep, "method": END_TO_END, "epsilon": eps, "accuracy": float(acc)}
+                )
     return rows
 
 
@@ -238,10 +330,18 @@ def svm_table(
     neighbours: Neighbours = "replace-one",
     calibration: Calibration = "classical",
     r: int | None = None,
+    end_to_end: bool = True,
 ) -> pd.DataFrame:
     """Cross-validated accuracy of a linear SVM (scikit-learn ``LinearSVC`` on standardized projections ``XV``) for
     each method, on an equal split over ``sites`` sites; at most ``max_rows`` rows (a random subset) per CV. The
-    non-private accuracy does not depend on ε and is computed once per repetition. Mean over repetitions."""
+    non-private accuracy does not depend on ε and is computed once per repetition. Mean over repetitions.
+
+    Each row says what it releases, from the claim objects (:func:`release_claims`): the :data:`METHODS` rows train
+    on the exact projections the source's step 7 publishes (``private`` False, ``guarantee`` "none", whatever the
+    subspace; the subspace's own claim is in ``subspace_private``/``subspace_guarantee``). With ``end_to_end`` a row
+    :data:`END_TO_END` trains on the end-to-end private release (:func:`~dpcompendium.pca.noisy_projections`:
+    secure-aggregation subspace at (ε/2, δ/2), noisy projections and randomized-response labels) and is tested on
+    exact projections of held-out rows; its stream is spawned from each cell's, so the other rows do not change."""
     epsilons = [check_epsilon(e, "epsilons") for e in epsilons]
     func = functools.partial(
         _svm_cell,
@@ -253,6 +353,7 @@ def svm_table(
         folds=check_int(folds, "folds", minimum=2),
         data_seed=seed,
         kw={"neighbours": neighbours, "calibration": calibration, "r": r},
+        end_to_end=bool(end_to_end),
     )
     runs = sweep(
         func, {"dataset": list(datasets)}, reps, seed, n_jobs=n_jobs, vectorized=True, desc="svm"
@@ -264,7 +365,94 @@ def svm_table(
     )
     out = out.rename(columns={"mean": "accuracy", "size": "reps"})
     out["sites"], out["k"] = sites, k
-    return out[["dataset", "method", "epsilon", "sites", "k", "reps", "accuracy"]]
+    out = out[["dataset", "method", "epsilon", "sites", "k", "reps", "accuracy"]]
+    methods = list(METHODS) + ([END_TO_END] if end_to_end else [])
+    kw = {"sites": sites, "calibration": calibration, "seed": seed}
+    sub = release_claims(datasets, methods, epsilons, delta, release="subspace", **kw)
+    sub = sub.rename(columns={"private": "subspace_private", "guarantee": "subspace_guarantee"})
+    rel = release_claims(datasets, methods, epsilons, delta, release="exact-projections", **kw)
+    keys = ["dataset", "method", "epsilon"]
+    out = out.merge(sub[[*keys, "subspace_private", "subspace_guarantee"]], on=keys, how="left")
+    cols = [*keys, "release", "private", "guarantee", "label", "bounds"]
+    return out.merge(rel[cols], on=keys, how="left")
+
+
+def _nearest(published: np.ndarray, candidates: np.ndarray, chunk: int = 128) -> np.ndarray:
+    """Index of the nearest candidate (Euclidean) to each published row, in chunks of rows (memory)."""
+    c2 = np.einsum("ij,ij->i", candidates, candidates)
+    out = np.empty(published.shape[0], dtype=np.int64)
+    for lo in range(0, published.shape[0], chunk):
+        p = published[lo : lo + chunk]
+        out[lo : lo + chunk] = np.argmin(c2[None, :] - 2.0 * p @ candidates.T, axis=1)
+    return out
+
+
+def reconstruction_table(
+    datasets: Sequence[str],
+    epsilon: float,
+    delta: float,
+    sites: int,
+    k: int,
+    seed: int,
+    *,
+    max_rows: int = 500,
+    calibration: Calibration = "auto",
+) -> pd.DataFrame:
+    """What site 1's published projections reveal (the source's step 7, ``Y_1 = X_1 V′``), per dataset.
+
+    ``V′`` is the corrected protocol's (ε, δ)-DP subspace on an equal split over ``sites`` sites. From ``Y_1`` alone
+    the least-squares reconstruction ``X̂_1 = Y_1 V′ᵀ`` recovers every row's component in ``V′``:
+    ``subspace_recovery_error`` is ``max_rows ‖X̂ − X V′V′ᵀ‖ / ‖X V′V′ᵀ‖`` (rounding, ~1e-16) and ``energy_recovered`` the
+    mean share ``‖X̂_row‖²/‖x_row‖²`` of each row recovered. A linkage attack: an adversary holding the raw rows of
+    every candidate (the whole dataset) links each published row (at most ``max_rows``, a random subset) to the
+    candidate whose projection is nearest; ``reidentified`` is the share linked to its own record (or an identical
+    row). ``reidentified_noisy`` is the same attack on the end-to-end private release
+    (:func:`~dpcompendium.pca.noisy_projections`, at total (ε, δ)), and ``chance`` is 1 over the number of distinct
+    candidate rows.
+    """
+    rng = make_rng(np.random.SeedSequence(seed).spawn(4)[3])
+    eps, dlt = check_epsilon(epsilon), check_delta(delta)
+    k = check_int(k, "k", minimum=1)
+    rows = []
+    for name in datasets:
+        ds, x = _dataset(name, seed), _rows(name, seed)
+        labels = split_sites(ds.n, sites, rng)
+        sd = SiteData.from_labels(x, labels, sites)
+        v = federated_pca(sd, k, eps, dlt, rng, calibration=calibration)
+        mine = np.flatnonzero(labels == 0)
+        mine = mine[rng.permutation(mine.size)[: min(max_rows, mine.size)]]
+        xs = x[mine]
+        y = xs @ v  # what site 1 publishes (step 7)
+        x_hat = y @ v.T
+        inside = xs @ v @ v.T
+        err = np.linalg.norm(x_hat - inside) / max(np.linalg.norm(inside), 1e-300)
+        norms = np.einsum("ij,ij->i", xs, xs)
+        recovered = np.einsum("ij,ij->i", x_hat, x_hat)[norms > 0] / norms[norms > 0]
+        fs, fd = END_TO_END_SHARES["subspace"]
+        v_priv = federated_pca(sd, k, fs * eps, fd * dlt, rng, calibration=calibration)
+        cand_priv = x @ v_priv
+        y_noisy, _ = noisy_projections(
+            xs, v_priv, np.zeros(xs.shape[0], dtype=np.int64), 2, eps, dlt, rng,
+            calibration=calibration,
+        )  # fmt: skip
+        hit = _nearest(y, x @ v)
+        hit_noisy = _nearest(y_noisy, cand_priv)
+        rows.append(
+            {
+                "dataset": name,
+                "epsilon": eps,
+                "sites": sites,
+                "k": k,
+                "published_rows": int(xs.shape[0]),
+                "candidates": int(ds.n),
+                "subspace_recovery_error": float(err),
+                "energy_recovered": float(np.mean(recovered)),
+                "reidentified": float(np.mean(np.all(x[hit] == xs, axis=1))),
+                "reidentified_noisy": float(np.mean(np.all(x[hit_noisy] == xs, axis=1))),
+                "chance": 1.0 / np.unique(x, axis=0).shape[0],
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 def _relerr(est: np.ndarray, truth: np.ndarray) -> np.ndarray:

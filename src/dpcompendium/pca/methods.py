@@ -15,6 +15,13 @@ every condition is carried by :func:`privacy_claim`):
   record, against everybody (each record is in one site; the rest is post-processing).
 - :func:`federated_pca` — ``variant="shared-seed"`` is the source's ELFedPCA :cite:`src_fedpca` (not private: a seed
   holder recovers every ``A_i``); ``variant="secure-aggregation"`` is the fix (see :mod:`.protocols`).
+
+What is published after the subspace (:data:`RELEASES`, :func:`release_claim`): the source's step 7 has each site
+publish ``Y_i = X_i V′`` — exact projections of raw rows, **not private** at any ε (``Y_i V′ᵀ`` recovers every row's
+component in ``V′``; one record changes its own row of ``Y``). The end-to-end private variant
+(:func:`noisy_projections`) spends a share of the budget on the subspace, one on Gaussian noise on each projected row
+(L2 sensitivity 2 under replace-one: ``‖(x − x′)V′‖₂ ≤ ‖x − x′‖₂ ≤ 2`` for rows in the unit ball) and one on
+randomized response for the labels (:data:`END_TO_END_SHARES`).
 """
 
 from __future__ import annotations
@@ -26,7 +33,8 @@ from typing import Literal
 
 import numpy as np
 
-from ..mechanisms.gaussian import gaussian_claim
+from ..mechanisms.gaussian import calibrated_sigma, gaussian_claim
+from ..mechanisms.randomized_response import grr_privatise
 from ..privacy import PrivacyClaim
 from ..validation import check_array, check_delta, check_epsilon, check_int, check_rng
 from .core import (
@@ -38,17 +46,22 @@ from .core import (
     top_k_eigh,
     top_k_subspace,
 )
+from .datasets import bounds_condition
 from .protocols import FRAC_BITS, decode, encode, secure_aggregation_protocol, shared_seed_protocol
 
 __all__ = [
+    "END_TO_END_SHARES",
     "METHODS",
     "PREPROCESSING",
+    "RELEASES",
     "SiteData",
     "central_dp_pca",
     "dpdis_pca",
     "federated_pca",
+    "noisy_projections",
     "pca",
     "privacy_claim",
+    "release_claim",
 ]
 
 Variant = Literal["shared-seed", "secure-aggregation"]
@@ -297,8 +310,12 @@ def privacy_claim(
     neighbours: Neighbours = "replace-one",
     calibration: Calibration = "classical",
     preprocessing: Preprocessing = "public",
+    dataset: str | None = None,
 ) -> PrivacyClaim:
-    """The privacy statement of each method in :data:`METHODS` (``n`` = total rows, ``s`` = number of sites).
+    """The privacy statement of the *subspace* ``V′`` each method in :data:`METHODS` releases (``n`` = total rows,
+    ``s`` = number of sites; what the sites publish after it: :func:`release_claim`). With ``dataset`` (a name of
+    :data:`~dpcompendium.pca.DATASETS`) the claim also carries the condition that the dataset's bounds are public,
+    with their source (:func:`~dpcompendium.pca.bounds_condition`: conditional for bounds taken from the data).
 
     A private claim rests on three conditions, carried in ``conditions``: (1) the rows were preprocessed with public
     statistics only (``preprocessing="public"``: declared domain bounds and centre, then a per-row map into the
@@ -350,15 +367,22 @@ def privacy_claim(
     else:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     claim = claim.with_conditions(
+        "what is published is the subspace V' (and what is computed from it alone), not the projections "
+        "Y_i = X_i V' of the source's step 7, which are not private (release_claim)",
         "rows preprocessed with public statistics only (declared domain bounds and centre, per-row scaling "
         "into the unit ball)",
         "n and the site sizes N_i are public (replace-one neighbours)",
     )
+    if dataset is not None:
+        claim = claim.with_conditions(bounds_condition(dataset))
     if preprocessing == "as-written":
+        measured, delta_pair = _as_written_sensitivity()
         return claim.failing(
             "the as-written preprocessing scales by the data's own ranges and centres by the exact global mean, "
-            "so one record moves every row: measured ||A(D') - A(D)||_F = 0.0955 against Delta = 1/n = 0.000998 "
-            "(96x) on 1000 identical rows (preprocessing_sensitivity)"
+            f"so one record moves every row: measured ||A(D') - A(D)|| = {measured:.4g} against Delta = sqrt(2)/n "
+            f"= {delta_pair:.4g} ({measured / delta_pair:.1f}x) on the replace-one pair of "
+            "dpcompendium.pca.audits.audit_rows (1000 identical rows and two rows fixing the ranges, n = 1002; "
+            "preprocessing_sensitivity)"
         )
     if neighbours == "add-remove":
         return claim.failing(
@@ -370,3 +394,118 @@ def privacy_claim(
     if not g.private:
         return claim.failing(g.why)
     return claim.with_conditions(*g.conditions)
+
+
+@functools.cache
+def _as_written_sensitivity() -> tuple[float, float]:
+    """Measured ``‖A(D′) − A(D)‖`` after the as-written preprocessing on the audit's raw replace-one pair, and the
+    ``Δ = √2/n`` the noise is calibrated to (the numbers the chapter prints)."""
+    from .audits import audit_rows  # audits imports this module
+    from .datasets import preprocessing_sensitivity
+
+    d, d2 = audit_rows()
+    return preprocessing_sensitivity(d, d2, preprocessing="as-written"), sensitivity(d.shape[0])
+
+
+#: What the sites publish: the subspace only, the source's step 7 (exact projections ``Y_i = X_i V′``, with the
+#: labels), or the end-to-end private variant (noisy projections and randomized-response labels).
+RELEASES = ("subspace", "exact-projections", "noisy-projections")
+#: The end-to-end variant's split of (ε, δ): subspace (ε/2, δ/2), projections (ε/4, δ/2), labels (ε/4, 0).
+END_TO_END_SHARES = {"subspace": (0.5, 0.5), "projections": (0.25, 0.5), "labels": (0.25, 0.0)}
+#: L2 sensitivity of ``Y = XV′`` under replace-one for rows in the unit ball: one row moves by ≤ ‖x − x′‖₂ ≤ 2.
+PROJECTION_SENSITIVITY = 2.0
+
+
+def noisy_projections(
+    x: np.ndarray,
+    v: np.ndarray,
+    labels: np.ndarray,
+    n_classes: int,
+    epsilon: float,
+    delta: float,
+    rng: np.random.Generator,
+    *,
+    calibration: Calibration = "auto",
+) -> tuple[np.ndarray, np.ndarray]:
+    """The end-to-end private release of a site's rows given a private subspace ``v`` (d × k): ``x v + N(0, σ²)``
+    per entry, σ calibrated to L2 sensitivity 2 (replace-one, rows in the unit ball) at the projections' share of
+    (ε, δ), and the labels by GRR over ``n_classes`` classes at the labels' share (:data:`END_TO_END_SHARES`;
+    ``epsilon``, ``delta`` are the totals, the subspace's share included). Rows of norm > 1 are refused."""
+    x = check_array(x, "x", ndim=2)
+    v = check_array(v, "v", ndim=2)
+    rng = check_rng(rng)
+    eps, dlt = check_epsilon(epsilon), check_delta(delta)
+    if np.any(np.linalg.norm(x, axis=1) > 1 + 1e-9):
+        raise ValueError(
+            f"x must have rows with ||x||_2 <= 1, found a row of norm {np.linalg.norm(x, axis=1).max()!r}"
+        )
+    pe, pd_ = END_TO_END_SHARES["projections"]
+    sigma = calibrated_sigma(PROJECTION_SENSITIVITY, pe * eps, pd_ * dlt, calibration)
+    y = x @ v + sigma * rng.standard_normal((x.shape[0], v.shape[1]))
+    k = check_int(n_classes, "n_classes", minimum=2)
+    return y, grr_privatise(labels, k, END_TO_END_SHARES["labels"][0] * eps, rng)
+
+
+def release_claim(
+    method: str,
+    epsilon: float,
+    delta: float,
+    n: int,
+    *,
+    release: str = "exact-projections",
+    s: int = 1,
+    calibration: Calibration = "classical",
+    dataset: str | None = None,
+) -> PrivacyClaim:
+    """What a row of the SVM experiment releases (:data:`RELEASES`), as a claim.
+
+    ``"subspace"``: :func:`privacy_claim`. ``"exact-projections"``: the source's step 7, ``Y_i = X_i V′`` with the
+    labels — ``private=False`` whatever the subspace's claim (stated in ``why``). ``"noisy-projections"``: the
+    end-to-end variant of :func:`noisy_projections` on top of ``method``'s subspace at its share of (ε, δ); (ε, δ)-DP
+    by basic composition when the subspace's claim and the projections' Gaussian calibration hold.
+    """
+    if release not in RELEASES:
+        raise ValueError(f"release must be one of {'|'.join(RELEASES)}, got {release!r}")
+    eps, dlt = check_epsilon(epsilon), check_delta(delta)
+    kw = {"s": s, "calibration": calibration, "dataset": dataset}
+    if release == "subspace":
+        return privacy_claim(method, eps, dlt, n, **kw)
+    if release == "exact-projections":
+        sub = privacy_claim(method, eps, dlt, n, **kw)
+        verdict = (
+            f"the subspace V' alone is {sub.guarantee}"
+            if sub.private
+            else "the subspace V' is not private either"
+        )
+        return PrivacyClaim(
+            f"{sub.mechanism}, then exact projections Y_i = X_i V' (source step 7)",
+            "replace-one",
+            "none: Y_i is a deterministic function of the raw rows",
+            eps,
+            dlt,
+            False,
+            "trained on exact projections: not private — each site publishes Y_i = X_i V' and the labels without "
+            "noise; Y_i V'^T recovers every row's component in V' exactly and one record changes its own row of Y, "
+            f"so no (eps, delta) holds ({verdict})",
+            sub.conditions,
+        )
+    fs, fd = END_TO_END_SHARES["subspace"]
+    sub = privacy_claim(method, fs * eps, fd * dlt, n, **kw)
+    pe, pd_ = END_TO_END_SHARES["projections"]
+    g = gaussian_claim(PROJECTION_SENSITIVITY, pe * eps, pd_ * dlt, calibration)
+    claim = PrivacyClaim(
+        f"{sub.mechanism} at (eps/2, delta/2), then noisy projections and GRR labels",
+        "replace-one",
+        f"subspace as its claim; projections: L2 sensitivity {PROJECTION_SENSITIVITY:g} of Y = XV' (one row, "
+        "rows in the unit ball) with Gaussian noise at (eps/4, delta/2); labels: GRR at eps/4",
+        eps,
+        dlt,
+        True,
+        "basic composition of the three shares (adaptive: the projections use the released V')",
+        tuple(dict.fromkeys((*sub.conditions, *g.conditions))),
+    )
+    if not sub.private:
+        return claim.failing(f"its subspace is not private: {sub.why}")
+    if not g.private:
+        return claim.failing(g.why)
+    return claim
