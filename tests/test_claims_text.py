@@ -55,7 +55,11 @@ RENDERERS = {
     "dp-mean": ("glue(", ".statement()", "M.privacy_claim(", "M.effective_claim("),
     "mwem": ("glue(", ".statement()", "M.privacy_claim(", "M.spent_claim("),
     "histograms": ("glue(", ".statement()", "H.privacy_claim("),
-    "federated-pca": ("claims_table(", ".statement", "privacy_claim("),
+    "federated-pca": (
+        "claims_table(",
+        "show_claims(",
+        "privacy_claim(",
+    ),  # shown as a table (show_claims)
     "hiera": ("glue(", ".statement()", "ldp.privacy_claim(", "ldp.calibrate_base_epsilon("),
     "privacy-audit": ("gaussian_claim(", "run_catalog("),
 }
