@@ -39,13 +39,14 @@ export DPCOMPENDIUM_OFFLINE ?= 1
 # Jupyter looks for the kernel inside .venv, not in the user's folders.
 export JUPYTER_PLATFORM_DIRS := 1
 
-.PHONY: help venv book test unit notebooks book-strict browser portable integration fuzz lint format bench lock env clean
+.PHONY: help venv book pdf test unit notebooks book-strict browser portable integration fuzz lint format bench lock env clean
 help:
 	@echo "make book   - create .venv from the lock, execute every chapter, build _build/html"
 	@echo "make test   - create .venv from the lock, run all tests: the base (unit, nbval, strict book build, browser, portable),"
 	@echo "              then the integration stage (chapters at other parameters, documented commands, Dask)"
 	@echo "make unit | notebooks | book-strict | browser | portable | integration   - one stage of make test"
 	@echo "              (portable: numerics tests and dp-mean's headline cells with numpy's SIMD dispatch reduced)"
+	@echo "make pdf    - the book as PDF (_build/pdf/dpcompendium.pdf, one PDF per chapter) with Debian's chromium"
 	@echo "make fuzz   - run every chapter with FUZZ_EXAMPLES (30) random valid parameter sets each (FUZZ_K=mwem: one)"
 	@echo "make lint | format | bench | lock | clean"
 
@@ -72,8 +73,18 @@ venv: $(STAMP)
 book: $(STAMP)
 	$(BIN)/dpcompendium book
 
+# TEST_ARGS=--pdf (what .ci/run passes): after the integration stage, the pdf stage prints the book to PDF and checks
+# it (tests/test_book_pdf.py); its time is printed apart and its tests are counted in the closing line.
+TEST_ARGS ?=
 test: $(STAMP)
-	$(BIN)/python tools/run_tests.py
+	$(BIN)/python tools/run_tests.py $(TEST_ARGS)
+
+# The PDF of the book and of each chapter (dpcompendium.pdf: the built HTML printed by /usr/bin/chromium, after
+# MathJax; the glossary's Chinese terms need a CJK font, Debian's fonts-noto-cjk). Builds the book first (a no-op
+# for the chapters whose execution is current).
+pdf: $(STAMP)
+	$(BIN)/dpcompendium book
+	$(BIN)/python -m dpcompendium.book.pdf
 
 # One stage of make test each, run as make test runs it (tools/run_tests.py --only STAGE).
 unit notebooks browser portable integration: $(STAMP)
@@ -96,14 +107,15 @@ fuzz: $(STAMP)
 	  $(BIN)/python tools/fuzz_summary.py $(FUZZ_LOG); \
 	  $(BIN)/python -m pytest -p no:cacheprovider -m extended -n 2 tests || status=1; exit $$status
 
+# Notebooks: ruff format at 88 characters, the width of the book's code box (notebooks/ruff.toml).
 lint: $(STAMP)
 	$(BIN)/ruff check src tests notebooks tools benchmarks
-	$(BIN)/ruff format --check src tests tools benchmarks
+	$(BIN)/ruff format --check src tests notebooks tools benchmarks
 	$(BIN)/python -m pytest -q tests/test_env_lock.py
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix src tests notebooks tools benchmarks
-	$(BIN)/ruff format src tests tools benchmarks
+	$(BIN)/ruff format src tests notebooks tools benchmarks
 
 # Wall-time budgets: pytest-benchmark over benchmarks/ (files bench_*.py).
 bench: $(STAMP)

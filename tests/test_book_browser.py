@@ -57,6 +57,14 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 LOCAL_HOSTS = {"127.0.0.1"}
+#: The window the pages are read in (a laptop's browser, full width): nothing may scroll sideways at this width.
+VIEWPORT_WIDTH = 1400
+#: A figure is displayed at no less than this share of its drawn physical size (natural px / dpi × 96 CSS px).
+MIN_DISPLAY_SHARE = 0.85
+#: An alt text that is only a file name (MyST-NB's default for an output image: its hash) says nothing.
+FILE_NAME_ALT = re.compile(r"^(?:.*/)?[\w.-]*\.(?:png|jpe?g|svg|gif)$|^[0-9a-f]{16,}$", re.I)
+#: Paths of the machine that built the book, which no chapter may show a reader.
+BUILD_PATHS = ("/tmp/", "/root/", str(ROOT) + "/")
 #: Text that betrays math MathJax did not typeset: TeX delimiters, or a $...$ span holding a TeX command.
 RAW_TEX = re.compile(r"\\\(|\\\)|\\\[|\\\]|\$\$|\\begin\{|\$[^$\s][^$\n]*\\[A-Za-z]+[^$\n]*\$")
 TRACEBACK = re.compile(
@@ -144,6 +152,7 @@ def offline_chromium():
             args=CHROMIUM_ARGS,
             service_workers="block",
             offline=False,
+            viewport={"width": VIEWPORT_WIDTH, "height": 1000},
         )
         context.set_default_timeout(120_000)
         external: list[str] = []
@@ -274,6 +283,18 @@ async () => {
   out.tracebackNodes = main.querySelectorAll('.output.traceback, .cell_output .traceback').length;
   out.figures = Array.from(main.querySelectorAll('figure[id], div.figure[id]')).map(f => ({
     id: f.id, imgs: f.querySelectorAll('img').length}));
+  // readability: what scrolls sideways in a code cell, how large every image is shown, its alt text
+  // shown: laid out and not inside a collapsed block (a hide-input cell's code, a closed dropdown)
+  const shown = el => el.getClientRects().length > 0 && !el.closest('details:not([open])');
+  const label = el => (el.closest('div.cell_output') ? 'output' : 'code') + ' <' + el.tagName.toLowerCase() +
+    (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '') + '>';
+  out.sideways = Array.from(main.querySelectorAll('div.cell, div.cell pre, div.cell div, div.cell table'))
+    .filter(el => shown(el) && el.scrollWidth > el.clientWidth + 1)
+    .map(el => ({what: label(el), over: el.scrollWidth - el.clientWidth,
+                 text: (el.innerText || '').trim().split('\\n')[0].slice(0, 100)}));
+  out.imgs = imgs.filter(shown).map(i => ({src: i.currentSrc || i.src, alt: i.getAttribute('alt') || '',
+    natural: i.naturalWidth, shown: i.getBoundingClientRect().width}));
+  out.visible = main.innerText;
   return out;
 }
 """
@@ -332,6 +353,9 @@ def test_page(browser_context, server, page):
             f"{page}: a cell output holds a traceback: {text[max(0, m.start() - 40) : m.end() + 200]!r}"
         )
 
+    if page in CHAPTER_PAGES:
+        check_readable(page, info)
+
     figures = {f["id"]: f["imgs"] for f in info["figures"]}
     for name in declared_figures(page):
         assert name in figures, (
@@ -342,6 +366,46 @@ def test_page(browser_context, server, page):
         check_solutions(page, solutions)
     if n_objects is not None:
         assert n_objects > 0, f"{page}: no documented Python object (autodoc produced nothing?)"
+
+
+def png_dpi(path: Path) -> float | None:
+    """The resolution a PNG was drawn at (its ``pHYs`` chunk, pixels per metre), or None if it declares none."""
+    data = path.read_bytes()[:4096]
+    i = data.find(b"pHYs")
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or i < 0 or data[i + 12] != 1:  # unit 1: metre
+        return None
+    return int.from_bytes(data[i + 4 : i + 8], "big") * 0.0254
+
+
+def check_readable(page: str, info: dict) -> None:
+    """A chapter page read at VIEWPORT_WIDTH px: no code cell or output scrolls sideways; every image is shown at
+    no less than MIN_DISPLAY_SHARE of its physical size (the dpi it was drawn at, from its file) and has an alt
+    text that says something (not a file name); no path of the build machine in the page's visible text."""
+    assert not info["sideways"], (
+        f"{page}: {len(info['sideways'])} code cells or outputs scroll sideways at {VIEWPORT_WIDTH} px, e.g. "
+        f"{info['sideways'][:5]}"
+    )
+    small, no_alt = [], []
+    for img in info["imgs"]:
+        name = urlsplit(img["src"]).path.rsplit("/", 1)[-1]
+        path = HTML / urlsplit(img["src"]).path.lstrip("/")
+        dpi = png_dpi(path) if path.suffix == ".png" and path.is_file() else None
+        physical = img["natural"] * 96 / (dpi or 96)
+        if img["shown"] < MIN_DISPLAY_SHARE * physical:
+            small.append(
+                f"{name}: {img['shown']:.0f} px shown of {physical:.0f} px ({dpi or 96:.0f} dpi)"
+            )
+        alt = img["alt"].strip()
+        if len(alt) < 10 or FILE_NAME_ALT.match(alt):
+            no_alt.append(f"{name}: alt {alt!r}")
+    assert not small, (
+        f"{page}: figures shown smaller than {MIN_DISPLAY_SHARE:.0%} of their size: {small}"
+    )
+    assert not no_alt, f"{page}: images without an alt text that says what they show: {no_alt}"
+    leaks = sorted({p for p in BUILD_PATHS if p in info["visible"]})
+    assert not leaks, f"{page}: build paths in the page's visible text: " + "; ".join(
+        info["visible"][max(0, info["visible"].find(p) - 60) :][:160] for p in leaks
+    )
 
 
 # JavaScript run in a chapter page: the state of every exercise solution, before and after a click on its title.
@@ -409,7 +473,7 @@ def rerun_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("rerun")
     exe = Path(sys.executable).with_name("dpcompendium")
     proc = subprocess.run(
-        [str(exe), "run", *RERUN, "--out", str(out)],
+        [str(exe), "run", *RERUN, "--out", str(out), "--pdf"],
         capture_output=True,
         text=True,
         timeout=1800,
@@ -454,6 +518,12 @@ def test_rerun_page(rerun_dir, chromium):
     assert re.search(r"\b[0-9a-f]{64}\b", prov), "no lock hash"
     assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", prov) and re.search(r"[\d.]+ s", prov)
     assert "this run" in headline and "default run" in headline
+    # --pdf: the page printed by Chromium beside it (dpcompendium.pdf), figures and all
+    from pypdf import PdfReader
+
+    pdf = PdfReader(rerun_dir / "index.pdf")
+    assert "differential privacy" in pdf.pages[0].extract_text().replace("\ufb00", "ff")
+    assert sum(len(p.images) for p in pdf.pages) >= len(declared_figures(f"notebooks/{DP_MEAN}"))
     # every figure is there and loaded
     declared = declared_figures(f"notebooks/{DP_MEAN}")
     assert info["images"] >= len(declared) > 0

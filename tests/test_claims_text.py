@@ -26,6 +26,10 @@ import pytest
 
 from dpcompendium.chapters.registry import chapter_id, manifests
 
+DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
+FEDERATED_PCA = chapter_id("dpcompendium.chapters.federated_pca")
+PRIVACY_AUDIT = chapter_id("dpcompendium.chapters.privacy_audit")
+
 ROOT = Path(__file__).resolve().parents[1]
 #: "…)-DP", "…$\varepsilon$-DP", "…}$-LDP", "ε-DP", "ε₂-DP", "2ε-DP", "(ε₂/m_j)-DP"
 GUARANTEE = re.compile(r"(\)|\\varepsilon|\}|ε[₀-₉]*|[0-9])\$?-L?DP\b")
@@ -188,7 +192,7 @@ def test_every_glued_claim_is_pasted_and_every_paste_is_glued(name):
 
 
 def test_privacy_audit_no_longer_calls_the_classical_gaussian_an_inefficiency_only():
-    nb = nbformat.read(NOTEBOOK[chapter_id("dpcompendium.chapters.privacy_audit")], as_version=4)
+    nb = nbformat.read(ROOT / "notebooks" / f"{PRIVACY_AUDIT}.ipynb", as_version=4)
     text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     assert "which is an inefficiency, not a violation" not in text
 

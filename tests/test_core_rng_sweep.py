@@ -82,8 +82,9 @@ def test_summarize_matches_numpy():
 
 @pytest.mark.parametrize("layout", ["tight_layout", "constrained", None])
 def test_show_figure_saves_both_files_once_laid_out_and_shows_the_saved_png(tmp_path, layout):
-    """show_figure: PNG (150 dpi) and SVG written, the figure closed, the saved PNG returned at the inline size; the
-    PNG has the size savefig's own "tight" box gives (its layout computed once, not once per file)."""
+    """show_figure: PNG (150 dpi) and SVG written, the figure closed, the saved PNG returned at its physical size
+    (96 CSS px per inch: a point of text is a point on the page); the PNG has the size savefig's own "tight" box
+    gives (its layout computed once, not once per file)."""
     import io
 
     import matplotlib
@@ -123,5 +124,5 @@ def test_show_figure_saves_both_files_once_laid_out_and_shows_the_saved_png(tmp_
     assert shown.data == png
     size = lambda b: (int.from_bytes(b[16:20], "big"), int.from_bytes(b[20:24], "big"))  # noqa: E731
     assert size(png) == size(ref.getvalue())
-    assert shown.width == round(size(png)[0] * fig.dpi / FIGURE_DPI)
+    assert shown.width == round(size(png)[0] * 96 / FIGURE_DPI)
     assert (tmp_path / "f.svg").read_text().lstrip().startswith("<?xml")

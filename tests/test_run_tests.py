@@ -210,3 +210,35 @@ def test_notebooks_are_ordered_from_the_execution_store(run_tests):
     order = run_tests.notebooks_in_schedule_order()
     assert order[:2] == ["notebooks/b.ipynb", "notebooks/c.ipynb"]
     assert sorted(order) == [f"notebooks/{n}.ipynb" for n in ("a", "b", "c", "chapter")]
+
+
+def test_the_pdf_stage_runs_only_with_pdf_after_integration_and_is_counted(
+    run_tests, monkeypatch, capsys
+):
+    """make test runs no pdf stage; with --pdf (.ci/run) it runs after the integration stage, its time is a line of
+    the table and its tests are in the closing count."""
+    monkeypatch.setattr(run_tests.os, "cpu_count", lambda: 2)
+    log = run_tests.ROOT / "order.txt"
+    step = "f = open({p!r}, 'a'); f.write({x!r}); f.close(); import pathlib; pathlib.Path({r!r}).write_text({j!r})"
+    xml = '<testsuite tests="{}" failures="0" errors="0" skipped="0"/>'
+    names = ["unit", "notebooks", "book", "browser", "integration", "pdf"]
+    codes = [
+        step.format(p=str(log), x=f"{n} ", r=str(run_tests.REPORTS / f"{n}.xml"), j=xml.format(k))
+        for n, k in zip(names, [5, 2, 0, 3, 4, 3], strict=True)
+    ]
+    monkeypatch.setattr(
+        run_tests, "stages", lambda: [(n, _py(c), {}) for n, c in zip(names, codes, strict=True)]
+    )
+    assert run_tests.main([]) == 0
+    assert "pdf" not in log.read_text().split()
+    assert capsys.readouterr().out.rstrip().splitlines()[-1] == "14 passed, 0 failed, 0 skipped"
+    log.unlink()
+    assert run_tests.main(["--pdf"]) == 0
+    out = capsys.readouterr().out
+    assert log.read_text().split()[-2:] == ["integration", "pdf"]
+    assert "[6/6] pdf" in out
+    table = out[out.index("wall time per stage") :]
+    assert [ln.split()[0] for ln in table.splitlines()[1:-1]] == [
+        "unit", "notebooks", "book", "browser", "base", "integration", "pdf", "total"
+    ]  # fmt: skip
+    assert out.rstrip().splitlines()[-1] == "17 passed, 0 failed, 0 skipped"

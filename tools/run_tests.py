@@ -24,7 +24,11 @@ one after another; ``--overlap`` starts the unit stage at once. The wall time of
 then a table of all stages, and last a plain closing line that counts every test of every stage
 (``N passed, N failed, N skipped``), read from each stage's JUnit XML report.
 
-    python tools/run_tests.py [--from STAGE] [--only STAGE] [--serial | --overlap]
+With ``--pdf`` (``.ci/run`` passes it), a last stage follows the integration stage: the built book printed to PDF by
+Chromium and checked (``tests/test_book_pdf.py``, about a minute), timed apart and counted in the closing line;
+``make test`` alone does not run it (``make pdf`` prints the PDF).
+
+    python tools/run_tests.py [--from STAGE] [--only STAGE] [--serial | --overlap] [--pdf]
 """
 
 from __future__ import annotations
@@ -52,6 +56,8 @@ REPORTS = ROOT / "_build" / "test-reports"
 BESIDE = "unit"
 #: The stage that runs last, alone, once the base (every other stage) has passed.
 LAST = "integration"
+#: With --pdf, after LAST: the PDF of the book, printed and checked (about a minute: see tests/test_book_pdf.py).
+PDF = "pdf"
 #: Cores from which the unit stage starts at once, beside every other stage; below, it starts after AFTER.
 OVERLAP_MIN_CORES = 4
 #: On fewer cores, the stage whose end starts the unit stage (the one that keeps every core busy).
@@ -181,6 +187,8 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
         # and numba and OpenBLAS compiling for a generic CPU: what another machine computes (tools/portable.py)
         ("portable", portable.command(py, junit("portable")), {**portable.reduced_env(), **nb_env}),
         ("integration", tests_on_workers("integration", "integration and not extended"), {}),
+        # with --pdf only (.ci/run): the book printed to PDF by Chromium and checked, after everything else
+        ("pdf", [py, "-m", "pytest", "-m", "pdf", junit("pdf"), "tests/test_book_pdf.py"], {}),
     ]
 
 
@@ -272,8 +280,17 @@ def main(argv: list[str] | None = None) -> int:
         help=f"start the unit stage at once, beside every other stage (default from {OVERLAP_MIN_CORES} cores; "
         f"on fewer, it starts after the {AFTER} stage)",
     )
+    parser.add_argument(
+        "--pdf",
+        action="store_true",
+        help=f"after the {LAST} stage, the {PDF} stage: the book printed to PDF and checked (.ci/run)",
+    )
     args = parser.parse_args(argv)
     todo = stages()
+    if not (
+        args.pdf or args.only == PDF
+    ):  # make test itself does not print the PDF (make pdf, .ci/run do)
+        todo = [s for s in todo if s[0] != PDF]
     if args.only:
         todo = [s for s in todo if s[0] == args.only]
     elif args.start:
@@ -281,8 +298,9 @@ def main(argv: list[str] | None = None) -> int:
     REPORTS.mkdir(parents=True, exist_ok=True)
     n_stages = len(todo)
     # the integration stage runs last, alone, once every other stage has passed
-    last = [s for s in todo if s[0] == LAST and len(todo) > 1]
-    todo = [s for s in todo if not last or s[0] != LAST]
+    # (then, with --pdf, the pdf stage, alone too)
+    last = [s for s in todo if s[0] in (LAST, PDF) and len(todo) > 1]
+    todo = [s for s in todo if s not in last]
     t_start = time.perf_counter()
 
     beside: Stage | None = None
@@ -348,12 +366,14 @@ def main(argv: list[str] | None = None) -> int:
     if last and code == 0:
         names_base = ", ".join(n for n, _, _ in todo)
         print(f"==> base passed in {_fmt(base).strip()} ({names_base})", flush=True)
-        name, cmd, extra_env = last[0]
-        code = run_stage(n_stages, n_stages, name, cmd, extra_env, times, None)
+        for k, (name, cmd, extra_env) in enumerate(last, start=n_stages - len(last) + 1):
+            code = run_stage(k, n_stages, name, cmd, extra_env, times, None)
+            if code != 0:
+                break
 
     print("==> make test: wall time per stage", flush=True)
     for n, t, status in times:
-        if n == LAST and last:
+        if n == last[0][0] if last else False:
             print(
                 f"    {'base':<11} {_fmt(base)}  ({', '.join(m for m, _, _ in todo)})", flush=True
             )

@@ -19,6 +19,7 @@ from ..core.paths import repo_root
 __all__ = [
     "FIGURE_DPI",
     "FLOAT_FORMAT",
+    "SavedPath",
     "check_guarantee_labels",
     "closest",
     "output_dir",
@@ -74,12 +75,21 @@ def check_guarantee_labels(df: pd.DataFrame, name: str = "table") -> None:
             )
 
 
-def save_table(df: pd.DataFrame, name: str, out: str | Path) -> Path:
-    """Write ``df`` as ``<out>/<name>.csv`` (tidy, no index, fixed float format); return the path.
+class SavedPath(type(Path())):  # the platform's concrete Path class (PosixPath here)
+    """The path of a file a chapter wrote: a :class:`~pathlib.Path` that a notebook does not display, so a cell
+    ending in ``save_table(...)`` shows nothing (not the build's folder)."""
+
+    def _ipython_display_(self) -> None:
+        pass
+
+
+def save_table(df: pd.DataFrame, name: str, out: str | Path) -> SavedPath:
+    """Write ``df`` as ``<out>/<name>.csv`` (tidy, no index, fixed float format); return the path (a
+    :class:`SavedPath`: a notebook cell that ends with this call shows nothing).
 
     Refuses (:func:`check_guarantee_labels`) a table whose guarantee label contradicts a row's ``private``."""
     check_guarantee_labels(df, name)
-    path = Path(out) / (name if name.endswith(".csv") else f"{name}.csv")
+    path = SavedPath(Path(out) / (name if name.endswith(".csv") else f"{name}.csv"))
     df.to_csv(path, index=False, float_format=FLOAT_FORMAT, lineterminator="\n")
     return path
 
@@ -126,20 +136,23 @@ def show_figure(fig, name: str, out: str | Path):
     """Save ``fig`` (:func:`save_figure`), close it and return the saved PNG for the notebook to display.
 
     The last line of every figure cell, so the cell's only output is the figure. The PNG shown is the file just
-    written (not drawn again by the inline backend), displayed at the size the inline backend would give it
-    (``fig.dpi`` pixels per inch) and sharper (150 dpi).
+    written (not drawn again by the inline backend), displayed at its physical size: ``FIGURE_DPI`` pixels of the
+    PNG per inch, :data:`dpcompendium.core.plotting.DISPLAY_DPI` (96) CSS pixels per inch, so a point of text in the
+    figure is a point on the page (the book's figures are drawn at most
+    :data:`dpcompendium.core.plotting.PAGE_WIDTH_IN` inches wide, the content column).
     """
     from IPython.display import Image
     from matplotlib import pyplot as plt
 
-    screen_dpi = fig.dpi
+    from ..core.plotting import DISPLAY_DPI
+
     png, _ = save_figure(fig, name, out)
     plt.close(fig)
     data = png.read_bytes()
     width = int.from_bytes(
         data[16:20], "big"
     )  # the PNG's IHDR chunk; the height follows the aspect ratio
-    return Image(data=data, format="png", width=round(width * screen_dpi / FIGURE_DPI))
+    return Image(data=data, format="png", width=round(width * DISPLAY_DPI / FIGURE_DPI))
 
 
 def skipped(what: str, why: str) -> str:

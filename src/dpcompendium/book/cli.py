@@ -91,6 +91,21 @@ def cmd_run(args: argparse.Namespace) -> int:
     import time
     from datetime import UTC, datetime
 
+    if args.pdf and args.no_page:
+        print(
+            "error: --pdf prints the rerun's page: it cannot be combined with --no-page",
+            file=sys.stderr,
+        )
+        return 2
+    if args.pdf:  # refused before anything runs: the PDF needs Chromium
+        from .pdf import CHROMIUM
+
+        if not os.access(CHROMIUM, os.X_OK):
+            print(
+                f"error: --pdf needs Chromium at {CHROMIUM} (apt-get install chromium)",
+                file=sys.stderr,
+            )
+            return 2
     try:
         chapter = get_chapter(args.chapter)
         values = validate_parameters(chapter, _parse_values(args.parameter or []))
@@ -187,6 +202,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     if warnings.is_file():
         n = len(warnings.read_text().splitlines())
         print(f"the page was built with {n} Sphinx warning(s): see {warnings}")
+    if args.pdf and (dest / "index.html").is_file():  # the page printed by Chromium, beside it
+        from .pdf import page_pdf
+
+        print(f"pdf: {page_pdf(dest / 'index.html')}", file=sys.stderr)
     if args.open and not open_page(dest / "index.html"):
         print("no web browser available: open the page yourself")
     return 0
@@ -304,6 +323,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-page",
         action="store_true",
         help="write the results only (tables, figures, executed notebook), not index.html (~5 s less)",
+    )
+    run.add_argument(
+        "--pdf",
+        action="store_true",
+        help="also print the rerun's page to DIR/CHAPTER/index.pdf (Debian's /usr/bin/chromium)",
     )
     run.add_argument("-v", "--verbose", action="store_true", help="stream the notebook's output")
     add_scheduler_argument(run)

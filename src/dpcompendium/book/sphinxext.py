@@ -18,6 +18,7 @@ Configuration values: ``dpc_execution_inputs`` (what every chapter depends on, d
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -206,6 +207,33 @@ class ExecutionReport(Directive):
         return [summary, table, heading, details]
 
 
+STATIC = Path(__file__).with_name("_static")
+#: An ``alt`` a figure image still has from the build (its hashed file name), to be replaced.
+_HASHED = re.compile(r"^(?:.*/)?[0-9a-f]{16,}\.(?:png|jpe?g|svg|gif)$")
+
+
+def _on_builder_inited_static(app) -> None:
+    """The book's stylesheet (``_static/dpcompendium.css``: figures at their size, claims tables, print rules)."""
+    if app.builder.format == "html":
+        app.config.html_static_path.append(str(STATIC))
+        app.add_css_file("dpcompendium.css")
+
+
+def _on_doctree_read_alt(app, doctree) -> None:
+    """Every image gets a text ``alt``: an image whose ``alt`` is missing or its hashed file name (a notebook output
+    without ``mystnb.image.alt`` in its cell's metadata) takes the text of its figure's caption."""
+    for image in doctree.findall(nodes.image):
+        alt = image.get("alt", "")
+        if alt and not _HASHED.match(alt):
+            continue
+        parent = image.parent
+        while parent is not None and not isinstance(parent, nodes.figure):
+            parent = parent.parent
+        caption = next(iter(parent.findall(nodes.caption)), None) if parent is not None else None
+        if caption is not None:
+            image["alt"] = " ".join(caption.astext().split())
+
+
 def setup(app) -> dict[str, Any]:
     app.add_config_value("dpc_execution_inputs", list(DEFAULT_INPUTS), "env")
     app.add_config_value("dpc_execution_store", DEFAULT_STORE, "env")
@@ -215,5 +243,7 @@ def setup(app) -> dict[str, Any]:
     app.connect("env-get-outdated", _on_env_get_outdated)
     app.connect("env-purge-doc", _on_env_purge_doc)
     app.connect("env-merge-info", _on_env_merge_info)
+    app.connect("builder-inited", _on_builder_inited_static)
+    app.connect("doctree-read", _on_doctree_read_alt)
     app.add_directive("execution-report", ExecutionReport)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -15,7 +15,7 @@ import math
 import numbers
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -134,3 +134,107 @@ def claims_table(claims: Mapping[str, PrivacyClaim] | Iterable[PrivacyClaim], ke
         list(claims.items()) if isinstance(claims, Mapping) else [(c.mechanism, c) for c in claims]
     )
     return pd.DataFrame([{key: k, **c.as_dict()} for k, c in items])
+
+
+class ClaimsTable:
+    """Claims shown as a table in a notebook (:func:`show_claims`): one row per claim, its guarantee (or why there
+    is none), neighbour relation, sensitivity and the conditions it rests on as a list. Plain text: one claim per
+    paragraph."""
+
+    #: Columns of a claims DataFrame that describe the claim itself (the others label it: method, variant, ...).
+    FIELDS = (
+        "mechanism",
+        "neighbours",
+        "sensitivity",
+        "epsilon",
+        "delta",
+        "private",
+        "why",
+        "conditions",
+        "guarantee",
+        "statement",
+    )
+
+    def __init__(self, table) -> None:
+        self.table = table
+
+    def _rows(self) -> list[dict[str, Any]]:
+        labels = [c for c in self.table.columns if c not in self.FIELDS]
+        rows = []
+        for r in self.table.to_dict("records"):
+            name = ", ".join(str(r[c]) for c in labels if str(r[c]) not in ("", "nan"))
+            mech = str(r.get("mechanism", ""))
+            label = mech if not name else (name if mech in ("", name) else f"{name} ({mech})")
+            private = bool(r.get("private", True))
+            if (
+                "epsilon" in r
+            ):  # the guarantee claimed, with the numbers (also when it does not hold)
+                delta = float(r.get("delta", 0.0) or 0.0)
+                claimed = PrivacyClaim(
+                    "claim",
+                    r["neighbours"],
+                    str(r.get("sensitivity") or "as stated"),
+                    float(r["epsilon"]),
+                    delta,
+                    private=private,
+                ).guarantee
+            else:
+                claimed = str(r.get("guarantee", "")) if private else "private"
+            conds = [c for c in str(r.get("conditions", "") or "").split("; ") if c and c != "nan"]
+            rows.append(
+                {
+                    "claim": label,
+                    "private": private,
+                    "guarantee": claimed,
+                    "why": str(r.get("why", "") or ""),
+                    "neighbours": str(r["neighbours"]),
+                    "sensitivity": str(r.get("sensitivity", "")),
+                    "conditions": conds,
+                }
+            )
+        return rows
+
+    def _repr_html_(self) -> str:
+        import html
+
+        e = html.escape
+        out = [
+            '<table class="dpc-claims"><thead><tr><th>claim</th><th>guarantee</th><th>neighbours</th>'
+            "<th>sensitivity</th><th>rests on</th></tr></thead><tbody>"
+        ]
+        for r in self._rows():
+            if r["private"]:
+                guarantee = e(r["guarantee"]) + (
+                    f"<br><small>{e(r['why'])}</small>" if r["why"] else ""
+                )
+            else:
+                guarantee = f'<span class="dpc-not">not {e(r["guarantee"])}</span>: {e(r["why"])}'
+            conds = "".join(f"<li>{e(c)}</li>" for c in r["conditions"])
+            out.append(
+                f"<tr><td>{e(r['claim'])}</td><td>{guarantee}</td><td>{e(r['neighbours'])}</td>"
+                f"<td>{e(r['sensitivity'])}</td><td>{f'<ul>{conds}</ul>' if conds else ''}</td></tr>"
+            )
+        out.append("</tbody></table>")
+        return "".join(out)
+
+    def __repr__(self) -> str:
+        parts = []
+        for r in self._rows():
+            head = (
+                f"{r['claim']}: {r['guarantee']} under {r['neighbours']} neighbours"
+                if r["private"]
+                else f"{r['claim']}: not {r['guarantee']}: {r['why']}"
+            )
+            body = [f"  sensitivity: {r['sensitivity']}"] + [f"  - {c}" for c in r["conditions"]]
+            parts.append("\n".join([head, *body]))
+        return "\n\n".join(parts)
+
+
+def show_claims(claims, key: str = "method") -> ClaimsTable:
+    """Claims for a notebook to display as a table (not one long line each): ``claims`` a mapping or iterable of
+    :class:`PrivacyClaim` (as :func:`claims_table`), or a DataFrame of ``PrivacyClaim.as_dict()`` rows with label
+    columns (``method``, ``variant``, ...) beside them."""
+    import pandas as pd
+
+    table = claims if isinstance(claims, pd.DataFrame) else claims_table(claims, key)
+    return ClaimsTable(table)

@@ -6,14 +6,19 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from ...core.plotting import PAGE_WIDTH_IN, method_color, panels
+
 __all__ = ["plot_methods", "plot_mu", "plot_privacy", "plot_sgd"]
 
 _METHOD_STYLE = {
-    "harmony": ("Harmony (Duchi)", "C0", "o"),
-    "pm": ("PM", "C1", "s"),
-    "graded-laplace": ("graded Laplace", "C2", "^"),
-    "hiera": ("HierA (source's budgets)", "C3", "D"),
-    "hiera-calibrated": ("HierA, exactly ε-LDP", "C4", "v"),
+    m: (label, method_color(m), marker)
+    for m, label, marker in (
+        ("harmony", "Harmony (Duchi)", "o"),
+        ("pm", "PM", "s"),
+        ("graded-laplace", "graded Laplace", "^"),
+        ("hiera", "HierA (source's budgets)", "D"),
+        ("hiera-calibrated", "HierA, exactly ε-LDP", "v"),
+    )
 }
 
 
@@ -27,7 +32,9 @@ def _eps_axis(ax, eps) -> None:
 
 def plot_privacy(privacy: pd.DataFrame, pair: np.ndarray, base: float) -> plt.Figure:
     """(a) exact pairwise log-ratio E[t, t'] of LHP at one base ε; (b) exact vs claimed ε against the base ε."""
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4), constrained_layout=True)
+    fig, (ax1, ax2) = plt.subplots(
+        1, 2, figsize=(PAGE_WIDTH_IN, 3.6), constrained_layout=True, width_ratios=(1, 1.1)
+    )
     im = ax1.imshow(pair, cmap="viridis")
     k = pair.shape[0]
     for i in range(k):
@@ -37,7 +44,7 @@ def plot_privacy(privacy: pd.DataFrame, pair: np.ndarray, base: float) -> plt.Fi
     ax1.set_yticks(range(k), [str(t + 1) for t in range(k)])
     ax1.set_xlabel("level t' of v'")
     ax1.set_ylabel("level t of v")
-    ax1.set_title(f"(a) sup ln P(y|v)/P(y|v'), schedule {{5,4,3,2,1}}·{base:g}")
+    ax1.set_title(f"(a) sup ln P(y|v)/P(y|v'),\nschedule {{5,4,3,2,1}}·{base:g}")
     fig.colorbar(im, ax=ax1, shrink=0.8)
     overall = privacy[privacy["level"] == "all"]
     for i, (name, g) in enumerate(overall.groupby("schedule", sort=False)):
@@ -47,14 +54,14 @@ def plot_privacy(privacy: pd.DataFrame, pair: np.ndarray, base: float) -> plt.Fi
         )
     ax2.set_xlabel("base ε")
     ax2.set_ylabel("ε of the whole report")
-    ax2.set_title("(b) exact LDP level of LHP vs the largest budget")
-    ax2.legend(fontsize=7)
+    ax2.set_title("(b) exact LDP level of LHP\nvs the largest budget")
+    ax2.legend(fontsize=8)
     return fig
 
 
 def plot_mu(mu_table: pd.DataFrame, closed: pd.DataFrame) -> plt.Figure:
     """MAE of HierA against ε for each μ (markers: simulation; lines: √(2/π)·sd of the unclipped estimator)."""
-    fig, ax = plt.subplots(figsize=(6, 4), constrained_layout=True)
+    fig, ax = plt.subplots(figsize=(6.4, 3.6), constrained_layout=True)
     for i, (mu, g) in enumerate(mu_table.groupby("mu", sort=True)):
         ax.errorbar(
             g["epsilon"],
@@ -78,10 +85,8 @@ def plot_mu(mu_table: pd.DataFrame, closed: pd.DataFrame) -> plt.Figure:
 def plot_methods(methods: pd.DataFrame) -> plt.Figure:
     """MAE against ε per dataset and method (log–log)."""
     names = list(dict.fromkeys(methods["dataset"]))
-    fig, axes = plt.subplots(
-        1, len(names), figsize=(3.6 * len(names), 3.6), constrained_layout=True, squeeze=False
-    )
-    for ax, name in zip(axes[0], names, strict=True):
+    fig, axes = panels(len(names), panel_height=2.4)
+    for ax, name in zip(axes, names, strict=True):
         d = methods[methods["dataset"] == name]
         for m, g in d.groupby("method", sort=False):
             label, color, marker = _METHOD_STYLE.get(m, (m, None, "o"))
@@ -90,28 +95,28 @@ def plot_methods(methods: pd.DataFrame) -> plt.Figure:
         ax.set_yscale("log")
         ax.set_title(name)
         ax.set_xlabel("base ε")
-    axes[0, 0].set_ylabel("MAE of the mean")
-    axes[0, -1].legend(fontsize=7)
+    for ax in axes:
+        if ax.get_subplotspec().is_first_col():
+            ax.set_ylabel("MAE of the mean")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=min(len(labels), 3))
     return fig
 
 
 def plot_sgd(sgd: pd.DataFrame) -> plt.Figure:
-    """5-fold MSE against ε: rows = datasets, columns = variants; grey lines: least squares and non-private SGD."""
+    """5-fold MSE against ε, one panel per (dataset, variant) in rows of at most three; grey lines: least squares
+    and non-private SGD."""
     names = list(dict.fromkeys(sgd["dataset"]))
     variants = [v for v in dict.fromkeys(sgd["variant"]) if v != "non-private"]
-    fig, axes = plt.subplots(
-        len(names),
-        len(variants),
-        figsize=(3.6 * len(variants), 3.2 * len(names)),
-        constrained_layout=True,
-        squeeze=False,
-        sharey="row",
+    share = {"sharey": "row"} if len(variants) <= 3 else {}
+    fig, flat = panels(
+        len(names) * len(variants), ncols=min(3, len(variants)), panel_height=2.4, **share
     )
     for r, name in enumerate(names):
         d = sgd[sgd["dataset"] == name]
         ols = d.loc[d["method"] == "least-squares", "mse"].iloc[0]
         for c, variant in enumerate(variants):
-            ax = axes[r, c]
+            ax = flat[r * len(variants) + c]
             v = d[d["variant"] == variant]
             for m, g in v[v["method"] != "none"].groupby("method", sort=False):
                 label, color, marker = _METHOD_STYLE.get(m, (m, None, "o"))
@@ -124,6 +129,9 @@ def plot_sgd(sgd: pd.DataFrame) -> plt.Figure:
             ax.set_yscale("log")
             ax.set_title(f"{name}, {variant}")
             ax.set_xlabel("base ε")
-        axes[r, 0].set_ylabel("5-fold MSE")
-    axes[0, -1].legend(fontsize=7)
+    for ax in flat:
+        if ax.get_subplotspec().is_first_col():
+            ax.set_ylabel("5-fold MSE")
+    handles, labels = flat[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=min(len(labels), 3))
     return fig
