@@ -23,6 +23,12 @@ import nbformat
 import pytest
 from test_claims_text import SOURCE_CELLS, allowed_lines
 
+from dpcompendium.chapters.registry import chapter_id
+
+DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
+FEDERATED_PCA = chapter_id("dpcompendium.chapters.federated_pca")
+PRIVACY_AUDIT = chapter_id("dpcompendium.chapters.privacy_audit")
+
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted(SOURCE_CELLS)
 
@@ -68,7 +74,7 @@ DEFINITION_CELLS: dict[str, dict[str, str]] = {
 FORMULA = re.compile(r"Lap\([^()]*(?:\([^()]*\)[^()]*)*\)|Δu = 1|\(1/\|W\|\)")
 
 ALLOWED: dict[str, list[tuple[str, str]]] = {
-    "dp-mean": [
+    DP_MEAN: [
         ("average height of 1,000 people", "the source's dataset"),
         (
             "this factor of 2",
@@ -152,7 +158,7 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
         ("at ε = 1 over a grid", "the tuning experiment's fixed ε (typed in its cell)"),
         ("at ε = 1 as the cumulative", "the releases' fixed ε (typed in their cell)"),
     ],
-    "federated-pca": [
+    FEDERATED_PCA: [
         ("summarises a 2022", "the year of the summarised paper (a citation)"),
         ("Take 1000 identical rows", "the audited pair's construction (definition)"),
         ("pixel range 0–16 for digits", "the dataset's documented range"),
@@ -186,7 +192,7 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
             "the text's group rule at the fixed ε = 2.5 of the errata cell (asserted there)",
         ),
     ],
-    "privacy-audit": [
+    PRIVACY_AUDIT: [
         ("(4,000 per input", "a constant of the coverage experiment, typed in its cell"),
         ("(1000 identical rows", "the audited pair's construction (federated-pca's audit spec)"),
         ("from 53 random bits", "how numpy's sampler works (definition)"),
