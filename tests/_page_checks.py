@@ -7,8 +7,8 @@
   ``{doc}``), an unresolved reference (``??``), a raw label (``fig-…``, ``thm-…``, ``ex-…``), a bibliography key;
 - a figure the chapter declares (``mystnb.figure``) and the run drew that is not on the page as a ``<figure>`` with
   exactly one caption, or any ``<figure>`` without exactly one caption;
-- a pasted value (``span.pasted-text``) that is not a value the run glued, or a glue role of the chapter's text that
-  is not pasted;
+- a pasted value (``span.pasted-text``) that is not a value the run glued, or a glue role of the chapter's text or
+  of a figure's caption that is not pasted (captions are in the visible text, so raw MyST in them is caught too);
 - a glued value that differs from the same value recomputed from the run's CSV tables (:data:`FROM_TABLES`).
 """
 
@@ -213,6 +213,12 @@ def page_problems(chapter_id: str, dest: Path, values: dict[str, Any]) -> list[s
     pasted = [s.get_text() for s in soup.select("span.pasted-text") if s.get_text() != DEMO]
     roles = [
         k for c in executed.cells if c.cell_type == "markdown" for k in GLUE_ROLE.findall(c.source)
+    ] + [  # figure captions paste glued values too
+        k
+        for c in executed.cells
+        for k in GLUE_ROLE.findall(
+            ((c.metadata.get("mystnb") or {}).get("figure") or {}).get("caption") or ""
+        )
     ]
     if len(pasted) != len(roles):
         problems.append(
