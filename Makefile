@@ -84,7 +84,7 @@ test: $(STAMP)
 # for the chapters whose execution is current).
 pdf: $(STAMP)
 	$(BIN)/dpcompendium book
-	$(BIN)/python -m dpcompendium.pdf
+	$(BIN)/python -m dpcompendium.book.pdf
 
 # One stage of make test each, run as make test runs it (tools/run_tests.py --only STAGE).
 unit notebooks browser portable integration: $(STAMP)
@@ -94,7 +94,7 @@ book-strict: $(STAMP)
 	$(BIN)/python tools/run_tests.py --only book
 
 # Property-based runs of the chapters: FUZZ_EXAMPLES random valid parameter sets per chapter, at the fuzz size of
-# dpcompendium.fuzz.FUZZ_SIZE (make test runs a fixed one per chapter, with a fixed hypothesis seed); then the
+# the [fuzz] table of each chapter's manifest (make test runs a fixed one per chapter, with a fixed hypothesis seed); then the
 # `extended` tests: every parameter set that ever failed, and every documented command not run by make test.
 FUZZ_EXAMPLES ?= 30
 FUZZ_K ?=

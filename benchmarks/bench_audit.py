@@ -11,14 +11,17 @@ import os
 import numpy as np
 import pytest
 
-from dpcompendium import audit as A
-from dpcompendium.chapters import get_chapter
+from dpcompendium.book.contract import get_chapter
+from dpcompendium.chapters import privacy_audit as A
+from dpcompendium.chapters.registry import chapter_id
+
+PRIVACY_AUDIT = chapter_id("dpcompendium.chapters.privacy_audit")
 
 BUDGET_S = 120.0
 
 
 def _defaults() -> dict:
-    return {p.name: p.default for p in get_chapter("privacy-audit").parameters.values()}
+    return {p.name: p.default for p in get_chapter(PRIVACY_AUDIT).parameters.values()}
 
 
 def test_bench_catalog_at_default_parameters(benchmark):
@@ -55,13 +58,13 @@ def test_bench_empirical_audit_throughput(benchmark):
 def test_bench_chapter_notebook(benchmark, tmp_path):
     """The whole chapter, executed as the book executes it (papermill, default parameters)."""
     papermill = pytest.importorskip("papermill")
-    ch = get_chapter("privacy-audit")
+    ch = get_chapter(PRIVACY_AUDIT)
     os.environ.setdefault("MPLBACKEND", "Agg")
 
     def run():
         papermill.execute_notebook(
             str(ch.notebook),
-            str(tmp_path / "privacy-audit.ipynb"),
+            str(tmp_path / f"{PRIVACY_AUDIT}.ipynb"),
             parameters={"output_dir": str(tmp_path / "results")},
             cwd=str(ch.notebook.parent),
             progress_bar=False,

@@ -3,7 +3,7 @@
 The audit: the book's Laplace mechanism at ε = 1 on f(D) = 0 vs f(D') = 1 (``audit.laplace_samplers``),
 ``empirical_audit_chunked(..., chunk_size=C)`` with ``n_samples`` outputs per input — the event chosen on 10^6 samples
 per input in the driver (the serial part: the draws come from the caller's generator in sequence), the other
-n − 10^6 counted in chunks of C samples, both inputs' chunks in one batch of tasks (:mod:`dpcompendium.audit.chunked`).
+n − 10^6 counted in chunks of C samples, both inputs' chunks in one batch of tasks (:mod:`dpcompendium.core.audit.chunked`).
 Throughput = 2·n_samples / wall time (both inputs' samples); CPU = the CPU seconds the workers (or this process)
 spent in the audit, so CPU / (wall · workers) shows how busy the workers were. Peak memory = the largest VmHWM
 (peak resident set) of a worker process, and of this process during the run (its peak is reset before each run), after
@@ -40,8 +40,8 @@ import time
 
 import numpy as np
 
-from dpcompendium import audit as A
-from dpcompendium.parallel import SCHEDULER_ENV, shutdown, start_local_cluster
+from dpcompendium.chapters import privacy_audit as A
+from dpcompendium.core.parallel import SCHEDULER_ENV, shutdown, start_local_cluster
 
 N_SAMPLES = 10**8
 #: 4 chunks per input, 8 tasks for 2 workers. Measured on the 2-core machine, 10^8 samples, 3 runs of 5 alternating
@@ -87,7 +87,7 @@ def _cpu_s() -> float:
 
 
 def _warm_up() -> None:
-    import dpcompendium.audit  # noqa: F401
+    import dpcompendium.chapters.privacy_audit  # noqa: F401
 
 
 def _audit(n_samples: int, chunk: int, seed: int = 2026):
@@ -119,7 +119,7 @@ def _user_audit(n_samples: int, chunk: int, seed: int = 2026):
     import tempfile
     from pathlib import Path
 
-    from dpcompendium.audit import audit_callable, load_target
+    from dpcompendium.book.usercode import audit_callable, load_target
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "user_mechanism.py"
@@ -193,8 +193,8 @@ def cpu_model(
 
     import joblib
 
-    import dpcompendium.audit.user as user
-    import dpcompendium.experiments.chunked as chunked
+    import dpcompendium.book.usercode as user
+    import dpcompendium.core.experiments.chunked as chunked
 
     log: list[tuple[str, float]] = []
     saved = [(chunked, "_count_task"), (user, "_select_pair_task"), (joblib.Parallel, "__call__")]

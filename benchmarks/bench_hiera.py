@@ -18,11 +18,11 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from dpcompendium.chapters import get_chapter
-from dpcompendium.ldp import datasets as D
-from dpcompendium.ldp import hiera_mean, hiera_variance, schedule
-from dpcompendium.ldp import sgd as S
-from dpcompendium.rng import child_seeds, make_rng
+from dpcompendium.book.contract import get_chapter
+from dpcompendium.chapters.hiera import datasets as D
+from dpcompendium.chapters.hiera import hiera_mean, hiera_variance, schedule
+from dpcompendium.chapters.hiera import sgd as S
+from dpcompendium.core.rng import child_seeds, make_rng
 
 ESTIMATE_BUDGET_S = 2.0
 MEMORY_BUDGET_B = 256 * 2**20

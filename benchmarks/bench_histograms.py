@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import dpcompendium.histograms as H
-from dpcompendium.data import load_dpbench
-from dpcompendium.paths import repo_root
+import dpcompendium.chapters.histograms as H
+from dpcompendium.core.data import load_dpbench
+from dpcompendium.core.paths import repo_root
 
 BUDGET_SECONDS = 120.0
 

@@ -10,14 +10,17 @@ import os
 
 import pytest
 
-from dpcompendium import mean as M
-from dpcompendium.chapters import get_chapter
+from dpcompendium.book.contract import get_chapter
+from dpcompendium.chapters import dp_mean as M
+from dpcompendium.chapters.registry import chapter_id
+
+DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
 
 BUDGET_S = 60.0
 
 
 def _defaults() -> dict:
-    return {p.name: p.default for p in get_chapter("dp-mean").parameters.values()}
+    return {p.name: p.default for p in get_chapter(DP_MEAN).parameters.values()}
 
 
 def test_bench_sweep_at_default_parameters(benchmark):
@@ -38,13 +41,13 @@ def test_bench_sweep_at_default_parameters(benchmark):
 def test_bench_chapter_notebook(benchmark, tmp_path):
     """The whole chapter, executed as the book executes it (papermill, default parameters)."""
     papermill = pytest.importorskip("papermill")
-    ch = get_chapter("dp-mean")
+    ch = get_chapter(DP_MEAN)
     os.environ.setdefault("MPLBACKEND", "Agg")
 
     def run():
         papermill.execute_notebook(
             str(ch.notebook),
-            str(tmp_path / "dp-mean.ipynb"),
+            str(tmp_path / f"{DP_MEAN}.ipynb"),
             parameters={"output_dir": str(tmp_path / "results")},
             cwd=str(ch.notebook.parent),
             progress_bar=False,

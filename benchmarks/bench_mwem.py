@@ -11,9 +11,9 @@ import os
 
 import pytest
 
-from dpcompendium import mwem as M
-from dpcompendium.chapters import get_chapter
-from dpcompendium.rng import make_rng
+from dpcompendium.book.contract import get_chapter
+from dpcompendium.chapters import mwem as M
+from dpcompendium.core.rng import make_rng
 
 BUDGET_S = 60.0
 

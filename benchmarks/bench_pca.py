@@ -10,14 +10,17 @@ import os
 
 import pytest
 
-from dpcompendium import pca as P
-from dpcompendium.chapters import get_chapter
+from dpcompendium.book.contract import get_chapter
+from dpcompendium.chapters import federated_pca as P
+from dpcompendium.chapters.registry import chapter_id
+
+FEDERATED_PCA = chapter_id("dpcompendium.chapters.federated_pca")
 
 BUDGET_S = 120.0
 
 
 def _defaults() -> dict:
-    return {p.name: p.default for p in get_chapter("federated-pca").parameters.values()}
+    return {p.name: p.default for p in get_chapter(FEDERATED_PCA).parameters.values()}
 
 
 def test_bench_energy_sweep_at_default_parameters(benchmark):
@@ -63,13 +66,13 @@ def test_bench_svm_table_at_default_parameters(benchmark):
 def test_bench_chapter_notebook(benchmark, tmp_path):
     """The whole chapter, executed as the book executes it (papermill, default parameters)."""
     papermill = pytest.importorskip("papermill")
-    ch = get_chapter("federated-pca")
+    ch = get_chapter(FEDERATED_PCA)
     os.environ.setdefault("MPLBACKEND", "Agg")
 
     def run():
         papermill.execute_notebook(
             str(ch.notebook),
-            str(tmp_path / "federated-pca.ipynb"),
+            str(tmp_path / f"{FEDERATED_PCA}.ipynb"),
             parameters={"output_dir": str(tmp_path / "results")},
             cwd=str(ch.notebook.parent),
             progress_bar=False,

@@ -8,7 +8,7 @@ smartnoise-synth pins older pandas/OpenDP, so it runs in its own environment, ne
 It fits ``snsynth.mwem.MWEMSynthesizer`` (T = 30 iterations, 20 multiplicative-weights passes, range queries) on the
 1,013,184 records behind the report's 14-bin histogram, samples as many synthetic records, and scores the sample on the
 report's 60 range queries with the chapter's four error summaries; it prints the averages per ε and the wall time of
-one fit + sample. smartnoise's own random workload and its sampling step differ from ``dpcompendium.mwem`` (which
+one fit + sample. smartnoise's own random workload and its sampling step differ from ``dpcompendium.chapters.mwem`` (which
 releases the synthetic histogram itself), so only the orders of magnitude are comparable. Not collected by pytest.
 """
 

@@ -25,9 +25,14 @@ import nbformat
 import numpy as np
 import pandas as pd
 
-from dpcompendium import prose
-from dpcompendium.chapters import get_chapter
-from dpcompendium.rerun_page import glued_values
+from dpcompendium.book import prose
+from dpcompendium.book.contract import get_chapter
+from dpcompendium.book.rerun_page import glued_values
+from dpcompendium.chapters.registry import chapter_id
+
+DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
+FEDERATED_PCA = chapter_id("dpcompendium.chapters.federated_pca")
+PRIVACY_AUDIT = chapter_id("dpcompendium.chapters.privacy_audit")
 
 ROOT = Path(__file__).resolve().parents[1]
 RAW = re.compile(r"\{(?:glue|cite|numref|prf:|doc\}|ref\}|eq\}|term\})|\?\?")
@@ -127,7 +132,7 @@ def _audit_power(dest: Path, values: dict) -> str:
 
 
 def _fedpca_level(dest: Path, values: dict) -> str:
-    from dpcompendium import pca as P
+    from dpcompendium.chapters import federated_pca as P
 
     energy = pd.read_csv(dest / "energy.csv")
     with (
@@ -148,15 +153,15 @@ def _fedpca_level(dest: Path, values: dict) -> str:
 
 #: per chapter: glue key -> the value recomputed from the run's CSV tables and parameters (None: not applicable)
 FROM_TABLES: dict[str, dict[str, Callable[[Path, dict], Any]]] = {
-    "dp-mean": {
+    DP_MEAN: {
         "dpmean_verdict_matched": _median_matched,
         "dpmean_evidence_ratio": _evidence_ratio,
     },
     "mwem": {"mwem_tv_max": _mwem_tv, "mwem_db_trend": _mwem_dpbench},
     "histograms": {"hist_mean_vs_sum_span": _hist_mean_vs_sum},
     "hiera": {"hiera_exact_ratio": _hiera_exact},
-    "federated-pca": {"fedpca_table_level": _fedpca_level},
-    "privacy-audit": {"audit_n_empirical": _audit_empirical, "audit_laplace_power": _audit_power},
+    FEDERATED_PCA: {"fedpca_table_level": _fedpca_level},
+    PRIVACY_AUDIT: {"audit_n_empirical": _audit_empirical, "audit_laplace_power": _audit_power},
 }
 
 

@@ -9,7 +9,21 @@ import pytest
 from conftest import mc_tol
 from scipy.stats import binomtest
 
-from dpcompendium.audit import (
+from dpcompendium.chapters.privacy_audit import (
+    grr_distributions,
+    grr_wrong_keep,
+    grr_wrong_keep_probabilities,
+    laplace_half_sensitivity,
+    laplace_samplers,
+    laplace_scale_epsilon,
+    low_bit_event,
+    low_bit_frequencies,
+    numpy_laplace_from_uniforms,
+    planted_true_epsilon,
+    snapping_epsilon,
+    snapping_laplace,
+)
+from dpcompendium.core.audit import (
     clopper_pearson,
     coverage_experiment,
     empirical_audit,
@@ -20,22 +34,10 @@ from dpcompendium.audit import (
     exact_epsilon_at_delta,
     gaussian_delta,
     gaussian_epsilon,
-    grr_distributions,
-    grr_wrong_keep,
-    grr_wrong_keep_probabilities,
     interval_cuts,
-    laplace_half_sensitivity,
-    laplace_samplers,
-    laplace_scale_epsilon,
-    low_bit_event,
-    low_bit_frequencies,
-    numpy_laplace_from_uniforms,
-    planted_true_epsilon,
-    snapping_epsilon,
-    snapping_laplace,
     verdict,
 )
-from dpcompendium.mechanisms import gaussian_sigma, grr_probabilities, laplace_mechanism
+from dpcompendium.core.mechanisms import gaussian_sigma, grr_probabilities, laplace_mechanism
 
 
 # ------------------------------------------------------------------------------------------ exact audits
@@ -191,8 +193,8 @@ def test_finding6_bonferroni_events_come_from_the_first_half():
 def test_finding6_coverage_gaussian_and_discrete(selection):
     """Coverage of both modes on a Gaussian mechanism (true eps at delta from the exact profile) and on a discrete
     sampler (GRR, k = 4): the bound exceeds the true eps with probability at most alpha (Monte Carlo tolerance)."""
-    from dpcompendium.audit import value_events
-    from dpcompendium.mechanisms import gaussian_epsilon, grr_privatise
+    from dpcompendium.chapters.privacy_audit import value_events
+    from dpcompendium.core.mechanisms import gaussian_epsilon, grr_privatise
 
     conf, reps, delta = 0.8, 200, 1e-3
     alpha = 1 - conf

@@ -5,9 +5,9 @@ import math
 import numpy as np
 import pytest
 
-from dpcompendium.audit import AuditSpec, are_neighbours, run_audit
-from dpcompendium.mechanisms import laplace_mechanism
-from dpcompendium.privacy import PrivacyClaim
+from dpcompendium.core.audit import AuditSpec, are_neighbours, run_audit
+from dpcompendium.core.mechanisms import laplace_mechanism
+from dpcompendium.core.privacy import PrivacyClaim
 
 
 @pytest.mark.parametrize(

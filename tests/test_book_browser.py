@@ -37,6 +37,10 @@ from urllib.parse import urlsplit
 import pytest
 from _book import toc_entries
 
+from dpcompendium.chapters.registry import chapter_id
+
+DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
+
 pytestmark = pytest.mark.book
 
 ROOT = Path(os.environ.get("DPCOMPENDIUM_REPO") or Path(__file__).resolve().parents[1])
@@ -457,7 +461,7 @@ def test_every_toc_page_was_built():
 # ---- the page of a rerun: dpcompendium run writes DIR/CHAPTER/index.html (needs no built book)
 
 #: A fast chapter at a reduced size (the shape of a user's rerun; figures, math and headline numbers included).
-RERUN = ["dp-mean", "-p", "reps", "5", "-p", "epsilons", "[0.5, 2]", "-p", "ns", "[100]"]
+RERUN = [DP_MEAN, "-p", "reps", "5", "-p", "epsilons", "[0.5, 2]", "-p", "ns", "[100]"]
 RERUN += ["-p", "evidence_draws", "2000", "-p", "seed", "7"]
 
 
@@ -519,9 +523,9 @@ def test_rerun_page(rerun_dir, chromium):
 
     pdf = PdfReader(rerun_dir / "index.pdf")
     assert "differential privacy" in pdf.pages[0].extract_text().replace("\ufb00", "ff")
-    assert sum(len(p.images) for p in pdf.pages) >= len(declared_figures("notebooks/dp-mean"))
+    assert sum(len(p.images) for p in pdf.pages) >= len(declared_figures(f"notebooks/{DP_MEAN}"))
     # every figure is there and loaded
-    declared = declared_figures("notebooks/dp-mean")
+    declared = declared_figures(f"notebooks/{DP_MEAN}")
     assert info["images"] >= len(declared) > 0
     assert not info["broken"], f"images that did not load: {info['broken']}"
     # math typeset by the local MathJax, nothing raw left
@@ -565,7 +569,7 @@ def check_rerun_references(refs: dict, text: str, declared: list[str]) -> None:
     """A rerun's page as the book renders it: every declared figure numbered with one caption, every figure
     reference and citation resolved within the page to its number or author and year, the chapter's works cited
     listed, references to the rest of the book pointing to the online book with the target's title; no raw key."""
-    from dpcompendium.rerun_page import BOOK_URL
+    from dpcompendium.book.rerun_page import BOOK_URL
 
     figures = {f["id"]: f for f in refs["figures"]}
     for name in declared:

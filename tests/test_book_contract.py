@@ -26,8 +26,11 @@ import nbformat
 import pytest
 from _book import toc_entries
 
+from dpcompendium.chapters.registry import manifests
+
 ROOT = Path(os.environ.get("DPCOMPENDIUM_REPO") or Path(__file__).resolve().parents[1])
-CHAPTER_IDS = ("dp-mean", "mwem", "histograms", "federated-pca", "hiera", "privacy-audit")
+MANIFESTS = manifests(ROOT)
+CHAPTER_IDS = tuple(m.id for m in MANIFESTS)
 NOTEBOOKS = sorted(
     (ROOT / "notebooks").glob("*.ipynb"),
     key=lambda p: CHAPTER_IDS.index(p.stem) if p.stem in CHAPTER_IDS else len(CHAPTER_IDS),
@@ -69,11 +72,11 @@ def test_toc_entries_exist():
     assert len(entries) == len(set(entries)), "_toc.yml lists a file twice"
 
 
-def test_toc_has_fixed_chapter_order_and_book_pages():
+def test_toc_lists_every_chapter_of_a_manifest_and_the_book_pages():
     entries = toc_entries(ROOT / "_toc.yml")
     chapters = [Path(f).name for f in entries if f.startswith("notebooks/")]
     assert chapters == list(CHAPTER_IDS), (
-        f"chapters must be {CHAPTER_IDS} in this order, got {chapters}"
+        f"the chapters of _toc.yml must be those of the manifests, {CHAPTER_IDS}, got {chapters}"
     )
     for page in BOOK_PAGES:
         assert f"book/{page}" in entries, f"book/{page} is not in _toc.yml"
@@ -96,6 +99,40 @@ def test_book_pages_cite_known_keys():
 def test_reproducibility_page_has_execution_table():
     text = (ROOT / "book" / "reproducibility.md").read_text(encoding="utf8")
     assert "{nb-exec-table}" in text
+
+
+# ------------------------------------------------------------------------------------------------ the manifests
+
+
+@pytest.mark.parametrize("m", MANIFESTS, ids=lambda m: m.id)
+def test_manifest_matches_its_notebook_and_the_data_registry(m):
+    """A manifest's notebook is ``notebooks/<id>.ipynb`` and starts with ``# <title>``; its headline cells exist and
+    are tagged ``nbval-check-output`` and ``keep_output``; its datasets are entries of ``data/registry.yml``; its
+    fuzz caps name parameters of the chapter."""
+    import yaml
+
+    from dpcompendium.book.contract import get_chapter
+
+    assert m.notebook == f"notebooks/{m.id}.ipynb", (
+        f"{m.folder}: notebook must be notebooks/{m.id}.ipynb"
+    )
+    nb = nbformat.read(ROOT / m.notebook, as_version=4)
+    first = next(c for c in nb.cells if c.cell_type == "markdown")
+    assert first.source.lstrip().startswith(f"# {m.title}"), (
+        f"{m.id}: the notebook's title is not {m.title!r}"
+    )
+    cells = {c.get("id"): c for c in nb.cells}
+    for cid in m.headline_cells:
+        assert cid in cells, f"{m.id}: headline cell {cid} is not in the notebook"
+        assert {"nbval-check-output", "keep_output"} <= set(tags(cells[cid])), (
+            f"{m.id}: cell {cid} is not tagged"
+        )
+    registry = yaml.safe_load((ROOT / "data" / "registry.yml").read_text(encoding="utf8"))
+    for name, _ in m.datasets:
+        assert name in registry, f"{m.id}: {name!r} is not an entry of data/registry.yml"
+    params = get_chapter(m.id, ROOT).parameters
+    unknown = sorted(set(m.fuzz) - set(params) - {"max_len", "list_len", "sorted"})
+    assert not unknown, f"{m.id}: the fuzz size caps unknown parameters {unknown}"
 
 
 # ------------------------------------------------------------------------------------------------ the chapter contract
@@ -139,7 +176,7 @@ def test_title_cell(notebook):
 
 @needs_notebooks
 def test_parameters_cell(notebook):
-    from dpcompendium.chapters import get_chapter
+    from dpcompendium.book.contract import get_chapter
 
     path, nb = notebook
     cells = [c for c in nb.cells if c.cell_type == "code" and "parameters" in tags(c)]
@@ -379,22 +416,22 @@ def test_theorems_are_prf_directives():
 
 
 def test_library_reference_covers_every_module():
+    """One page per package, ``book/api/<dotted path, "." -> "-">.md`` (the top package with ``core``), documenting
+    the package and each of its public modules."""
     entries = set(toc_entries(ROOT / "_toc.yml"))
     pkg = ROOT / "src" / "dpcompendium"
     automodule = re.compile(r"^\.\. automodule:: (\S+)", re.M)
     # every public module; private ones (a leading underscore: internal helpers) are not part of the reference
-    subpackages = sorted(d.name for d in pkg.iterdir() if (d / "__init__.py").is_file())
-    pages = {
-        "core": ["dpcompendium"]
-        + [f"dpcompendium.{p.stem}" for p in pkg.glob("*.py") if not p.stem.startswith("_")]
-    }
-    for sub in subpackages:
+    packages = sorted(d.parent for d in pkg.rglob("__init__.py") if d.parent != pkg)
+    pages: dict[str, list[str]] = {"core": ["dpcompendium"]}
+    for sub in packages:
+        dotted = ".".join(sub.relative_to(pkg).parts)
         modules = [
-            f"dpcompendium.{sub}.{p.stem}"
-            for p in (pkg / sub).glob("*.py")
+            f"dpcompendium.{dotted}.{p.stem}"
+            for p in sub.glob("*.py")
             if not p.stem.startswith("_")
         ]
-        pages[sub] = [f"dpcompendium.{sub}", *modules]
+        pages.setdefault(dotted.replace(".", "-"), []).extend([f"dpcompendium.{dotted}", *modules])
     for page, modules in pages.items():
         assert f"book/api/{page}" in entries, f"_toc.yml: no Library reference page book/api/{page}"
         documented = automodule.findall(

@@ -1,4 +1,4 @@
-"""The PDF of the book (``make pdf``: ``dpcompendium.pdf`` prints the built HTML with Debian's Chromium).
+"""The PDF of the book (``make pdf``: ``dpcompendium.book.pdf`` prints the built HTML with Debian's Chromium).
 
 The module's fixture prints the book into ``_build/pdf`` (the files ``make pdf`` leaves there and the Pages workflow
 publishes), then: the book has a page or more per page of ``_toc.yml`` and one bookmark per page; each chapter's PDF
@@ -28,7 +28,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]+")
 def book():
     if not HTML.is_dir():
         pytest.skip(f"the book is not built: no {HTML} (run 'make book' first)")
-    from dpcompendium import pdf
+    from dpcompendium.book import pdf
 
     if not os.access(pdf.CHROMIUM, os.X_OK):
         pytest.fail(f"no Chromium at {pdf.CHROMIUM}: apt-get install chromium (.ci/run does)")

@@ -1,7 +1,7 @@
 """Property-based tests of the parameter space: every valid parameter set runs a chapter to the end.
 
-``dpcompendium.fuzz.parameter_strategy`` draws parameter sets from each chapter's declared contract (types,
-per-parameter constraints, ``# require:`` lines) at the fuzz size declared in ``dpcompendium.fuzz.FUZZ_SIZE``; each
+``dpcompendium.book.fuzz.parameter_strategy`` draws parameter sets from each chapter's declared contract (types,
+per-parameter constraints, ``# require:`` lines) at the fuzz size declared in ``dpcompendium.book.fuzz.FUZZ_SIZE``; each
 is run exactly as a user would (``dpcompendium run CHAPTER -p NAME VALUE ... --out DIR``, values as YAML) and must
 exit 0 and write its tables and figures. Every parameter set that ever failed stays below as a regression case.
 
@@ -28,10 +28,18 @@ import pytest
 from _page_checks import page_problems
 from hypothesis import HealthCheck, Phase, given, settings
 
-from dpcompendium import chapter as chapter_mod
-from dpcompendium import cli
-from dpcompendium.chapters import CHAPTER_IDS, get_chapter
-from dpcompendium.fuzz import parameter_strategy, small_overrides
+from dpcompendium.book import chapter as chapter_mod
+from dpcompendium.book import cli
+from dpcompendium.book.contract import CHAPTER_IDS, get_chapter
+from dpcompendium.book.fuzz import parameter_strategy, small_overrides
+from dpcompendium.chapters.registry import chapter_id
+
+DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
+FEDERATED_PCA = chapter_id("dpcompendium.chapters.federated_pca")
+PRIVACY_AUDIT = chapter_id("dpcompendium.chapters.privacy_audit")
+MWEM = chapter_id("dpcompendium.chapters.mwem")
+HIERA = chapter_id("dpcompendium.chapters.hiera")
+HISTOGRAMS = chapter_id("dpcompendium.chapters.histograms")
 
 pytestmark = pytest.mark.fuzz
 
@@ -44,27 +52,27 @@ LOG = os.environ.get("DPCOMPENDIUM_FUZZ_LOG")
 #: the given values, the rest shrunk by ``small_overrides``.
 REGRESSIONS = [
     (
-        "mwem",
+        MWEM,
         {"epsilons": [0.5, 2]},
     ),  # KeyError: 'epsilon' (course reference needs its own epsilons)
-    ("hiera", {"epsilons": [0.1, 5]}),  # KeyError: 1.0
-    ("hiera", {"mus": [5]}),  # KeyError: 1
-    ("dp-mean", {"seed": 1}),  # rounded median asserted at the default seed only
-    ("dp-mean", {"ns": [50]}),
+    (HIERA, {"epsilons": [0.1, 5]}),  # KeyError: 1.0
+    (HIERA, {"mus": [5]}),  # KeyError: 1
+    (DP_MEAN, {"seed": 1}),  # rounded median asserted at the default seed only
+    (DP_MEAN, {"ns": [50]}),
     # found by the fuzz (minimal examples of the derandomized run)
     (
-        "mwem",
+        MWEM,
         {"epsilons": [0.05], "variants": ["coursework"], "T_1d": 1, "T_2d": 1, "q_size_2d": 1},
     ),
     (
-        "hiera",
+        HIERA,
         {"epsilons": [0.05], "mus": [1], "mu": 1, "sgd_methods": ["harmony"]},
     ),  # KeyError: 1.0
     # attack check: with one site there is nothing to mask; then 5-fold CV on 10 rows (now svm_max_rows >= 100)
-    ("federated-pca", {"svm_sites": 1, "svm_max_rows": 100, "delta": 0.05, "attack_epsilon": 0.05}),
+    (FEDERATED_PCA, {"svm_sites": 1, "svm_max_rows": 100, "delta": 0.05, "attack_epsilon": 0.05}),
     # the colluders' error asserted above a fixed 1e-3; at eps = 15.4, delta = 0.587 the noise share is 6.6e-4
     (
-        "federated-pca",
+        FEDERATED_PCA,
         {
             "delta": 0.587214562437154,
             "attack_epsilon": 15.418554908085405,
@@ -75,14 +83,14 @@ REGRESSIONS = [
         },
     ),
     # lower bounds at confidence 0.05 exceed the truth in about 95 % of audits: binomial tolerance
-    ("privacy-audit", {"seed": 0, "n_samples": 1000, "confidence": 0.05, "coverage_reps": 10}),
+    (PRIVACY_AUDIT, {"seed": 0, "n_samples": 1000, "confidence": 0.05, "coverage_reps": 10}),
 ]
 
 
 #: A second parameter set per chapter, far from the defaults (other budgets, datasets, variants, sizes), shrunk to the
 #: fuzz size by ``small_overrides`` like the regressions; its page is checked as every run's is.
 FAR = {
-    "dp-mean": {
+    DP_MEAN: {
         "epsilons": [0.02, 8.0],
         "ns": [20, 300],
         "datasets": ["adult-age"],
@@ -90,37 +98,37 @@ FAR = {
         "evidence_epsilon": 3.0,
         "seed": 11,
     },
-    "mwem": {
+    MWEM: {
         "epsilons": [0.3, 3.0],
         "variants": ["standard"],
         "T_1d": 8,
         "T_values": [3, 12],
         "seed": 5,
     },
-    "histograms": {
+    HISTOGRAMS: {
         "datasets": ["HEPTH", "ADULT"],
         "epsilons": [0.2, 5.0],
         "sweep_epsilons": [0.05, 5.0],
         "k": 4,
         "query_lengths": [10, 50],
     },
-    "federated-pca": {
+    FEDERATED_PCA: {
         "datasets": ["digits"],
         "epsilons": [0.3, 8.0],
         "sites": [1, 4],
         "splits": ["unequal"],
         "calibration": "analytic",
     },
-    "hiera": {
+    HIERA: {
         "epsilons": [0.1, 3.0],
         "mus": [1, 3],
         "mu": 3,
         "datasets": ["uniform"],
         "sgd_datasets": ["synthetic"],
-        "sgd_methods": ["pm", "hiera", "none"],
+        "sgd_methods": ["pm", HIERA, "none"],
         "group_rule": "text",
     },
-    "privacy-audit": {"confidence": 0.9, "seed": 5},
+    PRIVACY_AUDIT: {"confidence": 0.9, "seed": 5},
 }
 
 

@@ -8,12 +8,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpcompendium.audit import UserCodeError
-from dpcompendium.audit.user import load_module
-from dpcompendium.check import available_checks, get_check
-from dpcompendium.check.mwem import COURSE_ROUNDS, check_mwem, course_workload
-from dpcompendium.cli import main
-from dpcompendium.mwem import (
+from dpcompendium.book.check import available_checks, get_check
+from dpcompendium.book.check.mwem import COURSE_ROUNDS, check_mwem, course_workload
+from dpcompendium.book.cli import main
+from dpcompendium.book.usercode import UserCodeError, load_module
+from dpcompendium.chapters.mwem import (
     compare_with_reference,
     reference_errors,
     report_histogram,
@@ -62,7 +61,7 @@ def test_book_coursework_variant_as_user_code_reproduces_the_chapter(student):
     out = student.mwem(
         hist.copy(), course_workload(), 0.1, COURSE_ROUNDS, np.random.default_rng(ss)
     )
-    from dpcompendium.mwem import report_queries_1d
+    from dpcompendium.chapters.mwem import report_queries_1d
 
     err = workload_errors(out, hist, report_queries_1d())
     row = runs[(runs.variant == "student") & (runs.rep == 1)].iloc[0]
@@ -149,7 +148,7 @@ def broken(histogram, workload, epsilon, rounds, rng):
 
 
 def test_cli_check(tmp_path, capsys, monkeypatch):
-    import dpcompendium.check.mwem as cm
+    import dpcompendium.book.check.mwem as cm
 
     monkeypatch.setattr(
         cm, "COURSE_EPSILONS", (1.0, 10.0)

@@ -1,4 +1,4 @@
-"""Chunked event counts (``dpcompendium.experiments.count_events``) without a cluster: streams, layout, validation.
+"""Chunked event counts (``dpcompendium.core.experiments.count_events``) without a cluster: streams, layout, validation.
 
 The Dask cluster cases are in ``test_parallel_dask.py``.
 """
@@ -12,11 +12,14 @@ import numpy as np
 import pytest
 from conftest import Z
 
-from dpcompendium import audit as A
-from dpcompendium.cli import main
-from dpcompendium.experiments import count_events, count_events_many
-from dpcompendium.experiments.chunked import chunk_seed
-from dpcompendium.parallel import SCHEDULER_ENV, check_scheduler, resolve_scheduler
+from dpcompendium.book.cli import main
+from dpcompendium.chapters import privacy_audit as A
+from dpcompendium.chapters.registry import chapter_id
+from dpcompendium.core.experiments import count_events, count_events_many
+from dpcompendium.core.parallel import SCHEDULER_ENV, check_scheduler, resolve_scheduler
+from dpcompendium.core.rng import child_seed as chunk_seed
+
+DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
 
 
 def laplace(n, rng):
@@ -195,7 +198,7 @@ def test_seeded_samplers_draw_the_direction_in_tasks_with_the_same_result():
     """seeded_samplers=True (samplers built on sample_outputs: one rng.integers(0, 2**63) per call): with one event,
     the selection counts are drawn on snapshots of the generator, in the batch of the evaluation chunks — the same
     samples, so the same result and the generator left in the same state; other samplers keep the serial path."""
-    from dpcompendium.audit import sample_outputs
+    from dpcompendium.book.usercode import sample_outputs
 
     def noisy(x, rng, size=None):
         return x + rng.laplace(0.0, 1.0, size)
@@ -224,7 +227,7 @@ def test_seeded_samplers_draw_the_direction_in_tasks_with_the_same_result():
 def test_cuts_from_merged_samples_are_the_cuts_from_their_concatenation():
     """pooled_sorted merges two sorted samples so that interval_cuts runs in linear time; the cuts are byte-identical
     to those of the concatenation (continuous, discrete, rounded, disjoint samples, and ±0, where it concatenates)."""
-    from dpcompendium.audit.empirical import interval_cuts, pooled_sorted
+    from dpcompendium.core.audit.empirical import interval_cuts, pooled_sorted
 
     rng = np.random.default_rng(0)
     samples = [
@@ -298,11 +301,11 @@ def test_chunked_audit_bad_input():
 
 def test_cli_rejects_a_bad_scheduler_before_running(tmp_path, monkeypatch, capsys):
     with pytest.raises(SystemExit) as e:
-        main(["run", "dp-mean", "--scheduler", "local:0", "--out", str(tmp_path / "r")])
+        main(["run", DP_MEAN, "--scheduler", "local:0", "--out", str(tmp_path / "r")])
     assert e.value.code == 2
     assert "--scheduler must be local:N (N >= 1)" in capsys.readouterr().err
     monkeypatch.setenv(SCHEDULER_ENV, "nonsense")
-    assert main(["run", "dp-mean", "--out", str(tmp_path / "r")]) == 2
+    assert main(["run", DP_MEAN, "--out", str(tmp_path / "r")]) == 2
     err = capsys.readouterr().err
     assert err.strip().count("\n") == 0
     assert f"{SCHEDULER_ENV} must be local:N (N >= 1)" in err and "'nonsense'" in err

@@ -24,6 +24,12 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from dpcompendium.chapters.registry import chapter_id, manifests
+
+DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
+FEDERATED_PCA = chapter_id("dpcompendium.chapters.federated_pca")
+PRIVACY_AUDIT = chapter_id("dpcompendium.chapters.privacy_audit")
+
 ROOT = Path(__file__).resolve().parents[1]
 #: "…)-DP", "…$\varepsilon$-DP", "…}$-LDP", "ε-DP", "ε₂-DP", "2ε-DP", "(ε₂/m_j)-DP"
 GUARANTEE = re.compile(r"(\)|\\varepsilon|\}|ε[₀-₉]*|[0-9])\$?-L?DP\b")
@@ -32,37 +38,14 @@ DIRECTIVE = re.compile(r"^\{(?P<kind>[^}\s]+)\}")
 #: directive blocks whose content may state guarantees: proved mathematics and coursework
 ALLOWED_BLOCKS = re.compile(r"^(prf:.+|exercise|solution)$")
 
-#: "The source and what it claims" cells: everything in them states what a source says
-SOURCE_CELLS = {
-    "dp-mean": "abe53254",
-    "mwem": "a61bd0c1",
-    "histograms": "fcec5cf5",
-    "federated-pca": "167d7d43",
-    "hiera": "33f4b25b",
-    "privacy-audit": "bf0fffb5",  # the definition of (eps, delta)-DP and the sources' claims
-}
-#: comparison/errata tables: cell id -> index of the verdict column, the only one that may not type a guarantee
-SOURCE_TABLE_CELLS = {
-    "dp-mean": {"b743081d": 1},
-    "mwem": {"084291dd": 3, "7d2e98e2": 1},
-    "histograms": {"ae1af568": 2, "c37ddf13": 2},
-    "federated-pca": {"51f217e1": -1},
-    "hiera": {"71f43651": 3},
-    "privacy-audit": {"98baee0d": -1},
-}
-#: every chapter renders its guarantees from claim objects
-RENDERERS = {
-    "dp-mean": ("glue(", ".statement()", "M.privacy_claim(", "M.effective_claim("),
-    "mwem": ("glue(", ".statement()", "M.privacy_claim(", "M.spent_claim("),
-    "histograms": ("glue(", ".statement()", "H.privacy_claim("),
-    "federated-pca": (
-        "claims_table(",
-        "show_claims(",
-        "privacy_claim(",
-    ),  # shown as a table (show_claims)
-    "hiera": ("glue(", ".statement()", "ldp.privacy_claim(", "ldp.calibrate_base_epsilon("),
-    "privacy-audit": ("gaussian_claim(", "run_catalog("),
-}
+#: per chapter, from the ``[claims]`` table of its manifest: "the source and what it claims" cell (everything in
+#: it states what a source says); the comparison/errata tables (cell id -> index of the verdict column, the only one
+#: that may not type a guarantee); the calls that render its guarantees from claim objects
+CLAIMS = {m.id: m.claims for m in manifests(ROOT)}
+SOURCE_CELLS = {cid: c["source_cell"] for cid, c in CLAIMS.items()}
+SOURCE_TABLE_CELLS = {cid: c.get("source_tables", {}) for cid, c in CLAIMS.items()}
+RENDERERS = {cid: tuple(c["renderers"]) for cid, c in CLAIMS.items()}
+NOTEBOOK = {m.id: ROOT / m.notebook for m in manifests(ROOT)}
 CHAPTERS = sorted(SOURCE_CELLS)
 
 
@@ -106,7 +89,7 @@ def allowed_lines(text: str) -> list[bool]:
 
 
 def hand_typed_guarantees(name: str) -> list[str]:
-    nb = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4)
+    nb = nbformat.read(NOTEBOOK[name], as_version=4)
     tables = SOURCE_TABLE_CELLS.get(name, {})
     bad = []
     for cell in nb.cells:
@@ -191,7 +174,7 @@ def test_no_hand_typed_guarantees(name):
 
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_guarantees_are_rendered_from_claim_objects(name):
-    nb = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4)
+    nb = nbformat.read(NOTEBOOK[name], as_version=4)
     code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
     for call in RENDERERS[name]:
         assert call in code, (name, call)
@@ -199,7 +182,7 @@ def test_guarantees_are_rendered_from_claim_objects(name):
 
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_every_glued_claim_is_pasted_and_every_paste_is_glued(name):
-    nb = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4)
+    nb = nbformat.read(NOTEBOOK[name], as_version=4)
     code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
     text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     glued = set(re.findall(r"""glue\(\s*f?["']([\w-]+)["']""", code))
@@ -209,7 +192,7 @@ def test_every_glued_claim_is_pasted_and_every_paste_is_glued(name):
 
 
 def test_privacy_audit_no_longer_calls_the_classical_gaussian_an_inefficiency_only():
-    nb = nbformat.read(ROOT / "notebooks" / "privacy-audit.ipynb", as_version=4)
+    nb = nbformat.read(ROOT / "notebooks" / f"{PRIVACY_AUDIT}.ipynb", as_version=4)
     text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     assert "which is an inefficiency, not a violation" not in text
 
@@ -219,7 +202,7 @@ def test_the_rerun_page_pastes_glued_claims(tmp_path):
     """The rerun page pastes glued claims as the book does, from a cell the page removes (``remove-cell``), inside
     a table cell too (a pasted "|" does not split it)."""
     from dpcompendium import PrivacyClaim
-    from dpcompendium.rerun_page import build_page, glued_values, page_notebook
+    from dpcompendium.book.rerun_page import build_page, glued_values, page_notebook
 
     claim = PrivacyClaim("m_1*", "add-remove", "sum: max(|a|,|b|) = 200", 2.0)
     nb = nbformat.v4.new_notebook()

@@ -7,8 +7,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from dpcompendium import cli
-from dpcompendium.chapters import Parameter, get_chapter, validate_parameters
+from dpcompendium.book import cli
+from dpcompendium.book.contract import Parameter, get_chapter, validate_parameters
 
 PARAMS = """seed = 0  # random seed [min 0]
 output_dir = ""  # results folder (set by --out)
@@ -21,8 +21,8 @@ fail = False  # raise after writing a partial table
 # require: method == "a" or max(epsilons) <= 1"""
 
 BODY = """import pandas as pd
-from dpcompendium.chapter import output_dir as _out, save_table
-out = _out(output_dir, "dp-mean")
+from dpcompendium.book.chapter import output_dir as _out, save_table
+out = _out(output_dir, "toy")
 save_table(pd.DataFrame({"epsilon": epsilons, "reps": reps}), "partial", out)
 if fail:
     raise RuntimeError("boom")
@@ -33,7 +33,15 @@ save_table(pd.DataFrame({"seed": [seed], "method": [method], "scale": [scale]}),
 def mini_repo(tmp_path, monkeypatch):
     root = tmp_path / "repo"
     (root / "notebooks").mkdir(parents=True)
-    (root / "_toc.yml").write_text("format: jb-book\nroot: intro\n")
+    (root / "_toc.yml").write_text(
+        "format: jb-book\nroot: intro\nparts:\n  - chapters:\n      - file: notebooks/toy\n"
+    )
+    # a chapter outside the package (the plugin path): its manifest only
+    (root / "chapters" / "toy").mkdir(parents=True)
+    (root / "chapters" / "toy" / "manifest.toml").write_text(
+        'id = "toy"\ntitle = "Averages under DP"\nnotebook = "notebooks/toy.ipynb"\n'
+    )
+    monkeypatch.setenv("DPCOMPENDIUM_CHAPTER_PATH", str(root / "chapters"))
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {
         "name": "python3",
@@ -47,13 +55,13 @@ def mini_repo(tmp_path, monkeypatch):
         cell,
         nbformat.v4.new_code_cell(BODY),
     ]
-    nbformat.write(nb, root / "notebooks" / "dp-mean.ipynb")
+    nbformat.write(nb, root / "notebooks" / "toy.ipynb")
     monkeypatch.setenv("DPCOMPENDIUM_REPO", str(root))
     return root
 
 
 def test_parameters_are_parsed(mini_repo):
-    ch = get_chapter("dp-mean")
+    ch = get_chapter("toy")
     assert ch.title == "Averages under DP"
     assert ch.parameters["reps"] == Parameter("reps", 10, "repetitions per cell", "min 1")
     assert ch.parameters["method"].constraint == "a|b"
@@ -63,7 +71,7 @@ def test_parameters_are_parsed(mini_repo):
 def test_list(mini_repo, capsys):
     assert cli.main(["list"]) == 0
     out = capsys.readouterr().out
-    assert "dp-mean: Averages under DP" in out
+    assert "toy: Averages under DP" in out
     assert "reps = 10 [min 1]  — repetitions per cell" in out
     assert "output_dir" not in out
 
@@ -71,33 +79,33 @@ def test_list(mini_repo, capsys):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["nope"], "chapter must be one of dp-mean, got 'nope'"),
-        (["dp-mean", "-p", "bogus", "1"], "unknown parameter 'bogus'"),
-        (["dp-mean", "-p", "reps", "abc"], "parameter reps must be int, got 'abc'"),
-        (["dp-mean", "-p", "reps", "2.5"], "parameter reps must be int, got 2.5"),
-        (["dp-mean", "-p", "reps", "0"], "parameter reps must be >= 1, got 0"),
-        (["dp-mean", "-p", "epsilons", "[0.5, -1]"], "parameter epsilons must be > 0, got -1"),
-        (["dp-mean", "-p", "epsilons", "0.5"], "parameter epsilons must be a non-empty list"),
-        (["dp-mean", "-p", "scale", "1"], "parameter scale must be < 1, got 1"),
-        (["dp-mean", "-p", "method", "c"], "parameter method must be one of a|b, got 'c'"),
-        (["dp-mean", "-p", "seed", "true"], "parameter seed must be int, got True"),
-        (["dp-mean", "-p", "output_dir", "x"], "parameter output_dir is set by --out"),
-        (["dp-mean", "-p", "epsilons", "[0.5"], "is not valid YAML"),
+        (["nope"], "chapter must be one of toy, got 'nope'"),
+        (["toy", "-p", "bogus", "1"], "unknown parameter 'bogus'"),
+        (["toy", "-p", "reps", "abc"], "parameter reps must be int, got 'abc'"),
+        (["toy", "-p", "reps", "2.5"], "parameter reps must be int, got 2.5"),
+        (["toy", "-p", "reps", "0"], "parameter reps must be >= 1, got 0"),
+        (["toy", "-p", "epsilons", "[0.5, -1]"], "parameter epsilons must be > 0, got -1"),
+        (["toy", "-p", "epsilons", "0.5"], "parameter epsilons must be a non-empty list"),
+        (["toy", "-p", "scale", "1"], "parameter scale must be < 1, got 1"),
+        (["toy", "-p", "method", "c"], "parameter method must be one of a|b, got 'c'"),
+        (["toy", "-p", "seed", "true"], "parameter seed must be int, got True"),
+        (["toy", "-p", "output_dir", "x"], "parameter output_dir is set by --out"),
+        (["toy", "-p", "epsilons", "[0.5"], "is not valid YAML"),
         (
-            ["dp-mean", "-p", "epsilons", "[0.5, 0.5]"],
+            ["toy", "-p", "epsilons", "[0.5, 0.5]"],
             "parameter epsilons must not repeat an element",
         ),
         (
-            ["dp-mean", "-p", "epsilons", "[1, 1.0]"],
+            ["toy", "-p", "epsilons", "[1, 1.0]"],
             "parameter epsilons must not repeat an element",
         ),
         (
-            ["dp-mean", "-p", "reps", "300"],
+            ["toy", "-p", "reps", "300"],
             "parameters must satisfy reps * scale < 100 (a cross-parameter constraint), got reps = 300, "
             "scale = 0.5",
         ),
         (
-            ["dp-mean", "-p", "method", "b", "-p", "epsilons", "[2]"],
+            ["toy", "-p", "method", "b", "-p", "epsilons", "[2]"],
             "parameters must satisfy method == \"a\" or max(epsilons) <= 1, got method = 'b', "
             "epsilons = [2]",
         ),
@@ -127,27 +135,27 @@ def test_run_writes_results_and_replaces_atomically(mini_repo, tmp_path, capfd, 
     out = tmp_path / "results"
     assert (
         cli.main(
-            ["run", "dp-mean", "-p", "reps", "3", "-p", "epsilons", "[0.25, 2]", "--out", str(out)]
+            ["run", "toy", "-p", "reps", "3", "-p", "epsilons", "[0.25, 2]", "--out", str(out)]
         )
         == 0
     )
-    dest = out / "dp-mean"
+    dest = out / "toy"
     assert sorted(p.name for p in dest.iterdir()) == [
         "_static",
         "done.csv",
-        "dp-mean.ipynb",
         "genindex.html",
         "index.html",
         "partial.csv",
         "search.html",
         "searchindex.js",
+        "toy.ipynb",
     ]
     page = (dest / "index.html").read_text()
     assert "Provenance of this rerun" in page and "<code>reps = 3</code>" in page
     assert "<code>epsilons = [0.25, 2]</code>" in page and "<code>seed = 0</code>" not in page
     assert ".partial-" not in page and str(dest) in page
     assert (dest / "partial.csv").read_text() == "epsilon,reps\n0.25,3\n2,3\n"
-    executed = nbformat.read(dest / "dp-mean.ipynb", as_version=4)
+    executed = nbformat.read(dest / "toy.ipynb", as_version=4)
     injected = [c for c in executed.cells if "injected-parameters" in c.metadata.get("tags", [])]
     assert str(dest) in injected[0].source and ".partial-" not in injected[0].source
     first = capfd.readouterr()
@@ -159,23 +167,23 @@ def test_run_writes_results_and_replaces_atomically(mini_repo, tmp_path, capfd, 
     ).is_file()  # MathJax served beside the page
     assert not (dest / "page-warnings.txt").exists()  # the one-chapter Sphinx build did not warn
     # the other runs of this test check the CLI's atomic replacement, not the page: a stand-in for the Sphinx build
-    monkeypatch.setattr("dpcompendium.rerun_page.sphinx_build", _fake_sphinx_build)
+    monkeypatch.setattr("dpcompendium.book.rerun_page.sphinx_build", _fake_sphinx_build)
     # A failing rerun leaves the previous results untouched and no staging folder behind.
-    assert cli.main(["run", "dp-mean", "-p", "fail", "true", "--out", str(out)]) == 1
+    assert cli.main(["run", "toy", "-p", "fail", "true", "--out", str(out)]) == 1
     err = capfd.readouterr().err
-    assert "chapter dp-mean failed" in err and "RuntimeError" in err and err.count("\n") == 1
-    assert sorted(p.name for p in out.iterdir()) == ["dp-mean"]
+    assert "chapter toy failed" in err and "RuntimeError" in err and err.count("\n") == 1
+    assert sorted(p.name for p in out.iterdir()) == ["toy"]
     assert (dest / "partial.csv").read_text() == "epsilon,reps\n0.25,3\n2,3\n"
     # A successful rerun replaces them (--no-page: the results only).
-    assert cli.main(["run", "dp-mean", "-p", "method", "b", "--no-page", "--out", str(out)]) == 0
+    assert cli.main(["run", "toy", "-p", "method", "b", "--no-page", "--out", str(out)]) == 0
     assert "b" in (dest / "done.csv").read_text() and not (dest / "index.html").exists()
     assert "no page: --no-page" in capfd.readouterr().out
-    assert sorted(p.name for p in out.iterdir()) == ["dp-mean"]
+    assert sorted(p.name for p in out.iterdir()) == ["toy"]
 
 
 def test_failed_first_run_leaves_nothing(mini_repo, tmp_path):
     out = tmp_path / "results"
-    assert cli.main(["run", "dp-mean", "-p", "fail", "true", "--out", str(out)]) == 1
+    assert cli.main(["run", "toy", "-p", "fail", "true", "--out", str(out)]) == 1
     assert list(out.iterdir()) == []
 
 
@@ -185,7 +193,7 @@ def test_yaml_values_accept_exponents(mini_repo):
         "epsilons": [0.01, 2],
         "reps": 3,
     }
-    ch = get_chapter("dp-mean")
+    ch = get_chapter("toy")
     with pytest.raises(ValueError, match=r"parameter reps must be int, got 1000\.0"):
         validate_parameters(ch, cli._parse_values([["reps", "1e3"]]))
     with pytest.raises(ValueError, match="parameter scale must be float, got nan"):
@@ -193,7 +201,7 @@ def test_yaml_values_accept_exponents(mini_repo):
 
 
 def test_validate_parameters_types(mini_repo):
-    ch = get_chapter("dp-mean")
+    ch = get_chapter("toy")
     validate_parameters(ch, {"epsilons": [1, 2.5], "scale": 0.25, "reps": 5})
     with pytest.raises(ValueError, match="epsilons must be float"):
         validate_parameters(ch, {"epsilons": ["x"]})
@@ -202,13 +210,13 @@ def test_validate_parameters_types(mini_repo):
 def test_out_must_not_be_a_file(mini_repo, tmp_path, capsys):
     f = tmp_path / "file"
     f.write_text("x")
-    assert cli.main(["run", "dp-mean", "--out", str(f)]) == 2
+    assert cli.main(["run", "toy", "--out", str(f)]) == 2
     assert "--out must be a directory" in capsys.readouterr().err
     assert Path(f).read_text() == "x"
 
 
 def test_require_lines_are_parsed(mini_repo):
-    ch = get_chapter("dp-mean")
+    ch = get_chapter("toy")
     assert [(r.expression, r.names) for r in ch.requires] == [
         ("reps * scale < 100", ("reps", "scale")),
         ('method == "a" or max(epsilons) <= 1', ("method", "epsilons")),
@@ -219,8 +227,8 @@ def test_require_lines_are_parsed(mini_repo):
 def test_papermill_ignores_require_lines(mini_repo):
     import papermill as pm
 
-    names = list(pm.inspect_notebook(str(mini_repo / "notebooks" / "dp-mean.ipynb")))
-    assert names == list(get_chapter("dp-mean").parameters)
+    names = list(pm.inspect_notebook(str(mini_repo / "notebooks" / "toy.ipynb")))
+    assert names == list(get_chapter("toy").parameters)
 
 
 @pytest.mark.parametrize(
@@ -239,14 +247,14 @@ def test_papermill_ignores_require_lines(mini_repo):
     ],
 )
 def test_require_evaluator_refuses_anything_else(expression):
-    from dpcompendium.chapters import safe_eval
+    from dpcompendium.book.contract import safe_eval
 
     with pytest.raises(ValueError, match="require:"):
         safe_eval(expression, {"reps": 3, "epsilons": [1.0]})
 
 
 def test_require_evaluator_allowed_forms():
-    from dpcompendium.chapters import safe_eval
+    from dpcompendium.book.contract import safe_eval
 
     env = {"a": 0.2, "b": 0.7, "xs": [1, 2, 3], "v": ["x", "y"]}
     assert safe_eval("a + b < 1 and not a > b", env)
@@ -261,33 +269,35 @@ def test_require_evaluator_allowed_forms():
 
 @pytest.mark.parametrize("bound", ["[>=0]", "[<=1]", "[min 0, <=1]"])
 def test_ge_le_constraints_are_refused(mini_repo, bound):
-    path = mini_repo / "notebooks" / "dp-mean.ipynb"
+    path = mini_repo / "notebooks" / "toy.ipynb"
     nb = nbformat.read(path, as_version=4)
     nb.cells[1].source = nb.cells[1].source.replace("[min 0]", bound)
     nbformat.write(nb, path)
     with pytest.raises(ValueError, match=r"write \[min x\]/\[max x\]"):
-        get_chapter("dp-mean")
+        get_chapter("toy")
 
 
 @pytest.mark.parametrize(
     "line", ["# require: bogus < 1", "# require: reps.real > 0", "# require: reps <"]
 )
 def test_bad_require_lines_are_refused(mini_repo, line):
-    path = mini_repo / "notebooks" / "dp-mean.ipynb"
+    path = mini_repo / "notebooks" / "toy.ipynb"
     nb = nbformat.read(path, as_version=4)
     nb.cells[1].source += "\n" + line
     nbformat.write(nb, path)
     with pytest.raises(ValueError, match="bad '# require:"):
-        get_chapter("dp-mean")
+        get_chapter("toy")
 
 
 def test_open_opens_the_page(mini_repo, tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr("dpcompendium.rerun_page.sphinx_build", _fake_sphinx_build)
+    monkeypatch.setattr("dpcompendium.book.rerun_page.sphinx_build", _fake_sphinx_build)
     opened = []
-    monkeypatch.setattr("dpcompendium.rerun_page.open_page", lambda p: opened.append(p) or True)
+    monkeypatch.setattr(
+        "dpcompendium.book.rerun_page.open_page", lambda p: opened.append(p) or True
+    )
     out = tmp_path / "results"
-    assert cli.main(["run", "dp-mean", "-p", "reps", "2", "--out", str(out), "--open"]) == 0
-    assert opened == [out / "dp-mean" / "index.html"]
+    assert cli.main(["run", "toy", "-p", "reps", "2", "--out", str(out), "--open"]) == 0
+    assert opened == [out / "toy" / "index.html"]
 
 
 def test_parsing_imports_no_mechanism():
@@ -297,8 +307,8 @@ def test_parsing_imports_no_mechanism():
     import sys
 
     code = (
-        "import sys; from dpcompendium.cli import build_parser; build_parser(); "
-        "print(sorted(m for m in ('dpcompendium.audit', 'pandas', 'scipy.stats', 'sklearn', 'matplotlib') "
+        "import sys; from dpcompendium.book.cli import build_parser; build_parser(); "
+        "print(sorted(m for m in ('dpcompendium.chapters.privacy_audit', 'pandas', 'scipy.stats', 'sklearn', 'matplotlib') "
         "if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -306,8 +316,8 @@ def test_parsing_imports_no_mechanism():
 
 
 def test_cli_neighbour_choices_are_the_audit_relations():
-    from dpcompendium.audit.user import NEIGHBOURS
-    from dpcompendium.privacy import NEIGHBOUR_RELATIONS
+    from dpcompendium.book.usercode import NEIGHBOURS
+    from dpcompendium.core.privacy import NEIGHBOUR_RELATIONS
 
     assert NEIGHBOURS == NEIGHBOUR_RELATIONS
 
@@ -317,7 +327,7 @@ def test_run_waits_for_a_slow_kernel(monkeypatch, tmp_path):
     limit on a busy machine: 'Kernel didn't respond in 60 seconds')."""
     import papermill
 
-    from dpcompendium import cli
+    from dpcompendium.book import cli
 
     seen = {}
 
@@ -326,6 +336,8 @@ def test_run_waits_for_a_slow_kernel(monkeypatch, tmp_path):
         raise RuntimeError("stop here")
 
     monkeypatch.setattr(papermill, "execute_notebook", fake_execute)
-    code = cli.main(["run", "dp-mean", "-p", "reps", "2", "--out", str(tmp_path)])
+    from dpcompendium.chapters.registry import chapter_ids
+
+    code = cli.main(["run", chapter_ids()[0], "-p", "reps", "2", "--out", str(tmp_path)])
     assert code != 0 and seen["start_timeout"] == cli.KERNEL_START_TIMEOUT >= 300
     assert not any(tmp_path.iterdir())  # the failed run left nothing

@@ -9,7 +9,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from dpcompendium.chapters import CHAPTER_IDS, chapters
+from dpcompendium.book.contract import CHAPTER_IDS, chapters
+from dpcompendium.chapters.registry import chapter_id
+
+DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
+FEDERATED_PCA = chapter_id("dpcompendium.chapters.federated_pca")
+MWEM = chapter_id("dpcompendium.chapters.mwem")
 
 BIN = Path(sys.executable).with_name("dpcompendium")
 
@@ -35,7 +40,7 @@ def test_every_chapter_is_listed_with_its_parameters():
 
 
 def test_bad_parameter_on_a_real_chapter_writes_nothing(tmp_path):
-    out = _cli("run", "dp-mean", "-p", "epsilons", "[0.5, -1]", "--out", str(tmp_path / "r"))
+    out = _cli("run", DP_MEAN, "-p", "epsilons", "[0.5, -1]", "--out", str(tmp_path / "r"))
     assert out.returncode == 2
     assert out.stderr.strip().count("\n") == 0
     assert "parameter epsilons must be > 0, got -1" in out.stderr
@@ -45,10 +50,10 @@ def test_bad_parameter_on_a_real_chapter_writes_nothing(tmp_path):
 @pytest.mark.slow
 @pytest.mark.extended  # README's command, shrunk, runs in make test (test_documented_commands.py)
 def test_run_dp_mean_with_200_reps(tmp_path):
-    out = _cli("run", "dp-mean", "-p", "reps", "200", "--out", str(tmp_path))
+    out = _cli("run", DP_MEAN, "-p", "reps", "200", "--out", str(tmp_path))
     assert out.returncode == 0, out.stderr[-2000:]
-    dest = tmp_path / "dp-mean"
-    assert (dest / "dp-mean.ipynb").is_file()
+    dest = tmp_path / DP_MEAN
+    assert (dest / f"{DP_MEAN}.ipynb").is_file()
     errors = pd.read_csv(dest / "errors.csv")
     assert list(errors.columns) == [
         "dataset",
@@ -64,17 +69,17 @@ def test_run_dp_mean_with_200_reps(tmp_path):
     assert set(errors["n"]) == {100, 1000, 10000}
     pngs = sorted(p.stem for p in dest.glob("*.png"))
     assert pngs and pngs == sorted(p.stem for p in dest.glob("*.svg"))
-    assert [p.name for p in tmp_path.iterdir()] == ["dp-mean"]  # no staging folder left behind
+    assert [p.name for p in tmp_path.iterdir()] == [DP_MEAN]  # no staging folder left behind
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (
-            ["mwem", "-p", "T_2d", "500"],
+            [MWEM, "-p", "T_2d", "500"],
             'parameters must satisfy "coursework" not in variants or T_2d <= q_size_2d',
         ),
-        (["federated-pca", "-p", "k", "20"], "got k = 20, datasets = ["),
+        ([FEDERATED_PCA, "-p", "k", "20"], "got k = 20, datasets = ["),
     ],
 )
 def test_cross_parameter_constraint_refused_before_anything_runs(tmp_path, args, message):

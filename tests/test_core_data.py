@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dpcompendium import data
+from dpcompendium.core import data
 
 
 def test_registry_entries_are_complete():

@@ -10,7 +10,7 @@ import pytest
 from conftest import Z, mc_tol
 from scipy import stats
 
-from dpcompendium.mechanisms import (
+from dpcompendium.core.mechanisms import (
     exponential_mechanism,
     exponential_probabilities,
     gaussian_mechanism,

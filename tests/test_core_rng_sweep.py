@@ -6,10 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpcompendium.chapter import save_table
-from dpcompendium.experiments import grid_cells, summarize, sweep
-from dpcompendium.mechanisms import laplace_mechanism
-from dpcompendium.rng import child_seeds, generators, make_rng
+from dpcompendium.book.chapter import save_table
+from dpcompendium.core.experiments import grid_cells, summarize, sweep
+from dpcompendium.core.mechanisms import laplace_mechanism
+from dpcompendium.core.rng import child_seeds, generators, make_rng
 
 
 def _noisy(epsilon, n, rng):
@@ -92,7 +92,7 @@ def test_show_figure_saves_both_files_once_laid_out_and_shows_the_saved_png(tmp_
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 
-    from dpcompendium.chapter import FIGURE_DPI, show_figure
+    from dpcompendium.book.chapter import FIGURE_DPI, show_figure
 
     def make():
         fig, axes = plt.subplots(

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dpcompendium import validation as v
-from dpcompendium.mechanisms import (
+from dpcompendium.core import validation as v
+from dpcompendium.core.mechanisms import (
     exponential_mechanism,
     gaussian_mechanism,
     grr_privatise,

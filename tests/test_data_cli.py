@@ -15,14 +15,22 @@ from pathlib import Path
 
 import pytest
 
-from dpcompendium import cli, data
-from dpcompendium.chapters import (
+from dpcompendium.book import cli
+from dpcompendium.book.contract import (
     CHAPTER_DATASETS,
     CHAPTER_IDS,
     _require_names,
     get_chapter,
     required_datasets,
 )
+from dpcompendium.chapters.registry import chapter_id
+from dpcompendium.core import data
+
+DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
+PRIVACY_AUDIT = chapter_id("dpcompendium.chapters.privacy_audit")
+MWEM = chapter_id("dpcompendium.chapters.mwem")
+HIERA = chapter_id("dpcompendium.chapters.hiera")
+HISTOGRAMS = chapter_id("dpcompendium.chapters.histograms")
 
 BIN = Path(sys.executable).with_name("dpcompendium")
 SHARED = data.shared_data_dir()
@@ -41,15 +49,15 @@ def test_every_chapter_declares_registered_datasets_with_valid_conditions():
             # every condition is over the chapter's own parameters (never skipped for an unknown name)
             assert not cond or set(_require_names(cond)) <= set(ch.parameters), (cid, cond)
     # the histograms chapter's DPBench names are data.load_dpbench's
-    for name, cond in CHAPTER_DATASETS["histograms"]:
+    for name, cond in CHAPTER_DATASETS[HISTOGRAMS]:
         alias = cond.split('"')[1]
         assert name == f"dpbench-1d-{data.DPBENCH_ALIASES[alias]}"
-    assert required_datasets(get_chapter("dp-mean")) == ["adult"]
-    assert required_datasets(get_chapter("dp-mean"), {"datasets": ["heights"]}) == []
-    assert required_datasets(get_chapter("histograms"), {"datasets": ["PATENT"]}) == [
+    assert required_datasets(get_chapter(DP_MEAN)) == ["adult"]
+    assert required_datasets(get_chapter(DP_MEAN), {"datasets": ["heights"]}) == []
+    assert required_datasets(get_chapter(HISTOGRAMS), {"datasets": ["PATENT"]}) == [
         "dpbench-1d-PATENT.n4096"
     ]
-    assert required_datasets(get_chapter("privacy-audit")) == []
+    assert required_datasets(get_chapter(PRIVACY_AUDIT)) == []
 
 
 def test_missing_dataset_stops_run_before_any_cell(tmp_path, monkeypatch, capsys):
@@ -62,7 +70,7 @@ def test_missing_dataset_stops_run_before_any_cell(tmp_path, monkeypatch, capsys
     monkeypatch.setenv("DPCOMPENDIUM_DATA_DIR", str(tmp_path / "empty"))
     out = tmp_path / "results"
     t0 = time.perf_counter()
-    code = cli.main(["run", "mwem", "-p", "epsilons", "[0.5, 2]", "--out", str(out)])
+    code = cli.main(["run", MWEM, "-p", "epsilons", "[0.5, 2]", "--out", str(out)])
     elapsed = time.perf_counter() - t0
     err = capsys.readouterr().err
     assert code == 2 and not started and not out.exists()
@@ -73,7 +81,7 @@ def test_missing_dataset_stops_run_before_any_cell(tmp_path, monkeypatch, capsys
     # parameters that do not select the missing file run past the check (dp-mean without adult-age)
     monkeypatch.setattr(cli, "_fail", lambda message, code=2: pytest.fail(message))
     assert (
-        cli._missing_data(required_datasets(get_chapter("dp-mean"), {"datasets": ["heights"]}))
+        cli._missing_data(required_datasets(get_chapter(DP_MEAN), {"datasets": ["heights"]}))
         is None
     )
 
@@ -86,7 +94,7 @@ def test_missing_dataset_stops_the_command_cheaply(tmp_path):
     env = {**os.environ, "DPCOMPENDIUM_DATA_DIR": str(tmp_path)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.run(
-        [str(BIN), "run", "hiera", "--out", str(tmp_path / "out")],
+        [str(BIN), "run", HIERA, "--out", str(tmp_path / "out")],
         env=env,
         capture_output=True,
         text=True,
@@ -197,7 +205,7 @@ def test_chapters_run_over_ipc(monkeypatch, tmp_path):
     run prints neither line)."""
     import papermill
 
-    from dpcompendium.kernels import kernel_manager_class
+    from dpcompendium.book.kernels import kernel_manager_class
 
     seen = {}
 
@@ -206,7 +214,7 @@ def test_chapters_run_over_ipc(monkeypatch, tmp_path):
         raise RuntimeError("stop here")
 
     monkeypatch.setattr(papermill, "execute_notebook", fake_execute)
-    assert cli.main(["run", "privacy-audit", "--out", str(tmp_path)]) == 1
+    assert cli.main(["run", PRIVACY_AUDIT, "--out", str(tmp_path)]) == 1
     km = seen["kernel_manager_class"](kernel_name="python3")
     assert km.transport == ("tcp" if os.name == "nt" else "ipc")
     if os.name != "nt":

@@ -24,18 +24,21 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from dpcompendium.chapters import get_chapter
-from dpcompendium.cli import build_parser
-from dpcompendium.data import shared_data_dir
-from dpcompendium.fuzz import small_overrides
-from dpcompendium.paths import repo_root
+from dpcompendium.book.cli import build_parser
+from dpcompendium.book.contract import get_chapter
+from dpcompendium.book.fuzz import small_overrides
+from dpcompendium.chapters.registry import chapter_id
+from dpcompendium.core.data import shared_data_dir
+from dpcompendium.core.paths import repo_root
+
+DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
 
 ROOT = repo_root()
 BIN = Path(sys.executable).with_name("dpcompendium")
 _FENCE = re.compile(r"^(```|~~~)[^\n]*\n(.*?)^\1", re.S | re.M)
 _INLINE = re.compile(r"`((?:\.venv/bin/)?dpcompendium [^`]+)`")
 _TEMPLATE = {
-    "CHAPTER": "dp-mean",
+    "CHAPTER": DP_MEAN,
     "DIR": "results",
     "NAME": "reps",
     "VALUE": "2",
@@ -89,7 +92,7 @@ def _shrunk_run(words: list[str], out: Path) -> list[str]:
     args = build_parser().parse_args(words[1:])
     chapter = get_chapter(args.chapter)
     given = {name for name, _ in args.parameter or []}
-    from dpcompendium.cli import _parse_values
+    from dpcompendium.book.cli import _parse_values
 
     values = _parse_values(args.parameter or [])
     extra = small_overrides(chapter, values)

@@ -18,7 +18,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from dpcompendium.execution import (
+from dpcompendium.book.execution import (
     chapter_key,
     ensure_executed,
     inputs_digest,
@@ -73,7 +73,7 @@ def test_digest_follows_every_input_file_and_skips_caches(minirepo: Path) -> Non
 
 
 def test_real_library_is_an_input() -> None:
-    from dpcompendium.execution import DEFAULT_INPUTS
+    from dpcompendium.book.execution import DEFAULT_INPUTS
 
     assert "src/dpcompendium" in DEFAULT_INPUTS and "requirements-lock.txt" in DEFAULT_INPUTS
 
@@ -141,7 +141,7 @@ sphinx:
     dpc_execution_jobs: 2
     html_last_updated_fmt: null
   extra_extensions:
-    - dpcompendium.sphinxext
+    - dpcompendium.book.sphinxext
 """
 TOC = """\
 format: jb-book
@@ -209,7 +209,7 @@ def test_the_book_lists_the_execution_report() -> None:
     toc = (root / "_toc.yml").read_text()
     assert "book/execution" in toc
     assert "{execution-report}" in (root / "book" / "execution.md").read_text()
-    assert "dpcompendium.sphinxext" in (root / "_config.yml").read_text()
+    assert "dpcompendium.book.sphinxext" in (root / "_config.yml").read_text()
     assert shutil.which("git") is not None
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-from dpcompendium.chapter import closest, skipped
-from dpcompendium.chapters import CHAPTER_IDS, get_chapter, validate_parameters
-from dpcompendium.fuzz import FUZZ_SIZE, MAX_LEN, parameter_strategy, small_overrides
+from dpcompendium.book.chapter import closest, skipped
+from dpcompendium.book.contract import CHAPTER_IDS, get_chapter, validate_parameters
+from dpcompendium.book.fuzz import FUZZ_SIZE, MAX_LEN, parameter_strategy, small_overrides
 
 
 @pytest.mark.parametrize("chapter_id", CHAPTER_IDS)

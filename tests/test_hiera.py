@@ -8,7 +8,7 @@ from conftest import Z, mc_tol
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpcompendium.ldp import (
+from dpcompendium.chapters.hiera import (
     SGD_TEXT_MULTIPLIERS,
     calibrate_base_epsilon,
     compensation_weights,
@@ -197,7 +197,7 @@ def test_decoupled_level_and_value():
 
 
 def test_privacy_claim_dispatch():
-    from dpcompendium.ldp import privacy_claim
+    from dpcompendium.chapters.hiera import privacy_claim
 
     assert privacy_claim("pm", 0.5).epsilon == 0.5
     assert not privacy_claim("graded-laplace", 1.0).private

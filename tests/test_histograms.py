@@ -10,8 +10,13 @@ import pandas as pd
 import pytest
 from conftest import mc_tol
 
-import dpcompendium.histograms as H
-from dpcompendium.histograms.baselines import _SAE, _ahp_greedy, _ahp_greedy_py, _ahp_lookahead
+import dpcompendium.chapters.histograms as H
+from dpcompendium.chapters.histograms.baselines import (
+    _SAE,
+    _ahp_greedy,
+    _ahp_greedy_py,
+    _ahp_lookahead,
+)
 
 X_SMALL = np.array([0, 0, 3, 10, 10, 0, 1, 50, 2, 0, 0, 7, 7, 7, 0, 4], dtype=float)
 X64 = np.tile(X_SMALL, 4)  # the default k = 32 needs at least 32 bins
@@ -243,7 +248,7 @@ def test_kmeanspp_matches_exact_pair_probabilities():
 def test_compiled_kmeanspp_is_the_numpy_reference(power):
     """Same centres as the numpy reference from the same generator, and the generator left in the same state: on
     noisy DPBench-like counts, on ties, and where every remaining distance is 0 (uniform among unchosen bins)."""
-    from dpcompendium.histograms.sampling_grouping import _kmeanspp_centres_py
+    from dpcompendium.chapters.histograms.sampling_grouping import _kmeanspp_centres_py
 
     gen = np.random.default_rng(7)
     cases = [

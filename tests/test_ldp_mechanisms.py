@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from conftest import mc_tol
 
-from dpcompendium.ldp import (
+from dpcompendium.chapters.hiera import (
     duchi_privatise,
     duchi_variance,
     graded_laplace_privatise,
@@ -21,7 +21,7 @@ from dpcompendium.ldp import (
     pm_variance,
     schedule,
 )
-from dpcompendium.ldp.numeric import pm_constant
+from dpcompendium.chapters.hiera.numeric import pm_constant
 
 N = 400_000
 

@@ -9,11 +9,11 @@ from conftest import LIBM_ULPS, mc_tol
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpcompendium.ldp.datasets import synthetic_regression, synthetic_values
-from dpcompendium.ldp.hiera import compensation_weights
-from dpcompendium.ldp.levels import DEFAULT_EDGES, SGD_TEXT_MULTIPLIERS
-from dpcompendium.ldp.numeric import _duchi_bits, _pm, duchi_constant
-from dpcompendium.ldp.sgd import (
+from dpcompendium.chapters.hiera.datasets import synthetic_regression, synthetic_values
+from dpcompendium.chapters.hiera.hiera import compensation_weights
+from dpcompendium.chapters.hiera.levels import DEFAULT_EDGES, SGD_TEXT_MULTIPLIERS
+from dpcompendium.chapters.hiera.numeric import _duchi_bits, _pm, duchi_constant
+from dpcompendium.chapters.hiera.sgd import (
     _estimate,
     _folds,
     _Runs,

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from conftest import mc_tol
 
-from dpcompendium.ldp import (
+from dpcompendium.chapters.hiera import (
     calibrate_base_epsilon,
     duchi_variance,
     graded_laplace_variance,
@@ -16,7 +16,11 @@ from dpcompendium.ldp import (
     pm_variance,
     schedule,
 )
-from dpcompendium.ldp.simulate import methods_experiment, mu_experiment, simulate_estimates
+from dpcompendium.chapters.hiera.simulate import (
+    methods_experiment,
+    mu_experiment,
+    simulate_estimates,
+)
 
 REPS = 20_000
 

@@ -1,4 +1,4 @@
-"""Unit and property tests of dpcompendium.mean (chapter dp-mean)."""
+"""Unit and property tests of dpcompendium.chapters.dp_mean (chapter dp-mean)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from scipy import integrate, stats
 
 from dpcompendium import PrivacyClaim
-from dpcompendium import mean as M
-from dpcompendium.chapter import save_table
+from dpcompendium.book.chapter import save_table
+from dpcompendium.chapters import dp_mean as M
 
 B = M.HEIGHT_BOUNDS  # (140, 200)
 A, Bh = B
@@ -461,7 +461,7 @@ def test_resampling_loss_approaches_twice_eps_and_normalized_spends_three_quarte
 def test_finding5_clamped_add_remove_threshold(eps, verdict):
     """Finding 5: method 3 under add-remove loses max(eps, ln 2 + eps/2): private exactly for eps >= 2 ln 2.
     Exact audit of the coarsened output law on the witness {a} vs {a, b} (raw add-remove neighbours)."""
-    from dpcompendium.audit import are_neighbours, exact_audit
+    from dpcompendium.core.audit import are_neighbours, exact_audit
 
     d, d2 = np.array([A]), np.array([A, Bh])
     assert are_neighbours(d, d2, "add-remove")

@@ -1,4 +1,4 @@
-"""Statistical tests of dpcompendium.mean: measured errors vs closed forms, exact probabilities vs simulation, and
+"""Statistical tests of dpcompendium.chapters.dp_mean: measured errors vs closed forms, exact probabilities vs simulation, and
 the evidence that the resampling method (as written) is not ε-DP. Tolerances: z = 5 standard errors (conftest)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from conftest import Z, mc_tol
 
-from dpcompendium import mean as M
+from dpcompendium.chapters import dp_mean as M
 
 B = M.HEIGHT_BOUNDS
 A, Bh = B

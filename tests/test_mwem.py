@@ -1,4 +1,4 @@
-"""Tests for dpcompendium.mwem: the MW step, the query matrix, the selection law, the engine, validation."""
+"""Tests for dpcompendium.chapters.mwem: the MW step, the query matrix, the selection law, the engine, validation."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ import pandas as pd
 import pytest
 from conftest import LIBM_ULPS, mc_tol
 
-from dpcompendium.mechanisms import exponential_probabilities
-from dpcompendium.mwem import (
+from dpcompendium.chapters.mwem import (
     PUBLIC_DOMAIN,
     RangeQueries,
     bootstrap_mean_ci,
@@ -33,7 +32,8 @@ from dpcompendium.mwem import (
     summarize_runs,
     workload_errors,
 )
-from dpcompendium.rng import child_seeds, make_rng
+from dpcompendium.core.mechanisms import exponential_probabilities
+from dpcompendium.core.rng import child_seeds, make_rng
 
 
 # ------------------------------------------------------------------------------------------ multiplicative weights
@@ -75,7 +75,7 @@ def test_engine_round_equals_mw_step_in_any_dimension(shape):
 
 
 def test_chapter_parameters_cell():
-    from dpcompendium.chapters import get_chapter, validate_parameters
+    from dpcompendium.book.contract import get_chapter, validate_parameters
 
     ch = get_chapter("mwem")
     p = ch.parameters

@@ -46,7 +46,7 @@ def test_master_notebook_hides_an_audit():
     nb = nbformat.read(ROOT / "examples" / "otter" / "dp_mean.ipynb", as_version=4)
     sources = [c.source for c in nb.cells]
     hidden = [s for s in sources if re.search(r"^hidden: true$", s, flags=re.M)]
-    assert any("dpcompendium.audit import audit_callable" in s for s in hidden)
+    assert any("dpcompendium.book.usercode import audit_callable" in s for s in hidden)
     assert any(s.startswith("# ASSIGNMENT CONFIG") for s in sources)
     for name in EXPECTED:
         sub = nbformat.read(

@@ -20,15 +20,14 @@ import pytest
 distributed = pytest.importorskip("distributed")
 cloudpickle = pytest.importorskip("cloudpickle")
 
-from dpcompendium import audit, chapter  # noqa: E402
-from dpcompendium.cli import main  # noqa: E402
-from dpcompendium.experiments import count_events, sweep  # noqa: E402
-from dpcompendium.parallel import (  # noqa: E402
-    SCHEDULER_ENV,
-    shutdown,
-    start_local_cluster,
-    tasks_computed,
-)
+from dpcompendium.book import chapter, usercode  # noqa: E402
+from dpcompendium.book.cli import main  # noqa: E402
+from dpcompendium.chapters import privacy_audit as audit  # noqa: E402
+from dpcompendium.chapters.registry import chapter_id  # noqa: E402
+from dpcompendium.core.experiments import count_events, sweep  # noqa: E402
+from dpcompendium.core.parallel import SCHEDULER_ENV, shutdown, start_local_cluster, tasks_computed  # noqa: E402
+
+DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
 
 pytestmark = [pytest.mark.dask, pytest.mark.integration]
 
@@ -202,13 +201,13 @@ def test_audit_command_on_cluster_writes_the_local_report(cluster, tmp_path, mon
     monkeypatch.setenv(SCHEDULER_ENV, cl.scheduler_address)
     before = client.run_on_scheduler(_chunk_tasks)
     selections = client.run_on_scheduler(_selection_tasks)
-    api = audit.audit_callable(audit.load_target(target), chunk_size=6_000, **kw)
+    api = usercode.audit_callable(usercode.load_target(target), chunk_size=6_000, **kw)
     # 40000 samples: the direction fixed on 6000, 34000 counted in 6 chunks per input: 2 + 12 tasks in one batch
     mid = client.run_on_scheduler(_chunk_tasks)
     assert mid - before == 14
     # the selection on the 5 candidate pairs (2 declared, 3 probes beyond [0, 1]; 6000 outputs of each of their
     # inputs): one task per pair
-    assert len(audit.input_pairs("dataset:10,0,1", "replace-one")) == 5
+    assert len(usercode.input_pairs("dataset:10,0,1", "replace-one")) == 5
     assert client.run_on_scheduler(_selection_tasks) - selections == 5
     monkeypatch.delenv(SCHEDULER_ENV)
     flag = audit_to("flag", "--scheduler", cl.scheduler_address)
@@ -225,7 +224,11 @@ def test_catalog_counts_big_audits_in_chunks_on_cluster(on_cluster, tmp_path, mo
     table equals the one without a cluster, and the verdicts those of the in-memory audits."""
     names = ["Laplace mechanism, eps=1", "laplace-half-sensitivity, eps=1", "GRR k=4, eps=1",
              "grr-wrong-keep k=4 sampler, eps=1"]  # fmt: skip
-    entries = [e for e in audit.catalog(["core", "planted"]) if e.mechanism in names]
+    entries = [
+        e
+        for e in audit.catalog([audit.CORE, chapter_id("dpcompendium.chapters.privacy_audit")])
+        if e.mechanism in names
+    ]
     kw = {"n_samples": 30_000, "seed": 11, "chunk_size": 8_000}
     before = on_cluster.run_on_scheduler(_chunk_tasks)
     remote = audit.run_catalog(entries, **kw)
@@ -256,7 +259,7 @@ def test_chapter_tables_identical_with_scheduler_and_n_jobs(tmp_path):
     procs = {  # the three runs at once: most of each is kernel start-up
         way: subprocess.Popen(
             # the tables are compared, not the pages: no page build (3 x ~5 s of CPU in the integration stage)
-            [str(BIN), "run", "dp-mean", *small, *extra, "--no-page", "--out", str(tmp_path / way)],
+            [str(BIN), "run", DP_MEAN, *small, *extra, "--no-page", "--out", str(tmp_path / way)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -270,7 +273,7 @@ def test_chapter_tables_identical_with_scheduler_and_n_jobs(tmp_path):
         assert p.returncode == 0, (way, errs[way][-2000:])
     line = [ln for ln in errs["cluster"].splitlines() if "Dask cluster local:2 computed" in ln]
     assert line and int(line[0].split()[-2]) > 0, errs["cluster"][-2000:]  # the sweeps ran there
-    tables = {way: sorted((tmp_path / way / "dp-mean").glob("*.csv")) for way in ways}
+    tables = {way: sorted((tmp_path / way / DP_MEAN).glob("*.csv")) for way in ways}
     names = [p.name for p in tables["jobs1"]]
     assert "errors.csv" in names
     for way in ("cluster", "jobs2"):

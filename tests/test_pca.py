@@ -1,4 +1,4 @@
-"""Tests of dpcompendium.pca: noise, subspaces, the masked mean, the protocols, the seed attack and the sweeps."""
+"""Tests of dpcompendium.chapters.federated_pca: noise, subspaces, the masked mean, the protocols, the seed attack and the sweeps."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from conftest import Z, mc_tol
 from scipy import stats
 
-from dpcompendium import pca as P
-from dpcompendium.pca.experiments import energy_runs, energy_table
+from dpcompendium.chapters import federated_pca as P
+from dpcompendium.chapters.federated_pca.experiments import energy_runs, energy_table
 
 C = math.sqrt(2 * math.log(1.25 / 1e-5))
 
@@ -428,7 +428,7 @@ def test_finding1_as_written_preprocessing_sensitivity():
 def test_finding2_add_remove_with_exact_n(eps, calibration, exact):
     """Finding 2: with n public the relation is replace-one (sqrt(2)/n); the add-remove 1/n calibration then has
     exact eps above its claim, and add-remove with an exact n is not claimed private."""
-    from dpcompendium.mechanisms import gaussian_epsilon
+    from dpcompendium.core.mechanisms import gaussian_epsilon
 
     n = 1000
     tau = P.noise_scale(eps, 1e-5, n, neighbours="add-remove", calibration=calibration)
@@ -443,8 +443,8 @@ def test_finding2_add_remove_with_exact_n(eps, calibration, exact):
 
 def test_finding4_classical_gaussian_beyond_its_range():
     """Finding 4: the classical sigma at eps = 10, delta = 1e-5 has exact eps 10.39: not claimed private."""
-    from dpcompendium.mechanisms import gaussian_claim, gaussian_epsilon
-    from dpcompendium.mechanisms.gaussian import classical_crossover
+    from dpcompendium.core.mechanisms import gaussian_claim, gaussian_epsilon
+    from dpcompendium.core.mechanisms.gaussian import classical_crossover
 
     n = 1000
     claim = P.privacy_claim("central", 10, 1e-5, n)
@@ -505,7 +505,7 @@ def test_from_labels_is_the_masked_product_bit_for_bit(rng, order):
 def test_energy_cell_is_the_per_method_loop_bit_for_bit():
     """The sweep's cell (non-private subspace once per split, energies in one call) against the plain loop:
     every method fitted at every ε, ``captured_energy`` per subspace, one generator in the same order."""
-    from dpcompendium.pca.experiments import _dataset, _energy_cell_body
+    from dpcompendium.chapters.federated_pca.experiments import _dataset, _energy_cell_body
 
     eps, kw = [0.5, 2.0], {"neighbours": "replace-one", "calibration": "auto", "r": None}
     for name, split, s in [("wine", "equal", 3), ("synthetic", "unequal", 5)]:
@@ -535,7 +535,7 @@ def test_cv_accuracy_is_cross_val_score_bit_for_bit(rng):
     from sklearn.preprocessing import StandardScaler
     from sklearn.svm import LinearSVC
 
-    from dpcompendium.pca.experiments import _cv_accuracy
+    from dpcompendium.chapters.federated_pca.experiments import _cv_accuracy
 
     for name in ("wine", "breast_cancer"):
         ds = P.load_dataset(name)

@@ -23,6 +23,12 @@ import nbformat
 import pytest
 from test_claims_text import SOURCE_CELLS, allowed_lines
 
+from dpcompendium.chapters.registry import chapter_id
+
+DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
+FEDERATED_PCA = chapter_id("dpcompendium.chapters.federated_pca")
+PRIVACY_AUDIT = chapter_id("dpcompendium.chapters.privacy_audit")
+
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted(SOURCE_CELLS)
 
@@ -68,7 +74,7 @@ DEFINITION_CELLS: dict[str, dict[str, str]] = {
 FORMULA = re.compile(r"Lap\([^()]*(?:\([^()]*\)[^()]*)*\)|Δu = 1|\(1/\|W\|\)")
 
 ALLOWED: dict[str, list[tuple[str, str]]] = {
-    "dp-mean": [
+    DP_MEAN: [
         (
             "it exceeds 1 for every",
             "caption of the resampling figure: exact, proved in the text, no parameter enters it",
@@ -176,7 +182,7 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
         ("at ε = 1 over a grid", "the tuning experiment's fixed ε (typed in its cell)"),
         ("at ε = 1 as the cumulative", "the releases' fixed ε (typed in their cell)"),
     ],
-    "federated-pca": [
+    FEDERATED_PCA: [
         ("the line at 1 mean", "a figure's reference line (definition)"),
         (
             "the epsilon closest to 1 (",
@@ -215,7 +221,7 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
             "the text's group rule at the fixed ε = 2.5 of the errata cell (asserted there)",
         ),
     ],
-    "privacy-audit": [
+    PRIVACY_AUDIT: [
         ("(4,000 per input", "a constant of the coverage experiment, typed in its cell"),
         ("(1000 identical rows", "the audited pair's construction (federated-pca's audit spec)"),
         ("from 53 random bits", "how numpy's sampler works (definition)"),

@@ -24,13 +24,14 @@ import pytest
 from conftest import Z
 from sklearn import datasets as skdatasets
 
-from dpcompendium import audit as A
-from dpcompendium import chapter, ldp
-from dpcompendium import histograms as H
-from dpcompendium import mwem as M
-from dpcompendium import pca as P
-from dpcompendium.ldp import datasets as LD
-from dpcompendium.mechanisms.gaussian import calibrated_sigma, classical_crossover
+from dpcompendium.book import chapter
+from dpcompendium.chapters import federated_pca as P
+from dpcompendium.chapters import hiera as ldp
+from dpcompendium.chapters import histograms as H
+from dpcompendium.chapters import mwem as M
+from dpcompendium.chapters import privacy_audit as A
+from dpcompendium.chapters.hiera import datasets as LD
+from dpcompendium.core.mechanisms.gaussian import calibrated_sigma, classical_crossover
 
 # --- 1. federated-pca: what the sites publish ---------------------------------------------------------------------
 
@@ -201,7 +202,7 @@ def test_adult_columns_have_declared_ranges_with_sources():
     for c in cols:
         lo, hi, source = LD.ADULT_RANGES[c]
         assert lo < hi and source.startswith(("documented", "from the data")), c
-    ages = LD.adult_ages()
+    ages = LD.adult_ages_unit()
     assert ages.min() >= -1 and ages.max() <= 1
     x, y = LD.adult_regression()
     assert np.abs(x).max() <= 1 and np.abs(y).max() <= 1
@@ -216,7 +217,7 @@ def test_ldp_claims_state_the_public_scaling(method):
 
 
 def test_as_written_pca_reason_is_the_measured_sensitivity():
-    from dpcompendium.pca.audits import audit_rows
+    from dpcompendium.chapters.federated_pca.audits import audit_rows
 
     d, d2 = audit_rows()
     measured = P.preprocessing_sensitivity(d, d2, preprocessing="as-written")

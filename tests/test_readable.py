@@ -17,8 +17,12 @@ import pytest
 
 matplotlib.use("Agg")
 
-from dpcompendium import chapter, plotting
-from dpcompendium.privacy import PrivacyClaim, show_claims
+from dpcompendium.book import chapter
+from dpcompendium.chapters.registry import chapter_id
+from dpcompendium.core import plotting
+from dpcompendium.core.privacy import PrivacyClaim, show_claims
+
+DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -207,7 +211,7 @@ def test_run_pdf_without_chromium_is_refused_before_anything_runs(tmp_path):
     exe = Path(sys.executable).with_name("dpcompendium")
     env = {**os.environ, "DPCOMPENDIUM_CHROMIUM": str(tmp_path / "no-chromium")}
     proc = subprocess.run(
-        [str(exe), "run", "dp-mean", "--out", str(tmp_path / "out"), "--pdf"],
+        [str(exe), "run", DP_MEAN, "--out", str(tmp_path / "out"), "--pdf"],
         capture_output=True,
         text=True,
         env=env,

@@ -3,7 +3,7 @@
 nbval executes every chapter once and compares its headline cells with their stored outputs. This plugin collects the
 outputs nbval received for every code cell and, when every cell of a notebook has passed, writes the executed notebook
 and its record (wall time, peak kernel memory, key) to the execution store (``_build/.execution``, see
-:mod:`dpcompendium.execution`). The book build then reuses that execution instead of executing the chapter again, so
+:mod:`dpcompendium.book.execution`). The book build then reuses that execution instead of executing the chapter again, so
 in ``make test`` each chapter is executed exactly once. A notebook with a failing or skipped cell is not stored.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 import nbformat
 import pytest
 
-from dpcompendium.execution import (
+from dpcompendium.book.execution import (
     DEFAULT_INPUTS,
     DEFAULT_STORE,
     _kernel_pid,
@@ -26,7 +26,7 @@ from dpcompendium.execution import (
     make_record,
     store_execution,
 )
-from dpcompendium.paths import repo_root
+from dpcompendium.core.paths import repo_root
 
 _STATE: dict[str, dict[str, Any]] = {}
 

@@ -41,6 +41,7 @@ import shlex
 import subprocess
 import sys
 import time
+import tomllib
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -69,16 +70,19 @@ def tools_path() -> str:
     return os.pathsep.join(filter(None, [str(ROOT / "tools"), os.environ.get("PYTHONPATH")]))
 
 
-#: The chapters' run times (s) at their defaults on this project's 2-core machine, two at a time (measured in make
-#: test): the scheduling hint of a fresh clone, which has no recorded execution yet.
-HINT_S = {
-    "histograms": 45.0,
-    "hiera": 44.0,
-    "mwem": 44.0,
-    "federated-pca": 37.0,
-    "privacy-audit": 23.0,
-    "dp-mean": 13.0,
-}
+#: the chapter folders, each with its manifest (not moved with ROOT in tests: the hint is the project's)
+CHAPTERS_DIR = ROOT / "src" / "dpcompendium" / "chapters"
+
+
+def hint_s() -> dict[str, float]:
+    """The chapters' run times (s) at their defaults on this project's 2-core machine, two at a time (measured in make
+    test): the scheduling hint of a fresh clone, which has no recorded execution yet. Each chapter's manifest
+    (``time_hint_s``) declares its own, by notebook."""
+    hints = {}
+    for path in sorted(CHAPTERS_DIR.glob("*/manifest.toml")):
+        manifest = tomllib.loads(path.read_text(encoding="utf8"))
+        hints[Path(manifest["notebook"]).stem] = float(manifest.get("time_hint_s", 60.0))
+    return hints
 
 
 def makespan(times: list[float], workers: int) -> float:
@@ -108,14 +112,15 @@ def schedule_order(times: dict[str, float], workers: int) -> list[str]:
 
 def notebooks_in_schedule_order() -> list[str]:
     """The chapter notebooks in the order pytest-xdist should hand them out: :func:`schedule_order` of their last
-    recorded execution times (``_build/.execution``), or of HINT_S on a fresh clone (60 s for a chapter in neither)."""
+    recorded execution times (``_build/.execution``), or of the manifests' :func:`hint_s` on a fresh clone (60 s for a chapter in neither)."""
     store = ROOT / "_build" / ".execution"
+    hints = hint_s()
 
     def last_time(nb: Path) -> float:
         try:
             return float(json.loads((store / f"{nb.stem}.json").read_text())["wall_time_s"])
         except (OSError, ValueError, KeyError):
-            return HINT_S.get(nb.stem, 60.0)
+            return hints.get(nb.stem, 60.0)
 
     nbs = {str(nb.relative_to(ROOT)): last_time(nb) for nb in (ROOT / "notebooks").glob("*.ipynb")}
     return schedule_order(dict(sorted(nbs.items())), int(JOBS))

@@ -6,8 +6,8 @@ The docstrings write absolute values, norms and conditional probabilities in pla
 renders as written and the strict build stays warning-free without rewriting formulas in the docstrings.
 
 It also resolves the short names the docstrings use. Each object is documented once, under the module that defines
-it (``dpcompendium.mwem.core.mwem``), while a package docstring names it as the package exports it
-(``:func:`mwem``` in ``dpcompendium.mwem``, or ``dpcompendium.ldp.plc_counts``). A Python reference that Sphinx
+it (``dpcompendium.chapters.mwem.core.mwem``), while a package docstring names it as the package exports it
+(``:func:`mwem``` in ``dpcompendium.chapters.mwem``, or ``dpcompendium.chapters.hiera.plc_counts``). A Python reference that Sphinx
 cannot resolve is looked up by its last component among the objects documented *inside the same package*; if
 exactly one matches, the reference points to it. Ambiguous or unknown names still fail the strict build.
 """
@@ -57,8 +57,11 @@ def _resolve(app, env, node, contnode):
     here = node.get("py:module") or ""
     if not here.startswith("dpcompendium"):
         return None
-    # the referring package: dpcompendium.<sub> (or dpcompendium itself), and for a dotted target its own package
-    scopes = {".".join(here.split(".")[:2])}
+    # the referring package: dpcompendium.<layer>.<sub> (a chapter folder, a core or book subpackage or module; or
+    # dpcompendium itself), and for a dotted target its own package
+    parts = here.split(".")
+    depth = 3 if len(parts) > 2 and parts[1] in ("core", "book", "chapters") else 2
+    scopes = {".".join(parts[:depth])}
     if target.startswith("dpcompendium."):
         scopes.add(target.rsplit(".", 1)[0])
     domain = env.get_domain("py")

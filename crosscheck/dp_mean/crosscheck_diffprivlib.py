@@ -1,7 +1,7 @@
 """Cross-check (optional, not needed by the book): method 3 of the dp-mean chapter against diffprivlib.
 
 diffprivlib's ``tools.mean`` clips the data to the bounds and releases the mean through ``LaplaceTruncated`` with
-sensitivity (upper - lower)/n — the same mechanism as ``dpcompendium.mean.noisy_average_clamped`` (replace-one,
+sensitivity (upper - lower)/n — the same mechanism as ``dpcompendium.chapters.dp_mean.noisy_average_clamped`` (replace-one,
 public n, clamped Laplace). For a few (n, ε) we draw many releases from both, and check
 
 1. both empirical MSEs against the exact clamped-Laplace MSE (z-score of the MSE, |z| <= 5);
@@ -22,7 +22,7 @@ from diffprivlib.accountant import BudgetAccountant
 from diffprivlib.tools import mean as dpl_mean
 from scipy import stats
 
-from dpcompendium import mean as M
+from dpcompendium.chapters import dp_mean as M
 
 SEED = 20230207
 DRAWS = 20_000

@@ -10,8 +10,8 @@ They call the library, as a student who uses it would.
 
 import numpy as np
 
-from dpcompendium.mean import noisy_average_clamped
-from dpcompendium.mechanisms import (
+from dpcompendium.chapters.dp_mean import noisy_average_clamped
+from dpcompendium.core.mechanisms import (
     gaussian_mechanism,
     grr_privatise,
     grr_probabilities,

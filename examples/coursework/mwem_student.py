@@ -1,6 +1,6 @@
 """MWEM as a student would hand it in, for ``dpcompendium check mwem`` (1-D, range-query workload).
 
-The documented signature (see :mod:`dpcompendium.check.mwem`)::
+The documented signature (see :mod:`dpcompendium.book.check.mwem`)::
 
     mwem(histogram, workload, epsilon, rounds, rng) -> synthetic histogram
 
@@ -12,7 +12,7 @@ T; ``rng``: a numpy Generator. Returns the synthetic histogram, shape (K,). The 
 
 is audited by the check at its per-round budget ε/(2T).
 
-- ``mwem`` — the book's coursework variant (:func:`dpcompendium.mwem.mwem`, ``variant="coursework"``);
+- ``mwem`` — the book's coursework variant (:func:`dpcompendium.chapters.mwem.mwem`, ``variant="coursework"``);
 - ``mwem_paper`` — MWEM as the paper gives it, in plain numpy: selection ∝ exp(ε/(2T) · score / 2), Laplace
   scale 2T/ε, 20 multiplicative-weights passes over the measurements so far, the average of the iterates as output
   (``mwem_paper_measure`` exposes its measurement step);
@@ -28,8 +28,8 @@ measurements in insertion order, last iterate.
 
 import numpy as np
 
-from dpcompendium.mwem import RangeQueries
-from dpcompendium.mwem import mwem as book_mwem
+from dpcompendium.chapters.mwem import RangeQueries
+from dpcompendium.chapters.mwem import mwem as book_mwem
 
 
 def mwem(histogram, workload, epsilon, rounds, rng):

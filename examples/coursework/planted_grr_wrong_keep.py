@@ -2,7 +2,7 @@
 
 One user's category in {0, …, k−1} (``--input category:4``, local DP). It keeps the true category with probability
 e^ε/(e^ε + 1) instead of e^ε/(e^ε + k − 1): it claims ε-LDP and delivers ε + ln(k − 1). ``grr_wrong_keep_pmf`` gives
-the exact output law, so the audit is exact. See :func:`dpcompendium.audit.grr_wrong_keep`.
+the exact output law, so the audit is exact. See :func:`dpcompendium.chapters.privacy_audit.grr_wrong_keep`.
 
     dpcompendium audit examples/coursework/planted_grr_wrong_keep.py:grr_wrong_keep \\
         --epsilon 1 --neighbours local --input category:4 -p k 4

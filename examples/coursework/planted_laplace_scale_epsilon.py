@@ -2,7 +2,7 @@
 
 ``value`` is a query answer of sensitivity 1 (``--input scalar:0,1``). It claims ε-DP and delivers 1/ε-DP: a
 violation whenever ε < 1 (the chapter audits ε = 0.5, true ε = 2). See
-:func:`dpcompendium.audit.laplace_scale_epsilon`.
+:func:`dpcompendium.chapters.privacy_audit.laplace_scale_epsilon`.
 
     dpcompendium audit examples/coursework/planted_laplace_scale_epsilon.py:laplace_scale_epsilon \\
         --epsilon 0.5 --input scalar:0,1

@@ -1,0 +1,174 @@
+"""Helpers that chapter notebooks call: where results go, and how tables and figures are written.
+
+Tables are tidy CSV written with a fixed float format, so the same seed gives byte-identical files. Figures are
+written as PNG and SVG (SVG with a fixed hash salt and no date, so they are reproducible too).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+import matplotlib as mpl
+import pandas as pd
+
+from ..core.paths import repo_root
+
+__all__ = [
+    "FIGURE_DPI",
+    "FLOAT_FORMAT",
+    "SavedPath",
+    "check_guarantee_labels",
+    "closest",
+    "output_dir",
+    "save_figure",
+    "save_table",
+    "show_figure",
+    "skipped",
+]
+
+#: 12 significant digits: stable across platforms, far below Monte-Carlo error.
+FLOAT_FORMAT = "%.12g"
+#: Resolution of the PNG files (the SVG files are vector).
+FIGURE_DPI = 150
+
+
+def output_dir(path: str | Path | None, chapter: str) -> Path:
+    """The folder a chapter writes into: ``path`` if given, else ``<repo>/_build/results/<chapter>``. Created if needed."""
+    out = Path(path) if path else repo_root() / "_build" / "results" / chapter
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+#: A guarantee label: "(1, 1e-05)-DP", "0.5-DP", "2-LDP", "ε-DP".
+_GUARANTEE = re.compile(r"-L?DP\b")
+
+
+def check_guarantee_labels(df: pd.DataFrame, name: str = "table") -> None:
+    """Refuse a table that labels a row with a guarantee its release does not have.
+
+    Every column ``guarantee``/``label`` (or ``<prefix>_guarantee``/``<prefix>_label``) is governed by the column
+    ``private`` (``<prefix>_private``) of the same row, which states whether that row's release is private (from its
+    claim object): where it is False, the label must not state a guarantee ("…-DP", "…-LDP"). A column that states
+    guarantees without its ``private`` column is refused too."""
+    for col in df.columns:
+        m = re.fullmatch(r"(?P<prefix>.*?)(?P<kind>guarantee|label)", str(col))
+        if m is None:
+            continue
+        pcol = f"{m['prefix']}private"
+        labelled = df[col].astype(str).str.contains(_GUARANTEE)
+        if not labelled.any():
+            continue
+        if pcol not in df.columns:
+            raise ValueError(
+                f"{name} must have a column {pcol!r} stating whether each row's release is private, "
+                f"beside its guarantee labels in column {col!r}"
+            )
+        bad = labelled & ~df[pcol].astype(bool)
+        if bad.any():
+            i = bad.to_numpy().nonzero()[0][0]
+            raise ValueError(
+                f"{name} labels row {i} with {df[col].iloc[i]!r} in column {col!r}, but its release is not "
+                f"private ({pcol} = {df[pcol].iloc[i]!r})"
+            )
+
+
+class SavedPath(type(Path())):  # the platform's concrete Path class (PosixPath here)
+    """The path of a file a chapter wrote: a :class:`~pathlib.Path` that a notebook does not display, so a cell
+    ending in ``save_table(...)`` shows nothing (not the build's folder)."""
+
+    def _ipython_display_(self) -> None:
+        pass
+
+
+def save_table(df: pd.DataFrame, name: str, out: str | Path) -> SavedPath:
+    """Write ``df`` as ``<out>/<name>.csv`` (tidy, no index, fixed float format); return the path (a
+    :class:`SavedPath`: a notebook cell that ends with this call shows nothing).
+
+    Refuses (:func:`check_guarantee_labels`) a table whose guarantee label contradicts a row's ``private``."""
+    check_guarantee_labels(df, name)
+    path = SavedPath(Path(out) / (name if name.endswith(".csv") else f"{name}.csv"))
+    df.to_csv(path, index=False, float_format=FLOAT_FORMAT, lineterminator="\n")
+    return path
+
+
+def save_figure(fig, name: str, out: str | Path) -> list[Path]:
+    """Write ``fig`` as ``<out>/<name>.png`` (150 dpi) and ``.svg``; return both paths.
+
+    The figure is laid out (its layout engine, if any) and its tight bounding box found once, at the PNG's
+    resolution, for both files (``savefig(..., bbox_inches="tight")`` does it again, in a dry-run draw, for each
+    file): the PNG has the same size and layout as with ``bbox_inches="tight"``; a few antialiased pixels of a
+    line may differ.
+    """
+    paths = []
+    screen_dpi, engine = fig.dpi, fig.get_layout_engine()
+    fig.set_dpi(
+        FIGURE_DPI
+    )  # text extents at the PNG's resolution: the same layout and box savefig finds for it
+    try:
+        fig.draw_without_rendering()  # runs the figure's layout engine (if any) once, for both files
+        bbox = fig.get_tightbbox().padded(mpl.rcParams["savefig.pad_inches"])
+    finally:
+        fig.set_dpi(screen_dpi)
+    # With no layout engine savefig keeps that layout: no second layout and no dry-run draw per file.
+    rc = {
+        "svg.hashsalt": "dpcompendium",
+        "figure.autolayout": False,
+        "figure.constrained_layout.use": False,
+    }
+    with mpl.rc_context(rc):
+        fig.set_layout_engine(None)
+        try:
+            for ext, meta in (("png", {"Software": None}), ("svg", {"Date": None})):
+                path = Path(out) / f"{name}.{ext}"
+                fig.savefig(
+                    path, dpi=FIGURE_DPI if ext == "png" else None, metadata=meta, bbox_inches=bbox
+                )
+                paths.append(path)
+        finally:
+            fig.set_layout_engine(engine)
+    return paths
+
+
+def show_figure(fig, name: str, out: str | Path):
+    """Save ``fig`` (:func:`save_figure`), close it and return the saved PNG for the notebook to display.
+
+    The last line of every figure cell, so the cell's only output is the figure. The PNG shown is the file just
+    written (not drawn again by the inline backend), displayed at its physical size: ``FIGURE_DPI`` pixels of the
+    PNG per inch, :data:`dpcompendium.core.plotting.DISPLAY_DPI` (96) CSS pixels per inch, so a point of text in the
+    figure is a point on the page (the book's figures are drawn at most
+    :data:`dpcompendium.core.plotting.PAGE_WIDTH_IN` inches wide, the content column).
+    """
+    from IPython.display import Image
+    from matplotlib import pyplot as plt
+
+    from ..core.plotting import DISPLAY_DPI
+
+    png, _ = save_figure(fig, name, out)
+    plt.close(fig)
+    data = png.read_bytes()
+    width = int.from_bytes(
+        data[16:20], "big"
+    )  # the PNG's IHDR chunk; the height follows the aspect ratio
+    return Image(data=data, format="png", width=round(width * DISPLAY_DPI / FIGURE_DPI))
+
+
+def skipped(what: str, why: str) -> str:
+    """Print a visible one-line note that ``what`` is skipped for the parameters of this run, and ``why``.
+
+    A chapter calls it where a comparison or a claim only makes sense at some settings (the source's table needs
+    its own epsilon values, an assertion holds at the default configuration only), instead of failing.
+    """
+    note = f"Note: {what} skipped for these parameters because {why}."
+    print(note)
+    return note
+
+
+def closest(values: Iterable[float], target: float = 1.0) -> float:
+    """The element of ``values`` closest to ``target`` on a log scale (``target`` itself when present)."""
+    vals = [float(v) for v in values]
+    if not vals:
+        raise ValueError("values must be non-empty, got []")
+    return min(vals, key=lambda v: (abs(math.log(v / target)), v))

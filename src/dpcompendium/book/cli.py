@@ -1,0 +1,370 @@
+"""The ``dpcompendium`` command: list chapters, rerun one with your parameters, build the book.
+
+    dpcompendium list
+    dpcompendium run CHAPTER [-p NAME VALUE]... [--out DIR] [--open] [--no-page] [--scheduler ADDRESS|local:N]
+    dpcompendium book [--strict]   (chapters executed only when stale: see dpcompendium.book.execution)
+    dpcompendium data [list]       (the data registry and each file's status in the data cache)
+    dpcompendium data fetch [NAME]...   (download registered files, verifying their SHA-256)
+    dpcompendium audit TARGET --epsilon E ...   (audit your own mechanism; see cli_coursework)
+    dpcompendium check mwem TARGET ...          (check your own MWEM; see cli_coursework)
+
+``run`` validates everything before it executes or writes anything (parameters, and the registered data files the
+chapter needs with them: present in the data cache with their SHA-256; ``run`` never downloads); the chapter runs with papermill into a hidden
+staging folder beside ``DIR/CHAPTER`` that replaces ``DIR/CHAPTER`` only when the whole notebook has succeeded, so a
+failed run leaves no half-written results. The results include ``index.html``, the executed chapter built as a page by
+the book's own pipeline (Jupyter Book / Sphinx, one chapter) and headed by the run's provenance
+(``dpcompendium.book.rerun_page``); ``--open`` opens it in a browser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..core.parallel import add_scheduler_argument, with_scheduler
+from ..core.paths import repo_root
+from .cliutil import YamlLoader as _Loader
+from .cliutil import fail as _fail
+from .contract import (
+    CHAPTER_DATASETS,
+    chapters,
+    get_chapter,
+    required_datasets,
+    validate_parameters,
+)
+
+#: Seconds ``dpcompendium run`` waits for the chapter's kernel to start (papermill's default is 60).
+KERNEL_START_TIMEOUT = 600
+RESERVED = {"output_dir"}
+
+
+def cmd_list(_: argparse.Namespace) -> int:
+    for ch in chapters():
+        print(f"{ch.id}: {ch.title}")
+        for p in ch.parameters.values():
+            if p.name in RESERVED:
+                continue
+            rng = f" [{p.constraint}]" if p.constraint else ""
+            print(f"    {p.name} = {p.default!r}{rng}  — {p.help}")
+        for req in ch.requires:
+            print(f"    require: {req.expression}" + (f"  — {req.why}" if req.why else ""))
+        print()
+    return 0
+
+
+def _parse_values(pairs: list[list[str]]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for name, raw in pairs:
+        if name in RESERVED:
+            raise ValueError(f"parameter {name} is set by --out, not by -p")
+        try:
+            values[name] = yaml.load(raw, Loader=_Loader)  # _Loader is a SafeLoader
+        except yaml.YAMLError as exc:
+            raise ValueError(f"parameter {name}: value {raw!r} is not valid YAML") from exc
+    return values
+
+
+def _missing_data(names: list[str]) -> str | None:
+    """One line naming the files of ``names`` not usable in the data cache and how to get them, or None."""
+    from ..core import data
+
+    root, _ = data.cache_dir_source()
+    bad = [(n, st) for n in names if (st := data.status(n, root)) != "present"]
+    if not bad:
+        return None
+    shown = ", ".join(f"{data.registry()[n].file} ({st})" for n, st in bad)
+    return (
+        f"data not in the data cache {root}: {shown}; get it with 'dpcompendium data fetch "
+        f"{' '.join(n for n, _ in bad)}' or set DPCOMPENDIUM_DATA_DIR to a folder that holds it (dpcompendium data)"
+    )
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    import time
+    from datetime import UTC, datetime
+
+    if args.pdf and args.no_page:
+        print(
+            "error: --pdf prints the rerun's page: it cannot be combined with --no-page",
+            file=sys.stderr,
+        )
+        return 2
+    if args.pdf:  # refused before anything runs: the PDF needs Chromium
+        from .pdf import CHROMIUM
+
+        if not os.access(CHROMIUM, os.X_OK):
+            print(
+                f"error: --pdf needs Chromium at {CHROMIUM} (apt-get install chromium)",
+                file=sys.stderr,
+            )
+            return 2
+    try:
+        chapter = get_chapter(args.chapter)
+        values = validate_parameters(chapter, _parse_values(args.parameter or []))
+    except ValueError as exc:
+        return _fail(str(exc))
+    missing = _missing_data(required_datasets(chapter, values))
+    if missing:
+        return _fail(f"chapter {chapter.id} needs {missing}")
+    from ..core import data
+
+    # the kernel reads the data from the folder just checked, wherever it was found
+    os.environ["DPCOMPENDIUM_DATA_DIR"] = str(data.cache_dir())
+
+    import nbformat
+    import papermill as pm
+
+    from .kernels import kernel_manager_class
+    from .rerun_page import open_page, write_page
+
+    out_root = Path(args.out).expanduser().resolve()
+    if out_root.exists() and not out_root.is_dir():
+        return _fail(f"--out must be a directory, got {args.out!r} (a file)")
+    dest = out_root / chapter.id
+    out_root.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{chapter.id}.partial-", dir=out_root))
+    executed = staging / f"{chapter.id}.ipynb"
+    started, t0 = datetime.now(UTC), time.perf_counter()
+    try:
+        pm.execute_notebook(
+            str(chapter.notebook),
+            str(executed),
+            parameters={**values, "output_dir": str(staging)},
+            cwd=str(chapter.notebook.parent),
+            kernel_name=args.kernel,
+            progress_bar=False,
+            log_output=args.verbose,
+            # written once, at the end: saving the notebook after every cell (papermill's default) re-serializes
+            # every figure each time, ~1 s of a short run; a failed run leaves nothing to read anyway
+            request_save_on_cell_execute=False,
+            # papermill waits 60 s for a kernel by default; on a busy machine (two chapters, a test worker, a Dask
+            # cluster) start-up can take longer, and a slow start is not a failure of the chapter
+            start_timeout=KERNEL_START_TIMEOUT,
+            # IPC transport: the kernel does not warn "running over TCP without encryption" (dpcompendium.book.kernels)
+            kernel_manager_class=kernel_manager_class(),
+        )
+        nb = nbformat.read(executed, as_version=4)
+        for cell in nb.cells:
+            if "injected-parameters" in cell.get("metadata", {}).get("tags", []):
+                cell.source = cell.source.replace(str(staging), str(dest))
+        nbformat.write(nb, executed)
+        run_seconds, t_page = time.perf_counter() - t0, time.perf_counter()
+        page_error = "--no-page" if args.no_page else ""
+        try:
+            if not args.no_page:
+                write_page(
+                    chapter,
+                    executed,
+                    values,
+                    run_seconds,
+                    started,
+                    rename={str(staging): str(dest)},
+                )
+        except (RuntimeError, OSError, ImportError) as exc:
+            # the results are complete; only their page is missing (e.g. no Jupyter Book: the `book` extra)
+            page_error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        page_seconds = time.perf_counter() - t_page
+    except Exception as exc:  # papermill raises PapermillExecutionError with the cell's error
+        shutil.rmtree(staging, ignore_errors=True)
+        ename = getattr(exc, "ename", type(exc).__name__)
+        evalue = getattr(exc, "evalue", str(exc))
+        cell = getattr(exc, "exec_count", None)
+        where = f" in cell [{cell}]" if cell is not None else ""
+        return _fail(f"chapter {chapter.id} failed{where}: {ename}: {evalue}", code=1)
+    if dest.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{chapter.id}.old-", dir=out_root))
+        dest.rename(old / chapter.id)
+        staging.rename(dest)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        staging.rename(dest)
+    n_csv = len(list(dest.glob("*.csv")))
+    n_fig = len(list(dest.glob("*.png")))
+    if page_error:
+        print(
+            f"{chapter.id}: wrote {n_csv} tables and {n_fig} figures to {dest} (run {run_seconds:.1f} s); "
+            f"no page: {page_error}"
+        )
+        return 0
+    print(
+        f"{chapter.id}: wrote {n_csv} tables and {n_fig} figures to {dest}; page {dest / 'index.html'}"
+        f" (run {run_seconds:.1f} s, page {page_seconds:.1f} s)"
+    )
+    warnings = dest / "page-warnings.txt"
+    if warnings.is_file():
+        n = len(warnings.read_text().splitlines())
+        print(f"the page was built with {n} Sphinx warning(s): see {warnings}")
+    if args.pdf and (dest / "index.html").is_file():  # the page printed by Chromium, beside it
+        from .pdf import page_pdf
+
+        print(f"pdf: {page_pdf(dest / 'index.html')}", file=sys.stderr)
+    if args.open and not open_page(dest / "index.html"):
+        print("no web browser available: open the page yourself")
+    return 0
+
+
+def cmd_book(args: argparse.Namespace) -> int:
+    root = repo_root()
+    exe = Path(sys.executable).with_name("jupyter-book")
+    cmd = [
+        str(exe) if exe.exists() else "jupyter-book",
+        "build",
+        str(root),
+        "--path-output",
+        str(root),
+    ]
+    if args.strict:
+        cmd += ["-W", "-n", "--keep-going"]
+    if args.all:
+        cmd += ["--all"]
+    # The kernels need the inline backend so that figures appear in the pages (Agg would show nothing).
+    env = {
+        **os.environ,
+        "DPCOMPENDIUM_REPO": str(root),
+        "MPLBACKEND": "module://matplotlib_inline.backend_inline",
+    }
+    return subprocess.call(cmd, cwd=root, env=env)
+
+
+def cmd_data(args: argparse.Namespace) -> int:
+    """``data`` / ``data list``: every registered file with its status; ``data fetch [NAME]...``: download."""
+    from ..core import data
+
+    reg = data.registry()
+    root, source = data.cache_dir_source()
+    if args.action == "fetch":
+        return _fetch(args.names or list(reg), root, source)
+    users = {n: [c for c, entries in CHAPTER_DATASETS.items() if n in dict(entries)] for n in reg}
+    print(f"data cache: {root} ({source})")
+    counts: dict[str, int] = {}
+    width = max(map(len, reg))
+    for name, info in reg.items():
+        st = data.status(name, root)
+        counts[st] = counts.get(st, 0) + 1
+        used = f"  [{', '.join(users[name])}]" if users[name] else ""
+        print(f"  {name:<{width}}  {st:<13}  {info.file}{used}")
+    summary = ", ".join(f"{counts.get(k, 0)} {k}" for k in ("present", "missing", "hash mismatch"))
+    print(f"{len(reg)} registered files: {summary}")
+    if counts.get("present", 0) < len(reg):
+        print("get them with 'dpcompendium data fetch [NAME]...' (see README, Data)")
+    return 0
+
+
+def _fetch(names: list[str], root: Path, source: str) -> int:
+    from ..core import data
+
+    reg = data.registry()
+    unknown = [n for n in names if n not in reg]
+    if unknown:
+        return _fail(
+            f"name must be a registered dataset, got {unknown[0]!r} (see 'dpcompendium data list')"
+        )
+    offline = data._offline()
+    failed: list[tuple[str, str]] = []
+    for name in dict.fromkeys(names):
+        if data.status(name, root) == "present":
+            print(f"{name}: present in {root}")
+            continue
+        if offline:
+            failed.append((name, "DPCOMPENDIUM_OFFLINE is set"))
+            continue
+        try:
+            data.fetch(name)
+        except (OSError, ValueError) as exc:
+            failed.append((name, str(exc).splitlines()[0]))
+            continue
+        print(f"{name}: fetched into {root}, SHA-256 verified")
+    if not failed:
+        return 0
+    print(
+        f"could not fetch {len(failed)} file(s); download each from its URL and put it, as named, in the folder "
+        f"shown (the data cache {root}: {source}), or set DPCOMPENDIUM_DATA_DIR to a folder that holds them:",
+        file=sys.stderr,
+    )
+    for name, why in failed:
+        info = reg[name]
+        target = root / info.file
+        print(
+            f"  {name}: {Path(info.file).name}  from {info.url}  into {target.parent}/",
+            file=sys.stderr,
+        )
+        print(f"    ({why}; sha256 {info.sha256})", file=sys.stderr)
+    return 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="dpcompendium", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="list chapters and their parameters").set_defaults(func=cmd_list)
+    run = sub.add_parser("run", help="execute a chapter with your parameters")
+    run.add_argument("chapter", help="chapter id (see dpcompendium list)")
+    run.add_argument(
+        "-p",
+        "--parameter",
+        nargs=2,
+        action="append",
+        metavar=("NAME", "VALUE"),
+        help="a parameter (YAML value)",
+    )
+    run.add_argument("--out", default="results", help="results folder (default: results)")
+    run.add_argument("--kernel", default="python3", help="Jupyter kernel (default: python3)")
+    run.add_argument(
+        "--open", action="store_true", help="open the rerun's page (index.html) in a browser"
+    )
+    run.add_argument(
+        "--no-page",
+        action="store_true",
+        help="write the results only (tables, figures, executed notebook), not index.html (~5 s less)",
+    )
+    run.add_argument(
+        "--pdf",
+        action="store_true",
+        help="also print the rerun's page to DIR/CHAPTER/index.pdf (Debian's /usr/bin/chromium)",
+    )
+    run.add_argument("-v", "--verbose", action="store_true", help="stream the notebook's output")
+    add_scheduler_argument(run)
+    run.set_defaults(func=with_scheduler(cmd_run))
+    book = sub.add_parser(
+        "book",
+        help="build the HTML book in _build/html, executing the chapters whose notebook, library, "
+        "data or lock changed since their last execution",
+    )
+    book.add_argument(
+        "--strict", action="store_true", help="treat warnings as errors (-W -n --keep-going)"
+    )
+    book.add_argument("--all", action="store_true", help="rebuild every page")
+    book.set_defaults(func=cmd_book)
+    dat = sub.add_parser(
+        "data",
+        help="the data registry and each file's status in the data cache (data list), or download (data fetch)",
+    )
+    dat.set_defaults(func=cmd_data, action="list", names=[])
+    dat_sub = dat.add_subparsers(dest="action")
+    dat_sub.add_parser("list", help="every registered file: present, missing or hash mismatch")
+    fetch = dat_sub.add_parser(
+        "fetch",
+        help="download registered files (all, or NAME...) into the data cache, verifying their SHA-256; "
+        "offline (DPCOMPENDIUM_OFFLINE=1 or no network): print each file's URL and the folder to put it in",
+    )
+    fetch.add_argument("names", nargs="*", metavar="NAME", help="registered names (default: all)")
+    from .cli_coursework import add_coursework_commands
+
+    add_coursework_commands(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

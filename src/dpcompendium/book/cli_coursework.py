@@ -1,0 +1,244 @@
+"""Coursework subcommands of ``dpcompendium``: audit your own mechanism, check your own MWEM::
+
+    dpcompendium audit TARGET --epsilon E [--delta D] --neighbours replace-one|add-remove|local
+                       (--input FAMILY | --pair 'YAML_D' 'YAML_D2') [-p NAME VALUE]... [--samples N]
+                       [--confidence 0.95] [--seed S] [--out DIR]
+                       [--chunk-size C [--n-jobs J | --scheduler ADDRESS|local:N]]
+    dpcompendium check NAME TARGET [--reps N] [--seed S] [--out DIR]
+
+TARGET is ``path/to/file.py:function`` or ``module:function`` (for ``check``, ``path/to/file.py`` alone uses the
+check's default function name). Everything is validated, and the audit or check run, before anything is written;
+misbehaving user code (raises, NaN, ignores ``rng``) and bad options end with a one-line error and exit status 2.
+A completed audit or check exits with 0 whatever its verdict (the verdict is printed and written to report.md).
+``--neighbours`` is required for dataset and histogram inputs and a pair of datasets (no default: a replace-one
+claim audited as add-remove, or the reverse, gives a wrong verdict); the verdict line names the relation.
+``--chunk-size C`` counts the audit's evaluation samples in chunks of C (10^8+ samples in bounded memory), and runs
+the selection as one task per candidate pair, over ``--n-jobs`` processes or on a Dask cluster (``--scheduler``, else
+``$DPCOMPENDIUM_SCHEDULER``); the report depends on C, never on where the tasks ran.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+__all__ = ["add_coursework_commands", "cmd_audit", "cmd_check"]
+
+
+def _yaml(raw: str, what: str) -> Any:
+    from .cliutil import YamlLoader as _Loader
+
+    try:
+        return yaml.load(raw, Loader=_Loader)  # a SafeLoader
+    except yaml.YAMLError as exc:
+        raise ValueError(f"{what}: value {raw!r} is not valid YAML") from exc
+
+
+def _out_dir(out: str) -> Path:
+    path = Path(out).expanduser().resolve()
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"--out must be a directory, got {out!r} (a file)")
+    return path
+
+
+def _as_input(value: Any) -> Any:
+    import numpy as np
+
+    return np.asarray(value, dtype=float) if isinstance(value, list) else value
+
+
+def _require_neighbours(family: str | None, pair: Any, neighbours: str | None) -> None:
+    """``--neighbours`` is required where a relation is a choice: dataset and histogram inputs, a pair of
+    datasets (one-value inputs — scalar, ldp, category, a pair of scalars — are ``local``)."""
+    import numpy as np
+
+    if neighbours is not None:
+        return
+    if family is not None and family.partition(":")[0].strip() in ("dataset", "histogram"):
+        raise ValueError(
+            f"--neighbours is required with --input {family}: replace-one (n public) or add-remove"
+        )
+    if pair is not None and any(np.ndim(x) > 0 for x in pair):
+        raise ValueError(
+            "--neighbours is required with a --pair of datasets: replace-one (n public) or add-remove"
+        )
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from ..core.parallel import SCHEDULER_ENV, resolve_scheduler, tasks_computed, using_scheduler
+    from ..core.validation import check_delta, check_epsilon, check_int
+    from .cliutil import fail as _fail
+    from .usercode import audit_callable, input_pairs, load_module, load_target
+
+    try:
+        eps = check_epsilon(args.epsilon, "--epsilon")
+        delta = 0.0 if args.delta == 0 else check_delta(args.delta, "--delta")
+        samples = check_int(args.samples, "--samples", minimum=200)
+        chunk = None
+        if args.chunk_size is not None:
+            chunk = check_int(args.chunk_size, "--chunk-size", minimum=10)
+            if chunk > samples:
+                raise ValueError(f"--chunk-size must be <= --samples ({samples}), got {chunk}")
+        n_jobs = check_int(args.n_jobs, "--n-jobs", minimum=-1)
+        if n_jobs == 0:
+            raise ValueError("--n-jobs must be >= 1 or -1 (all cores), got 0")
+        spec = resolve_scheduler(args.scheduler)
+        if chunk is None and args.scheduler is not None:
+            raise ValueError(
+                "--scheduler needs --chunk-size C: without it the audit runs in memory, in this process"
+            )
+        if chunk is None and spec is not None:
+            print(
+                f"note: ${SCHEDULER_ENV} is not used without --chunk-size (the audit runs in memory)"
+            )
+            spec = None
+        check_int(args.seed, "--seed", minimum=0)
+        if not (0.0 < args.confidence < 1.0):
+            raise ValueError(f"--confidence must be in (0, 1), got {args.confidence!r}")
+        if (args.input is None) == (args.pair is None):
+            raise ValueError("give exactly one of --input FAMILY and --pair 'YAML_D' 'YAML_D2'")
+        pair = None
+        if args.pair is not None:
+            pair = tuple(_as_input(_yaml(v, "--pair")) for v in args.pair)
+        _require_neighbours(args.input, pair, args.neighbours)
+        if args.input is not None:
+            input_pairs(args.input, args.neighbours)
+        params = {name: _yaml(raw, f"parameter {name}") for name, raw in (args.parameter or [])}
+        func = load_target(args.target)
+        out = _out_dir(args.out or f"results/audit-{func.__name__}")
+        pmf = None
+        if not args.no_exact:
+            module = load_module(args.target.rpartition(":")[0])
+            pmf = getattr(module, f"{func.__name__}_pmf", None)
+        with using_scheduler(spec) as cluster:  # local:N: a LocalCluster for the audit's duration
+            report = audit_callable(
+                func, epsilon=eps, delta=delta, neighbours=args.neighbours, inputs=args.input, pair=pair,
+                params=params, samples=samples, confidence=args.confidence, seed=args.seed, pmf=pmf,
+                chunk_size=chunk, n_jobs=n_jobs,
+            )  # fmt: skip
+            if cluster is not None:  # the cluster did the counting (0 tasks: nothing used it)
+                n = tasks_computed(cluster.scheduler)
+                print(f"dpcompendium: Dask cluster {spec} computed {n} tasks", file=sys.stderr)
+    except ValueError as exc:  # includes UserCodeError
+        return _fail(str(exc))
+    if not report.batched:
+        print(f"note: {func.__name__} has no size parameter; it was called once per sample (slow)")
+    for note in report.notes:
+        print(f"note: {note}")
+    print(report.summary())
+    paths = report.save(out)
+    print(f"wrote {', '.join(p.name for p in paths)} to {out}")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from ..core.validation import check_int
+    from .check import get_check
+    from .cliutil import fail as _fail
+    from .usercode import load_module, load_target
+
+    try:
+        check = get_check(args.check)
+        reps = check_int(
+            args.reps if args.reps is not None else check.default_reps, "--reps", minimum=2
+        )
+        seed = check_int(args.seed, "--seed", minimum=0)
+        target = (
+            args.target
+            if ":" in args.target.replace(":\\", "")
+            else f"{args.target}:{check.function}"
+        )
+        func = load_target(target)
+        module = load_module(target.rpartition(":")[0])
+        out = _out_dir(args.out or f"results/check-{check.name}-{func.__name__}")
+        report = check.run(func, module, reps=reps, seed=seed)
+    except ValueError as exc:
+        return _fail(str(exc))
+    print(f"{check.name}: {func.__name__} — {report.verdict}")
+    for line in report.lines:
+        print(f"  {line}")
+    paths = report.save(out)
+    print(f"wrote {len(paths)} files to {out}")
+    return 0
+
+
+def add_coursework_commands(sub: argparse._SubParsersAction) -> None:
+    """Register ``audit`` and ``check`` on the ``dpcompendium`` subcommand parser."""
+    from ..core.parallel import add_scheduler_argument
+    from ..core.privacy import NEIGHBOUR_RELATIONS as NEIGHBOURS
+    from .check import available_checks
+
+    audit = sub.add_parser(
+        "audit",
+        help="audit your own mechanism against its claimed epsilon",
+        description="Audit f(data, rng, **params) against a claimed (epsilon, delta): events chosen on half the "
+        "samples, epsilon bounded on the other half (Clopper-Pearson).",
+    )
+    audit.add_argument("target", help="path/to/file.py:function or module:function")
+    audit.add_argument("--epsilon", type=float, required=True, help="the claimed epsilon")
+    audit.add_argument("--delta", type=float, default=0.0, help="the claimed delta (default 0)")
+    audit.add_argument(
+        "--neighbours",
+        choices=NEIGHBOURS,
+        default=None,
+        help="the neighbour relation of your claim: required for --input dataset|histogram and a --pair of "
+        "datasets (replace-one: n public, one record changed; add-remove: one record added or removed); "
+        "one-value inputs (scalar, ldp, category) are local. Printed in the verdict line",
+    )
+    audit.add_argument(
+        "--input",
+        metavar="FAMILY",
+        help="scalar:A,B | dataset:N,A,B | histogram:K | ldp | category:K (the worst pair is searched)",
+    )
+    audit.add_argument(
+        "--pair", nargs=2, metavar=("YAML_D", "YAML_D2"), help="two neighbouring inputs"
+    )
+    audit.add_argument(
+        "-p", "--parameter", nargs=2, action="append", metavar=("NAME", "VALUE"),
+        help="a keyword parameter of the function (YAML value); epsilon/delta default to the claim",
+    )  # fmt: skip
+    audit.add_argument(
+        "--samples", type=int, default=200_000, help="samples per input (default 200000)"
+    )
+    audit.add_argument(
+        "--confidence", type=float, default=0.95, help="confidence of the bound (default 0.95)"
+    )
+    audit.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
+    audit.add_argument("--out", help="report folder (default results/audit-FUNCTION)")
+    audit.add_argument(
+        "--no-exact", action="store_true", help="ignore a FUNCTION_pmf and audit empirically"
+    )
+    audit.add_argument(
+        "--chunk-size",
+        type=int,
+        default=None,
+        metavar="C",
+        help="count the evaluation samples in chunks of C (bounded memory for 10^8+ samples; the event is "
+        "chosen on min(samples/2, C) samples per input); the report depends on C, not on where chunks run",
+    )
+    audit.add_argument(
+        "--n-jobs", type=int, default=1, help="local processes counting the chunks (default 1)"
+    )
+    add_scheduler_argument(audit, "the chunks (with --chunk-size)")
+    audit.set_defaults(func=cmd_audit)
+
+    check = sub.add_parser(
+        "check",
+        help="check your implementation against the course's data and the book",
+        description="Run your implementation on the course's data and settings and compare it with the course's "
+        "reference table and the book's variants.",
+    )
+    check.add_argument("check", choices=available_checks(), help="what to check")
+    check.add_argument(
+        "target", help="path/to/file.py:function, module:function or path/to/file.py"
+    )
+    check.add_argument(
+        "--reps", type=int, default=None, help="runs per setting (default: the course's, 100)"
+    )
+    check.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
+    check.add_argument("--out", help="report folder (default results/check-NAME-FUNCTION)")
+    check.set_defaults(func=cmd_check)

@@ -1,0 +1,35 @@
+"""What the ``dpcompendium`` commands share: YAML parsing of ``-p`` values and the one-line error."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import yaml
+
+__all__ = ["YamlLoader", "fail"]
+
+
+class YamlLoader(yaml.SafeLoader):
+    """YAML 1.1 reads ``1e-5`` as a string; accept exponents without a dot as floats, as YAML 1.2 does."""
+
+
+YamlLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(
+        r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
+        |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
+        |\.[0-9_]+(?:[eE][-+]?[0-9]+)?
+        |[-+]?\.(?:inf|Inf|INF)
+        |\.(?:nan|NaN|NAN))$""",
+        re.X,
+    ),
+    list("-+0123456789."),
+)
+
+
+def fail(message: str, code: int = 2) -> int:
+    print(
+        f"dpcompendium: error: {message.splitlines()[0] if message else 'failed'}", file=sys.stderr
+    )
+    return code

@@ -1,0 +1,195 @@
+"""Valid parameter sets of a chapter, drawn from its declared contract, at a small size (property-based tests).
+
+A chapter's contract (``dpcompendium.book.contract``) gives every parameter's type, its per-parameter constraint and the
+``# require:`` lines between parameters. :func:`parameter_strategy` turns it into a hypothesis strategy that draws
+only valid sets: numbers inside the declared bounds *and* inside the chapter's fuzz size below, lists of distinct
+elements of at most ``max_len`` items, choices among the declared ones, then a filter on every ``# require:`` line.
+
+The fuzz size is declared in one place, the ``[fuzz]`` table of the chapter's manifest (:func:`fuzz_size`): it caps the parameters that set the cost of a run
+(repetitions, sample sizes, rounds, list lengths), so that one drawn example runs in seconds. An integer without a
+cap is drawn between its lower bound and its default (the default is the paper scale, the most expensive setting
+the book runs); a float without a cap between its bounds intersected with :data:`FLOAT_RANGE`.
+
+:func:`small_overrides` gives the same caps as ``-p`` overrides for one command (used to shrink documented commands
+and regression cases to the fuzz size while keeping their shape).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .contract import Chapter, Parameter, validate_parameters
+
+__all__ = ["FLOAT_RANGE", "MAX_LEN", "fuzz_size", "parameter_strategy", "small_overrides"]
+
+#: Default range of a float parameter in the fuzz (intersected with its declared bounds).
+FLOAT_RANGE = (0.05, 20.0)
+#: Default longest list drawn.
+MAX_LEN = 3
+#: Parameters never drawn (set by ``--out``).
+SKIP = frozenset({"output_dir"})
+
+
+def fuzz_size(chapter: Chapter) -> dict[str, Any]:
+    """The chapter's fuzz size, from the ``[fuzz]`` table of its manifest: ``name -> (low, high)`` caps of a number
+    (elementwise for a list), ``max_len`` (longest list), and for lists whose shape a ``# require:`` line fixes,
+    ``list_len`` (name -> exact length) and ``sorted`` (names drawn in increasing order), so that the strategy draws
+    them valid instead of filtering most draws out."""
+    raw = chapter.manifest.fuzz if chapter.manifest is not None else {}
+    out: dict[str, Any] = {}
+    for name, value in raw.items():
+        if name == "sorted":
+            out[name] = set(value)
+        elif isinstance(value, list):
+            if len(value) != 2:
+                raise ValueError(
+                    f"fuzz size of {chapter.id}: {name} must be [low, high], got {value!r}"
+                )
+            out[name] = (value[0], value[1])
+        else:
+            out[name] = value
+    return out
+
+
+def __getattr__(name: str) -> Any:
+    if name == "FUZZ_SIZE":  # every chapter's fuzz size, by id (read from the manifests)
+        from .contract import chapters
+
+        return {ch.id: fuzz_size(ch) for ch in chapters()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _bounds(p: Parameter) -> tuple[float, float, bool, bool]:
+    """(low, high, low strict, high strict) of a numeric constraint; ±inf where absent."""
+    lo, hi, lo_strict, hi_strict = -math.inf, math.inf, False, False
+    for part in p.constraint.split(","):
+        op, _, num = part.strip().partition(" ")
+        if part.strip().startswith((">", "<")):
+            op, num = part.strip()[0], part.strip()[1:]
+        try:
+            v = float(num)
+        except ValueError:
+            continue
+        if op in (">", "min"):
+            lo, lo_strict = v, op == ">"
+        elif op in ("<", "max"):
+            hi, hi_strict = v, op == "<"
+    return lo, hi, lo_strict, hi_strict
+
+
+def _proto(p: Parameter) -> Any:
+    """The element prototype of a list parameter, or the default of a scalar one."""
+    if not isinstance(p.default, list):
+        return p.default
+    elems = [d for d in p.default if d is not None]
+    if any(isinstance(d, float) for d in elems):
+        return 0.0
+    return elems[0]
+
+
+def _element(chapter: Chapter, p: Parameter):
+    from hypothesis import strategies as st
+
+    proto = _proto(p)
+    caps = fuzz_size(chapter)
+    if isinstance(proto, bool):
+        return st.booleans()
+    if isinstance(proto, str):
+        if "|" in p.constraint:
+            return st.sampled_from([c.strip() for c in p.constraint.split("|")])
+        return st.just(proto)
+    lo, hi, lo_strict, hi_strict = _bounds(p)
+    if isinstance(proto, int):
+        if p.name in caps:
+            clo, chi = caps[p.name]
+        elif p.name == "seed":
+            clo, chi = 0, 2**32 - 1
+        else:
+            clo, chi = -math.inf, max(p.default) if isinstance(p.default, list) else p.default
+        if math.isfinite(lo):
+            clo = max(clo, math.floor(lo) + 1 if lo_strict else math.ceil(lo))
+        if math.isfinite(hi):
+            chi = min(chi, math.ceil(hi) - 1 if hi_strict else math.floor(hi))
+        return st.integers(int(clo), int(chi))
+    clo, chi = caps.get(p.name, FLOAT_RANGE)
+    low, high = max(lo, clo), min(hi, chi)
+    return st.floats(
+        low,
+        high,
+        exclude_min=lo_strict and low == lo,
+        exclude_max=hi_strict and high == hi,
+        allow_nan=False,
+        allow_infinity=False,
+    )
+
+
+def parameter_strategy(chapter: Chapter, fixed: dict[str, Any] | None = None):
+    """A hypothesis strategy of ``{name: value}`` dicts: every parameter of ``chapter`` (except ``output_dir``)
+    drawn at the fuzz size, valid for ``validate_parameters``; ``fixed`` values are kept as given."""
+    from hypothesis import strategies as st
+
+    fixed = dict(fixed or {})
+    max_len = fuzz_size(chapter).get("max_len", MAX_LEN)
+    fields = {}
+    for name, p in chapter.parameters.items():
+        if name in SKIP:
+            continue
+        if name in fixed:
+            fields[name] = st.just(fixed[name])
+        elif isinstance(p.default, list):
+            size = fuzz_size(chapter).get("list_len", {}).get(name)
+            lists = st.lists(
+                _element(chapter, p),
+                min_size=size or 1,
+                max_size=size or max_len,
+                unique_by=None if size else repr,
+            )
+            if name in fuzz_size(chapter).get("sorted", ()):
+                lists = lists.map(sorted)
+            fields[name] = lists
+        else:
+            fields[name] = _element(chapter, p)
+
+    def valid(values: dict[str, Any]) -> bool:
+        try:
+            validate_parameters(chapter, values)
+        except ValueError:
+            return False
+        return True
+
+    return st.fixed_dictionaries(fields).filter(valid)
+
+
+def small_overrides(chapter: Chapter, given: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``-p`` overrides that shrink a run of ``chapter`` to the fuzz size: every capped parameter not in ``given``
+    whose default exceeds its cap is set to the cap (a list is cut to ``max_len`` elements within the cap).
+    The result, merged with ``given``, satisfies the contract (checked)."""
+    given = dict(given or {})
+    caps = fuzz_size(chapter)
+    max_len = caps.get("max_len", MAX_LEN)
+    out: dict[str, Any] = {}
+    for name, p in chapter.parameters.items():
+        if name in given or name in SKIP:
+            continue
+        cap = caps.get(name)
+        if isinstance(p.default, list):
+            vals = (
+                [v for v in p.default if cap is None or cap[0] <= v <= cap[1]] if cap else p.default
+            )
+            if not vals:
+                vals = [cap[1]]
+            vals = vals[:max_len]
+            if vals != p.default:
+                out[name] = vals
+        elif (
+            cap is not None
+            and isinstance(p.default, int | float)
+            and not isinstance(p.default, bool)
+        ):
+            if p.default > cap[1]:
+                out[name] = type(p.default)(cap[1])
+            elif p.default < cap[0]:
+                out[name] = type(p.default)(cap[0])
+    validate_parameters(chapter, {**out, **given})
+    return out

@@ -1,0 +1,521 @@
+"""The page of a rerun: ``DIR/CHAPTER/index.html``, the executed chapter rendered by the book's own pipeline.
+
+``dpcompendium run`` executes a chapter with papermill; :func:`write_page` then builds the executed notebook as a
+one-page Jupyter Book: the book's ``_config.yml`` turned into a Sphinx configuration by Jupyter Book
+(``jupyter_book.config.get_final_config``, as ``jupyter-book config sphinx`` does), the book's extensions
+(MyST-NB, sphinx-proof, sphinx-exercise, sphinxcontrib-bibtex, the local MathJax of sphinx-mathjax-offline), its
+``references.bib``, a one-entry table of contents, and execution off (the notebook is already executed). So
+cross-references, numbered figures with their captions, theorem and exercise blocks, citations, glue and math come
+out as in the book. Differences, all deliberate:
+
+- on top, the run's provenance (the parameters that differ from the defaults, seed, package version, git commit,
+  lock hash, date, wall time), what on the page describes this run and what quotes the sources, and the headline
+  numbers beside the book's default run (cells tagged ``keep_output``);
+- the chapter's citations are listed at its end (the book has one bibliography page);
+- references to other pages of the book (the primer's theorems, ``{doc}`` links) point to the online book
+  (:data:`BOOK_URL`), with the target's title as text: the page is one chapter, the book is not built;
+- MathJax is pruned to the parts the page loads (``_static/mathjax``), so the folder stays small. No network.
+
+The build runs in a child process (``python -m dpcompendium.book.rerun_page SRC OUT``), so that a rerun in a long-lived
+process (a test worker) never shares Sphinx's global state. Sphinx warnings do not fail a rerun (a reader's run must
+not be lost to a cosmetic problem): they are written to ``page-warnings.txt`` beside the page, which exists only when
+there were some, and the tests require that it does not.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import hashlib
+import html
+import importlib.metadata
+import json
+import os
+import posixpath
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import nbformat
+
+from ..core.paths import repo_root
+from .contract import Chapter
+
+__all__ = [
+    "BOOK_URL",
+    "book_labels",
+    "build_page",
+    "glued_values",
+    "open_page",
+    "page_notebook",
+    "provenance",
+    "sphinx_build",
+    "sphinx_config",
+    "write_page",
+]
+
+#: The online book, where references to pages outside a rerun's chapter point.
+BOOK_URL = "https://dpcompendium.github.io/dpcompendium"
+#: The docname of the page in the one-chapter build (so that it is written as ``index.html``).
+PAGE_DOC = "index"
+#: Files of the Sphinx output that the page does not need.
+_DROP = {".doctrees", "_sources", ".buildinfo", "objects.inv", "prf-prf.html"}
+#: The MathJax parts the page loads (the rest of the 24 MB copy is dropped).
+_MATHJAX_PARTS = ("tex-chtml.js", "output/chtml", "input/tex/extensions")
+_WARNINGS = "page-warnings.txt"
+
+_CSS = """
+.provenance{background:#eef5ff;border:1px solid #9bd;padding:.5rem 1rem;margin:1rem 0 2rem}
+.provenance table{font-size:.85rem}.provenance th{text-align:left;padding-right:1rem;vertical-align:top}
+.provenance td code{word-break:break-all}
+.headline table{table-layout:fixed;width:100%;font-size:.8rem}.headline td{vertical-align:top;width:50%}
+.headline pre{margin:0;white-space:pre-wrap;word-break:break-word;font-size:.75rem}
+span.pasted-text{background:#fff3c4;border-radius:2px;padding:0 .1em}
+.run-note{background:#fff3c4}
+"""
+
+
+def _git_commit(root: Path) -> str:
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown (not a git checkout)"
+    return out + (" (with uncommitted changes)" if dirty else "")
+
+
+def provenance(
+    chapter: Chapter, values: dict[str, Any], wall_seconds: float, started: datetime
+) -> dict[str, Any]:
+    """What a reader needs to reproduce the run: changed parameters, seed, versions, lock hash, date, wall time."""
+    root = repo_root()
+    lock = root / "requirements-lock.txt"
+    changed = {
+        k: v
+        for k, v in values.items()
+        if k != "output_dir" and k in chapter.parameters and v != chapter.parameters[k].default
+    }
+    seed = values.get(
+        "seed", chapter.parameters["seed"].default if "seed" in chapter.parameters else None
+    )
+    try:
+        version = importlib.metadata.version("dpcompendium")
+    except importlib.metadata.PackageNotFoundError:
+        version = "unknown"
+    return {
+        "chapter": chapter.id,
+        "changed": changed,
+        "seed": seed,
+        "version": version,
+        "commit": _git_commit(root),
+        "lock_sha256": hashlib.sha256(lock.read_bytes()).hexdigest()
+        if lock.is_file()
+        else "no lock",
+        "date": started.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
+        "wall_seconds": round(wall_seconds, 1),
+    }
+
+
+_GLUE_PREFIX = "application/papermill.record/"
+
+
+def glued_values(executed: nbformat.NotebookNode) -> dict[str, str]:
+    """The values a notebook glued with ``myst_nb.glue`` (key → its text/plain, quotes of a str removed), as the
+    book's ``{glue:text}`` role pastes them (before a format spec is applied)."""
+    out: dict[str, str] = {}
+    for cell in executed.cells:
+        for o in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            name = o.get("metadata", {}).get("scrapbook", {}).get("name")
+            text = o.get("data", {}).get(_GLUE_PREFIX + "text/plain")
+            if name and text is not None:
+                text = "".join(text)
+                try:
+                    out[name] = str(ast.literal_eval(text))
+                except (SyntaxError, ValueError):
+                    out[name] = text
+    return out
+
+
+# ---- the blocks on top of the page
+
+
+def _text(outputs: list) -> str:
+    parts = []
+    for o in outputs:
+        if o.get("output_type") == "stream":
+            parts.append(o.get("text", ""))
+        elif "text/plain" in o.get("data", {}):
+            parts.append("".join(o["data"]["text/plain"]))
+    return "".join(parts).rstrip()
+
+
+def _headlines(executed: nbformat.NotebookNode, book: nbformat.NotebookNode) -> str:
+    stored = {
+        c.get("id"): c
+        for c in book.cells
+        if c.cell_type == "code" and "keep_output" in c.metadata.get("tags", [])
+    }
+    rows = []
+    for c in executed.cells:
+        if c.get("id") in stored and c.cell_type == "code":
+            ours, theirs = (
+                _text(c.get("outputs", [])),
+                _text(stored[c.get("id")].get("outputs", [])),
+            )
+            same = " (same)" if ours == theirs else ""
+            rows.append(
+                f"<tr><td><pre>{html.escape(ours)}</pre></td>"
+                f"<td><pre>{html.escape(theirs)}</pre>{same}</td></tr>"
+            )
+    if not rows:
+        return ""
+    return (
+        '<section class="headline"><h2>Headline numbers</h2><table><tr><th>this run</th>'
+        "<th>the book's default run</th></tr>" + "".join(rows) + "</table></section>"
+    )
+
+
+#: Said once, on top of every rerun page: what describes this run and what quotes the sources.
+WHAT_DESCRIBES_THIS_RUN = (
+    "Every table, figure and cell output below was computed by this run, and so was every number or verdict "
+    'in the text that is <span class="pasted-text">shaded like this</span>: it is pasted from the run '
+    "(MyST-NB glue), and where a result of the book's default run does not hold at these parameters the text "
+    "says so in a note. Unshaded numbers in the text are not results of this run: they quote the sources, or "
+    "are definitions, theorem constants and parameter defaults, the same as in the book."
+)
+
+
+def _provenance_html(prov: dict[str, Any]) -> str:
+    changed = (
+        ", ".join(
+            f"<code>{html.escape(k)} = {html.escape(repr(v))}</code>"
+            for k, v in prov["changed"].items()
+        )
+        or "none (the book's defaults)"
+    )
+    rows = [
+        ("parameters changed from the defaults", changed),
+        ("seed", f"<code>{prov['seed']}</code>"),
+        ("dpcompendium version", html.escape(str(prov["version"]))),
+        ("git commit", f"<code>{html.escape(prov['commit'])}</code>"),
+        ("lock (requirements-lock.txt) SHA-256", f"<code>{prov['lock_sha256']}</code>"),
+        ("date", html.escape(prov["date"])),
+        ("wall time", f"{prov['wall_seconds']} s"),
+    ]
+    body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
+    return (
+        f'<section class="provenance" id="provenance"><h2>Provenance of this rerun</h2>'
+        f"<table>{body}</table><p>{WHAT_DESCRIBES_THIS_RUN}</p></section>"
+    )
+
+
+def page_notebook(
+    executed: nbformat.NotebookNode, book: nbformat.NotebookNode, prov: dict[str, Any]
+) -> nbformat.NotebookNode:
+    """The notebook the page is built from: the executed chapter with the provenance block and the headline numbers
+    right under its title, and a bibliography of its citations at the end."""
+    nb = copy.deepcopy(executed)
+    top = (
+        f"\n\n```{{raw}} html\n<style>{_CSS}</style>\n{_provenance_html(prov)}\n"
+        f"{_headlines(executed, book)}\n```\n\n"
+    )
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            title, _, rest = cell.source.partition("\n")
+            cell.source = title + top + rest
+            break
+    nb.cells.append(
+        nbformat.v4.new_markdown_cell("## Works cited in this chapter\n\n```{bibliography}\n```\n")
+    )
+    return nb
+
+
+# ---- references to the rest of the book
+
+
+def _md_cells(path: Path) -> list[str]:
+    if path.suffix == ".ipynb":
+        nb = nbformat.read(path, as_version=4)
+        return [c.source for c in nb.cells if c.cell_type == "markdown"]
+    return [path.read_text(encoding="utf-8")]
+
+
+_DIRECTIVE = re.compile(r"^(?::{3,}|`{3,})\{prf:(\w+)\}[ \t]*(.*)\n:label:[ \t]*(\S+)", re.M)
+_HEADING = re.compile(r"^#\s+(.+)$", re.M)
+
+
+def book_labels(root: Path) -> dict[str, dict[str, str]]:
+    """Every page of the book (``doc:<docname>``) and every sphinx-proof label (``prf:<label>``) → its docname,
+    title and kind, read from the sources in ``_toc.yml``'s folders (``book/``, ``notebooks/``)."""
+    out: dict[str, dict[str, str]] = {}
+    for path in sorted([*root.glob("book/**/*.md"), *root.glob("notebooks/*.ipynb")]):
+        doc = path.relative_to(root).with_suffix("").as_posix()
+        text = "\n\n".join(_md_cells(path))
+        m = _HEADING.search(text)
+        out[f"doc:{doc}"] = {"doc": doc, "title": m.group(1).strip() if m else doc, "kind": "page"}
+        for d in _DIRECTIVE.finditer(text):
+            kind, label = d.group(1), d.group(3)
+            title = re.sub(
+                r"\s*\{[\w:]+\}`[^`]*`", "", d.group(2)
+            ).strip()  # no citation in a link text
+            out[f"prf:{label}"] = {"doc": doc, "title": title, "kind": kind}
+    return out
+
+
+def _external_reference(app, node) -> Any:
+    """A reference node to the online book for a cross-reference this one-chapter build cannot resolve, or None."""
+    from docutils import nodes
+
+    labels = app.config.dpc_rerun_labels
+    base = app.config.dpc_rerun_docname
+    domain, kind, target = node.get("refdomain"), node.get("reftype"), node.get("reftarget", "")
+    explicit = node.get("refexplicit")
+    env = app.env
+    if domain == "prf":
+        if target in getattr(env, "proof_list", {}):
+            return None
+        entry = labels.get(f"prf:{target}")
+        if entry is None:
+            return None
+        text = f"{entry['kind'].title()} ({entry['title']})" if entry["title"] else target
+        url = f"{BOOK_URL}/{entry['doc']}.html#{target}"
+    elif domain == "std" and kind == "doc":
+        path = (
+            target.lstrip("/")
+            if target.startswith("/")
+            else posixpath.join(posixpath.dirname(base), target)
+        )
+        path = posixpath.normpath(path)
+        if path == PAGE_DOC or path in env.found_docs:
+            return None
+        entry = labels.get(f"doc:{path}")
+        if entry is None:
+            return None
+        text = entry["title"]
+        url = f"{BOOK_URL}/{path}.html"
+    else:
+        return None
+    if explicit:
+        text = node.astext()
+    ref = nodes.reference("", "", internal=False, refuri=url, classes=["external-book"])
+    ref += nodes.inline(text, text)
+    return ref
+
+
+def setup(app) -> dict[str, Any]:
+    """The Sphinx side of the page: references to other pages of the book go to the online book."""
+    from sphinx import addnodes
+    from sphinx.transforms.post_transforms import SphinxPostTransform
+
+    class ExternalBookReferences(SphinxPostTransform):
+        default_priority = 5  # before Sphinx's ReferencesResolver (10): no "not found" warning
+
+        def run(self, **kwargs: Any) -> None:
+            for node in list(self.document.findall(addnodes.pending_xref)):
+                new = _external_reference(self.app, node)
+                if new is not None:
+                    node.replace_self(new)
+
+    app.add_config_value("dpc_rerun_labels", {}, "env")
+    app.add_config_value("dpc_rerun_docname", PAGE_DOC, "env")
+    app.add_post_transform(ExternalBookReferences)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
+
+
+# ---- the build
+
+
+def _book_file(name: str) -> Path:
+    """A file of the book (``_config.yml``, ``book/references.bib``): from the repository, else from the checkout
+    this package is installed from (a miniature test repository has neither)."""
+    for root in (repo_root(), Path(__file__).resolve().parents[3]):
+        if (root / name).is_file():
+            return root / name
+    raise FileNotFoundError(f"no {name} in {repo_root()}")
+
+
+def sphinx_config(src: Path, docname: str, title: str) -> dict[str, Any]:
+    """The book's Sphinx configuration (from its ``_config.yml``, through Jupyter Book) for a one-chapter build in
+    ``src``: execution off, the chapter as the only page, references outside it to the online book."""
+    from jupyter_book.config import get_final_config
+
+    config_yml = _book_file("_config.yml")
+    cfg, _ = get_final_config(
+        user_yaml=config_yml,
+        cli_config={"latex_individualpages": False, "external_toc_path": str(src / "_toc.yml")},
+        sourcedir=src,
+    )
+    cfg["nb_execution_mode"] = "off"
+    cfg["bibtex_bibfiles"] = ["references.bib"]
+    cfg["extensions"] = [
+        e for e in dict.fromkeys(cfg["extensions"]) if e != "dpcompendium.book.sphinxext"
+    ] + ["dpcompendium.book.rerun_page"]
+    for key in [k for k in cfg if k.startswith("dpc_execution")]:
+        del cfg[key]  # the execution store's settings (dpcompendium.book.sphinxext is not loaded)
+    cfg["dpc_rerun_labels"] = book_labels(config_yml.parent)
+    cfg["dpc_rerun_docname"] = docname
+    cfg["html_title"] = f"{title} — rerun"
+    cfg["html_copy_source"] = False
+    cfg["html_show_sourcelink"] = False
+    theme = dict(cfg.get("html_theme_options") or {})
+    theme.update(
+        use_repository_button=False,
+        use_download_button=False,
+        launch_buttons={},
+        extra_footer=f'A rerun of a chapter of <a href="{BOOK_URL}">the book</a>, built offline.',
+    )
+    cfg["html_theme_options"] = theme
+    return cfg
+
+
+def _build_in_process(src: Path, out: Path, config: dict[str, Any]) -> list[str]:
+    import io
+
+    from sphinx.application import Sphinx
+    from sphinx.util.docutils import docutils_namespace, patch_docutils
+
+    warnings = io.StringIO()
+    with patch_docutils(str(src)), docutils_namespace():
+        app = Sphinx(
+            srcdir=str(src),
+            confdir=None,
+            outdir=str(out),
+            doctreedir=str(out / ".doctrees"),
+            buildername="html",
+            confoverrides=config,
+            status=None,
+            warning=warnings,
+            freshenv=True,
+        )
+        app.build()
+    return [w for w in re.sub(r"\x1b\[[0-9;]*m", "", warnings.getvalue()).splitlines() if w]
+
+
+def sphinx_build(src: Path, out: Path, docname: str, title: str) -> list[str]:
+    """Build ``src/index.ipynb`` into ``out`` with the book's configuration, in a child process; return the
+    warnings."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "dpcompendium.book.rerun_page", str(src), str(out), docname, title],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if proc.returncode != 0:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
+        raise RuntimeError(f"the page build failed: {tail[0]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _install(built: Path, dest: Path, rename: dict[str, str]) -> Path:
+    """Move the built page into ``dest``: ``index.html`` with its ``_static`` (MathJax pruned) and ``_images``."""
+    mathjax = built / "_static" / "mathjax"
+    if mathjax.is_dir():
+        keep = built / "_static" / ".mathjax-keep"
+        for part in _MATHJAX_PARTS:
+            (keep / part).parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(str(mathjax / part), str(keep / part))
+        shutil.rmtree(mathjax)
+        keep.rename(mathjax)
+    for item in built.iterdir():
+        if item.name in _DROP:
+            continue
+        target = dest / item.name
+        if target.is_dir():
+            shutil.rmtree(target)
+        shutil.move(str(item), str(target))
+    page = dest / "index.html"
+    text = page.read_text(encoding="utf-8")
+    for old, new in rename.items():
+        text = text.replace(html.escape(old), html.escape(new)).replace(old, new)
+    page.write_text(text, encoding="utf-8")
+    return page
+
+
+def write_page(
+    chapter: Chapter,
+    executed_path: Path,
+    values: dict[str, Any],
+    wall_seconds: float,
+    started: datetime,
+    rename: dict[str, str] | None = None,
+) -> Path:
+    """Build ``index.html`` beside the executed notebook (see the module's docstring); return the page's path.
+
+    ``rename`` maps strings of the page to their replacement (the staging folder to the final one). Sphinx's
+    warnings, if any, go to ``page-warnings.txt`` beside the page."""
+    dest = Path(executed_path).parent
+    executed = nbformat.read(executed_path, as_version=4)
+    book = nbformat.read(chapter.notebook, as_version=4)
+    prov = provenance(chapter, values, wall_seconds, started)
+    docname = Path(chapter.notebook).relative_to(repo_root()).with_suffix("").as_posix()
+    page, warnings = build_page(
+        page_notebook(executed, book, prov), dest, docname, chapter.title, rename
+    )
+    if warnings:
+        (dest / _WARNINGS).write_text("\n".join(warnings) + "\n", encoding="utf-8")
+    return page
+
+
+def build_page(
+    nb: nbformat.NotebookNode,
+    dest: Path,
+    docname: str,
+    title: str,
+    rename: dict[str, str] | None = None,
+) -> tuple[Path, list[str]]:
+    """Build ``nb`` (executed) as ``dest/index.html`` with the book's configuration (``docname``: where the chapter
+    sits in the book, for its relative references); return the page and Sphinx's warnings."""
+    dest = Path(dest)
+    with tempfile.TemporaryDirectory(prefix=".page-", dir=dest) as tmp:
+        src, out = Path(tmp) / "src", Path(tmp) / "html"
+        src.mkdir()
+        nbformat.write(nb, src / f"{PAGE_DOC}.ipynb")
+        shutil.copy2(_book_file("book/references.bib"), src / "references.bib")
+        (src / "_toc.yml").write_text(f"format: jb-article\nroot: {PAGE_DOC}\n", encoding="utf-8")
+        warnings = sphinx_build(src, out, docname, title)
+        page = _install(out, dest, rename or {})
+    return page, warnings
+
+
+def open_page(page: Path) -> bool:
+    """Open ``page`` in a web browser when one is available (``webbrowser``); False when none is."""
+    import webbrowser
+
+    try:
+        browser = webbrowser.get()
+    except webbrowser.Error:
+        return False
+    return bool(browser.open(Path(page).resolve().as_uri()))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m dpcompendium.book.rerun_page SRC OUT DOCNAME TITLE``: build the page; print its warnings as JSON."""
+    src, out, docname, title = (argv if argv is not None else sys.argv[1:])[:4]
+    t0 = time.perf_counter()
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    warnings = _build_in_process(Path(src), Path(out), sphinx_config(Path(src), docname, title))
+    print(f"page built in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    print(json.dumps(warnings))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

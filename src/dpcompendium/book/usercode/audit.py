@@ -1,0 +1,537 @@
+"""The audit of a user's function: exact (a pmf) or empirical, one path (:func:`audit_callable`)."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import math
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import joblib
+import numpy as np
+import pandas as pd
+
+from ...core.audit.empirical import _check_confidence
+from ...core.audit.result import verdict
+from ...core.audit.spec import AuditSpec, are_neighbours, run_audit
+from ...core.parallel import check_scheduler, joblib_backend, using_scheduler
+from ...core.privacy import PrivacyClaim
+from ...core.rng import child_seed as _chunk_seed
+from ...core.validation import check_delta, check_epsilon, check_int
+from .common import NEIGHBOURS, UserCodeError
+from .events import (
+    _draw_outputs,
+    _Encoder,
+    _in_event,
+    _pair_selection,
+    _plot_summary,
+    _select_pair_task,
+)
+from .families import InputPair, _describe, _local_pair, input_pairs
+from .report import AuditReport
+from .sampling import _copy, check_user_function, sample_outputs
+from .target import _Shipped
+
+
+def _check_pair(pair, neighbours: str | None) -> InputPair:
+    """A given pair: two scalars are one value each (local); anything else is a raw dataset (records on the first
+    axis) under ``neighbours``."""
+    if isinstance(pair, InputPair):
+        return pair
+    if not isinstance(pair, Sequence) or isinstance(pair, str) or len(pair) != 2:
+        raise ValueError(f"pair must be two inputs (D, D'), got {pair!r}")
+    a, b = (np.asarray(x, dtype=float) if isinstance(x, list) else x for x in pair)
+    name = f"{_describe(a)} vs {_describe(b)}"
+    if np.ndim(a) == 0 and np.ndim(b) == 0:
+        return _local_pair(name, a, b)
+    if neighbours is None:
+        raise ValueError(
+            f"neighbours is required for a pair of datasets ({name}): replace-one (n public) or add-remove"
+        )
+    return InputPair(name, a, b, relation=neighbours)
+
+
+def _spec(name, pr: InputPair, epsilon, delta, **kw) -> AuditSpec:
+    claim = PrivacyClaim(name, pr.relation, "declared by the user", epsilon, delta)
+    return AuditSpec(name, "user", "user code", claim, (pr.raw_a, pr.raw_b), **kw)
+
+
+def _pmf_table(pmf, data, params) -> dict:
+    try:
+        table = pmf(_copy(data), **params)
+    except Exception as exc:
+        raise UserCodeError(f"pmf raised {type(exc).__name__}: {exc}".splitlines()[0]) from exc
+    if not isinstance(table, Mapping):
+        arr = np.asarray(table, dtype=float)
+        table = {i: float(p) for i, p in enumerate(arr)}
+    probs = np.array(list(table.values()), dtype=float)
+    if np.any(probs < 0) or abs(probs.sum() - 1) > 1e-6:
+        raise UserCodeError(
+            f"pmf must return probabilities summing to 1, got sum {probs.sum():.6g}"
+        )
+    return {(k.item() if isinstance(k, np.generic) else k): float(p) for k, p in table.items()}
+
+
+def _check_pmf(func, data, table, params, n_check, seed, batched) -> None:
+    """The pmf must describe the sampler: no unlisted output, chi-square goodness of fit at p >= 1e-6."""
+    from scipy.stats import chisquare
+
+    out = sample_outputs(func, data, params, n_check, seed, batched=batched)
+    vals, counts = np.unique(out.reshape(out.shape[0], -1)[:, 0], return_counts=True)
+    unknown = [v.item() for v in vals if v.item() not in table]
+    if unknown:
+        raise UserCodeError(
+            f"the sampler returned {unknown[0]!r}, which the pmf gives probability 0"
+        )
+    ks = list(table)
+    found = dict(zip((v.item() for v in vals), counts, strict=True))
+    obs = np.array([found.get(o, 0) for o in ks], dtype=float)
+    exp = np.array([table[o] for o in ks]) * n_check
+    keep = exp > 0
+    if keep.sum() > 1 and chisquare(obs[keep], exp[keep]).pvalue < 1e-6:
+        raise UserCodeError(
+            f"the pmf does not describe the sampler on input {_describe(data)} (chi-square p < 1e-6)"
+        )
+
+
+def _exact_event(event: str) -> str:
+    return event.replace(" (inputs 0 vs 1)", "")
+
+
+def _exact(func, pmf, pairs, params, name, epsilon, delta, n_check, ss, batched):
+    """Exact ε of every pair from the pmf, through :func:`~dpcompendium.core.audit.spec.run_audit`."""
+    tables = [(_pmf_table(pmf, pr.a, params), _pmf_table(pmf, pr.b, params)) for pr in pairs]
+    keys = sorted({o for ta, tb in tables for o in (*ta, *tb)}, key=repr)
+    rows, results = [], []
+    for k, (pr, (ta, tb)) in enumerate(zip(pairs, tables, strict=True)):
+        for side, (data, table) in enumerate(((pr.a, ta), (pr.b, tb))):
+            _check_pmf(func, data, table, params, n_check, _chunk_seed(ss, 2 * k + side), batched)
+        vec = {
+            id(pr.raw_a): [ta.get(o, 0.0) for o in keys],
+            id(pr.raw_b): [tb.get(o, 0.0) for o in keys],
+        }
+        spec = _spec(name, pr, epsilon, delta, distribution=lambda d, v=vec: np.asarray(v[id(d)]),
+                     outputs=[repr(o) for o in keys])  # fmt: skip
+        res = run_audit(spec, rng=np.random.default_rng(0))  # exact: the generator is not used
+        results.append(res)
+        rows.append({"pair": pr.name, "statistic": "output", "event": _exact_event(res.event),
+                     "exact_epsilon": res.audited_epsilon, "p_a": res.p_a, "p_b": res.p_b})  # fmt: skip
+    k = int(np.argmax([r.audited_epsilon for r in results]))
+    return rows, k, results[k], keys, tables[k], tables
+
+
+def _check_dims(name: str, dims: set[int]) -> None:
+    if len(dims) > 1:
+        raise UserCodeError(
+            f"{name} returns outputs of different sizes on different inputs: {sorted(dims)}"
+        )
+
+
+def _select_in_tasks(
+    func, params, batched, pairs, key_of, distinct, ss_sel, n_sel, enc, sel_args, n_jobs
+):
+    """The chunked audit's selection: one :func:`_select_pair_task` per candidate pair, in one ``joblib.Parallel``
+    (``n_jobs`` processes, or the Dask cluster of ``DPCOMPENDIUM_SCHEDULER``). Each task draws its inputs from the
+    seeds of the serial selection, so the result is the same wherever it runs. String outputs take two rounds:
+    the first returns each input's distinct strings, from which ``enc`` gets the codes the serial selection would
+    give (inputs in order, each one's strings sorted); the second selects with those codes, frozen."""
+    shipped = _Shipped(func)
+
+    def run(codes):
+        tasks = (
+            joblib.delayed(_select_pair_task)(
+                shipped,
+                params,
+                batched,
+                k,
+                pr.name,
+                (pr.a, pr.b),
+                tuple(_chunk_seed(ss_sel, distinct[key_of(x)]) for x in (pr.a, pr.b)),
+                n_sel,
+                codes,
+                *sel_args,
+            )
+            for k, pr in enumerate(pairs)
+        )
+        with joblib_backend(n_jobs) as n:
+            return joblib.Parallel(n_jobs=n, pre_dispatch="all")(tasks)
+
+    selected = run(None)
+    values: dict[int, list | None] = {}
+    dims: dict[int, int] = {}
+    for pr, sel in zip(pairs, selected, strict=True):
+        for x, d, v in zip((pr.a, pr.b), sel.dims, sel.values or (None, None), strict=True):
+            dims[distinct[key_of(x)]], values[distinct[key_of(x)]] = d, v
+    _check_dims(getattr(func, "__name__", "function"), set(dims.values()))
+    if any(sel.values is not None for sel in selected):
+        for i in sorted(values):
+            for v in values[i] or ():
+                enc.codes.setdefault(v, len(enc.codes))
+        selected = run(dict(enc.codes))
+    return selected
+
+
+def audit_callable(
+    func: Callable,
+    *,
+    epsilon: float,
+    delta: float = 0.0,
+    neighbours: str | None = None,
+    inputs: str | None = None,
+    pair: Sequence | None = None,
+    params: Mapping[str, Any] | None = None,
+    samples: int = 200_000,
+    confidence: float = 0.95,
+    seed: int = 0,
+    pmf: Callable | None = None,
+    max_cuts: int = 160,
+    chunk_size: int | None = None,
+    n_jobs: int = 1,
+    scheduler: str | None = None,
+    probes: bool = True,
+) -> AuditReport:
+    """Audit ``func(data, rng, **params)`` against its claimed (ε, δ) on neighbouring inputs.
+
+    Give either ``inputs`` (a family of :func:`input_pairs`: ``"scalar:A,B"``, ``"dataset:N,A,B"``,
+    ``"histogram:K"``, ``"ldp"``, ``"category:K"``) or ``pair=(D, D')`` (two scalars: one value each, local; else
+    raw datasets with records on the first axis, which must be neighbours under ``neighbours``). ``samples // 2``
+    outputs per candidate input choose the pair, statistic and event; then ``samples`` fresh outputs per input of
+    the chosen pair go through :func:`~dpcompendium.core.audit.spec.run_audit` — the path of the book's own audits —
+    which fixes the direction on half of them and bounds ε (Clopper–Pearson) on the other half.
+    A ``size`` parameter of ``func`` (returning ``size`` outputs stacked on the first axis) makes sampling
+    vectorized; without it ``func`` is called once per sample. A parameter of ``func`` named ``epsilon``
+    (``delta``) that ``params`` does not set receives the claimed value. ``neighbours`` (``replace-one`` or
+    ``add-remove``) is required for ``dataset`` and ``histogram`` inputs and for a pair of datasets; one-value inputs
+    are ``local``. Inputs ``dataset:N,A,B`` also probe beyond the declared bounds (:func:`dataset_probes`) unless
+    ``probes=False`` (the declared family only: an audit that trusts the data to lie in [A, B]).
+    ``pmf(data, **params) -> {output: probability}`` adds the exact ε of the declared pmf on every pair
+    (``_exact_report``: it is the sampler's ε only as far as the sampler check can see, so the empirical audit
+    runs too and must agree). Raises :class:`UserCodeError` for misbehaving code and ``ValueError`` for bad
+    arguments.
+
+    ``chunk_size`` (10 ≤ C ≤ ``samples``): a big audit in bounded memory (module docstring): ``min(samples // 2, C)``
+    selection outputs per candidate input (one task per candidate pair), the evaluation counted in chunks of C — in
+    this process, over ``n_jobs`` processes, or on a Dask cluster (``scheduler``: ``local:N`` or an address; default
+    ``$DPCOMPENDIUM_SCHEDULER``). The report depends on (seed, samples, C), never on ``n_jobs`` or the cluster.
+    """
+    epsilon = check_epsilon(epsilon)
+    delta = 0.0 if delta == 0 else check_delta(delta)
+    if neighbours is not None and neighbours not in NEIGHBOURS:
+        raise ValueError(f"neighbours must be one of {'|'.join(NEIGHBOURS)}, got {neighbours!r}")
+    if (inputs is None) == (pair is None):
+        raise ValueError(
+            "give exactly one of inputs (a family such as 'scalar:0,1') and pair=(D, D')"
+        )
+    pairs = (
+        input_pairs(inputs, neighbours, probe=probes)
+        if inputs is not None
+        else [_check_pair(pair, neighbours)]
+    )
+    for pr in pairs:
+        if not are_neighbours(pr.raw_a, pr.raw_b, pr.relation):
+            raise ValueError(
+                f"pair must be {pr.relation} neighbours (raw datasets, records on the first axis), got {pr.name}"
+            )
+    samples = check_int(samples, "samples", minimum=200)
+    if chunk_size is not None:
+        chunk_size = check_int(chunk_size, "chunk_size", minimum=10)
+        if chunk_size > samples:
+            raise ValueError(f"chunk_size must be <= samples ({samples}), got {chunk_size}")
+    n_jobs = check_int(n_jobs, "n_jobs", minimum=-1)
+    if n_jobs == 0:
+        raise ValueError("n_jobs must be >= 1 or -1 (all cores), got 0")
+    if scheduler is not None:
+        scheduler = check_scheduler(scheduler, "scheduler")
+        if chunk_size is None:
+            raise ValueError(
+                f"scheduler needs chunk_size (the evaluation is counted in chunks on the cluster), got "
+                f"scheduler={scheduler!r} and no chunk_size"
+            )
+    c = _check_confidence(confidence)
+    seed = check_int(seed, "seed", minimum=0)
+    params = dict(params or {})
+    if not callable(func):
+        raise ValueError(f"func must be callable, got {func!r}")
+    try:
+        accepted = inspect.signature(func).parameters
+    except (TypeError, ValueError):
+        accepted = {}
+    for key, value in (("epsilon", epsilon), ("delta", delta)):
+        if key in accepted and key not in params and (key == "epsilon" or delta > 0):
+            params[key] = value  # the claim, unless the caller sets the parameter
+    name = getattr(func, "__name__", "function")
+    batched = check_user_function(func, pairs[0].a, params, seed=seed)
+    pairs, notes = _screen_probes(func, pairs, params, seed, batched)
+    root = np.random.SeedSequence(seed)
+    relation = pairs[0].relation
+    common = dict(
+        claimed_epsilon=epsilon, claimed_delta=delta, neighbours=relation, n_samples=samples,
+        batched=batched, function=name, inputs=inputs or "", params=params,
+    )  # fmt: skip
+    kw = dict(
+        c=c, root=root, chunk_size=chunk_size, n_jobs=n_jobs, scheduler=scheduler, max_cuts=max_cuts
+    )
+    if pmf is None:
+        report = _empirical_report(func, pairs, params, common, **kw)
+    else:
+        report = _exact_report(func, pmf, pairs, params, common, **kw)
+    report.notes = notes + report.notes
+    return report
+
+
+def _empirical_report(
+    func, pairs, params, common, *, c, root, chunk_size, n_jobs, scheduler, max_cuts
+) -> AuditReport:
+    """The empirical audit (module docstring, steps 3–4): the pair, statistic and event chosen on ``samples // 2``
+    outputs per candidate input (stream: child 0 of ``root``), ε bounded by :func:`run_audit` on fresh outputs of
+    the chosen pair (child 1)."""
+    epsilon, delta, samples = (
+        common["claimed_epsilon"],
+        common["claimed_delta"],
+        common["n_samples"],
+    )
+    batched, name = common["batched"], common["function"]
+    ss_sel, ss_ev = _chunk_seed(root, 0), _chunk_seed(root, 1)
+    # ---- selection half: n_sel outputs of every distinct candidate input i, drawn from child i of ss_sel
+    n_sel = samples // 2 if chunk_size is None else min(samples // 2, chunk_size)
+    n_ev = (
+        samples - n_sel
+    )  # the evaluation samples of run_audit (its direction is fixed on the other n_sel)
+    enc = _Encoder()
+
+    def key_of(x) -> bytes:
+        arr = np.asarray(x)
+        return repr((arr.dtype.str, arr.shape)).encode() + arr.tobytes()
+
+    distinct: dict[bytes, int] = {}
+    for pr in pairs:
+        for x in (pr.a, pr.b):
+            distinct.setdefault(key_of(x), len(distinct))
+    sel_args = (len(pairs), c, delta, max_cuts)
+    with using_scheduler(scheduler if chunk_size is not None else None):
+        if chunk_size is None:
+            # in memory: each distinct input drawn once, encoded in order, shared by the pairs that use it
+            cache = {}
+            for pr in pairs:
+                for x in (pr.a, pr.b):
+                    if key_of(x) not in cache:
+                        out = sample_outputs(func, x, params, n_sel, _chunk_seed(ss_sel, distinct[key_of(x)]),
+                                             batched=batched)  # fmt: skip
+                        cache[key_of(x)] = enc(out)
+            _check_dims(name, {v.shape[1] for v in cache.values()})
+            selected = [
+                _pair_selection(
+                    k, pr.name, cache[key_of(pr.a)], cache[key_of(pr.b)], bool(enc.codes), *sel_args
+                )
+                for k, pr in enumerate(pairs)
+            ]
+            del cache
+        else:
+            # chunked: one task per candidate pair (workers draw, the driver gets the small results)
+            selected = _select_in_tasks(func, params, batched, pairs, key_of, distinct, ss_sel, n_sel, enc,
+                                        sel_args, n_jobs)  # fmt: skip
+        rows = [row for sel in selected for row in sel.rows]
+        best = None
+        for sel in selected:
+            if best is None or sel.best.score > best.score:
+                best = sel.best
+        assert best is not None
+        chosen, chosen_sel = pairs[best.pair], selected[best.pair]
+        if chosen_sel.support is not None:
+            support = chosen_sel.support
+            inside = support[(support > best.lo) & (support <= best.hi)]
+            members = [enc.label(v) if enc.codes else f"{v:g}" for v in inside]
+            event_name = f"output in {{{', '.join(members)}}}"
+        else:
+            event_name = f"{best.stat.name} in ({best.lo:.6g}, {best.hi:.6g}]"
+
+        # ---- evaluation half: fresh samples on the chosen pair, the event fixed, through run_audit
+        rng_ev = np.random.Generator(np.random.PCG64(ss_ev))
+        if chunk_size is not None:
+            # counted in chunks wherever they run: the sampler and the event travel by value, the encoder is frozen
+            draw = _Shipped(
+                functools.partial(_draw_outputs, func, chosen.to_input, params, batched)
+            )
+            event = _Shipped(
+                functools.partial(_in_event, best.stat.fn, enc.frozen_copy(), best.lo, best.hi)
+            )
+            # sample_outputs takes one integer from the generator it is given: the direction's selection samples
+            # can be drawn in tasks too (empirical_audit_chunked's seeded_samplers), none in this process
+            spec = _spec(name, chosen, epsilon, delta, sample=draw, events=[(event_name, event)],
+                         audit_kw={"seeded_samplers": True})  # fmt: skip
+            res = run_audit(spec, n_samples=samples, confidence=c, rng=rng_ev, chunk_size=chunk_size,
+                            n_jobs=n_jobs)  # fmt: skip
+            # the figure shows the chosen pair's selection samples (the evaluation samples are never gathered)
+            summary = chosen_sel.plot
+        else:
+            kept = {}
+
+            def sample(d, n, g):
+                out = sample_outputs(func, chosen.to_input(d), params, n, g, batched=batched)
+                kept["a" if "a" not in kept else "b"] = best.stat.fn(enc(out))
+                return out
+
+            def indicator(out):
+                s_ = best.stat.fn(enc(out))
+                return (s_ > best.lo) & (s_ <= best.hi)
+
+            # run_audit (split selection) fixes the direction on the first half of these and bounds ε on the second
+            spec = _spec(
+                name, chosen, epsilon, delta, sample=sample, events=[(event_name, indicator)]
+            )
+            res = run_audit(spec, n_samples=samples, confidence=c, rng=rng_ev)
+            summary = _plot_summary(kept["a"], kept["b"])
+    table = pd.DataFrame(rows)
+    table["event"] = table["event"].str.replace("D_", "D'")
+    table["chosen"] = False
+    idx = next(
+        i
+        for i, r in enumerate(rows)
+        if r["pair"] == chosen.name and r["statistic"] == best.stat.name
+    )
+    table.loc[idx, "chosen"] = True
+    vals = (("k_a", round(res.p_a * n_ev)), ("k_b", round(res.p_b * n_ev)), ("n_eval", n_ev),
+            ("epsilon_lower", res.audited_epsilon))  # fmt: skip
+    for col, val in vals:
+        table[col] = np.nan
+        table.loc[idx, col] = val
+    table["claimed_epsilon"], table["claimed_delta"], table["confidence"] = epsilon, delta, c
+    plot = {"summary": summary, "event": (best.lo, best.hi), "statistic": best.stat.name,
+            "encoder": enc if enc.codes else None}  # fmt: skip
+    return AuditReport(
+        verdict=res.verdict, epsilon_lower=float(res.audited_epsilon), confidence=c, table=table,
+        method="empirical", pair=chosen.name, event=res.event, p_a=res.p_a, p_b=res.p_b, _plot=plot,
+        chunk_size=chunk_size, **common,
+    )  # fmt: skip
+
+
+#: Draws per input of the sampler check of an exact audit (at most; fewer if ``samples`` is smaller). The check is a
+#: sanity check of the pmf (wrong support, grossly wrong frequencies); the sampler's rare outputs are the empirical
+#: audit's job, on all ``samples``.
+SAMPLER_CHECK_DRAWS = 20_000
+
+
+def detectable_probability(n_draws: int, power: float = 0.95) -> float:
+    """The smallest output probability p that ``n_draws`` independent draws show at least once with probability
+    ``power``: 1 − (1 − p)^n ≥ power ⇔ p ≥ 1 − (1 − power)^(1/n) (≈ 3/n at 95 %). An output rarer than that — or a
+    sampler that puts more mass on it than its pmf declares — is invisible to a goodness-of-fit check of n draws."""
+    n = check_int(n_draws, "n_draws", minimum=1)
+    return float(-math.expm1(math.log1p(-power) / n))
+
+
+def _exact_verdict(
+    exact_eps: float, emp: AuditReport, epsilon: float, rare: list
+) -> tuple[str, str]:
+    """(verdict, reason) of an exact audit: the declared pmf's exact ε, the empirical bound on the sampler, and the
+    declared outputs too rare for the sampler check to verify (``rare``: (output, probability) pairs)."""
+    declared = verdict(exact_eps, epsilon, "exact")
+    if emp.epsilon_lower > exact_eps * (1 + 1e-9) + 1e-12:
+        why = (f"inconsistent: the sampler's empirical ε ≥ {emp.epsilon_lower:.3f} exceeds the declared pmf's exact "
+               f"ε = {exact_eps:.4g}, so the pmf does not describe the sampler")  # fmt: skip
+        return (
+            "violated" if emp.verdict == "violated" or declared == "violated" else "inconsistent"
+        ), why
+    if declared == "violated":
+        return "violated", ""
+    if rare:
+        o, pr = rare[0]
+        why = (f"not established: the pmf declares output {o!r} with probability {pr:.2g}, below what the sampler "
+               f"check can see, and the empirical audit cannot tell the sampler's ε from the claim at this sample "
+               f"size (more --samples, or a proof)")  # fmt: skip
+        return "not established", why
+    return "holds", ""
+
+
+def _exact_report(
+    func, pmf, pairs, params, common, *, c, root, chunk_size, n_jobs, scheduler, max_cuts
+) -> AuditReport:
+    """An audit with a declared pmf: the exact ε of the *declared* pmf on every candidate pair, a χ² check that the
+    sampler follows it (on ``min(samples, SAMPLER_CHECK_DRAWS)`` draws per input, stream child 2 of ``root``), and
+    the empirical audit of the sampler (:func:`_empirical_report`, same samples and streams as without the pmf).
+
+    The declared ε is the sampler's only as far as the check can see: it detects an output of probability
+    p ≥ :func:`detectable_probability` (n) with 95 % probability, and ε is often decided by rarer outputs. Verdict
+    (``_exact_verdict``): ``violated`` if the declared ε or the empirical bound exceeds the claim;
+    ``inconsistent`` if the empirical bound exceeds the declared ε (the pmf is wrong) but not the claim;
+    ``not established`` if the pmf declares an output rarer than the check can see (the claim then rests on
+    probabilities nothing verified); else ``holds``.
+    """
+    epsilon, delta, samples = (
+        common["claimed_epsilon"],
+        common["claimed_delta"],
+        common["n_samples"],
+    )
+    name, batched = common["function"], common["batched"]
+    n_check = min(samples, SAMPLER_CHECK_DRAWS)
+    rows, k, res, keys, (ta, tb), tables = _exact(
+        func, pmf, pairs, params, name, epsilon, delta, n_check, _chunk_seed(root, 2), batched
+    )
+    emp = _empirical_report(func, pairs, params, common, c=c, root=root, chunk_size=chunk_size, n_jobs=n_jobs,
+                            scheduler=scheduler, max_cuts=max_cuts)  # fmt: skip
+    p_seen = detectable_probability(n_check)
+    rare = sorted(
+        {(o, pr) for both in tables for t in both for o, pr in t.items() if 0 < pr < p_seen},
+        key=lambda x: (x[1], repr(x[0])),
+    )
+    exact_eps = float(res.audited_epsilon)
+    verdict_, reason = _exact_verdict(exact_eps, emp, epsilon, rare)
+    table = pd.DataFrame(rows)
+    table["chosen"] = np.arange(len(rows)) == k
+    table = pd.concat([table.assign(method="exact (declared pmf)"), emp.table.assign(method="empirical")],
+                      ignore_index=True)  # fmt: skip
+    enc = _Encoder()
+    enc.codes = {kk: i for i, kk in enumerate(keys)}
+    p = np.array([ta.get(o, 0.0) for o in keys])
+    q = np.array([tb.get(o, 0.0) for o in keys])
+    o = int(
+        np.argmax(
+            np.where((p == 0) & (q == 0), -1.0, np.abs(np.log(p + 1e-300) - np.log(q + 1e-300)))
+        )
+    )
+    grid = np.arange(len(keys), dtype=float)
+    plot = {"a": np.repeat(grid, np.round(p * 10_000).astype(int)),
+            "b": np.repeat(grid, np.round(q * 10_000).astype(int)),
+            "event": (o - 0.5, o + 0.5), "statistic": "output (declared probabilities)", "encoder": enc}  # fmt: skip
+    notes = [
+        f"exact ε from {name}_pmf is the declared pmf's; the sampler check (χ² on {n_check} draws per input) "
+        f"sees an output of probability ≥ {p_seen:.2g} with probability 95 %; rarer outputs, where ε is often "
+        f"decided, it cannot see — the empirical audit ({samples} samples per input) bounds the sampler's ε directly"
+    ]
+    return AuditReport(
+        verdict=verdict_, epsilon_lower=emp.epsilon_lower, confidence=emp.confidence, table=table,
+        method="exact", pair=pairs[k].name, event=_exact_event(res.event), p_a=res.p_a, p_b=res.p_b, _plot=plot,
+        exact_epsilon=exact_eps, sampler_draws=n_check, detectable_p=p_seen, reason=reason, empirical=emp,
+        notes=notes, **common,
+    )  # fmt: skip
+
+
+def _screen_probes(func, pairs, params, seed, batched) -> tuple[list[InputPair], list[str]]:
+    """Drop the probe pairs (:func:`dataset_probes`) on which ``func`` raises, returns NaN, or returns outputs of
+    another shape or kind than on the declared inputs; one note per dropped pair. Declared pairs are never dropped
+    (misbehaving code on them stops the audit)."""
+    if not any(pr.probe for pr in pairs):
+        return pairs, []
+    ref = sample_outputs(func, pairs[0].a, params, 2, seed, batched=batched)
+    kept, notes = [], []
+    for pr in pairs:
+        if not pr.probe:
+            kept.append(pr)
+            continue
+        try:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                for x in (pr.a, pr.b):
+                    out = sample_outputs(func, x, params, 2, seed, batched=batched)
+                    if out.shape[1:] != ref.shape[1:] or (out.dtype.kind in "USa") != (
+                        ref.dtype.kind in "USa"
+                    ):
+                        raise UserCodeError(
+                            f"outputs of shape {out.shape[1:]} instead of {ref.shape[1:]}"
+                        )
+        except UserCodeError as exc:
+            notes.append(f"probe {pr.name} not audited: {str(exc).splitlines()[0]}")
+            continue
+        kept.append(pr)
+    return kept, notes

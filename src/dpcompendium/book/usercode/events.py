@@ -1,0 +1,274 @@
+"""Event selection: candidate statistics of the outputs and the interval events on them."""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ...core.audit.empirical import (
+    _interval_counts,
+    _selection_z,
+    _wilson_score,
+    interval_cuts,
+    pooled_sorted,
+)
+from .common import MAX_DISCRETE, UserCodeError
+from .sampling import sample_outputs
+from .target import _Shipped
+
+
+@dataclass
+class _Statistic:
+    """A scalar statistic of the outputs, fitted on the selection half only."""
+
+    name: str
+    fn: Callable[[np.ndarray], np.ndarray]
+
+
+class _Encoder:
+    """Maps the outputs of one audit to a numeric array (codes for strings), consistently across draws."""
+
+    def __init__(self) -> None:
+        self.codes: dict[Any, int] = {}
+        self.frozen = False
+
+    def frozen_copy(self) -> _Encoder:
+        """The same codes, fixed: a value the selection did not see gets NaN (in no interval event), so the
+        evaluation counts do not depend on the order in which chunks meet new values."""
+        enc = _Encoder()
+        enc.codes, enc.frozen = dict(self.codes), True
+        return enc
+
+    def __call__(self, out: np.ndarray) -> np.ndarray:
+        if out.dtype.kind in "biuf":
+            return out.astype(float, copy=False).reshape(
+                out.shape[0], -1
+            )  # no copy of float64 outputs
+        if out.dtype.kind not in "USa":
+            raise UserCodeError(
+                f"outputs must be numbers, arrays or strings, got dtype {out.dtype}"
+            )
+        flat = out.reshape(out.shape[0], -1)
+        if flat.shape[1] != 1:
+            raise UserCodeError(
+                f"string outputs must be one string per call, got shape {out.shape[1:]}"
+            )
+        vals, inv = np.unique(flat[:, 0], return_inverse=True)
+        if not self.frozen:
+            for v in vals:
+                self.codes.setdefault(v.item(), len(self.codes))
+        lut = np.array([self.codes.get(v.item(), np.nan) for v in vals], dtype=float)
+        return lut[inv][:, None]
+
+    def label(self, code: float) -> str:
+        inv = {c: v for v, c in self.codes.items()}
+        return repr(inv.get(int(code), code)) if self.codes else f"{code:g}"
+
+
+def _snap(stat: _Statistic, ref: np.ndarray) -> _Statistic:
+    """Round the statistic to 10 significant digits (of its largest value on the selection samples).
+
+    A statistic with an atom (e.g. a sum of saturated terms) takes the atom's value only up to a few ulps, and
+    which ulp depends on the floating-point grid of the input: x + Lap(b) and x' + Lap(b) lie on different grids.
+    Unrounded, an interval ending at the atom would measure that rounding, not the mechanism (a floating-point
+    leak [mironov2012significance] that the chapter audits separately). Rounding merges the ulps.
+    """
+    top = float(np.max(np.abs(stat.fn(ref)))) if ref.size else 1.0
+    dec = int(9 - math.floor(math.log10(top))) if top > 0 and math.isfinite(top) else 9
+    return _Statistic(stat.name, functools.partial(_rounded, f=stat.fn, d=dec))
+
+
+# The statistics are partials of module functions (not lambdas), so a selection task can return them from a worker.
+def _rounded(x: np.ndarray, f: Callable, d: int) -> np.ndarray:
+    return np.round(f(x), d)
+
+
+def _column(x: np.ndarray, j: int) -> np.ndarray:
+    return x[:, j]
+
+
+def _project(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    return x @ w
+
+
+def _l1_ratio(x: np.ndarray, a: np.ndarray, b: np.ndarray, s: np.ndarray) -> np.ndarray:
+    return (np.abs(x - a) / s - np.abs(x - b) / s).sum(1)
+
+
+def _candidate_statistics(xa: np.ndarray, xb: np.ndarray) -> list[_Statistic]:
+    """Scalar statistics of (n, d) outputs: the output itself (d = 1), else the projection on the difference of
+    means, an L1 likelihood-ratio statistic (Laplace noise), and the most shifted coordinate; all rounded by
+    :func:`_snap`."""
+    ref = np.concatenate([xa, xb])
+    d = xa.shape[1]
+    if d == 1:
+        return [_snap(_Statistic("output", functools.partial(_column, j=0)), ref)]
+    mu_a, mu_b = xa.mean(0), xb.mean(0)
+    diff = mu_b - mu_a
+    if not np.any(diff):
+        diff = np.ones(d)
+    med_a, med_b = np.median(xa, 0), np.median(xb, 0)
+    sd = np.sqrt(0.5 * (xa.var(0) + xb.var(0))) + 1e-12
+    j = int(np.argmax(np.abs(diff) / sd))
+    stats = [
+        _Statistic("projection on mean(D') − mean(D)", functools.partial(_project, w=diff)),
+        _Statistic(
+            "Σ |o − med(D)| − |o − med(D')|",
+            functools.partial(_l1_ratio, a=med_a, b=med_b, s=sd),
+        ),
+        _Statistic(f"output coordinate {j}", functools.partial(_column, j=j)),
+    ]
+    return [_snap(st, ref) for st in stats]
+
+
+def _draw_outputs(func, to_input, params, batched, data, n, rng) -> np.ndarray:
+    """A spec's ``sample(dataset, n, rng)`` for user code: n outputs of ``func`` on ``to_input(dataset)``."""
+    return sample_outputs(func, to_input(data), params, n, rng, batched=batched)
+
+
+def _in_event(stat, enc, lo: float, hi: float, out: np.ndarray) -> np.ndarray:
+    """The chosen event: the statistic of the encoded outputs in (lo, hi]."""
+    s = stat(enc(out))
+    return (s > lo) & (s <= hi)
+
+
+@dataclass
+class _Choice:
+    score: float
+    pair: int
+    stat: _Statistic
+    lo: float
+    hi: float
+    forward: bool
+
+
+def _best_interval(sa, sb, delta, z, max_cuts) -> tuple[float, float, float, bool]:
+    """Best Wilson-penalized interval event (lo, hi] for sa over sb (forward) or sb over sa."""
+    return _best_interval_sorted(np.sort(sa), np.sort(sb), delta, z, max_cuts)
+
+
+def _best_interval_sorted(sa, sb, delta, z, max_cuts) -> tuple[float, float, float, bool]:
+    """:func:`_best_interval` on sorted ``sa``, ``sb``."""
+    cuts = interval_cuts(pooled_sorted(sa, sb), max_cuts)
+    Ka, Kb = _interval_counts(sa, cuts), _interval_counts(sb, cuts)
+    valid = np.triu(np.ones(Ka.shape, dtype=bool), k=1)
+    sab = np.where(valid, _wilson_score(Ka, sa.size, Kb, sb.size, delta, z), -np.inf)
+    sba = np.where(valid, _wilson_score(Kb, sb.size, Ka, sa.size, delta, z), -np.inf)
+    forward = sab.max() >= sba.max()
+    s = sab if forward else sba
+    i, j = np.unravel_index(int(np.argmax(s)), Ka.shape)
+    return float(s[i, j]), float(cuts[i]), float(cuts[j]), bool(forward)
+
+
+@dataclass
+class _PairSelection:
+    """What the selection of one candidate pair returns (small: no samples). ``values`` (string outputs drawn
+    without codes): each side's sorted distinct strings, to build the audit's codes; else ``rows`` (one per
+    statistic), ``best`` (the pair's best event), ``support`` (the distinct encoded outputs of a one-number output
+    when they name the event: strings, or at most ``MAX_DISCRETE`` values) and ``plot`` (:func:`_plot_summary` of
+    the best statistic)."""
+
+    dims: tuple[int, int]
+    values: tuple[list | None, list | None] | None = None
+    rows: list[dict] = field(default_factory=list)
+    best: _Choice | None = None
+    support: np.ndarray | None = None
+    plot: dict | None = None
+
+
+def _selection_z_for(c: float, n_pairs: int, dims: int, max_cuts: int) -> float:
+    """The Wilson penalty of the selection: the number of (pair, statistic, interval, direction) candidates."""
+    n_stats = 1 if dims == 1 else 3
+    return _selection_z(c, 2 * n_pairs * n_stats * (max_cuts + 2) ** 2 // 2)
+
+
+def _pair_selection(k, name, xa, xb, has_codes, n_pairs, c, delta, max_cuts) -> _PairSelection:
+    """Selection on candidate pair ``k`` from its encoded selection outputs ``xa``, ``xb``: each candidate
+    statistic's best Wilson-penalized interval (a row each) and the pair's best (the first of the largest score)."""
+    dims = (xa.shape[1], xb.shape[1])
+    if dims[0] != dims[1]:  # the caller raises with every input's size
+        return _PairSelection(dims)
+    z = _selection_z_for(c, n_pairs, dims[0], max_cuts)
+    rows, best, best_sorted = [], None, None
+    for st in _candidate_statistics(xa, xb):
+        sa, sb = np.sort(st.fn(xa)), np.sort(st.fn(xb))
+        score, lo, hi, fwd = _best_interval_sorted(sa, sb, delta, z, max_cuts)
+        rows.append({"pair": name, "statistic": st.name,
+                     "event": f"({lo:.6g}, {hi:.6g}], {'M(D) over M(D_)' if fwd else 'M(D_) over M(D)'}",
+                     "selection_estimate": max(score, 0.0)})  # fmt: skip
+        if best is None or score > best.score:
+            best, best_sorted = _Choice(score, k, st, lo, hi, fwd), (sa, sb)
+        del sa, sb
+    assert best is not None and best_sorted is not None
+    support = None
+    # more than MAX_DISCRETE distinct values among the first 1000 outputs: more in all (no need to sort them all)
+    if dims == (1, 1) and (has_codes or np.unique(xa[:1000, 0]).size <= MAX_DISCRETE):
+        support = np.unique(np.concatenate([xa[:, 0], xb[:, 0]]))
+        if not (has_codes or support.size <= MAX_DISCRETE):
+            support = None
+    plot = _plot_summary(*best_sorted, presorted=True)
+    return _PairSelection(dims, rows=rows, best=best, support=support, plot=plot)
+
+
+def _select_pair_task(
+    func, params, batched, k, name, inputs, seeds, n_sel, codes, n_pairs, c, delta, max_cuts
+):
+    """One selection task (a worker's share of a chunked audit): draw the pair's ``n_sel`` selection outputs per
+    input from their seeds — the streams of the serial selection — encode them with the audit's ``codes`` and run
+    :func:`_pair_selection`. String outputs with ``codes=None`` return only their distinct values (the caller builds
+    the codes and runs the task again). The samples never leave the task."""
+    fn = func.fn if isinstance(func, _Shipped) else func
+    outs = [
+        sample_outputs(fn, x, params, n_sel, ss, batched=batched)
+        for x, ss in zip(inputs, seeds, strict=True)
+    ]
+    if codes is None and any(o.dtype.kind in "USa" for o in outs):
+        values, dims = [], []
+        for o in outs:
+            enc = _Encoder()
+            dims.append(enc(o).shape[1])  # validates the outputs as the encoding does
+            values.append(list(enc.codes) if enc.codes else None)
+        return _PairSelection((dims[0], dims[1]), values=(values[0], values[1]))
+    enc = _Encoder()
+    enc.codes, enc.frozen = dict(codes or {}), True
+    xa, xb = enc(outs[0]), enc(outs[1])
+    del outs
+    return _pair_selection(k, name, xa, xb, bool(codes), n_pairs, c, delta, max_cuts)
+
+
+def _plot_summary(sa: np.ndarray, sb: np.ndarray, presorted: bool = False) -> dict:
+    """What the report's figure draws from the chosen statistic on the two inputs' samples, without the samples:
+    at most ``MAX_DISCRETE`` distinct values → each value's frequency; else an 80-bin histogram (edges in [a, b), the
+    last [a, b], as ``np.histogram``) of the central 99.8 % (quantiles 0.001, 0.999 of both samples). Computed on the
+    sorted samples (``presorted``: already sorted), in linear time after the sort."""
+    if not presorted:
+        sa, sb = np.sort(sa), np.sort(sb)
+
+    def distinct(s):
+        return s[np.concatenate([[True], s[1:] != s[:-1]])] if s.size else s
+
+    da = distinct(sa)
+    if da.size <= MAX_DISCRETE:
+        vals = np.union1d(da, distinct(sb))
+        if vals.size <= MAX_DISCRETE:
+
+            def freq(s):
+                return (
+                    np.searchsorted(s, vals, "right") - np.searchsorted(s, vals, "left")
+                ) / s.size
+
+            return {"values": vals, "pa": freq(sa), "pb": freq(sb)}
+    lo_q, hi_q = np.quantile(np.sort(np.concatenate([sa, sb]), kind="stable"), [0.001, 0.999])
+    bins = np.linspace(lo_q, hi_q, 80)
+
+    def hist(s):
+        edges = np.searchsorted(s, bins, "left")
+        edges[-1] = np.searchsorted(s, bins[-1], "right")
+        return np.diff(edges)
+
+    return {"bins": bins, "ha": hist(sa), "hb": hist(sb)}

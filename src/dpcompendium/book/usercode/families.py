@@ -1,0 +1,250 @@
+"""The built-in families of neighbouring inputs (``--inputs``)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ...core.validation import check_int
+from .common import FAMILIES, NEIGHBOURS
+
+
+def _identity(d: Any) -> Any:
+    return d
+
+
+def _single(d: Any) -> Any:
+    """A one-record raw dataset → the value itself (local DP, scalar inputs)."""
+    return np.asarray(d)[0]
+
+
+@dataclass(frozen=True)
+class InputPair:
+    """Two neighbouring inputs D, D' as the user function receives them (``a``, ``b``), the same as *raw
+    datasets* (records on the first axis; ``raw_a``, ``raw_b``) that
+    :func:`~dpcompendium.core.audit.spec.are_neighbours` checks under ``relation``, and ``to_input`` mapping a raw
+    dataset to the function's input (a one-record dataset → its value; records → a histogram of counts)."""
+
+    name: str
+    a: Any
+    b: Any
+    raw_a: Any = None
+    raw_b: Any = None
+    relation: str = "add-remove"
+    to_input: Callable[[Any], Any] = field(default=_identity, repr=False, compare=False)
+    #: a pair beyond the declared family (records outside [A, B], one-record or empty datasets): the audit drops it,
+    #: with a note, if the function raises or returns NaN on it, instead of stopping
+    probe: bool = False
+
+    def __post_init__(self) -> None:
+        if self.raw_a is None:
+            object.__setattr__(self, "raw_a", self.a)
+        if self.raw_b is None:
+            object.__setattr__(self, "raw_b", self.b)
+
+
+def _local_pair(name: str, a: Any, b: Any) -> InputPair:
+    return InputPair(name, a, b, np.array([a]), np.array([b]), "local", _single)
+
+
+def _parse_int(value: float, name: str, minimum: int) -> int:
+    if value != int(value):
+        raise ValueError(f"{name} must be an integer, got {value:g}")
+    return check_int(int(value), name, minimum=minimum)
+
+
+def _parse_numbers(text: str, count: int, family: str) -> list[float]:
+    parts = [p for p in text.split(",") if p.strip()]
+    if len(parts) != count:
+        raise ValueError(f"inputs {family}: expected {count} comma-separated numbers, got {text!r}")
+    try:
+        return [float(p) for p in parts]
+    except ValueError as exc:
+        raise ValueError(f"inputs {family}: expected numbers, got {text!r}") from exc
+
+
+def _describe(x: Any) -> str:
+    arr = np.asarray(x)
+    if arr.ndim == 0:
+        return f"{arr.item()!r}"
+    if arr.size <= 6:
+        return np.array2string(arr, separator=", ")
+    vals, counts = np.unique(arr, return_counts=True)
+    if vals.size <= 3 and arr.ndim == 1:
+        return "[" + ", ".join(f"{v:g}×{c}" for v, c in zip(vals, counts, strict=True)) + "]"
+    return f"array{arr.shape}"
+
+
+def input_pairs(
+    inputs: str, neighbours: str | None = None, *, probe: bool = True
+) -> list[InputPair]:
+    """The candidate neighbouring pairs of a built-in input family (the audit keeps the worst one).
+
+    ``scalar``, ``ldp`` and ``category`` inputs are one value each, and any two values are neighbours (the
+    ``local`` relation, whatever ``neighbours`` says); ``neighbours`` applies to ``dataset`` and ``histogram``, and
+    is required for them (``replace-one`` or ``add-remove``: the relation the privacy claim is about — a correct
+    replace-one mean is not add-remove private, so no default is safe).
+
+    - ``scalar:A,B`` — one value in [A, B]; any two values are neighbours (a query answer of sensitivity B − A, or
+      one person's value): pairs (A, B), (A, mid), (mid, B).
+    - ``ldp`` — a value in [−1, 1] held by one user (local DP): (−1, 1), (−1, 0), (0, 1).
+    - ``category:K`` — a category in {0, …, K−1} held by one user (local DP): all pairs (the first 10 if K > 5).
+    - ``dataset:N,A,B`` — a float array of records in [A, B]. ``replace-one``: N records, one replaced,
+      (A,…,A) vs (A,…,A,B) and (B,…,B) vs (B,…,B,A). ``add-remove``: N records vs the same plus one,
+      (A×N) vs (A×N, B), (B×N) vs (B×N, A), (A×N) vs (A×(N+1)), (B×N) vs (B×(N+1)). With ``probe`` (the
+      default) also the pairs of :func:`dataset_probes` beyond the declared bounds: records outside [A, B],
+      one-record and (add-remove) empty datasets — where a missing clamp, a data-dependent n or an unbounded
+      sensitivity shows.
+    - ``histogram:K`` — an int array of counts over K bins. ``add-remove``: one count added,
+      0 vs e₀ and 10·1 vs 10·1 + e₀. ``replace-one``: one record moved from bin 0 to bin K−1, from 10·e₀ and
+      from 10·1.
+    """
+    if neighbours is not None and neighbours not in NEIGHBOURS:
+        raise ValueError(f"neighbours must be one of {'|'.join(NEIGHBOURS)}, got {neighbours!r}")
+    if not isinstance(inputs, str) or not inputs:
+        raise ValueError(
+            f"inputs must be one of {'|'.join(FAMILIES)} (e.g. 'scalar:0,1'), got {inputs!r}"
+        )
+    family, _, spec = inputs.partition(":")
+    family = family.strip()
+    if family not in FAMILIES:
+        raise ValueError(f"inputs must start with one of {'|'.join(FAMILIES)}, got {inputs!r}")
+    if family in ("dataset", "histogram") and neighbours is None:
+        raise ValueError(
+            f"neighbours is required for inputs {inputs}: replace-one (n public) or add-remove"
+        )
+    if family in ("dataset", "histogram") and neighbours == "local":
+        raise ValueError(
+            f"neighbours must be replace-one|add-remove for inputs {family}, got 'local' (use ldp or category)"
+        )
+    if family in ("scalar", "ldp"):
+        if family == "ldp":
+            if spec:
+                raise ValueError(f"inputs ldp takes no arguments, got {inputs!r}")
+            a, b = -1.0, 1.0
+        else:
+            a, b = _parse_numbers(spec, 2, "scalar:A,B")
+            if not (math.isfinite(a) and math.isfinite(b) and a < b):
+                raise ValueError(f"inputs scalar:A,B needs finite A < B, got {inputs!r}")
+        m = 0.5 * (a + b)
+        return [
+            _local_pair(f"{a:g} vs {b:g}", a, b),
+            _local_pair(f"{a:g} vs {m:g}", a, m),
+            _local_pair(f"{m:g} vs {b:g}", m, b),
+        ]
+    if family == "category":
+        k = _parse_int(_parse_numbers(spec, 1, "category:K")[0], "category K", minimum=2)
+        pairs = [(i, j) for i in range(k) for j in range(i + 1, k)][:10]
+        return [_local_pair(f"{i} vs {j}", np.int64(i), np.int64(j)) for i, j in pairs]
+    if family == "dataset":
+        n_f, a, b = _parse_numbers(spec, 3, "dataset:N,A,B")
+        if not (math.isfinite(a) and math.isfinite(b) and a < b):
+            raise ValueError(f"inputs dataset:N,A,B needs finite A < B, got {inputs!r}")
+        n = _parse_int(n_f, "dataset N", minimum=1 if neighbours == "replace-one" else 0)
+        pairs = _dataset_pairs(n, a, b, neighbours)
+        return _unique_pairs(pairs + dataset_probes(n, a, b, neighbours) if probe else pairs)
+    # histogram
+    k = _parse_int(_parse_numbers(spec, 1, "histogram:K")[0], "histogram K", minimum=2)
+    e0, ek = np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.int64)
+    e0[0], ek[-1] = 1, 1
+    flat = np.full(k, 10, dtype=np.int64)
+
+    def counts(d, k=k):
+        return np.bincount(np.asarray(d, dtype=np.int64), minlength=k)
+
+    def records(h):
+        return np.repeat(np.arange(k), h).astype(float)
+
+    if neighbours == "add-remove":
+        bases = [np.zeros(k, dtype=np.int64), flat]
+        changes = [(f"{_describe(h)} + e0", h, h + e0) for h in bases]
+    else:
+        bases = [10 * e0, flat]
+        changes = [
+            (f"{_describe(h)}, one record bin 0 -> bin {k - 1}", h, h - e0 + ek) for h in bases
+        ]
+    return [
+        InputPair(name, h, h2, records(h), records(h2), neighbours, counts)
+        for name, h, h2 in changes
+    ]
+
+
+def _unique_pairs(pairs: list[InputPair]) -> list[InputPair]:
+    """The pairs in order, each (D, D') once."""
+    seen, out = set(), []
+    for pr in pairs:
+        key = (
+            np.asarray(pr.raw_a).tobytes(),
+            np.asarray(pr.raw_b).tobytes(),
+            np.shape(pr.raw_a),
+            np.shape(pr.raw_b),
+        )
+        if key not in seen:
+            seen.add(key)
+            out.append(pr)
+    return out
+
+
+def _dataset_pair(x: np.ndarray, y: np.ndarray, neighbours: str, probe: bool = False) -> InputPair:
+    name = f"{_describe(x)} vs {_describe(y)}"
+    return InputPair(name, x, y, relation=neighbours, probe=probe)
+
+
+def _dataset_pairs(n: int, a: float, b: float, neighbours: str) -> list[InputPair]:
+    """The declared ``dataset:N,A,B`` pairs: N records at a bound, one replaced by (or one added at) a bound."""
+    A, B = np.full(n, a), np.full(n, b)
+    if neighbours == "replace-one":
+        A2, B2 = A.copy(), B.copy()
+        A2[-1], B2[-1] = b, a
+        return [_dataset_pair(A, A2, neighbours), _dataset_pair(B, B2, neighbours)]
+    return [
+        _dataset_pair(x, y, neighbours)
+        for x, y in (
+            (A, np.append(A, b)),
+            (B, np.append(B, a)),
+            (A, np.append(A, a)),
+            (B, np.append(B, b)),
+        )
+    ]
+
+
+#: How far beyond [A, B] the probes put a record, in widths B − A (a missing clamp then moves a mean of N records by
+#: 10/N of the width: far beyond its sensitivity, so even a small audit sees it).
+PROBE_REACH = 10.0
+
+
+def dataset_probes(n: int, a: float, b: float, neighbours: str) -> list[InputPair]:
+    """Neighbouring pairs beyond the declared family ``dataset:N,A,B`` (the audit's default probes).
+
+    Records are promised to lie in [A, B], but a mechanism's privacy may not rest on that promise: the clamp is part
+    of the mechanism. With w = B − A and the extremes A⁻ = A − 10w, B⁺ = B + 10w:
+
+    - records outside [A, B] — ``replace-one``: (A×N) vs (A×(N−1), B⁺) and (B×N) vs (B×(N−1), A⁻);
+      ``add-remove``: (A×N) vs (A×N, B⁺) and (B×N) vs (B×N, A⁻): a missing clamp (or any sensitivity that grows
+      with the data) shows here;
+    - one-record datasets — ``replace-one``: (A) vs (B) (if N > 1); ``add-remove``: (A) vs (A, B) and (B) vs (B, B):
+      where n changes most in relative terms, so a mean that divides by the true n without noise shows here;
+    - ``add-remove`` only: the empty dataset vs (B).
+
+    Every probe is a pair of neighbouring raw datasets (:func:`~dpcompendium.core.audit.spec.are_neighbours`); a function
+    that raises or returns NaN on one is not audited on it (the report says so) rather than stopped.
+    """
+    lo, hi = a - PROBE_REACH * (b - a), b + PROBE_REACH * (b - a)
+    A, B = np.full(n, a), np.full(n, b)
+    if neighbours == "replace-one":
+        A2, B2 = A.copy(), B.copy()
+        A2[-1], B2[-1] = hi, lo
+        pairs = [(A, A2), (B, B2)] + ([(np.array([a]), np.array([b]))] if n > 1 else [])
+    else:
+        pairs = [
+            (A, np.append(A, hi)),
+            (B, np.append(B, lo)),
+            (np.array([a]), np.array([a, b])),
+            (np.array([b]), np.array([b, b])),
+            (np.array([], dtype=float), np.array([b])),
+        ]
+    return [_dataset_pair(x, y, neighbours, probe=True) for x, y in pairs]

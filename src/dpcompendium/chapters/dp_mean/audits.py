@@ -1,0 +1,125 @@
+"""How the privacy-audit chapter audits the four averages of the DP-mean chapter [src_dpmean].
+
+Raw datasets of heights in [140, 200] cm, each pair a neighbouring pair under the method's relation, chosen where the
+chapter's analysis locates the worst case (stated in each spec's ``note``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...core.audit.spec import AuditSpec
+from ..registry import chapter_id
+from .analysis import clamped_output_law, resampling_pair_loss
+from .data import HEIGHT_BOUNDS
+from .estimators import (
+    clamped_add_remove_loss,
+    composition_epsilon,
+    noisy_average_clamped,
+    noisy_average_composition,
+    noisy_average_normalized,
+    noisy_average_resampling,
+    privacy_claim,
+)
+
+#: this chapter's id (from its manifest)
+CHAPTER = chapter_id(__name__)
+
+__all__ = ["audit_specs"]
+
+
+def audit_specs() -> list[AuditSpec]:
+    """The four averages, as written and corrected, each on its worst-case raw pair."""
+    lo, hi = HEIGHT_BOUNDS
+    bounds = (lo, hi)
+    eps = 1.0
+    out: list[AuditSpec] = []
+
+    def pipeline(func, e, **kw):
+        return lambda d, n, g: func(d, e, bounds, g, size=n, **kw)
+
+    empty, one_b = np.array([]), np.array([hi])
+    # 1. composition, add-remove: D = {} vs D' = {b} (the sum moves by max(|a|, |b|) = b).
+    for variant in ("as-written", "corrected"):
+        claim = privacy_claim("composition", eps, bounds, variant)
+        out.append(
+            AuditSpec(
+                f"composition ({variant})",
+                CHAPTER,
+                "as-written" if variant == "as-written" else "private",
+                claim,
+                (empty, one_b),
+                sample=pipeline(noisy_average_composition, eps, variant=variant),
+                expected="holds" if claim.private else "violated",
+                true_epsilon=composition_epsilon(eps, bounds, variant, "add-remove"),
+                note="add-remove, heights in [140, 200]: D = {} vs D' = {200}",
+            )
+        )
+    # 2. resampling, replace-one: D = (a,…,a) vs D' = (a,…,a,b), n = 10; the loss is largest at y = a.
+    n_rec = 10
+    d_a = np.full(n_rec, lo)
+    d_b = d_a.copy()
+    d_b[-1] = hi
+    for variant in ("as-written", "corrected"):
+        claim = privacy_claim("resampling", eps, bounds, variant)
+        out.append(
+            AuditSpec(
+                f"resampling ({variant})",
+                CHAPTER,
+                "as-written" if variant == "as-written" else "private",
+                claim,
+                (d_a, d_b),
+                sample=pipeline(noisy_average_resampling, eps, variant=variant),
+                expected="holds" if claim.private else "violated",
+                true_epsilon=resampling_pair_loss(n_rec, eps, bounds, variant),
+                note=f"replace-one, n = {n_rec}: D = (140,...,140) vs D' = (140,...,140,200); true_epsilon = pair loss",
+            )
+        )
+    # 3. clamped: replace-one (private) on the same pair; add-remove exactly on the witness {a} vs {a, b}.
+    claim = privacy_claim("clamped", eps, bounds)
+    out.append(
+        AuditSpec(
+            "clamped (replace-one)",
+            CHAPTER,
+            "private",
+            claim,
+            (d_a, d_b),
+            sample=pipeline(noisy_average_clamped, eps),
+            true_epsilon=eps,
+            note=f"replace-one, n = {n_rec}: D = (140,...,140) vs D' = (140,...,140,200)",
+        )
+    )
+    for e in (1.0, 2.0):
+        claim = privacy_claim("clamped", e, bounds, neighbours="add-remove")
+        out.append(
+            AuditSpec(
+                f"clamped (add-remove), eps={e:g}",
+                CHAPTER,
+                "as-written" if not claim.private else "private",
+                claim,
+                (np.array([lo]), np.array([lo, hi])),
+                distribution=lambda d, e=e: clamped_output_law(d, e, bounds),
+                expected="holds" if claim.private else "violated",
+                note=f"add-remove: D = {{140}} vs D' = {{140, 200}}, exact law coarsened to 600 bins and the atoms; "
+                f"worst-case loss max(eps, ln 2 + eps/2) = {clamped_add_remove_loss(e):.4g}, private iff eps >= "
+                f"2 ln 2 = {2 * math.log(2):.4g}",
+            )
+        )
+    # 4. normalized, add-remove: D = {} vs D' = {b}.
+    for variant in ("as-written", "corrected"):
+        claim = privacy_claim("normalized", eps, bounds, variant)
+        out.append(
+            AuditSpec(
+                f"normalized ({variant})",
+                CHAPTER,
+                "as-written" if variant == "as-written" else "private",
+                claim,
+                (empty, one_b),
+                sample=pipeline(noisy_average_normalized, eps, variant=variant),
+                true_epsilon=0.75 * eps if variant == "as-written" else eps,
+                note="add-remove: D = {} vs D' = {200}",
+            )
+        )
+    return out

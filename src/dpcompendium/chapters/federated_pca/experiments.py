@@ -1,0 +1,587 @@
+"""The sweeps behind the federated-PCA chapter: captured energy, SVM accuracy on projected data, the seed attack.
+
+Seeding: :func:`dpcompendium.core.experiments.sweep` (``SeedSequence.spawn`` per cell and repetition); the synthetic
+dataset is drawn once from ``SeedSequence(seed)``'s first child so that every cell sees the same data. Tables depend
+only on the seed, never on ``n_jobs``.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import sklearn
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.model_selection import StratifiedKFold
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import LinearSVC
+from threadpoolctl import threadpool_limits
+
+from ...core.experiments.sweep import sweep
+from ...core.rng import make_rng
+from ...core.validation import check_delta, check_epsilon, check_int, check_rng
+from .core import Calibration, Neighbours, captured_energy
+from .datasets import BOUNDS_SOURCES, Dataset, load_dataset, split_sites
+from .methods import (
+    END_TO_END_SHARES,
+    METHODS,
+    SiteData,
+    central_dp_pca,
+    dpdis_pca,
+    federated_pca,
+    noisy_projections,
+    pca,
+    release_claim,
+)
+from .protocols import secure_aggregation_protocol, seed_attack, shared_seed_protocol, unmask_attack
+
+__all__ = [
+    "END_TO_END",
+    "attack_table",
+    "energy_runs",
+    "energy_table",
+    "fit_subspace",
+    "pooled_pattern_z",
+    "pooled_z",
+    "reconstruction_table",
+    "release_claims",
+    "site_pattern",
+    "svm_table",
+]
+
+#: The SVM experiment's end-to-end private variant (:func:`~dpcompendium.chapters.federated_pca.noisy_projections` on the
+#: secure-aggregation subspace at half the budget): a row of ``svm.csv`` beside the :data:`METHODS`.
+END_TO_END = "noisy-projections"
+
+
+@functools.cache
+def _dataset(name: str, seed: int) -> Dataset:
+    return load_dataset(
+        name, make_rng(np.random.SeedSequence(seed).spawn(1)[0]) if name == "synthetic" else None
+    )
+
+
+@functools.cache
+def _rows(name: str, seed: int) -> np.ndarray:
+    """The dataset's rows in C order (Adult's are Fortran-ordered): the sweeps gather rows thousands of times."""
+    x = np.ascontiguousarray(_dataset(name, seed).x)
+    x.flags.writeable = False
+    return x
+
+
+def fit_subspace(
+    method: str,
+    sites: SiteData,
+    k: int,
+    epsilon: float,
+    delta: float,
+    rng: np.random.Generator,
+    *,
+    neighbours: Neighbours = "replace-one",
+    calibration: Calibration = "classical",
+    r: int | None = None,
+) -> np.ndarray:
+    """The d × k subspace of one of :data:`METHODS` on a split."""
+    kw = {"neighbours": neighbours, "calibration": calibration}
+    if method == "non-private":
+        return pca(sites, k)
+    if method == "central":
+        return central_dp_pca(sites, k, epsilon, delta, rng, **kw)
+    if method in ("shared-seed", "secure-aggregation"):
+        return federated_pca(sites, k, epsilon, delta, rng, variant=method, **kw)
+    if method == "dpdispca":
+        return dpdis_pca(sites, k, epsilon, delta, rng, r=r, **kw)
+    raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+
+
+def _energy_cell(dataset, split, sites, *, epsilons, delta, k, data_seed, kw, reps, rng):
+    # small matrices: a threaded BLAS only oversubscribes the cores (10x slower on a shared machine)
+    with threadpool_limits(limits=1):
+        return _energy_cell_body(
+            dataset, split, sites, epsilons, delta, k, data_seed, kw, reps, rng
+        )
+
+
+def _energy_cell_body(dataset, split, sites, epsilons, delta, k, data_seed, kw, reps, rng):
+    ds, x = _dataset(dataset, data_seed), _rows(dataset, data_seed)
+    a = ds.x.T @ ds.x / ds.n
+    rows, subspaces = [], []
+    for rep in range(reps):
+        sd = SiteData.from_labels(x, split_sites(ds.n, sites, rng, sizes=split), sites)
+        # non-private: draws nothing and does not depend on ε, so once per split
+        pooled = pca(sd, k)
+        for eps in epsilons:
+            for method in METHODS:
+                v = (
+                    pooled
+                    if method == "non-private"
+                    else fit_subspace(method, sd, k, eps, delta, rng, **kw)
+                )
+                subspaces.append(v)
+                rows.append({"rep": rep, "epsilon": eps, "method": method})
+    # one call for the cell: the eigenvalues of A once, the energies of all subspaces in one einsum
+    for row, q in zip(rows, captured_energy(a, np.stack(subspaces)), strict=True):
+        row["captured_energy"] = float(q)
+    return rows
+
+
+def energy_runs(
+    datasets: Sequence[str],
+    epsilons: Sequence[float],
+    delta: float,
+    sites: Sequence[int],
+    k: int,
+    reps: int,
+    seed: int,
+    *,
+    splits: Sequence[str] = ("equal", "unequal"),
+    n_jobs: int = 1,
+    neighbours: Neighbours = "replace-one",
+    calibration: Calibration = "classical",
+    r: int | None = None,
+) -> pd.DataFrame:
+    """One row per (dataset, split, sites, rep, epsilon, method): the captured energy of the method's subspace
+    relative to the non-private top-k subspace of the pooled data. A fresh random split per repetition."""
+    epsilons = [check_epsilon(e, "epsilons") for e in epsilons]
+    delta = check_delta(delta)
+    k = check_int(k, "k", minimum=1)
+    func = functools.partial(
+        _energy_cell,
+        epsilons=epsilons,
+        delta=delta,
+        k=k,
+        data_seed=seed,
+        kw={"neighbours": neighbours, "calibration": calibration, "r": r},
+    )
+    grid = {
+        "dataset": list(datasets),
+        "split": list(splits),
+        "sites": [check_int(s, "sites", minimum=1) for s in sites],
+    }
+    return sweep(func, grid, reps, seed, n_jobs=n_jobs, vectorized=True, desc="captured energy")
+
+
+def energy_table(runs: pd.DataFrame, delta: float, k: int) -> pd.DataFrame:
+    """Mean captured energy over repetitions, with its standard error: the chapter's ``energy.csv``."""
+    keys = ["dataset", "split", "method", "epsilon", "sites"]
+    g = runs.groupby(keys, sort=False)["captured_energy"]
+    out = g.agg(captured_energy="mean", captured_energy_sd="std", reps="size").reset_index()
+    out["captured_energy_se"] = out["captured_energy_sd"] / np.sqrt(out["reps"])
+    out["delta"], out["k"] = delta, k
+    cols = [
+        "dataset",
+        "split",
+        "method",
+        "epsilon",
+        "delta",
+        "sites",
+        "k",
+        "reps",
+        "captured_energy",
+    ]
+    return out[[*cols, "captured_energy_se"]]
+
+
+def release_claims(
+    datasets: Sequence[str],
+    methods: Sequence[str],
+    epsilons: Sequence[float],
+    delta: float,
+    *,
+    release: str = "subspace",
+    sites: int = 1,
+    calibration: Calibration = "classical",
+    seed: int = 0,
+) -> pd.DataFrame:
+    """One row per (dataset, method, epsilon): the claim of what that row releases, from the claim objects
+    (:func:`~dpcompendium.chapters.federated_pca.release_claim` with the dataset's n and its bounds' condition): ``release``,
+    ``private``, ``guarantee`` (``"none"`` when not private), ``label`` (the guarantee, or why there is none) and
+    ``bounds``, where the dataset's bounds come from (:data:`~dpcompendium.chapters.federated_pca.BOUNDS_SOURCES`: a guarantee on bounds
+    taken from the data holds only if they are treated as public).
+    ``method`` :data:`END_TO_END` is the noisy-projection release on the secure-aggregation subspace."""
+    rows = []
+    fs, fd = END_TO_END_SHARES["subspace"]
+    for name in datasets:
+        n = _dataset(name, seed).n
+        for m in methods:
+            for e in epsilons:
+                kw = {"s": sites, "calibration": calibration, "dataset": name}
+                if m != END_TO_END:
+                    rel, c = release, release_claim(m, e, delta, n, release=release, **kw)
+                elif release == "subspace":  # the end-to-end variant's subspace, at its share
+                    rel = release
+                    c = release_claim(
+                        "secure-aggregation", fs * e, fd * delta, n, release=rel, **kw
+                    )
+                else:
+                    rel = "noisy-projections"
+                    c = release_claim("secure-aggregation", e, delta, n, release=rel, **kw)
+                rows.append(
+                    {
+                        "dataset": name,
+                        "method": m,
+                        "epsilon": e,
+                        "release": rel,
+                        "private": c.private,
+                        "guarantee": c.guarantee if c.private else "none",
+                        "label": c.guarantee if c.private else c.why.split(" — ")[0],
+                        "bounds": BOUNDS_SOURCES[name][0],
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def _cv_accuracy(
+    z: np.ndarray, y: np.ndarray, folds, seed: int, z_train=None, y_train=None
+) -> float:
+    """Mean test accuracy over ``folds`` of ``StandardScaler`` then ``LinearSVC(C=1, random_state=seed)`` fitted on
+    each training part: the number ``cross_val_score(make_pipeline(StandardScaler(), LinearSVC(...)), z, y,
+    cv=folds).mean()`` gives (the same estimators, steps and folds; tested bit for bit), without its per-call
+    machinery (cloning, parameter validation, joblib dispatch, the scorer), which costs several times the fits
+    themselves on these small problems. ``z_train``/``y_train`` (if given) replace the training rows — the released
+    (noisy) data an analyst trains on — while the test rows stay the exact ``z``, ``y``: utility on real data."""
+    scores = []
+    # inputs are finite and parameters fixed: skip re-checking them at every call
+    with (
+        warnings.catch_warnings(),
+        sklearn.config_context(assume_finite=True, skip_parameter_validation=True),
+    ):
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        for train, test in folds:
+            scaler = StandardScaler()
+            svc = LinearSVC(C=1.0, max_iter=20000, random_state=seed)
+            zt = z[train] if z_train is None else z_train[train]
+            yt = y[train] if y_train is None else y_train[train]
+            if (
+                np.unique(yt).size < 2
+            ):  # randomized-response labels may leave one class: a constant predictor
+                scores.append(np.mean(y[test] == yt[0]))
+                continue
+            svc.fit(scaler.fit_transform(zt, yt), yt)
+            # accuracy: LinearSVC.score's accuracy_score is this mean, after a label-type check
+            scores.append(np.mean(svc.predict(scaler.transform(z[test])) == y[test]))
+    return float(np.mean(scores))
+
+
+def _svm_cell(dataset, *, reps, rng, **kw):
+    with threadpool_limits(limits=1):
+        return _svm_cell_body(dataset, reps=reps, rng=rng, **kw)
+
+
+def _svm_cell_body(
+    dataset, *, epsilons, delta, k, sites, max_rows, folds, data_seed, kw, end_to_end, reps, rng
+):
+    ds, rows_c = _dataset(dataset, data_seed), _rows(dataset, data_seed)
+    rows = []
+    for rep in range(reps):
+        sd = SiteData.from_labels(rows_c, split_sites(ds.n, sites, rng, sizes="equal"), sites)
+        idx = rng.permutation(ds.n)[: min(max_rows, ds.n)]
+        cv_seed = int(rng.integers(2**31 - 1))
+        x, y = rows_c[idx], ds.y[idx]
+        # a small subset may hold fewer than ``folds`` rows of every class: never more folds than the largest class
+        largest = int(np.unique(y, return_counts=True)[1].max())
+        cv = StratifiedKFold(max(2, min(folds, largest)), shuffle=True, random_state=cv_seed)
+        # the folds depend on y and the seed only: the same for every subspace
+        cv_folds = list(cv.split(x, y))
+        for eps in epsilons:
+            for method in METHODS:
+                if method == "non-private" and eps != epsilons[0]:
+                    continue
+                v = fit_subspace(method, sd, k, eps, delta, rng, **kw)
+                acc = _cv_accuracy(x @ v, y, cv_folds, cv_seed)
+                for e in epsilons if method == "non-private" else [eps]:
+                    rows.append(
+                        {"rep": rep, "method": method, "epsilon": e, "accuracy": float(acc)}
+                    )
+        if (
+            end_to_end
+        ):  # its own stream (spawning does not advance rng: the other rows are unchanged)
+            rng_e2e = rng.spawn(1)[0]
+            classes, y_idx = np.unique(ds.y, return_inverse=True)
+            for eps in epsilons:
+                fs, fd = END_TO_END_SHARES["subspace"]
+                v = fit_subspace("secure-aggregation", sd, k, fs * eps, fd * delta, rng_e2e, **kw)
+                z_rel, y_rel = noisy_projections(
+                    x, v, y_idx[idx], max(2, classes.size), eps, delta, rng_e2e,
+                    calibration=kw["calibration"],
+                )  # fmt: skip
+                acc = _cv_accuracy(x @ v, y_idx[idx], cv_folds, cv_seed, z_rel, y_rel)
+                rows.append(
+                    {"rep": rep, "method": END_TO_END, "epsilon": eps, "accuracy": float(acc)}
+                )
+    return rows
+
+
+def svm_table(
+    datasets: Sequence[str],
+    epsilons: Sequence[float],
+    delta: float,
+    sites: int,
+    k: int,
+    reps: int,
+    seed: int,
+    *,
+    max_rows: int = 3000,
+    folds: int = 5,
+    n_jobs: int = 1,
+    neighbours: Neighbours = "replace-one",
+    calibration: Calibration = "classical",
+    r: int | None = None,
+    end_to_end: bool = True,
+) -> pd.DataFrame:
+    """Cross-validated accuracy of a linear SVM (scikit-learn ``LinearSVC`` on standardized projections ``XV``) for
+    each method, on an equal split over ``sites`` sites; at most ``max_rows`` rows (a random subset) per CV. The
+    non-private accuracy does not depend on ε and is computed once per repetition. Mean over repetitions.
+
+    Each row says what it releases, from the claim objects (:func:`release_claims`): the :data:`METHODS` rows train
+    on the exact projections the source's step 7 publishes (``private`` False, ``guarantee`` "none", whatever the
+    subspace; the subspace's own claim is in ``subspace_private``/``subspace_guarantee``). With ``end_to_end`` a row
+    :data:`END_TO_END` trains on the end-to-end private release (:func:`~dpcompendium.chapters.federated_pca.noisy_projections`:
+    secure-aggregation subspace at (ε/2, δ/2), noisy projections and randomized-response labels) and is tested on
+    exact projections of held-out rows; its stream is spawned from each cell's, so the other rows do not change."""
+    epsilons = [check_epsilon(e, "epsilons") for e in epsilons]
+    func = functools.partial(
+        _svm_cell,
+        epsilons=epsilons,
+        delta=check_delta(delta),
+        k=check_int(k, "k", minimum=1),
+        sites=check_int(sites, "sites", minimum=1),
+        max_rows=check_int(max_rows, "max_rows", minimum=10),
+        folds=check_int(folds, "folds", minimum=2),
+        data_seed=seed,
+        kw={"neighbours": neighbours, "calibration": calibration, "r": r},
+        end_to_end=bool(end_to_end),
+    )
+    runs = sweep(
+        func, {"dataset": list(datasets)}, reps, seed, n_jobs=n_jobs, vectorized=True, desc="svm"
+    )
+    out = (
+        runs.groupby(["dataset", "method", "epsilon"], sort=False)["accuracy"]
+        .agg(["mean", "size"])
+        .reset_index()
+    )
+    out = out.rename(columns={"mean": "accuracy", "size": "reps"})
+    out["sites"], out["k"] = sites, k
+    out = out[["dataset", "method", "epsilon", "sites", "k", "reps", "accuracy"]]
+    methods = list(METHODS) + ([END_TO_END] if end_to_end else [])
+    kw = {"sites": sites, "calibration": calibration, "seed": seed}
+    sub = release_claims(datasets, methods, epsilons, delta, release="subspace", **kw)
+    sub = sub.rename(columns={"private": "subspace_private", "guarantee": "subspace_guarantee"})
+    rel = release_claims(datasets, methods, epsilons, delta, release="exact-projections", **kw)
+    keys = ["dataset", "method", "epsilon"]
+    out = out.merge(sub[[*keys, "subspace_private", "subspace_guarantee"]], on=keys, how="left")
+    cols = [*keys, "release", "private", "guarantee", "label", "bounds"]
+    return out.merge(rel[cols], on=keys, how="left")
+
+
+def _nearest(published: np.ndarray, candidates: np.ndarray, chunk: int = 128) -> np.ndarray:
+    """Index of the nearest candidate (Euclidean) to each published row, in chunks of rows (memory)."""
+    c2 = np.einsum("ij,ij->i", candidates, candidates)
+    out = np.empty(published.shape[0], dtype=np.int64)
+    for lo in range(0, published.shape[0], chunk):
+        p = published[lo : lo + chunk]
+        out[lo : lo + chunk] = np.argmin(c2[None, :] - 2.0 * p @ candidates.T, axis=1)
+    return out
+
+
+def reconstruction_table(
+    datasets: Sequence[str],
+    epsilon: float,
+    delta: float,
+    sites: int,
+    k: int,
+    seed: int,
+    *,
+    max_rows: int = 500,
+    calibration: Calibration = "auto",
+) -> pd.DataFrame:
+    """What site 1's published projections reveal (the source's step 7, ``Y_1 = X_1 V′``), per dataset.
+
+    ``V′`` is the corrected protocol's (ε, δ)-DP subspace on an equal split over ``sites`` sites. From ``Y_1`` alone
+    the least-squares reconstruction ``X̂_1 = Y_1 V′ᵀ`` recovers every row's component in ``V′``:
+    ``subspace_recovery_error`` is ``max_rows ‖X̂ − X V′V′ᵀ‖ / ‖X V′V′ᵀ‖`` (rounding, ~1e-16) and ``energy_recovered`` the
+    mean share ``‖X̂_row‖²/‖x_row‖²`` of each row recovered. A linkage attack: an adversary holding the raw rows of
+    every candidate (the whole dataset) links each published row (at most ``max_rows``, a random subset) to the
+    candidate whose projection is nearest; ``reidentified`` is the share linked to its own record (or an identical
+    row). ``reidentified_noisy`` is the same attack on the end-to-end private release
+    (:func:`~dpcompendium.chapters.federated_pca.noisy_projections`, at total (ε, δ)), and ``chance`` is 1 over the number of distinct
+    candidate rows.
+    """
+    rng = make_rng(np.random.SeedSequence(seed).spawn(4)[3])
+    eps, dlt = check_epsilon(epsilon), check_delta(delta)
+    k = check_int(k, "k", minimum=1)
+    rows = []
+    for name in datasets:
+        ds, x = _dataset(name, seed), _rows(name, seed)
+        labels = split_sites(ds.n, sites, rng)
+        sd = SiteData.from_labels(x, labels, sites)
+        v = federated_pca(sd, k, eps, dlt, rng, calibration=calibration)
+        mine = np.flatnonzero(labels == 0)
+        mine = mine[rng.permutation(mine.size)[: min(max_rows, mine.size)]]
+        xs = x[mine]
+        y = xs @ v  # what site 1 publishes (step 7)
+        x_hat = y @ v.T
+        inside = xs @ v @ v.T
+        err = np.linalg.norm(x_hat - inside) / max(np.linalg.norm(inside), 1e-300)
+        norms = np.einsum("ij,ij->i", xs, xs)
+        recovered = np.einsum("ij,ij->i", x_hat, x_hat)[norms > 0] / norms[norms > 0]
+        fs, fd = END_TO_END_SHARES["subspace"]
+        v_priv = federated_pca(sd, k, fs * eps, fd * dlt, rng, calibration=calibration)
+        cand_priv = x @ v_priv
+        y_noisy, _ = noisy_projections(
+            xs, v_priv, np.zeros(xs.shape[0], dtype=np.int64), 2, eps, dlt, rng,
+            calibration=calibration,
+        )  # fmt: skip
+        hit = _nearest(y, x @ v)
+        hit_noisy = _nearest(y_noisy, cand_priv)
+        rows.append(
+            {
+                "dataset": name,
+                "epsilon": eps,
+                "sites": sites,
+                "k": k,
+                "published_rows": int(xs.shape[0]),
+                "candidates": int(ds.n),
+                "subspace_recovery_error": float(err),
+                "energy_recovered": float(np.mean(recovered)),
+                "reidentified": float(np.mean(np.all(x[hit] == xs, axis=1))),
+                "reidentified_noisy": float(np.mean(np.all(x[hit_noisy] == xs, axis=1))),
+                "chance": 1.0 / np.unique(x, axis=0).shape[0],
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _relerr(est: np.ndarray, truth: np.ndarray) -> np.ndarray:
+    axes = (-2, -1)
+    return np.linalg.norm(est - truth, axis=axes) / np.linalg.norm(truth, axis=axes)
+
+
+def attack_table(
+    datasets: Sequence[str],
+    epsilon: float,
+    delta: float,
+    sites: int,
+    seed: int,
+    rng: np.random.Generator | None = None,
+) -> pd.DataFrame:
+    """Relative Frobenius error ``‖Â_i − A_i‖/‖A_i‖`` of each attacker's reconstruction of every site's local matrix
+    ``A_i = X_iᵀX_i/n`` (median, min and max over sites), for the shared-seed and the secure-aggregation protocols.
+
+    Beside it, the corrected protocol's noise share: ``noise_share_relative`` is ``E‖E_i‖_F/‖A_i‖_F`` (median over
+    sites) for ``E_i ~ N(0, τ²/s)`` symmetric, where ``E‖E_i‖_F² = d²τ²/s``; ``min/max_error_over_noise_share`` are
+    the extremes over sites of the error divided by that expectation (near 1 for an attacker left with exactly
+    ``A_i + E_i``); ``noise_share_above_rounding`` says whether ``τ/√s`` exceeds 1000 fixed-point steps, i.e. whether
+    the error can be told from the encoding's rounding."""
+    rng = make_rng(np.random.SeedSequence(seed).spawn(2)[1]) if rng is None else check_rng(rng)
+    rows = []
+    for name in datasets:
+        ds = _dataset(name, seed)
+        sd = SiteData.from_labels(ds.x, split_sites(ds.n, sites, rng), sites)
+        truth = sd.scatters / sd.n
+        shared = shared_seed_protocol(
+            sd.scatters, sd.n, epsilon, delta, int(rng.integers(2**63 - 1))
+        )
+        secure = secure_aggregation_protocol(sd.scatters, sd.n, epsilon, delta, rng, masks=True)
+        cases = [
+            (
+                "shared-seed",
+                "any seed holder (server or site)",
+                np.stack([seed_attack(shared, i) for i in range(sites)]),
+            ),
+            ("shared-seed", "no seed (takes A_i' as is)", shared.messages),
+            (
+                "secure-aggregation",
+                "server",
+                np.stack([unmask_attack(secure, i) for i in range(sites)]),
+            ),
+            (
+                "secure-aggregation",
+                "server + all other sites",
+                np.stack(
+                    [unmask_attack(secure, i, colluders_know_masks=True) for i in range(sites)]
+                ),
+            ),
+        ]
+        d = truth.shape[-1]
+        share_sd = secure.tau / np.sqrt(sites)
+        share = share_sd * d / np.linalg.norm(truth, axis=(-2, -1))  # E‖E_i‖_F / ‖A_i‖_F per site
+        above_rounding = bool(share_sd > 1e3 * 2.0**-secure.frac_bits)
+        for protocol, attacker, est in cases:
+            err = _relerr(est, truth)
+            rows.append(
+                {
+                    "dataset": name,
+                    "protocol": protocol,
+                    "attacker": attacker,
+                    "epsilon": epsilon,
+                    "sites": sites,
+                    "recovered_relative_error": float(np.median(err)),
+                    "min_over_sites": float(err.min()),
+                    "max_over_sites": float(err.max()),
+                    "noise_share_relative": float(np.median(share)),
+                    "min_error_over_noise_share": float((err / share).min()),
+                    "max_error_over_noise_share": float((err / share).max()),
+                    "noise_share_above_rounding": above_rounding,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def pooled_z(energy: pd.DataFrame, method: str, reference: str = "central") -> float:
+    """z-score of the mean captured-energy difference ``method − reference`` over all aligned cells of
+    :func:`energy_table`: ``Σ (q_m − q_ref) / √(Σ (se_m² + se_ref²))`` (independent cells)."""
+    key = ["dataset", "split", "epsilon", "sites"]
+    a = energy[energy.method == method].set_index(key).sort_index()
+    b = energy[energy.method == reference].set_index(key).sort_index()
+    if a.empty or not a.index.equals(b.index):
+        raise ValueError(
+            f"method and reference must have the same cells, got {method!r} and {reference!r}"
+        )
+    diff = (a.captured_energy - b.captured_energy).sum()
+    return float(diff / np.sqrt((a.captured_energy_se**2 + b.captured_energy_se**2).sum()))
+
+
+def site_pattern(runs: pd.DataFrame, lo: int, hi: int) -> pd.DataFrame:
+    """Per dataset and split, the captured energy averaged over ε of central DP-PCA and DPdisPCA at ``lo`` and
+    ``hi`` sites (standard errors over repetitions) and three z-scores: ``gap_z`` (central − DPdisPCA at ``hi``),
+    ``fall_z`` (DPdisPCA at ``lo`` − at ``hi``) and ``flat_z`` (central at ``lo`` − at ``hi``)."""
+    per_rep = runs.groupby(
+        ["dataset", "split", "method", "sites", "rep"], sort=False
+    ).captured_energy.mean()
+    stats_ = per_rep.groupby(["dataset", "split", "method", "sites"], sort=False).agg(
+        ["mean", "sem"]
+    )
+
+    def at(method: str, s: int) -> pd.DataFrame:
+        return stats_.xs((method, s), level=("method", "sites"))
+
+    out = pd.DataFrame(
+        {
+            f"central_s{lo}": at("central", lo)["mean"],
+            f"central_s{hi}": at("central", hi)["mean"],
+            f"dpdispca_s{lo}": at("dpdispca", lo)["mean"],
+            f"dpdispca_s{hi}": at("dpdispca", hi)["mean"],
+        }
+    )
+
+    for name, (m1, s1, m2, s2) in {
+        "gap": ("central", hi, "dpdispca", hi),
+        "fall": ("dpdispca", lo, "dpdispca", hi),
+        "flat": ("central", lo, "central", hi),
+    }.items():
+        a, b = at(m1, s1), at(m2, s2)
+        out[name] = a["mean"] - b["mean"]
+        out[f"{name}_se"] = np.sqrt(a["sem"] ** 2 + b["sem"] ** 2)
+        out[f"{name}_z"] = out[name] / out[f"{name}_se"]
+    return out.reset_index()
+
+
+def pooled_pattern_z(pattern: pd.DataFrame, name: str) -> float:
+    """Pooled z of one :func:`site_pattern` difference (``"gap"``, ``"fall"`` or ``"flat"``) over its rows."""
+    if name not in ("gap", "fall", "flat"):
+        raise ValueError(f"name must be 'gap', 'fall' or 'flat', got {name!r}")
+    return float(pattern[name].sum() / np.sqrt((pattern[f"{name}_se"] ** 2).sum()))

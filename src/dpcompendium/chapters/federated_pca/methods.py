@@ -1,0 +1,510 @@
+"""PCA estimators: non-private, central Analyze Gauss, DPdisPCA, and the two federated protocols.
+
+Every estimator returns an orthonormal ``d × k`` basis (or a stack ``reps × d × k`` when ``reps`` is given). Input is
+either rows ``x`` (n × d, ``‖x‖₂ ≤ 1``) or :class:`SiteData` (the sites' scatters ``X_iᵀX_i`` and sizes ``N_i``).
+
+Privacy (rows in the unit ball after public preprocessing; n public, so replace-one neighbours, ``Δ = √2/n`` on
+``A = XᵀX/n``; ``τ = Δ√(2 ln(1.25/δ))/ε``, classical calibration valid for ε < 1 or where the exact profile shows it;
+every condition is carried by :func:`privacy_claim`):
+
+- :func:`central_dp_pca` — ``A + E``, ``E`` symmetric with iid ``N(0, τ²)`` upper triangle; (ε, δ)-DP for a trusted
+  curator (Analyze Gauss, :cite:`dwork2014analyze`).
+- :func:`dpdis_pca` — site ``i`` releases the top-``R`` eigenpairs of ``A_i + E_i``, ``A_i = X_iᵀX_i/N_i``,
+  ``τ_i = Δ_i√(2 ln(1.25/δ))/ε`` with ``Δ_i = √2/N_i``; the aggregator takes the top-k eigenvectors of
+  ``(1/s) Σ_i P_iP_iᵀ``, ``P_i = V_i Λ_i^{1/2}`` (DPdisPCA, :cite:`imtiaz2018distributed`). (ε, δ)-DP for every
+  record, against everybody (each record is in one site; the rest is post-processing).
+- :func:`federated_pca` — ``variant="shared-seed"`` is the source's ELFedPCA :cite:`src_fedpca` (not private: a seed
+  holder recovers every ``A_i``); ``variant="secure-aggregation"`` is the fix (see :mod:`.protocols`).
+
+What is published after the subspace (:data:`RELEASES`, :func:`release_claim`): the source's step 7 has each site
+publish ``Y_i = X_i V′`` — exact projections of raw rows, **not private** at any ε (``Y_i V′ᵀ`` recovers every row's
+component in ``V′``; one record changes its own row of ``Y``). The end-to-end private variant
+(:func:`noisy_projections`) spends a share of the budget on the subspace, one on Gaussian noise on each projected row
+(L2 sensitivity 2 under replace-one: ``‖(x − x′)V′‖₂ ≤ ‖x − x′‖₂ ≤ 2`` for rows in the unit ball) and one on
+randomized response for the labels (:data:`END_TO_END_SHARES`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from ...core.mechanisms.gaussian import calibrated_sigma, gaussian_claim
+from ...core.mechanisms.randomized_response import grr_privatise
+from ...core.privacy import PrivacyClaim
+from ...core.validation import check_array, check_delta, check_epsilon, check_int, check_rng
+from .core import (
+    Calibration,
+    Neighbours,
+    noise_scale,
+    sensitivity,
+    symmetric_gaussian,
+    top_k_eigh,
+    top_k_subspace,
+)
+from .datasets import bounds_condition
+from .protocols import FRAC_BITS, decode, encode, secure_aggregation_protocol, shared_seed_protocol
+
+__all__ = [
+    "END_TO_END_SHARES",
+    "METHODS",
+    "PREPROCESSING",
+    "RELEASES",
+    "SiteData",
+    "central_dp_pca",
+    "dpdis_pca",
+    "federated_pca",
+    "noisy_projections",
+    "pca",
+    "privacy_claim",
+    "release_claim",
+]
+
+Variant = Literal["shared-seed", "secure-aggregation"]
+#: Method names used in the chapter's tables.
+METHODS = ("non-private", "central", "shared-seed", "secure-aggregation", "dpdispca")
+
+
+@dataclass(frozen=True)
+class SiteData:
+    """Sufficient statistics of a horizontal split: ``scatters[i] = X_iᵀX_i`` (s, d, d) and ``sizes[i] = N_i``."""
+
+    scatters: np.ndarray
+    sizes: np.ndarray
+
+    def __post_init__(self) -> None:
+        sc = check_array(self.scatters, "scatters", ndim=3)
+        sizes = check_array(self.sizes, "sizes", ndim=1, dtype=np.int64)
+        if sc.shape[1] != sc.shape[2] or sc.shape[0] != sizes.shape[0]:
+            raise ValueError(
+                f"scatters must be (s, d, d) with s = len(sizes), got {sc.shape} and {sizes.shape}"
+            )
+        if np.any(sizes < 1):
+            raise ValueError(f"sizes must be >= 1, got {sizes.tolist()!r}")
+        object.__setattr__(self, "scatters", sc)
+        object.__setattr__(self, "sizes", sizes)
+
+    @classmethod
+    def from_rows(cls, parts: Sequence[np.ndarray]) -> SiteData:
+        """From the sites' row blocks ``X_i`` (N_i × d)."""
+        blocks = [check_array(p, f"parts[{i}]", ndim=2) for i, p in enumerate(parts)]
+        if not blocks or len({b.shape[1] for b in blocks}) != 1:
+            raise ValueError(
+                f"parts must be row blocks with a common width, got {[b.shape for b in blocks]}"
+            )
+        return cls(np.stack([b.T @ b for b in blocks]), np.array([b.shape[0] for b in blocks]))
+
+    @classmethod
+    def from_labels(cls, x: np.ndarray, labels: np.ndarray, s: int) -> SiteData:
+        """From rows ``x`` and a site label in ``0..s-1`` per row (a loop over sites, not rows).
+
+        The rows are grouped by site once (a stable sort keeps each site's rows in their order); each scatter is
+        the same BLAS product ``X_iᵀ X_i`` of two equal copies as ``x[labels == i].T @ x[labels == i]``."""
+        x = check_array(x, "x", ndim=2)
+        labels = check_array(labels, "labels", ndim=1, dtype=np.int64)
+        s = check_int(s, "s", minimum=1)
+        if labels.shape[0] != x.shape[0] or labels.min() < 0 or labels.max() >= s:
+            raise ValueError(f"labels must give a site in 0..{s - 1} for each of {x.shape[0]} rows")
+        sizes = np.bincount(labels, minlength=s)
+        # a stable sort of small integers is a radix sort; rows gather fastest from a C-ordered x
+        order = np.argsort(labels.astype(np.min_scalar_type(s - 1)), kind="stable")
+        grouped = np.split(x[order], np.cumsum(sizes)[:-1])
+        return cls(np.stack([xi.T @ xi.copy() for xi in grouped]), sizes)
+
+    @property
+    def s(self) -> int:
+        return int(self.sizes.shape[0])
+
+    @property
+    def d(self) -> int:
+        return int(self.scatters.shape[1])
+
+    @property
+    def n(self) -> int:
+        return int(self.sizes.sum())
+
+    # computed once per split (the sweeps ask for them at every ε), read-only
+    @functools.cached_property
+    def second_moment(self) -> np.ndarray:
+        """``A = (1/n) Σ_i X_iᵀX_i``."""
+        return _frozen(self.scatters.sum(axis=0) / self.n)
+
+    @functools.cached_property
+    def shares(self) -> np.ndarray:
+        """The sites' shares of ``A``: ``A_i = X_iᵀX_i / n`` (s, d, d)."""
+        return _frozen(self.scatters / self.n)
+
+    @functools.cached_property
+    def local_moments(self) -> np.ndarray:
+        """Each site's own second moment ``X_iᵀX_i / N_i`` (s, d, d)."""
+        return _frozen(self.scatters / self.sizes[:, None, None])
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+def _as_sites(data: np.ndarray | SiteData) -> SiteData:
+    if isinstance(data, SiteData):
+        return data
+    x = check_array(data, "x", ndim=2)
+    norms = np.linalg.norm(x, axis=1)
+    if np.any(norms > 1 + 1e-9):
+        raise ValueError(f"x must have rows with ||x||_2 <= 1, found a row of norm {norms.max()!r}")
+    return SiteData(np.stack([x.T @ x]), np.array([x.shape[0]]))
+
+
+def _reps_shape(reps: int | None) -> tuple[int, ...]:
+    return () if reps is None else (check_int(reps, "reps", minimum=1),)
+
+
+def pca(data: np.ndarray | SiteData, k: int) -> np.ndarray:
+    """Non-private: the top-k eigenvectors of ``A = XᵀX/n`` (``numpy.linalg.eigh``)."""
+    return top_k_subspace(_as_sites(data).second_moment, k)
+
+
+def central_dp_pca(
+    data: np.ndarray | SiteData,
+    k: int,
+    epsilon: float,
+    delta: float,
+    rng: np.random.Generator,
+    *,
+    reps: int | None = None,
+    neighbours: Neighbours = "replace-one",
+    calibration: Calibration = "classical",
+) -> np.ndarray:
+    """Analyze Gauss :cite:`dwork2014analyze`: top-k eigenvectors of ``A + E``, ``E`` symmetric ``N(0, τ²)``,
+    ``τ = Δ√(2 ln(1.25/δ))/ε``, ``Δ = √2/n`` (replace-one, default) or ``1/n``. (ε, δ)-DP for a trusted curator under
+    the conditions of :func:`privacy_claim`."""
+    sites = _as_sites(data)
+    rng = check_rng(rng)
+    tau = noise_scale(epsilon, delta, sites.n, neighbours=neighbours, calibration=calibration)
+    noisy = sites.second_moment + symmetric_gaussian(sites.d, tau, rng, size=_reps_shape(reps))
+    return top_k_subspace(noisy, k)
+
+
+def dpdis_pca(
+    data: SiteData,
+    k: int,
+    epsilon: float,
+    delta: float,
+    rng: np.random.Generator,
+    *,
+    r: int | None = None,
+    reps: int | None = None,
+    neighbours: Neighbours = "replace-one",
+    calibration: Calibration = "classical",
+) -> np.ndarray:
+    """DPdisPCA :cite:`imtiaz2018distributed`: site i computes ``Â_i = X_iᵀX_i/N_i + E_i`` with ``τ_i`` for
+    ``Δ_i = √2/N_i``, sends ``P_i = V_i^R (Λ_i^R)^{1/2}`` (top-R eigenpairs, negative eigenvalues clipped to 0); the
+    aggregator returns the top-k eigenvectors of ``(1/s) Σ_i P_iP_iᵀ``. ``r`` defaults to ``k``."""
+    if not isinstance(data, SiteData):
+        raise ValueError(
+            f"data must be a SiteData (the sites' scatters and sizes), got {type(data).__name__}"
+        )
+    rng = check_rng(rng)
+    d, s = data.d, data.s
+    k = check_int(k, "k", minimum=1, maximum=d)
+    r = k if r is None else check_int(r, "r", minimum=k, maximum=d)
+    taus = np.array(
+        [
+            noise_scale(epsilon, delta, int(m), neighbours=neighbours, calibration=calibration)
+            for m in data.sizes
+        ]
+    )
+    shape = _reps_shape(reps)
+    local = data.local_moments
+    noisy = local + symmetric_gaussian(d, taus, rng, size=(*shape, s))
+    vals, vecs = top_k_eigh(noisy, r)
+    p = vecs * np.sqrt(np.clip(vals, 0.0, None))[..., None, :]  # (..., s, d, r)
+    agg = np.einsum("...sdr,...ser->...de", p, p) / s
+    return top_k_subspace(agg, k)
+
+
+def federated_pca(
+    data: SiteData,
+    k: int,
+    epsilon: float,
+    delta: float,
+    rng: np.random.Generator,
+    *,
+    variant: Variant = "secure-aggregation",
+    reps: int | None = None,
+    neighbours: Neighbours = "replace-one",
+    calibration: Calibration = "classical",
+    masks: bool = False,
+) -> np.ndarray:
+    """Federated PCA with central-level noise: the server's ``A + E`` then its top-k eigenvectors.
+
+    ``variant="shared-seed"`` — the source's ELFedPCA (a seed drawn from ``rng`` by site 1; **not private**, see
+    :func:`privacy_claim`); ``variant="secure-aggregation"`` — independent ``N(0, τ²/s)`` per site under pairwise
+    masks (``masks=True`` simulates them; the aggregate is bit-identical without, as the tests check).
+    """
+    if not isinstance(data, SiteData):
+        raise ValueError(
+            f"data must be a SiteData (the sites' scatters and sizes), got {type(data).__name__}"
+        )
+    rng = check_rng(rng)
+    k = check_int(k, "k", minimum=1, maximum=data.d)
+    shape = _reps_shape(reps)
+    n_runs = shape[0] if shape else 1
+    if variant == "shared-seed":
+        seeds = rng.integers(0, 2**63 - 1, size=n_runs)
+        aggs = [
+            shared_seed_protocol(
+                data.scatters,
+                data.n,
+                epsilon,
+                delta,
+                int(sd),
+                neighbours=neighbours,
+                calibration=calibration,
+            ).aggregate
+            for sd in seeds
+        ]
+    elif variant == "secure-aggregation":
+        if masks:
+            aggs = [
+                secure_aggregation_protocol(
+                    data.scatters,
+                    data.n,
+                    epsilon,
+                    delta,
+                    rng,
+                    neighbours=neighbours,
+                    calibration=calibration,
+                ).aggregate
+                for _ in range(n_runs)
+            ]
+        else:  # the same computation without the (exactly cancelling) masks, batched over reps
+            tau = noise_scale(
+                epsilon, delta, data.n, neighbours=neighbours, calibration=calibration
+            )
+            s, d = data.s, data.d
+            noisy = data.shares + symmetric_gaussian(d, tau / np.sqrt(s), rng, size=(n_runs, s))
+            aggs = list(decode(encode(noisy, FRAC_BITS).sum(axis=1, dtype=np.uint64), FRAC_BITS))
+    else:
+        raise ValueError(f"variant must be 'shared-seed' or 'secure-aggregation', got {variant!r}")
+    v = top_k_subspace(np.stack(aggs), k)
+    return v if shape else v[0]
+
+
+Preprocessing = Literal["public", "as-written"]
+#: The preprocessing paths of :func:`dpcompendium.chapters.federated_pca.prepare`.
+PREPROCESSING = ("public", "as-written")
+
+
+def privacy_claim(
+    method: str,
+    epsilon: float,
+    delta: float,
+    n: int,
+    *,
+    s: int = 1,
+    neighbours: Neighbours = "replace-one",
+    calibration: Calibration = "classical",
+    preprocessing: Preprocessing = "public",
+    dataset: str | None = None,
+) -> PrivacyClaim:
+    """The privacy statement of the *subspace* ``V′`` each method in :data:`METHODS` releases (``n`` = total rows,
+    ``s`` = number of sites; what the sites publish after it: :func:`release_claim`). With ``dataset`` (a name of
+    :data:`~dpcompendium.chapters.federated_pca.DATASETS`) the claim also carries the condition that the dataset's bounds are public,
+    with their source (:func:`~dpcompendium.chapters.federated_pca.bounds_condition`: conditional for bounds taken from the data).
+
+    A private claim rests on three conditions, carried in ``conditions``: (1) the rows were preprocessed with public
+    statistics only (``preprocessing="public"``: declared domain bounds and centre, then a per-row map into the
+    unit ball) — the as-written path (the data's own ranges and exact mean) moves every row when one record changes,
+    so it is ``private=False`` with its measured sensitivity (:func:`dpcompendium.chapters.federated_pca.preprocessing_sensitivity`);
+    (2) n and the site sizes are public, so the relation is replace-one with Δ = √2/n (every protocol reveals the
+    exact n, which add-remove neighbours change: ``neighbours="add-remove"`` is ``private=False``); (3) the Gaussian
+    calibration is valid at (ε, δ) (:func:`dpcompendium.core.mechanisms.gaussian_claim`: the classical one is false
+    at ε = 10, δ = 1e-5, exact ε 10.39).
+    """
+    eps, dlt = check_epsilon(epsilon), check_delta(delta)
+    n = check_int(n, "n", minimum=1)
+    if preprocessing not in PREPROCESSING:
+        raise ValueError(
+            f"preprocessing must be one of {'|'.join(PREPROCESSING)}, got {preprocessing!r}"
+        )
+    sens = sensitivity(n, neighbours)
+    sens_txt = f"L2 sensitivity of A = X^T X/n (upper triangle), rows in the unit ball: {sens:.6g}"
+    if method == "non-private":
+        return PrivacyClaim(
+            "PCA",
+            neighbours,
+            "n/a",
+            float("inf"),
+            0.0,
+            False,
+            "no noise: releases the exact eigenvectors",
+        )
+    if method == "central":
+        claim = PrivacyClaim("Analyze Gauss (trusted curator)", neighbours, sens_txt, eps, dlt)
+    elif method == "dpdispca":
+        claim = PrivacyClaim(
+            "DPdisPCA", neighbours, "sqrt(2)/N_i per site (1/N_i add-remove)", eps, dlt, True,
+            "each site's release is (eps, delta)-DP w.r.t. its own rows; sites are disjoint (parallel composition)",
+        )  # fmt: skip
+    elif method == "shared-seed":
+        return PrivacyClaim(
+            "ELFedPCA shared-seed", neighbours, sens_txt, eps, dlt, False,
+            "every site knows E/s from the shared seed, so site 1 (the server) or any site recovers "
+            "A_i = A_i' - E/s exactly: local covariances are released without noise",
+        )  # fmt: skip
+    elif method == "secure-aggregation":
+        s = check_int(s, "s", minimum=1)
+        claim = PrivacyClaim(
+            "secure aggregation of N(0, tau^2/s) shares", neighbours, sens_txt, eps, dlt, True,
+            f"(eps, delta)-DP against the server and outsiders; a coalition of the server and c of the {s} sites "
+            "faces noise variance tau^2 (s-c)/s on the others (eps grows by sqrt(s/(s-c)))",
+        )  # fmt: skip
+    else:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    claim = claim.with_conditions(
+        "what is published is the subspace V' (and what is computed from it alone), not the projections "
+        "Y_i = X_i V' of the source's step 7, which are not private (release_claim)",
+        "rows preprocessed with public statistics only (declared domain bounds and centre, per-row scaling "
+        "into the unit ball)",
+        "n and the site sizes N_i are public (replace-one neighbours)",
+    )
+    if dataset is not None:
+        claim = claim.with_conditions(bounds_condition(dataset))
+    if preprocessing == "as-written":
+        measured, delta_pair = _as_written_sensitivity()
+        return claim.failing(
+            "the as-written preprocessing scales by the data's own ranges and centres by the exact global mean, "
+            f"so one record moves every row: measured ||A(D') - A(D)|| = {measured:.4g} against Delta = sqrt(2)/n "
+            f"= {delta_pair:.4g} ({measured / delta_pair:.1f}x) on the replace-one pair of "
+            "dpcompendium.chapters.federated_pca.audits.audit_rows (1000 identical rows and two rows fixing the ranges, n = 1002; "
+            "preprocessing_sensitivity)"
+        )
+    if neighbours == "add-remove":
+        return claim.failing(
+            "add-remove with an exact n: every protocol reveals n (step 1, and the noise scale 1/n), which "
+            "add-remove neighbours change; with n public the relation is replace-one, Delta = sqrt(2)/n"
+        )
+    # the calibration's validity (per site for DPdisPCA: the same (eps, delta), so the same verdict)
+    g = gaussian_claim(sens, eps, dlt, calibration)
+    if not g.private:
+        return claim.failing(g.why)
+    return claim.with_conditions(*g.conditions)
+
+
+@functools.cache
+def _as_written_sensitivity() -> tuple[float, float]:
+    """Measured ``‖A(D′) − A(D)‖`` after the as-written preprocessing on the audit's raw replace-one pair, and the
+    ``Δ = √2/n`` the noise is calibrated to (the numbers the chapter prints)."""
+    from .datasets import audit_rows, preprocessing_sensitivity
+
+    d, d2 = audit_rows()
+    return preprocessing_sensitivity(d, d2, preprocessing="as-written"), sensitivity(d.shape[0])
+
+
+#: What the sites publish: the subspace only, the source's step 7 (exact projections ``Y_i = X_i V′``, with the
+#: labels), or the end-to-end private variant (noisy projections and randomized-response labels).
+RELEASES = ("subspace", "exact-projections", "noisy-projections")
+#: The end-to-end variant's split of (ε, δ): subspace (ε/2, δ/2), projections (ε/4, δ/2), labels (ε/4, 0).
+END_TO_END_SHARES = {"subspace": (0.5, 0.5), "projections": (0.25, 0.5), "labels": (0.25, 0.0)}
+#: L2 sensitivity of ``Y = XV′`` under replace-one for rows in the unit ball: one row moves by ≤ ‖x − x′‖₂ ≤ 2.
+PROJECTION_SENSITIVITY = 2.0
+
+
+def noisy_projections(
+    x: np.ndarray,
+    v: np.ndarray,
+    labels: np.ndarray,
+    n_classes: int,
+    epsilon: float,
+    delta: float,
+    rng: np.random.Generator,
+    *,
+    calibration: Calibration = "auto",
+) -> tuple[np.ndarray, np.ndarray]:
+    """The end-to-end private release of a site's rows given a private subspace ``v`` (d × k): ``x v + N(0, σ²)``
+    per entry, σ calibrated to L2 sensitivity 2 (replace-one, rows in the unit ball) at the projections' share of
+    (ε, δ), and the labels by GRR over ``n_classes`` classes at the labels' share (:data:`END_TO_END_SHARES`;
+    ``epsilon``, ``delta`` are the totals, the subspace's share included). Rows of norm > 1 are refused."""
+    x = check_array(x, "x", ndim=2)
+    v = check_array(v, "v", ndim=2)
+    rng = check_rng(rng)
+    eps, dlt = check_epsilon(epsilon), check_delta(delta)
+    if np.any(np.linalg.norm(x, axis=1) > 1 + 1e-9):
+        raise ValueError(
+            f"x must have rows with ||x||_2 <= 1, found a row of norm {np.linalg.norm(x, axis=1).max()!r}"
+        )
+    pe, pd_ = END_TO_END_SHARES["projections"]
+    sigma = calibrated_sigma(PROJECTION_SENSITIVITY, pe * eps, pd_ * dlt, calibration)
+    y = x @ v + sigma * rng.standard_normal((x.shape[0], v.shape[1]))
+    k = check_int(n_classes, "n_classes", minimum=2)
+    return y, grr_privatise(labels, k, END_TO_END_SHARES["labels"][0] * eps, rng)
+
+
+def release_claim(
+    method: str,
+    epsilon: float,
+    delta: float,
+    n: int,
+    *,
+    release: str = "exact-projections",
+    s: int = 1,
+    calibration: Calibration = "classical",
+    dataset: str | None = None,
+) -> PrivacyClaim:
+    """What a row of the SVM experiment releases (:data:`RELEASES`), as a claim.
+
+    ``"subspace"``: :func:`privacy_claim`. ``"exact-projections"``: the source's step 7, ``Y_i = X_i V′`` with the
+    labels — ``private=False`` whatever the subspace's claim (stated in ``why``). ``"noisy-projections"``: the
+    end-to-end variant of :func:`noisy_projections` on top of ``method``'s subspace at its share of (ε, δ); (ε, δ)-DP
+    by basic composition when the subspace's claim and the projections' Gaussian calibration hold.
+    """
+    if release not in RELEASES:
+        raise ValueError(f"release must be one of {'|'.join(RELEASES)}, got {release!r}")
+    eps, dlt = check_epsilon(epsilon), check_delta(delta)
+    kw = {"s": s, "calibration": calibration, "dataset": dataset}
+    if release == "subspace":
+        return privacy_claim(method, eps, dlt, n, **kw)
+    if release == "exact-projections":
+        sub = privacy_claim(method, eps, dlt, n, **kw)
+        verdict = (
+            f"the subspace V' alone is {sub.guarantee}"
+            if sub.private
+            else "the subspace V' is not private either"
+        )
+        return PrivacyClaim(
+            f"{sub.mechanism}, then exact projections Y_i = X_i V' (source step 7)",
+            "replace-one",
+            "none: Y_i is a deterministic function of the raw rows",
+            eps,
+            dlt,
+            False,
+            "trained on exact projections: not private — each site publishes Y_i = X_i V' and the labels without "
+            "noise; Y_i V'^T recovers every row's component in V' exactly and one record changes its own row of Y, "
+            f"so no (eps, delta) holds ({verdict})",
+            sub.conditions,
+        )
+    fs, fd = END_TO_END_SHARES["subspace"]
+    sub = privacy_claim(method, fs * eps, fd * dlt, n, **kw)
+    pe, pd_ = END_TO_END_SHARES["projections"]
+    g = gaussian_claim(PROJECTION_SENSITIVITY, pe * eps, pd_ * dlt, calibration)
+    claim = PrivacyClaim(
+        f"{sub.mechanism} at (eps/2, delta/2), then noisy projections and GRR labels",
+        "replace-one",
+        f"subspace as its claim; projections: L2 sensitivity {PROJECTION_SENSITIVITY:g} of Y = XV' (one row, "
+        "rows in the unit ball) with Gaussian noise at (eps/4, delta/2); labels: GRR at eps/4",
+        eps,
+        dlt,
+        True,
+        "basic composition of the three shares (adaptive: the projections use the released V')",
+        tuple(dict.fromkeys((*sub.conditions, *g.conditions))),
+    )
+    if not sub.private:
+        return claim.failing(f"its subspace is not private: {sub.why}")
+    if not g.private:
+        return claim.failing(g.why)
+    return claim

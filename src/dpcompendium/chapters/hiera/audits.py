@@ -1,0 +1,188 @@
+"""How the privacy-audit chapter audits the local mechanisms of the HierA chapter [src_hiera]: Duchi, Harmony, PM,
+Hybrid, graded Laplace, LHP, GRR on levels.
+
+Local DP: a raw dataset is one user's record, and any two records are neighbours. Worst-case inputs are the domain
+ends −1 and +1 (or, for LHP, every level's interval ends). Duchi and LHP are audited exactly from their output laws,
+the others empirically from the chapter's samplers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.audit.spec import AuditSpec
+from ...core.mechanisms.audits import grr_law, value_events
+from ...core.privacy import PrivacyClaim
+from ..registry import chapter_id
+
+#: this chapter's id (from its manifest)
+CHAPTER = chapter_id(__name__)
+
+__all__ = ["audit_specs"]
+
+
+def _one(v) -> np.ndarray:
+    return np.array([v], dtype=float)
+
+
+def audit_specs() -> list[AuditSpec]:
+    from .. import hiera as ldp
+
+    eps = 1.0
+    out: list[AuditSpec] = []
+    ends = (_one(-1.0), _one(1.0))
+
+    # Duchi's output law from the chapter's exact LHP law: two levels with equal budgets, levels marginalized out
+    # (then P(v* = b | t) = (1 + b t tanh(eps/2))/2 whatever the level), at the worst inputs t = -1, +1.
+    def duchi_law(d):
+        return ldp.lhp_output_probabilities(
+            np.asarray(d, dtype=float), [eps, eps], edges=[0.0]
+        ).sum(axis=-2)[0]
+
+    claim = ldp.numeric_claim("duchi", eps)
+    out.append(
+        AuditSpec(
+            "Duchi (binary output), exact",
+            CHAPTER,
+            "private",
+            claim,
+            ends,
+            distribution=duchi_law,
+            outputs=["+C", "-C"],
+            true_epsilon=eps,
+            note="law from lhp_output_probabilities with one budget for both levels, summed over levels; t = -1, +1",
+        )
+    )
+    C = float(ldp.numeric.duchi_constant(eps))
+    out.append(
+        AuditSpec(
+            "Duchi sampler",
+            CHAPTER,
+            "private",
+            claim,
+            ends,
+            sample=lambda d, n, g: ldp.duchi_privatise(np.full(n, d[0]), eps, g),
+            events=value_events([-C, C]),
+            true_epsilon=eps,
+            note="duchi_privatise at t = -1 vs +1",
+        )
+    )
+    dim = 3
+    claim = ldp.numeric_claim("harmony", eps)
+
+    def harmony(d, n, g):
+        r = ldp.harmony_privatise(
+            np.tile(np.asarray(d, dtype=float).reshape(1, dim), (n, 1)), eps, g
+        )
+        j = np.argmax(r != 0, axis=1)
+        return 2 * j + (r[np.arange(n), j] > 0)
+
+    out.append(
+        AuditSpec(
+            f"Harmony (d = {dim}) sampler",
+            CHAPTER,
+            "private",
+            claim,
+            (np.full((1, dim), -1.0), np.full((1, dim), 1.0)),
+            sample=harmony,
+            events=value_events(range(2 * dim)),
+            true_epsilon=eps,
+            note="inputs (-1,-1,-1) vs (1,1,1); output coded as (coordinate, sign)",
+        )
+    )
+    for method, func in (("pm", ldp.pm_privatise), ("hybrid", ldp.hybrid_privatise)):
+        claim = ldp.numeric_claim(method, eps)
+        out.append(
+            AuditSpec(
+                f"{'PM' if method == 'pm' else 'Hybrid'} sampler",
+                CHAPTER,
+                "private",
+                claim,
+                ends,
+                sample=lambda d, n, g, f=func: f(np.full(n, d[0]), eps, g),
+                true_epsilon=eps,
+                note="inputs -1 vs +1",
+            )
+        )
+    sched = ldp.schedule(0.5)  # the source's {5e, 4e, 3e, 2e, e} with e = 0.5
+    for variant in ("as-written", "private"):
+        claim = ldp.numeric_claim("graded-laplace", eps, epsilons=sched, variant=variant)
+        out.append(
+            AuditSpec(
+                f"graded Laplace ({variant})",
+                CHAPTER,
+                variant,
+                claim,
+                ends,
+                sample=lambda d, n, g, v=variant: ldp.graded_laplace_privatise(
+                    np.full(n, d[0]), sched, g, variant=v
+                ),
+                expected="violated" if variant == "as-written" else "holds",
+                true_epsilon=np.inf if variant == "as-written" else float(sched.min()),
+                note="schedule 0.5 x (5,4,3,2,1); inputs -1 (level 1, eps 2.5) vs +1 (level 5, eps 0.5)",
+            )
+        )
+    # LHP, exact from its discrete output law at every level's interval ends (closures).
+    edges = np.asarray(ldp.DEFAULT_EDGES)
+    bounds = ldp.level_bounds(edges)
+    lv_ends = np.concatenate([bounds[:, 0], np.nextafter(bounds[:-1, 1], -np.inf), bounds[-1:, 1]])
+    inputs = tuple(_one(v) for v in lv_ends)
+
+    def lhp_law(d):
+        return ldp.lhp_output_probabilities(np.asarray(d, dtype=float), sched).reshape(1, -1)[0]
+
+    labels = [
+        f"(level {s_ + 1}, {'+1' if b == 0 else '-1'})" for s_ in range(sched.size) for b in (0, 1)
+    ]
+    top = sched.size - 1
+    level_idx = [i for i, v in enumerate(lv_ends) if ldp.level_of(np.array([v]), edges)[0] == top]
+    pairs_top = [(i, j) for i in level_idx for j in range(lv_ends.size) if j != i]
+    pairs_top += [(j, i) for i, j in pairs_top]
+    claim = ldp.hiera_claim(sched, level=top)
+    pair_eps = ldp.lhp_pair_epsilons(sched)
+    out.append(
+        AuditSpec(
+            "LHP, most sensitive level (as the source implies)",
+            CHAPTER,
+            "as-written",
+            claim,
+            inputs,
+            distribution=lhp_law,
+            pairs=tuple(pairs_top),
+            outputs=labels,
+            expected="violated",
+            true_epsilon=float(np.maximum(pair_eps, pair_eps.T)[top].max()),
+            note="claim eps_5 = 0.5 for level-5 values against any other value; exact over level ends",
+        )
+    )
+    claim = ldp.hiera_claim(sched)
+    out.append(
+        AuditSpec(
+            "LHP, whole mechanism (exact claim)",
+            CHAPTER,
+            "private",
+            claim,
+            inputs,
+            distribution=lhp_law,
+            pairs=None,
+            outputs=labels,
+            true_epsilon=ldp.lhp_exact_epsilon(sched),
+            note="claim = lhp_exact_epsilon; audited over all pairs of level ends",
+        )
+    )
+    k = sched.size
+    p, q = ldp.grr_probabilities(k, float(sched.max()))
+    claim = PrivacyClaim(f"GRR on levels, k={k}", "local", "any two levels", float(sched.max()))
+    out.append(
+        AuditSpec(
+            f"GRR on the {k} levels (eps_1 = {sched.max():g})",
+            CHAPTER,
+            "private",
+            claim,
+            tuple(np.array([v]) for v in range(k)),
+            distribution=grr_law(p, q, k),
+            pairs=None,
+            true_epsilon=float(sched.max()),
+        )
+    )
+    return out

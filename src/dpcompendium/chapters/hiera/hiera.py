@@ -1,0 +1,432 @@
+"""HierA: hierarchical ("graded") local-DP mean estimation — LHP, PLC and the HierA estimator [src_hiera].
+
+**User side** (:func:`lhp_privatise`, algorithm 1, LHP). A user with value v ∈ [−1, 1] at level t (see
+:mod:`~dpcompendium.chapters.hiera.levels`) reports (t*, v*): t* = GRR(t) with the budget ε_t of its *true* level (keep t with
+p_t = e^{ε_t}/(e^{ε_t} + k − 1), else a uniform other level), and v* ∈ {−1, +1} = Duchi's bit under the budget ε_{t*} of
+the *perturbed* level: P(v* = +1) = (1 + v·c_{t*})/2 with c_s = 2π_s − 1 = tanh(ε_s/2), π_s = e^{ε_s}/(e^{ε_s} + 1).
+
+**Collector side.** Reports are classified by t*; only the table of counts n[s, b] is needed (:func:`lhp_counts`).
+PLC (algorithm 2, :func:`plc`) re-perturbs a level-i report into level j > i: keep it with probability
+x_ij = (π_i + π_j − 1)/(2π_i − 1), so it is distributed as a level-j report. HierA (algorithm 3,
+:func:`hiera_estimate`) converts every level i into i+1, …, i+μ−1, merges per level with the compensation step of the
+source's code (a level whose chain is cut at k is counted μ − (k − i) + 1 times, so every report is used exactly μ
+times), debiases each merged level, n₁* = (π N − n₂)/(2π − 1), n₂* = (π N − n₁)/(2π − 1), clipped to [0, N], and returns
+m* = Σ_i (n₁* − n₂*)_i / Σ_i N_i.
+
+**Privacy.** Neighbour relation: local. The report (t*, v*) is discrete, so its exact LDP level is the largest log
+likelihood ratio over outputs and pairs of inputs (:func:`lhp_pair_epsilons`). It is *larger* than every ε_t of the
+schedule: the per-level budgets that the source implies do not hold (see :func:`privacy_table`).
+
+**Variance.** Without clipping m* is unbiased and (:func:`hiera_variance`) Var(m*) = n⁻² Σ_u (Σ_s P(s|t_u) M_s − v_u²),
+M_s = 1/c_s² + μ⁻² Σ_{l = s+1}^{min(s+μ−1, k−1)} (1/c_l² − 1/c_s²): reusing data (μ > 1) can only *add* variance.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+from scipy.optimize import brentq
+
+from ...core.privacy import PrivacyClaim
+from ...core.validation import check_array, check_epsilon, check_in_domain, check_int, check_rng
+from .levels import (
+    DEFAULT_EDGES,
+    HIERA_MULTIPLIERS,
+    PUBLIC_SCALING,
+    check_edges,
+    check_schedule,
+    level_bounds,
+    schedule,
+)
+from .numeric import numeric_claim
+
+__all__ = [
+    "calibrate_base_epsilon",
+    "compensation_weights",
+    "hiera_claim",
+    "hiera_estimate",
+    "hiera_expand",
+    "hiera_mean",
+    "hiera_variance",
+    "level_transition",
+    "lhp_counts",
+    "lhp_exact_epsilon",
+    "lhp_output_probabilities",
+    "lhp_pair_epsilons",
+    "lhp_privatise",
+    "plc",
+    "plc_counts",
+    "plc_keep_probability",
+    "privacy_claim",
+    "privacy_table",
+]
+
+
+def _pi(epsilons: ArrayLike) -> np.ndarray:
+    e = np.exp(np.asarray(epsilons, dtype=float))
+    return e / (e + 1.0)
+
+
+def level_transition(epsilons: ArrayLike) -> np.ndarray:
+    """(k, k) matrix P(t* = s | t): GRR with the budget ε_t of the true level t [wang2017locally]."""
+    eps = check_schedule(epsilons)
+    k = eps.size
+    e = np.exp(eps)
+    p = e / (e + k - 1.0)
+    q = 1.0 / (e + k - 1.0)
+    return np.where(np.eye(k, dtype=bool), p[:, None], q[:, None])
+
+
+# ================================================================ user side
+
+
+def _lhp(v: np.ndarray, eps: np.ndarray, edges: np.ndarray, rng: np.random.Generator):
+    k = eps.size
+    t = np.searchsorted(edges, v, side="right")
+    e = np.exp(eps)
+    keep = rng.random(v.shape) < (e / (e + k - 1.0))[t]
+    other = rng.integers(0, k - 1, size=v.shape)
+    other += other >= t
+    s = np.where(keep, t, other)
+    p_plus = 0.5 * (1.0 + v * np.tanh(eps / 2.0)[s])
+    bits = np.where(rng.random(v.shape) < p_plus, 1, -1).astype(np.int8)
+    return s.astype(np.int64), bits
+
+
+def lhp_privatise(
+    values: ArrayLike,
+    epsilons: ArrayLike,
+    rng: np.random.Generator,
+    *,
+    edges: ArrayLike = DEFAULT_EDGES,
+) -> tuple[np.ndarray, np.ndarray]:
+    """User side, algorithm 1 (LHP): each value v becomes (t*, v*) = (GRR(t, ε_t), Duchi bit under ε_{t*}).
+
+    Vectorized over users (any array shape). Returns 0-based perturbed levels and bits in {−1, +1}. Local
+    neighbours; the exact LDP level is :func:`lhp_exact_epsilon` (larger than max_t ε_t).
+    """
+    e = check_edges(edges)
+    eps = check_schedule(epsilons, e.size + 1)
+    rng = check_rng(rng)
+    v = check_in_domain(check_array(values, "values"), (-1.0, 1.0), "values")
+    return _lhp(v, eps, e, rng)
+
+
+# ================================================================ collector side
+
+
+def lhp_counts(levels: ArrayLike, bits: ArrayLike, k: int) -> np.ndarray:
+    """(k, 2) table: column 0 counts reports (s, +1), column 1 reports (s, −1) (algorithm 3, step 2)."""
+    k = check_int(k, "k", minimum=2)
+    s = check_array(levels, "levels", dtype=np.int64, allow_empty=True).ravel()
+    b = check_array(bits, "bits", dtype=np.int64, allow_empty=True).ravel()
+    if s.size != b.size:
+        raise ValueError(f"levels and bits must have the same size, got {s.size} and {b.size}")
+    if s.size and (s.min() < 0 or s.max() >= k):
+        raise ValueError(
+            f"levels must lie in {{0, ..., {k - 1}}}, found {s[(s < 0) | (s >= k)][0]}"
+        )
+    return np.bincount(2 * s + (b < 0), minlength=2 * k).reshape(k, 2)
+
+
+def plc_keep_probability(epsilon_from: float, epsilon_to: float) -> float:
+    """x_ij = (π_i + π_j − 1)/(2π_i − 1), π = e^ε/(e^ε + 1); requires ε_j ≤ ε_i (algorithm 2)."""
+    ei = check_epsilon(epsilon_from, "epsilon_from")
+    ej = check_epsilon(epsilon_to, "epsilon_to")
+    if ej > ei:
+        raise ValueError(f"epsilon_to must be <= epsilon_from ({ei:g}), got {ej:g}")
+    pi, pj = _pi([ei, ej])
+    return float((pi + pj - 1.0) / (2.0 * pi - 1.0))
+
+
+def plc(
+    bits: ArrayLike, epsilon_from: float, epsilon_to: float, rng: np.random.Generator
+) -> np.ndarray:
+    """Collector side, algorithm 2 (PLC), report by report: keep each bit with probability x_ij, else negate it.
+
+    A bit with P(+1) = (1 + v·c_i)/2 becomes one with P(+1) = (1 + v·c_j)/2: a level-j report. Post-processing, so it
+    costs no privacy.
+    """
+    x = plc_keep_probability(epsilon_from, epsilon_to)
+    rng = check_rng(rng)
+    b = check_array(bits, "bits", dtype=np.int64, allow_empty=True)
+    return np.where(rng.random(b.shape) < x, b, -b).astype(np.int8)
+
+
+def plc_counts(
+    counts: ArrayLike, epsilon_from: float, epsilon_to: float, rng: np.random.Generator
+) -> np.ndarray:
+    """PLC on a count table (..., 2): n₁' = Bin(n₁, x) + Bin(n₂, 1 − x) — the law of :func:`plc` on every report."""
+    x = plc_keep_probability(epsilon_from, epsilon_to)
+    rng = check_rng(rng)
+    c = check_array(counts, "counts", dtype=np.int64)
+    n1 = rng.binomial(c[..., 0], x) + rng.binomial(c[..., 1], 1.0 - x)
+    return np.stack((n1, c[..., 0] + c[..., 1] - n1), axis=-1)
+
+
+def compensation_weights(k: int, mu: int, compensate: bool = True) -> np.ndarray:
+    """How many times each level's own reports enter its merged set (algorithm 3, step 5, as in the source's code).
+
+    Level i (0-based) is converted into i+1, …, min(i+μ−1, k−1); when that chain is cut (i + μ − 1 > k − 1) the
+    level is repeated μ − (k − i) + 1 times, so every report counts exactly μ times. (The text's condition
+    "i + μ − 1 < k" with the multiplier μ − k + i would give multipliers ≤ 0; it is a typo.)
+    """
+    k = check_int(k, "k", minimum=2)
+    mu = check_int(mu, "mu", minimum=1, maximum=k)
+    i = np.arange(k)
+    w = np.ones(k, dtype=np.int64)
+    if compensate:
+        cut = i + mu - 1 > k - 1
+        w[cut] = mu - (k - i[cut]) + 1
+    return w
+
+
+def hiera_expand(
+    counts: ArrayLike,
+    epsilons: ArrayLike,
+    mu: int,
+    rng: np.random.Generator,
+    *,
+    compensate: bool = True,
+) -> np.ndarray:
+    """Steps 3–5: PLC every level i into i+1, …, i+μ−1 and merge per level; returns counts (..., k, 2).
+
+    ``counts`` is (..., k, 2) (leading axes: repetitions, coordinates…). Each conversion V_ij is drawn independently
+    from V_i, as in the source. List repetition in the source equals the integer weights used here.
+    """
+    c = check_array(counts, "counts", dtype=np.int64, ndim=(2, 3, 4))
+    k = c.shape[-2]
+    eps = check_schedule(epsilons, k)
+    mu = check_int(mu, "mu", minimum=1, maximum=k)
+    rng = check_rng(rng)
+    w = compensation_weights(k, mu, compensate)
+    merged = c * w[:, None]
+    for i in range(k):
+        for j in range(i + 1, min(i + mu, k)):
+            merged[..., j, :] += plc_counts(c[..., i, :], eps[i], eps[j], rng)
+    return merged
+
+
+def _debiased_sum(merged: np.ndarray, eps: np.ndarray, clip: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Step 6 per level: S = n₁* − n₂* (clipped to [0, N] each if ``clip``); returns (Σ S, Σ N) over levels."""
+    n1 = merged[..., 0].astype(float)
+    n2 = merged[..., 1].astype(float)
+    n = n1 + n2
+    p = _pi(eps)
+    d = 2.0 * p - 1.0
+    a = (p * n - n2) / d
+    b = (p * n - n1) / d
+    if clip:
+        a = np.clip(a, 0.0, n)
+        b = np.clip(b, 0.0, n)
+    return (a - b).sum(axis=-1), n.sum(axis=-1)
+
+
+def hiera_estimate(
+    counts: ArrayLike,
+    epsilons: ArrayLike,
+    mu: int,
+    rng: np.random.Generator,
+    *,
+    clip: bool = True,
+    compensate: bool = True,
+) -> np.ndarray | float:
+    """Collector side, algorithm 3 (steps 2–7): the HierA mean estimate from a count table (..., k, 2).
+
+    m* = Σ_i S(V_i*) / |V*|. Unbiased when ``clip=False`` and ``compensate=True``; μ = 1 skips PLC.
+    """
+    c = check_array(counts, "counts", dtype=np.int64, ndim=(2, 3, 4))
+    eps = check_schedule(epsilons, c.shape[-2])
+    merged = hiera_expand(c, eps, mu, rng, compensate=compensate) if mu > 1 else c
+    s, n = _debiased_sum(merged, eps, clip)
+    if np.any(n == 0):
+        raise ValueError("counts must hold at least one report per estimate, got an empty table")
+    m = s / n
+    return float(m) if np.ndim(m) == 0 else m
+
+
+def hiera_mean(
+    values: ArrayLike,
+    epsilons: ArrayLike,
+    mu: int,
+    rng: np.random.Generator,
+    *,
+    edges: ArrayLike = DEFAULT_EDGES,
+    clip: bool = True,
+    chunk_size: int = 1 << 20,
+) -> float:
+    """The whole protocol: every user runs LHP, the collector runs HierA. Memory is O(chunk_size), not O(n)."""
+    e = check_edges(edges)
+    eps = check_schedule(epsilons, e.size + 1)
+    rng = check_rng(rng)
+    chunk_size = check_int(chunk_size, "chunk_size", minimum=1)
+    v = check_array(values, "values").ravel()
+    k = eps.size
+    counts = np.zeros(2 * k, dtype=np.int64)
+    for start in range(0, v.size, chunk_size):
+        part = check_in_domain(v[start : start + chunk_size], (-1.0, 1.0), "values")
+        s, bits = _lhp(part, eps, e, rng)  # user side (one report per user)
+        counts += np.bincount(2 * s + (bits < 0), minlength=2 * k)  # collector receives the reports
+    return float(hiera_estimate(counts.reshape(k, 2), eps, mu, rng, clip=clip))
+
+
+def hiera_variance(
+    values: ArrayLike, epsilons: ArrayLike, mu: int, *, edges: ArrayLike = DEFAULT_EDGES
+) -> float:
+    """Var(m*) of the unclipped, compensated estimator: n⁻² Σ_u (Σ_s P(s|t_u) M_s − v_u²) (module docstring)."""
+    e = check_edges(edges)
+    eps = check_schedule(epsilons, e.size + 1)
+    k = eps.size
+    mu = check_int(mu, "mu", minimum=1, maximum=k)
+    v = check_in_domain(check_array(values, "values").ravel(), (-1.0, 1.0), "values")
+    inv_c2 = 1.0 / np.tanh(eps / 2.0) ** 2
+    m = inv_c2.copy()
+    for s in range(k):
+        later = np.arange(s + 1, min(s + mu, k))
+        m[s] += np.sum(inv_c2[later] - inv_c2[s]) / mu**2
+    per_level = level_transition(eps) @ m
+    t = np.searchsorted(e, v, side="right")
+    return float((per_level[t].sum() - np.sum(v**2)) / v.size**2)
+
+
+# ================================================================ exact privacy
+
+
+def lhp_output_probabilities(
+    values: ArrayLike, epsilons: ArrayLike, *, edges: ArrayLike = DEFAULT_EDGES
+):
+    """P(t* = s, v* = b | v) for each value: array (..., k, 2), column 0 for b = +1, column 1 for b = −1."""
+    e = check_edges(edges)
+    eps = check_schedule(epsilons, e.size + 1)
+    v = check_in_domain(check_array(values, "values"), (-1.0, 1.0), "values")
+    g = level_transition(eps)[np.searchsorted(e, v, side="right")]  # (..., k)
+    c = np.tanh(eps / 2.0)
+    plus = 0.5 * (1.0 + v[..., None] * c)
+    return g[..., None] * np.stack((plus, 1.0 - plus), axis=-1)
+
+
+def lhp_pair_epsilons(
+    epsilons: ArrayLike, *, edges: ArrayLike = DEFAULT_EDGES, coupled: bool = True
+) -> np.ndarray:
+    """(k, k) matrix E[t, t'] = sup_{v ∈ D_t, v' ∈ D_t'} max_{(s, b)} ln P(s, b | v) / P(s, b | v').
+
+    P(s, b | v) = P(s | t)·(1 + b·c_s·v)/2 is linear in v within a level, so the supremum is attained at the
+    interval ends (closures of the half-open intervals). ``coupled=False``: the level and the reported value are
+    separate inputs, each value anywhere in [−1, 1] (the SGD of algorithm 4: the level comes from x_ij, the value
+    is a gradient).
+    """
+    e = check_edges(edges)
+    eps = check_schedule(epsilons, e.size + 1)
+    log_g = np.log(level_transition(eps))  # [t, s]
+    c = np.tanh(eps / 2.0)  # [s]
+    lo, hi = level_bounds(e).T if coupled else (np.full(eps.size, -1.0), np.ones(eps.size))  # [t]
+    # b = +1: numerator largest at v = hi_t, denominator smallest at v' = lo_t'; b = −1 the reverse.
+    num = np.stack((np.log1p(np.outer(hi, c)), np.log1p(-np.outer(lo, c))))  # [b, t, s]
+    den = np.stack((np.log1p(np.outer(lo, c)), np.log1p(-np.outer(hi, c))))  # [b, t', s]
+    ratio = log_g[:, None, :] - log_g[None, :, :] + num[:, :, None, :] - den[:, None, :, :]
+    return ratio.max(axis=(0, 3))
+
+
+def lhp_exact_epsilon(
+    epsilons: ArrayLike, *, edges: ArrayLike = DEFAULT_EDGES, coupled: bool = True
+) -> float:
+    """The exact (tight) ε of LHP as an LDP mechanism: max over all pairs of inputs and outputs."""
+    return float(lhp_pair_epsilons(epsilons, edges=edges, coupled=coupled).max())
+
+
+def privacy_table(
+    base_epsilons: ArrayLike,
+    multipliers: ArrayLike = HIERA_MULTIPLIERS,
+    *,
+    edges: ArrayLike = DEFAULT_EDGES,
+    schedule_name: str = "5,4,3,2,1",
+    coupled: bool = True,
+) -> pd.DataFrame:
+    """Per level t: claimed ε_t (what the source implies) vs the exact ε of level t against any other value,
+    max_{t'} max(E[t, t'], E[t', t]); plus one row ``level = "all"``: max_t ε_t vs the exact ε of LHP.
+    ``coupled=False``: level and value are separate inputs (algorithm 4), see :func:`lhp_pair_epsilons`."""
+    rows = []
+    for base in check_array(base_epsilons, "base_epsilons", ndim=1):
+        eps = schedule(float(base), multipliers)
+        pair = lhp_pair_epsilons(eps, edges=edges, coupled=coupled)
+        sym = np.maximum(pair, pair.T)
+        for t in range(eps.size):
+            rows.append((schedule_name, float(base), str(t + 1), eps[t], sym[t].max()))
+        rows.append((schedule_name, float(base), "all", eps.max(), pair.max()))
+    cols = ["schedule", "base_epsilon", "level", "claimed_epsilon", "exact_epsilon"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def calibrate_base_epsilon(
+    target_epsilon: float,
+    multipliers: ArrayLike = HIERA_MULTIPLIERS,
+    *,
+    edges: ArrayLike = DEFAULT_EDGES,
+) -> float:
+    """The base ε whose schedule multipliers·ε makes LHP exactly ``target_epsilon``-LDP (root finding)."""
+    target = check_epsilon(target_epsilon, "target_epsilon")
+    mult = np.asarray(multipliers, dtype=float)
+
+    def gap(base: float) -> float:
+        return lhp_exact_epsilon(mult * base, edges=edges) - target
+
+    hi = target / float(mult.min())
+    while (
+        gap(hi) < 0
+    ):  # pragma: no cover - exact ε ≥ the value part alone, so this does not trigger
+        hi *= 2.0
+    return float(brentq(gap, 1e-12, hi, xtol=1e-12, rtol=1e-12))
+
+
+def hiera_claim(
+    epsilons: ArrayLike, *, edges: ArrayLike = DEFAULT_EDGES, level: int | None = None
+) -> PrivacyClaim:
+    """Privacy claim of LHP/HierA. ``level=None``: the whole mechanism, ε = the exact value (private). ``level=t``
+    (0-based): the source's implied per-level guarantee ε_t, flagged not private when the exact value exceeds it."""
+    e = check_edges(edges)
+    eps = check_schedule(epsilons, e.size + 1)
+    pair = lhp_pair_epsilons(eps, edges=e)
+    sens = "domain [-1, 1] split into levels; report (t*, v*) with t* in {1..k}, v* in {-1, +1}"
+    if level is None:
+        return PrivacyClaim("LHP / HierA", "local", sens, float(pair.max()))
+    t = check_int(level, "level", minimum=0, maximum=eps.size - 1)
+    exact = float(np.maximum(pair, pair.T)[t].max())
+    ok = exact <= eps[t] * (1 + 1e-12)
+    why = (
+        ""
+        if ok
+        else f"exact worst-case log-ratio for a level-{t + 1} value is {exact:.4g} > eps_t = {eps[t]:.4g}"
+    )
+    return PrivacyClaim(f"LHP level {t + 1}", "local", sens, float(eps[t]), private=ok, why=why)
+
+
+def privacy_claim(
+    method: str,
+    epsilon: float,
+    *,
+    multipliers: ArrayLike = HIERA_MULTIPLIERS,
+    edges: ArrayLike = DEFAULT_EDGES,
+    coupled: bool = True,
+    variant: str = "as-written",
+) -> PrivacyClaim:
+    """The claim of one user's report under base budget ε, for every method of the chapter.
+
+    ``duchi``/``harmony``/``pm``/``hybrid``: ε-LDP. ``graded-laplace``: not private as written (see
+    :func:`~dpcompendium.chapters.hiera.numeric.numeric_claim`). ``hiera``: LHP with the schedule multipliers·ε, ε = its exact
+    level; ``coupled=False`` for algorithm 4, where the level comes from a feature and the value is a gradient (each
+    SGD user sends one report, so the same claim holds for the user's record). Every claim is for a value in
+    [−1, 1]; its condition (:data:`~dpcompendium.chapters.hiera.datasets.PUBLIC_SCALING`) is that raw values get there by a
+    declared public range, clipped (:func:`~dpcompendium.chapters.hiera.datasets.scale_to_unit`).
+    """
+    eps = check_epsilon(epsilon)
+    if method == "hiera":
+        sched = schedule(eps, multipliers)
+        exact = lhp_exact_epsilon(sched, edges=edges, coupled=coupled)
+        what = "LHP / HierA" if coupled else "LHP in SGD (level from x, value = gradient)"
+        claim = PrivacyClaim(
+            what, "local", "report (t*, v*), v* in {-1, +1}, value domain [-1, 1]", exact
+        )
+    else:
+        claim = numeric_claim(method, eps, epsilons=schedule(eps, multipliers), variant=variant)
+    return claim.with_conditions(PUBLIC_SCALING)

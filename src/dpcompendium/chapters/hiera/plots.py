@@ -1,0 +1,137 @@
+"""Figures of the hiera chapter (matplotlib; each returns the Figure)."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from ...core.plotting import PAGE_WIDTH_IN, method_color, panels
+
+__all__ = ["plot_methods", "plot_mu", "plot_privacy", "plot_sgd"]
+
+_METHOD_STYLE = {
+    m: (label, method_color(m), marker)
+    for m, label, marker in (
+        ("harmony", "Harmony (Duchi)", "o"),
+        ("pm", "PM", "s"),
+        ("graded-laplace", "graded Laplace", "^"),
+        ("hiera", "HierA (source's budgets)", "D"),
+        ("hiera-calibrated", "HierA, exactly ε-LDP", "v"),
+    )
+}
+
+
+def _eps_axis(ax, eps) -> None:
+    """Log-scaled ε axis labelled at the grid's values only."""
+    ax.set_xscale("log")
+    ticks = sorted(set(float(e) for e in eps if np.isfinite(e)))
+    ax.set_xticks(ticks, [f"{e:g}" for e in ticks])
+    ax.xaxis.set_minor_formatter(plt.NullFormatter())
+
+
+def plot_privacy(privacy: pd.DataFrame, pair: np.ndarray, base: float) -> plt.Figure:
+    """(a) exact pairwise log-ratio E[t, t'] of LHP at one base ε; (b) exact vs claimed ε against the base ε."""
+    fig, (ax1, ax2) = plt.subplots(
+        1, 2, figsize=(PAGE_WIDTH_IN, 3.6), constrained_layout=True, width_ratios=(1, 1.1)
+    )
+    im = ax1.imshow(pair, cmap="viridis")
+    k = pair.shape[0]
+    for i in range(k):
+        for j in range(k):
+            ax1.text(j, i, f"{pair[i, j]:.2f}", ha="center", va="center", color="w", fontsize=8)
+    ax1.set_xticks(range(k), [str(t + 1) for t in range(k)])
+    ax1.set_yticks(range(k), [str(t + 1) for t in range(k)])
+    ax1.set_xlabel("level t' of v'")
+    ax1.set_ylabel("level t of v")
+    ax1.set_title(f"(a) sup ln P(y|v)/P(y|v'),\nschedule {{5,4,3,2,1}}·{base:g}")
+    fig.colorbar(im, ax=ax1, shrink=0.8)
+    overall = privacy[privacy["level"] == "all"]
+    for i, (name, g) in enumerate(overall.groupby("schedule", sort=False)):
+        ax2.plot(g["base_epsilon"], g["exact_epsilon"], "-o", color=f"C{i}", label=f"{name}: exact")
+        ax2.plot(
+            g["base_epsilon"], g["claimed_epsilon"], "--", color=f"C{i}", label=f"{name}: max ε_t"
+        )
+    ax2.set_xlabel("base ε")
+    ax2.set_ylabel("ε of the whole report")
+    ax2.set_title("(b) exact LDP level of LHP\nvs the largest budget")
+    ax2.legend(fontsize=8)
+    return fig
+
+
+def plot_mu(mu_table: pd.DataFrame, closed: pd.DataFrame) -> plt.Figure:
+    """MAE of HierA against ε for each μ (markers: simulation; lines: √(2/π)·sd of the unclipped estimator)."""
+    fig, ax = plt.subplots(figsize=(6.4, 3.6), constrained_layout=True)
+    for i, (mu, g) in enumerate(mu_table.groupby("mu", sort=True)):
+        ax.errorbar(
+            g["epsilon"],
+            g["mae"],
+            yerr=2 * g["mae_se"],
+            fmt="o",
+            color=f"C{i}",
+            ms=4,
+            label=f"μ = {mu}",
+        )
+        c = closed[closed["mu"] == mu]
+        ax.plot(c["epsilon"], c["mae_unclipped"], "-", color=f"C{i}", lw=1)
+    _eps_axis(ax, mu_table["epsilon"])
+    ax.set_yscale("log")
+    ax.set_xlabel("base ε (schedule {5ε, 4ε, 3ε, 2ε, ε})")
+    ax.set_ylabel("MAE of the mean")
+    ax.legend()
+    return fig
+
+
+def plot_methods(methods: pd.DataFrame) -> plt.Figure:
+    """MAE against ε per dataset and method (log–log)."""
+    names = list(dict.fromkeys(methods["dataset"]))
+    fig, axes = panels(len(names), panel_height=2.4)
+    for ax, name in zip(axes, names, strict=True):
+        d = methods[methods["dataset"] == name]
+        for m, g in d.groupby("method", sort=False):
+            label, color, marker = _METHOD_STYLE.get(m, (m, None, "o"))
+            ax.plot(g["epsilon"], g["mae"], marker=marker, color=color, label=label, ms=4)
+        _eps_axis(ax, d["epsilon"])
+        ax.set_yscale("log")
+        ax.set_title(name)
+        ax.set_xlabel("base ε")
+    for ax in axes:
+        if ax.get_subplotspec().is_first_col():
+            ax.set_ylabel("MAE of the mean")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=min(len(labels), 3))
+    return fig
+
+
+def plot_sgd(sgd: pd.DataFrame) -> plt.Figure:
+    """5-fold MSE against ε, one panel per (dataset, variant) in rows of at most three; grey lines: least squares
+    and non-private SGD."""
+    names = list(dict.fromkeys(sgd["dataset"]))
+    variants = [v for v in dict.fromkeys(sgd["variant"]) if v != "non-private"]
+    share = {"sharey": "row"} if len(variants) <= 3 else {}
+    fig, flat = panels(
+        len(names) * len(variants), ncols=min(3, len(variants)), panel_height=2.4, **share
+    )
+    for r, name in enumerate(names):
+        d = sgd[sgd["dataset"] == name]
+        ols = d.loc[d["method"] == "least-squares", "mse"].iloc[0]
+        for c, variant in enumerate(variants):
+            ax = flat[r * len(variants) + c]
+            v = d[d["variant"] == variant]
+            for m, g in v[v["method"] != "none"].groupby("method", sort=False):
+                label, color, marker = _METHOD_STYLE.get(m, (m, None, "o"))
+                ax.plot(g["epsilon"], g["mse"], marker=marker, color=color, label=label, ms=4)
+            ax.axhline(ols, color="k", lw=1, label="least squares")
+            sgd0 = v.loc[v["method"] == "none", "mse"]
+            if len(sgd0):
+                ax.axhline(sgd0.iloc[0], color="0.5", ls="--", lw=1, label="SGD, no privacy")
+            _eps_axis(ax, v["epsilon"])
+            ax.set_yscale("log")
+            ax.set_title(f"{name}, {variant}")
+            ax.set_xlabel("base ε")
+    for ax in flat:
+        if ax.get_subplotspec().is_first_col():
+            ax.set_ylabel("5-fold MSE")
+    handles, labels = flat[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=min(len(labels), 3))
+    return fig

@@ -1,0 +1,464 @@
+"""LDP mini-batch SGD for linear regression (algorithm 4 of [src_hiera]; the setting of [wang2019collecting]).
+
+Users hold (x_i, y_i) ∈ [−1, 1]^d × [−1, 1]; the model is y ≈ β·[1, x]. Each user takes part in one iteration only.
+In iteration t the collector sends β_t to a fresh group of G users; each computes the gradient of
+R = (β·x̃ − y)² + (λ/2)‖β‖², clips it to [−1, 1]^{d+1}, samples **one** coordinate j uniformly and reports it with an
+ε-LDP mechanism (for HierA: LHP, with the level of x̃_j); the collector estimates every coordinate's mean gradient
+and sets β_{t+1} = β_t − γ_t ĝ, γ_t = t^(−lr_power) (the source: 1/√t). Each user's report is ε-LDP (local neighbours, domain [−1, 1]); for
+HierA, the LHP schedule's exact ε (:func:`~dpcompendium.chapters.hiera.hiera.lhp_exact_epsilon`).
+
+``faithful=False`` follows the text: ĝ_j averages the reports of the users who sampled j (an unbiased estimate of
+the mean gradient), the regulariser's gradient is λβ, HierA's schedule is {2ε, 1.75ε, 1.5ε, 1.25ε, ε}.
+``faithful=True`` reproduces the source's code: reports are averaged over the whole group with zeros for the other
+coordinates (ĝ shrunk by ≈ 1/(d+1)), the regulariser's gradient is λ|β| with none on the intercept, the schedule is
+{5ε, …, ε}. Group size: ``"code"`` max(⌈d̃ ln d̃ / ε²⌉, 1000), ``"text"`` ⌈2 d̃ ln d̃ / ε²⌉ (d̃ = d + 1).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from functools import partial
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+from sklearn.linear_model import LinearRegression
+from sklearn.model_selection import KFold
+
+from ...core.experiments import sweep
+from ...core.validation import check_array, check_epsilon, check_int, check_rng
+from .hiera import compensation_weights
+from .levels import DEFAULT_EDGES, HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS, check_edges
+from .numeric import _pm, duchi_constant
+
+__all__ = [
+    "SGD_METHODS",
+    "SGD_VARIANTS",
+    "group_size",
+    "kfold_mse",
+    "ldp_sgd",
+    "least_squares_kfold_mse",
+    "sgd_experiment",
+]
+
+#: ``corrected`` = the text; ``code-training`` = the code's SGD scored correctly; ``faithful`` = the code throughout.
+SGD_VARIANTS = ("corrected", "code-training", "faithful")
+#: ``none`` is the same SGD with exact gradients (no privacy, no coordinate sampling).
+SGD_METHODS = ("none", "harmony", "pm", "graded-laplace", "hiera")
+
+
+def group_size(d_tilde: int, epsilon: float, rule: str = "code") -> int:
+    """Users per iteration: ``"code"`` max(⌈d̃ ln d̃/ε²⌉, 1000); ``"text"`` ⌈2 d̃ ln d̃/ε²⌉."""
+    d_tilde = check_int(d_tilde, "d_tilde", minimum=2)
+    eps = check_epsilon(epsilon)
+    if rule == "code":
+        return max(math.ceil(d_tilde * math.log(d_tilde) / eps**2), 1000)
+    if rule == "text":
+        return max(math.ceil(2 * d_tilde * math.log(d_tilde) / eps**2), 1)
+    raise ValueError(f"group_rule must be 'code' or 'text', got {rule!r}")
+
+
+class _Runs:
+    """Per-run constants of one vectorized SGD pass (R runs, d̃ coordinates, k levels), computed once per pass.
+
+    Every table holds exactly the value the per-iteration code would compute from the gathered budgets (e.g.
+    tanh(ε_s/2) looked up instead of recomputed), so the results and the random stream do not change.
+    """
+
+    def __init__(self, eps: np.ndarray, sched: np.ndarray, edges: np.ndarray, mu: int, dt: int):
+        r, k = sched.shape
+        self.r, self.dt, self.k, self.mu = r, dt, k, mu
+        self.edges = np.asarray(edges, dtype=float)
+        self.cell_off = (dt * np.arange(r))[:, None]  # row offset of run r in a flat (R, d̃) table
+        self.lvl_off = (k * np.arange(r))[:, None]  # row offset of run r in a flat (R, k) table
+        e = np.exp(sched)
+        self.p_keep = (e / (e + k - 1.0)).ravel()  # GRR: keep the level
+        self.tanh_sched = np.tanh(sched / 2.0).ravel()  # Duchi under the perturbed level's budget
+        self.lap_scale = (2.0 / sched).ravel()  # graded Laplace
+        self.eps = eps[:, None]
+        self.tanh_eps = np.tanh(self.eps / 2.0)  # Harmony
+        self.duchi_c = duchi_constant(eps)[:, None]
+        self.w = compensation_weights(k, mu)[:, None]
+        pi = np.exp(sched) / (np.exp(sched) + 1.0)  # (R, k)
+        self.pi = pi[:, None, :]
+        self.two_pi_1 = 2.0 * self.pi - 1.0
+        self.plc = []  # PLC conversions i → jj: (i, jj, x, 1 − x), x (R, 1)
+        for i in range(k):
+            for jj in range(i + 1, min(i + mu, k)):
+                x = ((pi[:, i] + pi[:, jj] - 1.0) / (2.0 * pi[:, i] - 1.0))[:, None]
+                self.plc.append((i, jj, x, 1.0 - x))
+
+    def level(self, v: np.ndarray) -> np.ndarray:
+        """``np.searchsorted(edges, v, side="right")`` (int8): #edges − #{edges > v}, NaN → #edges as well."""
+        lvl = np.full(v.shape, self.edges.size, dtype=np.int8)
+        below = np.empty(v.shape, dtype=bool)
+        for e in self.edges:
+            np.less(v, e, out=below)
+            lvl -= below.view(np.int8)
+        return lvl
+
+
+def _estimate(
+    method: str,
+    gj: np.ndarray,
+    xj: np.ndarray,
+    j: np.ndarray,
+    dt: int,
+    eps: np.ndarray,
+    sched: np.ndarray,
+    edges: np.ndarray,
+    mu: int,
+    faithful: bool,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """(R, d̃) estimated mean gradient of one group. ``gj``, ``xj``, ``j``: (R, G) sampled coordinate's clipped
+    gradient, feature value and index; ``eps`` (R,) and ``sched`` (R, k): each run's budgets."""
+    runs = _Runs(eps, sched, edges, mu, dt)
+    return _estimate_runs(method, gj, xj, j + runs.cell_off, runs, faithful, rng)
+
+
+def _estimate_runs(
+    method: str,
+    gj: np.ndarray,
+    xj: np.ndarray,
+    cell: np.ndarray,
+    runs: _Runs,
+    faithful: bool,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """:func:`_estimate` with the per-run constants precomputed; ``cell`` (R, G) = run · d̃ + sampled coordinate."""
+    r, g = gj.shape
+    dt, k = runs.dt, runs.k
+    n_j = np.bincount(cell.ravel(), minlength=r * dt).reshape(r, dt)
+    if (
+        method == "hiera"
+    ):  # user side: LHP with the level of x_j; collector side: HierA per coordinate
+        level = runs.level(xj)
+        keep = rng.random((r, g)) < runs.p_keep.take(level + runs.lvl_off)  # GRR on the level
+        other = rng.integers(0, k - 1, size=(r, g))
+        other += other >= level
+        s = np.where(keep, level, other)
+        # Duchi under ε_s: P(+1) = (1 + g·tanh(ε_s/2))/2; bit −1 ⟺ u ≥ P(+1)
+        p_plus = gj * runs.tanh_sched.take(s + runs.lvl_off)
+        p_plus += 1.0
+        p_plus *= 0.5
+        flat = cell * k
+        flat += s
+        flat *= 2
+        flat += rng.random((r, g)) >= p_plus
+        counts = np.bincount(flat.ravel(), minlength=r * dt * k * 2).reshape(r, dt, k, 2)
+        tot, n = _hiera_runs(counts, runs, rng)
+        est = np.divide(tot, n, out=np.zeros_like(tot), where=n > 0)
+        return est * n_j / g if faithful else est
+    if method == "harmony":
+        p_plus = gj * runs.tanh_eps
+        p_plus += 1.0
+        p_plus *= 0.5
+        rep = np.where(rng.random((r, g)) < p_plus, runs.duchi_c, -runs.duchi_c)
+    elif method == "pm":
+        rep = _pm(gj, runs.eps, rng.random((r, g)))
+    elif (
+        method == "graded-laplace"
+    ):  # the level of the gradient value itself, as in the source's code
+        scale = runs.lap_scale.take(runs.level(gj) + runs.lvl_off)
+        rep = rng.laplace(0.0, 1.0, size=(r, g))
+        rep *= scale
+        rep += gj
+    else:
+        raise ValueError(f"method must be one of {', '.join(SGD_METHODS)}, got {method!r}")
+    sums = np.bincount(cell.ravel(), weights=rep.ravel(), minlength=r * dt).reshape(r, dt)
+    return sums / g if faithful else sums / np.maximum(n_j, 1)
+
+
+def _hiera_runs(counts: np.ndarray, runs: _Runs, rng: np.random.Generator):
+    """HierA steps 3–6 on counts (R, d̃, k, 2) with one schedule per run (R, k); returns (Σ S, Σ N) (R, d̃)."""
+    merged = counts * runs.w
+    for i, jj, x, not_x in runs.plc:
+        c = counts[..., i, :]
+        n1 = rng.binomial(c[..., 0], x) + rng.binomial(c[..., 1], not_x)
+        merged[..., jj, 0] += n1
+        merged[..., jj, 1] += c[..., 0] + c[..., 1] - n1
+    n1 = merged[..., 0].astype(float)
+    n2 = merged[..., 1].astype(float)
+    n = n1 + n2
+    p = runs.pi
+    a = np.clip((p * n - n2) / runs.two_pi_1, 0.0, n)
+    b = np.clip((p * n - n1) / runs.two_pi_1, 0.0, n)
+    return (a - b).sum(axis=-1), n.sum(axis=-1)
+
+
+def _sgd(xa, ya, train, method, eps, faithful, mu, lam, g, edges, rng, lr_power=0.5) -> np.ndarray:
+    """Vectorized SGD: runs = (ε, fold) for budgets ``eps`` (E,) and training sets ``train`` (F, m); group size g.
+
+    Returns β of shape (E, F, d̃). Visiting order: one uniformly random permutation of all users, restricted to each
+    training set, so every run sees its users in a uniformly random order (runs of one fold share it) and the
+    per-iteration gather reads nearly contiguous memory.
+    """
+    n_e, (n_f, m) = eps.size, train.shape
+    n, dt = ya.size, xa.shape[1] + 1
+    perm = rng.permutation(n)
+    xp = np.empty((n, dt))  # [1, x] of the users in visiting order
+    xp[:, 0] = 1.0
+    np.take(xa, perm, axis=0, out=xp[:, 1:], mode="clip")
+    yp = ya.take(perm)
+    order = np.empty(
+        (n_f, m), dtype=np.intp
+    )  # positions in (xp, yp) of each training set, in visiting order
+    member = np.empty(n, dtype=bool)
+    for f in range(n_f):
+        member.fill(False)
+        member[train[f]] = True
+        order[f] = np.flatnonzero(member.take(perm))
+    e_runs = np.repeat(eps, n_f)  # (R,), R = E·F, run r = (e, f) with f fastest
+    sched = e_runs[:, None] * np.asarray(HIERA_MULTIPLIERS if faithful else SGD_TEXT_MULTIPLIERS)
+    runs = _Runs(e_runs, sched, edges, mu, dt)
+    beta = rng.random((n_e, n_f, dt))
+    flat = (n_e * n_f, g)
+    x_off = dt * np.arange(n_f * g).reshape(n_f, g)  # row offset of user (f, i) in the flat xt
+    cell_off = runs.cell_off.reshape(n_e, n_f, 1)
+    xt = np.empty((n_f, g, dt))
+    resid_f = np.empty((n_f, n_e, g))  # fold-major; resid below is its (E, F, G) view
+    resid = resid_f.transpose(1, 0, 2)
+    for t in range(1, m // g + 1):
+        idx = order[:, (t - 1) * g : t * g]
+        np.take(xp, idx, axis=0, out=xt, mode="clip")  # valid indices; "raise" would buffer `out`
+        # β·x̃ per user: one 2-D einsum per fold (twice as fast as one 3-D einsum; the same kernel, so the same sums)
+        beta_f = np.ascontiguousarray(beta.transpose(1, 0, 2))
+        for f in range(n_f):
+            np.einsum("gd,ed->eg", xt[f], beta_f[f], out=resid_f[f])
+        resid -= yp.take(idx)
+        if faithful:
+            reg = lam * np.abs(beta)
+            reg[..., 0] = 0.0
+        else:
+            reg = lam * beta
+        if method == "none":
+            grad = 2.0 * xt[None] * resid[..., None] + reg[:, :, None, :]
+            step = np.clip(grad, -1.0, 1.0).mean(axis=2)
+        else:  # each user computes only the coordinate it reports
+            j = rng.integers(0, dt, size=(n_e, n_f, g))
+            xj = xt.take(j + x_off)
+            cell = (
+                j + cell_off
+            )  # run · d̃ + j, also the index of β_j (and of λβ_j) in the flat (E, F, d̃)
+            gj = xj * 2.0
+            gj *= resid
+            gj += reg.take(cell)
+            np.clip(gj, -1.0, 1.0, out=gj)
+            step = _estimate_runs(
+                method, gj.reshape(flat), xj.reshape(flat), cell.reshape(flat), runs, faithful, rng
+            ).reshape(n_e, n_f, dt)
+        beta = beta - step * t ** (-lr_power)
+    return beta
+
+
+def _check_settings(lam, lr_power):
+    if isinstance(lam, bool) or not isinstance(lam, int | float) or not 0 <= lam < math.inf:
+        raise ValueError(f"lam must be a finite number >= 0, got {lam!r}")
+    if (
+        isinstance(lr_power, bool)
+        or not isinstance(lr_power, int | float)
+        or not 0 < lr_power < math.inf
+    ):
+        raise ValueError(f"lr_power must be a finite number > 0, got {lr_power!r}")
+
+
+def _check_xy(x, y):
+    xa = check_array(x, "x", ndim=2)
+    ya = check_array(y, "y", ndim=1)
+    if ya.size != xa.shape[0]:
+        raise ValueError(f"y must have {xa.shape[0]} rows like x, got {ya.size}")
+    if np.abs(xa).max() > 1 or np.abs(ya).max() > 1:
+        raise ValueError("x and y must lie in [-1, 1]")
+    return xa, ya
+
+
+def ldp_sgd(
+    x: ArrayLike,
+    y: ArrayLike,
+    method: str,
+    epsilon: float,
+    rng: np.random.Generator,
+    *,
+    faithful: bool = False,
+    mu: int = 2,
+    lam: float = 1e-4,
+    group_rule: str = "code",
+    lr_power: float = 0.5,
+    edges: ArrayLike = DEFAULT_EDGES,
+) -> np.ndarray:
+    """Algorithm 4: one pass of LDP mini-batch SGD over the n users of (x, y); returns β = [b, α_1, …, α_d].
+
+    Users are visited in a random order; the last n mod G users are not used (as in the source).
+    """
+    eps = check_epsilon(epsilon)
+    rng = check_rng(rng)
+    xa, ya, e, mu = _check_run(x, y, method, mu, edges, lam, lr_power)
+    g = group_size(xa.shape[1] + 1, eps, group_rule)
+    train = np.arange(ya.size)[None]
+    return _sgd(xa, ya, train, method, np.array([eps]), faithful, mu, lam, g, e, rng, lr_power)[
+        0, 0
+    ]
+
+
+def _check_run(x, y, method, mu, edges, lam, lr_power):
+    """Validate the arguments shared by :func:`ldp_sgd` and :func:`kfold_mse`; return (x, y, edges, mu)."""
+    e, mu = _check_options(method, mu, edges, lam, lr_power)
+    xa, ya = _check_xy(x, y)
+    return xa, ya, e, mu
+
+
+def _check_options(method, mu, edges, lam, lr_power):
+    """Validate everything but the data; return (edges, mu)."""
+    e = check_edges(edges)
+    if e.size != len(HIERA_MULTIPLIERS) - 1:  # one level per budget of the schedule
+        raise ValueError(
+            f"edges must have {len(HIERA_MULTIPLIERS) - 1} entries (5 levels), got {e.tolist()}"
+        )
+    mu = check_int(mu, "mu", minimum=1, maximum=e.size + 1)
+    _check_settings(lam, lr_power)
+    if method not in SGD_METHODS:
+        raise ValueError(f"method must be one of {', '.join(SGD_METHODS)}, got {method!r}")
+    return e, mu
+
+
+def _folds(n: int, folds: int, faithful: bool, rng: np.random.Generator):
+    kf = KFold(
+        n_splits=folds,
+        shuffle=not faithful,
+        random_state=None if faithful else int(rng.integers(2**31)),
+    )
+    return list(kf.split(np.arange(n)))
+
+
+def kfold_mse(
+    x: ArrayLike,
+    y: ArrayLike,
+    method: str,
+    epsilons: Sequence[float],
+    rng: np.random.Generator,
+    *,
+    folds: int = 5,
+    faithful: bool = False,
+    faithful_eval: bool | None = None,
+    mu: int = 2,
+    lam: float = 1e-4,
+    group_rule: str = "code",
+    lr_power: float = 0.5,
+    edges: ArrayLike = DEFAULT_EDGES,
+) -> np.ndarray:
+    """Cross-validated MSE of :func:`ldp_sgd` for each ε (squared errors pooled over folds, as in the source).
+
+    ``faithful=False``: shuffled :class:`sklearn.model_selection.KFold`, predictions on each fold's test rows.
+    ``faithful=True``: the source's ``five_folds_sgd`` — contiguous folds, and predictions made on rows x[j] of the
+    *whole* data (its first rows) but compared with the test targets y_test[j]. (Its outer loop that repeats the
+    five folds five times changes nothing in expectation and is not repeated.) All folds and every ε with the same
+    group size run in one vectorized pass; training sets are cut to the shortest fold's length (one user less at
+    most). ``faithful_eval`` (default: ``faithful``) sets the evaluation alone, so that the code's training can be
+    scored correctly. Returns an array aligned with ``epsilons``.
+    """
+    xa, ya = _check_xy(x, y)
+    rng = check_rng(rng)
+    e, mu = _check_options(method, mu, edges, lam, lr_power)
+    eps = np.array([check_epsilon(v) for v in epsilons])
+    folds = check_int(folds, "folds", minimum=2)
+    faithful_eval = faithful if faithful_eval is None else bool(faithful_eval)
+    splits = _folds(ya.size, folds, faithful_eval, rng)
+    m = min(len(tr) for tr, _ in splits)
+    train = np.stack([tr[:m] for tr, _ in splits])
+    sizes = np.array([group_size(xa.shape[1] + 1, v, group_rule) for v in eps])
+    beta = np.empty((eps.size, folds, xa.shape[1] + 1))
+    for g in np.unique(sizes):
+        which = np.flatnonzero(sizes == g)
+        beta[which] = _sgd(
+            xa, ya, train, method, eps[which], faithful, mu, lam, int(g), e, rng, lr_power
+        )
+    # squared errors pooled over the folds, in fold order: one matrix product per fold for every ε at once
+    se = np.empty((eps.size, sum(te.size for _, te in splits)))
+    start = 0
+    for f, (_, te) in enumerate(splits):
+        xf = xa[: te.size] if faithful_eval else xa.take(te, axis=0)
+        err = beta[:, f, 1:] @ xf.T  # (E, |test|): b[0] + x·b[1:] − y
+        err += beta[:, f, :1]
+        err -= ya.take(te)
+        np.square(err, out=se[:, start : start + te.size])
+        start += te.size
+    return np.array([float(np.mean(row)) for row in se])
+
+
+def least_squares_kfold_mse(
+    x: ArrayLike, y: ArrayLike, rng: np.random.Generator, *, folds: int = 5
+) -> float:
+    """Non-private reference: ordinary least squares (scikit-learn), the same shuffled K-fold MSE."""
+    rng = check_rng(rng)
+    xa = check_array(x, "x", ndim=2)
+    ya = check_array(y, "y", ndim=1)
+    se = []
+    for tr, te in _folds(ya.size, check_int(folds, "folds", minimum=2), False, rng):
+        fit = LinearRegression().fit(xa[tr], ya[tr])
+        se.append((fit.predict(xa[te]) - ya[te]) ** 2)
+    return float(np.mean(np.concatenate(se)))
+
+
+def _sgd_cell(dataset, method, variant, rng, *, data, epsilons, folds, first_variant, **kw):
+    x, y = data[dataset]  # validated by sgd_experiment
+    if (
+        method == "least-squares"
+    ):  # non-private: one row per dataset, kept for the first variant only
+        mse = (
+            least_squares_kfold_mse(x, y, rng, folds=folds) if variant == first_variant else np.nan
+        )
+        return [{"epsilon": np.nan, "folds": folds, "mse": mse}]
+    eps = [np.nan] if method == "none" else list(epsilons)
+    mse = kfold_mse(
+        x,
+        y,
+        method,
+        [1.0] if method == "none" else eps,
+        rng,
+        folds=folds,
+        faithful=variant != "corrected",
+        faithful_eval=variant == "faithful",
+        **kw,
+    )
+    return [{"epsilon": e, "folds": folds, "mse": float(v)} for e, v in zip(eps, mse, strict=True)]
+
+
+def sgd_experiment(
+    data: Mapping[str, tuple[np.ndarray, np.ndarray]],
+    epsilons: Sequence[float],
+    methods: Sequence[str],
+    seed: int,
+    *,
+    variants: Sequence[str] = SGD_VARIANTS,
+    folds: int = 5,
+    n_jobs: int = 1,
+    **kw,
+) -> pd.DataFrame:
+    """Experiment 3: K-fold MSE per dataset, method, variant and ε, plus ``least-squares`` (non-private, OLS).
+
+    Variants: ``corrected`` (the text), ``code-training`` (the code's training, scored correctly), ``faithful`` (the
+    code's training and its evaluation).
+
+    Columns dataset, method, variant, epsilon (empty for non-private rows), folds, mse. ``method="none"`` is the
+    same SGD without privacy. One random stream per (dataset, method, variant) cell (:func:`~dpcompendium.core.experiments.sweep`).
+    """
+    for v in variants:
+        if v not in SGD_VARIANTS:
+            raise ValueError(f"variants must be among {', '.join(SGD_VARIANTS)}, got {v!r}")
+    grid = {"dataset": list(data), "method": [*methods, "least-squares"], "variant": list(variants)}
+    checked = {name: _check_xy(*xy) for name, xy in data.items()}
+    cell = partial(
+        _sgd_cell,
+        data=checked,
+        epsilons=list(epsilons),
+        folds=folds,
+        first_variant=variants[0] if variants else None,
+        **kw,
+    )
+    runs = sweep(cell, grid, 1, seed, n_jobs=n_jobs).drop(columns="rep")
+    keep = ~((runs["method"] == "least-squares") & (runs["variant"] != variants[0]))
+    runs = runs[keep].reset_index(drop=True)
+    runs.loc[runs["method"] == "least-squares", "variant"] = "non-private"
+    return runs[["dataset", "method", "variant", "epsilon", "folds", "mse"]]

@@ -1,0 +1,243 @@
+"""Monte-Carlo repetitions of the mean estimators, exact in distribution and vectorized over repetitions.
+
+Simulating every user's report R times costs R·n random draws per mechanism. The estimators only need sufficient
+statistics, which we draw from their exact laws:
+
+- Duchi/Harmony: the number of +1 reports is a sum of independent Bernoulli((1 + v_i c)/2).
+- HierA: a Duchi bit is Duchi's rounding r_i ~ ±1 with P(+1) = (1 + v_i)/2, kept with probability π_s
+  [src_hiera, ``user.per_value``]. Users of one level with the same r are exchangeable, so the table n[s, b] is a sum
+  of multinomials over the cells (t, r); PLC acts on counts by binomials (:func:`~dpcompendium.chapters.hiera.hiera.plc_counts`).
+- Graded Laplace: a sum of n_t iid Lap(b_t) is Gamma(n_t, b_t) − Gamma(n_t, b_t).
+- PM: one uniform per user and repetition (inverse CDF).
+
+Bernoulli sums are drawn per distinct value when values repeat (Adult ages: binomials), else per user.
+``tests/test_ldp_simulate.py`` checks these laws against the user-side functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import partial
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+
+from ...core.experiments import sweep
+from ...core.validation import check_array, check_epsilon, check_in_domain, check_int, check_rng
+from .hiera import (
+    calibrate_base_epsilon,
+    hiera_estimate,
+    hiera_variance,
+    level_transition,
+    lhp_exact_epsilon,
+)
+from .levels import DEFAULT_EDGES, HIERA_MULTIPLIERS, check_edges, schedule
+from .numeric import _pm, duchi_constant
+
+__all__ = [
+    "METHODS",
+    "actual_epsilon",
+    "hiera_closed_form",
+    "methods_experiment",
+    "mu_experiment",
+    "simulate_estimates",
+]
+
+#: Methods of experiment 2. ``hiera-calibrated``: HierA with its schedule scaled so that LHP is exactly ε-LDP.
+METHODS = ("harmony", "pm", "graded-laplace", "hiera", "hiera-calibrated")
+
+_MAX_DRAWS = 1 << 22  # random numbers per block (32 MiB of float64)
+
+
+def _bernoulli_sums(
+    p: np.ndarray, groups: np.ndarray, n_groups: int, reps: int, rng: np.random.Generator
+) -> np.ndarray:
+    """(reps, n_groups): per group, the sum of independent Bernoulli(p_i) over its members, per repetition."""
+    order = np.lexsort((p, groups))  # the distinct (group, p) pairs, in increasing (group, p) order
+    g_s, p_s = groups[order], p[order]
+    first = np.flatnonzero(np.r_[True, (g_s[1:] != g_s[:-1]) | (p_s[1:] != p_s[:-1])])
+    if first.size * 8 <= p.size:  # few distinct (group, p): one binomial each
+        counts = np.diff(np.r_[first, p.size])
+        draws = rng.binomial(counts, p_s[first], size=(reps, first.size))
+        onehot = np.zeros((first.size, n_groups))
+        onehot[np.arange(first.size), g_s[first]] = 1.0
+        return np.rint(draws @ onehot).astype(np.int64)
+    block = max(1, _MAX_DRAWS // p.size)
+    if n_groups == 1:
+        out = [
+            (rng.random((min(block, reps - r), p.size)) < p).sum(axis=1)[:, None]
+            for r in range(0, reps, block)
+        ]
+        return np.concatenate(out).astype(np.int64)
+    onehot = np.zeros((p.size, n_groups))
+    onehot[np.arange(p.size), groups] = 1.0
+    out = [
+        np.rint((rng.random((min(block, reps - r), p.size)) < p).astype(float) @ onehot)
+        for r in range(0, reps, block)
+    ]
+    return np.concatenate(out).astype(np.int64)
+
+
+def simulate_estimates(
+    values: ArrayLike,
+    method: str,
+    epsilon: float,
+    reps: int,
+    rng: np.random.Generator,
+    *,
+    mu: int = 2,
+    multipliers: Sequence[float] = HIERA_MULTIPLIERS,
+    edges: ArrayLike = DEFAULT_EDGES,
+    clip: bool = True,
+    laplace_variant: str = "as-written",
+) -> np.ndarray:
+    """``reps`` independent mean estimates of ``method`` at base budget ε, as arrays of shape (reps,).
+
+    Methods: ``harmony`` (Duchi, ε), ``pm`` (ε), ``graded-laplace`` (schedule multipliers·ε, as in the source),
+    ``hiera`` (schedule multipliers·ε, μ), ``hiera-calibrated`` (schedule scaled so LHP is exactly ε-LDP).
+    """
+    eps = check_epsilon(epsilon)
+    reps = check_int(reps, "reps", minimum=1)
+    rng = check_rng(rng)
+    e = check_edges(edges)
+    v = check_in_domain(check_array(values, "values").ravel(), (-1.0, 1.0), "values")
+    n = v.size
+    if method == "harmony":
+        plus = _bernoulli_sums(
+            0.5 * (1 + v * np.tanh(eps / 2)), np.zeros(n, np.int64), 1, reps, rng
+        )[:, 0]
+        return float(duchi_constant(eps)) * (2.0 * plus - n) / n
+    if method == "pm":
+        block = max(1, _MAX_DRAWS // n)
+        return np.concatenate(
+            [
+                _pm(v, eps, rng.random((min(block, reps - r), n))).mean(axis=1)
+                for r in range(0, reps, block)
+            ]
+        )
+    levels = np.searchsorted(e, v, side="right")
+    k = e.size + 1
+    if method == "graded-laplace":
+        sched = schedule(eps, multipliers)
+        if laplace_variant not in ("as-written", "private"):
+            raise ValueError(
+                f"laplace_variant must be 'as-written' or 'private', got {laplace_variant!r}"
+            )
+        scale = 2.0 / (np.full(k, sched.min()) if laplace_variant == "private" else sched)
+        n_t = np.bincount(levels, minlength=k).astype(float)
+        noise = rng.gamma(n_t, scale, size=(reps, k)) - rng.gamma(n_t, scale, size=(reps, k))
+        return v.mean() + noise.sum(axis=1) / n
+    if method in ("hiera", "hiera-calibrated"):
+        base = (
+            calibrate_base_epsilon(eps, multipliers, edges=e)
+            if method == "hiera-calibrated"
+            else eps
+        )
+        sched = schedule(base, multipliers)
+        r_plus = _bernoulli_sums(0.5 * (1.0 + v), levels, k, reps, rng)  # (reps, k)
+        n_t = np.bincount(levels, minlength=k)
+        cells = np.stack((r_plus, n_t - r_plus), axis=-1)  # (reps, t, r)
+        pi = np.exp(sched) / (np.exp(sched) + 1.0)
+        keep = np.stack((pi, 1.0 - pi), axis=-1)  # [s, b] for r = +1
+        flip = keep[:, ::-1]  # for r = −1
+        g = level_transition(sched)  # [t, s]
+        pvals = g[:, None, :, None] * np.stack((keep, flip))[None]  # [t, r, s, b]
+        counts = (
+            rng.multinomial(cells, pvals.reshape(k, 2, 2 * k)).sum(axis=(1, 2)).reshape(reps, k, 2)
+        )
+        return np.asarray(hiera_estimate(counts, sched, mu, rng, clip=clip))
+    raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+
+
+def _cell(dataset, epsilon, reps, rng, *, data, method=None, mu=2, **kw):
+    v = data[dataset]
+    est = simulate_estimates(v, method, epsilon, reps, rng, mu=mu, **kw)
+    return [{"rep": r, "error": float(x - v.mean())} for r, x in enumerate(est)]
+
+
+def _mu_cell(dataset, mu, epsilon, reps, rng, *, data, **kw):
+    return _cell(dataset, epsilon, reps, rng, data=data, method="hiera", mu=mu, **kw)
+
+
+def _summarize(runs: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    out = runs.groupby(by, sort=False)["error"].agg(
+        reps="size",
+        mae=lambda x: float(np.mean(np.abs(x))),
+        mae_se=lambda x: float(np.std(np.abs(x), ddof=1)),
+    )
+    out["mae_se"] /= np.sqrt(out["reps"])
+    return out.reset_index()
+
+
+def mu_experiment(
+    data: Mapping[str, np.ndarray],
+    epsilons: Sequence[float],
+    mus: Sequence[int],
+    reps: int,
+    seed: int,
+    *,
+    n_jobs: int = 1,
+    **kw,
+) -> pd.DataFrame:
+    """Experiment 1: HierA's MAE for each μ and ε (columns dataset, mu, epsilon, reps, mae, mae_se)."""
+    grid = {"dataset": list(data), "mu": list(mus), "epsilon": list(epsilons)}
+    runs = sweep(
+        partial(_mu_cell, data=dict(data), **kw), grid, reps, seed, n_jobs=n_jobs, vectorized=True
+    )
+    return _summarize(runs, ["dataset", "mu", "epsilon"])
+
+
+def methods_experiment(
+    data: Mapping[str, np.ndarray],
+    epsilons: Sequence[float],
+    methods: Sequence[str],
+    reps: int,
+    seed: int,
+    *,
+    mu: int = 2,
+    n_jobs: int = 1,
+    **kw,
+) -> pd.DataFrame:
+    """Experiment 2: MAE of each method per dataset and ε (columns dataset, method, epsilon, reps, mae, mae_se)."""
+    grid = {"dataset": list(data), "method": list(methods), "epsilon": list(epsilons)}
+    runs = sweep(
+        partial(_cell, data=dict(data), mu=mu, **kw),
+        grid,
+        reps,
+        seed,
+        n_jobs=n_jobs,
+        vectorized=True,
+    )
+    return _summarize(runs, ["dataset", "method", "epsilon"])
+
+
+def actual_epsilon(
+    method: str, epsilon: float, multipliers: Sequence[float] = HIERA_MULTIPLIERS
+) -> float:
+    """The exact LDP level of one report of ``method`` at base ε (∞ for the as-written graded Laplace)."""
+    eps = check_epsilon(epsilon)
+    if method in ("harmony", "pm", "hiera-calibrated"):
+        return eps
+    if method == "hiera":
+        return lhp_exact_epsilon(schedule(eps, multipliers))
+    if method == "graded-laplace":
+        return float("inf")
+    raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+
+
+def hiera_closed_form(
+    values: ArrayLike,
+    epsilons: Sequence[float],
+    mus: Sequence[int],
+    multipliers: Sequence[float] = HIERA_MULTIPLIERS,
+) -> pd.DataFrame:
+    """Per (μ, ε): sd of the unclipped HierA estimate and its MAE √(2/π)·sd (normal errors, n large)."""
+    rows = []
+    for mu in mus:
+        for eps in epsilons:
+            sd = float(np.sqrt(hiera_variance(values, schedule(eps, multipliers), mu)))
+            rows.append(
+                {"mu": mu, "epsilon": eps, "sd": sd, "mae_unclipped": sd * np.sqrt(2.0 / np.pi)}
+            )
+    return pd.DataFrame(rows)

@@ -1,0 +1,364 @@
+"""The chapter's experiment: every method × dataset × ε × repetition on range-query workloads.
+
+:func:`run_comparison` is a :func:`dpcompendium.core.experiments.sweep` in vectorized mode (one call per cell releases
+all repetitions at once), so the per-repetition table is byte-identical for a given seed whatever ``n_jobs``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+from scipy import stats
+
+from ...core import experiments
+from ...core.experiments import sweep
+from ...core.rng import make_rng
+from ...core.validation import check_int
+from ..registry import chapter_id
+from ._common import group_means
+from .baselines import ahp, hierarchical, identity, php, php_levelwise, uniform
+from .sampling_grouping import (
+    SG_VARIANTS,
+    assign_groups,
+    kmeanspp_centres,
+    parse_variant,
+    sampling_grouping,
+)
+from .workloads import RangeWorkload, scaled_l1, workload_mse
+
+__all__ = [
+    "METHODS",
+    "METHOD_VARIANTS",
+    "baseline_brackets",
+    "claim_table",
+    "grouping_tuning",
+    "parameter_grid",
+    "release",
+    "run_comparison",
+    "summarize_runs",
+]
+
+#: Every histogram publisher of the chapter, by name.
+METHODS = {
+    "identity": identity,
+    "uniform": uniform,
+    "hierarchical": hierarchical,
+    "ahp": ahp,
+    "php": php,
+    "sampling_grouping": sampling_grouping,
+}
+
+#: Variants per method: ``php`` is the authors' procedure (``private``) or a level-wise reading that is not theirs;
+#: ``sampling_grouping`` variants are ``"<centres>[:<S5 reading>]"``; every other method has ``private`` only.
+METHOD_VARIANTS: dict[str, tuple[str, ...]] = {
+    "php": ("private", "level-wise"),
+    "sampling_grouping": SG_VARIANTS,
+}
+
+
+def release(
+    method: str,
+    x: ArrayLike,
+    epsilon: float,
+    rng: np.random.Generator,
+    *,
+    variant: str = "private",
+    size: int | None = None,
+    **params: Any,
+) -> np.ndarray:
+    """Release ``x`` with ``method`` (a key of :data:`METHODS`) and ``variant`` (see :data:`METHOD_VARIANTS`)."""
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {'|'.join(METHODS)}, got {method!r}")
+    if method == "sampling_grouping":
+        parse_variant(variant)
+        return sampling_grouping(x, epsilon, rng, size=size, **{**params, "variant": variant})
+    allowed = METHOD_VARIANTS.get(method, ("private",))
+    if variant not in allowed:
+        raise ValueError(
+            f"variant must be {'|'.join(repr(v) for v in allowed)} for method {method}, got {variant!r}"
+        )
+    if method == "php" and variant == "level-wise":
+        params = {k: v for k, v in params.items() if k != "max_parts"}
+        return php_levelwise(x, epsilon, rng, size=size, **params)
+    return METHODS[method](x, epsilon, rng, size=size, **params)
+
+
+def _cell(
+    dataset: str,
+    label: str,
+    epsilon: float,
+    reps: int,
+    rng: np.random.Generator,
+    *,
+    histograms: Mapping[str, np.ndarray],
+    workloads: Mapping[str, RangeWorkload],
+    params: Mapping[str, Mapping[str, Any]],
+) -> list[dict[str, Any]]:
+    method, variant = label.split("/", 1)
+    x = histograms[dataset]
+    est = release(method, x, epsilon, rng, variant=variant, size=reps, **params.get(method, {}))
+    mse = workload_mse(workloads[dataset], x, est)
+    l1 = scaled_l1(workloads[dataset], x, est)
+    return [
+        {
+            "method": method,
+            "variant": variant,
+            "rep": r,
+            "mse": float(mse[r]),
+            "scaled_l1": float(l1[r]),
+        }
+        for r in range(reps)
+    ]
+
+
+def run_comparison(
+    histograms: Mapping[str, ArrayLike],
+    methods: Sequence[tuple[str, str]],
+    epsilons: Sequence[float],
+    reps: int,
+    seed: int,
+    workloads: Mapping[str, RangeWorkload],
+    *,
+    params: Mapping[str, Mapping[str, Any]] | None = None,
+    n_jobs: int = 1,
+) -> pd.DataFrame:
+    """Per-repetition errors: columns dataset, method, variant, epsilon, rep, mse, scaled_l1.
+
+    ``methods`` lists (method, variant) pairs; ``params`` maps a method name to its keyword parameters; every
+    dataset needs a workload in ``workloads``. Cells are seeded by ``SeedSequence(seed).spawn``.
+    """
+    reps = check_int(reps, "reps", minimum=1)
+    hists = {name: np.asarray(h, dtype=float) for name, h in histograms.items()}
+    for name, h in hists.items():
+        if name not in workloads:
+            raise ValueError(f"workloads must have an entry for every dataset, missing {name!r}")
+        if workloads[name].n != h.size:
+            raise ValueError(
+                f"workload for {name} has n={workloads[name].n}, histogram has {h.size} bins"
+            )
+    labels = []
+    for method, variant in methods:
+        if method not in METHODS:
+            raise ValueError(f"methods: method must be one of {'|'.join(METHODS)}, got {method!r}")
+        labels.append(f"{method}/{variant}")
+    func = functools.partial(
+        _cell, histograms=hists, workloads=dict(workloads), params=dict(params or {})
+    )
+    grid = {"dataset": list(hists), "label": labels, "epsilon": [float(e) for e in epsilons]}
+    runs = sweep(func, grid, reps, seed, n_jobs=n_jobs, vectorized=True, desc=chapter_id(__name__))
+    cols = ["dataset", "method", "variant", "epsilon", "rep", "mse", "scaled_l1"]
+    return runs[cols]
+
+
+def summarize_runs(runs: pd.DataFrame, *, seed: int = 0) -> pd.DataFrame:
+    """One row per (dataset, method, variant, epsilon): reps, mean mse and scaled_l1, their standard deviations
+    over repetitions (``mse_sd``, ``scaled_l1_sd``) and a 95 % percentile-bootstrap interval of the mean MSE
+    (``mse_lo``, ``mse_hi``; 2000 resamples, one stream per row spawned from ``seed``;
+    :func:`dpcompendium.core.experiments.summary.summarize_runs`)."""
+    metrics = ("mse", "scaled_l1")
+    keys = ("dataset", "method", "variant", "epsilon")
+    return experiments.summarize_runs(runs, keys, metrics, sd=metrics, ci=("mse",), seed=seed)
+
+
+def claim_table(
+    runs: pd.DataFrame,
+    dataset: str,
+    *,
+    method: str = "sampling_grouping",
+    against: Sequence[str] = ("ahp", "php"),
+    seed: int = 0,
+) -> pd.DataFrame:
+    """The source's claim "lower MSE than AHP and P-HP" per ε and variant of ``method``.
+
+    ``against`` names baselines as ``"method"`` (its ``private`` variant) or ``"method/variant"``. Per row: mean
+    MSEs with standard deviations and 95 % percentile-bootstrap intervals, the ratio of means (< 1: the claim holds
+    on average) with a bootstrap interval (both samples resampled independently), the fraction of
+    (method rep, baseline rep) pairs the method wins (Mann–Whitney U / (n₁n₂), ties count ½) and the two-sided
+    Mann–Whitney p-value. The repetitions of two methods are independent draws (no common random numbers), so
+    every rep of one is compared with every rep of the other rather than pairing rep i with rep i.
+    """
+    sub = runs[runs["dataset"] == dataset]
+    rows = []
+    for eps in sorted(sub["epsilon"].unique()):
+        at = sub[sub["epsilon"] == eps]
+        for variant in sorted(at.loc[at["method"] == method, "variant"].unique()):
+            mine = at[(at["method"] == method) & (at["variant"] == variant)]["mse"].to_numpy()
+            for base in against:
+                bname, _, bvar = base.partition("/")
+                theirs = at[(at["method"] == bname) & (at["variant"] == (bvar or "private"))]
+                theirs = theirs["mse"].to_numpy()
+                if theirs.size == 0:
+                    continue
+                u = stats.mannwhitneyu(mine, theirs, alternative="two-sided")
+                wins = float(
+                    np.mean(mine[:, None] < theirs[None, :])
+                    + 0.5 * np.mean(mine[:, None] == theirs[None, :])
+                )
+                gen = make_rng(np.random.SeedSequence([seed, len(rows)]))
+                b = 2000
+                m_boot = mine[gen.integers(0, mine.size, size=(b, mine.size))].mean(axis=1)
+                t_boot = theirs[gen.integers(0, theirs.size, size=(b, theirs.size))].mean(axis=1)
+                r_lo, r_hi = np.quantile(m_boot / t_boot, [0.025, 0.975])
+                rows.append(
+                    {
+                        "epsilon": float(eps),
+                        "variant": variant,
+                        "baseline": base,
+                        "mse_method": float(mine.mean()),
+                        "mse_method_sd": float(mine.std(ddof=1)) if mine.size > 1 else float("nan"),
+                        "mse_method_lo": float(np.quantile(m_boot, 0.025)),
+                        "mse_method_hi": float(np.quantile(m_boot, 0.975)),
+                        "mse_baseline": float(theirs.mean()),
+                        "mse_baseline_sd": float(theirs.std(ddof=1))
+                        if theirs.size > 1
+                        else float("nan"),
+                        "mse_baseline_lo": float(np.quantile(t_boot, 0.025)),
+                        "mse_baseline_hi": float(np.quantile(t_boot, 0.975)),
+                        "ratio": float(mine.mean() / theirs.mean()),
+                        "ratio_lo": float(r_lo),
+                        "ratio_hi": float(r_hi),
+                        "win_fraction": wins,
+                        "p_value": float(u.pvalue),
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def baseline_brackets(errors: pd.DataFrame) -> pd.DataFrame:
+    """DPBench's sanity bracket per (dataset, epsilon, method, variant): does the method beat Identity and Uniform
+    (mean MSE strictly lower)? ``errors`` is the output of :func:`summarize_runs`."""
+    keys = ["dataset", "epsilon"]
+    missing = {"identity", "uniform"} - set(errors["method"])
+    if missing:
+        raise ValueError(
+            f"errors must contain the methods identity and uniform, missing {sorted(missing)}"
+        )
+    ref = errors[errors["method"].isin(["identity", "uniform"])].pivot_table(
+        index=keys, columns="method", values="mse"
+    )
+    out = errors.merge(ref.reset_index(), on=keys, how="left")
+    out["beats_identity"] = out["mse"] < out["identity"]
+    out["beats_uniform"] = out["mse"] < out["uniform"]
+    return out[
+        [
+            *keys,
+            "method",
+            "variant",
+            "mse",
+            "identity",
+            "uniform",
+            "beats_identity",
+            "beats_uniform",
+        ]
+    ]
+
+
+def _grid_cell(
+    reps: int,
+    rng: np.random.Generator,
+    *,
+    x: np.ndarray,
+    method: str,
+    epsilon: float,
+    workload: RangeWorkload,
+    variant: str,
+    fixed: Mapping[str, Any],
+    **cell: Any,
+) -> list[dict[str, Any]]:
+    est = release(method, x, epsilon, rng, variant=variant, size=reps, **{**fixed, **cell})
+    mse = workload_mse(workload, x, est)
+    l1 = scaled_l1(workload, x, est)
+    return [{"rep": r, "mse": float(mse[r]), "scaled_l1": float(l1[r])} for r in range(reps)]
+
+
+def parameter_grid(
+    x: ArrayLike,
+    method: str,
+    epsilon: float,
+    workload: RangeWorkload,
+    grid: Mapping[str, Sequence[Any]],
+    reps: int,
+    seed: int,
+    *,
+    variant: str = "private",
+    fixed: Mapping[str, Any] | None = None,
+    n_jobs: int = 1,
+) -> pd.DataFrame:
+    """Errors of ``method`` over a grid of its parameters (e.g. ``{"k": [...], "eps1_share": [...]}``) at one ε:
+    one row per grid cell with reps, mean mse and scaled_l1, ``mse_sd`` and a 95 % bootstrap interval of the mean
+    MSE (``mse_lo``, ``mse_hi``). Tuning on the evaluation data is not
+    private; the chapter uses it only as an optimistic upper bound on what a method can do."""
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {'|'.join(METHODS)}, got {method!r}")
+    arr = np.asarray(x, dtype=float)
+    func = functools.partial(
+        _grid_cell,
+        x=arr,
+        method=method,
+        epsilon=epsilon,
+        workload=workload,
+        variant=variant,
+        fixed=dict(fixed or {}),
+    )
+    runs = sweep(func, grid, reps, seed, n_jobs=n_jobs, vectorized=True, desc=f"{method} grid")
+    keys = list(grid)
+    out = experiments.summarize_runs(
+        runs,
+        keys,
+        ("mse", "scaled_l1"),
+        sd=("mse",),
+        ci=("mse",),
+        seed=np.random.SeedSequence([seed, 1]),
+    )
+    return out[[*keys, "reps", "mse", "mse_sd", "scaled_l1", "mse_lo", "mse_hi"]]
+
+
+def grouping_tuning(
+    x: ArrayLike,
+    epsilon: float,
+    workload: RangeWorkload,
+    ks: Sequence[int],
+    eps1_shares: Sequence[float],
+    centre_shares: Sequence[float],
+    reps: int,
+    seed: int,
+) -> pd.DataFrame:
+    """Per-repetition range-query MSE of ``sampling_grouping(variant="private")`` over a grid of k, ε₁/ε and ε₀/ε
+    (cells with ε₀ + ε₁ ≥ ε are skipped), with common random numbers: for each ε₀/ε one noisy histogram and one
+    k-means++ run to max(ks) per repetition (k-means++ is sequential, so its first k centres are a k-centre
+    seeding), then for each (k, ε₁/ε) the assignment and the noise from a stream of their own. Columns k,
+    eps1_share, centre_share, rep, mse. Tuning on the evaluation data is not private: an optimistic bound only."""
+    arr = np.asarray(x, dtype=float)
+    reps = check_int(reps, "reps", minimum=1)
+    n = arr.size
+    ks = [check_int(k, "ks", minimum=1, maximum=n) for k in ks]
+    eps = float(epsilon)
+    rows = []
+    for ic, c in enumerate(centre_shares):
+        e1s = [(ie, e1) for ie, e1 in enumerate(eps1_shares) if c + e1 < 1.0]
+        if not e1s:
+            continue
+        gen = make_rng(np.random.SeedSequence([seed, ic]))
+        seeds = arr + gen.laplace(0.0, 1.0 / (c * eps), size=(reps, n))
+        centres_all = kmeanspp_centres(seeds, max(ks), gen)
+        rix = np.arange(reps)[:, None]
+        for ik, k in enumerate(ks):
+            centres = centres_all[:, :k]
+            for ie, e1 in e1s:
+                g = make_rng(np.random.SeedSequence([seed, ic, ik, ie]))
+                labels = assign_groups(arr, centres, seeds[rix, centres], e1 * eps, g)
+                sums, sizes = group_means(arr, labels, k)
+                eps2 = (1.0 - c - e1) * eps
+                noisy = (sums + g.laplace(0.0, 1.0 / eps2, size=sums.shape)) / sizes
+                est = np.take_along_axis(noisy, labels, axis=1)
+                mse = workload_mse(workload, arr, est)
+                rows += [
+                    {"k": k, "eps1_share": e1, "centre_share": c, "rep": r, "mse": float(mse[r])}
+                    for r in range(reps)
+                ]
+    return pd.DataFrame(rows, columns=["k", "eps1_share", "centre_share", "rep", "mse"])

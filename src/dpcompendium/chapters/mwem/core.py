@@ -1,0 +1,705 @@
+"""MWEM — multiplicative weights with the exponential mechanism (Hardt, Ligett & McSherry, NIPS 2012; ``hardt2012simple``).
+
+Input: a histogram B over a public domain of N cells (any number of dimensions), its public size n = ‖B‖₁, a workload
+Q of linear (here: range counting) queries, T rounds and a budget ε. A₀ = n · uniform. Round i = 1…T:
+
+1. *select* q_i ∈ Q with the exponential mechanism, ε/(2T), score s_i(B, q) = |q(A_{i−1}) − q(B)| (sensitivity 1):
+   P(q) ∝ exp(ε/(2T) · s_i(B, q) / 2);
+2. *measure* m_i = q_i(B) + Lap(2T/ε);
+3. *multiplicative weights*: A_i(x) ∝ A_{i−1}(x) · exp(q_i(x) (m_i − q_i(A_{i−1})) / (2n)), rescaled to total n,
+   replayed over all measurements so far for ``passes`` passes (the paper's practical improvement, section 3.4).
+
+Output: the average of the iterates avg_{i≤T} A_i (paper) or the last iterate A_T (coursework).
+
+Two variants behind ``variant``:
+
+- ``"standard"`` — the paper: the algorithm above, chronological replay order, average of the iterates.
+  ε-DP for neighbouring histograms of the same public size n that differ in one record (replace-one): each count
+  and each score has sensitivity 1, T selections at ε/(2T) and T measurements at ε/(2T) compose to ε.
+- ``"coursework"`` — the coursework report's code (``src_mwem``): scores divided by 100 000 before the exponential
+  mechanism, the selection re-drawn until an unmeasured query comes out, Laplace scale 2T/(ε · nAtt) with nAtt the
+  number of attributes (histogram dimensions), replay in insertion order in 1-D (the shuffled order is computed but
+  not used) and in a fresh random order each pass in 2-D, last iterate as output. Its privacy loss is
+  ε·(10⁻⁵ + nAtt)/2: at most ε in 1-D, more than ε from 2-D on (see :func:`privacy_accounting`).
+
+Everything is vectorized over repetitions (and ε values): the state is a C × N array for C independent chains, the
+selections and measurements are drawn for all chains at once, the workload is scored with prefix sums, and the replay
+(compiled) touches only the cells of each measured box.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import joblib
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+from scipy.special import softmax
+
+from ...core._jit import compiled
+from ...core.mechanisms import laplace_mechanism
+from ...core.parallel import joblib_backend
+from ...core.privacy import PrivacyClaim
+from ...core.rng import make_rng
+from ...core.validation import check_array, check_epsilon, check_int, check_rng
+from .queries import RangeQueries
+
+__all__ = [
+    "COURSEWORK_SCORE_SCALE",
+    "DATA_DOMAIN_WHY",
+    "DOMAINS",
+    "PUBLIC_DOMAIN",
+    "VARIANTS",
+    "MWEMResult",
+    "SweepResult",
+    "first_round_probabilities",
+    "identity_histogram",
+    "multiplicative_weights_step",
+    "mwem",
+    "mwem_sweep",
+    "privacy_accounting",
+    "privacy_claim",
+    "selection_probabilities",
+    "spent_claim",
+    "workload_errors",
+]
+
+#: The coursework divides every score by this before the exponential mechanism (``/ 100000`` in its ``ExpM``).
+COURSEWORK_SCORE_SCALE = 1e5
+
+VARIANTS = ("coursework", "standard")
+OUTPUTS = ("last", "average")
+
+
+@dataclass(frozen=True)
+class _Config:
+    variant: str
+    score_scale: float  # Δ in exp(ε_round · s / (2Δ)): 1 (paper) or 1e5 (coursework)
+    noise_divisor: int  # Laplace scale 2T / (ε · noise_divisor): 1 (paper) or nAtt (coursework)
+    redraw: bool  # re-draw until an unmeasured query comes out
+    shuffle: bool  # replay in a fresh random order each pass
+    output: str  # "last" or "average"
+
+
+def _config(variant: str, ndim: int) -> _Config:
+    if variant == "standard":
+        return _Config("standard", 1.0, 1, False, False, "average")
+    if variant == "coursework":
+        return _Config("coursework", COURSEWORK_SCORE_SCALE, ndim, True, ndim > 1, "last")
+    raise ValueError(f"variant must be one of {'|'.join(VARIANTS)}, got {variant!r}")
+
+
+# ---------------------------------------------------------------------------------------------------- building blocks
+def multiplicative_weights_step(
+    synthetic: ArrayLike, query: ArrayLike, measurement: float | ArrayLike, n: float
+) -> np.ndarray:
+    """One MW update: A'(x) = n · A(x) exp(q(x)(m − q(A))/(2n)) / Σ_y A(y) exp(q(y)(m − q(A))/(2n)).
+
+    ``synthetic`` and ``query`` (0/1 or real weights) share a shape (..., N) or broadcast; ``measurement`` broadcasts
+    against the leading axes. ``hardt2012simple``, algorithm 1, step 3. Pure post-processing (no privacy cost).
+    """
+    a = check_array(synthetic, "synthetic", ndim=None)
+    q = check_array(query, "query", ndim=None)
+    if np.any(a < 0):
+        raise ValueError(f"synthetic must be non-negative, found {a[a < 0].ravel()[0]!r}")
+    m = np.asarray(measurement, dtype=float)[..., None]
+    qa = np.sum(a * q, axis=-1, keepdims=True)
+    new = a * np.exp(q * (m - qa) / (2.0 * n))
+    return new * (n / new.sum(axis=-1, keepdims=True))
+
+
+def selection_probabilities(
+    scores: ArrayLike,
+    epsilon: float,
+    *,
+    score_scale: float = 1.0,
+    exclude: ArrayLike | None = None,
+) -> np.ndarray:
+    """P(q) ∝ exp(ε · s(q) / (2 · score_scale)) along the last axis; ``exclude`` (bool) gets probability 0.
+
+    ``epsilon`` is the per-round budget (ε/(2T) in MWEM). ``score_scale = 1`` is the exponential mechanism for a
+    score of sensitivity 1 (``mcsherry2007mechanism``); the coursework's ``scores / 100000`` is ``score_scale = 1e5``,
+    i.e. an exponential mechanism that spends ε/10⁵ and is almost uniform. Excluding queries chosen by earlier rounds
+    (public) gives the exponential mechanism on the remaining set, still ε-DP; it is the exact output law of the
+    coursework's re-drawing loop.
+    """
+    eps = check_epsilon(epsilon)
+    s = check_array(scores, "scores", ndim=None)
+    if not (score_scale > 0 and math.isfinite(score_scale)):
+        raise ValueError(f"score_scale must be finite and > 0, got {score_scale!r}")
+    logits = s * (eps / (2.0 * score_scale))
+    if exclude is not None:
+        ex = np.broadcast_to(np.asarray(exclude, dtype=bool), logits.shape)
+        if np.any(np.all(ex, axis=-1)):
+            raise ValueError(
+                "exclude must leave at least one query per selection, got all excluded"
+            )
+        logits = np.where(ex, -np.inf, logits)
+    return softmax(logits, axis=-1)
+
+
+def workload_errors(
+    synthetic: ArrayLike, hist: ArrayLike, queries: RangeQueries
+) -> dict[str, np.ndarray]:
+    """Absolute errors |q(A) − q(B)| over the workload, summarized as the coursework does, per leading index.
+
+    Returns ``max_error``, ``min_error``, ``mse`` (mean of squared errors) and ``mean_error``, each of shape (...,).
+    """
+    err = np.abs(queries.answer(synthetic) - queries.answer(hist))
+    return {
+        "max_error": err.max(axis=-1),
+        "min_error": err.min(axis=-1),
+        "mse": np.mean(err**2, axis=-1),
+        "mean_error": err.mean(axis=-1),
+    }
+
+
+def privacy_accounting(
+    epsilon: float, T: int, variant: str = "standard", ndim: int = 1
+) -> dict[str, float]:
+    """What each half of MWEM spends, by basic composition over T rounds (pure ε-DP, replace-one, public n).
+
+    Selection: T exponential mechanisms at ε/(2T) with a score of sensitivity 1, divided by ``score_scale`` → ε/2 /
+    score_scale. Measurement: T Laplace mechanisms of scale 2T/(ε·d) on counts (sensitivity 1) → ε·d/2, d = 1
+    (paper) or nAtt (coursework). Returns the nominal ε, the two halves and their total.
+    """
+    eps = check_epsilon(epsilon)
+    check_int(T, "T", minimum=1)
+    ndim = check_int(ndim, "ndim", minimum=1)
+    cfg = _config(variant, ndim)
+    sel = eps / 2.0 / cfg.score_scale
+    meas = eps * cfg.noise_divisor / 2.0
+    return {
+        "nominal_epsilon": eps,
+        "selection_epsilon": sel,
+        "measurement_epsilon": meas,
+        "total_epsilon": sel + meas,
+    }
+
+
+#: Where the histogram's domain comes from: ``"public"`` (declared before seeing the data: the library's runs) or
+#: ``"data"`` (``min(B)``…``max(B)`` of the data, as the coursework code computes it).
+DOMAINS = ("public", "data")
+#: The condition every MWEM claim rests on.
+PUBLIC_DOMAIN = (
+    "the histogram's domain (its cells, e.g. the value range) is public, declared before seeing the data "
+    "(the library's runs take it as given); not min(B)…max(B) of the data, as the coursework code computes it"
+)
+#: Why a claim with ``domain="data"`` (the coursework code as written) fails.
+DATA_DOMAIN_WHY = (
+    "the domain min(B)…max(B) is computed from the data (the coursework code as written): the output has "
+    "max(B) - min(B) + 1 cells, so a record that sets a new minimum or maximum changes the output's shape, with "
+    "probability 1 under one neighbour and 0 under the other: no finite eps; it holds only for neighbours that "
+    "share the data's minimum and maximum, i.e. conditional on treating min(B) and max(B) as public"
+)
+
+
+def privacy_claim(
+    epsilon: float, T: int, variant: str = "standard", ndim: int = 1, *, domain: str = "public"
+) -> PrivacyClaim:
+    """MWEM's privacy statement. Neighbours: replace-one with public n (A₀ = n · uniform uses n).
+
+    ``standard``: ε-DP. ``coursework``: ε(10⁻⁵ + nAtt)/2-DP — within ε in 1-D (the claim states that total), *not*
+    ε-DP from 2-D on because the Laplace scale is divided by nAtt although a count still has sensitivity 1 (the
+    claim states the nominal ε with ``private=False``; :func:`spent_claim` states what is spent); and only on condition that the
+    data-dependent number of re-draws is not released (an unaccounted release otherwise), stated in ``conditions``.
+
+    Every claim rests on a public domain (:data:`PUBLIC_DOMAIN`, in ``conditions``): the library's
+    re-implementation runs on the histogram it is given. ``domain="data"`` is the coursework code as written, whose
+    domain is ``min(B)``…``max(B)`` of the data: ``private=False`` (:data:`DATA_DOMAIN_WHY`) in any dimension.
+    """
+    if domain not in DOMAINS:
+        raise ValueError(f"domain must be one of {'|'.join(DOMAINS)}, got {domain!r}")
+    claim = _variant_claim(epsilon, T, variant, ndim).with_conditions(PUBLIC_DOMAIN)
+    if domain == "data":
+        return claim.failing(
+            f"{claim.why}; and {DATA_DOMAIN_WHY}" if claim.why else DATA_DOMAIN_WHY
+        )
+    return claim
+
+
+def _variant_claim(epsilon: float, T: int, variant: str, ndim: int) -> PrivacyClaim:
+    acc = privacy_accounting(epsilon, T, variant, ndim)
+    total, eps = acc["total_epsilon"], acc["nominal_epsilon"]
+    sens = "1 for every range count and for the score |q(A) − q(B)|"
+    if variant == "standard":
+        return PrivacyClaim("MWEM (standard)", "replace-one", sens, eps)
+    ok = total <= eps * (1 + 1e-12)
+    why = (
+        f"selection spends ε/2·1e-5 (scores divided by 100000) and measurement ε·{ndim}/2 (Laplace scale "
+        f"2T/(ε·nAtt) for a count of sensitivity 1): total {total:.7g} for nominal ε = {eps:g}"
+    )
+    redraw = (
+        "the number of re-draws per round (MWEMResult.draws, and the running time) is not released: it is "
+        "geometric with a data-dependent success probability, and each extra draw is one more exponential-"
+        "mechanism selection that this accounting does not charge"
+    )
+    return PrivacyClaim(
+        "MWEM (coursework)",
+        "replace-one",
+        sens,
+        total if ok else eps,  # a failing claim states the nominal ε it does not meet
+        private=ok,
+        why="" if ok else why,
+        conditions=(redraw,),
+    )
+
+
+def spent_claim(epsilon: float, T: int, variant: str = "standard", ndim: int = 1) -> PrivacyClaim:
+    """What an MWEM run at nominal ε actually guarantees: ε = the total of :func:`privacy_accounting` (selection
+    ε/2 / score_scale + measurement ε·d/2), replace-one with public n {cite}`hardt2012simple`.
+
+    ``standard``: ε. ``coursework``: ε(10⁻⁵ + nAtt)/2 — ε(1 + 10⁻⁵)/2 in 1-D, ε(1 + 5·10⁻⁶) in 2-D, ≈ 1.5ε in
+    3-D — under the condition that the data-dependent number of re-draws is not released
+    (:func:`privacy_claim` states whether the nominal ε holds).
+    """
+    nominal = privacy_claim(epsilon, T, variant, ndim)
+    total = privacy_accounting(epsilon, T, variant, ndim)["total_epsilon"]
+    return PrivacyClaim(
+        f"{nominal.mechanism}, {ndim}-D, T = {T}, as run",
+        "replace-one",
+        nominal.sensitivity,
+        total,
+        why=f"nominal eps = {check_epsilon(epsilon):g}",
+        conditions=nominal.conditions,
+    )
+
+
+def identity_histogram(
+    hist: ArrayLike,
+    epsilon: float,
+    rng: np.random.Generator,
+    *,
+    reps: int = 1,
+    neighbours: str = "replace-one",
+) -> np.ndarray:
+    """The Identity baseline: every cell + Lap(Δ/ε), Δ = 2 (replace-one) or 1 (add-remove) (``hay2016principled``).
+
+    ε-DP; returns ``(reps, *hist.shape)``. Unbiased, variance 2(Δ/ε)² per cell; a range over k cells has variance 2k(Δ/ε)².
+    """
+    h = check_array(hist, "hist", ndim=None)
+    eps = check_epsilon(epsilon)
+    reps = check_int(reps, "reps", minimum=1)
+    rng = check_rng(rng)
+    if neighbours not in ("replace-one", "add-remove"):
+        raise ValueError(f"neighbours must be replace-one|add-remove, got {neighbours!r}")
+    delta = 2.0 if neighbours == "replace-one" else 1.0
+    return laplace_mechanism(h, delta, eps, rng, size=(reps, *h.shape))
+
+
+# ---------------------------------------------------------------------------------------------------- the engine
+@dataclass
+class MWEMResult:
+    """Output of :func:`mwem` for one ε: arrays over ``reps`` independent runs.
+
+    ``synthetic`` is the variant's output (``average`` for standard, ``last`` for coursework); both are kept.
+    ``draws[r, i]`` is how many exponential-mechanism draws round i needed (1 without re-drawing).
+    """
+
+    variant: str
+    epsilon: float
+    T: int
+    passes: int
+    synthetic: np.ndarray
+    last: np.ndarray
+    average: np.ndarray
+    selected: np.ndarray
+    measurements: np.ndarray
+    draws: np.ndarray
+
+    def output(self, which: str | None = None) -> np.ndarray:
+        """``synthetic`` (default), or the ``last`` iterate, or the ``average`` of the iterates."""
+        if which is None:
+            return self.synthetic
+        if which not in OUTPUTS:
+            raise ValueError(f"which must be one of {'|'.join(OUTPUTS)}, got {which!r}")
+        return self.last if which == "last" else self.average
+
+
+def _check_inputs(hist, queries, T, passes, reps, variant):
+    if not isinstance(queries, RangeQueries):
+        raise ValueError(f"queries must be a RangeQueries workload, got {type(queries).__name__}")
+    h = check_array(hist, "hist", ndim=None)
+    if h.shape != queries.shape:
+        raise ValueError(f"hist must have the workload's shape {queries.shape}, got {h.shape}")
+    if np.any(h < 0):
+        raise ValueError(f"hist must hold non-negative counts, found {h[h < 0].ravel()[0]!r}")
+    if h.sum() <= 0:
+        raise ValueError(f"hist must have a positive total, got {h.sum()!r}")
+    T = check_int(T, "T", minimum=1)
+    passes = check_int(passes, "passes", minimum=1)
+    reps = check_int(reps, "reps", minimum=1)
+    cfg = _config(variant, h.ndim)
+    if cfg.redraw and queries.m < T:
+        raise ValueError(
+            f"T must be <= the number of queries ({queries.m}) for the coursework variant, got {T} "
+            "(its re-drawing loop would never end)"
+        )
+    return h, T, passes, reps, cfg
+
+
+def _box_members(queries: RangeQueries) -> tuple[np.ndarray, np.ndarray]:
+    """The cells of every query's box as flat C-order indices, increasing, in CSR form: query k's cells are
+    ``members[offsets[k]:offsets[k + 1]]``. Σ_k |box_k| integers in all (masks built a few queries at a time)."""
+    chunk = max(1, 2**22 // max(queries.size, 1))
+    parts = [
+        np.nonzero(queries.masks(np.arange(k, min(k + chunk, queries.m))).reshape(-1, queries.size))
+        for k in range(0, queries.m, chunk)
+    ]
+    members = np.concatenate([cells for _, cells in parts]).astype(np.int64)
+    counts = np.concatenate(
+        [
+            np.bincount(rows, minlength=min(chunk, queries.m - k))
+            for k, (rows, _) in zip(range(0, queries.m, chunk), parts, strict=True)
+        ]
+    )
+    offsets = np.zeros(queries.m + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    return offsets, members
+
+
+def _replay_pass_py(A, offsets, members, qpos, meas, t, n, inv2n):
+    """One pass of the sequential MW replay over the measurements 0…t−1 of every chain, in place, then the rescaling
+    to total n. ``A`` is (C, N): chain c's histogram, flattened in C order. Chain c replays box query ``qpos[c, j]``
+    (its cells: ``members[offsets[q]:offsets[q + 1]]``, :func:`_box_members`) with measurement ``meas[c, j]``: with
+    q = q_j(A) and g = exp((m_j − q)/(2n)) − 1, A(x) ← s·(1 + g·q_j(x))·A(x), s = n/(n + g·q) (so that Σ_x A(x)
+    stays n).
+
+    The multiplier s is common to every cell of a chain: it is kept apart (A = scale · Ã) until the end of the pass,
+    so a step touches only the cells of its box: q = scale · Σ_box Ã, Ã(x) ← (1 + g)·Ã(x) on the box,
+    scale ← s · scale. The reference implementation (numpy, one vectorized step per measurement; box sums in
+    increasing flat index, the cells outside adding exact zeros); :func:`_replay_pass` compiles the same arithmetic
+    in the same order."""
+    C, N = A.shape
+    scale = np.ones(C)
+    for j in range(t):
+        inside = np.zeros((C, N), dtype=bool)
+        for c, q in enumerate(qpos[:, j]):
+            inside[c, members[offsets[q] : offsets[q + 1]]] = True
+        box = np.zeros(C)
+        for i in range(N):  # Σ_box Ã, cell by cell in increasing flat index
+            box += np.where(inside[:, i], A[:, i], 0.0)
+        qa = scale * box
+        g = meas[:, j] - qa
+        g *= inv2n
+        g = np.expm1(g)
+        sj = g * qa
+        sj += n
+        sj = n / sj
+        A *= np.where(inside, (1.0 + g)[:, None], 1.0)
+        scale *= sj
+    A *= scale[:, None]
+    tot = np.zeros(C)
+    for i in range(N):
+        tot += A[:, i]
+    A *= (n / tot)[:, None]
+
+
+def _replay_loop(A, offsets, members, qpos, meas, t, n, inv2n):  # pragma: no cover - run compiled
+    """:func:`_replay_pass_py` as loops, compiled by :data:`_replay_pass` (numba): the replay is O(T²·passes)
+    sequential steps per chain, which numpy runs at a few µs of dispatch per small operation. Chain by chain (chains
+    are independent within a pass, and a chain's histogram stays in cache), a step visits only the cells of its box,
+    twice (every cell of every chain, with a mask, before: 1.5–2.7× slower on the chapter's 2-D workload). Sums run
+    over the cells in the reference's order; only ``expm1`` (libm here, numpy's CPU-dispatched kernel in the
+    reference) may differ in the last bits, so the result equals the reference's to a tolerance derived in
+    ``tests/test_mwem.py`` (``book/reproducibility.md``)."""
+    C, N = A.shape
+    for c in range(C):
+        row = A[c]
+        scale = 1.0
+        for j in range(t):
+            q = qpos[c, j]
+            b0, b1 = offsets[q], offsets[q + 1]
+            acc = 0.0
+            for b in range(b0, b1):
+                acc += row[members[b]]
+            qa = scale * acc
+            g = meas[c, j] - qa
+            g *= inv2n
+            g = np.expm1(g)
+            s = g * qa
+            s += n
+            s = n / s
+            f = 1.0 + g
+            for b in range(b0, b1):
+                row[members[b]] *= f
+            scale *= s
+        tot = 0.0
+        for i in range(N):
+            row[i] *= scale
+            tot += row[i]
+        r = n / tot
+        for i in range(N):
+            row[i] *= r
+
+
+_replay_pass = compiled(_replay_loop)
+
+
+def _shuffle_rows_py(keys, cols, qpos, meas, pos):
+    """Reorder, for the k-th of the chains ``cols``, the first t = ``keys.shape[1]`` entries of its row of ``qpos``,
+    ``meas`` and ``pos`` (each (C, T): chain-major) by ``argsort(keys[k])`` (uniform keys: a uniformly random
+    permutation). The numpy reference of :func:`_shuffle_rows`."""
+    t = keys.shape[1]
+    perm = np.argsort(keys, axis=1)
+    for arr in (qpos, meas, pos):
+        arr[cols, :t] = np.take_along_axis(arr[cols, :t], perm, axis=1)
+
+
+def _shuffle_loop(keys, cols, qpos, meas, pos):  # pragma: no cover - run compiled
+    """:func:`_shuffle_rows_py` as loops, compiled by :data:`_shuffle_rows`: the same permutations without three
+    numpy gathers per pass. The keys are uniform on [0, 1), so each row is sorted in O(t): a counting pass places
+    index j in bucket ⌊t·key_j⌋ (buckets in increasing order, indices in increasing order within one), then an
+    insertion sort orders each bucket by key (about one key per bucket: a handful of moves). Keys are distinct with
+    probability 1 − O(t²·2⁻⁵³), and then this is argsort's order (the bits of the reference's results; 6× faster
+    than numba's argsort on the chapter's 2-D sweep, where the coursework variant reorders 400 chains × 20 passes ×
+    200 rounds)."""
+    t = keys.shape[1]
+    q_old = np.empty(t, dtype=qpos.dtype)
+    m_old = np.empty(t, dtype=meas.dtype)
+    p_old = np.empty(t, dtype=pos.dtype)
+    order = np.empty(t, dtype=np.int64)
+    bucket = np.empty(t, dtype=np.int64)
+    start = np.empty(t + 1, dtype=np.int64)
+    for k in range(cols.size):
+        c = cols[k]
+        row = keys[k]
+        start[:] = 0
+        for j in range(t):
+            bucket[j] = min(int(row[j] * t), t - 1)
+            start[bucket[j] + 1] += 1
+        for b in range(t):
+            start[b + 1] += start[b]
+        for j in range(t):
+            order[start[bucket[j]]] = j
+            start[bucket[j]] += 1
+        for i in range(1, t):
+            v = order[i]
+            key = row[v]
+            m = i - 1
+            while m >= 0 and row[order[m]] > key:
+                order[m + 1] = order[m]
+                m -= 1
+            order[m + 1] = v
+        for j in range(t):
+            q_old[j] = qpos[c, j]
+            m_old[j] = meas[c, j]
+            p_old[j] = pos[c, j]
+        for j in range(t):
+            qpos[c, j] = q_old[order[j]]
+            meas[c, j] = m_old[order[j]]
+            pos[c, j] = p_old[order[j]]
+
+
+_shuffle_rows = compiled(_shuffle_loop)
+
+
+def _run_batch(
+    hist: np.ndarray,
+    queries: RangeQueries,
+    cells: Sequence[tuple[_Config, float, np.random.Generator]],
+    T: int,
+    passes: int,
+    reps: int,
+) -> list[MWEMResult]:
+    """All chains of the cells (config, ε, generator) in one C × N state; chain c = k·reps + r of cell k draws
+    from cell k's generator only, so a cell's result does not depend on the other cells of the batch."""
+    K, N, m = len(cells), queries.size, queries.m
+    C = K * reps
+    n = float(hist.sum())
+    true = queries.answer(hist)  # (m,)
+    A = np.full((C, N), n / N)  # chain c's histogram, flattened in C order
+    A_sum = np.zeros((C, N))
+    offsets, members = _box_members(queries)
+    replay, shuffle = _replay_pass(), _shuffle_rows()
+    # chain-major (C, T), as the compiled replay and shuffle read them: chain c's query at each replay position
+    # (permuted when shuffling), its measurement, and the round that produced it
+    qpos = np.empty((C, T), dtype=np.int64)
+    meas = np.empty((C, T))
+    pos = np.empty((C, T), dtype=np.int64)
+    selected = np.empty((T, C), dtype=np.int64)
+    draws = np.ones((T, C), dtype=np.int64)
+    measured = np.zeros((C, m), dtype=bool)
+    cols = np.arange(C)
+    slices = [slice(k * reps, (k + 1) * reps) for k in range(K)]
+    shuffled = [k for k, (cfg, _, _) in enumerate(cells) if cfg.shuffle]
+    shuf_cols = np.concatenate([cols[slices[k]] for k in shuffled]) if shuffled else cols[:0]
+    inv2n = 1.0 / (2.0 * n)
+    for i in range(T):
+        scores = np.abs(queries.answer(A.reshape(C, *queries.shape)) - true)  # (C, m)
+        for k, (cfg, eps, rng) in enumerate(cells):
+            sl = slices[k]
+            eps_round = eps / (2.0 * T)
+            p_full = selection_probabilities(scores[sl], eps_round, score_scale=cfg.score_scale)
+            if cfg.redraw:
+                excl = measured[sl]
+                p = selection_probabilities(
+                    scores[sl], eps_round, score_scale=cfg.score_scale, exclude=excl
+                )
+            else:
+                p = p_full
+            cdf = np.cumsum(p, axis=1)
+            u = (1.0 - rng.random(reps))[:, None] * cdf[:, -1:]
+            idx = np.minimum((cdf < u).sum(axis=1), m - 1)
+            if cfg.redraw:
+                p_new = np.clip(np.where(excl, 0.0, p_full).sum(axis=1), np.finfo(float).tiny, 1.0)
+                draws[i, sl] = rng.geometric(p_new)
+            selected[i, sl] = idx
+            noise = 2.0 * T / (eps * cfg.noise_divisor)
+            meas[sl, i] = true[idx] + rng.laplace(0.0, noise, size=reps)
+        measured[cols, selected[i]] = True
+        pos[:, i] = i
+        qpos[:, i] = selected[i]
+        t = i + 1
+        for _ in range(passes):
+            if shuffled and t > 1:  # a fresh uniformly random order of each chain's t measurements
+                keys = np.concatenate([cells[k][2].random((reps, t)) for k in shuffled])
+                shuffle(keys, shuf_cols, qpos, meas, pos)
+            replay(A, offsets, members, qpos, meas, t, n, inv2n)
+        A_sum += A
+    chrono = np.empty_like(meas)  # (C, T): each chain's measurements in round order
+    chrono[cols[:, None], pos] = meas
+    shape = queries.shape
+    last = A.reshape(C, *shape)
+    avg = (A_sum / T).reshape(C, *shape)
+    out = []
+    for k, (cfg, eps, _) in enumerate(cells):
+        sl = slices[k]
+        res_last, res_avg = last[sl].copy(), avg[sl].copy()
+        out.append(
+            MWEMResult(
+                variant=cfg.variant,
+                epsilon=float(eps),
+                T=T,
+                passes=passes,
+                synthetic=res_last if cfg.output == "last" else res_avg,
+                last=res_last,
+                average=res_avg,
+                selected=selected[:, sl].T.copy(),
+                measurements=chrono[sl].copy(),
+                draws=draws[:, sl].T.copy(),
+            )
+        )
+    return out
+
+
+def mwem(
+    hist: ArrayLike,
+    queries: RangeQueries,
+    epsilon: float,
+    T: int,
+    *,
+    variant: str = "standard",
+    passes: int = 20,
+    reps: int = 1,
+    rng: np.random.Generator,
+) -> MWEMResult:
+    """Run MWEM ``reps`` times (vectorized) on histogram ``hist`` with workload ``queries``.
+
+    ``variant="standard"`` is ε-DP (replace-one, public n; ``hardt2012simple``); ``variant="coursework"`` reproduces the
+    coursework report (``src_mwem``) and is not ε-DP from 2-D on (:func:`privacy_claim`). Returns arrays of shape
+    ``(reps, *hist.shape)``. The coursework variant needs T <= len(queries) (its re-drawing loop needs a fresh query).
+    """
+    h, T, passes, reps, cfg = _check_inputs(hist, queries, T, passes, reps, variant)
+    eps = check_epsilon(epsilon)
+    rng = check_rng(rng)
+    return _run_batch(h, queries, [(cfg, eps, rng)], T, passes, reps)[0]
+
+
+@dataclass
+class SweepResult:
+    """``runs``: one row per (variant, epsilon, rep) with the workload errors and the number of EM draws;
+    ``results``: the :class:`MWEMResult` of every (variant, epsilon) cell."""
+
+    runs: pd.DataFrame
+    results: dict[tuple[str, float], MWEMResult] = field(default_factory=dict)
+
+
+def mwem_sweep(
+    hist: ArrayLike,
+    queries: RangeQueries,
+    epsilons: Sequence[float],
+    T: int,
+    *,
+    variants: Sequence[str] = VARIANTS,
+    passes: int = 20,
+    reps: int = 100,
+    seed: int | np.random.SeedSequence,
+    n_jobs: int = 1,
+    outputs: Sequence[str] = (),
+) -> SweepResult:
+    """MWEM over the grid variants × epsilons, ``reps`` repetitions each, all chains in one vectorized batch
+    (or ``n_jobs`` contiguous chunks of cells run in parallel).
+
+    Cell k of the grid (variant-major order, as :func:`dpcompendium.core.experiments.grid_cells`) uses the generator of
+    ``SeedSequence(seed).spawn(n_cells)[k]`` (``seed`` may also be a SeedSequence, spawned from directly), so a cell's numbers depend only on (seed, k) — and equal
+    ``mwem(..., rng=that generator)`` — whatever ``n_jobs``. ``outputs`` adds error columns for other outputs
+    (e.g. ``("average",)`` gives ``mean_error_average`` …) next to the variant's own output.
+    """
+    eps_list = [check_epsilon(e, "epsilons") for e in epsilons]
+    if not eps_list:
+        raise ValueError("epsilons must be a non-empty list, got []")
+    variants = list(variants)
+    if not variants:
+        raise ValueError("variants must be a non-empty list, got []")
+    for o in outputs:
+        if o not in OUTPUTS:
+            raise ValueError(f"outputs must hold values in {'|'.join(OUTPUTS)}, got {o!r}")
+    checked = [_check_inputs(hist, queries, T, passes, reps, v) for v in variants]
+    h, T, passes, reps, _ = checked[0]
+    root = (
+        seed
+        if isinstance(seed, np.random.SeedSequence)
+        else np.random.SeedSequence(check_int(seed, "seed", minimum=0))
+    )
+    n_jobs = check_int(n_jobs, "n_jobs", minimum=1)
+    seeds = root.spawn(len(variants) * len(eps_list))
+    cells = [(chk[4], e) for chk in checked for e in eps_list]  # variant-major, as grid_cells
+    cells = [(cfg, e, make_rng(ss)) for (cfg, e), ss in zip(cells, seeds, strict=True)]
+    with joblib_backend(
+        n_jobs
+    ) as n:  # n = -1 on a Dask cluster ($DPCOMPENDIUM_SCHEDULER): one task per cell
+        n_chunks = len(cells) if n == -1 else min(n, len(cells))
+        chunks = [list(c) for c in np.array_split(np.arange(len(cells)), n_chunks) if len(c)]
+        tasks = [
+            joblib.delayed(_run_batch)(h, queries, [cells[k] for k in ch], T, passes, reps)
+            for ch in chunks
+        ]
+        batches = joblib.Parallel(n_jobs=n)(tasks)
+    rows = []
+    results: dict[tuple[str, float], MWEMResult] = {}
+    for batch in batches:
+        for res in batch:
+            results[(res.variant, res.epsilon)] = res
+            errs = workload_errors(res.synthetic, h, queries)
+            extra = {}
+            for o in outputs:
+                for k, v in workload_errors(res.output(o), h, queries).items():
+                    extra[f"{k}_{o}"] = v
+            frame = pd.DataFrame(
+                {
+                    "variant": res.variant,
+                    "epsilon": res.epsilon,
+                    "rep": np.arange(res.synthetic.shape[0]),
+                    **errs,
+                    "draws": res.draws.sum(axis=1),
+                    **extra,
+                }
+            )
+            rows.append(frame)
+    return SweepResult(pd.concat(rows, ignore_index=True), results)
+
+
+def first_round_probabilities(
+    hist: ArrayLike, queries: RangeQueries, epsilon: float, T: int, variant: str = "standard"
+) -> np.ndarray:
+    """The selection law of MWEM's first round (A₀ = n · uniform) for ``variant``: shape (m,)."""
+    h, T, _, _, cfg = _check_inputs(hist, queries, T, 1, 1, variant)
+    a0 = np.full(h.shape, h.sum() / h.size)
+    scores = np.abs(queries.answer(a0) - queries.answer(h))
+    return selection_probabilities(
+        scores, check_epsilon(epsilon) / (2.0 * T), score_scale=cfg.score_scale
+    )

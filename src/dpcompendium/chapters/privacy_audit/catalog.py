@@ -1,0 +1,218 @@
+"""The catalogue: every mechanism of the book, audited from two raw neighbouring datasets.
+
+Each chapter declares how its mechanisms are audited next to them, in ``dpcompendium/chapters/<folder>/audits.py``
+(``audit_specs() -> list[AuditSpec]``; the textbook mechanisms' in :mod:`dpcompendium.core.mechanisms.audits`). An
+:class:`~dpcompendium.core.audit.spec.AuditSpec` holds the mechanism's own privacy claim, raw neighbouring datasets
+(checked by :func:`~dpcompendium.core.audit.spec.are_neighbours`), the whole pipeline on them (preprocessing
+included) and the verdict the book expects. :func:`catalog` discovers the specs from the chapters' manifests
+(:mod:`dpcompendium.chapters.registry`): the textbook mechanisms first, then this chapter's own rows (planted bugs,
+floating point), then every other chapter with an ``audits.py``, in book order; an audit module that fails to import
+is an error, never skipped. :func:`run_catalog` runs every spec through
+:func:`~dpcompendium.core.audit.spec.run_audit` with its own random stream (``SeedSequence(seed).spawn``, through
+:func:`dpcompendium.core.experiments.sweep`), so the table depends only on the seed, never on ``n_jobs``.
+
+Big audits. An empirical row with more samples than ``chunk_size`` (default 10^6, so never at the chapter's default
+size) is audited in the calling process with
+:func:`~dpcompendium.core.audit.chunked.empirical_audit_chunked`: the event chosen on ``min(n/2, chunk_size)`` samples
+per input in memory, the other samples counted in chunks of ``chunk_size`` as tasks — over ``n_jobs`` processes, or on
+the Dask cluster of ``DPCOMPENDIUM_SCHEDULER`` (``dpcompendium run privacy-audit --scheduler ...``), so that 10^8+
+samples per input need one chunk of memory per worker. Which rows are chunked depends on ``n_samples`` and
+``chunk_size`` only, so the table is the same with or without a cluster and whatever ``n_jobs``.
+
+Family-wise error. With ``family_wise=True`` (default) every empirical row is run at confidence
+``1 − (1 − confidence)/m`` (m = number of empirical rows; Bonferroni across rows), so the probability that *any*
+correct mechanism in the table is flagged is at most ``1 − confidence``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ...core.audit.spec import AuditSpec, run_audit, value_events
+from ...core.experiments import sweep
+from ...core.mechanisms import laplace_mechanism
+from ...core.rng import child_seed as chunk_seed
+from ...core.rng import make_rng
+from ...core.validation import check_int
+
+__all__ = [
+    "COLUMNS",
+    "CORE",
+    "CatalogEntry",
+    "audit_modules",
+    "catalog",
+    "grr_distributions",
+    "laplace_samplers",
+    "missing_chapters",
+    "row_confidence",
+    "run_catalog",
+    "value_events",
+]
+
+#: A catalogue entry is an audit spec (the old name, kept for users).
+CatalogEntry = AuditSpec
+
+#: the catalogue's first group: the textbook mechanisms of the core
+CORE = "core"
+
+COLUMNS = [
+    "mechanism",
+    "chapter",
+    "variant",
+    "neighbours",
+    "claimed_private",
+    "claimed_epsilon",
+    "claimed_delta",
+    "audit",
+    "audited_epsilon",
+    "confidence",
+    "verdict",
+    "expected",
+    "true_epsilon",
+    "event",
+    "n_samples",
+    "conditions",
+]
+
+
+def grr_distributions(p: float, q: float, k: int) -> np.ndarray:
+    """Output distribution of a k-ary randomized response for every input: row v = q everywhere, p at v."""
+    d = np.full((k, k), q)
+    np.fill_diagonal(d, p)
+    return d
+
+
+def laplace_samplers(
+    epsilon: float, func: Callable = laplace_mechanism
+) -> tuple[Callable, Callable]:
+    """Samplers of ``func(value, 1, ε, rng, size=n)`` at f(D) = 0 and f(D') = 1 (a sensitivity-1 pair)."""
+    return (
+        lambda n, g: func(0.0, 1.0, epsilon, g, size=n),
+        lambda n, g: func(1.0, 1.0, epsilon, g, size=n),
+    )
+
+
+def _groups() -> dict[str, Callable[[], list[AuditSpec]]]:
+    """Catalogue group → its specs, in catalogue order: ``core`` (the textbook mechanisms), this chapter, then every
+    other chapter with an ``audits.py``, in book order (from the manifests)."""
+    from ...core.mechanisms import audits as core_audits
+    from ..registry import manifests
+
+    own = Path(__file__).resolve().parent
+    found = [m for m in manifests() if m.audits_module]
+    ordered = [m for m in found if m.folder == own] + [m for m in found if m.folder != own]
+    return {CORE: core_audits.audit_specs, **{m.id: m.audit_specs for m in ordered}}
+
+
+def audit_modules() -> dict[str, str]:
+    """Catalogue group → the module declaring its ``audit_specs()``, in catalogue order (``core`` first)."""
+    from ..registry import manifests
+
+    by_id = {m.id: m.audits_module for m in manifests()}
+    return {g: by_id.get(g, "dpcompendium.core.mechanisms.audits") for g in _groups()}
+
+
+def missing_chapters() -> list[str]:
+    """Chapters of the book without an ``audits.py`` (their mechanisms are not in the catalogue)."""
+    from ..registry import manifests
+
+    return [m.id for m in manifests() if not m.audits_module]
+
+
+def catalog(chapters: Iterable[str] | None = None) -> list[AuditSpec]:
+    """Every audit spec of the given catalogue groups (``core`` and chapter ids; default: all), in catalogue order."""
+    groups = _groups()
+    wanted = list(groups) if chapters is None else list(chapters)
+    for ch in wanted:
+        if ch not in groups:
+            raise ValueError(f"chapters must be among {'|'.join(groups)}, got {ch!r}")
+    specs: list[AuditSpec] = []
+    for ch in [c for c in groups if c in wanted]:
+        specs.extend(groups[ch]())
+    return specs
+
+
+def row_confidence(entries: list[AuditSpec], confidence: float, family_wise: bool = True) -> float:
+    """Confidence of each empirical row: ``1 − (1 − confidence)/m`` over the m empirical rows (family-wise)."""
+    m = sum(e.audit == "empirical" for e in entries)
+    return 1.0 - (1.0 - confidence) / max(m, 1) if family_wise else confidence
+
+
+def _row(
+    entry: AuditSpec, n_samples: int, confidence: float, rng: np.random.Generator, **chunked
+) -> dict:
+    res = run_audit(entry, n_samples=n_samples, confidence=confidence, rng=rng, **chunked)
+    return {
+        "mechanism": entry.mechanism,
+        "chapter": entry.chapter,
+        "variant": entry.variant,
+        "neighbours": entry.claim.neighbours,
+        "claimed_private": entry.claim.private,
+        "claimed_epsilon": res.claimed_epsilon,
+        "claimed_delta": res.claimed_delta,
+        "audit": res.audit,
+        "audited_epsilon": res.audited_epsilon,
+        "confidence": res.confidence,
+        "verdict": res.verdict,
+        "expected": entry.expected,
+        "true_epsilon": entry.true_epsilon,
+        "event": res.event,
+        "n_samples": res.n_samples,
+        "conditions": "; ".join(entry.claim.conditions),
+    }
+
+
+def run_catalog(
+    entries: list[AuditSpec] | None = None,
+    *,
+    n_samples: int = 1_000_000,
+    confidence: float = 0.95,
+    family_wise: bool = True,
+    seed: int = 0,
+    n_jobs: int = 1,
+    chunk_size: int = 1_000_000,
+) -> pd.DataFrame:
+    """Audit every entry; one row per entry with the columns of ``COLUMNS`` (the chapter's ``audit.csv``).
+
+    ``family_wise=True``: ``confidence`` is the family-wise confidence over all empirical rows
+    (:func:`row_confidence`); otherwise it is each row's own. Empirical rows with more than ``chunk_size`` samples
+    per input are counted in chunks (module docstring, "Big audits").
+    """
+    entries = catalog() if entries is None else list(entries)
+    n_samples = check_int(n_samples, "n_samples", minimum=20)
+    chunk_size = check_int(chunk_size, "chunk_size", minimum=20)
+    if not entries:
+        raise ValueError("entries must hold at least one CatalogEntry, got none")
+    conf = row_confidence(entries, confidence, family_wise)
+    big = {i for i, e in enumerate(entries) if _is_big(e, n_samples, chunk_size)}
+
+    def one(index: int, rng: np.random.Generator) -> dict:
+        if index in big:  # audited below, in this process: its chunks are the tasks
+            return {"row": None}
+        row = _row(entries[index], n_samples, conf, rng)
+        return {"row": row} if big else row
+
+    runs = sweep(
+        one, {"index": list(range(len(entries)))}, reps=1, seed=seed, n_jobs=n_jobs, progress=False
+    )
+    if not big:
+        return runs[COLUMNS].reset_index(drop=True)
+    rows = list(runs["row"])
+    for i in sorted(
+        big
+    ):  # the stream the sweep gives row i: child 0 (its repetition) of child i of the seed
+        rng = make_rng(chunk_seed(chunk_seed(seed, i), 0))
+        rows[i] = _row(entries[i], n_samples, conf, rng, chunk_size=chunk_size, n_jobs=n_jobs)
+    return pd.DataFrame.from_records(rows, columns=COLUMNS)
+
+
+def _is_big(entry: AuditSpec, n_samples: int, chunk_size: int) -> bool:
+    """An empirical split-selection row whose samples per input (after its ``max_samples`` cap) exceed a chunk."""
+    if entry.audit != "empirical" or entry.audit_kw.get("selection", "split") != "split":
+        return False
+    n = min(n_samples, entry.max_samples) if entry.max_samples else n_samples
+    return n > chunk_size

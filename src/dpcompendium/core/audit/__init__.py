@@ -1,0 +1,55 @@
+"""The auditing engine: does a mechanism deliver the ε it claims? Every chapter's audit specs use it.
+
+- :mod:`.exact` — exact ε (and δ) of mechanisms with a finite output space; the exact ε of the Gaussian mechanism.
+- :mod:`.empirical` — Clopper–Pearson lower bounds on ε from samples of M(D) and M(D'), events searched over
+  intervals of a statistic on one half of the samples and evaluated on the other (or Bonferroni-corrected), in the
+  style of StatDP [ding2018detecting] and DP-Sniper [bichsel2021dpsniper]; (ε, δ) audits at the claimed δ.
+- :mod:`.chunked` — the same split-selection audit with the evaluation counted in chunks (10^8+ samples).
+- :mod:`.spec` — :class:`AuditSpec` (raw neighbouring datasets + the whole pipeline), :func:`are_neighbours`,
+  :func:`run_audit`: the one path every audit (book or user code) goes through.
+"""
+
+from .chunked import empirical_audit_chunked
+from .empirical import (
+    Event,
+    Sampler,
+    clopper_pearson,
+    coverage_experiment,
+    empirical_audit,
+    epsilon_lower_bound,
+    interval_cuts,
+)
+from .exact import (
+    exact_audit,
+    exact_delta,
+    exact_epsilon,
+    exact_epsilon_at_delta,
+    gaussian_delta,
+    gaussian_epsilon,
+)
+from .result import AuditResult, verdict
+from .spec import AuditSpec, are_neighbours, check_neighbours, run_audit, value_events
+
+__all__ = [
+    "AuditResult",
+    "AuditSpec",
+    "Event",
+    "Sampler",
+    "are_neighbours",
+    "check_neighbours",
+    "clopper_pearson",
+    "coverage_experiment",
+    "empirical_audit",
+    "empirical_audit_chunked",
+    "epsilon_lower_bound",
+    "exact_audit",
+    "exact_delta",
+    "exact_epsilon",
+    "exact_epsilon_at_delta",
+    "gaussian_delta",
+    "gaussian_epsilon",
+    "interval_cuts",
+    "run_audit",
+    "value_events",
+    "verdict",
+]

@@ -1,0 +1,203 @@
+"""What every empirical audit shares: events, their counts and the confidence bounds on ε they give.
+
+The in-memory audit (:mod:`dpcompendium.core.audit.empirical`) and the chunked one
+(:mod:`dpcompendium.core.audit.chunked`) both build on these: interval events
+of a statistic (:func:`interval_cuts`, :func:`pooled_sorted`), Clopper–Pearson bounds (:func:`clopper_pearson`,
+:func:`epsilon_lower_bound`) and the result of an audit. Neither imports the other's internals from here on up: the
+chunked audit imports this module, and the in-memory audit hands big audits to the chunked one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy.stats import beta, norm
+
+from ..validation import check_int
+from .result import AuditResult, verdict
+
+__all__ = [
+    "Event",
+    "Sampler",
+    "clopper_pearson",
+    "epsilon_lower_bound",
+    "interval_cuts",
+    "pooled_sorted",
+]
+
+#: ``sampler(n, rng)`` returns n independent outputs of the mechanism on one fixed input, first axis = samples.
+Sampler = Callable[[int, np.random.Generator], np.ndarray]
+#: A named output event: ``(name, indicator)``; ``indicator(outputs)`` returns one bool per sample.
+Event = tuple[str, Callable[[np.ndarray], np.ndarray]]
+
+
+def _check_confidence(confidence: float) -> float:
+    c = float(confidence)
+    if not (0.0 < c < 1.0):
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    return c
+
+
+def clopper_pearson(
+    successes: ArrayLike,
+    trials: ArrayLike,
+    confidence: float = 0.95,
+    side: Literal["two-sided", "lower", "upper"] = "two-sided",
+) -> tuple[np.ndarray, np.ndarray]:
+    """Exact binomial confidence bounds (lo, hi) for p from k successes in n trials (Clopper & Pearson 1934).
+
+    lo = Beta⁻¹(a; k, n − k + 1), hi = Beta⁻¹(1 − a; k + 1, n − k) with a = α/2 (two-sided) or α (one-sided; the
+    other bound is then 0 or 1). lo = 0 when k = 0, hi = 1 when k = n.
+    """
+    c = _check_confidence(confidence)
+    if side not in ("two-sided", "lower", "upper"):
+        raise ValueError(f"side must be one of two-sided|lower|upper, got {side!r}")
+    k = np.asarray(successes, dtype=float)
+    n = np.asarray(trials, dtype=float)
+    if np.any(n < 1) or np.any(k < 0) or np.any(k > n):
+        raise ValueError(
+            f"successes must lie in [0, trials] with trials >= 1, got {successes!r}/{trials!r}"
+        )
+    a = (1 - c) / 2 if side == "two-sided" else 1 - c
+    lo = np.where(k > 0, beta.ppf(a, np.maximum(k, 1), n - k + 1), 0.0)
+    hi = np.where(k < n, beta.ppf(1 - a, k + 1, np.maximum(n - k, 1)), 1.0)
+    if side == "lower":
+        hi = np.ones_like(hi)
+    elif side == "upper":
+        lo = np.zeros_like(lo)
+    return lo, hi
+
+
+def epsilon_lower_bound(
+    k_a: ArrayLike,
+    n_a: ArrayLike,
+    k_b: ArrayLike,
+    n_b: ArrayLike,
+    *,
+    delta: float = 0.0,
+    confidence: float = 0.95,
+) -> np.ndarray | float:
+    """ε̂ = ln((p_lo − δ)/q_hi) ≥ 0: a (1 − α)-confidence lower bound on ε from one event's counts.
+
+    k_a of n_a samples of M(D) and k_b of n_b samples of M(D') fell in the event; p_lo is the one-sided CP lower bound
+    for P[M(D) ∈ S] and q_hi the one-sided CP upper bound for P[M(D') ∈ S], each at level α/2. Returns 0 (the
+    trivial bound) when p_lo ≤ δ.
+    """
+    c = _check_confidence(confidence)
+    half = 1 - (1 - c) / 2
+    p_lo, _ = clopper_pearson(k_a, n_a, half, side="lower")
+    _, q_hi = clopper_pearson(k_b, n_b, half, side="upper")
+    num = p_lo - float(delta)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        eps = np.where(num > 0, np.log(np.maximum(num, 1e-300) / q_hi), 0.0)
+    eps = np.maximum(eps, 0.0)
+    return float(eps) if eps.ndim == 0 else eps
+
+
+def _wilson_score(k_a, n_a, k_b, n_b, delta: float, z: float) -> np.ndarray:
+    """A cheap stand-in for :func:`epsilon_lower_bound` (Wilson intervals), used only to *choose* an event."""
+
+    def wilson(k, n):
+        p = np.clip(k / n, 0.0, 1.0)
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return centre - half, centre + half
+
+    lo, _ = wilson(k_a, n_a)
+    _, hi = wilson(k_b, n_b)
+    num = lo - delta
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(num > 0, np.log(np.maximum(num, 1e-300) / np.maximum(hi, 1e-300)), 0.0)
+
+
+def _selection_z(confidence: float, m: int) -> float:
+    """z of a Bonferroni bound over m candidates: penalizes noisy small-count events when choosing one."""
+    return float(norm.ppf(1 - (1 - confidence) / (2 * max(m, 1))))
+
+
+def interval_cuts(pooled: ArrayLike, max_cuts: int = 160) -> np.ndarray:
+    """Cut points for interval events: every distinct value if there are few, else quantiles of ``pooled`` with
+    extra resolution in both tails (levels down to 10/n), always with ±inf at the ends."""
+    x = np.asarray(pooled, dtype=float).ravel()
+    max_cuts = check_int(max_cuts, "max_cuts", minimum=4)
+    if x.size > 1 and bool(np.all(x[1:] >= x[:-1])) and not bool((x == 0).any()):
+        # sorted (so no NaN) and no zero (no −0.0 beside 0.0): the distinct values without sorting again
+        uniq = x[np.concatenate([[True], x[1:] != x[:-1]])]
+    else:
+        uniq = np.unique(x)
+    if uniq.size <= max_cuts:
+        inner = uniq
+    else:
+        n = x.size
+        n_tail = max(2, max_cuts // 4)
+        tail = np.logspace(math.log10(max(10.0 / n, 1e-9)), math.log10(0.1), n_tail)
+        mid = np.linspace(0.1, 0.9, max(2, max_cuts - 2 * n_tail))
+        levels = np.unique(np.clip(np.concatenate([tail, mid, 1 - tail]), 0.0, 1.0))
+        inner = np.unique(np.quantile(x, levels, method="inverted_cdf"))
+    return np.concatenate([[-np.inf], inner, [np.inf]])
+
+
+def pooled_sorted(sa: np.ndarray, sb: np.ndarray) -> np.ndarray:
+    """Two sorted samples pooled for :func:`interval_cuts`: merged into one sorted array (the cuts are then found in
+    linear time, the same cuts as from the concatenation: distinct values and order statistics do not depend on the
+    order), or the plain concatenation if a zero or a NaN is present (np.unique keeps whichever of −0.0 and 0.0 its
+    sort puts first, so there the order could change the sign of a cut)."""
+    pooled = np.concatenate([sa, sb])
+    if pooled.size and not bool(np.isnan(pooled).any()) and not bool((pooled == 0).any()):
+        pooled.sort(kind="stable")
+    return pooled
+
+
+def _interval_counts(sorted_x: np.ndarray, cuts: np.ndarray) -> np.ndarray:
+    """counts[i, j] = #{x in (cuts[i], cuts[j]]} (meaningful for i < j)."""
+    c = np.searchsorted(sorted_x, cuts, side="right").astype(float)
+    return c[None, :] - c[:, None]
+
+
+def _as_statistic(
+    out: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray] | None
+) -> np.ndarray:
+    if statistic is not None:
+        s = np.asarray(statistic(out), dtype=float)
+    else:
+        s = np.asarray(out, dtype=float)
+    if s.ndim != 1:
+        raise ValueError(
+            f"outputs must be scalar per sample (shape (n,)), got shape {s.shape}; pass statistic= to reduce them"
+        )
+    return s
+
+
+def _result(
+    mechanism: str,
+    claimed_epsilon: float,
+    delta: float,
+    eps: float,
+    confidence: float,
+    name: str,
+    forward: bool,
+    p_a: float,
+    p_b: float,
+    n_samples: int,
+) -> AuditResult:
+    """The :class:`AuditResult` of an empirical audit whose event ``name`` bounds ε at ``eps`` (in-memory and chunked
+    audits alike): the direction is M(D) over M(D') when ``forward``, ``p_a``/``p_b`` the evaluation frequencies."""
+    direction = "M(D) over M(D')" if forward else "M(D') over M(D)"
+    eps = float(eps)
+    return AuditResult(
+        mechanism=mechanism,
+        audit="empirical",
+        claimed_epsilon=claimed_epsilon,
+        claimed_delta=float(delta),
+        audited_epsilon=eps,
+        confidence=confidence,
+        verdict=verdict(eps, claimed_epsilon, "empirical"),
+        event=f"{name}, {direction}",
+        p_a=float(p_a),
+        p_b=float(p_b),
+        n_samples=n_samples,
+    )

@@ -1,0 +1,152 @@
+"""The book's figure style: one matplotlib style, panel grids sized for the page, and one colour per method.
+
+Every chapter calls :func:`use_book_style` in its set-up cell. The style (``styles/book.mplstyle``) draws figures
+for the book's content column: at most :data:`PAGE_WIDTH_IN` inches wide, shown at their physical size (96 CSS
+pixels per inch, see :func:`dpcompendium.book.chapter.show_figure`), with text of at least 8 pt and the colour-blind-safe
+palette of Okabe and Ito (2008). Multi-panel figures come from :func:`panels`: at most three panels in a row. A
+method has the same colour in every chapter (:data:`METHOD_COLORS`, :func:`method_color`): the source's method as
+written is vermillion, its corrected variant blue, non-private references black.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Iterator
+from pathlib import Path
+
+import matplotlib.style
+
+__all__ = [
+    "DISPLAY_DPI",
+    "METHOD_COLORS",
+    "MIN_FONT_PT",
+    "OKABE_ITO",
+    "PAGE_WIDTH_IN",
+    "STYLE",
+    "book_style",
+    "method_color",
+    "panels",
+    "use_book_style",
+]
+
+#: The style file.
+STYLE = Path(__file__).with_name("styles") / "book.mplstyle"
+#: Widest figure, in inches: the content column of the book at a 1400 px window is about 720 CSS px.
+PAGE_WIDTH_IN = 7.2
+#: CSS pixels per inch: a figure is displayed at ``natural px / dpi × DISPLAY_DPI`` CSS px (its physical size).
+DISPLAY_DPI = 96
+#: The smallest font size (points) a figure of the book may use.
+MIN_FONT_PT = 8.0
+#: The Okabe–Ito colour-blind-safe palette.
+OKABE_ITO = {
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "green": "#009E73",
+    "orange": "#E69F00",
+    "purple": "#CC79A7",
+    "sky": "#56B4E9",
+    "black": "#000000",
+    "grey": "#999999",
+    "yellow": "#F0E442",
+}
+_C = OKABE_ITO
+#: One colour per method, the same in every chapter. Roles first: the source's method as written (vermillion), its
+#: corrected or private variant (blue), non-private or noise-only references (black, grey); then the baselines.
+METHOD_COLORS = {
+    "as-written": _C["vermillion"],
+    "corrected": _C["blue"],
+    "private": _C["blue"],
+    "non-private": _C["black"],
+    "identity": _C["grey"],
+    "laplace-public-n": _C["grey"],
+    # dp-mean: the source's four methods (and the clamped-then-normalized correction)
+    "composition": _C["blue"],
+    "resampling": _C["vermillion"],
+    "clamped": _C["green"],
+    "normalized": _C["purple"],
+    "normalized-clamped": _C["orange"],
+    # histograms
+    "uniform": _C["yellow"],
+    "hierarchical": _C["green"],
+    "ahp": _C["sky"],
+    "php": _C["purple"],
+    "sampling_grouping": _C["vermillion"],
+    # mwem
+    "coursework": _C["vermillion"],
+    "standard": _C["blue"],
+    # federated-pca
+    "central": _C["blue"],
+    "shared-seed": _C["vermillion"],
+    "secure-aggregation": _C["green"],
+    "dpdispca": _C["orange"],
+    # hiera
+    "harmony": _C["sky"],
+    "pm": _C["green"],
+    "graded-laplace": _C["orange"],
+    "hiera": _C["vermillion"],
+    "hiera-calibrated": _C["blue"],
+}
+
+
+def method_color(name: str, default: str | None = None) -> str:
+    """The colour of method ``name`` (:data:`METHOD_COLORS`, case-insensitive); ``default`` (or grey) if it has none."""
+    return METHOD_COLORS.get(str(name).lower(), default or _C["grey"])
+
+
+def use_book_style() -> None:
+    """Apply the book's style (``book.mplstyle``) to every figure drawn from now on."""
+    matplotlib.style.use(STYLE)
+
+
+@contextlib.contextmanager
+def book_style() -> Iterator[None]:
+    """The book's style inside a ``with`` block only (figures must also be *saved* inside it: matplotlib reads some
+    sizes when it draws)."""
+    with matplotlib.style.context(STYLE):
+        yield
+
+
+def panels(
+    n: int,
+    *,
+    ncols: int | None = None,
+    panel_height: float = 2.3,
+    width: float = PAGE_WIDTH_IN,
+    spare: bool = False,
+    **subplot_kw,
+):
+    """A figure of ``n`` panels in rows of at most three, ``width`` inches wide; returns ``(fig, axes)``, ``axes``
+    a flat list of the ``n`` panels in reading order. Unused grid cells are hidden; with ``spare=True`` one more
+    cell is kept (and returned last, without axis) when the grid has room, e.g. for a legend.
+
+    ``ncols`` defaults to ``n`` up to 3 panels, 2 for 4 panels, else 3. Extra keyword arguments go to
+    :func:`matplotlib.pyplot.subplots` (``sharex``, ``sharey``, ...); the layout is constrained.
+    """
+    from matplotlib import pyplot as plt
+
+    n = int(n)
+    if n < 1:
+        raise ValueError(f"n must be at least 1, got {n}")
+    if ncols is None:
+        ncols = n if n <= 3 else (2 if n == 4 else 3)
+    ncols = max(1, min(int(ncols), 3, n))
+    nrows = math.ceil(n / ncols)
+    subplot_kw.setdefault("layout", "constrained")
+    fig, grid = plt.subplots(
+        nrows,
+        ncols,
+        figsize=(width, panel_height * nrows + 0.3),
+        squeeze=False,
+        **subplot_kw,
+    )
+    flat = list(grid.ravel())
+    axes = flat[:n]
+    rest = flat[n:]
+    if spare and rest:
+        rest[0].set_axis_off()
+        axes.append(rest[0])
+        rest = rest[1:]
+    for ax in rest:
+        ax.set_visible(False)
+    return fig, axes

@@ -1,0 +1,240 @@
+"""Privacy claims: what each mechanism promises, and the conditions it rests on, stated in one place.
+
+Every mechanism or estimator in the book states its neighbour relation, its sensitivity, its (ε, δ) and the
+assumptions the guarantee needs (public preprocessing statistics, which quantities are public, the range where a
+noise calibration is proved). A :class:`PrivacyClaim` is that statement as data, so that chapters tabulate it and
+render every sentence that states a guarantee from it (:meth:`PrivacyClaim.statement`, :func:`claims_table`), and the
+``privacy-audit`` chapter checks it against what the mechanism actually delivers. A claim whose parameters fall
+outside its conditions is ``private=False`` with the reason in ``why``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import numbers
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+Neighbours = Literal["replace-one", "add-remove", "local"]
+#: The neighbour relations of the book (the values of ``Neighbours``).
+NEIGHBOUR_RELATIONS: tuple[str, ...] = ("replace-one", "add-remove", "local")
+
+NEIGHBOUR_RELATIONS: dict[str, str] = {
+    "replace-one": "datasets of the same public size n that differ in one record (bounded DP)",
+    "add-remove": "datasets that differ by adding or removing one record (unbounded DP)",
+    "local": "any two inputs of one user (local DP: the guarantee holds per report)",
+}
+
+
+def _real(value: object, name: str) -> float:
+    """``value`` as a float if it is a real number (not a bool, not NaN); else a one-line ValueError."""
+    if (
+        isinstance(value, bool | np.bool_)
+        or not isinstance(value, numbers.Real)
+        or math.isnan(float(value))
+    ):
+        raise ValueError(f"{name} must be a real number, got {value!r}")
+    return float(value)
+
+
+def _fmt(x: float) -> str:
+    """4 significant digits, or 7 when rounding to 4 gives a round number that hides a difference (ε(1 + 5·10⁻⁶)
+    is "1.000005", not "1"; 2.1666… stays "2.167")."""
+    if math.isinf(x):
+        return "inf"
+    short = f"{x:.4g}"
+    digits = short.split("e")[0].replace("-", "").replace(".", "").lstrip("0")
+    hides = len(digits) < 4 and abs(float(short) - x) > 1e-9 * abs(x)
+    return f"{x:.7g}" if hides else short
+
+
+@dataclass(frozen=True)
+class PrivacyClaim:
+    """A mechanism's privacy statement.
+
+    ``private`` is False for methods that the book shows are *not* private as written, or whose parameters fall
+    outside the conditions of the guarantee; ``why`` then says why (``why`` may also comment a private claim).
+    ``conditions`` lists the assumptions the guarantee rests on (each a short sentence); a ``private=True`` claim is
+    true only under them, and :meth:`statement` always prints them.
+    """
+
+    mechanism: str
+    neighbours: Neighbours
+    sensitivity: str
+    epsilon: float
+    delta: float = 0.0
+    private: bool = True
+    why: str = ""
+    conditions: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        """Validated on construction, so that no layer above re-checks a claim: the relation is one of
+        :data:`NEIGHBOUR_RELATIONS`; ε a real number > 0 (∞ only in a claim that is not private); δ in [0, 1); the
+        sensitivity a non-empty statement; the conditions a tuple of strings."""
+        if self.neighbours not in NEIGHBOUR_RELATIONS:
+            raise ValueError(
+                f"neighbours must be one of {sorted(NEIGHBOUR_RELATIONS)}, got {self.neighbours!r}"
+            )
+        eps = _real(self.epsilon, "epsilon")
+        if not eps > 0 or (self.private and math.isinf(eps)):
+            bound = "finite and > 0" if self.private else "> 0"
+            raise ValueError(f"epsilon must be {bound}, got {self.epsilon!r}")
+        delta = _real(self.delta, "delta")
+        if not 0.0 <= delta < 1.0:
+            raise ValueError(f"delta must be in [0, 1), got {self.delta!r}")
+        if not isinstance(self.sensitivity, str) or not self.sensitivity.strip():
+            raise ValueError(f"sensitivity must be a non-empty statement, got {self.sensitivity!r}")
+        if not isinstance(self.private, bool | np.bool_):
+            raise ValueError(f"private must be True or False, got {self.private!r}")
+        if isinstance(self.conditions, str):
+            raise ValueError(f"conditions must be a tuple of strings, got {self.conditions!r}")
+        object.__setattr__(self, "conditions", tuple(self.conditions))
+
+    @property
+    def guarantee(self) -> str:
+        """``"(ε, δ)-DP"`` or ``"ε-DP"`` with the numbers (``"ε-LDP"`` for local claims)."""
+        dp = "LDP" if self.neighbours == "local" else "DP"
+        if self.delta:
+            return f"({_fmt(self.epsilon)}, {self.delta:.3g})-{dp}"
+        return f"{_fmt(self.epsilon)}-{dp}"
+
+    def statement(self) -> str:
+        """One sentence stating the guarantee with its relation and conditions, or why there is none."""
+        if not self.private:
+            return f"{self.mechanism}: not {self.guarantee} as claimed — {self.why}"
+        rel = "" if self.neighbours == "local" else f" under {self.neighbours} neighbours"
+        cond = f", given: {'; '.join(self.conditions)}" if self.conditions else ""
+        return f"{self.mechanism}: {self.guarantee}{rel} (sensitivity {self.sensitivity}){cond}"
+
+    def failing(self, why: str) -> PrivacyClaim:
+        """The same claim, ``private=False`` with reason ``why`` (a condition does not hold)."""
+        return dataclasses.replace(self, private=False, why=why)
+
+    def with_conditions(self, *conditions: str) -> PrivacyClaim:
+        """The same claim with extra conditions appended."""
+        return dataclasses.replace(self, conditions=(*self.conditions, *conditions))
+
+    def as_dict(self) -> dict:
+        d = asdict(self)
+        d["conditions"] = "; ".join(self.conditions)
+        d["guarantee"] = self.guarantee if self.private else "none"
+        d["statement"] = self.statement()
+        return d
+
+
+def claims_table(claims: Mapping[str, PrivacyClaim] | Iterable[PrivacyClaim], key: str = "method"):
+    """A DataFrame of claims, one row each (``key`` column from the mapping's keys), with the rendered statement."""
+    import pandas as pd
+
+    items = (
+        list(claims.items()) if isinstance(claims, Mapping) else [(c.mechanism, c) for c in claims]
+    )
+    return pd.DataFrame([{key: k, **c.as_dict()} for k, c in items])
+
+
+class ClaimsTable:
+    """Claims shown as a table in a notebook (:func:`show_claims`): one row per claim, its guarantee (or why there
+    is none), neighbour relation, sensitivity and the conditions it rests on as a list. Plain text: one claim per
+    paragraph."""
+
+    #: Columns of a claims DataFrame that describe the claim itself (the others label it: method, variant, ...).
+    FIELDS = (
+        "mechanism",
+        "neighbours",
+        "sensitivity",
+        "epsilon",
+        "delta",
+        "private",
+        "why",
+        "conditions",
+        "guarantee",
+        "statement",
+    )
+
+    def __init__(self, table) -> None:
+        self.table = table
+
+    def _rows(self) -> list[dict[str, Any]]:
+        labels = [c for c in self.table.columns if c not in self.FIELDS]
+        rows = []
+        for r in self.table.to_dict("records"):
+            name = ", ".join(str(r[c]) for c in labels if str(r[c]) not in ("", "nan"))
+            mech = str(r.get("mechanism", ""))
+            label = mech if not name else (name if mech in ("", name) else f"{name} ({mech})")
+            private = bool(r.get("private", True))
+            if (
+                "epsilon" in r
+            ):  # the guarantee claimed, with the numbers (also when it does not hold)
+                delta = float(r.get("delta", 0.0) or 0.0)
+                claimed = PrivacyClaim(
+                    "claim",
+                    r["neighbours"],
+                    str(r.get("sensitivity") or "as stated"),
+                    float(r["epsilon"]),
+                    delta,
+                    private=private,
+                ).guarantee
+            else:
+                claimed = str(r.get("guarantee", "")) if private else "private"
+            conds = [c for c in str(r.get("conditions", "") or "").split("; ") if c and c != "nan"]
+            rows.append(
+                {
+                    "claim": label,
+                    "private": private,
+                    "guarantee": claimed,
+                    "why": str(r.get("why", "") or ""),
+                    "neighbours": str(r["neighbours"]),
+                    "sensitivity": str(r.get("sensitivity", "")),
+                    "conditions": conds,
+                }
+            )
+        return rows
+
+    def _repr_html_(self) -> str:
+        import html
+
+        e = html.escape
+        out = [
+            '<table class="dpc-claims"><thead><tr><th>claim</th><th>guarantee</th><th>neighbours</th>'
+            "<th>sensitivity</th><th>rests on</th></tr></thead><tbody>"
+        ]
+        for r in self._rows():
+            if r["private"]:
+                guarantee = e(r["guarantee"]) + (
+                    f"<br><small>{e(r['why'])}</small>" if r["why"] else ""
+                )
+            else:
+                guarantee = f'<span class="dpc-not">not {e(r["guarantee"])}</span>: {e(r["why"])}'
+            conds = "".join(f"<li>{e(c)}</li>" for c in r["conditions"])
+            out.append(
+                f"<tr><td>{e(r['claim'])}</td><td>{guarantee}</td><td>{e(r['neighbours'])}</td>"
+                f"<td>{e(r['sensitivity'])}</td><td>{f'<ul>{conds}</ul>' if conds else ''}</td></tr>"
+            )
+        out.append("</tbody></table>")
+        return "".join(out)
+
+    def __repr__(self) -> str:
+        parts = []
+        for r in self._rows():
+            head = (
+                f"{r['claim']}: {r['guarantee']} under {r['neighbours']} neighbours"
+                if r["private"]
+                else f"{r['claim']}: not {r['guarantee']}: {r['why']}"
+            )
+            body = [f"  sensitivity: {r['sensitivity']}"] + [f"  - {c}" for c in r["conditions"]]
+            parts.append("\n".join([head, *body]))
+        return "\n\n".join(parts)
+
+
+def show_claims(claims, key: str = "method") -> ClaimsTable:
+    """Claims for a notebook to display as a table (not one long line each): ``claims`` a mapping or iterable of
+    :class:`PrivacyClaim` (as :func:`claims_table`), or a DataFrame of ``PrivacyClaim.as_dict()`` rows with label
+    columns (``method``, ``variant``, ...) beside them."""
+    import pandas as pd
+
+    table = claims if isinstance(claims, pd.DataFrame) else claims_table(claims, key)
+    return ClaimsTable(table)
