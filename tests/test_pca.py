@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -348,6 +349,18 @@ def test_pattern_statistics_and_tables():
     assert P.pooled_pattern_z(pat, "gap") == pytest.approx(float(pat.gap_z.iloc[0]))
     with pytest.raises(ValueError, match="name must be"):
         P.pooled_pattern_z(pat, "slope")
+
+
+def test_z_scores_are_undefined_with_one_repetition():
+    # one repetition per cell: no variance estimate, so every z is NaN (not +-inf, and no divide warning on the page)
+    runs = energy_runs(["wine"], [0.5, 2.0], 1e-5, [2, 20], 2, 1, 9, splits=("equal",))
+    tab = energy_table(runs, 1e-5, 2)
+    pat = P.site_pattern(runs, 2, 20)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.isnan(P.pooled_z(tab, "shared-seed"))
+        assert np.isnan(P.pooled_pattern_z(pat, "fall"))
+    assert pat.fall_z.isna().all() and np.isfinite(pat.fall).all()
 
 
 def test_attack_and_svm_tables():

@@ -542,7 +542,15 @@ def pooled_z(energy: pd.DataFrame, method: str, reference: str = "central") -> f
             f"method and reference must have the same cells, got {method!r} and {reference!r}"
         )
     diff = (a.captured_energy - b.captured_energy).sum()
-    return float(diff / np.sqrt((a.captured_energy_se**2 + b.captured_energy_se**2).sum()))
+    return _z(diff, (a.captured_energy_se**2 + b.captured_energy_se**2).sum())
+
+
+def _z(difference: float, variance: float) -> float:
+    """``difference / √variance``, or NaN where the variance is not a positive number (one repetition per cell gives
+    no variance estimate, and a z-score without one is undefined, not ±inf)."""
+    if not (np.isfinite(variance) and variance > 0):
+        return float("nan")
+    return float(difference / np.sqrt(variance))
 
 
 def site_pattern(runs: pd.DataFrame, lo: int, hi: int) -> pd.DataFrame:
@@ -576,7 +584,8 @@ def site_pattern(runs: pd.DataFrame, lo: int, hi: int) -> pd.DataFrame:
         a, b = at(m1, s1), at(m2, s2)
         out[name] = a["mean"] - b["mean"]
         out[f"{name}_se"] = np.sqrt(a["sem"] ** 2 + b["sem"] ** 2)
-        out[f"{name}_z"] = out[name] / out[f"{name}_se"]
+        # NaN where a cell has no variance estimate (one repetition), as in _z
+        out[f"{name}_z"] = out[name] / out[f"{name}_se"].where(out[f"{name}_se"] > 0)
     return out.reset_index()
 
 
@@ -584,4 +593,4 @@ def pooled_pattern_z(pattern: pd.DataFrame, name: str) -> float:
     """Pooled z of one :func:`site_pattern` difference (``"gap"``, ``"fall"`` or ``"flat"``) over its rows."""
     if name not in ("gap", "fall", "flat"):
         raise ValueError(f"name must be 'gap', 'fall' or 'flat', got {name!r}")
-    return float(pattern[name].sum() / np.sqrt((pattern[f"{name}_se"] ** 2).sum()))
+    return _z(pattern[name].sum(), (pattern[f"{name}_se"] ** 2).sum())
