@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-__all__ = ["NOTE", "count", "guarded", "listing", "num", "pairs", "span"]
+__all__ = ["NOTE", "count", "guarded", "listing", "num", "pairs", "plural", "span"]
 
 #: How a guarded statement that does not hold at the run's parameters begins.
 NOTE = "At these parameters"
@@ -51,6 +51,12 @@ def pairs(values, name: str = "ε", digits: int = 3) -> str:
     """A mapping or a pandas Series ``{key: value}`` as ``value at name = key, …``, e.g. ``285 at ε = 1, 207 at ε = 10``."""
     items = values.items() if hasattr(values, "items") else values
     return ", ".join(f"{num(v, digits)} at {name} = {k:g}" for k, v in items)
+
+
+def plural(n: int, noun: str, many: str | None = None) -> str:
+    """``n noun`` with the noun agreeing: ``1 repetition``, ``2 repetitions`` (``many``: an irregular plural)."""
+    n = int(n)
+    return f"{n} {noun if n == 1 else (many or noun + 's')}"
 
 
 def count(k: int, n: int) -> str:

@@ -1,0 +1,51 @@
+"""The helpers that turn a run's numbers into the chapters' prose (dpcompendium.book.prose)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from dpcompendium.book import prose
+
+
+@pytest.mark.parametrize(
+    ("x", "digits", "text"),
+    [
+        (0.012345, 3, "0.0123"),
+        (12345.0, 3, "12300"),
+        (2.5e7, 3, "2.5e+07"),
+        (math.nan, 3, "n/a"),
+        (math.inf, 3, "∞"),
+        (-math.inf, 3, "−∞"),
+        (1.0, 2, "1"),
+    ],
+)
+def test_num_prints_significant_figures_as_the_headline_cells(x, digits, text):
+    assert prose.num(x, digits) == text
+
+
+def test_span_collapses_equal_ends_and_skips_nan():
+    assert prose.span([8.9, 19.0, math.nan]) == "8.9–19"
+    assert prose.span([2.0001, 2.0002]) == "2"
+    assert prose.span([math.nan]) == "n/a"
+
+
+@pytest.mark.parametrize(
+    ("n", "noun", "many", "text"),
+    [
+        (1, "repetition", None, "1 repetition"),
+        (0, "repetition", None, "0 repetitions"),
+        (5, "repetition", None, "5 repetitions"),
+        (1, "query", "queries", "1 query"),
+        (3, "query", "queries", "3 queries"),
+    ],
+)
+def test_plural_agrees_with_its_number(n, noun, many, text):
+    assert prose.plural(n, noun, many) == text
+
+
+def test_guarded_says_when_the_run_differs_from_the_default():
+    assert prose.guarded(True, "it holds", "it fails.") == "it holds"
+    note = prose.guarded(False, "it holds", "it fails.")
+    assert note.startswith(prose.NOTE) and "it fails (" in note and not note.endswith(".")
