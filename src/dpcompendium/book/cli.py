@@ -40,6 +40,7 @@ from .contract import (
     required_datasets,
     validate_parameters,
 )
+from .prose import plural
 
 #: Seconds ``dpcompendium run`` waits for the chapter's kernel to start (papermill's default is 60).
 KERNEL_START_TIMEOUT = 600
@@ -186,16 +187,15 @@ def cmd_run(args: argparse.Namespace) -> int:
         shutil.rmtree(old, ignore_errors=True)
     else:
         staging.rename(dest)
-    n_csv = len(list(dest.glob("*.csv")))
-    n_fig = len(list(dest.glob("*.png")))
+    wrote = (
+        f"wrote {plural(len(list(dest.glob('*.csv'))), 'table')} and "
+        f"{plural(len(list(dest.glob('*.png'))), 'figure')}"
+    )
     if page_error:
-        print(
-            f"{chapter.id}: wrote {n_csv} tables and {n_fig} figures to {dest} (run {run_seconds:.1f} s); "
-            f"no page: {page_error}"
-        )
+        print(f"{chapter.id}: {wrote} to {dest} (run {run_seconds:.1f} s); no page: {page_error}")
         return 0
     print(
-        f"{chapter.id}: wrote {n_csv} tables and {n_fig} figures to {dest}; page {dest / 'index.html'}"
+        f"{chapter.id}: {wrote} to {dest}; page {dest / 'index.html'}"
         f" (run {run_seconds:.1f} s, page {page_seconds:.1f} s)"
     )
     warnings = dest / "page-warnings.txt"
