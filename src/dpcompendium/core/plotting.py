@@ -66,7 +66,7 @@ METHOD_COLORS = {
     "non-private": _C["black"],
     "identity": _C["grey"],
     "laplace-public-n": _C["grey"],
-    # dp-mean: the source's four methods (and the clamped-then-normalized correction)
+    # averages: the source's four methods (and the clamped-then-normalized correction)
     "composition": _C["blue"],
     "resampling": _C["vermillion"],
     "clamped": _C["green"],
@@ -81,7 +81,7 @@ METHOD_COLORS = {
     # mwem
     "coursework": _C["vermillion"],
     "standard": _C["blue"],
-    # federated-pca
+    # federated PCA
     "central": _C["blue"],
     "shared-seed": _C["vermillion"],
     "secure-aggregation": _C["green"],

@@ -1,4 +1,4 @@
-"""How the privacy-audit chapter audits the four averages of the DP-mean chapter [src_dpmean].
+"""How the audit chapter audits the four averages of this chapter [src_dpmean].
 
 Raw datasets of heights in [140, 200] cm, each pair a neighbouring pair under the method's relation, chosen where the
 chapter's analysis locates the worst case (stated in each spec's ``note``).
