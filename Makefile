@@ -47,7 +47,7 @@ help:
 	@echo "make unit | notebooks | book-strict | browser | portable | integration   - one stage of make test"
 	@echo "              (portable: numerics tests and the portable chapters' headline cells with numpy's SIMD dispatch reduced)"
 	@echo "make pdf    - the book as PDF (_build/pdf/dpcompendium.pdf, one PDF per chapter) with Debian's chromium"
-	@echo "make fuzz   - run every chapter with FUZZ_EXAMPLES (30) random valid parameter sets each (FUZZ_K=mwem: one)"
+	@echo "make fuzz   - run every chapter with FUZZ_EXAMPLES (30) random valid parameter sets each (FUZZ_K=<id>: one chapter)"
 	@echo "make lint | format | bench | lock | clean"
 
 # The virtual environment, from the hash-pinned lock only (no resolver, no unpinned download). It is made without pip

@@ -78,7 +78,7 @@ METHOD_COLORS = {
     "ahp": _C["sky"],
     "php": _C["purple"],
     "sampling_grouping": _C["vermillion"],
-    # mwem
+    # MWEM
     "coursework": _C["vermillion"],
     "standard": _C["blue"],
     # federated PCA
@@ -86,7 +86,7 @@ METHOD_COLORS = {
     "shared-seed": _C["vermillion"],
     "secure-aggregation": _C["green"],
     "dpdispca": _C["orange"],
-    # hiera
+    # graded local DP (HierA)
     "harmony": _C["sky"],
     "pm": _C["green"],
     "graded-laplace": _C["orange"],
@@ -97,7 +97,7 @@ METHOD_COLORS = {
 
 #: A method's legend label where it is not the method's name.
 METHOD_LABELS = {
-    # hiera
+    # graded local DP (HierA)
     "harmony": "Harmony (Duchi)",
     "pm": "PM",
     "graded-laplace": "graded Laplace",
@@ -106,7 +106,7 @@ METHOD_LABELS = {
 }
 #: A method's marker where it has its own (else ``"."``).
 METHOD_MARKERS = {
-    # hiera
+    # graded local DP (HierA)
     "harmony": "o",
     "pm": "s",
     "graded-laplace": "^",
