@@ -45,9 +45,9 @@ help:
 	@echo "make test   - create .venv from the lock, run all tests: the base (unit, nbval, strict book build, browser, portable),"
 	@echo "              then the integration stage (chapters at other parameters, documented commands, Dask)"
 	@echo "make unit | notebooks | book-strict | browser | portable | integration   - one stage of make test"
-	@echo "              (portable: numerics tests and dp-mean's headline cells with numpy's SIMD dispatch reduced)"
+	@echo "              (portable: numerics tests and the portable chapters' headline cells with numpy's SIMD dispatch reduced)"
 	@echo "make pdf    - the book as PDF (_build/pdf/dpcompendium.pdf, one PDF per chapter) with Debian's chromium"
-	@echo "make fuzz   - run every chapter with FUZZ_EXAMPLES (30) random valid parameter sets each (FUZZ_K=mwem: one)"
+	@echo "make fuzz   - run every chapter with FUZZ_EXAMPLES (30) random valid parameter sets each (FUZZ_K=<id>: one chapter)"
 	@echo "make lint | format | bench | lock | clean"
 
 # The virtual environment, from the hash-pinned lock only (no resolver, no unpinned download). It is made without pip

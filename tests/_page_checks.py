@@ -33,6 +33,9 @@ from dpcompendium.chapters.registry import chapter_id
 DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
 FEDERATED_PCA = chapter_id("dpcompendium.chapters.federated_pca")
 PRIVACY_AUDIT = chapter_id("dpcompendium.chapters.privacy_audit")
+MWEM = chapter_id("dpcompendium.chapters.mwem")
+HISTOGRAMS = chapter_id("dpcompendium.chapters.histograms")
+HIERA = chapter_id("dpcompendium.chapters.hiera")
 
 ROOT = Path(__file__).resolve().parents[1]
 RAW = re.compile(r"\{(?:glue|cite|numref|prf:|doc\}|ref\}|eq\}|term\})|\?\?")
@@ -157,9 +160,9 @@ FROM_TABLES: dict[str, dict[str, Callable[[Path, dict], Any]]] = {
         "dpmean_verdict_matched": _median_matched,
         "dpmean_evidence_ratio": _evidence_ratio,
     },
-    "mwem": {"mwem_tv_max": _mwem_tv, "mwem_db_trend": _mwem_dpbench},
-    "histograms": {"hist_mean_vs_sum_span": _hist_mean_vs_sum},
-    "hiera": {"hiera_exact_ratio": _hiera_exact},
+    MWEM: {"mwem_tv_max": _mwem_tv, "mwem_db_trend": _mwem_dpbench},
+    HISTOGRAMS: {"hist_mean_vs_sum_span": _hist_mean_vs_sum},
+    HIERA: {"hiera_exact_ratio": _hiera_exact},
     FEDERATED_PCA: {"fedpca_table_level": _fedpca_level},
     PRIVACY_AUDIT: {"audit_n_empirical": _audit_empirical, "audit_laplace_power": _audit_power},
 }

@@ -19,7 +19,7 @@ from dpcompendium.chapters.privacy_audit import (
 from dpcompendium.chapters.registry import chapter_id, manifests
 from dpcompendium.core.audit import are_neighbours, check_neighbours
 
-#: this (the privacy-audit) chapter, whose own rows are the planted bugs and the floating-point rows
+#: this (the audit) chapter, whose own rows are the planted bugs and the floating-point rows
 OWN = chapter_id("dpcompendium.chapters.privacy_audit")
 #: every other chapter with audit specs
 CHAPTERS = [m.id for m in manifests() if m.audits_module and m.id != OWN]

@@ -165,7 +165,7 @@ PLANTED = [
 
 @pytest.mark.parametrize(("name", "bug", "eps", "inputs", "params"), PLANTED)
 def test_planted_bugs_as_user_code_are_flagged(name, bug, eps, inputs, params):
-    """Every planted bug the privacy-audit chapter flags is flagged when given as user code."""
+    """Every planted bug the audit chapter flags is flagged when given as user code."""
     func = load_target(target(name))
     rep = audit_callable(
         func, epsilon=eps, inputs=inputs, params={"epsilon": eps, **params}, samples=N, seed=1

@@ -1,4 +1,5 @@
-"""The CLI on the real chapters: ``dpcompendium list`` and ``dpcompendium run dp-mean -p reps 200 --out DIR``."""
+"""The CLI on the real chapters: ``dpcompendium list`` and ``dpcompendium run CHAPTER -p reps 200 --out DIR`` (the
+averages chapter)."""
 
 from __future__ import annotations
 

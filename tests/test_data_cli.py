@@ -31,6 +31,7 @@ PRIVACY_AUDIT = chapter_id("dpcompendium.chapters.privacy_audit")
 MWEM = chapter_id("dpcompendium.chapters.mwem")
 HIERA = chapter_id("dpcompendium.chapters.hiera")
 HISTOGRAMS = chapter_id("dpcompendium.chapters.histograms")
+FEDERATED_PCA = chapter_id("dpcompendium.chapters.federated_pca")
 
 BIN = Path(sys.executable).with_name("dpcompendium")
 SHARED = data.shared_data_dir()
@@ -61,7 +62,7 @@ def test_every_chapter_declares_registered_datasets_with_valid_conditions():
 
 
 def test_missing_dataset_stops_run_before_any_cell(tmp_path, monkeypatch, capsys):
-    """An empty data cache: `dpcompendium run mwem` stops with one line naming both files and the command that gets
+    """An empty data cache: `dpcompendium run CHAPTER` (MWEM) stops with one line naming both files and the command that gets
     them, in well under 3 s, before papermill starts a kernel, with nothing written."""
     import papermill
 
@@ -78,7 +79,7 @@ def test_missing_dataset_stops_run_before_any_cell(tmp_path, monkeypatch, capsys
     assert "dpbench/1D/ADULTFRANK.n4096.npy (missing)" in err
     assert "dpbench/2D/Adult_2D_256_256.npy (missing)" in err
     assert "dpcompendium data fetch dpbench-1d-ADULTFRANK.n4096 dpbench-2d-Adult_2D_256_256" in err
-    # parameters that do not select the missing file run past the check (dp-mean without adult-age)
+    # parameters that do not select the missing file run past the check (the averages chapter without adult-age)
     monkeypatch.setattr(cli, "_fail", lambda message, code=2: pytest.fail(message))
     assert (
         cli._missing_data(required_datasets(get_chapter(DP_MEAN), {"datasets": ["heights"]}))
@@ -121,7 +122,7 @@ def test_data_list_shows_present_missing_and_mismatch(tmp_path, monkeypatch, cap
     assert cli.main(["data", "list"]) == 0 and capsys.readouterr().out == shown
     lines = {line.split()[0]: line.split()[1:] for line in shown.splitlines()[1:-2]}
     assert set(lines) == set(reg)
-    assert lines["adult"][0] == "present" and "federated-pca," in lines["adult"]
+    assert lines["adult"][0] == "present" and f"{FEDERATED_PCA}," in lines["adult"]
     assert lines["dpbench-1d-HEPTH.n4096"][:2] == ["hash", "mismatch"]
     assert lines["dpbench-2d-twitter_256_256"][0] == "missing"
     assert f"data cache: {tmp_path} (DPCOMPENDIUM_DATA_DIR)" in shown

@@ -32,6 +32,7 @@ from dpcompendium.core.data import shared_data_dir
 from dpcompendium.core.paths import repo_root
 
 DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
+MWEM = chapter_id("dpcompendium.chapters.mwem")
 
 ROOT = repo_root()
 BIN = Path(sys.executable).with_name("dpcompendium")
@@ -85,7 +86,7 @@ COMMANDS = documented_commands()
 def test_the_documentation_shows_commands():
     cmds = [c for _, c in COMMANDS]
     assert "dpcompendium list" in cmds
-    assert any(c.startswith("dpcompendium run mwem -p epsilons") for c in cmds), cmds
+    assert any(c.startswith(f"dpcompendium run {MWEM} -p epsilons") for c in cmds), cmds
 
 
 def _shrunk_run(words: list[str], out: Path) -> list[str]:

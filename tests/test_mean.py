@@ -1,4 +1,4 @@
-"""Unit and property tests of dpcompendium.chapters.dp_mean (chapter dp-mean)."""
+"""Unit and property tests of dpcompendium.chapters.dp_mean."""
 
 from __future__ import annotations
 

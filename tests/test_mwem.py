@@ -76,8 +76,9 @@ def test_engine_round_equals_mw_step_in_any_dimension(shape):
 
 def test_chapter_parameters_cell():
     from dpcompendium.book.contract import get_chapter, validate_parameters
+    from dpcompendium.chapters.registry import chapter_id
 
-    ch = get_chapter("mwem")
+    ch = get_chapter(chapter_id("dpcompendium.chapters.mwem"))
     p = ch.parameters
     for name in (
         "seed",

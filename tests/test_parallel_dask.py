@@ -248,7 +248,7 @@ def test_catalog_counts_big_audits_in_chunks_on_cluster(on_cluster, tmp_path, mo
 
 @pytest.mark.slow
 def test_chapter_tables_identical_with_scheduler_and_n_jobs(tmp_path):
-    """dp-mean at reduced size through ``dpcompendium run``: the kernel gets the cluster from the environment."""
+    """The averages chapter at reduced size through ``dpcompendium run``: the kernel gets the cluster from the environment."""
     small = ["-p", "reps", "20", "-p", "ns", "[1000]", "-p", "evidence_draws", "2000"]
     ways = {
         "cluster": ["--scheduler", "local:2"],

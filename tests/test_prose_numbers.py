@@ -28,6 +28,9 @@ from dpcompendium.chapters.registry import chapter_id
 DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
 FEDERATED_PCA = chapter_id("dpcompendium.chapters.federated_pca")
 PRIVACY_AUDIT = chapter_id("dpcompendium.chapters.privacy_audit")
+MWEM = chapter_id("dpcompendium.chapters.mwem")
+HISTOGRAMS = chapter_id("dpcompendium.chapters.histograms")
+HIERA = chapter_id("dpcompendium.chapters.hiera")
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted(SOURCE_CELLS)
@@ -64,7 +67,7 @@ PROSE_BLOCKS = {
 
 #: cells that define a method or a fixed example, with no result of the run in them: exempt as a whole, with the reason
 DEFINITION_CELLS: dict[str, dict[str, str]] = {
-    "histograms": {
+    HISTOGRAMS: {
         "ae1af568": "the method and its privacy, step by step (definitions)",
         "d6ed5df1": "Evidence 1: a fixed three-bin example, computed exactly (no parameter enters it)",
         "php-authors-md": "the authors' P-HP procedure, read from their code (definitions)",
@@ -98,7 +101,7 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
         ("The count moves by 1", "a count's sensitivity (definition)"),
         ("(above 1: the second-named", "how the ratios read (definition)"),
     ],
-    "mwem": [
+    MWEM: [
         ("14 by 4 age-by-satisfaction", "the report's fixed 2-D domain (fixed data)"),
         ('"within 10 %"', "the course's criterion, quoted"),
         ('"Within 10 %"', "the course's criterion, quoted"),
@@ -142,7 +145,7 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
         ("4096 bins", "DPBench's ADULT histogram (fixed data)"),
         ("65 536 sparse cells", "Adult 2-D's 256 x 256 domain (fixed data)"),
     ],
-    "histograms": [
+    HISTOGRAMS: [
         (
             "on the headline dataset at ε = 1:",
             "the tuning experiment's fixed ε (typed in its cell)",
@@ -207,7 +210,7 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
         ("exact   10.39", "exact ε of the classical calibration at ε = 10, δ = 1e-5 (a constant)"),
         ('"(0,1) standardisation"', "quoted from the source"),
     ],
-    "hiera": [
+    HIERA: [
         (
             "100 repetitions, ",
             "the parameters' defaults, named as such (\"Defaults are the source's settings\")",
@@ -223,7 +226,10 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
     ],
     PRIVACY_AUDIT: [
         ("(4,000 per input", "a constant of the coverage experiment, typed in its cell"),
-        ("(1000 identical rows", "the audited pair's construction (federated-pca's audit spec)"),
+        (
+            "(1000 identical rows",
+            "the audited pair's construction (the federated PCA chapter's audit spec)",
+        ),
         ("from 53 random bits", "how numpy's sampler works (definition)"),
         ("(sensitivity 1)", "the example's definition"),
         ("probability exactly 0 under", "a property proved in the text (Sterbenz's lemma)"),

@@ -3,7 +3,7 @@
 One test group per finding; every test but the projection-sensitivity property (a bound the variant relies on)
 failed on main @ 52729a5.
 
-1. federated-pca: the source's step 7 publishes exact projections ``Y_i = X_i V′`` — not private at any ε; the SVM
+1. Federated PCA: the source's step 7 publishes exact projections ``Y_i = X_i V′`` — not private at any ε; the SVM
    table labels each row from the claim of what it releases; an end-to-end private variant; the reconstruction.
 2. MWEM: every claim rests on a public domain; the coursework code's domain ``min(B)…max(B)`` is not private.
 3. PCA bounds: each dataset's bounds declare their source; breast cancer's and wine's are the data's own maxima.
@@ -31,9 +31,10 @@ from dpcompendium.chapters import histograms as H
 from dpcompendium.chapters import mwem as M
 from dpcompendium.chapters import privacy_audit as A
 from dpcompendium.chapters.hiera import datasets as LD
+from dpcompendium.chapters.registry import chapter_id
 from dpcompendium.core.mechanisms.gaussian import calibrated_sigma, classical_crossover
 
-# --- 1. federated-pca: what the sites publish ---------------------------------------------------------------------
+# --- 1. federated PCA: what the sites publish ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("method", P.METHODS)
@@ -141,7 +142,7 @@ def test_the_coursework_1d_claim_holds_on_a_public_domain_only():
 
 
 def test_the_audited_mwem_rows_state_their_public_domain():
-    specs = A.catalog(["mwem"])
+    specs = A.catalog([chapter_id(M.__name__)])
     assert specs and all(M.PUBLIC_DOMAIN in s.claim.conditions for s in specs)
     assert "conditions" in A.COLUMNS
 

@@ -114,6 +114,34 @@ def test_method_colours_are_the_palette():
     assert plotting.method_color("nothing-like-it") == plotting.OKABE_ITO["grey"]
 
 
+def test_a_method_is_drawn_the_same_in_every_chapter():
+    """method_style: the palette's colour, dashed for a corrected variant, dotted for a noise-only reference, the
+    method's own marker and label where it has one, and plain defaults for a method the tables do not know."""
+    style = plotting.method_style
+    assert style("composition", "corrected") == {
+        "color": plotting.OKABE_ITO["blue"],
+        "ls": "--",
+        "marker": ".",
+        "label": "composition (corrected)",
+    }
+    assert style("composition", "as-written")["ls"] == "-"
+    assert style("laplace-public-n", "as-written")["ls"] == ":"
+    assert style("pm") == {
+        "color": plotting.OKABE_ITO["green"],
+        "ls": "-",
+        "marker": "s",
+        "label": "PM",
+    }
+    assert style("Hiera")["label"] == "HierA (source's budgets)"
+    assert style("nothing-like-it", "other") == {
+        "color": plotting.OKABE_ITO["grey"],
+        "ls": "-",
+        "marker": ".",
+        "label": "nothing-like-it (other)",
+    }
+    assert set(plotting.METHOD_LABELS) | set(plotting.METHOD_MARKERS) <= set(plotting.METHOD_COLORS)
+
+
 @pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.stem)
 def test_every_figure_has_an_alt_text(nb):
     """MyST-NB's ``mystnb.image.alt`` in the figure cell's metadata: a sentence, not the caption's TeX."""

@@ -242,3 +242,27 @@ def test_the_pdf_stage_runs_only_with_pdf_after_integration_and_is_counted(
         "unit", "notebooks", "book", "browser", "base", "integration", "pdf", "total"
     ]  # fmt: skip
     assert out.rstrip().splitlines()[-1] == "17 passed, 0 failed, 0 skipped"
+
+
+def test_the_portable_stage_reruns_the_headline_cells_of_the_chapters_marked_portable(run_tests):
+    """tools/portable.py takes its notebooks from the manifests (``portable = true``), not from a list of ids: at
+    least one chapter is marked, each marked chapter has headline cells, and the stage runs exactly their notebooks."""
+    from dpcompendium.chapters.registry import manifests
+
+    marked = [m for m in manifests(ROOT) if m.portable]
+    assert marked and all(m.headline_cells for m in marked)
+    cmd = run_tests.portable.command("python")
+    assert [c for c in cmd if c.endswith(".ipynb")] == [m.notebook for m in marked]
+
+
+def test_a_manifest_says_portable_true_or_false(tmp_path):
+    from dpcompendium.chapters import registry
+
+    base = 'id = "x"\ntitle = "X"\nnotebook = "notebooks/x.ipynb"\n'
+    (tmp_path / "manifest.toml").write_text(base + "portable = true\n")
+    assert registry._read(tmp_path, "x").portable is True
+    (tmp_path / "manifest.toml").write_text(base)
+    assert registry._read(tmp_path, "x").portable is False
+    (tmp_path / "manifest.toml").write_text(base + 'portable = "yes"\n')
+    with pytest.raises(ValueError, match="portable must be true or false, got 'yes'"):
+        registry._read(tmp_path, "x")

@@ -39,7 +39,7 @@ def noisy_count(data: np.ndarray, epsilon: float, rng: np.random.Generator, size
     return laplace_mechanism(float(len(data)), 1.0, epsilon, rng, size=size)
 '''
 
-AUDITS = '''"""How the privacy-audit chapter audits the toy chapter's count."""
+AUDITS = '''"""How the audit chapter audits the toy chapter's count."""
 
 import numpy as np
 

@@ -11,8 +11,8 @@ without AVX-512 or on an ARM machine, not here. This stage runs, in a fresh proc
 - ``NUMBA_CPU_NAME=generic``: numba compiles the kernels for a generic CPU of the architecture (no AVX, no FMA);
 - ``OPENBLAS_CORETYPE=Nehalem`` on x86-64: OpenBLAS's SSE kernels instead of this CPU's (AVX-512 / AVX2 + FMA);
 
-the tests marked ``numerics`` (collected from the test files that use the marker) and the headline cells of
-:data:`HEADLINE_CHAPTERS` under nbval, compared with their stored outputs at their printed precision. As a pytest
+the tests marked ``numerics`` (collected from the test files that use the marker) and the headline cells of the
+chapters whose manifest says ``portable = true`` (:func:`headline_notebooks`) under nbval, compared with their stored outputs at their printed precision. As a pytest
 plugin (``-p portable``, ``tools/`` on ``PYTHONPATH``) it marks the chapters' cells ``numerics`` and refuses to run
 when the reduction did not take effect (an unknown feature name makes numpy warn and ignore it)::
 
@@ -32,10 +32,9 @@ from pathlib import Path
 
 import pytest
 
+from dpcompendium.chapters.registry import manifests
+
 ROOT = Path(__file__).resolve().parents[1]
-#: Chapters whose headline cells run again under the reduced code paths: the cheapest chapter whose numbers go
-#: through numpy's dispatched exp (dp-mean: its Laplace event probabilities differ in the 11th digit there).
-HEADLINE_CHAPTERS = ("dp-mean",)
 #: OpenBLAS's kernels for an SSE-only x86-64 CPU (accepted by every DYNAMIC_ARCH build on x86-64).
 OPENBLAS_X86 = "Nehalem"
 
@@ -73,13 +72,15 @@ def test_files() -> list[str]:
     )
 
 
+def headline_notebooks() -> list[str]:
+    """The notebooks whose headline cells run again under the reduced code paths: those of the chapters whose
+    manifest says ``portable = true`` (the cheapest chapter whose numbers go through numpy's dispatched exp)."""
+    return [m.notebook for m in manifests(ROOT) if m.portable and (ROOT / m.notebook).is_file()]
+
+
 def command(python: str = sys.executable, *options: str) -> list[str]:
     """The stage's pytest command, with more pytest ``options`` (run with :func:`reduced_env` in the environment)."""
-    nbs = [
-        f"notebooks/{c}.ipynb"
-        for c in HEADLINE_CHAPTERS
-        if (ROOT / "notebooks" / f"{c}.ipynb").is_file()
-    ]
+    nbs = headline_notebooks()
     cmd = [python, "-m", "pytest", "-p", "no:cacheprovider", "-p", "portable", "--nbval-lax"]
     jobs = os.environ.get("DPCOMPENDIUM_TEST_JOBS", str(min(2, os.cpu_count() or 1)))
     cmd += ["--nbval-cell-timeout=1800", "-m", "numerics", "-n", jobs, "--dist", "loadfile"]

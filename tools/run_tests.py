@@ -4,9 +4,10 @@ The book's own tests, the *base*: (1) unit and property tests of the library (tw
 chapter notebook under nbval, two chapters at a time, each executed once: ``tools/nbcapture.py`` keeps nbval's
 executions in ``_build/.execution``, (3) the strict book build (``-W -n --keep-going``), which reuses those executions
 and executes no chapter (the execution report page says so), (4) every page of the built HTML in headless Chromium
-(one browser per worker, two workers, one visit per page), (5) *portable*: the tests marked ``numerics`` and dp-mean's
-headline cells again with numpy's run-time SIMD dispatch off and numba and OpenBLAS compiling for a generic CPU, so a
-result that holds only on this CPU's code paths fails here (``tools/portable.py``). Then (6) the *integration*
+(one browser per worker, two workers, one visit per page), (5) *portable*: the tests marked ``numerics`` and the
+headline cells of the chapters whose manifest says ``portable = true`` again with numpy's run-time SIMD dispatch off
+and numba and OpenBLAS compiling for a generic CPU, so a result that holds only on this CPU's code paths fails here
+(``tools/portable.py``). Then (6) the *integration*
 stage, after the base has passed: whole programs run again at other settings (tests marked ``integration``: each chapter at a drawn parameter
 set, the documented commands and the exercises' commands, a rerun's page in Chromium, a Dask cluster). It is the
 part of ``make test`` that "Build once" (issue 14) lets go past its 5-minute target, so its time is printed apart:
@@ -183,8 +184,9 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
             ],
             {},
         ),
-        # the numerics-sensitive tests and dp-mean's headline cells again, with numpy's run-time SIMD dispatch off
-        # and numba and OpenBLAS compiling for a generic CPU: what another machine computes (tools/portable.py)
+        # the numerics-sensitive tests and the portable chapters' headline cells again, with numpy's run-time SIMD
+        # dispatch off and numba and OpenBLAS compiling for a generic CPU: what another machine computes
+        # (tools/portable.py)
         ("portable", portable.command(py, junit("portable")), {**portable.reduced_env(), **nb_env}),
         ("integration", tests_on_workers("integration", "integration and not extended"), {}),
         # with --pdf only (.ci/run): the book printed to PDF by Chromium and checked, after everything else

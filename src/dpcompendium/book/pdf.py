@@ -9,7 +9,7 @@ the whole book with one bookmark per page. The glossary's Chinese terms need a C
 ``fonts-noto-cjk``; ``.ci/run`` installs it): Chromium embeds it, so the terms are text in the PDF.
 ``dpcompendium run CHAPTER ... --pdf`` prints a rerun's page (``DIR/CHAPTER/index.pdf``) the same way.
 
-    python -m dpcompendium.book.pdf [--html _build/html] [--out _build/pdf] [--page notebooks/dp-mean ...]
+    python -m dpcompendium.book.pdf [--html _build/html] [--out _build/pdf] [--page notebooks/<id> ...]
 """
 
 from __future__ import annotations
@@ -194,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--html", type=Path, help="the built book (default: _build/html)")
     parser.add_argument("--out", type=Path, help="where the PDFs go (default: _build/pdf)")
-    parser.add_argument("--page", action="append", help="only these pages (e.g. notebooks/dp-mean)")
+    parser.add_argument("--page", action="append", help="only these pages (notebooks/<id>)")
     args = parser.parse_args(argv)
     try:
         book_pdf(args.html, args.out, args.page)

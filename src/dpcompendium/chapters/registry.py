@@ -1,14 +1,16 @@
 """The chapters of the book, discovered from their manifests: the one registry every other registry derives from.
 
-A chapter is a folder of this package (``dpcompendium/book/contract/<folder>/``) holding its library code, its audit
+A chapter is a folder of this package (``dpcompendium/chapters/<folder>/``) holding its library code, its audit
 specs (``audits.py``: ``audit_specs() -> list[AuditSpec]``) and a manifest, ``manifest.toml``: the chapter's id, title,
-notebook, the datasets it needs, its fuzz size, its wall-time hint and its headline cells. The manifests are read as
+notebook, the datasets it needs, its fuzz size, its wall-time hint, its headline cells and whether they run again in
+the portable stage of ``make test``. The manifests are read as
 data (nothing is imported), and ordered by the book's table of contents, ``_toc.yml``: a chapter whose notebook the
 table of contents does not list is not in the book, and is not listed.
 
 The CLI's chapter list (:func:`dpcompendium.book.contract.chapters`), the audit catalogue
 (:func:`dpcompendium.chapters.privacy_audit.catalog.catalog`), the fuzz sizes (:mod:`dpcompendium.book.fuzz`), the
-test schedule's hint (``tools/run_tests.py``) and the book tests read :func:`manifests`.
+test schedule's hint (``tools/run_tests.py``), the portable stage's chapters (``tools/portable.py``) and the book
+tests read :func:`manifests`.
 """
 
 from __future__ import annotations
@@ -44,12 +46,13 @@ class Manifest:
     title: str
     notebook: str  # relative to the repository root
     folder: Path
-    package: str  # the chapter's Python package, e.g. ``dpcompendium.book.contract.<folder>``
+    package: str  # the chapter's Python package, e.g. ``dpcompendium.chapters.<folder>``
     datasets: tuple[
         tuple[str, str], ...
     ] = ()  # (registry name, condition over the parameters; "" = always)
     time_hint_s: float = 60.0
     headline_cells: tuple[str, ...] = ()
+    portable: bool = False  # headline cells rerun on another CPU's code paths (tools/portable.py)
     fuzz: dict[str, Any] = field(default_factory=dict)
     claims: dict[str, Any] = field(default_factory=dict)
 
@@ -81,12 +84,14 @@ def _read(folder: Path, package: str) -> Manifest:
     missing = [k for k in _FIELDS if not isinstance(data.get(k), str) or not data[k]]
     if missing:
         raise ValueError(f"{path}: manifest must give {', '.join(missing)} (strings), got {data!r}")
-    known = {*_FIELDS, "datasets", "time_hint_s", "headline_cells", "fuzz", "claims"}
+    known = {*_FIELDS, "datasets", "time_hint_s", "headline_cells", "portable", "fuzz", "claims"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise ValueError(
             f"{path}: unknown manifest key {unknown[0]!r} (known: {', '.join(sorted(known))})"
         )
+    if not isinstance(data.get("portable", False), bool):
+        raise ValueError(f"{path}: portable must be true or false, got {data['portable']!r}")
     return Manifest(
         id=data["id"],
         title=data["title"],
@@ -96,6 +101,7 @@ def _read(folder: Path, package: str) -> Manifest:
         datasets=tuple(_dataset(path, d) for d in data.get("datasets", ())),
         time_hint_s=float(data.get("time_hint_s", 60.0)),
         headline_cells=tuple(data.get("headline_cells", ())),
+        portable=data.get("portable", False),
         fuzz=dict(data.get("fuzz", {})),
         claims=dict(data.get("claims", {})),
     )

@@ -5,7 +5,8 @@ for the book's content column: at most :data:`PAGE_WIDTH_IN` inches wide, shown 
 pixels per inch, see :func:`dpcompendium.book.chapter.show_figure`), with text of at least 8 pt and the colour-blind-safe
 palette of Okabe and Ito (2008). Multi-panel figures come from :func:`panels`: at most three panels in a row. A
 method has the same colour in every chapter (:data:`METHOD_COLORS`, :func:`method_color`): the source's method as
-written is vermillion, its corrected variant blue, non-private references black.
+written is vermillion, its corrected variant blue, non-private references black; and the same line style, marker and
+legend label (:func:`method_style`).
 """
 
 from __future__ import annotations
@@ -20,12 +21,17 @@ import matplotlib.style
 __all__ = [
     "DISPLAY_DPI",
     "METHOD_COLORS",
+    "METHOD_LABELS",
+    "METHOD_LINESTYLES",
+    "METHOD_MARKERS",
     "MIN_FONT_PT",
     "OKABE_ITO",
     "PAGE_WIDTH_IN",
     "STYLE",
+    "VARIANT_LINESTYLES",
     "book_style",
     "method_color",
+    "method_style",
     "panels",
     "use_book_style",
 ]
@@ -60,7 +66,7 @@ METHOD_COLORS = {
     "non-private": _C["black"],
     "identity": _C["grey"],
     "laplace-public-n": _C["grey"],
-    # dp-mean: the source's four methods (and the clamped-then-normalized correction)
+    # averages: the source's four methods (and the clamped-then-normalized correction)
     "composition": _C["blue"],
     "resampling": _C["vermillion"],
     "clamped": _C["green"],
@@ -72,15 +78,15 @@ METHOD_COLORS = {
     "ahp": _C["sky"],
     "php": _C["purple"],
     "sampling_grouping": _C["vermillion"],
-    # mwem
+    # MWEM
     "coursework": _C["vermillion"],
     "standard": _C["blue"],
-    # federated-pca
+    # federated PCA
     "central": _C["blue"],
     "shared-seed": _C["vermillion"],
     "secure-aggregation": _C["green"],
     "dpdispca": _C["orange"],
-    # hiera
+    # graded local DP (HierA)
     "harmony": _C["sky"],
     "pm": _C["green"],
     "graded-laplace": _C["orange"],
@@ -89,9 +95,48 @@ METHOD_COLORS = {
 }
 
 
+#: A method's legend label where it is not the method's name.
+METHOD_LABELS = {
+    # graded local DP (HierA)
+    "harmony": "Harmony (Duchi)",
+    "pm": "PM",
+    "graded-laplace": "graded Laplace",
+    "hiera": "HierA (source's budgets)",
+    "hiera-calibrated": "HierA, exactly ε-LDP",
+}
+#: A method's marker where it has its own (else ``"."``).
+METHOD_MARKERS = {
+    # graded local DP (HierA)
+    "harmony": "o",
+    "pm": "s",
+    "graded-laplace": "^",
+    "hiera": "D",
+    "hiera-calibrated": "v",
+}
+#: The line style of a variant: the source's method as written solid, its corrected variant dashed.
+VARIANT_LINESTYLES = {"as-written": "-", "corrected": "--"}
+#: A method drawn otherwise whatever its variant: noise-only references dotted.
+METHOD_LINESTYLES = {"laplace-public-n": ":"}
+
+
 def method_color(name: str, default: str | None = None) -> str:
     """The colour of method ``name`` (:data:`METHOD_COLORS`, case-insensitive); ``default`` (or grey) if it has none."""
     return METHOD_COLORS.get(str(name).lower(), default or _C["grey"])
+
+
+def method_style(name: str, variant: str | None = None) -> dict[str, str]:
+    """Keyword arguments of :meth:`matplotlib.axes.Axes.plot` that draw method ``name`` (in ``variant``) as in every
+    chapter: its colour (:func:`method_color`), line style (:data:`METHOD_LINESTYLES`, else by variant,
+    :data:`VARIANT_LINESTYLES`, else solid), marker (:data:`METHOD_MARKERS`, else ``"."``) and label
+    (:data:`METHOD_LABELS`, else the name; ``"name (variant)"`` when a variant is given)."""
+    key = str(name).lower()
+    label = METHOD_LABELS.get(key, str(name))
+    return {
+        "color": method_color(key),
+        "ls": METHOD_LINESTYLES.get(key, VARIANT_LINESTYLES.get(str(variant), "-")),
+        "marker": METHOD_MARKERS.get(key, "."),
+        "label": label if variant is None else f"{label} ({variant})",
+    }
 
 
 def use_book_style() -> None:

@@ -4,7 +4,7 @@ Every mechanism or estimator in the book states its neighbour relation, its sens
 assumptions the guarantee needs (public preprocessing statistics, which quantities are public, the range where a
 noise calibration is proved). A :class:`PrivacyClaim` is that statement as data, so that chapters tabulate it and
 render every sentence that states a guarantee from it (:meth:`PrivacyClaim.statement`, :func:`claims_table`), and the
-``privacy-audit`` chapter checks it against what the mechanism actually delivers. A claim whose parameters fall
+audit chapter checks it against what the mechanism actually delivers. A claim whose parameters fall
 outside its conditions is ``private=False`` with the reason in ``why``.
 """
 

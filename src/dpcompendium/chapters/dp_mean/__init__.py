@@ -1,5 +1,5 @@
 """Differentially private averages: the four methods of the source {cite}`src_dpmean`, their privacy claims,
-exact error formulas and exact output probabilities (chapter ``dp-mean``)."""
+exact error formulas and exact output probabilities."""
 
 from .analysis import (
     clamped_laplace_error,

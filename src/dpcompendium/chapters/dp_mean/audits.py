@@ -1,4 +1,4 @@
-"""How the privacy-audit chapter audits the four averages of the DP-mean chapter [src_dpmean].
+"""How the audit chapter audits the four averages of this chapter [src_dpmean].
 
 Raw datasets of heights in [140, 200] cm, each pair a neighbouring pair under the method's relation, chosen where the
 chapter's analysis locates the worst case (stated in each spec's ``note``).
@@ -15,12 +15,11 @@ from ..registry import chapter_id
 from .analysis import clamped_output_law, resampling_pair_loss
 from .data import HEIGHT_BOUNDS
 from .estimators import (
+    METHODS,
+    VARIANTS,
     clamped_add_remove_loss,
     composition_epsilon,
     noisy_average_clamped,
-    noisy_average_composition,
-    noisy_average_normalized,
-    noisy_average_resampling,
     privacy_claim,
 )
 
@@ -35,56 +34,56 @@ def audit_specs() -> list[AuditSpec]:
     lo, hi = HEIGHT_BOUNDS
     bounds = (lo, hi)
     eps = 1.0
-    out: list[AuditSpec] = []
 
     def pipeline(func, e, **kw):
         return lambda d, n, g: func(d, e, bounds, g, size=n, **kw)
 
+    def both_variants(method, pair, true_epsilon, note) -> list[AuditSpec]:
+        """``method`` as written and corrected on one raw pair; ``true_epsilon(variant)``: the pair's exact loss."""
+        specs = []
+        for variant in VARIANTS:
+            claim = privacy_claim(method, eps, bounds, variant)
+            specs.append(
+                AuditSpec(
+                    f"{method} ({variant})",
+                    CHAPTER,
+                    "as-written" if variant == "as-written" else "private",
+                    claim,
+                    pair,
+                    sample=pipeline(METHODS[method][0], eps, variant=variant),
+                    expected="holds" if claim.private else "violated",
+                    true_epsilon=true_epsilon(variant),
+                    note=note,
+                )
+            )
+        return specs
+
     empty, one_b = np.array([]), np.array([hi])
     # 1. composition, add-remove: D = {} vs D' = {b} (the sum moves by max(|a|, |b|) = b).
-    for variant in ("as-written", "corrected"):
-        claim = privacy_claim("composition", eps, bounds, variant)
-        out.append(
-            AuditSpec(
-                f"composition ({variant})",
-                CHAPTER,
-                "as-written" if variant == "as-written" else "private",
-                claim,
-                (empty, one_b),
-                sample=pipeline(noisy_average_composition, eps, variant=variant),
-                expected="holds" if claim.private else "violated",
-                true_epsilon=composition_epsilon(eps, bounds, variant, "add-remove"),
-                note="add-remove, heights in [140, 200]: D = {} vs D' = {200}",
-            )
-        )
+    out = both_variants(
+        "composition",
+        (empty, one_b),
+        lambda v: composition_epsilon(eps, bounds, v, "add-remove"),
+        "add-remove, heights in [140, 200]: D = {} vs D' = {200}",
+    )
     # 2. resampling, replace-one: D = (a,…,a) vs D' = (a,…,a,b), n = 10; the loss is largest at y = a.
     n_rec = 10
     d_a = np.full(n_rec, lo)
     d_b = d_a.copy()
     d_b[-1] = hi
-    for variant in ("as-written", "corrected"):
-        claim = privacy_claim("resampling", eps, bounds, variant)
-        out.append(
-            AuditSpec(
-                f"resampling ({variant})",
-                CHAPTER,
-                "as-written" if variant == "as-written" else "private",
-                claim,
-                (d_a, d_b),
-                sample=pipeline(noisy_average_resampling, eps, variant=variant),
-                expected="holds" if claim.private else "violated",
-                true_epsilon=resampling_pair_loss(n_rec, eps, bounds, variant),
-                note=f"replace-one, n = {n_rec}: D = (140,...,140) vs D' = (140,...,140,200); true_epsilon = pair loss",
-            )
-        )
+    out += both_variants(
+        "resampling",
+        (d_a, d_b),
+        lambda v: resampling_pair_loss(n_rec, eps, bounds, v),
+        f"replace-one, n = {n_rec}: D = (140,...,140) vs D' = (140,...,140,200); true_epsilon = pair loss",
+    )
     # 3. clamped: replace-one (private) on the same pair; add-remove exactly on the witness {a} vs {a, b}.
-    claim = privacy_claim("clamped", eps, bounds)
     out.append(
         AuditSpec(
             "clamped (replace-one)",
             CHAPTER,
             "private",
-            claim,
+            privacy_claim("clamped", eps, bounds),
             (d_a, d_b),
             sample=pipeline(noisy_average_clamped, eps),
             true_epsilon=eps,
@@ -107,19 +106,11 @@ def audit_specs() -> list[AuditSpec]:
                 f"2 ln 2 = {2 * math.log(2):.4g}",
             )
         )
-    # 4. normalized, add-remove: D = {} vs D' = {b}.
-    for variant in ("as-written", "corrected"):
-        claim = privacy_claim("normalized", eps, bounds, variant)
-        out.append(
-            AuditSpec(
-                f"normalized ({variant})",
-                CHAPTER,
-                "as-written" if variant == "as-written" else "private",
-                claim,
-                (empty, one_b),
-                sample=pipeline(noisy_average_normalized, eps, variant=variant),
-                true_epsilon=0.75 * eps if variant == "as-written" else eps,
-                note="add-remove: D = {} vs D' = {200}",
-            )
-        )
+    # 4. normalized, add-remove: D = {} vs D' = {b}; as written it spends 3/4 of eps.
+    out += both_variants(
+        "normalized",
+        (empty, one_b),
+        lambda v: 0.75 * eps if v == "as-written" else eps,
+        "add-remove: D = {} vs D' = {200}",
+    )
     return out

@@ -9,27 +9,11 @@ import matplotlib.ticker as mticker
 import numpy as np
 import pandas as pd
 
-from ...core.plotting import PAGE_WIDTH_IN, method_color
+from ...core.plotting import PAGE_WIDTH_IN, method_color, method_style
 from .analysis import resampling_pair_loss
 from .experiments import COMPARISONS
 
 __all__ = ["plot_closed_form", "plot_conclusion", "plot_errors", "plot_resampling_loss"]
-
-#: (colour, line style) per (method, variant): colour = method (the book's method colours), dashed = corrected.
-_STYLE = {
-    (m, v): (method_color(m), ls)
-    for m, v, ls in (
-        ("composition", "as-written", "-"),
-        ("composition", "corrected", "--"),
-        ("resampling", "as-written", "-"),
-        ("resampling", "corrected", "--"),
-        ("clamped", "as-written", "-"),
-        ("laplace-public-n", "as-written", ":"),
-        ("normalized", "as-written", "-"),
-        ("normalized", "corrected", "--"),
-        ("normalized-clamped", "corrected", "--"),
-    )
-}
 
 
 def plot_errors(errors: pd.DataFrame, metric: str = "rmse"):
@@ -57,15 +41,7 @@ def plot_errors(errors: pd.DataFrame, metric: str = "rmse"):
             ax = axes[i, j]
             cell = errors[(errors["dataset"] == ds) & (errors["n"] == n)]
             for (method, variant), g in cell.groupby(["method", "variant"], sort=False):
-                color, ls = _STYLE.get((method, variant), ("black", "-"))
-                ax.plot(
-                    g["epsilon"],
-                    g[metric],
-                    color=color,
-                    ls=ls,
-                    marker=".",
-                    label=f"{method} ({variant})",
-                )
+                ax.plot(g["epsilon"], g[metric], **method_style(method, variant))
             ax.set(xscale="log", yscale="log", title=f"{ds}, n = {n}", xlabel="ε")
             if j % per_row == 0:
                 ax.set_ylabel(metric.upper())
@@ -80,7 +56,7 @@ def plot_closed_form(table: pd.DataFrame):
     """Measured RMSE / closed-form RMSE against nε, one marker per method; exact forms filled, first-order open."""
     fig, ax = plt.subplots(figsize=(PAGE_WIDTH_IN, 4.2))
     for (method, variant, kind), g in table.groupby(["method", "variant", "kind"], sort=False):
-        color, _ = _STYLE.get((method, variant), ("black", "-"))
+        color = method_color(method)
         face = color if kind == "exact" else "none"
         marker = "o" if variant == "as-written" else "s"
         ax.scatter(g["n"] * g["epsilon"], g["rmse_ratio"], s=14, marker=marker, edgecolors=color,

@@ -6,7 +6,7 @@
   :func:`federated_pca` (``variant="shared-seed" | "secure-aggregation"``), :func:`privacy_claim`.
 - :mod:`.protocols` — the masked mean, the shared-seed protocol and its seed attack, secure aggregation.
 - :mod:`.datasets` — the chapter's datasets, the public and the as-written preprocessing, horizontal splits.
-- :mod:`.audits` — how the privacy-audit chapter audits these methods (raw neighbouring datasets).
+- :mod:`.audits` — how the audit chapter audits these methods (raw neighbouring datasets).
 - :mod:`.experiments` — the sweeps behind the chapter's tables, what each SVM row releases (:func:`release_claims`)
   and what the published projections reveal (:func:`reconstruction_table`).
 

@@ -1,4 +1,4 @@
-"""How the privacy-audit chapter audits the federated-PCA chapter [src_fedpca]: from raw rows, preprocessing included.
+"""How the audit chapter audits the federated-PCA chapter [src_fedpca]: from raw rows, preprocessing included.
 
 Raw datasets: 1000 identical rows (0.5, 1, 0.5) plus the rows (0, 0, 0) and (1, 1, 1) that fix every feature's range
 to [0, 1] (n = 1002), and its replace-one neighbour in which the first row becomes (1, 0.5, 0.5); for the federated

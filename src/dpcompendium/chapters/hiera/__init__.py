@@ -13,91 +13,19 @@ of each user's own level, vectorised over users in :func:`~dpcompendium.chapters
 """
 
 from ...core.mechanisms import grr_frequencies, grr_privatise, grr_probabilities
-from .hiera import (
-    calibrate_base_epsilon,
-    compensation_weights,
-    hiera_claim,
-    hiera_estimate,
-    hiera_expand,
-    hiera_mean,
-    hiera_variance,
-    level_transition,
-    lhp_counts,
-    lhp_exact_epsilon,
-    lhp_output_probabilities,
-    lhp_pair_epsilons,
-    lhp_privatise,
-    plc,
-    plc_counts,
-    plc_keep_probability,
-    privacy_claim,
-    privacy_table,
-)
-from .levels import (
-    DEFAULT_EDGES,
-    HIERA_MULTIPLIERS,
-    PUBLIC_SCALING,
-    SGD_TEXT_MULTIPLIERS,
-    level_bounds,
-    level_of,
-    schedule,
-)
-from .numeric import (
-    duchi_privatise,
-    duchi_variance,
-    graded_laplace_privatise,
-    graded_laplace_variance,
-    harmony_privatise,
-    harmony_variance,
-    hybrid_alpha,
-    hybrid_privatise,
-    hybrid_variance,
-    numeric_claim,
-    pm_privatise,
-    pm_variance,
-)
+from . import hiera, levels, numeric
+from .hiera import *  # noqa: F403 (the names of its __all__)
+from .levels import *  # noqa: F403
+from .numeric import *  # noqa: F403
 
+#: every public name of the modules above (each module's ``__all__``) and the core's GRR
 __all__ = [
-    "DEFAULT_EDGES",
-    "HIERA_MULTIPLIERS",
-    "PUBLIC_SCALING",
-    "SGD_TEXT_MULTIPLIERS",
-    "calibrate_base_epsilon",
-    "compensation_weights",
-    "duchi_privatise",
-    "duchi_variance",
-    "graded_laplace_privatise",
-    "graded_laplace_variance",
     "grr_frequencies",
     "grr_privatise",
     "grr_probabilities",
-    "harmony_privatise",
-    "harmony_variance",
-    "hiera_claim",
-    "hiera_estimate",
-    "hiera_expand",
-    "hiera_mean",
-    "hiera_variance",
-    "hybrid_alpha",
-    "hybrid_privatise",
-    "hybrid_variance",
-    "level_bounds",
-    "level_of",
-    "level_transition",
-    "lhp_counts",
-    "lhp_exact_epsilon",
-    "lhp_output_probabilities",
-    "lhp_pair_epsilons",
-    "lhp_privatise",
-    "numeric_claim",
-    "plc",
-    "plc_counts",
-    "plc_keep_probability",
-    "pm_privatise",
-    "pm_variance",
-    "privacy_claim",
-    "privacy_table",
-    "schedule",
+    *hiera.__all__,
+    *levels.__all__,
+    *numeric.__all__,
 ]
 
 #: the chapter's experiment modules, imported when first used (``hiera.simulate``, ``hiera.sgd``, ...)

@@ -1,4 +1,4 @@
-"""How the privacy-audit chapter audits the local mechanisms of the HierA chapter [src_hiera]: Duchi, Harmony, PM,
+"""How the audit chapter audits the local mechanisms of the HierA chapter [src_hiera]: Duchi, Harmony, PM,
 Hybrid, graded Laplace, LHP, GRR on levels.
 
 Local DP: a raw dataset is one user's record, and any two records are neighbours. Worst-case inputs are the domain

@@ -6,20 +6,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ...core.plotting import PAGE_WIDTH_IN, method_color, panels
+from ...core.plotting import PAGE_WIDTH_IN, method_style, panels
 
 __all__ = ["plot_methods", "plot_mu", "plot_privacy", "plot_sgd"]
-
-_METHOD_STYLE = {
-    m: (label, method_color(m), marker)
-    for m, label, marker in (
-        ("harmony", "Harmony (Duchi)", "o"),
-        ("pm", "PM", "s"),
-        ("graded-laplace", "graded Laplace", "^"),
-        ("hiera", "HierA (source's budgets)", "D"),
-        ("hiera-calibrated", "HierA, exactly ε-LDP", "v"),
-    )
-}
 
 
 def _eps_axis(ax, eps) -> None:
@@ -28,6 +17,16 @@ def _eps_axis(ax, eps) -> None:
     ticks = sorted(set(float(e) for e in eps if np.isfinite(e)))
     ax.set_xticks(ticks, [f"{e:g}" for e in ticks])
     ax.xaxis.set_minor_formatter(plt.NullFormatter())
+
+
+def _label_rows(fig: plt.Figure, axes, ylabel: str) -> plt.Figure:
+    """``ylabel`` on the first panel of each row, and the first panel's legend once, under the panels."""
+    for ax in axes:
+        if ax.get_subplotspec().is_first_col():
+            ax.set_ylabel(ylabel)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=min(len(labels), 3))
+    return fig
 
 
 def plot_privacy(privacy: pd.DataFrame, pair: np.ndarray, base: float) -> plt.Figure:
@@ -89,18 +88,12 @@ def plot_methods(methods: pd.DataFrame) -> plt.Figure:
     for ax, name in zip(axes, names, strict=True):
         d = methods[methods["dataset"] == name]
         for m, g in d.groupby("method", sort=False):
-            label, color, marker = _METHOD_STYLE.get(m, (m, None, "o"))
-            ax.plot(g["epsilon"], g["mae"], marker=marker, color=color, label=label, ms=4)
+            ax.plot(g["epsilon"], g["mae"], ms=4, **method_style(m))
         _eps_axis(ax, d["epsilon"])
         ax.set_yscale("log")
         ax.set_title(name)
         ax.set_xlabel("base ε")
-    for ax in axes:
-        if ax.get_subplotspec().is_first_col():
-            ax.set_ylabel("MAE of the mean")
-    handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=min(len(labels), 3))
-    return fig
+    return _label_rows(fig, axes, "MAE of the mean")
 
 
 def plot_sgd(sgd: pd.DataFrame) -> plt.Figure:
@@ -119,8 +112,7 @@ def plot_sgd(sgd: pd.DataFrame) -> plt.Figure:
             ax = flat[r * len(variants) + c]
             v = d[d["variant"] == variant]
             for m, g in v[v["method"] != "none"].groupby("method", sort=False):
-                label, color, marker = _METHOD_STYLE.get(m, (m, None, "o"))
-                ax.plot(g["epsilon"], g["mse"], marker=marker, color=color, label=label, ms=4)
+                ax.plot(g["epsilon"], g["mse"], ms=4, **method_style(m))
             ax.axhline(ols, color="k", lw=1, label="least squares")
             sgd0 = v.loc[v["method"] == "none", "mse"]
             if len(sgd0):
@@ -129,9 +121,4 @@ def plot_sgd(sgd: pd.DataFrame) -> plt.Figure:
             ax.set_yscale("log")
             ax.set_title(f"{name}, {variant}")
             ax.set_xlabel("base ε")
-    for ax in flat:
-        if ax.get_subplotspec().is_first_col():
-            ax.set_ylabel("5-fold MSE")
-    handles, labels = flat[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=min(len(labels), 3))
-    return fig
+    return _label_rows(fig, flat, "5-fold MSE")

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from ...core.experiments import sweep
+from ...core.experiments import summarize, sweep
 from ...core.validation import check_array, check_epsilon, check_in_domain, check_int, check_rng
 from .hiera import (
     calibrate_base_epsilon,
@@ -150,24 +150,26 @@ def simulate_estimates(
     raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
 
 
-def _cell(dataset, epsilon, reps, rng, *, data, method=None, mu=2, **kw):
+def _cell(dataset, epsilon, reps, rng, *, data, method, mu, **kw):
     v = data[dataset]
     est = simulate_estimates(v, method, epsilon, reps, rng, mu=mu, **kw)
     return [{"rep": r, "error": float(x - v.mean())} for r, x in enumerate(est)]
 
 
-def _mu_cell(dataset, mu, epsilon, reps, rng, *, data, **kw):
-    return _cell(dataset, epsilon, reps, rng, data=data, method="hiera", mu=mu, **kw)
-
-
-def _summarize(runs: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    out = runs.groupby(by, sort=False)["error"].agg(
-        reps="size",
-        mae=lambda x: float(np.mean(np.abs(x))),
-        mae_se=lambda x: float(np.std(np.abs(x), ddof=1)),
+def _mae_table(data, axis, values, epsilons, reps, seed, n_jobs, **kw) -> pd.DataFrame:
+    """MAE of the mean estimate and its standard error per (dataset, ``axis``, ε), over ``reps`` repetitions of
+    :func:`simulate_estimates` (``kw``: its options, fixed)."""
+    grid = {"dataset": list(data), axis: list(values), "epsilon": list(epsilons)}
+    cell = partial(_cell, data=dict(data), **kw)
+    runs = sweep(cell, grid, reps, seed, n_jobs=n_jobs, vectorized=True)
+    return summarize(
+        runs,
+        list(grid),
+        {
+            "mae": lambda e: float(np.mean(np.abs(e))),
+            "mae_se": lambda e: float(np.std(np.abs(e), ddof=1)) / np.sqrt(e.size),
+        },
     )
-    out["mae_se"] /= np.sqrt(out["reps"])
-    return out.reset_index()
 
 
 def mu_experiment(
@@ -181,11 +183,7 @@ def mu_experiment(
     **kw,
 ) -> pd.DataFrame:
     """Experiment 1: HierA's MAE for each μ and ε (columns dataset, mu, epsilon, reps, mae, mae_se)."""
-    grid = {"dataset": list(data), "mu": list(mus), "epsilon": list(epsilons)}
-    runs = sweep(
-        partial(_mu_cell, data=dict(data), **kw), grid, reps, seed, n_jobs=n_jobs, vectorized=True
-    )
-    return _summarize(runs, ["dataset", "mu", "epsilon"])
+    return _mae_table(data, "mu", mus, epsilons, reps, seed, n_jobs, method="hiera", **kw)
 
 
 def methods_experiment(
@@ -200,16 +198,7 @@ def methods_experiment(
     **kw,
 ) -> pd.DataFrame:
     """Experiment 2: MAE of each method per dataset and ε (columns dataset, method, epsilon, reps, mae, mae_se)."""
-    grid = {"dataset": list(data), "method": list(methods), "epsilon": list(epsilons)}
-    runs = sweep(
-        partial(_cell, data=dict(data), mu=mu, **kw),
-        grid,
-        reps,
-        seed,
-        n_jobs=n_jobs,
-        vectorized=True,
-    )
-    return _summarize(runs, ["dataset", "method", "epsilon"])
+    return _mae_table(data, "method", methods, epsilons, reps, seed, n_jobs, mu=mu, **kw)
 
 
 def actual_epsilon(

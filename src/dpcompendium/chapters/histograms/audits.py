@@ -1,4 +1,4 @@
-"""How the privacy-audit chapter audits the histogram chapter [src_histograms]: the patent's sampling-grouping
+"""How the audit chapter audits the histogram chapter [src_histograms]: the patent's sampling-grouping
 method step by step, as written and private, and the baselines end to end.
 
 Raw datasets: records are bin indices; the pipeline builds the histogram (``bincount``) and runs the method on it.

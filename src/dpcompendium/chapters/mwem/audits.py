@@ -1,4 +1,4 @@
-"""How the privacy-audit chapter audits MWEM's two private steps [hardt2012simple, src_mwem].
+"""How the audit chapter audits MWEM's two private steps [hardt2012simple, src_mwem].
 
 Raw datasets: records are cell indices of the (flattened) domain; the pipeline builds the histogram from them. The
 neighbouring pair is replace-one (n public, as MWEM's uniform start n·uniform needs): one record moves from the last

@@ -1,4 +1,4 @@
-"""The privacy-audit chapter's own catalogue entries: the planted bugs and the floating-point rows (raw datasets, as
+"""The audit chapter's own catalogue entries: the planted bugs and the floating-point rows (raw datasets, as
 everywhere: D = {} vs D' = {1} with f = the sum of records clipped to [0, 1])."""
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ Big audits. An empirical row with more samples than ``chunk_size`` (default 10^6
 size) is audited in the calling process with
 :func:`~dpcompendium.core.audit.chunked.empirical_audit_chunked`: the event chosen on ``min(n/2, chunk_size)`` samples
 per input in memory, the other samples counted in chunks of ``chunk_size`` as tasks — over ``n_jobs`` processes, or on
-the Dask cluster of ``DPCOMPENDIUM_SCHEDULER`` (``dpcompendium run privacy-audit --scheduler ...``), so that 10^8+
+the Dask cluster of ``DPCOMPENDIUM_SCHEDULER`` (``dpcompendium run CHAPTER --scheduler ...``), so that 10^8+
 samples per input need one chunk of memory per worker. Which rows are chunked depends on ``n_samples`` and
 ``chunk_size`` only, so the table is the same with or without a cluster and whatever ``n_jobs``.
 

@@ -1,4 +1,4 @@
-"""How the privacy-audit chapter audits the textbook mechanisms: raw neighbouring datasets through each mechanism.
+"""How the audit chapter audits the textbook mechanisms: raw neighbouring datasets through each mechanism.
 
 Every spec starts from raw records (:class:`~dpcompendium.core.audit.spec.AuditSpec`): a query computes f(D) from the
 records and the mechanism releases it, so the audited pair is a pair of neighbouring datasets, checked by
