@@ -1,9 +1,11 @@
-"""Exact audits of mechanisms with a finite output space, and the exact ε of the Gaussian mechanism.
+"""Exact audits of mechanisms with a finite output space.
 
 For output distributions P (input D) and Q (neighbour D') over a finite set, the mechanism is ε-DP on that pair iff
 ε ≥ max_o |ln P(o) − ln Q(o)|, and (ε, δ)-DP iff δ ≥ max(H_ε(P‖Q), H_ε(Q‖P)) with the hockey-stick divergence
 H_ε(P‖Q) = Σ_o max(P(o) − e^ε Q(o), 0) (Dwork & Roth 2014, [dwork2014algorithmic]). The mechanism's ε is the
 largest such value over neighbouring inputs; an audit over a chosen set of pairs is exact for those pairs.
+(The exact ε of the Gaussian mechanism, :func:`~dpcompendium.core.mechanisms.gaussian.gaussian_epsilon`, lives with the
+mechanism; :mod:`dpcompendium.core.audit` re-exports it.)
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..mechanisms.gaussian import gaussian_delta, gaussian_epsilon
 from ..privacy import PrivacyClaim
 from ..validation import check_array, check_int
 from .result import AuditResult, claimed_privacy, verdict
@@ -25,8 +26,6 @@ __all__ = [
     "exact_delta",
     "exact_epsilon",
     "exact_epsilon_at_delta",
-    "gaussian_delta",
-    "gaussian_epsilon",
 ]
 
 
