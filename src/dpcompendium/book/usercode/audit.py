@@ -270,6 +270,7 @@ def _resolve_request(
     built and the claim made: the one place the user's (ε, δ) is checked (:class:`PrivacyClaim`, on construction)."""
     pairs = _candidate_pairs(inputs, pair, neighbours, probes)
     name = getattr(func, "__name__", "function")
+    # one relation for all candidates (a family's pairs, or the one given pair, share it)
     claim = PrivacyClaim(name, pairs[0].relation, "declared by the user", epsilon, delta)
     samples, chunk_size, n_jobs, scheduler = _check_execution(
         samples, chunk_size, n_jobs, scheduler
