@@ -27,6 +27,7 @@ from dpcompendium.core.audit import (
     clopper_pearson,
     coverage_experiment,
     empirical_audit,
+    empirical_audit_chunked,
     epsilon_lower_bound,
     exact_audit,
     exact_delta,
@@ -486,3 +487,30 @@ def test_lower_bound_monotone_in_counts_and_confidence(k_a, k_b, conf):
     if k_b > 0:
         assert epsilon_lower_bound(k_a, n, k_b - 1, n, confidence=conf) >= e
     assert epsilon_lower_bound(k_a, n, k_b, n, confidence=min(conf + 0.0005, 0.9995)) <= e + 1e-12
+
+
+# ------------------------------------------------------------------------- the claim: numbers or a PrivacyClaim
+def test_engine_takes_a_validated_claim_or_checks_the_numbers():
+    """Each engine entry checks claimed numbers once (one-line ValueError naming the argument), or takes a
+    PrivacyClaim as it is — with the same result."""
+    from dpcompendium.core.privacy import PrivacyClaim
+
+    sa, sb = _laplace_pair(1.0)
+    claim = PrivacyClaim("Laplace", "add-remove", "L1 1", 1.0)
+    for audit, kw in ((empirical_audit, {}), (empirical_audit_chunked, {"chunk_size": 500})):
+
+        def run(**claimed):
+            return audit(sa, sb, n_samples=2000, rng=np.random.default_rng(5), **claimed, **kw)  # noqa: B023
+
+        assert run(claimed_epsilon=1.0) == run(claim=claim)
+        for bad, name in ((dict(claimed_epsilon=math.inf), "claimed_epsilon"),
+                          (dict(claimed_epsilon=1.0, claimed_delta=-0.1), "claimed_delta"),
+                          (dict(claimed_epsilon=1.0, claim=claim), "exclusive"),
+                          ({}, "claimed_epsilon is required")):  # fmt: skip
+            with pytest.raises(ValueError, match=name) as info:
+                run(**bad)
+            assert "\n" not in str(info.value)
+    dist = np.array([[0.5, 0.5], [0.25, 0.75]])
+    assert exact_audit(dist, claimed_epsilon=1.0) == exact_audit(dist, claim=claim)
+    with pytest.raises(ValueError, match=r"^claimed_epsilon must be finite and > 0, got -1\.0$"):
+        exact_audit(dist, claimed_epsilon=-1.0)

@@ -648,3 +648,74 @@ def test_chunked_string_selection_in_tasks_keeps_the_serial_codes():
         assert csv == first  # byte-identical whatever n_jobs (one machine)
         assert_equals_stored_report(rep.table, "user_audit_chunked_strings_main.csv")
         assert rep.event == "output in {'yes'}, M(D') over M(D)"
+
+
+# ------------------------------------------------------------------------- the claim, validated once
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        (["--epsilon", "0"], "--epsilon must be finite and > 0, got 0.0"),
+        (["--epsilon", "inf"], "--epsilon must be finite and > 0, got inf"),
+        (["--epsilon", "nan"], "--epsilon must be a real number, got nan"),
+        (["--epsilon", "1", "--delta", "1.5"], "--delta must be in [0, 1), got 1.5"),
+    ],
+)
+def test_cli_bad_claim_one_line_nothing_written(tmp_path, capsys, args, match):
+    """The CLI passes the claim on unchecked; audit_callable's claim rejects it, named by its option, before
+    anything runs or is written."""
+    out = tmp_path / "never"
+    rc = main(
+        [
+            "audit",
+            target("book_mechanisms.py:laplace"),
+            *args,
+            "--input",
+            "scalar:0,1",
+            "--out",
+            str(out),
+        ]
+    )
+    assert rc == 2 and not out.exists()
+    err = capsys.readouterr().err
+    assert match in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("epsilon", [-1.0, math.inf, math.nan, True, "1"])
+def test_audit_callable_bad_epsilon_names_it(epsilon):
+    with pytest.raises(ValueError, match=r"^epsilon must be") as info:
+        audit_callable(lambda d, rng, size=None: d + rng.laplace(size=size), epsilon=epsilon,
+                       inputs="scalar:0,1")  # fmt: skip
+    assert "\n" not in str(info.value)
+
+
+def test_the_claim_is_validated_once(tmp_path, monkeypatch):
+    """One PrivacyClaim per audit (the CLI's and audit_callable's checks are that one), and the engine never
+    re-checks ε or δ: its number path (claimed_privacy's check_epsilon/check_delta) is not taken."""
+    import dpcompendium.core.audit.result as result
+    from dpcompendium.core.privacy import PrivacyClaim
+
+    made = []
+    post_init = PrivacyClaim.__post_init__
+
+    def counting(self):
+        made.append(self.mechanism)
+        post_init(self)
+
+    def never(*args, **kwargs):
+        raise AssertionError("the engine re-validated an already validated claim")
+
+    monkeypatch.setattr(PrivacyClaim, "__post_init__", counting)
+    monkeypatch.setattr(result, "check_epsilon", never)
+    monkeypatch.setattr(result, "check_delta", never)
+    mod = load_module(str(EX / "book_mechanisms.py"))
+    audit_callable(mod.laplace, epsilon=1.0, inputs="scalar:0,1", samples=1000)
+    assert made == ["laplace"]
+    made.clear()  # with a pmf: every pair's exact audit and the empirical one share the claim
+    audit_callable(
+        mod.grr, pmf=mod.grr_pmf, epsilon=1.0, inputs="category:3", params={"k": 3}, samples=1000
+    )
+    assert made == ["grr"]
+    made.clear()
+    rc = main(["audit", target("book_mechanisms.py:gaussian"), "--epsilon", "0.5", "--delta", "1e-5",
+               "--input", "scalar:0,1", "--samples", "1000", "--out", str(tmp_path / "g")])  # fmt: skip
+    assert rc == 0 and made == ["gaussian"]

@@ -68,15 +68,29 @@ def _require_neighbours(family: str | None, pair: Any, neighbours: str | None) -
         )
 
 
+#: The arguments of ``audit_callable`` that ``audit`` passes on as given, by option: the claim, validated once (by
+#: the claim ``audit_callable`` makes, before anything runs); its messages name them as the user typed them.
+_AUDIT_OPTIONS = {"epsilon": "--epsilon", "delta": "--delta"}
+
+
+def _as_option(message: str) -> str:
+    """A message of ``audit_callable`` about one of :data:`_AUDIT_OPTIONS` ("epsilon must be ..."), naming the
+    option instead ("--epsilon must be ...")."""
+    head, _, rest = message.partition(" ")
+    return (
+        f"{_AUDIT_OPTIONS[head]} {rest}"
+        if head in _AUDIT_OPTIONS and rest.startswith("must ")
+        else message
+    )
+
+
 def cmd_audit(args: argparse.Namespace) -> int:
     from ..core.parallel import SCHEDULER_ENV, resolve_scheduler, tasks_computed, using_scheduler
-    from ..core.validation import check_delta, check_epsilon, check_int
+    from ..core.validation import check_int
     from .cliutil import fail as _fail
     from .usercode import audit_callable, input_pairs, load_module, load_target
 
     try:
-        eps = check_epsilon(args.epsilon, "--epsilon")
-        delta = 0.0 if args.delta == 0 else check_delta(args.delta, "--delta")
         samples = check_int(args.samples, "--samples", minimum=200)
         chunk = None
         if args.chunk_size is not None:
@@ -116,7 +130,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
             pmf = getattr(module, f"{func.__name__}_pmf", None)
         with using_scheduler(spec) as cluster:  # local:N: a LocalCluster for the audit's duration
             report = audit_callable(
-                func, epsilon=eps, delta=delta, neighbours=args.neighbours, inputs=args.input, pair=pair,
+                func, epsilon=args.epsilon, delta=args.delta, neighbours=args.neighbours, inputs=args.input, pair=pair,
                 params=params, samples=samples, confidence=args.confidence, seed=args.seed, pmf=pmf,
                 chunk_size=chunk, n_jobs=n_jobs,
             )  # fmt: skip
@@ -124,7 +138,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
                 n = tasks_computed(cluster.scheduler)
                 print(f"dpcompendium: Dask cluster {spec} computed {n} tasks", file=sys.stderr)
     except ValueError as exc:  # includes UserCodeError
-        return _fail(str(exc))
+        return _fail(_as_option(str(exc)))
     if not report.batched:
         print(f"note: {func.__name__} has no size parameter; it was called once per sample (slow)")
     for note in report.notes:

@@ -40,12 +40,16 @@ def _real_scalar(value: Any, name: str) -> float:
     return float(value)
 
 
+def _positive_finite(value: Any, name: str) -> float:
+    x = _real_scalar(value, name)
+    if not math.isfinite(x) or x <= 0:
+        raise ValueError(f"{name} must be finite and > 0, got {_fmt(value)}")
+    return x
+
+
 def check_epsilon(epsilon: Any, name: str = "epsilon") -> float:
     """ε must be a finite real number > 0."""
-    eps = _real_scalar(epsilon, name)
-    if not math.isfinite(eps) or eps <= 0:
-        raise ValueError(f"{name} must be finite and > 0, got {_fmt(epsilon)}")
-    return eps
+    return _positive_finite(epsilon, name)
 
 
 def check_delta(delta: Any, name: str = "delta") -> float:
@@ -58,10 +62,7 @@ def check_delta(delta: Any, name: str = "delta") -> float:
 
 def check_sensitivity(sensitivity: Any, name: str = "sensitivity") -> float:
     """A sensitivity must be finite and > 0."""
-    s = _real_scalar(sensitivity, name)
-    if not math.isfinite(s) or s <= 0:
-        raise ValueError(f"{name} must be finite and > 0, got {_fmt(sensitivity)}")
-    return s
+    return _positive_finite(sensitivity, name)
 
 
 def check_probability(p: Any, name: str = "p") -> float:

@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import joblib
 import numpy as np
 import pandas as pd
 
-from ...core.audit.empirical import _check_confidence
+from ...core.audit.events import _check_confidence
 from ...core.audit.result import verdict
 from ...core.audit.spec import AuditSpec, are_neighbours, run_audit
 from ...core.parallel import check_scheduler, joblib_backend, using_scheduler
 from ...core.privacy import PrivacyClaim
 from ...core.rng import child_seed as _chunk_seed
-from ...core.validation import check_delta, check_epsilon, check_int
+from ...core.validation import check_int
 from .common import NEIGHBOURS, UserCodeError
 from .events import (
     _draw_outputs,
@@ -53,9 +55,9 @@ def _check_pair(pair, neighbours: str | None) -> InputPair:
     return InputPair(name, a, b, relation=neighbours)
 
 
-def _spec(name, pr: InputPair, epsilon, delta, **kw) -> AuditSpec:
-    claim = PrivacyClaim(name, pr.relation, "declared by the user", epsilon, delta)
-    return AuditSpec(name, "user", "user code", claim, (pr.raw_a, pr.raw_b), **kw)
+def _spec(claim: PrivacyClaim, pr: InputPair, **kw) -> AuditSpec:
+    """The audit of the user's claim (validated once, by :func:`_resolve_request`) on the raw datasets of ``pr``."""
+    return AuditSpec(claim.mechanism, "user", "user code", claim, (pr.raw_a, pr.raw_b), **kw)
 
 
 def _pmf_table(pmf, data, params) -> dict:
@@ -100,7 +102,7 @@ def _exact_event(event: str) -> str:
     return event.replace(" (inputs 0 vs 1)", "")
 
 
-def _exact(func, pmf, pairs, params, name, epsilon, delta, n_check, ss, batched):
+def _exact(func, pmf, pairs, params, claim, n_check, ss, batched):
     """Exact ε of every pair from the pmf, through :func:`~dpcompendium.core.audit.spec.run_audit`."""
     tables = [(_pmf_table(pmf, pr.a, params), _pmf_table(pmf, pr.b, params)) for pr in pairs]
     keys = sorted({o for ta, tb in tables for o in (*ta, *tb)}, key=repr)
@@ -112,7 +114,7 @@ def _exact(func, pmf, pairs, params, name, epsilon, delta, n_check, ss, batched)
             id(pr.raw_a): [ta.get(o, 0.0) for o in keys],
             id(pr.raw_b): [tb.get(o, 0.0) for o in keys],
         }
-        spec = _spec(name, pr, epsilon, delta, distribution=lambda d, v=vec: np.asarray(v[id(d)]),
+        spec = _spec(claim, pr, distribution=lambda d, v=vec: np.asarray(v[id(d)]),
                      outputs=[repr(o) for o in keys])  # fmt: skip
         res = run_audit(spec, rng=np.random.default_rng(0))  # exact: the generator is not used
         results.append(res)
@@ -129,9 +131,7 @@ def _check_dims(name: str, dims: set[int]) -> None:
         )
 
 
-def _select_in_tasks(
-    func, params, batched, pairs, key_of, distinct, ss_sel, n_sel, enc, sel_args, n_jobs
-):
+def _select_in_tasks(func, params, batched, pairs, distinct, ss_sel, n_sel, enc, sel_args, n_jobs):
     """The chunked audit's selection: one :func:`_select_pair_task` per candidate pair, in one ``joblib.Parallel``
     (``n_jobs`` processes, or the Dask cluster of ``DPCOMPENDIUM_SCHEDULER``). Each task draws its inputs from the
     seeds of the serial selection, so the result is the same wherever it runs. String outputs take two rounds:
@@ -148,7 +148,7 @@ def _select_in_tasks(
                 k,
                 pr.name,
                 (pr.a, pr.b),
-                tuple(_chunk_seed(ss_sel, distinct[key_of(x)]) for x in (pr.a, pr.b)),
+                tuple(_chunk_seed(ss_sel, distinct[_key_of(x)]) for x in (pr.a, pr.b)),
                 n_sel,
                 codes,
                 *sel_args,
@@ -163,7 +163,7 @@ def _select_in_tasks(
     dims: dict[int, int] = {}
     for pr, sel in zip(pairs, selected, strict=True):
         for x, d, v in zip((pr.a, pr.b), sel.dims, sel.values or (None, None), strict=True):
-            dims[distinct[key_of(x)]], values[distinct[key_of(x)]] = d, v
+            dims[distinct[_key_of(x)]], values[distinct[_key_of(x)]] = d, v
     _check_dims(getattr(func, "__name__", "function"), set(dims.values()))
     if any(sel.values is not None for sel in selected):
         for i in sorted(values):
@@ -171,6 +171,118 @@ def _select_in_tasks(
                 enc.codes.setdefault(v, len(enc.codes))
         selected = run(dict(enc.codes))
     return selected
+
+
+@dataclass(frozen=True)
+class _Request:
+    """A validated audit request (:func:`_resolve_request`): the user's claim — a
+    :class:`~dpcompendium.core.privacy.PrivacyClaim`, validated once, on construction, and handed as it is to
+    :func:`~dpcompendium.core.audit.spec.run_audit` — the candidate pairs and how the audit runs."""
+
+    claim: PrivacyClaim
+    pairs: list[InputPair]
+    params: dict
+    inputs: str
+    samples: int
+    confidence: float
+    seed: int
+    max_cuts: int
+    chunk_size: int | None
+    n_jobs: int
+    scheduler: str | None
+
+    @property
+    def epsilon(self) -> float:
+        return float(self.claim.epsilon)
+
+    @property
+    def delta(self) -> float:
+        return float(self.claim.delta)
+
+
+def _candidate_pairs(
+    inputs: str | None, pair: Sequence | None, neighbours: str | None, probes: bool
+) -> list[InputPair]:
+    """The candidate input pairs, from a family (``inputs``) or given (``pair``), each checked to be neighbouring
+    raw datasets under its relation."""
+    if neighbours is not None and neighbours not in NEIGHBOURS:
+        raise ValueError(f"neighbours must be one of {'|'.join(NEIGHBOURS)}, got {neighbours!r}")
+    if (inputs is None) == (pair is None):
+        raise ValueError(
+            "give exactly one of inputs (a family such as 'scalar:0,1') and pair=(D, D')"
+        )
+    pairs = (
+        input_pairs(inputs, neighbours, probe=probes)
+        if inputs is not None
+        else [_check_pair(pair, neighbours)]
+    )
+    for pr in pairs:
+        if not are_neighbours(pr.raw_a, pr.raw_b, pr.relation):
+            raise ValueError(
+                f"pair must be {pr.relation} neighbours (raw datasets, records on the first axis), got {pr.name}"
+            )
+    return pairs
+
+
+def _check_execution(
+    samples, chunk_size, n_jobs, scheduler
+) -> tuple[int, int | None, int, str | None]:
+    """``samples``, ``chunk_size`` (10 ≤ C ≤ samples, or None), ``n_jobs`` (≥ 1 or −1) and ``scheduler`` (only with
+    a chunk size) validated."""
+    samples = check_int(samples, "samples", minimum=200)
+    if chunk_size is not None:
+        chunk_size = check_int(chunk_size, "chunk_size", minimum=10)
+        if chunk_size > samples:
+            raise ValueError(f"chunk_size must be <= samples ({samples}), got {chunk_size}")
+    n_jobs = check_int(n_jobs, "n_jobs", minimum=-1)
+    if n_jobs == 0:
+        raise ValueError("n_jobs must be >= 1 or -1 (all cores), got 0")
+    if scheduler is not None:
+        scheduler = check_scheduler(scheduler, "scheduler")
+        if chunk_size is None:
+            raise ValueError(
+                f"scheduler needs chunk_size (the evaluation is counted in chunks on the cluster), got "
+                f"scheduler={scheduler!r} and no chunk_size"
+            )
+    return samples, chunk_size, n_jobs, scheduler
+
+
+def _with_claimed_parameters(func: Callable, params: Mapping | None, claim: PrivacyClaim) -> dict:
+    """``params``, plus the claimed ε (δ, when > 0) for a parameter of ``func`` named ``epsilon`` (``delta``) that
+    ``params`` does not set."""
+    params = dict(params or {})
+    try:
+        accepted = inspect.signature(func).parameters
+    except (TypeError, ValueError):
+        accepted = {}
+    epsilon, delta = float(claim.epsilon), float(claim.delta)
+    for key, value in (("epsilon", epsilon), ("delta", delta)):
+        if key in accepted and key not in params and (key == "epsilon" or delta > 0):
+            params[key] = value  # the claim, unless the caller sets the parameter
+    return params
+
+
+def _resolve_request(
+    func, *, epsilon, delta, neighbours, inputs, pair, params, samples, confidence, seed, max_cuts,
+    chunk_size, n_jobs, scheduler, probes,
+) -> _Request:  # fmt: skip
+    """Every argument of :func:`audit_callable` validated (one-line ``ValueError`` naming it), the candidate pairs
+    built and the claim made: the one place the user's (ε, δ) is checked (:class:`PrivacyClaim`, on construction)."""
+    pairs = _candidate_pairs(inputs, pair, neighbours, probes)
+    name = getattr(func, "__name__", "function")
+    # one relation for all candidates (a family's pairs, or the one given pair, share it)
+    claim = PrivacyClaim(name, pairs[0].relation, "declared by the user", epsilon, delta)
+    samples, chunk_size, n_jobs, scheduler = _check_execution(
+        samples, chunk_size, n_jobs, scheduler
+    )
+    c = _check_confidence(confidence)
+    seed = check_int(seed, "seed", minimum=0)
+    if not callable(func):
+        raise ValueError(f"func must be callable, got {func!r}")
+    return _Request(
+        claim, pairs, _with_claimed_parameters(func, params, claim), inputs or "", samples, c, seed,
+        max_cuts, chunk_size, n_jobs, scheduler,
+    )  # fmt: skip
 
 
 def audit_callable(
@@ -216,173 +328,108 @@ def audit_callable(
     this process, over ``n_jobs`` processes, or on a Dask cluster (``scheduler``: ``local:N`` or an address; default
     ``$DPCOMPENDIUM_SCHEDULER``). The report depends on (seed, samples, C), never on ``n_jobs`` or the cluster.
     """
-    epsilon = check_epsilon(epsilon)
-    delta = 0.0 if delta == 0 else check_delta(delta)
-    if neighbours is not None and neighbours not in NEIGHBOURS:
-        raise ValueError(f"neighbours must be one of {'|'.join(NEIGHBOURS)}, got {neighbours!r}")
-    if (inputs is None) == (pair is None):
-        raise ValueError(
-            "give exactly one of inputs (a family such as 'scalar:0,1') and pair=(D, D')"
-        )
-    pairs = (
-        input_pairs(inputs, neighbours, probe=probes)
-        if inputs is not None
-        else [_check_pair(pair, neighbours)]
-    )
-    for pr in pairs:
-        if not are_neighbours(pr.raw_a, pr.raw_b, pr.relation):
-            raise ValueError(
-                f"pair must be {pr.relation} neighbours (raw datasets, records on the first axis), got {pr.name}"
-            )
-    samples = check_int(samples, "samples", minimum=200)
-    if chunk_size is not None:
-        chunk_size = check_int(chunk_size, "chunk_size", minimum=10)
-        if chunk_size > samples:
-            raise ValueError(f"chunk_size must be <= samples ({samples}), got {chunk_size}")
-    n_jobs = check_int(n_jobs, "n_jobs", minimum=-1)
-    if n_jobs == 0:
-        raise ValueError("n_jobs must be >= 1 or -1 (all cores), got 0")
-    if scheduler is not None:
-        scheduler = check_scheduler(scheduler, "scheduler")
-        if chunk_size is None:
-            raise ValueError(
-                f"scheduler needs chunk_size (the evaluation is counted in chunks on the cluster), got "
-                f"scheduler={scheduler!r} and no chunk_size"
-            )
-    c = _check_confidence(confidence)
-    seed = check_int(seed, "seed", minimum=0)
-    params = dict(params or {})
-    if not callable(func):
-        raise ValueError(f"func must be callable, got {func!r}")
-    try:
-        accepted = inspect.signature(func).parameters
-    except (TypeError, ValueError):
-        accepted = {}
-    for key, value in (("epsilon", epsilon), ("delta", delta)):
-        if key in accepted and key not in params and (key == "epsilon" or delta > 0):
-            params[key] = value  # the claim, unless the caller sets the parameter
-    name = getattr(func, "__name__", "function")
-    batched = check_user_function(func, pairs[0].a, params, seed=seed)
-    pairs, notes = _screen_probes(func, pairs, params, seed, batched)
-    root = np.random.SeedSequence(seed)
-    relation = pairs[0].relation
-    common = dict(
-        claimed_epsilon=epsilon, claimed_delta=delta, neighbours=relation, n_samples=samples,
-        batched=batched, function=name, inputs=inputs or "", params=params,
+    req = _resolve_request(
+        func, epsilon=epsilon, delta=delta, neighbours=neighbours, inputs=inputs, pair=pair, params=params,
+        samples=samples, confidence=confidence, seed=seed, max_cuts=max_cuts, chunk_size=chunk_size,
+        n_jobs=n_jobs, scheduler=scheduler, probes=probes,
     )  # fmt: skip
-    kw = dict(
-        c=c, root=root, chunk_size=chunk_size, n_jobs=n_jobs, scheduler=scheduler, max_cuts=max_cuts
-    )
+    batched = check_user_function(func, req.pairs[0].a, req.params, seed=req.seed)
+    pairs, notes = _screen_probes(func, req.pairs, req.params, req.seed, batched)
+    req = dataclasses.replace(req, pairs=pairs)
+    common = dict(
+        claimed_epsilon=req.epsilon, claimed_delta=req.delta, neighbours=req.claim.neighbours,
+        n_samples=req.samples, batched=batched, function=req.claim.mechanism, inputs=req.inputs,
+        params=req.params,
+    )  # fmt: skip
+    root = np.random.SeedSequence(req.seed)
     if pmf is None:
-        report = _empirical_report(func, pairs, params, common, **kw)
+        report = _empirical_report(func, req, common, root)
     else:
-        report = _exact_report(func, pmf, pairs, params, common, **kw)
+        report = _exact_report(func, pmf, req, common, root)
     report.notes = notes + report.notes
     return report
 
 
-def _empirical_report(
-    func, pairs, params, common, *, c, root, chunk_size, n_jobs, scheduler, max_cuts
-) -> AuditReport:
-    """The empirical audit (module docstring, steps 3–4): the pair, statistic and event chosen on ``samples // 2``
-    outputs per candidate input (stream: child 0 of ``root``), ε bounded by :func:`run_audit` on fresh outputs of
-    the chosen pair (child 1)."""
-    epsilon, delta, samples = (
-        common["claimed_epsilon"],
-        common["claimed_delta"],
-        common["n_samples"],
-    )
-    batched, name = common["batched"], common["function"]
-    ss_sel, ss_ev = _chunk_seed(root, 0), _chunk_seed(root, 1)
-    # ---- selection half: n_sel outputs of every distinct candidate input i, drawn from child i of ss_sel
-    n_sel = samples // 2 if chunk_size is None else min(samples // 2, chunk_size)
-    n_ev = (
-        samples - n_sel
-    )  # the evaluation samples of run_audit (its direction is fixed on the other n_sel)
-    enc = _Encoder()
+def _key_of(x) -> bytes:
+    """An input as bytes (dtype, shape, values): equal inputs share their selection samples."""
+    arr = np.asarray(x)
+    return repr((arr.dtype.str, arr.shape)).encode() + arr.tobytes()
 
-    def key_of(x) -> bytes:
-        arr = np.asarray(x)
-        return repr((arr.dtype.str, arr.shape)).encode() + arr.tobytes()
 
-    distinct: dict[bytes, int] = {}
+def _select_in_memory(func, params, batched, pairs, distinct, ss_sel, n_sel, enc, sel_args) -> list:
+    """The selection in this process: each distinct input's ``n_sel`` outputs drawn once (child ``distinct[key]`` of
+    ``ss_sel``), encoded in order and shared by the pairs that use it, then every pair's best event
+    (:func:`_pair_selection`)."""
+    cache = {}
     for pr in pairs:
         for x in (pr.a, pr.b):
-            distinct.setdefault(key_of(x), len(distinct))
-    sel_args = (len(pairs), c, delta, max_cuts)
-    with using_scheduler(scheduler if chunk_size is not None else None):
-        if chunk_size is None:
-            # in memory: each distinct input drawn once, encoded in order, shared by the pairs that use it
-            cache = {}
-            for pr in pairs:
-                for x in (pr.a, pr.b):
-                    if key_of(x) not in cache:
-                        out = sample_outputs(func, x, params, n_sel, _chunk_seed(ss_sel, distinct[key_of(x)]),
-                                             batched=batched)  # fmt: skip
-                        cache[key_of(x)] = enc(out)
-            _check_dims(name, {v.shape[1] for v in cache.values()})
-            selected = [
-                _pair_selection(
-                    k, pr.name, cache[key_of(pr.a)], cache[key_of(pr.b)], bool(enc.codes), *sel_args
-                )
-                for k, pr in enumerate(pairs)
-            ]
-            del cache
-        else:
-            # chunked: one task per candidate pair (workers draw, the driver gets the small results)
-            selected = _select_in_tasks(func, params, batched, pairs, key_of, distinct, ss_sel, n_sel, enc,
-                                        sel_args, n_jobs)  # fmt: skip
-        rows = [row for sel in selected for row in sel.rows]
-        best = None
-        for sel in selected:
-            if best is None or sel.best.score > best.score:
-                best = sel.best
-        assert best is not None
-        chosen, chosen_sel = pairs[best.pair], selected[best.pair]
-        if chosen_sel.support is not None:
-            support = chosen_sel.support
-            inside = support[(support > best.lo) & (support <= best.hi)]
-            members = [enc.label(v) if enc.codes else f"{v:g}" for v in inside]
-            event_name = f"output in {{{', '.join(members)}}}"
-        else:
-            event_name = f"{best.stat.name} in ({best.lo:.6g}, {best.hi:.6g}]"
+            if _key_of(x) not in cache:
+                out = sample_outputs(func, x, params, n_sel, _chunk_seed(ss_sel, distinct[_key_of(x)]),
+                                     batched=batched)  # fmt: skip
+                cache[_key_of(x)] = enc(out)
+    _check_dims(getattr(func, "__name__", "function"), {v.shape[1] for v in cache.values()})
+    return [
+        _pair_selection(
+            k, pr.name, cache[_key_of(pr.a)], cache[_key_of(pr.b)], bool(enc.codes), *sel_args
+        )
+        for k, pr in enumerate(pairs)
+    ]
 
-        # ---- evaluation half: fresh samples on the chosen pair, the event fixed, through run_audit
-        rng_ev = np.random.Generator(np.random.PCG64(ss_ev))
-        if chunk_size is not None:
-            # counted in chunks wherever they run: the sampler and the event travel by value, the encoder is frozen
-            draw = _Shipped(
-                functools.partial(_draw_outputs, func, chosen.to_input, params, batched)
-            )
-            event = _Shipped(
-                functools.partial(_in_event, best.stat.fn, enc.frozen_copy(), best.lo, best.hi)
-            )
-            # sample_outputs takes one integer from the generator it is given: the direction's selection samples
-            # can be drawn in tasks too (empirical_audit_chunked's seeded_samplers), none in this process
-            spec = _spec(name, chosen, epsilon, delta, sample=draw, events=[(event_name, event)],
-                         audit_kw={"seeded_samplers": True})  # fmt: skip
-            res = run_audit(spec, n_samples=samples, confidence=c, rng=rng_ev, chunk_size=chunk_size,
-                            n_jobs=n_jobs)  # fmt: skip
-            # the figure shows the chosen pair's selection samples (the evaluation samples are never gathered)
-            summary = chosen_sel.plot
-        else:
-            kept = {}
 
-            def sample(d, n, g):
-                out = sample_outputs(func, chosen.to_input(d), params, n, g, batched=batched)
-                kept["a" if "a" not in kept else "b"] = best.stat.fn(enc(out))
-                return out
+def _chosen_event(selected, enc: _Encoder) -> tuple[Any, str]:
+    """The best candidate over all pairs (the first of equal scores) and its event's name."""
+    best = None
+    for sel in selected:
+        if best is None or sel.best.score > best.score:
+            best = sel.best
+    assert best is not None
+    support = selected[best.pair].support
+    if support is not None:
+        inside = support[(support > best.lo) & (support <= best.hi)]
+        members = [enc.label(v) if enc.codes else f"{v:g}" for v in inside]
+        return best, f"output in {{{', '.join(members)}}}"
+    return best, f"{best.stat.name} in ({best.lo:.6g}, {best.hi:.6g}]"
 
-            def indicator(out):
-                s_ = best.stat.fn(enc(out))
-                return (s_ > best.lo) & (s_ <= best.hi)
 
-            # run_audit (split selection) fixes the direction on the first half of these and bounds ε on the second
-            spec = _spec(
-                name, chosen, epsilon, delta, sample=sample, events=[(event_name, indicator)]
-            )
-            res = run_audit(spec, n_samples=samples, confidence=c, rng=rng_ev)
-            summary = _plot_summary(kept["a"], kept["b"])
+def _evaluate(func, req: _Request, batched, chosen, chosen_sel, best, event_name, enc, ss_ev):
+    """Fresh outputs of the chosen pair, the event fixed, through :func:`run_audit` (split selection: the direction
+    on the first half, ε bounded on the second): (result, the plot's summary of the two inputs' outputs)."""
+    rng_ev = np.random.Generator(np.random.PCG64(ss_ev))
+    params, samples, c = req.params, req.samples, req.confidence
+    if req.chunk_size is not None:
+        # counted in chunks wherever they run: the sampler and the event travel by value, the encoder is frozen
+        draw = _Shipped(functools.partial(_draw_outputs, func, chosen.to_input, params, batched))
+        event = _Shipped(
+            functools.partial(_in_event, best.stat.fn, enc.frozen_copy(), best.lo, best.hi)
+        )
+        # sample_outputs takes one integer from the generator it is given: the direction's selection samples
+        # can be drawn in tasks too (empirical_audit_chunked's seeded_samplers), none in this process
+        spec = _spec(req.claim, chosen, sample=draw, events=[(event_name, event)],
+                     audit_kw={"seeded_samplers": True})  # fmt: skip
+        res = run_audit(spec, n_samples=samples, confidence=c, rng=rng_ev, chunk_size=req.chunk_size,
+                        n_jobs=req.n_jobs)  # fmt: skip
+        # the figure shows the chosen pair's selection samples (the evaluation samples are never gathered)
+        return res, chosen_sel.plot
+    kept = {}
+
+    def sample(d, n, g):
+        out = sample_outputs(func, chosen.to_input(d), params, n, g, batched=batched)
+        kept["a" if "a" not in kept else "b"] = best.stat.fn(enc(out))
+        return out
+
+    def indicator(out):
+        s_ = best.stat.fn(enc(out))
+        return (s_ > best.lo) & (s_ <= best.hi)
+
+    spec = _spec(req.claim, chosen, sample=sample, events=[(event_name, indicator)])
+    res = run_audit(spec, n_samples=samples, confidence=c, rng=rng_ev)
+    return res, _plot_summary(kept["a"], kept["b"])
+
+
+def _empirical_table(selected, chosen, best, res, n_ev: int, req: _Request) -> pd.DataFrame:
+    """One row per candidate pair and statistic (its selection-half estimate); the chosen row also carries the
+    evaluation-half counts and the bound."""
+    rows = [row for sel in selected for row in sel.rows]
     table = pd.DataFrame(rows)
     table["event"] = table["event"].str.replace("D_", "D'")
     table["chosen"] = False
@@ -397,13 +444,49 @@ def _empirical_report(
     for col, val in vals:
         table[col] = np.nan
         table.loc[idx, col] = val
-    table["claimed_epsilon"], table["claimed_delta"], table["confidence"] = epsilon, delta, c
+    table["claimed_epsilon"], table["claimed_delta"] = req.epsilon, req.delta
+    table["confidence"] = req.confidence
+    return table
+
+
+def _empirical_report(func, req: _Request, common, root) -> AuditReport:
+    """The empirical audit (module docstring, steps 3–4): the pair, statistic and event chosen on ``samples // 2``
+    outputs per candidate input (stream: child 0 of ``root``), ε bounded by :func:`run_audit` on fresh outputs of
+    the chosen pair (child 1)."""
+    pairs, samples, chunk_size, batched = req.pairs, req.samples, req.chunk_size, common["batched"]
+    ss_sel, ss_ev = _chunk_seed(root, 0), _chunk_seed(root, 1)
+    # ---- selection half: n_sel outputs of every distinct candidate input i, drawn from child i of ss_sel
+    n_sel = samples // 2 if chunk_size is None else min(samples // 2, chunk_size)
+    n_ev = (
+        samples - n_sel
+    )  # the evaluation samples of run_audit (its direction is fixed on the other n_sel)
+    enc = _Encoder()
+    distinct: dict[bytes, int] = {}
+    for pr in pairs:
+        for x in (pr.a, pr.b):
+            distinct.setdefault(_key_of(x), len(distinct))
+    sel_args = (len(pairs), req.confidence, req.delta, req.max_cuts)
+    with using_scheduler(req.scheduler if chunk_size is not None else None):
+        if chunk_size is None:
+            selected = _select_in_memory(func, req.params, batched, pairs, distinct, ss_sel, n_sel, enc,
+                                         sel_args)  # fmt: skip
+        else:
+            # chunked: one task per candidate pair (workers draw, the driver gets the small results)
+            selected = _select_in_tasks(func, req.params, batched, pairs, distinct, ss_sel, n_sel, enc,
+                                        sel_args, req.n_jobs)  # fmt: skip
+        best, event_name = _chosen_event(selected, enc)
+        chosen, chosen_sel = pairs[best.pair], selected[best.pair]
+        # ---- evaluation half: fresh samples on the chosen pair, the event fixed, through run_audit
+        res, summary = _evaluate(
+            func, req, batched, chosen, chosen_sel, best, event_name, enc, ss_ev
+        )
+    table = _empirical_table(selected, chosen, best, res, n_ev, req)
     plot = {"summary": summary, "event": (best.lo, best.hi), "statistic": best.stat.name,
             "encoder": enc if enc.codes else None}  # fmt: skip
     return AuditReport(
-        verdict=res.verdict, epsilon_lower=float(res.audited_epsilon), confidence=c, table=table,
-        method="empirical", pair=chosen.name, event=res.event, p_a=res.p_a, p_b=res.p_b, _plot=plot,
-        chunk_size=chunk_size, **common,
+        verdict=res.verdict, epsilon_lower=float(res.audited_epsilon), confidence=req.confidence,
+        table=table, method="empirical", pair=chosen.name, event=res.event, p_a=res.p_a, p_b=res.p_b,
+        _plot=plot, chunk_size=chunk_size, **common,
     )  # fmt: skip
 
 
@@ -444,9 +527,7 @@ def _exact_verdict(
     return "holds", ""
 
 
-def _exact_report(
-    func, pmf, pairs, params, common, *, c, root, chunk_size, n_jobs, scheduler, max_cuts
-) -> AuditReport:
+def _exact_report(func, pmf, req: _Request, common, root) -> AuditReport:
     """An audit with a declared pmf: the exact ε of the *declared* pmf on every candidate pair, a χ² check that the
     sampler follows it (on ``min(samples, SAMPLER_CHECK_DRAWS)`` draws per input, stream child 2 of ``root``), and
     the empirical audit of the sampler (:func:`_empirical_report`, same samples and streams as without the pmf).
@@ -458,18 +539,17 @@ def _exact_report(
     ``not established`` if the pmf declares an output rarer than the check can see (the claim then rests on
     probabilities nothing verified); else ``holds``.
     """
-    epsilon, delta, samples = (
-        common["claimed_epsilon"],
-        common["claimed_delta"],
-        common["n_samples"],
+    epsilon, samples, name, batched = (
+        req.epsilon,
+        req.samples,
+        req.claim.mechanism,
+        common["batched"],
     )
-    name, batched = common["function"], common["batched"]
     n_check = min(samples, SAMPLER_CHECK_DRAWS)
     rows, k, res, keys, (ta, tb), tables = _exact(
-        func, pmf, pairs, params, name, epsilon, delta, n_check, _chunk_seed(root, 2), batched
+        func, pmf, req.pairs, req.params, req.claim, n_check, _chunk_seed(root, 2), batched
     )
-    emp = _empirical_report(func, pairs, params, common, c=c, root=root, chunk_size=chunk_size, n_jobs=n_jobs,
-                            scheduler=scheduler, max_cuts=max_cuts)  # fmt: skip
+    emp = _empirical_report(func, req, common, root)
     p_seen = detectable_probability(n_check)
     rare = sorted(
         {(o, pr) for both in tables for t in both for o, pr in t.items() if 0 < pr < p_seen},
@@ -501,7 +581,7 @@ def _exact_report(
     ]
     return AuditReport(
         verdict=verdict_, epsilon_lower=emp.epsilon_lower, confidence=emp.confidence, table=table,
-        method="exact", pair=pairs[k].name, event=_exact_event(res.event), p_a=res.p_a, p_b=res.p_b, _plot=plot,
+        method="exact", pair=req.pairs[k].name, event=_exact_event(res.event), p_a=res.p_a, p_b=res.p_b, _plot=plot,
         exact_epsilon=exact_eps, sampler_draws=n_check, detectable_p=p_seen, reason=reason, empirical=emp,
         notes=notes, **common,
     )  # fmt: skip

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.audit.empirical import (
+from ...core.audit.events import (
     _interval_counts,
     _selection_z,
     _wilson_score,

@@ -7,7 +7,7 @@ import math
 
 from ...core.audit.spec import AuditSpec
 from ...core.mechanisms import laplace_mechanism
-from ...core.mechanisms.audits import EMPTY, ONE, bounded_sum, grr_law, value_events
+from ...core.mechanisms.audits import EMPTY, ONE, bounded_sum, grr_exact_spec, grr_sampler_spec
 from ...core.privacy import PrivacyClaim
 from .floating import low_bit_event, snapping_claim, snapping_epsilon, snapping_laplace
 from .planted import (
@@ -29,8 +29,6 @@ def audit_specs() -> list[AuditSpec]:
 
 def planted_specs() -> list[AuditSpec]:
     """Three deliberately broken mechanisms (:mod:`.planted`), the audits must catch them where they are bugs."""
-    import numpy as np
-
     out: list[AuditSpec] = []
     bugs = {
         "laplace-scale-epsilon": laplace_scale_epsilon,
@@ -57,34 +55,17 @@ def planted_specs() -> list[AuditSpec]:
     for eps in (0.5, 1.0):
         claim = planted_claim("grr-wrong-keep", eps, k=k)
         p, q = grr_wrong_keep_probabilities(k, eps)
+        true = planted_true_epsilon("grr-wrong-keep", eps, k=k)
         out.append(
-            AuditSpec(
-                f"grr-wrong-keep k={k}, eps={eps:g}",
-                "planted",
-                "planted bug",
-                claim,
-                tuple(np.array([v]) for v in range(k)),
-                distribution=grr_law(p, q, k),
-                pairs=None,
-                expected="violated",
-                true_epsilon=planted_true_epsilon("grr-wrong-keep", eps, k=k),
-            )
-        )
-    eps = 1.0
-    claim = planted_claim("grr-wrong-keep", eps, k=k)
+            grr_exact_spec(f"grr-wrong-keep k={k}, eps={eps:g}", "planted", "planted bug", claim, k, p, q,
+                           expected="violated", true_epsilon=true)
+        )  # fmt: skip
+    claim = planted_claim("grr-wrong-keep", 1.0, k=k)
+    true = planted_true_epsilon("grr-wrong-keep", 1.0, k=k)
     out.append(
-        AuditSpec(
-            f"grr-wrong-keep k={k} sampler, eps=1",
-            "planted",
-            "planted bug",
-            claim,
-            (np.array([0]), np.array([1])),
-            sample=lambda d, n, g: grr_wrong_keep(np.full(n, int(d[0]), dtype=np.int64), k, eps, g),
-            events=value_events(range(k)),
-            expected="violated",
-            true_epsilon=planted_true_epsilon("grr-wrong-keep", eps, k=k),
-        )
-    )
+        grr_sampler_spec(f"grr-wrong-keep k={k} sampler, eps=1", "planted", "planted bug", claim, k,
+                         grr_wrong_keep, expected="violated", true_epsilon=true)
+    )  # fmt: skip
     return out
 
 

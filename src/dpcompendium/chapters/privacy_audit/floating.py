@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from ...core.mechanisms import laplace_mechanism
+from ...core.mechanisms import laplace_mechanism, release_shape
 from ...core.privacy import PrivacyClaim
 from ...core.rng import generators
 from ...core.validation import check_array, check_epsilon, check_int, check_rng, check_sensitivity
@@ -119,9 +119,7 @@ def snapping_laplace(
         )
     rng = check_rng(rng)
     v = check_array(value, "value", allow_empty=True) / d
-    shape = np.broadcast_shapes(
-        v.shape, size if isinstance(size, tuple) else (() if size is None else (size,))
-    )
+    shape = release_shape(v.shape, size)
     big_lam = 2.0 ** math.ceil(math.log2(lam))
     sign = np.where(rng.random(shape) < 0.5, -1.0, 1.0)
     noise = sign * lam * np.log(_uniform_full_precision(shape, rng))

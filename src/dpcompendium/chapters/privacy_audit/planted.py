@@ -15,8 +15,9 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ...core.mechanisms import add_noise, grr_perturb, laplace_scale
 from ...core.privacy import PrivacyClaim
-from ...core.validation import check_array, check_epsilon, check_int, check_rng, check_sensitivity
+from ...core.validation import check_epsilon, check_int, check_sensitivity
 
 __all__ = [
     "grr_wrong_keep",
@@ -30,25 +31,16 @@ __all__ = [
 PLANTED = ("laplace-scale-epsilon", "laplace-half-sensitivity", "grr-wrong-keep")
 
 
-def _noise(value: ArrayLike, scale: float, rng: np.random.Generator, size) -> np.ndarray | float:
-    rng = check_rng(rng)
-    v = check_array(value, "value", allow_empty=True)
-    shape = np.broadcast_shapes(
-        v.shape, size if isinstance(size, tuple) else (() if size is None else (size,))
-    )
-    out = v + rng.laplace(0.0, scale, size=shape)
-    return float(out) if out.ndim == 0 else out
-
-
 def laplace_scale_epsilon(value, sensitivity, epsilon, rng, size=None):
     """PLANTED BUG: value + Lap(ε) — the scale is ε instead of Δ/ε. Claims ε-DP; delivers Δ/ε."""
     check_sensitivity(sensitivity)
-    return _noise(value, check_epsilon(epsilon), rng, size)
+    return add_noise(value, check_epsilon(epsilon), rng, size, noise="laplace")
 
 
 def laplace_half_sensitivity(value, sensitivity, epsilon, rng, size=None):
     """PLANTED BUG: value + Lap((Δ/2)/ε) — half the needed sensitivity. Claims ε-DP; delivers 2ε."""
-    return _noise(value, 0.5 * check_sensitivity(sensitivity) / check_epsilon(epsilon), rng, size)
+    scale = laplace_scale(0.5 * check_sensitivity(sensitivity), epsilon)  # Δ/2 where Δ is needed
+    return add_noise(value, scale, rng, size, noise="laplace")
 
 
 def grr_wrong_keep_probabilities(k: int, epsilon: float) -> tuple[float, float]:
@@ -62,13 +54,10 @@ def grr_wrong_keep_probabilities(k: int, epsilon: float) -> tuple[float, float]:
 def grr_wrong_keep(
     values: ArrayLike, k: int, epsilon: float, rng: np.random.Generator
 ) -> np.ndarray:
-    """PLANTED BUG: GRR with the keep probability of :func:`grr_wrong_keep_probabilities`."""
-    rng = check_rng(rng)
+    """PLANTED BUG: GRR (:func:`~dpcompendium.core.mechanisms.grr_perturb`) with the keep probability of
+    :func:`grr_wrong_keep_probabilities` instead of :func:`~dpcompendium.core.mechanisms.grr_probabilities`."""
     p, _ = grr_wrong_keep_probabilities(k, epsilon)
-    v = check_array(values, "values", dtype=np.int64, allow_empty=True)
-    keep = rng.random(v.shape) < p
-    other = rng.integers(0, k - 1, size=v.shape)
-    return np.where(keep, v, other + (other >= v))
+    return grr_perturb(values, k, p, rng)
 
 
 def planted_claim(bug: str, epsilon: float, sensitivity: float = 1.0, k: int = 4) -> PrivacyClaim:

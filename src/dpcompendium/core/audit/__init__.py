@@ -1,6 +1,7 @@
 """The auditing engine: does a mechanism deliver the ε it claims? Every chapter's audit specs use it.
 
-- :mod:`.exact` — exact ε (and δ) of mechanisms with a finite output space; the exact ε of the Gaussian mechanism.
+- :mod:`.exact` — exact ε (and δ) of mechanisms with a finite output space (and, re-exported from
+  :mod:`dpcompendium.core.mechanisms.gaussian`, the exact ε and δ of the Gaussian mechanism).
 - :mod:`.empirical` — Clopper–Pearson lower bounds on ε from samples of M(D) and M(D'), events searched over
   intervals of a statistic on one half of the samples and evaluated on the other (or Bonferroni-corrected), in the
   style of StatDP [ding2018detecting] and DP-Sniper [bichsel2021dpsniper]; (ε, δ) audits at the claimed δ.
@@ -9,6 +10,7 @@
   :func:`run_audit`: the one path every audit (book or user code) goes through.
 """
 
+from ..mechanisms.gaussian import gaussian_delta, gaussian_epsilon
 from .chunked import empirical_audit_chunked
 from .empirical import (
     Event,
@@ -19,14 +21,7 @@ from .empirical import (
     epsilon_lower_bound,
     interval_cuts,
 )
-from .exact import (
-    exact_audit,
-    exact_delta,
-    exact_epsilon,
-    exact_epsilon_at_delta,
-    gaussian_delta,
-    gaussian_epsilon,
-)
+from .exact import exact_audit, exact_delta, exact_epsilon, exact_epsilon_at_delta
 from .result import AuditResult, verdict
 from .spec import AuditSpec, are_neighbours, check_neighbours, run_audit, value_events
 

@@ -31,14 +31,18 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from ..privacy import PrivacyClaim
 from ..rng import generators
-from ..validation import check_delta, check_epsilon, check_int, check_rng
+from ..validation import check_int, check_rng
 from .chunked import empirical_audit_chunked
 from .events import (  # noqa: F401 - re-exported: the audit's public names
     Event,
     Sampler,
     _as_statistic,
+    _bound_result,
     _check_confidence,
+    _check_events,
+    _check_shape,
     _interval_counts,
     _result,
     _selection_z,
@@ -47,8 +51,9 @@ from .events import (  # noqa: F401 - re-exported: the audit's public names
     epsilon_lower_bound,
     interval_cuts,
     pooled_sorted,
+    select_event,
 )
-from .result import AuditResult
+from .result import AuditResult, claimed_privacy
 
 __all__ = [
     "Sampler",
@@ -64,8 +69,9 @@ def empirical_audit(
     sampler_a: Sampler,
     sampler_b: Sampler,
     *,
-    claimed_epsilon: float,
+    claimed_epsilon: float | None = None,
     claimed_delta: float = 0.0,
+    claim: PrivacyClaim | None = None,
     n_samples: int = 1_000_000,
     confidence: float = 0.95,
     statistic: Callable[[np.ndarray], np.ndarray] | None = None,
@@ -89,6 +95,9 @@ def empirical_audit(
     ``chunk_size`` (split selection only): 10^8+ samples in bounded memory, the evaluation counted in chunks of that
     size, over ``n_jobs`` or a Dask cluster (:func:`~dpcompendium.core.audit.chunked.empirical_audit_chunked`, which
     also takes ``seeded_samplers``; in memory it changes nothing).
+    The claim: ``claimed_epsilon`` (and ``claimed_delta``), validated here, or a validated ``claim``
+    (:func:`~dpcompendium.core.audit.result.claimed_privacy`; :func:`~dpcompendium.core.audit.spec.run_audit` passes
+    its spec's).
     """
     if chunk_size is not None:
         if selection != "split":
@@ -98,6 +107,7 @@ def empirical_audit(
             sampler_b,
             claimed_epsilon=claimed_epsilon,
             claimed_delta=claimed_delta,
+            claim=claim,
             n_samples=n_samples,
             chunk_size=chunk_size,
             confidence=confidence,
@@ -109,104 +119,73 @@ def empirical_audit(
             mechanism=mechanism,
             seeded_samplers=seeded_samplers,
         )
-    claimed_epsilon = check_epsilon(claimed_epsilon, "claimed_epsilon")
-    delta = 0.0 if claimed_delta == 0 else check_delta(claimed_delta, "claimed_delta")
+    claimed_epsilon, delta = claimed_privacy(claimed_epsilon, claimed_delta, claim)
     n = check_int(n_samples, "n_samples", minimum=20)
     c = _check_confidence(confidence)
     rng = check_rng(rng)
     if selection not in ("split", "bonferroni"):
         raise ValueError(f"selection must be one of split|bonferroni, got {selection!r}")
     bonferroni_m = check_int(bonferroni_m, "bonferroni_m", minimum=1)
-    if events is not None and statistic is not None:
-        raise ValueError("events and statistic are exclusive: events see the raw outputs, got both")
-    if events is not None and len(events) == 0:
-        raise ValueError("events must list at least one (name, indicator) pair, got none")
+    _check_events(events, statistic)
     out_a = sampler_a(n, rng)
     out_b = sampler_b(n, rng)
-    for name_, out in (("sampler_a", out_a), ("sampler_b", out_b)):
-        if np.ndim(out) == 0 or np.shape(out)[0] != n:
-            raise ValueError(
-                f"{name_} must return n_samples = {n} outputs (first axis), got shape {np.shape(out)}"
-            )
+    _check_shape("sampler_a", out_a, n)
+    _check_shape("sampler_b", out_b, n)
+    h = n // 2  # the event is chosen on the first half, its bound computed on the second
+    n_ev = n - h
+    if selection == "split":
+        name, indicator, forward = select_event(
+            out_a[:h], out_b[:h], h, statistic, events, max_cuts, delta, c
+        )
+        ka, kb = (int(np.count_nonzero(indicator(out[h:]))) for out in (out_a, out_b))
+        return _bound_result(mechanism, claimed_epsilon, delta, c, name, forward, ka, kb, n_ev, n)
+    eps, name, forward, p_a, p_b = _bonferroni(
+        out_a, out_b, h, statistic, events, max_cuts, bonferroni_m, delta, c
+    )
+    return _result(mechanism, claimed_epsilon, delta, eps, c, name, forward, p_a, p_b, n)
+
+
+def _bonferroni(out_a, out_b, h, statistic, events, max_cuts, bonferroni_m, delta, c):
+    """Bonferroni over the ``bonferroni_m`` top candidates chosen on the first ``h`` samples, evaluated on the rest:
+    (ε bound, event name, forward, p_a, p_b)."""
+    n_sel, n_ev = h, out_a.shape[0] - h
     if events is not None:
         names = [name for name, _ in events]
         ind_a = np.stack([np.asarray(fn(out_a), dtype=bool) for _, fn in events])  # (E, n)
         ind_b = np.stack([np.asarray(fn(out_b), dtype=bool) for _, fn in events])
+        ka_s, kb_s = ind_a[:, :h].sum(1).astype(float), ind_b[:, :h].sum(1).astype(float)
+        ka_e, kb_e = ind_a[:, h:].sum(1).astype(float), ind_b[:, h:].sum(1).astype(float)
     else:
         x_a, x_b = _as_statistic(out_a, statistic), _as_statistic(out_b, statistic)
-    if selection == "split":
-        h = n // 2
-        n_sel, n_ev = h, n - h
-        if events is not None:
-            ka, kb = ind_a[:, :h].sum(1).astype(float), ind_b[:, :h].sum(1).astype(float)
-            z = _selection_z(c, 2 * ka.size)
-            sab = _wilson_score(ka, n_sel, kb, n_sel, delta, z)
-            sba = _wilson_score(kb, n_sel, ka, n_sel, delta, z)
-            forward = sab.max() >= sba.max()
-            e = int(np.argmax(sab if forward else sba))
-            name = names[e]
-            ka_ev = int(ind_a[e, h:].sum())
-            kb_ev = int(ind_b[e, h:].sum())
-        else:
-            sa, sb = np.sort(x_a[:h]), np.sort(x_b[:h])
-            cuts = interval_cuts(np.concatenate([sa, sb]), max_cuts)
-            Ka, Kb = _interval_counts(sa, cuts), _interval_counts(sb, cuts)
-            valid = np.triu(np.ones(Ka.shape, dtype=bool), k=1)
-            z = _selection_z(c, int(valid.sum()) * 2)
-            sab = np.where(valid, _wilson_score(Ka, n_sel, Kb, n_sel, delta, z), -np.inf)
-            sba = np.where(valid, _wilson_score(Kb, n_sel, Ka, n_sel, delta, z), -np.inf)
-            forward = sab.max() >= sba.max()
-            i, j = np.unravel_index(int(np.argmax(sab if forward else sba)), Ka.shape)
-            lo, hi = cuts[i], cuts[j]
-            name = f"statistic in ({lo:.6g}, {hi:.6g}]"
-            ev_a, ev_b = x_a[h:], x_b[h:]
-            ka_ev = int(np.count_nonzero((ev_a > lo) & (ev_a <= hi)))
-            kb_ev = int(np.count_nonzero((ev_b > lo) & (ev_b <= hi)))
-        if forward:
-            eps = epsilon_lower_bound(ka_ev, n_ev, kb_ev, n_ev, delta=delta, confidence=c)
-        else:
-            eps = epsilon_lower_bound(kb_ev, n_ev, ka_ev, n_ev, delta=delta, confidence=c)
-        p_a, p_b = ka_ev / n_ev, kb_ev / n_ev
-    else:  # Bonferroni over the top candidates chosen on the first half, evaluated on the second half
-        h = n // 2
-        n_sel, n_ev = h, n - h
-        if events is not None:
-            ka_s, kb_s = ind_a[:, :h].sum(1).astype(float), ind_b[:, :h].sum(1).astype(float)
-            ka_e, kb_e = ind_a[:, h:].sum(1).astype(float), ind_b[:, h:].sum(1).astype(float)
-        else:
-            sa, sb = np.sort(x_a[:h]), np.sort(x_b[:h])
-            cuts = interval_cuts(np.concatenate([sa, sb]), max_cuts)
-            iu = np.triu_indices(len(cuts), k=1)
-            ka_s, kb_s = _interval_counts(sa, cuts)[iu], _interval_counts(sb, cuts)[iu]
-            ea, eb = np.sort(x_a[h:]), np.sort(x_b[h:])
-            ka_e, kb_e = _interval_counts(ea, cuts)[iu], _interval_counts(eb, cuts)[iu]
-        m_all = 2 * ka_s.size
-        z = _selection_z(c, m_all)
-        cand = np.concatenate(
-            [
-                _wilson_score(ka_s, n_sel, kb_s, n_sel, delta, z),
-                _wilson_score(kb_s, n_sel, ka_s, n_sel, delta, z),
-            ]
-        )
-        # the m candidates are fixed by the first half: a union bound over them on the independent second half
-        top = np.argsort(cand, kind="stable")[::-1][: min(bonferroni_m, m_all)]
-        c_adj = 1 - (1 - c) / top.size
-        e_top, fwd_top = top % ka_s.size, top < ka_s.size
-        num = np.where(fwd_top, ka_e[e_top], kb_e[e_top])
-        den = np.where(fwd_top, kb_e[e_top], ka_e[e_top])
-        vals = np.atleast_1d(
-            epsilon_lower_bound(num, n_ev, den, n_ev, delta=delta, confidence=c_adj)
-        )
-        best = int(np.argmax(vals))
-        e, forward = int(e_top[best]), bool(fwd_top[best])
-        eps = float(vals[best])
-        # only the chosen event is named (naming all ~10^4 candidate intervals took most of an audit's time)
-        if events is not None:
-            name = names[e]
-        else:
-            name = f"statistic in ({cuts[iu[0][e]]:.6g}, {cuts[iu[1][e]]:.6g}]"
-        p_a, p_b = ka_e[e] / n_ev, kb_e[e] / n_ev
-    return _result(mechanism, claimed_epsilon, delta, eps, c, name, forward, p_a, p_b, n)
+        sa, sb = np.sort(x_a[:h]), np.sort(x_b[:h])
+        cuts = interval_cuts(np.concatenate([sa, sb]), max_cuts)
+        iu = np.triu_indices(len(cuts), k=1)
+        ka_s, kb_s = _interval_counts(sa, cuts)[iu], _interval_counts(sb, cuts)[iu]
+        ea, eb = np.sort(x_a[h:]), np.sort(x_b[h:])
+        ka_e, kb_e = _interval_counts(ea, cuts)[iu], _interval_counts(eb, cuts)[iu]
+    m_all = 2 * ka_s.size
+    z = _selection_z(c, m_all)
+    cand = np.concatenate(
+        [
+            _wilson_score(ka_s, n_sel, kb_s, n_sel, delta, z),
+            _wilson_score(kb_s, n_sel, ka_s, n_sel, delta, z),
+        ]
+    )
+    # the m candidates are fixed by the first half: a union bound over them on the independent second half
+    top = np.argsort(cand, kind="stable")[::-1][: min(bonferroni_m, m_all)]
+    c_adj = 1 - (1 - c) / top.size
+    e_top, fwd_top = top % ka_s.size, top < ka_s.size
+    num = np.where(fwd_top, ka_e[e_top], kb_e[e_top])
+    den = np.where(fwd_top, kb_e[e_top], ka_e[e_top])
+    vals = np.atleast_1d(epsilon_lower_bound(num, n_ev, den, n_ev, delta=delta, confidence=c_adj))
+    best = int(np.argmax(vals))
+    e, forward = int(e_top[best]), bool(fwd_top[best])
+    # only the chosen event is named (naming all ~10^4 candidate intervals took most of an audit's time)
+    if events is not None:
+        name = names[e]
+    else:
+        name = f"statistic in ({cuts[iu[0][e]]:.6g}, {cuts[iu[1][e]]:.6g}]"
+    return float(vals[best]), name, forward, ka_e[e] / n_ev, kb_e[e] / n_ev
 
 
 def coverage_experiment(

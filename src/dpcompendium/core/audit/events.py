@@ -9,6 +9,7 @@ chunked audit imports this module, and the in-memory audit hands big audits to t
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from typing import Literal
@@ -27,6 +28,7 @@ __all__ = [
     "epsilon_lower_bound",
     "interval_cuts",
     "pooled_sorted",
+    "select_event",
 ]
 
 #: ``sampler(n, rng)`` returns n independent outputs of the mechanism on one fixed input, first axis = samples.
@@ -158,6 +160,20 @@ def _interval_counts(sorted_x: np.ndarray, cuts: np.ndarray) -> np.ndarray:
     return c[None, :] - c[:, None]
 
 
+def _check_events(events, statistic) -> None:
+    """``events`` and ``statistic`` exclusive; ``events``, when given, not empty."""
+    if events is not None and statistic is not None:
+        raise ValueError("events and statistic are exclusive: events see the raw outputs, got both")
+    if events is not None and len(events) == 0:
+        raise ValueError("events must list at least one (name, indicator) pair, got none")
+
+
+def _check_shape(name: str, out: np.ndarray, n: int) -> None:
+    """A sampler asked for n outputs returned n (first axis)."""
+    if np.ndim(out) == 0 or np.shape(out)[0] != n:
+        raise ValueError(f"{name} must return {n} outputs (first axis), got shape {np.shape(out)}")
+
+
 def _as_statistic(
     out: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray] | None
 ) -> np.ndarray:
@@ -170,6 +186,63 @@ def _as_statistic(
             f"outputs must be scalar per sample (shape (n,)), got shape {s.shape}; pass statistic= to reduce them"
         )
     return s
+
+
+def _as_bool(out: np.ndarray, event) -> np.ndarray:
+    return np.asarray(event(out), dtype=bool)
+
+
+def _in_interval(out: np.ndarray, lo: float, hi: float, statistic=None) -> np.ndarray:
+    s = _as_statistic(out, statistic)
+    return (s > lo) & (s <= hi)
+
+
+def _best_direction(ka, n_a, kb, n_b, delta: float, c: float, valid=None) -> tuple[bool, int]:
+    """The candidate with the best Wilson-score bound, in either direction: (forward, flat index); forward = M(D)
+    over M(D'). ``valid`` masks the candidates (interval (i, j] with i < j), the Bonferroni z counts only those."""
+    m = ka.size if valid is None else int(valid.sum())
+    z = _selection_z(c, 2 * m)
+    sab = _wilson_score(ka, n_a, kb, n_b, delta, z)
+    sba = _wilson_score(kb, n_b, ka, n_a, delta, z)
+    if valid is not None:
+        sab, sba = np.where(valid, sab, -np.inf), np.where(valid, sba, -np.inf)
+    forward = bool(sab.max() >= sba.max())
+    return forward, int(np.argmax(sab if forward else sba))
+
+
+def select_event(
+    out_a, out_b, n_sel: int, statistic, events, max_cuts: int, delta: float, c: float
+):
+    """The event with the best Wilson-score bound on the selection samples ``out_a``, ``out_b`` (``n_sel`` each), in
+    either direction: ``(name, indicator, forward)``. Among the given ``events``, or else among the intervals of
+    ``statistic`` between the cut points of the pooled samples (:func:`interval_cuts`). The split audits (in memory
+    and chunked) both choose here; ``indicator(outputs)`` then counts the event on the evaluation samples."""
+    if events is not None:
+        ka = np.array([_as_bool(out_a, fn).sum() for _, fn in events], dtype=float)
+        kb = np.array([_as_bool(out_b, fn).sum() for _, fn in events], dtype=float)
+        forward, e = _best_direction(ka, n_sel, kb, n_sel, delta, c)
+        name, fn = events[e]
+        return name, functools.partial(_as_bool, event=fn), forward
+    sa = np.sort(_as_statistic(out_a, statistic))
+    sb = np.sort(_as_statistic(out_b, statistic))
+    cuts = interval_cuts(pooled_sorted(sa, sb), max_cuts)
+    Ka, Kb = _interval_counts(sa, cuts), _interval_counts(sb, cuts)
+    valid = np.triu(np.ones(Ka.shape, dtype=bool), k=1)
+    forward, flat = _best_direction(Ka, n_sel, Kb, n_sel, delta, c, valid)
+    i, j = np.unravel_index(flat, Ka.shape)
+    lo, hi = float(cuts[i]), float(cuts[j])
+    indicator = functools.partial(_in_interval, lo=lo, hi=hi, statistic=statistic)
+    return f"statistic in ({lo:.6g}, {hi:.6g}]", indicator, forward
+
+
+def _bound_result(mechanism, claimed_epsilon, delta, c, name, forward, ka, kb, n_ev, n_samples):
+    """The result of a split audit: the chosen event counted ``ka`` and ``kb`` times in ``n_ev`` evaluation samples
+    of each input, ε bounded in the chosen direction (:func:`epsilon_lower_bound`)."""
+    num, den = (ka, kb) if forward else (kb, ka)
+    eps = float(epsilon_lower_bound(num, n_ev, den, n_ev, delta=delta, confidence=c))
+    return _result(
+        mechanism, claimed_epsilon, delta, eps, c, name, forward, ka / n_ev, kb / n_ev, n_samples
+    )
 
 
 def _result(

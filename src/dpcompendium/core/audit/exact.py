@@ -1,9 +1,11 @@
-"""Exact audits of mechanisms with a finite output space, and the exact ε of the Gaussian mechanism.
+"""Exact audits of mechanisms with a finite output space.
 
 For output distributions P (input D) and Q (neighbour D') over a finite set, the mechanism is ε-DP on that pair iff
 ε ≥ max_o |ln P(o) − ln Q(o)|, and (ε, δ)-DP iff δ ≥ max(H_ε(P‖Q), H_ε(Q‖P)) with the hockey-stick divergence
 H_ε(P‖Q) = Σ_o max(P(o) − e^ε Q(o), 0) (Dwork & Roth 2014, [dwork2014algorithmic]). The mechanism's ε is the
 largest such value over neighbouring inputs; an audit over a chosen set of pairs is exact for those pairs.
+(The exact ε of the Gaussian mechanism, :func:`~dpcompendium.core.mechanisms.gaussian.gaussian_epsilon`, lives with the
+mechanism; :mod:`dpcompendium.core.audit` re-exports it.)
 """
 
 from __future__ import annotations
@@ -15,17 +17,15 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..mechanisms.gaussian import gaussian_delta, gaussian_epsilon
-from ..validation import check_array, check_epsilon, check_int
-from .result import AuditResult, verdict
+from ..privacy import PrivacyClaim
+from ..validation import check_array, check_int
+from .result import AuditResult, claimed_privacy, verdict
 
 __all__ = [
     "exact_audit",
     "exact_delta",
     "exact_epsilon",
     "exact_epsilon_at_delta",
-    "gaussian_delta",
-    "gaussian_epsilon",
 ]
 
 
@@ -88,8 +88,9 @@ def exact_epsilon_at_delta(probs_a: ArrayLike, probs_b: ArrayLike, delta: float)
 def exact_audit(
     distributions: ArrayLike,
     *,
-    claimed_epsilon: float,
+    claimed_epsilon: float | None = None,
     claimed_delta: float = 0.0,
+    claim: PrivacyClaim | None = None,
     pairs: Iterable[tuple[int, int]] | None = None,
     mechanism: str = "",
     outputs: Sequence | None = None,
@@ -98,9 +99,11 @@ def exact_audit(
 
     ``distributions[i, o]`` = P[M(x_i) = o]. ``pairs`` lists the neighbouring input pairs (default: every pair, as
     in local DP where any two inputs of a user are neighbours). With ``claimed_delta > 0`` the audited value is the
-    smallest ε for which every pair is (ε, δ)-indistinguishable at the claimed δ.
+    smallest ε for which every pair is (ε, δ)-indistinguishable at the claimed δ. The claim: ``claimed_epsilon``
+    (and ``claimed_delta``), validated here, or a validated ``claim``
+    (:func:`~dpcompendium.core.audit.result.claimed_privacy`).
     """
-    claimed_epsilon = check_epsilon(claimed_epsilon, "claimed_epsilon")
+    claimed_epsilon, claimed_delta = claimed_privacy(claimed_epsilon, claimed_delta, claim)
     P = check_array(distributions, "distributions", ndim=2)
     m = P.shape[0]
     if np.any(P < 0) or np.any(np.abs(P.sum(axis=1) - 1.0) > 1e-6):

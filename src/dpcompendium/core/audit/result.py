@@ -6,7 +6,10 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Literal
 
-__all__ = ["AuditResult", "verdict"]
+from ..privacy import PrivacyClaim
+from ..validation import check_delta, check_epsilon
+
+__all__ = ["AuditResult", "claimed_privacy", "verdict"]
 
 #: Relative slack for comparing an *exact* ε with its claim (floating-point rounding only).
 EXACT_RTOL = 1e-9
@@ -19,6 +22,24 @@ def verdict(audited_epsilon: float, claimed_epsilon: float, audit: str) -> str:
     else:
         bad = audited_epsilon > claimed_epsilon
     return "violated" if bad else "holds"
+
+
+def claimed_privacy(
+    claimed_epsilon: float | None, claimed_delta: float, claim: PrivacyClaim | None
+) -> tuple[float, float]:
+    """The (ε, δ) an audit checks, validated once: from ``claim`` (a :class:`~dpcompendium.core.privacy.PrivacyClaim`,
+    validated on construction: taken as it is) or else from ``claimed_epsilon`` > 0 and ``claimed_delta`` in
+    [0, 1) (checked here, the one check of an engine function called with numbers)."""
+    if claim is not None:
+        if claimed_epsilon is not None:
+            raise ValueError(
+                f"claimed_epsilon and claim are exclusive, got claimed_epsilon={claimed_epsilon!r} and a claim"
+            )
+        return float(claim.epsilon), float(claim.delta)
+    if claimed_epsilon is None:
+        raise ValueError("claimed_epsilon is required (or claim), got neither")
+    eps = check_epsilon(claimed_epsilon, "claimed_epsilon")
+    return eps, 0.0 if claimed_delta == 0 else check_delta(claimed_delta, "claimed_delta")
 
 
 @dataclass(frozen=True)

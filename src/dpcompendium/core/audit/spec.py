@@ -193,7 +193,8 @@ def run_audit(
     chunk_size: int | None = None,
     n_jobs: int = 1,
 ) -> AuditResult:
-    """Check the pairs (:func:`check_neighbours`), then audit the whole pipeline at the claim's (ε, δ).
+    """Check the pairs (:func:`check_neighbours`), then audit the whole pipeline at the claim's (ε, δ) (the claim
+    was validated on construction: the engine takes it as it is).
 
     ``chunk_size`` (empirical specs): the evaluation samples are counted in chunks of that size, over ``n_jobs``
     processes or the Dask cluster of ``DPCOMPENDIUM_SCHEDULER``
@@ -205,8 +206,7 @@ def run_audit(
         dist = np.vstack([np.asarray(spec.distribution(d), dtype=float) for d in spec.datasets])
         return exact_audit(
             dist,
-            claimed_epsilon=claim.epsilon,
-            claimed_delta=claim.delta,
+            claim=claim,
             pairs=spec.pair_list,
             mechanism=spec.mechanism,
             outputs=spec.outputs,
@@ -225,8 +225,7 @@ def run_audit(
         return empirical_audit(
             lambda m, g: sample(da, m, g),
             lambda m, g: sample(db, m, g),
-            claimed_epsilon=claim.epsilon,
-            claimed_delta=claim.delta,
+            claim=claim,
             n_samples=n,
             confidence=confidence,
             statistic=spec.statistic,

@@ -5,6 +5,8 @@
   :func:`gaussian_claim` states where a calibration is valid (exact profile, Balle & Wang 2018).
 - :func:`exponential_mechanism` — ε-DP selection with probability ∝ exp(ε u / (2Δu)) (McSherry & Talwar 2007).
 - :func:`grr_privatise` / :func:`grr_frequencies` — generalized randomized response over k categories (Wang et al. 2017).
+- :func:`add_noise` / :func:`grr_perturb` — the release steps these are built from (noise of a given scale, RR with a
+  given keep probability), with no claim of their own.
 """
 
 from .exponential import exponential_mechanism, exponential_probabilities
@@ -17,9 +19,11 @@ from .gaussian import (
     gaussian_sigma,
 )
 from .laplace import laplace_mechanism, laplace_scale
-from .randomized_response import grr_frequencies, grr_privatise, grr_probabilities
+from .noise import add_noise, release_shape
+from .randomized_response import grr_frequencies, grr_perturb, grr_privatise, grr_probabilities
 
 __all__ = [
+    "add_noise",
     "analytic_gaussian_sigma",
     "exponential_mechanism",
     "exponential_probabilities",
@@ -29,8 +33,10 @@ __all__ = [
     "gaussian_mechanism",
     "gaussian_sigma",
     "grr_frequencies",
+    "grr_perturb",
     "grr_privatise",
     "grr_probabilities",
     "laplace_mechanism",
     "laplace_scale",
+    "release_shape",
 ]

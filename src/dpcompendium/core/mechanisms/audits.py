@@ -16,7 +16,16 @@ from .gaussian import gaussian_claim, gaussian_epsilon, gaussian_mechanism, gaus
 from .laplace import laplace_mechanism
 from .randomized_response import grr_privatise, grr_probabilities
 
-__all__ = ["EMPTY", "ONE", "audit_specs", "bounded_sum", "grr_law", "value_events"]
+__all__ = [
+    "EMPTY",
+    "ONE",
+    "audit_specs",
+    "bounded_sum",
+    "grr_exact_spec",
+    "grr_law",
+    "grr_sampler_spec",
+    "value_events",
+]
 
 #: The sensitivity-1 pair of raw datasets: D = {} and D' = {1} (add-remove), f = the sum of records clipped to [0, 1].
 EMPTY, ONE = np.zeros(0), np.ones(1)
@@ -36,6 +45,40 @@ def grr_law(p: float, q: float, k: int):
         return row
 
     return law
+
+
+def grr_exact_spec(
+    mechanism: str,
+    chapter: str,
+    variant: str,
+    claim: PrivacyClaim,
+    k: int,
+    p: float,
+    q: float,
+    **kw,
+) -> AuditSpec:
+    """The exact audit of a k-ary randomized response keeping a value with probability p (each other one: q):
+    every pair of the k one-record inputs, :func:`grr_law`."""
+    inputs = tuple(np.array([v]) for v in range(k))
+    return AuditSpec(
+        mechanism, chapter, variant, claim, inputs, distribution=grr_law(p, q, k), pairs=None, **kw
+    )
+
+
+def grr_sampler_spec(
+    mechanism: str, chapter: str, variant: str, claim: PrivacyClaim, k: int, privatise, **kw
+) -> AuditSpec:
+    """The empirical audit of a k-ary randomized response sampler ``privatise(values, k, epsilon, rng)`` at the
+    claim's ε, on inputs 0 and 1, events {output = v}."""
+    eps = claim.epsilon
+
+    def sample(d, n, g):
+        return privatise(np.full(n, int(d[0]), dtype=np.int64), k, eps, g)
+
+    pair = (np.array([0]), np.array([1]))
+    return AuditSpec(
+        mechanism, chapter, variant, claim, pair, sample=sample, events=value_events(range(k)), **kw
+    )
 
 
 def _approval_scores(d: np.ndarray) -> np.ndarray:
@@ -103,38 +146,18 @@ def audit_specs() -> list[AuditSpec]:
             )
         )
     k = 4
-    inputs = tuple(np.array([v]) for v in range(k))
     for eps in (0.5, 1.0, 2.0):
         claim = PrivacyClaim(f"GRR, k={k}", "local", "any two inputs", eps)
         p, q = grr_probabilities(k, eps)
         out.append(
-            AuditSpec(
-                f"GRR k={k}, eps={eps:g}",
-                "core",
-                "core",
-                claim,
-                inputs,
-                distribution=grr_law(p, q, k),
-                pairs=None,
-                true_epsilon=eps,
-                note="every pair of the k one-record inputs",
-            )
-        )
-    eps = 1.0
-    claim = PrivacyClaim(f"GRR, k={k} (sampler)", "local", "any two inputs", eps)
+            grr_exact_spec(f"GRR k={k}, eps={eps:g}", "core", "core", claim, k, p, q,
+                           true_epsilon=eps, note="every pair of the k one-record inputs")
+        )  # fmt: skip
+    claim = PrivacyClaim(f"GRR, k={k} (sampler)", "local", "any two inputs", 1.0)
     out.append(
-        AuditSpec(
-            f"GRR k={k} sampler, eps=1",
-            "core",
-            "core",
-            claim,
-            (np.array([0]), np.array([1])),
-            sample=lambda d, n, g: grr_privatise(np.full(n, int(d[0]), dtype=np.int64), k, eps, g),
-            events=value_events(range(k)),
-            true_epsilon=eps,
-            note="grr_privatise on inputs 0 and 1, events {output = v}",
-        )
-    )
+        grr_sampler_spec(f"GRR k={k} sampler, eps=1", "core", "core", claim, k, grr_privatise,
+                         true_epsilon=1.0, note="grr_privatise on inputs 0 and 1, events {output = v}")
+    )  # fmt: skip
     return out
 
 

@@ -22,7 +22,8 @@ from scipy import optimize
 from scipy.special import log_ndtr, ndtr  # scipy.stats.norm's cdf and logcdf, without the overhead
 
 from ..privacy import PrivacyClaim
-from ..validation import check_array, check_delta, check_epsilon, check_rng, check_sensitivity
+from ..validation import check_delta, check_epsilon, check_sensitivity
+from .noise import add_noise
 
 __all__ = [
     "CALIBRATIONS",
@@ -193,10 +194,4 @@ def gaussian_mechanism(
     """Release ``value + N(0, σ²)`` elementwise with σ from :func:`gaussian_sigma`; (ε, δ)-DP for L2 sensitivity Δ₂
     where :func:`gaussian_claim` says so (ε < 1, or the exact profile)."""
     sigma = gaussian_sigma(sensitivity, epsilon, delta, _stacklevel=3)
-    rng = check_rng(rng)
-    v = check_array(value, "value", allow_empty=True)
-    shape = np.broadcast_shapes(
-        v.shape, size if isinstance(size, tuple) else (() if size is None else (size,))
-    )
-    out = v + rng.normal(0.0, sigma, size=shape)
-    return float(out) if out.ndim == 0 else out
+    return add_noise(value, sigma, rng, size, noise="gaussian")

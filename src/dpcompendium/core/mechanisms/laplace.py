@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..validation import check_array, check_epsilon, check_rng, check_sensitivity
+from ..validation import check_epsilon, check_sensitivity
+from .noise import add_noise
 
 
 def laplace_scale(sensitivity: float, epsilon: float) -> float:
@@ -26,11 +27,4 @@ def laplace_mechanism(
     (Dwork et al., TCC 2006). ``size`` draws independent releases broadcast against ``value`` (e.g. repetitions).
     Noise variance per coordinate: 2(Δ₁/ε)².
     """
-    b = laplace_scale(sensitivity, epsilon)
-    rng = check_rng(rng)
-    v = check_array(value, "value", allow_empty=True)
-    shape = np.broadcast_shapes(
-        v.shape, size if isinstance(size, tuple) else (() if size is None else (size,))
-    )
-    out = v + rng.laplace(0.0, b, size=shape)
-    return float(out) if out.ndim == 0 else out
+    return add_noise(value, laplace_scale(sensitivity, epsilon), rng, size, noise="laplace")

@@ -13,7 +13,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..validation import check_array, check_epsilon, check_int, check_rng
+from ..validation import check_array, check_epsilon, check_int, check_probability, check_rng
 
 
 def grr_probabilities(k: int, epsilon: float) -> tuple[float, float]:
@@ -23,21 +23,31 @@ def grr_probabilities(k: int, epsilon: float) -> tuple[float, float]:
     return e / (e + k - 1), 1.0 / (e + k - 1)
 
 
-def grr_privatise(
-    values: ArrayLike, k: int, epsilon: float, rng: np.random.Generator
-) -> np.ndarray:
-    """Each user perturbs its own category in {0, …, k−1}; vectorized over users (any array shape)."""
+def grr_perturb(values: ArrayLike, k: int, keep: float, rng: np.random.Generator) -> np.ndarray:
+    """The GRR perturbation with keep probability ``keep``: each value in {0, …, k−1} is kept with probability
+    ``keep``, else replaced by one of the k − 1 other categories uniformly. ε-LDP only for the ``keep`` of
+    :func:`grr_probabilities`; vectorized over users (any array shape)."""
     rng = check_rng(rng)
-    p, _ = grr_probabilities(k, epsilon)
+    k = check_int(k, "k", minimum=2)
+    keep = check_probability(keep, "keep")
     v = check_array(values, "values", dtype=np.int64, allow_empty=True)
     if v.size and (v.min() < 0 or v.max() >= k):
         bad = v[(v < 0) | (v >= k)].ravel()[0]
         raise ValueError(f"values must lie in {{0, ..., {k - 1}}}, found {bad}")
-    keep = rng.random(v.shape) < p
+    kept = rng.random(v.shape) < keep
     # A uniformly random *other* category: draw from k−1 values and skip over the true one.
     other = rng.integers(0, k - 1, size=v.shape)
     other = other + (other >= v)
-    return np.where(keep, v, other)
+    return np.where(kept, v, other)
+
+
+def grr_privatise(
+    values: ArrayLike, k: int, epsilon: float, rng: np.random.Generator
+) -> np.ndarray:
+    """Each user perturbs its own category in {0, …, k−1} (:func:`grr_perturb` with p of
+    :func:`grr_probabilities`); vectorized over users (any array shape)."""
+    p, _ = grr_probabilities(k, epsilon)
+    return grr_perturb(values, k, p, rng)
 
 
 def grr_frequencies(reports: ArrayLike, k: int, epsilon: float) -> np.ndarray:
