@@ -52,12 +52,18 @@ def check_epsilon(epsilon: Any, name: str = "epsilon") -> float:
     return _positive_finite(epsilon, name)
 
 
+def _unit_interval(value: Any, name: str, *, closed: bool) -> float:
+    """A real number in [0, 1] (``closed``) or in (0, 1)."""
+    x = _real_scalar(value, name)
+    inside = 0.0 <= x <= 1.0 if closed else 0.0 < x < 1.0
+    if not inside:
+        raise ValueError(f"{name} must be in {'[0, 1]' if closed else '(0, 1)'}, got {_fmt(value)}")
+    return x
+
+
 def check_delta(delta: Any, name: str = "delta") -> float:
     """δ must lie in the open interval (0, 1)."""
-    d = _real_scalar(delta, name)
-    if not (0.0 < d < 1.0):
-        raise ValueError(f"{name} must be in (0, 1), got {_fmt(delta)}")
-    return d
+    return _unit_interval(delta, name, closed=False)
 
 
 def check_sensitivity(sensitivity: Any, name: str = "sensitivity") -> float:
@@ -67,10 +73,7 @@ def check_sensitivity(sensitivity: Any, name: str = "sensitivity") -> float:
 
 def check_probability(p: Any, name: str = "p") -> float:
     """A probability in [0, 1]."""
-    q = _real_scalar(p, name)
-    if not (0.0 <= q <= 1.0):
-        raise ValueError(f"{name} must be in [0, 1], got {_fmt(p)}")
-    return q
+    return _unit_interval(p, name, closed=True)
 
 
 def check_int(value: Any, name: str, minimum: int | None = None, maximum: int | None = None) -> int:
