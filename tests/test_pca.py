@@ -518,11 +518,14 @@ def test_from_labels_is_the_masked_product_bit_for_bit(rng, order):
 def test_energy_cell_is_the_per_method_loop_bit_for_bit():
     """The sweep's cell (non-private subspace once per split, energies in one call) against the plain loop:
     every method fitted at every ε, ``captured_energy`` per subspace, one generator in the same order."""
-    from dpcompendium.chapters.federated_pca.experiments import _dataset, _energy_cell_body
+    from dpcompendium.chapters.federated_pca.experiments import _dataset, _energy_cell
 
     eps, kw = [0.5, 2.0], {"neighbours": "replace-one", "calibration": "auto", "r": None}
     for name, split, s in [("wine", "equal", 3), ("synthetic", "unequal", 5)]:
-        rows = _energy_cell_body(name, split, s, eps, 1e-5, 3, 11, kw, 2, np.random.default_rng(4))
+        rows = _energy_cell(
+            dataset=name, split=split, sites=s, epsilons=eps, delta=1e-5, k=3, data_seed=11, kw=kw, reps=2,
+            rng=np.random.default_rng(4),
+        )  # fmt: skip
         ds, rng = _dataset(name, 11), np.random.default_rng(4)
         a, ref = ds.x.T @ ds.x / ds.n, []
         for rep in range(2):

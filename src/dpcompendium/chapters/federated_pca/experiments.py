@@ -29,9 +29,8 @@ from .methods import (
     END_TO_END_SHARES,
     METHODS,
     SiteData,
-    central_dp_pca,
-    dpdis_pca,
     federated_pca,
+    fit_subspace,
     noisy_projections,
     pca,
     release_claim,
@@ -43,7 +42,6 @@ __all__ = [
     "attack_table",
     "energy_runs",
     "energy_table",
-    "fit_subspace",
     "pooled_pattern_z",
     "pooled_z",
     "reconstruction_table",
@@ -72,40 +70,30 @@ def _rows(name: str, seed: int) -> np.ndarray:
     return x
 
 
-def fit_subspace(
-    method: str,
-    sites: SiteData,
-    k: int,
-    epsilon: float,
-    delta: float,
-    rng: np.random.Generator,
-    *,
-    neighbours: Neighbours = "replace-one",
-    calibration: Calibration = "classical",
-    r: int | None = None,
-) -> np.ndarray:
-    """The d × k subspace of one of :data:`METHODS` on a split."""
-    kw = {"neighbours": neighbours, "calibration": calibration}
-    if method == "non-private":
-        return pca(sites, k)
-    if method == "central":
-        return central_dp_pca(sites, k, epsilon, delta, rng, **kw)
-    if method in ("shared-seed", "secure-aggregation"):
-        return federated_pca(sites, k, epsilon, delta, rng, variant=method, **kw)
-    if method == "dpdispca":
-        return dpdis_pca(sites, k, epsilon, delta, rng, r=r, **kw)
-    raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-
-
-def _energy_cell(dataset, split, sites, *, epsilons, delta, k, data_seed, kw, reps, rng):
+def _one_blas_thread(cell, /, **kwargs):
     # small matrices: a threaded BLAS only oversubscribes the cores (10x slower on a shared machine)
     with threadpool_limits(limits=1):
-        return _energy_cell_body(
-            dataset, split, sites, epsilons, delta, k, data_seed, kw, reps, rng
-        )
+        return cell(**kwargs)
 
 
-def _energy_cell_body(dataset, split, sites, epsilons, delta, k, data_seed, kw, reps, rng):
+def _sweep_cells(cell, grid, reps, seed, epsilons, delta, k, fit_kw, *, n_jobs, desc, **fixed):
+    """:func:`~dpcompendium.core.experiments.sweep.sweep` of a vectorized cell function of this module (validated
+    ``epsilons``, ``delta``, ``k``): one BLAS thread, the data drawn from ``seed`` (``data_seed``), :func:`fit_subspace`'s
+    options ``fit_kw`` (as ``kw``) and the cell's own ``fixed`` arguments."""
+    func = functools.partial(
+        _one_blas_thread,
+        cell,
+        epsilons=epsilons,
+        delta=delta,
+        k=k,
+        data_seed=seed,
+        kw=fit_kw,
+        **fixed,
+    )
+    return sweep(func, grid, reps, seed, n_jobs=n_jobs, vectorized=True, desc=desc)
+
+
+def _energy_cell(*, dataset, split, sites, epsilons, delta, k, data_seed, kw, reps, rng):
     ds, x = _dataset(dataset, data_seed), _rows(dataset, data_seed)
     a = ds.x.T @ ds.x / ds.n
     rows, subspaces = [], []
@@ -148,20 +136,24 @@ def energy_runs(
     epsilons = [check_epsilon(e, "epsilons") for e in epsilons]
     delta = check_delta(delta)
     k = check_int(k, "k", minimum=1)
-    func = functools.partial(
-        _energy_cell,
-        epsilons=epsilons,
-        delta=delta,
-        k=k,
-        data_seed=seed,
-        kw={"neighbours": neighbours, "calibration": calibration, "r": r},
-    )
     grid = {
         "dataset": list(datasets),
         "split": list(splits),
         "sites": [check_int(s, "sites", minimum=1) for s in sites],
     }
-    return sweep(func, grid, reps, seed, n_jobs=n_jobs, vectorized=True, desc="captured energy")
+    fit_kw = {"neighbours": neighbours, "calibration": calibration, "r": r}
+    return _sweep_cells(
+        _energy_cell,
+        grid,
+        reps,
+        seed,
+        epsilons,
+        delta,
+        k,
+        fit_kw,
+        n_jobs=n_jobs,
+        desc="captured energy",
+    )
 
 
 def energy_table(runs: pd.DataFrame, delta: float, k: int) -> pd.DataFrame:
@@ -266,13 +258,8 @@ def _cv_accuracy(
     return float(np.mean(scores))
 
 
-def _svm_cell(dataset, *, reps, rng, **kw):
-    with threadpool_limits(limits=1):
-        return _svm_cell_body(dataset, reps=reps, rng=rng, **kw)
-
-
-def _svm_cell_body(
-    dataset, *, epsilons, delta, k, sites, max_rows, folds, data_seed, kw, end_to_end, reps, rng
+def _svm_cell(
+    *, dataset, epsilons, delta, k, sites, max_rows, folds, data_seed, kw, end_to_end, reps, rng
 ):
     ds, rows_c = _dataset(dataset, data_seed), _rows(dataset, data_seed)
     rows = []
@@ -343,20 +330,24 @@ def svm_table(
     secure-aggregation subspace at (ε/2, δ/2), noisy projections and randomized-response labels) and is tested on
     exact projections of held-out rows; its stream is spawned from each cell's, so the other rows do not change."""
     epsilons = [check_epsilon(e, "epsilons") for e in epsilons]
-    func = functools.partial(
+    delta = check_delta(delta)
+    k = check_int(k, "k", minimum=1)
+    fit_kw = {"neighbours": neighbours, "calibration": calibration, "r": r}
+    runs = _sweep_cells(
         _svm_cell,
-        epsilons=epsilons,
-        delta=check_delta(delta),
-        k=check_int(k, "k", minimum=1),
+        {"dataset": list(datasets)},
+        reps,
+        seed,
+        epsilons,
+        delta,
+        k,
+        fit_kw,
+        n_jobs=n_jobs,
+        desc="svm",
         sites=check_int(sites, "sites", minimum=1),
         max_rows=check_int(max_rows, "max_rows", minimum=10),
         folds=check_int(folds, "folds", minimum=2),
-        data_seed=seed,
-        kw={"neighbours": neighbours, "calibration": calibration, "r": r},
         end_to_end=bool(end_to_end),
-    )
-    runs = sweep(
-        func, {"dataset": list(datasets)}, reps, seed, n_jobs=n_jobs, vectorized=True, desc="svm"
     )
     out = (
         runs.groupby(["dataset", "method", "epsilon"], sort=False)["accuracy"]

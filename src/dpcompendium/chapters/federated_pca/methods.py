@@ -58,6 +58,7 @@ __all__ = [
     "central_dp_pca",
     "dpdis_pca",
     "federated_pca",
+    "fit_subspace",
     "noisy_projections",
     "pca",
     "privacy_claim",
@@ -293,6 +294,31 @@ def federated_pca(
         raise ValueError(f"variant must be 'shared-seed' or 'secure-aggregation', got {variant!r}")
     v = top_k_subspace(np.stack(aggs), k)
     return v if shape else v[0]
+
+
+def fit_subspace(
+    method: str,
+    sites: SiteData,
+    k: int,
+    epsilon: float,
+    delta: float,
+    rng: np.random.Generator,
+    *,
+    neighbours: Neighbours = "replace-one",
+    calibration: Calibration = "classical",
+    r: int | None = None,
+) -> np.ndarray:
+    """The d × k subspace of one of :data:`METHODS` on a split."""
+    kw = {"neighbours": neighbours, "calibration": calibration}
+    if method == "non-private":
+        return pca(sites, k)
+    if method == "central":
+        return central_dp_pca(sites, k, epsilon, delta, rng, **kw)
+    if method in ("shared-seed", "secure-aggregation"):
+        return federated_pca(sites, k, epsilon, delta, rng, variant=method, **kw)
+    if method == "dpdispca":
+        return dpdis_pca(sites, k, epsilon, delta, rng, r=r, **kw)
+    raise ValueError(f"method must be one of {METHODS}, got {method!r}")
 
 
 Preprocessing = Literal["public", "as-written"]
