@@ -153,7 +153,7 @@ def audit_specs() -> list[AuditSpec]:
             ]
         )
         seeds = g.integers(0, 2**63 - 1, size=m)
-        views = [seed_attack(shared_seed_protocol(scat, n, eps, delta, int(z)), 0) for z in seeds]
+        views = [seed_attack(shared_seed_protocol(scat, n, tau, int(z)), 0) for z in seeds]
         return np.array([float(np.sum(np.triu(v) * w)) for v in views])
 
     out.append(

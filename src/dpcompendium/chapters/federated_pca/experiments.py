@@ -23,7 +23,7 @@ from threadpoolctl import threadpool_limits
 from ...core.experiments.sweep import sweep
 from ...core.rng import make_rng
 from ...core.validation import check_delta, check_epsilon, check_int, check_rng
-from .core import Calibration, Neighbours, captured_energy
+from .core import Calibration, Neighbours, captured_energy, noise_scale
 from .datasets import BOUNDS_SOURCES, Dataset, load_dataset, split_sites
 from .methods import (
     END_TO_END_SHARES,
@@ -473,10 +473,9 @@ def attack_table(
         ds = _dataset(name, seed)
         sd = SiteData.from_labels(ds.x, split_sites(ds.n, sites, rng), sites)
         truth = sd.scatters / sd.n
-        shared = shared_seed_protocol(
-            sd.scatters, sd.n, epsilon, delta, int(rng.integers(2**63 - 1))
-        )
-        secure = secure_aggregation_protocol(sd.scatters, sd.n, epsilon, delta, rng, masks=True)
+        tau = noise_scale(epsilon, delta, sd.n)
+        shared = shared_seed_protocol(sd.scatters, sd.n, tau, int(rng.integers(2**63 - 1)))
+        secure = secure_aggregation_protocol(sd.scatters, sd.n, tau, rng, masks=True)
         cases = [
             (
                 "shared-seed",

@@ -255,43 +255,22 @@ def federated_pca(
     k = check_int(k, "k", minimum=1, maximum=data.d)
     shape = _reps_shape(reps)
     n_runs = shape[0] if shape else 1
+    if variant not in ("shared-seed", "secure-aggregation"):
+        raise ValueError(f"variant must be 'shared-seed' or 'secure-aggregation', got {variant!r}")
+    tau = noise_scale(epsilon, delta, data.n, neighbours=neighbours, calibration=calibration)
     if variant == "shared-seed":
         seeds = rng.integers(0, 2**63 - 1, size=n_runs)
+        aggs = [shared_seed_protocol(data.scatters, data.n, tau, int(sd)).aggregate for sd in seeds]
+    elif masks:
         aggs = [
-            shared_seed_protocol(
-                data.scatters,
-                data.n,
-                epsilon,
-                delta,
-                int(sd),
-                neighbours=neighbours,
-                calibration=calibration,
-            ).aggregate
-            for sd in seeds
+            secure_aggregation_protocol(data.scatters, data.n, tau, rng).aggregate
+            for _ in range(n_runs)
         ]
-    elif variant == "secure-aggregation":
-        if masks:
-            aggs = [
-                secure_aggregation_protocol(
-                    data.scatters,
-                    data.n,
-                    epsilon,
-                    delta,
-                    rng,
-                    neighbours=neighbours,
-                    calibration=calibration,
-                ).aggregate
-                for _ in range(n_runs)
-            ]
-        else:  # the same computation without the (exactly cancelling) masks, batched over reps
-            tau = noise_scale(
-                epsilon, delta, data.n, neighbours=neighbours, calibration=calibration
-            )
-            s, d = data.s, data.d
-            noisy = data.shares + symmetric_gaussian(d, tau / np.sqrt(s), rng, size=(n_runs, s))
-            aggs = list(decode(encode(noisy, FRAC_BITS).sum(axis=1, dtype=np.uint64), FRAC_BITS))
-    else:
-        raise ValueError(f"variant must be 'shared-seed' or 'secure-aggregation', got {variant!r}")
+    else:  # the same computation without the (exactly cancelling) masks, batched over reps
+        noisy = data.shares + symmetric_gaussian(
+            data.d, tau / np.sqrt(data.s), rng, size=(n_runs, data.s)
+        )
+        aggs = list(decode(encode(noisy, FRAC_BITS).sum(axis=1, dtype=np.uint64), FRAC_BITS))
     v = top_k_subspace(np.stack(aggs), k)
     return v if shape else v[0]
 
