@@ -456,12 +456,13 @@ def release_claim(
     delta: float,
     n: int,
     *,
-    release: str = "exact-projections",
+    release: str,
     s: int = 1,
     calibration: Calibration = "classical",
     dataset: str | None = None,
 ) -> PrivacyClaim:
-    """What a row of the SVM experiment releases (:data:`RELEASES`), as a claim.
+    """What a row of the SVM experiment releases (``release``, one of :data:`RELEASES`; named by every caller, as a
+    subspace and the source's step 7 after it differ in kind), as a claim.
 
     ``"subspace"``: :func:`privacy_claim`. ``"exact-projections"``: the source's step 7, ``Y_i = X_i V′`` with the
     labels — ``private=False`` whatever the subspace's claim (stated in ``why``). ``"noisy-projections"``: the
