@@ -20,6 +20,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 from threadpoolctl import threadpool_limits
 
+from ...core.experiments.summary import summarize_runs
 from ...core.experiments.sweep import sweep
 from ...core.rng import make_rng
 from ...core.validation import check_delta, check_epsilon, check_int, check_rng
@@ -159,8 +160,7 @@ def energy_runs(
 def energy_table(runs: pd.DataFrame, delta: float, k: int) -> pd.DataFrame:
     """Mean captured energy over repetitions, with its standard error: the chapter's ``energy.csv``."""
     keys = ["dataset", "split", "method", "epsilon", "sites"]
-    g = runs.groupby(keys, sort=False)["captured_energy"]
-    out = g.agg(captured_energy="mean", captured_energy_sd="std", reps="size").reset_index()
+    out = summarize_runs(runs, keys, ["captured_energy"], sd=["captured_energy"])
     out["captured_energy_se"] = out["captured_energy_sd"] / np.sqrt(out["reps"])
     out["delta"], out["k"] = delta, k
     cols = [
@@ -349,12 +349,7 @@ def svm_table(
         folds=check_int(folds, "folds", minimum=2),
         end_to_end=bool(end_to_end),
     )
-    out = (
-        runs.groupby(["dataset", "method", "epsilon"], sort=False)["accuracy"]
-        .agg(["mean", "size"])
-        .reset_index()
-    )
-    out = out.rename(columns={"mean": "accuracy", "size": "reps"})
+    out = summarize_runs(runs, ["dataset", "method", "epsilon"], ["accuracy"])
     out["sites"], out["k"] = sites, k
     out = out[["dataset", "method", "epsilon", "sites", "k", "reps", "accuracy"]]
     methods = list(METHODS) + ([END_TO_END] if end_to_end else [])
