@@ -77,20 +77,21 @@ def _one_blas_thread(cell, /, **kwargs):
         return cell(**kwargs)
 
 
-def _sweep_cells(cell, grid, reps, seed, epsilons, delta, k, fit_kw, *, n_jobs, desc, **fixed):
-    """:func:`~dpcompendium.core.experiments.sweep.sweep` of a vectorized cell function of this module (validated
-    ``epsilons``, ``delta``, ``k``): one BLAS thread, the data drawn from ``seed`` (``data_seed``), :func:`fit_subspace`'s
-    options ``fit_kw`` (as ``kw``) and the cell's own ``fixed`` arguments."""
-    func = functools.partial(
-        _one_blas_thread,
-        cell,
-        epsilons=epsilons,
-        delta=delta,
-        k=k,
-        data_seed=seed,
-        kw=fit_kw,
-        **fixed,
-    )
+def _fit_settings(epsilons, delta, k, neighbours, calibration, r) -> dict:
+    """What the cells of every sweep share: the validated ε's, δ and k, and :func:`fit_subspace`'s options (``kw``)."""
+    return {
+        "epsilons": [check_epsilon(e, "epsilons") for e in epsilons],
+        "delta": check_delta(delta),
+        "k": check_int(k, "k", minimum=1),
+        "kw": {"neighbours": neighbours, "calibration": calibration, "r": r},
+    }
+
+
+def _sweep_cells(cell, grid, reps, seed, n_jobs, desc, settings, **fixed):
+    """:func:`~dpcompendium.core.experiments.sweep.sweep` of a vectorized cell function of this module: one BLAS
+    thread, the data drawn from ``seed`` (``data_seed``), the :func:`_fit_settings` and the cell's own ``fixed``
+    arguments."""
+    func = functools.partial(_one_blas_thread, cell, data_seed=seed, **settings, **fixed)
     return sweep(func, grid, reps, seed, n_jobs=n_jobs, vectorized=True, desc=desc)
 
 
@@ -134,27 +135,13 @@ def energy_runs(
 ) -> pd.DataFrame:
     """One row per (dataset, split, sites, rep, epsilon, method): the captured energy of the method's subspace
     relative to the non-private top-k subspace of the pooled data. A fresh random split per repetition."""
-    epsilons = [check_epsilon(e, "epsilons") for e in epsilons]
-    delta = check_delta(delta)
-    k = check_int(k, "k", minimum=1)
+    settings = _fit_settings(epsilons, delta, k, neighbours, calibration, r)
     grid = {
         "dataset": list(datasets),
         "split": list(splits),
         "sites": [check_int(s, "sites", minimum=1) for s in sites],
     }
-    fit_kw = {"neighbours": neighbours, "calibration": calibration, "r": r}
-    return _sweep_cells(
-        _energy_cell,
-        grid,
-        reps,
-        seed,
-        epsilons,
-        delta,
-        k,
-        fit_kw,
-        n_jobs=n_jobs,
-        desc="captured energy",
-    )
+    return _sweep_cells(_energy_cell, grid, reps, seed, n_jobs, "captured energy", settings)
 
 
 def energy_table(runs: pd.DataFrame, delta: float, k: int) -> pd.DataFrame:
@@ -329,21 +316,15 @@ def svm_table(
     :data:`END_TO_END` trains on the end-to-end private release (:func:`~dpcompendium.chapters.federated_pca.noisy_projections`:
     secure-aggregation subspace at (ε/2, δ/2), noisy projections and randomized-response labels) and is tested on
     exact projections of held-out rows; its stream is spawned from each cell's, so the other rows do not change."""
-    epsilons = [check_epsilon(e, "epsilons") for e in epsilons]
-    delta = check_delta(delta)
-    k = check_int(k, "k", minimum=1)
-    fit_kw = {"neighbours": neighbours, "calibration": calibration, "r": r}
+    settings = _fit_settings(epsilons, delta, k, neighbours, calibration, r)
     runs = _sweep_cells(
         _svm_cell,
         {"dataset": list(datasets)},
         reps,
         seed,
-        epsilons,
-        delta,
-        k,
-        fit_kw,
-        n_jobs=n_jobs,
-        desc="svm",
+        n_jobs,
+        "svm",
+        settings,
         sites=check_int(sites, "sites", minimum=1),
         max_rows=check_int(max_rows, "max_rows", minimum=10),
         folds=check_int(folds, "folds", minimum=2),
@@ -354,6 +335,7 @@ def svm_table(
     out = out[["dataset", "method", "epsilon", "sites", "k", "reps", "accuracy"]]
     methods = list(METHODS) + ([END_TO_END] if end_to_end else [])
     kw = {"sites": sites, "calibration": calibration, "seed": seed}
+    epsilons = settings["epsilons"]
     sub = release_claims(datasets, methods, epsilons, delta, release="subspace", **kw)
     sub = sub.rename(columns={"private": "subspace_private", "guarantee": "subspace_guarantee"})
     rel = release_claims(datasets, methods, epsilons, delta, release="exact-projections", **kw)
