@@ -184,6 +184,15 @@ def test_pairwise_masks_cancel(rng):
     assert np.all(m != 0)
 
 
+@pytest.mark.parametrize("tau", [0.0, -1.0, float("nan")])
+def test_protocols_refuse_a_bad_noise_scale(rng, tau):
+    _, _, sd = _sites(rng)
+    with pytest.raises(ValueError, match="tau must be finite and > 0"):
+        P.shared_seed_protocol(sd.scatters, sd.n, tau, seed=1)
+    with pytest.raises(ValueError, match="tau must be finite and > 0"):
+        P.secure_aggregation_protocol(sd.scatters, sd.n, tau, rng)
+
+
 def test_secure_aggregation_masks_do_not_change_aggregate():
     _, _, sd = _sites(np.random.default_rng(1))
     tau = P.noise_scale(1.0, 1e-5, sd.n)

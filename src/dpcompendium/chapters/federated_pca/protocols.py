@@ -169,9 +169,9 @@ def _local_matrices(scatters: np.ndarray, n: int) -> np.ndarray:
 
 
 def shared_seed_protocol(scatters: np.ndarray, n: int, tau: float, seed: int) -> Transcript:
-    """The source's ELFedPCA noise (steps 4–5): ``E`` (noise scale ``tau``, :func:`~.core.noise_scale`) from the
-    shared ``seed``, site ``i`` sends ``A_i + E/s``, the server sums to ``A + E``. **Not private**: every site knows
-    ``E/s`` (see :func:`seed_attack`)."""
+    """The source's ELFedPCA noise (steps 4–5): ``E`` (noise scale ``tau``, from
+    :func:`~dpcompendium.chapters.federated_pca.noise_scale`) from the shared ``seed``, site ``i`` sends
+    ``A_i + E/s``, the server sums to ``A + E``. **Not private**: every site knows ``E/s`` (see :func:`seed_attack`)."""
     local = _local_matrices(scatters, n)
     s, d, _ = local.shape
     tau = check_sensitivity(tau, "tau")
@@ -202,9 +202,9 @@ def secure_aggregation_protocol(
     frac_bits: int = FRAC_BITS,
 ) -> Transcript:
     """The corrected protocol: site ``i`` sends ``encode(A_i + E_i) + Σ_j ±m_ij`` with independent
-    ``E_i ~ N(0, τ²/s)`` (``τ`` = ``tau``, :func:`~.core.noise_scale`); the server decodes the sum ``A + Σ E_i``
-    (same law as ``A + E``). The masks cancel exactly, so ``masks=False`` gives a bit-identical aggregate (used in
-    sweeps to save time)."""
+    ``E_i ~ N(0, τ²/s)`` (``τ`` = ``tau``, from :func:`~dpcompendium.chapters.federated_pca.noise_scale`); the
+    server decodes the sum ``A + Σ E_i`` (same law as ``A + E``). The masks cancel exactly, so ``masks=False`` gives a
+    bit-identical aggregate (used in sweeps to save time)."""
     rng = check_rng(rng)
     local = _local_matrices(scatters, n)
     s, d, _ = local.shape
