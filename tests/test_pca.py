@@ -161,7 +161,7 @@ def test_encode_range_error():
 
 def test_shared_seed_sum_is_central_release(rng):
     _, _, sd = _sites(rng)
-    t = P.shared_seed_protocol(sd.scatters, sd.n, 1.0, 1e-5, seed=42)
+    t = P.shared_seed_protocol(sd.scatters, sd.n, P.noise_scale(1.0, 1e-5, sd.n), seed=42)
     e = P.symmetric_gaussian(sd.d, t.tau, np.random.default_rng(42))
     assert np.allclose(t.aggregate, sd.second_moment + e, rtol=0, atol=1e-14)
     assert t.tau == pytest.approx(math.sqrt(2) * C / sd.n)
@@ -169,7 +169,7 @@ def test_shared_seed_sum_is_central_release(rng):
 
 def test_seed_attack_recovers_local_matrices(rng):
     _, _, sd = _sites(rng)
-    t = P.shared_seed_protocol(sd.scatters, sd.n, 0.1, 1e-5, seed=7)
+    t = P.shared_seed_protocol(sd.scatters, sd.n, P.noise_scale(0.1, 1e-5, sd.n), seed=7)
     truth = sd.scatters / sd.n
     for i in range(sd.s):
         rel = np.linalg.norm(P.seed_attack(t, i) - truth[i]) / np.linalg.norm(truth[i])
@@ -184,13 +184,23 @@ def test_pairwise_masks_cancel(rng):
     assert np.all(m != 0)
 
 
+@pytest.mark.parametrize("tau", [0.0, -1.0, float("nan")])
+def test_protocols_refuse_a_bad_noise_scale(rng, tau):
+    _, _, sd = _sites(rng)
+    with pytest.raises(ValueError, match="tau must be finite and > 0"):
+        P.shared_seed_protocol(sd.scatters, sd.n, tau, seed=1)
+    with pytest.raises(ValueError, match="tau must be finite and > 0"):
+        P.secure_aggregation_protocol(sd.scatters, sd.n, tau, rng)
+
+
 def test_secure_aggregation_masks_do_not_change_aggregate():
     _, _, sd = _sites(np.random.default_rng(1))
+    tau = P.noise_scale(1.0, 1e-5, sd.n)
     with_masks = P.secure_aggregation_protocol(
-        sd.scatters, sd.n, 1.0, 1e-5, np.random.default_rng(3), masks=True
+        sd.scatters, sd.n, tau, np.random.default_rng(3), masks=True
     )
     without = P.secure_aggregation_protocol(
-        sd.scatters, sd.n, 1.0, 1e-5, np.random.default_rng(3), masks=False
+        sd.scatters, sd.n, tau, np.random.default_rng(3), masks=False
     )
     assert np.array_equal(with_masks.aggregate, without.aggregate)
     assert not np.array_equal(with_masks.messages, without.messages)
@@ -198,7 +208,9 @@ def test_secure_aggregation_masks_do_not_change_aggregate():
 
 def test_secure_aggregation_defeats_attackers(rng):
     _, _, sd = _sites(rng, d=20)
-    t = P.secure_aggregation_protocol(sd.scatters, sd.n, 1.0, 1e-5, rng, masks=True)
+    t = P.secure_aggregation_protocol(
+        sd.scatters, sd.n, P.noise_scale(1.0, 1e-5, sd.n), rng, masks=True
+    )
     truth = sd.scatters / sd.n
     server = np.linalg.norm(P.unmask_attack(t, 0) - truth[0]) / np.linalg.norm(truth[0])
     assert server > 1e3  # a masked message decodes to garbage
@@ -227,13 +239,11 @@ def test_total_noise_is_central(variant):
     if variant == "central":
         noise = P.symmetric_gaussian(d, tau, rng, size=(reps,))
     elif variant == "shared-seed":
-        noise = np.stack(
-            [P.shared_seed_protocol(scat, n, 0.5, 1e-5, i).aggregate for i in range(reps)]
-        )
+        noise = np.stack([P.shared_seed_protocol(scat, n, tau, i).aggregate for i in range(reps)])
     else:
         noise = np.stack(
             [
-                P.secure_aggregation_protocol(scat, n, 0.5, 1e-5, rng, masks=False).aggregate
+                P.secure_aggregation_protocol(scat, n, tau, rng, masks=False).aggregate
                 for _ in range(reps)
             ]
         )
@@ -518,11 +528,14 @@ def test_from_labels_is_the_masked_product_bit_for_bit(rng, order):
 def test_energy_cell_is_the_per_method_loop_bit_for_bit():
     """The sweep's cell (non-private subspace once per split, energies in one call) against the plain loop:
     every method fitted at every ε, ``captured_energy`` per subspace, one generator in the same order."""
-    from dpcompendium.chapters.federated_pca.experiments import _dataset, _energy_cell_body
+    from dpcompendium.chapters.federated_pca.experiments import _dataset, _energy_cell
 
     eps, kw = [0.5, 2.0], {"neighbours": "replace-one", "calibration": "auto", "r": None}
     for name, split, s in [("wine", "equal", 3), ("synthetic", "unequal", 5)]:
-        rows = _energy_cell_body(name, split, s, eps, 1e-5, 3, 11, kw, 2, np.random.default_rng(4))
+        rows = _energy_cell(
+            dataset=name, split=split, sites=s, epsilons=eps, delta=1e-5, k=3, data_seed=11, kw=kw, reps=2,
+            rng=np.random.default_rng(4),
+        )  # fmt: skip
         ds, rng = _dataset(name, 11), np.random.default_rng(4)
         a, ref = ds.x.T @ ds.x / ds.n, []
         for rep in range(2):

@@ -40,7 +40,7 @@ from dpcompendium.core.mechanisms.gaussian import calibrated_sigma, classical_cr
 @pytest.mark.parametrize("method", P.METHODS)
 def test_exact_projections_are_not_private_whatever_the_subspace(method):
     sub = P.privacy_claim(method, 1.0, 1e-5, 1000, s=4)
-    c = P.release_claim(method, 1.0, 1e-5, 1000, s=4)
+    c = P.release_claim(method, 1.0, 1e-5, 1000, release="exact-projections", s=4)
     assert not c.private and c.why.startswith("trained on exact projections: not private")
     assert "Y_i = X_i V'" in c.mechanism
     # the subspace's own verdict is stated beside it, true either way; the subspace's claim covers the subspace only

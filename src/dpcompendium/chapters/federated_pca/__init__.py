@@ -3,7 +3,8 @@
 - :mod:`.core` — noise calibration (``τ = Δ√(2 ln(1.25/δ))/ε``, ``Δ = √2/n``, replace-one with n public), symmetric Gaussian noise, subspaces,
   captured energy.
 - :mod:`.methods` — :func:`pca`, :func:`central_dp_pca` (Analyze Gauss), :func:`dpdis_pca` (Imtiaz & Sarwate 2018),
-  :func:`federated_pca` (``variant="shared-seed" | "secure-aggregation"``), :func:`privacy_claim`.
+  :func:`federated_pca` (``variant="shared-seed" | "secure-aggregation"``), :func:`fit_subspace` (one of
+  them by name), :func:`privacy_claim`.
 - :mod:`.protocols` — the masked mean, the shared-seed protocol and its seed attack, secure aggregation.
 - :mod:`.datasets` — the chapter's datasets, the public and the as-written preprocessing, horizontal splits.
 - :mod:`.audits` — how the audit chapter audits these methods (raw neighbouring datasets).
@@ -41,7 +42,6 @@ from .experiments import (
     attack_table,
     energy_runs,
     energy_table,
-    fit_subspace,
     pooled_pattern_z,
     pooled_z,
     reconstruction_table,
@@ -58,6 +58,7 @@ from .methods import (
     central_dp_pca,
     dpdis_pca,
     federated_pca,
+    fit_subspace,
     noisy_projections,
     pca,
     privacy_claim,

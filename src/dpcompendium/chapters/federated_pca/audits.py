@@ -15,6 +15,7 @@ encoded, summed and decoded as in :func:`federated_pca`).
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -51,6 +52,30 @@ def _direction(a: np.ndarray, a2: np.ndarray) -> tuple[np.ndarray, float]:
     return diff / norm, norm
 
 
+def _noisy_projection(rows, m, g, *, preprocessing, w, tau, site=None):
+    """``m`` samples of ⟨triu(A + E), w⟩ = ⟨triu(A), w⟩ + N(0, τ²) for the rows (or site ``site``'s rows)."""
+    x = rows if site is None else rows[site]
+    return float(np.sum(np.triu(_moment(x, preprocessing)) * w)) + g.normal(0.0, tau, m)
+
+
+def _gaussian_spec(
+    mechanism, variant, claim, pair, sample, tau, measured, delta, note, expected="holds"
+):
+    """A spec whose statistic is Gaussian with sd τ, shifted by ``measured`` between the two datasets: its true ε is
+    the Gaussian mechanism's at that shift."""
+    return AuditSpec(
+        mechanism,
+        CHAPTER,
+        variant,
+        claim,
+        pair,
+        sample=sample,
+        expected=expected,
+        true_epsilon=gaussian_epsilon(tau, measured, delta),
+        note=note,
+    )
+
+
 def audit_specs() -> list[AuditSpec]:
     eps, delta = 0.5, 1e-5
     d, d2 = audit_rows()
@@ -60,23 +85,19 @@ def audit_specs() -> list[AuditSpec]:
     # 1-2. central Analyze Gauss, as-written and public preprocessing
     for prep in ("as-written", "public"):
         w, measured = _direction(_moment(d, prep), _moment(d2, prep))
-        claim = privacy_claim("central", eps, delta, n, preprocessing=prep)
-
-        def central(rows, m, g, p=prep, w=w):
-            return float(np.sum(np.triu(_moment(rows, p)) * w)) + g.normal(0.0, tau, m)
-
         out.append(
-            AuditSpec(
+            _gaussian_spec(
                 f"Analyze Gauss, {prep} preprocessing",
-                CHAPTER,
                 "as-written" if prep == "as-written" else "private",
-                claim,
+                privacy_claim("central", eps, delta, n, preprocessing=prep),
                 (d, d2),
-                sample=central,
-                expected="violated" if prep == "as-written" else "holds",
-                true_epsilon=gaussian_epsilon(tau, measured, delta),
-                note=f"raw rows, replace-one, n = {n}: measured ||A(D')-A(D)|| = {measured:.4g} = "
+                functools.partial(_noisy_projection, preprocessing=prep, w=w, tau=tau),
+                tau,
+                measured,
+                delta,
+                f"raw rows, replace-one, n = {n}: measured ||A(D')-A(D)|| = {measured:.4g} = "
                 f"{measured / sensitivity(n):.3g} x Delta = sqrt(2)/n; statistic <triu(A+E), w>",
+                expected="violated" if prep == "as-written" else "holds",
             )
         )
     # 3. secure aggregation from per-site raw rows, public preprocessing
@@ -91,15 +112,16 @@ def audit_specs() -> list[AuditSpec]:
         return total @ w[iu]
 
     out.append(
-        AuditSpec(
+        _gaussian_spec(
             "secure aggregation: sum of N(0, tau^2/s) shares",
-            CHAPTER,
             "private",
             privacy_claim("secure-aggregation", eps, delta, n, s=SITES),
             (sites, sites2),
-            sample=secure,
-            true_epsilon=gaussian_epsilon(tau, measured, delta),
-            note=f"{SITES} sites (the changed row at site 0), public preprocessing, fixed-point encode/decode as "
+            secure,
+            tau,
+            measured,
+            delta,
+            f"{SITES} sites (the changed row at site 0), public preprocessing, fixed-point encode/decode as "
             "in federated_pca; statistic <triu(A+E), w>",
         )
     )
@@ -107,20 +129,17 @@ def audit_specs() -> list[AuditSpec]:
     n0 = sites[0].shape[0]
     tau0 = noise_scale(eps, delta, n0)
     w0, measured0 = _direction(_moment(sites[0], "public"), _moment(sites2[0], "public"))
-
-    def local_site(parts, m, g):
-        return float(np.sum(np.triu(_moment(parts[0], "public")) * w0)) + g.normal(0.0, tau0, m)
-
     out.append(
-        AuditSpec(
+        _gaussian_spec(
             "DPdisPCA: one site's noisy local matrix",
-            CHAPTER,
             "private",
             privacy_claim("dpdispca", eps, delta, n, s=SITES),
             (sites, sites2),
-            sample=local_site,
-            true_epsilon=gaussian_epsilon(tau0, measured0, delta),
-            note=f"site 0 (N_0 = {n0}, tau_0 for sqrt(2)/N_0), public preprocessing; statistic <triu(A_0+E_0), w>",
+            functools.partial(_noisy_projection, preprocessing="public", w=w0, tau=tau0, site=0),
+            tau0,
+            measured0,
+            delta,
+            f"site 0 (N_0 = {n0}, tau_0 for sqrt(2)/N_0), public preprocessing; statistic <triu(A_0+E_0), w>",
         )
     )
 
@@ -134,7 +153,7 @@ def audit_specs() -> list[AuditSpec]:
             ]
         )
         seeds = g.integers(0, 2**63 - 1, size=m)
-        views = [seed_attack(shared_seed_protocol(scat, n, eps, delta, int(z)), 0) for z in seeds]
+        views = [seed_attack(shared_seed_protocol(scat, n, tau, int(z)), 0) for z in seeds]
         return np.array([float(np.sum(np.triu(v) * w)) for v in views])
 
     out.append(

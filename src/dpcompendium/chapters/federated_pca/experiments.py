@@ -20,18 +20,18 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
 from threadpoolctl import threadpool_limits
 
+from ...core.experiments.summary import summarize_runs
 from ...core.experiments.sweep import sweep
 from ...core.rng import make_rng
 from ...core.validation import check_delta, check_epsilon, check_int, check_rng
-from .core import Calibration, Neighbours, captured_energy
+from .core import Calibration, Neighbours, captured_energy, noise_scale
 from .datasets import BOUNDS_SOURCES, Dataset, load_dataset, split_sites
 from .methods import (
     END_TO_END_SHARES,
     METHODS,
     SiteData,
-    central_dp_pca,
-    dpdis_pca,
     federated_pca,
+    fit_subspace,
     noisy_projections,
     pca,
     release_claim,
@@ -43,7 +43,6 @@ __all__ = [
     "attack_table",
     "energy_runs",
     "energy_table",
-    "fit_subspace",
     "pooled_pattern_z",
     "pooled_z",
     "reconstruction_table",
@@ -72,40 +71,31 @@ def _rows(name: str, seed: int) -> np.ndarray:
     return x
 
 
-def fit_subspace(
-    method: str,
-    sites: SiteData,
-    k: int,
-    epsilon: float,
-    delta: float,
-    rng: np.random.Generator,
-    *,
-    neighbours: Neighbours = "replace-one",
-    calibration: Calibration = "classical",
-    r: int | None = None,
-) -> np.ndarray:
-    """The d × k subspace of one of :data:`METHODS` on a split."""
-    kw = {"neighbours": neighbours, "calibration": calibration}
-    if method == "non-private":
-        return pca(sites, k)
-    if method == "central":
-        return central_dp_pca(sites, k, epsilon, delta, rng, **kw)
-    if method in ("shared-seed", "secure-aggregation"):
-        return federated_pca(sites, k, epsilon, delta, rng, variant=method, **kw)
-    if method == "dpdispca":
-        return dpdis_pca(sites, k, epsilon, delta, rng, r=r, **kw)
-    raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-
-
-def _energy_cell(dataset, split, sites, *, epsilons, delta, k, data_seed, kw, reps, rng):
+def _one_blas_thread(cell, /, **kwargs):
     # small matrices: a threaded BLAS only oversubscribes the cores (10x slower on a shared machine)
     with threadpool_limits(limits=1):
-        return _energy_cell_body(
-            dataset, split, sites, epsilons, delta, k, data_seed, kw, reps, rng
-        )
+        return cell(**kwargs)
 
 
-def _energy_cell_body(dataset, split, sites, epsilons, delta, k, data_seed, kw, reps, rng):
+def _fit_settings(epsilons, delta, k, neighbours, calibration, r) -> dict:
+    """What the cells of every sweep share: the validated ε's, δ and k, and :func:`fit_subspace`'s options (``kw``)."""
+    return {
+        "epsilons": [check_epsilon(e, "epsilons") for e in epsilons],
+        "delta": check_delta(delta),
+        "k": check_int(k, "k", minimum=1),
+        "kw": {"neighbours": neighbours, "calibration": calibration, "r": r},
+    }
+
+
+def _sweep_cells(cell, grid, reps, seed, n_jobs, desc, settings, **fixed):
+    """:func:`~dpcompendium.core.experiments.sweep.sweep` of a vectorized cell function of this module: one BLAS
+    thread, the data drawn from ``seed`` (``data_seed``), the :func:`_fit_settings` and the cell's own ``fixed``
+    arguments."""
+    func = functools.partial(_one_blas_thread, cell, data_seed=seed, **settings, **fixed)
+    return sweep(func, grid, reps, seed, n_jobs=n_jobs, vectorized=True, desc=desc)
+
+
+def _energy_cell(*, dataset, split, sites, epsilons, delta, k, data_seed, kw, reps, rng):
     ds, x = _dataset(dataset, data_seed), _rows(dataset, data_seed)
     a = ds.x.T @ ds.x / ds.n
     rows, subspaces = [], []
@@ -145,30 +135,19 @@ def energy_runs(
 ) -> pd.DataFrame:
     """One row per (dataset, split, sites, rep, epsilon, method): the captured energy of the method's subspace
     relative to the non-private top-k subspace of the pooled data. A fresh random split per repetition."""
-    epsilons = [check_epsilon(e, "epsilons") for e in epsilons]
-    delta = check_delta(delta)
-    k = check_int(k, "k", minimum=1)
-    func = functools.partial(
-        _energy_cell,
-        epsilons=epsilons,
-        delta=delta,
-        k=k,
-        data_seed=seed,
-        kw={"neighbours": neighbours, "calibration": calibration, "r": r},
-    )
+    settings = _fit_settings(epsilons, delta, k, neighbours, calibration, r)
     grid = {
         "dataset": list(datasets),
         "split": list(splits),
         "sites": [check_int(s, "sites", minimum=1) for s in sites],
     }
-    return sweep(func, grid, reps, seed, n_jobs=n_jobs, vectorized=True, desc="captured energy")
+    return _sweep_cells(_energy_cell, grid, reps, seed, n_jobs, "captured energy", settings)
 
 
 def energy_table(runs: pd.DataFrame, delta: float, k: int) -> pd.DataFrame:
     """Mean captured energy over repetitions, with its standard error: the chapter's ``energy.csv``."""
     keys = ["dataset", "split", "method", "epsilon", "sites"]
-    g = runs.groupby(keys, sort=False)["captured_energy"]
-    out = g.agg(captured_energy="mean", captured_energy_sd="std", reps="size").reset_index()
+    out = summarize_runs(runs, keys, ["captured_energy"], sd=["captured_energy"])
     out["captured_energy_se"] = out["captured_energy_sd"] / np.sqrt(out["reps"])
     out["delta"], out["k"] = delta, k
     cols = [
@@ -266,13 +245,8 @@ def _cv_accuracy(
     return float(np.mean(scores))
 
 
-def _svm_cell(dataset, *, reps, rng, **kw):
-    with threadpool_limits(limits=1):
-        return _svm_cell_body(dataset, reps=reps, rng=rng, **kw)
-
-
-def _svm_cell_body(
-    dataset, *, epsilons, delta, k, sites, max_rows, folds, data_seed, kw, end_to_end, reps, rng
+def _svm_cell(
+    *, dataset, epsilons, delta, k, sites, max_rows, folds, data_seed, kw, end_to_end, reps, rng
 ):
     ds, rows_c = _dataset(dataset, data_seed), _rows(dataset, data_seed)
     rows = []
@@ -342,32 +316,26 @@ def svm_table(
     :data:`END_TO_END` trains on the end-to-end private release (:func:`~dpcompendium.chapters.federated_pca.noisy_projections`:
     secure-aggregation subspace at (ε/2, δ/2), noisy projections and randomized-response labels) and is tested on
     exact projections of held-out rows; its stream is spawned from each cell's, so the other rows do not change."""
-    epsilons = [check_epsilon(e, "epsilons") for e in epsilons]
-    func = functools.partial(
+    settings = _fit_settings(epsilons, delta, k, neighbours, calibration, r)
+    runs = _sweep_cells(
         _svm_cell,
-        epsilons=epsilons,
-        delta=check_delta(delta),
-        k=check_int(k, "k", minimum=1),
+        {"dataset": list(datasets)},
+        reps,
+        seed,
+        n_jobs,
+        "svm",
+        settings,
         sites=check_int(sites, "sites", minimum=1),
         max_rows=check_int(max_rows, "max_rows", minimum=10),
         folds=check_int(folds, "folds", minimum=2),
-        data_seed=seed,
-        kw={"neighbours": neighbours, "calibration": calibration, "r": r},
         end_to_end=bool(end_to_end),
     )
-    runs = sweep(
-        func, {"dataset": list(datasets)}, reps, seed, n_jobs=n_jobs, vectorized=True, desc="svm"
-    )
-    out = (
-        runs.groupby(["dataset", "method", "epsilon"], sort=False)["accuracy"]
-        .agg(["mean", "size"])
-        .reset_index()
-    )
-    out = out.rename(columns={"mean": "accuracy", "size": "reps"})
+    out = summarize_runs(runs, ["dataset", "method", "epsilon"], ["accuracy"])
     out["sites"], out["k"] = sites, k
     out = out[["dataset", "method", "epsilon", "sites", "k", "reps", "accuracy"]]
     methods = list(METHODS) + ([END_TO_END] if end_to_end else [])
     kw = {"sites": sites, "calibration": calibration, "seed": seed}
+    epsilons = settings["epsilons"]
     sub = release_claims(datasets, methods, epsilons, delta, release="subspace", **kw)
     sub = sub.rename(columns={"private": "subspace_private", "guarantee": "subspace_guarantee"})
     rel = release_claims(datasets, methods, epsilons, delta, release="exact-projections", **kw)
@@ -482,10 +450,9 @@ def attack_table(
         ds = _dataset(name, seed)
         sd = SiteData.from_labels(ds.x, split_sites(ds.n, sites, rng), sites)
         truth = sd.scatters / sd.n
-        shared = shared_seed_protocol(
-            sd.scatters, sd.n, epsilon, delta, int(rng.integers(2**63 - 1))
-        )
-        secure = secure_aggregation_protocol(sd.scatters, sd.n, epsilon, delta, rng, masks=True)
+        tau = noise_scale(epsilon, delta, sd.n)
+        shared = shared_seed_protocol(sd.scatters, sd.n, tau, int(rng.integers(2**63 - 1)))
+        secure = secure_aggregation_protocol(sd.scatters, sd.n, tau, rng, masks=True)
         cases = [
             (
                 "shared-seed",

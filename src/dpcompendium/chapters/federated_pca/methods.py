@@ -58,6 +58,7 @@ __all__ = [
     "central_dp_pca",
     "dpdis_pca",
     "federated_pca",
+    "fit_subspace",
     "noisy_projections",
     "pca",
     "privacy_claim",
@@ -254,45 +255,49 @@ def federated_pca(
     k = check_int(k, "k", minimum=1, maximum=data.d)
     shape = _reps_shape(reps)
     n_runs = shape[0] if shape else 1
+    if variant not in ("shared-seed", "secure-aggregation"):
+        raise ValueError(f"variant must be 'shared-seed' or 'secure-aggregation', got {variant!r}")
+    tau = noise_scale(epsilon, delta, data.n, neighbours=neighbours, calibration=calibration)
     if variant == "shared-seed":
         seeds = rng.integers(0, 2**63 - 1, size=n_runs)
+        aggs = [shared_seed_protocol(data.scatters, data.n, tau, int(sd)).aggregate for sd in seeds]
+    elif masks:
         aggs = [
-            shared_seed_protocol(
-                data.scatters,
-                data.n,
-                epsilon,
-                delta,
-                int(sd),
-                neighbours=neighbours,
-                calibration=calibration,
-            ).aggregate
-            for sd in seeds
+            secure_aggregation_protocol(data.scatters, data.n, tau, rng).aggregate
+            for _ in range(n_runs)
         ]
-    elif variant == "secure-aggregation":
-        if masks:
-            aggs = [
-                secure_aggregation_protocol(
-                    data.scatters,
-                    data.n,
-                    epsilon,
-                    delta,
-                    rng,
-                    neighbours=neighbours,
-                    calibration=calibration,
-                ).aggregate
-                for _ in range(n_runs)
-            ]
-        else:  # the same computation without the (exactly cancelling) masks, batched over reps
-            tau = noise_scale(
-                epsilon, delta, data.n, neighbours=neighbours, calibration=calibration
-            )
-            s, d = data.s, data.d
-            noisy = data.shares + symmetric_gaussian(d, tau / np.sqrt(s), rng, size=(n_runs, s))
-            aggs = list(decode(encode(noisy, FRAC_BITS).sum(axis=1, dtype=np.uint64), FRAC_BITS))
-    else:
-        raise ValueError(f"variant must be 'shared-seed' or 'secure-aggregation', got {variant!r}")
+    else:  # the same computation without the (exactly cancelling) masks, batched over reps
+        noisy = data.shares + symmetric_gaussian(
+            data.d, tau / np.sqrt(data.s), rng, size=(n_runs, data.s)
+        )
+        aggs = list(decode(encode(noisy, FRAC_BITS).sum(axis=1, dtype=np.uint64), FRAC_BITS))
     v = top_k_subspace(np.stack(aggs), k)
     return v if shape else v[0]
+
+
+def fit_subspace(
+    method: str,
+    sites: SiteData,
+    k: int,
+    epsilon: float,
+    delta: float,
+    rng: np.random.Generator,
+    *,
+    neighbours: Neighbours = "replace-one",
+    calibration: Calibration = "classical",
+    r: int | None = None,
+) -> np.ndarray:
+    """The d × k subspace of one of :data:`METHODS` on a split."""
+    kw = {"neighbours": neighbours, "calibration": calibration}
+    if method == "non-private":
+        return pca(sites, k)
+    if method == "central":
+        return central_dp_pca(sites, k, epsilon, delta, rng, **kw)
+    if method in ("shared-seed", "secure-aggregation"):
+        return federated_pca(sites, k, epsilon, delta, rng, variant=method, **kw)
+    if method == "dpdispca":
+        return dpdis_pca(sites, k, epsilon, delta, rng, r=r, **kw)
+    raise ValueError(f"method must be one of {METHODS}, got {method!r}")
 
 
 Preprocessing = Literal["public", "as-written"]
@@ -451,12 +456,13 @@ def release_claim(
     delta: float,
     n: int,
     *,
-    release: str = "exact-projections",
+    release: str,
     s: int = 1,
     calibration: Calibration = "classical",
     dataset: str | None = None,
 ) -> PrivacyClaim:
-    """What a row of the SVM experiment releases (:data:`RELEASES`), as a claim.
+    """What a row of the SVM experiment releases (``release``, one of :data:`RELEASES`; named by every caller, as a
+    subspace and the source's step 7 after it differ in kind), as a claim.
 
     ``"subspace"``: :func:`privacy_claim`. ``"exact-projections"``: the source's step 7, ``Y_i = X_i V′`` with the
     labels — ``private=False`` whatever the subspace's claim (stated in ``why``). ``"noisy-projections"``: the

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.rng import make_rng
-from ...core.validation import check_array, check_int, check_rng
-from .core import Calibration, Neighbours, noise_scale, symmetric_gaussian
+from ...core.validation import check_array, check_int, check_rng, check_sensitivity
+from .core import symmetric_gaussian
 
 __all__ = [
     "FRAC_BITS",
@@ -168,21 +168,13 @@ def _local_matrices(scatters: np.ndarray, n: int) -> np.ndarray:
     return scatters / check_int(n, "n", minimum=1)
 
 
-def shared_seed_protocol(
-    scatters: np.ndarray,
-    n: int,
-    epsilon: float,
-    delta: float,
-    seed: int,
-    *,
-    neighbours: Neighbours = "replace-one",
-    calibration: Calibration = "classical",
-) -> Transcript:
-    """The source's ELFedPCA noise (steps 4–5): ``E`` from the shared ``seed``, site ``i`` sends ``A_i + E/s``, the
-    server sums to ``A + E``. **Not private**: every site knows ``E/s`` (see :func:`seed_attack`)."""
+def shared_seed_protocol(scatters: np.ndarray, n: int, tau: float, seed: int) -> Transcript:
+    """The source's ELFedPCA noise (steps 4–5): ``E`` (noise scale ``tau``, from
+    :func:`~dpcompendium.chapters.federated_pca.noise_scale`) from the shared ``seed``, site ``i`` sends
+    ``A_i + E/s``, the server sums to ``A + E``. **Not private**: every site knows ``E/s`` (see :func:`seed_attack`)."""
     local = _local_matrices(scatters, n)
     s, d, _ = local.shape
-    tau = noise_scale(epsilon, delta, n, neighbours=neighbours, calibration=calibration)
+    tau = check_sensitivity(tau, "tau")
     e = symmetric_gaussian(d, tau, make_rng(check_int(seed, "seed", minimum=0)))
     messages = local + e / s
     return Transcript("shared-seed", messages, messages.sum(axis=0), tau, seed=seed)
@@ -203,22 +195,20 @@ def seed_attack(transcript: Transcript, site: int) -> np.ndarray:
 def secure_aggregation_protocol(
     scatters: np.ndarray,
     n: int,
-    epsilon: float,
-    delta: float,
+    tau: float,
     rng: np.random.Generator,
     *,
-    neighbours: Neighbours = "replace-one",
-    calibration: Calibration = "classical",
     masks: bool = True,
     frac_bits: int = FRAC_BITS,
 ) -> Transcript:
     """The corrected protocol: site ``i`` sends ``encode(A_i + E_i) + Σ_j ±m_ij`` with independent
-    ``E_i ~ N(0, τ²/s)``; the server decodes the sum ``A + Σ E_i`` (same law as ``A + E``). The masks cancel
-    exactly, so ``masks=False`` gives a bit-identical aggregate (used in sweeps to save time)."""
+    ``E_i ~ N(0, τ²/s)`` (``τ`` = ``tau``, from :func:`~dpcompendium.chapters.federated_pca.noise_scale`); the
+    server decodes the sum ``A + Σ E_i`` (same law as ``A + E``). The masks cancel exactly, so ``masks=False`` gives a
+    bit-identical aggregate (used in sweeps to save time)."""
     rng = check_rng(rng)
     local = _local_matrices(scatters, n)
     s, d, _ = local.shape
-    tau = noise_scale(epsilon, delta, n, neighbours=neighbours, calibration=calibration)
+    tau = check_sensitivity(tau, "tau")
     noisy = local + symmetric_gaussian(d, tau / np.sqrt(s), rng, size=(s,))
     enc = encode(noisy, frac_bits)
     net = pairwise_masks(s, (d, d), rng) if masks else None
