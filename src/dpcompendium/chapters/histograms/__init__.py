@@ -7,7 +7,7 @@ Every publisher is ``f(x, epsilon, rng, *, <parameters>, size=None) -> noisy his
 
 from __future__ import annotations
 
-from ...core.experiments import bootstrap_mean_ci  # the one implementation (core)
+from ...core.experiments import RangeQueries, bootstrap_mean_ci  # the one implementation (core)
 from ...core.privacy import PrivacyClaim
 from ...core.validation import check_epsilon
 from .baselines import (
@@ -47,12 +47,10 @@ from .sampling_grouping import (
     sampling_grouping,
 )
 from .workloads import (
-    RangeWorkload,
     all_prefixes,
     identity_expected_mse,
     random_ranges,
     scaled_l1,
-    workload_answers,
     workload_mse,
 )
 
@@ -62,7 +60,7 @@ __all__ = [
     "READINGS",
     "SG_VARIANTS",
     "VARIANTS",
-    "RangeWorkload",
+    "RangeQueries",
     "ahp",
     "all_prefixes",
     "assign_groups",
@@ -94,7 +92,6 @@ __all__ = [
     "scaled_l1",
     "summarize_runs",
     "uniform",
-    "workload_answers",
     "workload_mse",
 ]
 
