@@ -25,6 +25,7 @@ from .experiment import (
     METHOD_VARIANTS,
     METHODS,
     baseline_brackets,
+    check_method,
     claim_table,
     grouping_tuning,
     parameter_grid,
@@ -67,6 +68,7 @@ __all__ = [
     "baseline_brackets",
     "bootstrap_mean_ci",
     "centre_pair_probabilities",
+    "check_method",
     "claim_table",
     "grouping_log_probability",
     "grouping_loss_per_bin",
@@ -122,16 +124,10 @@ def privacy_claim(method: str, epsilon: float, variant: str = "private") -> Priv
     ``private=False``.
     """
     eps = check_epsilon(epsilon)
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {'|'.join(METHODS)}, got {method!r}")
+    check_method(method, variant)
+    if method == "php" and variant == "level-wise":
+        return PrivacyClaim("php (level-wise)", "add-remove", _LEVELWISE, eps)
     if method != "sampling_grouping":
-        allowed = METHOD_VARIANTS.get(method, ("private",))
-        if variant not in allowed:
-            raise ValueError(
-                f"variant must be {'|'.join(repr(v) for v in allowed)} for method {method}, got {variant!r}"
-            )
-        if method == "php" and variant == "level-wise":
-            return PrivacyClaim("php (level-wise)", "add-remove", _LEVELWISE, eps)
         return PrivacyClaim(method, "add-remove", _SENSITIVITY[method], eps)
     centres, reading = parse_variant(variant)
     label = centres if ":" not in variant else f"{centres}, S5 {reading}"

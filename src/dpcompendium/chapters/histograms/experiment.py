@@ -35,6 +35,7 @@ __all__ = [
     "METHODS",
     "METHOD_VARIANTS",
     "baseline_brackets",
+    "check_method",
     "claim_table",
     "grouping_tuning",
     "parameter_grid",
@@ -61,6 +62,23 @@ METHOD_VARIANTS: dict[str, tuple[str, ...]] = {
 }
 
 
+def check_method(method: str, variant: str = "private") -> tuple[str, str]:
+    """``(method, variant)`` validated: ``method`` a key of :data:`METHODS`, ``variant`` one of its
+    :data:`METHOD_VARIANTS` (``private`` for a method without variants; ``sampling_grouping``'s as
+    :func:`parse_variant` reads them)."""
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {'|'.join(METHODS)}, got {method!r}")
+    if method == "sampling_grouping":
+        parse_variant(variant)
+        return method, variant
+    allowed = METHOD_VARIANTS.get(method, ("private",))
+    if variant not in allowed:
+        raise ValueError(
+            f"variant must be {'|'.join(repr(v) for v in allowed)} for method {method}, got {variant!r}"
+        )
+    return method, variant
+
+
 def release(
     method: str,
     x: ArrayLike,
@@ -72,16 +90,9 @@ def release(
     **params: Any,
 ) -> np.ndarray:
     """Release ``x`` with ``method`` (a key of :data:`METHODS`) and ``variant`` (see :data:`METHOD_VARIANTS`)."""
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {'|'.join(METHODS)}, got {method!r}")
+    check_method(method, variant)
     if method == "sampling_grouping":
-        parse_variant(variant)
         return sampling_grouping(x, epsilon, rng, size=size, **{**params, "variant": variant})
-    allowed = METHOD_VARIANTS.get(method, ("private",))
-    if variant not in allowed:
-        raise ValueError(
-            f"variant must be {'|'.join(repr(v) for v in allowed)} for method {method}, got {variant!r}"
-        )
     if method == "php" and variant == "level-wise":
         params = {k: v for k, v in params.items() if k != "max_parts"}
         return php_levelwise(x, epsilon, rng, size=size, **params)
@@ -285,8 +296,7 @@ def parameter_grid(
     one row per grid cell with reps, mean mse and scaled_l1, ``mse_sd`` and a 95 % bootstrap interval of the mean
     MSE (``mse_lo``, ``mse_hi``). Tuning on the evaluation data is not
     private; the chapter uses it only as an optimistic upper bound on what a method can do."""
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {'|'.join(METHODS)}, got {method!r}")
+    check_method(method, variant)
     arr = np.asarray(x, dtype=float)
     # the grid's parameters, given per cell, override ``fixed`` (a partial's keywords yield to the call's)
     publish = functools.partial(release, method, arr, epsilon, variant=variant, **(fixed or {}))
