@@ -138,14 +138,21 @@ def _ahp_lookahead(s: np.ndarray, c: float) -> np.ndarray:
     return best
 
 
+def _ahp_tables(s: np.ndarray, c: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the greedy scan reads, for sorted rows s: prefix sums of s and of s² (a zero column first), and the
+    look-ahead costs E* of :func:`_ahp_lookahead`."""
+    zero = np.zeros((s.shape[0], 1))
+    prefix = np.concatenate([zero, np.cumsum(s, axis=1)], axis=1)
+    prefix2 = np.concatenate([zero, np.cumsum(s**2, axis=1)], axis=1)
+    return prefix, prefix2, _ahp_lookahead(s, c)
+
+
 def _ahp_greedy_py(s: np.ndarray, c: float) -> np.ndarray:
     """AHP's greedy clustering of sorted rows: start a new cluster at j when extending the current one costs at
     least the look-ahead cost of starting afresh. Cluster cost = SSE + c/size. Returns cluster-start flags.
     The numpy reference of :func:`_ahp_greedy` (vectorized over rows, a Python loop over the n bins)."""
     reps, n = s.shape
-    prefix = np.concatenate([np.zeros((reps, 1)), np.cumsum(s, axis=1)], axis=1)
-    prefix2 = np.concatenate([np.zeros((reps, 1)), np.cumsum(s**2, axis=1)], axis=1)
-    star = _ahp_lookahead(s, c)
+    prefix, prefix2, star = _ahp_tables(s, c)
     rows = np.arange(reps)
     start = np.zeros(reps, dtype=np.int64)
     last = np.full(reps, c)
@@ -190,12 +197,8 @@ _ahp_greedy_scan = compiled(_ahp_greedy_loop)
 
 def _ahp_greedy(s: np.ndarray, c: float) -> np.ndarray:
     """:func:`_ahp_greedy_py` with its sequential scan over the bins compiled (numba): the same flags."""
-    reps, n = s.shape
-    prefix = np.concatenate([np.zeros((reps, 1)), np.cumsum(s, axis=1)], axis=1)
-    prefix2 = np.concatenate([np.zeros((reps, 1)), np.cumsum(s**2, axis=1)], axis=1)
-    star = _ahp_lookahead(s, c)
-    starts = np.zeros((reps, n), dtype=bool)
-    _ahp_greedy_scan()(prefix, prefix2, star, float(c), starts)
+    starts = np.zeros(s.shape, dtype=bool)
+    _ahp_greedy_scan()(*_ahp_tables(s, c), float(c), starts)
     return starts
 
 
