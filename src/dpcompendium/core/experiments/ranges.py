@@ -1,13 +1,13 @@
 """Axis-aligned range queries over a d-dimensional histogram: the one range-query type of the library.
 
 A workload of m range queries on a histogram of shape (n_1, …, n_d) is stored as two integer arrays ``lo`` and ``hi``
-of shape (m, d): query k counts the records whose cell lies in the box ``lo[k] <= cell <= hi[k]`` (inclusive bounds,
-as in the mwem coursework's ``(down, upper)`` pairs; :meth:`RangeQueries.half_open` builds 1-D ranges ``[lo, hi)``
-over n bins, as the histograms chapter states them). Answers use d-dimensional prefix sums and inclusion–exclusion
-over the 2^d corners of the box, so evaluating the whole workload costs O(N + m 2^d) per histogram instead of O(mN),
-vectorized over any leading axes of the histogram (e.g. repetitions); the 0/1 query matrix is available for small
-domains and for tests. Every query is a counting query: sensitivity 1 under add-remove and under replace-one
-neighbours. Workload generators and error metrics stay with the chapters that define them.
+of shape (m, d): query k counts the records whose cell lies in the box ``lo[k] <= cell <= hi[k]`` (inclusive bounds;
+:meth:`RangeQueries.half_open` builds 1-D half-open ranges ``[lo, hi)`` over n bins, the other common way to state
+them). Answers use d-dimensional prefix sums and inclusion–exclusion over the 2^d corners of the box, so evaluating
+the whole workload costs O(N + m 2^d) per histogram instead of O(mN), vectorized over any leading axes of the
+histogram (e.g. repetitions); the 0/1 query matrix is available for small domains and for tests. Every query is a
+counting query: sensitivity 1 under add-remove and under replace-one neighbours. Workload generators and error
+metrics stay with the chapters that define them.
 """
 
 from __future__ import annotations
