@@ -1,5 +1,5 @@
-"""Tests of the core's range-query type (dpcompendium.core.experiments.ranges): the half-open 1-D constructor, names,
-lengths and answers over leading axes (the d-dimensional answers and masks are tested with the mwem chapter)."""
+"""Tests of the core's range-query type (dpcompendium.core.experiments.ranges): the query matrix, prefix-sum answers
+over leading axes, the half-open 1-D constructor, names, lengths, validation."""
 
 from __future__ import annotations
 
@@ -7,6 +7,30 @@ import numpy as np
 import pytest
 
 from dpcompendium.core.experiments import RangeQueries
+
+
+def test_query_matrix_1d_explicit():
+    Q = RangeQueries.from_ranges(4, [(0, 0), (1, 3), (0, 3)])
+    np.testing.assert_array_equal(Q.matrix(), [[1, 0, 0, 0], [0, 1, 1, 1], [1, 1, 1, 1]])
+    np.testing.assert_allclose(Q.answer(np.array([1.0, 2.0, 3.0, 4.0])), [1, 9, 10])
+
+
+def test_query_matrix_2d_explicit():
+    Q = RangeQueries.from_ranges((3, 2), [((0, 1), (1, 1)), ((2, 2), (0, 1))])
+    expected = np.array([[0, 1, 0, 1, 0, 0], [0, 0, 0, 0, 1, 1]])
+    np.testing.assert_array_equal(Q.matrix(), expected)
+    assert Q.ranges() == [((0, 1), (1, 1)), ((2, 2), (0, 1))]
+
+
+@pytest.mark.parametrize("shape", [(14,), (14, 4), (5, 3, 4)])
+def test_prefix_sum_answers_equal_matrix_product(shape, rng):
+    dims = np.array(shape)
+    lo = rng.integers(0, dims, size=(30, len(shape)))
+    Q = RangeQueries(shape, lo, rng.integers(lo, dims))  # random boxes: lo <= hi < shape
+    x = rng.random((7, *shape)) * 100
+    np.testing.assert_allclose(Q.answer(x), x.reshape(7, -1) @ Q.matrix().T, rtol=1e-10)
+    ind = Q.indicators()
+    assert [i.shape for i in ind] == [(n, 30) for n in shape]
 
 
 def test_half_open_is_the_inclusive_box_below_hi():
@@ -54,3 +78,16 @@ def test_lengths_count_the_cells_of_each_box():
 def test_half_open_validation(args, match):
     with pytest.raises(ValueError, match=match):
         RangeQueries.half_open(*args)
+
+
+def test_query_validation():
+    with pytest.raises(ValueError, match="0 <= lo <= hi < shape"):
+        RangeQueries.from_ranges(4, [(2, 1)])
+    with pytest.raises(ValueError, match="0 <= lo <= hi < shape"):
+        RangeQueries.from_ranges(4, [(0, 4)])
+    with pytest.raises(ValueError, match="ranges must have shape"):
+        RangeQueries.from_ranges((4, 4), [(0, 1)])
+    with pytest.raises(ValueError, match="shape must be >= 1"):
+        RangeQueries((0,), [0], [0])
+    with pytest.raises(ValueError, match="x must have trailing shape"):
+        RangeQueries.from_ranges(4, [(0, 1)]).answer(np.ones(5))
