@@ -65,7 +65,7 @@ METHOD_VARIANTS: dict[str, tuple[str, ...]] = {
 def check_method(method: str, variant: str = "private") -> tuple[str, str]:
     """``(method, variant)`` validated: ``method`` a key of :data:`METHODS`, ``variant`` one of its
     :data:`METHOD_VARIANTS` (``private`` for a method without variants; ``sampling_grouping``'s as
-    :func:`parse_variant` reads them)."""
+    ``parse_variant`` reads them)."""
     if method not in METHODS:
         raise ValueError(f"method must be one of {'|'.join(METHODS)}, got {method!r}")
     if method == "sampling_grouping":
