@@ -1,8 +1,9 @@
 """Range-query workloads over a 1-D histogram, and the error metrics of the chapter.
 
 A workload is a :class:`~dpcompendium.core.experiments.ranges.RangeQueries` of half-open ranges ``[lo, hi)`` over the
-bins (:meth:`~dpcompendium.core.experiments.ranges.RangeQueries.half_open`); its answers on a histogram ``x`` are
-``P[hi] - P[lo]`` with ``P`` the prefix sums of ``x`` (so a whole workload costs O(n + |W|)). Metrics:
+bins (:meth:`~dpcompendium.core.experiments.ranges.RangeQueries.half_open`; stored, as every ``RangeQueries``, with
+the inclusive bounds ``lo … hi − 1``); its answers on a histogram ``x`` are ``P[hi] - P[lo]`` with ``P`` the prefix
+sums of ``x`` (so a whole workload costs O(n + |W|)). Metrics:
 
 - :func:`workload_mse` — mean over queries of ``(Wx - Wx̂)²``;
 - :func:`scaled_l1` — DPBench's scaled per-query L1 error ``‖Wx - Wx̂‖₁ / (|W| · scale)``, scale = number of
