@@ -26,16 +26,16 @@ X64 = np.tile(X_SMALL, 4)  # the default k = 32 needs at least 32 bins
 def test_workload_answers_match_brute_force(rng):
     wl = H.random_ranges(16, 50, (2, 9), rng)
     assert np.all((wl.lengths >= 2) & (wl.lengths <= 9))
-    brute = np.array([X_SMALL[lo:hi].sum() for lo, hi in zip(wl.lo, wl.hi, strict=True)])
-    np.testing.assert_allclose(H.workload_answers(wl, X_SMALL), brute)
+    brute = np.array([X_SMALL[lo : hi + 1].sum() for ((lo, hi),) in wl.ranges()])
+    np.testing.assert_allclose(wl.answer(X_SMALL), brute)
     pre = H.all_prefixes(16)
-    np.testing.assert_allclose(H.workload_answers(pre, X_SMALL), np.cumsum(X_SMALL))
+    np.testing.assert_allclose(pre.answer(X_SMALL), np.cumsum(X_SMALL))
 
 
 def test_metrics_formulas(rng):
     wl = H.random_ranges(16, 30, (1, 16), rng)
     est = X_SMALL + rng.normal(size=(3, 16))
-    err = H.workload_answers(wl, est) - H.workload_answers(wl, X_SMALL)
+    err = wl.answer(est) - wl.answer(X_SMALL)
     np.testing.assert_allclose(H.workload_mse(wl, X_SMALL, est), np.mean(err**2, axis=1))
     np.testing.assert_allclose(
         H.scaled_l1(wl, X_SMALL, est), np.abs(err).sum(axis=1) / (len(wl) * X_SMALL.sum())
@@ -55,13 +55,12 @@ def test_random_ranges_validation(kwargs, match, rng):
         H.random_ranges(rng=rng, **kwargs)
 
 
-def _identity_mse_variance(wl: H.RangeWorkload, eps: float) -> float:
+def _identity_mse_variance(wl: H.RangeQueries, eps: float) -> float:
     """Exact variance of one repetition's workload MSE for Identity. With S_q the noise sum of query q and
     b = 1/ε: Cov(S_q², S_r²) = 2·Cov(S_q, S_r)² + κ₄·|q∩r|, Cov = 2b²|q∩r|, κ₄(Laplace) = 12 b⁴."""
     b = 1.0 / eps
-    overlap = np.maximum(
-        0, np.minimum(wl.hi[:, None], wl.hi[None, :]) - np.maximum(wl.lo[:, None], wl.lo[None, :])
-    )
+    w = wl.matrix()
+    overlap = w @ w.T  # |q ∩ r|: the bins two ranges share
     cov = 2.0 * (2.0 * b**2 * overlap) ** 2 + 12.0 * b**4 * overlap
     return float(cov.sum()) / len(wl) ** 2
 

@@ -1,4 +1,5 @@
-"""Tests for dpcompendium.chapters.mwem: the MW step, the query matrix, the selection law, the engine, validation."""
+"""Tests for dpcompendium.chapters.mwem: the MW step, random workloads, the selection law, the engine, validation
+(the range-query type itself, the core's, in test_core_ranges.py)."""
 
 from __future__ import annotations
 
@@ -116,28 +117,6 @@ def test_engine_two_passes_replay_the_measurement_twice():
 
 
 # ------------------------------------------------------------------------------------------ queries
-def test_query_matrix_1d_explicit():
-    Q = RangeQueries.from_ranges(4, [(0, 0), (1, 3), (0, 3)])
-    np.testing.assert_array_equal(Q.matrix(), [[1, 0, 0, 0], [0, 1, 1, 1], [1, 1, 1, 1]])
-    np.testing.assert_allclose(Q.answer(np.array([1.0, 2.0, 3.0, 4.0])), [1, 9, 10])
-
-
-def test_query_matrix_2d_explicit():
-    Q = RangeQueries.from_ranges((3, 2), [((0, 1), (1, 1)), ((2, 2), (0, 1))])
-    expected = np.array([[0, 1, 0, 1, 0, 0], [0, 0, 0, 0, 1, 1]])
-    np.testing.assert_array_equal(Q.matrix(), expected)
-    assert Q.ranges() == [((0, 1), (1, 1)), ((2, 2), (0, 1))]
-
-
-@pytest.mark.parametrize("shape", [(14,), (14, 4), (5, 3, 4)])
-def test_prefix_sum_answers_equal_matrix_product(shape, rng):
-    Q = random_range_queries(shape, 30, rng)
-    x = rng.random((7, *shape)) * 100
-    np.testing.assert_allclose(Q.answer(x), x.reshape(7, -1) @ Q.matrix().T, rtol=1e-10)
-    ind = Q.indicators()
-    assert [i.shape for i in ind] == [(n, 30) for n in shape]
-
-
 def test_random_range_queries_distinct_and_valid(rng):
     Q = random_range_queries((14, 4), 400, rng)
     assert Q.m == 400 and len(set(Q.ranges())) == 400
@@ -390,17 +369,7 @@ def test_mwem_input_validation(kwargs, match):
         )
 
 
-def test_query_validation():
-    with pytest.raises(ValueError, match="0 <= lo <= hi < shape"):
-        RangeQueries.from_ranges(4, [(2, 1)])
-    with pytest.raises(ValueError, match="0 <= lo <= hi < shape"):
-        RangeQueries.from_ranges(4, [(0, 4)])
-    with pytest.raises(ValueError, match="ranges must have shape"):
-        RangeQueries.from_ranges((4, 4), [(0, 1)])
-    with pytest.raises(ValueError, match="shape must be >= 1"):
-        RangeQueries((0,), [0], [0])
-    with pytest.raises(ValueError, match="x must have trailing shape"):
-        RangeQueries.from_ranges(4, [(0, 1)]).answer(np.ones(5))
+def test_validation():
     with pytest.raises(ValueError, match="exclude must leave"):
         selection_probabilities([1.0, 2.0], 1.0, exclude=[True, True])
     with pytest.raises(ValueError, match="epsilons"):

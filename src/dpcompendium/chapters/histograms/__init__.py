@@ -7,7 +7,7 @@ Every publisher is ``f(x, epsilon, rng, *, <parameters>, size=None) -> noisy his
 
 from __future__ import annotations
 
-from ...core.experiments import bootstrap_mean_ci  # the one implementation (core)
+from ...core.experiments import RangeQueries, bootstrap_mean_ci  # the one implementation (core)
 from ...core.privacy import PrivacyClaim
 from ...core.validation import check_epsilon
 from .baselines import (
@@ -25,6 +25,7 @@ from .experiment import (
     METHOD_VARIANTS,
     METHODS,
     baseline_brackets,
+    check_method,
     claim_table,
     grouping_tuning,
     parameter_grid,
@@ -47,12 +48,10 @@ from .sampling_grouping import (
     sampling_grouping,
 )
 from .workloads import (
-    RangeWorkload,
     all_prefixes,
     identity_expected_mse,
     random_ranges,
     scaled_l1,
-    workload_answers,
     workload_mse,
 )
 
@@ -62,13 +61,14 @@ __all__ = [
     "READINGS",
     "SG_VARIANTS",
     "VARIANTS",
-    "RangeWorkload",
+    "RangeQueries",
     "ahp",
     "all_prefixes",
     "assign_groups",
     "baseline_brackets",
     "bootstrap_mean_ci",
     "centre_pair_probabilities",
+    "check_method",
     "claim_table",
     "grouping_log_probability",
     "grouping_loss_per_bin",
@@ -94,7 +94,6 @@ __all__ = [
     "scaled_l1",
     "summarize_runs",
     "uniform",
-    "workload_answers",
     "workload_mse",
 ]
 
@@ -125,16 +124,10 @@ def privacy_claim(method: str, epsilon: float, variant: str = "private") -> Priv
     ``private=False``.
     """
     eps = check_epsilon(epsilon)
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {'|'.join(METHODS)}, got {method!r}")
+    check_method(method, variant)
+    if method == "php" and variant == "level-wise":
+        return PrivacyClaim("php (level-wise)", "add-remove", _LEVELWISE, eps)
     if method != "sampling_grouping":
-        allowed = METHOD_VARIANTS.get(method, ("private",))
-        if variant not in allowed:
-            raise ValueError(
-                f"variant must be {'|'.join(repr(v) for v in allowed)} for method {method}, got {variant!r}"
-            )
-        if method == "php" and variant == "level-wise":
-            return PrivacyClaim("php (level-wise)", "add-remove", _LEVELWISE, eps)
         return PrivacyClaim(method, "add-remove", _SENSITIVITY[method], eps)
     centres, reading = parse_variant(variant)
     label = centres if ":" not in variant else f"{centres}, S5 {reading}"

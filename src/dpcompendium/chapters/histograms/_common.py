@@ -37,6 +37,12 @@ def share(value: float, name: str) -> float:
     return float(value)
 
 
+def split_budget(epsilon: float, ratio: float, name: str = "ratio") -> tuple[float, float]:
+    """``(ratio·ε, (1 − ratio)·ε)``: ε split by a budget share ``ratio`` in (0, 1) (checked as ``name``)."""
+    r = share(ratio, name)
+    return r * epsilon, (1.0 - r) * epsilon
+
+
 def group_means(x: np.ndarray, labels: np.ndarray, n_groups: int) -> tuple[np.ndarray, np.ndarray]:
     """Per-repetition group sums and sizes: ``labels`` (R, n) in {0..n_groups-1} → (R, n_groups) each."""
     reps = labels.shape[0]

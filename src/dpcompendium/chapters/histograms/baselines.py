@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike
 from ...core._jit import compiled
 from ...core.mechanisms import laplace_mechanism
 from ...core.validation import check_epsilon, check_int, check_sensitivity
-from ._common import finish, prepare, release_groups, share
+from ._common import finish, prepare, release_groups, split_budget
 
 __all__ = [
     "ahp",
@@ -138,14 +138,21 @@ def _ahp_lookahead(s: np.ndarray, c: float) -> np.ndarray:
     return best
 
 
+def _ahp_tables(s: np.ndarray, c: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the greedy scan reads, for sorted rows s: prefix sums of s and of s² (a zero column first), and the
+    look-ahead costs E* of :func:`_ahp_lookahead`."""
+    zero = np.zeros((s.shape[0], 1))
+    prefix = np.concatenate([zero, np.cumsum(s, axis=1)], axis=1)
+    prefix2 = np.concatenate([zero, np.cumsum(s**2, axis=1)], axis=1)
+    return prefix, prefix2, _ahp_lookahead(s, c)
+
+
 def _ahp_greedy_py(s: np.ndarray, c: float) -> np.ndarray:
     """AHP's greedy clustering of sorted rows: start a new cluster at j when extending the current one costs at
     least the look-ahead cost of starting afresh. Cluster cost = SSE + c/size. Returns cluster-start flags.
     The numpy reference of :func:`_ahp_greedy` (vectorized over rows, a Python loop over the n bins)."""
     reps, n = s.shape
-    prefix = np.concatenate([np.zeros((reps, 1)), np.cumsum(s, axis=1)], axis=1)
-    prefix2 = np.concatenate([np.zeros((reps, 1)), np.cumsum(s**2, axis=1)], axis=1)
-    star = _ahp_lookahead(s, c)
+    prefix, prefix2, star = _ahp_tables(s, c)
     rows = np.arange(reps)
     start = np.zeros(reps, dtype=np.int64)
     last = np.full(reps, c)
@@ -190,12 +197,8 @@ _ahp_greedy_scan = compiled(_ahp_greedy_loop)
 
 def _ahp_greedy(s: np.ndarray, c: float) -> np.ndarray:
     """:func:`_ahp_greedy_py` with its sequential scan over the bins compiled (numba): the same flags."""
-    reps, n = s.shape
-    prefix = np.concatenate([np.zeros((reps, 1)), np.cumsum(s, axis=1)], axis=1)
-    prefix2 = np.concatenate([np.zeros((reps, 1)), np.cumsum(s**2, axis=1)], axis=1)
-    star = _ahp_lookahead(s, c)
-    starts = np.zeros((reps, n), dtype=bool)
-    _ahp_greedy_scan()(prefix, prefix2, star, float(c), starts)
+    starts = np.zeros(s.shape, dtype=bool)
+    _ahp_greedy_scan()(*_ahp_tables(s, c), float(c), starts)
     return starts
 
 
@@ -217,10 +220,9 @@ def ahp(
     clustering are post-processing), ε₂ for the cluster sums (disjoint clusters, Δ₁ = 1).
     """
     arr, eps, rng, reps = prepare(x, epsilon, rng, size)
-    ratio = share(ratio, "ratio")
+    eps1, eps2 = split_budget(eps, ratio)
     eta = check_sensitivity(eta, "eta")
     n = arr.size
-    eps1, eps2 = ratio * eps, (1.0 - ratio) * eps
     noisy = arr + rng.laplace(0.0, 1.0 / eps1, size=(reps, n))
     noisy = np.where(noisy <= eta * math.log(n) / eps1, 0.0, noisy)
     order = np.argsort(noisy, axis=1, kind="stable")
@@ -331,10 +333,9 @@ def php_budget(
     allocated_partitioning + selection + counts = ε.
     """
     eps = check_epsilon(epsilon)
-    ratio = share(ratio, "ratio")
+    eps_cluster, eps_count = split_budget(eps, ratio)
     n = check_int(n, "n", minimum=1)
     d = php_depth(n) if depth is None else check_int(depth, "depth", minimum=1)
-    eps_cluster, eps_count = ratio * eps, (1.0 - ratio) * eps
     decision = eps_cluster / (2.0 * d)
     levels = float(max(1, d - 1)) if n >= 2 else 0.0
     out = {
@@ -366,11 +367,10 @@ def php_partition(
     partition, ``n_candidates`` (R,) the number of intermediate partitions the final selection chose among.
     """
     arr, eps, rng, reps = prepare(x, epsilon, rng, size)
-    ratio = share(ratio, "ratio")
+    eps_cluster, eps_count = split_budget(eps, ratio)
     n = arr.size
     d = php_depth(n) if depth is None else check_int(depth, "depth", minimum=1)
     cap = check_int(max_parts, "max_parts", minimum=1)
-    eps_cluster, eps_count = ratio * eps, (1.0 - ratio) * eps
     noise_err = 1.0 / eps_count  # b = Δ/ε_count: the expected |noise| of one part's sum
     decide_scale = (
         eps_cluster / (2.0 * d) / (2.0 * 2.0)
@@ -493,12 +493,11 @@ def php(
     on its own part; (d) randomness comes from ``rng`` (theirs mixes numpy's and Python's global generators).
     """
     arr, eps, rng, reps = prepare(x, epsilon, rng, size)
-    ratio = share(ratio, "ratio")
+    _, eps_count = split_budget(eps, ratio)
     starts, _ = php_partition(
         arr, eps, rng, ratio=ratio, depth=depth, max_parts=max_parts, size=reps
     )
     labels = np.cumsum(starts, axis=1) - 1
-    eps_count = (1.0 - ratio) * eps
     return finish(np.maximum(release_groups(arr, labels, arr.size, eps_count, rng), 0.0), size)
 
 
@@ -518,10 +517,9 @@ def php_levelwise(
     :func:`php`. ε-DP, add-remove: parts of a level are disjoint (parallel composition), levels compose sequentially
     (ε₁), the part sums have Δ₁ = 1 (ε₂ = ε − ε₁)."""
     arr, eps, rng, reps = prepare(x, epsilon, rng, size)
-    ratio = share(ratio, "ratio")
+    eps1, eps2 = split_budget(eps, ratio)
     n = arr.size
     d = max(1, math.ceil(math.log2(n))) if depth is None else check_int(depth, "depth", minimum=1)
-    eps1, eps2 = ratio * eps, (1.0 - ratio) * eps
     sae = _SAE.of(arr)
     starts = np.zeros((reps, n), dtype=bool)
     starts[:, 0] = True

@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 from ...core import experiments
-from ...core.experiments import sweep
+from ...core.experiments import RangeQueries, sweep
 from ...core.rng import make_rng
 from ...core.validation import check_int
 from ..registry import chapter_id
@@ -29,12 +29,13 @@ from .sampling_grouping import (
     parse_variant,
     sampling_grouping,
 )
-from .workloads import RangeWorkload, scaled_l1, workload_mse
+from .workloads import scaled_l1, workload_mse
 
 __all__ = [
     "METHODS",
     "METHOD_VARIANTS",
     "baseline_brackets",
+    "check_method",
     "claim_table",
     "grouping_tuning",
     "parameter_grid",
@@ -61,6 +62,23 @@ METHOD_VARIANTS: dict[str, tuple[str, ...]] = {
 }
 
 
+def check_method(method: str, variant: str = "private") -> tuple[str, str]:
+    """``(method, variant)`` validated: ``method`` a key of :data:`METHODS`, ``variant`` one of its
+    :data:`METHOD_VARIANTS` (``private`` for a method without variants; ``sampling_grouping``'s as
+    ``parse_variant`` reads them)."""
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {'|'.join(METHODS)}, got {method!r}")
+    if method == "sampling_grouping":
+        parse_variant(variant)
+        return method, variant
+    allowed = METHOD_VARIANTS.get(method, ("private",))
+    if variant not in allowed:
+        raise ValueError(
+            f"variant must be {'|'.join(repr(v) for v in allowed)} for method {method}, got {variant!r}"
+        )
+    return method, variant
+
+
 def release(
     method: str,
     x: ArrayLike,
@@ -72,20 +90,20 @@ def release(
     **params: Any,
 ) -> np.ndarray:
     """Release ``x`` with ``method`` (a key of :data:`METHODS`) and ``variant`` (see :data:`METHOD_VARIANTS`)."""
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {'|'.join(METHODS)}, got {method!r}")
+    check_method(method, variant)
     if method == "sampling_grouping":
-        parse_variant(variant)
         return sampling_grouping(x, epsilon, rng, size=size, **{**params, "variant": variant})
-    allowed = METHOD_VARIANTS.get(method, ("private",))
-    if variant not in allowed:
-        raise ValueError(
-            f"variant must be {'|'.join(repr(v) for v in allowed)} for method {method}, got {variant!r}"
-        )
     if method == "php" and variant == "level-wise":
         params = {k: v for k, v in params.items() if k != "max_parts"}
         return php_levelwise(x, epsilon, rng, size=size, **params)
     return METHODS[method](x, epsilon, rng, size=size, **params)
+
+
+def _error_rows(workload: RangeQueries, x: np.ndarray, est: np.ndarray) -> list[dict[str, Any]]:
+    """One record per repetition (row of ``est``): rep, mse and scaled_l1 of the release on ``workload``."""
+    mse = workload_mse(workload, x, est)
+    l1 = scaled_l1(workload, x, est)
+    return [{"rep": r, "mse": float(mse[r]), "scaled_l1": float(l1[r])} for r in range(len(est))]
 
 
 def _cell(
@@ -96,24 +114,14 @@ def _cell(
     rng: np.random.Generator,
     *,
     histograms: Mapping[str, np.ndarray],
-    workloads: Mapping[str, RangeWorkload],
+    workloads: Mapping[str, RangeQueries],
     params: Mapping[str, Mapping[str, Any]],
 ) -> list[dict[str, Any]]:
     method, variant = label.split("/", 1)
     x = histograms[dataset]
     est = release(method, x, epsilon, rng, variant=variant, size=reps, **params.get(method, {}))
-    mse = workload_mse(workloads[dataset], x, est)
-    l1 = scaled_l1(workloads[dataset], x, est)
-    return [
-        {
-            "method": method,
-            "variant": variant,
-            "rep": r,
-            "mse": float(mse[r]),
-            "scaled_l1": float(l1[r]),
-        }
-        for r in range(reps)
-    ]
+    rows = _error_rows(workloads[dataset], x, est)
+    return [{"method": method, "variant": variant, **row} for row in rows]
 
 
 def run_comparison(
@@ -122,7 +130,7 @@ def run_comparison(
     epsilons: Sequence[float],
     reps: int,
     seed: int,
-    workloads: Mapping[str, RangeWorkload],
+    workloads: Mapping[str, RangeQueries],
     *,
     params: Mapping[str, Mapping[str, Any]] | None = None,
     n_jobs: int = 1,
@@ -137,9 +145,9 @@ def run_comparison(
     for name, h in hists.items():
         if name not in workloads:
             raise ValueError(f"workloads must have an entry for every dataset, missing {name!r}")
-        if workloads[name].n != h.size:
+        if workloads[name].shape != h.shape:
             raise ValueError(
-                f"workload for {name} has n={workloads[name].n}, histogram has {h.size} bins"
+                f"workload for {name} has shape {workloads[name].shape}, histogram has {h.shape}"
             )
     labels = []
     for method, variant in methods:
@@ -262,25 +270,20 @@ def _grid_cell(
     reps: int,
     rng: np.random.Generator,
     *,
+    publish: functools.partial[np.ndarray],
     x: np.ndarray,
-    method: str,
-    epsilon: float,
-    workload: RangeWorkload,
-    variant: str,
-    fixed: Mapping[str, Any],
+    workload: RangeQueries,
     **cell: Any,
 ) -> list[dict[str, Any]]:
-    est = release(method, x, epsilon, rng, variant=variant, size=reps, **{**fixed, **cell})
-    mse = workload_mse(workload, x, est)
-    l1 = scaled_l1(workload, x, est)
-    return [{"rep": r, "mse": float(mse[r]), "scaled_l1": float(l1[r])} for r in range(reps)]
+    """The errors of ``publish`` (:func:`release` with all but the grid's parameters fixed) at one grid cell."""
+    return _error_rows(workload, x, publish(rng, size=reps, **cell))
 
 
 def parameter_grid(
     x: ArrayLike,
     method: str,
     epsilon: float,
-    workload: RangeWorkload,
+    workload: RangeQueries,
     grid: Mapping[str, Sequence[Any]],
     reps: int,
     seed: int,
@@ -293,18 +296,11 @@ def parameter_grid(
     one row per grid cell with reps, mean mse and scaled_l1, ``mse_sd`` and a 95 % bootstrap interval of the mean
     MSE (``mse_lo``, ``mse_hi``). Tuning on the evaluation data is not
     private; the chapter uses it only as an optimistic upper bound on what a method can do."""
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {'|'.join(METHODS)}, got {method!r}")
+    check_method(method, variant)
     arr = np.asarray(x, dtype=float)
-    func = functools.partial(
-        _grid_cell,
-        x=arr,
-        method=method,
-        epsilon=epsilon,
-        workload=workload,
-        variant=variant,
-        fixed=dict(fixed or {}),
-    )
+    # the grid's parameters, given per cell, override ``fixed`` (a partial's keywords yield to the call's)
+    publish = functools.partial(release, method, arr, epsilon, variant=variant, **(fixed or {}))
+    func = functools.partial(_grid_cell, publish=publish, x=arr, workload=workload)
     runs = sweep(func, grid, reps, seed, n_jobs=n_jobs, vectorized=True, desc=f"{method} grid")
     keys = list(grid)
     out = experiments.summarize_runs(
@@ -321,7 +317,7 @@ def parameter_grid(
 def grouping_tuning(
     x: ArrayLike,
     epsilon: float,
-    workload: RangeWorkload,
+    workload: RangeQueries,
     ks: Sequence[int],
     eps1_shares: Sequence[float],
     centre_shares: Sequence[float],

@@ -17,9 +17,10 @@ import dataclasses
 import numpy as np
 
 from ...core.audit.spec import AuditSpec
+from ...core.experiments import RangeQueries
 from ..registry import chapter_id
 from .core import first_round_probabilities, mwem, privacy_claim
-from .queries import RangeQueries, random_range_queries
+from .queries import random_range_queries
 
 #: this chapter's id (from its manifest)
 CHAPTER = chapter_id(__name__)

@@ -40,12 +40,12 @@ from numpy.typing import ArrayLike
 from scipy.special import softmax
 
 from ...core._jit import compiled
+from ...core.experiments import RangeQueries
 from ...core.mechanisms import laplace_mechanism
 from ...core.parallel import joblib_backend
 from ...core.privacy import PrivacyClaim
 from ...core.rng import make_rng
 from ...core.validation import check_array, check_epsilon, check_int, check_rng
-from .queries import RangeQueries
 
 __all__ = [
     "COURSEWORK_SCORE_SCALE",

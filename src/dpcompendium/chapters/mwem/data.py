@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from ...core.data import shipped_path
+from ...core.experiments import RangeQueries
 from ...core.validation import check_int
-from .queries import RangeQueries
 
 __all__ = ["reference_errors", "report_errors", "report_histogram", "report_queries_1d"]
 
