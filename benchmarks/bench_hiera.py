@@ -22,7 +22,10 @@ from dpcompendium.book.contract import get_chapter
 from dpcompendium.chapters.hiera import datasets as D
 from dpcompendium.chapters.hiera import hiera_mean, hiera_variance, schedule
 from dpcompendium.chapters.hiera import sgd as S
+from dpcompendium.chapters.registry import chapter_id
 from dpcompendium.core.rng import child_seeds, make_rng
+
+HIERA = chapter_id("dpcompendium.chapters.hiera")
 
 ESTIMATE_BUDGET_S = 2.0
 MEMORY_BUDGET_B = 256 * 2**20
@@ -58,7 +61,7 @@ def test_hiera_estimate_memory_is_bounded(ten_million):
 
 def test_bench_sgd_experiment_at_default_parameters(benchmark):
     """Experiment 3 alone, called as the chapter calls it (its parameters cell's defaults, its seeds)."""
-    p = {q.name: q.default for q in get_chapter("hiera").parameters.values()}
+    p = {q.name: q.default for q in get_chapter(HIERA).parameters.values()}
     ss = child_seeds(p["seed"], 5)  # as the notebook: data, experiments 1-3, regression data
     seed = int(ss[3].generate_state(1)[0])
     data = {}
@@ -81,7 +84,7 @@ def test_bench_sgd_experiment_at_default_parameters(benchmark):
 def test_bench_chapter_notebook(benchmark, tmp_path):
     """The whole chapter, executed as the book executes it (papermill, default parameters)."""
     papermill = pytest.importorskip("papermill")
-    ch = get_chapter("hiera")
+    ch = get_chapter(HIERA)
     os.environ.setdefault("MPLBACKEND", "Agg")
 
     def run():

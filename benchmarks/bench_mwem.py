@@ -13,13 +13,16 @@ import pytest
 
 from dpcompendium.book.contract import get_chapter
 from dpcompendium.chapters import mwem as M
+from dpcompendium.chapters.registry import chapter_id
 from dpcompendium.core.rng import make_rng
+
+MWEM = chapter_id("dpcompendium.chapters.mwem")
 
 BUDGET_S = 60.0
 
 
 def _defaults() -> dict:
-    return {p.name: p.default for p in get_chapter("mwem").parameters.values()}
+    return {p.name: p.default for p in get_chapter(MWEM).parameters.values()}
 
 
 @pytest.mark.parametrize("dim", [1, 2])
@@ -54,7 +57,7 @@ def test_bench_sweep_at_default_parameters(benchmark, dim):
 def test_bench_chapter_notebook(benchmark, tmp_path):
     """The whole chapter, executed as the book executes it (papermill, default parameters)."""
     papermill = pytest.importorskip("papermill")
-    ch = get_chapter("mwem")
+    ch = get_chapter(MWEM)
     os.environ.setdefault("MPLBACKEND", "Agg")
 
     def run():
