@@ -71,22 +71,22 @@ def empirical_audit(
     sampler_a: Sampler,
     sampler_b: Sampler,
     *,
-    claimed_epsilon: float | None = None,
-    claimed_delta: float = 0.0,
-    claim: PrivacyClaim | None = None,
-    n_samples: int = 1_000_000,
-    confidence: float = 0.95,
     statistic: Callable[[np.ndarray], np.ndarray] | None = None,
     events: Sequence[Event] | None = None,
     selection: Literal["split", "bonferroni"] = "split",
     max_cuts: int = 160,
     bonferroni_m: int = 64,
-    rng: np.random.Generator,
+    confidence: float = 0.95,
     mechanism: str = "",
+    claimed_epsilon: float | None = None,
+    claimed_delta: float = 0.0,
+    claim: PrivacyClaim | None = None,
+    n_samples: int = 1_000_000,
     n_select: int | None = None,
     chunk_size: int | None = None,
     n_jobs: int = 1,
     seeded_samplers: bool = False,
+    rng: np.random.Generator,
 ) -> AuditResult:
     """Lower-bound ε of a mechanism from ``n_samples`` outputs on each of two neighbouring inputs.
 
@@ -206,13 +206,13 @@ def coverage_experiment(
     sampler_a: Sampler,
     sampler_b: Sampler,
     *,
-    true_epsilon: float,
-    n_samples: int,
-    reps: int,
-    confidence: float = 0.95,
-    delta: float = 0.0,
     events: Sequence[Event] | None = None,
     selections: Sequence[str] = ("split", "bonferroni"),
+    confidence: float = 0.95,
+    true_epsilon: float,
+    delta: float = 0.0,
+    n_samples: int,
+    reps: int,
     seed: int,
 ) -> pd.DataFrame:
     """Repeat :func:`empirical_audit` ``reps`` times per selection rule (streams ``generators(seed, reps)``) on a
@@ -225,12 +225,12 @@ def coverage_experiment(
             res = empirical_audit(
                 sampler_a,
                 sampler_b,
+                events=events,
+                selection=selection,  # type: ignore[arg-type]
+                confidence=confidence,
                 claimed_epsilon=true_epsilon,
                 claimed_delta=delta,
-                events=events,
                 n_samples=n_samples,
-                confidence=confidence,
-                selection=selection,  # type: ignore[arg-type]
                 rng=g,
             )
             rows.append(
