@@ -156,6 +156,8 @@ def empirical_audit(
 
 #: :func:`empirical_audit` counted in chunks (``chunk_size`` 10^6 unless given): the name under which the chunked
 #: audit was documented before ``empirical_audit(..., chunk_size=...)`` became its one entry.
+#:
+#: :meta hide-value:
 empirical_audit_chunked = functools.partial(empirical_audit, chunk_size=1_000_000)
 
 
