@@ -104,7 +104,7 @@ def exact_audit(
     (:func:`~dpcompendium.core.audit.result.claimed_privacy`).
     """
     claimed = claimed_privacy(claimed_epsilon, claimed_delta, claim)
-    claimed_delta = claimed[1]
+    delta = claimed[1]
     P = check_array(distributions, "distributions", ndim=2)
     m = P.shape[0]
     if np.any(P < 0) or np.any(np.abs(P.sum(axis=1) - 1.0) > 1e-6):
@@ -117,8 +117,8 @@ def exact_audit(
         check_int(j, "pairs[j]", minimum=0, maximum=m - 1)
     best = (-1.0, 0, 0, 0)
     for i, j in pair_list:
-        if claimed_delta > 0:
-            eps = exact_epsilon_at_delta(P[i], P[j], claimed_delta)
+        if delta > 0:
+            eps = exact_epsilon_at_delta(P[i], P[j], delta)
             o = int(np.argmax(_log_ratios(P[i], P[j])))
         else:
             r = _log_ratios(P[i], P[j])
