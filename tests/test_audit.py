@@ -514,3 +514,21 @@ def test_engine_takes_a_validated_claim_or_checks_the_numbers():
     assert exact_audit(dist, claimed_epsilon=1.0) == exact_audit(dist, claim=claim)
     with pytest.raises(ValueError, match=r"^claimed_epsilon must be finite and > 0, got -1\.0$"):
         exact_audit(dist, claimed_epsilon=-1.0)
+
+
+def test_n_select_in_memory_sets_the_split():
+    """``n_select`` samples choose the event, the rest bound ε (in memory as chunked): the default is the half, and a
+    value outside [10, n − 10] is a one-line ValueError."""
+    sa, sb = _laplace_pair(1.0)
+
+    def run(**kw):
+        return empirical_audit(
+            sa, sb, claimed_epsilon=1.0, n_samples=4000, rng=np.random.default_rng(7), **kw
+        )
+
+    assert run() == run(n_select=2000)
+    for selection in ("split", "bonferroni"):
+        res = run(n_select=1000, selection=selection)
+        assert res.n_samples == 4000 and 0.0 <= res.audited_epsilon <= 1.0
+    with pytest.raises(ValueError, match=r"^n_select must be <= 3990, got 3995$"):
+        run(n_select=3995)

@@ -42,7 +42,7 @@ Big audits (``chunk_size=C``, ``dpcompendium audit ... --chunk-size C``): the se
 outputs per candidate input, drawn from the same streams as in memory but as one task per candidate pair (it draws
 the pair's selection outputs and returns only its rows and best event, so this process holds no samples and the
 pairs are searched in parallel); the evaluation outputs of step 4 are drawn and counted in chunks of C
-(:func:`~dpcompendium.core.audit.chunked.empirical_audit_chunked`, :func:`dpcompendium.core.experiments.count_events_many`:
+(:func:`~dpcompendium.core.audit.empirical.empirical_audit` with ``chunk_size``, :func:`dpcompendium.core.experiments.count_events_many`:
 chunk i from child i of its own ``SeedSequence``, counts summed, both inputs' chunks in one batch of tasks), in this
 process, over ``n_jobs`` processes or as tasks on the Dask cluster of ``DPCOMPENDIUM_SCHEDULER`` (or ``scheduler=``),
 so a worker holds one chunk (or one pair's selection outputs) at a time and ``samples=10**8`` runs in bounded memory.

@@ -403,7 +403,7 @@ def _evaluate(func, req: _Request, batched, chosen, chosen_sel, best, event_name
             functools.partial(_in_event, best.stat.fn, enc.frozen_copy(), best.lo, best.hi)
         )
         # sample_outputs takes one integer from the generator it is given: the direction's selection samples
-        # can be drawn in tasks too (empirical_audit_chunked's seeded_samplers), none in this process
+        # can be drawn in tasks too (empirical_audit's seeded_samplers), none in this process
         spec = _spec(req.claim, chosen, sample=draw, events=[(event_name, event)],
                      audit_kw={"seeded_samplers": True})  # fmt: skip
         res = run_audit(spec, n_samples=samples, confidence=c, rng=rng_ev, chunk_size=req.chunk_size,

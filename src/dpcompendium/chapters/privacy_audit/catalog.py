@@ -13,7 +13,7 @@ is an error, never skipped. :func:`run_catalog` runs every spec through
 
 Big audits. An empirical row with more samples than ``chunk_size`` (default 10^6, so never at the chapter's default
 size) is audited in the calling process with
-:func:`~dpcompendium.core.audit.chunked.empirical_audit_chunked`: the event chosen on ``min(n/2, chunk_size)`` samples
+:func:`~dpcompendium.core.audit.empirical.empirical_audit` with ``chunk_size``: the event chosen on ``min(n/2, chunk_size)`` samples
 per input in memory, the other samples counted in chunks of ``chunk_size`` as tasks — over ``n_jobs`` processes, or on
 the Dask cluster of ``DPCOMPENDIUM_SCHEDULER`` (``dpcompendium run CHAPTER --scheduler ...``), so that 10^8+
 samples per input need one chunk of memory per worker. Which rows are chunked depends on ``n_samples`` and

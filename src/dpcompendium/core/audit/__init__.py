@@ -5,19 +5,20 @@
 - :mod:`.empirical` — Clopper–Pearson lower bounds on ε from samples of M(D) and M(D'), events searched over
   intervals of a statistic on one half of the samples and evaluated on the other (or Bonferroni-corrected), in the
   style of StatDP [ding2018detecting] and DP-Sniper [bichsel2021dpsniper]; (ε, δ) audits at the claimed δ.
-- :mod:`.chunked` — the same split-selection audit with the evaluation counted in chunks (10^8+ samples).
+- :mod:`.chunked` — the counting of the same split-selection audit in chunks (10^8+ samples:
+  ``empirical_audit(..., chunk_size=...)``).
 - :mod:`.spec` — :class:`AuditSpec` (raw neighbouring datasets + the whole pipeline), :func:`are_neighbours`,
   :func:`run_audit`: the one path every audit (book or user code) goes through.
 """
 
 from ..mechanisms.gaussian import gaussian_delta, gaussian_epsilon
-from .chunked import empirical_audit_chunked
 from .empirical import (
     Event,
     Sampler,
     clopper_pearson,
     coverage_experiment,
     empirical_audit,
+    empirical_audit_chunked,
     epsilon_lower_bound,
     interval_cuts,
 )

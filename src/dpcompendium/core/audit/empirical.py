@@ -25,6 +25,7 @@ Gaussian and a discrete sampler is checked in ``tests/test_audit.py``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Literal
 
@@ -34,7 +35,7 @@ import pandas as pd
 from ..privacy import PrivacyClaim
 from ..rng import generators
 from ..validation import check_int, check_rng
-from .chunked import empirical_audit_chunked
+from .chunked import _count_evaluation, _one_event_in_tasks
 from .events import (  # noqa: F401 - re-exported: the audit's public names
     Event,
     Sampler,
@@ -60,6 +61,7 @@ __all__ = [
     "clopper_pearson",
     "coverage_experiment",
     "empirical_audit",
+    "empirical_audit_chunked",
     "epsilon_lower_bound",
     "interval_cuts",
 ]
@@ -69,21 +71,22 @@ def empirical_audit(
     sampler_a: Sampler,
     sampler_b: Sampler,
     *,
-    claimed_epsilon: float | None = None,
-    claimed_delta: float = 0.0,
-    claim: PrivacyClaim | None = None,
-    n_samples: int = 1_000_000,
-    confidence: float = 0.95,
     statistic: Callable[[np.ndarray], np.ndarray] | None = None,
     events: Sequence[Event] | None = None,
     selection: Literal["split", "bonferroni"] = "split",
     max_cuts: int = 160,
     bonferroni_m: int = 64,
-    rng: np.random.Generator,
+    confidence: float = 0.95,
     mechanism: str = "",
+    claimed_epsilon: float | None = None,
+    claimed_delta: float = 0.0,
+    claim: PrivacyClaim | None = None,
+    n_samples: int = 1_000_000,
+    n_select: int | None = None,
     chunk_size: int | None = None,
     n_jobs: int = 1,
     seeded_samplers: bool = False,
+    rng: np.random.Generator,
 ) -> AuditResult:
     """Lower-bound ε of a mechanism from ``n_samples`` outputs on each of two neighbouring inputs.
 
@@ -92,57 +95,70 @@ def empirical_audit(
     With ``claimed_delta > 0`` the bound is on ε at that δ. Returns an :class:`AuditResult` whose ``audited_epsilon``
     is ≤ the true ε with probability ≥ ``confidence`` (for a correct mechanism the verdict is "holds" with at least
     that probability); ``p_a``, ``p_b`` are the event's frequencies on the evaluation samples.
+    ``n_select`` samples per input choose the event (default ``n_samples // 2``), the other ``n_samples − n_select``
+    bound ε.
     ``chunk_size`` (split selection only): 10^8+ samples in bounded memory, the evaluation counted in chunks of that
-    size, over ``n_jobs`` or a Dask cluster (:func:`~dpcompendium.core.audit.chunked.empirical_audit_chunked`, which
-    also takes ``seeded_samplers``; in memory it changes nothing).
+    size, over ``n_jobs`` or a Dask cluster (:mod:`~dpcompendium.core.audit.chunked`; the default ``n_select`` is then
+    ``min(n_samples // 2, chunk_size)``, and ``seeded_samplers`` declares samplers whose one-event selection may run
+    as tasks too; in memory it changes nothing).
     The claim: ``claimed_epsilon`` (and ``claimed_delta``), validated here, or a validated ``claim``
     (:func:`~dpcompendium.core.audit.result.claimed_privacy`; :func:`~dpcompendium.core.audit.spec.run_audit` passes
     its spec's).
     """
-    if chunk_size is not None:
-        if selection != "split":
-            raise ValueError(f"chunk_size needs selection='split', got selection={selection!r}")
-        return empirical_audit_chunked(
-            sampler_a,
-            sampler_b,
-            claimed_epsilon=claimed_epsilon,
-            claimed_delta=claimed_delta,
-            claim=claim,
-            n_samples=n_samples,
-            chunk_size=chunk_size,
-            confidence=confidence,
-            statistic=statistic,
-            events=events,
-            max_cuts=max_cuts,
-            n_jobs=n_jobs,
-            rng=rng,
-            mechanism=mechanism,
-            seeded_samplers=seeded_samplers,
-        )
-    claimed_epsilon, delta = claimed_privacy(claimed_epsilon, claimed_delta, claim)
-    n = check_int(n_samples, "n_samples", minimum=20)
-    c = _check_confidence(confidence)
-    rng = check_rng(rng)
     if selection not in ("split", "bonferroni"):
         raise ValueError(f"selection must be one of split|bonferroni, got {selection!r}")
-    bonferroni_m = check_int(bonferroni_m, "bonferroni_m", minimum=1)
+    if chunk_size is not None and selection != "split":
+        raise ValueError(f"chunk_size needs selection='split', got selection={selection!r}")
+    claimed_epsilon, delta = claimed_privacy(claimed_epsilon, claimed_delta, claim)
+    n = check_int(n_samples, "n_samples", minimum=20)
+    if chunk_size is not None:
+        chunk_size = check_int(chunk_size, "chunk_size", minimum=1)
+    if n_select is None:
+        n_select = n // 2 if chunk_size is None else min(n // 2, chunk_size)
+    n_sel = check_int(n_select, "n_select", minimum=10, maximum=n - 10)
+    c = _check_confidence(confidence)
+    rng = check_rng(rng)
     _check_events(events, statistic)
-    out_a = sampler_a(n, rng)
-    out_b = sampler_b(n, rng)
-    _check_shape("sampler_a", out_a, n)
-    _check_shape("sampler_b", out_b, n)
-    h = n // 2  # the event is chosen on the first half, its bound computed on the second
+    if chunk_size is None:
+        bonferroni_m = check_int(bonferroni_m, "bonferroni_m", minimum=1)
+    elif seeded_samplers and events is not None and len(events) == 1 and n_sel <= chunk_size:
+        name, forward, ka, kb = _one_event_in_tasks(
+            sampler_a, sampler_b, events[0], n, n_sel, chunk_size, n_jobs, rng, delta, c
+        )
+        return _bound_result(
+            mechanism, claimed_epsilon, delta, c, name, forward, ka, kb, n - n_sel, n
+        )
+    # in memory all n samples per input; chunked only the n_sel that choose the event
+    n_drawn = n if chunk_size is None else n_sel
+    out_a = sampler_a(n_drawn, rng)
+    out_b = sampler_b(n_drawn, rng)
+    _check_shape("sampler_a", out_a, n_drawn)
+    _check_shape("sampler_b", out_b, n_drawn)
+    h = n_sel  # the event is chosen on the first h samples, its bound computed on the rest
     n_ev = n - h
     if selection == "split":
         name, indicator, forward = select_event(
             out_a[:h], out_b[:h], h, statistic, events, max_cuts, delta, c
         )
-        ka, kb = (int(np.count_nonzero(indicator(out[h:]))) for out in (out_a, out_b))
+        if chunk_size is None:
+            ka, kb = (int(np.count_nonzero(indicator(out[h:]))) for out in (out_a, out_b))
+        else:
+            del out_a, out_b
+            ka, kb = _count_evaluation(
+                sampler_a, sampler_b, indicator, n_ev, chunk_size, n_jobs, rng
+            )
         return _bound_result(mechanism, claimed_epsilon, delta, c, name, forward, ka, kb, n_ev, n)
     eps, name, forward, p_a, p_b = _bonferroni(
         out_a, out_b, h, statistic, events, max_cuts, bonferroni_m, delta, c
     )
     return _result(mechanism, claimed_epsilon, delta, eps, c, name, forward, p_a, p_b, n)
+
+
+#: :func:`empirical_audit` counted in chunks (``chunk_size`` 10^6 unless given): the name under which the chunked
+#: audit was documented before ``empirical_audit(..., chunk_size=...)`` became its one entry.
+#:
+#: :meta hide-value:
+empirical_audit_chunked = functools.partial(empirical_audit, chunk_size=1_000_000)
 
 
 def _bonferroni(out_a, out_b, h, statistic, events, max_cuts, bonferroni_m, delta, c):
@@ -192,13 +208,13 @@ def coverage_experiment(
     sampler_a: Sampler,
     sampler_b: Sampler,
     *,
-    true_epsilon: float,
-    n_samples: int,
-    reps: int,
-    confidence: float = 0.95,
-    delta: float = 0.0,
     events: Sequence[Event] | None = None,
     selections: Sequence[str] = ("split", "bonferroni"),
+    confidence: float = 0.95,
+    true_epsilon: float,
+    delta: float = 0.0,
+    n_samples: int,
+    reps: int,
     seed: int,
 ) -> pd.DataFrame:
     """Repeat :func:`empirical_audit` ``reps`` times per selection rule (streams ``generators(seed, reps)``) on a
@@ -211,12 +227,12 @@ def coverage_experiment(
             res = empirical_audit(
                 sampler_a,
                 sampler_b,
+                events=events,
+                selection=selection,  # type: ignore[arg-type]
+                confidence=confidence,
                 claimed_epsilon=true_epsilon,
                 claimed_delta=delta,
-                events=events,
                 n_samples=n_samples,
-                confidence=confidence,
-                selection=selection,  # type: ignore[arg-type]
                 rng=g,
             )
             rows.append(

@@ -1,10 +1,9 @@
 """What every empirical audit shares: events, their counts and the confidence bounds on ε they give.
 
-The in-memory audit (:mod:`dpcompendium.core.audit.empirical`) and the chunked one
-(:mod:`dpcompendium.core.audit.chunked`) both build on these: interval events
-of a statistic (:func:`interval_cuts`, :func:`pooled_sorted`), Clopper–Pearson bounds (:func:`clopper_pearson`,
-:func:`epsilon_lower_bound`) and the result of an audit. Neither imports the other's internals from here on up: the
-chunked audit imports this module, and the in-memory audit hands big audits to the chunked one.
+The audit (:mod:`dpcompendium.core.audit.empirical`, in memory or with its evaluation counted in chunks by
+:mod:`dpcompendium.core.audit.chunked`) builds on these: interval events of a statistic (:func:`interval_cuts`,
+:func:`pooled_sorted`), Clopper–Pearson bounds (:func:`clopper_pearson`, :func:`epsilon_lower_bound`) and the result
+of an audit.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from numpy.typing import ArrayLike
 from scipy.stats import beta, norm
 
 from ..validation import check_int
-from .result import AuditResult, verdict
+from .result import AuditResult, audit_result
 
 __all__ = [
     "Event",
@@ -260,17 +259,8 @@ def _result(
     """The :class:`AuditResult` of an empirical audit whose event ``name`` bounds ε at ``eps`` (in-memory and chunked
     audits alike): the direction is M(D) over M(D') when ``forward``, ``p_a``/``p_b`` the evaluation frequencies."""
     direction = "M(D) over M(D')" if forward else "M(D') over M(D)"
-    eps = float(eps)
-    return AuditResult(
-        mechanism=mechanism,
-        audit="empirical",
-        claimed_epsilon=claimed_epsilon,
-        claimed_delta=float(delta),
-        audited_epsilon=eps,
-        confidence=confidence,
-        verdict=verdict(eps, claimed_epsilon, "empirical"),
-        event=f"{name}, {direction}",
-        p_a=float(p_a),
-        p_b=float(p_b),
-        n_samples=n_samples,
+    event = f"{name}, {direction}"
+    claimed = (claimed_epsilon, delta)
+    return audit_result(
+        mechanism, "empirical", claimed, eps, confidence, event, p_a, p_b, n_samples
     )

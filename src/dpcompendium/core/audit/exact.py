@@ -19,7 +19,7 @@ from numpy.typing import ArrayLike
 
 from ..privacy import PrivacyClaim
 from ..validation import check_array, check_int
-from .result import AuditResult, claimed_privacy, verdict
+from .result import AuditResult, audit_result, claimed_privacy
 
 __all__ = [
     "exact_audit",
@@ -103,7 +103,8 @@ def exact_audit(
     (and ``claimed_delta``), validated here, or a validated ``claim``
     (:func:`~dpcompendium.core.audit.result.claimed_privacy`).
     """
-    claimed_epsilon, claimed_delta = claimed_privacy(claimed_epsilon, claimed_delta, claim)
+    claimed = claimed_privacy(claimed_epsilon, claimed_delta, claim)
+    delta = claimed[1]
     P = check_array(distributions, "distributions", ndim=2)
     m = P.shape[0]
     if np.any(P < 0) or np.any(np.abs(P.sum(axis=1) - 1.0) > 1e-6):
@@ -116,8 +117,8 @@ def exact_audit(
         check_int(j, "pairs[j]", minimum=0, maximum=m - 1)
     best = (-1.0, 0, 0, 0)
     for i, j in pair_list:
-        if claimed_delta > 0:
-            eps = exact_epsilon_at_delta(P[i], P[j], claimed_delta)
+        if delta > 0:
+            eps = exact_epsilon_at_delta(P[i], P[j], delta)
             o = int(np.argmax(_log_ratios(P[i], P[j])))
         else:
             r = _log_ratios(P[i], P[j])
@@ -127,15 +128,5 @@ def exact_audit(
             best = (eps, i, j, o)
     eps, i, j, o = best
     label = outputs[o] if outputs is not None else o
-    return AuditResult(
-        mechanism=mechanism,
-        audit="exact",
-        claimed_epsilon=claimed_epsilon,
-        claimed_delta=float(claimed_delta),
-        audited_epsilon=eps,
-        confidence=1.0,
-        verdict=verdict(eps, claimed_epsilon, "exact"),
-        event=f"output {label!s} (inputs {i} vs {j})",
-        p_a=float(P[i, o]),
-        p_b=float(P[j, o]),
-    )
+    event = f"output {label!s} (inputs {i} vs {j})"
+    return audit_result(mechanism, "exact", claimed, eps, 1.0, event, P[i, o], P[j, o])

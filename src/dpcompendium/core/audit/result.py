@@ -9,7 +9,7 @@ from typing import Literal
 from ..privacy import PrivacyClaim
 from ..validation import check_delta, check_epsilon
 
-__all__ = ["AuditResult", "claimed_privacy", "verdict"]
+__all__ = ["AuditResult", "audit_result", "claimed_privacy", "verdict"]
 
 #: Relative slack for comparing an *exact* ε with its claim (floating-point rounding only).
 EXACT_RTOL = 1e-9
@@ -65,3 +65,33 @@ class AuditResult:
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+
+def audit_result(
+    mechanism: str,
+    audit: Literal["exact", "empirical"],
+    claimed: tuple[float, float],
+    audited_epsilon: float,
+    confidence: float,
+    event: str,
+    p_a: float,
+    p_b: float,
+    n_samples: int = 0,
+) -> AuditResult:
+    """The :class:`AuditResult` of an exact or empirical audit of the ``claimed`` (ε, δ) (validated: from
+    :func:`claimed_privacy`), its :func:`verdict` computed here, the one place for both kinds of audit."""
+    claimed_epsilon, claimed_delta = claimed
+    eps = float(audited_epsilon)
+    return AuditResult(
+        mechanism=mechanism,
+        audit=audit,
+        claimed_epsilon=claimed_epsilon,
+        claimed_delta=float(claimed_delta),
+        audited_epsilon=eps,
+        confidence=confidence,
+        verdict=verdict(eps, claimed_epsilon, audit),  # type: ignore[arg-type]
+        event=event,
+        p_a=float(p_a),
+        p_b=float(p_b),
+        n_samples=n_samples,
+    )

@@ -198,7 +198,7 @@ def run_audit(
 
     ``chunk_size`` (empirical specs): the evaluation samples are counted in chunks of that size, over ``n_jobs``
     processes or the Dask cluster of ``DPCOMPENDIUM_SCHEDULER``
-    (:func:`~dpcompendium.core.audit.chunked.empirical_audit_chunked`); the result depends on it, never on where the
+    (:mod:`~dpcompendium.core.audit.chunked`); the result depends on it, never on where the
     chunks run. ``None``: every sample in memory."""
     check_neighbours(spec)
     claim = spec.claim
