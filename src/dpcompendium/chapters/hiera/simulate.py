@@ -171,7 +171,7 @@ def mae_experiment(
     """MAE of the mean estimate and its standard error per (dataset, ``axis``, ε), over ``reps`` repetitions of
     :func:`simulate_estimates`: ``axis`` is one of its options (``"mu"`` or ``"method"``), swept over ``values``;
     ``kw``: its other options, fixed. Columns dataset, ``axis``, epsilon, reps, mae, mae_se. Experiments 1 and 2 are
-    :data:`mu_experiment` and :data:`methods_experiment`."""
+    :func:`mu_experiment` and :func:`methods_experiment`."""
     grid = {"dataset": list(data), axis: list(values), "epsilon": list(epsilons)}
     cell = partial(_cell, data=dict(data), **kw)
     runs = sweep(cell, grid, reps, seed, n_jobs=n_jobs, vectorized=True)

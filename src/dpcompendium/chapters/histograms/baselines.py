@@ -527,7 +527,7 @@ def php(
     (Gumbel-max), which has the same distribution as their one-at-a-time draws because each decision depends only
     on its own part; (d) randomness comes from ``rng`` (theirs mixes numpy's and Python's global generators).
 
-    ``variant="level-wise"`` (also :data:`php_levelwise`) is a level-wise reading of the bisection that is **not**
+    ``variant="level-wise"`` (also :func:`php_levelwise`) is a level-wise reading of the bisection that is **not**
     the authors' procedure (this chapter's earlier P-HP; kept to show how much the published procedure's details
     matter): ``depth`` levels (default ⌈log₂ n⌉) of decisions with ε₁/depth each (ε₁ = ratio·ε; the authors spend
     ε_cluster/(2·depth)), no final selection among intermediate partitions (the last one is released), no cap on the
