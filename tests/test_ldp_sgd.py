@@ -215,3 +215,18 @@ def test_edges_give_one_level_per_budget(rng):
     x, y = synthetic_regression(2_000, 2, np.random.default_rng(3))
     with pytest.raises(ValueError, match="edges must have 4 entries"):
         kfold_mse(x, y, "hiera", [1.0], rng, settings=SGDSettings(edges=(-0.5, 0.0, 0.5)))
+
+
+@pytest.mark.parametrize(
+    ("kw", "name"),
+    [
+        ({"mu": 6}, "mu"),
+        ({"lam": -1.0}, "lam"),
+        ({"lr_power": 0.0}, "lr_power"),
+        ({"group_rule": "book"}, "group_rule"),
+    ],
+)
+def test_sgd_settings_are_validated_once_on_construction(kw, name):
+    with pytest.raises(ValueError, match=name):
+        SGDSettings(**kw)
+    assert SGDSettings().edges.tolist() == list(DEFAULT_EDGES)
