@@ -69,7 +69,8 @@ def test_bench_sgd_experiment_at_default_parameters(benchmark):
         data["adult"] = D.adult_regression()
     if "synthetic" in p["sgd_datasets"]:
         data["synthetic"] = D.synthetic_regression(p["sgd_n_users"], p["sgd_d"], make_rng(ss[4]))
-    kw = {k: p[k] for k in ("folds", "n_jobs", "mu", "lam", "group_rule", "lr_power")}
+    kw = {k: p[k] for k in ("folds", "n_jobs")}
+    kw["settings"] = S.SGDSettings(**{k: p[k] for k in ("mu", "lam", "group_rule", "lr_power")})
     table = benchmark.pedantic(
         S.sgd_experiment,
         args=(data, p["epsilons"], p["sgd_methods"], seed),

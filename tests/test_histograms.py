@@ -695,3 +695,7 @@ def test_release_php_variants():
     assert H.privacy_claim("php", 1.0, "level-wise").private
     with pytest.raises(ValueError, match=r"variant must be 'private'\|'level-wise' for method php"):
         H.release("php", X64, 1.0, np.random.default_rng(4), variant="as-written")
+    d = H.php(X64, 1.0, np.random.default_rng(4), variant="level-wise", size=3)
+    np.testing.assert_array_equal(c, d)
+    with pytest.raises(ValueError, match=r"variant must be one of private\|level-wise"):
+        H.php(X64, 1.0, np.random.default_rng(4), variant="as-written")

@@ -14,6 +14,7 @@ from dpcompendium.chapters.hiera.hiera import compensation_weights
 from dpcompendium.chapters.hiera.levels import DEFAULT_EDGES, SGD_TEXT_MULTIPLIERS
 from dpcompendium.chapters.hiera.numeric import _duchi_bits, _pm, duchi_constant
 from dpcompendium.chapters.hiera.sgd import (
+    SGDSettings,
     _estimate,
     _folds,
     _Runs,
@@ -213,4 +214,19 @@ def test_estimate_is_the_reference_to_rounding(method, faithful):
 def test_edges_give_one_level_per_budget(rng):
     x, y = synthetic_regression(2_000, 2, np.random.default_rng(3))
     with pytest.raises(ValueError, match="edges must have 4 entries"):
-        kfold_mse(x, y, "hiera", [1.0], rng, edges=(-0.5, 0.0, 0.5))
+        kfold_mse(x, y, "hiera", [1.0], rng, settings=SGDSettings(edges=(-0.5, 0.0, 0.5)))
+
+
+@pytest.mark.parametrize(
+    ("kw", "name"),
+    [
+        ({"mu": 6}, "mu"),
+        ({"lam": -1.0}, "lam"),
+        ({"lr_power": 0.0}, "lr_power"),
+        ({"group_rule": "book"}, "group_rule"),
+    ],
+)
+def test_sgd_settings_are_validated_once_on_construction(kw, name):
+    with pytest.raises(ValueError, match=name):
+        SGDSettings(**kw)
+    assert SGDSettings().edges.tolist() == list(DEFAULT_EDGES)

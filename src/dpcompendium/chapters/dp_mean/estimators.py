@@ -86,6 +86,15 @@ def _inputs(
     return arr, eps, lo, hi
 
 
+def _claim_args(
+    epsilon: float, bounds: Any, variant: Any, neighbours: Any
+) -> tuple[float, float, float, str, str]:
+    """The arguments of a claim, validated once: (ε, a, b, variant, neighbours)."""
+    eps = check_epsilon(epsilon)
+    lo, hi = check_bounds(bounds)
+    return eps, lo, hi, _check_variant(variant), _check_neighbours(neighbours)
+
+
 def _out(y: np.ndarray) -> np.ndarray | float:
     return float(y) if np.ndim(y) == 0 else y
 
@@ -110,10 +119,7 @@ def composition_epsilon(
     add-remove: ε_sum = (ε/2)·max(|a|,|b|)/S and ε_count = ε/2; replace-one: ε_sum = (ε/2)·Δ/S, ε_count = 0.
     The average is post-processing of the pair, so its loss is at most ε_sum + ε_count (exactly that for the pair).
     """
-    eps = check_epsilon(epsilon)
-    lo, hi = check_bounds(bounds)
-    variant = _check_variant(variant)
-    neighbours = _check_neighbours(neighbours)
+    eps, lo, hi, variant, neighbours = _claim_args(epsilon, bounds, variant, neighbours)
     delta, big = hi - lo, max(abs(lo), abs(hi))
     scale_sens = delta if variant == "as-written" else big
     if neighbours == "add-remove":
@@ -229,10 +235,7 @@ def noisy_average_resampling(
 def _claim_resampling(
     epsilon: float, bounds: Any, variant: Variant = "as-written", neighbours: str = "replace-one"
 ) -> PrivacyClaim:
-    eps = check_epsilon(epsilon)
-    lo, hi = check_bounds(bounds)
-    variant = _check_variant(variant)
-    neighbours = _check_neighbours(neighbours)
+    eps, lo, hi, variant, neighbours = _claim_args(epsilon, bounds, variant, neighbours)
     sens = f"sum: b - a = {hi - lo:g} (n public, not noised)"
     if neighbours == "add-remove":
         why = "uses the true count n, which add-remove neighbours change; no add-remove guarantee"
@@ -373,10 +376,7 @@ def noisy_average_normalized(
 def _claim_normalized(
     epsilon: float, bounds: Any, variant: Variant = "as-written", neighbours: str = "add-remove"
 ) -> PrivacyClaim:
-    eps = check_epsilon(epsilon)
-    lo, hi = check_bounds(bounds)
-    variant = _check_variant(variant)
-    neighbours = _check_neighbours(neighbours)
+    eps, lo, hi, variant, neighbours = _claim_args(epsilon, bounds, variant, neighbours)
     if neighbours == "replace-one":
         sens = f"centred sum: b - a = {hi - lo:g} (centring does not help); count: 0"
         spent = eps / 2 if variant == "as-written" else eps
@@ -446,11 +446,8 @@ def effective_claim(
     add-remove (¾ε as written), (ε/2)·Δ/S under replace-one. ``why`` records the nominal ε
     {cite}`dwork2014algorithmic`.
     """
-    _method(method)
-    eps = check_epsilon(epsilon)
-    lo, hi = check_bounds(bounds)
-    variant = _check_variant(variant)
-    neighbours = _check_neighbours(neighbours or METHODS[method][1])
+    _, design = _method(method)
+    eps, lo, hi, variant, neighbours = _claim_args(epsilon, bounds, variant, neighbours or design)
     nominal = privacy_claim(
         method, eps, (lo, hi), variant if method != "clamped" else "as-written", neighbours
     )

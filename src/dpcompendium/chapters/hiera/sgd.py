@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
@@ -35,6 +36,7 @@ from .numeric import _pm, duchi_constant
 __all__ = [
     "SGD_METHODS",
     "SGD_VARIANTS",
+    "SGDSettings",
     "group_size",
     "kfold_mse",
     "ldp_sgd",
@@ -188,7 +190,7 @@ def _hiera_runs(counts: np.ndarray, runs: _Runs, rng: np.random.Generator):
     return (a - b).sum(axis=-1), n.sum(axis=-1)
 
 
-def _sgd(xa, ya, train, method, eps, faithful, mu, lam, g, edges, rng, lr_power=0.5) -> np.ndarray:
+def _sgd(xa, ya, train, method, eps, faithful, settings, g, rng) -> np.ndarray:
     """Vectorized SGD: runs = (ε, fold) for budgets ``eps`` (E,) and training sets ``train`` (F, m); group size g.
 
     Returns β of shape (E, F, d̃). Visiting order: one uniformly random permutation of all users, restricted to each
@@ -212,7 +214,8 @@ def _sgd(xa, ya, train, method, eps, faithful, mu, lam, g, edges, rng, lr_power=
         order[f] = np.flatnonzero(member.take(perm))
     e_runs = np.repeat(eps, n_f)  # (R,), R = E·F, run r = (e, f) with f fastest
     sched = e_runs[:, None] * np.asarray(HIERA_MULTIPLIERS if faithful else SGD_TEXT_MULTIPLIERS)
-    runs = _Runs(e_runs, sched, edges, mu, dt)
+    lam, lr_power = settings.lam, settings.lr_power
+    runs = _Runs(e_runs, sched, settings.edges, settings.mu, dt)
     beta = rng.random((n_e, n_f, dt))
     flat = (n_e * n_f, g)
     x_off = dt * np.arange(n_f * g).reshape(n_f, g)  # row offset of user (f, i) in the flat xt
@@ -253,15 +256,41 @@ def _sgd(xa, ya, train, method, eps, faithful, mu, lam, g, edges, rng, lr_power=
     return beta
 
 
-def _check_settings(lam, lr_power):
-    if isinstance(lam, bool) or not isinstance(lam, int | float) or not 0 <= lam < math.inf:
-        raise ValueError(f"lam must be a finite number >= 0, got {lam!r}")
-    if (
-        isinstance(lr_power, bool)
-        or not isinstance(lr_power, int | float)
-        or not 0 < lr_power < math.inf
-    ):
-        raise ValueError(f"lr_power must be a finite number > 0, got {lr_power!r}")
+@dataclass(frozen=True, eq=False)
+class SGDSettings:
+    """The settings of :func:`ldp_sgd` and :func:`kfold_mse` beyond the data, ε and the variant, validated once.
+
+    ``mu``: HierA's data-reuse factor (1 to the number of levels); ``lam``: the regularisation coefficient λ ≥ 0;
+    ``group_rule``: users per iteration, ``"code"`` or ``"text"`` (:func:`group_size`); ``lr_power``: the learning
+    rate t^(−lr_power) at iteration t (> 0; the source: 1/√t); ``edges``: the level edges of LHP, one level per
+    budget of the schedule (stored as an array).
+    """
+
+    mu: int = 2
+    lam: float = 1e-4
+    group_rule: str = "code"
+    lr_power: float = 0.5
+    edges: ArrayLike = DEFAULT_EDGES
+
+    def __post_init__(self) -> None:
+        e = check_edges(self.edges)
+        if e.size != len(HIERA_MULTIPLIERS) - 1:  # one level per budget of the schedule
+            raise ValueError(
+                f"edges must have {len(HIERA_MULTIPLIERS) - 1} entries (5 levels), got {e.tolist()}"
+            )
+        object.__setattr__(self, "edges", e)
+        object.__setattr__(self, "mu", check_int(self.mu, "mu", minimum=1, maximum=e.size + 1))
+        lam, lr_power = self.lam, self.lr_power
+        if isinstance(lam, bool) or not isinstance(lam, int | float) or not 0 <= lam < math.inf:
+            raise ValueError(f"lam must be a finite number >= 0, got {lam!r}")
+        if (
+            isinstance(lr_power, bool)
+            or not isinstance(lr_power, int | float)
+            or not 0 < lr_power < math.inf
+        ):
+            raise ValueError(f"lr_power must be a finite number > 0, got {lr_power!r}")
+        if self.group_rule not in ("code", "text"):
+            raise ValueError(f"group_rule must be 'code' or 'text', got {self.group_rule!r}")
 
 
 def _check_xy(x, y):
@@ -282,45 +311,25 @@ def ldp_sgd(
     rng: np.random.Generator,
     *,
     faithful: bool = False,
-    mu: int = 2,
-    lam: float = 1e-4,
-    group_rule: str = "code",
-    lr_power: float = 0.5,
-    edges: ArrayLike = DEFAULT_EDGES,
+    settings: SGDSettings = SGDSettings(),
 ) -> np.ndarray:
     """Algorithm 4: one pass of LDP mini-batch SGD over the n users of (x, y); returns β = [b, α_1, …, α_d].
 
-    Users are visited in a random order; the last n mod G users are not used (as in the source).
+    Users are visited in a random order; the last n mod G users are not used (as in the source). ``settings``: μ,
+    λ, the group-size rule, the learning rate and the level edges (:class:`SGDSettings`).
     """
     eps = check_epsilon(epsilon)
     rng = check_rng(rng)
-    xa, ya, e, mu = _check_run(x, y, method, mu, edges, lam, lr_power)
-    g = group_size(xa.shape[1] + 1, eps, group_rule)
-    train = np.arange(ya.size)[None]
-    return _sgd(xa, ya, train, method, np.array([eps]), faithful, mu, lam, g, e, rng, lr_power)[
-        0, 0
-    ]
-
-
-def _check_run(x, y, method, mu, edges, lam, lr_power):
-    """Validate the arguments shared by :func:`ldp_sgd` and :func:`kfold_mse`; return (x, y, edges, mu)."""
-    e, mu = _check_options(method, mu, edges, lam, lr_power)
+    _check_method(method)
     xa, ya = _check_xy(x, y)
-    return xa, ya, e, mu
+    g = group_size(xa.shape[1] + 1, eps, settings.group_rule)
+    train = np.arange(ya.size)[None]
+    return _sgd(xa, ya, train, method, np.array([eps]), faithful, settings, g, rng)[0, 0]
 
 
-def _check_options(method, mu, edges, lam, lr_power):
-    """Validate everything but the data; return (edges, mu)."""
-    e = check_edges(edges)
-    if e.size != len(HIERA_MULTIPLIERS) - 1:  # one level per budget of the schedule
-        raise ValueError(
-            f"edges must have {len(HIERA_MULTIPLIERS) - 1} entries (5 levels), got {e.tolist()}"
-        )
-    mu = check_int(mu, "mu", minimum=1, maximum=e.size + 1)
-    _check_settings(lam, lr_power)
+def _check_method(method: str) -> None:
     if method not in SGD_METHODS:
         raise ValueError(f"method must be one of {', '.join(SGD_METHODS)}, got {method!r}")
-    return e, mu
 
 
 def _folds(n: int, folds: int, faithful: bool, rng: np.random.Generator):
@@ -342,11 +351,7 @@ def kfold_mse(
     folds: int = 5,
     faithful: bool = False,
     faithful_eval: bool | None = None,
-    mu: int = 2,
-    lam: float = 1e-4,
-    group_rule: str = "code",
-    lr_power: float = 0.5,
-    edges: ArrayLike = DEFAULT_EDGES,
+    settings: SGDSettings = SGDSettings(),
 ) -> np.ndarray:
     """Cross-validated MSE of :func:`ldp_sgd` for each ε (squared errors pooled over folds, as in the source).
 
@@ -356,24 +361,22 @@ def kfold_mse(
     five folds five times changes nothing in expectation and is not repeated.) All folds and every ε with the same
     group size run in one vectorized pass; training sets are cut to the shortest fold's length (one user less at
     most). ``faithful_eval`` (default: ``faithful``) sets the evaluation alone, so that the code's training can be
-    scored correctly. Returns an array aligned with ``epsilons``.
+    scored correctly. ``settings``: as in :func:`ldp_sgd`. Returns an array aligned with ``epsilons``.
     """
     xa, ya = _check_xy(x, y)
     rng = check_rng(rng)
-    e, mu = _check_options(method, mu, edges, lam, lr_power)
+    _check_method(method)
     eps = np.array([check_epsilon(v) for v in epsilons])
     folds = check_int(folds, "folds", minimum=2)
     faithful_eval = faithful if faithful_eval is None else bool(faithful_eval)
     splits = _folds(ya.size, folds, faithful_eval, rng)
     m = min(len(tr) for tr, _ in splits)
     train = np.stack([tr[:m] for tr, _ in splits])
-    sizes = np.array([group_size(xa.shape[1] + 1, v, group_rule) for v in eps])
+    sizes = np.array([group_size(xa.shape[1] + 1, v, settings.group_rule) for v in eps])
     beta = np.empty((eps.size, folds, xa.shape[1] + 1))
     for g in np.unique(sizes):
         which = np.flatnonzero(sizes == g)
-        beta[which] = _sgd(
-            xa, ya, train, method, eps[which], faithful, mu, lam, int(g), e, rng, lr_power
-        )
+        beta[which] = _sgd(xa, ya, train, method, eps[which], faithful, settings, int(g), rng)
     # squared errors pooled over the folds, in fold order: one matrix product per fold for every ε at once
     se = np.empty((eps.size, sum(te.size for _, te in splits)))
     start = 0
@@ -401,7 +404,7 @@ def least_squares_kfold_mse(
     return float(np.mean(np.concatenate(se)))
 
 
-def _sgd_cell(dataset, method, variant, rng, *, data, epsilons, folds, first_variant, **kw):
+def _sgd_cell(dataset, method, variant, rng, *, data, epsilons, folds, first_variant, settings):
     x, y = data[dataset]  # validated by sgd_experiment
     if (
         method == "least-squares"
@@ -420,7 +423,7 @@ def _sgd_cell(dataset, method, variant, rng, *, data, epsilons, folds, first_var
         folds=folds,
         faithful=variant != "corrected",
         faithful_eval=variant == "faithful",
-        **kw,
+        settings=settings,
     )
     return [{"epsilon": e, "folds": folds, "mse": float(v)} for e, v in zip(eps, mse, strict=True)]
 
@@ -431,15 +434,16 @@ def sgd_experiment(
     methods: Sequence[str],
     seed: int,
     *,
+    settings: SGDSettings = SGDSettings(),
     variants: Sequence[str] = SGD_VARIANTS,
     folds: int = 5,
     n_jobs: int = 1,
-    **kw,
 ) -> pd.DataFrame:
     """Experiment 3: K-fold MSE per dataset, method, variant and ε, plus ``least-squares`` (non-private, OLS).
 
     Variants: ``corrected`` (the text), ``code-training`` (the code's training, scored correctly), ``faithful`` (the
-    code's training and its evaluation).
+    code's training and its evaluation). ``settings``: the SGD's settings (:class:`SGDSettings`), the same for every
+    cell.
 
     Columns dataset, method, variant, epsilon (empty for non-private rows), folds, mse. ``method="none"`` is the
     same SGD without privacy. One random stream per (dataset, method, variant) cell (:func:`~dpcompendium.core.experiments.sweep`).
@@ -455,7 +459,7 @@ def sgd_experiment(
         epsilons=list(epsilons),
         folds=folds,
         first_variant=variants[0] if variants else None,
-        **kw,
+        settings=settings,
     )
     runs = sweep(cell, grid, 1, seed, n_jobs=n_jobs).drop(columns="rep")
     keep = ~((runs["method"] == "least-squares") & (runs["variant"] != variants[0]))

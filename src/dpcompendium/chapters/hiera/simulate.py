@@ -39,6 +39,7 @@ __all__ = [
     "METHODS",
     "actual_epsilon",
     "hiera_closed_form",
+    "mae_experiment",
     "methods_experiment",
     "mu_experiment",
     "simulate_estimates",
@@ -156,9 +157,21 @@ def _cell(dataset, epsilon, reps, rng, *, data, method, mu, **kw):
     return [{"rep": r, "error": float(x - v.mean())} for r, x in enumerate(est)]
 
 
-def _mae_table(data, axis, values, epsilons, reps, seed, n_jobs, **kw) -> pd.DataFrame:
+def mae_experiment(
+    data: Mapping[str, np.ndarray],
+    epsilons: Sequence[float],
+    values: Sequence,
+    reps: int,
+    seed: int,
+    *,
+    axis: str,
+    n_jobs: int = 1,
+    **kw,
+) -> pd.DataFrame:
     """MAE of the mean estimate and its standard error per (dataset, ``axis``, ε), over ``reps`` repetitions of
-    :func:`simulate_estimates` (``kw``: its options, fixed)."""
+    :func:`simulate_estimates`: ``axis`` is one of its options (``"mu"`` or ``"method"``), swept over ``values``;
+    ``kw``: its other options, fixed. Columns dataset, ``axis``, epsilon, reps, mae, mae_se. Experiments 1 and 2 are
+    :func:`mu_experiment` and :func:`methods_experiment`."""
     grid = {"dataset": list(data), axis: list(values), "epsilon": list(epsilons)}
     cell = partial(_cell, data=dict(data), **kw)
     runs = sweep(cell, grid, reps, seed, n_jobs=n_jobs, vectorized=True)
@@ -172,33 +185,13 @@ def _mae_table(data, axis, values, epsilons, reps, seed, n_jobs, **kw) -> pd.Dat
     )
 
 
-def mu_experiment(
-    data: Mapping[str, np.ndarray],
-    epsilons: Sequence[float],
-    mus: Sequence[int],
-    reps: int,
-    seed: int,
-    *,
-    n_jobs: int = 1,
-    **kw,
-) -> pd.DataFrame:
-    """Experiment 1: HierA's MAE for each μ and ε (columns dataset, mu, epsilon, reps, mae, mae_se)."""
-    return _mae_table(data, "mu", mus, epsilons, reps, seed, n_jobs, method="hiera", **kw)
+#: Experiment 1: HierA's MAE for each μ and ε, ``mu_experiment(data, epsilons, mus, reps, seed, *, n_jobs=1)``
+#: (columns dataset, mu, epsilon, reps, mae, mae_se).
+mu_experiment = partial(mae_experiment, axis="mu", method="hiera")
 
-
-def methods_experiment(
-    data: Mapping[str, np.ndarray],
-    epsilons: Sequence[float],
-    methods: Sequence[str],
-    reps: int,
-    seed: int,
-    *,
-    mu: int = 2,
-    n_jobs: int = 1,
-    **kw,
-) -> pd.DataFrame:
-    """Experiment 2: MAE of each method per dataset and ε (columns dataset, method, epsilon, reps, mae, mae_se)."""
-    return _mae_table(data, "method", methods, epsilons, reps, seed, n_jobs, mu=mu, **kw)
+#: Experiment 2: MAE of each method per dataset and ε, ``methods_experiment(data, epsilons, methods, reps, seed, *,
+#: mu=2, n_jobs=1)`` (columns dataset, method, epsilon, reps, mae, mae_se).
+methods_experiment = partial(mae_experiment, axis="method", mu=2)
 
 
 def actual_epsilon(

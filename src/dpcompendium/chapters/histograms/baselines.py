@@ -21,6 +21,7 @@ from ...core.validation import check_epsilon, check_int, check_sensitivity
 from ._common import finish, prepare, release_groups, split_budget
 
 __all__ = [
+    "PHP_VARIANTS",
     "ahp",
     "hierarchical",
     "identity",
@@ -207,8 +208,8 @@ def ahp(
     epsilon: float,
     rng: np.random.Generator,
     *,
-    ratio: float = 0.85,
     eta: float = 0.35,
+    ratio: float = 0.85,
     size: int | None = None,
 ) -> np.ndarray:
     """AHP (``zhang2014towards``): noisy counts with ε₁ = ratio·ε, thresholding, sorting, greedy clustering, then
@@ -322,7 +323,7 @@ def php_depth(n: int) -> int:
 
 
 def php_budget(
-    epsilon: float, n: int, *, ratio: float = 0.5, depth: int | None = None
+    epsilon: float, n: int, *, depth: int | None = None, ratio: float = 0.5
 ) -> dict[str, float]:
     """P-HP's budget accounting (authors' procedure, :func:`php`) for n bins.
 
@@ -356,9 +357,9 @@ def php_partition(
     epsilon: float,
     rng: np.random.Generator,
     *,
-    ratio: float = 0.5,
     depth: int | None = None,
     max_parts: int = 2000,
+    ratio: float = 0.5,
     size: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The partition step of P-HP as its authors implemented it (see :func:`php`), vectorized over repetitions.
@@ -456,14 +457,48 @@ def php_partition(
     return starts, counts
 
 
+def _php_levelwise_partition(
+    sae: _SAE,
+    n: int,
+    eps1: float,
+    eps2: float,
+    depth: int | None,
+    rng: np.random.Generator,
+    reps: int,
+) -> np.ndarray:
+    """The partition of P-HP's level-wise reading (``php(..., variant="level-wise")``): starts (R, n) bool."""
+    d = max(1, math.ceil(math.log2(n))) if depth is None else check_int(depth, "depth", minimum=1)
+    starts = np.zeros((reps, n), dtype=bool)
+    starts[:, 0] = True
+    final = np.zeros((reps, n), dtype=bool)
+    for _ in range(d):
+        rr, aa = np.nonzero(starts)
+        nxt = np.append(aa[1:], n)
+        same_row = np.append(rr[1:] == rr[:-1], False)
+        bb = np.where(same_row, nxt, n)
+        act = ~final[rr, aa] & (bb - aa >= 2)
+        if not act.any():
+            break
+        rr, aa, bb = rr[act], aa[act], bb[act]
+        t, is_split, _ = _php_choose(sae, rr, aa, bb, 1.0 / eps2, eps1 / d / (2.0 * 2.0), rng)
+        final[rr[~is_split], aa[~is_split]] = True
+        starts[rr[is_split], t[is_split]] = True
+    return starts
+
+
+#: The two readings of P-HP's procedure (:func:`php`'s ``variant``).
+PHP_VARIANTS = ("private", "level-wise")
+
+
 def php(
     x: ArrayLike,
     epsilon: float,
     rng: np.random.Generator,
     *,
-    ratio: float = 0.5,
+    variant: str = "private",
     depth: int | None = None,
     max_parts: int = 2000,
+    ratio: float = 0.5,
     size: int | None = None,
 ) -> np.ndarray:
     """P-HP (``acs2012differentially``) as its authors implemented it (the code DPBench runs, ``hay2016principled``).
@@ -491,50 +526,30 @@ def php(
     marked finished — we finish them, as the budget requires; (c) decisions of one level are drawn together
     (Gumbel-max), which has the same distribution as their one-at-a-time draws because each decision depends only
     on its own part; (d) randomness comes from ``rng`` (theirs mixes numpy's and Python's global generators).
+
+    ``variant="level-wise"`` (also :func:`php_levelwise`) is a level-wise reading of the bisection that is **not**
+    the authors' procedure (this chapter's earlier P-HP; kept to show how much the published procedure's details
+    matter): ``depth`` levels (default ⌈log₂ n⌉) of decisions with ε₁/depth each (ε₁ = ratio·ε; the authors spend
+    ε_cluster/(2·depth)), no final selection among intermediate partitions (the last one is released), no cap on the
+    parts (``max_parts`` is not used), no clamping at 0. Scores as above. ε-DP, add-remove: parts of a level are
+    disjoint (parallel composition), levels compose sequentially (ε₁), the part sums have Δ₁ = 1 (ε₂ = ε − ε₁).
     """
     arr, eps, rng, reps = prepare(x, epsilon, rng, size)
-    _, eps_count = split_budget(eps, ratio)
-    starts, _ = php_partition(
-        arr, eps, rng, ratio=ratio, depth=depth, max_parts=max_parts, size=reps
-    )
+    if variant not in PHP_VARIANTS:
+        raise ValueError(f"variant must be one of {'|'.join(PHP_VARIANTS)}, got {variant!r}")
+    eps_cluster, eps_count = split_budget(eps, ratio)
+    if variant == "level-wise":
+        starts = _php_levelwise_partition(
+            _SAE.of(arr), arr.size, eps_cluster, eps_count, depth, rng, reps
+        )
+    else:
+        starts, _ = php_partition(
+            arr, eps, rng, depth=depth, max_parts=max_parts, ratio=ratio, size=reps
+        )
     labels = np.cumsum(starts, axis=1) - 1
-    return finish(np.maximum(release_groups(arr, labels, arr.size, eps_count, rng), 0.0), size)
+    out = release_groups(arr, labels, arr.size, eps_count, rng)
+    return finish(out if variant == "level-wise" else np.maximum(out, 0.0), size)
 
 
-def php_levelwise(
-    x: ArrayLike,
-    epsilon: float,
-    rng: np.random.Generator,
-    *,
-    ratio: float = 0.5,
-    depth: int | None = None,
-    size: int | None = None,
-) -> np.ndarray:
-    """A level-wise reading of P-HP's bisection that is **not** the authors' procedure (this chapter's earlier P-HP;
-    kept to show how much the published procedure's details matter): ``depth`` levels (default ⌈log₂ n⌉) of
-    decisions with ε₁/depth each (ε₁ = ratio·ε; the authors spend ε_cluster/(2·depth)), no final selection among
-    intermediate partitions (the last one is released), no cap on the parts, no clamping at 0. Scores as in
-    :func:`php`. ε-DP, add-remove: parts of a level are disjoint (parallel composition), levels compose sequentially
-    (ε₁), the part sums have Δ₁ = 1 (ε₂ = ε − ε₁)."""
-    arr, eps, rng, reps = prepare(x, epsilon, rng, size)
-    eps1, eps2 = split_budget(eps, ratio)
-    n = arr.size
-    d = max(1, math.ceil(math.log2(n))) if depth is None else check_int(depth, "depth", minimum=1)
-    sae = _SAE.of(arr)
-    starts = np.zeros((reps, n), dtype=bool)
-    starts[:, 0] = True
-    final = np.zeros((reps, n), dtype=bool)
-    for _ in range(d):
-        rr, aa = np.nonzero(starts)
-        nxt = np.append(aa[1:], n)
-        same_row = np.append(rr[1:] == rr[:-1], False)
-        bb = np.where(same_row, nxt, n)
-        act = ~final[rr, aa] & (bb - aa >= 2)
-        if not act.any():
-            break
-        rr, aa, bb = rr[act], aa[act], bb[act]
-        t, is_split, _ = _php_choose(sae, rr, aa, bb, 1.0 / eps2, eps1 / d / (2.0 * 2.0), rng)
-        final[rr[~is_split], aa[~is_split]] = True
-        starts[rr[is_split], t[is_split]] = True
-    labels = np.cumsum(starts, axis=1) - 1
-    return finish(release_groups(arr, labels, n, eps2, rng), size)
+#: P-HP's level-wise reading, ``php(..., variant="level-wise")`` (see :func:`php`); not the authors' procedure.
+php_levelwise = functools.partial(php, variant="level-wise")

@@ -208,11 +208,11 @@ def sampling_grouping(
     epsilon: float,
     rng: np.random.Generator,
     *,
+    variant: Variant = "private",
     k: int = 32,
+    power: float = 2.0,
     eps1_share: float = 0.4,
     centre_share: float = 0.2,
-    variant: Variant = "private",
-    power: float = 2.0,
     size: int | None = None,
     return_groups: bool = False,
 ) -> np.ndarray | tuple[np.ndarray, np.ndarray, np.ndarray]:
