@@ -128,10 +128,10 @@ def energy_runs(
     seed: int,
     *,
     splits: Sequence[str] = ("equal", "unequal"),
-    n_jobs: int = 1,
+    r: int | None = None,
     neighbours: Neighbours = "replace-one",
     calibration: Calibration = "classical",
-    r: int | None = None,
+    n_jobs: int = 1,
 ) -> pd.DataFrame:
     """One row per (dataset, split, sites, rep, epsilon, method): the captured energy of the method's subspace
     relative to the non-private top-k subspace of the pooled data. A fresh random split per repetition."""
@@ -298,13 +298,13 @@ def svm_table(
     reps: int,
     seed: int,
     *,
-    max_rows: int = 3000,
-    folds: int = 5,
-    n_jobs: int = 1,
-    neighbours: Neighbours = "replace-one",
-    calibration: Calibration = "classical",
     r: int | None = None,
     end_to_end: bool = True,
+    folds: int = 5,
+    max_rows: int = 3000,
+    neighbours: Neighbours = "replace-one",
+    calibration: Calibration = "classical",
+    n_jobs: int = 1,
 ) -> pd.DataFrame:
     """Cross-validated accuracy of a linear SVM (scikit-learn ``LinearSVC`` on standardized projections ``XV``) for
     each method, on an equal split over ``sites`` sites; at most ``max_rows`` rows (a random subset) per CV. The

@@ -236,10 +236,10 @@ def federated_pca(
     rng: np.random.Generator,
     *,
     variant: Variant = "secure-aggregation",
+    masks: bool = False,
     reps: int | None = None,
     neighbours: Neighbours = "replace-one",
     calibration: Calibration = "classical",
-    masks: bool = False,
 ) -> np.ndarray:
     """Federated PCA with central-level noise: the server's ``A + E`` then its top-k eigenvectors.
 
@@ -311,11 +311,11 @@ def privacy_claim(
     delta: float,
     n: int,
     *,
+    dataset: str | None = None,
+    preprocessing: Preprocessing = "public",
     s: int = 1,
     neighbours: Neighbours = "replace-one",
     calibration: Calibration = "classical",
-    preprocessing: Preprocessing = "public",
-    dataset: str | None = None,
 ) -> PrivacyClaim:
     """The privacy statement of the *subspace* ``V′`` each method in :data:`METHODS` releases (``n`` = total rows,
     ``s`` = number of sites; what the sites publish after it: :func:`release_claim`). With ``dataset`` (a name of
@@ -457,9 +457,9 @@ def release_claim(
     n: int,
     *,
     release: str,
+    dataset: str | None = None,
     s: int = 1,
     calibration: Calibration = "classical",
-    dataset: str | None = None,
 ) -> PrivacyClaim:
     """What a row of the SVM experiment releases (``release``, one of :data:`RELEASES`; named by every caller, as a
     subspace and the source's step 7 after it differ in kind), as a claim.
@@ -472,7 +472,7 @@ def release_claim(
     if release not in RELEASES:
         raise ValueError(f"release must be one of {'|'.join(RELEASES)}, got {release!r}")
     eps, dlt = check_epsilon(epsilon), check_delta(delta)
-    kw = {"s": s, "calibration": calibration, "dataset": dataset}
+    kw = {"dataset": dataset, "s": s, "calibration": calibration}
     if release == "subspace":
         return privacy_claim(method, eps, dlt, n, **kw)
     if release == "exact-projections":
