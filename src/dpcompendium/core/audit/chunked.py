@@ -12,7 +12,7 @@ level α/2 each [clopper1934use] is a (1 − α)-confidence lower bound on ε, a
 on (rng's state, n_samples, chunk_size, n_select), never on ``n_jobs`` or the cluster. Memory: O(n_select +
 chunk_size) samples per process. The selection runs in this process (its samples come from ``rng`` in sequence),
 except for ``seeded_samplers`` with one given event (the user audit's case), where it joins the evaluation's batch of
-tasks (:func:`_one_event_in_tasks`).
+tasks (``_one_event_in_tasks``).
 """
 
 from __future__ import annotations
