@@ -24,18 +24,11 @@ from typing import Any
 import nbformat
 import numpy as np
 import pandas as pd
+from _chapter_ids import DP_MEAN, FEDERATED_PCA, HIERA, HISTOGRAMS, MWEM, PRIVACY_AUDIT
 
 from dpcompendium.book import prose
 from dpcompendium.book.contract import get_chapter
 from dpcompendium.book.rerun_page import glued_values
-from dpcompendium.chapters.registry import chapter_id
-
-DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
-FEDERATED_PCA = chapter_id("dpcompendium.chapters.federated_pca")
-PRIVACY_AUDIT = chapter_id("dpcompendium.chapters.privacy_audit")
-MWEM = chapter_id("dpcompendium.chapters.mwem")
-HISTOGRAMS = chapter_id("dpcompendium.chapters.histograms")
-HIERA = chapter_id("dpcompendium.chapters.hiera")
 
 ROOT = Path(__file__).resolve().parents[1]
 RAW = re.compile(r"\{(?:glue|cite|numref|prf:|doc\}|ref\}|eq\}|term\})|\?\?")

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from _chapter_ids import PRIVACY_AUDIT
 
 from dpcompendium.chapters.privacy_audit import (
     COLUMNS,
@@ -16,11 +17,11 @@ from dpcompendium.chapters.privacy_audit import (
     row_confidence,
     run_catalog,
 )
-from dpcompendium.chapters.registry import chapter_id, manifests
+from dpcompendium.chapters.registry import manifests
 from dpcompendium.core.audit import are_neighbours, check_neighbours
 
 #: this (the audit) chapter, whose own rows are the planted bugs and the floating-point rows
-OWN = chapter_id("dpcompendium.chapters.privacy_audit")
+OWN = PRIVACY_AUDIT
 #: every other chapter with audit specs
 CHAPTERS = [m.id for m in manifests() if m.audits_module and m.id != OWN]
 

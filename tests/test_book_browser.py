@@ -35,11 +35,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from _book import toc_entries
+from _chapter_ids import DP_MEAN
 
-from dpcompendium.chapters.registry import chapter_id
-
-DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
+from dpcompendium.book.pdf import toc_pages
 
 pytestmark = pytest.mark.book
 
@@ -72,11 +70,6 @@ TRACEBACK = re.compile(
 )
 
 
-def toc_files(toc_path: Path = ROOT / "_toc.yml") -> list[str]:
-    """Every file in ``_toc.yml`` (root first), without suffix, in book order."""
-    return [str(Path(f).with_suffix("")) for f in toc_entries(toc_path)]
-
-
 def declared_figures(page: str) -> list[str]:
     """Names of the figures a chapter notebook declares in its cells' ``mystnb.figure`` metadata."""
     path = ROOT / f"{page}.ipynb"
@@ -91,7 +84,7 @@ def declared_figures(page: str) -> list[str]:
     return names
 
 
-PAGES = toc_files()
+PAGES = toc_pages()  # every page of _toc.yml (root first), without suffix, in book order
 CHAPTER_PAGES = [p for p in PAGES if p.startswith("notebooks/")]
 API_PAGES = [p for p in PAGES if p.startswith("book/api/") and not p.endswith("/index")]
 

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from _book import toc_entries
 
 from dpcompendium.chapters.registry import manifests
+from dpcompendium.chapters.registry import toc_files as toc_entries
 
 ROOT = Path(os.environ.get("DPCOMPENDIUM_REPO") or Path(__file__).resolve().parents[1])
 MANIFESTS = manifests(ROOT)

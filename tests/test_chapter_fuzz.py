@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from _chapter_ids import DP_MEAN, FEDERATED_PCA, HIERA, HISTOGRAMS, MWEM, PRIVACY_AUDIT
 from _page_checks import page_problems
 from hypothesis import HealthCheck, Phase, given, settings
 
@@ -32,14 +33,6 @@ from dpcompendium.book import chapter as chapter_mod
 from dpcompendium.book import cli
 from dpcompendium.book.contract import CHAPTER_IDS, get_chapter
 from dpcompendium.book.fuzz import parameter_strategy, small_overrides
-from dpcompendium.chapters.registry import chapter_id
-
-DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
-FEDERATED_PCA = chapter_id("dpcompendium.chapters.federated_pca")
-PRIVACY_AUDIT = chapter_id("dpcompendium.chapters.privacy_audit")
-MWEM = chapter_id("dpcompendium.chapters.mwem")
-HIERA = chapter_id("dpcompendium.chapters.hiera")
-HISTOGRAMS = chapter_id("dpcompendium.chapters.histograms")
 
 pytestmark = pytest.mark.fuzz
 

@@ -10,16 +10,14 @@ import math
 
 import numpy as np
 import pytest
+from _chapter_ids import DP_MEAN
 from conftest import Z
 
 from dpcompendium.book.cli import main
 from dpcompendium.chapters import privacy_audit as A
-from dpcompendium.chapters.registry import chapter_id
 from dpcompendium.core.experiments import count_events, count_events_many
 from dpcompendium.core.parallel import SCHEDULER_ENV, check_scheduler, resolve_scheduler
 from dpcompendium.core.rng import child_seed as chunk_seed
-
-DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
 
 
 def laplace(n, rng):

@@ -23,12 +23,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from _chapter_ids import PRIVACY_AUDIT
 
-from dpcompendium.chapters.registry import chapter_id, manifests
-
-DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
-FEDERATED_PCA = chapter_id("dpcompendium.chapters.federated_pca")
-PRIVACY_AUDIT = chapter_id("dpcompendium.chapters.privacy_audit")
+from dpcompendium.chapters.registry import manifests
 
 ROOT = Path(__file__).resolve().parents[1]
 #: "…)-DP", "…$\varepsilon$-DP", "…}$-LDP", "ε-DP", "ε₂-DP", "2ε-DP", "(ε₂/m_j)-DP"

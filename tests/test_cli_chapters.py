@@ -9,13 +9,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from _chapter_ids import DP_MEAN, FEDERATED_PCA, MWEM
 
 from dpcompendium.book.contract import CHAPTER_IDS, chapters
-from dpcompendium.chapters.registry import chapter_id
-
-DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
-FEDERATED_PCA = chapter_id("dpcompendium.chapters.federated_pca")
-MWEM = chapter_id("dpcompendium.chapters.mwem")
 
 BIN = Path(sys.executable).with_name("dpcompendium")
 

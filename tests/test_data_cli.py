@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from _chapter_ids import DP_MEAN, FEDERATED_PCA, HIERA, HISTOGRAMS, MWEM, PRIVACY_AUDIT
 
 from dpcompendium.book import cli
 from dpcompendium.book.contract import (
@@ -23,15 +24,7 @@ from dpcompendium.book.contract import (
     get_chapter,
     required_datasets,
 )
-from dpcompendium.chapters.registry import chapter_id
 from dpcompendium.core import data
-
-DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
-PRIVACY_AUDIT = chapter_id("dpcompendium.chapters.privacy_audit")
-MWEM = chapter_id("dpcompendium.chapters.mwem")
-HIERA = chapter_id("dpcompendium.chapters.hiera")
-HISTOGRAMS = chapter_id("dpcompendium.chapters.histograms")
-FEDERATED_PCA = chapter_id("dpcompendium.chapters.federated_pca")
 
 BIN = Path(sys.executable).with_name("dpcompendium")
 SHARED = data.shared_data_dir()

@@ -23,16 +23,13 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from _chapter_ids import DP_MEAN, MWEM
 
 from dpcompendium.book.cli import build_parser
 from dpcompendium.book.contract import get_chapter
 from dpcompendium.book.fuzz import small_overrides
-from dpcompendium.chapters.registry import chapter_id
 from dpcompendium.core.data import shared_data_dir
 from dpcompendium.core.paths import repo_root
-
-DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
-MWEM = chapter_id("dpcompendium.chapters.mwem")
 
 ROOT = repo_root()
 BIN = Path(sys.executable).with_name("dpcompendium")

@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from _chapter_ids import MWEM
 from conftest import LIBM_ULPS, mc_tol
 
 from dpcompendium.chapters.mwem import (
@@ -77,9 +78,8 @@ def test_engine_round_equals_mw_step_in_any_dimension(shape):
 
 def test_chapter_parameters_cell():
     from dpcompendium.book.contract import get_chapter, validate_parameters
-    from dpcompendium.chapters.registry import chapter_id
 
-    ch = get_chapter(chapter_id("dpcompendium.chapters.mwem"))
+    ch = get_chapter(MWEM)
     p = ch.parameters
     for name in (
         "seed",

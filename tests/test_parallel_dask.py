@@ -20,14 +20,13 @@ import pytest
 distributed = pytest.importorskip("distributed")
 cloudpickle = pytest.importorskip("cloudpickle")
 
+from _chapter_ids import DP_MEAN, PRIVACY_AUDIT  # noqa: E402
+
 from dpcompendium.book import chapter, usercode  # noqa: E402
 from dpcompendium.book.cli import main  # noqa: E402
 from dpcompendium.chapters import privacy_audit as audit  # noqa: E402
-from dpcompendium.chapters.registry import chapter_id  # noqa: E402
 from dpcompendium.core.experiments import count_events, sweep  # noqa: E402
 from dpcompendium.core.parallel import SCHEDULER_ENV, shutdown, start_local_cluster, tasks_computed  # noqa: E402
-
-DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
 
 pytestmark = [pytest.mark.dask, pytest.mark.integration]
 
@@ -224,11 +223,7 @@ def test_catalog_counts_big_audits_in_chunks_on_cluster(on_cluster, tmp_path, mo
     table equals the one without a cluster, and the verdicts those of the in-memory audits."""
     names = ["Laplace mechanism, eps=1", "laplace-half-sensitivity, eps=1", "GRR k=4, eps=1",
              "grr-wrong-keep k=4 sampler, eps=1"]  # fmt: skip
-    entries = [
-        e
-        for e in audit.catalog([audit.CORE, chapter_id("dpcompendium.chapters.privacy_audit")])
-        if e.mechanism in names
-    ]
+    entries = [e for e in audit.catalog([audit.CORE, PRIVACY_AUDIT]) if e.mechanism in names]
     kw = {"n_samples": 30_000, "seed": 11, "chunk_size": 8_000}
     before = on_cluster.run_on_scheduler(_chunk_tasks)
     remote = audit.run_catalog(entries, **kw)

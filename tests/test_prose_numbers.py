@@ -21,16 +21,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from _chapter_ids import DP_MEAN, FEDERATED_PCA, HIERA, HISTOGRAMS, MWEM, PRIVACY_AUDIT
 from test_claims_text import SOURCE_CELLS, allowed_lines
-
-from dpcompendium.chapters.registry import chapter_id
-
-DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
-FEDERATED_PCA = chapter_id("dpcompendium.chapters.federated_pca")
-PRIVACY_AUDIT = chapter_id("dpcompendium.chapters.privacy_audit")
-MWEM = chapter_id("dpcompendium.chapters.mwem")
-HISTOGRAMS = chapter_id("dpcompendium.chapters.histograms")
-HIERA = chapter_id("dpcompendium.chapters.hiera")
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted(SOURCE_CELLS)

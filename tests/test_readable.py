@@ -17,12 +17,11 @@ import pytest
 
 matplotlib.use("Agg")
 
+from _chapter_ids import DP_MEAN
+
 from dpcompendium.book import chapter
-from dpcompendium.chapters.registry import chapter_id
 from dpcompendium.core import plotting
 from dpcompendium.core.privacy import PrivacyClaim, show_claims
-
-DP_MEAN = chapter_id("dpcompendium.chapters.dp_mean")
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))

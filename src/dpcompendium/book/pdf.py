@@ -25,8 +25,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-import yaml
-
+from ..chapters.registry import toc_files
 from ..core.paths import repo_root
 
 __all__ = ["BOOK_PDF", "book_pdf", "chromium", "page_pdf", "print_pages", "toc_pages"]
@@ -62,20 +61,7 @@ _FOOTER = (
 
 def toc_pages(toc: Path | None = None) -> list[str]:
     """Every page of ``_toc.yml`` (root first) without suffix, in book order."""
-    toc = toc or repo_root() / "_toc.yml"
-    data = yaml.safe_load(Path(toc).read_text(encoding="utf8"))
-    files = [data["root"]]
-
-    def walk(entries) -> None:
-        for entry in entries or []:
-            if "file" in entry:
-                files.append(entry["file"])
-            for key in ("chapters", "sections", "parts"):
-                walk(entry.get(key))
-
-    walk(data.get("parts"))
-    walk(data.get("chapters"))
-    return [str(Path(f).with_suffix("")) for f in files]
+    return [str(Path(f).with_suffix("")) for f in toc_files(toc)]
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):

@@ -28,7 +28,15 @@ import yaml
 
 from ..core.paths import repo_root
 
-__all__ = ["Manifest", "chapter_id", "chapter_ids", "get_manifest", "manifests", "toc_notebooks"]
+__all__ = [
+    "Manifest",
+    "chapter_id",
+    "chapter_ids",
+    "get_manifest",
+    "manifests",
+    "toc_files",
+    "toc_notebooks",
+]
 
 #: where the chapter folders are
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -140,25 +148,28 @@ def _dataset(path: Path, entry: Any) -> tuple[str, str]:
     return entry["name"], str(entry.get("when", ""))
 
 
+def toc_files(toc: Path | None = None) -> list[str]:
+    """Every file of the table of contents ``toc`` (default: the book's ``_toc.yml``), root first, as written there,
+    in book order: the one reader of ``_toc.yml`` (the chapter order, the PDF's pages and the book tests use it)."""
+    data = yaml.safe_load(Path(toc or repo_root() / "_toc.yml").read_text(encoding="utf8"))
+    files = [data["root"]]
+
+    def walk(entries: Any) -> None:
+        for entry in entries or []:
+            if "file" in entry:
+                files.append(entry["file"])
+            for key in ("chapters", "sections", "parts"):
+                walk(entry.get(key))
+
+    walk(data.get("parts"))
+    walk(data.get("chapters"))
+    return files
+
+
 def toc_notebooks(root: Path | None = None) -> list[str]:
     """The notebooks of ``_toc.yml`` (``notebooks/<id>``, no suffix), in book order."""
-    root = root or repo_root()
-    toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf8"))
-    found: list[str] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            f = node.get("file")
-            if isinstance(f, str) and f.startswith("notebooks/"):
-                found.append(f.removesuffix(".ipynb"))
-            for v in node.values():
-                walk(v)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
-
-    walk(toc)
-    return found
+    files = toc_files((root or repo_root()) / "_toc.yml")
+    return [f.removesuffix(".ipynb") for f in files if f.startswith("notebooks/")]
 
 
 def manifests(root: Path | None = None) -> list[Manifest]:
