@@ -192,3 +192,32 @@ def test_far_parameter_set_and_its_page(chapter_id, tmp_path, capsys):
     given_values = FAR[chapter_id]
     values = {**small_overrides(get_chapter(chapter_id), given_values), **given_values}
     check_run(chapter_id, values, tmp_path / "out", capsys)
+
+
+#: Reader's runs at full scale (the chapter's repetitions, so its assertion cells are active) that once stopped on an
+#: assertion of a number the text states for the book's configuration: other budgets, one dataset, another seed.
+#: Those assertions now run at the book's configuration only (``chapter.states_book_claims``); the text of such a
+#: run says what it found instead. The cheapest runs in the integration stage, the rest with ``make fuzz``.
+FULL_SCALE = [
+    pytest.param(
+        DP_MEAN, {"datasets": ["adult-age"], "epsilons": [2.0, 5.0]}, marks=pytest.mark.integration
+    ),
+    pytest.param(
+        FEDERATED_PCA,
+        {"datasets": ["synthetic"], "epsilons": [1.0, 2.0]},
+        marks=pytest.mark.extended,
+    ),
+    pytest.param(
+        HIERA,
+        {"datasets": ["uniform"], "epsilons": [2.5], "sgd_n_users": 100_000},
+        marks=pytest.mark.extended,
+    ),
+    pytest.param(MWEM, {"seed": 3}, marks=pytest.mark.extended),
+]
+
+
+@pytest.mark.parametrize(("chapter_id", "given_values"), FULL_SCALE)
+def test_full_scale_reader_runs_end(chapter_id, given_values, tmp_path, capsys):
+    defaults = {k: v for k, v in get_chapter(chapter_id).defaults.items() if k != "output_dir"}
+    values = {**defaults, **given_values}
+    check_run(chapter_id, values, tmp_path / "out", capsys)

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import matplotlib as mpl
 import pandas as pd
 
 from ..core.paths import repo_root
+from .contract import get_chapter
 
 __all__ = [
     "FIGURE_DPI",
@@ -27,6 +29,7 @@ __all__ = [
     "save_table",
     "show_figure",
     "skipped",
+    "states_book_claims",
 ]
 
 #: 12 significant digits: stable across platforms, far below Monte-Carlo error.
@@ -172,3 +175,28 @@ def closest(values: Iterable[float], target: float = 1.0) -> float:
     if not vals:
         raise ValueError("values must be non-empty, got []")
     return min(vals, key=lambda v: (abs(math.log(v / target)), v))
+
+
+def states_book_claims(
+    chapter: str,
+    values: Mapping[str, Any],
+    *,
+    at_least: Mapping[str, float] | None = None,
+    free: Iterable[str] = ("output_dir", "n_jobs"),
+) -> bool:
+    """Whether a run is the configuration the chapter's text states its numeric claims for, so that its assertion
+    cells may test them: every parameter of ``chapter`` (its contract, :func:`dpcompendium.book.contract.get_chapter`)
+    other than ``free`` and ``at_least`` has its default value in ``values`` (the notebook's ``globals()``), the seed
+    included, and each parameter of ``at_least`` is at least its bound (enough repetitions, users, samples). ``free``
+    holds what does not change a result: where it is written, and the number of processes.
+
+    At other parameters the claims may not hold, and a reader's run must still end: the text then says what the run
+    found (:func:`dpcompendium.book.prose.guarded`), and only the checks that hold at any parameters (Monte-Carlo
+    against exact formulas, invariants) are asserted.
+    """
+    bounds = dict(at_least or {})
+    skip = set(free) | set(bounds)
+    defaults = get_chapter(chapter).defaults
+    return all(values[name] >= bound for name, bound in bounds.items()) and all(
+        values[name] == default for name, default in defaults.items() if name not in skip
+    )
