@@ -6,6 +6,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from _notebooks import chapter_notebook, parameters_cell
 
 from dpcompendium.book import cli
 from dpcompendium.book.contract import Parameter, get_chapter, validate_parameters
@@ -42,19 +43,13 @@ def mini_repo(tmp_path, monkeypatch):
         'id = "toy"\ntitle = "Averages under DP"\nnotebook = "notebooks/toy.ipynb"\n'
     )
     monkeypatch.setenv("DPCOMPENDIUM_CHAPTER_PATH", str(root / "chapters"))
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    cell = nbformat.v4.new_code_cell(PARAMS)
-    cell.metadata["tags"] = ["parameters"]
-    nb.cells = [
-        nbformat.v4.new_markdown_cell("# Averages under DP\n\ntext"),
-        cell,
-        nbformat.v4.new_code_cell(BODY),
-    ]
+    nb = chapter_notebook(
+        [
+            nbformat.v4.new_markdown_cell("# Averages under DP\n\ntext"),
+            parameters_cell(PARAMS),
+            nbformat.v4.new_code_cell(BODY),
+        ]
+    )
     nbformat.write(nb, root / "notebooks" / "toy.ipynb")
     monkeypatch.setenv("DPCOMPENDIUM_REPO", str(root))
     return root

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from _notebooks import chapter_notebook, parameters_cell
 
 ROOT = Path(__file__).resolve().parents[1]
 TOY_ID = "toy-count"
@@ -117,14 +118,7 @@ def toy_tree(tmp_path: Path) -> Path:
     (folder / "__init__.py").write_text(CODE)
     (folder / "audits.py").write_text(AUDITS)
     (folder / "manifest.toml").write_text(MANIFEST)
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    params = nbformat.v4.new_code_cell(PARAMS)
-    params.metadata["tags"] = ["parameters"]
+    params = parameters_cell(PARAMS)
     source = nbformat.v4.new_markdown_cell(
         "## The source and what it claims\n\nA count is 1-sensitive."
     )
@@ -132,12 +126,14 @@ def toy_tree(tmp_path: Path) -> Path:
     headline = nbformat.v4.new_code_cell(BODY)
     headline.id = "headline"
     headline.metadata["tags"] = ["nbval-check-output", "keep_output"]
-    nb.cells = [
-        nbformat.v4.new_markdown_cell("# A toy count\n\nA seventh chapter."),
-        source,
-        params,
-        headline,
-    ]
+    nb = chapter_notebook(
+        [
+            nbformat.v4.new_markdown_cell("# A toy count\n\nA seventh chapter."),
+            source,
+            params,
+            headline,
+        ]
+    )
     nbformat.write(nb, root / "notebooks" / f"{TOY_ID}.ipynb")
     toc = (root / "_toc.yml").read_text()
     last = [line for line in toc.splitlines() if line.strip().startswith("- file: notebooks/")][-1]
