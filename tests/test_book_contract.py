@@ -102,10 +102,14 @@ def page_text(page: str) -> str:
     """The markdown of ``book/<page>``: a MyST page (``.md``) or an executable page (``.ipynb``, its markdown
     cells)."""
     md, nb = ROOT / "book" / f"{page}.md", ROOT / "book" / f"{page}.ipynb"
-    assert md.is_file() != nb.is_file(), f"book/{page}: exactly one of {md.name}, {nb.name} must exist"
+    assert md.is_file() != nb.is_file(), (
+        f"book/{page}: exactly one of {md.name}, {nb.name} must exist"
+    )
     if md.is_file():
         return md.read_text(encoding="utf8")
-    return "\n".join(c.source for c in nbformat.read(nb, as_version=4).cells if c.cell_type == "markdown")
+    return "\n".join(
+        c.source for c in nbformat.read(nb, as_version=4).cells if c.cell_type == "markdown"
+    )
 
 
 def test_book_pages_cite_known_keys():
@@ -433,7 +437,9 @@ def test_theorems_are_prf_directives():
     assert PRF.search(texts["book/primer.ipynb"]), "book/primer.ipynb: no {prf:...} block"
     primer = {_option(b.group("opts"), "label") for b in PRF.finditer(texts["book/primer.ipynb"])}
     gone = sorted(PRIMER_LABELS - primer)
-    assert not gone, f"the primer's labels that chapters refer to (CONTRIBUTING.md) are gone: {gone}"
+    assert not gone, (
+        f"the primer's labels that chapters refer to (CONTRIBUTING.md) are gone: {gone}"
+    )
     for name, text in texts.items():
         dangling = sorted(set(PRF_REF.findall(text)) - labels)
         assert not dangling, f"{name}: {{prf:ref}} to unknown labels {dangling}"

@@ -34,6 +34,7 @@ def notebook(chapter: str) -> nbformat.NotebookNode:
     folder = "book" if chapter in PAGES else "notebooks"
     return nbformat.read(ROOT / folder / f"{chapter}.ipynb", as_version=4)
 
+
 MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.S)
 ROLE = re.compile(r"\{[\w:-]+\}`[^`]*`")
 CODE = re.compile(r"`[^`\n]*`")

@@ -310,7 +310,7 @@ def shuffle_epsilon(epsilon0: float, n: int, delta: float) -> float:
     """ε of n ε₀-LDP reports, one per user, released in uniformly random order (the shuffle model), at δ:
 
     ε = ln(1 + (e^ε₀ − 1)/(e^ε₀ + 1) · (8√(e^ε₀ ln(4/δ))/√n + 8e^ε₀/n)) where ε₀ ≤ ln(n/(16 ln(2/δ)))
-    (:cite:`feldman2021hiding`, Thm 3.1; the randomizers may be chosen adaptively). Where the condition fails the
+    (:cite:`feldman2021hiding`, Thm 3.1). Where the condition fails the
     bound is not proved and ε₀ is returned (the shuffled reports are a post-processing of the reports, which are
     ε₀-DP for one user's change); the result is never above ε₀.
     """
