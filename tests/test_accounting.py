@@ -223,3 +223,16 @@ def test_pure_composition_of_one_mechanism_is_randomized_response():
     eps = np.array([0.0, 0.5, 1.0, 2.0])
     rr = np.maximum(math.e - np.exp(eps), 0) / (1 + math.e)
     assert np.allclose(acc.pure_composition_delta(eps, 1.0, 1), rr, atol=1e-15)
+
+
+@pytest.mark.parametrize("rho", [1e-10, 1e-3, 1.0, 1e3, 1e5])
+@pytest.mark.parametrize("delta", [1e-12, 1e-5, 0.5])
+def test_zcdp_conversion_is_the_minimum_over_all_orders(rho, delta):
+    """zcdp_epsilon's optimum against a dense grid of orders spanning α − 1 from 1e-9 to 1e13: never above the grid's
+    minimum nor Bun–Steinke's closed form, and within 1e-3 (relative) of the grid's minimum."""
+    orders = 1 + np.geomspace(1e-9, 1e13, 40_000)
+    grid = acc.rdp_epsilon_from_curve(orders, rho * orders, delta)
+    z = acc.zcdp_epsilon(rho, delta)
+    assert z <= grid + 1e-9
+    assert z >= grid - 1e-3 * max(1.0, grid)
+    assert z <= acc.zcdp_epsilon(rho, delta, method="bun-steinke") + 1e-12

@@ -198,14 +198,20 @@ def zcdp_epsilon(
         raise ValueError(f"method must be one of optimal|bun-steinke, got {method!r}")
     from scipy import optimize
 
-    def eps(log_am1: float) -> float:
-        a = 1.0 + math.exp(log_am1)
-        return r * a + math.log1p(-1.0 / a) - math.log(d * a) / (a - 1.0)
+    def eps(log_am1: ArrayLike) -> np.ndarray:
+        a = 1.0 + np.exp(log_am1)
+        return r * a + np.log1p(-1.0 / a) - np.log(d * a) / (a - 1.0)
 
-    # ε(α) is unimodal in ln(α − 1); bracket its minimum around the Bun–Steinke order α* = 1 + √(ln(1/δ)/ρ)
-    start = math.log(math.sqrt(math.log(1.0 / d) / r))
-    res = optimize.minimize_scalar(eps, bracket=(start - 3.0, start, start + 3.0), tol=1e-12)
-    return max(0.0, min(float(res.fun), r + 2.0 * math.sqrt(r * math.log(1.0 / d))))
+    # the minimum over a grid of ln(α − 1), refined by Brent's method between the grid's neighbours of the best point
+    grid = np.linspace(-20.0, 30.0, 2001)
+    values = eps(grid)
+    k = int(np.argmin(values))
+    lo, hi = grid[max(k - 1, 0)], grid[min(k + 1, grid.size - 1)]
+    res = optimize.minimize_scalar(
+        lambda t: float(eps(t)), bounds=(lo, hi), method="bounded", options={"xatol": 1e-10}
+    )
+    best = min(float(res.fun), float(values[k]))
+    return max(0.0, min(best, r + 2.0 * math.sqrt(r * math.log(1.0 / d))))
 
 
 # ------------------------------------------------------------------------------------------------------------- RDP
