@@ -256,7 +256,7 @@ def number(x: Any, digits: int = 3) -> str:
     if math.isinf(x):
         return "∞" if x > 0 else "−∞"
     text = f"{x:.{digits}g}"
-    if "e" in text and abs(x) < 1e6:
+    if "e" in text and 1 <= abs(x) < 1e6:
         text = f"{float(text):.0f}"
     return text
 
