@@ -225,7 +225,9 @@ def test_show_claims_is_a_table_with_the_conditions_as_a_list():
     html = view._repr_html_()
     assert html.count("<tr>") == 3 and html.count("<li>") == 2
     math = '<span class="math notranslate nohighlight">'
-    assert f"{math}\\(0.5\\)</span>-DP" in html and "no noise" in html  # typeset: MathJax's math spans
+    assert (
+        f"{math}\\(0.5\\)</span>-DP" in html and "no noise" in html
+    )  # typeset: MathJax's math spans
     assert f"<em>not</em> {math}\\(1\\)</span>-DP" in html
     text = repr(view)
     assert "a (laplace): 0.5-DP under add-remove neighbours" in text and "  - n public" in text

@@ -51,6 +51,7 @@ __all__ = [
     "BOOK_URL",
     "book_labels",
     "build_page",
+    "glued_markdown",
     "glued_values",
     "open_page",
     "page_notebook",
@@ -151,6 +152,19 @@ def glued_values(executed: nbformat.NotebookNode) -> dict[str, str]:
                     out[name] = str(ast.literal_eval(text))
                 except (SyntaxError, ValueError):
                     out[name] = text
+    return out
+
+
+def glued_markdown(executed: nbformat.NotebookNode) -> dict[str, str]:
+    """The MyST a notebook glued (key → its text/markdown, for the keys that have one), as ``{glue:md}`` pastes it
+    (:mod:`dpcompendium.core.messages`)."""
+    out: dict[str, str] = {}
+    for cell in executed.cells:
+        for o in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            name = o.get("metadata", {}).get("scrapbook", {}).get("name")
+            text = o.get("data", {}).get(_GLUE_PREFIX + "text/markdown")
+            if name and text is not None:
+                out[name] = "".join(text)
     return out
 
 
