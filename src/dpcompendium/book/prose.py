@@ -21,7 +21,7 @@ import numbers
 from collections.abc import Iterable
 from typing import Any
 
-from ..core.messages import Md, join, message, number, tex_number, to_myst
+from ..core.messages import Md, join, message, myst, number, tex_number, to_myst
 
 __all__ = [
     "NOTE",
@@ -106,18 +106,17 @@ def guarded(holds: bool, statement: str, instead: str) -> Md:
 
 def markdown(value: Any) -> Any:
     """``value`` as the book glues it: an :class:`Md` as it is, a string typeset
-    (:func:`~dpcompendium.core.messages.to_myst`), a real number to 3 significant figures (:func:`num`); anything
-    else (a figure, a table) unchanged."""
+    (:func:`~dpcompendium.core.messages.to_myst`), a number as Python writes it (round it with :func:`num`: the
+    text/plain stays what IPython would store, so ``{glue:text}`` is unchanged); anything else (a figure, a
+    table) unchanged."""
     if isinstance(value, Md):
         return value
     if isinstance(value, str):
         return Md(value)
-    if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        return (
-            num(value)
-            if isinstance(value, float) or hasattr(value, "dtype")
-            else Md(str(value), str(value))
-        )
+    if isinstance(value, numbers.Number) and not isinstance(value, bool):
+        from IPython.lib.pretty import pretty
+
+        return Md(pretty(value), myst(str(value)))
     return value
 
 

@@ -25,6 +25,7 @@ there were some, and the tests require that it does not.
 from __future__ import annotations
 
 import ast
+import contextlib
 import copy
 import hashlib
 import html
@@ -140,7 +141,8 @@ _GLUE_PREFIX = "application/papermill.record/"
 
 def glued_values(executed: nbformat.NotebookNode) -> dict[str, str]:
     """The values a notebook glued with ``myst_nb.glue`` (key → its text/plain, quotes of a str removed), as the
-    book's ``{glue:text}`` role pastes them (before a format spec is applied)."""
+    book's ``{glue:text}`` role pastes them (before a format spec is applied). A value glued by
+    :func:`dpcompendium.book.prose.glue` has its plain text as text/plain, unquoted."""
     out: dict[str, str] = {}
     for cell in executed.cells:
         for o in cell.get("outputs", []) if cell.cell_type == "code" else []:
@@ -148,10 +150,12 @@ def glued_values(executed: nbformat.NotebookNode) -> dict[str, str]:
             text = o.get("data", {}).get(_GLUE_PREFIX + "text/plain")
             if name and text is not None:
                 text = "".join(text)
-                try:
-                    out[name] = str(ast.literal_eval(text))
-                except (SyntaxError, ValueError):
-                    out[name] = text
+                if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+                    with contextlib.suppress(
+                        SyntaxError, ValueError
+                    ):  # a str glued as it is: its repr
+                        text = str(ast.literal_eval(text))
+                out[name] = text
     return out
 
 

@@ -545,6 +545,11 @@ def _balanced(seg: list[tuple[str, str]]):
     return seg[:start], seg[start:end], seg[end:]
 
 
+_MARKUP = re.compile(r"\*\*(.+?)\*\*|`([^`]+)`")
+_SUBSCRIPT = re.compile(r"([A-Za-zα-ωΑ-Ω])([₀-₉]+)")
+_SUB_DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+
+
 def to_myst(text: str) -> str:
     """A plain sentence with ASCII or Unicode maths as MyST: its formulas as inline maths, the rest escaped.
 
@@ -559,6 +564,21 @@ def to_myst(text: str) -> str:
     text = str(text)
     if not text:
         return ""
+    if (
+        "**" in text or "`" in text
+    ):  # markup typed into a plain string: emphasis, and a code span's words
+        out, pos = [], 0
+        for m in _MARKUP.finditer(text):
+            out.append(to_myst(text[pos : m.start()]))
+            if m.group(1) is not None:
+                out.append(f"*{to_myst(m.group(1))}*")
+            else:
+                word = m.group(2)
+                out.append(method_name(word) if word in METHOD_NAMES["en"] else _escape(word))
+            pos = m.end()
+        out.append(to_myst(text[pos:]))
+        return "".join(out)
+    text = _SUBSCRIPT.sub(lambda m: m.group(1) + "_" + m.group(2).translate(_SUB_DIGITS), text)
     tokens = [(m.lastgroup or "other", m.group()) for m in _TOKEN.finditer(text)]
     cls = _classify(tokens)
     n = len(tokens)
