@@ -133,9 +133,7 @@ def is_scaffolding(source: str) -> bool:
         and not (isinstance(s, ast.If | ast.For) and _only_glue(s))
     ]
     glues = any(_call_name(n) == "glue" for n in ast.walk(tree))
-    last_displays = (
-        isinstance(tree.body[-1], ast.Expr) and _call_name(tree.body[-1].value) != "glue"
-    )
+    last_displays = isinstance(tree.body[-1], ast.Expr) and not _is_scaffold_stmt(tree.body[-1])
     return (
         not shown and (glues or all(_is_scaffold_stmt(s) for s in tree.body)) and not last_displays
     )
@@ -196,28 +194,17 @@ def display_source(source: str, parameters: bool = False) -> str:
             if _is_scaffold_stmt(stmt):
                 for k in range(stmt.lineno - 1, (stmt.end_lineno or stmt.lineno)):
                     drop[k] = True
-                # the comment block right above it, if it introduces only scaffolding
+                # the comment block right above it: about the scaffolding
                 k = stmt.lineno - 2
                 while k >= 0 and lines[k].lstrip().startswith("#"):
+                    drop[k] = True
                     k -= 1
-                if k + 1 < stmt.lineno - 1 and _introduces_scaffolding(tree, stmt):
-                    for j in range(k + 1, stmt.lineno - 1):
-                        drop[j] = True
     kept = [_TRAILING_PRAGMA.sub("", line) for line, d in zip(lines, drop, strict=True) if not d]
     if parameters:
         kept = [_FLOAT.sub(lambda m: nice_float(float(m.group(1))), line) for line in kept]
     text = "\n".join(kept)
     text = re.sub(r"\n{3,}", "\n\n", text)
     return text.strip("\n")
-
-
-def _introduces_scaffolding(tree: ast.Module, stmt: ast.stmt) -> bool:
-    """The statements from ``stmt`` to the next shown one are all scaffolding (so a comment above is about them)."""
-    body = tree.body
-    i = body.index(stmt)
-    return all(_is_scaffold_stmt(s) for s in body[i:]) or (
-        i + 1 < len(body) and _is_scaffold_stmt(body[i + 1])
-    )
 
 
 # ------------------------------------------------------------------------------------------------ the notebooks
