@@ -292,10 +292,22 @@ def _on_doctree_read(app, doctree) -> None:
         block.rawsource = new
 
 
+def _on_builder_inited(app) -> None:
+    """The book's stylesheet (tables for reading, claims tables) on a page built without
+    :mod:`dpcompendium.book.sphinxext` (a rerun's page); the book's build adds it there."""
+    from pathlib import Path
+
+    static = str(Path(__file__).with_name("_static"))
+    if app.builder.format == "html" and static not in app.config.html_static_path:
+        app.config.html_static_path.append(static)
+        app.add_css_file("dpcompendium.css")
+
+
 def setup(app) -> dict[str, Any]:
     from myst_nb.ext.glue.domain import NbGlueDomain
 
     app.setup_extension("myst_nb")
     NbGlueDomain.roles = {**NbGlueDomain.roles, "md": _shaded_glue_md_role()}
     app.connect("doctree-read", _on_doctree_read)
+    app.connect("builder-inited", _on_builder_inited, priority=600)  # after sphinxext's (priority 500)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
