@@ -288,7 +288,9 @@ def book_labels(root: Path) -> dict[str, dict[str, str]]:
         doc = path.relative_to(root).with_suffix("").as_posix()
         text = "\n\n".join(_md_cells(path))
         m = _HEADING.search(text)
-        title = m.group(1).strip().replace("`", "") if m else doc  # a link's text: no raw code marks
+        title = (
+            m.group(1).strip().replace("`", "") if m else doc
+        )  # a link's text: no raw code marks
         out[f"doc:{doc}"] = {"doc": doc, "title": title, "kind": "page"}
         for d in _DIRECTIVE.finditer(text):
             kind, label = d.group(1), d.group(3)

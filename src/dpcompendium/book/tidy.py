@@ -309,5 +309,7 @@ def setup(app) -> dict[str, Any]:
     app.setup_extension("myst_nb")
     NbGlueDomain.roles = {**NbGlueDomain.roles, "md": _shaded_glue_md_role()}
     app.connect("doctree-read", _on_doctree_read)
-    app.connect("builder-inited", _on_builder_inited, priority=600)  # after sphinxext's (priority 500)
+    app.connect(
+        "builder-inited", _on_builder_inited, priority=600
+    )  # after sphinxext's (priority 500)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
