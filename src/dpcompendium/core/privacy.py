@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .messages import Md, message, myst, myst_to_html, tex_number
+from .messages import Md, message, method_name, myst, myst_to_html, tex_number
 
 Neighbours = Literal["replace-one", "add-remove", "local"]
 #: The neighbour relations of the book (the values of ``Neighbours``).
@@ -241,9 +241,17 @@ class ClaimsTable:
         labels = [c for c in self.table.columns if c not in self.FIELDS]
         rows = []
         for r in self.table.to_dict("records"):
-            name = ", ".join(str(r[c]) for c in labels if str(r[c]) not in ("", "nan"))
+            parts = [r[c] for c in labels if str(r[c]) not in ("", "nan")]
+            name = ", ".join(str(p) for p in parts)
             mech = str(r.get("mechanism", ""))
-            label = mech if not name else (name if mech in ("", name) else f"{name} ({mech})")
+            plain = mech if not name else (name if mech in ("", name) else f"{name} ({mech})")
+            named = ", ".join(method_name(p) for p in parts)  # one human name per method
+            label = Md(
+                plain,
+                myst(mech)
+                if not name
+                else (named if mech in ("", name) else f"{named} ({myst(mech)})"),
+            )
             private = bool(r.get("private", True))
             if (
                 "epsilon" in r
