@@ -1,7 +1,7 @@
 """Sentences of a chapter's prose computed from its run (issue 26), typeset (issue 33).
 
 A chapter's text is read beside the run that printed it, at any parameters. Numbers the run computes are glued
-(``glue("key", prose.num(x), display=False)`` in a code cell tagged ``remove-cell``, ``{glue:md}`key:myst` `` in the
+(``glue("key", prose.num(x), display=False)`` in a code cell tagged ``remove-cell``, the ``{glue:md}`` role (``key:myst``) in the
 markdown), and a qualitative result statement ("P-HP wins on sparse histograms") is either generated from the run's
 numbers or guarded: :func:`guarded` returns the statement when the check computed from the run holds, and otherwise
 a visible note that says what the run found instead.
@@ -121,7 +121,7 @@ def markdown(value: Any) -> Any:
 
 
 def glue(name: str, variable: Any, display: bool = True) -> None:
-    """``myst_nb.glue`` with ``variable`` typeset (:func:`markdown`), so that ``{glue:md}`name:myst` `` pastes its
+    """``myst_nb.glue`` with ``variable`` typeset (:func:`markdown`), so that the ``{glue:md}`` role (``name:myst``) pastes its
     maths; ``{glue:text}`` still pastes the plain text."""
     from myst_nb import glue as _glue
 

@@ -8,7 +8,7 @@ in the book's execution); none of it is shown.
 - :func:`tidy_notebook` (``tools/nbtidy.py``, idempotent, ``tests/test_tidy.py`` fails when a chapter breaks the
   convention): a cell that is only scaffolding is tagged ``remove-cell``; glue comes from
   :func:`dpcompendium.book.prose.glue` (every glued value is MyST), and the text pastes it with
-  ``{glue:md}`key:myst` `` (``{glue:text}`` with a format spec stays).
+  the ``{glue:md}`` role (``key:myst``) (``{glue:text}`` with a format spec stays).
 - :func:`display_source`: the code of a mixed cell as the page shows it, its scaffolding lines left out; the
   parameters cell without its pragmas and with floats as written (``math.log(2)``, not ``0.6931471805599453``).
 - The Sphinx extension (``setup``, listed in ``_config.yml``; rerun pages load it too) applies
@@ -209,7 +209,7 @@ def display_source(source: str, parameters: bool = False) -> str:
 
 # ------------------------------------------------------------------------------------------------ the notebooks
 def tidy_markdown(text: str) -> str:
-    """``{glue:text}`key` `` (no format spec) as ``{glue:md}`key:myst` ``: glued values are MyST."""
+    """a ``{glue:text}`` role without a format spec (``key``) as ``{glue:md}`` (``key:myst``): glued values are MyST."""
     return _GLUE_TEXT.sub(lambda m: f"{{glue:md}}`{m.group(1)}:myst`", text)
 
 

@@ -4,7 +4,7 @@ Every sentence, label and claim statement that code writes for a page is built h
 its numbers. A message is a *message id* (``"claim.statement"``) and its parameters; :func:`message` renders it as a
 :class:`Md`: a ``str`` whose value is the plain text (what a CSV column, a ``repr`` or ``{glue:text}`` shows; the
 bytes of the book's CSVs do not change) and whose :attr:`Md.myst` is the MyST the page typesets (inline maths,
-emphasis). A notebook pastes it with ``{glue:md}`key:myst` `` (``myst_nb.glue`` stores the MyST as the value's
+emphasis). A notebook pastes it with the ``{glue:md}`` role (``key:myst``) (``myst_nb.glue`` stores the MyST as the value's
 ``text/markdown``).
 
 Languages: :data:`CATALOGUE` maps a language to a table ``{message id: MyST template}``; a second language is a

@@ -126,7 +126,7 @@ class PrivacyClaim:
 
         ``fmt="plain"`` (the default) returns an :class:`~dpcompendium.core.messages.Md`: its ``str`` is the plain
         sentence (CSV columns, ``repr``) and its ``.myst`` the sentence typeset (``myst_nb.glue`` stores both, so
-        ``{glue:md}`key:myst` `` shows the maths); ``fmt="myst"`` returns the MyST string itself
+        the ``{glue:md}`` role (``key:myst``) shows the maths); ``fmt="myst"`` returns the MyST string itself
         (:meth:`statement_md`). Every part comes from a template of :mod:`dpcompendium.core.messages`; the free text
         of ``why``, ``sensitivity`` and ``conditions`` is typeset by :func:`~dpcompendium.core.messages.to_myst`
         unless it is an ``Md`` already."""
