@@ -97,6 +97,26 @@ def test_display_source_leaves_scaffolding_out_of_a_shown_cell():
     assert display_source(source) == "import math\n\nx = 1\nshow(x)"
 
 
+def test_display_source_hides_nested_scaffolding_and_checks():
+    source = (
+        "rows = []\n"
+        "for e in (0.5, 0.9):\n"
+        "    with (\n"
+        "        warnings.catch_warnings()\n"
+        "    ):  # the classical formula warns\n"
+        '        warnings.simplefilter("ignore", UserWarning)\n'
+        "        rows.append(f(e))\n"
+        "if check_text:\n"
+        "    assert rows\n"
+        "if rows:\n"
+        "    glue('a', rows[0], display=False)\n"
+        "else:\n"
+        "    glue('a', 'n/a', display=False)\n"
+        "show(rows)\n"
+    )
+    assert display_source(source) == "rows = []\nfor e in (0.5, 0.9):\n    rows.append(f(e))\nshow(rows)"
+
+
 def test_parameters_show_as_written():
     source = (
         "# dpcompendium run reads one `name = value  # help [constraint]` line per parameter\n"

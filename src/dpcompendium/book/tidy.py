@@ -188,23 +188,71 @@ def display_source(source: str, parameters: bool = False) -> str:
     for i, line in enumerate(lines):
         if _PRAGMA_LINE.match(line) or _MAGIC.match(line):
             drop[i] = True
+    dedent = [0] * len(lines)
     tree = _parse(source)
     if tree is not None:
-        for stmt in tree.body:
-            if _is_scaffold_stmt(stmt):
-                for k in range(stmt.lineno - 1, (stmt.end_lineno or stmt.lineno)):
-                    drop[k] = True
-                # the comment block right above it: about the scaffolding
-                k = stmt.lineno - 2
-                while k >= 0 and lines[k].lstrip().startswith("#"):
-                    drop[k] = True
-                    k -= 1
-    kept = [_TRAILING_PRAGMA.sub("", line) for line, d in zip(lines, drop, strict=True) if not d]
+        _hide(tree.body, lines, drop, dedent)
+    kept = [
+        _TRAILING_PRAGMA.sub("", line[min(cut, len(line) - len(line.lstrip())) :])
+        for line, d, cut in zip(lines, drop, dedent, strict=True)
+        if not d
+    ]
     if parameters:
         kept = [_FLOAT.sub(lambda m: nice_float(float(m.group(1))), line) for line in kept]
     text = "\n".join(kept)
     text = re.sub(r"\n{3,}", "\n\n", text)
     return text.strip("\n")
+
+
+def _hide(body: list[ast.stmt], lines: list[str], drop: list[bool], dedent: list[int]) -> bool:
+    """Mark the scaffolding of ``body`` (at any depth) to drop; returns True when all of ``body`` is dropped.
+    Dropped: scaffolding statements, checks (asserts, ``if CHECK:`` blocks), blocks of glue only, and the header of a
+    ``with warnings.catch_warnings():`` (its body shown, dedented); each with the comment lines right above it."""
+
+    def mark(first: int, last: int) -> None:
+        for k in range(first - 1, last):
+            drop[k] = True
+        k = first - 2
+        while k >= 0 and lines[k].lstrip().startswith("#"):
+            drop[k] = True
+            k -= 1
+
+    all_dropped = True
+    for stmt in body:
+        end = stmt.end_lineno or stmt.lineno
+        if (
+            _is_scaffold_stmt(stmt)
+            or is_check(stmt)
+            or (isinstance(stmt, ast.If | ast.For) and _only_glue(stmt) and _glues(stmt))
+        ):
+            mark(stmt.lineno, end)
+            continue
+        if isinstance(stmt, ast.With) and all(
+            _call_name(item.context_expr) == "catch_warnings" for item in stmt.items
+        ):
+            inner = stmt.body[0].lineno
+            if _hide(stmt.body, lines, drop, dedent):
+                mark(stmt.lineno, end)
+                continue
+            for k in range(stmt.lineno - 1, inner - 1):
+                drop[k] = True
+            shift = stmt.body[0].col_offset - stmt.col_offset
+            for k in range(inner - 1, end):
+                dedent[k] += shift
+            all_dropped = False
+            continue
+        blocks = [b for b in (getattr(stmt, f, None) for f in ("body", "orelse", "finalbody")) if b]
+        if blocks and not isinstance(stmt, ast.FunctionDef | ast.ClassDef):
+            hidden = [_hide(b, lines, drop, dedent) for b in blocks]
+            if all(hidden):
+                mark(stmt.lineno, end)
+                continue
+        all_dropped = False
+    return all_dropped
+
+
+def _glues(stmt: ast.stmt) -> bool:
+    return any(_call_name(n) == "glue" for n in ast.walk(stmt))
 
 
 # ------------------------------------------------------------------------------------------------ the notebooks

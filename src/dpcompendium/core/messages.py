@@ -55,6 +55,7 @@ class Md(str):
     IPython shows it as MyST (``_repr_markdown_``), so ``myst_nb.glue("k", md, display=False)`` stores both, and
     ``{glue:md}`k:myst` `` typesets it; its ``text/plain`` is the plain text without quotes."""
 
+    #: The MyST rendering (inline maths, emphasis) that the page typesets.
     myst: str
 
     def __new__(cls, plain_text: str, myst_text: str | None = None) -> Md:
