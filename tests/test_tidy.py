@@ -114,7 +114,10 @@ def test_display_source_hides_nested_scaffolding_and_checks():
         "    glue('a', 'n/a', display=False)\n"
         "show(rows)\n"
     )
-    assert display_source(source) == "rows = []\nfor e in (0.5, 0.9):\n    rows.append(f(e))\nshow(rows)"
+    assert (
+        display_source(source)
+        == "rows = []\nfor e in (0.5, 0.9):\n    rows.append(f(e))\nshow(rows)"
+    )
 
 
 def test_parameters_show_as_written():

@@ -393,7 +393,7 @@ _TOKEN = re.compile(
 
 def _is_strong_ident(word: str) -> bool:
     base = re.split(r"[_^']", word, maxsplit=1)[0]
-    if base in _SYMBOLS:
+    if base in _SYMBOLS or (base[:1] in _SYMBOLS and len(base) <= 3):  # ε, Δu, εt
         return True
     if "_" in word and len(base) <= 2:  # N_i, A_i, h_i, eps_t …
         return True
@@ -408,7 +408,8 @@ def _ident_tex(word: str) -> str:
     tex = (
         _SYMBOLS.get(base)
         or _FUNCS.get(base)
-        or (base if len(base) == 1 else rf"\mathrm{{{base}}}")
+        or (base if len(base) == 1 else None)
+        or (f"{_SYMBOLS[base[0]]} {base[1:]}" if base[0] in _SYMBOLS else rf"\mathrm{{{base}}}")
     )
     if sub:
         s = sub[1:]

@@ -74,6 +74,7 @@ _BRACKETED = re.compile(
     r"^\s*(?P<x>[-+]?[\d.]+(?:e[-+]?\d+)?)\s*[\[(]\s*(?P<lo>[-+]?[\d.]+(?:e[-+]?\d+)?)\s*[,;–]\s*"
     r"(?P<hi>[-+]?[\d.]+(?:e[-+]?\d+)?)\s*[\])]\s*$"
 )
+_IDENTIFIER = re.compile(r"^[a-z]+(?:_[a-z0-9]+)+$")
 #: A narrow no-break space: the thousands separator ("2 190").
 THIN = "\u202f"
 
@@ -170,6 +171,10 @@ def _cell(value: Any, column: Any, digits: int) -> tuple[str, bool]:
     text = str(value)
     if str(column) in METHOD_COLUMNS or text in METHOD_NAMES_KEYS() or _is_method_pair(text):
         return myst_to_html(method_name(text)), False
+    if _IDENTIFIER.match(
+        text
+    ):  # a label written as an identifier: decision_levels → decision levels
+        return html.escape(text.replace("_", " ")), False
     m = _BRACKETED.match(text)
     if m:
         return html.escape(interval(float(m["x"]), float(m["lo"]), float(m["hi"]), digits)), True
