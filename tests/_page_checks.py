@@ -28,7 +28,8 @@ from _chapter_ids import DP_MEAN, FEDERATED_PCA, HIERA, HISTOGRAMS, MWEM, PRIVAC
 
 from dpcompendium.book import prose
 from dpcompendium.book.contract import get_chapter
-from dpcompendium.book.rerun_page import glued_values
+from dpcompendium.book.rerun_page import glued_markdown, glued_values
+from dpcompendium.core.messages import myst_to_html
 
 ROOT = Path(__file__).resolve().parents[1]
 RAW = re.compile(r"\{(?:glue|cite|numref|prf:|doc\}|ref\}|eq\}|term\})|\?\?")
@@ -220,7 +221,10 @@ def page_problems(chapter_id: str, dest: Path, values: dict[str, Any]) -> list[s
         problems.append(
             f"{len(roles)} glue roles in the text, {len(pasted)} values pasted on the page"
         )
-    values_glued = {_plain_quotes(v) for v in glued.values()}
+    values_glued = {_plain_quotes(v) for v in glued.values()} | {
+        _plain_quotes(BeautifulSoup(myst_to_html(md), "html.parser").get_text())
+        for md in glued_markdown(executed).values()
+    }
     for p in pasted:
         if _plain_quotes(p) not in values_glued:
             problems.append(f"pasted {p[:120]!r} is not a value the run glued")

@@ -91,6 +91,60 @@ EXECUTED_PAGES = CHAPTER_PAGES + [
     p for p in PAGES if p.startswith("book/") and (ROOT / f"{p}.ipynb").is_file()
 ]
 API_PAGES = [p for p in PAGES if p.startswith("book/api/") and not p.endswith("/index")]
+#: Pages whose generated text, tables and code are checked for the book's voice (issue 33), at 1400 and 390 px.
+VOICE_PAGES = CHAPTER_PAGES + [p for p in PAGES if p.endswith("/coursework")]
+#: The width of a phone (an iPhone 12–15 in portrait): the voice checks hold there too.
+PHONE_WIDTH = 390
+#: Markup that reached the page as text: bold marks, backticks, dollars, a TeX command, a TeX sub/superscript.
+RAW_MARKUP = re.compile(r"\*\*|`|\$|\\[A-Za-z]+|\^\{|_\{")
+#: Maths written in ASCII instead of typeset.
+ASCII_MATHS = re.compile(r"\beps(?:_\w+)?\b|>=|<=|\bLap\(|\bsqrt\(|\d\s?\*\s?\d")
+#: A line of scaffolding in a code cell the reader sees.
+SCAFFOLD_LINE = re.compile(
+    r"^\s*(?:from myst_nb import glue|from dpcompendium\.book\.prose import glue|glue\(|import warnings|"
+    r"warnings\.\w+\(|#\s*fmt:|#\s*dpcompendium run reads one|%matplotlib|if (?:CHECK|check_text)\b)"
+)
+
+
+def voice_problems(info: dict) -> list[str]:
+    """What on a page (``info`` from INSPECT) is not in the book's voice: raw markup or ASCII maths in its visible
+    text (code and typeset maths aside), a visible line of glue, import, warnings or pragma scaffolding, a table with
+    pandas' default integer index, a table cell holding a ``$``."""
+    problems = []
+    text = info["text"]
+    for pattern, what in ((RAW_MARKUP, "raw markup"), (ASCII_MATHS, "ASCII maths")):
+        for m in list(pattern.finditer(text))[:3]:
+            problems.append(f"{what} {text[max(0, m.start() - 50) : m.end() + 50]!r}")
+    lines = [line for line in info["codeLines"] if SCAFFOLD_LINE.match(line)]
+    if lines:
+        problems.append(f"{len(lines)} lines of scaffolding shown, e.g. {lines[:3]}")
+    for t in info["tables"]:
+        first = t["first"]
+        if len(first) >= 2 and first == [str(i) for i in range(len(first))] and not t["corner"]:
+            problems.append(f"a table with a default integer index (first column {first[:4]}…)")
+        if t["dollar"]:
+            problems.append(f"table cells holding a $: {t['dollar']}")
+    return problems
+
+
+def test_voice_problems_finds_each_kind():
+    info = {
+        "text": "a **bold** claim: Lap(2*60/eps) with eps_eff >= 1, $x$ and e^{x}",
+        "codeLines": ["from myst_nb import glue", "x = 1", "# fmt: off"],
+        "tables": [{"first": ["0", "1", "2"], "corner": "", "dollar": ["$\\sum"]}],
+    }
+    found = " ".join(voice_problems(info))
+    for what in (
+        "raw markup",
+        "ASCII maths",
+        "2 lines of scaffolding",
+        "default integer index",
+        "holding a $",
+    ):
+        assert what in found, what
+    clean = {"text": "P-HP at ε = 1", "codeLines": ["x = 1"], "tables": [{"first": ["P-HP"], "corner": "method",
+             "dollar": []}]}  # fmt: skip
+    assert voice_problems(clean) == []
 
 
 def _missing(what: str) -> None:
@@ -292,6 +346,20 @@ async () => {
   out.imgs = imgs.filter(shown).map(i => ({src: i.currentSrc || i.src, alt: i.getAttribute('alt') || '',
     natural: i.naturalWidth, shown: i.getBoundingClientRect().width}));
   out.visible = main.innerText;
+  // the book's voice (issue 33): the code lines a reader sees, and every table's first column and cells
+  out.codeLines = Array.from(main.querySelectorAll('div.cell_input pre')).filter(shown)
+    .flatMap(p => p.innerText.split('\\n'));
+  out.tables = Array.from(main.querySelectorAll('table')).filter(t => !t.closest('.cell_input, .highlight'))
+    .map(t => {
+      const rows = Array.from(t.querySelectorAll('tbody tr'));
+      const head = t.querySelector('thead tr:last-child');
+      const cellText = c => { const k = c.cloneNode(true); k.querySelectorAll('mjx-container').forEach(n => n.remove());
+        return k.innerText.trim(); };
+      return {first: rows.map(r => r.cells[0] ? cellText(r.cells[0]) : ''),
+              corner: head && head.cells[0] ? cellText(head.cells[0]) : null,
+              dollar: Array.from(t.querySelectorAll('td, th')).map(cellText).filter(x => x.includes('$')).slice(0, 3)};
+    });
+  out.pageWidth = document.documentElement.scrollWidth;
   return out;
 }
 """
@@ -352,6 +420,9 @@ def test_page(browser_context, server, page):
 
     if page in EXECUTED_PAGES:
         check_readable(page, info)
+    if page in VOICE_PAGES:
+        problems = voice_problems(info)
+        assert not problems, f"{page} at {VIEWPORT_WIDTH} px: " + "; ".join(problems[:8])
 
     figures = {f["id"]: f["imgs"] for f in info["figures"]}
     for name in declared_figures(page):
@@ -363,6 +434,30 @@ def test_page(browser_context, server, page):
         check_solutions(page, solutions)
     if n_objects is not None:
         assert n_objects > 0, f"{page}: no documented Python object (autodoc produced nothing?)"
+
+
+@pytest.fixture(scope="module")
+def phone_tab(browser_context):
+    """One tab at :data:`PHONE_WIDTH` px (the pages are read again as on a phone)."""
+    tab = browser_context.new_page()
+    tab.set_viewport_size({"width": PHONE_WIDTH, "height": 844})
+    yield tab
+    tab.close()
+
+
+@pytest.mark.parametrize("page", VOICE_PAGES)
+def test_page_on_a_phone(phone_tab, server, page):
+    """The book's voice at 390 px: the same checks of text, code and tables as at 1400 px (what a narrow
+    layout reveals: tables and code boxes re-flowed, hidden sidebars); a screenshot is kept in
+    ``_build/screenshots/`` for a human look."""
+    response = phone_tab.goto(f"{server}/{page}.html", wait_until="load")
+    assert response is not None and response.status == 200
+    info = phone_tab.evaluate(INSPECT)
+    shots = ROOT / "_build" / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    phone_tab.screenshot(path=str(shots / f"{page.replace('/', '-')}-{PHONE_WIDTH}.png"))
+    problems = voice_problems(info)
+    assert not problems, f"{page} at {PHONE_WIDTH} px: " + "; ".join(problems[:8])
 
 
 def png_dpi(path: Path) -> float | None:
@@ -533,6 +628,8 @@ def test_rerun_page(rerun_dir, chromium):
     raw = RAW_TEX.search(info["text"])
     assert raw is None, f"raw TeX left: {info['text'][max(0, raw.start() - 40) : raw.end() + 40]!r}"
     check_rerun_references(refs, info["text"], declared)
+    problems = voice_problems(info)  # the rerun's page speaks with the book's voice
+    assert not problems, "rerun page: " + "; ".join(problems[:8])
 
 
 # JavaScript run in a rerun's page: figures and their captions, cross-references, citations, links to the book.

@@ -183,7 +183,7 @@ def test_every_glued_claim_is_pasted_and_every_paste_is_glued(name):
     code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
     text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     glued = set(re.findall(r"""glue\(\s*f?["']([\w-]+)["']""", code))
-    pasted = set(re.findall(r"\{glue(?::\w+)?\}`([\w-]+)`", text))
+    pasted = set(re.findall(r"\{glue(?::\w+)?\}`([\w-]+)(?::[^`]*)?`", text))
     assert pasted <= glued, f"{name}: pasted but never glued: {sorted(pasted - glued)}"
     assert glued <= pasted, f"{name}: glued but never pasted: {sorted(glued - pasted)}"
 

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "book").glob("*.ipynb"))
 #: ``fontsize=`` with a number, or a relative size that is below 8 pt at the style's 9 pt base.
 FONTSIZE = re.compile(r"fontsize\s*=\s*([0-9.]+|['\"](?:xx-small|x-small|small)['\"])")
-HIDDEN = {"hide-input", "remove-input", "hide-cell"}
+HIDDEN = {"hide-input", "remove-input", "hide-cell", "remove-cell"}
 
 
 def code_cells(path: Path) -> list[dict]:
@@ -195,7 +195,7 @@ def test_checks_only_recognises_scaffolding():
 @pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: p.stem)
 def test_checks_are_collapsed(nb):
     """The cells that only check the chapter's claims run (and fail the build when a claim fails) but are
-    collapsed on the page (``hide-input``): the page reads as a method."""
+    not on the page (``remove-cell``, ``tools/nbtidy.py``): the page reads as a method."""
     shown = []
     for i, cell in enumerate(code_cells(nb)):
         tags = set(cell["metadata"].get("tags", []))
@@ -204,7 +204,7 @@ def test_checks_are_collapsed(nb):
         if checks_only("".join(cell["source"])):
             shown.append(f"code cell {i}: {''.join(cell['source'])[:60]!r}")
     assert not shown, (
-        f"{nb.name}: cells that only check, shown to the reader (tag them hide-input): {shown}"
+        f"{nb.name}: cells that only check, shown to the reader (tag them remove-cell: tools/nbtidy.py): {shown}"
     )
 
 
@@ -224,7 +224,11 @@ def test_show_claims_is_a_table_with_the_conditions_as_a_list():
     view = show_claims({"a": ok, "b": bad})
     html = view._repr_html_()
     assert html.count("<tr>") == 3 and html.count("<li>") == 2
-    assert "0.5-DP" in html and "not 1-DP" in html and "no noise" in html
+    math = '<span class="math notranslate nohighlight">'
+    assert (
+        f"{math}\\(0.5\\)</span>-DP" in html and "no noise" in html
+    )  # typeset: MathJax's math spans
+    assert f"<em>not</em> {math}\\(1\\)</span>-DP" in html
     text = repr(view)
     assert "a (laplace): 0.5-DP under add-remove neighbours" in text and "  - n public" in text
     assert max(len(line) for line in text.splitlines()) < 80

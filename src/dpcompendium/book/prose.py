@@ -1,73 +1,128 @@
-"""Sentences of a chapter's prose computed from its run (issue 26).
+"""Sentences of a chapter's prose computed from its run (issue 26), typeset (issue 33).
 
 A chapter's text is read beside the run that printed it, at any parameters. Numbers the run computes are glued
-(``glue("key", prose.num(x), display=False)`` in a code cell, ``{glue:text}`key` `` in the markdown), and a
-qualitative result statement ("P-HP wins on sparse histograms") is either generated from the run's numbers or
-guarded: :func:`guarded` returns the statement when the check computed from the run holds, and otherwise a visible
-note that says what the run found instead. Plain text, no markup: ``{glue:text}`` pastes it as it is (the book shades
-pasted text on a rerun page).
+(``glue("key", prose.num(x), display=False)`` in a code cell tagged ``remove-cell``, the ``{glue:md}`` role (``key:myst``) in the
+markdown), and a qualitative result statement ("P-HP wins on sparse histograms") is either generated from the run's
+numbers or guarded: :func:`guarded` returns the statement when the check computed from the run holds, and otherwise
+a visible note that says what the run found instead.
+
+Every helper returns a :class:`~dpcompendium.core.messages.Md`: its ``str`` is the plain text (unchanged, for
+``{glue:text}``, CSVs and asserts) and its MyST (``.myst``, what ``myst_nb.glue`` stores as ``text/markdown``)
+typesets the maths: ``pairs({1: 285})`` is "285 at ε = 1" and "285 at $\varepsilon = 1$". The sentences come from
+the templates of :mod:`dpcompendium.core.messages` (one catalogue, one table per language). A string built with an
+f-string is plain text again: :func:`glue` (a drop-in for ``myst_nb.glue``) typesets any string it is given
+(:func:`~dpcompendium.core.messages.to_myst`), so every glued value can be pasted with ``{glue:md}``.
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Iterable
+from typing import Any
 
-__all__ = ["NOTE", "count", "guarded", "listing", "num", "pairs", "plural", "span"]
+from ..core.messages import Md, join, message, myst, number, tex_number, to_myst
+
+__all__ = [
+    "NOTE",
+    "Md",
+    "count",
+    "glue",
+    "guarded",
+    "listing",
+    "markdown",
+    "num",
+    "pairs",
+    "plural",
+    "span",
+]
 
 #: How a guarded statement that does not hold at the run's parameters begins.
 NOTE = "At these parameters"
 
 
-def num(x: float, digits: int = 3) -> str:
+def num(x: float, digits: int = 3) -> Md:
     """``x`` to ``digits`` significant figures, as the headline cells print it (``1.23e+04`` becomes ``12300``;
-    numbers from 10⁶ on keep the exponent); ``nan`` as "n/a"."""
-    x = float(x)
-    if math.isnan(x):
-        return "n/a"
-    if math.isinf(x):
-        return "∞" if x > 0 else "−∞"
-    text = f"{x:.{digits}g}"
-    if "e" in text and abs(x) < 1e6:
-        text = f"{float(text):.0f}"
-    return text
+    numbers from 10⁶ on keep the exponent, typeset as $2.5 \\times 10^{7}$); ``nan`` as "n/a"."""
+    text = number(float(x), digits)
+    if "e" in text or "∞" in text:
+        return Md(text, f"${tex_number(text)}$")
+    return Md(text, text)
 
 
-def span(values: Iterable[float], digits: int = 3, sep: str = "–") -> str:
+def span(values: Iterable[float], digits: int = 3, sep: str = "–") -> Md:
     """The range of ``values`` as ``lo–hi`` (one number when both round alike), e.g. ``8.9–19``."""
     vals = [float(v) for v in values if not math.isnan(float(v))]
     if not vals:
-        return "n/a"
+        return message("prose.na")
     lo, hi = num(min(vals), digits), num(max(vals), digits)
-    return lo if lo == hi else f"{lo}{sep}{hi}"
+    return lo if lo == hi else lo + sep + hi
 
 
-def listing(values: Iterable[float], digits: int = 3) -> str:
+def listing(values: Iterable[float], digits: int = 3) -> Md:
     """``values`` as a comma-separated list, e.g. ``285, 229, 207``."""
-    return ", ".join(num(v, digits) for v in values)
+    return join(num(v, digits) for v in values)
 
 
-def pairs(values, name: str = "ε", digits: int = 3) -> str:
-    """A mapping or a pandas Series ``{key: value}`` as ``value at name = key, …``, e.g. ``285 at ε = 1, 207 at ε = 10``."""
+def pairs(values, name: str = "ε", digits: int = 3) -> Md:
+    """A mapping or a pandas Series ``{key: value}`` as ``value at name = key, …``, e.g. ``285 at ε = 1, 207 at
+    ε = 10`` (typeset: ``285 at $\\varepsilon = 1$``)."""
     items = values.items() if hasattr(values, "items") else values
-    return ", ".join(f"{num(v, digits)} at {name} = {k:g}" for k, v in items)
+    symbol = Md(name, to_myst(name).strip("$") if to_myst(name).startswith("$") else name)
+    return join(
+        message(
+            "prose.pair",
+            value=num(v, digits),
+            name=Md(name, symbol.myst),
+            key=Md(f"{k:g}", f"{k:g}"),
+        )
+        for k, v in items
+    )
 
 
-def plural(n: int, noun: str, many: str | None = None) -> str:
+def plural(n: int, noun: str, many: str | None = None) -> Md:
     """``n noun`` with the noun agreeing: ``1 repetition``, ``2 repetitions`` (``many``: an irregular plural)."""
     n = int(n)
-    return f"{n} {noun if n == 1 else (many or noun + 's')}"
+    return message("prose.plural", n=str(n), noun=noun if n == 1 else (many or noun + "s"))
 
 
-def count(k: int, n: int) -> str:
+def count(k: int, n: int) -> Md:
     """``k of n``."""
-    return f"{int(k)} of {int(n)}"
+    return message("prose.count", k=str(int(k)), n=str(int(n)))
 
 
-def guarded(holds: bool, statement: str, instead: str) -> str:
+def guarded(holds: bool, statement: str, instead: str) -> Md:
     """``statement`` when the run's check ``holds``; otherwise a visible note: "At these parameters: ``instead``
     (unlike the book's default run)" (``instead`` says what the run found, with its numbers). Neither ends with a
     full stop: the sentence around the paste supplies the punctuation."""
     if bool(holds):
-        return statement
-    return f"{NOTE}: {instead.rstrip('.')} (unlike the book's default run)"
+        return statement if isinstance(statement, Md) else Md(str(statement))
+    if isinstance(instead, Md):
+        found = Md(str(instead).rstrip("."), instead.myst.rstrip("."))
+    else:
+        found = Md(str(instead).rstrip("."))
+    return message("prose.note", instead=found)
+
+
+def markdown(value: Any) -> Any:
+    """``value`` as the book glues it: an :class:`Md` as it is, a string typeset
+    (:func:`~dpcompendium.core.messages.to_myst`), a number as Python writes it (round it with :func:`num`: the
+    text/plain stays what IPython would store, so ``{glue:text}`` is unchanged); anything else (a figure, a
+    table) unchanged."""
+    if isinstance(value, Md):
+        return value
+    if isinstance(value, str):
+        return Md(value)
+    if isinstance(value, numbers.Number) and not isinstance(value, bool):
+        from IPython.lib.pretty import pretty
+
+        return Md(pretty(value), myst(str(value)))
+    return value
+
+
+def glue(name: str, variable: Any, display: bool = True) -> None:
+    """``myst_nb.glue`` with ``variable`` typeset (:func:`markdown`), so that the ``{glue:md}`` role (``name:myst``) pastes its
+    maths; ``{glue:text}`` still pastes the plain text."""
+    from myst_nb import glue as _glue
+
+    _glue(name, markdown(variable), display=display)

@@ -25,6 +25,7 @@ there were some, and the tests require that it does not.
 from __future__ import annotations
 
 import ast
+import contextlib
 import copy
 import hashlib
 import html
@@ -51,6 +52,7 @@ __all__ = [
     "BOOK_URL",
     "book_labels",
     "build_page",
+    "glued_markdown",
     "glued_values",
     "open_page",
     "page_notebook",
@@ -139,7 +141,8 @@ _GLUE_PREFIX = "application/papermill.record/"
 
 def glued_values(executed: nbformat.NotebookNode) -> dict[str, str]:
     """The values a notebook glued with ``myst_nb.glue`` (key → its text/plain, quotes of a str removed), as the
-    book's ``{glue:text}`` role pastes them (before a format spec is applied)."""
+    book's ``{glue:text}`` role pastes them (before a format spec is applied). A value glued by
+    :func:`dpcompendium.book.prose.glue` has its plain text as text/plain, unquoted."""
     out: dict[str, str] = {}
     for cell in executed.cells:
         for o in cell.get("outputs", []) if cell.cell_type == "code" else []:
@@ -147,10 +150,25 @@ def glued_values(executed: nbformat.NotebookNode) -> dict[str, str]:
             text = o.get("data", {}).get(_GLUE_PREFIX + "text/plain")
             if name and text is not None:
                 text = "".join(text)
-                try:
-                    out[name] = str(ast.literal_eval(text))
-                except (SyntaxError, ValueError):
-                    out[name] = text
+                if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+                    with contextlib.suppress(
+                        SyntaxError, ValueError
+                    ):  # a str glued as it is: its repr
+                        text = str(ast.literal_eval(text))
+                out[name] = text
+    return out
+
+
+def glued_markdown(executed: nbformat.NotebookNode) -> dict[str, str]:
+    """The MyST a notebook glued (key → its text/markdown, for the keys that have one), as ``{glue:md}`` pastes it
+    (:mod:`dpcompendium.core.messages`)."""
+    out: dict[str, str] = {}
+    for cell in executed.cells:
+        for o in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            name = o.get("metadata", {}).get("scrapbook", {}).get("name")
+            text = o.get("data", {}).get(_GLUE_PREFIX + "text/markdown")
+            if name and text is not None:
+                out[name] = "".join(text)
     return out
 
 
@@ -272,7 +290,10 @@ def book_labels(root: Path) -> dict[str, dict[str, str]]:
         doc = path.relative_to(root).with_suffix("").as_posix()
         text = "\n\n".join(_md_cells(path))
         m = _HEADING.search(text)
-        out[f"doc:{doc}"] = {"doc": doc, "title": m.group(1).strip() if m else doc, "kind": "page"}
+        title = (
+            m.group(1).strip().replace("`", "") if m else doc
+        )  # a link's text: no raw code marks
+        out[f"doc:{doc}"] = {"doc": doc, "title": title, "kind": "page"}
         for d in _DIRECTIVE.finditer(text):
             kind, label = d.group(1), d.group(3)
             title = re.sub(

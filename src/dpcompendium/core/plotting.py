@@ -140,8 +140,12 @@ def method_style(name: str, variant: str | None = None) -> dict[str, str]:
 
 
 def use_book_style() -> None:
-    """Apply the book's style (``book.mplstyle``) to every figure drawn from now on."""
+    """Apply the book's style (``book.mplstyle``) to every figure drawn from now on, and show every DataFrame of
+    the running IPython session as the book's table (:func:`dpcompendium.core.tables.use_book_tables`)."""
+    from .tables import use_book_tables
+
     matplotlib.style.use(STYLE)
+    use_book_tables()
 
 
 @contextlib.contextmanager

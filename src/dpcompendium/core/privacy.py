@@ -19,6 +19,8 @@ from typing import Any, Literal
 
 import numpy as np
 
+from .messages import Md, message, method_name, myst, myst_to_html, tex_number
+
 Neighbours = Literal["replace-one", "add-remove", "local"]
 #: The neighbour relations of the book (the values of ``Neighbours``).
 NEIGHBOUR_RELATIONS: tuple[str, ...] = ("replace-one", "add-remove", "local")
@@ -96,19 +98,71 @@ class PrivacyClaim:
 
     @property
     def guarantee(self) -> str:
-        """``"(ε, δ)-DP"`` or ``"ε-DP"`` with the numbers (``"ε-LDP"`` for local claims)."""
-        dp = "LDP" if self.neighbours == "local" else "DP"
-        if self.delta:
-            return f"({_fmt(self.epsilon)}, {self.delta:.3g})-{dp}"
-        return f"{_fmt(self.epsilon)}-{dp}"
+        """``"(ε, δ)-DP"`` or ``"ε-DP"`` with the numbers (``"ε-LDP"`` for local claims); plain text (CSV columns).
+        :attr:`guarantee_md` is the same as MyST."""
+        return str(self.guarantee_md)
 
-    def statement(self) -> str:
-        """One sentence stating the guarantee with its relation and conditions, or why there is none."""
+    @property
+    def guarantee_md(self) -> Md:
+        """The guarantee as an :class:`~dpcompendium.core.messages.Md`: ``"2.167-DP"`` in plain text, ``$2.167$-DP``
+        in MyST (``$(1, 10^{-5})$-DP`` with a δ)."""
+        dp = "LDP" if self.neighbours == "local" else "DP"
+        eps = _fmt(self.epsilon)
+        if self.delta:
+            delta = f"{self.delta:.3g}"
+            return Md(
+                str(message("claim.guarantee_delta", epsilon=eps, delta=delta, dp=dp)),
+                message(
+                    "claim.guarantee_delta",
+                    epsilon=Md(eps, tex_number(eps)),
+                    delta=Md(delta, tex_number(delta)),
+                    dp=dp,
+                ).myst,
+            )
+        return message("claim.guarantee", epsilon=Md(eps, tex_number(eps)), dp=dp)
+
+    def statement(self, fmt: Literal["plain", "myst"] = "plain") -> str:
+        """One sentence stating the guarantee with its relation and conditions, or why there is none.
+
+        ``fmt="plain"`` (the default) returns an :class:`~dpcompendium.core.messages.Md`: its ``str`` is the plain
+        sentence (CSV columns, ``repr``) and its ``.myst`` the sentence typeset (``myst_nb.glue`` stores both, so
+        the ``{glue:md}`` role (``key:myst``) shows the maths); ``fmt="myst"`` returns the MyST string itself
+        (:meth:`statement_md`). Every part comes from a template of :mod:`dpcompendium.core.messages`; the free text
+        of ``why``, ``sensitivity`` and ``conditions`` is typeset by :func:`~dpcompendium.core.messages.to_myst`
+        unless it is an ``Md`` already."""
+        if fmt not in ("plain", "myst"):
+            raise ValueError(f"fmt must be 'plain' or 'myst', got {fmt!r}")
         if not self.private:
-            return f"{self.mechanism}: not {self.guarantee} as claimed — {self.why}"
-        rel = "" if self.neighbours == "local" else f" under {self.neighbours} neighbours"
-        cond = f", given: {'; '.join(self.conditions)}" if self.conditions else ""
-        return f"{self.mechanism}: {self.guarantee}{rel} (sensitivity {self.sensitivity}){cond}"
+            text = message(
+                "claim.not_private",
+                mechanism=self.mechanism,
+                guarantee=self.guarantee_md,
+                why=self.why,
+            )
+        else:
+            rel = (
+                ""
+                if self.neighbours == "local"
+                else message("claim.relation", neighbours=self.neighbours)
+            )
+            cond = (
+                message("claim.conditions", conditions=_joined(self.conditions))
+                if self.conditions
+                else ""
+            )
+            text = message(
+                "claim.statement",
+                mechanism=self.mechanism,
+                guarantee=self.guarantee_md,
+                relation=rel,
+                sensitivity=self.sensitivity,
+                conditions=cond,
+            )
+        return text.myst if fmt == "myst" else text
+
+    def statement_md(self) -> str:
+        """:meth:`statement` as MyST (inline maths, emphasis), for ``{glue:md}``."""
+        return self.statement(fmt="myst")
 
     def failing(self, why: str) -> PrivacyClaim:
         """The same claim, ``private=False`` with reason ``why`` (a condition does not hold)."""
@@ -120,10 +174,15 @@ class PrivacyClaim:
 
     def as_dict(self) -> dict:
         d = asdict(self)
-        d["conditions"] = "; ".join(self.conditions)
+        d["conditions"] = _joined(self.conditions)
         d["guarantee"] = self.guarantee if self.private else "none"
         d["statement"] = self.statement()
         return d
+
+
+def _joined(conditions: Iterable[str]) -> Md:
+    conditions = list(conditions)
+    return Md("; ".join(str(c) for c in conditions), "; ".join(myst(c) for c in conditions))
 
 
 def claims_table(claims: Mapping[str, PrivacyClaim] | Iterable[PrivacyClaim], key: str = "method"):
@@ -134,6 +193,26 @@ def claims_table(claims: Mapping[str, PrivacyClaim] | Iterable[PrivacyClaim], ke
         list(claims.items()) if isinstance(claims, Mapping) else [(c.mechanism, c) for c in claims]
     )
     return pd.DataFrame([{key: k, **c.as_dict()} for k, c in items])
+
+
+def _text(value: object) -> str:
+    """A table cell as text: "" for a missing value (NaN, None), an :class:`Md` kept as it is."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    return value if isinstance(value, str) else str(value)
+
+
+def _split_conditions(value: object) -> list[str]:
+    """The conditions of a claims-table cell ("a; b"), each keeping its MyST when the cell is an :class:`Md`."""
+    text = _text(value)
+    if not text or text == "nan":
+        return []
+    plain_parts = str(text).split("; ")
+    if isinstance(text, Md):
+        myst_parts = text.myst.split("; ")
+        if len(myst_parts) == len(plain_parts):
+            return [Md(p, m) for p, m in zip(plain_parts, myst_parts, strict=True)]
+    return [p for p in plain_parts if p]
 
 
 class ClaimsTable:
@@ -162,9 +241,17 @@ class ClaimsTable:
         labels = [c for c in self.table.columns if c not in self.FIELDS]
         rows = []
         for r in self.table.to_dict("records"):
-            name = ", ".join(str(r[c]) for c in labels if str(r[c]) not in ("", "nan"))
+            parts = [r[c] for c in labels if str(r[c]) not in ("", "nan")]
+            name = ", ".join(str(p) for p in parts)
             mech = str(r.get("mechanism", ""))
-            label = mech if not name else (name if mech in ("", name) else f"{name} ({mech})")
+            plain = mech if not name else (name if mech in ("", name) else f"{name} ({mech})")
+            named = ", ".join(method_name(p) for p in parts)  # one human name per method
+            label = Md(
+                plain,
+                myst(mech)
+                if not name
+                else (named if mech in ("", name) else f"{named} ({myst(mech)})"),
+            )
             private = bool(r.get("private", True))
             if (
                 "epsilon" in r
@@ -177,27 +264,29 @@ class ClaimsTable:
                     float(r["epsilon"]),
                     delta,
                     private=private,
-                ).guarantee
+                ).guarantee_md
             else:
-                claimed = str(r.get("guarantee", "")) if private else "private"
-            conds = [c for c in str(r.get("conditions", "") or "").split("; ") if c and c != "nan"]
+                claimed = r.get("guarantee", "") if private else message("claim.private")
+            conds = _split_conditions(r.get("conditions", ""))
             rows.append(
                 {
                     "claim": label,
                     "private": private,
                     "guarantee": claimed,
-                    "why": str(r.get("why", "") or ""),
+                    "why": _text(r.get("why", "")),
                     "neighbours": str(r["neighbours"]),
-                    "sensitivity": str(r.get("sensitivity", "")),
+                    "sensitivity": _text(r.get("sensitivity", "")),
                     "conditions": conds,
                 }
             )
         return rows
 
     def _repr_html_(self) -> str:
-        import html
+        """The table, its text typeset: MyST maths as the ``math`` spans MathJax renders."""
 
-        e = html.escape
+        def e(value: object) -> str:
+            return myst_to_html(myst(value))
+
         out = [
             '<table class="dpc-claims"><thead><tr><th>claim</th><th>guarantee</th><th>neighbours</th>'
             "<th>sensitivity</th><th>rests on</th></tr></thead><tbody>"
@@ -208,7 +297,7 @@ class ClaimsTable:
                     f"<br><small>{e(r['why'])}</small>" if r["why"] else ""
                 )
             else:
-                guarantee = f'<span class="dpc-not">not {e(r["guarantee"])}</span>: {e(r["why"])}'
+                guarantee = f'<span class="dpc-not">{e(message("claim.not", guarantee=r["guarantee"]))}</span>: {e(r["why"])}'
             conds = "".join(f"<li>{e(c)}</li>" for c in r["conditions"])
             out.append(
                 f"<tr><td>{e(r['claim'])}</td><td>{guarantee}</td><td>{e(r['neighbours'])}</td>"

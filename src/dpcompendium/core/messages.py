@@ -1,0 +1,720 @@
+"""The book's voice: one catalogue of message templates, rendered as MyST for the page and as plain text for CSVs.
+
+Every sentence, label and claim statement that code writes for a page is built here from a template kept apart from
+its numbers. A message is a *message id* (``"claim.statement"``) and its parameters; :func:`message` renders it as a
+:class:`Md`: a ``str`` whose value is the plain text (what a CSV column, a ``repr`` or ``{glue:text}`` shows; the
+bytes of the book's CSVs do not change) and whose :attr:`Md.myst` is the MyST the page typesets (inline maths,
+emphasis). A notebook pastes it with the ``{glue:md}`` role (``key:myst``) (``myst_nb.glue`` stores the MyST as the value's
+``text/markdown``).
+
+Languages: :data:`CATALOGUE` maps a language to a table ``{message id: MyST template}``; a second language is a
+second table with the same ids (:func:`set_language` selects it; a missing id falls back to English).
+:data:`PLAIN` holds the plain-text templates (CSV columns stay English). Templates use Python's ``%(name)s``
+placeholders, gettext's ``python-format`` (so that :func:`to_po` exports a table as a ``.po`` file for
+translators, with the id as ``msgctxt``/``msgid``); a literal ``%`` is ``%%``.
+
+Names: :data:`METHOD_NAMES` is the one human name of every method of the book (``"php"`` → "P-HP"), used by every
+table (:func:`method_name`).
+
+Free text written elsewhere as plain ASCII maths (a claim's ``why`` ``"Lap(2(b-a)/eps)"``, ``"eps_eff = 2.167 >
+eps = 1"``, a note with ``"ε ∈ [0.5, 2]"``) is typeset by :func:`to_myst`, which finds the formulas of a sentence
+and sets them as inline maths ($\\mathrm{Lap}(2(b-a)/\\varepsilon)$), escaping the rest. :func:`myst` renders any
+value (an :class:`Md`, a plain string, a number) as MyST.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+__all__ = [
+    "CATALOGUE",
+    "METHOD_NAMES",
+    "PLAIN",
+    "Md",
+    "get_language",
+    "join",
+    "message",
+    "method_name",
+    "myst",
+    "myst_to_html",
+    "number",
+    "plain",
+    "set_language",
+    "tex_number",
+    "to_myst",
+    "to_po",
+]
+
+
+class Md(str):
+    """A text with two renderings: its ``str`` value is the plain text; :attr:`myst` is the MyST for the page.
+
+    IPython shows it as MyST (``_repr_markdown_``), so ``myst_nb.glue("k", md, display=False)`` stores both, and
+    ``{glue:md}`k:myst` `` typesets it; its ``text/plain`` is the plain text without quotes."""
+
+    #: The MyST rendering (inline maths, emphasis) that the page typesets.
+    myst: str
+
+    def __new__(cls, plain_text: str, myst_text: str | None = None) -> Md:
+        obj = super().__new__(cls, plain_text)
+        obj.myst = to_myst(str(plain_text)) if myst_text is None else str(myst_text)
+        return obj
+
+    def _repr_markdown_(self) -> str:
+        return self.myst
+
+    def _repr_pretty_(self, p, cycle) -> None:  # IPython's text/plain: the plain text, no quotes
+        p.text(str(self))
+
+    def __reduce__(self):
+        return (Md, (str(self), self.myst))
+
+    def __deepcopy__(self, memo) -> Md:
+        return self
+
+    def __copy__(self) -> Md:
+        return self
+
+    def __add__(self, other: object) -> Md:  # type: ignore[override]
+        if isinstance(other, str):
+            return Md(str(self) + str(other), self.myst + myst(other))
+        return NotImplemented
+
+    def __radd__(self, other: object) -> Md:
+        if isinstance(other, str):
+            return Md(str(other) + str(self), myst(other) + self.myst)
+        return NotImplemented
+
+
+# ------------------------------------------------------------------------------------------------------- catalogue
+#: Message id → MyST template, per language. Ids are stable (gettext ``msgctxt``); the English table is complete.
+CATALOGUE: dict[str, dict[str, str]] = {
+    "en": {
+        # privacy claims (dpcompendium.core.privacy.PrivacyClaim.statement)
+        "claim.statement": "%(mechanism)s: %(guarantee)s%(relation)s (sensitivity %(sensitivity)s)%(conditions)s",
+        "claim.not_private": "%(mechanism)s: *not* %(guarantee)s as claimed — %(why)s",
+        "claim.relation": " under %(neighbours)s neighbours",
+        "claim.conditions": ", given: %(conditions)s",
+        "claim.guarantee": "$%(epsilon)s$-%(dp)s",
+        "claim.guarantee_delta": "$(%(epsilon)s, %(delta)s)$-%(dp)s",
+        "claim.none": "none",
+        "claim.private": "private",
+        "claim.not": "*not* %(guarantee)s",
+        # prose helpers (dpcompendium.book.prose)
+        "prose.note": "At these parameters: %(instead)s (unlike the book's default run)",
+        "prose.pair": "%(value)s at $%(name)s = %(key)s$",
+        "prose.count": "%(k)s of %(n)s",
+        "prose.plural": "%(n)s %(noun)s",
+        "prose.interval": "%(estimate)s (%(lo)s–%(hi)s)",
+        "prose.na": "n/a",
+        # tables (dpcompendium.book.tables)
+        "table.interval": "%(estimate)s (%(lo)s–%(hi)s)",
+    },
+}
+
+#: Message id → plain-text template (CSV columns, ``repr``): the text the book wrote before it had MyST.
+PLAIN: dict[str, str] = {
+    "claim.statement": "%(mechanism)s: %(guarantee)s%(relation)s (sensitivity %(sensitivity)s)%(conditions)s",
+    "claim.not_private": "%(mechanism)s: not %(guarantee)s as claimed — %(why)s",
+    "claim.relation": " under %(neighbours)s neighbours",
+    "claim.conditions": ", given: %(conditions)s",
+    "claim.guarantee": "%(epsilon)s-%(dp)s",
+    "claim.guarantee_delta": "(%(epsilon)s, %(delta)s)-%(dp)s",
+    "claim.none": "none",
+    "claim.private": "private",
+    "claim.not": "not %(guarantee)s",
+    "prose.note": "At these parameters: %(instead)s (unlike the book's default run)",
+    "prose.pair": "%(value)s at %(name)s = %(key)s",
+    "prose.count": "%(k)s of %(n)s",
+    "prose.plural": "%(n)s %(noun)s",
+    "prose.interval": "%(estimate)s (%(lo)s–%(hi)s)",
+    "prose.na": "n/a",
+    "table.interval": "%(estimate)s (%(lo)s–%(hi)s)",
+}
+
+#: The one human name of each method of the book (every table and legend label takes it from here). Keys are the
+#: ids the library and the CSVs use; ``"<variant>:<method>"`` ids (``"as-written:sum"``) are named from both parts
+#: by :func:`method_name`.
+METHOD_NAMES: dict[str, dict[str, str]] = {
+    "en": {
+        # roles
+        "as-written": "as written",
+        "corrected": "corrected",
+        "private": "private",
+        "non-private": "non-private",
+        "identity": "Identity",
+        "laplace-public-n": "Laplace, public $n$",
+        # averages (dp-mean)
+        "composition": "Composition",
+        "resampling": "Resampling",
+        "clamped": "Clamped",
+        "normalized": "Normalized",
+        "normalized-clamped": "Normalized, clamped",
+        "mean": "mean",
+        "sum": "sum",
+        "count": "count",
+        # histograms
+        "uniform": "Uniform",
+        "hierarchical": "Hierarchical ($H_b$)",
+        "hb": "Hierarchical ($H_b$)",
+        "ahp": "AHP",
+        "php": "P-HP",
+        "sampling_grouping": "Sampling grouping (patent)",
+        "sampling-grouping": "Sampling grouping (patent)",
+        # MWEM
+        "mwem": "MWEM",
+        "coursework": "Coursework MWEM",
+        "standard": "Standard MWEM",
+        # federated PCA
+        "pca": "PCA (no noise)",
+        "central": "Analyze Gauss (central)",
+        "shared-seed": "ELFedPCA, shared seed",
+        "secure-aggregation": "Secure aggregation",
+        "dpdispca": "DPdisPCA",
+        # graded local DP (HierA)
+        "duchi": "Duchi",
+        "harmony": "Harmony (Duchi)",
+        "pm": "PM",
+        "graded-laplace": "Graded Laplace",
+        "hiera": "HierA (source's budgets)",
+        "hiera-calibrated": "HierA, exactly $\\varepsilon$-LDP",
+        "lhp": "LHP",
+        "grr": "GRR",
+    },
+}
+
+_LANGUAGE = ["en"]
+
+
+def set_language(lang: str) -> None:
+    """Render messages in ``lang`` from now on (a key of :data:`CATALOGUE`)."""
+    if lang not in CATALOGUE:
+        raise ValueError(f"lang must be one of {sorted(CATALOGUE)}, got {lang!r}")
+    _LANGUAGE[0] = lang
+
+
+def get_language() -> str:
+    """The language messages are rendered in."""
+    return _LANGUAGE[0]
+
+
+def _template(table: Mapping[str, str], msgid: str, fallback: Mapping[str, str]) -> str:
+    if msgid in table:
+        return table[msgid]
+    if msgid in fallback:
+        return fallback[msgid]
+    raise KeyError(f"msgid {msgid!r} is not in the message catalogue")
+
+
+def message(msgid: str, /, **params: Any) -> Md:
+    """The message ``msgid`` with ``params``: plain text (its ``str``) and MyST (``.myst``, in the current language).
+
+    A parameter that is an :class:`Md` enters each rendering in its own form; a plain string enters the plain text
+    as it is and the MyST through :func:`to_myst`; a number through :func:`number`."""
+    lang = get_language()
+    plain_params = {k: plain(v) for k, v in params.items()}
+    myst_params = {k: myst(v) for k, v in params.items()}
+    plain_text = _template(PLAIN, msgid, CATALOGUE["en"]) % plain_params
+    myst_text = _template(CATALOGUE[lang], msgid, CATALOGUE["en"]) % myst_params
+    return Md(plain_text, myst_text)
+
+
+def join(parts: Iterable[Any], sep: str = ", ") -> Md:
+    """``parts`` joined by ``sep``, in both renderings."""
+    parts = list(parts)
+    return Md(sep.join(plain(p) for p in parts), sep.join(myst(p) for p in parts))
+
+
+def method_name(method: object, lang: str | None = None) -> str:
+    """The human name (MyST) of a method id: ``"php"`` → "P-HP", ``"as-written:sum"`` → "sum, as written"; an
+    unknown id is returned as it is (escaped)."""
+    names = METHOD_NAMES.get(lang or get_language(), {}) or METHOD_NAMES["en"]
+    names = {**METHOD_NAMES["en"], **names}
+    key = str(method)
+    if key in names:
+        return names[key]
+    if ":" in key:
+        head, tail = key.split(":", 1)
+        if head in names or tail in names:
+            return f"{names.get(tail, _escape(tail))}, {names.get(head, _escape(head))}"
+    return to_myst(key)
+
+
+# --------------------------------------------------------------------------------------------------------- numbers
+def number(x: Any, digits: int = 3) -> str:
+    """``x`` to ``digits`` significant figures (``1.23e+04`` → ``12300``; from 10⁶ on the exponent stays); ``nan``
+    as "n/a"; integers as they are."""
+    if isinstance(x, bool):
+        return str(x)
+    if isinstance(x, int):
+        return str(x)
+    x = float(x)
+    if math.isnan(x):
+        return "n/a"
+    if math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    text = f"{x:.{digits}g}"
+    if "e" in text and 1 <= abs(x) < 1e6:
+        text = f"{float(text):.0f}"
+    return text
+
+
+_EXP = re.compile(r"^(-?[\d.]+)e([+-])0*(\d+)$")
+
+
+def tex_number(text: str) -> str:
+    """A number written by Python (``"1e-05"``, ``"2.5e+07"``, ``"inf"``) as TeX (``10^{-5}``,
+    ``2.5 \\times 10^{7}``, ``\\infty``)."""
+    text = str(text).strip()
+    if text in ("inf", "∞"):
+        return r"\infty"
+    if text in ("-inf", "−∞"):
+        return r"-\infty"
+    m = _EXP.match(text)
+    if not m:
+        return text
+    mant, sign, exp = m.groups()
+    power = f"10^{{{'-' if sign == '-' else ''}{exp}}}"
+    return power if mant in ("1", "1.0") else f"{mant} \\times {power}"
+
+
+# ------------------------------------------------------------------------------------------------- plain and MyST
+def plain(value: Any) -> str:
+    """The plain text of ``value`` (an :class:`Md`'s ``str``, a number to 3 significant figures)."""
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, int | float) or hasattr(value, "dtype"):
+        try:
+            return number(value)
+        except (TypeError, ValueError):
+            return str(value)
+    return str(value)
+
+
+def myst(value: Any) -> str:
+    """``value`` as MyST: an :class:`Md`'s :attr:`~Md.myst`, a plain string through :func:`to_myst`, a number to 3
+    significant figures."""
+    if isinstance(value, Md):
+        return value.myst
+    if isinstance(value, str):
+        return to_myst(value)
+    if hasattr(value, "_repr_markdown_"):
+        return str(value._repr_markdown_())
+    return _escape(plain(value))
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|$])")
+
+
+def _escape(text: str) -> str:
+    """Plain text as MyST that shows it as it is."""
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+# ---------------------------------------------------------------------------------------- ASCII maths → MyST maths
+# Identifiers that are maths wherever they appear, and their TeX.
+_SYMBOLS = {
+    "eps": r"\varepsilon",
+    "epsilon": r"\varepsilon",
+    "delta": r"\delta",
+    "Delta": r"\Delta",
+    "tau": r"\tau",
+    "sigma": r"\sigma",
+    "beta": r"\beta",
+    "mu": r"\mu",
+    "lambda": r"\lambda",
+    "ε": r"\varepsilon",
+    "δ": r"\delta",
+    "Δ": r"\Delta",
+    "τ": r"\tau",
+    "σ": r"\sigma",
+    "β": r"\beta",
+    "μ": r"\mu",
+    "λ": r"\lambda",
+    "α": r"\alpha",
+    "γ": r"\gamma",
+    "ρ": r"\rho",
+    "θ": r"\theta",
+    "π": r"\pi",
+    "Σ": r"\Sigma",
+    "∞": r"\infty",
+}
+# Words that are maths only in a formula (an operand beside an operator).
+_FUNCS = {
+    "ln": r"\ln",
+    "log": r"\log",
+    "exp": r"\exp",
+    "max": r"\max",
+    "min": r"\min",
+    "sqrt": r"\sqrt",
+    "Lap": r"\mathrm{Lap}",
+    "Exp": r"\mathrm{Exp}",
+    "Var": r"\mathrm{Var}",
+    "MSE": r"\mathrm{MSE}",
+    "Uniform": r"\mathrm{Uniform}",
+}
+_OPS = {
+    ">=": r"\geq",
+    "<=": r"\leq",
+    "≥": r"\geq",
+    "≤": r"\leq",
+    "!=": r"\neq",
+    "≠": r"\neq",
+    "*": r"\cdot",
+    "·": r"\cdot",
+    "×": r"\times",
+    "−": "-",
+    "∈": r"\in",
+    "≈": r"\approx",
+    "…": r"\ldots",
+    "→": r"\to",
+    "±": r"\pm",
+    "|": r"\vert",
+}
+_STRONG_OPS = {">=", "<=", "≥", "≤", "!=", "≠", "∈", "≈", "±", "="}
+
+_TOKEN = re.compile(
+    r"""
+    (?P<num>\d+(?:\.\d+)?(?:e[+-]?\d+)?%?)
+    |(?P<ident>[A-Za-zα-ωΑ-Ω∞](?:[A-Za-z0-9α-ωΑ-Ω]*)(?:_(?:\{[^{}]*\}|[A-Za-z0-9α-ω]+))?'*
+        (?:\^(?:\{[^{}]*\}|\([^()]*(?:\([^()]*\)[^()]*)*\)|[A-Za-z0-9α-ω−-]+))?)
+    |(?P<op>>=|<=|!=|[=<>+*/^·×−≥≤≠∈≈…→±|-])
+    |(?P<open>[(\[{])
+    |(?P<close>[)\]}])
+    |(?P<space>\s+)
+    |(?P<other>.)
+    """,
+    re.VERBOSE,
+)
+
+
+def _is_strong_ident(word: str) -> bool:
+    base = re.split(r"[_^']", word, maxsplit=1)[0]
+    if base in _SYMBOLS or (base[:1] in _SYMBOLS and len(base) <= 3):  # ε, Δu, εt
+        return True
+    if "_" in word and len(base) <= 2:  # N_i, A_i, h_i, eps_t …
+        return True
+    return "^" in word  # e^eps, tau^2, x^(…)
+
+
+def _ident_tex(word: str) -> str:
+    m = re.match(r"^([^_^']+)((?:_(?:\{[^{}]*\}|[^_^']+))?)('*)((?:\^.*)?)$", word)
+    if not m:
+        return word
+    base, sub, primes, sup = m.groups()
+    tex = (
+        _SYMBOLS.get(base)
+        or _FUNCS.get(base)
+        or (base if len(base) == 1 else None)
+        or (f"{_SYMBOLS[base[0]]} {base[1:]}" if base[0] in _SYMBOLS else rf"\mathrm{{{base}}}")
+    )
+    if sub:
+        s = sub[1:]
+        s = s[1:-1] if s.startswith("{") else s
+        s = _SYMBOLS.get(s, s if len(s) == 1 or s.isdigit() else rf"\mathrm{{{s}}}")
+        tex += f"_{{{s}}}" if len(s) > 1 else f"_{s}"
+    tex += primes
+    if sup:
+        s = sup[1:]
+        if s.startswith("{") or s.startswith("("):
+            s = s[1:-1]
+        tex += f"^{{{_formula_tex(s)}}}"
+    return tex
+
+
+def _formula_tex(text: str) -> str:
+    """A formula written in ASCII (the part of a sentence :func:`to_myst` found) as TeX."""
+    out: list[str] = []
+    tokens = [(m.lastgroup, m.group()) for m in _TOKEN.finditer(text)]
+    i = 0
+    while i < len(tokens):
+        kind, tok = tokens[i]
+        if kind == "ident":
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else (None, "")
+            if tok == "sqrt" and nxt[1] == "(":
+                depth, j = 0, i + 1
+                while j < len(tokens):
+                    depth += tokens[j][1] == "(" and tokens[j][0] == "open"
+                    depth -= tokens[j][1] == ")" and tokens[j][0] == "close"
+                    if depth == 0:
+                        break
+                    j += 1
+                inner = "".join(t for _, t in tokens[i + 2 : j])
+                out.append(rf"\sqrt{{{_formula_tex(inner)}}}")
+                i = j + 1
+                continue
+            tex = _ident_tex(tok)
+            out.append(tex)
+            if tex.startswith("\\") and tex[-1].isalpha() and nxt[0] in ("ident", "num"):
+                out.append(" ")
+        elif kind == "op":
+            tex = _OPS.get(tok, tok)
+            out.append(r"\vert " if tok == "|" else f" {tex} " if tex.startswith("\\") else tex)
+        elif kind == "open" and tok == "{":
+            out.append(r"\{")
+        elif kind == "close" and tok == "}":
+            out.append(r"\}")
+        elif kind == "other" and tok in "%#&":
+            out.append("\\" + tok)
+        elif kind == "num" and tok.endswith("%"):
+            out.append(tok[:-1] + r"\%")
+        elif kind == "num" and "e" in tok:
+            out.append(tex_number(tok))
+        else:
+            out.append(tok)
+        i += 1
+    return re.sub(r"  +", " ", "".join(out)).strip()
+
+
+def _touches_op(tokens: list[tuple[str, str]], i: int) -> bool:
+    """Token ``i`` is written against an operator or a bracket ("b-a", "(a+b)"), so it is an operand."""
+    near = []
+    for step in (-1, 1):
+        k = i + step
+        while 0 <= k < len(tokens) and tokens[k][0] == "space":
+            k += step
+        if 0 <= k < len(tokens):
+            near.append(tokens[k])
+    return any(kind in ("op", "open", "close") for kind, _ in near)
+
+
+def _classify(tokens: list[tuple[str, str]]) -> list[str]:
+    """Per token: "S" strong maths, "N" neutral (may be maths inside a formula), "T" text, " " space."""
+    cls: list[str] = []
+    for i, (kind, tok) in enumerate(tokens):
+        nxt = tokens[i + 1][1] if i + 1 < len(tokens) else ""
+        if kind == "space":
+            cls.append(" ")
+        elif kind == "num":
+            cls.append("N")
+        elif kind == "ident":
+            if _is_strong_ident(tok) or (tok in _FUNCS and nxt == "("):
+                cls.append("S")
+            elif tok in _FUNCS or (
+                len(tok.rstrip("'")) == 1
+                and (tok.rstrip("'") not in ("a", "A", "I") or _touches_op(tokens, i))
+            ):
+                cls.append("N")
+            else:
+                cls.append("T")
+        elif kind == "op":
+            cls.append("S" if tok in _STRONG_OPS else "N")
+        elif kind in ("open", "close"):
+            cls.append("N")
+        else:
+            cls.append("P" if tok in ",;:.!?" else "T")
+    return cls
+
+
+def _balanced(seg: list[tuple[str, str]]):
+    """``seg`` split as (text before, the longest balanced formula, text after): an unmatched bracket at an edge
+    stays text; an unmatched close inside starts the formula after it, an unmatched open ends it before it."""
+
+    def unmatched(part):
+        stack: list[int] = []
+        bad: list[int] = []
+        for k, (kind, _) in enumerate(part):
+            if kind == "open":
+                stack.append(k)
+            elif kind == "close":
+                if stack:
+                    stack.pop()
+                else:
+                    bad.append(k)
+        return sorted(bad + stack)
+
+    start, end = 0, len(seg)
+    while True:
+        while start < end and seg[start][0] == "space":
+            start += 1
+        while end > start and seg[end - 1][0] in ("space", "op") and seg[end - 1][1] != "'":
+            end -= 1
+        bad = [start + k for k in unmatched(seg[start:end])]
+        if not bad:
+            break
+        k = bad[0]
+        if k == start:
+            start += 1
+        elif bad[-1] == end - 1:
+            end -= 1
+        elif seg[k][0] == "close":
+            start = k + 1
+        else:
+            end = k
+    return seg[:start], seg[start:end], seg[end:]
+
+
+_MARKUP = re.compile(r"\*\*(.+?)\*\*|`([^`]+)`")
+_SUBSCRIPT = re.compile(r"([A-Za-zα-ωΑ-Ω])([₀-₉]+)")
+_SUB_DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+
+
+def to_myst(text: str) -> str:
+    """A plain sentence with ASCII or Unicode maths as MyST: its formulas as inline maths, the rest escaped.
+
+    ``"Lap(2*60/eps) guarantees only eps_eff = 2.167 > eps = 1"`` →
+    ``"$\\mathrm{Lap}(2\\cdot 60/\\varepsilon)$ guarantees only $\\varepsilon_{\\mathrm{eff}} = 2.167 >
+    \\varepsilon = 1$"``. A formula is a run of operands and operators that holds a maths symbol (ε, eps, δ, Δ,
+    τ, a subscript ``x_i``, a power ``e^(…)``, ``>=``, ``∈`` …) or a function of them (``Lap(…)``, ``sqrt(…)``);
+    brackets stay balanced inside it; commas and semicolons end it unless they are inside its brackets. Text that is
+    already MyST (an :class:`Md`) is returned as it is."""
+    if isinstance(text, Md):
+        return text.myst
+    text = str(text)
+    if not text:
+        return ""
+    if (
+        "**" in text or "`" in text
+    ):  # markup typed into a plain string: emphasis, and a code span's words
+        out, pos = [], 0
+        for m in _MARKUP.finditer(text):
+            out.append(to_myst(text[pos : m.start()]))
+            if m.group(1) is not None:
+                out.append(f"*{to_myst(m.group(1))}*")
+            else:
+                word = m.group(2)
+                out.append(method_name(word) if word in METHOD_NAMES["en"] else _escape(word))
+            pos = m.end()
+        out.append(to_myst(text[pos:]))
+        return "".join(out)
+    text = _SUBSCRIPT.sub(lambda m: m.group(1) + "_" + m.group(2).translate(_SUB_DIGITS), text)
+    tokens = [(m.lastgroup or "other", m.group()) for m in _TOKEN.finditer(text)]
+    cls = _classify(tokens)
+    n = len(tokens)
+    # brackets: a balanced group that holds strong maths becomes one formula unit with its contents
+    match: dict[int, int] = {}
+    stack: list[int] = []
+    for i, (kind, _tok) in enumerate(tokens):
+        if kind == "open":
+            stack.append(i)
+        elif kind == "close" and stack:
+            match[stack.pop()] = i
+    unit_end = list(range(n))  # formula units: [i, unit_end[i]]
+    unit_cls = list(cls)
+    for i in sorted(match):
+        j = match[i]
+        inner = cls[i + 1 : j]
+        prev_ident = i > 0 and tokens[i - 1][0] == "ident" and cls[i - 1] != " "
+        has_text = "T" in inner and any(
+            tokens[k][0] == "ident" and cls[k] == "T" and len(tokens[k][1]) > 3
+            for k in range(i + 1, j)
+        )
+        if (
+            ("S" in inner and not has_text)
+            or (prev_ident and cls[i - 1] in "SN" and not has_text)
+            or (inner and "T" not in inner and "N" in inner)
+        ):
+            unit_end[i] = j
+            unit_cls[i] = "S" if "S" in inner or (prev_ident and cls[i - 1] == "S") else "N"
+    # walk units; a formula is a maximal run of S/N units (spaces inside), with at least one S
+    out: list[str] = []
+    i = 0
+    run: list[int] = []  # unit starts of the current run
+
+    def flush() -> None:
+        if not run:
+            return
+        # trim neutral edges that are not operands (operators, open brackets)
+        start, end = run[0], unit_end[run[-1]]
+        seg_tokens = tokens[start : end + 1]
+        seg_cls = [unit_cls[k] for k in run]
+        if "S" in seg_cls:
+            # drop leading/trailing operators (e.g. "- " before a formula, a trailing "=")
+            while (
+                seg_tokens
+                and seg_tokens[0][0] in ("op", "space")
+                and seg_tokens[0][1] not in ("−", "-")
+            ):
+                out.append(_escape(seg_tokens[0][1]))
+                seg_tokens = seg_tokens[1:]
+            trail: list[str] = []
+            while seg_tokens and (
+                seg_tokens[-1][0] == "space"
+                or (seg_tokens[-1][0] == "op" and seg_tokens[-1][1] != "'")
+            ):
+                trail.insert(0, _escape(seg_tokens[-1][1]))
+                seg_tokens = seg_tokens[:-1]
+            lead, seg_tokens, rest = _balanced(seg_tokens)
+            out.append(_escape("".join(t for _, t in lead)))
+            formula = "".join(t for _, t in seg_tokens)
+            if any(c in formula for c in "εδΔτσβμλ") or re.search(r"[A-Za-z0-9]", formula):
+                out.append(f"${_formula_tex(formula)}$")
+            else:
+                out.append(_escape(formula))
+            out.append(_escape("".join(t for _, t in rest)))
+            out.extend(trail)
+        else:
+            out.append(_escape("".join(t for _, t in seg_tokens)))
+        run.clear()
+
+    while i < n:
+        c = unit_cls[i]
+        if c in "SN":
+            run.append(i)
+            i = unit_end[i] + 1
+            continue
+        if c == " " and run:
+            # a space continues a formula only if the next non-space unit is maths
+            j = i
+            while j < n and unit_cls[j] == " ":
+                j += 1
+            if j < n and unit_cls[j] in "SN":
+                run.append(i)
+                i += 1
+                continue
+        flush()
+        kind, tok = tokens[i]
+        out.append(_escape(tok))
+        i += 1
+    flush()
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------------------------- MyST → HTML (tables)
+_INLINE = re.compile(r"(?<!\\)\$(.+?)(?<!\\)\$|(?<![\\*])\*(?!\s)(.+?)(?<![\s\\])\*")
+
+
+def myst_to_html(text: str) -> str:
+    """Inline MyST (maths ``$…$``, emphasis ``*…*``, backslash escapes) as HTML that MathJax typesets (the
+    ``math`` class Sphinx gives inline maths), for table cells."""
+    import html
+
+    out: list[str] = []
+    pos = 0
+    for m in _INLINE.finditer(text):
+        out.append(html.escape(_unescape(text[pos : m.start()]), quote=False))
+        if m.group(1) is not None:
+            out.append(
+                f'<span class="math notranslate nohighlight">\\({html.escape(m.group(1), quote=False)}\\)</span>'
+            )
+        else:
+            out.append(f"<em>{html.escape(_unescape(m.group(2)), quote=False)}</em>")
+        pos = m.end()
+    out.append(html.escape(_unescape(text[pos:]), quote=False))
+    return "".join(out)
+
+
+def _unescape(text: str) -> str:
+    return re.sub(r"\\([\\`*_\[\]<>|${}])", r"\1", text)
+
+
+# ------------------------------------------------------------------------------------------------------- gettext
+def to_po(lang: str = "en") -> str:
+    """The catalogue of ``lang`` as a gettext ``.po`` file (``msgctxt`` = message id, ``msgid`` = the English
+    template, ``msgstr`` = the template of ``lang``; ``python-format``)."""
+
+    def q(s: str) -> str:
+        return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    table = CATALOGUE.get(lang, {})
+    lines = [
+        f'msgid ""\nmsgstr ""\n"Language: {lang}\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+    ]
+    for msgid, template in CATALOGUE["en"].items():
+        lines.append(
+            f"#, python-format\nmsgctxt {q(msgid)}\nmsgid {q(template)}\nmsgstr {q(table.get(msgid, ''))}\n"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,313 @@
+"""Tables for reading: how every chapter shows a DataFrame on the page (the CSVs keep full precision).
+
+:func:`readable` renders a DataFrame as the book's table: no default integer index (a named index becomes the
+leading columns), numbers to 3 significant figures with a space every three digits ("2 190"), ε and δ column
+headers typeset, float column headers as numbers ("0.693" not "0.693147"), units from the column name where known
+(``wall_s`` → "wall (s)"), one human name per method (:data:`~dpcompendium.core.messages.METHOD_NAMES`: ``php`` →
+"P-HP", ``as-written:sum`` → "sum, as written"), an estimate with its interval as "2 190 (1 790–2 660)" (columns
+``x``, ``x_lo``, ``x_hi``; or a string "2.19e+03 [1.79e+03, 2.66e+03]"), and text typeset (ASCII maths as MathJax).
+
+:func:`use_book_tables` (called by :func:`dpcompendium.core.plotting.use_book_style`, the chapters' set-up call)
+registers it with IPython, so a DataFrame displayed by a chapter is shown this way; its ``text/plain`` stays
+pandas' own.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import numbers
+import re
+from typing import Any
+
+from .messages import Md, method_name, myst, myst_to_html, number, to_myst
+
+__all__ = [
+    "COLUMN_NAMES",
+    "METHOD_COLUMNS",
+    "UNITS",
+    "ReadableTable",
+    "column_name",
+    "format_number",
+    "interval",
+    "readable",
+    "use_book_tables",
+]
+
+#: Column name → its header (MyST). Others are shown with ``_`` as spaces (and a unit from :data:`UNITS`).
+COLUMN_NAMES: dict[str, str] = {
+    "epsilon": r"$\varepsilon$",
+    "eps": r"$\varepsilon$",
+    "eps1": r"$\varepsilon_1$",
+    "eps2": r"$\varepsilon_2$",
+    "delta": r"$\delta$",
+    "n": "$n$",
+    "k": "$k$",
+    "T": "$T$",
+    "mse": "MSE",
+    "rmse": "RMSE",
+    "mae": "MAE",
+    "rmse_ratio": "RMSE ratio",
+    "mse_se": "MSE (s.e.)",
+    "mae_se": "MAE (s.e.)",
+    "se": "s.e.",
+    "sd": "s.d.",
+    "reps": "repetitions",
+    "rep": "repetition",
+}
+#: Column-name suffix → the unit shown in the header.
+UNITS: dict[str, str] = {
+    "_s": "s",
+    "_ms": "ms",
+    "_pct": "%",
+    "_percent": "%",
+    "_bytes": "bytes",
+    "_mb": "MB",
+}
+#: Columns whose values are method ids, shown by their human names.
+METHOD_COLUMNS = frozenset(
+    {"method", "methods", "variant", "mechanism", "estimator", "algorithm", "baseline"}
+)
+#: Suffixes of the two ends of an interval column: ``x_lo``/``x_hi`` beside ``x``.
+_INTERVAL_ENDS = (("_lo", "_hi"), ("_low", "_high"), ("_ci_lo", "_ci_hi"), ("_lower", "_upper"))
+_BRACKETED = re.compile(
+    r"^\s*(?P<x>[-+]?[\d.]+(?:e[-+]?\d+)?)\s*[\[(]\s*(?P<lo>[-+]?[\d.]+(?:e[-+]?\d+)?)\s*[,;–]\s*"
+    r"(?P<hi>[-+]?[\d.]+(?:e[-+]?\d+)?)\s*[\])]\s*$"
+)
+_IDENTIFIER = re.compile(r"^[a-z]+(?:_[a-z0-9]+)+$")
+#: A narrow no-break space: the thousands separator ("2 190").
+THIN = "\u202f"
+
+
+def format_number(x: Any, digits: int = 3) -> str:
+    """A number as a table shows it: 3 significant figures, thousands grouped with a narrow space ("2 190"),
+    integers whole ("6 150 000", not "6150000.0"), ``nan`` as "–"."""
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    try:
+        f = float(x)
+    except (TypeError, ValueError):
+        return str(x)
+    if math.isnan(f):
+        return "–"
+    if math.isinf(f):
+        return "∞" if f > 0 else "−∞"
+    if _is_int_like(x) or (f.is_integer() and abs(f) < 1e9):
+        return f"{int(f):,}".replace(",", THIN).replace("-", "−")
+    text = number(f, digits)
+    if "e" in text:
+        mant, exp = text.split("e")
+        return _sci(mant.replace("-", "−"), int(exp))
+    whole, _, frac = text.partition(".")
+    sign = "−" if whole.startswith("-") else ""
+    whole = whole.lstrip("-")
+    if len(whole) >= 4:
+        whole = f"{int(whole):,}".replace(",", THIN)
+    return sign + whole + (f".{frac}" if frac else "")
+
+
+def _sci(mant: str, exp: int) -> str:
+    sup = str(exp).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return f"{mant}×10{sup}" if mant not in ("1", "1.0") else f"10{sup}"
+
+
+def _is_int_like(x: Any) -> bool:
+    kind = getattr(getattr(x, "dtype", None), "kind", "")
+    return isinstance(x, numbers.Integral) or kind in ("i", "u")
+
+
+def interval(estimate: Any, lo: Any, hi: Any, digits: int = 3) -> str:
+    """An estimate with its interval: "2 190 (1 790–2 660)"; just the estimate when the interval is missing."""
+    x = format_number(estimate, digits)
+    try:
+        if math.isnan(float(lo)) or math.isnan(float(hi)):
+            return x
+    except (TypeError, ValueError):
+        return x
+    return f"{x} ({format_number(lo, digits)}–{format_number(hi, digits)})"
+
+
+def column_name(name: Any) -> str:
+    """A column header as MyST: ε, δ typeset, floats as numbers ("0.693"), units from the suffix, ``_`` as spaces."""
+    if isinstance(name, tuple):
+        return " / ".join(column_name(n) for n in name if str(n) != "")
+    if isinstance(name, numbers.Real) and not isinstance(name, bool):
+        return format_number(name)
+    key = str(name)
+    if key in COLUMN_NAMES:
+        return COLUMN_NAMES[key]
+    if key in METHOD_NAMES_KEYS():
+        return method_name(key)
+    for suffix, unit in UNITS.items():
+        if key.endswith(suffix) and len(key) > len(suffix):
+            return f"{column_name(key[: -len(suffix)])} ({unit})"
+    return to_myst(key.replace("_", " "))
+
+
+def METHOD_NAMES_KEYS() -> set[str]:
+    from .messages import METHOD_NAMES, get_language
+
+    return set(METHOD_NAMES["en"]) | set(METHOD_NAMES.get(get_language(), {}))
+
+
+def _cell(value: Any, column: Any, digits: int) -> tuple[str, bool]:
+    """A cell as HTML, and whether it is a number (right-aligned)."""
+    if isinstance(value, Md):
+        return myst_to_html(value.myst), False
+    if value is None:
+        return "", False
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return ("yes" if value else "no"), False
+    if isinstance(value, numbers.Number):
+        return html.escape(format_number(value, digits)), True
+    if (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and all(isinstance(v, numbers.Real) for v in value)
+    ):
+        return html.escape(
+            f"({format_number(value[0], digits)}–{format_number(value[1], digits)})"
+        ), True
+    text = str(value)
+    if str(column) in METHOD_COLUMNS or text in METHOD_NAMES_KEYS() or _is_method_pair(text):
+        return myst_to_html(method_name(text)), False
+    if _IDENTIFIER.match(
+        text
+    ):  # a label written as an identifier: decision_levels → decision levels
+        return html.escape(text.replace("_", " ")), False
+    m = _BRACKETED.match(text)
+    if m:
+        return html.escape(interval(float(m["x"]), float(m["lo"]), float(m["hi"]), digits)), True
+    return myst_to_html(myst(text)), False
+
+
+def _is_method_pair(text: str) -> bool:
+    if ":" not in text or " " in text:
+        return False
+    head, tail = text.split(":", 1)
+    keys = METHOD_NAMES_KEYS()
+    return head in keys or tail in keys
+
+
+def _merge_intervals(df):
+    """Columns ``x``, ``x_lo``, ``x_hi`` as one column ``x`` of (estimate, lo, hi) triples."""
+    cols = [str(c) for c in df.columns]
+    merged = {}
+    for c in cols:
+        for lo_s, hi_s in _INTERVAL_ENDS:
+            if c + lo_s in cols and c + hi_s in cols:
+                merged[c] = (c + lo_s, c + hi_s)
+                break
+    if not merged:
+        return df, {}
+    out = df.copy()
+    out.columns = cols
+    for c, (lo, hi) in merged.items():
+        out[c] = [_Interval(x, a, b) for x, a, b in zip(out[c], out[lo], out[hi], strict=True)]
+        out = out.drop(columns=[lo, hi])
+    return out, merged
+
+
+class _Interval:
+    def __init__(self, x, lo, hi) -> None:
+        self.x, self.lo, self.hi = x, lo, hi
+
+
+class ReadableTable:
+    """A DataFrame shown for reading (:func:`readable`); ``_repr_html_`` is the table, ``repr`` pandas' own text."""
+
+    def __init__(self, df, digits: int = 3, index: bool | None = None, caption: str = "") -> None:
+        self.df = df
+        self.digits = digits
+        self.index = index
+        self.caption = caption
+
+    def _frame(self):
+        import pandas as pd
+
+        df = self.df
+        if isinstance(df, pd.Series):
+            df = df.to_frame(name=df.name if df.name is not None else "value")
+        keep_index = self.index
+        if keep_index is None:
+            keep_index = not _default_index(df.index)
+        if keep_index:
+            names = [n if n is not None else "" for n in df.index.names]
+            if isinstance(df.columns, pd.MultiIndex):
+                df = df.copy()
+                df.columns = [" / ".join(str(p) for p in c if str(p) != "") for c in df.columns]
+            df = df.reset_index(names=[n if n != "" else f"_index{i}" for i, n in enumerate(names)])
+        elif not _default_index(df.index):
+            df = df.reset_index(drop=True)
+        return df
+
+    def _repr_html_(self) -> str:
+        import pandas as pd
+
+        df, _ = _merge_intervals(self._frame())
+        out = ['<table class="dpc-table">']
+        if self.caption:
+            out.append(f"<caption>{myst_to_html(myst(self.caption))}</caption>")
+        head = []
+        for c in df.columns:
+            label = "" if str(c).startswith("_index") else column_name(c)
+            head.append(f"<th>{myst_to_html(label)}</th>")
+        if df.columns.name:
+            out.append(f'<thead><tr class="dpc-axis"><th colspan="{len(df.columns)}">')
+            out.append(f"{myst_to_html(column_name(df.columns.name))}</th></tr>")
+            out.append(f"<tr>{''.join(head)}</tr></thead>")
+        else:
+            out.append(f"<thead><tr>{''.join(head)}</tr></thead>")
+        out.append("<tbody>")
+        for row in df.itertuples(index=False, name=None):
+            cells = []
+            for c, v in zip(df.columns, row, strict=True):
+                if isinstance(v, _Interval):
+                    text, num = html.escape(interval(v.x, v.lo, v.hi, self.digits)), True
+                elif not isinstance(v, (str, tuple)) and pd.api.types.is_scalar(v) and pd.isna(v):
+                    text, num = "–", True
+                else:
+                    text, num = _cell(v, c, self.digits)
+                cells.append(f'<td class="dpc-num">{text}</td>' if num else f"<td>{text}</td>")
+            out.append(f"<tr>{''.join(cells)}</tr>")
+        out.append("</tbody></table>")
+        return "".join(out)
+
+    def __repr__(self) -> str:
+        return repr(self.df)
+
+
+def _default_index(index) -> bool:
+    """``index`` is pandas' default 0, 1, … (unnamed, integer, consecutive): not worth a column."""
+    import pandas as pd
+
+    if index.nlevels > 1 or any(n is not None for n in index.names):
+        return False
+    if isinstance(index, pd.RangeIndex):
+        return True
+    # an unnamed integer index (after a filter or a sort) is a row number, not data
+    return index.dtype.kind in ("i", "u")
+
+
+def readable(df, digits: int = 3, *, index: bool | None = None, caption: str = "") -> ReadableTable:
+    """``df`` (a DataFrame or Series) as the book shows a table (see the module's docstring). ``index``: keep the
+    index as leading columns (default: unless it is pandas' default unnamed integer index)."""
+    return ReadableTable(df, digits, index, caption)
+
+
+def use_book_tables() -> bool:
+    """Show every DataFrame (and Series) of the running IPython session as :func:`readable` (text/html only; the
+    text/plain stays pandas'). Returns False outside IPython."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython is a dependency of the book
+        return False
+    ip = get_ipython()
+    if ip is None:
+        return False
+    import pandas as pd
+
+    fmt = ip.display_formatter.formatters["text/html"]
+    fmt.for_type(pd.DataFrame, lambda df: readable(df)._repr_html_())
+    fmt.for_type(pd.Series, lambda s: readable(s, index=True)._repr_html_())
+    return True
