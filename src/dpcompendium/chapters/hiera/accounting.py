@@ -80,7 +80,9 @@ def optimal_composition(epsilon: float, epochs: int, delta: float) -> float:
     return float(brentq(lambda e: optimal_delta(e0, n, e) - d, 0.0, top, xtol=1e-12))
 
 
-def advanced_composition(epsilon: float, delta: float, epochs: int, slack: float) -> tuple[float, float]:
+def advanced_composition(
+    epsilon: float, delta: float, epochs: int, slack: float
+) -> tuple[float, float]:
     """E-fold (ε, δ)-DP: (ε√(2E ln(1/δ′)) + Eε(e^ε − 1), Eδ + δ′) [book_dwork2010boosting]."""
     e = check_epsilon(epsilon)
     n = check_int(epochs, "epochs", minimum=1)
@@ -100,7 +102,11 @@ def shuffle_epsilon(epsilon0: float, n: int, delta: float) -> float:
     if e0 > math.log(n / (16.0 * math.log(2.0 / d))):
         return math.nan
     x = math.exp(e0)
-    amp = (x - 1.0) / (x + 1.0) * (8.0 * math.sqrt(x * math.log(4.0 / d)) / math.sqrt(n) + 8.0 * x / n)
+    amp = (
+        (x - 1.0)
+        / (x + 1.0)
+        * (8.0 * math.sqrt(x * math.log(4.0 / d)) / math.sqrt(n) + 8.0 * x / n)
+    )
     return min(math.log1p(amp), e0)
 
 

@@ -413,7 +413,9 @@ def calibrate_base_epsilon(
         return graded_excess(mult * base, bound, edges=edges, coupled=coupled)
 
     hi = target / float(mult.max())  # the exact level is at least the largest budget's value part
-    while gap(hi) < 0:  # pragma: no cover - exact ε ≥ the value part alone, so this does not trigger
+    while (
+        gap(hi) < 0
+    ):  # pragma: no cover - exact ε ≥ the value part alone, so this does not trigger
         hi *= 2.0
     return float(brentq(gap, 1e-12, hi, xtol=1e-12, rtol=1e-12))
 
@@ -456,7 +458,10 @@ def graded_schedule(
         method="SLSQP",
         bounds=[(float(np.log(1e-3 * bound.min())), hi)] * mult.size,
         constraints=[
-            {"type": "ineq", "fun": lambda x: (bound - lhp_pair_epsilons(sched(x), edges=e)).ravel()}
+            {
+                "type": "ineq",
+                "fun": lambda x: (bound - lhp_pair_epsilons(sched(x), edges=e)).ravel(),
+            }
         ],
     )
     best = sched(res.x)
@@ -539,7 +544,10 @@ def privacy_claim(
     if method == "hiera-graded":
         return graded_claim(eps, multipliers, edges=edges).with_conditions(PUBLIC_SCALING)
     if method == "hiera-calibrated":
-        method, eps = "hiera", calibrate_base_epsilon(eps, multipliers, edges=edges, coupled=coupled)
+        method, eps = (
+            "hiera",
+            calibrate_base_epsilon(eps, multipliers, edges=edges, coupled=coupled),
+        )
     if method == "hiera":
         sched = schedule(eps, multipliers)
         exact = lhp_exact_epsilon(sched, edges=edges, coupled=coupled)

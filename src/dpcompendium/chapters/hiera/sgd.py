@@ -526,7 +526,9 @@ def sgd_experiment(
         first_variant=variants[0] if variants else None,
         settings=settings,
     )
-    runs = sweep(cell, grid, check_int(reps, "reps", minimum=1), seed, n_jobs=n_jobs, vectorized=True)
+    runs = sweep(
+        cell, grid, check_int(reps, "reps", minimum=1), seed, n_jobs=n_jobs, vectorized=True
+    )
     keep = ~((runs["method"] == "least-squares") & (runs["variant"] != variants[0]))
     runs = runs[keep].reset_index(drop=True)
     runs.loc[runs["method"] == "least-squares", "variant"] = "non-private"

@@ -43,13 +43,13 @@ from .levels import DEFAULT_EDGES, HIERA_MULTIPLIERS, check_edges, schedule
 from .numeric import _pm, duchi_constant, hybrid_alpha
 
 __all__ = [
-    "METHODS",
     "GRADED_METHODS",
+    "METHODS",
     "UNIFORM_METHODS",
     "actual_epsilon",
-    "meets_graded",
     "hiera_closed_form",
     "mae_experiment",
+    "meets_graded",
     "methods_experiment",
     "mu_experiment",
     "simulate_estimates",
@@ -161,7 +161,9 @@ def simulate_estimates(
     if method == "idldp":
         sched = schedule(eps, multipliers)
         grid = idue_grid(e)
-        lo = np.clip(np.searchsorted(grid, v, side="right") - 1, 0, k - 1)  # the cell of v on the grid
+        lo = np.clip(
+            np.searchsorted(grid, v, side="right") - 1, 0, k - 1
+        )  # the cell of v on the grid
         w_up = (v - grid[lo]) / (grid[lo + 1] - grid[lo])
         up = _bernoulli_sums(w_up, lo, k, reps, rng)  # (reps, k): rounded up, per cell
         n_cell = np.bincount(lo, minlength=k)
