@@ -11,6 +11,7 @@ from conftest import mc_tol
 
 from dpcompendium.chapters import hiera
 from dpcompendium.chapters.hiera import accounting, simulate
+from dpcompendium.core import accounting as core_accounting
 
 
 @pytest.mark.parametrize("eps", [0.25, 1.0, 2.5])
@@ -91,7 +92,7 @@ def test_mean_lower_bound_closed_form_and_below_duchi(n, eps):
     assert lb < math.sqrt(2 / math.pi) * sd
 
 
-def test_accounting_closed_forms():
+def test_optimal_composition_closed_forms():
     e0, d = 1.0, 1e-6
     p = math.exp(e0) / (1 + math.exp(e0))
     # one mechanism: delta(eps') = p (1 - e^{eps' - e0}) for eps' < e0
@@ -102,32 +103,41 @@ def test_accounting_closed_forms():
     eps2 = accounting.optimal_composition(e0, 2, d)
     delta2 = p * p * (1 - math.exp(eps2 - 2 * e0)) + 2 * p * (1 - p) * max(0.0, 1 - math.exp(eps2))
     assert delta2 == pytest.approx(d, rel=1e-6)
-    rho = 10 * e0**2 / 2
-    assert accounting.zcdp_composition(e0, 10, d) == pytest.approx(
-        rho + 2 * math.sqrt(rho * math.log(1 / d))
-    )
-    assert accounting.basic_composition(0.5, 7) == 3.5
     for t in (1, 10, 100, 1000):
         opt = accounting.optimal_composition(0.1, t, d)
-        adv, _ = accounting.advanced_composition(0.1, 0.0, t, d)
+        adv, _ = core_accounting.advanced_composition(0.1, 0.0, t, d)
         assert opt <= 0.1 * t + 1e-12 and opt <= adv + 1e-9
 
 
-def test_shuffle_closed_form():
-    e0, n, d = 0.5, 10_000, 1e-8
-    x = math.exp(e0)
-    want = math.log1p((x - 1) / (x + 1) * (8 * math.sqrt(x * math.log(4 / d) / n) + 8 * x / n))
-    assert accounting.shuffle_epsilon(e0, n, d) == pytest.approx(want)
-    assert math.isnan(accounting.shuffle_epsilon(math.log(n / (16 * math.log(2 / d))) + 0.01, n, d))
-    with pytest.raises(ValueError, match="delta"):
-        accounting.shuffle_epsilon(e0, n, 0.0)
+@pytest.mark.parametrize(("e0", "t"), [(0.5, 10), (1.0, 50), (0.2, 200)])
+def test_optimal_composition_dominates_laplace_pld(e0, t):
+    """Randomized response is the worst ε₀-DP mechanism under composition (Kairouz et al.): the exact RR total is
+    at least dp-accounting's PLD total of T Laplace mechanisms of the same ε₀ (an upper bound for Laplace), and
+    below basic composition."""
+    pytest.importorskip("dp_accounting")
+    d = 1e-6
+    laplace = core_accounting.pld_epsilon("laplace", 1.0 / e0, d, steps=t)
+    rr = accounting.optimal_composition(e0, t, d)
+    assert laplace <= rr * (1 + 1e-3) and rr <= e0 * t
 
 
 def test_sgd_privacy_table():
-    tab = accounting.sgd_privacy_table({"harmony": {1.0: 1.0}}, {1.0: 1000}, [1, 10], 1e-8)
-    assert list(tab["epochs"]) == [1, 10]
+    d = 1e-8
+    tab = accounting.sgd_privacy_table(
+        {"harmony": {1.0: 1.0}, "hiera": {1.0: 3.8}}, {1.0: 1000}, [1, 10], d
+    )
+    assert list(tab["epochs"]) == [1, 10, 1, 10]
     assert (tab["optimal"] <= tab["basic"] + 1e-12).all()
-    assert (tab["shuffle_total"] <= tab["basic"]).all()
+    h = tab[tab["method"] == "harmony"].set_index("epochs")
+    rho = 10 * 1.0**2 / 2
+    assert h.loc[10, "zcdp"] <= rho + 2 * math.sqrt(rho * math.log(1 / d))
+    x = math.exp(1.0)
+    n, dp = 1000, d / 2
+    want = math.log1p((x - 1) / (x + 1) * (8 * math.sqrt(x * math.log(4 / dp) / n) + 8 * x / n))
+    assert h.loc[1, "shuffle_pass"] == pytest.approx(want)
+    assert (h["shuffle_total"] <= h["basic"]).all()
+    # HierA's level is beyond the closed form's condition ln(n / (16 ln(2/delta))) for groups of 1000
+    assert tab.loc[tab["method"] == "hiera", "shuffle_pass"].isna().all()
 
 
 def test_hiera_calibrated_sgd_claim():

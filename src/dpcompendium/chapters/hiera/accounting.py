@@ -1,22 +1,24 @@
 """The total privacy of LDP-SGD over several passes (epochs), and what shuffling the reports would give.
 
 Algorithm 4 uses each user once (one pass). If the SGD ran E passes, every user would send E reports, each
-ε₀-LDP (local neighbours), and the guarantees compose:
+ε₀-LDP (local neighbours), and the guarantees compose. Basic and advanced composition, zCDP and the shuffling bound
+are the book's core accountant (:mod:`dpcompendium.core.accounting`); this module adds the exact accountant of
+pure-DP composition and the chapter's table:
 
 - **basic** composition [dwork2006calibrating]: E·ε₀, δ = 0;
-- **zCDP** [hiera_bun2016concentrated]: an ε₀-DP mechanism is ε₀²/2-zCDP (Prop. 1.4), E of them are Eε₀²/2-zCDP, which is
-  (ρ + 2√(ρ ln(1/δ)), δ)-DP (Prop. 1.3);
+- **zCDP** [bun2016concentrated]: an ε₀-DP mechanism is ε₀²/2-zCDP (Prop. 1.4), E of them are Eε₀²/2-zCDP,
+  converted to (ε, δ) by :func:`dpcompendium.core.accounting.zcdp_epsilon`;
 - **optimal** (the exact privacy-loss distribution of the worst case): by the optimal composition theorem of
   Kairouz, Oh and Viswanath [book_kairouz2015composition], E-fold composition of ε₀-DP mechanisms is dominated by
   that of randomized response, whose privacy loss is ε₀(E − 2I), I ~ Bin(E, 1/(1 + e^{ε₀})); its privacy profile
   δ(ε) = E[(1 − e^{ε − L})₊] is computed exactly (:func:`optimal_composition`), no discretisation.
 
-**Shuffling** [hiera_feldman2021hiding]: if a trusted shuffler permutes the reports of the n users of one group before the
+**Shuffling** [feldman2021hiding]: if a trusted shuffler permutes the reports of the n users of one group before the
 collector sees them, the multiset is (ε, δ)-DP under replace-one neighbours (a central guarantee, against the
-collector; each user is still ε₀-LDP against the shuffler) with the closed form of their Theorem 3.1,
-ε = ln(1 + (e^{ε₀} − 1)/(e^{ε₀} + 1)·(8√(e^{ε₀} ln(4/δ))/√n + 8e^{ε₀}/n)), valid for ε₀ ≤ ln(n/(16 ln(2/δ))).
-In mini-batch SGD only the reports of one group can be shuffled together (the next group's query depends on them),
-so n is the group size; a user's E shuffled reports compose across passes.
+collector; each user is still ε₀-LDP against the shuffler) with the closed form of their Theorem 3.1
+(:func:`dpcompendium.core.accounting.shuffle_epsilon`), valid for ε₀ ≤ ln(n/(16 ln(2/δ))). In mini-batch SGD only
+the reports of one group can be shuffled together (the next group's query depends on them), so n is the group
+size; a user's E shuffled reports compose across passes.
 """
 
 from __future__ import annotations
@@ -28,35 +30,10 @@ import pandas as pd
 from scipy.optimize import brentq
 from scipy.stats import binom
 
-from ...core.validation import check_epsilon, check_int
+from ...core import accounting as core
+from ...core.validation import check_delta, check_epsilon, check_int
 
-__all__ = [
-    "advanced_composition",
-    "basic_composition",
-    "optimal_composition",
-    "optimal_delta",
-    "sgd_privacy_table",
-    "shuffle_epsilon",
-    "zcdp_composition",
-]
-
-
-def _delta(delta: float) -> float:
-    d = float(delta)
-    if not 0.0 < d < 1.0:
-        raise ValueError(f"delta must be in (0, 1), got {delta!r}")
-    return d
-
-
-def basic_composition(epsilon: float, epochs: int) -> float:
-    """E·ε₀ (δ = 0)."""
-    return check_epsilon(epsilon) * check_int(epochs, "epochs", minimum=1)
-
-
-def zcdp_composition(epsilon: float, epochs: int, delta: float) -> float:
-    """ε of (ε, δ)-DP from zCDP: ρ = E·ε₀²/2, ε = ρ + 2√(ρ ln(1/δ)) [hiera_bun2016concentrated, Props. 1.3, 1.4]."""
-    rho = check_int(epochs, "epochs", minimum=1) * check_epsilon(epsilon) ** 2 / 2.0
-    return rho + 2.0 * math.sqrt(rho * math.log(1.0 / _delta(delta)))
+__all__ = ["optimal_composition", "optimal_delta", "sgd_privacy_table"]
 
 
 def optimal_delta(epsilon0: float, epochs: int, epsilon: float) -> float:
@@ -73,41 +50,11 @@ def optimal_composition(epsilon: float, epochs: int, delta: float) -> float:
     """The smallest ε with δ(ε) ≤ δ for E-fold composition of ε₀-DP mechanisms (exact, tight in the worst case)."""
     e0 = check_epsilon(epsilon)
     n = check_int(epochs, "epochs", minimum=1)
-    d = _delta(delta)
+    d = check_delta(delta)
     if optimal_delta(e0, n, 0.0) <= d:
         return 0.0
     top = e0 * n
     return float(brentq(lambda e: optimal_delta(e0, n, e) - d, 0.0, top, xtol=1e-12))
-
-
-def advanced_composition(
-    epsilon: float, delta: float, epochs: int, slack: float
-) -> tuple[float, float]:
-    """E-fold (ε, δ)-DP: (ε√(2E ln(1/δ′)) + Eε(e^ε − 1), Eδ + δ′) [book_dwork2010boosting]."""
-    e = check_epsilon(epsilon)
-    n = check_int(epochs, "epochs", minimum=1)
-    d = float(delta)
-    if not 0.0 <= d < 1.0:
-        raise ValueError(f"delta must be in [0, 1), got {delta!r}")
-    s = _delta(slack)
-    return e * math.sqrt(2.0 * n * math.log(1.0 / s)) + n * e * math.expm1(e), n * d + s
-
-
-def shuffle_epsilon(epsilon0: float, n: int, delta: float) -> float:
-    """Feldman–McMillan–Talwar's closed form [hiera_feldman2021hiding, Thm. 3.1] for n shuffled ε₀-LDP reports; NaN when
-    its condition ε₀ ≤ ln(n/(16 ln(2/δ))) fails. The result is min(that, ε₀) (shuffling never hurts)."""
-    e0 = check_epsilon(epsilon0, "epsilon0")
-    n = check_int(n, "n", minimum=1)
-    d = _delta(delta)
-    if e0 > math.log(n / (16.0 * math.log(2.0 / d))):
-        return math.nan
-    x = math.exp(e0)
-    amp = (
-        (x - 1.0)
-        / (x + 1.0)
-        * (8.0 * math.sqrt(x * math.log(4.0 / d)) / math.sqrt(n) + 8.0 * x / n)
-    )
-    return min(math.log1p(amp), e0)
 
 
 def sgd_privacy_table(
@@ -123,18 +70,18 @@ def sgd_privacy_table(
     shuffle_pass (one pass, shuffled within the group, at δ/(2E); NaN where the closed form's condition fails) and
     shuffle_total (E shuffled passes: the smaller of basic and advanced composition with slack δ/2, total δ).
     """
-    d = _delta(delta)
+    d = check_delta(delta)
     rows = []
     for method, by_eps in report_epsilons.items():
         for eps, e0 in by_eps.items():
             g = group_sizes[eps]
             for n in epochs:
-                per_pass = shuffle_epsilon(e0, g, d / (2 * n))
-                if math.isnan(per_pass):
-                    total = math.nan
-                else:
-                    adv, _ = advanced_composition(per_pass, d / (2 * n), n, d / 2)
+                if core.shuffle_applies(e0, g, d / (2 * n)):
+                    per_pass = core.shuffle_epsilon(e0, g, d / (2 * n))
+                    adv, _ = core.advanced_composition(per_pass, d / (2 * n), n, d / 2)
                     total = min(n * per_pass, adv)
+                else:
+                    per_pass = total = math.nan
                 rows.append(
                     {
                         "method": method,
@@ -143,8 +90,8 @@ def sgd_privacy_table(
                         "group_size": g,
                         "epochs": n,
                         "delta": d,
-                        "basic": basic_composition(e0, n),
-                        "zcdp": zcdp_composition(e0, n, d),
+                        "basic": core.basic_composition([e0] * n)[0],
+                        "zcdp": core.zcdp_epsilon(n * core.pure_dp_rho(e0), d),
                         "optimal": optimal_composition(e0, n, d),
                         "shuffle_pass": per_pass,
                         "shuffle_total": total,
