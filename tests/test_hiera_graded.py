@@ -34,7 +34,9 @@ def test_graded_schedule_meets_the_bound_and_beats_the_scaled_shape(eps):
     assert hiera.graded_excess(sched, bound) <= 0
     grid = np.linspace(-1, 1, 101)
     scaled = hiera.schedule(hiera.calibrate_base_epsilon(eps, guarantee="graded"))
-    assert hiera.hiera_variance(grid, sched, 1) <= hiera.hiera_variance(grid, scaled, 1)
+    assert hiera.hiera_variance(grid, sched, 1) <= hiera.hiera_variance(grid, scaled, 1) * (
+        1 + 1e-9
+    )
     claim = hiera.privacy_claim("hiera-graded", eps)
     assert claim.private and claim.epsilon == pytest.approx(hiera.lhp_exact_epsilon(sched))
 

@@ -23,6 +23,8 @@ M_s = 1/c_s² + μ⁻² Σ_{l = s+1}^{min(s+μ−1, k−1)} (1/c_l² − 1/c_s²
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
@@ -435,15 +437,23 @@ def graded_schedule(
     schedule (:func:`calibrate_base_epsilon`, ``"graded"``) if the optimiser fails or does not improve on it, so the
     result always meets the bound.
     """
+    target = check_epsilon(target_epsilon, "target_epsilon")
+    mult = tuple(float(m) for m in np.asarray(multipliers, dtype=float).ravel())
+    e = tuple(float(x) for x in check_edges(edges))
+    return _graded_schedule(target, mult, e).copy()
+
+
+@functools.lru_cache(maxsize=256)
+def _graded_schedule(target: float, mult: tuple, edges: tuple) -> np.ndarray:
+    """Cached body of :func:`graded_schedule` (hashable arguments; returns a read-only array)."""
     from scipy.optimize import minimize
 
-    target = check_epsilon(target_epsilon, "target_epsilon")
-    mult = np.asarray(multipliers, dtype=float)
-    e = check_edges(edges)
+    mult = np.asarray(mult, dtype=float)
+    e = np.asarray(edges, dtype=float)
     bound = graded_targets(mult * target)
     grid = np.linspace(-1.0, 1.0, 101)
     base = calibrate_base_epsilon(target, mult, edges=e, guarantee="graded")
-    fallback = schedule(base, mult)
+    fallback = schedule(base * (1.0 - 1e-12), mult)  # strictly inside the bound
 
     def sched(x: np.ndarray) -> np.ndarray:
         return np.sort(np.exp(x))[::-1]
@@ -471,9 +481,9 @@ def graded_schedule(
         )
         best = best * shrink * (1.0 - 1e-12)
     ok = res.success and graded_excess(best, bound, edges=e) <= 0
-    if not ok or cost(np.log(best)) >= cost(np.log(fallback)):
-        return fallback
-    return best
+    out = fallback if not ok or cost(np.log(best)) >= cost(np.log(fallback)) else best
+    out.setflags(write=False)
+    return out
 
 
 def graded_claim(

@@ -19,6 +19,7 @@ K = Σ_i g_i² a_i b_i/(a_i − b_i)² = Σ_i g_i² / (4 sinh²(ρ_i/4)).
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import numpy as np
@@ -83,6 +84,14 @@ def idue_budgets(epsilons: ArrayLike, *, edges: ArrayLike = DEFAULT_EDGES) -> np
     """
     e = check_edges(edges)
     eps = check_schedule(epsilons, e.size + 1)
+    return _idue_budgets(tuple(map(float, eps)), tuple(map(float, e))).copy()
+
+
+@functools.lru_cache(maxsize=256)
+def _idue_budgets(epsilons: tuple, edges: tuple) -> np.ndarray:
+    """Cached body of :func:`idue_budgets` (hashable arguments; a read-only array)."""
+    eps = np.asarray(epsilons)
+    e = np.asarray(edges)
     k = eps.size
     grid = idue_grid(e)
     cons = _pair_constraints(k)
@@ -110,7 +119,8 @@ def idue_budgets(epsilons: ArrayLike, *, edges: ArrayLike = DEFAULT_EDGES) -> np
     if excess > 0:  # SLSQP's tolerance: shift down onto the constraints
         rho = rho - excess
     if not res.success or np.any(rho <= 0) or cost(rho) >= cost(start):
-        return start
+        rho = start
+    rho.setflags(write=False)
     return rho
 
 
