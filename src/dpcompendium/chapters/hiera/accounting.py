@@ -43,7 +43,7 @@ def optimal_delta(epsilon0: float, epochs: int, epsilon: float) -> float:
     i = np.arange(n + 1)
     loss = e0 * (n - 2 * i)
     pmf = binom.pmf(i, n, 1.0 / (1.0 + math.exp(e0)))
-    return float(np.sum(pmf * np.clip(-np.expm1(epsilon - loss), 0.0, None)))
+    return float(np.sum(pmf * -np.expm1(np.minimum(epsilon - loss, 0.0))))  # (1 − e^{ε − L})₊
 
 
 def optimal_composition(epsilon: float, epochs: int, delta: float) -> float:
