@@ -122,7 +122,7 @@ def plot_accounting(acc: pd.DataFrame, epsilon: float) -> plt.Figure:
     cols = {
         "basic": ("basic", "-", "o"),
         "zcdp": ("zCDP", "--", "s"),
-        "optimal": ("optimal (exact PLD)", "-", "^"),
+        "optimal": ("optimal (exact PLD)", ":", "^"),
         "shuffle_total": ("shuffled in each group", "-.", "D"),
     }
     for ax, name in zip(axes, names, strict=True):
