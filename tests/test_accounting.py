@@ -194,3 +194,45 @@ def test_shuffle_bound_and_its_condition():
 def test_bad_input_names_the_argument(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+@pytest.mark.parametrize(("epsilon0", "k"), [(1.0, 1), (0.5, 10), (0.1, 100), (2.0, 30)])
+def test_optimal_pure_composition_is_the_pld_of_randomized_response(epsilon0, k):
+    """Kairouz–Oh–Viswanath's closed form against dp-accounting's PLD of k binary randomized responses (the worst
+    case), which rounds each of its k discretized losses up by at most h: ε_exact ≤ ε_PLD ≤ ε_exact + k h.
+    (dp-accounting 0.6.0 composes a SelfComposedDpEvent of RandomizedResponseDpEvent once, whatever its count, so
+    the k responses are listed one by one.)"""
+    import dp_accounting
+    from dp_accounting.pld.pld_privacy_accountant import PLDAccountant
+
+    delta = 1e-5
+    rr = dp_accounting.RandomizedResponseDpEvent(2 / (1 + math.exp(epsilon0)), 2)
+    pld = PLDAccountant(
+        dp_accounting.NeighboringRelation.REPLACE_ONE, value_discretization_interval=H
+    )
+    pld.compose(dp_accounting.ComposedDpEvent([rr] * k))
+    exact = acc.pure_composition_epsilon(epsilon0, k, delta)
+    assert exact - 1e-9 <= pld.get_epsilon(delta) <= exact + k * H + 1e-9
+    # the optimal composition is below basic and advanced composition, and above any particular ε₀-DP mechanism
+    assert exact <= k * epsilon0 + 1e-9
+    assert exact <= acc.advanced_composition(epsilon0, 0.0, k, delta)[0]
+    assert acc.pld_epsilon("laplace", 1 / epsilon0, delta, steps=k) <= exact + k * H
+
+
+def test_pure_composition_of_one_mechanism_is_randomized_response():
+    eps = np.array([0.0, 0.5, 1.0, 2.0])
+    rr = np.maximum(math.e - np.exp(eps), 0) / (1 + math.e)
+    assert np.allclose(acc.pure_composition_delta(eps, 1.0, 1), rr, atol=1e-15)
+
+
+@pytest.mark.parametrize("rho", [1e-10, 1e-3, 1.0, 1e3, 1e5])
+@pytest.mark.parametrize("delta", [1e-12, 1e-5, 0.5])
+def test_zcdp_conversion_is_the_minimum_over_all_orders(rho, delta):
+    """zcdp_epsilon's optimum against a dense grid of orders spanning α − 1 from 1e-9 to 1e13: never above the grid's
+    minimum nor Bun–Steinke's closed form, and within 1e-3 (relative) of the grid's minimum."""
+    orders = 1 + np.geomspace(1e-9, 1e13, 40_000)
+    grid = acc.rdp_epsilon_from_curve(orders, rho * orders, delta)
+    z = acc.zcdp_epsilon(rho, delta)
+    assert z <= grid + 1e-9
+    assert z >= grid - 1e-3 * max(1.0, grid)
+    assert z <= acc.zcdp_epsilon(rho, delta, method="bun-steinke") + 1e-12

@@ -15,7 +15,9 @@ noise addition are the same under replace-one with the replace-one sensitivity).
 - **RDP** :cite:`mironov2017renyi`: :func:`gaussian_rdp`, :func:`laplace_rdp`, :func:`rdp_epsilon_from_curve`
   (the conversion of :cite:`audit_canonne2020discrete`, Prop. 12, or Mironov's Prop. 3).
 - **Composition of (ε, δ) guarantees**: :func:`basic_composition`, :func:`advanced_composition`
-  (:cite:`book_dwork2010boosting`), :func:`group_privacy`.
+  (:cite:`book_dwork2010boosting`), the optimal composition of pure ε₀-DP mechanisms
+  :func:`pure_composition_delta` / :func:`pure_composition_epsilon` (:cite:`book_kairouz2015composition`),
+  :func:`group_privacy`.
 - **Numerical accountants** of T composed (optionally Poisson-subsampled) Gaussian or Laplace mechanisms:
   :func:`pld_epsilon` / :func:`pld_delta` (privacy loss distributions, :cite:`koskela2020computing`,
   :cite:`doroshenko2022connect`; pessimistic discretization, so an upper bound) and :func:`rdp_epsilon`.
@@ -57,6 +59,8 @@ __all__ = [
     "pld_delta",
     "pld_epsilon",
     "privacy_loss",
+    "pure_composition_delta",
+    "pure_composition_epsilon",
     "pure_dp_rho",
     "rdp_epsilon",
     "rdp_epsilon_from_curve",
@@ -194,14 +198,20 @@ def zcdp_epsilon(
         raise ValueError(f"method must be one of optimal|bun-steinke, got {method!r}")
     from scipy import optimize
 
-    def eps(log_am1: float) -> float:
-        a = 1.0 + math.exp(log_am1)
-        return r * a + math.log1p(-1.0 / a) - math.log(d * a) / (a - 1.0)
+    def eps(log_am1: ArrayLike) -> np.ndarray:
+        a = 1.0 + np.exp(log_am1)
+        return r * a + np.log1p(-1.0 / a) - np.log(d * a) / (a - 1.0)
 
-    # ε(α) is unimodal in ln(α − 1); bracket its minimum around the Bun–Steinke order α* = 1 + √(ln(1/δ)/ρ)
-    start = math.log(math.sqrt(math.log(1.0 / d) / r))
-    res = optimize.minimize_scalar(eps, bracket=(start - 3.0, start, start + 3.0), tol=1e-12)
-    return max(0.0, min(float(res.fun), r + 2.0 * math.sqrt(r * math.log(1.0 / d))))
+    # the minimum over a grid of ln(α − 1), refined by Brent's method between the grid's neighbours of the best point
+    grid = np.linspace(-20.0, 30.0, 2001)
+    values = eps(grid)
+    k = int(np.argmin(values))
+    lo, hi = grid[max(k - 1, 0)], grid[min(k + 1, grid.size - 1)]
+    res = optimize.minimize_scalar(
+        lambda t: float(eps(t)), bounds=(lo, hi), method="bounded", options={"xatol": 1e-10}
+    )
+    best = min(float(res.fun), float(values[k]))
+    return max(0.0, min(best, r + 2.0 * math.sqrt(r * math.log(1.0 / d))))
 
 
 # ------------------------------------------------------------------------------------------------------------- RDP
@@ -272,6 +282,48 @@ def advanced_composition(
     dp = check_delta(delta_prime, "delta_prime")
     eps = e * math.sqrt(2 * n * math.log(1.0 / dp)) + n * e * math.expm1(e)
     return eps, min(1.0, n * d + dp)
+
+
+def pure_composition_delta(epsilon: ArrayLike, epsilon0: float, k: int) -> np.ndarray | float:
+    """Exact privacy profile δ(ε) of k adaptively composed ε₀-DP mechanisms, the optimal composition theorem
+    (:cite:`book_kairouz2015composition`, Thm 3.3): the worst case is k-fold binary randomized response, whose loss
+    is (k − 2l)ε₀ with l ~ Binomial(k, 1/(1 + e^ε₀)), so
+
+    δ(ε) = Σ_l C(k, l) (e^{(k−l)ε₀} − e^{ε + lε₀})₊ / (1 + e^ε₀)^k   (computed in log space; vectorized over ε ≥ 0).
+
+    It holds for any ε₀-DP mechanisms (local randomizers included) and is attained by randomized response.
+    """
+    from scipy.special import gammaln, logsumexp
+
+    e = _nonneg_array(epsilon, "epsilon")
+    e0 = check_epsilon(epsilon0, "epsilon0")
+    n = check_int(k, "k", minimum=1)
+    ell = np.arange(n + 1, dtype=float)
+    log_binom = gammaln(n + 1) - gammaln(ell + 1) - gammaln(n - ell + 1)
+    gap = (n - 2 * ell)[None, :] * e0 - e.reshape(-1, 1)  # L - eps at each l
+    with np.errstate(divide="ignore"):
+        log_terms = np.where(
+            gap > 0,
+            log_binom + (n - ell) * e0 + np.log(-np.expm1(-np.maximum(gap, 1e-300))),
+            -np.inf,
+        )
+    log_delta = logsumexp(log_terms, axis=1) - n * np.logaddexp(0.0, e0)
+    return _out(np.clip(np.exp(log_delta), 0.0, 1.0).reshape(e.shape))
+
+
+def pure_composition_epsilon(epsilon0: float, k: int, delta: float) -> float:
+    """The smallest ε with :func:`pure_composition_delta` ≤ δ: the optimal (ε, δ) of k adaptively composed
+    ε₀-DP mechanisms (:cite:`book_kairouz2015composition`); never above k ε₀ nor advanced composition's ε."""
+    from scipy import optimize
+
+    e0 = check_epsilon(epsilon0, "epsilon0")
+    n = check_int(k, "k", minimum=1)
+    d = check_delta(delta)
+    if pure_composition_delta(0.0, e0, n) <= d:
+        return 0.0
+    return float(
+        optimize.brentq(lambda x: pure_composition_delta(x, e0, n) - d, 0.0, n * e0, xtol=1e-12)
+    )
 
 
 def group_privacy(epsilon: float, delta: float, k: int) -> tuple[float, float]:
