@@ -98,15 +98,15 @@ def test_optimal_composition_closed_forms():
     e0, d = 1.0, 1e-6
     p = math.exp(e0) / (1 + math.exp(e0))
     # one mechanism: delta(eps') = p (1 - e^{eps' - e0}) for eps' < e0
-    assert accounting.optimal_composition(e0, 1, d) == pytest.approx(
+    assert core_accounting.pure_composition_epsilon(e0, 1, d) == pytest.approx(
         e0 + math.log(1 - d / p), abs=1e-9
     )
     # two: the loss is 2 e0 w.p. p^2, 0 w.p. 2p(1-p)
-    eps2 = accounting.optimal_composition(e0, 2, d)
+    eps2 = core_accounting.pure_composition_epsilon(e0, 2, d)
     delta2 = p * p * (1 - math.exp(eps2 - 2 * e0)) + 2 * p * (1 - p) * max(0.0, 1 - math.exp(eps2))
     assert delta2 == pytest.approx(d, rel=1e-6)
     for t in (1, 10, 100, 1000):
-        opt = accounting.optimal_composition(0.1, t, d)
+        opt = core_accounting.pure_composition_epsilon(0.1, t, d)
         adv, _ = core_accounting.advanced_composition(0.1, 0.0, t, d)
         assert opt <= 0.1 * t + 1e-12 and opt <= adv + 1e-9
 
@@ -119,7 +119,7 @@ def test_optimal_composition_dominates_laplace_pld(e0, t):
     pytest.importorskip("dp_accounting")
     d = 1e-6
     laplace = core_accounting.pld_epsilon("laplace", 1.0 / e0, d, steps=t)
-    rr = accounting.optimal_composition(e0, t, d)
+    rr = core_accounting.pure_composition_epsilon(e0, t, d)
     assert laplace <= rr * (1 + 1e-3) and rr <= e0 * t
 
 

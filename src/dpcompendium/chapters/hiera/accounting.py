@@ -1,9 +1,8 @@
 """The total privacy of LDP-SGD over several passes (epochs), and what shuffling the reports would give.
 
 Algorithm 4 uses each user once (one pass). If the SGD ran E passes, every user would send E reports, each
-ε₀-LDP (local neighbours), and the guarantees compose. Basic and advanced composition, zCDP and the shuffling bound
-are the book's core accountant (:mod:`dpcompendium.core.accounting`); this module adds the exact accountant of
-pure-DP composition and the chapter's table:
+ε₀-LDP (local neighbours), and the guarantees compose. Every accountant is the book's core one
+(:mod:`dpcompendium.core.accounting`); this module makes the chapter's table:
 
 - **basic** composition [dwork2006calibrating]: E·ε₀, δ = 0;
 - **zCDP** [bun2016concentrated]: an ε₀-DP mechanism is ε₀²/2-zCDP (Prop. 1.4), E of them are Eε₀²/2-zCDP,
@@ -11,7 +10,8 @@ pure-DP composition and the chapter's table:
 - **optimal** (the exact privacy-loss distribution of the worst case): by the optimal composition theorem of
   Kairouz, Oh and Viswanath [book_kairouz2015composition], E-fold composition of ε₀-DP mechanisms is dominated by
   that of randomized response, whose privacy loss is ε₀(E − 2I), I ~ Bin(E, 1/(1 + e^{ε₀})); its privacy profile
-  δ(ε) = E[(1 − e^{ε − L})₊] is computed exactly (:func:`optimal_composition`), no discretisation.
+  δ(ε) = E[(1 − e^{ε − L})₊] is computed exactly (:func:`dpcompendium.core.accounting.pure_composition_epsilon`),
+  no discretisation.
 
 **Shuffling** [feldman2021hiding]: if a trusted shuffler permutes the reports of the n users of one group before the
 collector sees them, the multiset is (ε, δ)-DP under replace-one neighbours (a central guarantee, against the
@@ -25,36 +25,12 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pandas as pd
-from scipy.optimize import brentq
-from scipy.stats import binom
 
 from ...core import accounting as core
-from ...core.validation import check_delta, check_epsilon, check_int
+from ...core.validation import check_delta
 
-__all__ = ["optimal_composition", "optimal_delta", "sgd_privacy_table"]
-
-
-def optimal_delta(epsilon0: float, epochs: int, epsilon: float) -> float:
-    """δ(ε) of E-fold randomized response at ε₀: E[(1 − e^{ε − L})₊], L = ε₀(E − 2I), I ~ Bin(E, 1/(1 + e^{ε₀}))."""
-    e0 = check_epsilon(epsilon0, "epsilon0")
-    n = check_int(epochs, "epochs", minimum=1)
-    i = np.arange(n + 1)
-    loss = e0 * (n - 2 * i)
-    pmf = binom.pmf(i, n, 1.0 / (1.0 + math.exp(e0)))
-    return float(np.sum(pmf * -np.expm1(np.minimum(epsilon - loss, 0.0))))  # (1 − e^{ε − L})₊
-
-
-def optimal_composition(epsilon: float, epochs: int, delta: float) -> float:
-    """The smallest ε with δ(ε) ≤ δ for E-fold composition of ε₀-DP mechanisms (exact, tight in the worst case)."""
-    e0 = check_epsilon(epsilon)
-    n = check_int(epochs, "epochs", minimum=1)
-    d = check_delta(delta)
-    if optimal_delta(e0, n, 0.0) <= d:
-        return 0.0
-    top = e0 * n
-    return float(brentq(lambda e: optimal_delta(e0, n, e) - d, 0.0, top, xtol=1e-12))
+__all__ = ["sgd_privacy_table"]
 
 
 def sgd_privacy_table(
@@ -92,7 +68,7 @@ def sgd_privacy_table(
                         "delta": d,
                         "basic": core.basic_composition([e0] * n)[0],
                         "zcdp": core.zcdp_epsilon(n * core.pure_dp_rho(e0), d),
-                        "optimal": optimal_composition(e0, n, d),
+                        "optimal": core.pure_composition_epsilon(e0, n, d),
                         "shuffle_pass": per_pass,
                         "shuffle_total": total,
                     }
