@@ -106,9 +106,20 @@ def test_sgd_experiment_table_reproducible():
     a = sgd_experiment(data, [1.0, 2.0], ["harmony", "hiera"], seed=1, n_jobs=1)
     b = sgd_experiment(data, [1.0, 2.0], ["harmony", "hiera"], seed=1, n_jobs=2)
     pd.testing.assert_frame_equal(a, b)
-    assert list(a.columns) == ["dataset", "method", "variant", "epsilon", "folds", "mse"]
+    assert list(a.columns) == ["dataset", "method", "variant", "epsilon", "folds", "rep", "mse"]
     assert set(a["variant"]) == {"corrected", "code-training", "faithful", "non-private"}
     assert a.loc[a["method"] == "least-squares", "epsilon"].isna().all()
+
+
+def test_sgd_experiment_repetitions():
+    data = {"s": synthetic_regression(4_000, 2, np.random.default_rng(4))}
+    a = sgd_experiment(
+        data, [1.0], ["harmony", "hiera-calibrated"], seed=2, variants=["corrected"], reps=3
+    )
+    private = a[a["method"].isin(["harmony", "hiera-calibrated"])]
+    assert sorted(private.groupby("method")["rep"].apply(list).iloc[0]) == [0, 1, 2]
+    assert (a.loc[a["method"] == "least-squares", "rep"] == 0).all()
+    assert private.groupby("method")["mse"].nunique().eq(3).all()
 
 
 def test_synthetic_values():

@@ -12,7 +12,10 @@ from dpcompendium.chapters.hiera import (
     calibrate_base_epsilon,
     duchi_variance,
     graded_laplace_variance,
+    graded_schedule,
     hiera_variance,
+    hybrid_variance,
+    idue_variance,
     pm_variance,
     schedule,
 )
@@ -33,6 +36,12 @@ def _closed_form(method, v, eps, mu, variant="as-written"):
         return pm_variance(v, eps).sum() / n**2
     if method == "graded-laplace":
         return graded_laplace_variance(v, schedule(eps), variant=variant).sum() / n**2
+    if method == "hybrid":
+        return hybrid_variance(v, eps).sum() / n**2
+    if method == "idldp":
+        return idue_variance(v, schedule(eps))
+    if method == "hiera-graded":
+        return hiera_variance(v, graded_schedule(eps), mu)
     if method == "hiera":
         return hiera_variance(v, schedule(eps), mu)
     return hiera_variance(v, schedule(calibrate_base_epsilon(eps)), mu)
@@ -48,6 +57,9 @@ def _closed_form(method, v, eps, mu, variant="as-written"):
         ("hiera", 1),
         ("hiera", 3),
         ("hiera-calibrated", 2),
+        ("hybrid", 1),
+        ("idldp", 1),
+        ("hiera-graded", 2),
     ],
 )
 def test_simulated_law(values, method, mu, rng):

@@ -2,7 +2,10 @@
 
 - :mod:`~dpcompendium.chapters.hiera.levels` — the domain's privacy levels and their budgets.
 - :mod:`~dpcompendium.chapters.hiera.numeric` — user-side numeric mechanisms: Duchi/Harmony, PM, Hybrid, graded Laplace.
-- :mod:`~dpcompendium.chapters.hiera.hiera` — LHP (user side), PLC and the HierA estimator (collector side), exact privacy.
+- :mod:`~dpcompendium.chapters.hiera.hiera` — LHP (user side), PLC and the HierA estimator (collector side), exact privacy,
+  calibration to a uniform or a graded (input-discriminative) guarantee.
+- :mod:`~dpcompendium.chapters.hiera.idldp` — IDUE for a mean: the input-discriminative baseline of Gu et al.
+- :mod:`~dpcompendium.chapters.hiera.accounting` — LDP-SGD's total privacy over passes: composition and shuffling.
 - :mod:`~dpcompendium.chapters.hiera.simulate` — Monte-Carlo repetitions of the mean estimators, exact in distribution.
 - :mod:`~dpcompendium.chapters.hiera.sgd` — LDP mini-batch SGD for linear regression and its cross-validation.
 - :mod:`~dpcompendium.chapters.hiera.datasets` — the chapter's datasets.
@@ -13,8 +16,9 @@ of each user's own level, vectorised over users in :func:`~dpcompendium.chapters
 """
 
 from ...core.mechanisms import grr_frequencies, grr_privatise, grr_probabilities
-from . import hiera, levels, numeric
+from . import hiera, idldp, levels, numeric
 from .hiera import *  # noqa: F403 (the names of its __all__)
+from .idldp import *  # noqa: F403
 from .levels import *  # noqa: F403
 from .numeric import *  # noqa: F403
 
@@ -24,12 +28,13 @@ __all__ = [
     "grr_privatise",
     "grr_probabilities",
     *hiera.__all__,
+    *idldp.__all__,
     *levels.__all__,
     *numeric.__all__,
 ]
 
 #: the chapter's experiment modules, imported when first used (``hiera.simulate``, ``hiera.sgd``, ...)
-_LAZY = ("datasets", "plots", "sgd", "simulate")
+_LAZY = ("accounting", "datasets", "plots", "sgd", "simulate")
 
 
 def __getattr__(name: str):

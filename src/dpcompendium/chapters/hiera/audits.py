@@ -1,5 +1,9 @@
 """How the audit chapter audits the local mechanisms of the HierA chapter [src_hiera]: Duchi, Harmony, PM,
-Hybrid, graded Laplace, LHP, GRR on levels.
+Hybrid, graded Laplace, LHP (as the source implies, exact, and calibrated to the graded bound), the IDUE mean, GRR on
+levels.
+
+A graded (input-discriminative) guarantee bounds each pair of levels t, t′ by min(ε_t, ε_t′); it is audited as one
+spec per distinct bound ε_j, over exactly the pairs of level ends whose bound is ε_j.
 
 Local DP: a raw dataset is one user's record, and any two records are neighbours. Worst-case inputs are the domain
 ends −1 and +1 (or, for LHP, every level's interval ends). Duchi and LHP are audited exactly from their output laws,
@@ -170,6 +174,78 @@ def audit_specs() -> list[AuditSpec]:
             note="claim = lhp_exact_epsilon; audited over all pairs of level ends",
         )
     )
+    # Graded guarantees at base 1: LHP with the schedule of least variance under the bound min(eps_t, eps_t') of
+    # {5,4,3,2,1} x 1 (hiera.graded_schedule), and the IDUE mean under the same bound; exact laws at level ends.
+    base = 1.0
+    bound = ldp.schedule(base)
+    lv = ldp.level_of(lv_ends, edges)
+    graded = ldp.graded_schedule(base)
+    n_out = 2 ** (bound.size + 1)
+
+    def idue_law(d):
+        return ldp.idue_output_probabilities(np.asarray(d, dtype=float), bound)[0]
+
+    laws = (
+        (
+            "LHP calibrated to the graded bound",
+            lambda d: ldp.lhp_output_probabilities(np.asarray(d, dtype=float), graded).reshape(
+                1, -1
+            )[0],
+            labels,
+            ldp.graded_claim(base),
+            ldp.lhp_pair_epsilons(graded),
+        ),
+        (
+            "IDUE mean",
+            idue_law,
+            [f"bits {o:0{bound.size + 1}b}" for o in range(n_out)],
+            ldp.idue_claim(bound),
+            ldp.idue_pair_epsilons(ldp.idue_budgets(bound), bound.size),
+        ),
+    )
+    for name, law, outs, whole, pair_bound in laws:
+        out.append(
+            AuditSpec(
+                f"{name}, whole mechanism",
+                CHAPTER,
+                "private",
+                whole,
+                inputs,
+                distribution=law,
+                pairs=None,
+                outputs=outs,
+                true_epsilon=float(pair_bound.max()),
+                note="schedule of the bound {5,4,3,2,1} x 1; all pairs of level ends",
+            )
+        )
+        for j, eps_j in enumerate(bound):
+            pairs = tuple(
+                (a, b)
+                for a in range(lv_ends.size)
+                for b in range(lv_ends.size)
+                if a != b and min(bound[lv[a]], bound[lv[b]]) == eps_j
+            )
+            claim = PrivacyClaim(
+                f"{name}: values of levels t, t' with min(eps_t, eps_t') = eps_{j + 1}",
+                "local",
+                "value domain [-1, 1]; graded bound of {5,4,3,2,1} x 1",
+                float(eps_j),
+            )
+            true = max(pair_bound[lv[a], lv[b]] for a, b in pairs)
+            out.append(
+                AuditSpec(
+                    f"{name}, graded bound eps_{j + 1} = {eps_j:g}",
+                    CHAPTER,
+                    "private",
+                    claim,
+                    inputs,
+                    distribution=law,
+                    pairs=pairs,
+                    outputs=outs,
+                    true_epsilon=float(true),
+                    note=f"the {len(pairs)} ordered pairs of level ends whose graded bound is eps_{j + 1}",
+                )
+            )
     k = sched.size
     p, q = ldp.grr_probabilities(k, float(sched.max()))
     claim = PrivacyClaim(f"GRR on levels, k={k}", "local", "any two levels", float(sched.max()))

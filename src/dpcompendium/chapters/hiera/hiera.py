@@ -23,6 +23,8 @@ M_s = 1/c_s² + μ⁻² Σ_{l = s+1}^{min(s+μ−1, k−1)} (1/c_l² − 1/c_s²
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
@@ -44,6 +46,10 @@ from .numeric import numeric_claim
 __all__ = [
     "calibrate_base_epsilon",
     "compensation_weights",
+    "graded_claim",
+    "graded_excess",
+    "graded_schedule",
+    "graded_targets",
     "hiera_claim",
     "hiera_estimate",
     "hiera_expand",
@@ -358,25 +364,149 @@ def privacy_table(
     return pd.DataFrame(rows, columns=cols)
 
 
+def graded_targets(epsilons: ArrayLike) -> np.ndarray:
+    """(k, k) matrix min(ε_t, ε_t′): the input-discriminative (MinID-LDP) bound on the log-ratio between a value of
+    level t and one of level t′ [hiera_gu2020providing] — the graded guarantee the source's schedule aims at."""
+    eps = check_schedule(epsilons)
+    return np.minimum.outer(eps, eps)
+
+
+def graded_excess(
+    epsilons: ArrayLike,
+    targets: ArrayLike,
+    *,
+    edges: ArrayLike = DEFAULT_EDGES,
+    coupled: bool = True,
+) -> float:
+    """max_{t,t′} (E[t, t′] − T[t, t′]): how far LHP with the schedule ``epsilons`` exceeds the graded bound ``targets``
+    (a (k, k) matrix, e.g. :func:`graded_targets`); ≤ 0 iff LHP meets it (:func:`lhp_pair_epsilons`)."""
+    pair = lhp_pair_epsilons(epsilons, edges=edges, coupled=coupled)
+    t = check_array(targets, "targets", ndim=2)
+    if t.shape != pair.shape:
+        raise ValueError(f"targets must have shape {pair.shape}, got {t.shape}")
+    return float((pair - t).max())
+
+
 def calibrate_base_epsilon(
     target_epsilon: float,
     multipliers: ArrayLike = HIERA_MULTIPLIERS,
     *,
     edges: ArrayLike = DEFAULT_EDGES,
+    coupled: bool = True,
+    guarantee: str = "uniform",
 ) -> float:
-    """The base ε whose schedule multipliers·ε makes LHP exactly ``target_epsilon``-LDP (root finding)."""
+    """The base ε of the schedule multipliers·ε that makes LHP meet a guarantee exactly (root finding).
+
+    ``guarantee="uniform"``: LHP is exactly ``target_epsilon``-LDP (every pair of inputs). ``"graded"``: LHP meets the
+    input-discriminative guarantee of the schedule multipliers·``target_epsilon`` — a value of level t and one of
+    level t′ are at most min(ε_t, ε_t′) apart (:func:`graded_targets`, MinID-LDP of [hiera_gu2020providing]), with
+    equality for the binding pair. ``coupled=False``: level and value are separate inputs (the SGD of algorithm 4).
+    """
     target = check_epsilon(target_epsilon, "target_epsilon")
     mult = np.asarray(multipliers, dtype=float)
+    if guarantee == "uniform":
+        bound = np.full((mult.size, mult.size), target)
+    elif guarantee == "graded":
+        bound = graded_targets(mult * target)
+    else:
+        raise ValueError(f"guarantee must be 'uniform' or 'graded', got {guarantee!r}")
 
     def gap(base: float) -> float:
-        return lhp_exact_epsilon(mult * base, edges=edges) - target
+        return graded_excess(mult * base, bound, edges=edges, coupled=coupled)
 
-    hi = target / float(mult.min())
+    hi = target / float(mult.max())  # the exact level is at least the largest budget's value part
     while (
         gap(hi) < 0
     ):  # pragma: no cover - exact ε ≥ the value part alone, so this does not trigger
         hi *= 2.0
     return float(brentq(gap, 1e-12, hi, xtol=1e-12, rtol=1e-12))
+
+
+def graded_schedule(
+    target_epsilon: float,
+    multipliers: ArrayLike = HIERA_MULTIPLIERS,
+    *,
+    edges: ArrayLike = DEFAULT_EDGES,
+) -> np.ndarray:
+    """The LHP schedule of least variance that meets the graded bound of multipliers·``target_epsilon``.
+
+    Minimises the variance of HierA (μ = 1, :func:`hiera_variance`) averaged over a uniform grid of values on
+    [−1, 1] — a data-independent objective — over free non-increasing budgets ε_1 ≥ … ≥ ε_k, subject to
+    E[t, t′] ≤ min(ε*_t, ε*_t′) for every pair of levels (:func:`graded_targets`, :func:`lhp_pair_epsilons`), by
+    SLSQP on log-budgets (scaled down onto the bound if its tolerance leaves it above). Falls back to the scaled
+    schedule (:func:`calibrate_base_epsilon`, ``"graded"``) if the optimiser fails or does not improve on it, so the
+    result always meets the bound.
+    """
+    target = check_epsilon(target_epsilon, "target_epsilon")
+    mult = tuple(float(m) for m in np.asarray(multipliers, dtype=float).ravel())
+    e = tuple(float(x) for x in check_edges(edges))
+    return _graded_schedule(target, mult, e).copy()
+
+
+@functools.lru_cache(maxsize=256)
+def _graded_schedule(target: float, mult: tuple, edges: tuple) -> np.ndarray:
+    """Cached body of :func:`graded_schedule` (hashable arguments; returns a read-only array)."""
+    from scipy.optimize import minimize
+
+    mult = np.asarray(mult, dtype=float)
+    e = np.asarray(edges, dtype=float)
+    bound = graded_targets(mult * target)
+    grid = np.linspace(-1.0, 1.0, 101)
+    base = calibrate_base_epsilon(target, mult, edges=e, guarantee="graded")
+    fallback = schedule(base * (1.0 - 1e-12), mult)  # strictly inside the bound
+
+    def sched(x: np.ndarray) -> np.ndarray:
+        return np.sort(np.exp(x))[::-1]
+
+    def cost(x: np.ndarray) -> float:
+        return hiera_variance(grid, sched(x), 1, edges=e) * grid.size
+
+    hi = float(np.log(bound.max()))
+    res = minimize(
+        cost,
+        np.log(fallback),
+        method="SLSQP",
+        bounds=[(float(np.log(1e-3 * bound.min())), hi)] * mult.size,
+        constraints=[
+            {
+                "type": "ineq",
+                "fun": lambda x: (bound - lhp_pair_epsilons(sched(x), edges=e)).ravel(),
+            }
+        ],
+    )
+    best = sched(res.x)
+    if graded_excess(best, bound, edges=e) > 0:  # SLSQP's tolerance: scale down onto the bound
+        shrink = brentq(
+            lambda f: graded_excess(f * best, bound, edges=e), 1e-9, 1.0, xtol=1e-14, rtol=1e-14
+        )
+        best = best * shrink * (1.0 - 1e-12)
+    ok = res.success and graded_excess(best, bound, edges=e) <= 0
+    out = fallback if not ok or cost(np.log(best)) >= cost(np.log(fallback)) else best
+    out.setflags(write=False)
+    return out
+
+
+def graded_claim(
+    target_epsilon: float,
+    multipliers: ArrayLike = HIERA_MULTIPLIERS,
+    *,
+    edges: ArrayLike = DEFAULT_EDGES,
+) -> PrivacyClaim:
+    """Claim of LHP with the schedule :func:`graded_schedule` (the graded bound min(ε_t, ε_t′) of
+    multipliers·``target_epsilon`` between a value of level t and one of level t′, stated in the claim's name). Its
+    ε is the exact whole-mechanism level (every pair of inputs), ≤ max_t ε_t of the bound."""
+    target = check_epsilon(target_epsilon, "target_epsilon")
+    sched = graded_schedule(target, multipliers, edges=edges)
+    exact = lhp_exact_epsilon(sched, edges=edges)
+    levels = ", ".join(f"{e:.3g}" for e in np.asarray(multipliers, dtype=float) * target)
+    used = ", ".join(f"{e:.3g}" for e in sched)
+    return PrivacyClaim(
+        f"LHP / HierA with budgets ({used}), meeting the graded bound min(eps_t, eps_t') between levels t, t' "
+        f"(eps_t = {levels}); as a whole",
+        "local",
+        "report (t*, v*), v* in {-1, +1}, value domain [-1, 1]",
+        exact,
+    )
 
 
 def hiera_claim(
@@ -414,12 +544,20 @@ def privacy_claim(
 
     ``duchi``/``harmony``/``pm``/``hybrid``: ε-LDP. ``graded-laplace``: not private as written (see
     :func:`~dpcompendium.chapters.hiera.numeric.numeric_claim`). ``hiera``: LHP with the schedule multipliers·ε, ε = its exact
-    level; ``coupled=False`` for algorithm 4, where the level comes from a feature and the value is a gradient (each
+    level; ``hiera-calibrated``: the schedule scaled so that LHP is exactly ε-LDP; ``hiera-graded``: scaled so that
+    it meets the graded bound min(ε_t, ε_t′) of multipliers·ε (:func:`graded_claim`); ``coupled=False`` for algorithm 4, where the level comes from a feature and the value is a gradient (each
     SGD user sends one report, so the same claim holds for the user's record). Every claim is for a value in
     [−1, 1]; its condition (:data:`~dpcompendium.chapters.hiera.datasets.PUBLIC_SCALING`) is that raw values get there by a
     declared public range, clipped (:func:`~dpcompendium.chapters.hiera.datasets.scale_to_unit`).
     """
     eps = check_epsilon(epsilon)
+    if method == "hiera-graded":
+        return graded_claim(eps, multipliers, edges=edges).with_conditions(PUBLIC_SCALING)
+    if method == "hiera-calibrated":
+        method, eps = (
+            "hiera",
+            calibrate_base_epsilon(eps, multipliers, edges=edges, coupled=coupled),
+        )
     if method == "hiera":
         sched = schedule(eps, multipliers)
         exact = lhp_exact_epsilon(sched, edges=edges, coupled=coupled)

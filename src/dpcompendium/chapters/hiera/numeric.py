@@ -40,6 +40,7 @@ __all__ = [
     "hybrid_alpha",
     "hybrid_privatise",
     "hybrid_variance",
+    "mean_lower_bound",
     "numeric_claim",
     "pm_constant",
     "pm_privatise",
@@ -252,3 +253,26 @@ def numeric_claim(
     raise ValueError(
         f"method must be one of duchi, harmony, pm, hybrid, graded-laplace, got {method!r}"
     )
+
+
+def mean_lower_bound(n: ArrayLike, epsilon: ArrayLike) -> np.ndarray | float:
+    """Minimax lower bound on the MAE of any ε-LDP estimate of the mean of n i.i.d. values in [−1, 1].
+
+    Le Cam's two-point method with the strong data-processing inequality of Duchi, Jordan and Wainwright
+    [duchi2018minimax, Theorem 1]: for P_± on {−1, +1} with means ±δ, KL between the n reports ≤ 4n(e^ε − 1)²δ², so
+    TV ≤ √2·√n·(e^ε − 1)·δ (Pinsker) and every estimator has max_± E|θ̂ − θ_±| ≥ (δ/2)(1 − TV). With
+    δ = min(1, 1/(2√2·√n·(e^ε − 1))) this is 1/(8√2·√n·(e^ε − 1)) whenever δ < 1. It bounds the worst case over data
+    distributions: one dataset may be estimated better. Only the pair of inputs −1, +1 is used, so it holds for
+    every mechanism whose reports for −1 and +1 are ε-indistinguishable (the graded bound included).
+    """
+    nn = np.asarray(n, dtype=float)
+    if np.any(nn < 1):
+        raise ValueError(f"n must be >= 1, got {n!r}")
+    eps = np.asarray(epsilon, dtype=float)
+    if np.any(~(eps > 0)):
+        raise ValueError(f"epsilon must be > 0, got {epsilon!r}")
+    scale = np.sqrt(2.0 * nn) * np.expm1(eps)
+    delta = np.minimum(1.0, 1.0 / (2.0 * scale))
+    tv = np.minimum(1.0, scale * delta)
+    out = 0.5 * delta * (1.0 - tv)
+    return float(out) if out.ndim == 0 else out

@@ -8,7 +8,21 @@ import pandas as pd
 
 from ...core.plotting import PAGE_WIDTH_IN, method_style, panels
 
-__all__ = ["plot_methods", "plot_mu", "plot_privacy", "plot_sgd"]
+__all__ = ["plot_accounting", "plot_methods", "plot_mu", "plot_privacy", "plot_sgd", "style"]
+
+#: the chapter's methods that the book-wide style (:data:`dpcompendium.core.plotting.METHOD_COLORS`) does not list
+_EXTRA = {
+    "hybrid": {"color": "#CC79A7", "marker": "P", "label": "Hybrid (PM/Duchi)"},
+    "hiera-graded": {"color": "#56B4E9", "marker": "X", "label": "HierA, graded bound", "ls": "--"},
+    "idldp": {"color": "#000000", "marker": "*", "label": "IDUE mean (IDLDP)", "ls": "-."},
+    "hiera-calibrated": {"label": "HierA, exactly ε-LDP"},
+}
+
+
+def style(method: str) -> dict:
+    """The plot style of ``method``: the book's (:func:`~dpcompendium.core.plotting.method_style`), completed for the
+    chapter's methods it does not list."""
+    return {**method_style(method), **_EXTRA.get(method, {})}
 
 
 def _eps_axis(ax, eps) -> None:
@@ -81,14 +95,18 @@ def plot_mu(mu_table: pd.DataFrame, closed: pd.DataFrame) -> plt.Figure:
     return fig
 
 
-def plot_methods(methods: pd.DataFrame) -> plt.Figure:
-    """MAE against ε per dataset and method (log–log)."""
+def plot_methods(methods: pd.DataFrame, bound: pd.DataFrame | None = None) -> plt.Figure:
+    """MAE against ε per dataset and method (log–log); ``bound`` (columns dataset, epsilon, mae): the minimax lower
+    bound, drawn as a grey band's edge (dotted)."""
     names = list(dict.fromkeys(methods["dataset"]))
-    fig, axes = panels(len(names), panel_height=2.4)
+    fig, axes = panels(len(names), panel_height=2.6)
     for ax, name in zip(axes, names, strict=True):
         d = methods[methods["dataset"] == name]
         for m, g in d.groupby("method", sort=False):
-            ax.plot(g["epsilon"], g["mae"], ms=4, **method_style(m))
+            ax.plot(g["epsilon"], g["mae"], ms=4, **style(m))
+        if bound is not None:
+            b = bound[bound["dataset"] == name]
+            ax.plot(b["epsilon"], b["mae"], ":", color="0.3", lw=1.5, label="minimax lower bound")
         _eps_axis(ax, d["epsilon"])
         ax.set_yscale("log")
         ax.set_title(name)
@@ -96,9 +114,33 @@ def plot_methods(methods: pd.DataFrame) -> plt.Figure:
     return _label_rows(fig, axes, "MAE of the mean")
 
 
+def plot_accounting(acc: pd.DataFrame, epsilon: float) -> plt.Figure:
+    """Total ε of one user after E passes of LDP-SGD at base ``epsilon``, per method (panels) and accountant."""
+    d = acc[acc["epsilon"] == epsilon]
+    names = list(dict.fromkeys(d["method"]))
+    fig, axes = panels(len(names), panel_height=2.6, sharey=True)
+    cols = {
+        "basic": ("basic", "-", "o"),
+        "zcdp": ("zCDP", "--", "s"),
+        "optimal": ("optimal (exact PLD)", ":", "^"),
+        "shuffle_total": ("shuffled in each group", "-.", "D"),
+    }
+    for ax, name in zip(axes, names, strict=True):
+        g = d[d["method"] == name]
+        for i, (col, (label, ls, mk)) in enumerate(cols.items()):
+            y = g[col].to_numpy(dtype=float)
+            if np.isfinite(y).any():
+                ax.plot(g["epochs"], y, ls=ls, marker=mk, ms=4, color=f"C{i}", label=label)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_title(f"{style(name)['label']}, ε₀ = {g['report_epsilon'].iloc[0]:.3g}")
+        ax.set_xlabel("passes E")
+    return _label_rows(fig, axes, "total ε (δ as stated)")
+
+
 def plot_sgd(sgd: pd.DataFrame) -> plt.Figure:
-    """5-fold MSE against ε, one panel per (dataset, variant) in rows of at most three; grey lines: least squares
-    and non-private SGD."""
+    """K-fold MSE against ε (mean over repetitions, bars ±2 standard errors where there are several), one panel per
+    (dataset, variant) in rows of at most three; grey lines: least squares and non-private SGD."""
     names = list(dict.fromkeys(sgd["dataset"]))
     variants = [v for v in dict.fromkeys(sgd["variant"]) if v != "non-private"]
     share = {"sharey": "row"} if len(variants) <= 3 else {}
@@ -112,13 +154,16 @@ def plot_sgd(sgd: pd.DataFrame) -> plt.Figure:
             ax = flat[r * len(variants) + c]
             v = d[d["variant"] == variant]
             for m, g in v[v["method"] != "none"].groupby("method", sort=False):
-                ax.plot(g["epsilon"], g["mse"], ms=4, **method_style(m))
+                agg = g.groupby("epsilon")["mse"].agg(["mean", "std", "count"])
+                se = (agg["std"] / np.sqrt(agg["count"])).fillna(0.0)
+                st = style(m)
+                ax.errorbar(agg.index, agg["mean"], yerr=2 * se, ms=4, capsize=2, **st)
             ax.axhline(ols, color="k", lw=1, label="least squares")
             sgd0 = v.loc[v["method"] == "none", "mse"]
             if len(sgd0):
-                ax.axhline(sgd0.iloc[0], color="0.5", ls="--", lw=1, label="SGD, no privacy")
+                ax.axhline(sgd0.mean(), color="0.5", ls="--", lw=1, label="SGD, no privacy")
             _eps_axis(ax, v["epsilon"])
             ax.set_yscale("log")
             ax.set_title(f"{name}, {variant}")
             ax.set_xlabel("base ε")
-    return _label_rows(fig, flat, "5-fold MSE")
+    return _label_rows(fig, flat, "K-fold MSE")

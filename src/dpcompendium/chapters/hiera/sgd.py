@@ -29,7 +29,7 @@ from sklearn.model_selection import KFold
 
 from ...core.experiments import sweep
 from ...core.validation import check_array, check_epsilon, check_int, check_rng
-from .hiera import compensation_weights
+from .hiera import calibrate_base_epsilon, compensation_weights
 from .levels import DEFAULT_EDGES, HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS, check_edges
 from .numeric import _pm, duchi_constant
 
@@ -39,6 +39,7 @@ __all__ = [
     "SGDSettings",
     "group_size",
     "kfold_mse",
+    "kfold_mse_reps",
     "ldp_sgd",
     "least_squares_kfold_mse",
     "sgd_experiment",
@@ -46,8 +47,10 @@ __all__ = [
 
 #: ``corrected`` = the text; ``code-training`` = the code's SGD scored correctly; ``faithful`` = the code throughout.
 SGD_VARIANTS = ("corrected", "code-training", "faithful")
-#: ``none`` is the same SGD with exact gradients (no privacy, no coordinate sampling).
-SGD_METHODS = ("none", "harmony", "pm", "graded-laplace", "hiera")
+#: ``none`` is the same SGD with exact gradients (no privacy, no coordinate sampling); ``hiera-calibrated`` is HierA
+#: with its schedule scaled so that each report is exactly ε-LDP with the level taken from x (level and value
+#: separate inputs, :func:`~dpcompendium.chapters.hiera.hiera.calibrate_base_epsilon` with ``coupled=False``).
+SGD_METHODS = ("none", "harmony", "pm", "graded-laplace", "hiera", "hiera-calibrated")
 
 
 def group_size(d_tilde: int, epsilon: float, rule: str = "code") -> int:
@@ -190,12 +193,13 @@ def _hiera_runs(counts: np.ndarray, runs: _Runs, rng: np.random.Generator):
     return (a - b).sum(axis=-1), n.sum(axis=-1)
 
 
-def _sgd(xa, ya, train, method, eps, faithful, settings, g, rng) -> np.ndarray:
+def _sgd(xa, ya, train, method, eps, faithful, settings, g, rng, base=None) -> np.ndarray:
     """Vectorized SGD: runs = (ε, fold) for budgets ``eps`` (E,) and training sets ``train`` (F, m); group size g.
 
     Returns β of shape (E, F, d̃). Visiting order: one uniformly random permutation of all users, restricted to each
     training set, so every run sees its users in a uniformly random order (runs of one fold share it) and the
-    per-iteration gather reads nearly contiguous memory.
+    per-iteration gather reads nearly contiguous memory. ``base`` (E,): the base of HierA's schedule per budget
+    (default ``eps``; the calibrated HierA passes its scaled base).
     """
     n_e, (n_f, m) = eps.size, train.shape
     n, dt = ya.size, xa.shape[1] + 1
@@ -213,7 +217,8 @@ def _sgd(xa, ya, train, method, eps, faithful, settings, g, rng) -> np.ndarray:
         member[train[f]] = True
         order[f] = np.flatnonzero(member.take(perm))
     e_runs = np.repeat(eps, n_f)  # (R,), R = E·F, run r = (e, f) with f fastest
-    sched = e_runs[:, None] * np.asarray(HIERA_MULTIPLIERS if faithful else SGD_TEXT_MULTIPLIERS)
+    b_runs = e_runs if base is None else np.repeat(base, n_f)
+    sched = b_runs[:, None] * np.asarray(HIERA_MULTIPLIERS if faithful else SGD_TEXT_MULTIPLIERS)
     lam, lr_power = settings.lam, settings.lr_power
     runs = _Runs(e_runs, sched, settings.edges, settings.mu, dt)
     beta = rng.random((n_e, n_f, dt))
@@ -361,33 +366,84 @@ def kfold_mse(
     five folds five times changes nothing in expectation and is not repeated.) All folds and every ε with the same
     group size run in one vectorized pass; training sets are cut to the shortest fold's length (one user less at
     most). ``faithful_eval`` (default: ``faithful``) sets the evaluation alone, so that the code's training can be
-    scored correctly. ``settings``: as in :func:`ldp_sgd`. Returns an array aligned with ``epsilons``.
+    scored correctly. ``settings``: as in :func:`ldp_sgd`. Returns an array aligned with ``epsilons``; one
+    repetition of :func:`kfold_mse_reps`.
     """
+    return kfold_mse_reps(
+        x,
+        y,
+        method,
+        epsilons,
+        rng,
+        folds=folds,
+        faithful=faithful,
+        faithful_eval=faithful_eval,
+        settings=settings,
+        reps=1,
+    )[:, 0]
+
+
+def kfold_mse_reps(
+    x: ArrayLike,
+    y: ArrayLike,
+    method: str,
+    epsilons: Sequence[float],
+    rng: np.random.Generator,
+    *,
+    folds: int = 5,
+    faithful: bool = False,
+    faithful_eval: bool | None = None,
+    settings: SGDSettings = SGDSettings(),
+    reps: int = 1,
+) -> np.ndarray:
+    """:func:`kfold_mse` repeated ``reps`` times — new folds (when shuffled), visiting order and noise each time —
+    in one vectorized pass over the reps × folds training sets. Returns an array (len(epsilons), reps)."""
     xa, ya = _check_xy(x, y)
     rng = check_rng(rng)
     _check_method(method)
     eps = np.array([check_epsilon(v) for v in epsilons])
     folds = check_int(folds, "folds", minimum=2)
+    reps = check_int(reps, "reps", minimum=1)
     faithful_eval = faithful if faithful_eval is None else bool(faithful_eval)
-    splits = _folds(ya.size, folds, faithful_eval, rng)
+    splits = [sp for _ in range(reps) for sp in _folds(ya.size, folds, faithful_eval, rng)]
     m = min(len(tr) for tr, _ in splits)
     train = np.stack([tr[:m] for tr, _ in splits])
+    base = None
+    if method == "hiera-calibrated":
+        mult = HIERA_MULTIPLIERS if faithful else SGD_TEXT_MULTIPLIERS
+        base = np.array(
+            [calibrate_base_epsilon(v, mult, edges=settings.edges, coupled=False) for v in eps]
+        )
+        method = "hiera"
     sizes = np.array([group_size(xa.shape[1] + 1, v, settings.group_rule) for v in eps])
-    beta = np.empty((eps.size, folds, xa.shape[1] + 1))
+    beta = np.empty((eps.size, len(splits), xa.shape[1] + 1))
     for g in np.unique(sizes):
         which = np.flatnonzero(sizes == g)
-        beta[which] = _sgd(xa, ya, train, method, eps[which], faithful, settings, int(g), rng)
-    # squared errors pooled over the folds, in fold order: one matrix product per fold for every ε at once
-    se = np.empty((eps.size, sum(te.size for _, te in splits)))
-    start = 0
-    for f, (_, te) in enumerate(splits):
-        xf = xa[: te.size] if faithful_eval else xa.take(te, axis=0)
-        err = beta[:, f, 1:] @ xf.T  # (E, |test|): b[0] + x·b[1:] − y
-        err += beta[:, f, :1]
-        err -= ya.take(te)
-        np.square(err, out=se[:, start : start + te.size])
-        start += te.size
-    return np.array([float(np.mean(row)) for row in se])
+        beta[which] = _sgd(
+            xa,
+            ya,
+            train,
+            method,
+            eps[which],
+            faithful,
+            settings,
+            int(g),
+            rng,
+            base=None if base is None else base[which],
+        )
+    # squared errors pooled over the folds of each repetition: one matrix product per fold for every ε at once
+    out = np.empty((eps.size, reps))
+    for r in range(reps):
+        se = []
+        for f in range(folds):
+            _, te = splits[r * folds + f]
+            xf = xa[: te.size] if faithful_eval else xa.take(te, axis=0)
+            err = beta[:, r * folds + f, 1:] @ xf.T  # (E, |test|): b[0] + x·b[1:] − y
+            err += beta[:, r * folds + f, :1]
+            err -= ya.take(te)
+            se.append(np.square(err))
+        out[:, r] = np.concatenate(se, axis=1).mean(axis=1)
+    return out
 
 
 def least_squares_kfold_mse(
@@ -404,7 +460,9 @@ def least_squares_kfold_mse(
     return float(np.mean(np.concatenate(se)))
 
 
-def _sgd_cell(dataset, method, variant, rng, *, data, epsilons, folds, first_variant, settings):
+def _sgd_cell(
+    dataset, method, variant, reps, rng, *, data, epsilons, folds, first_variant, settings
+):
     x, y = data[dataset]  # validated by sgd_experiment
     if (
         method == "least-squares"
@@ -412,9 +470,9 @@ def _sgd_cell(dataset, method, variant, rng, *, data, epsilons, folds, first_var
         mse = (
             least_squares_kfold_mse(x, y, rng, folds=folds) if variant == first_variant else np.nan
         )
-        return [{"epsilon": np.nan, "folds": folds, "mse": mse}]
+        return [{"rep": 0, "epsilon": np.nan, "folds": folds, "mse": mse}]
     eps = [np.nan] if method == "none" else list(epsilons)
-    mse = kfold_mse(
+    mse = kfold_mse_reps(
         x,
         y,
         method,
@@ -424,8 +482,13 @@ def _sgd_cell(dataset, method, variant, rng, *, data, epsilons, folds, first_var
         faithful=variant != "corrected",
         faithful_eval=variant == "faithful",
         settings=settings,
+        reps=reps,
     )
-    return [{"epsilon": e, "folds": folds, "mse": float(v)} for e, v in zip(eps, mse, strict=True)]
+    return [
+        {"rep": r, "epsilon": e, "folds": folds, "mse": float(row[r])}
+        for e, row in zip(eps, mse, strict=True)
+        for r in range(reps)
+    ]
 
 
 def sgd_experiment(
@@ -437,6 +500,7 @@ def sgd_experiment(
     settings: SGDSettings = SGDSettings(),
     variants: Sequence[str] = SGD_VARIANTS,
     folds: int = 5,
+    reps: int = 1,
     n_jobs: int = 1,
 ) -> pd.DataFrame:
     """Experiment 3: K-fold MSE per dataset, method, variant and ε, plus ``least-squares`` (non-private, OLS).
@@ -445,7 +509,8 @@ def sgd_experiment(
     code's training and its evaluation). ``settings``: the SGD's settings (:class:`SGDSettings`), the same for every
     cell.
 
-    Columns dataset, method, variant, epsilon (empty for non-private rows), folds, mse. ``method="none"`` is the
+    Columns dataset, method, variant, epsilon (empty for non-private rows), folds, rep, mse: ``reps`` independent
+    repetitions of the K-fold SGD per cell (:func:`kfold_mse_reps`; least squares once). ``method="none"`` is the
     same SGD without privacy. One random stream per (dataset, method, variant) cell (:func:`~dpcompendium.core.experiments.sweep`).
     """
     for v in variants:
@@ -461,8 +526,10 @@ def sgd_experiment(
         first_variant=variants[0] if variants else None,
         settings=settings,
     )
-    runs = sweep(cell, grid, 1, seed, n_jobs=n_jobs).drop(columns="rep")
+    runs = sweep(
+        cell, grid, check_int(reps, "reps", minimum=1), seed, n_jobs=n_jobs, vectorized=True
+    )
     keep = ~((runs["method"] == "least-squares") & (runs["variant"] != variants[0]))
     runs = runs[keep].reset_index(drop=True)
     runs.loc[runs["method"] == "least-squares", "variant"] = "non-private"
-    return runs[["dataset", "method", "variant", "epsilon", "folds", "mse"]]
+    return runs[["dataset", "method", "variant", "epsilon", "folds", "rep", "mse"]]

@@ -8,7 +8,10 @@ statistics, which we draw from their exact laws:
   [src_hiera, ``user.per_value``]. Users of one level with the same r are exchangeable, so the table n[s, b] is a sum
   of multinomials over the cells (t, r); PLC acts on counts by binomials (:func:`~dpcompendium.chapters.hiera.hiera.plc_counts`).
 - Graded Laplace: a sum of n_t iid Lap(b_t) is Gamma(n_t, b_t) − Gamma(n_t, b_t).
-- PM: one uniform per user and repetition (inverse CDF).
+- PM: one uniform per user and repetition (inverse CDF); Hybrid: the same uniform picks PM (u < α, then u/α is
+  PM's uniform) or Duchi ((u − α)/(1 − α) against Duchi's P(+1)).
+- IDUE mean (:mod:`~dpcompendium.chapters.hiera.idldp`): the numbers rounded up per level are Bernoulli sums; the
+  number of 1-bits at grid point i is Bin(N_i, a_i) + Bin(n − N_i, b_i).
 
 Bernoulli sums are drawn per distinct value when values repeat (Adult ages: binomials), else per user.
 ``tests/test_ldp_simulate.py`` checks these laws against the user-side functions.
@@ -27,26 +30,49 @@ from ...core.experiments import summarize, sweep
 from ...core.validation import check_array, check_epsilon, check_in_domain, check_int, check_rng
 from .hiera import (
     calibrate_base_epsilon,
+    graded_excess,
+    graded_schedule,
+    graded_targets,
     hiera_estimate,
     hiera_variance,
     level_transition,
     lhp_exact_epsilon,
 )
+from .idldp import idue_budgets, idue_estimate, idue_grid, idue_pair_epsilons
 from .levels import DEFAULT_EDGES, HIERA_MULTIPLIERS, check_edges, schedule
-from .numeric import _pm, duchi_constant
+from .numeric import _pm, duchi_constant, hybrid_alpha
 
 __all__ = [
+    "GRADED_METHODS",
     "METHODS",
+    "UNIFORM_METHODS",
     "actual_epsilon",
     "hiera_closed_form",
     "mae_experiment",
+    "meets_graded",
     "methods_experiment",
     "mu_experiment",
     "simulate_estimates",
 ]
 
-#: Methods of experiment 2. ``hiera-calibrated``: HierA with its schedule scaled so that LHP is exactly ε-LDP.
-METHODS = ("harmony", "pm", "graded-laplace", "hiera", "hiera-calibrated")
+#: Methods of experiment 2. ``hiera-calibrated``: HierA with its schedule scaled so that LHP is exactly ε-LDP;
+#: ``hiera-graded``: LHP's budgets chosen to meet the graded bound min(ε_t, ε_t′) of the schedule multipliers·ε
+#: (:func:`~dpcompendium.chapters.hiera.hiera.graded_schedule`); ``idldp``: IDUE after rounding, meeting the same bound.
+METHODS = (
+    "harmony",
+    "pm",
+    "hybrid",
+    "graded-laplace",
+    "hiera",
+    "hiera-calibrated",
+    "hiera-graded",
+    "idldp",
+)
+#: The methods that are exactly ε-LDP at base ε (the uniform comparison).
+UNIFORM_METHODS = ("harmony", "pm", "hybrid", "hiera-calibrated")
+#: The methods that meet the graded bound min(ε_t, ε_t′) of the schedule multipliers·ε (the graded comparison):
+#: every ε-LDP method does, since min_t ε_t = ε.
+GRADED_METHODS = ("harmony", "pm", "hybrid", "hiera-calibrated", "hiera-graded", "idldp")
 
 _MAX_DRAWS = 1 << 22  # random numbers per block (32 MiB of float64)
 
@@ -95,8 +121,9 @@ def simulate_estimates(
 ) -> np.ndarray:
     """``reps`` independent mean estimates of ``method`` at base budget ε, as arrays of shape (reps,).
 
-    Methods: ``harmony`` (Duchi, ε), ``pm`` (ε), ``graded-laplace`` (schedule multipliers·ε, as in the source),
-    ``hiera`` (schedule multipliers·ε, μ), ``hiera-calibrated`` (schedule scaled so LHP is exactly ε-LDP).
+    Methods: ``harmony`` (Duchi, ε), ``pm`` (ε), ``hybrid`` (ε), ``graded-laplace`` (schedule multipliers·ε, as in
+    the source), ``hiera`` (schedule multipliers·ε, μ), ``hiera-calibrated`` (schedule scaled so LHP is exactly
+    ε-LDP), ``hiera-graded`` and ``idldp`` (meeting the graded bound of multipliers·ε, see :data:`METHODS`).
     """
     eps = check_epsilon(epsilon)
     reps = check_int(reps, "reps", minimum=1)
@@ -117,8 +144,36 @@ def simulate_estimates(
                 for r in range(0, reps, block)
             ]
         )
+    if method == "hybrid":
+        alpha = hybrid_alpha(eps)
+        c = float(duchi_constant(eps))
+        p_plus = 0.5 * (1.0 + v * np.tanh(eps / 2.0))
+        block = max(1, _MAX_DRAWS // n)
+        out = []
+        for r in range(0, reps, block):
+            u = rng.random((min(block, reps - r), n))
+            pm = _pm(v, eps, u / alpha) if alpha > 0 else np.zeros_like(u)
+            duchi = np.where((u - alpha) / (1.0 - alpha) < p_plus, c, -c)
+            out.append(np.where(u < alpha, pm, duchi).mean(axis=1))
+        return np.concatenate(out)
     levels = np.searchsorted(e, v, side="right")
     k = e.size + 1
+    if method == "idldp":
+        sched = schedule(eps, multipliers)
+        grid = idue_grid(e)
+        lo = np.clip(
+            np.searchsorted(grid, v, side="right") - 1, 0, k - 1
+        )  # the cell of v on the grid
+        w_up = (v - grid[lo]) / (grid[lo + 1] - grid[lo])
+        up = _bernoulli_sums(w_up, lo, k, reps, rng)  # (reps, k): rounded up, per cell
+        n_cell = np.bincount(lo, minlength=k)
+        n_grid = np.zeros((reps, k + 1), dtype=np.int64)
+        n_grid[:, :k] += n_cell - up
+        n_grid[:, 1:] += up
+        rho = idue_budgets(sched, edges=e)
+        a = 1.0 / (1.0 + np.exp(-rho / 2.0))
+        ones = rng.binomial(n_grid, a) + rng.binomial(n - n_grid, 1.0 - a)
+        return np.asarray(idue_estimate(ones, np.full(reps, n), sched, edges=e))
     if method == "graded-laplace":
         sched = schedule(eps, multipliers)
         if laplace_variant not in ("as-written", "private"):
@@ -129,13 +184,13 @@ def simulate_estimates(
         n_t = np.bincount(levels, minlength=k).astype(float)
         noise = rng.gamma(n_t, scale, size=(reps, k)) - rng.gamma(n_t, scale, size=(reps, k))
         return v.mean() + noise.sum(axis=1) / n
-    if method in ("hiera", "hiera-calibrated"):
-        base = (
-            calibrate_base_epsilon(eps, multipliers, edges=e)
-            if method == "hiera-calibrated"
-            else eps
-        )
-        sched = schedule(base, multipliers)
+    if method in ("hiera", "hiera-calibrated", "hiera-graded"):
+        if method == "hiera-graded":
+            sched = graded_schedule(eps, multipliers, edges=e)
+        elif method == "hiera-calibrated":
+            sched = schedule(calibrate_base_epsilon(eps, multipliers, edges=e), multipliers)
+        else:
+            sched = schedule(eps, multipliers)
         r_plus = _bernoulli_sums(0.5 * (1.0 + v), levels, k, reps, rng)  # (reps, k)
         n_t = np.bincount(levels, minlength=k)
         cells = np.stack((r_plus, n_t - r_plus), axis=-1)  # (reps, t, r)
@@ -197,14 +252,45 @@ methods_experiment = partial(mae_experiment, axis="method", mu=2)
 def actual_epsilon(
     method: str, epsilon: float, multipliers: Sequence[float] = HIERA_MULTIPLIERS
 ) -> float:
-    """The exact LDP level of one report of ``method`` at base ε (∞ for the as-written graded Laplace)."""
+    """The exact LDP level of one report of ``method`` at base ε, over every pair of inputs (∞ for the as-written
+    graded Laplace)."""
     eps = check_epsilon(epsilon)
-    if method in ("harmony", "pm", "hiera-calibrated"):
+    if method in ("harmony", "pm", "hybrid", "hiera-calibrated"):
         return eps
     if method == "hiera":
         return lhp_exact_epsilon(schedule(eps, multipliers))
+    if method == "hiera-graded":
+        return lhp_exact_epsilon(graded_schedule(eps, multipliers))
+    if method == "idldp":
+        sched = schedule(eps, multipliers)
+        return float(idue_pair_epsilons(idue_budgets(sched), sched.size).max())
     if method == "graded-laplace":
         return float("inf")
+    raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+
+
+def meets_graded(
+    method: str, epsilon: float, multipliers: Sequence[float] = HIERA_MULTIPLIERS
+) -> bool:
+    """Whether one report of ``method`` at base ε meets the graded bound min(ε_t, ε_t′) of multipliers·ε between
+    values of levels t and t′, computed from its exact pairwise levels (ε-LDP methods: ε = min_t ε_t, so yes)."""
+    eps = check_epsilon(epsilon)
+    sched = schedule(eps, multipliers)
+    bound = graded_targets(sched)
+    tol = 1e-9 * eps
+    if method in ("harmony", "pm", "hybrid"):
+        return bool(eps <= bound.min() + tol)
+    if method in ("hiera", "hiera-calibrated", "hiera-graded"):
+        used = {
+            "hiera": sched,
+            "hiera-calibrated": schedule(calibrate_base_epsilon(eps, multipliers), multipliers),
+            "hiera-graded": graded_schedule(eps, multipliers),
+        }[method]
+        return graded_excess(used, bound) <= tol
+    if method == "idldp":
+        return bool((idue_pair_epsilons(idue_budgets(sched), sched.size) <= bound + tol).all())
+    if method == "graded-laplace":
+        return False
     raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
 
 

@@ -1,0 +1,76 @@
+"""The total privacy of LDP-SGD over several passes (epochs), and what shuffling the reports would give.
+
+Algorithm 4 uses each user once (one pass). If the SGD ran E passes, every user would send E reports, each
+ε₀-LDP (local neighbours), and the guarantees compose. Every accountant is the book's core one
+(:mod:`dpcompendium.core.accounting`); this module makes the chapter's table:
+
+- **basic** composition [dwork2006calibrating]: E·ε₀, δ = 0;
+- **zCDP** [bun2016concentrated]: an ε₀-DP mechanism is ε₀²/2-zCDP (Prop. 1.4), E of them are Eε₀²/2-zCDP,
+  converted to (ε, δ) by :func:`dpcompendium.core.accounting.zcdp_epsilon`;
+- **optimal** (the exact privacy-loss distribution of the worst case): by the optimal composition theorem of
+  Kairouz, Oh and Viswanath [book_kairouz2015composition], E-fold composition of ε₀-DP mechanisms is dominated by
+  that of randomized response, whose privacy loss is ε₀(E − 2I), I ~ Bin(E, 1/(1 + e^{ε₀})); its privacy profile
+  δ(ε) = E[(1 − e^{ε − L})₊] is computed exactly (:func:`dpcompendium.core.accounting.pure_composition_epsilon`),
+  no discretisation.
+
+**Shuffling** [feldman2021hiding]: if a trusted shuffler permutes the reports of the n users of one group before the
+collector sees them, the multiset is (ε, δ)-DP under replace-one neighbours (a central guarantee, against the
+collector; each user is still ε₀-LDP against the shuffler) with the closed form of their Theorem 3.1
+(:func:`dpcompendium.core.accounting.shuffle_epsilon`), valid for ε₀ ≤ ln(n/(16 ln(2/δ))). In mini-batch SGD only
+the reports of one group can be shuffled together (the next group's query depends on them), so n is the group
+size; a user's E shuffled reports compose across passes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from ...core import accounting as core
+from ...core.validation import check_delta
+
+__all__ = ["sgd_privacy_table"]
+
+
+def sgd_privacy_table(
+    report_epsilons: dict[str, dict[float, float]],
+    group_sizes: dict[float, int],
+    epochs: list[int],
+    delta: float,
+) -> pd.DataFrame:
+    """Total privacy of a user of LDP-SGD after E passes, per method, base ε and E.
+
+    ``report_epsilons[method][ε]``: the exact LDP level ε₀ of one report; ``group_sizes[ε]``: users per iteration
+    (the shuffled batch). Columns: method, epsilon, report_epsilon, epochs, basic (E·ε₀), zcdp and optimal (at δ),
+    shuffle_pass (one pass, shuffled within the group, at δ/(2E); NaN where the closed form's condition fails) and
+    shuffle_total (E shuffled passes: the smaller of basic and advanced composition with slack δ/2, total δ).
+    """
+    d = check_delta(delta)
+    rows = []
+    for method, by_eps in report_epsilons.items():
+        for eps, e0 in by_eps.items():
+            g = group_sizes[eps]
+            for n in epochs:
+                if core.shuffle_applies(e0, g, d / (2 * n)):
+                    per_pass = core.shuffle_epsilon(e0, g, d / (2 * n))
+                    adv, _ = core.advanced_composition(per_pass, d / (2 * n), n, d / 2)
+                    total = min(n * per_pass, adv)
+                else:
+                    per_pass = total = math.nan
+                rows.append(
+                    {
+                        "method": method,
+                        "epsilon": eps,
+                        "report_epsilon": e0,
+                        "group_size": g,
+                        "epochs": n,
+                        "delta": d,
+                        "basic": core.basic_composition([e0] * n)[0],
+                        "zcdp": core.zcdp_epsilon(n * core.pure_dp_rho(e0), d),
+                        "optimal": core.pure_composition_epsilon(e0, n, d),
+                        "shuffle_pass": per_pass,
+                        "shuffle_total": total,
+                    }
+                )
+    return pd.DataFrame(rows)
