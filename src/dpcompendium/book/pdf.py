@@ -665,6 +665,15 @@ def book_pdf(
                     **{k: v for k, v in asdict(item).items() if k != "title"},
                 }
     (out / "report.json").write_text(json.dumps(report, indent=1, ensure_ascii=False), "utf8")
+    # beside the HTML, where the pages' download buttons point (dpcompendium.book.sphinxext: pdf/<name>.pdf)
+    (html / "pdf").mkdir(exist_ok=True)
+    for made in [out / BOOK_PDF, *(out / API_PDF for _ in [0] if API_PDF in volumes)]:
+        shutil.copyfile(made, html / "pdf" / made.name)
+    for e in entries.values():
+        if e.page.startswith("notebooks/") and (out / f"{Path(e.page).name}.pdf").is_file():
+            shutil.copyfile(
+                out / f"{Path(e.page).name}.pdf", html / "pdf" / f"{Path(e.page).name}.pdf"
+            )
     print(
         f"pdf: {book} ({report['volumes'][BOOK_PDF]['pages']} pages"
         + (
