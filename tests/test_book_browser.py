@@ -699,7 +699,9 @@ def test_phone_nothing_scrolls_sideways_but_tables_and_figures(browser_context, 
     assert not info["scrolls"], (
         f"{page}: scrolls sideways at {PHONE_WIDTH} px (only tables and figures may): {info['scrolls'][:5]}"
     )
-    assert not info["wideMath"], f"{page}: display maths wider than the column: {info['wideMath'][:3]}"
+    assert not info["wideMath"], (
+        f"{page}: display maths wider than the column: {info['wideMath'][:3]}"
+    )
     small = []
     for f in info["figures"]:
         hits = list(HTML.glob("_images/" + Path(f["src"]).name))

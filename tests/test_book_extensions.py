@@ -66,7 +66,9 @@ def test_docstring_citations_become_cite_roles():
 
     keys = frozenset({"src_hiera", "becker1996adult"})
     assert ds.cite_keys("HierA [src_hiera].", keys) == "HierA :cite:p:`src_hiera`."
-    assert ds.cite_keys("[src_hiera, becker1996adult]", keys) == ":cite:p:`src_hiera,becker1996adult`"
+    assert (
+        ds.cite_keys("[src_hiera, becker1996adult]", keys) == ":cite:p:`src_hiera,becker1996adult`"
+    )
     assert (
         ds.cite_keys("[src_hiera, ``user.per_value``]", keys)
         == ":cite:p:`src_hiera` (``user.per_value``)"
