@@ -371,9 +371,9 @@ def _on_doctree_read_glossary(app, doctree) -> None:
         last = 0
         for m in pattern.finditer(value):
             term = m.group(1).lower()
-            if term in seen:
+            if terms[term] in seen:  # one link per row of the glossary and page
                 continue
-            seen.add(term)
+            seen.add(terms[term])
             pieces.append(nodes.Text(value[last : m.start()]))
             ref = addnodes.pending_xref(
                 "",
