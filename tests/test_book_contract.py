@@ -451,4 +451,6 @@ def test_landing_page_names_every_chapter_from_its_manifest():
     text = (ROOT / "book" / "intro.md").read_text(encoding="utf8")
     table = re.findall(r"^\| \d+ \| \{chapter\}`([\w-]+)`", text, flags=re.M)
     assert table == [m.id for m in MANIFESTS], table
-    assert not re.search(r"\]\(\.\./notebooks/", text), "a typed link to a chapter: use {chapter}`<id>`"
+    assert not re.search(r"\]\(\.\./notebooks/", text), (
+        "a typed link to a chapter: use {chapter}`<id>`"
+    )
