@@ -53,6 +53,7 @@ from ..core.paths import repo_root
 __all__ = [
     "API_PDF",
     "BOOK_PDF",
+    "Printed",
     "blank_shares",
     "book_pdf",
     "chromium",
