@@ -46,7 +46,7 @@ help:
 	@echo "              then the integration stage (chapters at other parameters, documented commands, Dask)"
 	@echo "make unit | notebooks | book-strict | browser | portable | integration   - one stage of make test"
 	@echo "              (portable: numerics tests and the portable chapters' headline cells with numpy's SIMD dispatch reduced)"
-	@echo "make pdf    - the book as PDF (_build/pdf/dpcompendium.pdf, one PDF per chapter) with Debian's chromium"
+	@echo "make pdf    - the book as PDF (_build/pdf/dpcompendium.pdf, the Library reference dpcompendium-api.pdf, one PDF per chapter) with Debian's chromium"
 	@echo "make fuzz   - run every chapter with FUZZ_EXAMPLES (30) random valid parameter sets each (FUZZ_K=<id>: one chapter)"
 	@echo "make lint | format | bench | lock | clean"
 

@@ -686,3 +686,128 @@ def check_rerun_references(refs: dict, text: str, declared: list[str]) -> None:
     ), refs["book"]
     raw = RAW_KEY.search(text)
     assert raw is None, f"raw key left: {text[max(0, raw.start() - 40) : raw.end() + 40]!r}"
+
+
+# ---- maths that fits, figures that open full size, and a phone's width (issue #33's reader checks)
+
+#: A phone's window (an iPhone 12–15 in portrait): only tables and figures that open full size may scroll sideways.
+PHONE_WIDTH = 390
+#: The pages a reader reads on a phone: every chapter, the primer and the coursework page (its command transcripts).
+READING_PAGES = [p for p in PAGES if p.startswith("notebooks/")] + [
+    p for p in PAGES if p in ("book/primer", "book/coursework")
+]
+
+# JavaScript run in a page (MathJax done, images loaded): display equations wider than their box, images of
+# figures that do not open full size, and, when the window is narrow, what scrolls sideways or runs past the window.
+LAYOUT = """
+async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) { await MathJax.startup.promise; }
+  const imgs = Array.from(document.images);
+  for (const img of imgs) { if (img.loading === 'lazy') img.loading = 'eager'; }
+  await Promise.all(imgs.map(img => img.complete ? null : new Promise(r => {
+    img.addEventListener('load', r); img.addEventListener('error', r); setTimeout(r, 15000);
+  })));
+  if (window.dpcFitMath) window.dpcFitMath();
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const main = document.querySelector('main') || document.body;
+  const shown = el => el.getClientRects().length > 0 && !el.closest('details:not([open])');
+  const text = el => (el.innerText || el.textContent || '').trim().split('\\n')[0].slice(0, 80);
+  const out = {width: window.innerWidth};
+  out.wideMath = Array.from(main.querySelectorAll('mjx-container[display="true"]')).filter(shown).map(c => {
+    const box = c.parentElement.getBoundingClientRect();
+    const math = (c.querySelector('mjx-math') || c).getBoundingClientRect();
+    const over = Math.max(c.scrollWidth - c.clientWidth, math.width - box.width, math.right - box.right);
+    return {over: Math.round(over), tex: (c.parentElement.textContent || '').trim().slice(0, 80)};
+  }).filter(m => m.over > 1);
+  // a figure's image opens full size: it is a link to an image file at least as large as it is shown
+  out.figures = Array.from(main.querySelectorAll('figure img')).filter(shown).map(img => {
+    const a = img.closest('a[href]');
+    return {src: img.getAttribute('src'), link: a ? a.getAttribute('href') : null,
+            natural: img.naturalWidth, shown: img.getBoundingClientRect().width};
+  });
+  // what may scroll sideways: a box whose overflow is a table, or a figure's image that opens full size
+  const allowed = el => {
+    const table = el.tagName === 'TABLE' ? el : el.querySelector('table');
+    if (table && table.scrollWidth >= el.scrollWidth - 2) return true;
+    const img = el.querySelector('img');
+    return !!(el.closest('figure') && img && img.closest('a[href]') && img.scrollWidth >= el.scrollWidth - 2);
+  };
+  out.scrolls = Array.from(main.querySelectorAll('*')).filter(el => {
+    if (!shown(el) || el.scrollWidth <= el.clientWidth + 1) return false;
+    const ox = getComputedStyle(el).overflowX;
+    return ox === 'auto' || ox === 'scroll' || (ox === 'hidden' && el.tagName === 'PRE');
+  }).filter(el => !allowed(el)).map(el => ({tag: el.tagName.toLowerCase() + '.' +
+      (typeof el.className === 'string' ? el.className.trim().split(/\\s+/).join('.') : ''),
+      over: el.scrollWidth - el.clientWidth, text: text(el)}));
+  // anything laid out past the window's right edge (outside a box that may scroll)
+  const scroller = el => { for (let p = el.parentElement; p && p !== main; p = p.parentElement) {
+      const ox = getComputedStyle(p).overflowX;
+      if (ox === 'auto' || ox === 'scroll' || ox === 'hidden' || ox === 'clip') return p; }
+    return null; };
+  out.past = Array.from(main.querySelectorAll('p, li, pre, table, img, mjx-container, figure, dl, h1, h2, h3'))
+    .filter(el => shown(el) && el.getBoundingClientRect().right > window.innerWidth + 1 && !scroller(el))
+    .map(el => ({tag: el.tagName.toLowerCase(), right: Math.round(el.getBoundingClientRect().right),
+                 text: text(el)}));
+  out.page = document.documentElement.scrollWidth;
+  return out;
+}
+"""
+
+
+def page_layout(context, server: str, page: str, width: int) -> dict:
+    """LAYOUT of ``page`` read in a window ``width`` px wide."""
+    tab = context.new_page()
+    try:
+        tab.set_viewport_size({"width": width, "height": 900})
+        response = tab.goto(f"{server}/{page}.html", wait_until="load")
+        assert response is not None and response.status == 200, f"{page}: HTTP {response}"
+        return tab.evaluate(LAYOUT)
+    finally:
+        tab.close()
+
+
+@pytest.mark.parametrize("page", READING_PAGES)
+def test_display_math_fits_and_figures_open_full_size(browser_context, server, page):
+    """At 1400 px no display equation is wider than its box (long ones are broken with aligned/split), and the
+    image of every figure is a link to its file, at least as large as the figure is shown."""
+    info = page_layout(browser_context, server, page, VIEWPORT_WIDTH)
+    assert not info["wideMath"], (
+        f"{page}: display equations wider than their box at {VIEWPORT_WIDTH} px: {info['wideMath']}"
+    )
+    closed = [
+        f["src"]
+        for f in info["figures"]
+        if not f["link"]
+        or not re.search(r"\.(png|svg|jpe?g)$", f["link"])
+        or f["natural"] < f["shown"] - 1
+    ]
+    assert not closed, f"{page}: figures that do not open full size: {closed}"
+    if page in CHAPTER_PAGES:
+        assert info["figures"], f"{page}: no figure found"
+
+
+@pytest.mark.parametrize("page", READING_PAGES)
+def test_phone_nothing_scrolls_sideways_but_tables_and_figures(browser_context, server, page):
+    """At 390 px (a phone): the page itself does not scroll sideways, nothing runs past the window's edge, and the
+    only boxes that scroll sideways hold a table or a figure that opens full size (code and the coursework page's
+    transcripts wrap, display maths is fitted); figures are not shrunk below MIN_DISPLAY_SHARE of their size."""
+    info = page_layout(browser_context, server, page, PHONE_WIDTH)
+    assert info["page"] <= info["width"] + 1, (
+        f"{page}: the page is {info['page']} px wide in a {info['width']} px window; past the edge: "
+        f"{info['past'][:5]}"
+    )
+    assert not info["past"], f"{page}: past the window's right edge: {info['past'][:5]}"
+    assert not info["scrolls"], (
+        f"{page}: scrolls sideways at {PHONE_WIDTH} px (only tables and figures may): {info['scrolls'][:5]}"
+    )
+    assert not info["wideMath"], (
+        f"{page}: display maths wider than the column: {info['wideMath'][:3]}"
+    )
+    small = []
+    for f in info["figures"]:
+        hits = list(HTML.glob("_images/" + Path(f["src"]).name))
+        dpi = png_dpi(hits[0]) if hits and hits[0].suffix == ".png" else None
+        physical = f["natural"] * 96 / (dpi or 96)
+        if f["shown"] < MIN_DISPLAY_SHARE * physical:
+            small.append(f"{Path(f['src']).name}: {f['shown']:.0f} of {physical:.0f} px")
+    assert not small, f"{page}: figures shrunk at {PHONE_WIDTH} px: {small}"

@@ -473,3 +473,14 @@ def test_library_reference_covers_every_module():
         )
         assert not missing, f"book/api/{page}.md does not document {missing}"
         assert not gone, f"book/api/{page}.md documents modules that do not exist: {gone}"
+
+
+def test_landing_page_names_every_chapter_from_its_manifest():
+    """The landing page's table names the chapters with the {chapter} role (its manifest's title, the one place a
+    title is written), in book order, and types no link to a chapter's notebook."""
+    text = (ROOT / "book" / "intro.md").read_text(encoding="utf8")
+    table = re.findall(r"^\| \d+ \| \{chapter\}`([\w-]+)`", text, flags=re.M)
+    assert table and table == [m.id for m in MANIFESTS if m.id in table], table
+    assert not re.search(r"\]\(\.\./notebooks/", text), (
+        "a typed link to a chapter: use {chapter}`<id>`"
+    )

@@ -1,10 +1,16 @@
-"""The PDF of the book (``make pdf``: ``dpcompendium.book.pdf`` prints the built HTML with Debian's Chromium).
+"""The PDF of the book (``make pdf``: ``dpcompendium.book.pdf`` prints the built HTML with Debian's Chromium and binds
+it with pypdf).
 
 The module's fixture prints the book into ``_build/pdf`` (the files ``make pdf`` leaves there and the Pages workflow
-publishes), then: the book has a page or more per page of ``_toc.yml`` and one bookmark per page; each chapter's PDF
-holds the chapter's title and its figures (image objects, as many as the chapter declares); the glossary's Chinese
-terms are text in the PDF (extracted from it, so drawn with a real CJK font, not boxes). Needs ``_build/html``
-(``make book``) and ``/usr/bin/chromium``; skips when the book is not built, fails when Chromium is missing.
+publishes), then checks that it reads as a book: a title page, then a contents whose page numbers point at the pages
+that hold those titles; one page numbering from the title page to the end (the number printed on page i is i, on
+every page, through every chapter: it never restarts); bookmarks nested at least two levels deep (part → chapter →
+section); the Library reference in its own volume, after the book; each chapter's PDF with its title, its figures
+and, at its end, the works it cites (each entry of the bibliography it links to); no display equation wider than
+the printed column (MathJax would be clipped); no page more than half empty but the last page of a chapter or page
+(rendered by poppler's ``pdftoppm``); the glossary's Chinese terms extractable as text. Needs ``_build/html``
+(``make book``), ``/usr/bin/chromium`` and ``pdftoppm`` (``poppler-utils``); skips when the book is not built, fails
+when Chromium or pdftoppm is missing.
 """
 
 from __future__ import annotations
@@ -12,7 +18,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import unicodedata
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -22,6 +30,8 @@ pytestmark = [pytest.mark.book, pytest.mark.pdf]
 
 OUT = ROOT / "_build" / "pdf"
 CJK = re.compile(r"[\u4e00-\u9fff]+")
+#: A page may be at most this share empty (below its last line) unless it ends a chapter or page of the book.
+MAX_BLANK = 0.5
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +45,23 @@ def book():
     return pdf.book_pdf(HTML, OUT)
 
 
+@pytest.fixture(scope="module")
+def report(book):
+    return json.loads((OUT / "report.json").read_text(encoding="utf8"))
+
+
+@cache
+def reader(path: Path):
+    from pypdf import PdfReader
+
+    return PdfReader(path)
+
+
+@cache
+def page_text(path: Path, i: int) -> str:
+    return flat(reader(path).pages[i].extract_text())
+
+
 def chapter_title(page: str) -> str:
     nb = json.loads((ROOT / f"{page}.ipynb").read_text(encoding="utf8"))
     first = "".join(nb["cells"][0]["source"]).splitlines()[0]
@@ -46,38 +73,194 @@ def flat(text: str) -> str:
     return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text))
 
 
-def test_book_has_every_page_and_a_bookmark_each(book):
-    from pypdf import PdfReader
+def squash(text: str) -> str:
+    """Text without white space (a line may wrap anywhere in the PDF)."""
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text))
 
-    reader = PdfReader(book)
-    per_page = [PdfReader(OUT / "pages" / (p.replace("/", "__") + ".pdf")) for p in PAGES]
-    assert len(reader.pages) == sum(len(r.pages) for r in per_page) >= len(PAGES)
-    assert len(reader.outline) == len(PAGES)
-    titles = [item.title for item in reader.outline]
+
+def test_every_page_is_in_one_volume(book, report):
+    """Every page of _toc.yml is printed once: the Library reference in its own volume, the rest in the book; each
+    volume is its front matter then its pages, in _toc.yml order, without a gap."""
+    from dpcompendium.book.pdf import API_FOLDER, API_PDF, BOOK_PDF
+
+    assert list(report["pages"]) == [p for p in PAGES if not p.startswith(API_FOLDER)] + [
+        p for p in PAGES if p.startswith(API_FOLDER)
+    ]
+    for name in (BOOK_PDF, API_PDF):
+        vol = report["volumes"][name]
+        entries = [e for e in report["pages"].values() if e["volume"] == name]
+        assert entries, name
+        expected = vol["front_pages"] + 1
+        for e in entries:
+            assert e["first_page"] == expected and e["pages"] >= 1, (name, e)
+            expected += e["pages"]
+        assert len(reader(OUT / name).pages) == vol["pages"] == expected - 1
+
+
+def test_title_page_then_contents_with_page_numbers(book, report):
+    """Page 1 is a title page (the book's title, no page number); the next pages are the contents: every page of
+    the book with the number of the page where it starts, which holds its title; each chapter's sections too."""
+    from dpcompendium.book.pdf import BOOK_PDF
+
+    first = page_text(book, 0)
+    assert "differential privacy" in first and len(first) < 1500, first[:300]
+    front = report["volumes"][BOOK_PDF]["front_pages"]
+    assert 2 <= front <= 5, "the contents should fill the first pages"
+    contents = " ".join(page_text(book, i) for i in range(1, front))
+    assert contents.lstrip().startswith("Contents"), contents[:200]
+    for page, e in report["pages"].items():
+        if e["volume"] != BOOK_PDF:
+            continue
+        # the entry: its title, then (after the dotted leader) the page number it starts on
+        entry = re.search(
+            re.escape(e["title"]) + r"[\s.·…-]*" + str(e["first_page"]) + r"\b", contents
+        )
+        assert entry, f"{page}: no contents line '{e['title']} … {e['first_page']}'"
+        target = squash(page_text(book, e["first_page"] - 1))
+        assert squash(e["title"])[:40] in target, (page, e["first_page"], target[:200])
+    for page in CHAPTER_PAGES:  # numbered sections listed: "1.1 …", "1.2 …"
+        number = report["pages"][page]["title"].split(".")[0]
+        assert re.search(rf"\b{number}\.1\.? ", contents), (
+            f"{page}: its sections are not in the contents"
+        )
+
+
+def stamped_number(path: Path, i: int) -> list[str]:
+    """The text drawn in the bottom margin of page ``i`` (below the text area), by the stamp's font."""
+    found: list[str] = []
+
+    def visit(text, cm, tm, font, size):
+        y = cm[5] + tm[5] * cm[3]
+        if text.strip() and y < 16 * 72 / 25.4 and font and font.get("/BaseFont") == "/Helvetica":
+            found.append(text.strip())
+
+    reader(path).pages[i].extract_text(visitor_text=visit)
+    return found
+
+
+def test_page_numbers_never_restart(book, report):
+    """The number printed on page i (1-based) of a volume is i, from the contents to the last page, through every
+    chapter; the title page has none; Chromium's own footer numbers (which restart with each page) are gone."""
+    from dpcompendium.book.pdf import API_PDF, BOOK_PDF
+
+    for name in (BOOK_PDF, API_PDF):
+        path = OUT / name
+        n = len(reader(path).pages)
+        assert stamped_number(path, 0) == [], f"{name}: the title page carries a number"
+        wrong = [
+            (i + 1, got) for i in range(1, n) if (got := stamped_number(path, i)) != [str(i + 1)]
+        ]
+        assert not wrong, f"{name}: pages whose printed number is not their page: {wrong[:10]}"
+        assert not re.search(r"\b1 / \d+\b", page_text(path, 2)), "Chromium's 'n / N' is printed"
+
+
+def outline_depth(items, depth: int = 1) -> int:
+    return max(
+        [outline_depth(i, depth + 1) if isinstance(i, list) else depth for i in items] or [0]
+    )
+
+
+def test_bookmarks_are_nested(book, report):
+    """The book's bookmarks go at least two levels deep: each chapter is a bookmark with its sections under it,
+    each pointing at the page where that heading is."""
+    outline = reader(book).outline
+    assert outline_depth(outline) >= 3  # part → chapter → section
+    flat_items: list = []
+
+    def walk(items, parent=None):
+        for k, item in enumerate(items):
+            if isinstance(item, list):
+                walk(item, items[k - 1])
+            else:
+                flat_items.append((item, parent))
+
+    walk(outline)
     for page in CHAPTER_PAGES:
-        assert chapter_title(page) in " ".join(titles), (page, titles)
+        e = report["pages"][page]
+        mine = [(i, p) for i, p in flat_items if str(i.title) == e["title"]]
+        assert mine, f"{page}: no bookmark {e['title']!r}"
+        chapter = mine[0][0]
+        assert reader(book).get_destination_page_number(chapter) == e["first_page"] - 1
+        sections = [i for i, p in flat_items if p is chapter]
+        assert len(sections) >= 3, f"{page}: {len(sections)} section bookmarks under the chapter"
+        for s in sections:
+            n = reader(book).get_destination_page_number(s)
+            assert e["first_page"] - 1 <= n < e["first_page"] - 1 + e["pages"], (page, s.title)
+            # the heading's words (maths in a heading is drawn by MathJax, not extractable as text)
+            words = max(re.findall(r"[A-Za-z][A-Za-z ,'’-]{4,}", str(s.title)) or [""], key=len)
+            assert squash(words) in squash(page_text(book, n)), (page, s.title, n)
 
 
 @pytest.mark.parametrize("page", CHAPTER_PAGES)
-def test_chapter_pdf_has_its_title_and_figures(book, page):
-    from pypdf import PdfReader
+def test_chapter_pdf_has_its_title_figures_and_ends_with_its_references(book, report, page):
+    """A chapter's PDF: its numbered title first, its figures (image objects, as many as it declares), and at its
+    end every work it cites (each entry of the bibliography page it links to, as the bibliography words it)."""
+    from bs4 import BeautifulSoup
 
-    reader = PdfReader(OUT / f"{Path(page).name}.pdf")
-    first = flat(reader.pages[0].extract_text())
-    assert chapter_title(page) in first, (chapter_title(page), first[:300])
-    images = sum(len(p.images) for p in reader.pages)
+    path = OUT / f"{Path(page).name}.pdf"
+    r = reader(path)
+    e = report["pages"][page]
+    assert len(r.pages) == e["pages"]
+    first = page_text(path, 0)
+    assert re.search(r"\b\d\. " + re.escape(chapter_title(page)), first), (
+        chapter_title(page),
+        first[:300],
+    )
+    images = sum(len(p.images) for p in r.pages)
     assert images >= len(declared_figures(page)) > 0, (page, images)
+    chapter = BeautifulSoup((HTML / f"{page}.html").read_text(encoding="utf8"), "html.parser")
+    cited = {a["href"].split("#")[1] for a in chapter.select('a[href*="bibliography.html#"]')}
+    bib = BeautifulSoup((HTML / "book" / "bibliography.html").read_text("utf8"), "html.parser")
+    entries = [d for d in bib.select("div.citation[id]") if d["id"] in cited]
+    assert entries and e["references"] == len(entries), (page, e["references"], len(entries))
+    tail = ""
+    for i in range(len(r.pages) - 1, -1, -1):  # the last pages, back to the references' heading
+        tail = page_text(path, i) + " " + tail
+        if re.search(r"References|Works cited", tail):
+            break
+    heading = max(tail.rfind("References"), tail.rfind("Works cited"))
+    listed = squash(tail[heading:])
+    for d in entries:
+        words = squash(d.find("p").get_text())[:40]
+        assert words in listed, f"{page}: cited work not listed at its end: {words!r}"
+
+
+def test_no_equation_is_clipped(book, report):
+    """No display equation is wider than the printed column (measured in the page laid out at the PDF's width)."""
+    wide = {p: e["wide_math"] for p, e in report["pages"].items() if e["wide_math"]}
+    assert not wide, f"display equations wider than the printed column: {wide}"
+
+
+def test_no_page_more_than_half_empty(book, report):
+    """Only the last page of a page of the book (a chapter's end) may be more than half empty; the front matter
+    (title page, contents) is exempt."""
+    from dpcompendium.book.pdf import API_PDF, BOOK_PDF, blank_shares
+
+    if shutil.which("pdftoppm") is None:
+        pytest.fail("no pdftoppm: apt-get install poppler-utils (.ci/run does)")
+    for name in (BOOK_PDF, API_PDF):
+        shares = blank_shares(OUT / name)
+        ends = {
+            e["first_page"] + e["pages"] - 1
+            for e in report["pages"].values()
+            if e["volume"] == name
+        }
+        front = report["volumes"][name]["front_pages"]
+        empty = [
+            (i + 1, round(s, 2))
+            for i, s in enumerate(shares)
+            if i + 1 > front and i + 1 not in ends and s > MAX_BLANK
+        ]
+        assert not empty, f"{name}: pages more than {MAX_BLANK:.0%} empty: {empty}"
 
 
 def test_glossary_chinese_terms_are_text(book):
-    from pypdf import PdfReader
-
     terms = set(CJK.findall((ROOT / "book" / "glossary.md").read_text(encoding="utf8")))
     assert len(terms) > 50
-    reader = PdfReader(OUT / "pages" / "book__glossary.pdf")
+    glossary = reader(OUT / "pages" / "book__glossary.pdf")
     # a term may wrap inside its table cell: compare without white space; NFKC as text extractors do (the CJK
     # font's Unicode map names some ideographs by their Kangxi-radical code points, 心 as U+2F3C)
-    text = re.sub(r"\s+", "", flat("".join(p.extract_text() for p in reader.pages)))
+    text = squash("".join(p.extract_text() for p in glossary.pages))
     missing = sorted(t for t in terms if t not in text)
     assert not missing, (
         f"{len(missing)} of {len(terms)} Chinese terms not extractable: {missing[:10]}"

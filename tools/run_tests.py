@@ -26,8 +26,8 @@ then a table of all stages, and last a plain closing line that counts every test
 (``N passed, N failed, N skipped``), read from each stage's JUnit XML report.
 
 With ``--pdf`` (``.ci/run`` passes it), a last stage follows the integration stage: the built book printed to PDF by
-Chromium and checked (``tests/test_book_pdf.py``, about a minute), timed apart and counted in the closing line;
-``make test`` alone does not run it (``make pdf`` prints the PDF).
+Chromium, bound into a book and checked (``tests/test_book_pdf.py``, about 4 minutes on a loaded 2-core machine),
+timed apart and counted in the closing line; ``make test`` alone does not run it (``make pdf`` prints the PDF).
 
     python tools/run_tests.py [--from STAGE] [--only STAGE] [--serial | --overlap] [--pdf]
 """
@@ -57,7 +57,7 @@ REPORTS = ROOT / "_build" / "test-reports"
 BESIDE = "unit"
 #: The stage that runs last, alone, once the base (every other stage) has passed.
 LAST = "integration"
-#: With --pdf, after LAST: the PDF of the book, printed and checked (about a minute: see tests/test_book_pdf.py).
+#: With --pdf, after LAST: the PDF of the book, printed, bound and checked (minutes: see tests/test_book_pdf.py).
 PDF = "pdf"
 #: Cores from which the unit stage starts at once, beside every other stage; below, it starts after AFTER.
 OVERLAP_MIN_CORES = 4

@@ -5,6 +5,11 @@ The docstrings write absolute values, norms and conditional probabilities in pla
 ``|`` outside inline literals and interpreted text (roles such as ``:math:`|x|``` keep theirs), so that the text
 renders as written and the strict build stays warning-free without rewriting formulas in the docstrings.
 
+Citations: the docstrings cite the works of ``book/references.bib`` by key in brackets, ``[src_hiera]`` or
+``[src_hiera, becker1996adult]`` (readable in ``help()``); the hook turns every bracket that holds bibliography keys
+into a ``:cite:p:`` role, so that the Library reference links them to the book's bibliography like the chapters do
+(other text in the bracket, such as ````user.per_value````, follows in parentheses).
+
 It also resolves the short names the docstrings use. Each object is documented once, under the module that defines
 it (``dpcompendium.chapters.mwem.core.mwem``), while a package docstring names it as the package exports it
 (``:func:`mwem``` in ``dpcompendium.chapters.mwem``, or ``dpcompendium.chapters.hiera.plc_counts``). A Python reference that Sphinx
@@ -28,8 +33,45 @@ def escape_bars(line: str) -> str:
     return "".join(p if _PROTECTED.fullmatch(p) else p.replace("|", r"\|") for p in parts)
 
 
+#: A bracket that may hold bibliography keys: ``[key]``, ``[key1, key2]``, ``[key, ``more``]``.
+_BRACKET = re.compile(r"\[([^\[\]]+)\]")
+_KEY = re.compile(r"@\w+\s*\{\s*([^,\s]+)\s*,")
+
+
+def bib_keys(app) -> frozenset[str]:
+    """The keys of the book's bibliography files (``bibtex_bibfiles``), read once per build."""
+    keys = getattr(app, "_dpc_bib_keys", None)
+    if keys is None:
+        from pathlib import Path
+
+        found: set[str] = set()
+        for name in getattr(app.config, "bibtex_bibfiles", None) or []:
+            path = Path(app.srcdir) / name
+            if path.is_file():
+                found.update(_KEY.findall(path.read_text(encoding="utf8")))
+        keys = app._dpc_bib_keys = frozenset(found)
+    return keys
+
+
+def cite_keys(line: str, keys: frozenset[str]) -> str:
+    """``line`` with every bracket that holds bibliography ``keys`` written as a ``:cite:p:`` role."""
+    if "[" not in line:
+        return line
+
+    def repl(m: re.Match) -> str:
+        parts = [p.strip() for p in m.group(1).split(",")]
+        cited = [p for p in parts if p in keys]
+        if not cited:
+            return m.group(0)
+        rest = [p for p in parts if p not in keys]
+        return f":cite:p:`{','.join(cited)}`" + (f" ({', '.join(rest)})" if rest else "")
+
+    return _BRACKET.sub(repl, line)
+
+
 def _process(app, what, name, obj, options, lines: list[str]) -> None:
-    lines[:] = [escape_bars(line) for line in lines]
+    keys = bib_keys(app)
+    lines[:] = [escape_bars(cite_keys(line, keys)) for line in lines]
 
 
 def _by_last_name(domain) -> dict[str, list[tuple[str, str]]]:

@@ -4,10 +4,22 @@
 ``_toc.yml``) with headless Chromium driven by playwright (the ``/usr/bin/chromium`` the browser test uses; no
 browser is downloaded), after MathJax has typeset the page, every image has loaded and every font is ready; the
 book's print stylesheet (``_static/dpcompendium.css``, ``@media print``) hides the navigation and wraps code
-instead of cutting it. It writes ``_build/pdf/<chapter>.pdf`` for each chapter and ``_build/pdf/dpcompendium.pdf``,
-the whole book with one bookmark per page. The glossary's Chinese terms need a CJK font on the machine (Debian's
-``fonts-noto-cjk``; ``.ci/run`` installs it): Chromium embeds it, so the terms are text in the PDF.
-``dpcompendium run CHAPTER ... --pdf`` prints a rerun's page (``DIR/CHAPTER/index.pdf``) the same way.
+instead of cutting it. Then it binds the pages into books (with pypdf, nothing else):
+
+- ``_build/pdf/dpcompendium.pdf``, the book: a title page and a contents with page numbers (generated HTML,
+  printed by the same Chromium), then the pages of ``_toc.yml`` but the Library reference, one page numbering from
+  the title page to the end (stamped on every page but the title page: Chromium's footer would restart it in every
+  chapter), nested bookmarks (part → chapter → section → subsection, from the headings of each page: Chromium's
+  document outline);
+- ``_build/pdf/dpcompendium-api.pdf``, the Library reference as its own volume, bound the same way;
+- ``_build/pdf/<chapter>.pdf``, each chapter: its pages of the book (the book's page numbers and bookmarks),
+  ending with its references (the works it cites, taken from the book's bibliography page while it is printed);
+- ``_build/pdf/report.json``: per printed page its title, pages, first page in its volume, references listed and
+  display equations wider than the printed column (``tests/test_book_pdf.py`` checks there are none).
+
+The glossary's Chinese terms need a CJK font on the machine (Debian's ``fonts-noto-cjk``; ``.ci/run`` installs it):
+Chromium embeds it, so the terms are text in the PDF. ``dpcompendium run CHAPTER ... --pdf`` prints a rerun's page
+(``DIR/CHAPTER/index.pdf``) with Chromium's own footer (page n / N).
 
     python -m dpcompendium.book.pdf [--html _build/html] [--out _build/pdf] [--page notebooks/<id> ...]
 """
@@ -16,29 +28,60 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import datetime as dt
 import functools
+import html as htmllib
 import http.server
+import json
 import os
+import re
+import shutil
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+
+import yaml
 
 from ..chapters.registry import toc_files
 from ..core.paths import repo_root
 
-__all__ = ["BOOK_PDF", "book_pdf", "chromium", "page_pdf", "print_pages", "toc_pages"]
+__all__ = [
+    "API_PDF",
+    "BOOK_PDF",
+    "Printed",
+    "blank_shares",
+    "book_pdf",
+    "chromium",
+    "page_pdf",
+    "print_pages",
+    "toc_pages",
+    "toc_parts",
+]
 
 #: The page is laid out PRINT_SCALE times narrower than A4's text width in CSS px and printed smaller: an A4 text
 #: column (182 mm, 688 CSS px) then holds what the screen's 850 px column holds (tables, display math, code),
 #: with body text at 0.8 × 16 px ≈ 9.6 pt.
 PRINT_SCALE = 0.8
-#: The file name of the whole book's PDF.
+#: The file names of the book's PDF and of the Library reference's volume.
 BOOK_PDF = "dpcompendium.pdf"
+API_PDF = "dpcompendium-api.pdf"
+#: Pages under this folder make the Library reference's volume.
+API_FOLDER = "book/api/"
 CHROMIUM = os.environ.get("DPCOMPENDIUM_CHROMIUM", "/usr/bin/chromium")
 _ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--font-render-hinting=none"]  # fmt: skip
+#: A4 in PostScript points, the page margins in mm (the footer sits in the bottom margin).
+A4 = (595.28, 841.89)
+MARGIN_MM = {"top": 14, "bottom": 16, "left": 14, "right": 14}
+_MM = 72 / 25.4
+#: The printed column in CSS px of the page's layout (A4 width less the margins, at PRINT_SCALE).
+PRINT_WIDTH_PX = round((210 - MARGIN_MM["left"] - MARGIN_MM["right"]) / 25.4 * 96 / PRINT_SCALE)
+
 #: Run in the page before printing: MathJax done, lazy images loaded, fonts ready; returns the page's title.
 _SETTLE = """
 async () => {
@@ -53,6 +96,74 @@ async () => {
   return (h1 ? h1.textContent : document.title).replace(/[#¶]\\s*$/, '').trim();
 }
 """
+#: Run in a page of the book before printing: the works it cites (links to the bibliography page), copied from the
+#: bibliography page in the order they are listed there, end the page: in its last section when that is the
+#: chapter's "References" (the prose naming the works, then the list), else in a new last section "Works cited";
+#: returns how many. The bibliography page itself and pages that cite nothing are left as they are.
+_REFERENCES = """
+async (bibliography) => {
+  const main = document.querySelector('main article, article.bd-article, main') || document.body;
+  const ids = new Set();
+  for (const a of main.querySelectorAll('a[href*="bibliography.html#"]')) {
+    ids.add(decodeURIComponent(a.getAttribute('href').split('#')[1]));
+  }
+  if (!ids.size) return 0;
+  const text = await (await fetch(bibliography)).text();
+  const doc = new DOMParser().parseFromString(text, 'text/html');
+  const entries = Array.from(doc.querySelectorAll('div.citation[id]')).filter(e => ids.has(e.id));
+  if (!entries.length) return 0;
+  const top = main.querySelector('section') || main;
+  const sections = top.querySelectorAll(':scope > section');
+  const last = sections.length ? sections[sections.length - 1] : null;
+  const heading = last && last.querySelector(':scope > h2, :scope > h3');
+  let section = last;
+  if (!(heading && /References\\s*#?$/.test(heading.textContent.trim()))) {
+    section = document.createElement('section');
+    section.id = 'dpc-works-cited';
+    const h2 = document.createElement('h2');
+    h2.textContent = 'Works cited';
+    section.appendChild(h2);
+    top.appendChild(section);
+  }
+  const list = document.createElement('div');
+  list.className = 'citation-list dpc-works-cited';
+  list.setAttribute('role', 'list');
+  for (const e of entries) {
+    const copy = document.importNode(e, true);
+    copy.removeAttribute('id');
+    list.appendChild(copy);
+  }
+  section.appendChild(list);
+  return entries.length;
+}
+"""
+#: Run in the page in print media: the text of its headings in document order (Chromium's outline is built from
+#: them, but joins the text of some, e.g. "The Gaussian mechanismThe Gaussian mechanism").
+_HEADINGS = """
+() => Array.from(document.querySelectorAll('h1, h2, h3, h4, h5, h6'))
+  .filter(h => h.getClientRects().length > 0)
+  .map(h => { const c = h.cloneNode(true); c.querySelectorAll('.headerlink').forEach(n => n.remove());
+              return c.textContent.replace(/\\s+/g, ' ').trim(); })
+"""
+#: Run in the page laid out at the printed column's width (print media): the display equations wider than their
+#: box, i.e. the ones the PDF would clip (MathJax's container scrolls on screen, and is cut in print).
+WIDE_MATH = """
+() => {
+  const out = [];
+  for (const c of document.querySelectorAll('main mjx-container[display="true"], article mjx-container[display="true"]')) {
+    if (!c.getClientRects().length) continue;
+    const box = c.parentElement.getBoundingClientRect();
+    const math = (c.querySelector('mjx-math') || c).getBoundingClientRect();
+    const over = Math.max(c.scrollWidth - c.clientWidth, math.width - box.width, math.right - box.right);
+    if (over > 1) out.push({over: Math.round(over), tex: (c.parentElement.textContent || '').trim().slice(0, 80)});
+  }
+  return out;
+}
+"""
+#: Chromium's footer: the page's title at the left; the page number is stamped afterwards (bind), so that it runs
+#: on through the whole volume.
+_FOOTER_TITLE = '<div style="font-size:8px;width:100%;margin:0 14mm;color:#555"><span class="title"></span></div>'
+#: A rerun's page printed alone keeps Chromium's own page numbers.
 _FOOTER = (
     '<div style="font-size:8px;width:100%;margin:0 14mm;color:#555;display:flex;justify-content:space-between">'
     '<span class="title"></span><span><span class="pageNumber"></span> / <span class="totalPages"></span></span></div>'
@@ -62,6 +173,28 @@ _FOOTER = (
 def toc_pages(toc: Path | None = None) -> list[str]:
     """Every page of ``_toc.yml`` (root first) without suffix, in book order."""
     return [str(Path(f).with_suffix("")) for f in toc_files(toc)]
+
+
+def toc_parts(toc: Path | None = None) -> list[tuple[str, list[str]]]:
+    """The parts of ``_toc.yml`` as ``(caption, pages)`` in book order, the root page first under the caption
+    ``""``; pages without suffix."""
+    path = Path(toc or repo_root() / "_toc.yml")
+    data = yaml.safe_load(path.read_text(encoding="utf8"))
+    parts: list[tuple[str, list[str]]] = [("", [str(Path(data["root"]).with_suffix(""))])]
+
+    def walk(entries, into: list[str]) -> None:
+        for entry in entries or []:
+            if "file" in entry:
+                into.append(str(Path(entry["file"]).with_suffix("")))
+            for key in ("chapters", "sections"):
+                walk(entry.get(key), into)
+
+    for part in data.get("parts") or []:
+        pages: list[str] = []
+        walk(part.get("chapters"), pages)
+        parts.append((part.get("caption", ""), pages))
+    walk(data.get("chapters"), parts[0][1])
+    return parts
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -99,17 +232,42 @@ def chromium():
             browser.close()
 
 
-def print_pages(browser, jobs: Sequence[tuple[str, Path]]) -> list[str]:
-    """Print each ``(url, pdf path)`` of ``jobs`` to A4 (the page's print stylesheet, a footer with its title and
-    page numbers) once it is settled (MathJax done, images loaded, fonts ready); return the pages' titles."""
-    titles = []
+@dataclass
+class Printed:
+    """What printing one page found: its title, the works cited it lists last, its over-wide display equations."""
+
+    title: str
+    references: int = 0
+    wide_math: list[dict] = field(default_factory=list)
+    headings: list[str] = field(default_factory=list)
+
+
+def print_pages(
+    browser,
+    jobs: Sequence[tuple[str, Path]],
+    *,
+    bibliography: str | None = None,
+    footer: str = _FOOTER,
+    outline: bool = False,
+) -> list[Printed]:
+    """Print each ``(url, pdf path)`` of ``jobs`` to A4 (the page's print stylesheet, ``footer``, Chromium's
+    document outline from the headings if ``outline``) once it is settled (MathJax done, images loaded, fonts
+    ready). With ``bibliography`` (its URL), a page that cites works ends with them ("References")."""
+    found = []
     tab = browser.new_page(viewport={"width": 1400, "height": 1000})
     try:
         tab.set_default_timeout(120_000)
         for url, out in jobs:
+            tab.set_viewport_size({"width": 1400, "height": 1000})
             tab.goto(url, wait_until="load")
-            titles.append(tab.evaluate(_SETTLE))
+            item = Printed(title=tab.evaluate(_SETTLE))
+            if bibliography and not url.endswith("/bibliography.html"):
+                item.references = tab.evaluate(_REFERENCES, bibliography)
             tab.emulate_media(media="print")
+            # the layout the PDF gets: the printed column's width in CSS px
+            tab.set_viewport_size({"width": PRINT_WIDTH_PX, "height": 1000})
+            item.wide_math = tab.evaluate(WIDE_MATH)
+            item.headings = tab.evaluate(_HEADINGS)
             Path(out).parent.mkdir(parents=True, exist_ok=True)
             tab.pdf(
                 path=str(out),
@@ -117,54 +275,445 @@ def print_pages(browser, jobs: Sequence[tuple[str, Path]]) -> list[str]:
                 print_background=True,
                 display_header_footer=True,
                 header_template="<span></span>",
-                footer_template=_FOOTER,
-                margin={"top": "14mm", "bottom": "16mm", "left": "14mm", "right": "14mm"},
+                footer_template=footer,
+                margin={k: f"{v}mm" for k, v in MARGIN_MM.items()},
                 scale=PRINT_SCALE,
+                outline=outline,
+                tagged=outline,
             )
             tab.emulate_media(media="screen")
+            found.append(item)
     finally:
         tab.close()
-    return titles
+    return found
+
+
+# ---- binding: front matter, one page numbering, nested bookmarks
+
+
+def _clean(title: str) -> str:
+    return re.sub(r"\s+", " ", title.replace("¶", "").rstrip("#")).strip()
+
+
+@dataclass
+class Heading:
+    title: str
+    page: int  # 0-based, in its own PDF
+    top: float | None
+    children: list[Heading] = field(default_factory=list)
+
+
+def _outline(reader, titles: Sequence[str] = ()) -> list[Heading]:
+    """The nested headings of a PDF Chromium printed with ``outline=True``; their ``titles`` in order (the page's
+    headings as the page has them) replace Chromium's when there are as many."""
+
+    def walk(items) -> list[Heading]:
+        out: list[Heading] = []
+        for item in items:
+            if isinstance(item, list):
+                if out:
+                    out[-1].children.extend(walk(item))
+                else:
+                    out.extend(walk(item))
+                continue
+            top = item.get("/Top")
+            out.append(
+                Heading(
+                    _clean(str(item.title)),
+                    reader.get_destination_page_number(item),
+                    None if top is None else float(top),
+                )
+            )
+        return out
+
+    found = walk(reader.outline)
+    flat: list[Heading] = []
+
+    def collect(hs: list[Heading]) -> None:
+        for h in hs:
+            flat.append(h)
+            collect(h.children)
+
+    collect(found)
+    if titles and len(titles) == len(flat):
+        for h, t in zip(flat, titles, strict=True):
+            h.title = _clean(t)
+    return found
+
+
+@dataclass
+class Entry:
+    """A printed page of the book in a volume: where it starts and its headings (pages 0-based in the volume)."""
+
+    page: str
+    pdf: Path
+    title: str
+    start: int = 0
+    pages: int = 0
+    headings: list[Heading] = field(default_factory=list)
+    titles: list[str] = field(default_factory=list)
+
+
+_FRONT_CSS = """
+@page { size: A4; margin: 22mm 20mm 20mm 20mm; }
+body { font-family: "Noto Serif", "DejaVu Serif", serif; color: #111; font-size: 10.5pt; }
+.cover { height: 240mm; display: flex; flex-direction: column; justify-content: center; break-after: page; }
+.cover h1 { font-size: 30pt; line-height: 1.15; margin: 0 0 8mm 0; font-weight: 600; }
+.cover .sub { font-size: 14pt; color: #333; margin-bottom: 18mm; max-width: 140mm; }
+.cover .who { font-size: 10.5pt; max-width: 140mm; line-height: 1.45; }
+.cover .meta { margin-top: 24mm; font-size: 9pt; color: #555; }
+h2.contents { font-size: 18pt; font-weight: 600; margin: 0 0 6mm 0; }
+.part { font-weight: 700; font-size: 11pt; margin: 5mm 0 1.5mm 0; text-transform: uppercase; letter-spacing: .04em;
+  color: #333; break-after: avoid; }
+.e { display: flex; align-items: baseline; margin: 0.6mm 0; break-inside: avoid; }
+.e .t { flex: 0 1 auto; padding-right: 2mm; }
+.e .d { flex: 1 1 auto; border-bottom: 1px dotted #999; margin: 0 1mm; min-width: 6mm; transform: translateY(-1mm); }
+.e .n { flex: 0 0 auto; min-width: 8mm; text-align: right; font-variant-numeric: tabular-nums; }
+.l1 { font-weight: 600; margin-top: 2mm; }
+.l2 { padding-left: 7mm; font-size: 9.5pt; }
+"""
+
+
+def _front_html(title: str, subtitle: str, meta: str, who: str, parts, numbers: dict) -> str:
+    """The title page and the contents: ``parts`` as ``(caption, [Entry])``; ``numbers`` maps ``(page, i)`` to
+    the printed page number of the entry's heading ``i`` (``-1``: the page itself)."""
+    esc = htmllib.escape
+    rows = []
+    for caption, entries in parts:
+        if caption:
+            rows.append(f'<div class="part">{esc(caption)}</div>')
+        for e in entries:
+            rows.append(
+                f'<div class="e l1"><span class="t">{esc(e.title)}</span><span class="d"></span>'
+                f'<span class="n">{numbers[(e.page, -1)]}</span></div>'
+            )
+            top = e.headings[0].children if len(e.headings) == 1 else e.headings[1:]
+            if e.page.startswith("notebooks/") or e.page.endswith("/primer"):
+                for i, h in enumerate(top):
+                    rows.append(
+                        f'<div class="e l2"><span class="t">{esc(h.title)}</span><span class="d"></span>'
+                        f'<span class="n">{numbers[(e.page, i)]}</span></div>'
+                    )
+    return (
+        f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{esc(title)}</title>'
+        f"<style>{_FRONT_CSS}</style></head><body>"
+        f'<section class="cover"><h1>{esc(title)}</h1><div class="sub">{esc(subtitle)}</div>'
+        f'<div class="who">{who}</div><div class="meta">{esc(meta)}</div></section>'
+        f'<h2 class="contents">Contents</h2>{"".join(rows)}</body></html>'
+    )
+
+
+def _numbers(parts, offset: int) -> dict:
+    numbers = {}
+    for _, entries in parts:
+        for e in entries:
+            numbers[(e.page, -1)] = offset + e.start + 1
+            top = e.headings[0].children if len(e.headings) == 1 else e.headings[1:]
+            for i, h in enumerate(top):
+                numbers[(e.page, i)] = offset + e.start + h.page + 1
+    return numbers
+
+
+def _stamp(writer, first: int = 1) -> None:
+    """Stamp the page number (``first`` + index) at the bottom right of every page of ``writer`` but the first
+    (the title page): a Helvetica text drawn after the page's own content, which is wrapped in ``q … Q``."""
+    from pypdf.generic import (
+        ArrayObject,
+        DecodedStreamObject,
+        DictionaryObject,
+        NameObject,
+    )
+
+    font = writer._add_object(
+        DictionaryObject(
+            {
+                NameObject("/Type"): NameObject("/Font"),
+                NameObject("/Subtype"): NameObject("/Type1"),
+                NameObject("/BaseFont"): NameObject("/Helvetica"),
+                NameObject("/Encoding"): NameObject("/WinAnsiEncoding"),
+            }
+        )
+    )
+
+    def stream(data: bytes):
+        s = DecodedStreamObject()
+        s.set_data(data)
+        return writer._add_object(s)
+
+    push = stream(b"q\n")
+    for i, page in enumerate(writer.pages):
+        if i == 0:
+            continue
+        text = str(first + i)
+        size = 8.0
+        width = float(page.mediabox.width)
+        x = width - MARGIN_MM["right"] * _MM - 0.556 * size * len(text)
+        y = 7.5 * _MM
+        draw = stream(
+            f"Q q BT /DPCPageNo {size:g} Tf 0.25 g {x:.2f} {y:.2f} Td ({text}) Tj ET Q\n".encode()
+        )
+        contents = page.get("/Contents")
+        old = contents.get_object() if contents is not None else None
+        parts = list(old) if isinstance(old, ArrayObject) else ([contents] if contents else [])
+        page[NameObject("/Contents")] = ArrayObject([push, *parts, draw])
+        resources = page.get("/Resources")
+        resources = resources.get_object() if resources is not None else DictionaryObject()
+        page[NameObject("/Resources")] = resources
+        fonts = resources.get("/Font")
+        fonts = fonts.get_object() if fonts is not None else DictionaryObject()
+        fonts[NameObject("/DPCPageNo")] = font
+        resources[NameObject("/Font")] = fonts
+
+
+def _add_outline(writer, headings: list[Heading], start: int, parent) -> None:
+    from pypdf.generic import Fit
+
+    for h in headings:
+        fit = Fit.xyz(top=h.top) if h.top is not None else Fit.fit()
+        item = writer.add_outline_item(
+            title=h.title, page_number=start + h.page, parent=parent, fit=fit
+        )
+        _add_outline(writer, h.children, start, item)
+
+
+def _bind(
+    browser, out: Path, name: str, parts, *, title: str, subtitle: str, who: str, meta: str
+) -> tuple[Path, int]:
+    """One volume: front matter (title page, contents) printed by Chromium, then every entry's PDF; one page
+    numbering stamped on all, bookmarks part → page → its headings. Returns the path and the front's pages."""
+    from pypdf import PdfReader, PdfWriter
+
+    start = 0
+    for _, entries in parts:
+        for e in entries:
+            reader = PdfReader(e.pdf)
+            e.pages, e.start = len(reader.pages), start
+            e.headings = _outline(reader, e.titles)
+            if len(e.headings) == 1:  # the page's numbered heading, as Chromium's outline has it
+                e.title = e.headings[0].title
+            start += e.pages
+    front_pdf = out / "pages" / f"_front_{name}.pdf"
+    front_html = out / "pages" / f"_front_{name}.html"
+    n_front = 2
+    for _ in range(
+        3
+    ):  # the contents' length does not depend on its numbers but for wrapping: converge
+        numbers = _numbers(parts, n_front)
+        front_html.write_text(
+            _front_html(title, subtitle, meta, who, parts, numbers), encoding="utf8"
+        )
+        tab = browser.new_page()
+        try:
+            tab.goto(front_html.resolve().as_uri(), wait_until="load")
+            tab.pdf(
+                path=str(front_pdf), format="A4", print_background=True, prefer_css_page_size=True
+            )
+        finally:
+            tab.close()
+        got = len(PdfReader(front_pdf).pages)
+        if got == n_front:
+            break
+        n_front = got
+    writer = PdfWriter()
+    writer.append(str(front_pdf), import_outline=False)
+    writer.add_outline_item(title="Title page", page_number=0)
+    writer.add_outline_item(title="Contents", page_number=1)
+    for caption, entries in parts:
+        parent = (
+            writer.add_outline_item(title=caption, page_number=n_front + entries[0].start)
+            if caption
+            else None
+        )
+        for e in entries:
+            writer.append(str(e.pdf), import_outline=False)
+            at = n_front + e.start
+            if len(e.headings) == 1:
+                _add_outline(writer, e.headings, at, parent)
+            else:  # no single h1: the page's title, its headings under it
+                item = writer.add_outline_item(title=e.title, page_number=at, parent=parent)
+                _add_outline(writer, e.headings, at, item)
+    _stamp(writer, first=1)
+    writer.add_metadata({"/Title": title, "/Author": "The dpcompendium authors"})
+    path = out / name
+    tmp = path.with_suffix(".pdf.part")
+    with open(tmp, "wb") as fh:
+        writer.write(fh)
+    tmp.replace(path)
+    return path, n_front
+
+
+def _chapter_pdf(book: Path, entry: Entry, n_front: int, dest: Path) -> None:
+    """A chapter's pages of the bound book (its page numbers as in the book), with its own bookmarks."""
+    from pypdf import PdfReader, PdfWriter
+
+    reader = PdfReader(book)
+    writer = PdfWriter()
+    first = n_front + entry.start
+    for i in range(first, first + entry.pages):
+        writer.add_page(reader.pages[i])
+    _add_outline(writer, entry.headings, 0, None)
+    writer.add_metadata({"/Title": entry.title})
+    with open(dest, "wb") as fh:
+        writer.write(fh)
+
+
+def _commit(root: Path) -> str:
+    try:
+        return subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+_WHO = (
+    "For readers who know some probability and Python and want to see differential privacy done carefully: "
+    "five short documents on DP, each turned into a chapter you can run, with its privacy guarantee derived, "
+    "its experiments recomputed and its errors named. Start with the primer (notation and the basic "
+    "mechanisms); the chapters can then be read in any order."
+)
 
 
 def book_pdf(
     html: Path | None = None, out: Path | None = None, pages: Sequence[str] | None = None
 ) -> Path:
-    """Print the built book ``html`` (``_build/html``) into ``out`` (``_build/pdf``): one PDF per page in
-    ``out/pages/``, each chapter also as ``out/<chapter>.pdf``, and the whole book as ``out/dpcompendium.pdf`` (the
-    pages in ``_toc.yml`` order, one bookmark each). Returns the book's path."""
-    from pypdf import PdfWriter
-
+    """Print the built book ``html`` (``_build/html``) into ``out`` (``_build/pdf``) and bind it: the book
+    (``dpcompendium.pdf``), the Library reference (``dpcompendium-api.pdf``), each chapter (``<chapter>.pdf``),
+    one PDF per printed page in ``out/pages/`` and ``report.json``. ``pages`` limits what is printed (a subset of
+    ``_toc.yml``). Returns the book's path."""
     root = repo_root()
     html = Path(html or root / "_build" / "html")
     out = Path(out or root / "_build" / "pdf")
-    pages = list(pages or toc_pages())
-    missing = [p for p in pages if not (html / f"{p}.html").is_file()]
+    wanted = list(pages or toc_pages())
+    missing = [p for p in wanted if not (html / f"{p}.html").is_file()]
     if missing:
         raise FileNotFoundError(f"pages not built in {html}: {missing} (run 'make book' first)")
-    jobs = [(p, out / "pages" / (p.replace("/", "__") + ".pdf")) for p in pages]
+    config = yaml.safe_load((root / "_config.yml").read_text(encoding="utf8")) or {}
+    title = config.get("title", "dpcompendium")
     t0 = time.perf_counter()
+    (out / "pages").mkdir(parents=True, exist_ok=True)
+    entries = {p: Entry(p, out / "pages" / (p.replace("/", "__") + ".pdf"), p) for p in wanted}
+    bib = "book/bibliography"
+    meta = f"Built from commit {_commit(root)} on {dt.date.today().isoformat()}."
     with _serve(html) as url, chromium() as browser:
-        titles = print_pages(browser, [(f"{url}/{p}.html", f) for p, f in jobs])
-    writer = PdfWriter()
-    for (page, pdf), title in zip(jobs, titles, strict=True):
-        start = len(writer.pages)
-        writer.append(str(pdf), import_outline=False)
-        writer.add_outline_item(title=title or page, page_number=start)
-        if page.startswith("notebooks/"):
-            (out / f"{Path(page).name}.pdf").write_bytes(pdf.read_bytes())
-    writer.add_metadata({"/Title": "dpcompendium: differential privacy, executed"})
-    book = out / BOOK_PDF
-    tmp = book.with_suffix(".pdf.part")
-    with open(tmp, "wb") as fh:
-        writer.write(fh)
-    tmp.replace(book)
+        printed = print_pages(
+            browser,
+            [(f"{url}/{p}.html", e.pdf) for p, e in entries.items()],
+            bibliography=f"{url}/{bib}.html" if (html / f"{bib}.html").is_file() else None,
+            footer=_FOOTER_TITLE,
+            outline=True,
+        )
+        for e, item in zip(entries.values(), printed, strict=True):
+            e.title = _clean(item.title) or e.page
+            e.titles = item.headings
+        parts = [
+            (caption, [entries[p] for p in ps if p in entries])
+            for caption, ps in toc_parts(root / "_toc.yml")
+        ]
+        book_parts = [(c, [e for e in es if not e.page.startswith(API_FOLDER)]) for c, es in parts]
+        api_parts = [(c, [e for e in es if e.page.startswith(API_FOLDER)]) for c, es in parts]
+        book_parts = [(c, es) for c, es in book_parts if es]
+        api_parts = [("", es) for _, es in api_parts if es]
+        book, n_front = _bind(
+            browser,
+            out,
+            BOOK_PDF,
+            book_parts,
+            title=title,
+            subtitle="An executable, reproducible book on differential privacy: five sources, re-derived, "
+            "re-implemented and re-run.",
+            who=_WHO,
+            meta=meta,
+        )
+        volumes = {BOOK_PDF: (book_parts, n_front)}
+        if api_parts:
+            _, n_api = _bind(
+                browser,
+                out,
+                API_PDF,
+                api_parts,
+                title=f"{title} — Library reference",
+                subtitle="The Python library behind the book, documented from its docstrings.",
+                who="The companion volume of the book: every public module, class and function of "
+                "<code>dpcompendium</code>, one part per subpackage.",
+                meta=meta,
+            )
+            volumes[API_PDF] = (api_parts, n_api)
+    for _caption, es in book_parts:
+        for e in es:
+            if e.page.startswith("notebooks/"):
+                _chapter_pdf(book, e, n_front, out / f"{Path(e.page).name}.pdf")
+    report = {
+        "volumes": {},
+        "pages": {},
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+    from pypdf import PdfReader
+
+    for name, (vparts, front) in volumes.items():
+        report["volumes"][name] = {"front_pages": front, "pages": len(PdfReader(out / name).pages)}
+        for _, es in vparts:
+            for e in es:
+                item = printed[list(entries).index(e.page)]
+                report["pages"][e.page] = {
+                    "volume": name,
+                    "title": e.title,
+                    "first_page": front + e.start + 1,
+                    "pages": e.pages,
+                    **{k: v for k, v in asdict(item).items() if k != "title"},
+                }
+    (out / "report.json").write_text(json.dumps(report, indent=1, ensure_ascii=False), "utf8")
+    # beside the HTML, where the pages' download buttons point (dpcompendium.book.sphinxext: pdf/<name>.pdf)
+    (html / "pdf").mkdir(exist_ok=True)
+    for made in [out / BOOK_PDF, *(out / API_PDF for _ in [0] if API_PDF in volumes)]:
+        shutil.copyfile(made, html / "pdf" / made.name)
+    for e in entries.values():
+        if e.page.startswith("notebooks/") and (out / f"{Path(e.page).name}.pdf").is_file():
+            shutil.copyfile(
+                out / f"{Path(e.page).name}.pdf", html / "pdf" / f"{Path(e.page).name}.pdf"
+            )
     print(
-        f"pdf: {book} ({len(writer.pages)} pages, {len(pages)} book pages) in "
-        f"{time.perf_counter() - t0:.1f} s",
+        f"pdf: {book} ({report['volumes'][BOOK_PDF]['pages']} pages"
+        + (
+            f"; {API_PDF}: {report['volumes'][API_PDF]['pages']} pages"
+            if API_PDF in volumes
+            else ""
+        )
+        + f") in {report['seconds']:.1f} s",
         flush=True,
     )
     return book
+
+
+def blank_shares(pdf: Path, dpi: int = 12) -> list[float]:
+    """For each page of ``pdf``, the share of the text area's height left empty below its last mark (the footer
+    band excluded), from a coarse grey rendering by poppler's ``pdftoppm`` (Debian's ``poppler-utils``)."""
+    exe = shutil.which("pdftoppm")
+    if exe is None:
+        raise FileNotFoundError(
+            "no pdftoppm: install Debian's poppler-utils ('apt-get install poppler-utils')"
+        )
+    with tempfile.TemporaryDirectory(prefix="dpc-pdf-") as tmp:
+        subprocess.run([exe, "-gray", "-r", str(dpi), str(pdf), f"{tmp}/p"], check=True)
+        shares = []
+        for png in sorted(Path(tmp).glob("p-*.pgm"), key=lambda p: int(p.stem.split("-")[-1])):
+            data = png.read_bytes()
+            # binary PGM: P5 <w> <h> <max>\n<pixels>
+            head = re.match(rb"P5\s+(\d+)\s+(\d+)\s+(\d+)\s", data)
+            w, h = int(head.group(1)), int(head.group(2))
+            px = data[head.end() :]
+            top = round(h * MARGIN_MM["top"] / 297)
+            bottom = h - round(h * MARGIN_MM["bottom"] / 297)
+            last = top
+            for row in range(top, bottom):
+                line = px[row * w : (row + 1) * w]
+                if min(line) < 200:
+                    last = row
+            shares.append((bottom - 1 - last) / (bottom - top))
+        return shares
 
 
 def page_pdf(page: Path, out: Path | None = None) -> Path:

@@ -360,6 +360,11 @@ def setup(app) -> dict[str, Any]:
     app.add_config_value("dpc_rerun_labels", {}, "env")
     app.add_config_value("dpc_rerun_docname", PAGE_DOC, "env")
     app.add_post_transform(ExternalBookReferences)
+    # the book's stylesheet and script (figures, tables and display maths on a phone, print rules) and alt texts
+    from .sphinxext import _on_builder_inited_static, _on_doctree_read_alt
+
+    app.connect("builder-inited", _on_builder_inited_static)
+    app.connect("doctree-read", _on_doctree_read_alt)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
 
 

@@ -9,7 +9,17 @@ Listed in ``_config.yml`` (``sphinx: config: extensions``). With MyST-NB's ``exe
    re-reads a page only when its own file changed, which would keep numbers computed by an old library), and every
    page holding an execution report;
 3. provides the ``execution-report`` directive: per chapter, wall time, peak kernel memory, the parameters it ran
-   with, who executed it, whether this build took it from the store, the commit and the date.
+   with, who executed it, whether this build took it from the store, the commit and the date;
+4. provides the ``chapter`` role: ``{chapter}`dp-mean``` is a link to the chapter titled as its manifest
+   (``chapters/<folder>/manifest.toml``) titles it, the one place a chapter's title is written (the notebook's
+   ``# title`` must equal it: ``tests/test_book_contract.py``), so the landing page, the sidebar and the PDF agree;
+5. links the glossary from the text: every English term of the glossary's tables (``book/glossary.md``, its second
+   column, split at ``/``) gets an anchor on its row, and its first use on each chapter page and on the primer
+   links to it (a ``std:ref`` to the row's anchor: in a rerun's one-chapter build it is the online book's);
+6. makes the theme's download buttons give what a reader wants: on a chapter page the executed notebook (copied
+   from the execution store to ``executed/<id>.ipynb``) and the chapter's PDF (``pdf/<id>.pdf``), elsewhere the
+   book's PDF (``pdf/dpcompendium.pdf``, the Library reference's pages ``pdf/dpcompendium-api.pdf``), instead of the
+   stripped source notebook and the browser's print dialogue (``dpcompendium.book.pdf`` writes the PDFs there).
 
 Configuration values: ``dpc_execution_inputs`` (what every chapter depends on, default
 ``dpcompendium.book.execution.DEFAULT_INPUTS``), ``dpc_execution_store`` (default ``_build/.execution``),
@@ -219,10 +229,12 @@ _HASHED = re.compile(r"^(?:.*/)?[0-9a-f]{16,}\.(?:png|jpe?g|svg|gif)$")
 
 
 def _on_builder_inited_static(app) -> None:
-    """The book's stylesheet (``_static/dpcompendium.css``: figures at their size, claims tables, print rules)."""
+    """The book's stylesheet (``_static/dpcompendium.css``: figures at their size, claims tables, phones, print
+    rules) and script (``_static/dpcompendium.js``: display maths fitted to a phone's column)."""
     if app.builder.format == "html":
         app.config.html_static_path.append(str(STATIC))
         app.add_css_file("dpcompendium.css")
+        app.add_js_file("dpcompendium.js")
 
 
 def _on_doctree_read_alt(app, doctree) -> None:
@@ -240,6 +252,217 @@ def _on_doctree_read_alt(app, doctree) -> None:
             image["alt"] = " ".join(caption.astext().split())
 
 
+def _chapter_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``{chapter}`<id>```: a link to the chapter, with the title of its manifest."""
+    from ..chapters.registry import get_manifest
+
+    try:
+        m = get_manifest(text.strip())
+    except ValueError as exc:
+        msg = inliner.reporter.error(str(exc), line=lineno)
+        return [inliner.problematic(rawtext, rawtext, msg)], [msg]
+    env = inliner.document.settings.env
+    ref = addnodes.pending_xref(
+        rawtext,
+        nodes.inline(text=m.title),
+        refdomain="std",
+        reftype="doc",
+        reftarget="/" + Path(m.notebook).with_suffix("").as_posix(),
+        refexplicit=True,
+        refdoc=env.docname,
+    )
+    return [ref], []
+
+
+#: The glossary page, and the pages whose first use of a glossary term links to it.
+GLOSSARY_DOC = "book/glossary"
+_LINKED_DOCS = re.compile(r"^(notebooks/.+|book/primer)$")
+#: Terms this short or generic link nothing (they would link ordinary words).
+_MIN_TERM = 8
+
+
+def glossary_rows(text: str) -> list[tuple[str, list[str]]]:
+    """The body rows of the glossary's tables (``book/glossary.md``) in order, as ``(anchor, English terms)``: the
+    second column of a row, split at ``/``, without parentheses or maths. The anchor is ``term-`` and the row's
+    first term, slugged (a ``-2``, ``-3``… suffix when two rows start with the same term)."""
+    rows: list[tuple[str, list[str]]] = []
+    used: set[str] = set()
+    for line in text.splitlines():
+        if not line.startswith("|"):
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 3 or set(cells[1]) <= set("-: ") or cells[1].lower() == "english":
+            continue
+        names = []
+        for name in cells[1].split("/"):
+            name = re.sub(r"\$[^$]*\$|\([^)]*\)", "", name)
+            names.append(re.sub(r"\s+", " ", name).strip(" ,;.-"))
+        slug = re.sub(r"[^a-z0-9]+", "-", (names[0] or cells[0]).lower()).strip("-") or "row"
+        anchor, k = f"term-{slug}", 1
+        while anchor in used:
+            k += 1
+            anchor = f"term-{slug}-{k}"
+        used.add(anchor)
+        rows.append((anchor, [n for n in names if n]))
+    return rows
+
+
+def glossary_terms(text: str) -> dict[str, str]:
+    """The glossary's English terms that the text links, ``term (lower case) -> anchor of its row``: words and
+    hyphens only, at least 8 letters (shorter ones would link ordinary words), the first row naming a term wins."""
+    terms: dict[str, str] = {}
+    for anchor, names in glossary_rows(text):
+        for name in names:
+            if len(name) >= _MIN_TERM and re.fullmatch(r"[A-Za-z][A-Za-z \-–]*[a-z]", name):
+                terms.setdefault(name.lower(), anchor)
+    return terms
+
+
+def _glossary(app) -> dict[str, str]:
+    terms = getattr(app, "_dpc_glossary", None)
+    if terms is None:
+        path = Path(app.srcdir) / f"{GLOSSARY_DOC}.md"
+        terms = glossary_terms(path.read_text(encoding="utf8")) if path.is_file() else {}
+        app._dpc_glossary = terms
+    return terms
+
+
+_SKIP = (
+    nodes.reference,
+    nodes.literal,
+    nodes.literal_block,
+    nodes.math,
+    nodes.math_block,
+    nodes.title,
+    nodes.caption,
+    nodes.raw,
+    addnodes.pending_xref,
+    nodes.table,
+)
+
+
+def _on_doctree_read_glossary(app, doctree) -> None:
+    """Anchors on the glossary's rows; on a chapter page (and the primer) the first use of each term in the text
+    becomes a link to its row."""
+    terms = _glossary(app)
+    docname = app.env.docname
+    if not terms:
+        return
+    if docname == GLOSSARY_DOC:
+        path = Path(app.srcdir) / f"{GLOSSARY_DOC}.md"
+        rows = glossary_rows(path.read_text(encoding="utf8"))
+        body = [r for r in doctree.findall(nodes.row) if isinstance(r.parent, nodes.tbody)]
+        if len(body) != len(rows):
+            logger.warning(f"dpcompendium: {len(body)} glossary rows, {len(rows)} in its source")
+            return
+        std = app.env.get_domain("std")
+        for row, (anchor, names) in zip(body, rows, strict=True):
+            row["ids"].append(anchor)
+            std.anonlabels[anchor] = (docname, anchor)
+            std.labels[anchor] = (docname, anchor, names[0] if names else anchor)
+        return
+    if not _LINKED_DOCS.match(docname):
+        return
+    pattern = re.compile(
+        r"\b(" + "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True)) + r")\b",
+        re.I,
+    )
+    seen: set[str] = set()
+    for text in list(doctree.findall(nodes.Text)):
+        parent = text.parent
+        if parent is None or any(isinstance(a, _SKIP) for a in _ancestors(parent)):
+            continue
+        value = str(text)
+        pieces: list[nodes.Node] = []
+        last = 0
+        for m in pattern.finditer(value):
+            term = m.group(1).lower()
+            if terms[term] in seen:  # one link per row of the glossary and page
+                continue
+            seen.add(terms[term])
+            pieces.append(nodes.Text(value[last : m.start()]))
+            ref = addnodes.pending_xref(
+                "",
+                nodes.inline(text=m.group(1)),
+                refdomain="std",
+                reftype="ref",
+                reftarget=terms[term],
+                refexplicit=True,
+                refwarn=True,
+                refdoc=docname,
+                classes=["dpc-term"],
+            )
+            pieces.append(ref)
+            last = m.end()
+        if pieces:
+            pieces.append(nodes.Text(value[last:]))
+            parent.replace(text, pieces)
+
+
+def _ancestors(node):
+    while node is not None:
+        yield node
+        node = node.parent
+
+
+#: Where the HTML build puts the executed notebooks, and where the PDFs are (dpcompendium.book.pdf copies them).
+EXECUTED_DIR = "executed"
+PDF_DIR = "pdf"
+
+
+def _on_html_page_context_downloads(app, pagename, templatename, context, doctree) -> None:
+    """Replace the theme's download buttons (after it made them): the executed notebook and the chapter's PDF."""
+    buttons = context.get("header_buttons") or []
+    group = next((b for b in buttons if b.get("label") == "download-buttons"), None)
+    if group is None:
+        return
+    pathto = context["pathto"]
+    items = []
+    if pagename.startswith("notebooks/"):
+        chapter = pagename.split("/", 1)[1]
+        if (_store(app) / f"{chapter}.ipynb").is_file():
+            items.append(
+                {
+                    "type": "link",
+                    "url": pathto(f"{EXECUTED_DIR}/{chapter}.ipynb", 1),
+                    "text": ".ipynb",
+                    "icon": "fas fa-code",
+                    "tooltip": "The executed notebook (outputs included)",
+                    "label": "download-notebook-button",
+                }
+            )
+        pdf, tip = f"{PDF_DIR}/{chapter}.pdf", "This chapter as PDF"
+    elif pagename.startswith("book/api/"):
+        pdf, tip = f"{PDF_DIR}/dpcompendium-api.pdf", "The Library reference as PDF"
+    else:
+        pdf, tip = f"{PDF_DIR}/dpcompendium.pdf", "The book as PDF"
+    items.append(
+        {
+            "type": "link",
+            "url": pathto(pdf, 1),
+            "text": ".pdf",
+            "icon": "fas fa-file-pdf",
+            "tooltip": tip,
+            "label": "download-pdf-button",
+        }
+    )
+    group["buttons"] = items
+
+
+def _on_build_finished_executed(app, exception) -> None:
+    """The executed notebooks of the chapters, from the execution store, beside the HTML (the .ipynb button)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    import shutil
+
+    dest = Path(app.outdir) / EXECUTED_DIR
+    for nb in _notebooks(app):
+        stored = _store(app) / f"{nb.stem}.ipynb"
+        if stored.is_file():
+            dest.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(stored, dest / stored.name)
+
+
 def setup(app) -> dict[str, Any]:
     app.add_config_value("dpc_execution_inputs", list(DEFAULT_INPUTS), "env")
     app.add_config_value("dpc_execution_store", DEFAULT_STORE, "env")
@@ -252,4 +475,8 @@ def setup(app) -> dict[str, Any]:
     app.connect("builder-inited", _on_builder_inited_static)
     app.connect("doctree-read", _on_doctree_read_alt)
     app.add_directive("execution-report", ExecutionReport)
+    app.add_role("chapter", _chapter_role)
+    app.connect("html-page-context", _on_html_page_context_downloads, priority=502)
+    app.connect("build-finished", _on_build_finished_executed)
+    app.connect("doctree-read", _on_doctree_read_glossary)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

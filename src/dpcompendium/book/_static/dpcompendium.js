@@ -1,0 +1,27 @@
+/* dpcompendium: display maths that fit a phone's column (added to every page by dpcompendium.book.sphinxext).
+   Long displays are broken by hand (aligned, split) so that each fits the book's column at a laptop's width; on a
+   narrower screen (below 700 px) a display still wider than its column is set in a smaller type until it fits,
+   instead of scrolling sideways. Nothing changes at 700 px and above, or in print. */
+(function () {
+  var NARROW = 700;
+  function fit() {
+    var all = document.querySelectorAll('mjx-container[display="true"]');
+    for (var i = 0; i < all.length; i++) {
+      var c = all[i];
+      c.style.fontSize = '';
+      if (window.innerWidth >= NARROW || matchMedia('print').matches) continue;
+      var box = c.parentElement ? c.parentElement.clientWidth : c.clientWidth;
+      var wide = c.scrollWidth;
+      if (box > 0 && wide > box + 1) c.style.fontSize = Math.floor(100 * box / wide) + '%';
+    }
+  }
+  function start() {
+    var mj = window.MathJax;
+    var ready = mj && mj.startup && mj.startup.promise ? mj.startup.promise : Promise.resolve();
+    ready.then(fit);
+    var timer = null;
+    window.addEventListener('resize', function () { clearTimeout(timer); timer = setTimeout(fit, 100); });
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start); else start();
+  window.dpcFitMath = fit;
+})();
