@@ -474,3 +474,79 @@ def test_compiled_shuffle_is_the_numpy_reference(t, rng):
     np.testing.assert_array_equal(
         np.sort(fast[2][cols, :t], axis=1), pos[cols, :t]
     )  # a permutation
+
+
+# ------------------------------------------------------------------------------------------ the zCDP variant
+@pytest.mark.parametrize("eps", [0.1, 1.0, 10.0])
+@pytest.mark.parametrize("delta", [1e-9, 1e-5])
+def test_zcdp_closed_forms_invert_and_compose(eps, delta):
+    from dpcompendium.chapters.mwem import zcdp
+
+    rho = zcdp.rho_for(eps, delta)
+    assert zcdp.dp_epsilon(rho, delta) == pytest.approx(eps, rel=1e-12)
+    par = zcdp.mwem_zcdp_parameters(eps, delta, 30)
+    # T selections at eps0 (eps0^2/8 each) and T Gaussian counts (1/(2 sigma^2) each) compose to rho
+    assert 30 * par["epsilon0"] ** 2 / 8 + 30 / (2 * par["sigma"] ** 2) == pytest.approx(rho)
+    assert par["epsilon"] == pytest.approx(eps, rel=1e-12)
+    # at T' = rounds_at_equal_noise(T) the Gaussian sigma equals the pure-DP Laplace standard deviation 2*sqrt(2)*T/eps
+    t_eq = zcdp.rounds_at_equal_noise(eps, delta, 30)
+    assert math.sqrt(t_eq / rho) == pytest.approx(2 * math.sqrt(2) * 30 / eps)
+    # the zCDP conversion is no better than the exact Gaussian profile at one measurement (T = 1, sigma = 1/sqrt(rho))
+    from dpcompendium.core.mechanisms.gaussian import gaussian_epsilon
+
+    s1 = zcdp.mwem_zcdp_parameters(eps, delta, 1)["sigma"]
+    assert gaussian_epsilon(s1, 1.0, delta) <= zcdp.dp_epsilon(zcdp.gaussian_rho(s1), delta)
+
+
+def test_zcdp_measurement_noise_is_gaussian_with_the_accounted_sigma():
+    hist = report_histogram(1)
+    Q = report_queries_1d()
+    eps, delta, T, reps = 2.0, 1e-6, 3, 20000
+    res = mwem(hist, Q, eps, T, variant="zcdp", delta=delta, passes=1, reps=reps, rng=make_rng(5))
+    noise = res.measurements - Q.answer(hist)[res.selected]
+    from dpcompendium.chapters.mwem import mwem_zcdp_parameters
+
+    s = mwem_zcdp_parameters(eps, delta, T)["sigma"]
+    x = noise.ravel()
+    assert abs(np.mean(x**2) - s**2) < mc_tol(2 * s**4, x.size)  # Var(Z^2) = 2 sigma^4
+    # fourth moment 3 sigma^4 (Laplace of the same variance: 6 sigma^4); Var(Z^4) = 96 sigma^8
+    assert abs(np.mean(x**4) - 3 * s**4) < mc_tol(96 * s**8, x.size)
+
+
+def test_zcdp_variant_needs_delta_and_states_it():
+    hist, Q = report_histogram(1), report_queries_1d()
+    with pytest.raises(ValueError, match="delta must be given"):
+        mwem(hist, Q, 1.0, 5, variant="zcdp", rng=make_rng(1))
+    c = privacy_claim(1.0, 30, "zcdp", 1, delta=1e-7)
+    assert c.private and c.delta == 1e-7 and c.epsilon == pytest.approx(1.0)
+    assert "(1, 1e-07)-DP" in c.statement() and PUBLIC_DOMAIN in c.conditions
+    acc = privacy_accounting(1.0, 30, "zcdp", 1, delta=1e-7)
+    assert acc["rho"] == pytest.approx(acc["selection_rho"] + acc["measurement_rho"])
+
+
+# ------------------------------------------------------------------------------------------ least squares
+def test_workload_sensitivity_is_the_brute_force_maximum(rng):
+    from dpcompendium.chapters.mwem import workload_sensitivity
+
+    Q = random_range_queries((5, 3), 12, rng)
+    W = Q.matrix()
+    brute = max(
+        np.abs(W[:, x] - W[:, y]).sum() for x in range(Q.size) for y in range(Q.size) if x != y
+    )
+    assert workload_sensitivity(Q) == brute
+    assert workload_sensitivity(Q, "add-remove") == W.sum(axis=0).max()
+
+
+def test_least_squares_is_unbiased_with_the_projected_variance():
+    from dpcompendium.chapters.mwem import least_squares_workload, workload_sensitivity
+
+    hist, Q = report_histogram(1), report_queries_1d()
+    eps, reps = 1.0, 4000
+    x = least_squares_workload(hist, Q, eps, make_rng(3), reps=reps)
+    err = Q.answer(x) - Q.answer(hist)  # (reps, m)
+    W = Q.matrix().astype(float)
+    P = W @ np.linalg.pinv(W)  # the answers are P y: error covariance 2 b^2 P P^T
+    b = workload_sensitivity(Q) / eps
+    var = 2 * b**2 * np.diag(P @ P.T)
+    assert np.all(np.abs(err.mean(axis=0)) < 5 * np.sqrt(var / reps))
+    assert np.all(np.abs(err.var(axis=0) / var - 1) < 5 * math.sqrt(5 / reps))  # Laplace kurtosis 6
