@@ -524,29 +524,17 @@ def test_zcdp_variant_needs_delta_and_states_it():
     assert acc["rho"] == pytest.approx(acc["selection_rho"] + acc["measurement_rho"])
 
 
-# ------------------------------------------------------------------------------------------ least squares
-def test_workload_sensitivity_is_the_brute_force_maximum(rng):
-    from dpcompendium.chapters.mwem import workload_sensitivity
-
-    Q = random_range_queries((5, 3), 12, rng)
-    W = Q.matrix()
-    brute = max(
-        np.abs(W[:, x] - W[:, y]).sum() for x in range(Q.size) for y in range(Q.size) if x != y
-    )
-    assert workload_sensitivity(Q) == brute
-    assert workload_sensitivity(Q, "add-remove") == W.sum(axis=0).max()
-
-
-def test_least_squares_is_unbiased_with_the_projected_variance():
-    from dpcompendium.chapters.mwem import least_squares_workload, workload_sensitivity
+# ------------------------------------------------------------------------------------------ baselines
+def test_baseline_runs_use_the_core_mechanisms_with_their_claims():
+    from dpcompendium.chapters.mwem import BASELINES, baseline_claim, baseline_runs
 
     hist, Q = report_histogram(1), report_queries_1d()
-    eps, reps = 1.0, 4000
-    x = least_squares_workload(hist, Q, eps, make_rng(3), reps=reps)
-    err = Q.answer(x) - Q.answer(hist)  # (reps, m)
-    W = Q.matrix().astype(float)
-    P = W @ np.linalg.pinv(W)  # the answers are P y: error covariance 2 b^2 P P^T
-    b = workload_sensitivity(Q) / eps
-    var = 2 * b**2 * np.diag(P @ P.T)
-    assert np.all(np.abs(err.mean(axis=0)) < 5 * np.sqrt(var / reps))
-    assert np.all(np.abs(err.var(axis=0) / var - 1) < 5 * math.sqrt(5 / reps))  # Laplace kurtosis 6
+    runs = baseline_runs(hist, Q, [1.0, 10.0], reps=400, seed=3, methods=BASELINES)
+    assert set(runs.method) == set(BASELINES) and len(runs) == 4 * 2 * 400
+    for m in BASELINES:
+        c = baseline_claim(m, 1.0)
+        assert c.private and c.neighbours == "replace-one" and c.epsilon == 1.0
+    # Identity: a query over L cells has error variance 2L(2/eps)^2; its mean square error over the workload
+    ident = runs[(runs.method == "Identity") & (runs.epsilon == 1.0)].mse.to_numpy()
+    expected = float(np.mean(2 * Q.lengths * (2 / 1.0) ** 2))
+    assert abs(ident.mean() - expected) < 5 * ident.std(ddof=1) / math.sqrt(ident.size)

@@ -8,7 +8,8 @@
 - :mod:`.analysis` — averages over repetitions, bootstrap intervals, comparison with the course's reference table;
 - :mod:`.zcdp` — zCDP in closed form (Gaussian, exponential mechanism, composition, conversion to (ε, δ)) for the
   ``zcdp`` variant;
-- :mod:`.baselines` — Identity and least squares over all workload queries, the non-adaptive baselines;
+- :mod:`.baselines` — Identity, least squares over all workload queries, Hb and DAWA (the core's mechanisms), the
+  non-adaptive baselines, replace-one;
 - :mod:`.data` — the coursework report's histograms, queries and tables (``data/shipped/mwem``).
 """
 

@@ -8,7 +8,15 @@ import pandas as pd
 from ...core import experiments
 from ...core.experiments.summary import bootstrap_mean
 
-__all__ = ["METRICS", "compare_with_reference", "summarize_runs"]
+__all__ = [
+    "METRICS",
+    "PAYOFF_WORKLOADS",
+    "coarsen",
+    "compare_with_reference",
+    "errors_by_output",
+    "payoff_grid",
+    "summarize_runs",
+]
 
 #: The coursework's four error summaries, in its order.
 METRICS = ("max_error", "min_error", "mse", "mean_error")
@@ -95,3 +103,123 @@ def compare_with_reference(
             )
     # No common epsilon: an empty table that still has its columns (callers merge and filter on them).
     return pd.DataFrame(rows, columns=REFERENCE_COLUMNS)
+
+
+def errors_by_output(
+    runs: pd.DataFrame, outputs: tuple[str, ...] = ("last", "average")
+) -> pd.DataFrame:
+    """The mean of each metric of :data:`METRICS` over repetitions, one row per (variant, output, epsilon): both of
+    MWEM's outputs (the sweep's ``<metric>_last`` and ``<metric>_average`` columns, :func:`~.core.mwem_sweep` with
+    ``outputs=("last", "average")``), in a ``method`` column (``MWEM <variant>``) with ``reps``."""
+    frames = []
+    for o in outputs:
+        cols = {f"{k}_{o}": k for k in METRICS}
+        missing = [c for c in cols if c not in runs.columns]
+        if missing:
+            raise ValueError(f"runs must have the columns of output {o!r}, missing {missing}")
+        part = runs[["variant", "epsilon", "rep", *cols]].rename(columns=cols)
+        part = part.assign(method="MWEM " + part["variant"], output=o)
+        frames.append(part)
+    long = pd.concat(frames, ignore_index=True)
+    return experiments.summarize_runs(long, ("method", "output", "epsilon"), METRICS)
+
+
+def coarsen(hist: np.ndarray, cells: int) -> np.ndarray:
+    """A 1-D histogram merged into ``cells`` equal groups of consecutive bins (a public change of domain: the group
+    boundaries depend only on the public length, which ``cells`` must divide)."""
+    h = np.asarray(hist, dtype=float)
+    if h.ndim != 1 or cells < 1 or h.size % cells:
+        raise ValueError(f"cells must divide the length {h.size} of a 1-D histogram, got {cells!r}")
+    return h.reshape(cells, -1).sum(axis=1)
+
+
+#: Workloads of :func:`payoff_grid`: random ranges drawn as the coursework draws them, or all N prefixes [0, j].
+PAYOFF_WORKLOADS = ("random ranges", "prefixes")
+
+
+def payoff_grid(
+    hist: np.ndarray,
+    domain_sizes,
+    scale_epsilons,
+    T: int,
+    *,
+    n_queries: int,
+    reps: int,
+    seed,
+    passes: int = 20,
+    n_jobs: int = 1,
+) -> pd.DataFrame:
+    """When does MWEM pay off? Standard MWEM (both outputs) against Identity on a 1-D histogram coarsened to each
+    of ``domain_sizes`` cells (:func:`coarsen`), for the workloads :data:`PAYOFF_WORKLOADS`, at ε = nε/n for each
+    n·ε in ``scale_epsilons``.
+
+    Both methods' errors divided by n depend on n and ε only through n·ε (scale–ε exchangeability,
+    ``hay2016principled``: Laplace noise 2/ε or 2T/ε against counts ∝ n, the exponential mechanism's ε·score with
+    scores ∝ n, and the MW step's exponent (m − q(A))/(2n)), so the grid is over n·ε at the histogram's own n.
+    Returns one row per (cells, workload, scale_epsilon, method, output) with mean_error (over ``reps``),
+    ``scaled_error`` (÷ n) and ``ratio`` (the row's mean error ÷ Identity's).
+    """
+    from .baselines import baseline_runs
+    from .core import mwem_sweep
+    from .queries import random_range_queries
+
+    h0 = np.asarray(hist, dtype=float)
+    n = float(h0.sum())
+    scale = [float(x) for x in scale_epsilons]
+    sizes = [int(c) for c in domain_sizes]
+    seeds = np.random.SeedSequence(seed).spawn(3 * len(sizes) * len(PAYOFF_WORKLOADS))
+    rows = []
+    k = 0
+    for cells in sizes:
+        h = coarsen(h0, cells)
+        for w in PAYOFF_WORKLOADS:
+            if w == "prefixes":
+                Q = experiments.RangeQueries(
+                    (cells,), np.zeros(cells, dtype=np.int64), np.arange(cells)
+                )
+            else:
+                Q = random_range_queries(
+                    (cells,),
+                    min(n_queries, cells * (cells + 1) // 2),
+                    np.random.default_rng(seeds[k]),
+                )
+            eps = [x / n for x in scale]
+            sw = mwem_sweep(
+                h,
+                Q,
+                eps,
+                T,
+                variants=["standard"],
+                passes=passes,
+                reps=reps,
+                seed=seeds[k + 1],
+                n_jobs=n_jobs,
+                outputs=("last", "average"),
+            ).runs
+            base = baseline_runs(h, Q, eps, reps=reps, seed=seeds[k + 2], methods=("Identity",))
+            k += 3
+            ident = base.groupby("epsilon").mean_error.mean()
+            for e, x in zip(eps, scale, strict=True):
+                cell = sw[np.isclose(sw.epsilon, e)]
+                for method, output, err in (
+                    ("Identity", "estimate", ident.loc[e]),
+                    ("MWEM standard", "last", cell.mean_error_last.mean()),
+                    ("MWEM standard", "average", cell.mean_error_average.mean()),
+                ):
+                    rows.append(
+                        {
+                            "cells": cells,
+                            "workload": w,
+                            "queries": Q.m,
+                            "scale_epsilon": x,
+                            "epsilon": e,
+                            "method": method,
+                            "output": output,
+                            "T": T,
+                            "reps": reps,
+                            "mean_error": err,
+                            "scaled_error": err / n,
+                            "ratio": err / ident.loc[e],
+                        }
+                    )
+    return pd.DataFrame(rows)

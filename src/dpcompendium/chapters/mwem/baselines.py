@@ -1,85 +1,86 @@
-"""Non-adaptive baselines for MWEM on the same workload (``hay2016principled``): least squares over every workload
-query measured with Laplace noise (the matrix mechanism's estimator with the workload itself as its strategy);
-Identity is :func:`~dpcompendium.chapters.mwem.core.identity_histogram`.
+"""The non-adaptive baselines MWEM is compared with, on the same workload, from the core's range-query mechanisms
+(:mod:`dpcompendium.core.mechanisms.ranges`, :mod:`dpcompendium.core.mechanisms.dawa`; ``hay2016principled``):
+Identity, least squares over every workload query (the matrix mechanism's estimator with the workload itself as its
+strategy), Hb and DAWA — all under replace-one neighbours, as MWEM (its A₀ = n · uniform uses the public n).
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 from numpy.typing import ArrayLike
 
 from ...core.experiments import RangeQueries
-from ...core.mechanisms import laplace_mechanism
+from ...core.mechanisms.dawa import dawa, dawa_claim
+from ...core.mechanisms.ranges import hb, identity, least_squares, range_claim
 from ...core.privacy import PrivacyClaim
-from ...core.validation import check_array, check_epsilon, check_int, check_rng
+from ...core.rng import child_seeds, make_rng
+from ...core.validation import check_array, check_epsilon, check_int
+from .core import workload_errors
 
-__all__ = ["least_squares_claim", "least_squares_workload", "workload_sensitivity"]
+__all__ = ["BASELINES", "NEIGHBOURS", "baseline_claim", "baseline_release", "baseline_runs"]
 
-#: the largest domain for which the exact replace-one sensitivity is computed (an N × N Gram matrix)
-_EXACT_MAX_CELLS = 4096
-
-
-def workload_sensitivity(queries: RangeQueries, neighbours: str = "replace-one") -> float:
-    """The L1 sensitivity of the vector of all workload answers W·B.
-
-    Add-remove: the largest number of queries that contain one cell, max_x c(x). Replace-one (a record moves from
-    cell x to cell y): max over x ≠ y of the number of queries containing exactly one of them,
-    c(x) + c(y) − 2·#(queries containing both), computed exactly from the Gram matrix WᵀW up to
-    4096 cells (above, the bound 2·max_x c(x)).
-    """
-    if neighbours not in ("replace-one", "add-remove"):
-        raise ValueError(f"neighbours must be replace-one|add-remove, got {neighbours!r}")
-    W = queries.matrix().astype(float)  # (m, N)
-    c = W.sum(axis=0)
-    if neighbours == "add-remove":
-        return float(c.max())
-    if W.shape[1] < 2:
-        return 0.0 if W.shape[1] == 0 else float(c.max())
-    if W.shape[1] > _EXACT_MAX_CELLS:
-        return float(2.0 * c.max())
-    both = W.T @ W
-    diff = c[:, None] + c[None, :] - 2.0 * both
-    np.fill_diagonal(diff, 0.0)
-    return float(diff.max())
+#: The baselines, by the name the chapter's tables use.
+BASELINES = ("Identity", "least squares", "Hb", "DAWA")
+#: The neighbour relation of every comparison in the chapter (MWEM's).
+NEIGHBOURS = "replace-one"
 
 
-def least_squares_workload(
-    hist: ArrayLike,
+def baseline_release(
+    method: str,
+    hist: np.ndarray,
     queries: RangeQueries,
     epsilon: float,
     rng: np.random.Generator,
     *,
-    neighbours: str = "replace-one",
-    reps: int = 1,
+    reps: int,
 ) -> np.ndarray:
-    """Measure every workload query with Laplace noise, then fit the histogram by least squares.
+    """``reps`` releases of baseline ``method`` (one of :data:`BASELINES`) at ε, replace-one: shape
+    ``(reps, *hist.shape)``. Least squares measures every query of ``queries``; DAWA is workload-aware on it."""
+    if method == "Identity":
+        return identity(hist, epsilon, rng, neighbours=NEIGHBOURS, size=reps)
+    if method == "least squares":
+        return least_squares(hist, epsilon, rng, queries=queries, neighbours=NEIGHBOURS, size=reps)
+    if method == "Hb":
+        return hb(hist, epsilon, rng, neighbours=NEIGHBOURS, size=reps)
+    if method == "DAWA":
+        return dawa(hist, epsilon, rng, workload=queries, neighbours=NEIGHBOURS, size=reps)
+    raise ValueError(f"method must be one of {'|'.join(BASELINES)}, got {method!r}")
 
-    y = W·B + Lap(Δ_W/ε)^m, Δ_W = :func:`workload_sensitivity`; x̂ = W⁺y (the minimum-norm least-squares solution,
-    ``numpy.linalg.pinv``), so that the released answers W·x̂ are the projection of y on the range of W: consistent,
-    and never noisier than y. ε-DP under ``neighbours`` (Laplace mechanism on a vector of L1 sensitivity Δ_W, then
-    post-processing). Returns x̂, shape ``(reps, *hist.shape)``; vectorized over repetitions.
-    """
-    h = check_array(hist, "hist", ndim=None)
-    if h.shape != queries.shape:
-        raise ValueError(f"hist must have the workload's shape {queries.shape}, got {h.shape}")
-    eps = check_epsilon(epsilon)
-    rng = check_rng(rng)
+
+def baseline_claim(method: str, epsilon: float) -> PrivacyClaim:
+    """The guarantee of :func:`baseline_release` (ε-DP, replace-one), from the core's claims."""
+    names = {"Identity": "identity", "least squares": "least_squares", "Hb": "hb"}
+    if method == "DAWA":
+        return dawa_claim(epsilon, neighbours=NEIGHBOURS)
+    if method not in names:
+        raise ValueError(f"method must be one of {'|'.join(BASELINES)}, got {method!r}")
+    return range_claim(names[method], epsilon, NEIGHBOURS)
+
+
+def baseline_runs(
+    hist: ArrayLike,
+    queries: RangeQueries,
+    epsilons,
+    *,
+    reps: int,
+    seed: int | np.random.SeedSequence,
+    methods=("Identity", "least squares"),
+) -> pd.DataFrame:
+    """The baselines ``methods`` at every ε, ``reps`` repetitions each (vectorized over repetitions): one row per
+    (method, epsilon, rep) with the workload errors (:func:`~dpcompendium.chapters.mwem.core.workload_errors`).
+    Cell k of the grid methods × epsilons draws from child k of ``SeedSequence(seed)``."""
+    eps_list = [check_epsilon(e, "epsilons") for e in epsilons]
     reps = check_int(reps, "reps", minimum=1)
-    W = queries.matrix().astype(float)
-    sens = workload_sensitivity(queries, neighbours)
-    y = laplace_mechanism(queries.answer(h), sens, eps, rng, size=(reps, queries.m))
-    x = y @ np.linalg.pinv(W).T  # (reps, N)
-    return x.reshape(reps, *h.shape)
-
-
-def least_squares_claim(
-    epsilon: float, queries: RangeQueries, neighbours: str = "replace-one"
-) -> PrivacyClaim:
-    """ε-DP: the Laplace mechanism on the m workload answers (L1 sensitivity :func:`workload_sensitivity`), then
-    least squares (post-processing)."""
-    return PrivacyClaim(
-        "least squares over all workload queries",
-        neighbours,
-        f"L1 {workload_sensitivity(queries, neighbours):g} for the {queries.m} workload answers",
-        check_epsilon(epsilon),
-    )
+    methods = list(methods)
+    for m in methods:
+        if m not in BASELINES:
+            raise ValueError(f"methods must hold values in {'|'.join(BASELINES)}, got {m!r}")
+    h = check_array(hist, "hist", ndim=None)
+    seeds = child_seeds(seed, len(methods) * len(eps_list))
+    rows = []
+    for k, (m, e) in enumerate((m, e) for m in methods for e in eps_list):
+        est = baseline_release(m, h, queries, e, make_rng(seeds[k]), reps=reps)
+        errs = workload_errors(est, h, queries)
+        rows.append(pd.DataFrame({"method": m, "epsilon": e, "rep": np.arange(reps), **errs}))
+    return pd.concat(rows, ignore_index=True)
