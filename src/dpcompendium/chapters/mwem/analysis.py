@@ -7,10 +7,12 @@ import pandas as pd
 
 from ...core import experiments
 from ...core.experiments.summary import bootstrap_mean
+from ...core.rng import child_seeds
 
 __all__ = [
     "METRICS",
     "PAYOFF_WORKLOADS",
+    "best_against_baselines",
     "coarsen",
     "compare_with_reference",
     "errors_by_output",
@@ -23,11 +25,12 @@ METRICS = ("max_error", "min_error", "mse", "mean_error")
 
 
 def summarize_runs(
-    runs: pd.DataFrame, by: tuple[str, ...] = ("variant", "epsilon")
+    runs: pd.DataFrame, by: tuple[str, ...] = ("variant", "epsilon"), sd: tuple[str, ...] = ()
 ) -> pd.DataFrame:
     """Average each metric over repetitions (the report's ``AvgMax`` … ``AvgMean``): one row per group, with ``reps``
-    (:func:`dpcompendium.core.experiments.summary.summarize_runs` over :data:`METRICS`)."""
-    return experiments.summarize_runs(runs, by, METRICS)
+    (:func:`dpcompendium.core.experiments.summary.summarize_runs` over :data:`METRICS`; ``sd``: metrics whose
+    standard deviation over repetitions is added as ``<metric>_sd``)."""
+    return experiments.summarize_runs(runs, by, METRICS, sd=sd)
 
 
 #: Columns of :func:`compare_with_reference`.
@@ -109,8 +112,9 @@ def errors_by_output(
     runs: pd.DataFrame, outputs: tuple[str, ...] = ("last", "average")
 ) -> pd.DataFrame:
     """The mean of each metric of :data:`METRICS` over repetitions, one row per (variant, output, epsilon): both of
-    MWEM's outputs (the sweep's ``<metric>_last`` and ``<metric>_average`` columns, :func:`~.core.mwem_sweep` with
-    ``outputs=("last", "average")``), in a ``method`` column (``MWEM <variant>``) with ``reps``."""
+    MWEM's outputs (the sweep's ``<metric>_last`` and ``<metric>_average`` columns, :func:`~dpcompendium.chapters.mwem.core.mwem_sweep` with
+    ``outputs=("last", "average")``), in a ``method`` column (``MWEM <variant>``) with ``reps`` and
+    ``mean_error_sd`` (the standard deviation over repetitions)."""
     frames = []
     for o in outputs:
         cols = {f"{k}_{o}": k for k in METRICS}
@@ -121,7 +125,9 @@ def errors_by_output(
         part = part.assign(method="MWEM " + part["variant"], output=o)
         frames.append(part)
     long = pd.concat(frames, ignore_index=True)
-    return experiments.summarize_runs(long, ("method", "output", "epsilon"), METRICS)
+    return experiments.summarize_runs(
+        long, ("method", "output", "epsilon"), METRICS, sd=("mean_error",)
+    )
 
 
 def coarsen(hist: np.ndarray, cells: int) -> np.ndarray:
@@ -167,7 +173,7 @@ def payoff_grid(
     n = float(h0.sum())
     scale = [float(x) for x in scale_epsilons]
     sizes = [int(c) for c in domain_sizes]
-    seeds = np.random.SeedSequence(seed).spawn(3 * len(sizes) * len(PAYOFF_WORKLOADS))
+    seeds = child_seeds(seed, 3 * len(sizes) * len(PAYOFF_WORKLOADS))
     rows = []
     k = 0
     for cells in sizes:
@@ -222,4 +228,39 @@ def payoff_grid(
                             "ratio": err / ident.loc[e],
                         }
                     )
+    return pd.DataFrame(rows)
+
+
+def best_against_baselines(
+    table: pd.DataFrame, metric: str = "mean_error", by: tuple[str, ...] = ()
+) -> pd.DataFrame:
+    """Per ε (and per ``by`` group): the best baseline (rows whose ``output`` is ``"estimate"``) and the best MWEM
+    row (any variant, output and, if present, T), with their errors and ``ratio`` = best MWEM ÷ best baseline.
+
+    The best MWEM row is chosen after the fact, on the data's own error: an *optimistic* summary of MWEM (a reader
+    who must fix the variant, output and T beforehand does no better), so a ratio above 1 is a verdict against MWEM
+    that choosing cannot change."""
+    keys = [*by, "epsilon"]
+    rows = []
+    for key, g in table.groupby(keys, sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        base = g[g["output"] == "estimate"]
+        mw = g[g["output"] != "estimate"]
+        if base.empty or mw.empty:
+            continue
+        b = base.loc[base[metric].idxmin()]
+        m = mw.loc[mw[metric].idxmin()]
+        label = f"{m['method']}, {m['output']}" + (
+            f", T = {int(m['T'])}" if "T" in m.index and pd.notna(m["T"]) else ""
+        )
+        rows.append(
+            {
+                **dict(zip(keys, key, strict=True)),
+                "best_baseline": b["method"],
+                "baseline_error": b[metric],
+                "best_mwem": label,
+                "mwem_error": m[metric],
+                "ratio": m[metric] / b[metric],
+            }
+        )
     return pd.DataFrame(rows)
