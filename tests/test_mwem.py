@@ -538,3 +538,30 @@ def test_baseline_runs_use_the_core_mechanisms_with_their_claims():
     ident = runs[(runs.method == "Identity") & (runs.epsilon == 1.0)].mse.to_numpy()
     expected = float(np.mean(2 * Q.lengths * (2 / 1.0) ** 2))
     assert abs(ident.mean() - expected) < 5 * ident.std(ddof=1) / math.sqrt(ident.size)
+
+
+def test_errors_by_output_and_best_against_baselines():
+    from dpcompendium.chapters.mwem import best_against_baselines, coarsen, errors_by_output
+
+    hist, Q = report_histogram(1), report_queries_1d()
+    sw = mwem_sweep(
+        hist, Q, [1.0], 5, variants=["standard"], reps=3, seed=1, outputs=("last", "average")
+    )
+    tab = errors_by_output(sw.runs)
+    assert set(tab.output) == {"last", "average"} and (tab.reps == 3).all()
+    last = tab[tab.output == "last"].mean_error.iloc[0]
+    assert last == pytest.approx(sw.runs.mean_error_last.mean())
+    base = pd.DataFrame(
+        {
+            "method": ["Identity", "Hb"],
+            "output": "estimate",
+            "epsilon": 1.0,
+            "mean_error": [2 * last, 3 * last],
+        }
+    )
+    best = best_against_baselines(pd.concat([tab, base], ignore_index=True))
+    assert best.best_baseline.iloc[0] == "Identity"
+    assert best.ratio.iloc[0] == pytest.approx(min(tab.mean_error) / (2 * last))
+    assert coarsen(np.arange(8.0), 2).tolist() == [6.0, 22.0]
+    with pytest.raises(ValueError, match="cells must divide"):
+        coarsen(np.arange(8.0), 3)
