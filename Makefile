@@ -107,15 +107,16 @@ fuzz: $(STAMP)
 	  $(BIN)/python tools/fuzz_summary.py $(FUZZ_LOG); \
 	  $(BIN)/python -m pytest -p no:cacheprovider -m extended -n 2 tests || status=1; exit $$status
 
-# Notebooks: ruff format at 88 characters, the width of the book's code box (notebooks/ruff.toml).
+# Notebooks and the primer: ruff format at 88 characters, the width of the book's code box (notebooks/ruff.toml,
+# book/ruff.toml).
 lint: $(STAMP)
-	$(BIN)/ruff check src tests notebooks tools benchmarks
-	$(BIN)/ruff format --check src tests notebooks tools benchmarks
+	$(BIN)/ruff check src tests notebooks tools benchmarks book/primer.ipynb
+	$(BIN)/ruff format --check src tests notebooks tools benchmarks book/primer.ipynb
 	$(BIN)/python -m pytest -q tests/test_env_lock.py
 
 format: $(STAMP)
-	$(BIN)/ruff check --fix src tests notebooks tools benchmarks
-	$(BIN)/ruff format src tests notebooks tools benchmarks
+	$(BIN)/ruff check --fix src tests notebooks tools benchmarks book/primer.ipynb
+	$(BIN)/ruff format src tests notebooks tools benchmarks book/primer.ipynb
 
 # Wall-time budgets: pytest-benchmark over benchmarks/ (files bench_*.py).
 bench: $(STAMP)

@@ -86,6 +86,10 @@ def declared_figures(page: str) -> list[str]:
 
 PAGES = toc_pages()  # every page of _toc.yml (root first), without suffix, in book order
 CHAPTER_PAGES = [p for p in PAGES if p.startswith("notebooks/")]
+#: the chapters and the executable book pages (book/primer.ipynb): exercises, figures and readability are checked alike
+EXECUTED_PAGES = CHAPTER_PAGES + [
+    p for p in PAGES if p.startswith("book/") and (ROOT / f"{p}.ipynb").is_file()
+]
 API_PAGES = [p for p in PAGES if p.startswith("book/api/") and not p.endswith("/index")]
 
 
@@ -311,7 +315,7 @@ def test_page(browser_context, server, page):
         )
         info = tab.evaluate(INSPECT)
         # the checks of particular pages, in the same visit (a page is loaded once: most of a visit is MathJax)
-        solutions = tab.evaluate(SOLUTIONS) if page in CHAPTER_PAGES else None
+        solutions = tab.evaluate(SOLUTIONS) if page in EXECUTED_PAGES else None
         n_objects = tab.evaluate(API_OBJECTS) if page in API_PAGES else None
         unsettled = wait_for_requests(tab, pending)
     finally:
@@ -346,7 +350,7 @@ def test_page(browser_context, server, page):
             f"{page}: a cell output holds a traceback: {text[max(0, m.start() - 40) : m.end() + 200]!r}"
         )
 
-    if page in CHAPTER_PAGES:
+    if page in EXECUTED_PAGES:
         check_readable(page, info)
 
     figures = {f["id"]: f["imgs"] for f in info["figures"]}

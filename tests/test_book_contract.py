@@ -36,6 +36,16 @@ NOTEBOOKS = sorted(
     key=lambda p: CHAPTER_IDS.index(p.stem) if p.stem in CHAPTER_IDS else len(CHAPTER_IDS),
 )
 BOOK_PAGES = ("intro", "primer", "reproducibility", "glossary", "bibliography")
+#: The primer's labels that any chapter may refer to with {prf:ref} (CONTRIBUTING.md, "Theorems are theorems").
+PRIMER_LABELS = {
+    "def-dp",
+    "thm-laplace",
+    "thm-gaussian",
+    "thm-exponential",
+    "def-ldp",
+    "thm-composition",
+    "thm-post-processing",
+}
 CITE = re.compile(r"\{cite(?::[a-z]+)?\}`([^`]*)`")
 SHOW_FIGURE = re.compile(r'(chapter\.)?show_figure\(fig, "[\w-]+", out\)')
 NUMREF_FIG = re.compile(r"\{numref\}`(?:[^`<]*<)?(fig-[^`>]+)>?`")
@@ -88,12 +98,25 @@ def test_every_notebook_is_in_the_toc():
     assert not stray, f"notebooks not in _toc.yml (they would not be in the book): {stray}"
 
 
+def page_text(page: str) -> str:
+    """The markdown of ``book/<page>``: a MyST page (``.md``) or an executable page (``.ipynb``, its markdown
+    cells)."""
+    md, nb = ROOT / "book" / f"{page}.md", ROOT / "book" / f"{page}.ipynb"
+    assert md.is_file() != nb.is_file(), (
+        f"book/{page}: exactly one of {md.name}, {nb.name} must exist"
+    )
+    if md.is_file():
+        return md.read_text(encoding="utf8")
+    return "\n".join(
+        c.source for c in nbformat.read(nb, as_version=4).cells if c.cell_type == "markdown"
+    )
+
+
 def test_book_pages_cite_known_keys():
     keys = bib_keys()
     for page in BOOK_PAGES:
-        text = (ROOT / "book" / f"{page}.md").read_text(encoding="utf8")
-        used = {k.strip() for group in CITE.findall(text) for k in group.split(",")}
-        assert used <= keys, f"book/{page}.md cites unknown keys: {sorted(used - keys)}"
+        used = {k.strip() for group in CITE.findall(page_text(page)) for k in group.split(",")}
+        assert used <= keys, f"book/{page} cites unknown keys: {sorted(used - keys)}"
 
 
 def test_reproducibility_page_has_execution_table():
@@ -337,6 +360,8 @@ def _book_markdown() -> dict[str, str]:
     texts = {p.name: _markdown(nbformat.read(p, as_version=4)) for p in NOTEBOOKS}
     for page in sorted((ROOT / "book").rglob("*.md")):
         texts[str(page.relative_to(ROOT))] = page.read_text(encoding="utf8")
+    for page in sorted((ROOT / "book").glob("*.ipynb")):
+        texts[str(page.relative_to(ROOT))] = _markdown(nbformat.read(page, as_version=4))
     return texts
 
 
@@ -409,7 +434,12 @@ def test_theorems_are_prf_directives():
         assert PRF.search(text), (
             f"{p.name}: no {{prf:...}} block (definitions and theorems use sphinx-proof)"
         )
-    assert PRF.search(texts["book/primer.md"]), "book/primer.md: no {prf:...} block"
+    assert PRF.search(texts["book/primer.ipynb"]), "book/primer.ipynb: no {prf:...} block"
+    primer = {_option(b.group("opts"), "label") for b in PRF.finditer(texts["book/primer.ipynb"])}
+    gone = sorted(PRIMER_LABELS - primer)
+    assert not gone, (
+        f"the primer's labels that chapters refer to (CONTRIBUTING.md) are gone: {gone}"
+    )
     for name, text in texts.items():
         dangling = sorted(set(PRF_REF.findall(text)) - labels)
         assert not dangling, f"{name}: {{prf:ref}} to unknown labels {dangling}"

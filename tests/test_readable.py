@@ -24,7 +24,7 @@ from dpcompendium.core import plotting
 from dpcompendium.core.privacy import PrivacyClaim, show_claims
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "book").glob("*.ipynb"))
 #: ``fontsize=`` with a number, or a relative size that is below 8 pt at the style's 9 pt base.
 FONTSIZE = re.compile(r"fontsize\s*=\s*([0-9.]+|['\"](?:xx-small|x-small|small)['\"])")
 HIDDEN = {"hide-input", "remove-input", "hide-cell"}

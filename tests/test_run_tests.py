@@ -266,3 +266,20 @@ def test_a_manifest_says_portable_true_or_false(tmp_path):
     (tmp_path / "manifest.toml").write_text(base + 'portable = "yes"\n')
     with pytest.raises(ValueError, match="portable must be true or false, got 'yes'"):
         registry._read(tmp_path, "x")
+
+
+def test_the_notebooks_stage_runs_the_chapters_and_the_executable_book_pages(run_tests):
+    """nbval runs every chapter and every executable book page (the primer), the same globs as the execution store
+    of the book build (dpcompendium.book.execution.EXECUTED_NOTEBOOKS)."""
+    from dpcompendium.book.execution import EXECUTED_NOTEBOOKS, executed_notebooks
+
+    (run_tests.ROOT / "book").mkdir()
+    (run_tests.ROOT / "book" / "primer.ipynb").write_text("{}")
+    (run_tests.ROOT / "book" / "intro.md").write_text("# Intro\n")
+    scheduled = sorted(run_tests.notebooks_in_schedule_order())
+    assert scheduled == ["book/primer.ipynb", "notebooks/chapter.ipynb"]
+    found = sorted(
+        p.relative_to(run_tests.ROOT).as_posix() for p in executed_notebooks(run_tests.ROOT)
+    )
+    assert found == scheduled, EXECUTED_NOTEBOOKS
+    assert run_tests.PAGE_HINT_S.keys() <= {p.stem for p in (ROOT / "book").glob("*.ipynb")}

@@ -111,8 +111,13 @@ def schedule_order(times: dict[str, float], workers: int) -> list[str]:
     return best
 
 
+#: The executable book pages that are not chapters (book/*.ipynb, run under nbval beside the chapters; the same globs as
+#: dpcompendium.book.execution.EXECUTED_NOTEBOOKS): their wall time on a fresh clone, in s.
+PAGE_HINT_S = {"primer": 20.0}
+
+
 def notebooks_in_schedule_order() -> list[str]:
-    """The chapter notebooks in the order pytest-xdist should hand them out: :func:`schedule_order` of their last
+    """The chapter notebooks and the executable book pages in the order pytest-xdist should hand them out: :func:`schedule_order` of their last
     recorded execution times (``_build/.execution``), or of the manifests' :func:`hint_s` on a fresh clone (60 s for a chapter in neither)."""
     store = ROOT / "_build" / ".execution"
     hints = hint_s()
@@ -121,9 +126,13 @@ def notebooks_in_schedule_order() -> list[str]:
         try:
             return float(json.loads((store / f"{nb.stem}.json").read_text())["wall_time_s"])
         except (OSError, ValueError, KeyError):
-            return hints.get(nb.stem, 60.0)
+            return hints.get(nb.stem, PAGE_HINT_S.get(nb.stem, 60.0))
 
-    nbs = {str(nb.relative_to(ROOT)): last_time(nb) for nb in (ROOT / "notebooks").glob("*.ipynb")}
+    pages = [
+        *sorted((ROOT / "notebooks").glob("*.ipynb")),
+        *sorted((ROOT / "book").glob("*.ipynb")),
+    ]
+    nbs = {str(nb.relative_to(ROOT)): last_time(nb) for nb in pages}
     return schedule_order(dict(sorted(nbs.items())), int(JOBS))
 
 

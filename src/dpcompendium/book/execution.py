@@ -32,11 +32,13 @@ import nbformat
 
 __all__ = [
     "DEFAULT_INPUTS",
+    "EXECUTED_NOTEBOOKS",
     "ExecutionRecord",
     "book_key",
     "chapter_key",
     "ensure_executed",
     "execute_notebook",
+    "executed_notebooks",
     "inputs_digest",
     "kernel_peak_memory_mib",
     "load_record",
@@ -54,6 +56,9 @@ DEFAULT_INPUTS: tuple[str, ...] = (
 )
 #: Where executions are kept, relative to the repository root.
 DEFAULT_STORE = "_build/.execution"
+#: The executed pages, globs relative to the repository root: the chapters and the executable book pages (the
+#: primer). Each is executed once per key into the store, run under nbval by ``make test``, and named by its stem.
+EXECUTED_NOTEBOOKS: tuple[str, ...] = ("notebooks/*.ipynb", "book/*.ipynb")
 _SKIP_DIRS = {"__pycache__", ".ipynb_checkpoints"}
 _SKIP_SUFFIXES = {".pyc", ".pyo"}
 
@@ -344,6 +349,11 @@ def _environ(env: dict[str, str]):
                 os.environ[k] = v
 
 
+def executed_notebooks(root: Path, patterns: Sequence[str] = EXECUTED_NOTEBOOKS) -> list[Path]:
+    """Every notebook of ``patterns`` under ``root`` (the chapters, then the executable book pages), sorted per pattern."""
+    return [nb for pattern in patterns for nb in sorted(Path(root).glob(pattern))]
+
+
 def populate_jupyter_cache(cache_path: Path, store: Path, notebooks: Sequence[Path]) -> None:
     """Put each stored execution into jupyter-cache (overwriting any entry for the same notebook hash).
 
@@ -387,7 +397,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("what", choices=["key", "status"], nargs="?", default="status")
     args = parser.parse_args(argv)
     root = repo_root()
-    notebooks = sorted((root / "notebooks").glob("*.ipynb"))
+    notebooks = executed_notebooks(root)
     if args.what == "key":
         print(book_key(root, notebooks))
         return 0

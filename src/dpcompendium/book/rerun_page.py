@@ -266,7 +266,9 @@ def book_labels(root: Path) -> dict[str, dict[str, str]]:
     """Every page of the book (``doc:<docname>``) and every sphinx-proof label (``prf:<label>``) → its docname,
     title and kind, read from the sources in ``_toc.yml``'s folders (``book/``, ``notebooks/``)."""
     out: dict[str, dict[str, str]] = {}
-    for path in sorted([*root.glob("book/**/*.md"), *root.glob("notebooks/*.ipynb")]):
+    for path in sorted(
+        [*root.glob("book/**/*.md"), *root.glob("book/*.ipynb"), *root.glob("notebooks/*.ipynb")]
+    ):
         doc = path.relative_to(root).with_suffix("").as_posix()
         text = "\n\n".join(_md_cells(path))
         m = _HEADING.search(text)

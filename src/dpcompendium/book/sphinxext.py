@@ -13,7 +13,8 @@ Listed in ``_config.yml`` (``sphinx: config: extensions``). With MyST-NB's ``exe
 
 Configuration values: ``dpc_execution_inputs`` (what every chapter depends on, default
 ``dpcompendium.book.execution.DEFAULT_INPUTS``), ``dpc_execution_store`` (default ``_build/.execution``),
-``dpc_execution_jobs`` (default 2), ``dpc_execution_notebooks`` (glob, default ``notebooks/*.ipynb``).
+``dpc_execution_jobs`` (default 2), ``dpc_execution_notebooks`` (a glob or a list of globs, default
+``dpcompendium.book.execution.EXECUTED_NOTEBOOKS``: the chapters and the primer).
 """
 
 from __future__ import annotations
@@ -30,8 +31,10 @@ from sphinx.util import logging
 from .execution import (
     DEFAULT_INPUTS,
     DEFAULT_STORE,
+    EXECUTED_NOTEBOOKS,
     ExecutionRecord,
     ensure_executed,
+    executed_notebooks,
     load_record,
     populate_jupyter_cache,
 )
@@ -42,8 +45,10 @@ _KEYS = "dpc_execution_keys"
 
 
 def _notebooks(app) -> list[Path]:
-    root = Path(app.srcdir)
-    return sorted(root.glob(app.config.dpc_execution_notebooks))
+    patterns = app.config.dpc_execution_notebooks
+    return executed_notebooks(
+        Path(app.srcdir), [patterns] if isinstance(patterns, str) else list(patterns)
+    )
 
 
 def _store(app) -> Path:
@@ -165,7 +170,8 @@ class ExecutionReport(Directive):
         thead += _row(header)
         tbody = nodes.tbody()
         tgroup += tbody
-        order = [nb.stem for nb in _notebooks(app) if nb.stem in records]
+        paths = {nb.stem: nb for nb in _notebooks(app)}
+        order = [stem for stem in paths if stem in records]
         details = nodes.definition_list()
         for chapter in order:
             rec = records[chapter]
@@ -174,7 +180,7 @@ class ExecutionReport(Directive):
                 nodes.inline(text=chapter),
                 refdomain="std",
                 reftype="doc",
-                reftarget="/" + _docname(app, Path(app.srcdir) / "notebooks" / f"{chapter}.ipynb"),
+                reftarget="/" + _docname(app, paths[chapter]),
                 refexplicit=True,
                 refdoc=env.docname,
             )
@@ -238,7 +244,7 @@ def setup(app) -> dict[str, Any]:
     app.add_config_value("dpc_execution_inputs", list(DEFAULT_INPUTS), "env")
     app.add_config_value("dpc_execution_store", DEFAULT_STORE, "env")
     app.add_config_value("dpc_execution_jobs", 2, "env")
-    app.add_config_value("dpc_execution_notebooks", "notebooks/*.ipynb", "env")
+    app.add_config_value("dpc_execution_notebooks", list(EXECUTED_NOTEBOOKS), "env")
     app.connect("builder-inited", _on_builder_inited)
     app.connect("env-get-outdated", _on_env_get_outdated)
     app.connect("env-purge-doc", _on_env_purge_doc)
