@@ -495,7 +495,7 @@ def test_zcdp_closed_forms_invert_and_compose(eps, delta):
     from dpcompendium.core.mechanisms.gaussian import gaussian_epsilon
 
     s1 = zcdp.mwem_zcdp_parameters(eps, delta, 1)["sigma"]
-    assert gaussian_epsilon(s1, 1.0, delta) <= zcdp.dp_epsilon(zcdp.gaussian_rho(s1), delta)
+    assert gaussian_epsilon(s1, 1.0, delta) <= zcdp.dp_epsilon(s1**-2 / 2, delta)
 
 
 def test_zcdp_measurement_noise_is_gaussian_with_the_accounted_sigma():

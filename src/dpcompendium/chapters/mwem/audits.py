@@ -21,13 +21,14 @@ import dataclasses
 
 import numpy as np
 
+from ...core.accounting import gaussian_rho
 from ...core.audit.spec import AuditSpec
 from ...core.experiments import RangeQueries
 from ...core.mechanisms.gaussian import gaussian_epsilon
 from ..registry import chapter_id
 from .core import first_round_probabilities, mwem, privacy_claim
 from .queries import random_range_queries
-from .zcdp import dp_epsilon, gaussian_rho, mwem_zcdp_parameters
+from .zcdp import dp_epsilon, mwem_zcdp_parameters
 
 #: this chapter's id (from its manifest)
 CHAPTER = chapter_id(__name__)

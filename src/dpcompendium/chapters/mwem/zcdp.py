@@ -10,44 +10,31 @@ The four facts the ``zcdp`` variant of :func:`~dpcompendium.chapters.mwem.core.m
 - ρ-zCDP implies (ρ + 2√(ρ ln(1/δ)), δ)-DP for every δ > 0 (``bun2016concentrated``, Prop. 1.3).
 
 Inverting the last: the largest ρ that converts to (ε, δ) is ρ = (√(ln(1/δ) + ε) − √(ln(1/δ)))²
-(:func:`rho_for`). These closed forms are all MWEM needs; a numerical accountant (RDP or privacy-loss
-distributions) would be tighter still.
+(:func:`rho_for`). The forward forms are the core's (:mod:`dpcompendium.core.accounting`: ``gaussian_rho``, ``exponential_rho``,
+``zcdp_epsilon``); this module adds their inverse and MWEM's split of ρ. A numerical accountant (RDP or
+privacy-loss distributions) would be tighter still.
 """
 
 from __future__ import annotations
 
 import math
 
-from ...core.validation import check_delta, check_epsilon, check_int, check_sensitivity
+from ...core.accounting import exponential_rho, gaussian_rho, zcdp_epsilon
+from ...core.validation import check_delta, check_epsilon, check_int
 
 __all__ = [
     "dp_epsilon",
-    "exponential_rho",
-    "gaussian_rho",
     "mwem_zcdp_parameters",
     "rho_for",
     "rounds_at_equal_noise",
 ]
 
 
-def gaussian_rho(sigma: float, sensitivity: float = 1.0) -> float:
-    """ρ = Δ²/(2σ²): the zCDP of N(0, σ²) noise on a query of L2 sensitivity Δ (``bun2016concentrated``)."""
-    s = check_sensitivity(sigma, "sigma")
-    d = check_sensitivity(sensitivity)
-    return d * d / (2.0 * s * s)
-
-
-def exponential_rho(epsilon: float) -> float:
-    """ρ = ε²/8: the zCDP of an ε-DP exponential mechanism (ε-bounded range; ``cesar2021bounding``)."""
-    e = check_epsilon(epsilon)
-    return e * e / 8.0
-
-
 def dp_epsilon(rho: float, delta: float) -> float:
-    """ε = ρ + 2√(ρ ln(1/δ)): ρ-zCDP implies (ε, δ)-DP (``bun2016concentrated``, Prop. 1.3)."""
-    r = check_epsilon(rho, "rho")
-    d = check_delta(delta)
-    return r + 2.0 * math.sqrt(r * math.log(1.0 / d))
+    """ε = ρ + 2√(ρ ln(1/δ)): ρ-zCDP implies (ε, δ)-DP (``bun2016concentrated``, Prop. 1.3;
+    :func:`dpcompendium.core.accounting.zcdp_epsilon` with ``method="bun-steinke"``, the conversion this variant
+    is calibrated with; the optimal conversion of that function is tighter still)."""
+    return zcdp_epsilon(rho, delta, method="bun-steinke")
 
 
 def rho_for(epsilon: float, delta: float) -> float:
