@@ -27,7 +27,7 @@ def _defaults() -> dict:
 
 @pytest.mark.parametrize("dim", [1, 2])
 def test_bench_sweep_at_default_parameters(benchmark, dim):
-    """Both variants, four epsilons, ``reps`` repetitions, on the report's 1-D or 2-D data."""
+    """Every variant of the defaults, four epsilons, ``reps`` repetitions, on the report's 1-D or 2-D data."""
     p = _defaults()
     hist = M.report_histogram(dim)
     if dim == 1:
@@ -42,6 +42,7 @@ def test_bench_sweep_at_default_parameters(benchmark, dim):
         args=(hist, queries, p["epsilons"], T),
         kwargs={
             "variants": p["variants"],
+            "delta": p["delta"],
             "passes": p["mw_passes"],
             "reps": p["reps"],
             "seed": p["seed"],

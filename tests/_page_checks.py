@@ -83,15 +83,20 @@ def _mwem_tv(dest: Path, values: dict) -> str:
 
 
 def _mwem_dpbench(dest: Path, values: dict) -> str | None:
-    if "standard" not in values["variants"]:
-        return None
     db = pd.read_csv(dest / "dpbench_errors.csv")
     names = {"ADULT (1-D, 4096 bins)": "ADULT", "Adult 2-D (256 x 256)": "Adult 2-D"}
-    std = db[db["method"] == "MWEM standard"]
-    return "; ".join(
-        f"{names[d]}: "
-        + ", ".join(f"{prose.num(r.mean_error)} at ε = {r.epsilon:g}" for r in g.itertuples())
-        for d, g in std.groupby("data", sort=False)
+    std = db[(db["method"] == "MWEM standard") & (db["output"] == "last")]
+    if std.empty:
+        return None
+    t_max = std["T"].max()
+    std = std[std["T"] == t_max]
+    return (
+        "; ".join(
+            f"{names[d]}: "
+            + ", ".join(f"{prose.num(r.mean_error)} at ε = {r.epsilon:g}" for r in g.itertuples())
+            for d, g in std.groupby("data", sort=False)
+        )
+        + f" (T = {t_max:g})"
     )
 
 

@@ -474,3 +474,94 @@ def test_compiled_shuffle_is_the_numpy_reference(t, rng):
     np.testing.assert_array_equal(
         np.sort(fast[2][cols, :t], axis=1), pos[cols, :t]
     )  # a permutation
+
+
+# ------------------------------------------------------------------------------------------ the zCDP variant
+@pytest.mark.parametrize("eps", [0.1, 1.0, 10.0])
+@pytest.mark.parametrize("delta", [1e-9, 1e-5])
+def test_zcdp_closed_forms_invert_and_compose(eps, delta):
+    from dpcompendium.chapters.mwem import zcdp
+
+    rho = zcdp.rho_for(eps, delta)
+    assert zcdp.dp_epsilon(rho, delta) == pytest.approx(eps, rel=1e-12)
+    par = zcdp.mwem_zcdp_parameters(eps, delta, 30)
+    # T selections at eps0 (eps0^2/8 each) and T Gaussian counts (1/(2 sigma^2) each) compose to rho
+    assert 30 * par["epsilon0"] ** 2 / 8 + 30 / (2 * par["sigma"] ** 2) == pytest.approx(rho)
+    assert par["epsilon"] == pytest.approx(eps, rel=1e-12)
+    # at T' = rounds_at_equal_noise(T) the Gaussian sigma equals the pure-DP Laplace standard deviation 2*sqrt(2)*T/eps
+    t_eq = zcdp.rounds_at_equal_noise(eps, delta, 30)
+    assert math.sqrt(t_eq / rho) == pytest.approx(2 * math.sqrt(2) * 30 / eps)
+    # the zCDP conversion is no better than the exact Gaussian profile at one measurement (T = 1, sigma = 1/sqrt(rho))
+    from dpcompendium.core.mechanisms.gaussian import gaussian_epsilon
+
+    s1 = zcdp.mwem_zcdp_parameters(eps, delta, 1)["sigma"]
+    assert gaussian_epsilon(s1, 1.0, delta) <= zcdp.dp_epsilon(s1**-2 / 2, delta)
+
+
+def test_zcdp_measurement_noise_is_gaussian_with_the_accounted_sigma():
+    hist = report_histogram(1)
+    Q = report_queries_1d()
+    eps, delta, T, reps = 2.0, 1e-6, 3, 20000
+    res = mwem(hist, Q, eps, T, variant="zcdp", delta=delta, passes=1, reps=reps, rng=make_rng(5))
+    noise = res.measurements - Q.answer(hist)[res.selected]
+    from dpcompendium.chapters.mwem import mwem_zcdp_parameters
+
+    s = mwem_zcdp_parameters(eps, delta, T)["sigma"]
+    x = noise.ravel()
+    assert abs(np.mean(x**2) - s**2) < mc_tol(2 * s**4, x.size)  # Var(Z^2) = 2 sigma^4
+    # fourth moment 3 sigma^4 (Laplace of the same variance: 6 sigma^4); Var(Z^4) = 96 sigma^8
+    assert abs(np.mean(x**4) - 3 * s**4) < mc_tol(96 * s**8, x.size)
+
+
+def test_zcdp_variant_needs_delta_and_states_it():
+    hist, Q = report_histogram(1), report_queries_1d()
+    with pytest.raises(ValueError, match="delta must be given"):
+        mwem(hist, Q, 1.0, 5, variant="zcdp", rng=make_rng(1))
+    c = privacy_claim(1.0, 30, "zcdp", 1, delta=1e-7)
+    assert c.private and c.delta == 1e-7 and c.epsilon == pytest.approx(1.0)
+    assert "(1, 1e-07)-DP" in c.statement() and PUBLIC_DOMAIN in c.conditions
+    acc = privacy_accounting(1.0, 30, "zcdp", 1, delta=1e-7)
+    assert acc["rho"] == pytest.approx(acc["selection_rho"] + acc["measurement_rho"])
+
+
+# ------------------------------------------------------------------------------------------ baselines
+def test_baseline_runs_use_the_core_mechanisms_with_their_claims():
+    from dpcompendium.chapters.mwem import BASELINES, baseline_claim, baseline_runs
+
+    hist, Q = report_histogram(1), report_queries_1d()
+    runs = baseline_runs(hist, Q, [1.0, 10.0], reps=400, seed=3, methods=BASELINES)
+    assert set(runs.method) == set(BASELINES) and len(runs) == 4 * 2 * 400
+    for m in BASELINES:
+        c = baseline_claim(m, 1.0)
+        assert c.private and c.neighbours == "replace-one" and c.epsilon == 1.0
+    # Identity: a query over L cells has error variance 2L(2/eps)^2; its mean square error over the workload
+    ident = runs[(runs.method == "Identity") & (runs.epsilon == 1.0)].mse.to_numpy()
+    expected = float(np.mean(2 * Q.lengths * (2 / 1.0) ** 2))
+    assert abs(ident.mean() - expected) < 5 * ident.std(ddof=1) / math.sqrt(ident.size)
+
+
+def test_errors_by_output_and_best_against_baselines():
+    from dpcompendium.chapters.mwem import best_against_baselines, coarsen, errors_by_output
+
+    hist, Q = report_histogram(1), report_queries_1d()
+    sw = mwem_sweep(
+        hist, Q, [1.0], 5, variants=["standard"], reps=3, seed=1, outputs=("last", "average")
+    )
+    tab = errors_by_output(sw.runs)
+    assert set(tab.output) == {"last", "average"} and (tab.reps == 3).all()
+    last = tab[tab.output == "last"].mean_error.iloc[0]
+    assert last == pytest.approx(sw.runs.mean_error_last.mean())
+    base = pd.DataFrame(
+        {
+            "method": ["Identity", "Hb"],
+            "output": "estimate",
+            "epsilon": 1.0,
+            "mean_error": [2 * last, 3 * last],
+        }
+    )
+    best = best_against_baselines(pd.concat([tab, base], ignore_index=True))
+    assert best.best_baseline.iloc[0] == "Identity"
+    assert best.ratio.iloc[0] == pytest.approx(min(tab.mean_error) / (2 * last))
+    assert coarsen(np.arange(8.0), 2).tolist() == [6.0, 22.0]
+    with pytest.raises(ValueError, match="cells must divide"):
+        coarsen(np.arange(8.0), 3)

@@ -143,7 +143,10 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
         ("(bin 0)", "a bin of the report's fixed data"),
         ("56-cell", "the 14 x 4 domain of the report's 2-D data (fixed)"),
         ("4096 bins", "DPBench's ADULT histogram (fixed data)"),
-        ("65 536 sparse cells", "Adult 2-D's 256 x 256 domain (fixed data)"),
+        (
+            "merged into 64, 512 and 4096 cells",
+            "the pay-off experiment's fixed domain sizes (typed in its cell)",
+        ),
     ],
     HISTOGRAMS: [
         (

@@ -6,22 +6,30 @@
 - :mod:`.core` — :func:`mwem` / :func:`mwem_sweep` with ``variant="standard" | "coursework"``, the MW step, the
   selection law, privacy accounting and claims, the Identity baseline, workload errors;
 - :mod:`.analysis` — averages over repetitions, bootstrap intervals, comparison with the course's reference table;
+- :mod:`.zcdp` — zCDP in closed form (Gaussian, exponential mechanism, composition, conversion to (ε, δ)) for the
+  ``zcdp`` variant;
+- :mod:`.baselines` — Identity, least squares over all workload queries, Hb and DAWA (the core's mechanisms), the
+  non-adaptive baselines, replace-one;
 - :mod:`.data` — the coursework report's histograms, queries and tables (``data/shipped/mwem``).
 """
 
 from ...core.experiments import RangeQueries, bootstrap_mean_ci  # the one implementation (core)
-from . import analysis, core, data, queries
+from . import analysis, baselines, core, data, queries, zcdp
 from .analysis import *  # noqa: F403
+from .baselines import *  # noqa: F403
 from .core import *  # noqa: F403
 from .data import *  # noqa: F403
 from .queries import *  # noqa: F403
+from .zcdp import *  # noqa: F403
 
 # the package's public names: each module's own (its ``__all__``) and the core's types it works with
 __all__ = [
     "RangeQueries",
     "bootstrap_mean_ci",
     *analysis.__all__,
+    *baselines.__all__,
     *core.__all__,
     *data.__all__,
     *queries.__all__,
+    *zcdp.__all__,
 ]

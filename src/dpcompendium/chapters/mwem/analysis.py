@@ -7,19 +7,30 @@ import pandas as pd
 
 from ...core import experiments
 from ...core.experiments.summary import bootstrap_mean
+from ...core.rng import child_seeds
 
-__all__ = ["METRICS", "compare_with_reference", "summarize_runs"]
+__all__ = [
+    "METRICS",
+    "PAYOFF_WORKLOADS",
+    "best_against_baselines",
+    "coarsen",
+    "compare_with_reference",
+    "errors_by_output",
+    "payoff_grid",
+    "summarize_runs",
+]
 
 #: The coursework's four error summaries, in its order.
 METRICS = ("max_error", "min_error", "mse", "mean_error")
 
 
 def summarize_runs(
-    runs: pd.DataFrame, by: tuple[str, ...] = ("variant", "epsilon")
+    runs: pd.DataFrame, by: tuple[str, ...] = ("variant", "epsilon"), sd: tuple[str, ...] = ()
 ) -> pd.DataFrame:
     """Average each metric over repetitions (the report's ``AvgMax`` … ``AvgMean``): one row per group, with ``reps``
-    (:func:`dpcompendium.core.experiments.summary.summarize_runs` over :data:`METRICS`)."""
-    return experiments.summarize_runs(runs, by, METRICS)
+    (:func:`dpcompendium.core.experiments.summary.summarize_runs` over :data:`METRICS`; ``sd``: metrics whose
+    standard deviation over repetitions is added as ``<metric>_sd``)."""
+    return experiments.summarize_runs(runs, by, METRICS, sd=sd)
 
 
 #: Columns of :func:`compare_with_reference`.
@@ -95,3 +106,161 @@ def compare_with_reference(
             )
     # No common epsilon: an empty table that still has its columns (callers merge and filter on them).
     return pd.DataFrame(rows, columns=REFERENCE_COLUMNS)
+
+
+def errors_by_output(
+    runs: pd.DataFrame, outputs: tuple[str, ...] = ("last", "average")
+) -> pd.DataFrame:
+    """The mean of each metric of :data:`METRICS` over repetitions, one row per (variant, output, epsilon): both of
+    MWEM's outputs (the sweep's ``<metric>_last`` and ``<metric>_average`` columns, :func:`~dpcompendium.chapters.mwem.core.mwem_sweep` with
+    ``outputs=("last", "average")``), in a ``method`` column (``MWEM <variant>``) with ``reps`` and
+    ``mean_error_sd`` (the standard deviation over repetitions)."""
+    frames = []
+    for o in outputs:
+        cols = {f"{k}_{o}": k for k in METRICS}
+        missing = [c for c in cols if c not in runs.columns]
+        if missing:
+            raise ValueError(f"runs must have the columns of output {o!r}, missing {missing}")
+        part = runs[["variant", "epsilon", "rep", *cols]].rename(columns=cols)
+        part = part.assign(method="MWEM " + part["variant"], output=o)
+        frames.append(part)
+    long = pd.concat(frames, ignore_index=True)
+    return experiments.summarize_runs(
+        long, ("method", "output", "epsilon"), METRICS, sd=("mean_error",)
+    )
+
+
+def coarsen(hist: np.ndarray, cells: int) -> np.ndarray:
+    """A 1-D histogram merged into ``cells`` equal groups of consecutive bins (a public change of domain: the group
+    boundaries depend only on the public length, which ``cells`` must divide)."""
+    h = np.asarray(hist, dtype=float)
+    if h.ndim != 1 or cells < 1 or h.size % cells:
+        raise ValueError(f"cells must divide the length {h.size} of a 1-D histogram, got {cells!r}")
+    return h.reshape(cells, -1).sum(axis=1)
+
+
+#: Workloads of :func:`payoff_grid`: random ranges drawn as the coursework draws them, or all N prefixes [0, j].
+PAYOFF_WORKLOADS = ("random ranges", "prefixes")
+
+
+def payoff_grid(
+    hist: np.ndarray,
+    domain_sizes,
+    scale_epsilons,
+    T: int,
+    *,
+    n_queries: int,
+    reps: int,
+    seed,
+    passes: int = 20,
+    n_jobs: int = 1,
+) -> pd.DataFrame:
+    """When does MWEM pay off? Standard MWEM (both outputs) against Identity on a 1-D histogram coarsened to each
+    of ``domain_sizes`` cells (:func:`coarsen`), for the workloads :data:`PAYOFF_WORKLOADS`, at ε = nε/n for each
+    n·ε in ``scale_epsilons``.
+
+    Both methods' errors divided by n depend on n and ε only through n·ε (scale–ε exchangeability,
+    ``hay2016principled``: Laplace noise 2/ε or 2T/ε against counts ∝ n, the exponential mechanism's ε·score with
+    scores ∝ n, and the MW step's exponent (m − q(A))/(2n)), so the grid is over n·ε at the histogram's own n.
+    Returns one row per (cells, workload, scale_epsilon, method, output) with mean_error (over ``reps``),
+    ``scaled_error`` (÷ n) and ``ratio`` (the row's mean error ÷ Identity's).
+    """
+    from .baselines import baseline_runs
+    from .core import mwem_sweep
+    from .queries import random_range_queries
+
+    h0 = np.asarray(hist, dtype=float)
+    n = float(h0.sum())
+    scale = [float(x) for x in scale_epsilons]
+    sizes = [int(c) for c in domain_sizes]
+    seeds = child_seeds(seed, 3 * len(sizes) * len(PAYOFF_WORKLOADS))
+    rows = []
+    k = 0
+    for cells in sizes:
+        h = coarsen(h0, cells)
+        for w in PAYOFF_WORKLOADS:
+            if w == "prefixes":
+                Q = experiments.RangeQueries(
+                    (cells,), np.zeros(cells, dtype=np.int64), np.arange(cells)
+                )
+            else:
+                Q = random_range_queries(
+                    (cells,),
+                    min(n_queries, cells * (cells + 1) // 2),
+                    np.random.default_rng(seeds[k]),
+                )
+            eps = [x / n for x in scale]
+            sw = mwem_sweep(
+                h,
+                Q,
+                eps,
+                T,
+                variants=["standard"],
+                passes=passes,
+                reps=reps,
+                seed=seeds[k + 1],
+                n_jobs=n_jobs,
+                outputs=("last", "average"),
+            ).runs
+            base = baseline_runs(h, Q, eps, reps=reps, seed=seeds[k + 2], methods=("Identity",))
+            k += 3
+            ident = base.groupby("epsilon").mean_error.mean()
+            for e, x in zip(eps, scale, strict=True):
+                cell = sw[np.isclose(sw.epsilon, e)]
+                for method, output, err in (
+                    ("Identity", "estimate", ident.loc[e]),
+                    ("MWEM standard", "last", cell.mean_error_last.mean()),
+                    ("MWEM standard", "average", cell.mean_error_average.mean()),
+                ):
+                    rows.append(
+                        {
+                            "cells": cells,
+                            "workload": w,
+                            "queries": Q.m,
+                            "scale_epsilon": x,
+                            "epsilon": e,
+                            "method": method,
+                            "output": output,
+                            "T": T,
+                            "reps": reps,
+                            "mean_error": err,
+                            "scaled_error": err / n,
+                            "ratio": err / ident.loc[e],
+                        }
+                    )
+    return pd.DataFrame(rows)
+
+
+def best_against_baselines(
+    table: pd.DataFrame, metric: str = "mean_error", by: tuple[str, ...] = ()
+) -> pd.DataFrame:
+    """Per ε (and per ``by`` group): the best baseline (rows whose ``output`` is ``"estimate"``) and the best MWEM
+    row (any variant, output and, if present, T), with their errors and ``ratio`` = best MWEM ÷ best baseline.
+
+    The best MWEM row is chosen after the fact, on the data's own error: an *optimistic* summary of MWEM (a reader
+    who must fix the variant, output and T beforehand does no better), so a ratio above 1 is a verdict against MWEM
+    that choosing cannot change."""
+    keys = [*by, "epsilon"]
+    rows = []
+    for key, g in table.groupby(keys, sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        base = g[g["output"] == "estimate"]
+        mw = g[g["output"] != "estimate"]
+        if base.empty or mw.empty:
+            continue
+        b = base.loc[base[metric].idxmin()]
+        m = mw.loc[mw[metric].idxmin()]
+        label = f"{m['method']}, {m['output']}" + (
+            f", T = {int(m['T'])}" if "T" in m.index and pd.notna(m["T"]) else ""
+        )
+        rows.append(
+            {
+                **dict(zip(keys, key, strict=True)),
+                "best_baseline": b["method"],
+                "baseline_error": b[metric],
+                "best_mwem": label,
+                "mwem_error": m[metric],
+                "ratio": m[metric] / b[metric],
+            }
+        )
+    return pd.DataFrame(rows)

@@ -8,6 +8,11 @@ replaced by the step's per-round share.
 Selection: the exact first-round law (:func:`first_round_probabilities`), claimed ε/(2T) per round. Measurement: a
 one-query workload, so that ``mwem(..., T=1)`` selects it surely and its recorded measurement is q(B) + Lap(2T/(ε·d))
 alone (T = 1, as the coursework's re-drawing loop needs T ≤ number of queries); claimed ε/(2T) per round.
+
+The ``zcdp`` variant (Gaussian measurements accounted in zCDP, :mod:`.zcdp`), at ε = 1, δ = 1e-5: its selection is an
+exponential mechanism at ε₀ = 2√(ρ/T), claimed ε₀-DP per round (the pure-DP fact behind its ε₀²/8-zCDP); its
+measurement adds N(0, σ²) to a count of sensitivity 1, i.e. ρ/(2T) = 1/(2σ²)-zCDP, claimed as the
+(ρ/(2T) + 2√(ρ/(2T)·ln(1/δ)), δ)-DP the conversion gives (true ε: the exact Gaussian profile at δ).
 """
 
 from __future__ import annotations
@@ -16,11 +21,14 @@ import dataclasses
 
 import numpy as np
 
+from ...core.accounting import gaussian_rho
 from ...core.audit.spec import AuditSpec
 from ...core.experiments import RangeQueries
+from ...core.mechanisms.gaussian import gaussian_epsilon
 from ..registry import chapter_id
 from .core import first_round_probabilities, mwem, privacy_claim
 from .queries import random_range_queries
+from .zcdp import dp_epsilon, mwem_zcdp_parameters
 
 #: this chapter's id (from its manifest)
 CHAPTER = chapter_id(__name__)
@@ -98,4 +106,57 @@ def audit_specs() -> list[AuditSpec]:
                     "claim eps/(2T)",
                 )
             )
+        out += _zcdp_specs(ndim, shape, records, moved, queries, one_box)
     return out
+
+
+def _zcdp_specs(ndim, shape, records, moved, queries, one_box) -> list[AuditSpec]:
+    """The zcdp variant's two steps, at ε = 1, δ = 1e-5 (see the module)."""
+    eps, delta, T = 1.0, 1e-5, 10
+    base = privacy_claim(eps, T, "zcdp", ndim, delta=delta)
+    eps0 = mwem_zcdp_parameters(eps, delta, T)["epsilon0"]
+    sel_claim = dataclasses.replace(
+        base,
+        mechanism=f"MWEM selection (zcdp, {ndim}-D)",
+        sensitivity="score |q(A) - q(B)|: 1",
+        epsilon=eps0,
+        delta=0.0,
+    )
+    sigma = mwem_zcdp_parameters(eps, delta, 1)["sigma"]  # T = 1: one measurement
+    rho_m = gaussian_rho(sigma)
+    meas_claim = dataclasses.replace(
+        base,
+        mechanism=f"MWEM measurement (zcdp, {ndim}-D)",
+        sensitivity="range count: 1 (L2)",
+        epsilon=dp_epsilon(rho_m, delta),
+        delta=delta,
+    )
+    return [
+        AuditSpec(
+            f"MWEM selection, zcdp, {ndim}-D",
+            CHAPTER,
+            "private",
+            sel_claim,
+            (records, moved),
+            distribution=lambda d, s=shape, q=queries: first_round_probabilities(
+                _histogram(d, s), q, eps, T, "zcdp", delta=delta
+            ),
+            note=f"first round, eps = {eps:g}, delta = {delta:g}, T = {T}: exponential mechanism at "
+            f"eps0 = 2 sqrt(rho/T) = {eps0:.4g} per round; 20 random boxes",
+        ),
+        AuditSpec(
+            f"MWEM measurement, zcdp, {ndim}-D",
+            CHAPTER,
+            "private",
+            meas_claim,
+            (records, moved),
+            sample=lambda d, n, g, s=shape, q=one_box: mwem(
+                _histogram(d, s), q, eps, 1, variant="zcdp", delta=delta, passes=1, reps=n, rng=g
+            ).measurements[:, 0],
+            true_epsilon=gaussian_epsilon(sigma, 1.0, delta),
+            max_samples=300_000,
+            note=f"T = 1, eps = {eps:g}, delta = {delta:g}, one box: N(0, sigma^2), sigma = sqrt(T/rho) = "
+            f"{sigma:.4g}, on a count of sensitivity 1: rho/2 = {rho_m:.4g}-zCDP, claimed as its (eps, delta) "
+            "conversion",
+        ),
+    ]

@@ -9,9 +9,9 @@ Q of linear (here: range counting) queries, T rounds and a budget ε. A₀ = n �
 3. *multiplicative weights*: A_i(x) ∝ A_{i−1}(x) · exp(q_i(x) (m_i − q_i(A_{i−1})) / (2n)), rescaled to total n,
    replayed over all measurements so far for ``passes`` passes (the paper's practical improvement, section 3.4).
 
-Output: the average of the iterates avg_{i≤T} A_i (paper) or the last iterate A_T (coursework).
+Output: the average of the iterates avg_{i≤T} A_i (paper) or the last iterate A_T (coursework); both are kept.
 
-Two variants behind ``variant``:
+Three variants behind ``variant``:
 
 - ``"standard"`` — the paper: the algorithm above, chronological replay order, average of the iterates.
   ε-DP for neighbouring histograms of the same public size n that differ in one record (replace-one): each count
@@ -21,6 +21,11 @@ Two variants behind ``variant``:
   number of attributes (histogram dimensions), replay in insertion order in 1-D (the shuffled order is computed but
   not used) and in a fresh random order each pass in 2-D, last iterate as output. Its privacy loss is
   ε·(10⁻⁵ + nAtt)/2: at most ε in 1-D, more than ε from 2-D on (see :func:`privacy_accounting`).
+- ``"zcdp"`` — the paper's algorithm with Gaussian measurements, accounted in zero-concentrated DP
+  (:mod:`.zcdp`): ρ = (√(ln(1/δ) + ε) − √ln(1/δ))², half to the selections (exponential mechanism at
+  ε₀ = 2√(ρ/T) per round, ε₀²/8-zCDP) and half to the measurements (N(0, T/ρ) on a count, ρ/(2T)-zCDP); the T rounds
+  compose to ρ-zCDP, hence (ε, δ)-DP (replace-one, public n). Per round it is less noisy than the pure-DP version
+  once T exceeds about ln(1/δ)/2.
 
 Everything is vectorized over repetitions (and ε values): the state is a C × N array for C independent chains, the
 selections and measurements are drawn for all chains at once, the workload is scored with prefix sums, and the replay
@@ -45,12 +50,14 @@ from ...core.mechanisms import laplace_mechanism
 from ...core.parallel import joblib_backend
 from ...core.privacy import PrivacyClaim
 from ...core.rng import make_rng
-from ...core.validation import check_array, check_epsilon, check_int, check_rng
+from ...core.validation import check_array, check_delta, check_epsilon, check_int, check_rng
+from .zcdp import dp_epsilon, mwem_zcdp_parameters
 
 __all__ = [
     "COURSEWORK_SCORE_SCALE",
     "DATA_DOMAIN_WHY",
     "DOMAINS",
+    "OUTPUTS",
     "PUBLIC_DOMAIN",
     "VARIANTS",
     "MWEMResult",
@@ -70,7 +77,10 @@ __all__ = [
 #: The coursework divides every score by this before the exponential mechanism (``/ 100000`` in its ``ExpM``).
 COURSEWORK_SCORE_SCALE = 1e5
 
-VARIANTS = ("coursework", "standard")
+#: The MWEM variants: the coursework's code, the paper's algorithm (pure ε-DP), the paper's with Gaussian
+#: measurements accounted in zCDP ((ε, δ)-DP).
+VARIANTS = ("coursework", "standard", "zcdp")
+#: MWEM's two outputs: the last iterate A_T and the average of the iterates (the paper's).
 OUTPUTS = ("last", "average")
 
 
@@ -82,6 +92,7 @@ class _Config:
     redraw: bool  # re-draw until an unmeasured query comes out
     shuffle: bool  # replay in a fresh random order each pass
     output: str  # "last" or "average"
+    gaussian: bool = False  # Gaussian measurements, zCDP accounting (needs delta)
 
 
 def _config(variant: str, ndim: int) -> _Config:
@@ -89,7 +100,29 @@ def _config(variant: str, ndim: int) -> _Config:
         return _Config("standard", 1.0, 1, False, False, "average")
     if variant == "coursework":
         return _Config("coursework", COURSEWORK_SCORE_SCALE, ndim, True, ndim > 1, "last")
+    if variant == "zcdp":
+        return _Config("zcdp", 1.0, 1, False, False, "average", gaussian=True)
     raise ValueError(f"variant must be one of {'|'.join(VARIANTS)}, got {variant!r}")
+
+
+def _check_delta_for(variant: str, delta: float | None) -> float | None:
+    """δ is required by (and only used by) the zCDP variant."""
+    if variant == "zcdp":
+        if delta is None:
+            raise ValueError("delta must be given for variant 'zcdp', got None")
+        return check_delta(delta)
+    return None
+
+
+def _round_parameters(
+    cfg: _Config, epsilon: float, delta: float | None, T: int
+) -> tuple[float, float]:
+    """(ε of each round's exponential mechanism, the measurement noise's scale): Laplace scale 2T/(ε·d) and
+    ε/(2T) for the pure-DP variants, Gaussian σ = √(T/ρ) and ε₀ = 2√(ρ/T) for ``zcdp``."""
+    if cfg.gaussian:
+        par = mwem_zcdp_parameters(epsilon, delta, T)
+        return par["epsilon0"], par["sigma"]
+    return epsilon / (2.0 * T), 2.0 * T / (epsilon * cfg.noise_divisor)
 
 
 # ---------------------------------------------------------------------------------------------------- building blocks
@@ -158,22 +191,46 @@ def workload_errors(
 
 
 def privacy_accounting(
-    epsilon: float, T: int, variant: str = "standard", ndim: int = 1
+    epsilon: float,
+    T: int,
+    variant: str = "standard",
+    ndim: int = 1,
+    *,
+    delta: float | None = None,
 ) -> dict[str, float]:
-    """What each half of MWEM spends, by basic composition over T rounds (pure ε-DP, replace-one, public n).
+    """What each half of MWEM spends over T rounds (replace-one, public n).
 
-    Selection: T exponential mechanisms at ε/(2T) with a score of sensitivity 1, divided by ``score_scale`` → ε/2 /
-    score_scale. Measurement: T Laplace mechanisms of scale 2T/(ε·d) on counts (sensitivity 1) → ε·d/2, d = 1
-    (paper) or nAtt (coursework). Returns the nominal ε, the two halves and their total.
+    Pure-DP variants, by basic composition: selection: T exponential mechanisms at ε/(2T) with a score of
+    sensitivity 1, divided by ``score_scale`` → ε/2 / score_scale; measurement: T Laplace mechanisms of scale
+    2T/(ε·d) on counts (sensitivity 1) → ε·d/2, d = 1 (paper) or nAtt (coursework). Returns the nominal ε, the two
+    halves and their total (δ = 0).
+
+    ``zcdp`` (needs ``delta``): the halves in ρ (``selection_rho``, ``measurement_rho``, each ρ/2), their total
+    ``rho``, and ``total_epsilon`` = ρ + 2√(ρ ln(1/δ)) (:mod:`.zcdp`), the nominal ε; ``selection_epsilon`` and
+    ``measurement_epsilon`` are then what each half would cost alone converted at the same δ.
     """
     eps = check_epsilon(epsilon)
-    check_int(T, "T", minimum=1)
+    T = check_int(T, "T", minimum=1)
     ndim = check_int(ndim, "ndim", minimum=1)
     cfg = _config(variant, ndim)
+    d = _check_delta_for(variant, delta)
+    if cfg.gaussian:
+        par = mwem_zcdp_parameters(eps, d, T)
+        return {
+            "nominal_epsilon": eps,
+            "delta": d,
+            "rho": par["selection_rho"] + par["measurement_rho"],
+            "selection_rho": par["selection_rho"],
+            "measurement_rho": par["measurement_rho"],
+            "selection_epsilon": dp_epsilon(par["selection_rho"], d),
+            "measurement_epsilon": dp_epsilon(par["measurement_rho"], d),
+            "total_epsilon": par["epsilon"],
+        }
     sel = eps / 2.0 / cfg.score_scale
     meas = eps * cfg.noise_divisor / 2.0
     return {
         "nominal_epsilon": eps,
+        "delta": 0.0,
         "selection_epsilon": sel,
         "measurement_epsilon": meas,
         "total_epsilon": sel + meas,
@@ -198,11 +255,18 @@ DATA_DOMAIN_WHY = (
 
 
 def privacy_claim(
-    epsilon: float, T: int, variant: str = "standard", ndim: int = 1, *, domain: str = "public"
+    epsilon: float,
+    T: int,
+    variant: str = "standard",
+    ndim: int = 1,
+    *,
+    delta: float | None = None,
+    domain: str = "public",
 ) -> PrivacyClaim:
     """MWEM's privacy statement. Neighbours: replace-one with public n (A₀ = n · uniform uses n).
 
-    ``standard``: ε-DP. ``coursework``: ε(10⁻⁵ + nAtt)/2-DP — within ε in 1-D (the claim states that total), *not*
+    ``standard``: ε-DP. ``zcdp`` (needs ``delta``): ρ-zCDP with ρ = (√(ln(1/δ) + ε) − √ln(1/δ))², stated as
+    (ε, δ)-DP (the conversion, a condition). ``coursework``: ε(10⁻⁵ + nAtt)/2-DP — within ε in 1-D (the claim states that total), *not*
     ε-DP from 2-D on because the Laplace scale is divided by nAtt although a count still has sensitivity 1 (the
     claim states the nominal ε with ``private=False``; :func:`spent_claim` states what is spent); and only on condition that the
     data-dependent number of re-draws is not released (an unaccounted release otherwise), stated in ``conditions``.
@@ -213,7 +277,7 @@ def privacy_claim(
     """
     if domain not in DOMAINS:
         raise ValueError(f"domain must be one of {'|'.join(DOMAINS)}, got {domain!r}")
-    claim = _variant_claim(epsilon, T, variant, ndim).with_conditions(PUBLIC_DOMAIN)
+    claim = _variant_claim(epsilon, T, variant, ndim, delta).with_conditions(PUBLIC_DOMAIN)
     if domain == "data":
         return claim.failing(
             f"{claim.why}; and {DATA_DOMAIN_WHY}" if claim.why else DATA_DOMAIN_WHY
@@ -221,12 +285,29 @@ def privacy_claim(
     return claim
 
 
-def _variant_claim(epsilon: float, T: int, variant: str, ndim: int) -> PrivacyClaim:
-    acc = privacy_accounting(epsilon, T, variant, ndim)
+def _variant_claim(
+    epsilon: float, T: int, variant: str, ndim: int, delta: float | None = None
+) -> PrivacyClaim:
+    acc = privacy_accounting(epsilon, T, variant, ndim, delta=delta)
     total, eps = acc["total_epsilon"], acc["nominal_epsilon"]
     sens = "1 for every range count and for the score |q(A) − q(B)|"
     if variant == "standard":
         return PrivacyClaim("MWEM (standard)", "replace-one", sens, eps)
+    if variant == "zcdp":
+        par = mwem_zcdp_parameters(eps, acc["delta"], T)
+        return PrivacyClaim(
+            "MWEM (zCDP, Gaussian measurements)",
+            "replace-one",
+            sens + " (L1 and L2)",
+            total,
+            acc["delta"],
+            conditions=(
+                f"accounted in zCDP: T = {T} exponential mechanisms at eps0 = {par['epsilon0']:.4g} "
+                f"(eps0^2/8-zCDP each, bounded range) and T Gaussian measurements with sigma = {par['sigma']:.4g} "
+                f"(1/(2 sigma^2)-zCDP each) compose to rho = {acc['rho']:.4g}-zCDP, converted to (eps, delta)-DP "
+                "by eps = rho + 2 sqrt(rho ln(1/delta))",
+            ),
+        )
     ok = total <= eps * (1 + 1e-12)
     why = (
         f"selection spends ε/2·1e-5 (scores divided by 100000) and measurement ε·{ndim}/2 (Laplace scale "
@@ -248,7 +329,14 @@ def _variant_claim(epsilon: float, T: int, variant: str, ndim: int) -> PrivacyCl
     )
 
 
-def spent_claim(epsilon: float, T: int, variant: str = "standard", ndim: int = 1) -> PrivacyClaim:
+def spent_claim(
+    epsilon: float,
+    T: int,
+    variant: str = "standard",
+    ndim: int = 1,
+    *,
+    delta: float | None = None,
+) -> PrivacyClaim:
     """What an MWEM run at nominal ε actually guarantees: ε = the total of :func:`privacy_accounting` (selection
     ε/2 / score_scale + measurement ε·d/2), replace-one with public n {cite}`hardt2012simple`.
 
@@ -256,13 +344,14 @@ def spent_claim(epsilon: float, T: int, variant: str = "standard", ndim: int = 1
     3-D — under the condition that the data-dependent number of re-draws is not released
     (:func:`privacy_claim` states whether the nominal ε holds).
     """
-    nominal = privacy_claim(epsilon, T, variant, ndim)
-    total = privacy_accounting(epsilon, T, variant, ndim)["total_epsilon"]
+    nominal = privacy_claim(epsilon, T, variant, ndim, delta=delta)
+    acc = privacy_accounting(epsilon, T, variant, ndim, delta=delta)
     return PrivacyClaim(
         f"{nominal.mechanism}, {ndim}-D, T = {T}, as run",
         "replace-one",
         nominal.sensitivity,
-        total,
+        acc["total_epsilon"],
+        acc["delta"],
         why=f"nominal eps = {check_epsilon(epsilon):g}",
         conditions=nominal.conditions,
     )
@@ -295,7 +384,8 @@ def identity_histogram(
 class MWEMResult:
     """Output of :func:`mwem` for one ε: arrays over ``reps`` independent runs.
 
-    ``synthetic`` is the variant's output (``average`` for standard, ``last`` for coursework); both are kept.
+    ``synthetic`` is the variant's output (``average`` for standard and zcdp, ``last`` for coursework); both are
+    kept. ``delta`` is the zcdp variant's δ (None for the pure-DP variants).
     ``draws[r, i]`` is how many exponential-mechanism draws round i needed (1 without re-drawing).
     """
 
@@ -309,6 +399,7 @@ class MWEMResult:
     selected: np.ndarray
     measurements: np.ndarray
     draws: np.ndarray
+    delta: float | None = None
 
     def output(self, which: str | None = None) -> np.ndarray:
         """``synthetic`` (default), or the ``last`` iterate, or the ``average`` of the iterates."""
@@ -319,7 +410,7 @@ class MWEMResult:
         return self.last if which == "last" else self.average
 
 
-def _check_inputs(hist, queries, T, passes, reps, variant):
+def _check_inputs(hist, queries, T, passes, reps, variant, delta=None):
     if not isinstance(queries, RangeQueries):
         raise ValueError(f"queries must be a RangeQueries workload, got {type(queries).__name__}")
     h = check_array(hist, "hist", ndim=None)
@@ -333,6 +424,7 @@ def _check_inputs(hist, queries, T, passes, reps, variant):
     passes = check_int(passes, "passes", minimum=1)
     reps = check_int(reps, "reps", minimum=1)
     cfg = _config(variant, h.ndim)
+    _check_delta_for(variant, delta)
     if cfg.redraw and queries.m < T:
         raise ValueError(
             f"T must be <= the number of queries ({queries.m}) for the coursework variant, got {T} "
@@ -500,12 +592,12 @@ _shuffle_rows = compiled(_shuffle_loop)
 def _run_batch(
     hist: np.ndarray,
     queries: RangeQueries,
-    cells: Sequence[tuple[_Config, float, np.random.Generator]],
+    cells: Sequence[tuple[_Config, float, np.random.Generator, float | None]],
     T: int,
     passes: int,
     reps: int,
 ) -> list[MWEMResult]:
-    """All chains of the cells (config, ε, generator) in one C × N state; chain c = k·reps + r of cell k draws
+    """All chains of the cells (config, ε, generator, δ) in one C × N state; chain c = k·reps + r of cell k draws
     from cell k's generator only, so a cell's result does not depend on the other cells of the batch."""
     K, N, m = len(cells), queries.size, queries.m
     C = K * reps
@@ -525,14 +617,15 @@ def _run_batch(
     measured = np.zeros((C, m), dtype=bool)
     cols = np.arange(C)
     slices = [slice(k * reps, (k + 1) * reps) for k in range(K)]
-    shuffled = [k for k, (cfg, _, _) in enumerate(cells) if cfg.shuffle]
+    shuffled = [k for k, (cfg, _, _, _) in enumerate(cells) if cfg.shuffle]
+    rounds = [_round_parameters(cfg, eps, dl, T) for cfg, eps, _, dl in cells]
     shuf_cols = np.concatenate([cols[slices[k]] for k in shuffled]) if shuffled else cols[:0]
     inv2n = 1.0 / (2.0 * n)
     for i in range(T):
         scores = np.abs(queries.answer(A.reshape(C, *queries.shape)) - true)  # (C, m)
-        for k, (cfg, eps, rng) in enumerate(cells):
+        for k, (cfg, _eps, rng, _) in enumerate(cells):
             sl = slices[k]
-            eps_round = eps / (2.0 * T)
+            eps_round, noise = rounds[k]
             p_full = selection_probabilities(scores[sl], eps_round, score_scale=cfg.score_scale)
             if cfg.redraw:
                 excl = measured[sl]
@@ -548,8 +641,8 @@ def _run_batch(
                 p_new = np.clip(np.where(excl, 0.0, p_full).sum(axis=1), np.finfo(float).tiny, 1.0)
                 draws[i, sl] = rng.geometric(p_new)
             selected[i, sl] = idx
-            noise = 2.0 * T / (eps * cfg.noise_divisor)
-            meas[sl, i] = true[idx] + rng.laplace(0.0, noise, size=reps)
+            draw = rng.normal if cfg.gaussian else rng.laplace
+            meas[sl, i] = true[idx] + draw(0.0, noise, size=reps)
         measured[cols, selected[i]] = True
         pos[:, i] = i
         qpos[:, i] = selected[i]
@@ -566,7 +659,7 @@ def _run_batch(
     last = A.reshape(C, *shape)
     avg = (A_sum / T).reshape(C, *shape)
     out = []
-    for k, (cfg, eps, _) in enumerate(cells):
+    for k, (cfg, eps, _, dl) in enumerate(cells):
         sl = slices[k]
         res_last, res_avg = last[sl].copy(), avg[sl].copy()
         out.append(
@@ -581,6 +674,7 @@ def _run_batch(
                 selected=selected[:, sl].T.copy(),
                 measurements=chrono[sl].copy(),
                 draws=draws[:, sl].T.copy(),
+                delta=dl,
             )
         )
     return out
@@ -593,6 +687,7 @@ def mwem(
     T: int,
     *,
     variant: str = "standard",
+    delta: float | None = None,
     passes: int = 20,
     reps: int = 1,
     rng: np.random.Generator,
@@ -600,13 +695,15 @@ def mwem(
     """Run MWEM ``reps`` times (vectorized) on histogram ``hist`` with workload ``queries``.
 
     ``variant="standard"`` is ε-DP (replace-one, public n; ``hardt2012simple``); ``variant="coursework"`` reproduces the
-    coursework report (``src_mwem``) and is not ε-DP from 2-D on (:func:`privacy_claim`). Returns arrays of shape
+    coursework report (``src_mwem``) and is not ε-DP from 2-D on (:func:`privacy_claim`); ``variant="zcdp"`` (needs
+    ``delta``) has Gaussian measurements accounted in zCDP and is (ε, δ)-DP. Returns arrays of shape
     ``(reps, *hist.shape)``. The coursework variant needs T <= len(queries) (its re-drawing loop needs a fresh query).
     """
-    h, T, passes, reps, cfg = _check_inputs(hist, queries, T, passes, reps, variant)
+    h, T, passes, reps, cfg = _check_inputs(hist, queries, T, passes, reps, variant, delta)
     eps = check_epsilon(epsilon)
     rng = check_rng(rng)
-    return _run_batch(h, queries, [(cfg, eps, rng)], T, passes, reps)[0]
+    dl = _check_delta_for(variant, delta)
+    return _run_batch(h, queries, [(cfg, eps, rng, dl)], T, passes, reps)[0]
 
 
 @dataclass
@@ -624,7 +721,8 @@ def mwem_sweep(
     epsilons: Sequence[float],
     T: int,
     *,
-    variants: Sequence[str] = VARIANTS,
+    variants: Sequence[str] = ("coursework", "standard"),
+    delta: float | None = None,
     passes: int = 20,
     reps: int = 100,
     seed: int | np.random.SeedSequence,
@@ -632,7 +730,8 @@ def mwem_sweep(
     outputs: Sequence[str] = (),
 ) -> SweepResult:
     """MWEM over the grid variants × epsilons, ``reps`` repetitions each, all chains in one vectorized batch
-    (or ``n_jobs`` contiguous chunks of cells run in parallel).
+    (or ``n_jobs`` contiguous chunks of cells run in parallel). ``delta`` is the zcdp variant's δ (required if it
+    is among ``variants``).
 
     Cell k of the grid (variant-major order, as :func:`dpcompendium.core.experiments.grid_cells`) uses the generator of
     ``SeedSequence(seed).spawn(n_cells)[k]`` (``seed`` may also be a SeedSequence, spawned from directly), so a cell's numbers depend only on (seed, k) — and equal
@@ -648,7 +747,8 @@ def mwem_sweep(
     for o in outputs:
         if o not in OUTPUTS:
             raise ValueError(f"outputs must hold values in {'|'.join(OUTPUTS)}, got {o!r}")
-    checked = [_check_inputs(hist, queries, T, passes, reps, v) for v in variants]
+    checked = [_check_inputs(hist, queries, T, passes, reps, v, delta) for v in variants]
+    deltas = [_check_delta_for(v, delta) for v in variants]
     h, T, passes, reps, _ = checked[0]
     root = (
         seed
@@ -657,8 +757,10 @@ def mwem_sweep(
     )
     n_jobs = check_int(n_jobs, "n_jobs", minimum=1)
     seeds = root.spawn(len(variants) * len(eps_list))
-    cells = [(chk[4], e) for chk in checked for e in eps_list]  # variant-major, as grid_cells
-    cells = [(cfg, e, make_rng(ss)) for (cfg, e), ss in zip(cells, seeds, strict=True)]
+    cells = [
+        (chk[4], e, dl) for chk, dl in zip(checked, deltas, strict=True) for e in eps_list
+    ]  # variant-major, as grid_cells
+    cells = [(cfg, e, make_rng(ss), dl) for (cfg, e, dl), ss in zip(cells, seeds, strict=True)]
     with joblib_backend(
         n_jobs
     ) as n:  # n = -1 on a Dask cluster ($DPCOMPENDIUM_SCHEDULER): one task per cell
@@ -694,12 +796,19 @@ def mwem_sweep(
 
 
 def first_round_probabilities(
-    hist: ArrayLike, queries: RangeQueries, epsilon: float, T: int, variant: str = "standard"
+    hist: ArrayLike,
+    queries: RangeQueries,
+    epsilon: float,
+    T: int,
+    variant: str = "standard",
+    *,
+    delta: float | None = None,
 ) -> np.ndarray:
     """The selection law of MWEM's first round (A₀ = n · uniform) for ``variant``: shape (m,)."""
-    h, T, _, _, cfg = _check_inputs(hist, queries, T, 1, 1, variant)
+    h, T, _, _, cfg = _check_inputs(hist, queries, T, 1, 1, variant, delta)
     a0 = np.full(h.shape, h.sum() / h.size)
     scores = np.abs(queries.answer(a0) - queries.answer(h))
-    return selection_probabilities(
-        scores, check_epsilon(epsilon) / (2.0 * T), score_scale=cfg.score_scale
+    eps_round, _ = _round_parameters(
+        cfg, check_epsilon(epsilon), _check_delta_for(variant, delta), T
     )
+    return selection_probabilities(scores, eps_round, score_scale=cfg.score_scale)

@@ -5,6 +5,8 @@
   :func:`gaussian_claim` states where a calibration is valid (exact profile, Balle & Wang 2018).
 - :func:`exponential_mechanism` — ε-DP selection with probability ∝ exp(ε u / (2Δu)) (McSherry & Talwar 2007).
 - :func:`grr_privatise` / :func:`grr_frequencies` — generalized randomized response over k categories (Wang et al. 2017).
+- :mod:`~dpcompendium.core.mechanisms.ranges` — range-query mechanisms over histograms (Identity, least squares over
+  measured queries, Hb, Privelet) and :mod:`~dpcompendium.core.mechanisms.dawa` (DAWA), vectorized over repetitions.
 - :func:`add_noise` / :func:`grr_perturb` — the release steps these are built from (noise of a given scale, RR with a
   given keep probability), with no claim of their own.
 """

@@ -1,0 +1,86 @@
+"""The non-adaptive baselines MWEM is compared with, on the same workload, from the core's range-query mechanisms
+(:mod:`dpcompendium.core.mechanisms.ranges`, :mod:`dpcompendium.core.mechanisms.dawa`; ``hay2016principled``):
+Identity, least squares over every workload query (the matrix mechanism's estimator with the workload itself as its
+strategy), Hb and DAWA — all under replace-one neighbours, as MWEM (its A₀ = n · uniform uses the public n).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+
+from ...core.experiments import RangeQueries
+from ...core.mechanisms.dawa import dawa, dawa_claim
+from ...core.mechanisms.ranges import hb, identity, least_squares, range_claim
+from ...core.privacy import PrivacyClaim
+from ...core.rng import child_seeds, make_rng
+from ...core.validation import check_array, check_epsilon, check_int
+from .core import workload_errors
+
+__all__ = ["BASELINES", "NEIGHBOURS", "baseline_claim", "baseline_release", "baseline_runs"]
+
+#: The baselines, by the name the chapter's tables use.
+BASELINES = ("Identity", "least squares", "Hb", "DAWA")
+#: The neighbour relation of every comparison in the chapter (MWEM's).
+NEIGHBOURS = "replace-one"
+
+
+def baseline_release(
+    method: str,
+    hist: np.ndarray,
+    queries: RangeQueries,
+    epsilon: float,
+    rng: np.random.Generator,
+    *,
+    reps: int,
+) -> np.ndarray:
+    """``reps`` releases of baseline ``method`` (one of :data:`BASELINES`) at ε, replace-one: shape
+    ``(reps, *hist.shape)``. Least squares measures every query of ``queries``; DAWA is workload-aware on it."""
+    if method == "Identity":
+        return identity(hist, epsilon, rng, neighbours=NEIGHBOURS, size=reps)
+    if method == "least squares":
+        return least_squares(hist, epsilon, rng, queries=queries, neighbours=NEIGHBOURS, size=reps)
+    if method == "Hb":
+        return hb(hist, epsilon, rng, neighbours=NEIGHBOURS, size=reps)
+    if method == "DAWA":
+        return dawa(hist, epsilon, rng, workload=queries, neighbours=NEIGHBOURS, size=reps)
+    raise ValueError(f"method must be one of {'|'.join(BASELINES)}, got {method!r}")
+
+
+def baseline_claim(method: str, epsilon: float) -> PrivacyClaim:
+    """The guarantee of :func:`baseline_release` (ε-DP, replace-one), from the core's claims."""
+    names = {"Identity": "identity", "least squares": "least_squares", "Hb": "hb"}
+    if method == "DAWA":
+        return dawa_claim(epsilon, neighbours=NEIGHBOURS)
+    if method not in names:
+        raise ValueError(f"method must be one of {'|'.join(BASELINES)}, got {method!r}")
+    return range_claim(names[method], epsilon, NEIGHBOURS)
+
+
+def baseline_runs(
+    hist: ArrayLike,
+    queries: RangeQueries,
+    epsilons,
+    *,
+    reps: int,
+    seed: int | np.random.SeedSequence,
+    methods=("Identity", "least squares"),
+) -> pd.DataFrame:
+    """The baselines ``methods`` at every ε, ``reps`` repetitions each (vectorized over repetitions): one row per
+    (method, epsilon, rep) with the workload errors (:func:`~dpcompendium.chapters.mwem.core.workload_errors`).
+    Cell k of the grid methods × epsilons draws from child k of ``SeedSequence(seed)``."""
+    eps_list = [check_epsilon(e, "epsilons") for e in epsilons]
+    reps = check_int(reps, "reps", minimum=1)
+    methods = list(methods)
+    for m in methods:
+        if m not in BASELINES:
+            raise ValueError(f"methods must hold values in {'|'.join(BASELINES)}, got {m!r}")
+    h = check_array(hist, "hist", ndim=None)
+    seeds = child_seeds(seed, len(methods) * len(eps_list))
+    rows = []
+    for k, (m, e) in enumerate((m, e) for m in methods for e in eps_list):
+        est = baseline_release(m, h, queries, e, make_rng(seeds[k]), reps=reps)
+        errs = workload_errors(est, h, queries)
+        rows.append(pd.DataFrame({"method": m, "epsilon": e, "rep": np.arange(reps), **errs}))
+    return pd.concat(rows, ignore_index=True)

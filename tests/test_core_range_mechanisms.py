@@ -1,0 +1,262 @@
+"""Range-query mechanisms of the core (Identity, least squares, Hb, Privelet, DAWA): closed forms, reference
+definitions and the compiled kernels against their numpy references."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from dpcompendium.core.experiments import RangeQueries
+from dpcompendium.core.mechanisms import dawa as dw
+from dpcompendium.core.mechanisms import ranges as rm
+
+
+def _all_ranges(n: int) -> RangeQueries:
+    return RangeQueries.from_ranges(n, [(i, j) for i in range(n) for j in range(i, n)])
+
+
+def _mc_check(mse: np.ndarray, expected: float, z: float = 5.0) -> None:
+    """The mean of per-release MSEs within z standard errors (estimated from the sample) of its expectation."""
+    se = mse.std(ddof=1) / math.sqrt(mse.size)
+    assert abs(mse.mean() - expected) < z * se, (mse.mean(), expected, se)
+
+
+def _mse(workload: RangeQueries, x: np.ndarray, est: np.ndarray) -> np.ndarray:
+    return np.mean((workload.answer(est) - workload.answer(x)) ** 2, axis=-1)
+
+
+# ---------------------------------------------------------------------------------------------- Identity
+@pytest.mark.parametrize("neighbours", ["add-remove", "replace-one"])
+def test_identity_expected_mse(neighbours):
+    x = np.arange(12.0)
+    w = _all_ranges(12)
+    eps = 0.7
+    est = rm.identity(x, eps, np.random.default_rng(1), neighbours=neighbours, size=4000)
+    f = rm.neighbour_factor(neighbours)
+    _mc_check(_mse(w, x, est), 2 * (f / eps) ** 2 * float(np.mean(w.lengths)))
+    assert est.shape == (4000, 12)
+    assert rm.identity(x, eps, np.random.default_rng(1)).shape == (12,)
+
+
+# ---------------------------------------------------------------------------------------------- Hb
+def _tree_matrix_1d(n_pad: int, b: int) -> np.ndarray:
+    """The tree's query matrix, rows leaves first then level by level up to the root (hb_inference's order)."""
+    rows, width = [], 1
+    while width <= n_pad:
+        for s in range(0, n_pad, width):
+            r = np.zeros(n_pad)
+            r[s : s + width] = 1
+            rows.append(r)
+        width *= b
+    return np.array(rows)
+
+
+@pytest.mark.parametrize(("n_pad", "b"), [(8, 2), (9, 3), (16, 4), (16, 16)])
+def test_hb_inference_is_least_squares(n_pad, b):
+    a = _tree_matrix_1d(n_pad, b)
+    y = np.random.default_rng(2).normal(size=a.shape[0])
+    levels, pos = [], 0
+    width = n_pad
+    while width >= 1:
+        levels.append(y[pos : pos + width][None, :])
+        pos += width
+        width //= b
+    got = rm.hb_inference(levels, b)[0]
+    want = np.linalg.lstsq(a, y, rcond=None)[0]
+    np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)
+
+
+def test_hb_branching_follows_qardaji():
+    assert rm.hb_branching(4096) == 16  # Qardaji et al.'s b ≈ 16 for large 1-D domains
+    for n in (10, 100, 1000):
+        cost = {
+            b: (b - 1) * rm.hb_height(n, b) ** 3 - 2 * (b + 1) * rm.hb_height(n, b) ** 2 / 3
+            for b in range(2, n + 1)
+        }
+        assert rm.hb_branching(n) == min(cost, key=lambda b: (cost[b], b))
+
+
+@pytest.mark.parametrize(("shape", "b"), [((13,), 2), ((10,), 3), ((5, 3), 2)])
+def test_hb_expected_mse_matches_closed_form(shape, b):
+    """MC workload MSE against 2b²‖W A⁺‖²/m, A the tree's boxes on the padded grid (cropped)."""
+    x = np.random.default_rng(3).integers(0, 9, size=shape).astype(float)
+    w = RangeQueries.from_ranges(
+        shape, [tuple((0, n - 1) for n in shape), tuple((n // 3, n - 1) for n in shape)]
+    )
+    eps = 1.3
+    h = rm.hb_height(max(shape), b)
+    side = b**h
+    pad_shape = (side,) * len(shape)
+    tree = rm.hb_strategy(pad_shape, b)
+    a_pinv = np.linalg.pinv(tree.matrix())
+    w_pad = RangeQueries(pad_shape, w.lo, w.hi)
+    expected = rm.linear_expected_mse(w_pad, a_pinv, (h + 1) / eps)
+    est = rm.hb(x, eps, np.random.default_rng(4), branching=b, size=6000)
+    _mc_check(_mse(w, x, est), expected)
+
+
+def test_hb_is_exact_without_noise():
+    x = np.random.default_rng(5).integers(0, 9, size=(7, 4)).astype(float)
+    np.testing.assert_allclose(rm.hb(x, 1e12, np.random.default_rng(0)), x, atol=1e-6)
+
+
+# ---------------------------------------------------------------------------------------------- Privelet
+def test_haar_round_trip_and_sensitivity():
+    v = np.random.default_rng(6).normal(size=(3, 32))
+    np.testing.assert_allclose(rm.haar_inverse(rm.haar_forward(v)), v, atol=1e-12)
+    e = np.zeros(32)
+    e[11] = 1
+    coef = rm.haar_forward(e)
+    assert np.abs(coef).sum() == 6 and set(np.abs(coef[coef != 0])) == {
+        1.0
+    }  # m + 1 = 6 coefficients of ±1
+
+
+def test_privelet_cell_variance_closed_form():
+    n, eps = 16, 0.8
+    m = 4
+    b = rm.privelet_scale((n,), eps)
+    assert b == (m + 1) / eps
+    expected = 2 * b**2 * (4.0**-m + sum(4.0**-j for j in range(1, m + 1)))
+    x = np.zeros(n)
+    est = rm.privelet(x, eps, np.random.default_rng(7), size=20000)
+    var = est.var(axis=0, ddof=1)
+    # the sample variance of Laplace-sum noise: relative sd ≈ sqrt((κ − 1)/R), κ ≤ 6 (Laplace kurtosis)
+    assert np.all(np.abs(var / expected - 1) < 5 * math.sqrt(5 / 20000))
+
+
+def test_privelet_2d_exact_without_noise_and_scale():
+    x = np.random.default_rng(8).integers(0, 9, size=(5, 6)).astype(float)
+    np.testing.assert_allclose(rm.privelet(x, 1e12, np.random.default_rng(0)), x, atol=1e-6)
+    assert rm.privelet_scale((5, 6), 1.0) == 4 * 4  # (⌈log₂5⌉ + 1)(⌈log₂6⌉ + 1)
+    assert rm.privelet_scale((5, 6), 1.0, "replace-one") == 32
+
+
+# ---------------------------------------------------------------------------------------------- least squares
+def test_least_squares_expected_mse_and_sensitivity():
+    n = 10
+    strategy = _all_ranges(n)  # 55 queries; cell i is covered by (i + 1)(n − i) of them
+    assert rm.least_squares_sensitivity(strategy) == max((i + 1) * (n - i) for i in range(n))
+    x = np.random.default_rng(9).integers(0, 20, size=n).astype(float)
+    w = RangeQueries.half_open(n, [0, 2, 5], [10, 7, 6])
+    eps = 2.0
+    b = rm.least_squares_sensitivity(strategy) / eps
+    expected = rm.linear_expected_mse(w, np.linalg.pinv(strategy.matrix()), b)
+    est = rm.least_squares(x, eps, np.random.default_rng(10), queries=strategy, size=5000)
+    _mc_check(_mse(w, x, est), expected)
+
+
+def test_least_squares_underdetermined_is_min_norm():
+    """m < N: the estimate is A⁺y, the same as numpy's pseudo-inverse."""
+    strategy = RangeQueries.half_open(9, [0, 3, 2, 0], [4, 9, 6, 9])
+    x = np.arange(9.0)
+    got = rm.least_squares(x, 1e12, np.random.default_rng(0), queries=strategy)
+    want = np.linalg.pinv(strategy.matrix()) @ strategy.answer(x)
+    np.testing.assert_allclose(got, want, atol=1e-6)
+
+
+def test_range_claims():
+    c = rm.range_claim("hb", 0.5, "replace-one")
+    assert c.private and c.epsilon == 0.5 and c.neighbours == "replace-one"
+    with pytest.raises(ValueError, match="method"):
+        rm.range_claim("nope", 1.0)
+    with pytest.raises(ValueError, match="neighbours"):
+        rm.identity(np.ones(3), 1.0, np.random.default_rng(0), neighbours="local")
+    with pytest.raises(ValueError, match="x must"):
+        rm.hb(-np.ones(3), 1.0, np.random.default_rng(0))
+
+
+# ---------------------------------------------------------------------------------------------- DAWA
+def test_dawa_deviations_compiled_equals_numpy():
+    rng = np.random.default_rng(11)
+    for n in (1, 2, 7, 64, 300):
+        x = rng.integers(0, 30, size=n).astype(float)
+        x[rng.random(n) < 0.3] = 0
+        a = dw.dawa_deviations(x, engine="numpy")
+        b = dw.dawa_deviations(x)
+        assert np.array_equal(a, b)
+    # direct definition on one bucket
+    x = np.array([0.0, 4.0, 1.0, 7.0])
+    assert dw.dawa_deviations(x)[3, 2] == np.abs(x - x.mean()).sum()
+
+
+def test_dawa_partition_compiled_equals_numpy():
+    x = np.random.default_rng(12).integers(0, 50, size=200).astype(float)
+    a = dw.dawa_partition(x, 0.5, np.random.default_rng(13), size=7, engine="numpy")
+    b = dw.dawa_partition(x, 0.5, np.random.default_rng(13), size=7)
+    assert np.array_equal(a, b)
+
+
+def test_dawa_partition_finds_the_pieces_of_a_crafted_histogram():
+    """Piecewise-constant counts on dyadic pieces at a large ε: merging two pieces costs their deviation (≥ 56
+    here) against noise of scale ≈ 4/ε₁, so every piece boundary starts a bucket; inside a piece the deviation is 0
+    and only the Δ/ε₂ per bucket and the noise decide. Without noise on the costs (ε → ∞ with the ratio fixed the
+    noise stays ∝ Δ/ε₂), the boundaries are found in every repetition."""
+    x = np.repeat(
+        [100.0, 0.0, 40.0, 47.0, 7.0], [8, 4, 2, 2, 16]
+    )  # pieces start at 0, 8, 12, 14, 16
+    starts = dw.dawa_partition(x, 1e3, np.random.default_rng(14), size=200)
+    assert starts[:, [0, 8, 12, 14, 16]].all()
+    # and the exact argmin of the noiseless costs is the pieces themselves (checked with the numpy programme)
+    dev = dw.dawa_deviations(x)
+    score = np.maximum(dev + 1.0, 1.0)[None]  # noiseless costs, Δ/ε₂ = 1
+    want = np.zeros(x.size, dtype=bool)
+    want[[0, 8, 12, 14, 16]] = True
+    assert np.array_equal(dw._partition_numpy(score)[0], want)
+
+
+def test_greedy_hierarchy_weights_and_least_squares():
+    """Path weights sum to 1 (sensitivity 1), and the two-pass tree estimate equals dense least squares."""
+    rng = np.random.default_rng(15)
+    n = 11
+    w = RangeQueries.from_ranges(n, [(0, 3), (2, 9), (5, 10), (4, 4), (0, 10), (7, 8)])
+    starts = np.zeros(n, dtype=bool)
+    starts[[0, 2, 3, 7, 9]] = True
+    pieces = dw.workload_pieces(w)
+    nb, pq, pa, pb, pw = dw._reduce_pieces(pieces, starts)
+    lo, hi, weight, parent, leaf, _err = dw.greedy_hierarchy(nb, pq, pa, pb, pw)
+    # every bucket's path weights sum to 1
+    for bucket in range(nb):
+        on_path = (lo <= bucket) & (bucket < hi)
+        assert math.isclose(weight[on_path].sum(), 1.0, rel_tol=1e-12)
+    # dense least squares over the measured weighted totals
+    meas = weight > 0
+    a = np.zeros((meas.sum(), nb))
+    for row, v in enumerate(np.flatnonzero(meas)):
+        a[row, lo[v] : hi[v]] = weight[v]
+    y = rng.normal(size=a.shape[0])
+    want = np.linalg.pinv(a) @ y
+    full_y = np.zeros(weight.size)
+    full_y[meas] = y
+    got = dw._tree_least_squares(lo, hi, weight, parent, leaf, nb, full_y)
+    np.testing.assert_allclose(got, want, atol=1e-9)
+    # the reduced workload: query (2, 9) covers buckets 1 [2,3), 2 [3,7) fully, 3 [7,9) fully, 4 [9,11) half
+    sel = pq == 1
+    got_w = sorted(zip(pa[sel], pb[sel], pw[sel], strict=True))
+    assert got_w == [(1, 3, 1.0), (4, 4, 0.5)]
+
+
+def test_dawa_exact_without_noise_and_hilbert():
+    x = np.repeat([5.0, 0.0, 9.0], [4, 4, 8])
+    w = _all_ranges(16)
+    est = dw.dawa(x, 1e9, np.random.default_rng(16), workload=w, size=2)
+    np.testing.assert_allclose(est, np.broadcast_to(x, est.shape), atol=1e-5)
+    hx, hy = dw.hilbert_order(16)
+    assert np.all(np.abs(np.diff(hx)) + np.abs(np.diff(hy)) == 1)
+    assert len(set(zip(hx.tolist(), hy.tolist(), strict=True))) == 256
+    x2 = np.random.default_rng(17).integers(0, 5, size=(6, 5)).astype(float)
+    w2 = RangeQueries.from_ranges((6, 5), [((0, 5), (0, 4)), ((1, 3), (2, 4)), ((4, 4), (0, 1))])
+    est2 = dw.dawa(x2, 1e9, np.random.default_rng(18), workload=w2)
+    np.testing.assert_allclose(w2.answer(est2), w2.answer(x2), atol=1e-4)
+
+
+def test_dawa_claims():
+    assert dw.dawa_claim(1.0).epsilon == 1.0
+    c = dw.dawa_claim(1.0, ratio=0.25, calibration="authors")
+    assert math.isclose(c.epsilon, 1.25) and "states" in c.why
+    with pytest.raises(ValueError, match="calibration"):
+        dw.dawa_claim(1.0, calibration="x")
+    with pytest.raises(ValueError, match="ratio"):
+        dw.dawa(np.ones(4), 1.0, np.random.default_rng(0), workload=_all_ranges(4), ratio=1.0)
