@@ -124,7 +124,9 @@ dp_quantile.privacy_claim = _claim_quantile  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------------------------------- private-bounds mean
-def _clipped_sums(sorted_x: np.ndarray, csum: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+def _clipped_sums(
+    sorted_x: np.ndarray, csum: np.ndarray, lo: np.ndarray, hi: np.ndarray
+) -> np.ndarray:
     """Σ clip(x, lo_r, hi_r) for every r, from the sorted data and its prefix sums (O(log n) per r)."""
     n = sorted_x.size
     i = np.searchsorted(sorted_x, lo, side="left")  # records below lo
@@ -201,7 +203,9 @@ def rho_for_epsilon(epsilon: float, delta: float) -> float:
     lo, hi = 1e-12, eps * eps
     while zcdp_epsilon(hi, d) < eps:
         hi *= 4.0
-    return float(optimize.brentq(lambda r: zcdp_epsilon(r, d) - eps, lo, hi, xtol=1e-14, rtol=1e-12))
+    return float(
+        optimize.brentq(lambda r: zcdp_epsilon(r, d) - eps, lo, hi, xtol=1e-14, rtol=1e-12)
+    )
 
 
 def gaussian_mean_sigma(n: int, epsilon: float, delta: float, bounds: Any) -> float:
@@ -258,7 +262,9 @@ def optimal_count_share(bounds: Any, mean_offset: float) -> float:
     2[(Δ/2)²/((1−c)ε)² + r₀²/(cε)²]/n²: c = r₀^{2/3}/((Δ/2)^{2/3} + r₀^{2/3}). ``mean_offset`` r₀ is a declared
     guess of |μ − m|, never read from the data."""
     lo, hi = check_bounds(bounds)
-    if not (isinstance(mean_offset, int | float | np.floating) and 0 < mean_offset <= (hi - lo) / 2):
+    if not (
+        isinstance(mean_offset, int | float | np.floating) and 0 < mean_offset <= (hi - lo) / 2
+    ):
         raise ValueError(f"mean_offset must be in (0, {(hi - lo) / 2:g}], got {mean_offset!r}")
     a, r = ((hi - lo) / 2) ** (2 / 3), float(mean_offset) ** (2 / 3)
     return r / (a + r)
@@ -357,7 +363,9 @@ def minimax_lower_bound(
 
 
 # ------------------------------------------------------------------------------------ clipping-range trade-off
-def clipping_tradeoff(x: ArrayLike, lower: float, uppers: ArrayLike, epsilon: float) -> dict[str, np.ndarray]:
+def clipping_tradeoff(
+    x: ArrayLike, lower: float, uppers: ArrayLike, epsilon: float
+) -> dict[str, np.ndarray]:
     """Bias, noise sd and RMSE of the Laplace mean of ``x`` clipped to [lower, u] for every u of ``uppers``:
     bias = mean(clip(x)) − mean(x), sd = √2·(u − lower)/(nε), rmse = √(bias² + sd²) (exact for the unclamped
     Laplace average with public n)."""
