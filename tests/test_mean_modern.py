@@ -47,6 +47,7 @@ def test_quantile_law_on_a_crafted_sample():
     edges, p = M.quantile_interval_probabilities(x, q, eps, (0.0, n + 1.0))
     w = np.exp(-eps * np.abs(np.arange(n + 1) - q * n) / 2)
     np.testing.assert_allclose(p, w / w.sum(), rtol=1e-12)
+    np.testing.assert_array_equal(edges, np.arange(n + 2, dtype=float))
     t = 10
     exact = float(p[np.abs(np.arange(n + 1) - q * n) <= t].sum())
     # utility: P(|rank error| > t) ≤ 2e^{−εt/2}/(1 − e^{−ε/2}) / (normalizer ≥ 1)
