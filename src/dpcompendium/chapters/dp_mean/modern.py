@@ -54,7 +54,7 @@ __all__ = [
 #: people in [0, 300] cm, ages in [0, 150] years
 WIDE_BOUNDS: dict[str, tuple[float, float]] = {"heights": (0.0, 300.0), "adult-age": (0.0, 150.0)}
 #: the quantiles the private-bounds mean clips to, and the share of ε they spend (half each)
-QUANTILES: tuple[float, float] = (0.02, 0.98)
+QUANTILES: tuple[float, float] = (0.01, 0.99)
 BOUNDS_SHARE = 0.2
 #: δ of the Gaussian (zCDP) mean: δ·n ≤ 0.01 for n up to 10⁴
 GAUSSIAN_DELTA = 1e-6
