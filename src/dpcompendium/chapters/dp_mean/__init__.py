@@ -37,6 +37,7 @@ from .experiments import (
     closed_form_table,
     conclusion_table,
     error_sweep,
+    rmse_ratio,
 )
 from .modern import (
     BOUNDS_SHARE,
@@ -123,5 +124,6 @@ __all__ = [
     "resampling_evidence",
     "resampling_pair_loss",
     "rho_for_epsilon",
+    "rmse_ratio",
     "truncated_laplace_error",
 ]

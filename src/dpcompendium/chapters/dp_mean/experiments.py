@@ -45,6 +45,7 @@ __all__ = [
     "closed_form_table",
     "conclusion_table",
     "error_sweep",
+    "rmse_ratio",
 ]
 
 #: (method label, variant) → (estimator, extra keyword arguments). Labels are the ``method`` column of the tables.
@@ -230,6 +231,19 @@ def closed_form_table(errors: pd.DataFrame, data: dict) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def rmse_ratio(
+    errors: pd.DataFrame, num: tuple[str, str], den: tuple[str, str], min_n_eps: float = 0.0
+) -> pd.DataFrame:
+    """RMSE of ``num`` over RMSE of ``den`` ((method, variant) pairs of :func:`error_sweep`) per dataset, n and ε,
+    on the cells with nε ≥ ``min_n_eps``. Columns: dataset, n, epsilon, ratio. (Use it for ratios that are not a
+    comparison within one relation, e.g. the source's own.)"""
+    rm = errors.set_index(["dataset", "n", "epsilon", "method", "variant"])["rmse"]
+    levels = ("method", "variant")
+    r = (rm.xs(tuple(num), level=levels) / rm.xs(tuple(den), level=levels)).rename("ratio")
+    r = r.reset_index()
+    return r[r["n"] * r["epsilon"] >= min_n_eps].reset_index(drop=True)
 
 
 def conclusion_table(errors: pd.DataFrame, data: dict | None = None) -> pd.DataFrame:
