@@ -16,7 +16,7 @@ DELTA = B[1] - B[0]
 
 
 def test_rho_for_epsilon_inverts_the_conversion():
-    for eps in (0.1, 1.0, 5.0):
+    for eps in (1e-6, 0.1, 1.0, 5.0, 50.0):
         rho = M.rho_for_epsilon(eps, 1e-6)
         assert zcdp_epsilon(rho, 1e-6) == pytest.approx(eps, rel=1e-8)
 

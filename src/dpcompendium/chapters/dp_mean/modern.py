@@ -200,11 +200,13 @@ def rho_for_epsilon(epsilon: float, delta: float) -> float:
     eps, d = check_epsilon(epsilon), check_delta(delta)
     if d <= 0:
         raise ValueError(f"delta must be > 0 for a Gaussian mean, got {delta!r}")
-    lo, hi = 1e-12, eps * eps
+    lo, hi = eps * eps * 1e-6, eps * eps
+    while zcdp_epsilon(lo, d) > eps:
+        lo /= 100.0
     while zcdp_epsilon(hi, d) < eps:
         hi *= 4.0
     return float(
-        optimize.brentq(lambda r: zcdp_epsilon(r, d) - eps, lo, hi, xtol=1e-14, rtol=1e-12)
+        optimize.brentq(lambda r: zcdp_epsilon(r, d) - eps, lo, hi, xtol=lo * 1e-6, rtol=1e-12)
     )
 
 
