@@ -60,13 +60,13 @@ def _median_matched(dest: Path, values: dict) -> str:
     conclusion = pd.read_csv(dest / "conclusion.csv")
     large = conclusion[conclusion["n"] * conclusion["epsilon"] >= 50]
     matched = (
-        large[large["comparison"] == "matched eps, different neighbours"]
+        large[large["comparison"] == "replace-one: method 4 vs method 3"]
         .groupby("dataset")["rmse_ratio"]
         .median()
     )
     names = {"heights": "heights", "adult-age": "ages"}
     text = ", ".join(f"{prose.num(v)} for {names[d]}" for d, v in matched.items())
-    return f"median ratio {text}" if len(matched) else "no cell with nε ≥ 50 in this run"
+    return text if len(matched) else "not measured (no cell with nε ≥ 50 in this run)"
 
 
 def _evidence_ratio(dest: Path, values: dict) -> str:

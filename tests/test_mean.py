@@ -318,13 +318,18 @@ def test_closed_form_and_conclusion_tables():
     errors = M.error_sweep(data, [1.0], 30, seed=2)
     cf = M.closed_form_table(errors, data)
     assert set(cf["kind"]) == {"exact", "first-order"}
-    assert len(cf) == len(errors) - 1  # normalized-clamped has no closed form
-    conc = M.conclusion_table(errors)
+    # no closed form: normalized-clamped, gaussian (clamped), private-bounds and the three centred rows
+    assert len(cf) == len(errors) - 6
+    conc = M.conclusion_table(errors, data)
     assert set(conc["comparison"]) == set(M.COMPARISONS) and len(conc) == len(M.COMPARISONS)
-    row = conc[conc["comparison"] == "source (as written)"].iloc[0]
+    # one relation per comparison, and the split each side used
+    assert conc.groupby("comparison")["relation"].nunique().eq(1).all()
+    assert set(conc["relation"]) == {"replace-one", "add-remove"}
+    row = conc[conc["comparison"] == "replace-one: method 4 vs method 3"].iloc[0]
+    assert row["split"] == "sum 0.94, count 0.06 / all on one release"
     e = errors.set_index(["method", "variant"])["rmse"]
     assert row["rmse_ratio"] == pytest.approx(
-        e[("normalized", "as-written")] / e[("clamped", "as-written")]
+        e[("centred-clamped", "split-opt-half-eps")] / e[("clamped", "as-written")]
     )
     assert isinstance(cf, pd.DataFrame)
 
@@ -417,12 +422,14 @@ def test_conclusion_table_predictions():
     errors = M.error_sweep(data, [1.0], 400, seed=4)
     conc = M.conclusion_table(errors, data)
     assert {"predicted", "z", "rmse_ratio_se"} <= set(conc.columns)
-    src = conc[conc["comparison"] == "source (as written)"].iloc[0]
+    row = conc[conc["comparison"] == "replace-one: clamping alone"].iloc[0]
     x = data[("heights", 1000)][0]
-    expected = 2 * math.sqrt(1 + ((x.mean() - 170.0) / 60.0) ** 2)  # first-order prediction
-    assert src["predicted"] == pytest.approx(expected, rel=1e-3)
-    assert abs(src["z"]) <= 5
-    assert math.isnan(conc[conc["comparison"] == "clamping alone, add-remove"]["predicted"].iloc[0])
+    beta = 60.0 / 1000  # exact: unclamped sqrt(2) beta over the clamped-Laplace RMSE
+    expected = math.sqrt(2) * beta / math.sqrt(M.clamped_laplace_error(float(x.mean()), beta, B)[1])
+    assert row["predicted"] == pytest.approx(expected, rel=1e-9)
+    assert abs(row["z"]) <= 5
+    pb = conc[conc["comparison"] == "replace-one: private vs declared bounds"]
+    assert math.isnan(pb["predicted"].iloc[0])
 
 
 def test_plots_return_figures():
@@ -434,7 +441,20 @@ def test_plots_return_figures():
     data = M.build_data(["heights", "adult-age"], [100], seed=3)
     errors = M.error_sweep(data, [0.5, 1.0], 20, seed=4)
     figs = [
-        M.plot_errors(errors),
+        M.plot_errors(errors, 100, {"heights": B, "adult-age": M.AGE_BOUNDS}),
+        M.plot_clipping_tradeoff(
+            pd.DataFrame(
+                {
+                    "dataset": "heights",
+                    "n": 100,
+                    "lower": A,
+                    "declared_upper": Bh,
+                    **M.clipping_tradeoff(
+                        data[("heights", 100)][0], A, np.linspace(150, 260, 12), 1.0
+                    ),
+                }
+            )
+        ),
         M.plot_closed_form(M.closed_form_table(errors, data)),
         M.plot_conclusion(M.conclusion_table(errors, data)),
         M.plot_resampling_loss(B, [0.1, 1.0], ns=(2, 5)),

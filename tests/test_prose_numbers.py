@@ -93,10 +93,6 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
         ("reference line at 1", "a figure's reference line (definition)"),
         ("the line at 1", "a figure's reference line (definition)"),
         ("average height of 1,000 people", "the source's dataset"),
-        (
-            "this factor of 2",
-            "the ratio of the two calibrations, 2Δ/ε against Δ/ε (derived, not measured)",
-        ),
         ("unused factor of 2", "the same ratio of calibrations"),
         ("The count moves by 1", "a count's sensitivity (definition)"),
         ("(above 1: the second-named", "how the ratios read (definition)"),

@@ -109,6 +109,8 @@ def closed_form_error(
     lo, hi = check_bounds(bounds)
     eps = check_epsilon(epsilon)
     n = check_int(n, "n", minimum=1)
+    if method in ("normalized-clamped", "gaussian", "private-bounds", "centred", "centred-clamped"):
+        return math.nan, math.nan, "none"
     variant = _check_variant(variant)
     delta, beta_n = hi - lo, (hi - lo) / (n * eps)
     if method == "laplace-public-n":
@@ -124,8 +126,6 @@ def closed_form_error(
     if method == "normalized":
         sens = delta if variant == "as-written" else delta / 2
         return (*ratio_first_order_error(mu - (lo + hi) / 2, n, 2 * sens / eps, eps), "first-order")
-    if method == "normalized-clamped":
-        return math.nan, math.nan, "none"
     raise ValueError(f"method must be a sweep method label, got {method!r}")
 
 

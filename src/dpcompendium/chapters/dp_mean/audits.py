@@ -22,6 +22,17 @@ from .estimators import (
     noisy_average_clamped,
     privacy_claim,
 )
+from .modern import (
+    GAUSSIAN_DELTA,
+    MEAN_OFFSET_GUESS,
+    QUANTILES,
+    WIDE_BOUNDS,
+    dp_quantile,
+    noisy_average_centred,
+    noisy_average_gaussian,
+    noisy_average_private_bounds,
+    optimal_count_share,
+)
 
 #: this chapter's id (from its manifest)
 CHAPTER = chapter_id(__name__)
@@ -112,5 +123,71 @@ def audit_specs() -> list[AuditSpec]:
         (empty, one_b),
         lambda v: 0.75 * eps if v == "as-written" else eps,
         "add-remove: D = {} vs D' = {200}",
+    )
+    out += modern_specs()
+    return out
+
+
+def modern_specs() -> list[AuditSpec]:
+    """Today's alternatives, each on a raw pair through its whole pipeline (private bounds included)."""
+    lo, hi = HEIGHT_BOUNDS
+    wide = WIDE_BOUNDS["heights"]
+    eps = 1.0
+    # replace-one: five records at 170 vs one of them moved to the top of the wide domain (moves both the upper
+    # quantile's rank and the clipped sum)
+    d5 = np.full(5, 170.0)
+    d5b = d5.copy()
+    d5b[-1] = wide[1]
+    out = [
+        AuditSpec(
+            "DP quantile (exponential mechanism)",
+            CHAPTER,
+            "core",
+            dp_quantile.privacy_claim(eps, wide),  # type: ignore[attr-defined]
+            (d5, d5b),
+            sample=lambda d, n, g: dp_quantile(d, QUANTILES[1], eps, wide, g, size=n),
+            note="replace-one, q = 0.99 on [0, 300]: D = 5 x 170 vs D' = 4 x 170 + 300",
+        ),
+        AuditSpec(
+            "private-bounds mean",
+            CHAPTER,
+            "core",
+            noisy_average_private_bounds.privacy_claim(eps, wide),  # type: ignore[attr-defined]
+            (d5, d5b),
+            sample=lambda d, n, g: noisy_average_private_bounds(d, eps, wide, g, size=n),
+            note="replace-one, the whole pipeline (two DP quantiles, clipping, clamped Laplace mean) on "
+            "D = 5 x 170 vs D' = 4 x 170 + 300",
+        ),
+    ]
+    n_rec = 10
+    d_a = np.full(n_rec, lo)
+    d_b = d_a.copy()
+    d_b[-1] = hi
+    out.append(
+        AuditSpec(
+            "Gaussian mean (zCDP)",
+            CHAPTER,
+            "core",
+            noisy_average_gaussian.privacy_claim(eps, GAUSSIAN_DELTA, (lo, hi), n_rec),  # type: ignore[attr-defined]
+            (d_a, d_b),
+            sample=lambda d, n, g: noisy_average_gaussian(
+                d, eps, GAUSSIAN_DELTA, (lo, hi), g, size=n
+            ),
+            note=f"replace-one, n = {n_rec}: D = (140,...,140) vs D' = (140,...,140,200)",
+        )
+    )
+    share = optimal_count_share((lo, hi), MEAN_OFFSET_GUESS["heights"])
+    out.append(
+        AuditSpec(
+            "centred mean, optimised split",
+            CHAPTER,
+            "core",
+            noisy_average_centred.privacy_claim(eps, (lo, hi), share),  # type: ignore[attr-defined]
+            (np.array([]), np.array([hi])),
+            sample=lambda d, n, g: noisy_average_centred(
+                d, eps, (lo, hi), g, size=n, count_share=share
+            ),
+            note=f"add-remove, count share {share:.3g}: D = {{}} vs D' = {{200}}",
+        )
     )
     return out

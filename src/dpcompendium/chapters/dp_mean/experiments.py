@@ -26,14 +26,26 @@ from .estimators import (
     noisy_average_normalized,
     noisy_average_resampling,
 )
+from .modern import (
+    BOUNDS_SHARE,
+    GAUSSIAN_DELTA,
+    MEAN_OFFSET_GUESS,
+    WIDE_BOUNDS,
+    noisy_average_centred,
+    noisy_average_gaussian,
+    noisy_average_private_bounds,
+    optimal_count_share,
+)
 
 __all__ = [
     "COMPARISONS",
     "SWEEP_METHODS",
+    "budget_split",
     "build_data",
     "closed_form_table",
     "conclusion_table",
     "error_sweep",
+    "rmse_ratio",
 ]
 
 #: (method label, variant) → (estimator, extra keyword arguments). Labels are the ``method`` column of the tables.
@@ -52,27 +64,68 @@ SWEEP_METHODS: dict[tuple[str, str], tuple[Callable[..., Any], dict[str, Any]]] 
     ),
 }
 
-#: name → (numerator (method, variant), denominator (method, variant), what the RMSE ratio measures).
-COMPARISONS: dict[str, tuple[tuple[str, str], tuple[str, str], str]] = {
-    "source (as written)": (
+SWEEP_METHODS.update(
+    {
+        # replace-one, public n: today's alternatives to method 3
+        ("gaussian", "zcdp"): (noisy_average_gaussian, {"_delta": GAUSSIAN_DELTA}),
+        ("private-bounds", "quantiles"): (noisy_average_private_bounds, {"_domain": "wide"}),
+        # add-remove: method 4 calibrated to Δ/2 with the budget split optimised for a declared |μ − m|
+        ("centred", "split-opt"): (noisy_average_centred, {"_split": "optimal", "clamp": False}),
+        ("centred-clamped", "split-opt"): (noisy_average_centred, {"_split": "optimal"}),
+        # the same run at ε/2 under add-remove: ε under replace-one (a replacement = a removal + an addition)
+        ("centred-clamped", "split-opt-half-eps"): (
+            noisy_average_centred,
+            {"_split": "optimal", "_eps_factor": 0.5},
+        ),
+    }
+)
+
+
+def budget_split(method: str, variant: str, dataset: str, bounds) -> str:
+    """How the row's method splits its ε (the ``split`` column of :func:`conclusion_table`)."""
+    if method == "private-bounds":
+        return f"{BOUNDS_SHARE / 2:.2g} + {BOUNDS_SHARE / 2:.2g} quantiles, {1 - BOUNDS_SHARE:.2g} mean"
+    if method in ("composition", "normalized"):
+        return "sum 0.5, count 0.5"
+    if method.startswith("centred"):
+        c = optimal_count_share(bounds, MEAN_OFFSET_GUESS[dataset])
+        return f"sum {1 - c:.2f}, count {c:.2f}"
+    return "all on one release"
+
+
+#: name → (numerator (method, variant), denominator (method, variant), the one neighbour relation both sides
+#: are private under at the same ε, what the RMSE ratio measures).
+COMPARISONS: dict[str, tuple[tuple[str, str], tuple[str, str], str, str]] = {
+    "add-remove: as written vs own calibration": (
         ("normalized", "as-written"),
-        ("clamped", "as-written"),
-        "the source's comparison: add-remove, Lap(2Δ/ε) on the centred sum vs replace-one, true count",
+        ("centred", "split-opt"),
+        "add-remove",
+        "method 4 as written (Lap(2Δ/ε), ε/2 + ε/2, spends ¾ε) vs calibrated to Δ/2 with the optimised split",
     ),
-    "matched eps, different neighbours": (
+    "add-remove: even vs optimised split": (
         ("normalized", "corrected"),
-        ("clamped", "as-written"),
-        "normalization with its own sensitivity Δ/2 vs clamping; still add-remove vs replace-one",
+        ("centred", "split-opt"),
+        "add-remove",
+        "method 4 calibrated to Δ/2: ε/2 + ε/2 vs the split optimised for a declared |μ − m|",
     ),
-    "clamping alone, replace-one": (
+    "replace-one: method 4 vs method 3": (
+        ("centred-clamped", "split-opt-half-eps"),
+        ("clamped", "as-written"),
+        "replace-one",
+        "the source's comparison at one relation: method 4 (optimised split, clamped) at ε/2 under add-remove, "
+        "hence ε under replace-one, vs method 3 at ε",
+    ),
+    "replace-one: clamping alone": (
         ("laplace-public-n", "as-written"),
         ("clamped", "as-written"),
+        "replace-one",
         "same noise Lap(Δ/(nε)) with public n, without vs with clamping",
     ),
-    "clamping alone, add-remove": (
-        ("normalized", "corrected"),
-        ("normalized-clamped", "corrected"),
-        "corrected normalization without vs with clamping",
+    "replace-one: private vs declared bounds": (
+        ("private-bounds", "quantiles"),
+        ("clamped", "as-written"),
+        "replace-one",
+        "bounds from two DP quantiles (a share of ε) vs bounds declared in advance",
     ),
 }
 
@@ -98,7 +151,16 @@ def _error_cell(
     x, bounds = data[(dataset, n)]
     method, variant = estimator.split("/")
     func, kwargs = SWEEP_METHODS[(method, variant)]
-    est = np.asarray(func(x, epsilon, bounds, rng, size=reps, **kwargs))
+    kwargs = dict(kwargs)
+    epsilon = epsilon * kwargs.pop("_eps_factor", 1.0)
+    if kwargs.pop("_domain", None) == "wide":
+        bounds = WIDE_BOUNDS[dataset]
+    if kwargs.pop("_split", None) == "optimal":
+        kwargs["count_share"] = optimal_count_share(bounds, MEAN_OFFSET_GUESS[dataset])
+    if "_delta" in kwargs:
+        est = np.asarray(func(x, epsilon, kwargs.pop("_delta"), bounds, rng, size=reps, **kwargs))
+    else:
+        est = np.asarray(func(x, epsilon, bounds, rng, size=reps, **kwargs))
     return pd.DataFrame({"rep": np.arange(reps), "error": est - x.mean()})
 
 
@@ -171,8 +233,22 @@ def closed_form_table(errors: pd.DataFrame, data: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def rmse_ratio(
+    errors: pd.DataFrame, num: tuple[str, str], den: tuple[str, str], min_n_eps: float = 0.0
+) -> pd.DataFrame:
+    """RMSE of ``num`` over RMSE of ``den`` ((method, variant) pairs of :func:`error_sweep`) per dataset, n and ε,
+    on the cells with nε ≥ ``min_n_eps``. Columns: dataset, n, epsilon, ratio. (Use it for ratios that are not a
+    comparison within one relation, e.g. the source's own.)"""
+    rm = errors.set_index(["dataset", "n", "epsilon", "method", "variant"])["rmse"]
+    levels = ("method", "variant")
+    r = (rm.xs(tuple(num), level=levels) / rm.xs(tuple(den), level=levels)).rename("ratio")
+    r = r.reset_index()
+    return r[r["n"] * r["epsilon"] >= min_n_eps].reset_index(drop=True)
+
+
 def conclusion_table(errors: pd.DataFrame, data: dict | None = None) -> pd.DataFrame:
-    """RMSE ratio numerator/denominator for every comparison of :data:`COMPARISONS` (> 1: denominator wins).
+    """RMSE ratio numerator/denominator for every comparison of :data:`COMPARISONS` (> 1: denominator wins), with
+    the one neighbour relation of the comparison (``relation``) and each side's budget split (``split``).
 
     ``rmse_ratio_se``: delta-method standard error from the two cells' MSE standard errors (independent streams).
     With ``data``, ``predicted`` is the ratio of closed-form RMSEs (NaN where a side has none) and
@@ -181,7 +257,7 @@ def conclusion_table(errors: pd.DataFrame, data: dict | None = None) -> pd.DataF
     idx = ["dataset", "n", "epsilon"]
     table = errors.set_index([*idx, "method", "variant"])
     frames = []
-    for name, (num, den, _) in COMPARISONS.items():
+    for name, (num, den, relation, _) in COMPARISONS.items():
         a = table.xs(num, level=("method", "variant"))
         b = table.xs(den, level=("method", "variant"))
         ratio = (a["rmse"] / b["rmse"]).rename("rmse_ratio").to_frame()
@@ -198,6 +274,13 @@ def conclusion_table(errors: pd.DataFrame, data: dict | None = None) -> pd.DataF
                 pred.append(float(np.sqrt(m1 / m2)))
             ratio["predicted"] = pred
             ratio["z"] = (ratio["rmse_ratio"] - ratio["predicted"]) / ratio["rmse_ratio_se"]
+        if data is not None:
+            ratio["split"] = [
+                f"{budget_split(*num, r.dataset, data[(r.dataset, r.n)][1])} / "
+                f"{budget_split(*den, r.dataset, data[(r.dataset, r.n)][1])}"
+                for r in ratio.itertuples(index=False)
+            ]
+        ratio.insert(0, "relation", relation)
         ratio.insert(0, "comparison", name)
         frames.append(ratio)
     return pd.concat(frames, ignore_index=True)

@@ -1,0 +1,386 @@
+"""What a practitioner would use today for a DP average: private bounds, a Gaussian (zCDP) mean, a centred
+add-remove mean with an optimised budget split, and the minimax lower bound they are measured against.
+
+- :func:`dp_quantile`: the exponential-mechanism quantile of Smith {cite}`dpmean_smith2011privacy` on a wide
+  public domain [A, B]: the gap between sorted points i and i+1 is chosen with probability ∝
+  width·exp(−ε|i − qn|/2), then a point uniformly in it. Replace-one, public n: the rank utility has sensitivity
+  1, so one quantile is ε-DP.
+- :func:`noisy_average_private_bounds`: a share of ε buys two DP quantiles [l, u]; the data are clipped to [l, u]
+  and the rest of ε goes to a clamped Laplace mean with sensitivity (u − l)/n. ε-DP by basic composition,
+  replace-one with public n.
+- :func:`noisy_average_gaussian`: clip, then N(0, σ²) with σ = Δ/(n√(2ρ)) (ρ-zCDP {cite}`bun2016concentrated`),
+  ρ chosen so that ρ-zCDP implies (ε, δ)-DP (:func:`dpcompendium.core.accounting.zcdp_epsilon`).
+- :func:`noisy_average_centred`: method 4 calibrated to its own sensitivity Δ/2 under add-remove, with a share
+  ``count_share`` of ε on the count; :func:`optimal_count_share` minimizes its first-order MSE for a declared
+  (public, data-independent) guess r₀ of |μ − m|.
+- :func:`minimax_lower_bound`: max over k of (kΔ/2n)/(1 + e^{kε}) (two-point method with group privacy): no
+  ε-DP estimator has a worst-case mean absolute error below it {cite}`dpmean_kamath2020primer`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import optimize
+
+from ...core.accounting import gaussian_rho, zcdp_epsilon
+from ...core.privacy import PrivacyClaim
+from ...core.validation import check_bounds, check_delta, check_epsilon, check_in_domain, check_int
+from .estimators import _inputs, _out, _shape
+
+__all__ = [
+    "BOUNDS_SHARE",
+    "GAUSSIAN_DELTA",
+    "MEAN_OFFSET_GUESS",
+    "QUANTILES",
+    "WIDE_BOUNDS",
+    "centred_first_order_rmse",
+    "clipping_tradeoff",
+    "dp_quantile",
+    "gaussian_mean_sigma",
+    "minimax_lower_bound",
+    "noisy_average_centred",
+    "noisy_average_gaussian",
+    "noisy_average_private_bounds",
+    "optimal_count_share",
+    "quantile_interval_probabilities",
+    "rho_for_epsilon",
+]
+
+#: wide public domains the private bounds are searched in (declared, never taken from the rows): heights of
+#: people in [0, 300] cm, ages in [0, 150] years
+WIDE_BOUNDS: dict[str, tuple[float, float]] = {"heights": (0.0, 300.0), "adult-age": (0.0, 150.0)}
+#: the quantiles the private-bounds mean clips to, and the share of ε they spend (half each)
+QUANTILES: tuple[float, float] = (0.01, 0.99)
+BOUNDS_SHARE = 0.2
+#: δ of the Gaussian (zCDP) mean: δ·n ≤ 0.01 for n up to 10⁴
+GAUSSIAN_DELTA = 1e-6
+#: declared guess r₀ of |μ − m| (distance of the mean from the centre of the declared bounds) that sets the
+#: add-remove budget split; public and data-independent: the source's height generator is centred at m = 170 cm
+#: (r₀ = 0.5 cm allows for sampling), US adults' mean age (about 38 in the 1994 census population) is about 15
+#: years below the centre 53.5 of [17, 90]
+MEAN_OFFSET_GUESS: dict[str, float] = {"heights": 0.5, "adult-age": 15.0}
+
+
+# ------------------------------------------------------------------------------------------------ DP quantile
+def _check_q(q: Any) -> float:
+    if not (isinstance(q, int | float | np.floating) and 0.0 <= float(q) <= 1.0):
+        raise ValueError(f"q must be a number in [0, 1], got {q!r}")
+    return float(q)
+
+
+def quantile_interval_probabilities(
+    x: ArrayLike, q: float, epsilon: float, domain: Any
+) -> tuple[np.ndarray, np.ndarray]:
+    """(edges, probabilities) of Smith's exponential mechanism: gap i = [z_i, z_{i+1}] of the sorted points
+    padded with the domain ends has probability ∝ (z_{i+1} − z_i)·exp(−ε|i − qn|/2), i = 0..n."""
+    eps = check_epsilon(epsilon)
+    lo, hi = check_bounds(domain, "domain")
+    arr = np.sort(check_in_domain(x, (lo, hi), "x"))
+    q = _check_q(q)
+    n = arr.size
+    edges = np.concatenate([[lo], arr, [hi]])
+    width = np.diff(edges)
+    with np.errstate(divide="ignore"):
+        logw = np.log(width) - eps * np.abs(np.arange(n + 1) - q * n) / 2.0
+    logw -= logw.max()
+    p = np.exp(logw)
+    return edges, p / p.sum()
+
+
+def dp_quantile(
+    x: ArrayLike,
+    q: float,
+    epsilon: float,
+    domain: Any,
+    rng: np.random.Generator,
+    size: int | tuple[int, ...] | None = None,
+) -> np.ndarray | float:
+    """The q-quantile of ``x`` by the exponential mechanism {cite}`dpmean_smith2011privacy`, ε-DP under
+    replace-one with public n (the utility −|i − qn| of a gap changes by at most 1 when one record moves).
+    ``domain``: the public range [A, B] that holds every record and the output."""
+    edges, p = quantile_interval_probabilities(x, q, epsilon, domain)
+    shape = _shape(size)
+    i = rng.choice(p.size, size=shape, p=p)
+    return _out(edges[i] + rng.random(shape) * (edges[i + 1] - edges[i]))
+
+
+def _claim_quantile(epsilon: float, domain: Any) -> PrivacyClaim:
+    eps = check_epsilon(epsilon)
+    lo, hi = check_bounds(domain, "domain")
+    return PrivacyClaim(
+        "DP quantile (exponential mechanism)",
+        "replace-one",
+        "rank utility: 1",
+        eps,
+        conditions=(f"records and output in the public domain [{lo:g}, {hi:g}]", "n public"),
+    )
+
+
+dp_quantile.privacy_claim = _claim_quantile  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------------------------- private-bounds mean
+def _clipped_sums(
+    sorted_x: np.ndarray, csum: np.ndarray, lo: np.ndarray, hi: np.ndarray
+) -> np.ndarray:
+    """Σ clip(x, lo_r, hi_r) for every r, from the sorted data and its prefix sums (O(log n) per r)."""
+    n = sorted_x.size
+    i = np.searchsorted(sorted_x, lo, side="left")  # records below lo
+    j = np.searchsorted(sorted_x, hi, side="right")  # records at most hi
+    j = np.maximum(j, i)
+    return lo * i + (csum[j] - csum[i]) + hi * (n - j)
+
+
+def noisy_average_private_bounds(
+    x: ArrayLike,
+    epsilon: float,
+    domain: Any,
+    rng: np.random.Generator,
+    size: int | tuple[int, ...] | None = None,
+    *,
+    quantiles: tuple[float, float] = QUANTILES,
+    bounds_share: float = BOUNDS_SHARE,
+) -> np.ndarray | float:
+    """Private bounds, then a clamped Laplace mean: [l, u] = two DP quantiles (:func:`dp_quantile`, each at
+    ε·share/2, sorted), y = Π_[l,u]((Σ clip(xᵢ, l, u) + Lap((u − l)/ε₂))/n), ε₂ = ε(1 − share).
+
+    ε-DP under replace-one with public n ≥ 1 (basic composition; the second step's sensitivity u − l is set by
+    the first step's output, so it is adaptive composition {cite}`dwork2014algorithmic`). ``domain``: the wide
+    public range every record lies in; only it is declared.
+    """
+    arr, eps, lo, hi = _inputs(x, epsilon, domain, rng)
+    q_lo, q_hi = (_check_q(q) for q in quantiles)
+    if not 0.0 < bounds_share < 1.0:
+        raise ValueError(f"bounds_share must be in (0, 1), got {bounds_share!r}")
+    n = arr.size
+    if n == 0:
+        raise ValueError("x must hold at least one record (n public, n >= 1)")
+    shape = _shape(size)
+    e_q = eps * bounds_share / 2.0
+    l1 = np.asarray(dp_quantile(arr, q_lo, e_q, (lo, hi), rng, size=shape), dtype=float)
+    u1 = np.asarray(dp_quantile(arr, q_hi, e_q, (lo, hi), rng, size=shape), dtype=float)
+    left, right = np.minimum(l1, u1), np.maximum(l1, u1)
+    sorted_x = np.sort(arr)
+    csum = np.concatenate([[0.0], np.cumsum(sorted_x)])
+    s = _clipped_sums(sorted_x, csum, left, right)
+    e2 = eps * (1.0 - bounds_share)
+    y = (s + rng.laplace(0.0, 1.0, size=shape) * (right - left) / e2) / n
+    return _out(np.clip(y, left, right))
+
+
+def _claim_private_bounds(
+    epsilon: float, domain: Any, bounds_share: float = BOUNDS_SHARE
+) -> PrivacyClaim:
+    eps = check_epsilon(epsilon)
+    lo, hi = check_bounds(domain, "domain")
+    return PrivacyClaim(
+        "private-bounds mean",
+        "replace-one",
+        "each quantile: rank 1; clipped sum: u - l (the private bounds)",
+        eps,
+        conditions=(
+            f"records in the public domain [{lo:g}, {hi:g}]",
+            "n >= 1 public (replace-one)",
+            f"budget: {bounds_share / 2:.3g} eps per quantile, {1 - bounds_share:.3g} eps for the mean",
+        ),
+    )
+
+
+noisy_average_private_bounds.privacy_claim = _claim_private_bounds  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------------------------------- Gaussian (zCDP)
+def rho_for_epsilon(epsilon: float, delta: float) -> float:
+    """The largest ρ whose zCDP guarantee converts to (ε, δ)-DP (:func:`~dpcompendium.core.accounting.zcdp_epsilon`,
+    inverted by Brent's method)."""
+    eps, d = check_epsilon(epsilon), check_delta(delta)
+    if d <= 0:
+        raise ValueError(f"delta must be > 0 for a Gaussian mean, got {delta!r}")
+    lo, hi = eps * eps * 1e-6, eps * eps
+    while zcdp_epsilon(lo, d) > eps:
+        lo /= 100.0
+    while zcdp_epsilon(hi, d) < eps:
+        hi *= 4.0
+    return float(
+        optimize.brentq(lambda r: zcdp_epsilon(r, d) - eps, lo, hi, xtol=lo * 1e-6, rtol=1e-12)
+    )
+
+
+def gaussian_mean_sigma(n: int, epsilon: float, delta: float, bounds: Any) -> float:
+    """σ = Δ/(n√(2ρ)) with ρ = :func:`rho_for_epsilon` (ε, δ): the noise sd on the mean of n values in [a, b]."""
+    n = check_int(n, "n", minimum=1)
+    lo, hi = check_bounds(bounds)
+    rho = rho_for_epsilon(epsilon, delta)
+    return (hi - lo) / (n * math.sqrt(2.0 * rho))
+
+
+def noisy_average_gaussian(
+    x: ArrayLike,
+    epsilon: float,
+    delta: float,
+    bounds: Any,
+    rng: np.random.Generator,
+    size: int | tuple[int, ...] | None = None,
+    *,
+    clamp: bool = True,
+) -> np.ndarray | float:
+    """Gaussian mean: Π_[a,b](μ + N(0, σ²)), σ = :func:`gaussian_mean_sigma`. ρ-zCDP with ρ = Δ²/(2(nσ)²)
+    (:func:`~dpcompendium.core.accounting.gaussian_rho`), hence (ε, δ)-DP, under replace-one with public n ≥ 1.
+    ``clamp=False``: the plain Gaussian average (variance σ²)."""
+    arr, eps, lo, hi = _inputs(x, epsilon, bounds, rng)
+    n = arr.size
+    if n == 0:
+        raise ValueError("x must hold at least one record (n public, n >= 1)")
+    sigma = gaussian_mean_sigma(n, eps, delta, (lo, hi))
+    y = arr.mean() + sigma * rng.standard_normal(_shape(size))
+    return _out(np.clip(y, lo, hi) if clamp else y)
+
+
+def _claim_gaussian(epsilon: float, delta: float, bounds: Any, n: int = 1) -> PrivacyClaim:
+    eps, d = check_epsilon(epsilon), check_delta(delta)
+    lo, hi = check_bounds(bounds)
+    sigma = gaussian_mean_sigma(n, eps, d, (lo, hi))
+    rho = gaussian_rho(sigma, sensitivity=(hi - lo) / n)
+    return PrivacyClaim(
+        "Gaussian mean (zCDP)",
+        "replace-one",
+        f"mean: (b - a)/n = {(hi - lo) / n:g} (l2 = l1 for one number)",
+        eps,
+        d,
+        conditions=(f"{rho:.4g}-zCDP, converted to (eps, delta)-DP", "n >= 1 public (replace-one)"),
+    )
+
+
+noisy_average_gaussian.privacy_claim = _claim_gaussian  # type: ignore[attr-defined]
+
+
+# ----------------------------------------------------------------------------- centred mean, optimised split
+def optimal_count_share(bounds: Any, mean_offset: float) -> float:
+    """The share c of ε on the count that minimizes the first-order MSE of :func:`noisy_average_centred`,
+    2[(Δ/2)²/((1−c)ε)² + r₀²/(cε)²]/n²: c = r₀^{2/3}/((Δ/2)^{2/3} + r₀^{2/3}). ``mean_offset`` r₀ is a declared
+    guess of |μ − m|, never read from the data."""
+    lo, hi = check_bounds(bounds)
+    if not (
+        isinstance(mean_offset, int | float | np.floating) and 0 < mean_offset <= (hi - lo) / 2
+    ):
+        raise ValueError(f"mean_offset must be in (0, {(hi - lo) / 2:g}], got {mean_offset!r}")
+    a, r = ((hi - lo) / 2) ** (2 / 3), float(mean_offset) ** (2 / 3)
+    return r / (a + r)
+
+
+def centred_first_order_rmse(
+    mu: float, n: int, epsilon: float, bounds: Any, count_share: float
+) -> float:
+    """First-order RMSE of :func:`noisy_average_centred` (unclamped): √2·√((Δ/2)²/ε_s² + (μ − m)²/ε_c²)/n with
+    ε_s = (1 − c)ε, ε_c = cε (the noisy-ratio expansion of :mod:`~dpcompendium.chapters.dp_mean.analysis`)."""
+    lo, hi = check_bounds(bounds)
+    eps = check_epsilon(epsilon)
+    e_s, e_c = (1 - count_share) * eps, count_share * eps
+    m = (lo + hi) / 2
+    return math.sqrt(2.0 * (((hi - lo) / 2 / e_s) ** 2 + ((mu - m) / e_c) ** 2)) / n
+
+
+def noisy_average_centred(
+    x: ArrayLike,
+    epsilon: float,
+    bounds: Any,
+    rng: np.random.Generator,
+    size: int | tuple[int, ...] | None = None,
+    *,
+    count_share: float = 0.5,
+    clamp: bool = True,
+) -> np.ndarray | float:
+    """Method 4 calibrated to its own sensitivity: (Σ(xᵢ − m) + Lap((Δ/2)/ε_s))/(n + Lap(1/ε_c)) + m, or m when
+    the noisy count is ≤ 1; ε_s = (1 − c)ε, ε_c = cε, c = ``count_share``; clamped to [a, b] (post-processing).
+
+    ε-DP under add-remove (sensitivities Δ/2 and 1, basic composition), hence 2ε-DP under replace-one (a
+    replacement is a removal and an addition). c = ½ is method 4 corrected; :func:`optimal_count_share` gives c
+    for a declared guess of |μ − m|."""
+    arr, eps, lo, hi = _inputs(x, epsilon, bounds, rng)
+    if not 0.0 < count_share < 1.0:
+        raise ValueError(f"count_share must be in (0, 1), got {count_share!r}")
+    shape = _shape(size)
+    mid = (lo + hi) / 2
+    e_s, e_c = (1 - count_share) * eps, count_share * eps
+    noisy_s = float(np.sum(arr - mid)) + rng.laplace(0.0, (hi - lo) / 2 / e_s, size=shape)
+    noisy_c = arr.size + rng.laplace(0.0, 1.0 / e_c, size=shape)
+    safe = np.where(noisy_c <= 1.0, 1.0, noisy_c)
+    y = np.where(noisy_c <= 1.0, mid, noisy_s / safe + mid)
+    return _out(np.clip(y, lo, hi) if clamp else y)
+
+
+def _claim_centred(
+    epsilon: float, bounds: Any, count_share: float = 0.5, neighbours: str = "add-remove"
+) -> PrivacyClaim:
+    eps = check_epsilon(epsilon)
+    lo, hi = check_bounds(bounds)
+    split = f"split: {1 - count_share:.3g} eps on the sum, {count_share:.3g} eps on the count"
+    if neighbours == "replace-one":
+        return PrivacyClaim(
+            "centred mean (own calibration)",
+            "replace-one",
+            f"a replacement = a removal + an addition: 2 x (centred sum (b - a)/2 = {(hi - lo) / 2:g}; count 1)",
+            2 * eps,
+            conditions=(split, f"run at add-remove eps = {eps:g}"),
+        )
+    if neighbours != "add-remove":
+        raise ValueError(f"neighbours must be one of add-remove|replace-one, got {neighbours!r}")
+    return PrivacyClaim(
+        "centred mean (own calibration)",
+        "add-remove",
+        f"centred sum: (b - a)/2 = {(hi - lo) / 2:g}; count: 1",
+        eps,
+        conditions=(split,),
+    )
+
+
+noisy_average_centred.privacy_claim = _claim_centred  # type: ignore[attr-defined]
+
+
+# ----------------------------------------------------------------------------------------------- lower bound
+def minimax_lower_bound(
+    n: int, epsilon: float, bounds: Any, neighbours: str = "replace-one"
+) -> float:
+    """max_{1≤k≤n} (kΔ/2n)/(1 + e^{kε'}), ε' = ε (replace-one) or 2ε (add-remove): a lower bound on
+    max_D E|M(D) − μ(D)| (hence on the worst-case RMSE) of every ε-DP M on [a, b]^n.
+
+    Two-point method: D₀ = (a,…,a), D₁ with k records moved to b are k replacements apart, so
+    P_{D₁}(A) ≥ e^{−kε}P_{D₀}(A) (group privacy); with A = {M closer to μ(D₀)} one of the two errors is ≥ kΔ/2n
+    with probability ≥ 1/(1 + e^{kε}). It is Θ(Δ/(nε)) for n ≥ 1/ε (k ≈ 1.28/ε gives ≈ 0.139Δ/(nε)). Add-remove
+    ε-DP implies replace-one 2ε-DP, hence ε' = 2ε there {cite}`dpmean_kamath2020primer`."""
+    n = check_int(n, "n", minimum=1)
+    eps = check_epsilon(epsilon)
+    lo, hi = check_bounds(bounds)
+    if neighbours not in ("replace-one", "add-remove"):
+        raise ValueError(f"neighbours must be one of replace-one|add-remove, got {neighbours!r}")
+    e = eps * (2.0 if neighbours == "add-remove" else 1.0)
+    k = np.arange(1, n + 1, dtype=float)
+    with np.errstate(over="ignore"):
+        vals = k * (hi - lo) / (2.0 * n) / (1.0 + np.exp(np.minimum(k * e, 700.0)))
+    return float(vals.max())
+
+
+# ------------------------------------------------------------------------------------ clipping-range trade-off
+def clipping_tradeoff(
+    x: ArrayLike, lower: float, uppers: ArrayLike, epsilon: float
+) -> dict[str, np.ndarray]:
+    """Bias, noise sd and RMSE of the Laplace mean of ``x`` clipped to [lower, u] for every u of ``uppers``:
+    bias = mean(clip(x)) − mean(x), sd = √2·(u − lower)/(nε), rmse = √(bias² + sd²) (exact for the unclamped
+    Laplace average with public n)."""
+    arr = np.asarray(x, dtype=float)
+    if arr.ndim != 1 or arr.size == 0 or not np.isfinite(arr).all():
+        raise ValueError(f"x must be a non-empty finite 1-D array, got shape {arr.shape}")
+    eps = check_epsilon(epsilon)
+    u = np.asarray(uppers, dtype=float)
+    if u.ndim != 1 or not (u > lower).all():
+        raise ValueError(f"uppers must be a 1-D array of values > lower = {lower:g}")
+    srt = np.sort(arr)
+    csum = np.concatenate([[0.0], np.cumsum(srt)])
+    lo = np.full_like(u, float(lower))
+    bias = _clipped_sums(srt, csum, lo, u) / arr.size - arr.mean()
+    sd = math.sqrt(2.0) * (u - lower) / (arr.size * eps)
+    return {"upper": u, "bias": bias, "sd": sd, "rmse": np.sqrt(bias**2 + sd**2)}
