@@ -216,7 +216,8 @@ def test_greedy_hierarchy_weights_and_least_squares():
     starts[[0, 2, 3, 7, 9]] = True
     pieces = dw.workload_pieces(w)
     nb, pq, pa, pb, pw = dw._reduce_pieces(pieces, starts)
-    lo, hi, weight, parent, leaf, _err = dw.greedy_hierarchy(nb, pq, pa, pb, pw)
+    tree = dw.greedy_hierarchy(nb, pq, pa, pb, pw)
+    lo, hi, weight = tree.lo, tree.hi, tree.weight
     # every bucket's path weights sum to 1
     for bucket in range(nb):
         on_path = (lo <= bucket) & (bucket < hi)
@@ -226,11 +227,11 @@ def test_greedy_hierarchy_weights_and_least_squares():
     a = np.zeros((meas.sum(), nb))
     for row, v in enumerate(np.flatnonzero(meas)):
         a[row, lo[v] : hi[v]] = weight[v]
-    y = rng.normal(size=a.shape[0])
-    want = np.linalg.pinv(a) @ y
-    full_y = np.zeros(weight.size)
-    full_y[meas] = y
-    got = dw._tree_least_squares(lo, hi, weight, parent, leaf, nb, full_y)
+    y = rng.normal(size=(3, a.shape[0]))
+    want = y @ np.linalg.pinv(a).T
+    full_y = np.zeros((3, weight.size))
+    full_y[:, meas] = y
+    got = dw.tree_least_squares(tree, full_y)
     np.testing.assert_allclose(got, want, atol=1e-9)
     # the reduced workload: query (2, 9) covers buckets 1 [2,3), 2 [3,7) fully, 3 [7,9) fully, 4 [9,11) half
     sel = pq == 1
