@@ -91,17 +91,18 @@ def test_identity_closed_form_detects_wrong_scale():
 # ----------------------------------------------------------------------------------------------------- baselines
 @pytest.mark.parametrize("method", list(H.METHODS))
 def test_shapes_determinism_and_validation(method):
-    out1 = H.release(method, X64, 1.0, np.random.default_rng(3), size=4)
-    out2 = H.release(method, X64, 1.0, np.random.default_rng(3), size=4)
+    kw = {"workload": H.all_prefixes(64)} if method in H.WORKLOAD_METHODS else {}
+    out1 = H.release(method, X64, 1.0, np.random.default_rng(3), size=4, **kw)
+    out2 = H.release(method, X64, 1.0, np.random.default_rng(3), size=4, **kw)
     assert out1.shape == (4, 64)
     np.testing.assert_array_equal(out1, out2)
-    assert H.release(method, X64, 1.0, np.random.default_rng(3)).shape == (64,)
+    assert H.release(method, X64, 1.0, np.random.default_rng(3), **kw).shape == (64,)
     with pytest.raises(ValueError, match="epsilon must be finite and > 0"):
-        H.release(method, X64, 0.0, np.random.default_rng(3))
+        H.release(method, X64, 0.0, np.random.default_rng(3), **kw)
     with pytest.raises(ValueError, match="x must be a histogram of counts >= 0"):
-        H.release(method, -X64 - 1, 1.0, np.random.default_rng(3))
+        H.release(method, -X64 - 1, 1.0, np.random.default_rng(3), **kw)
     with pytest.raises(ValueError, match=r"rng must be a numpy\.random\.Generator"):
-        H.release(method, X64, 1.0, 42)
+        H.release(method, X64, 1.0, 42, **kw)
 
 
 def test_uniform_total_is_unbiased(rng):
@@ -394,7 +395,7 @@ def test_privacy_claims():
     with pytest.raises(ValueError, match="variant must be 'private' for method ahp"):
         H.privacy_claim("ahp", 1.0, "as-written")
     with pytest.raises(ValueError, match="method must be one of"):
-        H.privacy_claim("dawa", 1.0)
+        H.privacy_claim("mwem", 1.0)
 
 
 # ---------------------------------------------------------------------------------------------- experiment
@@ -439,7 +440,7 @@ def test_run_comparison_is_reproducible_across_n_jobs():
 
 def test_release_rejects_unknown():
     with pytest.raises(ValueError, match="method must be one of"):
-        H.release("dawa", X_SMALL, 1.0, np.random.default_rng(0))
+        H.release("mwem", X_SMALL, 1.0, np.random.default_rng(0))
     with pytest.raises(ValueError, match="variant must be 'private' for method identity"):
         H.release("identity", X_SMALL, 1.0, np.random.default_rng(0), variant="as-written")
 
@@ -478,7 +479,7 @@ def test_parameter_grid_shape():
     )
     assert list(grid["k"]) == [2, 4] and (grid["reps"] == 3).all() and (grid["mse"] > 0).all()
     with pytest.raises(ValueError, match="method must be one of"):
-        H.parameter_grid(X64, "dawa", 1.0, wl, {"k": [2]}, 3, 5)
+        H.parameter_grid(X64, "mwem", 1.0, wl, {"k": [2]}, 3, 5)
 
 
 def test_grouping_loss_per_bin_matches_pairwise():

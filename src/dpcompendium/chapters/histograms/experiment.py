@@ -21,7 +21,17 @@ from ...core.rng import make_rng
 from ...core.validation import check_int
 from ..registry import chapter_id
 from ._common import group_means
-from .baselines import ahp, hierarchical, identity, php, php_levelwise, uniform
+from .baselines import (
+    ahp,
+    dawa,
+    hierarchical,
+    identity,
+    least_squares,
+    php,
+    php_levelwise,
+    privelet,
+    uniform,
+)
 from .sampling_grouping import (
     SG_VARIANTS,
     assign_groups,
@@ -34,6 +44,7 @@ from .workloads import scaled_l1, workload_mse
 __all__ = [
     "METHODS",
     "METHOD_VARIANTS",
+    "WORKLOAD_METHODS",
     "baseline_brackets",
     "check_method",
     "claim_table",
@@ -49,10 +60,16 @@ METHODS = {
     "identity": identity,
     "uniform": uniform,
     "hierarchical": hierarchical,
+    "privelet": privelet,
+    "least_squares": least_squares,
+    "dawa": dawa,
     "ahp": ahp,
     "php": php,
     "sampling_grouping": sampling_grouping,
 }
+
+#: Methods that read the workload (``workload=`` is passed by :func:`run_comparison`).
+WORKLOAD_METHODS = ("least_squares", "dawa")
 
 #: Variants per method: ``php`` is the authors' procedure (``private``) or a level-wise reading that is not theirs;
 #: ``sampling_grouping`` variants are ``"<centres>[:<S5 reading>]"``; every other method has ``private`` only.
@@ -119,7 +136,10 @@ def _cell(
 ) -> list[dict[str, Any]]:
     method, variant = label.split("/", 1)
     x = histograms[dataset]
-    est = release(method, x, epsilon, rng, variant=variant, size=reps, **params.get(method, {}))
+    kw = dict(params.get(method, {}))
+    if method in WORKLOAD_METHODS:
+        kw["workload"] = workloads[dataset]
+    est = release(method, x, epsilon, rng, variant=variant, size=reps, **kw)
     rows = _error_rows(workloads[dataset], x, est)
     return [{"method": method, "variant": variant, **row} for row in rows]
 
