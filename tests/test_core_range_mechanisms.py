@@ -261,3 +261,20 @@ def test_dawa_claims():
         dw.dawa_claim(1.0, calibration="x")
     with pytest.raises(ValueError, match="ratio"):
         dw.dawa(np.ones(4), 1.0, np.random.default_rng(0), workload=_all_ranges(4), ratio=1.0)
+
+
+@pytest.mark.parametrize(("n", "m"), [(30, 10), (30, 80), (50, 20), (7, 3), (12, 40)])
+def test_prefix_least_squares_is_the_pseudo_inverse(n, m):
+    """The sparse interval-graph solver (1-D, large workloads) returns exactly A⁺y, including ranges that start
+    at 0 or end at n, repeated ranges and cells no range covers."""
+    rng = np.random.default_rng(n * 100 + m)
+    lo = rng.integers(0, n, size=m)
+    hi = np.minimum(lo + rng.integers(1, n // 2 + 1, size=m), n)
+    lo[0], hi[-1] = 0, n
+    lo = np.append(lo, lo[1])
+    hi = np.append(hi, hi[1])  # a repeated range
+    q = RangeQueries.half_open(n, lo, hi)
+    y = rng.normal(size=(3, q.m))
+    got = rm._prefix_least_squares(q, y)
+    want = y @ np.linalg.pinv(q.matrix()).T
+    np.testing.assert_allclose(got, want, atol=1e-10)
