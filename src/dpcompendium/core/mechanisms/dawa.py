@@ -401,8 +401,8 @@ class GreedyTree:
     """DAWA's weighted hierarchy over ``nb`` buckets (:func:`greedy_hierarchy`). Nodes are listed level by level
     (root first, each level in increasing position): block [``lo``, ``hi``), ``depth``, ``parent`` (−1 for the
     root), ``left`` (index of the left child, the right one follows; −1 for a leaf), ``weight`` of the node's own
-    total query (0: not measured; a leaf's is the product of the shares passed down to it) and ``err``, the expected
-    squared workload error per unit noise variance of the chosen weights."""
+    total query (0: not measured; a leaf's is the product of the shares passed down to it) and ``err``, per root, the
+    expected squared workload error per unit noise variance of the chosen weights."""
 
     nb: int
     lo: np.ndarray
@@ -411,7 +411,7 @@ class GreedyTree:
     parent: np.ndarray
     left: np.ndarray
     weight: np.ndarray
-    err: float
+    err: np.ndarray
 
     @property
     def leaf(self) -> np.ndarray:
@@ -419,7 +419,13 @@ class GreedyTree:
 
 
 def greedy_hierarchy(
-    nb: int, pq: np.ndarray, pa: np.ndarray, pb: np.ndarray, pw: np.ndarray
+    nb: int,
+    pq: np.ndarray,
+    pa: np.ndarray,
+    pb: np.ndarray,
+    pw: np.ndarray,
+    *,
+    roots: np.ndarray | None = None,
 ) -> GreedyTree:
     """The weighted binary hierarchy of DAWA's step 2 over ``nb`` buckets for the reduced workload pieces
     (query ``pq``, buckets ``pa`` … ``pb``, weight ``pw``; :func:`workload_pieces` reduced to buckets).
@@ -427,16 +433,22 @@ def greedy_hierarchy(
     A node's left child takes ⌊size/2⌋ of its buckets; a block of one bucket, or one on which every query's weight
     is constant (no piece boundary strictly inside), is a leaf (its buckets are estimated evenly). Bottom up, every
     internal node chooses the share p it passes to its subtree (own weight 1 − p) on the grid 1, 0.99, …, 0.01
-    minimising err(p) (module docstring); vectorized over the nodes of a level.
+    minimising err(p) (module docstring); vectorized over the nodes of a level. ``roots`` (boundaries
+    0 = r_0 < … < r_R = nb) builds a forest, one tree per block [r_i, r_{i+1}) (independent problems laid side by
+    side: no piece may cross a boundary, and query ids must differ between blocks); ``err`` then has one entry per
+    root.
     """
+    order = np.lexsort((pa, pq))
+    pq, pa, pb, pw = pq[order], pa[order], pb[order], pw[order]
     change = np.unique(np.concatenate([pa, pb + 1]))
-    d2 = np.zeros(nb + 1)
-    np.add.at(d2, pa, pw**2)
-    np.add.at(d2, pb + 1, -(pw**2))
+    d2 = np.bincount(pa, pw**2, nb + 1) - np.bincount(pb + 1, pw**2, nb + 1)
     colsq_cum = np.concatenate([[0.0], np.cumsum(np.cumsum(d2)[:nb])])
     # the tree, level by level
-    los, his, deps, pars = [np.array([0])], [np.array([nb])], [np.array([0])], [np.array([-1])]
-    count = 1
+    bounds = np.array([0, nb]) if roots is None else np.asarray(roots, dtype=np.int64)
+    n_roots = bounds.size - 1
+    los, his = [bounds[:-1]], [bounds[1:]]
+    deps, pars = [np.zeros(n_roots, dtype=np.int64)], [np.full(n_roots, -1)]
+    count = n_roots
     lefts = []
     level_lo, level_hi, first = los[0], his[0], 0
     depth = 0
@@ -492,30 +504,36 @@ def greedy_hierarchy(
         j1 = np.searchsorted(s, pa, side="left")
         j2 = np.searchsorted(e, pb + 1, side="right") - 1
         ok = j1 <= j2
-        fullc = np.zeros(nodes.size + 1)
-        np.add.at(fullc, j1[ok], pw[ok] ** 2)
-        np.add.at(fullc, j2[ok] + 1, -(pw[ok] ** 2))
+        fullc = np.bincount(j1[ok], pw[ok] ** 2, nodes.size + 1) - np.bincount(
+            j2[ok] + 1, pw[ok] ** 2, nodes.size + 1
+        )
         full_w2 = np.cumsum(fullc)[: nodes.size]
         ja = np.searchsorted(s, pa, side="right") - 1
         jb = np.searchsorted(s, pb, side="right") - 1
-        cand_q, cand_j, cand_v = [], [], []
-        for j, other in ((ja, None), (jb, ja)):
-            hit = (j >= 0) & ((pa if other is None else pb) < e[np.maximum(j, 0)])
-            if other is not None:
-                hit &= j != other  # a piece with both ends in one node is counted once
-            idx = np.flatnonzero(hit)
-            jj = j[idx]
-            a_, b_ = pa[idx], pb[idx]
-            partial = ~((a_ <= s[jj]) & (b_ >= e[jj] - 1))
-            idx, jj, a_, b_ = idx[partial], jj[partial], a_[partial], b_[partial]
-            val = pw[idx] * (ucum[np.minimum(b_, e[jj] - 1) + 1] - ucum[np.maximum(a_, s[jj])])
-            cand_q.append(pq[idx])
-            cand_j.append(jj)
-            cand_v.append(val)
-        cq, cj, cv = np.concatenate(cand_q), np.concatenate(cand_j), np.concatenate(cand_v)
-        key, inv = np.unique(cq.astype(np.int64) * nodes.size + cj, return_inverse=True)
-        agg = np.bincount(inv, weights=cv, minlength=key.size)
-        part_sq = np.bincount(key % nodes.size, weights=agg**2, minlength=nodes.size)
+        # candidates (piece, end): pieces are sorted by (query, position), so the candidates' (query, node) keys come
+        # out sorted and equal keys are adjacent: summed by runs, no sort
+        jj = np.stack([ja, jb], axis=1)
+        at = np.stack([pa, pb], axis=1)
+        jc = np.maximum(jj, 0)
+        hit = (jj >= 0) & (at < e[jc])
+        hit[:, 1] &= jb != ja  # a piece with both ends in one node is counted once
+        partial = ~((pa[:, None] <= s[jc]) & (pb[:, None] >= e[jc] - 1))
+        use = (hit & partial).ravel()
+        jv = jc.ravel()[use]
+        qv = np.repeat(pq, 2)[use]
+        a_ = np.repeat(pa, 2)[use]
+        b_ = np.repeat(pb, 2)[use]
+        val = np.repeat(pw, 2)[use] * (
+            ucum[np.minimum(b_, e[jv] - 1) + 1] - ucum[np.maximum(a_, s[jv])]
+        )
+        if val.size:
+            new_run = np.ones(val.size, dtype=bool)
+            new_run[1:] = (qv[1:] != qv[:-1]) | (jv[1:] != jv[:-1])
+            run = np.flatnonzero(new_run)
+            agg = np.add.reduceat(val, run)
+            part_sq = np.bincount(jv[run], weights=agg**2, minlength=nodes.size)
+        else:
+            part_sq = np.zeros(nodes.size)
         mv = part_sq + full_w2 * k_ch**2
         table = (
             sumerr[:, None]
@@ -534,7 +552,7 @@ def greedy_hierarchy(
         v = np.flatnonzero(dep == dlev)
         reach[v] = reach[par[v]] * p_own[par[v]]
     weight = np.where(leaf, reach, reach * (1.0 - p_own))
-    return GreedyTree(nb, lo_n, hi_n, dep, par, left, weight, float(err[0]))
+    return GreedyTree(nb, lo_n, hi_n, dep, par, left, weight, err[:n_roots].copy())
 
 
 def tree_least_squares(tree: GreedyTree, y: np.ndarray) -> np.ndarray:
@@ -610,19 +628,33 @@ def dawa(
         flat, eps, rng, ratio=ratio, calibration=calibration, neighbours=neighbours, size=reps
     )
     out = np.empty((reps, arr.size))
-    uniq, which = np.unique(starts, axis=0, return_inverse=True)
-    which = np.asarray(which).ravel()
-    for g in range(uniq.shape[0]):
-        rows = np.flatnonzero(which == g)
-        tree = greedy_hierarchy(*_reduce_pieces(pieces, uniq[g]))
-        label = np.cumsum(uniq[g]) - 1
-        nb = tree.nb
-        bcum = np.concatenate([[0.0], np.cumsum(np.bincount(label, weights=flat, minlength=nb))])
+    cells = order[inside]
+    batch = 64
+    for r0 in range(0, reps, batch):
+        rows = range(r0, min(reps, r0 + batch))
+        # the repetitions' problems side by side: a forest with one tree per repetition
+        parts = [_reduce_pieces(pieces, starts[r]) for r in rows]
+        nbs = np.array([p[0] for p in parts])
+        offs = np.concatenate([[0], np.cumsum(nbs)])
+        pq = np.concatenate([p[1] + i * workload.m for i, p in enumerate(parts)])
+        pa = np.concatenate([p[2] + offs[i] for i, p in enumerate(parts)])
+        pb = np.concatenate([p[3] + offs[i] for i, p in enumerate(parts)])
+        pw = np.concatenate([p[4] for p in parts])
+        tree = greedy_hierarchy(int(offs[-1]), pq, pa, pb, pw, roots=offs)
+        labels = [np.cumsum(starts[r]) - 1 for r in rows]
+        bsum = np.concatenate(
+            [
+                np.bincount(lab, weights=flat, minlength=nb)
+                for lab, nb in zip(labels, nbs, strict=True)
+            ]
+        )
+        bcum = np.concatenate([[0.0], np.cumsum(bsum)])
         true = bcum[tree.hi] - bcum[tree.lo]
-        y = tree.weight * true + rng.laplace(0.0, factor / eps2, size=(rows.size, tree.weight.size))
-        counts = tree_least_squares(tree, y)
-        cell = (counts / np.bincount(label, minlength=nb))[:, label]
-        out[np.ix_(rows, order[inside])] = cell[:, inside]
+        y = tree.weight * true + rng.laplace(0.0, factor / eps2, size=tree.weight.size)
+        counts = tree_least_squares(tree, y[None, :])[0]
+        for i, (r, lab) in enumerate(zip(rows, labels, strict=True)):
+            local = counts[offs[i] : offs[i + 1]] / np.bincount(lab, minlength=nbs[i])
+            out[r, cells] = local[lab][inside]
     out = out.reshape((reps, *arr.shape))
     return out[0] if size is None else out
 
