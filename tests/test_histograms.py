@@ -700,3 +700,29 @@ def test_release_php_variants():
     np.testing.assert_array_equal(c, d)
     with pytest.raises(ValueError, match=r"variant must be one of private\|level-wise"):
         H.php(X64, 1.0, np.random.default_rng(4), variant="as-written")
+
+
+def test_holm_adjustment():
+    p = np.array([0.01, 0.04, 0.03, 0.005])
+    # sorted 0.005, 0.01, 0.03, 0.04 → 4·0.005, 3·0.01, 2·0.03, 1·0.04 → 0.02, 0.03, 0.06, 0.06 (monotone)
+    np.testing.assert_allclose(H.holm(p), [0.03, 0.06, 0.06, 0.02])
+
+
+def test_equivalence_test_size_and_power():
+    """Equal laws: the TOST rejects non-equivalence with high power; a true ratio of 2 is never called equivalent
+    (at most α of the time: here, by its construction, the 90 % interval of the ratio excludes 1.25)."""
+    rng = np.random.default_rng(0)
+    same = [
+        H.equivalence_test(rng.lognormal(0, 0.5, 200), rng.lognormal(0, 0.5, 200))
+        for _ in range(200)
+    ]
+    hits = np.mean([r["p_tost"] < 0.05 for r in same])
+    power = np.mean([r["power"] for r in same])
+    assert abs(hits - power) < 4 * np.sqrt(power * (1 - power) / 200) + 0.02
+    far = [
+        H.equivalence_test(rng.lognormal(np.log(2), 0.5, 200), rng.lognormal(0, 0.5, 200))
+        for _ in range(200)
+    ]
+    assert np.mean([r["p_tost"] < 0.05 for r in far]) == 0
+    with pytest.raises(ValueError, match="margin"):
+        H.equivalence_test([1, 2], [1, 2], margin=1.0)
