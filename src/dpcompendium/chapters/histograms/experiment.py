@@ -279,7 +279,7 @@ def equivalence_test(
     a: ArrayLike, b: ArrayLike, *, margin: float = 1.25, alpha: float = 0.05
 ) -> dict[str, float]:
     """Two one-sided tests (TOST, Welch) that the geometric-mean ratio of two samples of MSEs lies within
-    [1/margin, margin]: on the log scale, H₀: |mean log a − mean log b| ≥ ln margin.
+    [1/margin, margin]: on the log scale, H₀: abs(mean log a − mean log b) ≥ ln margin.
 
     Returns the geometric-mean ratio exp(d), its (1 − 2α) confidence interval (equivalence at level α iff it lies
     inside the margin), the TOST p-value (the larger one-sided p) and the power of the test at a true ratio of 1

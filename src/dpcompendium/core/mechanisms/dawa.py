@@ -2,16 +2,16 @@
 hierarchical measurement of the bucket counts, answered by least squares.
 
 1. **Partition** (ε₁ = ratio·ε). The cost of a bucket B of a 1-D histogram is its L1 deviation
-   dev(B) = Σ_{i∈B} |x_i − mean_B(x)| (the error of spreading its count evenly) plus 1/ε₂ (the expected absolute
+   dev(B) = Σ_{i∈B} abs(x_i − mean_B(x)) (the error of spreading its count evenly) plus 1/ε₂ (the expected absolute
    noise of its measured count). Buckets of length 2^j ending at every cell (DPBench's approximate L1 partition,
    ``hay2016principled``) get the noisy cost max(dev(B) + Δ/ε₂ + Lap(λ_B), Δ/ε₂); a dynamic programme returns the
    partition into such buckets with the least total noisy cost (ties: the longer last bucket). Adding a record to
    cell i moves dev(B) by at most Δ_L = 2(1 − 1/L) for every bucket B ∋ i of length L.
    *Privacy of the partition.* Fix every noise draw but that of the bucket B_P ∋ i of the released partition P; P
-   wins iff that draw lies below a threshold, and one record moves the threshold by at most Δ_{|B_P|} + Δ_max
-   (its own cost moves by Δ_{|B_P|}, a competitor's by up to Δ_max = 2(1 − 1/n)). With λ_B = (Δ_{|B|} + Δ_max)/ε₁ =
-   2(2 − 1/|B| − 1/n)/ε₁ every released partition has probability ratio ≤ e^{ε₁} (``calibration="proved"``, the
-   default). DPBench's code (and the paper) use half that scale, (2 − 1/|B| − 1/n)/ε₁ (``calibration="authors"``):
+   wins iff that draw lies below a threshold, and one record moves the threshold by at most Δ_{L_P} + Δ_max
+   (L_P the length of B_P: its own cost moves by Δ_{L_P}, a competitor's by up to Δ_max = 2(1 − 1/n)). With λ_B = (Δ_{|B|} + Δ_max)/ε₁ =
+   2(2 − 1/L_B − 1/n)/ε₁ every released partition has probability ratio ≤ e^{ε₁} (``calibration="proved"``, the
+   default). DPBench's code (and the paper) use half that scale, (2 − 1/L_B − 1/n)/ε₁ (``calibration="authors"``):
    the same argument then gives 2ε₁, not the ε₁ the paper states; :func:`dawa_claim` says which.
 2. **Measurement** (ε₂ = ε − ε₁). On the buckets, a binary hierarchy (a node's left child takes ⌊n/2⌋ of its
    buckets; a block that no workload query tells apart is one leaf) whose node queries are weighted greedily, bottom

@@ -189,7 +189,7 @@ def least_squares(
 
 def least_squares_estimate(queries: RangeQueries, y: np.ndarray) -> np.ndarray:
     """A⁺y for the 0/1 matrix A of ``queries`` and answers y (R, m): the minimum-norm least-squares histogram,
-    (R, *shape). 1-D workloads with m·N > 4·10⁶ go through the interval graph (``_prefix_least_squares``, sparse,
+    shape ``(R, *shape)``. 1-D workloads with m·N > 4·10⁶ go through the interval graph (``_prefix_least_squares``, sparse,
     O(m + N) per release after one factorisation); the others through a dense pseudo-inverse. Both cached per
     workload object."""
     y = np.atleast_2d(np.asarray(y, dtype=float))
