@@ -9,7 +9,7 @@ hierarchical measurement of the bucket counts, answered by least squares.
    cell i moves dev(B) by at most Δ_L = 2(1 − 1/L) for every bucket B ∋ i of length L.
    *Privacy of the partition.* Fix every noise draw but that of the bucket B_P ∋ i of the released partition P; P
    wins iff that draw lies below a threshold, and one record moves the threshold by at most Δ_{L_P} + Δ_max
-   (L_P the length of B_P: its own cost moves by Δ_{L_P}, a competitor's by up to Δ_max = 2(1 − 1/n)). With λ_B = (Δ_{|B|} + Δ_max)/ε₁ =
+   (L_P the length of B_P: its own cost moves by Δ_{L_P}, a competitor's by up to Δ_max = 2(1 − 1/n)). With λ_B = (Δ_{L_B} + Δ_max)/ε₁ =
    2(2 − 1/L_B − 1/n)/ε₁ every released partition has probability ratio ≤ e^{ε₁} (``calibration="proved"``, the
    default). DPBench's code (and the paper) use half that scale, (2 − 1/L_B − 1/n)/ε₁ (``calibration="authors"``):
    the same argument then gives 2ε₁, not the ε₁ the paper states; :func:`dawa_claim` says which.
