@@ -224,26 +224,34 @@ def _range_specs(xb: np.ndarray, xb2: np.ndarray, eps: float) -> list[AuditSpec]
             + "; workload: all 36 ranges; the per-partition least squares is slow, few samples",
         )
     )
-    ratio = 0.25
-    part_claim = dataclasses.replace(
-        dawa_mod.dawa_claim(eps, ratio=ratio),
-        mechanism="dawa: partition",
-        epsilon=ratio * eps,
-    )
-    out.append(
-        AuditSpec(
-            "dawa: private partition",
-            CHAPTER,
-            "core",
-            part_claim,
-            pair,
-            sample=lambda d, m, g: dawa_mod.dawa_partition(
-                _hist(d, n), eps, g, ratio=ratio, size=m
-            )[:, 1].astype(float),
-            events=value_events([0.0, 1.0]),
-            max_samples=400_000,
-            note="partition step only (claim eps1 = ratio eps = 0.25); event: a bucket starts at bin 1, i.e. the "
-            "record's bin 0 is a bucket of its own",
+    # DAWA's partition step alone, as DPBench's code runs it and corrected: eps = 2, ratio 1/2 (eps1 = 1); the
+    # record joins the empty cell 3 of (2,2,2,0,2,2,2,2), which lowers every bucket cost that contains it
+    xp = np.array([2, 2, 2, 0, 2, 2, 2, 2])
+    xp2 = xp.copy()
+    xp2[3] += 1
+    codes = 2 ** np.arange(xp.size)
+    for calibration, expected in (("proved", "holds"), ("authors", "violated")):
+        base = dawa_mod.dawa_claim(2.0, ratio=0.5, calibration=calibration)
+        claim = dataclasses.replace(base, mechanism=f"{base.mechanism}: partition", epsilon=1.0)
+        out.append(
+            AuditSpec(
+                f"dawa: private partition ({'corrected' if calibration == 'proved' else 'DPBench'})",
+                CHAPTER,
+                "private" if calibration == "proved" else "as-written",
+                claim,
+                (records_of(xp), records_of(xp2)),
+                sample=lambda d, m, g, c=calibration: (
+                    dawa_mod.dawa_partition(
+                        _hist(d, xp.size), 2.0, g, ratio=0.5, calibration=c, size=m
+                    )
+                    @ codes
+                ).astype(float),
+                events=value_events([91.0, 93.0, 255.0]),
+                expected=expected,
+                max_samples=400_000,
+                note="partition step only, eps1 = 1; x = (2,2,2,0,2,2,2,2) vs x + e_3; events: three partitions "
+                "(bucket starts as bits); DPBench's calibration clamps the noisy costs and leaves single cells "
+                "noiseless",
+            )
         )
-    )
     return out
