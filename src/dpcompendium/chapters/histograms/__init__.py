@@ -144,7 +144,7 @@ def privacy_claim(method: str, epsilon: float, variant: str = "private") -> Priv
     if method in ("privelet", "least_squares"):
         return range_claim(method, eps)
     if method == "dawa":
-        return dawa_claim(eps)
+        return dawa_claim(eps, calibration="authors" if variant == "dpbench" else "proved")
     if method != "sampling_grouping":
         return PrivacyClaim(method, "add-remove", _SENSITIVITY[method], eps)
     centres, reading = parse_variant(variant)

@@ -75,9 +75,11 @@ METHODS = {
 WORKLOAD_METHODS = ("least_squares", "dawa")
 
 #: Variants per method: ``php`` is the authors' procedure (``private``) or a level-wise reading that is not theirs;
+#: ``dawa`` is private (a corrected partition) or ``dpbench`` (DPBench's calibration, not private);
 #: ``sampling_grouping`` variants are ``"<centres>[:<S5 reading>]"``; every other method has ``private`` only.
 METHOD_VARIANTS: dict[str, tuple[str, ...]] = {
     "php": ("private", "level-wise"),
+    "dawa": ("private", "dpbench"),
     "sampling_grouping": SG_VARIANTS,
 }
 
@@ -113,6 +115,8 @@ def release(
     check_method(method, variant)
     if method == "sampling_grouping":
         return sampling_grouping(x, epsilon, rng, size=size, **{**params, "variant": variant})
+    if method == "dawa" and variant == "dpbench":
+        return METHODS["dawa"](x, epsilon, rng, size=size, **{**params, "calibration": "authors"})
     if method == "php" and variant == "level-wise":
         params = {k: v for k, v in params.items() if k != "max_parts"}
         return php_levelwise(x, epsilon, rng, size=size, **params)
