@@ -91,17 +91,18 @@ def test_identity_closed_form_detects_wrong_scale():
 # ----------------------------------------------------------------------------------------------------- baselines
 @pytest.mark.parametrize("method", list(H.METHODS))
 def test_shapes_determinism_and_validation(method):
-    out1 = H.release(method, X64, 1.0, np.random.default_rng(3), size=4)
-    out2 = H.release(method, X64, 1.0, np.random.default_rng(3), size=4)
+    kw = {"workload": H.all_prefixes(64)} if method in H.WORKLOAD_METHODS else {}
+    out1 = H.release(method, X64, 1.0, np.random.default_rng(3), size=4, **kw)
+    out2 = H.release(method, X64, 1.0, np.random.default_rng(3), size=4, **kw)
     assert out1.shape == (4, 64)
     np.testing.assert_array_equal(out1, out2)
-    assert H.release(method, X64, 1.0, np.random.default_rng(3)).shape == (64,)
+    assert H.release(method, X64, 1.0, np.random.default_rng(3), **kw).shape == (64,)
     with pytest.raises(ValueError, match="epsilon must be finite and > 0"):
-        H.release(method, X64, 0.0, np.random.default_rng(3))
+        H.release(method, X64, 0.0, np.random.default_rng(3), **kw)
     with pytest.raises(ValueError, match="x must be a histogram of counts >= 0"):
-        H.release(method, -X64 - 1, 1.0, np.random.default_rng(3))
+        H.release(method, -X64 - 1, 1.0, np.random.default_rng(3), **kw)
     with pytest.raises(ValueError, match=r"rng must be a numpy\.random\.Generator"):
-        H.release(method, X64, 1.0, 42)
+        H.release(method, X64, 1.0, 42, **kw)
 
 
 def test_uniform_total_is_unbiased(rng):
@@ -394,7 +395,7 @@ def test_privacy_claims():
     with pytest.raises(ValueError, match="variant must be 'private' for method ahp"):
         H.privacy_claim("ahp", 1.0, "as-written")
     with pytest.raises(ValueError, match="method must be one of"):
-        H.privacy_claim("dawa", 1.0)
+        H.privacy_claim("mwem", 1.0)
 
 
 # ---------------------------------------------------------------------------------------------- experiment
@@ -439,7 +440,7 @@ def test_run_comparison_is_reproducible_across_n_jobs():
 
 def test_release_rejects_unknown():
     with pytest.raises(ValueError, match="method must be one of"):
-        H.release("dawa", X_SMALL, 1.0, np.random.default_rng(0))
+        H.release("mwem", X_SMALL, 1.0, np.random.default_rng(0))
     with pytest.raises(ValueError, match="variant must be 'private' for method identity"):
         H.release("identity", X_SMALL, 1.0, np.random.default_rng(0), variant="as-written")
 
@@ -478,7 +479,7 @@ def test_parameter_grid_shape():
     )
     assert list(grid["k"]) == [2, 4] and (grid["reps"] == 3).all() and (grid["mse"] > 0).all()
     with pytest.raises(ValueError, match="method must be one of"):
-        H.parameter_grid(X64, "dawa", 1.0, wl, {"k": [2]}, 3, 5)
+        H.parameter_grid(X64, "mwem", 1.0, wl, {"k": [2]}, 3, 5)
 
 
 def test_grouping_loss_per_bin_matches_pairwise():
@@ -699,3 +700,29 @@ def test_release_php_variants():
     np.testing.assert_array_equal(c, d)
     with pytest.raises(ValueError, match=r"variant must be one of private\|level-wise"):
         H.php(X64, 1.0, np.random.default_rng(4), variant="as-written")
+
+
+def test_holm_adjustment():
+    p = np.array([0.01, 0.04, 0.03, 0.005])
+    # sorted 0.005, 0.01, 0.03, 0.04 → 4·0.005, 3·0.01, 2·0.03, 1·0.04 → 0.02, 0.03, 0.06, 0.06 (monotone)
+    np.testing.assert_allclose(H.holm(p), [0.03, 0.06, 0.06, 0.02])
+
+
+def test_equivalence_test_size_and_power():
+    """Equal laws: the TOST rejects non-equivalence with high power; a true ratio of 2 is never called equivalent
+    (at most α of the time: here, by its construction, the 90 % interval of the ratio excludes 1.25)."""
+    rng = np.random.default_rng(0)
+    same = [
+        H.equivalence_test(rng.lognormal(0, 0.5, 200), rng.lognormal(0, 0.5, 200))
+        for _ in range(200)
+    ]
+    hits = np.mean([r["p_tost"] < 0.05 for r in same])
+    power = np.mean([r["power"] for r in same])
+    assert abs(hits - power) < 4 * np.sqrt(power * (1 - power) / 200) + 0.02
+    far = [
+        H.equivalence_test(rng.lognormal(np.log(2), 0.5, 200), rng.lognormal(0, 0.5, 200))
+        for _ in range(200)
+    ]
+    assert np.mean([r["p_tost"] < 0.05 for r in far]) == 0
+    with pytest.raises(ValueError, match="margin"):
+        H.equivalence_test([1, 2], [1, 2], margin=1.0)

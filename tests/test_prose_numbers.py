@@ -160,7 +160,17 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
         ),
         ("loss > 15 at nominal ε = 1", "the same fixed example"),
         ("loss above 15 at a nominal ε = 1", "the same fixed example"),
-        ("A loss of more than 15", "the same fixed example"),
+        ("log-ratio exceeds 15 at a nominal ε = 1", "the same fixed example"),
+        (
+            "(b = 16 for 4096 bins)",
+            "Qardaji et al.'s branching for DPBench's fixed 4096-bin domain (definition)",
+        ),
+        ("lies within [1/m, m]", "the equivalence interval's definition"),
+        (
+            "true ratio of 1 exceeds 80 %",
+            "the equivalence test's design: the power it targets (definition)",
+        ),
+        ("family-wise error rate of 5 %", "the tests' level (definition)"),
         ("at a nominal ε = 1 means", "the same fixed example"),
         ("at most ε₂ = 0.5 of loss", "the same fixed example's budget"),
         ('"the published values show the partition {0}, {1, 2}"', "the same fixed example's event"),
@@ -173,7 +183,6 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
         ("(q(x) − q(x̂))²", "the MSE's definition"),
         ("95 % percentile-bootstrap", "the interval's level (definition)"),
         ("95 % bootstrap interval", "the interval's level (definition)"),
-        ("16-ary tree", "H_b's definition"),
         ("ε/(h+1)", "H_b's definition"),
         (
             "85 % of ε on a noisy histogram, thresholding at 0.35·ln n/ε₁",

@@ -78,6 +78,11 @@ METHOD_COLORS = {
     "ahp": _C["sky"],
     "php": _C["purple"],
     "sampling_grouping": _C["vermillion"],
+    # range-query mechanisms of the core (histograms, MWEM)
+    "hb": _C["green"],
+    "dawa": _C["blue"],
+    "privelet": _C["orange"],
+    "least_squares": _C["black"],
     # MWEM
     "coursework": _C["vermillion"],
     "standard": _C["blue"],

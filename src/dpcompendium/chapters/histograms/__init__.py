@@ -1,5 +1,5 @@
 """DP histogram publication: the source's sampling-based grouping (``src_histograms``) against AHP, P-HP,
-a hierarchical tree, Identity and Uniform, on range-query workloads (chapter ``histograms``).
+Hb, Privelet, least squares, DAWA, Identity and Uniform, on range-query workloads (chapter ``histograms``).
 
 Every publisher is ``f(x, epsilon, rng, *, <parameters>, size=None) -> noisy histogram`` and is vectorized over
 ``size`` repetitions. Neighbour relation throughout: add-remove (one record changes one bin by 1).
@@ -8,26 +8,34 @@ Every publisher is ``f(x, epsilon, rng, *, <parameters>, size=None) -> noisy his
 from __future__ import annotations
 
 from ...core.experiments import RangeQueries, bootstrap_mean_ci  # the one implementation (core)
+from ...core.mechanisms.dawa import dawa_claim
+from ...core.mechanisms.ranges import range_claim
 from ...core.privacy import PrivacyClaim
 from ...core.validation import check_epsilon
 from .baselines import (
     ahp,
+    dawa,
     hierarchical,
     identity,
+    least_squares,
     php,
     php_budget,
     php_depth,
     php_levelwise,
     php_partition,
+    privelet,
     uniform,
 )
 from .experiment import (
     METHOD_VARIANTS,
     METHODS,
+    WORKLOAD_METHODS,
     baseline_brackets,
     check_method,
     claim_table,
+    equivalence_test,
     grouping_tuning,
+    holm,
     parameter_grid,
     release,
     run_comparison,
@@ -61,6 +69,7 @@ __all__ = [
     "READINGS",
     "SG_VARIANTS",
     "VARIANTS",
+    "WORKLOAD_METHODS",
     "RangeQueries",
     "ahp",
     "all_prefixes",
@@ -70,14 +79,18 @@ __all__ = [
     "centre_pair_probabilities",
     "check_method",
     "claim_table",
+    "dawa",
+    "equivalence_test",
     "grouping_log_probability",
     "grouping_loss_per_bin",
     "grouping_privacy_loss",
     "grouping_tuning",
     "hierarchical",
+    "holm",
     "identity",
     "identity_expected_mse",
     "kmeanspp_centres",
+    "least_squares",
     "parameter_grid",
     "parse_variant",
     "partition_probabilities",
@@ -87,6 +100,7 @@ __all__ = [
     "php_levelwise",
     "php_partition",
     "privacy_claim",
+    "privelet",
     "random_ranges",
     "release",
     "run_comparison",
@@ -100,7 +114,7 @@ __all__ = [
 _SENSITIVITY = {
     "identity": "histogram L1 sensitivity 1",
     "uniform": "total count, sensitivity 1",
-    "hierarchical": "one node per level: L1 sensitivity h + 1 for a tree of h + 1 levels",
+    "hierarchical": "one node per level: L1 sensitivity h + 1 for a tree of h + 1 levels (Hb, Qardaji et al.'s b)",
     "ahp": "noisy histogram (Δ₁ = 1, ε₁) then disjoint cluster sums (Δ₁ = 1, ε₂)",
     "php": "EM stop/split decisions on SAE scores (Δu = 2, ε_cluster/(2·depth) each, ≤ depth − 1 per record); EM "
     "over the intermediate partitions on their total error (Δu = 2, ε_cluster/2); part sums (Δ₁ = 1, ε_count)",
@@ -127,6 +141,10 @@ def privacy_claim(method: str, epsilon: float, variant: str = "private") -> Priv
     check_method(method, variant)
     if method == "php" and variant == "level-wise":
         return PrivacyClaim("php (level-wise)", "add-remove", _LEVELWISE, eps)
+    if method in ("privelet", "least_squares"):
+        return range_claim(method, eps)
+    if method == "dawa":
+        return dawa_claim(eps, calibration="authors" if variant == "dpbench" else "proved")
     if method != "sampling_grouping":
         return PrivacyClaim(method, "add-remove", _SENSITIVITY[method], eps)
     centres, reading = parse_variant(variant)

@@ -5,8 +5,10 @@ Raw datasets: records are bin indices; the pipeline builds the histogram (``binc
 Neighbours: add-remove (one record added to a bin). Centre selection (k-means++ seeding) and the noisy group means are
 audited through :func:`sampling_grouping` (``return_groups=True`` exposes the centres; ``k=1`` isolates the group
 mean); the exponential-mechanism grouping exactly, with :func:`grouping_log_probability` over every labelling. The
-baselines (Identity, Uniform, hierarchical, AHP, P-HP) are audited on the bin that gains the record (a weak
-statistic for the tree and clustering methods, so their bounds sit well below ε).
+baselines (Identity, Uniform, hierarchical, AHP, P-HP) and the core's range-query mechanisms (Identity, least squares,
+Hb, Privelet, DAWA; :mod:`dpcompendium.core.mechanisms.ranges`, :mod:`dpcompendium.core.mechanisms.dawa`) are audited
+on the bin that gains the record (a weak statistic for the tree and clustering methods, so their bounds sit well below
+ε), and DAWA's partition step on whether the record's bin starts a bucket.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ import math
 import numpy as np
 
 from ...core.audit.spec import AuditSpec
+from ...core.experiments import RangeQueries
+from ...core.mechanisms import dawa as dawa_mod
+from ...core.mechanisms import ranges
 from ...core.mechanisms.audits import value_events
 from ..registry import chapter_id
 
@@ -171,6 +176,82 @@ def audit_specs() -> list[AuditSpec]:
                 true_epsilon=eps if method == "identity" else math.nan,
                 max_samples=cap,
                 note="x = (3,1,4,1,5,9,2,6) vs x + e_0 (add-remove); statistic: output bin 0",
+            )
+        )
+    out += _range_specs(xb, xb2, eps)
+    return out
+
+
+def _range_specs(xb: np.ndarray, xb2: np.ndarray, eps: float) -> list[AuditSpec]:
+    """The core's range-query mechanisms end to end (statistic: output bin 0), and DAWA's partition step."""
+    n = xb.size
+    workload = RangeQueries.from_ranges(n, [(i, j) for i in range(n) for j in range(i, n)])
+    pair = (records_of(xb), records_of(xb2))
+    note = "x = (3,1,4,1,5,9,2,6) vs x + e_0 (add-remove); statistic: output bin 0"
+    funcs = {
+        "identity": (ranges.identity, {}, None, eps),
+        "least_squares": (ranges.least_squares, {"queries": workload}, 400_000, math.nan),
+        "hb": (ranges.hb, {}, 400_000, math.nan),
+        "privelet": (ranges.privelet, {}, 400_000, math.nan),
+    }
+    out = []
+    for method, (func, kw, cap, true_eps) in funcs.items():
+        out.append(
+            AuditSpec(
+                f"{method} (core range mechanism)",
+                CHAPTER,
+                "core",
+                ranges.range_claim(method, eps),
+                pair,
+                sample=lambda d, m, g, f=func, k=kw: f(_hist(d, n), eps, g, size=m, **k)[:, 0],
+                true_epsilon=true_eps,
+                max_samples=cap,
+                note=note + ("; strategy: all 36 ranges" if kw else ""),
+            )
+        )
+    out.append(
+        AuditSpec(
+            "dawa (core range mechanism)",
+            CHAPTER,
+            "core",
+            dawa_mod.dawa_claim(eps),
+            pair,
+            sample=lambda d, m, g: dawa_mod.dawa(_hist(d, n), eps, g, workload=workload, size=m)[
+                :, 0
+            ],
+            max_samples=20_000,
+            note=note
+            + "; workload: all 36 ranges; the per-partition least squares is slow, few samples",
+        )
+    )
+    # DAWA's partition step alone, as DPBench's code runs it and corrected: eps = 2, ratio 1/2 (eps1 = 1); the
+    # record joins the empty cell 3 of (2,2,2,0,2,2,2,2), which lowers every bucket cost that contains it
+    xp = np.array([2, 2, 2, 0, 2, 2, 2, 2])
+    xp2 = xp.copy()
+    xp2[3] += 1
+    codes = 2 ** np.arange(xp.size)
+    for calibration, expected in (("proved", "holds"), ("authors", "violated")):
+        base = dawa_mod.dawa_claim(2.0, ratio=0.5, calibration=calibration)
+        claim = dataclasses.replace(base, mechanism=f"{base.mechanism}: partition", epsilon=1.0)
+        out.append(
+            AuditSpec(
+                f"dawa: private partition ({'corrected' if calibration == 'proved' else 'DPBench'})",
+                CHAPTER,
+                "private" if calibration == "proved" else "as-written",
+                claim,
+                (records_of(xp), records_of(xp2)),
+                sample=lambda d, m, g, c=calibration: (
+                    dawa_mod.dawa_partition(
+                        _hist(d, xp.size), 2.0, g, ratio=0.5, calibration=c, size=m
+                    )
+                    @ codes
+                ).astype(float),
+                events=value_events([91.0, 93.0, 255.0]),
+                expected=expected,
+                max_samples=400_000,
+                note="partition step only, eps1 = 1; x = (2,2,2,0,2,2,2,2) vs x + e_3; events: three partitions "
+                "(bucket starts as bits); DPBench's calibration clamps the noisy costs and leaves single cells "
+                "noiseless",
             )
         )
     return out

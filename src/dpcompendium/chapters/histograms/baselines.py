@@ -1,4 +1,4 @@
-"""Baseline DP histogram publishers: Identity, Uniform, a hierarchical tree (H_b), AHP and P-HP.
+"""Baseline DP histogram publishers: Identity, Uniform, Hb, Privelet, least squares, DAWA, AHP and P-HP.
 
 Every function has the signature ``f(x, epsilon, rng, *, <parameters>, size=None)``: ``x`` is a histogram of
 counts (n bins), the result is the noisy histogram, shape ``(n,)`` or ``(size, n)`` for ``size`` independent
@@ -16,20 +16,28 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ...core._jit import compiled
+from ...core.experiments import RangeQueries
 from ...core.mechanisms import laplace_mechanism
+from ...core.mechanisms.dawa import dawa as core_dawa
+from ...core.mechanisms.ranges import hb
+from ...core.mechanisms.ranges import least_squares as core_least_squares
+from ...core.mechanisms.ranges import privelet as core_privelet
 from ...core.validation import check_epsilon, check_int, check_sensitivity
 from ._common import finish, prepare, release_groups, split_budget
 
 __all__ = [
     "PHP_VARIANTS",
     "ahp",
+    "dawa",
     "hierarchical",
     "identity",
+    "least_squares",
     "php",
     "php_budget",
     "php_depth",
     "php_levelwise",
     "php_partition",
+    "privelet",
     "uniform",
 ]
 
@@ -59,39 +67,57 @@ def hierarchical(
     epsilon: float,
     rng: np.random.Generator,
     *,
-    branching: int = 16,
+    branching: int | None = None,
     size: int | None = None,
 ) -> np.ndarray:
-    """H_b: a b-ary tree of range counts with least-squares consistency (``hay2010boosting``, ``qardaji2013understanding``).
+    """Hb: a b-ary tree of range counts with least-squares consistency (``hay2010boosting``,
+    ``qardaji2013understanding``): :func:`dpcompendium.core.mechanisms.ranges.hb` under add-remove neighbours.
 
     The domain is padded with zeros to N = b^h bins; all h + 1 levels (root included) get Lap((h+1)/ε) noise
-    (a record touches one node per level: Δ₁ = h + 1, ε-DP add-remove). Constrained inference, with levels numbered
-    i = 1 (leaves) … h+1 (root): bottom-up z_v = (b^i − b^{i−1})/(b^i − 1)·ỹ_v + (b^{i−1} − 1)/(b^i − 1)·Σ_children z_u;
-    top-down ȳ_u = z_u + (ȳ_parent − Σ_siblings z_w)/b. The leaves ȳ are the released histogram.
+    (a record touches one node per level: Δ₁ = h + 1, ε-DP add-remove); the leaves of the least-squares
+    consistent tree are the release. ``branching=None``: Qardaji et al.'s choice (16 for 4096 bins).
     """
-    arr, eps, rng, reps = prepare(x, epsilon, rng, size)
-    b = check_int(branching, "branching", minimum=2)
-    n = arr.size
-    h = 1
-    while b**h < n:
-        h += 1
-    levels = [np.zeros(b**h)]
-    levels[0][:n] = arr
-    for _ in range(h):
-        levels.append(levels[-1].reshape(-1, b).sum(axis=1))
-    scale = (h + 1) / eps
-    noisy = [lvl + rng.laplace(0.0, scale, size=(reps, lvl.size)) for lvl in levels]
-    z = [noisy[0]]
-    for i in range(2, h + 2):
-        child_sum = z[-1].reshape(reps, -1, b).sum(axis=2)
-        w_self = (b**i - b ** (i - 1)) / (b**i - 1)
-        w_child = (b ** (i - 1) - 1) / (b**i - 1)
-        z.append(w_self * noisy[i - 1] + w_child * child_sum)
-    est = z[-1]
-    for i in range(h - 1, -1, -1):
-        zc = z[i].reshape(reps, -1, b)
-        est = (zc + ((est - zc.sum(axis=2)) / b)[..., None]).reshape(reps, -1)
-    return finish(est[:, :n], size)
+    arr, eps, rng, _ = prepare(x, epsilon, rng, size)
+    return hb(arr, eps, rng, branching=branching, size=size)
+
+
+def privelet(
+    x: ArrayLike, epsilon: float, rng: np.random.Generator, *, size: int | None = None
+) -> np.ndarray:
+    """Privelet (``xiao2011differential``): :func:`dpcompendium.core.mechanisms.ranges.privelet` (add-remove)."""
+    arr, eps, rng, _ = prepare(x, epsilon, rng, size)
+    return core_privelet(arr, eps, rng, size=size)
+
+
+def least_squares(
+    x: ArrayLike,
+    epsilon: float,
+    rng: np.random.Generator,
+    *,
+    workload: RangeQueries,
+    size: int | None = None,
+) -> np.ndarray:
+    """Least squares over the workload itself (the matrix mechanism's estimator with the workload as strategy):
+    :func:`dpcompendium.core.mechanisms.ranges.least_squares` with ``queries=workload`` (add-remove)."""
+    arr, eps, rng, _ = prepare(x, epsilon, rng, size)
+    return core_least_squares(arr, eps, rng, queries=workload, size=size)
+
+
+def dawa(
+    x: ArrayLike,
+    epsilon: float,
+    rng: np.random.Generator,
+    *,
+    workload: RangeQueries,
+    ratio: float = 0.25,
+    calibration: str = "proved",
+    size: int | None = None,
+) -> np.ndarray:
+    """DAWA (``li2014data``) for ``workload``: :func:`dpcompendium.core.mechanisms.dawa.dawa` (add-remove)."""
+    arr, eps, rng, _ = prepare(x, epsilon, rng, size)
+    return core_dawa(
+        arr, eps, rng, workload=workload, ratio=ratio, calibration=calibration, size=size
+    )
 
 
 # ---------------------------------------------------------------------------------------------------------------

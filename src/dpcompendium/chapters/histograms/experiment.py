@@ -7,6 +7,7 @@ all repetitions at once), so the per-repetition table is byte-identical for a gi
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -21,7 +22,17 @@ from ...core.rng import make_rng
 from ...core.validation import check_int
 from ..registry import chapter_id
 from ._common import group_means
-from .baselines import ahp, hierarchical, identity, php, php_levelwise, uniform
+from .baselines import (
+    ahp,
+    dawa,
+    hierarchical,
+    identity,
+    least_squares,
+    php,
+    php_levelwise,
+    privelet,
+    uniform,
+)
 from .sampling_grouping import (
     SG_VARIANTS,
     assign_groups,
@@ -34,10 +45,13 @@ from .workloads import scaled_l1, workload_mse
 __all__ = [
     "METHODS",
     "METHOD_VARIANTS",
+    "WORKLOAD_METHODS",
     "baseline_brackets",
     "check_method",
     "claim_table",
+    "equivalence_test",
     "grouping_tuning",
+    "holm",
     "parameter_grid",
     "release",
     "run_comparison",
@@ -49,15 +63,23 @@ METHODS = {
     "identity": identity,
     "uniform": uniform,
     "hierarchical": hierarchical,
+    "privelet": privelet,
+    "least_squares": least_squares,
+    "dawa": dawa,
     "ahp": ahp,
     "php": php,
     "sampling_grouping": sampling_grouping,
 }
 
+#: Methods that read the workload (``workload=`` is passed by :func:`run_comparison`).
+WORKLOAD_METHODS = ("least_squares", "dawa")
+
 #: Variants per method: ``php`` is the authors' procedure (``private``) or a level-wise reading that is not theirs;
+#: ``dawa`` is private (a corrected partition) or ``dpbench`` (DPBench's calibration, not private);
 #: ``sampling_grouping`` variants are ``"<centres>[:<S5 reading>]"``; every other method has ``private`` only.
 METHOD_VARIANTS: dict[str, tuple[str, ...]] = {
     "php": ("private", "level-wise"),
+    "dawa": ("private", "dpbench"),
     "sampling_grouping": SG_VARIANTS,
 }
 
@@ -93,6 +115,8 @@ def release(
     check_method(method, variant)
     if method == "sampling_grouping":
         return sampling_grouping(x, epsilon, rng, size=size, **{**params, "variant": variant})
+    if method == "dawa" and variant == "dpbench":
+        return METHODS["dawa"](x, epsilon, rng, size=size, **{**params, "calibration": "authors"})
     if method == "php" and variant == "level-wise":
         params = {k: v for k, v in params.items() if k != "max_parts"}
         return php_levelwise(x, epsilon, rng, size=size, **params)
@@ -119,7 +143,10 @@ def _cell(
 ) -> list[dict[str, Any]]:
     method, variant = label.split("/", 1)
     x = histograms[dataset]
-    est = release(method, x, epsilon, rng, variant=variant, size=reps, **params.get(method, {}))
+    kw = dict(params.get(method, {}))
+    if method in WORKLOAD_METHODS:
+        kw["workload"] = workloads[dataset]
+    est = release(method, x, epsilon, rng, variant=variant, size=reps, **kw)
     rows = _error_rows(workloads[dataset], x, est)
     return [{"method": method, "variant": variant, **row} for row in rows]
 
@@ -234,7 +261,57 @@ def claim_table(
                         "p_value": float(u.pvalue),
                     }
                 )
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    if len(out):
+        out["p_holm"] = holm(out["p_value"].to_numpy())
+    return out
+
+
+def holm(p_values: ArrayLike) -> np.ndarray:
+    """Holm's step-down adjustment of a family of p-values (family-wise error rate): the k-th smallest of m
+    p-values becomes max_{j ≤ k} min(1, (m − j + 1)·p_(j)), in the input order."""
+    p = np.asarray(p_values, dtype=float)
+    m = p.size
+    order = np.argsort(p, kind="stable")
+    adj = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
+    out = np.empty(m)
+    out[order] = adj
+    return out
+
+
+def equivalence_test(
+    a: ArrayLike, b: ArrayLike, *, margin: float = 1.25, alpha: float = 0.05
+) -> dict[str, float]:
+    """Two one-sided tests (TOST, Welch) that the geometric-mean ratio of two samples of MSEs lies within
+    [1/margin, margin]: on the log scale, H₀: abs(mean log a − mean log b) ≥ ln margin.
+
+    Returns the geometric-mean ratio exp(d), its (1 − 2α) confidence interval (equivalence at level α iff it lies
+    inside the margin), the TOST p-value (the larger one-sided p) and the power of the test at a true ratio of 1
+    with the observed standard error (2·F_t(ln margin/se − t_{1−α}) − 1, at least 0).
+    """
+    la, lb = np.log(np.asarray(a, dtype=float)), np.log(np.asarray(b, dtype=float))
+    if la.size < 2 or lb.size < 2:
+        raise ValueError(f"a and b need at least 2 values each, got {la.size} and {lb.size}")
+    if not margin > 1:
+        raise ValueError(f"margin must be > 1, got {margin!r}")
+    va, vb = la.var(ddof=1) / la.size, lb.var(ddof=1) / lb.size
+    se = math.sqrt(va + vb)
+    df = (va + vb) ** 2 / (va**2 / (la.size - 1) + vb**2 / (lb.size - 1))
+    d = float(la.mean() - lb.mean())
+    delta = math.log(margin)
+    p_low = float(stats.t.sf((d + delta) / se, df))
+    p_high = float(stats.t.cdf((d - delta) / se, df))
+    t_crit = float(stats.t.ppf(1 - alpha, df))
+    power = max(0.0, 2 * float(stats.t.cdf(delta / se - t_crit, df)) - 1)
+    return {
+        "ratio": math.exp(d),
+        "ratio_lo": math.exp(d - t_crit * se),
+        "ratio_hi": math.exp(d + t_crit * se),
+        "p_tost": max(p_low, p_high),
+        "power": power,
+        "n_a": int(la.size),
+        "n_b": int(lb.size),
+    }
 
 
 def baseline_brackets(errors: pd.DataFrame) -> pd.DataFrame:

@@ -44,6 +44,7 @@ __all__ = [
     "hb_strategy",
     "identity",
     "least_squares",
+    "least_squares_estimate",
     "least_squares_sensitivity",
     "linear_expected_mse",
     "neighbour_factor",
@@ -183,12 +184,97 @@ def least_squares(
         raise ValueError(f"queries must be a RangeQueries on shape {arr.shape}, got {queries!r}")
     scale = least_squares_sensitivity(queries, neighbours) / eps
     y = queries.answer(arr) + rng.laplace(0.0, scale, size=(reps, queries.m))
+    return _finish(least_squares_estimate(queries, y), size)
+
+
+def least_squares_estimate(queries: RangeQueries, y: np.ndarray) -> np.ndarray:
+    """A⁺y for the 0/1 matrix A of ``queries`` and answers y (R, m): the minimum-norm least-squares histogram,
+    shape ``(R, *shape)``. 1-D workloads with m·N > 4·10⁶ go through the interval graph (``_prefix_least_squares``, sparse,
+    O(m + N) per release after one factorisation); the others through a dense pseudo-inverse. Both cached per
+    workload object."""
+    y = np.atleast_2d(np.asarray(y, dtype=float))
+    if queries.ndim == 1 and queries.m * queries.size > 4_000_000:
+        return _prefix_least_squares(queries, y)
     kind, factor = _ls_solver(queries)
     if kind == "gram":
-        est = _adjoint(queries, y @ factor)
-    else:
-        est = (y @ factor).reshape((reps, *arr.shape))
-    return _finish(est, size)
+        return _adjoint(queries, y @ factor)
+    return (y @ factor).reshape((y.shape[0], *queries.shape))
+
+
+@functools.lru_cache(maxsize=16)
+def _prefix_system(queries: RangeQueries):
+    """The factorisations of :func:`_prefix_least_squares` for a 1-D workload (cached per workload object)."""
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import connected_components
+    from scipy.sparse.linalg import splu
+
+    n = queries.shape[0]
+    lo, hi1 = queries.lo[:, 0], queries.hi[:, 0] + 1
+    pos = np.unique(np.concatenate([[0, n], lo, hi1]))  # prefix positions c_t that matter
+    k = pos.size
+    a, b = np.searchsorted(pos, lo), np.searchsorted(pos, hi1)
+    m = lo.size
+    inc = sp.csr_matrix(
+        (
+            np.concatenate([-np.ones(m), np.ones(m)]),
+            (np.tile(np.arange(m), 2), np.concatenate([a, b])),
+        ),
+        shape=(m, k),
+    )
+    n_comp, comp = connected_components(inc.T @ inc, directed=False)
+    # pin node 0 (c_0 = 0) and one node per other component (its offset is chosen in the second step)
+    root = np.full(n_comp, -1)
+    root[comp[0]] = 0
+    for node in range(k):
+        if root[comp[node]] < 0:
+            root[comp[node]] = node
+    free = np.ones(k, dtype=bool)
+    free[root] = False
+    lap = (inc.T @ inc).tocsc()[free][:, free]
+    fit = splu(lap.tocsc()) if free.any() else None
+    # second step: component offsets o (the component of node 0 fixed at 0) minimising the energy
+    # Σ_j (d_j + o_{comp(j+1)} − o_{comp(j)})²/ℓ_j over the atoms between consecutive positions
+    ell = np.diff(pos).astype(float)
+    c0, c1 = comp[:-1], comp[1:]
+    cross = c0 != c1
+    rows = np.arange(k - 1)[cross]
+    d_mat = sp.csr_matrix(
+        (
+            np.concatenate([np.ones(rows.size), -np.ones(rows.size)]),
+            (np.tile(rows, 2), np.concatenate([c1[cross], c0[cross]])),
+        ),
+        shape=(k - 1, n_comp),
+    )
+    wts = sp.diags(1.0 / ell)
+    keep = np.ones(n_comp, dtype=bool)
+    keep[comp[0]] = False
+    energy = (d_mat.T @ wts @ d_mat).tocsc()[keep][:, keep]
+    offs = splu(energy.tocsc()) if keep.any() else None
+    return pos, inc, free, fit, comp, keep, d_mat, wts, offs
+
+
+def _prefix_least_squares(queries: RangeQueries, y: np.ndarray) -> np.ndarray:
+    """Minimum-norm least squares for 1-D ranges through prefix sums c_t = Σ_{i<t} x_i: a range is c_{hi+1} − c_lo,
+    so the fit is a least-squares problem on the graph whose nodes are the ranges' end points (a sparse Laplacian,
+    one node of every connected component pinned); the fitted differences fix c up to one offset per component
+    (c_0 = 0 fixes the one holding position 0), and the minimum-norm histogram is the one whose prefix sums are
+    linear between consecutive end points, with the offsets minimising Σ_j (Δc_j)²/ℓ_j (a second sparse system).
+    Equal to A⁺y (tested)."""
+    pos, inc, free, fit, comp, keep, d_mat, wts, offs = _prefix_system(queries)
+    reps = y.shape[0]
+    c = np.zeros((reps, pos.size))
+    if fit is not None:
+        rhs = (inc.T @ y.T)[free]
+        c[:, free] = fit.solve(np.ascontiguousarray(rhs)).T
+    d = np.diff(c, axis=1)  # (R, k − 1)
+    o = np.zeros((reps, comp.max() + 1))
+    if offs is not None:
+        rhs = -(d_mat.T @ (wts @ d.T))[keep]
+        o[:, keep] = offs.solve(np.ascontiguousarray(rhs)).T
+    c = c + o[:, comp]
+    ell = np.diff(pos)
+    per_cell = np.diff(c, axis=1) / ell
+    return np.repeat(per_cell, ell, axis=1)
 
 
 # ------------------------------------------------------------------------------------------------ Hb
