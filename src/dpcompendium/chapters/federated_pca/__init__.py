@@ -17,6 +17,7 @@ References: ``src_fedpca``, ``dwork2014analyze``, ``imtiaz2018distributed``, ``b
 from .core import (
     analytic_gaussian_sigma,
     captured_energy,
+    clip_rows,
     noise_scale,
     normalize_rows,
     scatter,
@@ -27,6 +28,7 @@ from .core import (
 )
 from .datasets import (
     BOUNDS_SOURCES,
+    CLIP_FRACTION,
     DATASETS,
     PUBLIC_BOUNDS,
     Dataset,
@@ -38,8 +40,10 @@ from .datasets import (
     split_sites,
 )
 from .experiments import (
+    DELTA_N,
     END_TO_END,
     attack_table,
+    dataset_deltas,
     energy_runs,
     energy_table,
     pooled_pattern_z,
@@ -79,7 +83,9 @@ from .protocols import (
 
 __all__ = [
     "BOUNDS_SOURCES",
+    "CLIP_FRACTION",
     "DATASETS",
+    "DELTA_N",
     "END_TO_END",
     "END_TO_END_SHARES",
     "METHODS",
@@ -95,6 +101,8 @@ __all__ = [
     "bounds_condition",
     "captured_energy",
     "central_dp_pca",
+    "clip_rows",
+    "dataset_deltas",
     "decode",
     "dpdis_pca",
     "encode",
