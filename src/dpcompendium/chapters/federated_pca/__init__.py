@@ -5,6 +5,8 @@
 - :mod:`.methods` — :func:`pca`, :func:`central_dp_pca` (Analyze Gauss), :func:`dpdis_pca` (Imtiaz & Sarwate 2018),
   :func:`federated_pca` (``variant="shared-seed" | "secure-aggregation"``), :func:`fit_subspace` (one of
   them by name), :func:`privacy_claim`.
+- :mod:`.cape` — CAPE (correlated noise, :cite:`fedpca_imtiaz2019cape`), the exact ε of a coalition of the server
+  and c sites under secure aggregation and CAPE, and the tests of the protocols' noise level and of equivalence.
 - :mod:`.protocols` — the masked mean, the shared-seed protocol and its seed attack, secure aggregation.
 - :mod:`.datasets` — the chapter's datasets, the public and the as-written preprocessing, horizontal splits.
 - :mod:`.audits` — how the audit chapter audits these methods (raw neighbouring datasets).
@@ -14,6 +16,19 @@
 References: ``src_fedpca``, ``dwork2014analyze``, ``imtiaz2018distributed``, ``bonawitz2017practical``.
 """
 
+from .cape import (
+    CAPE_VARIANTS,
+    EQUIVALENCE_MARGIN,
+    cape_epsilon,
+    cape_messages,
+    cape_noise_multiplier,
+    cape_pca,
+    cape_privacy_claim,
+    coalition_epsilon,
+    coalition_table,
+    equivalence_test,
+    noise_level_table,
+)
 from .core import (
     analytic_gaussian_sigma,
     captured_energy,
@@ -58,6 +73,7 @@ from .methods import (
     METHODS,
     PREPROCESSING,
     RELEASES,
+    UTILITY_METHODS,
     SiteData,
     central_dp_pca,
     dpdis_pca,
@@ -83,15 +99,18 @@ from .protocols import (
 
 __all__ = [
     "BOUNDS_SOURCES",
+    "CAPE_VARIANTS",
     "CLIP_FRACTION",
     "DATASETS",
     "DELTA_N",
     "END_TO_END",
     "END_TO_END_SHARES",
+    "EQUIVALENCE_MARGIN",
     "METHODS",
     "PREPROCESSING",
     "PUBLIC_BOUNDS",
     "RELEASES",
+    "UTILITY_METHODS",
     "Dataset",
     "MaskedSumCount",
     "SiteData",
@@ -99,20 +118,29 @@ __all__ = [
     "analytic_gaussian_sigma",
     "attack_table",
     "bounds_condition",
+    "cape_epsilon",
+    "cape_messages",
+    "cape_noise_multiplier",
+    "cape_pca",
+    "cape_privacy_claim",
     "captured_energy",
     "central_dp_pca",
     "clip_rows",
+    "coalition_epsilon",
+    "coalition_table",
     "dataset_deltas",
     "decode",
     "dpdis_pca",
     "encode",
     "energy_runs",
     "energy_table",
+    "equivalence_test",
     "federated_pca",
     "fit_subspace",
     "load_dataset",
     "make_low_rank",
     "masked_sum_count",
+    "noise_level_table",
     "noise_scale",
     "noisy_projections",
     "normalize_rows",

@@ -23,6 +23,7 @@ import numpy as np
 from ...core.audit.spec import AuditSpec
 from ...core.mechanisms.gaussian import gaussian_epsilon
 from ..registry import chapter_id
+from .cape import _mahalanobis_factor, cape_noise_multiplier, cape_privacy_claim
 from .core import noise_scale, sensitivity
 from .datasets import audit_rows, prepare
 from .methods import privacy_claim
@@ -123,6 +124,39 @@ def audit_specs() -> list[AuditSpec]:
             delta,
             f"{SITES} sites (the changed row at site 0), public preprocessing, fixed-point encode/decode as "
             "in federated_pca; statistic <triu(A+E), w>",
+        )
+    )
+    # 3b. CAPE (calibrated): the server's joint view of the four messages A_j + e_j + g_j, in the clear
+    tau_c = tau * cape_noise_multiplier(SITES, "calibrated")
+    tau_g, sigma_e = tau_c / math.sqrt(SITES), tau_c
+    cov = sigma_e**2 * (np.eye(SITES) - 1.0 / SITES) + tau_g**2 * np.eye(SITES)
+    weights = np.linalg.solve(
+        cov, np.eye(SITES)[0]
+    )  # the likelihood-ratio direction for a change at site 0
+
+    def cape_view(parts, m, g):
+        local = (
+            np.stack([_moment(p, "public", n)[iu] for p in parts]) @ w[iu]
+        )  # (s,) projected shares
+        # each message's noise on the unit direction w: g_j ~ N(0, tau_g^2), e_j = e'_j - mean(e'), e'_j ~ N(0, sigma_e^2)
+        e = g.normal(0.0, sigma_e, (m, SITES))
+        noise = e - e.mean(axis=1, keepdims=True) + g.normal(0.0, tau_g, (m, SITES))
+        return (local[None] + noise) @ weights
+
+    dm = measured * math.sqrt(float(np.eye(SITES)[0] @ weights))  # Mahalanobis shift of the view
+    out.append(
+        AuditSpec(
+            "CAPE (calibrated): the server's view of all messages",
+            CHAPTER,
+            "private",
+            cape_privacy_claim(eps, delta, n, SITES, variant="calibrated"),
+            (sites, sites2),
+            sample=cape_view,
+            expected="holds",
+            true_epsilon=gaussian_epsilon(1.0, dm, delta),
+            note=f"{SITES} sites in the clear, correlated zero-sum noise; statistic: the likelihood-ratio "
+            f"projection Sigma^-1 e_0 of the messages on w (Mahalanobis factor "
+            f"{math.sqrt(_mahalanobis_factor(SITES, 0)):.3g} before calibration)",
         )
     )
     # 4. DPdisPCA: site 0's noisy local matrix, tau_0 for sqrt(2)/N_0

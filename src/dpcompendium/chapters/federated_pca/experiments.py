@@ -28,7 +28,7 @@ from .core import Calibration, Neighbours, captured_energy, noise_scale
 from .datasets import BOUNDS_SOURCES, Dataset, load_dataset, split_sites
 from .methods import (
     END_TO_END_SHARES,
-    METHODS,
+    UTILITY_METHODS,
     SiteData,
     federated_pca,
     fit_subspace,
@@ -141,7 +141,7 @@ def _energy_cell(*, dataset, split, sites, epsilons, delta, k, data_seed, kw, re
         # non-private: draws nothing and does not depend on ε, so once per split
         pooled = pca(sd, k)
         for eps in epsilons:
-            for method in METHODS:
+            for method in UTILITY_METHODS:
                 v = (
                     pooled
                     if method == "non-private"
@@ -300,7 +300,7 @@ def _svm_cell(
         # the folds depend on y and the seed only: the same for every subspace
         cv_folds = list(cv.split(x, y))
         for eps in epsilons:
-            for method in METHODS:
+            for method in UTILITY_METHODS:
                 if method == "non-private" and eps != epsilons[0]:
                     continue
                 v = fit_subspace(method, sd, k, eps, delta, rng, **kw)
@@ -372,7 +372,7 @@ def svm_table(
     out = summarize_runs(runs, ["dataset", "method", "epsilon"], ["accuracy"])
     out["sites"], out["k"] = sites, k
     out = out[["dataset", "method", "epsilon", "sites", "k", "reps", "accuracy"]]
-    methods = list(METHODS) + ([END_TO_END] if end_to_end else [])
+    methods = list(UTILITY_METHODS) + ([END_TO_END] if end_to_end else [])
     kw = {"sites": sites, "calibration": calibration, "seed": seed}
     epsilons = settings["epsilons"]
     sub = release_claims(datasets, methods, epsilons, delta, release="subspace", **kw)
