@@ -380,7 +380,9 @@ def test_attack_and_svm_tables():
     assert err["server"] > 1e6
     assert 1e-3 < err["server + all other sites"] < err["server"]
     svm = P.svm_table(["wine"], [1.0], 1e-5, 2, 2, 1, 3, folds=3)
-    assert set(svm.method) == {*P.UTILITY_METHODS, P.END_TO_END} and svm.accuracy.between(0, 1).all()
+    assert (
+        set(svm.method) == {*P.UTILITY_METHODS, P.END_TO_END} and svm.accuracy.between(0, 1).all()
+    )
     again = P.svm_table(["wine"], [1.0], 1e-5, 2, 2, 1, 3, folds=3)
     assert svm.equals(again)
 
