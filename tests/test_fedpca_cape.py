@@ -105,3 +105,23 @@ def test_clip_rows_and_dataset_deltas():
     deltas = P.dataset_deltas(["wine", "adult"], 0.01)
     for name, dlt in deltas.items():
         assert dlt * P.load_dataset(name).n == pytest.approx(0.01)
+
+
+def test_noisy_power_closed_forms():
+    """sigma is the Gaussian calibration at sensitivity 2 sqrt(L)/n (exact composition of L Gaussian mechanisms);
+    with negligible noise the method converges to the top-k subspace of a matrix with a clear gap."""
+    from dpcompendium.core.mechanisms.gaussian import calibrated_sigma
+
+    for iters in (1, 4, 10):
+        assert P.power_noise_scale(0.5, 1e-6, 1000, iters=iters) == pytest.approx(
+            calibrated_sigma(2 * math.sqrt(iters) / 1000, 0.5, 1e-6)
+        )
+    rng = np.random.default_rng(11)
+    w = np.linalg.qr(rng.standard_normal((8, 8)))[0]
+    a = w @ np.diag([5.0, 4.0, 3.0, 0.5, 0.4, 0.3, 0.2, 0.1]) @ w.T / 5.0
+    sd = P.SiteData(np.stack([a * 1e9]), np.array([10**9]))
+    v = P.noisy_power_pca(sd, 3, 1e3, 0.5, rng, iters=60, reps=4, calibration="analytic")
+    assert np.allclose(P.captured_energy(a, v), 1.0, atol=1e-9)
+    claim = P.power_privacy_claim(1.0, 1e-6, 1000, calibration="analytic")
+    assert claim.private and claim.neighbours == "replace-one"
+    assert not P.power_privacy_claim(10.0, 1e-5, 1000, calibration="classical").private

@@ -7,6 +7,7 @@
   them by name), :func:`privacy_claim`.
 - :mod:`.cape` — CAPE (correlated noise, :cite:`fedpca_imtiaz2019cape`), the exact ε of a coalition of the server
   and c sites under secure aggregation and CAPE, and the tests of the protocols' noise level and of equivalence.
+- :mod:`.power` — the DP noisy power method (:cite:`fedpca_hardt2014noisy`), central or under secure aggregation.
 - :mod:`.protocols` — the masked mean, the shared-seed protocol and its seed attack, secure aggregation.
 - :mod:`.datasets` — the chapter's datasets, the public and the as-written preprocessing, horizontal splits.
 - :mod:`.audits` — how the audit chapter audits these methods (raw neighbouring datasets).
@@ -84,6 +85,7 @@ from .methods import (
     privacy_claim,
     release_claim,
 )
+from .power import POWER_ITERS, noisy_power_pca, power_noise_scale, power_privacy_claim
 from .protocols import (
     MaskedSumCount,
     Transcript,
@@ -107,6 +109,7 @@ __all__ = [
     "END_TO_END_SHARES",
     "EQUIVALENCE_MARGIN",
     "METHODS",
+    "POWER_ITERS",
     "PREPROCESSING",
     "PUBLIC_BOUNDS",
     "RELEASES",
@@ -142,12 +145,15 @@ __all__ = [
     "masked_sum_count",
     "noise_level_table",
     "noise_scale",
+    "noisy_power_pca",
     "noisy_projections",
     "normalize_rows",
     "pairwise_masks",
     "pca",
     "pooled_pattern_z",
     "pooled_z",
+    "power_noise_scale",
+    "power_privacy_claim",
     "prepare",
     "preprocessing_sensitivity",
     "privacy_claim",

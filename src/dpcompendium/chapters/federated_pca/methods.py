@@ -48,6 +48,7 @@ from .core import (
     top_k_subspace,
 )
 from .datasets import bounds_condition
+from .power import noisy_power_pca, power_privacy_claim
 from .protocols import FRAC_BITS, decode, encode, secure_aggregation_protocol, shared_seed_protocol
 
 __all__ = [
@@ -69,12 +70,21 @@ __all__ = [
 
 Variant = Literal["shared-seed", "secure-aggregation"]
 #: Method names used in the chapter's tables (``"cape"``: CAPE calibrated so the server's view is (ε, δ)-DP).
-METHODS = ("non-private", "central", "shared-seed", "secure-aggregation", "dpdispca", "cape")
+METHODS = (
+    "non-private", "central", "shared-seed", "secure-aggregation", "dpdispca", "cape", "noisy-power",
+)  # fmt: skip
 #: The methods of the utility sweeps: the shared-seed protocol's aggregate *is* ``A + E`` with ``E`` central
 #: Analyze-Gauss noise (the same draw a central curator makes from the same stream, tested exactly), so its utility
 #: is central DP-PCA's by construction; what "the same noise as central" means is tested on the aggregate itself
 #: (:func:`~dpcompendium.chapters.federated_pca.noise_level_table`).
-UTILITY_METHODS = ("non-private", "central", "secure-aggregation", "dpdispca", "cape")
+UTILITY_METHODS = (
+    "non-private",
+    "central",
+    "secure-aggregation",
+    "dpdispca",
+    "cape",
+    "noisy-power",
+)
 
 
 @dataclass(frozen=True)
@@ -306,6 +316,8 @@ def fit_subspace(
         return dpdis_pca(sites, k, epsilon, delta, rng, r=r, **kw)
     if method == "cape":
         return cape_pca(sites, k, epsilon, delta, rng, calibration=calibration)
+    if method == "noisy-power":
+        return noisy_power_pca(sites, k, epsilon, delta, rng, calibration=calibration)
     raise ValueError(f"method must be one of {METHODS}, got {method!r}")
 
 
@@ -375,6 +387,11 @@ def privacy_claim(
         claim = cape_privacy_claim(eps, dlt, n, check_int(s, "s", minimum=1), variant="calibrated")
         claim = PrivacyClaim(
             claim.mechanism, neighbours, claim.sensitivity, eps, dlt, True, "", claim.conditions
+        )
+    elif method == "noisy-power":
+        pc = power_privacy_claim(eps, dlt, n, calibration=calibration)
+        claim = PrivacyClaim(
+            pc.mechanism, neighbours, pc.sensitivity, eps, dlt, True, "", pc.conditions[:2]
         )
     elif method == "secure-aggregation":
         s = check_int(s, "s", minimum=1)
