@@ -493,8 +493,13 @@ def test_symmetric_gaussian_is_the_mirrored_upper_triangle(rng):
     seed = int(rng.integers(2**32))
     sig = np.array([0.5, 2.0, 3.0])
     e = P.symmetric_gaussian(7, sig, np.random.default_rng(seed), size=(3,))
-    z = np.random.default_rng(seed).standard_normal((3, 7, 7))
-    ref = (np.triu(z) + np.swapaxes(np.triu(z, 1), -1, -2)) * sig[:, None, None]
+    # the upper triangle (diagonal included) drawn in row-major order, mirrored below
+    z = np.random.default_rng(seed).standard_normal((3, 28))
+    ref = np.zeros((3, 7, 7))
+    iu = np.triu_indices(7)
+    for r in range(3):
+        ref[r][iu] = z[r]
+        ref[r] = (ref[r] + ref[r].T - np.diag(np.diag(ref[r]))) * sig[r]
     assert np.array_equal(e, ref)
 
 
