@@ -484,3 +484,31 @@ def test_landing_page_names_every_chapter_from_its_manifest():
     assert not re.search(r"\]\(\.\./notebooks/", text), (
         "a typed link to a chapter: use {chapter}`<id>`"
     )
+
+
+# C0 control characters other than tab, newline and carriage return (and DEL): a "\v" typed into a JSON string
+# becomes a vertical tab, "\f" a form feed, "\b" a backspace — e.g. the "\v" of "\varepsilon" in a cell's source
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _book_texts():
+    yield from NOTEBOOKS
+    yield from sorted((ROOT / "book").rglob("*.ipynb"))
+    yield from sorted((ROOT / "book").rglob("*.md"))
+
+
+@pytest.mark.parametrize("path", list(_book_texts()), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_control_characters(path):
+    """No notebook (in notebooks/ or book/) or book page holds a control character, in its JSON or in any cell."""
+    raw = path.read_text(encoding="utf8")
+    texts = [("file", raw)]
+    if path.suffix == ".ipynb":
+        nb = nbformat.reads(raw, as_version=4)
+        texts += [(f"cell {i}", "".join(c.source)) for i, c in enumerate(nb.cells)]
+    found = [
+        f"{where}: {m.group()!r} at {m.start()} ({text[max(0, m.start() - 20) : m.start() + 20]!r})"
+        for where, text in texts
+        for m in [CONTROL.search(text)]
+        if m
+    ]
+    assert not found, found

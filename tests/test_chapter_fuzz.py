@@ -62,12 +62,13 @@ REGRESSIONS = [
         {"epsilons": [0.05], "mus": [1], "mu": 1, "sgd_methods": ["harmony"]},
     ),  # KeyError: 1.0
     # attack check: with one site there is nothing to mask; then 5-fold CV on 10 rows (now svm_max_rows >= 100)
-    (FEDERATED_PCA, {"svm_sites": 1, "svm_max_rows": 100, "delta": 0.05, "attack_epsilon": 0.05}),
-    # the colluders' error asserted above a fixed 1e-3; at eps = 15.4, delta = 0.587 the noise share is 6.6e-4
+    (FEDERATED_PCA, {"svm_sites": 1, "svm_max_rows": 100, "delta_n": 0.01, "attack_epsilon": 0.05}),
+    # the colluders' error asserted above a fixed 1e-3; at eps = 15.4, delta = 0.587 the noise share was 6.6e-4
+    # (delta is now delta_n / n with delta_n <= 0.01: the largest delta the parameters allow)
     (
         FEDERATED_PCA,
         {
-            "delta": 0.587214562437154,
+            "delta_n": 0.01,
             "attack_epsilon": 15.418554908085405,
             "svm_sites": 2,
             "seed": 400,

@@ -333,7 +333,7 @@ def test_energy_runs_reproducible_and_ordered():
     b = energy_runs(*args, splits=("equal",), n_jobs=2)
     assert a.equals(b)
     tab = energy_table(a, 1e-5, 3)
-    assert set(tab.method) == set(P.METHODS)
+    assert set(tab.method) == set(P.UTILITY_METHODS)
     assert np.allclose(tab.loc[tab.method == "non-private", "captured_energy"], 1.0)
     assert tab.captured_energy.between(0, 1 + 1e-12).all()
 
@@ -368,7 +368,7 @@ def test_z_scores_are_undefined_with_one_repetition():
     pat = P.site_pattern(runs, 2, 20)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert np.isnan(P.pooled_z(tab, "shared-seed"))
+        assert np.isnan(P.pooled_z(tab, "secure-aggregation"))
         assert np.isnan(P.pooled_pattern_z(pat, "fall"))
     assert pat.fall_z.isna().all() and np.isfinite(pat.fall).all()
 
@@ -380,7 +380,9 @@ def test_attack_and_svm_tables():
     assert err["server"] > 1e6
     assert 1e-3 < err["server + all other sites"] < err["server"]
     svm = P.svm_table(["wine"], [1.0], 1e-5, 2, 2, 1, 3, folds=3)
-    assert set(svm.method) == {*P.METHODS, P.END_TO_END} and svm.accuracy.between(0, 1).all()
+    assert (
+        set(svm.method) == {*P.UTILITY_METHODS, P.END_TO_END} and svm.accuracy.between(0, 1).all()
+    )
     again = P.svm_table(["wine"], [1.0], 1e-5, 2, 2, 1, 3, folds=3)
     assert svm.equals(again)
 
@@ -491,8 +493,13 @@ def test_symmetric_gaussian_is_the_mirrored_upper_triangle(rng):
     seed = int(rng.integers(2**32))
     sig = np.array([0.5, 2.0, 3.0])
     e = P.symmetric_gaussian(7, sig, np.random.default_rng(seed), size=(3,))
-    z = np.random.default_rng(seed).standard_normal((3, 7, 7))
-    ref = (np.triu(z) + np.swapaxes(np.triu(z, 1), -1, -2)) * sig[:, None, None]
+    # the upper triangle (diagonal included) drawn in row-major order, mirrored below
+    z = np.random.default_rng(seed).standard_normal((3, 28))
+    ref = np.zeros((3, 7, 7))
+    iu = np.triu_indices(7)
+    for r in range(3):
+        ref[r][iu] = z[r]
+        ref[r] = (ref[r] + ref[r].T - np.diag(np.diag(ref[r]))) * sig[r]
     assert np.array_equal(e, ref)
 
 
@@ -541,7 +548,7 @@ def test_energy_cell_is_the_per_method_loop_bit_for_bit():
         for rep in range(2):
             sd = P.SiteData.from_labels(ds.x, P.split_sites(ds.n, s, rng, sizes=split), s)
             for e in eps:
-                for method in P.METHODS:
+                for method in P.UTILITY_METHODS:
                     v = P.fit_subspace(method, sd, 3, e, 1e-5, rng, **kw)
                     ref.append(
                         {

@@ -203,7 +203,6 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
         ("Take 1000 identical rows", "the audited pair's construction (definition)"),
         ("pixel range 0–16 for digits", "the dataset's documented range"),
         ("Dirichlet(1) shares", "the split's definition"),
-        ("within   standard errors of 0", "the check's definition (z = 5 tolerance)"),
         ("more than 5 standard errors", "the check's tolerance, Z = 5 (definition)"),
         ("): by more than 5", "the check's tolerance, Z = 5 (definition)"),
         ("5-fold stratified", "the evaluation's design (definition)"),

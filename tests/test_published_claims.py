@@ -92,13 +92,13 @@ def test_projection_sensitivity_is_two_under_replace_one():
 def test_svm_rows_are_labelled_by_what_they_release():
     svm = P.svm_table(["wine"], [0.5, 1.0], 1e-5, 2, 2, 1, 0, max_rows=100, calibration="auto")
     exact = svm[svm.release == "exact-projections"]
-    assert set(exact.method) == set(P.METHODS)
+    assert set(exact.method) == set(P.UTILITY_METHODS)
     assert not exact.private.any() and (exact.guarantee == "none").all()
     assert (exact.label == "trained on exact projections: not private").all()
     # the subspace's claim beside it: private for the three private methods
     private_sub = exact[exact.method.isin(["central", "secure-aggregation", "dpdispca"])]
     assert private_sub.subspace_private.all()
-    assert not exact[exact.method.isin(["non-private", "shared-seed"])].subspace_private.any()
+    assert not exact[exact.method.isin(["non-private"])].subspace_private.any()
     e2e = svm[svm.method == P.END_TO_END]
     assert len(e2e) == 2 and e2e.private.all() and (e2e.release == "noisy-projections").all()
     assert list(e2e.guarantee) == ["(0.5, 1e-05)-DP", "(1, 1e-05)-DP"]

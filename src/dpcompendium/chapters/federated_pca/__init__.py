@@ -5,6 +5,9 @@
 - :mod:`.methods` — :func:`pca`, :func:`central_dp_pca` (Analyze Gauss), :func:`dpdis_pca` (Imtiaz & Sarwate 2018),
   :func:`federated_pca` (``variant="shared-seed" | "secure-aggregation"``), :func:`fit_subspace` (one of
   them by name), :func:`privacy_claim`.
+- :mod:`.cape` — CAPE (correlated noise, :cite:`fedpca_imtiaz2019cape`), the exact ε of a coalition of the server
+  and c sites under secure aggregation and CAPE, and the tests of the protocols' noise level and of equivalence.
+- :mod:`.power` — the DP noisy power method (:cite:`fedpca_hardt2014noisy`), central or under secure aggregation.
 - :mod:`.protocols` — the masked mean, the shared-seed protocol and its seed attack, secure aggregation.
 - :mod:`.datasets` — the chapter's datasets, the public and the as-written preprocessing, horizontal splits.
 - :mod:`.audits` — how the audit chapter audits these methods (raw neighbouring datasets).
@@ -14,9 +17,23 @@
 References: ``src_fedpca``, ``dwork2014analyze``, ``imtiaz2018distributed``, ``bonawitz2017practical``.
 """
 
+from .cape import (
+    CAPE_VARIANTS,
+    EQUIVALENCE_MARGIN,
+    cape_epsilon,
+    cape_messages,
+    cape_noise_multiplier,
+    cape_pca,
+    cape_privacy_claim,
+    coalition_epsilon,
+    coalition_table,
+    equivalence_test,
+    noise_level_table,
+)
 from .core import (
     analytic_gaussian_sigma,
     captured_energy,
+    clip_rows,
     noise_scale,
     normalize_rows,
     scatter,
@@ -27,6 +44,7 @@ from .core import (
 )
 from .datasets import (
     BOUNDS_SOURCES,
+    CLIP_FRACTION,
     DATASETS,
     PUBLIC_BOUNDS,
     Dataset,
@@ -38,8 +56,10 @@ from .datasets import (
     split_sites,
 )
 from .experiments import (
+    DELTA_N,
     END_TO_END,
     attack_table,
+    dataset_deltas,
     energy_runs,
     energy_table,
     pooled_pattern_z,
@@ -54,6 +74,7 @@ from .methods import (
     METHODS,
     PREPROCESSING,
     RELEASES,
+    UTILITY_METHODS,
     SiteData,
     central_dp_pca,
     dpdis_pca,
@@ -64,6 +85,7 @@ from .methods import (
     privacy_claim,
     release_claim,
 )
+from .power import POWER_ITERS, noisy_power_pca, power_noise_scale, power_privacy_claim
 from .protocols import (
     MaskedSumCount,
     Transcript,
@@ -79,13 +101,19 @@ from .protocols import (
 
 __all__ = [
     "BOUNDS_SOURCES",
+    "CAPE_VARIANTS",
+    "CLIP_FRACTION",
     "DATASETS",
+    "DELTA_N",
     "END_TO_END",
     "END_TO_END_SHARES",
+    "EQUIVALENCE_MARGIN",
     "METHODS",
+    "POWER_ITERS",
     "PREPROCESSING",
     "PUBLIC_BOUNDS",
     "RELEASES",
+    "UTILITY_METHODS",
     "Dataset",
     "MaskedSumCount",
     "SiteData",
@@ -93,25 +121,39 @@ __all__ = [
     "analytic_gaussian_sigma",
     "attack_table",
     "bounds_condition",
+    "cape_epsilon",
+    "cape_messages",
+    "cape_noise_multiplier",
+    "cape_pca",
+    "cape_privacy_claim",
     "captured_energy",
     "central_dp_pca",
+    "clip_rows",
+    "coalition_epsilon",
+    "coalition_table",
+    "dataset_deltas",
     "decode",
     "dpdis_pca",
     "encode",
     "energy_runs",
     "energy_table",
+    "equivalence_test",
     "federated_pca",
     "fit_subspace",
     "load_dataset",
     "make_low_rank",
     "masked_sum_count",
+    "noise_level_table",
     "noise_scale",
+    "noisy_power_pca",
     "noisy_projections",
     "normalize_rows",
     "pairwise_masks",
     "pca",
     "pooled_pattern_z",
     "pooled_z",
+    "power_noise_scale",
+    "power_privacy_claim",
     "prepare",
     "preprocessing_sensitivity",
     "privacy_claim",

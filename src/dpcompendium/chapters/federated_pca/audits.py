@@ -23,9 +23,11 @@ import numpy as np
 from ...core.audit.spec import AuditSpec
 from ...core.mechanisms.gaussian import gaussian_epsilon
 from ..registry import chapter_id
+from .cape import _mahalanobis_factor, cape_noise_multiplier, cape_privacy_claim
 from .core import noise_scale, sensitivity
 from .datasets import audit_rows, prepare
 from .methods import privacy_claim
+from .power import power_noise_scale, power_privacy_claim
 from .protocols import FRAC_BITS, decode, encode, seed_attack, shared_seed_protocol
 
 #: this chapter's id (from its manifest)
@@ -123,6 +125,65 @@ def audit_specs() -> list[AuditSpec]:
             delta,
             f"{SITES} sites (the changed row at site 0), public preprocessing, fixed-point encode/decode as "
             "in federated_pca; statistic <triu(A+E), w>",
+        )
+    )
+    # 3b. CAPE (calibrated): the server's joint view of the four messages A_j + e_j + g_j, in the clear
+    tau_c = tau * cape_noise_multiplier(SITES, "calibrated")
+    tau_g, sigma_e = tau_c / math.sqrt(SITES), tau_c
+    cov = sigma_e**2 * (np.eye(SITES) - 1.0 / SITES) + tau_g**2 * np.eye(SITES)
+    weights = np.linalg.solve(
+        cov, np.eye(SITES)[0]
+    )  # the likelihood-ratio direction for a change at site 0
+
+    def cape_view(parts, m, g):
+        local = (
+            np.stack([_moment(p, "public", n)[iu] for p in parts]) @ w[iu]
+        )  # (s,) projected shares
+        # each message's noise on the unit direction w: g_j ~ N(0, tau_g^2), e_j = e'_j - mean(e'), e'_j ~ N(0, sigma_e^2)
+        e = g.normal(0.0, sigma_e, (m, SITES))
+        noise = e - e.mean(axis=1, keepdims=True) + g.normal(0.0, tau_g, (m, SITES))
+        return (local[None] + noise) @ weights
+
+    dm = measured * math.sqrt(float(np.eye(SITES)[0] @ weights))  # Mahalanobis shift of the view
+    out.append(
+        AuditSpec(
+            "CAPE (calibrated): the server's view of all messages",
+            CHAPTER,
+            "private",
+            cape_privacy_claim(eps, delta, n, SITES, variant="calibrated"),
+            (sites, sites2),
+            sample=cape_view,
+            expected="holds",
+            true_epsilon=gaussian_epsilon(1.0, dm, delta),
+            note=f"{SITES} sites in the clear, correlated zero-sum noise; statistic: the likelihood-ratio "
+            f"projection Sigma^-1 e_0 of the messages on w (Mahalanobis factor "
+            f"{math.sqrt(_mahalanobis_factor(SITES, 0)):.3g} before calibration)",
+        )
+    )
+    # 3c. the noisy power method, one iteration (L Gaussian iterations compose exactly into one of sensitivity
+    # sqrt(L) x 2/n, so one iteration is the unit the claim is built from): <A X0 + G, W> for a public X0
+    x0 = np.linalg.qr(np.random.default_rng(2014).standard_normal((d.shape[1], 2)))[0]
+    m0, m1 = _moment(d, "public"), _moment(d2, "public")
+    wp = (m1 - m0) @ x0
+    shift = float(np.linalg.norm(wp))
+    wp /= shift
+    sigma_p = power_noise_scale(eps, delta, n, iters=1)
+
+    def power_view(rows, m, g):
+        return float(np.sum((_moment(rows, "public") @ x0) * wp)) + g.normal(0.0, sigma_p, m)
+
+    out.append(
+        _gaussian_spec(
+            "noisy power method: one iteration A X0 + G",
+            "private",
+            power_privacy_claim(eps, delta, n, iters=1),
+            (d, d2),
+            power_view,
+            sigma_p,
+            shift,
+            delta,
+            f"raw rows, public preprocessing, X0 public (seeded); measured ||(A'-A) X0||_F = {shift:.4g} "
+            f"<= 2/n = {2 / n:.4g}; statistic <A X0 + G, W>",
         )
     )
     # 4. DPdisPCA: site 0's noisy local matrix, tau_0 for sqrt(2)/N_0

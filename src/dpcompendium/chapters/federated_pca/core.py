@@ -28,6 +28,7 @@ from ...core.validation import check_array, check_int, check_rng
 __all__ = [
     "analytic_gaussian_sigma",
     "captured_energy",
+    "clip_rows",
     "noise_scale",
     "normalize_rows",
     "scatter",
@@ -72,6 +73,7 @@ def symmetric_gaussian(
     d: int, sigma: float | np.ndarray, rng: np.random.Generator, size: tuple[int, ...] = ()
 ) -> np.ndarray:
     """Symmetric ``d × d`` noise: upper triangle (with diagonal) iid ``N(0, σ²)``, mirrored below (Analyze Gauss).
+    Only the ``d(d+1)/2`` upper entries are drawn, in row-major order.
 
     ``sigma`` may be an array broadcastable to ``size`` (one σ per matrix); the result has shape ``size + (d, d)``.
     """
@@ -80,17 +82,23 @@ def symmetric_gaussian(
     sig = np.asarray(sigma, dtype=float)
     if np.any(~np.isfinite(sig)) or np.any(sig < 0):
         raise ValueError(f"sigma must be finite and >= 0, got {sigma!r}")
-    z = rng.standard_normal(size=(*size, d, d))
-    e = np.where(_upper_mask(d), z, np.swapaxes(z, -1, -2))  # z_ij for i <= j, z_ji below: one pass
+    up, lo = _triangle_positions(d)
+    z = rng.standard_normal(size=(*size, up.size))  # only the d(d+1)/2 entries that are drawn
+    e = np.empty((*size, d * d))
+    e[..., up] = z
+    e[..., lo] = z
+    e = e.reshape(*size, d, d)
     e *= np.broadcast_to(sig, size)[..., None, None]
     return e
 
 
 @functools.cache
-def _upper_mask(d: int) -> np.ndarray:
-    mask = np.triu(np.ones((d, d), dtype=bool))
-    mask.flags.writeable = False
-    return mask
+def _triangle_positions(d: int) -> tuple[np.ndarray, np.ndarray]:
+    """Flat positions of the upper triangle (row-major, diagonal included) and of their mirror images."""
+    i, j = np.triu_indices(d)
+    up, lo = i * d + j, j * d + i
+    up.flags.writeable = lo.flags.writeable = False
+    return up, lo
 
 
 def scatter(x: np.ndarray) -> np.ndarray:
@@ -104,6 +112,19 @@ def normalize_rows(x: np.ndarray) -> np.ndarray:
     x = check_array(x, "x", ndim=2)
     norms = np.linalg.norm(x, axis=1, keepdims=True)
     return np.divide(x, norms, out=np.zeros_like(x), where=norms > 0)
+
+
+def clip_rows(x: np.ndarray, clip_norm: float) -> np.ndarray:
+    """Norm clipping, then scaling into the unit ball: ``x · min(1, C/‖x‖₂) / C`` row by row, ``C = clip_norm``
+    (public). Unlike :func:`normalize_rows` it keeps every row of norm ≤ C as it is (up to the public factor 1/C),
+    so the second moment it estimates is the data's own wherever rows are inside the ball; rows outside are pulled
+    onto its surface, the bias that buys a smaller Δ relative to the signal."""
+    x = check_array(x, "x", ndim=2)
+    c = float(clip_norm)
+    if not (np.isfinite(c) and c > 0):
+        raise ValueError(f"clip_norm must be finite and > 0, got {clip_norm!r}")
+    norms = np.linalg.norm(x, axis=1, keepdims=True)
+    return x * (np.minimum(1.0, c / np.maximum(norms, 1e-300)) / c)
 
 
 @functools.cache

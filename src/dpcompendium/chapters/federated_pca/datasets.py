@@ -4,8 +4,12 @@ Preprocessing (:func:`prepare`), two paths:
 
 - ``"public"`` (default; the chapter's private methods): every statistic is public — each feature is clipped to its
   *declared* domain ``[lo, hi]`` (:data:`PUBLIC_BOUNDS`, parameters, never computed from the rows), scaled to
-  ``[0, 1]``, centred at the declared centre (default: the domain midpoint) and scaled to unit norm ``x/‖x‖₂``. Each
-  row is mapped on its own, so one record changes one row and ``‖A(D′) − A(D)‖`` stays within the claimed Δ.
+  ``[0, 1]``, centred at the declared centre (default: the domain midpoint), then *norm-clipped* to the public
+  clipping norm ``C`` and divided by it (:func:`~dpcompendium.chapters.federated_pca.clip_rows`), so rows lie in the
+  unit ball. ``C`` is public: :data:`CLIP_FRACTION` times the domain's radius ``½√d`` (a function of the declared
+  domain only, never of the rows). Each row is mapped on its own, so one record changes one row and
+  ``‖A(D′) − A(D)‖`` stays within the claimed Δ. Unlike the source's ``x/‖x‖₂`` (which every row's direction survives
+  but not its length, so PCA then estimates the second moment of directions), rows inside the ball keep their length.
 - ``"as-written"`` (the source's): features divided by the data's own ranges (constant features dropped) and rows
   centred with the exact global mean (the source's masked mean, released exactly to site 1) before the unit-norm
   step. One record moves every row: **not private**; :func:`preprocessing_sensitivity` measures by how much.
@@ -21,10 +25,11 @@ from sklearn import datasets as skdatasets
 
 from ...core.data import load_adult
 from ...core.validation import check_array, check_int, check_rng
-from .core import normalize_rows
+from .core import clip_rows, normalize_rows
 
 __all__ = [
     "BOUNDS_SOURCES",
+    "CLIP_FRACTION",
     "DATASETS",
     "PUBLIC_BOUNDS",
     "Dataset",
@@ -36,6 +41,10 @@ __all__ = [
     "preprocessing_sensitivity",
     "split_sites",
 ]
+
+#: The public clipping norm of :func:`prepare`, as a fraction of the domain's radius ``½√d`` (features scaled to
+#: [0, 1] and centred at the midpoint): ``C = CLIP_FRACTION · ½√d``. A constant of the method, not a statistic.
+CLIP_FRACTION = 0.5
 
 #: The chapter's datasets, by the name :func:`load_dataset` takes.
 DATASETS = ("digits", "breast_cancer", "wine", "adult", "synthetic")
@@ -171,12 +180,13 @@ def prepare(
     *,
     preprocessing: str = "as-written",
     centre: np.ndarray | float | None = None,
+    clip_norm: float | None = None,
 ) -> np.ndarray:
     """Rows in the unit ball, by one of two paths (module docstring).
 
-    ``"public"``: ``normalize_rows((clip(x, lo, hi) − lo)/(hi − lo) − c)`` with declared ``bounds = (lo, hi)``
-    (scalars or per-feature) and ``c`` the declared ``centre`` in data units (default: the midpoint), mapped to
-    ``[0, 1]``; a per-row map. ``"as-written"``: range-scale each feature by the data's own range (constant features
+    ``"public"``: ``clip_rows((clip(x, lo, hi) − lo)/(hi − lo) − c, C)`` with declared ``bounds = (lo, hi)``
+    (scalars or per-feature), ``c`` the declared ``centre`` in data units (default: the midpoint), mapped to
+    ``[0, 1]``, and the public clipping norm ``C = clip_norm`` (default ``CLIP_FRACTION · ½√d``); a per-row map. ``"as-written"``: range-scale each feature by the data's own range (constant features
     dropped), centre with the data's exact mean, scale rows to unit norm (not private).
     """
     x = check_array(x, "x", ndim=2)
@@ -193,7 +203,8 @@ def prepare(
     if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi)) and np.all(hi > lo)):
         raise ValueError(f"bounds must be finite with hi > lo per feature, got {bounds!r}")
     c = 0.5 if centre is None else (np.asarray(centre, dtype=float) - lo) / (hi - lo)
-    return normalize_rows((np.clip(x, lo, hi) - lo) / (hi - lo) - c)
+    cn = CLIP_FRACTION * 0.5 * np.sqrt(x.shape[1]) if clip_norm is None else clip_norm
+    return clip_rows((np.clip(x, lo, hi) - lo) / (hi - lo) - c, cn)
 
 
 def preprocessing_sensitivity(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -28,7 +28,7 @@ from .core import Calibration, Neighbours, captured_energy, noise_scale
 from .datasets import BOUNDS_SOURCES, Dataset, load_dataset, split_sites
 from .methods import (
     END_TO_END_SHARES,
-    METHODS,
+    UTILITY_METHODS,
     SiteData,
     federated_pca,
     fit_subspace,
@@ -39,8 +39,10 @@ from .methods import (
 from .protocols import secure_aggregation_protocol, seed_attack, shared_seed_protocol, unmask_attack
 
 __all__ = [
+    "DELTA_N",
     "END_TO_END",
     "attack_table",
+    "dataset_deltas",
     "energy_runs",
     "energy_table",
     "pooled_pattern_z",
@@ -71,6 +73,40 @@ def _rows(name: str, seed: int) -> np.ndarray:
     return x
 
 
+#: The default ``δ·n`` of :func:`dataset_deltas`: δ well below 1/n (the primer's rule δ ≪ 1/n; a mechanism that
+#: publishes one random record outright is (0, 1/n)-DP, so δ·n is the chance of such a catastrophe).
+DELTA_N = 0.01
+
+#: δ as the sweeps take it: one number for every dataset, or one per dataset name (:func:`dataset_deltas`).
+Deltas = float | Mapping[str, float]
+
+
+def dataset_deltas(
+    datasets: Sequence[str], delta_n: float = DELTA_N, seed: int = 0
+) -> dict[str, float]:
+    """δ per dataset, ``δ = delta_n / n`` with ``n`` the dataset's (public) number of rows, so that ``δ·n = delta_n``
+    on every dataset (``delta_n`` ≤ 0.01 keeps δ ≪ 1/n). ``seed`` draws the synthetic dataset (its n is fixed)."""
+    dn = check_delta(delta_n, "delta_n")
+    return {name: dn / _dataset(name, seed).n for name in datasets}
+
+
+def _delta_of(delta: Deltas, name: str) -> float:
+    """The δ of dataset ``name``: ``delta[name]`` for a mapping, else ``delta``."""
+    if isinstance(delta, Mapping):
+        if name not in delta:
+            raise ValueError(
+                f"delta must give a delta for dataset {name!r}, got keys {sorted(delta)!r}"
+            )
+        return delta[name]
+    return delta
+
+
+def _check_deltas(delta: Deltas) -> Deltas:
+    if isinstance(delta, Mapping):
+        return {str(k): check_delta(v, "delta") for k, v in delta.items()}
+    return check_delta(delta)
+
+
 def _one_blas_thread(cell, /, **kwargs):
     # small matrices: a threaded BLAS only oversubscribes the cores (10x slower on a shared machine)
     with threadpool_limits(limits=1):
@@ -81,7 +117,7 @@ def _fit_settings(epsilons, delta, k, neighbours, calibration, r) -> dict:
     """What the cells of every sweep share: the validated ε's, δ and k, and :func:`fit_subspace`'s options (``kw``)."""
     return {
         "epsilons": [check_epsilon(e, "epsilons") for e in epsilons],
-        "delta": check_delta(delta),
+        "delta": _check_deltas(delta),
         "k": check_int(k, "k", minimum=1),
         "kw": {"neighbours": neighbours, "calibration": calibration, "r": r},
     }
@@ -97,6 +133,7 @@ def _sweep_cells(cell, grid, reps, seed, n_jobs, desc, settings, **fixed):
 
 def _energy_cell(*, dataset, split, sites, epsilons, delta, k, data_seed, kw, reps, rng):
     ds, x = _dataset(dataset, data_seed), _rows(dataset, data_seed)
+    delta = _delta_of(delta, dataset)
     a = ds.x.T @ ds.x / ds.n
     rows, subspaces = [], []
     for rep in range(reps):
@@ -104,7 +141,7 @@ def _energy_cell(*, dataset, split, sites, epsilons, delta, k, data_seed, kw, re
         # non-private: draws nothing and does not depend on ε, so once per split
         pooled = pca(sd, k)
         for eps in epsilons:
-            for method in METHODS:
+            for method in UTILITY_METHODS:
                 v = (
                     pooled
                     if method == "non-private"
@@ -144,12 +181,13 @@ def energy_runs(
     return _sweep_cells(_energy_cell, grid, reps, seed, n_jobs, "captured energy", settings)
 
 
-def energy_table(runs: pd.DataFrame, delta: float, k: int) -> pd.DataFrame:
+def energy_table(runs: pd.DataFrame, delta: Deltas, k: int) -> pd.DataFrame:
     """Mean captured energy over repetitions, with its standard error: the chapter's ``energy.csv``."""
     keys = ["dataset", "split", "method", "epsilon", "sites"]
     out = summarize_runs(runs, keys, ["captured_energy"], sd=["captured_energy"])
     out["captured_energy_se"] = out["captured_energy_sd"] / np.sqrt(out["reps"])
-    out["delta"], out["k"] = delta, k
+    out["delta"] = [_delta_of(delta, name) for name in out.dataset]
+    out["k"] = k
     cols = [
         "dataset",
         "split",
@@ -168,7 +206,7 @@ def release_claims(
     datasets: Sequence[str],
     methods: Sequence[str],
     epsilons: Sequence[float],
-    delta: float,
+    delta: Deltas,
     *,
     release: str = "subspace",
     sites: int = 1,
@@ -185,24 +223,24 @@ def release_claims(
     fs, fd = END_TO_END_SHARES["subspace"]
     for name in datasets:
         n = _dataset(name, seed).n
+        dlt = _delta_of(delta, name)
         for m in methods:
             for e in epsilons:
                 kw = {"s": sites, "calibration": calibration, "dataset": name}
                 if m != END_TO_END:
-                    rel, c = release, release_claim(m, e, delta, n, release=release, **kw)
+                    rel, c = release, release_claim(m, e, dlt, n, release=release, **kw)
                 elif release == "subspace":  # the end-to-end variant's subspace, at its share
                     rel = release
-                    c = release_claim(
-                        "secure-aggregation", fs * e, fd * delta, n, release=rel, **kw
-                    )
+                    c = release_claim("secure-aggregation", fs * e, fd * dlt, n, release=rel, **kw)
                 else:
                     rel = "noisy-projections"
-                    c = release_claim("secure-aggregation", e, delta, n, release=rel, **kw)
+                    c = release_claim("secure-aggregation", e, dlt, n, release=rel, **kw)
                 rows.append(
                     {
                         "dataset": name,
                         "method": m,
                         "epsilon": e,
+                        "delta": dlt,
                         "release": rel,
                         "private": c.private,
                         "guarantee": c.guarantee if c.private else "none",
@@ -249,6 +287,7 @@ def _svm_cell(
     *, dataset, epsilons, delta, k, sites, max_rows, folds, data_seed, kw, end_to_end, reps, rng
 ):
     ds, rows_c = _dataset(dataset, data_seed), _rows(dataset, data_seed)
+    delta = _delta_of(delta, dataset)
     rows = []
     for rep in range(reps):
         sd = SiteData.from_labels(rows_c, split_sites(ds.n, sites, rng, sizes="equal"), sites)
@@ -261,7 +300,7 @@ def _svm_cell(
         # the folds depend on y and the seed only: the same for every subspace
         cv_folds = list(cv.split(x, y))
         for eps in epsilons:
-            for method in METHODS:
+            for method in UTILITY_METHODS:
                 if method == "non-private" and eps != epsilons[0]:
                     continue
                 v = fit_subspace(method, sd, k, eps, delta, rng, **kw)
@@ -292,7 +331,7 @@ def _svm_cell(
 def svm_table(
     datasets: Sequence[str],
     epsilons: Sequence[float],
-    delta: float,
+    delta: Deltas,
     sites: int,
     k: int,
     reps: int,
@@ -333,7 +372,7 @@ def svm_table(
     out = summarize_runs(runs, ["dataset", "method", "epsilon"], ["accuracy"])
     out["sites"], out["k"] = sites, k
     out = out[["dataset", "method", "epsilon", "sites", "k", "reps", "accuracy"]]
-    methods = list(METHODS) + ([END_TO_END] if end_to_end else [])
+    methods = list(UTILITY_METHODS) + ([END_TO_END] if end_to_end else [])
     kw = {"sites": sites, "calibration": calibration, "seed": seed}
     epsilons = settings["epsilons"]
     sub = release_claims(datasets, methods, epsilons, delta, release="subspace", **kw)
@@ -358,7 +397,7 @@ def _nearest(published: np.ndarray, candidates: np.ndarray, chunk: int = 128) ->
 def reconstruction_table(
     datasets: Sequence[str],
     epsilon: float,
-    delta: float,
+    delta: Deltas,
     sites: int,
     k: int,
     seed: int,
@@ -379,11 +418,12 @@ def reconstruction_table(
     candidate rows.
     """
     rng = make_rng(np.random.SeedSequence(seed).spawn(4)[3])
-    eps, dlt = check_epsilon(epsilon), check_delta(delta)
+    eps, deltas = check_epsilon(epsilon), _check_deltas(delta)
     k = check_int(k, "k", minimum=1)
     rows = []
     for name in datasets:
         ds, x = _dataset(name, seed), _rows(name, seed)
+        dlt = _delta_of(deltas, name)
         labels = split_sites(ds.n, sites, rng)
         sd = SiteData.from_labels(x, labels, sites)
         v = federated_pca(sd, k, eps, dlt, rng, calibration=calibration)
@@ -409,6 +449,7 @@ def reconstruction_table(
             {
                 "dataset": name,
                 "epsilon": eps,
+                "delta": dlt,
                 "sites": sites,
                 "k": k,
                 "published_rows": int(xs.shape[0]),
@@ -431,7 +472,7 @@ def _relerr(est: np.ndarray, truth: np.ndarray) -> np.ndarray:
 def attack_table(
     datasets: Sequence[str],
     epsilon: float,
-    delta: float,
+    delta: Deltas,
     sites: int,
     seed: int,
     rng: np.random.Generator | None = None,
@@ -450,7 +491,7 @@ def attack_table(
         ds = _dataset(name, seed)
         sd = SiteData.from_labels(ds.x, split_sites(ds.n, sites, rng), sites)
         truth = sd.scatters / sd.n
-        tau = noise_scale(epsilon, delta, sd.n)
+        tau = noise_scale(epsilon, _delta_of(delta, name), sd.n)
         shared = shared_seed_protocol(sd.scatters, sd.n, tau, int(rng.integers(2**63 - 1)))
         secure = secure_aggregation_protocol(sd.scatters, sd.n, tau, rng, masks=True)
         cases = [
@@ -485,6 +526,7 @@ def attack_table(
                     "protocol": protocol,
                     "attacker": attacker,
                     "epsilon": epsilon,
+                    "delta": _delta_of(delta, name),
                     "sites": sites,
                     "recovered_relative_error": float(np.median(err)),
                     "min_over_sites": float(err.min()),

@@ -37,6 +37,7 @@ from ...core.mechanisms.gaussian import calibrated_sigma, gaussian_claim
 from ...core.mechanisms.randomized_response import grr_privatise
 from ...core.privacy import PrivacyClaim
 from ...core.validation import check_array, check_delta, check_epsilon, check_int, check_rng
+from .cape import cape_pca, cape_privacy_claim
 from .core import (
     Calibration,
     Neighbours,
@@ -47,6 +48,7 @@ from .core import (
     top_k_subspace,
 )
 from .datasets import bounds_condition
+from .power import noisy_power_pca, power_privacy_claim
 from .protocols import FRAC_BITS, decode, encode, secure_aggregation_protocol, shared_seed_protocol
 
 __all__ = [
@@ -54,6 +56,7 @@ __all__ = [
     "METHODS",
     "PREPROCESSING",
     "RELEASES",
+    "UTILITY_METHODS",
     "SiteData",
     "central_dp_pca",
     "dpdis_pca",
@@ -66,8 +69,22 @@ __all__ = [
 ]
 
 Variant = Literal["shared-seed", "secure-aggregation"]
-#: Method names used in the chapter's tables.
-METHODS = ("non-private", "central", "shared-seed", "secure-aggregation", "dpdispca")
+#: Method names used in the chapter's tables (``"cape"``: CAPE calibrated so the server's view is (ε, δ)-DP).
+METHODS = (
+    "non-private", "central", "shared-seed", "secure-aggregation", "dpdispca", "cape", "noisy-power",
+)  # fmt: skip
+#: The methods of the utility sweeps: the shared-seed protocol's aggregate *is* ``A + E`` with ``E`` central
+#: Analyze-Gauss noise (the same draw a central curator makes from the same stream, tested exactly), so its utility
+#: is central DP-PCA's by construction; what "the same noise as central" means is tested on the aggregate itself
+#: (:func:`~dpcompendium.chapters.federated_pca.noise_level_table`).
+UTILITY_METHODS = (
+    "non-private",
+    "central",
+    "secure-aggregation",
+    "dpdispca",
+    "cape",
+    "noisy-power",
+)
 
 
 @dataclass(frozen=True)
@@ -297,6 +314,10 @@ def fit_subspace(
         return federated_pca(sites, k, epsilon, delta, rng, variant=method, **kw)
     if method == "dpdispca":
         return dpdis_pca(sites, k, epsilon, delta, rng, r=r, **kw)
+    if method == "cape":
+        return cape_pca(sites, k, epsilon, delta, rng, calibration=calibration)
+    if method == "noisy-power":
+        return noisy_power_pca(sites, k, epsilon, delta, rng, calibration=calibration)
     raise ValueError(f"method must be one of {METHODS}, got {method!r}")
 
 
@@ -362,6 +383,16 @@ def privacy_claim(
             "every site knows E/s from the shared seed, so site 1 (the server) or any site recovers "
             "A_i = A_i' - E/s exactly: local covariances are released without noise",
         )  # fmt: skip
+    elif method == "cape":
+        claim = cape_privacy_claim(eps, dlt, n, check_int(s, "s", minimum=1), variant="calibrated")
+        claim = PrivacyClaim(
+            claim.mechanism, neighbours, claim.sensitivity, eps, dlt, True, "", claim.conditions
+        )
+    elif method == "noisy-power":
+        pc = power_privacy_claim(eps, dlt, n, calibration=calibration)
+        claim = PrivacyClaim(
+            pc.mechanism, neighbours, pc.sensitivity, eps, dlt, True, "", pc.conditions[:2]
+        )
     elif method == "secure-aggregation":
         s = check_int(s, "s", minimum=1)
         claim = PrivacyClaim(
