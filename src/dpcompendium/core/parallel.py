@@ -34,8 +34,10 @@ import joblib
 __all__ = [
     "SCHEDULER_ENV",
     "add_scheduler_argument",
+    "capped_jobs",
     "check_scheduler",
     "cluster_client",
+    "cpu_cores",
     "joblib_backend",
     "resolve_scheduler",
     "run_tasks",
@@ -99,16 +101,42 @@ def _import_distributed():
     return distributed
 
 
+def cpu_cores() -> int:
+    """CPU cores this process may run on (its affinity mask, else ``os.cpu_count()``)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def capped_jobs(n_jobs: int) -> int:
+    """``n_jobs`` for a local pool, at most :func:`cpu_cores` (joblib's ``-1`` and other negatives unchanged):
+    more worker processes than cores only add processes and memory (a run's numbers never depend on ``n_jobs``),
+    and ``n_jobs=100000`` would start as many processes."""
+    return min(n_jobs, cpu_cores()) if n_jobs > 0 else n_jobs
+
+
 def start_local_cluster(n_workers: int):
-    """A LocalCluster of ``n_workers`` processes with one thread each, no dashboard, scheduler on a free port."""
+    """A LocalCluster of ``n_workers`` processes with one thread each, no dashboard, scheduler on a free port.
+
+    Its processes are started with SIGINT blocked: a Ctrl-C at the terminal reaches every process of the
+    foreground group, and the workers would print its traceback; the process that started the cluster ends them
+    (``cluster.close()``, or :func:`dpcompendium.book.processes.end_descendants` after an interrupt)."""
+    import signal
+
     distributed = _import_distributed()
-    return distributed.LocalCluster(
-        n_workers=n_workers,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=None,
-        scheduler_port=0,
-    )
+    n_workers = capped_jobs(n_workers)
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return distributed.LocalCluster(
+            n_workers=n_workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            scheduler_port=0,
+        )
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def cluster_client(spec: str | None = None):
@@ -149,7 +177,7 @@ def shutdown() -> None:
 @contextmanager
 def joblib_backend(n_jobs: int) -> Iterator[int]:
     """Run the ``joblib.Parallel`` calls inside on the Dask cluster when one is configured; yields the ``n_jobs``
-    to pass them (``-1`` on a cluster, where Dask decides, else ``n_jobs`` unchanged)::
+    to pass them (``-1`` on a cluster, where Dask decides, else ``n_jobs`` capped to the cores: :func:`capped_jobs`)::
 
         with joblib_backend(n_jobs) as n:
             results = joblib.Parallel(n_jobs=n)(tasks)
@@ -162,7 +190,7 @@ def joblib_backend(n_jobs: int) -> Iterator[int]:
         return
     client = cluster_client()
     if client is None:
-        yield n_jobs
+        yield capped_jobs(n_jobs)
         return
     with joblib.parallel_config(backend="dask", client=client):
         yield -1
