@@ -177,7 +177,12 @@ class CallMeter:
 
 def too_long_message(exc: TooLong, what: str, shorten: str) -> str:
     """One line: how long the command would take, the limit, and how to shorten it."""
+    first = (
+        f"its first {exc.done:,} samples" if exc.done > 1 else "its first call" if exc.done else
+        "its first call, still running,"
+    )  # fmt: skip
     return (
-        f"{what} stopped: its first {exc.done} samples predict about {format_seconds(exc.predicted_s)} for "
-        f"{exc.total} samples, more than the limit of {format_seconds(exc.limit_s)}; {shorten}"
+        f"{what} stopped: {first} predict{'s' if exc.done <= 1 else ''} it would take about "
+        f"{format_seconds(exc.predicted_s)} for {exc.total:,} samples, more than the limit of "
+        f"{format_seconds(exc.limit_s)} (--time-limit); {shorten}"
     )
