@@ -8,6 +8,7 @@ processes of the run after a SIGINT/SIGTERM and are in the integration stage.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -321,10 +322,8 @@ def test_a_slow_audit_shows_progress_and_an_estimate_within_10_s(tmp_path):
     seen = ""
     os.set_blocking(proc.stderr.fileno(), False)
     while time.monotonic() - t0 < 60 and "left" not in seen:
-        try:
+        with contextlib.suppress(BlockingIOError):  # nothing new yet
             seen += os.read(proc.stderr.fileno(), 65536).decode(errors="replace")
-        except BlockingIOError:
-            pass
         time.sleep(0.1)
     shown = time.monotonic() - t0
     assert "audit slow" in seen and "left" in seen, seen
