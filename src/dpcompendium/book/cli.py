@@ -40,7 +40,7 @@ from .contract import (
     required_datasets,
 )
 from .preflight import preflight
-from .processes import critical, end_descendants, guard, set_target
+from .processes import critical, end_descendants, guard, remove_on_interrupt, set_target
 from .progress import progress_bar
 from .prose import plural
 
@@ -138,7 +138,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     set_target(dest)
     try:
         out_root.mkdir(exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{chapter.id}.partial-", dir=out_root))
+        with critical():  # an interrupt finds the staging folder made and known, or not made
+            staging = Path(tempfile.mkdtemp(prefix=f".{chapter.id}.partial-", dir=out_root))
+            remove_on_interrupt(staging)
     except OSError as exc:
         return _fail(f"--out must be a writable folder, got {args.out!r} ({exc.strerror or exc})")
     executed = staging / f"{chapter.id}.ipynb"
@@ -192,7 +194,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _fail(f"chapter {chapter.id} failed{where}: {ename}: {evalue}", code=1)
     except BaseException:  # an interrupt (dpcompendium.book.processes): no partial folder stays
         with critical():
-            end_descendants(grace=1.0)
+            end_descendants(grace=1.0, now=True)
             shutil.rmtree(staging, ignore_errors=True)
         raise
     with critical():  # the old results are replaced whole or not at all
@@ -203,6 +205,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             shutil.rmtree(old, ignore_errors=True)
         else:
             staging.rename(dest)
+        remove_on_interrupt(None)
         set_target(None)
     wrote = (
         f"wrote {plural(len(list(dest.glob('*.csv'))), 'table')} and "
@@ -383,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
     if (
         args.command in GUARDED
     ):  # interrupts end them in one line, and no process of theirs outlives them
-        return guard(args.func, args)
+        return guard(args.func, args, hard_exit=argv is None)
     return args.func(args)
 
 

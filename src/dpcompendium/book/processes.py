@@ -21,16 +21,31 @@ import contextlib
 import ctypes
 import logging
 import os
+import shutil
 import signal
 import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["Interrupted", "critical", "end_descendants", "guard", "set_target"]
+__all__ = [
+    "Interrupted",
+    "critical",
+    "end_descendants",
+    "guard",
+    "remove_on_interrupt",
+    "set_target",
+]
 
 _PR_SET_CHILD_SUBREAPER = 36
-_state: dict[str, Any] = {"target": None, "signum": None, "stderr": None, "keep": frozenset()}
+_state: dict[str, Any] = {
+    "remove": None,
+    "hard_exit": False,
+    "target": None,
+    "signum": None,
+    "stderr": None,
+    "keep": frozenset(),
+}
 
 
 class Interrupted(BaseException):  # a signal, as KeyboardInterrupt
@@ -65,13 +80,31 @@ def _tree() -> list:
         return []
 
 
-def end_descendants(grace: float = 3.0, keep: frozenset[int] | None = None) -> int:
-    """End every process in this process's tree but ``keep`` (default: those there when :func:`guard` started):
-    SIGTERM to each (and to the process groups they lead, other than this one's), SIGKILL to those alive after
-    ``grace`` seconds; reap them. Returns how many there were."""
+def _own_trackers() -> frozenset[int]:
+    """This process's own resource trackers (multiprocessing's, loky's), as they are now: ended while this
+    process still runs its clean-up, one is started again, and prints a KeyError for every semaphore that the
+    clean-up unregisters; they are ended last (:func:`guard`)."""
     import psutil
 
-    keep = _state.get("keep", frozenset()) if keep is None else keep
+    found = set()
+    for p in psutil.Process().children():
+        with contextlib.suppress(psutil.Error):
+            if "resource_tracker" in " ".join(p.cmdline()):
+                found.add(p.pid)
+    return frozenset(found)
+
+
+def end_descendants(
+    grace: float = 3.0, keep: frozenset[int] | None = None, *, now: bool = False
+) -> int:
+    """End every process in this process's tree but ``keep`` (default: those there when :func:`guard` started):
+    SIGTERM to each (and to the process groups they lead, other than this one's), SIGKILL to those alive after
+    ``grace`` seconds; reap them. ``now``: SIGKILL at once (after an interrupt: a process given time to clean up
+    — a worker's resource tracker — prints its complaints to the terminal). Returns how many there were."""
+    import psutil
+
+    if keep is None:
+        keep = _state.get("keep", frozenset()) | _state.get("trackers", frozenset())
     procs = [p for p in _tree() if p.pid not in keep]
     if not procs:
         return 0
@@ -81,12 +114,13 @@ def end_descendants(grace: float = 3.0, keep: frozenset[int] | None = None) -> i
         with contextlib.suppress(psutil.Error, OSError):
             if os.getpgid(p.pid) == p.pid and p.pid != own_group:
                 groups.add(p.pid)
+    first = signal.SIGKILL if now else signal.SIGTERM
     for p in procs:
         with contextlib.suppress(psutil.Error):
-            p.terminate()
+            p.send_signal(first)
     for g in groups:
         with contextlib.suppress(OSError):
-            os.killpg(g, signal.SIGTERM)
+            os.killpg(g, first)
     _, alive = psutil.wait_procs(procs, timeout=grace)
     for p in alive:
         with contextlib.suppress(psutil.Error):
@@ -104,10 +138,35 @@ def end_descendants(grace: float = 3.0, keep: frozenset[int] | None = None) -> i
     return len(procs) + len(rest)
 
 
+def remove_on_interrupt(path: Any) -> None:
+    """A folder to delete if the command is interrupted (``run``'s staging folder); ``None``: none any more."""
+    _state["remove"] = path
+
+
+def _message() -> str:
+    target = _state["target"]
+    where = f" to {target}" if target is not None else ""
+    return f"dpcompendium: interrupted; nothing written{where}"
+
+
 def _handler(signum: int, _frame: Any) -> None:
     if _state["signum"] is not None:  # already ending: let the clean-up finish
         return
     _state["signum"] = signum
+    if _state["hard_exit"]:
+        # the program itself: end its processes, delete its staging folder, say so, and leave now — the
+        # clean-up of libraries whose processes are gone (a Dask cluster's, loky's semaphores) only prints noise
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        logging.disable(logging.CRITICAL)
+        terminal = os.dup(
+            2
+        )  # this process's other threads (a Dask nanny, warnings) now write to /dev/null
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+        end_descendants(grace=1.0, keep=_state["keep"], now=True)
+        if _state["remove"] is not None:
+            shutil.rmtree(_state["remove"], ignore_errors=True)
+        os.write(terminal, (_message() + "\n").encode())
+        os._exit(128 + signum)
     # From here on the command is ending: what its libraries say while they are torn down (a kernel's or a Dask
     # worker's loss, tracebacks of threads, warnings) is noise; the one line goes to the saved stream.
     _state["stderr"] = sys.stderr
@@ -131,10 +190,20 @@ def critical() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def guard(command, args) -> int:
+def guard(command, args, *, hard_exit: bool = False) -> int:
     """Run ``command(args)`` with the interrupt handlers installed; end its processes whatever happens; on a
-    signal, print one line and return ``128 + signum``."""
-    _state.update(target=None, signum=None, stderr=None)
+    signal, print one line and return ``128 + signum`` — or, with ``hard_exit`` (the ``dpcompendium`` program
+    itself), leave from the signal handler with that status (``os._exit``, after ending the processes and deleting
+    the folder of :func:`remove_on_interrupt`): the clean-up of libraries whose processes are gone (a Dask
+    cluster's close, loky's semaphores) would print tracebacks of its own."""
+    _state.update(
+        target=None,
+        signum=None,
+        stderr=None,
+        trackers=frozenset(),
+        remove=None,
+        hard_exit=hard_exit,
+    )
     _state["keep"] = frozenset(
         p.pid for p in _tree()
     )  # a caller's own processes (a test's cluster) stay
@@ -156,6 +225,11 @@ def guard(command, args) -> int:
         where = f" to {target}" if target is not None else ""
         stream = _state["stderr"] or sys.stderr
         print(f"dpcompendium: interrupted; nothing written{where}", file=stream, flush=True)
+        if hard_exit:
+            end_descendants(
+                grace=1.0, keep=_state["keep"], now=True
+            )  # the trackers too: nothing runs after
+            os._exit(128 + signum)
         return 128 + signum
     finally:
         _become_subreaper(False)

@@ -119,14 +119,18 @@ def capped_jobs(n_jobs: int) -> int:
 def start_local_cluster(n_workers: int):
     """A LocalCluster of ``n_workers`` processes with one thread each, no dashboard, scheduler on a free port.
 
-    Its processes are started with SIGINT blocked: a Ctrl-C at the terminal reaches every process of the
-    foreground group, and the workers would print its traceback; the process that started the cluster ends them
-    (``cluster.close()``, or :func:`dpcompendium.book.processes.end_descendants` after an interrupt)."""
+    Its worker processes ignore SIGINT: a Ctrl-C at the terminal reaches every process of the foreground group,
+    and workers still importing would print its traceback; the process that started the cluster ends them
+    (``cluster.close()``, or :func:`dpcompendium.book.processes.end_descendants` after an interrupt). An ignored
+    signal is inherited by the processes started meanwhile (a handler is not), so SIGINT is ignored here while the
+    cluster starts, a few seconds."""
     import signal
+    import threading
 
     distributed = _import_distributed()
     n_workers = capped_jobs(n_workers)
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    main = threading.current_thread() is threading.main_thread()
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
     try:
         return distributed.LocalCluster(
             n_workers=n_workers,
@@ -136,7 +140,8 @@ def start_local_cluster(n_workers: int):
             scheduler_port=0,
         )
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        if old is not None:
+            signal.signal(signal.SIGINT, old)
 
 
 def cluster_client(spec: str | None = None):
