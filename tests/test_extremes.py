@@ -2,7 +2,8 @@
 line, exit 2, in under 3 s, nothing written) or run to the end (``dpcompendium.book.fuzz.extreme_cases``).
 
 The refusals run in the base (no kernel starts: a few seconds for all chapters); the runs under ``make fuzz``
-(marker ``fuzz``), and one of them in the integration stage. ``DPCOMPENDIUM_FUZZ_LOG`` appends one JSON line per
+(markers ``fuzz`` and ``extended``: 26 chapter runs at the fuzz size, ~15 min on 2 cores), and one of them in the
+integration stage. ``DPCOMPENDIUM_FUZZ_LOG`` appends one JSON line per
 case (``tools/fuzz_summary.py`` reads them).
 """
 
@@ -92,6 +93,7 @@ def test_the_extremes_cover_every_numeric_parameter():
 
 
 @pytest.mark.fuzz
+@pytest.mark.extended  # make fuzz (its `-m extended` pass), not make test
 @pytest.mark.parametrize("case", _runs())
 def test_extreme_values_run_to_the_end(case, tmp_path, capsys):
     out = tmp_path / "out"

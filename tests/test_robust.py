@@ -66,7 +66,7 @@ def _one_line(err: str) -> str:
     [
         (["mwem", "-p", "reps", "1000000000000"], "parameter reps must be <= 10000"),
         (["dp-mean", "-p", "epsilons", "[1e-300]"], "parameter epsilons must be >= 0.01"),
-        (["hiera", "-p", "epsilons", "[1e300]"], "parameter epsilons must be <= 100"),
+        (["hiera", "-p", "epsilons", "[1e300]"], "parameter epsilons must be <= 10 "),
         (["dp-mean", "--out", "/proc/forbidden"], "--out must be writable"),
         (["dp-mean", "-p", "reps", "100000", "-p", "ns", "[1000000]"], "of memory"),
     ],
@@ -353,3 +353,17 @@ def test_an_audit_whose_first_call_is_still_running_stops_when_it_returns(tmp_pa
     line = _one_line(proc.stderr)
     assert proc.returncode == 2 and "its first call, still running, predicts" in line, line
     print(f"audit at 10 s per call: stopped in {seconds:.1f} s")
+
+
+def test_the_book_builds_progress_is_quiet_off_a_terminal(monkeypatch):
+    from dpcompendium.book.execution import _progress
+
+    monkeypatch.setenv("DPCOMPENDIUM_PROGRESS", "0")
+    assert _progress(100.0, 3) is None
+    monkeypatch.setenv("DPCOMPENDIUM_PROGRESS", "1")
+    bar = _progress(100.0, 3)
+    assert bar.total == 100.0 and "3 chapter(s)" in bar.desc
+    bar.close()
+    monkeypatch.delenv("DPCOMPENDIUM_PROGRESS")
+    monkeypatch.setenv("CI", "true")
+    assert _progress(100.0, 3) is None
