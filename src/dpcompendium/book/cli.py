@@ -383,9 +383,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if (
-        args.command in GUARDED
-    ):  # interrupts end them in one line, and no process of theirs outlives them
+    # an interrupt ends them in one line, and no process of theirs outlives them
+    if args.command in GUARDED:
         return guard(args.func, args, hard_exit=argv is None)
     return args.func(args)
 
