@@ -8,7 +8,8 @@
 - SIGINT and SIGTERM raise :class:`Interrupted` (a ``BaseException``: no ``except Exception`` of a library swallows
   it) once; a second signal during the clean-up is ignored;
 - when the command ends — normally, by an error or by a signal — every process still in its tree is ended
-  (:func:`end_descendants`: SIGTERM, then SIGKILL after a grace period; the process groups they led too);
+  (:func:`end_descendants`: SIGTERM, then SIGKILL after a grace period; the process groups they led too; when the
+  command runs in a caller's process, as in the tests, only on a signal: the caller owns its pools);
 - an interrupt ends the command with one line, ``interrupted; nothing written to …`` (the target the command set
   with :func:`set_target`), and the shell's exit code ``128 + signal`` (130 for SIGINT, 143 for SIGTERM).
 
@@ -215,8 +216,11 @@ def guard(command, args, *, hard_exit: bool = False) -> int:
         try:
             return command(args)
         finally:
-            with critical():
-                end_descendants()
+            if (
+                hard_exit
+            ):  # the program: nothing it started outlives it (a caller in-process owns its pools)
+                with critical():
+                    end_descendants()
     except BaseException as exc:
         signum = exc.signum if isinstance(exc, Interrupted) else _state["signum"]
         if signum is None:

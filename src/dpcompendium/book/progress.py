@@ -12,8 +12,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
+import inspect
 import os
 import sys
 import threading
@@ -123,27 +125,26 @@ class CallMeter:
 
     # ---- the wrapper
     def wrap(self, func: Callable) -> Callable:
-        """``func`` counted and timed (same signature, for the engine's inspection)."""
+        """``func`` counted and timed (same name and signature, for the engine's inspection); pickled — shipped
+        to a pool's or a cluster's worker — it is ``func`` itself, unmetered."""
+        return _Metered(self, func)
 
-        @functools.wraps(func)
-        def timed(*args, **kwargs):
-            if threading.get_ident() != self._main:  # a thread of a pool: not metered
-                return func(*args, **kwargs)
-            units = int(kwargs.get("size", 1) or 1)
-            self._call_units, self._call_start = units, time.perf_counter()
-            try:
-                return func(*args, **kwargs)
-            finally:
-                self.spent += time.perf_counter() - self._call_start
-                self._call_start = None
-                self.done += units
-                if self._bar is not None:
-                    if self.done > self._bar.total:
-                        self._bar.total = self.done
-                    self._bar.update(units)
-                self._check()
-
-        return timed
+    def _call(self, func: Callable, args: tuple, kwargs: dict) -> Any:
+        if threading.get_ident() != self._main:  # a thread of a pool: not metered
+            return func(*args, **kwargs)
+        units = int(kwargs.get("size", 1) or 1)
+        self._call_units, self._call_start = units, time.perf_counter()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            self.spent += time.perf_counter() - self._call_start
+            self._call_start = None
+            self.done += units
+            if self._bar is not None:
+                if self.done > self._bar.total:
+                    self._bar.total = self.done
+                self._bar.update(units)
+            self._check()
 
     def _watch(self) -> None:
         while not self._stop.wait(1.0):
@@ -173,6 +174,26 @@ class CallMeter:
         if exc_type is TooLong and exc is not None and exc.predicted_s is None:
             # raised by the watchdog (an exception class, without its numbers): give it this meter's numbers
             raise self._exc from None
+
+
+class _Metered:
+    """A user's function seen through a :class:`CallMeter` (:meth:`CallMeter.wrap`)."""
+
+    def __init__(self, meter: CallMeter, func: Callable):
+        functools.update_wrapper(self, func)
+        self._meter, self._func = meter, func
+        with contextlib.suppress(TypeError, ValueError):  # a builtin without a signature keeps none
+            self.__signature__ = inspect.signature(func)
+
+    def __call__(self, *args, **kwargs):
+        return self._meter._call(self._func, args, kwargs)
+
+    def __reduce__(self):
+        return _identity, (self._func,)
+
+
+def _identity(func: Callable) -> Callable:
+    return func
 
 
 def too_long_message(exc: TooLong, what: str, shorten: str) -> str:
