@@ -269,6 +269,15 @@ def test_interrupting_a_run_on_a_local_dask_cluster_ends_every_process(tmp_path)
         after=5.0,
     )
     assert code == 130, err
+    # Dask's own start-up warning when another cluster on the machine holds its dashboard port (a test worker's)
+    # is printed before the interrupt by a worker process; it is not the interrupt's
+    port = (
+        "Port 8787 is already in use",
+        "Perhaps you already have",
+        "Hosting the HTTP",
+        "warnings.warn(",
+    )
+    err = "\n".join(line for line in err.splitlines() if not any(p in line for p in port))
     assert _one_line(err).startswith("dpcompendium: interrupted; nothing written")
     time.sleep(0.5)
     assert _alive(seen) == []
@@ -294,7 +303,8 @@ def test_call_meter_predicts_and_stops():
         for _ in range(10):
             f(size=2)
     assert exc.value.done == 2 and exc.value.total == 1000
-    assert exc.value.predicted_s == pytest.approx(0.02 * 1000, rel=0.5)  # 0.02 s per sample
+    # 0.02 s per sample at least (a sleep lasts at least as long as asked; longer on a busy machine)
+    assert 0.02 * 1000 <= exc.value.predicted_s < 3 * 0.02 * 1000
     fine = CallMeter("x", total=10, limit_s=5.0)
     g = fine.wrap(lambda: None)
     with fine:
