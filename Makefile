@@ -95,7 +95,9 @@ book-strict: $(STAMP)
 
 # Property-based runs of the chapters: FUZZ_EXAMPLES random valid parameter sets per chapter, at the fuzz size of
 # the [fuzz] table of each chapter's manifest (make test runs a fixed one per chapter, with a fixed hypothesis seed); then the
-# `extended` tests: every parameter set that ever failed, and every documented command not run by make test.
+# `extended` tests: every parameter set that ever failed, every documented command not run by make test, and the
+# extremes fuzz (tests/test_extremes.py: every parameter at the smallest and largest values it allows; the values just
+# outside and extreme ones are refused up front, in the base of make test).
 FUZZ_EXAMPLES ?= 30
 FUZZ_K ?=
 FUZZ_LOG ?= _build/fuzz.jsonl

@@ -81,7 +81,7 @@ def test_list(mini_repo, capsys):
         (["toy", "-p", "reps", "0"], "parameter reps must be >= 1, got 0"),
         (["toy", "-p", "epsilons", "[0.5, -1]"], "parameter epsilons must be > 0, got -1"),
         (["toy", "-p", "epsilons", "0.5"], "parameter epsilons must be a non-empty list"),
-        (["toy", "-p", "scale", "1"], "parameter scale must be < 1, got 1"),
+        (["toy", "-p", "scale", "1"], "parameter scale must be < 1 (range: >0, <1), got 1"),
         (["toy", "-p", "method", "c"], "parameter method must be one of a|b, got 'c'"),
         (["toy", "-p", "seed", "true"], "parameter seed must be int, got True"),
         (["toy", "-p", "output_dir", "x"], "parameter output_dir is set by --out"),

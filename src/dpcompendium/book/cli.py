@@ -38,13 +38,17 @@ from .contract import (
     chapters,
     get_chapter,
     required_datasets,
-    validate_parameters,
 )
+from .preflight import preflight
+from .processes import critical, end_descendants, guard, remove_on_interrupt, set_target
+from .progress import progress_bar
 from .prose import plural
 
 #: Seconds ``dpcompendium run`` waits for the chapter's kernel to start (papermill's default is 60).
 KERNEL_START_TIMEOUT = 600
 RESERVED = {"output_dir"}
+#: Commands that start kernels, workers or builds (dpcompendium.book.processes.guard)
+GUARDED = {"run", "audit", "check", "book"}
 
 
 def cmd_list(_: argparse.Namespace) -> int:
@@ -109,12 +113,15 @@ def cmd_run(args: argparse.Namespace) -> int:
             return 2
     try:
         chapter = get_chapter(args.chapter)
-        values = validate_parameters(chapter, _parse_values(args.parameter or []))
+        plan = preflight(chapter, _parse_values(args.parameter or []), args.out)
     except ValueError as exc:
         return _fail(str(exc))
+    values = plan.values
     missing = _missing_data(required_datasets(chapter, values))
     if missing:
         return _fail(f"chapter {chapter.id} needs {missing}")
+    for notice in plan.notices:
+        print(f"dpcompendium: note: {notice}", file=sys.stderr)
     from ..core import data
 
     # the kernel reads the data from the folder just checked, wherever it was found
@@ -126,12 +133,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     from .kernels import kernel_manager_class
     from .rerun_page import open_page, write_page
 
-    out_root = Path(args.out).expanduser().resolve()
-    if out_root.exists() and not out_root.is_dir():
-        return _fail(f"--out must be a directory, got {args.out!r} (a file)")
+    out_root = plan.out
     dest = out_root / chapter.id
-    out_root.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{chapter.id}.partial-", dir=out_root))
+    set_target(dest)
+    try:
+        out_root.mkdir(exist_ok=True)
+        with critical():  # an interrupt finds the staging folder made and known, or not made
+            staging = Path(tempfile.mkdtemp(prefix=f".{chapter.id}.partial-", dir=out_root))
+            remove_on_interrupt(staging)
+    except OSError as exc:
+        return _fail(f"--out must be a writable folder, got {args.out!r} ({exc.strerror or exc})")
     executed = staging / f"{chapter.id}.ipynb"
     started, t0 = datetime.now(UTC), time.perf_counter()
     try:
@@ -141,7 +152,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             parameters={**values, "output_dir": str(staging)},
             cwd=str(chapter.notebook.parent),
             kernel_name=args.kernel,
-            progress_bar=False,
+            # a bar of cells with the time left, on a terminal only (quiet in CI logs and pipes)
+            progress_bar=progress_bar(chapter.id),
             log_output=args.verbose,
             # written once, at the end: saving the notebook after every cell (papermill's default) re-serializes
             # every figure each time, ~1 s of a short run; a failed run leaves nothing to read anyway
@@ -180,13 +192,21 @@ def cmd_run(args: argparse.Namespace) -> int:
         cell = getattr(exc, "exec_count", None)
         where = f" in cell [{cell}]" if cell is not None else ""
         return _fail(f"chapter {chapter.id} failed{where}: {ename}: {evalue}", code=1)
-    if dest.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{chapter.id}.old-", dir=out_root))
-        dest.rename(old / chapter.id)
-        staging.rename(dest)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        staging.rename(dest)
+    except BaseException:  # an interrupt (dpcompendium.book.processes): no partial folder stays
+        with critical():
+            end_descendants(grace=1.0, now=True)
+            shutil.rmtree(staging, ignore_errors=True)
+        raise
+    with critical():  # the old results are replaced whole or not at all
+        if dest.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{chapter.id}.old-", dir=out_root))
+            dest.rename(old / chapter.id)
+            staging.rename(dest)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            staging.rename(dest)
+        remove_on_interrupt(None)
+        set_target(None)
     wrote = (
         f"wrote {plural(len(list(dest.glob('*.csv'))), 'table')} and "
         f"{plural(len(list(dest.glob('*.png'))), 'figure')}"
@@ -363,6 +383,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    # an interrupt ends them in one line, and no process of theirs outlives them
+    if args.command in GUARDED:
+        return guard(args.func, args, hard_exit=argv is None)
     return args.func(args)
 
 

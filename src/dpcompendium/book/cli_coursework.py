@@ -38,11 +38,15 @@ def _yaml(raw: str, what: str) -> Any:
         raise ValueError(f"{what}: value {raw!r} is not valid YAML") from exc
 
 
-def _out_dir(out: str) -> Path:
-    path = Path(out).expanduser().resolve()
-    if path.exists() and not path.is_dir():
-        raise ValueError(f"--out must be a directory, got {out!r} (a file)")
-    return path
+def _out_dir(out: str | None, default: str) -> Path:
+    """``--out`` checked up front (:func:`dpcompendium.book.preflight.check_out_dir`: a writable folder, or one
+    that can be made in an existing writable folder); the default ``results/NAME`` may create ``results``."""
+    from .preflight import check_out_dir
+
+    if out is not None:
+        return check_out_dir(out)
+    base = check_out_dir(Path(default).parent)
+    return check_out_dir(base / Path(default).name) if base.exists() else base / Path(default).name
 
 
 def _as_input(value: Any) -> Any:
@@ -88,6 +92,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from ..core.parallel import SCHEDULER_ENV, resolve_scheduler, tasks_computed, using_scheduler
     from ..core.validation import check_int
     from .cliutil import fail as _fail
+    from .processes import set_target
+    from .progress import CallMeter, TooLong, too_long_message
     from .usercode import audit_callable, input_pairs, load_module, load_target
 
     try:
@@ -119,18 +125,29 @@ def cmd_audit(args: argparse.Namespace) -> int:
         if args.pair is not None:
             pair = tuple(_as_input(_yaml(v, "--pair")) for v in args.pair)
         _require_neighbours(args.input, pair, args.neighbours)
+        n_pairs = 1
         if args.input is not None:
-            input_pairs(args.input, args.neighbours)
+            n_pairs = len(input_pairs(args.input, args.neighbours))
         params = {name: _yaml(raw, f"parameter {name}") for name, raw in (args.parameter or [])}
         func = load_target(args.target)
-        out = _out_dir(args.out or f"results/audit-{func.__name__}")
+        out = _out_dir(args.out, f"results/audit-{func.__name__}")
         pmf = None
         if not args.no_exact:
             module = load_module(args.target.rpartition(":")[0])
             pmf = getattr(module, f"{func.__name__}_pmf", None)
-        with using_scheduler(spec) as cluster:  # local:N: a LocalCluster for the audit's duration
+        set_target(out)
+        # the samples the audit draws: half of them per input of each candidate pair to choose the event, then
+        # all of them per input of the chosen pair (dpcompendium.book.progress: progress and the time limit)
+        sel = min(samples // 2, chunk or samples)
+        meter = CallMeter(
+            f"audit {func.__name__}", 2 * (n_pairs * sel + samples), limit_s=args.time_limit
+        )
+        with (
+            using_scheduler(spec) as cluster,
+            meter,
+        ):  # local:N: a LocalCluster for the audit's duration
             report = audit_callable(
-                func, epsilon=args.epsilon, delta=args.delta, neighbours=args.neighbours, inputs=args.input, pair=pair,
+                meter.wrap(func), epsilon=args.epsilon, delta=args.delta, neighbours=args.neighbours, inputs=args.input, pair=pair,
                 params=params, samples=samples, confidence=args.confidence, seed=args.seed, pmf=pmf,
                 chunk_size=chunk, n_jobs=n_jobs,
             )  # fmt: skip
@@ -139,6 +156,10 @@ def cmd_audit(args: argparse.Namespace) -> int:
                 print(f"dpcompendium: Dask cluster {spec} computed {n} tasks", file=sys.stderr)
     except ValueError as exc:  # includes UserCodeError
         return _fail(_as_option(str(exc)))
+    except TooLong as exc:
+        return _fail(
+            too_long_message(exc, "the audit", f"shorten it with --samples (now {samples})")
+        )
     if not report.batched:
         print(f"note: {func.__name__} has no size parameter; it was called once per sample (slow)")
     for note in report.notes:
@@ -153,6 +174,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     from ..core.validation import check_int
     from .check import get_check
     from .cliutil import fail as _fail
+    from .processes import set_target
+    from .progress import CallMeter, TooLong, too_long_message
     from .usercode import load_module, load_target
 
     try:
@@ -168,16 +191,40 @@ def cmd_check(args: argparse.Namespace) -> int:
         )
         func = load_target(target)
         module = load_module(target.rpartition(":")[0])
-        out = _out_dir(args.out or f"results/check-{check.name}-{func.__name__}")
-        report = check.run(func, module, reps=reps, seed=seed)
+        out = _out_dir(args.out, f"results/check-{check.name}-{func.__name__}")
+        set_target(out)
+        # the function's calls: reps per setting of the check (progress and the time limit)
+        meter = CallMeter(
+            f"check {func.__name__}",
+            reps * check.calls_per_rep,
+            limit_s=args.time_limit,
+            unit="call",
+        )
+        with meter:
+            report = check.run(meter.wrap(func), module, reps=reps, seed=seed)
     except ValueError as exc:
         return _fail(str(exc))
+    except TooLong as exc:
+        return _fail(too_long_message(exc, "the check", f"shorten it with --reps (now {reps})"))
     print(f"{check.name}: {func.__name__} — {report.verdict}")
     for line in report.lines:
         print(f"  {line}")
     paths = report.save(out)
     print(f"wrote {len(paths)} files to {out}")
     return 0
+
+
+def _add_time_limit(parser: argparse.ArgumentParser, shorten: str) -> None:
+    from .progress import DEFAULT_LIMIT_S
+
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=DEFAULT_LIMIT_S,
+        metavar="SECONDS",
+        help=f"stop when the first calls predict more than this (default {DEFAULT_LIMIT_S:.0f}); shorten with "
+        f"{shorten}",
+    )
 
 
 def add_coursework_commands(sub: argparse._SubParsersAction) -> None:
@@ -238,6 +285,7 @@ def add_coursework_commands(sub: argparse._SubParsersAction) -> None:
         "--n-jobs", type=int, default=1, help="local processes counting the chunks (default 1)"
     )
     add_scheduler_argument(audit, "the chunks (with --chunk-size)")
+    _add_time_limit(audit, "--samples")
     audit.set_defaults(func=cmd_audit)
 
     check = sub.add_parser(
@@ -255,4 +303,5 @@ def add_coursework_commands(sub: argparse._SubParsersAction) -> None:
     )
     check.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     check.add_argument("--out", help="report folder (default results/check-NAME-FUNCTION)")
+    _add_time_limit(check, "--reps")
     check.set_defaults(func=cmd_check)

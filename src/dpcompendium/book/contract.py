@@ -313,7 +313,9 @@ def _check_constraint(name: str, value: Any, constraint: str) -> None:
             op
         ]
         if not ok:
-            raise ValueError(f"parameter {name} must be {op} {m.group(2)}, got {value!r}")
+            # a range of two bounds is named whole: "must be <= 10000 (range: min 2, max 10000)"
+            whole = f" (range: {constraint})" if "," in constraint else ""
+            raise ValueError(f"parameter {name} must be {op} {m.group(2)}{whole}, got {value!r}")
 
 
 def _parse_requires(

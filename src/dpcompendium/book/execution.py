@@ -329,10 +329,43 @@ def ensure_executed(
             return -(rec.wall_time_s if rec else 0.0)
 
         stale.sort(key=last_time)
+        # on a terminal, a bar in seconds of the chapters' expected wall times, with the time left (quiet in CI)
+        expected = {nb.stem: -last_time((nb, key)) or _time_hint(root, nb) for nb, key in stale}
+        bar = _progress(sum(expected.values()), len(stale))
         with ThreadPoolExecutor(max_workers=max(1, min(jobs, len(stale)))) as pool:
             for rec in pool.map(run, stale):
                 records[rec.chapter] = rec
+                if bar is not None:
+                    bar.update(expected[rec.chapter])
+        if bar is not None:
+            bar.close()
     return records
+
+
+def _time_hint(root: Path, notebook: Path) -> float:
+    """The chapter's wall-time hint from its manifest (60 s when it has none)."""
+    from ..chapters import registry
+
+    try:
+        return registry.get_manifest(notebook.stem, root).time_hint_s
+    except (ValueError, KeyError, OSError):
+        return 60.0
+
+
+def _progress(total_s: float, n: int):
+    """A tqdm bar over ``total_s`` expected seconds of ``n`` chapters, or None when not on a terminal."""
+    from .progress import enabled
+
+    if not enabled():
+        return None
+    import sys
+
+    from tqdm import tqdm
+
+    return tqdm(
+        total=round(total_s, 1), desc=f"executing {n} chapter(s)", unit="s", file=sys.stderr,
+        bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]",
+    )  # fmt: skip
 
 
 @contextlib.contextmanager

@@ -17,11 +17,20 @@ and regression cases to the fuzz size while keeping their shape).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from .contract import Chapter, Parameter, validate_parameters
 
-__all__ = ["FLOAT_RANGE", "MAX_LEN", "fuzz_size", "parameter_strategy", "small_overrides"]
+__all__ = [
+    "FLOAT_RANGE",
+    "MAX_LEN",
+    "ExtremeCase",
+    "extreme_cases",
+    "fuzz_size",
+    "parameter_strategy",
+    "small_overrides",
+]
 
 #: Default range of a float parameter in the fuzz (intersected with its declared bounds).
 FLOAT_RANGE = (0.05, 20.0)
@@ -193,3 +202,123 @@ def small_overrides(chapter: Chapter, given: dict[str, Any] | None = None) -> di
                 out[name] = type(p.default)(cap[0])
     validate_parameters(chapter, {**out, **given})
     return out
+
+
+# ---- the extremes fuzz: boundary values of every parameter, each refused up front or run to the end
+
+
+@dataclass(frozen=True)
+class ExtremeCase:
+    """One boundary value: ``values`` are the ``-p`` overrides of a run of ``chapter``; ``valid`` says whether the
+    contract (types, bounds, ``# require:`` lines, the memory estimate) accepts them — then the run must end with
+    its results, else ``dpcompendium run`` must refuse them before a kernel starts."""
+
+    chapter: str
+    what: str
+    values: dict[str, Any]
+    valid: bool
+
+
+def _accepts(chapter: Chapter, values: dict[str, Any]) -> bool:
+    from .preflight import check_memory
+
+    try:
+        validate_parameters(chapter, values)
+        check_memory(chapter, values)
+    except ValueError:
+        return False
+    return True
+
+
+def _outside_and_edges(p: Parameter) -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
+    """(edge values allowed by the bounds: smallest, largest), (values outside: just below/above, huge, tiny,
+    negative) of a numeric parameter, elements of its list for a list parameter."""
+    proto = _proto(p)
+    lo, hi, lo_strict, hi_strict = _bounds(p)
+    edges, outside = [], []
+    if isinstance(proto, bool) or not isinstance(proto, int | float):
+        return edges, outside
+    if isinstance(proto, int):
+        if math.isfinite(lo):
+            first = math.floor(lo) + 1 if lo_strict else math.ceil(lo)
+            edges.append(("smallest allowed", first))
+            outside.append(("just below", first - 1))
+        if math.isfinite(hi):
+            last = math.ceil(hi) - 1 if hi_strict else math.floor(hi)
+            edges.append(("largest allowed", last))
+            outside.append(("just above", last + 1))
+        outside += [("huge", 10**12), ("negative", -1)]
+    else:
+        if math.isfinite(lo):
+            first = math.nextafter(lo, math.inf) if lo_strict else lo
+            edges.append(("smallest allowed", first))
+            outside.append(("just below", math.nextafter(first, -math.inf)))
+        if math.isfinite(hi):
+            last = math.nextafter(hi, -math.inf) if hi_strict else hi
+            edges.append(("largest allowed", last))
+            outside.append(("just above", math.nextafter(last, math.inf)))
+        outside += [("huge", 1e300), ("tiny", 1e-300), ("zero", 0.0), ("negative", -1.0)]
+    return edges, outside
+
+
+def _as_value(p: Parameter, element: Any) -> Any:
+    return [element] if isinstance(p.default, list) else element
+
+
+def extreme_cases(chapter: Chapter) -> list[ExtremeCase]:
+    """The extremes fuzz of one chapter.
+
+    Refusal cases, one per parameter and value: just outside each bound, and huge, tiny, zero and negative values
+    (each alone: the other parameters at their defaults); those the contract accepts become run cases too. Run cases: every
+    parameter at the smallest value its bounds allow in one run and at the largest in another, the other parameters
+    at the fuzz size (:func:`small_overrides`) — a parameter that the fuzz size caps (a cost: repetitions, sample
+    sizes) is taken at its cap, its contract maximum being covered by the memory estimate (a value above it is
+    refused with the estimate) — split into more runs where a ``# require:`` line or the memory estimate forbids
+    the combination."""
+    caps = fuzz_size(chapter)
+    cases: list[ExtremeCase] = []
+    sides: dict[str, dict[str, Any]] = {"smallest allowed": {}, "largest allowed": {}}
+    for name, p in chapter.parameters.items():
+        if name in SKIP:
+            continue
+        edges, outside = _outside_and_edges(p)
+        for label, element in outside:
+            values = {name: _as_value(p, element)}
+            if _accepts(
+                chapter, values
+            ):  # accepted (a huge seed, n_jobs capped): runs, at the fuzz size
+                values = {**(_shrunk(chapter, values) or {}), **values}
+            cases.append(
+                ExtremeCase(chapter.id, f"{name} {label}", values, _accepts(chapter, values))
+            )
+        for label, element in edges:
+            if name in caps and isinstance(caps[name], tuple):  # a cost: at the fuzz size's cap
+                element = type(element)(
+                    caps[name][0] if label == "smallest allowed" else caps[name][1]
+                )
+            sides[label][name] = _as_value(p, element)
+    for label, chosen in sides.items():
+        pending = dict(chosen)
+        while pending:
+            run: dict[str, Any] = {}
+            for name, value in list(pending.items()):
+                trial = {**run, name: value}
+                base = _shrunk(chapter, trial)
+                if base is not None and _accepts(chapter, {**base, **trial}):
+                    run[name] = value
+                    del pending[name]
+            if not run:  # a value no combination accepts: a refusal case of its own
+                name, value = pending.popitem()
+                cases.append(ExtremeCase(chapter.id, f"{name} {label}", {name: value}, False))
+                continue
+            names = ", ".join(run)
+            base = _shrunk(chapter, run) or {}
+            cases.append(ExtremeCase(chapter.id, f"{label}: {names}", {**base, **run}, True))
+    return cases
+
+
+def _shrunk(chapter: Chapter, given: dict[str, Any]) -> dict[str, Any] | None:
+    try:
+        return small_overrides(chapter, given)
+    except ValueError:
+        return None

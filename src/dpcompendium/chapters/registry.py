@@ -63,6 +63,8 @@ class Manifest:
     portable: bool = False  # headline cells rerun on another CPU's code paths (tools/portable.py)
     fuzz: dict[str, Any] = field(default_factory=dict)
     claims: dict[str, Any] = field(default_factory=dict)
+    # what a run needs: memory_bytes, an expression over the parameters (dpcompendium.book.preflight)
+    resources: dict[str, Any] = field(default_factory=dict)
 
     @property
     def audits_module(self) -> str | None:
@@ -92,7 +94,16 @@ def _read(folder: Path, package: str) -> Manifest:
     missing = [k for k in _FIELDS if not isinstance(data.get(k), str) or not data[k]]
     if missing:
         raise ValueError(f"{path}: manifest must give {', '.join(missing)} (strings), got {data!r}")
-    known = {*_FIELDS, "datasets", "time_hint_s", "headline_cells", "portable", "fuzz", "claims"}
+    known = {
+        *_FIELDS,
+        "datasets",
+        "time_hint_s",
+        "headline_cells",
+        "portable",
+        "fuzz",
+        "claims",
+        "resources",
+    }
     unknown = sorted(set(data) - known)
     if unknown:
         raise ValueError(
@@ -112,6 +123,7 @@ def _read(folder: Path, package: str) -> Manifest:
         portable=data.get("portable", False),
         fuzz=dict(data.get("fuzz", {})),
         claims=dict(data.get("claims", {})),
+        resources=dict(data.get("resources", {})),
     )
 
 

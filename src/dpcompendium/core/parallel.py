@@ -34,8 +34,10 @@ import joblib
 __all__ = [
     "SCHEDULER_ENV",
     "add_scheduler_argument",
+    "capped_jobs",
     "check_scheduler",
     "cluster_client",
+    "cpu_cores",
     "joblib_backend",
     "resolve_scheduler",
     "run_tasks",
@@ -99,16 +101,47 @@ def _import_distributed():
     return distributed
 
 
+def cpu_cores() -> int:
+    """CPU cores this process may run on (its affinity mask, else ``os.cpu_count()``)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def capped_jobs(n_jobs: int) -> int:
+    """``n_jobs`` for a local pool, at most :func:`cpu_cores` (joblib's ``-1`` and other negatives unchanged):
+    more worker processes than cores only add processes and memory (a run's numbers never depend on ``n_jobs``),
+    and ``n_jobs=100000`` would start as many processes."""
+    return min(n_jobs, cpu_cores()) if n_jobs > 0 else n_jobs
+
+
 def start_local_cluster(n_workers: int):
-    """A LocalCluster of ``n_workers`` processes with one thread each, no dashboard, scheduler on a free port."""
+    """A LocalCluster of ``n_workers`` processes with one thread each, no dashboard, scheduler on a free port.
+
+    Its worker processes ignore SIGINT: a Ctrl-C at the terminal reaches every process of the foreground group,
+    and workers still importing would print its traceback; the process that started the cluster ends them
+    (``cluster.close()``, or :func:`dpcompendium.book.processes.end_descendants` after an interrupt). An ignored
+    signal is inherited by the processes started meanwhile (a handler is not), so SIGINT is ignored here while the
+    cluster starts, a few seconds."""
+    import signal
+    import threading
+
     distributed = _import_distributed()
-    return distributed.LocalCluster(
-        n_workers=n_workers,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=None,
-        scheduler_port=0,
-    )
+    n_workers = capped_jobs(n_workers)
+    main = threading.current_thread() is threading.main_thread()
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        return distributed.LocalCluster(
+            n_workers=n_workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            scheduler_port=0,
+        )
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGINT, old)
 
 
 def cluster_client(spec: str | None = None):
@@ -149,7 +182,7 @@ def shutdown() -> None:
 @contextmanager
 def joblib_backend(n_jobs: int) -> Iterator[int]:
     """Run the ``joblib.Parallel`` calls inside on the Dask cluster when one is configured; yields the ``n_jobs``
-    to pass them (``-1`` on a cluster, where Dask decides, else ``n_jobs`` unchanged)::
+    to pass them (``-1`` on a cluster, where Dask decides, else ``n_jobs`` capped to the cores: :func:`capped_jobs`)::
 
         with joblib_backend(n_jobs) as n:
             results = joblib.Parallel(n_jobs=n)(tasks)
@@ -162,7 +195,7 @@ def joblib_backend(n_jobs: int) -> Iterator[int]:
         return
     client = cluster_client()
     if client is None:
-        yield n_jobs
+        yield capped_jobs(n_jobs)
         return
     with joblib.parallel_config(backend="dask", client=client):
         yield -1

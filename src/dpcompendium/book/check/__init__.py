@@ -94,6 +94,9 @@ class Check:
     run: Callable[..., CheckReport]
     function: str
     default_reps: int = 100
+    calls_per_rep: int = (
+        1  # calls of the student's function per repetition (progress and time limit)
+    )
 
 
 def register(check: Check) -> Check:

@@ -380,5 +380,6 @@ register(
             func, module, reps=reps, seed=seed, **kw
         ),
         function="mwem",
+        calls_per_rep=len(COURSE_EPSILONS),
     )
 )
