@@ -154,9 +154,18 @@ def _snap(stat: _Statistic, ref: np.ndarray) -> _Statistic:
     Unrounded, an interval ending at the atom would measure that rounding, not the mechanism (a floating-point
     leak [mironov2012significance] that the chapter audits separately). Rounding merges the ulps.
     """
-    top = float(np.max(np.abs(stat.fn(ref)))) if ref.size else 1.0
+    return _snap_values(stat, stat.fn(ref), np.empty(0))[0]
+
+
+def _snap_values(
+    stat: _Statistic, va: np.ndarray, vb: np.ndarray
+) -> tuple[_Statistic, np.ndarray, np.ndarray]:
+    """:func:`_snap` from the statistic's values on the two inputs' selection samples (computed once): the rounded
+    statistic and the rounded values."""
+    top = max((float(np.max(np.abs(v))) for v in (va, vb) if v.size), default=1.0)
     dec = int(9 - math.floor(math.log10(top))) if top > 0 and math.isfinite(top) else 9
-    return _Statistic(stat.name, functools.partial(_rounded, f=stat.fn, d=dec))
+    snapped = _Statistic(stat.name, functools.partial(_rounded, f=stat.fn, d=dec))
+    return snapped, np.round(va, dec), np.round(vb, dec)
 
 
 # The statistics are partials of module functions (not lambdas), so a selection task can return them from a worker.
@@ -177,7 +186,7 @@ def _l1_ratio(x: np.ndarray, a: np.ndarray, b: np.ndarray, s: np.ndarray) -> np.
 
 
 #: Outputs per input the learned event's classifier is trained on (the first ones of the selection half).
-LEARN_SAMPLES = 20_000
+LEARN_SAMPLES = 10_000
 
 
 def _classifier_score(x: np.ndarray, model: Any) -> np.ndarray:
@@ -196,7 +205,7 @@ def _learned_statistic(xa: np.ndarray, xb: np.ndarray) -> _Statistic:
     X = np.vstack([xa[:m_a], xb[:m_b]])
     y = np.r_[np.zeros(m_a), np.ones(m_b)]
     model = HistGradientBoostingClassifier(
-        max_iter=40, max_leaf_nodes=15, early_stopping=False, random_state=0
+        max_iter=20, max_leaf_nodes=15, early_stopping=False, random_state=0
     ).fit(X, y)
     return _Statistic("learned event: classifier score P̂(D' | output)",
                       functools.partial(_classifier_score, model=model))  # fmt: skip
@@ -205,11 +214,10 @@ def _learned_statistic(xa: np.ndarray, xb: np.ndarray) -> _Statistic:
 def _candidate_statistics(xa: np.ndarray, xb: np.ndarray) -> list[_Statistic]:
     """Scalar statistics of (n, d) outputs: the output itself (d = 1), else the projection on the difference of
     means, an L1 likelihood-ratio statistic (Laplace noise), the most shifted coordinate and a learned classifier
-    score (:func:`_learned_statistic`); all rounded by :func:`_snap`."""
-    ref = np.concatenate([xa, xb])
+    score (:func:`_learned_statistic`); unrounded (:func:`_pair_selection` rounds them, :func:`_snap_values`)."""
     d = xa.shape[1]
     if d == 1:
-        return [_snap(_Statistic("output", functools.partial(_column, j=0)), ref)]
+        return [_Statistic("output", functools.partial(_column, j=0))]
     mu_a, mu_b = xa.mean(0), xb.mean(0)
     diff = mu_b - mu_a
     if not np.any(diff):
@@ -225,9 +233,11 @@ def _candidate_statistics(xa: np.ndarray, xb: np.ndarray) -> list[_Statistic]:
         ),
         _Statistic(f"output coordinate {j}", functools.partial(_column, j=j)),
     ]
-    if np.ptp(ref, axis=0).any():  # a classifier needs outputs that vary
+    if np.ptp(
+        np.concatenate([xa[:LEARN_SAMPLES], xb[:LEARN_SAMPLES]]), axis=0
+    ).any():  # outputs that vary
         stats.append(_learned_statistic(xa, xb))
-    return [_snap(st, ref) for st in stats]
+    return stats
 
 
 def _draw_outputs(func, to_input, params, batched, data, n, rng) -> np.ndarray:
@@ -300,8 +310,9 @@ def _pair_selection(k, name, xa, xb, has_codes, n_pairs, c, delta, max_cuts) -> 
         return _PairSelection(dims)
     z = _selection_z_for(c, n_pairs, dims[0], max_cuts)
     rows, best, best_sorted = [], None, None
-    for st in _candidate_statistics(xa, xb):
-        sa, sb = np.sort(st.fn(xa)), np.sort(st.fn(xb))
+    for raw in _candidate_statistics(xa, xb):
+        st, sa, sb = _snap_values(raw, raw.fn(xa), raw.fn(xb))
+        sa, sb = np.sort(sa), np.sort(sb)
         score, lo, hi, fwd = _best_interval_sorted(sa, sb, delta, z, max_cuts)
         rows.append({"pair": name, "statistic": st.name,
                      "event": f"({lo:.6g}, {hi:.6g}], {'M(D) over M(D_)' if fwd else 'M(D_) over M(D)'}",
