@@ -211,7 +211,7 @@ BENCHMARK: tuple[BenchmarkMechanism, ...] = (
         2.5,
         5,
         source="ReportNoisyMax3",
-    ),  # fmt: skip
+    ),
     BenchmarkMechanism(
         "noisy max, value (exponential)",
         noisy_max_exponential_value,
@@ -219,7 +219,7 @@ BENCHMARK: tuple[BenchmarkMechanism, ...] = (
         math.nan,
         5,
         source="ReportNoisyMax4",
-    ),  # fmt: skip
+    ),
     BenchmarkMechanism("histogram", histogram, True, 1.0, 5, "l1", source="NoisyHist1"),
     BenchmarkMechanism(
         "histogram, scale ε", histogram_wrong_scale, False, math.nan, 5, "l1", source="NoisyHist2"
