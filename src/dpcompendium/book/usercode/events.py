@@ -207,7 +207,7 @@ def _learned_statistic(xa: np.ndarray, xb: np.ndarray) -> _Statistic:
     model = HistGradientBoostingClassifier(
         max_iter=20, max_leaf_nodes=15, early_stopping=False, random_state=0
     ).fit(X, y)
-    return _Statistic("learned event: classifier score P̂(D' | output)",
+    return _Statistic("learned classifier score P̂(D' | output)",
                       functools.partial(_classifier_score, model=model))  # fmt: skip
 
 

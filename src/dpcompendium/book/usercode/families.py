@@ -73,23 +73,20 @@ def _parse_numbers(text: str, count: int, family: str) -> list[float]:
 FULL_PRINT = 64
 
 
+def _nested(arr: np.ndarray) -> str:
+    """An array as a nested list, numbers in ``%g`` (``[0, 0, 11]``)."""
+    if arr.ndim == 0:
+        v = arr.item()
+        return f"{v:g}" if isinstance(v, int | float) else repr(v)
+    return "[" + ", ".join(_nested(a) for a in arr) + "]"
+
+
 def _describe(x: Any) -> str:
     arr = np.asarray(x)
     if arr.ndim == 0:
         return f"{arr.item()!r}"
     if arr.size <= FULL_PRINT:
-        return (
-            np.array2string(
-                arr,
-                separator=", ",
-                threshold=FULL_PRINT + 1,
-                max_line_width=10**6,
-                floatmode="unique",
-            )
-            .replace("\n", "")
-            .replace(".,", ",")
-            .replace(".]", "]")
-        )
+        return _nested(arr)
     vals, counts = np.unique(arr, return_counts=True)
     if vals.size <= 3 and arr.ndim == 1:
         return "[" + ", ".join(f"{v:g}×{c}" for v, c in zip(vals, counts, strict=True)) + "]"

@@ -123,7 +123,7 @@ def _as_output_array(out, n: int, name: str, batched: bool) -> np.ndarray:
             return as_structured([out], name)
         arr = arr[None]
     if arr.dtype.kind in "fc" and np.isinf(arr).any():
-        bad = arr[np.isinf(arr)].ravel()[0]
+        bad = arr[np.isinf(arr)].ravel()[0].item()
         raise UserCodeError(
             f"{name} returned an infinite value ({bad!r}); outputs must not be ±inf"
         )
