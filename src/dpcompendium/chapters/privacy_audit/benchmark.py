@@ -2,8 +2,8 @@
 
 The mechanisms of StatDP [ding2018detecting] and DP-Sniper [bichsel2021dpsniper]: Report Noisy Max with Laplace or
 exponential noise, returning the index (correct) or the value (wrong); a noisy histogram with Laplace noise of
-scale 1/ε (correct) or ε (wrong); the six sparse-vector variants of Lyu, Su and Li [lyu2017understanding] (their
-Alg. 1–6: two correct, four not ε-DP) and the numerical sparse vector [wang2019proving]. Each is a plain function
+scale 1/ε (correct) or ε (wrong); the six sparse-vector variants of Lyu, Su and Li [audit_lyu2017understanding] (their
+Alg. 1–6: two correct, four not ε-DP) and the numerical sparse vector [audit_wang2019proving]. Each is a plain function
 ``f(queries, rng, *, epsilon, size=None)`` on a vector of query answers — vectorized over ``size`` outputs, a loop
 over the (ten) queries only — so that ``dpcompendium audit`` runs it as it runs a student's code, on the
 ``queries`` neighbour relation (each answer moves by at most Δ = 1, or, for the histogram, all of them together by
@@ -60,7 +60,7 @@ def noisy_max_laplace(queries, rng, *, epsilon, size=None):
 
 def noisy_max_exponential(queries, rng, *, epsilon, size=None):
     """Report Noisy Max with one-sided exponential noise Exp(2/ε) (the "report noisy argmax" with exponential noise,
-    equivalent to the exponential mechanism [mckenna2020permute]): ε-DP."""
+    equivalent to the exponential mechanism): ε-DP."""
     q = _answers(queries)
     return _out(
         np.argmax(q + rng.exponential(scale=2 / epsilon, size=(_n(size), q.size)), axis=1), size
@@ -126,7 +126,7 @@ def _svt(
 
 
 def svt1(queries, rng, *, epsilon, c=1, threshold=0.5, size=None):
-    """Sparse vector, Lyu–Su–Li Alg. 1 [lyu2017understanding]: ρ ~ Lap(2/ε), ν_i ~ Lap(4c/ε), stop after c ⊤;
+    """Sparse vector, Lyu–Su–Li Alg. 1 [audit_lyu2017understanding]: ρ ~ Lap(2/ε), ν_i ~ Lap(4c/ε), stop after c ⊤;
     ε-DP."""
     out = _svt(_answers(queries), rng, _n(size), rho_scale=2 / epsilon, nu_scale=4 * c / epsilon, c=c,
                threshold=threshold)  # fmt: skip
@@ -174,7 +174,7 @@ def svt6(queries, rng, *, epsilon, threshold=1.0, size=None):
 
 
 def numerical_svt(queries, rng, *, epsilon, c=2, threshold=1.0, size=None):
-    """The numerical sparse vector [wang2019proving]: ρ ~ Lap(3/ε), ν_i ~ Lap(6c/ε), each ⊤ releases q_i + Lap(3c/ε)
+    """The numerical sparse vector [audit_wang2019proving]: ρ ~ Lap(3/ε), ν_i ~ Lap(6c/ε), each ⊤ releases q_i + Lap(3c/ε)
     (fresh noise), stop after c ⊤; ε-DP."""
     out = _svt(_answers(queries), rng, _n(size), rho_scale=3 / epsilon, nu_scale=6 * c / epsilon, c=c,
                threshold=threshold, value_scale=3 * c / epsilon)  # fmt: skip
