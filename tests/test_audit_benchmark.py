@@ -82,7 +82,7 @@ SAMPLES_AT_01, CHUNK_AT_01 = 10_000_000, 1_000_000
 def test_benchmark_at_claim_01(name):
     m = MECHS[name]
     rep, _ = benchmark.audit_mechanism(
-        audit_callable, m, 0.1, samples=SAMPLES_AT_01, chunk_size=200_000
+        audit_callable, m, 0.1, samples=SAMPLES_AT_01, chunk_size=CHUNK_AT_01
     )
     assert rep.verdict == _expected(m), rep.summary()
 
