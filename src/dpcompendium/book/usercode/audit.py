@@ -367,9 +367,9 @@ def audit_callable(
     ``neighbours="queries"`` (implied by ``inputs="queries:K"``): inputs are vectors of query answers, each moving by
     at most ``sensitivity`` Δ (``norm="linf"``) or all together by at most Δ (``norm="l1"``), validated position by
     position. Outputs may be of any type (numbers, NaN, strings, booleans, ``None``, tuples, lists of varying
-    length): the audit encodes them (:class:`~.events._Encoder`), and beside the interval events on three summary
+    length): the audit encodes them (``events._Encoder``), and beside the interval events on three summary
     statistics it tries a learned event (a classifier trained on the selection half, as DP-Sniper
-    [bichsel2021dpsniper]; :func:`~.events._learned_statistic`).
+    [bichsel2021dpsniper]; ``events._learned_statistic``).
 
     ``chunk_size`` (10 ≤ C ≤ ``samples``): a big audit in bounded memory (module docstring): ``min(samples // 2, C)``
     selection outputs per candidate input (one task per candidate pair), the evaluation counted in chunks of C — in
