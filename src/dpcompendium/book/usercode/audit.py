@@ -403,7 +403,7 @@ def audit_callable(
     return report
 
 
-#: Draws per input of the dependence check (:func:`_dependence_warnings`).
+#: Draws per input of the dependence check (``_dependence_warnings``: constant or input-independent outputs).
 DEPENDENCE_DRAWS = 64
 
 

@@ -73,7 +73,7 @@ def _canonical(x: Any) -> Any:
 
 def as_structured(outs: list, name: str) -> np.ndarray:
     """Outputs of any type — tuples, lists of varying length, ``None``, strings, booleans, NaN — as a 1-D object
-    array of canonical structures (:func:`_canonical`), which the audit's encoder turns into features."""
+    array of canonical structures (``_canonical``), which the audit's encoder turns into features."""
     arr = np.empty(len(outs), dtype=object)
     try:
         arr[:] = [_canonical(o) for o in outs]
