@@ -14,13 +14,15 @@ from dpcompendium.core.privacy import PrivacyClaim
     ("d", "d2", "relation", "expected"),
     [
         ([1.0, 2.0], [1.0, 2.0, 3.0], "add-remove", True),
-        ([1.0, 2.0, 3.0], [2.0, 1.0], "add-remove", True),  # order does not matter
+        ([1.0, 2.0, 3.0], [1.0, 3.0], "add-remove", True),  # a record removed in the middle
+        ([1.0, 2.0, 3.0], [2.0, 1.0], "add-remove", False),  # records compared position by position
         ([], [5.0], "add-remove", True),
         ([1.0, 2.0], [1.0, 4.0, 3.0], "add-remove", False),
         ([1.0, 2.0], [1.0, 2.0], "add-remove", False),
         ([1.0, 2.0], [1.0, 3.0], "replace-one", True),
         ([1.0, 2.0], [3.0, 4.0], "replace-one", False),
         ([1.0, 2.0], [1.0, 2.0], "replace-one", False),
+        ([1.0, 2.0], [2.0, 1.0], "replace-one", False),  # two positions differ
         ([1.0, 2.0], [1.0, 2.0, 3.0], "replace-one", False),
         ([[1.0, 0.0], [0.0, 1.0]], [[1.0, 0.0], [0.5, 0.5]], "replace-one", True),
         ([[1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]], "add-remove", True),
@@ -39,6 +41,27 @@ def test_are_neighbours_sites():
     # a record moved from one site to another changes two sites: not neighbours under either relation
     assert not are_neighbours(a, (np.array([1.0]), np.array([3.0, 2.0])), "replace-one")
     assert not are_neighbours(a, (np.array([1.0, 2.0, 7.0]), np.array([3.0, 4.0])), "add-remove")
+
+
+def test_replace_one_is_positional_and_queries_take_a_sensitivity():
+    """Issue 34: a vector compared as a multiset accepted [0,1,1,1,1] / [1,1,1,1,5] (one value moved by 4) and
+    refused the histogram pair [1,2,1,1,1] / [2,1,1,1,1]; records are now compared position by position, and
+    vectors of answers have their own relation."""
+    from dpcompendium.core.audit import neighbour_violation
+
+    a, b = np.array([1.0, 2, 1, 1, 1]), np.array([2.0, 1, 1, 1, 1])
+    c, d = np.array([0.0, 1, 1, 1, 1]), np.array([1.0, 1, 1, 1, 5])
+    assert are_neighbours(a, b, "queries", sensitivity=1)
+    assert are_neighbours(a, b, "queries", sensitivity=2, norm="l1")
+    assert not are_neighbours(a, b, "queries", sensitivity=1, norm="l1")
+    assert not are_neighbours(c, d, "queries", sensitivity=1)
+    assert not are_neighbours(c, d, "replace-one")
+    why = neighbour_violation(c, d, "replace-one")
+    assert "exactly one record" in why and "records 0, 4 differ" in why and "\n" not in why
+    assert "answer 4 moves by 4" in neighbour_violation(c, d, "queries", sensitivity=1)
+    assert are_neighbours(c, np.array([0.0, 1, 1, 1, 5]), "replace-one")
+    with pytest.raises(ValueError, match="sensitivity"):
+        are_neighbours(a, b, "queries")
 
 
 def test_are_neighbours_bad_relation():

@@ -19,6 +19,7 @@ from dpcompendium.book.usercode import (
     load_target,
     sample_outputs,
 )
+from dpcompendium.book.usercode.audit import DEPENDENCE_DRAWS
 from dpcompendium.chapters.privacy_audit.planted import planted_true_epsilon
 from dpcompendium.core.audit.spec import are_neighbours
 from dpcompendium.core.parallel import SCHEDULER_ENV
@@ -54,9 +55,9 @@ def test_half_noise_mean_violated_correct_mean_holds():
 MEAN_BUGS = [
     # (function, the relation of its claim, the witness the probes add, a floor the bound must pass)
     # a record at B + 10(B − A) or A − 10(B − A): ε = 11
-    ("laplace_mean.py:unclamped_mean", "replace-one", ("11×1", "-10×1"), 5.0),
+    ("laplace_mean.py:unclamped_mean", "replace-one", (", 11]", ", -10]"), 5.0),
     # one-record datasets: n doubles, ε unbounded
-    ("laplace_mean.py:true_n_mean", "add-remove", ("[0.] vs", "[1.] vs"), 2.0),
+    ("laplace_mean.py:true_n_mean", "add-remove", ("[0] vs", "[1] vs"), 2.0),
     # no noise on equal records: ε = ∞ (the declared pairs see it)
     ("laplace_mean.py:data_sensitivity_mean", "replace-one", ("",), 5.0),
 ]
@@ -88,8 +89,8 @@ def test_probes_go_beyond_the_declared_bounds_and_skip_what_the_code_cannot_take
     # the true-n mean divides by 0 on the empty dataset: that probe is skipped with a note, the audit goes on
     rep = audit_callable(load_target(target("laplace_mean.py:true_n_mean")), epsilon=1.0, neighbours="add-remove",
                          inputs="dataset:10,0,1", samples=4000, seed=0)  # fmt: skip
-    assert any(n.startswith("probe [] vs [1.] not audited") for n in rep.notes)
-    assert "note: probe [] vs [1.] not audited" in rep.to_markdown()
+    assert any(n.startswith("probe [] vs [1] not audited") for n in rep.notes)
+    assert "note: probe [] vs [1] not audited" in rep.to_markdown()
 
 
 def test_half_noise_grr_violated_correct_grr_holds():
@@ -233,8 +234,8 @@ def _raises(data, rng, size=None):
     raise RuntimeError("boom")
 
 
-def _nan(data, rng, size=None):
-    return np.full(size, np.nan)
+def _inf(data, rng, size=None):
+    return np.full(size, np.inf)
 
 
 def _global_state(data, rng, size=None):
@@ -251,7 +252,7 @@ def _different_pmf(value, rng, *, size=None):
 
 @pytest.mark.parametrize(
     ("func", "match"),
-    [(_raises, "raised RuntimeError: boom"), (_nan, "non-finite"), (_global_state, "not reproducible"),
+    [(_raises, "raised RuntimeError: boom"), (_inf, "infinite"), (_global_state, "not reproducible"),
      (_wrong_size, "must return")],
 )  # fmt: skip
 def test_misbehaving_code_gets_one_line_error(func, match):
@@ -363,7 +364,7 @@ def test_cli_audit_writes_report(tmp_path, capsys):
     assert rc == 0
     printed = capsys.readouterr().out
     assert "VIOLATED" in printed and "confidence 0.95" in printed
-    assert {p.name for p in out.iterdir()} == {"report.csv", "report.md", "report.png"}
+    assert {p.name for p in out.iterdir()} == {"report.csv", "report.md", "report.png", "pair.json"}
     table = pd.read_csv(out / "report.csv")
     assert table.loc[table.chosen, "epsilon_lower"].iloc[0] > 1.0
 
@@ -618,7 +619,7 @@ def test_chunked_selection_runs_as_tasks_and_matches_the_serial_report(tmp_path)
         assert_equals_stored_report(pd.read_csv(written), "user_audit_chunked_main.csv")
         calls = {int(f.stem): f.read_text().split("\n")[:-1] for f in log.iterdir()}
         driver = calls.pop(os.getpid(), [])
-        # the pair not chosen, [0×10] vs [0×9, 1×1]: its 7000 selection outputs per input drawn once per input
+        # the pair not chosen, (0, …, 0) vs (0, …, 0, 1): its 7000 selection outputs per input drawn once per input
         every = [c for lines in [driver, *calls.values()] for c in lines]
         unchosen = [c for c in every if c in ("0 7000", "1 7000")]
         assert sorted(unchosen) == ["0 7000", "1 7000"]
@@ -626,8 +627,13 @@ def test_chunked_selection_runs_as_tasks_and_matches_the_serial_report(tmp_path)
             n_jobs == 2
         ):  # ... in a worker; this process only checks the function (32 draws), every sample is drawn
             # in the workers: the selection, the direction fixed on the chosen pair, the evaluation chunks
-            assert set(driver) == {"0 32"} and calls
-    assert rep.pair == "[1×10] vs [0×1, 1×9]" and rep.verdict == "violated"
+            # (and the dependence check, DEPENDENCE_DRAWS per input: is the output constant, does it use the data?)
+            checks = {c for c in driver if not c.endswith(f" {DEPENDENCE_DRAWS}")}
+            assert checks == {"0 32"} and calls
+    assert (
+        rep.pair == "[1, 1, 1, 1, 1, 1, 1, 1, 1, 1] vs [1, 1, 1, 1, 1, 1, 1, 1, 1, 0]"
+        and rep.verdict == "violated"
+    )
 
 
 def test_chunked_string_selection_in_tasks_keeps_the_serial_codes():
@@ -719,3 +725,93 @@ def test_the_claim_is_validated_once(tmp_path, monkeypatch):
     rc = main(["audit", target("book_mechanisms.py:gaussian"), "--epsilon", "0.5", "--delta", "1e-5",
                "--input", "scalar:0,1", "--samples", "1000", "--out", str(tmp_path / "g")])  # fmt: skip
     assert rc == 0 and made == ["gaussian"]
+
+
+# ------------------------------------------------------------------------- issue 34: the literature's language
+def test_literal_sparse_vector_with_varying_length_and_none_audits():
+    """A sparse vector written literally — a list that ends at the c-th True, or None for the queries it does not
+    answer — audits without error; the wrong one (no query noise) is VIOLATED, the correct one HOLDS."""
+    mod = load_module(str(EX / "sparse_vector.py"))
+    kw = dict(epsilon=0.7, inputs="queries:10", sensitivity=1, samples=6000, seed=0)
+    bad, good = (
+        audit_callable(mod.sparse_vector_no_query_noise, **kw),
+        audit_callable(mod.sparse_vector, **kw),
+    )
+    assert bad.verdict == "violated" and bad.epsilon_lower > 0.7, bad.summary()
+    assert good.verdict == "holds" and "(queries neighbours)" in good.summary(), good.summary()
+    assert not good.warnings and not bad.warnings
+
+
+def _mixed_outputs(data, rng):
+    """Tuples, None, strings, booleans and NaN in one output."""
+    x = float(np.sum(data)) + rng.laplace(scale=1.0)
+    return (x > 0.5, None if x < 0 else "pos", float("nan") if x > 2 else x)
+
+
+def test_outputs_of_any_type_are_encoded():
+    rep = audit_callable(_mixed_outputs, epsilon=5.0, inputs="scalar:0,1", samples=2000, seed=0)
+    assert rep.verdict in ("holds", "violated") and math.isfinite(rep.epsilon_lower)
+
+
+def _constant(data, rng, size=None):
+    return np.full(size, 3.0)
+
+
+def _ignores_data(data, rng, size=None):
+    return rng.laplace(size=size)
+
+
+def test_constant_and_input_independent_outputs_get_a_warning():
+    rep = audit_callable(_constant, epsilon=1.0, inputs="scalar:0,1", samples=1000)
+    assert rep.warnings and "never varies" in rep.warnings[0] and "WARNING" in rep.summary()
+    rep2 = audit_callable(_ignores_data, epsilon=1.0, inputs="scalar:0,1", samples=1000)
+    assert rep2.warnings and "does not depend on its input" in rep2.warnings[0]
+    good = audit_callable(load_target(target("laplace_mean.py:correct_mean")), epsilon=1.0,
+                          neighbours="replace-one", inputs="dataset:5,0,1", samples=1000)  # fmt: skip
+    assert not good.warnings
+
+
+def test_positional_replace_one_refuses_with_the_rule_and_queries_accepts():
+    """Issue 34's regression: [0,1,1,1,1] / [1,1,1,1,5] was accepted (as multisets, one value moved by 4) and
+    [1,2,1,1,1] / [2,1,1,1,1] refused; records are now compared position by position, vectors of answers are
+    `queries` inputs."""
+    f = load_target(target("laplace_mean.py:correct_mean"))
+    with pytest.raises(
+        ValueError, match=r"exactly one record \(row\) replaced.*records 0, 4 differ"
+    ) as info:
+        audit_callable(
+            f, epsilon=1.0, neighbours="replace-one", pair=([0, 1, 1, 1, 1], [1, 1, 1, 1, 5])
+        )
+    assert "\n" not in str(info.value)
+    with pytest.raises(ValueError, match="answer 4 moves by 4"):
+        audit_callable(f, epsilon=1.0, neighbours="queries", sensitivity=1,
+                       pair=([0, 1, 1, 1, 1], [1, 1, 1, 1, 5]))  # fmt: skip
+    rep = audit_callable(f, epsilon=1.0, neighbours="queries", sensitivity=1,
+                         pair=([1, 2, 1, 1, 1], [2, 1, 1, 1, 1]), samples=1000)  # fmt: skip
+    assert "[1, 2, 1, 1, 1] vs [2, 1, 1, 1, 1]" in rep.summary()
+
+
+def test_queries_family_patterns_are_neighbours():
+    pairs = input_pairs("queries:5", neighbour_kw={"sensitivity": 2.0})
+    names = " ".join(pr.name for pr in pairs)
+    for pattern in ("one up, rest down", "half up, half down", "all up", "alternating", "X shape"):
+        assert pattern in names
+    for pr in pairs:
+        assert are_neighbours(pr.raw_a, pr.raw_b, "queries", sensitivity=2.0)
+        assert np.max(np.abs(pr.a - pr.b)) == 2.0
+    l1 = input_pairs("queries:4", neighbour_kw={"sensitivity": 1.0, "norm": "l1"})
+    assert all(np.abs(pr.a - pr.b).sum() <= 1.0 + 1e-12 for pr in l1)
+    with pytest.raises(ValueError, match="sensitivity"):
+        input_pairs("queries:5")
+
+
+def test_long_pairs_are_printed_in_full_and_written_to_pair_json(tmp_path):
+    import json
+
+    f = load_target(target("laplace_mean.py:correct_mean"))
+    rep = audit_callable(f, epsilon=1.0, neighbours="replace-one", inputs="dataset:20,0,1", samples=1000,
+                         probes=False)  # fmt: skip
+    assert rep.pair.count(",") == 2 * 19  # two lists of 20 values, all shown
+    rep.save(tmp_path)
+    pair = json.loads((tmp_path / "pair.json").read_text())
+    assert len(pair["D"]) == 20 and len(pair["D'"]) == 20

@@ -82,4 +82,4 @@ def test_instructor_workflow_grades_the_submissions(tmp_path):
             name == "unclamped"
         ):  # the student sees the audit's verdict, with the witness beyond [0, 1]
             assert "VIOLATED: claimed ε = 1 (replace-one neighbours)" in graded["output"]
-            assert "11×1" in graded["output"] or "-10×1" in graded["output"]
+            assert ", 11]" in graded["output"] or ", -10]" in graded["output"]

@@ -1,6 +1,7 @@
 """Coursework subcommands of ``dpcompendium``: audit your own mechanism, check your own MWEM::
 
-    dpcompendium audit TARGET --epsilon E [--delta D] --neighbours replace-one|add-remove|local
+    dpcompendium audit TARGET --epsilon E [--delta D] --neighbours replace-one|add-remove|local|queries
+                       [--sensitivity S [--norm linf|l1]]
                        (--input FAMILY | --pair 'YAML_D' 'YAML_D2') [-p NAME VALUE]... [--samples N]
                        [--confidence 0.95] [--seed S] [--out DIR]
                        [--chunk-size C [--n-jobs J | --scheduler ADDRESS|local:N]]
@@ -60,7 +61,7 @@ def _require_neighbours(family: str | None, pair: Any, neighbours: str | None) -
     datasets (one-value inputs — scalar, ldp, category, a pair of scalars — are ``local``)."""
     import numpy as np
 
-    if neighbours is not None:
+    if neighbours is not None or (family or "").partition(":")[0].strip() == "queries":
         return
     if family is not None and family.partition(":")[0].strip() in ("dataset", "histogram"):
         raise ValueError(
@@ -125,9 +126,21 @@ def cmd_audit(args: argparse.Namespace) -> int:
         if args.pair is not None:
             pair = tuple(_as_input(_yaml(v, "--pair")) for v in args.pair)
         _require_neighbours(args.input, pair, args.neighbours)
+        neighbours = args.neighbours
+        if args.input is not None and args.input.partition(":")[0].strip() == "queries":
+            neighbours = neighbours or "queries"
+        if neighbours == "queries" and args.sensitivity is None:
+            raise ValueError(
+                "--sensitivity is required with --neighbours queries (each answer moves by at most it)"
+            )
+        if neighbours != "queries" and args.sensitivity is not None:
+            raise ValueError(
+                f"--sensitivity applies to --neighbours queries only, got --neighbours {neighbours}"
+            )
+        kw = {"sensitivity": args.sensitivity, "norm": args.norm} if neighbours == "queries" else {}
         n_pairs = 1
         if args.input is not None:
-            n_pairs = len(input_pairs(args.input, args.neighbours))
+            n_pairs = len(input_pairs(args.input, neighbours, neighbour_kw=kw))
         params = {name: _yaml(raw, f"parameter {name}") for name, raw in (args.parameter or [])}
         func = load_target(args.target)
         out = _out_dir(args.out, f"results/audit-{func.__name__}")
@@ -147,9 +160,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
             meter,
         ):  # local:N: a LocalCluster for the audit's duration
             report = audit_callable(
-                meter.wrap(func), epsilon=args.epsilon, delta=args.delta, neighbours=args.neighbours, inputs=args.input, pair=pair,
+                meter.wrap(func), epsilon=args.epsilon, delta=args.delta, neighbours=neighbours, inputs=args.input, pair=pair,
                 params=params, samples=samples, confidence=args.confidence, seed=args.seed, pmf=pmf,
-                chunk_size=chunk, n_jobs=n_jobs,
+                chunk_size=chunk, n_jobs=n_jobs, sensitivity=args.sensitivity, norm=args.norm,
             )  # fmt: skip
             if cluster is not None:  # the cluster did the counting (0 tasks: nothing used it)
                 n = tasks_computed(cluster.scheduler)
@@ -164,6 +177,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
         print(f"note: {func.__name__} has no size parameter; it was called once per sample (slow)")
     for note in report.notes:
         print(f"note: {note}")
+    for alert in report.warnings:
+        print(f"warning: {alert}")
     print(report.summary())
     paths = report.save(out)
     print(f"wrote {', '.join(p.name for p in paths)} to {out}")
@@ -248,12 +263,27 @@ def add_coursework_commands(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="the neighbour relation of your claim: required for --input dataset|histogram and a --pair of "
         "datasets (replace-one: n public, one record changed; add-remove: one record added or removed); "
-        "one-value inputs (scalar, ldp, category) are local. Printed in the verdict line",
+        "one-value inputs (scalar, ldp, category) are local; queries: vectors of query answers, each moving by at "
+        "most --sensitivity (implied by --input queries:K). Printed in the verdict line",
+    )
+    audit.add_argument(
+        "--sensitivity",
+        type=float,
+        default=None,
+        metavar="S",
+        help="with --neighbours queries: how far one answer moves (linf) or all answers together (l1)",
+    )
+    audit.add_argument(
+        "--norm",
+        choices=("linf", "l1"),
+        default="linf",
+        help="with --neighbours queries: the norm of --sensitivity (default linf: each answer by at most S)",
     )
     audit.add_argument(
         "--input",
         metavar="FAMILY",
-        help="scalar:A,B | dataset:N,A,B | histogram:K | ldp | category:K (the worst pair is searched)",
+        help="scalar:A,B | dataset:N,A,B | histogram:K | ldp | category:K | queries:K (the worst pair is "
+        "searched; queries:K tries the DP-testing literature's patterns: one up/rest down, half and half, ...)",
     )
     audit.add_argument(
         "--pair", nargs=2, metavar=("YAML_D", "YAML_D2"), help="two neighbouring inputs"

@@ -21,14 +21,14 @@ import numpy as np
 
 from .messages import Md, message, method_name, myst, myst_to_html, tex_number
 
-Neighbours = Literal["replace-one", "add-remove", "local"]
-#: The neighbour relations of the book (the values of ``Neighbours``).
-NEIGHBOUR_RELATIONS: tuple[str, ...] = ("replace-one", "add-remove", "local")
+Neighbours = Literal["replace-one", "add-remove", "local", "queries"]
 
 NEIGHBOUR_RELATIONS: dict[str, str] = {
     "replace-one": "datasets of the same public size n that differ in one record (bounded DP)",
     "add-remove": "datasets that differ by adding or removing one record (unbounded DP)",
     "local": "any two inputs of one user (local DP: the guarantee holds per report)",
+    "queries": "vectors of query answers on neighbouring datasets, each answer moving by at most its sensitivity "
+    "(the DP-testing literature's benchmark relation)",
 }
 
 

@@ -6,10 +6,14 @@ A user function ``f(data, rng, **params)`` claims (ε, δ)-DP. The audit
    well-behaved randomized function: it must not raise, must not return NaN/inf, and must draw all its randomness
    from ``rng`` (two calls with the same seed must give identical outputs) — else :class:`UserCodeError`;
 2. takes candidate neighbouring inputs, given (``pair``) or from a built-in family (``inputs``, :func:`input_pairs`):
-   ``scalar:A,B``, ``dataset:N,A,B``, ``histogram:K``, ``ldp``, ``category:K``;
+   ``scalar:A,B``, ``dataset:N,A,B``, ``histogram:K``, ``ldp``, ``category:K``, ``queries:K`` (vectors of query
+   answers under the ``queries`` relation, with ``sensitivity`` and ``norm``: the DP-testing literature's patterns);
+   outputs may be of any type (tuples, lists of varying length, ``None``, strings, booleans, NaN), encoded by the
+   audit;
 3. draws ``samples // 2`` outputs per candidate input (selection half), and on them chooses the pair, the output
    statistic and the output event S (an interval of the statistic, in either direction) with the largest
-   Wilson-penalized privacy-loss estimate — the selection of :func:`dpcompendium.core.audit.empirical_audit`,
+   Wilson-penalized privacy-loss estimate — among the statistics a learned one, a classifier's score trained on
+   the selection half as DP-Sniper does — the selection of :func:`dpcompendium.core.audit.empirical_audit`,
    StatDP/DP-Sniper style [ding2018detecting, bichsel2021dpsniper];
 4. draws ``samples`` fresh outputs per input of the chosen pair only and hands them, with the event fixed, to
    :func:`dpcompendium.core.audit.spec.run_audit` — the path of the book's own audits — which checks that the pair is
@@ -29,7 +33,8 @@ default) and is named in the verdict line. ``dataset:N,A,B`` inputs also probe b
 (:func:`dataset_probes`: records outside [A, B], one-record and empty datasets), where a missing clamp, a
 data-dependent n or an unbounded sensitivity shows.
 
-The verdict is ``violated`` when the audited ε (a lower bound) exceeds the claimed ε, else ``holds``; with a pmf also
+The audit warns when the outputs never vary or do not depend on the input, and names the audited pair in full
+(``pair.json`` beside the report). The verdict is ``violated`` when the audited ε (a lower bound) exceeds the claimed ε, else ``holds``; with a pmf also
 ``inconsistent`` (the sampler's bound exceeds the declared pmf's ε) and ``not established`` (the pmf declares an
 output too rare for the sampler check to verify). "holds" is not a proof of privacy: an audit only ever finds
 violations on the inputs and events it tries.

@@ -17,7 +17,7 @@ import pandas as pd
 
 from ...core.audit.events import _check_confidence
 from ...core.audit.result import verdict
-from ...core.audit.spec import AuditSpec, are_neighbours, run_audit
+from ...core.audit.spec import AuditSpec, neighbour_violation, run_audit
 from ...core.parallel import check_scheduler, joblib_backend, using_scheduler
 from ...core.privacy import PrivacyClaim
 from ...core.rng import child_seed as _chunk_seed
@@ -37,7 +37,7 @@ from .sampling import _copy, check_user_function, sample_outputs
 from .target import _Shipped
 
 
-def _check_pair(pair, neighbours: str | None) -> InputPair:
+def _check_pair(pair, neighbours: str | None, neighbour_kw: dict | None = None) -> InputPair:
     """A given pair: two scalars are one value each (local); anything else is a raw dataset (records on the first
     axis) under ``neighbours``."""
     if isinstance(pair, InputPair):
@@ -52,12 +52,13 @@ def _check_pair(pair, neighbours: str | None) -> InputPair:
         raise ValueError(
             f"neighbours is required for a pair of datasets ({name}): replace-one (n public) or add-remove"
         )
-    return InputPair(name, a, b, relation=neighbours)
+    return InputPair(name, a, b, relation=neighbours, neighbour_kw=dict(neighbour_kw or {}))
 
 
 def _spec(claim: PrivacyClaim, pr: InputPair, **kw) -> AuditSpec:
     """The audit of the user's claim (validated once, by :func:`_resolve_request`) on the raw datasets of ``pr``."""
-    return AuditSpec(claim.mechanism, "user", "user code", claim, (pr.raw_a, pr.raw_b), **kw)
+    return AuditSpec(claim.mechanism, "user", "user code", claim, (pr.raw_a, pr.raw_b),
+                     neighbour_kw=pr.neighbour_kw, **kw)  # fmt: skip
 
 
 def _pmf_table(pmf, data, params) -> dict:
@@ -159,17 +160,18 @@ def _select_in_tasks(func, params, batched, pairs, distinct, ss_sel, n_sel, enc,
             return joblib.Parallel(n_jobs=n, pre_dispatch="all")(tasks)
 
     selected = run(None)
-    values: dict[int, list | None] = {}
+    values: dict[int, Any] = {}
     dims: dict[int, int] = {}
     for pr, sel in zip(pairs, selected, strict=True):
         for x, d, v in zip((pr.a, pr.b), sel.dims, sel.values or (None, None), strict=True):
             dims[distinct[_key_of(x)]], values[distinct[_key_of(x)]] = d, v
-    _check_dims(getattr(func, "__name__", "function"), set(dims.values()))
     if any(sel.values is not None for sel in selected):
-        for i in sorted(values):
-            for v in values[i] or ():
-                enc.codes.setdefault(v, len(enc.codes))
-        selected = run(dict(enc.codes))
+        for i in sorted(values):  # the inputs in order, as the serial selection fits them
+            if values[i] is not None:
+                enc.merge(values[i])
+        selected = run(enc.frozen_copy())
+        dims = {k: d for sel in selected for k, d in enumerate(sel.dims)}
+    _check_dims(getattr(func, "__name__", "function"), set(dims.values()))
     return selected
 
 
@@ -201,7 +203,11 @@ class _Request:
 
 
 def _candidate_pairs(
-    inputs: str | None, pair: Sequence | None, neighbours: str | None, probes: bool
+    inputs: str | None,
+    pair: Sequence | None,
+    neighbours: str | None,
+    probes: bool,
+    neighbour_kw: dict | None = None,
 ) -> list[InputPair]:
     """The candidate input pairs, from a family (``inputs``) or given (``pair``), each checked to be neighbouring
     raw datasets under its relation."""
@@ -212,16 +218,40 @@ def _candidate_pairs(
             "give exactly one of inputs (a family such as 'scalar:0,1') and pair=(D, D')"
         )
     pairs = (
-        input_pairs(inputs, neighbours, probe=probes)
+        input_pairs(inputs, neighbours, probe=probes, neighbour_kw=neighbour_kw)
         if inputs is not None
-        else [_check_pair(pair, neighbours)]
+        else [_check_pair(pair, neighbours, neighbour_kw)]
     )
     for pr in pairs:
-        if not are_neighbours(pr.raw_a, pr.raw_b, pr.relation):
+        why = neighbour_violation(pr.raw_a, pr.raw_b, pr.relation, **pr.neighbour_kw)
+        if why is not None:
             raise ValueError(
-                f"pair must be {pr.relation} neighbours (raw datasets, records on the first axis), got {pr.name}"
+                f"pair {pr.name} is not {pr.relation} neighbours: {pr.relation} needs {why}"
             )
     return pairs
+
+
+def _query_kw(neighbours, sensitivity, norm) -> dict:
+    """The ``queries`` relation's options, validated (none for the other relations)."""
+    if neighbours != "queries":
+        if sensitivity is not None:
+            raise ValueError(
+                f"sensitivity applies to neighbours queries only, got neighbours {neighbours!r}"
+            )
+        return {}
+    if sensitivity is None:
+        raise ValueError(
+            "sensitivity is required with neighbours queries (each answer moves by at most Δ)"
+        )
+    if (
+        isinstance(sensitivity, bool)
+        or not isinstance(sensitivity, int | float)
+        or not (0 < float(sensitivity) < math.inf)
+    ):
+        raise ValueError(f"sensitivity must be a finite number > 0, got {sensitivity!r}")
+    if norm not in ("linf", "l1"):
+        raise ValueError(f"norm must be linf|l1, got {norm!r}")
+    return {"sensitivity": float(sensitivity), "norm": norm}
 
 
 def _check_execution(
@@ -264,14 +294,23 @@ def _with_claimed_parameters(func: Callable, params: Mapping | None, claim: Priv
 
 def _resolve_request(
     func, *, epsilon, delta, neighbours, inputs, pair, params, samples, confidence, seed, max_cuts,
-    chunk_size, n_jobs, scheduler, probes,
+    chunk_size, n_jobs, scheduler, probes, sensitivity=None, norm="linf",
 ) -> _Request:  # fmt: skip
     """Every argument of :func:`audit_callable` validated (one-line ``ValueError`` naming it), the candidate pairs
     built and the claim made: the one place the user's (ε, δ) is checked (:class:`PrivacyClaim`, on construction)."""
-    pairs = _candidate_pairs(inputs, pair, neighbours, probes)
+    if (
+        inputs is not None
+        and str(inputs).partition(":")[0].strip() == "queries"
+        and neighbours is None
+    ):
+        neighbours = "queries"
+    kw = _query_kw(neighbours, sensitivity, norm)
+    pairs = _candidate_pairs(inputs, pair, neighbours, probes, kw)
     name = getattr(func, "__name__", "function")
     # one relation for all candidates (a family's pairs, or the one given pair, share it)
-    claim = PrivacyClaim(name, pairs[0].relation, "declared by the user", epsilon, delta)
+    sens = (f"Δ = {kw['sensitivity']:g} per answer (ℓ∞)" if kw.get("norm") == "linf"
+            else f"Δ = {kw['sensitivity']:g} (ℓ1)" if kw else "declared by the user")  # fmt: skip
+    claim = PrivacyClaim(name, pairs[0].relation, sens, epsilon, delta)
     samples, chunk_size, n_jobs, scheduler = _check_execution(
         samples, chunk_size, n_jobs, scheduler
     )
@@ -303,6 +342,8 @@ def audit_callable(
     n_jobs: int = 1,
     scheduler: str | None = None,
     probes: bool = True,
+    sensitivity: float | None = None,
+    norm: str = "linf",
 ) -> AuditReport:
     """Audit ``func(data, rng, **params)`` against its claimed (ε, δ) on neighbouring inputs.
 
@@ -323,6 +364,13 @@ def audit_callable(
     runs too and must agree). Raises :class:`UserCodeError` for misbehaving code and ``ValueError`` for bad
     arguments.
 
+    ``neighbours="queries"`` (implied by ``inputs="queries:K"``): inputs are vectors of query answers, each moving by
+    at most ``sensitivity`` Δ (``norm="linf"``) or all together by at most Δ (``norm="l1"``), validated position by
+    position. Outputs may be of any type (numbers, NaN, strings, booleans, ``None``, tuples, lists of varying
+    length): the audit encodes them (``events._Encoder``), and beside the interval events on three summary
+    statistics it tries a learned event (a classifier trained on the selection half, as DP-Sniper
+    [bichsel2021dpsniper]; ``events._learned_statistic``).
+
     ``chunk_size`` (10 ≤ C ≤ ``samples``): a big audit in bounded memory (module docstring): ``min(samples // 2, C)``
     selection outputs per candidate input (one task per candidate pair), the evaluation counted in chunks of C — in
     this process, over ``n_jobs`` processes, or on a Dask cluster (``scheduler``: ``local:N`` or an address; default
@@ -331,11 +379,12 @@ def audit_callable(
     req = _resolve_request(
         func, epsilon=epsilon, delta=delta, neighbours=neighbours, inputs=inputs, pair=pair, params=params,
         samples=samples, confidence=confidence, seed=seed, max_cuts=max_cuts, chunk_size=chunk_size,
-        n_jobs=n_jobs, scheduler=scheduler, probes=probes,
+        n_jobs=n_jobs, scheduler=scheduler, probes=probes, sensitivity=sensitivity, norm=norm,
     )  # fmt: skip
     batched = check_user_function(func, req.pairs[0].a, req.params, seed=req.seed)
     pairs, notes = _screen_probes(func, req.pairs, req.params, req.seed, batched)
     req = dataclasses.replace(req, pairs=pairs)
+    alerts = _dependence_warnings(func, pairs, req.params, req.seed, batched)
     common = dict(
         claimed_epsilon=req.epsilon, claimed_delta=req.delta, neighbours=req.claim.neighbours,
         n_samples=req.samples, batched=batched, function=req.claim.mechanism, inputs=req.inputs,
@@ -347,7 +396,48 @@ def audit_callable(
     else:
         report = _exact_report(func, pmf, req, common, root)
     report.notes = notes + report.notes
+    report.warnings = alerts
+    chosen = next((pr for pr in pairs if pr.name == report.pair), None)
+    if chosen is not None:
+        report.pair_data = (chosen.a, chosen.b)
     return report
+
+
+#: Draws per input of the dependence check (``_dependence_warnings``: constant or input-independent outputs).
+DEPENDENCE_DRAWS = 64
+
+
+def _dependence_warnings(func, pairs, params, seed, batched) -> list[str]:
+    """Warnings an audit must not hide: outputs that never vary (a constant, or noise-free), and outputs that do not
+    depend on the input — the same random stream gives the same outputs on both inputs of every candidate pair.
+    Either way a HOLDS says nothing about a mechanism that releases its data."""
+    name = getattr(func, "__name__", "function")
+    outs = {}
+    for pr in pairs:
+        for x in (pr.a, pr.b):
+            if _key_of(x) not in outs:
+                outs[_key_of(x)] = sample_outputs(
+                    func, x, params, DEPENDENCE_DRAWS, seed, batched=batched
+                )
+    first = next(iter(outs.values()))
+
+    def same(u, v):
+        if u.shape != v.shape or (u.dtype == object) != (v.dtype == object):
+            return False
+        if u.dtype.kind in "biufc" and v.dtype.kind in "biufc":
+            return bool(np.array_equal(u, v, equal_nan=True))
+        return bool(np.all(u == v))
+
+    alerts = []
+    v0 = first[0].tolist() if isinstance(first[0], np.ndarray | np.generic) else first[0]
+    if all(same(o, np.repeat(first[:1], len(o), axis=0)) for o in outs.values()):
+        alerts.append(f"{name}'s output never varies (always {v0!r:.60} on {DEPENDENCE_DRAWS} draws per "
+                      "input): it releases nothing about its input, and an audit of it shows nothing")  # fmt: skip
+    elif all(same(outs[_key_of(pr.a)], outs[_key_of(pr.b)]) for pr in pairs):
+        alerts.append(f"{name}'s output does not depend on its input: with one random stream it gives the same "
+                      f"outputs on both inputs of every candidate pair ({DEPENDENCE_DRAWS} draws) — is the data "
+                      "used at all?")  # fmt: skip
+    return alerts
 
 
 def _key_of(x) -> bytes:
@@ -360,17 +450,21 @@ def _select_in_memory(func, params, batched, pairs, distinct, ss_sel, n_sel, enc
     """The selection in this process: each distinct input's ``n_sel`` outputs drawn once (child ``distinct[key]`` of
     ``ss_sel``), encoded in order and shared by the pairs that use it, then every pair's best event
     (:func:`_pair_selection`)."""
-    cache = {}
+    raw = {}
     for pr in pairs:
         for x in (pr.a, pr.b):
-            if _key_of(x) not in cache:
+            if _key_of(x) not in raw:
                 out = sample_outputs(func, x, params, n_sel, _chunk_seed(ss_sel, distinct[_key_of(x)]),
                                      batched=batched)  # fmt: skip
-                cache[_key_of(x)] = enc(out)
+                enc.fit(out)  # every input's outputs before the first encoding: one layout for all
+                raw[_key_of(x)] = out
+    enc.frozen = True
+    cache = {key: enc(out) for key, out in raw.items()}
+    del raw
     _check_dims(getattr(func, "__name__", "function"), {v.shape[1] for v in cache.values()})
     return [
         _pair_selection(
-            k, pr.name, cache[_key_of(pr.a)], cache[_key_of(pr.b)], bool(enc.codes), *sel_args
+            k, pr.name, cache[_key_of(pr.a)], cache[_key_of(pr.b)], enc.strings, *sel_args
         )
         for k, pr in enumerate(pairs)
     ]
@@ -386,7 +480,7 @@ def _chosen_event(selected, enc: _Encoder) -> tuple[Any, str]:
     support = selected[best.pair].support
     if support is not None:
         inside = support[(support > best.lo) & (support <= best.hi)]
-        members = [enc.label(v) if enc.codes else f"{v:g}" for v in inside]
+        members = [enc.label(v) if enc.strings else f"{v:g}" for v in inside]
         return best, f"output in {{{', '.join(members)}}}"
     return best, f"{best.stat.name} in ({best.lo:.6g}, {best.hi:.6g}]"
 
@@ -482,7 +576,7 @@ def _empirical_report(func, req: _Request, common, root) -> AuditReport:
         )
     table = _empirical_table(selected, chosen, best, res, n_ev, req)
     plot = {"summary": summary, "event": (best.lo, best.hi), "statistic": best.stat.name,
-            "encoder": enc if enc.codes else None}  # fmt: skip
+            "encoder": enc if enc.strings else None}  # fmt: skip
     return AuditReport(
         verdict=res.verdict, epsilon_lower=float(res.audited_epsilon), confidence=req.confidence,
         table=table, method="empirical", pair=chosen.name, event=res.event, p_a=res.p_a, p_b=res.p_b,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...core.privacy import NEIGHBOUR_RELATIONS
 
-FAMILIES = ("scalar", "dataset", "histogram", "ldp", "category")
+FAMILIES = ("scalar", "dataset", "histogram", "ldp", "category", "queries")
 NEIGHBOURS = NEIGHBOUR_RELATIONS
 #: Outputs per chunk of :func:`sample_outputs` (the unit of work a distributed runner would schedule).
 CHUNK_SIZE = 100_000

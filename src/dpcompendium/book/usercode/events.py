@@ -30,25 +30,84 @@ class _Statistic:
     fn: Callable[[np.ndarray], np.ndarray]
 
 
+def _flatten(x: Any) -> list:
+    """The atoms of one canonical output (numbers, strings, None, NaN token), depth first."""
+    if isinstance(x, tuple):
+        return [a for v in x for a in _flatten(v)]
+    return [x]
+
+
 class _Encoder:
-    """Maps the outputs of one audit to a numeric array (codes for strings), consistently across draws."""
+    """Maps the outputs of one audit to a numeric array, consistently across draws and inputs.
+
+    - numbers (one shape): the numbers themselves (one column per value);
+    - numbers with NaN: the numbers (NaN as 0) and one indicator column per value (NaN or not);
+    - strings (one per call): a code per distinct string;
+    - structured outputs (tuples, lists of varying length, ``None``, mixtures; :func:`~.sampling.as_structured`):
+      the number of atoms, then for each position j < ``width`` (the most atoms seen) its value (strings coded,
+      ``None``/NaN/missing as 0), whether it is present, and whether it is ``None``/NaN.
+
+    :meth:`fit` learns the codes and the layout (call it on every input's outputs before the first encoding, in
+    the inputs' order); calling the encoder fits too unless it is frozen.
+    """
 
     def __init__(self) -> None:
         self.codes: dict[Any, int] = {}
         self.frozen = False
+        self.structured = False
+        self.nan = False
+        self.width = 0
+
+    @property
+    def strings(self) -> bool:
+        """The outputs are one string per call (their codes name the events)."""
+        return bool(self.codes) and not self.structured
 
     def frozen_copy(self) -> _Encoder:
-        """The same codes, fixed: a value the selection did not see gets NaN (in no interval event), so the
-        evaluation counts do not depend on the order in which chunks meet new values."""
+        """The same codes and layout, fixed: a value the selection did not see gets NaN (in no interval event), so
+        the evaluation counts do not depend on the order in which chunks meet new values."""
         enc = _Encoder()
-        enc.codes, enc.frozen = dict(self.codes), True
+        enc.merge(self)
+        enc.frozen = True
         return enc
 
+    def merge(self, other: _Encoder) -> None:
+        """Add ``other``'s codes (in its order) and layout to this encoder's."""
+        for v in other.codes:
+            self.codes.setdefault(v, len(self.codes))
+        self.structured |= other.structured
+        self.nan |= other.nan
+        self.width = max(self.width, other.width)
+
+    def fit(self, out: np.ndarray) -> None:
+        """Learn the codes (each input's strings sorted) and the layout from ``out``."""
+        if self.frozen:
+            return
+        if out.dtype == object:
+            self.structured = True
+            atoms = [_flatten(o) for o in out]
+            self.width = max(self.width, max((len(a) for a in atoms), default=0))
+            strings = sorted({a for row in atoms for a in row if isinstance(a, str)})
+            for v in strings:
+                self.codes.setdefault(v, len(self.codes))
+        elif out.dtype.kind in "USa":
+            for v in np.unique(out.reshape(out.shape[0], -1)):
+                self.codes.setdefault(v.item(), len(self.codes))
+        elif out.dtype.kind in "fc" and np.isnan(out).any():
+            self.nan = True
+
     def __call__(self, out: np.ndarray) -> np.ndarray:
+        self.fit(out)
+        if self.structured:
+            return self._structured(out)
         if out.dtype.kind in "biuf":
-            return out.astype(float, copy=False).reshape(
+            x = out.astype(float, copy=False).reshape(
                 out.shape[0], -1
             )  # no copy of float64 outputs
+            if self.nan:
+                miss = np.isnan(x)
+                return np.hstack([np.where(miss, 0.0, x), miss.astype(float)])
+            return x
         if out.dtype.kind not in "USa":
             raise UserCodeError(
                 f"outputs must be numbers, arrays or strings, got dtype {out.dtype}"
@@ -56,14 +115,31 @@ class _Encoder:
         flat = out.reshape(out.shape[0], -1)
         if flat.shape[1] != 1:
             raise UserCodeError(
-                f"string outputs must be one string per call, got shape {out.shape[1:]}"
+                f"string outputs must be one string per call (or a tuple), got shape {out.shape[1:]}"
             )
         vals, inv = np.unique(flat[:, 0], return_inverse=True)
-        if not self.frozen:
-            for v in vals:
-                self.codes.setdefault(v.item(), len(self.codes))
         lut = np.array([self.codes.get(v.item(), np.nan) for v in vals], dtype=float)
-        return lut[inv][:, None]
+        return lut[np.asarray(inv).ravel()][:, None]
+
+    def _structured(self, out: np.ndarray) -> np.ndarray:
+        from .sampling import as_structured
+
+        if out.dtype != object:
+            out = as_structured(list(out), "function")
+        w = self.width
+        feats = np.zeros((out.shape[0], 1 + 3 * w))
+        for i, o in enumerate(out):
+            atoms = _flatten(o)
+            feats[i, 0] = len(atoms)
+            for j, a in enumerate(atoms[:w]):
+                feats[i, 1 + 3 * j + 1] = 1.0
+                if a is None or a == "NaN":
+                    feats[i, 1 + 3 * j + 2] = 1.0
+                elif isinstance(a, str):
+                    feats[i, 1 + 3 * j] = self.codes.get(a, -1.0)
+                else:
+                    feats[i, 1 + 3 * j] = a
+        return feats
 
     def label(self, code: float) -> str:
         inv = {c: v for v, c in self.codes.items()}
@@ -78,9 +154,18 @@ def _snap(stat: _Statistic, ref: np.ndarray) -> _Statistic:
     Unrounded, an interval ending at the atom would measure that rounding, not the mechanism (a floating-point
     leak [mironov2012significance] that the chapter audits separately). Rounding merges the ulps.
     """
-    top = float(np.max(np.abs(stat.fn(ref)))) if ref.size else 1.0
+    return _snap_values(stat, stat.fn(ref), np.empty(0))[0]
+
+
+def _snap_values(
+    stat: _Statistic, va: np.ndarray, vb: np.ndarray
+) -> tuple[_Statistic, np.ndarray, np.ndarray]:
+    """:func:`_snap` from the statistic's values on the two inputs' selection samples (computed once): the rounded
+    statistic and the rounded values."""
+    top = max((float(np.max(np.abs(v))) for v in (va, vb) if v.size), default=1.0)
     dec = int(9 - math.floor(math.log10(top))) if top > 0 and math.isfinite(top) else 9
-    return _Statistic(stat.name, functools.partial(_rounded, f=stat.fn, d=dec))
+    snapped = _Statistic(stat.name, functools.partial(_rounded, f=stat.fn, d=dec))
+    return snapped, np.round(va, dec), np.round(vb, dec)
 
 
 # The statistics are partials of module functions (not lambdas), so a selection task can return them from a worker.
@@ -100,14 +185,39 @@ def _l1_ratio(x: np.ndarray, a: np.ndarray, b: np.ndarray, s: np.ndarray) -> np.
     return (np.abs(x - a) / s - np.abs(x - b) / s).sum(1)
 
 
+#: Outputs per input the learned event's classifier is trained on (the first ones of the selection half).
+LEARN_SAMPLES = 10_000
+
+
+def _classifier_score(x: np.ndarray, model: Any) -> np.ndarray:
+    return model.predict_proba(x)[:, 1]
+
+
+def _learned_statistic(xa: np.ndarray, xb: np.ndarray) -> _Statistic:
+    """The learned event's statistic, as DP-Sniper [bichsel2021dpsniper]: a classifier trained on the selection
+    half to tell M(D') from M(D) (scikit-learn's histogram gradient boosting, fixed seed: non-linear, so an event
+    such as "the first ⊤ late and its value small" is within its reach), its score P̂(D' | output). The interval
+    event on the score is chosen on the selection half too; the evaluation samples never meet the classifier's
+    training, so the Clopper–Pearson bound stays valid."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    m_a, m_b = min(len(xa), LEARN_SAMPLES), min(len(xb), LEARN_SAMPLES)
+    X = np.vstack([xa[:m_a], xb[:m_b]])
+    y = np.r_[np.zeros(m_a), np.ones(m_b)]
+    model = HistGradientBoostingClassifier(
+        max_iter=20, max_leaf_nodes=15, early_stopping=False, random_state=0
+    ).fit(X, y)
+    return _Statistic("learned classifier score P̂(D' | output)",
+                      functools.partial(_classifier_score, model=model))  # fmt: skip
+
+
 def _candidate_statistics(xa: np.ndarray, xb: np.ndarray) -> list[_Statistic]:
     """Scalar statistics of (n, d) outputs: the output itself (d = 1), else the projection on the difference of
-    means, an L1 likelihood-ratio statistic (Laplace noise), and the most shifted coordinate; all rounded by
-    :func:`_snap`."""
-    ref = np.concatenate([xa, xb])
+    means, an L1 likelihood-ratio statistic (Laplace noise), the most shifted coordinate and a learned classifier
+    score (:func:`_learned_statistic`); unrounded (:func:`_pair_selection` rounds them, :func:`_snap_values`)."""
     d = xa.shape[1]
     if d == 1:
-        return [_snap(_Statistic("output", functools.partial(_column, j=0)), ref)]
+        return [_Statistic("output", functools.partial(_column, j=0))]
     mu_a, mu_b = xa.mean(0), xb.mean(0)
     diff = mu_b - mu_a
     if not np.any(diff):
@@ -123,7 +233,11 @@ def _candidate_statistics(xa: np.ndarray, xb: np.ndarray) -> list[_Statistic]:
         ),
         _Statistic(f"output coordinate {j}", functools.partial(_column, j=j)),
     ]
-    return [_snap(st, ref) for st in stats]
+    if np.ptp(
+        np.concatenate([xa[:LEARN_SAMPLES], xb[:LEARN_SAMPLES]]), axis=0
+    ).any():  # outputs that vary
+        stats.append(_learned_statistic(xa, xb))
+    return stats
 
 
 def _draw_outputs(func, to_input, params, batched, data, n, rng) -> np.ndarray:
@@ -167,14 +281,15 @@ def _best_interval_sorted(sa, sb, delta, z, max_cuts) -> tuple[float, float, flo
 
 @dataclass
 class _PairSelection:
-    """What the selection of one candidate pair returns (small: no samples). ``values`` (string outputs drawn
-    without codes): each side's sorted distinct strings, to build the audit's codes; else ``rows`` (one per
+    """What the selection of one candidate pair returns (small: no samples). ``values`` (strings, structured
+    outputs or NaN drawn without a layout): each side's :class:`_Encoder`, fitted on its outputs, to build the
+    audit's layout; else ``rows`` (one per
     statistic), ``best`` (the pair's best event), ``support`` (the distinct encoded outputs of a one-number output
     when they name the event: strings, or at most ``MAX_DISCRETE`` values) and ``plot`` (:func:`_plot_summary` of
     the best statistic)."""
 
     dims: tuple[int, int]
-    values: tuple[list | None, list | None] | None = None
+    values: tuple[Any, Any] | None = None
     rows: list[dict] = field(default_factory=list)
     best: _Choice | None = None
     support: np.ndarray | None = None
@@ -183,7 +298,7 @@ class _PairSelection:
 
 def _selection_z_for(c: float, n_pairs: int, dims: int, max_cuts: int) -> float:
     """The Wilson penalty of the selection: the number of (pair, statistic, interval, direction) candidates."""
-    n_stats = 1 if dims == 1 else 3
+    n_stats = 1 if dims == 1 else 4
     return _selection_z(c, 2 * n_pairs * n_stats * (max_cuts + 2) ** 2 // 2)
 
 
@@ -195,8 +310,9 @@ def _pair_selection(k, name, xa, xb, has_codes, n_pairs, c, delta, max_cuts) -> 
         return _PairSelection(dims)
     z = _selection_z_for(c, n_pairs, dims[0], max_cuts)
     rows, best, best_sorted = [], None, None
-    for st in _candidate_statistics(xa, xb):
-        sa, sb = np.sort(st.fn(xa)), np.sort(st.fn(xb))
+    for raw in _candidate_statistics(xa, xb):
+        st, sa, sb = _snap_values(raw, raw.fn(xa), raw.fn(xb))
+        sa, sb = np.sort(sa), np.sort(sb)
         score, lo, hi, fwd = _best_interval_sorted(sa, sb, delta, z, max_cuts)
         rows.append({"pair": name, "statistic": st.name,
                      "event": f"({lo:.6g}, {hi:.6g}], {'M(D) over M(D_)' if fwd else 'M(D_) over M(D)'}",
@@ -220,25 +336,34 @@ def _select_pair_task(
 ):
     """One selection task (a worker's share of a chunked audit): draw the pair's ``n_sel`` selection outputs per
     input from their seeds — the streams of the serial selection — encode them with the audit's ``codes`` and run
-    :func:`_pair_selection`. String outputs with ``codes=None`` return only their distinct values (the caller builds
-    the codes and runs the task again). The samples never leave the task."""
+    :func:`_pair_selection`. Strings, structured outputs or NaN with ``codes=None`` return only each side's fitted
+    encoder (the caller merges them into the audit's layout and runs the task again with it, an :class:`_Encoder`). The samples never leave the task."""
     fn = func.fn if isinstance(func, _Shipped) else func
     outs = [
         sample_outputs(fn, x, params, n_sel, ss, batched=batched)
         for x, ss in zip(inputs, seeds, strict=True)
     ]
-    if codes is None and any(o.dtype.kind in "USa" for o in outs):
-        values, dims = [], []
+    if codes is None and any(_needs_layout(o) for o in outs):
+        layouts, dims = [], []
         for o in outs:
             enc = _Encoder()
             dims.append(enc(o).shape[1])  # validates the outputs as the encoding does
-            values.append(list(enc.codes) if enc.codes else None)
-        return _PairSelection((dims[0], dims[1]), values=(values[0], values[1]))
-    enc = _Encoder()
-    enc.codes, enc.frozen = dict(codes or {}), True
+            layouts.append(enc)
+        return _PairSelection((dims[0], dims[1]), values=(layouts[0], layouts[1]))
+    enc = codes.frozen_copy() if isinstance(codes, _Encoder) else _Encoder()
+    enc.frozen = True
     xa, xb = enc(outs[0]), enc(outs[1])
     del outs
-    return _pair_selection(k, name, xa, xb, bool(codes), n_pairs, c, delta, max_cuts)
+    return _pair_selection(k, name, xa, xb, enc.strings, n_pairs, c, delta, max_cuts)
+
+
+def _needs_layout(out: np.ndarray) -> bool:
+    """Outputs whose encoding depends on what every input returns: strings, structured outputs, NaN."""
+    return (
+        out.dtype == object
+        or out.dtype.kind in "USa"
+        or (out.dtype.kind == "f" and np.isnan(out).any())
+    )
 
 
 def _plot_summary(sa: np.ndarray, sb: np.ndarray, presorted: bool = False) -> dict:

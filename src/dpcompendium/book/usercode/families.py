@@ -39,6 +39,8 @@ class InputPair:
     #: a pair beyond the declared family (records outside [A, B], one-record or empty datasets): the audit drops it,
     #: with a note, if the function raises or returns NaN on it, instead of stopping
     probe: bool = False
+    #: the ``queries`` relation's sensitivity and norm (:func:`~dpcompendium.core.audit.spec.are_neighbours`)
+    neighbour_kw: dict = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         if self.raw_a is None:
@@ -67,12 +69,24 @@ def _parse_numbers(text: str, count: int, family: str) -> list[float]:
         raise ValueError(f"inputs {family}: expected numbers, got {text!r}") from exc
 
 
+#: Inputs of at most this many values are printed in full (the report's ``pair.json`` always holds the pair).
+FULL_PRINT = 64
+
+
+def _nested(arr: np.ndarray) -> str:
+    """An array as a nested list, numbers in ``%g`` (``[0, 0, 11]``)."""
+    if arr.ndim == 0:
+        v = arr.item()
+        return f"{v:g}" if isinstance(v, int | float) else repr(v)
+    return "[" + ", ".join(_nested(a) for a in arr) + "]"
+
+
 def _describe(x: Any) -> str:
     arr = np.asarray(x)
     if arr.ndim == 0:
         return f"{arr.item()!r}"
-    if arr.size <= 6:
-        return np.array2string(arr, separator=", ")
+    if arr.size <= FULL_PRINT:
+        return _nested(arr)
     vals, counts = np.unique(arr, return_counts=True)
     if vals.size <= 3 and arr.ndim == 1:
         return "[" + ", ".join(f"{v:g}×{c}" for v, c in zip(vals, counts, strict=True)) + "]"
@@ -80,7 +94,11 @@ def _describe(x: Any) -> str:
 
 
 def input_pairs(
-    inputs: str, neighbours: str | None = None, *, probe: bool = True
+    inputs: str,
+    neighbours: str | None = None,
+    *,
+    probe: bool = True,
+    neighbour_kw: dict | None = None,
 ) -> list[InputPair]:
     """The candidate neighbouring pairs of a built-in input family (the audit keeps the worst one).
 
@@ -99,6 +117,8 @@ def input_pairs(
       default) also the pairs of :func:`dataset_probes` beyond the declared bounds: records outside [A, B],
       one-record and (add-remove) empty datasets — where a missing clamp, a data-dependent n or an unbounded
       sensitivity shows.
+    - ``queries:K`` — a vector of K query answers (the ``queries`` relation, ``neighbour_kw`` its ``sensitivity``
+      Δ and ``norm``): the patterns of the DP-testing literature, :func:`query_pairs`.
     - ``histogram:K`` — an int array of counts over K bins. ``add-remove``: one count added,
       0 vs e₀ and 10·1 vs 10·1 + e₀. ``replace-one``: one record moved from bin 0 to bin K−1, from 10·e₀ and
       from 10·1.
@@ -113,6 +133,12 @@ def input_pairs(
     family = family.strip()
     if family not in FAMILIES:
         raise ValueError(f"inputs must start with one of {'|'.join(FAMILIES)}, got {inputs!r}")
+    if family == "queries":
+        return query_pairs(spec, neighbour_kw or {})
+    if neighbours == "queries":
+        raise ValueError(
+            f"neighbours queries needs inputs queries:K (vectors of answers), got {inputs!r}"
+        )
     if family in ("dataset", "histogram") and neighbours is None:
         raise ValueError(
             f"neighbours is required for inputs {inputs}: replace-one (n public) or add-remove"
@@ -167,10 +193,17 @@ def input_pairs(
         changes = [
             (f"{_describe(h)}, one record bin 0 -> bin {k - 1}", h, h - e0 + ek) for h in bases
         ]
-    return [
-        InputPair(name, h, h2, records(h), records(h2), neighbours, counts)
-        for name, h, h2 in changes
-    ]
+
+    def raw_pair(h, h2):
+        """The records of h, and of h2 as the same records with one added (at the end) or one moved (in place)."""
+        r = records(h)
+        if neighbours == "add-remove":
+            return r, np.append(r, 0.0)
+        r2 = r.copy()
+        r2[int(np.argmax(r == 0))] = k - 1
+        return r, r2
+
+    return [InputPair(name, h, h2, *raw_pair(h, h2), neighbours, counts) for name, h, h2 in changes]
 
 
 def _unique_pairs(pairs: list[InputPair]) -> list[InputPair]:
@@ -248,3 +281,56 @@ def dataset_probes(n: int, a: float, b: float, neighbours: str) -> list[InputPai
             (np.array([], dtype=float), np.array([b])),
         ]
     return [_dataset_pair(x, y, neighbours, probe=True) for x, y in pairs]
+
+
+def query_pairs(spec: str, neighbour_kw: dict) -> list[InputPair]:
+    """The candidate pairs of ``queries:K``: vectors of K answers of neighbouring datasets, each answer moving by
+    at most Δ (``norm="linf"``, the default) or all of them by at most Δ in total (``norm="l1"``).
+
+    The patterns of StatDP [ding2018detecting] and DP-Sniper [bichsel2021dpsniper], from D = (Δ, …, Δ) (and
+    D = (0, …, 0)): ℓ∞ — one up / rest down (Δ·(2, 0, …, 0)), one down / rest up, one up, one down, half up /
+    half down, all up, all down, alternating (2, 0, 2, 0, …), and the X shape (1, …, 1, 0, …, 0) vs
+    (0, …, 0, 1, …, 1); ℓ1 — one up, one down, one up and one down by Δ/2 each, the first half up and the second
+    half down by Δ/K each.
+    """
+    from ...core.audit.spec import QUERY_NORMS
+
+    k = _parse_int(_parse_numbers(spec, 1, "queries:K")[0], "queries K", minimum=1)
+    delta = neighbour_kw.get("sensitivity")
+    norm = neighbour_kw.get("norm", "linf")
+    if delta is None or not (float(delta) > 0 and math.isfinite(float(delta))):
+        raise ValueError(
+            f"sensitivity must be a finite number > 0 for inputs queries:{k}, got {delta!r}"
+        )
+    if norm not in QUERY_NORMS:
+        raise ValueError(f"norm must be one of {'|'.join(QUERY_NORMS)}, got {norm!r}")
+    d = float(delta)
+    one = np.full(k, d)
+    h = k // 2
+    if norm == "linf":
+        up, down = d * np.eye(k)[0], -d * np.eye(k)[0]
+        alt = np.where(np.arange(k) % 2 == 0, d, -d)
+        half = np.r_[np.full(k - h, d), np.full(h, -d)]
+        moves = [("one up, rest down", np.r_[d, np.full(k - 1, -d)]), ("one down, rest up", np.r_[-d, np.full(k - 1, d)]),
+                 ("one up", up), ("one down", down), ("half up, half down", half),
+                 ("all up", np.full(k, d)), ("all down", np.full(k, -d)), ("alternating", alt)]  # fmt: skip
+        pairs = [(name, one, one + m) for name, m in moves]
+        x = np.r_[np.full(k - h, d), np.zeros(h)]
+        pairs.append(("X shape", x, x[::-1].copy()))
+    else:
+        e0 = np.eye(k)[0]
+        moves = [("one up", d * e0), ("one down", -d * e0)]
+        if k > 1:
+            moves.append(("one up, one down", 0.5 * d * (e0 - np.eye(k)[1])))
+            moves.append(("half up, half down", np.r_[np.full(k - h, d / k), np.full(h, -d / k)]))
+        pairs = [(name, one, one + m) for name, m in moves]
+    kw = {"sensitivity": d, "norm": norm}
+    out, seen = [], set()
+    for name, a, b in pairs:
+        key = (a.tobytes(), b.tobytes())
+        if key in seen or np.array_equal(a, b):
+            continue
+        seen.add(key)
+        out.append(InputPair(f"{_describe(a)} vs {_describe(b)} ({name})", a, b, relation="queries",
+                             neighbour_kw=kw))  # fmt: skip
+    return out

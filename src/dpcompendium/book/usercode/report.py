@@ -51,6 +51,10 @@ class AuditReport:
     reason: str = ""
     #: what the user should know beyond the verdict (probes not audited, what the sampler check can see)
     notes: list[str] = field(default_factory=list)
+    #: what makes the verdict meaningless (outputs that never vary or do not depend on the input)
+    warnings: list[str] = field(default_factory=list)
+    #: the audited pair (D, D') as the function received it (written in full to ``pair.json``)
+    pair_data: tuple | None = field(default=None, repr=False)
     _plot: dict = field(default_factory=dict, repr=False)
 
     def summary(self) -> str:
@@ -67,7 +71,8 @@ class AuditReport:
                 f"{self.event}); empirical {bound}{witness}"
             )
             return f"{line} — {self.reason}" if self.reason else line
-        return f"{claim}; audited {bound} (pair {self.pair}; event {self.event})"
+        line = f"{claim}; audited {bound} (pair {self.pair}; event {self.event})"
+        return line + "".join(f" — WARNING: {w}" for w in self.warnings)
 
     def to_markdown(self) -> str:
         """A short report: claim, verdict, witness event, per-pair table."""
@@ -79,12 +84,15 @@ class AuditReport:
             f"- claim: ε = {self.claimed_epsilon:g}, δ = {self.claimed_delta:g}, neighbours: {self.neighbours}",
             f"- inputs: {self.inputs or 'given pair'}; parameters: {self.params or '{}'}",
             f"- method: {self.method}" + self._method_note(),
+            *(f"- **warning**: {w}" for w in self.warnings),
             *(f"- note: {n}" for n in self.notes),
             f"- witness: pair {self.pair}; event {self.event}; P[M(D) ∈ S] = {self.p_a:.4g}, "
             f"P[M(D') ∈ S] = {self.p_b:.4g}",
             f"- calls: {'vectorized (size=...)' if self.batched else 'one call per sample (no size parameter)'}",
             "",
-            "A verdict of *holds* means no violation was found on these inputs and events; it is not a proof.",
+            "A verdict of *holds* means no violation was found on these inputs and events; it is not a proof: no "
+            "black-box test can establish a mechanism's ε without assumptions on it (Gorla et al., 2025), and this "
+            "one tries a finite family of inputs and events.",
             "",
             self.table.to_markdown(index=False, floatfmt=".4g"),
             "",
@@ -155,11 +163,23 @@ class AuditReport:
         return fig
 
     def save(self, out_dir: str | Path) -> list[Path]:
-        """Write ``report.csv``, ``report.md`` and ``report.png`` into ``out_dir``; returns the paths."""
+        """Write ``report.csv``, ``report.md``, ``report.png`` and (the audited pair in full) ``pair.json`` into
+        ``out_dir``; returns the paths."""
+        import json
+
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         paths = [out / "report.csv", out / "report.md", out / "report.png"]
         self.table.to_csv(paths[0], index=False)
         paths[1].write_text(self.to_markdown(), encoding="utf-8")
         self.figure().savefig(paths[2], dpi=110)
+        if self.pair_data is not None:
+
+            def plain(x):
+                arr = np.asarray(x)
+                return arr.tolist() if arr.dtype.kind in "biufUS" else repr(x)
+
+            paths.append(out / "pair.json")
+            paths[-1].write_text(json.dumps({"D": plain(self.pair_data[0]), "D'": plain(self.pair_data[1])}),
+                                 encoding="utf-8")  # fmt: skip
         return paths

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import inspect
+import math
+import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -42,20 +44,97 @@ def _copy(data):
     return data.copy() if isinstance(data, np.ndarray) else data
 
 
-def _as_output_array(out, n: int, name: str, batched: bool) -> np.ndarray:
-    arr = np.asarray(out)
-    if batched and (arr.ndim == 0 or arr.shape[0] != n):
+#: The token a NaN becomes inside a structured output (so that two equal outputs compare equal).
+NAN = "NaN"
+
+
+def _canonical(x: Any) -> Any:
+    """One output as a hashable, comparable structure: sequences (lists, tuples, arrays) as tuples, numbers as
+    floats (booleans as 0.0/1.0), NaN as :data:`NAN`, ``None`` and strings as they are."""
+    if x is None or isinstance(x, str):
+        return x
+    if isinstance(x, bool | np.bool_):
+        return float(x)
+    if isinstance(x, np.ndarray):
+        return tuple(_canonical(v) for v in x.tolist()) if x.ndim else _canonical(x.item())
+    if isinstance(x, list | tuple):
+        return tuple(_canonical(v) for v in x)
+    if isinstance(x, int | float | np.integer | np.floating):
+        v = float(x)
+        if math.isnan(v):
+            return NAN
+        if math.isinf(v):
+            raise ValueError(f"an infinite value ({v!r})")
+        return v
+    if isinstance(x, bytes):
+        return x.decode("utf-8", "replace")
+    raise ValueError(f"a value of type {type(x).__name__} ({x!r})")
+
+
+def as_structured(outs: list, name: str) -> np.ndarray:
+    """Outputs of any type — tuples, lists of varying length, ``None``, strings, booleans, NaN — as a 1-D object
+    array of canonical structures (``_canonical``), which the audit's encoder turns into features."""
+    arr = np.empty(len(outs), dtype=object)
+    try:
+        arr[:] = [_canonical(o) for o in outs]
+    except ValueError as exc:
         raise UserCodeError(
-            f"{name}(..., size={n}) must return {n} outputs along the first axis, got shape {arr.shape}"
-        )
-    if arr.dtype == object:
-        raise UserCodeError(
-            f"{name} must return numbers, arrays or strings, got objects ({arr.ravel()[0]!r})"
-        )
-    if arr.dtype.kind in "fc" and not np.all(np.isfinite(arr)):
-        bad = arr[~np.isfinite(arr)].ravel()[0]
-        raise UserCodeError(f"{name} returned a non-finite value ({bad!r}); outputs must be finite")
+            f"{name} returned {exc}; outputs must be numbers, strings, None, or sequences of them"
+        ) from exc
     return arr
+
+
+def _plain(out: Any) -> np.ndarray | None:
+    """``out`` as a numeric or string array if it is one (NaN allowed), else None (a structured output)."""
+    if out is None or (
+        isinstance(out, list | tuple)
+        and any(v is None or isinstance(v, list | tuple | str) for v in out)
+    ):
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            arr = np.asarray(out)
+    except ValueError:  # ragged
+        return None
+    if arr.dtype.kind not in "biufUS":
+        return None
+    return arr
+
+
+def _as_output_array(out, n: int, name: str, batched: bool) -> np.ndarray:
+    """A call's outputs as an array: numbers or strings of one shape (NaN allowed), else (structured outputs) a
+    1-D object array of canonical structures (:func:`as_structured`); infinite values are refused."""
+    if batched:
+        arr = _plain(out)
+        if arr is None:
+            if not isinstance(out, list | tuple | np.ndarray) or len(out) != n:
+                raise UserCodeError(
+                    f"{name}(..., size={n}) must return {n} outputs, got {out!r:.80}"
+                )
+            return as_structured(list(out), name)
+        if arr.ndim == 0 or arr.shape[0] != n:
+            raise UserCodeError(
+                f"{name}(..., size={n}) must return {n} outputs along the first axis, got shape {arr.shape}"
+            )
+    else:
+        arr = _plain(out)
+        if arr is None:
+            return as_structured([out], name)
+        arr = arr[None]
+    if arr.dtype.kind in "fc" and np.isinf(arr).any():
+        bad = arr[np.isinf(arr)].ravel()[0].item()
+        raise UserCodeError(
+            f"{name} returned an infinite value ({bad!r}); outputs must not be ±inf"
+        )
+    return arr
+
+
+def _stack(parts: list[np.ndarray]) -> np.ndarray:
+    """Outputs of several calls on the first axis: one array if they share a kind and shape, else structured."""
+    if len({(p.dtype.kind in "USa", p.dtype == object, p.shape[1:]) for p in parts}) == 1:
+        return np.concatenate(parts) if len(parts) > 1 else parts[0]
+    return as_structured([o for p in parts for o in p], "function")
 
 
 def sample_outputs(
@@ -72,7 +151,10 @@ def sample_outputs(
 
     Chunk i (of ``ceil(n_samples / chunk_size)``) draws from ``Generator(PCG64(child i of seed))``; within a
     chunk the function is called once with ``size=m`` when it has a ``size`` parameter (vectorized), else m times.
-    Raises :class:`UserCodeError` if the function raises, returns a wrong shape or a non-finite value.
+    Outputs of any type are accepted: numbers or strings of one shape (NaN included) stay an array; tuples, lists of
+    varying length, ``None`` and mixtures become a 1-D object array of canonical structures
+    (:func:`as_structured`), encoded by the audit. Raises :class:`UserCodeError` if the function raises, returns
+    the wrong number of outputs or an infinite value.
     """
     n = check_int(n_samples, "n_samples", minimum=1)
     chunk_size = check_int(chunk_size, "chunk_size", minimum=1)
@@ -90,13 +172,8 @@ def sample_outputs(
             outs = [
                 _as_output_array(_call(func, data, g, params), 1, name, False) for _ in range(m)
             ]
-            shapes = {o.shape for o in outs}
-            if len(shapes) > 1:
-                raise UserCodeError(
-                    f"{name} must return outputs of one shape, got {sorted(shapes)}"
-                )
-            chunks.append(np.stack(outs))
-    return np.concatenate(chunks) if len(chunks) > 1 else chunks[0]
+            chunks.append(_stack(outs))
+    return _stack(chunks)
 
 
 def check_user_function(
@@ -112,7 +189,11 @@ def check_user_function(
     ss = np.random.SeedSequence(seed)
     first = sample_outputs(func, data, params, _REPRO_SAMPLES, ss, batched=batched)
     second = sample_outputs(func, data, params, _REPRO_SAMPLES, ss, batched=batched)
-    same = first.shape == second.shape and np.array_equal(first, second)
+    same = first.shape == second.shape and (
+        np.array_equal(first, second, equal_nan=True)
+        if first.dtype.kind in "biufc" and second.dtype.kind in "biufc"
+        else bool(np.all(first == second))
+    )
     if not same:
         name = getattr(func, "__name__", "function")
         raise UserCodeError(

@@ -24,7 +24,14 @@ from .empirical import (
 )
 from .exact import exact_audit, exact_delta, exact_epsilon, exact_epsilon_at_delta
 from .result import AuditResult, verdict
-from .spec import AuditSpec, are_neighbours, check_neighbours, run_audit, value_events
+from .spec import (
+    AuditSpec,
+    are_neighbours,
+    check_neighbours,
+    neighbour_violation,
+    run_audit,
+    value_events,
+)
 
 __all__ = [
     "AuditResult",
@@ -45,6 +52,7 @@ __all__ = [
     "gaussian_delta",
     "gaussian_epsilon",
     "interval_cuts",
+    "neighbour_violation",
     "run_audit",
     "value_events",
     "verdict",

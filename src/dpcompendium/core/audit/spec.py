@@ -35,6 +35,7 @@ __all__ = [
     "Dataset",
     "are_neighbours",
     "check_neighbours",
+    "neighbour_violation",
     "run_audit",
     "value_events",
 ]
@@ -50,56 +51,131 @@ def _records(d: Any, name: str) -> np.ndarray:
     return a.reshape(a.shape[0], int(np.prod(a.shape[1:], dtype=np.int64)))
 
 
-def _count_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Multiplicity of each distinct record in ``a`` minus in ``b`` (records compared exactly, as rows)."""
-    if a.shape[1] != b.shape[1]:
-        if a.shape[0] and b.shape[0]:
-            return np.array([a.shape[0], -b.shape[0]])  # different record widths: nothing in common
-        a, b = (a.reshape(0, b.shape[1]), b) if a.shape[0] == 0 else (a, b.reshape(0, a.shape[1]))
-    stack = np.concatenate([a, b])
-    if stack.shape[0] == 0:
-        return np.zeros(0, dtype=np.int64)
-    _, inv = np.unique(stack, axis=0, return_inverse=True)
-    inv = np.asarray(inv).ravel()
-    m = int(inv.max()) + 1
-    return np.bincount(inv[: a.shape[0]], minlength=m) - np.bincount(inv[a.shape[0] :], minlength=m)
+def _rows_equal(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-by-row equality of two record arrays of one shape (NaN equals NaN)."""
+    return np.all((a == b) | (np.isnan(a) & np.isnan(b)), axis=1)
 
 
-def _flat_neighbours(a: np.ndarray, b: np.ndarray, relation: str) -> bool:
-    if relation == "local":
-        return a.shape[0] == 1 and b.shape[0] == 1
-    diff = _count_difference(a, b)
-    if relation == "add-remove":
-        return abs(a.shape[0] - b.shape[0]) == 1 and (
-            bool(np.all(diff >= 0)) or bool(np.all(diff <= 0))
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.shape == b.shape and bool(np.all(_rows_equal(a, b)))
+
+
+def _width_compatible(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The two record arrays with one record width (an empty dataset takes the other's), or None."""
+    if a.shape[1] == b.shape[1]:
+        return a, b
+    if a.shape[0] == 0:
+        return a.reshape(0, b.shape[1]), b
+    if b.shape[0] == 0:
+        return a, b.reshape(0, a.shape[1])
+    return None
+
+
+def _one_deleted(longer: np.ndarray, shorter: np.ndarray) -> bool:
+    """True iff ``shorter`` is ``longer`` with exactly one row deleted (positions kept in order)."""
+    n = shorter.shape[0]
+    if longer.shape[0] != n + 1:
+        return False
+    eq = _rows_equal(longer[:n], shorter)
+    i = n if eq.all() else int(np.argmin(eq))  # the first position where they differ
+    return bool(np.all(_rows_equal(longer[i + 1 :], shorter[i:])))
+
+
+#: Norms of the ``queries`` relation: the largest change of one answer (ℓ∞) or the total change (ℓ1).
+QUERY_NORMS = ("linf", "l1")
+
+
+def _query_violation(a: Any, b: Any, sensitivity: float | None, norm: str) -> str | None:
+    if sensitivity is None or not (float(sensitivity) > 0 and math.isfinite(float(sensitivity))):
+        raise ValueError(
+            f"sensitivity must be a finite number > 0 for queries neighbours, got {sensitivity!r}"
         )
-    # replace-one: same size, exactly one record swapped for a different one
-    return a.shape[0] == b.shape[0] and int(np.abs(diff).sum()) == 2
+    if norm not in QUERY_NORMS:
+        raise ValueError(f"norm must be one of {'|'.join(QUERY_NORMS)}, got {norm!r}")
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if x.shape != y.shape or x.ndim != 1:
+        return f"vectors of query answers of one length (got shapes {x.shape} and {y.shape})"
+    gap = np.abs(x - y)
+    tol = 1e-9 * float(sensitivity)
+    if norm == "linf" and np.any(gap > sensitivity + tol):
+        i = int(np.argmax(gap))
+        return (f"each answer moves by at most Δ = {sensitivity:g} (ℓ∞), but answer {i} moves by "
+                f"{gap[i]:g} ({x[i]:g} vs {y[i]:g})")  # fmt: skip
+    if norm == "l1" and gap.sum() > sensitivity + tol:
+        return f"the answers move by at most Δ = {sensitivity:g} in total (ℓ1), but they move by {gap.sum():g}"
+    return None
 
 
-def are_neighbours(d: Dataset, d2: Dataset, relation: str) -> bool:
-    """True iff raw datasets ``d`` and ``d2`` are neighbours under ``relation``.
+def _flat_violation(a: np.ndarray, b: np.ndarray, relation: str) -> str | None:
+    """Why two record arrays are not neighbours under ``relation`` (None if they are). Records are compared
+    position by position (a record is a row of the first axis)."""
+    if relation == "local":
+        if a.shape[0] == 1 and b.shape[0] == 1:
+            return None
+        return f"one value each (got {a.shape[0]} and {b.shape[0]} records)"
+    ab = _width_compatible(a, b)
+    if ab is None:
+        return f"records of one width (got rows of {a.shape[1]} and {b.shape[1]} values)"
+    a, b = ab
+    if relation == "add-remove":
+        if abs(a.shape[0] - b.shape[0]) != 1:
+            return (f"one record added or removed: the sizes must differ by 1 (got {a.shape[0]} and "
+                    f"{b.shape[0]} records)")  # fmt: skip
+        longer, shorter = (a, b) if a.shape[0] > b.shape[0] else (b, a)
+        if not _one_deleted(longer, shorter):
+            return "one record added or removed, the other records the same and in the same order"
+        return None
+    # replace-one: same size, exactly one position holds a different record
+    if a.shape[0] != b.shape[0]:
+        return f"one record replaced: the sizes must be equal (got {a.shape[0]} and {b.shape[0]} records)"
+    differ = np.flatnonzero(~_rows_equal(a, b))
+    if differ.size != 1:
+        where = ", ".join(str(int(i)) for i in differ[:6]) + (", …" if differ.size > 6 else "")
+        got = "no record differs" if differ.size == 0 else f"records {where} differ"
+        return f"exactly one record (row) replaced, the others equal position by position ({got})"
+    return None
 
-    - ``"add-remove"``: one is the other plus exactly one record (as multisets);
-    - ``"replace-one"``: same size, and they differ in exactly one record (one record replaced by a different one);
-    - ``"local"``: each is a single record (one user's input; any two inputs are neighbours).
 
-    Records are compared exactly, as rows of the first axis. A tuple of arrays is a partition over sites (site sizes
-    public): neighbours iff exactly one site's part is a neighbour of its counterpart and every other part is equal.
-    """
+def neighbour_violation(
+    d: Dataset, d2: Dataset, relation: str, *, sensitivity: float | None = None, norm: str = "linf"
+) -> str | None:
+    """Why ``d`` and ``d2`` are not neighbours under ``relation`` (the rule, one line), or None if they are
+    (:func:`are_neighbours`)."""
     if relation not in NEIGHBOUR_RELATIONS:
         raise ValueError(f"relation must be one of {sorted(NEIGHBOUR_RELATIONS)}, got {relation!r}")
+    if relation == "queries":
+        return _query_violation(d, d2, sensitivity, norm)
     if isinstance(d, tuple) or isinstance(d2, tuple):
         if not (isinstance(d, tuple) and isinstance(d2, tuple)) or len(d) != len(d2):
-            return False
+            return "partitions over the same sites"
         parts = [(_records(x, "d"), _records(y, "d2")) for x, y in zip(d, d2, strict=True)]
-        differ = [
-            i
-            for i, (x, y) in enumerate(parts)
-            if x.shape != y.shape or _count_difference(x, y).any()
-        ]
-        return len(differ) == 1 and _flat_neighbours(*parts[differ[0]], relation)
-    return _flat_neighbours(_records(d, "d"), _records(d2, "d2"), relation)
+        differ = [i for i, (x, y) in enumerate(parts) if not _same(x, y)]
+        if len(differ) != 1:
+            return f"exactly one site's records differ (got {len(differ)} sites)"
+        why = _flat_violation(*parts[differ[0]], relation)
+        return None if why is None else f"site {differ[0]}: {why}"
+    return _flat_violation(_records(d, "d"), _records(d2, "d2"), relation)
+
+
+def are_neighbours(
+    d: Dataset, d2: Dataset, relation: str, *, sensitivity: float | None = None, norm: str = "linf"
+) -> bool:
+    """True iff raw datasets ``d`` and ``d2`` are neighbours under ``relation``.
+
+    A record is a row of the first axis, and records are compared position by position (a dataset is a sequence
+    of records, not a multiset: a pair that only reorders records is not a pair of neighbours):
+
+    - ``"add-remove"``: one is the other with exactly one record inserted (anywhere), the rest in order;
+    - ``"replace-one"``: same size, and exactly one position holds a different record;
+    - ``"local"``: each is a single record (one user's input; any two inputs are neighbours);
+    - ``"queries"``: two vectors of query answers (of neighbouring datasets) of one length, each answer moving by at
+      most ``sensitivity`` (``norm="linf"``), or all of them together by at most ``sensitivity`` (``norm="l1"``)
+      — the relation of the DP-testing literature's benchmarks [ding2018detecting, bichsel2021dpsniper].
+
+    A tuple of arrays is a partition over sites (site sizes public): neighbours iff exactly one site's part is a
+    neighbour of its counterpart and every other part is equal. :func:`neighbour_violation` says why a pair is not.
+    """
+    return neighbour_violation(d, d2, relation, sensitivity=sensitivity, norm=norm) is None
 
 
 def value_events(values) -> list[Event]:
@@ -142,6 +218,8 @@ class AuditSpec:
     true_epsilon: float = math.nan
     max_samples: int | None = None
     note: str = ""
+    #: the ``queries`` relation's ``sensitivity`` and ``norm`` (:func:`are_neighbours`)
+    neighbour_kw: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if (self.sample is None) == (self.distribution is None):
@@ -178,9 +256,13 @@ class AuditSpec:
 def check_neighbours(spec: AuditSpec) -> None:
     """Raise ``ValueError`` unless every audited pair of ``spec`` is neighbouring under its claim's relation."""
     for i, j in spec.pair_list:
-        if not are_neighbours(spec.datasets[i], spec.datasets[j], spec.claim.neighbours):
+        why = neighbour_violation(
+            spec.datasets[i], spec.datasets[j], spec.claim.neighbours, **spec.neighbour_kw
+        )
+        if why is not None:
             raise ValueError(
-                f"spec {spec.mechanism!r}: datasets {i} and {j} are not {spec.claim.neighbours} neighbours"
+                f"spec {spec.mechanism!r}: datasets {i} and {j} are not {spec.claim.neighbours} neighbours: "
+                f"{spec.claim.neighbours} needs {why}"
             )
 
 
