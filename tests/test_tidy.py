@@ -8,6 +8,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from dpcompendium.book.execution import EXECUTED_NOTEBOOKS
 from dpcompendium.book.tidy import (
     GLUE_IMPORT,
     display_source,
@@ -18,7 +19,7 @@ from dpcompendium.book.tidy import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+NOTEBOOKS = sorted(p for pattern in EXECUTED_NOTEBOOKS for p in ROOT.glob(pattern))
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

@@ -1,6 +1,6 @@
 """Scaffolding off the page: apply the book's notebook convention (dpcompendium.book.tidy) to the chapters.
 
-    .venv/bin/python tools/nbtidy.py            # rewrite notebooks/*.ipynb in place, print what changed
+    .venv/bin/python tools/nbtidy.py            # rewrite the executed notebooks in place, print what changed
     .venv/bin/python tools/nbtidy.py --check    # exit 1 if a notebook does not follow the convention
 
 Idempotent: a second run changes nothing. What it does (see dpcompendium.book.tidy): a cell that is only scaffolding
@@ -18,6 +18,7 @@ from pathlib import Path
 
 import nbformat
 
+from dpcompendium.book.execution import EXECUTED_NOTEBOOKS
 from dpcompendium.book.tidy import tidy_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,12 +26,19 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("notebooks", nargs="*", type=Path, help="default: notebooks/*.ipynb")
+    parser.add_argument(
+        "notebooks",
+        nargs="*",
+        type=Path,
+        help="default: every executed notebook (notebooks/*.ipynb, book/*.ipynb)",
+    )
     parser.add_argument(
         "--check", action="store_true", help="change nothing; exit 1 if a notebook would change"
     )
     args = parser.parse_args(argv)
-    paths = args.notebooks or sorted((ROOT / "notebooks").glob("*.ipynb"))
+    paths = args.notebooks or sorted(
+        p for pattern in EXECUTED_NOTEBOOKS for p in ROOT.glob(pattern)
+    )
     dirty = 0
     for path in paths:
         text = path.read_text(encoding="utf-8")
@@ -52,7 +60,7 @@ def _sort_imports(path: Path) -> None:
     ruff = Path(sys.executable).with_name("ruff")
     subprocess.run(
         [str(ruff), "check", "--select", "I", "--fix", "--quiet", str(path)],
-        cwd=ROOT / "notebooks",
+        cwd=path.parent,
         check=False,
     )
 
