@@ -1,19 +1,19 @@
 """Glued values inside translated paragraphs (issue 38, the Chinese edition).
 
-Sphinx's i18n transform replaces a translatable paragraph by its ``msgstr`` parsed in a *fresh* document (its source is
-``<path>:<line>:<translated>``). That document holds no notebook outputs (MyST-NB's ``nb_renderer`` is not on it), so
-the page-local glue roles ``{glue:text}`key```, ``{glue}`key``` and ``{glue:md}`key:myst``` find no key there: the
-value is dropped with the warning "No key 'key' found in glue data for this document" (MyST-NB 1.4, Sphinx 7.4).
+Sphinx's i18n transform replaces a translatable paragraph by its ``msgstr`` parsed in a *fresh* document (its source
+ends with ``<translated>``). That document holds no notebook outputs (MyST-NB's ``nb_renderer`` is not on it), so the
+glue roles ``{glue:text}``, ``{glue}`` and ``{glue:md}`` with a page-local key find no key there: the value is
+dropped with the warning "No key 'KEY' found in glue data for this document" (MyST-NB 1.4, Sphinx 7.4).
 
-By the time the transform runs MyST-NB has already written the page's glue data to
+By the time the transform runs, MyST-NB has already written the page's glue data to
 ``<nb output folder>/<docname>.glue.json``. This extension makes the three roles read the key from there when they run
 in a translated document (and only then): ``{glue:text}`` and ``{glue}`` paste its ``text/plain``, ``{glue:md}``
 parses its ``text/markdown`` inline with the translated document's own MyST renderer (maths and emphasis typeset as
-on the English page). Translators can therefore keep the English roles unchanged in the ``msgstr``.
+on the English page). Translators therefore keep the English roles unchanged in the ``msgstr``.
 
-Without it, only the cross-document forms resolve in a translated paragraph: ``{glue:text}`page.ipynb::key:s```
-(the format spec is required: without it ``key`` is taken for the spec) and ``{glue}`page.ipynb::key``` (an inline
-literal); both paste ``text/plain`` only, and ``{glue:md}`` has no cross-document form.
+Without it, only the cross-document forms resolve in a translated paragraph: ``{glue:text}`` with the content
+``page.ipynb::KEY:s`` (the format spec is required: without it ``KEY`` is taken for the spec) and ``{glue}`` with
+``page.ipynb::KEY`` (an inline literal); both paste ``text/plain`` only, and ``{glue:md}`` has no cross-document form.
 
 Add ``"dpcompendium.book.glue_i18n"`` to the Sphinx extensions of the translated build.
 """
