@@ -8,7 +8,8 @@ emphasis). A notebook pastes it with the ``{glue:md}`` role (``key:myst``) (``my
 ``text/markdown``).
 
 Languages: :data:`CATALOGUE` maps a language to a table ``{message id: MyST template}``; a second language is a
-second table with the same ids (:func:`set_language` selects it; a missing id falls back to English).
+second table with the same ids (:func:`set_language` selects it; a missing id falls back to English). ``"zh_CN"``
+(Sphinx's name for 简体中文) is complete, in the sources' own terms (``book/glossary.md`` is the term base).
 :data:`PLAIN` holds the plain-text templates (CSV columns stay English). Templates use Python's ``%(name)s``
 placeholders, gettext's ``python-format`` (so that :func:`to_po` exports a table as a ``.po`` file for
 translators, with the id as ``msgctxt``/``msgid``); a literal ``%`` is ``%%``.
@@ -113,6 +114,25 @@ CATALOGUE: dict[str, dict[str, str]] = {
         # tables (dpcompendium.book.tables)
         "table.interval": "%(estimate)s (%(lo)s–%(hi)s)",
     },
+    # 简体中文: the terms are the sources' own (book/glossary.md is the term base; tests/test_messages_zh.py checks it).
+    "zh_CN": {
+        "claim.statement": "%(mechanism)s：%(guarantee)s%(relation)s（敏感度 %(sensitivity)s）%(conditions)s",
+        "claim.not_private": "%(mechanism)s：*并不*如所声称的满足 %(guarantee)s —— %(why)s",
+        "claim.relation": "，邻居数据集为 %(neighbours)s",
+        "claim.conditions": "，前提：%(conditions)s",
+        "claim.guarantee": "$%(epsilon)s$-%(dp)s",
+        "claim.guarantee_delta": "$(%(epsilon)s, %(delta)s)$-%(dp)s",
+        "claim.none": "无",
+        "claim.private": "满足差分隐私",
+        "claim.not": "*不满足* %(guarantee)s",
+        "prose.note": "在这组参数下：%(instead)s（与本书的默认运行不同）",
+        "prose.pair": "$%(name)s = %(key)s$ 时为 %(value)s",
+        "prose.count": "%(n)s 个中的 %(k)s 个",
+        "prose.plural": "%(n)s %(noun)s",
+        "prose.interval": "%(estimate)s（%(lo)s–%(hi)s）",
+        "prose.na": "无数据",
+        "table.interval": "%(estimate)s（%(lo)s–%(hi)s）",
+    },
 }
 
 #: Message id → plain-text template (CSV columns, ``repr``): the text the book wrote before it had MyST.
@@ -183,6 +203,27 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
         "hiera-calibrated": "HierA, exactly $\\varepsilon$-LDP",
         "lhp": "LHP",
         "grr": "GRR",
+    },
+    # 简体中文: a Chinese name only where the sources name the method in Chinese (book/glossary.md); the others keep
+    # their English name (method_name falls back to it).
+    "zh_CN": {
+        "non-private": "非隐私",
+        "laplace-public-n": "拉普拉斯机制，公开的 $n$",
+        "composition": "顺序组成",
+        "resampling": "重采样",
+        "normalized": "归一化",
+        "normalized-clamped": "归一化，clamped",
+        "mean": "均值",
+        "sum": "求和",
+        "count": "计数",
+        "sampling_grouping": "抽样分组（专利）",
+        "sampling-grouping": "抽样分组（专利）",
+        "pca": "主成分分析 (PCA)，无噪声",
+        "central": "Analyze Gauss（中心化差分隐私）",
+        "shared-seed": "ELFedPCA，随机种子联合协商",
+        "graded-laplace": "分级的laplace",
+        "hiera": "HierA（原文的隐私预算）",
+        "hiera-calibrated": "HierA，严格满足 $\\varepsilon$-LDP",
     },
 }
 

@@ -1,0 +1,91 @@
+"""Glued values inside translated paragraphs (issue 38, the Chinese edition).
+
+Sphinx's i18n transform replaces a translatable paragraph by its ``msgstr`` parsed in a *fresh* document (its source
+ends with ``<translated>``). That document holds no notebook outputs (MyST-NB's ``nb_renderer`` is not on it), so the
+glue roles ``{glue:text}``, ``{glue}`` and ``{glue:md}`` with a page-local key find no key there: the value is
+dropped with the warning "No key 'KEY' found in glue data for this document" (MyST-NB 1.4, Sphinx 7.4).
+
+By the time the transform runs, MyST-NB has already written the page's glue data to
+``<nb output folder>/<docname>.glue.json``. This extension makes the three roles read the key from there when they run
+in a translated document (and only then): ``{glue:text}`` and ``{glue}`` paste its ``text/plain``, ``{glue:md}``
+parses its ``text/markdown`` inline with the translated document's own MyST renderer (maths and emphasis typeset as
+on the English page). Translators therefore keep the English roles unchanged in the ``msgstr``.
+
+Without it, only the cross-document forms resolve in a translated paragraph: ``{glue:text}`` with the content
+``page.ipynb::KEY:s`` (the format spec is required: without it ``KEY`` is taken for the spec) and ``{glue}`` with
+``page.ipynb::KEY`` (an inline literal); both paste ``text/plain`` only, and ``{glue:md}`` has no cross-document form.
+
+Add ``"dpcompendium.book.glue_i18n"`` to the Sphinx extensions of the translated build.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from myst_nb.ext.glue import roles, utils
+
+_retrieve = utils.retrieve_glue_data
+_md_run = roles.PasteMarkdownRole.run
+_any_run = roles.PasteRoleAny.run
+
+
+def _translated(document: nodes.document) -> bool:
+    """The document is a msgstr parsed by Sphinx's i18n transform, without the page's notebook outputs."""
+    return "nb_renderer" not in document and str(document.get("source", "")).endswith(
+        "<translated>"
+    )
+
+
+def page_glue(document: nodes.document) -> dict[str, Any]:
+    """The glue data MyST-NB wrote for the page being read (``{}`` if it glued nothing)."""
+    env = document.settings.env
+    name = env.docname.split("/")
+    path = Path(env.mystnb_config.output_folder, *name[:-1], name[-1] + ".glue.json")
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def _retrieve_translated(document: nodes.document, key: str) -> utils.VariableOutput:
+    try:
+        return _retrieve(document, key)
+    except utils.RetrievalError:
+        data = page_glue(document) if _translated(document) else {}
+        if key not in data:
+            raise
+        return utils.VariableOutput(
+            data=data[key]["data"],
+            metadata=data[key].get("metadata", {}),
+            nb_renderer=None,  # type: ignore[arg-type]  # only {glue:text} gets here; it needs no renderer
+            vtype="glue",
+        )
+
+
+def _md_run_translated(self: roles.PasteMarkdownRole):
+    if not _translated(self.document):
+        return _md_run(self)
+    key = self.text.rsplit(":", 1)[0]
+    data = page_glue(self.document).get(key, {}).get("data", {})
+    if "text/markdown" not in data:
+        msg = f"No text/markdown found in {key!r} data"
+        return [], [utils.glue_warning(msg, self.document, self.line)]
+    renderer = self.inliner._renderer
+    return self.inliner.parse(data["text/markdown"], self.line, None, renderer.current_node)
+
+
+def _any_run_translated(self: roles.PasteRoleAny):
+    if not _translated(self.document) or "::" in self.text:
+        return _any_run(self)
+    text = page_glue(self.document).get(self.text, {}).get("data", {}).get("text/plain")
+    if text is None:
+        msg = f"No key {self.text!r} found in glue data for this document."
+        return [], [utils.glue_warning(msg, self.document, self.line)]
+    return [nodes.inline(text, text, classes=["output", "text_plain"])], []
+
+
+def setup(app) -> dict[str, Any]:
+    roles.retrieve_glue_data = _retrieve_translated
+    roles.PasteMarkdownRole.run = _md_run_translated
+    roles.PasteRoleAny.run = _any_run_translated
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
