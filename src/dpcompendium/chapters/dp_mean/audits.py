@@ -50,7 +50,7 @@ def audit_specs() -> list[AuditSpec]:
         return lambda d, n, g: func(d, e, bounds, g, size=n, **kw)
 
     def both_variants(method, pair, true_epsilon, note) -> list[AuditSpec]:
-        """``method`` as written and corrected on one raw pair; ``true_epsilon(variant)``: the pair's exact loss."""
+        """``method`` as written and corrected on one raw pair; ``true_epsilon(variant)``: the pair's exact ε (the largest privacy loss over outputs)."""
         specs = []
         for variant in VARIANTS:
             claim = privacy_claim(method, eps, bounds, variant)

@@ -348,7 +348,8 @@ def grouping_privacy_loss(
     neighbour_centre_values: ArrayLike,
     epsilon1: float,
 ) -> float:
-    """Exact privacy loss of step S3 between two histograms for fixed centres: max over groupings G of
+    """Exact ε of step S3 for a pair of histograms with fixed centres (the max-divergence, the largest value of the
+    privacy loss over the outputs): max over groupings G of
     |log P[G | x] − log P[G | x']|. The draws are independent per bin, so the worst grouping picks per bin the group
     with the largest (or smallest) log-ratio: loss = max(Σ_i max_j d_ij, Σ_i max_j −d_ij), d_ij the difference of
     the exponential mechanism's log-probabilities. With public centre values and x' = x ± one record the loss is at
@@ -368,7 +369,7 @@ def grouping_privacy_loss(
 
 
 def grouping_loss_per_bin(x: ArrayLike, centre_values: ArrayLike, epsilon1: float) -> np.ndarray:
-    """Exact loss of step S3 for the neighbour that adds one record to bin i, for every i at once, when the centre
+    """Exact ε (max-divergence) of step S3 for the neighbour that adds one record to bin i, for every i at once, when the centre
     values are public (fixed): only bin i's draw changes, so the loss is max_j |log p_ij − log p′_ij| ≤ ε₁."""
     v = check_array(x, "x", ndim=1)
     cv = check_array(centre_values, "centre_values", ndim=1)
