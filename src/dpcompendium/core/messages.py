@@ -92,6 +92,8 @@ class Md(str):
 
 # ------------------------------------------------------------------------------------------------------- catalogue
 #: Message id → MyST template, per language. Ids are stable (gettext ``msgctxt``); the English table is complete.
+#:
+#: :meta hide-value:
 CATALOGUE: dict[str, dict[str, str]] = {
     "en": {
         # privacy claims (dpcompendium.core.privacy.PrivacyClaim.statement)
@@ -136,6 +138,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
 }
 
 #: Message id → plain-text template (CSV columns, ``repr``): the text the book wrote before it had MyST.
+#:
+#: :meta hide-value:
 PLAIN: dict[str, str] = {
     "claim.statement": "%(mechanism)s: %(guarantee)s%(relation)s (sensitivity %(sensitivity)s)%(conditions)s",
     "claim.not_private": "%(mechanism)s: not %(guarantee)s as claimed — %(why)s",
@@ -158,6 +162,8 @@ PLAIN: dict[str, str] = {
 #: The one human name of each method of the book (every table and legend label takes it from here). Keys are the
 #: ids the library and the CSVs use; ``"<variant>:<method>"`` ids (``"as-written:sum"``) are named from both parts
 #: by :func:`method_name`.
+#:
+#: :meta hide-value:
 METHOD_NAMES: dict[str, dict[str, str]] = {
     "en": {
         # roles
@@ -173,6 +179,10 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
         "clamped": "Clamped",
         "normalized": "Normalized",
         "normalized-clamped": "Normalized, clamped",
+        "centred": "Centred sum",
+        "centred-clamped": "Centred sum, clamped",
+        "private-bounds": "Private bounds (DP quantiles)",
+        "gaussian": "Gaussian (zCDP)",
         "mean": "mean",
         "sum": "sum",
         "count": "count",
@@ -184,16 +194,23 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
         "php": "P-HP",
         "sampling_grouping": "Sampling grouping (patent)",
         "sampling-grouping": "Sampling grouping (patent)",
+        "privelet": "Privelet",
+        "dawa": "DAWA",
+        "least_squares": "Least squares",
+        "least-squares": "Least squares",
         # MWEM
         "mwem": "MWEM",
         "coursework": "Coursework MWEM",
         "standard": "Standard MWEM",
+        "zcdp": "zCDP MWEM (Gaussian)",
         # federated PCA
         "pca": "PCA (no noise)",
         "central": "Analyze Gauss (central)",
         "shared-seed": "ELFedPCA, shared seed",
         "secure-aggregation": "Secure aggregation",
         "dpdispca": "DPdisPCA",
+        "cape": "CAPE",
+        "noisy-power": "Noisy power method",
         # graded local DP (HierA)
         "duchi": "Duchi",
         "harmony": "Harmony (Duchi)",
@@ -201,6 +218,9 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
         "graded-laplace": "Graded Laplace",
         "hiera": "HierA (source's budgets)",
         "hiera-calibrated": "HierA, exactly $\\varepsilon$-LDP",
+        "hiera-graded": "HierA, graded guarantee",
+        "hybrid": "Hybrid",
+        "idldp": "IDUE (input-discriminative)",
         "lhp": "LHP",
         "grr": "GRR",
     },
