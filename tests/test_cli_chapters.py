@@ -40,7 +40,7 @@ def test_bad_parameter_on_a_real_chapter_writes_nothing(tmp_path):
     out = _cli("run", DP_MEAN, "-p", "epsilons", "[0.5, -1]", "--out", str(tmp_path / "r"))
     assert out.returncode == 2
     assert out.stderr.strip().count("\n") == 0
-    assert "parameter epsilons must be > 0, got -1" in out.stderr
+    assert "parameter epsilons must be >= 0.01 (range: min 0.01, max 100), got -1" in out.stderr
     assert not (tmp_path / "r").exists()
 
 

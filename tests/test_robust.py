@@ -151,12 +151,14 @@ def test_n_jobs_beyond_the_cores_never_starts_more_workers_than_cores():
     before = {p.pid for p in psutil.Process().children(recursive=True)}
     pids = set(run_tasks(_pid, [(i,) for i in range(4 * cpu_cores() + 4)], n_jobs=100_000))
     assert 1 <= len(pids) <= cpu_cores()
+    # the pool's workers (resource trackers aside): loky's executor is reused within a process, so an earlier test
+    # on this test worker may have started them; whoever started them, there are never more than the cores
     workers = [
         p
         for p in psutil.Process().children(recursive=True)
-        if p.pid not in before and "LokyProcess" in " ".join(p.cmdline())
+        if "LokyProcess" in " ".join(p.cmdline())
     ]
-    assert 1 <= len(workers) <= cpu_cores()  # the pool's workers (resource trackers aside)
+    assert 1 <= len(workers) <= cpu_cores(), (len(workers), len(before))
 
 
 def test_n_jobs_above_the_cores_is_capped_with_a_notice():
