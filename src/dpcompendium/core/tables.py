@@ -35,6 +35,8 @@ __all__ = [
 ]
 
 #: Column name → its header (MyST). Others are shown with ``_`` as spaces (and a unit from :data:`UNITS`).
+#:
+#: :meta hide-value:
 COLUMN_NAMES: dict[str, str] = {
     "epsilon": r"$\varepsilon$",
     "eps": r"$\varepsilon$",
@@ -56,6 +58,8 @@ COLUMN_NAMES: dict[str, str] = {
     "rep": "repetition",
 }
 #: Column-name suffix → the unit shown in the header.
+#:
+#: :meta hide-value:
 UNITS: dict[str, str] = {
     "_s": "s",
     "_ms": "ms",
