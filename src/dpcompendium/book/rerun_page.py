@@ -339,7 +339,10 @@ def _external_reference(app, node) -> Any:
     if explicit:
         text = node.astext()
     ref = nodes.reference("", "", internal=False, refuri=url, classes=["external-book"])
-    ref += nodes.inline(text, text)
+    # a title with inline maths ("$(\\varepsilon, \\delta)$-differential privacy") is typeset, not pasted as TeX
+    for i, part in enumerate(re.split(r"\$([^$]+)\$", text)):
+        if part:
+            ref += nodes.math(part, part) if i % 2 else nodes.inline(part, part)
     return ref
 
 
