@@ -239,6 +239,43 @@ def test_greedy_hierarchy_weights_and_least_squares():
     assert got_w == [(1, 3, 1.0), (4, 4, 0.5)]
 
 
+@pytest.mark.parametrize("shape", [(40,), (300,), (16, 16), (20, 12)])
+def test_greedy_hierarchy_compiled_equals_numpy(shape):
+    """The compiled bottom-up pass performs the numpy reference's operations (only a query's partial pieces in one
+    node are summed in another order): the same tree, and weights and errors equal to a few ulp, for one tree and
+    for a forest of repetitions side by side (as :func:`dawa` builds it)."""
+    rng = np.random.default_rng(sum(shape))
+    x = rng.integers(0, 20, size=shape).astype(float)
+    x[rng.random(shape) < 0.4] = 0
+    lo = np.stack([rng.integers(0, k, size=60) for k in shape], axis=1)
+    hi = np.stack([rng.integers(lo[:, d], k) for d, k in enumerate(shape)], axis=1)
+    w = RangeQueries(shape, lo, hi)
+    pieces = dw.workload_pieces(w)
+    n, order = pieces[0], pieces[4]
+    flat = np.zeros(n)
+    flat[order >= 0] = x.ravel()[order[order >= 0]]
+    starts = dw.dawa_partition(flat, 1.0, rng, size=3)
+    parts = [dw._reduce_pieces(pieces, s) for s in starts]
+    offs = np.concatenate([[0], np.cumsum([p[0] for p in parts])])
+    forest = (
+        int(offs[-1]),
+        np.concatenate([p[1] + i * w.m for i, p in enumerate(parts)]),
+        np.concatenate([p[2] + offs[i] for i, p in enumerate(parts)]),
+        np.concatenate([p[3] + offs[i] for i, p in enumerate(parts)]),
+        np.concatenate([p[4] for p in parts]),
+    )
+    for args, roots in ((parts[0], None), (forest, offs)):
+        ref = dw.greedy_hierarchy(*args, roots=roots, engine="numpy")
+        got = dw.greedy_hierarchy(*args, roots=roots)
+        for f in ("lo", "hi", "depth", "parent", "left"):
+            assert np.array_equal(getattr(got, f), getattr(ref, f)), f
+        np.testing.assert_allclose(got.weight, ref.weight, rtol=1e-12, atol=0)
+        np.testing.assert_allclose(got.err, ref.err, rtol=1e-12, atol=0)
+        assert ref.weight.min() < 1.0  # the workload makes the greedy step share weights
+    with pytest.raises(ValueError, match="engine"):
+        dw.greedy_hierarchy(*parts[0], engine="x")
+
+
 def test_dawa_exact_without_noise_and_hilbert():
     x = np.repeat([5.0, 0.0, 9.0], [4, 4, 8])
     w = _all_ranges(16)

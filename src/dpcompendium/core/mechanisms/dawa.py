@@ -438,6 +438,7 @@ def greedy_hierarchy(
     pw: np.ndarray,
     *,
     roots: np.ndarray | None = None,
+    engine: str = "compiled",
 ) -> GreedyTree:
     """The weighted binary hierarchy of DAWA's step 2 over ``nb`` buckets for the reduced workload pieces
     (query ``pq``, buckets ``pa`` … ``pb``, weight ``pw``; :func:`workload_pieces` reduced to buckets).
@@ -449,10 +450,20 @@ def greedy_hierarchy(
     0 = r_0 < … < r_R = nb) builds a forest, one tree per block [r_i, r_{i+1}) (independent problems laid side by
     side: no piece may cross a boundary, and query ids must differ between blocks); ``err`` then has one entry per
     root.
+
+    ``engine``: ``"compiled"`` (the bottom-up levels in one numba kernel, ``_greedy_levels_loop``: per
+    level O(buckets + pieces) with a bucket → node map, no temporaries) or ``"numpy"`` (the vectorized reference);
+    they perform the same IEEE operations but sum a query's partial pieces in a node in another order, so the
+    weights agree to a few ulp (``tests/test_core_range_mechanisms.py``).
     """
     order = np.lexsort((pa, pq))
     pq, pa, pb, pw = pq[order], pa[order], pb[order], pw[order]
-    change = np.unique(np.concatenate([pa, pb + 1]))
+    if engine not in ("compiled", "numpy"):
+        raise ValueError(f"engine must be compiled|numpy, got {engine!r}")
+    mark = np.zeros(nb + 1, dtype=bool)  # the piece boundaries, sorted (np.unique without a sort)
+    mark[pa] = True
+    mark[pb + 1] = True
+    change = np.flatnonzero(mark)
     d2 = np.bincount(pa, pw**2, nb + 1) - np.bincount(pb + 1, pw**2, nb + 1)
     colsq_cum = np.concatenate([[0.0], np.cumsum(np.cumsum(d2)[:nb])])
     # the tree, level by level
@@ -502,7 +513,9 @@ def greedy_hierarchy(
     err[lv] = (colsq_cum[hi_n[lv]] - colsq_cum[lo_n[lv]]) / length
     p2 = _P_GRID**2
     w2 = (1.0 - _P_GRID) ** 2
-    for dlev in range(int(dep.max()), -1, -1):
+    if engine == "compiled":
+        _greedy_levels()(pq, pa, pb, pw, lo_n, hi_n, dep, left, u, k_node, err, p_own, _P_GRID)
+    for dlev in range(int(dep.max()) if engine == "numpy" else -1, -1, -1):
         nodes = np.flatnonzero(~leaf & (dep == dlev))
         if nodes.size == 0:
             continue
@@ -565,6 +578,121 @@ def greedy_hierarchy(
         reach[v] = reach[par[v]] * p_own[par[v]]
     weight = np.where(leaf, reach, reach * (1.0 - p_own))
     return GreedyTree(nb, lo_n, hi_n, dep, par, left, weight, err[:n_roots].copy())
+
+
+def _greedy_levels_loop(pq, pa, pb, pw, lo_n, hi_n, dep, left, u, k_node, err, p_own, grid):  # pragma: no cover
+    """Compiled kernel of :func:`greedy_hierarchy`'s bottom-up pass (run compiled): the numpy reference's
+    operations level by level, with the nodes of a level found through a bucket → node map instead of binary
+    searches. Pieces are sorted by (query, first bucket); updates ``u``, ``k_node``, ``err`` and ``p_own``."""
+    nb = u.shape[0]
+    nn = lo_n.shape[0]
+    npieces = pq.shape[0]
+    ng = grid.shape[0]
+    p2 = np.empty(ng)
+    w2 = np.empty(ng)
+    for g in range(ng):
+        p2[g] = grid[g] ** 2
+        w2[g] = (1.0 - grid[g]) ** 2
+    ucum = np.empty(nb + 1)
+    le_s = np.empty(nb + 1, dtype=np.int64)  # nodes of the level starting at or before position x
+    lt_s = np.empty(nb + 1, dtype=np.int64)  # ... strictly before x
+    le_e = np.empty(nb + 2, dtype=np.int64)  # nodes of the level ending (exclusive end) at or before x
+    mark_s = np.zeros(nb + 1, dtype=np.int64)
+    mark_e = np.zeros(nb + 2, dtype=np.int64)
+    nodes = np.empty(nn, dtype=np.int64)
+    top = 0
+    for v in range(nn):
+        top = max(top, dep[v])
+    for dlev in range(top, -1, -1):
+        k = 0
+        for v in range(nn):  # the level's internal nodes, in increasing position
+            if left[v] >= 0 and dep[v] == dlev:
+                nodes[k] = v
+                k += 1
+        if k == 0:
+            continue
+        ucum[0] = 0.0
+        for i in range(nb):
+            ucum[i + 1] = ucum[i] + u[i]
+        for i in range(k):
+            mark_s[lo_n[nodes[i]]] = 1
+            mark_e[hi_n[nodes[i]]] = 1
+        acc_s = 0
+        acc_e = 0
+        for x in range(nb + 1):
+            acc_s += mark_s[x]
+            le_s[x] = acc_s
+            lt_s[x] = acc_s - mark_s[x]
+            acc_e += mark_e[x]
+            le_e[x] = acc_e
+        le_e[nb + 1] = acc_e + mark_e[nb + 1]
+        plus = np.zeros(k + 1)
+        minus = np.zeros(k + 1)
+        part_sq = np.zeros(k)
+        run_q = -1
+        run_j = -1
+        run_val = 0.0
+        for i in range(npieces):
+            a = pa[i]
+            b = pb[i]
+            w = pw[i]
+            j1 = lt_s[a]
+            j2 = le_e[b + 1] - 1
+            if j1 <= j2:  # nodes the piece covers whole
+                plus[j1] += w * w
+                minus[j2 + 1] += w * w
+            ja = le_s[a] - 1
+            jb = le_s[b] - 1
+            for end in range(2):
+                jj = ja if end == 0 else jb
+                at = a if end == 0 else b
+                if jj < 0:
+                    continue
+                s = lo_n[nodes[jj]]
+                e = hi_n[nodes[jj]]
+                if at >= e or (end == 1 and jb == ja):
+                    continue
+                if a <= s and b >= e - 1:  # covers the node: counted in plus/minus
+                    continue
+                val = w * (ucum[min(b, e - 1) + 1] - ucum[max(a, s)])
+                if pq[i] == run_q and jj == run_j:
+                    run_val += val
+                else:
+                    if run_j >= 0:
+                        part_sq[run_j] += run_val * run_val
+                    run_q = pq[i]
+                    run_j = jj
+                    run_val = val
+        if run_j >= 0:
+            part_sq[run_j] += run_val * run_val
+        full_w2 = 0.0
+        for i in range(k):
+            full_w2 += plus[i] - minus[i]
+            v = nodes[i]
+            lc = left[v]
+            k_ch = k_node[lc] + k_node[lc + 1]
+            sumerr = err[lc] + err[lc + 1]
+            mv = part_sq[i] + full_w2 * k_ch**2
+            best = np.inf
+            bg = 0
+            for g in range(ng):
+                t = (sumerr - w2[g] * mv / (p2[g] + w2[g] * k_ch)) / p2[g]
+                if t < best:
+                    best = t
+                    bg = g
+            err[v] = best
+            p = grid[bg]
+            scale = 1.0 / (p**2 + w2[bg] * k_ch)
+            for x in range(lo_n[v], hi_n[v]):
+                u[x] *= scale
+            k_node[v] = k_ch * scale
+            p_own[v] = p
+        for i in range(k):
+            mark_s[lo_n[nodes[i]]] = 0
+            mark_e[hi_n[nodes[i]]] = 0
+
+
+_greedy_levels = compiled(_greedy_levels_loop)
 
 
 def tree_least_squares(tree: GreedyTree, y: np.ndarray) -> np.ndarray:
