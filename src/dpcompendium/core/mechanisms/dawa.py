@@ -580,7 +580,9 @@ def greedy_hierarchy(
     return GreedyTree(nb, lo_n, hi_n, dep, par, left, weight, err[:n_roots].copy())
 
 
-def _greedy_levels_loop(pq, pa, pb, pw, lo_n, hi_n, dep, left, u, k_node, err, p_own, grid):  # pragma: no cover
+def _greedy_levels_loop(
+    pq, pa, pb, pw, lo_n, hi_n, dep, left, u, k_node, err, p_own, grid
+):  # pragma: no cover
     """Compiled kernel of :func:`greedy_hierarchy`'s bottom-up pass (run compiled): the numpy reference's
     operations level by level, with the nodes of a level found through a bucket → node map instead of binary
     searches. Pieces are sorted by (query, first bucket); updates ``u``, ``k_node``, ``err`` and ``p_own``."""
@@ -596,7 +598,8 @@ def _greedy_levels_loop(pq, pa, pb, pw, lo_n, hi_n, dep, left, u, k_node, err, p
     ucum = np.empty(nb + 1)
     le_s = np.empty(nb + 1, dtype=np.int64)  # nodes of the level starting at or before position x
     lt_s = np.empty(nb + 1, dtype=np.int64)  # ... strictly before x
-    le_e = np.empty(nb + 2, dtype=np.int64)  # nodes of the level ending (exclusive end) at or before x
+    # nodes of the level ending (exclusive end) at or before x
+    le_e = np.empty(nb + 2, dtype=np.int64)
     mark_s = np.zeros(nb + 1, dtype=np.int64)
     mark_e = np.zeros(nb + 2, dtype=np.int64)
     nodes = np.empty(nn, dtype=np.int64)
