@@ -115,6 +115,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "prose.na": "n/a",
         # tables (dpcompendium.book.tables)
         "table.interval": "%(estimate)s (%(lo)s–%(hi)s)",
+        # chapter sentences: mwem (DPBench, the coursework variant's rows)
+        "mwem.db_coursework": "%(data)s, coursework variant (not ranked): its last iterate beats Identity "
+        "%(last)s, its average of the iterates %(average)s; its last iterate has %(ratio)s times the error of the "
+        "standard variant's last iterate at the same $T$ and $\\varepsilon$",
+        "mwem.db_coursework_alone": "%(data)s, coursework variant (not ranked): its last iterate beats Identity "
+        "%(last)s, its average of the iterates %(average)s",
+        "mwem.db_cw_at": "at $\\varepsilon$ = %(eps)s for every $T$",
+        "mwem.db_cw_none": "at no $\\varepsilon$ of this run for every $T$",
     },
     # 简体中文: the terms are the sources' own (book/glossary.md is the term base; tests/test_messages_zh.py checks it).
     "zh_CN": {
@@ -134,6 +142,13 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "prose.interval": "%(estimate)s（%(lo)s–%(hi)s）",
         "prose.na": "无数据",
         "table.interval": "%(estimate)s（%(lo)s–%(hi)s）",
+        "mwem.db_coursework": "%(data)s，课程作业版本（不参与排名）：其最后一次迭代的结果%(last)s优于 Identity，"
+        "其各次迭代结果的平均数%(average)s优于 Identity；在相同的 $T$ 和 $\\varepsilon$ 下，其最后一次迭代结果的误差"
+        "是标准版本最后一次迭代结果的 %(ratio)s 倍",
+        "mwem.db_coursework_alone": "%(data)s，课程作业版本（不参与排名）：其最后一次迭代的结果%(last)s优于 Identity，"
+        "其各次迭代结果的平均数%(average)s优于 Identity",
+        "mwem.db_cw_at": "在 $\\varepsilon$ = %(eps)s 时（对每个 $T$ 都）",
+        "mwem.db_cw_none": "在本次运行的任何 $\\varepsilon$ 下都未能对每个 $T$ 均",
     },
 }
 
@@ -157,6 +172,13 @@ PLAIN: dict[str, str] = {
     "prose.interval": "%(estimate)s (%(lo)s–%(hi)s)",
     "prose.na": "n/a",
     "table.interval": "%(estimate)s (%(lo)s–%(hi)s)",
+    "mwem.db_coursework": "%(data)s, coursework variant (not ranked): its last iterate beats Identity %(last)s, "
+    "its average of the iterates %(average)s; its last iterate has %(ratio)s times the error of the standard "
+    "variant's last iterate at the same T and ε",
+    "mwem.db_coursework_alone": "%(data)s, coursework variant (not ranked): its last iterate beats Identity "
+    "%(last)s, its average of the iterates %(average)s",
+    "mwem.db_cw_at": "at ε = %(eps)s for every T",
+    "mwem.db_cw_none": "at no ε of this run for every T",
 }
 
 #: The one human name of each method of the book (every table and legend label takes it from here). Keys are the
