@@ -448,6 +448,49 @@ def test_compiled_replay_matches_the_numpy_reference_to_rounding(shape, rng):
 
 
 @pytest.mark.numerics
+@pytest.mark.parametrize("shape", [(60,), (16, 12), (6, 5, 4)])
+@pytest.mark.parametrize("variant", ["standard", "coursework", "zcdp"])
+def test_replay_on_atoms_equals_replay_on_cells(shape, variant, rng):
+    """On a large domain the replay runs on the atoms of the measured boxes (an iterate is constant on each: A₀ is
+    uniform and every step multiplies whole boxes). The atoms of every round's box are exactly its cells, and a
+    batch run on atoms selects the same queries (same draws) and returns the iterates of the run on cells up to
+    the grouping of the sums. Tolerance: a box sum over ≤ N atoms instead of cells moves it relatively by ≤ N·u;
+    each of the passes·Σt sequential steps multiplies a relative perturbation by at most 3 (as in
+    test_compiled_replay_matches_the_numpy_reference_to_rounding), doubled by the rescaling: with T = 3 rounds of
+    2 passes (12 steps), 2·N·u·3¹² ≤ 3e-8 relative to n; an atom missing from a box moves it by > 1e-3."""
+    hist = rng.integers(0, 30, size=shape).astype(float)
+    queries = random_range_queries(shape, 25, rng)
+    T, passes, reps = 3, 2, 6
+    rounds = rng.integers(0, queries.m, size=T)
+    cuts, ashape, offsets, members = core._atoms(queries, rounds)
+    sizes = np.ones(1, dtype=np.int64)
+    for c in cuts:  # atoms' cell counts, C order
+        sizes = np.multiply.outer(sizes, np.diff(c)).ravel()
+    assert sizes.size == np.prod(ashape)
+    masks = queries.masks(rounds).reshape(T, -1)
+    for r in range(T):  # each round's atoms tile its box
+        atoms = members[offsets[r] : offsets[r + 1]]
+        assert sizes[atoms].sum() == masks[r].sum()
+        assert len(set(atoms.tolist())) == atoms.size
+    cfg = core._config(variant, len(shape))
+    dl = 1e-6 if variant == "zcdp" else None
+
+    def run(atoms):
+        cells = [(cfg, e, make_rng(k), dl) for k, e in enumerate((0.5, 20.0))]
+        return core._run_batch(hist, queries, cells, T, passes, reps, atoms=atoms)
+
+    n = hist.sum()
+    rtol = 2 * hist.size * np.finfo(float).eps * 3.0**12
+    for on_cells, on_atoms in zip(run(False), run(True), strict=True):
+        np.testing.assert_array_equal(on_atoms.selected, on_cells.selected)
+        for out in ("last", "average"):
+            a, b = on_atoms.output(out), on_cells.output(out)
+            np.testing.assert_allclose(a, b, rtol=0, atol=rtol * n)
+            assert np.allclose(a.sum(axis=tuple(range(1, a.ndim))), n, rtol=1e-12)
+    assert core._use_atoms((65536,), 10) and not core._use_atoms((14, 4), 200)
+
+
+@pytest.mark.numerics
 @pytest.mark.parametrize("t", [1, 2, 9, 300])
 def test_compiled_shuffle_is_the_numpy_reference(t, rng):
     """The coursework variant's per-pass reordering, compiled (a bucket sort of the uniform keys), gives numpy's

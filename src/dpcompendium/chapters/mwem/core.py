@@ -29,11 +29,14 @@ Three variants behind ``variant``:
 
 Everything is vectorized over repetitions (and ε values): the state is a C × N array for C independent chains, the
 selections and measurements are drawn for all chains at once, the workload is scored with prefix sums, and the replay
-(compiled) touches only the cells of each measured box.
+(compiled) touches only the cells of each measured box — on a domain much larger than T boxes can cut, only the atoms
+of the measured boxes (the cells of the grid their bounds cut; an iterate is constant on each), whose masses it
+replays instead of the cells'.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -589,6 +592,110 @@ def _shuffle_loop(keys, cols, qpos, meas, pos):  # pragma: no cover - run compil
 _shuffle_rows = compiled(_shuffle_loop)
 
 
+def _replay_atoms_loop(
+    mass, moff, boff, members, pos, meas, t, n, inv2n
+):  # pragma: no cover - run compiled
+    """:func:`_replay_loop` on the atoms of each chain's measured boxes (:func:`_atoms`) instead of its cells.
+    Chain c's atom masses are ``mass[moff[c]:moff[c + 1]]``; the box measured in round r is the atoms
+    ``members[boff[c, r]:boff[c, r + 1]]`` (indices into the chain's masses); replay position j replays round
+    ``pos[c, j]`` with measurement ``meas[c, j]``. The same steps as on the cells, with a box's mass summed over its
+    atoms instead of its cells."""
+    C = moff.shape[0] - 1
+    for c in range(C):
+        base = moff[c]
+        scale = 1.0
+        for j in range(t):
+            r = pos[c, j]
+            b0, b1 = boff[c, r], boff[c, r + 1]
+            acc = 0.0
+            for b in range(b0, b1):
+                acc += mass[base + members[b]]
+            qa = scale * acc
+            g = meas[c, j] - qa
+            g *= inv2n
+            g = np.expm1(g)
+            s = g * qa
+            s += n
+            s = n / s
+            f = 1.0 + g
+            for b in range(b0, b1):
+                mass[base + members[b]] *= f
+            scale *= s
+        tot = 0.0
+        for i in range(moff[c], moff[c + 1]):
+            mass[i] *= scale
+            tot += mass[i]
+        r_ = n / tot
+        for i in range(moff[c], moff[c + 1]):
+            mass[i] *= r_
+
+
+_replay_atoms = compiled(_replay_atoms_loop)
+
+#: The replay runs on atoms (:func:`_atoms`) when the domain has more than this many cells per atom of the
+#: largest atom grid T boxes can cut, (2T + 1)^d.
+_ATOMS_FACTOR = 4
+
+
+def _use_atoms(shape: tuple[int, ...], T: int) -> bool:
+    return int(np.prod(shape)) > _ATOMS_FACTOR * (2 * T + 1) ** len(shape)
+
+
+def _atoms(
+    queries: RangeQueries, rounds: np.ndarray
+) -> tuple[list[np.ndarray], tuple[int, ...], np.ndarray, np.ndarray]:
+    """The atoms of the boxes measured so far (``rounds``: one query id per round): A₀ is uniform and every MW step
+    multiplies whole boxes, so an iterate is constant on each cell of the grid cut, along every axis, at 0, N_a and
+    every measured box's lo and hi + 1 (at most (2t + 1)^d atoms for t boxes). Returns the cut points per axis,
+    the atom grid's shape, and the CSR (offsets, members: C-order atom indices, increasing) of each round's box."""
+    lo, hi = queries.lo[rounds], queries.hi[rounds]
+    cuts = [
+        np.unique(np.concatenate(([0, n_a], lo[:, a], hi[:, a] + 1)))
+        for a, n_a in enumerate(queries.shape)
+    ]
+    ashape = tuple(len(c) - 1 for c in cuts)
+    alo = np.stack([np.searchsorted(c, lo[:, a]) for a, c in enumerate(cuts)], axis=1)
+    ahi = np.stack([np.searchsorted(c, hi[:, a] + 1) - 1 for a, c in enumerate(cuts)], axis=1)
+    offsets, members = _box_members(RangeQueries(ashape, alo, ahi))
+    return cuts, ashape, offsets, members
+
+
+def _replay_on_atoms(A, queries, selected, t, passes, shuffle_pass, pos, meas, n, inv2n) -> None:
+    """The round's ``passes`` replays of every chain on its atoms (the cells' replay, :func:`_replay_pass`, summed
+    by atom): atom masses from the cells of A, the passes (``shuffle_pass()`` reorders the replay positions before
+    each, as on the cells), then A spread back evenly over each atom's cells. In place."""
+    C = A.shape[0]
+    shape = queries.shape
+    grids, masses, members, boffs = [], [], [], []
+    moff = np.zeros(C + 1, dtype=np.int64)
+    boff = np.zeros((C, t + 1), dtype=np.int64)
+    used = 0
+    for c in range(C):
+        cuts, ashape, offs, mem = _atoms(queries, selected[:t, c])
+        m_c = A[c].reshape(shape)
+        for a, cut in enumerate(cuts):
+            m_c = np.add.reduceat(m_c, cut[:-1], axis=a)
+        grids.append((cuts, ashape))
+        masses.append(m_c.ravel())
+        moff[c + 1] = moff[c] + m_c.size
+        boff[c] = offs + used
+        used += mem.size
+        members.append(mem)
+        boffs.append(offs)
+    mass = np.concatenate(masses)
+    members_all = np.concatenate(members)
+    replay = _replay_atoms()
+    for _ in range(passes):
+        shuffle_pass()
+        replay(mass, moff, boff, members_all, pos, meas, t, n, inv2n)
+    for c, (cuts, ashape) in enumerate(grids):
+        sizes = functools.reduce(np.multiply.outer, [np.diff(cut).astype(float) for cut in cuts])
+        v = mass[moff[c] : moff[c + 1]].reshape(ashape) / sizes
+        for a, cut in enumerate(cuts):
+            v = np.repeat(v, np.diff(cut), axis=a)
+        A[c] = v.ravel()
+
+
 def _run_batch(
     hist: np.ndarray,
     queries: RangeQueries,
@@ -596,16 +703,20 @@ def _run_batch(
     T: int,
     passes: int,
     reps: int,
+    atoms: bool | None = None,
 ) -> list[MWEMResult]:
     """All chains of the cells (config, ε, generator, δ) in one C × N state; chain c = k·reps + r of cell k draws
-    from cell k's generator only, so a cell's result does not depend on the other cells of the batch."""
+    from cell k's generator only, so a cell's result does not depend on the other cells of the batch. The replay
+    runs on the cells or, on a domain much larger than the atoms T boxes can cut (``atoms=None``:
+    :func:`_use_atoms`), on the atoms (:func:`_replay_on_atoms`): the same steps, sums grouped by atom."""
     K, N, m = len(cells), queries.size, queries.m
     C = K * reps
     n = float(hist.sum())
     true = queries.answer(hist)  # (m,)
     A = np.full((C, N), n / N)  # chain c's histogram, flattened in C order
     A_sum = np.zeros((C, N))
-    offsets, members = _box_members(queries)
+    atoms = _use_atoms(queries.shape, T) if atoms is None else atoms
+    offsets, members = _box_members(queries) if not atoms else (None, None)
     replay, shuffle = _replay_pass(), _shuffle_rows()
     # chain-major (C, T), as the compiled replay and shuffle read them: chain c's query at each replay position
     # (permuted when shuffling), its measurement, and the round that produced it
@@ -647,11 +758,18 @@ def _run_batch(
         pos[:, i] = i
         qpos[:, i] = selected[i]
         t = i + 1
-        for _ in range(passes):
+
+        def shuffle_pass(t=t):
             if shuffled and t > 1:  # a fresh uniformly random order of each chain's t measurements
                 keys = np.concatenate([cells[k][2].random((reps, t)) for k in shuffled])
                 shuffle(keys, shuf_cols, qpos, meas, pos)
-            replay(A, offsets, members, qpos, meas, t, n, inv2n)
+
+        if atoms:
+            _replay_on_atoms(A, queries, selected, t, passes, shuffle_pass, pos, meas, n, inv2n)
+        else:
+            for _ in range(passes):
+                shuffle_pass()
+                replay(A, offsets, members, qpos, meas, t, n, inv2n)
         A_sum += A
     chrono = np.empty_like(meas)  # (C, T): each chain's measurements in round order
     chrono[cols[:, None], pos] = meas
