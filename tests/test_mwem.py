@@ -574,6 +574,11 @@ def test_baseline_runs_use_the_core_mechanisms_with_their_claims():
     hist, Q = report_histogram(1), report_queries_1d()
     runs = baseline_runs(hist, Q, [1.0, 10.0], reps=400, seed=3, methods=BASELINES)
     assert set(runs.method) == set(BASELINES) and len(runs) == 4 * 2 * 400
+    # the same table whatever n_jobs (every (method, ε) cell has its own stream)
+    pd.testing.assert_frame_equal(
+        baseline_runs(hist, Q, [1.0, 10.0, 5.0], reps=20, seed=4, methods=BASELINES, n_jobs=2),
+        baseline_runs(hist, Q, [1.0, 10.0, 5.0], reps=20, seed=4, methods=BASELINES),
+    )
     for m in BASELINES:
         c = baseline_claim(m, 1.0)
         assert c.private and c.neighbours == "replace-one" and c.epsilon == 1.0

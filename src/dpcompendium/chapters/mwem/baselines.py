@@ -6,6 +6,7 @@ strategy), Hb and DAWA — all under replace-one neighbours, as MWEM (its A₀ =
 
 from __future__ import annotations
 
+import joblib
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
@@ -13,6 +14,7 @@ from numpy.typing import ArrayLike
 from ...core.experiments import RangeQueries
 from ...core.mechanisms.dawa import dawa, dawa_claim
 from ...core.mechanisms.ranges import hb, identity, least_squares, range_claim
+from ...core.parallel import joblib_backend
 from ...core.privacy import PrivacyClaim
 from ...core.rng import child_seeds, make_rng
 from ...core.validation import check_array, check_epsilon, check_int
@@ -66,10 +68,12 @@ def baseline_runs(
     reps: int,
     seed: int | np.random.SeedSequence,
     methods=("Identity", "least squares"),
+    n_jobs: int = 1,
 ) -> pd.DataFrame:
     """The baselines ``methods`` at every ε, ``reps`` repetitions each (vectorized over repetitions): one row per
     (method, epsilon, rep) with the workload errors (:func:`~dpcompendium.chapters.mwem.core.workload_errors`).
-    Cell k of the grid methods × epsilons draws from child k of ``SeedSequence(seed)``."""
+    Cell k of the grid methods × epsilons draws from child k of ``SeedSequence(seed)``, so the table does not
+    depend on ``n_jobs`` (each method's ε split into that many contiguous chunks, one task each)."""
     eps_list = [check_epsilon(e, "epsilons") for e in epsilons]
     reps = check_int(reps, "reps", minimum=1)
     methods = list(methods)
@@ -78,9 +82,27 @@ def baseline_runs(
             raise ValueError(f"methods must hold values in {'|'.join(BASELINES)}, got {m!r}")
     h = check_array(hist, "hist", ndim=None)
     seeds = child_seeds(seed, len(methods) * len(eps_list))
+    cells = [(m, e, seeds[k]) for k, (m, e) in enumerate((m, e) for m in methods for e in eps_list)]
+    n_jobs = check_int(n_jobs, "n_jobs", minimum=1)
+    with joblib_backend(n_jobs) as n:
+        n_chunks = len(eps_list) if n == -1 else min(n, len(eps_list))
+        tasks = [
+            joblib.delayed(_baseline_cells)(
+                h, queries, [cells[i * len(eps_list) + j] for j in ch], reps
+            )
+            for i in range(len(methods))
+            for ch in np.array_split(np.arange(len(eps_list)), n_chunks)
+            if len(ch)
+        ]
+        frames = joblib.Parallel(n_jobs=n)(tasks)
+    return pd.concat([f for part in frames for f in part], ignore_index=True)
+
+
+def _baseline_cells(hist, queries, cells, reps) -> list[pd.DataFrame]:
+    """The rows of the cells (method, ε, seed) of :func:`baseline_runs`, one frame per cell."""
     rows = []
-    for k, (m, e) in enumerate((m, e) for m in methods for e in eps_list):
-        est = baseline_release(m, h, queries, e, make_rng(seeds[k]), reps=reps)
-        errs = workload_errors(est, h, queries)
+    for m, e, ss in cells:
+        est = baseline_release(m, hist, queries, e, make_rng(ss), reps=reps)
+        errs = workload_errors(est, hist, queries)
         rows.append(pd.DataFrame({"method": m, "epsilon": e, "rep": np.arange(reps), **errs}))
-    return pd.concat(rows, ignore_index=True)
+    return rows
