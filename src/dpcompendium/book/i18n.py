@@ -338,7 +338,30 @@ def _on_builder_inited(app) -> None:
     app.env.mystnb_config = app.env.mystnb_config.copy(output_folder=str(folder.resolve()))
 
 
+#: What the Library reference's index page says in an edition that does not translate it.
+REFERENCE_NOTE = {
+    "zh_CN": "库参考（Library reference）各页保持英文：它们由源代码的文档字符串生成，与代码同步更新。"
+}
+
+
+def _on_doctree_read(app, doctree) -> None:
+    """In an edition other than English, the Library reference's index page says (in its language) that the
+    reference stays in English."""
+    from docutils import nodes
+
+    lang = app.config.language or "en"
+    if lang == "en" or app.env.docname != f"{UNTRANSLATED[0]}index" or lang not in REFERENCE_NOTE:
+        return
+    section = next(iter(doctree.findall(nodes.section)), None)
+    if section is None:
+        return
+    note = nodes.note("", nodes.paragraph(text=REFERENCE_NOTE[lang]))
+    title = next(iter(section.findall(nodes.title)), None)
+    section.insert(section.index(title) + 1 if title is not None else 0, note)
+
+
 def setup(app) -> dict[str, Any]:
+    app.connect("doctree-read", _on_doctree_read)
     app.connect("html-page-context", _on_html_page_context, priority=503)
     app.connect("builder-inited", _on_builder_inited, priority=600)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
