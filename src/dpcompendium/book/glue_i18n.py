@@ -9,7 +9,9 @@ By the time the transform runs, MyST-NB has already written the page's glue data
 ``<nb output folder>/<docname>.glue.json``. This extension makes the three roles read the key from there when they run
 in a translated document (and only then): ``{glue:text}`` and ``{glue}`` paste its ``text/plain``, ``{glue:md}``
 parses its ``text/markdown`` inline with the translated document's own MyST renderer (maths and emphasis typeset as
-on the English page). Translators therefore keep the English roles unchanged in the ``msgstr``.
+on the English page). Translators therefore keep the English roles unchanged in the ``msgstr``. A sentence pasted by
+``{glue:md}`` is itself translated into the build's language from the catalogue of generated sentences, filled with
+this run's values (:func:`dpcompendium.book.generated_i18n.translate`).
 
 Without it, only the cross-document forms resolve in a translated paragraph: ``{glue:text}`` with the content
 ``page.ipynb::KEY:s`` (the format spec is required: without it ``KEY`` is taken for the spec) and ``{glue}`` with
@@ -30,6 +32,8 @@ from typing import Any
 
 from docutils import nodes
 from myst_nb.ext.glue import roles, utils
+
+from .generated_i18n import translate
 
 _retrieve = utils.retrieve_glue_data
 _md_run = roles.PasteMarkdownRole.run
@@ -117,7 +121,8 @@ def _md_run_either(self: roles.PasteMarkdownRole):
         msg = f"No text/markdown found in {key!r} data"
         return [], [utils.glue_warning(msg, self.document, self.line)]
     renderer = self.inliner._renderer
-    return self.inliner.parse(data["text/markdown"], self.line, None, renderer.current_node)
+    text = translate(data["text/markdown"], self.document.settings.env.config.language or "en")
+    return self.inliner.parse(text, self.line, None, renderer.current_node)
 
 
 def _any_run_translated(self: roles.PasteRoleAny):

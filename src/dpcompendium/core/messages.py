@@ -657,7 +657,10 @@ def _classify(tokens: list[tuple[str, str]]) -> list[str]:
         elif kind == "num":
             cls.append("N")
         elif kind == "ident":
-            if _is_strong_ident(tok) or (tok in _FUNCS and nxt == "("):
+            prev = tokens[i - 1][1] if i else ""
+            if i and tokens[i - 1][0] == "ident" and prev.endswith("'") and len(prev.rstrip("'")) > 1:
+                cls.append("T")  # the "s" of a possessive ("the patent's ε"), not a maths symbol
+            elif _is_strong_ident(tok) or (tok in _FUNCS and nxt == "("):
                 cls.append("S")
             elif tok in _FUNCS or (
                 len(tok.rstrip("'")) == 1
