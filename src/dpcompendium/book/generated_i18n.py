@@ -135,11 +135,17 @@ def missing() -> Counter:
 
 def skeletons(glue_files: Iterable[Path]) -> dict[str, list[str]]:
     """Every translatable skeleton of the ``text/markdown`` values in MyST-NB's glue files (``<page>.glue.json``),
-    in order of first appearance, with the ``page:key`` names that produce it (the translator's context)."""
+    in order of first appearance, with the ``page:key`` names that produce it (the translator's context); values
+    glued in each language already (``KEY`` beside ``KEY__zh_CN``) are left out."""
     found: dict[str, list[str]] = {}
     for path in glue_files:
         path = Path(path)
-        for key, value in json.loads(path.read_text(encoding="utf-8")).items():
+        glued = json.loads(path.read_text(encoding="utf-8"))
+        for key, value in glued.items():
+            # a value glued for one language (KEY__zh_CN), and a sentence that has one (its Md was rendered from the
+            # message templates in every language: dpcompendium.book.prose.glue), need no skeleton
+            if "__" in key or any(k.startswith(f"{key}__") for k in glued):
+                continue
             text = value.get("data", {}).get("text/markdown")
             if not isinstance(text, str):
                 continue

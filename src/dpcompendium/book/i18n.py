@@ -370,6 +370,7 @@ def setup(app) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------------- command
 def cmd_i18n(args: argparse.Namespace) -> int:
     from ..core.paths import repo_root
+    from . import generated_i18n
 
     root = repo_root()
     langs = [args.lang] if args.lang else list(LANGUAGES)
@@ -378,6 +379,18 @@ def cmd_i18n(args: argparse.Namespace) -> int:
             changed = update(root, lang)
             for po, summary in changed:
                 print(f"{po.relative_to(root)}: {summary}")
+            # the chapters' generated sentences, by skeleton, from the last build's glue data
+            # (dpcompendium.book.generated_i18n)
+            glue_root = root / "_build" / "jupyter_execute"
+            po = root / LOCALES / lang / "LC_MESSAGES" / generated_i18n.CATALOGUE_NAME
+            if any(glue_root.rglob("*.glue.json")):
+                n, untranslated, fuzzy = generated_i18n.extract(glue_root, po, lang)
+                print(
+                    f"{po.relative_to(root)}: {n} generated sentences, {untranslated} untranslated, "
+                    f"{fuzzy} fuzzy"
+                )
+            else:
+                print(f"{po.relative_to(root)}: not updated (no glue data: run make book first)")
             print(
                 f"{lang}: {len(changed)} catalogue(s) changed; translate the new and fuzzy entries"
             )
