@@ -1,0 +1,188 @@
+"""Generated sentences in the reader's language, from the same execution (issue 38, the Chinese edition).
+
+A chapter glues sentences that its code writes from the run's numbers (``{glue:md}`key:myst```: a verdict, a claim
+statement, a range of ratios). The English page pastes them as the execution stored them. A translated page must show
+the *same* numbers in its own language without executing the chapter again. This module translates a glued sentence
+at build time, by its *skeleton*:
+
+- :func:`skeleton` cuts a MyST sentence into the words that carry its meaning and the *values* that carry the run:
+  inline and display maths, code spans, roles and numbers become numbered placeholders ``{0}``, ``{1}``, … The English
+  sentence "the claim fails: MSE is $2.1$ times AHP's in 18 of 20 runs" has the skeleton
+  "the claim fails: MSE is {0} times AHP's in {1} of {2} runs" and the values ``["$2.1$", "18", "20"]``.
+- The catalogue ``locales/<lang>/LC_MESSAGES/generated.po`` translates skeletons (``msgid`` the English skeleton,
+  ``msgstr`` the translation with the same placeholders, in any order); :func:`extract` keeps it in step with the
+  sentences of a build (``_build/jupyter_execute/**/*.glue.json``: changed skeletons become fuzzy, gone ones obsolete,
+  as for the pages' catalogues).
+- :func:`translate` fills the translated skeleton with the values of *this* run. A skeleton the catalogue does not
+  hold (a rerun whose parameters take a sentence down a branch the default run never takes) stays in English and is
+  counted (:func:`missing`); the default run of every chapter has none (``tests/test_generated_i18n.py``).
+
+The Sphinx extension :mod:`dpcompendium.book.glue_i18n` calls :func:`translate` for every ``{glue:md}`` value pasted
+into a translated paragraph.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable
+from functools import lru_cache
+from pathlib import Path
+
+__all__ = [
+    "CATALOGUE_NAME",
+    "catalogue",
+    "extract",
+    "fill",
+    "missing",
+    "skeleton",
+    "skeletons",
+    "translate",
+]
+
+#: The catalogue's file name under ``locales/<lang>/LC_MESSAGES/``.
+CATALOGUE_NAME = "generated.po"
+
+_ROLE = r"\{[a-z:-]+\}`[^`]*`"
+#: What is a value, not a word: roles, display and inline maths, code spans, numbers (thousands separators, decimals,
+#: exponents, a percent sign), and any literal brace (so that a skeleton's only braces are its placeholders).
+_VALUE = re.compile(
+    _ROLE
+    + r"|\$\$.+?\$\$|(?<!\\)\$.+?(?<!\\)\$|`[^`]+`"
+    + r"|(?<![\w.\\])[-−+]?\d+(?:,\d{3})*(?:\.\d+)?(?:e[-+]?\d+)?(?:\s?%)?(?!\w)"
+    + r"|[{}]"
+)
+_HOLE = re.compile(r"\{(\d+)\}")
+#: A skeleton worth translating has a word of two letters or more once its placeholders are gone.
+_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def skeleton(text: str) -> tuple[str, list[str]]:
+    """``text`` (MyST) as (skeleton, values): every value replaced by ``{i}``, ``i`` its position in ``values``."""
+    values: list[str] = []
+
+    def hole(m: re.Match) -> str:
+        values.append(m.group(0))
+        return f"{{{len(values) - 1}}}"
+
+    return _VALUE.sub(hole, text), values
+
+
+def fill(template: str, values: list[str]) -> str:
+    """``template`` with each ``{i}`` replaced by ``values[i]`` (a translation may reorder or repeat them)."""
+    return _HOLE.sub(lambda m: values[int(m.group(1))], template)
+
+
+def translatable(template: str) -> bool:
+    """Whether a skeleton has words to translate (a bare number or formula has none)."""
+    return bool(_WORD.search(_HOLE.sub("", template)))
+
+
+def placeholders(template: str) -> Counter:
+    """The multiset of placeholders of a skeleton (a translation must keep it)."""
+    return Counter(_HOLE.findall(template))
+
+
+def _locale_dir() -> Path:
+    from ..core.paths import repo_root
+
+    return repo_root() / "locales"
+
+
+@lru_cache(maxsize=8)
+def catalogue(lang: str, locale_dir: str | None = None) -> dict[str, str]:
+    """The translated skeletons of ``lang``: msgid → msgstr, without fuzzy or empty entries, and without any entry
+    whose placeholders differ from its msgid's (such an entry is a translator's slip; the test of the catalogue names
+    it)."""
+    from babel.messages.pofile import read_po
+
+    path = Path(locale_dir or _locale_dir()) / lang / "LC_MESSAGES" / CATALOGUE_NAME
+    if not path.is_file():
+        return {}
+    with path.open("rb") as f:
+        cat = read_po(f, locale=lang)
+    return {
+        m.id: m.string
+        for m in cat
+        if m.id and m.string and not m.fuzzy and placeholders(m.id) == placeholders(m.string)
+    }
+
+
+_missing: Counter = Counter()
+
+
+def translate(text: str, lang: str, locale_dir: str | None = None) -> str:
+    """``text`` (a glued sentence, MyST) in ``lang``: its skeleton translated and filled with its own values; as it is
+    when ``lang`` is English, when it has nothing to translate, or when the catalogue lacks its skeleton (counted in
+    :func:`missing`)."""
+    if not lang or lang.startswith("en"):
+        return text
+    template, values = skeleton(text)
+    if not translatable(template):
+        return text
+    found = catalogue(lang, locale_dir).get(template)
+    if found is None:
+        _missing[template] += 1
+        return text
+    return fill(found, values)
+
+
+def missing() -> Counter:
+    """The skeletons :func:`translate` did not find since the process started (skeleton → count)."""
+    return Counter(_missing)
+
+
+def skeletons(glue_files: Iterable[Path]) -> dict[str, list[str]]:
+    """Every translatable skeleton of the ``text/markdown`` values in MyST-NB's glue files (``<page>.glue.json``),
+    in order of first appearance, with the ``page:key`` names that produce it (the translator's context); values
+    glued in each language already (``KEY`` beside ``KEY__zh_CN``) are left out."""
+    found: dict[str, list[str]] = {}
+    for path in glue_files:
+        path = Path(path)
+        glued = json.loads(path.read_text(encoding="utf-8"))
+        for key, value in glued.items():
+            # a value glued for one language (KEY__zh_CN), and a sentence that has one (its Md was rendered from the
+            # message templates in every language: dpcompendium.book.prose.glue), need no skeleton
+            if "__" in key or any(k.startswith(f"{key}__") for k in glued):
+                continue
+            text = value.get("data", {}).get("text/markdown")
+            if not isinstance(text, str):
+                continue
+            template, _ = skeleton(text)
+            if translatable(template):
+                found.setdefault(template, []).append(
+                    f"{path.name.removesuffix('.glue.json')}:{key}"
+                )
+    return found
+
+
+def extract(glue_root: Path, po_path: Path, lang: str = "zh_CN") -> tuple[int, int, int]:
+    """Bring the catalogue ``po_path`` in step with the sentences glued under ``glue_root`` (a build's
+    ``jupyter_execute`` folder): new skeletons are added untranslated, changed ones become fuzzy (Babel's
+    ``Catalog.update``), gone ones obsolete. Returns (entries, untranslated, fuzzy)."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import read_po, write_po
+
+    found = skeletons(sorted(Path(glue_root).rglob("*.glue.json")))
+    template = Catalog(project="dpcompendium", charset="utf-8")
+    for sk, keys in found.items():
+        template.add(sk, auto_comments=[", ".join(keys)])
+    if po_path.is_file():
+        with po_path.open("rb") as f:
+            cat = read_po(f, locale=lang)
+        cat.update(template, update_header_comment=False)
+    else:
+        cat = Catalog(locale=lang, project="dpcompendium", charset="utf-8", fuzzy=False)
+        for m in template:
+            if m.id:
+                cat.add(m.id, "", auto_comments=m.auto_comments)
+    for m in cat:  # the placeholders are ours, not Python's brace format
+        m.flags.discard("python-brace-format")
+        m.flags.discard("python-format")
+    po_path.parent.mkdir(parents=True, exist_ok=True)
+    with po_path.open("wb") as f:
+        write_po(f, cat, width=0, no_location=True, include_previous=True)
+    catalogue.cache_clear()
+    entries = [m for m in cat if m.id]
+    return len(entries), sum(not m.string for m in entries), sum(m.fuzzy for m in entries)

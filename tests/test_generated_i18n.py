@@ -1,0 +1,113 @@
+"""Generated sentences translated by skeleton (dpcompendium.book.generated_i18n): values kept, words translated."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dpcompendium.book import generated_i18n as g
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOGUE = ROOT / "locales" / "zh_CN" / "LC_MESSAGES" / g.CATALOGUE_NAME
+HAN = re.compile(r"[\u4e00-\u9fff]")
+
+words = st.sampled_from(["the", "claim", "fails", "MSE", "is", "times", "AHP's", "in", "of", "runs", "—", "(", ")",
+                         ":", "*not*", "2-D", "ε", "\\|z\\|"])  # fmt: skip
+values = st.one_of(
+    st.floats(-1e6, 1e6, allow_nan=False).map(lambda x: f"{x:.3g}"),
+    st.integers(0, 10**7).map(lambda n: f"{n:,}"),
+    st.sampled_from(
+        ["$\\varepsilon = 1$", "$$x^2$$", "`code`", "{cite:p}`hay2016principled`", "97 %", "{", "}"]
+    ),
+)
+
+
+@given(st.lists(st.one_of(words, values), min_size=1, max_size=25))
+def test_a_skeleton_filled_with_its_values_is_the_sentence(parts):
+    text = " ".join(parts)
+    template, vals = g.skeleton(text)
+    assert g.fill(template, vals) == text
+    # a skeleton's only braces are its placeholders, numbered in order
+    assert re.sub(r"\{\d+\}", "", template).count("{") == 0
+    assert [int(i) for i in re.findall(r"\{(\d+)\}", template)] == list(range(len(vals)))
+
+
+def _po(tmp_path: Path, entries: dict[str, str], fuzzy: set[str] = frozenset()) -> str:
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    cat = Catalog(locale="zh_CN")
+    for k, v in entries.items():
+        cat.add(k, v, flags=["fuzzy"] if k in fuzzy else [])
+    path = tmp_path / "zh_CN" / "LC_MESSAGES" / g.CATALOGUE_NAME
+    path.parent.mkdir(parents=True)
+    with path.open("wb") as f:
+        write_po(f, cat)
+    g.catalogue.cache_clear()
+    return str(tmp_path)
+
+
+def test_translation_reorders_the_values_of_this_run(tmp_path):
+    loc = _po(
+        tmp_path,
+        {
+            "MSE is {0} times AHP's in {1} of {2} runs": "在 {2} 次运行中有 {1} 次，MSE 是 AHP 的 {0} 倍"
+        },
+    )
+    out = g.translate("MSE is $2.1$ times AHP's in 18 of 20 runs", "zh_CN", loc)
+    assert out == "在 20 次运行中有 18 次，MSE 是 AHP 的 $2.1$ 倍"
+    # other numbers, same sentence: the same translation with these numbers
+    assert (
+        g.translate("MSE is $0.5$ times AHP's in 3 of 7 runs", "zh_CN", loc)
+        == "在 7 次运行中有 3 次，MSE 是 AHP 的 $0.5$ 倍"
+    )
+
+
+def test_unknown_fuzzy_or_broken_entries_leave_the_english_and_are_counted(tmp_path):
+    loc = _po(
+        tmp_path,
+        {"a fuzzy {0} entry": "模糊 {0}", "a broken {0} entry": "缺少占位符", "bare": "裸"},
+        fuzzy={"a fuzzy {0} entry"},
+    )
+    before = g.missing()
+    for text in ["a fuzzy 3 entry", "a broken 3 entry", "never seen 4 times"]:
+        assert g.translate(text, "zh_CN", loc) == text
+    assert sum((g.missing() - before).values()) == 3
+    assert g.translate("bare", "zh_CN", loc) == "裸"
+    assert g.translate("bare", "en", loc) == "bare"
+    assert g.translate("$1.5$, 20", "zh_CN", loc) == "$1.5$, 20"  # nothing to translate
+
+
+def test_the_catalogue_is_complete_and_keeps_every_placeholder():
+    """Every entry translated (not fuzzy, not obsolete), into Chinese, with the placeholders of its msgid."""
+    with CATALOGUE.open("rb") as f:
+        cat = read_po(f, locale="zh_CN")
+    entries = [m for m in cat if m.id]
+    assert entries
+    bad = [m.id for m in entries if not m.string or m.fuzzy]
+    assert not bad, f"{len(bad)} untranslated or fuzzy entries, e.g. {bad[:3]}"
+    assert not cat.obsolete, f"obsolete entries: {list(cat.obsolete)[:3]}"
+    broken = [m.id for m in entries if g.placeholders(m.id) != g.placeholders(m.string)]
+    assert not broken, f"placeholders differ: {broken[:3]}"
+    english = [m.id for m in entries if not HAN.search(m.string)]
+    assert not english, f"no Chinese in the translation of {english[:3]}"
+
+
+@pytest.mark.book
+def test_every_sentence_of_the_built_book_has_its_translation():
+    """The default run of every chapter glues no sentence whose skeleton the catalogue lacks (so the Chinese pages
+    show no English generated sentence)."""
+    glue_root = ROOT / "_build" / "jupyter_execute"
+    files = sorted(glue_root.rglob("*.glue.json"))
+    if not files:
+        pytest.fail("no glue data under _build/jupyter_execute: build the book first (make book)")
+    known = g.catalogue("zh_CN")
+    lacking = {sk: keys for sk, keys in g.skeletons(files).items() if sk not in known}
+    assert not lacking, (
+        f"{len(lacking)} generated sentences without a translation, e.g. {list(lacking.items())[:2]}"
+    )
