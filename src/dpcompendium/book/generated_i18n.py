@@ -10,9 +10,9 @@ at build time, by its *skeleton*:
   sentence "the claim fails: MSE is $2.1$ times AHP's in 18 of 20 runs" has the skeleton
   "the claim fails: MSE is {0} times AHP's in {1} of {2} runs" and the values ``["$2.1$", "18", "20"]``.
 - The catalogue ``locales/<lang>/LC_MESSAGES/generated.po`` translates skeletons (``msgid`` the English skeleton,
-  ``msgstr`` the translation with the same placeholders, in any order); :func:`extract` keeps it in step with the
-  sentences of a build (``_build/jupyter_execute/**/*.glue.json``: changed skeletons become fuzzy, gone ones obsolete,
-  as for the pages' catalogues).
+  ``msgstr`` the translation with the same placeholders, in any order); :func:`extract` adds the skeletons of a
+  build's sentences that it lacks (``_build/jupyter_execute/**/*.glue.json``; ``dpcompendium i18n update`` runs it).
+  Sentences glued in every language already (from the message templates: ``KEY`` beside ``KEY__zh_CN``) need none.
 - :func:`translate` fills the translated skeleton with the values of *this* run. A skeleton the catalogue does not
   hold (a rerun whose parameters take a sentence down a branch the default run never takes) stays in English and is
   counted (:func:`missing`); the default run of every chapter has none (``tests/test_generated_i18n.py``).
@@ -158,25 +158,23 @@ def skeletons(glue_files: Iterable[Path]) -> dict[str, list[str]]:
 
 
 def extract(glue_root: Path, po_path: Path, lang: str = "zh_CN") -> tuple[int, int, int]:
-    """Bring the catalogue ``po_path`` in step with the sentences glued under ``glue_root`` (a build's
-    ``jupyter_execute`` folder): new skeletons are added untranslated, changed ones become fuzzy (Babel's
-    ``Catalog.update``), gone ones obsolete. Returns (entries, untranslated, fuzzy)."""
+    """Add to the catalogue ``po_path`` every skeleton of the sentences glued under ``glue_root`` (a build's
+    ``jupyter_execute`` folder) that it lacks, untranslated, with the ``page:key`` names that produce it. Entries are
+    never dropped or made obsolete: a skeleton the default run no longer produces may still be produced by a rerun at
+    other parameters (its translation keeps that page in the reader's language). Returns (entries, untranslated,
+    fuzzy) of the catalogue."""
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import read_po, write_po
 
     found = skeletons(sorted(Path(glue_root).rglob("*.glue.json")))
-    template = Catalog(project="dpcompendium", charset="utf-8")
-    for sk, keys in found.items():
-        template.add(sk, auto_comments=[", ".join(keys)])
     if po_path.is_file():
         with po_path.open("rb") as f:
             cat = read_po(f, locale=lang)
-        cat.update(template, update_header_comment=False)
     else:
         cat = Catalog(locale=lang, project="dpcompendium", charset="utf-8", fuzzy=False)
-        for m in template:
-            if m.id:
-                cat.add(m.id, "", auto_comments=m.auto_comments)
+    for sk, keys in found.items():
+        if sk not in cat:
+            cat.add(sk, "", auto_comments=[", ".join(keys)])
     for m in cat:  # the placeholders are ours, not Python's brace format
         m.flags.discard("python-brace-format")
         m.flags.discard("python-format")

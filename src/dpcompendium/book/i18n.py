@@ -289,7 +289,15 @@ def update(root: Path, lang: str, pot_dir: Path | None = None) -> list[tuple[Pat
             if new or fuzzy or obsolete or not po.is_file():
                 po.parent.mkdir(parents=True, exist_ok=True)
                 buf = io.BytesIO()
-                write_po(buf, catalog, width=120, omit_header=False, include_previous=True)
+                # no source locations (they name the machine's paths), one line per message (as the translators keep them)
+                write_po(
+                    buf,
+                    catalog,
+                    width=0,
+                    no_location=True,
+                    omit_header=False,
+                    include_previous=True,
+                )
                 po.write_bytes(buf.getvalue())
                 changed.append((po, f"{new} new, {fuzzy} fuzzy, {obsolete} obsolete"))
     return changed
