@@ -27,6 +27,7 @@ from numpy.typing import ArrayLike
 from sklearn.linear_model import LinearRegression
 from sklearn.model_selection import KFold
 
+from ...core._jit import compiled
 from ...core.experiments import sweep
 from ...core.validation import check_array, check_epsilon, check_int, check_rng
 from .hiera import calibrate_base_epsilon, compensation_weights
@@ -193,6 +194,107 @@ def _hiera_runs(counts: np.ndarray, runs: _Runs, rng: np.random.Generator):
     return (a - b).sum(axis=-1), n.sum(axis=-1)
 
 
+def _gradients_py(xp, yp, idx, beta, j, lam, faithful):
+    """The sampled coordinate's clipped gradient of one group, the numpy reference of :func:`_gradients`.
+
+    ``xp`` (n, d̃) the users' ``[1, x]`` in visiting order, ``yp`` (n,) their targets, ``idx`` (F, G) the group's
+    positions per fold, ``beta`` (E, F, d̃), ``j`` (E, F, G) the sampled coordinates. Returns ``gj`` =
+    clip(2 x̃_j (β·x̃ − y) + reg_j, −1, 1) and ``xj`` = x̃_j, both (E, F, G); reg = λβ, or λ|β| with none on the
+    intercept (``faithful``)."""
+    n_e, n_f, g = j.shape
+    dt = xp.shape[1]
+    xt = xp.take(idx, axis=0)  # (F, G, d̃)
+    resid = np.einsum("fgd,efd->efg", xt, beta) - yp.take(idx)
+    reg = lam * np.abs(beta) if faithful else lam * beta
+    if faithful:
+        reg[..., 0] = 0.0
+    xj = xt.take(j + (dt * np.arange(n_f * g)).reshape(n_f, g))
+    gj = xj * 2.0
+    gj *= resid
+    gj += reg.take(j + (dt * np.arange(n_e * n_f)).reshape(n_e, n_f, 1))
+    np.clip(gj, -1.0, 1.0, out=gj)
+    return gj, xj
+
+
+def _gradients_loop(xp, yp, idx, beta, j, lam, faithful, gj, xj):  # pragma: no cover - run compiled
+    """:func:`_gradients_py` in loops (compiled by :data:`_gradients_kernel`), into ``gj`` and ``xj``: the same
+    operations, but β·x̃ summed in coordinate order (numpy's einsum sums in SIMD lanes: a few ulp apart)."""
+    n_e, n_f, g = j.shape
+    dt = xp.shape[1]
+    for f in range(n_f):
+        for i in range(g):
+            u = idx[f, i]
+            for e in range(n_e):
+                dot = 0.0
+                for d in range(dt):
+                    dot += xp[u, d] * beta[e, f, d]
+                resid = dot - yp[u]
+                c = j[e, f, i]
+                b = beta[e, f, c]
+                reg = (0.0 if c == 0 else lam * abs(b)) if faithful else lam * b
+                x = xp[u, c]
+                v = x * 2.0 * resid + reg
+                gj[e, f, i] = min(max(v, -1.0), 1.0)
+                xj[e, f, i] = x
+
+
+_gradients_kernel = compiled(_gradients_loop)
+
+
+def _gradients(xp, yp, idx, beta, j, lam, faithful):
+    """:func:`_gradients_py` compiled (numba): one pass over the group instead of a dozen array passes."""
+    gj = np.empty(j.shape)
+    xj = np.empty(j.shape)
+    _gradients_kernel()(xp, yp, idx, beta, j, float(lam), bool(faithful), gj, xj)
+    return gj, xj
+
+
+def _full_step_py(xp, yp, idx, beta, lam, faithful):
+    """The non-private step: every coordinate's clipped gradient averaged over the group, (E, F, d̃); the numpy
+    reference of :func:`_full_step`."""
+    xt = xp.take(idx, axis=0)  # (F, G, d̃)
+    resid = np.einsum("fgd,efd->efg", xt, beta) - yp.take(idx)
+    reg = lam * np.abs(beta) if faithful else lam * beta
+    if faithful:
+        reg[..., 0] = 0.0
+    grad = 2.0 * xt[None] * resid[..., None] + reg[:, :, None, :]
+    return np.clip(grad, -1.0, 1.0).mean(axis=2)
+
+
+def _full_step_loop(xp, yp, idx, beta, lam, faithful, out):  # pragma: no cover - run compiled
+    """:func:`_full_step_py` in loops (compiled by :data:`_full_step_kernel`), into ``out`` (E, F, d̃)."""
+    n_e, n_f, dt = beta.shape
+    g = idx.shape[1]
+    out[:] = 0.0
+    for f in range(n_f):
+        for i in range(g):
+            u = idx[f, i]
+            for e in range(n_e):
+                dot = 0.0
+                for d in range(dt):
+                    dot += xp[u, d] * beta[e, f, d]
+                resid = dot - yp[u]
+                for d in range(dt):
+                    b = beta[e, f, d]
+                    reg = (0.0 if d == 0 else lam * abs(b)) if faithful else lam * b
+                    v = 2.0 * xp[u, d] * resid + reg
+                    out[e, f, d] += min(max(v, -1.0), 1.0)
+    for e in range(n_e):
+        for f in range(n_f):
+            for d in range(dt):
+                out[e, f, d] /= g
+
+
+_full_step_kernel = compiled(_full_step_loop)
+
+
+def _full_step(xp, yp, idx, beta, lam, faithful):
+    """:func:`_full_step_py` compiled (numba)."""
+    out = np.empty(beta.shape)
+    _full_step_kernel()(xp, yp, idx, beta, float(lam), bool(faithful), out)
+    return out
+
+
 def _sgd(xa, ya, train, method, eps, faithful, settings, g, rng, base=None) -> np.ndarray:
     """Vectorized SGD: runs = (ε, fold) for budgets ``eps`` (E,) and training sets ``train`` (F, m); group size g.
 
@@ -223,37 +325,15 @@ def _sgd(xa, ya, train, method, eps, faithful, settings, g, rng, base=None) -> n
     runs = _Runs(e_runs, sched, settings.edges, settings.mu, dt)
     beta = rng.random((n_e, n_f, dt))
     flat = (n_e * n_f, g)
-    x_off = dt * np.arange(n_f * g).reshape(n_f, g)  # row offset of user (f, i) in the flat xt
     cell_off = runs.cell_off.reshape(n_e, n_f, 1)
-    xt = np.empty((n_f, g, dt))
-    resid_f = np.empty((n_f, n_e, g))  # fold-major; resid below is its (E, F, G) view
-    resid = resid_f.transpose(1, 0, 2)
     for t in range(1, m // g + 1):
         idx = order[:, (t - 1) * g : t * g]
-        np.take(xp, idx, axis=0, out=xt, mode="clip")  # valid indices; "raise" would buffer `out`
-        # β·x̃ per user: one 2-D einsum per fold (twice as fast as one 3-D einsum; the same kernel, so the same sums)
-        beta_f = np.ascontiguousarray(beta.transpose(1, 0, 2))
-        for f in range(n_f):
-            np.einsum("gd,ed->eg", xt[f], beta_f[f], out=resid_f[f])
-        resid -= yp.take(idx)
-        if faithful:
-            reg = lam * np.abs(beta)
-            reg[..., 0] = 0.0
-        else:
-            reg = lam * beta
         if method == "none":
-            grad = 2.0 * xt[None] * resid[..., None] + reg[:, :, None, :]
-            step = np.clip(grad, -1.0, 1.0).mean(axis=2)
+            step = _full_step(xp, yp, idx, beta, lam, faithful)
         else:  # each user computes only the coordinate it reports
             j = rng.integers(0, dt, size=(n_e, n_f, g))
-            xj = xt.take(j + x_off)
-            cell = (
-                j + cell_off
-            )  # run · d̃ + j, also the index of β_j (and of λβ_j) in the flat (E, F, d̃)
-            gj = xj * 2.0
-            gj *= resid
-            gj += reg.take(cell)
-            np.clip(gj, -1.0, 1.0, out=gj)
+            gj, xj = _gradients(xp, yp, idx, beta, j, lam, faithful)
+            cell = j + cell_off  # run · d̃ + j, the run's cell of the flat (E·F, d̃) tables
             step = _estimate_runs(
                 method, gj.reshape(flat), xj.reshape(flat), cell.reshape(flat), runs, faithful, rng
             ).reshape(n_e, n_f, dt)
