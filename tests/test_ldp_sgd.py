@@ -280,3 +280,36 @@ def test_compiled_gradients_are_the_numpy_reference(faithful):
     # a mean of g clipped gradients, each within 4γ_d̃ S + 4u of the reference's, the sums g·u apart per term
     s_max = s.max(axis=-1)[..., None]
     assert np.all(np.abs(step - step_ref) <= 4 * gamma * s_max + 4 * u * (1 + g * u) + 2 * g * u)
+
+
+@pytest.mark.numerics
+@pytest.mark.parametrize("faithful", [False, True])
+@pytest.mark.parametrize("method", ["harmony", "graded-laplace", "hiera"])
+def test_compiled_tallies_are_the_numpy_code_bit_for_bit(method, faithful, monkeypatch):
+    """The compiled user-side tallies of :func:`_estimate_runs` (HierA's counts, Harmony's and graded Laplace's
+    sums) draw the same numbers in the same order and perform the numpy code's operations in its order: the same
+    estimates to the last bit, and the generators end in the same state (μ = 1, 2, 3; values on the level edges)."""
+    from dpcompendium.chapters.hiera import sgd
+
+    data = np.random.default_rng(7)
+    r, g, dt = 12, 2_000, 6
+    eps = np.repeat([0.25, 1.0, 2.5, 0.5], 3)
+    sched = eps[:, None] * np.asarray(SGD_TEXT_MULTIPLIERS)
+    j = data.integers(0, dt, size=(r, g))
+    xj = np.where(j == 0, 1.0, data.uniform(-1.0, 1.0, (r, g)))
+    xj[1, :4] = DEFAULT_EDGES
+    gj = np.clip(data.normal(0.0, 0.6, (r, g)), -1.0, 1.0)
+    gj[0, :4] = DEFAULT_EDGES
+    for mu in (1, 2, 3):
+        runs = _Runs(eps, sched, np.asarray(DEFAULT_EDGES), mu, dt)
+        cell = j + runs.cell_off
+        out = {}
+        for flag in (True, False):
+            monkeypatch.setattr(sgd, "compiled_kernels", flag)
+            gen = np.random.default_rng(mu)
+            out[flag] = (
+                sgd._estimate_runs(method, gj, xj, cell, runs, faithful, gen),
+                gen.bit_generator.state,
+            )
+        assert out[True][1] == out[False][1]
+        assert np.array_equal(out[True][0], out[False][0])

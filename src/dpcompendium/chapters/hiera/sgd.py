@@ -136,6 +136,8 @@ def _estimate_runs(
     """:func:`_estimate` with the per-run constants precomputed; ``cell`` (R, G) = run · d̃ + sampled coordinate."""
     r, g = gj.shape
     dt, k = runs.dt, runs.k
+    if compiled_kernels and method in ("hiera", "harmony", "graded-laplace"):
+        return _estimate_compiled(method, gj, xj, cell, runs, faithful, rng)
     n_j = np.bincount(cell.ravel(), minlength=r * dt).reshape(r, dt)
     if (
         method == "hiera"
@@ -174,6 +176,105 @@ def _estimate_runs(
     else:
         raise ValueError(f"method must be one of {', '.join(SGD_METHODS)}, got {method!r}")
     sums = np.bincount(cell.ravel(), weights=rep.ravel(), minlength=r * dt).reshape(r, dt)
+    return sums / g if faithful else sums / np.maximum(n_j, 1)
+
+
+def _tally_loop(
+    kind, gj, xj, cell, u1, other, u2, table, table2, edges, k, sums, n_j, counts
+):  # pragma: no cover - run compiled
+    """The user-side arithmetic of :func:`_estimate_runs` in one pass (compiled by :data:`_tally_kernel`), with the
+    uniforms (``u1``, ``u2``), Laplace draws (``u1``) and GRR draws (``other``) drawn by numpy beforehand in the
+    reference's order: the same IEEE operations in the same order, and the sums accumulated in ``bincount``'s
+    (row-major) order, so bit-identical. ``kind`` 0: Harmony (``table`` tanh(ε/2), ``table2`` Duchi's C per run);
+    1: graded Laplace (``table`` 2/ε_s per run and level); 2: HierA's counts (``table`` GRR keep probability,
+    ``table2`` tanh(ε_s/2), per run and level)."""
+    r, g = gj.shape
+    n_edges = edges.shape[0]
+    for row in range(r):
+        for i in range(g):
+            c = cell[row, i]
+            n_j[c] += 1
+            if kind == 0:
+                p = gj[row, i] * table[row, 0]
+                p += 1.0
+                p *= 0.5
+                sums[c] += table2[row, 0] if u1[row, i] < p else -table2[row, 0]
+            elif kind == 1:
+                v = gj[row, i]
+                lvl = n_edges
+                for e in range(n_edges):
+                    if v < edges[e]:
+                        lvl -= 1
+                rep = u1[row, i] * table[row, lvl]
+                rep += v
+                sums[c] += rep
+            else:
+                v = xj[row, i]
+                lvl = n_edges
+                for e in range(n_edges):
+                    if v < edges[e]:
+                        lvl -= 1
+                o = other[row, i]
+                if o >= lvl:
+                    o += 1
+                s = lvl if u1[row, i] < table[row, lvl] else o
+                p = gj[row, i] * table2[row, s]
+                p += 1.0
+                p *= 0.5
+                counts[((c * k + s) * 2) + (1 if u2[row, i] >= p else 0)] += 1
+
+
+_tally_kernel = compiled(_tally_loop)
+
+#: Whether :func:`_estimate_runs` uses the compiled tallies (the numpy code is their reference in the tests).
+compiled_kernels = True
+
+
+def _estimate_compiled(method, gj, xj, cell, runs, faithful, rng):
+    """:func:`_estimate_runs` for HierA, Harmony and graded Laplace with the user-side arithmetic compiled: the same
+    draws in the same order, the same numbers (tested bit for bit)."""
+    r, g = gj.shape
+    dt, k = runs.dt, runs.k
+    n_j = np.zeros(r * dt, dtype=np.int64)
+    sums = np.zeros(r * dt)
+    empty_f = np.zeros((1, 1))
+    empty_i = np.zeros((1, 1), dtype=np.int64)
+    edges = runs.edges
+    tally = _tally_kernel()
+    if method == "harmony":
+        u = rng.random((r, g))
+        tally(
+            0,
+            gj,
+            gj,
+            cell,
+            u,
+            empty_i,
+            empty_f,
+            runs.tanh_eps,
+            runs.duchi_c,
+            edges,
+            k,
+            sums,
+            n_j,
+            empty_i,
+        )
+    elif method == "graded-laplace":
+        lap = rng.laplace(0.0, 1.0, size=(r, g))
+        scale = runs.lap_scale.reshape(r, k)
+        tally(1, gj, gj, cell, lap, empty_i, empty_f, scale, empty_f, edges, k, sums, n_j, empty_i)
+    else:
+        u1 = rng.random((r, g))
+        other = rng.integers(0, k - 1, size=(r, g))
+        u2 = rng.random((r, g))
+        counts = np.zeros(r * dt * k * 2, dtype=np.int64)
+        p_keep, tanh_s = runs.p_keep.reshape(r, k), runs.tanh_sched.reshape(r, k)
+        tally(2, gj, xj, cell, u1, other, u2, p_keep, tanh_s, edges, k, sums, n_j, counts)
+        tot, n = _hiera_runs(counts.reshape(r, dt, k, 2), runs, rng)
+        est = np.divide(tot, n, out=np.zeros_like(tot), where=n > 0)
+        return est * n_j.reshape(r, dt) / g if faithful else est
+    sums = sums.reshape(r, dt)
+    n_j = n_j.reshape(r, dt)
     return sums / g if faithful else sums / np.maximum(n_j, 1)
 
 
