@@ -241,3 +241,75 @@ def test_sgd_settings_are_validated_once_on_construction(kw, name):
     with pytest.raises(ValueError, match=name):
         SGDSettings(**kw)
     assert SGDSettings().edges.tolist() == list(DEFAULT_EDGES)
+
+
+@pytest.mark.numerics
+@pytest.mark.parametrize("faithful", [False, True])
+def test_compiled_gradients_are_the_numpy_reference(faithful):
+    """The compiled group gradients (:func:`_gradients`, :func:`_full_step`) against their numpy references: the
+    gathered coordinate x̃_j exactly; the clipped gradients to the rounding of β·x̃, which the two sum in another
+    order (coordinate order; numpy's einsum in SIMD lanes). Each order's error is ≤ γ_d̃ Σ_d |x̃_d β_d| (γ_n =
+    n·u/(1 − n·u), u = 2⁻⁵³), so the residuals differ by ≤ 2γ_d̃ S and the gradient 2x̃_j·r by ≤ 4|x̃_j|γ_d̃ S, plus
+    an ulp of each rounding after it; clipping to [−1, 1] only contracts. A wrong index or sign moves a gradient
+    by ~0.1 or more."""
+    from dpcompendium.chapters.hiera.sgd import _full_step, _full_step_py, _gradients, _gradients_py
+
+    data = np.random.default_rng(11)
+    n, dt, n_e, n_f, g = 500, 7, 3, 4, 50
+    xp = np.ones((n, dt))
+    xp[:, 1:] = data.uniform(-1.0, 1.0, (n, dt - 1))
+    yp = data.uniform(-1.0, 1.0, n)
+    order = np.stack([data.permutation(n) for _ in range(n_f)])
+    idx = order[:, 100 : 100 + g]  # a strided view, as the SGD passes it
+    beta = data.normal(0.0, 2.0, (n_e, n_f, dt))
+    j = data.integers(0, dt, size=(n_e, n_f, g))
+    lam = 0.3  # large, so that a wrong regulariser shows
+    gj, xj = _gradients(xp, yp, idx, beta, j, lam, faithful)
+    gj_ref, xj_ref = _gradients_py(xp, yp, idx, beta, j, lam, faithful)
+    assert np.array_equal(xj, xj_ref)
+    u = np.finfo(float).eps / 2
+    gamma = dt * u / (1 - dt * u)
+    s = np.einsum("fgd,efd->efg", np.abs(xp.take(idx, axis=0)), np.abs(beta))  # Σ_d |x̃_d β_d|
+    tol = 4 * np.abs(xj) * gamma * s + 4 * u * (1 + np.abs(gj_ref))
+    assert np.all(np.abs(gj - gj_ref) <= tol)
+    assert np.any(np.abs(gj_ref) == 1.0) and np.any(np.abs(gj_ref) < 1.0)  # both sides of the clip
+    step, step_ref = (
+        _full_step(xp, yp, idx, beta, lam, faithful),
+        _full_step_py(xp, yp, idx, beta, lam, faithful),
+    )
+    # a mean of g clipped gradients, each within 4γ_d̃ S + 4u of the reference's, the sums g·u apart per term
+    s_max = s.max(axis=-1)[..., None]
+    assert np.all(np.abs(step - step_ref) <= 4 * gamma * s_max + 4 * u * (1 + g * u) + 2 * g * u)
+
+
+@pytest.mark.numerics
+@pytest.mark.parametrize("faithful", [False, True])
+@pytest.mark.parametrize("method", ["harmony", "graded-laplace", "hiera"])
+def test_compiled_tallies_are_the_numpy_code_bit_for_bit(method, faithful, monkeypatch):
+    """The compiled user-side tallies of :func:`_estimate_runs` (HierA's counts, Harmony's and graded Laplace's
+    sums) draw the same numbers in the same order and perform the numpy code's operations in its order: the same
+    estimates to the last bit, and the generators end in the same state (μ = 1, 2, 3; values on the level edges)."""
+    from dpcompendium.chapters.hiera import sgd
+
+    data = np.random.default_rng(7)
+    r, g, dt = 12, 2_000, 6
+    eps = np.repeat([0.25, 1.0, 2.5, 0.5], 3)
+    sched = eps[:, None] * np.asarray(SGD_TEXT_MULTIPLIERS)
+    j = data.integers(0, dt, size=(r, g))
+    xj = np.where(j == 0, 1.0, data.uniform(-1.0, 1.0, (r, g)))
+    xj[1, :4] = DEFAULT_EDGES
+    gj = np.clip(data.normal(0.0, 0.6, (r, g)), -1.0, 1.0)
+    gj[0, :4] = DEFAULT_EDGES
+    for mu in (1, 2, 3):
+        runs = _Runs(eps, sched, np.asarray(DEFAULT_EDGES), mu, dt)
+        cell = j + runs.cell_off
+        out = {}
+        for flag in (True, False):
+            monkeypatch.setattr(sgd, "compiled_kernels", flag)
+            gen = np.random.default_rng(mu)
+            out[flag] = (
+                sgd._estimate_runs(method, gj, xj, cell, runs, faithful, gen),
+                gen.bit_generator.state,
+            )
+        assert out[True][1] == out[False][1]
+        assert np.array_equal(out[True][0], out[False][0])

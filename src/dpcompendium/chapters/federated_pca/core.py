@@ -82,14 +82,11 @@ def symmetric_gaussian(
     sig = np.asarray(sigma, dtype=float)
     if np.any(~np.isfinite(sig)) or np.any(sig < 0):
         raise ValueError(f"sigma must be finite and >= 0, got {sigma!r}")
-    up, lo = _triangle_positions(d)
-    z = rng.standard_normal(size=(*size, up.size))  # only the d(d+1)/2 entries that are drawn
-    e = np.empty((*size, d * d))
-    e[..., up] = z
-    e[..., lo] = z
-    e = e.reshape(*size, d, d)
-    e *= np.broadcast_to(sig, size)[..., None, None]
-    return e
+    # only the d(d+1)/2 entries that are drawn; σ on them: the same products as on the matrix
+    z = rng.standard_normal(size=(*size, d * (d + 1) // 2))
+    z *= np.broadcast_to(sig, size)[..., None]
+    # one gather builds both triangles (a scatter into the upper and one into the lower triangle costs twice it)
+    return np.take(z, _mirror_gather(d), axis=-1).reshape(*size, d, d)
 
 
 @functools.cache
@@ -99,6 +96,17 @@ def _triangle_positions(d: int) -> tuple[np.ndarray, np.ndarray]:
     up, lo = i * d + j, j * d + i
     up.flags.writeable = lo.flags.writeable = False
     return up, lo
+
+
+@functools.cache
+def _mirror_gather(d: int) -> np.ndarray:
+    """For each flat position of a d × d matrix, the index of its upper-triangle entry (row-major, diagonal
+    included) in the drawn vector: entry (i, j) and (j, i) both read entry ``min(i,j), max(i,j)``."""
+    up, lo = _triangle_positions(d)
+    pos = np.empty(d * d, dtype=np.intp)
+    pos[up] = pos[lo] = np.arange(up.size)
+    pos.flags.writeable = False
+    return pos
 
 
 def scatter(x: np.ndarray) -> np.ndarray:

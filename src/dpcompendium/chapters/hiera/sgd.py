@@ -27,6 +27,7 @@ from numpy.typing import ArrayLike
 from sklearn.linear_model import LinearRegression
 from sklearn.model_selection import KFold
 
+from ...core._jit import compiled
 from ...core.experiments import sweep
 from ...core.validation import check_array, check_epsilon, check_int, check_rng
 from .hiera import calibrate_base_epsilon, compensation_weights
@@ -135,6 +136,8 @@ def _estimate_runs(
     """:func:`_estimate` with the per-run constants precomputed; ``cell`` (R, G) = run · d̃ + sampled coordinate."""
     r, g = gj.shape
     dt, k = runs.dt, runs.k
+    if compiled_kernels and method in ("hiera", "harmony", "graded-laplace"):
+        return _estimate_compiled(method, gj, xj, cell, runs, faithful, rng)
     n_j = np.bincount(cell.ravel(), minlength=r * dt).reshape(r, dt)
     if (
         method == "hiera"
@@ -176,6 +179,105 @@ def _estimate_runs(
     return sums / g if faithful else sums / np.maximum(n_j, 1)
 
 
+def _tally_loop(
+    kind, gj, xj, cell, u1, other, u2, table, table2, edges, k, sums, n_j, counts
+):  # pragma: no cover - run compiled
+    """The user-side arithmetic of :func:`_estimate_runs` in one pass (compiled by :data:`_tally_kernel`), with the
+    uniforms (``u1``, ``u2``), Laplace draws (``u1``) and GRR draws (``other``) drawn by numpy beforehand in the
+    reference's order: the same IEEE operations in the same order, and the sums accumulated in ``bincount``'s
+    (row-major) order, so bit-identical. ``kind`` 0: Harmony (``table`` tanh(ε/2), ``table2`` Duchi's C per run);
+    1: graded Laplace (``table`` 2/ε_s per run and level); 2: HierA's counts (``table`` GRR keep probability,
+    ``table2`` tanh(ε_s/2), per run and level)."""
+    r, g = gj.shape
+    n_edges = edges.shape[0]
+    for row in range(r):
+        for i in range(g):
+            c = cell[row, i]
+            n_j[c] += 1
+            if kind == 0:
+                p = gj[row, i] * table[row, 0]
+                p += 1.0
+                p *= 0.5
+                sums[c] += table2[row, 0] if u1[row, i] < p else -table2[row, 0]
+            elif kind == 1:
+                v = gj[row, i]
+                lvl = n_edges
+                for e in range(n_edges):
+                    if v < edges[e]:
+                        lvl -= 1
+                rep = u1[row, i] * table[row, lvl]
+                rep += v
+                sums[c] += rep
+            else:
+                v = xj[row, i]
+                lvl = n_edges
+                for e in range(n_edges):
+                    if v < edges[e]:
+                        lvl -= 1
+                o = other[row, i]
+                if o >= lvl:
+                    o += 1
+                s = lvl if u1[row, i] < table[row, lvl] else o
+                p = gj[row, i] * table2[row, s]
+                p += 1.0
+                p *= 0.5
+                counts[((c * k + s) * 2) + (1 if u2[row, i] >= p else 0)] += 1
+
+
+_tally_kernel = compiled(_tally_loop)
+
+#: Whether :func:`_estimate_runs` uses the compiled tallies (the numpy code is their reference in the tests).
+compiled_kernels = True
+
+
+def _estimate_compiled(method, gj, xj, cell, runs, faithful, rng):
+    """:func:`_estimate_runs` for HierA, Harmony and graded Laplace with the user-side arithmetic compiled: the same
+    draws in the same order, the same numbers (tested bit for bit)."""
+    r, g = gj.shape
+    dt, k = runs.dt, runs.k
+    n_j = np.zeros(r * dt, dtype=np.int64)
+    sums = np.zeros(r * dt)
+    empty_f = np.zeros((1, 1))
+    empty_i = np.zeros((1, 1), dtype=np.int64)
+    edges = runs.edges
+    tally = _tally_kernel()
+    if method == "harmony":
+        u = rng.random((r, g))
+        tally(
+            0,
+            gj,
+            gj,
+            cell,
+            u,
+            empty_i,
+            empty_f,
+            runs.tanh_eps,
+            runs.duchi_c,
+            edges,
+            k,
+            sums,
+            n_j,
+            empty_i,
+        )
+    elif method == "graded-laplace":
+        lap = rng.laplace(0.0, 1.0, size=(r, g))
+        scale = runs.lap_scale.reshape(r, k)
+        tally(1, gj, gj, cell, lap, empty_i, empty_f, scale, empty_f, edges, k, sums, n_j, empty_i)
+    else:
+        u1 = rng.random((r, g))
+        other = rng.integers(0, k - 1, size=(r, g))
+        u2 = rng.random((r, g))
+        counts = np.zeros(r * dt * k * 2, dtype=np.int64)
+        p_keep, tanh_s = runs.p_keep.reshape(r, k), runs.tanh_sched.reshape(r, k)
+        tally(2, gj, xj, cell, u1, other, u2, p_keep, tanh_s, edges, k, sums, n_j, counts)
+        tot, n = _hiera_runs(counts.reshape(r, dt, k, 2), runs, rng)
+        est = np.divide(tot, n, out=np.zeros_like(tot), where=n > 0)
+        return est * n_j.reshape(r, dt) / g if faithful else est
+    sums = sums.reshape(r, dt)
+    n_j = n_j.reshape(r, dt)
+    return sums / g if faithful else sums / np.maximum(n_j, 1)
+
+
 def _hiera_runs(counts: np.ndarray, runs: _Runs, rng: np.random.Generator):
     """HierA steps 3–6 on counts (R, d̃, k, 2) with one schedule per run (R, k); returns (Σ S, Σ N) (R, d̃)."""
     merged = counts * runs.w
@@ -191,6 +293,107 @@ def _hiera_runs(counts: np.ndarray, runs: _Runs, rng: np.random.Generator):
     a = np.clip((p * n - n2) / runs.two_pi_1, 0.0, n)
     b = np.clip((p * n - n1) / runs.two_pi_1, 0.0, n)
     return (a - b).sum(axis=-1), n.sum(axis=-1)
+
+
+def _gradients_py(xp, yp, idx, beta, j, lam, faithful):
+    """The sampled coordinate's clipped gradient of one group, the numpy reference of :func:`_gradients`.
+
+    ``xp`` (n, d̃) the users' ``[1, x]`` in visiting order, ``yp`` (n,) their targets, ``idx`` (F, G) the group's
+    positions per fold, ``beta`` (E, F, d̃), ``j`` (E, F, G) the sampled coordinates. Returns ``gj`` =
+    clip(2 x̃_j (β·x̃ − y) + reg_j, −1, 1) and ``xj`` = x̃_j, both (E, F, G); reg = λβ, or λ|β| with none on the
+    intercept (``faithful``)."""
+    n_e, n_f, g = j.shape
+    dt = xp.shape[1]
+    xt = xp.take(idx, axis=0)  # (F, G, d̃)
+    resid = np.einsum("fgd,efd->efg", xt, beta) - yp.take(idx)
+    reg = lam * np.abs(beta) if faithful else lam * beta
+    if faithful:
+        reg[..., 0] = 0.0
+    xj = xt.take(j + (dt * np.arange(n_f * g)).reshape(n_f, g))
+    gj = xj * 2.0
+    gj *= resid
+    gj += reg.take(j + (dt * np.arange(n_e * n_f)).reshape(n_e, n_f, 1))
+    np.clip(gj, -1.0, 1.0, out=gj)
+    return gj, xj
+
+
+def _gradients_loop(xp, yp, idx, beta, j, lam, faithful, gj, xj):  # pragma: no cover - run compiled
+    """:func:`_gradients_py` in loops (compiled by :data:`_gradients_kernel`), into ``gj`` and ``xj``: the same
+    operations, but β·x̃ summed in coordinate order (numpy's einsum sums in SIMD lanes: a few ulp apart)."""
+    n_e, n_f, g = j.shape
+    dt = xp.shape[1]
+    for f in range(n_f):
+        for i in range(g):
+            u = idx[f, i]
+            for e in range(n_e):
+                dot = 0.0
+                for d in range(dt):
+                    dot += xp[u, d] * beta[e, f, d]
+                resid = dot - yp[u]
+                c = j[e, f, i]
+                b = beta[e, f, c]
+                reg = (0.0 if c == 0 else lam * abs(b)) if faithful else lam * b
+                x = xp[u, c]
+                v = x * 2.0 * resid + reg
+                gj[e, f, i] = min(max(v, -1.0), 1.0)
+                xj[e, f, i] = x
+
+
+_gradients_kernel = compiled(_gradients_loop)
+
+
+def _gradients(xp, yp, idx, beta, j, lam, faithful):
+    """:func:`_gradients_py` compiled (numba): one pass over the group instead of a dozen array passes."""
+    gj = np.empty(j.shape)
+    xj = np.empty(j.shape)
+    _gradients_kernel()(xp, yp, idx, beta, j, float(lam), bool(faithful), gj, xj)
+    return gj, xj
+
+
+def _full_step_py(xp, yp, idx, beta, lam, faithful):
+    """The non-private step: every coordinate's clipped gradient averaged over the group, (E, F, d̃); the numpy
+    reference of :func:`_full_step`."""
+    xt = xp.take(idx, axis=0)  # (F, G, d̃)
+    resid = np.einsum("fgd,efd->efg", xt, beta) - yp.take(idx)
+    reg = lam * np.abs(beta) if faithful else lam * beta
+    if faithful:
+        reg[..., 0] = 0.0
+    grad = 2.0 * xt[None] * resid[..., None] + reg[:, :, None, :]
+    return np.clip(grad, -1.0, 1.0).mean(axis=2)
+
+
+def _full_step_loop(xp, yp, idx, beta, lam, faithful, out):  # pragma: no cover - run compiled
+    """:func:`_full_step_py` in loops (compiled by :data:`_full_step_kernel`), into ``out`` (E, F, d̃)."""
+    n_e, n_f, dt = beta.shape
+    g = idx.shape[1]
+    out[:] = 0.0
+    for f in range(n_f):
+        for i in range(g):
+            u = idx[f, i]
+            for e in range(n_e):
+                dot = 0.0
+                for d in range(dt):
+                    dot += xp[u, d] * beta[e, f, d]
+                resid = dot - yp[u]
+                for d in range(dt):
+                    b = beta[e, f, d]
+                    reg = (0.0 if d == 0 else lam * abs(b)) if faithful else lam * b
+                    v = 2.0 * xp[u, d] * resid + reg
+                    out[e, f, d] += min(max(v, -1.0), 1.0)
+    for e in range(n_e):
+        for f in range(n_f):
+            for d in range(dt):
+                out[e, f, d] /= g
+
+
+_full_step_kernel = compiled(_full_step_loop)
+
+
+def _full_step(xp, yp, idx, beta, lam, faithful):
+    """:func:`_full_step_py` compiled (numba)."""
+    out = np.empty(beta.shape)
+    _full_step_kernel()(xp, yp, idx, beta, float(lam), bool(faithful), out)
+    return out
 
 
 def _sgd(xa, ya, train, method, eps, faithful, settings, g, rng, base=None) -> np.ndarray:
@@ -223,37 +426,15 @@ def _sgd(xa, ya, train, method, eps, faithful, settings, g, rng, base=None) -> n
     runs = _Runs(e_runs, sched, settings.edges, settings.mu, dt)
     beta = rng.random((n_e, n_f, dt))
     flat = (n_e * n_f, g)
-    x_off = dt * np.arange(n_f * g).reshape(n_f, g)  # row offset of user (f, i) in the flat xt
     cell_off = runs.cell_off.reshape(n_e, n_f, 1)
-    xt = np.empty((n_f, g, dt))
-    resid_f = np.empty((n_f, n_e, g))  # fold-major; resid below is its (E, F, G) view
-    resid = resid_f.transpose(1, 0, 2)
     for t in range(1, m // g + 1):
         idx = order[:, (t - 1) * g : t * g]
-        np.take(xp, idx, axis=0, out=xt, mode="clip")  # valid indices; "raise" would buffer `out`
-        # β·x̃ per user: one 2-D einsum per fold (twice as fast as one 3-D einsum; the same kernel, so the same sums)
-        beta_f = np.ascontiguousarray(beta.transpose(1, 0, 2))
-        for f in range(n_f):
-            np.einsum("gd,ed->eg", xt[f], beta_f[f], out=resid_f[f])
-        resid -= yp.take(idx)
-        if faithful:
-            reg = lam * np.abs(beta)
-            reg[..., 0] = 0.0
-        else:
-            reg = lam * beta
         if method == "none":
-            grad = 2.0 * xt[None] * resid[..., None] + reg[:, :, None, :]
-            step = np.clip(grad, -1.0, 1.0).mean(axis=2)
+            step = _full_step(xp, yp, idx, beta, lam, faithful)
         else:  # each user computes only the coordinate it reports
             j = rng.integers(0, dt, size=(n_e, n_f, g))
-            xj = xt.take(j + x_off)
-            cell = (
-                j + cell_off
-            )  # run · d̃ + j, also the index of β_j (and of λβ_j) in the flat (E, F, d̃)
-            gj = xj * 2.0
-            gj *= resid
-            gj += reg.take(cell)
-            np.clip(gj, -1.0, 1.0, out=gj)
+            gj, xj = _gradients(xp, yp, idx, beta, j, lam, faithful)
+            cell = j + cell_off  # run · d̃ + j, the run's cell of the flat (E·F, d̃) tables
             step = _estimate_runs(
                 method, gj.reshape(flat), xj.reshape(flat), cell.reshape(flat), runs, faithful, rng
             ).reshape(n_e, n_f, dt)
