@@ -254,6 +254,25 @@ def _translated_pot(dest: Path) -> list[Path]:
     )
 
 
+def figure_captions(root: Path, docname: str) -> list[str]:
+    """The figure captions a notebook page declares in its cells' metadata (``mystnb.figure.caption``). MyST-NB
+    makes them caption nodes of the page (translatable, with the caption as their source) only where the figure
+    output exists, i.e. from an execution; the gettext extraction reads the notebooks without outputs, so
+    :func:`update` adds them to the page's messages from here."""
+    import json
+
+    path = Path(root) / f"{docname}.ipynb"
+    if not path.is_file():
+        return []
+    captions = []
+    for cell in json.loads(path.read_text(encoding="utf-8")).get("cells", []):
+        meta = cell.get("metadata", {})
+        figure = (meta.get("mystnb") or meta.get("myst") or {}).get("figure") or {}
+        if figure.get("caption"):
+            captions.append(str(figure["caption"]).strip())
+    return captions
+
+
 def update(root: Path, lang: str, pot_dir: Path | None = None) -> list[tuple[Path, str]]:
     """Merge the English messages into the catalogues of ``lang``: a new page gets a new catalogue, a changed
     message becomes fuzzy (its old translation kept as a suggestion), a removed one obsolete. Returns what changed:
@@ -269,6 +288,9 @@ def update(root: Path, lang: str, pot_dir: Path | None = None) -> list[tuple[Pat
             po = base / pot.relative_to(pots).with_suffix(".po")
             with pot.open("rb") as f:
                 template = read_po(f)
+            for caption in figure_captions(root, pot.relative_to(pots).with_suffix("").as_posix()):
+                if caption not in template:
+                    template.add(caption)
             if po.is_file():
                 with po.open("rb") as f:
                     catalog = read_po(f, locale=lang)
