@@ -6,7 +6,8 @@ typeset by the local MathJax (no raw TeX delimiters left, no MathJax error); eve
 (``naturalWidth > 0``); every figure a chapter declares is on its page with an image; no cell output holds a traceback.
 Coursework mode: on every chapter page the exercise solutions (sphinx-exercise, ``:class: dropdown``) are hidden when
 the page loads and shown by a click on their title; every Library reference page documents Python objects. Each page
-is loaded once (``test_page`` runs every check of the page in that visit: most of a visit is MathJax typesetting).
+is loaded once per width it is read at (1400 px; 390 px for the pages read on a phone): every test of the page at that
+width reads what that one visit measured (:func:`visit`; most of a visit is MathJax typesetting).
 
 The page of a rerun (``dpcompendium run``) and the settle helper's own test need Chromium but no built book: they are
 marked ``integration`` and run in the last stage of ``make test``. The rerun page is checked as the book renders it:
@@ -93,8 +94,17 @@ EXECUTED_PAGES = CHAPTER_PAGES + [
 API_PAGES = [p for p in PAGES if p.startswith("book/api/") and not p.endswith("/index")]
 #: Pages whose generated text, tables and code are checked for the book's voice (issue 33), at 1400 and 390 px.
 VOICE_PAGES = CHAPTER_PAGES + [p for p in PAGES if p.endswith("/coursework")]
-#: The width of a phone (an iPhone 12–15 in portrait): the voice checks hold there too.
+#: The width of a phone (an iPhone 12–15 in portrait): the voice checks hold there too, and only tables and figures
+#: that open full size may scroll sideways.
 PHONE_WIDTH = 390
+
+
+def by_page(pages: list[str]) -> list:
+    """``pages`` as parameters, each in the xdist group of its page (``--dist loadgroup`` in tools/run_tests.py): the
+    tests of one page run on one worker, which visits the page once per width."""
+    return [pytest.param(p, marks=pytest.mark.xdist_group(p)) for p in pages]
+
+
 #: Markup that reached the page as text: bold marks, backticks, dollars, a TeX command, a TeX sub/superscript.
 RAW_MARKUP = re.compile(r"\*\*|`|\$|\\[A-Za-z]+|\^\{|_\{")
 #: Maths written in ASCII instead of typeset.
@@ -365,36 +375,18 @@ async () => {
 """
 
 
-@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("page", by_page(PAGES))
 def test_page(browser_context, server, page):
-    failed: list[str] = []
-    tab = browser_context.new_page()
-    tab.on("requestfailed", lambda r: failed.append(f"{r.url} ({r.failure})"))
-    tab.on(
-        "response",
-        lambda r: failed.append(f"{r.url} (HTTP {r.status})") if r.status >= 400 else None,
-    )
-    pending = track_requests(tab)
-    n_external = len(browser_context.external_requests)
-    try:
-        response = tab.goto(f"{server}/{page}.html", wait_until="load")
-        assert response is not None and response.status == 200, (
-            f"{page}.html: HTTP {response and response.status}"
-        )
-        info = tab.evaluate(INSPECT)
-        # the checks of particular pages, in the same visit (a page is loaded once: most of a visit is MathJax)
-        solutions = tab.evaluate(SOLUTIONS) if page in EXECUTED_PAGES else None
-        n_objects = tab.evaluate(API_OBJECTS) if page in API_PAGES else None
-        unsettled = wait_for_requests(tab, pending)
-    finally:
-        tab.close()
+    rec = visit(browser_context, server, page, VIEWPORT_WIDTH)
+    assert rec["status"] == 200, f"{page}.html: HTTP {rec['status']}"
+    info, unsettled = rec["info"], rec["unsettled"]
     assert not unsettled, (
         f"{page}: requests still in flight {SETTLE_S:g} s after the page was inspected: {unsettled}"
     )
 
-    external = browser_context.external_requests[n_external:]
+    external = rec["external"]
     assert not external, f"{page}: requests left the machine: {external}"
-    local_failures = [f for f in failed if urlsplit(f.split(" ")[0]).hostname in LOCAL_HOSTS]
+    local_failures = [f for f in rec["failed"] if urlsplit(f.split(" ")[0]).hostname in LOCAL_HOSTS]
     assert not local_failures, f"{page}: resources failed to load: {local_failures}"
 
     if info["mathNodes"]:
@@ -430,33 +422,22 @@ def test_page(browser_context, server, page):
             f"{page}: declared figure {name!r} is not in the page (no image output?)"
         )
         assert figures[name] >= 1, f"{page}: figure {name!r} holds no image"
-    if solutions is not None:
-        check_solutions(page, solutions)
-    if n_objects is not None:
-        assert n_objects > 0, f"{page}: no documented Python object (autodoc produced nothing?)"
+    if rec["solutions"] is not None:
+        check_solutions(page, rec["solutions"])
+    if rec["n_objects"] is not None:
+        assert rec["n_objects"] > 0, (
+            f"{page}: no documented Python object (autodoc produced nothing?)"
+        )
 
 
-@pytest.fixture(scope="module")
-def phone_tab(browser_context):
-    """One tab at :data:`PHONE_WIDTH` px (the pages are read again as on a phone)."""
-    tab = browser_context.new_page()
-    tab.set_viewport_size({"width": PHONE_WIDTH, "height": 844})
-    yield tab
-    tab.close()
-
-
-@pytest.mark.parametrize("page", VOICE_PAGES)
-def test_page_on_a_phone(phone_tab, server, page):
+@pytest.mark.parametrize("page", by_page(VOICE_PAGES))
+def test_page_on_a_phone(browser_context, server, page):
     """The book's voice at 390 px: the same checks of text, code and tables as at 1400 px (what a narrow
     layout reveals: tables and code boxes re-flowed, hidden sidebars); a screenshot is kept in
-    ``_build/screenshots/`` for a human look."""
-    response = phone_tab.goto(f"{server}/{page}.html", wait_until="load")
-    assert response is not None and response.status == 200
-    info = phone_tab.evaluate(INSPECT)
-    shots = ROOT / "_build" / "screenshots"
-    shots.mkdir(parents=True, exist_ok=True)
-    phone_tab.screenshot(path=str(shots / f"{page.replace('/', '-')}-{PHONE_WIDTH}.png"))
-    problems = voice_problems(info)
+    ``_build/screenshots/`` for a human look (taken in the same visit, see :func:`visit`)."""
+    rec = visit(browser_context, server, page, PHONE_WIDTH)
+    assert rec["status"] == 200, f"{page}.html at {PHONE_WIDTH} px: HTTP {rec['status']}"
+    problems = voice_problems(rec["info"])
     assert not problems, f"{page} at {PHONE_WIDTH} px: " + "; ".join(problems[:8])
 
 
@@ -690,8 +671,6 @@ def check_rerun_references(refs: dict, text: str, declared: list[str]) -> None:
 
 # ---- maths that fits, figures that open full size, and a phone's width (issue #33's reader checks)
 
-#: A phone's window (an iPhone 12–15 in portrait): only tables and figures that open full size may scroll sideways.
-PHONE_WIDTH = 390
 #: The pages a reader reads on a phone: every chapter, the primer and the coursework page (its command transcripts).
 READING_PAGES = [p for p in PAGES if p.startswith("notebooks/")] + [
     p for p in PAGES if p in ("book/primer", "book/coursework")
@@ -754,19 +733,85 @@ async () => {
 """
 
 
-def page_layout(context, server: str, page: str, width: int) -> dict:
-    """LAYOUT of ``page`` read in a window ``width`` px wide."""
+#: What one visit of a page read at a width measured, by (page, width): every page is loaded once per width its
+#: checks need (most of a visit is MathJax typesetting), and every test of that page and width reads the record.
+_VISITS: dict[tuple[str, int], dict] = {}
+#: The height of the window at each width: a laptop's; a phone's (an iPhone 12–15 in portrait, 390 × 844).
+WINDOW_HEIGHT = {VIEWPORT_WIDTH: 1000, PHONE_WIDTH: 844}
+
+
+def visit(context, server: str, page: str, width: int) -> dict:
+    """The record of ``page`` read in a window ``width`` px wide, visited once (:func:`_visit`); a visit that failed
+    fails every test that reads it with its error, without loading the page again."""
+    key = (page, width)
+    if key not in _VISITS:
+        try:
+            _VISITS[key] = _visit(context, server, page, width)
+        except Exception as exc:
+            _VISITS[key] = {"error": f"{type(exc).__name__}: {exc}"}
+            raise
+    record = _VISITS[key]
+    if "error" in record:
+        pytest.fail(f"{page} at {width} px: its visit failed: {record['error']}")
+    return record
+
+
+def _visit(context, server: str, page: str, width: int) -> dict:
+    """Load ``page`` in a fresh tab ``width`` px wide and take, in this one visit, everything its tests check: the
+    HTTP status, INSPECT (text, maths, images, tables, code) and, for READING_PAGES, LAYOUT (display maths, figures,
+    what scrolls sideways); at VIEWPORT_WIDTH also the solutions' states before and after a click (EXECUTED_PAGES,
+    after INSPECT and LAYOUT: clicks open them), the documented objects (API_PAGES), the requests that failed, left
+    the machine or were still in flight once the page was inspected; at PHONE_WIDTH a screenshot in
+    ``_build/screenshots/``."""
     tab = context.new_page()
+    failed: list[str] = []
+    tab.on("requestfailed", lambda r: failed.append(f"{r.url} ({r.failure})"))
+    tab.on(
+        "response",
+        lambda r: failed.append(f"{r.url} (HTTP {r.status})") if r.status >= 400 else None,
+    )
+    pending = track_requests(tab)
+    n_external = len(context.external_requests)
+    rec: dict = {
+        "info": None,
+        "layout": None,
+        "solutions": None,
+        "n_objects": None,
+        "unsettled": [],
+    }
     try:
-        tab.set_viewport_size({"width": width, "height": 900})
+        tab.set_viewport_size({"width": width, "height": WINDOW_HEIGHT[width]})
         response = tab.goto(f"{server}/{page}.html", wait_until="load")
-        assert response is not None and response.status == 200, f"{page}: HTTP {response}"
-        return tab.evaluate(LAYOUT)
+        rec["status"] = response.status if response is not None else None
+        if rec["status"] == 200:
+            rec["info"] = tab.evaluate(INSPECT)
+            if page in READING_PAGES:
+                rec["layout"] = tab.evaluate(LAYOUT)
+            if width == PHONE_WIDTH:
+                shots = ROOT / "_build" / "screenshots"
+                shots.mkdir(parents=True, exist_ok=True)
+                tab.screenshot(path=str(shots / f"{page.replace('/', '-')}-{PHONE_WIDTH}.png"))
+            else:
+                if page in EXECUTED_PAGES:
+                    rec["solutions"] = tab.evaluate(SOLUTIONS)
+                if page in API_PAGES:
+                    rec["n_objects"] = tab.evaluate(API_OBJECTS)
+                rec["unsettled"] = wait_for_requests(tab, pending)
     finally:
         tab.close()
+    rec["external"] = list(context.external_requests[n_external:])
+    rec["failed"] = failed
+    return rec
 
 
-@pytest.mark.parametrize("page", READING_PAGES)
+def page_layout(context, server: str, page: str, width: int) -> dict:
+    """LAYOUT of ``page`` read in a window ``width`` px wide (from its one visit at that width)."""
+    rec = visit(context, server, page, width)
+    assert rec["status"] == 200, f"{page}.html at {width} px: HTTP {rec['status']}"
+    return rec["layout"]
+
+
+@pytest.mark.parametrize("page", by_page(READING_PAGES))
 def test_display_math_fits_and_figures_open_full_size(browser_context, server, page):
     """At 1400 px no display equation is wider than its box (long ones are broken with aligned/split), and the
     image of every figure is a link to its file, at least as large as the figure is shown."""
@@ -786,7 +831,7 @@ def test_display_math_fits_and_figures_open_full_size(browser_context, server, p
         assert info["figures"], f"{page}: no figure found"
 
 
-@pytest.mark.parametrize("page", READING_PAGES)
+@pytest.mark.parametrize("page", by_page(READING_PAGES))
 def test_phone_nothing_scrolls_sideways_but_tables_and_figures(browser_context, server, page):
     """At 390 px (a phone): the page itself does not scroll sideways, nothing runs past the window's edge, and the
     only boxes that scroll sideways hold a table or a figure that opens full size (code and the coursework page's
