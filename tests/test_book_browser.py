@@ -99,12 +99,6 @@ VOICE_PAGES = CHAPTER_PAGES + [p for p in PAGES if p.endswith("/coursework")]
 PHONE_WIDTH = 390
 
 
-def by_page(pages: list[str]) -> list:
-    """``pages`` as parameters, each in the xdist group of its page (``--dist loadgroup`` in tools/run_tests.py): the
-    tests of one page run on one worker, which visits the page once per width."""
-    return [pytest.param(p, marks=pytest.mark.xdist_group(p)) for p in pages]
-
-
 #: Markup that reached the page as text: bold marks, backticks, dollars, a TeX command, a TeX sub/superscript.
 RAW_MARKUP = re.compile(r"\*\*|`|\$|\\[A-Za-z]+|\^\{|_\{")
 #: Maths written in ASCII instead of typeset.
@@ -375,7 +369,7 @@ async () => {
 """
 
 
-@pytest.mark.parametrize("page", by_page(PAGES))
+@pytest.mark.parametrize("page", PAGES)
 def test_page(browser_context, server, page):
     rec = visit(browser_context, server, page, VIEWPORT_WIDTH)
     assert rec["status"] == 200, f"{page}.html: HTTP {rec['status']}"
@@ -430,7 +424,7 @@ def test_page(browser_context, server, page):
         )
 
 
-@pytest.mark.parametrize("page", by_page(VOICE_PAGES))
+@pytest.mark.parametrize("page", VOICE_PAGES)
 def test_page_on_a_phone(browser_context, server, page):
     """The book's voice at 390 px: the same checks of text, code and tables as at 1400 px (what a narrow
     layout reveals: tables and code boxes re-flowed, hidden sidebars); a screenshot is kept in
@@ -496,7 +490,8 @@ async () => {
     const button = el.querySelector('button.toggle-button');
     if (button) button.click();
   }
-  await new Promise(r => setTimeout(r, 800));
+  // shown within 800 ms of the click (looked at every 50 ms: most open at once)
+  for (let t = 0; t < 800 && !sols.every(shown); t += 50) { await new Promise(r => setTimeout(r, 50)); }
   const after = sols.map(el => shown(el));
   return {exercises: document.querySelectorAll('main div.exercise').length, before, after};
 }
@@ -811,7 +806,7 @@ def page_layout(context, server: str, page: str, width: int) -> dict:
     return rec["layout"]
 
 
-@pytest.mark.parametrize("page", by_page(READING_PAGES))
+@pytest.mark.parametrize("page", READING_PAGES)
 def test_display_math_fits_and_figures_open_full_size(browser_context, server, page):
     """At 1400 px no display equation is wider than its box (long ones are broken with aligned/split), and the
     image of every figure is a link to its file, at least as large as the figure is shown."""
@@ -831,7 +826,7 @@ def test_display_math_fits_and_figures_open_full_size(browser_context, server, p
         assert info["figures"], f"{page}: no figure found"
 
 
-@pytest.mark.parametrize("page", by_page(READING_PAGES))
+@pytest.mark.parametrize("page", READING_PAGES)
 def test_phone_nothing_scrolls_sideways_but_tables_and_figures(browser_context, server, page):
     """At 390 px (a phone): the page itself does not scroll sideways, nothing runs past the window's edge, and the
     only boxes that scroll sideways hold a table or a figure that opens full size (code and the coursework page's

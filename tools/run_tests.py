@@ -191,7 +191,8 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
                 "book and not integration",
                 "-n",
                 JOBS,
-                # the tests of one page on one worker, which loads the page once per width (test_book_browser.visit)
+                # the tests of one page on one worker, which loads the page once per width (test_book_browser.visit;
+                # the grouping by parameter: tests/conftest.py)
                 "--dist",
                 "loadgroup",
                 junit("browser"),
