@@ -169,7 +169,7 @@ def test_n_jobs_above_the_cores_is_capped_with_a_notice():
     assert cap_n_jobs(ch, {"n_jobs": 1}) == ({"n_jobs": 1}, None)
 
 
-@pytest.mark.integration
+@pytest.mark.extended  # in make test: the n_jobs 100000 run of tests/test_parallel_dask.py (notice, tables)
 def test_a_run_with_n_jobs_100000_runs_with_the_cores(tmp_path):
     ch = get_chapter(DP_MEAN)
     args = ["run", DP_MEAN, "--out", str(tmp_path), "--no-page", "-p", "n_jobs", "100000"]
