@@ -573,6 +573,24 @@ def test_rerun_page(rerun_dir, chromium):
         tab.close()
     assert not external, f"requests left the machine: {external}"
     assert not failed, f"resources failed to load: {failed}"
+    # the folder: the Sphinx build's page with its files, MathJax's parts beside it, no Sphinx warning, no staging
+    # folder's name left in the page (tests/test_cli.py checks the rest of a run's folder with a stand-in build)
+    names = {p.name for p in rerun_dir.iterdir()}
+    assert {
+        "index.html",
+        "_static",
+        f"{RERUN[0]}.ipynb",
+        "genindex.html",
+        "search.html",
+    } <= names, names
+    assert (
+        rerun_dir / "_static" / "mathjax" / "tex-chtml.js"
+    ).is_file()  # MathJax served beside the page
+    assert not (rerun_dir / "page-warnings.txt").exists(), (
+        rerun_dir / "page-warnings.txt"
+    ).read_text()
+    page = (rerun_dir / "index.html").read_text(encoding="utf-8")
+    assert ".partial-" not in page
     # the provenance block: changed parameters, seed, version, commit, lock hash, date, wall time
     for text in (
         "reps = 5",
@@ -583,6 +601,7 @@ def test_rerun_page(rerun_dir, chromium):
         "SHA-256",
     ):
         assert text in prov, f"{text!r} not in the provenance block: {prov!r}"
+    assert "datasets = " not in prov  # a parameter left at its default is not listed
     assert re.search(r"\b[0-9a-f]{64}\b", prov), "no lock hash"
     assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", prov) and re.search(r"[\d.]+ s", prov)
     assert "this run" in headline and "default run" in headline
