@@ -36,8 +36,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from _chapter_ids import DP_MEAN
 
+from dpcompendium.book.contract import get_chapter
 from dpcompendium.book.pdf import toc_pages
 
 pytestmark = pytest.mark.book
@@ -528,31 +528,40 @@ def test_every_toc_page_was_built():
 
 # ---- the page of a rerun: dpcompendium run writes DIR/CHAPTER/index.html (needs no built book)
 
-#: A fast chapter at a reduced size (the shape of a user's rerun; figures, math and headline numbers included).
-RERUN = [DP_MEAN, "-p", "reps", "5", "-p", "epsilons", "[0.5, 2]", "-p", "ns", "[100]"]
-RERUN += ["-p", "evidence_draws", "2000", "-p", "seed", "7"]
-
 
 @pytest.fixture(scope="module")
-def rerun_dir(tmp_path_factory):
-    import subprocess
-    import sys
+def rerun(tmp_path_factory):
+    """README's rerun with another seed (``dpcompendium run dp-mean -p seed 1 --open``: a user's rerun, figures,
+    maths and headline numbers included), run as tests/test_documented_commands.py runs README's commands (shrunk to
+    the fuzz size, as a reader types it) with ``--pdf``; return (its parsed arguments, its ``--out`` folder)."""
+    import test_documented_commands as documented
 
-    out = tmp_path_factory.mktemp("rerun")
-    exe = Path(sys.executable).with_name("dpcompendium")
-    proc = subprocess.run(
-        [str(exe), "run", *RERUN, "--out", str(out), "--pdf"],
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        check=False,
+    from dpcompendium.book.cli import build_parser
+
+    command = documented.RERUN_PAGE_COMMAND
+    assert any(w.startswith("README.md") and c == command for w, c in documented.COMMANDS), (
+        f"README.md no longer shows {command!r}: name another of its runs in RERUN_PAGE_COMMAND"
     )
+    out = tmp_path_factory.mktemp("rerun") / "out"
+    words = documented._shrunk_run(command.split(), out)
+    proc = documented.run_documented("README.md", words, ("--pdf",))
     assert proc.returncode == 0, proc.stderr[-2000:]
-    return out / RERUN[0]
+    return build_parser().parse_args(words[1:]), out
 
 
 @pytest.mark.integration  # a rerun through the CLI, then its page in Chromium (needs no built book)
-def test_rerun_page(rerun_dir, chromium):
+def test_rerun_page(rerun, chromium):
+    """README's rerun (the :func:`rerun` fixture): what test_documented_commands checks of a documented run, then its
+    folder, its provenance, its PDF and its page as Chromium shows it."""
+    import test_documented_commands as documented
+
+    from dpcompendium.book.cli import _parse_values
+
+    args, out = rerun
+    documented.check_run(
+        args, out
+    )  # the command's own checks (its test is extended: this is its run)
+    rerun_dir = out / args.chapter
     failed: list[str] = []
     context = chromium
     seen = len(context.external_requests)
@@ -576,43 +585,40 @@ def test_rerun_page(rerun_dir, chromium):
     # the folder: the Sphinx build's page with its files, MathJax's parts beside it, no Sphinx warning, no staging
     # folder's name left in the page (tests/test_cli.py checks the rest of a run's folder with a stand-in build)
     names = {p.name for p in rerun_dir.iterdir()}
-    assert {
-        "index.html",
-        "_static",
-        f"{RERUN[0]}.ipynb",
-        "genindex.html",
-        "search.html",
-    } <= names, names
-    assert (
-        rerun_dir / "_static" / "mathjax" / "tex-chtml.js"
-    ).is_file()  # MathJax served beside the page
-    assert not (rerun_dir / "page-warnings.txt").exists(), (
-        rerun_dir / "page-warnings.txt"
-    ).read_text()
-    page = (rerun_dir / "index.html").read_text(encoding="utf-8")
-    assert ".partial-" not in page
+    expected = {"index.html", "_static", f"{args.chapter}.ipynb", "genindex.html", "search.html"}
+    assert expected <= names, names
+    assert (rerun_dir / "_static" / "mathjax" / "tex-chtml.js").is_file()  # MathJax beside the page
+    warnings = rerun_dir / "page-warnings.txt"
+    assert not warnings.exists(), warnings.read_text()
+    assert ".partial-" not in (rerun_dir / "index.html").read_text(encoding="utf-8")
     # the provenance block: changed parameters, seed, version, commit, lock hash, date, wall time
-    for text in (
-        "reps = 5",
-        "epsilons = [0.5, 2]",
-        "ns = [100]",
-        "seed = 7",
-        "git commit",
-        "SHA-256",
-    ):
+    defaults = get_chapter(args.chapter).defaults
+    given = _parse_values(args.parameter or [])
+    changed = {k: v for k, v in given.items() if v != defaults[k]}
+    assert "seed" in changed and f"seed = {changed['seed']}" in prov, prov
+    for name in changed:
+        assert re.search(rf"(?<!\w){name} = ", prov), (
+            f"{name!r} not in the provenance block: {prov!r}"
+        )
+    for name in (
+        set(defaults) - set(given) - {"output_dir"}
+    ):  # a parameter left at its default is not listed
+        assert not re.search(rf"(?<!\w){name} = ", prov), (
+            f"{name!r} in the provenance block: {prov!r}"
+        )
+    for text in ("git commit", "SHA-256"):
         assert text in prov, f"{text!r} not in the provenance block: {prov!r}"
-    assert "datasets = " not in prov  # a parameter left at its default is not listed
     assert re.search(r"\b[0-9a-f]{64}\b", prov), "no lock hash"
     assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", prov) and re.search(r"[\d.]+ s", prov)
     assert "this run" in headline and "default run" in headline
     # --pdf: the page printed by Chromium beside it (dpcompendium.pdf), figures and all
     from pypdf import PdfReader
 
+    declared = declared_figures(f"notebooks/{args.chapter}")
     pdf = PdfReader(rerun_dir / "index.pdf")
     assert "differential privacy" in pdf.pages[0].extract_text().replace("\ufb00", "ff")
-    assert sum(len(p.images) for p in pdf.pages) >= len(declared_figures(f"notebooks/{DP_MEAN}"))
+    assert sum(len(p.images) for p in pdf.pages) >= len(declared)
     # every figure is there and loaded
-    declared = declared_figures(f"notebooks/{DP_MEAN}")
     assert info["images"] >= len(declared) > 0
     assert not info["broken"], f"images that did not load: {info['broken']}"
     # math typeset by the local MathJax, nothing raw left
