@@ -3,10 +3,8 @@
 Every chapter's solutions hold shell commands in ``bash`` blocks, one per line, each ending with the verdict the
 solution explains (``# VIOLATED``, ``# HOLDS`` for an audit; ``# matches the course's variant``, ``# measurement step
 VIOLATED``, … for a check). This test
-runs every such command as a reader would, from the repository root, the report written to a temporary folder, and
-checks the exit status and the printed verdict. It calls the command's entry point in this process
-(``dpcompendium.book.cli.main``, which the ``dpcompendium`` script calls: the script itself, start-up included, is run
-by tests/test_documented_commands.py and tests/test_robust.py), not a new interpreter per command. The commands
+runs every such command as a reader would (the ``dpcompendium`` script of this environment, from the repository
+root, the report written to a temporary folder) and checks the exit status and the printed verdict. The commands
 are small by the chapter contract (``--samples 20000``, ``--reps 5``); the verdicts are deterministic for the
 default seed.
 """
@@ -16,12 +14,12 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
 import pytest
-
-from dpcompendium.book.cli import main
 
 ROOT = Path(os.environ.get("DPCOMPENDIUM_REPO") or Path(__file__).resolve().parents[1])
 BASH_BLOCK = re.compile(r"^```bash\n(.*?)^```", re.M | re.S)
@@ -76,20 +74,29 @@ def _params():
 
 @pytest.mark.integration
 @pytest.mark.parametrize(("chapter", "command", "verdict"), _params())
-def test_documented_command(chapter, command, verdict, tmp_path, monkeypatch, capsys):
+def test_documented_command(chapter, command, verdict, tmp_path):
     argv = shlex.split(command)
-    monkeypatch.chdir(ROOT)  # the examples' paths are relative to the repository
-    code = main([*argv[1:], "--out", str(tmp_path / "report")])
-    printed = capsys.readouterr()
-    assert code == 0, f"{chapter}: '{command}' exited {code}:\n{printed.err[-2000:]}"
+    exe = Path(sys.executable).with_name("dpcompendium")
+    assert exe.is_file(), f"no dpcompendium script beside {sys.executable}"
+    proc = subprocess.run(
+        [str(exe), *argv[1:], "--out", str(tmp_path / "report")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "MPLBACKEND": "Agg"},
+    )
+    assert proc.returncode == 0, (
+        f"{chapter}: '{command}' exited {proc.returncode}:\n{proc.stderr[-2000:]}"
+    )
     if argv[1] == "audit":
-        lines = [ln for ln in printed.out.splitlines() if ln.startswith(("VIOLATED", "HOLDS"))]
-        assert lines, f"{chapter}: '{command}' printed no verdict:\n{printed.out}"
+        lines = [ln for ln in proc.stdout.splitlines() if ln.startswith(("VIOLATED", "HOLDS"))]
+        assert lines, f"{chapter}: '{command}' printed no verdict:\n{proc.stdout}"
         assert lines[0].startswith(verdict + ":"), (
             f"{chapter}: '{command}' gave {lines[0]!r}, the book says {verdict}"
         )
     else:
-        first = printed.out.splitlines()[0] if printed.out else ""
+        first = proc.stdout.splitlines()[0] if proc.stdout else ""
         assert first.partition(" — ")[2].startswith(verdict), (
             f"{chapter}: '{command}' gave {first!r}, the book says {verdict}"
         )
