@@ -56,3 +56,21 @@ SLOW_FIRST = (
 def pytest_collection_modifyitems(config, items):
     rank = {path: i for i, path in enumerate(SLOW_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(SLOW_FIRST)))  # stable
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` (the browser stage, tools/run_tests.py): the tests that share a parameter id run on one
+    worker. tests/test_book_browser.py parametrizes its checks by page, and the tests of a page read that page's one
+    visit per width (``test_book_browser.visit``). xdist's own loadgroup (``xdist_group`` marks) rewrites
+    ``item._nodeid``, which pytest 9 no longer reads: with it, the tests of one page went to either worker."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByParameter(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            name = nodeid.rpartition("::")[2]
+            return name[name.index("[") :] if name.endswith("]") and "[" in name else nodeid
+
+    return ByParameter(config, log)

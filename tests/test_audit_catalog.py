@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import math
 
 import numpy as np
@@ -26,9 +27,23 @@ OWN = PRIVACY_AUDIT
 CHAPTERS = [m.id for m in manifests() if m.audits_module and m.id != OWN]
 
 
+#: Samples per input of the catalogue audited here (the chapter audits 10⁶, and its assertion cell checks the verdicts
+#: and their power there): every verdict is the one the book predicts at 5·10⁴ too, the violations with a margin
+#: (audited over claimed ε at least 1.13: resampling (as-written), 1.14 > 1; every other violated row ≥ 1.8), in
+#: a third of the time of 2·10⁵.
+N_SAMPLES = 50_000
+#: Rows not audited here: DAWA's whole-mechanism audit runs DAWA once per sample (20 000 per input, its cap, the same
+#: in the chapter) and costs about as much as every other row together. The chapter audits it at that same size and
+#: its assertion cell checks its verdict (holds) in make test's notebooks stage; tests/test_core_range_mechanisms.py
+#: checks DAWA against its definition.
+NOT_HERE = ("dawa (core range mechanism)",)
+
+
 @pytest.fixture(scope="module")
 def table():
-    return run_catalog(n_samples=200_000, confidence=0.95, seed=12345)
+    entries = [e for e in catalog() if e.mechanism not in NOT_HERE]
+    assert len(entries) == len(catalog()) - len(NOT_HERE)
+    return run_catalog(entries, n_samples=N_SAMPLES, confidence=0.95, seed=12345)
 
 
 def test_every_chapter_is_catalogued():
@@ -48,7 +63,11 @@ def test_columns_and_types(table):
     m = int((table["audit"] == "empirical").sum())
     assert m >= 30
     assert np.allclose(table.loc[table["audit"] == "empirical", "confidence"], 1 - 0.05 / m)
-    assert row_confidence(catalog(), 0.95) == pytest.approx(1 - 0.05 / m)
+    m_all = sum(
+        e.audit == "empirical" for e in catalog()
+    )  # the chapter's table: every row (NOT_HERE too)
+    assert m_all == m + sum(e.audit == "empirical" for e in catalog() if e.mechanism in NOT_HERE)
+    assert row_confidence(catalog(), 0.95) == pytest.approx(1 - 0.05 / m_all)
 
 
 def test_verdicts_match_the_book(table):
@@ -123,32 +142,53 @@ def test_every_entry_audits_raw_neighbouring_datasets():
 
 
 def _import_each_alone(modules: list[str], package: str, cwd=None) -> str:
-    """In one fresh interpreter, import each of ``modules`` first after dropping every module of ``package`` from
-    ``sys.modules`` (third-party packages stay loaded); return the failures, one line each."""
-    import subprocess
-    import sys
+    """In a fork of this process (third-party packages already loaded, nothing to start), import each of
+    ``modules`` first after dropping every module of ``package`` from ``sys.modules``; return the failures, one line
+    each. The fork leaves this process's modules untouched."""
+    import multiprocessing
+    import traceback
 
-    code = (
-        "import importlib, sys, traceback\n"
-        "failed = []\n"
-        f"for name in {modules!r}:\n"
-        f"    for m in [m for m in sys.modules if m == {package!r} or m.startswith({package + '.'!r})]:\n"
-        "        del sys.modules[m]\n"
-        "    try:\n"
-        "        importlib.import_module(name)\n"
-        "    except Exception:\n"
-        "        failed.append(name + ': ' + traceback.format_exc().strip().splitlines()[-1])\n"
-        "print('\\n'.join(failed))\n"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=cwd
-    )
-    return out.stdout.strip()
+    def child(conn) -> None:
+        import importlib
+        import sys
+
+        if cwd is not None:
+            sys.path.insert(0, str(cwd))
+        failed = []
+        for name in modules:
+            for m in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+                del sys.modules[m]
+            try:
+                importlib.import_module(name)
+            except Exception:
+                failed.append(name + ": " + traceback.format_exc().strip().splitlines()[-1])
+        conn.send("\n".join(failed))
+        conn.close()
+
+    ctx = multiprocessing.get_context("fork")
+    parent, child_end = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=child, args=(child_end,), daemon=True)
+    proc.start()
+    child_end.close()
+    try:
+        assert parent.poll(300), "the fork importing the modules gave no answer within 300 s"
+        out = parent.recv()
+    finally:
+        proc.join(timeout=30)
+        if proc.is_alive():
+            proc.kill()
+    assert proc.exitcode == 0, f"the fork importing the modules exited with {proc.exitcode}"
+    return out.strip()
 
 
 def test_audit_modules_import_alone():
-    """Each chapter's audits module imports on its own (no cycle through the audit package). One interpreter: a
-    cycle among the book's own modules shows without reloading numpy, scipy and pandas for every module."""
+    """Each chapter's audits module imports on its own (no cycle through the audit package). One fork of this
+    process: a cycle among the book's own modules shows without reloading numpy, scipy and pandas for every module
+    (nor once: they are loaded here already)."""
+    for name in (
+        audit_modules().values()
+    ):  # loaded here first, so that the fork inherits their third-party imports
+        importlib.import_module(name)
     failures = _import_each_alone(list(audit_modules().values()), "dpcompendium")
     assert failures == "", failures
 

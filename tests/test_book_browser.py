@@ -6,7 +6,8 @@ typeset by the local MathJax (no raw TeX delimiters left, no MathJax error); eve
 (``naturalWidth > 0``); every figure a chapter declares is on its page with an image; no cell output holds a traceback.
 Coursework mode: on every chapter page the exercise solutions (sphinx-exercise, ``:class: dropdown``) are hidden when
 the page loads and shown by a click on their title; every Library reference page documents Python objects. Each page
-is loaded once (``test_page`` runs every check of the page in that visit: most of a visit is MathJax typesetting).
+is loaded once per width it is read at (1400 px; 390 px for the pages read on a phone): every test of the page at that
+width reads what that one visit measured (:func:`visit`; most of a visit is MathJax typesetting).
 
 The page of a rerun (``dpcompendium run``) and the settle helper's own test need Chromium but no built book: they are
 marked ``integration`` and run in the last stage of ``make test``. The rerun page is checked as the book renders it:
@@ -35,8 +36,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from _chapter_ids import DP_MEAN
 
+from dpcompendium.book.contract import get_chapter
 from dpcompendium.book.pdf import toc_pages
 
 pytestmark = pytest.mark.book
@@ -94,8 +95,11 @@ EXECUTED_PAGES = CHAPTER_PAGES + [
 API_PAGES = [p for p in PAGES if p.startswith("book/api/") and not p.endswith("/index")]
 #: Pages whose generated text, tables and code are checked for the book's voice (issue 33), at 1400 and 390 px.
 VOICE_PAGES = CHAPTER_PAGES + [p for p in PAGES if p.endswith("/coursework")]
-#: The width of a phone (an iPhone 12–15 in portrait): the voice checks hold there too.
+#: The width of a phone (an iPhone 12–15 in portrait): the voice checks hold there too, and only tables and figures
+#: that open full size may scroll sideways.
 PHONE_WIDTH = 390
+
+
 #: Markup that reached the page as text: bold marks, backticks, dollars, a TeX command, a TeX sub/superscript.
 RAW_MARKUP = re.compile(r"\*\*|`|\$|\\[A-Za-z]+|\^\{|_\{")
 #: Maths written in ASCII instead of typeset.
@@ -368,34 +372,16 @@ async () => {
 
 @pytest.mark.parametrize("page", PAGES)
 def test_page(browser_context, server, page):
-    failed: list[str] = []
-    tab = browser_context.new_page()
-    tab.on("requestfailed", lambda r: failed.append(f"{r.url} ({r.failure})"))
-    tab.on(
-        "response",
-        lambda r: failed.append(f"{r.url} (HTTP {r.status})") if r.status >= 400 else None,
-    )
-    pending = track_requests(tab)
-    n_external = len(browser_context.external_requests)
-    try:
-        response = tab.goto(f"{server}/{page}.html", wait_until="load")
-        assert response is not None and response.status == 200, (
-            f"{page}.html: HTTP {response and response.status}"
-        )
-        info = tab.evaluate(INSPECT)
-        # the checks of particular pages, in the same visit (a page is loaded once: most of a visit is MathJax)
-        solutions = tab.evaluate(SOLUTIONS) if page in EXECUTED_PAGES else None
-        n_objects = tab.evaluate(API_OBJECTS) if page in API_PAGES else None
-        unsettled = wait_for_requests(tab, pending)
-    finally:
-        tab.close()
+    rec = visit(browser_context, server, page, VIEWPORT_WIDTH)
+    assert rec["status"] == 200, f"{page}.html: HTTP {rec['status']}"
+    info, unsettled = rec["info"], rec["unsettled"]
     assert not unsettled, (
         f"{page}: requests still in flight {SETTLE_S:g} s after the page was inspected: {unsettled}"
     )
 
-    external = browser_context.external_requests[n_external:]
+    external = rec["external"]
     assert not external, f"{page}: requests left the machine: {external}"
-    local_failures = [f for f in failed if urlsplit(f.split(" ")[0]).hostname in LOCAL_HOSTS]
+    local_failures = [f for f in rec["failed"] if urlsplit(f.split(" ")[0]).hostname in LOCAL_HOSTS]
     assert not local_failures, f"{page}: resources failed to load: {local_failures}"
 
     if info["mathNodes"]:
@@ -431,33 +417,22 @@ def test_page(browser_context, server, page):
             f"{page}: declared figure {name!r} is not in the page (no image output?)"
         )
         assert figures[name] >= 1, f"{page}: figure {name!r} holds no image"
-    if solutions is not None:
-        check_solutions(page, solutions)
-    if n_objects is not None:
-        assert n_objects > 0, f"{page}: no documented Python object (autodoc produced nothing?)"
-
-
-@pytest.fixture(scope="module")
-def phone_tab(browser_context):
-    """One tab at :data:`PHONE_WIDTH` px (the pages are read again as on a phone)."""
-    tab = browser_context.new_page()
-    tab.set_viewport_size({"width": PHONE_WIDTH, "height": 844})
-    yield tab
-    tab.close()
+    if rec["solutions"] is not None:
+        check_solutions(page, rec["solutions"])
+    if rec["n_objects"] is not None:
+        assert rec["n_objects"] > 0, (
+            f"{page}: no documented Python object (autodoc produced nothing?)"
+        )
 
 
 @pytest.mark.parametrize("page", VOICE_PAGES)
-def test_page_on_a_phone(phone_tab, server, page):
+def test_page_on_a_phone(browser_context, server, page):
     """The book's voice at 390 px: the same checks of text, code and tables as at 1400 px (what a narrow
     layout reveals: tables and code boxes re-flowed, hidden sidebars); a screenshot is kept in
-    ``_build/screenshots/`` for a human look."""
-    response = phone_tab.goto(f"{server}/{page}.html", wait_until="load")
-    assert response is not None and response.status == 200
-    info = phone_tab.evaluate(INSPECT)
-    shots = ROOT / "_build" / "screenshots"
-    shots.mkdir(parents=True, exist_ok=True)
-    phone_tab.screenshot(path=str(shots / f"{page.replace('/', '-')}-{PHONE_WIDTH}.png"))
-    problems = voice_problems(info)
+    ``_build/screenshots/`` for a human look (taken in the same visit, see :func:`visit`)."""
+    rec = visit(browser_context, server, page, PHONE_WIDTH)
+    assert rec["status"] == 200, f"{page}.html at {PHONE_WIDTH} px: HTTP {rec['status']}"
+    problems = voice_problems(rec["info"])
     assert not problems, f"{page} at {PHONE_WIDTH} px: " + "; ".join(problems[:8])
 
 
@@ -516,7 +491,8 @@ async () => {
     const button = el.querySelector('button.toggle-button');
     if (button) button.click();
   }
-  await new Promise(r => setTimeout(r, 800));
+  // shown within 800 ms of the click (looked at every 50 ms: most open at once)
+  for (let t = 0; t < 800 && !sols.every(shown); t += 50) { await new Promise(r => setTimeout(r, 50)); }
   const after = sols.map(el => shown(el));
   return {exercises: document.querySelectorAll('main div.exercise').length, before, after};
 }
@@ -553,31 +529,40 @@ def test_every_toc_page_was_built():
 
 # ---- the page of a rerun: dpcompendium run writes DIR/CHAPTER/index.html (needs no built book)
 
-#: A fast chapter at a reduced size (the shape of a user's rerun; figures, math and headline numbers included).
-RERUN = [DP_MEAN, "-p", "reps", "5", "-p", "epsilons", "[0.5, 2]", "-p", "ns", "[100]"]
-RERUN += ["-p", "evidence_draws", "2000", "-p", "seed", "7"]
-
 
 @pytest.fixture(scope="module")
-def rerun_dir(tmp_path_factory):
-    import subprocess
-    import sys
+def rerun(tmp_path_factory):
+    """README's rerun with another seed (``dpcompendium run dp-mean -p seed 1 --open``: a user's rerun, figures,
+    maths and headline numbers included), run as tests/test_documented_commands.py runs README's commands (shrunk to
+    the fuzz size, as a reader types it) with ``--pdf``; return (its parsed arguments, its ``--out`` folder)."""
+    import test_documented_commands as documented
 
-    out = tmp_path_factory.mktemp("rerun")
-    exe = Path(sys.executable).with_name("dpcompendium")
-    proc = subprocess.run(
-        [str(exe), "run", *RERUN, "--out", str(out), "--pdf"],
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        check=False,
+    from dpcompendium.book.cli import build_parser
+
+    command = documented.RERUN_PAGE_COMMAND
+    assert any(w.startswith("README.md") and c == command for w, c in documented.COMMANDS), (
+        f"README.md no longer shows {command!r}: name another of its runs in RERUN_PAGE_COMMAND"
     )
+    out = tmp_path_factory.mktemp("rerun") / "out"
+    words = documented._shrunk_run(command.split(), out)
+    proc = documented.run_documented("README.md", words, ("--pdf",))
     assert proc.returncode == 0, proc.stderr[-2000:]
-    return out / RERUN[0]
+    return build_parser().parse_args(words[1:]), out
 
 
 @pytest.mark.integration  # a rerun through the CLI, then its page in Chromium (needs no built book)
-def test_rerun_page(rerun_dir, chromium):
+def test_rerun_page(rerun, chromium):
+    """README's rerun (the :func:`rerun` fixture): what test_documented_commands checks of a documented run, then its
+    folder, its provenance, its PDF and its page as Chromium shows it."""
+    import test_documented_commands as documented
+
+    from dpcompendium.book.cli import _parse_values
+
+    args, out = rerun
+    documented.check_run(
+        args, out
+    )  # the command's own checks (its test is extended: this is its run)
+    rerun_dir = out / args.chapter
     failed: list[str] = []
     context = chromium
     seen = len(context.external_requests)
@@ -598,15 +583,31 @@ def test_rerun_page(rerun_dir, chromium):
         tab.close()
     assert not external, f"requests left the machine: {external}"
     assert not failed, f"resources failed to load: {failed}"
+    # the folder: the Sphinx build's page with its files, MathJax's parts beside it, no Sphinx warning, no staging
+    # folder's name left in the page (tests/test_cli.py checks the rest of a run's folder with a stand-in build)
+    names = {p.name for p in rerun_dir.iterdir()}
+    expected = {"index.html", "_static", f"{args.chapter}.ipynb", "genindex.html", "search.html"}
+    assert expected <= names, names
+    assert (rerun_dir / "_static" / "mathjax" / "tex-chtml.js").is_file()  # MathJax beside the page
+    warnings = rerun_dir / "page-warnings.txt"
+    assert not warnings.exists(), warnings.read_text()
+    assert ".partial-" not in (rerun_dir / "index.html").read_text(encoding="utf-8")
     # the provenance block: changed parameters, seed, version, commit, lock hash, date, wall time
-    for text in (
-        "reps = 5",
-        "epsilons = [0.5, 2]",
-        "ns = [100]",
-        "seed = 7",
-        "git commit",
-        "SHA-256",
-    ):
+    defaults = get_chapter(args.chapter).defaults
+    given = _parse_values(args.parameter or [])
+    changed = {k: v for k, v in given.items() if v != defaults[k]}
+    assert "seed" in changed and f"seed = {changed['seed']}" in prov, prov
+    for name in changed:
+        assert re.search(rf"(?<!\w){name} = ", prov), (
+            f"{name!r} not in the provenance block: {prov!r}"
+        )
+    for name in (
+        set(defaults) - set(given) - {"output_dir"}
+    ):  # a parameter left at its default is not listed
+        assert not re.search(rf"(?<!\w){name} = ", prov), (
+            f"{name!r} in the provenance block: {prov!r}"
+        )
+    for text in ("git commit", "SHA-256"):
         assert text in prov, f"{text!r} not in the provenance block: {prov!r}"
     assert re.search(r"\b[0-9a-f]{64}\b", prov), "no lock hash"
     assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", prov) and re.search(r"[\d.]+ s", prov)
@@ -614,11 +615,11 @@ def test_rerun_page(rerun_dir, chromium):
     # --pdf: the page printed by Chromium beside it (dpcompendium.pdf), figures and all
     from pypdf import PdfReader
 
+    declared = declared_figures(f"notebooks/{args.chapter}")
     pdf = PdfReader(rerun_dir / "index.pdf")
     assert "differential privacy" in pdf.pages[0].extract_text().replace("\ufb00", "ff")
-    assert sum(len(p.images) for p in pdf.pages) >= len(declared_figures(f"notebooks/{DP_MEAN}"))
+    assert sum(len(p.images) for p in pdf.pages) >= len(declared)
     # every figure is there and loaded
-    declared = declared_figures(f"notebooks/{DP_MEAN}")
     assert info["images"] >= len(declared) > 0
     assert not info["broken"], f"images that did not load: {info['broken']}"
     # math typeset by the local MathJax, nothing raw left
@@ -691,8 +692,6 @@ def check_rerun_references(refs: dict, text: str, declared: list[str]) -> None:
 
 # ---- maths that fits, figures that open full size, and a phone's width (issue #33's reader checks)
 
-#: A phone's window (an iPhone 12–15 in portrait): only tables and figures that open full size may scroll sideways.
-PHONE_WIDTH = 390
 #: The pages a reader reads on a phone: every chapter, the primer and the coursework page (its command transcripts).
 READING_PAGES = [p for p in PAGES if p.startswith("notebooks/")] + [
     p for p in PAGES if p in ("book/primer", "book/coursework")
@@ -755,16 +754,82 @@ async () => {
 """
 
 
-def page_layout(context, server: str, page: str, width: int) -> dict:
-    """LAYOUT of ``page`` read in a window ``width`` px wide."""
+#: What one visit of a page read at a width measured, by (page, width): every page is loaded once per width its
+#: checks need (most of a visit is MathJax typesetting), and every test of that page and width reads the record.
+_VISITS: dict[tuple[str, int], dict] = {}
+#: The height of the window at each width: a laptop's; a phone's (an iPhone 12–15 in portrait, 390 × 844).
+WINDOW_HEIGHT = {VIEWPORT_WIDTH: 1000, PHONE_WIDTH: 844}
+
+
+def visit(context, server: str, page: str, width: int) -> dict:
+    """The record of ``page`` read in a window ``width`` px wide, visited once (:func:`_visit`); a visit that failed
+    fails every test that reads it with its error, without loading the page again."""
+    key = (page, width)
+    if key not in _VISITS:
+        try:
+            _VISITS[key] = _visit(context, server, page, width)
+        except Exception as exc:
+            _VISITS[key] = {"error": f"{type(exc).__name__}: {exc}"}
+            raise
+    record = _VISITS[key]
+    if "error" in record:
+        pytest.fail(f"{page} at {width} px: its visit failed: {record['error']}")
+    return record
+
+
+def _visit(context, server: str, page: str, width: int) -> dict:
+    """Load ``page`` in a fresh tab ``width`` px wide and take, in this one visit, everything its tests check: the
+    HTTP status, INSPECT (text, maths, images, tables, code) and, for READING_PAGES, LAYOUT (display maths, figures,
+    what scrolls sideways); at VIEWPORT_WIDTH also the solutions' states before and after a click (EXECUTED_PAGES,
+    after INSPECT and LAYOUT: clicks open them), the documented objects (API_PAGES), the requests that failed, left
+    the machine or were still in flight once the page was inspected; at PHONE_WIDTH a screenshot in
+    ``_build/screenshots/``."""
     tab = context.new_page()
+    failed: list[str] = []
+    tab.on("requestfailed", lambda r: failed.append(f"{r.url} ({r.failure})"))
+    tab.on(
+        "response",
+        lambda r: failed.append(f"{r.url} (HTTP {r.status})") if r.status >= 400 else None,
+    )
+    pending = track_requests(tab)
+    n_external = len(context.external_requests)
+    rec: dict = {
+        "info": None,
+        "layout": None,
+        "solutions": None,
+        "n_objects": None,
+        "unsettled": [],
+    }
     try:
-        tab.set_viewport_size({"width": width, "height": 900})
+        tab.set_viewport_size({"width": width, "height": WINDOW_HEIGHT[width]})
         response = tab.goto(f"{server}/{page}.html", wait_until="load")
-        assert response is not None and response.status == 200, f"{page}: HTTP {response}"
-        return tab.evaluate(LAYOUT)
+        rec["status"] = response.status if response is not None else None
+        if rec["status"] == 200:
+            rec["info"] = tab.evaluate(INSPECT)
+            if page in READING_PAGES:
+                rec["layout"] = tab.evaluate(LAYOUT)
+            if width == PHONE_WIDTH:
+                shots = ROOT / "_build" / "screenshots"
+                shots.mkdir(parents=True, exist_ok=True)
+                tab.screenshot(path=str(shots / f"{page.replace('/', '-')}-{PHONE_WIDTH}.png"))
+            else:
+                if page in EXECUTED_PAGES:
+                    rec["solutions"] = tab.evaluate(SOLUTIONS)
+                if page in API_PAGES:
+                    rec["n_objects"] = tab.evaluate(API_OBJECTS)
+                rec["unsettled"] = wait_for_requests(tab, pending)
     finally:
         tab.close()
+    rec["external"] = list(context.external_requests[n_external:])
+    rec["failed"] = failed
+    return rec
+
+
+def page_layout(context, server: str, page: str, width: int) -> dict:
+    """LAYOUT of ``page`` read in a window ``width`` px wide (from its one visit at that width)."""
+    rec = visit(context, server, page, width)
+    assert rec["status"] == 200, f"{page}.html at {width} px: HTTP {rec['status']}"
+    return rec["layout"]
 
 
 @pytest.mark.parametrize("page", READING_PAGES)

@@ -105,19 +105,67 @@ def _shrunk_run(words: list[str], out: Path) -> list[str]:
     return words
 
 
+#: README's command whose run is the rerun page of ``tests/test_book_browser.py::test_rerun_page``: that test runs it as
+#: this one does (:func:`run_documented`, with ``--pdf``), makes this test's checks of it (:func:`check_run`) and reads
+#: its page in Chromium, so here it is ``extended`` (one whole run of the chapter fewer in make test).
+RERUN_PAGE_COMMAND = f"dpcompendium run {DP_MEAN} -p seed 1 --open"
+
+
 def _params():
-    """README's commands run in ``make test``; the others are whole runs again of what other tests of ``make test``
-    already run (the exercises' audits and checks with their verdicts in ``test_book_exercises.py``, the coursework
-    page's in ``test_audit_user.py``), so they are marked ``extended`` and run under ``make fuzz``."""
+    """README's commands run in ``make test`` (the one :data:`RERUN_PAGE_COMMAND` names in test_book_browser.py); the
+    others are whole runs again of what other tests of ``make test`` already run (the exercises' audits and checks
+    with their verdicts in ``test_book_exercises.py``, the coursework page's in ``test_audit_user.py``), so they are
+    marked ``extended`` and run under ``make fuzz``."""
     return [
         pytest.param(
             where,
             cmd,
             id=cmd,
-            marks=() if where.startswith("README.md") else (pytest.mark.extended,),
+            marks=()
+            if where.startswith("README.md") and cmd != RERUN_PAGE_COMMAND
+            else (pytest.mark.extended,),
         )
         for where, cmd in COMMANDS
     ]
+
+
+def run_documented(where: str, words: list[str], extra: tuple[str, ...] = ()):
+    """Run ``words`` (a documented command, its output folder set) as the installed ``dpcompendium`` script, from the
+    repository root, with ``extra`` arguments; README's commands as a reader types them in a fresh clone."""
+    env = {**os.environ, "BROWSER": "true"}  # --open: a "browser" that opens nothing
+    if where.startswith("README.md") and shared_data_dir() is not None:
+        # as a reader types them in a fresh clone with ../shared/data beside it: no data variable set (make sets
+        # them; conftest.py sets DPCOMPENDIUM_DATA_DIR for the other tests)
+        unset = ("DPCOMPENDIUM_DATA_DIR", "DPCOMPENDIUM_OFFLINE")
+        env = {k: v for k, v in env.items() if k not in unset}
+    return subprocess.run(
+        [str(BIN), *words[1:], *extra],
+        cwd=ROOT,  # documented paths (examples/coursework/...) are relative to the repository
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
+    )
+
+
+def check_run(args, out: Path) -> None:
+    """What a documented ``run`` (parsed ``args``, its ``--out`` at ``out``) must have written: the page, tables,
+    every figure as PNG and SVG, no staging folder, the parameters it sets in the kernel's injected cell."""
+    dest = out / args.chapter
+    assert (dest / "index.html").is_file() and list(dest.glob("*.csv"))
+    assert [p.name for p in out.iterdir()] == [args.chapter]  # no staging folder left
+    pngs = sorted(p.stem for p in dest.glob("*.png"))
+    assert pngs and pngs == sorted(
+        p.stem for p in dest.glob("*.svg")
+    )  # every figure in both formats
+    # the parameters the command sets reached the kernel (papermill's injected cell)
+    nb = nbformat.read(dest / f"{args.chapter}.ipynb", as_version=4)
+    injected = next(
+        c.source for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])
+    )
+    for name, _value in args.parameter or []:
+        assert f"{name} = " in injected, (name, injected)
 
 
 @pytest.mark.fuzz
@@ -147,36 +195,7 @@ def test_documented_command_runs(where, command, tmp_path):
         words[words.index("--out") + 1] = str(tmp_path / "out")
     elif args.command in ("audit", "check"):
         words += ["--out", str(tmp_path / "out")]
-    env = {**os.environ, "BROWSER": "true"}  # --open: a "browser" that opens nothing
-    if where.startswith("README.md") and shared_data_dir() is not None:
-        # as a reader types them in a fresh clone with ../shared/data beside it: no data variable set (make sets
-        # them; conftest.py sets DPCOMPENDIUM_DATA_DIR for the other tests)
-        unset = ("DPCOMPENDIUM_DATA_DIR", "DPCOMPENDIUM_OFFLINE")
-        env = {k: v for k, v in env.items() if k not in unset}
-    proc = subprocess.run(
-        [str(BIN), *words[1:]],
-        cwd=ROOT,  # documented paths (examples/coursework/...) are relative to the repository
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        check=False,
-    )
+    proc = run_documented(where, words)
     assert proc.returncode == 0, f"{where}: {shlex.join(words)}\n{proc.stderr[-2000:]}"
     if args.command == "run":
-        dest = tmp_path / "out" / args.chapter
-        assert (dest / "index.html").is_file() and list(dest.glob("*.csv"))
-        assert [p.name for p in (tmp_path / "out").iterdir()] == [
-            args.chapter
-        ]  # no staging folder left
-        pngs = sorted(p.stem for p in dest.glob("*.png"))
-        assert pngs and pngs == sorted(
-            p.stem for p in dest.glob("*.svg")
-        )  # every figure in both formats
-        # the parameters the command sets reached the kernel (papermill's injected cell)
-        nb = nbformat.read(dest / f"{args.chapter}.ipynb", as_version=4)
-        injected = next(
-            c.source for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])
-        )
-        for name, _value in args.parameter or []:
-            assert f"{name} = " in injected, (name, injected)
+        check_run(args, tmp_path / "out")

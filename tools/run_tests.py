@@ -70,6 +70,9 @@ PDF = "pdf"
 OVERLAP_MIN_CORES = 4
 #: On fewer cores, the stage whose end starts the unit stage (the one that keeps every core busy).
 AFTER = "notebooks"
+#: How often a running stage is asked whether it has ended (s): the end of a stage is seen within this time (a
+#: stage that ends at once costs no more: the stand-in stages of tests/test_run_tests.py end in milliseconds).
+POLL_S = 0.05
 #: Workers of the unit and notebook stages (the machine's cores, at most 2 by default).
 JOBS = os.environ.get("DPCOMPENDIUM_TEST_JOBS", str(min(2, os.cpu_count() or 1)))
 
@@ -195,6 +198,10 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
                 "book and not integration",
                 "-n",
                 JOBS,
+                # the tests of one page on one worker, which loads the page once per width (test_book_browser.visit;
+                # the grouping by parameter: tests/conftest.py)
+                "--dist",
+                "loadgroup",
                 junit("browser"),
                 "tests/test_book_browser.py",
             ],
@@ -281,7 +288,7 @@ class Stage:
             if other is not None and other.poll() not in (None, 0):
                 self.stop()
                 return other.proc.returncode
-            time.sleep(0.5)
+            time.sleep(POLL_S)
         return code
 
     def stop(self) -> None:
