@@ -175,3 +175,52 @@ def test_every_built_figure_has_a_chinese_twin_in_chinese():
         if left:
             problems.append(f"{twin}: English left: {left}")
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.integration  # a whole rerun through the CLI (fuzz size, ~1 min)
+def test_rerun_in_chinese_passes_the_page_checks(tmp_path):
+    """``dpcompendium run CHAPTER --lang zh_CN`` at non-default parameters: the page passes the checks of every rerun
+    (``_page_checks.page_problems``), is a Chinese page, and shows each figure once, in Chinese."""
+    import json
+    import subprocess
+    import sys
+
+    import nbformat
+    from _chapter_ids import DP_MEAN
+    from _page_checks import page_problems
+    from bs4 import BeautifulSoup
+
+    from dpcompendium.book.contract import get_chapter
+    from dpcompendium.book.fuzz import small_overrides
+
+    values = {"reps": 2, "epsilons": [0.5, 2], "seed": 7}
+    values |= small_overrides(get_chapter(DP_MEAN), values)
+    words = [a for k, v in values.items() for a in ("-p", k, json.dumps(v))]
+    exe = Path(sys.executable).with_name("dpcompendium")
+    proc = subprocess.run(
+        [str(exe), "run", DP_MEAN, *words, "--lang", "zh_CN", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    dest = tmp_path / DP_MEAN
+    problems = page_problems(DP_MEAN, dest, values)
+    assert not problems, "\n".join(problems)
+    soup = BeautifulSoup((dest / "index.html").read_text(encoding="utf-8"), "html.parser")
+    assert soup.html["lang"] == "zh-CN"
+    assert CJK.search(soup.select_one("#provenance").get_text())
+    # every figure once, the Chinese one: the page's image is the PNG saved in zh_CN/
+    executed = nbformat.read(dest / f"{DP_MEAN}.ipynb", as_version=4)
+    declared = [
+        c.metadata["mystnb"]["figure"]["name"]
+        for c in executed.cells
+        if (c.metadata.get("mystnb") or {}).get("figure")
+    ]
+    figures = soup.find_all("figure")
+    assert len(figures) == len(declared) > 0
+    zh_pngs = {p.read_bytes() for p in (dest / "zh_CN").glob("*.png")}
+    en_pngs = {p.read_bytes() for p in dest.glob("*.png")}
+    shown = [(dest / f.find("img")["src"]).read_bytes() for f in figures]
+    assert all(png in zh_pngs and png not in en_pngs for png in shown)

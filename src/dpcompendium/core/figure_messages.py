@@ -25,7 +25,7 @@ PROPER_WORDS = frozenset(
     [
         # datasets
         "heights", "adult-age", "adult", "Adult", "digits", "breast_cancer", "wine", "synthetic", "uniform",
-        "gaussian", "exponential", "beta", "bimodal", "ADULT", "ages",
+        "gaussian", "normal", "exponential", "beta", "bimodal", "ADULT", "ages",
         # methods, mechanisms and tools named as the literature names them
         "Laplace", "Gaussian", "Harmony", "Duchi", "HierA", "Hybrid", "Privelet", "Identity", "DPBench",
         "CAPE", "zCDP", "SGD", "MWEM", "PLD", "RDP", "DAWA", "AHP", "P-HP", "Hb", "H_b", "PM", "LHP", "IDUE",
@@ -101,6 +101,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("equal", "各站点数据量相等"),
     ("unequal", "各站点数据量不等"),
     ("cross-validated accuracy", "交叉验证的准确率"),
+    ("noisy-projections", "加噪的投影"),
     # ---- HierA
     ("HierA, graded bound", "HierA，分级的上界"),
     ("IDUE mean (IDLDP)", "IDUE 均值 (IDLDP)"),

@@ -854,11 +854,13 @@ def translate(text: str, lang: str | None = None) -> str | None:
     whole."""
     lang = lang or get_language()
     text = str(text)
-    if lang == "en" or not needs_translation(text):
+    if lang == "en":
         return text
     exact, patterns = _figure_patterns(lang)
     if text in exact:
         return exact[text]
+    if not needs_translation(text):
+        return text
     for regex, template in patterns:
         m = regex.fullmatch(text)
         if m is None:
