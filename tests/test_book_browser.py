@@ -42,7 +42,8 @@ from dpcompendium.book.pdf import toc_pages
 pytestmark = pytest.mark.book
 
 ROOT = Path(os.environ.get("DPCOMPENDIUM_REPO") or Path(__file__).resolve().parents[1])
-HTML = ROOT / "_build" / "html"
+#: DPCOMPENDIUM_BROWSER_LANG=zh_CN: the same checks on the pages of the Chinese edition (the zh stage of make test).
+HTML = ROOT / "_build" / "html" / os.environ.get("DPCOMPENDIUM_BROWSER_LANG", "")
 CHROMIUM = os.environ.get("DPCOMPENDIUM_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",

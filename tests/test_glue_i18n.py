@@ -21,7 +21,10 @@ PARAGRAPHS = {
     "Any {glue}`x` here.": "任意 {glue}`x`。",
     "Md {glue:md}`m:myst` here.": "MyST {glue:md}`m:myst`。",
     "Qualified {glue:text}`page.ipynb::x:s` here.": "限定 {glue:text}`page.ipynb::x:s`。",
+    "Edition {glue:md}`s:myst` here.": "版本 {glue:md}`s:myst`。",
 }
+#: A paragraph left untranslated: in the zh_CN edition its glued sentence is still the zh_CN one.
+UNTRANSLATED = "Untranslated {glue:md}`s:myst` here."
 
 
 def glue_output(name: str, data: dict[str, str]) -> dict:
@@ -51,10 +54,16 @@ def make_project(root, extension: bool):
         "outputs": [
             glue_output("x", {"text/plain": X}),
             glue_output("m", {"text/plain": "ε = 0.5", "text/markdown": M_MYST}),
+            # a sentence glued in each language (dpcompendium.book.prose.glue): KEY and KEY__zh_CN
+            glue_output("s", {"text/plain": "7 of 9", "text/markdown": "7 of 9"}),
+            glue_output(
+                "s__zh_CN", {"text/plain": "9 个中的 7 个", "text/markdown": "9 个中的 7 个"}
+            ),
         ],
     }
     cells = [{"cell_type": "markdown", "metadata": {}, "source": "# Page"}, code]
     cells += [{"cell_type": "markdown", "metadata": {}, "source": p} for p in PARAGRAPHS]
+    cells.append({"cell_type": "markdown", "metadata": {}, "source": UNTRANSLATED})
     nb = {
         "cells": cells,
         "metadata": {
@@ -96,9 +105,15 @@ def test_glued_values_resolve_in_translated_paragraphs(tmp_path):
     assert "WARNING" not in stderr and html, stderr
     assert f'文本 <span class="pasted-text">{X}</span>。' in html
     assert f'任意 <span class="output text_plain">{X}</span>。' in html
-    assert 'MyST <em>ε</em> = <span class="math notranslate nohighlight">\\(0.5\\)</span>。' in html
+    glued = '<span class="dpc-glue dpc-glue-{}">{}</span>'
+    myst = '<em>ε</em> = <span class="math notranslate nohighlight">\\(0.5\\)</span>'
+    assert f"MyST {glued.format('m', myst)}。" in html
     assert f'限定 <span class="pasted-text">{X}</span>。' in html
     assert "Text " not in html and "Md " not in html  # the paragraphs were translated
+    # the edition's rendering of a glued sentence, in a translated paragraph and in an untranslated one
+    assert f"版本 {glued.format('s', '9 个中的 7 个')}。" in html
+    assert f"Untranslated {glued.format('s', '9 个中的 7 个')} here." in html
+    assert "7 of 9" not in html
 
 
 def test_without_the_extension_only_the_page_qualified_text_form_resolves(tmp_path):

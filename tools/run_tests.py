@@ -25,7 +25,11 @@ one after another; ``--overlap`` starts the unit stage at once. The wall time of
 then a table of all stages, and last a plain closing line that counts every test of every stage
 (``N passed, N failed, N skipped``), read from each stage's JUnit XML report.
 
-With ``--pdf`` (``.ci/run`` passes it), a last stage follows the integration stage: the built book printed to PDF by
+Then the *zh* stage: the Chinese edition (issue 38) built into ``_build/html/zh_CN`` with warnings as errors from
+the executions the book stage used (none executed again), its tests (``tests/test_book_zh.py``) and the browser checks
+of ``tests/test_book_browser.py`` on its pages; timed apart and counted in the closing line.
+
+With ``--pdf`` (``.ci/run`` passes it), a last stage follows the zh stage: the built book printed to PDF by
 Chromium, bound into a book and checked (``tests/test_book_pdf.py``, about 4 minutes on a loaded 2-core machine),
 timed apart and counted in the closing line; ``make test`` alone does not run it (``make pdf`` prints the PDF).
 
@@ -57,7 +61,10 @@ REPORTS = ROOT / "_build" / "test-reports"
 BESIDE = "unit"
 #: The stage that runs last, alone, once the base (every other stage) has passed.
 LAST = "integration"
-#: With --pdf, after LAST: the PDF of the book, printed, bound and checked (minutes: see tests/test_book_pdf.py).
+#: After LAST: the Chinese edition (issue 38) built from the same executions with warnings as errors, its tests and
+#: the browser checks on its pages; timed apart so that the English stages' times stay comparable.
+ZH = "zh"
+#: With --pdf, after ZH: the PDF of the book, printed, bound and checked (minutes: see tests/test_book_pdf.py).
 PDF = "pdf"
 #: Cores from which the unit stage starts at once, beside every other stage; below, it starts after AFTER.
 OVERLAP_MIN_CORES = 4
@@ -177,7 +184,7 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
             ],
             nb_env,
         ),
-        ("book", [dpc, "book", "--strict"], {}),
+        ("book", [dpc, "book", "--strict", "--english-only"], {}),
         (
             "browser",
             [
@@ -198,6 +205,22 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
         # (tools/portable.py)
         ("portable", portable.command(py, junit("portable")), {**portable.reduced_env(), **nb_env}),
         ("integration", tests_on_workers("integration", "integration and not extended"), {}),
+        # the Chinese edition from the book stage's executions (none executed again), built with warnings as errors,
+        # then its tests (tests/test_book_zh.py) and the browser checks on its pages (DPCOMPENDIUM_BROWSER_LANG)
+        (
+            ZH,
+            [
+                "/bin/sh",
+                "-c",
+                shlex.join([dpc, "i18n", "build", "--strict"])
+                + " && "
+                + shlex.join(
+                    [py, "-m", "pytest", "-m", "zh or (book and not integration)", "-n", JOBS,
+                     junit(ZH), "tests/test_book_zh.py", "tests/test_book_browser.py"]
+                ),  # fmt: skip
+            ],
+            {"DPCOMPENDIUM_BROWSER_LANG": "zh_CN"},
+        ),
         # with --pdf only (.ci/run): the book printed to PDF by Chromium and checked, after everything else
         ("pdf", [py, "-m", "pytest", "-m", "pdf", junit("pdf"), "tests/test_book_pdf.py"], {}),
     ]
@@ -309,8 +332,8 @@ def main(argv: list[str] | None = None) -> int:
     REPORTS.mkdir(parents=True, exist_ok=True)
     n_stages = len(todo)
     # the integration stage runs last, alone, once every other stage has passed
-    # (then, with --pdf, the pdf stage, alone too)
-    last = [s for s in todo if s[0] in (LAST, PDF) and len(todo) > 1]
+    # (then the zh stage and, with --pdf, the pdf stage, alone too)
+    last = [s for s in todo if s[0] in (LAST, ZH, PDF) and len(todo) > 1]
     todo = [s for s in todo if s not in last]
     t_start = time.perf_counter()
 

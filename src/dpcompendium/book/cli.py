@@ -3,7 +3,9 @@
     dpcompendium list
     dpcompendium run CHAPTER [-p NAME VALUE]... [--out DIR] [--open] [--no-page] [--lang zh_CN]
                           [--scheduler ADDRESS|local:N]
-    dpcompendium book [--strict]   (chapters executed only when stale: see dpcompendium.book.execution)
+    dpcompendium book [--strict]   (chapters executed only when stale: see dpcompendium.book.execution; then the
+                                    Chinese edition into _build/html/zh_CN from the same executions)
+    dpcompendium i18n [status|update|build]   (the translations' catalogues: see dpcompendium.book.i18n)
     dpcompendium data [list]       (the data registry and each file's status in the data cache)
     dpcompendium data fetch [NAME]...   (download registered files, verifying their SHA-256)
     dpcompendium audit TARGET --epsilon E ...   (audit your own mechanism; see cli_coursework)
@@ -261,7 +263,28 @@ def cmd_book(args: argparse.Namespace) -> int:
         "DPCOMPENDIUM_REPO": str(root),
         "MPLBACKEND": "module://matplotlib_inline.backend_inline",
     }
-    return subprocess.call(cmd, cwd=root, env=env)
+    rc = subprocess.call(cmd, cwd=root, env=env)
+    if rc or args.english_only:
+        return rc
+    # then each edition in another language, from the executions the English build stored (none executed again)
+    import time
+
+    from .i18n import LANGUAGES, output_dir
+
+    for lang in LANGUAGES:
+        t0 = time.perf_counter()
+        edition = [sys.executable, "-m", "dpcompendium.book.cli", "i18n", "build", "--lang", lang]
+        rc = subprocess.call(
+            edition + ["--strict"] * args.strict + ["--all"] * args.all, cwd=root, env=env
+        )
+        print(
+            f"dpcompendium book: the {lang} edition in {output_dir(root, lang)} "
+            f"({time.perf_counter() - t0:.1f} s{'' if rc == 0 else ', FAILED'})",
+            file=sys.stderr,
+        )
+        if rc:
+            return rc
+    return 0
 
 
 def cmd_data(args: argparse.Namespace) -> int:
@@ -377,7 +400,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--strict", action="store_true", help="treat warnings as errors (-W -n --keep-going)"
     )
     book.add_argument("--all", action="store_true", help="rebuild every page")
+    book.add_argument(
+        "--english-only",
+        action="store_true",
+        help="build the English book only, not the editions in other languages (_build/html/<lang>)",
+    )
     book.set_defaults(func=cmd_book)
+    from .i18n import add_command as add_i18n_command
+
+    add_i18n_command(sub)
     dat = sub.add_parser(
         "data",
         help="the data registry and each file's status in the data cache (data list), or download (data fetch)",

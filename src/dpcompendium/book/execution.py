@@ -39,10 +39,12 @@ __all__ = [
     "ensure_executed",
     "execute_notebook",
     "executed_notebooks",
+    "for_language",
     "inputs_digest",
     "kernel_peak_memory_mib",
     "load_record",
     "merge_outputs",
+    "output_language",
     "populate_jupyter_cache",
     "store_execution",
 ]
@@ -387,8 +389,29 @@ def executed_notebooks(root: Path, patterns: Sequence[str] = EXECUTED_NOTEBOOKS)
     return [nb for pattern in patterns for nb in sorted(Path(root).glob(pattern))]
 
 
-def populate_jupyter_cache(cache_path: Path, store: Path, notebooks: Sequence[Path]) -> None:
-    """Put each stored execution into jupyter-cache (overwriting any entry for the same notebook hash).
+def output_language(output: dict[str, Any]) -> str | None:
+    """The edition an output is shown in (its metadata ``{"dpcompendium": {"lang": LANG}}``, written by
+    :func:`dpcompendium.book.prose.show`), or None: shown in every edition."""
+    meta = output.get("metadata") or {}
+    tag = meta.get("dpcompendium") if isinstance(meta, dict) else None
+    return tag.get("lang") if isinstance(tag, dict) else None
+
+
+def for_language(nb: nbformat.NotebookNode, lang: str) -> nbformat.NotebookNode:
+    """``nb`` with only the outputs the edition in ``lang`` shows (``"en"``: the English book): an output tagged
+    with another language is dropped, untagged outputs are kept. ``nb`` itself is not changed."""
+    out = copy.deepcopy(nb)
+    for cell in out.cells:
+        if cell.get("cell_type") == "code" and cell.get("outputs"):
+            cell.outputs = [o for o in cell.outputs if output_language(o) in (None, lang)]
+    return out
+
+
+def populate_jupyter_cache(
+    cache_path: Path, store: Path, notebooks: Sequence[Path], lang: str = "en"
+) -> None:
+    """Put each stored execution into jupyter-cache (overwriting any entry for the same notebook hash), with the
+    outputs of the edition in ``lang`` (:func:`for_language`).
 
     MyST-NB (``execute_notebooks: cache``) then finds every chapter in the cache and executes nothing.
     """
@@ -401,7 +424,7 @@ def populate_jupyter_cache(cache_path: Path, store: Path, notebooks: Sequence[Pa
         rec = load_record(store, nb.stem)
         if rec is None:
             continue
-        executed = nbformat.read(Path(store) / f"{nb.stem}.ipynb", as_version=4)
+        executed = for_language(nbformat.read(Path(store) / f"{nb.stem}.ipynb", as_version=4), lang)
         cache.cache_notebook_bundle(
             CacheBundleIn(executed, str(nb.resolve()), data={"execution_seconds": rec.wall_time_s}),
             check_validity=False,

@@ -15,7 +15,11 @@ Without it, only the cross-document forms resolve in a translated paragraph: ``{
 ``page.ipynb::KEY:s`` (the format spec is required: without it ``KEY`` is taken for the spec) and ``{glue}`` with
 ``page.ipynb::KEY`` (an inline literal); both paste ``text/plain`` only, and ``{glue:md}`` has no cross-document form.
 
-Add ``"dpcompendium.book.glue_i18n"`` to the Sphinx extensions of the translated build.
+In an edition in another language (Sphinx's ``language``, e.g. ``zh_CN``), every glue role pastes the value glued for
+that language, ``KEY__<lang>`` (:func:`dpcompendium.book.prose.glue` stores it when the text differs from the
+English), and ``KEY`` where there is none: the numbers are those of the same execution, the words the edition's.
+
+Listed in ``_config.yml`` (in the English book it changes nothing: no document there is translated).
 """
 
 from __future__ import annotations
@@ -47,7 +51,30 @@ def page_glue(document: nodes.document) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
+def _edition(document: nodes.document) -> str:
+    """The language of the edition being built (``"en"``: the English book)."""
+    env = getattr(document.settings, "env", None)
+    return (getattr(env.config, "language", None) or "en") if env is not None else "en"
+
+
+def _keys(document: nodes.document, key: str) -> list[str]:
+    """The keys to look for, in order: in an edition in another language, the value glued for that language
+    (``key__<lang>``, :func:`dpcompendium.book.prose.glue`) before ``key``."""
+    lang = _edition(document)
+    return [key] if lang == "en" or "::" in key else [f"{key}__{lang}", key]
+
+
 def _retrieve_translated(document: nodes.document, key: str) -> utils.VariableOutput:
+    *first, last = _keys(document, key)
+    for k in first:
+        try:
+            return _retrieve_one(document, k)
+        except utils.RetrievalError:
+            pass
+    return _retrieve_one(document, last)
+
+
+def _retrieve_one(document: nodes.document, key: str) -> utils.VariableOutput:
     try:
         return _retrieve(document, key)
     except utils.RetrievalError:
@@ -62,11 +89,30 @@ def _retrieve_translated(document: nodes.document, key: str) -> utils.VariableOu
         )
 
 
+#: The class of every value pasted by ``{glue:md}`` (and ``dpc-glue-KEY``): the tests compare the values of each
+#: edition's page key by key.
+GLUED_CLASS = "dpc-glue"
+
+
+def _marked(result, key: str):
+    """The role's nodes wrapped in an inline with the classes ``dpc-glue`` and ``dpc-glue-KEY``."""
+    pasted, messages = result
+    if not pasted:
+        return pasted, messages
+    return [nodes.inline("", "", *pasted, classes=[GLUED_CLASS, f"{GLUED_CLASS}-{key}"])], messages
+
+
 def _md_run_translated(self: roles.PasteMarkdownRole):
+    return _marked(_md_run_either(self), self.text.rsplit(":", 1)[0])
+
+
+def _md_run_either(self: roles.PasteMarkdownRole):
     if not _translated(self.document):
         return _md_run(self)
     key = self.text.rsplit(":", 1)[0]
-    data = page_glue(self.document).get(key, {}).get("data", {})
+    glued = page_glue(self.document)
+    key = next((k for k in _keys(self.document, key) if k in glued), key)
+    data = glued.get(key, {}).get("data", {})
     if "text/markdown" not in data:
         msg = f"No text/markdown found in {key!r} data"
         return [], [utils.glue_warning(msg, self.document, self.line)]
@@ -77,7 +123,9 @@ def _md_run_translated(self: roles.PasteMarkdownRole):
 def _any_run_translated(self: roles.PasteRoleAny):
     if not _translated(self.document) or "::" in self.text:
         return _any_run(self)
-    text = page_glue(self.document).get(self.text, {}).get("data", {}).get("text/plain")
+    glued = page_glue(self.document)
+    key = next((k for k in _keys(self.document, self.text) if k in glued), self.text)
+    text = glued.get(key, {}).get("data", {}).get("text/plain")
     if text is None:
         msg = f"No key {self.text!r} found in glue data for this document."
         return [], [utils.glue_warning(msg, self.document, self.line)]

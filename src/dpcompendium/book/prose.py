@@ -21,7 +21,19 @@ import numbers
 from collections.abc import Iterable
 from typing import Any
 
-from ..core.messages import Md, join, message, myst, number, tex_number, to_myst
+from ..core.messages import (
+    CATALOGUE,
+    EDITIONS,
+    NOUNS,
+    Md,
+    join,
+    message,
+    myst,
+    number,
+    show,
+    tex_number,
+    to_myst,
+)
 
 __all__ = [
     "NOTE",
@@ -34,7 +46,9 @@ __all__ = [
     "num",
     "pairs",
     "plural",
+    "show",
     "span",
+    "translated_key",
 ]
 
 #: How a guarded statement that does not hold at the run's parameters begins.
@@ -83,7 +97,10 @@ def pairs(values, name: str = "ε", digits: int = 3) -> Md:
 def plural(n: int, noun: str, many: str | None = None) -> Md:
     """``n noun`` with the noun agreeing: ``1 repetition``, ``2 repetitions`` (``many``: an irregular plural)."""
     n = int(n)
-    return message("prose.plural", n=str(n), noun=noun if n == 1 else (many or noun + "s"))
+    word = noun if n == 1 else (many or noun + "s")
+    by_lang = {lang: to_myst(NOUNS.get(lang, {}).get(noun, word)) for lang in CATALOGUE}
+    by_lang["en"] = to_myst(word)
+    return message("prose.plural", n=str(n), noun=Md(word, to_myst(word), by_lang))
 
 
 def count(k: int, n: int) -> Md:
@@ -98,7 +115,11 @@ def guarded(holds: bool, statement: str, instead: str) -> Md:
     if bool(holds):
         return statement if isinstance(statement, Md) else Md(str(statement))
     if isinstance(instead, Md):
-        found = Md(str(instead).rstrip("."), instead.myst.rstrip("."))
+        found = Md(
+            str(instead).rstrip("."),
+            instead.myst.rstrip("."),
+            {lang: text.rstrip(".") for lang, text in instead.by_lang.items()},
+        )
     else:
         found = Md(str(instead).rstrip("."))
     return message("prose.note", instead=found)
@@ -120,9 +141,32 @@ def markdown(value: Any) -> Any:
     return value
 
 
+def translated_key(name: str, lang: str) -> str:
+    """The key under which :func:`glue` stores the rendering of glued value ``name`` in ``lang``."""
+    return f"{name}__{lang}"
+
+
+def _plain_of_myst(text: str) -> str:
+    """The plain text of a MyST rendering (maths delimiters and backslash escapes removed)."""
+    import re
+
+    text = re.sub(r"(?<!\\)\$", "", text)
+    return re.sub(r"\\([\\`*_\[\]<>|${}])", r"\1", text)
+
+
 def glue(name: str, variable: Any, display: bool = True) -> None:
     """``myst_nb.glue`` with ``variable`` typeset (:func:`markdown`), so that the ``{glue:md}`` role (``name:myst``) pastes its
-    maths; ``{glue:text}`` still pastes the plain text."""
+    maths; ``{glue:text}`` still pastes the plain text.
+
+    A text built from the message templates (an :class:`Md` with renderings in other languages) is also glued as
+    ``name__<lang>`` for each language of :data:`EDITIONS` where its MyST differs from the English: the edition in
+    that language pastes it in place of ``name`` (``dpcompendium.book.glue_i18n``), from the same execution."""
     from myst_nb import glue as _glue
 
-    _glue(name, markdown(variable), display=display)
+    value = markdown(variable)
+    _glue(name, value, display=display)
+    if isinstance(value, Md) and value.by_lang:
+        for lang in EDITIONS:
+            text = value.in_language(lang)
+            if text != value.in_language("en"):
+                _glue(translated_key(name, lang), Md(_plain_of_myst(text), text), display=False)

@@ -43,8 +43,10 @@ from .execution import (
     DEFAULT_STORE,
     EXECUTED_NOTEBOOKS,
     ExecutionRecord,
+    chapter_key,
     ensure_executed,
     executed_notebooks,
+    inputs_digest,
     load_record,
     populate_jupyter_cache,
 )
@@ -69,6 +71,11 @@ def _docname(app, nb: Path) -> str:
     return nb.relative_to(Path(app.srcdir)).with_suffix("").as_posix()
 
 
+def edition(app) -> str:
+    """The language of the edition being built: ``"en"`` for the English book, else Sphinx's ``language``."""
+    return app.config.language or "en"
+
+
 def _on_builder_inited(app) -> None:
     app.dpc_execution_records = {}
     if getattr(app.config, "nb_execution_mode", None) != "cache":
@@ -77,6 +84,11 @@ def _on_builder_inited(app) -> None:
         )
         return
     notebooks = _notebooks(app)
+    if edition(app) != "en":
+        # an edition in another language shows the English build's executions: it executes nothing
+        app.dpc_execution_records = _stored_records(app, notebooks)
+        populate_jupyter_cache(_cache_path(app), _store(app), notebooks, edition(app))
+        return
     records = ensure_executed(
         Path(app.srcdir),
         notebooks,
@@ -86,11 +98,35 @@ def _on_builder_inited(app) -> None:
         timeout=int(getattr(app.config, "nb_execution_timeout", 1200) or 1200),
         log=logger.info,
     )
-    cache_path = app.config.nb_execution_cache_path or str(
-        Path(app.outdir).parent / ".jupyter_cache"
-    )
-    populate_jupyter_cache(Path(cache_path), _store(app), notebooks)
+    # each edition shows the outputs of its language (dpcompendium.book.prose.show), from the same executions
+    populate_jupyter_cache(_cache_path(app), _store(app), notebooks, edition(app))
     app.dpc_execution_records = records
+
+
+def _cache_path(app) -> Path:
+    return Path(
+        app.config.nb_execution_cache_path or str(Path(app.outdir).parent / ".jupyter_cache")
+    )
+
+
+def _stored_records(app, notebooks: list[Path]) -> dict[str, ExecutionRecord]:
+    """The stored execution of every chapter, for an edition that shows the English build's executions; a missing
+    or stale one (the library or the notebook changed since) is a warning: build the English book first."""
+    digest = inputs_digest(Path(app.srcdir), app.config.dpc_execution_inputs)
+    records: dict[str, ExecutionRecord] = {}
+    for nb in notebooks:
+        rec = load_record(_store(app), nb.stem)
+        if rec is None or rec.key != chapter_key(nb, digest):
+            state = "not executed" if rec is None else "stale"
+            logger.warning(
+                f"dpcompendium: {nb.stem}: its stored execution is {state}; build the English book first "
+                "(dpcompendium book builds both editions)"
+            )
+        if rec is not None:
+            rec.reused = True
+            records[nb.stem] = rec
+    logger.info(f"execution: {len(records)} chapters from the execution store, none executed")
+    return records
 
 
 def _on_env_get_outdated(app, env, added, changed, removed) -> list[str]:

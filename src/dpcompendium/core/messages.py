@@ -25,6 +25,7 @@ value (an :class:`Md`, a plain string, a number) as MyST.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 from collections.abc import Iterable, Mapping
@@ -32,11 +33,15 @@ from typing import Any
 
 __all__ = [
     "CATALOGUE",
+    "EDITIONS",
+    "LANG_METADATA",
     "METHOD_NAMES",
+    "NOUNS",
     "PLAIN",
     "Md",
     "get_language",
     "join",
+    "language",
     "message",
     "method_name",
     "myst",
@@ -44,6 +49,7 @@ __all__ = [
     "number",
     "plain",
     "set_language",
+    "show",
     "tex_number",
     "to_myst",
     "to_po",
@@ -54,15 +60,30 @@ class Md(str):
     """A text with two renderings: its ``str`` value is the plain text; :attr:`myst` is the MyST for the page.
 
     IPython shows it as MyST (``_repr_markdown_``), so ``myst_nb.glue("k", md, display=False)`` stores both, and
-    ``{glue:md}`k:myst` `` typesets it; its ``text/plain`` is the plain text without quotes."""
+    ``{glue:md}`k:myst` `` typesets it; its ``text/plain`` is the plain text without quotes.
+
+    It also keeps its MyST in every language of :data:`CATALOGUE` (:attr:`by_lang`, :meth:`in_language`): a
+    :func:`message`, a :func:`join` and a concatenation of ``Md`` are rendered in each language from the same
+    parameters, so that one execution gives the sentence of each edition of the book
+    (:func:`dpcompendium.book.prose.glue` glues each). Text that did not come from a template (a plain string, an
+    f-string) is the same in every language."""
 
     #: The MyST rendering (inline maths, emphasis) that the page typesets.
     myst: str
+    #: The MyST rendering per language (``{"en": …, "zh_CN": …}``); a language missing from it renders as :attr:`myst`.
+    by_lang: dict[str, str]
 
-    def __new__(cls, plain_text: str, myst_text: str | None = None) -> Md:
+    def __new__(
+        cls, plain_text: str, myst_text: str | None = None, by_lang: Mapping[str, str] | None = None
+    ) -> Md:
         obj = super().__new__(cls, plain_text)
         obj.myst = to_myst(str(plain_text)) if myst_text is None else str(myst_text)
+        obj.by_lang = dict(by_lang) if by_lang else {}
         return obj
+
+    def in_language(self, lang: str) -> str:
+        """The MyST of this text in ``lang`` (its :attr:`myst` where it has no rendering in ``lang``)."""
+        return self.by_lang.get(lang, self.myst)
 
     def _repr_markdown_(self) -> str:
         return self.myst
@@ -71,7 +92,7 @@ class Md(str):
         p.text(str(self))
 
     def __reduce__(self):
-        return (Md, (str(self), self.myst))
+        return (Md, (str(self), self.myst, self.by_lang))
 
     def __deepcopy__(self, memo) -> Md:
         return self
@@ -81,13 +102,29 @@ class Md(str):
 
     def __add__(self, other: object) -> Md:  # type: ignore[override]
         if isinstance(other, str):
-            return Md(str(self) + str(other), self.myst + myst(other))
+            return Md(
+                str(self) + str(other),
+                self.myst + myst(other),
+                _per_language(lambda lang: self.in_language(lang) + myst(other, lang), self, other),
+            )
         return NotImplemented
 
     def __radd__(self, other: object) -> Md:
         if isinstance(other, str):
-            return Md(str(other) + str(self), myst(other) + self.myst)
+            return Md(
+                str(other) + str(self),
+                myst(other) + self.myst,
+                _per_language(lambda lang: myst(other, lang) + self.in_language(lang), self, other),
+            )
         return NotImplemented
+
+
+def _per_language(render, *values: Any) -> dict[str, str]:
+    """``{lang: render(lang)}`` for every language, if any of ``values`` is an :class:`Md` that has renderings in
+    other languages (otherwise ``{}``: the text is the same in every language)."""
+    if not any(isinstance(v, Md) and v.by_lang for v in values):
+        return {}
+    return {lang: render(lang) for lang in CATALOGUE}
 
 
 # ------------------------------------------------------------------------------------------------------- catalogue
@@ -247,6 +284,29 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
     },
 }
 
+#: Nouns that :func:`dpcompendium.book.prose.plural` counts, per language (English: the noun as written, its plural
+#: made by the helper). Chinese nouns take a measure word and no plural.
+#:
+#: :meta hide-value:
+NOUNS: dict[str, dict[str, str]] = {
+    "zh_CN": {
+        "repetition": "次重复",
+        "setting": "种设置",
+        "pair": "对",
+        "table": "张表",
+        "figure": "幅图",
+        "cell": "个单元",
+        "site": "个站点",
+        "query": "个查询",
+        "user": "个用户",
+        "round": "轮",
+        "sample": "个样本",
+        "dataset": "个数据集",
+        "level": "个等级",
+        "bin": "个分箱",
+    },
+}
+
 _LANGUAGE = ["en"]
 
 
@@ -262,6 +322,44 @@ def get_language() -> str:
     return _LANGUAGE[0]
 
 
+@contextlib.contextmanager
+def language(lang: str):
+    """Render messages, method names and tables in ``lang`` inside the ``with`` block (then as before)."""
+    before = get_language()
+    set_language(lang)
+    try:
+        yield
+    finally:
+        set_language(before)
+
+
+#: The editions of the book besides English (``dpcompendium.book.i18n``): each glued text is glued once more per
+#: edition (``dpcompendium.book.prose.glue``), each table shown once per edition (:func:`show`).
+EDITIONS: tuple[str, ...] = ("zh_CN",)
+#: The output metadata key that shows an output in one edition only: ``{"dpcompendium": {"lang": "zh_CN"}}``.
+LANG_METADATA = "dpcompendium"
+
+
+def show(by_lang: Mapping[str, Any]) -> None:
+    """Display one value per edition of the book: ``{"en": table_en, "zh_CN": table_zh}`` (a table, a figure, any
+    displayable object). Each is displayed with the output metadata ``{"dpcompendium": {"lang": LANG}}``; the book
+    build shows an output so tagged only in the edition of that language (``en``: the English book;
+    ``dpcompendium.book.execution.for_language``), outputs without the tag in every edition. A language missing
+    from ``by_lang`` shows the English value. Matplotlib figures given are closed once shown (the inline backend
+    would show them again at the end of the cell)."""
+    from IPython.display import display
+
+    if "en" not in by_lang:
+        raise ValueError(f"by_lang must have an 'en' value, got languages {sorted(by_lang)}")
+    for lang in ("en", *EDITIONS):
+        display(by_lang.get(lang, by_lang["en"]), metadata={LANG_METADATA: {"lang": lang}})
+    for value in by_lang.values():
+        if type(value).__module__.startswith("matplotlib"):
+            import matplotlib.pyplot as plt
+
+            plt.close(value)
+
+
 def _template(table: Mapping[str, str], msgid: str, fallback: Mapping[str, str]) -> str:
     if msgid in table:
         return table[msgid]
@@ -271,22 +369,29 @@ def _template(table: Mapping[str, str], msgid: str, fallback: Mapping[str, str])
 
 
 def message(msgid: str, /, **params: Any) -> Md:
-    """The message ``msgid`` with ``params``: plain text (its ``str``) and MyST (``.myst``, in the current language).
+    """The message ``msgid`` with ``params``: plain text (its ``str``) and MyST (``.myst``, in the current language;
+    :attr:`Md.by_lang`, in every language of :data:`CATALOGUE`).
 
     A parameter that is an :class:`Md` enters each rendering in its own form; a plain string enters the plain text
     as it is and the MyST through :func:`to_myst`; a number through :func:`number`."""
-    lang = get_language()
     plain_params = {k: plain(v) for k, v in params.items()}
-    myst_params = {k: myst(v) for k, v in params.items()}
     plain_text = _template(PLAIN, msgid, CATALOGUE["en"]) % plain_params
-    myst_text = _template(CATALOGUE[lang], msgid, CATALOGUE["en"]) % myst_params
-    return Md(plain_text, myst_text)
+    by_lang = {
+        lang: _template(CATALOGUE[lang], msgid, CATALOGUE["en"])
+        % {k: myst(v, lang) for k, v in params.items()}
+        for lang in CATALOGUE
+    }
+    return Md(plain_text, by_lang[get_language()], by_lang)
 
 
 def join(parts: Iterable[Any], sep: str = ", ") -> Md:
-    """``parts`` joined by ``sep``, in both renderings."""
+    """``parts`` joined by ``sep``, in both renderings (and in every language)."""
     parts = list(parts)
-    return Md(sep.join(plain(p) for p in parts), sep.join(myst(p) for p in parts))
+    return Md(
+        sep.join(plain(p) for p in parts),
+        sep.join(myst(p) for p in parts),
+        _per_language(lambda lang: sep.join(myst(p, lang) for p in parts), *parts),
+    )
 
 
 def method_name(method: object, lang: str | None = None) -> str:
@@ -355,11 +460,11 @@ def plain(value: Any) -> str:
     return str(value)
 
 
-def myst(value: Any) -> str:
-    """``value`` as MyST: an :class:`Md`'s :attr:`~Md.myst`, a plain string through :func:`to_myst`, a number to 3
-    significant figures."""
+def myst(value: Any, lang: str | None = None) -> str:
+    """``value`` as MyST: an :class:`Md`'s :attr:`~Md.myst` (its rendering in ``lang`` if given), a plain string
+    through :func:`to_myst`, a number to 3 significant figures."""
     if isinstance(value, Md):
-        return value.myst
+        return value.in_language(lang or get_language())
     if isinstance(value, str):
         return to_myst(value)
     if hasattr(value, "_repr_markdown_"):

@@ -15,11 +15,20 @@ import math
 import numbers
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
-from .messages import Md, message, method_name, myst, myst_to_html, tex_number
+from .messages import (
+    Md,
+    get_language,
+    language,
+    message,
+    method_name,
+    myst,
+    myst_to_html,
+    tex_number,
+)
 
 Neighbours = Literal["replace-one", "add-remove", "local", "queries"]
 
@@ -234,8 +243,16 @@ class ClaimsTable:
         "statement",
     )
 
-    def __init__(self, table) -> None:
+    #: The table's headers per language.
+    HEADERS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "en": ("claim", "guarantee", "neighbours", "sensitivity", "rests on"),
+        "zh_CN": ("声明", "隐私保证", "邻居数据集", "敏感度", "前提"),
+    }
+
+    def __init__(self, table, lang: str | None = None) -> None:
         self.table = table
+        #: the language of the table (None: the current one, ``messages.get_language``)
+        self.lang = lang
 
     def _rows(self) -> list[dict[str, Any]]:
         labels = [c for c in self.table.columns if c not in self.FIELDS]
@@ -283,13 +300,18 @@ class ClaimsTable:
 
     def _repr_html_(self) -> str:
         """The table, its text typeset: MyST maths as the ``math`` spans MathJax renders."""
+        with language(self.lang or get_language()):
+            return self._html()
 
+    def _html(self) -> str:
         def e(value: object) -> str:
             return myst_to_html(myst(value))
 
+        heads = self.HEADERS.get(get_language(), self.HEADERS["en"])
         out = [
-            '<table class="dpc-claims"><thead><tr><th>claim</th><th>guarantee</th><th>neighbours</th>'
-            "<th>sensitivity</th><th>rests on</th></tr></thead><tbody>"
+            '<table class="dpc-claims"><thead><tr>'
+            + "".join(f"<th>{h}</th>" for h in heads)
+            + "</tr></thead><tbody>"
         ]
         for r in self._rows():
             if r["private"]:

@@ -20,10 +20,11 @@ import numbers
 import re
 from typing import Any
 
-from .messages import Md, method_name, myst, myst_to_html, number, to_myst
+from .messages import Md, get_language, language, method_name, myst, myst_to_html, number, to_myst
 
 __all__ = [
     "COLUMN_NAMES",
+    "COLUMN_NAMES_BY_LANG",
     "METHOD_COLUMNS",
     "UNITS",
     "ReadableTable",
@@ -31,6 +32,7 @@ __all__ = [
     "format_number",
     "interval",
     "readable",
+    "show_readable",
     "use_book_tables",
 ]
 
@@ -56,6 +58,47 @@ COLUMN_NAMES: dict[str, str] = {
     "sd": "s.d.",
     "reps": "repetitions",
     "rep": "repetition",
+}
+#: Column name → its header in another language (MyST); a column missing here keeps its English header.
+#:
+#: :meta hide-value:
+COLUMN_NAMES_BY_LANG: dict[str, dict[str, str]] = {
+    "zh_CN": {
+        "mse": "均方误差 (MSE)",
+        "rmse": "均方根误差 (RMSE)",
+        "mae": "平均绝对误差 (MAE)",
+        "rmse_ratio": "RMSE 之比",
+        "mse_se": "MSE（标准误）",
+        "mae_se": "MAE（标准误）",
+        "se": "标准误",
+        "sd": "标准差",
+        "reps": "重复次数",
+        "rep": "重复",
+        "method": "方法",
+        "variant": "变体",
+        "dataset": "数据集",
+        "data": "数据",
+        "mechanism": "机制",
+        "neighbours": "邻居数据集",
+        "sensitivity": "敏感度",
+        "guarantee": "隐私保证",
+        "conditions": "前提",
+        "verdict": "结论",
+        "ratio": "比值",
+        "mean": "均值",
+        "bias": "偏差",
+        "variance": "方差",
+        "error": "误差",
+        "mean_error": "平均误差",
+        "sites": "站点数",
+        "users": "用户数",
+        "queries": "查询数",
+        "bins": "分箱数",
+        "cells": "单元数",
+        "chapter": "章节",
+        "seconds": "秒",
+        "wall": "耗时",
+    },
 }
 #: Column-name suffix → the unit shown in the header.
 #:
@@ -138,6 +181,11 @@ def column_name(name: Any) -> str:
     if isinstance(name, numbers.Real) and not isinstance(name, bool):
         return format_number(name)
     key = str(name)
+    from .messages import get_language
+
+    translated = COLUMN_NAMES_BY_LANG.get(get_language(), {})
+    if key in translated:
+        return translated[key]
     if key in COLUMN_NAMES:
         return COLUMN_NAMES[key]
     if key in METHOD_NAMES_KEYS():
@@ -157,11 +205,11 @@ def METHOD_NAMES_KEYS() -> set[str]:
 def _cell(value: Any, column: Any, digits: int) -> tuple[str, bool]:
     """A cell as HTML, and whether it is a number (right-aligned)."""
     if isinstance(value, Md):
-        return myst_to_html(value.myst), False
+        return myst_to_html(myst(value)), False
     if value is None:
         return "", False
     if isinstance(value, bool) or type(value).__name__ == "bool_":
-        return ("yes" if value else "no"), False
+        return _YES_NO.get(get_language(), _YES_NO["en"])[0 if value else 1], False
     if isinstance(value, numbers.Number):
         return html.escape(format_number(value, digits)), True
     if (
@@ -183,6 +231,9 @@ def _cell(value: Any, column: Any, digits: int) -> tuple[str, bool]:
     if m:
         return html.escape(interval(float(m["x"]), float(m["lo"]), float(m["hi"]), digits)), True
     return myst_to_html(myst(text)), False
+
+
+_YES_NO = {"en": ("yes", "no"), "zh_CN": ("是", "否")}
 
 
 def _is_method_pair(text: str) -> bool:
@@ -220,11 +271,20 @@ class _Interval:
 class ReadableTable:
     """A DataFrame shown for reading (:func:`readable`); ``_repr_html_`` is the table, ``repr`` pandas' own text."""
 
-    def __init__(self, df, digits: int = 3, index: bool | None = None, caption: str = "") -> None:
+    def __init__(
+        self,
+        df,
+        digits: int = 3,
+        index: bool | None = None,
+        caption: str = "",
+        lang: str | None = None,
+    ) -> None:
         self.df = df
         self.digits = digits
         self.index = index
         self.caption = caption
+        #: the language of its headers, method names and text (None: the current one, messages.get_language)
+        self.lang = lang
 
     def _frame(self):
         import pandas as pd
@@ -246,6 +306,10 @@ class ReadableTable:
         return df
 
     def _repr_html_(self) -> str:
+        with language(self.lang or get_language()):
+            return self._html()
+
+    def _html(self) -> str:
         import pandas as pd
 
         df, _ = _merge_intervals(self._frame())
@@ -293,10 +357,21 @@ def _default_index(index) -> bool:
     return index.dtype.kind in ("i", "u")
 
 
-def readable(df, digits: int = 3, *, index: bool | None = None, caption: str = "") -> ReadableTable:
+def readable(
+    df, digits: int = 3, *, index: bool | None = None, caption: str = "", lang: str | None = None
+) -> ReadableTable:
     """``df`` (a DataFrame or Series) as the book shows a table (see the module's docstring). ``index``: keep the
-    index as leading columns (default: unless it is pandas' default unnamed integer index)."""
-    return ReadableTable(df, digits, index, caption)
+    index as leading columns (default: unless it is pandas' default unnamed integer index). ``lang``: the language
+    of the headers, method names and generated text (default: the current one)."""
+    return ReadableTable(df, digits, index, caption, lang)
+
+
+def show_readable(df, digits: int = 3, *, index: bool | None = None, caption: str = "") -> None:
+    """Display ``df`` once per edition of the book, each in its language (:func:`~dpcompendium.core.messages.show`):
+    what a chapter's displayed DataFrame becomes (:func:`use_book_tables`)."""
+    from .messages import EDITIONS, show
+
+    show({lang: ReadableTable(df, digits, index, caption, lang) for lang in ("en", *EDITIONS)})
 
 
 def use_book_tables() -> bool:
@@ -314,4 +389,16 @@ def use_book_tables() -> bool:
     fmt = ip.display_formatter.formatters["text/html"]
     fmt.for_type(pd.DataFrame, lambda df: readable(df)._repr_html_())
     fmt.for_type(pd.Series, lambda s: readable(s, index=True)._repr_html_())
+    # a displayed table is shown once per edition of the book, in its language, from the same execution (each
+    # output tagged with its language: dpcompendium.core.messages.show)
+    shown = ip.display_formatter.ipython_display_formatter
+    shown.for_type(pd.DataFrame, lambda df: show_readable(df) or True)
+    shown.for_type(pd.Series, lambda s: show_readable(s, index=True) or True)
+    from .messages import EDITIONS, show
+    from .privacy import ClaimsTable
+
+    shown.for_type(
+        ClaimsTable,
+        lambda t: show({lang: ClaimsTable(t.table, lang) for lang in ("en", *EDITIONS)}) or True,
+    )
     return True

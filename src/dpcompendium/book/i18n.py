@@ -1,0 +1,395 @@
+"""The book's editions in other languages (issue 38: 简体中文), from the same executions as the English book.
+
+One source, two editions. The English pages are translated through Sphinx's gettext machinery: one catalogue per page
+under ``locales/<lang>/LC_MESSAGES/`` (``book/<page>.po``, ``notebooks/<chapter>.po``; the Library reference pages
+``book/api/`` are not translated), compiled to ``.mo`` with Babel at build time into ``_build/.locales`` (the ``.mo``
+are not committed). :func:`build` builds the edition into ``_build/html/<lang>/`` after the English book: the same
+Sphinx configuration plus ``language``, ``locale_dirs``, ``gettext_compact = False``; its doctrees, MyST-NB output
+folder and jupyter-cache are its own (``_build/.<lang>/``), and its chapters come from the execution store
+``_build/.execution`` that the English build filled (``dpcompendium.book.sphinxext``: nothing is executed again; each
+edition shows the outputs of its language, :func:`dpcompendium.book.prose.show`). Generated sentences are pasted in
+the edition's language: :func:`dpcompendium.book.prose.glue` glues ``key__<lang>`` beside ``key`` and
+``dpcompendium.book.glue_i18n`` pastes it.
+
+As a Sphinx extension (listed in ``_config.yml``) this module puts a language switch on every page of every edition:
+a link in the page's header to the same page in the other edition (a relative URL, so it works offline and from a
+copy of ``_build/html``).
+
+Commands (``dpcompendium i18n``): ``update`` extracts the English messages (``sphinx-build -b gettext``) and merges
+them into the catalogues (Babel's ``Catalog.update``: a changed message becomes fuzzy, a removed one obsolete, a new
+one untranslated); ``status`` counts, per catalogue, the entries that still need a translator (untranslated, fuzzy,
+obsolete); ``build`` builds the edition alone (the English book must have been built: ``dpcompendium book`` builds
+both).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+#: The editions besides English, named as Sphinx names the language.
+LANGUAGES: tuple[str, ...] = ("zh_CN",)
+#: The catalogues, relative to the repository root.
+LOCALES = "locales"
+#: Pages that are not translated (their catalogues are not kept): the Library reference.
+UNTRANSLATED = ("book/api/",)
+#: The edition's title and footer (the English ones are in ``_config.yml``).
+TITLES = {"zh_CN": "dpcompendium：可执行的差分隐私"}
+FOOTERS = {"zh_CN": "由锁定的依赖构建，构建时不访问网络。本书的每个数字都在构建时重新计算。"}
+#: The switch's text: the name of the *other* edition, in its own language.
+SWITCH_TEXT = {"en": "English", "zh_CN": "中文"}
+SWITCH_TIP = {"en": "Read this page in English", "zh_CN": "阅读本页的中文版"}
+
+
+def output_dir(root: Path, lang: str) -> Path:
+    """Where the edition in ``lang`` is built: ``_build/html/<lang>``."""
+    return Path(root) / "_build" / "html" / lang
+
+
+def work_dir(root: Path, lang: str) -> Path:
+    """The edition's own build state (doctrees, MyST-NB outputs, jupyter-cache, compiled catalogues)."""
+    return Path(root) / "_build" / f".{lang}"
+
+
+def catalogues(root: Path, lang: str, locales: Path | None = None) -> list[Path]:
+    """The ``.po`` files of ``lang`` (in ``locales``, default the repository's ``locales/``), sorted."""
+    base = Path(locales or Path(root) / LOCALES) / lang / "LC_MESSAGES"
+    return sorted(base.rglob("*.po")) if base.is_dir() else []
+
+
+def compile_catalogues(root: Path, lang: str, dest: Path, locales: Path | None = None) -> int:
+    """Compile every ``.po`` of ``lang`` into ``dest/<lang>/LC_MESSAGES/<page>.mo`` (Babel; fuzzy entries are left
+    out, as ``msgfmt`` does). Returns how many were compiled; an unchanged ``.mo`` is not rewritten."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    base = Path(locales or Path(root) / LOCALES) / lang / "LC_MESSAGES"
+    n = 0
+    for po in catalogues(root, lang, locales):
+        mo = Path(dest) / lang / "LC_MESSAGES" / po.relative_to(base).with_suffix(".mo")
+        if mo.is_file() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        with po.open("rb") as f:
+            catalog = read_po(f, locale=lang)
+        mo.parent.mkdir(parents=True, exist_ok=True)
+        buf = io.BytesIO()
+        write_mo(buf, catalog, use_fuzzy=False)
+        mo.write_bytes(buf.getvalue())
+        n += 1
+    return n
+
+
+def _jupyter_book_config(root: Path) -> tuple[Path, dict[str, Any]]:
+    """``_config.yml`` and the overrides ``jupyter-book build`` passes to Sphinx for this book."""
+    from jupyter_book.cli.main import build as jb_build
+
+    path_config, _, overrides = jb_build.callback(
+        path_source=str(root),
+        path_output=str(root),
+        config=None,
+        toc=None,
+        warningiserror=False,
+        nitpick=False,
+        keep_going=False,
+        freshenv=False,
+        builder="html",
+        custom_builder=None,
+        verbose=0,
+        quiet=0,
+        individualpages=False,
+        get_config_only=True,
+    )
+    overrides["external_toc_path"] = str(Path(root) / "_toc.yml")
+    return Path(path_config), overrides
+
+
+def edition_overrides(root: Path, lang: str) -> dict[str, Any]:
+    """The Sphinx settings of the edition in ``lang``, on top of the English book's."""
+    work = work_dir(root, lang)
+    return {
+        "language": lang,
+        "locale_dirs": [str(work / "locales")],
+        "gettext_compact": False,
+        "html_title": TITLES.get(lang, ""),
+        "html_theme_options": {"extra_footer": FOOTERS.get(lang, "")},
+        # the edition's own jupyter-cache, filled from the execution store with the outputs of its language
+        "nb_execution_cache_path": str(work / "jupyter_cache"),
+    }
+
+
+def build(
+    root: Path,
+    lang: str,
+    strict: bool = False,
+    force_all: bool = False,
+    locales: Path | None = None,
+) -> int:
+    """Build the edition in ``lang`` into ``_build/html/<lang>`` (after the English book); returns Sphinx's status.
+    ``locales``: another folder of catalogues than ``locales/`` (e.g. a test's)."""
+    from jupyter_book.sphinx import build_sphinx
+
+    root = Path(root).resolve()
+    work = work_dir(root, lang)
+    if locales is not None:  # catalogues from elsewhere: compile them all afresh
+        shutil.rmtree(work / "locales", ignore_errors=True)
+    compile_catalogues(root, lang, work / "locales", locales)
+    path_config, overrides = _jupyter_book_config(root)
+    if strict:
+        overrides["nitpicky"] = True
+    overrides.update(edition_overrides(root, lang))
+    os.environ.setdefault("DPCOMPENDIUM_REPO", str(root))
+    result = build_sphinx(
+        root,
+        output_dir(root, lang),
+        noconfig=True,
+        path_config=str(path_config),
+        confoverrides=overrides,
+        doctreedir=work / "doctrees",
+        builder="html",
+        warningiserror=strict,
+        keep_going=strict,
+        force_all=force_all,
+    )
+    return result if isinstance(result, int) else 1
+
+
+# ------------------------------------------------------------------------------------------ catalogue upkeep
+@dataclass
+class CatalogueStatus:
+    """What a catalogue still needs: entries without a translation, marked fuzzy, or obsolete."""
+
+    path: Path
+    messages: int
+    untranslated: int
+    fuzzy: int
+    obsolete: int
+
+    @property
+    def complete(self) -> bool:
+        return not (self.untranslated or self.fuzzy or self.obsolete)
+
+
+def catalogue_status(po: Path) -> CatalogueStatus:
+    """Count the entries of ``po`` (the header is not an entry)."""
+    from babel.messages.pofile import read_po
+
+    with Path(po).open("rb") as f:
+        cat = read_po(f)
+    entries = [m for m in cat if m.id]
+    fuzzy = sum(1 for m in entries if m.fuzzy)
+    untranslated = sum(
+        1
+        for m in entries
+        if not (all(m.string) if isinstance(m.string, tuple) else m.string) and not m.fuzzy
+    )
+    return CatalogueStatus(Path(po), len(entries), untranslated, fuzzy, len(cat.obsolete))
+
+
+def extract(root: Path, dest: Path) -> Path:
+    """The English messages of every page, one ``.pot`` per page in ``dest`` (``sphinx-build -b gettext`` with the
+    book's configuration, notebooks not executed: outputs are not translated)."""
+    root = Path(root).resolve()
+    cmd = [
+        sys.executable,
+        "-c",
+        "import sys; from jupyter_book.cli.main import main; sys.exit(main())",
+        "config",
+        "sphinx",
+        str(root),
+    ]
+    with tempfile.TemporaryDirectory(prefix="dpc-gettext-") as conf:
+        conf_dir = Path(conf)
+        # `jupyter-book config sphinx` writes conf.py into the book's folder: keep the repository clean
+        existing = (root / "conf.py").read_bytes() if (root / "conf.py").exists() else None
+        subprocess.run(cmd, check=True, cwd=root, stdout=subprocess.DEVNULL)
+        shutil.move(str(root / "conf.py"), conf_dir / "conf.py")
+        if existing is not None:
+            (root / "conf.py").write_bytes(existing)
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(
+                [str(root / "book" / "_ext"), os.environ.get("PYTHONPATH", "")]
+            ),
+        }
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "sphinx",
+                "-q",
+                "-b",
+                "gettext",
+                "-c",
+                str(conf_dir),
+                "-D",
+                "gettext_compact=0",
+                "-D",
+                "nb_execution_mode=off",
+                "-d",
+                str(conf_dir / "doctrees"),
+                str(root),
+                str(dest),
+            ],
+            check=True,
+            cwd=root,
+            env=env,
+        )
+    return Path(dest)
+
+
+def _translated_pot(dest: Path) -> list[Path]:
+    return sorted(
+        p
+        for p in Path(dest).rglob("*.pot")
+        if not any(p.relative_to(dest).as_posix().startswith(u) for u in UNTRANSLATED)
+    )
+
+
+def update(root: Path, lang: str, pot_dir: Path | None = None) -> list[tuple[Path, str]]:
+    """Merge the English messages into the catalogues of ``lang``: a new page gets a new catalogue, a changed
+    message becomes fuzzy (its old translation kept as a suggestion), a removed one obsolete. Returns what changed:
+    ``(catalogue, summary)``."""
+    from babel.messages.pofile import read_po, write_po
+
+    root = Path(root).resolve()
+    base = root / LOCALES / lang / "LC_MESSAGES"
+    changed: list[tuple[Path, str]] = []
+    with tempfile.TemporaryDirectory(prefix="dpc-pot-") as tmp:
+        pots = Path(pot_dir) if pot_dir else extract(root, Path(tmp) / "pot")
+        for pot in _translated_pot(pots):
+            po = base / pot.relative_to(pots).with_suffix(".po")
+            with pot.open("rb") as f:
+                template = read_po(f)
+            if po.is_file():
+                with po.open("rb") as f:
+                    catalog = read_po(f, locale=lang)
+                before = {(m.id, m.context): (m.string, m.fuzzy) for m in catalog if m.id}
+                obsolete_before = len(catalog.obsolete)
+            else:
+                from babel.messages.catalog import Catalog
+
+                catalog = Catalog(locale=lang, project="dpcompendium")
+                before, obsolete_before = {}, 0
+            catalog.update(template, no_fuzzy_matching=False, update_header_comment=False)
+            after = {(m.id, m.context): (m.string, m.fuzzy) for m in catalog if m.id}
+            new = sum(1 for k in after if k not in before)
+            fuzzy = sum(
+                1 for k, v in after.items() if v[1] and before.get(k, (None, True))[1] is False
+            )
+            obsolete = len(catalog.obsolete) - obsolete_before
+            if new or fuzzy or obsolete or not po.is_file():
+                po.parent.mkdir(parents=True, exist_ok=True)
+                buf = io.BytesIO()
+                write_po(buf, catalog, width=120, omit_header=False, include_previous=True)
+                po.write_bytes(buf.getvalue())
+                changed.append((po, f"{new} new, {fuzzy} fuzzy, {obsolete} obsolete"))
+    return changed
+
+
+# -------------------------------------------------------------------------------------------- language switch
+def _switch_url(pagename: str, lang: str, other: str) -> str:
+    """The relative URL from page ``pagename`` of the edition in ``lang`` to the same page in ``other``."""
+    up = "../" * pagename.count("/")
+    if lang == "en":
+        return f"{up}{other}/{pagename}.html"
+    if other == "en":
+        return f"{up}../{pagename}.html"
+    return f"{up}../{other}/{pagename}.html"
+
+
+def _on_html_page_context(app, pagename, templatename, context, doctree) -> None:
+    """The language switch: a link in the page's header to the same page in the other edition."""
+    buttons = context.get("header_buttons")
+    if buttons is None:
+        return
+    lang = app.config.language or "en"
+    others = [x for x in ("en", *LANGUAGES) if x != lang]
+    for other in reversed(others):
+        buttons.insert(
+            0,
+            {
+                "type": "link",
+                "url": _switch_url(pagename, lang, other),
+                "text": SWITCH_TEXT.get(other, other),
+                "tooltip": SWITCH_TIP.get(other, other),
+                "icon": "fas fa-language",
+                "label": f"dpc-language-{other.replace('_', '-').lower()}",
+                "classes": "dpc-language",
+            },
+        )
+
+
+def _on_builder_inited(app) -> None:
+    """In an edition other than English, MyST-NB's outputs go to the edition's own folder (by default they would go
+    beside the output folder, i.e. into the English book's ``_build/html``)."""
+    lang = app.config.language or "en"
+    if lang == "en" or not hasattr(app.env, "mystnb_config"):
+        return
+    folder = Path(app.outdir).parents[1] / f".{lang}" / "jupyter_execute"
+    app.env.mystnb_config = app.env.mystnb_config.copy(output_folder=str(folder.resolve()))
+
+
+def setup(app) -> dict[str, Any]:
+    app.connect("html-page-context", _on_html_page_context, priority=503)
+    app.connect("builder-inited", _on_builder_inited, priority=600)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
+
+
+# ------------------------------------------------------------------------------------------------- command
+def cmd_i18n(args: argparse.Namespace) -> int:
+    from ..core.paths import repo_root
+
+    root = repo_root()
+    langs = [args.lang] if args.lang else list(LANGUAGES)
+    if args.action == "update":
+        for lang in langs:
+            changed = update(root, lang)
+            for po, summary in changed:
+                print(f"{po.relative_to(root)}: {summary}")
+            print(
+                f"{lang}: {len(changed)} catalogue(s) changed; translate the new and fuzzy entries"
+            )
+        return 0
+    if args.action == "build":
+        rc = 0
+        for lang in langs:
+            t0 = time.perf_counter()
+            rc = rc or build(root, lang, args.strict, args.all, args.locales)
+            print(f"{lang}: built in {time.perf_counter() - t0:.1f} s: {output_dir(root, lang)}")
+        return rc
+    incomplete = 0
+    for lang in langs:
+        for po in catalogues(root, lang):
+            st = catalogue_status(po)
+            incomplete += not st.complete
+            print(
+                f"{po.relative_to(root)}: {st.messages} messages, {st.untranslated} untranslated, "
+                f"{st.fuzzy} fuzzy, {st.obsolete} obsolete"
+            )
+    return 1 if incomplete else 0
+
+
+def add_command(sub) -> None:
+    """``dpcompendium i18n [status|update|build]``."""
+    p = sub.add_parser(
+        "i18n",
+        help="the book's translations: status of the catalogues (default), update them from the English pages, "
+        "or build an edition",
+    )
+    p.add_argument("action", nargs="?", choices=["status", "update", "build"], default="status")
+    p.add_argument("--lang", choices=list(LANGUAGES), help="one edition (default: all)")
+    p.add_argument("--strict", action="store_true", help="build: warnings as errors")
+    p.add_argument("--all", action="store_true", help="build: rebuild every page")
+    p.add_argument(
+        "--locales", type=Path, help="build: catalogues from this folder instead of locales/"
+    )
+    p.set_defaults(func=cmd_i18n)

@@ -1,0 +1,280 @@
+"""The Chinese edition (issue 38): its catalogues are complete and current, and each chapter page of the built
+edition (``_build/html/zh_CN``) shows what the English page shows, in Chinese.
+
+- catalogues: every ``locales/zh_CN/**/*.po`` has 0 untranslated, 0 fuzzy and 0 obsolete entries, and an extraction
+  from the English sources (``sphinx-build -b gettext``) adds no message to them (``dpcompendium i18n update`` would
+  change nothing);
+- every chapter page: the values pasted by ``{glue:md}`` (``span.dpc-glue-KEY``, ``dpcompendium.book.glue_i18n``)
+  are the same keys on both pages and hold the same numbers (the Chinese sentence may order them differently); as
+  many figures and tables; at least 95 % of the visible paragraphs contain Chinese; every glossary term
+  (``book/glossary.md``) the English page uses appears in one of its Chinese forms;
+- every page of both editions has the language switch, a relative link to the same page in the other edition.
+
+Marker ``zh``: the ``zh`` stage of ``make test`` (``tools/run_tests.py``) runs them after building the edition, and the
+browser checks of ``tests/test_book_browser.py`` on its pages (``DPCOMPENDIUM_BROWSER_LANG=zh_CN``). The page checks
+read the static HTML (no browser); they skip when the edition is not built.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import os
+import re
+from collections import Counter
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from test_messages_zh import english_forms, glossary, words
+
+from dpcompendium.book import i18n
+from dpcompendium.book.pdf import toc_pages
+
+pytestmark = [pytest.mark.zh, pytest.mark.book]  # book: not in the unit stage
+
+ROOT = Path(os.environ.get("DPCOMPENDIUM_REPO") or Path(__file__).resolve().parents[1])
+LANG = "zh_CN"
+EN = ROOT / "_build" / "html"
+ZH = i18n.output_dir(ROOT, LANG)
+PAGES = toc_pages()
+CHAPTER_PAGES = [p for p in PAGES if p.startswith("notebooks/")]
+CJK = re.compile(r"[\u4e00-\u9fff]")
+NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:[.,]\d+)*(?:e[+-]?\d+)?")
+#: The share of a Chinese chapter page's visible paragraphs that must contain Chinese.
+MIN_CHINESE = 0.95
+
+
+# ------------------------------------------------------------------------------------------------ catalogues
+def test_catalogues_are_complete():
+    """No catalogue has an entry left to translate, marked fuzzy, or obsolete (run ``dpcompendium i18n status``)."""
+    pos = i18n.catalogues(ROOT, LANG)
+    assert pos, f"no catalogue under {ROOT / i18n.LOCALES / LANG}"
+    bad = [
+        f"{st.path.relative_to(ROOT)}: {st.untranslated} untranslated, {st.fuzzy} fuzzy, "
+        f"{st.obsolete} obsolete of {st.messages}"
+        for st in map(i18n.catalogue_status, pos)
+        if not st.complete
+    ]
+    assert not bad, (
+        "catalogues to finish (translate, then dpcompendium i18n status):\n" + "\n".join(bad)
+    )
+
+
+def test_catalogues_are_current(tmp_path):
+    """An extraction from the English pages adds no message and removes none: every English edit has been merged
+    into the catalogues (``dpcompendium i18n update``) and translated."""
+    from babel.messages.pofile import read_po
+
+    pots = i18n.extract(ROOT, tmp_path / "pot")
+    base = ROOT / i18n.LOCALES / LANG / "LC_MESSAGES"
+    problems = []
+    expected = set()
+    for pot in i18n._translated_pot(pots):
+        rel = pot.relative_to(pots).with_suffix(".po")
+        expected.add(rel)
+        with pot.open("rb") as f:
+            ids = {(m.id, m.context) for m in read_po(f) if m.id}
+        po = base / rel
+        if not po.is_file():
+            problems.append(f"{rel}: no catalogue for this page")
+            continue
+        with po.open("rb") as f:
+            have = {(m.id, m.context) for m in read_po(f) if m.id}
+        if ids - have:
+            problems.append(
+                f"{rel}: {len(ids - have)} new message(s), e.g. {sorted(ids - have)[0][0][:80]!r}"
+            )
+        if have - ids:
+            problems.append(f"{rel}: {len(have - ids)} message(s) no longer in the page")
+    extra = {p.relative_to(base) for p in base.rglob("*.po")} - expected
+    problems += [f"{rel}: no such page" for rel in sorted(extra)]
+    assert not problems, "run dpcompendium i18n update, then translate:\n" + "\n".join(problems)
+
+
+def test_update_marks_a_changed_message_fuzzy_and_a_removed_one_obsolete(tmp_path):
+    """``i18n.update`` merges like ``msgmerge``: a new page gets a catalogue, a changed message becomes fuzzy with the
+    old translation kept, a removed one obsolete."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import read_po, write_po
+
+    root = tmp_path / "repo"
+    po = root / i18n.LOCALES / LANG / "LC_MESSAGES" / "book" / "page.po"
+    po.parent.mkdir(parents=True)
+    old = Catalog(locale=LANG)
+    old.add("The mean of the data.", "数据的均值。")
+    old.add("A sentence that goes away.", "一个将被删除的句子。")
+    with po.open("wb") as f:
+        write_po(f, old)
+    pots = tmp_path / "pot" / "book"
+    pots.mkdir(parents=True)
+    for name, ids in {"page": ["The mean of the data!"], "new": ["Brand new."]}.items():
+        cat = Catalog()
+        for i in ids:
+            cat.add(i)
+        with (pots / f"{name}.pot").open("wb") as f:
+            write_po(f, cat)
+    changed = i18n.update(root, LANG, pot_dir=tmp_path / "pot")
+    assert {p.name for p, _ in changed} == {"page.po", "new.po"}
+    with po.open("rb") as f:
+        cat = read_po(f)
+    msg = cat.get("The mean of the data!")
+    assert msg is not None and msg.fuzzy and msg.string == "数据的均值。"
+    assert "A sentence that goes away." in cat.obsolete
+    st = i18n.catalogue_status(po)
+    assert (st.fuzzy, st.obsolete, st.untranslated) == (1, 1, 0)
+    assert i18n.catalogue_status(po.with_name("new.po")).untranslated == 1
+
+
+# ------------------------------------------------------------------------------------------------ the pages
+class _Page(HTMLParser):
+    """The article of a built page: its glued values, figures, tables, visible paragraphs and text."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.depth = 0  # inside <article>
+        self.stack: list[tuple[str, set[str]]] = []
+        self.glued: dict[str, list[str]] = {}
+        self.figures = self.tables = 0
+        self.paragraphs: list[str] = []
+        self.text: list[str] = []
+        self.switch: list[str] = []
+        self._glue: list[tuple[str, int, list[str]]] = []
+        self._para: list[list[str]] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        cls = set((a.get("class") or "").split())
+        if tag == "a" and "dpc-language" in cls:
+            self.switch.append(a.get("href") or "")
+        if tag == "article":
+            self.depth += 1
+        if not self.depth or tag in ("br", "img", "hr", "meta", "link", "input", "col"):
+            return
+        self.stack.append((tag, cls))
+        hidden = any("cell_output" in c or "cell_input" in c for _, c in self.stack)
+        if tag == "figure":
+            self.figures += 1
+        if tag == "table" and "dpc-execution-report" not in cls:
+            self.tables += 1
+        if tag == "span" and "dpc-glue" in cls:
+            key = next(c[len("dpc-glue-") :] for c in cls if c.startswith("dpc-glue-"))
+            self._glue.append((key, len(self.stack), []))
+        if tag == "p" and not hidden:
+            self._para.append([])
+
+    def handle_endtag(self, tag):
+        if tag == "article":
+            self.depth -= 1
+        if not self.depth or not self.stack:
+            return
+        while self.stack:
+            open_tag, _ = self.stack.pop()
+            if self._glue and len(self.stack) + 1 == self._glue[-1][1]:
+                key, _, parts = self._glue.pop()
+                self.glued.setdefault(key, []).append("".join(parts))
+            if open_tag == "p" and self._para and not any(t == "p" for t, _ in self.stack):
+                self.paragraphs.append(" ".join("".join(self._para.pop()).split()))
+            if open_tag == tag:
+                break
+
+    def handle_data(self, data):
+        if not self.depth:
+            return
+        self.text.append(data)
+        for _, _, parts in self._glue:
+            parts.append(data)
+        if self._para:
+            self._para[-1].append(data)
+
+
+def read_page(base: Path, page: str) -> _Page:
+    path = base / f"{page}.html"
+    if not path.is_file():
+        pytest.skip(f"not built: {path} (dpcompendium book builds both editions)")
+    parser = _Page()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser
+
+
+def numbers(text: str) -> Counter:
+    text = html_lib.unescape(text).replace("−", "-")
+    return Counter(m.group().replace(",", "") for m in NUMBER.finditer(text))
+
+
+@pytest.mark.parametrize("page", CHAPTER_PAGES)
+def test_chapter_page_shows_the_same_run(page):
+    """The same glued values (keys, and the numbers each holds), figures and tables on both pages."""
+    en, zh = read_page(EN, page), read_page(ZH, page)
+    assert en.glued, f"{page}: no glued value found on the English page"
+    assert set(zh.glued) == set(en.glued), (
+        f"{page}: glued keys only in English {sorted(set(en.glued) - set(zh.glued))[:5]}, "
+        f"only in Chinese {sorted(set(zh.glued) - set(en.glued))[:5]}"
+    )
+    differ = [
+        f"{key}: {en.glued[key][0]!r} / {zh.glued[key][0]!r}"
+        for key in sorted(en.glued)
+        if sum(map(numbers, en.glued[key]), Counter())
+        != sum(map(numbers, zh.glued[key]), Counter())
+    ]
+    assert not differ, f"{page}: glued values with other numbers in Chinese: " + "; ".join(
+        differ[:5]
+    )
+    assert (zh.figures, zh.tables) == (en.figures, en.tables), (
+        f"{page}: {zh.figures} figures and {zh.tables} tables in Chinese, {en.figures} and {en.tables} in English"
+    )
+
+
+@pytest.mark.parametrize("page", CHAPTER_PAGES)
+def test_chapter_page_is_in_chinese(page):
+    """At least 95 % of the visible paragraphs (outside code and its outputs) that hold words contain Chinese."""
+    zh = read_page(ZH, page)
+    paras = [p for p in zh.paragraphs if re.search(r"[A-Za-z]{2}|[\u4e00-\u9fff]", p)]
+    english = [p for p in paras if not CJK.search(p)]
+    share = 1 - len(english) / max(1, len(paras))
+    assert share >= MIN_CHINESE, (
+        f"{page}: {len(english)} of {len(paras)} paragraphs without Chinese ({share:.1%} Chinese), e.g. "
+        + " | ".join(p[:80] for p in english[:3])
+    )
+
+
+@pytest.mark.parametrize("page", CHAPTER_PAGES + [p for p in PAGES if p == "book/primer"])
+def test_glossary_terms_in_their_chinese_form(page):
+    """Every glossary term the English page uses appears on the Chinese page in one of the glossary's Chinese forms
+    (the glossary, ``book/glossary.md``, is the term base of the translation)."""
+    en, zh = read_page(EN, page), read_page(ZH, page)
+    en_words, zh_text = words("".join(en.text)), "".join(zh.text)
+    missing = []
+    for english, chinese in glossary().items():
+        used = [f for f in english_forms(english) if f" {f} " in en_words]
+        if used and not any(c in zh_text for c in chinese):
+            missing.append(f"{used[0]!r} → {' / '.join(chinese)}")
+    assert not missing, f"{page}: glossary terms without their Chinese form: " + "; ".join(
+        missing[:10]
+    )
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_language_switch_links_the_same_page(page):
+    """Each page of each edition links the same page of the other edition, by a relative URL that exists."""
+    for base, other in ((EN, ZH), (ZH, EN)):
+        parsed = read_page(base, page)
+        src = base / f"{page}.html"
+        assert parsed.switch or _switch_in(src), f"{src}: no language switch"
+        href = (parsed.switch or _switch_in(src))[0]
+        assert not re.match(r"^[a-z]+:|^/", href), (
+            f"{src}: the switch's link is not relative: {href}"
+        )
+        target = (src.parent / href).resolve()
+        assert target == (other / f"{page}.html").resolve(), f"{src}: the switch links {target}"
+        assert target.is_file(), f"{src}: the switch links a page not built: {target}"
+
+
+def _switch_in(path: Path) -> list[str]:
+    """The switch's links anywhere in the page (it sits in the header, outside the article)."""
+    found = []
+    for m in re.finditer(r"<a\b[^>]*>", path.read_text(encoding="utf-8")):
+        tag = m.group()
+        if "dpc-language" in tag:
+            href = re.search(r'href="([^"]*)"', tag)
+            found.append(html_lib.unescape(href.group(1)) if href else "")
+    return found
