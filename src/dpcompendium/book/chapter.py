@@ -141,17 +141,18 @@ def save_figure(fig, name: str, out: str | Path) -> list[Path]:
 
 
 def figure_languages() -> list[str]:
-    """The languages a chapter's figures are saved in besides English: every other language of the message
-    catalogue (:data:`dpcompendium.core.messages.CATALOGUE`), one edition of the book each."""
-    from ..core.messages import CATALOGUE
+    """The languages a chapter's figures are saved in besides English: the book's other editions
+    (:data:`dpcompendium.core.messages.EDITIONS`)."""
+    from ..core.messages import EDITIONS
 
-    return [lang for lang in CATALOGUE if lang != "en"]
+    return list(EDITIONS)
 
 
 class LanguageFigures:
     """The saved PNG of a figure in each language, displayed as one output per language, each tagged with its
     language in the output's metadata (``{"dpcompendium": {"lang": "zh_CN"}}``): an edition shows the outputs of
-    its language (and the untagged ones) only. Each PNG is displayed at its physical size (:func:`show_figure`)."""
+    its language (and the untagged ones) only (:func:`dpcompendium.core.messages.show`). Each PNG is displayed at
+    its physical size (:func:`show_figure`)."""
 
     def __init__(self, pngs: Mapping[str, Path]):
         self.pngs = dict(pngs)
@@ -169,10 +170,9 @@ class LanguageFigures:
         return Image(data=data, format="png", width=round(width * DISPLAY_DPI / FIGURE_DPI))
 
     def _ipython_display_(self) -> None:
-        from IPython.display import display
+        from ..core.messages import show
 
-        for lang in self.pngs:
-            display(self.image(lang), metadata={"dpcompendium": {"lang": lang}})
+        show({lang: self.image(lang) for lang in self.pngs})
 
     def _repr_png_(self):  # outside IPython's display machinery: the English figure
         return self.image("en")._repr_png_()

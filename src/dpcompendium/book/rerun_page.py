@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import copy
 import hashlib
 import html
 import importlib.metadata
@@ -45,8 +44,10 @@ from typing import Any
 
 import nbformat
 
+from ..core.messages import EDITIONS
 from ..core.paths import repo_root
 from .contract import Chapter
+from .execution import for_language
 
 __all__ = [
     "BOOK_URL",
@@ -54,11 +55,9 @@ __all__ = [
     "book_labels",
     "build_page",
     "compile_catalogue",
-    "for_language",
     "glued_markdown",
     "glued_values",
     "open_page",
-    "output_language",
     "page_notebook",
     "provenance",
     "sphinx_build",
@@ -221,7 +220,7 @@ def _headlines(
 
 
 #: The languages a rerun's page is built in (``dpcompendium run CHAPTER --lang LANG``): Sphinx's names.
-LANGUAGES = ("en", "zh_CN")
+LANGUAGES = ("en", *EDITIONS)
 
 #: The texts of the blocks on top of the page in the languages other than English.
 _TEXTS = {
@@ -288,23 +287,6 @@ def _provenance_html(prov: dict[str, Any], lang: str = "en") -> str:
         f'<section class="provenance" id="provenance"><h2>{_t("Provenance of this rerun", lang)}</h2>'
         f"<table>{body}</table><p>{_t(WHAT_DESCRIBES_THIS_RUN, lang)}</p></section>"
     )
-
-
-def output_language(output: dict) -> str | None:
-    """The edition an output is for (``{"dpcompendium": {"lang": ...}}`` in its metadata), or None (every edition)."""
-    return ((output.get("metadata") or {}).get("dpcompendium") or {}).get("lang")
-
-
-def for_language(nb: nbformat.NotebookNode, lang: str) -> nbformat.NotebookNode:
-    """``nb`` with only the outputs of edition ``lang`` and those of every edition (a figure drawn in each language
-    is one output per language: :class:`dpcompendium.book.chapter.LanguageFigures`)."""
-    nb = copy.deepcopy(nb)
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            cell.outputs = [
-                o for o in cell.get("outputs", []) if output_language(o) in (None, lang)
-            ]
-    return nb
 
 
 def page_notebook(
@@ -466,9 +448,11 @@ def sphinx_config(src: Path, docname: str, title: str, lang: str = "en") -> dict
     )
     cfg["nb_execution_mode"] = "off"
     cfg["bibtex_bibfiles"] = ["references.bib"]
-    cfg["extensions"] = [
-        e for e in dict.fromkeys(cfg["extensions"]) if e != "dpcompendium.book.sphinxext"
-    ] + ["dpcompendium.book.rerun_page"]
+    # not the execution store (the notebook is executed) nor the language switch (the page has no other edition)
+    book_only = ("dpcompendium.book.sphinxext", "dpcompendium.book.i18n")
+    cfg["extensions"] = [e for e in dict.fromkeys(cfg["extensions"]) if e not in book_only] + [
+        "dpcompendium.book.rerun_page"
+    ]
     for key in [k for k in cfg if k.startswith("dpc_execution")]:
         del cfg[key]  # the execution store's settings (dpcompendium.book.sphinxext is not loaded)
     cfg["dpc_rerun_labels"] = book_labels(config_yml.parent)
@@ -478,7 +462,8 @@ def sphinx_config(src: Path, docname: str, title: str, lang: str = "en") -> dict
         cfg["language"] = lang
         cfg["locale_dirs"] = [str(src / "locales")]
         cfg["gettext_compact"] = False
-        cfg["extensions"].append("dpcompendium.book.glue_i18n")
+        if "dpcompendium.book.glue_i18n" not in cfg["extensions"]:
+            cfg["extensions"].append("dpcompendium.book.glue_i18n")
     cfg["html_copy_source"] = False
     cfg["html_show_sourcelink"] = False
     theme = dict(cfg.get("html_theme_options") or {})

@@ -43,7 +43,6 @@ _PAIRS: list[tuple[str, str]] = [
     ("replace-one", "替换一条记录"),
     ("add-remove", "增删一条记录"),
     ("epsilon", "隐私预算 ε"),
-    ("ε", "隐私预算 ε"),
     ("base ε", "基础隐私预算 ε"),
     ("count", "计数"),
     ("bin", "桶"),
