@@ -953,8 +953,8 @@ _PATTERNS: dict[str, tuple[dict[str, str], list[tuple[re.Pattern, str]]]] = {}
 
 def translate(text: str, lang: str | None = None) -> str | None:
     """``text``, drawn in English from a figure template of the catalogue (or a method's name), in ``lang`` (default:
-    the current language); ``None`` when no template renders it. A text without words to translate (numbers, maths,
-    names: :func:`needs_translation`) is returned as it is. A template's parameters are translated in turn (a
+    the current language); ``None`` when no template renders it. A text no template renders and without words to
+    translate (numbers, maths, names: :func:`needs_translation`) is returned as it is. A template's parameters are translated in turn (a
     dataset's name stays as it is); a text of several lines is translated line by line if no template renders it
     whole."""
     lang = lang or get_language()
@@ -964,8 +964,6 @@ def translate(text: str, lang: str | None = None) -> str | None:
     exact, patterns = _figure_patterns(lang)
     if text in exact:
         return exact[text]
-    if not needs_translation(text):
-        return text
     for regex, template in patterns:
         m = regex.fullmatch(text)
         if m is None:
@@ -973,6 +971,8 @@ def translate(text: str, lang: str | None = None) -> str | None:
         params = {k: translate(v, lang) for k, v in m.groupdict().items()}
         if all(v is not None for v in params.values()):
             return template % params
+    if not needs_translation(text):
+        return text
     if "\n" in text:
         lines = [translate(line, lang) for line in text.split("\n")]
         if all(line is not None for line in lines):
