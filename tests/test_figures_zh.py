@@ -150,6 +150,10 @@ def test_the_figure_is_displayed_once_per_language_with_its_tag(tmp_path):
         )
 
 
+def _png_width(path: Path) -> int:
+    return int.from_bytes(path.read_bytes()[16:20], "big")
+
+
 def _built_figures() -> list[Path]:
     return sorted(
         p
@@ -174,6 +178,11 @@ def test_every_built_figure_has_a_chinese_twin_in_chinese():
         left = [t for t in texts if messages.needs_translation(t)]
         if left:
             problems.append(f"{twin}: English left: {left}")
+        # as wide as the English figure, or at most the page's width (longer labels must not widen it)
+        en_width, zh_width = (_png_width(p.with_suffix(".png")) for p in (svg, twin))
+        limit = max(en_width, round((plotting.PAGE_WIDTH_IN + 0.2) * chapter.FIGURE_DPI))
+        if zh_width > limit + 2:
+            problems.append(f"{twin}: {zh_width} px wide, the English one {en_width} px")
     assert not problems, "\n".join(problems)
 
 
