@@ -73,7 +73,10 @@ venv: $(STAMP)
 book: $(STAMP)
 	$(BIN)/dpcompendium book
 
-# TEST_ARGS=--pdf (what .ci/run passes): after the integration stage, the pdf stage prints the book to PDF and checks
+# After the integration stage, the zh stage builds the Chinese edition (_build/html/zh_CN, from the same executions)
+# with warnings as errors and checks it (tests/test_book_zh.py, the browser checks on its pages); its time is printed
+# apart and its tests are counted in the closing line.
+# TEST_ARGS=--pdf (what .ci/run passes): after the zh stage, the pdf stage prints the book to PDF and checks
 # it (tests/test_book_pdf.py); its time is printed apart and its tests are counted in the closing line.
 TEST_ARGS ?=
 test: $(STAMP)

@@ -3,9 +3,8 @@
     dpcompendium list
     dpcompendium run CHAPTER [-p NAME VALUE]... [--out DIR] [--open] [--no-page] [--lang zh_CN]
                           [--scheduler ADDRESS|local:N]
-    dpcompendium book [--strict]   (chapters executed only when stale: see dpcompendium.book.execution; then the
-                                    Chinese edition into _build/html/zh_CN from the same executions)
-    dpcompendium i18n [status|update|build]   (the translations' catalogues: see dpcompendium.book.i18n)
+    dpcompendium book [--strict]   (chapters executed only when stale: see dpcompendium.book.execution)
+    dpcompendium i18n [status|update|build]   (the Chinese edition: see dpcompendium.book.i18n)
     dpcompendium data [list]       (the data registry and each file's status in the data cache)
     dpcompendium data fetch [NAME]...   (download registered files, verifying their SHA-256)
     dpcompendium audit TARGET --epsilon E ...   (audit your own mechanism; see cli_coursework)

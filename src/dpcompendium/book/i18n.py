@@ -132,6 +132,7 @@ def build(
     strict: bool = False,
     force_all: bool = False,
     locales: Path | None = None,
+    jobs: int = 1,
 ) -> int:
     """Build the edition in ``lang`` into ``_build/html/<lang>`` (after the English book); returns Sphinx's status.
     ``locales``: another folder of catalogues than ``locales/`` (e.g. a test's)."""
@@ -158,6 +159,7 @@ def build(
         warningiserror=strict,
         keep_going=strict,
         force_all=force_all,
+        jobs=jobs,
     )
     return result if isinstance(result, int) else 1
 
@@ -338,7 +340,40 @@ def _on_builder_inited(app) -> None:
     app.env.mystnb_config = app.env.mystnb_config.copy(output_folder=str(folder.resolve()))
 
 
+#: What the Library reference's index page says in an edition that does not translate it.
+REFERENCE_NOTE = {
+    "zh_CN": "库参考（Library reference）各页保持英文：它们由源代码的文档字符串生成，与代码同步更新。"
+}
+
+
+def _on_doctree_read(app, doctree) -> None:
+    """In an edition other than English, the Library reference's index page says (in its language) that the
+    reference stays in English."""
+    from docutils import nodes
+
+    lang = app.config.language or "en"
+    if lang == "en" or app.env.docname != f"{UNTRANSLATED[0]}index" or lang not in REFERENCE_NOTE:
+        return
+    section = next(iter(doctree.findall(nodes.section)), None)
+    if section is None:
+        return
+    note = nodes.note("", nodes.paragraph(text=REFERENCE_NOTE[lang]))
+    title = next(iter(section.findall(nodes.title)), None)
+    section.insert(section.index(title) + 1 if title is not None else 0, note)
+
+
+#: Extensions of the book that do not declare whether Sphinx may read pages in parallel (so Sphinx reads serially,
+#: with a warning, when asked for several processes) and are safe to: their work happens once all pages are read
+#: (numbering across the table of contents) or at the end of the build (copying MathJax).
+PARALLEL_SAFE = ("sphinx_multitoc_numbering", "sphinx-mathjax-offline")
+
+
 def setup(app) -> dict[str, Any]:
+    for name in PARALLEL_SAFE:
+        ext = app.extensions.get(name)
+        if ext is not None and ext.parallel_read_safe is None:
+            ext.parallel_read_safe = True
+    app.connect("doctree-read", _on_doctree_read)
     app.connect("html-page-context", _on_html_page_context, priority=503)
     app.connect("builder-inited", _on_builder_inited, priority=600)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
@@ -363,7 +398,7 @@ def cmd_i18n(args: argparse.Namespace) -> int:
         rc = 0
         for lang in langs:
             t0 = time.perf_counter()
-            rc = rc or build(root, lang, args.strict, args.all, args.locales)
+            rc = rc or build(root, lang, args.strict, args.all, args.locales, args.jobs)
             print(f"{lang}: built in {time.perf_counter() - t0:.1f} s: {output_dir(root, lang)}")
         return rc
     incomplete = 0
@@ -391,5 +426,12 @@ def add_command(sub) -> None:
     p.add_argument("--all", action="store_true", help="build: rebuild every page")
     p.add_argument(
         "--locales", type=Path, help="build: catalogues from this folder instead of locales/"
+    )
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=1,
+        help="build: Sphinx reads and writes the pages in this many processes (default 1)",
     )
     p.set_defaults(func=cmd_i18n)

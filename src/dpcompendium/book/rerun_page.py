@@ -581,9 +581,12 @@ def write_page(
     chapter's text from its catalogue, the run's outputs of that language); return the page's path.
 
     ``rename`` maps strings of the page to their replacement (the staging folder to the final one). Sphinx's
-    warnings, if any, go to ``page-warnings.txt`` beside the page."""
+    warnings, if any, go to ``page-warnings.txt`` beside the page. ``lang``: the edition whose outputs the page
+    shows (an output tagged with another language, ``dpcompendium.core.messages.show``, is left out)."""
+    from .execution import for_language
+
     dest = Path(executed_path).parent
-    executed = nbformat.read(executed_path, as_version=4)
+    executed = for_language(nbformat.read(executed_path, as_version=4), lang)
     book = nbformat.read(chapter.notebook, as_version=4)
     prov = provenance(chapter, values, wall_seconds, started)
     docname = Path(chapter.notebook).relative_to(repo_root()).with_suffix("").as_posix()

@@ -197,15 +197,8 @@ class ExecutionReport(Directive):
                 "through the execution store (execute_notebooks is not 'cache')."
             )
             return [para]
-        header = [
-            "Chapter",
-            "Wall time",
-            "Peak memory (kernel)",
-            "Executed by",
-            "This build",
-            "Commit",
-            "Date",
-        ]
+        text = REPORT_TEXT.get(edition(app), REPORT_TEXT["en"])
+        header = list(text["header"])
         table = nodes.table(classes=["dpc-execution-report"])
         tgroup = nodes.tgroup(cols=len(header))
         table += tgroup
@@ -239,7 +232,7 @@ class ExecutionReport(Directive):
                     f"{rec.wall_time_s:.1f} s",
                     mem,
                     rec.executor,
-                    "from the store" if rec.reused else "executed now",
+                    text["reused"] if rec.reused else text["executed"],
                     rec.commit,
                     rec.date,
                 ]
@@ -252,11 +245,45 @@ class ExecutionReport(Directive):
             details += item
         total = sum(records[c].wall_time_s for c in order)
         summary = nodes.paragraph(
-            text=f"{len(order)} chapters, {total:.0f} s of execution in all; "
-            f"{sum(not records[c].reused for c in order)} executed by this build."
+            text=text["summary"].format(
+                n=len(order), total=total, now=sum(not records[c].reused for c in order)
+            )
         )
-        heading = nodes.paragraph(text="Parameters of each execution (the chapters' defaults):")
-        return [summary, table, heading, details]
+        heading = nodes.paragraph(text=text["parameters"])
+        out = [summary, table, heading, details]
+        for (
+            node
+        ) in out:  # generated in the edition's language, with this build's numbers: not for gettext
+            for element in node.findall(nodes.TextElement):
+                element["translatable"] = False
+        return out
+
+
+#: The execution report's text, per edition (generated each build: not in the page's catalogue).
+REPORT_TEXT: dict[str, dict[str, Any]] = {
+    "en": {
+        "header": (
+            "Chapter",
+            "Wall time",
+            "Peak memory (kernel)",
+            "Executed by",
+            "This build",
+            "Commit",
+            "Date",
+        ),
+        "reused": "from the store",
+        "executed": "executed now",
+        "summary": "{n} chapters, {total:.0f} s of execution in all; {now} executed by this build.",
+        "parameters": "Parameters of each execution (the chapters' defaults):",
+    },
+    "zh_CN": {
+        "header": ("章节", "运行时间", "峰值内存（内核）", "执行者", "本次构建", "提交", "日期"),
+        "reused": "取自执行存储",
+        "executed": "本次执行",
+        "summary": "共 {n} 章，执行总计 {total:.0f} 秒；本次构建执行了 {now} 章。",
+        "parameters": "每次执行的参数（各章的默认值）：",
+    },
+}
 
 
 STATIC = Path(__file__).with_name("_static")

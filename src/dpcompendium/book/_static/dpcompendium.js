@@ -25,3 +25,12 @@
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start); else start();
   window.dpcFitMath = fit;
 })();
+
+/* the language switch (dpcompendium.book.i18n) opens the other edition's page in the same tab */
+(function () {
+  function same() {
+    var links = document.querySelectorAll('a.dpc-language');
+    for (var i = 0; i < links.length; i++) links[i].removeAttribute('target');
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', same); else same();
+})();
