@@ -98,12 +98,21 @@ def test_every_chinese_figure_template_draws_without_a_missing_glyph(tmp_path):
         plt.close(fig)
 
 
-def test_a_missing_glyph_is_an_error(tmp_path):
+@pytest.mark.parametrize(
+    ("title", "error", "match"),
+    [
+        ("$x$ 隐私", ValueError, "no font draws"),  # mathtext's log: no glyph in its font
+        ("隐私", UserWarning, "missing from font"),  # Agg's warning: no glyph in the text's fonts
+    ],
+)
+def test_a_missing_glyph_is_an_error(tmp_path, title, error, match):
     fig, ax = plt.subplots()
-    ax.set_title("$x$ 隐私")  # mathtext in the default font, no CJK font set: boxes
-    with pytest.raises(ValueError, match="no font draws"), plotting.strict_glyphs():
-        fig.savefig(tmp_path / "boxes.png")
-    plt.close(fig)
+    ax.set_title(title)  # in the default font, no CJK font set: boxes
+    try:
+        with pytest.raises(error, match=match), plotting.strict_glyphs():
+            fig.savefig(tmp_path / "boxes.png")
+    finally:
+        plt.close(fig)
 
 
 def test_show_figure_keeps_the_english_files_and_adds_the_chinese_ones(tmp_path):
