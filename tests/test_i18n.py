@@ -139,3 +139,33 @@ def test_catalogues_compile_without_fuzzy_entries(tmp_path):
     assert compiled.get("Done.").string == "完成。" and compiled.get("Unsure.") is None
     # unchanged: not compiled again
     assert i18n.compile_catalogues(tmp_path, "zh_CN", tmp_path / "out", tmp_path / "locales") == 0
+
+
+def test_a_displayed_table_is_shown_once_per_edition(monkeypatch):
+    """Every DataFrame and claims table a chapter displays is shown once per edition, each tagged (and a claims
+    table does not come back to its own formatter: that looped without end)."""
+    import IPython.core.display_functions as functions
+    from IPython.testing.globalipapp import start_ipython
+
+    from dpcompendium.core.privacy import PrivacyClaim, show_claims
+    from dpcompendium.core.tables import use_book_tables
+
+    ip = start_ipython()
+    monkeypatch.setattr(ip.display_formatter, "active_types", ["text/plain", "text/html"])
+    printers = ip.display_formatter.ipython_display_formatter.type_printers
+    monkeypatch.setattr(
+        ip.display_formatter.ipython_display_formatter, "type_printers", dict(printers)
+    )
+    out = []
+    monkeypatch.setattr(
+        functions,
+        "publish_display_data",
+        lambda data, metadata=None, **k: out.append((data, metadata)),
+    )
+    assert use_book_tables()
+    functions.display(pd.DataFrame({"method": ["composition"], "rmse": [1.0]}))
+    functions.display(show_claims([PrivacyClaim("P-HP", "add-remove", "1", 1.0)]))
+    langs = [m["dpcompendium"]["lang"] for _, m in out]
+    assert langs == ["en", "zh_CN", "en", "zh_CN"]
+    assert "顺序组成" in out[1][0]["text/html"] and "Composition" in out[0][0]["text/html"]
+    assert "<th>隐私保证</th>" in out[3][0]["text/html"]
