@@ -30,7 +30,7 @@ PROPER_WORDS = frozenset(
         "Laplace", "Gaussian", "Harmony", "Duchi", "HierA", "Hybrid", "Privelet", "Identity", "DPBench",
         "CAPE", "zCDP", "SGD", "MWEM", "PLD", "RDP", "DAWA", "AHP", "P-HP", "Hb", "H_b", "PM", "LHP", "IDUE",
         "IDLDP", "ELFedPCA", "DPdisPCA", "Monte", "Carlo", "Poisson", "SVM", "RMSE", "MSE", "MAE", "sd",
-        "K-fold",
+        "K-fold", "sup", "ln", "numpy",
     ]
 )  # fmt: skip
 
@@ -87,6 +87,10 @@ _PAIRS: list[tuple[str, str]] = [
     ("any seed holder (server or site)", "任一持有随机种子者（服务器或站点）"),
     ("no seed (takes A_i' as is)", "无随机种子（直接取 A_i'）"),
     ("server", "服务器"),
+    ("secure-aggregation", "安全聚合"),
+    ("Secure aggregation", "安全聚合"),
+    ("noisy-power", "加噪的幂迭代法"),
+    ("Noisy power method", "加噪的幂迭代法"),
     ("server + all other sites", "服务器 + 其他所有站点"),
     ("share of colluding sites c / s", "合谋站点的比例 c / s"),
     ("exact epsilon of the other sites", "其他站点的精确隐私预算 ε"),

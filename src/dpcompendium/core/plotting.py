@@ -293,8 +293,11 @@ def translate_figure(fig, lang: str) -> list[str]:
                     formatter.seq = [labels[i] for i in range(len(formatter.seq))]
                 if any(_CJK.search(s) for s in labels.values()):
                     axis.set_tick_params(which=which, labelfontfamily=["sans-serif", CJK_FONT])
-            tick_labels.update(id(t) for t in axis.get_ticklabels(minor=False))
-            tick_labels.update(id(t) for t in axis.get_ticklabels(minor=True))
+            for tick in [
+                *axis.get_major_ticks(),
+                *axis.get_minor_ticks(),
+            ]:  # drawn from the formatter
+                tick_labels.update((id(tick.label1), id(tick.label2)))
     for text in fig.findobj(Text):
         s = text.get_text()
         if not s.strip() or id(text) in tick_labels:
