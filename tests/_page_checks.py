@@ -35,7 +35,7 @@ RAW = re.compile(r"\{(?:glue|cite|numref|prf:|doc\}|ref\}|eq\}|term\})|\?\?")
 LABEL = re.compile(r"\b(?:fig|thm|def|lem|prop|ex)-[a-z0-9]+(?:-[a-z0-9]+)+\b")
 GLUE_ROLE = re.compile(r"\{glue(?::\w+)?\}`([\w-]+)(?::[^`]*)?`")
 #: the provenance block's example of shading, not a pasted value
-DEMO = "shaded like this"
+DEMO = {"shaded like this", "这样加了底色"}  # the example of shading, in each language of the page
 
 
 def bib_keys() -> set[str]:
@@ -203,7 +203,7 @@ def page_problems(chapter_id: str, dest: Path, values: dict[str, Any]) -> list[s
             problems.append(f"figure {fid} has {n} captions")
 
     glued = glued_values(executed)
-    pasted = [s.get_text() for s in soup.select("span.pasted-text") if s.get_text() != DEMO]
+    pasted = [s.get_text() for s in soup.select("span.pasted-text") if s.get_text() not in DEMO]
     roles = [
         k for c in executed.cells if c.cell_type == "markdown" for k in GLUE_ROLE.findall(c.source)
     ] + [  # figure captions paste glued values too

@@ -267,3 +267,75 @@ def test_glossary_chinese_terms_are_text(book):
     assert not missing, (
         f"{len(missing)} of {len(terms)} Chinese terms not extractable: {missing[:10]}"
     )
+
+
+# ---- the Chinese edition (issue 38): _build/pdf/dpcompendium-zh_CN.pdf, printed from _build/html/zh_CN
+ZH = "zh_CN"
+HTML_ZH = ROOT / "_build" / "html" / ZH
+
+
+@pytest.fixture(scope="module")
+def book_zh():
+    if not HTML_ZH.is_dir():
+        pytest.skip(f"the Chinese edition is not built: no {HTML_ZH} (run 'make book' first)")
+    from dpcompendium.book import pdf
+
+    if not os.access(pdf.CHROMIUM, os.X_OK):
+        pytest.fail(f"no Chromium at {pdf.CHROMIUM}: apt-get install chromium (.ci/run does)")
+    return pdf.book_pdf(out=OUT, lang=ZH)
+
+
+@pytest.fixture(scope="module")
+def report_zh(book_zh):
+    return json.loads((OUT / ZH / "report.json").read_text(encoding="utf8"))
+
+
+def test_chinese_pdf_is_a_book_like_the_english_one(book_zh, report_zh):
+    """dpcompendium-zh_CN.pdf: a title page (the edition's title, no number), a contents headed 目录 whose numbers
+    point at the pages that hold those titles, one page numbering that never restarts; no Library reference."""
+    from dpcompendium.book.i18n import TITLES
+    from dpcompendium.book.pdf import API_FOLDER, edition_pdf
+
+    assert book_zh == OUT / edition_pdf(ZH) and book_zh.is_file()
+    assert list(report_zh["pages"]) == [p for p in PAGES if not p.startswith(API_FOLDER)]
+    assert squash(TITLES[ZH]) in squash(page_text(book_zh, 0))
+    front = report_zh["volumes"][edition_pdf(ZH)]["front_pages"]
+    contents = " ".join(page_text(book_zh, i) for i in range(1, front))
+    assert squash(contents).startswith("目录"), contents[:200]
+    for page, e in report_zh["pages"].items():
+        entry = re.search(
+            re.escape(squash(e["title"])) + r"[.·…-]*" + str(e["first_page"]) + r"(?!\d)",
+            squash(contents),
+        )
+        assert entry, f"{page}: no contents line '{e['title']} … {e['first_page']}'"
+        target = squash(page_text(book_zh, e["first_page"] - 1))
+        assert squash(e["title"])[:40] in target, (page, e["first_page"], target[:200])
+    n = len(reader(book_zh).pages)
+    assert n == report_zh["volumes"][edition_pdf(ZH)]["pages"]
+    assert stamped_number(book_zh, 0) == []
+    wrong = [
+        (i + 1, got) for i in range(1, n) if (got := stamped_number(book_zh, i)) != [str(i + 1)]
+    ]
+    assert not wrong, f"pages whose printed number is not their page: {wrong[:10]}"
+
+
+@pytest.mark.parametrize("page", CHAPTER_PAGES)
+def test_chinese_pdf_has_each_chapter_in_chinese(book_zh, report_zh, page):
+    """Each chapter of the Chinese PDF is the Chinese page, as text: the Chinese of the page (its runs of four or more
+    ideographs) is extractable from the chapter's pages; its figures are there."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup((HTML_ZH / f"{page}.html").read_text(encoding="utf8"), "html.parser")
+    main = soup.select_one("main article, article.bd-article, main") or soup
+    for hidden in main.select("script, style, .dropdown, details, .toggle-hidden"):
+        hidden.decompose()
+    runs = set(re.findall(r"[\u4e00-\u9fff]{4,}", squash(main.get_text())))
+    assert runs, f"{page}: no Chinese on the page"
+    path = OUT / ZH / f"{Path(page).name}.pdf"
+    text = squash("".join(p.extract_text() for p in reader(path).pages))
+    missing = sorted(r for r in runs if r not in text)
+    assert len(missing) <= 0.05 * len(runs), (
+        f"{page}: {len(missing)} of {len(runs)} Chinese phrases not in the PDF's text: {missing[:8]}"
+    )
+    images = sum(len(p.images) for p in reader(path).pages)
+    assert images >= len(declared_figures(page)) > 0, (page, images)

@@ -85,6 +85,7 @@ def test_list(mini_repo, capsys):
         (["toy", "-p", "method", "c"], "parameter method must be one of a|b, got 'c'"),
         (["toy", "-p", "seed", "true"], "parameter seed must be int, got True"),
         (["toy", "-p", "output_dir", "x"], "parameter output_dir is set by --out"),
+        (["toy", "--lang", "fr"], "--lang must be one of en, zh_CN, got 'fr'"),
         (["toy", "-p", "epsilons", "[0.5"], "is not valid YAML"),
         (
             ["toy", "-p", "epsilons", "[0.5, 0.5]"],
@@ -116,7 +117,7 @@ def test_bad_parameters_fail_before_writing(mini_repo, tmp_path, capsys, args, m
     assert not out.exists()
 
 
-def _fake_sphinx_build(src, out, docname, title):
+def _fake_sphinx_build(src, out, docname, title, lang="en"):
     """Writes the page notebook's markdown as ``index.html`` (the real build is checked by the integration tests)."""
     out.mkdir(parents=True)
     nb = nbformat.read(src / "index.ipynb", as_version=4)

@@ -92,7 +92,7 @@ def test_show_figure_saves_both_files_once_laid_out_and_shows_the_saved_png(tmp_
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 
-    from dpcompendium.book.chapter import FIGURE_DPI, show_figure
+    from dpcompendium.book.chapter import FIGURE_DPI, figure_languages, show_figure
 
     def make():
         fig, axes = plt.subplots(
@@ -115,14 +115,16 @@ def test_show_figure_saves_both_files_once_laid_out_and_shows_the_saved_png(tmp_
     draw = fig.draw
     fig.draw = lambda renderer: (draws.append(type(renderer).__name__), draw(renderer))[1]
     shown = show_figure(fig, "f", tmp_path)
-    # one layout, then one drawing per file (savefig alone: a dry run and a drawing per file)
-    assert len(draws) == 3, draws
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.png", "f.svg"]
+    # per language (English, then each edition's, saved into <lang>/: tests/test_figures_zh.py): one layout, then
+    # one drawing per file (savefig alone: a dry run and a drawing per file)
+    languages = ["en", *figure_languages()]
+    assert len(draws) == 3 * len(languages), draws
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["f.png", "f.svg", *languages[1:]])
     assert not plt.fignum_exists(fig.number)
     assert type(fig.get_layout_engine()) is engine  # restored
     png = (tmp_path / "f.png").read_bytes()
-    assert shown.data == png
+    assert shown.image("en").data == png
     size = lambda b: (int.from_bytes(b[16:20], "big"), int.from_bytes(b[20:24], "big"))  # noqa: E731
     assert size(png) == size(ref.getvalue())
-    assert shown.width == round(size(png)[0] * 96 / FIGURE_DPI)
+    assert shown.image("en").width == round(size(png)[0] * 96 / FIGURE_DPI)
     assert (tmp_path / "f.svg").read_text().lstrip().startswith("<?xml")

@@ -6,8 +6,11 @@ written as PNG and SVG (SVG with a fixed hash salt and no date, so they are repr
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import re
+import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -21,9 +24,11 @@ from .contract import get_chapter
 __all__ = [
     "FIGURE_DPI",
     "FLOAT_FORMAT",
+    "LanguageFigures",
     "SavedPath",
     "check_guarantee_labels",
     "closest",
+    "figure_languages",
     "output_dir",
     "save_figure",
     "save_table",
@@ -135,27 +140,86 @@ def save_figure(fig, name: str, out: str | Path) -> list[Path]:
     return paths
 
 
-def show_figure(fig, name: str, out: str | Path):
-    """Save ``fig`` (:func:`save_figure`), close it and return the saved PNG for the notebook to display.
+def figure_languages() -> list[str]:
+    """The languages a chapter's figures are saved in besides English: the book's other editions
+    (:data:`dpcompendium.core.messages.EDITIONS`)."""
+    from ..core.messages import EDITIONS
 
-    The last line of every figure cell, so the cell's only output is the figure. The PNG shown is the file just
-    written (not drawn again by the inline backend), displayed at its physical size: ``FIGURE_DPI`` pixels of the
-    PNG per inch, :data:`dpcompendium.core.plotting.DISPLAY_DPI` (96) CSS pixels per inch, so a point of text in the
-    figure is a point on the page (the book's figures are drawn at most
-    :data:`dpcompendium.core.plotting.PAGE_WIDTH_IN` inches wide, the content column).
+    return list(EDITIONS)
+
+
+class LanguageFigures:
+    """The saved PNG of a figure in each language, displayed as one output per language, each tagged with its
+    language in the output's metadata (``{"dpcompendium": {"lang": "zh_CN"}}``): an edition shows the outputs of
+    its language (and the untagged ones) only (:func:`dpcompendium.core.messages.show`). Each PNG is displayed at
+    its physical size (:func:`show_figure`)."""
+
+    def __init__(self, pngs: Mapping[str, Path]):
+        self.pngs = dict(pngs)
+
+    def image(self, lang: str = "en"):
+        """The :class:`IPython.display.Image` of the figure in ``lang``."""
+        from IPython.display import Image
+
+        from ..core.plotting import DISPLAY_DPI
+
+        data = Path(self.pngs[lang]).read_bytes()
+        width = int.from_bytes(
+            data[16:20], "big"
+        )  # the PNG's IHDR chunk; the height follows the aspect
+        return Image(data=data, format="png", width=round(width * DISPLAY_DPI / FIGURE_DPI))
+
+    def _ipython_display_(self) -> None:
+        from ..core.messages import show
+
+        show({lang: self.image(lang) for lang in self.pngs})
+
+    def _repr_png_(self):  # outside IPython's display machinery: the English figure
+        return self.image("en")._repr_png_()
+
+
+def show_figure(fig, name: str, out: str | Path) -> LanguageFigures:
+    """Save ``fig`` (:func:`save_figure`) in English and in every other language of the book
+    (:func:`figure_languages`, into ``<out>/<lang>/``), close it and return the saved PNGs for the notebook to
+    display, one output per language (:class:`LanguageFigures`).
+
+    The last line of every figure cell, so the cell's only outputs are the figure. The figure is drawn once: after
+    the English files are written, its texts are put in each other language (:func:`dpcompendium.core.plotting.
+    translate_figure`, from the message catalogue) and it is saved again, with a character that no font draws as an
+    error (:func:`dpcompendium.core.plotting.strict_glyphs`); a text no template renders stays English, with a
+    warning. The PNG shown is the file just written (not drawn again by the inline backend), displayed at its
+    physical size: ``FIGURE_DPI`` pixels of the PNG per inch, :data:`dpcompendium.core.plotting.DISPLAY_DPI` (96)
+    CSS pixels per inch, so a point of text in the figure is a point on the page (the book's figures are drawn at
+    most :data:`dpcompendium.core.plotting.PAGE_WIDTH_IN` inches wide, the content column).
     """
-    from IPython.display import Image
     from matplotlib import pyplot as plt
 
-    from ..core.plotting import DISPLAY_DPI
+    from ..core.plotting import strict_glyphs, translate_figure
 
-    png, _ = save_figure(fig, name, out)
-    plt.close(fig)
-    data = png.read_bytes()
-    width = int.from_bytes(
-        data[16:20], "big"
-    )  # the PNG's IHDR chunk; the height follows the aspect ratio
-    return Image(data=data, format="png", width=round(width * DISPLAY_DPI / FIGURE_DPI))
+    try:
+        pngs = {"en": save_figure(fig, name, out)[0]}
+        for lang in figure_languages():
+            missing = translate_figure(fig, lang)
+            if missing and os.environ.get(
+                "DPCOMPENDIUM_FIGURE_TEXTS"
+            ):  # collect them for translators
+                with open(os.environ["DPCOMPENDIUM_FIGURE_TEXTS"], "a", encoding="utf-8") as f:
+                    f.writelines(
+                        json.dumps([name, lang, s], ensure_ascii=False) + "\n" for s in missing
+                    )
+            if missing:
+                warnings.warn(
+                    f"figure {name!r}: no {lang} template renders {missing!r}; add it to "
+                    "dpcompendium/core/figure_messages.py",
+                    stacklevel=2,
+                )
+            folder = Path(out) / lang
+            folder.mkdir(exist_ok=True)
+            with strict_glyphs():
+                pngs[lang] = save_figure(fig, name, folder)[0]
+    finally:
+        plt.close(fig)
+    return LanguageFigures(pngs)
 
 
 def skipped(what: str, why: str) -> str:

@@ -1,7 +1,8 @@
 """The ``dpcompendium`` command: list chapters, rerun one with your parameters, build the book.
 
     dpcompendium list
-    dpcompendium run CHAPTER [-p NAME VALUE]... [--out DIR] [--open] [--no-page] [--scheduler ADDRESS|local:N]
+    dpcompendium run CHAPTER [-p NAME VALUE]... [--out DIR] [--open] [--no-page] [--lang zh_CN]
+                          [--scheduler ADDRESS|local:N]
     dpcompendium book [--strict]   (chapters executed only when stale: see dpcompendium.book.execution)
     dpcompendium i18n [status|update|build]   (the Chinese edition: see dpcompendium.book.i18n)
     dpcompendium data [list]       (the data registry and each file's status in the data cache)
@@ -97,6 +98,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     import time
     from datetime import UTC, datetime
 
+    from .rerun_page import LANGUAGES
+
+    if args.lang not in LANGUAGES:  # refused before anything runs
+        print(
+            f"error: --lang must be one of {', '.join(LANGUAGES)}, got {args.lang!r}",
+            file=sys.stderr,
+        )
+        return 2
     if args.pdf and args.no_page:
         print(
             "error: --pdf prints the rerun's page: it cannot be combined with --no-page",
@@ -181,6 +190,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                     run_seconds,
                     started,
                     rename={str(staging): str(dest)},
+                    lang=args.lang,
                 )
         except (RuntimeError, OSError, ImportError) as exc:
             # the results are complete; only their page is missing (e.g. no Jupyter Book: the `book` extra)
@@ -370,6 +380,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--pdf",
         action="store_true",
         help="also print the rerun's page to DIR/CHAPTER/index.pdf (Debian's /usr/bin/chromium)",
+    )
+    run.add_argument(
+        "--lang",
+        default="en",
+        help="the language of the rerun's page: en (default) or zh_CN (the Chinese edition: the chapter's text, "
+        "generated sentences and figures in Chinese, from the same run)",
     )
     run.add_argument("-v", "--verbose", action="store_true", help="stream the notebook's output")
     add_scheduler_argument(run)

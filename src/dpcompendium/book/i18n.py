@@ -132,6 +132,7 @@ def build(
     strict: bool = False,
     force_all: bool = False,
     locales: Path | None = None,
+    jobs: int = 1,
 ) -> int:
     """Build the edition in ``lang`` into ``_build/html/<lang>`` (after the English book); returns Sphinx's status.
     ``locales``: another folder of catalogues than ``locales/`` (e.g. a test's)."""
@@ -158,6 +159,7 @@ def build(
         warningiserror=strict,
         keep_going=strict,
         force_all=force_all,
+        jobs=jobs,
     )
     return result if isinstance(result, int) else 1
 
@@ -390,7 +392,17 @@ def _on_doctree_read(app, doctree) -> None:
     section.insert(section.index(title) + 1 if title is not None else 0, note)
 
 
+#: Extensions of the book that do not declare whether Sphinx may read pages in parallel (so Sphinx reads serially,
+#: with a warning, when asked for several processes) and are safe to: their work happens once all pages are read
+#: (numbering across the table of contents) or at the end of the build (copying MathJax).
+PARALLEL_SAFE = ("sphinx_multitoc_numbering", "sphinx-mathjax-offline")
+
+
 def setup(app) -> dict[str, Any]:
+    for name in PARALLEL_SAFE:
+        ext = app.extensions.get(name)
+        if ext is not None and ext.parallel_read_safe is None:
+            ext.parallel_read_safe = True
     app.connect("doctree-read", _on_doctree_read)
     app.connect("html-page-context", _on_html_page_context, priority=503)
     app.connect("builder-inited", _on_builder_inited, priority=600)
@@ -429,7 +441,7 @@ def cmd_i18n(args: argparse.Namespace) -> int:
         rc = 0
         for lang in langs:
             t0 = time.perf_counter()
-            rc = rc or build(root, lang, args.strict, args.all, args.locales)
+            rc = rc or build(root, lang, args.strict, args.all, args.locales, args.jobs)
             print(f"{lang}: built in {time.perf_counter() - t0:.1f} s: {output_dir(root, lang)}")
         return rc
     incomplete = 0
@@ -457,5 +469,12 @@ def add_command(sub) -> None:
     p.add_argument("--all", action="store_true", help="build: rebuild every page")
     p.add_argument(
         "--locales", type=Path, help="build: catalogues from this folder instead of locales/"
+    )
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=1,
+        help="build: Sphinx reads and writes the pages in this many processes (default 1)",
     )
     p.set_defaults(func=cmd_i18n)

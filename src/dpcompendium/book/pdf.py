@@ -57,6 +57,7 @@ __all__ = [
     "blank_shares",
     "book_pdf",
     "chromium",
+    "edition_pdf",
     "page_pdf",
     "print_pages",
     "toc_pages",
@@ -70,6 +71,13 @@ PRINT_SCALE = 0.8
 #: The file names of the book's PDF and of the Library reference's volume.
 BOOK_PDF = "dpcompendium.pdf"
 API_PDF = "dpcompendium-api.pdf"
+
+
+def edition_pdf(lang: str) -> str:
+    """The file name of the book's PDF in edition ``lang``: ``dpcompendium-zh_CN.pdf``."""
+    return BOOK_PDF if lang == "en" else f"{Path(BOOK_PDF).stem}-{lang}.pdf"
+
+
 #: Pages under this folder make the Library reference's volume.
 API_FOLDER = "book/api/"
 CHROMIUM = os.environ.get("DPCOMPENDIUM_CHROMIUM", "/usr/bin/chromium")
@@ -356,7 +364,7 @@ class Entry:
 
 _FRONT_CSS = """
 @page { size: A4; margin: 22mm 20mm 20mm 20mm; }
-body { font-family: "Noto Serif", "DejaVu Serif", serif; color: #111; font-size: 10.5pt; }
+body { font-family: "Noto Serif", "DejaVu Serif", "Noto Serif CJK SC", serif; color: #111; font-size: 10.5pt; }
 .cover { height: 240mm; display: flex; flex-direction: column; justify-content: center; break-after: page; }
 .cover h1 { font-size: 30pt; line-height: 1.15; margin: 0 0 8mm 0; font-weight: 600; }
 .cover .sub { font-size: 14pt; color: #333; margin-bottom: 18mm; max-width: 140mm; }
@@ -374,7 +382,9 @@ h2.contents { font-size: 18pt; font-weight: 600; margin: 0 0 6mm 0; }
 """
 
 
-def _front_html(title: str, subtitle: str, meta: str, who: str, parts, numbers: dict) -> str:
+def _front_html(
+    title: str, subtitle: str, meta: str, who: str, parts, numbers: dict, lang: str = "en"
+) -> str:
     """The title page and the contents: ``parts`` as ``(caption, [Entry])``; ``numbers`` maps ``(page, i)`` to
     the printed page number of the entry's heading ``i`` (``-1``: the page itself)."""
     esc = htmllib.escape
@@ -395,11 +405,11 @@ def _front_html(title: str, subtitle: str, meta: str, who: str, parts, numbers: 
                         f'<span class="n">{numbers[(e.page, i)]}</span></div>'
                     )
     return (
-        f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{esc(title)}</title>'
-        f"<style>{_FRONT_CSS}</style></head><body>"
+        f'<!DOCTYPE html><html lang="{lang.replace("_", "-")}"><head><meta charset="utf-8">'
+        f"<title>{esc(title)}</title><style>{_FRONT_CSS}</style></head><body>"
         f'<section class="cover"><h1>{esc(title)}</h1><div class="sub">{esc(subtitle)}</div>'
         f'<div class="who">{who}</div><div class="meta">{esc(meta)}</div></section>'
-        f'<h2 class="contents">Contents</h2>{"".join(rows)}</body></html>'
+        f'<h2 class="contents">{esc(_t("Contents", lang))}</h2>{"".join(rows)}</body></html>'
     )
 
 
@@ -477,7 +487,16 @@ def _add_outline(writer, headings: list[Heading], start: int, parent) -> None:
 
 
 def _bind(
-    browser, out: Path, name: str, parts, *, title: str, subtitle: str, who: str, meta: str
+    browser,
+    out: Path,
+    name: str,
+    parts,
+    *,
+    title: str,
+    subtitle: str,
+    who: str,
+    meta: str,
+    lang: str = "en",
 ) -> tuple[Path, int]:
     """One volume: front matter (title page, contents) printed by Chromium, then every entry's PDF; one page
     numbering stamped on all, bookmarks part → page → its headings. Returns the path and the front's pages."""
@@ -500,7 +519,7 @@ def _bind(
     ):  # the contents' length does not depend on its numbers but for wrapping: converge
         numbers = _numbers(parts, n_front)
         front_html.write_text(
-            _front_html(title, subtitle, meta, who, parts, numbers), encoding="utf8"
+            _front_html(title, subtitle, meta, who, parts, numbers, lang), encoding="utf8"
         )
         tab = browser.new_page()
         try:
@@ -516,8 +535,8 @@ def _bind(
         n_front = got
     writer = PdfWriter()
     writer.append(str(front_pdf), import_outline=False)
-    writer.add_outline_item(title="Title page", page_number=0)
-    writer.add_outline_item(title="Contents", page_number=1)
+    writer.add_outline_item(title=_t("Title page", lang), page_number=0)
+    writer.add_outline_item(title=_t("Contents", lang), page_number=1)
     for caption, entries in parts:
         parent = (
             writer.add_outline_item(title=caption, page_number=n_front + entries[0].start)
@@ -533,7 +552,7 @@ def _bind(
                 item = writer.add_outline_item(title=e.title, page_number=at, parent=parent)
                 _add_outline(writer, e.headings, at, item)
     _stamp(writer, first=1)
-    writer.add_metadata({"/Title": title, "/Author": "The dpcompendium authors"})
+    writer.add_metadata({"/Title": title, "/Author": _t("The dpcompendium authors", lang)})
     path = out / name
     tmp = path.with_suffix(".pdf.part")
     with open(tmp, "wb") as fh:
@@ -569,6 +588,29 @@ def _commit(root: Path) -> str:
         return "unknown"
 
 
+#: The texts of the front matter in the editions other than English (the title: ``dpcompendium.book.i18n.TITLES``).
+_TEXTS = {
+    "zh_CN": {
+        "Contents": "目录",
+        "Title page": "封面",
+        "The dpcompendium authors": "dpcompendium 的作者们",
+        "Foundations": "基础",
+        "Chapters": "章节",
+        "Reference": "参考",
+        "subtitle": "一本可执行、可复现的差分隐私之书：五份原始材料，重新推导、重新实现、重新运行。",
+        "who": "写给懂一些概率论和 Python、想看到差分隐私被认真对待的读者：五份关于差分隐私的短文，每一份都成为"
+        "可以运行的一章，推导出它的隐私保证，重新计算它的实验，指出它的错误。先读入门（记号与基本机制）；"
+        "之后各章可以按任意顺序阅读。",
+        "Built from commit %(commit)s on %(date)s.": "由 commit %(commit)s 于 %(date)s 构建。",
+    },
+}
+
+
+def _t(text: str, lang: str = "en") -> str:
+    """A text of the front matter in ``lang``."""
+    return _TEXTS.get(lang, {}).get(text, text)
+
+
 _WHO = (
     "For readers who know some probability and Python and want to see differential privacy done carefully: "
     "five short documents on DP, each turned into a chapter you can run, with its privacy guarantee derived, "
@@ -578,26 +620,45 @@ _WHO = (
 
 
 def book_pdf(
-    html: Path | None = None, out: Path | None = None, pages: Sequence[str] | None = None
+    html: Path | None = None,
+    out: Path | None = None,
+    pages: Sequence[str] | None = None,
+    lang: str = "en",
 ) -> Path:
     """Print the built book ``html`` (``_build/html``) into ``out`` (``_build/pdf``) and bind it: the book
     (``dpcompendium.pdf``), the Library reference (``dpcompendium-api.pdf``), each chapter (``<chapter>.pdf``),
     one PDF per printed page in ``out/pages/`` and ``report.json``. ``pages`` limits what is printed (a subset of
-    ``_toc.yml``). Returns the book's path."""
+    ``_toc.yml``). Returns the book's path.
+
+    ``lang`` other than ``"en"``: the edition in that language (``_build/html/<lang>``, built by
+    ``dpcompendium.book.i18n``), bound the same way (title page, contents, one page numbering, bookmarks) as
+    ``out/dpcompendium-<lang>.pdf``, its front matter in that language; its chapters (``<chapter>.pdf``), pages and
+    ``report.json`` go to ``out/<lang>/``. The Library reference, which is not translated, is not printed."""
     root = repo_root()
-    html = Path(html or root / "_build" / "html")
-    out = Path(out or root / "_build" / "pdf")
+    html = Path(html or (root / "_build" / "html" / (lang if lang != "en" else "")))
+    book_name = BOOK_PDF if lang == "en" else edition_pdf(lang)
+    final = Path(out or root / "_build" / "pdf")
+    out = final if lang == "en" else final / lang
     wanted = list(pages or toc_pages())
+    if lang != "en":
+        wanted = [p for p in wanted if not p.startswith(API_FOLDER)]
     missing = [p for p in wanted if not (html / f"{p}.html").is_file()]
     if missing:
         raise FileNotFoundError(f"pages not built in {html}: {missing} (run 'make book' first)")
     config = yaml.safe_load((root / "_config.yml").read_text(encoding="utf8")) or {}
     title = config.get("title", "dpcompendium")
+    if lang != "en":
+        from .i18n import TITLES
+
+        title = TITLES.get(lang, title)
     t0 = time.perf_counter()
     (out / "pages").mkdir(parents=True, exist_ok=True)
     entries = {p: Entry(p, out / "pages" / (p.replace("/", "__") + ".pdf"), p) for p in wanted}
     bib = "book/bibliography"
-    meta = f"Built from commit {_commit(root)} on {dt.date.today().isoformat()}."
+    meta = _t("Built from commit %(commit)s on %(date)s.", lang) % {
+        "commit": _commit(root),
+        "date": dt.date.today().isoformat(),
+    }
     with _serve(html) as url, chromium() as browser:
         printed = print_pages(
             browser,
@@ -610,7 +671,7 @@ def book_pdf(
             e.title = _clean(item.title) or e.page
             e.titles = item.headings
         parts = [
-            (caption, [entries[p] for p in ps if p in entries])
+            (_t(caption, lang), [entries[p] for p in ps if p in entries])
             for caption, ps in toc_parts(root / "_toc.yml")
         ]
         book_parts = [(c, [e for e in es if not e.page.startswith(API_FOLDER)]) for c, es in parts]
@@ -620,15 +681,18 @@ def book_pdf(
         book, n_front = _bind(
             browser,
             out,
-            BOOK_PDF,
+            book_name,
             book_parts,
             title=title,
-            subtitle="An executable, reproducible book on differential privacy: five sources, re-derived, "
+            subtitle=_t("subtitle", lang)
+            if lang != "en"
+            else "An executable, reproducible book on differential privacy: five sources, re-derived, "
             "re-implemented and re-run.",
-            who=_WHO,
+            who=_t("who", lang) if lang != "en" else _WHO,
             meta=meta,
+            lang=lang,
         )
-        volumes = {BOOK_PDF: (book_parts, n_front)}
+        volumes = {book_name: (book_parts, n_front)}
         if api_parts:
             _, n_api = _bind(
                 browser,
@@ -668,15 +732,18 @@ def book_pdf(
     (out / "report.json").write_text(json.dumps(report, indent=1, ensure_ascii=False), "utf8")
     # beside the HTML, where the pages' download buttons point (dpcompendium.book.sphinxext: pdf/<name>.pdf)
     (html / "pdf").mkdir(exist_ok=True)
-    for made in [out / BOOK_PDF, *(out / API_PDF for _ in [0] if API_PDF in volumes)]:
+    for made in [out / book_name, *(out / API_PDF for _ in [0] if API_PDF in volumes)]:
         shutil.copyfile(made, html / "pdf" / made.name)
+    if lang != "en":  # the edition's book beside the English one
+        shutil.copyfile(out / book_name, final / book_name)
+        book = final / book_name
     for e in entries.values():
         if e.page.startswith("notebooks/") and (out / f"{Path(e.page).name}.pdf").is_file():
             shutil.copyfile(
                 out / f"{Path(e.page).name}.pdf", html / "pdf" / f"{Path(e.page).name}.pdf"
             )
     print(
-        f"pdf: {book} ({report['volumes'][BOOK_PDF]['pages']} pages"
+        f"pdf: {book} ({report['volumes'][book_name]['pages']} pages"
         + (
             f"; {API_PDF}: {report['volumes'][API_PDF]['pages']} pages"
             if API_PDF in volumes
@@ -730,9 +797,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--html", type=Path, help="the built book (default: _build/html)")
     parser.add_argument("--out", type=Path, help="where the PDFs go (default: _build/pdf)")
     parser.add_argument("--page", action="append", help="only these pages (notebooks/<id>)")
+    parser.add_argument(
+        "--lang",
+        action="append",
+        help="the editions to print (default: en, then every other edition whose HTML is built: "
+        "_build/html/<lang>)",
+    )
     args = parser.parse_args(argv)
+    from ..core.messages import EDITIONS
+
+    langs = args.lang or [
+        "en",
+        *(
+            lang
+            for lang in EDITIONS
+            if args.html is None and (repo_root() / "_build" / "html" / lang).is_dir()
+        ),
+    ]
     try:
-        book_pdf(args.html, args.out, args.page)
+        for lang in langs:
+            book_pdf(args.html, args.out, args.page, lang=lang)
     except FileNotFoundError as exc:
         print(f"dpcompendium.pdf: {exc}", file=sys.stderr)
         return 1

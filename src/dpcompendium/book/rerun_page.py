@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import copy
 import hashlib
 import html
 import importlib.metadata
@@ -45,13 +44,17 @@ from typing import Any
 
 import nbformat
 
+from ..core.messages import EDITIONS
 from ..core.paths import repo_root
 from .contract import Chapter
+from .execution import for_language
 
 __all__ = [
     "BOOK_URL",
+    "LANGUAGES",
     "book_labels",
     "build_page",
+    "compile_catalogue",
     "glued_markdown",
     "glued_values",
     "open_page",
@@ -185,7 +188,9 @@ def _text(outputs: list) -> str:
     return "".join(parts).rstrip()
 
 
-def _headlines(executed: nbformat.NotebookNode, book: nbformat.NotebookNode) -> str:
+def _headlines(
+    executed: nbformat.NotebookNode, book: nbformat.NotebookNode, lang: str = "en"
+) -> str:
     stored = {
         c.get("id"): c
         for c in book.cells
@@ -198,17 +203,53 @@ def _headlines(executed: nbformat.NotebookNode, book: nbformat.NotebookNode) -> 
                 _text(c.get("outputs", [])),
                 _text(stored[c.get("id")].get("outputs", [])),
             )
-            same = " (same)" if ours == theirs else ""
+            same = _t(" (same)", lang) if ours == theirs else ""
             rows.append(
                 f"<tr><td><pre>{html.escape(ours)}</pre></td>"
                 f"<td><pre>{html.escape(theirs)}</pre>{same}</td></tr>"
             )
     if not rows:
         return ""
+    default_run = html.escape(_t("the book's default run", lang))
     return (
-        '<section class="headline"><h2>Headline numbers</h2><table><tr><th>this run</th>'
-        "<th>the book's default run</th></tr>" + "".join(rows) + "</table></section>"
+        f'<section class="headline"><h2>{_t("Headline numbers", lang)}</h2><table><tr>'
+        f"<th>{_t('this run', lang)}</th><th>{default_run}</th></tr>"
+        + "".join(rows)
+        + "</table></section>"
     )
+
+
+#: The languages a rerun's page is built in (``dpcompendium run CHAPTER --lang LANG``): Sphinx's names.
+LANGUAGES = ("en", *EDITIONS)
+
+#: The texts of the blocks on top of the page in the languages other than English.
+_TEXTS = {
+    "zh_CN": {
+        "Headline numbers": "主要结果",
+        "this run": "本次运行",
+        "the book's default run": "本书的默认运行",
+        " (same)": "（相同）",
+        "Provenance of this rerun": "本次重新运行的来源信息",
+        "parameters changed from the defaults": "与默认值不同的参数",
+        "none (the book's defaults)": "无（本书的默认值）",
+        "seed": "随机种子 (seed)",
+        "dpcompendium version": "dpcompendium 版本",
+        "git commit": "git commit",
+        "lock (requirements-lock.txt) SHA-256": "依赖锁定文件 (requirements-lock.txt) 的 SHA-256",
+        "date": "日期",
+        "wall time": "运行时间",
+        "Works cited in this chapter": "本章引用的文献",
+        "rerun": "重新运行",
+        "A rerun of a chapter of": "重新运行的一章，出自",
+        "the book": "本书",
+        "built offline.": "离线构建。",
+    },
+}
+
+
+def _t(text: str, lang: str = "en") -> str:
+    """``text`` of the page's own blocks in ``lang``."""
+    return _TEXTS.get(lang, {}).get(text, text)
 
 
 #: Said once, on top of every rerun page: what describes this run and what quotes the sources.
@@ -219,41 +260,47 @@ WHAT_DESCRIBES_THIS_RUN = (
     "says so in a note. Unshaded numbers in the text are not results of this run: they quote the sources, or "
     "are definitions, theorem constants and parameter defaults, the same as in the book."
 )
+_TEXTS["zh_CN"][WHAT_DESCRIBES_THIS_RUN] = (
+    "下文的每个表格、图和单元格输出都由本次运行算出；正文中"
+    '<span class="pasted-text">这样加了底色</span>的每个数字或结论也是如此：它们由本次运行粘贴进来'
+    "（MyST-NB glue）；本书默认运行的某个结果在这组参数下不成立时，正文会加注说明。正文中没有底色的数字不是本次"
+    "运行的结果：它们引自原文，或是定义、定理中的常数和参数的默认值，与书中相同。"
+)
 
 
-def _provenance_html(prov: dict[str, Any]) -> str:
-    changed = (
-        ", ".join(
-            f"<code>{html.escape(k)} = {html.escape(repr(v))}</code>"
-            for k, v in prov["changed"].items()
-        )
-        or "none (the book's defaults)"
-    )
+def _provenance_html(prov: dict[str, Any], lang: str = "en") -> str:
+    changed = ", ".join(
+        f"<code>{html.escape(k)} = {html.escape(repr(v))}</code>"
+        for k, v in prov["changed"].items()
+    ) or _t("none (the book's defaults)", lang)
     rows = [
-        ("parameters changed from the defaults", changed),
-        ("seed", f"<code>{prov['seed']}</code>"),
-        ("dpcompendium version", html.escape(str(prov["version"]))),
-        ("git commit", f"<code>{html.escape(prov['commit'])}</code>"),
-        ("lock (requirements-lock.txt) SHA-256", f"<code>{prov['lock_sha256']}</code>"),
-        ("date", html.escape(prov["date"])),
-        ("wall time", f"{prov['wall_seconds']} s"),
+        (_t("parameters changed from the defaults", lang), changed),
+        (_t("seed", lang), f"<code>{prov['seed']}</code>"),
+        (_t("dpcompendium version", lang), html.escape(str(prov["version"]))),
+        (_t("git commit", lang), f"<code>{html.escape(prov['commit'])}</code>"),
+        (_t("lock (requirements-lock.txt) SHA-256", lang), f"<code>{prov['lock_sha256']}</code>"),
+        (_t("date", lang), html.escape(prov["date"])),
+        (_t("wall time", lang), f"{prov['wall_seconds']} s"),
     ]
     body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
     return (
-        f'<section class="provenance" id="provenance"><h2>Provenance of this rerun</h2>'
-        f"<table>{body}</table><p>{WHAT_DESCRIBES_THIS_RUN}</p></section>"
+        f'<section class="provenance" id="provenance"><h2>{_t("Provenance of this rerun", lang)}</h2>'
+        f"<table>{body}</table><p>{_t(WHAT_DESCRIBES_THIS_RUN, lang)}</p></section>"
     )
 
 
 def page_notebook(
-    executed: nbformat.NotebookNode, book: nbformat.NotebookNode, prov: dict[str, Any]
+    executed: nbformat.NotebookNode,
+    book: nbformat.NotebookNode,
+    prov: dict[str, Any],
+    lang: str = "en",
 ) -> nbformat.NotebookNode:
-    """The notebook the page is built from: the executed chapter with the provenance block and the headline numbers
-    right under its title, and a bibliography of its citations at the end."""
-    nb = copy.deepcopy(executed)
+    """The notebook the page is built from: the executed chapter's outputs of edition ``lang``, with the provenance
+    block and the headline numbers right under its title, and a bibliography of its citations at the end."""
+    nb = for_language(executed, lang)
     top = (
-        f"\n\n```{{raw}} html\n<style>{_CSS}</style>\n{_provenance_html(prov)}\n"
-        f"{_headlines(executed, book)}\n```\n\n"
+        f"\n\n```{{raw}} html\n<style>{_CSS}</style>\n{_provenance_html(prov, lang)}\n"
+        f"{_headlines(executed, book, lang)}\n```\n\n"
     )
     for cell in nb.cells:
         if cell.cell_type == "markdown":
@@ -261,7 +308,9 @@ def page_notebook(
             cell.source = title + top + rest
             break
     nb.cells.append(
-        nbformat.v4.new_markdown_cell("## Works cited in this chapter\n\n```{bibliography}\n```\n")
+        nbformat.v4.new_markdown_cell(
+            f"## {_t('Works cited in this chapter', lang)}\n\n```{{bibliography}}\n```\n"
+        )
     )
     return nb
 
@@ -383,9 +432,12 @@ def _book_file(name: str) -> Path:
     raise FileNotFoundError(f"no {name} in {repo_root()}")
 
 
-def sphinx_config(src: Path, docname: str, title: str) -> dict[str, Any]:
+def sphinx_config(src: Path, docname: str, title: str, lang: str = "en") -> dict[str, Any]:
     """The book's Sphinx configuration (from its ``_config.yml``, through Jupyter Book) for a one-chapter build in
-    ``src``: execution off, the chapter as the only page, references outside it to the online book."""
+    ``src``: execution off, the chapter as the only page, references outside it to the online book. In a language
+    other than English, the page's text comes from the catalogue compiled into ``src/locales``
+    (:func:`compile_catalogue`) and glued values in translated paragraphs resolve
+    (:mod:`dpcompendium.book.glue_i18n`)."""
     from jupyter_book.config import get_final_config
 
     config_yml = _book_file("_config.yml")
@@ -396,14 +448,22 @@ def sphinx_config(src: Path, docname: str, title: str) -> dict[str, Any]:
     )
     cfg["nb_execution_mode"] = "off"
     cfg["bibtex_bibfiles"] = ["references.bib"]
-    cfg["extensions"] = [
-        e for e in dict.fromkeys(cfg["extensions"]) if e != "dpcompendium.book.sphinxext"
-    ] + ["dpcompendium.book.rerun_page"]
+    # not the execution store (the notebook is executed) nor the language switch (the page has no other edition)
+    book_only = ("dpcompendium.book.sphinxext", "dpcompendium.book.i18n")
+    cfg["extensions"] = [e for e in dict.fromkeys(cfg["extensions"]) if e not in book_only] + [
+        "dpcompendium.book.rerun_page"
+    ]
     for key in [k for k in cfg if k.startswith("dpc_execution")]:
         del cfg[key]  # the execution store's settings (dpcompendium.book.sphinxext is not loaded)
     cfg["dpc_rerun_labels"] = book_labels(config_yml.parent)
     cfg["dpc_rerun_docname"] = docname
-    cfg["html_title"] = f"{title} — rerun"
+    cfg["html_title"] = f"{title} — {_t('rerun', lang)}"
+    if lang != "en":
+        cfg["language"] = lang
+        cfg["locale_dirs"] = [str(src / "locales")]
+        cfg["gettext_compact"] = False
+        if "dpcompendium.book.glue_i18n" not in cfg["extensions"]:
+            cfg["extensions"].append("dpcompendium.book.glue_i18n")
     cfg["html_copy_source"] = False
     cfg["html_show_sourcelink"] = False
     theme = dict(cfg.get("html_theme_options") or {})
@@ -411,7 +471,8 @@ def sphinx_config(src: Path, docname: str, title: str) -> dict[str, Any]:
         use_repository_button=False,
         use_download_button=False,
         launch_buttons={},
-        extra_footer=f'A rerun of a chapter of <a href="{BOOK_URL}">the book</a>, built offline.',
+        extra_footer=f'{_t("A rerun of a chapter of", lang)} <a href="{BOOK_URL}">{_t("the book", lang)}</a>, '
+        f"{_t('built offline.', lang)}",
     )
     cfg["html_theme_options"] = theme
     return cfg
@@ -440,11 +501,38 @@ def _build_in_process(src: Path, out: Path, config: dict[str, Any]) -> list[str]
     return [w for w in re.sub(r"\x1b\[[0-9;]*m", "", warnings.getvalue()).splitlines() if w]
 
 
-def sphinx_build(src: Path, out: Path, docname: str, title: str) -> list[str]:
-    """Build ``src/index.ipynb`` into ``out`` with the book's configuration, in a child process; return the
-    warnings."""
+def compile_catalogue(docname: str, lang: str, dest: Path) -> Path | None:
+    """Compile the book's catalogue of page ``docname`` in ``lang`` (``locales/<lang>/LC_MESSAGES/<docname>.po``)
+    into ``dest/locales/<lang>/LC_MESSAGES/index.mo``, the page's domain in a one-page build; None if it has none."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    po = repo_root() / "locales" / lang / "LC_MESSAGES" / f"{docname}.po"
+    if not po.is_file():
+        return None
+    mo = dest / "locales" / lang / "LC_MESSAGES" / f"{PAGE_DOC}.mo"
+    mo.parent.mkdir(parents=True, exist_ok=True)
+    with po.open("rb") as f:
+        catalog = read_po(f, locale=lang)
+    with mo.open("wb") as f:
+        write_mo(f, catalog)
+    return mo
+
+
+def sphinx_build(src: Path, out: Path, docname: str, title: str, lang: str = "en") -> list[str]:
+    """Build ``src/index.ipynb`` into ``out`` with the book's configuration (in ``lang``), in a child process;
+    return the warnings."""
     proc = subprocess.run(
-        [sys.executable, "-m", "dpcompendium.book.rerun_page", str(src), str(out), docname, title],
+        [
+            sys.executable,
+            "-m",
+            "dpcompendium.book.rerun_page",
+            str(src),
+            str(out),
+            docname,
+            title,
+            lang,
+        ],
         capture_output=True,
         text=True,
         check=False,
@@ -489,7 +577,8 @@ def write_page(
     rename: dict[str, str] | None = None,
     lang: str = "en",
 ) -> Path:
-    """Build ``index.html`` beside the executed notebook (see the module's docstring); return the page's path.
+    """Build ``index.html`` beside the executed notebook (see the module's docstring), in edition ``lang`` (the
+    chapter's text from its catalogue, the run's outputs of that language); return the page's path.
 
     ``rename`` maps strings of the page to their replacement (the staging folder to the final one). Sphinx's
     warnings, if any, go to ``page-warnings.txt`` beside the page. ``lang``: the edition whose outputs the page
@@ -502,7 +591,7 @@ def write_page(
     prov = provenance(chapter, values, wall_seconds, started)
     docname = Path(chapter.notebook).relative_to(repo_root()).with_suffix("").as_posix()
     page, warnings = build_page(
-        page_notebook(executed, book, prov), dest, docname, chapter.title, rename
+        page_notebook(executed, book, prov, lang), dest, docname, chapter.title, rename, lang
     )
     if warnings:
         (dest / _WARNINGS).write_text("\n".join(warnings) + "\n", encoding="utf-8")
@@ -515,9 +604,12 @@ def build_page(
     docname: str,
     title: str,
     rename: dict[str, str] | None = None,
+    lang: str = "en",
 ) -> tuple[Path, list[str]]:
     """Build ``nb`` (executed) as ``dest/index.html`` with the book's configuration (``docname``: where the chapter
-    sits in the book, for its relative references); return the page and Sphinx's warnings."""
+    sits in the book, for its relative references; ``lang``: the edition); return the page and Sphinx's warnings."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"lang must be one of {', '.join(LANGUAGES)}, got {lang!r}")
     dest = Path(dest)
     with tempfile.TemporaryDirectory(prefix=".page-", dir=dest) as tmp:
         src, out = Path(tmp) / "src", Path(tmp) / "html"
@@ -525,7 +617,9 @@ def build_page(
         nbformat.write(nb, src / f"{PAGE_DOC}.ipynb")
         shutil.copy2(_book_file("book/references.bib"), src / "references.bib")
         (src / "_toc.yml").write_text(f"format: jb-article\nroot: {PAGE_DOC}\n", encoding="utf-8")
-        warnings = sphinx_build(src, out, docname, title)
+        if lang != "en":
+            compile_catalogue(docname, lang, src)
+        warnings = sphinx_build(src, out, docname, title, lang)
         page = _install(out, dest, rename or {})
     return page, warnings
 
@@ -542,11 +636,16 @@ def open_page(page: Path) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m dpcompendium.book.rerun_page SRC OUT DOCNAME TITLE``: build the page; print its warnings as JSON."""
-    src, out, docname, title = (argv if argv is not None else sys.argv[1:])[:4]
+    """``python -m dpcompendium.book.rerun_page SRC OUT DOCNAME TITLE [LANG]``: build the page; print its warnings
+    as JSON."""
+    args = list(argv if argv is not None else sys.argv[1:])
+    src, out, docname, title = args[:4]
+    lang = args[4] if len(args) > 4 else "en"
     t0 = time.perf_counter()
     os.environ.setdefault("MPLBACKEND", "Agg")
-    warnings = _build_in_process(Path(src), Path(out), sphinx_config(Path(src), docname, title))
+    warnings = _build_in_process(
+        Path(src), Path(out), sphinx_config(Path(src), docname, title, lang)
+    )
     print(f"page built in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     print(json.dumps(warnings))
     return 0

@@ -898,7 +898,7 @@ def to_po(lang: str = "en") -> str:
     template, ``msgstr`` = the template of ``lang``; ``python-format``)."""
 
     def q(s: str) -> str:
-        return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
     table = CATALOGUE.get(lang, {})
     lines = [
@@ -909,3 +909,97 @@ def to_po(lang: str = "en") -> str:
             f"#, python-format\nmsgctxt {q(msgid)}\nmsgid {q(template)}\nmsgstr {q(table.get(msgid, ''))}\n"
         )
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------------- figure text
+# The texts of the book's figures (axis labels, legends, titles, annotations) are messages too: their templates
+# (core/figure_messages.py) join the catalogue under ``figure.*`` ids, so that they are exported by :func:`to_po`,
+# checked against the term base and translated with the rest. A figure is drawn in English by the chapter's code;
+# :func:`translate` finds the template an English text was rendered from and renders it in another language.
+from .figure_messages import FIGURE_MESSAGES, PROPER_WORDS  # noqa: E402
+
+for _msgid, _en, _zh in FIGURE_MESSAGES:
+    CATALOGUE["en"][_msgid] = _en
+    PLAIN[_msgid] = _en
+    CATALOGUE["zh_CN"][_msgid] = _zh
+
+_MATH = re.compile(r"(?<!\\)\$.*?(?<!\\)\$")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'\-_]*[A-Za-z]|[A-Za-z]")
+
+
+def needs_translation(text: str) -> bool:
+    """Whether ``text`` has English words a reader of another language must have translated: a word of two letters
+    or more outside maths that is not a name kept in every language (:data:`PROPER_WORDS`: methods, datasets,
+    acronyms such as MSE) or written in capitals."""
+    for word in _WORD.findall(_MATH.sub(" ", str(text))):
+        if len(word) < 2 or word.isupper() or word in PROPER_WORDS or word.lower() in PROPER_WORDS:
+            continue
+        if any(part in PROPER_WORDS or part.isupper() for part in re.split(r"[-_]", word)) and (
+            "-" in word or "_" in word
+        ):
+            continue
+        return True
+    return False
+
+
+def _figure_patterns(lang: str) -> tuple[dict[str, str], list[tuple[re.Pattern, str]]]:
+    cached = _PATTERNS.get(lang)
+    if cached is not None:
+        return cached
+    exact: dict[str, str] = {}
+    patterns: list[tuple[int, re.Pattern, str]] = []
+    table = CATALOGUE.get(lang, {})
+    for msgid, en in CATALOGUE["en"].items():
+        if not msgid.startswith("figure.") or msgid not in table:
+            continue
+        names = re.findall(r"%\((\w+)\)s", en)
+        if not names:
+            exact[en.replace("%%", "%")] = table[msgid]
+            continue
+        regex = ""
+        for i, part in enumerate(re.split(r"%\(\w+\)s", en)):
+            regex += re.escape(part.replace("%%", "%"))
+            if i < len(names):
+                regex += f"(?P<{names[i]}>.+?)"
+        literal = len(re.sub(r"%\(\w+\)s", "", en))
+        patterns.append((literal, re.compile(regex, re.DOTALL), table[msgid]))
+    for key, name in METHOD_NAMES[
+        "en"
+    ].items():  # a method's id or name: its name in lang (or English)
+        exact.setdefault(key, method_name(key, lang))
+        exact.setdefault(name, method_name(key, lang))
+    patterns.sort(key=lambda p: -p[0])
+    _PATTERNS[lang] = (exact, [(p, t) for _, p, t in patterns])
+    return _PATTERNS[lang]
+
+
+_PATTERNS: dict[str, tuple[dict[str, str], list[tuple[re.Pattern, str]]]] = {}
+
+
+def translate(text: str, lang: str | None = None) -> str | None:
+    """``text``, drawn in English from a figure template of the catalogue (or a method's name), in ``lang`` (default:
+    the current language); ``None`` when no template renders it. A text no template renders and without words to
+    translate (numbers, maths, names: :func:`needs_translation`) is returned as it is. A template's parameters are translated in turn (a
+    dataset's name stays as it is); a text of several lines is translated line by line if no template renders it
+    whole."""
+    lang = lang or get_language()
+    text = str(text)
+    if lang == "en":
+        return text
+    exact, patterns = _figure_patterns(lang)
+    if text in exact:
+        return exact[text]
+    for regex, template in patterns:
+        m = regex.fullmatch(text)
+        if m is None:
+            continue
+        params = {k: translate(v, lang) for k, v in m.groupdict().items()}
+        if all(v is not None for v in params.values()):
+            return template % params
+    if not needs_translation(text):
+        return text
+    if "\n" in text:
+        lines = [translate(line, lang) for line in text.split("\n")]
+        if all(line is not None for line in lines):
+            return "\n".join(lines)
+    return None

@@ -7,18 +7,28 @@ palette of Okabe and Ito (2008). Multi-panel figures come from :func:`panels`: a
 method has the same colour in every chapter (:data:`METHOD_COLORS`, :func:`method_color`): the source's method as
 written is vermillion, its corrected variant blue, non-private references black; and the same line style, marker and
 legend label (:func:`method_style`).
+
+Languages: a chapter draws a figure once, in English; :func:`translate_figure` then puts every text of it (axis
+labels, tick labels set by the code, legends, titles, annotations) in another language from the message catalogue
+(:func:`dpcompendium.core.messages.translate`) and sets its Chinese in :data:`CJK_FONT` (Debian's
+``fonts-noto-cjk``) through matplotlib's font fallback, so that the same figure of the same execution is saved
+again for the Chinese edition (:func:`dpcompendium.book.chapter.show_figure`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
+import re
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
 import matplotlib.style
 
 __all__ = [
+    "CJK_FONT",
     "DISPLAY_DPI",
     "METHOD_COLORS",
     "METHOD_LABELS",
@@ -33,6 +43,8 @@ __all__ = [
     "method_color",
     "method_style",
     "panels",
+    "strict_glyphs",
+    "translate_figure",
     "use_book_style",
 ]
 
@@ -42,6 +54,8 @@ STYLE = Path(__file__).with_name("styles") / "book.mplstyle"
 PAGE_WIDTH_IN = 7.2
 #: CSS pixels per inch: a figure is displayed at ``natural px / dpi × DISPLAY_DPI`` CSS px (its physical size).
 DISPLAY_DPI = 96
+#: The font of a figure's Chinese text (Debian's ``fonts-noto-cjk``; CI installs it).
+CJK_FONT = "Noto Sans CJK SC"
 #: The smallest font size (points) a figure of the book may use.
 MIN_FONT_PT = 8.0
 #: The Okabe–Ito colour-blind-safe palette.
@@ -204,3 +218,115 @@ def panels(
     for ax in rest:
         ax.set_visible(False)
     return fig, axes
+
+
+_CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+_MATHTEXT = re.compile(r"(?<!\\)\$.*?(?<!\\)\$")
+
+
+def _set_cjk_font(text) -> None:
+    """Give a text with Chinese a font that has its glyphs: the text's own font first, :data:`CJK_FONT` as the
+    fallback; a text with maths (mathtext has no font fallback) is set in :data:`CJK_FONT` (its Latin and digits
+    too), the maths in the style's maths fonts."""
+    if not _CJK.search(text.get_text()):
+        return
+    if _MATHTEXT.search(text.get_text()):
+        text.set_fontfamily([CJK_FONT])
+    else:
+        text.set_fontfamily([*text.get_fontfamily(), CJK_FONT])
+
+
+def _fixed_labels(formatter) -> dict | None:
+    """The tick labels the code set (``set_xticks(ticks, labels)``, ``set_xticklabels``) as a dict to change in
+    place, or None for a formatter that computes its labels (numbers)."""
+    import functools
+
+    from matplotlib.ticker import FixedFormatter, FuncFormatter
+
+    if isinstance(formatter, FixedFormatter):
+        return dict(enumerate(formatter.seq))
+    func = getattr(formatter, "func", None) if isinstance(formatter, FuncFormatter) else None
+    if (
+        isinstance(func, functools.partial)
+        and getattr(func.func, "__name__", "") == "_format_with_dict"
+        and func.args
+        and isinstance(func.args[0], dict)
+    ):
+        return func.args[0]  # matplotlib's labels by tick position (set_ticklabels)
+    return None
+
+
+def translate_figure(fig, lang: str) -> list[str]:
+    """Put every text of ``fig`` in ``lang`` (:func:`dpcompendium.core.messages.translate`), in place; return the
+    texts no template renders (left in English).
+
+    Texts are the figure's and its axes' titles and labels, legend entries and titles, annotations and tick labels
+    the code set (a fixed formatter); numeric tick labels are left as they are. Chinese is set in a font that has it
+    (:data:`CJK_FONT`). Call it after the figure is saved in English: the same drawing, another language."""
+    from matplotlib.text import Text
+    from matplotlib.ticker import FixedFormatter
+
+    from .messages import translate
+
+    missing: list[str] = []
+
+    def put(s: str) -> str:
+        out = translate(s, lang)
+        if out is None:
+            missing.append(s)
+            return s
+        return out
+
+    tick_labels = set()
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            for which, formatter in (
+                ("major", axis.get_major_formatter()),
+                ("minor", axis.get_minor_formatter()),
+            ):
+                labels = _fixed_labels(formatter)
+                if labels is None:
+                    continue
+                for key, label in list(labels.items()):
+                    labels[key] = put(str(label))
+                if isinstance(formatter, FixedFormatter):
+                    formatter.seq = [labels[i] for i in range(len(formatter.seq))]
+                if any(_CJK.search(s) for s in labels.values()):
+                    axis.set_tick_params(which=which, labelfontfamily=["sans-serif", CJK_FONT])
+            for tick in [
+                *axis.get_major_ticks(),
+                *axis.get_minor_ticks(),
+            ]:  # drawn from the formatter
+                tick_labels.update((id(tick.label1), id(tick.label2)))
+    for text in fig.findobj(Text):
+        s = text.get_text()
+        if not s.strip() or id(text) in tick_labels:
+            continue
+        text.set_text(put(s))
+        _set_cjk_font(text)
+    return missing
+
+
+class _GlyphError(logging.Handler):
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if "does not have a glyph" in message or "missing from font" in message:
+            raise ValueError(f"figure text has a character no font draws: {message}")
+
+
+@contextlib.contextmanager
+def strict_glyphs() -> Iterator[None]:
+    """Inside the block, a character that no font of a text draws (matplotlib's "Glyph … missing from font" warning,
+    mathtext's "does not have a glyph" log) is an error, not a box in the figure."""
+    handler = _GlyphError(logging.WARNING)
+    loggers = [logging.getLogger(name) for name in ("matplotlib.mathtext", "matplotlib._mathtext")]
+    for logger in loggers:
+        logger.addHandler(handler)
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("error", message=r"Glyph \d+ .*missing from font")
+            warnings.filterwarnings("error", message=r".*missing from font")
+            yield
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)

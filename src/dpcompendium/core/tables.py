@@ -392,13 +392,27 @@ def use_book_tables() -> bool:
     # a displayed table is shown once per edition of the book, in its language, from the same execution (each
     # output tagged with its language: dpcompendium.core.messages.show)
     shown = ip.display_formatter.ipython_display_formatter
-    shown.for_type(pd.DataFrame, lambda df: show_readable(df) or True)
-    shown.for_type(pd.Series, lambda s: show_readable(s, index=True) or True)
+    shown.for_type(pd.DataFrame, show_readable)
+    shown.for_type(pd.Series, lambda s: show_readable(s, index=True))
     from .messages import EDITIONS, show
     from .privacy import ClaimsTable
 
     shown.for_type(
         ClaimsTable,
-        lambda t: show({lang: ClaimsTable(t.table, lang) for lang in ("en", *EDITIONS)}) or True,
+        lambda t: show({lang: _Rendered(ClaimsTable(t.table, lang)) for lang in ("en", *EDITIONS)}),
     )
     return True
+
+
+class _Rendered:
+    """A value's HTML and text as they are, for display (not a ClaimsTable again: the formatter registered for it
+    by :func:`use_book_tables` would show it once per edition again, without end)."""
+
+    def __init__(self, value: Any) -> None:
+        self.html, self.text = value._repr_html_(), repr(value)
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+    def __repr__(self) -> str:
+        return self.text

@@ -1,0 +1,255 @@
+"""The texts of the book's figures, in every language of the catalogue (:mod:`dpcompendium.core.messages`).
+
+:data:`FIGURE_MESSAGES` lists ``(message id, English template, 简体中文 template)``: the English template is the text a
+chapter's plotting code draws, ``%(name)s`` standing for a value (a number, a dataset's name, a method) that the
+Chinese template takes in its own place (a value is translated in turn: "%(name)s, %(split)s" with split "equal");
+a literal ``%`` is ``%%``. The ids are ``figure.`` and the English text's words, so that a ``.po`` export
+(:func:`dpcompendium.core.messages.to_po`) shows them grouped. Terms are the sources' own (``book/glossary.md`` is
+the term base; ``tests/test_messages_zh.py`` checks the templates against it); maths (``$...$``, matplotlib's
+mathtext) is kept exactly. :data:`PROPER_WORDS` are the words a figure keeps in every language: the names of
+datasets (as the chapters' parameters and CSVs spell them), methods and tools.
+
+A text the book's figures draw that no template renders stays English in the Chinese figure, with a warning
+(:func:`dpcompendium.book.chapter.show_figure`); ``DPCOMPENDIUM_FIGURE_TEXTS=<file>`` collects such texts, one JSON
+line each, for a translator.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["FIGURE_MESSAGES", "PROPER_WORDS"]
+
+#: Words kept as they are in every language: datasets (as the parameters and CSVs name them), methods, tools.
+PROPER_WORDS = frozenset(
+    [
+        # datasets
+        "heights", "adult-age", "adult", "Adult", "digits", "breast_cancer", "wine", "synthetic", "uniform",
+        "gaussian", "normal", "exponential", "beta", "bimodal", "ADULT", "ages",
+        # methods, mechanisms and tools named as the literature names them
+        "Laplace", "Gaussian", "Harmony", "Duchi", "HierA", "Hybrid", "Privelet", "Identity", "DPBench",
+        "CAPE", "zCDP", "SGD", "MWEM", "PLD", "RDP", "DAWA", "AHP", "P-HP", "Hb", "H_b", "PM", "LHP", "IDUE",
+        "IDLDP", "ELFedPCA", "DPdisPCA", "Monte", "Carlo", "Poisson", "SVM", "RMSE", "MSE", "MAE", "sd",
+        "K-fold", "sup", "ln", "numpy",
+    ]
+)  # fmt: skip
+
+_PAIRS: list[tuple[str, str]] = [
+    # ---- shared: roles of a method, relations, axes, panel titles
+    ("as-written", "原文写法"),
+    ("as written", "原文写法"),
+    ("corrected", "修正后"),
+    ("private", "满足差分隐私"),
+    ("replace-one", "替换一条记录"),
+    ("add-remove", "增删一条记录"),
+    ("epsilon", "隐私预算 ε"),
+    ("base ε", "基础隐私预算 ε"),
+    ("count", "计数"),
+    ("bin", "桶"),
+    ("exact", "精确值"),
+    ("minimax lower bound", "极小极大下界"),
+    ("mean absolute error", "平均绝对误差 (MAE)"),
+    ("least squares", "最小二乘"),
+    ("%(name)s, n = %(n)s", "%(name)s，n = %(n)s"),
+    ("%(name)s, %(what)s", "%(name)s，%(what)s"),
+    ("%(name)s: %(what)s", "%(name)s：%(what)s"),
+    ("%(name)s:", "%(name)s："),
+    ("%(name)s (%(variant)s)", "%(name)s（%(variant)s）"),
+    ("%(name)s, T = %(T)s", "%(name)s，T = %(T)s"),
+    ("%(name)s, exact", "%(name)s，精确值"),
+    # ---- dp-mean
+    ("privacy loss / ε", "隐私损失 / ε"),
+    ("upper clipping bound u", "裁剪上界 u"),
+    ("error (solid RMSE, dotted |bias|, dashed sd)", "误差（实线 RMSE，点线 |偏差|，虚线 sd）"),
+    ("%(name)s: range [%(lower)s, u]", "%(name)s：范围 [%(lower)s, u]"),
+    ("%(name)s, n = %(n)s: %(relation)s", "%(name)s，n = %(n)s：%(relation)s"),
+    ("method 3: clamped Laplace", "方法 3：clamped 拉普拉斯机制"),
+    ("Laplace, unclamped", "拉普拉斯机制，未 clamped"),
+    ("Gaussian (zCDP), δ > 0", "高斯机制 (zCDP)，δ > 0"),
+    ("private bounds", "满足差分隐私的边界"),
+    ("method 4 as written", "方法 4，原文写法"),
+    ("method 4, Δ/2, even split", "方法 4，Δ/2，平均分配"),
+    ("method 4, Δ/2, opt. split, clamped", "方法 4，Δ/2，最优分配，clamped"),
+    ("method 1 corrected", "方法 1，修正后"),
+    ("measured RMSE / closed-form RMSE", "实测 RMSE / 闭式 RMSE"),
+    ("%(name)s, first-order", "%(name)s，一阶近似"),
+    ("RMSE ratio (> 1: 2nd better)", "RMSE 之比（> 1：后者更好）"),
+    ("as written vs own calibration", "原文写法 vs 自身的校准"),
+    ("even vs optimised split", "平均分配 vs 最优分配"),
+    ("method 4 vs method 3", "方法 4 vs 方法 3"),
+    ("clamping alone", "仅 clamping"),
+    ("private vs declared bounds", "满足差分隐私的边界 vs 声明的边界"),
+    # ---- federated PCA
+    (
+        "relative error of the reconstructed local matrix (median over sites)",
+        "重构的本地矩阵的相对误差（各站点的中位数）",
+    ),
+    ("any seed holder (server or site)", "任一持有随机种子者（服务器或站点）"),
+    ("no seed (takes A_i' as is)", "无随机种子（直接取 A_i'）"),
+    ("server", "服务器"),
+    ("secure-aggregation", "安全聚合"),
+    ("Secure aggregation", "安全聚合"),
+    ("noisy-power", "加噪的幂迭代法"),
+    ("Noisy power method", "加噪的幂迭代法"),
+    ("server + all other sites", "服务器 + 其他所有站点"),
+    ("share of colluding sites c / s", "合谋站点的比例 c / s"),
+    ("exact epsilon of the other sites", "其他站点的精确隐私预算 ε"),
+    (
+        "solid: secure aggregation; dotted: CAPE as published; dashed: ε√(s/(s−c))",
+        "实线：安全聚合；点线：CAPE（按发表的写法）；虚线：ε√(s/(s−c))",
+    ),
+    ("captured energy q (k = %(k)s)", "捕获的能量 q（k = %(k)s）"),
+    ("number of sites s", "站点数 s"),
+    ("q at epsilon = %(epsilon)s", "隐私预算 ε = %(epsilon)s 时的 q"),
+    ("equal", "各站点数据量相等"),
+    ("unequal", "各站点数据量不等"),
+    ("cross-validated accuracy", "交叉验证的准确率"),
+    ("noisy-projections", "加噪的投影"),
+    # ---- HierA
+    ("HierA, graded bound", "HierA，分级的上界"),
+    ("IDUE mean (IDLDP)", "IDUE 均值 (IDLDP)"),
+    ("HierA, exactly ε-LDP", "HierA，严格满足 ε-LDP"),
+    ("HierA (source's budgets)", "HierA（原文的隐私预算）"),
+    ("graded Laplace", "分级的laplace"),
+    ("level t' of v'", "v' 的隐私等级 t'"),
+    ("level t of v", "v 的隐私等级 t"),
+    (
+        "(a) sup ln P(y|v)/P(y|v'),\nschedule {5,4,3,2,1}·%(base)s",
+        "(a) sup ln P(y|v)/P(y|v')，\n隐私预算方案 {5,4,3,2,1}·%(base)s",
+    ),
+    ("{%(levels)s}eps", "{%(levels)s}ε"),
+    ("%(name)s: exact", "%(name)s：精确值"),
+    ("%(name)s: max ε_t", "%(name)s：最大的 ε_t"),
+    ("ε of the whole report", "整个报告的隐私预算 ε"),
+    (
+        "(b) exact LDP level of LHP\nvs the largest budget",
+        "(b) LHP 的精确 LDP 等级\nvs 最大的隐私预算",
+    ),
+    ("base ε (schedule {5ε, 4ε, 3ε, 2ε, ε})", "基础隐私预算 ε（方案 {5ε, 4ε, 3ε, 2ε, ε}）"),
+    ("MAE of the mean", "均值的平均绝对误差 (MAE)"),
+    ("basic", "基本组合"),
+    ("optimal (exact PLD)", "最优组合（精确的隐私损失分布 (PLD)）"),
+    ("shuffled in each group", "每组内洗牌"),
+    ("%(name)s, ε₀ = %(epsilon)s", "%(name)s，ε₀ = %(epsilon)s"),
+    ("passes E", "遍数 E"),
+    ("total ε (δ as stated)", "总隐私预算 ε（δ 如文中所述）"),
+    ("SGD, no privacy", "SGD，无隐私保护"),
+    ("code-training", "代码的训练"),
+    ("faithful", "忠实于原文"),
+    ("K-fold MSE", "K 折交叉验证的均方误差 (MSE)"),
+    # ---- histograms
+    ("least squares (workload)", "最小二乘（查询集）"),
+    ("DAWA as DPBench runs it (not private)", "DPBench 运行的 DAWA（不满足差分隐私）"),
+    ("P-HP (authors)", "P-HP（作者的实现）"),
+    ("P-HP level-wise (not the authors')", "P-HP 逐层（非作者的实现）"),
+    ("grouping: true centres, S5 mean", "分组：真实的分组中心，S5 取均值"),
+    ("grouping: true centres, S5 sum", "分组：真实的分组中心，S5 取和"),
+    ("grouping: noisy centres, S5 sum", "分组：加噪的分组中心，S5 取和"),
+    ("grouping: noisy centres, S5 mean", "分组：加噪的分组中心，S5 取均值"),
+    ("range-query MSE", "范围查询的均方误差 (MSE)"),
+    (
+        "%(name)s: mean MSE and 95 %% bootstrap interval, %(reps)s repetitions",
+        "%(name)s：均方误差 (MSE) 的均值与 95 %% bootstrap 区间，%(reps)s 次重复",
+    ),
+    (
+        "%(name)s: mean MSE and 95 %% bootstrap interval, 1 repetition",
+        "%(name)s：均方误差 (MSE) 的均值与 95 %% bootstrap 区间，1 次重复",
+    ),
+    ("%(name)s (ε = 1)", "%(name)s（ε = 1）"),
+    ("k (groups)", "分组数 k"),
+    (
+        "%(name)s, ε = 1: grouping with noisy centres, S5 sum",
+        "%(name)s，ε = 1：加噪的分组中心，S5 取和",
+    ),
+    ("true", "真实计数"),
+    ("grouping, private", "分组，满足差分隐私"),
+    ("%(name)s: counts, ε = %(epsilon)s", "%(name)s：计数，ε = %(epsilon)s"),
+    ("prefix end", "前缀的终点"),
+    ("noisy − true prefix count", "加噪 − 真实的前缀计数"),
+    ("error of every prefix query", "每个前缀查询的误差"),
+    ("centres", "分组中心"),
+    ("true count", "真实计数"),
+    ("group of every bin (colour)", "每个桶所在的分组（颜色）"),
+    ("group (by size)", "分组（按大小排列）"),
+    ("bins in group", "组内的桶数"),
+    ("group sizes", "分组的大小"),
+    # ---- MWEM
+    ("real", "真实数据"),
+    ("%(name)s (rep 0)", "%(name)s（第 0 次重复）"),
+    ("standard, last iterate (rep 0)", "标准版，最后迭代（第 0 次重复）"),
+    ("age bin", "年龄桶"),
+    ("satisfaction bin", "满意度桶"),
+    ("%(d)s-D, eps = %(epsilon)s, T = %(T)s", "%(d)s 维，ε = %(epsilon)s，T = %(T)s"),
+    ("%(d)s-D, eps = %(epsilon)s", "%(d)s 维，ε = %(epsilon)s"),
+    ("%(d)s-D, T = %(T)s", "%(d)s 维，T = %(T)s"),
+    # short names of the variants in the legends (the English legends use their ids too)
+    ("coursework", "课程作业版"),
+    ("standard", "标准版"),
+    ("zcdp", "zCDP 版"),
+    ("last", "最后迭代"),
+    ("average", "迭代均值"),
+    ("course reference", "课程的参考误差"),
+    ("report's averages", "报告中的平均误差"),
+    ("T (rounds)", "迭代次数 T"),
+    ("Adult 2-D", "Adult 2 维"),
+    ("%(cells)s cells, %(output)s", "%(cells)s 个单元，%(output)s"),
+    ("n * epsilon", "n × 隐私预算 ε"),
+    ("MWEM error / Identity error", "MWEM 的误差 / Identity 的误差"),
+    ("random ranges", "随机范围查询"),
+    ("prefixes", "前缀查询"),
+    # ---- privacy audit
+    ("%(audit)s, %(verdict)s", "%(audit)s，%(verdict)s"),
+    ("empirical", "经验下界"),
+    ("holds", "成立"),
+    ("violated", "被违反"),
+    ("audited = claimed", "审计值 = 声称值"),
+    ("claimed $\\varepsilon$", "声称的 $\\varepsilon$"),
+    ("audited $\\varepsilon$ (exact, or lower bound)", "审计的 $\\varepsilon$（精确值或下界）"),
+    ("numpy Laplace, low bits", "numpy 的拉普拉斯机制，低位"),
+    ("LHP, level 5", "LHP，隐私等级 5"),
+    ("MWEM 2-D measurement", "MWEM 2 维的测量"),
+    ("dp-mean resampling", "dp-mean 的重采样"),
+    ("EM grouping (patent)", "指数机制分组（专利）"),
+    # ---- primer
+    ("Gaussian, $\\sigma = %(sigma)s$", "高斯机制，$\\sigma = %(sigma)s$"),
+    ("Laplace, $b = %(b)s$", "拉普拉斯机制，$b = %(b)s$"),
+    ("privacy loss $L$", "隐私损失 $L$"),
+    ("density (histogram)", "密度（直方图）"),
+    ("(a) the privacy loss random variable", "(a) 隐私损失随机变量"),
+    ("PLD accountant", "隐私损失分布 (PLD) 会计"),
+    ("(b) privacy profiles", "(b) 隐私曲线"),
+    ("advanced", "高级组合"),
+    ("optimal pure", "最优组合（纯差分隐私）"),
+    ("(a) Gaussian, $\\sigma = %(sigma)s$", "(a) 高斯机制，$\\sigma = %(sigma)s$"),
+    ("(b) Laplace, $b = %(b)s$", "(b) 拉普拉斯机制，$b = %(b)s$"),
+    ("number of mechanisms $T$", "机制的个数 $T$"),
+    ("$\\varepsilon$ at $\\delta = %(delta)s$", "$\\varepsilon$（取 $\\delta = %(delta)s$）"),
+    ("sampling probability $q$", "采样概率 $q$"),
+    ("$\\varepsilon$ after subsampling", "子采样后的 $\\varepsilon$"),
+    ("(a) Poisson subsampling", "(a) Poisson 子采样隐私放大"),
+    ("number of users $n$", "用户数 $n$"),
+    (
+        "central $\\varepsilon$ at $\\delta = %(delta)s$",
+        "中心化 $\\varepsilon$（取 $\\delta = %(delta)s$）",
+    ),
+    ("(b) shuffling", "(b) 混洗隐私放大"),
+]
+
+
+def _msgid(english: str, taken: set[str]) -> str:
+    words = re.findall(r"[a-z0-9]+", re.sub(r"%\((\w+)\)s", r"\1", english.lower()))
+    base = "figure." + "-".join(words)[:60].strip("-")
+    msgid, i = base, 2
+    while msgid in taken:
+        msgid, i = f"{base}-{i}", i + 1
+    taken.add(msgid)
+    return msgid
+
+
+def _table(pairs: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
+    taken: set[str] = set()
+    return [(_msgid(en, taken), en, zh) for en, zh in pairs]
+
+
+#: (message id, English template, Chinese template) of every text the book's figures draw.
+FIGURE_MESSAGES: list[tuple[str, str, str]] = _table(_PAIRS)

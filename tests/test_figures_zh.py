@@ -1,0 +1,237 @@
+"""Figures in the reader's language (issue 38): every figure is drawn once and saved in English and in Chinese.
+
+``chapter.show_figure`` saves the English files as before (the English page is unchanged), then puts the figure's
+texts in Chinese from the message catalogue (``core/figure_messages.py``, ``messages.translate``) and saves it again
+into ``<out>/zh_CN/``; it displays one output per language, tagged in the output's metadata. Here: a figure's texts
+are translated (templates with values, method names, lines, fixed tick labels, legends), every Chinese template
+draws without a missing glyph (matplotlib's glyph warnings and mathtext's glyph log are errors), the English files
+are byte for byte what ``save_figure`` alone writes, the Chinese SVG carries its Chinese text, and, over a built
+book's results (``_build/results``), every chapter figure has a Chinese twin with nothing left in English.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from pathlib import Path
+
+import matplotlib
+import pytest
+
+matplotlib.use("Agg")
+from matplotlib import pyplot as plt
+
+from dpcompendium.book import chapter
+from dpcompendium.core import messages, plotting
+from dpcompendium.core.figure_messages import FIGURE_MESSAGES
+
+ROOT = Path(__file__).resolve().parents[1]
+CJK = re.compile(r"[\u4e00-\u9fff]")
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+#: the text of every text element of an SVG matplotlib wrote (fonttype "path": each text is an XML comment)
+SVG_TEXT = re.compile(r"<!-- (.*?) -->", re.S)
+
+
+def _figure():
+    with plotting.book_style():
+        fig, ax = plt.subplots(figsize=(4, 3), layout="constrained")
+        ax.plot([1, 2], [1, 2], label="resampling")
+        ax.plot([1, 2], [2, 1], label="minimax lower bound")
+        ax.set_xlabel("ε")
+        ax.set_ylabel("mean absolute error")
+        ax.set_title("heights, n = 100: replace-one")
+        ax.set_xticks([1, 2], ["bin", "count"])
+        ax.legend()
+    return fig
+
+
+def test_a_figure_is_translated_text_by_text():
+    fig = _figure()
+    try:
+        missing = plotting.translate_figure(fig, "zh_CN")
+        ax = fig.axes[0]
+        assert missing == []
+        assert ax.get_xlabel() == "ε"  # nothing to translate
+        assert CJK.search(ax.get_ylabel()) and CJK.search(ax.get_title())
+        assert ax.get_title().startswith("heights")  # a dataset's name stays as it is
+        legend = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert legend[0] == messages.method_name("resampling", "zh_CN") == "重采样"
+        assert CJK.search(legend[1])
+        fig.canvas.draw()
+        assert all(CJK.search(t.get_text()) for t in ax.get_xticklabels())
+        assert plotting.CJK_FONT in ax.yaxis.label.get_fontfamily()
+    finally:
+        plt.close(fig)
+
+
+def test_an_unknown_text_is_reported_not_guessed():
+    assert messages.translate("a sentence no template renders", "zh_CN") is None
+    assert messages.translate("0.5", "zh_CN") == "0.5"
+    assert messages.translate(r"$\varepsilon_0 = 2$", "zh_CN") == r"$\varepsilon_0 = 2$"
+    fig, ax = plt.subplots()
+    ax.set_title("a sentence no template renders")
+    try:
+        assert plotting.translate_figure(fig, "zh_CN") == ["a sentence no template renders"]
+    finally:
+        plt.close(fig)
+
+
+def test_every_chinese_figure_template_draws_without_a_missing_glyph(tmp_path):
+    """Every Chinese text a figure can show comes from the catalogue: drawn all at once, no glyph is missing (the
+    CJK font is found through matplotlib's font fallback, or set whole where the text has mathtext)."""
+    zh = messages.CATALOGUE["zh_CN"]
+    texts = [
+        zh[msgid] % {name: "1" for name in PLACEHOLDER.findall(en)}
+        for msgid, en, _ in FIGURE_MESSAGES
+    ]
+    texts += list(messages.METHOD_NAMES["zh_CN"].values())
+    assert len(texts) > 100
+    with plotting.book_style():
+        fig, ax = plt.subplots(figsize=(7.2, 3))
+        for i, s in enumerate(texts):
+            text = ax.text(0, i, s.replace("%%", "%"))
+            plotting._set_cjk_font(text)
+        with plotting.strict_glyphs(), warnings.catch_warnings():
+            warnings.simplefilter("error")
+            fig.savefig(tmp_path / "all.png", dpi=40)
+            fig.savefig(tmp_path / "all.svg")
+        plt.close(fig)
+
+
+@pytest.mark.parametrize(
+    ("title", "error", "match"),
+    [
+        ("$x$ 隐私", ValueError, "no font draws"),  # mathtext's log: no glyph in its font
+        ("隐私", UserWarning, "missing from font"),  # Agg's warning: no glyph in the text's fonts
+    ],
+)
+def test_a_missing_glyph_is_an_error(tmp_path, title, error, match):
+    fig, ax = plt.subplots()
+    ax.set_title(title)  # in the default font, no CJK font set: boxes
+    try:
+        with pytest.raises(error, match=match), plotting.strict_glyphs():
+            fig.savefig(tmp_path / "boxes.png")
+    finally:
+        plt.close(fig)
+
+
+def test_show_figure_keeps_the_english_files_and_adds_the_chinese_ones(tmp_path):
+    ref, out = tmp_path / "ref", tmp_path / "out"
+    ref.mkdir()
+    out.mkdir()
+    fig = _figure()
+    chapter.save_figure(fig, "f", ref)
+    plt.close(fig)
+    shown = chapter.show_figure(_figure(), "f", out)
+    assert (out / "f.png").read_bytes() == (ref / "f.png").read_bytes()
+    assert (out / "f.svg").read_bytes() == (ref / "f.svg").read_bytes()
+    assert sorted(p.name for p in out.iterdir()) == ["f.png", "f.svg", "zh_CN"]
+    assert sorted(p.name for p in (out / "zh_CN").iterdir()) == ["f.png", "f.svg"]
+    zh_texts = SVG_TEXT.findall((out / "zh_CN" / "f.svg").read_text(encoding="utf-8"))
+    assert any(CJK.search(t) for t in zh_texts), zh_texts
+    assert not any(messages.needs_translation(t) for t in zh_texts), zh_texts
+    en_texts = SVG_TEXT.findall((out / "f.svg").read_text(encoding="utf-8"))
+    assert not any(CJK.search(t) for t in en_texts)
+    assert set(shown.pngs) == {"en", "zh_CN"}
+    assert plt.get_fignums() == []
+
+
+def test_the_figure_is_displayed_once_per_language_with_its_tag(tmp_path, monkeypatch):
+    """The figure is shown through messages.show, one image per language (each output tagged with its language:
+    tests/test_i18n.py), each the PNG saved for that language at its physical size."""
+    shown = chapter.show_figure(_figure(), "f", tmp_path)
+    calls = []
+    monkeypatch.setattr(messages, "show", calls.append)
+    shown._ipython_display_()
+    assert len(calls) == 1 and list(calls[0]) == ["en", "zh_CN"]
+    for lang, image in calls[0].items():
+        png = shown.pngs[lang].read_bytes()
+        assert image.data == png
+        width = int.from_bytes(png[16:20], "big")
+        assert image.width == round(width * plotting.DISPLAY_DPI / chapter.FIGURE_DPI)
+    assert shown.pngs["zh_CN"] == tmp_path / "zh_CN" / "f.png"
+
+
+def _png_width(path: Path) -> int:
+    return int.from_bytes(path.read_bytes()[16:20], "big")
+
+
+def _built_figures() -> list[Path]:
+    return sorted(
+        p
+        for p in (ROOT / "_build" / "results").glob("*/*.svg")
+        if (p.parent / f"{p.parent.name}.ipynb").exists() or p.parent.name == "primer"
+    )
+
+
+@pytest.mark.skipif(
+    not _built_figures(), reason="no executed chapters in _build/results (make book)"
+)
+def test_every_built_figure_has_a_chinese_twin_in_chinese():
+    problems = []
+    for svg in _built_figures():
+        twin = svg.parent / "zh_CN" / svg.name
+        if not twin.is_file():
+            problems.append(f"{svg}: no {twin.name} in zh_CN/")
+            continue
+        texts = SVG_TEXT.findall(twin.read_text(encoding="utf-8"))
+        if not any(CJK.search(t) for t in texts):
+            problems.append(f"{twin}: no Chinese text")
+        left = [t for t in texts if not CJK.search(t) and messages.needs_translation(t)]
+        if left:
+            problems.append(f"{twin}: English left: {left}")
+        # as wide as the English figure, or at most the page's width (longer labels must not widen it)
+        en_width, zh_width = (_png_width(p.with_suffix(".png")) for p in (svg, twin))
+        limit = max(en_width, round((plotting.PAGE_WIDTH_IN + 0.2) * chapter.FIGURE_DPI))
+        if zh_width > limit + 2:
+            problems.append(f"{twin}: {zh_width} px wide, the English one {en_width} px")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.integration  # a whole rerun through the CLI (fuzz size, ~1 min)
+def test_rerun_in_chinese_passes_the_page_checks(tmp_path):
+    """``dpcompendium run CHAPTER --lang zh_CN`` at non-default parameters: the page passes the checks of every rerun
+    (``_page_checks.page_problems``), is a Chinese page, and shows each figure once, in Chinese."""
+    import json
+    import subprocess
+    import sys
+
+    import nbformat
+    from _chapter_ids import DP_MEAN
+    from _page_checks import page_problems
+    from bs4 import BeautifulSoup
+
+    from dpcompendium.book.contract import get_chapter
+    from dpcompendium.book.fuzz import small_overrides
+
+    values = {"reps": 2, "epsilons": [0.5, 2], "seed": 7}
+    values |= small_overrides(get_chapter(DP_MEAN), values)
+    words = [a for k, v in values.items() for a in ("-p", k, json.dumps(v))]
+    exe = Path(sys.executable).with_name("dpcompendium")
+    proc = subprocess.run(
+        [str(exe), "run", DP_MEAN, *words, "--lang", "zh_CN", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    dest = tmp_path / DP_MEAN
+    problems = page_problems(DP_MEAN, dest, values)
+    assert not problems, "\n".join(problems)
+    soup = BeautifulSoup((dest / "index.html").read_text(encoding="utf-8"), "html.parser")
+    assert soup.html["lang"] == "zh-CN"
+    assert CJK.search(soup.select_one("#provenance").get_text())
+    # every figure once, the Chinese one: the page's image is the PNG saved in zh_CN/
+    executed = nbformat.read(dest / f"{DP_MEAN}.ipynb", as_version=4)
+    declared = [
+        c.metadata["mystnb"]["figure"]["name"]
+        for c in executed.cells
+        if (c.metadata.get("mystnb") or {}).get("figure")
+    ]
+    figures = soup.find_all("figure")
+    assert len(figures) == len(declared) > 0
+    zh_pngs = {p.read_bytes() for p in (dest / "zh_CN").glob("*.png")}
+    en_pngs = {p.read_bytes() for p in dest.glob("*.png")}
+    shown = [(dest / f.find("img")["src"]).read_bytes() for f in figures]
+    assert all(png in zh_pngs and png not in en_pngs for png in shown)

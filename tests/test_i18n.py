@@ -1,0 +1,171 @@
+"""The Chinese edition's plumbing (issue 38), without a build: generated text rendered in every language from one
+call, glued once per language, outputs tagged and filtered per edition, tables in the reader's language, the language
+switch's URLs, the catalogues compiled."""
+
+from __future__ import annotations
+
+import nbformat
+import pandas as pd
+import pytest
+
+from dpcompendium.book import i18n, prose
+from dpcompendium.book.execution import for_language, output_language
+from dpcompendium.core import messages
+from dpcompendium.core.messages import Md, join, message
+from dpcompendium.core.privacy import ClaimsTable
+from dpcompendium.core.tables import readable
+
+
+def test_a_message_is_rendered_in_every_language_from_one_call():
+    m = message("prose.count", k="3", n="5")
+    assert str(m) == "3 of 5" and m.myst == "3 of 5"
+    assert m.in_language("zh_CN") == "5 个中的 3 个"
+    # through join, + and a guarded note, each language keeps its own rendering
+    s = prose.guarded(False, "x", join([m, prose.plural(2, "repetition")]) + ".")
+    assert str(s) == "At these parameters: 3 of 5, 2 repetitions (unlike the book's default run)"
+    assert s.in_language("zh_CN") == "在这组参数下：5 个中的 3 个, 2 次重复（与本书的默认运行不同）"
+    # text not from a template is the same in every language
+    assert Md("plain words").in_language("zh_CN") == "plain words"
+    pair = prose.pairs({1: 285.0})
+    assert pair.in_language("zh_CN") == "$\\varepsilon = 1$ 时为 285"
+    assert pair.in_language("en") == "285 at $\\varepsilon = 1$"
+
+
+def test_language_context_restores_the_language():
+    with messages.language("zh_CN"):
+        assert messages.get_language() == "zh_CN"
+        assert message("prose.na").myst == "无数据"
+    assert messages.get_language() == "en"
+    with pytest.raises(ValueError, match="lang must be one of"):
+        messages.set_language("fr")
+
+
+def test_glue_stores_the_translation_beside_the_english(monkeypatch):
+    glued: dict[str, object] = {}
+    import myst_nb
+
+    monkeypatch.setattr(
+        myst_nb, "glue", lambda name, value, display=True: glued.update({name: value})
+    )
+    prose.glue("k", prose.count(3, 5), display=False)
+    prose.glue("same", prose.num(1.5), display=False)  # a number: the same in every language
+    prose.glue("text", "an f-string", display=False)
+    assert set(glued) == {"k", prose.translated_key("k", "zh_CN"), "same", "text"}
+    zh = glued["k__zh_CN"]
+    assert isinstance(zh, Md) and zh.myst == "5 个中的 3 个" and str(zh) == "5 个中的 3 个"
+    assert str(glued["k"]) == "3 of 5"
+
+
+def _output(lang: str | None, text: str) -> dict:
+    meta = {} if lang is None else {"dpcompendium": {"lang": lang}}
+    return nbformat.v4.new_output("display_data", data={"text/plain": text}, metadata=meta)
+
+
+def test_each_edition_keeps_its_outputs_and_the_untagged_ones():
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("show(...)")
+    cell.outputs = [_output("en", "table"), _output("zh_CN", "表"), _output(None, "both")]
+    nb.cells = [cell, nbformat.v4.new_markdown_cell("text")]
+    assert [output_language(o) for o in cell.outputs] == ["en", "zh_CN", None]
+    en, zh = for_language(nb, "en"), for_language(nb, "zh_CN")
+    assert [o.data["text/plain"] for o in en.cells[0].outputs] == ["table", "both"]
+    assert [o.data["text/plain"] for o in zh.cells[0].outputs] == ["表", "both"]
+    assert len(nb.cells[0].outputs) == 3  # the stored notebook is not changed
+
+
+def test_show_tags_one_output_per_edition(monkeypatch):
+    shown = []
+    import IPython.display
+
+    monkeypatch.setattr(
+        IPython.display, "display", lambda value, metadata=None: shown.append((value, metadata))
+    )
+    messages.show({"en": "a", "zh_CN": "甲"})
+    assert shown == [
+        ("a", {"dpcompendium": {"lang": "en"}}),
+        ("甲", {"dpcompendium": {"lang": "zh_CN"}}),
+    ]
+    shown.clear()
+    messages.show({"en": "only"})  # a language without its value shows the English one
+    assert [v for v, _ in shown] == ["only", "only"]
+    with pytest.raises(ValueError, match="by_lang must have an 'en' value"):
+        messages.show({"zh_CN": "甲"})
+
+
+def test_tables_in_the_readers_language():
+    df = pd.DataFrame(
+        {"method": ["composition", "php"], "rmse": [1.25, 2.5], "private": [True, False]}
+    )
+    en, zh = readable(df)._repr_html_(), readable(df, lang="zh_CN")._repr_html_()
+    assert "<th>RMSE</th>" in en and "Composition" in en and "yes" in en
+    assert "均方根误差" in zh and "顺序组成" in zh and "是" in zh and "P-HP" in zh
+    assert "1.25" in zh and "2.5" in zh  # the same numbers
+    assert messages.get_language() == "en"
+    claims = ClaimsTable(pd.DataFrame([{"method": "php", "mechanism": "P-HP", "neighbours": "add-remove",
+                                        "sensitivity": "1", "epsilon": 1.0, "delta": 0.0, "private": True,
+                                        "why": "", "conditions": ""}]), "zh_CN")  # fmt: skip
+    assert "<th>隐私保证</th>" in claims._repr_html_()
+
+
+@pytest.mark.parametrize(
+    ("page", "lang", "other", "url"),
+    [
+        ("notebooks/dp-mean", "en", "zh_CN", "../zh_CN/notebooks/dp-mean.html"),
+        ("notebooks/dp-mean", "zh_CN", "en", "../../notebooks/dp-mean.html"),
+        ("index", "en", "zh_CN", "zh_CN/index.html"),
+        ("book/api/core", "zh_CN", "en", "../../../book/api/core.html"),
+    ],
+)
+def test_the_switch_links_the_same_page_relatively(page, lang, other, url):
+    assert i18n._switch_url(page, lang, other) == url
+
+
+def test_catalogues_compile_without_fuzzy_entries(tmp_path):
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import read_mo
+    from babel.messages.pofile import write_po
+
+    po = tmp_path / "locales" / "zh_CN" / "LC_MESSAGES" / "book" / "page.po"
+    po.parent.mkdir(parents=True)
+    cat = Catalog(locale="zh_CN")
+    cat.add("Done.", "完成。")
+    cat.add("Unsure.", "不确定。", flags=["fuzzy"])
+    with po.open("wb") as f:
+        write_po(f, cat)
+    assert i18n.compile_catalogues(tmp_path, "zh_CN", tmp_path / "out", tmp_path / "locales") == 1
+    mo = tmp_path / "out" / "zh_CN" / "LC_MESSAGES" / "book" / "page.mo"
+    with mo.open("rb") as f:
+        compiled = read_mo(f)
+    assert compiled.get("Done.").string == "完成。" and compiled.get("Unsure.") is None
+    # unchanged: not compiled again
+    assert i18n.compile_catalogues(tmp_path, "zh_CN", tmp_path / "out", tmp_path / "locales") == 0
+
+
+def test_a_displayed_table_is_shown_once_per_edition(monkeypatch):
+    """Every DataFrame and claims table a chapter displays is shown once per edition, each tagged (and a claims
+    table does not come back to its own formatter: that looped without end)."""
+    import IPython.core.display_functions as functions
+    from IPython.testing.globalipapp import start_ipython
+
+    from dpcompendium.core.privacy import PrivacyClaim, show_claims
+    from dpcompendium.core.tables import use_book_tables
+
+    ip = start_ipython()
+    monkeypatch.setattr(ip.display_formatter, "active_types", ["text/plain", "text/html"])
+    printers = ip.display_formatter.ipython_display_formatter.type_printers
+    monkeypatch.setattr(
+        ip.display_formatter.ipython_display_formatter, "type_printers", dict(printers)
+    )
+    out = []
+    monkeypatch.setattr(
+        functions,
+        "publish_display_data",
+        lambda data, metadata=None, **k: out.append((data, metadata)),
+    )
+    assert use_book_tables()
+    functions.display(pd.DataFrame({"method": ["composition"], "rmse": [1.0]}))
+    functions.display(show_claims([PrivacyClaim("P-HP", "add-remove", "1", 1.0)]))
+    langs = [m["dpcompendium"]["lang"] for _, m in out]
+    assert langs == ["en", "zh_CN", "en", "zh_CN"]
+    assert "顺序组成" in out[1][0]["text/html"] and "Composition" in out[0][0]["text/html"]
+    assert "<th>隐私保证</th>" in out[3][0]["text/html"]
