@@ -223,7 +223,8 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
                 + " && "
                 + shlex.join(
                     [py, "-m", "pytest", "-m", "zh or (book and not integration)", "-n", JOBS,
-                     junit(ZH), "tests/test_book_zh.py", "tests/test_book_browser.py"]
+                     "--dist", "loadgroup", junit(ZH), "tests/test_book_zh.py", "tests/test_book_browser.py",
+                     "tests/test_generated_i18n.py"]
                 ),  # fmt: skip
             ],
             {"DPCOMPENDIUM_BROWSER_LANG": "zh_CN"},
