@@ -212,12 +212,22 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
             [
                 "/bin/sh",
                 "-c",
-                shlex.join([dpc, "i18n", "build", "--strict"])
+                shlex.join([dpc, "i18n", "build", "--strict", "-j", JOBS])
                 + " && "
                 + shlex.join(
-                    [py, "-m", "pytest", "-m", "zh or (book and not integration)", "-n", JOBS,
-                     junit(ZH), "tests/test_book_zh.py", "tests/test_book_browser.py"]
-                ),  # fmt: skip
+                    [
+                        py,
+                        "-m",
+                        "pytest",
+                        "-m",
+                        "zh or (book and not integration)",
+                        "-n",
+                        JOBS,
+                        junit(ZH),
+                        "tests/test_book_zh.py",
+                        "tests/test_book_browser.py",
+                    ]
+                ),
             ],
             {"DPCOMPENDIUM_BROWSER_LANG": "zh_CN"},
         ),
