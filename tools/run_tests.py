@@ -219,13 +219,25 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
             [
                 "/bin/sh",
                 "-c",
-                shlex.join([dpc, "i18n", "build", "--strict"])
+                shlex.join([dpc, "i18n", "build", "--strict", "-j", JOBS])
                 + " && "
                 + shlex.join(
-                    [py, "-m", "pytest", "-m", "zh or (book and not integration)", "-n", JOBS,
-                     "--dist", "loadgroup", junit(ZH), "tests/test_book_zh.py", "tests/test_book_browser.py",
-                     "tests/test_generated_i18n.py"]
-                ),  # fmt: skip
+                    [
+                        py,
+                        "-m",
+                        "pytest",
+                        "-m",
+                        "zh or (book and not integration)",
+                        "-n",
+                        JOBS,
+                        "--dist",
+                        "loadgroup",
+                        junit(ZH),
+                        "tests/test_book_zh.py",
+                        "tests/test_book_browser.py",
+                        "tests/test_generated_i18n.py",
+                    ]
+                ),
             ],
             {"DPCOMPENDIUM_BROWSER_LANG": "zh_CN"},
         ),

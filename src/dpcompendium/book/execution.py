@@ -411,7 +411,7 @@ def populate_jupyter_cache(
     cache_path: Path, store: Path, notebooks: Sequence[Path], lang: str = "en"
 ) -> None:
     """Put each stored execution into jupyter-cache (overwriting any entry for the same notebook hash), with the
-    outputs of the edition in ``lang`` (:func:`for_language`).
+    outputs of the edition in ``lang`` (``for_language``).
 
     MyST-NB (``execute_notebooks: cache``) then finds every chapter in the cache and executes nothing.
     """

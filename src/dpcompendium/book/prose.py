@@ -159,7 +159,7 @@ def glue(name: str, variable: Any, display: bool = True) -> None:
     maths; ``{glue:text}`` still pastes the plain text.
 
     A text built from the message templates (an :class:`Md` with renderings in other languages) is also glued as
-    ``name__<lang>`` for each language of :data:`EDITIONS` where its MyST differs from the English: the edition in
+    ``name__<lang>`` for each language of ``EDITIONS`` where its MyST differs from the English: the edition in
     that language pastes it in place of ``name`` (``dpcompendium.book.glue_i18n``), from the same execution."""
     from myst_nb import glue as _glue
 

@@ -62,10 +62,10 @@ class Md(str):
     IPython shows it as MyST (``_repr_markdown_``), so ``myst_nb.glue("k", md, display=False)`` stores both, and
     ``{glue:md}`k:myst` `` typesets it; its ``text/plain`` is the plain text without quotes.
 
-    It also keeps its MyST in every language of :data:`CATALOGUE` (:attr:`by_lang`, :meth:`in_language`): a
-    :func:`message`, a :func:`join` and a concatenation of ``Md`` are rendered in each language from the same
+    It also keeps its MyST in every language of ``CATALOGUE`` (``by_lang``, ``in_language``): a
+    ``message``, a ``join`` and a concatenation of ``Md`` are rendered in each language from the same
     parameters, so that one execution gives the sentence of each edition of the book
-    (:func:`dpcompendium.book.prose.glue` glues each). Text that did not come from a template (a plain string, an
+    (``dpcompendium.book.prose.glue`` glues each). Text that did not come from a template (a plain string, an
     f-string) is the same in every language."""
 
     #: The MyST rendering (inline maths, emphasis) that the page typesets.
