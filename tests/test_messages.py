@@ -237,7 +237,9 @@ def test_readable_table_has_no_default_index_and_typeset_headers():
 
 
 def test_a_possessive_s_is_text_not_maths():
-    """"the patent's ε ∈ {…}" once became "the patent'$s \\varepsilon \\in …$" on the histograms page."""
-    assert to_myst("the patent's ε ∈ {ln 2, 1}") == "the patent's $\\varepsilon \\in \\{\\ln 2, 1\\}$"
+    """ "the patent's ε ∈ {…}" once became "the patent'$s \\varepsilon \\in …$" on the histograms page."""
+    assert (
+        to_myst("the patent's ε ∈ {ln 2, 1}") == "the patent's $\\varepsilon \\in \\{\\ln 2, 1\\}$"
+    )
     assert to_myst("P-HP's error at eps = 1") == "P-HP's error at $\\varepsilon = 1$"
     assert to_myst("x' = x + 1") == "$x' = x + 1$"

@@ -184,8 +184,8 @@ def show_figure(fig, name: str, out: str | Path) -> LanguageFigures:
     display, one output per language (:class:`LanguageFigures`).
 
     The last line of every figure cell, so the cell's only outputs are the figure. The figure is drawn once: after
-    the English files are written, its texts are put in each other language (:func:`dpcompendium.core.plotting.
-    translate_figure`, from the message catalogue) and it is saved again, with a character that no font draws as an
+    the English files are written, its texts are put in each other language (:func:`~dpcompendium.core.plotting.translate_figure`,
+    from the message catalogue) and it is saved again, with a character that no font draws as an
     error (:func:`dpcompendium.core.plotting.strict_glyphs`); a text no template renders stays English, with a
     warning. The PNG shown is the file just written (not drawn again by the inline backend), displayed at its
     physical size: ``FIGURE_DPI`` pixels of the PNG per inch, :data:`dpcompendium.core.plotting.DISPLAY_DPI` (96)

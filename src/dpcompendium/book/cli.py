@@ -1,4 +1,4 @@
-"""The ``dpcompendium`` command: list chapters, rerun one with your parameters, build the book.
+"""The ``dpcompendium`` command: list chapters, rerun one with your parameters, build the book::
 
     dpcompendium list
     dpcompendium run CHAPTER [-p NAME VALUE]... [--out DIR] [--open] [--no-page] [--lang zh_CN]

@@ -46,6 +46,7 @@ __all__ = [
     "method_name",
     "myst",
     "myst_to_html",
+    "needs_translation",
     "number",
     "plain",
     "set_language",
@@ -53,6 +54,7 @@ __all__ = [
     "tex_number",
     "to_myst",
     "to_po",
+    "translate",
 ]
 
 
@@ -680,7 +682,12 @@ def _classify(tokens: list[tuple[str, str]]) -> list[str]:
             cls.append("N")
         elif kind == "ident":
             prev = tokens[i - 1][1] if i else ""
-            if i and tokens[i - 1][0] == "ident" and prev.endswith("'") and len(prev.rstrip("'")) > 1:
+            if (
+                i
+                and tokens[i - 1][0] == "ident"
+                and prev.endswith("'")
+                and len(prev.rstrip("'")) > 1
+            ):
                 cls.append("T")  # the "s" of a possessive ("the patent's ε"), not a maths symbol
             elif _is_strong_ident(tok) or (tok in _FUNCS and nxt == "("):
                 cls.append("S")
