@@ -936,7 +936,7 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'\-_]*[A-Za-z]|[A-Za-z]")
 
 def needs_translation(text: str) -> bool:
     """Whether ``text`` has English words a reader of another language must have translated: a word of two letters
-    or more outside maths that is not a name kept in every language (:data:`PROPER_WORDS`: methods, datasets,
+    or more outside maths that is not a name kept in every language (``PROPER_WORDS``: methods, datasets,
     acronyms such as MSE) or written in capitals."""
     for word in _WORD.findall(_MATH.sub(" ", str(text))):
         if len(word) < 2 or word.isupper() or word in PROPER_WORDS or word.lower() in PROPER_WORDS:
