@@ -394,15 +394,22 @@ def _on_doctree_read(app, doctree) -> None:
 
 #: Extensions of the book that do not declare whether Sphinx may read pages in parallel (so Sphinx reads serially,
 #: with a warning, when asked for several processes) and are safe to: their work happens once all pages are read
-#: (numbering across the table of contents) or at the end of the build (copying MathJax).
-PARALLEL_SAFE = ("sphinx_multitoc_numbering", "sphinx-mathjax-offline")
+#: (numbering across the table of contents) or at the end of the build (copying MathJax), or only for the LaTeX
+#: builder (sphinx_jupyterbook_latex's transforms).
+PARALLEL_SAFE = ("sphinx_multitoc_numbering", "sphinx-mathjax-offline", "sphinx_jupyterbook_latex")
 
 
-def setup(app) -> dict[str, Any]:
+def _mark_parallel_safe(app) -> None:
+    """Mark :data:`PARALLEL_SAFE` once every extension is loaded (some load after this one)."""
     for name in PARALLEL_SAFE:
         ext = app.extensions.get(name)
         if ext is not None and ext.parallel_read_safe is None:
             ext.parallel_read_safe = True
+
+
+def setup(app) -> dict[str, Any]:
+    _mark_parallel_safe(app)
+    app.connect("builder-inited", _mark_parallel_safe, priority=100)
     app.connect("doctree-read", _on_doctree_read)
     app.connect("html-page-context", _on_html_page_context, priority=503)
     app.connect("builder-inited", _on_builder_inited, priority=600)
