@@ -21,6 +21,8 @@ import re
 __all__ = ["FIGURE_MESSAGES", "PROPER_WORDS"]
 
 #: Words kept as they are in every language: datasets (as the parameters and CSVs name them), methods, tools.
+#:
+#: :meta hide-value:
 PROPER_WORDS = frozenset(
     [
         # datasets
@@ -252,4 +254,6 @@ def _table(pairs: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
 
 
 #: (message id, English template, Chinese template) of every text the book's figures draw.
+#:
+#: :meta hide-value:
 FIGURE_MESSAGES: list[tuple[str, str, str]] = _table(_PAIRS)

@@ -20,7 +20,14 @@ from ...core.rng import child_seeds, make_rng
 from ...core.validation import check_array, check_epsilon, check_int
 from .core import workload_errors
 
-__all__ = ["BASELINES", "NEIGHBOURS", "baseline_claim", "baseline_release", "baseline_runs"]
+__all__ = [
+    "BASELINES",
+    "NEIGHBOURS",
+    "baseline_claim",
+    "baseline_release",
+    "baseline_runs",
+    "epsilons_beating",
+]
 
 #: The baselines, by the name the chapter's tables use.
 BASELINES = ("Identity", "least squares", "Hb", "DAWA")
@@ -106,3 +113,14 @@ def _baseline_cells(hist, queries, cells, reps) -> list[pd.DataFrame]:
         errs = workload_errors(est, hist, queries)
         rows.append(pd.DataFrame({"method": m, "epsilon": e, "rep": np.arange(reps), **errs}))
     return rows
+
+
+def epsilons_beating(rows: pd.DataFrame, baseline: pd.Series, data: str) -> tuple[list, list]:
+    """The ε at which *every* row of ``rows`` (one per ``T`` swept, column ``mean_error``) beats the baseline's mean
+    error, and those at which only *some* rows do; ``baseline`` is indexed by ``(data, epsilon)`` (e.g. Identity's
+    rows of the DPBench table)."""
+    worst = rows.groupby("epsilon").mean_error.max()
+    best = rows.groupby("epsilon").mean_error.min()
+    every = [e for e, v in worst.items() if v < baseline[(data, e)]]
+    some = [e for e, v in best.items() if v < baseline[(data, e)] and e not in every]
+    return every, some
