@@ -217,9 +217,19 @@ def page_problems(chapter_id: str, dest: Path, values: dict[str, Any]) -> list[s
         problems.append(
             f"{len(roles)} glue roles in the text, {len(pasted)} values pasted on the page"
         )
+    # a page in another language pastes each sentence's translation by skeleton, filled with the same values
+    # (dpcompendium.book.generated_i18n)
+    html_tag = soup.find("html")
+    lang = (html_tag.get("lang") if html_tag else None) or "en"
+    lang = lang.replace("-", "_")
+    renderings = [md for md in glued_markdown(executed).values()]
+    if not lang.startswith("en"):
+        from dpcompendium.book.generated_i18n import translate
+
+        renderings += [translate(md, lang) for md in renderings]
     values_glued = {_plain_quotes(v) for v in glued.values()} | {
         _plain_quotes(BeautifulSoup(myst_to_html(md), "html.parser").get_text())
-        for md in glued_markdown(executed).values()
+        for md in renderings
     }
     for p in pasted:
         if _plain_quotes(p) not in values_glued:
