@@ -219,7 +219,7 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
             [
                 "/bin/sh",
                 "-c",
-                shlex.join([dpc, "i18n", "build", "--strict", "-j", JOBS])
+                shlex.join([dpc, "i18n", "build", "--strict"])
                 + " && "
                 + shlex.join(
                     [

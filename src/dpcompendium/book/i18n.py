@@ -394,9 +394,10 @@ def _on_doctree_read(app, doctree) -> None:
 
 #: Extensions of the book that do not declare whether Sphinx may read pages in parallel (so Sphinx reads serially,
 #: with a warning, when asked for several processes) and are safe to: their work happens once all pages are read
-#: (numbering across the table of contents) or at the end of the build (copying MathJax), or only for the LaTeX
-#: builder (sphinx_jupyterbook_latex's transforms).
-PARALLEL_SAFE = ("sphinx_multitoc_numbering", "sphinx-mathjax-offline", "sphinx_jupyterbook_latex")
+#: (numbering across the table of contents) or at the end of the build (copying MathJax). The book is built serially
+#: all the same: sphinx_proof's domain cannot merge the data of parallel readers (Sphinx 7.4: NotImplementedError
+#: ``merge_domaindata``), so ``-j`` above 1 would need that fixed upstream.
+PARALLEL_SAFE = ("sphinx_multitoc_numbering", "sphinx-mathjax-offline")
 
 
 def _mark_parallel_safe(app) -> None:
