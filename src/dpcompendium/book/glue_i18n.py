@@ -72,10 +72,26 @@ def _retrieve_translated(document: nodes.document, key: str) -> utils.VariableOu
     *first, last = _keys(document, key)
     for k in first:
         try:
-            return _retrieve_one(document, k)
+            return _in_edition(document, _retrieve_one(document, k))
         except utils.RetrievalError:
             pass
-    return _retrieve_one(document, last)
+    return _in_edition(document, _retrieve_one(document, last))
+
+
+def _in_edition(document: nodes.document, found: utils.VariableOutput) -> utils.VariableOutput:
+    """In an edition in another language, a glued sentence's ``text/markdown`` translated by skeleton (also where the
+    paragraph around it is not translated: a table cell that is only the role)."""
+    lang = _edition(document)
+    text = found.data.get("text/markdown") if isinstance(found.data, dict) else None
+    if lang == "en" or not isinstance(text, str):
+        return found
+    return utils.VariableOutput(
+        data={**found.data, "text/markdown": translate(text, lang)},
+        metadata=found.metadata,
+        nb_renderer=found.nb_renderer,
+        vtype=found.vtype,
+        index=found.index,
+    )
 
 
 def _retrieve_one(document: nodes.document, key: str) -> utils.VariableOutput:

@@ -123,7 +123,13 @@ def edition_overrides(root: Path, lang: str) -> dict[str, Any]:
         "html_theme_options": {"extra_footer": FOOTERS.get(lang, "")},
         # the edition's own jupyter-cache, filled from the execution store with the outputs of its language
         "nb_execution_cache_path": str(work / "jupyter_cache"),
+        # the buttons of folded code cells ("Show code cell source"), in the edition's language
+        **CODE_PROMPTS.get(lang, {}),
     }
+
+
+#: MyST-NB's labels of a folded code cell's button, per language ("{type}" is MyST-NB's "source" or "outputs").
+CODE_PROMPTS = {"zh_CN": {"nb_code_prompt_show": "显示代码", "nb_code_prompt_hide": "隐藏代码"}}
 
 
 def build(
