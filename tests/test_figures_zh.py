@@ -188,7 +188,7 @@ def test_every_built_figure_has_a_chinese_twin_in_chinese():
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.integration  # a whole rerun through the CLI (fuzz size, ~1 min)
+@pytest.mark.zh  # a whole rerun through the CLI (fuzz size): the zh stage (tools/run_tests.py --zh)
 def test_rerun_in_chinese_passes_the_page_checks(tmp_path):
     """``dpcompendium run CHAPTER --lang zh_CN`` at non-default parameters: the page passes the checks of every rerun
     (``_page_checks.page_problems``), is a Chinese page, and shows each figure once, in Chinese."""

@@ -238,6 +238,7 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
                         "tests/test_book_zh.py",
                         "tests/test_book_browser.py",
                         "tests/test_generated_i18n.py",
+                        "tests/test_figures_zh.py",
                     ]
                 ),
             ],
