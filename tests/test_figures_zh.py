@@ -189,6 +189,7 @@ def test_every_built_figure_has_a_chinese_twin_in_chinese():
 
 
 @pytest.mark.zh  # a whole rerun through the CLI (fuzz size): the zh stage (tools/run_tests.py --zh)
+@pytest.mark.book  # not in the unit stage
 def test_rerun_in_chinese_passes_the_page_checks(tmp_path):
     """``dpcompendium run CHAPTER --lang zh_CN`` at non-default parameters: the page passes the checks of every rerun
     (``_page_checks.page_problems``), is a Chinese page, and shows each figure once, in Chinese."""
