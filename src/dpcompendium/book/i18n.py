@@ -401,8 +401,8 @@ def _on_doctree_read(app, doctree) -> None:
 #: Extensions of the book that do not declare whether Sphinx may read pages in parallel (so Sphinx reads serially,
 #: with a warning, when asked for several processes) and are safe to: their work happens once all pages are read
 #: (numbering across the table of contents) or at the end of the build (copying MathJax). The book is built serially
-#: all the same: sphinx_proof's domain cannot merge the data of parallel readers (Sphinx 7.4: NotImplementedError
-#: ``merge_domaindata``), so ``-j`` above 1 would need that fixed upstream.
+#: all the same: sphinx_proof's domain cannot merge the data of parallel readers (Sphinx 7.4 raises from its
+#: ``merge_domaindata``), so ``-j`` above 1 needs that mended upstream first.
 PARALLEL_SAFE = ("sphinx_multitoc_numbering", "sphinx-mathjax-offline")
 
 
