@@ -306,3 +306,26 @@ def test_language_switch_links_the_same_page(page):
         target = (src.parent / href).resolve()
         assert target == (other / f"{page}.html").resolve(), f"{src}: the switch links {target}"
         assert target.is_file(), f"{src}: the switch links a page not built: {target}"
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if p.startswith(i18n.UNTRANSLATED[0])])
+def test_library_reference_page_points_to_the_english_page(page):
+    """The Library reference stays English (its text is the docstrings): each of its pages in the Chinese edition is
+    its title, a note in Chinese saying so, and a relative link to the same page of the English book, which exists."""
+    src = ZH / f"{page}.html"
+    if not src.is_file():
+        pytest.skip(f"the Chinese edition is not built: no {src}")
+    text = src.read_text(encoding="utf-8")
+    article = text[text.find("<article") : text.find("</article>")]
+    assert i18n.REFERENCE_NOTE[LANG] in html_lib.unescape(re.sub(r"<[^>]+>", "", article)), (
+        f"{src}: no note that the reference stays English"
+    )
+    links = re.findall(
+        r'<a [^>]*href="([^"]+)"[^>]*>\s*' + re.escape(i18n.REFERENCE_LINK[LANG]), article
+    )
+    assert len(links) == 1, f"{src}: {len(links)} links to the English page"
+    assert not re.match(r"^[a-z]+:|^/", links[0]), f"{src}: the link is not relative: {links[0]}"
+    target = (src.parent / links[0]).resolve()
+    assert target == (EN / f"{page}.html").resolve() and target.is_file(), (
+        f"{src}: links {target}"
+    )

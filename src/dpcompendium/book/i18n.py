@@ -2,7 +2,7 @@
 
 One source, two editions. The English pages are translated through Sphinx's gettext machinery: one catalogue per page
 under ``locales/<lang>/LC_MESSAGES/`` (``book/<page>.po``, ``notebooks/<chapter>.po``; the Library reference pages
-``book/api/`` are not translated), compiled to ``.mo`` with Babel at build time into ``_build/.locales`` (the ``.mo``
+``book/api/`` are not translated: in the edition each is its title and a link to the English page), compiled to ``.mo`` with Babel at build time into ``_build/.locales`` (the ``.mo``
 are not committed). :func:`build` builds the edition into ``_build/html/<lang>/`` after the English book: the same
 Sphinx configuration plus ``language``, ``locale_dirs``, ``gettext_compact = False``; its doctrees, MyST-NB output
 folder and jupyter-cache are its own (``_build/.<lang>/``), and its chapters come from the execution store
@@ -376,24 +376,73 @@ def _on_builder_inited(app) -> None:
     app.env.mystnb_config = app.env.mystnb_config.copy(output_folder=str(folder.resolve()))
 
 
-#: What the Library reference's index page says in an edition that does not translate it.
+#: What each Library reference page says in an edition that does not translate it: the reference stays English
+#: (its text is the code's docstrings), then a link to the English page.
 REFERENCE_NOTE = {
-    "zh_CN": "库参考（Library reference）各页保持英文：它们由源代码的文档字符串生成，与代码同步更新。"
+    "zh_CN": "库参考（Library reference）各页保持英文：它们由源代码的文档字符串生成，与代码同步更新。",
 }
+REFERENCE_LINK = {"zh_CN": "阅读本页的英文版"}
+
+
+def _untranslated(docname: str) -> bool:
+    return any(docname.startswith(u) for u in UNTRANSLATED)
+
+
+def _on_source_read(app, docname: str, source: list[str]) -> None:
+    """The Library reference in an edition that does not translate it, and in the message extraction: the page is
+    its label and title only (the edition's page then says where the English page is, :func:`_on_doctree_read`).
+    Its text is the docstrings, which stay English: reading them again with autodoc in every edition (and in every
+    extraction, whose messages from these pages nobody translates) took a third of the Chinese build."""
+    lang = app.config.language or "en"
+    if not _untranslated(docname) or (lang == "en" and app.builder.name != "gettext"):
+        return
+    keep = []
+    for line in source[0].splitlines():
+        if line.startswith("#"):
+            keep.append(line)
+            break
+        if line.startswith("(") and line.rstrip().endswith(")="):
+            keep.append(line)
+    source[0] = "\n".join(keep) + "\n"
+
+
+def _adopt_translated_nodes(doctree) -> int:
+    """Make every node of ``doctree`` belong to it; returns how many did not.
+
+    Sphinx's i18n transform parses each translation in a document of its own (``publish_msgstr``) and moves the
+    result into the page; the moved nodes keep a reference to that throwaway document, with its settings, reporter
+    and transformer. Pickled with the page's doctree, they made each Chinese doctree 4-10 times the English one's
+    size and the build spend a third of its time unpickling them (numbered references load other pages' doctrees).
+    The page's own document serves every later transform as well."""
+    n = 0
+    for node in doctree.findall():
+        own = getattr(node, "_document", None)
+        if own is not None and own is not doctree:
+            node.document = doctree
+            n += 1
+    return n
 
 
 def _on_doctree_read(app, doctree) -> None:
-    """In an edition other than English, the Library reference's index page says (in its language) that the
-    reference stays in English."""
+    """In an edition other than English: the translated nodes adopted by the page's document
+    (:func:`_adopt_translated_nodes`), and each Library reference page (its label and title only,
+    :func:`_on_source_read`) says in the edition's language that the reference stays English, with a link to the
+    English page."""
     from docutils import nodes
 
     lang = app.config.language or "en"
-    if lang == "en" or app.env.docname != f"{UNTRANSLATED[0]}index" or lang not in REFERENCE_NOTE:
+    if lang == "en":
+        return
+    _adopt_translated_nodes(doctree)
+    docname = app.env.docname
+    if not _untranslated(docname) or lang not in REFERENCE_NOTE:
         return
     section = next(iter(doctree.findall(nodes.section)), None)
     if section is None:
         return
-    note = nodes.note("", nodes.paragraph(text=REFERENCE_NOTE[lang]))
+    english = _switch_url(docname, lang, "en")
+    link = nodes.reference("", REFERENCE_LINK[lang], refuri=english, internal=False)
+    note = nodes.note("", nodes.paragraph("", REFERENCE_NOTE[lang] + " ", link))
     title = next(iter(section.findall(nodes.title)), None)
     section.insert(section.index(title) + 1 if title is not None else 0, note)
 
@@ -414,9 +463,35 @@ def _mark_parallel_safe(app) -> None:
             ext.parallel_read_safe = True
 
 
+def _search_language_zh():
+    """Sphinx's Chinese search language with its list of Latin terms kept as a set: Sphinx appends every Latin word of
+    every page to a list and looks each word up in it when stemming, which took a tenth of the Chinese build. Same
+    index (the lookup's answer is the same)."""
+    from sphinx.search.zh import SearchChinese
+
+    class SearchChineseSet(SearchChinese):
+        def init(self, options: dict[str, str]) -> None:
+            super().init(options)
+            self.latin_terms = set()
+
+        def split(self, input: str) -> list[str]:
+            chinese: list[str] = []
+            if getattr(sys.modules["sphinx.search.zh"], "JIEBA", False):
+                import jieba
+
+                chinese = list(jieba.cut_for_search(input))
+            latin1 = [term.strip() for term in self.latin1_letters.findall(input)]
+            self.latin_terms.update(latin1)
+            return chinese + latin1
+
+    return SearchChineseSet
+
+
 def setup(app) -> dict[str, Any]:
     _mark_parallel_safe(app)
+    app.add_search_language(_search_language_zh())
     app.connect("builder-inited", _mark_parallel_safe, priority=100)
+    app.connect("source-read", _on_source_read)
     app.connect("doctree-read", _on_doctree_read)
     app.connect("html-page-context", _on_html_page_context, priority=503)
     app.connect("builder-inited", _on_builder_inited, priority=600)
