@@ -93,7 +93,9 @@ ENGLISH_API_PAGES = [p for p in PAGES if p.startswith("book/api/") and not p.end
 if LANG:
     # In another edition each Library reference page is its title and a link to the English page, all alike
     # (dpcompendium.book.i18n; tests/test_book_zh.py checks every one's link): the index and one page are read here.
-    PAGES = [p for p in PAGES if not p.startswith("book/api/") or p.endswith("/index")] + ENGLISH_API_PAGES[:1]
+    PAGES = [
+        p for p in PAGES if not p.startswith("book/api/") or p.endswith("/index")
+    ] + ENGLISH_API_PAGES[:1]
 CHAPTER_PAGES = [p for p in PAGES if p.startswith("notebooks/")]
 #: the chapters and the executable book pages (book/primer.ipynb): exercises, figures and readability are checked alike
 EXECUTED_PAGES = CHAPTER_PAGES + [
@@ -526,7 +528,10 @@ def check_solutions(page: str, info: dict) -> None:
 def test_chapter_and_library_pages_are_in_the_toc():
     """test_page checks the solutions of CHAPTER_PAGES and the objects of the English API_PAGES: neither list may be
     empty."""
-    assert len(CHAPTER_PAGES) >= 6 and len(ENGLISH_API_PAGES) >= 5, (CHAPTER_PAGES, ENGLISH_API_PAGES)
+    assert len(CHAPTER_PAGES) >= 6 and len(ENGLISH_API_PAGES) >= 5, (
+        CHAPTER_PAGES,
+        ENGLISH_API_PAGES,
+    )
     assert LANG or API_PAGES == ENGLISH_API_PAGES
 
 

@@ -326,6 +326,4 @@ def test_library_reference_page_points_to_the_english_page(page):
     assert len(links) == 1, f"{src}: {len(links)} links to the English page"
     assert not re.match(r"^[a-z]+:|^/", links[0]), f"{src}: the link is not relative: {links[0]}"
     target = (src.parent / links[0]).resolve()
-    assert target == (EN / f"{page}.html").resolve() and target.is_file(), (
-        f"{src}: links {target}"
-    )
+    assert target == (EN / f"{page}.html").resolve() and target.is_file(), f"{src}: links {target}"
