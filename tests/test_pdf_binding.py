@@ -73,3 +73,63 @@ def test_outline_nests_headings_and_contents_numbers_follow_the_pages(tmp_path):
         ("1.1. A", 6),
         ("1.2. B", 8),
     ]
+
+
+CMAP = b"""/CIDInit /ProcSet findresource begin
+12 dict begin
+begincmap
+/CMapName /Adobe-Identity-UCS def
+1 begincodespacerange
+<00> <FF>
+endcodespacerange
+2 beginbfchar
+<35> <2F0A>
+<41> <5B57>
+endbfchar
+2 beginbfrange
+<50> <52> <2ED3>
+<60> <61> [<2F45> <0041>]
+endbfrange
+endcmap
+end
+"""
+
+
+def test_mended_cmap_maps_radicals_to_their_ideographs_in_chars_and_ranges():
+    """A /ToUnicode map whose text is a radical (U+2F0A for 入, U+2ED3 for 长) is rewritten with the ideograph, in
+    single entries and in both forms of ranges; other entries keep their text; a map without radicals is left."""
+    mapping = {0x2F0A: 0x5165, 0x2ED3: 0x957F, 0x2F45: 0x65B9}
+    mended = pdf._mended_cmap(CMAP, mapping)
+    pairs = dict(re.findall(rb"<([0-9A-F]+)> <([0-9A-F]+)>", mended.split(b"endcodespacerange")[1]))
+    text = {int(k, 16): bytes.fromhex(v.decode()).decode("utf-16-be") for k, v in pairs.items()}
+    assert text == {
+        0x35: "入",
+        0x41: "字",
+        0x50: "长",
+        0x51: "\u2ed4",
+        0x52: "\u2ed5",
+        0x60: "方",
+        0x61: "A",
+    }
+    assert mended.startswith(CMAP.split(b"endcodespacerange")[0]) and mended.rstrip().endswith(
+        b"end"
+    )
+    assert pdf._mended_cmap(CMAP, {0x2F00: 0x4E00}) is None
+
+
+def test_radicals_map_to_the_ideographs_of_the_same_glyph():
+    """With a Chinese font installed (CI installs Noto CJK): 入, 方, 门, 长 and the simplified 户 (not NFKC's 戶)."""
+    import pytest
+
+    mapping = pdf.radical_ideographs()
+    if not mapping:
+        pytest.skip("no font for Chinese (fc-match :lang=zh-cn)")
+    for radical, ideograph in [
+        ("⼊", "入"),
+        ("⽅", "方"),
+        ("⻔", "门"),
+        ("⻓", "长"),
+        ("⼾", "户"),
+    ]:
+        assert chr(mapping[ord(radical)]) == ideograph
+    assert all(0x2E80 <= r < 0x2FE0 and r != i for r, i in mapping.items())

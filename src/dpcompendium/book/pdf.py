@@ -475,6 +475,132 @@ def _stamp(writer, first: int = 1) -> None:
         resources[NameObject("/Font")] = fonts
 
 
+#: The CJK radicals' code points (Kangxi radicals, CJK radicals supplement).
+RADICALS = range(0x2E80, 0x2FE0)
+_IDEOGRAPHS = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0xF900, 0xFAFF))
+
+
+@functools.cache
+def radical_ideographs() -> dict[int, int]:
+    """Radical code point → the unified ideograph drawn by the same glyph, in the font fontconfig picks for Chinese
+    (``fc-match :lang=zh-cn``, Noto Sans CJK SC here); empty without fontconfig or such a font.
+
+    Chromium's PDF writes each glyph's text (``/ToUnicode``) as the lowest code point the font maps to it, and Noto
+    CJK draws e.g. the radical U+2F0A and the ideograph 入 (U+5165) with one glyph: the Chinese PDF's text read
+    "⼊⻔" for 入门, so copying, searching or extracting it failed. :func:`_mend_cjk_text` maps the text back."""
+    try:
+        found = subprocess.run(
+            ["fc-match", "-f", "%{file}|%{index}", ":lang=zh-cn"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=30,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    path, _, index = found.partition("|")
+    if not path or not Path(path).is_file():
+        return {}
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(path, fontNumber=int(index or 0), lazy=True)
+    cmap = font.getBestCmap() or {}
+    font.close()
+    by_glyph: dict[str, list[int]] = {}
+    for cp, glyph in cmap.items():
+        by_glyph.setdefault(glyph, []).append(cp)
+    out = {}
+    for radical in RADICALS:
+        ideographs = [
+            cp
+            for cp in by_glyph.get(cmap.get(radical), [])
+            if any(a <= cp <= b for a, b in _IDEOGRAPHS)
+        ]
+        if ideographs:
+            out[radical] = min(ideographs)
+    return out
+
+
+_CMAP_BODY = re.compile(rb"endcodespacerange(.*)endcmap", re.S)
+_HEX = rb"<([0-9A-Fa-f]+)>"
+
+
+def _mended_cmap(data: bytes, mapping: dict[int, int]) -> bytes | None:
+    """A ``/ToUnicode`` CMap with every radical of ``mapping`` in its text replaced by its ideograph, written as
+    ``bfchar`` entries; None if it holds none."""
+    body = _CMAP_BODY.search(data)
+    if body is None:
+        return None
+    entries: list[tuple[bytes, str]] = []  # (source code as hex, its text)
+    for block in re.finditer(rb"beginbfchar(.*?)endbfchar", body.group(1), re.S):
+        for src, dst in re.findall(_HEX + rb"\s*" + _HEX, block.group(1)):
+            entries.append((src, bytes.fromhex(dst.decode()).decode("utf-16-be")))
+    for block in re.finditer(rb"beginbfrange(.*?)endbfrange", body.group(1), re.S):
+        for lo, hi, rest in re.findall(
+            _HEX + rb"\s*" + _HEX + rb"\s*(<[0-9A-Fa-f]+>|\[[^\]]*\])", block.group(1)
+        ):
+            width, a, b = len(lo), int(lo, 16), int(hi, 16)
+            if rest.startswith(b"["):
+                dsts = [
+                    bytes.fromhex(d.decode()).decode("utf-16-be") for d in re.findall(_HEX, rest)
+                ]
+            else:
+                first = bytes.fromhex(rest[1:-1].decode()).decode("utf-16-be")
+                dsts = [first[:-1] + chr(ord(first[-1]) + k) for k in range(b - a + 1)]
+            for k, dst in enumerate(dsts[: b - a + 1]):
+                entries.append((f"{a + k:0{width}X}".encode(), dst))
+    if not any(ord(ch) in mapping for _, text in entries for ch in text):
+        return None
+    lines = []
+    for i in range(0, len(entries), 100):  # at most 100 entries per block (PDF 32000, 9.10.3)
+        chunk = entries[i : i + 100]
+        lines.append(f"{len(chunk)} beginbfchar".encode())
+        for src, text in chunk:
+            text = "".join(chr(mapping.get(ord(ch), ord(ch))) for ch in text)
+            lines.append(
+                b"<" + src + b"> <" + text.encode("utf-16-be").hex().upper().encode() + b">"
+            )
+        lines.append(b"endbfchar")
+    return data[: body.start(1)] + b"\n" + b"\n".join(lines) + b"\n" + data[body.end(1) :]
+
+
+def _mend_cjk_text(writer) -> int:
+    """Replace the radicals that stand for ideographs in the text of every font of ``writer``'s pages
+    (:func:`radical_ideographs`); returns how many ``/ToUnicode`` maps changed."""
+    from pypdf.generic import NameObject
+
+    mapping = radical_ideographs()
+    if not mapping:
+        return 0
+    seen: set[int] = set()
+    changed = 0
+
+    def fonts(resources):
+        if resources is None:
+            return
+        resources = resources.get_object()
+        yield from (resources.get("/Font") or {}).values()
+        for xobject in (resources.get("/XObject") or {}).values():
+            xobject = xobject.get_object()
+            if xobject.get("/Subtype") == "/Form":
+                yield from fonts(xobject.get("/Resources"))
+
+    for page in writer.pages:
+        for ref in fonts(page.get("/Resources")):
+            font = ref.get_object()
+            key = getattr(ref, "idnum", None) or id(font)
+            if key in seen or "/ToUnicode" not in font:
+                continue
+            seen.add(key)
+            stream = font["/ToUnicode"].get_object()
+            mended = _mended_cmap(stream.get_data(), mapping)
+            if mended is not None:
+                stream.set_data(mended)
+                font[NameObject("/ToUnicode")] = font.raw_get("/ToUnicode")
+                changed += 1
+    return changed
+
+
 def _add_outline(writer, headings: list[Heading], start: int, parent) -> None:
     from pypdf.generic import Fit
 
@@ -551,6 +677,7 @@ def _bind(
             else:  # no single h1: the page's title, its headings under it
                 item = writer.add_outline_item(title=e.title, page_number=at, parent=parent)
                 _add_outline(writer, e.headings, at, item)
+    _mend_cjk_text(writer)
     _stamp(writer, first=1)
     writer.add_metadata({"/Title": title, "/Author": _t("The dpcompendium authors", lang)})
     path = out / name
