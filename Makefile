@@ -39,7 +39,7 @@ export DPCOMPENDIUM_OFFLINE ?= 1
 # Jupyter looks for the kernel inside .venv, not in the user's folders.
 export JUPYTER_PLATFORM_DIRS := 1
 
-.PHONY: help venv book pdf test unit notebooks book-strict browser portable integration fuzz lint format bench lock env clean
+.PHONY: help venv book pdf test unit notebooks book-strict browser zh portable integration fuzz lint format bench lock env clean
 help:
 	@echo "make book   - create .venv from the lock, execute every chapter, build _build/html"
 	@echo "make test   - create .venv from the lock, run all tests: the base (unit, nbval, strict book build, browser, portable),"
@@ -73,10 +73,10 @@ venv: $(STAMP)
 book: $(STAMP)
 	$(BIN)/dpcompendium book
 
-# After the integration stage, the zh stage builds the Chinese edition (_build/html/zh_CN, from the same executions)
-# with warnings as errors and checks it (tests/test_book_zh.py, the browser checks on its pages); its time is printed
-# apart and its tests are counted in the closing line.
-# TEST_ARGS=--pdf (what .ci/run passes): after the zh stage, the pdf stage prints the book to PDF and checks
+# Both editions: the book stage builds the English book and the Chinese one (_build/html/zh_CN, from the same
+# executions, warnings as errors); the zh stage checks the Chinese one (tests/test_book_zh.py, the browser checks on its
+# pages). TEST_ARGS=--english-only leaves the Chinese edition out.
+# TEST_ARGS=--pdf (what .ci/run passes): after the integration stage, the pdf stage prints the book to PDF and checks
 # it (tests/test_book_pdf.py); its time is printed apart and its tests are counted in the closing line.
 TEST_ARGS ?=
 test: $(STAMP)
@@ -90,7 +90,7 @@ pdf: $(STAMP)
 	$(BIN)/python -m dpcompendium.book.pdf
 
 # One stage of make test each, run as make test runs it (tools/run_tests.py --only STAGE).
-unit notebooks browser portable integration: $(STAMP)
+unit notebooks browser zh portable integration: $(STAMP)
 	$(BIN)/python tools/run_tests.py --only $@
 
 book-strict: $(STAMP)

@@ -6,8 +6,9 @@ typeset by the local MathJax (no raw TeX delimiters left, no MathJax error); eve
 (``naturalWidth > 0``); every figure a chapter declares is on its page with an image; no cell output holds a traceback.
 Coursework mode: on every chapter page the exercise solutions (sphinx-exercise, ``:class: dropdown``) are hidden when
 the page loads and shown by a click on their title; every Library reference page documents Python objects. Each page
-is loaded once per width it is read at (1400 px; 390 px for the pages read on a phone): every test of the page at that
-width reads what that one visit measured (:func:`visit`; most of a visit is MathJax typesetting).
+is loaded once and read at each width its tests need (390 px first for the pages read on a phone, then 1400 px, the
+window resized in between): every test of the page at a width reads what that one visit measured there (:func:`visit`;
+most of a visit is loading the page and MathJax typesetting it).
 
 The page of a rerun (``dpcompendium run``) and the settle helper's own test need Chromium but no built book: they are
 marked ``integration`` and run in the last stage of ``make test``. The rerun page is checked as the book renders it:
@@ -769,22 +770,32 @@ async () => {
 """
 
 
-#: What one visit of a page read at a width measured, by (page, width): every page is loaded once per width its
-#: checks need (most of a visit is MathJax typesetting), and every test of that page and width reads the record.
+#: What one visit of a page measured at each width it is read at, by (page, width): every page is loaded once (most
+#: of a visit is loading the page and MathJax typesetting it), and every test of that page and width reads the record.
 _VISITS: dict[tuple[str, int], dict] = {}
 #: The height of the window at each width: a laptop's; a phone's (an iPhone 12–15 in portrait, 390 × 844).
 WINDOW_HEIGHT = {VIEWPORT_WIDTH: 1000, PHONE_WIDTH: 844}
 
 
+def widths(page: str) -> list[int]:
+    """The widths ``page`` is read at, in the order of its visit: a phone's first for the pages read on a phone (the
+    page loaded as a phone loads it), then a laptop's."""
+    return ([PHONE_WIDTH] if page in READING_PAGES or page in VOICE_PAGES else []) + [
+        VIEWPORT_WIDTH
+    ]
+
+
 def visit(context, server: str, page: str, width: int) -> dict:
-    """The record of ``page`` read in a window ``width`` px wide, visited once (:func:`_visit`); a visit that failed
-    fails every test that reads it with its error, without loading the page again."""
+    """The record of ``page`` read in a window ``width`` px wide, from the page's one visit (:func:`_visit`); a visit
+    that failed fails every test that reads it with its error, without loading the page again."""
     key = (page, width)
     if key not in _VISITS:
         try:
-            _VISITS[key] = _visit(context, server, page, width)
+            _VISITS.update({(page, w): rec for w, rec in _visit(context, server, page).items()})
         except Exception as exc:
-            _VISITS[key] = {"error": f"{type(exc).__name__}: {exc}"}
+            _VISITS.update(
+                {(page, w): {"error": f"{type(exc).__name__}: {exc}"} for w in widths(page)}
+            )
             raise
     record = _VISITS[key]
     if "error" in record:
@@ -792,13 +803,24 @@ def visit(context, server: str, page: str, width: int) -> dict:
     return record
 
 
-def _visit(context, server: str, page: str, width: int) -> dict:
-    """Load ``page`` in a fresh tab ``width`` px wide and take, in this one visit, everything its tests check: the
-    HTTP status, INSPECT (text, maths, images, tables, code) and, for READING_PAGES, LAYOUT (display maths, figures,
-    what scrolls sideways); at VIEWPORT_WIDTH also the solutions' states before and after a click (EXECUTED_PAGES,
-    after INSPECT and LAYOUT: clicks open them), the documented objects (API_PAGES), the requests that failed, left
-    the machine or were still in flight once the page was inspected; at PHONE_WIDTH a screenshot in
-    ``_build/screenshots/``."""
+#: Run in the page after its window was resized: two animation frames, so that layout and the page's own resize
+#: handlers (dpcompendium.js refits display maths 100 ms after the last resize) have run.
+RESIZED = """
+async () => {
+  await new Promise(r => setTimeout(r, 150));
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+}
+"""
+
+
+def _visit(context, server: str, page: str) -> dict[int, dict]:
+    """Load ``page`` in a fresh tab and read it at each of its :func:`widths`, the window resized in between (as a
+    reader turns a tablet or widens a window: the layout is CSS and the page's resize handlers, so it is the one a
+    fresh load at that width gets). At each width: INSPECT (text, maths, images, tables, code) and, for
+    READING_PAGES, LAYOUT (display maths, figures, what scrolls sideways); at PHONE_WIDTH a screenshot in
+    ``_build/screenshots/``; at VIEWPORT_WIDTH, last, the solutions' states before and after a click
+    (EXECUTED_PAGES: clicks open them), the documented objects (API_PAGES) and the requests still in flight once
+    the page was inspected. The requests that failed or left the machine during the visit are in every record."""
     tab = context.new_page()
     failed: list[str] = []
     tab.on("requestfailed", lambda r: failed.append(f"{r.url} ({r.failure})"))
@@ -808,18 +830,27 @@ def _visit(context, server: str, page: str, width: int) -> dict:
     )
     pending = track_requests(tab)
     n_external = len(context.external_requests)
-    rec: dict = {
-        "info": None,
-        "layout": None,
-        "solutions": None,
-        "n_objects": None,
-        "unsettled": [],
-    }
+    recs: dict[int, dict] = {}
     try:
-        tab.set_viewport_size({"width": width, "height": WINDOW_HEIGHT[width]})
-        response = tab.goto(f"{server}/{page}.html", wait_until="load")
-        rec["status"] = response.status if response is not None else None
-        if rec["status"] == 200:
+        status = None
+        for i, width in enumerate(widths(page)):
+            rec: dict = {
+                "info": None,
+                "layout": None,
+                "solutions": None,
+                "n_objects": None,
+                "unsettled": [],
+            }
+            recs[width] = rec
+            tab.set_viewport_size({"width": width, "height": WINDOW_HEIGHT[width]})
+            if i == 0:
+                response = tab.goto(f"{server}/{page}.html", wait_until="load")
+                status = response.status if response is not None else None
+            else:
+                tab.evaluate(RESIZED)
+            rec["status"] = status
+            if status != 200:
+                continue
             rec["info"] = tab.evaluate(INSPECT)
             if page in READING_PAGES:
                 rec["layout"] = tab.evaluate(LAYOUT)
@@ -835,9 +866,10 @@ def _visit(context, server: str, page: str, width: int) -> dict:
                 rec["unsettled"] = wait_for_requests(tab, pending)
     finally:
         tab.close()
-    rec["external"] = list(context.external_requests[n_external:])
-    rec["failed"] = failed
-    return rec
+    for rec in recs.values():
+        rec["external"] = list(context.external_requests[n_external:])
+        rec["failed"] = failed
+    return recs
 
 
 def page_layout(context, server: str, page: str, width: int) -> dict:

@@ -25,17 +25,18 @@ one after another; ``--overlap`` starts the unit stage at once. The wall time of
 then a table of all stages, and last a plain closing line that counts every test of every stage
 (``N passed, N failed, N skipped``), read from each stage's JUnit XML report.
 
-With ``--zh``, the *zh* stage: the Chinese edition (issue 38) built into ``_build/html/zh_CN`` with warnings as errors
-from the executions the book stage used (none executed again), its tests (``tests/test_book_zh.py``,
-``tests/test_generated_i18n.py``) and the browser checks of ``tests/test_book_browser.py`` on its pages; timed apart
-and counted in the closing line. Not yet part of ``make test``: the edition builds, but not all of its checks pass
-(issue 38's note lists them).
+The Chinese edition (issue 38) is part of the chain: the book stage builds both editions (``dpcompendium book
+--strict``: the English book, then ``_build/html/zh_CN`` from the same executions, none executed again, warnings as
+errors), and the *zh* stage after the English browser check runs the edition's tests (``tests/test_book_zh.py``,
+``tests/test_generated_i18n.py``, the Chinese rerun of ``tests/test_figures_zh.py``) and the browser checks of
+``tests/test_book_browser.py`` on its pages (``DPCOMPENDIUM_BROWSER_LANG=zh_CN``). ``--english-only`` leaves the
+edition out (the book stage builds English only, no zh stage).
 
 With ``--pdf`` (``.ci/run`` passes it), a last stage follows: the built book printed to PDF by
 Chromium, bound into a book and checked (``tests/test_book_pdf.py``, about 4 minutes on a loaded 2-core machine),
 timed apart and counted in the closing line; ``make test`` alone does not run it (``make pdf`` prints the PDF).
 
-    python tools/run_tests.py [--from STAGE] [--only STAGE] [--serial | --overlap] [--zh] [--pdf]
+    python tools/run_tests.py [--from STAGE] [--only STAGE] [--serial | --overlap] [--english-only] [--pdf]
 """
 
 from __future__ import annotations
@@ -63,10 +64,9 @@ REPORTS = ROOT / "_build" / "test-reports"
 BESIDE = "unit"
 #: The stage that runs last, alone, once the base (every other stage) has passed.
 LAST = "integration"
-#: After LAST: the Chinese edition (issue 38) built from the same executions with warnings as errors, its tests and
-#: the browser checks on its pages; timed apart so that the English stages' times stay comparable.
+#: After the English browser check: the Chinese edition's tests and the browser checks on its pages.
 ZH = "zh"
-#: With --pdf, after ZH: the PDF of the book, printed, bound and checked (minutes: see tests/test_book_pdf.py).
+#: With --pdf, after LAST: the PDF of the book, printed, bound and checked (minutes: see tests/test_book_pdf.py).
 PDF = "pdf"
 #: Cores from which the unit stage starts at once, beside every other stage; below, it starts after AFTER.
 OVERLAP_MIN_CORES = 4
@@ -189,7 +189,8 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
             ],
             nb_env,
         ),
-        ("book", [dpc, "book", "--strict", "--english-only"], {}),
+        # both editions: the English book, then the Chinese one from the same executions (none executed again)
+        ("book", [dpc, "book", "--strict"], {}),
         (
             "browser",
             [
@@ -209,41 +210,33 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
             ],
             {},
         ),
+        # the Chinese edition (built by the book stage from the same executions): its tests (tests/test_book_zh.py,
+        # the generated sentences, the Chinese rerun) and the browser checks on its pages (DPCOMPENDIUM_BROWSER_LANG)
+        (
+            ZH,
+            [
+                py,
+                "-m",
+                "pytest",
+                "-m",
+                "zh or (book and not integration)",
+                "-n",
+                JOBS,
+                "--dist",
+                "loadgroup",
+                junit(ZH),
+                "tests/test_book_zh.py",
+                "tests/test_book_browser.py",
+                "tests/test_generated_i18n.py",
+                "tests/test_figures_zh.py",
+            ],
+            {"DPCOMPENDIUM_BROWSER_LANG": "zh_CN"},
+        ),
         # the numerics-sensitive tests and the portable chapters' headline cells again, with numpy's run-time SIMD
         # dispatch off and numba and OpenBLAS compiling for a generic CPU: what another machine computes
         # (tools/portable.py)
         ("portable", portable.command(py, junit("portable")), {**portable.reduced_env(), **nb_env}),
         ("integration", tests_on_workers("integration", "integration and not extended"), {}),
-        # the Chinese edition from the book stage's executions (none executed again), built with warnings as errors,
-        # then its tests (tests/test_book_zh.py) and the browser checks on its pages (DPCOMPENDIUM_BROWSER_LANG)
-        (
-            ZH,
-            [
-                "/bin/sh",
-                "-c",
-                shlex.join([dpc, "i18n", "build", "--strict"])
-                + " && "
-                + shlex.join(
-                    [
-                        py,
-                        "-m",
-                        "pytest",
-                        "-m",
-                        "zh or (book and not integration)",
-                        "-n",
-                        JOBS,
-                        "--dist",
-                        "loadgroup",
-                        junit(ZH),
-                        "tests/test_book_zh.py",
-                        "tests/test_book_browser.py",
-                        "tests/test_generated_i18n.py",
-                        "tests/test_figures_zh.py",
-                    ]
-                ),
-            ],
-            {"DPCOMPENDIUM_BROWSER_LANG": "zh_CN"},
-        ),
         # with --pdf only (.ci/run): the book printed to PDF by Chromium and checked, after everything else
         ("pdf", [py, "-m", "pytest", "-m", "pdf", junit("pdf"), "tests/test_book_pdf.py"], {}),
     ]
@@ -338,10 +331,9 @@ def main(argv: list[str] | None = None) -> int:
         f"on fewer, it starts after the {AFTER} stage)",
     )
     parser.add_argument(
-        "--zh",
+        "--english-only",
         action="store_true",
-        help=f"after the {LAST} stage, the {ZH} stage: the Chinese edition built strictly and checked (not yet part of "
-        "make test: issue 38's checks do not all pass)",
+        help=f"leave the Chinese edition out: the book stage builds the English book only, no {ZH} stage",
     )
     parser.add_argument(
         "--pdf",
@@ -354,19 +346,20 @@ def main(argv: list[str] | None = None) -> int:
         args.pdf or args.only == PDF
     ):  # make test itself does not print the PDF (make pdf, .ci/run do)
         todo = [s for s in todo if s[0] != PDF]
-    if not (
-        args.zh or args.only == ZH
-    ):  # the Chinese edition's checks: opt-in until they all pass (issue 38)
-        todo = [s for s in todo if s[0] != ZH]
+    if args.english_only:
+        todo = [
+            (n, [*cmd, "--english-only"] if n == "book" else cmd, env)
+            for n, cmd, env in todo
+            if n != ZH
+        ]
     if args.only:
         todo = [s for s in todo if s[0] == args.only]
     elif args.start:
         todo = todo[names.index(args.start) :]
     REPORTS.mkdir(parents=True, exist_ok=True)
     n_stages = len(todo)
-    # the integration stage runs last, alone, once every other stage has passed
-    # (then the zh stage and, with --pdf, the pdf stage, alone too)
-    last = [s for s in todo if s[0] in (LAST, ZH, PDF) and len(todo) > 1]
+    # the integration stage runs last, alone, once every other stage has passed (then, with --pdf, the pdf stage)
+    last = [s for s in todo if s[0] in (LAST, PDF) and len(todo) > 1]
     todo = [s for s in todo if s not in last]
     t_start = time.perf_counter()
 
