@@ -239,3 +239,40 @@ def page_problems(chapter_id: str, dest: Path, values: dict[str, Any]) -> list[s
         if expected is not None and glued.get(key) != expected:
             problems.append(f"{key}: glued {glued.get(key)!r}, the run's tables give {expected!r}")
     return problems
+
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def chinese_page_problems(chapter_id: str, dest: Path) -> list[str]:
+    """What is wrong with the Chinese page of a rerun (``dpcompendium run CHAPTER --lang zh_CN``), beyond
+    :func:`page_problems`: the page is declared Chinese, its provenance is in Chinese, and each declared figure is
+    shown once, as its Chinese PNG (``<dest>/zh_CN/``), never the English one."""
+    from bs4 import BeautifulSoup
+
+    problems = []
+    soup = BeautifulSoup((dest / "index.html").read_text(encoding="utf-8"), "html.parser")
+    if soup.html.get("lang") != "zh-CN":
+        problems.append(
+            f"{chapter_id}: the page's language is {soup.html.get('lang')!r}, not zh-CN"
+        )
+    provenance = soup.select_one("#provenance")
+    if provenance is None or not CJK.search(provenance.get_text()):
+        problems.append(f"{chapter_id}: the provenance is not in Chinese")
+    executed = nbformat.read(dest / f"{chapter_id}.ipynb", as_version=4)
+    declared = [
+        c.metadata["mystnb"]["figure"]["name"]
+        for c in executed.cells
+        if (c.metadata.get("mystnb") or {}).get("figure")
+    ]
+    figures = soup.find_all("figure")
+    if len(figures) != len(declared):
+        problems.append(f"{chapter_id}: {len(figures)} figures shown, {len(declared)} declared")
+    zh_pngs = {p.read_bytes() for p in (dest / "zh_CN").glob("*.png")}
+    en_pngs = {p.read_bytes() for p in dest.glob("*.png")}
+    for figure in figures:
+        img = figure.find("img")
+        png = (dest / img["src"]).read_bytes() if img is not None else b""
+        if png not in zh_pngs or png in en_pngs:
+            problems.append(f"{chapter_id}: figure {figure.get('id')} is not the Chinese PNG")
+    return problems

@@ -20,8 +20,12 @@ def test_the_book_loads_its_local_extensions():
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
     local = config["sphinx"]["local_extensions"]
     assert local == {"dpcompendium_docstrings": "book/_ext", "dpcompendium_pybtex": "book/_ext"}
+    # the book's own list of extensions replaces Jupyter Book's (local_extensions only puts the folder on the path):
+    # each local extension must be in it to be loaded
+    listed = config["sphinx"]["config"]["extensions"]
     for name, folder in local.items():
         assert (ROOT / folder / f"{name}.py").is_file()
+        assert name in listed, f"{name} is not in sphinx.config.extensions: it is never loaded"
 
 
 def test_pybtex_lookup_is_cached_and_gives_the_same_plugins(monkeypatch):

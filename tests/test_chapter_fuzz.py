@@ -5,7 +5,8 @@ per-parameter constraints, ``# require:`` lines) at the fuzz size declared in ``
 is run exactly as a user would (``dpcompendium run CHAPTER -p NAME VALUE ... --out DIR``, values as YAML) and must
 exit 0 and write its tables and figures. Every parameter set that ever failed stays below as a regression case.
 
-Every run's page (``index.html``) is checked against the run (``_page_checks.page_problems``: no Sphinx warning, no raw
+Every run's page (``index.html``; in Chinese for every other chapter, ``--lang zh_CN``, with the Chinese page's own
+checks) is checked against the run (``_page_checks.page_problems``: no Sphinx warning, no raw
 role, reference, label or bibliography key, one caption per figure, every pasted value one the run glued, key values
 equal to the same values recomputed from the run's CSV tables). A second, fixed parameter set per chapter, far from
 the defaults (:data:`FAR`), runs under ``make fuzz`` (marker ``extended``: about a minute per chapter).
@@ -26,8 +27,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from _chapter_ids import DP_MEAN, FEDERATED_PCA, HIERA, HISTOGRAMS, MWEM, PRIVACY_AUDIT
-from _page_checks import page_problems
+from _page_checks import chinese_page_problems, page_problems
 from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
 from dpcompendium.book import chapter as chapter_mod
 from dpcompendium.book import cli
@@ -126,9 +128,22 @@ FAR = {
 }
 
 
-def run_chapter(chapter_id: str, values: dict, out: Path, capsys=None) -> tuple[int, str]:
-    """``dpcompendium run`` with ``values`` given as YAML (JSON) strings; return (exit code, stderr)."""
-    args = ["run", chapter_id, "--out", str(out)]
+#: The language of each chapter's rerun page in make test's fixed example: every other chapter's in Chinese (the
+#: Chinese edition's rerun, ``--lang zh_CN``, at non-default parameters, with its own page checks); random with
+#: ``DPCOMPENDIUM_FUZZ_RANDOM=1`` (``make fuzz``).
+PAGE_LANGS = ("en", "zh_CN")
+
+
+def fixed_lang(chapter_id: str) -> str:
+    return PAGE_LANGS[CHAPTER_IDS.index(chapter_id) % 2]
+
+
+def run_chapter(
+    chapter_id: str, values: dict, out: Path, capsys=None, lang: str = "en"
+) -> tuple[int, str]:
+    """``dpcompendium run`` with ``values`` given as YAML (JSON) strings, its page in ``lang``; return (exit code,
+    stderr)."""
+    args = ["run", chapter_id, "--out", str(out), *(["--lang", lang] if lang != "en" else [])]
     for name, value in values.items():
         args += ["-p", name, json.dumps(value)]
     t0 = time.perf_counter()
@@ -136,14 +151,15 @@ def run_chapter(chapter_id: str, values: dict, out: Path, capsys=None) -> tuple[
     err = capsys.readouterr().err if capsys is not None else ""
     if LOG:
         with open(LOG, "a") as f:
-            rec = {"chapter": chapter_id, "values": values, "code": code, "error": err.strip()}
+            rec = {"chapter": chapter_id, "values": values, "lang": lang, "code": code}
+            rec["error"] = err.strip()
             f.write(json.dumps({**rec, "seconds": round(time.perf_counter() - t0, 1)}) + "\n")
     return code, err
 
 
-def check_run(chapter_id: str, values: dict, out: Path, capsys) -> None:
+def check_run(chapter_id: str, values: dict, out: Path, capsys, lang: str = "en") -> None:
     shutil.rmtree(out, ignore_errors=True)
-    code, err = run_chapter(chapter_id, values, out, capsys)
+    code, err = run_chapter(chapter_id, values, out, capsys, lang)
     if KEEP_GOING:
         return
     assert code == 0, f"{chapter_id} {values}: {err}"
@@ -157,12 +173,16 @@ def check_run(chapter_id: str, values: dict, out: Path, capsys) -> None:
     assert (dest / "index.html").is_file(), "no rerun page"
     assert [p.name for p in out.iterdir()] == [chapter_id]  # no staging folder left behind
     problems = page_problems(chapter_id, dest, values)
-    assert not problems, f"{chapter_id} {values}: the page:\n" + "\n".join(problems)
+    if lang == "zh_CN":
+        problems += chinese_page_problems(chapter_id, dest)
+    assert not problems, f"{chapter_id} {values} ({lang}): the page:\n" + "\n".join(problems)
 
 
 @pytest.mark.integration
 @pytest.mark.parametrize("chapter_id", CHAPTER_IDS)
 def test_every_valid_parameter_set_runs(chapter_id, tmp_path, capsys):
+    """A parameter set drawn from the chapter's contract runs to the end and its page passes the page checks; the
+    page is in Chinese for every other chapter (:func:`fixed_lang`; drawn in ``make fuzz``)."""
     chapter = get_chapter(chapter_id)
 
     @settings(
@@ -173,9 +193,12 @@ def test_every_valid_parameter_set_runs(chapter_id, tmp_path, capsys):
         phases=[Phase.explicit, Phase.generate],  # no shrinking: every example runs a whole chapter
         suppress_health_check=list(HealthCheck),
     )
-    @given(values=parameter_strategy(chapter))
-    def check(values):
-        check_run(chapter_id, values, tmp_path / "out", capsys)
+    @given(
+        values=parameter_strategy(chapter),
+        lang=st.sampled_from(PAGE_LANGS) if RANDOM else st.just(fixed_lang(chapter_id)),
+    )
+    def check(values, lang):
+        check_run(chapter_id, values, tmp_path / "out", capsys, lang)
 
     check()
 

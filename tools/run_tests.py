@@ -28,7 +28,7 @@ then a table of all stages, and last a plain closing line that counts every test
 The Chinese edition (issue 38) is part of the chain: the book stage builds both editions (``dpcompendium book
 --strict``: the English book, then ``_build/html/zh_CN`` from the same executions, none executed again, warnings as
 errors), and the *zh* stage after the English browser check runs the edition's tests (``tests/test_book_zh.py``,
-``tests/test_generated_i18n.py``, the Chinese rerun of ``tests/test_figures_zh.py``) and the browser checks of
+``tests/test_generated_i18n.py``, the Chinese figures of ``tests/test_figures_zh.py``) and the browser checks of
 ``tests/test_book_browser.py`` on its pages (``DPCOMPENDIUM_BROWSER_LANG=zh_CN``). ``--english-only`` leaves the
 edition out (the book stage builds English only, no zh stage).
 
@@ -211,7 +211,8 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
             {},
         ),
         # the Chinese edition (built by the book stage from the same executions): its tests (tests/test_book_zh.py,
-        # the generated sentences, the Chinese rerun) and the browser checks on its pages (DPCOMPENDIUM_BROWSER_LANG)
+        # the generated sentences, the figures) and the browser checks on its pages (DPCOMPENDIUM_BROWSER_LANG); the
+        # Chinese reruns are the integration stage's (tests/test_chapter_fuzz.py: every other chapter's page)
         (
             ZH,
             [
