@@ -17,6 +17,7 @@ read the static HTML (no browser); they skip when the edition is not built.
 
 from __future__ import annotations
 
+import functools
 import html as html_lib
 import os
 import re
@@ -218,11 +219,17 @@ def glossary_chapters() -> dict[str, set[str]]:
 
 
 def read_page(base: Path, page: str) -> _Page:
+    """The parsed page (parsed once per file version and process: several tests read each page; do not modify)."""
     path = base / f"{page}.html"
     if not path.is_file():
         pytest.skip(f"not built: {path} (dpcompendium book builds both editions)")
+    return _parse(str(path), path.stat().st_mtime_ns)
+
+
+@functools.cache
+def _parse(path: str, mtime_ns: int) -> _Page:
     parser = _Page()
-    parser.feed(path.read_text(encoding="utf-8"))
+    parser.feed(Path(path).read_text(encoding="utf-8"))
     return parser
 
 
