@@ -186,3 +186,20 @@ def test_every_built_figure_has_a_chinese_twin_in_chinese():
         if zh_width > limit + 2:
             problems.append(f"{twin}: {zh_width} px wide, the English one {en_width} px")
     assert not problems, "\n".join(problems)
+
+
+def test_a_run_draws_its_figures_in_the_language_of_its_page_only(tmp_path, monkeypatch):
+    """``dpcompendium run`` names the languages of its figures (chapter.FIGURE_LANGUAGES_ENV): empty, an English
+    rerun's figures are drawn in English only (no zh_CN/ folder, the same English files); unset, every edition's; an
+    unknown language is refused in one line."""
+    monkeypatch.delenv(chapter.FIGURE_LANGUAGES_ENV, raising=False)
+    assert chapter.figure_languages() == list(messages.EDITIONS)
+    monkeypatch.setenv(chapter.FIGURE_LANGUAGES_ENV, "")
+    shown = chapter.show_figure(_figure(), "f", tmp_path)
+    assert set(shown.pngs) == {"en"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.png", "f.svg"]
+    monkeypatch.setenv(chapter.FIGURE_LANGUAGES_ENV, "en,zh_CN")
+    assert chapter.figure_languages() == ["zh_CN"]
+    monkeypatch.setenv(chapter.FIGURE_LANGUAGES_ENV, "fr")
+    with pytest.raises(ValueError, match=r"DPCOMPENDIUM_FIGURE_LANGUAGES must name .* got 'fr'"):
+        chapter.figure_languages()

@@ -140,12 +140,28 @@ def save_figure(fig, name: str, out: str | Path) -> list[Path]:
     return paths
 
 
+#: The environment variable that names the languages besides English a run draws its figures in (comma-separated;
+#: empty: English only). ``dpcompendium run`` sets it to the language of the rerun's page; unset (the book's
+#: executions), every edition's.
+FIGURE_LANGUAGES_ENV = "DPCOMPENDIUM_FIGURE_LANGUAGES"
+
+
 def figure_languages() -> list[str]:
     """The languages a chapter's figures are saved in besides English: the book's other editions
-    (:data:`dpcompendium.core.messages.EDITIONS`)."""
+    (:data:`dpcompendium.core.messages.EDITIONS`), or those :data:`FIGURE_LANGUAGES_ENV` names (a rerun draws its
+    figures in English and in the language of its page only: a Chinese figure costs one more layout and save)."""
     from ..core.messages import EDITIONS
 
-    return list(EDITIONS)
+    wanted = os.environ.get(FIGURE_LANGUAGES_ENV)
+    if wanted is None:
+        return list(EDITIONS)
+    langs = [x.strip() for x in wanted.split(",") if x.strip() and x.strip() != "en"]
+    unknown = [x for x in langs if x not in EDITIONS]
+    if unknown:
+        raise ValueError(
+            f"{FIGURE_LANGUAGES_ENV} must name languages among {list(EDITIONS)}, got {wanted!r}"
+        )
+    return langs
 
 
 class LanguageFigures:

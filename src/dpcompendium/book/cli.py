@@ -34,6 +34,7 @@ import yaml
 from ..core.parallel import add_scheduler_argument, with_scheduler
 from ..core.paths import repo_root
 from .cliutil import YamlLoader as _Loader
+from .cliutil import environ
 from .cliutil import fail as _fail
 from .contract import (
     CHAPTER_DATASETS,
@@ -140,6 +141,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     import nbformat
     import papermill as pm
 
+    from .chapter import FIGURE_LANGUAGES_ENV
     from .kernels import kernel_manager_class
     from .rerun_page import open_page, write_page
 
@@ -155,25 +157,28 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _fail(f"--out must be a writable folder, got {args.out!r} ({exc.strerror or exc})")
     executed = staging / f"{chapter.id}.ipynb"
     started, t0 = datetime.now(UTC), time.perf_counter()
+    # the kernel draws its figures in English and in the language of the page only (chapter.figure_languages)
+    figure_languages = "" if args.lang == "en" else args.lang
     try:
-        pm.execute_notebook(
-            str(chapter.notebook),
-            str(executed),
-            parameters={**values, "output_dir": str(staging)},
-            cwd=str(chapter.notebook.parent),
-            kernel_name=args.kernel,
-            # a bar of cells with the time left, on a terminal only (quiet in CI logs and pipes)
-            progress_bar=progress_bar(chapter.id),
-            log_output=args.verbose,
-            # written once, at the end: saving the notebook after every cell (papermill's default) re-serializes
-            # every figure each time, ~1 s of a short run; a failed run leaves nothing to read anyway
-            request_save_on_cell_execute=False,
-            # papermill waits 60 s for a kernel by default; on a busy machine (two chapters, a test worker, a Dask
-            # cluster) start-up can take longer, and a slow start is not a failure of the chapter
-            start_timeout=KERNEL_START_TIMEOUT,
-            # IPC transport: the kernel does not warn "running over TCP without encryption" (dpcompendium.book.kernels)
-            kernel_manager_class=kernel_manager_class(),
-        )
+        with environ({FIGURE_LANGUAGES_ENV: figure_languages}):
+            pm.execute_notebook(
+                str(chapter.notebook),
+                str(executed),
+                parameters={**values, "output_dir": str(staging)},
+                cwd=str(chapter.notebook.parent),
+                kernel_name=args.kernel,
+                # a bar of cells with the time left, on a terminal only (quiet in CI logs and pipes)
+                progress_bar=progress_bar(chapter.id),
+                log_output=args.verbose,
+                # written once, at the end: saving the notebook after every cell (papermill's default) re-serializes
+                # every figure each time, ~1 s of a short run; a failed run leaves nothing to read anyway
+                request_save_on_cell_execute=False,
+                # papermill waits 60 s for a kernel by default; on a busy machine (two chapters, a test worker, a Dask
+                # cluster) start-up can take longer, and a slow start is not a failure of the chapter
+                start_timeout=KERNEL_START_TIMEOUT,
+                # IPC transport: the kernel does not warn "running over TCP without encryption" (dpcompendium.book.kernels)
+                kernel_manager_class=kernel_manager_class(),
+            )
         nb = nbformat.read(executed, as_version=4)
         for cell in nb.cells:
             if "injected-parameters" in cell.get("metadata", {}).get("tags", []):

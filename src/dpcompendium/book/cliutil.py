@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import sys
 
@@ -33,3 +35,19 @@ def fail(message: str, code: int = 2) -> int:
         f"dpcompendium: error: {message.splitlines()[0] if message else 'failed'}", file=sys.stderr
     )
     return code
+
+
+@contextlib.contextmanager
+def environ(env: dict[str, str]):
+    """``os.environ`` with ``env`` set for the duration of the block (what a subprocess or kernel started inside it
+    inherits), then as it was."""
+    old = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        yield
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v

@@ -14,7 +14,6 @@ to MyST-NB through jupyter-cache (``execute_notebooks: cache``) so that Sphinx n
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import datetime as _dt
 import hashlib
@@ -29,6 +28,8 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
+
+from .cliutil import environ as _environ
 
 __all__ = [
     "DEFAULT_INPUTS",
@@ -368,20 +369,6 @@ def _progress(total_s: float, n: int):
         total=round(total_s, 1), desc=f"executing {n} chapter(s)", unit="s", file=sys.stderr,
         bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]",
     )  # fmt: skip
-
-
-@contextlib.contextmanager
-def _environ(env: dict[str, str]):
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
-        yield
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
 
 
 def executed_notebooks(root: Path, patterns: Sequence[str] = EXECUTED_NOTEBOOKS) -> list[Path]:
