@@ -148,7 +148,7 @@ FIGURE_LANGUAGES_ENV = "DPCOMPENDIUM_FIGURE_LANGUAGES"
 
 def figure_languages() -> list[str]:
     """The languages a chapter's figures are saved in besides English: the book's other editions
-    (:data:`dpcompendium.core.messages.EDITIONS`), or those :data:`FIGURE_LANGUAGES_ENV` names (a rerun draws its
+    (:data:`dpcompendium.core.messages.EDITIONS`), or those the environment variable ``DPCOMPENDIUM_FIGURE_LANGUAGES`` names (a rerun draws its
     figures in English and in the language of its page only: a Chinese figure costs one more layout and save)."""
     from ..core.messages import EDITIONS
 
