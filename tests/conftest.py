@@ -41,8 +41,14 @@ def mc_tol(variance: float, n: int, z: float = Z) -> float:
 #: the long tests at the front, none is left running alone at the end (the miniature-book test, 15 s, used to end
 #: the unit stage on one worker while the other idled).
 SLOW_FIRST = (
+    # the integration stage's longest: none may start last, alone (a 36-s Dask run did, a 40-s tail on one core)
+    "tests/test_parallel_dask.py",  # 55 s: three chapter runs at once on a local cluster, worker kills
+    "tests/test_book_browser.py",  # integration: the README's rerun and its page in Chromium, 26-30 s
+    "tests/test_documented_commands.py",  # 46 s: the README's chapter runs
     "tests/test_otter_assignment.py",  # integration: ~30 s of CPU (otter assign, three gradings): first, beside
     # the chapters' runs on the other worker, never alone at the end
+    "tests/test_chapter_fuzz.py",  # 80 s: one drawn parameter set per chapter, 10-19 s each
+    "tests/test_audit_benchmark.py",  # 41 s
     "tests/test_execution.py",  # 22 s: jupyter-book builds of a miniature repository
     "tests/test_audit_catalog.py",  # 18 s: the whole catalogue at 2·10⁵ samples, import checks
     "tests/test_cli.py",  # 11 s: chapters run through the command line
