@@ -157,10 +157,13 @@ def _png_width(path: Path) -> int:
 
 
 def _built_figures() -> list[Path]:
+    """The figures of the book's executions (``_build/results/<chapter or primer>/*.svg``, the files the pages show)."""
+    from dpcompendium.book.contract import CHAPTER_IDS
+
     return sorted(
         p
         for p in (ROOT / "_build" / "results").glob("*/*.svg")
-        if (p.parent / f"{p.parent.name}.ipynb").exists() or p.parent.name == "primer"
+        if p.parent.name in (*CHAPTER_IDS, "primer")
     )
 
 
