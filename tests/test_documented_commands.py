@@ -43,7 +43,7 @@ _TEMPLATE = {
     "TARGET": "examples/coursework/mwem_student.py",
 }
 #: Subcommands only parsed, not executed (too expensive for a test; another stage runs them).
-PARSE_ONLY = {"book", "i18n"}  # i18n: update rewrites the catalogues, build is the zh stage
+PARSE_ONLY = {"book", "i18n"}  # i18n: update rewrites the catalogues, build is the book stage's
 
 
 def _sources() -> list[tuple[str, str]]:
