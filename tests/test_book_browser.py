@@ -857,7 +857,10 @@ def _visit(context, server: str, page: str) -> dict[int, dict]:
             if width == PHONE_WIDTH:
                 shots = ROOT / "_build" / "screenshots"
                 shots.mkdir(parents=True, exist_ok=True)
-                tab.screenshot(path=str(shots / f"{page.replace('/', '-')}-{PHONE_WIDTH}.png"))
+                edition = f"-{LANG}" if LANG else ""  # the Chinese pages' beside the English ones
+                tab.screenshot(
+                    path=str(shots / f"{page.replace('/', '-')}-{PHONE_WIDTH}{edition}.png")
+                )
             else:
                 if page in EXECUTED_PAGES:
                     rec["solutions"] = tab.evaluate(SOLUTIONS)

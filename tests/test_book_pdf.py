@@ -336,6 +336,9 @@ def test_chinese_pdf_has_each_chapter_in_chinese(book_zh, report_zh, page):
     # the text is the ideographs themselves, not the CJK radicals that share their glyphs (pdf.radical_ideographs)
     radicals = sorted({ch for ch in raw if 0x2E80 <= ord(ch) < 0x2FE0} - set(main.get_text()))
     assert not radicals, f"{page}: the PDF's text has CJK radicals for ideographs: {radicals[:10]}"
+    # its works cited end it under the edition's heading (pdf._REFERENCES), not the English one
+    assert report_zh["pages"][page]["references"] > 0, f"{page}: no works cited at its end"
+    assert "Works cited" not in raw and "References" not in raw, f"{page}: an English heading"
     text = squash(raw)
     missing = sorted(r for r in runs if r not in text)
     assert len(missing) <= 0.05 * len(runs), (

@@ -106,10 +106,11 @@ async () => {
 """
 #: Run in a page of the book before printing: the works it cites (links to the bibliography page), copied from the
 #: bibliography page in the order they are listed there, end the page: in its last section when that is the
-#: chapter's "References" (the prose naming the works, then the list), else in a new last section "Works cited";
+#: chapter's "References" (the prose naming the works, then the list), else in a new last section "Works cited" (both
+#: in the edition's language);
 #: returns how many. The bibliography page itself and pages that cite nothing are left as they are.
 _REFERENCES = """
-async (bibliography) => {
+async ([bibliography, references, worksCited]) => {
   const main = document.querySelector('main article, article.bd-article, main') || document.body;
   const ids = new Set();
   for (const a of main.querySelectorAll('a[href*="bibliography.html#"]')) {
@@ -125,11 +126,11 @@ async (bibliography) => {
   const last = sections.length ? sections[sections.length - 1] : null;
   const heading = last && last.querySelector(':scope > h2, :scope > h3');
   let section = last;
-  if (!(heading && /References\\s*#?$/.test(heading.textContent.trim()))) {
+  if (!(heading && heading.textContent.trim().replace(/\\s*#$/, '').endsWith(references))) {
     section = document.createElement('section');
     section.id = 'dpc-works-cited';
     const h2 = document.createElement('h2');
-    h2.textContent = 'Works cited';
+    h2.textContent = worksCited;
     section.appendChild(h2);
     top.appendChild(section);
   }
@@ -257,6 +258,7 @@ def print_pages(
     bibliography: str | None = None,
     footer: str = _FOOTER,
     outline: bool = False,
+    lang: str = "en",
 ) -> list[Printed]:
     """Print each ``(url, pdf path)`` of ``jobs`` to A4 (the page's print stylesheet, ``footer``, Chromium's
     document outline from the headings if ``outline``) once it is settled (MathJax done, images loaded, fonts
@@ -270,7 +272,9 @@ def print_pages(
             tab.goto(url, wait_until="load")
             item = Printed(title=tab.evaluate(_SETTLE))
             if bibliography and not url.endswith("/bibliography.html"):
-                item.references = tab.evaluate(_REFERENCES, bibliography)
+                item.references = tab.evaluate(
+                    _REFERENCES, [bibliography, _t("References", lang), _t("Works cited", lang)]
+                )
             tab.emulate_media(media="print")
             # the layout the PDF gets: the printed column's width in CSS px
             tab.set_viewport_size({"width": PRINT_WIDTH_PX, "height": 1000})
@@ -729,6 +733,9 @@ _TEXTS = {
         "可以运行的一章，推导出它的隐私保证，重新计算它的实验，指出它的错误。先读入门（记号与基本机制）；"
         "之后各章可以按任意顺序阅读。",
         "Built from commit %(commit)s on %(date)s.": "由 commit %(commit)s 于 %(date)s 构建。",
+        # a chapter's last section, and the section the PDF adds to a page that cites works outside it
+        "References": "参考文献",
+        "Works cited": "本页引用的文献",
     },
 }
 
@@ -793,6 +800,7 @@ def book_pdf(
             bibliography=f"{url}/{bib}.html" if (html / f"{bib}.html").is_file() else None,
             footer=_FOOTER_TITLE,
             outline=True,
+            lang=lang,
         )
         for e, item in zip(entries.values(), printed, strict=True):
             e.title = _clean(item.title) or e.page
