@@ -59,9 +59,67 @@ SLOW_FIRST = (
 )
 
 
+#: The integration stage's long tests, in seconds (clean clones of main, this 2-core machine), by node-id prefix; the
+#: others count DEFAULT_SECONDS.
+INTEGRATION_SECONDS = (
+    ("tests/test_parallel_dask.py::test_chapter_tables_identical_with_scheduler_and_n_jobs", 35.0),
+    ("tests/test_book_browser.py::test_rerun_page", 28.0),
+    ("tests/test_documented_commands.py::test_documented_command_runs[dpcompendium run mwem", 25.0),
+    (
+        "tests/test_documented_commands.py::test_documented_command_runs[dpcompendium run dp-mean",
+        14.0,
+    ),
+    ("tests/test_otter_assignment.py", 14.0),
+    ("tests/test_chapter_fuzz.py", 12.0),
+    ("tests/test_extremes.py", 8.5),
+    ("tests/test_audit_benchmark.py::test_benchmark_at_claim_07_default_samples[numerical", 8.0),
+    ("tests/test_robust.py", 6.0),
+    (
+        "tests/test_audit_benchmark.py::test_benchmark_at_claim_07_default_samples[sparse vector, Alg. 3]",
+        6.0,
+    ),
+    ("tests/test_parallel_dask.py", 4.0),
+    ("tests/test_book_browser.py", 6.0),
+)
+DEFAULT_SECONDS = 1.5
+#: Modules whose tests share a module fixture (a Dask cluster; Chromium and the README's rerun): kept on one worker.
+KEEP_TOGETHER = ("tests/test_parallel_dask.py", "tests/test_book_browser.py")
+
+
+def _seconds(nodeid: str) -> float:
+    return next(
+        (s for prefix, s in INTEGRATION_SECONDS if nodeid.startswith(prefix)), DEFAULT_SECONDS
+    )
+
+
+def integration_order(items: list) -> list:
+    """The integration stage's tests in an order for two workers under ``--dist worksteal``, which sends the first
+    half of the collection (by count) to one worker and the rest to the other, lets an idle worker take the tail of
+    the other's queue, and cannot take from a queue of two or fewer: two halves of equal count and balanced
+    estimated time (longest first, :func:`_seconds`), each longest first, so that what is left at the end is short
+    (the fuzz runs, 10-19 s each, had ended the stage on one core for 30-45 s)."""
+    units: dict[str, list] = {}
+    for item in items:
+        path = item.nodeid.split("::")[0]
+        units.setdefault(path if path in KEEP_TOGETHER else item.nodeid, []).append(item)
+    ordered = sorted(units.values(), key=lambda u: sum(_seconds(i.nodeid) for i in u), reverse=True)
+    capacity = [len(items) // 2, len(items) - len(items) // 2]
+    bins: list[list] = [[], []]
+    load = [0.0, 0.0]
+    for unit in ordered:
+        fits = [k for k in (0, 1) if sum(map(len, bins[k])) + len(unit) <= capacity[k]] or [0, 1]
+        k = min(fits, key=lambda b: load[b])
+        bins[k].append(unit)
+        load[k] += sum(_seconds(i.nodeid) for i in unit)
+    return [item for b in bins for unit in b for item in unit]
+
+
+@pytest.hookimpl(trylast=True)  # after -m has deselected: the items are the stage's
 def pytest_collection_modifyitems(config, items):
     rank = {path: i for i, path in enumerate(SLOW_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(SLOW_FIRST)))  # stable
+    if len(items) > 4 and all(item.get_closest_marker("integration") for item in items):
+        items[:] = integration_order(items)
 
 
 @pytest.hookimpl(tryfirst=True)
