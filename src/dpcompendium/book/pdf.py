@@ -571,8 +571,6 @@ def _mended_cmap(data: bytes, mapping: dict[int, int]) -> bytes | None:
 def _mend_cjk_text(writer) -> int:
     """Replace the radicals that stand for ideographs in the text of every font of ``writer``'s pages
     (:func:`radical_ideographs`); returns how many ``/ToUnicode`` maps changed."""
-    from pypdf.generic import NameObject
-
     mapping = radical_ideographs()
     if not mapping:
         return 0
@@ -599,8 +597,7 @@ def _mend_cjk_text(writer) -> int:
             stream = font["/ToUnicode"].get_object()
             mended = _mended_cmap(stream.get_data(), mapping)
             if mended is not None:
-                stream.set_data(mended)
-                font[NameObject("/ToUnicode")] = font.raw_get("/ToUnicode")
+                stream.set_data(mended)  # the font's /ToUnicode stream, changed in place
                 changed += 1
     return changed
 
