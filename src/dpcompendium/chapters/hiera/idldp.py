@@ -24,8 +24,8 @@ import itertools
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.optimize import minimize
 
+from ...core.numerics import grid_compass_search, grid_step_down, snap_to_grid
 from ...core.privacy import PrivacyClaim
 from ...core.validation import check_array, check_in_domain, check_rng
 from .levels import DEFAULT_EDGES, check_edges, check_schedule
@@ -78,9 +78,11 @@ def idue_constant(rho: ArrayLike, grid: ArrayLike) -> float:
 
 def idue_budgets(epsilons: ArrayLike, *, edges: ArrayLike = DEFAULT_EDGES) -> np.ndarray:
     """Per grid point, the budget ρ_i of its bit: minimises K (:func:`idue_constant`) subject to
-    (ρ_i + ρ_j)/2 ≤ min(ε_t, ε_t′) for the ends i of level t and j ≠ i of level t′ (SLSQP; linear constraints).
+    (ρ_i + ρ_j)/2 ≤ min(ε_t, ε_t′) for the ends i of level t and j ≠ i of level t′ (linear constraints), over budgets
+    on the grid of :func:`~dpcompendium.core.numerics.snap_to_grid`, where the constraints are checked exactly, by
+    :func:`~dpcompendium.core.numerics.grid_compass_search`: the budgets have the same bits on every CPU.
 
-    Feasible start: ρ_i = min over the levels that touch g_i of min_t′ ε_t′ = min ε (every pair then sums to 2 min ε).
+    Start: ρ_i = min over the levels that touch g_i of min_t′ ε_t′ = min ε (every pair then sums to 2 min ε), rounded to the grid.
     """
     e = check_edges(edges)
     eps = check_schedule(epsilons, e.size + 1)
@@ -107,19 +109,19 @@ def _idue_budgets(epsilons: tuple, edges: tuple) -> np.ndarray:
     def cost(r: np.ndarray) -> float:
         return float(np.sum(weight / (4.0 * np.sinh(r / 4.0) ** 2)))
 
-    res = minimize(
-        cost,
-        start,
-        method="SLSQP",
-        bounds=[(1e-3 * eps.min(), 2.0 * eps.max())] * (k + 1),
-        constraints=[{"type": "ineq", "fun": lambda r: rhs - a @ r, "jac": lambda r: -a}],
+    # The budgets the mechanism uses lie on the grid of core.numerics, where (ρ_i + ρ_j)/2 is computed without
+    # rounding: the constraints are checked exactly, and a compass search on the grid (not SLSQP, whose answers
+    # differed by 10⁻⁹ from one CPU's code paths to another's and decided between two near-equal schedules
+    # differently) gives the same bits on every CPU.
+    def feasible(r: np.ndarray) -> bool:
+        return bool(np.all(a @ r <= rhs))
+
+    s = snap_to_grid(start)
+    while not feasible(s):
+        s = grid_step_down(s)
+    rho = grid_compass_search(
+        [s], cost, feasible, lower=1e-3 * float(eps.min()), upper=2.0 * float(eps.max())
     )
-    rho = res.x
-    excess = np.max(a @ rho - rhs)
-    if excess > 0:  # SLSQP's tolerance: shift down onto the constraints
-        rho = rho - excess
-    if not res.success or np.any(rho <= 0) or cost(rho) >= cost(start):
-        rho = start
     rho.setflags(write=False)
     return rho
 
