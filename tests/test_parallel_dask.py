@@ -241,24 +241,55 @@ def test_catalog_counts_big_audits_in_chunks_on_cluster(on_cluster, tmp_path, mo
     assert (remote.event[~exact] != in_memory.event[~exact]).any()  # other samples, other events
 
 
+#: Each chapter at reduced size. hiera (issue 44): its graded schedule and IDUE's budgets came from SLSQP, whose
+#: answers followed the thread count of the BLAS under it, and its kernel ran the machine's default thread count
+#: while Dask's workers run one: 28 rows of methods.csv differed.
+SMALL_RUNS = {
+    DP_MEAN: ["-p", "reps", "20", "-p", "ns", "[1000]", "-p", "evidence_draws", "2000"],
+    "hiera": [
+        "-p",
+        "reps",
+        "5",
+        "-p",
+        "n_users",
+        "2000",
+        "-p",
+        "sgd_n_users",
+        "5000",
+        "-p",
+        "sgd_reps",
+        "2",
+    ],
+}
+
+
 @pytest.mark.slow
-def test_chapter_tables_identical_with_scheduler_and_n_jobs(tmp_path):
-    """The averages chapter at reduced size through ``dpcompendium run``: the kernel gets the cluster from the
-    environment. The pool's run asks for ``n_jobs 100000`` (issue 39's case): it runs, with a notice, on the
-    machine's cores (two here), and its tables are the same (tests/test_robust.py checks the cap itself)."""
+@pytest.mark.parametrize("chapter", sorted(SMALL_RUNS))
+def test_chapter_tables_identical_with_scheduler_and_n_jobs(tmp_path, chapter):
+    """A chapter at reduced size through ``dpcompendium run``, outside make's environment (the machine's default BLAS
+    thread count, no PYTHONHASHSEED, as a reader runs it): the kernel gets the cluster from the environment. The
+    pool's run asks for ``n_jobs 100000`` (issue 39's case): it runs, with a notice, on the machine's cores (two
+    here), and its tables are the same (tests/test_robust.py checks the cap itself)."""
     from dpcompendium.book.preflight import cores
 
-    small = ["-p", "reps", "20", "-p", "ns", "[1000]", "-p", "evidence_draws", "2000"]
+    small = SMALL_RUNS[chapter]
     ways = {
         "cluster": ["--scheduler", "local:2"],
         "capped": ["-p", "n_jobs", "100000"],
         "jobs1": ["-p", "n_jobs", "1"],
     }
-    env = {k: v for k, v in os.environ.items() if k != SCHEDULER_ENV}
+    outside_make = {
+        SCHEDULER_ENV,
+        "PYTHONHASHSEED",
+        "OMP_NUM_THREADS",
+        "OPENBLAS_NUM_THREADS",
+        "MKL_NUM_THREADS",
+    }
+    env = {k: v for k, v in os.environ.items() if k not in outside_make}
     procs = {  # the three runs at once: most of each is kernel start-up
         way: subprocess.Popen(
             # the tables are compared, not the pages: no page build (3 x ~5 s of CPU in the integration stage)
-            [str(BIN), "run", DP_MEAN, *small, *extra, "--no-page", "--out", str(tmp_path / way)],
+            [str(BIN), "run", chapter, *small, *extra, "--no-page", "--out", str(tmp_path / way)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -273,9 +304,9 @@ def test_chapter_tables_identical_with_scheduler_and_n_jobs(tmp_path):
     assert f"n_jobs 100000 capped to {cores()}" in errs["capped"], errs["capped"][-2000:]
     line = [ln for ln in errs["cluster"].splitlines() if "Dask cluster local:2 computed" in ln]
     assert line and int(line[0].split()[-2]) > 0, errs["cluster"][-2000:]  # the sweeps ran there
-    tables = {way: sorted((tmp_path / way / DP_MEAN).glob("*.csv")) for way in ways}
+    tables = {way: sorted((tmp_path / way / chapter).glob("*.csv")) for way in ways}
     names = [p.name for p in tables["jobs1"]]
-    assert "errors.csv" in names
+    assert len(names) >= 3, names
     for way in ("cluster", "capped"):
         assert [p.name for p in tables[way]] == names
         for a, b in zip(tables[way], tables["jobs1"], strict=True):

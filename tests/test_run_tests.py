@@ -244,28 +244,25 @@ def test_the_pdf_stage_runs_only_with_pdf_after_integration_and_is_counted(
     assert out.rstrip().splitlines()[-1] == "17 passed, 0 failed, 0 skipped"
 
 
-def test_the_portable_stage_reruns_the_headline_cells_of_the_chapters_marked_portable(run_tests):
-    """tools/portable.py takes its notebooks from the manifests (``portable = true``), not from a list of ids: at
-    least one chapter is marked, each marked chapter has headline cells, and the stage runs exactly their notebooks."""
-    from dpcompendium.chapters.registry import manifests
-
-    marked = [m for m in manifests(ROOT) if m.portable]
-    assert marked and all(m.headline_cells for m in marked)
+def test_the_portable_stage_runs_the_numerics_tests_and_the_notebooks_stage_the_baseline_paths(
+    run_tests,
+):
+    """The portable stage runs the tests marked ``numerics`` (no notebook: every chapter's checked cells already meet
+    the baseline code paths in the notebooks stage, compared with outputs recorded natively); the notebooks stage runs
+    with the reduced environment and the portable plugin's check, unless DPCOMPENDIUM_NOTEBOOK_PATHS=native."""
     cmd = run_tests.portable.command("python")
-    assert [c for c in cmd if c.endswith(".ipynb")] == [m.notebook for m in marked]
-
-
-def test_a_manifest_says_portable_true_or_false(tmp_path):
-    from dpcompendium.chapters import registry
-
-    base = 'id = "x"\ntitle = "X"\nnotebook = "notebooks/x.ipynb"\n'
-    (tmp_path / "manifest.toml").write_text(base + "portable = true\n")
-    assert registry._read(tmp_path, "x").portable is True
-    (tmp_path / "manifest.toml").write_text(base)
-    assert registry._read(tmp_path, "x").portable is False
-    (tmp_path / "manifest.toml").write_text(base + 'portable = "yes"\n')
-    with pytest.raises(ValueError, match="portable must be true or false, got 'yes'"):
-        registry._read(tmp_path, "x")
+    assert not [c for c in cmd if c.endswith(".ipynb")]
+    assert "numerics" in cmd
+    stage = {name: (c, env) for name, c, env in run_tests.stages()}["notebooks"]
+    assert (
+        stage[1]["NPY_DISABLE_CPU_FEATURES"]
+        == run_tests.portable.reduced_env()["NPY_DISABLE_CPU_FEATURES"]
+    )
+    assert "portable" in stage[0]
+    native = run_tests.portable.notebook_env({"DPCOMPENDIUM_NOTEBOOK_PATHS": "native"})
+    assert native == {}
+    with pytest.raises(ValueError, match="DPCOMPENDIUM_NOTEBOOK_PATHS must be"):
+        run_tests.portable.notebook_env({"DPCOMPENDIUM_NOTEBOOK_PATHS": "fast"})
 
 
 def test_the_notebooks_stage_runs_the_chapters_and_the_executable_book_pages(run_tests):

@@ -1,20 +1,23 @@
-"""The ``portable`` stage of ``make test``: the numerics-sensitive tests and a chapter's headline cells again, on the
-code paths another CPU would take (``book/reproducibility.md``, "Bit for bit, and to what tolerance").
+"""The code paths another CPU would take, for ``make test``: the environment of its notebooks stage (every chapter
+and the primer) and of its ``portable`` stage (the numerics-sensitive tests) (``book/reproducibility.md``, "Bit for bit, and to what tolerance").
 
 NumPy picks its SIMD kernels (exp, log, expm1, pow, …) by CPU at run time, OpenBLAS picks its BLAS kernels by CPU,
 and numba compiles for the host CPU. A result that holds only on this machine's code paths — a compiled kernel equal
 to its numpy reference in the last bit, a headline number printed with one digit too many — would fail on a laptop
-without AVX-512 or on an ARM machine, not here. This stage runs, in a fresh process tree:
+without AVX-512 or on an ARM machine, not here. The reduced environment (:func:`reduced_env`):
 
 - ``NPY_DISABLE_CPU_FEATURES`` = every feature numpy dispatches at run time that this CPU has (:func:`reduced_env`):
   numpy falls back to its baseline kernels (x86-64: SSE4.2-class ``X86_V2``; libm for exp and log);
 - ``NUMBA_CPU_NAME=generic``: numba compiles the kernels for a generic CPU of the architecture (no AVX, no FMA);
 - ``OPENBLAS_CORETYPE=Nehalem`` on x86-64: OpenBLAS's SSE kernels instead of this CPU's (AVX-512 / AVX2 + FMA);
 
-the tests marked ``numerics`` (collected from the test files that use the marker) and the headline cells of the
-chapters whose manifest says ``portable = true`` (:func:`headline_notebooks`) under nbval, compared with their stored outputs at their printed precision. As a pytest
-plugin (``-p portable``, ``tools/`` on ``PYTHONPATH``) it marks the chapters' cells ``numerics`` and refuses to run
-when the reduction did not take effect (an unknown feature name makes numpy warn and ignore it)::
+The notebooks stage executes every chapter and the primer in it (:func:`notebook_env`; ``DPCOMPENDIUM_NOTEBOOK_PATHS=
+native`` keeps the caller's code paths) and compares their checked cells, as numbers
+(:mod:`dpcompendium.book.nbcompare`), with the outputs recorded on a developer's native code paths
+(``tools/record_headlines.py``): every chapter meets two CPUs' code paths in every ``make test``, at no extra cost.
+The portable stage runs the tests marked ``numerics`` (collected from the test files that use the marker) in it. As a
+pytest plugin (``-p portable``, ``tools/`` on ``PYTHONPATH``, in both stages) it marks the chapters' cells ``numerics``
+and refuses to run when the reduction did not take effect (an unknown feature name makes numpy warn and ignore it)::
 
     python tools/portable.py            # the stage as make test runs it (tools/run_tests.py --only portable)
     python tools/portable.py --env      # the environment it sets, as shell assignments
@@ -31,8 +34,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from dpcompendium.chapters.registry import manifests
 
 ROOT = Path(__file__).resolve().parents[1]
 #: OpenBLAS's kernels for an SSE-only x86-64 CPU (accepted by every DYNAMIC_ARCH build on x86-64).
@@ -72,19 +73,26 @@ def test_files() -> list[str]:
     )
 
 
-def headline_notebooks() -> list[str]:
-    """The notebooks whose headline cells run again under the reduced code paths: those of the chapters whose
-    manifest says ``portable = true`` (the cheapest chapter whose numbers go through numpy's dispatched exp)."""
-    return [m.notebook for m in manifests(ROOT) if m.portable and (ROOT / m.notebook).is_file()]
+#: ``native``: the notebooks stage runs on this machine's own code paths (to check them by hand: issue 44's runs);
+#: ``baseline`` (the default): on the reduced ones of :func:`reduced_env`.
+NOTEBOOK_PATHS_ENV = "DPCOMPENDIUM_NOTEBOOK_PATHS"
+
+
+def notebook_env(environ: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment the notebooks stage adds: :func:`reduced_env` by default, nothing when
+    ``DPCOMPENDIUM_NOTEBOOK_PATHS=native`` (then the code paths are whatever the caller's environment sets)."""
+    value = (os.environ if environ is None else environ).get(NOTEBOOK_PATHS_ENV, "baseline")
+    if value not in ("baseline", "native"):
+        raise ValueError(f"{NOTEBOOK_PATHS_ENV} must be 'baseline' or 'native', got {value!r}")
+    return reduced_env() if value == "baseline" else {}
 
 
 def command(python: str = sys.executable, *options: str) -> list[str]:
     """The stage's pytest command, with more pytest ``options`` (run with :func:`reduced_env` in the environment)."""
-    nbs = headline_notebooks()
-    cmd = [python, "-m", "pytest", "-p", "no:cacheprovider", "-p", "portable", "--nbval-lax"]
+    cmd = [python, "-m", "pytest", "-p", "no:cacheprovider", "-p", "portable"]
     jobs = os.environ.get("DPCOMPENDIUM_TEST_JOBS", str(min(2, os.cpu_count() or 1)))
-    cmd += ["--nbval-cell-timeout=1800", "-m", "numerics", "-n", jobs, "--dist", "loadfile"]
-    return [*cmd, *options, *test_files(), *nbs]
+    cmd += ["-m", "numerics", "-n", jobs, "--dist", "loadfile"]
+    return [*cmd, *options, *test_files()]
 
 
 # ---- the pytest plugin

@@ -2,11 +2,12 @@
 
 The book's own tests, the *base*: (1) unit and property tests of the library (two workers, pytest-xdist), (2) every
 chapter notebook under nbval, two chapters at a time, each executed once: ``tools/nbcapture.py`` keeps nbval's
-executions in ``_build/.execution``, (3) the strict book build (``-W -n --keep-going``), which reuses those executions
+executions in ``_build/.execution``; it runs on the baseline code paths of ``tools/portable.py`` (numpy's SIMD
+dispatch off, numba and OpenBLAS for a generic CPU), so every chapter's checked cells, recorded natively, are compared
+(as numbers: ``dpcompendium.book.nbcompare``) with another CPU's results; (3) the strict book build (``-W -n --keep-going``), which reuses those executions
 and executes no chapter (the execution report page says so), (4) every page of the built HTML in headless Chromium
-(one browser per worker, two workers, one visit per page), (5) *portable*: the tests marked ``numerics`` and the
-headline cells of the chapters whose manifest says ``portable = true`` again with numpy's run-time SIMD dispatch off
-and numba and OpenBLAS compiling for a generic CPU, so a result that holds only on this CPU's code paths fails here
+(one browser per worker, two workers, one visit per page), (5) *portable*: the tests marked ``numerics`` again with numpy's run-time SIMD dispatch off and numba and
+OpenBLAS compiling for a generic CPU, so a result that holds only on this CPU's code paths fails here
 (``tools/portable.py``). Then (6) the *integration*
 stage, after the base has passed: whole programs run again at other settings (tests marked ``integration``: each chapter at a drawn parameter
 set, the documented commands and the exercises' commands, a rerun's page in Chromium, a Dask cluster). It is the
@@ -153,6 +154,9 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
     dpc = str(BIN / "dpcompendium") if (BIN / "dpcompendium").exists() else "dpcompendium"
 
     nb_env = {"MPLBACKEND": INLINE, "PYTHONPATH": tools_path()}
+    # every chapter and the primer on the baseline code paths, their checked cells compared as numbers with outputs
+    # recorded natively (tools/portable.py; DPCOMPENDIUM_NOTEBOOK_PATHS=native keeps this machine's)
+    nb_paths = portable.notebook_env()
 
     def junit(name: str) -> str:
         return f"--junitxml={REPORTS / f'{name}.xml'}"
@@ -177,6 +181,7 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
                 "no:cacheprovider",
                 "-p",
                 "nbcapture",
+                *(["-p", "portable"] if nb_paths else []),
                 "-n",
                 JOBS,
                 "--dist",
@@ -187,7 +192,7 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
                 junit("notebooks"),
                 *notebooks_in_schedule_order(),
             ],
-            nb_env,
+            {**nb_env, **nb_paths},
         ),
         # both editions: the English book, then the Chinese one from the same executions (none executed again)
         ("book", [dpc, "book", "--strict"], {}),
@@ -233,7 +238,7 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
             ],
             {"DPCOMPENDIUM_BROWSER_LANG": "zh_CN"},
         ),
-        # the numerics-sensitive tests and the portable chapters' headline cells again, with numpy's run-time SIMD
+        # the numerics-sensitive tests again, with numpy's run-time SIMD
         # dispatch off and numba and OpenBLAS compiling for a generic CPU: what another machine computes
         # (tools/portable.py)
         ("portable", portable.command(py, junit("portable")), {**portable.reduced_env(), **nb_env}),

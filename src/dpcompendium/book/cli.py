@@ -31,7 +31,7 @@ from typing import Any
 
 import yaml
 
-from ..core.parallel import add_scheduler_argument, with_scheduler
+from ..core.parallel import ONE_BLAS_THREAD, add_scheduler_argument, with_scheduler
 from ..core.paths import repo_root
 from .cliutil import YamlLoader as _Loader
 from .cliutil import environ
@@ -160,7 +160,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     # the kernel draws its figures in English and in the language of the page only (chapter.figure_languages)
     figure_languages = "" if args.lang == "en" else args.lang
     try:
-        with environ({FIGURE_LANGUAGES_ENV: figure_languages}):
+        # one BLAS thread in the kernel, as in Dask's and joblib's workers: the same tables whatever n_jobs or scheduler
+        with environ({FIGURE_LANGUAGES_ENV: figure_languages, **ONE_BLAS_THREAD}):
             pm.execute_notebook(
                 str(chapter.notebook),
                 str(executed),

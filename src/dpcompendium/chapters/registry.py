@@ -2,15 +2,13 @@
 
 A chapter is a folder of this package (``dpcompendium/chapters/<folder>/``) holding its library code, its audit
 specs (``audits.py``: ``audit_specs() -> list[AuditSpec]``) and a manifest, ``manifest.toml``: the chapter's id, title,
-notebook, the datasets it needs, its fuzz size, its wall-time hint, its headline cells and whether they run again in
-the portable stage of ``make test``. The manifests are read as
+notebook, the datasets it needs, its fuzz size, its wall-time hint and its headline cells. The manifests are read as
 data (nothing is imported), and ordered by the book's table of contents, ``_toc.yml``: a chapter whose notebook the
 table of contents does not list is not in the book, and is not listed.
 
 The CLI's chapter list (:func:`dpcompendium.book.contract.chapters`), the audit catalogue
 (:func:`dpcompendium.chapters.privacy_audit.catalog.catalog`), the fuzz sizes (:mod:`dpcompendium.book.fuzz`), the
-test schedule's hint (``tools/run_tests.py``), the portable stage's chapters (``tools/portable.py``) and the book
-tests read :func:`manifests`.
+test schedule's hint (``tools/run_tests.py``) and the book tests read :func:`manifests`.
 """
 
 from __future__ import annotations
@@ -60,7 +58,6 @@ class Manifest:
     ] = ()  # (registry name, condition over the parameters; "" = always)
     time_hint_s: float = 60.0
     headline_cells: tuple[str, ...] = ()
-    portable: bool = False  # headline cells rerun on another CPU's code paths (tools/portable.py)
     fuzz: dict[str, Any] = field(default_factory=dict)
     claims: dict[str, Any] = field(default_factory=dict)
     # what a run needs: memory_bytes, an expression over the parameters (dpcompendium.book.preflight)
@@ -99,7 +96,6 @@ def _read(folder: Path, package: str) -> Manifest:
         "datasets",
         "time_hint_s",
         "headline_cells",
-        "portable",
         "fuzz",
         "claims",
         "resources",
@@ -109,8 +105,6 @@ def _read(folder: Path, package: str) -> Manifest:
         raise ValueError(
             f"{path}: unknown manifest key {unknown[0]!r} (known: {', '.join(sorted(known))})"
         )
-    if not isinstance(data.get("portable", False), bool):
-        raise ValueError(f"{path}: portable must be true or false, got {data['portable']!r}")
     return Manifest(
         id=data["id"],
         title=data["title"],
@@ -120,7 +114,6 @@ def _read(folder: Path, package: str) -> Manifest:
         datasets=tuple(_dataset(path, d) for d in data.get("datasets", ())),
         time_hint_s=float(data.get("time_hint_s", 60.0)),
         headline_cells=tuple(data.get("headline_cells", ())),
-        portable=data.get("portable", False),
         fuzz=dict(data.get("fuzz", {})),
         claims=dict(data.get("claims", {})),
         resources=dict(data.get("resources", {})),

@@ -32,6 +32,7 @@ from typing import Any
 import joblib
 
 __all__ = [
+    "ONE_BLAS_THREAD",
     "SCHEDULER_ENV",
     "add_scheduler_argument",
     "capped_jobs",
@@ -51,6 +52,12 @@ __all__ = [
 
 #: The environment variable that sends the library's parallel work to a Dask cluster.
 SCHEDULER_ENV = "DPCOMPENDIUM_SCHEDULER"
+
+#: One BLAS/OpenMP thread: the environment of a chapter's kernel under ``dpcompendium run`` (and of make's processes).
+#: The thread count is a code path too: OpenBLAS splits and sums a product differently with two threads than with
+#: one, and Dask's workers and joblib's workers run one thread each, so a kernel left at the machine's default would
+#: give tables that differ in their last bits between ``-p n_jobs 1`` and ``--scheduler local:2``.
+ONE_BLAS_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 _LOCAL = re.compile(r"^local:(\d+)$")
 _ADDRESS = re.compile(r"^(?:[a-z][a-z0-9+.-]*://)?[^\s:/]+:\d+$|^[a-z][a-z0-9+.-]*://\S+$", re.I)
