@@ -55,6 +55,7 @@ __all__ = [
     "Comparison",
     "ComparisonResult",
     "Ranking",
+    "family_sentence",
     "holm",
     "ranking",
     "winner_counts",
@@ -429,3 +430,33 @@ def winner_sentence(
         ties=str(ties),
         n=str(len(rankings)),
     )
+
+
+def family_sentence(results: Sequence[ComparisonResult]) -> Md:
+    """One sentence for a family of comparisons of the same two methods and relation across settings (decided by
+    :func:`holm` first): in how many settings the relation is shown, and the span of the point ratios."""
+    results = list(results)
+    if not results:
+        raise ValueError("results must hold at least one comparison")
+    first = results[0].comparison
+    if any(r.comparison.relation != first.relation for r in results):
+        raise ValueError("the comparisons of a family must share their relation")
+    ratios = [r.ratio for r in results]
+    params = {
+        "a": first.a.name,
+        "b": first.b.name,
+        "quantity": first.quantity,
+        "margin": _num(first.margin),
+        "pct": _num(100 * (first.margin - 1), 3),
+        "k": str(sum(r.holds for r in results)),
+        "n": str(len(results)),
+        "lo": _num(min(ratios)),
+        "hi": _num(max(ratios)),
+    }
+    key = {
+        "equivalence": "comparison.family_equivalence",
+        "non-inferiority": "comparison.family_noninferior",
+        "superiority": "comparison.family_beats",
+        "tie": "comparison.family_differ",
+    }[first.relation]
+    return message(key, **params)
