@@ -183,6 +183,22 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.wins": "lowest %(quantity)s alone: %(counts)s; a tie in %(ties)s of %(n)s settings",
         "comparison.wins_one": "%(name)s in %(k)s",
         "comparison.wins_none": "no method",
+        # chapter sentences: dp-mean (the verdicts at one relation)
+        "dpmean.spend_for": "%(spend)s$\\varepsilon$ for %(data)s",
+        "dpmean.data_heights": "heights",
+        "dpmean.data_adult-age": "ages",
+        "dpmean.percent_span": "%(span)s %%",
+        "dpmean.m4_direct": "method 4 calibrated under replace-one",
+        "dpmean.m3": "method 3",
+        "dpmean.on_data": "for %(data)s, %(sentence)s",
+        "comparison.family_equivalence": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
+        "of %(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
+        "comparison.family_noninferior": "%(a)s is at most %(pct)s %% worse than %(b)s in %(quantity)s in %(k)s of "
+        "%(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
+        "comparison.family_beats": "%(a)s beats %(b)s in %(quantity)s in %(k)s of %(n)s settings (Holm-corrected; "
+        "ratios %(lo)s–%(hi)s)",
+        "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings and tie in "
+        "the others (Holm-corrected; ratios %(lo)s–%(hi)s)",
         "quantity.mse": "MSE",
         "quantity.rmse": "RMSE",
         "quantity.error": "error",
@@ -232,6 +248,21 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.wins": "单独取得最低%(quantity)s：%(counts)s；%(n)s 个设置中有 %(ties)s 个持平",
         "comparison.wins_one": "%(name)s %(k)s 个",
         "comparison.wins_none": "没有方法",
+        "dpmean.spend_for": "%(data)s为 %(spend)s$\\varepsilon$",
+        "dpmean.data_heights": "身高数据",
+        "dpmean.data_adult-age": "年龄数据",
+        "dpmean.percent_span": "%(span)s%%",
+        "dpmean.m4_direct": "按替换一条记录的邻居关系直接校准的方法 4",
+        "dpmean.m3": "方法 3",
+        "dpmean.on_data": "对%(data)s，%(sentence)s",
+        "comparison.family_equivalence": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s "
+        "倍以内等价（Holm 校正；比值 %(lo)s–%(hi)s）",
+        "comparison.family_noninferior": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 的%(quantity)s至多比 %(b)s 高 "
+        "%(pct)s%%（Holm 校正；比值 %(lo)s–%(hi)s）",
+        "comparison.family_beats": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 的%(quantity)s低于 %(b)s（Holm 校正；"
+        "比值 %(lo)s–%(hi)s）",
+        "comparison.family_differ": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 与 %(b)s 的%(quantity)s有显著差异，其余持平"
+        "（Holm 校正；比值 %(lo)s–%(hi)s）",
         "quantity.mse": "均方误差",
         "quantity.rmse": "均方根误差",
         "quantity.error": "误差",
@@ -287,6 +318,21 @@ PLAIN: dict[str, str] = {
     "comparison.wins": "lowest %(quantity)s alone: %(counts)s; a tie in %(ties)s of %(n)s settings",
     "comparison.wins_one": "%(name)s in %(k)s",
     "comparison.wins_none": "no method",
+    "dpmean.spend_for": "%(spend)sε for %(data)s",
+    "dpmean.data_heights": "heights",
+    "dpmean.data_adult-age": "ages",
+    "dpmean.percent_span": "%(span)s %%",
+    "dpmean.m4_direct": "method 4 calibrated under replace-one",
+    "dpmean.m3": "method 3",
+    "dpmean.on_data": "for %(data)s, %(sentence)s",
+    "comparison.family_equivalence": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
+    "of %(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
+    "comparison.family_noninferior": "%(a)s is at most %(pct)s %% worse than %(b)s in %(quantity)s in %(k)s of "
+    "%(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
+    "comparison.family_beats": "%(a)s beats %(b)s in %(quantity)s in %(k)s of %(n)s settings (Holm-corrected; "
+    "ratios %(lo)s–%(hi)s)",
+    "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings and tie in "
+    "the others (Holm-corrected; ratios %(lo)s–%(hi)s)",
     "quantity.mse": "MSE",
     "quantity.rmse": "RMSE",
     "quantity.error": "error",
@@ -316,7 +362,7 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
         "centred": "Centred sum",
         "centred-clamped": "Centred sum, clamped",
         "private-bounds": "Private bounds (DP quantiles)",
-        "gaussian": "Gaussian (zCDP)",
+        "gaussian": "Gaussian (analytic)",
         "mean": "mean",
         "sum": "sum",
         "count": "count",
