@@ -30,7 +30,11 @@ POWER_ITERS = 10
 
 
 def _sens(n: int, iters: int) -> float:
-    return math.sqrt(2.0) / check_int(n, "n", minimum=1) * math.sqrt(check_int(iters, "iters", minimum=1))
+    return (
+        math.sqrt(2.0)
+        / check_int(n, "n", minimum=1)
+        * math.sqrt(check_int(iters, "iters", minimum=1))
+    )
 
 
 def power_noise_scale(
