@@ -318,19 +318,20 @@ def test_closed_form_and_conclusion_tables():
     errors = M.error_sweep(data, [1.0], 30, seed=2)
     cf = M.closed_form_table(errors, data)
     assert set(cf["kind"]) == {"exact", "first-order"}
-    # no closed form: normalized-clamped, gaussian (clamped), private-bounds and the three centred rows
-    assert len(cf) == len(errors) - 6
+    # no closed form: normalized-clamped, gaussian (clamped), private-bounds and the two add-remove centred rows
+    assert len(cf) == len(errors) - 5
     conc = M.conclusion_table(errors, data)
     assert set(conc["comparison"]) == set(M.COMPARISONS) and len(conc) == len(M.COMPARISONS)
     # one relation per comparison, and the split each side used
     assert conc.groupby("comparison")["relation"].nunique().eq(1).all()
     assert set(conc["relation"]) == {"replace-one", "add-remove"}
     row = conc[conc["comparison"] == "replace-one: method 4 vs method 3"].iloc[0]
-    assert row["split"] == "sum 0.94, count 0.06 / all on one release"
+    assert row["split"] == "sum 1, count 0 (n public) / all on one release"
     e = errors.set_index(["method", "variant"])["rmse"]
     assert row["rmse_ratio"] == pytest.approx(
-        e[("centred-clamped", "split-opt-half-eps")] / e[("clamped", "as-written")]
+        e[("centred-clamped", "replace-one")] / e[("clamped", "as-written")]
     )
+    assert row["predicted"] == pytest.approx(1.0)  # method 3's release, in law
     assert isinstance(cf, pd.DataFrame)
 
 

@@ -67,7 +67,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("%(name)s, n = %(n)s: %(relation)s", "%(name)s，n = %(n)s：%(relation)s"),
     ("method 3: clamped Laplace", "方法 3：clamped 拉普拉斯机制"),
     ("Laplace, unclamped", "拉普拉斯机制，未 clamped"),
-    ("Gaussian (zCDP), δ > 0", "高斯机制 (zCDP)，δ > 0"),
+    ("Gaussian (analytic), δ > 0", "高斯机制（解析校准），δ > 0"),
     ("private bounds", "满足差分隐私的边界"),
     ("method 4 as written", "方法 4，原文写法"),
     ("method 4, Δ/2, even split", "方法 4，Δ/2，平均分配"),

@@ -162,6 +162,47 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "%(last)s, its average of the iterates %(average)s",
         "mwem.db_cw_at": "at $\\varepsilon$ = %(eps)s for every $T$",
         "mwem.db_cw_none": "at no $\\varepsilon$ of this run for every $T$",
+        # comparisons (dpcompendium.core.comparison): the only source of the book's comparative verdicts
+        "comparison.beats": "%(a)s beats %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% interval %(lo)s–%(hi)s)",
+        "comparison.beaten": "%(a)s is worse than %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% interval "
+        "%(lo)s–%(hi)s)",
+        "comparison.tie": "%(a)s and %(b)s tie in %(quantity)s: ratio %(ratio)s (%(level)s %% interval "
+        "%(lo)s–%(hi)s, which holds 1)",
+        "comparison.not_beats": "%(a)s is not shown to beat %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% "
+        "interval %(lo)s–%(hi)s)",
+        "comparison.noninferior": "%(a)s is at most %(pct)s %% worse than %(b)s in %(quantity)s: ratio %(ratio)s "
+        "(%(level)s %% interval %(lo)s–%(hi)s)",
+        "comparison.not_noninferior": "%(a)s is not shown to be at most %(pct)s %% worse than %(b)s in "
+        "%(quantity)s: ratio %(ratio)s (%(level)s %% interval %(lo)s–%(hi)s)",
+        "comparison.equivalent": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s: ratio %(ratio)s "
+        "(%(level)s %% interval %(lo)s–%(hi)s)",
+        "comparison.not_equivalent": "%(a)s is not shown to match %(b)s in %(quantity)s within a factor "
+        "%(margin)s: ratio %(ratio)s (%(level)s %% interval %(lo)s–%(hi)s)",
+        "comparison.rank_one": "lowest %(quantity)s: %(name)s",
+        "comparison.rank_tie": "lowest %(quantity)s: a tie between %(names)s",
+        "comparison.wins": "lowest %(quantity)s alone: %(counts)s; a tie in %(ties)s of %(n)s settings",
+        "comparison.wins_one": "%(name)s in %(k)s",
+        "comparison.wins_none": "no method",
+        # chapter sentences: dp-mean (the verdicts at one relation)
+        "dpmean.spend_for": "%(spend)s$\\varepsilon$ for %(data)s",
+        "dpmean.data_heights": "heights",
+        "dpmean.data_adult-age": "ages",
+        "dpmean.percent_span": "%(span)s %%",
+        "dpmean.m4_direct": "method 4 calibrated under replace-one",
+        "dpmean.m3": "method 3",
+        "dpmean.on_data": "for %(data)s, %(sentence)s",
+        "comparison.family_equivalence": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
+        "of %(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
+        "comparison.family_noninferior": "%(a)s is at most %(pct)s %% worse than %(b)s in %(quantity)s in %(k)s of "
+        "%(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
+        "comparison.family_beats": "%(a)s beats %(b)s in %(quantity)s in %(k)s of %(n)s settings (Holm-corrected; "
+        "ratios %(lo)s–%(hi)s)",
+        "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings and tie in "
+        "the others (Holm-corrected; ratios %(lo)s–%(hi)s)",
+        "quantity.mse": "MSE",
+        "quantity.rmse": "RMSE",
+        "quantity.error": "error",
+        "quantity.relative_error": "relative error",
     },
     # 简体中文: the terms are the sources' own (book/glossary.md is the term base; tests/test_messages_zh.py checks it).
     "zh_CN": {
@@ -188,6 +229,44 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "其各次迭代结果的平均数%(average)s优于 Identity",
         "mwem.db_cw_at": "在 $\\varepsilon$ = %(eps)s 时（对每个 $T$ 都）",
         "mwem.db_cw_none": "在本次运行的任何 $\\varepsilon$ 下都未能对每个 $T$ 均",
+        "comparison.beats": "%(a)s 的%(quantity)s低于 %(b)s：比值 %(ratio)s（%(level)s%% 置信区间 %(lo)s–%(hi)s）",
+        "comparison.beaten": "%(a)s 的%(quantity)s高于 %(b)s：比值 %(ratio)s（%(level)s%% 置信区间 %(lo)s–%(hi)s）",
+        "comparison.tie": "%(a)s 与 %(b)s 的%(quantity)s持平（无显著差异）：比值 %(ratio)s（%(level)s%% 置信区间 "
+        "%(lo)s–%(hi)s，包含 1）",
+        "comparison.not_beats": "未能表明 %(a)s 的%(quantity)s低于 %(b)s：比值 %(ratio)s（%(level)s%% 置信区间 "
+        "%(lo)s–%(hi)s）",
+        "comparison.noninferior": "%(a)s 的%(quantity)s至多比 %(b)s 高 %(pct)s%%：比值 %(ratio)s（%(level)s%% "
+        "置信区间 %(lo)s–%(hi)s）",
+        "comparison.not_noninferior": "未能表明 %(a)s 的%(quantity)s至多比 %(b)s 高 %(pct)s%%：比值 %(ratio)s"
+        "（%(level)s%% 置信区间 %(lo)s–%(hi)s）",
+        "comparison.equivalent": "%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s 倍以内等价：比值 %(ratio)s"
+        "（%(level)s%% 置信区间 %(lo)s–%(hi)s）",
+        "comparison.not_equivalent": "未能表明 %(a)s 与 %(b)s 的%(quantity)s在 %(margin)s 倍以内等价：比值 "
+        "%(ratio)s（%(level)s%% 置信区间 %(lo)s–%(hi)s）",
+        "comparison.rank_one": "%(quantity)s最低：%(name)s",
+        "comparison.rank_tie": "%(quantity)s最低：%(names)s 持平",
+        "comparison.wins": "单独取得最低%(quantity)s：%(counts)s；%(n)s 个设置中有 %(ties)s 个持平",
+        "comparison.wins_one": "%(name)s %(k)s 个",
+        "comparison.wins_none": "没有方法",
+        "dpmean.spend_for": "%(data)s为 %(spend)s$\\varepsilon$",
+        "dpmean.data_heights": "身高数据",
+        "dpmean.data_adult-age": "年龄数据",
+        "dpmean.percent_span": "%(span)s%%",
+        "dpmean.m4_direct": "按替换一条记录的邻居关系直接校准的方法 4",
+        "dpmean.m3": "方法 3",
+        "dpmean.on_data": "对%(data)s，%(sentence)s",
+        "comparison.family_equivalence": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s "
+        "倍以内等价（Holm 校正；比值 %(lo)s–%(hi)s）",
+        "comparison.family_noninferior": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 的%(quantity)s至多比 %(b)s 高 "
+        "%(pct)s%%（Holm 校正；比值 %(lo)s–%(hi)s）",
+        "comparison.family_beats": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 的%(quantity)s低于 %(b)s（Holm 校正；"
+        "比值 %(lo)s–%(hi)s）",
+        "comparison.family_differ": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 与 %(b)s 的%(quantity)s有显著差异，其余持平"
+        "（Holm 校正；比值 %(lo)s–%(hi)s）",
+        "quantity.mse": "均方误差",
+        "quantity.rmse": "均方根误差",
+        "quantity.error": "误差",
+        "quantity.relative_error": "相对误差",
     },
 }
 
@@ -218,6 +297,46 @@ PLAIN: dict[str, str] = {
     "%(last)s, its average of the iterates %(average)s",
     "mwem.db_cw_at": "at ε = %(eps)s for every T",
     "mwem.db_cw_none": "at no ε of this run for every T",
+    # comparisons (dpcompendium.core.comparison): the only source of the book's comparative verdicts
+    "comparison.beats": "%(a)s beats %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% interval %(lo)s–%(hi)s)",
+    "comparison.beaten": "%(a)s is worse than %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% interval "
+    "%(lo)s–%(hi)s)",
+    "comparison.tie": "%(a)s and %(b)s tie in %(quantity)s: ratio %(ratio)s (%(level)s %% interval "
+    "%(lo)s–%(hi)s, which holds 1)",
+    "comparison.not_beats": "%(a)s is not shown to beat %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% "
+    "interval %(lo)s–%(hi)s)",
+    "comparison.noninferior": "%(a)s is at most %(pct)s %% worse than %(b)s in %(quantity)s: ratio %(ratio)s "
+    "(%(level)s %% interval %(lo)s–%(hi)s)",
+    "comparison.not_noninferior": "%(a)s is not shown to be at most %(pct)s %% worse than %(b)s in "
+    "%(quantity)s: ratio %(ratio)s (%(level)s %% interval %(lo)s–%(hi)s)",
+    "comparison.equivalent": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s: ratio %(ratio)s "
+    "(%(level)s %% interval %(lo)s–%(hi)s)",
+    "comparison.not_equivalent": "%(a)s is not shown to match %(b)s in %(quantity)s within a factor "
+    "%(margin)s: ratio %(ratio)s (%(level)s %% interval %(lo)s–%(hi)s)",
+    "comparison.rank_one": "lowest %(quantity)s: %(name)s",
+    "comparison.rank_tie": "lowest %(quantity)s: a tie between %(names)s",
+    "comparison.wins": "lowest %(quantity)s alone: %(counts)s; a tie in %(ties)s of %(n)s settings",
+    "comparison.wins_one": "%(name)s in %(k)s",
+    "comparison.wins_none": "no method",
+    "dpmean.spend_for": "%(spend)sε for %(data)s",
+    "dpmean.data_heights": "heights",
+    "dpmean.data_adult-age": "ages",
+    "dpmean.percent_span": "%(span)s %%",
+    "dpmean.m4_direct": "method 4 calibrated under replace-one",
+    "dpmean.m3": "method 3",
+    "dpmean.on_data": "for %(data)s, %(sentence)s",
+    "comparison.family_equivalence": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
+    "of %(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
+    "comparison.family_noninferior": "%(a)s is at most %(pct)s %% worse than %(b)s in %(quantity)s in %(k)s of "
+    "%(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
+    "comparison.family_beats": "%(a)s beats %(b)s in %(quantity)s in %(k)s of %(n)s settings (Holm-corrected; "
+    "ratios %(lo)s–%(hi)s)",
+    "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings and tie in "
+    "the others (Holm-corrected; ratios %(lo)s–%(hi)s)",
+    "quantity.mse": "MSE",
+    "quantity.rmse": "RMSE",
+    "quantity.error": "error",
+    "quantity.relative_error": "relative error",
 }
 
 #: The one human name of each method of the book (every table and legend label takes it from here). Keys are the
@@ -243,7 +362,7 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
         "centred": "Centred sum",
         "centred-clamped": "Centred sum, clamped",
         "private-bounds": "Private bounds (DP quantiles)",
-        "gaussian": "Gaussian (zCDP)",
+        "gaussian": "Gaussian (analytic)",
         "mean": "mean",
         "sum": "sum",
         "count": "count",

@@ -109,6 +109,8 @@ def closed_form_error(
     lo, hi = check_bounds(bounds)
     eps = check_epsilon(epsilon)
     n = check_int(n, "n", minimum=1)
+    if method == "centred-clamped" and variant == "replace-one":  # method 3's release, in law
+        return (*clamped_laplace_error(mu, (hi - lo) / (n * epsilon), bounds), "exact")
     if method in ("normalized-clamped", "gaussian", "private-bounds", "centred", "centred-clamped"):
         return math.nan, math.nan, "none"
     variant = _check_variant(variant)

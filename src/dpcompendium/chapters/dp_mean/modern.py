@@ -8,13 +8,15 @@ add-remove mean with an optimised budget split, and the minimax lower bound they
 - :func:`noisy_average_private_bounds`: a share of ε buys two DP quantiles [l, u]; the data are clipped to [l, u]
   and the rest of ε goes to a clamped Laplace mean with sensitivity (u − l)/n. ε-DP by basic composition,
   replace-one with public n.
-- :func:`noisy_average_gaussian`: clip, then N(0, σ²) with σ = Δ/(n√(2ρ)) (ρ-zCDP {cite}`bun2016concentrated`),
-  ρ chosen so that ρ-zCDP implies (ε, δ)-DP (:func:`dpcompendium.core.accounting.zcdp_epsilon`).
-- :func:`noisy_average_centred`: method 4 calibrated to its own sensitivity Δ/2 under add-remove, with a share
-  ``count_share`` of ε on the count; :func:`optimal_count_share` minimizes its first-order MSE for a declared
+- :func:`noisy_average_gaussian`: clip, then N(0, σ²) with σ the analytic Gaussian calibration at sensitivity Δ/n
+  {cite}`balle2018improving` (the smallest σ that is (ε, δ)-DP; a zCDP conversion gives a σ 16–45 % larger).
+- :func:`noisy_average_centred`: method 4 calibrated to its own sensitivity: Δ/2 under add-remove, with a share
+  ``count_share`` of ε on the count; under replace-one (n public) the count costs nothing and the centred sum, of
+  sensitivity Δ, takes all of ε; :func:`optimal_count_share` minimizes its first-order MSE for a declared
   (public, data-independent) guess r₀ of |μ − m|.
 - :func:`minimax_lower_bound`: max over k of (kΔ/2n)/(1 + e^{kε}) (two-point method with group privacy): no
-  ε-DP estimator has a worst-case mean absolute error below it {cite}`dpmean_kamath2020primer`.
+  ε-DP estimator has a worst-case mean absolute error below it {cite}`dpmean_kamath2020primer`. It is a bound with
+  a loose constant; among additive noises the staircase mechanism is the exact optimum {cite}`geng2014optimal`.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from numpy.typing import ArrayLike
 from scipy import optimize
 
 from ...core.accounting import gaussian_rho, zcdp_epsilon
+from ...core.mechanisms.gaussian import analytic_gaussian_sigma
 from ...core.privacy import PrivacyClaim
 from ...core.validation import check_bounds, check_delta, check_epsilon, check_in_domain, check_int
 from .estimators import _inputs, _out, _shape
@@ -211,11 +214,15 @@ def rho_for_epsilon(epsilon: float, delta: float) -> float:
 
 
 def gaussian_mean_sigma(n: int, epsilon: float, delta: float, bounds: Any) -> float:
-    """σ = Δ/(n√(2ρ)) with ρ = :func:`rho_for_epsilon` (ε, δ): the noise sd on the mean of n values in [a, b]."""
+    """The noise sd on the mean of n values in [a, b]: the analytic Gaussian calibration
+    (:func:`~dpcompendium.core.mechanisms.gaussian.analytic_gaussian_sigma`, Balle & Wang 2018) at sensitivity
+    Δ/n, the smallest σ whose Gaussian mechanism is (ε, δ)-DP."""
     n = check_int(n, "n", minimum=1)
     lo, hi = check_bounds(bounds)
-    rho = rho_for_epsilon(epsilon, delta)
-    return (hi - lo) / (n * math.sqrt(2.0 * rho))
+    eps, d = check_epsilon(epsilon), check_delta(delta)
+    if d <= 0:
+        raise ValueError(f"delta must be > 0 for a Gaussian mean, got {delta!r}")
+    return analytic_gaussian_sigma((hi - lo) / n, eps, d)
 
 
 def noisy_average_gaussian(
@@ -228,8 +235,8 @@ def noisy_average_gaussian(
     *,
     clamp: bool = True,
 ) -> np.ndarray | float:
-    """Gaussian mean: Π_[a,b](μ + N(0, σ²)), σ = :func:`gaussian_mean_sigma`. ρ-zCDP with ρ = Δ²/(2(nσ)²)
-    (:func:`~dpcompendium.core.accounting.gaussian_rho`), hence (ε, δ)-DP, under replace-one with public n ≥ 1.
+    """Gaussian mean: Π_[a,b](μ + N(0, σ²)), σ = :func:`gaussian_mean_sigma` (analytic calibration): (ε, δ)-DP
+    under replace-one with public n ≥ 1 (and ρ-zCDP with ρ = Δ²/(2(nσ)²) as well).
     ``clamp=False``: the plain Gaussian average (variance σ²)."""
     arr, eps, lo, hi = _inputs(x, epsilon, bounds, rng)
     n = arr.size
@@ -246,12 +253,15 @@ def _claim_gaussian(epsilon: float, delta: float, bounds: Any, n: int = 1) -> Pr
     sigma = gaussian_mean_sigma(n, eps, d, (lo, hi))
     rho = gaussian_rho(sigma, sensitivity=(hi - lo) / n)
     return PrivacyClaim(
-        "Gaussian mean (zCDP)",
+        "Gaussian mean (analytic calibration)",
         "replace-one",
         f"mean: (b - a)/n = {(hi - lo) / n:g} (l2 = l1 for one number)",
         eps,
         d,
-        conditions=(f"{rho:.4g}-zCDP, converted to (eps, delta)-DP", "n >= 1 public (replace-one)"),
+        conditions=(
+            f"sigma = {sigma:.4g} by the analytic Gaussian calibration (also {rho:.4g}-zCDP)",
+            "n >= 1 public (replace-one)",
+        ),
     )
 
 
@@ -292,19 +302,34 @@ def noisy_average_centred(
     size: int | tuple[int, ...] | None = None,
     *,
     count_share: float = 0.5,
+    calibration: str = "add-remove",
     clamp: bool = True,
 ) -> np.ndarray | float:
-    """Method 4 calibrated to its own sensitivity: (Σ(xᵢ − m) + Lap((Δ/2)/ε_s))/(n + Lap(1/ε_c)) + m, or m when
-    the noisy count is ≤ 1; ε_s = (1 − c)ε, ε_c = cε, c = ``count_share``; clamped to [a, b] (post-processing).
+    """Method 4 calibrated to its own sensitivity, for the relation ``calibration`` names; clamped to [a, b]
+    (post-processing).
 
-    ε-DP under add-remove (sensitivities Δ/2 and 1, basic composition), hence 2ε-DP under replace-one (a
-    replacement is a removal and an addition). c = ½ is method 4 corrected; :func:`optimal_count_share` gives c
-    for a declared guess of |μ − m|."""
+    ``"add-remove"``: (Σ(xᵢ − m) + Lap((Δ/2)/ε_s))/(n + Lap(1/ε_c)) + m, or m when the noisy count is ≤ 1;
+    ε_s = (1 − c)ε, ε_c = cε, c = ``count_share``. ε-DP under add-remove (sensitivities Δ/2 and 1, basic
+    composition). Under replace-one the same release is 2(1 − c)ε-DP: the count never changes (it costs nothing)
+    and the centred sum moves by up to Δ, twice its add-remove sensitivity. c = ½ is method 4 corrected;
+    :func:`optimal_count_share` gives c for a declared guess of |μ − m|.
+
+    ``"replace-one"`` (n public): the count costs nothing and needs no noise, the centred sum has sensitivity Δ and
+    takes all of ε: (Σ(xᵢ − m) + Lap(Δ/ε))/n + m, ε-DP under replace-one (``count_share`` is not used). Centring
+    then changes nothing: this is method 3's release, in law."""
     arr, eps, lo, hi = _inputs(x, epsilon, bounds, rng)
     if not 0.0 < count_share < 1.0:
         raise ValueError(f"count_share must be in (0, 1), got {count_share!r}")
+    if calibration not in ("add-remove", "replace-one"):
+        raise ValueError(f"calibration must be one of add-remove|replace-one, got {calibration!r}")
     shape = _shape(size)
     mid = (lo + hi) / 2
+    if calibration == "replace-one":
+        if arr.size == 0:
+            raise ValueError("x must hold at least one record (n public, n >= 1)")
+        noisy_s = float(np.sum(arr - mid)) + rng.laplace(0.0, (hi - lo) / eps, size=shape)
+        y = noisy_s / arr.size + mid
+        return _out(np.clip(y, lo, hi) if clamp else y)
     e_s, e_c = (1 - count_share) * eps, count_share * eps
     noisy_s = float(np.sum(arr - mid)) + rng.laplace(0.0, (hi - lo) / 2 / e_s, size=shape)
     noisy_c = arr.size + rng.laplace(0.0, 1.0 / e_c, size=shape)
@@ -314,21 +339,42 @@ def noisy_average_centred(
 
 
 def _claim_centred(
-    epsilon: float, bounds: Any, count_share: float = 0.5, neighbours: str = "add-remove"
+    epsilon: float,
+    bounds: Any,
+    count_share: float = 0.5,
+    neighbours: str = "add-remove",
+    calibration: str = "add-remove",
 ) -> PrivacyClaim:
+    """The claim of :func:`noisy_average_centred` run with ``calibration``, stated under ``neighbours``."""
     eps = check_epsilon(epsilon)
     lo, hi = check_bounds(bounds)
+    if neighbours not in ("add-remove", "replace-one"):
+        raise ValueError(f"neighbours must be one of add-remove|replace-one, got {neighbours!r}")
+    if calibration == "replace-one":
+        if neighbours != "replace-one":
+            raise ValueError(
+                "neighbours must be replace-one for calibration='replace-one' (the count is not noised), "
+                f"got {neighbours!r}"
+            )
+        return PrivacyClaim(
+            "centred mean (replace-one calibration)",
+            "replace-one",
+            f"centred sum: b - a = {hi - lo:g}; count: 0 (n public, not noised)",
+            eps,
+            conditions=("all of eps on the centred sum", "n >= 1 public (replace-one)"),
+        )
+    if calibration != "add-remove":
+        raise ValueError(f"calibration must be one of add-remove|replace-one, got {calibration!r}")
     split = f"split: {1 - count_share:.3g} eps on the sum, {count_share:.3g} eps on the count"
     if neighbours == "replace-one":
         return PrivacyClaim(
-            "centred mean (own calibration)",
+            "centred mean (add-remove calibration)",
             "replace-one",
-            f"a replacement = a removal + an addition: 2 x (centred sum (b - a)/2 = {(hi - lo) / 2:g}; count 1)",
-            2 * eps,
+            f"centred sum: b - a = {hi - lo:g}, twice its add-remove sensitivity, so it spends 2 x "
+            f"{1 - count_share:.3g} eps; count: 0 (n never changes)",
+            2 * (1 - count_share) * eps,
             conditions=(split, f"run at add-remove eps = {eps:g}"),
         )
-    if neighbours != "add-remove":
-        raise ValueError(f"neighbours must be one of add-remove|replace-one, got {neighbours!r}")
     return PrivacyClaim(
         "centred mean (own calibration)",
         "add-remove",

@@ -30,7 +30,7 @@ ERROR_PANELS: dict[str, dict[tuple[str, str], tuple[str, str, str]]] = {
     "replace-one": {
         ("clamped", "as-written"): ("method 3: clamped Laplace", OKABE_ITO["blue"], "-"),
         ("laplace-public-n", "as-written"): ("Laplace, unclamped", OKABE_ITO["sky"], ":"),
-        ("gaussian", "zcdp"): ("Gaussian (zCDP), δ > 0", OKABE_ITO["green"], "--"),
+        ("gaussian", "analytic"): ("Gaussian (analytic), δ > 0", OKABE_ITO["green"], "--"),
         ("private-bounds", "quantiles"): ("private bounds", OKABE_ITO["vermillion"], "-."),
     },
     "add-remove": {

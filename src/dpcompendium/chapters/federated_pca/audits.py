@@ -161,7 +161,7 @@ def audit_specs() -> list[AuditSpec]:
         )
     )
     # 3c. the noisy power method, one iteration (L Gaussian iterations compose exactly into one of sensitivity
-    # sqrt(L) x 2/n, so one iteration is the unit the claim is built from): <A X0 + G, W> for a public X0
+    # sqrt(L) x sqrt(2)/n, so one iteration is the unit the claim is built from): <A X0 + G, W> for a public X0
     x0 = np.linalg.qr(np.random.default_rng(2014).standard_normal((d.shape[1], 2)))[0]
     m0, m1 = _moment(d, "public"), _moment(d2, "public")
     wp = (m1 - m0) @ x0
@@ -183,7 +183,7 @@ def audit_specs() -> list[AuditSpec]:
             shift,
             delta,
             f"raw rows, public preprocessing, X0 public (seeded); measured ||(A'-A) X0||_F = {shift:.4g} "
-            f"<= 2/n = {2 / n:.4g}; statistic <A X0 + G, W>",
+            f"<= sqrt(2)/n = {math.sqrt(2) / n:.4g}; statistic <A X0 + G, W>",
         )
     )
     # 4. DPdisPCA: site 0's noisy local matrix, tau_0 for sqrt(2)/N_0

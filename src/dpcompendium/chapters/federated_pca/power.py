@@ -2,8 +2,10 @@
 
 Start from a random orthonormal ``X₀`` (d × k, data-independent) and iterate ``L`` times
 ``Y_l = A X_{l−1} + G_l``, ``X_l = QR(Y_l)``, with ``G_l`` iid ``N(0, σ²)`` (d × k). Under replace-one neighbours
-(rows in the unit ball, n public) ``‖(A′ − A)X‖_F = ‖(yyᵀ − xxᵀ)X‖_F/n ≤ 2/n`` for any orthonormal ``X``, so every
-iteration is a Gaussian mechanism of sensitivity ``Δ = 2/n``, chosen adaptively. ``L`` adaptive Gaussian mechanisms
+(rows in the unit ball, n public) ``‖(A′ − A)X‖_F = ‖(yyᵀ − xxᵀ)X‖_F/n ≤ ‖yyᵀ − xxᵀ‖_F ‖X‖₂/n ≤ √2/n`` for any
+orthonormal ``X`` (``‖yyᵀ − xxᵀ‖_F² = ‖y‖⁴ + ‖x‖⁴ − 2(xᵀy)² ≤ 2``, attained by orthogonal unit vectors), so every
+iteration is a Gaussian mechanism of sensitivity ``Δ = √2/n`` — the sensitivity of Analyze Gauss — chosen
+adaptively. ``L`` adaptive Gaussian mechanisms
 compose *exactly* into one of sensitivity ``Δ√L`` at the same σ (Gaussian differential privacy,
 :cite:`fedpca_dong2022gaussian`), so ``σ`` is the Gaussian calibration at ``(Δ√L, ε, δ)``. Federated: each site sends
 ``A_iX + G_i`` with ``G_i ~ N(0, σ²/s)`` under secure aggregation, and the server sees exactly ``AX + G`` — the
@@ -28,7 +30,11 @@ POWER_ITERS = 10
 
 
 def _sens(n: int, iters: int) -> float:
-    return 2.0 / check_int(n, "n", minimum=1) * math.sqrt(check_int(iters, "iters", minimum=1))
+    return (
+        math.sqrt(2.0)
+        / check_int(n, "n", minimum=1)
+        * math.sqrt(check_int(iters, "iters", minimum=1))
+    )
 
 
 def power_noise_scale(
@@ -39,8 +45,8 @@ def power_noise_scale(
     iters: int = POWER_ITERS,
     calibration: Calibration = "classical",
 ) -> float:
-    """σ of every iteration: the Gaussian calibration at sensitivity ``(2/n)√L`` (exact composition of L Gaussian
-    mechanisms of sensitivity 2/n)."""
+    """σ of every iteration: the Gaussian calibration at sensitivity ``(√2/n)√L`` (exact composition of L Gaussian
+    mechanisms of sensitivity √2/n)."""
     return calibrated_sigma(_sens(n, iters), epsilon, delta, calibration)
 
 
@@ -78,14 +84,14 @@ def power_privacy_claim(
     calibration: Calibration = "classical",
 ) -> PrivacyClaim:
     """(ε, δ)-DP under replace-one (n public) for the released basis, when the Gaussian calibration at
-    ``(2/n)√L`` is valid (:func:`~dpcompendium.core.mechanisms.gaussian_claim`)."""
+    ``(√2/n)√L`` is valid (:func:`~dpcompendium.core.mechanisms.gaussian_claim`)."""
     eps, dlt = check_epsilon(epsilon), check_delta(delta)
     sens = _sens(n, iters)
     claim = PrivacyClaim(
         f"DP noisy power method ({iters} iterations)",
         "replace-one",
-        f"2/n per iteration (||(yy^T - xx^T)X||_F/n, X orthonormal), {iters} adaptive Gaussian releases compose "
-        f"exactly into sensitivity 2 sqrt(L)/n = {sens:.6g}",
+        f"sqrt(2)/n per iteration (||(yy^T - xx^T)X||_F/n <= ||yy^T - xx^T||_F/n, X orthonormal), {iters} adaptive "
+        f"Gaussian releases compose exactly into sensitivity sqrt(2L)/n = {sens:.6g}",
         eps,
         dlt,
         True,

@@ -1,0 +1,462 @@
+"""Comparisons as tested objects: the one way a chapter says that a method beats, matches or ties another (issue 46).
+
+A :class:`~dpcompendium.core.privacy.PrivacyClaim` makes a guarantee an object; a :class:`Comparison` does the same
+for a comparative sentence. It holds
+
+- the *quantity* compared: a loss, positive, lower is better (an MSE, an RMSE, a relative error);
+- the two *arms* (:class:`Arm`): a method with its privacy claim and its repetitions' losses (or, for a number
+  quoted from a source, its mean, standard error and number of runs). Both claims must state the same neighbour
+  relation and the same :math:`\\varepsilon` and :math:`\\delta`, or the comparison refuses (``ValueError``): a
+  verdict between different guarantees says nothing about the methods;
+- the *relation* tested, on the ratio :math:`r = \\bar L_A / \\bar L_B` of the arms' mean losses, with a *margin*
+  :math:`m \\ge 1`:
+
+  ``"superiority"``
+      :math:`H_0: r \\ge 1/m` against :math:`r < 1/m` (A is better; one-sided, level :math:`\\alpha`).
+  ``"non-inferiority"``
+      :math:`H_0: r \\ge m` against :math:`r < m` (A is at most :math:`(m-1)\\cdot 100\\,\\%` worse; :math:`m > 1`).
+  ``"equivalence"``
+      two one-sided tests (TOST): :math:`H_0: r \\le 1/m` or :math:`r \\ge m` against :math:`1/m < r < m`
+      (:math:`m > 1`).
+  ``"tie"``
+      the two-sided test of :math:`r = 1`: A is better, worse, or the two tie (no difference at level
+      :math:`\\alpha`). Rankings (:func:`ranking`) use it, so that a count of winners counts ties as ties.
+
+- the *test*: ``"welch"`` (independent repetitions) or ``"paired"`` (the arms ran on the same random streams,
+  repetition by repetition). Both are t tests on :math:`\\log r` with the delta method: for independent arms
+  :math:`\\widehat{\\mathrm{Var}}\\,\\log \\bar L = s^2 / (n \\bar L^2)` per arm and Welch–Satterthwaite degrees of
+  freedom; paired, the variance of :math:`L_{A,i}/\\bar L_A - L_{B,i}/\\bar L_B` over :math:`n - 1` degrees of
+  freedom. The interval on :math:`r` is the exponentiated interval on :math:`\\log r`, at the level that matches the
+  test (:math:`1 - 2\\alpha` for one-sided tests and TOST, :math:`1 - \\alpha` for ``"tie"``);
+- the *multiplicity correction*: a family of comparisons is decided on Holm-adjusted p-values (:func:`holm`).
+
+:meth:`ComparisonResult.sentence` renders the verdict from the catalogue of :mod:`dpcompendium.core.messages` in every
+language; the chapters glue it (``dpcompendium.book.prose.glue``) and never type a comparative word themselves
+(``tests/test_verdict_words.py``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+import numpy as np
+from scipy import stats
+
+from .messages import Md, join, message, method_name
+from .privacy import PrivacyClaim
+
+__all__ = [
+    "RELATIONS",
+    "TESTS",
+    "Arm",
+    "Comparison",
+    "ComparisonResult",
+    "Ranking",
+    "family_sentence",
+    "holm",
+    "ranking",
+    "winner_counts",
+    "winner_sentence",
+]
+
+Relation = Literal["superiority", "non-inferiority", "equivalence", "tie"]
+Test = Literal["welch", "paired"]
+RELATIONS: tuple[str, ...] = ("superiority", "non-inferiority", "equivalence", "tie")
+TESTS: tuple[str, ...] = ("welch", "paired")
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One arm of a comparison: a method (an id of :data:`~dpcompendium.core.messages.METHOD_NAMES`, or a name), the
+    claim of what it releases, and its losses.
+
+    Either ``values`` (the losses of its repetitions, ≥ 2 of them, positive) or a summary quoted from a source:
+    ``mean``, ``se`` (the standard error of that mean) and ``n`` (its number of runs; ``math.inf`` for a value known
+    exactly). ``label`` is the name the sentence prints (default: the method's name)."""
+
+    method: str
+    claim: PrivacyClaim
+    values: tuple[float, ...] | None = None
+    mean: float | None = None
+    se: float | None = None
+    n: float | None = None
+    label: str | Md | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.method, str) or not self.method:
+            raise ValueError(f"method must be a non-empty string, got {self.method!r}")
+        if not isinstance(self.claim, PrivacyClaim):
+            raise ValueError(f"claim must be a PrivacyClaim, got {self.claim!r}")
+        if self.values is not None:
+            if self.mean is not None or self.se is not None or self.n is not None:
+                raise ValueError("give values or (mean, se, n), not both")
+            vals = np.asarray(self.values, dtype=float).ravel()
+            if vals.size < 2 or not np.all(np.isfinite(vals)) or np.any(vals <= 0):
+                raise ValueError(
+                    f"values must be >= 2 finite positive losses, got {vals.size} values "
+                    f"(min {vals.min() if vals.size else 'n/a'})"
+                )
+            object.__setattr__(self, "values", tuple(float(v) for v in vals))
+            return
+        for name in ("mean", "se", "n"):
+            if getattr(self, name) is None:
+                raise ValueError(f"{name} is required when values are not given")
+        if not (math.isfinite(self.mean) and self.mean > 0):
+            raise ValueError(f"mean must be a finite positive loss, got {self.mean!r}")
+        if not (math.isfinite(self.se) and self.se >= 0):
+            raise ValueError(f"se must be finite and >= 0, got {self.se!r}")
+        if not self.n >= 2:
+            raise ValueError(f"n must be >= 2, got {self.n!r}")
+
+    @classmethod
+    def of(
+        cls,
+        method: str,
+        claim: PrivacyClaim,
+        values: Iterable[float],
+        label: str | Md | None = None,
+    ) -> Arm:
+        """The arm of ``method`` with the losses ``values`` of its repetitions."""
+        return cls(method, claim, values=tuple(np.asarray(list(values), dtype=float)), label=label)
+
+    @property
+    def name(self) -> str | Md:
+        """What a sentence calls the arm."""
+        if self.label is not None:
+            return self.label
+        return _method_md(self.method)
+
+    def summary(self) -> tuple[float, float, float]:
+        """(mean, variance of log mean by the delta method, degrees of freedom)."""
+        if self.values is not None:
+            v = np.asarray(self.values)
+            m = float(v.mean())
+            return m, float(v.var(ddof=1)) / (v.size * m * m), float(v.size - 1)
+        return float(self.mean), (float(self.se) / float(self.mean)) ** 2, float(self.n) - 1.0
+
+
+def _method_md(method: str) -> Md:
+    """A method's name in every language (plain text without the maths delimiters)."""
+    from .messages import CATALOGUE
+
+    en = method_name(method, "en")
+    plain = en.replace("$", "").replace("\\", "").replace("_", "")
+    return Md(plain, en, {lang: method_name(method, lang) for lang in CATALOGUE})
+
+
+def _same_guarantee(a: PrivacyClaim, b: PrivacyClaim) -> None:
+    """Refuses two claims that differ in their relation, ε or δ."""
+    if a.neighbours != b.neighbours:
+        raise ValueError(
+            f"arms must share a neighbour relation, got {a.neighbours!r} and {b.neighbours!r}"
+        )
+    if not math.isclose(a.epsilon, b.epsilon, rel_tol=1e-9):
+        raise ValueError(f"arms must share epsilon, got {a.epsilon!r} and {b.epsilon!r}")
+    if not math.isclose(a.delta, b.delta, rel_tol=1e-9, abs_tol=0.0):
+        raise ValueError(f"arms must share delta, got {a.delta!r} and {b.delta!r}")
+
+
+@dataclass(frozen=True)
+class ComparisonResult:
+    """What a :class:`Comparison` found: the ratio of mean losses ``ratio`` (A over B) with its interval
+    ``[lo, hi]`` at ``level``, the p-value of the relation's null hypothesis (``p_adjusted``: after :func:`holm`,
+    else equal to ``p_value``) and the verdict ``outcome``: ``"better"`` / ``"worse"`` / ``"tie"`` (``"tie"``
+    relation), ``"better"`` / ``"not-shown"`` (superiority), ``"non-inferior"`` / ``"not-shown"``,
+    ``"equivalent"`` / ``"not-shown"``."""
+
+    comparison: Comparison
+    ratio: float
+    lo: float
+    hi: float
+    level: float
+    p_value: float
+    p_adjusted: float
+    outcome: str
+
+    @property
+    def holds(self) -> bool:
+        """The relation was shown (for ``"tie"``: the arms differ)."""
+        return self.outcome not in ("not-shown", "tie")
+
+    def sentence(self) -> Md:
+        """The verdict as a sentence (no full stop) in every language, with the ratio and its interval."""
+        c = self.comparison
+        params = {
+            "a": c.a.name,
+            "b": c.b.name,
+            "quantity": c.quantity,
+            "ratio": _num(self.ratio),
+            "lo": _num(self.lo),
+            "hi": _num(self.hi),
+            "level": _num(100 * self.level, 3),
+            "margin": _num(c.margin),
+            "pct": _num(100 * (c.margin - 1), 3),
+        }
+        key = {
+            ("tie", "better"): "comparison.beats",
+            ("tie", "worse"): "comparison.beaten",
+            ("tie", "tie"): "comparison.tie",
+            ("superiority", "better"): "comparison.beats",
+            ("superiority", "not-shown"): "comparison.not_beats",
+            ("non-inferiority", "non-inferior"): "comparison.noninferior",
+            ("non-inferiority", "not-shown"): "comparison.not_noninferior",
+            ("equivalence", "equivalent"): "comparison.equivalent",
+            ("equivalence", "not-shown"): "comparison.not_equivalent",
+        }[(c.relation, self.outcome)]
+        return message(key, **params)
+
+    def interval(self) -> Md:
+        """The ratio and its interval, e.g. ``1.03 (1.01–1.05)``."""
+        return message(
+            "prose.interval", estimate=_num(self.ratio), lo=_num(self.lo), hi=_num(self.hi)
+        )
+
+
+def _num(x: float, digits: int = 3) -> str:
+    from .messages import number
+
+    return number(float(x), digits)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A comparison of the ``quantity`` (a loss: lower is better) of arm ``a`` against arm ``b`` (see the module).
+
+    ``margin`` is a ratio ≥ 1 (``1.1``: ten per cent); it must be > 1 for ``"non-inferiority"`` and
+    ``"equivalence"``, and is 1 for ``"tie"``. ``alpha`` is the level of each test (before :func:`holm`)."""
+
+    quantity: str | Md
+    a: Arm
+    b: Arm
+    relation: Relation = "tie"
+    margin: float = 1.0
+    test: Test = "welch"
+    alpha: float = 0.05
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.a, Arm) or not isinstance(self.b, Arm):
+            raise ValueError(
+                f"a and b must be Arms, got {type(self.a).__name__} and {type(self.b).__name__}"
+            )
+        _same_guarantee(self.a.claim, self.b.claim)
+        if self.relation not in RELATIONS:
+            raise ValueError(f"relation must be one of {list(RELATIONS)}, got {self.relation!r}")
+        if self.test not in TESTS:
+            raise ValueError(f"test must be one of {list(TESTS)}, got {self.test!r}")
+        if not (isinstance(self.alpha, float | int) and 0 < self.alpha < 0.5):
+            raise ValueError(f"alpha must be in (0, 0.5), got {self.alpha!r}")
+        m = self.margin
+        if not (isinstance(m, float | int) and math.isfinite(m) and m >= 1):
+            raise ValueError(f"margin must be a finite ratio >= 1, got {m!r}")
+        if self.relation in ("non-inferiority", "equivalence") and not m > 1:
+            raise ValueError(f"margin must be > 1 for {self.relation}, got {m!r}")
+        if self.relation == "tie" and m != 1:
+            raise ValueError(f"margin must be 1 for a tie test, got {m!r}")
+        if self.test == "paired":
+            if self.a.values is None or self.b.values is None:
+                raise ValueError("test='paired' needs the values of both arms")
+            if len(self.a.values) != len(self.b.values):
+                raise ValueError(
+                    f"test='paired' needs as many values in each arm, got {len(self.a.values)} and "
+                    f"{len(self.b.values)}"
+                )
+
+    def _log_ratio(self) -> tuple[float, float, float]:
+        """(log r, its standard error, degrees of freedom)."""
+        if self.test == "paired":
+            a, b = np.asarray(self.a.values), np.asarray(self.b.values)
+            ma, mb = a.mean(), b.mean()
+            d = a / ma - b / mb
+            return (
+                float(np.log(ma / mb)),
+                float(d.std(ddof=1) / math.sqrt(d.size)),
+                float(d.size - 1),
+            )
+        ma, va, dfa = self.a.summary()
+        mb, vb, dfb = self.b.summary()
+        var = va + vb
+        if var == 0:
+            return float(np.log(ma / mb)), 0.0, math.inf
+        den = (va * va / dfa if va else 0.0) + (vb * vb / dfb if vb else 0.0)
+        df = var * var / den if den > 0 else math.inf
+        return float(np.log(ma / mb)), math.sqrt(var), df
+
+    def result(self) -> ComparisonResult:
+        """The test's result (unadjusted; :func:`holm` adjusts a family)."""
+        est, se, df = self._log_ratio()
+        ppf = (lambda x: stats.t.ppf(x, df)) if math.isfinite(df) else stats.norm.ppf
+        tcdf = (lambda x: stats.t.cdf(x, df)) if math.isfinite(df) else stats.norm.cdf
+        alpha, log_m = float(self.alpha), math.log(self.margin)
+        one_sided = self.relation != "tie"
+        level = 1 - 2 * alpha if one_sided else 1 - alpha
+        q = float(ppf(1 - alpha) if one_sided else ppf(1 - alpha / 2))
+        lo, hi = est - q * se, est + q * se
+
+        def cdf(x: float) -> float:  # P(T <= x), with se = 0 as a point mass
+            if se == 0:
+                return 1.0 if x >= 0 else 0.0
+            return float(tcdf(x / se))
+
+        if self.relation == "superiority":
+            p = 1 - cdf(-log_m - est)  # H0: log r >= -log m
+        elif self.relation == "non-inferiority":
+            p = 1 - cdf(log_m - est)  # H0: log r >= log m
+        elif self.relation == "equivalence":
+            p = max(1 - cdf(log_m - est), cdf(-log_m - est))
+        else:
+            p = min(1.0, 2 * min(cdf(-est), 1 - cdf(-est)))
+        res = ComparisonResult(
+            self, math.exp(est), math.exp(lo), math.exp(hi), level, p, p, "not-shown"
+        )
+        return _decide(res, p)
+
+
+def _decide(res: ComparisonResult, p_adjusted: float) -> ComparisonResult:
+    rel = res.comparison.relation
+    shown = p_adjusted < res.comparison.alpha
+    if rel == "tie":
+        outcome = ("better" if res.ratio < 1 else "worse") if shown else "tie"
+    else:
+        outcome = {
+            "superiority": "better",
+            "non-inferiority": "non-inferior",
+            "equivalence": "equivalent",
+        }[rel]
+        outcome = outcome if shown else "not-shown"
+    return replace(res, p_adjusted=p_adjusted, outcome=outcome)
+
+
+def holm(results: Sequence[ComparisonResult]) -> list[ComparisonResult]:
+    """The family ``results`` decided on Holm's step-down adjusted p-values (same order), at each comparison's
+    ``alpha`` (they must share it). Holm controls the family-wise error rate under any dependence."""
+    results = list(results)
+    if not results:
+        return []
+    alphas = {r.comparison.alpha for r in results}
+    if len(alphas) != 1:
+        raise ValueError(f"the comparisons of a family must share alpha, got {sorted(alphas)}")
+    k = len(results)
+    order = sorted(range(k), key=lambda i: results[i].p_value)
+    adjusted = [0.0] * k
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (k - rank) * results[i].p_value))
+        adjusted[i] = running
+    return [_decide(r, p) for r, p in zip(results, adjusted, strict=True)]
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Who has the lowest ``quantity`` in one setting: ``best`` (lowest mean) against each other arm with the
+    ``"tie"`` test, Holm-corrected over the other arms. ``winners`` are ``best`` and every arm not shown worse
+    than it: one winner, or a tie."""
+
+    setting: str
+    best: Arm
+    results: tuple[ComparisonResult, ...]
+    winners: tuple[str, ...] = field(default=())
+
+    @property
+    def tie(self) -> bool:
+        return len(self.winners) > 1
+
+    def sentence(self) -> Md:
+        """ "lowest MSE: Hb" or "lowest MSE: a tie between Hb and AHP"."""
+        arms = {r.comparison.b.method: r.comparison.b for r in self.results}
+        arms[self.best.method] = self.best
+        names = join([arms[m].name for m in self.winners])
+        quantity = self.results[0].comparison.quantity
+        if self.tie:
+            return message("comparison.rank_tie", quantity=quantity, names=names)
+        return message("comparison.rank_one", quantity=quantity, name=names)
+
+
+def ranking(
+    setting: str,
+    quantity: str | Md,
+    arms: Sequence[Arm],
+    *,
+    test: Test = "welch",
+    alpha: float = 0.05,
+) -> Ranking:
+    """The :class:`Ranking` of ``arms`` (≥ 2, one guarantee) in one ``setting``."""
+    arms = list(arms)
+    if len(arms) < 2:
+        raise ValueError(f"arms must hold at least 2 arms, got {len(arms)}")
+    for arm in arms[1:]:
+        _same_guarantee(arms[0].claim, arm.claim)
+    best = min(arms, key=lambda arm: arm.summary()[0])
+    others = [arm for arm in arms if arm is not best]
+    family = holm(
+        [Comparison(quantity, best, arm, "tie", test=test, alpha=alpha).result() for arm in others]
+    )
+    winners = (best.method, *(r.comparison.b.method for r in family if r.outcome == "tie"))
+    return Ranking(setting, best, tuple(family), winners)
+
+
+def winner_counts(rankings: Iterable[Ranking]) -> tuple[dict[str, int], int]:
+    """(settings won alone per method, settings where the lowest is a tie). A tie is counted as a tie, for no one."""
+    alone: dict[str, int] = {}
+    ties = 0
+    for r in rankings:
+        if r.tie:
+            ties += 1
+        else:
+            alone[r.winners[0]] = alone.get(r.winners[0], 0) + 1
+    return dict(sorted(alone.items(), key=lambda kv: (-kv[1], kv[0]))), ties
+
+
+def winner_sentence(
+    quantity: str | Md, rankings: Iterable[Ranking], names: Mapping[str, str | Md] | None = None
+) -> Md:
+    """ "lowest MSE alone: Hb in 20 settings, AHP in 3; a tie in 12" (from :func:`winner_counts`)."""
+    rankings = list(rankings)
+    alone, ties = winner_counts(rankings)
+    parts = [
+        message(
+            "comparison.wins_one",
+            name=(names or {}).get(m) or _method_md(m),
+            k=str(k),
+        )
+        for m, k in alone.items()
+    ]
+    return message(
+        "comparison.wins",
+        quantity=quantity,
+        counts=join(parts) if parts else message("comparison.wins_none"),
+        ties=str(ties),
+        n=str(len(rankings)),
+    )
+
+
+def family_sentence(results: Sequence[ComparisonResult]) -> Md:
+    """One sentence for a family of comparisons of the same two methods and relation across settings (decided by
+    :func:`holm` first): in how many settings the relation is shown, and the span of the point ratios."""
+    results = list(results)
+    if not results:
+        raise ValueError("results must hold at least one comparison")
+    first = results[0].comparison
+    if any(r.comparison.relation != first.relation for r in results):
+        raise ValueError("the comparisons of a family must share their relation")
+    ratios = [r.ratio for r in results]
+    params = {
+        "a": first.a.name,
+        "b": first.b.name,
+        "quantity": first.quantity,
+        "margin": _num(first.margin),
+        "pct": _num(100 * (first.margin - 1), 3),
+        "k": str(sum(r.holds for r in results)),
+        "n": str(len(results)),
+        "lo": _num(min(ratios)),
+        "hi": _num(max(ratios)),
+    }
+    key = {
+        "equivalence": "comparison.family_equivalence",
+        "non-inferiority": "comparison.family_noninferior",
+        "superiority": "comparison.family_beats",
+        "tie": "comparison.family_differ",
+    }[first.relation]
+    return message(key, **params)

@@ -1,0 +1,188 @@
+"""Comparisons as tested objects (dpcompendium.core.comparison, issue 46): refusals, and the statistics' size and
+power by simulation.
+
+Tolerances: a rejection rate estimated from N simulations has standard error sqrt(p(1-p)/N); the size checks allow
+the nominal level plus 4 such errors (the delta method on skewed losses is approximate: n = 40 repetitions keeps its
+error well inside that), the power checks require a rate that the exact power computed in the comment exceeds by
+more than 4 errors.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from dpcompendium import PrivacyClaim
+from dpcompendium.core.comparison import (
+    Arm,
+    Comparison,
+    holm,
+    ranking,
+    winner_counts,
+    winner_sentence,
+)
+
+CLAIM = PrivacyClaim("m", "replace-one", "1", 1.0)
+N_SIM = 400
+
+
+def arm(method, values, claim=CLAIM):
+    return Arm.of(method, claim, values)
+
+
+def losses(rng, mean, n, size=None):
+    """Exponential losses (a squared error's law is that skewed) with the given mean."""
+    return rng.exponential(mean, size=(size, n) if size else n)
+
+
+def rate(relation, mean_a, mean_b, *, margin=1.0, test="welch", n=40, seed=0):
+    rng = np.random.default_rng(seed)
+    a, b = losses(rng, mean_a, n, N_SIM), losses(rng, mean_b, n, N_SIM)
+    if test == "paired":  # a common factor per repetition, as arms on the same streams share
+        common = rng.exponential(1.0, size=(N_SIM, n))
+        a, b = a * 0.3 + common * mean_a * 0.7, b * 0.3 + common * mean_b * 0.7
+    hits = 0
+    for i in range(N_SIM):
+        res = Comparison(
+            "MSE", arm("x", a[i]), arm("y", b[i]), relation, margin, test=test
+        ).result()
+        hits += res.holds
+    return hits / N_SIM
+
+
+def tol(p):
+    return 4 * math.sqrt(p * (1 - p) / N_SIM)
+
+
+@pytest.mark.parametrize("test", ["welch", "paired"])
+def test_tie_test_has_its_size_and_power(test):
+    assert rate("tie", 1.0, 1.0, test=test) <= 0.05 + tol(0.05)
+    # ratio 0.5 with n = 40 exponential losses: log-ratio se ≈ sqrt(2/40) = 0.22, |log 0.5| / se ≈ 3.1: power ≈ 0.87
+    assert rate("tie", 0.5, 1.0, test=test) >= 0.87 - tol(0.87) - 0.05
+
+
+def test_superiority_is_one_sided():
+    assert rate("superiority", 1.0, 1.0) <= 0.05 + tol(0.05)
+    assert rate("superiority", 2.0, 1.0) <= 0.01  # the wrong direction is never "better"
+    assert rate("superiority", 0.5, 1.0) >= 0.85
+
+
+def test_non_inferiority_size_at_the_margin_and_power_at_equality():
+    assert rate("non-inferiority", 1.5, 1.0, margin=1.5) <= 0.05 + tol(0.05)
+    # r = 1, margin 1.5: log 1.5 / 0.22 ≈ 1.8 > z_0.95 = 1.64: power ≈ 0.57
+    assert rate("non-inferiority", 1.0, 1.0, margin=1.5, n=80) >= 0.75
+
+
+def test_equivalence_size_at_the_margin_and_power_inside():
+    assert rate("equivalence", 1.5, 1.0, margin=1.5, n=80) <= 0.05 + tol(0.05)
+    assert rate("equivalence", 1 / 1.5, 1.0, margin=1.5, n=80) <= 0.05 + tol(0.05)
+    assert rate("equivalence", 1.0, 1.0, margin=1.5, n=200) >= 0.9
+
+
+def test_the_arms_must_share_the_guarantee():
+    rng = np.random.default_rng(1)
+    v = losses(rng, 1.0, 5)
+    for other in (
+        PrivacyClaim("m", "add-remove", "1", 1.0),
+        PrivacyClaim("m", "replace-one", "1", 2.0),
+        PrivacyClaim("m", "replace-one", "1", 1.0, 1e-6),
+    ):
+        with pytest.raises(ValueError, match="arms must share"):
+            Comparison("MSE", arm("x", v), arm("y", v, other))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"relation": "better"}, "relation must be"),
+        ({"relation": "equivalence", "margin": 1.0}, "margin must be > 1"),
+        ({"relation": "tie", "margin": 1.2}, "margin must be 1"),
+        ({"margin": 0.5, "relation": "superiority"}, "margin must be a finite ratio"),
+        ({"alpha": 0.7}, "alpha must be"),
+        ({"test": "magic"}, "test must be"),
+    ],
+)
+def test_bad_parameters_are_refused_in_one_line(kwargs, match):
+    v = np.ones(4) + np.arange(4)
+    with pytest.raises(ValueError, match=match):
+        Comparison("MSE", arm("x", v), arm("y", v), **kwargs)
+
+
+def test_arms_refuse_bad_losses():
+    with pytest.raises(ValueError, match="values must be"):
+        arm("x", [1.0])
+    with pytest.raises(ValueError, match="values must be"):
+        arm("x", [1.0, -2.0])
+    with pytest.raises(ValueError, match="se is required"):
+        Arm("x", CLAIM, mean=1.0, n=10)
+
+
+def test_a_published_summary_is_an_arm():
+    """A source's mean with its standard error (e.g. a 100-run mean) against our repetitions."""
+    rng = np.random.default_rng(2)
+    ours = arm("mwem", losses(rng, 1.0, 200))
+    ref = Arm("ref", CLAIM, mean=1.02, se=0.01, n=100)
+    res = Comparison("error", ours, ref, "equivalence", margin=1.25).result()
+    assert res.lo < res.ratio < res.hi and res.level == pytest.approx(0.9)
+    assert res.outcome == "equivalent"
+
+
+def test_holm_adjusts_step_down_and_keeps_order():
+    rng = np.random.default_rng(3)
+    base = arm("b", losses(rng, 1.0, 40))
+    res = [
+        Comparison("MSE", arm(f"a{i}", losses(rng, m, 40)), base).result()
+        for i, m in enumerate((0.3, 1.0, 0.9))
+    ]
+    adj = holm(res)
+    ps = sorted(r.p_value for r in res)
+    expected = sorted(
+        [min(1, 3 * ps[0]), max(min(1, 3 * ps[0]), min(1, 2 * ps[1])), None],
+        key=lambda x: x is None,
+    )
+    got = sorted(r.p_adjusted for r in adj)
+    assert got[0] == pytest.approx(expected[0]) and got[1] == pytest.approx(expected[1])
+    assert all(a.p_adjusted >= r.p_value for a, r in zip(adj, res, strict=True))
+    assert [a.comparison for a in adj] == [r.comparison for r in res]
+
+
+def test_rankings_count_ties_as_ties():
+    rng = np.random.default_rng(4)
+    settings = [
+        ranking(
+            "clear", "MSE", [arm("hb", losses(rng, 0.2, 50)), arm("ahp", losses(rng, 1.0, 50))]
+        ),
+        ranking(
+            "close",
+            "MSE",
+            [
+                arm("hb", np.full(4, 40.5) + np.arange(4)),
+                arm("ahp", np.array([28.0, 46.0, 37.0, 37.0])),
+            ],
+        ),
+    ]
+    assert settings[0].winners == ("hb",) and not settings[0].tie
+    assert settings[1].tie and set(settings[1].winners) == {"hb", "ahp"}
+    assert winner_counts(settings) == ({"hb": 1}, 1)
+    text = winner_sentence("MSE", settings)
+    assert "a tie in 1 of 2 settings" in text and "(Hb) in 1" in text
+    assert "持平" in text.in_language("zh_CN")
+
+
+def test_sentences_render_the_verdict_in_both_languages():
+    rng = np.random.default_rng(5)
+    res = Comparison(
+        "MSE", arm("hb", losses(rng, 0.5, 200)), arm("ahp", losses(rng, 1.0, 200))
+    ).result()
+    assert res.outcome == "better" and "beats" in res.sentence()
+    assert "低于" in res.sentence().in_language("zh_CN")
+    ni = Comparison(
+        "MSE",
+        arm("hb", losses(rng, 1.0, 400)),
+        arm("ahp", losses(rng, 1.0, 400)),
+        "non-inferiority",
+        margin=1.25,
+    ).result()
+    assert "at most 25 % worse" in ni.sentence() or "not shown" in ni.sentence()
