@@ -108,13 +108,14 @@ def test_clip_rows_and_dataset_deltas():
 
 
 def test_noisy_power_closed_forms():
-    """sigma is the Gaussian calibration at sensitivity 2 sqrt(L)/n (exact composition of L Gaussian mechanisms);
+    """sigma is the Gaussian calibration at sensitivity sqrt(2) sqrt(L)/n (each iteration's ||(A'-A)X||_F <= sqrt(2)/n,
+    issue 46's finding 5; exact composition of L Gaussian mechanisms);
     with negligible noise the method converges to the top-k subspace of a matrix with a clear gap."""
     from dpcompendium.core.mechanisms.gaussian import calibrated_sigma
 
     for iters in (1, 4, 10):
         assert P.power_noise_scale(0.5, 1e-6, 1000, iters=iters) == pytest.approx(
-            calibrated_sigma(2 * math.sqrt(iters) / 1000, 0.5, 1e-6)
+            calibrated_sigma(math.sqrt(2 * iters) / 1000, 0.5, 1e-6)
         )
     rng = np.random.default_rng(11)
     w = np.linalg.qr(rng.standard_normal((8, 8)))[0]
