@@ -80,7 +80,7 @@ book: $(STAMP)
 # it (tests/test_book_pdf.py); its time is printed apart and its tests are counted in the closing line.
 TEST_ARGS ?=
 test: $(STAMP)
-	$(BIN)/python tools/run_tests.py $(TEST_ARGS)
+	$(BIN)/python tools/run_tests.py --units $(TEST_ARGS)
 
 # The PDF of the book and of each chapter (dpcompendium.pdf: the built HTML printed by /usr/bin/chromium, after
 # MathJax; the glossary's Chinese terms need a CJK font, Debian's fonts-noto-cjk). Builds the book first (a no-op

@@ -252,6 +252,25 @@ def _fmt(seconds: float) -> str:
     return f"{seconds:7.1f} s" if seconds < 120 else f"{seconds / 60:7.1f} min"
 
 
+#: The project's unit of speed (issue 50): a fixed single-core workload timed on this machine, beside the clone.
+SPEED_UNIT = ROOT.parent / "shared" / "tools" / "speed_unit.py"
+
+
+def speed_unit() -> float | None:
+    """The speed unit of this machine now (s), measured by ``../shared/tools/speed_unit.py`` (about 4 units of
+    work), or None where that script is not beside the clone: budgets are in units, since seconds on two machines are
+    not comparable."""
+    if not SPEED_UNIT.is_file():
+        return None
+    out = subprocess.run(
+        [sys.executable, str(SPEED_UNIT), "--json"], capture_output=True, text=True, check=False
+    )
+    try:
+        return float(json.loads(out.stdout)["unit_s"])
+    except (ValueError, KeyError):
+        return None
+
+
 def test_counts(names: list[str]) -> tuple[int, int, int]:
     """(passed, failed, skipped) over the JUnit XML reports of the stages ``names`` (errors count as failed)."""
     passed = failed = skipped = 0
@@ -340,6 +359,11 @@ def main(argv: list[str] | None = None) -> int:
         "--english-only",
         action="store_true",
         help=f"leave the Chinese edition out: the book stage builds the English book only, no {ZH} stage",
+    )
+    parser.add_argument(
+        "--units",
+        action="store_true",
+        help="after the stages, measure the speed unit (../shared/tools/speed_unit.py) and give each stage in units",
     )
     parser.add_argument(
         "--pdf",
@@ -437,15 +461,26 @@ def main(argv: list[str] | None = None) -> int:
             if code != 0:
                 break
 
-    print("==> make test: wall time per stage", flush=True)
+    total = time.perf_counter() - t_start
+    unit = speed_unit() if args.units else None
+
+    def units(t: float) -> str:
+        return f"  {t / unit:6.0f} units" if unit else ""
+
+    print(
+        "==> make test: wall time per stage"
+        + (f" (speed unit {unit:.2f} s, measured after the stages)" if unit else ""),
+        flush=True,
+    )
     for n, t, status in times:
         if n == last[0][0] if last else False:
             print(
-                f"    {'base':<11} {_fmt(base)}  ({', '.join(m for m, _, _ in todo)})", flush=True
+                f"    {'base':<11} {_fmt(base)}{units(base)}  ({', '.join(m for m, _, _ in todo)})",
+                flush=True,
             )
-        print(f"    {n:<11} {_fmt(t)}  {status}", flush=True)
+        print(f"    {n:<11} {_fmt(t)}{units(t)}  {status}", flush=True)
     if last:
-        print(f"    {'total':<11} {_fmt(time.perf_counter() - t_start)}", flush=True)
+        print(f"    {'total':<11} {_fmt(total)}{units(total)}", flush=True)
     passed, failed, skipped = test_counts([n for n, _, _ in times])
     # The plain closing line: every test of every stage.
     print(f"{passed} passed, {failed} failed, {skipped} skipped", flush=True)
