@@ -100,7 +100,9 @@ def test_the_course_variant_matches_at_the_size_the_coursework_page_suggests(stu
     variant, handed in as a student's function, matches the course's variant — every cell within the margin —
     and differs from the paper's MWEM (about 4 s)."""
     reps = get_check("mwem").default_reps
-    assert f"`--reps` times (default {reps}," in (EX.parents[1] / "book" / "coursework.md").read_text()
+    assert (
+        f"`--reps` times (default {reps}," in (EX.parents[1] / "book" / "coursework.md").read_text()
+    )
     rep = check_mwem(student.mwem, reps=reps, seed=0)
     cmp = rep.tables["comparison"]
     assert rep.verdict == "matches the course's variant", rep.lines
