@@ -160,23 +160,41 @@ def test_run_writes_results_and_replaces_atomically(mini_repo, tmp_path, capfd, 
     assert "wrote 2 tables" in first.out
     # the kernel ran over IPC: ipykernel's "running over TCP without encryption" warning is not printed
     assert "without encryption" not in first.err and "IPKernelApp" not in first.err
-    # A failing rerun leaves the previous results untouched and no staging folder behind.
-    assert cli.main(["run", "toy", "-p", "fail", "true", "--out", str(out)]) == 1
+    # A second run into the same folder is refused before anything runs, without --overwrite.
+    assert cli.main(["run", "toy", "-p", "method", "b", "--out", str(out)]) == 2
     err = capfd.readouterr().err
-    assert "chapter toy failed" in err and "RuntimeError" in err and err.count("\n") == 1
+    assert err.startswith("dpcompendium: error: ") and "--overwrite" in err and str(dest) in err
     assert sorted(p.name for p in out.iterdir()) == ["toy"]
+    # A failing rerun leaves the previous results untouched and no staging folder behind; it says why: the cell's
+    # line, the traceback's last frames, and the executed notebook, kept beside the results.
+    assert cli.main(["run", "toy", "-p", "fail", "true", "--out", str(out), "--overwrite"]) == 1
+    err = capfd.readouterr().err
+    lines = err.splitlines()
+    assert lines[0].startswith("dpcompendium: error: chapter toy failed in cell [")
+    assert lines[0].endswith(", line 6: RuntimeError: boom"), lines[0]
+    assert '  the cell\'s line 6: raise RuntimeError("boom")' in lines
+    assert any(ln.startswith("  traceback (last 1 frame(s))") for ln in lines), err
+    assert "    RuntimeError: boom" in lines
+    failed = out / "toy.failed.ipynb"
+    assert lines[-1] == f"  the executed notebook, with the error in its cell: {failed}"
+    kept = nbformat.read(failed, as_version=4)
+    assert any(o.get("ename") == "RuntimeError" for c in kept.cells for o in c.get("outputs", []))
+    assert sorted(p.name for p in out.iterdir()) == ["toy", "toy.failed.ipynb"]
     assert (dest / "partial.csv").read_text() == "epsilon,reps\n0.25,3\n2,3\n"
-    # A successful rerun replaces them (--no-page: the results only).
-    assert cli.main(["run", "toy", "-p", "method", "b", "--no-page", "--out", str(out)]) == 0
+    # A successful rerun replaces them (--no-page: the results only), and the failed notebook goes.
+    assert (
+        cli.main(["run", "toy", "-p", "method", "b", "--no-page", "--out", str(out), "--overwrite"])
+        == 0
+    )
     assert "b" in (dest / "done.csv").read_text() and not (dest / "index.html").exists()
     assert "no page: --no-page" in capfd.readouterr().out
     assert sorted(p.name for p in out.iterdir()) == ["toy"]
 
 
-def test_failed_first_run_leaves_nothing(mini_repo, tmp_path):
+def test_failed_first_run_leaves_only_its_notebook(mini_repo, tmp_path):
     out = tmp_path / "results"
     assert cli.main(["run", "toy", "-p", "fail", "true", "--out", str(out)]) == 1
-    assert list(out.iterdir()) == []
+    assert [p.name for p in out.iterdir()] == ["toy.failed.ipynb"]
 
 
 def test_yaml_values_accept_exponents(mini_repo):

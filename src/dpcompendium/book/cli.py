@@ -1,7 +1,7 @@
 """The ``dpcompendium`` command: list chapters, rerun one with your parameters, build the book::
 
     dpcompendium list
-    dpcompendium run CHAPTER [-p NAME VALUE]... [--out DIR] [--open] [--no-page] [--lang zh_CN]
+    dpcompendium run CHAPTER [-p NAME VALUE]... [--out DIR] [--overwrite] [--open] [--no-page] [--lang zh_CN]
                           [--scheduler ADDRESS|local:N]
     dpcompendium book [--strict]   (chapters executed only when stale: see dpcompendium.book.execution)
     dpcompendium i18n [status|update|build]   (the Chinese edition: see dpcompendium.book.i18n)
@@ -13,7 +13,9 @@
 ``run`` validates everything before it executes or writes anything (parameters, and the registered data files the
 chapter needs with them: present in the data cache with their SHA-256; ``run`` never downloads); the chapter runs with papermill into a hidden
 staging folder beside ``DIR/CHAPTER`` that replaces ``DIR/CHAPTER`` only when the whole notebook has succeeded, so a
-failed run leaves no half-written results. The results include ``index.html``, the executed chapter built as a page by
+failed run leaves no half-written results: it prints the failing cell's line and the traceback's last frames (all
+with ``-v``) and keeps the executed notebook, with the error in its cell, as ``DIR/CHAPTER.failed.ipynb``. A run
+into a ``DIR/CHAPTER`` that holds an earlier run's results is refused unless ``--overwrite``. The results include ``index.html``, the executed chapter built as a page by
 the book's own pipeline (Jupyter Book / Sphinx, one chapter) and headed by the run's provenance
 (``dpcompendium.book.rerun_page``); ``--open`` opens it in a browser.
 """
@@ -95,6 +97,51 @@ def _missing_data(names: list[str]) -> str | None:
     )
 
 
+#: Frames of a failed cell's traceback printed without -v (the last ones: where the exception was raised).
+FAILED_FRAMES = 3
+
+
+def _fail_run(chapter_id: str, exc: BaseException, kept: Path | None, *, verbose: bool) -> int:
+    """A failed run in a few lines on standard error: the error (the cell, its line), the line's source, the last
+    :data:`FAILED_FRAMES` frames of the traceback (every frame with ``-v``) and where the executed notebook is."""
+    import re
+
+    ename = getattr(exc, "ename", type(exc).__name__)
+    evalue = getattr(exc, "evalue", str(exc))
+    cell = getattr(exc, "exec_count", None)
+    tb = [_strip_ansi(t) for t in getattr(exc, "traceback", None) or []]
+    line = None
+    for chunk in tb:
+        if m := re.match(r"Cell In\[\d+\], line (\d+)", chunk):
+            line = int(m.group(1))
+            break
+    where = f" in cell [{cell}]" if cell is not None else ""
+    where += f", line {line}" if line is not None else ""
+    first = str(evalue).splitlines()[0] if str(evalue).strip() else ""
+    _fail(f"chapter {chapter_id} failed{where}: {ename}: {first}".rstrip(": "), code=1)
+    source = (getattr(exc, "source", "") or "").splitlines()
+    if line is not None and 0 < line <= len(source):
+        print(f"  the cell's line {line}: {source[line - 1].strip()}", file=sys.stderr)
+    frames = [t for t in tb if t.startswith(("Cell In[", "File "))]
+    if frames:
+        shown = frames if verbose else frames[-FAILED_FRAMES:]
+        more = "" if verbose or len(frames) <= FAILED_FRAMES else f" of {len(frames)}; -v for all"
+        print(f"  traceback (last {len(shown)} frame(s){more}):", file=sys.stderr)
+        for frame in shown:
+            for text in frame.rstrip().splitlines():
+                print(f"    {text}", file=sys.stderr)
+        print(f"    {ename}: {evalue}", file=sys.stderr)
+    if kept is not None:
+        print(f"  the executed notebook, with the error in its cell: {kept}", file=sys.stderr)
+    return 1
+
+
+def _strip_ansi(text: str) -> str:
+    import re
+
+    return re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     import time
     from datetime import UTC, datetime
@@ -128,6 +175,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return _fail(str(exc))
     values = plan.values
+    earlier = plan.out / chapter.id
+    if earlier.exists() and not args.overwrite:  # refused before anything runs
+        return _fail(
+            f"{earlier} holds the results of an earlier run of {chapter.id}: add --overwrite to replace them, or "
+            "choose another --out"
+        )
     missing = _missing_data(required_datasets(chapter, values))
     if missing:
         return _fail(f"chapter {chapter.id} needs {missing}")
@@ -203,12 +256,17 @@ def cmd_run(args: argparse.Namespace) -> int:
             page_error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         page_seconds = time.perf_counter() - t_page
     except Exception as exc:  # papermill raises PapermillExecutionError with the cell's error
+        kept = None
+        if (
+            executed.is_file()
+        ):  # papermill wrote the notebook with the error before raising: keep it
+            kept = out_root / f"{chapter.id}.failed.ipynb"
+            try:
+                executed.replace(kept)
+            except OSError:
+                kept = None
         shutil.rmtree(staging, ignore_errors=True)
-        ename = getattr(exc, "ename", type(exc).__name__)
-        evalue = getattr(exc, "evalue", str(exc))
-        cell = getattr(exc, "exec_count", None)
-        where = f" in cell [{cell}]" if cell is not None else ""
-        return _fail(f"chapter {chapter.id} failed{where}: {ename}: {evalue}", code=1)
+        return _fail_run(chapter.id, exc, kept, verbose=args.verbose)
     except BaseException:  # an interrupt (dpcompendium.book.processes): no partial folder stays
         with critical():
             end_descendants(grace=1.0, now=True)
@@ -224,6 +282,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             staging.rename(dest)
         remove_on_interrupt(None)
         set_target(None)
+    # a failed notebook of an earlier attempt describes results that are not these
+    (out_root / f"{chapter.id}.failed.ipynb").unlink(missing_ok=True)
     wrote = (
         f"wrote {plural(len(list(dest.glob('*.csv'))), 'table')} and "
         f"{plural(len(list(dest.glob('*.png'))), 'figure')}"
@@ -384,7 +444,18 @@ def build_parser() -> argparse.ArgumentParser:
         metavar=("NAME", "VALUE"),
         help="a parameter (YAML value)",
     )
-    run.add_argument("--out", default="results", help="results folder (default: results)")
+    run.add_argument(
+        "--out",
+        default="results",
+        help="results folder (default: results); the run writes DIR/CHAPTER, and a failed run keeps its executed "
+        "notebook as DIR/CHAPTER.failed.ipynb",
+    )
+    run.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace the results of an earlier run in DIR/CHAPTER (without it, run refuses to start: a second "
+        "run never silently replaces the first one's results)",
+    )
     run.add_argument("--kernel", default="python3", help="Jupyter kernel (default: python3)")
     run.add_argument(
         "--open", action="store_true", help="open the rerun's page (index.html) in a browser"
