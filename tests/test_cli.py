@@ -340,3 +340,65 @@ def test_run_waits_for_a_slow_kernel(monkeypatch, tmp_path):
     code = cli.main(["run", chapter_ids()[0], "-p", "reps", "2", "--out", str(tmp_path)])
     assert code != 0 and seen["start_timeout"] == cli.KERNEL_START_TIMEOUT >= 300
     assert not any(tmp_path.iterdir())  # the failed run left nothing
+
+
+# ---- rough edges a new user met (issue 45)
+
+
+def _all_parsers(parser):
+    import argparse
+
+    yield parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                yield from _all_parsers(sub)
+
+
+def test_help_texts_are_plain_text():
+    """No reStructuredText in any --help: no double backquotes, no literal-block '::', no roles."""
+    for parser in _all_parsers(cli.build_parser()):
+        text = parser.format_help()
+        assert "``" not in text and "::" not in text and ":func:" not in text, (parser.prog, text)
+
+
+def test_check_help_gives_the_signature_to_write():
+    from dpcompendium.book.check import HELP, get_check
+
+    text = cli.build_parser()._subparsers._group_actions[0].choices["check"].format_help()
+    for name in HELP:
+        assert get_check(name).signature in text and HELP[name].splitlines()[0] in text
+        assert get_check(name).signature == HELP[name].splitlines()[0]
+    assert "rng" in text and "inclusive bin range" in text
+
+
+def test_list_one_chapter(mini_repo, capsys):
+    assert cli.main(["list", "toy"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("toy: Averages under DP") and "reps = 10" in out
+    assert cli.main(["list", "nope"]) == 2
+    assert capsys.readouterr().err.startswith("dpcompendium: error: ")
+
+
+def test_a_closed_pipe_ends_quietly():
+    """dpcompendium data | head -2: the reader goes away; no BrokenPipeError traceback, exit status 0."""
+    import subprocess
+    import sys
+
+    exe = Path(sys.executable).with_name("dpcompendium")
+    for cmd in (["data"], ["list"]):
+        proc = subprocess.Popen([str(exe), *cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc.stdout.close()  # before the first line is written
+        err = proc.stderr.read().decode()
+        assert proc.wait() == 0 and "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--lang", "fr"], ["--pdf", "--no-page"]],
+)
+def test_run_option_errors_have_the_prefix(mini_repo, tmp_path, capsys, args):
+    assert cli.main(["run", "toy", "--out", str(tmp_path / "r"), *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dpcompendium: error: ") and err.count("\n") == 1, err
+    assert not (tmp_path / "r").exists()

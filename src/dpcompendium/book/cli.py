@@ -36,7 +36,7 @@ import yaml
 from ..core.parallel import ONE_BLAS_THREAD, add_scheduler_argument, with_scheduler
 from ..core.paths import repo_root
 from .cliutil import YamlLoader as _Loader
-from .cliutil import environ
+from .cliutil import environ, plain
 from .cliutil import fail as _fail
 from .contract import (
     CHAPTER_DATASETS,
@@ -56,8 +56,14 @@ RESERVED = {"output_dir"}
 GUARDED = {"run", "audit", "check", "book"}
 
 
-def cmd_list(_: argparse.Namespace) -> int:
-    for ch in chapters():
+def cmd_list(args: argparse.Namespace) -> int:
+    selected = chapters()
+    if getattr(args, "chapter", None):
+        try:
+            selected = [get_chapter(args.chapter)]
+        except ValueError as exc:
+            return _fail(str(exc))
+    for ch in selected:
         print(f"{ch.id}: {ch.title}")
         for p in ch.parameters.values():
             if p.name in RESERVED:
@@ -146,29 +152,26 @@ def cmd_run(args: argparse.Namespace) -> int:
     import time
     from datetime import UTC, datetime
 
+    from .chapter import CJK_LANGUAGES
     from .rerun_page import LANGUAGES
 
     if args.lang not in LANGUAGES:  # refused before anything runs
-        print(
-            f"error: --lang must be one of {', '.join(LANGUAGES)}, got {args.lang!r}",
-            file=sys.stderr,
-        )
-        return 2
+        return _fail(f"--lang must be one of {', '.join(LANGUAGES)}, got {args.lang!r}")
+    if args.lang in CJK_LANGUAGES:  # the page's figures are drawn in Chinese: the font is needed
+        from ..core.plotting import CJK_FONT, CJK_FONT_HINT, cjk_font_available
+
+        if not cjk_font_available():
+            return _fail(
+                f"--lang {args.lang} draws the figures in Chinese and needs the font {CJK_FONT}, which this "
+                f"machine does not have: {CJK_FONT_HINT}"
+            )
     if args.pdf and args.no_page:
-        print(
-            "error: --pdf prints the rerun's page: it cannot be combined with --no-page",
-            file=sys.stderr,
-        )
-        return 2
+        return _fail("--pdf prints the rerun's page: it cannot be combined with --no-page")
     if args.pdf:  # refused before anything runs: the PDF needs Chromium
         from .pdf import CHROMIUM
 
         if not os.access(CHROMIUM, os.X_OK):
-            print(
-                f"error: --pdf needs Chromium at {CHROMIUM} (apt-get install chromium)",
-                file=sys.stderr,
-            )
-            return 2
+            return _fail(f"--pdf needs Chromium at {CHROMIUM} (apt-get install chromium)")
     try:
         chapter = get_chapter(args.chapter)
         plan = preflight(chapter, _parse_values(args.parameter or []), args.out)
@@ -431,9 +434,17 @@ def _fetch(names: list[str], root: Path, source: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="dpcompendium", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="dpcompendium",
+        description=plain(__doc__.split("\n\n")[0]).rstrip(":") + ".",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("list", help="list chapters and their parameters").set_defaults(func=cmd_list)
+    lst = sub.add_parser(
+        "list", help="list chapters and their parameters (all, or one: dpcompendium list CHAPTER)"
+    )
+    lst.add_argument("chapter", nargs="?", help="a chapter id: show that chapter's parameters only")
+    lst.set_defaults(func=cmd_list)
     run = sub.add_parser("run", help="execute a chapter with your parameters")
     run.add_argument("chapter", help="chapter id (see dpcompendium list)")
     run.add_argument(
@@ -518,10 +529,30 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    # an interrupt ends them in one line, and no process of theirs outlives them
-    if args.command in GUARDED:
-        return guard(args.func, args, hard_exit=argv is None)
-    return args.func(args)
+    try:
+        # an interrupt ends them in one line, and no process of theirs outlives them
+        if args.command in GUARDED:
+            return guard(args.func, args, hard_exit=argv is None)
+        return args.func(args)
+    except (
+        BrokenPipeError
+    ):  # the reader of our output went away (dpcompendium data | head -2): stop quietly
+        _quiet_stdout()
+        return 0
+
+
+def _quiet_stdout() -> None:
+    """After a broken pipe: point standard output at /dev/null, so that the interpreter's final flush of what is
+    still buffered does not fail again (the BrokenPipeError traceback Python would otherwise print at exit)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (
+        OSError,
+        ValueError,
+    ):  # no file descriptor (a test's captured stream): nothing to flush at exit
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover
