@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import nbformat
@@ -181,13 +182,14 @@ def test_run_writes_results_and_replaces_atomically(mini_repo, tmp_path, capfd, 
     assert any(o.get("ename") == "RuntimeError" for c in kept.cells for o in c.get("outputs", []))
     assert sorted(p.name for p in out.iterdir()) == ["toy", "toy.failed.ipynb"]
     assert (dest / "partial.csv").read_text() == "epsilon,reps\n0.25,3\n2,3\n"
-    # A successful rerun replaces them (--no-page: the results only), and the failed notebook goes.
-    assert (
-        cli.main(["run", "toy", "-p", "method", "b", "--no-page", "--out", str(out), "--overwrite"])
-        == 0
-    )
+    # A successful rerun replaces them (--no-page: the results only), and the failed notebook goes; with -v its
+    # progress is shown although standard error is not a terminal: the chapter, cells executed out of all.
+    args = ["run", "toy", "-p", "method", "b", "--no-page", "--out", str(out), "--overwrite", "-v"]
+    assert cli.main(args) == 0
     assert "b" in (dest / "done.csv").read_text() and not (dest / "index.html").exists()
-    assert "no page: --no-page" in capfd.readouterr().out
+    printed = capfd.readouterr()
+    assert "no page: --no-page" in printed.out
+    assert re.search(r"toy: 100%.*\| 4/4 \[", printed.err), printed.err
     assert sorted(p.name for p in out.iterdir()) == ["toy"]
 
 
@@ -402,3 +404,53 @@ def test_run_option_errors_have_the_prefix(mini_repo, tmp_path, capsys, args):
     err = capsys.readouterr().err
     assert err.startswith("dpcompendium: error: ") and err.count("\n") == 1, err
     assert not (tmp_path / "r").exists()
+
+
+def test_progress_only_on_a_terminal_or_with_verbose(monkeypatch):
+    from dpcompendium.book.progress import progress_bar
+
+    monkeypatch.setenv("DPCOMPENDIUM_PROGRESS", "0")  # as in a pipe or a CI log
+    assert progress_bar("mwem") is False
+    forced = progress_bar("mwem", force=True)  # -v
+    assert (
+        forced["desc"] == "mwem"
+        and forced["unit"] == "cell"
+        and forced["leave"]
+        and forced["ascii"]
+    )
+    monkeypatch.setenv("DPCOMPENDIUM_PROGRESS", "1")  # a terminal
+    bar = progress_bar("mwem")
+    assert bar["ncols"] > 0 and not bar["leave"]  # a width even where the terminal reports none
+
+
+def test_book_prints_each_edition_and_a_closing_summary(monkeypatch, tmp_path, capsys):
+    """dpcompendium book: one line per edition with its time, then the total and what to open (the builds are
+    stand-ins here; the book stage of make test runs the real ones)."""
+    calls = []
+    monkeypatch.setattr(cli, "repo_root", lambda: tmp_path)
+    monkeypatch.setattr(cli.subprocess, "call", lambda cmd, **kw: calls.append(cmd) or 0)
+    assert cli.main(["book"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert len(calls) == 2 and lines[0].startswith("dpcompendium book: the English edition in ")
+    assert lines[1].startswith("dpcompendium book: the zh_CN edition in ")
+    assert re.fullmatch(
+        r"dpcompendium book: built in \d+\.\d s; open .*index\.html, .*zh_CN/index\.html", lines[-1]
+    )
+    monkeypatch.setattr(cli.subprocess, "call", lambda cmd, **kw: 1)
+    assert cli.main(["book"]) == 1
+    assert "FAILED after" in capsys.readouterr().err.splitlines()[-1]
+
+
+def test_myst_configuration_dumps_are_silenced():
+    import logging
+
+    from dpcompendium.book.sphinxext import NoConfigDump
+
+    f = NoConfigDump()
+
+    def record(msg, *args):
+        return logging.LogRecord("sphinx.myst", logging.INFO, "", 0, msg, args, None)
+
+    assert not f.filter(record("myst v%s: %s", "4.0", "MdParserConfig(commonmark_only=False, ...)"))
+    assert not f.filter(record("myst-nb v1.4: NbParserConfig(custom_formats={}, ...)"))
+    assert f.filter(record("execution: %s executed in %.1f s", "mwem", 12.0))

@@ -224,8 +224,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                 parameters={**values, "output_dir": str(staging)},
                 cwd=str(chapter.notebook.parent),
                 kernel_name=args.kernel,
-                # a bar of cells with the time left, on a terminal only (quiet in CI logs and pipes)
-                progress_bar=progress_bar(chapter.id),
+                # a bar of cells with the time left, on a terminal or with -v (quiet in CI logs and pipes)
+                progress_bar=progress_bar(chapter.id, force=args.verbose),
                 log_output=args.verbose,
                 # written once, at the end: saving the notebook after every cell (papermill's default) re-serializes
                 # every figure each time, ~1 s of a short run; a failed run leaves nothing to read anyway
@@ -312,6 +312,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_book(args: argparse.Namespace) -> int:
+    import time
+
+    t_start = time.perf_counter()
     root = repo_root()
     exe = Path(sys.executable).with_name("jupyter-book")
     cmd = [
@@ -332,11 +335,16 @@ def cmd_book(args: argparse.Namespace) -> int:
         "MPLBACKEND": "module://matplotlib_inline.backend_inline",
     }
     rc = subprocess.call(cmd, cwd=root, env=env)
+    english = root / "_build" / "html"
+    print(
+        f"dpcompendium book: the English edition in {english} ({time.perf_counter() - t_start:.1f} s"
+        f"{'' if rc == 0 else ', FAILED'})",
+        file=sys.stderr,
+    )
+    opened = [english / "index.html"]
     if rc or args.english_only:
-        return rc
+        return _book_summary(rc, t_start, opened)
     # then each edition in another language, from the executions the English build stored (none executed again)
-    import time
-
     from .i18n import LANGUAGES, output_dir
 
     for lang in LANGUAGES:
@@ -363,8 +371,25 @@ def cmd_book(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         if rc:
-            return rc
-    return 0
+            return _book_summary(rc, t_start, opened)
+        opened.append(output_dir(root, lang) / "index.html")
+    return _book_summary(0, t_start, opened)
+
+
+def _book_summary(rc: int, t_start: float, pages: list[Path]) -> int:
+    """The closing line of ``dpcompendium book``: the total time, and what to open (or that it failed)."""
+    import time
+
+    total = time.perf_counter() - t_start
+    if rc:
+        print(
+            f"dpcompendium book: FAILED after {total:.1f} s (exit status {rc}; see above)",
+            file=sys.stderr,
+        )
+    else:
+        shown = ", ".join(str(p) for p in pages)
+        print(f"dpcompendium book: built in {total:.1f} s; open {shown}", file=sys.stderr)
+    return rc
 
 
 def cmd_data(args: argparse.Namespace) -> int:
@@ -487,7 +512,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="the language of the rerun's page: en (default) or zh_CN (the Chinese edition: the chapter's text, "
         "generated sentences and figures in Chinese, from the same run)",
     )
-    run.add_argument("-v", "--verbose", action="store_true", help="stream the notebook's output")
+    run.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="stream the notebook's output and show the progress (cells executed out of all) even when standard "
+        "error is not a terminal; a failed run prints every frame of the traceback",
+    )
     add_scheduler_argument(run)
     run.set_defaults(func=with_scheduler(cmd_run))
     book = sub.add_parser(
