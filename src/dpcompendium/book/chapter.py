@@ -150,8 +150,6 @@ FIGURE_LANGUAGES_ENV = "DPCOMPENDIUM_FIGURE_LANGUAGES"
 #: Set to 1 where the Chinese figures are required (make test, make book; also whenever ``CI`` is set): a machine
 #: without :data:`dpcompendium.core.plotting.CJK_FONT` then fails loudly instead of skipping them.
 REQUIRE_CJK_FONT_ENV = "DPCOMPENDIUM_REQUIRE_CJK_FONT"
-#: Languages whose figure texts need :data:`dpcompendium.core.plotting.CJK_FONT`.
-CJK_LANGUAGES = ("zh_CN",)
 _said_skipped: set[str] = set()
 
 
@@ -169,11 +167,12 @@ def drawable_languages(langs: Iterable[str]) -> list[str]:
     Jupyter on a machine without the font draws its English figures and says once, in plain words, that the Chinese
     ones are skipped and how to get the font. Where the Chinese figures are required (:func:`cjk_font_required`)
     a missing font is a ``RuntimeError`` instead."""
+    from ..core.messages import CJK_EDITIONS
     from ..core.plotting import CJK_FONT, CJK_FONT_HINT, cjk_font_available
 
     keep = []
     for lang in langs:
-        if lang not in CJK_LANGUAGES or cjk_font_available():
+        if lang not in CJK_EDITIONS or cjk_font_available():
             keep.append(lang)
             continue
         message = f"the {lang} figures need the font {CJK_FONT}, which this machine does not have: {CJK_FONT_HINT}"

@@ -152,12 +152,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     import time
     from datetime import UTC, datetime
 
-    from .chapter import CJK_LANGUAGES
+    from ..core.messages import CJK_EDITIONS
     from .rerun_page import LANGUAGES
 
     if args.lang not in LANGUAGES:  # refused before anything runs
         return _fail(f"--lang must be one of {', '.join(LANGUAGES)}, got {args.lang!r}")
-    if args.lang in CJK_LANGUAGES:  # the page's figures are drawn in Chinese: the font is needed
+    if args.lang in CJK_EDITIONS:  # the page's figures are drawn in Chinese: the font is needed
         from ..core.plotting import CJK_FONT, CJK_FONT_HINT, cjk_font_available
 
         if not cjk_font_available():
@@ -564,10 +564,11 @@ def main(argv: list[str] | None = None) -> int:
         # an interrupt ends them in one line, and no process of theirs outlives them
         if args.command in GUARDED:
             return guard(args.func, args, hard_exit=argv is None)
-        return args.func(args)
-    except (
-        BrokenPipeError
-    ):  # the reader of our output went away (dpcompendium data | head -2): stop quietly
+        code = args.func(args)
+        sys.stdout.flush()  # here, not at exit: a reader gone while the buffer is written is caught below
+        return code
+    except BrokenPipeError:
+        # the reader of our output went away (dpcompendium data | head -2): stop quietly
         _quiet_stdout()
         return 0
 
