@@ -38,6 +38,9 @@ unexport PYTHONDONTWRITEBYTECODE
 export DPCOMPENDIUM_OFFLINE ?= 1
 # Jupyter looks for the kernel inside .venv, not in the user's folders.
 export JUPYTER_PLATFORM_DIRS := 1
+# The book's Chinese figures need the CJK font (fonts-noto-cjk): under make a missing font is an error, not the
+# Chinese figures skipped with a notice (what a notebook run in Jupyter on a machine without the font does).
+export DPCOMPENDIUM_REQUIRE_CJK_FONT ?= 1
 
 .PHONY: help venv book pdf test unit notebooks book-strict browser zh portable integration fuzz lint format bench lock env clean
 help:
@@ -68,9 +71,15 @@ $(STAMP): $(LOCK) pyproject.toml
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (dpcompendium)" >/dev/null
 	touch $(STAMP)
 
-venv: $(STAMP)
+# The kernels of this environment do not print ipykernel's "running over TCP without encryption" warning when
+# another program (otter, JupyterLab) starts them (dpcompendium.book.kernels).
+KERNEL_CONFIG := $(VENV)/etc/ipython/ipython_kernel_config.py
+$(KERNEL_CONFIG): $(STAMP) src/dpcompendium/book/kernels.py
+	$(BIN)/python -m dpcompendium.book.kernels
 
-book: $(STAMP)
+venv: $(STAMP) $(KERNEL_CONFIG)
+
+book: $(STAMP) $(KERNEL_CONFIG)
 	$(BIN)/dpcompendium book
 
 # Both editions: the book stage builds the English book and the Chinese one (_build/html/zh_CN, from the same
@@ -79,21 +88,21 @@ book: $(STAMP)
 # TEST_ARGS=--pdf (what .ci/run passes): after the integration stage, the pdf stage prints the book to PDF and checks
 # it (tests/test_book_pdf.py); its time is printed apart and its tests are counted in the closing line.
 TEST_ARGS ?=
-test: $(STAMP)
+test: $(STAMP) $(KERNEL_CONFIG)
 	$(BIN)/python tools/run_tests.py --units $(TEST_ARGS)
 
 # The PDF of the book and of each chapter (dpcompendium.pdf: the built HTML printed by /usr/bin/chromium, after
 # MathJax; the glossary's Chinese terms need a CJK font, Debian's fonts-noto-cjk). Builds the book first (a no-op
 # for the chapters whose execution is current).
-pdf: $(STAMP)
+pdf: $(STAMP) $(KERNEL_CONFIG)
 	$(BIN)/dpcompendium book
 	$(BIN)/python -m dpcompendium.book.pdf
 
 # One stage of make test each, run as make test runs it (tools/run_tests.py --only STAGE).
-unit notebooks browser zh portable integration: $(STAMP)
+unit notebooks browser zh portable integration: $(STAMP) $(KERNEL_CONFIG)
 	$(BIN)/python tools/run_tests.py --only $@
 
-book-strict: $(STAMP)
+book-strict: $(STAMP) $(KERNEL_CONFIG)
 	$(BIN)/python tools/run_tests.py --only book
 
 # Property-based runs of the chapters: FUZZ_EXAMPLES random valid parameter sets per chapter, at the fuzz size of
@@ -104,7 +113,7 @@ book-strict: $(STAMP)
 FUZZ_EXAMPLES ?= 30
 FUZZ_K ?=
 FUZZ_LOG ?= _build/fuzz.jsonl
-fuzz: $(STAMP)
+fuzz: $(STAMP) $(KERNEL_CONFIG)
 	@mkdir -p $(dir $(FUZZ_LOG)) && rm -f $(FUZZ_LOG)
 	DPCOMPENDIUM_FUZZ_LOG=$(abspath $(FUZZ_LOG)) DPCOMPENDIUM_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) DPCOMPENDIUM_FUZZ_RANDOM=1 \
 	  $(BIN)/python -m pytest -p no:cacheprovider -m fuzz tests/test_chapter_fuzz.py -v \

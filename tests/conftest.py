@@ -14,6 +14,23 @@ if "DPCOMPENDIUM_DATA_DIR" not in os.environ and (_SHARED / "SHA256SUMS").is_fil
     os.environ["DPCOMPENDIUM_DATA_DIR"] = str(_SHARED)
     os.environ.setdefault("DPCOMPENDIUM_OFFLINE", "1")
 
+# What the Makefile exports, set here too, so that plain `pytest` (without make) runs the suite as make does: no
+# figure windows (Agg: pyplot's figures are closed, not kept by an interactive backend), one BLAS thread per process,
+# the same hash seed for subprocesses, Jupyter's kernel from .venv, and the Chinese figures required (a machine
+# without the CJK font fails the zh tests loudly instead of skipping the twins).
+for _name, _value in {
+    "MPLBACKEND": "Agg",
+    "OMP_NUM_THREADS": "1",
+    "OPENBLAS_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+    "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+    "JUPYTER_PLATFORM_DIRS": "1",
+    "DPCOMPENDIUM_REQUIRE_CJK_FONT": "1",
+}.items():
+    os.environ.setdefault(_name, _value)
+# for subprocesses: this process's own seed is fixed at start-up
+os.environ.setdefault("PYTHONHASHSEED", "0")
+
 #: The largest difference, in ulp, between two implementations of one float64 elementary function (exp, expm1, log,
 #: pow, …) this project allows: numpy's SIMD kernels (chosen by CPU at run time) and libm (glibc lists its errors per
 #: function in its manual, 1–2 ulp for exp, expm1, log on x86-64) are each within a few ulp of the true value, not

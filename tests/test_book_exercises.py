@@ -1,7 +1,7 @@
 """The exercises' ``dpcompendium audit`` / ``dpcompendium check`` commands run, and print the verdict the book states.
 
 Every chapter's solutions hold shell commands in ``bash`` blocks, one per line, each ending with the verdict the
-solution explains (``# VIOLATED``, ``# HOLDS`` for an audit; ``# matches the course's variant``, ``# measurement step
+solution explains (``# VIOLATED``, ``# HOLDS`` for an audit; ``# too few runs to tell``, ``# measurement step
 VIOLATED``, … for a check). This test
 runs every such command as a reader would (the ``dpcompendium`` script of this environment, from the repository
 root, the report written to a temporary folder) and checks the exit status and the printed verdict. The commands
@@ -26,7 +26,7 @@ BASH_BLOCK = re.compile(r"^```bash\n(.*?)^```", re.M | re.S)
 #: an audit's verdict, or a check's (``dpcompendium check mwem``: which MWEM it matches, or its privacy failure)
 COMMAND = re.compile(
     r"^(dpcompendium (?:audit|check) .+?)\s+#\s*(VIOLATED|HOLDS|matches the paper's MWEM|matches the course's variant"
-    r"|matches neither|measurement step VIOLATED)\s*$"
+    r"|differs from both the paper's MWEM and the course's variant|too few runs to tell|measurement step VIOLATED)\s*$"
 )
 
 

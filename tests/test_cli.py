@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import nbformat
@@ -160,23 +161,42 @@ def test_run_writes_results_and_replaces_atomically(mini_repo, tmp_path, capfd, 
     assert "wrote 2 tables" in first.out
     # the kernel ran over IPC: ipykernel's "running over TCP without encryption" warning is not printed
     assert "without encryption" not in first.err and "IPKernelApp" not in first.err
-    # A failing rerun leaves the previous results untouched and no staging folder behind.
-    assert cli.main(["run", "toy", "-p", "fail", "true", "--out", str(out)]) == 1
+    # A second run into the same folder is refused before anything runs, without --overwrite.
+    assert cli.main(["run", "toy", "-p", "method", "b", "--out", str(out)]) == 2
     err = capfd.readouterr().err
-    assert "chapter toy failed" in err and "RuntimeError" in err and err.count("\n") == 1
+    assert err.startswith("dpcompendium: error: ") and "--overwrite" in err and str(dest) in err
     assert sorted(p.name for p in out.iterdir()) == ["toy"]
+    # A failing rerun leaves the previous results untouched and no staging folder behind; it says why: the cell's
+    # line, the traceback's last frames, and the executed notebook, kept beside the results.
+    assert cli.main(["run", "toy", "-p", "fail", "true", "--out", str(out), "--overwrite"]) == 1
+    err = capfd.readouterr().err
+    lines = err.splitlines()
+    assert lines[0].startswith("dpcompendium: error: chapter toy failed in cell [")
+    assert lines[0].endswith(", line 6: RuntimeError: boom"), lines[0]
+    assert '  the cell\'s line 6: raise RuntimeError("boom")' in lines
+    assert any(ln.startswith("  traceback (last 1 frame(s))") for ln in lines), err
+    assert "    RuntimeError: boom" in lines
+    failed = out / "toy.failed.ipynb"
+    assert lines[-1] == f"  the executed notebook, with the error in its cell: {failed}"
+    kept = nbformat.read(failed, as_version=4)
+    assert any(o.get("ename") == "RuntimeError" for c in kept.cells for o in c.get("outputs", []))
+    assert sorted(p.name for p in out.iterdir()) == ["toy", "toy.failed.ipynb"]
     assert (dest / "partial.csv").read_text() == "epsilon,reps\n0.25,3\n2,3\n"
-    # A successful rerun replaces them (--no-page: the results only).
-    assert cli.main(["run", "toy", "-p", "method", "b", "--no-page", "--out", str(out)]) == 0
+    # A successful rerun replaces them (--no-page: the results only), and the failed notebook goes; with -v its
+    # progress is shown although standard error is not a terminal: the chapter, cells executed out of all.
+    args = ["run", "toy", "-p", "method", "b", "--no-page", "--out", str(out), "--overwrite", "-v"]
+    assert cli.main(args) == 0
     assert "b" in (dest / "done.csv").read_text() and not (dest / "index.html").exists()
-    assert "no page: --no-page" in capfd.readouterr().out
+    printed = capfd.readouterr()
+    assert "no page: --no-page" in printed.out
+    assert re.search(r"toy: 100%.*\| 4/4 \[", printed.err), printed.err
     assert sorted(p.name for p in out.iterdir()) == ["toy"]
 
 
-def test_failed_first_run_leaves_nothing(mini_repo, tmp_path):
+def test_failed_first_run_leaves_only_its_notebook(mini_repo, tmp_path):
     out = tmp_path / "results"
     assert cli.main(["run", "toy", "-p", "fail", "true", "--out", str(out)]) == 1
-    assert list(out.iterdir()) == []
+    assert [p.name for p in out.iterdir()] == ["toy.failed.ipynb"]
 
 
 def test_yaml_values_accept_exponents(mini_repo):
@@ -322,3 +342,115 @@ def test_run_waits_for_a_slow_kernel(monkeypatch, tmp_path):
     code = cli.main(["run", chapter_ids()[0], "-p", "reps", "2", "--out", str(tmp_path)])
     assert code != 0 and seen["start_timeout"] == cli.KERNEL_START_TIMEOUT >= 300
     assert not any(tmp_path.iterdir())  # the failed run left nothing
+
+
+# ---- rough edges a new user met (issue 45)
+
+
+def _all_parsers(parser):
+    import argparse
+
+    yield parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                yield from _all_parsers(sub)
+
+
+def test_help_texts_are_plain_text():
+    """No reStructuredText in any --help: no double backquotes, no literal-block '::', no roles."""
+    for parser in _all_parsers(cli.build_parser()):
+        text = parser.format_help()
+        assert "``" not in text and "::" not in text and ":func:" not in text, (parser.prog, text)
+
+
+def test_check_help_gives_the_signature_to_write():
+    from dpcompendium.book.check import HELP, get_check
+
+    text = cli.build_parser()._subparsers._group_actions[0].choices["check"].format_help()
+    for name in HELP:
+        assert get_check(name).signature in text and HELP[name].splitlines()[0] in text
+        assert get_check(name).signature == HELP[name].splitlines()[0]
+    assert "rng" in text and "inclusive bin range" in text
+
+
+def test_list_one_chapter(mini_repo, capsys):
+    assert cli.main(["list", "toy"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("toy: Averages under DP") and "reps = 10" in out
+    assert cli.main(["list", "nope"]) == 2
+    assert capsys.readouterr().err.startswith("dpcompendium: error: ")
+
+
+def test_a_closed_pipe_ends_quietly():
+    """dpcompendium data | head -2: the reader goes away; no BrokenPipeError traceback, exit status 0."""
+    import subprocess
+    import sys
+
+    exe = Path(sys.executable).with_name("dpcompendium")
+    for cmd in (["data"], ["list"]):
+        proc = subprocess.Popen([str(exe), *cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc.stdout.close()  # before the first line is written
+        err = proc.stderr.read().decode()
+        assert proc.wait() == 0 and "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--lang", "fr"], ["--pdf", "--no-page"]],
+)
+def test_run_option_errors_have_the_prefix(mini_repo, tmp_path, capsys, args):
+    assert cli.main(["run", "toy", "--out", str(tmp_path / "r"), *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dpcompendium: error: ") and err.count("\n") == 1, err
+    assert not (tmp_path / "r").exists()
+
+
+def test_progress_only_on_a_terminal_or_with_verbose(monkeypatch):
+    from dpcompendium.book.progress import progress_bar
+
+    monkeypatch.setenv("DPCOMPENDIUM_PROGRESS", "0")  # as in a pipe or a CI log
+    assert progress_bar("mwem") is False
+    forced = progress_bar("mwem", force=True)  # -v
+    assert (
+        forced["desc"] == "mwem"
+        and forced["unit"] == "cell"
+        and forced["leave"]
+        and forced["ascii"]
+    )
+    monkeypatch.setenv("DPCOMPENDIUM_PROGRESS", "1")  # a terminal
+    bar = progress_bar("mwem")
+    assert bar["ncols"] > 0 and not bar["leave"]  # a width even where the terminal reports none
+
+
+def test_book_prints_each_edition_and_a_closing_summary(monkeypatch, tmp_path, capsys):
+    """dpcompendium book: one line per edition with its time, then the total and what to open (the builds are
+    stand-ins here; the book stage of make test runs the real ones)."""
+    calls = []
+    monkeypatch.setattr(cli, "repo_root", lambda: tmp_path)
+    monkeypatch.setattr(cli.subprocess, "call", lambda cmd, **kw: calls.append(cmd) or 0)
+    assert cli.main(["book"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert len(calls) == 2 and lines[0].startswith("dpcompendium book: the English edition in ")
+    assert lines[1].startswith("dpcompendium book: the zh_CN edition in ")
+    assert re.fullmatch(
+        r"dpcompendium book: built in \d+\.\d s; open .*index\.html, .*zh_CN/index\.html", lines[-1]
+    )
+    monkeypatch.setattr(cli.subprocess, "call", lambda cmd, **kw: 1)
+    assert cli.main(["book"]) == 1
+    assert "FAILED after" in capsys.readouterr().err.splitlines()[-1]
+
+
+def test_myst_configuration_dumps_are_silenced():
+    import logging
+
+    from dpcompendium.book.sphinxext import NoConfigDump
+
+    f = NoConfigDump()
+
+    def record(msg, *args):
+        return logging.LogRecord("sphinx.myst", logging.INFO, "", 0, msg, args, None)
+
+    assert not f.filter(record("myst v%s: %s", "4.0", "MdParserConfig(commonmark_only=False, ...)"))
+    assert not f.filter(record("myst-nb v1.4: NbParserConfig(custom_formats={}, ...)"))
+    assert f.filter(record("execution: %s executed in %.1f s", "mwem", 12.0))

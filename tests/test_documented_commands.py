@@ -111,6 +111,11 @@ def _shrunk_run(words: list[str], out: Path) -> list[str]:
 RERUN_PAGE_COMMAND = f"dpcompendium run {DP_MEAN} -p seed 1 --open"
 
 
+#: README's audit and check commands are the coursework page's first examples, which tests/test_audit_user.py runs
+#: verbatim (the audit in make test, the 100-run check under make fuzz): here they are ``extended``.
+COURSEWORK_RUN_ELSEWHERE = {"audit", "check"}
+
+
 def _params():
     """README's commands run in ``make test`` (the one :data:`RERUN_PAGE_COMMAND` names in test_book_browser.py); the
     others are whole runs again of what other tests of ``make test`` already run (the exercises' audits and checks
@@ -122,7 +127,9 @@ def _params():
             cmd,
             id=cmd,
             marks=()
-            if where.startswith("README.md") and cmd != RERUN_PAGE_COMMAND
+            if where.startswith("README.md")
+            and cmd != RERUN_PAGE_COMMAND
+            and cmd.split()[1] not in COURSEWORK_RUN_ELSEWHERE
             else (pytest.mark.extended,),
         )
         for where, cmd in COMMANDS
@@ -199,3 +206,72 @@ def test_documented_command_runs(where, command, tmp_path):
     assert proc.returncode == 0, f"{where}: {shlex.join(words)}\n{proc.stderr[-2000:]}"
     if args.command == "run":
         check_run(args, tmp_path / "out")
+
+
+# ---- the coursework page as a new user reads it (issue 45)
+
+COURSEWORK = ROOT / "book" / "coursework.md"
+#: What the page's command lines may start with: the environment's scripts (on the PATH once the environment is
+#: active) and the shell's own commands.
+PAGE_PROGRAMS = {"dpcompendium", "otter", "cd", "mkdir", "source"}
+
+
+def _page_command_lines(text: str) -> list[str]:
+    """The command lines of the page's ``bash`` blocks and ``console`` examples (``$ `` lines, continued with ``\\``)."""
+    lines = []
+    for m in _FENCE.finditer(text):
+        block = m.group(0).splitlines()[0]
+        body = m.group(2).replace("\\\n", " ")
+        if "bash" in block:
+            lines += [
+                ln.strip() for ln in body.splitlines() if ln.strip() and not ln.startswith("#")
+            ]
+        elif "console" in block:
+            lines += [ln[2:].strip() for ln in body.splitlines() if ln.startswith("$ ")]
+    return lines
+
+
+def test_the_coursework_page_says_how_its_commands_run():
+    """Before its first command the page says to activate the environment (which puts dpcompendium and otter on the
+    PATH), and every command line starts with one of those scripts or a shell command."""
+    lines = _page_command_lines(COURSEWORK.read_text())
+    assert lines[0] == "source .venv/bin/activate", lines[0]
+    assert any(ln.startswith("otter ") for ln in lines) and any(
+        ln.startswith("dpcompendium ") for ln in lines
+    )
+    for line in lines:
+        assert line.split()[0] in PAGE_PROGRAMS, line
+    for script in ("dpcompendium", "otter"):
+        assert (Path(sys.prefix) / "bin" / script).is_file(), f"no {script} in the environment"
+
+
+@pytest.mark.integration
+def test_a_coursework_command_runs_as_written_in_a_fresh_shell(tmp_path):
+    """The page's first audit, typed as the page says in a shell whose PATH does not have the environment (a fresh
+    clone's terminal): `source .venv/bin/activate`, then the command verbatim (about 2 s)."""
+    line = next(
+        ln
+        for ln in _page_command_lines(COURSEWORK.read_text())
+        if ln.startswith("dpcompendium audit")
+    )
+    venv_bin = str(Path(sys.prefix) / "bin")
+    path = os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep) if p != venv_bin)
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("DPCOMPENDIUM_", "VIRTUAL_ENV"))
+    }
+    proc = subprocess.run(
+        ["bash", "-e", "-c", f"source {Path(sys.prefix) / 'bin' / 'activate'}\n{line} --out {tmp_path / 'r'}"],
+        cwd=ROOT, env={**env, "PATH": path}, capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert any(ln.startswith(("VIOLATED", "HOLDS")) for ln in proc.stdout.splitlines()), proc.stdout
+
+
+def test_the_readme_lists_the_chapters_in_book_order():
+    """README's chapter list is the book's order (_toc.yml, as dpcompendium list reads it)."""
+    from dpcompendium.chapters.registry import chapter_ids
+
+    text = (ROOT / "README.md").read_text()
+    m = re.search(r"^Chapters, in book order[^:]*\):(.*)$", text, re.M)
+    assert m, "README.md: no 'Chapters, in book order (...): ...' line"
+    assert re.findall(r"`([\w-]+)`", m.group(1)) == list(chapter_ids())

@@ -206,3 +206,51 @@ def test_a_run_draws_its_figures_in_the_language_of_its_page_only(tmp_path, monk
     monkeypatch.setenv(chapter.FIGURE_LANGUAGES_ENV, "fr")
     with pytest.raises(ValueError, match=r"DPCOMPENDIUM_FIGURE_LANGUAGES must name .* got 'fr'"):
         chapter.figure_languages()
+
+
+def test_without_a_cjk_font_the_chinese_figures_are_skipped_with_one_notice(
+    tmp_path, monkeypatch, capsys
+):
+    """A new user's machine without fonts-noto-cjk (font lookup monkeypatched): outside make and CI the English
+    figure is drawn, the Chinese one skipped, and one plain notice says so and how to get the font."""
+    monkeypatch.setattr(plotting, "cjk_font_available", lambda: False)
+    monkeypatch.setenv(chapter.REQUIRE_CJK_FONT_ENV, "0")
+    monkeypatch.setattr(chapter, "_said_skipped", set())
+    for name in ("a", "b"):
+        shown = chapter.show_figure(_figure(), name, tmp_path)
+        assert set(shown.pngs) == {"en"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.png", "a.svg", "b.png", "b.svg"]
+    err = capsys.readouterr().err
+    assert err.count("Note: ") == 1 and "fonts-noto-cjk" in err and "skipped" in err, err
+    assert plt.get_fignums() == []
+
+
+@pytest.mark.parametrize("env", [{"DPCOMPENDIUM_REQUIRE_CJK_FONT": "1"}, {"CI": "true"}])
+def test_under_make_or_ci_a_missing_cjk_font_fails_loudly(tmp_path, monkeypatch, env):
+    """make (DPCOMPENDIUM_REQUIRE_CJK_FONT=1, also set by tests/conftest.py) and CI require the Chinese figures: a
+    missing font is an error naming the package, not a silent skip."""
+    monkeypatch.setattr(plotting, "cjk_font_available", lambda: False)
+    monkeypatch.delenv(chapter.REQUIRE_CJK_FONT_ENV, raising=False)
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    with pytest.raises(RuntimeError, match="fonts-noto-cjk"):
+        chapter.show_figure(_figure(), "f", tmp_path)
+    assert plt.get_fignums() == []
+
+
+def test_the_suite_requires_the_cjk_font():
+    """The zh figure tests run with the font required (conftest), and this machine has it (CI installs it)."""
+    import os
+
+    assert chapter.cjk_font_required() and os.environ["DPCOMPENDIUM_REQUIRE_CJK_FONT"] == "1"
+    assert plotting.cjk_font_available()
+
+
+def test_a_chinese_rerun_page_needs_the_font(tmp_path, monkeypatch, capsys):
+    from dpcompendium.book import cli
+
+    monkeypatch.setattr(plotting, "cjk_font_available", lambda: False)
+    assert cli.main(["run", "dp-mean", "--lang", "zh_CN", "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dpcompendium: error: --lang zh_CN") and "fonts-noto-cjk" in err
+    assert not (tmp_path / "r").exists()

@@ -66,6 +66,8 @@ def test_instructor_workflow_grades_the_submissions(tmp_path):
     proc = subprocess.run(["bash", "-e", "-c", instructor_commands()], cwd=tmp_path, env=env, capture_output=True,
                           text=True, timeout=900, check=False)  # fmt: skip
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    # otter's kernels (over TCP) do not print ipykernel's warning (the environment's kernel config: make venv)
+    assert "without encryption" not in proc.stdout + proc.stderr
     dist = tmp_path / "examples" / "otter" / "dist"
     # the student's notebook has no solution and no hidden test; the autograder has both
     student = nbformat.read(dist / "student" / "dp_mean.ipynb", as_version=4)

@@ -10,6 +10,7 @@ import json
 import math
 import os
 import re
+import sys
 import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -146,6 +147,48 @@ def save_figure(fig, name: str, out: str | Path) -> list[Path]:
 FIGURE_LANGUAGES_ENV = "DPCOMPENDIUM_FIGURE_LANGUAGES"
 
 
+#: Set to 1 where the Chinese figures are required (make test, make book; also whenever ``CI`` is set): a machine
+#: without :data:`dpcompendium.core.plotting.CJK_FONT` then fails loudly instead of skipping them.
+REQUIRE_CJK_FONT_ENV = "DPCOMPENDIUM_REQUIRE_CJK_FONT"
+_said_skipped: set[str] = set()
+
+
+def cjk_font_required() -> bool:
+    """Whether a missing CJK font is an error (:data:`REQUIRE_CJK_FONT_ENV` = 1, or ``CI`` set) rather than the
+    Chinese figures skipped with one notice."""
+    flag = os.environ.get(REQUIRE_CJK_FONT_ENV, "").strip()
+    if flag in ("0", "1"):
+        return flag == "1"
+    return bool(os.environ.get("CI"))
+
+
+def drawable_languages(langs: Iterable[str]) -> list[str]:
+    """``langs`` without the languages whose figures this machine cannot draw (no CJK font): a notebook run in
+    Jupyter on a machine without the font draws its English figures and says once, in plain words, that the Chinese
+    ones are skipped and how to get the font. Where the Chinese figures are required (:func:`cjk_font_required`)
+    a missing font is a ``RuntimeError`` instead."""
+    from ..core.messages import CJK_EDITIONS
+    from ..core.plotting import CJK_FONT, CJK_FONT_HINT, cjk_font_available
+
+    keep = []
+    for lang in langs:
+        if lang not in CJK_EDITIONS or cjk_font_available():
+            keep.append(lang)
+            continue
+        message = f"the {lang} figures need the font {CJK_FONT}, which this machine does not have: {CJK_FONT_HINT}"
+        if cjk_font_required():
+            raise RuntimeError(
+                f"{message} ({REQUIRE_CJK_FONT_ENV}=1 or CI: the book's Chinese figures are required)"
+            )
+        if lang not in _said_skipped:
+            _said_skipped.add(lang)
+            print(
+                f"Note: {message}. The {lang} figures are skipped; the English ones are drawn as usual.",
+                file=sys.stderr,
+            )
+    return keep
+
+
 def figure_languages() -> list[str]:
     """The languages a chapter's figures are saved in besides English: the book's other editions
     (:data:`dpcompendium.core.messages.EDITIONS`), or those the environment variable ``DPCOMPENDIUM_FIGURE_LANGUAGES`` names (a rerun draws its
@@ -214,7 +257,7 @@ def show_figure(fig, name: str, out: str | Path) -> LanguageFigures:
 
     try:
         pngs = {"en": save_figure(fig, name, out)[0]}
-        for lang in figure_languages():
+        for lang in drawable_languages(figure_languages()):
             missing = translate_figure(fig, lang)
             if missing and os.environ.get(
                 "DPCOMPENDIUM_FIGURE_TEXTS"

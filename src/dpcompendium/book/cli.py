@@ -1,7 +1,7 @@
 """The ``dpcompendium`` command: list chapters, rerun one with your parameters, build the book::
 
     dpcompendium list
-    dpcompendium run CHAPTER [-p NAME VALUE]... [--out DIR] [--open] [--no-page] [--lang zh_CN]
+    dpcompendium run CHAPTER [-p NAME VALUE]... [--out DIR] [--overwrite] [--open] [--no-page] [--lang zh_CN]
                           [--scheduler ADDRESS|local:N]
     dpcompendium book [--strict]   (chapters executed only when stale: see dpcompendium.book.execution)
     dpcompendium i18n [status|update|build]   (the Chinese edition: see dpcompendium.book.i18n)
@@ -13,7 +13,9 @@
 ``run`` validates everything before it executes or writes anything (parameters, and the registered data files the
 chapter needs with them: present in the data cache with their SHA-256; ``run`` never downloads); the chapter runs with papermill into a hidden
 staging folder beside ``DIR/CHAPTER`` that replaces ``DIR/CHAPTER`` only when the whole notebook has succeeded, so a
-failed run leaves no half-written results. The results include ``index.html``, the executed chapter built as a page by
+failed run leaves no half-written results: it prints the failing cell's line and the traceback's last frames (all
+with ``-v``) and keeps the executed notebook, with the error in its cell, as ``DIR/CHAPTER.failed.ipynb``. A run
+into a ``DIR/CHAPTER`` that holds an earlier run's results is refused unless ``--overwrite``. The results include ``index.html``, the executed chapter built as a page by
 the book's own pipeline (Jupyter Book / Sphinx, one chapter) and headed by the run's provenance
 (``dpcompendium.book.rerun_page``); ``--open`` opens it in a browser.
 """
@@ -34,7 +36,7 @@ import yaml
 from ..core.parallel import ONE_BLAS_THREAD, add_scheduler_argument, with_scheduler
 from ..core.paths import repo_root
 from .cliutil import YamlLoader as _Loader
-from .cliutil import environ
+from .cliutil import environ, plain
 from .cliutil import fail as _fail
 from .contract import (
     CHAPTER_DATASETS,
@@ -54,8 +56,14 @@ RESERVED = {"output_dir"}
 GUARDED = {"run", "audit", "check", "book"}
 
 
-def cmd_list(_: argparse.Namespace) -> int:
-    for ch in chapters():
+def cmd_list(args: argparse.Namespace) -> int:
+    selected = chapters()
+    if getattr(args, "chapter", None):
+        try:
+            selected = [get_chapter(args.chapter)]
+        except ValueError as exc:
+            return _fail(str(exc))
+    for ch in selected:
         print(f"{ch.id}: {ch.title}")
         for p in ch.parameters.values():
             if p.name in RESERVED:
@@ -95,39 +103,87 @@ def _missing_data(names: list[str]) -> str | None:
     )
 
 
+#: Frames of a failed cell's traceback printed without -v (the last ones: where the exception was raised).
+FAILED_FRAMES = 3
+
+
+def _fail_run(chapter_id: str, exc: BaseException, kept: Path | None, *, verbose: bool) -> int:
+    """A failed run in a few lines on standard error: the error (the cell, its line), the line's source, the last
+    :data:`FAILED_FRAMES` frames of the traceback (every frame with ``-v``) and where the executed notebook is."""
+    import re
+
+    ename = getattr(exc, "ename", type(exc).__name__)
+    evalue = getattr(exc, "evalue", str(exc))
+    cell = getattr(exc, "exec_count", None)
+    tb = [_strip_ansi(t) for t in getattr(exc, "traceback", None) or []]
+    line = None
+    for chunk in tb:
+        if m := re.match(r"Cell In\[\d+\], line (\d+)", chunk):
+            line = int(m.group(1))
+            break
+    where = f" in cell [{cell}]" if cell is not None else ""
+    where += f", line {line}" if line is not None else ""
+    first = str(evalue).splitlines()[0] if str(evalue).strip() else ""
+    _fail(f"chapter {chapter_id} failed{where}: {ename}: {first}".rstrip(": "), code=1)
+    source = (getattr(exc, "source", "") or "").splitlines()
+    if line is not None and 0 < line <= len(source):
+        print(f"  the cell's line {line}: {source[line - 1].strip()}", file=sys.stderr)
+    frames = [t for t in tb if t.startswith(("Cell In[", "File "))]
+    if frames:
+        shown = frames if verbose else frames[-FAILED_FRAMES:]
+        more = "" if verbose or len(frames) <= FAILED_FRAMES else f" of {len(frames)}; -v for all"
+        print(f"  traceback (last {len(shown)} frame(s){more}):", file=sys.stderr)
+        for frame in shown:
+            for text in frame.rstrip().splitlines():
+                print(f"    {text}", file=sys.stderr)
+        print(f"    {ename}: {evalue}", file=sys.stderr)
+    if kept is not None:
+        print(f"  the executed notebook, with the error in its cell: {kept}", file=sys.stderr)
+    return 1
+
+
+def _strip_ansi(text: str) -> str:
+    import re
+
+    return re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     import time
     from datetime import UTC, datetime
 
+    from ..core.messages import CJK_EDITIONS
     from .rerun_page import LANGUAGES
 
     if args.lang not in LANGUAGES:  # refused before anything runs
-        print(
-            f"error: --lang must be one of {', '.join(LANGUAGES)}, got {args.lang!r}",
-            file=sys.stderr,
-        )
-        return 2
+        return _fail(f"--lang must be one of {', '.join(LANGUAGES)}, got {args.lang!r}")
+    if args.lang in CJK_EDITIONS:  # the page's figures are drawn in Chinese: the font is needed
+        from ..core.plotting import CJK_FONT, CJK_FONT_HINT, cjk_font_available
+
+        if not cjk_font_available():
+            return _fail(
+                f"--lang {args.lang} draws the figures in Chinese and needs the font {CJK_FONT}, which this "
+                f"machine does not have: {CJK_FONT_HINT}"
+            )
     if args.pdf and args.no_page:
-        print(
-            "error: --pdf prints the rerun's page: it cannot be combined with --no-page",
-            file=sys.stderr,
-        )
-        return 2
+        return _fail("--pdf prints the rerun's page: it cannot be combined with --no-page")
     if args.pdf:  # refused before anything runs: the PDF needs Chromium
         from .pdf import CHROMIUM
 
         if not os.access(CHROMIUM, os.X_OK):
-            print(
-                f"error: --pdf needs Chromium at {CHROMIUM} (apt-get install chromium)",
-                file=sys.stderr,
-            )
-            return 2
+            return _fail(f"--pdf needs Chromium at {CHROMIUM} (apt-get install chromium)")
     try:
         chapter = get_chapter(args.chapter)
         plan = preflight(chapter, _parse_values(args.parameter or []), args.out)
     except ValueError as exc:
         return _fail(str(exc))
     values = plan.values
+    earlier = plan.out / chapter.id
+    if earlier.exists() and not args.overwrite:  # refused before anything runs
+        return _fail(
+            f"{earlier} holds the results of an earlier run of {chapter.id}: add --overwrite to replace them, or "
+            "choose another --out"
+        )
     missing = _missing_data(required_datasets(chapter, values))
     if missing:
         return _fail(f"chapter {chapter.id} needs {missing}")
@@ -168,8 +224,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                 parameters={**values, "output_dir": str(staging)},
                 cwd=str(chapter.notebook.parent),
                 kernel_name=args.kernel,
-                # a bar of cells with the time left, on a terminal only (quiet in CI logs and pipes)
-                progress_bar=progress_bar(chapter.id),
+                # a bar of cells with the time left, on a terminal or with -v (quiet in CI logs and pipes)
+                progress_bar=progress_bar(chapter.id, force=args.verbose),
                 log_output=args.verbose,
                 # written once, at the end: saving the notebook after every cell (papermill's default) re-serializes
                 # every figure each time, ~1 s of a short run; a failed run leaves nothing to read anyway
@@ -203,12 +259,17 @@ def cmd_run(args: argparse.Namespace) -> int:
             page_error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         page_seconds = time.perf_counter() - t_page
     except Exception as exc:  # papermill raises PapermillExecutionError with the cell's error
+        kept = None
+        if (
+            executed.is_file()
+        ):  # papermill wrote the notebook with the error before raising: keep it
+            kept = out_root / f"{chapter.id}.failed.ipynb"
+            try:
+                executed.replace(kept)
+            except OSError:
+                kept = None
         shutil.rmtree(staging, ignore_errors=True)
-        ename = getattr(exc, "ename", type(exc).__name__)
-        evalue = getattr(exc, "evalue", str(exc))
-        cell = getattr(exc, "exec_count", None)
-        where = f" in cell [{cell}]" if cell is not None else ""
-        return _fail(f"chapter {chapter.id} failed{where}: {ename}: {evalue}", code=1)
+        return _fail_run(chapter.id, exc, kept, verbose=args.verbose)
     except BaseException:  # an interrupt (dpcompendium.book.processes): no partial folder stays
         with critical():
             end_descendants(grace=1.0, now=True)
@@ -224,6 +285,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             staging.rename(dest)
         remove_on_interrupt(None)
         set_target(None)
+    # a failed notebook of an earlier attempt describes results that are not these
+    (out_root / f"{chapter.id}.failed.ipynb").unlink(missing_ok=True)
     wrote = (
         f"wrote {plural(len(list(dest.glob('*.csv'))), 'table')} and "
         f"{plural(len(list(dest.glob('*.png'))), 'figure')}"
@@ -249,6 +312,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_book(args: argparse.Namespace) -> int:
+    import time
+
+    t_start = time.perf_counter()
     root = repo_root()
     exe = Path(sys.executable).with_name("jupyter-book")
     cmd = [
@@ -269,11 +335,16 @@ def cmd_book(args: argparse.Namespace) -> int:
         "MPLBACKEND": "module://matplotlib_inline.backend_inline",
     }
     rc = subprocess.call(cmd, cwd=root, env=env)
+    english = root / "_build" / "html"
+    print(
+        f"dpcompendium book: the English edition in {english} ({time.perf_counter() - t_start:.1f} s"
+        f"{'' if rc == 0 else ', FAILED'})",
+        file=sys.stderr,
+    )
+    opened = [english / "index.html"]
     if rc or args.english_only:
-        return rc
+        return _book_summary(rc, t_start, opened)
     # then each edition in another language, from the executions the English build stored (none executed again)
-    import time
-
     from .i18n import LANGUAGES, output_dir
 
     for lang in LANGUAGES:
@@ -300,8 +371,25 @@ def cmd_book(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         if rc:
-            return rc
-    return 0
+            return _book_summary(rc, t_start, opened)
+        opened.append(output_dir(root, lang) / "index.html")
+    return _book_summary(0, t_start, opened)
+
+
+def _book_summary(rc: int, t_start: float, pages: list[Path]) -> int:
+    """The closing line of ``dpcompendium book``: the total time, and what to open (or that it failed)."""
+    import time
+
+    total = time.perf_counter() - t_start
+    if rc:
+        print(
+            f"dpcompendium book: FAILED after {total:.1f} s (exit status {rc}; see above)",
+            file=sys.stderr,
+        )
+    else:
+        shown = ", ".join(str(p) for p in pages)
+        print(f"dpcompendium book: built in {total:.1f} s; open {shown}", file=sys.stderr)
+    return rc
 
 
 def cmd_data(args: argparse.Namespace) -> int:
@@ -371,9 +459,17 @@ def _fetch(names: list[str], root: Path, source: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="dpcompendium", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="dpcompendium",
+        description=plain(__doc__.split("\n\n")[0]).rstrip(":") + ".",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("list", help="list chapters and their parameters").set_defaults(func=cmd_list)
+    lst = sub.add_parser(
+        "list", help="list chapters and their parameters (all, or one: dpcompendium list CHAPTER)"
+    )
+    lst.add_argument("chapter", nargs="?", help="a chapter id: show that chapter's parameters only")
+    lst.set_defaults(func=cmd_list)
     run = sub.add_parser("run", help="execute a chapter with your parameters")
     run.add_argument("chapter", help="chapter id (see dpcompendium list)")
     run.add_argument(
@@ -384,7 +480,18 @@ def build_parser() -> argparse.ArgumentParser:
         metavar=("NAME", "VALUE"),
         help="a parameter (YAML value)",
     )
-    run.add_argument("--out", default="results", help="results folder (default: results)")
+    run.add_argument(
+        "--out",
+        default="results",
+        help="results folder (default: results); the run writes DIR/CHAPTER, and a failed run keeps its executed "
+        "notebook as DIR/CHAPTER.failed.ipynb",
+    )
+    run.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace the results of an earlier run in DIR/CHAPTER (without it, run refuses to start: a second "
+        "run never silently replaces the first one's results)",
+    )
     run.add_argument("--kernel", default="python3", help="Jupyter kernel (default: python3)")
     run.add_argument(
         "--open", action="store_true", help="open the rerun's page (index.html) in a browser"
@@ -405,7 +512,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="the language of the rerun's page: en (default) or zh_CN (the Chinese edition: the chapter's text, "
         "generated sentences and figures in Chinese, from the same run)",
     )
-    run.add_argument("-v", "--verbose", action="store_true", help="stream the notebook's output")
+    run.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="stream the notebook's output and show the progress (cells executed out of all) even when standard "
+        "error is not a terminal; a failed run prints every frame of the traceback",
+    )
     add_scheduler_argument(run)
     run.set_defaults(func=with_scheduler(cmd_run))
     book = sub.add_parser(
@@ -447,10 +560,31 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    # an interrupt ends them in one line, and no process of theirs outlives them
-    if args.command in GUARDED:
-        return guard(args.func, args, hard_exit=argv is None)
-    return args.func(args)
+    try:
+        # an interrupt ends them in one line, and no process of theirs outlives them
+        if args.command in GUARDED:
+            return guard(args.func, args, hard_exit=argv is None)
+        code = args.func(args)
+        sys.stdout.flush()  # here, not at exit: a reader gone while the buffer is written is caught below
+        return code
+    except BrokenPipeError:
+        # the reader of our output went away (dpcompendium data | head -2): stop quietly
+        _quiet_stdout()
+        return 0
+
+
+def _quiet_stdout() -> None:
+    """After a broken pipe: point standard output at /dev/null, so that the interpreter's final flush of what is
+    still buffered does not fail again (the BrokenPipeError traceback Python would otherwise print at exit)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (
+        OSError,
+        ValueError,
+    ):  # no file descriptor (a test's captured stream): nothing to flush at exit
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

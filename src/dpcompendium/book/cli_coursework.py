@@ -318,18 +318,29 @@ def add_coursework_commands(sub: argparse._SubParsersAction) -> None:
     _add_time_limit(audit, "--samples")
     audit.set_defaults(func=cmd_audit)
 
+    from .check import HELP
+
     check = sub.add_parser(
         "check",
         help="check your implementation against the course's data and the book",
         description="Run your implementation on the course's data and settings and compare it with the course's "
-        "reference table and the book's variants.",
+        "reference table and the book's variants (book/coursework.md).",
+        epilog="\n\n".join(
+            f"check {name}: your function (TARGET; default name {name}) must be\n  {text}"
+            for name, text in HELP.items()
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     check.add_argument("check", choices=available_checks(), help="what to check")
     check.add_argument(
         "target", help="path/to/file.py:function, module:function or path/to/file.py"
     )
     check.add_argument(
-        "--reps", type=int, default=None, help="runs per setting (default: the course's, 100)"
+        "--reps",
+        type=int,
+        default=None,
+        help="runs per setting (default: the course's, 100); too few to tell an equivalence, the verdict says "
+        "so and names the runs that would",
     )
     check.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     check.add_argument("--out", help="report folder (default results/check-NAME-FUNCTION)")

@@ -9,7 +9,7 @@ import sys
 
 import yaml
 
-__all__ = ["YamlLoader", "fail"]
+__all__ = ["YamlLoader", "fail", "plain"]
 
 
 class YamlLoader(yaml.SafeLoader):
@@ -51,3 +51,11 @@ def environ(env: dict[str, str]):
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+def plain(text: str) -> str:
+    """A docstring's reStructuredText as plain text for ``--help``: inline literals and roles (func, mod, …) as their
+    text, a literal block's double colon as one colon."""
+    text = re.sub(r":[a-z]+:`~?([^`]+)`", r"\1", text)
+    text = re.sub(r"``([^`]+)``", r"\1", text)
+    return re.sub(r"::(\s*)$", r":\1", text, flags=re.M)

@@ -12,17 +12,54 @@ Two messages of the kernel reach the terminal of every run and say nothing about
   "KeyboardInterrupt caught in kernel." The notebook has finished (or stopped at its failing cell) when the kernel
   is shut down, so there is nothing to interrupt: the shutdown request alone is sent, and jupyter_client still
   terminates, then kills, a kernel that does not stop within its ``shutdown_wait_time``.
+
+Kernels that other programs start (otter-grader's ``otter assign`` and ``otter run``, JupyterLab) come over TCP, and
+each printed the TCP warning (three times in the coursework page's grading commands). ``make venv`` writes
+:data:`KERNEL_CONFIG` into the environment (``python -m dpcompendium.book.kernels``): IPython reads it in every
+kernel this environment starts, and its logging filter (:class:`NoTcpWarning`) drops that one message — the kernels
+run on this machine, on localhost — and nothing else.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-__all__ = ["kernel_manager_class"]
+__all__ = ["KERNEL_CONFIG", "NoTcpWarning", "install_kernel_config", "kernel_manager_class"]
+
+#: The kernel configuration file IPython reads from the environment (``<prefix>/etc/ipython``, IPython's
+#: ``ENV_CONFIG_DIRS``), relative to the environment's prefix.
+KERNEL_CONFIG = Path("etc") / "ipython" / "ipython_kernel_config.py"
+#: What the kernel logs at start-up over TCP (ipykernel's kernelapp), dropped by :class:`NoTcpWarning`.
+TCP_WARNING = "Kernel is running over TCP without encryption"
+
+_CONFIG = """# Written by `python -m dpcompendium.book.kernels` (make venv): see dpcompendium.book.kernels.
+c = get_config()  # noqa: F821
+c.IPKernelApp.logging_config = {
+    "filters": {"no_tcp_warning": {"()": "dpcompendium.book.kernels.NoTcpWarning"}},
+    "handlers": {"console": {"filters": ["no_tcp_warning"]}},
+}
+"""
+
+
+class NoTcpWarning(logging.Filter):
+    """Drop the kernel's "running over TCP without encryption" warning (:data:`TCP_WARNING`), keep every other record."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return TCP_WARNING not in record.getMessage()
+
+
+def install_kernel_config(prefix: str | Path = sys.prefix) -> Path:
+    """Write :data:`KERNEL_CONFIG` under ``prefix`` (the virtual environment); returns its path."""
+    path = Path(prefix) / KERNEL_CONFIG
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(_CONFIG, encoding="utf-8")
+    return path
 
 
 def kernel_manager_class() -> Any:
@@ -58,3 +95,7 @@ def kernel_manager_class() -> Any:
             await super()._async_interrupt_kernel()
 
     return QuietKernelManager
+
+
+if __name__ == "__main__":  # make venv
+    install_kernel_config()

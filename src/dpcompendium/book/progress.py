@@ -2,7 +2,8 @@
 
 - :func:`enabled`: bars are drawn when standard error is a terminal and the environment is not CI (``CI`` set) nor
   ``DPCOMPENDIUM_PROGRESS=0``; ``DPCOMPENDIUM_PROGRESS=1`` forces them (tests);
-- :func:`progress_bar`: papermill's cell bar (with tqdm's estimate of the time left) for ``dpcompendium run``;
+- :func:`progress_bar`: papermill's cell bar (the chapter, cells executed out of all, tqdm's estimate of the time
+  left) for ``dpcompendium run``, on a terminal or with ``-v``;
 - :class:`CallMeter`: a wrapper around a user's function (``dpcompendium audit``, ``check``) that counts the
   samples its calls produce (``size`` of a vectorized call, else one), shows them against the expected total with
   the time left, and stops the command (:class:`TooLong`, raised in the calling thread) as soon as the calls so far
@@ -43,11 +44,25 @@ def enabled(stream: Any = None) -> bool:
         return False
 
 
-def progress_bar(what: str) -> bool | dict[str, Any]:
-    """papermill's ``progress_bar`` argument: tqdm over the cells with the time left, or False (not a terminal)."""
-    if not enabled():
+def progress_bar(what: str, *, force: bool = False) -> bool | dict[str, Any]:
+    """papermill's ``progress_bar`` argument: a tqdm bar on standard error, ``what`` (the chapter) and the cells
+    executed out of all with the time left — on a terminal (:func:`enabled`), or anywhere with ``force``
+    (``dpcompendium run -v``: then in plain characters, and kept at the end) — else False. Its width is the
+    terminal's, 100 columns where the terminal reports none (tqdm draws nothing at width 0)."""
+    import shutil
+
+    on_terminal = enabled()
+    if not (on_terminal or force):
         return False
-    return {"desc": what, "unit": "cell", "file": sys.stderr, "leave": False}
+    columns = shutil.get_terminal_size((100, 24)).columns or 100
+    return {
+        "desc": what,
+        "unit": "cell",
+        "file": sys.stderr,
+        "leave": not on_terminal,
+        "ncols": columns,
+        "ascii": not on_terminal,
+    }
 
 
 def format_seconds(s: float) -> str:

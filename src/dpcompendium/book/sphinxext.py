@@ -526,7 +526,31 @@ def _on_build_finished_executed(app, exception) -> None:
             shutil.copyfile(stored, dest / stored.name)
 
 
+class NoConfigDump:
+    """A logging filter: drops MyST's and MyST-NB's start-up dumps of their whole configuration
+    (``myst v…: MdParserConfig(...)``, ``myst-nb v…: NbParserConfig(...)``, about 1 KB each), keeps every other record."""
+
+    DUMPS = ("MdParserConfig(", "NbParserConfig(")
+
+    def filter(self, record) -> bool:
+        try:
+            message = record.getMessage()
+        except (TypeError, ValueError):  # a record whose arguments do not format: not a dump
+            return True
+        return not any(d in message for d in self.DUMPS)
+
+
+def quiet_config_dumps() -> None:
+    """Put :class:`NoConfigDump` on the handlers of Sphinx's logger (set up before extensions are loaded)."""
+    import logging as std_logging
+
+    for handler in std_logging.getLogger("sphinx").handlers:
+        if not any(isinstance(f, NoConfigDump) for f in handler.filters):
+            handler.addFilter(NoConfigDump())
+
+
 def setup(app) -> dict[str, Any]:
+    quiet_config_dumps()
     app.add_config_value("dpc_execution_inputs", list(DEFAULT_INPUTS), "env")
     app.add_config_value("dpc_execution_store", DEFAULT_STORE, "env")
     app.add_config_value("dpc_execution_jobs", 2, "env")

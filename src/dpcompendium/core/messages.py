@@ -33,6 +33,7 @@ from typing import Any
 
 __all__ = [
     "CATALOGUE",
+    "CJK_EDITIONS",
     "EDITIONS",
     "LANG_METADATA",
     "METHOD_NAMES",
@@ -479,6 +480,8 @@ def language(lang: str):
 #: The editions of the book besides English (``dpcompendium.book.i18n``): each glued text is glued once more per
 #: edition (``dpcompendium.book.prose.glue``), each table shown once per edition (:func:`show`).
 EDITIONS: tuple[str, ...] = ("zh_CN",)
+#: The editions whose figure texts need a CJK font (:data:`dpcompendium.core.plotting.CJK_FONT`).
+CJK_EDITIONS: tuple[str, ...] = ("zh_CN",)
 #: The output metadata key that shows an output in one edition only: ``{"dpcompendium": {"lang": "zh_CN"}}``.
 LANG_METADATA = "dpcompendium"
 

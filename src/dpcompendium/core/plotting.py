@@ -18,6 +18,7 @@ again for the Chinese edition (:func:`dpcompendium.book.chapter.show_figure`).
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import math
 import re
@@ -40,6 +41,7 @@ __all__ = [
     "STYLE",
     "VARIANT_LINESTYLES",
     "book_style",
+    "cjk_font_available",
     "method_color",
     "method_style",
     "panels",
@@ -56,6 +58,26 @@ PAGE_WIDTH_IN = 7.2
 DISPLAY_DPI = 96
 #: The font of a figure's Chinese text (Debian's ``fonts-noto-cjk``; CI installs it).
 CJK_FONT = "Noto Sans CJK SC"
+#: How to get :data:`CJK_FONT` (said when it is missing).
+CJK_FONT_HINT = "apt-get install fonts-noto-cjk (Debian/Ubuntu), or install Noto Sans CJK SC from fonts.google.com"
+
+
+def cjk_font_available() -> bool:
+    """Whether matplotlib finds :data:`CJK_FONT` on this machine (the Chinese figures need it)."""
+    return _has_font(CJK_FONT)
+
+
+@functools.cache
+def _has_font(family: str) -> bool:
+    from matplotlib import font_manager
+
+    try:
+        font_manager.findfont(font_manager.FontProperties(family=family), fallback_to_default=False)
+    except ValueError:
+        return False
+    return True
+
+
 #: The smallest font size (points) a figure of the book may use.
 MIN_FONT_PT = 8.0
 #: The Okabe–Ito colour-blind-safe palette.

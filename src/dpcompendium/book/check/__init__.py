@@ -20,11 +20,24 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Check", "CheckReport", "available_checks", "get_check", "register"]
+__all__ = ["HELP", "Check", "CheckReport", "available_checks", "get_check", "register"]
 
 #: check name → module that registers it on import.
 _BUILTIN: dict[str, str] = {"mwem": "dpcompendium.book.check.mwem"}
 _REGISTRY: dict[str, Check] = {}
+#: What a student writes for each built-in check, shown by ``dpcompendium check --help`` without importing the
+#: check (its module imports pandas): the signature and its arguments. A check's ``signature`` equals the first line.
+HELP: dict[str, str] = {
+    "mwem": """mwem(histogram, workload, epsilon, rounds, rng) -> synthetic histogram
+  histogram: float array of counts, shape (K,) (the course's 14 age bins)
+  workload:  int array, shape (m, 2); row j = inclusive bin range (lo_j, hi_j),
+             answer histogram[lo_j : hi_j + 1].sum() (the course's 60 queries)
+  epsilon:   the total budget; rounds: T (the course uses 30)
+  rng:       a numpy.random.Generator, the only source of randomness
+  returns:   the synthetic histogram, shape (K,)
+  optional:  <function>_measure(histogram, query, epsilon, rounds, rng[, size]) -> noisy answer of
+             query (lo, hi): audited at its per-round budget epsilon/(2T)""",
+}
 
 
 @dataclass

@@ -20,21 +20,20 @@ histogram over the course's bins (10 records each) and a replace-one neighbour (
 bin of the narrowest query to a bin outside it).
 
 The check runs the function ``reps`` times per ε of the course's table (ε ∈ {0.1, 1, 5, 10}), and the book's
-``coursework`` and ``standard`` variants (:func:`dpcompendium.chapters.mwem.mwem_sweep`, 20 MW passes) as many times, and
-reports per (ε, metric): the averages; the chapter's comparison with the course's reference (bootstrap interval,
-relative difference, two-sample z = (ours − reference)/(√2·se): the reference is itself an average of as many
-runs, :func:`dpcompendium.chapters.mwem.compare_with_reference`), flagged when |z| exceeds the Bonferroni-corrected t
-critical value with reps − 1 degrees of freedom; and Welch's two-sample t-test against the book's coursework
-variant run as many times (``scipy.stats.ttest_ind``), flagged at family-wise level 0.05 (Bonferroni over the
-cells), and the same test against the book's ``standard`` variant (the paper's MWEM). The verdict says which the
-implementation matches (``MATCHES``: "matches the paper's MWEM", "matches the course's variant", "matches
-neither", or both when the runs cannot tell them apart), each with its statistic — the course's variant needs no
-cell differing from the book's coursework variant and (from ``RELIABLE_REPS`` = 50 runs on) no more cells
-differing from the course's table than the book's coursework variant run as often; when the measurement step is
-audited as violated, the verdict is that privacy failure ("measurement step VIOLATED: ε ≥ … for a claimed 0.1"),
-and it is the first line. "Within 10 %" is printed for orientation only — it is not a test (a 100-run average of
-max_error or mse has a relative standard error of several per cent, so 10 % is one to three standard errors
-depending on the metric).
+``coursework`` and ``standard`` variants (:func:`dpcompendium.chapters.mwem.mwem_sweep`, 20 MW passes) as many times,
+and reports per (ε, metric): the averages; the chapter's comparison with the course's reference (bootstrap
+interval, relative difference, two-sample z: :func:`dpcompendium.chapters.mwem.compare_with_reference`) and
+"within 10 %", both for orientation; and, against each of the book's variants, the equivalence test of
+:mod:`dpcompendium.book.check.equivalence` — per cell, log(1 + error) compared: *within the margin* (a ratio of
+geometric means within 1.1, or 0.75 of the variant's own run-to-run standard deviation on that scale, whichever is
+larger) when the 95 % Welch interval lies inside it (two one-sided tests), *differs* when the Welch test of no
+difference rejects after Holm's correction over the 16 cells. The verdict is one of "matches the paper's MWEM" (every
+cell within the margin of the ``standard`` variant), "matches the course's variant" (of the ``coursework`` variant),
+"differs from both …" (each shows a difference) or "too few runs to tell (about N runs per epsilon would: --reps
+N)", N from the spreads of these runs (:func:`~dpcompendium.book.check.equivalence.runs_needed`): a verdict never
+says "matches" unless the runs could have shown a difference of the margin's size. When the measurement step is
+audited as violated, the verdict is that privacy failure ("measurement step VIOLATED: ε ≥ … for a claimed 0.1"), and
+it is the first line.
 """
 
 from __future__ import annotations
@@ -45,8 +44,6 @@ from types import ModuleType
 
 import numpy as np
 import pandas as pd
-from scipy.stats import t as student_t
-from scipy.stats import ttest_ind
 
 from ...chapters.mwem import (
     METRICS,
@@ -61,6 +58,15 @@ from ...chapters.mwem import (
 from ...core.validation import check_int
 from ..usercode import InputPair, UserCodeError, audit_callable
 from . import Check, CheckReport, register
+from .equivalence import (
+    LEVEL,
+    RELATIVE_MARGIN,
+    SPREAD_MARGIN,
+    classify,
+    compare_cell,
+    family_verdict,
+    runs_needed,
+)
 
 __all__ = ["COURSE_EPSILONS", "COURSE_ROUNDS", "check_mwem", "course_workload"]
 
@@ -136,107 +142,106 @@ def _measure_audit(measure: Callable, workload: np.ndarray, k: int, samples: int
     )
 
 
-#: From this many runs on, the comparison with the course's table decides too (with fewer, the standard errors of the
-#: heavy-tailed max_error and mse are unreliable and the table is reported only).
-RELIABLE_REPS = 50
-#: The check's verdicts on the implementation (the privacy verdict, when the measurement step fails, comes first).
-MATCHES = {
-    (True, False): "matches the paper's MWEM",
-    (False, True): "matches the course's variant",
-    (False, False): "matches neither",
-    (True, True): "matches both the paper's MWEM and the course's variant",
-}
+#: The check's verdicts on the implementation (the privacy verdict, when the measurement step fails, comes first),
+#: by the families' verdicts (:func:`dpcompendium.book.check.equivalence.family_verdict`) against the book's
+#: ``standard`` (the paper's MWEM) and ``coursework`` (the course's variant) runs.
+PAPER, COURSE = "the paper's MWEM", "the course's variant"
+TOO_FEW = "too few runs to tell"
+#: The book's variants the student's runs are compared with: column suffix → (variant, what it is).
+VARIANTS = {"standard": ("standard", PAPER), "coursework": ("coursework", COURSE)}
 
 
-def _welch(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """Welch's two-sample t statistic and p-value (0, 1 when both samples are one constant)."""
-    if np.ptp(np.concatenate([x, y])) == 0:
-        return 0.0, 1.0
-    res = ttest_ind(x, y, equal_var=False)
-    return float(res.statistic), float(res.pvalue)
+def verdict_of(standard: str, coursework: str) -> str:
+    """One verdict from the two families' (``same``/``differs``/``undetermined``): *matches* one (or both) when its
+    every cell is within the margin, *differs from both* when each shows a difference, else *too few runs to tell*
+    (the caller adds the runs that would)."""
+    if standard == "same" and coursework == "same":
+        return f"matches both {PAPER} and {COURSE}"
+    if standard == "same":
+        return f"matches {PAPER}"
+    if coursework == "same":
+        return f"matches {COURSE}"
+    if standard == "differs" and coursework == "differs":
+        return f"differs from both {PAPER} and {COURSE}"
+    return TOO_FEW
 
 
-def _comparison_table(
-    runs: pd.DataFrame, cmp_student: pd.DataFrame, cmp_book: pd.DataFrame, reps: int
-):
-    """One row per (ε, metric): the averages; Welch's t-test of the student's runs against each of the book's
-    variants (``standard`` = the paper's MWEM, ``coursework`` = the course's variant), flagged at family-wise level
-    0.05 (Bonferroni over the cells); the two-sample z against the course's table. Returns (table, α, t_crit)."""
-    alpha = 0.05 / max(len(cmp_student), 1)
-    t_crit = float(student_t.ppf(1 - alpha / 2, reps - 1))
-    table = []
+def _comparison_table(runs: pd.DataFrame, cmp_student: pd.DataFrame, cmp_book: pd.DataFrame):
+    """One row per (ε, metric): the averages; per book variant (``standard``, ``coursework``) the equivalence test
+    of :mod:`dpcompendium.book.check.equivalence` (the log-scale difference ``d_<v>``, its 95 % interval, the margin,
+    the p-value of no difference, and the cell's state ``same``/``differs``/``undetermined``); the chapter's
+    two-sample z against the course's table and "within 10 %" (both reported, neither part of the verdict)."""
+    rows, sds = [], []
     for _, r in cmp_student.iterrows():
         e, metric = r["epsilon"], r["metric"]
 
         def values(variant, e=e, metric=metric):
             return runs[(runs.variant == variant) & (runs.epsilon == e)][metric].to_numpy()
 
-        xs, xb, xstd = values("student"), values("coursework"), values("standard")
-        t_book, p_book = _welch(xs, xb)
-        t_std, p_std = _welch(xs, xstd)
+        xs = values("student")
         zb_ref = cmp_book[(cmp_book.epsilon == e) & (cmp_book.metric == metric)][
             "z_two_sample"
         ].iloc[0]
-        table.append({
-            "epsilon": e, "metric": metric, "student": xs.mean(), "book_coursework": xb.mean(),
-            "book_standard": xstd.mean(), "reference": r["reference"],
+        row = {
+            "epsilon": e, "metric": metric, "student": xs.mean(), "book_coursework": values("coursework").mean(),
+            "book_standard": values("standard").mean(), "reference": r["reference"],
             "rel_diff_reference": r["rel_diff"], "within_10pct_not_a_test": bool(r["within_tolerance"]),
             "z_student_vs_reference": r["z_two_sample"], "z_book_vs_reference": zb_ref,
-            "t_student_vs_book": t_book, "p_student_vs_book": p_book,
-            "t_student_vs_standard": t_std, "p_student_vs_standard": p_std,
-            "differs_from_reference": bool(abs(r["z_two_sample"]) > t_crit),
-            "differs_from_book": bool(p_book < alpha),
-            "differs_from_standard": bool(p_std < alpha),
-        })  # fmt: skip
-    return pd.DataFrame(table), alpha, t_crit
+        }  # fmt: skip
+        sd = {"student": float(np.std(np.log1p(xs), ddof=1))}
+        for v, (variant, _) in VARIANTS.items():
+            xv = values(variant)
+            c = compare_cell(xs, xv)
+            row |= {f"d_{v}": c["d"], f"ci_low_{v}": c["lo"], f"ci_high_{v}": c["hi"],
+                    f"margin_{v}": c["m"], f"p_{v}": c["p"], f"within_{v}": c["within"]}  # fmt: skip
+            sd[v] = float(np.std(np.log1p(xv), ddof=1))
+        rows.append(row)
+        sds.append(sd)
+    table = pd.DataFrame(rows)
+    for v in VARIANTS:
+        cells = table[[f"p_{v}", f"within_{v}"]].rename(
+            columns={f"p_{v}": "p", f"within_{v}": "within"}
+        )
+        table[f"cell_{v}"] = classify(cells)
+    return table, pd.DataFrame(sds)
 
 
 def _match_verdict(
-    comparison: pd.DataFrame, alpha: float, t_crit: float, reps: int
-) -> tuple[str, list[str]]:
-    """Which MWEM the student's runs match (``MATCHES``), and one line per comparison with its statistic."""
+    comparison: pd.DataFrame, sds: pd.DataFrame, reps: int
+) -> tuple[str, list[str], int | None]:
+    """The verdict (:func:`verdict_of`), one line per book variant with its counts and statistics, and the runs
+    that would tell when the verdict is :data:`TOO_FEW` (else None)."""
     m = len(comparison)
-    n_std, n_book = (
-        int(comparison.differs_from_standard.sum()),
-        int(comparison.differs_from_book.sum()),
+    families = {v: family_verdict(comparison[f"cell_{v}"]) for v in VARIANTS}
+    verdict = verdict_of(families["standard"], families["coursework"])
+    needed = None
+    if verdict == TOO_FEW:
+        needed = max(
+            runs_needed(sds["student"], sds[v], comparison[f"margin_{v}"])
+            for v, fam in families.items()
+            if fam == "undetermined"
+        )
+        needed = max(needed, reps + 1)
+        verdict = f"{TOO_FEW} (about {needed} runs per epsilon would: --reps {needed})"
+    lines = []
+    for v, (_, label) in VARIANTS.items():
+        state = comparison[f"cell_{v}"]
+        n_same, n_diff = int((state == "same").sum()), int((state == "differs").sum())
+        word = {"same": "matches", "differs": "differs from", "undetermined": f"{TOO_FEW} about"}[
+            families[v]
+        ]
+        lines.append(
+            f"{word} {label} (the book's {VARIANTS[v][0]} variant): {n_same} of {m} cells within the margin, "
+            f"{n_diff} differ, {m - n_same - n_diff} undetermined (largest |log ratio| "
+            f"{comparison[f'd_{v}'].abs().max():.3g}, smallest margin {comparison[f'margin_{v}'].min():.3g}, "
+            f"smallest p {comparison[f'p_{v}'].min():.2g})"
+        )
+    lines.append(
+        f"the course's table (100 runs of the course's code; reported, not part of the verdict): largest |z| "
+        f"{comparison.z_student_vs_reference.abs().max():.2f} (the book's coursework variant run as often: "
+        f"{comparison.z_book_vs_reference.abs().max():.2f})"
     )
-    n_ref = int(comparison.differs_from_reference.sum())
-    n_book_ref = int((comparison.z_book_vs_reference.abs() > t_crit).sum())
-    # the course's variant: no cell differs from the book's coursework variant, and the course's table (the course's
-    # own code, 100 runs) is not further from the student's runs than from the book's variant run as often
-    # (from RELIABLE_REPS runs on: with fewer, the z's standard error of the heavy-tailed metrics is unreliable)
-    table_ok = n_ref <= n_book_ref or reps < RELIABLE_REPS
-    course = n_book == 0 and table_ok
-    verdict = MATCHES[(n_std == 0, course)]
-    if n_std == 0 and course:
-        verdict += " (these runs cannot tell them apart: more --reps)"
-
-    def line(label, n, p):
-        word = "matches" if n == 0 else "differs from"
-        return (f"{word} {label}: {n} of {m} cells differ (Welch t-test, same settings and number of runs; "
-                f"min p = {p:.2g}, threshold {alpha:.2g})")  # fmt: skip
-
-    return verdict, [
-        line(
-            "the paper's MWEM (the book's standard variant)",
-            n_std,
-            comparison.p_student_vs_standard.min(),
-        ),
-        line(
-            "the course's variant (the book's coursework variant)",
-            n_book,
-            comparison.p_student_vs_book.min(),
-        ),
-        f"{'matches' if n_ref <= n_book_ref else 'differs from'} the course's table (the chapter's two-sample z, "
-        f"|z| > {t_crit:.2f}): {n_ref} of {m} cells differ (max |z| = "
-        f"{comparison.z_student_vs_reference.abs().max():.2f}); the book's coursework variant run as often: "
-        f"{n_book_ref} differ"
-        + (
-            f" (not used for the verdict: fewer than {RELIABLE_REPS} runs)"
-            if reps < RELIABLE_REPS
-            else ""
-        ),
-    ]
+    return verdict, lines, needed
 
 
 def _privacy_line(step: str, rep) -> tuple[str, str]:
@@ -316,21 +321,19 @@ def check_mwem(
     boot = np.random.default_rng(ss_boot)
     cmp_student = compare_with_reference(runs, ref, boot, variant="student")
     cmp_book = compare_with_reference(runs, ref, boot, variant="coursework")
-    comparison, alpha, t_crit = _comparison_table(runs, cmp_student, cmp_book, reps)
+    comparison, sds = _comparison_table(runs, cmp_student, cmp_book)
     m_cells = len(comparison)
-    verdict, match_lines = _match_verdict(comparison, alpha, t_crit, reps)
+    verdict, match_lines, needed = _match_verdict(comparison, sds, reps)
     lines = [
-        f"{reps} runs per epsilon of the course's 1-D data (T = {COURSE_ROUNDS}, {len(workload)} queries); "
-        f"tests at family-wise level 0.05 (Bonferroni over {m_cells} cells)",
+        f"{reps} runs per epsilon of the course's 1-D data (T = {COURSE_ROUNDS}, {len(workload)} queries), as many "
+        f"of each of the book's variants; per cell (epsilon, metric) the log(1 + error) means compared: within the "
+        f"margin (a ratio within {1 + RELATIVE_MARGIN:g} or {SPREAD_MARGIN:g} of the variant's run-to-run standard "
+        f"deviation, whichever is larger) when the 95 % interval is (TOST), differs when the Welch test says so "
+        f"(Holm over the {m_cells} cells, level {LEVEL:g})",
         *match_lines,
         f"within 10 % of the reference (orientation only, not a test): "
         f"{int(comparison.within_10pct_not_a_test.sum())} of {m_cells}",
     ]
-    if reps < RELIABLE_REPS:
-        lines.append(
-            f"caution: {reps} runs; max_error and mse are heavy-tailed, their standard errors from few runs are "
-            "unreliable (the course's table averages 100 runs: use --reps 100 for the comparison with it)"
-        )
     audits = {}
     if measure is None and module is not None:
         measure = getattr(module, f"{name}_measure", None)
@@ -340,7 +343,7 @@ def check_mwem(
         audits[step] = rep
         short, privacy = _privacy_line(step, rep)
         if rep.verdict == "violated":  # a privacy failure is the verdict, and its first line
-            lines.insert(0, f"{privacy}; the implementation {verdict}")
+            lines.insert(0, f"{privacy}; the errors: {verdict}")
             verdict = short
         else:
             lines.append(privacy)
@@ -367,7 +370,8 @@ def check_mwem(
     return CheckReport(
         check="mwem", function=name, verdict=verdict, lines=lines,
         tables={"errors": errors, "comparison": comparison, "runs": runs}, audits=audits, figure=figure,
-        settings={"reps": reps, "seed": seed, "epsilons": eps_list, "rounds": COURSE_ROUNDS, "book_passes": BOOK_PASSES},
+        settings={"reps": reps, "seed": seed, "epsilons": eps_list, "rounds": COURSE_ROUNDS, "book_passes": BOOK_PASSES,
+                  "runs_needed": needed},
     )  # fmt: skip
 
 
