@@ -318,8 +318,9 @@ def test_closed_form_and_conclusion_tables():
     errors = M.error_sweep(data, [1.0], 30, seed=2)
     cf = M.closed_form_table(errors, data)
     assert set(cf["kind"]) == {"exact", "first-order"}
-    # no closed form: normalized-clamped, gaussian (clamped), private-bounds and the two add-remove centred rows
-    assert len(cf) == len(errors) - 5
+    # no closed form: normalized-clamped, gaussian (clamped), private-bounds, coinpress and the two add-remove
+    # centred rows
+    assert len(cf) == len(errors) - 6
     conc = M.conclusion_table(errors, data)
     assert set(conc["comparison"]) == set(M.COMPARISONS) and len(conc) == len(M.COMPARISONS)
     # one relation per comparison, and the split each side used

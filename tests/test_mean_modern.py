@@ -3,6 +3,7 @@ quantile's exact law and utility on a crafted sample, the budget split, the mini
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -134,3 +135,89 @@ def test_clipping_tradeoff_bias_and_noise():
     np.testing.assert_allclose(t["bias"], [(150 + 160 + 165 * 3) / 5 - 170, 0.0, 0.0])
     np.testing.assert_allclose(t["sd"], math.sqrt(2) * np.array([25.0, 50.0, 110.0]) / 5)
     np.testing.assert_allclose(t["rmse"], np.hypot(t["bias"], t["sd"]))
+
+
+# ------------------------------------------------------------------------------------------------- CoinPress
+def test_coinpress_schedule_is_the_closed_form():
+    rho = M.rho_for_epsilon(1.0, 1e-6)
+    steps = M.coinpress_steps(1000, rho, (0, 300), scale=10.0)
+    assert len(steps) == len(M.COINPRESS_SHARES)
+    assert sum(s["rho"] for s in steps) == pytest.approx(rho, rel=1e-12)
+    tail = lambda beta: math.sqrt(1 + 2 * math.sqrt(math.log(1 / beta)) + 2 * math.log(1 / beta))  # noqa: E731
+    gamma = 10.0 * tail(M.COINPRESS_BETA / 1000)
+    r = 150.0
+    for s in steps:
+        assert s["gamma"] == pytest.approx(gamma)
+        assert s["radius"] == pytest.approx(r)
+        sd = 2 * (r + gamma) / (1000 * math.sqrt(2 * s["rho"]))
+        assert s["sd"] == pytest.approx(sd)
+        r = math.sqrt(100.0 / 1000 + sd * sd) * tail(M.COINPRESS_BETA / 2)
+    # the range shrinks: each step's interval is narrower than the one before
+    assert all(a["radius"] > b["radius"] for a, b in itertools.pairwise(steps))
+
+
+def test_coinpress_composes_to_the_target_epsilon():
+    claim = M.noisy_average_coinpress.privacy_claim(1.0, 1e-6, (0, 300))
+    assert claim.private and claim.neighbours == "replace-one"
+    assert (claim.epsilon, claim.delta) == (1.0, 1e-6)
+    rho = sum(
+        s["rho"] for s in M.coinpress_steps(50, M.rho_for_epsilon(1.0, 1e-6), (0, 300), scale=10.0)
+    )
+    assert zcdp_epsilon(rho, 1e-6) == pytest.approx(1.0, rel=1e-8)
+
+
+def test_coinpress_step_sensitivity_bounds_a_replacement():
+    """Every step's clipped mean moves by at most 2(r + γ)/n when one record is replaced, whatever the centre."""
+    rng = np.random.default_rng(5)
+    n = 20
+    steps = M.coinpress_steps(n, 0.1, (0, 300), scale=10.0)
+    x = rng.uniform(0, 300, size=n)
+    for s in steps:
+        half = s["half_width"]
+        for c in rng.uniform(-50, 350, size=200):
+            y = x.copy()
+            y[rng.integers(n)] = rng.uniform(-1000, 1000)
+            move = abs(
+                np.clip(x, c - half, c + half).mean() - np.clip(y, c - half, c + half).mean()
+            )
+            assert move <= 2 * half / n + 1e-12
+
+
+def test_coinpress_is_the_last_steps_gaussian_when_the_data_sit_inside():
+    """With data well inside every interval, the release is mean + N(0, sd_T²): unbiased, variance sd_T²."""
+    rng = np.random.default_rng(6)
+    n = 5000
+    x = np.clip(rng.normal(170, 10, size=n), 140, 200)
+    eps, delta = 3.0, 1e-6
+    steps = M.coinpress_steps(n, M.rho_for_epsilon(eps, delta), (0, 300), scale=10.0)
+    reps = 20_000
+    y = M.noisy_average_coinpress(x, eps, delta, (0, 300), rng, size=reps, scale=10.0)
+    sd = steps[-1]["sd"]
+    assert abs(y.mean() - x.mean()) < 5 * sd / math.sqrt(reps)
+    # variance of a normal sample: se of s² is s²·√(2/(reps − 1))
+    assert abs(y.var(ddof=1) / sd**2 - 1) < 5 * math.sqrt(2 / (reps - 1))
+
+
+def test_coinpress_seeds_and_validation():
+    x = np.full(30, 170.0)
+    a = M.noisy_average_coinpress(
+        x, 1.0, 1e-6, (0, 300), np.random.default_rng(1), size=4, scale=10.0
+    )
+    b = M.noisy_average_coinpress(
+        x, 1.0, 1e-6, (0, 300), np.random.default_rng(1), size=4, scale=10.0
+    )
+    np.testing.assert_array_equal(a, b)
+    assert ((a >= 0) & (a <= 300)).all()
+    g = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="scale"):
+        M.noisy_average_coinpress(x, 1.0, 1e-6, (0, 300), g, scale=0.0)
+    with pytest.raises(ValueError, match="shares"):
+        M.noisy_average_coinpress(x, 1.0, 1e-6, (0, 300), g, scale=1.0, shares=(0.5, 0.4))
+    with pytest.raises(ValueError, match="beta"):
+        M.noisy_average_coinpress(x, 1.0, 1e-6, (0, 300), g, scale=1.0, beta=1.0)
+    with pytest.raises(ValueError, match="delta"):
+        M.noisy_average_coinpress(x, 1.0, 0.0, (0, 300), g, scale=1.0)
+    with pytest.raises(ValueError, match="delta"):
+        M.noisy_average_coinpress.privacy_claim(1.0, 0.0, (0, 300))
+    with pytest.raises(ValueError, match="x must hold"):
+        M.noisy_average_coinpress([], 1.0, 1e-6, (0, 300), g, scale=1.0)

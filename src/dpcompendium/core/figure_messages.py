@@ -69,6 +69,8 @@ _PAIRS: list[tuple[str, str]] = [
     ("Laplace, unclamped", "拉普拉斯机制，未 clamped"),
     ("Gaussian (analytic), δ > 0", "高斯机制（解析校准），δ > 0"),
     ("private bounds", "满足差分隐私的边界"),
+    ("CoinPress (private range), δ > 0", "CoinPress（满足差分隐私的范围），δ > 0"),
+    ("CoinPress vs private bounds", "CoinPress vs 满足差分隐私的边界"),
     ("method 4 as written", "方法 4，原文写法"),
     ("method 4, Δ/2, even split", "方法 4，Δ/2，平均分配"),
     ("method 4, Δ/2, opt. split, clamped", "方法 4，Δ/2，最优分配，clamped"),

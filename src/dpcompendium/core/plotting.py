@@ -108,6 +108,9 @@ METHOD_COLORS = {
     "clamped": _C["green"],
     "normalized": _C["purple"],
     "normalized-clamped": _C["orange"],
+    # today's alternatives (dp-mean)
+    "private-bounds": _C["vermillion"],
+    "coinpress": _C["purple"],
     # histograms
     "uniform": _C["yellow"],
     "hierarchical": _C["green"],

@@ -111,7 +111,14 @@ def closed_form_error(
     n = check_int(n, "n", minimum=1)
     if method == "centred-clamped" and variant == "replace-one":  # method 3's release, in law
         return (*clamped_laplace_error(mu, (hi - lo) / (n * epsilon), bounds), "exact")
-    if method in ("normalized-clamped", "gaussian", "private-bounds", "centred", "centred-clamped"):
+    if method in (
+        "normalized-clamped",
+        "gaussian",
+        "private-bounds",
+        "coinpress",
+        "centred",
+        "centred-clamped",
+    ):
         return math.nan, math.nan, "none"
     variant = _check_variant(variant)
     delta, beta_n = hi - lo, (hi - lo) / (n * eps)

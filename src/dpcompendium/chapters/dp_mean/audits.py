@@ -26,9 +26,11 @@ from .modern import (
     GAUSSIAN_DELTA,
     MEAN_OFFSET_GUESS,
     QUANTILES,
+    SCALE_GUESS,
     WIDE_BOUNDS,
     dp_quantile,
     noisy_average_centred,
+    noisy_average_coinpress,
     noisy_average_gaussian,
     noisy_average_private_bounds,
     optimal_count_share,
@@ -157,6 +159,18 @@ def modern_specs() -> list[AuditSpec]:
             sample=lambda d, n, g: noisy_average_private_bounds(d, eps, wide, g, size=n),
             note="replace-one, the whole pipeline (two DP quantiles, clipping, clamped Laplace mean) on "
             "D = 5 x 170 vs D' = 4 x 170 + 300",
+        ),
+        AuditSpec(
+            "CoinPress mean (zCDP)",
+            CHAPTER,
+            "core",
+            noisy_average_coinpress.privacy_claim(eps, GAUSSIAN_DELTA, wide),  # type: ignore[attr-defined]
+            (d5, d5b),
+            sample=lambda d, n, g: noisy_average_coinpress(
+                d, eps, GAUSSIAN_DELTA, wide, g, size=n, scale=SCALE_GUESS["heights"]
+            ),
+            note="replace-one, the whole pipeline (range steps and the final mean, each a clipped Gaussian mean) "
+            "on D = 5 x 170 vs D' = 4 x 170 + 300",
         ),
     ]
     n_rec = 10

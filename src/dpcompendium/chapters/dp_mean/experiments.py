@@ -28,10 +28,13 @@ from .estimators import (
 )
 from .modern import (
     BOUNDS_SHARE,
+    COINPRESS_SHARES,
     GAUSSIAN_DELTA,
     MEAN_OFFSET_GUESS,
+    SCALE_GUESS,
     WIDE_BOUNDS,
     noisy_average_centred,
+    noisy_average_coinpress,
     noisy_average_gaussian,
     noisy_average_private_bounds,
     optimal_count_share,
@@ -69,6 +72,11 @@ SWEEP_METHODS.update(
         # replace-one, public n: today's alternatives to method 3
         ("gaussian", "analytic"): (noisy_average_gaussian, {"_delta": GAUSSIAN_DELTA}),
         ("private-bounds", "quantiles"): (noisy_average_private_bounds, {"_domain": "wide"}),
+        # an instance-adaptive mean with a private range (zCDP, same delta as the Gaussian mean)
+        ("coinpress", "zcdp"): (
+            noisy_average_coinpress,
+            {"_delta": GAUSSIAN_DELTA, "_domain": "wide", "_scale": True},
+        ),
         # add-remove: method 4 calibrated to Δ/2 with the budget split optimised for a declared |μ − m|
         ("centred", "split-opt"): (noisy_average_centred, {"_split": "optimal", "clamp": False}),
         ("centred-clamped", "split-opt"): (noisy_average_centred, {"_split": "optimal"}),
@@ -82,6 +90,10 @@ def budget_split(method: str, variant: str, dataset: str, bounds) -> str:
     """How the row's method splits its ε (the ``split`` column of :func:`conclusion_table`)."""
     if method == "private-bounds":
         return f"{BOUNDS_SHARE / 2:.2g} + {BOUNDS_SHARE / 2:.2g} quantiles, {1 - BOUNDS_SHARE:.2g} mean"
+    if method == "coinpress":
+        return " + ".join(f"{v:.3g}" for v in COINPRESS_SHARES[:-1]) + (
+            f" range steps, {COINPRESS_SHARES[-1]:.3g} mean (of rho)"
+        )
     if method in ("composition", "normalized"):
         return "sum 0.5, count 0.5"
     if method.startswith("centred") and variant == "replace-one":
@@ -126,6 +138,13 @@ COMPARISONS: dict[str, tuple[tuple[str, str], tuple[str, str], str, str]] = {
         "replace-one",
         "bounds from two DP quantiles (a share of ε) vs bounds declared in advance",
     ),
+    "replace-one: CoinPress vs private bounds": (
+        ("coinpress", "zcdp"),
+        ("private-bounds", "quantiles"),
+        "replace-one",
+        "two ways to find the range privately from the wide public domain: CoinPress's shrinking Gaussian steps "
+        "((ε, δ) with δ = GAUSSIAN_DELTA) vs two DP quantiles (ε-DP, hence (ε, δ)-DP as well)",
+    ),
 }
 
 
@@ -154,6 +173,8 @@ def _error_cell(
     epsilon = epsilon * kwargs.pop("_eps_factor", 1.0)
     if kwargs.pop("_domain", None) == "wide":
         bounds = WIDE_BOUNDS[dataset]
+    if kwargs.pop("_scale", False):
+        kwargs["scale"] = SCALE_GUESS[dataset]
     if kwargs.pop("_split", None) == "optimal":
         kwargs["count_share"] = optimal_count_share(bounds, MEAN_OFFSET_GUESS[dataset])
     if "_delta" in kwargs:

@@ -32,6 +32,7 @@ ERROR_PANELS: dict[str, dict[tuple[str, str], tuple[str, str, str]]] = {
         ("laplace-public-n", "as-written"): ("Laplace, unclamped", OKABE_ITO["sky"], ":"),
         ("gaussian", "analytic"): ("Gaussian (analytic), δ > 0", OKABE_ITO["green"], "--"),
         ("private-bounds", "quantiles"): ("private bounds", OKABE_ITO["vermillion"], "-."),
+        ("coinpress", "zcdp"): ("CoinPress (private range), δ > 0", OKABE_ITO["purple"], "--"),
     },
     "add-remove": {
         ("normalized", "as-written"): ("method 4 as written", OKABE_ITO["vermillion"], "-"),
@@ -48,7 +49,7 @@ ERROR_PANELS: dict[str, dict[tuple[str, str], tuple[str, str, str]]] = {
 
 def plot_errors(errors: pd.DataFrame, n: int, bounds: dict, metric: str = "rmse"):
     """``metric`` vs ε at dataset size ``n``: a row per dataset, a panel per neighbour relation
-    (:data:`ERROR_PANELS`: four methods private under that relation), with the minimax lower bound
+    (:data:`ERROR_PANELS`: the methods private under that relation), with the minimax lower bound
     (:func:`~dpcompendium.chapters.dp_mean.modern.minimax_lower_bound`) of the relation in black.
     ``bounds``: dataset → declared bounds."""
     datasets = list(dict.fromkeys(errors["dataset"]))
