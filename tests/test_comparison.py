@@ -186,3 +186,22 @@ def test_sentences_render_the_verdict_in_both_languages():
         margin=1.25,
     ).result()
     assert "at most 25 % worse" in ni.sentence() or "not shown" in ni.sentence()
+
+
+def test_a_pure_claim_is_compared_at_the_other_arms_delta():
+    """An ε-DP arm and an (ε, δ)-DP arm are refused as they are, and compared once the first is stated at δ."""
+    pure = PrivacyClaim("pure", "replace-one", "1", 1.0)
+    approx = PrivacyClaim("approx", "replace-one", "1", 1.0, 1e-6)
+    rng = np.random.default_rng(0)
+    a = Arm.of("a", pure, rng.exponential(1.0, 50))
+    b = Arm.of("b", approx, rng.exponential(1.0, 50))
+    with pytest.raises(ValueError, match="delta"):
+        Comparison("MSE", a, b)
+    relaxed = pure.at_delta(1e-6)
+    assert (relaxed.epsilon, relaxed.delta) == (1.0, 1e-6) and relaxed.conditions[-1].startswith(
+        "implied"
+    )
+    Comparison("MSE", Arm.of("a", relaxed, a.values), b).result()
+    assert approx.at_delta(1e-6) is approx
+    with pytest.raises(ValueError, match="delta"):
+        approx.at_delta(1e-7)

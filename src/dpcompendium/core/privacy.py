@@ -181,6 +181,20 @@ class PrivacyClaim:
         """The same claim with extra conditions appended."""
         return dataclasses.replace(self, conditions=(*self.conditions, *conditions))
 
+    def at_delta(self, delta: float) -> PrivacyClaim:
+        """The same guarantee stated at a δ no smaller than its own: an (ε, δ)-DP mechanism is (ε, δ')-DP for
+        every δ' ≥ δ (an ε-DP one for every δ' ≥ 0), so two methods can be compared at one (ε, δ)."""
+        d = _real(delta, "delta")
+        if not self.delta <= d < 1.0:
+            raise ValueError(f"delta must be in [{self.delta:g}, 1), got {delta!r}")
+        if d == self.delta:
+            return self
+        return dataclasses.replace(
+            self,
+            delta=d,
+            conditions=(*self.conditions, f"implied by its own delta = {self.delta:g}"),
+        )
+
     def as_dict(self) -> dict:
         d = asdict(self)
         d["conditions"] = _joined(self.conditions)
