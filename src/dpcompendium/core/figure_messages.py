@@ -237,6 +237,14 @@ _PAIRS: list[tuple[str, str]] = [
         "中心化 $\\varepsilon$（取 $\\delta = %(delta)s$）",
     ),
     ("(b) shuffling", "(b) 混洗隐私放大"),
+    ("type I error $\\alpha$", "第一类错误 $\\alpha$"),
+    ("type II error $\\beta$", "第二类错误 $\\beta$"),
+    ("(a) trade-off functions", "(a) 权衡函数"),
+    ("perfect privacy", "完美隐私"),
+    (
+        "(b) the $(\\varepsilon, \\delta)$ profile of $\\mu$-GDP",
+        "(b) $\\mu$-GDP 的 $(\\varepsilon, \\delta)$ 隐私曲线",
+    ),
 ]
 
 

@@ -192,6 +192,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.m4_direct": "method 4 calibrated under replace-one",
         "dpmean.m3": "method 3",
         "dpmean.on_data": "for %(data)s, %(sentence)s",
+        "dpmean.cp_range_steps": "%(shares)s of $\\rho$ for the range steps",
+        "dpmean.cp_mean_step": "%(share)s of $\\rho$ for the mean",
+        "dpmean.cp_scale": "%(scale)s %(unit)s for %(data)s",
+        "dpmean.unit_heights": "cm",
+        "dpmean.unit_adult-age": "years",
         "comparison.family_equivalence": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
         "of %(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
         "comparison.family_noninferior": "%(a)s is at most %(pct)s %% worse than %(b)s in %(quantity)s in %(k)s of "
@@ -256,6 +261,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.m4_direct": "按替换一条记录的邻居关系直接校准的方法 4",
         "dpmean.m3": "方法 3",
         "dpmean.on_data": "对%(data)s，%(sentence)s",
+        "dpmean.cp_range_steps": "范围收缩的各步各用 $\\rho$ 的 %(shares)s",
+        "dpmean.cp_mean_step": "均值一步用 $\\rho$ 的 %(share)s",
+        "dpmean.cp_scale": "%(data)s为 %(scale)s %(unit)s",
+        "dpmean.unit_heights": "厘米",
+        "dpmean.unit_adult-age": "岁",
         "comparison.family_equivalence": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s "
         "倍以内等价（Holm 校正；比值 %(lo)s–%(hi)s）",
         "comparison.family_noninferior": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 的%(quantity)s至多比 %(b)s 高 "
@@ -326,6 +336,11 @@ PLAIN: dict[str, str] = {
     "dpmean.m4_direct": "method 4 calibrated under replace-one",
     "dpmean.m3": "method 3",
     "dpmean.on_data": "for %(data)s, %(sentence)s",
+    "dpmean.cp_range_steps": "%(shares)s of rho for the range steps",
+    "dpmean.cp_mean_step": "%(share)s of rho for the mean",
+    "dpmean.cp_scale": "%(scale)s %(unit)s for %(data)s",
+    "dpmean.unit_heights": "cm",
+    "dpmean.unit_adult-age": "years",
     "comparison.family_equivalence": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
     "of %(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
     "comparison.family_noninferior": "%(a)s is at most %(pct)s %% worse than %(b)s in %(quantity)s in %(k)s of "
