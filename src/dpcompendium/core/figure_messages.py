@@ -243,7 +243,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("perfect privacy", "完美隐私"),
     (
         "(b) the $(\\varepsilon, \\delta)$ profile of $\\mu$-GDP",
-        "(b) $\\mu$-GDP 的 $(\\varepsilon, \\delta)$ 隐私曲线",
+        "(b) $(\\varepsilon, \\delta)$ 隐私曲线（$\\mu$-GDP）",
     ),
 ]
 
