@@ -474,8 +474,7 @@ def edge_sets(chapter: Chapter) -> list[EdgeSet]:
                 gain = sum(
                     1
                     for m, w in row.items()
-                    if tuple(sorted((key(n, v), key(m, w)), key=lambda k: index[k[0]]))
-                    in uncovered
+                    if tuple(sorted((key(n, v), key(m, w)), key=lambda k: index[k[0]])) in uncovered
                 )
                 if gain > best_gain and _complete(chapter, trial, domains, base) is not None:
                     best, best_gain = v, gain
@@ -490,17 +489,36 @@ def edge_sets(chapter: Chapter) -> list[EdgeSet]:
     return [EdgeSet(chapter.id, i, v) for i, v in enumerate(sets)]
 
 
+def _upper_ends(chapter: Chapter, values: dict[str, Any]) -> int:
+    """How many of the parameters the fuzz size caps (those that set a run's cost) ``values`` sets at their
+    largest edge value."""
+    domains = edge_values(chapter)
+    caps = fuzz_size(chapter)
+    return sum(
+        1
+        for name, value in values.items()
+        if isinstance(caps.get(name), tuple)
+        and len(domains[name]) > 1
+        and value == domains[name][-1]
+    )
+
+
 def edge_subset(chapter: Chapter, n: int = 1) -> list[EdgeSet]:
-    """``n`` sets of :func:`edge_sets` for a quick run (make test's integration stage), chosen greedily: each next
-    set holds the most (parameter, edge value) not yet held by the sets chosen, ties to the earlier set. Every
-    parameter is at an edge in every set, so one set already puts each parameter at an edge once."""
+    """``n`` sets of :func:`edge_sets` for a quick run (make test), chosen greedily: each next set holds the most
+    (parameter, edge value) not yet held by the sets chosen, then the fewest costs (parameters the fuzz size caps)
+    at their largest value, then the earliest. Every parameter is at an edge in every set, so one set already puts
+    each parameter at an edge once."""
     sets = edge_sets(chapter)
     chosen: list[EdgeSet] = []
     held: set[tuple[str, str]] = set()
     for _ in range(min(n, len(sets))):
-        best = max(
+        best = min(
             (s for s in sets if s not in chosen),
-            key=lambda s: len({(k, repr(v)) for k, v in s.values.items()} - held),
+            key=lambda s: (
+                -len({(k, repr(v)) for k, v in s.values.items()} - held),
+                _upper_ends(chapter, s.values),
+                s.index,
+            ),
         )
         chosen.append(best)
         held |= {(k, repr(v)) for k, v in best.values.items()}
