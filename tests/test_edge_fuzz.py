@@ -7,7 +7,8 @@ The construction is checked in the base (no chapter runs: a toy contract against
 sets valid and within the fuzz size). ``make fuzz`` runs every set of every chapter (markers ``fuzz`` and
 ``extended``); ``make test``'s integration stage runs a subset, one set per chapter that holds every parameter at an
 edge (``edge_subset``), as the fixed set of ``tests/test_chapter_fuzz.py``, its page checked. Runs here are
-``dpcompendium run CHAPTER -p … --no-page`` (the pages are checked by the random fuzz); ``DPCOMPENDIUM_FUZZ_LOG`` appends one JSON line per run (``tools/fuzz_summary.py`` counts them).
+``dpcompendium run CHAPTER -p … --no-page`` (the pages are checked by the random fuzz); ``DPCOMPENDIUM_FUZZ_LOG``
+appends one JSON line per run (``tools/fuzz_summary.py`` counts them).
 """
 
 from __future__ import annotations

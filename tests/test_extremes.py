@@ -40,6 +40,7 @@ def _log(chapter_id, case, code, seconds, err) -> None:
     if LOG:
         with open(LOG, "a") as f:
             rec = {"chapter": chapter_id, "extreme": case.what, "values": case.values, "code": code}
+            rec["valid"] = case.valid  # a refusal (exit 2) of an invalid case passes
             f.write(json.dumps({**rec, "seconds": round(seconds, 2), "error": err.strip()}) + "\n")
 
 
