@@ -224,11 +224,12 @@ class ExtremeCase:
 
 
 def _accepts(chapter: Chapter, values: dict[str, Any]) -> bool:
-    from .preflight import check_memory
+    """Whether ``dpcompendium run`` plans a run of ``values`` (:func:`~dpcompendium.book.preflight.preflight`
+    without an output folder: the contract and the memory estimate)."""
+    from .preflight import preflight
 
     try:
-        validate_parameters(chapter, values)
-        check_memory(chapter, values)
+        preflight(chapter, values)
     except ValueError:
         return False
     return True
