@@ -13,6 +13,7 @@ appends one JSON line per run (``tools/fuzz_summary.py`` counts them).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import os
@@ -35,6 +36,12 @@ from dpcompendium.book.fuzz import edge_sets, edge_subset, edge_values, fuzz_siz
 from dpcompendium.book.preflight import check_memory
 
 LOG = os.environ.get("DPCOMPENDIUM_FUZZ_LOG")
+
+
+@functools.cache
+def _sets(chapter_id: str) -> tuple:
+    """The chapter's edge sets, built once per process (collection and tests)."""
+    return tuple(edge_sets(get_chapter(chapter_id)))
 
 
 def _key(name, value):
@@ -107,7 +114,7 @@ def test_edge_sets_cover_every_pair_a_valid_set_can_hold():
 def test_every_chapters_edge_sets_are_valid_small_and_cover_each_edge(chapter_id):
     chapter = get_chapter(chapter_id)
     domains = edge_values(chapter)
-    sets = edge_sets(chapter)
+    sets = _sets(chapter_id)
     caps = fuzz_size(chapter)
     held = set()
     for s in sets:
@@ -128,7 +135,7 @@ def test_every_chapters_edge_sets_are_valid_small_and_cover_each_edge(chapter_id
 def test_the_issues_case_is_an_edge_pair():
     """The crash of issue 45 (one SGD repetition) is an edge: sgd_reps at its smallest value, in some set with each
     SGD method alone and with the corrected SGD."""
-    sets = edge_sets(get_chapter(HIERA))
+    sets = _sets(HIERA)
     for method in ("graded-laplace", "none"):
         assert any(s.values["sgd_reps"] == 1 and s.values["sgd_methods"] == [method] for s in sets)
     assert any(
@@ -168,7 +175,7 @@ def _params(cases) -> list:
 @pytest.mark.fuzz
 @pytest.mark.extended  # make fuzz
 @pytest.mark.parametrize(
-    "case", _params(c for cid in CHAPTER_IDS for c in edge_sets(get_chapter(cid)))
+    "case", _params(c for cid in CHAPTER_IDS for c in _sets(cid))
 )
 def test_edge_set_runs(case, tmp_path, capsys):
     check_edge_run(case, tmp_path, capsys)

@@ -404,8 +404,12 @@ def edge_values(chapter: Chapter) -> dict[str, list[Any]]:
 
 
 def _valid(chapter: Chapter, values: dict[str, Any]) -> bool:
+    """Whether ``values`` — each an edge value, valid alone (checked once in :func:`edge_sets`) — satisfy every
+    ``# require:`` line of ``chapter``."""
+    merged = {**chapter.defaults, **values}
     try:
-        validate_parameters(chapter, values)
+        for req in chapter.requires:
+            req.check(merged)
     except ValueError:
         return False
     return True
@@ -436,6 +440,9 @@ def edge_sets(chapter: Chapter) -> list[EdgeSet]:
     valid; deterministic). A pair that no valid set holds (a ``# require:`` line forbids it) is left out; each
     edge value alone is in some set. The sets run at the fuzz size: the ranges' upper ends are capped by it."""
     domains = edge_values(chapter)
+    for name, edges in domains.items():  # each edge value alone fits its parameter's type and range
+        for value in edges:
+            chapter.parameters[name].check(value)
     names = list(domains)
     base = small_overrides(chapter)
     index = {n: i for i, n in enumerate(names)}
