@@ -174,8 +174,6 @@ def _params(cases) -> list:
 
 @pytest.mark.fuzz
 @pytest.mark.extended  # make fuzz
-@pytest.mark.parametrize(
-    "case", _params(c for cid in CHAPTER_IDS for c in _sets(cid))
-)
+@pytest.mark.parametrize("case", _params(c for cid in CHAPTER_IDS for c in _sets(cid)))
 def test_edge_set_runs(case, tmp_path, capsys):
     check_edge_run(case, tmp_path, capsys)
