@@ -138,6 +138,15 @@ def test_mse_summary_one_repetition_keeps_every_method():
     assert mean["harmony"].droplevel("dataset").to_dict() == rows.to_dict()
 
 
+def test_mse_summary_without_a_private_method_is_empty():
+    """The edge set sgd_methods = ["none"] (issue 45: KeyError 'mse'): no private method, nothing to summarise."""
+    data = {"s": synthetic_regression(2_000, 1, np.random.default_rng(6))}
+    runs = sgd_experiment(data, [1.0], ["none"], seed=5, variants=["corrected"], reps=2)
+    assert set(runs["method"]) == {"none", "least-squares"}
+    mean, se = mse_summary(runs)
+    assert mean.empty and se.empty and list(mean.index.names) == ["dataset", "epsilon"]
+
+
 def test_mse_summary_standard_error():
     data = {"s": synthetic_regression(3_000, 2, np.random.default_rng(5))}
     runs = sgd_experiment(data, [1.0], ["pm"], seed=4, variants=["corrected", "faithful"], reps=4)

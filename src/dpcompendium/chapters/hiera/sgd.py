@@ -723,11 +723,19 @@ def mse_summary(
     """The mean K-fold MSE over repetitions and its standard error, of every method of ``variant`` in ``runs`` (a
     table of :func:`sgd_experiment`), as two tables indexed by (dataset, epsilon), one column per method: the means,
     and sd / √reps (sample standard deviation over the repetitions; NaN where a cell has one repetition, never a
-    missing column). Rows without an ε (the non-private ``none`` and ``least-squares``) are left out."""
+    missing column). Rows without an ε (the non-private ``none`` and ``least-squares``) are left out: with no
+    private method, both tables are empty (no row, no column)."""
     if variant not in SGD_VARIANTS:
         raise ValueError(f"variant must be among {', '.join(SGD_VARIANTS)}, got {variant!r}")
     rows = runs[(runs["variant"] == variant) & runs["epsilon"].notna()]
     summary = summarize_runs(rows, ["dataset", "epsilon", "method"], ["mse"], sd=["mse"])
     summary["mse_se"] = summary["mse_sd"] / np.sqrt(summary["reps"])
     wide = summary.pivot(index=["dataset", "epsilon"], columns="method")
+    if rows.empty:  # pivot leaves no value column to select
+        empty = pd.DataFrame(
+            index=pd.MultiIndex.from_tuples([], names=["dataset", "epsilon"]),
+            columns=pd.Index([], name="method"),
+            dtype=float,
+        )
+        return empty, empty.copy()
     return wide["mse"], wide["mse_se"]
