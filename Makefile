@@ -106,10 +106,11 @@ book-strict: $(STAMP) $(KERNEL_CONFIG)
 	$(BIN)/python tools/run_tests.py --only book
 
 # Property-based runs of the chapters: FUZZ_EXAMPLES random valid parameter sets per chapter, at the fuzz size of
-# the [fuzz] table of each chapter's manifest (make test runs a fixed one per chapter, with a fixed hypothesis seed); then the
-# `extended` tests: every parameter set that ever failed, every documented command not run by make test, and the
+# the [fuzz] table of each chapter's manifest (make test runs a fixed edge set per chapter instead); then the
+# `extended` tests: every parameter set that ever failed, every documented command not run by make test, the
 # extremes fuzz (tests/test_extremes.py: every parameter at the smallest and largest values it allows; the values just
-# outside and extreme ones are refused up front, in the base of make test).
+# outside and extreme ones are refused up front, in the base of make test) and the edge fuzz (tests/test_edge_fuzz.py:
+# every range's ends, every list at length one, combined pairwise). The summary counts the runs of each kind per chapter.
 FUZZ_EXAMPLES ?= 30
 FUZZ_K ?=
 FUZZ_LOG ?= _build/fuzz.jsonl
@@ -118,8 +119,9 @@ fuzz: $(STAMP) $(KERNEL_CONFIG)
 	DPCOMPENDIUM_FUZZ_LOG=$(abspath $(FUZZ_LOG)) DPCOMPENDIUM_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) DPCOMPENDIUM_FUZZ_RANDOM=1 \
 	  $(BIN)/python -m pytest -p no:cacheprovider -m fuzz tests/test_chapter_fuzz.py -v \
 	  -k "every_valid_parameter_set $(if $(FUZZ_K),and ($(FUZZ_K)))"; status=$$?; \
-	  $(BIN)/python tools/fuzz_summary.py $(FUZZ_LOG); \
-	  $(BIN)/python -m pytest -p no:cacheprovider -m extended -n 2 tests || status=1; exit $$status
+	  DPCOMPENDIUM_FUZZ_LOG=$(abspath $(FUZZ_LOG)) \
+	  $(BIN)/python -m pytest -p no:cacheprovider -m extended -n 2 tests $(if $(FUZZ_K),-k "$(FUZZ_K)") || status=1; \
+	  $(BIN)/python tools/fuzz_summary.py $(FUZZ_LOG); exit $$status
 
 # Notebooks and the primer: ruff format at 88 characters, the width of the book's code box (notebooks/ruff.toml,
 # book/ruff.toml).

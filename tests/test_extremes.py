@@ -2,9 +2,9 @@
 line, exit 2, in under 3 s, nothing written) or run to the end (``dpcompendium.book.fuzz.extreme_cases``).
 
 The refusals run in the base (no kernel starts: a few seconds for all chapters); the runs under ``make fuzz``
-(markers ``fuzz`` and ``extended``: 26 chapter runs at the fuzz size, ~15 min on 2 cores), and one of them in the
-integration stage. ``DPCOMPENDIUM_FUZZ_LOG`` appends one JSON line per
-case (``tools/fuzz_summary.py`` reads them).
+(markers ``fuzz`` and ``extended``: 26 chapter runs at the fuzz size, ~15 min on 2 cores); make test's integration
+stage runs each chapter's edge subset instead (tests/test_chapter_fuzz.py). ``DPCOMPENDIUM_FUZZ_LOG`` appends one
+JSON line per case (``tools/fuzz_summary.py`` reads them).
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ def _log(chapter_id, case, code, seconds, err) -> None:
     if LOG:
         with open(LOG, "a") as f:
             rec = {"chapter": chapter_id, "extreme": case.what, "values": case.values, "code": code}
+            rec["valid"] = case.valid  # a refusal (exit 2) of an invalid case passes
             f.write(json.dumps({**rec, "seconds": round(seconds, 2), "error": err.strip()}) + "\n")
 
 
@@ -107,9 +108,11 @@ def test_extreme_values_run_to_the_end(case, tmp_path, capsys):
     assert [p.name for p in out.iterdir()] == [case.chapter]  # no partial folder
 
 
-@pytest.mark.integration
+@pytest.mark.fuzz
+@pytest.mark.extended  # make test's integration stage runs every chapter's edge subset (tests/test_chapter_fuzz.py)
 def test_a_sample_of_extreme_values_runs(tmp_path, capsys):
-    """The integration stage's sample: dp-mean with every parameter at the smallest value it allows."""
+    """dp-mean with every parameter at the smallest value it allows (the edge subset of make test holds the same
+    values but the datasets)."""
     case = next(
         c
         for c in extreme_cases(get_chapter(DP_MEAN))

@@ -22,6 +22,7 @@ from dpcompendium.chapters.hiera.sgd import (
     kfold_mse,
     ldp_sgd,
     least_squares_kfold_mse,
+    mse_summary,
     sgd_experiment,
 )
 
@@ -120,6 +121,43 @@ def test_sgd_experiment_repetitions():
     assert sorted(private.groupby("method")["rep"].apply(list).iloc[0]) == [0, 1, 2]
     assert (a.loc[a["method"] == "least-squares", "rep"] == 0).all()
     assert private.groupby("method")["mse"].nunique().eq(3).all()
+
+
+def test_mse_summary_one_repetition_keeps_every_method():
+    """Issue 45: with one repetition (sgd_reps = 1) there is no standard error, but every method keeps its column
+    (pivot_table dropped the all-NaN ones, and the chapter failed with KeyError: 'graded-laplace')."""
+    data = {"s": synthetic_regression(3_000, 2, np.random.default_rng(5))}
+    methods = ["harmony", "graded-laplace", "none"]
+    one = sgd_experiment(data, [0.5, 2.0], methods, seed=3, variants=["corrected"], reps=1)
+    mean, se = mse_summary(one)
+    # "none" has no epsilon: left out
+    assert list(mean.columns) == list(se.columns) == ["graded-laplace", "harmony"]
+    assert list(se.index) == list(mean.index) == [("s", 0.5), ("s", 2.0)]
+    assert se.isna().all().all()
+    rows = one[one["method"] == "harmony"].set_index("epsilon")["mse"]
+    assert mean["harmony"].droplevel("dataset").to_dict() == rows.to_dict()
+
+
+def test_mse_summary_without_a_private_method_is_empty():
+    """The edge set sgd_methods = ["none"] (issue 45: KeyError 'mse'): no private method, nothing to summarise."""
+    data = {"s": synthetic_regression(2_000, 1, np.random.default_rng(6))}
+    runs = sgd_experiment(data, [1.0], ["none"], seed=5, variants=["corrected"], reps=2)
+    assert set(runs["method"]) == {"none", "least-squares"}
+    mean, se = mse_summary(runs)
+    assert mean.empty and se.empty and list(mean.index.names) == ["dataset", "epsilon"]
+
+
+def test_mse_summary_standard_error():
+    data = {"s": synthetic_regression(3_000, 2, np.random.default_rng(5))}
+    runs = sgd_experiment(data, [1.0], ["pm"], seed=4, variants=["corrected", "faithful"], reps=4)
+    mean, se = mse_summary(runs)
+    mse = runs[(runs["method"] == "pm") & (runs["variant"] == "corrected")]["mse"]
+    assert mean.loc[("s", 1.0), "pm"] == pytest.approx(mse.mean())
+    assert se.loc[("s", 1.0), "pm"] == pytest.approx(mse.std(ddof=1) / 2)
+    faithful, _ = mse_summary(runs, "faithful")
+    assert faithful.loc[("s", 1.0), "pm"] != mean.loc[("s", 1.0), "pm"]
+    with pytest.raises(ValueError, match=r"variant must be among .*, got 'text'"):
+        mse_summary(runs, "text")
 
 
 def test_synthetic_values():

@@ -30,6 +30,7 @@ from dpcompendium.book.preflight import (
     check_out_dir,
     cores,
     memory_estimate,
+    preflight,
 )
 from dpcompendium.book.progress import CallMeter, TooLong, format_seconds
 from dpcompendium.core.parallel import capped_jobs, cpu_cores, joblib_backend, run_tasks
@@ -68,7 +69,21 @@ def _one_line(err: str) -> str:
         (["dp-mean", "-p", "epsilons", "[1e-300]"], "parameter epsilons must be >= 0.01"),
         (["hiera", "-p", "epsilons", "[1e300]"], "parameter epsilons must be <= 10 "),
         (["dp-mean", "--out", "/proc/forbidden"], "--out must be writable"),
-        (["dp-mean", "-p", "reps", "100000", "-p", "ns", "[1000000]"], "of memory"),
+        (
+            [
+                "dp-mean",
+                "-p",
+                "reps",
+                "100000",
+                "-p",
+                "ns",
+                "[1000000]",
+                "-p",
+                "datasets",
+                "[heights]",
+            ],
+            "of memory",
+        ),
     ],
 )
 def test_the_issues_cases_are_refused_in_one_line(args, says, tmp_path):
@@ -167,6 +182,20 @@ def test_n_jobs_above_the_cores_is_capped_with_a_notice():
     assert values["n_jobs"] == cores()
     assert f"n_jobs 100000 capped to {cores()}" in notice and "cores" in notice
     assert cap_n_jobs(ch, {"n_jobs": 1}) == ({"n_jobs": 1}, None)
+
+
+def test_the_preflight_plans_the_run_in_one_place(tmp_path):
+    """One plan (issue 45): validated values with n_jobs capped, the results folder, the memory estimate, the data
+    files the run reads and its workers."""
+    ch = get_chapter(DP_MEAN)
+    plan = preflight(ch, {"datasets": ["heights"], "n_jobs": 100_000}, tmp_path / "r")
+    assert plan.values == {"datasets": ["heights"], "n_jobs": cores()} and plan.workers == cores()
+    assert plan.out == (tmp_path / "r").resolve() and plan.datasets == []
+    assert plan.memory_bytes == memory_estimate(ch, plan.values) and len(plan.notices) == 1
+    with_adult = preflight(ch, {"datasets": ["adult-age"]})
+    assert with_adult.datasets == ["adult"] and with_adult.workers == 1 and with_adult.out is None
+    with pytest.raises(ValueError, match=r"max\(ns\) <= 32561"):
+        preflight(ch, {"datasets": ["adult-age"], "ns": [40_000]})
 
 
 @pytest.mark.extended  # in make test: the n_jobs 100000 run of tests/test_parallel_dask.py (notice, tables)

@@ -42,7 +42,6 @@ from .contract import (
     CHAPTER_DATASETS,
     chapters,
     get_chapter,
-    required_datasets,
 )
 from .preflight import preflight
 from .processes import critical, end_descendants, guard, remove_on_interrupt, set_target
@@ -184,7 +183,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             f"{earlier} holds the results of an earlier run of {chapter.id}: add --overwrite to replace them, or "
             "choose another --out"
         )
-    missing = _missing_data(required_datasets(chapter, values))
+    missing = _missing_data(plan.datasets)
     if missing:
         return _fail(f"chapter {chapter.id} needs {missing}")
     for notice in plan.notices:

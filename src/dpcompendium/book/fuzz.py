@@ -25,7 +25,11 @@ from .contract import Chapter, Parameter, validate_parameters
 __all__ = [
     "FLOAT_RANGE",
     "MAX_LEN",
+    "EdgeSet",
     "ExtremeCase",
+    "edge_sets",
+    "edge_subset",
+    "edge_values",
     "extreme_cases",
     "fuzz_size",
     "parameter_strategy",
@@ -220,11 +224,12 @@ class ExtremeCase:
 
 
 def _accepts(chapter: Chapter, values: dict[str, Any]) -> bool:
-    from .preflight import check_memory
+    """Whether ``dpcompendium run`` plans a run of ``values`` (:func:`~dpcompendium.book.preflight.preflight`
+    without an output folder: the contract and the memory estimate)."""
+    from .preflight import preflight
 
     try:
-        validate_parameters(chapter, values)
-        check_memory(chapter, values)
+        preflight(chapter, values)
     except ValueError:
         return False
     return True
@@ -322,3 +327,207 @@ def _shrunk(chapter: Chapter, given: dict[str, Any]) -> dict[str, Any] | None:
         return small_overrides(chapter, given)
     except ValueError:
         return None
+
+
+# ---- the edge fuzz: every parameter at the ends of its range, combined pairwise (a covering array)
+
+
+@dataclass(frozen=True)
+class EdgeSet:
+    """One parameter set of the edge fuzz of ``chapter``: ``values`` gives every parameter (but ``output_dir``)
+    one of its edge values (:func:`edge_values`); ``index`` is its place in :func:`edge_sets`."""
+
+    chapter: str
+    index: int
+    values: dict[str, Any]
+
+
+def _edge_ends(p: Parameter, cap: tuple[Any, Any] | None) -> list[Any]:
+    """The smallest and the largest element the declared range of ``p`` allows (the largest at most the fuzz
+    size's cap, which bounds the cost; an integer without an upper bound or cap: its lower end, and for ``seed``
+    the largest the random fuzz draws)."""
+    edges, _ = _outside_and_edges(p)
+    ends = dict(edges)
+    proto = _proto(p)
+    out = []
+    if "smallest allowed" in ends:
+        out.append(ends["smallest allowed"])
+    high = ends.get("largest allowed")
+    if cap is not None:
+        high = cap[1] if high is None else min(high, cap[1])
+    elif high is None and p.name == "seed":
+        high = 2**32 - 1
+    if high is not None:
+        high = type(proto)(high)
+        if not out or high != out[0]:
+            out.append(high)
+    return out
+
+
+def _run_of(p: Parameter, end: Any, length: int, low: bool) -> list[Any]:
+    """``length`` distinct elements at the ``low`` (or high) end of the range of ``p``, in increasing order."""
+    step = (lambda v: v + 1) if isinstance(end, int) else (lambda v: math.nextafter(v, math.inf))
+    back = (lambda v: v - 1) if isinstance(end, int) else (lambda v: math.nextafter(v, -math.inf))
+    out = [end]
+    while len(out) < length:
+        out.append(step(out[-1]) if low else back(out[-1]))
+    return sorted(out)
+
+
+def edge_values(chapter: Chapter) -> dict[str, list[Any]]:
+    """Each parameter's edge values (``output_dir`` left out): a number's smallest and largest allowed values
+    (:func:`_edge_ends`; the largest capped by the fuzz size), a choice's every option, a boolean both, a list
+    of numbers its smallest and its largest element alone (a list of the length the fuzz size fixes, at either
+    end), a list of choices each option alone; a string without choices its default."""
+    caps = fuzz_size(chapter)
+    fixed_len = caps.get("list_len", {})
+    out: dict[str, list[Any]] = {}
+    for name, p in chapter.parameters.items():
+        if name in SKIP:
+            continue
+        proto = _proto(p)
+        cap = caps.get(name) if isinstance(caps.get(name), tuple) else None
+        if isinstance(proto, bool):
+            elems: list[Any] = [False, True]
+        elif isinstance(proto, str):
+            elems = [c.strip() for c in p.constraint.split("|")] if "|" in p.constraint else [proto]
+        else:
+            elems = _edge_ends(p, cap)
+        if not isinstance(p.default, list):
+            out[name] = elems
+        elif name in fixed_len:
+            n = fixed_len[name]
+            out[name] = [_run_of(p, elems[0], n, True), _run_of(p, elems[-1], n, False)]
+        else:
+            out[name] = [[e] for e in elems]
+    return out
+
+
+def _valid(chapter: Chapter, values: dict[str, Any]) -> bool:
+    """Whether ``values`` — each an edge value, valid alone (checked once in :func:`edge_sets`) — satisfy every
+    ``# require:`` line of ``chapter``."""
+    merged = {**chapter.defaults, **values}
+    try:
+        for req in chapter.requires:
+            req.check(merged)
+    except ValueError:
+        return False
+    return True
+
+
+def _complete(
+    chapter: Chapter, row: dict[str, Any], domains: dict[str, list[Any]], base: dict[str, Any]
+) -> dict[str, Any] | None:
+    """A valid full parameter set extending ``row``: the other parameters at their first edge value, one of them
+    at another edge value where a ``# require:`` line needs it; None if there is none."""
+    rest = [n for n in domains if n not in row]
+    full = {**base, **{n: domains[n][0] for n in rest}, **row}
+    if _valid(chapter, full):
+        return full
+    for n in rest:
+        for v in domains[n][1:]:
+            trial = {**full, n: v}
+            if _valid(chapter, trial):
+                return trial
+    return None
+
+
+def edge_sets(chapter: Chapter) -> list[EdgeSet]:
+    """The edge fuzz of one chapter: parameter sets in which every parameter takes one of its edge values
+    (:func:`edge_values`), such that every pair of (parameter, edge value) that some valid set holds appears in one
+    of them (a pairwise covering array, built greedily: each set starts from the first pair not yet covered and
+    gives every other parameter the edge value that covers the most pairs not yet covered and keeps the set
+    valid; deterministic). A pair that no valid set holds (a ``# require:`` line forbids it) is left out; each
+    edge value alone is in some set. The sets run at the fuzz size: the ranges' upper ends are capped by it."""
+    domains = edge_values(chapter)
+    for name, edges in domains.items():  # each edge value alone fits its parameter's type and range
+        for value in edges:
+            chapter.parameters[name].check(value)
+    names = list(domains)
+    base = small_overrides(chapter)
+    index = {n: i for i, n in enumerate(names)}
+
+    def key(n, v):  # a hashable (parameter, value)
+        return (n, repr(v))
+
+    uncovered: dict[tuple, None] = {}  # insertion-ordered set of pairs
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            for va in domains[a]:
+                for vb in domains[b]:
+                    uncovered[(key(a, va), key(b, vb))] = None
+    singles = {key(n, v) for n in names for v in domains[n]}
+
+    def pairs_of(values: dict[str, Any]) -> set[tuple]:
+        items = sorted(
+            (key(n, values[n]) for n in names if key(n, values[n]) in singles),
+            key=lambda k: index[k[0]],
+        )
+        return {(x, y) for i, x in enumerate(items) for y in items[i + 1 :]}
+
+    lookup = {key(n, v): (n, v) for n in names for v in domains[n]}
+    sets: list[dict[str, Any]] = []
+    while uncovered:
+        first = next(iter(uncovered))
+        row = dict(lookup[k] for k in first)
+        if _complete(chapter, row, domains, base) is None:
+            del uncovered[first]  # no valid set holds this pair
+            continue
+        for n in sorted(names, key=lambda n: -len(domains[n])):
+            if n in row:
+                continue
+            best, best_gain = None, -1
+            for v in domains[n]:
+                trial = {**row, n: v}
+                gain = sum(
+                    1
+                    for m, w in row.items()
+                    if tuple(sorted((key(n, v), key(m, w)), key=lambda k: index[k[0]])) in uncovered
+                )
+                if gain > best_gain and _complete(chapter, trial, domains, base) is not None:
+                    best, best_gain = v, gain
+            if best is not None:
+                row[n] = best
+        full = _complete(chapter, row, domains, base)
+        assert full is not None  # every step kept the row completable
+        values = {n: full[n] for n in names}
+        for pair in pairs_of(values):
+            uncovered.pop(pair, None)
+        sets.append(values)
+    return [EdgeSet(chapter.id, i, v) for i, v in enumerate(sets)]
+
+
+def _upper_ends(chapter: Chapter, values: dict[str, Any]) -> int:
+    """How many of the parameters the fuzz size caps (those that set a run's cost) ``values`` sets at their
+    largest edge value."""
+    domains = edge_values(chapter)
+    caps = fuzz_size(chapter)
+    return sum(
+        1
+        for name, value in values.items()
+        if isinstance(caps.get(name), tuple)
+        and len(domains[name]) > 1
+        and value == domains[name][-1]
+    )
+
+
+def edge_subset(chapter: Chapter, n: int = 1) -> list[EdgeSet]:
+    """``n`` sets of :func:`edge_sets` for a quick run (make test), chosen greedily: each next set holds the most
+    (parameter, edge value) not yet held by the sets chosen, then the fewest costs (parameters the fuzz size caps)
+    at their largest value, then the earliest. Every parameter is at an edge in every set, so one set already puts
+    each parameter at an edge once."""
+    sets = edge_sets(chapter)
+    chosen: list[EdgeSet] = []
+    held: set[tuple[str, str]] = set()
+    for _ in range(min(n, len(sets))):
+        best = min(
+            (s for s in sets if s not in chosen),
+            key=lambda s: (
+                -len({(k, repr(v)) for k, v in s.values.items()} - held),
+                _upper_ends(chapter, s.values),
+                s.index,
+            ),
+        )
+        chosen.append(best)
+        held |= {(k, repr(v)) for k, v in best.values.items()}
+    return chosen

@@ -22,7 +22,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .contract import Chapter, _require_names, safe_eval, validate_parameters
+from .contract import (
+    Chapter,
+    _require_names,
+    required_datasets,
+    safe_eval,
+    validate_parameters,
+)
 
 __all__ = [
     "MEMORY_SHARE",
@@ -165,22 +171,36 @@ def cap_n_jobs(chapter: Chapter, values: dict[str, Any]) -> tuple[dict[str, Any]
 
 @dataclass
 class Preflight:
-    """What :func:`preflight` found: the values to run with, the results folder, and notices to print."""
+    """The plan of a run, as :func:`preflight` made it: the values to run with (validated, ``n_jobs`` capped), the
+    results folder, notices to print, the memory estimate, the files of the data registry the run reads
+    (:func:`~dpcompendium.book.contract.required_datasets`) and its worker processes (``n_jobs``; None for a
+    chapter without it). ``dpcompendium run`` and the fuzz read it."""
 
     values: dict[str, Any]
     out: Path | None
     notices: list[str] = field(default_factory=list)
     memory_bytes: float | None = None
+    datasets: list[str] = field(default_factory=list)
+    workers: int | None = None
 
 
 def preflight(
     chapter: Chapter, values: dict[str, Any], out: str | os.PathLike | None = None
 ) -> Preflight:
     """Every check of ``dpcompendium run`` before a kernel starts: the contract
-    (:func:`~dpcompendium.book.contract.validate_parameters`), the output folder, the memory estimate and the
-    cap of ``n_jobs``. Raises a one-line ``ValueError``; returns the values to run with."""
+    (:func:`~dpcompendium.book.contract.validate_parameters`: types, ranges, ``# require:`` lines), the output
+    folder, the memory estimate and the cap of ``n_jobs``. Raises a one-line ``ValueError``; returns the run's plan
+    (:class:`Preflight`)."""
     validate_parameters(chapter, values)
     path = check_out_dir(out) if out is not None else None
     check_memory(chapter, values)
     capped, notice = cap_n_jobs(chapter, values)
-    return Preflight(capped, path, [notice] if notice else [], memory_estimate(chapter, capped))
+    merged = {**chapter.defaults, **capped}
+    return Preflight(
+        capped,
+        path,
+        [notice] if notice else [],
+        memory_estimate(chapter, capped),
+        required_datasets(chapter, capped),
+        merged.get("n_jobs"),
+    )

@@ -28,7 +28,7 @@ from sklearn.linear_model import LinearRegression
 from sklearn.model_selection import KFold
 
 from ...core._jit import compiled
-from ...core.experiments import sweep
+from ...core.experiments import summarize_runs, sweep
 from ...core.validation import check_array, check_epsilon, check_int, check_rng
 from .hiera import calibrate_base_epsilon, compensation_weights
 from .levels import DEFAULT_EDGES, HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS, check_edges
@@ -43,6 +43,7 @@ __all__ = [
     "kfold_mse_reps",
     "ldp_sgd",
     "least_squares_kfold_mse",
+    "mse_summary",
     "sgd_experiment",
 ]
 
@@ -714,3 +715,27 @@ def sgd_experiment(
     runs = runs[keep].reset_index(drop=True)
     runs.loc[runs["method"] == "least-squares", "variant"] = "non-private"
     return runs[["dataset", "method", "variant", "epsilon", "folds", "rep", "mse"]]
+
+
+def mse_summary(
+    runs: pd.DataFrame, variant: str = "corrected"
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The mean K-fold MSE over repetitions and its standard error, of every method of ``variant`` in ``runs`` (a
+    table of :func:`sgd_experiment`), as two tables indexed by (dataset, epsilon), one column per method: the means,
+    and sd / √reps (sample standard deviation over the repetitions; NaN where a cell has one repetition, never a
+    missing column). Rows without an ε (the non-private ``none`` and ``least-squares``) are left out: with no
+    private method, both tables are empty (no row, no column)."""
+    if variant not in SGD_VARIANTS:
+        raise ValueError(f"variant must be among {', '.join(SGD_VARIANTS)}, got {variant!r}")
+    rows = runs[(runs["variant"] == variant) & runs["epsilon"].notna()]
+    summary = summarize_runs(rows, ["dataset", "epsilon", "method"], ["mse"], sd=["mse"])
+    summary["mse_se"] = summary["mse_sd"] / np.sqrt(summary["reps"])
+    wide = summary.pivot(index=["dataset", "epsilon"], columns="method")
+    if rows.empty:  # pivot leaves no value column to select
+        empty = pd.DataFrame(
+            index=pd.MultiIndex.from_tuples([], names=["dataset", "epsilon"]),
+            columns=pd.Index([], name="method"),
+            dtype=float,
+        )
+        return empty, empty.copy()
+    return wide["mse"], wide["mse_se"]
