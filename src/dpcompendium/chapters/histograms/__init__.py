@@ -27,6 +27,7 @@ from .baselines import (
     uniform,
 )
 from .experiment import (
+    DAWA_CALIBRATION,
     METHOD_VARIANTS,
     METHODS,
     WORKLOAD_METHODS,
@@ -37,8 +38,10 @@ from .experiment import (
     grouping_tuning,
     holm,
     parameter_grid,
+    rank_settings,
     release,
     run_comparison,
+    setting_arms,
     summarize_runs,
 )
 from .sampling_grouping import (
@@ -102,10 +105,12 @@ __all__ = [
     "privacy_claim",
     "privelet",
     "random_ranges",
+    "rank_settings",
     "release",
     "run_comparison",
     "sampling_grouping",
     "scaled_l1",
+    "setting_arms",
     "summarize_runs",
     "uniform",
     "workload_mse",
@@ -144,7 +149,7 @@ def privacy_claim(method: str, epsilon: float, variant: str = "private") -> Priv
     if method in ("privelet", "least_squares"):
         return range_claim(method, eps)
     if method == "dawa":
-        return dawa_claim(eps, calibration="authors" if variant == "dpbench" else "proved")
+        return dawa_claim(eps, calibration=DAWA_CALIBRATION[variant])
     if method != "sampling_grouping":
         return PrivacyClaim(method, "add-remove", _SENSITIVITY[method], eps)
     centres, reading = parse_variant(variant)

@@ -43,6 +43,7 @@ from .sampling_grouping import (
 from .workloads import scaled_l1, workload_mse
 
 __all__ = [
+    "DAWA_CALIBRATION",
     "METHODS",
     "METHOD_VARIANTS",
     "WORKLOAD_METHODS",
@@ -53,8 +54,10 @@ __all__ = [
     "grouping_tuning",
     "holm",
     "parameter_grid",
+    "rank_settings",
     "release",
     "run_comparison",
+    "setting_arms",
     "summarize_runs",
 ]
 
@@ -75,13 +78,19 @@ METHODS = {
 WORKLOAD_METHODS = ("least_squares", "dawa")
 
 #: Variants per method: ``php`` is the authors' procedure (``private``) or a level-wise reading that is not theirs;
-#: ``dawa`` is private (a corrected partition) or ``dpbench`` (DPBench's calibration, not private);
+#: ``dawa`` is ``private`` (the partition chosen on a noisy histogram bought with ε₁, then post-processing),
+#: ``repaired`` (DPBench's partition on privately-noised costs, repaired: no clamp, doubled noise, noise on one-cell
+#: buckets) or ``dpbench`` (DPBench's calibration, not private);
 #: ``sampling_grouping`` variants are ``"<centres>[:<S5 reading>]"``; every other method has ``private`` only.
 METHOD_VARIANTS: dict[str, tuple[str, ...]] = {
     "php": ("private", "level-wise"),
-    "dawa": ("private", "dpbench"),
+    "dawa": ("private", "repaired", "dpbench"),
     "sampling_grouping": SG_VARIANTS,
 }
+
+
+#: The :func:`dpcompendium.core.mechanisms.dawa.dawa` calibration of each ``dawa`` variant.
+DAWA_CALIBRATION = {"private": "noisy-histogram", "repaired": "proved", "dpbench": "authors"}
 
 
 def check_method(method: str, variant: str = "private") -> tuple[str, str]:
@@ -115,8 +124,9 @@ def release(
     check_method(method, variant)
     if method == "sampling_grouping":
         return sampling_grouping(x, epsilon, rng, size=size, **{**params, "variant": variant})
-    if method == "dawa" and variant == "dpbench":
-        return METHODS["dawa"](x, epsilon, rng, size=size, **{**params, "calibration": "authors"})
+    if method == "dawa":
+        calibration = DAWA_CALIBRATION[variant]
+        return METHODS["dawa"](x, epsilon, rng, size=size, **{**params, "calibration": calibration})
     if method == "php" and variant == "level-wise":
         params = {k: v for k, v in params.items() if k != "max_parts"}
         return php_levelwise(x, epsilon, rng, size=size, **params)
@@ -314,33 +324,112 @@ def equivalence_test(
     }
 
 
-def baseline_brackets(errors: pd.DataFrame) -> pd.DataFrame:
-    """DPBench's sanity bracket per (dataset, epsilon, method, variant): does the method beat Identity and Uniform
-    (mean MSE strictly lower)? ``errors`` is the output of :func:`summarize_runs`."""
+def _arm_id(method: str, variant: str) -> str:
+    """The id of a (method, variant) arm: the method's name for its ``private`` variant, else ``method/variant``."""
+    return method if variant == "private" else f"{method}/{variant}"
+
+
+def setting_arms(
+    runs: pd.DataFrame,
+    dataset: str,
+    epsilon: float,
+    *,
+    exclude_variants: Sequence[str] = (),
+    labels: Mapping[tuple[str, str], Any] | None = None,
+) -> dict[str, Any]:
+    """The :class:`~dpcompendium.core.comparison.Arm` of every (method, variant) of ``runs`` at one (dataset, ε):
+    its per-repetition MSEs and the claim of :func:`~dpcompendium.chapters.histograms.privacy_claim`, keyed by
+    ``method`` (``private`` variant) or ``method/variant``. ``labels`` maps (method, variant) to the name a sentence
+    prints."""
+    from ...core.comparison import Arm
+    from . import privacy_claim
+
+    at = runs[(runs["dataset"] == dataset) & np.isclose(runs["epsilon"], epsilon)]
+    at = at[~at["variant"].isin(list(exclude_variants))]
+    arms = {}
+    for (m, v), g in at.groupby(["method", "variant"], sort=False):
+        arms[_arm_id(m, v)] = Arm.of(
+            _arm_id(m, v),
+            privacy_claim(m, float(epsilon), v),
+            g["mse"].to_numpy(),
+            label=(labels or {}).get((m, v)),
+        )
+    return arms
+
+
+def rank_settings(
+    runs: pd.DataFrame,
+    *,
+    exclude_variants: Sequence[str] = (),
+    labels: Mapping[tuple[str, str], Any] | None = None,
+    alpha: float = 0.05,
+) -> list[Any]:
+    """Who has the lowest MSE in every (dataset, ε) of the per-repetition ``runs``: one
+    :class:`~dpcompendium.core.comparison.Ranking` per setting (the lowest mean against every other arm, Welch tests
+    on the log ratio, Holm-corrected within the setting), so that a count of winners
+    (:func:`~dpcompendium.core.comparison.winner_counts`) counts a tie as a tie, not as a win of the point
+    estimate."""
+    from ...core.comparison import ranking
+    from ...core.messages import message
+
+    out = []
+    for (d, e), _ in runs.groupby(["dataset", "epsilon"], sort=False):
+        arms = setting_arms(runs, d, e, exclude_variants=exclude_variants, labels=labels)
+        out.append(
+            ranking(f"{d}, ε = {e:g}", message("quantity.mse"), list(arms.values()), alpha=alpha)
+        )
+    return out
+
+
+def baseline_brackets(runs: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
+    """DPBench's sanity bracket per (dataset, epsilon, method, variant), from the per-repetition ``runs``: is the
+    method's mean MSE lower than Identity's and than Uniform's, by a two-sided Welch test on the log ratio of mean
+    MSEs (:class:`~dpcompendium.core.comparison.Comparison`, relation ``"tie"``), Holm-corrected over the methods of
+    the setting for each reference? ``vs_identity`` / ``vs_uniform`` hold the outcome (``better``, ``tie``,
+    ``worse``), ``beats_identity`` / ``beats_uniform`` whether it is ``better``; ``ratio_identity`` /
+    ``ratio_uniform`` the ratios of mean MSEs."""
+    from ...core.comparison import Comparison
+    from ...core.comparison import holm as holm_family
+    from ...core.messages import message
+
     keys = ["dataset", "epsilon"]
-    missing = {"identity", "uniform"} - set(errors["method"])
+    missing = {"identity", "uniform"} - set(runs["method"])
     if missing:
         raise ValueError(
-            f"errors must contain the methods identity and uniform, missing {sorted(missing)}"
+            f"runs must contain the methods identity and uniform, missing {sorted(missing)}"
         )
-    ref = errors[errors["method"].isin(["identity", "uniform"])].pivot_table(
-        index=keys, columns="method", values="mse"
-    )
-    out = errors.merge(ref.reset_index(), on=keys, how="left")
-    out["beats_identity"] = out["mse"] < out["identity"]
-    out["beats_uniform"] = out["mse"] < out["uniform"]
-    return out[
-        [
-            *keys,
-            "method",
-            "variant",
-            "mse",
-            "identity",
-            "uniform",
-            "beats_identity",
-            "beats_uniform",
-        ]
-    ]
+    rows = []
+    for (d, e), _ in runs.groupby(keys, sort=False):
+        arms = setting_arms(runs, d, e)
+        found: dict[str, dict[str, Any]] = {}
+        for ref in ("identity", "uniform"):
+            others = [k for k in arms if k != ref]
+            family = holm_family(
+                [
+                    Comparison(
+                        message("quantity.mse"), arms[k], arms[ref], "tie", alpha=alpha
+                    ).result()
+                    for k in others
+                ]
+            )
+            for k, r in zip(others, family, strict=True):
+                found.setdefault(k, {})[ref] = r
+        for k, arm in arms.items():
+            method, _, variant = k.partition("/")
+            row = {
+                "dataset": d,
+                "epsilon": float(e),
+                "method": method,
+                "variant": variant or "private",
+            }
+            row["mse"] = float(np.mean(arm.values))
+            for ref in ("identity", "uniform"):
+                r = found.get(k, {}).get(ref)
+                row[f"ratio_{ref}"] = r.ratio if r is not None else 1.0
+                row[f"vs_{ref}"] = r.outcome if r is not None else "tie"
+                row[f"beats_{ref}"] = bool(r is not None and r.outcome == "better")
+            rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def _grid_cell(
