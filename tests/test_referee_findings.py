@@ -187,10 +187,12 @@ def test_private_dawa_partitions_a_noisy_histogram():
     a = dw.dawa_partition(x, 1.0, np.random.default_rng(1), calibration="noisy-histogram", size=50)
     b = dw.dawa_partition(x, 1.0, np.random.default_rng(1), calibration="noisy-histogram", size=50)
     assert (a == b).all() and a[:, 0].all()
+    # with little noise no bucket straddles the jump between cells 3 and 4 (a flat stretch may still be split: the
+    # noise's spread against the 1/eps2 a bucket costs does not shrink with eps, eps2/eps1 being fixed)
     starts = dw.dawa_partition(
-        x, 1e4, np.random.default_rng(2), calibration="noisy-histogram", size=20
+        x, 1e4, np.random.default_rng(2), calibration="noisy-histogram", size=50
     )
-    assert (starts == np.array([1, 0, 0, 0, 1, 0, 0, 0], bool)).all()
+    assert starts[:, 4].all() and starts[:, 0].all()
     rows = {s.mechanism: s for s in audit_specs()}
     spec = rows["dawa: private partition (on a noisy histogram)"]
     assert spec.expected == "holds" and "dawa: private partition (repaired)" in rows
