@@ -431,11 +431,12 @@ def test_run_comparison_is_reproducible_across_n_jobs():
     assert (errors["reps"] == 3).all()
     claim = H.claim_table(a, "A", against=("ahp",))
     assert len(claim) == 2 and claim["ratio"].gt(0).all()
-    br = H.baseline_brackets(errors)
+    br = H.baseline_brackets(a)
     assert br["beats_identity"].dtype == bool
     assert not br.loc[br["method"] == "identity", "beats_identity"].any()
+    assert set(br["vs_identity"]) <= {"better", "tie", "worse"}
     with pytest.raises(ValueError, match="missing \\['uniform'\\]"):
-        H.baseline_brackets(errors[errors["method"] != "uniform"])
+        H.baseline_brackets(a[a["method"] != "uniform"])
 
 
 def test_release_rejects_unknown():

@@ -144,6 +144,8 @@ _PAIRS: list[tuple[str, str]] = [
     # ---- histograms
     ("least squares (workload)", "最小二乘（查询集）"),
     ("DAWA as DPBench runs it (not private)", "DPBench 运行的 DAWA（不满足差分隐私）"),
+    ("DAWA, partition on a noisy histogram", "DAWA（在加噪直方图上划分）"),
+    ("DAWA partition on privately-noised costs, repaired", "DAWA 划分（在加噪代价上，经修补）"),
     ("P-HP (authors)", "P-HP（作者的实现）"),
     ("P-HP level-wise (not the authors')", "P-HP 逐层（非作者的实现）"),
     ("grouping: true centres, S5 mean", "分组：真实的分组中心，S5 取均值"),

@@ -18,8 +18,11 @@ from scipy import stats
 
 from ...core import experiments
 from ...core.experiments import RangeQueries, sweep
+from ...core.mechanisms.dawa import dawa_claim
+from ...core.mechanisms.ranges import range_claim
+from ...core.privacy import PrivacyClaim
 from ...core.rng import make_rng
-from ...core.validation import check_int
+from ...core.validation import check_epsilon, check_int
 from ..registry import chapter_id
 from ._common import group_means
 from .baselines import (
@@ -43,6 +46,7 @@ from .sampling_grouping import (
 from .workloads import scaled_l1, workload_mse
 
 __all__ = [
+    "DAWA_CALIBRATION",
     "METHODS",
     "METHOD_VARIANTS",
     "WORKLOAD_METHODS",
@@ -53,8 +57,11 @@ __all__ = [
     "grouping_tuning",
     "holm",
     "parameter_grid",
+    "privacy_claim",
+    "rank_settings",
     "release",
     "run_comparison",
+    "setting_arms",
     "summarize_runs",
 ]
 
@@ -75,13 +82,19 @@ METHODS = {
 WORKLOAD_METHODS = ("least_squares", "dawa")
 
 #: Variants per method: ``php`` is the authors' procedure (``private``) or a level-wise reading that is not theirs;
-#: ``dawa`` is private (a corrected partition) or ``dpbench`` (DPBench's calibration, not private);
+#: ``dawa`` is ``private`` (the partition chosen on a noisy histogram bought with ε₁, then post-processing),
+#: ``repaired`` (DPBench's partition on privately-noised costs, repaired: no clamp, doubled noise, noise on one-cell
+#: buckets) or ``dpbench`` (DPBench's calibration, not private);
 #: ``sampling_grouping`` variants are ``"<centres>[:<S5 reading>]"``; every other method has ``private`` only.
 METHOD_VARIANTS: dict[str, tuple[str, ...]] = {
     "php": ("private", "level-wise"),
-    "dawa": ("private", "dpbench"),
+    "dawa": ("private", "repaired", "dpbench"),
     "sampling_grouping": SG_VARIANTS,
 }
+
+
+#: The :func:`dpcompendium.core.mechanisms.dawa.dawa` calibration of each ``dawa`` variant.
+DAWA_CALIBRATION = {"private": "noisy-histogram", "repaired": "proved", "dpbench": "authors"}
 
 
 def check_method(method: str, variant: str = "private") -> tuple[str, str]:
@@ -115,8 +128,9 @@ def release(
     check_method(method, variant)
     if method == "sampling_grouping":
         return sampling_grouping(x, epsilon, rng, size=size, **{**params, "variant": variant})
-    if method == "dawa" and variant == "dpbench":
-        return METHODS["dawa"](x, epsilon, rng, size=size, **{**params, "calibration": "authors"})
+    if method == "dawa":
+        calibration = DAWA_CALIBRATION[variant]
+        return METHODS["dawa"](x, epsilon, rng, size=size, **{**params, "calibration": calibration})
     if method == "php" and variant == "level-wise":
         params = {k: v for k, v in params.items() if k != "max_parts"}
         return php_levelwise(x, epsilon, rng, size=size, **params)
@@ -314,33 +328,111 @@ def equivalence_test(
     }
 
 
-def baseline_brackets(errors: pd.DataFrame) -> pd.DataFrame:
-    """DPBench's sanity bracket per (dataset, epsilon, method, variant): does the method beat Identity and Uniform
-    (mean MSE strictly lower)? ``errors`` is the output of :func:`summarize_runs`."""
+def _arm_id(method: str, variant: str) -> str:
+    """The id of a (method, variant) arm: the method's name for its ``private`` variant, else ``method/variant``."""
+    return method if variant == "private" else f"{method}/{variant}"
+
+
+def setting_arms(
+    runs: pd.DataFrame,
+    dataset: str,
+    epsilon: float,
+    *,
+    exclude_variants: Sequence[str] = (),
+    labels: Mapping[tuple[str, str], Any] | None = None,
+) -> dict[str, Any]:
+    """The :class:`~dpcompendium.core.comparison.Arm` of every (method, variant) of ``runs`` at one (dataset, ε):
+    its per-repetition MSEs and the claim of :func:`~dpcompendium.chapters.histograms.privacy_claim`, keyed by
+    ``method`` (``private`` variant) or ``method/variant``. ``labels`` maps (method, variant) to the name a sentence
+    prints."""
+    from ...core.comparison import Arm
+
+    at = runs[(runs["dataset"] == dataset) & np.isclose(runs["epsilon"], epsilon)]
+    at = at[~at["variant"].isin(list(exclude_variants))]
+    arms = {}
+    for (m, v), g in at.groupby(["method", "variant"], sort=False):
+        arms[_arm_id(m, v)] = Arm.of(
+            _arm_id(m, v),
+            privacy_claim(m, float(epsilon), v),
+            g["mse"].to_numpy(),
+            label=(labels or {}).get((m, v)),
+        )
+    return arms
+
+
+def rank_settings(
+    runs: pd.DataFrame,
+    *,
+    exclude_variants: Sequence[str] = (),
+    labels: Mapping[tuple[str, str], Any] | None = None,
+    alpha: float = 0.05,
+) -> list[Any]:
+    """Who has the lowest MSE in every (dataset, ε) of the per-repetition ``runs``: one
+    :class:`~dpcompendium.core.comparison.Ranking` per setting (the lowest mean against every other arm, Welch tests
+    on the log ratio, Holm-corrected within the setting), so that a count of winners
+    (:func:`~dpcompendium.core.comparison.winner_counts`) counts a tie as a tie, not as a win of the point
+    estimate."""
+    from ...core.comparison import ranking
+    from ...core.messages import message
+
+    out = []
+    for (d, e), _ in runs.groupby(["dataset", "epsilon"], sort=False):
+        arms = setting_arms(runs, d, e, exclude_variants=exclude_variants, labels=labels)
+        out.append(
+            ranking(f"{d}, ε = {e:g}", message("quantity.mse"), list(arms.values()), alpha=alpha)
+        )
+    return out
+
+
+def baseline_brackets(runs: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
+    """DPBench's sanity bracket per (dataset, epsilon, method, variant), from the per-repetition ``runs``: is the
+    method's mean MSE lower than Identity's and than Uniform's, by a two-sided Welch test on the log ratio of mean
+    MSEs (:class:`~dpcompendium.core.comparison.Comparison`, relation ``"tie"``), Holm-corrected over the methods of
+    the setting for each reference? ``vs_identity`` / ``vs_uniform`` hold the outcome (``better``, ``tie``,
+    ``worse``), ``beats_identity`` / ``beats_uniform`` whether it is ``better``; ``ratio_identity`` /
+    ``ratio_uniform`` the ratios of mean MSEs."""
+    from ...core.comparison import Comparison
+    from ...core.comparison import holm as holm_family
+    from ...core.messages import message
+
     keys = ["dataset", "epsilon"]
-    missing = {"identity", "uniform"} - set(errors["method"])
+    missing = {"identity", "uniform"} - set(runs["method"])
     if missing:
         raise ValueError(
-            f"errors must contain the methods identity and uniform, missing {sorted(missing)}"
+            f"runs must contain the methods identity and uniform, missing {sorted(missing)}"
         )
-    ref = errors[errors["method"].isin(["identity", "uniform"])].pivot_table(
-        index=keys, columns="method", values="mse"
-    )
-    out = errors.merge(ref.reset_index(), on=keys, how="left")
-    out["beats_identity"] = out["mse"] < out["identity"]
-    out["beats_uniform"] = out["mse"] < out["uniform"]
-    return out[
-        [
-            *keys,
-            "method",
-            "variant",
-            "mse",
-            "identity",
-            "uniform",
-            "beats_identity",
-            "beats_uniform",
-        ]
-    ]
+    rows = []
+    for (d, e), _ in runs.groupby(keys, sort=False):
+        arms = setting_arms(runs, d, e)
+        found: dict[str, dict[str, Any]] = {}
+        for ref in ("identity", "uniform"):
+            others = [k for k in arms if k != ref]
+            family = holm_family(
+                [
+                    Comparison(
+                        message("quantity.mse"), arms[k], arms[ref], "tie", alpha=alpha
+                    ).result()
+                    for k in others
+                ]
+            )
+            for k, r in zip(others, family, strict=True):
+                found.setdefault(k, {})[ref] = r
+        for k, arm in arms.items():
+            method, _, variant = k.partition("/")
+            row = {
+                "dataset": d,
+                "epsilon": float(e),
+                "method": method,
+                "variant": variant or "private",
+            }
+            row["mse"] = float(np.mean(arm.values))
+            for ref in ("identity", "uniform"):
+                r = found.get(k, {}).get(ref)
+                row[f"ratio_{ref}"] = r.ratio if r is not None else 1.0
+                row[f"vs_{ref}"] = r.outcome if r is not None else "tie"
+                row[f"beats_{ref}"] = bool(r is not None and r.outcome == "better")
+            rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def _grid_cell(
@@ -435,3 +527,68 @@ def grouping_tuning(
                     for r in range(reps)
                 ]
     return pd.DataFrame(rows, columns=["k", "eps1_share", "centre_share", "rep", "mse"])
+
+
+_SENSITIVITY = {
+    "identity": "histogram L1 sensitivity 1",
+    "uniform": "total count, sensitivity 1",
+    "hierarchical": "one node per level: L1 sensitivity h + 1 for a tree of h + 1 levels (Hb, Qardaji et al.'s b)",
+    "ahp": "noisy histogram (Δ₁ = 1, ε₁) then disjoint cluster sums (Δ₁ = 1, ε₂)",
+    "php": "EM stop/split decisions on SAE scores (Δu = 2, ε_cluster/(2·depth) each, ≤ depth − 1 per record); EM "
+    "over the intermediate partitions on their total error (Δu = 2, ε_cluster/2); part sums (Δ₁ = 1, ε_count)",
+}
+_LEVELWISE = (
+    "EM on SAE scores (Δu = 2, ε₁/depth per level, parallel within a level), part sums (Δ₁ = 1, ε₂); a level-wise "
+    "reading of P-HP, not the authors' procedure"
+)
+
+
+def privacy_claim(method: str, epsilon: float, variant: str = "private") -> PrivacyClaim:
+    """The privacy statement of a histogram publisher (neighbours: add-remove for all).
+
+    ``php`` has the variants ``private`` (the authors' procedure, :func:`php`) and ``level-wise``
+    (:func:`php_levelwise`); both are ε-DP. ``sampling_grouping`` variants are ``"<centres>[:<reading>]"``
+    (``parse_variant``). With ``as-written`` centres it is not private under either reading of S5: the centre
+    selection reads the true counts with no budget (support of the centre distribution changes with one record:
+    unbounded loss), and with the true centre counts in the scores one record in a centre bin moves all n − k
+    exponential-mechanism draws (up to (n − k)·ε₁/2: each draw's log-probabilities move by at most ε₁/2, the
+    chapter's exercise; :func:`grouping_privacy_loss` computes it exactly). Its claim carries the nominal ε with
+    ``private=False``.
+    """
+    eps = check_epsilon(epsilon)
+    check_method(method, variant)
+    if method == "php" and variant == "level-wise":
+        return PrivacyClaim("php (level-wise)", "add-remove", _LEVELWISE, eps)
+    if method in ("privelet", "least_squares"):
+        return range_claim(method, eps)
+    if method == "dawa":
+        return dawa_claim(eps, calibration=DAWA_CALIBRATION[variant])
+    if method != "sampling_grouping":
+        return PrivacyClaim(method, "add-remove", _SENSITIVITY[method], eps)
+    centres, reading = parse_variant(variant)
+    label = centres if ":" not in variant else f"{centres}, S5 {reading}"
+    noise = (
+        "group mean Δ = 1/m_j with Lap(1/(m_j ε₂)) (S5 read as scaled to the group)"
+        if reading == "sum"
+        else "Lap(1/ε₂) on each group mean (S5 read as unit sensitivity; the mean's is 1/m_j ≤ 1)"
+    )
+    if centres == "private":
+        return PrivacyClaim(
+            f"sampling_grouping ({label})",
+            "add-remove",
+            "noisy histogram for centres (Δ₁ = 1, ε₀); EM per bin on its own count (Δu = 1, ε₁, parallel over "
+            f"bins); {noise}",
+            eps,
+        )
+    return PrivacyClaim(
+        f"sampling_grouping ({label})",
+        "add-remove",
+        f"claimed Δu = 1 for the EM; centre selection has no noise; {noise}",
+        eps,
+        private=False,
+        why=(
+            "k-means++ centre selection on true counts spends no budget (a neighbour can turn a zero-probability "
+            "centre choice into a positive one: unbounded loss), and true centre counts in every score let one "
+            "record shift all n - k exponential-mechanism draws (loss up to (n - k)·ε₁/2); either reading of S5"
+        ),
+    )
