@@ -150,7 +150,15 @@ def run_chapter(
 ) -> tuple[int, str]:
     """``dpcompendium run`` with ``values`` given as YAML (JSON) strings, its page in ``lang``; return (exit code,
     stderr)."""
-    args = ["run", chapter_id, "--out", str(out), *(["--lang", lang] if lang != "en" else [])]
+    # --overwrite: make fuzz runs many parameter sets into one folder (a second run into DIR/CHAPTER is refused without it)
+    args = [
+        "run",
+        chapter_id,
+        "--out",
+        str(out),
+        "--overwrite",
+        *(["--lang", lang] if lang != "en" else []),
+    ]
     for name, value in values.items():
         args += ["-p", name, json.dumps(value)]
     t0 = time.perf_counter()
