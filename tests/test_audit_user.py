@@ -85,7 +85,8 @@ def test_probes_go_beyond_the_declared_bounds_and_skip_what_the_code_cannot_take
     assert any(np.size(pr.raw_a) == 1 for pr in probes)
     ar = [pr for pr in input_pairs("dataset:10,0,1", "add-remove") if pr.probe]
     assert any(np.size(pr.raw_a) == 0 for pr in ar) and any(np.size(pr.raw_a) == 1 for pr in ar)
-    assert len(input_pairs("dataset:10,0,1", "add-remove", probe=False)) == 4
+    inside = input_pairs("dataset:10,0,1", "add-remove", probe=False)
+    assert [pr.kind for pr in inside].count("declared") == 4 and not any(pr.probe for pr in inside)
     # the true-n mean divides by 0 on the empty dataset: that probe is skipped with a note, the audit goes on
     rep = audit_callable(load_target(target("laplace_mean.py:true_n_mean")), epsilon=1.0, neighbours="add-remove",
                          inputs="dataset:10,0,1", samples=4000, seed=0)  # fmt: skip
@@ -461,7 +462,10 @@ def test_chunked_audit_equals_its_definition_and_keeps_its_power(tmp_path):
     assert rep.table.equals(again.table) and not rep.table.equals(other.table)
     chosen = rep.table[rep.table.chosen].iloc[0]
     assert chosen.n_eval == N - 7_000  # the direction was fixed on one chunk, the rest counted
-    assert chosen.k_a == round(rep.p_a * chosen.n_eval) and 0 < chosen.k_b < chosen.k_a
+    assert chosen.k_a == round(rep.p_a * chosen.n_eval) and chosen.k_b == round(
+        rep.p_b * chosen.n_eval
+    )
+    assert 0 < min(chosen.k_a, chosen.k_b) < max(chosen.k_a, chosen.k_b)
     assert "counted in chunks of 7000" in rep.to_markdown()
     rep.save(tmp_path)  # the figure shows the selection samples
     assert (tmp_path / "report.png").stat().st_size > 0
@@ -605,9 +609,10 @@ def test_chunked_selection_runs_as_tasks_and_matches_the_serial_report(tmp_path)
             fh.write(f"{np.sum(data):g} {size}\n")
         return half(data, rng, epsilon=epsilon, size=size)
 
-    # the declared pairs only (probes=False): the golden file predates the probes beyond [A, B]
+    # the declared pairs only (probes=False, mixed=False): the golden file predates the probes beyond [A, B] and
+    # the datasets mixing A and B
     kw = dict(epsilon=1.0, neighbours="replace-one", inputs="dataset:10,0,1", samples=40_000, seed=3,
-              probes=False)  # fmt: skip
+              probes=False, mixed=False)  # fmt: skip
     first = None
     for n_jobs in (1, 2):
         for f in log.iterdir():

@@ -204,10 +204,10 @@ def test_audit_command_on_cluster_writes_the_local_report(cluster, tmp_path, mon
     # 40000 samples: the direction fixed on 6000, 34000 counted in 6 chunks per input: 2 + 12 tasks in one batch
     mid = client.run_on_scheduler(_chunk_tasks)
     assert mid - before == 14
-    # the selection on the 5 candidate pairs (2 declared, 3 probes beyond [0, 1]; 6000 outputs of each of their
-    # inputs): one task per pair
-    assert len(usercode.input_pairs("dataset:10,0,1", "replace-one")) == 5
-    assert client.run_on_scheduler(_selection_tasks) - selections == 5
+    # the selection on the 14 candidate pairs (2 declared, 9 mixing 0 and 1, 3 probes beyond [0, 1]; 6000 outputs
+    # of each of their inputs): one task per pair
+    assert len(usercode.input_pairs("dataset:10,0,1", "replace-one")) == 14
+    assert client.run_on_scheduler(_selection_tasks) - selections == 14
     monkeypatch.delenv(SCHEDULER_ENV)
     flag = audit_to("flag", "--scheduler", cl.scheduler_address)
     assert client.run_on_scheduler(_chunk_tasks) - mid == 14

@@ -352,7 +352,9 @@ def test_a_slow_audit_stops_with_its_estimate(tmp_path):
     line = _one_line(proc.stderr)
     assert proc.returncode == 2
     assert "the audit stopped" in line and "more than the limit of 30 min" in line
-    assert "--samples (now 20000)" in line and " h for 100,000 samples" in line
+    # 10000 selection samples of each of the 3 distinct inputs (0, 0.5, 1), then 20000 of each input of the pair
+    assert "--samples (now 20000)" in line and " h for 70,000 samples" in line
+    assert all(opt in line for opt in ("--chunk-size", "--n-jobs", "--scheduler")), line
     assert not (tmp_path / "out").exists()
     print(f"audit at 0.5 s per call: stopped in {seconds:.1f} s: {line}")
 

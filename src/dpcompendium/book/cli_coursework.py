@@ -1,6 +1,6 @@
 """Coursework subcommands of ``dpcompendium``: audit your own mechanism, check your own MWEM::
 
-    dpcompendium audit TARGET --epsilon E [--delta D] --neighbours replace-one|add-remove|local|queries
+    dpcompendium audit TARGET --epsilon E [--delta D] --neighbours replace-one|add-remove|local|queries|monotone|one-query
                        [--sensitivity S [--norm linf|l1]]
                        (--input FAMILY | --pair 'YAML_D' 'YAML_D2') [-p NAME VALUE]... [--samples N]
                        [--confidence 0.95] [--seed S] [--out DIR]
@@ -90,12 +90,14 @@ def _as_option(message: str) -> str:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
+    from ..core.audit.spec import QUERY_RELATIONS
     from ..core.parallel import SCHEDULER_ENV, resolve_scheduler, tasks_computed, using_scheduler
     from ..core.validation import check_int
     from .cliutil import fail as _fail
     from .processes import set_target
     from .progress import CallMeter, TooLong, too_long_message
     from .usercode import audit_callable, input_pairs, load_module, load_target
+    from .usercode.families import family_coverage
 
     try:
         samples = check_int(args.samples, "--samples", minimum=200)
@@ -129,18 +131,22 @@ def cmd_audit(args: argparse.Namespace) -> int:
         neighbours = args.neighbours
         if args.input is not None and args.input.partition(":")[0].strip() == "queries":
             neighbours = neighbours or "queries"
-        if neighbours == "queries" and args.sensitivity is None:
+        queries = neighbours in QUERY_RELATIONS
+        if queries and args.sensitivity is None:
             raise ValueError(
-                "--sensitivity is required with --neighbours queries (each answer moves by at most it)"
+                f"--sensitivity is required with --neighbours {neighbours} (each answer moves by at most it)"
             )
-        if neighbours != "queries" and args.sensitivity is not None:
+        if not queries and args.sensitivity is not None:
             raise ValueError(
-                f"--sensitivity applies to --neighbours queries only, got --neighbours {neighbours}"
+                f"--sensitivity applies to --neighbours {'|'.join(QUERY_RELATIONS)} only, got --neighbours "
+                f"{neighbours}"
             )
-        kw = {"sensitivity": args.sensitivity, "norm": args.norm} if neighbours == "queries" else {}
-        n_pairs = 1
+        kw = {"sensitivity": args.sensitivity, "norm": args.norm} if queries else {}
+        n_inputs = 2
         if args.input is not None:
-            n_pairs = len(input_pairs(args.input, neighbours, neighbour_kw=kw))
+            n_inputs = family_coverage(input_pairs(args.input, neighbours, neighbour_kw=kw))[
+                "inputs"
+            ]
         params = {name: _yaml(raw, f"parameter {name}") for name, raw in (args.parameter or [])}
         func = load_target(args.target)
         out = _out_dir(args.out, f"results/audit-{func.__name__}")
@@ -149,11 +155,11 @@ def cmd_audit(args: argparse.Namespace) -> int:
             module = load_module(args.target.rpartition(":")[0])
             pmf = getattr(module, f"{func.__name__}_pmf", None)
         set_target(out)
-        # the samples the audit draws: half of them per input of each candidate pair to choose the event, then
-        # all of them per input of the chosen pair (dpcompendium.book.progress: progress and the time limit)
+        # the samples the audit draws: half of them per distinct candidate input to choose the event, then all of
+        # them per input of the chosen pair (dpcompendium.book.progress: progress and the time limit)
         sel = min(samples // 2, chunk or samples)
         meter = CallMeter(
-            f"audit {func.__name__}", 2 * (n_pairs * sel + samples), limit_s=args.time_limit
+            f"audit {func.__name__}", n_inputs * sel + 2 * samples, limit_s=args.time_limit
         )
         with (
             using_scheduler(spec) as cluster,
@@ -171,10 +177,17 @@ def cmd_audit(args: argparse.Namespace) -> int:
         return _fail(_as_option(str(exc)))
     except TooLong as exc:
         return _fail(
-            too_long_message(exc, "the audit", f"shorten it with --samples (now {samples})")
+            too_long_message(
+                exc,
+                "the audit",
+                f"shorten it with --samples (now {samples}), or spread it over processes with --chunk-size C "
+                "--n-jobs J (or over a Dask cluster with --chunk-size C --scheduler ADDRESS|local:N)",
+            )
         )
     if not report.batched:
         print(f"note: {func.__name__} has no size parameter; it was called once per sample (slow)")
+    if report.coverage:
+        print(f"note: {report.coverage}")
     for note in report.notes:
         print(f"note: {note}")
     for alert in report.warnings:
@@ -264,20 +277,23 @@ def add_coursework_commands(sub: argparse._SubParsersAction) -> None:
         help="the neighbour relation of your claim: required for --input dataset|histogram and a --pair of "
         "datasets (replace-one: n public, one record changed; add-remove: one record added or removed); "
         "one-value inputs (scalar, ldp, category) are local; queries: vectors of query answers, each moving by at "
-        "most --sensitivity (implied by --input queries:K). Printed in the verdict line",
+        "most --sensitivity (implied by --input queries:K); monotone: the same, all answers moving the same way "
+        "(counts under add-remove; monotone sparse vector); one-query: exactly one answer moves (one vote, one "
+        "bin). Printed in the verdict line",
     )
     audit.add_argument(
         "--sensitivity",
         type=float,
         default=None,
         metavar="S",
-        help="with --neighbours queries: how far one answer moves (linf) or all answers together (l1)",
+        help="with --neighbours queries|monotone|one-query: how far one answer moves (linf) or all answers "
+        "together (l1)",
     )
     audit.add_argument(
         "--norm",
         choices=("linf", "l1"),
         default="linf",
-        help="with --neighbours queries: the norm of --sensitivity (default linf: each answer by at most S)",
+        help="with a query relation: the norm of --sensitivity (default linf: each answer by at most S)",
     )
     audit.add_argument(
         "--input",
@@ -290,7 +306,9 @@ def add_coursework_commands(sub: argparse._SubParsersAction) -> None:
     )
     audit.add_argument(
         "-p", "--parameter", nargs=2, action="append", metavar=("NAME", "VALUE"),
-        help="a keyword parameter of the function (YAML value); epsilon/delta default to the claim",
+        help="a keyword parameter of the function (YAML value); the function runs at its own default epsilon "
+        "(delta) unless this sets it: --epsilon is the claim audited (a parameter without a default takes the "
+        "claim, and the report says so)",
     )  # fmt: skip
     audit.add_argument(
         "--samples", type=int, default=200_000, help="samples per input (default 200000)"

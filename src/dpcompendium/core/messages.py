@@ -43,6 +43,7 @@ __all__ = [
     "get_language",
     "join",
     "language",
+    "literal",
     "message",
     "method_name",
     "myst",
@@ -1203,3 +1204,78 @@ def translate(text: str, lang: str | None = None) -> str | None:
         if all(line is not None for line in lines):
             return "\n".join(lines)
     return None
+
+
+def literal(text: Any) -> Md:
+    """``text`` shown as it is in every rendering (a value, a dataset, a function's parameter): its MyST escapes
+    the characters Markdown would read as markup."""
+    return Md(str(text), _escape(str(text)))
+
+
+# ------------------------------------------------------------------------------------------------ audit reports
+# The sentences of a coursework audit's report (dpcompendium.book.usercode): (id, English MyST, plain, Chinese MyST).
+AUDIT_MESSAGES: list[tuple[str, str, str, str]] = [
+    ("audit.verdict.violated", "VIOLATED", "VIOLATED", "违反"),
+    ("audit.verdict.holds", "HOLDS", "HOLDS", "成立"),
+    ("audit.line",
+     "%(verdict)s: claimed %(claimed)s (%(relation)s neighbours)%(ran)s; %(bound)s — pair %(pair)s; %(event)s",
+     "%(verdict)s: claimed %(claimed)s (%(relation)s neighbours)%(ran)s; %(bound)s — pair %(pair)s; %(event)s",
+     "%(verdict)s：声称 %(claimed)s（%(relation)s 邻居数据集）%(ran)s；%(bound)s —— 数据对 %(pair)s；%(event)s"),
+    ("audit.claim", "$\\varepsilon = %(eps)s$", "ε = %(eps)s", "$\\varepsilon = %(eps)s$"),
+    ("audit.claim_delta", "$\\varepsilon = %(eps)s$, $\\delta = %(delta)s$", "ε = %(eps)s, δ = %(delta)s",
+     "$\\varepsilon = %(eps)s$，$\\delta = %(delta)s$"),
+    ("audit.ran_with", ", function run with %(params)s", ", function run with %(params)s",
+     "，函数运行时 %(params)s"),
+    ("audit.param.default", "%(name)s = %(value)s (its default)", "%(name)s = %(value)s (its default)",
+     "%(name)s = %(value)s（其默认值）"),
+    ("audit.param.set", "%(name)s = %(value)s (set with -p)", "%(name)s = %(value)s (set with -p)",
+     "%(name)s = %(value)s（由 -p 设定）"),
+    ("audit.param.claim", "%(name)s = %(value)s (the claimed value: no default)",
+     "%(name)s = %(value)s (the claimed value: no default)", "%(name)s = %(value)s（取自声称：函数没有默认值）"),
+    ("audit.bound", "audited $\\varepsilon \\ge %(eps)s$ with confidence %(conf)s",
+     "audited ε ≥ %(eps)s with confidence %(conf)s", "审计得到 $\\varepsilon \\ge %(eps)s$（置信度 %(conf)s）"),
+    ("audit.bound_infinite",
+     "an infinite leak as far as the samples show (no finite $\\varepsilon$ fits them): the event never happened "
+     "on %(never)s in %(n)s samples, and $\\varepsilon \\ge %(eps)s$ (confidence %(conf)s) is only as far as "
+     "these samples reach",
+     "an infinite leak as far as the samples show (no finite ε fits them): the event never happened on %(never)s "
+     "in %(n)s samples, and ε ≥ %(eps)s (confidence %(conf)s) is only as far as these samples reach",
+     "就样本所见是无限的隐私泄露（没有任何有限的 $\\varepsilon$ 与之相符）：该事件在 %(never)s 上的 %(n)s "
+     "个样本中从未出现，$\\varepsilon \\ge %(eps)s$（置信度 %(conf)s）只是这些样本所能达到的下界"),
+    ("audit.event_freq", "%(event)s: %(pa)s on %(d)s, %(pb)s on %(d2)s",
+     "%(event)s: %(pa)s on %(d)s, %(pb)s on %(d2)s", "%(event)s：在 %(d)s 上 %(pa)s，在 %(d2)s 上 %(pb)s"),
+    ("audit.never", "never (0 of %(n)s)", "never (0 of %(n)s)", "从未出现（%(n)s 个中 0 个）"),
+    ("audit.output_is", "output is %(value)s", "output is %(value)s", "输出为 %(value)s"),
+    ("audit.output_one_of", "output is one of %(values)s", "output is one of %(values)s",
+     "输出为 %(values)s 之一"),
+    ("audit.output_in", "output in %(interval)s", "output in %(interval)s", "输出落在 %(interval)s 内"),
+    ("audit.output_at_most", "output at most %(hi)s", "output ≤ %(hi)s", "输出不超过 %(hi)s"),
+    ("audit.output_above", "output above %(lo)s", "output > %(lo)s", "输出大于 %(lo)s"),
+    ("audit.statistic_in", "%(statistic)s in %(interval)s (outputs such as %(examples)s)",
+     "%(statistic)s in %(interval)s (outputs such as %(examples)s)",
+     "%(statistic)s 落在 %(interval)s 内（例如输出 %(examples)s）"),
+    ("audit.empty_list", "an empty list", "an empty list", "空列表"),
+    ("audit.stat.output", "output", "output", "输出"),
+    ("audit.stat.projection", "the projection on the shift of the mean", "the projection on the shift of the mean",
+     "在均值偏移方向上的投影"),
+    ("audit.stat.l1", "the likelihood ratio under Laplace noise", "the likelihood ratio under Laplace noise",
+     "拉普拉斯噪声下的似然比统计量"),
+    ("audit.stat.coordinate", "output coordinate %(j)s", "output coordinate %(j)s", "输出的第 %(j)s 个坐标"),
+    ("audit.stat.learned", "a classifier's score for $D'$", "a classifier's score for D′",
+     "分类器判为 $D'$ 的得分"),
+    ("audit.coverage", "searched %(n)s candidate pairs (%(inputs)s distinct inputs): %(parts)s",
+     "searched %(n)s candidate pairs (%(inputs)s distinct inputs): %(parts)s",
+     "搜索了 %(n)s 个候选数据对（%(inputs)s 个不同的输入）：%(parts)s"),
+    ("audit.coverage.declared", "%(n)s of the family", "%(n)s of the family", "%(n)s 个属于该输入族"),
+    ("audit.coverage.mixed",
+     "%(n)s mixing the bounds (k of %(size)s records at %(b)s, the rest at %(a)s, for k = %(ks)s)",
+     "%(n)s mixing the bounds (k of %(size)s records at %(b)s, the rest at %(a)s, for k = %(ks)s)",
+     "%(n)s 个混合两端取值（%(size)s 条记录中 k 条取 %(b)s、其余取 %(a)s，k = %(ks)s）"),
+    ("audit.coverage.probe", "%(n)s probes beyond the bounds", "%(n)s probes beyond the bounds",
+     "%(n)s 个越界探测"),
+]  # fmt: skip
+
+for _msgid, _en, _plain, _zh in AUDIT_MESSAGES:
+    CATALOGUE["en"][_msgid] = _en
+    PLAIN[_msgid] = _plain
+    CATALOGUE["zh_CN"][_msgid] = _zh

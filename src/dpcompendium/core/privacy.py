@@ -30,7 +30,7 @@ from .messages import (
     tex_number,
 )
 
-Neighbours = Literal["replace-one", "add-remove", "local", "queries"]
+Neighbours = Literal["replace-one", "add-remove", "local", "queries", "monotone", "one-query"]
 
 NEIGHBOUR_RELATIONS: dict[str, str] = {
     "replace-one": "datasets of the same public size n that differ in one record (bounded DP)",
@@ -38,6 +38,10 @@ NEIGHBOUR_RELATIONS: dict[str, str] = {
     "local": "any two inputs of one user (local DP: the guarantee holds per report)",
     "queries": "vectors of query answers on neighbouring datasets, each answer moving by at most its sensitivity "
     "(the DP-testing literature's benchmark relation)",
+    "monotone": "vectors of query answers on neighbouring datasets, each moving by at most its sensitivity and all "
+    "in the same direction (monotonic queries: counts under add-remove; the relation of monotone sparse vector)",
+    "one-query": "vectors of query answers on neighbouring datasets of which exactly one answer moves, by at most "
+    "its sensitivity (one vote, one count of disjoint bins; the relation of PATE-style report noisy max)",
 }
 
 

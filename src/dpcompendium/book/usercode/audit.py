@@ -17,11 +17,12 @@ import pandas as pd
 
 from ...core.audit.events import _check_confidence
 from ...core.audit.result import verdict
-from ...core.audit.spec import AuditSpec, neighbour_violation, run_audit
+from ...core.audit.spec import QUERY_RELATIONS, AuditSpec, neighbour_violation, run_audit
 from ...core.parallel import check_scheduler, joblib_backend, using_scheduler
 from ...core.privacy import PrivacyClaim
 from ...core.rng import child_seed as _chunk_seed
 from ...core.validation import check_int
+from . import describe
 from .common import NEIGHBOURS, UserCodeError
 from .events import (
     _draw_outputs,
@@ -31,7 +32,7 @@ from .events import (
     _plot_summary,
     _select_pair_task,
 )
-from .families import InputPair, _describe, _local_pair, input_pairs
+from .families import InputPair, _describe, _local_pair, family_coverage, input_pairs, mixed_counts
 from .report import AuditReport
 from .sampling import _copy, check_user_function, sample_outputs
 from .target import _Shipped
@@ -192,6 +193,8 @@ class _Request:
     chunk_size: int | None
     n_jobs: int
     scheduler: str | None
+    #: where the function's ``epsilon``/``delta`` come from (:func:`_mechanism_parameters`)
+    sources: dict = dataclasses.field(default_factory=dict)
 
     @property
     def epsilon(self) -> float:
@@ -208,6 +211,7 @@ def _candidate_pairs(
     neighbours: str | None,
     probes: bool,
     neighbour_kw: dict | None = None,
+    mixed: bool = True,
 ) -> list[InputPair]:
     """The candidate input pairs, from a family (``inputs``) or given (``pair``), each checked to be neighbouring
     raw datasets under its relation."""
@@ -218,7 +222,7 @@ def _candidate_pairs(
             "give exactly one of inputs (a family such as 'scalar:0,1') and pair=(D, D')"
         )
     pairs = (
-        input_pairs(inputs, neighbours, probe=probes, neighbour_kw=neighbour_kw)
+        input_pairs(inputs, neighbours, probe=probes, neighbour_kw=neighbour_kw, mixed=mixed)
         if inputs is not None
         else [_check_pair(pair, neighbours, neighbour_kw)]
     )
@@ -232,16 +236,18 @@ def _candidate_pairs(
 
 
 def _query_kw(neighbours, sensitivity, norm) -> dict:
-    """The ``queries`` relation's options, validated (none for the other relations)."""
-    if neighbours != "queries":
+    """The query relations' options (:data:`~dpcompendium.core.audit.spec.QUERY_RELATIONS`), validated (none for
+    the other relations)."""
+    if neighbours not in QUERY_RELATIONS:
         if sensitivity is not None:
             raise ValueError(
-                f"sensitivity applies to neighbours queries only, got neighbours {neighbours!r}"
+                f"sensitivity applies to neighbours {'|'.join(QUERY_RELATIONS)} only, got neighbours "
+                f"{neighbours!r}"
             )
         return {}
     if sensitivity is None:
         raise ValueError(
-            "sensitivity is required with neighbours queries (each answer moves by at most Δ)"
+            f"sensitivity is required with neighbours {neighbours} (each answer moves by at most Δ)"
         )
     if (
         isinstance(sensitivity, bool)
@@ -277,24 +283,39 @@ def _check_execution(
     return samples, chunk_size, n_jobs, scheduler
 
 
-def _with_claimed_parameters(func: Callable, params: Mapping | None, claim: PrivacyClaim) -> dict:
-    """``params``, plus the claimed ε (δ, when > 0) for a parameter of ``func`` named ``epsilon`` (``delta``) that
-    ``params`` does not set."""
+def _mechanism_parameters(
+    func: Callable, params: Mapping | None, claim: PrivacyClaim
+) -> tuple[dict, dict]:
+    """The parameters ``func`` runs with, and where its ``epsilon`` and ``delta`` come from.
+
+    The claim audited and the mechanism's parameters are two things: a function whose ``epsilon`` (``delta``) has a
+    default runs at that default unless ``params`` sets it (a mechanism that spends ε/2 twice is audited against
+    the claim ε while it runs at its own ε/2); only a parameter without a default that ``params`` does not set
+    receives the claimed value (the function cannot run without one), and the report says so. Returns
+    ``(params, sources)``: ``sources`` maps ``epsilon``/``delta`` to ``(value, "set" | "default" | "claim")``."""
     params = dict(params or {})
     try:
         accepted = inspect.signature(func).parameters
     except (TypeError, ValueError):
         accepted = {}
-    epsilon, delta = float(claim.epsilon), float(claim.delta)
-    for key, value in (("epsilon", epsilon), ("delta", delta)):
-        if key in accepted and key not in params and (key == "epsilon" or delta > 0):
-            params[key] = value  # the claim, unless the caller sets the parameter
-    return params
+    claimed = {"epsilon": float(claim.epsilon), "delta": float(claim.delta)}
+    sources: dict[str, tuple[Any, str]] = {}
+    for key, value in claimed.items():
+        if key in params:
+            sources[key] = (params[key], "set")
+        elif key in accepted:
+            default = accepted[key].default
+            if default is not inspect.Parameter.empty:
+                sources[key] = (default, "default")
+            elif key == "epsilon" or value > 0:
+                params[key] = value  # no default: the claim, said in the report
+                sources[key] = (value, "claim")
+    return params, sources
 
 
 def _resolve_request(
     func, *, epsilon, delta, neighbours, inputs, pair, params, samples, confidence, seed, max_cuts,
-    chunk_size, n_jobs, scheduler, probes, sensitivity=None, norm="linf",
+    chunk_size, n_jobs, scheduler, probes, sensitivity=None, norm="linf", mixed=True,
 ) -> _Request:  # fmt: skip
     """Every argument of :func:`audit_callable` validated (one-line ``ValueError`` naming it), the candidate pairs
     built and the claim made: the one place the user's (ε, δ) is checked (:class:`PrivacyClaim`, on construction)."""
@@ -303,9 +324,11 @@ def _resolve_request(
         and str(inputs).partition(":")[0].strip() == "queries"
         and neighbours is None
     ):
-        neighbours = "queries"
+        neighbours = (
+            "queries"  # the default query relation (monotone and one-query are the user's to state)
+        )
     kw = _query_kw(neighbours, sensitivity, norm)
-    pairs = _candidate_pairs(inputs, pair, neighbours, probes, kw)
+    pairs = _candidate_pairs(inputs, pair, neighbours, probes, kw, mixed)
     name = getattr(func, "__name__", "function")
     # one relation for all candidates (a family's pairs, or the one given pair, share it)
     sens = (f"Δ = {kw['sensitivity']:g} per answer (ℓ∞)" if kw.get("norm") == "linf"
@@ -318,9 +341,10 @@ def _resolve_request(
     seed = check_int(seed, "seed", minimum=0)
     if not callable(func):
         raise ValueError(f"func must be callable, got {func!r}")
+    run_params, sources = _mechanism_parameters(func, params, claim)
     return _Request(
-        claim, pairs, _with_claimed_parameters(func, params, claim), inputs or "", samples, c, seed,
-        max_cuts, chunk_size, n_jobs, scheduler,
+        claim, pairs, run_params, inputs or "", samples, c, seed, max_cuts, chunk_size, n_jobs, scheduler,
+        sources,
     )  # fmt: skip
 
 
@@ -344,6 +368,7 @@ def audit_callable(
     probes: bool = True,
     sensitivity: float | None = None,
     norm: str = "linf",
+    mixed: bool = True,
 ) -> AuditReport:
     """Audit ``func(data, rng, **params)`` against its claimed (ε, δ) on neighbouring inputs.
 
@@ -354,11 +379,15 @@ def audit_callable(
     the chosen pair go through :func:`~dpcompendium.core.audit.spec.run_audit` — the path of the book's own audits —
     which fixes the direction on half of them and bounds ε (Clopper–Pearson) on the other half.
     A ``size`` parameter of ``func`` (returning ``size`` outputs stacked on the first axis) makes sampling
-    vectorized; without it ``func`` is called once per sample. A parameter of ``func`` named ``epsilon``
-    (``delta``) that ``params`` does not set receives the claimed value. ``neighbours`` (``replace-one`` or
+    vectorized; without it ``func`` is called once per sample. The claim audited (``epsilon``, ``delta``) and the
+    mechanism's parameters are separate: ``func`` runs at its own default ``epsilon`` (``delta``) unless ``params``
+    sets it; a parameter named ``epsilon`` (``delta``) without a default receives the claimed value. The report
+    states both (``sources``, :func:`_mechanism_parameters`). ``neighbours`` (``replace-one`` or
     ``add-remove``) is required for ``dataset`` and ``histogram`` inputs and for a pair of datasets; one-value inputs
     are ``local``. Inputs ``dataset:N,A,B`` also probe beyond the declared bounds (:func:`dataset_probes`) unless
-    ``probes=False`` (the declared family only: an audit that trusts the data to lie in [A, B]).
+    ``probes=False`` (an audit that trusts the data to lie in [A, B]); they also try the datasets that mix the two
+    bounds (:func:`~dpcompendium.book.usercode.families.mixed_pairs`: data-dependent clip bounds, percentiles and
+    medians show there) unless ``mixed=False``. The report says what the search covered (``coverage``).
     ``pmf(data, **params) -> {output: probability}`` adds the exact ε of the declared pmf on every pair
     (``_exact_report``: it is the sampler's ε only as far as the sampler check can see, so the empirical audit
     runs too and must agree). Raises :class:`UserCodeError` for misbehaving code and ``ValueError`` for bad
@@ -379,7 +408,7 @@ def audit_callable(
     req = _resolve_request(
         func, epsilon=epsilon, delta=delta, neighbours=neighbours, inputs=inputs, pair=pair, params=params,
         samples=samples, confidence=confidence, seed=seed, max_cuts=max_cuts, chunk_size=chunk_size,
-        n_jobs=n_jobs, scheduler=scheduler, probes=probes, sensitivity=sensitivity, norm=norm,
+        n_jobs=n_jobs, scheduler=scheduler, probes=probes, sensitivity=sensitivity, norm=norm, mixed=mixed,
     )  # fmt: skip
     batched = check_user_function(func, req.pairs[0].a, req.params, seed=req.seed)
     pairs, notes = _screen_probes(func, req.pairs, req.params, req.seed, batched)
@@ -388,7 +417,7 @@ def audit_callable(
     common = dict(
         claimed_epsilon=req.epsilon, claimed_delta=req.delta, neighbours=req.claim.neighbours,
         n_samples=req.samples, batched=batched, function=req.claim.mechanism, inputs=req.inputs,
-        params=req.params,
+        params=req.params, sources=req.sources, coverage=_coverage(req.inputs, pairs),
     )  # fmt: skip
     root = np.random.SeedSequence(req.seed)
     if pmf is None:
@@ -401,6 +430,18 @@ def audit_callable(
     if chosen is not None:
         report.pair_data = (chosen.a, chosen.b)
     return report
+
+
+def _coverage(inputs: str, pairs: list[InputPair]) -> Any:
+    """What the search covered, in words (:func:`~dpcompendium.book.usercode.describe.coverage_text`): the pairs by
+    kind, the distinct inputs, and for ``dataset:N,A,B`` the counts of records at B of the mixed datasets."""
+    counts = family_coverage(pairs)
+    mixed = None
+    family, _, spec = inputs.partition(":")
+    if family.strip() == "dataset" and counts.get("mixed"):
+        n, a, b = (float(v) for v in spec.split(","))
+        mixed = {"size": int(n), "a": a, "b": b, "ks": mixed_counts(int(n))}
+    return describe.coverage_text(counts, mixed)
 
 
 #: Draws per input of the dependence check (``_dependence_warnings``: constant or input-independent outputs).
@@ -577,11 +618,37 @@ def _empirical_report(func, req: _Request, common, root) -> AuditReport:
     table = _empirical_table(selected, chosen, best, res, n_ev, req)
     plot = {"summary": summary, "event": (best.lo, best.hi), "statistic": best.stat.name,
             "encoder": enc if enc.strings else None}  # fmt: skip
+    k_a, k_b = round(res.p_a * n_ev), round(res.p_b * n_ev)
+    forward = res.event.endswith("M(D) over M(D')")
+    description = _describe_event(
+        func, req.params, batched, chosen, best, enc, _chunk_seed(root, 3)
+    )
     return AuditReport(
         verdict=res.verdict, epsilon_lower=float(res.audited_epsilon), confidence=req.confidence,
         table=table, method="empirical", pair=chosen.name, event=res.event, p_a=res.p_a, p_b=res.p_b,
-        _plot=plot, chunk_size=chunk_size, **common,
+        _plot=plot, chunk_size=chunk_size, event_text=describe.event_text(description, k_a, k_b, n_ev),
+        bound_text=describe.bound_text(float(res.audited_epsilon), req.confidence, k_a, k_b, n_ev, forward),
+        **common,
     )  # fmt: skip
+
+
+def _describe_event(func, params, batched, chosen, best, enc, ss) -> Any:
+    """The chosen event in words (:func:`~dpcompendium.book.usercode.describe.event_values`), from
+    ``DESCRIBE_DRAWS`` fresh outputs of each input of the chosen pair (child ``ss``: never used by the bound)."""
+    outs = [
+        sample_outputs(
+            func, x, params, describe.DESCRIBE_DRAWS, _chunk_seed(ss, i), batched=batched
+        )
+        for i, x in enumerate((chosen.a, chosen.b))
+    ]
+    frozen = enc.frozen_copy()
+    inside, outside = [], []
+    for out in outs:
+        ind = np.asarray(_in_event(best.stat.fn, frozen, best.lo, best.hi, out), dtype=bool)
+        values = describe.canonical(out)
+        inside += [v for v, i in zip(values, ind, strict=True) if i]
+        outside += [v for v, i in zip(values, ind, strict=True) if not i]
+    return describe.event_values(inside, outside, best.stat.key, best.lo, best.hi)
 
 
 #: Draws per input of the sampler check of an exact audit (at most; fewer if ``samples`` is smaller). The check is a

@@ -28,6 +28,9 @@ class _Statistic:
 
     name: str
     fn: Callable[[np.ndarray], np.ndarray]
+    #: what the statistic is, for the report's sentence: ``output``, ``projection``, ``l1``, ``coordinate:j``,
+    #: ``learned`` (:func:`~dpcompendium.book.usercode.describe.statistic_text`)
+    key: str = "output"
 
 
 def _flatten(x: Any) -> list:
@@ -164,7 +167,7 @@ def _snap_values(
     statistic and the rounded values."""
     top = max((float(np.max(np.abs(v))) for v in (va, vb) if v.size), default=1.0)
     dec = int(9 - math.floor(math.log10(top))) if top > 0 and math.isfinite(top) else 9
-    snapped = _Statistic(stat.name, functools.partial(_rounded, f=stat.fn, d=dec))
+    snapped = _Statistic(stat.name, functools.partial(_rounded, f=stat.fn, d=dec), stat.key)
     return snapped, np.round(va, dec), np.round(vb, dec)
 
 
@@ -190,7 +193,10 @@ LEARN_SAMPLES = 10_000
 
 
 def _classifier_score(x: np.ndarray, model: Any) -> np.ndarray:
-    return model.predict_proba(x)[:, 1]
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="openmp"):
+        return model.predict_proba(x)[:, 1]
 
 
 def _learned_statistic(xa: np.ndarray, xb: np.ndarray) -> _Statistic:
@@ -200,15 +206,19 @@ def _learned_statistic(xa: np.ndarray, xb: np.ndarray) -> _Statistic:
     event on the score is chosen on the selection half too; the evaluation samples never meet the classifier's
     training, so the Clopper–Pearson bound stays valid."""
     from sklearn.ensemble import HistGradientBoostingClassifier
+    from threadpoolctl import threadpool_limits
 
     m_a, m_b = min(len(xa), LEARN_SAMPLES), min(len(xb), LEARN_SAMPLES)
     X = np.vstack([xa[:m_a], xb[:m_b]])
     y = np.r_[np.zeros(m_a), np.ones(m_b)]
-    model = HistGradientBoostingClassifier(
-        max_iter=20, max_leaf_nodes=15, early_stopping=False, random_state=0
-    ).fit(X, y)
+    with threadpool_limits(
+        limits=1, user_api="openmp"
+    ):  # small data: threads only contend (shared machines)
+        model = HistGradientBoostingClassifier(
+            max_iter=20, max_leaf_nodes=15, early_stopping=False, random_state=0
+        ).fit(X, y)
     return _Statistic("learned classifier score P̂(D' | output)",
-                      functools.partial(_classifier_score, model=model))  # fmt: skip
+                      functools.partial(_classifier_score, model=model), "learned")  # fmt: skip
 
 
 def _candidate_statistics(xa: np.ndarray, xb: np.ndarray) -> list[_Statistic]:
@@ -226,12 +236,15 @@ def _candidate_statistics(xa: np.ndarray, xb: np.ndarray) -> list[_Statistic]:
     sd = np.sqrt(0.5 * (xa.var(0) + xb.var(0))) + 1e-12
     j = int(np.argmax(np.abs(diff) / sd))
     stats = [
-        _Statistic("projection on mean(D') − mean(D)", functools.partial(_project, w=diff)),
+        _Statistic(
+            "projection on mean(D') − mean(D)", functools.partial(_project, w=diff), "projection"
+        ),
         _Statistic(
             "Σ |o − med(D)| − |o − med(D')|",
             functools.partial(_l1_ratio, a=med_a, b=med_b, s=sd),
+            "l1",
         ),
-        _Statistic(f"output coordinate {j}", functools.partial(_column, j=j)),
+        _Statistic(f"output coordinate {j}", functools.partial(_column, j=j), f"coordinate:{j}"),
     ]
     if np.ptp(
         np.concatenate([xa[:LEARN_SAMPLES], xb[:LEARN_SAMPLES]]), axis=0

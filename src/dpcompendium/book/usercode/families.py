@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.audit.spec import QUERY_NORMS, QUERY_RELATIONS
 from ...core.validation import check_int
 from .common import FAMILIES, NEIGHBOURS
 
@@ -39,8 +40,11 @@ class InputPair:
     #: a pair beyond the declared family (records outside [A, B], one-record or empty datasets): the audit drops it,
     #: with a note, if the function raises or returns NaN on it, instead of stopping
     probe: bool = False
-    #: the ``queries`` relation's sensitivity and norm (:func:`~dpcompendium.core.audit.spec.are_neighbours`)
+    #: the query relations' sensitivity and norm (:func:`~dpcompendium.core.audit.spec.are_neighbours`)
     neighbour_kw: dict = field(default_factory=dict, compare=False)
+    #: which part of the family the pair comes from: ``declared`` (the family's own pairs), ``mixed`` (datasets
+    #: mixing the two bounds, :func:`mixed_pairs`), ``probe`` (beyond the declared bounds, :func:`dataset_probes`)
+    kind: str = "declared"
 
     def __post_init__(self) -> None:
         if self.raw_a is None:
@@ -99,6 +103,7 @@ def input_pairs(
     *,
     probe: bool = True,
     neighbour_kw: dict | None = None,
+    mixed: bool = True,
 ) -> list[InputPair]:
     """The candidate neighbouring pairs of a built-in input family (the audit keeps the worst one).
 
@@ -113,12 +118,16 @@ def input_pairs(
     - ``category:K`` — a category in {0, …, K−1} held by one user (local DP): all pairs (the first 10 if K > 5).
     - ``dataset:N,A,B`` — a float array of records in [A, B]. ``replace-one``: N records, one replaced,
       (A,…,A) vs (A,…,A,B) and (B,…,B) vs (B,…,B,A). ``add-remove``: N records vs the same plus one,
-      (A×N) vs (A×N, B), (B×N) vs (B×N, A), (A×N) vs (A×(N+1)), (B×N) vs (B×(N+1)). With ``probe`` (the
+      (A×N) vs (A×N, B), (B×N) vs (B×N, A), (A×N) vs (A×(N+1)), (B×N) vs (B×(N+1)). Then the datasets that mix
+      the two bounds (:func:`mixed_pairs`: k records at B, the rest at A, one record moved between them or added),
+      where clip bounds, percentiles or medians taken from the data show (unless ``mixed=False``). With ``probe``
+      (the
       default) also the pairs of :func:`dataset_probes` beyond the declared bounds: records outside [A, B],
       one-record and (add-remove) empty datasets — where a missing clamp, a data-dependent n or an unbounded
       sensitivity shows.
-    - ``queries:K`` — a vector of K query answers (the ``queries`` relation, ``neighbour_kw`` its ``sensitivity``
-      Δ and ``norm``): the patterns of the DP-testing literature, :func:`query_pairs`.
+    - ``queries:K`` — a vector of K query answers (a query relation: ``queries``, the default, ``monotone`` or
+      ``one-query``; ``neighbour_kw`` its ``sensitivity`` Δ and ``norm``): the patterns of the DP-testing
+      literature that fit the relation, :func:`query_pairs`.
     - ``histogram:K`` — an int array of counts over K bins. ``add-remove``: one count added,
       0 vs e₀ and 10·1 vs 10·1 + e₀. ``replace-one``: one record moved from bin 0 to bin K−1, from 10·e₀ and
       from 10·1.
@@ -134,10 +143,15 @@ def input_pairs(
     if family not in FAMILIES:
         raise ValueError(f"inputs must start with one of {'|'.join(FAMILIES)}, got {inputs!r}")
     if family == "queries":
-        return query_pairs(spec, neighbour_kw or {})
-    if neighbours == "queries":
+        if neighbours is not None and neighbours not in QUERY_RELATIONS:
+            raise ValueError(
+                f"inputs {inputs} are vectors of query answers: neighbours must be one of "
+                f"{'|'.join(QUERY_RELATIONS)}, got {neighbours!r}"
+            )
+        return query_pairs(spec, neighbour_kw or {}, neighbours or "queries")
+    if neighbours in QUERY_RELATIONS:
         raise ValueError(
-            f"neighbours queries needs inputs queries:K (vectors of answers), got {inputs!r}"
+            f"neighbours {neighbours} needs inputs queries:K (vectors of answers), got {inputs!r}"
         )
     if family in ("dataset", "histogram") and neighbours is None:
         raise ValueError(
@@ -172,6 +186,7 @@ def input_pairs(
             raise ValueError(f"inputs dataset:N,A,B needs finite A < B, got {inputs!r}")
         n = _parse_int(n_f, "dataset N", minimum=1 if neighbours == "replace-one" else 0)
         pairs = _dataset_pairs(n, a, b, neighbours)
+        pairs += mixed_pairs(n, a, b, neighbours) if mixed else []
         return _unique_pairs(pairs + dataset_probes(n, a, b, neighbours) if probe else pairs)
     # histogram
     k = _parse_int(_parse_numbers(spec, 1, "histogram:K")[0], "histogram K", minimum=2)
@@ -222,9 +237,11 @@ def _unique_pairs(pairs: list[InputPair]) -> list[InputPair]:
     return out
 
 
-def _dataset_pair(x: np.ndarray, y: np.ndarray, neighbours: str, probe: bool = False) -> InputPair:
+def _dataset_pair(
+    x: np.ndarray, y: np.ndarray, neighbours: str, probe: bool = False, kind: str = "declared"
+) -> InputPair:
     name = f"{_describe(x)} vs {_describe(y)}"
-    return InputPair(name, x, y, relation=neighbours, probe=probe)
+    return InputPair(name, x, y, relation=neighbours, probe=probe, kind="probe" if probe else kind)
 
 
 def _dataset_pairs(n: int, a: float, b: float, neighbours: str) -> list[InputPair]:
@@ -243,6 +260,68 @@ def _dataset_pairs(n: int, a: float, b: float, neighbours: str) -> list[InputPai
             (B, np.append(B, b)),
         )
     ]
+
+
+#: The most mixed datasets :func:`mixed_pairs` builds (N + 1 for N ≤ 24: every count of records at B).
+MIXED_MAX = 25
+
+
+def mixed_counts(n: int) -> list[int]:
+    """The counts k of records at B in the mixed datasets of N records: every k = 0…N when N + 1 ≤
+    :data:`MIXED_MAX`, else the ends (0–3 and N−3…N) and k, k + 1 around each 5 %-quantile position (k ≈ qN for
+    q = 0.05, 0.1, …, 0.95), where a percentile (a clip bound, a median) taken from the data changes."""
+    if n + 1 <= MIXED_MAX:
+        return list(range(n + 1))
+    ks = {0, 1, 2, 3, n - 3, n - 2, n - 1, n}
+    for q in np.arange(1, 20) / 20:
+        k = math.floor(q * n)
+        ks.update({k - 1, k, k + 1})
+    return sorted(k for k in ks if 0 <= k <= n)
+
+
+def _mixed(n: int, k: int, a: float, b: float) -> np.ndarray:
+    """N records, the first N − k at A and the last k at B."""
+    return np.r_[np.full(n - k, a), np.full(k, b)]
+
+
+def mixed_pairs(n: int, a: float, b: float, neighbours: str) -> list[InputPair]:
+    """Neighbouring datasets that mix the two bounds: X_k = (A×(N−k), B×k), k records at B, for the counts k of
+    :func:`mixed_counts` — every mix of A and B when N ≤ 24.
+
+    ``replace-one``: X_k vs X_{k+1} (the last A replaced by B) for consecutive counts; ``add-remove``: X_k vs
+    X_k with one A added (in front) and X_k with one B added (at the end). A mechanism that takes its clip bounds,
+    a percentile or its median from the data changes most between two such datasets — (A, A, B×8) vs (A, B×9)
+    moves a 10 %-percentile from A to near B — and never between two datasets at one bound."""
+    ks = mixed_counts(n)
+    out = []
+    if neighbours == "replace-one":
+        for k in ks:
+            if k + 1 in ks:
+                out.append(
+                    _dataset_pair(
+                        _mixed(n, k, a, b), _mixed(n, k + 1, a, b), neighbours, kind="mixed"
+                    )
+                )
+    else:
+        for k in ks:
+            x = _mixed(n, k, a, b)
+            out.append(_dataset_pair(x, np.r_[a, x], neighbours, kind="mixed"))
+            out.append(_dataset_pair(x, np.r_[x, b], neighbours, kind="mixed"))
+    return out
+
+
+def family_coverage(pairs: list[InputPair], inputs: str = "") -> dict[str, int]:
+    """How many candidate pairs of each kind (``declared``, ``mixed``, ``probe``) an audit searched, and how many
+    distinct inputs they use (``inputs``)."""
+    out = {"declared": 0, "mixed": 0, "probe": 0}
+    seen = set()
+    for pr in pairs:
+        out[pr.kind] = out.get(pr.kind, 0) + 1
+        for x in (pr.a, pr.b):
+            arr = np.asarray(x)
+            seen.add((arr.dtype.str, arr.shape, arr.tobytes()))
+    out["inputs"] = len(seen)
+    return out
 
 
 #: How far beyond [A, B] the probes put a record, in widths B − A (a missing clamp then moves a mean of N records by
@@ -283,7 +362,7 @@ def dataset_probes(n: int, a: float, b: float, neighbours: str) -> list[InputPai
     return [_dataset_pair(x, y, neighbours, probe=True) for x, y in pairs]
 
 
-def query_pairs(spec: str, neighbour_kw: dict) -> list[InputPair]:
+def query_pairs(spec: str, neighbour_kw: dict, relation: str = "queries") -> list[InputPair]:
     """The candidate pairs of ``queries:K``: vectors of K answers of neighbouring datasets, each answer moving by
     at most Δ (``norm="linf"``, the default) or all of them by at most Δ in total (``norm="l1"``).
 
@@ -292,8 +371,12 @@ def query_pairs(spec: str, neighbour_kw: dict) -> list[InputPair]:
     half down, all up, all down, alternating (2, 0, 2, 0, …), and the X shape (1, …, 1, 0, …, 0) vs
     (0, …, 0, 1, …, 1); ℓ1 — one up, one down, one up and one down by Δ/2 each, the first half up and the second
     half down by Δ/K each.
+
+    ``relation="monotone"`` keeps the patterns whose answers all move the same way and adds the half-moves (the
+    first or the second half up, or down, the rest unchanged) and the last answer up or down;
+    ``relation="one-query"`` keeps one answer moving: the first, the middle or the last one, up or down.
     """
-    from ...core.audit.spec import QUERY_NORMS
+    from ...core.audit.spec import neighbour_violation
 
     k = _parse_int(_parse_numbers(spec, 1, "queries:K")[0], "queries K", minimum=1)
     delta = neighbour_kw.get("sensitivity")
@@ -317,6 +400,12 @@ def query_pairs(spec: str, neighbour_kw: dict) -> list[InputPair]:
         pairs = [(name, one, one + m) for name, m in moves]
         x = np.r_[np.full(k - h, d), np.zeros(h)]
         pairs.append(("X shape", x, x[::-1].copy()))
+        if relation != "queries":
+            first, second = np.r_[np.ones(k - h), np.zeros(h)], np.r_[np.zeros(k - h), np.ones(h)]
+            last, mid = np.eye(k)[-1], np.eye(k)[k // 2]
+            for name, m in (("first half up", first), ("second half up", second), ("last up", last),
+                            ("middle up", mid)):  # fmt: skip
+                pairs += [(name, one, one + d * m), (name.replace("up", "down"), one, one - d * m)]
     else:
         e0 = np.eye(k)[0]
         moves = [("one up", d * e0), ("one down", -d * e0)]
@@ -328,9 +417,13 @@ def query_pairs(spec: str, neighbour_kw: dict) -> list[InputPair]:
     out, seen = [], set()
     for name, a, b in pairs:
         key = (a.tobytes(), b.tobytes())
-        if key in seen or np.array_equal(a, b):
+        if (
+            key in seen
+            or np.array_equal(a, b)
+            or neighbour_violation(a, b, relation, **kw) is not None
+        ):
             continue
         seen.add(key)
-        out.append(InputPair(f"{_describe(a)} vs {_describe(b)} ({name})", a, b, relation="queries",
+        out.append(InputPair(f"{_describe(a)} vs {_describe(b)} ({name})", a, b, relation=relation,
                              neighbour_kw=kw))  # fmt: skip
     return out

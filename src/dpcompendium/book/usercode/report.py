@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ...core.messages import Md, literal, message
+from . import describe
 from .events import _plot_summary
 
 
@@ -53,6 +55,14 @@ class AuditReport:
     notes: list[str] = field(default_factory=list)
     #: what makes the verdict meaningless (outputs that never vary or do not depend on the input)
     warnings: list[str] = field(default_factory=list)
+    #: where the function's ``epsilon``/``delta`` came from: ``{name: (value, "set" | "default" | "claim")}``
+    sources: dict = field(default_factory=dict)
+    #: what the search covered, in words (empirical audits of a family)
+    coverage: Md | None = None
+    #: the chosen event in words and values, with its frequencies on D and D′ (empirical audits)
+    event_text: Md | None = None
+    #: the bound in words: "audited ε ≥ …", or an infinite leak said as such
+    bound_text: Md | None = None
     #: the audited pair (D, D') as the function received it (written in full to ``pair.json``)
     pair_data: tuple | None = field(default=None, repr=False)
     _plot: dict = field(default_factory=dict, repr=False)
@@ -71,8 +81,32 @@ class AuditReport:
                 f"{self.event}); empirical {bound}{witness}"
             )
             return f"{line} — {self.reason}" if self.reason else line
-        line = f"{claim}; audited {bound} (pair {self.pair}; event {self.event})"
+        if self.event_text is not None and self.bound_text is not None:
+            line = str(self.sentence())
+        else:
+            line = f"{claim}; audited {bound} (pair {self.pair}; event {self.event})"
         return line + "".join(f" — WARNING: {w}" for w in self.warnings)
+
+    def sentence(self) -> Md:
+        """The verdict of an empirical audit as one sentence of the message catalogue (plain text: its ``str``;
+        MyST in English and Chinese: :class:`~dpcompendium.core.messages.Md`): the verdict, the claim and its
+        relation, the parameters the function ran with, the bound (or an infinite leak said as such), the pair, and
+        the event in words with how often each input gave it."""
+        if self.claimed_delta:
+            claimed = message("audit.claim_delta", eps=literal(f"{self.claimed_epsilon:g}"),
+                              delta=literal(f"{self.claimed_delta:g}"))  # fmt: skip
+        else:
+            claimed = message("audit.claim", eps=literal(f"{self.claimed_epsilon:g}"))
+        verdict = (
+            message(f"audit.verdict.{self.verdict}")
+            if self.verdict in ("holds", "violated")
+            else literal(self.verdict.upper())
+        )
+        return message(
+            "audit.line", verdict=verdict, claimed=claimed, relation=literal(self.neighbours),
+            ran=describe.parameters_text(self.sources), bound=self.bound_text, pair=literal(self.pair),
+            event=self.event_text,
+        )  # fmt: skip
 
     def to_markdown(self) -> str:
         """A short report: claim, verdict, witness event, per-pair table."""
@@ -83,6 +117,7 @@ class AuditReport:
             "",
             f"- claim: ε = {self.claimed_epsilon:g}, δ = {self.claimed_delta:g}, neighbours: {self.neighbours}",
             f"- inputs: {self.inputs or 'given pair'}; parameters: {self.params or '{}'}",
+            *([f"- search: {self.coverage}"] if self.coverage else []),
             f"- method: {self.method}" + self._method_note(),
             *(f"- **warning**: {w}" for w in self.warnings),
             *(f"- note: {n}" for n in self.notes),

@@ -81,14 +81,19 @@ def _one_deleted(longer: np.ndarray, shorter: np.ndarray) -> bool:
     return bool(np.all(_rows_equal(longer[i + 1 :], shorter[i:])))
 
 
-#: Norms of the ``queries`` relation: the largest change of one answer (ℓ∞) or the total change (ℓ1).
+#: Norms of the query relations: the largest change of one answer (ℓ∞) or the total change (ℓ1).
 QUERY_NORMS = ("linf", "l1")
+#: The relations on vectors of query answers: ``queries`` (each answer moves by at most Δ), ``monotone`` (and all
+#: of them in the same direction) and ``one-query`` (exactly one of them moves).
+QUERY_RELATIONS = ("queries", "monotone", "one-query")
 
 
-def _query_violation(a: Any, b: Any, sensitivity: float | None, norm: str) -> str | None:
+def _query_violation(
+    a: Any, b: Any, sensitivity: float | None, norm: str, relation: str = "queries"
+) -> str | None:
     if sensitivity is None or not (float(sensitivity) > 0 and math.isfinite(float(sensitivity))):
         raise ValueError(
-            f"sensitivity must be a finite number > 0 for queries neighbours, got {sensitivity!r}"
+            f"sensitivity must be a finite number > 0 for {relation} neighbours, got {sensitivity!r}"
         )
     if norm not in QUERY_NORMS:
         raise ValueError(f"norm must be one of {'|'.join(QUERY_NORMS)}, got {norm!r}")
@@ -103,6 +108,14 @@ def _query_violation(a: Any, b: Any, sensitivity: float | None, norm: str) -> st
                 f"{gap[i]:g} ({x[i]:g} vs {y[i]:g})")  # fmt: skip
     if norm == "l1" and gap.sum() > sensitivity + tol:
         return f"the answers move by at most Δ = {sensitivity:g} in total (ℓ1), but they move by {gap.sum():g}"
+    step = y - x
+    if relation == "monotone" and np.any(step > 0) and np.any(step < 0):
+        i, j = int(np.argmax(step)), int(np.argmin(step))
+        return (f"all answers moving in the same direction, but answer {i} goes up ({x[i]:g} to {y[i]:g}) and "
+                f"answer {j} down ({x[j]:g} to {y[j]:g})")  # fmt: skip
+    if relation == "one-query" and np.count_nonzero(step) > 1:
+        moved = ", ".join(str(int(i)) for i in np.flatnonzero(step)[:6])
+        return f"exactly one answer moving, but answers {moved} move"
     return None
 
 
@@ -143,8 +156,8 @@ def neighbour_violation(
     (:func:`are_neighbours`)."""
     if relation not in NEIGHBOUR_RELATIONS:
         raise ValueError(f"relation must be one of {sorted(NEIGHBOUR_RELATIONS)}, got {relation!r}")
-    if relation == "queries":
-        return _query_violation(d, d2, sensitivity, norm)
+    if relation in QUERY_RELATIONS:
+        return _query_violation(d, d2, sensitivity, norm, relation)
     if isinstance(d, tuple) or isinstance(d2, tuple):
         if not (isinstance(d, tuple) and isinstance(d2, tuple)) or len(d) != len(d2):
             return "partitions over the same sites"
@@ -170,7 +183,13 @@ def are_neighbours(
     - ``"local"``: each is a single record (one user's input; any two inputs are neighbours);
     - ``"queries"``: two vectors of query answers (of neighbouring datasets) of one length, each answer moving by at
       most ``sensitivity`` (``norm="linf"``), or all of them together by at most ``sensitivity`` (``norm="l1"``)
-      — the relation of the DP-testing literature's benchmarks [ding2018detecting, bichsel2021dpsniper].
+      — the relation of the DP-testing literature's benchmarks [ding2018detecting, bichsel2021dpsniper];
+    - ``"monotone"``: as ``"queries"``, and all answers move in the same direction (or stay): monotonic queries,
+      such as counts under add-remove, for which the sparse vector's query noise can be halved
+      [audit_lyu2017understanding] (their Alg. 7);
+    - ``"one-query"``: as ``"queries"``, and exactly one answer moves: one vote of one teacher in PATE-style report
+      noisy max, one count of a histogram of disjoint bins under add-remove, one query of a stream answered on one
+      record.
 
     A tuple of arrays is a partition over sites (site sizes public): neighbours iff exactly one site's part is a
     neighbour of its counterpart and every other part is equal. :func:`neighbour_violation` says why a pair is not.
