@@ -436,6 +436,8 @@ def _coverage(inputs: str, pairs: list[InputPair]) -> Any:
     """What the search covered, in words (:func:`~dpcompendium.book.usercode.describe.coverage_text`): the pairs by
     kind, the distinct inputs, and for ``dataset:N,A,B`` the counts of records at B of the mixed datasets."""
     counts = family_coverage(pairs)
+    if len(pairs) < 2:  # one pair: nothing was searched
+        return None
     mixed = None
     family, _, spec = inputs.partition(":")
     if family.strip() == "dataset" and counts.get("mixed"):
@@ -620,9 +622,13 @@ def _empirical_report(func, req: _Request, common, root) -> AuditReport:
             "encoder": enc if enc.strings else None}  # fmt: skip
     k_a, k_b = round(res.p_a * n_ev), round(res.p_b * n_ev)
     forward = res.event.endswith("M(D) over M(D')")
-    description = _describe_event(
-        func, req.params, batched, chosen, best, enc, _chunk_seed(root, 3)
-    )
+    describe_args = (req.params, batched, chosen, best, enc.frozen_copy(), _chunk_seed(root, 3))
+    if chunk_size is None:
+        description = _describe_event(func, *describe_args)
+    else:  # as a task, like every other draw of a chunked audit
+        with using_scheduler(req.scheduler), joblib_backend(req.n_jobs) as n:
+            task = joblib.delayed(_describe_event)(_Shipped(func), *describe_args)
+            description = joblib.Parallel(n_jobs=n)([task])[0]
     return AuditReport(
         verdict=res.verdict, epsilon_lower=float(res.audited_epsilon), confidence=req.confidence,
         table=table, method="empirical", pair=chosen.name, event=res.event, p_a=res.p_a, p_b=res.p_b,
@@ -635,6 +641,7 @@ def _empirical_report(func, req: _Request, common, root) -> AuditReport:
 def _describe_event(func, params, batched, chosen, best, enc, ss) -> Any:
     """The chosen event in words (:func:`~dpcompendium.book.usercode.describe.event_values`), from
     ``DESCRIBE_DRAWS`` fresh outputs of each input of the chosen pair (child ``ss``: never used by the bound)."""
+    func = func.fn if isinstance(func, _Shipped) else func
     outs = [
         sample_outputs(
             func, x, params, describe.DESCRIBE_DRAWS, _chunk_seed(ss, i), batched=batched

@@ -71,7 +71,10 @@ class AuditReport:
         """One line: the verdict, the claim with its neighbour relation, the audited ε and its confidence (exact
         audits: the declared pmf's exact ε, then the empirical bound on the sampler, then the reason)."""
         delta = f", δ = {self.claimed_delta:g}" if self.claimed_delta else ""
-        claim = f"{self.verdict.upper()}: claimed ε = {self.claimed_epsilon:g}{delta} ({self.neighbours} neighbours)"
+        claim = (
+            f"{self.verdict.upper()}: claimed ε = {self.claimed_epsilon:g}{delta} ({self.neighbours} neighbours)"
+            f"{describe.parameters_text(self.sources)}"
+        )
         bound = f"ε ≥ {self.epsilon_lower:.3f} with confidence {self.confidence:.3g}"
         if self.method == "exact":
             emp = self.empirical
