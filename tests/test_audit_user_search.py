@@ -186,3 +186,26 @@ def test_cli_prints_what_the_search_covered(tmp_path, capsys):
                "replace-one", "--input", "dataset:10,0,1", "--samples", "2000", "--out", str(tmp_path / "o")])  # fmt: skip
     out = capsys.readouterr().out
     assert rc == 0 and "note: searched 14 candidate pairs (16 distinct inputs)" in out, out
+
+
+def test_one_atom_outputs_encode_column_by_column_as_the_general_layout():
+    """Outputs that are one atom each (a number, None, NaN, a string) take the encoder's fast path; its features
+    are those of the general per-output layout."""
+    from dpcompendium.book.usercode.events import _Encoder, _flatten
+    from dpcompendium.book.usercode.sampling import as_structured
+
+    outs = as_structured([None, 1.5, float("nan"), "a", 2.0, None, "b"], "f")
+    enc = _Encoder()
+    enc.fit(outs)
+    enc.frozen = True
+    ref = np.zeros((len(outs), 1 + 3 * enc.width))
+    for i, o in enumerate(outs):
+        atoms = _flatten(o)
+        ref[i, 0] = len(atoms)
+        for j, a in enumerate(atoms[: enc.width]):
+            ref[i, 2 + 3 * j] = 1.0
+            if a is None or a == "NaN":
+                ref[i, 3 + 3 * j] = 1.0
+            else:
+                ref[i, 1 + 3 * j] = enc.codes.get(a, -1.0) if isinstance(a, str) else a
+    assert np.array_equal(enc(outs), ref)

@@ -58,7 +58,7 @@ depends on (seed, samples, C) only, never on where the tasks ran. The user's fun
 value (cloudpickle; a module loaded from a file path is registered for pickling by value), so a worker needs the same
 lock installed, not the user's file.
 
-Modules: :mod:`dpcompendium.book.usercode.common`, :mod:`dpcompendium.book.usercode.target`, :mod:`dpcompendium.book.usercode.families`, :mod:`dpcompendium.book.usercode.sampling`, :mod:`dpcompendium.book.usercode.events`, :mod:`dpcompendium.book.usercode.report`,
+Modules: :mod:`dpcompendium.book.usercode.common`, :mod:`dpcompendium.book.usercode.target`, :mod:`dpcompendium.book.usercode.families`, :mod:`dpcompendium.book.usercode.sampling`, :mod:`dpcompendium.book.usercode.events`, :mod:`dpcompendium.book.usercode.describe`, :mod:`dpcompendium.book.usercode.report`,
 :mod:`dpcompendium.book.usercode.audit`.
 """
 

@@ -382,7 +382,7 @@ def audit_callable(
     vectorized; without it ``func`` is called once per sample. The claim audited (``epsilon``, ``delta``) and the
     mechanism's parameters are separate: ``func`` runs at its own default ``epsilon`` (``delta``) unless ``params``
     sets it; a parameter named ``epsilon`` (``delta``) without a default receives the claimed value. The report
-    states both (``sources``, :func:`_mechanism_parameters`). ``neighbours`` (``replace-one`` or
+    states both (``sources``). ``neighbours`` (``replace-one`` or
     ``add-remove``) is required for ``dataset`` and ``histogram`` inputs and for a pair of datasets; one-value inputs
     are ``local``. Inputs ``dataset:N,A,B`` also probe beyond the declared bounds (:func:`dataset_probes`) unless
     ``probes=False`` (an audit that trusts the data to lie in [A, B]); they also try the datasets that mix the two

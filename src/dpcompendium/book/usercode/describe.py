@@ -139,7 +139,8 @@ def bound_text(eps: float, confidence: float, k_a: int, k_b: int, n: int, forwar
 
 def parameters_text(sources: dict) -> Md:
     """``, function run with epsilon = 0.5 (its default)``: where the function's ``epsilon`` and ``delta`` came
-    from (:func:`~dpcompendium.book.usercode.audit._mechanism_parameters`); empty if it has neither."""
+    from (the audit's ``sources``: set with ``params``, the function's default, or the claim); empty if it has
+    neither."""
     if not sources:
         return Md("", "")
     parts = [

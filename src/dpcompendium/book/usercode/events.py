@@ -131,6 +131,17 @@ class _Encoder:
             out = as_structured(list(out), "function")
         w = self.width
         feats = np.zeros((out.shape[0], 1 + 3 * w))
+        if w >= 1 and not any(type(o) is tuple for o in out):
+            # every output one atom (a number, None, NaN, a string): the same features, column by column
+            missing = np.fromiter((o is None or o == "NaN" for o in out), bool, out.shape[0])
+            text = np.fromiter((isinstance(o, str) and o != "NaN" for o in out), bool, out.shape[0])
+            value = np.fromiter(
+                (0.0 if m else self.codes.get(o, -1.0) if t else o
+                 for o, m, t in zip(out, missing, text, strict=True)),
+                float, out.shape[0],
+            )  # fmt: skip
+            feats[:, 0], feats[:, 2], feats[:, 3], feats[:, 1] = 1.0, 1.0, missing, value
+            return feats
         for i, o in enumerate(out):
             atoms = _flatten(o)
             feats[i, 0] = len(atoms)

@@ -51,6 +51,8 @@ NAN = "NaN"
 def _canonical(x: Any) -> Any:
     """One output as a hashable, comparable structure: sequences (lists, tuples, arrays) as tuples, numbers as
     floats (booleans as 0.0/1.0), NaN as :data:`NAN`, ``None`` and strings as they are."""
+    if type(x) is float and math.isfinite(x):  # the commonest atom first
+        return x
     if x is None or isinstance(x, str):
         return x
     if isinstance(x, bool | np.bool_):
