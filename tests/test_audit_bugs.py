@@ -4,7 +4,7 @@ every mechanism judged right at the audit's default samples, and no false VIOLAT
 - the table and the functions (vectorized, the outputs of one call the same as of ``size`` calls), the true ε of the
   winsorized mean and of Poisson subsampling recomputed: unit tests, seconds;
 - every mechanism at 200 000 samples per input (the CLI default), seed 0: ``integration`` (21 audits; wall time on
-  the shared 2-core machine in the module's ``WALL_S``).
+  the shared 2-core machine: about 6.5 min in all).
 """
 
 from __future__ import annotations
@@ -88,8 +88,8 @@ def test_the_one_query_and_monotone_families_fit_their_mechanisms():
             assert are_neighbours(pr.a, pr.b, m.neighbours, **kw)
 
 
-#: Wall time of the whole benchmark at 200 000 samples, seed 0, measured on the shared 2-core machine (one core):
-#: about 5 minutes (see the lead's report).
+#: Wall time of the whole benchmark at 200 000 samples, seed 0, measured on the shared 2-core machine under load (one
+#: process): 388 s in all; the slowest, monotone sparse vector 110 s and the None-returning mean 96 s.
 @pytest.mark.integration
 @pytest.mark.parametrize("name", list(MECHS))
 def test_bug_benchmark_at_the_default_samples(name):

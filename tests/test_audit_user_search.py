@@ -86,7 +86,7 @@ def monotone_svt(queries, rng, *, epsilon, threshold=1.0, size=None):
 
 
 def test_monotone_sparse_vector_holds_under_monotone():
-    rep = audit_callable(monotone_svt, epsilon=1.0, inputs="queries:10", sensitivity=1, samples=20_000,
+    rep = audit_callable(monotone_svt, epsilon=1.0, inputs="queries:10", sensitivity=1, samples=6_000,
                          neighbours="monotone")  # fmt: skip
     assert rep.verdict == "holds" and "(monotone neighbours)" in rep.summary(), rep.summary()
     assert "vs [2, 2, 2, 2, 2, 0" not in rep.summary()  # no pair moves answers both ways
