@@ -89,8 +89,11 @@ def test_the_one_query_and_monotone_families_fit_their_mechanisms():
 
 
 #: Wall time of the whole benchmark at 200 000 samples, seed 0, measured on the shared 2-core machine under load (one
-#: process): 388 s in all; the slowest, monotone sparse vector 110 s and the None-returning mean 96 s.
+#: process): 388 s in all; the slowest, monotone sparse vector 110 s and the None-returning mean 96 s. Too long for
+#: make test's budget (issue 50): it runs in make fuzz's extended pass (`pytest -m extended`), as the other
+#: whole-benchmark runs beyond make test's fixed set do.
 @pytest.mark.integration
+@pytest.mark.extended
 @pytest.mark.parametrize("name", list(MECHS))
 def test_bug_benchmark_at_the_default_samples(name):
     """Claim at the mechanism's table, 200 000 samples per input, seed 0: every wrong mechanism VIOLATED, every
