@@ -509,6 +509,19 @@ async () => {
 }
 """
 
+# JavaScript run in a page (after INSPECT): the folded code cells (MyST-NB's details above the input), and how many
+# show their code after one click on their button.
+FOLDED = """
+async () => {
+  const boxes = Array.from(document.querySelectorAll('main div.cell details.above-input:not([open])'));
+  for (const d of boxes) d.querySelector('summary').click();
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const opened = boxes.filter(d => d.open && Array.from(d.querySelectorAll('pre'))
+    .some(p => p.getClientRects().length > 0)).length;
+  return {closed: boxes.length, opened};
+}
+"""
+
 API_OBJECTS = "() => document.querySelectorAll('main dl.py.function, main dl.py.class, main dl.py.data').length"
 
 
@@ -735,18 +748,20 @@ async () => {
     const over = Math.max(c.scrollWidth - c.clientWidth, math.width - box.width, math.right - box.right);
     return {over: Math.round(over), tex: (c.parentElement.textContent || '').trim().slice(0, 80)};
   }).filter(m => m.over > 1);
-  // a figure's image opens full size: it is a link to an image file at least as large as it is shown
+  // a figure's image opens full size: it is a link to an image file at least as large as it is shown; and it fits
+  // its column (the figure's box)
   out.figures = Array.from(main.querySelectorAll('figure img')).filter(shown).map(img => {
     const a = img.closest('a[href]');
+    const box = img.closest('figure').getBoundingClientRect();
+    const r = img.getBoundingClientRect();
     return {src: img.getAttribute('src'), link: a ? a.getAttribute('href') : null,
-            natural: img.naturalWidth, shown: img.getBoundingClientRect().width};
+            natural: img.naturalWidth, shown: r.width, column: box.width,
+            over: Math.round(Math.max(r.right - box.right, r.width - box.width))};
   });
-  // what may scroll sideways: a box whose overflow is a table, or a figure's image that opens full size
+  // what may scroll sideways: a box whose overflow is a table
   const allowed = el => {
     const table = el.tagName === 'TABLE' ? el : el.querySelector('table');
-    if (table && table.scrollWidth >= el.scrollWidth - 2) return true;
-    const img = el.querySelector('img');
-    return !!(el.closest('figure') && img && img.closest('a[href]') && img.scrollWidth >= el.scrollWidth - 2);
+    return !!(table && table.scrollWidth >= el.scrollWidth - 2);
   };
   out.scrolls = Array.from(main.querySelectorAll('*')).filter(el => {
     if (!shown(el) || el.scrollWidth <= el.clientWidth + 1) return false;
@@ -838,6 +853,7 @@ def _visit(context, server: str, page: str) -> dict[int, dict]:
                 "info": None,
                 "layout": None,
                 "solutions": None,
+                "folded": None,
                 "n_objects": None,
                 "unsettled": [],
             }
@@ -864,6 +880,7 @@ def _visit(context, server: str, page: str) -> dict[int, dict]:
             else:
                 if page in EXECUTED_PAGES:
                     rec["solutions"] = tab.evaluate(SOLUTIONS)
+                    rec["folded"] = tab.evaluate(FOLDED)
                 if page in API_PAGES:
                     rec["n_objects"] = tab.evaluate(API_OBJECTS)
                 rec["unsettled"] = wait_for_requests(tab, pending)
@@ -903,10 +920,11 @@ def test_display_math_fits_and_figures_open_full_size(browser_context, server, p
 
 
 @pytest.mark.parametrize("page", READING_PAGES)
-def test_phone_nothing_scrolls_sideways_but_tables_and_figures(browser_context, server, page):
+def test_phone_nothing_scrolls_sideways_but_tables(browser_context, server, page):
     """At 390 px (a phone): the page itself does not scroll sideways, nothing runs past the window's edge, and the
-    only boxes that scroll sideways hold a table or a figure that opens full size (code and the coursework page's
-    transcripts wrap, display maths is fitted); figures are not shrunk below MIN_DISPLAY_SHARE of their size."""
+    only boxes that scroll sideways hold a table (code and the coursework page's transcripts wrap, display maths is
+    fitted, the claims tables are cards); every figure is scaled to the column and opens full size on a tap (a
+    link to its file, at least as large as it is shown)."""
     info = page_layout(browser_context, server, page, PHONE_WIDTH)
     assert info["page"] <= info["width"] + 1, (
         f"{page}: the page is {info['page']} px wide in a {info['width']} px window; past the edge: "
@@ -919,11 +937,39 @@ def test_phone_nothing_scrolls_sideways_but_tables_and_figures(browser_context, 
     assert not info["wideMath"], (
         f"{page}: display maths wider than the column: {info['wideMath'][:3]}"
     )
-    small = []
-    for f in info["figures"]:
-        hits = list(HTML.glob("_images/" + Path(f["src"]).name))
-        dpi = png_dpi(hits[0]) if hits and hits[0].suffix == ".png" else None
-        physical = f["natural"] * 96 / (dpi or 96)
-        if f["shown"] < MIN_DISPLAY_SHARE * physical:
-            small.append(f"{Path(f['src']).name}: {f['shown']:.0f} of {physical:.0f} px")
-    assert not small, f"{page}: figures shrunk at {PHONE_WIDTH} px: {small}"
+    wide = [
+        f"{Path(f['src']).name}: {f['shown']:.0f} px in a {f['column']:.0f} px column"
+        for f in info["figures"]
+        if f["over"] > 1
+    ]
+    assert not wide, f"{page}: figures wider than the column at {PHONE_WIDTH} px: {wide}"
+    closed = [
+        f["src"]
+        for f in info["figures"]
+        if not f["link"]
+        or not re.search(r"\.(png|svg|jpe?g)$", f["link"])
+        or f["natural"] < f["shown"] - 1
+    ]
+    assert not closed, f"{page}: figures that do not open full size on a tap: {closed}"
+
+
+#: The most lines of code a page may show unfolded (issue 49): code that computes is folded by the book
+#: (dpcompendium.book.tidy.folds), code that teaches (tagged show-code) and the parameters cell are shown.
+MAX_CODE_LINES = 150
+
+
+@pytest.mark.parametrize("page", EXECUTED_PAGES)
+def test_code_that_computes_is_folded(browser_context, server, page):
+    """At 1400 px a chapter page or the primer shows at most MAX_CODE_LINES lines of code outside a folded block,
+    and every folded code cell opens with one click on its button."""
+    rec = visit(browser_context, server, page, VIEWPORT_WIDTH)
+    assert rec["status"] == 200, f"{page}.html: HTTP {rec['status']}"
+    lines = [line for line in rec["info"]["codeLines"] if line.strip()]
+    assert len(lines) <= MAX_CODE_LINES, (
+        f"{page}: {len(lines)} lines of code shown unfolded (at most {MAX_CODE_LINES})"
+    )
+    folded = rec["folded"]
+    assert folded["closed"] > 0, f"{page}: no folded code cell"
+    assert folded["opened"] == folded["closed"], (
+        f"{page}: {folded['closed'] - folded['opened']} folded code cells did not open on a click"
+    )

@@ -75,6 +75,60 @@ def test_outline_nests_headings_and_contents_numbers_follow_the_pages(tmp_path):
     ]
 
 
+def test_running_heads_name_the_page_and_the_section_in_effect(tmp_path):
+    """A page's running head is its title and the section in effect (the first starting on the page, else the last
+    started before it); a page's first page and the front matter have none."""
+    H = pdf.Heading
+    chapter = pdf.Entry("notebooks/x", tmp_path / "x.pdf", "1. X", start=3, pages=5)
+    chapter.headings = [H("1. X", 0, 800.0, [H("1.1. A", 0, 700.0), H("1.2. B", 2, 500.0),
+                                             H("1.3. C", 2, 200.0)])]  # fmt: skip
+    intro = pdf.Entry("book/intro", tmp_path / "i.pdf", "Intro", start=0, pages=3)
+    intro.headings = [H("Intro", 0, 800.0)]
+    heads = pdf.running_heads([("", [intro]), ("Chapters", [chapter])], offset=2)
+    assert heads == {
+        3: ("Intro", ""),
+        4: ("Intro", ""),
+        6: ("1. X", "1.1. A"),
+        7: ("1. X", "1.2. B"),
+        8: ("1. X", "1.3. C"),
+        9: ("1. X", "1.3. C"),
+    }
+    html = pdf._heads_html(list(heads.values()))
+    assert html.count('class="p"') == len(heads) and "1.3. C" in html
+
+
+def test_overlay_draws_over_the_chosen_pages_only(tmp_path):
+    """The overlay's page j is drawn over the volume's page pages[j], after (over) the page's own content."""
+    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+
+    over = PdfWriter()
+    for word in ("HEADONE", "HEADTWO"):
+        page = over.add_blank_page(*pdf.A4)
+        font = DictionaryObject({NameObject("/Type"): NameObject("/Font"),
+                                 NameObject("/Subtype"): NameObject("/Type1"),
+                                 NameObject("/BaseFont"): NameObject("/Courier")})  # fmt: skip
+        page[NameObject("/Resources")] = DictionaryObject(
+            {NameObject("/Font"): DictionaryObject({NameObject("/F1"): over._add_object(font)})}
+        )
+        content = DecodedStreamObject()
+        content.set_data(f"BT /F1 8 Tf 50 820 Td ({word}) Tj ET".encode())
+        page[NameObject("/Contents")] = over._add_object(content)
+    with open(tmp_path / "heads.pdf", "wb") as fh:
+        over.write(fh)
+    writer = PdfWriter()
+    for _ in range(4):
+        writer.add_blank_page(*pdf.A4)
+    pdf._overlay(writer, [1, 3], tmp_path / "heads.pdf")
+    pdf._stamp(writer, first=1)
+    with open(tmp_path / "v.pdf", "wb") as fh:
+        writer.write(fh)
+    reader = PdfReader(tmp_path / "v.pdf")
+    texts = [reader.pages[i].extract_text() for i in range(4)]
+    assert "HEADONE" in texts[1] and "HEADTWO" in texts[3]
+    assert "HEAD" not in texts[0] + texts[2]
+    assert [stamped(reader, i) for i in range(1, 4)] == [["2"], ["3"], ["4"]]
+
+
 CMAP = b"""/CIDInit /ProcSet findresource begin
 12 dict begin
 begincmap

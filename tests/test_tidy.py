@@ -11,7 +11,9 @@ import pytest
 from dpcompendium.book.execution import EXECUTED_NOTEBOOKS
 from dpcompendium.book.tidy import (
     GLUE_IMPORT,
+    SHOW_CODE,
     display_source,
+    folds,
     is_scaffolding,
     nice_float,
     tidy_markdown,
@@ -139,3 +141,37 @@ def test_tidy_markdown_keeps_format_specs():
     assert tidy_markdown("{glue:text}`a` {glue:text}`b:.3g` {glue}`c`") == (
         "{glue:md}`a:myst` {glue:text}`b:.3g` {glue}`c`"
     )
+
+
+def test_folds_computing_code_and_shows_teaching_code():
+    """The book folds every code cell's source but the teaching ones (show-code), the parameters cell and those
+    whose code a tag already keeps off the page."""
+    assert folds([]) and folds(None) and folds(["keep_output", "nbval-check-output"])
+    assert not folds([SHOW_CODE]) and not folds(["parameters"])
+    assert not any(folds([t]) for t in ("hide-input", "remove-input", "hide-cell", "remove-cell"))
+
+
+def test_fold_marks_cells_in_the_doctree():
+    """The doctree step: a code cell's container gets MyST-NB's hide mode (its source behind the edition's button),
+    a show-code cell is left as it is."""
+    from types import SimpleNamespace
+
+    from docutils import nodes
+
+    from dpcompendium.book.tidy import _fold
+
+    def cell(tags):
+        c = nodes.container(nb_element="cell_code", cell_metadata={"tags": tags}, classes=["cell"])
+        c += nodes.container(nb_element="cell_code_source", classes=["cell_input"])
+        return c
+
+    doc = nodes.section()
+    computing, teaching = cell([]), cell([SHOW_CODE])
+    doc += [computing, teaching]
+    app = SimpleNamespace(
+        config=SimpleNamespace(nb_code_prompt_show="显示代码", nb_code_prompt_hide="隐藏代码")
+    )
+    _fold(app, doc)
+    assert computing["hide_mode"] == "input" and computing["prompt_show"] == "显示代码"
+    assert "dpc-folded" in computing["classes"]
+    assert not teaching.get("hide_mode")

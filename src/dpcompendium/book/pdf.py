@@ -9,8 +9,10 @@ instead of cutting it. Then it binds the pages into books (with pypdf, nothing e
 - ``_build/pdf/dpcompendium.pdf``, the book: a title page and a contents with page numbers (generated HTML,
   printed by the same Chromium), then the pages of ``_toc.yml`` but the Library reference, one page numbering from
   the title page to the end (stamped on every page but the title page: Chromium's footer would restart it in every
-  chapter), nested bookmarks (part → chapter → section → subsection, from the headings of each page: Chromium's
-  document outline);
+  chapter), running heads (the page's title · the section in effect on that page, in the top margin of every page
+  of the book but the front matter and each page's first: :func:`running_heads`, typeset by the same Chromium and
+  laid over the pages), nested bookmarks (part → chapter → section → subsection, from the headings of each page:
+  Chromium's document outline), each with a destination (a part's is its first page);
 - ``_build/pdf/dpcompendium-api.pdf``, the Library reference as its own volume, bound the same way;
 - ``_build/pdf/<chapter>.pdf``, each chapter: its pages of the book (the book's page numbers and bookmarks),
   ending with its references (the works it cites, taken from the book's bibliography page while it is printed);
@@ -60,6 +62,7 @@ __all__ = [
     "edition_pdf",
     "page_pdf",
     "print_pages",
+    "running_heads",
     "toc_pages",
     "toc_parts",
 ]
@@ -169,9 +172,8 @@ WIDE_MATH = """
   return out;
 }
 """
-#: Chromium's footer: the page's title at the left; the page number is stamped afterwards (bind), so that it runs
-#: on through the whole volume.
-_FOOTER_TITLE = '<div style="font-size:8px;width:100%;margin:0 14mm;color:#555"><span class="title"></span></div>'
+#: The pages of a volume have no footer of Chromium's: the number is stamped, the running head laid over the top.
+_NO_FOOTER = "<span></span>"
 #: A rerun's page printed alone keeps Chromium's own page numbers.
 _FOOTER = (
     '<div style="font-size:8px;width:100%;margin:0 14mm;color:#555;display:flex;justify-content:space-between">'
@@ -422,10 +424,118 @@ def _numbers(parts, offset: int) -> dict:
     for _, entries in parts:
         for e in entries:
             numbers[(e.page, -1)] = offset + e.start + 1
-            top = e.headings[0].children if len(e.headings) == 1 else e.headings[1:]
-            for i, h in enumerate(top):
+            for i, h in enumerate(_sections(e)):
                 numbers[(e.page, i)] = offset + e.start + h.page + 1
     return numbers
+
+
+def _sections(e: Entry) -> list[Heading]:
+    """The sections of a printed page: the children of its one numbered heading, or its headings after the first."""
+    return e.headings[0].children if len(e.headings) == 1 else e.headings[1:]
+
+
+def running_heads(parts, offset: int) -> dict[int, tuple[str, str]]:
+    """The running head of every page of a volume (0-based index in the volume → ``(title, section)``): the title
+    of the book's page it belongs to and the section in effect on it (the first that starts on the page, else the
+    last one started before it; ``""`` before the first). A page's first page (a chapter's opening) and the front
+    matter (``offset`` pages) have none."""
+    heads: dict[int, tuple[str, str]] = {}
+    for _, entries in parts:
+        for e in entries:
+            sections = _sections(e)
+            for p in range(1, e.pages):
+                starting = [s for s in sections if s.page == p]
+                before = [s for s in sections if s.page < p]
+                now = starting[0] if starting else (before[-1] if before else None)
+                heads[offset + e.start + p] = (e.title, now.title if now else "")
+    return heads
+
+
+_HEADS_CSS = """
+@page { size: A4; margin: 0; }
+html, body { margin: 0; padding: 0; }
+body { font-family: "Noto Sans", "DejaVu Sans", "Noto Sans CJK SC", sans-serif; font-size: 8pt; color: #333; }
+.p { height: 297mm; width: 210mm; position: relative; break-after: page; overflow: hidden; }
+.p:last-child { break-after: auto; }
+.h { position: absolute; left: %(left)smm; right: %(right)smm; top: 5.5mm; display: flex; gap: 4mm;
+  justify-content: space-between; align-items: baseline; border-bottom: 0.5pt solid #999; padding-bottom: 0.8mm; }
+.h span { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0; }
+.h .c { flex: 0 1 auto; font-style: italic; }
+.h .s { flex: 0 1 auto; text-align: right; }
+"""
+
+
+def _heads_html(heads: Sequence[tuple[str, str]], lang: str = "en") -> str:
+    """One A4 page per running head, the head alone in its top margin (printed by Chromium, laid over the book)."""
+    esc = htmllib.escape
+    css = _HEADS_CSS % {"left": MARGIN_MM["left"], "right": MARGIN_MM["right"]}
+    pages = "".join(
+        f'<div class="p"><div class="h"><span class="c">{esc(title)}</span>'
+        f'<span class="s">{esc(section)}</span></div></div>'
+        for title, section in heads
+    )
+    return (
+        f'<!DOCTYPE html><html lang="{lang.replace("_", "-")}"><head><meta charset="utf-8">'
+        f"<style>{css}</style></head><body>{pages}</body></html>"
+    )
+
+
+def _print_heads(browser, path: Path, heads: Sequence[tuple[str, str]], lang: str = "en") -> None:
+    html = path.with_suffix(".html")
+    html.write_text(_heads_html(heads, lang), encoding="utf8")
+    tab = browser.new_page()
+    try:
+        tab.goto(html.resolve().as_uri(), wait_until="load")
+        tab.pdf(path=str(path), format="A4", print_background=False, prefer_css_page_size=True)
+    finally:
+        tab.close()
+
+
+def _overlay(writer, pages: Sequence[int], overlay: Path) -> None:
+    """Lay page ``j`` of the PDF ``overlay`` over page ``pages[j]`` of ``writer``, as a form XObject drawn after the
+    page's own content (the page's content stream is not parsed: this stays fast on long pages)."""
+    from pypdf import PdfReader
+    from pypdf.generic import (
+        ArrayObject,
+        DecodedStreamObject,
+        DictionaryObject,
+        NameObject,
+    )
+
+    reader = PdfReader(overlay)
+    if len(reader.pages) != len(pages):
+        raise ValueError(f"overlay: {len(reader.pages)} pages for {len(pages)} pages of the volume")
+
+    def stream(data: bytes, extra: dict | None = None):
+        s = DecodedStreamObject()
+        s.set_data(data)
+        s.update(extra or {})
+        return writer._add_object(s)
+
+    push = stream(b"q\n")
+    for src, i in zip(reader.pages, pages, strict=True):
+        form = stream(
+            src.get_contents().get_data(),
+            {
+                NameObject("/Type"): NameObject("/XObject"),
+                NameObject("/Subtype"): NameObject("/Form"),
+                NameObject("/BBox"): ArrayObject(src.mediabox),
+                NameObject("/Resources"): src["/Resources"].clone(writer),
+            },
+        )
+        page = writer.pages[i]
+        draw = stream(b"Q q /DPCHead Do Q\n")
+        contents = page.get("/Contents")
+        old = contents.get_object() if contents is not None else None
+        parts = list(old) if isinstance(old, ArrayObject) else ([contents] if contents else [])
+        page[NameObject("/Contents")] = ArrayObject([push, *parts, draw])
+        resources = page.get("/Resources")
+        resources = resources.get_object() if resources is not None else DictionaryObject()
+        page[NameObject("/Resources")] = resources
+        xobjects = resources.get("/XObject")
+        xobjects = xobjects.get_object() if xobjects is not None else DictionaryObject()
+        xobjects[NameObject("/DPCHead")] = form
+        resources[NameObject("/XObject")] = xobjects
 
 
 def _stamp(writer, first: int = 1) -> None:
@@ -660,6 +770,10 @@ def _bind(
         if got == n_front:
             break
         n_front = got
+    heads = running_heads(parts, n_front)
+    heads_pdf = out / "pages" / f"_heads_{name}.pdf"
+    if heads:
+        _print_heads(browser, heads_pdf, list(heads.values()), lang)
     writer = PdfWriter()
     writer.append(str(front_pdf), import_outline=False)
     writer.add_outline_item(title=_t("Title page", lang), page_number=0)
@@ -678,6 +792,8 @@ def _bind(
             else:  # no single h1: the page's title, its headings under it
                 item = writer.add_outline_item(title=e.title, page_number=at, parent=parent)
                 _add_outline(writer, e.headings, at, item)
+    if heads:
+        _overlay(writer, list(heads), heads_pdf)
     _mend_cjk_text(writer)
     _stamp(writer, first=1)
     writer.add_metadata({"/Title": title, "/Author": _t("The dpcompendium authors", lang)})
@@ -795,7 +911,7 @@ def book_pdf(
             browser,
             [(f"{url}/{p}.html", e.pdf) for p, e in entries.items()],
             bibliography=f"{url}/{bib}.html" if (html / f"{bib}.html").is_file() else None,
-            footer=_FOOTER_TITLE,
+            footer=_NO_FOOTER,
             outline=True,
             lang=lang,
         )

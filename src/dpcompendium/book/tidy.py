@@ -12,8 +12,12 @@ in the book's execution); none of it is shown.
 - :func:`display_source`: the code of a mixed cell as the page shows it, its scaffolding lines left out; the
   parameters cell without its pragmas and with floats as written (``math.log(2)``, not ``0.6931471805599453``).
 - The Sphinx extension (``setup``, listed in ``_config.yml``; rerun pages load it too) applies
-  :func:`display_source` to every code cell on the page, and shades text pasted with ``{glue:md}`` like
-  ``{glue:text}`` (``span.pasted-text``).
+  :func:`display_source` to every code cell on the page, shades text pasted with ``{glue:md}`` like
+  ``{glue:text}`` (``span.pasted-text``), and folds the code that computes (:func:`folds`): a code cell's source
+  is collapsed behind one button (MyST-NB's ``hide-input``, its outputs shown) unless the cell is tagged
+  :data:`SHOW_CODE` (code that teaches: a derivation in code, the library call a reader should see) or is the
+  parameters cell. The reading path is then the text, the figures, the tables and the sentences the run glued;
+  every computation is one click away, and the notebook itself is not changed.
 """
 
 from __future__ import annotations
@@ -26,8 +30,10 @@ from typing import Any
 __all__ = [
     "GLUE_IMPORT",
     "REMOVE",
+    "SHOW_CODE",
     "checks_only",
     "display_source",
+    "folds",
     "is_scaffolding",
     "nice_float",
     "setup",
@@ -41,6 +47,8 @@ GLUE_IMPORT = "from dpcompendium.book.prose import glue"
 REMOVE = "remove-cell"
 #: Tags that already keep a cell's code off the page.
 _OFF_PAGE = {"remove-cell", "remove-input", "hide-input", "hide-cell"}
+#: The tag of a code cell that teaches: its code is shown on the page (every other code cell is folded, :func:`folds`).
+SHOW_CODE = "show-code"
 
 _PRAGMA_LINE = re.compile(
     r"^\s*#\s*(?:fmt:\s*(?:off|on|skip)|noqa\b|type:\s*ignore|ruff:\s*noqa|"
@@ -318,8 +326,36 @@ def _shaded_glue_md_role():
     return ShadedPasteMarkdownRole()
 
 
+def folds(tags) -> bool:
+    """Whether the book folds the code of a cell with these ``tags``: every code cell but those tagged
+    :data:`SHOW_CODE`, the parameters cell and those whose code is already off the page (``remove-input``,
+    ``hide-input``, ``hide-cell``, ``remove-cell``)."""
+    tags = set(tags or ())
+    return not (tags & ({SHOW_CODE, "parameters"} | _OFF_PAGE))
+
+
+def _fold(app, doctree) -> None:
+    """Fold the code of every code cell :func:`folds` (MyST-NB's ``hide-input``: the source collapsed behind a
+    button in the edition's language, the outputs shown); the cell gets the class ``dpc-folded``."""
+    from docutils import nodes
+
+    show = getattr(app.config, "nb_code_prompt_show", "Show code cell {type}")
+    hide = getattr(app.config, "nb_code_prompt_hide", "Hide code cell {type}")
+    for cell in list(doctree.findall(nodes.container)):
+        if cell.get("nb_element") != "cell_code" or cell.get("hide_mode"):
+            continue
+        if not cell.children or cell.children[0].get("nb_element") != "cell_code_source":
+            continue
+        if not folds((cell.get("cell_metadata") or {}).get("tags")):
+            continue
+        cell["hide_mode"] = "input"
+        cell["prompt_show"], cell["prompt_hide"] = show, hide
+        cell["classes"] = [*cell.get("classes", []), "dpc-folded"]
+
+
 def _on_doctree_read(app, doctree) -> None:
-    """Every code cell of the page shown through :func:`display_source`; an input left empty is removed."""
+    """Every code cell of the page shown through :func:`display_source`; an input left empty is removed; the code
+    that computes folded (:func:`folds`)."""
     from docutils import nodes
 
     for block in list(doctree.findall(nodes.literal_block)):
@@ -338,6 +374,7 @@ def _on_doctree_read(app, doctree) -> None:
         block.children = []
         block += nodes.Text(new)
         block.rawsource = new
+    _fold(app, doctree)
 
 
 def _on_builder_inited(app) -> None:

@@ -34,3 +34,22 @@
   }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', same); else same();
 })();
+
+/* the claims tables as cards on a phone and in print (dpcompendium.css): each cell carries its column's name */
+(function () {
+  function label() {
+    var tables = document.querySelectorAll('table.dpc-claims');
+    for (var i = 0; i < tables.length; i++) {
+      var head = tables[i].querySelector('thead tr:last-child');
+      if (!head) continue;
+      var names = Array.prototype.map.call(head.cells, function (c) { return c.textContent.trim(); });
+      var rows = tables[i].querySelectorAll('tbody tr');
+      for (var r = 0; r < rows.length; r++) {
+        for (var k = 0; k < rows[r].cells.length && k < names.length; k++) {
+          if (names[k]) rows[r].cells[k].setAttribute('data-label', names[k]);
+        }
+      }
+    }
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', label); else label();
+})();
