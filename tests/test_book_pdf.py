@@ -8,7 +8,9 @@ every page, through every chapter: it never restarts); bookmarks nested at least
 section); the Library reference in its own volume, after the book; each chapter's PDF with its title, its figures
 and, at its end, the works it cites (each entry of the bibliography it links to); no display equation wider than
 the printed column (MathJax would be clipped); no page more than half empty but the last page of a chapter or page
-(rendered by poppler's ``pdftoppm``); the glossary's Chinese terms extractable as text. Needs ``_build/html``
+(rendered by poppler's ``pdftoppm``); the glossary's Chinese terms extractable as text; a running head (chapter ·
+section) on every page of a chapter but its first; every bookmark with a destination; no table that spans more
+than two pages (a longer one is cut to what fits a page, with a note naming the online page that has it whole). Needs ``_build/html``
 (``make book``), ``/usr/bin/chromium`` and ``pdftoppm`` (``poppler-utils``); skips when the book is not built, fails
 when Chromium or pdftoppm is missing.
 """
@@ -346,3 +348,116 @@ def test_chinese_pdf_has_each_chapter_in_chinese(book_zh, report_zh, page):
     )
     images = sum(len(p.images) for p in reader(path).pages)
     assert images >= len(declared_figures(page)) > 0, (page, images)
+
+
+def top_band_text(path: Path, i: int) -> str:
+    """The text drawn in the top margin of page ``i`` (above the text area): the running head."""
+    found: list[str] = []
+    height = float(reader(path).pages[i].mediabox.height)
+
+    def visit(text, cm, tm, font, size):
+        y = cm[5] + tm[5] * cm[3]
+        if text.strip() and y > height - 14 * 72 / 25.4:
+            found.append(text)
+
+    reader(path).pages[i].extract_text(visitor_text=visit)
+    return flat(" ".join(found))
+
+
+def test_chapter_pages_have_running_heads(book, report):
+    """Every page of a chapter but its first carries a running head in its top margin: the chapter's numbered title
+    and the section in effect there (a section's title on at least one page past the chapter's first)."""
+    for page in CHAPTER_PAGES:
+        e = report["pages"][page]
+        title = squash(e["title"])[:30]
+        missing, sections = [], 0
+        for n in range(
+            e["first_page"], e["first_page"] + e["pages"] - 1
+        ):  # 0-based: the pages after the first
+            head = squash(top_band_text(book, n))
+            if title not in head:
+                missing.append(n + 1)
+            sections += len(head) > len(squash(e["title"])) + 3
+        assert not missing, f"{page}: pages without the running head {e['title']!r}: {missing[:10]}"
+        assert sections >= 1, f"{page}: no running head names a section"
+        assert top_band_text(book, e["first_page"] - 1).strip() == "", (
+            f"{page}: a head on its opening page"
+        )
+
+
+def bookmarks_without_destination(path: Path) -> list[str]:
+    """The bookmarks of ``path`` (read from the PDF's own outline dictionaries) whose destination is not a page of
+    the document: no ``/Dest`` nor GoTo action, or one naming a page by its index (valid only in another file)."""
+    from pypdf.generic import IndirectObject
+
+    r = reader(path)
+    pages = {p.indirect_reference.idnum for p in r.pages}
+    bad: list[str] = []
+
+    def walk(node):
+        while node is not None:
+            item = node.get_object()
+            dest = item.get("/Dest")
+            action = item.get("/A")
+            if dest is None and action is not None:
+                dest = action.get_object().get("/D")
+            dest = dest.get_object() if dest is not None else None
+            if isinstance(dest, (str, bytes)) or hasattr(
+                dest, "original_bytes"
+            ):  # a named destination
+                dest = r.named_destinations.get(str(dest))
+                dest = [dest.page] if dest is not None else None
+            first = dest[0] if dest else None
+            if not (isinstance(first, IndirectObject) and first.idnum in pages):
+                bad.append(str(item.get("/Title")))
+            walk(item.get("/First"))
+            node = item.get("/Next")
+
+    outlines = r.trailer["/Root"].get("/Outlines")
+    if outlines is not None:
+        walk(outlines.get_object().get("/First"))
+    return bad
+
+
+def test_every_bookmark_has_a_destination(book):
+    """Every bookmark of the book (parts included) points at a page of it."""
+    assert reader(book).outline, "no bookmarks"
+    bad = bookmarks_without_destination(book)
+    assert not bad, f"bookmarks without a destination in the book: {bad}"
+
+
+def test_bookmark_check_finds_a_page_index(tmp_path):
+    """The check above can fail: a bookmark made before its page exists names the page by its index."""
+    from pypdf import PdfWriter
+
+    w = PdfWriter()
+    w.add_blank_page(100, 100)
+    w.add_outline_item(title="here", page_number=0)
+    w.add_outline_item(title="ahead", page_number=1)  # the page is appended after the bookmark
+    w.add_blank_page(100, 100)
+    with open(tmp_path / "b.pdf", "wb") as fh:
+        w.write(fh)
+    assert bookmarks_without_destination(tmp_path / "b.pdf") == ["ahead"]
+
+
+def test_no_table_spans_more_than_two_pages(book, report):
+    """In the printed layout every table is at most TABLE_MAX_PX tall (90 % of a page's text area: it cannot span
+    more than two pages); a table that was longer ends with the note that names the online page with it whole."""
+    from dpcompendium.book.pdf import TABLE_MAX_PX
+
+    tall = {
+        p: [t for t in e["tables"] if t["height"] > TABLE_MAX_PX]
+        for p, e in report["pages"].items()
+        if any(t["height"] > TABLE_MAX_PX for t in e["tables"])
+    }
+    assert not tall, f"tables taller than {TABLE_MAX_PX} px in print: {tall}"
+    assert any(e["tables"] for e in report["pages"].values()), "no table measured"
+    for page, e in report["pages"].items():
+        cut = [t for t in e["tables"] if t["kept"] < t["rows"]]
+        if not cut or not page.startswith("notebooks/"):
+            continue
+        text = squash(
+            "".join(p.extract_text() for p in reader(OUT / f"{Path(page).name}.pdf").pages)
+        )
+        for t in cut:
+            assert squash(f"The first {t['kept']} of {t['rows']} rows") in text, (page, t)

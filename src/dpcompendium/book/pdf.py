@@ -172,6 +172,41 @@ WIDE_MATH = """
   return out;
 }
 """
+#: The tallest a table may be in the printed layout, in CSS px of the layout: 90 % of a page's text area, so that no
+#: table spans more than two pages of the PDF (tests/test_book_pdf.py).
+TABLE_MAX_PX = round(0.9 * (297 - MARGIN_MM["top"] - MARGIN_MM["bottom"]) / 25.4 * 96 / PRINT_SCALE)
+#: Run in a page of the book laid out for print: a table taller than ``limit`` px keeps the rows that fit and is
+#: followed by a note (``note``: the rows shown, the rows in all, the online page that has the whole table); returns
+#: every table's rows, rows kept and height (a catalogue is summarized on paper, whole online and in the CSV).
+_LONG_TABLES = """
+([limit, note]) => {
+  const main = document.querySelector('main article, article.bd-article, main') || document.body;
+  const out = [];
+  for (const t of main.querySelectorAll('table')) {
+    if (t.closest('.cell_input, .highlight') || t.parentElement.closest('table') || !t.getClientRects().length) continue;
+    const rows = Array.from(t.tBodies).flatMap(b => Array.from(b.rows));
+    const box = t.getBoundingClientRect();
+    const item = {rows: rows.length, kept: rows.length, height: Math.round(box.height)};
+    if (box.height > limit && rows.length > 1) {
+      const p = document.createElement('p');
+      p.className = 'dpc-table-more';
+      p.textContent = note;
+      const after = t.closest('.pst-scrollable-table-container, .output, div.cell_output') || t;
+      after.insertAdjacentElement('afterend', p);
+      let kept = rows.length;
+      while (kept > 1 && t.getBoundingClientRect().height + p.getBoundingClientRect().height > limit) {
+        kept -= 1;
+        rows[kept].remove();
+      }
+      p.textContent = note.replace('%(kept)s', kept).replace('%(rows)s', rows.length);
+      item.kept = kept;
+      item.height = Math.round(t.getBoundingClientRect().height);
+    }
+    out.push(item);
+  }
+  return out;
+}
+"""
 #: The pages of a volume have no footer of Chromium's: the number is stamped, the running head laid over the top.
 _NO_FOOTER = "<span></span>"
 #: A rerun's page printed alone keeps Chromium's own page numbers.
@@ -251,6 +286,7 @@ class Printed:
     references: int = 0
     wide_math: list[dict] = field(default_factory=list)
     headings: list[str] = field(default_factory=list)
+    tables: list[dict] = field(default_factory=list)
 
 
 def print_pages(
@@ -261,10 +297,17 @@ def print_pages(
     footer: str = _FOOTER,
     outline: bool = False,
     lang: str = "en",
+    long_tables: bool = False,
 ) -> list[Printed]:
     """Print each ``(url, pdf path)`` of ``jobs`` to A4 (the page's print stylesheet, ``footer``, Chromium's
     document outline from the headings if ``outline``) once it is settled (MathJax done, images loaded, fonts
-    ready). With ``bibliography`` (its URL), a page that cites works ends with them ("References")."""
+    ready). With ``bibliography`` (its URL), a page that cites works ends with them ("References"). With
+    ``long_tables``, a table taller than :data:`TABLE_MAX_PX` keeps the rows that fit, with a note naming the online
+    page that has it whole (the page's path under the online book)."""
+    from urllib.parse import urlsplit
+
+    from .rerun_page import BOOK_URL
+
     found = []
     tab = browser.new_page(viewport={"width": 1400, "height": 1000})
     try:
@@ -280,6 +323,14 @@ def print_pages(
             tab.emulate_media(media="print")
             # the layout the PDF gets: the printed column's width in CSS px
             tab.set_viewport_size({"width": PRINT_WIDTH_PX, "height": 1000})
+            if long_tables:
+                online = BOOK_URL + ("" if lang == "en" else f"/{lang}") + urlsplit(url).path
+                note = _t("table-more", lang) % {
+                    "kept": "%(kept)s",
+                    "rows": "%(rows)s",
+                    "url": online,
+                }
+                item.tables = tab.evaluate(_LONG_TABLES, [TABLE_MAX_PX, note])
             item.wide_math = tab.evaluate(WIDE_MATH)
             item.headings = tab.evaluate(_HEADINGS)
             Path(out).parent.mkdir(parents=True, exist_ok=True)
@@ -778,6 +829,11 @@ def _bind(
     writer.append(str(front_pdf), import_outline=False)
     writer.add_outline_item(title=_t("Title page", lang), page_number=0)
     writer.add_outline_item(title=_t("Contents", lang), page_number=1)
+    for _, entries in parts:
+        for e in entries:
+            writer.append(str(e.pdf), import_outline=False)
+    # the bookmarks once every page is in: a bookmark made before its page is appended gets a page index instead
+    # of the page (a destination viewers cannot follow: the parts' bookmarks had none)
     for caption, entries in parts:
         parent = (
             writer.add_outline_item(title=caption, page_number=n_front + entries[0].start)
@@ -785,7 +841,6 @@ def _bind(
             else None
         )
         for e in entries:
-            writer.append(str(e.pdf), import_outline=False)
             at = n_front + e.start
             if len(e.headings) == 1:
                 _add_outline(writer, e.headings, at, parent)
@@ -849,6 +904,11 @@ _TEXTS = {
         # a chapter's last section, and the section the PDF adds to a page that cites works outside it
         "References": "参考文献",
         "Works cited": "本页引用的文献",
+        "table-more": "此处列出前 %(kept)s 行（共 %(rows)s 行）；完整的表见在线版本的本页：%(url)s",
+    },
+    "en": {
+        "table-more": "The first %(kept)s of %(rows)s rows; the whole table is on this page of the online book: "
+        "%(url)s",
     },
 }
 
@@ -914,6 +974,7 @@ def book_pdf(
             footer=_NO_FOOTER,
             outline=True,
             lang=lang,
+            long_tables=True,
         )
         for e, item in zip(entries.values(), printed, strict=True):
             e.title = _clean(item.title) or e.page
