@@ -440,18 +440,65 @@ def test_bookmark_check_finds_a_page_index(tmp_path):
     assert bookmarks_without_destination(tmp_path / "b.pdf") == ["ahead"]
 
 
-def test_no_table_spans_more_than_two_pages(book, report):
-    """In the printed layout every table is at most TABLE_MAX_PX tall (90 % of a page's text area: it cannot span
-    more than two pages); a table that was longer ends with the note that names the online page with it whole."""
-    from dpcompendium.book.pdf import TABLE_MAX_PX
+def table_pages(path: Path) -> list[tuple[int, int]]:
+    """The first and last page (0-based) of every table of a PDF Chromium printed tagged (``outline=True``): from its
+    structure tree, the pages of each ``/Table`` element's marked content."""
+    r = reader(path)
+    index = {p.indirect_reference.idnum: i for i, p in enumerate(r.pages)}
+    root = r.trailer["/Root"].get("/StructTreeRoot")
+    assert root is not None, f"{path.name}: not tagged"
 
-    tall = {
-        p: [t for t in e["tables"] if t["height"] > TABLE_MAX_PX]
-        for p, e in report["pages"].items()
-        if any(t["height"] > TABLE_MAX_PX for t in e["tables"])
-    }
-    assert not tall, f"tables taller than {TABLE_MAX_PX} px in print: {tall}"
-    assert any(e["tables"] for e in report["pages"].values()), "no table measured"
+    def kids(el):
+        k = el.get("/K")
+        return [] if k is None else (list(k) if isinstance(k, list) else [k])
+
+    def pages_of(el, pg, acc: set) -> set:
+        el = el.get_object()
+        pg = el.get("/Pg", pg)
+        ks = kids(el)
+        if not ks and pg is not None:
+            acc.add(index[pg.idnum])
+        for kid in ks:
+            if isinstance(kid, int):  # a marked-content id on the page of its element
+                if pg is not None:
+                    acc.add(index[pg.idnum])
+            else:
+                pages_of(kid, pg, acc)
+        return acc
+
+    found: list[tuple[int, int]] = []
+
+    def walk(el):
+        el = el.get_object()
+        if el.get("/S") == "/Table":
+            on = pages_of(el, None, set())
+            if on:
+                found.append((min(on), max(on)))
+            return
+        for kid in kids(el):
+            if not isinstance(kid, int):
+                walk(kid)
+
+    walk(root)
+    return found
+
+
+def test_no_table_spans_more_than_two_pages(book, report):
+    """No table of the book is on more than two pages of the PDF (each page's tagged PDF tells the pages of each of
+    its tables); in the printed layout every table is at most TABLE_MAX_PX tall, and one that was taller (a
+    catalogue) ends with the note naming the online page with it whole."""
+    from dpcompendium.book.pdf import BOOK_PDF, TABLE_MAX_PX
+
+    long, measured = [], 0
+    for page, e in report["pages"].items():
+        if e["volume"] != BOOK_PDF:
+            continue
+        spans = table_pages(OUT / "pages" / (page.replace("/", "__") + ".pdf"))
+        measured += len(spans)
+        long += [(page, e["first_page"] + a, b - a + 1) for a, b in spans if b - a + 1 > 2]
+        assert all(t["height"] <= TABLE_MAX_PX for t in e["tables"]), (page, e["tables"])
+    assert measured > 20, f"only {measured} tables found in the PDF's structure"
+    assert not long, f"tables on more than two pages (page, first page, pages): {long}"
     for page, e in report["pages"].items():
         cut = [t for t in e["tables"] if t["kept"] < t["rows"]]
         if not cut or not page.startswith("notebooks/"):

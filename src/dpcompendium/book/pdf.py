@@ -172,9 +172,12 @@ WIDE_MATH = """
   return out;
 }
 """
-#: The tallest a table may be in the printed layout, in CSS px of the layout: 90 % of a page's text area, so that no
-#: table spans more than two pages of the PDF (tests/test_book_pdf.py).
-TABLE_MAX_PX = round(0.9 * (297 - MARGIN_MM["top"] - MARGIN_MM["bottom"]) / 25.4 * 96 / PRINT_SCALE)
+#: The tallest a table may be in the printed layout, in CSS px of the layout: a page's text area less its header
+#: row repeated, so that no table spans more than two pages of the PDF (tests/test_book_pdf.py measures the pages
+#: each table is on). The claims tables, cards in print (no longer laid out as tables), are not cut.
+TABLE_MAX_PX = round(
+    0.96 * (297 - MARGIN_MM["top"] - MARGIN_MM["bottom"]) / 25.4 * 96 / PRINT_SCALE
+)
 #: Run in a page of the book laid out for print: a table taller than ``limit`` px keeps the rows that fit and is
 #: followed by a note (``note``: the rows shown, the rows in all, the online page that has the whole table); returns
 #: every table's rows, rows kept and height (a catalogue is summarized on paper, whole online and in the CSV).
@@ -184,9 +187,10 @@ _LONG_TABLES = """
   const out = [];
   for (const t of main.querySelectorAll('table')) {
     if (t.closest('.cell_input, .highlight') || t.parentElement.closest('table') || !t.getClientRects().length) continue;
+    if (getComputedStyle(t).display !== 'table') continue;  // laid out as cards in print (the claims tables)
     const rows = Array.from(t.tBodies).flatMap(b => Array.from(b.rows));
     const box = t.getBoundingClientRect();
-    const item = {rows: rows.length, kept: rows.length, height: Math.round(box.height)};
+    const item = {rows: rows.length, kept: rows.length, height: Math.round(box.height), full: Math.round(box.height)};
     if (box.height > limit && rows.length > 1) {
       const p = document.createElement('p');
       p.className = 'dpc-table-more';
@@ -487,18 +491,21 @@ def _sections(e: Entry) -> list[Heading]:
 
 def running_heads(parts, offset: int) -> dict[int, tuple[str, str]]:
     """The running head of every page of a volume (0-based index in the volume → ``(title, section)``): the title
-    of the book's page it belongs to and the section in effect on it (the first that starts on the page, else the
+    of the book's page it belongs to (up to its colon) and the section in effect on it (the first that starts on the page, else the
     last one started before it; ``""`` before the first). A page's first page (a chapter's opening) and the front
     matter (``offset`` pages) have none."""
     heads: dict[int, tuple[str, str]] = {}
     for _, entries in parts:
         for e in entries:
             sections = _sections(e)
+            short = re.split(r"[:：]\s", e.title, maxsplit=1)[
+                0
+            ]  # a running head's title ends at its colon
             for p in range(1, e.pages):
                 starting = [s for s in sections if s.page == p]
                 before = [s for s in sections if s.page < p]
                 now = starting[0] if starting else (before[-1] if before else None)
-                heads[offset + e.start + p] = (e.title, now.title if now else "")
+                heads[offset + e.start + p] = (short, now.title if now else "")
     return heads
 
 
