@@ -178,9 +178,10 @@ WIDE_MATH = """
 TABLE_MAX_PX = round(
     0.96 * (297 - MARGIN_MM["top"] - MARGIN_MM["bottom"]) / 25.4 * 96 / PRINT_SCALE
 )
-#: Run in a page of the book laid out for print: a table taller than ``limit`` px keeps the rows that fit and is
-#: followed by a note (``note``: the rows shown, the rows in all, the online page that has the whole table); returns
-#: every table's rows, rows kept and height (a catalogue is summarized on paper, whole online and in the CSV).
+#: Run in a page of the book laid out for print: a table taller than ``limit`` px is set in a smaller type
+#: (``table.dpc-compact``, dpcompendium.css); if it is still too tall (a catalogue) it keeps the rows that fit and is
+#: followed by a note (``note``: the rows shown, the rows in all, the online page that has the whole table). Returns
+#: every table's rows, rows kept, height and height before (the catalogue is whole online and in its CSV).
 _LONG_TABLES = """
 ([limit, note]) => {
   const main = document.querySelector('main article, article.bd-article, main') || document.body;
@@ -191,7 +192,11 @@ _LONG_TABLES = """
     const rows = Array.from(t.tBodies).flatMap(b => Array.from(b.rows));
     const box = t.getBoundingClientRect();
     const item = {rows: rows.length, kept: rows.length, height: Math.round(box.height), full: Math.round(box.height)};
-    if (box.height > limit && rows.length > 1) {
+    if (box.height > limit) {  // first set in a smaller type, then cut if it is still too tall
+      t.classList.add('dpc-compact');
+      item.height = Math.round(t.getBoundingClientRect().height);
+    }
+    if (t.getBoundingClientRect().height > limit && rows.length > 1) {
       const p = document.createElement('p');
       p.className = 'dpc-table-more';
       p.textContent = note;
