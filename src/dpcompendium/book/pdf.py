@@ -178,17 +178,43 @@ WIDE_MATH = """
 TABLE_MAX_PX = round(
     0.96 * (297 - MARGIN_MM["top"] - MARGIN_MM["bottom"]) / 25.4 * 96 / PRINT_SCALE
 )
-#: Run in a page of the book laid out for print: a table taller than ``limit`` px is set in a smaller type
+#: Run in a page of the book laid out for print: the claims tables become cards (a definition list per claim: not a
+#: table on paper); a table taller than ``limit`` px is set in a smaller type
 #: (``table.dpc-compact``, dpcompendium.css); if it is still too tall (a catalogue) it keeps the rows that fit and is
 #: followed by a note (``note``: the rows shown, the rows in all, the online page that has the whole table). Returns
 #: every table's rows, rows kept, height and height before (the catalogue is whole online and in its CSV).
 _LONG_TABLES = """
 ([limit, note]) => {
   const main = document.querySelector('main article, article.bd-article, main') || document.body;
+  // the claims tables as cards: per row its claim, then a definition list "column: value" (empty values left out)
+  for (const t of main.querySelectorAll('table.dpc-claims')) {
+    const names = Array.from(t.querySelectorAll('thead th')).map(th => th.textContent.trim());
+    const list = document.createElement('div');
+    list.className = 'dpc-claims-cards';
+    for (const tr of t.querySelectorAll('tbody tr')) {
+      const cells = Array.from(tr.cells);
+      const card = document.createElement('div');
+      card.className = 'dpc-card';
+      const title = document.createElement('p');
+      title.className = 'dpc-card-title';
+      while (cells[0] && cells[0].firstChild) title.appendChild(cells[0].firstChild);
+      const dl = document.createElement('dl');
+      cells.slice(1).forEach((c, k) => {
+        if (!c.textContent.trim() && !c.querySelector('mjx-container, li')) return;
+        const dt = document.createElement('dt');
+        dt.textContent = names[k + 1] || '';
+        const dd = document.createElement('dd');
+        while (c.firstChild) dd.appendChild(c.firstChild);
+        dl.append(dt, dd);
+      });
+      card.append(title, dl);
+      list.appendChild(card);
+    }
+    t.replaceWith(list);
+  }
   const out = [];
   for (const t of main.querySelectorAll('table')) {
     if (t.closest('.cell_input, .highlight') || t.parentElement.closest('table') || !t.getClientRects().length) continue;
-    if (getComputedStyle(t).display !== 'table') continue;  // laid out as cards in print (the claims tables)
     const rows = Array.from(t.tBodies).flatMap(b => Array.from(b.rows));
     const box = t.getBoundingClientRect();
     const item = {rows: rows.length, kept: rows.length, height: Math.round(box.height), full: Math.round(box.height)};
