@@ -202,3 +202,62 @@ def test_histograms_does_not_call_the_repair_dawa():
     text = _notebook_source("histograms")
     assert '("dawa", "private"): "DAWA",' not in text
     assert '("dawa", "repaired"): "DAWA partition on privately-noised costs, repaired"' in text
+
+
+# (3) mwem: agreement with the course's reference table is an equivalence test with a stated margin, Holm-corrected
+# over the figures, rendered by core.comparison (8071128: "reproduced" = inside our 95 % interval or within 10 %,
+# a non-rejection, counted as agreement)
+def test_mwem_reference_agreement_is_equivalence_not_non_rejection():
+    import pandas as pd
+
+    from dpcompendium.chapters import mwem
+    from dpcompendium.core.rng import make_rng
+
+    rng = np.random.default_rng(46)
+    n = 100
+    # heavy-tailed errors with a 150 % spread (relative standard error 15 % at 100 runs, as the course's 1-D figures)
+    rows = [
+        {
+            "variant": "coursework",
+            "epsilon": eps,
+            "rep": r,
+            **{m: v[k] for k, m in enumerate(mwem.METRICS)},
+        }
+        for eps in (0.1, 1.0)
+        for r, v in enumerate(rng.lognormal(np.log(100.0), 1.0, size=(n, 4)))
+    ]
+    runs = pd.DataFrame(rows)
+    means = runs.groupby("epsilon")[list(mwem.METRICS)].mean()
+    # the reference 12 % above our average at every figure: inside the interval at this spread
+    ref = (means * 1.12).reset_index()
+    old = mwem.compare_with_reference(runs, ref, make_rng(1), n_boot=500)
+    assert old["reproduced"].all()  # the old criterion called every figure reproduced
+    claim = mwem.privacy_claim(1.0, 30, "coursework", 1)
+    agr, tab = mwem.reference_agreement(runs, ref, lambda e: claim, margin=1.25)
+    counts = agr.counts()
+    assert counts["equivalent"] < len(tab) == 8 and counts["differ"] == 0
+    assert set(tab["verdict"]) <= {"equivalent", "uncertain"}
+    assert (tab["ratio"] - 1 / 1.12).abs().max() < 1e-9
+    text = str(agr.sentence())
+    assert "within a factor 1.25" in text and "too uncertain to tell" in text
+    # a reference 60 % off is shown to differ; one equal to our average with a tight spread is equivalent
+    tight = runs.assign(
+        **{
+            m: means.loc[runs["epsilon"], m].to_numpy() * rng.uniform(0.98, 1.02, len(runs))
+            for m in mwem.METRICS
+        }
+    )
+    tmeans = tight.groupby("epsilon")[list(mwem.METRICS)].mean()
+    far, _ = mwem.reference_agreement(tight, (tmeans * 1.6).reset_index(), lambda e: claim)
+    same, _ = mwem.reference_agreement(tight, tmeans.reset_index(), lambda e: claim)
+    assert far.counts()["differ"] == 8 and same.counts()["equivalent"] == 8
+    with pytest.raises(ValueError, match="reference_runs"):
+        mwem.reference_agreement(runs, ref, lambda e: claim, reference_runs=1)
+
+
+def test_mwem_reference_verdicts_are_rendered_by_the_comparison_object():
+    text = _notebook_source("mwem")
+    assert "ref1.reproduced.sum()" not in text and "cw2_.reproduced.sum()" not in text
+    assert "reference_margin = 1.25  #" in text  # the margin fixed before the run
+    assert "mwem.reference_agreement(" in text and "overview_1d = agr1.sentence()" in text
+    assert "overview_2d, fraction_2d = agr2.sentence(), agr2a.sentence()" in text

@@ -49,12 +49,15 @@ from .messages import Md, join, message, method_name
 from .privacy import PrivacyClaim
 
 __all__ = [
+    "AGREEMENT_VERDICTS",
     "RELATIONS",
     "TESTS",
+    "Agreement",
     "Arm",
     "Comparison",
     "ComparisonResult",
     "Ranking",
+    "agreement",
     "family_sentence",
     "holm",
     "ranking",
@@ -460,3 +463,71 @@ def family_sentence(results: Sequence[ComparisonResult]) -> Md:
         "tie": "comparison.family_differ",
     }[first.relation]
     return message(key, **params)
+
+
+#: the verdict of one comparison of an :class:`Agreement`
+AGREEMENT_VERDICTS: tuple[str, ...] = ("equivalent", "differ", "uncertain")
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Whether arm A agrees with arm B across a family of cells (e.g. the figures of a published table): each cell is
+    decided by two tests of the same ratio, each Holm-corrected over the family — equivalence within the margin
+    (TOST) and the two-sided test of :math:`r = 1`. A cell is ``"equivalent"`` if TOST shows it, else ``"differ"``
+    if the two-sided test rejects, else ``"uncertain"``: neither is shown, the data are too noisy to tell. A cell
+    that is not rejected is therefore never called reproduced: non-rejection is not equivalence."""
+
+    equivalence: tuple[ComparisonResult, ...]
+    difference: tuple[ComparisonResult, ...]
+
+    @property
+    def verdicts(self) -> tuple[str, ...]:
+        """One of :data:`AGREEMENT_VERDICTS` per cell, in the family's order."""
+        return tuple(
+            "equivalent" if e.holds else ("differ" if d.holds else "uncertain")
+            for e, d in zip(self.equivalence, self.difference, strict=True)
+        )
+
+    def counts(self) -> dict[str, int]:
+        """The number of cells of each verdict (every verdict present, possibly 0)."""
+        v = self.verdicts
+        return {k: v.count(k) for k in AGREEMENT_VERDICTS}
+
+    def sentence(self) -> Md:
+        """ "A matches B in Q within a factor m in k of n cells, differs in d, u too uncertain to tell" (both tests
+        Holm-corrected), with the span of the point ratios, in every language."""
+        first = self.equivalence[0].comparison
+        c = self.counts()
+        ratios = [r.ratio for r in self.equivalence]
+        return message(
+            "comparison.family_agreement",
+            a=first.a.name,
+            b=first.b.name,
+            quantity=first.quantity,
+            margin=_num(first.margin),
+            n=str(len(self.equivalence)),
+            k=str(c["equivalent"]),
+            d=str(c["differ"]),
+            u=str(c["uncertain"]),
+            lo=_num(min(ratios)),
+            hi=_num(max(ratios)),
+        )
+
+
+def agreement(comparisons: Sequence[Comparison]) -> Agreement:
+    """The :class:`Agreement` of a family of ``"equivalence"`` comparisons (≥ 1, one margin, one alpha): TOST on each,
+    and the two-sided test of the same arms, each family Holm-corrected (:func:`holm`)."""
+    comparisons = list(comparisons)
+    if not comparisons:
+        raise ValueError("comparisons must hold at least one comparison")
+    bad = [c.relation for c in comparisons if c.relation != "equivalence"]
+    if bad:
+        raise ValueError(f"comparisons must all test equivalence, got {bad[0]!r}")
+    margins = {c.margin for c in comparisons}
+    if len(margins) != 1:
+        raise ValueError(
+            f"the comparisons of a family must share their margin, got {sorted(margins)}"
+        )
+    eq = holm([c.result() for c in comparisons])
+    diff = holm([replace(c, relation="tie", margin=1.0).result() for c in comparisons])
+    return Agreement(tuple(eq), tuple(diff))

@@ -206,6 +206,13 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "ratios %(lo)s–%(hi)s)",
         "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings and tie in "
         "the others (Holm-corrected; ratios %(lo)s–%(hi)s)",
+        "comparison.family_agreement": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
+        "of %(n)s cells, differs in %(d)s, and in %(u)s the data are too uncertain to tell (two one-sided tests and "
+        "a two-sided test, each Holm-corrected over the %(n)s; ratios %(lo)s–%(hi)s)",
+        "mwem.quantity_figures": "the error figures",
+        "mwem.arm_last": "our coursework runs (last iterate)",
+        "mwem.arm_average": "our coursework runs (average of the iterates)",
+        "mwem.arm_reference": "the course's reference",
         # chapter sentences: histograms (issue 46: rankings with ties, the privacy fix, DAWA)
         "hist.name_dawa_private": "DAWA, partition on a noisy histogram",
         "hist.name_dawa_repaired": "DAWA partition on privately-noised costs, repaired",
@@ -295,6 +302,13 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "比值 %(lo)s–%(hi)s）",
         "comparison.family_differ": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 与 %(b)s 的%(quantity)s有显著差异，其余持平"
         "（Holm 校正；比值 %(lo)s–%(hi)s）",
+        "comparison.family_agreement": "在 %(n)s 个单元中，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s 倍以内等价的有 "
+        "%(k)s 个，有显著差异的有 %(d)s 个，另有 %(u)s 个数据不确定性太大、无法判断（双单侧检验与双侧检验，各自在 %(n)s "
+        "个单元上做 Holm 校正；比值 %(lo)s–%(hi)s）",
+        "mwem.quantity_figures": "误差指标",
+        "mwem.arm_last": "我们的课程作业版本运行（最后一次迭代）",
+        "mwem.arm_average": "我们的课程作业版本运行（迭代平均）",
+        "mwem.arm_reference": "课程的参考表",
         "hist.name_dawa_private": "DAWA（在加噪直方图上划分）",
         "hist.name_dawa_repaired": "DAWA 划分（在加噪代价上，经修补）",
         "hist.name_dawa_dpbench": "DPBench 运行的 DAWA（不满足差分隐私）",
@@ -385,6 +399,13 @@ PLAIN: dict[str, str] = {
     "ratios %(lo)s–%(hi)s)",
     "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings and tie in "
     "the others (Holm-corrected; ratios %(lo)s–%(hi)s)",
+    "comparison.family_agreement": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
+    "of %(n)s cells, differs in %(d)s, and in %(u)s the data are too uncertain to tell (two one-sided tests and "
+    "a two-sided test, each Holm-corrected over the %(n)s; ratios %(lo)s–%(hi)s)",
+    "mwem.quantity_figures": "the error figures",
+    "mwem.arm_last": "our coursework runs (last iterate)",
+    "mwem.arm_average": "our coursework runs (average of the iterates)",
+    "mwem.arm_reference": "the course's reference",
     "hist.name_dawa_private": "DAWA, partition on a noisy histogram",
     "hist.name_dawa_repaired": "DAWA partition on privately-noised costs, repaired",
     "hist.name_dawa_dpbench": "DAWA as DPBench runs it (not private)",

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 
 from ...core import experiments
+from ...core.comparison import Agreement, Arm, Comparison, agreement
 from ...core.experiments.summary import bootstrap_mean
+from ...core.messages import Md
+from ...core.privacy import PrivacyClaim
 from ...core.rng import child_seeds
 
 __all__ = [
@@ -17,6 +22,7 @@ __all__ = [
     "compare_with_reference",
     "errors_by_output",
     "payoff_grid",
+    "reference_agreement",
     "summarize_runs",
 ]
 
@@ -106,6 +112,78 @@ def compare_with_reference(
             )
     # No common epsilon: an empty table that still has its columns (callers merge and filter on them).
     return pd.DataFrame(rows, columns=REFERENCE_COLUMNS)
+
+
+def reference_agreement(
+    runs: pd.DataFrame,
+    reference: pd.DataFrame,
+    claim: Callable[[float], PrivacyClaim],
+    *,
+    variant: str = "coursework",
+    margin: float = 1.25,
+    alpha: float = 0.05,
+    reference_runs: int = 100,
+    quantity: str | Md = "error",
+    label: str | Md | None = None,
+    reference_label: str | Md | None = None,
+) -> tuple[Agreement, pd.DataFrame]:
+    """Does ``variant`` agree with a published reference table, figure by figure? An equivalence test, not a
+    non-rejection (issue 46).
+
+    Each (epsilon, metric) figure of ``reference`` present in ``runs`` is one cell: our repetitions (arm A) against
+    the reference as a published summary (arm B: its value as mean, ``reference_runs`` runs). The source publishes
+    no spread, so the reference's relative standard error is taken to be ours at that cell (the same algorithm, as
+    many runs): ``se_ref = reference · sd / (ours · √reference_runs)``. The family of cells is decided by
+    :func:`~dpcompendium.core.comparison.agreement` (TOST within a factor ``margin`` and a two-sided test, each
+    Holm-corrected over the cells). ``claim(epsilon)`` is the guarantee of a run at ``epsilon``, shared by both arms
+    (the reference ran the same code at the same budget).
+
+    Returns the :class:`~dpcompendium.core.comparison.Agreement` and one row per cell: epsilon, metric, ours,
+    reference, ratio (ours / reference) with its (1 − 2α) interval ``lo``, ``hi``, the Holm-adjusted p-values of
+    the equivalence and of the difference, and the ``verdict`` (equivalent / differ / uncertain)."""
+    if not (isinstance(reference_runs, int | np.integer) and reference_runs >= 2):
+        raise ValueError(f"reference_runs must be an integer >= 2, got {reference_runs!r}")
+    sub = runs[runs["variant"] == variant]
+    if sub.empty:
+        raise ValueError(f"variant must be present in runs, got {variant!r}")
+    cells, comps = [], []
+    for _, ref in reference.iterrows():
+        eps = float(ref["epsilon"])
+        cell = sub[np.isclose(sub["epsilon"], eps)]
+        if cell.empty:
+            continue
+        c = claim(eps)
+        for metric in METRICS:
+            vals = cell[metric].to_numpy(dtype=float)
+            r = float(ref[metric])
+            rse = float(vals.std(ddof=1) / (vals.mean() * np.sqrt(reference_runs)))
+            a = Arm.of(variant, c, vals, label=label)
+            b = Arm(
+                "reference", c, mean=r, se=r * rse, n=float(reference_runs), label=reference_label
+            )
+            comps.append(Comparison(quantity, a, b, "equivalence", margin=margin, alpha=alpha))
+            cells.append((eps, metric, float(vals.mean()), r))
+    if not comps:
+        raise ValueError("reference must share at least one epsilon with runs")
+    agr = agreement(comps)
+    rows = [
+        {
+            "epsilon": eps,
+            "metric": metric,
+            "ours": ours,
+            "reference": r,
+            "ratio": e.ratio,
+            "lo": e.lo,
+            "hi": e.hi,
+            "p_equivalence": e.p_adjusted,
+            "p_difference": d.p_adjusted,
+            "verdict": v,
+        }
+        for (eps, metric, ours, r), e, d, v in zip(
+            cells, agr.equivalence, agr.difference, agr.verdicts, strict=True
+        )
+    ]
+    return agr, pd.DataFrame(rows)
 
 
 def errors_by_output(
