@@ -213,6 +213,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.arm_last": "our coursework runs (last iterate)",
         "mwem.arm_average": "our coursework runs (average of the iterates)",
         "mwem.arm_reference": "the course's reference",
+        "mwem.db_at": "%(data)s at $\\varepsilon$ = %(eps)s: %(sentence)s",
         # chapter sentences: histograms (issue 46: rankings with ties, the privacy fix, DAWA)
         "hist.name_dawa_private": "DAWA, partition on a noisy histogram",
         "hist.name_dawa_repaired": "DAWA partition on privately-noised costs, repaired",
@@ -309,6 +310,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.arm_last": "我们的课程作业版本运行（最后一次迭代）",
         "mwem.arm_average": "我们的课程作业版本运行（迭代平均）",
         "mwem.arm_reference": "课程的参考表",
+        "mwem.db_at": "%(data)s，$\\varepsilon$ = %(eps)s 时：%(sentence)s",
         "hist.name_dawa_private": "DAWA（在加噪直方图上划分）",
         "hist.name_dawa_repaired": "DAWA 划分（在加噪代价上，经修补）",
         "hist.name_dawa_dpbench": "DPBench 运行的 DAWA（不满足差分隐私）",
@@ -406,6 +408,7 @@ PLAIN: dict[str, str] = {
     "mwem.arm_last": "our coursework runs (last iterate)",
     "mwem.arm_average": "our coursework runs (average of the iterates)",
     "mwem.arm_reference": "the course's reference",
+    "mwem.db_at": "%(data)s at ε = %(eps)s: %(sentence)s",
     "hist.name_dawa_private": "DAWA, partition on a noisy histogram",
     "hist.name_dawa_repaired": "DAWA partition on privately-noised costs, repaired",
     "hist.name_dawa_dpbench": "DAWA as DPBench runs it (not private)",

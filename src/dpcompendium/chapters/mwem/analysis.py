@@ -8,7 +8,16 @@ import numpy as np
 import pandas as pd
 
 from ...core import experiments
-from ...core.comparison import Agreement, Arm, Comparison, agreement
+from ...core.comparison import (
+    Agreement,
+    Arm,
+    Comparison,
+    ComparisonResult,
+    Ranking,
+    agreement,
+    holm,
+    ranking,
+)
 from ...core.experiments.summary import bootstrap_mean
 from ...core.messages import Md
 from ...core.privacy import PrivacyClaim
@@ -20,9 +29,12 @@ __all__ = [
     "best_against_baselines",
     "coarsen",
     "compare_with_reference",
+    "epsilons_shown_better",
     "errors_by_output",
     "payoff_grid",
+    "rank_against_baselines",
     "reference_agreement",
+    "row_label",
     "summarize_runs",
 ]
 
@@ -184,6 +196,123 @@ def reference_agreement(
         )
     ]
     return agr, pd.DataFrame(rows)
+
+
+def row_label(row: pd.Series) -> str:
+    """The name of one row of an error table: ``"MWEM standard, last, T = 10"``, or the baseline's name."""
+    if row["output"] == "estimate":
+        return str(row["method"])
+    t = row.get("T")
+    return f"{row['method']}, {row['output']}" + (f", T = {int(t)}" if pd.notna(t) else "")
+
+
+def rank_against_baselines(
+    table: pd.DataFrame,
+    claim: Callable[[pd.Series], PrivacyClaim],
+    *,
+    by: tuple[str, ...] = ("data",),
+    metric: str = "mean_error",
+    quantity: str | Md = "error",
+    alpha: float = 0.05,
+) -> tuple[list[Ranking], list[ComparisonResult], pd.DataFrame]:
+    """Rank every row of ``table`` (MWEM rows and baselines, ``output == "estimate"``) per (``by``, epsilon) with
+    :func:`~dpcompendium.core.comparison.ranking`: a two-sided Welch test of the lowest mean against each other row,
+    Holm-corrected within the cell, so that a tie is a tie (issue 46).
+
+    Each row is an arm given by its summary: the mean ``metric``, its standard error ``<metric>_sd / √reps`` and
+    ``reps``; ``claim(row)`` is its guarantee. All rows of a cell must share one guarantee, or the ranking refuses
+    (``ValueError``): rank pure-ε rows with pure-ε baselines, and (ε, δ) rows apart.
+
+    Returns the rankings, the comparison of the best MWEM row (chosen after the fact: optimistic for MWEM) with the
+    best baseline of each cell (two-sided, with its 95 % interval on the ratio), and one row per cell: ``by``,
+    epsilon, ``winners`` (the names of the lowest, or of the tie), ``best_mwem``, ``best_baseline``, ``ratio``,
+    ``lo``, ``hi`` and ``outcome`` (better / worse / tie) of that comparison."""
+    sd = f"{metric}_sd"
+    missing = [
+        c for c in (*by, "epsilon", "method", "output", "reps", metric, sd) if c not in table
+    ]
+    if missing:
+        raise ValueError(f"table must have the columns {missing}")
+    rankings, results, rows = [], [], []
+    for key, g in table.groupby([*by, "epsilon"], sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        arms = {}
+        for _, r in g.iterrows():
+            name = row_label(r)
+            reps = float(r["reps"])
+            arms[name] = Arm(
+                name,
+                claim(r),
+                mean=float(r[metric]),
+                se=float(r[sd]) / np.sqrt(reps),
+                n=reps,
+                label=name,
+            )
+        base = g[g["output"] == "estimate"]
+        mw = g[g["output"] != "estimate"]
+        if base.empty or mw.empty:
+            continue
+        setting = ", ".join(str(k) for k in key)
+        rk = ranking(setting, quantity, list(arms.values()), alpha=alpha)
+        b, m = row_label(base.loc[base[metric].idxmin()]), row_label(mw.loc[mw[metric].idxmin()])
+        res = Comparison(quantity, arms[m], arms[b], "tie", alpha=alpha).result()
+        rankings.append(rk)
+        results.append(res)
+        rows.append(
+            {
+                **dict(zip([*by, "epsilon"], key, strict=True)),
+                "winners": " = ".join(rk.winners),
+                "best_mwem": m,
+                "best_baseline": b,
+                "ratio": res.ratio,
+                "lo": res.lo,
+                "hi": res.hi,
+                "outcome": res.outcome,
+            }
+        )
+    return rankings, results, pd.DataFrame(rows)
+
+
+def epsilons_shown_better(
+    rows: pd.DataFrame,
+    baseline: pd.DataFrame,
+    claim: Callable[[pd.Series], PrivacyClaim],
+    *,
+    metric: str = "mean_error",
+    quantity: str | Md = "error",
+    alpha: float = 0.05,
+) -> tuple[list[float], list[float], list[ComparisonResult]]:
+    """The ε at which *every* row of ``rows`` (e.g. one per ``T`` swept) is shown to have a lower mean ``metric``
+    than ``baseline`` (one row per ε), and those at which only *some* are: two-sided Welch tests on the summaries
+    (as :func:`rank_against_baselines`), Holm-corrected over all the rows. A row not shown better is not counted,
+    whatever its point estimate. Returns (every, some, the comparisons)."""
+    sd = f"{metric}_sd"
+    base = {float(r["epsilon"]): r for _, r in baseline.iterrows()}
+
+    def arm(r: pd.Series) -> Arm:
+        name = row_label(r)
+        reps = float(r["reps"])
+        return Arm(
+            name,
+            claim(r),
+            mean=float(r[metric]),
+            se=float(r[sd]) / np.sqrt(reps),
+            n=reps,
+            label=name,
+        )
+
+    pairs = [(float(r["epsilon"]), r) for _, r in rows.iterrows() if float(r["epsilon"]) in base]
+    if not pairs:
+        return [], [], []
+    family = holm(
+        [Comparison(quantity, arm(r), arm(base[e]), "tie", alpha=alpha).result() for e, r in pairs]
+    )
+    shown: dict[float, list[bool]] = {}
+    for (e, _), res in zip(pairs, family, strict=True):
+        shown.setdefault(e, []).append(res.outcome == "better")
+    every = [e for e, v in shown.items() if all(v)]
+    some = [e for e, v in shown.items() if any(v) and not all(v)]
+    return every, some, family
 
 
 def errors_by_output(
