@@ -261,3 +261,95 @@ def test_mwem_reference_verdicts_are_rendered_by_the_comparison_object():
     assert "reference_margin = 1.25  #" in text  # the margin fixed before the run
     assert "mwem.reference_agreement(" in text and "overview_1d = agr1.sentence()" in text
     assert "overview_2d, fraction_2d = agr2.sentence(), agr2a.sentence()" in text
+
+
+# (4) MWEM on DPBench: pure-eps rows ranked only with pure-eps baselines ((eps, delta) rows refused, reported apart),
+# ties counted as ties, the best MWEM row against the best baseline with an interval on the ratio (8071128: the best
+# row over all variants, the zCDP one included, against pure-eps baselines by point estimates, "a baseline wins 5 of 8")
+def _db_table():
+    import pandas as pd
+
+    rows = []
+    for eps, (mw, hb) in {0.1: (100.0, 101.0), 1.0: (50.0, 20.0), 5.0: (10.0, 30.0)}.items():
+        rows += [
+            {
+                "data": "D",
+                "epsilon": eps,
+                "method": "MWEM standard",
+                "output": "last",
+                "T": 10,
+                "reps": 20,
+                "mean_error": mw,
+                "mean_error_sd": 0.2 * mw,
+            },
+            {
+                "data": "D",
+                "epsilon": eps,
+                "method": "MWEM zcdp",
+                "output": "last",
+                "T": 10,
+                "reps": 20,
+                "mean_error": 0.5 * mw,
+                "mean_error_sd": 0.1 * mw,
+            },
+            {
+                "data": "D",
+                "epsilon": eps,
+                "method": "Hb",
+                "output": "estimate",
+                "T": float("nan"),
+                "reps": 20,
+                "mean_error": hb,
+                "mean_error_sd": 0.2 * hb,
+            },
+        ]
+    return pd.DataFrame(rows)
+
+
+def _db_claim(row):
+    from dpcompendium.chapters import mwem
+
+    if row["output"] == "estimate":
+        return mwem.baseline_claim(row["method"], row["epsilon"])
+    v = row["method"].removeprefix("MWEM ")
+    return mwem.privacy_claim(
+        row["epsilon"], int(row["T"]), v, 1, delta=1e-7 if v == "zcdp" else None
+    )
+
+
+def test_mwem_dpbench_ranks_one_guarantee_and_counts_ties():
+    from dpcompendium.chapters import mwem
+    from dpcompendium.core.comparison import winner_counts
+
+    table = _db_table()
+    # the old summary: the zCDP row is the "best MWEM" and "wins" where its point estimate is lower
+    old = mwem.best_against_baselines(table, by=("data",))
+    assert old["best_mwem"].str.contains("zcdp").all() and (old["ratio"] < 1).sum() == 2
+    with pytest.raises(ValueError, match="delta"):
+        mwem.rank_against_baselines(
+            table, _db_claim
+        )  # (eps, delta) rows are not ranked with pure-eps ones
+    pure = table[table["method"] != "MWEM zcdp"]
+    rankings, results, tab = mwem.rank_against_baselines(pure, _db_claim)
+    alone, ties = winner_counts(rankings)
+    assert ties == 1 and alone == {
+        "Hb": 1,
+        "MWEM standard, last, T = 10": 1,
+    }  # eps = 0.1: 100 vs 101, a tie
+    assert list(tab["outcome"]) == ["tie", "worse", "better"]
+    assert ((tab["lo"] < tab["ratio"]) & (tab["ratio"] < tab["hi"])).all()
+    assert all("95 % interval" in str(r.sentence()) for r in results)
+    every, some, _ = mwem.epsilons_shown_better(
+        pure[pure["method"] == "MWEM standard"], pure[pure["method"] == "Hb"], _db_claim
+    )
+    assert every == [5.0] and some == []
+
+
+def test_mwem_dpbench_verdicts_are_rendered_by_the_comparison_object():
+    text = _notebook_source("mwem")
+    assert (
+        "mwem.best_against_baselines(ranked_db" not in text
+        and "beats every ranked MWEM row" not in text
+    )
+    assert "mwem.rank_against_baselines(" in text and "comparison.winner_sentence(" in text
+    assert "mwem.epsilons_beating(" not in text
