@@ -147,7 +147,8 @@ def reference_agreement(
     no spread, so the reference's relative standard error is taken to be ours at that cell (the same algorithm, as
     many runs): ``se_ref = reference · sd / (ours · √reference_runs)``. The family of cells is decided by
     :func:`~dpcompendium.core.comparison.agreement` (TOST within a factor ``margin`` and a two-sided test, each
-    Holm-corrected over the cells). ``claim(epsilon)`` is the guarantee of a run at ``epsilon``, shared by both arms
+    Holm-corrected over the cells); a figure with a zero loss (no ratio) or fewer than 2 repetitions is left out,
+    and the sentence states how many were tested. ``claim(epsilon)`` is the guarantee of a run at ``epsilon``, shared by both arms
     (the reference ran the same code at the same budget).
 
     Returns the :class:`~dpcompendium.core.comparison.Agreement` and one row per cell: epsilon, metric, ours,
@@ -168,6 +169,8 @@ def reference_agreement(
         for metric in METRICS:
             vals = cell[metric].to_numpy(dtype=float)
             r = float(ref[metric])
+            if len(vals) < 2 or r <= 0 or np.any(vals <= 0):
+                continue  # a ratio needs positive losses and a spread: the figure is left out
             rse = float(vals.std(ddof=1) / (vals.mean() * np.sqrt(reference_runs)))
             a = Arm.of(variant, c, vals, label=label)
             b = Arm(
@@ -176,7 +179,9 @@ def reference_agreement(
             comps.append(Comparison(quantity, a, b, "equivalence", margin=margin, alpha=alpha))
             cells.append((eps, metric, float(vals.mean()), r))
     if not comps:
-        raise ValueError("reference must share at least one epsilon with runs")
+        raise ValueError(
+            "reference must share at least one epsilon with runs (with positive losses and >= 2 repetitions)"
+        )
     agr = agreement(comps)
     rows = [
         {
