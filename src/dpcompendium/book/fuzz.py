@@ -376,7 +376,7 @@ def _run_of(p: Parameter, end: Any, length: int, low: bool) -> list[Any]:
 
 def edge_values(chapter: Chapter) -> dict[str, list[Any]]:
     """Each parameter's edge values (``output_dir`` left out): a number's smallest and largest allowed values
-    (:func:`_edge_ends`; the largest capped by the fuzz size), a choice's every option, a boolean both, a list
+    (``_edge_ends``; the largest capped by the fuzz size), a choice's every option, a boolean both, a list
     of numbers its smallest and its largest element alone (a list of the length the fuzz size fixes, at either
     end), a list of choices each option alone; a string without choices its default."""
     caps = fuzz_size(chapter)

@@ -48,7 +48,7 @@ c.IPKernelApp.logging_config = {
 
 
 class NoTcpWarning(logging.Filter):
-    """Drop the kernel's "running over TCP without encryption" warning (:data:`TCP_WARNING`), keep every other record."""
+    """Drop the kernel's "running over TCP without encryption" warning (``TCP_WARNING``), keep every other record."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         return TCP_WARNING not in record.getMessage()

@@ -337,7 +337,7 @@ def print_pages(
     """Print each ``(url, pdf path)`` of ``jobs`` to A4 (the page's print stylesheet, ``footer``, Chromium's
     document outline from the headings if ``outline``) once it is settled (MathJax done, images loaded, fonts
     ready). With ``bibliography`` (its URL), a page that cites works ends with them ("References"). With
-    ``long_tables``, a table taller than :data:`TABLE_MAX_PX` keeps the rows that fit, with a note naming the online
+    ``long_tables``, a table taller than ``TABLE_MAX_PX`` keeps the rows that fit, with a note naming the online
     page that has it whole (the page's path under the online book)."""
     from urllib.parse import urlsplit
 

@@ -117,7 +117,7 @@ def family_verdict(states: pd.Series) -> str:
 
 def runs_needed(sd_x: np.ndarray, sd_y: np.ndarray, m: np.ndarray) -> int:
     """Runs per setting (as many of each implementation) with which an implementation equal to the reference shows
-    as *same* in every one of the cells with probability about :data:`POWER`: per cell
+    as *same* in every one of the cells with probability about ``POWER``: per cell
     ``n = ((z(0.975) + z(1 − (1 − POWER)/(2·cells))) · √(sd_x² + sd_y²) / m)²`` (normal approximation; the
     standard deviations on the log scale as these runs estimate them), the largest over the cells."""
     sd_x, sd_y, m = (np.asarray(v, dtype=float) for v in (sd_x, sd_y, m))

@@ -445,9 +445,9 @@ def graded_schedule(
     The search runs on the grid of :func:`~dpcompendium.core.numerics.snap_to_grid` (budgets with 8 significant
     bits), so its answer has the same bits on every CPU: a compass search from the scaled schedule of
     :func:`calibrate_base_epsilon` (``"graded"``, rounded to the grid and stepped down inside the bound), moving one
-    budget, the largest j budgets together, or one budget up and another down, by :data:`GRADED_FIRST_STEP` grid steps, halved until a single step
+    budget, the largest j budgets together, or one budget up and another down, by ``GRADED_FIRST_STEP`` grid steps, halved until a single step
     finds nothing better; a move is taken when it meets the bound with a margin of 10⁻⁹·max ε* and lowers the
-    objective by more than :data:`GRADED_MIN_GAIN` (relative). Both margins are far above the rounding of the
+    objective by more than ``GRADED_MIN_GAIN`` (relative). Both margins are far above the rounding of the
     objective and of the bound on any CPU, so every CPU takes the same moves; the guarantee is checked on the values
     the mechanism uses. (SLSQP, used before, returned schedules 3 % apart in variance from one CPU's code paths to
     another's at base ε = 4.)

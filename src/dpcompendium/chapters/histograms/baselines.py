@@ -3,7 +3,7 @@
 Every function has the signature ``f(x, epsilon, rng, *, <parameters>, size=None)``: ``x`` is a histogram of
 counts (n bins), the result is the noisy histogram, shape ``(n,)`` or ``(size, n)`` for ``size`` independent
 releases (vectorized over repetitions). Neighbours: add-remove (one record more or less changes one bin by 1, so the
-histogram has L1 sensitivity 1); every function is ε-DP under that relation (see :func:`privacy_claim` in
+histogram has L1 sensitivity 1); every function is ε-DP under that relation (see ``privacy_claim`` in
 :mod:`dpcompendium.chapters.histograms`).
 """
 

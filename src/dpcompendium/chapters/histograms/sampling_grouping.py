@@ -12,7 +12,7 @@ its group's mean, add Laplace noise with ε₂ and restore the bin order.
 Two independent questions, kept apart:
 
 * **Privacy of the grouping (centres).** ``variant="as-written"``: centres are chosen from the true counts and their
-  true counts c_j enter every score. It is **not** ε-DP (see :func:`privacy_claim`): the centre choice spends no
+  true counts c_j enter every score. It is **not** ε-DP (see ``privacy_claim``): the centre choice spends no
   budget and can put zero probability on an event that a neighbour makes possible, and one record in a centre bin
   moves the scores of all n − k bins. ``variant="private"`` spends ε₀ = centre_share·ε on a noisy histogram
   h̃ = h + Lap(1/ε₀), chooses the centres on h̃ and uses their noisy counts c̃_j in the scores (post-processing), so a

@@ -13,7 +13,7 @@ add-remove, an output-form leak (``None`` when a cell is empty), data-dependent 
 monotone sparse vector under ``monotone`` [audit_lyu2017understanding] (Alg. 7), a clamped mean, and the classical
 Gaussian mechanism at (ε, δ) with and without its δ term.
 
-Each function is ``f(data, rng, *, ..., size=None)``, vectorized over ``size`` outputs; :data:`BUGS` lists them with
+Each function is ``f(data, rng, *, ..., size=None)``, vectorized over ``size`` outputs; ``BUGS`` lists them with
 the claim audited (ε, δ), the inputs and relation, and the true ε of the worst pair the family holds at that claim
 (``math.inf``: no finite ε), from the papers' analyses. :func:`run_bugs` audits them all
 (:func:`~dpcompendium.book.usercode.audit_callable`, passed in: a chapter does not import the book layer).
@@ -283,7 +283,7 @@ BUGS: tuple[BugMechanism, ...] = (
 
 
 def run_bugs(audit, *, samples: int = 200_000, seed: int = 0, names=None, **kw) -> pd.DataFrame:
-    """Every mechanism of :data:`BUGS` (or those in ``names``) audited at its claim by ``audit`` (the book's
+    """Every mechanism of ``BUGS`` (or those in ``names``) audited at its claim by ``audit`` (the book's
     :func:`~dpcompendium.book.usercode.audit_callable`, passed in), ``samples`` per input: verdict, bound, seconds,
     pair and the report's sentence."""
     rows = []
