@@ -22,6 +22,8 @@ from ...core.experiments.summary import bootstrap_mean
 from ...core.messages import Md
 from ...core.privacy import PrivacyClaim
 from ...core.rng import child_seeds
+from .baselines import baseline_claim
+from .core import privacy_claim
 
 __all__ = [
     "METRICS",
@@ -29,6 +31,7 @@ __all__ = [
     "best_against_baselines",
     "coarsen",
     "compare_with_reference",
+    "dpbench_row_claim",
     "epsilons_shown_better",
     "errors_by_output",
     "payoff_grid",
@@ -476,3 +479,13 @@ def best_against_baselines(
             }
         )
     return pd.DataFrame(rows)
+
+
+def dpbench_row_claim(row, ndim: dict, delta: dict) -> PrivacyClaim:
+    """The guarantee of one row of the DPBench table: a baseline's (:func:`baseline_claim`, rows whose ``output`` is
+    ``"estimate"``) or an MWEM variant's at its T (:func:`privacy_claim`; ``ndim`` maps the row's ``data`` to its
+    number of dimensions, ``delta`` a variant to its δ, e.g. the zCDP variant's)."""
+    if row["output"] == "estimate":
+        return baseline_claim(row["method"], row["epsilon"])
+    v = row["method"].removeprefix("MWEM ")
+    return privacy_claim(row["epsilon"], int(row["T"]), v, ndim[row["data"]], delta=delta.get(v))
