@@ -496,6 +496,8 @@ class Agreement:
     def sentence(self) -> Md:
         """ "A matches B in Q within a factor m in k of n cells, differs in d, u too uncertain to tell" (both tests
         Holm-corrected), with the span of the point ratios, in every language."""
+        if not self.equivalence:  # no cell to test (e.g. no ε shared with a reference table)
+            return message("comparison.agreement_none")
         first = self.equivalence[0].comparison
         c = self.counts()
         ratios = [r.ratio for r in self.equivalence]
@@ -515,11 +517,12 @@ class Agreement:
 
 
 def agreement(comparisons: Sequence[Comparison]) -> Agreement:
-    """The :class:`Agreement` of a family of ``"equivalence"`` comparisons (≥ 1, one margin, one alpha): TOST on each,
+    """The :class:`Agreement` of a family of ``"equivalence"`` comparisons (one margin, one alpha; an empty family is
+    an empty Agreement): TOST on each,
     and the two-sided test of the same arms, each family Holm-corrected (:func:`holm`)."""
     comparisons = list(comparisons)
-    if not comparisons:
-        raise ValueError("comparisons must hold at least one comparison")
+    if not comparisons:  # an empty family: nothing tested, every count 0
+        return Agreement((), ())
     bad = [c.relation for c in comparisons if c.relation != "equivalence"]
     if bad:
         raise ValueError(f"comparisons must all test equivalence, got {bad[0]!r}")

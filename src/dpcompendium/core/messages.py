@@ -206,6 +206,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "ratios %(lo)s–%(hi)s)",
         "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings and tie in "
         "the others (Holm-corrected; ratios %(lo)s–%(hi)s)",
+        "comparison.agreement_none": "no figure of the reference shares an $\\varepsilon$ with this run, so none is tested",
         "comparison.family_agreement": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
         "of %(n)s cells, differs in %(d)s, and in %(u)s the data are too uncertain to tell (two one-sided tests and "
         "a two-sided test, each Holm-corrected over the %(n)s; ratios %(lo)s–%(hi)s)",
@@ -305,6 +306,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "比值 %(lo)s–%(hi)s）",
         "comparison.family_differ": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 与 %(b)s 的%(quantity)s有显著差异，其余持平"
         "（Holm 校正；比值 %(lo)s–%(hi)s）",
+        "comparison.agreement_none": "参考表中没有与本次运行相同的 $\\varepsilon$，因此没有可检验的数字",
         "comparison.family_agreement": "在 %(n)s 个单元中，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s 倍以内等价的有 "
         "%(k)s 个，有显著差异的有 %(d)s 个，另有 %(u)s 个数据不确定性太大、无法判断（双单侧检验与双侧检验，各自在 %(n)s "
         "个单元上做 Holm 校正；比值 %(lo)s–%(hi)s）",
@@ -405,6 +407,7 @@ PLAIN: dict[str, str] = {
     "ratios %(lo)s–%(hi)s)",
     "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings and tie in "
     "the others (Holm-corrected; ratios %(lo)s–%(hi)s)",
+    "comparison.agreement_none": "no figure of the reference shares an ε with this run, so none is tested",
     "comparison.family_agreement": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
     "of %(n)s cells, differs in %(d)s, and in %(u)s the data are too uncertain to tell (two one-sided tests and "
     "a two-sided test, each Holm-corrected over the %(n)s; ratios %(lo)s–%(hi)s)",

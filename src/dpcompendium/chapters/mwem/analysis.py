@@ -181,10 +181,7 @@ def reference_agreement(
             )
             comps.append(Comparison(quantity, a, b, "equivalence", margin=margin, alpha=alpha))
             cells.append((eps, metric, float(vals.mean()), r))
-    if not comps:
-        raise ValueError(
-            "reference must share at least one epsilon with runs (with positive losses and >= 2 repetitions)"
-        )
+    # no figure shared (e.g. no ε of the reference in this run): an empty agreement, said so by its sentence
     agr = agreement(comps)
     rows = [
         {
@@ -203,7 +200,18 @@ def reference_agreement(
             cells, agr.equivalence, agr.difference, agr.verdicts, strict=True
         )
     ]
-    return agr, pd.DataFrame(rows)
+    columns = [
+        "epsilon",
+        "metric",
+        "ours",
+        "reference",
+        "ratio",
+        "lo",
+        "hi",
+        "p_equivalence",
+        "p_difference",
+    ]
+    return agr, pd.DataFrame(rows, columns=[*columns, "verdict"])
 
 
 def row_label(row: pd.Series) -> str:
