@@ -277,7 +277,12 @@ def test_interrupting_a_run_with_n_jobs_2_ends_every_process(sig, group, tmp_pat
     earlier.mkdir()
     (earlier / "table.csv").write_text("a\n1\n")  # earlier results
     code, _, err, seen = _interrupt(
-        _small(HIERA, n_jobs=2), tmp_path, sig=sig, group=group, wait_for=3
+        # --overwrite: a run into a folder of earlier results is refused without it (issue 45)
+        [*_small(HIERA, n_jobs=2), "--overwrite"],
+        tmp_path,
+        sig=sig,
+        group=group,
+        wait_for=3,
     )
     assert code == 128 + sig, err
     assert _one_line(err) == f"dpcompendium: interrupted; nothing written to {tmp_path / HIERA}"
