@@ -135,7 +135,11 @@ format: $(STAMP)
 	$(BIN)/ruff format src tests notebooks tools benchmarks book/primer.ipynb
 
 # Wall-time budgets: pytest-benchmark over benchmarks/ (files bench_*.py).
-bench: $(STAMP)
+# Each chapter's wall time at its defaults and the last make test's stage times, in speed units measured in the same
+# run (tools/bench.py; BENCH_ARGS="mwem --cells 8" for one chapter's profile); then the library's micro-benchmarks.
+BENCH_ARGS ?=
+bench: $(STAMP) $(KERNEL_CONFIG)
+	$(BIN)/python tools/bench.py $(BENCH_ARGS)
 	$(BIN)/python -m pytest benchmarks -o python_files="bench_*.py" -p no:cacheprovider --benchmark-only \
 	  --benchmark-columns=min,mean,max,rounds --benchmark-sort=name --benchmark-group-by=module
 

@@ -169,6 +169,15 @@ def test_integration_runs_last_alone_after_the_base_and_its_time_is_apart(
         "unit", "notebooks", "book", "browser", "base", "integration", "total"
     ]  # fmt: skip
     assert out.rstrip().splitlines()[-1] == "14 passed, 0 failed, 0 skipped"
+    # the stage times are kept for tools/bench.py, the base's and the total's after the stages
+    import json
+
+    record = json.loads((run_tests.REPORTS / "stages.json").read_text())
+    assert [s[0] for s in record["stages"]] == [
+        "unit", "notebooks", "book", "browser", "integration", "base", "total"
+    ]  # fmt: skip
+    total = dict((n, t) for n, t, _ in record["stages"])["total"]
+    assert total >= 1.5 and "unit_s" in record
 
 
 def test_a_failing_base_never_starts_the_integration_stage(run_tests, monkeypatch, capsys):

@@ -481,10 +481,29 @@ def main(argv: list[str] | None = None) -> int:
         print(f"    {n:<11} {_fmt(t)}{units(t)}  {status}", flush=True)
     if last:
         print(f"    {'total':<11} {_fmt(total)}{units(total)}", flush=True)
+    record_stage_times(times, base, total, unit, [m for m, _, _ in todo] if last else [])
     passed, failed, skipped = test_counts([n for n, _, _ in times])
     # The plain closing line: every test of every stage.
     print(f"{passed} passed, {failed} failed, {skipped} skipped", flush=True)
     return code
+
+
+def record_stage_times(
+    times: list[tuple[str, float, str]],
+    base: float,
+    total: float,
+    unit: float | None,
+    base_names: list[str],
+) -> None:
+    """Write the stage times of this run, with the speed unit measured after them, to ``stages.json`` beside the
+    JUnit reports (``tools/bench.py`` reports them in units)."""
+    stages = [[n, t, s] for n, t, s in times]
+    if base_names:
+        stages.append(["base", base, "+".join(base_names)])
+        stages.append(["total", total, ""])
+    record = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"), "unit_s": unit, "stages": stages}
+    REPORTS.mkdir(parents=True, exist_ok=True)
+    (REPORTS / "stages.json").write_text(json.dumps(record, indent=1))
 
 
 def run_stage(
