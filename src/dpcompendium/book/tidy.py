@@ -17,7 +17,8 @@ in the book's execution); none of it is shown.
   is collapsed behind one button (MyST-NB's ``hide-input``, its outputs shown) unless the cell is tagged
   :data:`SHOW_CODE` (code that teaches: a derivation in code, the library call a reader should see) or is the
   parameters cell. The reading path is then the text, the figures, the tables and the sentences the run glued;
-  every computation is one click away, and the notebook itself is not changed.
+  every computation is one click away, and the notebook itself is not changed. The parameters cell is not on the
+  page as code: :mod:`dpcompendium.book.rerun_box` replaces it with the "Rerun this chapter" box.
 """
 
 from __future__ import annotations
@@ -354,10 +355,14 @@ def _fold(app, doctree) -> None:
 
 
 def _on_doctree_read(app, doctree) -> None:
-    """Every code cell of the page shown through :func:`display_source`; an input left empty is removed; the code
-    that computes folded (:func:`folds`)."""
+    """The parameters cell as the "Rerun this chapter" box (:mod:`dpcompendium.book.rerun_box`); every other code
+    cell of the page shown through :func:`display_source`; an input left empty is removed; the code that computes
+    folded (:func:`folds`)."""
     from docutils import nodes
 
+    from .rerun_box import replace_parameters_cell
+
+    replace_parameters_cell(app, doctree)
     for block in list(doctree.findall(nodes.literal_block)):
         parent = block.parent
         if parent is None or "cell_input" not in parent.get("classes", []):
