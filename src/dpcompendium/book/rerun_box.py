@@ -105,7 +105,6 @@ def _words(lang: str) -> dict[str, str]:
         "meaning",
         "allowed",
         "requires",
-        "command",
     )
     return {i: message(f"rerun_box.{i}").in_language(lang) for i in ids}
 

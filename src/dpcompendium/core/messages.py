@@ -252,7 +252,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "rerun_box.meaning": "what it sets",
         "rerun_box.allowed": "allowed values",
         "rerun_box.requires": "Every run also satisfies:",
-        "rerun_box.command": "command",
     },
     # 简体中文: the terms are the sources' own (book/glossary.md is the term base; tests/test_messages_zh.py checks it).
     "zh_CN": {
@@ -357,7 +356,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "rerun_box.meaning": "含义",
         "rerun_box.allowed": "允许的值",
         "rerun_box.requires": "每次运行还须满足：",
-        "rerun_box.command": "命令",
     },
 }
 
@@ -463,6 +461,16 @@ PLAIN: dict[str, str] = {
     "quantity.rmse": "RMSE",
     "quantity.error": "error",
     "quantity.relative_error": "relative error",
+    "rerun_box.title": "Rerun this chapter",
+    "rerun_box.intro": "This page was computed with the parameters below. The command reruns the chapter on your "
+    "machine with them; change a value after -p, or add -p NAME VALUE for any other parameter (dpcompendium list "
+    "shows them all).",
+    "rerun_box.intro_rerun": "This page was computed by the rerun below, with the parameters in the table.",
+    "rerun_box.parameter": "parameter",
+    "rerun_box.value": "value",
+    "rerun_box.meaning": "what it sets",
+    "rerun_box.allowed": "allowed values",
+    "rerun_box.requires": "Every run also satisfies:",
 }
 
 #: The one human name of each method of the book (every table and legend label takes it from here). Keys are the
