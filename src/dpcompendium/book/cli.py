@@ -149,6 +149,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             overwrite=args.overwrite,
             page=not args.no_page,
             pdf=args.pdf,
+            chromium=_chromium() if args.pdf else None,
         )
     except ValueError as exc:
         return _fail(str(exc))
@@ -191,6 +192,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise
     _install(plan, staging)
     return _report(plan, run_seconds, page_seconds, page_error, pdf=args.pdf, open_it=args.open)
+
+
+def _chromium() -> str:
+    """The Chromium ``--pdf`` prints with (:data:`dpcompendium.book.pdf.CHROMIUM`)."""
+    from .pdf import CHROMIUM
+
+    return CHROMIUM
 
 
 def _execute(plan: RunPlan, staging: Path, *, kernel: str, verbose: bool) -> Path:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..core.messages import EDITIONS
 from .contract import (
     Chapter,
     _require_names,
@@ -35,6 +36,7 @@ from .contract import (
 
 __all__ = [
     "MEMORY_SHARE",
+    "PAGE_LANGUAGES",
     "RunPlan",
     "available_memory",
     "cap_n_jobs",
@@ -50,6 +52,9 @@ __all__ = [
     "run_command",
     "yaml_value",
 ]
+
+#: The languages of a rerun's page: English and the book's other editions.
+PAGE_LANGUAGES: tuple[str, ...] = ("en", *EDITIONS)
 
 #: Share of the available memory a run may be estimated to need.
 MEMORY_SHARE = 0.8
@@ -291,13 +296,12 @@ def preflight(
 
 
 def check_lang(lang: str, option: str = "--lang") -> str:
-    """``lang`` if it is a language of the rerun page (:data:`dpcompendium.book.rerun_page.LANGUAGES`) whose
-    figures this machine can draw (the CJK font for Chinese), else a one-line ``ValueError``."""
+    """``lang`` if it is a language of the rerun page (:data:`PAGE_LANGUAGES`) whose figures this machine can draw
+    (the CJK font for Chinese), else a one-line ``ValueError``."""
     from ..core.messages import CJK_EDITIONS
-    from .rerun_page import LANGUAGES
 
-    if lang not in LANGUAGES:
-        raise ValueError(f"{option} must be one of {', '.join(LANGUAGES)}, got {lang!r}")
+    if lang not in PAGE_LANGUAGES:
+        raise ValueError(f"{option} must be one of {', '.join(PAGE_LANGUAGES)}, got {lang!r}")
     if lang in CJK_EDITIONS:  # the page's figures are drawn in Chinese: the font is needed
         from ..core.plotting import CJK_FONT, CJK_FONT_HINT, cjk_font_available
 
@@ -333,21 +337,22 @@ def plan_run(
     overwrite: bool = False,
     page: bool = True,
     pdf: bool = False,
+    chromium: str | os.PathLike | None = None,
 ) -> RunPlan:
     """The plan of ``dpcompendium run``, every refusal made before anything runs or is written, in the order a
     user meets them: the options (``--lang``, ``--pdf`` with ``--no-page``, Chromium for ``--pdf``), the chapter,
     :func:`preflight` (the contract, ``--out``, memory, workers), the results of an earlier run in ``out/<id>``
-    (refused without ``overwrite``), then the data files the run reads. Raises a one-line ``ValueError``."""
+    (refused without ``overwrite``), then the data files the run reads. ``chromium``: the browser ``pdf`` prints
+    with (:data:`dpcompendium.book.pdf.CHROMIUM`). Raises a one-line ``ValueError``."""
     from .contract import get_chapter
 
     check_lang(lang)
     if pdf and not page:
         raise ValueError("--pdf prints the rerun's page: it cannot be combined with --no-page")
-    if pdf:  # the PDF needs Chromium
-        from .pdf import CHROMIUM
-
-        if not os.access(CHROMIUM, os.X_OK):
-            raise ValueError(f"--pdf needs Chromium at {CHROMIUM} (apt-get install chromium)")
+    if pdf and not (
+        chromium is not None and os.access(chromium, os.X_OK)
+    ):  # the PDF needs Chromium
+        raise ValueError(f"--pdf needs Chromium at {chromium} (apt-get install chromium)")
     chapter = get_chapter(chapter_id)
     plan = preflight(chapter, values, out, lang)
     if plan.dest is not None and plan.dest.exists() and not overwrite:

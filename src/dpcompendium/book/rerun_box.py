@@ -14,8 +14,8 @@ admonition titled "Rerun this chapter" that shows
   :func:`dpcompendium.book.rerun_page.with_run_parameters`, which also writes the run's values into the cell).
 
 The box's own words come from the message catalogue (``dpcompendium.core.messages``, ids ``rerun_box.*``) in the
-edition's language; the parameters' help texts are the notebook's (English in every edition). Loaded by
-:mod:`dpcompendium.book.tidy` (the book and the rerun pages).
+edition's language; the parameters' help texts are the notebook's (English in every edition). A Sphinx extension
+(:func:`setup`), loaded by :mod:`dpcompendium.book.tidy` (the book and the rerun pages).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ __all__ = [
     "example_values",
     "parameters_source",
     "replace_parameters_cell",
+    "setup",
 ]
 
 #: Key of the parameters cell's ``dpcompendium`` metadata holding a rerun's command line.
@@ -218,3 +219,10 @@ def replace_parameters_cell(app, doctree) -> None:
         cell.replace_self(
             box(chapter_id, params, requires, values, command, lang, rerun=bool(stored))
         )
+
+
+def setup(app) -> dict[str, Any]:
+    """Sphinx extension (loaded by :mod:`dpcompendium.book.tidy`): the box replaces the parameters cell when a page
+    is read, before tidy shows and folds the page's code (``doctree-read``, priority 400 < tidy's 500)."""
+    app.connect("doctree-read", replace_parameters_cell, priority=400)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

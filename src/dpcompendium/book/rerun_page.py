@@ -44,10 +44,9 @@ from typing import Any
 
 import nbformat
 
-from ..core.messages import EDITIONS
 from ..core.paths import repo_root
 from .execution import for_language
-from .preflight import RunPlan
+from .preflight import PAGE_LANGUAGES, RunPlan
 
 __all__ = [
     "BOOK_URL",
@@ -215,7 +214,7 @@ def _headlines(
 
 
 #: The languages a rerun's page is built in (``dpcompendium run CHAPTER --lang LANG``): Sphinx's names.
-LANGUAGES = ("en", *EDITIONS)
+LANGUAGES = PAGE_LANGUAGES
 
 #: The texts of the blocks on top of the page in the languages other than English.
 _TEXTS = {

@@ -355,14 +355,11 @@ def _fold(app, doctree) -> None:
 
 
 def _on_doctree_read(app, doctree) -> None:
-    """The parameters cell as the "Rerun this chapter" box (:mod:`dpcompendium.book.rerun_box`); every other code
-    cell of the page shown through :func:`display_source`; an input left empty is removed; the code that computes
-    folded (:func:`folds`)."""
+    """Every code cell of the page shown through :func:`display_source` (the parameters cell is the "Rerun this
+    chapter" box by now: :mod:`dpcompendium.book.rerun_box`, loaded by :func:`setup`, runs first); an input left
+    empty is removed; the code that computes folded (:func:`folds`)."""
     from docutils import nodes
 
-    from .rerun_box import replace_parameters_cell
-
-    replace_parameters_cell(app, doctree)
     for block in list(doctree.findall(nodes.literal_block)):
         parent = block.parent
         if parent is None or "cell_input" not in parent.get("classes", []):
@@ -397,6 +394,9 @@ def setup(app) -> dict[str, Any]:
     from myst_nb.ext.glue.domain import NbGlueDomain
 
     app.setup_extension("myst_nb")
+    app.setup_extension(
+        "dpcompendium.book.rerun_box"
+    )  # the parameters cell as a box, before the code is shown
     NbGlueDomain.roles = {**NbGlueDomain.roles, "md": _shaded_glue_md_role()}
     app.connect("doctree-read", _on_doctree_read)
     app.connect(
