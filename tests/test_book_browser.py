@@ -37,6 +37,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from _chapter_ids import DP_MEAN, FEDERATED_PCA, HIERA, HISTOGRAMS, MWEM, PRIVACY_AUDIT
 
 from dpcompendium.book.contract import get_chapter
 from dpcompendium.book.pdf import toc_pages
@@ -365,6 +366,9 @@ async () => {
   // the book's voice (issue 33): the code lines a reader sees, and every table's first column and cells
   out.codeLines = Array.from(main.querySelectorAll('div.cell_input pre')).filter(shown)
     .flatMap(p => p.innerText.split('\\n'));
+  // printed text outputs a reader sees (print, a value's repr): not those folded away or tagged off the page
+  out.printed = Array.from(main.querySelectorAll('div.cell_output .output.stream, div.cell_output .output.text_plain'))
+    .filter(shown).map(n => n.innerText.trim()).filter(t => t);
   out.tables = Array.from(main.querySelectorAll('table')).filter(t => !t.closest('.cell_input, .highlight'))
     .map(t => {
       const rows = Array.from(t.querySelectorAll('tbody tr'));
@@ -951,6 +955,73 @@ def test_phone_nothing_scrolls_sideways_but_tables(browser_context, server, page
         or f["natural"] < f["shown"] - 1
     ]
     assert not closed, f"{page}: figures that do not open full size on a tap: {closed}"
+
+
+#: Python values printed as they are (issue 49): booleans and None, dict, array and object reprs, dtypes, a numpy
+#: array's space-separated numbers.
+REPR = re.compile(
+    r"\b(?:True|False|None)\b|\{[^{}]*(?:'[^']*'\s*:|:\s*')|<[\w.]+ object at 0x|\barray\(|\bnp\.\w+\(|dtype[:=]|"
+    r"\[\s*-?\d+(?:\.\d+)?(?:e-?\d+)?\s+-?\d"
+)
+#: The most printed text outputs a page may show (issue 49): results reach the reader as tables and glued sentences.
+MAX_PRINTED = 1
+#: Chapters whose pages still show print dumps (the built book of 2026-11-28, 16:18 UTC): their owners' notebook
+#: changes make them pass; a chapter that passes then fails as XPASS(strict) until its line here is removed.
+PRINTED_STILL = {
+    f"notebooks/{DP_MEAN}": f"{DP_MEAN}: 5 printed outputs (eps_eff = 2.17 x eps, sets as reprs)",
+    f"notebooks/{FEDERATED_PCA}": f"{FEDERATED_PCA}: 11 printed outputs (True, ASCII maths)",
+    f"notebooks/{HIERA}": f"{HIERA}: 6 printed outputs (the {{5,4,3,2,1}}eps label, x 1e3 tables as text)",
+    f"notebooks/{HISTOGRAMS}": f"{HISTOGRAMS}: 7 printed outputs (eps1 + eps2, tables as text)",
+    f"notebooks/{MWEM}": f"{MWEM}: 8 printed outputs (eps = 1 spends 0.500005, …)",
+    f"notebooks/{PRIVACY_AUDIT}": f"{PRIVACY_AUDIT}: 6 printed outputs (claimed eps tables as text)",
+}
+
+
+def printed_problems(printed: list[str]) -> list[str]:
+    """What the printed text outputs of a page (``printed`` from INSPECT) do wrong: more than MAX_PRINTED of them,
+    or one holding ASCII maths, a repr or a boolean."""
+    problems = []
+    if len(printed) > MAX_PRINTED:
+        problems.append(
+            f"{len(printed)} printed text outputs (at most {MAX_PRINTED}): {[t[:60] for t in printed]}"
+        )
+    for text in printed:
+        for pattern, what in ((ASCII_MATHS, "ASCII maths"), (REPR, "a repr or boolean")):
+            m = pattern.search(text)
+            if m:
+                problems.append(
+                    f"{what} in a printed output: {text[max(0, m.start() - 40) : m.end() + 40]!r}"
+                )
+    return problems
+
+
+def test_printed_problems_finds_each_kind():
+    assert printed_problems(["epsilon at delta = 1e-05 after T = 100 mechanisms"]) == []
+    assert printed_problems(["a", "b"]) and printed_problems(["eps = 1"])
+    assert printed_problems(["max |difference| < 1e-9: True"]) and printed_problems(
+        ["{0.1: '0.0132'}"]
+    )
+    assert printed_problems(["schedule: [0.5 0.5 0.5]"]) and printed_problems(
+        ["<Foo object at 0x7f>"]
+    )
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        pytest.param(p, marks=pytest.mark.xfail(reason=PRINTED_STILL[p], strict=True))
+        if p in PRINTED_STILL
+        else p
+        for p in EXECUTED_PAGES
+    ],
+)
+def test_results_are_not_print_dumps(browser_context, server, page):
+    """At 1400 px a chapter page or the primer shows at most MAX_PRINTED printed text output, and none holds ASCII
+    maths, a repr or a boolean (issue 49)."""
+    rec = visit(browser_context, server, page, VIEWPORT_WIDTH)
+    assert rec["status"] == 200, f"{page}.html: HTTP {rec['status']}"
+    problems = printed_problems(rec["info"]["printed"])
+    assert not problems, f"{page}: " + "; ".join(problems[:4])
 
 
 #: The most lines of code a page may show unfolded (issue 49): code that computes is folded by the book
