@@ -366,6 +366,14 @@ async () => {
   // the book's voice (issue 33): the code lines a reader sees, and every table's first column and cells
   out.codeLines = Array.from(main.querySelectorAll('div.cell_input pre')).filter(shown)
     .flatMap(p => p.innerText.split('\\n'));
+  // the "Rerun this chapter" box (dpcompendium.book.rerun_box) and any parameters cell left on the page
+  out.rerunBoxes = Array.from(main.querySelectorAll('div.dpc-rerun')).map(b => ({
+    title: ((b.querySelector('.admonition-title') || b).textContent || '').trim(),
+    rows: b.querySelectorAll('table.dpc-rerun-parameters tbody tr').length,
+    command: ((b.querySelector('.dpc-rerun-command pre') || {}).textContent || '').trim(),
+    over: b.scrollWidth - b.clientWidth,
+    right: b.getBoundingClientRect().right, column: main.getBoundingClientRect().right}));
+  out.parameterCells = main.querySelectorAll('div.cell.tag_parameters').length;
   // printed text outputs a reader sees (print, a value's repr): not those folded away or tagged off the page
   out.printed = Array.from(main.querySelectorAll('div.cell_output .output.stream, div.cell_output .output.text_plain'))
     .filter(shown).map(n => n.innerText.trim()).filter(t => t);
@@ -422,6 +430,8 @@ def test_page(browser_context, server, page):
 
     if page in EXECUTED_PAGES:
         check_readable(page, info)
+    if page in CHAPTER_PAGES:
+        check_rerun_box(page, info, VIEWPORT_WIDTH)
     if page in VOICE_PAGES:
         problems = voice_problems(info)
         assert not problems, f"{page} at {VIEWPORT_WIDTH} px: " + "; ".join(problems[:8])
@@ -449,6 +459,8 @@ def test_page_on_a_phone(browser_context, server, page):
     assert rec["status"] == 200, f"{page}.html at {PHONE_WIDTH} px: HTTP {rec['status']}"
     problems = voice_problems(rec["info"])
     assert not problems, f"{page} at {PHONE_WIDTH} px: " + "; ".join(problems[:8])
+    if page in CHAPTER_PAGES:
+        check_rerun_box(page, rec["info"], PHONE_WIDTH)
 
 
 def png_dpi(path: Path) -> float | None:
@@ -458,6 +470,25 @@ def png_dpi(path: Path) -> float | None:
     if data[:8] != b"\x89PNG\r\n\x1a\n" or i < 0 or data[i + 12] != 1:  # unit 1: metre
         return None
     return int.from_bytes(data[i + 4 : i + 8], "big") * 0.0254
+
+
+def check_rerun_box(page: str, info: dict, width: int) -> None:
+    """A chapter page has its parameters in one "Rerun this chapter" box (issue 49), not as a code cell: one row per
+    parameter (but ``output_dir``), the command ``dpcompendium run <id> …``, and the box within the column (its
+    table may scroll inside it on a phone, as any table)."""
+    chapter = get_chapter(page.rsplit("/", 1)[-1])
+    assert info["parameterCells"] == 0, f"{page} at {width} px: the parameters cell is on the page"
+    boxes = info["rerunBoxes"]
+    assert len(boxes) == 1, f"{page} at {width} px: {len(boxes)} Rerun boxes (want 1)"
+    (box,) = boxes
+    if not LANG:
+        assert box["title"].startswith("Rerun this chapter"), box["title"]
+    rows = len([n for n in chapter.parameters if n != "output_dir"])
+    assert box["rows"] == rows, f"{page}: the box lists {box['rows']} parameters of {rows}"
+    assert box["command"].startswith(f"dpcompendium run {chapter.id}"), box["command"]
+    assert box["over"] <= 1 and box["right"] <= box["column"] + 1, (
+        f"{page} at {width} px: the Rerun box is wider than the column: {box}"
+    )
 
 
 def check_readable(page: str, info: dict) -> None:
@@ -645,6 +676,12 @@ def test_rerun_page(rerun, chromium):
     assert re.search(r"\b[0-9a-f]{64}\b", prov), "no lock hash"
     assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", prov) and re.search(r"[\d.]+ s", prov)
     assert "this run" in headline and "default run" in headline
+    # the Rerun box (issue 49): this run's values and the command that repeats it, the plan's (issue 45)
+    from dpcompendium.book.preflight import preflight
+
+    check_rerun_box(f"notebooks/{args.chapter}", info, VIEWPORT_WIDTH)
+    command = preflight(get_chapter(args.chapter), given).command()
+    assert info["rerunBoxes"][0]["command"] == command and command in prov, (command, prov)
     # --pdf: the page printed by Chromium beside it (dpcompendium.pdf), figures and all
     from pypdf import PdfReader
 

@@ -216,9 +216,9 @@ def replace_parameters_cell(app, doctree) -> None:
 
             command = run_command(chapter_id, example_values(params, values))
         lang = app.config.language or "en"
-        cell.replace_self(
-            box(chapter_id, params, requires, values, command, lang, rerun=bool(stored))
-        )
+        # replaced, not replace_self: the box takes none of the cell's classes (a box, not a code cell)
+        box_node = box(chapter_id, params, requires, values, command, lang, rerun=bool(stored))
+        cell.parent.replace(cell, box_node)
 
 
 def setup(app) -> dict[str, Any]:
