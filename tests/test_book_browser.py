@@ -345,7 +345,8 @@ async () => {
   out.mathErrors = Array.from(main.querySelectorAll('mjx-merror'))
     .map(n => (n.getAttribute('data-mjx-error') || n.textContent).slice(0, 80));
   const clone = main.cloneNode(true);
-  clone.querySelectorAll('pre, code, script, style, mjx-container, .cell_input, textarea').forEach(n => n.remove());
+  // not prose: code, and the Rerun box's parameters (the notebook's parameter comments, as `dpcompendium list` shows)
+  clone.querySelectorAll('pre, code, script, style, mjx-container, .cell_input, textarea, table.dpc-rerun-parameters').forEach(n => n.remove());
   out.text = clone.innerText;
   out.outputs = Array.from(main.querySelectorAll('.cell_output')).map(n => n.innerText);
   out.tracebackNodes = main.querySelectorAll('.output.traceback, .cell_output .traceback').length;
@@ -377,7 +378,8 @@ async () => {
   // printed text outputs a reader sees (print, a value's repr): not those folded away or tagged off the page
   out.printed = Array.from(main.querySelectorAll('div.cell_output .output.stream, div.cell_output .output.text_plain'))
     .filter(shown).map(n => n.innerText.trim()).filter(t => t);
-  out.tables = Array.from(main.querySelectorAll('table')).filter(t => !t.closest('.cell_input, .highlight'))
+  out.tables = Array.from(main.querySelectorAll('table')).filter(t => !t.closest('.cell_input, .highlight') &&
+      !t.classList.contains('dpc-rerun-parameters'))
     .map(t => {
       const rows = Array.from(t.querySelectorAll('tbody tr'));
       const head = t.querySelector('thead tr:last-child');
