@@ -37,6 +37,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from _chapter_ids import DP_MEAN, FEDERATED_PCA, HIERA, HISTOGRAMS, MWEM, PRIVACY_AUDIT
 
 from dpcompendium.book.contract import get_chapter
 from dpcompendium.book.pdf import toc_pages
@@ -344,7 +345,8 @@ async () => {
   out.mathErrors = Array.from(main.querySelectorAll('mjx-merror'))
     .map(n => (n.getAttribute('data-mjx-error') || n.textContent).slice(0, 80));
   const clone = main.cloneNode(true);
-  clone.querySelectorAll('pre, code, script, style, mjx-container, .cell_input, textarea').forEach(n => n.remove());
+  // not prose: code, and the Rerun box's parameters (the notebook's parameter comments, as `dpcompendium list` shows)
+  clone.querySelectorAll('pre, code, script, style, mjx-container, .cell_input, textarea, table.dpc-rerun-parameters').forEach(n => n.remove());
   out.text = clone.innerText;
   out.outputs = Array.from(main.querySelectorAll('.cell_output')).map(n => n.innerText);
   out.tracebackNodes = main.querySelectorAll('.output.traceback, .cell_output .traceback').length;
@@ -365,7 +367,19 @@ async () => {
   // the book's voice (issue 33): the code lines a reader sees, and every table's first column and cells
   out.codeLines = Array.from(main.querySelectorAll('div.cell_input pre')).filter(shown)
     .flatMap(p => p.innerText.split('\\n'));
-  out.tables = Array.from(main.querySelectorAll('table')).filter(t => !t.closest('.cell_input, .highlight'))
+  // the "Rerun this chapter" box (dpcompendium.book.rerun_box) and any parameters cell left on the page
+  out.rerunBoxes = Array.from(main.querySelectorAll('div.dpc-rerun')).map(b => ({
+    title: ((b.querySelector('.admonition-title') || b).textContent || '').trim(),
+    rows: b.querySelectorAll('table.dpc-rerun-parameters tbody tr').length,
+    command: ((b.querySelector('.dpc-rerun-command pre') || {}).textContent || '').trim(),
+    over: b.scrollWidth - b.clientWidth,
+    right: b.getBoundingClientRect().right, column: main.getBoundingClientRect().right}));
+  out.parameterCells = main.querySelectorAll('div.cell.tag_parameters').length;
+  // printed text outputs a reader sees (print, a value's repr): not those folded away or tagged off the page
+  out.printed = Array.from(main.querySelectorAll('div.cell_output .output.stream, div.cell_output .output.text_plain'))
+    .filter(shown).map(n => n.innerText.trim()).filter(t => t);
+  out.tables = Array.from(main.querySelectorAll('table')).filter(t => !t.closest('.cell_input, .highlight') &&
+      !t.classList.contains('dpc-rerun-parameters'))
     .map(t => {
       const rows = Array.from(t.querySelectorAll('tbody tr'));
       const head = t.querySelector('thead tr:last-child');
@@ -418,6 +432,8 @@ def test_page(browser_context, server, page):
 
     if page in EXECUTED_PAGES:
         check_readable(page, info)
+    if page in CHAPTER_PAGES:
+        check_rerun_box(page, info, VIEWPORT_WIDTH)
     if page in VOICE_PAGES:
         problems = voice_problems(info)
         assert not problems, f"{page} at {VIEWPORT_WIDTH} px: " + "; ".join(problems[:8])
@@ -445,6 +461,8 @@ def test_page_on_a_phone(browser_context, server, page):
     assert rec["status"] == 200, f"{page}.html at {PHONE_WIDTH} px: HTTP {rec['status']}"
     problems = voice_problems(rec["info"])
     assert not problems, f"{page} at {PHONE_WIDTH} px: " + "; ".join(problems[:8])
+    if page in CHAPTER_PAGES:
+        check_rerun_box(page, rec["info"], PHONE_WIDTH)
 
 
 def png_dpi(path: Path) -> float | None:
@@ -454,6 +472,25 @@ def png_dpi(path: Path) -> float | None:
     if data[:8] != b"\x89PNG\r\n\x1a\n" or i < 0 or data[i + 12] != 1:  # unit 1: metre
         return None
     return int.from_bytes(data[i + 4 : i + 8], "big") * 0.0254
+
+
+def check_rerun_box(page: str, info: dict, width: int) -> None:
+    """A chapter page has its parameters in one "Rerun this chapter" box (issue 49), not as a code cell: one row per
+    parameter (but ``output_dir``), the command ``dpcompendium run <id> …``, and the box within the column (its
+    table may scroll inside it on a phone, as any table)."""
+    chapter = get_chapter(page.rsplit("/", 1)[-1])
+    assert info["parameterCells"] == 0, f"{page} at {width} px: the parameters cell is on the page"
+    boxes = info["rerunBoxes"]
+    assert len(boxes) == 1, f"{page} at {width} px: {len(boxes)} Rerun boxes (want 1)"
+    (box,) = boxes
+    if not LANG:
+        assert box["title"].startswith("Rerun this chapter"), box["title"]
+    rows = len([n for n in chapter.parameters if n != "output_dir"])
+    assert box["rows"] == rows, f"{page}: the box lists {box['rows']} parameters of {rows}"
+    assert box["command"].startswith(f"dpcompendium run {chapter.id}"), box["command"]
+    assert box["over"] <= 1 and box["right"] <= box["column"] + 1, (
+        f"{page} at {width} px: the Rerun box is wider than the column: {box}"
+    )
 
 
 def check_readable(page: str, info: dict) -> None:
@@ -641,6 +678,12 @@ def test_rerun_page(rerun, chromium):
     assert re.search(r"\b[0-9a-f]{64}\b", prov), "no lock hash"
     assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", prov) and re.search(r"[\d.]+ s", prov)
     assert "this run" in headline and "default run" in headline
+    # the Rerun box (issue 49): this run's values and the command that repeats it, the plan's (issue 45)
+    from dpcompendium.book.preflight import preflight
+
+    check_rerun_box(f"notebooks/{args.chapter}", info, VIEWPORT_WIDTH)
+    command = preflight(get_chapter(args.chapter), given).command()
+    assert info["rerunBoxes"][0]["command"] == command and command in prov, (command, prov)
     # --pdf: the page printed by Chromium beside it (dpcompendium.pdf), figures and all
     from pypdf import PdfReader
 
@@ -951,6 +994,73 @@ def test_phone_nothing_scrolls_sideways_but_tables(browser_context, server, page
         or f["natural"] < f["shown"] - 1
     ]
     assert not closed, f"{page}: figures that do not open full size on a tap: {closed}"
+
+
+#: Python values printed as they are (issue 49): booleans and None, dict, array and object reprs, dtypes, a numpy
+#: array's space-separated numbers.
+REPR = re.compile(
+    r"\b(?:True|False|None)\b|\{[^{}]*(?:'[^']*'\s*:|:\s*')|<[\w.]+ object at 0x|\barray\(|\bnp\.\w+\(|dtype[:=]|"
+    r"\[\s*-?\d+(?:\.\d+)?(?:e-?\d+)?\s+-?\d"
+)
+#: The most printed text outputs a page may show (issue 49): results reach the reader as tables and glued sentences.
+MAX_PRINTED = 1
+#: Chapters whose pages still show print dumps (the built book of 2026-11-28, 16:18 UTC): their owners' notebook
+#: changes make them pass; a chapter that passes then fails as XPASS(strict) until its line here is removed.
+PRINTED_STILL = {
+    f"notebooks/{DP_MEAN}": f"{DP_MEAN}: 5 printed outputs (eps_eff = 2.17 x eps, sets as reprs)",
+    f"notebooks/{FEDERATED_PCA}": f"{FEDERATED_PCA}: 11 printed outputs (True, ASCII maths)",
+    f"notebooks/{HIERA}": f"{HIERA}: 6 printed outputs (the {{5,4,3,2,1}}eps label, x 1e3 tables as text)",
+    f"notebooks/{HISTOGRAMS}": f"{HISTOGRAMS}: 7 printed outputs (eps1 + eps2, tables as text)",
+    f"notebooks/{MWEM}": f"{MWEM}: 8 printed outputs (eps = 1 spends 0.500005, …)",
+    f"notebooks/{PRIVACY_AUDIT}": f"{PRIVACY_AUDIT}: 6 printed outputs (claimed eps tables as text)",
+}
+
+
+def printed_problems(printed: list[str]) -> list[str]:
+    """What the printed text outputs of a page (``printed`` from INSPECT) do wrong: more than MAX_PRINTED of them,
+    or one holding ASCII maths, a repr or a boolean."""
+    problems = []
+    if len(printed) > MAX_PRINTED:
+        problems.append(
+            f"{len(printed)} printed text outputs (at most {MAX_PRINTED}): {[t[:60] for t in printed]}"
+        )
+    for text in printed:
+        for pattern, what in ((ASCII_MATHS, "ASCII maths"), (REPR, "a repr or boolean")):
+            m = pattern.search(text)
+            if m:
+                problems.append(
+                    f"{what} in a printed output: {text[max(0, m.start() - 40) : m.end() + 40]!r}"
+                )
+    return problems
+
+
+def test_printed_problems_finds_each_kind():
+    assert printed_problems(["epsilon at delta = 1e-05 after T = 100 mechanisms"]) == []
+    assert printed_problems(["a", "b"]) and printed_problems(["eps = 1"])
+    assert printed_problems(["max |difference| < 1e-9: True"]) and printed_problems(
+        ["{0.1: '0.0132'}"]
+    )
+    assert printed_problems(["schedule: [0.5 0.5 0.5]"]) and printed_problems(
+        ["<Foo object at 0x7f>"]
+    )
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        pytest.param(p, marks=pytest.mark.xfail(reason=PRINTED_STILL[p], strict=True))
+        if p in PRINTED_STILL
+        else p
+        for p in EXECUTED_PAGES
+    ],
+)
+def test_results_are_not_print_dumps(browser_context, server, page):
+    """At 1400 px a chapter page or the primer shows at most MAX_PRINTED printed text output, and none holds ASCII
+    maths, a repr or a boolean (issue 49)."""
+    rec = visit(browser_context, server, page, VIEWPORT_WIDTH)
+    assert rec["status"] == 200, f"{page}.html: HTTP {rec['status']}"
+    problems = printed_problems(rec["info"]["printed"])
+    assert not problems, f"{page}: " + "; ".join(problems[:4])
 
 
 #: The most lines of code a page may show unfolded (issue 49): code that computes is folded by the book

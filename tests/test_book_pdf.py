@@ -272,6 +272,74 @@ def test_no_page_more_than_half_empty(book, report):
         assert not empty, f"{name}: pages more than {MAX_BLANK:.0%} empty: {empty}"
 
 
+#: A page inside a chapter is at least this share full (issue 49) unless a figure or a table that did not fit on it
+#: starts the next page (the break is the element's).
+MAX_BLANK_MID = 0.4
+
+
+def forced_breaks(report: dict, volume: str) -> set[int]:
+    """The pages (1-based, in ``volume``) right before a page on which a figure or a table starts: a page left short
+    because the element did not fit on it."""
+    forced = set()
+    for page, e in report["pages"].items():
+        if e["volume"] != volume:
+            continue
+        path = OUT / "pages" / (page.replace("/", "__") + ".pdf")
+        for _, first, _ in element_pages(path, ("/Figure", "/Table")):
+            if first > 0:
+                forced.add(e["first_page"] + first - 1)
+    return forced
+
+
+def test_no_mid_chapter_page_less_than_60_percent_full(book, report):
+    """Inside a chapter (its last page aside) no page of the book is less than 1 - MAX_BLANK_MID full, unless a
+    figure or a table starts the next page (forced_breaks)."""
+    from dpcompendium.book.pdf import BOOK_PDF, blank_shares
+
+    if shutil.which("pdftoppm") is None:
+        pytest.fail("no pdftoppm: apt-get install poppler-utils (.ci/run does)")
+    shares = blank_shares(OUT / BOOK_PDF)
+    chapters = [
+        e
+        for p, e in report["pages"].items()
+        if e["volume"] == BOOK_PDF and p.startswith("notebooks/")
+    ]
+    inside = {n for e in chapters for n in range(e["first_page"], e["first_page"] + e["pages"] - 1)}
+    forced = forced_breaks(report, BOOK_PDF)
+    short = [
+        (n, round(1 - shares[n - 1], 2))
+        for n in sorted(inside - forced)
+        if shares[n - 1] > MAX_BLANK_MID
+    ]
+    assert not short, (
+        f"{BOOK_PDF}: mid-chapter pages less than {1 - MAX_BLANK_MID:.0%} full (page, full): {short}"
+    )
+
+
+def test_element_pages_reads_figures_and_tables(tmp_path):
+    """The structure tree of a page Chromium printed tagged gives each figure's and table's pages."""
+    from dpcompendium.book import pdf
+
+    if not os.access(pdf.CHROMIUM, os.X_OK):
+        pytest.fail(f"no Chromium at {pdf.CHROMIUM}: apt-get install chromium (.ci/run does)")
+    html = tmp_path / "index.html"
+    img = '<img alt="a grey square" src="data:image/svg+xml;utf8,<svg xmlns=%22http://www.w3.org/2000/svg%22 width=%2280%22 height=%2280%22><rect width=%2280%22 height=%2280%22 fill=%22grey%22/></svg>">'
+    rows = "".join(f"<tr><td>{i}</td><td>{i * i}</td></tr>" for i in range(8))
+    html.write_text(
+        f"<html><body><p>text</p><figure>{img}<figcaption>A figure</figcaption></figure>"
+        f'<div style="break-before: page"></div><table><thead><tr><th>n</th><th>n²</th></tr></thead>'
+        f"<tbody>{rows}</tbody></table></body></html>",
+        encoding="utf-8",
+    )
+    out = tmp_path / "page.pdf"
+    with pdf._serve(tmp_path) as url, pdf.chromium() as browser:
+        pdf.print_pages(
+            browser, [(f"{url}/index.html", out)], outline=True
+        )  # tagged, as the book's pages
+    found = element_pages(out, ("/Figure", "/Table"))
+    assert ("/Figure", 0, 0) in found and ("/Table", 1, 1) in found, found
+
+
 def test_glossary_chinese_terms_are_text(book):
     terms = set(CJK.findall((ROOT / "book" / "glossary.md").read_text(encoding="utf8")))
     assert len(terms) > 50
@@ -459,6 +527,12 @@ def test_bookmark_check_finds_a_page_index(tmp_path):
 def table_pages(path: Path) -> list[tuple[int, int]]:
     """The first and last page (0-based) of every table of a PDF Chromium printed tagged (``outline=True``): from its
     structure tree, the pages of each ``/Table`` element's marked content."""
+    return [(a, b) for _, a, b in element_pages(path, ("/Table",))]
+
+
+def element_pages(path: Path, kinds: tuple[str, ...]) -> list[tuple[str, int, int]]:
+    """(kind, first page, last page) (0-based) of every structure element of ``kinds`` (``/Table``, ``/Figure``) of a
+    PDF Chromium printed tagged (``outline=True``), in document order: the pages of each element's marked content."""
     r = reader(path)
     index = {p.indirect_reference.idnum: i for i, p in enumerate(r.pages)}
     root = r.trailer["/Root"].get("/StructTreeRoot")
@@ -482,14 +556,14 @@ def table_pages(path: Path) -> list[tuple[int, int]]:
                 pages_of(kid, pg, acc)
         return acc
 
-    found: list[tuple[int, int]] = []
+    found: list[tuple[str, int, int]] = []
 
     def walk(el):
         el = el.get_object()
-        if el.get("/S") == "/Table":
+        if el.get("/S") in kinds:
             on = pages_of(el, None, set())
             if on:
-                found.append((min(on), max(on)))
+                found.append((str(el["/S"]), min(on), max(on)))
             return
         for kid in kids(el):
             if not isinstance(kid, int):

@@ -130,6 +130,12 @@ def test_update_marks_a_changed_message_fuzzy_and_a_removed_one_obsolete(tmp_pat
 
 
 # ------------------------------------------------------------------------------------------------ the pages
+#: The Rerun box's table of parameters (dpcompendium.book.rerun_box): names, values and the help comments of the
+#: notebook's parameters cell, as ``dpcompendium list`` prints them (the contract's text, English in every edition,
+#: like code); the box's own words are in the edition's language.
+RERUN_TABLE = "dpc-rerun-parameters"
+
+
 class _Page(HTMLParser):
     """The article of a built page: its glued values, figures, tables, visible paragraphs and text."""
 
@@ -157,7 +163,9 @@ class _Page(HTMLParser):
         if not self.depth or tag in ("br", "img", "hr", "meta", "link", "input", "col"):
             return
         self.stack.append((tag, cls))
-        hidden = any("cell_output" in c or "cell_input" in c for _, c in self.stack)
+        hidden = any(
+            "cell_output" in c or "cell_input" in c or RERUN_TABLE in c for _, c in self.stack
+        )
         if tag == "figure":
             self.figures += 1
         if tag == "table" and "dpc-execution-report" not in cls:
@@ -187,8 +195,9 @@ class _Page(HTMLParser):
         if not self.depth:
             return
         if not any(
-            t in ("pre", "script", "style") or "cell_input" in c for t, c in self.stack
-        ):  # the text a reader reads: not code
+            t in ("pre", "script", "style") or "cell_input" in c or RERUN_TABLE in c
+            for t, c in self.stack
+        ):  # the text a reader reads: not code, not the parameters' own comments
             self.text.append(data)
             if not self._glue and not any("cell_output" in c for _, c in self.stack):
                 self.prose.append(data)

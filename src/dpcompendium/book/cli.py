@@ -43,7 +43,8 @@ from .contract import (
     chapters,
     get_chapter,
 )
-from .preflight import preflight
+from .preflight import RunPlan, plan_run
+from .preflight import missing_data as _missing_data  # noqa: F401  (tests/test_data_cli.py)
 from .processes import critical, end_descendants, guard, remove_on_interrupt, set_target
 from .progress import progress_bar
 from .prose import plural
@@ -85,21 +86,6 @@ def _parse_values(pairs: list[list[str]]) -> dict[str, Any]:
         except yaml.YAMLError as exc:
             raise ValueError(f"parameter {name}: value {raw!r} is not valid YAML") from exc
     return values
-
-
-def _missing_data(names: list[str]) -> str | None:
-    """One line naming the files of ``names`` not usable in the data cache and how to get them, or None."""
-    from ..core import data
-
-    root, _ = data.cache_dir_source()
-    bad = [(n, st) for n in names if (st := data.status(n, root)) != "present"]
-    if not bad:
-        return None
-    shown = ", ".join(f"{data.registry()[n].file} ({st})" for n, st in bad)
-    return (
-        f"data not in the data cache {root}: {shown}; get it with 'dpcompendium data fetch "
-        f"{' '.join(n for n, _ in bad)}' or set DPCOMPENDIUM_DATA_DIR to a folder that holds it (dpcompendium data)"
-    )
 
 
 #: Frames of a failed cell's traceback printed without -v (the last ones: where the exception was raised).
@@ -148,136 +134,132 @@ def _strip_ansi(text: str) -> str:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    """``dpcompendium run``: the run planned in one place (:func:`~dpcompendium.book.preflight.plan_run`: every
+    refusal before anything runs or is written), executed into a staging folder (:func:`_execute`), its page built
+    (:func:`_page`), then installed as ``DIR/CHAPTER`` whole (:func:`_install`) and reported."""
     import time
     from datetime import UTC, datetime
 
-    from ..core.messages import CJK_EDITIONS
-    from .rerun_page import LANGUAGES
-
-    if args.lang not in LANGUAGES:  # refused before anything runs
-        return _fail(f"--lang must be one of {', '.join(LANGUAGES)}, got {args.lang!r}")
-    if args.lang in CJK_EDITIONS:  # the page's figures are drawn in Chinese: the font is needed
-        from ..core.plotting import CJK_FONT, CJK_FONT_HINT, cjk_font_available
-
-        if not cjk_font_available():
-            return _fail(
-                f"--lang {args.lang} draws the figures in Chinese and needs the font {CJK_FONT}, which this "
-                f"machine does not have: {CJK_FONT_HINT}"
-            )
-    if args.pdf and args.no_page:
-        return _fail("--pdf prints the rerun's page: it cannot be combined with --no-page")
-    if args.pdf:  # refused before anything runs: the PDF needs Chromium
-        from .pdf import CHROMIUM
-
-        if not os.access(CHROMIUM, os.X_OK):
-            return _fail(f"--pdf needs Chromium at {CHROMIUM} (apt-get install chromium)")
     try:
-        chapter = get_chapter(args.chapter)
-        plan = preflight(chapter, _parse_values(args.parameter or []), args.out)
+        plan = plan_run(
+            args.chapter,
+            _parse_values(args.parameter or []),
+            args.out,
+            lang=args.lang,
+            overwrite=args.overwrite,
+            page=not args.no_page,
+            pdf=args.pdf,
+            chromium=_chromium() if args.pdf else None,
+        )
     except ValueError as exc:
         return _fail(str(exc))
-    values = plan.values
-    earlier = plan.out / chapter.id
-    if earlier.exists() and not args.overwrite:  # refused before anything runs
-        return _fail(
-            f"{earlier} holds the results of an earlier run of {chapter.id}: add --overwrite to replace them, or "
-            "choose another --out"
-        )
-    missing = _missing_data(plan.datasets)
-    if missing:
-        return _fail(f"chapter {chapter.id} needs {missing}")
     for notice in plan.notices:
         print(f"dpcompendium: note: {notice}", file=sys.stderr)
     from ..core import data
 
     # the kernel reads the data from the folder just checked, wherever it was found
     os.environ["DPCOMPENDIUM_DATA_DIR"] = str(data.cache_dir())
-
-    import nbformat
-    import papermill as pm
-
-    from .chapter import FIGURE_LANGUAGES_ENV
-    from .kernels import kernel_manager_class
-    from .rerun_page import open_page, write_page
-
-    out_root = plan.out
-    dest = out_root / chapter.id
-    set_target(dest)
+    set_target(plan.dest)
     try:
-        out_root.mkdir(exist_ok=True)
+        plan.out.mkdir(exist_ok=True)
         with critical():  # an interrupt finds the staging folder made and known, or not made
-            staging = Path(tempfile.mkdtemp(prefix=f".{chapter.id}.partial-", dir=out_root))
+            staging = Path(tempfile.mkdtemp(prefix=f".{plan.chapter.id}.partial-", dir=plan.out))
             remove_on_interrupt(staging)
     except OSError as exc:
         return _fail(f"--out must be a writable folder, got {args.out!r} ({exc.strerror or exc})")
-    executed = staging / f"{chapter.id}.ipynb"
     started, t0 = datetime.now(UTC), time.perf_counter()
-    # the kernel draws its figures in English and in the language of the page only (chapter.figure_languages)
-    figure_languages = "" if args.lang == "en" else args.lang
     try:
-        # one BLAS thread in the kernel, as in Dask's and joblib's workers: the same tables whatever n_jobs or scheduler
-        with environ({FIGURE_LANGUAGES_ENV: figure_languages, **ONE_BLAS_THREAD}):
-            pm.execute_notebook(
-                str(chapter.notebook),
-                str(executed),
-                parameters={**values, "output_dir": str(staging)},
-                cwd=str(chapter.notebook.parent),
-                kernel_name=args.kernel,
-                # a bar of cells with the time left, on a terminal or with -v (quiet in CI logs and pipes)
-                progress_bar=progress_bar(chapter.id, force=args.verbose),
-                log_output=args.verbose,
-                # written once, at the end: saving the notebook after every cell (papermill's default) re-serializes
-                # every figure each time, ~1 s of a short run; a failed run leaves nothing to read anyway
-                request_save_on_cell_execute=False,
-                # papermill waits 60 s for a kernel by default; on a busy machine (two chapters, a test worker, a Dask
-                # cluster) start-up can take longer, and a slow start is not a failure of the chapter
-                start_timeout=KERNEL_START_TIMEOUT,
-                # IPC transport: the kernel does not warn "running over TCP without encryption" (dpcompendium.book.kernels)
-                kernel_manager_class=kernel_manager_class(),
-            )
-        nb = nbformat.read(executed, as_version=4)
-        for cell in nb.cells:
-            if "injected-parameters" in cell.get("metadata", {}).get("tags", []):
-                cell.source = cell.source.replace(str(staging), str(dest))
-        nbformat.write(nb, executed)
+        executed = _execute(plan, staging, kernel=args.kernel, verbose=args.verbose)
         run_seconds, t_page = time.perf_counter() - t0, time.perf_counter()
-        page_error = "--no-page" if args.no_page else ""
-        try:
-            if not args.no_page:
-                write_page(
-                    chapter,
-                    executed,
-                    values,
-                    run_seconds,
-                    started,
-                    rename={str(staging): str(dest)},
-                    lang=args.lang,
-                )
-        except (RuntimeError, OSError, ImportError) as exc:
-            # the results are complete; only their page is missing (e.g. no Jupyter Book: the `book` extra)
-            page_error = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        page_error = (
+            "--no-page" if args.no_page else _page(plan, executed, staging, run_seconds, started)
+        )
         page_seconds = time.perf_counter() - t_page
     except Exception as exc:  # papermill raises PapermillExecutionError with the cell's error
-        kept = None
-        if (
-            executed.is_file()
-        ):  # papermill wrote the notebook with the error before raising: keep it
-            kept = out_root / f"{chapter.id}.failed.ipynb"
+        executed = staging / f"{plan.chapter.id}.ipynb"
+        kept = plan.failed_notebook if executed.is_file() else None
+        if kept is not None:  # papermill wrote the notebook with the error before raising: keep it
             try:
                 executed.replace(kept)
             except OSError:
                 kept = None
         shutil.rmtree(staging, ignore_errors=True)
-        return _fail_run(chapter.id, exc, kept, verbose=args.verbose)
+        return _fail_run(plan.chapter.id, exc, kept, verbose=args.verbose)
     except BaseException:  # an interrupt (dpcompendium.book.processes): no partial folder stays
         with critical():
             end_descendants(grace=1.0, now=True)
             shutil.rmtree(staging, ignore_errors=True)
         raise
-    with critical():  # the old results are replaced whole or not at all
+    _install(plan, staging)
+    return _report(plan, run_seconds, page_seconds, page_error, pdf=args.pdf, open_it=args.open)
+
+
+def _chromium() -> str:
+    """The Chromium ``--pdf`` prints with (:data:`dpcompendium.book.pdf.CHROMIUM`)."""
+    from .pdf import CHROMIUM
+
+    return CHROMIUM
+
+
+def _execute(plan: RunPlan, staging: Path, *, kernel: str, verbose: bool) -> Path:
+    """Execute the plan's chapter with papermill into ``staging`` (its values, ``output_dir`` the staging folder);
+    return the executed notebook, its injected parameters naming the final folder."""
+    import nbformat
+    import papermill as pm
+
+    from .chapter import FIGURE_LANGUAGES_ENV
+    from .kernels import kernel_manager_class
+
+    chapter = plan.chapter
+    executed = staging / f"{chapter.id}.ipynb"
+    # one BLAS thread in the kernel, as in Dask's and joblib's workers: the same tables whatever n_jobs or scheduler;
+    # the kernel draws its figures in English and in the language of the page only (chapter.figure_languages)
+    with environ({FIGURE_LANGUAGES_ENV: plan.figure_languages, **ONE_BLAS_THREAD}):
+        pm.execute_notebook(
+            str(chapter.notebook),
+            str(executed),
+            parameters={**plan.values, "output_dir": str(staging)},
+            cwd=str(chapter.notebook.parent),
+            kernel_name=kernel,
+            # a bar of cells with the time left, on a terminal or with -v (quiet in CI logs and pipes)
+            progress_bar=progress_bar(chapter.id, force=verbose),
+            log_output=verbose,
+            # written once, at the end: saving the notebook after every cell (papermill's default) re-serializes
+            # every figure each time, ~1 s of a short run; a failed run leaves nothing to read anyway
+            request_save_on_cell_execute=False,
+            # papermill waits 60 s for a kernel by default; on a busy machine (two chapters, a test worker, a Dask
+            # cluster) start-up can take longer, and a slow start is not a failure of the chapter
+            start_timeout=KERNEL_START_TIMEOUT,
+            # IPC transport: the kernel does not warn "running over TCP without encryption" (dpcompendium.book.kernels)
+            kernel_manager_class=kernel_manager_class(),
+        )
+    nb = nbformat.read(executed, as_version=4)
+    for cell in nb.cells:
+        if "injected-parameters" in cell.get("metadata", {}).get("tags", []):
+            cell.source = cell.source.replace(str(staging), str(plan.dest))
+    nbformat.write(nb, executed)
+    return executed
+
+
+def _page(plan: RunPlan, executed: Path, staging: Path, run_seconds: float, started) -> str:
+    """Build the rerun's page from the plan and the executed notebook; return "" or why there is no page."""
+    from .rerun_page import write_page
+
+    try:
+        write_page(plan, executed, run_seconds, started, rename={str(staging): str(plan.dest)})
+    except (RuntimeError, OSError, ImportError) as exc:
+        # the results are complete; only their page is missing (e.g. no Jupyter Book: the `book` extra)
+        return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return ""
+
+
+def _install(plan: RunPlan, staging: Path) -> None:
+    """Put ``staging`` in place as the plan's ``DIR/CHAPTER``: the old results are replaced whole or not at all."""
+    dest, out_root = plan.dest, plan.out
+    with critical():
         if dest.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{chapter.id}.old-", dir=out_root))
-            dest.rename(old / chapter.id)
+            old = Path(tempfile.mkdtemp(prefix=f".{plan.chapter.id}.old-", dir=out_root))
+            dest.rename(old / plan.chapter.id)
             staging.rename(dest)
             shutil.rmtree(old, ignore_errors=True)
         else:
@@ -285,28 +267,46 @@ def cmd_run(args: argparse.Namespace) -> int:
         remove_on_interrupt(None)
         set_target(None)
     # a failed notebook of an earlier attempt describes results that are not these
-    (out_root / f"{chapter.id}.failed.ipynb").unlink(missing_ok=True)
+    plan.failed_notebook.unlink(missing_ok=True)
+
+
+def _report(
+    plan: RunPlan,
+    run_seconds: float,
+    page_seconds: float,
+    page_error: str,
+    *,
+    pdf: bool,
+    open_it: bool,
+) -> int:
+    """What the run wrote and where, the page's warnings; the page printed (``--pdf``) and opened (``--open``)."""
+    dest = plan.dest
     wrote = (
         f"wrote {plural(len(list(dest.glob('*.csv'))), 'table')} and "
         f"{plural(len(list(dest.glob('*.png'))), 'figure')}"
     )
     if page_error:
-        print(f"{chapter.id}: {wrote} to {dest} (run {run_seconds:.1f} s); no page: {page_error}")
+        print(
+            f"{plan.chapter.id}: {wrote} to {dest} (run {run_seconds:.1f} s); no page: {page_error}"
+        )
         return 0
     print(
-        f"{chapter.id}: {wrote} to {dest}; page {dest / 'index.html'}"
+        f"{plan.chapter.id}: {wrote} to {dest}; page {dest / 'index.html'}"
         f" (run {run_seconds:.1f} s, page {page_seconds:.1f} s)"
     )
     warnings = dest / "page-warnings.txt"
     if warnings.is_file():
         n = len(warnings.read_text().splitlines())
         print(f"the page was built with {n} Sphinx warning(s): see {warnings}")
-    if args.pdf and (dest / "index.html").is_file():  # the page printed by Chromium, beside it
+    if pdf and (dest / "index.html").is_file():  # the page printed by Chromium, beside it
         from .pdf import page_pdf
 
         print(f"pdf: {page_pdf(dest / 'index.html')}", file=sys.stderr)
-    if args.open and not open_page(dest / "index.html"):
-        print("no web browser available: open the page yourself")
+    if open_it:
+        from .rerun_page import open_page
+
+        if not open_page(dest / "index.html"):
+            print("no web browser available: open the page yourself")
     return 0
 
 

@@ -45,6 +45,7 @@ __all__ = [
     "chapter_ids",
     "chapters",
     "get_chapter",
+    "parse_parameters_cell",
     "required_datasets",
     "safe_eval",
     "validate_parameters",
@@ -374,6 +375,16 @@ def _parse_parameters(source: str, notebook: Path) -> dict[str, Parameter]:
                 )
         params[name] = Parameter(name, default, comment, constraint)
     return params
+
+
+def parse_parameters_cell(
+    source: str, where: str = "the parameters cell"
+) -> tuple[dict[str, Parameter], tuple[Requirement, ...]]:
+    """The parameters and the ``# require:`` lines of a parameters cell's ``source`` (the chapter contract); a
+    one-line ``ValueError`` naming ``where`` if it breaks the contract."""
+    path = Path(where)
+    params = _parse_parameters(source, path)
+    return params, _parse_requires(source, path, params)
 
 
 def _load_chapter(

@@ -44,10 +44,9 @@ from typing import Any
 
 import nbformat
 
-from ..core.messages import EDITIONS
 from ..core.paths import repo_root
-from .contract import Chapter
 from .execution import for_language
+from .preflight import PAGE_LANGUAGES, RunPlan
 
 __all__ = [
     "BOOK_URL",
@@ -107,20 +106,14 @@ def _git_commit(root: Path) -> str:
     return out + (" (with uncommitted changes)" if dirty else "")
 
 
-def provenance(
-    chapter: Chapter, values: dict[str, Any], wall_seconds: float, started: datetime
-) -> dict[str, Any]:
-    """What a reader needs to reproduce the run: changed parameters, seed, versions, lock hash, date, wall time."""
+def provenance(plan: RunPlan, wall_seconds: float, started: datetime) -> dict[str, Any]:
+    """What a reader needs to reproduce the run (:class:`~dpcompendium.book.preflight.RunPlan`): changed
+    parameters, seed, the command line, versions, lock hash, date, wall time."""
     root = repo_root()
     lock = root / "requirements-lock.txt"
-    changed = {
-        k: v
-        for k, v in values.items()
-        if k != "output_dir" and k in chapter.parameters and v != chapter.parameters[k].default
-    }
-    seed = values.get(
-        "seed", chapter.parameters["seed"].default if "seed" in chapter.parameters else None
-    )
+    chapter = plan.chapter
+    changed = plan.changed
+    seed = plan.run_values.get("seed")
     try:
         version = importlib.metadata.version("dpcompendium")
     except importlib.metadata.PackageNotFoundError:
@@ -129,6 +122,7 @@ def provenance(
         "chapter": chapter.id,
         "changed": changed,
         "seed": seed,
+        "command": plan.command(),
         "version": version,
         "commit": _git_commit(root),
         "lock_sha256": hashlib.sha256(lock.read_bytes()).hexdigest()
@@ -220,7 +214,7 @@ def _headlines(
 
 
 #: The languages a rerun's page is built in (``dpcompendium run CHAPTER --lang LANG``): Sphinx's names.
-LANGUAGES = ("en", *EDITIONS)
+LANGUAGES = PAGE_LANGUAGES
 
 #: The texts of the blocks on top of the page in the languages other than English.
 _TEXTS = {
@@ -233,6 +227,7 @@ _TEXTS = {
         "parameters changed from the defaults": "与默认值不同的参数",
         "none (the book's defaults)": "无（本书的默认值）",
         "seed": "随机种子 (seed)",
+        "command": "命令",
         "dpcompendium version": "dpcompendium 版本",
         "git commit": "git commit",
         "lock (requirements-lock.txt) SHA-256": "依赖锁定文件 (requirements-lock.txt) 的 SHA-256",
@@ -276,6 +271,7 @@ def _provenance_html(prov: dict[str, Any], lang: str = "en") -> str:
     rows = [
         (_t("parameters changed from the defaults", lang), changed),
         (_t("seed", lang), f"<code>{prov['seed']}</code>"),
+        (_t("command", lang), f"<code>{html.escape(prov['command'])}</code>"),
         (_t("dpcompendium version", lang), html.escape(str(prov["version"]))),
         (_t("git commit", lang), f"<code>{html.escape(prov['commit'])}</code>"),
         (_t("lock (requirements-lock.txt) SHA-256", lang), f"<code>{prov['lock_sha256']}</code>"),
@@ -569,33 +565,51 @@ def _install(built: Path, dest: Path, rename: dict[str, str]) -> Path:
 
 
 def write_page(
-    chapter: Chapter,
+    plan: RunPlan,
     executed_path: Path,
-    values: dict[str, Any],
     wall_seconds: float,
     started: datetime,
     rename: dict[str, str] | None = None,
-    lang: str = "en",
 ) -> Path:
-    """Build ``index.html`` beside the executed notebook (see the module's docstring), in edition ``lang`` (the
-    chapter's text from its catalogue, the run's outputs of that language); return the page's path.
+    """Build ``index.html`` beside the executed notebook (see the module's docstring) of the run planned by ``plan``
+    (:class:`~dpcompendium.book.preflight.RunPlan`: its chapter, values and command, in the edition ``plan.lang``:
+    the chapter's text from its catalogue, the run's outputs of that language); return the page's path.
 
     ``rename`` maps strings of the page to their replacement (the staging folder to the final one). Sphinx's
-    warnings, if any, go to ``page-warnings.txt`` beside the page. ``lang``: the edition whose outputs the page
-    shows (an output tagged with another language, ``dpcompendium.core.messages.show``, is left out)."""
+    warnings, if any, go to ``page-warnings.txt`` beside the page. An output tagged with another language than
+    ``plan.lang`` (``dpcompendium.core.messages.show``) is left out."""
     from .execution import for_language
 
+    chapter, lang = plan.chapter, plan.lang
     dest = Path(executed_path).parent
     executed = for_language(nbformat.read(executed_path, as_version=4), lang)
     book = nbformat.read(chapter.notebook, as_version=4)
-    prov = provenance(chapter, values, wall_seconds, started)
+    prov = provenance(plan, wall_seconds, started)
     docname = Path(chapter.notebook).relative_to(repo_root()).with_suffix("").as_posix()
-    page, warnings = build_page(
-        page_notebook(executed, book, prov, lang), dest, docname, chapter.title, rename, lang
-    )
+    nb = with_run_parameters(page_notebook(executed, book, prov, lang), plan)
+    page, warnings = build_page(nb, dest, docname, chapter.title, rename, lang)
     if warnings:
         (dest / _WARNINGS).write_text("\n".join(warnings) + "\n", encoding="utf-8")
     return page
+
+
+def with_run_parameters(nb: nbformat.NotebookNode, plan: RunPlan) -> nbformat.NotebookNode:
+    """``nb`` (the executed chapter) with its parameters cell holding the run's values and the run's command in its
+    metadata, and papermill's injected-parameters cell left out: the page's "Rerun this chapter" box
+    (:mod:`dpcompendium.book.rerun_box`) then shows this run's parameters and the command that repeats it."""
+    from .rerun_box import COMMAND_KEY, parameters_source
+
+    cells = []
+    for cell in nb.cells:
+        tags = cell.get("metadata", {}).get("tags", [])
+        if cell.cell_type == "code" and "injected-parameters" in tags:
+            continue
+        if cell.cell_type == "code" and "parameters" in tags:
+            cell.source = parameters_source(plan.chapter, plan.run_values)
+            cell.metadata.setdefault("dpcompendium", {})[COMMAND_KEY] = plan.command()
+        cells.append(cell)
+    nb.cells = cells
+    return nb
 
 
 def build_page(

@@ -17,7 +17,8 @@ in the book's execution); none of it is shown.
   is collapsed behind one button (MyST-NB's ``hide-input``, its outputs shown) unless the cell is tagged
   :data:`SHOW_CODE` (code that teaches: a derivation in code, the library call a reader should see) or is the
   parameters cell. The reading path is then the text, the figures, the tables and the sentences the run glued;
-  every computation is one click away, and the notebook itself is not changed.
+  every computation is one click away, and the notebook itself is not changed. The parameters cell is not on the
+  page as code: :mod:`dpcompendium.book.rerun_box` replaces it with the "Rerun this chapter" box.
 """
 
 from __future__ import annotations
@@ -354,8 +355,9 @@ def _fold(app, doctree) -> None:
 
 
 def _on_doctree_read(app, doctree) -> None:
-    """Every code cell of the page shown through :func:`display_source`; an input left empty is removed; the code
-    that computes folded (:func:`folds`)."""
+    """Every code cell of the page shown through :func:`display_source` (the parameters cell is the "Rerun this
+    chapter" box by now: :mod:`dpcompendium.book.rerun_box`, loaded by :func:`setup`, runs first); an input left
+    empty is removed; the code that computes folded (:func:`folds`)."""
     from docutils import nodes
 
     for block in list(doctree.findall(nodes.literal_block)):
@@ -392,6 +394,9 @@ def setup(app) -> dict[str, Any]:
     from myst_nb.ext.glue.domain import NbGlueDomain
 
     app.setup_extension("myst_nb")
+    app.setup_extension(
+        "dpcompendium.book.rerun_box"
+    )  # the parameters cell as a box, before the code is shown
     NbGlueDomain.roles = {**NbGlueDomain.roles, "md": _shaded_glue_md_role()}
     app.connect("doctree-read", _on_doctree_read)
     app.connect(

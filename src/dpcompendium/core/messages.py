@@ -241,6 +241,17 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "quantity.rmse": "RMSE",
         "quantity.error": "error",
         "quantity.relative_error": "relative error",
+        # the "Rerun this chapter" box of every chapter page (dpcompendium.book.rerun_box)
+        "rerun_box.title": "Rerun this chapter",
+        "rerun_box.intro": "This page was computed with the parameters below. The command reruns the chapter "
+        "on your machine with them; change a value after -p, or add -p NAME VALUE for any other parameter "
+        "(dpcompendium list shows them all).",
+        "rerun_box.intro_rerun": "This page was computed by the rerun below, with the parameters in the table.",
+        "rerun_box.parameter": "parameter",
+        "rerun_box.value": "value",
+        "rerun_box.meaning": "what it sets",
+        "rerun_box.allowed": "allowed values",
+        "rerun_box.requires": "Every run also satisfies:",
     },
     # 简体中文: the terms are the sources' own (book/glossary.md is the term base; tests/test_messages_zh.py checks it).
     "zh_CN": {
@@ -336,6 +347,15 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "quantity.rmse": "均方根误差",
         "quantity.error": "误差",
         "quantity.relative_error": "相对误差",
+        "rerun_box.title": "重新运行本章",
+        "rerun_box.intro": "本页由下表中的参数算出。下面的命令在你的机器上用这些参数重新运行本章；改动 -p 之后的值，"
+        "或为其他任一参数加上 -p NAME VALUE（dpcompendium list 列出全部参数）。",
+        "rerun_box.intro_rerun": "本页由下面这次重新运行算出，参数见下表。",
+        "rerun_box.parameter": "参数",
+        "rerun_box.value": "值",
+        "rerun_box.meaning": "含义",
+        "rerun_box.allowed": "允许的值",
+        "rerun_box.requires": "每次运行还须满足：",
     },
 }
 
@@ -441,6 +461,16 @@ PLAIN: dict[str, str] = {
     "quantity.rmse": "RMSE",
     "quantity.error": "error",
     "quantity.relative_error": "relative error",
+    "rerun_box.title": "Rerun this chapter",
+    "rerun_box.intro": "This page was computed with the parameters below. The command reruns the chapter on your "
+    "machine with them; change a value after -p, or add -p NAME VALUE for any other parameter (dpcompendium list "
+    "shows them all).",
+    "rerun_box.intro_rerun": "This page was computed by the rerun below, with the parameters in the table.",
+    "rerun_box.parameter": "parameter",
+    "rerun_box.value": "value",
+    "rerun_box.meaning": "what it sets",
+    "rerun_box.allowed": "allowed values",
+    "rerun_box.requires": "Every run also satisfies:",
 }
 
 #: The one human name of each method of the book (every table and legend label takes it from here). Keys are the

@@ -1,0 +1,228 @@
+"""The "Rerun this chapter" box: the parameters cell out of the narrative, as a box a reader can use.
+
+A chapter's parameters cell (tagged ``parameters``, one ``name = literal  # help [constraint]`` line per parameter,
+``# require:`` lines between them: the chapter contract) is executed as any cell, but on the page it is not code in the
+reading path: at build time (``doctree-read``, :func:`replace_parameters_cell`) its cell is replaced by a collapsed
+admonition titled "Rerun this chapter" that shows
+
+- a table of the parameters: name, value, what it sets (the line's help) and the values it may take (the
+  constraint, as maths: ``[min 0.01, max 100]`` → ``≥ 0.01, ≤ 100``), ``output_dir`` left out (``--out`` sets it);
+- the constraints between parameters (the ``# require:`` lines, with their reasons);
+- the command line that reruns the chapter: on a book page ``dpcompendium run <id>`` with the seed and the first
+  other parameter at the page's values (:func:`example_values`), on a rerun's page the command of that run
+  (:meth:`dpcompendium.book.preflight.RunPlan.command`, stored in the cell's metadata by
+  :func:`dpcompendium.book.rerun_page.with_run_parameters`, which also writes the run's values into the cell).
+
+The box's own words come from the message catalogue (``dpcompendium.core.messages``, ids ``rerun_box.*``) in the
+edition's language; the parameters' help texts are the notebook's (English in every edition). A Sphinx extension
+(:func:`setup`), loaded by :mod:`dpcompendium.book.tidy` (the book and the rerun pages).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .contract import Chapter, Parameter, Requirement, parse_parameters_cell
+
+__all__ = [
+    "COMMAND_KEY",
+    "RESERVED",
+    "box",
+    "constraint_text",
+    "example_values",
+    "parameters_source",
+    "replace_parameters_cell",
+    "setup",
+]
+
+#: Key of the parameters cell's ``dpcompendium`` metadata holding a rerun's command line.
+COMMAND_KEY = "command"
+#: Parameters the box does not list (``--out`` sets ``output_dir``).
+RESERVED = frozenset({"output_dir"})
+#: The box's classes: a collapsed admonition (sphinx-togglebutton's ``dropdown``), styled by dpcompendium.css.
+CLASSES = ["dpc-rerun", "dropdown"]
+
+
+def constraint_text(constraint: str) -> str:
+    """A constraint of the contract as a reader reads it: ``min 0.01, max 100`` → ``≥ 0.01, ≤ 100``; ``>0, <1`` →
+    ``> 0, < 1``; ``a|b|c`` → ``a | b | c``; "" for none."""
+    constraint = constraint.strip()
+    if not constraint:
+        return ""
+    if "|" in constraint:
+        return " | ".join(c.strip() for c in constraint.split("|"))
+    signs = {"min": "≥", "max": "≤", ">": ">", "<": "<"}
+    parts = []
+    for part in constraint.split(","):
+        part = part.strip()
+        for word, sign in signs.items():
+            if part.startswith(word):
+                part = f"{sign} {part[len(word) :].strip()}"
+                break
+        parts.append(part)
+    return ", ".join(parts)
+
+
+def example_values(params: dict[str, Parameter], values: dict[str, Any]) -> dict[str, Any]:
+    """The values a book page's command shows: ``seed`` and the first other parameter of the cell (but
+    ``output_dir``), each at the page's value, so that the command reruns the page as it is."""
+    names = [n for n in params if n not in RESERVED]
+    shown = [n for n in names if n == "seed"][:1] + [n for n in names if n != "seed"][:1]
+    return {n: values[n] for n in shown}
+
+
+def parameters_source(chapter: Chapter, values: dict[str, Any]) -> str:
+    """The parameters cell of ``chapter`` with ``values`` (every parameter) as its literals, each line's help and
+    constraint and the ``# require:`` lines kept: what a rerun's page shows in its box."""
+    lines = []
+    for name, p in chapter.parameters.items():
+        comment = p.help + (f" [{p.constraint}]" if p.constraint else "")
+        lines.append(f"{name} = {values[name]!r}" + (f"  # {comment}" if comment else ""))
+    for req in chapter.requires:
+        lines.append(f"# require: {req.expression}" + (f"  # {req.why}" if req.why else ""))
+    return "\n".join(lines)
+
+
+def _value_text(value: Any) -> str:
+    from .tidy import nice_float
+
+    if isinstance(value, float):
+        return nice_float(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_value_text(v) for v in value) + "]"
+    return repr(value)
+
+
+def _words(lang: str) -> dict[str, str]:
+    from ..core.messages import message
+
+    ids = (
+        "title",
+        "intro",
+        "intro_rerun",
+        "parameter",
+        "value",
+        "meaning",
+        "allowed",
+        "requires",
+    )
+    return {i: message(f"rerun_box.{i}").in_language(lang) for i in ids}
+
+
+def box(
+    chapter_id: str,
+    params: dict[str, Parameter],
+    requires: tuple[Requirement, ...],
+    values: dict[str, Any],
+    command: str,
+    lang: str = "en",
+    rerun: bool = False,
+):
+    """The box (a docutils admonition): the parameters with ``values``, the constraints between them and
+    ``command``, its words in ``lang``; ``rerun``: the page of a rerun (its values are that run's)."""
+    from docutils import nodes
+
+    w = _words(lang)
+    admonition = nodes.admonition("", classes=list(CLASSES))
+    admonition += nodes.title(w["title"], w["title"])
+    admonition += nodes.paragraph(text=w["intro_rerun" if rerun else "intro"])
+    admonition += nodes.literal_block(
+        command, command, language="bash", classes=["dpc-rerun-command"]
+    )
+    table = nodes.table(classes=["dpc-rerun-parameters"])
+    group = nodes.tgroup(cols=4)
+    table += group
+    for width in (2, 3, 5, 2):
+        group += nodes.colspec(colwidth=width)
+    head, body = nodes.thead(), nodes.tbody()
+    group += head
+    group += body
+
+    def row(cells) -> nodes.row:
+        r = nodes.row()
+        for cell in cells:
+            entry = nodes.entry()
+            entry += cell if isinstance(cell, nodes.Node) else nodes.paragraph(text=cell)
+            r += entry
+        return r
+
+    head += row([w["parameter"], w["value"], w["meaning"], w["allowed"]])
+    for name, p in params.items():
+        if name in RESERVED:
+            continue
+        value = _value_text(values.get(name, p.default))
+        body += row(
+            [
+                nodes.paragraph("", "", nodes.literal(name, name)),
+                nodes.paragraph("", "", nodes.literal(value, value)),
+                p.help,
+                constraint_text(p.constraint),
+            ]
+        )
+    admonition += table
+    if requires:
+        admonition += nodes.paragraph(text=w["requires"])
+        items = nodes.bullet_list()
+        for req in requires:
+            para = nodes.paragraph("", "", nodes.literal(req.expression, req.expression))
+            if req.why:
+                para += nodes.Text(f" ({req.why})")
+            items += nodes.list_item("", para)
+        admonition += items
+    return admonition
+
+
+def _chapter_id(app, docname: str) -> str:
+    """The chapter id of the page: a rerun's page names its chapter's docname in ``dpc_rerun_docname``."""
+    try:
+        rerun_doc = app.config.dpc_rerun_docname
+    except AttributeError:  # the book's build: no rerun
+        rerun_doc = None
+    return Path(rerun_doc or docname).name
+
+
+def replace_parameters_cell(app, doctree) -> None:
+    """Replace the page's parameters cell by its "Rerun this chapter" box (the cell stays executed; its code and
+    outputs are not on the page)."""
+    from docutils import nodes
+
+    for cell in list(doctree.findall(nodes.container)):
+        if cell.get("nb_element") != "cell_code":
+            continue
+        meta = cell.get("cell_metadata") or {}
+        if "parameters" not in (meta.get("tags") or []):
+            continue
+        blocks = [
+            b
+            for b in cell.findall(nodes.literal_block)
+            if "cell_input" in b.parent.get("classes", [])
+        ]
+        if not blocks:
+            continue
+        source = blocks[0].astext()
+        try:
+            params, requires = parse_parameters_cell(source)
+        except (ValueError, SyntaxError):
+            continue  # not a contract's cell (a page that is no chapter): left as it is
+        values = {n: p.default for n, p in params.items()}
+        docname = app.env.docname
+        chapter_id = _chapter_id(app, docname)
+        stored = (meta.get("dpcompendium") or {}).get(COMMAND_KEY)
+        if stored:
+            command = stored
+        else:
+            from .preflight import run_command
+
+            command = run_command(chapter_id, example_values(params, values))
+        lang = app.config.language or "en"
+        # replaced, not replace_self: the box takes none of the cell's classes (a box, not a code cell)
+        box_node = box(chapter_id, params, requires, values, command, lang, rerun=bool(stored))
+        cell.parent.replace(cell, box_node)
+
+
+def setup(app) -> dict[str, Any]:
+    """Sphinx extension (loaded by :mod:`dpcompendium.book.tidy`): the box replaces the parameters cell when a page
+    is read, before tidy shows and folds the page's code (``doctree-read``, priority 400 < tidy's 500)."""
+    app.connect("doctree-read", replace_parameters_cell, priority=400)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
