@@ -1,0 +1,140 @@
+"""The Chinese edition's term base (issue 48): ``locales/zh_CN/terms.tsv`` lists every DP concept the book uses once,
+with its one Chinese term and its known wrong or competing renderings. Every catalogue of ``locales/zh_CN`` (the
+pages, the primer, the chapters, the generated sentences), every message template and figure label
+(:data:`dpcompendium.core.messages.CATALOGUE`) and every method name is checked against it: where the English names a
+concept, the Chinese uses the base's term, and no listed variant appears."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from dpcompendium.core.messages import CATALOGUE, METHOD_NAMES
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCALE = ROOT / "locales" / "zh_CN"
+TERMS = LOCALE / "terms.tsv"
+
+_MATH = re.compile(r"\$\$.*?\$\$|(?<!\\)\$.*?(?<!\\)\$", re.S)
+_CODE = re.compile(r"```.*?```|(\{[\w:-]+\})?`[^`]*`", re.S)
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)|<https?://[^>]*>|https?://\S+")
+_HTML = re.compile(r"<[^>]+>")
+_QUOTE = re.compile(r"“[^”]*”|「[^」]*」")
+
+
+@dataclass(frozen=True)
+class Term:
+    concept: str
+    en: re.Pattern
+    zh: tuple[str, ...]
+    variants: tuple[re.Pattern, ...]
+    local_variants: tuple[re.Pattern, ...]
+    kept: tuple[str, ...]
+
+
+def _split(cell: str) -> list[str]:
+    return [p.strip() for p in cell.split(" | ") if p.strip()]
+
+
+@cache
+def terms() -> tuple[Term, ...]:
+    lines = [
+        ln for ln in TERMS.read_text(encoding="utf-8").splitlines() if ln and not ln.startswith("#")
+    ]
+    assert lines[0].split("\t") == ["concept", "en", "zh", "variants", "kept", "source"]
+    out = []
+    for line in lines[1:]:
+        cells = line.split("\t")
+        assert len(cells) == 6, line
+        concept, en, zh, variants, kept, _source = cells
+        out.append(
+            Term(
+                concept=concept,
+                en=re.compile(rf"(?<![\w-])(?:{en})(?![\w-])", re.I),
+                zh=tuple(_split(zh)),
+                variants=tuple(re.compile(v) for v in _split(variants) if not v.startswith("~")),
+                local_variants=tuple(re.compile(v[1:]) for v in _split(variants) if v.startswith("~")),
+                kept=tuple(k.strip() for k in kept.split(",") if k.strip()),
+            )
+        )
+    return tuple(out)
+
+
+def prose(text: str) -> str:
+    """``text`` without maths, code spans, roles, link targets and HTML: the words a reader reads as prose."""
+    text = _MATH.sub(" ", text)
+    text = _CODE.sub(" ", text)
+    text = _LINK.sub(lambda m: m.group(1) or " ", text)
+    return _HTML.sub(" ", text)
+
+
+def _msg(value) -> str:
+    return value if isinstance(value, str) else (value[0] if value else "")
+
+
+@cache
+def pairs() -> tuple[tuple[str, str, str], ...]:
+    """(where, English, Chinese) of every catalogue entry, message template, figure label and method name."""
+    out = []
+    for po in sorted(LOCALE.glob("**/*.po")):
+        with po.open("rb") as f:
+            catalog = read_po(f)
+        for m in catalog:
+            if m.id and _msg(m.string):
+                out.append((f"{po.relative_to(LOCALE)}:{m.lineno}", _msg(m.id), _msg(m.string)))
+    out += [(f"message {k}", v, CATALOGUE["zh_CN"][k]) for k, v in CATALOGUE["en"].items()]
+    out += [(f"method {k}", METHOD_NAMES["en"][k], v) for k, v in METHOD_NAMES["zh_CN"].items()]
+    return tuple(out)
+
+
+def problems(en: str, zh: str) -> list[str]:
+    """What is wrong with the Chinese ``zh`` of the English ``en`` against the term base (empty: nothing)."""
+    en_prose, zh_prose = prose(en), prose(zh)
+    # a variant that the English itself names (the glossary quoting a source's Chinese word) or that sits in a
+    # quotation of a source (“…”) is not a rendering of the English
+    zh_checked = _QUOTE.sub(" ", zh_prose)
+    found = [t for t in terms() if t.en.search(en_prose)]
+    canonical = [z for t in found for z in t.zh]
+    out = []
+    for t in found:
+        if not any(z in zh for z in t.zh):
+            out.append(f"{t.concept}: lacks {' / '.join(t.zh)}")
+    for t in terms():
+        local = t.local_variants if t in found else ()
+        for v in (*t.variants, *local):
+            for m in v.finditer(zh_checked):
+                if v.search(en) or any(m.group(0) in c for c in canonical):
+                    continue
+                out.append(f"{t.concept}: variant {m.group(0)!r}")
+    return out
+
+
+def test_the_term_base_has_at_least_40_concepts_each_once():
+    concepts = [t.concept for t in terms()]
+    assert len(concepts) >= 40, len(concepts)
+    assert len(set(concepts)) == len(concepts)
+    zh = [z for t in terms() for z in t.zh[:1]]
+    assert len(set(zh)) == len(zh), "two concepts share one Chinese term"
+
+
+def test_the_checks_can_fail():
+    assert problems("the private centres", "私有中心")
+    assert problems("clipped to $[0, N]$", "校正到 $[0, N]$")
+    assert problems("under replace-one", "在替换一条关系下")
+    assert problems("the workload", "工作负载")
+    assert not problems("the workload", "查询集")
+    assert not problems("clipped to $[0, N]$", "裁剪到 $[0, N]$")
+
+
+@pytest.mark.parametrize(
+    "where_en_zh", pairs(), ids=lambda p: p[0] if isinstance(p, tuple) else str(p)
+)
+def test_each_entry_uses_the_term_base(where_en_zh):
+    where, en, zh = where_en_zh
+    found = problems(en, zh)
+    assert not found, f"{where}: {found}\nEN: {en}\nZH: {zh}"
