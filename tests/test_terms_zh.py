@@ -58,7 +58,9 @@ def terms() -> tuple[Term, ...]:
                 en=re.compile(rf"(?<![\w-])(?:{en})(?![\w-])", re.I),
                 zh=tuple(_split(zh)),
                 variants=tuple(re.compile(v) for v in _split(variants) if not v.startswith("~")),
-                local_variants=tuple(re.compile(v[1:]) for v in _split(variants) if v.startswith("~")),
+                local_variants=tuple(
+                    re.compile(v[1:]) for v in _split(variants) if v.startswith("~")
+                ),
                 kept=tuple(k.strip() for k in kept.split(",") if k.strip()),
             )
         )
@@ -94,6 +96,8 @@ def pairs() -> tuple[tuple[str, str, str], ...]:
 
 def problems(en: str, zh: str) -> list[str]:
     """What is wrong with the Chinese ``zh`` of the English ``en`` against the term base (empty: nothing)."""
+    if zh == en:  # kept as it is: an English name, the glossary's English column
+        return []
     en_prose, zh_prose = prose(en), prose(zh)
     # a variant that the English itself names (the glossary quoting a source's Chinese word) or that sits in a
     # quotation of a source (“…”) is not a rendering of the English

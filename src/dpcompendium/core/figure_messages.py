@@ -81,7 +81,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("as written vs own calibration", "原文写法 vs 自身的校准"),
     ("even vs optimised split", "平均分配 vs 最优分配"),
     ("method 4 vs method 3", "方法 4 vs 方法 3"),
-    ("clamping alone", "仅 clamping"),
+    ("clamping alone", "仅钳制"),
     ("private vs declared bounds", "满足差分隐私的边界 vs 声明的边界"),
     # ---- federated PCA
     (
@@ -127,7 +127,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("ε of the whole report", "整个报告的隐私预算 ε"),
     (
         "(b) exact LDP level of LHP\nvs the largest budget",
-        "(b) LHP 的精确 LDP 等级\nvs 最大的隐私预算",
+        "(b) LHP 的精确 LDP 参数\nvs 最大的隐私预算",
     ),
     ("base ε (schedule {5ε, 4ε, 3ε, 2ε, ε})", "基础隐私预算 ε（方案 {5ε, 4ε, 3ε, 2ε, ε}）"),
     ("MAE of the mean", "均值的平均绝对误差 (MAE)"),
@@ -204,7 +204,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("random ranges", "随机范围查询"),
     ("prefixes", "前缀查询"),
     # ---- privacy audit
-    ("%(audit)s, %(verdict)s", "%(audit)s，%(verdict)s"),
+    ("%(audit)s, %(verdict)s", "%(audit)s 审计，%(verdict)s"),
     ("empirical", "经验下界"),
     ("holds", "成立"),
     ("violated", "被违反"),
@@ -222,7 +222,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("privacy loss $L$", "隐私损失 $L$"),
     ("density (histogram)", "密度（直方图）"),
     ("(a) the privacy loss random variable", "(a) 隐私损失随机变量"),
-    ("PLD accountant", "隐私损失分布 (PLD) 会计"),
+    ("PLD accountant", "隐私损失分布 (PLD) 会计器"),
     ("(b) privacy profiles", "(b) 隐私曲线"),
     ("advanced", "高级组合"),
     ("optimal pure", "最优组合（纯差分隐私）"),

@@ -514,7 +514,7 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
     "zh_CN": {
         "non-private": "非隐私",
         "laplace-public-n": "拉普拉斯机制，公开的 $n$",
-        "composition": "顺序组成",
+        "composition": "顺序组合",
         "resampling": "重采样",
         "normalized": "归一化",
         "normalized-clamped": "归一化，钳制",
