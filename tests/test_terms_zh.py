@@ -25,6 +25,7 @@ _CODE = re.compile(r"```.*?```|(\{[\w:-]+\})?`[^`]*`", re.S)
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)|<https?://[^>]*>|https?://\S+")
 _HTML = re.compile(r"<[^>]+>")
 _QUOTE = re.compile(r"“[^”]*”|「[^」]*」")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,10 @@ def problems(en: str, zh: str) -> list[str]:
         local = t.local_variants if t in found else ()
         for v in (*t.variants, *local):
             for m in v.finditer(zh_checked):
-                if v.search(en) or any(m.group(0) in c for c in canonical):
+                named = _CJK.search(m.group(0)) and v.search(
+                    en
+                )  # the English names the Chinese word
+                if named or any(m.group(0) in c for c in canonical):
                     continue
                 out.append(f"{t.concept}: variant {m.group(0)!r}")
     return out
