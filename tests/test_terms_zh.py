@@ -7,6 +7,7 @@ concept, the Chinese uses the base's term, and no listed variant appears."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -146,3 +147,65 @@ def test_each_entry_uses_the_term_base(where_en_zh):
     where, en, zh = where_en_zh
     found = problems(en, zh)
     assert not found, f"{where}: {found}\nEN: {en}\nZH: {zh}"
+
+
+# ------------------------------------------------------------------------------------------------ numbers
+_NUMBER = re.compile(r"(?<![A-Za-z0-9_.{])[-−]?\d+(?:[.,]\d+)*(?![0-9}])")
+_NOT_A_NUMBER = re.compile(
+    r"```.*?```|(\{[\w:-]+\})?`[^`]*`"  # code and roles (identifiers, references)
+    r"|https?://\S+|\\[a-zA-Z]+"  # addresses, TeX commands
+    r"|(?<![A-Za-z0-9])\d-D(?![A-Za-z])|\b\d(?:st|nd|rd|th)\b",  # 2-D is 二维, 2nd is 后者
+    re.S,
+)
+#: A small number the English writes as a digit may be a Chinese numeral in Chinese (实验一, 双核, 十四倍).
+_NUMERALS = {
+    "1": "一",
+    "2": "二两双",
+    "3": "三",
+    "4": "四",
+    "5": "五",
+    "6": "六",
+    "7": "七",
+    "8": "八",
+    "9": "九",
+    "10": "十",
+}
+
+
+def english_numbers_missing(en: str, zh: str) -> list[str]:
+    """The numbers of the English ``en`` that its Chinese ``zh`` drops (a number is kept where the Chinese has it as
+    digits, or, for 1 to 10, as a Chinese numeral)."""
+
+    def count(text: str) -> Counter:
+        text = _NOT_A_NUMBER.sub(" ", text)
+        return Counter(m.group().replace(",", "").replace("−", "-") for m in _NUMBER.finditer(text))
+
+    missing = count(en) - count(zh)
+    return sorted(n for n in missing if not any(c in zh for c in _NUMERALS.get(n, "")))
+
+
+def test_the_number_check_can_fail():
+    assert english_numbers_missing("at 3 of 5 budgets", "在 5 个预算中的某些预算上") == ["3"]
+    assert not english_numbers_missing("Experiment 1: 2-D", "实验一：二维")
+
+
+def test_no_chinese_entry_drops_a_number_of_the_english():
+    """Each Chinese page shows the English page's numbers also inside translated sentences: every number of an
+    English catalogue entry, template or figure label is in its Chinese (glued values: tests/test_book_zh.py)."""
+    dropped = [
+        f"{where}: {missing}"
+        for where, en, zh in pairs()
+        if zh != en and (missing := english_numbers_missing(en, zh))
+    ]
+    assert not dropped, "\n".join(dropped)
+
+
+def test_each_chinese_sentence_has_the_placeholders_of_its_english():
+    """The generated sentences (``{0}``…) and the message templates (``%(name)s``) keep every value, each once."""
+    hole = re.compile(r"\{\d+\}|%\(\w+\)s")
+    wrong = [
+        f"{where}: {sorted(Counter(hole.findall(en)).elements())} / {sorted(Counter(hole.findall(zh)).elements())}"
+        for where, en, zh in pairs()
+        if Counter(hole.findall(en)) != Counter(hole.findall(zh))
+    ]
+    assert not wrong, "\n".join(wrong)
