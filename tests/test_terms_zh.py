@@ -209,3 +209,15 @@ def test_each_chinese_sentence_has_the_placeholders_of_its_english():
         if Counter(hole.findall(en)) != Counter(hole.findall(zh))
     ]
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_rerun_pages_sidebar_title_is_the_chapters_chinese_title():
+    """Issue 48: a Chinese rerun page (``dpcompendium run CHAPTER --lang zh_CN``) is titled in Chinese."""
+    from dpcompendium.book.rerun_page import translated_title
+    from dpcompendium.chapters.registry import manifests
+
+    for m in manifests():
+        docname = str(m.notebook).removesuffix(".ipynb")
+        zh = translated_title(m.title, docname, "zh_CN")
+        assert zh != m.title and _CJK.search(zh), (m.title, zh)
+        assert translated_title(m.title, docname, "en") == m.title
