@@ -240,6 +240,8 @@ def _parse(path: str, mtime_ns: int) -> _Page:
 
 def numbers(text: str) -> Counter:
     text = html_lib.unescape(text).replace("−", "-")
+    # "N times lower" is 「仅为…的 1/N」 in Chinese: the 1 of a reciprocal is notation, not a number of the run
+    text = re.sub(r"(?<![\d.])1/(?=[\d\\${])", "/", text)
     return Counter(m.group().replace(",", "") for m in NUMBER.finditer(text))
 
 
