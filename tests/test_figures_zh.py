@@ -53,7 +53,7 @@ def test_a_figure_is_translated_text_by_text():
         assert missing == []
         assert ax.get_xlabel() == "ε"  # nothing to translate
         assert CJK.search(ax.get_ylabel()) and CJK.search(ax.get_title())
-        assert ax.get_title().startswith("heights")  # a dataset's name stays as it is
+        assert ax.get_title().startswith("身高数据")  # datasets are translated (issue 48)
         legend = [t.get_text() for t in ax.get_legend().get_texts()]
         assert legend[0] == messages.method_name("resampling", "zh_CN") == "重采样"
         assert CJK.search(legend[1])

@@ -111,3 +111,22 @@ def test_every_sentence_of_the_built_book_has_its_translation():
     assert not lacking, (
         f"{len(lacking)} generated sentences without a translation, e.g. {list(lacking.items())[:2]}"
     )
+
+
+def test_a_sentence_glued_in_chinese_with_english_left_in_it_is_a_skeleton_to_translate(tmp_path):
+    """Issue 48: a claim glued in Chinese (``KEY__zh_CN``) whose free text (conditions, ``why``) is still English
+    is translated by its skeleton; one that is Chinese throughout needs none."""
+    import json
+
+    glue = {
+        "a": {"data": {"text/markdown": "claim a: $1$-DP, given: x in [a, b]"}},
+        "a__zh_CN": {
+            "data": {"text/markdown": "声明 a：$1$-DP，前提：the data are clipped to the range"}
+        },
+        "b": {"data": {"text/markdown": "claim b: $2$-DP"}},
+        "b__zh_CN": {"data": {"text/markdown": "声明 b：满足 $2$-DP"}},
+    }
+    path = tmp_path / "page.glue.json"
+    path.write_text(json.dumps(glue), encoding="utf-8")
+    found = g.skeletons([path])
+    assert found == {"声明 a：{0}-DP，前提：the data are clipped to the range": ["page:a"]}

@@ -98,7 +98,7 @@ def test_tables_in_the_readers_language():
     )
     en, zh = readable(df)._repr_html_(), readable(df, lang="zh_CN")._repr_html_()
     assert "<th>RMSE</th>" in en and "Composition" in en and "yes" in en
-    assert "均方根误差" in zh and "顺序组成" in zh and "是" in zh and "P-HP" in zh
+    assert "均方根误差" in zh and "顺序组合" in zh and "是" in zh and "P-HP" in zh
     assert "1.25" in zh and "2.5" in zh  # the same numbers
     assert messages.get_language() == "en"
     claims = ClaimsTable(pd.DataFrame([{"method": "php", "mechanism": "P-HP", "neighbours": "add-remove",
@@ -167,5 +167,5 @@ def test_a_displayed_table_is_shown_once_per_edition(monkeypatch):
     functions.display(show_claims([PrivacyClaim("P-HP", "add-remove", "1", 1.0)]))
     langs = [m["dpcompendium"]["lang"] for _, m in out]
     assert langs == ["en", "zh_CN", "en", "zh_CN"]
-    assert "顺序组成" in out[1][0]["text/html"] and "Composition" in out[0][0]["text/html"]
+    assert "顺序组合" in out[1][0]["text/html"] and "Composition" in out[0][0]["text/html"]
     assert "<th>隐私保证</th>" in out[3][0]["text/html"]

@@ -123,7 +123,7 @@ def test_a_claim_renders_in_chinese():
 def test_method_names_fall_back_to_english_where_the_sources_have_no_chinese_name():
     assert method_name("resampling", "zh_CN") == "重采样"
     assert method_name("ahp", "zh_CN") == METHOD_NAMES["en"]["ahp"]
-    assert method_name("as-written:sum", "zh_CN") == f"求和, {METHOD_NAMES['en']['as-written']}"
+    assert method_name("as-written:sum", "zh_CN") == f"求和, {METHOD_NAMES['zh_CN']['as-written']}"
     assert set(METHOD_NAMES["zh_CN"]) <= set(METHOD_NAMES["en"])
     for key, name in METHOD_NAMES["zh_CN"].items():
         assert CJK.search(name), key

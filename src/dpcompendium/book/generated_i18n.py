@@ -133,26 +133,37 @@ def missing() -> Counter:
     return Counter(_missing)
 
 
-def skeletons(glue_files: Iterable[Path]) -> dict[str, list[str]]:
+#: An English phrase (two words of small letters) left in a sentence glued in another language: the free text of a
+#: claim (its ``why``, ``sensitivity``, ``conditions``) inside a template of that language.
+_ENGLISH_PHRASE = re.compile(r"(?<![A-Za-z_\\])[A-Za-z][a-z]+[ -]+[a-z]{2,}(?![A-Za-z_])")
+
+
+def skeletons(glue_files: Iterable[Path], lang: str = "zh_CN") -> dict[str, list[str]]:
     """Every translatable skeleton of the ``text/markdown`` values in MyST-NB's glue files (``<page>.glue.json``),
-    in order of first appearance, with the ``page:key`` names that produce it (the translator's context); values
-    glued in each language already (``KEY`` beside ``KEY__zh_CN``) are left out."""
+    in order of first appearance, with the ``page:key`` names that produce it (the translator's context). A value
+    glued in each language already (``KEY`` beside ``KEY__zh_CN``) needs none, unless its ``KEY__<lang>`` still holds
+    an English phrase (a claim's free text inside the template of ``lang``, issue 48): then the skeleton of that
+    value is the one to translate."""
     found: dict[str, list[str]] = {}
     for path in glue_files:
         path = Path(path)
         glued = json.loads(path.read_text(encoding="utf-8"))
         for key, value in glued.items():
-            # a value glued for one language (KEY__zh_CN), and a sentence that has one (its Md was rendered from the
-            # message templates in every language: dpcompendium.book.prose.glue), need no skeleton
-            if "__" in key or any(k.startswith(f"{key}__") for k in glued):
+            # a value glued for another language, and a sentence that has one (its Md was rendered from the message
+            # templates in every language: dpcompendium.book.prose.glue), need no skeleton
+            if "__" in key and not key.endswith(f"__{lang}"):
+                continue
+            if "__" not in key and any(k.startswith(f"{key}__") for k in glued):
                 continue
             text = value.get("data", {}).get("text/markdown")
             if not isinstance(text, str):
                 continue
             template, _ = skeleton(text)
+            if "__" in key and not _ENGLISH_PHRASE.search(_HOLE.sub(" ", template)):
+                continue
             if translatable(template):
                 found.setdefault(template, []).append(
-                    f"{path.name.removesuffix('.glue.json')}:{key}"
+                    f"{path.name.removesuffix('.glue.json')}:{key.removesuffix(f'__{lang}')}"
                 )
     return found
 
@@ -166,7 +177,7 @@ def extract(glue_root: Path, po_path: Path, lang: str = "zh_CN") -> tuple[int, i
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import read_po, write_po
 
-    found = skeletons(sorted(Path(glue_root).rglob("*.glue.json")))
+    found = skeletons(sorted(Path(glue_root).rglob("*.glue.json")), lang)
     if po_path.is_file():
         with po_path.open("rb") as f:
             cat = read_po(f, locale=lang)

@@ -428,6 +428,22 @@ def _book_file(name: str) -> Path:
     raise FileNotFoundError(f"no {name} in {repo_root()}")
 
 
+def translated_title(title: str, docname: str, lang: str = "en") -> str:
+    """The chapter's title in ``lang``: its translation in the page's catalogue
+    (``locales/<lang>/LC_MESSAGES/<docname>.po``, the msgid of the notebook's ``#`` heading), or ``title`` as it is
+    (English, or a catalogue without it)."""
+    if lang == "en":
+        return title
+    from babel.messages.pofile import read_po
+
+    po = repo_root() / "locales" / lang / "LC_MESSAGES" / f"{docname}.po"
+    if not po.is_file():
+        return title
+    with po.open("rb") as f:
+        msg = read_po(f).get(title)
+    return msg.string if msg is not None and isinstance(msg.string, str) and msg.string else title
+
+
 def sphinx_config(src: Path, docname: str, title: str, lang: str = "en") -> dict[str, Any]:
     """The book's Sphinx configuration (from its ``_config.yml``, through Jupyter Book) for a one-chapter build in
     ``src``: execution off, the chapter as the only page, references outside it to the online book. In a language
@@ -453,7 +469,7 @@ def sphinx_config(src: Path, docname: str, title: str, lang: str = "en") -> dict
         del cfg[key]  # the execution store's settings (dpcompendium.book.sphinxext is not loaded)
     cfg["dpc_rerun_labels"] = book_labels(config_yml.parent)
     cfg["dpc_rerun_docname"] = docname
-    cfg["html_title"] = f"{title} — {_t('rerun', lang)}"
+    cfg["html_title"] = f"{translated_title(title, docname, lang)} — {_t('rerun', lang)}"
     if lang != "en":
         cfg["language"] = lang
         cfg["locale_dirs"] = [str(src / "locales")]

@@ -1,0 +1,223 @@
+"""The Chinese edition's term base (issue 48): ``locales/zh_CN/terms.tsv`` lists every DP concept the book uses once,
+with its one Chinese term and its known wrong or competing renderings. Every catalogue of ``locales/zh_CN`` (the
+pages, the primer, the chapters, the generated sentences), every message template and figure label
+(:data:`dpcompendium.core.messages.CATALOGUE`) and every method name is checked against it: where the English names a
+concept, the Chinese uses the base's term, and no listed variant appears."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from dpcompendium.core.messages import CATALOGUE, METHOD_NAMES
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCALE = ROOT / "locales" / "zh_CN"
+TERMS = LOCALE / "terms.tsv"
+
+_MATH = re.compile(r"\$\$.*?\$\$|(?<!\\)\$.*?(?<!\\)\$", re.S)
+_CODE = re.compile(r"```.*?```|(\{[\w:-]+\})?`[^`]*`", re.S)
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)|<https?://[^>]*>|https?://\S+")
+_HTML = re.compile(r"<[^>]+>")
+_QUOTE = re.compile(r"“[^”]*”|「[^」]*」")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@dataclass(frozen=True)
+class Term:
+    concept: str
+    en: re.Pattern
+    zh: tuple[str, ...]
+    variants: tuple[re.Pattern, ...]
+    local_variants: tuple[re.Pattern, ...]
+    kept: tuple[str, ...]
+
+
+def _split(cell: str) -> list[str]:
+    return [p.strip() for p in cell.split(" | ") if p.strip()]
+
+
+@cache
+def terms() -> tuple[Term, ...]:
+    lines = [
+        ln for ln in TERMS.read_text(encoding="utf-8").splitlines() if ln and not ln.startswith("#")
+    ]
+    assert lines[0].split("\t") == ["concept", "en", "zh", "variants", "kept", "source"]
+    out = []
+    for line in lines[1:]:
+        cells = line.split("\t")
+        assert len(cells) == 6, line
+        concept, en, zh, variants, kept, _source = cells
+        out.append(
+            Term(
+                concept=concept,
+                en=re.compile(rf"(?<![\w-])(?:{en})(?![\w-])", re.I),
+                zh=tuple(_split(zh)),
+                variants=tuple(re.compile(v) for v in _split(variants) if not v.startswith("~")),
+                local_variants=tuple(
+                    re.compile(v[1:]) for v in _split(variants) if v.startswith("~")
+                ),
+                kept=tuple(k.strip() for k in kept.split(",") if k.strip()),
+            )
+        )
+    return tuple(out)
+
+
+def prose(text: str) -> str:
+    """``text`` without maths, code spans, roles, link targets and HTML: the words a reader reads as prose."""
+    text = _MATH.sub(" ", text)
+    text = _CODE.sub(" ", text)
+    text = _LINK.sub(lambda m: m.group(1) or " ", text)
+    return _HTML.sub(" ", text)
+
+
+def _msg(value) -> str:
+    return value if isinstance(value, str) else (value[0] if value else "")
+
+
+@cache
+def pairs() -> tuple[tuple[str, str, str], ...]:
+    """(where, English, Chinese) of every catalogue entry, message template, figure label and method name."""
+    out = []
+    for po in sorted(LOCALE.glob("**/*.po")):
+        with po.open("rb") as f:
+            catalog = read_po(f)
+        for m in catalog:
+            if m.id and _msg(m.string):
+                out.append((f"{po.relative_to(LOCALE)}:{m.lineno}", _msg(m.id), _msg(m.string)))
+    out += [(f"message {k}", v, CATALOGUE["zh_CN"][k]) for k, v in CATALOGUE["en"].items()]
+    out += [(f"method {k}", METHOD_NAMES["en"][k], v) for k, v in METHOD_NAMES["zh_CN"].items()]
+    return tuple(out)
+
+
+def problems(en: str, zh: str) -> list[str]:
+    """What is wrong with the Chinese ``zh`` of the English ``en`` against the term base (empty: nothing)."""
+    if zh == en:  # kept as it is: an English name, the glossary's English column
+        return []
+    en_prose, zh_prose = prose(en), prose(zh)
+    # a variant that the English itself names (the glossary quoting a source's Chinese word) or that sits in a
+    # quotation of a source (“…”) is not a rendering of the English
+    zh_checked = _QUOTE.sub(" ", zh_prose)
+    found = [t for t in terms() if t.en.search(en_prose)]
+    canonical = [z for t in found for z in t.zh]
+    out = []
+    for t in found:
+        if not any(z in zh for z in t.zh):
+            out.append(f"{t.concept}: lacks {' / '.join(t.zh)}")
+    for t in terms():
+        local = t.local_variants if t in found else ()
+        for v in (*t.variants, *local):
+            for m in v.finditer(zh_checked):
+                named = _CJK.search(m.group(0)) and v.search(
+                    en
+                )  # the English names the Chinese word
+                if named or any(m.group(0) in c for c in canonical):
+                    continue
+                out.append(f"{t.concept}: variant {m.group(0)!r}")
+    return out
+
+
+def test_the_term_base_has_at_least_40_concepts_each_once():
+    concepts = [t.concept for t in terms()]
+    assert len(concepts) >= 40, len(concepts)
+    assert len(set(concepts)) == len(concepts)
+    zh = [z for t in terms() for z in t.zh[:1]]
+    assert len(set(zh)) == len(zh), "two concepts share one Chinese term"
+
+
+def test_the_checks_can_fail():
+    assert problems("the private centres", "私有中心")
+    assert problems("clipped to $[0, N]$", "校正到 $[0, N]$")
+    assert problems("under replace-one", "在替换一条关系下")
+    assert problems("the workload", "工作负载")
+    assert not problems("the workload", "查询集")
+    assert not problems("clipped to $[0, N]$", "裁剪到 $[0, N]$")
+
+
+@pytest.mark.parametrize(
+    "where_en_zh", pairs(), ids=lambda p: p[0] if isinstance(p, tuple) else str(p)
+)
+def test_each_entry_uses_the_term_base(where_en_zh):
+    where, en, zh = where_en_zh
+    found = problems(en, zh)
+    assert not found, f"{where}: {found}\nEN: {en}\nZH: {zh}"
+
+
+# ------------------------------------------------------------------------------------------------ numbers
+_NUMBER = re.compile(r"(?<![A-Za-z0-9_.{])[-−]?\d+(?:[.,]\d+)*(?![0-9}])")
+_NOT_A_NUMBER = re.compile(
+    r"```.*?```|(\{[\w:-]+\})?`[^`]*`"  # code and roles (identifiers, references)
+    r"|https?://\S+|\\[a-zA-Z]+"  # addresses, TeX commands
+    r"|(?<![A-Za-z0-9])\d-D(?![A-Za-z])|\b\d(?:st|nd|rd|th)\b",  # 2-D is 二维, 2nd is 后者
+    re.S,
+)
+#: A small number the English writes as a digit may be a Chinese numeral in Chinese (实验一, 双核, 十四倍).
+_NUMERALS = {
+    "1": "一",
+    "2": "二两双",
+    "3": "三",
+    "4": "四",
+    "5": "五",
+    "6": "六",
+    "7": "七",
+    "8": "八",
+    "9": "九",
+    "10": "十",
+}
+
+
+def english_numbers_missing(en: str, zh: str) -> list[str]:
+    """The numbers of the English ``en`` that its Chinese ``zh`` drops (a number is kept where the Chinese has it as
+    digits, or, for 1 to 10, as a Chinese numeral)."""
+
+    def count(text: str) -> Counter:
+        text = _NOT_A_NUMBER.sub(" ", text)
+        return Counter(m.group().replace(",", "").replace("−", "-") for m in _NUMBER.finditer(text))
+
+    missing = count(en) - count(zh)
+    return sorted(n for n in missing if not any(c in zh for c in _NUMERALS.get(n, "")))
+
+
+def test_the_number_check_can_fail():
+    assert english_numbers_missing("at 3 of 5 budgets", "在 5 个预算中的某些预算上") == ["3"]
+    assert not english_numbers_missing("Experiment 1: 2-D", "实验一：二维")
+
+
+def test_no_chinese_entry_drops_a_number_of_the_english():
+    """Each Chinese page shows the English page's numbers also inside translated sentences: every number of an
+    English catalogue entry, template or figure label is in its Chinese (glued values: tests/test_book_zh.py)."""
+    dropped = [
+        f"{where}: {missing}"
+        for where, en, zh in pairs()
+        if zh != en and (missing := english_numbers_missing(en, zh))
+    ]
+    assert not dropped, "\n".join(dropped)
+
+
+def test_each_chinese_sentence_has_the_placeholders_of_its_english():
+    """The generated sentences (``{0}``…) and the message templates (``%(name)s``) keep every value, each once."""
+    hole = re.compile(r"\{\d+\}|%\(\w+\)s")
+    wrong = [
+        f"{where}: {sorted(Counter(hole.findall(en)).elements())} / {sorted(Counter(hole.findall(zh)).elements())}"
+        for where, en, zh in pairs()
+        if Counter(hole.findall(en)) != Counter(hole.findall(zh))
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_rerun_pages_sidebar_title_is_the_chapters_chinese_title():
+    """Issue 48: a Chinese rerun page (``dpcompendium run CHAPTER --lang zh_CN``) is titled in Chinese."""
+    from dpcompendium.book.rerun_page import translated_title
+    from dpcompendium.chapters.registry import manifests
+
+    for m in manifests():
+        docname = str(m.notebook).removesuffix(".ipynb")
+        zh = translated_title(m.title, docname, "zh_CN")
+        assert zh != m.title and _CJK.search(zh), (m.title, zh)
+        assert translated_title(m.title, docname, "en") == m.title
