@@ -168,7 +168,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.beats": "%(a)s beats %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% interval %(lo)s–%(hi)s)",
         "comparison.beaten": "%(a)s is worse than %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% interval "
         "%(lo)s–%(hi)s)",
-        "comparison.tie": "%(a)s and %(b)s tie in %(quantity)s: ratio %(ratio)s (%(level)s %% interval "
+        "comparison.tie": "%(a)s and %(b)s are not separated in %(quantity)s: ratio %(ratio)s (%(level)s %% interval "
         "%(lo)s–%(hi)s, which holds 1)",
         "comparison.not_beats": "%(a)s is not shown to beat %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% "
         "interval %(lo)s–%(hi)s)",
@@ -181,10 +181,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.not_equivalent": "%(a)s is not shown to match %(b)s in %(quantity)s within a factor "
         "%(margin)s: ratio %(ratio)s (%(level)s %% interval %(lo)s–%(hi)s)",
         "comparison.rank_one": "lowest %(quantity)s: %(name)s",
-        "comparison.rank_tie": "lowest %(quantity)s: a tie between %(names)s",
-        "comparison.wins": "lowest %(quantity)s alone: %(counts)s; a tie in %(ties)s of %(n)s settings",
+        "comparison.rank_tie": "lowest %(quantity)s: not separated among %(names)s",
+        "comparison.wins": "lowest %(quantity)s alone: %(counts)s; not separated in %(ties)s of %(n)s settings",
         "comparison.wins_one": "%(name)s in %(k)s",
         "comparison.wins_none": "no method",
+        "comparison.caveat": " (not private: %(names)s; its $\\varepsilon$ is nominal)",
+        "comparison.caveat_why": " (not private: %(names)s, compared for %(why)s)",
         # chapter sentences: dp-mean (the verdicts at one relation)
         "dpmean.spend_for": "%(spend)s$\\varepsilon$ for %(data)s",
         "dpmean.data_heights": "heights",
@@ -204,8 +206,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "%(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
         "comparison.family_beats": "%(a)s beats %(b)s in %(quantity)s in %(k)s of %(n)s settings (Holm-corrected; "
         "ratios %(lo)s–%(hi)s)",
-        "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings and tie in "
-        "the others (Holm-corrected; ratios %(lo)s–%(hi)s)",
+        "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings (%(a)s "
+        "lower in %(better)s, higher in %(worse)s) and are not separated in the other %(u)s (two-sided tests, "
+        "Holm-corrected; ratios %(lo)s–%(hi)s)",
         "comparison.agreement_none": "no figure of the reference shares an $\\varepsilon$ with this run, so none is tested",
         "comparison.family_agreement": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
         "of %(n)s cells, differs in %(d)s, and in %(u)s the data are too uncertain to tell (two one-sided tests and "
@@ -370,7 +373,7 @@ PLAIN: dict[str, str] = {
     "comparison.beats": "%(a)s beats %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% interval %(lo)s–%(hi)s)",
     "comparison.beaten": "%(a)s is worse than %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% interval "
     "%(lo)s–%(hi)s)",
-    "comparison.tie": "%(a)s and %(b)s tie in %(quantity)s: ratio %(ratio)s (%(level)s %% interval "
+    "comparison.tie": "%(a)s and %(b)s are not separated in %(quantity)s: ratio %(ratio)s (%(level)s %% interval "
     "%(lo)s–%(hi)s, which holds 1)",
     "comparison.not_beats": "%(a)s is not shown to beat %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% "
     "interval %(lo)s–%(hi)s)",
@@ -383,10 +386,12 @@ PLAIN: dict[str, str] = {
     "comparison.not_equivalent": "%(a)s is not shown to match %(b)s in %(quantity)s within a factor "
     "%(margin)s: ratio %(ratio)s (%(level)s %% interval %(lo)s–%(hi)s)",
     "comparison.rank_one": "lowest %(quantity)s: %(name)s",
-    "comparison.rank_tie": "lowest %(quantity)s: a tie between %(names)s",
-    "comparison.wins": "lowest %(quantity)s alone: %(counts)s; a tie in %(ties)s of %(n)s settings",
+    "comparison.rank_tie": "lowest %(quantity)s: not separated among %(names)s",
+    "comparison.wins": "lowest %(quantity)s alone: %(counts)s; not separated in %(ties)s of %(n)s settings",
     "comparison.wins_one": "%(name)s in %(k)s",
     "comparison.wins_none": "no method",
+    "comparison.caveat": " (not private: %(names)s; its ε is nominal)",
+    "comparison.caveat_why": " (not private: %(names)s, compared for %(why)s)",
     "dpmean.spend_for": "%(spend)sε for %(data)s",
     "dpmean.data_heights": "heights",
     "dpmean.data_adult-age": "ages",
@@ -405,8 +410,9 @@ PLAIN: dict[str, str] = {
     "%(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
     "comparison.family_beats": "%(a)s beats %(b)s in %(quantity)s in %(k)s of %(n)s settings (Holm-corrected; "
     "ratios %(lo)s–%(hi)s)",
-    "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings and tie in "
-    "the others (Holm-corrected; ratios %(lo)s–%(hi)s)",
+    "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings (%(a)s "
+    "lower in %(better)s, higher in %(worse)s) and are not separated in the other %(u)s (two-sided tests, "
+    "Holm-corrected; ratios %(lo)s–%(hi)s)",
     "comparison.agreement_none": "no figure of the reference shares an ε with this run, so none is tested",
     "comparison.family_agreement": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
     "of %(n)s cells, differs in %(d)s, and in %(u)s the data are too uncertain to tell (two one-sided tests and "
