@@ -194,6 +194,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.percent_span": "%(span)s %%",
         "dpmean.m4_direct": "method 4 calibrated under replace-one",
         "dpmean.m3": "method 3",
+        "dpmean.gauss": "the Gaussian mean",
+        "dpmean.coupled": "drawn from one stream, the two releases differ by at most %(diff)s over %(draws)s draws "
+        "(rounding)",
+        "dpmean.no_large_cells": "not measured (no cell with $n\\varepsilon \\ge 50$ and two repetitions in this run)",
         "dpmean.on_data": "for %(data)s, %(sentence)s",
         "dpmean.cp_range_steps": "%(shares)s of $\\rho$ for the range steps",
         "dpmean.cp_mean_step": "%(share)s of $\\rho$ for the mean",
@@ -398,6 +402,10 @@ PLAIN: dict[str, str] = {
     "dpmean.percent_span": "%(span)s %%",
     "dpmean.m4_direct": "method 4 calibrated under replace-one",
     "dpmean.m3": "method 3",
+    "dpmean.gauss": "the Gaussian mean",
+    "dpmean.coupled": "drawn from one stream, the two releases differ by at most %(diff)s over %(draws)s draws "
+    "(rounding)",
+    "dpmean.no_large_cells": "not measured (no cell with nε ≥ 50 and two repetitions in this run)",
     "dpmean.on_data": "for %(data)s, %(sentence)s",
     "dpmean.cp_range_steps": "%(shares)s of rho for the range steps",
     "dpmean.cp_mean_step": "%(share)s of rho for the mean",
