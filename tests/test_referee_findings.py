@@ -413,7 +413,8 @@ def test_dp_mean_gaussian_cost_is_rendered_by_the_comparison_object():
     gauss = glue_cell.split("gauss_fams, gauss_verdicts", 1)[1]
     assert "comparison.family_sentence(gauss_fams[d])" in gauss
     assert "at_delta(\n                        dp_mean.GAUSSIAN_DELTA" in gauss
-    assert "gauss_cost =" not in glue_cell and "median RMSE ratio" not in gauss
+    assert "gauss_cost = dp_mean.rmse_ratio" not in glue_cell
+    assert "prose.num(gauss_cost" not in glue_cell
 
 
 # issue 49: no print dump on the dp-mean page or the primer: every cell that prints is a hidden check
