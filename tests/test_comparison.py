@@ -285,7 +285,7 @@ def test_a_two_sided_family_counts_both_directions():
     outcomes = [r.outcome for r in fam]
     assert outcomes.count("better") == 2 and outcomes.count("worse") == 1
     text = family_sentence(fam)
-    assert "lower in 2, higher in 1" in text and "not separated in the other 1" in text
+    assert "lower in 2 and higher in 1 of the 4" in text and "not separated in the others" in text
 
 
 def test_a_non_private_arm_is_named_in_the_sentence():

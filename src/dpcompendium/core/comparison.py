@@ -516,7 +516,6 @@ def family_sentence(results: Sequence[ComparisonResult]) -> Md:
         "n": str(len(results)),
         "better": str(sum(r.outcome == "better" for r in results)),
         "worse": str(sum(r.outcome == "worse" for r in results)),
-        "u": str(sum(not r.holds for r in results)),
         "lo": _num(min(ratios)),
         "hi": _num(max(ratios)),
     }
@@ -526,7 +525,10 @@ def family_sentence(results: Sequence[ComparisonResult]) -> Md:
         "superiority": "comparison.family_beats",
         "tie": "comparison.family_differ",
     }[first.relation]
-    return message(key, **params) + first.caveat()
+    text = message(key, **params)
+    if first.relation == "tie":  # two-sided: in which direction the settings differ
+        text = text + message("comparison.family_directions", **params)
+    return text + first.caveat()
 
 
 #: the verdict of one comparison of an :class:`Agreement`

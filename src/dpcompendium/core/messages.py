@@ -195,6 +195,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.m4_direct": "method 4 calibrated under replace-one",
         "dpmean.m3": "method 3",
         "dpmean.gauss": "the Gaussian mean",
+        "dpmean.check_consistent": "is consistent with it: %(sentence)s",
+        "dpmean.check_false": "separates them in %(k)s of %(n)s cells, which the proposition rules out: each is a false "
+        "rejection (the two-sided tests have level %(level)s %% per dataset after Holm's correction, and their normal "
+        "approximation is rough for skewed squared errors): %(sentence)s",
         "dpmean.coupled": "drawn from one stream, the two releases differ by at most %(diff)s over %(draws)s draws "
         "(rounding)",
         "dpmean.no_large_cells": "not measured (no cell with $n\\varepsilon \\ge 50$ and two repetitions in this run)",
@@ -210,9 +214,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "%(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
         "comparison.family_beats": "%(a)s beats %(b)s in %(quantity)s in %(k)s of %(n)s settings (Holm-corrected; "
         "ratios %(lo)s–%(hi)s)",
-        "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings (%(a)s "
-        "lower in %(better)s, higher in %(worse)s) and are not separated in the other %(u)s (two-sided tests, "
-        "Holm-corrected; ratios %(lo)s–%(hi)s)",
+        "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings and are "
+        "not separated in the others (two-sided tests, Holm-corrected; ratios %(lo)s–%(hi)s)",
+        "comparison.family_directions": " (%(a)s lower in %(better)s and higher in %(worse)s of the %(n)s)",
         "comparison.agreement_none": "no figure of the reference shares an $\\varepsilon$ with this run, so none is tested",
         "comparison.family_agreement": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
         "of %(n)s cells, differs in %(d)s, and in %(u)s the data are too uncertain to tell (two one-sided tests and "
@@ -403,6 +407,10 @@ PLAIN: dict[str, str] = {
     "dpmean.m4_direct": "method 4 calibrated under replace-one",
     "dpmean.m3": "method 3",
     "dpmean.gauss": "the Gaussian mean",
+    "dpmean.check_consistent": "is consistent with it: %(sentence)s",
+    "dpmean.check_false": "separates them in %(k)s of %(n)s cells, which the proposition rules out: each is a false "
+    "rejection (the two-sided tests have level %(level)s %% per dataset after Holm's correction, and their normal "
+    "approximation is rough for skewed squared errors): %(sentence)s",
     "dpmean.coupled": "drawn from one stream, the two releases differ by at most %(diff)s over %(draws)s draws "
     "(rounding)",
     "dpmean.no_large_cells": "not measured (no cell with nε ≥ 50 and two repetitions in this run)",
@@ -418,9 +426,9 @@ PLAIN: dict[str, str] = {
     "%(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
     "comparison.family_beats": "%(a)s beats %(b)s in %(quantity)s in %(k)s of %(n)s settings (Holm-corrected; "
     "ratios %(lo)s–%(hi)s)",
-    "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings (%(a)s "
-    "lower in %(better)s, higher in %(worse)s) and are not separated in the other %(u)s (two-sided tests, "
-    "Holm-corrected; ratios %(lo)s–%(hi)s)",
+    "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings and are "
+    "not separated in the others (two-sided tests, Holm-corrected; ratios %(lo)s–%(hi)s)",
+    "comparison.family_directions": " (%(a)s lower in %(better)s and higher in %(worse)s of the %(n)s)",
     "comparison.agreement_none": "no figure of the reference shares an ε with this run, so none is tested",
     "comparison.family_agreement": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
     "of %(n)s cells, differs in %(d)s, and in %(u)s the data are too uncertain to tell (two one-sided tests and "
