@@ -56,6 +56,12 @@ EXCEPTIONS: list[tuple[str, str, str, str]] = [
     (
         "dp-mean",
         "b743081d",
+        "tested it as an equivalence of",
+        "errata: quotes the book's earlier, withdrawn verdict (issue 46, N2: now a proposition)",
+    ),
+    (
+        "dp-mean",
+        "b743081d",
         "method 3 beats method 4",
         "quotes the source's claim (the source's words, not the book's verdict) (the table's source column)",
     ),
