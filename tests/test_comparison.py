@@ -286,6 +286,8 @@ def test_a_two_sided_family_counts_both_directions():
     assert outcomes.count("better") == 2 and outcomes.count("worse") == 1
     text = family_sentence(fam)
     assert "lower in 2 and higher in 1 of the 4" in text and "not separated in the others" in text
+    none = family_sentence(holm(_family([1.0, 1.0], n=60, seed=3)))
+    assert "differ in MSE in 0 of 2" in none and "lower in" not in none
 
 
 def test_a_non_private_arm_is_named_in_the_sentence():

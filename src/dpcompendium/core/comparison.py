@@ -526,7 +526,7 @@ def family_sentence(results: Sequence[ComparisonResult]) -> Md:
         "tie": "comparison.family_differ",
     }[first.relation]
     text = message(key, **params)
-    if first.relation == "tie":  # two-sided: in which direction the settings differ
+    if first.relation == "tie" and any(r.holds for r in results):  # in which direction they differ
         text = text + message("comparison.family_directions", **params)
     return text + first.caveat()
 
