@@ -18,6 +18,7 @@ from dpcompendium import PrivacyClaim
 from dpcompendium.core.comparison import (
     Arm,
     Comparison,
+    family_sentence,
     holm,
     ranking,
     winner_counts,
@@ -167,7 +168,8 @@ def test_rankings_count_ties_as_ties():
     assert settings[1].tie and set(settings[1].winners) == {"hb", "ahp"}
     assert winner_counts(settings) == ({"hb": 1}, 1)
     text = winner_sentence("MSE", settings)
-    assert "a tie in 1 of 2 settings" in text and "(Hb) in 1" in text
+    assert "not separated in 1 of 2 settings" in text and "(Hb) in 1" in text
+    assert "tie" not in text  # S3: not separated is not a tie (no margin was tested)
     assert "持平" in text.in_language("zh_CN")
 
 
@@ -205,3 +207,106 @@ def test_a_pure_claim_is_compared_at_the_other_arms_delta():
     assert approx.at_delta(1e-6) is approx
     with pytest.raises(ValueError, match="delta"):
         approx.at_delta(1e-7)
+
+
+def _family(ps_means, n=40, seed=7):
+    """A family of tie comparisons of arms whose means are ``ps_means`` against a common baseline of mean 1."""
+    rng = np.random.default_rng(seed)
+    return [
+        Comparison("MSE", arm(f"a{i}", losses(rng, m, n)), arm("b", losses(rng, 1.0, n))).result()
+        for i, m in enumerate(ps_means)
+    ]
+
+
+@pytest.mark.parametrize("relation", ["tie", "superiority", "non-inferiority", "equivalence"])
+def test_holm_intervals_are_consistent_with_holm_decisions(relation):
+    """Issue 46, S2: the intervals printed beside Holm decisions are at the level of the Holm step that decides each
+    comparison, so an interval excludes the null region exactly when Holm shows the relation (8071128 kept the
+    unadjusted intervals: a comparison shown at 5 % alone but not after Holm still had an interval without 1)."""
+    rng = np.random.default_rng(11)
+    margin = {"tie": 1.0, "superiority": 1.0, "non-inferiority": 1.3, "equivalence": 1.8}[relation]
+    found_disagreement = False
+    for _ in range(30):
+        means = rng.choice([0.55, 0.7, 0.8, 0.9, 1.0, 1.1], size=6)
+        raw = [
+            Comparison(
+                "MSE",
+                arm(f"a{i}", losses(rng, m, 40)),
+                arm("b", losses(rng, 1.0, 40)),
+                relation,
+                margin,
+            ).result()
+            for i, m in enumerate(means)
+        ]
+        adj = holm(raw)
+        for r0, r in zip(raw, adj, strict=True):
+            lo_null = {"superiority": 1 / margin, "non-inferiority": margin}.get(relation)
+            if relation == "equivalence":
+                inside = 1 / margin < r.lo and r.hi < margin
+            elif relation == "tie":
+                inside = r.hi < 1 or r.lo > 1
+            else:
+                inside = r.hi < lo_null
+            assert inside == r.holds, (relation, r.outcome, r.lo, r.hi, r.level, r.p_adjusted)
+            assert r.level >= r0.level  # never narrower than the unadjusted interval
+            if r0.holds != r.holds:
+                found_disagreement = True
+    assert found_disagreement  # the families hold a comparison that Holm overturns
+
+
+def test_holm_levels_are_the_steps_of_the_procedure():
+    adj = holm(_family([0.3, 0.45, 1.0, 1.05]))
+    order = sorted(range(4), key=lambda i: adj[i].p_value)
+    shown = [adj[i].holds for i in order]
+    k = 4
+    stop = shown.index(False) if False in shown else k
+    for rank, i in enumerate(order):
+        step = rank if rank < stop else stop
+        assert adj[i].level == pytest.approx(1 - 0.05 / (k - step))
+
+
+def test_not_separated_is_not_called_a_tie():
+    """Issue 46, S3: a two-sided test that does not reject says "not separated", never "tie"."""
+    rng = np.random.default_rng(12)
+    res = Comparison(
+        "MSE", arm("hb", losses(rng, 1.0, 20)), arm("ahp", losses(rng, 1.0, 20))
+    ).result()
+    assert (
+        res.outcome == "tie"
+    )  # the code's outcome keeps its name (tables of other chapters read it)
+    assert "not separated" in res.sentence() and "tie" not in res.sentence()
+    rk = ranking("s", "MSE", [arm("hb", losses(rng, 1.0, 20)), arm("ahp", losses(rng, 1.0, 20))])
+    assert rk.tie and "not separated" in rk.sentence() and "tie" not in rk.sentence()
+
+
+def test_a_two_sided_family_counts_both_directions():
+    """Issue 46, S5: the two-sided family says in how many settings A is lower and in how many higher."""
+    fam = holm(_family([0.3, 0.35, 3.0, 1.0], n=60))
+    outcomes = [r.outcome for r in fam]
+    assert outcomes.count("better") == 2 and outcomes.count("worse") == 1
+    text = family_sentence(fam)
+    assert "lower in 2 and higher in 1 of the 4" in text and "not separated in the others" in text
+    none = family_sentence(holm(_family([1.0, 1.0], n=60, seed=3)))
+    assert "differ in MSE in 0 of 2" in none and "lower in" not in none
+
+
+def test_a_non_private_arm_is_named_in_the_sentence():
+    """Issue 46 (minor): the arms' claims must agree on ``private`` or the sentences say which is not private
+    (8071128 compared a non-private arm at its nominal ε without a word)."""
+    rng = np.random.default_rng(13)
+    not_private = PrivacyClaim(
+        "m", "replace-one", "1", 1.0, private=False, why="no noise on the count"
+    )
+    a = arm("x", losses(rng, 1.0, 30))
+    b = arm("y", losses(rng, 1.0, 30), not_private)
+    res = Comparison("MSE", a, b).result()
+    assert "not private: y" in res.sentence() and "nominal" in res.sentence()
+    assert (
+        "not private"
+        not in Comparison("MSE", a, arm("z", losses(rng, 1.0, 30))).result().sentence()
+    )
+    why = Comparison("MSE", a, b, non_private="what the repair costs").result()
+    assert "compared for what the repair costs" in why.sentence()
+    assert "not private" in family_sentence([res])
+    with pytest.raises(ValueError, match="non_private must be"):
+        Comparison("MSE", a, b, non_private=3)

@@ -19,8 +19,9 @@ for a comparative sentence. It holds
       two one-sided tests (TOST): :math:`H_0: r \\le 1/m` or :math:`r \\ge m` against :math:`1/m < r < m`
       (:math:`m > 1`).
   ``"tie"``
-      the two-sided test of :math:`r = 1`: A is better, worse, or the two tie (no difference at level
-      :math:`\\alpha`). Rankings (:func:`ranking`) use it, so that a count of winners counts ties as ties.
+      the two-sided test of :math:`r = 1`: A is better, worse, or the two are *not separated* (no difference
+      shown at level :math:`\\alpha`; not an equivalence, which needs a margin). Rankings (:func:`ranking`) use it,
+      so that a count of winners counts the settings it cannot separate apart, for no one.
 
 - the *test*: ``"welch"`` (independent repetitions) or ``"paired"`` (the arms ran on the same random streams,
   repetition by repetition). Both are t tests on :math:`\\log r` with the delta method: for independent arms
@@ -28,7 +29,15 @@ for a comparative sentence. It holds
   freedom; paired, the variance of :math:`L_{A,i}/\\bar L_A - L_{B,i}/\\bar L_B` over :math:`n - 1` degrees of
   freedom. The interval on :math:`r` is the exponentiated interval on :math:`\\log r`, at the level that matches the
   test (:math:`1 - 2\\alpha` for one-sided tests and TOST, :math:`1 - \\alpha` for ``"tie"``);
-- the *multiplicity correction*: a family of comparisons is decided on Holm-adjusted p-values (:func:`holm`).
+- the *multiplicity correction*: a family of comparisons is decided on Holm-adjusted p-values (:func:`holm`), and
+  its intervals are Holm-consistent: each is taken at the level of the step of Holm's procedure that decides it
+  (:math:`\\alpha/(k - j)` for the :math:`j`-th smallest p-value, and for every comparison from the first one
+  not shown on, the level of that step), so that an interval excludes the null region exactly when Holm rejects.
+
+A claim that is not private (a method shown not private as written, or run outside its conditions) has no
+guarantee to share: its :math:`\\varepsilon` is nominal. Such an arm may still be compared (what a repair costs
+against the original), but never silently: every sentence of the comparison says which arm is not private
+(:meth:`ComparisonResult.sentence`), with the reason ``non_private`` if the comparison gives one.
 
 :meth:`ComparisonResult.sentence` renders the verdict from the catalogue of :mod:`dpcompendium.core.messages` in every
 language; the chapters glue it (``dpcompendium.book.prose.glue``) and never type a comparative word themselves
@@ -151,7 +160,8 @@ def _method_md(method: str) -> Md:
 
 
 def _same_guarantee(a: PrivacyClaim, b: PrivacyClaim) -> None:
-    """Refuses two claims that differ in their relation, ε or δ."""
+    """Refuses two claims that differ in their relation, ε or δ (whether each is private is said by the
+    comparison's sentences, :meth:`Comparison.not_private`)."""
     if a.neighbours != b.neighbours:
         raise ValueError(
             f"arms must share a neighbour relation, got {a.neighbours!r} and {b.neighbours!r}"
@@ -209,7 +219,7 @@ class ComparisonResult:
             ("equivalence", "equivalent"): "comparison.equivalent",
             ("equivalence", "not-shown"): "comparison.not_equivalent",
         }[(c.relation, self.outcome)]
-        return message(key, **params)
+        return message(key, **params) + c.caveat()
 
     def interval(self) -> Md:
         """The ratio and its interval, e.g. ``1.03 (1.01–1.05)``."""
@@ -229,7 +239,8 @@ class Comparison:
     """A comparison of the ``quantity`` (a loss: lower is better) of arm ``a`` against arm ``b`` (see the module).
 
     ``margin`` is a ratio ≥ 1 (``1.1``: ten per cent); it must be > 1 for ``"non-inferiority"`` and
-    ``"equivalence"``, and is 1 for ``"tie"``. ``alpha`` is the level of each test (before :func:`holm`)."""
+    ``"equivalence"``, and is 1 for ``"tie"``. ``alpha`` is the level of each test (before :func:`holm`).
+    ``non_private``: why an arm whose claim is not private is compared (said in its sentences)."""
 
     quantity: str | Md
     a: Arm
@@ -238,12 +249,15 @@ class Comparison:
     margin: float = 1.0
     test: Test = "welch"
     alpha: float = 0.05
+    non_private: str = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.a, Arm) or not isinstance(self.b, Arm):
             raise ValueError(
                 f"a and b must be Arms, got {type(self.a).__name__} and {type(self.b).__name__}"
             )
+        if not isinstance(self.non_private, str):
+            raise ValueError(f"non_private must be a string (why), got {self.non_private!r}")
         _same_guarantee(self.a.claim, self.b.claim)
         if self.relation not in RELATIONS:
             raise ValueError(f"relation must be one of {list(RELATIONS)}, got {self.relation!r}")
@@ -287,16 +301,41 @@ class Comparison:
         df = var * var / den if den > 0 else math.inf
         return float(np.log(ma / mb)), math.sqrt(var), df
 
-    def result(self) -> ComparisonResult:
-        """The test's result (unadjusted; :func:`holm` adjusts a family)."""
+    def not_private(self) -> tuple[Arm, ...]:
+        """The arms whose claim is not private (their ε is nominal)."""
+        return tuple(arm for arm in (self.a, self.b) if not arm.claim.private)
+
+    def caveat(self) -> Md:
+        """What the sentences add when an arm is not private: which one, and why it is compared (empty if both
+        are private)."""
+        arms = self.not_private()
+        if not arms:
+            return Md("")
+        names = join([arm.name for arm in arms])
+        if self.non_private:
+            return message("comparison.caveat_why", names=names, why=self.non_private)
+        return message("comparison.caveat", names=names)
+
+    def interval(self, alpha: float | None = None) -> tuple[float, float, float]:
+        """(lo, hi, level): the interval on the ratio that matches the relation's test at level ``alpha`` (default:
+        the comparison's): :math:`1 - 2\\alpha` for one-sided tests and TOST, :math:`1 - \\alpha` for ``"tie"``.
+        It excludes the null region exactly when the test at ``alpha`` rejects."""
+        alpha = float(self.alpha if alpha is None else alpha)
+        if not 0 < alpha < 1:
+            raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
         est, se, df = self._log_ratio()
         ppf = (lambda x: stats.t.ppf(x, df)) if math.isfinite(df) else stats.norm.ppf
-        tcdf = (lambda x: stats.t.cdf(x, df)) if math.isfinite(df) else stats.norm.cdf
-        alpha, log_m = float(self.alpha), math.log(self.margin)
         one_sided = self.relation != "tie"
         level = 1 - 2 * alpha if one_sided else 1 - alpha
         q = float(ppf(1 - alpha) if one_sided else ppf(1 - alpha / 2))
-        lo, hi = est - q * se, est + q * se
+        return math.exp(est - q * se), math.exp(est + q * se), level
+
+    def result(self) -> ComparisonResult:
+        """The test's result (unadjusted; :func:`holm` adjusts a family)."""
+        est, se, df = self._log_ratio()
+        tcdf = (lambda x: stats.t.cdf(x, df)) if math.isfinite(df) else stats.norm.cdf
+        log_m = math.log(self.margin)
+        lo, hi, level = self.interval()
 
         def cdf(x: float) -> float:  # P(T <= x), with se = 0 as a point mass
             if se == 0:
@@ -311,9 +350,7 @@ class Comparison:
             p = max(1 - cdf(log_m - est), cdf(-log_m - est))
         else:
             p = min(1.0, 2 * min(cdf(-est), 1 - cdf(-est)))
-        res = ComparisonResult(
-            self, math.exp(est), math.exp(lo), math.exp(hi), level, p, p, "not-shown"
-        )
+        res = ComparisonResult(self, math.exp(est), lo, hi, level, p, p, "not-shown")
         return _decide(res, p)
 
 
@@ -334,7 +371,12 @@ def _decide(res: ComparisonResult, p_adjusted: float) -> ComparisonResult:
 
 def holm(results: Sequence[ComparisonResult]) -> list[ComparisonResult]:
     """The family ``results`` decided on Holm's step-down adjusted p-values (same order), at each comparison's
-    ``alpha`` (they must share it). Holm controls the family-wise error rate under any dependence."""
+    ``alpha`` (they must share it). Holm controls the family-wise error rate under any dependence.
+
+    The intervals of the results are Holm-consistent: the comparison with the ``j``-th smallest p-value (from 0)
+    gets the interval of its test at ``alpha/(k - j)`` while the procedure rejects, and every comparison from the
+    first one it does not reject on gets the level of that step; so an interval excludes the null region (1, or
+    the margin's side) exactly when Holm shows the relation, and ``level`` is the interval's own level."""
     results = list(results)
     if not results:
         return []
@@ -342,13 +384,24 @@ def holm(results: Sequence[ComparisonResult]) -> list[ComparisonResult]:
     if len(alphas) != 1:
         raise ValueError(f"the comparisons of a family must share alpha, got {sorted(alphas)}")
     k = len(results)
+    alpha = alphas.pop()
     order = sorted(range(k), key=lambda i: results[i].p_value)
     adjusted = [0.0] * k
-    running = 0.0
+    step_alpha = [
+        alpha
+    ] * k  # the level of the step of Holm's procedure that decides each comparison
+    running, stopped = 0.0, None
     for rank, i in enumerate(order):
         running = max(running, min(1.0, (k - rank) * results[i].p_value))
         adjusted[i] = running
-    return [_decide(r, p) for r, p in zip(results, adjusted, strict=True)]
+        if stopped is None and not running < alpha:
+            stopped = rank  # the first step not shown: it and every later one keep its level
+        step_alpha[i] = alpha / (k - (rank if stopped is None else stopped))
+    out = []
+    for r, p, a in zip(results, adjusted, step_alpha, strict=True):
+        lo, hi, level = r.comparison.interval(a)
+        out.append(_decide(replace(r, lo=lo, hi=hi, level=level), p))
+    return out
 
 
 @dataclass(frozen=True)
@@ -367,7 +420,7 @@ class Ranking:
         return len(self.winners) > 1
 
     def sentence(self) -> Md:
-        """ "lowest MSE: Hb" or "lowest MSE: a tie between Hb and AHP"."""
+        """ "lowest MSE: Hb" or "lowest MSE: not separated among Hb and AHP"."""
         arms = {r.comparison.b.method: r.comparison.b for r in self.results}
         arms[self.best.method] = self.best
         names = join([arms[m].name for m in self.winners])
@@ -384,8 +437,10 @@ def ranking(
     *,
     test: Test = "welch",
     alpha: float = 0.05,
+    non_private: str = "",
 ) -> Ranking:
-    """The :class:`Ranking` of ``arms`` (≥ 2, one guarantee) in one ``setting``."""
+    """The :class:`Ranking` of ``arms`` (≥ 2, one guarantee) in one ``setting`` (``non_private``: why an arm that is
+    not private is ranked, said in the sentences, see :class:`Comparison`)."""
     arms = list(arms)
     if len(arms) < 2:
         raise ValueError(f"arms must hold at least 2 arms, got {len(arms)}")
@@ -394,14 +449,20 @@ def ranking(
     best = min(arms, key=lambda arm: arm.summary()[0])
     others = [arm for arm in arms if arm is not best]
     family = holm(
-        [Comparison(quantity, best, arm, "tie", test=test, alpha=alpha).result() for arm in others]
+        [
+            Comparison(
+                quantity, best, arm, "tie", test=test, alpha=alpha, non_private=non_private
+            ).result()
+            for arm in others
+        ]
     )
     winners = (best.method, *(r.comparison.b.method for r in family if r.outcome == "tie"))
     return Ranking(setting, best, tuple(family), winners)
 
 
 def winner_counts(rankings: Iterable[Ranking]) -> tuple[dict[str, int], int]:
-    """(settings won alone per method, settings where the lowest is a tie). A tie is counted as a tie, for no one."""
+    """(settings won alone per method, settings where the lowest is not separated from another arm). A setting not
+    separated is counted as such, for no one."""
     alone: dict[str, int] = {}
     ties = 0
     for r in rankings:
@@ -415,7 +476,7 @@ def winner_counts(rankings: Iterable[Ranking]) -> tuple[dict[str, int], int]:
 def winner_sentence(
     quantity: str | Md, rankings: Iterable[Ranking], names: Mapping[str, str | Md] | None = None
 ) -> Md:
-    """ "lowest MSE alone: Hb in 20 settings, AHP in 3; a tie in 12" (from :func:`winner_counts`)."""
+    """ "lowest MSE alone: Hb in 20, AHP in 3; not separated in 12 of 35 settings" (from :func:`winner_counts`)."""
     rankings = list(rankings)
     alone, ties = winner_counts(rankings)
     parts = [
@@ -453,6 +514,8 @@ def family_sentence(results: Sequence[ComparisonResult]) -> Md:
         "pct": _num(100 * (first.margin - 1), 3),
         "k": str(sum(r.holds for r in results)),
         "n": str(len(results)),
+        "better": str(sum(r.outcome == "better" for r in results)),
+        "worse": str(sum(r.outcome == "worse" for r in results)),
         "lo": _num(min(ratios)),
         "hi": _num(max(ratios)),
     }
@@ -462,7 +525,10 @@ def family_sentence(results: Sequence[ComparisonResult]) -> Md:
         "superiority": "comparison.family_beats",
         "tie": "comparison.family_differ",
     }[first.relation]
-    return message(key, **params)
+    text = message(key, **params)
+    if first.relation == "tie" and any(r.holds for r in results):  # in which direction they differ
+        text = text + message("comparison.family_directions", **params)
+    return text + first.caveat()
 
 
 #: the verdict of one comparison of an :class:`Agreement`
@@ -501,18 +567,21 @@ class Agreement:
         first = self.equivalence[0].comparison
         c = self.counts()
         ratios = [r.ratio for r in self.equivalence]
-        return message(
-            "comparison.family_agreement",
-            a=first.a.name,
-            b=first.b.name,
-            quantity=first.quantity,
-            margin=_num(first.margin),
-            n=str(len(self.equivalence)),
-            k=str(c["equivalent"]),
-            d=str(c["differ"]),
-            u=str(c["uncertain"]),
-            lo=_num(min(ratios)),
-            hi=_num(max(ratios)),
+        return (
+            message(
+                "comparison.family_agreement",
+                a=first.a.name,
+                b=first.b.name,
+                quantity=first.quantity,
+                margin=_num(first.margin),
+                n=str(len(self.equivalence)),
+                k=str(c["equivalent"]),
+                d=str(c["differ"]),
+                u=str(c["uncertain"]),
+                lo=_num(min(ratios)),
+                hi=_num(max(ratios)),
+            )
+            + first.caveat()
         )
 
 

@@ -168,7 +168,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.beats": "%(a)s beats %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% interval %(lo)s–%(hi)s)",
         "comparison.beaten": "%(a)s is worse than %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% interval "
         "%(lo)s–%(hi)s)",
-        "comparison.tie": "%(a)s and %(b)s tie in %(quantity)s: ratio %(ratio)s (%(level)s %% interval "
+        "comparison.tie": "%(a)s and %(b)s are not separated in %(quantity)s: ratio %(ratio)s (%(level)s %% interval "
         "%(lo)s–%(hi)s, which holds 1)",
         "comparison.not_beats": "%(a)s is not shown to beat %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% "
         "interval %(lo)s–%(hi)s)",
@@ -181,10 +181,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.not_equivalent": "%(a)s is not shown to match %(b)s in %(quantity)s within a factor "
         "%(margin)s: ratio %(ratio)s (%(level)s %% interval %(lo)s–%(hi)s)",
         "comparison.rank_one": "lowest %(quantity)s: %(name)s",
-        "comparison.rank_tie": "lowest %(quantity)s: a tie between %(names)s",
-        "comparison.wins": "lowest %(quantity)s alone: %(counts)s; a tie in %(ties)s of %(n)s settings",
+        "comparison.rank_tie": "lowest %(quantity)s: not separated among %(names)s",
+        "comparison.wins": "lowest %(quantity)s alone: %(counts)s; not separated in %(ties)s of %(n)s settings",
         "comparison.wins_one": "%(name)s in %(k)s",
         "comparison.wins_none": "no method",
+        "comparison.caveat": " (not private: %(names)s; its $\\varepsilon$ is nominal)",
+        "comparison.caveat_why": " (not private: %(names)s, compared for %(why)s)",
         # chapter sentences: dp-mean (the verdicts at one relation)
         "dpmean.spend_for": "%(spend)s$\\varepsilon$ for %(data)s",
         "dpmean.data_heights": "heights",
@@ -192,6 +194,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.percent_span": "%(span)s %%",
         "dpmean.m4_direct": "method 4 calibrated under replace-one",
         "dpmean.m3": "method 3",
+        "dpmean.gauss": "the Gaussian mean",
+        "dpmean.check_consistent": "is consistent with it: %(sentence)s",
+        "dpmean.check_false": "separates them in %(k)s of %(n)s cells, which the proposition rules out: each is a false "
+        "rejection (the two-sided tests have level %(level)s %% per dataset after Holm's correction, and their normal "
+        "approximation is rough for skewed squared errors): %(sentence)s",
+        "dpmean.coupled": "drawn from one stream, the two releases differ by at most %(diff)s over %(draws)s draws "
+        "(rounding)",
+        "dpmean.no_large_cells": "not measured (no cell with $n\\varepsilon \\ge 50$ and two repetitions in this run)",
         "dpmean.on_data": "for %(data)s, %(sentence)s",
         "dpmean.cp_range_steps": "%(shares)s of $\\rho$ for the range steps",
         "dpmean.cp_mean_step": "%(share)s of $\\rho$ for the mean",
@@ -204,8 +214,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "%(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
         "comparison.family_beats": "%(a)s beats %(b)s in %(quantity)s in %(k)s of %(n)s settings (Holm-corrected; "
         "ratios %(lo)s–%(hi)s)",
-        "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings and tie in "
-        "the others (Holm-corrected; ratios %(lo)s–%(hi)s)",
+        "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings and are "
+        "not separated in the others (two-sided tests, Holm-corrected; ratios %(lo)s–%(hi)s)",
+        "comparison.family_directions": " (%(a)s lower in %(better)s and higher in %(worse)s of the %(n)s)",
         "comparison.agreement_none": "no figure of the reference shares an $\\varepsilon$ with this run, so none is tested",
         "comparison.family_agreement": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
         "of %(n)s cells, differs in %(d)s, and in %(u)s the data are too uncertain to tell (two one-sided tests and "
@@ -390,7 +401,7 @@ PLAIN: dict[str, str] = {
     "comparison.beats": "%(a)s beats %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% interval %(lo)s–%(hi)s)",
     "comparison.beaten": "%(a)s is worse than %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% interval "
     "%(lo)s–%(hi)s)",
-    "comparison.tie": "%(a)s and %(b)s tie in %(quantity)s: ratio %(ratio)s (%(level)s %% interval "
+    "comparison.tie": "%(a)s and %(b)s are not separated in %(quantity)s: ratio %(ratio)s (%(level)s %% interval "
     "%(lo)s–%(hi)s, which holds 1)",
     "comparison.not_beats": "%(a)s is not shown to beat %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% "
     "interval %(lo)s–%(hi)s)",
@@ -403,16 +414,26 @@ PLAIN: dict[str, str] = {
     "comparison.not_equivalent": "%(a)s is not shown to match %(b)s in %(quantity)s within a factor "
     "%(margin)s: ratio %(ratio)s (%(level)s %% interval %(lo)s–%(hi)s)",
     "comparison.rank_one": "lowest %(quantity)s: %(name)s",
-    "comparison.rank_tie": "lowest %(quantity)s: a tie between %(names)s",
-    "comparison.wins": "lowest %(quantity)s alone: %(counts)s; a tie in %(ties)s of %(n)s settings",
+    "comparison.rank_tie": "lowest %(quantity)s: not separated among %(names)s",
+    "comparison.wins": "lowest %(quantity)s alone: %(counts)s; not separated in %(ties)s of %(n)s settings",
     "comparison.wins_one": "%(name)s in %(k)s",
     "comparison.wins_none": "no method",
+    "comparison.caveat": " (not private: %(names)s; its ε is nominal)",
+    "comparison.caveat_why": " (not private: %(names)s, compared for %(why)s)",
     "dpmean.spend_for": "%(spend)sε for %(data)s",
     "dpmean.data_heights": "heights",
     "dpmean.data_adult-age": "ages",
     "dpmean.percent_span": "%(span)s %%",
     "dpmean.m4_direct": "method 4 calibrated under replace-one",
     "dpmean.m3": "method 3",
+    "dpmean.gauss": "the Gaussian mean",
+    "dpmean.check_consistent": "is consistent with it: %(sentence)s",
+    "dpmean.check_false": "separates them in %(k)s of %(n)s cells, which the proposition rules out: each is a false "
+    "rejection (the two-sided tests have level %(level)s %% per dataset after Holm's correction, and their normal "
+    "approximation is rough for skewed squared errors): %(sentence)s",
+    "dpmean.coupled": "drawn from one stream, the two releases differ by at most %(diff)s over %(draws)s draws "
+    "(rounding)",
+    "dpmean.no_large_cells": "not measured (no cell with nε ≥ 50 and two repetitions in this run)",
     "dpmean.on_data": "for %(data)s, %(sentence)s",
     "dpmean.cp_range_steps": "%(shares)s of rho for the range steps",
     "dpmean.cp_mean_step": "%(share)s of rho for the mean",
@@ -425,8 +446,9 @@ PLAIN: dict[str, str] = {
     "%(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
     "comparison.family_beats": "%(a)s beats %(b)s in %(quantity)s in %(k)s of %(n)s settings (Holm-corrected; "
     "ratios %(lo)s–%(hi)s)",
-    "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings and tie in "
-    "the others (Holm-corrected; ratios %(lo)s–%(hi)s)",
+    "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings and are "
+    "not separated in the others (two-sided tests, Holm-corrected; ratios %(lo)s–%(hi)s)",
+    "comparison.family_directions": " (%(a)s lower in %(better)s and higher in %(worse)s of the %(n)s)",
     "comparison.agreement_none": "no figure of the reference shares an ε with this run, so none is tested",
     "comparison.family_agreement": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
     "of %(n)s cells, differs in %(d)s, and in %(u)s the data are too uncertain to tell (two one-sided tests and "
