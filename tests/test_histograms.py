@@ -268,6 +268,34 @@ def test_compiled_kmeanspp_is_the_numpy_reference(power):
         assert all(np.unique(row).size == k for row in got)  # k distinct centres per row
 
 
+@pytest.mark.numerics
+def test_compiled_assign_groups_is_the_numpy_reference():
+    """The compiled draws of S3 give the labels of the numpy reference from the same generator, exactly (the same
+    floating-point comparisons), and leave the generator in the same state: dense noisy counts, few distinct counts,
+    many groups (k = n), one repetition and many."""
+    from dpcompendium.chapters.histograms.sampling_grouping import _assign_groups_py
+
+    gen = np.random.default_rng(11)
+    dense = np.round(gen.exponential(40.0, size=600))
+    sparse = np.where(gen.random(800) < 0.9, 0.0, np.round(gen.exponential(500.0, size=800)))
+    cases = [
+        (dense, 5, 32, 0.4),
+        (sparse, 30, 16, 0.05),
+        (sparse[:64], 3, 64, 2.0),
+        (dense, 1, 1, 1.0),
+    ]
+    for seed, (x, reps, k, eps1) in enumerate(cases):
+        c = np.random.default_rng(seed)
+        noisy = x + c.laplace(0.0, 3.0, size=(reps, x.size))
+        centres = H.kmeanspp_centres(noisy, k, c)
+        cvals = noisy[np.arange(reps)[:, None], centres]
+        a, b = np.random.default_rng(100 + seed), np.random.default_rng(100 + seed)
+        got = H.assign_groups(x, centres, cvals, eps1, a)
+        np.testing.assert_array_equal(got, _assign_groups_py(x, centres, cvals, eps1, b))
+        assert a.random() == b.random()
+        assert got.min() >= 0 and got.max() < k
+
+
 def test_assign_groups_follows_exponential_mechanism():
     """Bins 1 and 2 join centre 1 with the exponential mechanism's probability, score −|x − c|, sensitivity 1:
     weights exp(−ε₁|x − c|/2). At 10⁴ draws the tolerance (z = 5) is 0.016; dropping the /2 moves p from 0.119 to
