@@ -159,6 +159,26 @@ def test_ahp_lookahead_is_exact(rng):
 
 
 @pytest.mark.numerics
+def test_compiled_ahp_lookahead_is_the_numpy_reference(rng):
+    """The compiled look-ahead gives the numpy reference's minima bit for bit: runs of equal values, zeros (the
+    thresholded counts), long rows whose blocks double many times, and one bin."""
+    from dpcompendium.chapters.histograms.baselines import _ahp_tables
+
+    rows = [
+        np.sort(np.round(rng.exponential(5, size=(3, 700))), axis=1),
+        np.sort(
+            np.where(rng.random((2, 4096)) < 0.9, 0.0, rng.exponential(300, (2, 4096))), axis=1
+        ),
+        np.sort(rng.normal(50, 30, size=(2, 257)), axis=1),
+        np.array([[3.0]]),
+    ]
+    for s in rows:
+        for c in (0.1, 2.0 / 0.15**2, 5000.0):
+            got = _ahp_tables(s, c)[2]
+            np.testing.assert_array_equal(got, _ahp_lookahead(s, c))
+
+
+@pytest.mark.numerics
 def test_ahp_greedy_matches_scalar_rule(rng):
     s = np.sort(np.round(rng.exponential(4, size=(3, 30))), axis=1)
     c = 3.0

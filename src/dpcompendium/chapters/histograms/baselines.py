@@ -165,13 +165,59 @@ def _ahp_lookahead(s: np.ndarray, c: float) -> np.ndarray:
     return best
 
 
-def _ahp_tables(s: np.ndarray, c: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _ahp_lookahead_loop(s, prefix, c, best):  # pragma: no cover - run compiled
+    """:func:`_ahp_lookahead` bin by bin (compiled by :data:`_ahp_lookahead_scan`): the same blocks of lengths
+    (8, 16, 32, … after the run of equal values), the same operations on each, the same stopping bound, so the
+    same minima. ``prefix`` (R, n + 1) the prefix sums of the rows; fills ``best`` (R, n)."""
+    reps, n = s.shape
+    for r in range(reps):
+        run_end = n
+        for j in range(n - 1, -1, -1):
+            if j + 1 < n and s[r, j + 1] != s[r, j]:
+                run_end = j + 1
+            run_len = run_end - j
+            cur = c / float(run_len * run_len)
+            if run_end < n:
+                m0 = run_len + 1
+                width = 8
+                while True:
+                    for m in range(m0, m0 + width):
+                        if j + m > n:
+                            break
+                        mean = (prefix[r, j + m] - prefix[r, j]) / m
+                        d = s[r, j] - mean
+                        val = d * d + c / float(m * m)
+                        if val < cur:
+                            cur = val
+                    last = m0 + width - 1
+                    last_end = j + last
+                    if last_end >= n:
+                        break
+                    mean_last = (prefix[r, last_end] - prefix[r, j]) / last
+                    d = s[r, j] - mean_last
+                    if d * d + c / float((n - j) * (n - j)) >= cur:
+                        break
+                    m0 += width
+                    width *= 2
+            best[r, j] = cur
+
+
+_ahp_lookahead_scan = compiled(_ahp_lookahead_loop)
+
+
+def _ahp_tables(
+    s: np.ndarray, c: float, *, engine: str = "numba"
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What the greedy scan reads, for sorted rows s: prefix sums of s and of s² (a zero column first), and the
-    look-ahead costs E* of :func:`_ahp_lookahead`."""
+    look-ahead costs E* of :func:`_ahp_lookahead` (``engine="numba"``: its compiled loop, the same values)."""
     zero = np.zeros((s.shape[0], 1))
     prefix = np.concatenate([zero, np.cumsum(s, axis=1)], axis=1)
     prefix2 = np.concatenate([zero, np.cumsum(s**2, axis=1)], axis=1)
-    return prefix, prefix2, _ahp_lookahead(s, c)
+    if engine == "numpy":
+        return prefix, prefix2, _ahp_lookahead(s, c)
+    star = np.empty(s.shape)
+    _ahp_lookahead_scan()(np.ascontiguousarray(s), prefix, float(c), star)
+    return prefix, prefix2, star
 
 
 def _ahp_greedy_py(s: np.ndarray, c: float) -> np.ndarray:
@@ -179,7 +225,7 @@ def _ahp_greedy_py(s: np.ndarray, c: float) -> np.ndarray:
     least the look-ahead cost of starting afresh. Cluster cost = SSE + c/size. Returns cluster-start flags.
     The numpy reference of :func:`_ahp_greedy` (vectorized over rows, a Python loop over the n bins)."""
     reps, n = s.shape
-    prefix, prefix2, star = _ahp_tables(s, c)
+    prefix, prefix2, star = _ahp_tables(s, c, engine="numpy")
     rows = np.arange(reps)
     start = np.zeros(reps, dtype=np.int64)
     last = np.full(reps, c)
