@@ -159,6 +159,33 @@ def test_ahp_lookahead_is_exact(rng):
 
 
 @pytest.mark.numerics
+def test_compiled_php_decisions_are_the_numpy_reference():
+    """P-HP's compiled stop/split decisions equal the numpy reference's from the same generator (the same keys, the
+    same last-largest choice), with the same gains, and leave the generator in the same state: a sparse spiky
+    histogram (few distinct counts, many ties), a dense one, parts of every size down to two bins."""
+    from dpcompendium.chapters.histograms.baselines import _SAE, _php_choose, _php_choose_py
+
+    gen = np.random.default_rng(3)
+    sparse = np.where(gen.random(512) < 0.9, 0.0, np.round(gen.exponential(300, 512)))
+    dense = np.round(gen.exponential(50, 300))
+    for seed, x in enumerate([sparse, dense, np.zeros(40)]):
+        sae = _SAE(x)
+        n = x.size
+        cuts = np.sort(gen.choice(np.arange(1, n), size=min(30, n - 1) // 2, replace=False))
+        edges = np.concatenate([[0], cuts, [n]])
+        keep = np.diff(edges) >= 2
+        aa, bb = edges[:-1][keep], edges[1:][keep]
+        rr = np.zeros(aa.size, dtype=np.int64)
+        for scale, err in [(0.02, 2.0), (5.0, 0.1)]:
+            a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+            got = _php_choose(sae, rr, aa, bb, err, scale, a)
+            ref = _php_choose_py(sae, rr, aa, bb, err, scale, b)
+            for g, r in zip(got, ref, strict=True):
+                np.testing.assert_array_equal(g, r)
+            assert a.random() == b.random()
+
+
+@pytest.mark.numerics
 def test_compiled_ahp_lookahead_is_the_numpy_reference(rng):
     """The compiled look-ahead gives the numpy reference's minima bit for bit: runs of equal values, zeros (the
     thresholded counts), long rows whose blocks double many times, and one bin."""
