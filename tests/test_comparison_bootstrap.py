@@ -104,3 +104,13 @@ def test_equal_losses_give_an_exact_ratio():
     r = c.result(rng=np.random.default_rng(0))
     assert r.ratio == r.lo == r.hi == pytest.approx(2.0)
     assert r.outcome == "worse"
+
+
+def test_two_runs_give_an_interval_not_an_error():
+    """With two runs per arm a resample's standard error can be tiny and T* huge: the interval may be unbounded
+    (0 or inf at its ends), never an overflow."""
+    c = Comparison(
+        "MSE", arm("x", [1.0, 1e6]), arm("y", [1.0, 1.0 + 1e-12]), "superiority", test="bootstrap-t"
+    )
+    r = c.result(rng=np.random.default_rng(0))
+    assert 0.0 <= r.lo <= r.ratio <= r.hi and r.outcome == "not-shown"

@@ -623,7 +623,7 @@ def bootstrap_t_result(
         p = max(below(est - log_m), above(est + log_m))
     else:
         p = min(1.0, 2 * min(below(est), above(est)))
-    res = ComparisonResult(
-        c, math.exp(est), math.exp(lo), math.exp(hi), level, float(p), float(p), "not-shown"
-    )
+    with np.errstate(over="ignore"):  # a few runs can give an unbounded interval: [0, inf] then
+        ratio, r_lo, r_hi = (float(v) for v in np.exp([est, lo, hi]))
+    res = ComparisonResult(c, ratio, r_lo, r_hi, level, float(p), float(p), "not-shown")
     return _decide(res, float(p))
