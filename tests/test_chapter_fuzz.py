@@ -87,6 +87,8 @@ REGRESSIONS = [
     (HIERA, {"sgd_reps": 1, "sgd_methods": ["graded-laplace", "hiera", "none"]}),
     # found by the edge fuzz: no private SGD method to compare with the non-private one (KeyError: 'mse')
     (HIERA, {"sgd_methods": ["none"], "sgd_variants": ["corrected"]}),
+    # two runs per arm: the bootstrap-t interval of the claim against P-HP was unbounded (OverflowError in exp)
+    (HISTOGRAMS, {"reps": 2, "datasets": ["NETTRACE"], "epsilons": [100], "k": 1}),
 ]
 
 

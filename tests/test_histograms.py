@@ -159,6 +159,53 @@ def test_ahp_lookahead_is_exact(rng):
 
 
 @pytest.mark.numerics
+def test_compiled_php_decisions_are_the_numpy_reference():
+    """P-HP's compiled stop/split decisions equal the numpy reference's from the same generator (the same keys, the
+    same last-largest choice), with the same gains, and leave the generator in the same state: a sparse spiky
+    histogram (few distinct counts, many ties), a dense one, parts of every size down to two bins."""
+    from dpcompendium.chapters.histograms.baselines import _SAE, _php_choose, _php_choose_py
+
+    gen = np.random.default_rng(3)
+    sparse = np.where(gen.random(512) < 0.9, 0.0, np.round(gen.exponential(300, 512)))
+    dense = np.round(gen.exponential(50, 300))
+    for seed, x in enumerate([sparse, dense, np.zeros(40)]):
+        sae = _SAE(x)
+        n = x.size
+        cuts = np.sort(gen.choice(np.arange(1, n), size=min(30, n - 1) // 2, replace=False))
+        edges = np.concatenate([[0], cuts, [n]])
+        keep = np.diff(edges) >= 2
+        aa, bb = edges[:-1][keep], edges[1:][keep]
+        rr = np.zeros(aa.size, dtype=np.int64)
+        for scale, err in [(0.02, 2.0), (5.0, 0.1)]:
+            a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+            got = _php_choose(sae, rr, aa, bb, err, scale, a)
+            ref = _php_choose_py(sae, rr, aa, bb, err, scale, b)
+            for g, r in zip(got, ref, strict=True):
+                np.testing.assert_array_equal(g, r)
+            assert a.random() == b.random()
+
+
+@pytest.mark.numerics
+def test_compiled_ahp_lookahead_is_the_numpy_reference(rng):
+    """The compiled look-ahead gives the numpy reference's minima bit for bit: runs of equal values, zeros (the
+    thresholded counts), long rows whose blocks double many times, and one bin."""
+    from dpcompendium.chapters.histograms.baselines import _ahp_tables
+
+    rows = [
+        np.sort(np.round(rng.exponential(5, size=(3, 700))), axis=1),
+        np.sort(
+            np.where(rng.random((2, 4096)) < 0.9, 0.0, rng.exponential(300, (2, 4096))), axis=1
+        ),
+        np.sort(rng.normal(50, 30, size=(2, 257)), axis=1),
+        np.array([[3.0]]),
+    ]
+    for s in rows:
+        for c in (0.1, 2.0 / 0.15**2, 5000.0):
+            got = _ahp_tables(s, c)[2]
+            np.testing.assert_array_equal(got, _ahp_lookahead(s, c))
+
+
+@pytest.mark.numerics
 def test_ahp_greedy_matches_scalar_rule(rng):
     s = np.sort(np.round(rng.exponential(4, size=(3, 30))), axis=1)
     c = 3.0
@@ -266,6 +313,34 @@ def test_compiled_kmeanspp_is_the_numpy_reference(power):
         np.testing.assert_array_equal(got, ref)
         assert a.random() == b.random()
         assert all(np.unique(row).size == k for row in got)  # k distinct centres per row
+
+
+@pytest.mark.numerics
+def test_compiled_assign_groups_is_the_numpy_reference():
+    """The compiled draws of S3 give the labels of the numpy reference from the same generator, exactly (the same
+    floating-point comparisons), and leave the generator in the same state: dense noisy counts, few distinct counts,
+    many groups (k = n), one repetition and many."""
+    from dpcompendium.chapters.histograms.sampling_grouping import _assign_groups_py
+
+    gen = np.random.default_rng(11)
+    dense = np.round(gen.exponential(40.0, size=600))
+    sparse = np.where(gen.random(800) < 0.9, 0.0, np.round(gen.exponential(500.0, size=800)))
+    cases = [
+        (dense, 5, 32, 0.4),
+        (sparse, 30, 16, 0.05),
+        (sparse[:64], 3, 64, 2.0),
+        (dense, 1, 1, 1.0),
+    ]
+    for seed, (x, reps, k, eps1) in enumerate(cases):
+        c = np.random.default_rng(seed)
+        noisy = x + c.laplace(0.0, 3.0, size=(reps, x.size))
+        centres = H.kmeanspp_centres(noisy, k, c)
+        cvals = noisy[np.arange(reps)[:, None], centres]
+        a, b = np.random.default_rng(100 + seed), np.random.default_rng(100 + seed)
+        got = H.assign_groups(x, centres, cvals, eps1, a)
+        np.testing.assert_array_equal(got, _assign_groups_py(x, centres, cvals, eps1, b))
+        assert a.random() == b.random()
+        assert got.min() >= 0 and got.max() < k
 
 
 def test_assign_groups_follows_exponential_mechanism():

@@ -24,7 +24,8 @@ for a comparative sentence. It holds
       so that a count of winners counts the settings it cannot separate apart, for no one.
 
 - the *test*: ``"welch"`` (independent repetitions) or ``"paired"`` (the arms ran on the same random streams,
-  repetition by repetition). Both are t tests on :math:`\\log r` with the delta method: for independent arms
+  repetition by repetition), or ``"bootstrap-t"`` (independent repetitions, heavy-tailed losses: the same statistic
+  referred to its studentized bootstrap distribution instead of Student's t; see :func:`bootstrap_t_result`). Both are t tests on :math:`\\log r` with the delta method: for independent arms
   :math:`\\widehat{\\mathrm{Var}}\\,\\log \\bar L = s^2 / (n \\bar L^2)` per arm and Welch–Satterthwaite degrees of
   freedom; paired, the variance of :math:`L_{A,i}/\\bar L_A - L_{B,i}/\\bar L_B` over :math:`n - 1` degrees of
   freedom. The interval on :math:`r` is the exponentiated interval on :math:`\\log r`, at the level that matches the
@@ -67,6 +68,7 @@ __all__ = [
     "ComparisonResult",
     "Ranking",
     "agreement",
+    "bootstrap_t_result",
     "family_sentence",
     "holm",
     "ranking",
@@ -75,9 +77,9 @@ __all__ = [
 ]
 
 Relation = Literal["superiority", "non-inferiority", "equivalence", "tie"]
-Test = Literal["welch", "paired"]
+Test = Literal["welch", "paired", "bootstrap-t"]
 RELATIONS: tuple[str, ...] = ("superiority", "non-inferiority", "equivalence", "tie")
-TESTS: tuple[str, ...] = ("welch", "paired")
+TESTS: tuple[str, ...] = ("welch", "paired", "bootstrap-t")
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,27 @@ class ComparisonResult:
     p_value: float
     p_adjusted: float
     outcome: str
+    #: ``test="bootstrap-t"`` only: (log r̂, its standard error, the sorted studentized resamples T*), from which
+    #: :meth:`interval_at` gives the bootstrap interval at any level (Holm's steps)
+    bootstrap: tuple[float, float, np.ndarray] | None = field(default=None, compare=False, repr=False)
+
+    def interval_at(self, alpha: float) -> tuple[float, float, float]:
+        """(lo, hi, level) on the ratio at test level ``alpha`` (:meth:`Comparison.interval`; for a bootstrap-t
+        result, from the same resamples as its p-value)."""
+        if self.bootstrap is None:
+            return self.comparison.interval(alpha)
+        est, se, t_star = self.bootstrap
+        one_sided = self.comparison.relation != "tie"
+        level = 1 - 2 * alpha if one_sided else 1 - alpha
+        tail = alpha if one_sided else alpha / 2
+        if se == 0 or t_star.size == 0:
+            lo = hi = est
+        else:
+            q_lo, q_hi = np.quantile(t_star, [tail, 1 - tail])
+            lo, hi = est - float(q_hi) * se, est - float(q_lo) * se
+        with np.errstate(over="ignore"):
+            r_lo, r_hi = (float(v) for v in np.exp([lo, hi]))
+        return r_lo, r_hi, level
 
     @property
     def holds(self) -> bool:
@@ -272,6 +295,8 @@ class Comparison:
             raise ValueError(f"margin must be > 1 for {self.relation}, got {m!r}")
         if self.relation == "tie" and m != 1:
             raise ValueError(f"margin must be 1 for a tie test, got {m!r}")
+        if self.test == "bootstrap-t" and (self.a.values is None or self.b.values is None):
+            raise ValueError("test='bootstrap-t' needs the values of both arms")
         if self.test == "paired":
             if self.a.values is None or self.b.values is None:
                 raise ValueError("test='paired' needs the values of both arms")
@@ -330,8 +355,15 @@ class Comparison:
         q = float(ppf(1 - alpha) if one_sided else ppf(1 - alpha / 2))
         return math.exp(est - q * se), math.exp(est + q * se), level
 
-    def result(self) -> ComparisonResult:
-        """The test's result (unadjusted; :func:`holm` adjusts a family)."""
+    def result(self, rng: np.random.Generator | None = None) -> ComparisonResult:
+        """The test's result (unadjusted; :func:`holm` adjusts a family). ``rng`` draws the resamples of
+        ``test="bootstrap-t"`` (:func:`bootstrap_t_result`; required there, unused by the other tests)."""
+        if self.test == "bootstrap-t":
+            if rng is None:
+                raise ValueError(
+                    "rng must be a numpy.random.Generator for test='bootstrap-t', got None"
+                )
+            return bootstrap_t_result(self, rng)
         est, se, df = self._log_ratio()
         tcdf = (lambda x: stats.t.cdf(x, df)) if math.isfinite(df) else stats.norm.cdf
         log_m = math.log(self.margin)
@@ -399,7 +431,7 @@ def holm(results: Sequence[ComparisonResult]) -> list[ComparisonResult]:
         step_alpha[i] = alpha / (k - (rank if stopped is None else stopped))
     out = []
     for r, p, a in zip(results, adjusted, step_alpha, strict=True):
-        lo, hi, level = r.comparison.interval(a)
+        lo, hi, level = r.interval_at(a)
         out.append(_decide(replace(r, lo=lo, hi=hi, level=level), p))
     return out
 
@@ -603,3 +635,87 @@ def agreement(comparisons: Sequence[Comparison]) -> Agreement:
     eq = holm([c.result() for c in comparisons])
     diff = holm([replace(c, relation="tie", margin=1.0).result() for c in comparisons])
     return Agreement(tuple(eq), tuple(diff))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The studentized bootstrap (bootstrap-t) of the log ratio of mean losses (issue 46, S4)
+# ---------------------------------------------------------------------------------------------------------------
+
+#: resamples of :func:`bootstrap_t_result` (a p-value's resolution is 1 / (resamples + 1))
+BOOTSTRAP_RESAMPLES = 9999
+
+
+def _log_ratio_se(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(log r, its delta-method standard error) over the last axis of the losses ``a`` and ``b`` (any leading
+    axes): log(mean a / mean b) and sqrt(s_a²/(n_a·ā²) + s_b²/(n_b·b̄²)), the statistic of the ``"welch"`` test."""
+    ma, mb = a.mean(axis=-1), b.mean(axis=-1)
+    va = a.var(axis=-1, ddof=1) / (a.shape[-1] * ma * ma)
+    vb = b.var(axis=-1, ddof=1) / (b.shape[-1] * mb * mb)
+    return np.log(ma / mb), np.sqrt(va + vb)
+
+
+def bootstrap_t_result(
+    comparison: Comparison, rng: np.random.Generator, *, resamples: int = BOOTSTRAP_RESAMPLES
+) -> ComparisonResult:
+    """The ``comparison`` decided by the studentized bootstrap (bootstrap-t) of its arms' repetitions.
+
+    The statistic is the ``"welch"`` test's: T = (log r̂ − log r) / se, with se the delta-method standard error. On
+    heavy-tailed losses (a few bad releases dominate a mean) T is skewed and far from Student's t at tens of runs, so
+    the t quantiles misstate the test's size and the interval's coverage. Here each arm's runs are resampled with
+    replacement, independently (``resamples`` times, drawn from ``rng``), and T* = (log r̂* − log r̂) / se* — each
+    resample studentized by its own standard error — estimates the law of T (Efron & Tibshirani 1993, ch. 12; Hall
+    1988: second-order accurate where the percentile bootstrap is first-order). The interval is
+    [log r̂ − q*₁₋ₐ·se, log r̂ − q*ₐ·se] at the level the relation uses (a = α one-sided, α/2 for ``"tie"``) and the
+    p-value of H₀ the share (1 + #{T* beyond t_obs}) / (1 + resamples), t_obs the statistic at the boundary of H₀
+    (two-sided for ``"tie"``: twice the smaller tail). A resample whose losses are all equal (se* = 0) is left
+    out. ``tests/test_comparison_bootstrap.py`` checks size and coverage by simulation."""
+    from .validation import check_int, check_rng
+
+    rng = check_rng(rng)
+    resamples = check_int(resamples, "resamples", minimum=99)
+    c = comparison
+    if c.a.values is None or c.b.values is None:
+        raise ValueError("test='bootstrap-t' needs the values of both arms")
+    a, b = np.asarray(c.a.values, dtype=float), np.asarray(c.b.values, dtype=float)
+    est_arr, se_arr = _log_ratio_se(a, b)
+    est, se = float(est_arr), float(se_arr)
+    ia = rng.integers(0, a.size, size=(resamples, a.size))
+    ib = rng.integers(0, b.size, size=(resamples, b.size))
+    est_s, se_s = _log_ratio_se(a[ia], b[ib])
+    ok = se_s > 0
+    t_star = np.sort((est_s[ok] - est) / se_s[ok])
+    alpha, log_m = float(c.alpha), math.log(c.margin)
+    one_sided = c.relation != "tie"
+    level = 1 - 2 * alpha if one_sided else 1 - alpha
+    tail = alpha if one_sided else alpha / 2
+    if se == 0 or t_star.size == 0:  # every loss of both arms equal: the ratio is known exactly
+        lo = hi = est
+    else:
+        q_lo, q_hi = np.quantile(t_star, [tail, 1 - tail])
+        lo, hi = est - float(q_hi) * se, est - float(q_lo) * se
+    b1 = t_star.size + 1
+
+    def below(x: float) -> float:  # bootstrap P(T <= x), with one pseudo-count
+        if se == 0:
+            return 1.0 if x >= 0 else 0.0
+        return (1 + np.searchsorted(t_star, x / se, side="right")) / b1
+
+    def above(x: float) -> float:  # bootstrap P(T >= x)
+        if se == 0:
+            return 1.0 if x <= 0 else 0.0
+        return (1 + t_star.size - np.searchsorted(t_star, x / se, side="left")) / b1
+
+    if c.relation == "superiority":
+        p = below(est + log_m)  # H0: log r >= -log m
+    elif c.relation == "non-inferiority":
+        p = below(est - log_m)  # H0: log r >= log m
+    elif c.relation == "equivalence":
+        p = max(below(est - log_m), above(est + log_m))
+    else:
+        p = min(1.0, 2 * min(below(est), above(est)))
+    with np.errstate(over="ignore"):  # a few runs can give an unbounded interval: [0, inf] then
+        ratio, r_lo, r_hi = (float(v) for v in np.exp([est, lo, hi]))
+    res = ComparisonResult(
+        c, ratio, r_lo, r_hi, level, float(p), float(p), "not-shown", bootstrap=(est, se, t_star)
+    )
+    return _decide(res, float(p))

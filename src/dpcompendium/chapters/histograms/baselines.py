@@ -165,13 +165,59 @@ def _ahp_lookahead(s: np.ndarray, c: float) -> np.ndarray:
     return best
 
 
-def _ahp_tables(s: np.ndarray, c: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _ahp_lookahead_loop(s, prefix, c, best):  # pragma: no cover - run compiled
+    """:func:`_ahp_lookahead` bin by bin (compiled by :data:`_ahp_lookahead_scan`): the same blocks of lengths
+    (8, 16, 32, … after the run of equal values), the same operations on each, the same stopping bound, so the
+    same minima. ``prefix`` (R, n + 1) the prefix sums of the rows; fills ``best`` (R, n)."""
+    reps, n = s.shape
+    for r in range(reps):
+        run_end = n
+        for j in range(n - 1, -1, -1):
+            if j + 1 < n and s[r, j + 1] != s[r, j]:
+                run_end = j + 1
+            run_len = run_end - j
+            cur = c / float(run_len * run_len)
+            if run_end < n:
+                m0 = run_len + 1
+                width = 8
+                while True:
+                    for m in range(m0, m0 + width):
+                        if j + m > n:
+                            break
+                        mean = (prefix[r, j + m] - prefix[r, j]) / m
+                        d = s[r, j] - mean
+                        val = d * d + c / float(m * m)
+                        if val < cur:
+                            cur = val
+                    last = m0 + width - 1
+                    last_end = j + last
+                    if last_end >= n:
+                        break
+                    mean_last = (prefix[r, last_end] - prefix[r, j]) / last
+                    d = s[r, j] - mean_last
+                    if d * d + c / float((n - j) * (n - j)) >= cur:
+                        break
+                    m0 += width
+                    width *= 2
+            best[r, j] = cur
+
+
+_ahp_lookahead_scan = compiled(_ahp_lookahead_loop)
+
+
+def _ahp_tables(
+    s: np.ndarray, c: float, *, engine: str = "numba"
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What the greedy scan reads, for sorted rows s: prefix sums of s and of s² (a zero column first), and the
-    look-ahead costs E* of :func:`_ahp_lookahead`."""
+    look-ahead costs E* of :func:`_ahp_lookahead` (``engine="numba"``: its compiled loop, the same values)."""
     zero = np.zeros((s.shape[0], 1))
     prefix = np.concatenate([zero, np.cumsum(s, axis=1)], axis=1)
     prefix2 = np.concatenate([zero, np.cumsum(s**2, axis=1)], axis=1)
-    return prefix, prefix2, _ahp_lookahead(s, c)
+    if engine == "numpy":
+        return prefix, prefix2, _ahp_lookahead(s, c)
+    star = np.empty(s.shape)
+    _ahp_lookahead_scan()(np.ascontiguousarray(s), prefix, float(c), star)
+    return prefix, prefix2, star
 
 
 def _ahp_greedy_py(s: np.ndarray, c: float) -> np.ndarray:
@@ -179,7 +225,7 @@ def _ahp_greedy_py(s: np.ndarray, c: float) -> np.ndarray:
     least the look-ahead cost of starting afresh. Cluster cost = SSE + c/size. Returns cluster-start flags.
     The numpy reference of :func:`_ahp_greedy` (vectorized over rows, a Python loop over the n bins)."""
     reps, n = s.shape
-    prefix, prefix2, star = _ahp_tables(s, c)
+    prefix, prefix2, star = _ahp_tables(s, c, engine="numpy")
     rows = np.arange(reps)
     start = np.zeros(reps, dtype=np.int64)
     last = np.full(reps, c)
@@ -310,7 +356,103 @@ def _sae_of_bytes(data: bytes) -> _SAE:
     return sae
 
 
+def _php_choose_loop(
+    prefix, values, count, total, aa, bb, noise_err, scale, gumbel, out_t, out_split, out_gain
+):  # pragma: no cover - run compiled
+    """The decisions of :func:`_php_choose_py`, part by part (compiled by :data:`_php_choose_scan`): for part
+    [a, b) its candidates stop (position 0) and t = a + 1 … b − 1 in that order, each key = score·scale + its
+    Gumbel draw (``gumbel``, drawn by the caller in the reference's order), the last largest key chosen. The SAE of
+    a range is :class:`_SAE`'s formula with the same operations, so the same keys and the same choices."""
+    nv = values.shape[0]
+    pos0 = 0
+    for p in range(aa.shape[0]):
+        a, b = aa[p], bb[p]
+        # SAE[a, b): the stop score
+        mu = (prefix[b] - prefix[a]) / (b - a)
+        lo, hi = 0, nv
+        while lo < hi:  # searchsorted right
+            mid = (lo + hi) >> 1
+            if values[mid] <= mu:
+                lo = mid + 1
+            else:
+                hi = mid
+        c = count[b, lo] - count[a, lo]
+        low = total[b, lo] - total[a, lo]
+        stop = -(max(2.0 * (c * mu - low), 0.0) + noise_err)
+        best = stop * scale + gumbel[pos0]
+        best_t = 0
+        best_score = stop
+        for t in range(a + 1, b):
+            mu = (prefix[t] - prefix[a]) / (t - a)
+            lo, hi = 0, nv
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if values[mid] <= mu:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            c = count[t, lo] - count[a, lo]
+            low = total[t, lo] - total[a, lo]
+            left = max(2.0 * (c * mu - low), 0.0)
+            mu = (prefix[b] - prefix[t]) / (b - t)
+            lo, hi = 0, nv
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if values[mid] <= mu:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            c = count[b, lo] - count[t, lo]
+            low = total[b, lo] - total[t, lo]
+            right = max(2.0 * (c * mu - low), 0.0)
+            score = -(left + right + 2.0 * noise_err)
+            key = score * scale + gumbel[pos0 + t - a]
+            if key >= best:  # the last largest key, as the reference picks on ties
+                best = key
+                best_t = t
+                best_score = score
+        out_t[p] = best_t
+        out_split[p] = best_t > 0
+        out_gain[p] = best_score - stop
+        pos0 += b - a
+
+
+_php_choose_scan = compiled(_php_choose_loop)
+
+
 def _php_choose(
+    sae: _SAE,
+    rr: np.ndarray,
+    aa: np.ndarray,
+    bb: np.ndarray,
+    noise_err: float,
+    scale: float,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_php_choose_py` with the scores and the choice compiled (numba); the Gumbel draws are the reference's
+    (one per candidate, in the same order), so the same decisions."""
+    gumbel = rng.gumbel(size=int(np.sum(bb - aa)))
+    t = np.empty(aa.size, dtype=np.int64)
+    is_split = np.empty(aa.size, dtype=bool)
+    gain = np.empty(aa.size)
+    _php_choose_scan()(
+        sae.prefix,
+        sae.values,
+        sae.count,
+        sae.total,
+        np.ascontiguousarray(aa, dtype=np.int64),
+        np.ascontiguousarray(bb, dtype=np.int64),
+        float(noise_err),
+        float(scale),
+        gumbel,
+        t,
+        is_split,
+        gain,
+    )
+    return t, is_split, gain
+
+
+def _php_choose_py(
     sae: _SAE,
     rr: np.ndarray,
     aa: np.ndarray,
@@ -321,7 +463,8 @@ def _php_choose(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One exponential-mechanism decision for every part [a, b) at once: "stop" (score −(SAE[a,b) + e)) or a split
     point t ∈ (a, b) (score −(SAE[a,t) + SAE[t,b) + 2e)), e = ``noise_err``; probabilities ∝ exp(scale·score),
-    sampled by Gumbel-max. Returns (chosen split point or 0 for stop, is_split, score(chosen) − score(stop))."""
+    sampled by Gumbel-max. Returns (chosen split point or 0 for stop, is_split, score(chosen) − score(stop)). The numpy
+    reference of :func:`_php_choose`."""
     m = bb - aa  # candidates per part: stop + (m − 1) split points
     seg = np.repeat(np.arange(m.size), m)
     pos = np.arange(seg.size) - np.repeat(np.cumsum(m) - m, m)

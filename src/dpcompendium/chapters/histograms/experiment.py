@@ -52,6 +52,7 @@ __all__ = [
     "WORKLOAD_METHODS",
     "baseline_brackets",
     "check_method",
+    "claim_superiority",
     "claim_table",
     "equivalence_test",
     "grouping_tuning",
@@ -279,6 +280,61 @@ def claim_table(
     if len(out):
         out["p_holm"] = holm(out["p_value"].to_numpy())
     return out
+
+
+def claim_superiority(
+    runs: pd.DataFrame,
+    dataset: str,
+    rng: np.random.Generator,
+    *,
+    method: str = "sampling_grouping",
+    variant: str = "private",
+    against: str = "php",
+    labels: Mapping[tuple[str, str], Any] | None = None,
+    alpha: float = 0.05,
+) -> list[Any]:
+    """The source's claim "lower MSE than ``against``" as a tested verdict (issue 46, N1): at every ε of ``runs`` on
+    ``dataset``, a one-sided superiority :class:`~dpcompendium.core.comparison.Comparison` of ``method``'s
+    ``variant`` (by default the private grouping, S5 on the sum: a claim is only made for a private method) against
+    ``against`` (``"method"``, its private variant, or ``"method/variant"``), decided by the studentized bootstrap
+    (``test="bootstrap-t"``: P-HP's and the grouping's MSEs are heavy-tailed, and Student's t is not trusted at tens of
+    runs), Holm-corrected over the budgets. ``rng`` draws the resamples (one child stream per ε). Returns the
+    family's :class:`~dpcompendium.core.comparison.ComparisonResult`, in increasing ε;
+    :func:`~dpcompendium.core.comparison.family_sentence` renders it."""
+    from ...core.comparison import Comparison
+    from ...core.comparison import holm as holm_family
+    from ...core.messages import message
+    from ...core.validation import check_rng
+
+    rng = check_rng(rng)
+    check_method(method, variant)
+    if not privacy_claim(method, 1.0, variant).private:
+        raise ValueError(f"variant must be a private variant of {method}, got {variant!r}")
+    bname, _, bvar = against.partition("/")
+    check_method(bname, bvar or "private")
+    arm_a, arm_b = _arm_id(method, variant), _arm_id(bname, bvar or "private")
+    sub = runs[runs["dataset"] == dataset]
+    epsilons = sorted(sub["epsilon"].unique())
+    if not epsilons:
+        raise ValueError(f"dataset {dataset!r} has no runs")
+    streams = rng.spawn(len(epsilons))
+    family = []
+    for eps, stream in zip(epsilons, streams, strict=True):
+        arms = setting_arms(sub, dataset, float(eps), labels=labels)
+        missing = [a for a in (arm_a, arm_b) if a not in arms]
+        if missing:
+            raise ValueError(f"runs have no {missing[0]!r} on {dataset!r} at epsilon {eps:g}")
+        family.append(
+            Comparison(
+                message("quantity.mse"),
+                arms[arm_a],
+                arms[arm_b],
+                "superiority",
+                test="bootstrap-t",
+                alpha=alpha,
+            ).result(rng=stream)
+        )
+    return holm_family(family)
 
 
 def holm(p_values: ArrayLike) -> np.ndarray:

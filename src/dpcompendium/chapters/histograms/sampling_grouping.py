@@ -183,7 +183,54 @@ def assign_groups(
     budget ε₁ (one independent draw per bin; the draw order of the source does not matter because the centres do
     not move). Centre j is in group j. Returns labels (R, n). Bins with equal counts share one probability vector,
     computed once; each bin is sampled by inverse CDF (one uniform, a binary search in its value's CDF), so memory
-    is O(R·U·k) for U distinct counts, not O(R·n·k)."""
+    is O(R·U·k) for U distinct counts, not O(R·n·k). The draws are compiled (numba; numpy reference
+    ``_assign_groups_py``, the same labels)."""
+    values, inverse = np.unique(x, return_inverse=True)
+    reps, k = centres.shape
+    scores = -np.abs(values[None, :, None] - centre_values[:, None, :])  # (R, distinct counts, k)
+    cdf = np.cumsum(exponential_probabilities(scores, 1.0, epsilon1), axis=-1)
+    cdf /= cdf[..., -1:]
+    u = rng.random((reps, x.size))
+    labels = np.empty((reps, x.size), dtype=np.int64)
+    _assign_scan()(np.ascontiguousarray(cdf), inverse.astype(np.int64).ravel(), u, labels)
+    np.put_along_axis(labels, centres, np.broadcast_to(np.arange(k), centres.shape), axis=1)
+    return labels
+
+
+def _assign_loop(cdf, inverse, u, labels):  # pragma: no cover - run compiled
+    """The inverse-CDF draws of :func:`assign_groups`, bin by bin (compiled by :data:`_assign_scan`): bin i of row r
+    takes the first group j with cdf[r, v, j] + 2q ≥ u[r, i] + 2q, v = inverse[i], q = r·U + v (the arithmetic of
+    the numpy reference :func:`_assign_groups_py`, which lays the CDFs side by side on one axis, 2 apart: the same
+    floating-point comparisons, so the same labels), capped at k − 1. A binary search over the k groups."""
+    reps, n = u.shape
+    n_values, k = cdf.shape[1], cdf.shape[2]
+    for r in range(reps):
+        for i in range(n):
+            v = inverse[i]
+            off = 2.0 * (r * n_values + v)
+            target = off + u[r, i]
+            lo, hi = 0, k
+            while lo < hi:  # first j with cdf + off >= target
+                mid = (lo + hi) >> 1
+                if cdf[r, v, mid] + off < target:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            labels[r, i] = min(lo, k - 1)
+
+
+_assign_scan = compiled(_assign_loop)
+
+
+def _assign_groups_py(
+    x: np.ndarray,
+    centres: np.ndarray,
+    centre_values: np.ndarray,
+    epsilon1: float,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """The numpy reference of :func:`assign_groups`: every row's CDF side by side on one increasing axis (row q
+    shifted by 2q), one ``searchsorted`` for all bins of all repetitions."""
     values, inverse = np.unique(x, return_inverse=True)
     reps, k = centres.shape
     scores = -np.abs(values[None, :, None] - centre_values[:, None, :])  # (R, distinct counts, k)
