@@ -216,7 +216,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("MWEM 2-D measurement", "MWEM 2 维的测量"),
     ("dp-mean resampling", "dp-mean 的重采样"),
     ("EM grouping (patent)", "指数机制分组（专利）"),
-    ("claim", "声称"),
+    ("claimed", "声称"),
     ("samples", "样本"),
     ("certified", "经认证的下界"),
     ("Gaussian fit, $\\mu_{lo}$", "高斯拟合，$\\mu_{lo}$"),
