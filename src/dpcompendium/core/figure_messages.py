@@ -226,6 +226,12 @@ _PAIRS: list[tuple[str, str]] = [
     ("MWEM 2-D measurement", "MWEM 2 维的测量"),
     ("dp-mean resampling", "dp-mean 的重采样"),
     ("EM grouping (patent)", "指数机制分组（专利）"),
+    ("claimed", "声称"),
+    ("samples", "样本"),
+    ("certified", "经认证的下界"),
+    ("Gaussian fit, $\\mu_{lo}$", "高斯拟合，$\\mu_{lo}$"),
+    ("(a) trade-off curve", "(a) 权衡曲线"),
+    ("(b) privacy profile", "(b) 隐私曲线"),
     # ---- primer
     ("Gaussian, $\\sigma = %(sigma)s$", "高斯机制，$\\sigma = %(sigma)s$"),
     ("Laplace, $b = %(b)s$", "拉普拉斯机制，$b = %(b)s$"),

@@ -1379,6 +1379,33 @@ AUDIT_MESSAGES: list[tuple[str, str, str, str]] = [
      "%(n)s 个混合两端取值（%(size)s 条记录中 k 条取 %(b)s、其余取 %(a)s，k = %(ks)s）"),
     ("audit.coverage.probe", "%(n)s probes beyond the bounds", "%(n)s probes beyond the bounds",
      "%(n)s 个越界探测"),
+    ("audit.profile.line",
+     "%(mechanism)s: %(verdict)s, claimed %(claimed)s; the certified privacy profile gives "
+     "$\\varepsilon \\ge %(eps_lo)s$ at $\\delta = %(delta)s$ (confidence %(conf)s, %(n)s samples per input, "
+     "no assumption); %(shape)s",
+     "%(mechanism)s: %(verdict)s, claimed %(claimed)s; the certified privacy profile gives ε ≥ %(eps_lo)s at "
+     "δ = %(delta)s (confidence %(conf)s, %(n)s samples per input, no assumption); %(shape)s",
+     "%(mechanism)s：在声称 %(claimed)s 下%(verdict)s；经认证的隐私曲线给出 $\\varepsilon \\ge %(eps_lo)s$"
+     "（在 $\\delta = %(delta)s$ 处，置信度 %(conf)s，每个输入 %(n)s 个样本，无需假设）；%(shape)s"),
+    ("audit.profile.gaussian",
+     "its trade-off curve is consistent with a Gaussian one, $\\mu \\ge %(mu)s$, whose $\\varepsilon$ at that "
+     "$\\delta$ is %(eps_gdp)s (a whole-profile estimate, if the curve is Gaussian-shaped)",
+     "its trade-off curve is consistent with a Gaussian one, μ ≥ %(mu)s, whose ε at that δ is %(eps_gdp)s "
+     "(a whole-profile estimate, if the curve is Gaussian-shaped)",
+     "其权衡曲线与高斯曲线相符，$\\mu \\ge %(mu)s$，其 $\\varepsilon$（在该 $\\delta$ 处）为 %(eps_gdp)s"
+     "（整条曲线的估计，前提是曲线为高斯形）"),
+    ("audit.profile.not_gaussian",
+     "its trade-off curve is not Gaussian-shaped (its thresholds need $\\mu$ from %(mu_lo)s to at most "
+     "%(mu_hi)s), so no whole-profile estimate is made",
+     "its trade-off curve is not Gaussian-shaped (its thresholds need μ from %(mu_lo)s to at most %(mu_hi)s), "
+     "so no whole-profile estimate is made",
+     "其权衡曲线不是高斯形（各阈值所需的 $\\mu$ 从 %(mu_lo)s 到至多 %(mu_hi)s），因此不作整条曲线的估计"),
+    ("audit.profile.few_points",
+     "the samples give %(n)s distinct trade-off points, too few to test the curve's shape, so no whole-profile "
+     "estimate is made",
+     "the samples give %(n)s distinct trade-off points, too few to test the curve's shape, so no whole-profile "
+     "estimate is made",
+     "样本只给出 %(n)s 个不同的权衡点，不足以检验曲线的形状，因此不作整条曲线的估计"),
 ]  # fmt: skip
 
 for _msgid, _en, _plain, _zh in AUDIT_MESSAGES:

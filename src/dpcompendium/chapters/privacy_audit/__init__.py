@@ -10,6 +10,7 @@ function, is :mod:`dpcompendium.book.usercode`.
   snapping mechanism as a hardened option.
 - :mod:`.catalog` — discovers every chapter's audit specs (``dpcompendium/chapters/<folder>/audits.py``; this
   chapter's planted and floating-point rows in :mod:`.audits`); ``run_catalog`` produces the chapter's ``audit.csv``.
+- :mod:`.profiles` — whole-profile audits of the (ε, δ) rows (``run_profiles``: the chapter's ``profiles.csv``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ _SOURCES = (
     f"{__name__}.planted",
     f"{__name__}.floating",
     f"{__name__}.audits",
+    f"{__name__}.profiles",
     "dpcompendium.core.audit",
 )
 

@@ -7,6 +7,8 @@
   style of StatDP [ding2018detecting] and DP-Sniper [bichsel2021dpsniper]; (ε, δ) audits at the claimed δ.
 - :mod:`.chunked` — the counting of the same split-selection audit in chunks (10^8+ samples:
   ``empirical_audit(..., chunk_size=...)``).
+- :mod:`.profile` — whole-profile audits of (ε, δ) mechanisms: the certified privacy profile δ(ε) and trade-off
+  curve of one pair from samples, and the Gaussian (μ-GDP) fit that extends it to small δ.
 - :mod:`.spec` — :class:`AuditSpec` (raw neighbouring datasets + the whole pipeline), :func:`are_neighbours`,
   :func:`run_audit`: the one path every audit (book or user code) goes through.
 """
@@ -23,6 +25,7 @@ from .empirical import (
     interval_cuts,
 )
 from .exact import exact_audit, exact_delta, exact_epsilon, exact_epsilon_at_delta
+from .profile import ProfileAudit, claimed_profile, profile_audit
 from .result import AuditResult, verdict
 from .spec import (
     AuditSpec,
@@ -37,9 +40,11 @@ __all__ = [
     "AuditResult",
     "AuditSpec",
     "Event",
+    "ProfileAudit",
     "Sampler",
     "are_neighbours",
     "check_neighbours",
+    "claimed_profile",
     "clopper_pearson",
     "coverage_experiment",
     "empirical_audit",
@@ -53,6 +58,7 @@ __all__ = [
     "gaussian_epsilon",
     "interval_cuts",
     "neighbour_violation",
+    "profile_audit",
     "run_audit",
     "value_events",
     "verdict",
