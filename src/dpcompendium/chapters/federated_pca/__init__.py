@@ -4,7 +4,7 @@
   captured energy.
 - :mod:`.methods` — :func:`pca`, :func:`central_dp_pca` (Analyze Gauss), :func:`dpdis_pca` (Imtiaz & Sarwate 2018),
   :func:`federated_pca` (``variant="shared-seed" | "secure-aggregation"``), :func:`fit_subspace` (one of
-  them by name), :func:`privacy_claim`.
+  them by name), :func:`fit_subspaces` (the same at every ε, batched), :func:`privacy_claim`.
 - :mod:`.cape` — CAPE (correlated noise, :cite:`fedpca_imtiaz2019cape`), the exact ε of a coalition of the server
   and c sites under secure aggregation and CAPE, and the tests of the protocols' noise level and of equivalence.
 - :mod:`.power` — the DP noisy power method (:cite:`fedpca_hardt2014noisy`), central or under secure aggregation.
@@ -80,6 +80,7 @@ from .methods import (
     dpdis_pca,
     federated_pca,
     fit_subspace,
+    fit_subspaces,
     noisy_projections,
     pca,
     privacy_claim,
@@ -140,6 +141,7 @@ __all__ = [
     "equivalence_test",
     "federated_pca",
     "fit_subspace",
+    "fit_subspaces",
     "load_dataset",
     "make_low_rank",
     "masked_sum_count",
