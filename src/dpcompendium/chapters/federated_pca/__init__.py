@@ -20,6 +20,7 @@ References: ``src_fedpca``, ``dwork2014analyze``, ``imtiaz2018distributed``, ``b
 from .cape import (
     CAPE_VARIANTS,
     EQUIVALENCE_MARGIN,
+    SAME_LAW_Z,
     cape_epsilon,
     cape_messages,
     cape_noise_multiplier,
@@ -29,6 +30,8 @@ from .cape import (
     coalition_table,
     equivalence_test,
     noise_level_table,
+    pooled_difference,
+    same_law_check,
 )
 from .core import (
     analytic_gaussian_sigma,
@@ -114,6 +117,7 @@ __all__ = [
     "PREPROCESSING",
     "PUBLIC_BOUNDS",
     "RELEASES",
+    "SAME_LAW_Z",
     "UTILITY_METHODS",
     "Dataset",
     "MaskedSumCount",
@@ -152,6 +156,7 @@ __all__ = [
     "normalize_rows",
     "pairwise_masks",
     "pca",
+    "pooled_difference",
     "pooled_pattern_z",
     "pooled_z",
     "power_noise_scale",
@@ -162,6 +167,7 @@ __all__ = [
     "reconstruction_table",
     "release_claim",
     "release_claims",
+    "same_law_check",
     "scatter",
     "secure_aggregation_protocol",
     "seed_attack",
