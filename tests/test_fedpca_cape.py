@@ -95,6 +95,31 @@ def test_equivalence_test():
     assert not P.equivalence_test(one_rep, "x")["equivalent"]
 
 
+def test_pooled_difference_and_same_law_check():
+    cells = pd.MultiIndex.from_product([["a"], ["equal"], [0.5, 1.0], [2, 5]]).to_frame(index=False)
+    cells.columns = ["dataset", "split", "epsilon", "sites"]
+    base = np.linspace(0.5, 0.9, len(cells))
+
+    def table(shift, se=0.002):
+        return pd.concat(
+            cells.assign(method=m, captured_energy=q, captured_energy_se=se)
+            for m, q in (("central", base), ("x", base + shift))
+        )
+
+    out = P.pooled_difference(table(-0.01), "x")
+    # se of the mean of 4 cells, each with two arms of se 0.002: sqrt(4 * 2 * 0.002^2) / 4
+    assert out["difference"] == pytest.approx(-0.01)
+    assert out["se"] == pytest.approx(np.sqrt(8 * 0.002**2) / 4)
+    assert out["z"] == pytest.approx(out["difference"] / out["se"])
+    assert not P.same_law_check(table(-0.01), "x")["consistent"]  # z = -14: flagged
+    ok = P.same_law_check(table(0.001), "x")  # z = 1: consistent with zero
+    assert ok["consistent"] and ok["lo"] < 0 < ok["hi"]
+    nan = P.same_law_check(table(0.0, se=np.nan), "x")
+    assert not nan["consistent"] and np.isnan(nan["z"])
+    with pytest.raises(ValueError, match="same cells"):
+        P.pooled_difference(table(0.0), "missing")
+
+
 def test_clip_rows_and_dataset_deltas():
     x = np.array([[0.3, 0.4], [3.0, 4.0], [0.0, 0.0]])
     y = P.clip_rows(x, 1.0)

@@ -521,13 +521,15 @@ def test_top_k_eigh_is_scipy_eigh_evx_bit_for_bit(rng, d, k):
 
 @pytest.mark.numerics
 @pytest.mark.parametrize("order", ["C", "F"])
-def test_from_labels_is_the_masked_product_bit_for_bit(rng, order):
+def test_from_labels_is_the_masked_product(rng, order):
+    """The grouped ``syrk`` scatters equal the masked ``gemm`` products to rounding, and are exactly symmetric."""
     x = np.asarray(P.prepare(rng.standard_normal((3000, 40))), order=order)
     for s, sizes in [(1, "equal"), (7, "unequal"), (50, "unequal")]:
         labels = P.split_sites(len(x), s, rng, sizes=sizes)
         sd = P.SiteData.from_labels(x, labels, s)
-        ref = np.stack([x[labels == i].T @ x[labels == i] for i in range(s)])
-        assert np.array_equal(sd.scatters, ref)
+        ref = np.stack([x[labels == i].T @ x[labels == i].copy() for i in range(s)])
+        assert np.allclose(sd.scatters, ref, rtol=1e-13, atol=1e-12)
+        assert np.array_equal(sd.scatters, np.swapaxes(sd.scatters, 1, 2))
         assert np.array_equal(sd.sizes, np.bincount(labels, minlength=s))
 
 
@@ -544,21 +546,41 @@ def test_energy_cell_is_the_per_method_loop_bit_for_bit():
             rng=np.random.default_rng(4),
         )  # fmt: skip
         ds, rng = _dataset(name, 11), np.random.default_rng(4)
-        a, ref = ds.x.T @ ds.x / ds.n, []
+        a, ref = ds.x.T @ ds.x / ds.n, {}
         for rep in range(2):
             sd = P.SiteData.from_labels(ds.x, P.split_sites(ds.n, s, rng, sizes=split), s)
-            for e in eps:
-                for method in P.UTILITY_METHODS:
+            for method in P.UTILITY_METHODS:  # each method at every ε, one after the other
+                for e in eps:
                     v = P.fit_subspace(method, sd, 3, e, 1e-5, rng, **kw)
-                    ref.append(
-                        {
-                            "rep": rep,
-                            "epsilon": e,
-                            "method": method,
-                            "captured_energy": P.captured_energy(a, v),
-                        }
-                    )
-        assert rows == ref
+                    ref[rep, e, method] = P.captured_energy(a, v)
+        assert [(r["rep"], r["epsilon"], r["method"]) for r in rows] == [
+            (rep, e, m) for rep in range(2) for e in eps for m in P.UTILITY_METHODS
+        ]
+        # the same subspaces (the draws bit for bit); the energies' one product differs by rounding only
+        got = np.array([r["captured_energy"] for r in rows])
+        assert np.allclose(
+            got, [ref[r["rep"], r["epsilon"], r["method"]] for r in rows], rtol=1e-12
+        )
+
+
+@pytest.mark.numerics
+@pytest.mark.parametrize("method", P.UTILITY_METHODS)
+def test_fit_subspaces_is_the_loop_over_epsilon_bit_for_bit(method):
+    """The batched fit (one call per method at every ε) against its reference, the loop of ``fit_subspace`` over
+    ε on one generator: the same draws in the same order, the same subspaces bit for bit."""
+    kw = {"neighbours": "replace-one", "calibration": "auto", "r": None}
+    for name, split, s in [("wine", "equal", 3), ("synthetic", "unequal", 7)]:
+        ds = P.load_dataset(name, np.random.default_rng(1))
+        sd = P.SiteData.from_labels(
+            ds.x, P.split_sites(ds.n, s, np.random.default_rng(2), sizes=split), s
+        )
+        eps = [0.1, 1.0, 10.0]
+        got = P.fit_subspaces(method, sd, 3, eps, 1e-5, np.random.default_rng(7), **kw)
+        rng = np.random.default_rng(7)
+        ref = np.stack([P.fit_subspace(method, sd, 3, e, 1e-5, rng, **kw) for e in eps])
+        assert np.array_equal(got, ref)
+    with pytest.raises(ValueError, match="epsilons"):
+        P.fit_subspaces(method, sd, 3, [], 1e-5, np.random.default_rng(0))
 
 
 @pytest.mark.numerics

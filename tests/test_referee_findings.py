@@ -43,6 +43,65 @@ def test_the_power_method_bound_is_attained_and_never_exceeded():
     assert worst <= math.sqrt(2) + 1e-12
 
 
+# (S6) federated-pca: secure aggregation and central DP-PCA release subspaces identical in law (up to fixed-point
+# rounding); the chapter states that as a proposition and checks the simulation against it (a two-sided test of a zero
+# difference), where 8071128 ran a TOST pooled over all cells, whose "equivalent" passes a real shift below the margin
+def _energy_with_shift(shift, se=0.0005):
+    import pandas as pd
+
+    cells = pd.MultiIndex.from_product([["a", "b"], ["equal"], [0.5, 1.0], [2, 50]]).to_frame(
+        index=False
+    )
+    cells.columns = ["dataset", "split", "epsilon", "sites"]
+    base = np.linspace(0.6, 0.95, len(cells))
+    return pd.concat(
+        cells.assign(method=m, captured_energy=q, captured_energy_se=se)
+        for m, q in (("central", base), ("secure-aggregation", base + shift))
+    )
+
+
+def test_fedpca_identity_in_law_is_checked_not_called_equivalent():
+    from dpcompendium.chapters import federated_pca
+
+    # a shift of half the margin: the pooled TOST (8071128's verdict) calls it equivalent; the identity's check
+    # flags it, as it must (the two arms have the same law: any systematic difference is a bug)
+    shifted = _energy_with_shift(0.5 * federated_pca.EQUIVALENCE_MARGIN)
+    assert federated_pca.equivalence_test(shifted, "secure-aggregation")["equivalent"]
+    assert not federated_pca.same_law_check(shifted, "secure-aggregation")["consistent"]
+    check = federated_pca.same_law_check(_energy_with_shift(0.0), "secure-aggregation")
+    assert check["consistent"] and check["difference"] == 0.0
+    with pytest.raises(ValueError, match="z must be"):
+        federated_pca.same_law_check(shifted, z=0.0)
+
+
+def test_fedpca_secure_aggregation_is_central_in_law_to_rounding():
+    """The proposition itself: from the same standard normal draws, the secure-aggregation aggregate (s shares of
+    N(0, tau^2/s), fixed point, summed) equals A + E with E = sum of the shares, to the rounding s*2^-(f+1)."""
+    from dpcompendium.chapters import federated_pca as P
+    from dpcompendium.chapters.federated_pca.protocols import FRAC_BITS
+
+    rng = np.random.default_rng(3)
+    x = P.prepare(rng.standard_normal((400, 6)))
+    s = 7
+    sd = P.SiteData.from_labels(x, P.split_sites(len(x), s, rng), s)
+    tau = P.noise_scale(1.0, 1e-5, sd.n) / math.sqrt(s)
+    shares = P.symmetric_gaussian(sd.d, tau, np.random.default_rng(9), size=(s,))
+    agg = P.decode(P.encode(sd.shares + shares).sum(axis=0, dtype=np.uint64))
+    assert (
+        np.abs(agg - (sd.second_moment + shares.sum(axis=0))).max()
+        <= s * 2.0 ** -(FRAC_BITS + 1) + 1e-13
+    )
+
+
+def test_fedpca_chapter_states_the_identity_and_no_pooled_equivalence():
+    text = _notebook_source("federated-pca")
+    assert "prf:proposition" in text and "prop-fedpca-same-law" in text
+    assert "same_law_check(" in text
+    assert (
+        "equivalence_test(" not in text
+    )  # 8071128: eq_secure = federated_pca.equivalence_test(energy, ...)
+
+
 # (6) dp-mean: the Gaussian mean's sigma is the analytic calibration (8071128: a zCDP conversion, 16-45 % larger)
 @pytest.mark.parametrize("eps", [0.1, 1.0, 5.0])
 def test_gaussian_mean_takes_the_analytic_calibration(eps):

@@ -79,24 +79,6 @@ EXCEPTIONS: list[tuple[str, str, str, str]] = [
     ),
     (
         "federated-pca",
-        "4da2a5be",
-        "*equivalent*",
-        "PENDING: the chapter's own TOST verdict, computed in its cell but not yet through core.comparison",
-    ),
-    (
-        "federated-pca",
-        "4da2a5be",
-        "best subspace",
-        "a mathematical statement (a proof, a definition or a bound), not a comparison of measured results",
-    ),
-    (
-        "federated-pca",
-        "4da2a5be",
-        "equivalence needs a margin",
-        "methodology: what an equivalence claim needs",
-    ),
-    (
-        "federated-pca",
         "51f217e1",
         "reproduces: the shared",
         "an exact identity, tested to rounding, not a statistical comparison",

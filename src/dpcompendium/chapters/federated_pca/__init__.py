@@ -4,7 +4,7 @@
   captured energy.
 - :mod:`.methods` — :func:`pca`, :func:`central_dp_pca` (Analyze Gauss), :func:`dpdis_pca` (Imtiaz & Sarwate 2018),
   :func:`federated_pca` (``variant="shared-seed" | "secure-aggregation"``), :func:`fit_subspace` (one of
-  them by name), :func:`privacy_claim`.
+  them by name), :func:`fit_subspaces` (the same at every ε, batched), :func:`privacy_claim`.
 - :mod:`.cape` — CAPE (correlated noise, :cite:`fedpca_imtiaz2019cape`), the exact ε of a coalition of the server
   and c sites under secure aggregation and CAPE, and the tests of the protocols' noise level and of equivalence.
 - :mod:`.power` — the DP noisy power method (:cite:`fedpca_hardt2014noisy`), central or under secure aggregation.
@@ -20,6 +20,7 @@ References: ``src_fedpca``, ``dwork2014analyze``, ``imtiaz2018distributed``, ``b
 from .cape import (
     CAPE_VARIANTS,
     EQUIVALENCE_MARGIN,
+    SAME_LAW_Z,
     cape_epsilon,
     cape_messages,
     cape_noise_multiplier,
@@ -29,6 +30,8 @@ from .cape import (
     coalition_table,
     equivalence_test,
     noise_level_table,
+    pooled_difference,
+    same_law_check,
 )
 from .core import (
     analytic_gaussian_sigma,
@@ -80,6 +83,7 @@ from .methods import (
     dpdis_pca,
     federated_pca,
     fit_subspace,
+    fit_subspaces,
     noisy_projections,
     pca,
     privacy_claim,
@@ -113,6 +117,7 @@ __all__ = [
     "PREPROCESSING",
     "PUBLIC_BOUNDS",
     "RELEASES",
+    "SAME_LAW_Z",
     "UTILITY_METHODS",
     "Dataset",
     "MaskedSumCount",
@@ -140,6 +145,7 @@ __all__ = [
     "equivalence_test",
     "federated_pca",
     "fit_subspace",
+    "fit_subspaces",
     "load_dataset",
     "make_low_rank",
     "masked_sum_count",
@@ -150,6 +156,7 @@ __all__ = [
     "normalize_rows",
     "pairwise_masks",
     "pca",
+    "pooled_difference",
     "pooled_pattern_z",
     "pooled_z",
     "power_noise_scale",
@@ -160,6 +167,7 @@ __all__ = [
     "reconstruction_table",
     "release_claim",
     "release_claims",
+    "same_law_check",
     "scatter",
     "secure_aggregation_protocol",
     "seed_attack",

@@ -46,6 +46,7 @@ from .core import Calibration, noise_scale, sensitivity, symmetric_gaussian, top
 __all__ = [
     "CAPE_VARIANTS",
     "EQUIVALENCE_MARGIN",
+    "SAME_LAW_Z",
     "cape_epsilon",
     "cape_messages",
     "cape_noise_multiplier",
@@ -55,6 +56,8 @@ __all__ = [
     "coalition_table",
     "equivalence_test",
     "noise_level_table",
+    "pooled_difference",
+    "same_law_check",
 ]
 
 CapeVariant = Literal["as-published", "calibrated"]
@@ -297,6 +300,64 @@ def noise_level_table(
     return pd.DataFrame(out)
 
 
+#: The |z| beyond which :func:`same_law_check` flags the simulation (two-sided; a false alarm has probability
+#: 6·10⁻⁷ when the two arms are identical in law).
+SAME_LAW_Z = 5.0
+
+
+def same_law_check(
+    energy: pd.DataFrame,
+    method: str = "secure-aggregation",
+    reference: str = "central",
+    *,
+    z: float = SAME_LAW_Z,
+) -> dict:
+    """The simulation's check of an identity in law, not a comparison of methods.
+
+    Secure aggregation's aggregate is ``A + Σ_i E_i + R`` with ``E_i`` iid symmetric ``N(0, τ²/s)``, so ``Σ_i E_i`` is
+    symmetric ``N(0, τ²)``: the central Analyze-Gauss noise, exactly; ``R`` is the fixed-point rounding, at most
+    ``s·2^-(f+1)`` per entry (:data:`~dpcompendium.chapters.federated_pca.FRAC_BITS`). The released subspaces, hence
+    the captured energies, have the law of central DP-PCA's (up to ``R``, ~10⁻¹¹): the expected difference is 0 in
+    every cell, by the algebra, whatever the number of repetitions. A test of equivalence (TOST) within a margin would
+    only restate that; what a simulation can check is that the implementation delivers it: the mean difference over
+    the aligned cells of :func:`~dpcompendium.chapters.federated_pca.energy_table` (cells independent) is consistent
+    with 0, ``|difference/se| < z``. ``consistent`` False would reveal a bug in the code, not a property of the
+    protocol. Returns the difference, its se, its z-score, the interval ``difference ± z·se`` and ``consistent``
+    (NaN and False without a standard error: one repetition)."""
+    zmax = float(z)
+    if not (math.isfinite(zmax) and zmax > 0):
+        raise ValueError(f"z must be finite and > 0, got {z!r}")
+    out = pooled_difference(energy, method, reference)
+    diff, se = out["difference"], out["se"]
+    if not (np.isfinite(se) and se > 0):
+        nan = float("nan")
+        return {"difference": diff, "se": nan, "z": nan, "lo": nan, "hi": nan, "consistent": False}
+    return {
+        **out,
+        "lo": diff - zmax * se,
+        "hi": diff + zmax * se,
+        "consistent": bool(abs(diff / se) < zmax),
+    }
+
+
+def pooled_difference(energy: pd.DataFrame, method: str, reference: str = "central") -> dict:
+    """The mean captured-energy difference ``method − reference`` over the aligned cells of
+    :func:`~dpcompendium.chapters.federated_pca.energy_table` (a quantity, no verdict): ``difference``, its standard
+    error ``se`` from the cells' standard errors (independent cells; NaN with one repetition) and ``z``."""
+    key = ["dataset", "split", "epsilon", "sites"]
+    a = energy[energy.method == method].set_index(key).sort_index()
+    b = energy[energy.method == reference].set_index(key).sort_index()
+    if a.empty or not a.index.equals(b.index):
+        raise ValueError(
+            f"method and reference must have the same cells, got {method!r} and {reference!r}"
+        )
+    diff = float((a.captured_energy - b.captured_energy).mean())
+    se = float(np.sqrt((a.captured_energy_se**2 + b.captured_energy_se**2).sum()) / len(a))
+    if not (np.isfinite(se) and se > 0):
+        return {"difference": diff, "se": float("nan"), "z": float("nan")}
+    return {"difference": diff, "se": se, "z": diff / se}
+
+
 def equivalence_test(
     energy: pd.DataFrame,
     method: str,
@@ -308,7 +369,9 @@ def equivalence_test(
     """TOST of the mean captured-energy difference ``method − reference`` over the aligned cells of
     ``energy_table`` (mean over cells, standard error from the cells' standard errors, independent cells): the
     methods are declared equivalent when the ``1 − 2α`` interval of the difference lies inside ``(−margin,
-    margin)``. Returns the difference, its se, the interval, ``p`` (the larger one-sided p-value) and
+    margin)``. Pooled over cells, it says nothing of any one cell (a per-cell claim needs a test per cell and a
+    multiplicity correction); between arms identical in law it only restates the algebra: the chapter uses
+    :func:`same_law_check` there. Returns the difference, its se, the interval, ``p`` (the larger one-sided p-value) and
     ``equivalent``; NaN (and not equivalent) without a standard error (one repetition)."""
     key = ["dataset", "split", "epsilon", "sites"]
     a = energy[energy.method == method].set_index(key).sort_index()

@@ -75,6 +75,21 @@ def noisy_power_pca(
     return x
 
 
+def _noisy_power(
+    a: np.ndarray, k: int, sigmas: np.ndarray, iters: int, rng: np.random.Generator
+) -> np.ndarray:
+    """The noisy power method on ``a`` at each σ of ``sigmas`` (m,) → (m, d, k): what ``m`` calls of
+    :func:`noisy_power_pca` (``reps=None``) at those σ compute, drawing the same numbers in the same order (each
+    run's start, then its ``iters`` noise matrices), batched over the runs (one QR call per iteration)."""
+    d = a.shape[-1]
+    sig = np.asarray(sigmas, dtype=float)[:, None, None]
+    g = rng.standard_normal((sig.shape[0], iters + 1, d, k))
+    x = np.linalg.qr(g[:, 0])[0]
+    for it in range(1, iters + 1):
+        x = np.linalg.qr(a @ x + sig * g[:, it])[0]
+    return x
+
+
 def power_privacy_claim(
     epsilon: float,
     delta: float,
