@@ -224,9 +224,10 @@ def test_exact_epsilon_bounds_every_pair(base, shape, seed):
 
 
 @pytest.mark.numerics
-@pytest.mark.parametrize("method", ["harmony", "pm", "hiera", "hiera-graded", "idldp"])
+@pytest.mark.parametrize("method", ["harmony", "pm", "hybrid", "hiera", "hiera-graded", "idldp"])
+@pytest.mark.parametrize("epsilon", [0.4, 0.7, 2.0])  # Hybrid: α = 0 below 0.61, PM mixed in above
 @pytest.mark.parametrize("n", [3, 2_000, 5_003])
-def test_compiled_simulation_is_the_numpy_code_bit_for_bit(method, n, monkeypatch):
+def test_compiled_simulation_is_the_numpy_code_bit_for_bit(method, epsilon, n, monkeypatch):
     """The compiled per-user Bernoulli sums and PM means of ``simulate_estimates`` draw the numpy code's uniforms in
     its order and sum PM's reports as numpy does (pairwise): the same estimates to the last bit, and the generators
     end in the same state (distinct values, so every user gets its own draws)."""
@@ -238,7 +239,7 @@ def test_compiled_simulation_is_the_numpy_code_bit_for_bit(method, n, monkeypatc
     for flag in (True, False):
         monkeypatch.setattr(simulate, "compiled_kernels", flag)
         gen = np.random.default_rng(5)
-        est = simulate.simulate_estimates(values, method, 0.7, 7, gen)
+        est = simulate.simulate_estimates(values, method, epsilon, 7, gen)
         out[flag] = (est, gen.bit_generator.state)
     assert out[True][1] == out[False][1]
     assert np.array_equal(out[True][0], out[False][0])

@@ -168,6 +168,28 @@ def _pm_mean_loop(
         out[r] = _pairwise(buf, prog, stack) / n
 
 
+def _hybrid_mean_loop(
+    rng, a, rho, p_in, slope, c, alpha, p_plus, c_duchi, buf, prog, stack, out
+):  # pragma: no cover - run compiled
+    """Per repetition, the mean of the Hybrid mechanism's reports as :func:`simulate_estimates`' numpy code computes
+    it (compiled by :data:`_hybrid_mean_kernel`): one uniform u per user, PM with u/α when u < α, else Duchi's
+    ±C with (u − α)/(1 − α) against P(+1); the same uniforms in the same order and numpy's pairwise sum."""
+    n = a.shape[0]
+    for r in range(out.shape[0]):
+        for i in range(n):
+            u = rng.random()
+            if u < alpha:
+                w = u / alpha
+                x = min(max(w - a[i], 0.0), p_in)
+                x *= slope
+                x += w / rho
+                x -= c
+            else:
+                x = c_duchi if (u - alpha) / (1.0 - alpha) < p_plus[i] else -c_duchi
+            buf[i] = x
+        out[r] = _pairwise(buf, prog, stack) / n
+
+
 _bernoulli_kernel = compiled(_bernoulli_loop)
 _pairwise_sum_jit = compiled(_pairwise_sum)
 #: The summation :func:`_pm_mean_loop` calls (the compiled one once :func:`_pm_mean_kernel` has run).
@@ -180,6 +202,13 @@ def _pm_mean_kernel():
     global _pairwise
     _pairwise = _pairwise_sum_jit()
     return compiled(_pm_mean_loop)()
+
+
+@functools.cache
+def _hybrid_mean_kernel():
+    """:func:`_hybrid_mean_loop` compiled (numba), calling the compiled :func:`_pairwise_sum`."""
+    _pm_mean_kernel()  # compiles the summation first
+    return compiled(_hybrid_mean_loop)()
 
 
 #: Whether :func:`simulate_estimates` draws its per-user Bernoulli sums and PM means with the compiled kernels (the
@@ -222,8 +251,11 @@ def _bernoulli_sums(
     return np.concatenate(out).astype(np.int64)
 
 
-def _pm_means(v: np.ndarray, eps: float, reps: int, rng: np.random.Generator) -> np.ndarray:
-    """``reps`` means of PM's reports of ``v`` by :data:`_pm_mean_kernel` (the numpy code's draws and bits)."""
+def _pm_means(
+    v: np.ndarray, eps: float, reps: int, rng: np.random.Generator, hybrid: tuple | None = None
+) -> np.ndarray:
+    """``reps`` means of PM's reports of ``v`` by :data:`_pm_mean_kernel` (the numpy code's draws and bits); with
+    ``hybrid`` = (α, P(+1) per user, Duchi's C), of the Hybrid mechanism's by :data:`_hybrid_mean_kernel`."""
     h = np.exp(np.asarray(eps, dtype=float) / 2.0)
     c = (h + 1.0) / (h - 1.0)
     p_in = h / (h + 1.0)
@@ -231,6 +263,24 @@ def _pm_means(v: np.ndarray, eps: float, reps: int, rng: np.random.Generator) ->
     a = rho * ((c + 1.0) / 2.0 * v + (c + 1.0) / 2.0)  # as numeric._pm computes it
     out = np.empty(reps)
     slope = (c - 1.0) / p_in - 1.0 / rho
+    if hybrid is not None:
+        alpha, p_plus, c_duchi = hybrid
+        _hybrid_mean_kernel()(
+            rng,
+            np.ascontiguousarray(a),
+            float(rho),
+            float(p_in),
+            float(slope),
+            float(c),
+            float(alpha),
+            np.ascontiguousarray(p_plus, dtype=float),
+            float(c_duchi),
+            np.empty(v.size),
+            _pairwise_program(v.size),
+            np.empty(64),
+            out,
+        )
+        return out
     _pm_mean_kernel()(
         rng,
         np.ascontiguousarray(a),
@@ -290,6 +340,8 @@ def simulate_estimates(
         alpha = hybrid_alpha(eps)
         c = float(duchi_constant(eps))
         p_plus = 0.5 * (1.0 + v * np.tanh(eps / 2.0))
+        if compiled_kernels:
+            return _pm_means(v, eps, reps, rng, hybrid=(alpha, p_plus, c))
         block = max(1, _MAX_DRAWS // n)
         out = []
         for r in range(0, reps, block):
