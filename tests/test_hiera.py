@@ -221,3 +221,36 @@ def test_exact_epsilon_bounds_every_pair(base, shape, seed):
     v = g.uniform(-1, 1, 400)
     logp = np.log(lhp_output_probabilities(v, eps).reshape(v.size, -1))
     assert np.max(logp.max(axis=0) - logp.min(axis=0)) <= lhp_exact_epsilon(eps) + 1e-9
+
+
+@pytest.mark.numerics
+@pytest.mark.parametrize("method", ["harmony", "pm", "hybrid", "hiera", "hiera-graded", "idldp"])
+@pytest.mark.parametrize("epsilon", [0.4, 0.7, 2.0])  # Hybrid: α = 0 below 0.61, PM mixed in above
+@pytest.mark.parametrize("n", [3, 2_000, 5_003])
+def test_compiled_simulation_is_the_numpy_code_bit_for_bit(method, epsilon, n, monkeypatch):
+    """The compiled per-user Bernoulli sums and PM means of ``simulate_estimates`` draw the numpy code's uniforms in
+    its order and sum PM's reports as numpy does (pairwise): the same estimates to the last bit, and the generators
+    end in the same state (distinct values, so every user gets its own draws)."""
+    from dpcompendium.chapters.hiera import simulate
+
+    values = np.random.default_rng(3).uniform(-1.0, 1.0, n)
+    values[:3] = [-1.0, 0.6, 1.0]  # the ends and an edge
+    out = {}
+    for flag in (True, False):
+        monkeypatch.setattr(simulate, "compiled_kernels", flag)
+        gen = np.random.default_rng(5)
+        est = simulate.simulate_estimates(values, method, epsilon, 7, gen)
+        out[flag] = (est, gen.bit_generator.state)
+    assert out[True][1] == out[False][1]
+    assert np.array_equal(out[True][0], out[False][0])
+
+
+@pytest.mark.numerics
+@pytest.mark.parametrize("n", [1, 7, 8, 9, 127, 128, 129, 136, 1_000, 32_561, 100_000])
+def test_pairwise_sum_is_numpys(n):
+    """The compiled pairwise sum follows numpy's ``add.reduce`` on a contiguous row operation for operation."""
+    from dpcompendium.chapters.hiera import simulate
+
+    a = np.random.default_rng(n).standard_normal(n) * 1e3
+    got = simulate._pairwise_sum_jit()(a, simulate._pairwise_program(n), np.empty(64))
+    assert got == np.add.reduce(a)

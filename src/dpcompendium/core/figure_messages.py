@@ -133,7 +133,7 @@ _PAIRS: list[tuple[str, str]] = [
     ),
     ("{%(levels)s}eps", "{%(levels)s}ε"),
     ("%(name)s: exact", "%(name)s：精确值"),
-    ("%(name)s: max ε_t", "%(name)s：最大的 ε_t"),
+    ("%(name)s: largest $\\varepsilon_t$", "%(name)s：最大的 $\\varepsilon_t$"),
     ("ε of the whole report", "整个报告的隐私预算 ε"),
     (
         "(b) exact LDP level of LHP\nvs the largest budget",

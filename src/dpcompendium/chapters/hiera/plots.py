@@ -63,7 +63,11 @@ def plot_privacy(privacy: pd.DataFrame, pair: np.ndarray, base: float) -> plt.Fi
     for i, (name, g) in enumerate(overall.groupby("schedule", sort=False)):
         ax2.plot(g["base_epsilon"], g["exact_epsilon"], "-o", color=f"C{i}", label=f"{name}: exact")
         ax2.plot(
-            g["base_epsilon"], g["claimed_epsilon"], "--", color=f"C{i}", label=f"{name}: max ε_t"
+            g["base_epsilon"],
+            g["claimed_epsilon"],
+            "--",
+            color=f"C{i}",
+            label=f"{name}: largest $\\varepsilon_t$",
         )
     ax2.set_xlabel("base ε")
     ax2.set_ylabel("ε of the whole report")

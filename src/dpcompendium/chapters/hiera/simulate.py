@@ -19,6 +19,7 @@ Bernoulli sums are drawn per distinct value when values repeat (Adult ages: bino
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from functools import partial
 
@@ -26,6 +27,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from ...core._jit import compiled
 from ...core.experiments import summarize, sweep
 from ...core.validation import check_array, check_epsilon, check_in_domain, check_int, check_rng
 from .hiera import (
@@ -77,6 +79,143 @@ GRADED_METHODS = ("harmony", "pm", "hybrid", "hiera-calibrated", "hiera-graded",
 _MAX_DRAWS = 1 << 22  # random numbers per block (32 MiB of float64)
 
 
+def _bernoulli_loop(rng, p, groups, out):  # pragma: no cover - run compiled
+    """``out[r, groups[i]] += 1`` when the i-th uniform of repetition r is below ``p[i]`` (compiled by
+    :data:`_bernoulli_kernel`): the uniforms of ``rng.random((reps, n))`` drawn one by one in the same (row-major)
+    order from the same generator (numba's ``Generator`` shares numpy's bit generator), so the counts and the
+    generator's final state are those of the numpy code, without its (reps, n) arrays."""
+    reps = out.shape[0]
+    n = p.shape[0]
+    for r in range(reps):
+        for i in range(n):
+            out[r, groups[i]] += rng.random() < p[i]  # no branch: the outcome is a coin flip
+
+
+def _pairwise_program(n: int) -> np.ndarray:
+    """numpy's pairwise summation of n contiguous numbers (``add.reduce``: halves split at a multiple of 8 down to
+    blocks of at most 128) as a postfix program for :func:`_pairwise_sum`: rows (start, length) sum a block, rows
+    (−1, 0) add the last two partial sums."""
+    prog: list[tuple[int, int]] = []
+
+    def walk(lo: int, m: int) -> None:
+        if m <= 128:
+            prog.append((lo, m))
+            return
+        m2 = m // 2
+        m2 -= m2 % 8
+        walk(lo, m2)
+        walk(lo + m2, m - m2)
+        prog.append((-1, 0))
+
+    walk(0, n)
+    return np.array(prog, dtype=np.int64)
+
+
+def _pairwise_sum(a, prog, stack):  # pragma: no cover - run compiled
+    """The sum of ``a`` by the program of :func:`_pairwise_program`, operation for operation as numpy sums a
+    contiguous row (a block: eight accumulators, combined as ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)),
+    then the remainder; fewer than 8 numbers: in order), so the sum has numpy's bits."""
+    sp = 0
+    for q in range(prog.shape[0]):
+        lo, m = prog[q, 0], prog[q, 1]
+        if lo < 0:
+            stack[sp - 2] = stack[sp - 2] + stack[sp - 1]
+            sp -= 1
+            continue
+        if m < 8:
+            s = 0.0
+            for i in range(m):
+                s += a[lo + i]
+        else:
+            r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
+            r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
+            i = 8
+            while i < m - (m % 8):
+                r0 += a[lo + i]
+                r1 += a[lo + i + 1]
+                r2 += a[lo + i + 2]
+                r3 += a[lo + i + 3]
+                r4 += a[lo + i + 4]
+                r5 += a[lo + i + 5]
+                r6 += a[lo + i + 6]
+                r7 += a[lo + i + 7]
+                i += 8
+            s = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+            while i < m:
+                s += a[lo + i]
+                i += 1
+        stack[sp] = s
+        sp += 1
+    return stack[0]
+
+
+def _pm_mean_loop(
+    rng, a, rho, p_in, slope, c, buf, prog, stack, out
+):  # pragma: no cover - run compiled
+    """Per repetition, the mean of PM's reports ``_pm(values, ε, rng.random((reps, n))).mean(axis=1)`` (compiled by
+    :data:`_pm_mean_kernel`): the same uniforms in the same order, :func:`~dpcompendium.chapters.hiera.numeric._pm`'s
+    operations in its order on ``a`` = ρ·(l(v) + C) precomputed, and numpy's pairwise sum, so the same bits;
+    ``buf`` holds one repetition's reports."""
+    n = a.shape[0]
+    for r in range(out.shape[0]):
+        for i in range(n):
+            u = rng.random()
+            x = min(max(u - a[i], 0.0), p_in)
+            x *= slope
+            x += u / rho
+            x -= c
+            buf[i] = x
+        out[r] = _pairwise(buf, prog, stack) / n
+
+
+def _hybrid_mean_loop(
+    rng, a, rho, p_in, slope, c, alpha, p_plus, c_duchi, buf, prog, stack, out
+):  # pragma: no cover - run compiled
+    """Per repetition, the mean of the Hybrid mechanism's reports as :func:`simulate_estimates`' numpy code computes
+    it (compiled by :data:`_hybrid_mean_kernel`): one uniform u per user, PM with u/α when u < α, else Duchi's
+    ±C with (u − α)/(1 − α) against P(+1); the same uniforms in the same order and numpy's pairwise sum."""
+    n = a.shape[0]
+    for r in range(out.shape[0]):
+        for i in range(n):
+            u = rng.random()
+            if u < alpha:
+                w = u / alpha
+                x = min(max(w - a[i], 0.0), p_in)
+                x *= slope
+                x += w / rho
+                x -= c
+            else:
+                x = c_duchi if (u - alpha) / (1.0 - alpha) < p_plus[i] else -c_duchi
+            buf[i] = x
+        out[r] = _pairwise(buf, prog, stack) / n
+
+
+_bernoulli_kernel = compiled(_bernoulli_loop)
+_pairwise_sum_jit = compiled(_pairwise_sum)
+#: The summation :func:`_pm_mean_loop` calls (the compiled one once :func:`_pm_mean_kernel` has run).
+_pairwise = _pairwise_sum
+
+
+@functools.cache
+def _pm_mean_kernel():
+    """:func:`_pm_mean_loop` compiled (numba), calling the compiled :func:`_pairwise_sum`."""
+    global _pairwise
+    _pairwise = _pairwise_sum_jit()
+    return compiled(_pm_mean_loop)()
+
+
+@functools.cache
+def _hybrid_mean_kernel():
+    """:func:`_hybrid_mean_loop` compiled (numba), calling the compiled :func:`_pairwise_sum`."""
+    _pm_mean_kernel()  # compiles the summation first
+    return compiled(_hybrid_mean_loop)()
+
+
+#: Whether :func:`simulate_estimates` draws its per-user Bernoulli sums and PM means with the compiled kernels (the
+#: same draws, counts and bits as the numpy code, which is their reference in the tests).
+compiled_kernels = True
+
+
 def _bernoulli_sums(
     p: np.ndarray, groups: np.ndarray, n_groups: int, reps: int, rng: np.random.Generator
 ) -> np.ndarray:
@@ -90,6 +229,12 @@ def _bernoulli_sums(
         onehot = np.zeros((first.size, n_groups))
         onehot[np.arange(first.size), g_s[first]] = 1.0
         return np.rint(draws @ onehot).astype(np.int64)
+    if compiled_kernels:
+        out = np.zeros((reps, n_groups), dtype=np.int64)
+        _bernoulli_kernel()(
+            rng, np.asarray(p, dtype=float), np.asarray(groups, dtype=np.int64), out
+        )
+        return out
     block = max(1, _MAX_DRAWS // p.size)
     if n_groups == 1:
         out = [
@@ -104,6 +249,51 @@ def _bernoulli_sums(
         for r in range(0, reps, block)
     ]
     return np.concatenate(out).astype(np.int64)
+
+
+def _pm_means(
+    v: np.ndarray, eps: float, reps: int, rng: np.random.Generator, hybrid: tuple | None = None
+) -> np.ndarray:
+    """``reps`` means of PM's reports of ``v`` by :data:`_pm_mean_kernel` (the numpy code's draws and bits); with
+    ``hybrid`` = (α, P(+1) per user, Duchi's C), of the Hybrid mechanism's by :data:`_hybrid_mean_kernel`."""
+    h = np.exp(np.asarray(eps, dtype=float) / 2.0)
+    c = (h + 1.0) / (h - 1.0)
+    p_in = h / (h + 1.0)
+    rho = (1.0 - p_in) / (c + 1.0)
+    a = rho * ((c + 1.0) / 2.0 * v + (c + 1.0) / 2.0)  # as numeric._pm computes it
+    out = np.empty(reps)
+    slope = (c - 1.0) / p_in - 1.0 / rho
+    if hybrid is not None:
+        alpha, p_plus, c_duchi = hybrid
+        _hybrid_mean_kernel()(
+            rng,
+            np.ascontiguousarray(a),
+            float(rho),
+            float(p_in),
+            float(slope),
+            float(c),
+            float(alpha),
+            np.ascontiguousarray(p_plus, dtype=float),
+            float(c_duchi),
+            np.empty(v.size),
+            _pairwise_program(v.size),
+            np.empty(64),
+            out,
+        )
+        return out
+    _pm_mean_kernel()(
+        rng,
+        np.ascontiguousarray(a),
+        float(rho),
+        float(p_in),
+        float(slope),
+        float(c),
+        np.empty(v.size),
+        _pairwise_program(v.size),
+        np.empty(64),
+        out,
+    )
+    return out
 
 
 def simulate_estimates(
@@ -137,6 +327,8 @@ def simulate_estimates(
         )[:, 0]
         return float(duchi_constant(eps)) * (2.0 * plus - n) / n
     if method == "pm":
+        if compiled_kernels:
+            return _pm_means(v, eps, reps, rng)
         block = max(1, _MAX_DRAWS // n)
         return np.concatenate(
             [
@@ -148,6 +340,8 @@ def simulate_estimates(
         alpha = hybrid_alpha(eps)
         c = float(duchi_constant(eps))
         p_plus = 0.5 * (1.0 + v * np.tanh(eps / 2.0))
+        if compiled_kernels:
+            return _pm_means(v, eps, reps, rng, hybrid=(alpha, p_plus, c))
         block = max(1, _MAX_DRAWS // n)
         out = []
         for r in range(0, reps, block):
