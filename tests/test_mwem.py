@@ -292,6 +292,33 @@ def test_sweep_cells_equal_single_runs_and_do_not_depend_on_n_jobs():
     np.testing.assert_allclose(a.results[("coursework", 0.5)].last, single_c.last, rtol=1e-12)
 
 
+def test_variant_reps_keep_the_other_cells_and_do_not_depend_on_n_jobs():
+    """``variant_reps`` runs the variants it names at their own number of repetitions; every other cell is the
+    plain sweep's, bit for bit, and the table is the same whatever ``n_jobs`` (rows in the grid's order)."""
+    hist = report_histogram(2)
+    Q = random_range_queries(hist.shape, 40, make_rng(0))
+    kw = dict(variants=["standard", "coursework", "zcdp"], delta=1e-6, passes=3, reps=5, seed=7)
+    plain = mwem_sweep(hist, Q, [0.5, 5.0], 6, **kw)
+    few = {"standard": 2, "zcdp": 3}
+    a = mwem_sweep(hist, Q, [0.5, 5.0], 6, variant_reps=few, **kw)
+    b = mwem_sweep(hist, Q, [0.5, 5.0], 6, variant_reps=few, n_jobs=2, **kw)
+    pd.testing.assert_frame_equal(a.runs, b.runs, check_exact=True)
+    assert a.runs.groupby("variant", sort=False).size().to_dict() == {
+        "standard": 4,
+        "coursework": 10,
+        "zcdp": 6,
+    }
+    cw = a.runs[a.runs.variant == "coursework"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(
+        cw, plain.runs[plain.runs.variant == "coursework"].reset_index(drop=True), check_exact=True
+    )
+    seeds = child_seeds(7, 6)
+    single = mwem(hist, Q, 5.0, 6, variant="standard", passes=3, reps=2, rng=make_rng(seeds[1]))
+    np.testing.assert_allclose(a.results[("standard", 5.0)].synthetic, single.synthetic, rtol=1e-12)
+    with pytest.raises(ValueError, match="variant_reps"):
+        mwem_sweep(hist, Q, [0.5], 6, variant_reps={"paper": 2}, **kw)
+
+
 # ------------------------------------------------------------------------------------------ data and tables
 def test_report_data_is_consistent():
     h1, h2 = report_histogram(1), report_histogram(2)

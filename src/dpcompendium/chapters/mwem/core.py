@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import joblib
@@ -849,13 +849,14 @@ def mwem_sweep(
     delta: float | None = None,
     passes: int = 20,
     reps: int = 100,
+    variant_reps: Mapping[str, int] | None = None,
     seed: int | np.random.SeedSequence,
     n_jobs: int = 1,
     outputs: Sequence[str] = (),
 ) -> SweepResult:
-    """MWEM over the grid variants × epsilons, ``reps`` repetitions each, all chains in one vectorized batch
-    (or ``n_jobs`` contiguous chunks of cells run in parallel). ``delta`` is the zcdp variant's δ (required if it
-    is among ``variants``).
+    """MWEM over the grid variants × epsilons, ``reps`` repetitions each (``variant_reps``: another number for the
+    variants it names), all chains of one number of repetitions in one vectorized batch (or one task per cell, run
+    in parallel). ``delta`` is the zcdp variant's δ (required if it is among ``variants``).
 
     Cell k of the grid (variant-major order, as :func:`dpcompendium.core.experiments.grid_cells`) uses the generator of
     ``SeedSequence(seed).spawn(n_cells)[k]`` (``seed`` may also be a SeedSequence, spawned from directly), so a cell's numbers depend only on (seed, k) — and equal
@@ -874,6 +875,12 @@ def mwem_sweep(
     checked = [_check_inputs(hist, queries, T, passes, reps, v, delta) for v in variants]
     deltas = [_check_delta_for(v, delta) for v in variants]
     h, T, passes, reps, _ = checked[0]
+    variant_reps = dict(variant_reps or {})
+    for v, r in variant_reps.items():
+        if v not in variants:
+            raise ValueError(f"variant_reps must name variants of the sweep {variants}, got {v!r}")
+        check_int(r, "variant_reps", minimum=1)
+    cell_reps = [int(variant_reps.get(v, reps)) for v in variants for _ in eps_list]
     root = (
         seed
         if isinstance(seed, np.random.SeedSequence)
@@ -891,17 +898,27 @@ def mwem_sweep(
         # in parallel, one task per cell: the cells' costs differ (the coursework's shuffled replay, sharper
         # selections of larger boxes), and workers that take the next cell when done stay busy to the end
         # (contiguous chunks left one worker idle for a third of the chapter's 2-D sweep); one process: one batch
-        n_chunks = 1 if n == 1 else len(cells)
-        chunks = [list(c) for c in np.array_split(np.arange(len(cells)), n_chunks) if len(c)]
+        if n == 1:  # one batch per number of repetitions (a batch's chains are reps per cell)
+            chunks = [
+                [k for k in range(len(cells)) if cell_reps[k] == r]
+                for r in dict.fromkeys(cell_reps)
+            ]
+        else:
+            chunks = [[k] for k in range(len(cells))]
         tasks = [
-            joblib.delayed(_run_batch)(h, queries, [cells[k] for k in ch], T, passes, reps)
+            joblib.delayed(_run_batch)(
+                h, queries, [cells[k] for k in ch], T, passes, cell_reps[ch[0]]
+            )
             for ch in chunks
         ]
         batches = joblib.Parallel(n_jobs=n)(tasks)
+    by_cell: dict[int, MWEMResult] = {}
+    for ch, batch in zip(chunks, batches, strict=True):
+        by_cell.update(zip(ch, batch, strict=True))
     rows = []
     results: dict[tuple[str, float], MWEMResult] = {}
     true = queries.answer(h)  # the workload on the data, once for every output of every cell
-    for batch in batches:
+    for batch in ([by_cell[k]] for k in range(len(cells))):  # in the grid's order, whatever n_jobs
         for res in batch:
             results[(res.variant, res.epsilon)] = res
             # each output scored once: the variant's own output is one of the two (the same array)
