@@ -640,3 +640,19 @@ def test_errors_by_output_and_best_against_baselines():
     assert coarsen(np.arange(8.0), 2).tolist() == [6.0, 22.0]
     with pytest.raises(ValueError, match="cells must divide"):
         coarsen(np.arange(8.0), 3)
+
+
+@pytest.mark.parametrize("shape", [(14,), (4096,), (14, 4), (9, 31)])
+@pytest.mark.parametrize("lead", [(), (3,), (2, 5)])
+def test_compiled_answers_are_the_core_method_bit_for_bit(shape, lead, rng):
+    """The engine scores the workload with a compiled loop (core._answer); it must give the bits of
+    RangeQueries.answer (the same additions in the same order), also on zeros, sparse and heavy-tailed counts."""
+    Q = random_range_queries(shape, 200, rng, distinct=False)
+    x = rng.standard_cauchy(lead + shape) * 1e3
+    x[..., : shape[0] // 3] = 0.0
+    got, want = core._answer(Q, x), Q.answer(x)
+    assert got.shape == want.shape == (*lead, Q.m)
+    np.testing.assert_array_equal(got.view(np.int64), want.view(np.int64))
+    three = random_range_queries((3, 2, 4), 10, rng)
+    y = rng.random((2, 3, 2, 4))
+    np.testing.assert_array_equal(core._answer(three, y), three.answer(y))  # the core's, d = 3
