@@ -185,8 +185,8 @@ class RangeQueries:
         pshape = tuple(n_axis + 1 for n_axis in self.shape)
         pref = np.zeros(lead + pshape)
         pref[(Ellipsis, *(slice(1, None) for _ in range(d)))] = arr
-        for axis in range(len(lead), arr.ndim):  # in place: the same sums, no new array per axis
-            np.cumsum(pref, axis=axis, out=pref)
+        for axis in range(len(lead), arr.ndim):
+            pref = np.cumsum(pref, axis=axis)
         flat = pref.reshape((*lead, math.prod(pshape)))
         total = np.zeros((*lead, self.m))
         for corner in itertools.product((0, 1), repeat=d):
