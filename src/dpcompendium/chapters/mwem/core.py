@@ -365,16 +365,16 @@ def _variant_claim(
             total,
             acc["delta"],
             conditions=(
-                f"accounted in zCDP: T = {T} exponential mechanisms at eps0 = {par['epsilon0']:.4g} "
-                f"(eps0^2/8-zCDP each, bounded range) and T Gaussian measurements with sigma = {par['sigma']:.4g} "
-                f"(1/(2 sigma^2)-zCDP each) compose to rho = {acc['rho']:.4g}-zCDP, converted to (eps, delta)-DP "
-                "by eps = rho + 2 sqrt(rho ln(1/delta))",
+                f"accounted in zCDP: T = {T} exponential mechanisms at ε₀ = {par['epsilon0']:.4g}, each "
+                f"ρ/(2T)-zCDP (bounded range), and T Gaussian measurements with σ = {par['sigma']:.4g}, each "
+                f"ρ/(2T)-zCDP, compose to ρ = {acc['rho']:.4g}-zCDP, converted to (ε, δ)-DP by ε = ρ + "
+                "2 sqrt(ρ ln(1/δ))",
             ),
         )
     ok = total <= eps * (1 + 1e-12)
     why = (
         f"selection spends ε/2·1e-5 (scores divided by 100000) and measurement ε·{ndim}/2 (Laplace scale "
-        f"2T/(ε·nAtt) for a count of sensitivity 1): total {total:.7g} for nominal ε = {eps:g}"
+        f"2T/(ε·d), d = nAtt, for a count of sensitivity 1): total {total:.7g} for nominal ε = {eps:g}"
     )
     redraw = (
         "the number of re-draws per round (MWEMResult.draws, and the running time) is not released: it is "
