@@ -292,6 +292,33 @@ def test_sweep_cells_equal_single_runs_and_do_not_depend_on_n_jobs():
     np.testing.assert_allclose(a.results[("coursework", 0.5)].last, single_c.last, rtol=1e-12)
 
 
+def test_variant_reps_keep_the_other_cells_and_do_not_depend_on_n_jobs():
+    """``variant_reps`` runs the variants it names at their own number of repetitions; every other cell is the
+    plain sweep's, bit for bit, and the table is the same whatever ``n_jobs`` (rows in the grid's order)."""
+    hist = report_histogram(2)
+    Q = random_range_queries(hist.shape, 40, make_rng(0))
+    kw = dict(variants=["standard", "coursework", "zcdp"], delta=1e-6, passes=3, reps=5, seed=7)
+    plain = mwem_sweep(hist, Q, [0.5, 5.0], 6, **kw)
+    few = {"standard": 2, "zcdp": 3}
+    a = mwem_sweep(hist, Q, [0.5, 5.0], 6, variant_reps=few, **kw)
+    b = mwem_sweep(hist, Q, [0.5, 5.0], 6, variant_reps=few, n_jobs=2, **kw)
+    pd.testing.assert_frame_equal(a.runs, b.runs, check_exact=True)
+    assert a.runs.groupby("variant", sort=False).size().to_dict() == {
+        "standard": 4,
+        "coursework": 10,
+        "zcdp": 6,
+    }
+    cw = a.runs[a.runs.variant == "coursework"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(
+        cw, plain.runs[plain.runs.variant == "coursework"].reset_index(drop=True), check_exact=True
+    )
+    seeds = child_seeds(7, 6)
+    single = mwem(hist, Q, 5.0, 6, variant="standard", passes=3, reps=2, rng=make_rng(seeds[1]))
+    np.testing.assert_allclose(a.results[("standard", 5.0)].synthetic, single.synthetic, rtol=1e-12)
+    with pytest.raises(ValueError, match="variant_reps"):
+        mwem_sweep(hist, Q, [0.5], 6, variant_reps={"paper": 2}, **kw)
+
+
 # ------------------------------------------------------------------------------------------ data and tables
 def test_report_data_is_consistent():
     h1, h2 = report_histogram(1), report_histogram(2)
@@ -613,3 +640,19 @@ def test_errors_by_output_and_best_against_baselines():
     assert coarsen(np.arange(8.0), 2).tolist() == [6.0, 22.0]
     with pytest.raises(ValueError, match="cells must divide"):
         coarsen(np.arange(8.0), 3)
+
+
+@pytest.mark.parametrize("shape", [(14,), (4096,), (14, 4), (9, 31)])
+@pytest.mark.parametrize("lead", [(), (3,), (2, 5)])
+def test_compiled_answers_are_the_core_method_bit_for_bit(shape, lead, rng):
+    """The engine scores the workload with a compiled loop (core._answer); it must give the bits of
+    RangeQueries.answer (the same additions in the same order), also on zeros, sparse and heavy-tailed counts."""
+    Q = random_range_queries(shape, 200, rng, distinct=False)
+    x = rng.standard_cauchy(lead + shape) * 1e3
+    x[..., : shape[0] // 3] = 0.0
+    got, want = core._answer(Q, x), Q.answer(x)
+    assert got.shape == want.shape == (*lead, Q.m)
+    np.testing.assert_array_equal(got.view(np.int64), want.view(np.int64))
+    three = random_range_queries((3, 2, 4), 10, rng)
+    y = rng.random((2, 3, 2, 4))
+    np.testing.assert_array_equal(core._answer(three, y), three.answer(y))  # the core's, d = 3

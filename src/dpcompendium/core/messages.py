@@ -225,6 +225,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.arm_last": "our coursework runs (last iterate)",
         "mwem.arm_average": "our coursework runs (average of the iterates)",
         "mwem.arm_reference": "the course's reference",
+        "mwem.arm_report": "the report's own averages",
         "mwem.db_at": "%(data)s at $\\varepsilon$ = %(eps)s: %(sentence)s",
         "mwem.db_cw_ratio": "%(data)s, coursework variant (not ranked: its guarantee is not the nominal one, see the claims above): its last iterate has %(ratio)s times the error of the standard variant's last "
         "iterate at the same $T$ and $\\varepsilon$ (point estimates)",
@@ -336,6 +337,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.arm_last": "我们的课程作业版本运行（最后一次迭代）",
         "mwem.arm_average": "我们的课程作业版本运行（各次迭代的平均数）",
         "mwem.arm_reference": "课程的参考表",
+        "mwem.arm_report": "报告自己的平均值",
         "mwem.db_at": "%(data)s，$\\varepsilon$ = %(eps)s 时：%(sentence)s",
         "mwem.db_cw_ratio": "%(data)s，课程作业版本（不参与排名：其保证并非名义上的保证，见上文的声明）：其最后一次迭代结果的误差是"
         "相同 $T$ 和 $\\varepsilon$ 下标准版本最后一次迭代结果的 %(ratio)s 倍（点估计）",
@@ -457,6 +459,7 @@ PLAIN: dict[str, str] = {
     "mwem.arm_last": "our coursework runs (last iterate)",
     "mwem.arm_average": "our coursework runs (average of the iterates)",
     "mwem.arm_reference": "the course's reference",
+    "mwem.arm_report": "the report's own averages",
     "mwem.db_at": "%(data)s at ε = %(eps)s: %(sentence)s",
     "mwem.db_cw_ratio": "%(data)s, coursework variant (not ranked: its guarantee is not the nominal one, see the claims above): its last iterate has %(ratio)s times the error of the standard variant's last "
     "iterate at the same T and ε (point estimates)",
