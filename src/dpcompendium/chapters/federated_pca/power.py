@@ -7,7 +7,7 @@ orthonormal ``X`` (``‖yyᵀ − xxᵀ‖_F² = ‖y‖⁴ + ‖x‖⁴ − 2(x
 iteration is a Gaussian mechanism of sensitivity ``Δ = √2/n`` — the sensitivity of Analyze Gauss — chosen
 adaptively. ``L`` adaptive Gaussian mechanisms
 compose *exactly* into one of sensitivity ``Δ√L`` at the same σ (Gaussian differential privacy,
-:cite:`fedpca_dong2022gaussian`), so ``σ`` is the Gaussian calibration at ``(Δ√L, ε, δ)``. Federated: each site sends
+:cite:`audit_dong2022gaussian`), so ``σ`` is the Gaussian calibration at ``(Δ√L, ε, δ)``. Federated: each site sends
 ``A_iX + G_i`` with ``G_i ~ N(0, σ²/s)`` under secure aggregation, and the server sees exactly ``AX + G`` — the
 same law, with the same coalition bound as :func:`~dpcompendium.chapters.federated_pca.coalition_epsilon`.
 """
