@@ -25,8 +25,6 @@ ENDING = {
 ENDS_OTHERWISE = {
     DP_MEAN: "Exercises → Key takeaways → References",
     HISTOGRAMS: "Exercises → Key takeaways → References",
-    FEDERATED_PCA: "Exercises → References → Key takeaways",
-    PRIVACY_AUDIT: "Exercises → References → Key takeaways",
 }
 
 
