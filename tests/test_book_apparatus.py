@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from _chapter_ids import DP_MEAN, FEDERATED_PCA, HISTOGRAMS, PRIVACY_AUDIT
+from _chapter_ids import DP_MEAN, HISTOGRAMS
 
 from dpcompendium.book.contract import CHAPTER_IDS
 
