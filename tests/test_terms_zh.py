@@ -221,3 +221,21 @@ def test_the_rerun_pages_sidebar_title_is_the_chapters_chinese_title():
         zh = translated_title(m.title, docname, "zh_CN")
         assert zh != m.title and _CJK.search(zh), (m.title, zh)
         assert translated_title(m.title, docname, "en") == m.title
+
+
+def kept_names() -> set[str]:
+    """The English names and acronyms the term base keeps as they are (its ``kept`` column)."""
+    return {name for t in terms() for name in t.kept}
+
+
+def test_chinese_figures_and_method_names_hold_no_english_word_but_kept_names():
+    """Issue 48: a Chinese figure (its templates, ``figure.*``) and a method's Chinese name show no English word but
+    the names and acronyms the term base keeps (maths and the values a template takes are not words)."""
+    word = re.compile(r"[A-Za-z][A-Za-z\-_]*[A-Za-z]")
+    kept = kept_names()
+    found = []
+    for where, _en, zh in pairs():
+        if where.startswith(("message figure.", "method ")):
+            text = re.sub(r"\$.*?\$|%\(\w+\)s", " ", zh)
+            found += [f"{where}: {w}" for w in word.findall(text) if w not in kept]
+    assert not found, "\n".join(found)

@@ -44,6 +44,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("private", "满足差分隐私"),
     # datasets and names a figure shows (a value is translated in turn: "%(name)s, n = %(n)s" with name "heights")
     ("heights", "身高数据"),
+    ("adult", "Adult 数据"),
     ("adult-age", "Adult 年龄数据"),
     ("synthetic", "合成数据"),
     ("breast_cancer", "乳腺癌数据"),
@@ -72,7 +73,10 @@ _PAIRS: list[tuple[str, str]] = [
     # ---- dp-mean
     ("privacy loss / ε", "隐私损失 / ε"),
     ("upper clipping bound u", "裁剪上界 u"),
-    ("error (solid RMSE, dotted |bias|, dashed sd)", "误差（实线 RMSE，点线 |偏差|，虚线 sd）"),
+    (
+        "error (solid RMSE, dotted |bias|, dashed sd)",
+        "误差（实线：RMSE，点线：|偏差|，虚线：标准差）",
+    ),
     ("%(name)s: range [%(lower)s, u]", "%(name)s：范围 [%(lower)s, u]"),
     ("%(name)s, n = %(n)s: %(relation)s", "%(name)s，n = %(n)s：%(relation)s"),
     ("method 3: clamped Laplace", "方法 3：钳制拉普拉斯机制"),
@@ -107,7 +111,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("Noisy power method", "加噪幂迭代法"),
     ("server + all other sites", "服务器 + 其他所有站点"),
     ("share of colluding sites c / s", "合谋站点的比例 c / s"),
-    ("exact epsilon of the other sites", "其他站点的精确隐私预算 ε"),
+    ("exact epsilon of the other sites", "其他站点的精确 ε"),
     (
         "solid: secure aggregation; dotted: CAPE as published; dashed: ε√(s/(s−c))",
         "实线：安全聚合；点线：CAPE（按发表的写法）；虚线：ε√(s/(s−c))",
@@ -122,7 +126,7 @@ _PAIRS: list[tuple[str, str]] = [
     # ---- HierA
     ("HierA, graded bound", "HierA，分级的上界"),
     ("IDUE mean (IDLDP)", "IDUE 均值 (IDLDP)"),
-    ("HierA, exactly ε-LDP", "HierA，严格满足 ε-LDP"),
+    ("HierA, exactly ε-LDP", "HierA，校准到恰好满足 ε-LDP"),
     ("HierA (source's budgets)", "HierA（原文的隐私预算）"),
     ("graded Laplace", "分级拉普拉斯"),
     ("level t' of v'", "v' 的隐私等级 t'"),
@@ -148,7 +152,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("passes E", "遍数 E"),
     ("total ε (δ as stated)", "总隐私预算 ε（δ 如文中所述）"),
     ("SGD, no privacy", "SGD，无隐私保护"),
-    ("code-training", "代码的训练"),
+    ("code-training", "按原文代码训练"),
     ("faithful", "忠实于原文"),
     ("K-fold MSE", "K 折交叉验证的均方误差 (MSE)"),
     # ---- histograms
@@ -165,11 +169,11 @@ _PAIRS: list[tuple[str, str]] = [
     ("range-query MSE", "范围查询的均方误差 (MSE)"),
     (
         "%(name)s: mean MSE and 95 %% bootstrap interval, %(reps)s repetitions",
-        "%(name)s：均方误差 (MSE) 的均值与 95 %% bootstrap 区间，%(reps)s 次重复",
+        "%(name)s：均方误差 (MSE) 的均值与 95 %% 自助法区间，%(reps)s 次重复",
     ),
     (
         "%(name)s: mean MSE and 95 %% bootstrap interval, 1 repetition",
-        "%(name)s：均方误差 (MSE) 的均值与 95 %% bootstrap 区间，1 次重复",
+        "%(name)s：均方误差 (MSE) 的均值与 95 %% 自助法区间，1 次重复",
     ),
     ("%(name)s (ε = 1)", "%(name)s（ε = 1）"),
     ("k (groups)", "分组数 k"),

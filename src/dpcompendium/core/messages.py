@@ -347,14 +347,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.fix": "S5 按求和理解时，%(sum)s；S5 按均值理解时，%(mean)s",
         "hist.on_data": "%(data)s：%(sentences)s",
         "hist.at_eps": "$\\varepsilon$ = %(eps)s 时，%(sentence)s",
-        "hist.sota": "在隐私方法中，在扫描的 %(n)s 个（数据集，$\\varepsilon$）设置里（持平：双侧 Welch 检验在设置内经 Holm "
+        "hist.sota": "在满足差分隐私的方法中，在扫描的 %(n)s 个（数据集，$\\varepsilon$）设置里（持平：双侧 Welch 检验在设置内经 Holm "
         "校正后，未能表明持平的任一方法的均值高于最低者）：%(wins)s",
         "hist.dawa": "与 DPBench 运行的 DAWA 相比，在稀疏直方图上：%(sparse)s；在稠密直方图上：%(dense)s",
-        "hist.dpbench": "与隐私方法一起排名时，DPBench 运行的 DAWA 在 %(n)s 个设置中的 %(db_alone)s 个里单独取得最低均方误差，"
-        "在 %(db_first)s 个里为第一或并列第一；两种隐私 DAWA 之一在隐私方法中为第一或并列第一的设置有 %(priv_first)s 个。"
+        "hist.dpbench": "与满足差分隐私的方法一起排名时，DPBench 运行的 DAWA 在 %(n)s 个设置中的 %(db_alone)s 个里单独取得最低均方误差，"
+        "在 %(db_first)s 个里为第一或并列第一；两种满足差分隐私的 DAWA 之一在这些方法中为第一或并列第一的设置有 %(priv_first)s 个。"
         "%(verdict)s",
         "hist.dpbench_supported": "DPBench 给 DAWA 在稀疏直方图上的排名依赖于其不满足差分隐私的划分步骤：在相同的测量步骤下，"
-        "这里尝试的两种隐私划分都远不及它（这并不表明任何隐私 DAWA 都做不到）",
+        "这里尝试的两种满足差分隐私的划分都远不及它（这并不表明任何满足差分隐私的 DAWA 都做不到）",
         "hist.dpbench_not_supported": "在本次运行中，证据并未表明 DPBench 的划分步骤是其给 DAWA 排名的来源",
         "quantity.mse": "均方误差",
         "quantity.rmse": "均方根误差",
