@@ -197,7 +197,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.gauss": "the Gaussian mean",
         "dpmean.check_consistent": "is consistent with it: %(sentence)s",
         "dpmean.check_false": "separates them in %(k)s of %(n)s cells, which the proposition rules out: each is a false "
-        "rejection (the two-sided tests have level %(level)s %% per dataset after Holm's correction, and their normal "
+        "rejection (the two-sided tests have level %(level)s %% per dataset, Holm-corrected, and their normal "
         "approximation is rough for skewed squared errors): %(sentence)s",
         "dpmean.coupled": "drawn from one stream, the two releases differ by at most %(diff)s over %(draws)s draws "
         "(rounding)",
@@ -292,7 +292,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_cw_none": "在本次运行的任何 $\\varepsilon$ 下都未能对每个 $T$ 均",
         "comparison.beats": "%(a)s 的%(quantity)s低于 %(b)s：比值 %(ratio)s（%(level)s%% 置信区间 %(lo)s–%(hi)s）",
         "comparison.beaten": "%(a)s 的%(quantity)s高于 %(b)s：比值 %(ratio)s（%(level)s%% 置信区间 %(lo)s–%(hi)s）",
-        "comparison.tie": "%(a)s 与 %(b)s 的%(quantity)s持平（无显著差异）：比值 %(ratio)s（%(level)s%% 置信区间 "
+        "comparison.tie": "%(a)s 与 %(b)s 的%(quantity)s未能区分（无显著差异）：比值 %(ratio)s（%(level)s%% 置信区间 "
         "%(lo)s–%(hi)s，包含 1）",
         "comparison.not_beats": "未能表明 %(a)s 的%(quantity)s低于 %(b)s：比值 %(ratio)s（%(level)s%% 置信区间 "
         "%(lo)s–%(hi)s）",
@@ -305,8 +305,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.not_equivalent": "未能表明 %(a)s 与 %(b)s 的%(quantity)s在 %(margin)s 倍以内等价：比值 "
         "%(ratio)s（%(level)s%% 置信区间 %(lo)s–%(hi)s）",
         "comparison.rank_one": "%(quantity)s最低：%(name)s",
-        "comparison.rank_tie": "%(quantity)s最低：%(names)s 持平",
-        "comparison.wins": "单独取得最低%(quantity)s：%(counts)s；%(n)s 个设置中有 %(ties)s 个持平",
+        "comparison.rank_tie": "%(quantity)s最低：%(names)s 之间未能区分",
+        "comparison.wins": "单独取得最低%(quantity)s：%(counts)s；%(n)s 个设置中有 %(ties)s 个未能区分",
         "comparison.wins_one": "%(name)s %(k)s 个",
         "comparison.wins_none": "没有方法",
         "dpmean.spend_for": "%(data)s为 %(spend)s$\\varepsilon$",
@@ -327,9 +327,18 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "%(pct)s%%（Holm 校正；比值 %(lo)s–%(hi)s）",
         "comparison.family_beats": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 的%(quantity)s低于 %(b)s（Holm 校正；"
         "比值 %(lo)s–%(hi)s）",
-        "comparison.family_differ": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 与 %(b)s 的%(quantity)s有显著差异，其余持平"
-        "（Holm 校正；比值 %(lo)s–%(hi)s）",
+        "comparison.family_differ": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 与 %(b)s 的%(quantity)s有显著差异，其余未能区分"
+        "（双侧检验，Holm 校正；比值 %(lo)s–%(hi)s）",
         "comparison.agreement_none": "参考表中没有与本次运行相同的 $\\varepsilon$，因此没有可检验的数字",
+        "comparison.family_directions": "（%(a)s 在 %(n)s 个中有 %(better)s 个更低、%(worse)s 个更高）",
+        "comparison.caveat": "（不满足差分隐私：%(names)s；其 $\\varepsilon$ 只是名义值）",
+        "comparison.caveat_why": "（不满足差分隐私：%(names)s，列入比较是为了%(why)s）",
+        "dpmean.gauss": "高斯均值",
+        "dpmean.check_consistent": "与之相符：%(sentence)s",
+        "dpmean.check_false": "在 %(k)s 个（共 %(n)s 个）参数组合中把两者区分开，而命题排除了这种可能：每一个都是错误拒绝（经 Holm "
+        "校正后，每个数据集的双侧检验水平为 %(level)s%%，而对偏斜的平方误差，其正态近似较为粗糙）：%(sentence)s",
+        "dpmean.coupled": "从同一随机流抽取时，两种发布在 %(draws)s 次抽样中至多相差 %(diff)s（舍入误差）",
+        "dpmean.no_large_cells": "未测量（本次运行中没有满足 $n\\varepsilon \\ge 50$ 且有两次重复的参数组合）",
         "comparison.family_agreement": "在 %(n)s 个单元中，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s 倍以内等价的有 "
         "%(k)s 个，有显著差异的有 %(d)s 个，另有 %(u)s 个数据不确定性太大、无法判断（双单侧检验与双侧检验，各自在 %(n)s "
         "个单元上做 Holm 校正；比值 %(lo)s–%(hi)s）",
@@ -431,7 +440,7 @@ PLAIN: dict[str, str] = {
     "dpmean.gauss": "the Gaussian mean",
     "dpmean.check_consistent": "is consistent with it: %(sentence)s",
     "dpmean.check_false": "separates them in %(k)s of %(n)s cells, which the proposition rules out: each is a false "
-    "rejection (the two-sided tests have level %(level)s %% per dataset after Holm's correction, and their normal "
+    "rejection (the two-sided tests have level %(level)s %% per dataset, Holm-corrected, and their normal "
     "approximation is rough for skewed squared errors): %(sentence)s",
     "dpmean.coupled": "drawn from one stream, the two releases differ by at most %(diff)s over %(draws)s draws "
     "(rounding)",
