@@ -131,5 +131,7 @@ def test_holm_gives_bootstrap_results_their_own_intervals_consistent_with_the_de
         assert after.bootstrap is not None
         welch = after.comparison.interval(0.05)  # what Student's t would give at the same level
         assert (after.lo, after.hi) != welch[:2]
-        assert after.holds == (after.hi < 1.0)  # superiority over margin 1: the interval's top below 1
+        assert after.holds == (
+            after.hi < 1.0
+        )  # superiority over margin 1: the interval's top below 1
         assert after.level >= before.level  # Holm's steps only widen the interval

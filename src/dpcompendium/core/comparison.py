@@ -192,7 +192,9 @@ class ComparisonResult:
     outcome: str
     #: ``test="bootstrap-t"`` only: (log r̂, its standard error, the sorted studentized resamples T*), from which
     #: :meth:`interval_at` gives the bootstrap interval at any level (Holm's steps)
-    bootstrap: tuple[float, float, np.ndarray] | None = field(default=None, compare=False, repr=False)
+    bootstrap: tuple[float, float, np.ndarray] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     def interval_at(self, alpha: float) -> tuple[float, float, float]:
         """(lo, hi, level) on the ratio at test level ``alpha`` (:meth:`Comparison.interval`; for a bootstrap-t
