@@ -135,8 +135,8 @@ def _strip_ansi(text: str) -> str:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """``dpcompendium run``: the run planned in one place (:func:`~dpcompendium.book.preflight.plan_run`: every
-    refusal before anything runs or is written), executed into a staging folder (:func:`_execute`), its page built
-    (:func:`_page`), then installed as ``DIR/CHAPTER`` whole (:func:`_install`) and reported."""
+    refusal before anything runs or is written), executed into a staging folder (``_execute``), its page built
+    (``_page``), then installed as ``DIR/CHAPTER`` whole (``_install``) and reported."""
     import time
     from datetime import UTC, datetime
 

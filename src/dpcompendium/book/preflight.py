@@ -203,7 +203,7 @@ class RunPlan:
 
     @property
     def run_values(self) -> dict[str, Any]:
-        """Every parameter the kernel runs with: the chapter's defaults overridden by :attr:`values`."""
+        """Every parameter the kernel runs with: the chapter's defaults overridden by ``values``."""
         return {**self.chapter.defaults, **self.values}
 
     @property
@@ -343,7 +343,7 @@ def plan_run(
     user meets them: the options (``--lang``, ``--pdf`` with ``--no-page``, Chromium for ``--pdf``), the chapter,
     :func:`preflight` (the contract, ``--out``, memory, workers), the results of an earlier run in ``out/<id>``
     (refused without ``overwrite``), then the data files the run reads. ``chromium``: the browser ``pdf`` prints
-    with (:data:`dpcompendium.book.pdf.CHROMIUM`). Raises a one-line ``ValueError``."""
+    with (``dpcompendium.book.pdf.CHROMIUM``). Raises a one-line ``ValueError``."""
     from .contract import get_chapter
 
     check_lang(lang)

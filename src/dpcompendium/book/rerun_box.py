@@ -11,7 +11,7 @@ admonition titled "Rerun this chapter" that shows
 - the command line that reruns the chapter: on a book page ``dpcompendium run <id>`` with the seed and the first
   other parameter at the page's values (:func:`example_values`), on a rerun's page the command of that run
   (:meth:`dpcompendium.book.preflight.RunPlan.command`, stored in the cell's metadata by
-  :func:`dpcompendium.book.rerun_page.with_run_parameters`, which also writes the run's values into the cell).
+  ``dpcompendium.book.rerun_page.with_run_parameters``, which also writes the run's values into the cell).
 
 The box's own words come from the message catalogue (``dpcompendium.core.messages``, ids ``rerun_box.*``) in the
 edition's language; the parameters' help texts are the notebook's (English in every edition). A Sphinx extension
