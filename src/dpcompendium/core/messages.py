@@ -576,7 +576,7 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
     # 简体中文: a Chinese name only where the sources name the method in Chinese (book/glossary.md); the others keep
     # their English name (method_name falls back to it).
     "zh_CN": {
-        "non-private": "非隐私",
+        "non-private": "无隐私保护",
         "laplace-public-n": "拉普拉斯机制，公开的 $n$",
         "composition": "顺序组合",
         "resampling": "重采样",
