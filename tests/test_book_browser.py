@@ -1007,11 +1007,6 @@ MAX_PRINTED = 1
 #: Chapters whose pages still show print dumps (the built book of 2026-11-28, 16:18 UTC): their owners' notebook
 #: changes make them pass; a chapter that passes then fails as XPASS(strict) until its line here is removed.
 PRINTED_STILL = {
-    f"notebooks/{DP_MEAN}": f"{DP_MEAN}: 5 printed outputs (eps_eff = 2.17 x eps, sets as reprs)",
-    f"notebooks/{FEDERATED_PCA}": f"{FEDERATED_PCA}: 11 printed outputs (True, ASCII maths)",
-    f"notebooks/{HIERA}": f"{HIERA}: 6 printed outputs (the {{5,4,3,2,1}}eps label, x 1e3 tables as text)",
-    f"notebooks/{HISTOGRAMS}": f"{HISTOGRAMS}: 7 printed outputs (eps1 + eps2, tables as text)",
-    f"notebooks/{MWEM}": f"{MWEM}: 8 printed outputs (eps = 1 spends 0.500005, …)",
     f"notebooks/{PRIVACY_AUDIT}": f"{PRIVACY_AUDIT}: 6 printed outputs (claimed eps tables as text)",
 }
 

@@ -10,9 +10,16 @@
       var c = all[i];
       c.style.fontSize = '';
       if (window.innerWidth >= NARROW || matchMedia('print').matches) continue;
-      var box = c.parentElement ? c.parentElement.clientWidth : c.clientWidth;
-      var wide = c.scrollWidth;
-      if (box > 0 && wide > box + 1) c.style.fontSize = Math.floor(100 * box / wide) + '%';
+      // a numbered display shares its line with its label (floated right), so its own box is narrower than its
+      // parent's: fit the narrower of the two, measuring again after each step (a few at most)
+      var box = c.parentElement ? Math.min(c.parentElement.clientWidth, c.clientWidth || Infinity) : c.clientWidth;
+      var size = 100;
+      for (var k = 0; k < 6 && box > 0; k++) {
+        var wide = Math.max(c.scrollWidth, c.getBoundingClientRect().width);
+        if (wide <= box + 1) break;
+        size = Math.floor(size * box / wide) - (k > 0 ? 2 : 0);
+        c.style.fontSize = size + '%';
+      }
     }
   }
   function start() {

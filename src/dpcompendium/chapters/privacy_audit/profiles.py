@@ -69,7 +69,8 @@ def run_profiles(
             claim=spec.claim,
             n_samples=n,
             confidence=each,
-            mechanism=spec.mechanism,
+            # the sentence names the claim's mechanism (the spec's name is a catalogue key with ASCII eps=...)
+            mechanism=spec.claim.mechanism,
             rng=g,
         )
         audits.append(res)
