@@ -170,7 +170,7 @@ def test_rankings_count_ties_as_ties():
     text = winner_sentence("MSE", settings)
     assert "not separated in 1 of 2 settings" in text and "(Hb) in 1" in text
     assert "tie" not in text  # S3: not separated is not a tie (no margin was tested)
-    assert "持平" in text.in_language("zh_CN")
+    assert "未能区分" in text.in_language("zh_CN")
 
 
 def test_sentences_render_the_verdict_in_both_languages():
