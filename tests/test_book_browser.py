@@ -37,7 +37,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from _chapter_ids import DP_MEAN, FEDERATED_PCA, HIERA, HISTOGRAMS, MWEM, PRIVACY_AUDIT
+from _chapter_ids import PRIVACY_AUDIT
 
 from dpcompendium.book.contract import get_chapter
 from dpcompendium.book.pdf import toc_pages
