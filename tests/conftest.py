@@ -31,6 +31,19 @@ for _name, _value in {
 # for subprocesses: this process's own seed is fixed at start-up
 os.environ.setdefault("PYTHONHASHSEED", "0")
 
+
+@pytest.fixture(autouse=True)
+def _no_figure_left_open():
+    """Every test starts with no pyplot figure open: a test that draws without closing must not change what the next
+    one on its worker sees (the figure tests check that ``show_figure`` closes what it draws). Only where pyplot is
+    already imported: importing it would cost every test its start-up."""
+    import sys
+
+    if "matplotlib.pyplot" in sys.modules:
+        sys.modules["matplotlib.pyplot"].close("all")
+    yield
+
+
 #: The largest difference, in ulp, between two implementations of one float64 elementary function (exp, expm1, log,
 #: pow, …) this project allows: numpy's SIMD kernels (chosen by CPU at run time) and libm (glibc lists its errors per
 #: function in its manual, 1–2 ulp for exp, expm1, log on x86-64) are each within a few ulp of the true value, not
