@@ -225,6 +225,7 @@ def test_the_rerun_page_pastes_glued_claims(tmp_path):
     prov = {
         "changed": {},
         "seed": 0,
+        "command": "dpcompendium run x --seed 0",
         "version": "0",
         "commit": "x",
         "lock_sha256": "0",
