@@ -287,7 +287,7 @@ def test_a_two_sided_family_counts_both_directions():
     text = family_sentence(fam)
     assert "lower in 2 and higher in 1 of the 4" in text and "not separated in the others" in text
     none = family_sentence(holm(_family([1.0, 1.0], n=60, seed=3)))
-    assert "differ in MSE in 0 of 2" in none and "lower in" not in none
+    assert "not separated in MSE in any of 2" in none and "lower in" not in none
 
 
 def test_a_non_private_arm_is_named_in_the_sentence():
@@ -310,3 +310,39 @@ def test_a_non_private_arm_is_named_in_the_sentence():
     assert "not private" in family_sentence([res])
     with pytest.raises(ValueError, match="non_private must be"):
         Comparison("MSE", a, b, non_private=3)
+
+
+def test_a_family_sentence_has_no_empty_others_clause():
+    """issue 46, m1: "differ in 33 of 33 settings and are not separated in the others" when there are no others:
+    the clause goes when its count is 0, in both languages; "differ in 0 of n" becomes "not separated in any"."""
+    from dpcompendium.core.messages import set_language
+
+    rng = np.random.default_rng(0)
+    apart = holm(
+        [
+            Comparison(
+                "MSE", arm("x", losses(rng, 1.0, 200)), arm("y", losses(rng, 5.0, 200))
+            ).result()
+            for _ in range(3)
+        ]
+    )
+    assert all(r.holds for r in apart)
+    text = family_sentence(apart)
+    assert "others" not in str(text) and "in all 3 settings" in str(text)
+    assert "其余" not in text.by_lang["zh_CN"] and "全部 3 个设置" in text.by_lang["zh_CN"]
+    together = holm(
+        [
+            Comparison(
+                "MSE", arm("x", losses(rng, 1.0, 40)), arm("y", losses(rng, 1.0, 40))
+            ).result()
+            for _ in range(3)
+        ]
+    )
+    if not any(r.holds for r in together):
+        t2 = family_sentence(together)
+        assert "others" not in str(t2) and "in any of 3 settings" in str(t2)
+        assert "其余" not in t2.by_lang["zh_CN"]
+    mixed = holm([apart[0].comparison.result(), together[0].comparison.result()])
+    if sum(r.holds for r in mixed) == 1:
+        assert "not separated in the others" in str(family_sentence(mixed))
+    set_language("en")

@@ -135,3 +135,112 @@ def test_holm_gives_bootstrap_results_their_own_intervals_consistent_with_the_de
             after.hi < 1.0
         )  # superiority over margin 1: the interval's top below 1
         assert after.level >= before.level  # Holm's steps only widen the interval
+
+
+def test_a_family_on_shared_resamples_has_each_comparisons_bootstrap_law():
+    """bootstrap_t_family shares the resampling counts across a family; each comparison's p-value and interval
+    estimate the same bootstrap law as bootstrap_t_result's (agree within the resampling error), and the family's
+    size holds by simulation."""
+    from dpcompendium.core.comparison import bootstrap_t_family
+
+    rng = np.random.default_rng(5)
+    fam = [
+        Comparison(
+            "MSE",
+            arm("x", draw(rng, "lognormal", 200) * r),
+            arm("y", draw(rng, "lognormal", 200)),
+            "tie",
+            test="bootstrap-t",
+        )
+        for r in (0.7, 1.0, 1.4)
+    ]
+    shared = bootstrap_t_family(fam, np.random.default_rng(1), resamples=4999)
+    alone = [bootstrap_t_result(c, np.random.default_rng(2), resamples=4999) for c in fam]
+    for s, a in zip(shared, alone, strict=True):
+        assert s.ratio == pytest.approx(a.ratio, rel=1e-12)
+        assert abs(s.p_value - a.p_value) <= 4 * math.sqrt(max(a.p_value, 1e-3) / 4999) + 2e-3
+        assert s.lo == pytest.approx(a.lo, rel=0.02) and s.hi == pytest.approx(a.hi, rel=0.02)
+    # size: k = 3 arms at r = 1, two-sided, Holm over the family: family-wise error at most alpha
+    n_sim, errors = 300, 0
+    for i in range(n_sim):
+        g = np.random.default_rng([9, i])
+        cs = [
+            Comparison(
+                "MSE",
+                arm("x", draw(g, "exponential", 20)),
+                arm("y", draw(g, "exponential", 20)),
+                "tie",
+                test="bootstrap-t",
+            )
+            for _ in range(3)
+        ]
+        errors += any(r.holds for r in holm(bootstrap_t_family(cs, g, resamples=RESAMPLES)))
+    assert errors / n_sim <= 0.05 + 4 * math.sqrt(0.05 * 0.95 / n_sim)
+
+
+def test_a_family_refuses_arms_of_different_sizes_and_missing_values():
+    from dpcompendium.core.comparison import bootstrap_t_family
+
+    rng = np.random.default_rng(0)
+    c1 = Comparison(
+        "MSE",
+        arm("x", draw(rng, "exponential", 20)),
+        arm("y", draw(rng, "exponential", 20)),
+        test="bootstrap-t",
+    )
+    c2 = Comparison(
+        "MSE",
+        arm("x", draw(rng, "exponential", 30)),
+        arm("y", draw(rng, "exponential", 20)),
+        test="bootstrap-t",
+    )
+    with pytest.raises(ValueError, match="as many runs"):
+        bootstrap_t_family([c1, c2], rng)
+    c3 = Comparison(
+        "MSE", Arm("x", CLAIM, mean=1.0, se=0.1, n=20), arm("y", draw(rng, "exponential", 20))
+    )
+    with pytest.raises(ValueError, match="values of both arms"):
+        bootstrap_t_family([c3], rng)
+    assert bootstrap_t_family([], rng) == []
+
+
+def test_p_values_are_reported_no_finer_than_the_tests_resolution():
+    """issue 46, D-S1: a p-value below what the test resolves is a bound ("≤ 0.0001"), never "1.23e-225" or "0";
+    after Holm, the bound carries Holm's factor."""
+    from dpcompendium.core.comparison import P_RESOLUTION
+
+    rng = np.random.default_rng(3)
+    far = Comparison(
+        "MSE", arm("x", draw(rng, "exponential", 500)), arm("y", 50 * draw(rng, "exponential", 500))
+    )
+    r = far.result()
+    assert r.p_value < 1e-100
+    assert str(r.p_text()) == "≤ 0.0001" and r.p_text().myst == "≤ $0.0001$"
+    near = Comparison(
+        "MSE", arm("x", draw(rng, "exponential", 40)), arm("y", draw(rng, "exponential", 40))
+    )
+    rn = near.result()
+    assert rn.p_value > P_RESOLUTION and str(rn.p_text()) == f"{rn.p_value:.2g}"
+    fam = holm([far.result(), near.result(), far.result()])
+    assert str(fam[0].p_text()) == "≤ 0.0003"  # 3 × the resolution at the first step
+    boot = bootstrap_t_result(
+        Comparison(
+            "MSE",
+            arm("x", draw(rng, "exponential", 200)),
+            arm("y", 50 * draw(rng, "exponential", 200)),
+            test="bootstrap-t",
+        ),
+        np.random.default_rng(0),
+        resamples=999,
+    )
+    assert boot.resolution == pytest.approx(2e-3) and str(boot.p_text()) == "≤ 0.002"  # two-sided
+    tiny = holm(
+        [
+            Comparison(
+                "MSE",
+                arm("x", np.full(5, 1.0) + np.arange(5) * 1e-3),
+                arm("y", np.full(5, 9.0) + np.arange(5) * 1e-3),
+            ).result()
+        ]
+    )[0]
+    assert tiny.p_text().myst.startswith("≤ $")

@@ -55,11 +55,12 @@ from typing import Literal
 import numpy as np
 from scipy import stats
 
-from .messages import Md, join, message, method_name
+from .messages import Md, join, message, method_name, tex_number
 from .privacy import PrivacyClaim
 
 __all__ = [
     "AGREEMENT_VERDICTS",
+    "P_RESOLUTION",
     "RELATIONS",
     "TESTS",
     "Agreement",
@@ -68,6 +69,7 @@ __all__ = [
     "ComparisonResult",
     "Ranking",
     "agreement",
+    "bootstrap_t_family",
     "bootstrap_t_result",
     "family_sentence",
     "holm",
@@ -78,6 +80,9 @@ __all__ = [
 
 Relation = Literal["superiority", "non-inferiority", "equivalence", "tie"]
 Test = Literal["welch", "paired", "bootstrap-t"]
+
+#: the smallest p-value a t test reports (:attr:`ComparisonResult.resolution`)
+P_RESOLUTION = 1e-4
 RELATIONS: tuple[str, ...] = ("superiority", "non-inferiority", "equivalence", "tie")
 TESTS: tuple[str, ...] = ("welch", "paired", "bootstrap-t")
 
@@ -195,6 +200,30 @@ class ComparisonResult:
     bootstrap: tuple[float, float, np.ndarray] | None = field(
         default=None, compare=False, repr=False
     )
+    #: set by :func:`holm`: (the Holm-adjusted p-value recomputed with every p-value of the family raised to its
+    #: test's :attr:`resolution`, whether any was raised on the way to it — then it is only an upper bound)
+    report: tuple[float, bool] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def resolution(self) -> float:
+        """The smallest p-value the test can report: 1/(resamples + 1) for a bootstrap-t result (its p-value is a
+        share of resamples; 2/(resamples + 1) two-sided), :data:`P_RESOLUTION` for a t test (beyond it, the p-value is the far tail of a
+        normal approximation that skewed losses do not support)."""
+        if self.bootstrap is not None:  # two-sided: twice the smaller tail
+            return (2.0 if self.comparison.relation == "tie" else 1.0) / (
+                self.bootstrap[2].size + 1
+            )
+        return P_RESOLUTION
+
+    def p_text(self) -> Md:
+        """The p-value as the page reports it: after :func:`holm` the adjusted one, else the test's own; a p-value
+        at or below the test's :attr:`resolution` is raised to it and reported as a bound ("≤ 0.0001", "≤ 0.0078"
+        after Holm's factor), never as "1.23e-225" or "0"."""
+        res = self.resolution
+        p, bounded = self.report or (max(self.p_value, res), self.p_value <= res)
+        text = _num(p, 2)
+        md = Md(text, f"${tex_number(text)}$")
+        return message("comparison.p_at_most" if bounded else "comparison.p", p=md)
 
     def interval_at(self, alpha: float) -> tuple[float, float, float]:
         """(lo, hi, level) on the ratio at test level ``alpha`` (:meth:`Comparison.interval`; for a bootstrap-t
@@ -425,16 +454,22 @@ def holm(results: Sequence[ComparisonResult]) -> list[ComparisonResult]:
         alpha
     ] * k  # the level of the step of Holm's procedure that decides each comparison
     running, stopped = 0.0, None
+    report: list[tuple[float, bool]] = [(1.0, False)] * k
+    floored, raised = 0.0, False  # the same steps on p-values raised to each test's resolution
     for rank, i in enumerate(order):
         running = max(running, min(1.0, (k - rank) * results[i].p_value))
         adjusted[i] = running
+        res = results[i].resolution
+        raised = raised or results[i].p_value <= res
+        floored = max(floored, min(1.0, (k - rank) * max(results[i].p_value, res)))
+        report[i] = (floored, raised)
         if stopped is None and not running < alpha:
             stopped = rank  # the first step not shown: it and every later one keep its level
         step_alpha[i] = alpha / (k - (rank if stopped is None else stopped))
     out = []
-    for r, p, a in zip(results, adjusted, step_alpha, strict=True):
+    for r, p, a, rep in zip(results, adjusted, step_alpha, report, strict=True):
         lo, hi, level = r.interval_at(a)
-        out.append(_decide(replace(r, lo=lo, hi=hi, level=level), p))
+        out.append(_decide(replace(r, lo=lo, hi=hi, level=level, report=rep), p))
     return out
 
 
@@ -559,6 +594,12 @@ def family_sentence(results: Sequence[ComparisonResult]) -> Md:
         "superiority": "comparison.family_beats",
         "tie": "comparison.family_differ",
     }[first.relation]
+    if (
+        first.relation == "tie" and params["k"] == params["n"]
+    ):  # no other setting: no "not separated" clause
+        key = "comparison.family_differ_all"
+    elif first.relation == "tie" and params["k"] == "0":
+        key = "comparison.family_differ_none"
     text = message(key, **params)
     if first.relation == "tie" and any(r.holds for r in results):  # in which direction they differ
         text = text + message("comparison.family_directions", **params)
@@ -680,10 +721,16 @@ def bootstrap_t_result(
         raise ValueError("test='bootstrap-t' needs the values of both arms")
     a, b = np.asarray(c.a.values, dtype=float), np.asarray(c.b.values, dtype=float)
     est_arr, se_arr = _log_ratio_se(a, b)
-    est, se = float(est_arr), float(se_arr)
     ia = rng.integers(0, a.size, size=(resamples, a.size))
     ib = rng.integers(0, b.size, size=(resamples, b.size))
     est_s, se_s = _log_ratio_se(a[ia], b[ib])
+    return _bootstrap_decide(c, float(est_arr), float(se_arr), est_s, se_s)
+
+
+def _bootstrap_decide(
+    c: Comparison, est: float, se: float, est_s: np.ndarray, se_s: np.ndarray
+) -> ComparisonResult:
+    """The result of :func:`bootstrap_t_result` from the observed (log r̂, se) and the resamples' (log r̂*, se*)."""
     ok = se_s > 0
     t_star = np.sort((est_s[ok] - est) / se_s[ok])
     alpha, log_m = float(c.alpha), math.log(c.margin)
@@ -721,3 +768,62 @@ def bootstrap_t_result(
         c, ratio, r_lo, r_hi, level, float(p), float(p), "not-shown", bootstrap=(est, se, t_star)
     )
     return _decide(res, float(p))
+
+
+#: resamples drawn at a time by :func:`bootstrap_t_family` (bounds its memory: chunk × runs counts per side)
+_FAMILY_CHUNK = 500
+
+
+def bootstrap_t_family(
+    comparisons: Sequence[Comparison],
+    rng: np.random.Generator,
+    *,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+) -> list[ComparisonResult]:
+    """:func:`bootstrap_t_result` for every comparison of a family at once, on shared resamples (unadjusted; decide
+    the family with :func:`holm`).
+
+    Every comparison's A arm must hold as many runs as every other's, and likewise the B arms. One set of resampling
+    counts (how often each run is drawn, ``resamples`` times per side) serves every comparison, so the resampled
+    sums and sums of squares of all arms are two matrix products instead of one gather per comparison: the cost of
+    the family is that of about one comparison. Each comparison's bootstrap law is the one
+    :func:`bootstrap_t_result` estimates; only the resamples are shared, which makes the comparisons' p-values
+    dependent — Holm's procedure controls the family-wise error under any dependence. The resamples' variances are
+    taken from the sums of squares (one pass)."""
+    from .validation import check_int, check_rng
+
+    rng = check_rng(rng)
+    resamples = check_int(resamples, "resamples", minimum=99)
+    comparisons = list(comparisons)
+    if not comparisons:
+        return []
+    for c in comparisons:
+        if c.a.values is None or c.b.values is None:
+            raise ValueError("test='bootstrap-t' needs the values of both arms")
+    sizes = {(len(c.a.values), len(c.b.values)) for c in comparisons}
+    if len(sizes) != 1:
+        raise ValueError(
+            f"comparisons must hold as many runs in every A arm, and in every B arm, got {sorted(sizes)}"
+        )
+    a = np.array([np.asarray(c.a.values, dtype=float) for c in comparisons]).T  # runs × k
+    b = np.array([np.asarray(c.b.values, dtype=float) for c in comparisons]).T
+    est, se = _log_ratio_se(a.T, b.T)
+    na, nb = a.shape[0], b.shape[0]
+    est_s = np.empty((len(comparisons), resamples))
+    se_s = np.empty_like(est_s)
+    for start in range(0, resamples, _FAMILY_CHUNK):
+        m = min(_FAMILY_CHUNK, resamples - start)
+        stats_ = []
+        for x, n in ((a, na), (b, nb)):
+            idx = rng.integers(0, n, size=(m, n)) + n * np.arange(m)[:, None]
+            w = np.bincount(idx.ravel(), minlength=m * n).reshape(m, n).astype(float)
+            mean = (w @ x) / n
+            var = np.maximum((w @ (x * x)) - n * mean * mean, 0.0) / (n - 1)
+            stats_.append((mean, var / (n * mean * mean)))
+        (ma, va), (mb, vb) = stats_
+        est_s[:, start : start + m] = np.log(ma / mb).T
+        se_s[:, start : start + m] = np.sqrt(va + vb).T
+    return [
+        _bootstrap_decide(c, float(est[i]), float(se[i]), est_s[i], se_s[i])
+        for i, c in enumerate(comparisons)
+    ]

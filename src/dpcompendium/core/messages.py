@@ -216,6 +216,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "ratios %(lo)s–%(hi)s)",
         "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings and are "
         "not separated in the others (two-sided tests, Holm-corrected; ratios %(lo)s–%(hi)s)",
+        "comparison.family_differ_all": "%(a)s and %(b)s differ in %(quantity)s in all %(n)s settings (two-sided "
+        "tests, Holm-corrected; ratios %(lo)s–%(hi)s)",
+        "comparison.family_differ_none": "%(a)s and %(b)s are not separated in %(quantity)s in any of %(n)s "
+        "settings (two-sided tests, Holm-corrected; ratios %(lo)s–%(hi)s)",
+        "comparison.p": "%(p)s",
+        "comparison.p_at_most": "≤ %(p)s",
         "comparison.family_directions": " (%(a)s lower in %(better)s and higher in %(worse)s of the %(n)s)",
         "comparison.agreement_none": "no figure of the reference shares an $\\varepsilon$ with this run, so none is tested",
         "comparison.family_agreement": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
@@ -329,6 +335,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "比值 %(lo)s–%(hi)s）",
         "comparison.family_differ": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 与 %(b)s 的%(quantity)s有显著差异，其余未能区分"
         "（双侧检验，Holm 校正；比值 %(lo)s–%(hi)s）",
+        "comparison.family_differ_all": "在全部 %(n)s 个设置中，%(a)s 与 %(b)s 的%(quantity)s均有显著差异"
+        "（双侧检验，Holm 校正；比值 %(lo)s–%(hi)s）",
+        "comparison.family_differ_none": "在 %(n)s 个设置中，%(a)s 与 %(b)s 的%(quantity)s均未能区分"
+        "（双侧检验，Holm 校正；比值 %(lo)s–%(hi)s）",
+        "comparison.p": "%(p)s",
+        "comparison.p_at_most": "≤ %(p)s",
         "comparison.agreement_none": "参考表中没有与本次运行相同的 $\\varepsilon$，因此没有可检验的数字",
         "comparison.family_directions": "（%(a)s 在 %(n)s 个中有 %(better)s 个更低、%(worse)s 个更高）",
         "comparison.caveat": "（不满足差分隐私：%(names)s；其 $\\varepsilon$ 只是名义值）",
@@ -459,6 +471,12 @@ PLAIN: dict[str, str] = {
     "ratios %(lo)s–%(hi)s)",
     "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings and are "
     "not separated in the others (two-sided tests, Holm-corrected; ratios %(lo)s–%(hi)s)",
+    "comparison.family_differ_all": "%(a)s and %(b)s differ in %(quantity)s in all %(n)s settings (two-sided "
+    "tests, Holm-corrected; ratios %(lo)s–%(hi)s)",
+    "comparison.family_differ_none": "%(a)s and %(b)s are not separated in %(quantity)s in any of %(n)s "
+    "settings (two-sided tests, Holm-corrected; ratios %(lo)s–%(hi)s)",
+    "comparison.p": "%(p)s",
+    "comparison.p_at_most": "≤ %(p)s",
     "comparison.family_directions": " (%(a)s lower in %(better)s and higher in %(worse)s of the %(n)s)",
     "comparison.agreement_none": "no figure of the reference shares an ε with this run, so none is tested",
     "comparison.family_agreement": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
