@@ -539,11 +539,65 @@ def test_dp_mean_coinpress_is_two_sided_with_holm_intervals():
 # RMSE ratio, "Laplace beats Gaussian" asserted on one scalar)
 def test_dp_mean_gaussian_cost_is_rendered_by_the_comparison_object():
     glue_cell = _cell_source("dp-mean", "glue-dpmean-conclusion")
-    gauss = glue_cell.split("gauss_fams, gauss_verdicts", 1)[1]
-    assert "comparison.family_sentence(gauss_fams[d])" in gauss
-    assert "at_delta(\n                        dp_mean.GAUSSIAN_DELTA" in gauss
+    gauss = glue_cell.split("# the Gaussian mean against method 3 at one (eps, delta)", 1)[1]
+    assert 'families.setdefault(("gauss", d)' in gauss
+    assert 'gauss_verdicts = family_verdicts("gauss")' in gauss
+    assert "comparison.family_sentence(decided[(kind, d)])" in glue_cell
+    assert "dp_mean.GAUSSIAN_DELTA" in gauss.split(".at_delta(", 1)[1][:80]
     assert "gauss_cost = dp_mean.rmse_ratio" not in glue_cell
     assert "prose.num(gauss_cost" not in glue_cell
+
+
+# issue 46, second referee (D-V1): the summary, the conclusion figure's caption and the takeaways cite the coupled
+# identity check (one stream, one release), not the independent-stream tests (a rejection there is a false one)
+def test_dp_mean_identity_is_cited_by_its_coupled_check():
+    import json
+    from pathlib import Path
+
+    nb = json.loads(
+        (Path(__file__).resolve().parents[1] / "notebooks" / "dp-mean.ipynb").read_text()
+    )
+    cells = {c.get("id"): c for c in nb["cells"]}
+    caption = cells["8b53c806"]["metadata"]["mystnb"]["figure"]["caption"]
+    for text in (_cell_source("dp-mean", "57331b7e"), _cell_source("dp-mean", "7799d61d"), caption):
+        assert "dpmean_coupled" in text
+        assert "dpmean_verdict_matched" not in text and "dpmean_m4_sweep" not in text
+    assert "dpmean_verdict_matched" not in json.dumps(
+        nb
+    )  # the independent-stream family is §1.6's check alone
+
+
+# D-S1: the dp-mean families of MSE ratios are decided by the bootstrap-t on the repetitions' squared errors (not
+# Welch's t on skewed losses), and the CoinPress table reports p-values through the comparison object (floored)
+def test_dp_mean_families_use_the_bootstrap_and_floored_p_values():
+    glue_cell = _cell_source("dp-mean", "glue-dpmean-conclusion")
+    assert glue_cell.count('test="bootstrap-t"') == 3
+    assert "comparison.bootstrap_t_family(" in glue_cell
+    assert "mean=" not in glue_cell and "mse_se" not in glue_cell.split("def usable", 1)[1]
+    assert '"p (Holm)": r.p_text()' in glue_cell
+    assert "p_holm" not in _cell_source("dp-mean", "dpmean-coinpress-table")
+
+
+# m3: the errors table labels variants apart from the method names ("zcdp" is CoinPress's zCDP, not "MWEM")
+def test_dp_mean_variants_are_not_method_names():
+    from dpcompendium.chapters import dp_mean
+
+    assert str(dp_mean.variant_label("zcdp")) == "zCDP"
+    labels = {v: dp_mean.variant_label(v) for v in dp_mean.VARIANTS_SWEPT}
+    assert not any("MWEM" in str(x) or "MWEM" in x.by_lang["zh_CN"] for x in labels.values())
+    assert all(x.by_lang["zh_CN"] for x in labels.values())
+    with pytest.raises(ValueError, match="variant"):
+        dp_mean.variant_label("mwem")
+    assert "dp_mean.variant_label" in _cell_source("dp-mean", "56a60b70")
+
+
+# m7: the factor clamping divides the add-remove RMSE by names the method and split it belongs to
+def test_dp_mean_clamping_factor_names_its_method():
+    glue_cell = _cell_source("dp-mean", "glue-dpmean-conclusion")
+    small = glue_cell.split('"dpmean_verdict_small"', 1)[1].split("display=False", 1)[0]
+    assert "the add-remove method's" not in small
+    assert "even split" in small and "optimised split" in small
+    assert '("centred", "split-opt"), ("centred-clamped", "split-opt")' in glue_cell
 
 
 # issue 49: no print dump on the dp-mean page or the primer: every cell that prints is a hidden check

@@ -30,42 +30,6 @@ WORDS = re.compile(
 #: (chapter, cell id, a fragment of the line around the word, why it may stay)
 EXCEPTIONS: list[tuple[str, str, str, str]] = [
     (
-        "dp-mean",
-        "57331b7e",
-        "count — beats the others",
-        "quotes the source's claim (the source's words, not the book's verdict)",
-    ),
-    (
-        "dp-mean",
-        "57331b7e",
-        "clamping beats",
-        "quotes the source's claim (the source's words, not the book's verdict)",
-    ),
-    (
-        "dp-mean",
-        "9edf806e",
-        "no pair does worse",
-        "a mathematical statement (a proof, a definition or a bound), not a comparison of measured results",
-    ),
-    (
-        "dp-mean",
-        "dpmean-today-md",
-        "best achievable",
-        "a mathematical statement (a proof, a definition or a bound), not a comparison of measured results",
-    ),
-    (
-        "dp-mean",
-        "b743081d",
-        "tested it as an equivalence of",
-        "errata: quotes the book's earlier, withdrawn verdict (issue 46, N2: now a proposition)",
-    ),
-    (
-        "dp-mean",
-        "b743081d",
-        "method 3 beats method 4",
-        "quotes the source's claim (the source's words, not the book's verdict) (the table's source column)",
-    ),
-    (
         "federated-pca",
         "d19a13b1",
         "best one",
@@ -334,18 +298,6 @@ PENDING_GLUE = "PENDING: generated text of a chapter edited on another branch, n
 
 #: (chapter, cell id, a fragment of a glued string literal, why it may stay)
 GLUE_EXCEPTIONS: list[tuple[str, str, str, str]] = [
-    (
-        "dp-mean",
-        "glue-dpmean-clip",
-        "best bound",
-        "the minimiser of a closed-form RMSE curve (modern.clipping_tradeoff), not a comparison of measured results",
-    ),
-    (
-        "dp-mean",
-        "glue-dpmean-clip",
-        "best upper bound",
-        "the minimiser of a closed-form RMSE curve (modern.clipping_tradeoff), not a comparison of measured results",
-    ),
     *(
         (ch, cell, frag, PENDING_GLUE)
         for ch, cell, frags in [

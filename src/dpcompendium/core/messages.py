@@ -193,12 +193,20 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.data_adult-age": "ages",
         "dpmean.percent_span": "%(span)s %%",
         "dpmean.m4_direct": "method 4 calibrated under replace-one",
+        # dp-mean's variant ids (the errors table's variant column), apart from the method names
+        "dpmean.variant_as-written": "as written",
+        "dpmean.variant_corrected": "corrected",
+        "dpmean.variant_analytic": "analytic calibration",
+        "dpmean.variant_quantiles": "bounds from DP quantiles",
+        "dpmean.variant_zcdp": "zCDP",
+        "dpmean.variant_split-opt": "optimised split",
+        "dpmean.variant_replace-one": "calibrated under replace-one",
         "dpmean.m3": "method 3",
         "dpmean.gauss": "the Gaussian mean",
         "dpmean.check_consistent": "is consistent with it: %(sentence)s",
         "dpmean.check_false": "separates them in %(k)s of %(n)s cells, which the proposition rules out: each is a false "
-        "rejection (the two-sided tests have level %(level)s %% per dataset, Holm-corrected, and their normal "
-        "approximation is rough for skewed squared errors): %(sentence)s",
+        "rejection (the two-sided bootstrap-t tests have level %(level)s %% per dataset, Holm-corrected): "
+        "%(sentence)s",
         "dpmean.coupled": "drawn from one stream, the two releases differ by at most %(diff)s over %(draws)s draws "
         "(rounding)",
         "dpmean.no_large_cells": "not measured (no cell with $n\\varepsilon \\ge 50$ and two repetitions in this run)",
@@ -320,6 +328,13 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.data_adult-age": "年龄数据",
         "dpmean.percent_span": "%(span)s%%",
         "dpmean.m4_direct": "按替换一条记录的邻居关系直接校准的方法 4",
+        "dpmean.variant_as-written": "原文写法",
+        "dpmean.variant_corrected": "修正后",
+        "dpmean.variant_analytic": "解析校准",
+        "dpmean.variant_quantiles": "由差分隐私分位数得到边界",
+        "dpmean.variant_zcdp": "zCDP",
+        "dpmean.variant_split-opt": "优化的预算分配",
+        "dpmean.variant_replace-one": "按替换一条记录校准",
         "dpmean.m3": "方法 3",
         "dpmean.on_data": "对%(data)s，%(sentence)s",
         "dpmean.cp_range_steps": "范围收缩的各步各用 $\\rho$ 的 %(shares)s",
@@ -348,7 +363,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.gauss": "高斯均值",
         "dpmean.check_consistent": "与之相符：%(sentence)s",
         "dpmean.check_false": "在 %(k)s 个（共 %(n)s 个）参数组合中把两者区分开，而命题排除了这种可能：每一个都是错误拒绝（经 Holm "
-        "校正后，每个数据集的双侧检验水平为 %(level)s%%，而对偏斜的平方误差，其正态近似较为粗糙）：%(sentence)s",
+        "校正后，每个数据集的双侧 bootstrap-t 检验水平为 %(level)s%%）：%(sentence)s",
         "dpmean.coupled": "从同一随机流抽取时，两种发布在 %(draws)s 次抽样中至多相差 %(diff)s（舍入误差）",
         "dpmean.no_large_cells": "未测量（本次运行中没有满足 $n\\varepsilon \\ge 50$ 且有两次重复的参数组合）",
         "comparison.family_agreement": "在 %(n)s 个单元中，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s 倍以内等价的有 "
@@ -448,12 +463,19 @@ PLAIN: dict[str, str] = {
     "dpmean.data_adult-age": "ages",
     "dpmean.percent_span": "%(span)s %%",
     "dpmean.m4_direct": "method 4 calibrated under replace-one",
+    "dpmean.variant_as-written": "as written",
+    "dpmean.variant_corrected": "corrected",
+    "dpmean.variant_analytic": "analytic calibration",
+    "dpmean.variant_quantiles": "bounds from DP quantiles",
+    "dpmean.variant_zcdp": "zCDP",
+    "dpmean.variant_split-opt": "optimised split",
+    "dpmean.variant_replace-one": "calibrated under replace-one",
     "dpmean.m3": "method 3",
     "dpmean.gauss": "the Gaussian mean",
     "dpmean.check_consistent": "is consistent with it: %(sentence)s",
     "dpmean.check_false": "separates them in %(k)s of %(n)s cells, which the proposition rules out: each is a false "
-    "rejection (the two-sided tests have level %(level)s %% per dataset, Holm-corrected, and their normal "
-    "approximation is rough for skewed squared errors): %(sentence)s",
+    "rejection (the two-sided bootstrap-t tests have level %(level)s %% per dataset, Holm-corrected): "
+    "%(sentence)s",
     "dpmean.coupled": "drawn from one stream, the two releases differ by at most %(diff)s over %(draws)s draws "
     "(rounding)",
     "dpmean.no_large_cells": "not measured (no cell with nε ≥ 50 and two repetitions in this run)",

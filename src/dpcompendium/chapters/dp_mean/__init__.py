@@ -32,12 +32,15 @@ from .estimators import (
 from .experiments import (
     COMPARISONS,
     SWEEP_METHODS,
+    VARIANTS_SWEPT,
     budget_split,
     build_data,
     closed_form_table,
     conclusion_table,
     error_sweep,
     rmse_ratio,
+    squared_errors,
+    variant_label,
 )
 from .modern import (
     BOUNDS_SHARE,
@@ -88,6 +91,7 @@ __all__ = [
     "SCALE_GUESS",
     "SWEEP_METHODS",
     "VARIANTS",
+    "VARIANTS_SWEPT",
     "WIDE_BOUNDS",
     "adult_ages",
     "budget_split",
@@ -135,5 +139,7 @@ __all__ = [
     "resampling_pair_loss",
     "rho_for_epsilon",
     "rmse_ratio",
+    "squared_errors",
     "truncated_laplace_error",
+    "variant_label",
 ]

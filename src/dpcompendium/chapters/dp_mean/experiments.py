@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ...core.experiments import summarize, sweep
+from ...core.messages import Md, message
 from ...core.rng import make_rng
 from ...core.validation import check_int
 from ..registry import chapter_id
@@ -43,12 +44,15 @@ from .modern import (
 __all__ = [
     "COMPARISONS",
     "SWEEP_METHODS",
+    "VARIANTS_SWEPT",
     "budget_split",
     "build_data",
     "closed_form_table",
     "conclusion_table",
     "error_sweep",
     "rmse_ratio",
+    "squared_errors",
+    "variant_label",
 ]
 
 #: (method label, variant) → (estimator, extra keyword arguments). Labels are the ``method`` column of the tables.
@@ -192,10 +196,13 @@ def error_sweep(
     *,
     methods: Sequence[tuple[str, str]] | None = None,
     n_jobs: int = 1,
-) -> pd.DataFrame:
+    return_runs: bool = False,
+) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """MAE, RMSE (and MSE with its standard error) of every method on every dataset, n and ε.
 
-    Columns: dataset, method, variant, n, epsilon, reps, mae, rmse, mse, mse_se.
+    Columns: dataset, method, variant, n, epsilon, reps, mae, rmse, mse, mse_se. With ``return_runs``, also the
+    runs themselves (dataset, estimator ``method/variant``, n, epsilon, rep, error), for tests that need every
+    repetition (:func:`squared_errors`).
     """
     methods = list(methods or SWEEP_METHODS)
     for m in methods:
@@ -221,7 +228,32 @@ def error_sweep(
     split = out["estimator"].str.split("/", expand=True)
     out.insert(1, "method", split[0])
     out.insert(2, "variant", split[1])
-    return out.drop(columns="estimator")
+    out = out.drop(columns="estimator")
+    return (out, runs) if return_runs else out
+
+
+#: the variant ids of :data:`SWEEP_METHODS`, each with its label in the message catalogue (``dpmean.variant_<id>``):
+#: a variant is labelled apart from the method names (``zcdp`` here is CoinPress's zCDP, not MWEM's)
+VARIANTS_SWEPT: tuple[str, ...] = tuple(dict.fromkeys(v for _, v in SWEEP_METHODS))
+
+
+def variant_label(variant: str) -> Md:
+    """The label of a variant id of :data:`SWEEP_METHODS` (``"zcdp"`` → "zCDP"), in every language."""
+    if variant not in VARIANTS_SWEPT:
+        raise ValueError(f"variant must be one of {list(VARIANTS_SWEPT)}, got {variant!r}")
+    return message(f"dpmean.variant_{variant}")
+
+
+def squared_errors(runs: pd.DataFrame) -> dict[tuple[str, str, str, int, float], np.ndarray]:
+    """The squared errors of every cell of :func:`error_sweep`'s runs, in repetition order:
+    {(dataset, method, variant, n, epsilon): array}."""
+    out = {}
+    for (d, est, n, e), g in runs.groupby(["dataset", "estimator", "n", "epsilon"], sort=False):
+        method, variant = est.split("/")
+        out[(d, method, variant, int(n), float(e))] = np.square(
+            g.sort_values("rep")["error"].to_numpy()
+        )
+    return out
 
 
 def closed_form_table(errors: pd.DataFrame, data: dict) -> pd.DataFrame:
