@@ -558,3 +558,20 @@ def test_effective_claim_matches_the_nominal_claim_where_that_holds():
                     assert eff.epsilon > 1.0
     with pytest.raises(ValueError, match="method"):
         M.effective_claim("median", 1.0, (a, b))
+
+
+def test_error_sweep_runs_give_each_cells_squared_errors():
+    """The runs error_sweep returns (for the bootstrap-t families) hold every repetition: their squared errors
+    average to the table's MSE, cell by cell; testable refuses a missing cell and constant losses."""
+    data = M.build_data(["heights"], [50], seed=3)
+    methods = [("clamped", "as-written"), ("coinpress", "zcdp")]
+    errors, runs = M.error_sweep(data, [0.5, 2.0], 30, seed=4, methods=methods, return_runs=True)
+    assert errors.equals(M.error_sweep(data, [0.5, 2.0], 30, seed=4, methods=methods))
+    sq = M.squared_errors(runs)
+    assert len(sq) == len(errors) == 4
+    for r in errors.itertuples():
+        v = sq[(r.dataset, r.method, r.variant, int(r.n), float(r.epsilon))]
+        assert v.size == 30 and v.mean() == pytest.approx(r.mse, rel=1e-12)
+    key = ("heights", "clamped", "as-written", 50, 0.5)
+    assert M.testable(sq, key) and not M.testable(sq, key, ("heights", "x", "y", 50, 0.5))
+    assert not M.testable({key: np.ones(30)}, key)

@@ -541,7 +541,7 @@ def test_dp_mean_gaussian_cost_is_rendered_by_the_comparison_object():
     glue_cell = _cell_source("dp-mean", "glue-dpmean-conclusion")
     gauss = glue_cell.split("# the Gaussian mean against method 3 at one (eps, delta)", 1)[1]
     assert 'families.setdefault(("gauss", d)' in gauss
-    assert 'gauss_verdicts = family_verdicts("gauss")' in gauss
+    assert 'gauss_verdicts = verdict_lists["gauss"]' in gauss
     assert "comparison.family_sentence(decided[(kind, d)])" in glue_cell
     assert "dp_mean.GAUSSIAN_DELTA" in gauss.split(".at_delta(", 1)[1][:80]
     assert "gauss_cost = dp_mean.rmse_ratio" not in glue_cell
@@ -573,7 +573,9 @@ def test_dp_mean_families_use_the_bootstrap_and_floored_p_values():
     glue_cell = _cell_source("dp-mean", "glue-dpmean-conclusion")
     assert glue_cell.count('test="bootstrap-t"') == 3
     assert "comparison.bootstrap_t_family(" in glue_cell
-    assert "mean=" not in glue_cell and "mse_se" not in glue_cell.split("def usable", 1)[1]
+    assert (
+        "mean=" not in glue_cell and "mse_se" not in glue_cell.split("sq = dp_mean.squared", 1)[1]
+    )
     assert '"p (Holm)": r.p_text()' in glue_cell
     assert "p_holm" not in _cell_source("dp-mean", "dpmean-coinpress-table")
 

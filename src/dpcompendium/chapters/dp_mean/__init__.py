@@ -40,6 +40,7 @@ from .experiments import (
     error_sweep,
     rmse_ratio,
     squared_errors,
+    testable,
     variant_label,
 )
 from .modern import (
@@ -140,6 +141,7 @@ __all__ = [
     "rho_for_epsilon",
     "rmse_ratio",
     "squared_errors",
+    "testable",
     "truncated_laplace_error",
     "variant_label",
 ]

@@ -52,6 +52,7 @@ __all__ = [
     "error_sweep",
     "rmse_ratio",
     "squared_errors",
+    "testable",
     "variant_label",
 ]
 
@@ -230,6 +231,12 @@ def error_sweep(
     out.insert(2, "variant", split[1])
     out = out.drop(columns="estimator")
     return (out, runs) if return_runs else out
+
+
+def testable(squared: dict, *keys: tuple) -> bool:
+    """Whether every cell ``keys`` of :func:`squared_errors`'s ``squared`` is there with two repetitions or more and
+    squared errors that vary (a comparison of its mean squared error can be tested)."""
+    return all(k in squared and squared[k].size >= 2 and np.ptp(squared[k]) > 0 for k in keys)
 
 
 #: the variant ids of :data:`SWEEP_METHODS`, each with its label in the message catalogue (``dpmean.variant_<id>``):
