@@ -103,3 +103,12 @@ def test_secure_aggregation_claim_is_for_real_valued_shares():
     # and what is released after the subspace carries it too
     rel = P.release_claim("secure-aggregation", 1.0, 1e-6, 10_000, release="subspace", s=10)
     assert P.SECURE_AGGREGATION_REAL_SHARES in rel.conditions
+
+
+def test_svm_runs_do_not_depend_on_n_jobs():
+    """The chapter's default n_jobs is 2 (issue 50): the SVM sweep's rows are the same with one worker or two (the
+    energy sweep's: test_pca.py::test_energy_runs_reproducible_and_ordered)."""
+    args = (["wine", "breast_cancer"], [0.5, 5.0], 1e-5, 2, 2, 2, 7)
+    one = P.svm_runs(*args, folds=3, max_rows=100)
+    two = P.svm_runs(*args, folds=3, max_rows=100, n_jobs=2)
+    pd.testing.assert_frame_equal(one, two)
