@@ -471,6 +471,8 @@ PLAIN: dict[str, str] = {
     "of %(n)s cells, differs in %(d)s, and in %(u)s the data are too uncertain to tell (two one-sided tests and "
     "a two-sided test, each Holm-corrected over the %(n)s; ratios %(lo)s–%(hi)s)",
     "fedpca.quantity_energy": "energy not captured (1 - q)",
+    "fedpca.quantity_svm": "SVM error rate (one minus the accuracy)",
+    "fedpca.untested": "not tested: with fewer than two repetitions a setting has no standard error",
     "mwem.quantity_figures": "the error figures",
     "mwem.arm_last": "our coursework runs (last iterate)",
     "mwem.arm_average": "our coursework runs (average of the iterates)",
