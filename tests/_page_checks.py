@@ -125,7 +125,8 @@ def _fedpca_level(dest: Path, values: dict) -> str:
     p_min = noise[["p_variance", "p_mean"]].min().min()
     return prose.guarded(
         bool((noise.p_variance > 1e-6).all() and (noise.p_mean > 1e-6).all()),
-        "every protocol's aggregate noise passes the test against the central "
+        "every protocol's aggregate noise (the shared seed, secure aggregation and "
+        "CAPE as published) passes the test against the central "
         f"law N(0, τ²) (smallest p-value {prose.num(p_min, 2)})",
         "the test of the aggregate noise against N(0, τ²) rejects it at these parameters",
     )

@@ -71,7 +71,7 @@ def test_noise_level_table_accepts_the_protocols():
     x = P.clip_rows(rng.standard_normal((400, 6)), 2.0)
     sd = P.SiteData.from_labels(x, P.split_sites(400, 4, rng), 4)
     t = P.noise_level_table(sd, 1.0, 1e-5, rng, runs=30)
-    assert set(t.protocol) == {"shared-seed", "secure-aggregation", "cape"}
+    assert set(t.protocol) == {"shared-seed", "secure-aggregation", "cape-as-published"}
     assert (t.p_variance > 1e-4).all() and (t.p_mean > 1e-4).all()
     assert (t.sd_ratio_lo < 1).all() and (t.sd_ratio_hi > 1).all()
     assert (t.power_ratio < 1.15).all()  # 630 entries: a 10 % error in sd is found

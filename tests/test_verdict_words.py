@@ -302,11 +302,6 @@ GLUE_EXCEPTIONS: list[tuple[str, str, str, str]] = [
         (ch, cell, frag, PENDING_GLUE)
         for ch, cell, frags in [
             (
-                "federated-pca",
-                "glue-fedpca-checks",
-                ["reproduces the published", "reproduces: DPdisPCA"],
-            ),
-            (
                 "hiera",
                 "glue-hiera-methods",
                 [

@@ -235,6 +235,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.family_agreement": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
         "of %(n)s cells, differs in %(d)s, and in %(u)s the data are too uncertain to tell (two one-sided tests and "
         "a two-sided test, each Holm-corrected over the %(n)s; ratios %(lo)s–%(hi)s)",
+        "fedpca.quantity_energy": "energy not captured ($1-q$)",
+        "fedpca.quantity_svm": "SVM error rate (one minus the accuracy)",
+        "fedpca.untested": "not tested: with fewer than two repetitions a setting has no standard error",
         "mwem.quantity_figures": "the error figures",
         "mwem.arm_last": "our coursework runs (last iterate)",
         "mwem.arm_average": "our coursework runs (average of the iterates)",
@@ -369,6 +372,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.family_agreement": "在 %(n)s 个单元中，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s 倍以内等价的有 "
         "%(k)s 个，有显著差异的有 %(d)s 个，另有 %(u)s 个数据不确定性太大、无法判断（双单侧检验与双侧检验，各自在 %(n)s "
         "个单元上做 Holm 校正；比值 %(lo)s–%(hi)s）",
+        "fedpca.quantity_energy": "未捕获的能量（$1-q$）",
+        "fedpca.quantity_svm": "SVM 错误率（1 减去准确率）",
+        "fedpca.untested": "未检验：重复少于两次时，一个设置没有标准误",
         "mwem.quantity_figures": "误差指标",
         "mwem.arm_last": "我们的课程作业版本运行（最后一次迭代）",
         "mwem.arm_average": "我们的课程作业版本运行（各次迭代的平均数）",
@@ -504,6 +510,9 @@ PLAIN: dict[str, str] = {
     "comparison.family_agreement": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
     "of %(n)s cells, differs in %(d)s, and in %(u)s the data are too uncertain to tell (two one-sided tests and "
     "a two-sided test, each Holm-corrected over the %(n)s; ratios %(lo)s–%(hi)s)",
+    "fedpca.quantity_energy": "energy not captured (1 - q)",
+    "fedpca.quantity_svm": "SVM error rate (one minus the accuracy)",
+    "fedpca.untested": "not tested: with fewer than two repetitions a setting has no standard error",
     "mwem.quantity_figures": "the error figures",
     "mwem.arm_last": "our coursework runs (last iterate)",
     "mwem.arm_average": "our coursework runs (average of the iterates)",
@@ -599,6 +608,7 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
         "secure-aggregation": "Secure aggregation",
         "dpdispca": "DPdisPCA",
         "cape": "CAPE",
+        "cape-as-published": "CAPE (as published)",
         "noisy-power": "Noisy power method",
         # graded local DP (HierA)
         "duchi": "Duchi",
@@ -631,6 +641,7 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
         "pca": "主成分分析 (PCA)，无噪声",
         "central": "Analyze Gauss（中心化差分隐私）",
         "shared-seed": "ELFedPCA，随机种子联合协商",
+        "cape-as-published": "CAPE（按发表的形式）",
         "graded-laplace": "分级拉普拉斯",
         "hiera": "HierA（原文的隐私预算）",
         "hiera-calibrated": "HierA，校准到恰好满足 $\\varepsilon$-LDP",

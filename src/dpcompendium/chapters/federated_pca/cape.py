@@ -271,7 +271,9 @@ def noise_level_table(
         "secure-aggregation": lambda: (
             secure_aggregation_protocol(data.scatters, data.n, tau, rng, masks=True).aggregate
         ),
-        "cape": lambda: cape_messages(data.shares, tau, rng).sum(axis=0),
+        # CAPE as published (per-message calibration: not private against the server), not the calibrated
+        # variant the sweeps call "cape" (issue 46, m5)
+        "cape-as-published": lambda: cape_messages(data.shares, tau, rng).sum(axis=0),
     }
     for name, draw in cases.items():
         z = np.concatenate([((draw() - a) / tau)[iu] for _ in range(runs)])

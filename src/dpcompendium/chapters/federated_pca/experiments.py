@@ -18,8 +18,10 @@ from sklearn.svm._base import _get_liblinear_solver_type
 from sklearn.svm._classes import _validate_dual_parameter
 from threadpoolctl import threadpool_limits
 
+from ...core.comparison import Arm, Comparison, holm
 from ...core.experiments.summary import summarize_runs
 from ...core.experiments.sweep import sweep
+from ...core.messages import Md
 from ...core.rng import make_rng
 from ...core.validation import check_delta, check_epsilon, check_int, check_rng
 from .core import Calibration, Neighbours, captured_energy, noise_scale
@@ -32,6 +34,7 @@ from .methods import (
     fit_subspace,
     fit_subspaces,
     noisy_projections,
+    privacy_claim,
     release_claim,
 )
 from .protocols import secure_aggregation_protocol, seed_attack, shared_seed_protocol, unmask_attack
@@ -48,7 +51,9 @@ __all__ = [
     "reconstruction_table",
     "release_claims",
     "site_pattern",
+    "svm_runs",
     "svm_table",
+    "utility_comparisons",
 ]
 
 #: The SVM experiment's end-to-end private variant (:func:`~dpcompendium.chapters.federated_pca.noisy_projections` on the
@@ -387,7 +392,7 @@ def _svm_cell(
     return rows
 
 
-def svm_table(
+def svm_runs(
     datasets: Sequence[str],
     epsilons: Sequence[float],
     delta: Deltas,
@@ -404,18 +409,10 @@ def svm_table(
     calibration: Calibration = "classical",
     n_jobs: int = 1,
 ) -> pd.DataFrame:
-    """Cross-validated accuracy of a linear SVM (scikit-learn ``LinearSVC`` on standardized projections ``XV``) for
-    each method, on an equal split over ``sites`` sites; at most ``max_rows`` rows (a random subset) per CV. The
-    non-private accuracy does not depend on ε and is computed once per repetition. Mean over repetitions.
-
-    Each row says what it releases, from the claim objects (:func:`release_claims`): the :data:`METHODS` rows train
-    on the exact projections the source's step 7 publishes (``private`` False, ``guarantee`` "none", whatever the
-    subspace; the subspace's own claim is in ``subspace_private``/``subspace_guarantee``). With ``end_to_end`` a row
-    :data:`END_TO_END` trains on the end-to-end private release (:func:`~dpcompendium.chapters.federated_pca.noisy_projections`:
-    secure-aggregation subspace at (ε/2, δ/2), noisy projections and randomized-response labels) and is tested on
-    exact projections of held-out rows; its stream is spawned from each cell's, so the other rows do not change."""
+    """One row per (dataset, rep, method, epsilon): the cross-validated accuracy of :func:`svm_table` before the mean
+    over repetitions (what :func:`utility_comparisons` tests)."""
     settings = _fit_settings(epsilons, delta, k, neighbours, calibration, r)
-    runs = _sweep_cells(
+    return _sweep_cells(
         _svm_cell,
         {"dataset": list(datasets)},
         reps,
@@ -428,12 +425,48 @@ def svm_table(
         folds=check_int(folds, "folds", minimum=2),
         end_to_end=bool(end_to_end),
     )
+
+
+def svm_table(
+    datasets: Sequence[str],
+    epsilons: Sequence[float],
+    delta: Deltas,
+    sites: int,
+    k: int,
+    reps: int,
+    seed: int,
+    *,
+    r: int | None = None,
+    end_to_end: bool = True,
+    folds: int = 5,
+    max_rows: int = 3000,
+    neighbours: Neighbours = "replace-one",
+    calibration: Calibration = "classical",
+    n_jobs: int = 1,
+    runs: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """Cross-validated accuracy of a linear SVM (scikit-learn ``LinearSVC`` on standardized projections ``XV``) for
+    each method, on an equal split over ``sites`` sites; at most ``max_rows`` rows (a random subset) per CV. The
+    non-private accuracy does not depend on ε and is computed once per repetition. Mean over repetitions (of
+    ``runs``, the :func:`svm_runs` of the same arguments, if given; else they are run here).
+
+    Each row says what it releases, from the claim objects (:func:`release_claims`): the :data:`METHODS` rows train
+    on the exact projections the source's step 7 publishes (``private`` False, ``guarantee`` "none", whatever the
+    subspace; the subspace's own claim is in ``subspace_private``/``subspace_guarantee``). With ``end_to_end`` a row
+    :data:`END_TO_END` trains on the end-to-end private release (:func:`~dpcompendium.chapters.federated_pca.noisy_projections`:
+    secure-aggregation subspace at (ε/2, δ/2), noisy projections and randomized-response labels) and is tested on
+    exact projections of held-out rows; its stream is spawned from each cell's, so the other rows do not change."""
+    if runs is None:
+        runs = svm_runs(
+            datasets, epsilons, delta, sites, k, reps, seed, r=r, end_to_end=end_to_end, folds=folds,
+            max_rows=max_rows, neighbours=neighbours, calibration=calibration, n_jobs=n_jobs,
+        )  # fmt: skip
     out = summarize_runs(runs, ["dataset", "method", "epsilon"], ["accuracy"])
     out["sites"], out["k"] = sites, k
     out = out[["dataset", "method", "epsilon", "sites", "k", "reps", "accuracy"]]
     methods = list(UTILITY_METHODS) + ([END_TO_END] if end_to_end else [])
     kw = {"sites": sites, "calibration": calibration, "seed": seed}
-    epsilons = settings["epsilons"]
+    epsilons = [check_epsilon(e, "epsilons") for e in epsilons]
     sub = release_claims(datasets, methods, epsilons, delta, release="subspace", **kw)
     sub = sub.rename(columns={"private": "subspace_private", "guarantee": "subspace_guarantee"})
     rel = release_claims(datasets, methods, epsilons, delta, release="exact-projections", **kw)
@@ -441,6 +474,87 @@ def svm_table(
     out = out.merge(sub[[*keys, "subspace_private", "subspace_guarantee"]], on=keys, how="left")
     cols = [*keys, "release", "private", "guarantee", "label", "bounds"]
     return out.merge(rel[cols], on=keys, how="left")
+
+
+def utility_comparisons(
+    runs: pd.DataFrame,
+    column: str,
+    quantity: str | Md,
+    delta: Deltas,
+    *,
+    a: str = "central",
+    b: str = "dpdispca",
+    by: Sequence[str] = ("dataset", "epsilon"),
+    sites: int = 1,
+    calibration: Calibration = "classical",
+    seed: int = 0,
+) -> pd.DataFrame:
+    """Method ``a`` against ``b`` in every setting of ``by`` (the columns of ``runs`` that fix a setting, ``dataset``
+    and ``epsilon`` among them): the two-sided ``"tie"`` test of :class:`~dpcompendium.core.comparison.Comparison`
+    on the loss ``1 - runs[column]`` (uncaptured energy for ``captured_energy``, the error rate for ``accuracy``),
+    each arm with the claim of the subspace it releases (:func:`privacy_claim`, the dataset's n and bounds), decided
+    by Holm's procedure over all the settings (issue 46, F-V1).
+
+    The arms ran on the same split (and, for the SVM, the same rows and folds) repetition by repetition, so the test
+    is ``"paired"``; a setting where a repetition's loss is 0 (an accuracy of 1) cannot be paired on the log scale
+    and takes Welch's test on the arms' means (``test`` column); a setting whose mean loss is 0 in an arm, or with
+    fewer than two repetitions, is left out. One row per setting: the ``by`` values, ``test``, ``ratio`` (a over b),
+    ``lo``, ``hi``, ``level``, ``p_adjusted``, ``outcome`` (``"better"``: ``a``'s loss lower, ``"worse"``, ``"tie"``:
+    not separated) and ``result`` (the :class:`~dpcompendium.core.comparison.ComparisonResult`, for
+    :func:`~dpcompendium.core.comparison.family_sentence`)."""
+    by = list(by)
+    missing = [c for c in (*by, "rep", "method", column) if c not in runs.columns]
+    if missing or "dataset" not in by or "epsilon" not in by:
+        raise ValueError(
+            f"runs must have columns {by} (with dataset and epsilon), rep, method and {column!r}"
+        )
+    keys, comps = [], []
+    sub = runs[runs.method.isin([a, b])]
+    for setting, g in sub.groupby(by, sort=True):
+        setting = dict(zip(by, setting, strict=True))
+        wide = g.pivot_table(index="rep", columns="method", values=column)
+        if a not in wide or b not in wide or len(wide) < 2:
+            continue
+        loss_a, loss_b = 1.0 - wide[a].to_numpy(), 1.0 - wide[b].to_numpy()
+        if loss_a.mean() <= 0 or loss_b.mean() <= 0:
+            continue
+        name, eps = str(setting["dataset"]), float(setting["epsilon"])
+        dlt, n = _delta_of(delta, name), _dataset(name, seed).n
+        claim_a, claim_b = (
+            privacy_claim(m, eps, dlt, n, dataset=name, s=sites, calibration=calibration)
+            for m in (a, b)
+        )
+        if (loss_a > 0).all() and (loss_b > 0).all():
+            arms, test = (Arm.of(a, claim_a, loss_a), Arm.of(b, claim_b, loss_b)), "paired"
+        else:
+            arms, test = (
+                (_summary_arm(a, claim_a, loss_a), _summary_arm(b, claim_b, loss_b)),
+                "welch",
+            )
+        keys.append({**setting, "test": test})
+        comps.append(Comparison(quantity, *arms, "tie", test=test))
+    results = holm([c.result() for c in comps])
+    rows = [
+        {
+            **key,
+            "ratio": r.ratio,
+            "lo": r.lo,
+            "hi": r.hi,
+            "level": r.level,
+            "p_adjusted": r.p_adjusted,
+            "outcome": r.outcome,
+            "result": r,
+        }
+        for key, r in zip(keys, results, strict=True)
+    ]
+    cols = [*by, "test", "ratio", "lo", "hi", "level", "p_adjusted", "outcome", "result"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def _summary_arm(method: str, claim, loss: np.ndarray) -> Arm:
+    """An arm from its losses' mean and standard error (Welch's test; for losses that may be 0)."""
+    return Arm(method, claim, mean=float(loss.mean()), se=float(loss.std(ddof=1) / np.sqrt(loss.size)),
+               n=float(loss.size))  # fmt: skip
 
 
 def _nearest(published: np.ndarray, candidates: np.ndarray, chunk: int = 128) -> np.ndarray:

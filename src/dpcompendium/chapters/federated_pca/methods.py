@@ -62,6 +62,7 @@ __all__ = [
     "METHODS",
     "PREPROCESSING",
     "RELEASES",
+    "SECURE_AGGREGATION_REAL_SHARES",
     "UTILITY_METHODS",
     "SiteData",
     "central_dp_pca",
@@ -393,6 +394,14 @@ Preprocessing = Literal["public", "as-written"]
 PREPROCESSING = ("public", "as-written")
 
 
+#: the condition of the secure-aggregation claim: its accounting is for real-valued shares (issue 46, m6)
+SECURE_AGGREGATION_REAL_SHARES = (
+    "the shares E_i are real-valued: the accounting is for the real-valued sum of Gaussian shares; the fixed-point "
+    "encoding modulo 2^64 and its rounding, which the implementation sums, are not analysed (the distributed "
+    "discrete Gaussian or Skellam mechanism would cover them)"
+)
+
+
 def privacy_claim(
     method: str,
     epsilon: float,
@@ -467,6 +476,9 @@ def privacy_claim(
             f"(eps, delta)-DP against the server and outsiders; a coalition of the server and c of the {s} sites "
             "faces noise variance tau^2 (s-c)/s on the others (eps grows by sqrt(s/(s-c)))",
         )  # fmt: skip
+        # the accounting is that of real-valued shares: the implementation's fixed-point encoding and modular
+        # sum (rounding R per entry, thm-fedpca-secure-aggregation) are not analysed (issue 46, m6)
+        claim = claim.with_conditions(SECURE_AGGREGATION_REAL_SHARES)
     else:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     claim = claim.with_conditions(
