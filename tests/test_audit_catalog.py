@@ -254,8 +254,8 @@ def test_verdict_tally_counts_empirical_holds_apart():
     assert whole.loc["all", list(TALLY_COLUMNS)].tolist() == [1, 1, 1, 2]
     text = tally_statement(t)
     assert str(text) == (
-        "Of the book's 5 audited rows, VIOLATED as predicted: 1; exact HOLDS: 1; empirical, no evidence against "
-        "the claim: 1; not the predicted verdict: 2"
+        "Of the book's 5 audited rows, VIOLATED as predicted: 1; exact HOLDS: 1; empirical HOLDS, no evidence of "
+        "a violation: 1; not the predicted verdict: 2"
     )
     assert "not the predicted" not in str(tally_statement(t.iloc[:3]))
     assert "违反" in text.by_lang["zh_CN"] and "精确成立" in text.by_lang["zh_CN"]

@@ -1421,11 +1421,11 @@ AUDIT_MESSAGES: list[tuple[str, str, str, str]] = [
     # the catalogue's tally (dpcompendium.chapters.privacy_audit.catalog.tally_statement, issue 46): an empirical
     # HOLDS is a non-rejection, counted apart from the exact HOLDS and the predicted violations
     ("audit.tally",
-     "Of the book's %(n)s audited rows, VIOLATED as predicted: %(violated)s; exact HOLDS: %(exact)s; empirical, "
-     "no evidence against the claim: %(empirical)s%(other)s",
-     "Of the book's %(n)s audited rows, VIOLATED as predicted: %(violated)s; exact HOLDS: %(exact)s; empirical, "
-     "no evidence against the claim: %(empirical)s%(other)s",
-     "本书 %(n)s 个审计行中，按预测违反：%(violated)s；精确成立：%(exact)s；经验审计未发现不利于声明的证据："
+     "Of the book's %(n)s audited rows, VIOLATED as predicted: %(violated)s; exact HOLDS: %(exact)s; empirical "
+     "HOLDS, no evidence of a violation: %(empirical)s%(other)s",
+     "Of the book's %(n)s audited rows, VIOLATED as predicted: %(violated)s; exact HOLDS: %(exact)s; empirical "
+     "HOLDS, no evidence of a violation: %(empirical)s%(other)s",
+     "本书 %(n)s 个审计行中，按预测违反：%(violated)s；精确成立：%(exact)s；经验审计成立（未发现违反的证据）："
      "%(empirical)s%(other)s"),
     ("audit.tally.other", "; not the predicted verdict: %(k)s", "; not the predicted verdict: %(k)s",
      "；与预测结论不符：%(k)s"),

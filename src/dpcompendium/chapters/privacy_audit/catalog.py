@@ -192,8 +192,8 @@ def verdict_tally(table: pd.DataFrame, by: str | None = "chapter") -> pd.DataFra
 
 def tally_statement(table: pd.DataFrame):
     """The catalogue's tally as a sentence in every edition (message ``audit.tally``), from ``run_catalog``'s table:
-    "Of the book's n audited rows, VIOLATED as predicted: a; exact HOLDS: b; empirical, no evidence against the
-    claim: c" (and "; not the predicted verdict: d" when d > 0). No full stop: the text around it supplies one."""
+    "Of the book's n audited rows, VIOLATED as predicted: a; exact HOLDS: b; empirical HOLDS, no evidence of a
+    violation: c" (and "; not the predicted verdict: d" when d > 0). No full stop: the text around it supplies one."""
     from ...core.messages import Md, message
 
     t = verdict_tally(table, by=None).iloc[0]
