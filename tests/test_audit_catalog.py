@@ -228,3 +228,52 @@ def test_dp_mean_clamped_add_remove_rows(table):
         math.log(2) + 0.5, abs=1e-3
     )
     assert by.loc["clamped (add-remove), eps=2", "verdict"] == "holds"
+
+
+def test_verdict_tally_counts_empirical_holds_apart():
+    """Issue 46 (m7): "96 of 96 as predicted" counted an empirical HOLDS (a non-rejection) as a confirmation; the
+    tally counts predicted violations, exact HOLDS and empirical HOLDS apart, and a wrong verdict as such."""
+    import pandas as pd
+
+    from dpcompendium.chapters.privacy_audit import TALLY_COLUMNS, tally_statement, verdict_tally
+
+    t = pd.DataFrame(
+        {
+            "chapter": ["a", "a", "a", "b", "b"],
+            "audit": ["exact", "empirical", "empirical", "exact", "empirical"],
+            "verdict": ["holds", "holds", "violated", "violated", "holds"],
+            "expected": ["holds", "holds", "violated", "holds", "violated"],
+        }
+    )
+    tally = verdict_tally(t)
+    assert list(tally.index) == ["a", "b"]
+    assert tally.loc["a", list(TALLY_COLUMNS)].tolist() == [1, 1, 1, 0]
+    assert tally.loc["b", list(TALLY_COLUMNS)].tolist() == [0, 0, 0, 2]
+    assert tally["rows"].tolist() == [3, 2]
+    whole = verdict_tally(t, by=None)
+    assert whole.loc["all", list(TALLY_COLUMNS)].tolist() == [1, 1, 1, 2]
+    text = tally_statement(t)
+    assert str(text) == (
+        "Of the book's 5 audited rows, VIOLATED as predicted: 1; exact HOLDS: 1; empirical HOLDS, no evidence of "
+        "a violation: 1; not the predicted verdict: 2"
+    )
+    assert "not the predicted" not in str(tally_statement(t.iloc[:3]))
+    assert "违反" in text.by_lang["zh_CN"] and "精确成立" in text.by_lang["zh_CN"]
+    with pytest.raises(ValueError, match="audit column"):
+        verdict_tally(t.assign(audit="sampled"))
+    with pytest.raises(ValueError, match="columns"):
+        verdict_tally(t.drop(columns="audit"))
+
+
+def test_verdict_tally_of_the_catalogue(table):
+    """On the catalogue run here, the three kinds of agreement add up to the rows the book predicts."""
+    from dpcompendium.chapters.privacy_audit import TALLY_COLUMNS, verdict_tally
+
+    whole = verdict_tally(table, by=None).loc["all"]
+    assert whole[list(TALLY_COLUMNS[:3])].sum() == int((table.verdict == table.expected).sum())
+    assert whole[TALLY_COLUMNS[2]] == int(
+        (
+            (table.audit == "empirical") & (table.verdict == "holds") & (table.expected == "holds")
+        ).sum()
+    )
+    assert verdict_tally(table)["rows"].sum() == len(table)

@@ -115,3 +115,19 @@ def test_same_seed_same_audit_and_bad_input():
         profile_audit(
             *_gauss(2.0), claimed_epsilon=-1.0, n_samples=10_000, rng=np.random.default_rng(7)
         )
+
+
+def test_mu_split_with_the_callers_counts_is_the_same():
+    """profile_audit passes its evaluation counts to the mu split (issue 50: counted once, not twice); the bound is
+    the one the split computes from its own count."""
+    from dpcompendium.core.audit.profile import _mu_split
+
+    rng = np.random.default_rng(3)
+    x_a, x_b = rng.normal(0.0, 2.0, 20_000), rng.normal(1.0, 2.0, 20_000)
+    h = 2_000
+    t = np.unique(np.quantile(np.concatenate([x_a[:h], x_b[:h]]), np.linspace(0.01, 0.99, 16)))
+    counts = (_threshold_counts(x_a[h:], t), _threshold_counts(x_b[h:], t))
+    mu = _mu_split(x_a, x_b, h, t, 0.975)
+    assert mu > 0 and _mu_split(x_a, x_b, h, t, 0.975, counts) == mu
+    wrong = (counts[0] // 2, counts[1])
+    assert _mu_split(x_a, x_b, h, t, 0.975, wrong) != mu

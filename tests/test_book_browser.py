@@ -37,7 +37,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from _chapter_ids import PRIVACY_AUDIT
 
 from dpcompendium.book.contract import get_chapter
 from dpcompendium.book.pdf import toc_pages
@@ -1006,9 +1005,7 @@ REPR = re.compile(
 MAX_PRINTED = 1
 #: Chapters whose pages still show print dumps (the built book of 2026-11-28, 16:18 UTC): their owners' notebook
 #: changes make them pass; a chapter that passes then fails as XPASS(strict) until its line here is removed.
-PRINTED_STILL = {
-    f"notebooks/{PRIVACY_AUDIT}": f"{PRIVACY_AUDIT}: 6 printed outputs (claimed eps tables as text)",
-}
+PRINTED_STILL: dict[str, str] = {}
 
 
 def printed_problems(printed: list[str]) -> list[str]:

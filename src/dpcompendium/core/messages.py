@@ -1469,6 +1469,17 @@ AUDIT_MESSAGES: list[tuple[str, str, str, str]] = [
      "the samples give %(n)s distinct trade-off points, too few to test the curve's shape, so no whole-profile "
      "estimate is made",
      "样本只给出 %(n)s 个不同的权衡点，不足以检验曲线的形状，因此不作整条曲线的估计"),
+    # the catalogue's tally (dpcompendium.chapters.privacy_audit.catalog.tally_statement, issue 46): an empirical
+    # HOLDS is a non-rejection, counted apart from the exact HOLDS and the predicted violations
+    ("audit.tally",
+     "Of the book's %(n)s audited rows, VIOLATED as predicted: %(violated)s; exact HOLDS: %(exact)s; empirical "
+     "HOLDS, no evidence of a violation: %(empirical)s%(other)s",
+     "Of the book's %(n)s audited rows, VIOLATED as predicted: %(violated)s; exact HOLDS: %(exact)s; empirical "
+     "HOLDS, no evidence of a violation: %(empirical)s%(other)s",
+     "本书 %(n)s 个审计行中，按预测违反：%(violated)s；精确成立：%(exact)s；经验审计成立（未发现违反的证据）："
+     "%(empirical)s%(other)s"),
+    ("audit.tally.other", "; not the predicted verdict: %(k)s", "; not the predicted verdict: %(k)s",
+     "；与预测结论不符：%(k)s"),
 ]  # fmt: skip
 
 for _msgid, _en, _plain, _zh in AUDIT_MESSAGES:

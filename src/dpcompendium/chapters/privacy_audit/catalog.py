@@ -42,6 +42,7 @@ from ...core.validation import check_int
 __all__ = [
     "COLUMNS",
     "CORE",
+    "TALLY_COLUMNS",
     "CatalogEntry",
     "audit_modules",
     "catalog",
@@ -50,7 +51,9 @@ __all__ = [
     "missing_chapters",
     "row_confidence",
     "run_catalog",
+    "tally_statement",
     "value_events",
+    "verdict_tally",
 ]
 
 #: A catalogue entry is an audit spec (the old name, kept for users).
@@ -140,6 +143,69 @@ def row_confidence(entries: list[AuditSpec], confidence: float, family_wise: boo
     """Confidence of each empirical row: ``1 − (1 − confidence)/m`` over the m empirical rows (family-wise)."""
     m = sum(e.audit == "empirical" for e in entries)
     return 1.0 - (1.0 - confidence) / max(m, 1) if family_wise else confidence
+
+
+#: the columns of :func:`verdict_tally`: a predicted violation found, an exact HOLDS (the pair's exact ε is within
+#: the claim), an empirical HOLDS (no evidence against the claim: a non-rejection, not a confirmation), and a verdict
+#: other than the predicted one
+TALLY_COLUMNS = (
+    "violated as predicted",
+    "exact holds",
+    "empirical, no evidence against",
+    "not as predicted",
+)
+
+
+def verdict_tally(table: pd.DataFrame, by: str | None = "chapter") -> pd.DataFrame:
+    """The catalogue's verdicts (``run_catalog``'s table) counted in :data:`TALLY_COLUMNS`, one row per value of
+    column ``by`` in the table's order (``None``: one row, ``all``), plus a ``rows`` column.
+
+    A HOLDS the chapter predicted counts as exact or empirical by the row's ``audit``: an exact HOLDS is a fact
+    about the audited pairs, an empirical one only says that the audit found no evidence against the claim.
+    """
+    need = {"verdict", "expected", "audit"} | ({by} if by is not None else set())
+    missing = sorted(need - set(table.columns))
+    if missing:
+        raise ValueError(f"table must have the columns {sorted(need)}, got one without {missing}")
+    bad = sorted(set(table["audit"]) - {"exact", "empirical"})
+    if bad:
+        raise ValueError(f"table's audit column must hold 'exact' or 'empirical', got {bad[0]!r}")
+    as_predicted = table["verdict"] == table["expected"]
+    holds = as_predicted & (table["verdict"] == "holds")
+    parts = pd.DataFrame(
+        {
+            TALLY_COLUMNS[0]: as_predicted & (table["verdict"] == "violated"),
+            TALLY_COLUMNS[1]: holds & (table["audit"] == "exact"),
+            TALLY_COLUMNS[2]: holds & (table["audit"] == "empirical"),
+            TALLY_COLUMNS[3]: ~as_predicted,
+        },
+        index=table.index,
+    ).astype(int)
+    if by is None:
+        out = parts.sum().to_frame("all").T
+    else:
+        out = parts.groupby(table[by].to_numpy(), sort=False).sum()
+        out.index.name = by
+    out["rows"] = out[list(TALLY_COLUMNS)].sum(axis=1)
+    return out
+
+
+def tally_statement(table: pd.DataFrame):
+    """The catalogue's tally as a sentence in every edition (message ``audit.tally``), from ``run_catalog``'s table:
+    "Of the book's n audited rows, VIOLATED as predicted: a; exact HOLDS: b; empirical HOLDS, no evidence of a
+    violation: c" (and "; not the predicted verdict: d" when d > 0). No full stop: the text around it supplies one."""
+    from ...core.messages import Md, message
+
+    t = verdict_tally(table, by=None).iloc[0]
+    k = int(t[TALLY_COLUMNS[3]])
+    return message(
+        "audit.tally",
+        n=str(int(t["rows"])),
+        violated=str(int(t[TALLY_COLUMNS[0]])),
+        exact=str(int(t[TALLY_COLUMNS[1]])),
+        empirical=str(int(t[TALLY_COLUMNS[2]])),
+        other=message("audit.tally.other", k=str(k)) if k else Md(""),
+    )
 
 
 def _row(

@@ -179,9 +179,18 @@ def _threshold_counts(x: np.ndarray, t: np.ndarray) -> np.ndarray:
     return np.cumsum(below[::-1])[::-1][1:].astype(np.int64)  # x > t_k  <=>  idx >= k + 1
 
 
-def _mu_split(x_a: np.ndarray, x_b: np.ndarray, h: int, t: np.ndarray, c: float) -> float:
+def _mu_split(
+    x_a: np.ndarray,
+    x_b: np.ndarray,
+    h: int,
+    t: np.ndarray,
+    c: float,
+    counts: tuple[np.ndarray, np.ndarray] | None = None,
+) -> float:
     """μ ≥ Φ⁻¹(1 − α_hi) − Φ⁻¹(β_hi) for the one threshold test chosen on the first h samples (the largest
-    μ̂ − 2 sd there), its (α_hi, β_hi) one-sided bounds at level (1 − c)/2 each on the rest."""
+    μ̂ − 2 sd there), its (α_hi, β_hi) one-sided bounds at level (1 − c)/2 each on the rest. ``counts``: the
+    rest's ``_threshold_counts`` at ``t`` for both inputs when the caller has them (the same numbers, not counted
+    twice)."""
     sa, sb = _threshold_counts(x_a[:h], t) / h, _threshold_counts(x_b[:h], t) / h
     alpha = np.concatenate([sa, 1 - sa, sb, 1 - sb])  # P_first(S) of the four orientations
     beta = np.concatenate([1 - sb, sb, 1 - sa, sa])  # 1 - P_second(S)
@@ -196,7 +205,9 @@ def _mu_split(x_a: np.ndarray, x_b: np.ndarray, h: int, t: np.ndarray, c: float)
         score = np.where(inner, za - zb - 2 * sd, -np.inf)
     j = int(np.argmax(score))
     n_ev = x_a.size - h
-    ea, eb = _threshold_counts(x_a[h:], t) / 1, _threshold_counts(x_b[h:], t) / 1
+    if counts is None:
+        counts = (_threshold_counts(x_a[h:], t), _threshold_counts(x_b[h:], t))
+    ea, eb = counts[0] / 1, counts[1] / 1
     k_first = np.concatenate([ea, n_ev - ea, eb, n_ev - eb])[j]  # first input's count in S
     k_second_out = np.concatenate([n_ev - eb, eb, n_ev - ea, ea])[
         j
@@ -267,7 +278,7 @@ def profile_audit(
     b_lo = np.concatenate([1 - q_hi, q_lo, 1 - p_hi, p_lo])
     mu_lo_k, mu_hi_k = _mu_from(a_hi, b_hi), _mu_from(a_lo, b_lo)
     mu_band = float(np.nanmax(np.where(np.isfinite(mu_lo_k), mu_lo_k, -np.inf)))
-    mu_lower = max(0.0, mu_band, _mu_split(x_a, x_b, h, t, 1 - (1 - c) / 2))
+    mu_lower = max(0.0, mu_band, _mu_split(x_a, x_b, h, t, 1 - (1 - c) / 2, (ka, kb)))
     # the shape check: one mu in every threshold's interval (those that separate the pair in this orientation)
     sep = mu_lo_k > 0
     mu_upper_min = float(np.min(mu_hi_k[sep])) if sep.any() else math.inf
