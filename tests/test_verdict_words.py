@@ -314,33 +314,6 @@ GLUE_EXCEPTIONS: list[tuple[str, str, str, str]] = [
                     "graded mechanism beats",
                 ],
             ),
-            (
-                "histograms",
-                "glue-histograms-claim",
-                ["it wins", "grouping wins", "won", "times worse", "times better"],
-            ),
-            (
-                "histograms",
-                "glue-histograms-sweep",
-                [
-                    "beat Uniform",
-                    "Hb beats Identity",
-                    "best method",
-                    "DAWA wins",
-                    "methods win",
-                    "do not win",
-                    "winners",
-                    "grouping method beats",
-                    "beat Identity",
-                    "beats Identity",
-                    "is best there",
-                ],
-            ),
-            (
-                "histograms",
-                "glue-histograms-tuning",
-                ["best cell", "best setting", "does not reproduce"],
-            ),
         ]
         for frag in frags
     ),
@@ -350,13 +323,11 @@ GLUE_EXCEPTIONS: list[tuple[str, str, str, str]] = [
 TEMPLATE_EXCEPTIONS: list[tuple[str, str, str]] = [
     ("mwem.db_coursework", "beats Identity", PENDING_GLUE),
     ("mwem.db_coursework_alone", "beats Identity", PENDING_GLUE),
-    ("hist.sota", "the tie is shown above the lowest mean", PENDING_GLUE),
     (
         "hist.sota",
         "%(wins)s",
         "names the ranking's result, which comparison.winner_sentence renders",
     ),
-    ("hist.dpbench", "has the lowest MSE alone", PENDING_GLUE),
     (
         "figure.rmse-ratio-1-2nd-better",
         "2nd better",

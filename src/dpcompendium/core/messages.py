@@ -250,17 +250,19 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.name_dawa_private": "DAWA, partition on a noisy histogram",
         "hist.name_dawa_repaired": "DAWA partition on privately-noised costs, repaired",
         "hist.name_dawa_dpbench": "DAWA as DPBench runs it (not private)",
-        "hist.fix": "with S5 read on the sum, %(sum)s; with S5 read on the mean, %(mean)s",
+        "hist.fix": "with S5 read on the sum (a margin of %(pct)s, fixed before this run on a seed stream no earlier "
+        "version used), %(sum)s; with S5 read on the mean, %(mean)s",
         "hist.on_data": "%(data)s: %(sentences)s",
         "hist.at_eps": "at $\\varepsilon$ = %(eps)s, %(sentence)s",
-        "hist.sota": "among the private methods, over the %(n)s (dataset, $\\varepsilon$) settings of the sweep (a tie: no "
-        "method of the tie is shown above the lowest mean by a two-sided Welch test, Holm-corrected within the "
-        "setting): %(wins)s",
+        "hist.sota": "among the private methods, over the %(n)s (dataset, $\\varepsilon$) settings of the sweep (not "
+        "separated: no method listed is shown above the least mean by a two-sided studentized-bootstrap test, "
+        "Holm-corrected within the setting): %(wins)s",
         "hist.dawa": "against DAWA as DPBench runs it, on the sparse histograms: %(sparse)s; on the dense ones: "
         "%(dense)s",
-        "hist.dpbench": "ranked together with the private methods, DAWA as DPBench runs it has the lowest MSE alone "
-        "in %(db_alone)s of the %(n)s settings and is first or tied first in %(db_first)s; one of the two private "
-        "DAWAs is first or tied first among the private methods in %(priv_first)s. %(verdict)s",
+        "hist.dpbench": "ranked together with the private methods, DAWA as DPBench runs it ranks first alone in "
+        "%(db_alone)s of the %(n)s settings and first or not separated from the first in %(db_first)s; one of the "
+        "two private DAWAs ranks first or not separated from the first among the private methods in "
+        "%(priv_first)s. %(verdict)s",
         "hist.dpbench_supported": "DPBench's place for DAWA on the sparse histograms rests on its partition step, "
         "which is not private: with the same measurement step, neither private partition tried here comes near it "
         "(this does not show that no private DAWA can)",
@@ -386,14 +388,15 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.name_dawa_private": "DAWA（在加噪直方图上划分）",
         "hist.name_dawa_repaired": "DAWA 划分（在加噪代价上，经修补）",
         "hist.name_dawa_dpbench": "DPBench 运行的 DAWA（不满足差分隐私）",
-        "hist.fix": "S5 按求和理解时，%(sum)s；S5 按均值理解时，%(mean)s",
+        "hist.fix": "S5 按求和理解时（界值 %(pct)s，在本次运行之前确定，所用随机数种子流此前的版本均未用过），%(sum)s；S5 按均值理解时，"
+        "%(mean)s",
         "hist.on_data": "%(data)s：%(sentences)s",
         "hist.at_eps": "$\\varepsilon$ = %(eps)s 时，%(sentence)s",
-        "hist.sota": "在满足差分隐私的方法中，在扫描的 %(n)s 个（数据集，$\\varepsilon$）设置里（持平：双侧 Welch 检验在设置内经 Holm "
-        "校正后，未能表明持平的任一方法的均值高于最低者）：%(wins)s",
+        "hist.sota": "在满足差分隐私的方法中，在扫描的 %(n)s 个（数据集，$\\varepsilon$）设置里（未能区分：双侧学生化自助法检验在设置内经 "
+        "Holm 校正后，未能表明所列任一方法的均值高于最低者）：%(wins)s",
         "hist.dawa": "与 DPBench 运行的 DAWA 相比，在稀疏直方图上：%(sparse)s；在稠密直方图上：%(dense)s",
-        "hist.dpbench": "与满足差分隐私的方法一起排名时，DPBench 运行的 DAWA 在 %(n)s 个设置中的 %(db_alone)s 个里单独取得最低均方误差，"
-        "在 %(db_first)s 个里为第一或并列第一；两种满足差分隐私的 DAWA 之一在这些方法中为第一或并列第一的设置有 %(priv_first)s 个。"
+        "hist.dpbench": "与满足差分隐私的方法一起排名时，DPBench 运行的 DAWA 在 %(n)s 个设置中的 %(db_alone)s 个里单独排名第一，"
+        "在 %(db_first)s 个里为第一或与第一未能区分；两种满足差分隐私的 DAWA 之一在这些方法中为第一或与第一未能区分的设置有 %(priv_first)s 个。"
         "%(verdict)s",
         "hist.dpbench_supported": "DPBench 给 DAWA 在稀疏直方图上的排名依赖于其不满足差分隐私的划分步骤：在相同的测量步骤下，"
         "这里尝试的两种满足差分隐私的划分都远不及它（这并不表明任何满足差分隐私的 DAWA 都做不到）",
@@ -524,17 +527,19 @@ PLAIN: dict[str, str] = {
     "hist.name_dawa_private": "DAWA, partition on a noisy histogram",
     "hist.name_dawa_repaired": "DAWA partition on privately-noised costs, repaired",
     "hist.name_dawa_dpbench": "DAWA as DPBench runs it (not private)",
-    "hist.fix": "with S5 read on the sum, %(sum)s; with S5 read on the mean, %(mean)s",
+    "hist.fix": "with S5 read on the sum (a margin of %(pct)s, fixed before this run on a seed stream no earlier "
+    "version used), %(sum)s; with S5 read on the mean, %(mean)s",
     "hist.on_data": "%(data)s: %(sentences)s",
     "hist.at_eps": "at ε = %(eps)s, %(sentence)s",
-    "hist.sota": "among the private methods, over the %(n)s (dataset, ε) settings of the sweep (a tie: no "
-    "method of the tie is shown above the lowest mean by a two-sided Welch test, Holm-corrected within the "
-    "setting): %(wins)s",
+    "hist.sota": "among the private methods, over the %(n)s (dataset, ε) settings of the sweep (not "
+    "separated: no method listed is shown above the least mean by a two-sided studentized-bootstrap test, "
+    "Holm-corrected within the setting): %(wins)s",
     "hist.dawa": "against DAWA as DPBench runs it, on the sparse histograms: %(sparse)s; on the dense ones: "
     "%(dense)s",
-    "hist.dpbench": "ranked together with the private methods, DAWA as DPBench runs it has the lowest MSE alone "
-    "in %(db_alone)s of the %(n)s settings and is first or tied first in %(db_first)s; one of the two private "
-    "DAWAs is first or tied first among the private methods in %(priv_first)s. %(verdict)s",
+    "hist.dpbench": "ranked together with the private methods, DAWA as DPBench runs it ranks first alone in "
+    "%(db_alone)s of the %(n)s settings and first or not separated from the first in %(db_first)s; one of the "
+    "two private DAWAs ranks first or not separated from the first among the private methods in "
+    "%(priv_first)s. %(verdict)s",
     "hist.dpbench_supported": "DPBench's place for DAWA on the sparse histograms rests on its partition step, "
     "which is not private: with the same measurement step, neither private partition tried here comes near it "
     "(this does not show that no private DAWA can)",

@@ -416,41 +416,172 @@ def setting_arms(
     return arms
 
 
+def _resampled(
+    values: np.ndarray, rng: np.random.Generator, resamples: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """One arm's bootstrap resamples, summarised: (mean of each resample, its squared relative standard error
+    s²/(n·mean²)) — what :func:`dpcompendium.core.comparison.bootstrap_t_result` computes per arm, drawn once per
+    arm so that every comparison an arm takes part in reuses them (one ``rng.integers`` call, as the core's)."""
+    idx = rng.integers(0, values.size, size=(resamples, values.size))
+    s = values[idx]
+    m = s.mean(axis=-1)
+    return m, s.var(axis=-1, ddof=1) / (values.shape[-1] * m * m)
+
+
+def _bootstrap_t(
+    c: Any, res_a: tuple[np.ndarray, np.ndarray], res_b: tuple[np.ndarray, np.ndarray]
+) -> Any:
+    """``c`` (a :class:`~dpcompendium.core.comparison.Comparison`) decided by the studentized bootstrap from its
+    arms' resamples (:func:`_resampled`): the same statistic, interval and p-value as
+    :func:`dpcompendium.core.comparison.bootstrap_t_result` (``tests/test_histograms.py`` checks they agree exactly
+    on the same draws), without redrawing an arm for each comparison it is in. Comparisons that share an arm share
+    its resamples: each test keeps its size, and Holm's correction holds under any dependence."""
+    from ...core.comparison import ComparisonResult, _decide, _log_ratio_se
+
+    a, b = np.asarray(c.a.values, dtype=float), np.asarray(c.b.values, dtype=float)
+    est_arr, se_arr = _log_ratio_se(a, b)
+    est, se = float(est_arr), float(se_arr)
+    est_s, se_s = np.log(res_a[0] / res_b[0]), np.sqrt(res_a[1] + res_b[1])
+    ok = se_s > 0
+    t_star = np.sort((est_s[ok] - est) / se_s[ok])
+    alpha, log_m = float(c.alpha), math.log(c.margin)
+    one_sided = c.relation != "tie"
+    level = 1 - 2 * alpha if one_sided else 1 - alpha
+    tail = alpha if one_sided else alpha / 2
+    if se == 0 or t_star.size == 0:
+        lo = hi = est
+    else:
+        q_lo, q_hi = np.quantile(t_star, [tail, 1 - tail])
+        lo, hi = est - float(q_hi) * se, est - float(q_lo) * se
+    b1 = t_star.size + 1
+
+    def below(x: float) -> float:
+        if se == 0:
+            return 1.0 if x >= 0 else 0.0
+        return (1 + np.searchsorted(t_star, x / se, side="right")) / b1
+
+    def above(x: float) -> float:
+        if se == 0:
+            return 1.0 if x <= 0 else 0.0
+        return (1 + t_star.size - np.searchsorted(t_star, x / se, side="left")) / b1
+
+    if c.relation == "superiority":
+        p = below(est + log_m)
+    elif c.relation == "non-inferiority":
+        p = below(est - log_m)
+    elif c.relation == "equivalence":
+        p = max(below(est - log_m), above(est + log_m))
+    else:
+        p = min(1.0, 2 * min(below(est), above(est)))
+    with np.errstate(over="ignore"):
+        ratio, r_lo, r_hi = (float(v) for v in np.exp([est, lo, hi]))
+    res = ComparisonResult(
+        c, ratio, r_lo, r_hi, level, float(p), float(p), "not-shown", bootstrap=(est, se, t_star)
+    )
+    return _decide(res, float(p))
+
+
+def _check_test(test: str, rng: np.random.Generator | None) -> np.random.Generator | None:
+    from ...core.validation import check_rng
+
+    if test not in ("welch", "bootstrap-t"):
+        raise ValueError(f"test must be 'welch' or 'bootstrap-t', got {test!r}")
+    if test == "bootstrap-t":
+        return check_rng(rng)
+    return None
+
+
+def _decided(
+    comparisons: Sequence[Any],
+    test: str,
+    rng: np.random.Generator | None,
+    resamples: int,
+) -> list[Any]:
+    """The (unadjusted) results of ``comparisons`` of one setting: Welch's, or the studentized bootstrap with one
+    child stream of ``rng`` per arm, in the order the arms first appear."""
+    if test == "welch":
+        return [c.result() for c in comparisons]
+    assert rng is not None
+    draws: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    for c in comparisons:
+        for arm in (c.a, c.b):
+            if id(arm) not in draws:
+                draws[id(arm)] = _resampled(
+                    np.asarray(arm.values, dtype=float), rng.spawn(1)[0], resamples
+                )
+    return [_bootstrap_t(c, draws[id(c.a)], draws[id(c.b)]) for c in comparisons]
+
+
 def rank_settings(
     runs: pd.DataFrame,
     *,
     exclude_variants: Sequence[str] = (),
     labels: Mapping[tuple[str, str], Any] | None = None,
     alpha: float = 0.05,
+    test: str = "welch",
+    rng: np.random.Generator | None = None,
+    resamples: int = 9999,
 ) -> list[Any]:
     """Who has the lowest MSE in every (dataset, ε) of the per-repetition ``runs``: one
-    :class:`~dpcompendium.core.comparison.Ranking` per setting (the lowest mean against every other arm, Welch tests
-    on the log ratio, Holm-corrected within the setting), so that a count of winners
-    (:func:`~dpcompendium.core.comparison.winner_counts`) counts a tie as a tie, not as a win of the point
-    estimate."""
-    from ...core.comparison import ranking
+    :class:`~dpcompendium.core.comparison.Ranking` per setting (the lowest mean against every other arm, two-sided
+    tests on the log ratio of mean MSEs, Holm-corrected within the setting), so that a count of winners
+    (:func:`~dpcompendium.core.comparison.winner_counts`) counts arms not separated as such, not as a win of the
+    point estimate. ``test="bootstrap-t"`` decides each test by the studentized bootstrap of the runs (heavy-tailed
+    MSEs), its resamples drawn from ``rng`` (one child stream per setting, ``resamples`` per arm); ``"welch"``:
+    :func:`~dpcompendium.core.comparison.ranking`'s Welch test."""
+    from ...core.comparison import Comparison, Ranking, _same_guarantee, holm, ranking
     from ...core.messages import message
 
+    rng = _check_test(test, rng)
+    resamples = check_int(resamples, "resamples", minimum=99)
+    groups = list(runs.groupby(["dataset", "epsilon"], sort=False).groups)
+    streams = rng.spawn(len(groups)) if rng is not None else [None] * len(groups)
     out = []
-    for (d, e), _ in runs.groupby(["dataset", "epsilon"], sort=False):
-        arms = setting_arms(runs, d, e, exclude_variants=exclude_variants, labels=labels)
-        out.append(
-            ranking(f"{d}, ε = {e:g}", message("quantity.mse"), list(arms.values()), alpha=alpha)
+    for (d, e), stream in zip(groups, streams, strict=True):
+        arms = list(
+            setting_arms(runs, d, e, exclude_variants=exclude_variants, labels=labels).values()
         )
+        setting = f"{d}, ε = {e:g}"
+        if test == "welch":
+            out.append(ranking(setting, message("quantity.mse"), arms, alpha=alpha))
+            continue
+        if len(arms) < 2:
+            raise ValueError(f"arms must hold at least 2 arms, got {len(arms)}")
+        for arm in arms[1:]:
+            _same_guarantee(arms[0].claim, arm.claim)
+        best = min(arms, key=lambda arm: arm.summary()[0])
+        comps = [
+            Comparison(message("quantity.mse"), best, arm, "tie", test="bootstrap-t", alpha=alpha)
+            for arm in arms
+            if arm is not best
+        ]
+        family = holm(_decided(comps, test, stream, resamples))
+        winners = (best.method, *(r.comparison.b.method for r in family if r.outcome == "tie"))
+        out.append(Ranking(setting, best, tuple(family), winners))
     return out
 
 
-def baseline_brackets(runs: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
+def baseline_brackets(
+    runs: pd.DataFrame,
+    *,
+    alpha: float = 0.05,
+    test: str = "welch",
+    rng: np.random.Generator | None = None,
+    resamples: int = 9999,
+) -> pd.DataFrame:
     """DPBench's sanity bracket per (dataset, epsilon, method, variant), from the per-repetition ``runs``: is the
-    method's mean MSE lower than Identity's and than Uniform's, by a two-sided Welch test on the log ratio of mean
-    MSEs (:class:`~dpcompendium.core.comparison.Comparison`, relation ``"tie"``), Holm-corrected over the methods of
-    the setting for each reference? ``vs_identity`` / ``vs_uniform`` hold the outcome (``better``, ``tie``,
+    method's mean MSE lower than Identity's and than Uniform's, by a two-sided test on the log ratio of mean
+    MSEs (:class:`~dpcompendium.core.comparison.Comparison`, relation ``"tie"``; ``test`` as in
+    :func:`rank_settings`, with one child stream of ``rng`` per setting), Holm-corrected over the methods of the
+    setting for each reference? ``vs_identity`` / ``vs_uniform`` hold the outcome (``better``, ``tie``,
     ``worse``), ``beats_identity`` / ``beats_uniform`` whether it is ``better``; ``ratio_identity`` /
     ``ratio_uniform`` the ratios of mean MSEs."""
     from ...core.comparison import Comparison
     from ...core.comparison import holm as holm_family
     from ...core.messages import message
 
+    rng = _check_test(test, rng)
+    resamples = check_int(resamples, "resamples", minimum=99)
     keys = ["dataset", "epsilon"]
     missing = {"identity", "uniform"} - set(runs["method"])
     if missing:
@@ -458,21 +589,27 @@ def baseline_brackets(runs: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFram
             f"runs must contain the methods identity and uniform, missing {sorted(missing)}"
         )
     rows = []
-    for (d, e), _ in runs.groupby(keys, sort=False):
+    groups = list(runs.groupby(keys, sort=False).groups)
+    streams = rng.spawn(len(groups)) if rng is not None else [None] * len(groups)
+    for (d, e), stream in zip(groups, streams, strict=True):
         arms = setting_arms(runs, d, e)
         found: dict[str, dict[str, Any]] = {}
-        for ref in ("identity", "uniform"):
-            others = [k for k in arms if k != ref]
-            family = holm_family(
-                [
-                    Comparison(
-                        message("quantity.mse"), arms[k], arms[ref], "tie", alpha=alpha
-                    ).result()
-                    for k in others
-                ]
-            )
-            for k, r in zip(others, family, strict=True):
-                found.setdefault(k, {})[ref] = r
+        comps = {
+            ref: [
+                Comparison(
+                    message("quantity.mse"), arms[k], arms[ref], "tie", test=test, alpha=alpha
+                )
+                for k in arms
+                if k != ref
+            ]
+            for ref in ("identity", "uniform")
+        }
+        flat = _decided(comps["identity"] + comps["uniform"], test, stream, resamples)
+        n_id = len(comps["identity"])
+        for ref, results in (("identity", flat[:n_id]), ("uniform", flat[n_id:])):
+            family = holm_family(results)
+            for r in family:
+                found.setdefault(r.comparison.a.method, {})[ref] = r
         for k, arm in arms.items():
             method, _, variant = k.partition("/")
             row = {
