@@ -656,3 +656,48 @@ def test_compiled_answers_are_the_core_method_bit_for_bit(shape, lead, rng):
     three = random_range_queries((3, 2, 4), 10, rng)
     y = rng.random((2, 3, 2, 4))
     np.testing.assert_array_equal(core._answer(three, y), three.answer(y))  # the core's, d = 3
+
+
+# ------------------------------------------------------------------------------------------ issue 46, second review
+def test_dawa_baseline_is_the_private_noisy_histogram_variant():
+    from dpcompendium.chapters.mwem import BASELINES, DAWA_CALIBRATION, DAWA_NAME, baseline_claim
+
+    assert DAWA_CALIBRATION == "noisy-histogram" and DAWA_NAME in BASELINES
+    assert "noisy-histogram" in DAWA_NAME  # the variant is in every table's name
+    c = baseline_claim(DAWA_NAME, 1.0)
+    assert c.private and "noisy histogram" in c.mechanism and c.neighbours == "replace-one"
+    with pytest.raises(ValueError, match="method"):
+        baseline_claim("DAWA", 1.0)
+
+
+def _payoff_frame(mw_last, ident, sd_frac=0.1, reps=5):
+    rows = []
+    for x, (m, i) in zip((10.0, 100.0, 1000.0), zip(mw_last, ident, strict=True), strict=True):
+        common = {"cells": 64, "workload": "random ranges", "scale_epsilon": x, "epsilon": x / 1e4,
+                  "T": 10, "reps": reps}  # fmt: skip
+        rows.append({**common, "method": "Identity", "output": "estimate", "mean_error": i,
+                     "mean_error_sd": sd_frac * i})  # fmt: skip
+        rows.append({**common, "method": "MWEM standard", "output": "last", "mean_error": m,
+                     "mean_error_sd": sd_frac * m})  # fmt: skip
+        rows.append({**common, "method": "MWEM standard", "output": "average", "mean_error": 9 * m,
+                     "mean_error_sd": sd_frac * m})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_payoff_shown_better_tests_every_cell_with_holm():
+    from dpcompendium.chapters.mwem import payoff_shown_better
+
+    # lower, not separated (ratio 1.02, the referee's cell), higher: listed per n*eps, not "up to" a maximum
+    tab, family = payoff_shown_better(_payoff_frame([50.0, 102.0, 300.0], [100.0, 100.0, 100.0]))
+    assert list(tab.outcome) == ["better", "tie", "worse"]
+    assert list(tab.scale_epsilon[tab.outcome == "better"]) == [10.0]
+    assert all(r.p_adjusted >= r.p_value for r in family) and len(family) == 3
+    assert tab.ratio.tolist() == pytest.approx([0.5, 1.02, 3.0])
+    # the average of the iterates is tested on its own rows
+    avg, _ = payoff_shown_better(_payoff_frame([50.0, 102.0, 300.0], [100.0] * 3), output="average")
+    assert avg.ratio.tolist() == pytest.approx([4.5, 9 * 1.02, 27.0])
+    # one repetition: no spread, nothing tested
+    one, fam1 = payoff_shown_better(_payoff_frame([50.0] * 3, [100.0] * 3, reps=1))
+    assert one.empty and fam1 == []
+    with pytest.raises(ValueError, match="columns"):
+        payoff_shown_better(_payoff_frame([1.0] * 3, [1.0] * 3).drop(columns="mean_error_sd"))

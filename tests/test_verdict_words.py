@@ -163,12 +163,6 @@ EXCEPTIONS: list[tuple[str, str, str, str]] = [
         "errata: quotes the book's earlier, withdrawn claim (issue 46, finding 4)",
     ),
     (
-        "mwem",
-        "7d2e98e2",
-        "matches the last one",
-        "an exact identity of the course's code (the table is its last iterate)",
-    ),
-    (
         "privacy-audit",
         "915228e6",
         "own ( ) the exact audits reproduce it and the low",

@@ -243,7 +243,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.arm_average": "our coursework runs (average of the iterates)",
         "mwem.arm_reference": "the course's reference",
         "mwem.arm_report": "the report's own averages",
-        "mwem.db_at": "%(data)s at $\\varepsilon$ = %(eps)s: %(sentence)s",
+        "mwem.db_at": "%(data)s at $\\varepsilon$ = %(eps)s (the MWEM row chosen on these runs): %(sentence)s",
         "mwem.db_cw_ratio": "%(data)s, coursework variant (not ranked: its guarantee is not the nominal one, see the claims above): its last iterate has %(ratio)s times the error of the standard variant's last "
         "iterate at the same $T$ and $\\varepsilon$ (point estimates)",
         # chapter sentences: histograms (issue 46: rankings with ties, the privacy fix, DAWA)
@@ -382,7 +382,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.arm_average": "我们的课程作业版本运行（各次迭代的平均数）",
         "mwem.arm_reference": "课程的参考表",
         "mwem.arm_report": "报告自己的平均值",
-        "mwem.db_at": "%(data)s，$\\varepsilon$ = %(eps)s 时：%(sentence)s",
+        "mwem.db_at": "%(data)s，$\\varepsilon$ = %(eps)s 时（MWEM 行是在这些运行上选出的）：%(sentence)s",
         "mwem.db_cw_ratio": "%(data)s，课程作业版本（不参与排名：其保证并非名义上的保证，见上文的声明）：其最后一次迭代结果的误差是"
         "相同 $T$ 和 $\\varepsilon$ 下标准版本最后一次迭代结果的 %(ratio)s 倍（点估计）",
         "hist.name_dawa_private": "DAWA（在加噪直方图上划分）",
@@ -521,7 +521,7 @@ PLAIN: dict[str, str] = {
     "mwem.arm_average": "our coursework runs (average of the iterates)",
     "mwem.arm_reference": "the course's reference",
     "mwem.arm_report": "the report's own averages",
-    "mwem.db_at": "%(data)s at ε = %(eps)s: %(sentence)s",
+    "mwem.db_at": "%(data)s at ε = %(eps)s (the MWEM row chosen on these runs): %(sentence)s",
     "mwem.db_cw_ratio": "%(data)s, coursework variant (not ranked: its guarantee is not the nominal one, see the claims above): its last iterate has %(ratio)s times the error of the standard variant's last "
     "iterate at the same T and ε (point estimates)",
     "hist.name_dawa_private": "DAWA, partition on a noisy histogram",

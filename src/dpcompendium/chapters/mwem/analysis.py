@@ -35,6 +35,7 @@ __all__ = [
     "epsilons_shown_better",
     "errors_by_output",
     "payoff_grid",
+    "payoff_shown_better",
     "rank_against_baselines",
     "reference_agreement",
     "row_label",
@@ -239,10 +240,12 @@ def rank_against_baselines(
     ``reps``; ``claim(row)`` is its guarantee. All rows of a cell must share one guarantee, or the ranking refuses
     (``ValueError``): rank pure-ε rows with pure-ε baselines, and (ε, δ) rows apart.
 
-    Returns the rankings, the comparison of the best MWEM row (chosen after the fact: optimistic for MWEM) with the
-    best baseline of each cell (two-sided, with its 95 % interval on the ratio), and one row per cell: ``by``,
-    epsilon, ``winners`` (the names of the lowest, or of the tie), ``best_mwem``, ``best_baseline``, ``ratio``,
-    ``lo``, ``hi`` and ``outcome`` (better / worse / tie) of that comparison."""
+    Returns the rankings, the comparison of the best MWEM row (chosen after the fact, on these runs: optimistic for
+    MWEM) with the best baseline of each cell (two-sided, Holm-corrected over the cells: its interval on the ratio
+    is at the level of Holm's step, :func:`~dpcompendium.core.comparison.holm`), and one row per cell: ``by``,
+    epsilon, ``winners`` (the names of the lowest, or of those not separated from it), ``best_mwem``,
+    ``best_baseline``, ``ratio``, ``lo``, ``hi``, ``level``, ``p_adjusted`` and ``outcome`` (better / worse / tie,
+    i.e. not separated) of that comparison."""
     sd = f"{metric}_sd"
     missing = [
         c for c in (*by, "epsilon", "method", "output", "reps", metric, sd) if c not in table
@@ -280,11 +283,18 @@ def rank_against_baselines(
                 "winners": " = ".join(rk.winners),
                 "best_mwem": m,
                 "best_baseline": b,
-                "ratio": res.ratio,
-                "lo": res.lo,
-                "hi": res.hi,
-                "outcome": res.outcome,
             }
+        )
+    # the best-MWEM-vs-best-baseline comparisons are one family over the cells: Holm (issue 46, M-S4)
+    results = holm(results)
+    for row, res in zip(rows, results, strict=True):
+        row.update(
+            ratio=res.ratio,
+            lo=res.lo,
+            hi=res.hi,
+            level=res.level,
+            p_adjusted=res.p_adjusted,
+            outcome=res.outcome,
         )
     return rankings, results, pd.DataFrame(rows)
 
@@ -385,8 +395,9 @@ def payoff_grid(
     Both methods' errors divided by n depend on n and ε only through n·ε (scale–ε exchangeability,
     ``hay2016principled``: Laplace noise 2/ε or 2T/ε against counts ∝ n, the exponential mechanism's ε·score with
     scores ∝ n, and the MW step's exponent (m − q(A))/(2n)), so the grid is over n·ε at the histogram's own n.
-    Returns one row per (cells, workload, scale_epsilon, method, output) with mean_error (over ``reps``),
-    ``scaled_error`` (÷ n) and ``ratio`` (the row's mean error ÷ Identity's).
+    Returns one row per (cells, workload, scale_epsilon, method, output) with mean_error (over ``reps``), its
+    standard deviation over repetitions ``mean_error_sd``, ``scaled_error`` (÷ n) and ``ratio`` (the row's mean
+    error ÷ Identity's); :func:`payoff_shown_better` tests the ratios.
     """
     from .baselines import baseline_runs
     from .core import mwem_sweep
@@ -428,12 +439,23 @@ def payoff_grid(
             base = baseline_runs(h, Q, eps, reps=reps, seed=seeds[k + 2], methods=("Identity",))
             k += 3
             ident = base.groupby("epsilon").mean_error.mean()
+            ident_sd = base.groupby("epsilon").mean_error.std(ddof=1)
             for e, x in zip(eps, scale, strict=True):
                 cell = sw[np.isclose(sw.epsilon, e)]
-                for method, output, err in (
-                    ("Identity", "estimate", ident.loc[e]),
-                    ("MWEM standard", "last", cell.mean_error_last.mean()),
-                    ("MWEM standard", "average", cell.mean_error_average.mean()),
+                for method, output, err, sd in (
+                    ("Identity", "estimate", ident.loc[e], ident_sd.loc[e]),
+                    (
+                        "MWEM standard",
+                        "last",
+                        cell.mean_error_last.mean(),
+                        cell.mean_error_last.std(ddof=1),
+                    ),
+                    (
+                        "MWEM standard",
+                        "average",
+                        cell.mean_error_average.mean(),
+                        cell.mean_error_average.std(ddof=1),
+                    ),
                 ):
                     rows.append(
                         {
@@ -447,6 +469,7 @@ def payoff_grid(
                             "T": T,
                             "reps": reps,
                             "mean_error": err,
+                            "mean_error_sd": sd,
                             "scaled_error": err / n,
                             "ratio": err / ident.loc[e],
                         }
@@ -454,11 +477,76 @@ def payoff_grid(
     return pd.DataFrame(rows)
 
 
+def payoff_shown_better(
+    payoff: pd.DataFrame,
+    *,
+    output: str = "last",
+    quantity: str | Md = "error",
+    alpha: float = 0.05,
+) -> tuple[pd.DataFrame, list[ComparisonResult]]:
+    """Where does MWEM's ``output`` have a smaller mean error than Identity in a :func:`payoff_grid`? One two-sided
+    Welch test per (cells, workload, scale_epsilon) on the summaries (mean, ``mean_error_sd``, ``reps``), Holm-
+    corrected over the whole grid (:func:`~dpcompendium.core.comparison.holm`); both arms are ε-DP at the cell's ε
+    (replace-one). Returns one row per grid cell — cells, workload, scale_epsilon, ratio, lo, hi, ``outcome``
+    (better: MWEM shown lower; worse: shown higher; tie: not separated) — and the comparisons. A cell with fewer
+    than 2 repetitions cannot be tested and is left out."""
+    need = ("cells", "workload", "scale_epsilon", "epsilon", "method", "output", "T", "reps")
+    missing = [c for c in (*need, "mean_error", "mean_error_sd") if c not in payoff]
+    if missing:
+        raise ValueError(f"payoff must have the columns {missing}")
+    keys = ["cells", "workload", "scale_epsilon"]
+    mw = payoff[(payoff["method"] == "MWEM standard") & (payoff["output"] == output)]
+    ident = payoff[payoff["method"] == "Identity"].set_index(keys)
+    cells, comps = [], []
+    for _, r in mw.iterrows():
+        key = tuple(r[k] for k in keys)
+        if key not in ident.index or float(r["reps"]) < 2:
+            continue
+        b = ident.loc[key]
+        eps, reps = float(r["epsilon"]), float(r["reps"])
+        a_arm = Arm(
+            "MWEM",
+            privacy_claim(eps, int(r["T"]), "standard", 1),
+            mean=float(r["mean_error"]),
+            se=float(r["mean_error_sd"]) / np.sqrt(reps),
+            n=reps,
+            label=f"MWEM standard, {output}",
+        )
+        b_arm = Arm(
+            "Identity",
+            baseline_claim("Identity", eps),
+            mean=float(b["mean_error"]),
+            se=float(b["mean_error_sd"]) / np.sqrt(float(b["reps"])),
+            n=float(b["reps"]),
+            label="Identity",
+        )
+        comps.append(Comparison(quantity, a_arm, b_arm, "tie", alpha=alpha).result())
+        cells.append(key)
+    family = holm(comps)
+    rows = [
+        {
+            **dict(zip(keys, key, strict=True)),
+            "ratio": res.ratio,
+            "lo": res.lo,
+            "hi": res.hi,
+            "outcome": res.outcome,
+        }
+        for key, res in zip(cells, family, strict=True)
+    ]
+    return pd.DataFrame(rows, columns=[*keys, "ratio", "lo", "hi", "outcome"]), family
+
+
 def best_against_baselines(
-    table: pd.DataFrame, metric: str = "mean_error", by: tuple[str, ...] = ()
+    table: pd.DataFrame,
+    metric: str = "mean_error",
+    by: tuple[str, ...] = (),
+    *,
+    mwem_methods: tuple[str, ...] | None = None,
 ) -> pd.DataFrame:
     """Per ε (and per ``by`` group): the best baseline (rows whose ``output`` is ``"estimate"``) and the best MWEM
-    row (any variant, output and, if present, T), with their errors and ``ratio`` = best MWEM ÷ best baseline.
+    row (any output and, if present, T; of the methods ``mwem_methods`` only, e.g. ``("MWEM standard",)`` to pool
+    only rows of the baselines' guarantee — default: every MWEM row), with their errors and ``ratio`` = best MWEM ÷
+    best baseline.
 
     The best MWEM row is chosen after the fact, on the data's own error: an *optimistic* summary of MWEM (a reader
     who must fix the variant, output and T beforehand does no better), so a ratio above 1 is a verdict against MWEM
@@ -469,6 +557,8 @@ def best_against_baselines(
         key = key if isinstance(key, tuple) else (key,)
         base = g[g["output"] == "estimate"]
         mw = g[g["output"] != "estimate"]
+        if mwem_methods is not None:
+            mw = mw[mw["method"].isin(mwem_methods)]
         if base.empty or mw.empty:
             continue
         b = base.loc[base[metric].idxmin()]

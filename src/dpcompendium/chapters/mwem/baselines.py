@@ -2,6 +2,10 @@
 (:mod:`dpcompendium.core.mechanisms.ranges`, :mod:`dpcompendium.core.mechanisms.dawa`; ``hay2016principled``):
 Identity, least squares over every workload query (the matrix mechanism's estimator with the workload itself as its
 strategy), Hb and DAWA — all under replace-one neighbours, as MWEM (its A₀ = n · uniform uses the public n).
+
+DAWA is its design-preserving private variant (:data:`DAWA_CALIBRATION`, ``"noisy-histogram"``): ε₁ buys a noisy
+histogram and the least-cost partition is computed on it (post-processing). Its name in every table,
+:data:`DAWA_NAME`, says so (issue 46: not the repaired variant whose partition follows the noise).
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from .core import workload_errors
 
 __all__ = [
     "BASELINES",
+    "DAWA_CALIBRATION",
+    "DAWA_NAME",
     "NEIGHBOURS",
     "baseline_claim",
     "baseline_release",
@@ -29,8 +35,13 @@ __all__ = [
     "epsilons_beating",
 ]
 
+#: The DAWA variant of the baselines (:data:`dpcompendium.core.mechanisms.dawa.DAWA_CALIBRATIONS`): the private one
+#: that keeps the method's design, the partition computed on a noisy histogram bought with ε₁.
+DAWA_CALIBRATION = "noisy-histogram"
+#: DAWA's name in the chapter's tables and sentences, with its variant.
+DAWA_NAME = "DAWA (noisy-histogram partition)"
 #: The baselines, by the name the chapter's tables use.
-BASELINES = ("Identity", "least squares", "Hb", "DAWA")
+BASELINES = ("Identity", "least squares", "Hb", DAWA_NAME)
 #: The neighbour relation of every comparison in the chapter (MWEM's).
 NEIGHBOURS = "replace-one"
 
@@ -45,23 +56,32 @@ def baseline_release(
     reps: int,
 ) -> np.ndarray:
     """``reps`` releases of baseline ``method`` (one of :data:`BASELINES`) at ε, replace-one: shape
-    ``(reps, *hist.shape)``. Least squares measures every query of ``queries``; DAWA is workload-aware on it."""
+    ``(reps, *hist.shape)``. Least squares measures every query of ``queries``; DAWA (:data:`DAWA_NAME`, partition on
+    a noisy histogram) is workload-aware on it."""
     if method == "Identity":
         return identity(hist, epsilon, rng, neighbours=NEIGHBOURS, size=reps)
     if method == "least squares":
         return least_squares(hist, epsilon, rng, queries=queries, neighbours=NEIGHBOURS, size=reps)
     if method == "Hb":
         return hb(hist, epsilon, rng, neighbours=NEIGHBOURS, size=reps)
-    if method == "DAWA":
-        return dawa(hist, epsilon, rng, workload=queries, neighbours=NEIGHBOURS, size=reps)
+    if method == DAWA_NAME:
+        return dawa(
+            hist,
+            epsilon,
+            rng,
+            workload=queries,
+            calibration=DAWA_CALIBRATION,
+            neighbours=NEIGHBOURS,
+            size=reps,
+        )
     raise ValueError(f"method must be one of {'|'.join(BASELINES)}, got {method!r}")
 
 
 def baseline_claim(method: str, epsilon: float) -> PrivacyClaim:
     """The guarantee of :func:`baseline_release` (ε-DP, replace-one), from the core's claims."""
     names = {"Identity": "identity", "least squares": "least_squares", "Hb": "hb"}
-    if method == "DAWA":
-        return dawa_claim(epsilon, neighbours=NEIGHBOURS)
+    if method == DAWA_NAME:
+        return dawa_claim(epsilon, calibration=DAWA_CALIBRATION, neighbours=NEIGHBOURS)
     if method not in names:
         raise ValueError(f"method must be one of {'|'.join(BASELINES)}, got {method!r}")
     return range_claim(names[method], epsilon, NEIGHBOURS)
