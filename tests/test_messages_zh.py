@@ -95,7 +95,11 @@ def test_every_chinese_template_renders_and_is_chinese_where_the_english_has_wor
                 assert value in md.myst, (msgid, md.myst)
             assert str(md) == messages.PLAIN[msgid] % params  # CSVs stay English
             english_words = re.sub(r"\$.*?\$|%\(\w+\)s|[^A-Za-z]", "", template)
-            if len(english_words) > 3 and msgid not in ("claim.guarantee", "claim.guarantee_delta"):
+            if len(english_words) > 3 and msgid not in (
+                "claim.guarantee",
+                "claim.guarantee_delta",
+                "dpmean.variant_zcdp",  # a name the term base keeps: zCDP
+            ):
                 assert CJK.search(md.myst), (msgid, md.myst)
     finally:
         messages.set_language("en")
