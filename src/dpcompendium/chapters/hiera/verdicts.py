@@ -34,7 +34,7 @@ from ...core.comparison import (
     family_sentence,
     holm,
 )
-from ...core.messages import Md, join, message
+from ...core.messages import Md, join, message, number
 from ...core.privacy import PrivacyClaim
 from ...core.validation import check_epsilon
 from .hiera import lhp_exact_epsilon, privacy_claim, schedule
@@ -52,6 +52,7 @@ __all__ = [
     "nominal_claim",
     "results_table",
     "sgd_comparisons",
+    "sgd_sentence",
     "tally",
 ]
 
@@ -309,4 +310,35 @@ def tally(
         higher=str(c["worse"]),
         tie=str(c["tie"]),
         n=str(c["n"]),
+    )
+
+
+def sgd_sentence(
+    table: pd.DataFrame,
+    a: str,
+    bs: Sequence[str],
+    datasets: Sequence[str],
+    epsilon: float,
+    reps: int,
+) -> Md:
+    """The SGD's comparisons of A with each of ``bs`` (:func:`sgd_comparisons`), dataset by dataset: "at ε = 0.25
+    (10 repetitions), on adult, …; on synthetic, …"; "not tested" where the table has none."""
+    pairs = [(a, b) for b in bs]
+    if not (pairs and len(table) and (table["a"] == a).any()):
+        return message("hiera.no_cells")
+    return message(
+        "hiera.at_eps",
+        eps=number(epsilon),
+        reps=str(reps),
+        sentence=join(
+            [
+                message(
+                    "hiera.on_data",
+                    data=d,
+                    sentence=families(table, "sgd", pairs, datasets=[d]),
+                )
+                for d in datasets
+            ],
+            "; ",
+        ),
     )
