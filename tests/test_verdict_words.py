@@ -59,72 +59,6 @@ EXCEPTIONS: list[tuple[str, str, str, str]] = [
         "and matches",
         "a mathematical statement (a proof, a definition or a bound), not a comparison of measured results (a sensitivity)",
     ),
-    (
-        "hiera",
-        "1c4a3e9d",
-        "users), reproduces the source's t",
-        "PENDING: chapter edited on another branch; its verdicts are not yet rendered by core.comparison",
-    ),
-    (
-        "hiera",
-        "1c4a3e9d",
-        "mechanisms at matched privacy — unif",
-        "PENDING: chapter edited on another branch; its verdicts are not yet rendered by core.comparison",
-    ),
-    (
-        "hiera",
-        "f5b58ed0",
-        "place baseline ( , ) is worse: the scale",
-        "PENDING: chapter edited on another branch; its verdicts are not yet rendered by core.comparison",
-    ),
-    (
-        "hiera",
-        "hiera-graded-md2",
-        "reed from the shape, the best LHP schedule u",
-        "PENDING: chapter edited on another branch; its verdicts are not yet rendered by core.comparison",
-    ),
-    (
-        "hiera",
-        "f85630f8",
-        'roves accuracy" does not reproduce. In closed for',
-        "PENDING: chapter edited on another branch; its verdicts are not yet rendered by core.comparison",
-    ),
-    (
-        "hiera",
-        "f85630f8",
-        "beats by more than",
-        "PENDING: chapter edited on another branch; its verdicts are not yet rendered by core.comparison",
-    ),
-    (
-        "hiera",
-        "ddcb8acd",
-        "times that of the better of Harmony and",
-        "PENDING: chapter edited on another branch; its verdicts are not yet rendered by core.comparison",
-    ),
-    (
-        "hiera",
-        "ddcb8acd",
-        "far from optimal.** The best mechanism that",
-        "PENDING: chapter edited on another branch; its verdicts are not yet rendered by core.comparison",
-    ),
-    (
-        "hiera",
-        "cb487ebc",
-        "r every ( ); MAE never better than beyond",
-        "PENDING: chapter edited on another branch; its verdicts are not yet rendered by core.comparison",
-    ),
-    (
-        "hiera",
-        "71f43651",
-        "ays gets the top level | reproduced; the level no",
-        "PENDING: chapter edited on another branch; its verdicts are not yet rendered by core.comparison",
-    ),
-    (
-        "hiera",
-        "hiera-takeaways",
-        "- The best mechanism meet",
-        "PENDING: chapter edited on another branch; its verdicts are not yet rendered by core.comparison",
-    ),
     ("histograms", "b69f910c", "equivalence test", "methodology: names the test"),
     (
         "histograms",
@@ -291,27 +225,7 @@ def test_every_exception_is_still_in_the_chapter(chapter):
 PENDING_GLUE = "PENDING: generated text of a chapter edited on another branch, not yet rendered by core.comparison"
 
 #: (chapter, cell id, a fragment of a glued string literal, why it may stay)
-GLUE_EXCEPTIONS: list[tuple[str, str, str, str]] = [
-    *(
-        (ch, cell, frag, PENDING_GLUE)
-        for ch, cell, frags in [
-            (
-                "hiera",
-                "glue-hiera-methods",
-                [
-                    "wins every cell",
-                    "HierA wins",
-                    "best uniform",
-                    "beats the uniform",
-                    "beats it at every",
-                    "best of Harmony",
-                    "graded mechanism beats",
-                ],
-            ),
-        ]
-        for frag in frags
-    ),
-]
+GLUE_EXCEPTIONS: list[tuple[str, str, str, str]] = []
 
 #: (message id, a fragment of its English template, why it may stay)
 TEMPLATE_EXCEPTIONS: list[tuple[str, str, str]] = [

@@ -145,6 +145,10 @@ _PAIRS: list[tuple[str, str]] = [
     ),
     ("base ε (schedule {5ε, 4ε, 3ε, 2ε, ε})", "基础隐私预算 ε（方案 {5ε, 4ε, 3ε, 2ε, ε}）"),
     ("MAE of the mean", "均值的平均绝对误差 (MAE)"),
+    # the hiera chapter's synthetic datasets: distributions, not the method "uniform" (issue 48)
+    ("uniform distribution", "均匀分布"),
+    ("normal distribution", "正态分布"),
+    ("exponential distribution", "指数分布"),
     ("basic", "基本组合"),
     ("optimal (exact PLD)", "最优组合（精确的隐私损失分布 (PLD)）"),
     ("shuffled in each group", "每组内混洗"),

@@ -216,6 +216,18 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.cp_scale": "%(scale)s %(unit)s for %(data)s",
         "dpmean.unit_heights": "cm",
         "dpmean.unit_adult-age": "years",
+        "hiera.q_mae": "MAE of the mean",
+        "hiera.q_mse": "K-fold MSE",
+        "hiera.on_data": "on %(data)s, %(sentence)s",
+        "hiera.at_small": "At ε ≤ %(eps)s, %(sentence)s",
+        "hiera.same_level": "calibrated to the same exact LDP level ε, %(sentence)s",
+        "hiera.graded_level": "calibrated to the graded bound it aims at, %(sentence)s",
+        "hiera.source_design": "with the source's budgets (nominal ε), %(sentence)s",
+        "hiera.tally": "%(a)s against %(b)s: %(quantity)s lower in %(lower)s, higher in %(higher)s and not separated in "
+        "%(tie)s of %(n)s comparisons (two-sided tests, Holm-corrected over the experiment)",
+        "hiera.at_eps": "at ε = %(eps)s (%(reps)s repetitions), %(sentence)s",
+        "hiera.untested": "not tested: a comparison needs at least two repetitions per cell (this run: %(reps)s)",
+        "hiera.no_cells": "not tested: no cell of this run has these methods",
         "comparison.family_equivalence": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
         "of %(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
         "comparison.family_noninferior": "%(a)s is at most %(pct)s %% worse than %(b)s in %(quantity)s in %(k)s of "
@@ -347,6 +359,18 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.cp_scale": "%(data)s为 %(scale)s %(unit)s",
         "dpmean.unit_heights": "厘米",
         "dpmean.unit_adult-age": "岁",
+        "hiera.q_mae": "均值的平均绝对误差 (MAE)",
+        "hiera.q_mse": "K 折交叉验证的 MSE",
+        "hiera.on_data": "在 %(data)s 上，%(sentence)s",
+        "hiera.at_small": "在 ε ≤ %(eps)s 时，%(sentence)s",
+        "hiera.same_level": "校准到相同的精确 LDP 参数 ε 时，%(sentence)s",
+        "hiera.graded_level": "校准到其目标分级界时，%(sentence)s",
+        "hiera.source_design": "使用原文的隐私预算（名义 ε）时，%(sentence)s",
+        "hiera.tally": "%(a)s 对比 %(b)s：在 %(n)s 次比较中，%(quantity)s更低 %(lower)s 次、更高 %(higher)s 次、未能区分 %(tie)s 次"
+        "（双侧检验，在整个实验内做 Holm 校正）",
+        "hiera.at_eps": "在 ε = %(eps)s 时（%(reps)s 次重复），%(sentence)s",
+        "hiera.untested": "未检验：每个单元至少需要两次重复才能比较（本次运行：%(reps)s 次）",
+        "hiera.no_cells": "未检验：本次运行没有包含这些方法的单元",
         "comparison.family_equivalence": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s "
         "倍以内等价（Holm 校正；比值 %(lo)s–%(hi)s）",
         "comparison.family_noninferior": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 的%(quantity)s至多比 %(b)s 高 "
@@ -494,6 +518,18 @@ PLAIN: dict[str, str] = {
     "dpmean.cp_scale": "%(scale)s %(unit)s for %(data)s",
     "dpmean.unit_heights": "cm",
     "dpmean.unit_adult-age": "years",
+    "hiera.q_mae": "MAE of the mean",
+    "hiera.q_mse": "K-fold MSE",
+    "hiera.on_data": "on %(data)s, %(sentence)s",
+    "hiera.at_small": "At ε ≤ %(eps)s, %(sentence)s",
+    "hiera.same_level": "calibrated to the same exact LDP level ε, %(sentence)s",
+    "hiera.graded_level": "calibrated to the graded bound it aims at, %(sentence)s",
+    "hiera.source_design": "with the source's budgets (nominal ε), %(sentence)s",
+    "hiera.tally": "%(a)s against %(b)s: %(quantity)s lower in %(lower)s, higher in %(higher)s and not separated in "
+    "%(tie)s of %(n)s comparisons (two-sided tests, Holm-corrected over the experiment)",
+    "hiera.at_eps": "at ε = %(eps)s (%(reps)s repetitions), %(sentence)s",
+    "hiera.untested": "not tested: a comparison needs at least two repetitions per cell (this run: %(reps)s)",
+    "hiera.no_cells": "not tested: no cell of this run has these methods",
     "comparison.family_equivalence": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
     "of %(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
     "comparison.family_noninferior": "%(a)s is at most %(pct)s %% worse than %(b)s in %(quantity)s in %(k)s of "

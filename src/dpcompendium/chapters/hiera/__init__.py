@@ -9,6 +9,7 @@
 - :mod:`~dpcompendium.chapters.hiera.simulate` — Monte-Carlo repetitions of the mean estimators, exact in distribution.
 - :mod:`~dpcompendium.chapters.hiera.sgd` — LDP mini-batch SGD for linear regression and its cross-validation.
 - :mod:`~dpcompendium.chapters.hiera.datasets` — the chapter's datasets.
+- :mod:`~dpcompendium.chapters.hiera.verdicts` — the chapter's comparisons (tested, Holm-corrected) and their sentences.
 
 GRR is the core :func:`dpcompendium.core.mechanisms.grr_privatise` (re-exported); LHP applies the same GRR with the budget
 of each user's own level, vectorised over users in :func:`~dpcompendium.chapters.hiera.hiera.lhp_privatise`.
@@ -34,7 +35,7 @@ __all__ = [
 ]
 
 #: the chapter's experiment modules, imported when first used (``hiera.simulate``, ``hiera.sgd``, ...)
-_LAZY = ("accounting", "datasets", "plots", "sgd", "simulate")
+_LAZY = ("accounting", "datasets", "plots", "sgd", "simulate", "verdicts")
 
 
 def __getattr__(name: str):

@@ -8,7 +8,24 @@ import pandas as pd
 
 from ...core.plotting import PAGE_WIDTH_IN, method_style, panels
 
-__all__ = ["plot_accounting", "plot_methods", "plot_mu", "plot_privacy", "plot_sgd", "style"]
+__all__ = [
+    "DATASET_TITLES",
+    "plot_accounting",
+    "plot_methods",
+    "plot_mu",
+    "plot_privacy",
+    "plot_sgd",
+    "style",
+]
+
+#: panel titles of the synthetic datasets: the distributions, which must not be read (or translated) as the method
+#: "uniform" of the method-name catalogue (issue 48); their Chinese is in
+#: :data:`dpcompendium.core.figure_messages.FIGURE_MESSAGES`
+DATASET_TITLES = {
+    "uniform": "uniform distribution",
+    "normal": "normal distribution",
+    "exponential": "exponential distribution",
+}
 
 #: the chapter's methods that the book-wide style (:data:`dpcompendium.core.plotting.METHOD_COLORS`) does not list
 _EXTRA = {
@@ -113,7 +130,7 @@ def plot_methods(methods: pd.DataFrame, bound: pd.DataFrame | None = None) -> pl
             ax.plot(b["epsilon"], b["mae"], ":", color="0.3", lw=1.5, label="minimax lower bound")
         _eps_axis(ax, d["epsilon"])
         ax.set_yscale("log")
-        ax.set_title(name)
+        ax.set_title(DATASET_TITLES.get(name, name))
         ax.set_xlabel("base ε")
     return _label_rows(fig, axes, "MAE of the mean")
 

@@ -1,0 +1,344 @@
+"""The chapter's comparative verdicts as tested objects (:mod:`dpcompendium.core.comparison`, issue 46).
+
+Every sentence of the chapter that says one mechanism has a smaller error than another is rendered from a
+:class:`~dpcompendium.core.comparison.Comparison`: two arms, each with the claim of what it releases (same
+neighbour relation, ε and δ, or the comparison refuses), the two-sided ``"tie"`` test of the ratio of mean losses
+(Welch, delta method on the log ratio), and Holm's correction over every comparison of one experiment
+(:func:`~dpcompendium.core.comparison.holm`). A cell the test cannot decide is *not separated*, never a win.
+
+Three guarantees, one family each within experiment 2 (all Holm-corrected together):
+
+- ``"source"``: the source's design — HierA and graded Laplace at the *nominal* budgets {5ε, …, ε} against Harmony
+  and PM at ε. Neither nominal arm is private at ε (:func:`nominal_claim`; the as-written graded Laplace:
+  :func:`~dpcompendium.chapters.hiera.numeric.numeric_claim`), and every sentence says so;
+- ``"uniform"``: HierA calibrated to exact ε-LDP against Harmony, PM and Hybrid, all ε-LDP;
+- ``"graded"``: the graded HierA and the IDUE mean against Harmony, PM and Hybrid, all meeting the graded bound
+  min(ε_t, ε_t′) of {5ε, …, ε}, whose smallest budget is ε (:func:`graded_bound_claim`).
+
+Experiment 3 (the SGD) is one family: HierA with the text's budgets (nominal) and HierA calibrated to the same
+exact level against Harmony and PM, on each repetition's K-fold MSE (:func:`sgd_comparisons`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+import pandas as pd
+
+from ...core.comparison import (
+    Arm,
+    Comparison,
+    ComparisonResult,
+    _method_md,
+    family_sentence,
+    holm,
+)
+from ...core.messages import Md, join, message, number
+from ...core.privacy import PrivacyClaim
+from ...core.validation import check_epsilon
+from .hiera import lhp_exact_epsilon, privacy_claim, schedule
+from .levels import HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS
+
+__all__ = [
+    "EXPERIMENT2_PAIRS",
+    "SGD_PAIRS",
+    "arm_claim",
+    "counts",
+    "families",
+    "family",
+    "graded_bound_claim",
+    "methods_comparisons",
+    "nominal_claim",
+    "results_table",
+    "sgd_comparisons",
+    "sgd_sentence",
+    "tally",
+]
+
+_SENS = "domain [-1, 1] (width 2)"
+
+#: the pairs (A, B) compared in each cell of experiment 2, per guarantee
+EXPERIMENT2_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
+    "source": (("hiera", "harmony"), ("hiera", "pm"), ("graded-laplace", "hiera")),
+    "uniform": (
+        ("hiera-calibrated", "harmony"),
+        ("hiera-calibrated", "pm"),
+        ("hiera-calibrated", "hybrid"),
+    ),
+    "graded": tuple((a, b) for a in ("hiera-graded", "idldp") for b in ("harmony", "pm", "hybrid")),
+}
+
+#: the pairs (A, B) compared at the smallest ε of the corrected SGD (guarantee ``"sgd"``)
+SGD_PAIRS: tuple[tuple[str, str], ...] = (
+    ("hiera", "harmony"),
+    ("hiera", "pm"),
+    ("hiera-calibrated", "harmony"),
+    ("hiera-calibrated", "pm"),
+)
+
+
+def nominal_claim(
+    epsilon: float,
+    *,
+    multipliers: Sequence[float] = HIERA_MULTIPLIERS,
+    coupled: bool = True,
+) -> PrivacyClaim:
+    """The source's claim for HierA at base ε, as a claim: the schedule multipliers·ε, whose smallest budget is ε —
+    *not private* at that ε, since one report's exact level (:func:`~dpcompendium.chapters.hiera.hiera.lhp_exact_epsilon`,
+    ``coupled=False`` for the SGD, where the level comes from a feature) is larger. Only for comparing the source's
+    design with the ε-LDP mechanisms it was compared with; a sentence of such a comparison says the ε is nominal."""
+    eps = check_epsilon(epsilon)
+    sched = schedule(eps, multipliers)
+    exact = lhp_exact_epsilon(sched, coupled=coupled)
+    return PrivacyClaim(
+        "HierA at the source's budgets (nominal)",
+        "local",
+        "report (t*, v*), v* in {-1, +1}, value domain [-1, 1]",
+        eps,
+        private=False,
+        why=f"nominal: the schedule's smallest budget is eps = {eps:.4g}, but one report's exact level is "
+        f"{exact:.4g}",
+    )
+
+
+def graded_bound_claim(method: str, epsilon: float) -> PrivacyClaim:
+    """The graded bound min(ε_t, ε_t′) of {5ε, …, ε} as the claim of one report of ``method`` (ε = the bound's
+    smallest budget, the one that binds: :func:`~dpcompendium.chapters.hiera.simulate.meets_graded` decides whether
+    the method meets it; every ε-LDP method does)."""
+    from .simulate import meets_graded
+
+    eps = check_epsilon(epsilon)
+    ok = meets_graded(method, eps)
+    return PrivacyClaim(
+        f"{method} under the graded bound of {{5ε, …, ε}}",
+        "local",
+        _SENS,
+        eps,
+        private=ok,
+        why="" if ok else f"{method} does not meet the graded bound at base eps = {eps:.4g}",
+        conditions=(
+            "graded (MinID) bound min(eps_t, eps_t') of {5eps, ..., eps}; eps is its smallest budget",
+        ),
+    )
+
+
+@lru_cache(maxsize=1024)
+def arm_claim(method: str, epsilon: float, guarantee: str) -> PrivacyClaim:
+    """The claim an arm of ``guarantee`` carries (``"source"``, ``"uniform"``, ``"graded"`` or ``"sgd"``); cached
+    (a claim is immutable, and the calibrated and graded ones solve for their schedules)."""
+    if guarantee == "graded":
+        return graded_bound_claim(method, epsilon)
+    if guarantee == "sgd":
+        if method == "hiera":
+            return nominal_claim(epsilon, multipliers=SGD_TEXT_MULTIPLIERS, coupled=False)
+        return privacy_claim(method, epsilon, multipliers=SGD_TEXT_MULTIPLIERS, coupled=False)
+    if guarantee == "source" and method == "hiera":
+        return nominal_claim(epsilon)
+    if guarantee in ("source", "uniform"):
+        return privacy_claim(method, epsilon)
+    raise ValueError(f"guarantee must be source, uniform, graded or sgd, got {guarantee!r}")
+
+
+def _rows(comparisons: list[tuple[dict, Comparison]], alpha: float) -> pd.DataFrame:
+    decided = holm([c.result() for _, c in comparisons]) if comparisons else []
+    rows = [
+        {
+            **key,
+            "ratio": r.ratio,
+            "ratio_lo": r.lo,
+            "ratio_hi": r.hi,
+            "level": r.level,
+            "p_value": r.p_value,
+            "p_holm": r.p_adjusted,
+            "outcome": r.outcome,
+            "result": r,
+        }
+        for (key, _), r in zip(comparisons, decided, strict=True)
+    ]
+    cols = ["guarantee", "a", "b", "dataset", "epsilon", "ratio", "ratio_lo", "ratio_hi", "level"]
+    return pd.DataFrame(rows, columns=[*cols, "p_value", "p_holm", "outcome", "result"])
+
+
+def methods_comparisons(
+    methods: pd.DataFrame,
+    *,
+    pairs: dict[str, Sequence[tuple[str, str]]] = EXPERIMENT2_PAIRS,
+    alpha: float = 0.05,
+) -> pd.DataFrame:
+    """Every comparison of experiment 2 (a table of :func:`~dpcompendium.chapters.hiera.simulate.methods_experiment`):
+    for each guarantee, pair (A, B) and cell (dataset, ε) holding both, the ``"tie"`` test of the ratio of their MAEs
+    (Welch on the cells' means and standard errors over ``reps`` repetitions), decided by Holm over all of them.
+
+    One row per comparison: guarantee, a, b, dataset, epsilon, ratio (MAE of A / MAE of B), its Holm-consistent
+    interval ratio_lo–ratio_hi at ``level``, p_value, p_holm, outcome (better / worse / tie, for A) and ``result``
+    (the :class:`~dpcompendium.core.comparison.ComparisonResult`, for the sentences). Empty when a cell has fewer
+    than two repetitions (a standard error needs two)."""
+    cell = {
+        (d, e, m): (mae, se, n)
+        for d, e, m, mae, se, n in methods[
+            ["dataset", "epsilon", "method", "mae", "mae_se", "reps"]
+        ].itertuples(index=False)
+    }
+    cells = list(dict.fromkeys((d, e) for d, e, _ in cell))
+    comparisons: list[tuple[dict, Comparison]] = []
+    if len(methods) and int(methods["reps"].min()) >= 2:
+        for guarantee, plist in pairs.items():
+            for a, b in plist:
+                for dataset, eps in cells:
+                    if (dataset, eps, a) not in cell or (dataset, eps, b) not in cell:
+                        continue
+                    arms = []
+                    for m in (a, b):
+                        mae, se, n = cell[dataset, eps, m]
+                        arms.append(
+                            Arm(
+                                m,
+                                arm_claim(m, float(eps), guarantee),
+                                mean=float(mae),
+                                se=float(se),
+                                n=float(n),
+                            )
+                        )
+                    key = {
+                        "guarantee": guarantee,
+                        "a": a,
+                        "b": b,
+                        "dataset": dataset,
+                        "epsilon": eps,
+                    }
+                    comparisons.append(
+                        (key, Comparison(message("hiera.q_mae"), *arms, "tie", alpha=alpha))
+                    )
+    return _rows(comparisons, alpha)
+
+
+def sgd_comparisons(
+    runs: pd.DataFrame,
+    *,
+    pairs: Sequence[tuple[str, str]] = SGD_PAIRS,
+    variant: str = "corrected",
+    alpha: float = 0.05,
+) -> pd.DataFrame:
+    """The SGD's comparisons (guarantee ``"sgd"``): for each pair (A, B) and cell (dataset, ε) of ``variant`` in
+    ``runs`` (a table of :func:`~dpcompendium.chapters.hiera.sgd.sgd_experiment`) with at least two repetitions of
+    both, the ``"tie"`` test (Welch) of the ratio of their mean K-fold MSEs over the repetitions; Holm over all of
+    them. Columns as :func:`methods_comparisons`."""
+    rows = runs[(runs["variant"] == variant) & runs["epsilon"].notna()]
+    values = {k: g["mse"].to_numpy() for k, g in rows.groupby(["dataset", "epsilon", "method"])}
+    comparisons: list[tuple[dict, Comparison]] = []
+    cells = rows[["dataset", "epsilon"]].drop_duplicates().itertuples(index=False)
+    for dataset, eps in cells:
+        for a, b in pairs:
+            va, vb = values.get((dataset, eps, a)), values.get((dataset, eps, b))
+            if va is None or vb is None or va.size < 2 or vb.size < 2:
+                continue
+            arms = [Arm.of(m, arm_claim(m, float(eps), "sgd"), v) for m, v in ((a, va), (b, vb))]
+            key = {"guarantee": "sgd", "a": a, "b": b, "dataset": dataset, "epsilon": eps}
+            comparisons.append((key, Comparison(message("hiera.q_mse"), *arms, "tie", alpha=alpha)))
+    return _rows(comparisons, alpha)
+
+
+def results_table(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` without its ``result`` objects (for the CSV)."""
+    return table.drop(columns=["result"])
+
+
+def family(
+    table: pd.DataFrame,
+    guarantee: str,
+    a: str,
+    b: str,
+    *,
+    datasets: Sequence[str] | None = None,
+    max_epsilon: float | None = None,
+) -> Md:
+    """The sentence of the comparisons of A with B under ``guarantee`` in ``table`` (decided by Holm over the whole
+    experiment), restricted to ``datasets`` and to ε ≤ ``max_epsilon`` if given: in how many cells they differ and
+    in which direction (:func:`~dpcompendium.core.comparison.family_sentence`); a single cell's own sentence, with
+    its interval (:meth:`~dpcompendium.core.comparison.ComparisonResult.sentence`)."""
+    t, _, _ = _select(table, guarantee, a, b, datasets, max_epsilon)
+    results: list[ComparisonResult] = list(t["result"])
+    if not results:
+        return message("hiera.no_cells")
+    if len(results) == 1:  # one cell: its own verdict, with the ratio's interval
+        return results[0].sentence()
+    return family_sentence(results)
+
+
+def families(table: pd.DataFrame, guarantee: str, pairs: Sequence[tuple[str, str]], **kw) -> Md:
+    """:func:`family` for each pair, joined by semicolons."""
+    return join([family(table, guarantee, a, b, **kw) for a, b in pairs], "; ")
+
+
+def _select(table, guarantee, a, b, datasets=None, max_epsilon=None):
+    a, b = [a] if isinstance(a, str) else list(a), [b] if isinstance(b, str) else list(b)
+    t = table[(table["guarantee"] == guarantee) & table["a"].isin(a) & table["b"].isin(b)]
+    if datasets is not None:
+        t = t[t["dataset"].isin(list(datasets))]
+    if max_epsilon is not None:
+        t = t[t["epsilon"] <= max_epsilon + 1e-12]
+    return t, a, b
+
+
+def counts(
+    table: pd.DataFrame, guarantee: str, a: str | Sequence[str], b: str | Sequence[str], **kw
+) -> dict[str, int]:
+    """How many comparisons of A (one method or several) against B under ``guarantee`` are decided each way
+    (better, worse, tie: for A), and their number n; ``kw``: ``datasets``, ``max_epsilon`` as in :func:`family`."""
+    t, _, _ = _select(table, guarantee, a, b, **kw)
+    out = {k: int((t["outcome"] == k).sum()) for k in ("better", "worse", "tie")}
+    out["n"] = len(t)
+    return out
+
+
+def tally(
+    table: pd.DataFrame, guarantee: str, a: str | Sequence[str], b: str | Sequence[str], **kw
+) -> Md:
+    """One short sentence of :func:`counts`: "A against B: <quantity> lower in x, higher in y and not separated in z of n
+    comparisons (Holm-corrected)"."""
+    c = counts(table, guarantee, a, b, **kw)
+    if not c["n"]:
+        return message("hiera.no_cells")
+    t, a, b = _select(table, guarantee, a, b, **kw)
+    return message(
+        "hiera.tally",
+        quantity=t["result"].iloc[0].comparison.quantity,
+        a=join([_method_md(m) for m in a], " / "),
+        b=join([_method_md(m) for m in b]),
+        lower=str(c["better"]),
+        higher=str(c["worse"]),
+        tie=str(c["tie"]),
+        n=str(c["n"]),
+    )
+
+
+def sgd_sentence(
+    table: pd.DataFrame,
+    a: str,
+    bs: Sequence[str],
+    datasets: Sequence[str],
+    epsilon: float,
+    reps: int,
+) -> Md:
+    """The SGD's comparisons of A with each of ``bs`` (:func:`sgd_comparisons`), dataset by dataset: "at ε = 0.25
+    (10 repetitions), on adult, …; on synthetic, …"; "not tested" where the table has none."""
+    pairs = [(a, b) for b in bs]
+    if not (pairs and len(table) and (table["a"] == a).any()):
+        return message("hiera.no_cells")
+    return message(
+        "hiera.at_eps",
+        eps=number(epsilon),
+        reps=str(reps),
+        sentence=join(
+            [
+                message(
+                    "hiera.on_data",
+                    data=d,
+                    sentence=families(table, "sgd", pairs, datasets=[d]),
+                )
+                for d in datasets
+            ],
+            "; ",
+        ),
+    )
