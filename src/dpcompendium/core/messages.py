@@ -157,13 +157,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
         # tables (dpcompendium.book.tables)
         "table.interval": "%(estimate)s (%(lo)s–%(hi)s)",
         # chapter sentences: mwem (DPBench, the coursework variant's rows)
-        "mwem.db_coursework": "%(data)s, coursework variant (not ranked): its last iterate beats Identity "
-        "%(last)s, its average of the iterates %(average)s; its last iterate has %(ratio)s times the error of the "
-        "standard variant's last iterate at the same $T$ and $\\varepsilon$",
-        "mwem.db_coursework_alone": "%(data)s, coursework variant (not ranked): its last iterate beats Identity "
-        "%(last)s, its average of the iterates %(average)s",
-        "mwem.db_cw_at": "at $\\varepsilon$ = %(eps)s for every $T$",
-        "mwem.db_cw_none": "at no $\\varepsilon$ of this run for every $T$",
         # comparisons (dpcompendium.core.comparison): the only source of the book's comparative verdicts
         "comparison.beats": "%(a)s beats %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% interval %(lo)s–%(hi)s)",
         "comparison.beaten": "%(a)s is worse than %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% interval "
@@ -314,13 +307,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "prose.interval": "%(estimate)s（%(lo)s–%(hi)s）",
         "prose.na": "无数据",
         "table.interval": "%(estimate)s（%(lo)s–%(hi)s）",
-        "mwem.db_coursework": "%(data)s，课程作业版本（不参与排名）：其最后一次迭代的结果%(last)s优于 Identity，"
-        "其各次迭代结果的平均数%(average)s优于 Identity；在相同的 $T$ 和 $\\varepsilon$ 下，其最后一次迭代结果的误差"
-        "是标准版本最后一次迭代结果的 %(ratio)s 倍",
-        "mwem.db_coursework_alone": "%(data)s，课程作业版本（不参与排名）：其最后一次迭代的结果%(last)s优于 Identity，"
-        "其各次迭代结果的平均数%(average)s优于 Identity",
-        "mwem.db_cw_at": "在 $\\varepsilon$ = %(eps)s 时（对每个 $T$ 都）",
-        "mwem.db_cw_none": "在本次运行的任何 $\\varepsilon$ 下都未能对每个 $T$ 均",
         "comparison.beats": "%(a)s 的%(quantity)s低于 %(b)s：比值 %(ratio)s（%(level)s%% 置信区间 %(lo)s–%(hi)s）",
         "comparison.beaten": "%(a)s 的%(quantity)s高于 %(b)s：比值 %(ratio)s（%(level)s%% 置信区间 %(lo)s–%(hi)s）",
         "comparison.tie": "%(a)s 与 %(b)s 的%(quantity)s未能区分（无显著差异）：比值 %(ratio)s（%(level)s%% 置信区间 "
@@ -461,13 +447,6 @@ PLAIN: dict[str, str] = {
     "prose.interval": "%(estimate)s (%(lo)s–%(hi)s)",
     "prose.na": "n/a",
     "table.interval": "%(estimate)s (%(lo)s–%(hi)s)",
-    "mwem.db_coursework": "%(data)s, coursework variant (not ranked): its last iterate beats Identity %(last)s, "
-    "its average of the iterates %(average)s; its last iterate has %(ratio)s times the error of the standard "
-    "variant's last iterate at the same T and ε",
-    "mwem.db_coursework_alone": "%(data)s, coursework variant (not ranked): its last iterate beats Identity "
-    "%(last)s, its average of the iterates %(average)s",
-    "mwem.db_cw_at": "at ε = %(eps)s for every T",
-    "mwem.db_cw_none": "at no ε of this run for every T",
     # comparisons (dpcompendium.core.comparison): the only source of the book's comparative verdicts
     "comparison.beats": "%(a)s beats %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% interval %(lo)s–%(hi)s)",
     "comparison.beaten": "%(a)s is worse than %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% interval "
