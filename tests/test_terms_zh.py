@@ -138,6 +138,33 @@ def test_the_checks_can_fail():
     assert problems("the workload", "工作负载")
     assert not problems("the workload", "查询集")
     assert not problems("clipped to $[0, N]$", "裁剪到 $[0, N]$")
+    # the figure labels' classes of mistake (issue 48, second round)
+    assert problems("standard, last iterate", "标准版，最后迭代")
+    assert problems("1-D, T = 10", "1 维，T = 10")
+    assert not problems("1-D, T = 10", "一维，T = 10")
+    assert problems("the centred sum", "中心化求和")
+    assert problems("(a) Poisson subsampling", "(a) Poisson 子采样")
+    assert problems("grouping: true centres, S5 sum", "分组：真实的分组中心，S5 取和")
+    assert problems("private bounds", "满足差分隐私的边界")
+    assert problems("the non-private SGD", "非隐私 SGD")
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese"),
+    [
+        ("1-D, eps = 0.5, T = 10", "一维，ε = 0.5，T = 10"),
+        ("2-D, eps = 1", "二维，ε = 1"),
+        ("1-D, T = 30", "一维，T = 30"),
+        ("Adult 2-D", "Adult 二维"),
+        ("standard, last iterate (rep 0)", "标准版，最后一次迭代结果（第 0 次重复）"),
+        ("n * epsilon", "n·ε（n 为记录数）"),
+    ],
+)
+def test_a_figure_writes_dimensions_and_iterates_as_chinese(english, chinese):
+    """A figure's 1-D / 2-D is 一维 / 二维 (the template with the dimension written out wins over ``%(d)s-D``)."""
+    from dpcompendium.core.messages import translate
+
+    assert translate(english, "zh_CN") == chinese
 
 
 @pytest.mark.parametrize(
