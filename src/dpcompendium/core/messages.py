@@ -267,9 +267,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     # 简体中文: the terms are the sources' own (book/glossary.md is the term base; tests/test_messages_zh.py checks it).
     "zh_CN": {
-        "claim.statement": "%(mechanism)s：%(guarantee)s%(relation)s（敏感度 %(sensitivity)s）%(conditions)s",
-        "claim.not_private": "%(mechanism)s：*并不*如所声称的满足 %(guarantee)s —— %(why)s",
-        "claim.relation": "，邻居数据集为 %(neighbours)s",
+        "claim.statement": "%(mechanism)s：%(guarantee)s%(relation)s（敏感度：%(sensitivity)s）%(conditions)s",
+        "claim.not_private": "%(mechanism)s：*并不*满足所声称的 %(guarantee)s——%(why)s",
+        "claim.relation": "，邻居数据集按%(neighbours)s定义",
         "claim.conditions": "，前提：%(conditions)s",
         "claim.guarantee": "$%(epsilon)s$-%(dp)s",
         "claim.guarantee_delta": "$(%(epsilon)s, %(delta)s)$-%(dp)s",
@@ -348,7 +348,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.arm_reference": "课程的参考表",
         "mwem.arm_report": "报告自己的平均值",
         "mwem.db_at": "%(data)s，$\\varepsilon$ = %(eps)s 时：%(sentence)s",
-        "mwem.db_cw_ratio": "%(data)s，课程作业版本（不参与排名：其保证并非名义上的保证，见上文的声明）：其最后一次迭代结果的误差是"
+        "mwem.db_cw_ratio": "%(data)s，课程作业版本（不参与排名：其实际保证并非名义保证，见上文的隐私声明）：其最后一次迭代结果的误差是"
         "相同 $T$ 和 $\\varepsilon$ 下标准版本最后一次迭代结果的 %(ratio)s 倍（点估计）",
         "hist.name_dawa_private": "DAWA（在加噪直方图上划分）",
         "hist.name_dawa_repaired": "DAWA 划分（在加噪代价上，经修补）",
@@ -356,15 +356,15 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.fix": "S5 解读为对和加噪时，%(sum)s；S5 解读为对均值加噪时，%(mean)s",
         "hist.on_data": "%(data)s：%(sentences)s",
         "hist.at_eps": "$\\varepsilon$ = %(eps)s 时，%(sentence)s",
-        "hist.sota": "在满足差分隐私的方法中，在扫描的 %(n)s 个（数据集，$\\varepsilon$）设置里（持平：双侧 Welch 检验在设置内经 Holm "
-        "校正后，未能表明持平的任一方法的均值高于最低者）：%(wins)s",
+        "hist.sota": "在参数扫描的 %(n)s 个（数据集，$\\varepsilon$）设置中比较满足差分隐私的方法（并列指：在同一设置内做双侧 "
+        "Welch 检验并经 Holm 校正后，未能表明并列的任一方法的均值高于最低者）：%(wins)s",
         "hist.dawa": "与 DPBench 运行的 DAWA 相比，在稀疏直方图上：%(sparse)s；在稠密直方图上：%(dense)s",
         "hist.dpbench": "与满足差分隐私的方法一起排名时，DPBench 运行的 DAWA 在 %(n)s 个设置中的 %(db_alone)s 个里单独取得最低均方误差，"
         "在 %(db_first)s 个里为第一或并列第一；两种满足差分隐私的 DAWA 之一在这些方法中为第一或并列第一的设置有 %(priv_first)s 个。"
         "%(verdict)s",
         "hist.dpbench_supported": "DPBench 给 DAWA 在稀疏直方图上的排名依赖于其不满足差分隐私的划分步骤：在相同的测量步骤下，"
         "这里尝试的两种满足差分隐私的划分都远不及它（这并不表明任何满足差分隐私的 DAWA 都做不到）",
-        "hist.dpbench_not_supported": "在本次运行中，证据并未表明 DPBench 的划分步骤是其给 DAWA 排名的来源",
+        "hist.dpbench_not_supported": "本次运行的证据不足以表明，DAWA 在 DPBench 中的排名来自其划分步骤",
         "quantity.mse": "均方误差",
         "quantity.rmse": "均方根误差",
         "quantity.error": "误差",
