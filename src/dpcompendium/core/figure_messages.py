@@ -114,7 +114,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("exact epsilon of the other sites", "其他站点的精确 ε"),
     (
         "solid: secure aggregation; dotted: CAPE as published; dashed: ε√(s/(s−c))",
-        "实线：安全聚合；点线：CAPE（按发表的写法）；虚线：ε√(s/(s−c))",
+        "实线：安全聚合；点线：CAPE（论文原方案）；虚线：ε√(s/(s−c))",
     ),
     ("captured energy q (k = %(k)s)", "捕获的能量 q（k = %(k)s）"),
     ("number of sites s", "站点数 s"),
@@ -157,7 +157,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("K-fold MSE", "K 折交叉验证的均方误差 (MSE)"),
     # ---- histograms
     ("least squares (workload)", "最小二乘（查询集）"),
-    ("DAWA as DPBench runs it (not private)", "DPBench 运行的 DAWA（不满足差分隐私）"),
+    ("DAWA as DPBench runs it (not private)", "DPBench 版 DAWA（不满足差分隐私）"),
     ("DAWA, partition on a noisy histogram", "DAWA（在加噪直方图上划分）"),
     ("DAWA partition on privately-noised costs, repaired", "DAWA 划分（在加噪代价上，经修补）"),
     ("P-HP (authors)", "P-HP（作者的实现）"),

@@ -352,14 +352,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "相同 $T$ 和 $\\varepsilon$ 下标准版本最后一次迭代结果的 %(ratio)s 倍（点估计）",
         "hist.name_dawa_private": "DAWA（在加噪直方图上划分）",
         "hist.name_dawa_repaired": "DAWA 划分（在加噪代价上，经修补）",
-        "hist.name_dawa_dpbench": "DPBench 运行的 DAWA（不满足差分隐私）",
+        "hist.name_dawa_dpbench": "DPBench 版 DAWA（不满足差分隐私）",
         "hist.fix": "S5 解读为对和加噪时，%(sum)s；S5 解读为对均值加噪时，%(mean)s",
         "hist.on_data": "%(data)s：%(sentences)s",
         "hist.at_eps": "$\\varepsilon$ = %(eps)s 时，%(sentence)s",
         "hist.sota": "在参数扫描的 %(n)s 个（数据集，$\\varepsilon$）设置中比较满足差分隐私的方法（并列指：在同一设置内做双侧 "
         "Welch 检验并经 Holm 校正后，未能表明并列的任一方法的均值高于最低者）：%(wins)s",
-        "hist.dawa": "与 DPBench 运行的 DAWA 相比，在稀疏直方图上：%(sparse)s；在稠密直方图上：%(dense)s",
-        "hist.dpbench": "与满足差分隐私的方法一起排名时，DPBench 运行的 DAWA 在 %(n)s 个设置中的 %(db_alone)s 个里单独取得最低均方误差，"
+        "hist.dawa": "与 DPBench 版 DAWA 相比，在稀疏直方图上：%(sparse)s；在稠密直方图上：%(dense)s",
+        "hist.dpbench": "与满足差分隐私的方法一起排名时，DPBench 版 DAWA 在 %(n)s 个设置中的 %(db_alone)s 个里单独取得最低均方误差，"
         "在 %(db_first)s 个里为第一或并列第一；两种满足差分隐私的 DAWA 之一在这些方法中为第一或并列第一的设置有 %(priv_first)s 个。"
         "%(verdict)s",
         "hist.dpbench_supported": "DPBench 给 DAWA 在稀疏直方图上的排名依赖于其不满足差分隐私的划分步骤：在相同的测量步骤下，"
