@@ -266,3 +266,18 @@ def test_chinese_figures_and_method_names_hold_no_english_word_but_kept_names():
             text = re.sub(r"\$.*?\$|%\(\w+\)s", " ", zh)
             found += [f"{where}: {w}" for w in word.findall(text) if w not in kept]
     assert not found, "\n".join(found)
+
+
+_TEX_DOUBLED = re.compile(r"\\\\[A-Za-z]")
+
+
+def test_no_chinese_entry_escapes_a_tex_command_twice():
+    """A TeX command of the English (``$\\varepsilon$``) keeps one backslash in the Chinese: ``$\\\\varepsilon$``
+    is a line break followed by the word "varepsilon" (four hiera entries had it, issue 48's second review)."""
+    assert len(_TEX_DOUBLED.findall("$\\\\varepsilon$")) == 1
+    wrong = [
+        f"{where}: {_TEX_DOUBLED.findall(zh)}"
+        for where, en, zh in pairs()
+        if len(_TEX_DOUBLED.findall(zh)) > len(_TEX_DOUBLED.findall(en))
+    ]
+    assert not wrong, "\n".join(wrong)
