@@ -156,6 +156,7 @@ def test_the_checks_can_fail():
         ("2-D, eps = 1", "二维，ε = 1"),
         ("1-D, T = 30", "一维，T = 30"),
         ("Adult 2-D", "Adult 二维"),
+        ("Adult 2-D, T = 10", "Adult 二维，T = 10"),
         ("standard, last iterate (rep 0)", "标准版，最后一次迭代结果（第 0 次重复）"),
         ("n * epsilon", "n·ε（n 为记录数）"),
     ],

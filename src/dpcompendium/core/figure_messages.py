@@ -220,6 +220,8 @@ _PAIRS: list[tuple[str, str]] = [
     ("report's averages", "报告中的平均误差"),
     ("T (rounds)", "迭代次数 T"),
     ("Adult 2-D", "Adult 二维"),
+    # a title of its own, not "%(d)s-D, T = %(T)s" with d = "Adult 2"
+    ("Adult 2-D, T = %(T)s", "Adult 二维，T = %(T)s"),
     ("%(cells)s cells, %(output)s", "%(cells)s 个单元，%(output)s"),
     ("n * epsilon", "n·ε（n 为记录数）"),
     ("MWEM error / Identity error", "MWEM 的误差 / Identity 的误差"),
