@@ -138,6 +138,34 @@ def test_the_checks_can_fail():
     assert problems("the workload", "工作负载")
     assert not problems("the workload", "查询集")
     assert not problems("clipped to $[0, N]$", "裁剪到 $[0, N]$")
+    # the figure labels' classes of mistake (issue 48, second round)
+    assert problems("standard, last iterate", "标准版，最后迭代")
+    assert problems("1-D, T = 10", "1 维，T = 10")
+    assert not problems("1-D, T = 10", "一维，T = 10")
+    assert problems("the centred sum", "中心化求和")
+    assert problems("(a) Poisson subsampling", "(a) Poisson 子采样")
+    assert problems("grouping: true centres, S5 sum", "分组：真实的分组中心，S5 取和")
+    assert problems("private bounds", "满足差分隐私的边界")
+    assert problems("the non-private SGD", "非隐私 SGD")
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese"),
+    [
+        ("1-D, ε = 0.5, T = 10", "一维，ε = 0.5，T = 10"),
+        ("2-D, ε = 1", "二维，ε = 1"),
+        ("1-D, T = 30", "一维，T = 30"),
+        ("Adult 2-D", "Adult 二维"),
+        ("Adult 2-D, T = 10", "Adult 二维，T = 10"),
+        ("standard, last iterate (rep 0)", "标准版，最后一次迭代结果（第 0 次重复）"),
+        ("n · ε", "n·ε（n 为记录数）"),
+    ],
+)
+def test_a_figure_writes_dimensions_and_iterates_as_chinese(english, chinese):
+    """A figure's 1-D / 2-D is 一维 / 二维 (the template with the dimension written out wins over ``%(d)s-D``)."""
+    from dpcompendium.core.messages import translate
+
+    assert translate(english, "zh_CN") == chinese
 
 
 @pytest.mark.parametrize(
@@ -239,3 +267,18 @@ def test_chinese_figures_and_method_names_hold_no_english_word_but_kept_names():
             text = re.sub(r"\$.*?\$|%\(\w+\)s", " ", zh)
             found += [f"{where}: {w}" for w in word.findall(text) if w not in kept]
     assert not found, "\n".join(found)
+
+
+_TEX_DOUBLED = re.compile(r"\\\\[A-Za-z]")
+
+
+def test_no_chinese_entry_escapes_a_tex_command_twice():
+    """A TeX command of the English (``$\\varepsilon$``) keeps one backslash in the Chinese: ``$\\\\varepsilon$``
+    is a line break followed by the word "varepsilon" (four hiera entries had it, issue 48's second review)."""
+    assert len(_TEX_DOUBLED.findall("$\\\\varepsilon$")) == 1
+    wrong = [
+        f"{where}: {_TEX_DOUBLED.findall(zh)}"
+        for where, en, zh in pairs()
+        if len(_TEX_DOUBLED.findall(zh)) > len(_TEX_DOUBLED.findall(en))
+    ]
+    assert not wrong, "\n".join(wrong)

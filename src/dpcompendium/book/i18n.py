@@ -487,8 +487,93 @@ def _search_language_zh():
     return SearchChineseSet
 
 
+def _titled(directive: type) -> type:
+    """``directive`` (sphinx-exercise's ``exercise`` or ``exercise-start``) whose title is a message of the page.
+
+    sphinx-exercise parses an exercise's title (the directive's argument, ``{exercise} A constant schedule``) into a
+    subtitle node with neither a source nor its MyST text: Sphinx's gettext extraction skips such a node (a "built-in
+    message") and its i18n transform has nothing to look up, so the titles stayed English in every edition. The
+    subtitle is given the argument as its source text and the directive's place as its source: the extraction writes
+    it to the page's catalogue like a paragraph, and the translated page gets its translation, which the exercise's
+    numbered title and every solution's title ("Solution to Exercise 3 (…)") then show."""
+
+    class Titled(directive):
+        def run(self):
+            from sphinx_exercise.nodes import exercise_subtitle
+
+            out = super().run()
+            if self.arguments:
+                source, line = self.get_source_info()
+                for node in out:
+                    subtitle = next(iter(node.findall(exercise_subtitle)), None)
+                    if subtitle is not None:
+                        subtitle.rawsource = str(self.arguments[0])
+                        subtitle.source, subtitle.line = source, line
+                        node[_TITLE_MESSAGE] = (subtitle.rawsource, source, line)
+                        break
+            return out
+
+    Titled.__name__ = Titled.__qualname__ = f"Titled{directive.__name__}"
+    return Titled
+
+
+_TITLE_MESSAGE = "dpc-title-message"
+
+
+def _exercise_title_messages():
+    """The gettext builder reads a page's messages from its resolved doctree, where sphinx-exercise's post-transform
+    has replaced the subtitle by a plain numbered title: this post-transform, after it, gives that title the
+    exercise's title as its message (:func:`_titled`), so that the extraction writes it."""
+    from docutils import nodes
+    from sphinx.transforms.post_transforms import SphinxPostTransform
+
+    class ExerciseTitleMessages(SphinxPostTransform):
+        default_priority = (
+            23  # after sphinx-exercise's ResolveTitlesInExercises (20) and its solutions (21, 22)
+        )
+        builders = ("gettext",)
+
+        def run(self, **kwargs: Any) -> None:
+            for node in self.document.findall(nodes.Element):
+                message = node.get(_TITLE_MESSAGE)
+                title = node.children[0] if message and node.children else None
+                if isinstance(title, nodes.title):
+                    title.rawsource, title.source, title.line = message
+                    title.uid = ""  # the catalogue takes a node with a uid only (Sphinx's versioning sets it)
+
+    return ExerciseTitleMessages
+
+
+def _translatable_exercise_titles(app) -> None:
+    """The exercise directives with translatable titles (:func:`_titled`), once sphinx-exercise has registered its own
+    (it may load after this extension)."""
+    if "sphinx_exercise" not in app.extensions:
+        return
+    from sphinx_exercise.directive import ExerciseDirective, ExerciseStartDirective
+
+    app.add_directive("exercise", _titled(ExerciseDirective), override=True)
+    app.add_directive("exercise-start", _titled(ExerciseStartDirective), override=True)
+
+
+def _on_exercise_doctree_read(app, doctree) -> None:
+    """sphinx-exercise keeps a copy of each exercise, made by its directive before the page is translated, and titles
+    the exercise's solutions from that copy: the copy is taken again from the page as read, i.e. translated."""
+    from docutils import nodes
+
+    registry = getattr(app.env, "sphinx_exercise_registry", None)
+    if registry is None:
+        return
+    for node in doctree.findall(nodes.Element):
+        label = node.get("label") if node.get(_TITLE_MESSAGE) else None
+        if label in registry and registry[label].get("docname") == app.env.docname:
+            registry[label]["node"] = node.deepcopy()
+
+
 def setup(app) -> dict[str, Any]:
     _mark_parallel_safe(app)
+    app.connect("builder-inited", _translatable_exercise_titles)
+    app.add_post_transform(_exercise_title_messages())
+    app.connect("doctree-read", _on_exercise_doctree_read)
     app.add_search_language(_search_language_zh())
     app.connect("builder-inited", _mark_parallel_safe, priority=100)
     app.connect("source-read", _on_source_read)

@@ -291,9 +291,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
     },
     # 简体中文: the terms are the sources' own (book/glossary.md is the term base; tests/test_messages_zh.py checks it).
     "zh_CN": {
-        "claim.statement": "%(mechanism)s：%(guarantee)s%(relation)s（敏感度 %(sensitivity)s）%(conditions)s",
-        "claim.not_private": "%(mechanism)s：*并不*如所声称的满足 %(guarantee)s —— %(why)s",
-        "claim.relation": "，邻居数据集为 %(neighbours)s",
+        "claim.statement": "%(mechanism)s：%(guarantee)s%(relation)s（敏感度：%(sensitivity)s）%(conditions)s",
+        "claim.not_private": "%(mechanism)s：*并不*满足所声称的 %(guarantee)s——%(why)s",
+        "claim.relation": "，邻居数据集按%(neighbours)s定义",
         "claim.conditions": "，前提：%(conditions)s",
         "claim.guarantee": "$%(epsilon)s$-%(dp)s",
         "claim.guarantee_delta": "$(%(epsilon)s, %(delta)s)$-%(dp)s",
@@ -350,7 +350,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.on_data": "在 %(data)s 上，%(sentence)s",
         "hiera.at_small": "在 ε ≤ %(eps)s 时，%(sentence)s",
         "hiera.same_level": "校准到相同的精确 LDP 参数 ε 时，%(sentence)s",
-        "hiera.graded_level": "校准到其目标分级界时，%(sentence)s",
+        "hiera.graded_level": "校准到其目标分级上界时，%(sentence)s",
         "hiera.source_design": "使用原文的隐私预算（名义 ε）时，%(sentence)s",
         "hiera.tally": "%(a)s 对比 %(b)s：在 %(n)s 次比较中，%(quantity)s更低 %(lower)s 次、更高 %(higher)s 次、未能区分 %(tie)s 次"
         "（双侧检验，在整个实验内做 Holm 校正）",
@@ -388,29 +388,29 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "fedpca.quantity_svm": "SVM 错误率（1 减去准确率）",
         "fedpca.untested": "未检验：重复少于两次时，一个设置没有标准误",
         "mwem.quantity_figures": "误差指标",
-        "mwem.arm_last": "我们的课程作业版本运行（最后一次迭代）",
-        "mwem.arm_average": "我们的课程作业版本运行（各次迭代的平均数）",
+        "mwem.arm_last": "我们运行的课程作业版本（最后一次迭代结果）",
+        "mwem.arm_average": "我们运行的课程作业版本（各次迭代结果的平均值）",
         "mwem.arm_reference": "课程的参考表",
         "mwem.arm_report": "报告自己的平均值",
         "mwem.db_at": "%(data)s，$\\varepsilon$ = %(eps)s 时（MWEM 行是在这些运行上选出的）：%(sentence)s",
-        "mwem.db_cw_ratio": "%(data)s，课程作业版本（不参与排名：其保证并非名义上的保证，见上文的声明）：其最后一次迭代结果的误差是"
+        "mwem.db_cw_ratio": "%(data)s，课程作业版本（不参与排名：其实际保证并非名义保证，见上文的隐私声明）：其最后一次迭代结果的误差是"
         "相同 $T$ 和 $\\varepsilon$ 下标准版本最后一次迭代结果的 %(ratio)s 倍（点估计）",
         "hist.name_dawa_private": "DAWA（在加噪直方图上划分）",
         "hist.name_dawa_repaired": "DAWA 划分（在加噪代价上，经修补）",
-        "hist.name_dawa_dpbench": "DPBench 运行的 DAWA（不满足差分隐私）",
-        "hist.fix": "S5 按求和理解时（界值 %(pct)s，在本次运行之前确定，所用随机数种子流此前的版本均未用过），%(sum)s；S5 按均值理解时，"
+        "hist.name_dawa_dpbench": "DPBench 版 DAWA（不满足差分隐私）",
+        "hist.fix": "S5 解读为对和加噪时（界值 %(pct)s，在本次运行之前确定，所用随机数种子流此前的版本均未用过），%(sum)s；S5 解读为对均值加噪时，"
         "%(mean)s",
         "hist.on_data": "%(data)s：%(sentences)s",
         "hist.at_eps": "$\\varepsilon$ = %(eps)s 时，%(sentence)s",
         "hist.sota": "在满足差分隐私的方法中，在扫描的 %(n)s 个（数据集，$\\varepsilon$）设置里（未能区分：双侧学生化自助法检验在设置内经 "
         "Holm 校正后，未能表明所列任一方法的均值高于最低者）：%(wins)s",
-        "hist.dawa": "与 DPBench 运行的 DAWA 相比，在稀疏直方图上：%(sparse)s；在稠密直方图上：%(dense)s",
-        "hist.dpbench": "与满足差分隐私的方法一起排名时，DPBench 运行的 DAWA 在 %(n)s 个设置中的 %(db_alone)s 个里单独排名第一，"
+        "hist.dawa": "与 DPBench 版 DAWA 相比，在稀疏直方图上：%(sparse)s；在稠密直方图上：%(dense)s",
+        "hist.dpbench": "与满足差分隐私的方法一起排名时，DPBench 版 DAWA 在 %(n)s 个设置中的 %(db_alone)s 个里单独排名第一，"
         "在 %(db_first)s 个里为第一或与第一未能区分；两种满足差分隐私的 DAWA 之一在这些方法中为第一或与第一未能区分的设置有 %(priv_first)s 个。"
         "%(verdict)s",
         "hist.dpbench_supported": "DPBench 给 DAWA 在稀疏直方图上的排名依赖于其不满足差分隐私的划分步骤：在相同的测量步骤下，"
         "这里尝试的两种满足差分隐私的划分都远不及它（这并不表明任何满足差分隐私的 DAWA 都做不到）",
-        "hist.dpbench_not_supported": "在本次运行中，证据并未表明 DPBench 的划分步骤是其给 DAWA 排名的来源",
+        "hist.dpbench_not_supported": "本次运行的证据不足以表明，DAWA 在 DPBench 中的排名来自其划分步骤",
         "quantity.mse": "均方误差",
         "quantity.rmse": "均方根误差",
         "quantity.error": "误差",
@@ -652,7 +652,7 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
         "resampling": "重采样",
         "normalized": "归一化",
         "normalized-clamped": "归一化，钳制",
-        "coinpress": "CoinPress（满足差分隐私的范围）",
+        "coinpress": "CoinPress（差分隐私估计的范围）",
         "mean": "均值",
         "sum": "求和",
         "count": "计数",
@@ -670,9 +670,9 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
         "private": "满足差分隐私",
         "identity": "逐单元加噪（Identity）",
         "clamped": "钳制",
-        "centred": "中心化求和",
-        "centred-clamped": "中心化求和，钳制",
-        "private-bounds": "差分隐私边界（差分隐私分位数）",
+        "centred": "中心化和",
+        "centred-clamped": "中心化和，钳制",
+        "private-bounds": "差分隐私估计的边界（差分隐私分位数）",
         "gaussian": "高斯机制（解析校准）",
         "uniform": "均匀估计（Uniform）",
         "hierarchical": "层次方法（$H_b$）",
