@@ -31,20 +31,29 @@ from test_book_browser import CHAPTER_PAGES, HTML, PAGES, ROOT, declared_figures
 pytestmark = [pytest.mark.book, pytest.mark.pdf]
 
 OUT = ROOT / "_build" / "pdf"
+ZH = "zh_CN"
+HTML_ZH = ROOT / "_build" / "html" / ZH
 CJK = re.compile(r"[\u4e00-\u9fff]+")
 #: A page may be at most this share empty (below its last line) unless it ends a chapter or page of the book.
 MAX_BLANK = 0.5
 
 
 @pytest.fixture(scope="module")
-def book():
+def editions():
+    """Both editions printed once, at once (dpcompendium.book.pdf.book_pdfs: the Chinese one in a process of its own
+    while this one prints the English one); every check reads these files."""
     if not HTML.is_dir():
         pytest.skip(f"the book is not built: no {HTML} (run 'make book' first)")
     from dpcompendium.book import pdf
 
     if not os.access(pdf.CHROMIUM, os.X_OK):
         pytest.fail(f"no Chromium at {pdf.CHROMIUM}: apt-get install chromium (.ci/run does)")
-    return pdf.book_pdf(HTML, OUT)
+    return pdf.book_pdfs(HTML, OUT, langs=["en", *([ZH] if HTML_ZH.is_dir() else [])])
+
+
+@pytest.fixture(scope="module")
+def book(editions):
+    return editions["en"]
 
 
 @pytest.fixture(scope="module")
@@ -60,8 +69,27 @@ def reader(path: Path):
 
 
 @cache
+def marks(path: Path, i: int) -> tuple[str, tuple[tuple[str, float, str | None], ...]]:
+    """Page ``i``'s text and its pieces ``(text, baseline y in pt, the font's /BaseFont)``, from one pass of pypdf's
+    text extraction (the slowest part of the checks: every check of a page reads this one pass)."""
+    pieces: list[tuple[str, float, str | None]] = []
+
+    def visit(text, cm, tm, font, size):
+        base = font.get("/BaseFont") if font else None
+        pieces.append((text, cm[5] + tm[5] * cm[3], None if base is None else str(base)))
+
+    text = reader(path).pages[i].extract_text(visitor_text=visit)
+    return text, tuple(pieces)
+
+
+@cache
 def page_text(path: Path, i: int) -> str:
-    return flat(reader(path).pages[i].extract_text())
+    return flat(marks(path, i)[0])
+
+
+def raw_text(path: Path) -> str:
+    """The text of every page of ``path``, as extracted (not flattened)."""
+    return "".join(marks(path, i)[0] for i in range(len(reader(path).pages)))
 
 
 def chapter_title(page: str) -> str:
@@ -130,28 +158,17 @@ def test_title_page_then_contents_with_page_numbers(book, report):
 @cache
 def body_text(path: Path, i: int) -> str:
     """The text of page ``i`` below its top margin (without the running head)."""
-    found: list[str] = []
     height = float(reader(path).pages[i].mediabox.height)
-
-    def visit(text, cm, tm, font, size):
-        if cm[5] + tm[5] * cm[3] <= height - 14 * 72 / 25.4:
-            found.append(text)
-
-    reader(path).pages[i].extract_text(visitor_text=visit)
-    return flat("".join(found))
+    return flat("".join(t for t, y, _ in marks(path, i)[1] if y <= height - 14 * 72 / 25.4))
 
 
 def stamped_number(path: Path, i: int) -> list[str]:
     """The text drawn in the bottom margin of page ``i`` (below the text area), by the stamp's font."""
-    found: list[str] = []
-
-    def visit(text, cm, tm, font, size):
-        y = cm[5] + tm[5] * cm[3]
-        if text.strip() and y < 16 * 72 / 25.4 and font and font.get("/BaseFont") == "/Helvetica":
-            found.append(text.strip())
-
-    reader(path).pages[i].extract_text(visitor_text=visit)
-    return found
+    return [
+        t.strip()
+        for t, y, font in marks(path, i)[1]
+        if t.strip() and y < 16 * 72 / 25.4 and font == "/Helvetica"
+    ]
 
 
 def test_page_numbers_never_restart(book, report):
@@ -249,13 +266,21 @@ def test_no_equation_is_clipped(book, report):
     assert not wide, f"display equations wider than the printed column: {wide}"
 
 
-def test_no_page_more_than_half_empty(book, report):
-    """Only the last page of a page of the book (a chapter's end) may be more than half empty; the front matter
-    (title page, contents) is exempt."""
-    from dpcompendium.book.pdf import API_PDF, BOOK_PDF, blank_shares
+@cache
+def blank_shares(path: Path) -> tuple[float, ...]:
+    """dpcompendium.book.pdf.blank_shares of ``path``: its pages rendered once (by pdftoppm) for every check."""
+    from dpcompendium.book import pdf
 
     if shutil.which("pdftoppm") is None:
         pytest.fail("no pdftoppm: apt-get install poppler-utils (.ci/run does)")
+    return tuple(pdf.blank_shares(path))
+
+
+def test_no_page_more_than_half_empty(book, report):
+    """Only the last page of a page of the book (a chapter's end) may be more than half empty; the front matter
+    (title page, contents) is exempt."""
+    from dpcompendium.book.pdf import API_PDF, BOOK_PDF
+
     for name in (BOOK_PDF, API_PDF):
         shares = blank_shares(OUT / name)
         ends = {
@@ -294,10 +319,8 @@ def forced_breaks(report: dict, volume: str) -> set[int]:
 def test_no_mid_chapter_page_less_than_60_percent_full(book, report):
     """Inside a chapter (its last page aside) no page of the book is less than 1 - MAX_BLANK_MID full, unless a
     figure or a table starts the next page (forced_breaks)."""
-    from dpcompendium.book.pdf import BOOK_PDF, blank_shares
+    from dpcompendium.book.pdf import BOOK_PDF
 
-    if shutil.which("pdftoppm") is None:
-        pytest.fail("no pdftoppm: apt-get install poppler-utils (.ci/run does)")
     shares = blank_shares(OUT / BOOK_PDF)
     chapters = [
         e
@@ -343,30 +366,24 @@ def test_element_pages_reads_figures_and_tables(tmp_path):
 def test_glossary_chinese_terms_are_text(book):
     terms = set(CJK.findall((ROOT / "book" / "glossary.md").read_text(encoding="utf8")))
     assert len(terms) > 50
-    glossary = reader(OUT / "pages" / "book__glossary.pdf")
     # a term may wrap inside its table cell: compare without white space; NFKC as text extractors do (the CJK
     # font's Unicode map names some ideographs by their Kangxi-radical code points, 心 as U+2F3C)
-    text = squash("".join(p.extract_text() for p in glossary.pages))
+    text = squash(raw_text(OUT / "pages" / "book__glossary.pdf"))
     missing = sorted(t for t in terms if t not in text)
     assert not missing, (
         f"{len(missing)} of {len(terms)} Chinese terms not extractable: {missing[:10]}"
     )
 
 
-# ---- the Chinese edition (issue 38): _build/pdf/dpcompendium-zh_CN.pdf, printed from _build/html/zh_CN
-ZH = "zh_CN"
-HTML_ZH = ROOT / "_build" / "html" / ZH
+# ---- the Chinese edition (issue 38): _build/pdf/dpcompendium-zh_CN.pdf, printed from _build/html/zh_CN (by the
+# fixture editions, beside the English one)
 
 
 @pytest.fixture(scope="module")
-def book_zh():
-    if not HTML_ZH.is_dir():
+def book_zh(editions):
+    if ZH not in editions:
         pytest.skip(f"the Chinese edition is not built: no {HTML_ZH} (run 'make book' first)")
-    from dpcompendium.book import pdf
-
-    if not os.access(pdf.CHROMIUM, os.X_OK):
-        pytest.fail(f"no Chromium at {pdf.CHROMIUM}: apt-get install chromium (.ci/run does)")
-    return pdf.book_pdf(out=OUT, lang=ZH)
+    return editions[ZH]
 
 
 @pytest.fixture(scope="module")
@@ -416,7 +433,7 @@ def test_chinese_pdf_has_each_chapter_in_chinese(book_zh, report_zh, page):
     runs = set(re.findall(r"[\u4e00-\u9fff]{4,}", squash(main.get_text())))
     assert runs, f"{page}: no Chinese on the page"
     path = OUT / ZH / f"{Path(page).name}.pdf"
-    raw = "".join(p.extract_text() for p in reader(path).pages)
+    raw = raw_text(path)
     # the text is the ideographs themselves, not the CJK radicals that share their glyphs (pdf.radical_ideographs)
     radicals = sorted({ch for ch in raw if 0x2E80 <= ord(ch) < 0x2FE0} - set(main.get_text()))
     assert not radicals, f"{page}: the PDF's text has CJK radicals for ideographs: {radicals[:10]}"
@@ -434,16 +451,10 @@ def test_chinese_pdf_has_each_chapter_in_chinese(book_zh, report_zh, page):
 
 def top_band_text(path: Path, i: int) -> str:
     """The text drawn in the top margin of page ``i`` (above the text area): the running head."""
-    found: list[str] = []
     height = float(reader(path).pages[i].mediabox.height)
-
-    def visit(text, cm, tm, font, size):
-        y = cm[5] + tm[5] * cm[3]
-        if text.strip() and y > height - 14 * 72 / 25.4:
-            found.append(text)
-
-    reader(path).pages[i].extract_text(visitor_text=visit)
-    return flat(" ".join(found))
+    return flat(
+        " ".join(t for t, y, _ in marks(path, i)[1] if t.strip() and y > height - 14 * 72 / 25.4)
+    )
 
 
 def test_chapter_pages_have_running_heads(book, report):
@@ -530,7 +541,8 @@ def table_pages(path: Path) -> list[tuple[int, int]]:
     return [(a, b) for _, a, b in element_pages(path, ("/Table",))]
 
 
-def element_pages(path: Path, kinds: tuple[str, ...]) -> list[tuple[str, int, int]]:
+@cache
+def element_pages(path: Path, kinds: tuple[str, ...]) -> tuple[tuple[str, int, int], ...]:
     """(kind, first page, last page) (0-based) of every structure element of ``kinds`` (``/Table``, ``/Figure``) of a
     PDF Chromium printed tagged (``outline=True``), in document order: the pages of each element's marked content."""
     r = reader(path)
@@ -570,7 +582,7 @@ def element_pages(path: Path, kinds: tuple[str, ...]) -> list[tuple[str, int, in
                 walk(kid)
 
     walk(root)
-    return found
+    return tuple(found)
 
 
 def test_no_table_spans_more_than_two_pages(book, report):
@@ -593,8 +605,6 @@ def test_no_table_spans_more_than_two_pages(book, report):
         cut = [t for t in e["tables"] if t["kept"] < t["rows"]]
         if not cut or not page.startswith("notebooks/"):
             continue
-        text = squash(
-            "".join(p.extract_text() for p in reader(OUT / f"{Path(page).name}.pdf").pages)
-        )
+        text = squash(raw_text(OUT / f"{Path(page).name}.pdf"))
         for t in cut:
             assert squash(f"The first {t['kept']} of {t['rows']} rows") in text, (page, t)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from pypdf import PdfReader, PdfWriter
 
 from dpcompendium.book import pdf
@@ -187,3 +188,14 @@ def test_radicals_map_to_the_ideographs_of_the_same_glyph():
     ]:
         assert chr(mapping[ord(radical)]) == ideograph
     assert all(0x2E80 <= r < 0x2FE0 and r != i for r, i in mapping.items())
+
+
+def test_book_pdfs_waits_for_every_edition_and_names_the_ones_that_failed(tmp_path):
+    """book_pdfs prints the other editions in processes of their own and, once every one has ended, raises naming
+    each edition that failed (here both: no built HTML), the other process's own message included."""
+    html = tmp_path / "html"
+    with pytest.raises(RuntimeError) as err:
+        pdf.book_pdfs(html, tmp_path / "pdf", pages=["book/intro"], langs=["en", "zh_CN"])
+    text = str(err.value)
+    assert "en: pages not built in" in text and str(html) in text, text
+    assert "zh_CN: exit status 1" in text and str(html / "zh_CN") in text, text

@@ -58,6 +58,7 @@ __all__ = [
     "Printed",
     "blank_shares",
     "book_pdf",
+    "book_pdfs",
     "chromium",
     "edition_pdf",
     "page_pdf",
@@ -898,11 +899,11 @@ def _bind(
     return path, n_front
 
 
-def _chapter_pdf(book: Path, entry: Entry, n_front: int, dest: Path) -> None:
-    """A chapter's pages of the bound book (its page numbers as in the book), with its own bookmarks."""
-    from pypdf import PdfReader, PdfWriter
+def _chapter_pdf(reader, entry: Entry, n_front: int, dest: Path) -> None:
+    """A chapter's pages of the bound book (``reader``, read once for every chapter; its page numbers as in the
+    book), with its own bookmarks."""
+    from pypdf import PdfWriter
 
-    reader = PdfReader(book)
     writer = PdfWriter()
     first = n_front + entry.start
     for i in range(first, first + entry.pages):
@@ -1053,17 +1054,18 @@ def book_pdf(
                 meta=meta,
             )
             volumes[API_PDF] = (api_parts, n_api)
+    from pypdf import PdfReader
+
+    bound = PdfReader(book)
     for _caption, es in book_parts:
         for e in es:
             if e.page.startswith("notebooks/"):
-                _chapter_pdf(book, e, n_front, out / f"{Path(e.page).name}.pdf")
+                _chapter_pdf(bound, e, n_front, out / f"{Path(e.page).name}.pdf")
     report = {
         "volumes": {},
         "pages": {},
         "seconds": round(time.perf_counter() - t0, 1),
     }
-    from pypdf import PdfReader
-
     for name, (vparts, front) in volumes.items():
         report["volumes"][name] = {"front_pages": front, "pages": len(PdfReader(out / name).pages)}
         for _, es in vparts:
@@ -1100,6 +1102,49 @@ def book_pdf(
         flush=True,
     )
     return book
+
+
+def book_pdfs(
+    html: Path | None = None,
+    out: Path | None = None,
+    pages: Sequence[str] | None = None,
+    langs: Sequence[str] = ("en",),
+) -> dict[str, Path]:
+    """:func:`book_pdf` for every edition of ``langs`` at once: the first in this process, each other in a process of
+    its own (``python -m dpcompendium.book.pdf --lang LANG``, its own Chromium). The editions share nothing but
+    ``out`` (each its own files and folder in it), and printing is one core's work per edition (Chromium typesets and
+    prints one page at a time), so a 2-core machine prints both in the time of the longer. ``html`` is the English
+    book's folder (another edition's is ``html/<lang>``). Returns each edition's book; raises ``RuntimeError`` naming
+    the editions that failed, once every one has ended."""
+    langs = list(dict.fromkeys(langs))
+    procs = {}
+    for lang in langs[1:]:
+        cmd = [sys.executable, "-m", "dpcompendium.book.pdf", "--lang", lang]
+        if html is not None:
+            cmd += ["--html", str(Path(html) / lang if lang != "en" else html)]
+        if out is not None:
+            cmd += ["--out", str(out)]
+        for page in pages or []:
+            cmd += ["--page", page]
+        procs[lang] = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True)
+    made: dict[str, Path] = {}
+    failed: list[str] = []
+    try:
+        if langs:
+            made[langs[0]] = book_pdf(html, out, pages, lang=langs[0])
+    except Exception as exc:  # the other editions are still waited for, then the failure is raised
+        failed.append(f"{langs[0]}: {exc}")
+    final = Path(out or repo_root() / "_build" / "pdf")
+    for lang, proc in procs.items():
+        _, err = proc.communicate()
+        if proc.returncode:
+            failed.append(f"{lang}: exit status {proc.returncode}: {err.strip()[-2000:]}")
+        else:
+            sys.stderr.write(err)
+            made[lang] = final / edition_pdf(lang)
+    if failed:
+        raise RuntimeError("printing failed: " + "; ".join(failed))
+    return made
 
 
 def blank_shares(pdf: Path, dpi: int = 12) -> list[float]:
@@ -1162,9 +1207,11 @@ def main(argv: list[str] | None = None) -> int:
         ),
     ]
     try:
-        for lang in langs:
-            book_pdf(args.html, args.out, args.page, lang=lang)
-    except FileNotFoundError as exc:
+        if len(langs) == 1:  # one edition (also what book_pdfs runs in each of its processes)
+            book_pdf(args.html, args.out, args.page, lang=langs[0])
+        else:
+            book_pdfs(args.html, args.out, args.page, langs=langs)
+    except (FileNotFoundError, RuntimeError) as exc:
         print(f"dpcompendium.pdf: {exc}", file=sys.stderr)
         return 1
     return 0
