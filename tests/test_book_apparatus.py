@@ -48,6 +48,33 @@ def ending_problem(titles: list[str], lang: str = "en") -> str | None:
     return f"ends {' → '.join(titles[-3:])} (of the three: {' → '.join(found) or 'none'})"
 
 
+def exercises_after_references(html: str, lang: str = "en") -> int:
+    """How many exercises and solutions a page's References section holds (an exercise set after the References
+    heading of its notebook cell lands there, out of the Exercises section)."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(html, "html.parser")
+    main = soup.select_one("main") or soup
+    n = 0
+    for h2 in main.select("section > h2"):
+        title = re.sub(
+            r"^\d+(?:\.\d+)*\.?\s*", "", h2.get_text(" ", strip=True).replace("#", "")
+        ).strip()
+        if title == ENDING[lang][2]:
+            section = h2.parent
+            n += len(section.select(".exercise, .solution, [class*=exercise], [class*=solution]"))
+    return n
+
+
+def test_exercises_after_references_are_counted():
+    html = (
+        "<main><section><h2>1.1. Exercises</h2><div class='exercise admonition'>a</div></section>"
+        "<section><h2>1.2. References</h2><p>x</p><div class='exercise admonition'>b</div></section></main>"
+    )
+    assert exercises_after_references(html) == 1
+    assert exercises_after_references(html.replace("References", "Notes")) == 0
+
+
 def test_ending_problem_reads_the_order():
     assert ending_problem(["Overview", "Key takeaways", "Exercises", "References"]) is None
     assert "Exercises → References → Key takeaways" in ending_problem(
@@ -83,3 +110,7 @@ def test_every_chapter_ends_key_takeaways_exercises_references(chapter, lang):
         pytest.fail(f"{page} is not built (make book)")
     problem = ending_problem(section_titles(page.read_text(encoding="utf-8")), lang)
     assert problem is None, f"{chapter} ({lang}): {problem}"
+    stray = exercises_after_references(page.read_text(encoding="utf-8"), lang)
+    assert stray == 0, (
+        f"{chapter} ({lang}): {stray} exercise/solution blocks inside the References section"
+    )
