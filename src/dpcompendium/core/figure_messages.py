@@ -228,7 +228,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("Adult 2-D, T = %(T)s", "Adult 二维，T = %(T)s"),
     ("%(cells)s cells, %(output)s", "%(cells)s 个单元，%(output)s"),
     ("n · ε", "n·ε（n 为记录数）"),
-    ("DAWA (noisy-histogram partition)", "DAWA（在加噪直方图上划分）"),
+    ("DAWA (noisy-histogram partition)", "DAWA（加噪直方图划分）"),
     ("MWEM error / Identity error", "MWEM 的误差 / Identity 的误差"),
     ("random ranges", "随机范围查询"),
     ("prefixes", "前缀查询"),

@@ -385,7 +385,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "%(k)s 个，有显著差异的有 %(d)s 个，另有 %(u)s 个数据不确定性太大、无法判断（双单侧检验与双侧检验，各自在 %(n)s "
         "个单元上做 Holm 校正；比值 %(lo)s–%(hi)s）",
         "fedpca.quantity_energy": "未捕获的能量（$1-q$）",
-        "fedpca.quantity_svm": "SVM 错误率（1 减去准确率）",
+        "fedpca.quantity_svm": "SVM 错误率（即分类错误的比例）",
         "fedpca.untested": "未检验：重复少于两次时，一个设置没有标准误",
         "mwem.quantity_figures": "误差指标",
         "mwem.arm_last": "我们运行的课程作业版本（最后一次迭代结果）",
