@@ -19,7 +19,7 @@ from ...core.comparison import (
     ranking,
 )
 from ...core.experiments.summary import bootstrap_mean
-from ...core.messages import Md
+from ...core.messages import Md, number
 from ...core.privacy import PrivacyClaim
 from ...core.rng import child_seeds
 from .baselines import baseline_claim
@@ -37,8 +37,10 @@ __all__ = [
     "payoff_grid",
     "payoff_shown_better",
     "rank_against_baselines",
+    "ratio_digits",
     "reference_agreement",
     "row_label",
+    "run_values",
     "summarize_runs",
 ]
 
@@ -223,6 +225,72 @@ def row_label(row: pd.Series) -> str:
     return f"{row['method']}, {row['output']}" + (f", T = {int(t)}" if pd.notna(t) else "")
 
 
+def run_values(
+    runs: pd.DataFrame, by: tuple[str, ...] = ("data",), metric: str = "mean_error"
+) -> dict[tuple, np.ndarray]:
+    """The losses of every repetition, keyed as the rankings look them up: ``(*by, epsilon, row_label)``.
+    ``runs`` has one row per repetition, with the columns of an error table (``method``, ``output``, ``T``,
+    ``epsilon``, ``by``) and ``metric``."""
+    missing = [c for c in (*by, "epsilon", "method", "output", metric) if c not in runs]
+    if missing:
+        raise ValueError(f"runs must have the columns {missing}")
+    labels = [row_label(r) for _, r in runs.iterrows()]
+    out: dict[tuple, np.ndarray] = {}
+    for key, g in runs.assign(_label=labels).groupby([*by, "epsilon", "_label"], sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        out[(*key[:-2], float(key[-2]), key[-1])] = g[metric].to_numpy(dtype=float)
+    return out
+
+
+def _rank(
+    setting: str,
+    quantity: str | Md,
+    arms: list[Arm],
+    alpha: float,
+    rng: np.random.Generator | None,
+) -> Ranking:
+    """:func:`~dpcompendium.core.comparison.ranking`, and with ``rng`` the same ranking decided by bootstrap-t tests
+    (the arms' repetitions resampled from ``rng``): the lowest mean against each other arm, Holm-corrected."""
+    if rng is None:
+        return ranking(setting, quantity, arms, alpha=alpha)
+    best = min(arms, key=lambda arm: arm.summary()[0])
+    family = holm(
+        [
+            Comparison(quantity, best, arm, "tie", test="bootstrap-t", alpha=alpha).result(rng)
+            for arm in arms
+            if arm is not best
+        ]
+    )
+    winners = (best.method, *(r.comparison.b.method for r in family if r.outcome == "tie"))
+    return Ranking(setting, best, tuple(family), winners)
+
+
+def _summary_arm(
+    r: pd.Series,
+    claim: Callable[[pd.Series], PrivacyClaim],
+    metric: str,
+    values: dict[tuple, np.ndarray] | None,
+    key: tuple,
+) -> Arm:
+    """One row of an error table as an arm: its repetitions' losses ``values[(*key, label)]`` if given, otherwise
+    its summary (mean ``metric``, standard error ``<metric>_sd / √reps``, ``reps``)."""
+    name = row_label(r)
+    if values is not None:
+        k = (*key, name)
+        if k not in values:
+            raise ValueError(f"values has no repetitions for the row {k!r}")
+        return Arm(name, claim(r), values=tuple(values[k]), label=name)
+    reps = float(r["reps"])
+    return Arm(
+        name,
+        claim(r),
+        mean=float(r[metric]),
+        se=float(r[f"{metric}_sd"]) / np.sqrt(reps),
+        n=reps,
+        label=name,
+    )
+
+
 def rank_against_baselines(
     table: pd.DataFrame,
     claim: Callable[[pd.Series], PrivacyClaim],
@@ -231,6 +299,8 @@ def rank_against_baselines(
     metric: str = "mean_error",
     quantity: str | Md = "error",
     alpha: float = 0.05,
+    values: dict[tuple, np.ndarray] | None = None,
+    rng: np.random.Generator | None = None,
 ) -> tuple[list[Ranking], list[ComparisonResult], pd.DataFrame]:
     """Rank every row of ``table`` (MWEM rows and baselines, ``output == "estimate"``) per (``by``, epsilon) with
     :func:`~dpcompendium.core.comparison.ranking`: a two-sided Welch test of the lowest mean against each other row,
@@ -245,7 +315,14 @@ def rank_against_baselines(
     is at the level of Holm's step, :func:`~dpcompendium.core.comparison.holm`), and one row per cell: ``by``,
     epsilon, ``winners`` (the names of the lowest, or of those not separated from it), ``best_mwem``,
     ``best_baseline``, ``ratio``, ``lo``, ``hi``, ``level``, ``p_adjusted`` and ``outcome`` (better / worse / tie,
-    i.e. not separated) of that comparison."""
+    i.e. not separated) of that comparison.
+
+    With ``values`` (:func:`run_values`: every row's repetitions) and ``rng``, every test is a bootstrap-t test
+    on the repetitions instead (heavy-tailed losses, referee N10), resampled from ``rng``."""
+    if (values is None) != (rng is None):
+        raise ValueError(
+            "give values and rng together (bootstrap-t tests), or neither (Welch tests)"
+        )
     sd = f"{metric}_sd"
     missing = [
         c for c in (*by, "epsilon", "method", "output", "reps", metric, sd) if c not in table
@@ -255,26 +332,17 @@ def rank_against_baselines(
     rankings, results, rows = [], [], []
     for key, g in table.groupby([*by, "epsilon"], sort=False):
         key = key if isinstance(key, tuple) else (key,)
-        arms = {}
-        for _, r in g.iterrows():
-            name = row_label(r)
-            reps = float(r["reps"])
-            arms[name] = Arm(
-                name,
-                claim(r),
-                mean=float(r[metric]),
-                se=float(r[sd]) / np.sqrt(reps),
-                n=reps,
-                label=name,
-            )
+        cell = (*key[:-1], float(key[-1]))
+        arms = {row_label(r): _summary_arm(r, claim, metric, values, cell) for _, r in g.iterrows()}
         base = g[g["output"] == "estimate"]
         mw = g[g["output"] != "estimate"]
         if base.empty or mw.empty:
             continue
         setting = ", ".join(str(k) for k in key)
-        rk = ranking(setting, quantity, list(arms.values()), alpha=alpha)
+        rk = _rank(setting, quantity, list(arms.values()), alpha, rng)
         b, m = row_label(base.loc[base[metric].idxmin()]), row_label(mw.loc[mw[metric].idxmin()])
-        res = Comparison(quantity, arms[m], arms[b], "tie", alpha=alpha).result()
+        test = "welch" if rng is None else "bootstrap-t"
+        res = Comparison(quantity, arms[m], arms[b], "tie", test=test, alpha=alpha).result(rng)
         rankings.append(rk)
         results.append(res)
         rows.append(
@@ -307,31 +375,36 @@ def epsilons_shown_better(
     metric: str = "mean_error",
     quantity: str | Md = "error",
     alpha: float = 0.05,
+    values: dict[tuple, np.ndarray] | None = None,
+    rng: np.random.Generator | None = None,
+    by: tuple[str, ...] = ("data",),
 ) -> tuple[list[float], list[float], list[ComparisonResult]]:
     """The ε at which *every* row of ``rows`` (e.g. one per ``T`` swept) is shown to have a lower mean ``metric``
     than ``baseline`` (one row per ε), and those at which only *some* are: two-sided Welch tests on the summaries
     (as :func:`rank_against_baselines`), Holm-corrected over all the rows. A row not shown better is not counted,
-    whatever its point estimate. Returns (every, some, the comparisons)."""
-    sd = f"{metric}_sd"
+    whatever its point estimate. Returns (every, some, the comparisons).
+
+    With ``values`` (:func:`run_values`, keyed by ``by`` and ε) and ``rng``, every test is a bootstrap-t test on
+    the repetitions instead (heavy-tailed losses, referee N10), resampled from ``rng``."""
+    if (values is None) != (rng is None):
+        raise ValueError(
+            "give values and rng together (bootstrap-t tests), or neither (Welch tests)"
+        )
     base = {float(r["epsilon"]): r for _, r in baseline.iterrows()}
+    test = "welch" if rng is None else "bootstrap-t"
 
     def arm(r: pd.Series) -> Arm:
-        name = row_label(r)
-        reps = float(r["reps"])
-        return Arm(
-            name,
-            claim(r),
-            mean=float(r[metric]),
-            se=float(r[sd]) / np.sqrt(reps),
-            n=reps,
-            label=name,
-        )
+        key = (*(r[c] for c in by), float(r["epsilon"])) if values is not None else ()
+        return _summary_arm(r, claim, metric, values, key)
 
     pairs = [(float(r["epsilon"]), r) for _, r in rows.iterrows() if float(r["epsilon"]) in base]
     if not pairs:
         return [], [], []
     family = holm(
-        [Comparison(quantity, arm(r), arm(base[e]), "tie", alpha=alpha).result() for e, r in pairs]
+        [
+            Comparison(quantity, arm(r), arm(base[e]), "tie", test=test, alpha=alpha).result(rng)
+            for e, r in pairs
+        ]
     )
     shown: dict[float, list[bool]] = {}
     for (e, _), res in zip(pairs, family, strict=True):
@@ -475,6 +548,22 @@ def payoff_grid(
                         }
                     )
     return pd.DataFrame(rows)
+
+
+def ratio_digits(values, digits: int = 2, max_digits: int = 4) -> int:
+    """The significant figures at which a span of ratios shows on which side of 1 each end lies (referee N8): from
+    ``digits`` up, one more while an end that is not 1 prints as "1" (1.049 at two figures), at most
+    ``max_digits``. E.g. ``(0.954, 1.049)`` -> 3 (printed 0.954–1.05, not 0.95–1)."""
+    if not 1 <= digits <= max_digits:
+        raise ValueError(f"digits must be between 1 and max_digits = {max_digits}, got {digits}")
+    vals = [float(v) for v in values if not np.isnan(float(v))]
+    if not vals:
+        return digits
+    ends = (min(vals), max(vals))
+    d = digits
+    while d < max_digits and any(v != 1 and float(number(v, d)) == 1 for v in ends):
+        d += 1
+    return d
 
 
 def payoff_shown_better(
