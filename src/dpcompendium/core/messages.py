@@ -255,9 +255,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "1-D, fixed before the run, its last iterate has %(ratio)s times the standard variant's mean error over "
         "$\\varepsilon$ = %(eps)s, at a different guarantee (($\\varepsilon$, $\\delta$)-DP with $\\delta$ = %(delta)s, "
         "against $\\varepsilon$-DP; point estimates)",
-        "mwem.course_baselines": "the non-adaptive baseline of smallest mean error has %(ratio)s times lower mean error "
-        "than the standard-MWEM output of smallest mean error ($\\varepsilon$-DP, as the baselines; chosen after the fact "
-        "on these runs; point estimates), at every $\\varepsilon$ and in both dimensions",
+        "mwem.course_baselines": "the standard-MWEM output of smallest mean error ($\\varepsilon$-DP, as the baselines; "
+        "chosen after the fact on these runs; point estimates) has %(ratio)s times the mean error of the non-adaptive "
+        "baseline of smallest mean error, at every $\\varepsilon$ and in both dimensions",
         "mwem.course_baselines_ratio": "the standard-MWEM row of smallest mean error ($\\varepsilon$-DP) against the "
         "baseline of smallest mean error: %(ratio)s times its error",
         "mwem.payoff_overview": "MWEM pays off where $n\\varepsilon$ is small against the domain: at every "
@@ -267,13 +267,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.payoff_domain": "%(cells)s cells: %(span)s",
         "mwem.payoff_points": "MWEM's last iterate against Identity, as point estimates of the ratio of their mean "
         "errors (%(reps)s per cell): the ratio is below 1 %(said)s, and not below 1 at the other $n\\varepsilon$. No cell "
-        "is declared lower or higher: MWEM's errors are heavy-tailed, and on %(reps)s neither Welch's test nor a "
+        "gets a verdict of lower or higher: MWEM's errors are heavy-tailed, and on %(reps)s neither Welch's test nor a "
         "bootstrap controls its error rate, so the grid is read as point estimates, like the pay-off figure",
         "mwem.payoff_cells": "with %(cells)s cells (%(per_w)s)",
         "mwem.payoff_at": "%(w)s: at $n\\varepsilon$ = %(ne)s",
         "mwem.payoff_at_none": "%(w)s: at no $n\\varepsilon$",
         "mwem.workload_random_ranges": "random ranges",
         "mwem.workload_prefixes": "prefixes",
+        "mwem.dim": "%(d)s-D",
         # chapter sentences: histograms (issue 46: rankings with ties, the privacy fix, DAWA)
         "hist.name_dawa_private": "DAWA, partition on a noisy histogram",
         "hist.name_dawa_repaired": "DAWA partition on privately-noised costs, repaired",
@@ -418,26 +419,27 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_at": "%(data)s，$\\varepsilon$ = %(eps)s 时（MWEM 行是在这些运行上选出的）：%(sentence)s",
         "mwem.db_cw_ratio": "%(data)s，课程作业版本（不参与排名：其实际保证并非名义保证，见上文的隐私声明）：其最后一次迭代结果的误差是"
         "相同 $T$ 和 $\\varepsilon$ 下标准版本最后一次迭代结果的 %(ratio)s 倍（点估计）",
-        "mwem.zcdp_overview": "zcdp 版本（高斯测量，按 zCDP 记账）：在本章运行前固定的一维 $T$ = %(T)s 下，其最后一次迭代结果的"
+        "mwem.zcdp_overview": "zcdp 版本（高斯测量，按 zCDP 进行隐私会计）：在本章运行前固定的一维 $T$ = %(T)s 下，其最后一次迭代结果的"
         "平均误差是标准版本的 %(ratio)s 倍（$\\varepsilon$ = %(eps)s），二者的隐私保证不同（($\\varepsilon$, $\\delta$)-DP，"
         "$\\delta$ = %(delta)s，对比 $\\varepsilon$-DP；点估计）",
         "mwem.course_baselines": "平均误差最小的标准 MWEM 输出（与基线方法同为 $\\varepsilon$-DP；在这些运行上事后选出；点估计），"
         "其平均误差是平均误差最小的非自适应基线方法的 %(ratio)s 倍，在每个 $\\varepsilon$ 和两个维度上均如此",
         "mwem.course_baselines_ratio": "平均误差最小的标准 MWEM 行（$\\varepsilon$-DP）与平均误差最小的基线方法相比：误差是其 "
         "%(ratio)s 倍",
-        "mwem.payoff_overview": "MWEM 在 $n\\varepsilon$ 相对于定义域较小时才划算：在每个 $n\\varepsilon$ 下，其误差与 Identity "
-        "误差之比（每个格点一个点估计）在最大的定义域上都低于最小的定义域，且在每个定义域上，最大 $n\\varepsilon$ 处的比值都高于"
-        "最小 $n\\varepsilon$ 处",
-        "mwem.payoff_by_domain": "MWEM 与 Identity 的误差比，按定义域大小：%(spans)s",
+        "mwem.payoff_overview": "MWEM 在 $n\\varepsilon$ 相对于值域较小时才划算：在每个 $n\\varepsilon$ 下，其误差与 Identity "
+        "误差之比（每个格点一个点估计）在最大的值域上都低于最小的值域，且在每个值域上，最大 $n\\varepsilon$ 处的比值都高于"
+        "最小值处",
+        "mwem.payoff_by_domain": "MWEM 与 Identity 的误差比，按值域大小：%(spans)s",
         "mwem.payoff_domain": "%(cells)s 个单元：%(span)s",
-        "mwem.payoff_points": "MWEM 最后一次迭代结果与 Identity 的比较，以二者平均误差之比的点估计表示（每个格点 %(reps)s）："
+        "mwem.payoff_points": "MWEM 最后一次迭代结果与 Identity 的比较，以二者误差均值之比的点估计表示（每个格点 %(reps)s）："
         "该比值低于 1 的格点为 %(said)s，在其余 $n\\varepsilon$ 处不低于 1。没有任何格点被判定为更低或更高：MWEM 的误差是重尾的，"
         "在 %(reps)s 上，Welch 检验和自助法都无法控制其错误率，因此与上面的收益图一样，该网格只作点估计解读",
         "mwem.payoff_cells": "%(cells)s 个单元时（%(per_w)s）",
         "mwem.payoff_at": "%(w)s：$n\\varepsilon$ = %(ne)s",
-        "mwem.payoff_at_none": "%(w)s：无",
+        "mwem.payoff_at_none": "%(w)s：没有任何 $n\\varepsilon$",
         "mwem.workload_random_ranges": "随机区间",
         "mwem.workload_prefixes": "前缀区间",
+        "mwem.dim": "%(d)s 维",
         "hist.name_dawa_private": "DAWA（在加噪直方图上划分）",
         "hist.name_dawa_repaired": "DAWA 划分（在加噪代价上，经修补）",
         "hist.name_dawa_dpbench": "DPBench 版 DAWA（不满足差分隐私）",
@@ -585,9 +587,9 @@ PLAIN: dict[str, str] = {
     "mwem.zcdp_overview": "The zcdp variant (Gaussian measurements accounted in zCDP): at the chapter's T = %(T)s in "
     "1-D, fixed before the run, its last iterate has %(ratio)s times the standard variant's mean error over "
     "ε = %(eps)s, at a different guarantee ((ε, δ)-DP with δ = %(delta)s, against ε-DP; point estimates)",
-    "mwem.course_baselines": "the non-adaptive baseline of smallest mean error has %(ratio)s times lower mean error "
-    "than the standard-MWEM output of smallest mean error (ε-DP, as the baselines; chosen after the fact on these "
-    "runs; point estimates), at every ε and in both dimensions",
+    "mwem.course_baselines": "the standard-MWEM output of smallest mean error (ε-DP, as the baselines; chosen after "
+    "the fact on these runs; point estimates) has %(ratio)s times the mean error of the non-adaptive baseline of "
+    "smallest mean error, at every ε and in both dimensions",
     "mwem.course_baselines_ratio": "the standard-MWEM row of smallest mean error (ε-DP) against the baseline of "
     "smallest mean error: %(ratio)s times its error",
     "mwem.payoff_overview": "MWEM pays off where nε is small against the domain: at every nε its error ratio to "
@@ -596,7 +598,7 @@ PLAIN: dict[str, str] = {
     "mwem.payoff_by_domain": "MWEM's ratio to Identity by domain size is %(spans)s",
     "mwem.payoff_domain": "%(cells)s cells: %(span)s",
     "mwem.payoff_points": "MWEM's last iterate against Identity, as point estimates of the ratio of their mean "
-    "errors (%(reps)s per cell): the ratio is below 1 %(said)s, and not below 1 at the other nε. No cell is declared "
+    "errors (%(reps)s per cell): the ratio is below 1 %(said)s, and not below 1 at the other nε. No cell gets a verdict of "
     "lower or higher: MWEM's errors are heavy-tailed, and on %(reps)s neither Welch's test nor a bootstrap controls "
     "its error rate, so the grid is read as point estimates, like the pay-off figure",
     "mwem.payoff_cells": "with %(cells)s cells (%(per_w)s)",
@@ -604,6 +606,7 @@ PLAIN: dict[str, str] = {
     "mwem.payoff_at_none": "%(w)s: at no nε",
     "mwem.workload_random_ranges": "random ranges",
     "mwem.workload_prefixes": "prefixes",
+    "mwem.dim": "%(d)s-D",
     "hist.name_dawa_private": "DAWA, partition on a noisy histogram",
     "hist.name_dawa_repaired": "DAWA partition on privately-noised costs, repaired",
     "hist.name_dawa_dpbench": "DAWA as DPBench runs it (not private)",
