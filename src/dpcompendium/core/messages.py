@@ -275,6 +275,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.workload_random_ranges": "random ranges",
         "mwem.workload_prefixes": "prefixes",
         "mwem.dim": "%(d)s-D",
+        "mwem.db_identity": "%(data)s, standard MWEM: %(said)s",
+        "mwem.db_out_last": "its last iterate",
+        "mwem.db_out_average": "its average of the iterates",
+        "mwem.db_below": "%(output)s is shown below Identity (two-sided bootstrap-t tests, Holm-corrected) at "
+        "$\\varepsilon$ = %(eps)s for every $T$%(some)s",
+        "mwem.db_below_none": "%(output)s is shown below Identity (two-sided bootstrap-t tests, Holm-corrected) at no "
+        "$\\varepsilon$ of this run for every $T$%(some)s",
+        "mwem.db_below_some": " (at $\\varepsilon$ = %(eps)s for some $T$)",
         "mwem.T_zcdp": "the zCDP variant's last iterate has %(ratio)s times the standard's mean error at the same $T$ "
         "(each $T$ of the grid, %(reps)s), at a different guarantee (($\\varepsilon$, $\\delta$)-DP with $\\delta$ = "
         "%(delta)s, against $\\varepsilon$-DP; point estimates)",
@@ -446,6 +454,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.workload_random_ranges": "随机区间",
         "mwem.workload_prefixes": "前缀区间",
         "mwem.dim": "%(d)s 维",
+        "mwem.db_identity": "%(data)s，标准 MWEM：%(said)s",
+        "mwem.db_out_last": "其最后一次迭代结果",
+        "mwem.db_out_average": "其各次迭代结果的平均值",
+        "mwem.db_below": "%(output)s在 $\\varepsilon$ = %(eps)s 时对每个 $T$ 都被证明低于 Identity（双侧 bootstrap-t 检验，"
+        "Holm 校正）%(some)s",
+        "mwem.db_below_none": "%(output)s在本次运行的任何 $\\varepsilon$ 下都未对每个 $T$ 被证明低于 Identity（双侧 bootstrap-t "
+        "检验，Holm 校正）%(some)s",
+        "mwem.db_below_some": "（在 $\\varepsilon$ = %(eps)s 时对部分 $T$ 如此）",
         "mwem.T_zcdp": "在相同 $T$ 下（网格中的每个 $T$，%(reps)s），zCDP 版本最后一次迭代结果的平均误差是标准版本的 %(ratio)s "
         "倍，二者的隐私保证不同（($\\varepsilon$, $\\delta$)-DP，$\\delta$ = %(delta)s，对比 $\\varepsilon$-DP；点估计）",
         "mwem.db_zcdp": "zCDP 版本（($\\varepsilon$, $\\delta$)-DP，$\\delta$ = %(delta)s，因此不与上面的纯 DP 行和基线方法一起"
@@ -617,6 +633,14 @@ PLAIN: dict[str, str] = {
     "mwem.workload_random_ranges": "random ranges",
     "mwem.workload_prefixes": "prefixes",
     "mwem.dim": "%(d)s-D",
+    "mwem.db_identity": "%(data)s, standard MWEM: %(said)s",
+    "mwem.db_out_last": "its last iterate",
+    "mwem.db_out_average": "its average of the iterates",
+    "mwem.db_below": "%(output)s is shown below Identity (two-sided bootstrap-t tests, Holm-corrected) at ε = %(eps)s "
+    "for every T%(some)s",
+    "mwem.db_below_none": "%(output)s is shown below Identity (two-sided bootstrap-t tests, Holm-corrected) at no ε "
+    "of this run for every T%(some)s",
+    "mwem.db_below_some": " (at ε = %(eps)s for some T)",
     "mwem.T_zcdp": "the zCDP variant's last iterate has %(ratio)s times the standard's mean error at the same T "
     "(each T of the grid, %(reps)s), at a different guarantee ((ε, δ)-DP with δ = %(delta)s, against ε-DP; point "
     "estimates)",
