@@ -15,6 +15,7 @@ from ...core.comparison import (
     ComparisonResult,
     Ranking,
     agreement,
+    bootstrap_t_family,
     holm,
     ranking,
 )
@@ -460,7 +461,8 @@ def payoff_grid(
     seed,
     passes: int = 20,
     n_jobs: int = 1,
-) -> pd.DataFrame:
+    keep_runs: bool = False,
+) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """When does MWEM pay off? Standard MWEM (both outputs) against Identity on a 1-D histogram coarsened to each
     of ``domain_sizes`` cells (:func:`coarsen`), for the workloads :data:`PAYOFF_WORKLOADS`, at ε = nε/n for each
     n·ε in ``scale_epsilons``.
@@ -470,7 +472,9 @@ def payoff_grid(
     scores ∝ n, and the MW step's exponent (m − q(A))/(2n)), so the grid is over n·ε at the histogram's own n.
     Returns one row per (cells, workload, scale_epsilon, method, output) with mean_error (over ``reps``), its
     standard deviation over repetitions ``mean_error_sd``, ``scaled_error`` (÷ n) and ``ratio`` (the row's mean
-    error ÷ Identity's); :func:`payoff_shown_better` tests the ratios.
+    error ÷ Identity's); :func:`payoff_shown_better` tests the ratios. With ``keep_runs``, also every repetition's
+    error — (table, runs), runs with one row per (cells, workload, scale_epsilon, method, output, rep) — for
+    bootstrap-t tests (the same runs: nothing is drawn again).
     """
     from .baselines import baseline_runs
     from .core import mwem_sweep
@@ -481,7 +485,7 @@ def payoff_grid(
     scale = [float(x) for x in scale_epsilons]
     sizes = [int(c) for c in domain_sizes]
     seeds = child_seeds(seed, 3 * len(sizes) * len(PAYOFF_WORKLOADS))
-    rows = []
+    rows, runs = [], []
     k = 0
     for cells in sizes:
         h = coarsen(h0, cells)
@@ -515,6 +519,28 @@ def payoff_grid(
             ident_sd = base.groupby("epsilon").mean_error.std(ddof=1)
             for e, x in zip(eps, scale, strict=True):
                 cell = sw[np.isclose(sw.epsilon, e)]
+                if keep_runs:
+                    key = {"cells": cells, "workload": w, "scale_epsilon": x, "epsilon": e}
+                    for method, output, vals in (
+                        (
+                            "Identity",
+                            "estimate",
+                            base[np.isclose(base.epsilon, e)].mean_error.to_numpy(),
+                        ),
+                        ("MWEM standard", "last", cell.mean_error_last.to_numpy()),
+                        ("MWEM standard", "average", cell.mean_error_average.to_numpy()),
+                    ):
+                        runs.append(
+                            pd.DataFrame(
+                                {
+                                    **key,
+                                    "method": method,
+                                    "output": output,
+                                    "rep": np.arange(vals.size),
+                                    "mean_error": vals,
+                                }
+                            )
+                        )
                 for method, output, err, sd in (
                     ("Identity", "estimate", ident.loc[e], ident_sd.loc[e]),
                     (
@@ -547,6 +573,8 @@ def payoff_grid(
                             "ratio": err / ident.loc[e],
                         }
                     )
+    if keep_runs:
+        return pd.DataFrame(rows), pd.concat(runs, ignore_index=True)
     return pd.DataFrame(rows)
 
 
@@ -572,13 +600,20 @@ def payoff_shown_better(
     output: str = "last",
     quantity: str | Md = "error",
     alpha: float = 0.05,
+    runs: pd.DataFrame | None = None,
+    rng: np.random.Generator | None = None,
 ) -> tuple[pd.DataFrame, list[ComparisonResult]]:
     """Where does MWEM's ``output`` have a smaller mean error than Identity in a :func:`payoff_grid`? One two-sided
     Welch test per (cells, workload, scale_epsilon) on the summaries (mean, ``mean_error_sd``, ``reps``), Holm-
     corrected over the whole grid (:func:`~dpcompendium.core.comparison.holm`); both arms are ε-DP at the cell's ε
     (replace-one). Returns one row per grid cell — cells, workload, scale_epsilon, ratio, lo, hi, ``outcome``
     (better: MWEM shown lower; worse: shown higher; tie: not separated) — and the comparisons. A cell with fewer
-    than 2 repetitions cannot be tested and is left out."""
+    than 2 repetitions cannot be tested and is left out.
+
+    With ``runs`` (:func:`payoff_grid`'s ``keep_runs``) and ``rng``, each cell is decided by a two-sided bootstrap-t
+    test on the repetitions instead (heavy-tailed losses, referee N10), resampled from ``rng``."""
+    if (runs is None) != (rng is None):
+        raise ValueError("give runs and rng together (bootstrap-t tests), or neither (Welch tests)")
     need = ("cells", "workload", "scale_epsilon", "epsilon", "method", "output", "T", "reps")
     missing = [c for c in (*need, "mean_error", "mean_error_sd") if c not in payoff]
     if missing:
@@ -586,13 +621,33 @@ def payoff_shown_better(
     keys = ["cells", "workload", "scale_epsilon"]
     mw = payoff[(payoff["method"] == "MWEM standard") & (payoff["output"] == output)]
     ident = payoff[payoff["method"] == "Identity"].set_index(keys)
-    cells, comps = [], []
+    cells, comps, boot = [], [], []
     for _, r in mw.iterrows():
         key = tuple(r[k] for k in keys)
         if key not in ident.index or float(r["reps"]) < 2:
             continue
         b = ident.loc[key]
         eps, reps = float(r["epsilon"]), float(r["reps"])
+        if runs is not None:
+            at = (
+                (runs["cells"] == key[0])
+                & (runs["workload"] == key[1])
+                & (runs["scale_epsilon"] == key[2])
+            )
+            a_vals = runs.loc[at & (runs["output"] == output), "mean_error"]
+            b_vals = runs.loc[at & (runs["output"] == "estimate"), "mean_error"]
+            if len(a_vals) != reps or len(b_vals) != float(b["reps"]):
+                raise ValueError(f"runs does not hold the repetitions of the grid cell {key!r}")
+            a_arm = Arm.of(
+                "MWEM",
+                privacy_claim(eps, int(r["T"]), "standard", 1),
+                a_vals,
+                label=f"MWEM standard, {output}",
+            )
+            b_arm = Arm.of("Identity", baseline_claim("Identity", eps), b_vals, label="Identity")
+            boot.append(Comparison(quantity, a_arm, b_arm, "tie", test="bootstrap-t", alpha=alpha))
+            cells.append(key)
+            continue
         a_arm = Arm(
             "MWEM",
             privacy_claim(eps, int(r["T"]), "standard", 1),
@@ -611,6 +666,8 @@ def payoff_shown_better(
         )
         comps.append(Comparison(quantity, a_arm, b_arm, "tie", alpha=alpha).result())
         cells.append(key)
+    if boot:  # one family on shared resamples (the cost of about one comparison; Holm below)
+        comps = bootstrap_t_family(boot, rng)
     family = holm(comps)
     rows = [
         {
