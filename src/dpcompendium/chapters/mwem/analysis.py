@@ -243,6 +243,16 @@ def run_values(
     return out
 
 
+def _bootstrap_results(comps: list[Comparison], rng: np.random.Generator) -> list[ComparisonResult]:
+    """Bootstrap-t results (unadjusted) of ``comps``: one family on shared resamples
+    (:func:`~dpcompendium.core.comparison.bootstrap_t_family`, the cost of about one comparison) when every A arm
+    holds as many runs as every other, and likewise the B arms; otherwise one comparison at a time."""
+    sizes = {(len(c.a.values), len(c.b.values)) for c in comps}
+    if len(sizes) == 1:
+        return bootstrap_t_family(comps, rng)
+    return [c.result(rng) for c in comps]
+
+
 def _rank(
     setting: str,
     quantity: str | Md,
@@ -256,11 +266,14 @@ def _rank(
         return ranking(setting, quantity, arms, alpha=alpha)
     best = min(arms, key=lambda arm: arm.summary()[0])
     family = holm(
-        [
-            Comparison(quantity, best, arm, "tie", test="bootstrap-t", alpha=alpha).result(rng)
-            for arm in arms
-            if arm is not best
-        ]
+        _bootstrap_results(
+            [
+                Comparison(quantity, best, arm, "tie", test="bootstrap-t", alpha=alpha)
+                for arm in arms
+                if arm is not best
+            ],
+            rng,
+        )
     )
     winners = (best.method, *(r.comparison.b.method for r in family if r.outcome == "tie"))
     return Ranking(setting, best, tuple(family), winners)
@@ -343,9 +356,8 @@ def rank_against_baselines(
         rk = _rank(setting, quantity, list(arms.values()), alpha, rng)
         b, m = row_label(base.loc[base[metric].idxmin()]), row_label(mw.loc[mw[metric].idxmin()])
         test = "welch" if rng is None else "bootstrap-t"
-        res = Comparison(quantity, arms[m], arms[b], "tie", test=test, alpha=alpha).result(rng)
         rankings.append(rk)
-        results.append(res)
+        results.append(Comparison(quantity, arms[m], arms[b], "tie", test=test, alpha=alpha))
         rows.append(
             {
                 **dict(zip([*by, "epsilon"], key, strict=True)),
@@ -355,6 +367,10 @@ def rank_against_baselines(
             }
         )
     # the best-MWEM-vs-best-baseline comparisons are one family over the cells: Holm (issue 46, M-S4)
+    if rng is not None and results:
+        results = _bootstrap_results(results, rng)
+    else:
+        results = [c.result() for c in results]
     results = holm(results)
     for row, res in zip(rows, results, strict=True):
         row.update(
@@ -401,11 +417,11 @@ def epsilons_shown_better(
     pairs = [(float(r["epsilon"]), r) for _, r in rows.iterrows() if float(r["epsilon"]) in base]
     if not pairs:
         return [], [], []
+    comps = [
+        Comparison(quantity, arm(r), arm(base[e]), "tie", test=test, alpha=alpha) for e, r in pairs
+    ]
     family = holm(
-        [
-            Comparison(quantity, arm(r), arm(base[e]), "tie", test=test, alpha=alpha).result(rng)
-            for e, r in pairs
-        ]
+        _bootstrap_results(comps, rng) if rng is not None else [c.result() for c in comps]
     )
     shown: dict[float, list[bool]] = {}
     for (e, _), res in zip(pairs, family, strict=True):
