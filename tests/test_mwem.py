@@ -701,3 +701,29 @@ def test_payoff_shown_better_tests_every_cell_with_holm():
     assert one.empty and fam1 == []
     with pytest.raises(ValueError, match="columns"):
         payoff_shown_better(_payoff_frame([1.0] * 3, [1.0] * 3).drop(columns="mean_error_sd"))
+
+
+def test_payoff_bootstrap_t_on_the_grid_runs():
+    """Referee round 2, N10: the pay-off grid keeps every repetition (the same table) and its cells are decided by
+    bootstrap-t on them, from the rng: the clear cells as Welch decides them, the same seed the same results."""
+    from dpcompendium.chapters.mwem import payoff_grid, payoff_shown_better
+
+    h = np.random.default_rng(3).poisson(50.0, 64).astype(float)
+    args = dict(n_queries=30, reps=6, seed=11, passes=2)
+    tab, runs = payoff_grid(h, (8, 64), (1.0, 1e5), 3, keep_runs=True, **args)
+    assert tab.equals(payoff_grid(h, (8, 64), (1.0, 1e5), 3, **args))
+    assert len(runs) == len(tab) * 6 and set(runs.output) == {"estimate", "last", "average"}
+    sub = runs[(runs.cells == 8) & (runs.scale_epsilon == 1.0) & (runs.output == "last")]
+    row = tab[(tab.cells == 8) & (tab.scale_epsilon == 1.0) & (tab.output == "last")].iloc[0]
+    assert sub[sub.workload == row.workload].mean_error.mean() == pytest.approx(row.mean_error)
+    boot, fam = payoff_shown_better(tab, runs=runs, rng=make_rng(1))
+    boot2, _ = payoff_shown_better(tab, runs=runs, rng=make_rng(1))
+    welch, _ = payoff_shown_better(tab)
+    assert boot.equals(boot2) and all(r.comparison.test == "bootstrap-t" for r in fam)
+    assert list(boot.ratio) == pytest.approx(list(welch.ratio))
+    clear = (welch.hi < 0.5) | (welch.lo > 2)
+    assert (boot.outcome[clear] == welch.outcome[clear]).all()
+    with pytest.raises(ValueError, match="together"):
+        payoff_shown_better(tab, runs=runs)
+    with pytest.raises(ValueError, match="repetitions"):
+        payoff_shown_better(tab, runs=runs.iloc[1:], rng=make_rng(1))

@@ -251,6 +251,50 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_at": "%(data)s at $\\varepsilon$ = %(eps)s (the MWEM row chosen on these runs): %(sentence)s",
         "mwem.db_cw_ratio": "%(data)s, coursework variant (not ranked: its guarantee is not the nominal one, see the claims above): its last iterate has %(ratio)s times the error of the standard variant's last "
         "iterate at the same $T$ and $\\varepsilon$ (point estimates)",
+        "mwem.zcdp_overview": "The zcdp variant (Gaussian measurements accounted in zCDP): at the chapter's $T$ = %(T)s in "
+        "1-D, fixed before the run, its last iterate has %(ratio)s times the standard variant's mean error over "
+        "$\\varepsilon$ = %(eps)s, at a different guarantee (($\\varepsilon$, $\\delta$)-DP with $\\delta$ = %(delta)s, "
+        "against $\\varepsilon$-DP; point estimates)",
+        "mwem.course_baselines": "the standard-MWEM output of smallest mean error ($\\varepsilon$-DP, as the baselines; "
+        "chosen after the fact on these runs; point estimates) has %(ratio)s times the mean error of the non-adaptive "
+        "baseline of smallest mean error, at every $\\varepsilon$ and in both dimensions",
+        "mwem.course_baselines_ratio": "the standard-MWEM row of smallest mean error ($\\varepsilon$-DP) against the "
+        "baseline of smallest mean error: %(ratio)s times its error",
+        "mwem.payoff_overview": "MWEM pays off where $n\\varepsilon$ is small against the domain: at every "
+        "$n\\varepsilon$ its error ratio to Identity (a point estimate per cell) is lower on the largest domain than on "
+        "the smallest, and on every domain it is higher at the largest $n\\varepsilon$ than at the smallest",
+        "mwem.payoff_by_domain": "MWEM's ratio to Identity by domain size is %(spans)s",
+        "mwem.payoff_domain": "%(cells)s cells: %(span)s",
+        "mwem.payoff_points": "MWEM's last iterate against Identity, as point estimates of the ratio of their mean "
+        "errors (%(reps)s per cell): the ratio is below 1 %(said)s, and not below 1 at the other $n\\varepsilon$. No cell "
+        "gets a verdict of lower or higher: MWEM's errors are heavy-tailed, and on %(reps)s neither Welch's test nor a "
+        "bootstrap controls its error rate, so the grid is read as point estimates, like the pay-off figure",
+        "mwem.payoff_cells": "with %(cells)s cells (%(per_w)s)",
+        "mwem.payoff_at": "%(w)s: at $n\\varepsilon$ = %(ne)s",
+        "mwem.payoff_at_none": "%(w)s: at no $n\\varepsilon$",
+        "mwem.workload_random_ranges": "random ranges",
+        "mwem.workload_prefixes": "prefixes",
+        "mwem.dim": "%(d)s-D",
+        "mwem.payoff_tested": "MWEM's last iterate against Identity (two-sided bootstrap-t tests on %(reps)s per cell, "
+        "Holm-corrected over the %(n)s cells of the grid): its mean error is shown lower or higher %(said)s, and not "
+        "separated at the other $n\\varepsilon$",
+        "mwem.payoff_lower": "%(w)s: lower at $n\\varepsilon$ = %(ne)s",
+        "mwem.payoff_lower_none": "%(w)s: lower at no $n\\varepsilon$",
+        "mwem.payoff_higher": ", higher at $n\\varepsilon$ = %(ne)s",
+        "mwem.db_identity": "%(data)s, standard MWEM: %(said)s",
+        "mwem.db_out_last": "its last iterate",
+        "mwem.db_out_average": "its average of the iterates",
+        "mwem.db_below": "%(output)s is shown below Identity (two-sided bootstrap-t tests, Holm-corrected) at "
+        "$\\varepsilon$ = %(eps)s for every $T$%(some)s",
+        "mwem.db_below_none": "%(output)s is shown below Identity (two-sided bootstrap-t tests, Holm-corrected) at no "
+        "$\\varepsilon$ of this run for every $T$%(some)s",
+        "mwem.db_below_some": " (at $\\varepsilon$ = %(eps)s for some $T$)",
+        "mwem.T_zcdp": "the zCDP variant's last iterate has %(ratio)s times the standard's mean error at the same $T$ "
+        "(each $T$ of the grid, %(reps)s), at a different guarantee (($\\varepsilon$, $\\delta$)-DP with $\\delta$ = "
+        "%(delta)s, against $\\varepsilon$-DP; point estimates)",
+        "mwem.db_zcdp": "the zCDP variant (($\\varepsilon$, $\\delta$)-DP with $\\delta$ = %(delta)s, so not ranked with "
+        "the pure-DP rows and baselines above) has, in its last iterate, %(ratio)s times the standard variant's error "
+        "(median %(median)s; point estimates)",
         # chapter sentences: histograms (issue 46: rankings with ties, the privacy fix, DAWA)
         "hist.name_dawa_private": "DAWA, partition on a noisy histogram",
         "hist.name_dawa_repaired": "DAWA partition on privately-noised costs, repaired",
@@ -395,6 +439,44 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_at": "%(data)s，$\\varepsilon$ = %(eps)s 时（MWEM 行是在这些运行上选出的）：%(sentence)s",
         "mwem.db_cw_ratio": "%(data)s，课程作业版本（不参与排名：其实际保证并非名义保证，见上文的隐私声明）：其最后一次迭代结果的误差是"
         "相同 $T$ 和 $\\varepsilon$ 下标准版本最后一次迭代结果的 %(ratio)s 倍（点估计）",
+        "mwem.zcdp_overview": "zcdp 版本（高斯测量，按 zCDP 进行隐私会计）：在本章运行前固定的一维 $T$ = %(T)s 下，其最后一次迭代结果的"
+        "平均误差是标准版本的 %(ratio)s 倍（$\\varepsilon$ = %(eps)s），二者的隐私保证不同（($\\varepsilon$, $\\delta$)-DP，"
+        "$\\delta$ = %(delta)s，对比 $\\varepsilon$-DP；点估计）",
+        "mwem.course_baselines": "平均误差最小的标准 MWEM 输出（与基线方法同为 $\\varepsilon$-DP；在这些运行上事后选出；点估计），"
+        "其平均误差是平均误差最小的非自适应基线方法的 %(ratio)s 倍，在每个 $\\varepsilon$ 和两个维度上均如此",
+        "mwem.course_baselines_ratio": "平均误差最小的标准 MWEM 行（$\\varepsilon$-DP）与平均误差最小的基线方法相比：误差是其 "
+        "%(ratio)s 倍",
+        "mwem.payoff_overview": "MWEM 在 $n\\varepsilon$ 相对于值域较小时才划算：在每个 $n\\varepsilon$ 下，其误差与 Identity "
+        "误差之比（每个格点一个点估计）在最大的值域上都低于最小的值域，且在每个值域上，最大 $n\\varepsilon$ 处的比值都高于"
+        "最小值处",
+        "mwem.payoff_by_domain": "MWEM 与 Identity 的误差比，按值域大小：%(spans)s",
+        "mwem.payoff_domain": "%(cells)s 个单元：%(span)s",
+        "mwem.payoff_points": "MWEM 最后一次迭代结果与 Identity 的比较，以二者误差均值之比的点估计表示（每个格点 %(reps)s）："
+        "该比值低于 1 的格点为 %(said)s，在其余 $n\\varepsilon$ 处不低于 1。没有任何格点被判定为更低或更高：MWEM 的误差是重尾的，"
+        "在 %(reps)s 上，Welch 检验和自助法都无法控制其错误率，因此与上面的收益图一样，该网格只作点估计解读",
+        "mwem.payoff_cells": "%(cells)s 个单元时（%(per_w)s）",
+        "mwem.payoff_at": "%(w)s：$n\\varepsilon$ = %(ne)s",
+        "mwem.payoff_at_none": "%(w)s：没有任何 $n\\varepsilon$",
+        "mwem.workload_random_ranges": "随机区间",
+        "mwem.workload_prefixes": "前缀区间",
+        "mwem.dim": "%(d)s 维",
+        "mwem.payoff_tested": "MWEM 最后一次迭代结果与 Identity 的比较（每个格点 %(reps)s，双侧 bootstrap-t 检验，在网格的 %(n)s "
+        "个格点上做 Holm 校正）：其平均误差被证明更低或更高的格点为 %(said)s，在其余 $n\\varepsilon$ 处二者未被区分",
+        "mwem.payoff_lower": "%(w)s：在 $n\\varepsilon$ = %(ne)s 时更低",
+        "mwem.payoff_lower_none": "%(w)s：在任何 $n\\varepsilon$ 下都不更低",
+        "mwem.payoff_higher": "，在 $n\\varepsilon$ = %(ne)s 时更高",
+        "mwem.db_identity": "%(data)s，标准 MWEM：%(said)s",
+        "mwem.db_out_last": "其最后一次迭代结果",
+        "mwem.db_out_average": "其各次迭代结果的平均值",
+        "mwem.db_below": "%(output)s在 $\\varepsilon$ = %(eps)s 时对每个 $T$ 都被证明低于 Identity（双侧 bootstrap-t 检验，"
+        "Holm 校正）%(some)s",
+        "mwem.db_below_none": "%(output)s在本次运行的任何 $\\varepsilon$ 下都未对每个 $T$ 被证明低于 Identity（双侧 bootstrap-t "
+        "检验，Holm 校正）%(some)s",
+        "mwem.db_below_some": "（在 $\\varepsilon$ = %(eps)s 时对部分 $T$ 如此）",
+        "mwem.T_zcdp": "在相同 $T$ 下（网格中的每个 $T$，%(reps)s），zCDP 版本最后一次迭代结果的平均误差是标准版本的 %(ratio)s "
+        "倍，二者的隐私保证不同（($\\varepsilon$, $\\delta$)-DP，$\\delta$ = %(delta)s，对比 $\\varepsilon$-DP；点估计）",
+        "mwem.db_zcdp": "zCDP 版本（($\\varepsilon$, $\\delta$)-DP，$\\delta$ = %(delta)s，因此不与上面的纯 DP 行和基线方法一起"
+        "排名）最后一次迭代结果的误差是标准版本的 %(ratio)s 倍（中位数 %(median)s；点估计）",
         "hist.name_dawa_private": "DAWA（在加噪直方图上划分）",
         "hist.name_dawa_repaired": "DAWA 划分（在加噪代价上，经修补）",
         "hist.name_dawa_dpbench": "DPBench 版 DAWA（不满足差分隐私）",
@@ -539,6 +621,49 @@ PLAIN: dict[str, str] = {
     "mwem.db_at": "%(data)s at ε = %(eps)s (the MWEM row chosen on these runs): %(sentence)s",
     "mwem.db_cw_ratio": "%(data)s, coursework variant (not ranked: its guarantee is not the nominal one, see the claims above): its last iterate has %(ratio)s times the error of the standard variant's last "
     "iterate at the same T and ε (point estimates)",
+    "mwem.zcdp_overview": "The zcdp variant (Gaussian measurements accounted in zCDP): at the chapter's T = %(T)s in "
+    "1-D, fixed before the run, its last iterate has %(ratio)s times the standard variant's mean error over "
+    "ε = %(eps)s, at a different guarantee ((ε, δ)-DP with δ = %(delta)s, against ε-DP; point estimates)",
+    "mwem.course_baselines": "the standard-MWEM output of smallest mean error (ε-DP, as the baselines; chosen after "
+    "the fact on these runs; point estimates) has %(ratio)s times the mean error of the non-adaptive baseline of "
+    "smallest mean error, at every ε and in both dimensions",
+    "mwem.course_baselines_ratio": "the standard-MWEM row of smallest mean error (ε-DP) against the baseline of "
+    "smallest mean error: %(ratio)s times its error",
+    "mwem.payoff_overview": "MWEM pays off where nε is small against the domain: at every nε its error ratio to "
+    "Identity (a point estimate per cell) is lower on the largest domain than on the smallest, and on every domain it "
+    "is higher at the largest nε than at the smallest",
+    "mwem.payoff_by_domain": "MWEM's ratio to Identity by domain size is %(spans)s",
+    "mwem.payoff_domain": "%(cells)s cells: %(span)s",
+    "mwem.payoff_points": "MWEM's last iterate against Identity, as point estimates of the ratio of their mean "
+    "errors (%(reps)s per cell): the ratio is below 1 %(said)s, and not below 1 at the other nε. No cell gets a verdict of "
+    "lower or higher: MWEM's errors are heavy-tailed, and on %(reps)s neither Welch's test nor a bootstrap controls "
+    "its error rate, so the grid is read as point estimates, like the pay-off figure",
+    "mwem.payoff_cells": "with %(cells)s cells (%(per_w)s)",
+    "mwem.payoff_at": "%(w)s: at nε = %(ne)s",
+    "mwem.payoff_at_none": "%(w)s: at no nε",
+    "mwem.workload_random_ranges": "random ranges",
+    "mwem.workload_prefixes": "prefixes",
+    "mwem.dim": "%(d)s-D",
+    "mwem.payoff_tested": "MWEM's last iterate against Identity (two-sided bootstrap-t tests on %(reps)s per cell, "
+    "Holm-corrected over the %(n)s cells of the grid): its mean error is shown lower or higher %(said)s, and not "
+    "separated at the other nε",
+    "mwem.payoff_lower": "%(w)s: lower at nε = %(ne)s",
+    "mwem.payoff_lower_none": "%(w)s: lower at no nε",
+    "mwem.payoff_higher": ", higher at nε = %(ne)s",
+    "mwem.db_identity": "%(data)s, standard MWEM: %(said)s",
+    "mwem.db_out_last": "its last iterate",
+    "mwem.db_out_average": "its average of the iterates",
+    "mwem.db_below": "%(output)s is shown below Identity (two-sided bootstrap-t tests, Holm-corrected) at ε = %(eps)s "
+    "for every T%(some)s",
+    "mwem.db_below_none": "%(output)s is shown below Identity (two-sided bootstrap-t tests, Holm-corrected) at no ε "
+    "of this run for every T%(some)s",
+    "mwem.db_below_some": " (at ε = %(eps)s for some T)",
+    "mwem.T_zcdp": "the zCDP variant's last iterate has %(ratio)s times the standard's mean error at the same T "
+    "(each T of the grid, %(reps)s), at a different guarantee ((ε, δ)-DP with δ = %(delta)s, against ε-DP; point "
+    "estimates)",
+    "mwem.db_zcdp": "the zCDP variant ((ε, δ)-DP with δ = %(delta)s, so not ranked with the pure-DP rows and "
+    "baselines above) has, in its last iterate, %(ratio)s times the standard variant's error (median %(median)s; "
+    "point estimates)",
     "hist.name_dawa_private": "DAWA, partition on a noisy histogram",
     "hist.name_dawa_repaired": "DAWA partition on privately-noised costs, repaired",
     "hist.name_dawa_dpbench": "DAWA as DPBench runs it (not private)",

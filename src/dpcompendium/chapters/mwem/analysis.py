@@ -15,11 +15,12 @@ from ...core.comparison import (
     ComparisonResult,
     Ranking,
     agreement,
+    bootstrap_t_family,
     holm,
     ranking,
 )
 from ...core.experiments.summary import bootstrap_mean
-from ...core.messages import Md
+from ...core.messages import Md, number
 from ...core.privacy import PrivacyClaim
 from ...core.rng import child_seeds
 from .baselines import baseline_claim
@@ -37,8 +38,10 @@ __all__ = [
     "payoff_grid",
     "payoff_shown_better",
     "rank_against_baselines",
+    "ratio_digits",
     "reference_agreement",
     "row_label",
+    "run_values",
     "summarize_runs",
 ]
 
@@ -223,6 +226,85 @@ def row_label(row: pd.Series) -> str:
     return f"{row['method']}, {row['output']}" + (f", T = {int(t)}" if pd.notna(t) else "")
 
 
+def run_values(
+    runs: pd.DataFrame, by: tuple[str, ...] = ("data",), metric: str = "mean_error"
+) -> dict[tuple, np.ndarray]:
+    """The losses of every repetition, keyed as the rankings look them up: ``(*by, epsilon, row_label)``.
+    ``runs`` has one row per repetition, with the columns of an error table (``method``, ``output``, ``T``,
+    ``epsilon``, ``by``) and ``metric``."""
+    missing = [c for c in (*by, "epsilon", "method", "output", metric) if c not in runs]
+    if missing:
+        raise ValueError(f"runs must have the columns {missing}")
+    labels = [row_label(r) for _, r in runs.iterrows()]
+    out: dict[tuple, np.ndarray] = {}
+    for key, g in runs.assign(_label=labels).groupby([*by, "epsilon", "_label"], sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        out[(*key[:-2], float(key[-2]), key[-1])] = g[metric].to_numpy(dtype=float)
+    return out
+
+
+def _bootstrap_results(comps: list[Comparison], rng: np.random.Generator) -> list[ComparisonResult]:
+    """Bootstrap-t results (unadjusted) of ``comps``: one family on shared resamples
+    (:func:`~dpcompendium.core.comparison.bootstrap_t_family`, the cost of about one comparison) when every A arm
+    holds as many runs as every other, and likewise the B arms; otherwise one comparison at a time."""
+    sizes = {(len(c.a.values), len(c.b.values)) for c in comps}
+    if len(sizes) == 1:
+        return bootstrap_t_family(comps, rng)
+    return [c.result(rng) for c in comps]
+
+
+def _rank(
+    setting: str,
+    quantity: str | Md,
+    arms: list[Arm],
+    alpha: float,
+    rng: np.random.Generator | None,
+) -> Ranking:
+    """:func:`~dpcompendium.core.comparison.ranking`, and with ``rng`` the same ranking decided by bootstrap-t tests
+    (the arms' repetitions resampled from ``rng``): the lowest mean against each other arm, Holm-corrected."""
+    if rng is None:
+        return ranking(setting, quantity, arms, alpha=alpha)
+    best = min(arms, key=lambda arm: arm.summary()[0])
+    family = holm(
+        _bootstrap_results(
+            [
+                Comparison(quantity, best, arm, "tie", test="bootstrap-t", alpha=alpha)
+                for arm in arms
+                if arm is not best
+            ],
+            rng,
+        )
+    )
+    winners = (best.method, *(r.comparison.b.method for r in family if r.outcome == "tie"))
+    return Ranking(setting, best, tuple(family), winners)
+
+
+def _summary_arm(
+    r: pd.Series,
+    claim: Callable[[pd.Series], PrivacyClaim],
+    metric: str,
+    values: dict[tuple, np.ndarray] | None,
+    key: tuple,
+) -> Arm:
+    """One row of an error table as an arm: its repetitions' losses ``values[(*key, label)]`` if given, otherwise
+    its summary (mean ``metric``, standard error ``<metric>_sd / √reps``, ``reps``)."""
+    name = row_label(r)
+    if values is not None:
+        k = (*key, name)
+        if k not in values:
+            raise ValueError(f"values has no repetitions for the row {k!r}")
+        return Arm(name, claim(r), values=tuple(values[k]), label=name)
+    reps = float(r["reps"])
+    return Arm(
+        name,
+        claim(r),
+        mean=float(r[metric]),
+        se=float(r[f"{metric}_sd"]) / np.sqrt(reps),
+        n=reps,
+        label=name,
+    )
+
+
 def rank_against_baselines(
     table: pd.DataFrame,
     claim: Callable[[pd.Series], PrivacyClaim],
@@ -231,6 +313,8 @@ def rank_against_baselines(
     metric: str = "mean_error",
     quantity: str | Md = "error",
     alpha: float = 0.05,
+    values: dict[tuple, np.ndarray] | None = None,
+    rng: np.random.Generator | None = None,
 ) -> tuple[list[Ranking], list[ComparisonResult], pd.DataFrame]:
     """Rank every row of ``table`` (MWEM rows and baselines, ``output == "estimate"``) per (``by``, epsilon) with
     :func:`~dpcompendium.core.comparison.ranking`: a two-sided Welch test of the lowest mean against each other row,
@@ -245,7 +329,14 @@ def rank_against_baselines(
     is at the level of Holm's step, :func:`~dpcompendium.core.comparison.holm`), and one row per cell: ``by``,
     epsilon, ``winners`` (the names of the lowest, or of those not separated from it), ``best_mwem``,
     ``best_baseline``, ``ratio``, ``lo``, ``hi``, ``level``, ``p_adjusted`` and ``outcome`` (better / worse / tie,
-    i.e. not separated) of that comparison."""
+    i.e. not separated) of that comparison.
+
+    With ``values`` (:func:`run_values`: every row's repetitions) and ``rng``, every test is a bootstrap-t test
+    on the repetitions instead (heavy-tailed losses, referee N10), resampled from ``rng``."""
+    if (values is None) != (rng is None):
+        raise ValueError(
+            "give values and rng together (bootstrap-t tests), or neither (Welch tests)"
+        )
     sd = f"{metric}_sd"
     missing = [
         c for c in (*by, "epsilon", "method", "output", "reps", metric, sd) if c not in table
@@ -255,28 +346,18 @@ def rank_against_baselines(
     rankings, results, rows = [], [], []
     for key, g in table.groupby([*by, "epsilon"], sort=False):
         key = key if isinstance(key, tuple) else (key,)
-        arms = {}
-        for _, r in g.iterrows():
-            name = row_label(r)
-            reps = float(r["reps"])
-            arms[name] = Arm(
-                name,
-                claim(r),
-                mean=float(r[metric]),
-                se=float(r[sd]) / np.sqrt(reps),
-                n=reps,
-                label=name,
-            )
+        cell = (*key[:-1], float(key[-1]))
+        arms = {row_label(r): _summary_arm(r, claim, metric, values, cell) for _, r in g.iterrows()}
         base = g[g["output"] == "estimate"]
         mw = g[g["output"] != "estimate"]
         if base.empty or mw.empty:
             continue
         setting = ", ".join(str(k) for k in key)
-        rk = ranking(setting, quantity, list(arms.values()), alpha=alpha)
+        rk = _rank(setting, quantity, list(arms.values()), alpha, rng)
         b, m = row_label(base.loc[base[metric].idxmin()]), row_label(mw.loc[mw[metric].idxmin()])
-        res = Comparison(quantity, arms[m], arms[b], "tie", alpha=alpha).result()
+        test = "welch" if rng is None else "bootstrap-t"
         rankings.append(rk)
-        results.append(res)
+        results.append(Comparison(quantity, arms[m], arms[b], "tie", test=test, alpha=alpha))
         rows.append(
             {
                 **dict(zip([*by, "epsilon"], key, strict=True)),
@@ -286,6 +367,10 @@ def rank_against_baselines(
             }
         )
     # the best-MWEM-vs-best-baseline comparisons are one family over the cells: Holm (issue 46, M-S4)
+    if rng is not None and results:
+        results = _bootstrap_results(results, rng)
+    else:
+        results = [c.result() for c in results]
     results = holm(results)
     for row, res in zip(rows, results, strict=True):
         row.update(
@@ -307,31 +392,36 @@ def epsilons_shown_better(
     metric: str = "mean_error",
     quantity: str | Md = "error",
     alpha: float = 0.05,
+    values: dict[tuple, np.ndarray] | None = None,
+    rng: np.random.Generator | None = None,
+    by: tuple[str, ...] = ("data",),
 ) -> tuple[list[float], list[float], list[ComparisonResult]]:
     """The ε at which *every* row of ``rows`` (e.g. one per ``T`` swept) is shown to have a lower mean ``metric``
     than ``baseline`` (one row per ε), and those at which only *some* are: two-sided Welch tests on the summaries
     (as :func:`rank_against_baselines`), Holm-corrected over all the rows. A row not shown better is not counted,
-    whatever its point estimate. Returns (every, some, the comparisons)."""
-    sd = f"{metric}_sd"
+    whatever its point estimate. Returns (every, some, the comparisons).
+
+    With ``values`` (:func:`run_values`, keyed by ``by`` and ε) and ``rng``, every test is a bootstrap-t test on
+    the repetitions instead (heavy-tailed losses, referee N10), resampled from ``rng``."""
+    if (values is None) != (rng is None):
+        raise ValueError(
+            "give values and rng together (bootstrap-t tests), or neither (Welch tests)"
+        )
     base = {float(r["epsilon"]): r for _, r in baseline.iterrows()}
+    test = "welch" if rng is None else "bootstrap-t"
 
     def arm(r: pd.Series) -> Arm:
-        name = row_label(r)
-        reps = float(r["reps"])
-        return Arm(
-            name,
-            claim(r),
-            mean=float(r[metric]),
-            se=float(r[sd]) / np.sqrt(reps),
-            n=reps,
-            label=name,
-        )
+        key = (*(r[c] for c in by), float(r["epsilon"])) if values is not None else ()
+        return _summary_arm(r, claim, metric, values, key)
 
     pairs = [(float(r["epsilon"]), r) for _, r in rows.iterrows() if float(r["epsilon"]) in base]
     if not pairs:
         return [], [], []
+    comps = [
+        Comparison(quantity, arm(r), arm(base[e]), "tie", test=test, alpha=alpha) for e, r in pairs
+    ]
     family = holm(
-        [Comparison(quantity, arm(r), arm(base[e]), "tie", alpha=alpha).result() for e, r in pairs]
+        _bootstrap_results(comps, rng) if rng is not None else [c.result() for c in comps]
     )
     shown: dict[float, list[bool]] = {}
     for (e, _), res in zip(pairs, family, strict=True):
@@ -387,7 +477,8 @@ def payoff_grid(
     seed,
     passes: int = 20,
     n_jobs: int = 1,
-) -> pd.DataFrame:
+    keep_runs: bool = False,
+) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """When does MWEM pay off? Standard MWEM (both outputs) against Identity on a 1-D histogram coarsened to each
     of ``domain_sizes`` cells (:func:`coarsen`), for the workloads :data:`PAYOFF_WORKLOADS`, at ε = nε/n for each
     n·ε in ``scale_epsilons``.
@@ -397,7 +488,9 @@ def payoff_grid(
     scores ∝ n, and the MW step's exponent (m − q(A))/(2n)), so the grid is over n·ε at the histogram's own n.
     Returns one row per (cells, workload, scale_epsilon, method, output) with mean_error (over ``reps``), its
     standard deviation over repetitions ``mean_error_sd``, ``scaled_error`` (÷ n) and ``ratio`` (the row's mean
-    error ÷ Identity's); :func:`payoff_shown_better` tests the ratios.
+    error ÷ Identity's); :func:`payoff_shown_better` tests the ratios. With ``keep_runs``, also every repetition's
+    error — (table, runs), runs with one row per (cells, workload, scale_epsilon, method, output, rep) — for
+    bootstrap-t tests (the same runs: nothing is drawn again).
     """
     from .baselines import baseline_runs
     from .core import mwem_sweep
@@ -408,7 +501,7 @@ def payoff_grid(
     scale = [float(x) for x in scale_epsilons]
     sizes = [int(c) for c in domain_sizes]
     seeds = child_seeds(seed, 3 * len(sizes) * len(PAYOFF_WORKLOADS))
-    rows = []
+    rows, runs = [], []
     k = 0
     for cells in sizes:
         h = coarsen(h0, cells)
@@ -442,6 +535,28 @@ def payoff_grid(
             ident_sd = base.groupby("epsilon").mean_error.std(ddof=1)
             for e, x in zip(eps, scale, strict=True):
                 cell = sw[np.isclose(sw.epsilon, e)]
+                if keep_runs:
+                    key = {"cells": cells, "workload": w, "scale_epsilon": x, "epsilon": e}
+                    for method, output, vals in (
+                        (
+                            "Identity",
+                            "estimate",
+                            base[np.isclose(base.epsilon, e)].mean_error.to_numpy(),
+                        ),
+                        ("MWEM standard", "last", cell.mean_error_last.to_numpy()),
+                        ("MWEM standard", "average", cell.mean_error_average.to_numpy()),
+                    ):
+                        runs.append(
+                            pd.DataFrame(
+                                {
+                                    **key,
+                                    "method": method,
+                                    "output": output,
+                                    "rep": np.arange(vals.size),
+                                    "mean_error": vals,
+                                }
+                            )
+                        )
                 for method, output, err, sd in (
                     ("Identity", "estimate", ident.loc[e], ident_sd.loc[e]),
                     (
@@ -474,7 +589,25 @@ def payoff_grid(
                             "ratio": err / ident.loc[e],
                         }
                     )
+    if keep_runs:
+        return pd.DataFrame(rows), pd.concat(runs, ignore_index=True)
     return pd.DataFrame(rows)
+
+
+def ratio_digits(values, digits: int = 2, max_digits: int = 4) -> int:
+    """The significant figures at which a span of ratios shows on which side of 1 each end lies (referee N8): from
+    ``digits`` up, one more while an end that is not 1 prints as "1" (1.049 at two figures), at most
+    ``max_digits``. E.g. ``(0.954, 1.049)`` -> 3 (printed 0.954–1.05, not 0.95–1)."""
+    if not 1 <= digits <= max_digits:
+        raise ValueError(f"digits must be between 1 and max_digits = {max_digits}, got {digits}")
+    vals = [float(v) for v in values if not np.isnan(float(v))]
+    if not vals:
+        return digits
+    ends = (min(vals), max(vals))
+    d = digits
+    while d < max_digits and any(v != 1 and float(number(v, d)) == 1 for v in ends):
+        d += 1
+    return d
 
 
 def payoff_shown_better(
@@ -483,13 +616,20 @@ def payoff_shown_better(
     output: str = "last",
     quantity: str | Md = "error",
     alpha: float = 0.05,
+    runs: pd.DataFrame | None = None,
+    rng: np.random.Generator | None = None,
 ) -> tuple[pd.DataFrame, list[ComparisonResult]]:
     """Where does MWEM's ``output`` have a smaller mean error than Identity in a :func:`payoff_grid`? One two-sided
     Welch test per (cells, workload, scale_epsilon) on the summaries (mean, ``mean_error_sd``, ``reps``), Holm-
     corrected over the whole grid (:func:`~dpcompendium.core.comparison.holm`); both arms are ε-DP at the cell's ε
     (replace-one). Returns one row per grid cell — cells, workload, scale_epsilon, ratio, lo, hi, ``outcome``
     (better: MWEM shown lower; worse: shown higher; tie: not separated) — and the comparisons. A cell with fewer
-    than 2 repetitions cannot be tested and is left out."""
+    than 2 repetitions cannot be tested and is left out.
+
+    With ``runs`` (:func:`payoff_grid`'s ``keep_runs``) and ``rng``, each cell is decided by a two-sided bootstrap-t
+    test on the repetitions instead (heavy-tailed losses, referee N10), resampled from ``rng``."""
+    if (runs is None) != (rng is None):
+        raise ValueError("give runs and rng together (bootstrap-t tests), or neither (Welch tests)")
     need = ("cells", "workload", "scale_epsilon", "epsilon", "method", "output", "T", "reps")
     missing = [c for c in (*need, "mean_error", "mean_error_sd") if c not in payoff]
     if missing:
@@ -497,13 +637,33 @@ def payoff_shown_better(
     keys = ["cells", "workload", "scale_epsilon"]
     mw = payoff[(payoff["method"] == "MWEM standard") & (payoff["output"] == output)]
     ident = payoff[payoff["method"] == "Identity"].set_index(keys)
-    cells, comps = [], []
+    cells, comps, boot = [], [], []
     for _, r in mw.iterrows():
         key = tuple(r[k] for k in keys)
         if key not in ident.index or float(r["reps"]) < 2:
             continue
         b = ident.loc[key]
         eps, reps = float(r["epsilon"]), float(r["reps"])
+        if runs is not None:
+            at = (
+                (runs["cells"] == key[0])
+                & (runs["workload"] == key[1])
+                & (runs["scale_epsilon"] == key[2])
+            )
+            a_vals = runs.loc[at & (runs["output"] == output), "mean_error"]
+            b_vals = runs.loc[at & (runs["output"] == "estimate"), "mean_error"]
+            if len(a_vals) != reps or len(b_vals) != float(b["reps"]):
+                raise ValueError(f"runs does not hold the repetitions of the grid cell {key!r}")
+            a_arm = Arm.of(
+                "MWEM",
+                privacy_claim(eps, int(r["T"]), "standard", 1),
+                a_vals,
+                label=f"MWEM standard, {output}",
+            )
+            b_arm = Arm.of("Identity", baseline_claim("Identity", eps), b_vals, label="Identity")
+            boot.append(Comparison(quantity, a_arm, b_arm, "tie", test="bootstrap-t", alpha=alpha))
+            cells.append(key)
+            continue
         a_arm = Arm(
             "MWEM",
             privacy_claim(eps, int(r["T"]), "standard", 1),
@@ -522,6 +682,8 @@ def payoff_shown_better(
         )
         comps.append(Comparison(quantity, a_arm, b_arm, "tie", alpha=alpha).result())
         cells.append(key)
+    if boot:  # one family on shared resamples (the cost of about one comparison; Holm below)
+        comps = bootstrap_t_family(boot, rng)
     family = holm(comps)
     rows = [
         {
