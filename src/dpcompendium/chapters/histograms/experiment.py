@@ -730,6 +730,16 @@ _SENSITIVITY = {
     "php": "EM stop/split decisions on SAE scores (Δu = 2, ε_cluster/(2·depth) each, ≤ depth − 1 per record); EM "
     "over the intermediate partitions on their total error (Δu = 2, ε_cluster/2); part sums (Δ₁ = 1, ε_count)",
 }
+#: the card title of each publisher's claim: the method's name, not its id (reader review B4)
+_TITLES = {
+    "identity": "Identity",
+    "uniform": "Uniform",
+    "hierarchical": "Hierarchical (Hb)",
+    "ahp": "AHP",
+    "php": "P-HP (the authors' procedure)",
+}
+#: the sampling grouping's centres, as its claim titles name them
+_CENTRES = {"private": "noisy centres", "as-written": "true centres, as written"}
 _LEVELWISE = (
     "EM on SAE scores (Δu = 2, ε₁/depth per level, parallel within a level), part sums (Δ₁ = 1, ε₂); a level-wise "
     "reading of P-HP, not the authors' procedure"
@@ -751,15 +761,15 @@ def privacy_claim(method: str, epsilon: float, variant: str = "private") -> Priv
     eps = check_epsilon(epsilon)
     check_method(method, variant)
     if method == "php" and variant == "level-wise":
-        return PrivacyClaim("php (level-wise)", "add-remove", _LEVELWISE, eps)
+        return PrivacyClaim("P-HP (level-wise)", "add-remove", _LEVELWISE, eps)
     if method in ("privelet", "least_squares"):
         return range_claim(method, eps)
     if method == "dawa":
         return dawa_claim(eps, calibration=DAWA_CALIBRATION[variant])
     if method != "sampling_grouping":
-        return PrivacyClaim(method, "add-remove", _SENSITIVITY[method], eps)
+        return PrivacyClaim(_TITLES[method], "add-remove", _SENSITIVITY[method], eps)
     centres, reading = parse_variant(variant)
-    label = centres if ":" not in variant else f"{centres}, S5 {reading}"
+    label = _CENTRES.get(centres, centres) + (f", S5 on the {reading}" if ":" in variant else "")
     noise = (
         "group mean Δ = 1/m_j with Lap(1/(m_j ε₂)) (S5 read as scaled to the group)"
         if reading == "sum"
@@ -767,14 +777,14 @@ def privacy_claim(method: str, epsilon: float, variant: str = "private") -> Priv
     )
     if centres == "private":
         return PrivacyClaim(
-            f"sampling_grouping ({label})",
+            f"Sampling grouping ({label})",
             "add-remove",
             "noisy histogram for centres (Δ₁ = 1, ε₀); EM per bin on its own count (Δu = 1, ε₁, parallel over "
             f"bins); {noise}",
             eps,
         )
     return PrivacyClaim(
-        f"sampling_grouping ({label})",
+        f"Sampling grouping ({label})",
         "add-remove",
         f"claimed Δu = 1 for the EM; centre selection has no noise; {noise}",
         eps,
