@@ -471,6 +471,20 @@ def test_privacy_claims():
         H.privacy_claim("ahp", 1.0, "as-written")
     with pytest.raises(ValueError, match="method must be one of"):
         H.privacy_claim("mwem", 1.0)
+    # the claims cards are titled by the method's name, never its id (reader review B4)
+    for m in H.METHODS:
+        assert "_" not in H.privacy_claim(m, 1.0).mechanism
+    assert H.privacy_claim("php", 1.0).mechanism.startswith("P-HP")
+    assert (
+        H.privacy_claim("sampling_grouping", 1.0, "private:sum").mechanism
+        == "Sampling grouping (noisy centres, S5 on the sum)"
+    )
+    assert bad.mechanism == "Sampling grouping (true centres, as written)"
+    # maths as maths: no "log\\_2" or "e^ε" with a stray subscript in prose
+    privelet_md = H.privacy_claim("privelet", 1.0).statement().myst
+    assert "\\lceil \\log_2" in privelet_md and "log\\_2" not in privelet_md
+    dpbench_md = H.privacy_claim("dawa", 1.0, "dpbench").statement().myst
+    assert "$e^{\\varepsilon_1}$" in dpbench_md and "\\_1" not in dpbench_md
 
 
 # ---------------------------------------------------------------------------------------------- experiment

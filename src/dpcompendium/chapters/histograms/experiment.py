@@ -6,8 +6,10 @@ all repetitions at once), so the per-repetition table is byte-identical for a gi
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,6 +22,7 @@ from ...core import experiments
 from ...core.experiments import RangeQueries, sweep
 from ...core.mechanisms.dawa import dawa_claim
 from ...core.mechanisms.ranges import range_claim
+from ...core.messages import Md, to_myst
 from ...core.privacy import PrivacyClaim
 from ...core.rng import make_rng
 from ...core.validation import check_epsilon, check_int
@@ -737,6 +740,8 @@ _TITLES = {
     "hierarchical": "Hierarchical (Hb)",
     "ahp": "AHP",
     "php": "P-HP (the authors' procedure)",
+    "privelet": "Privelet",
+    "least_squares": "Least squares",
 }
 #: the sampling grouping's centres, as its claim titles name them
 _CENTRES = {"private": "noisy centres", "as-written": "true centres, as written"}
@@ -744,6 +749,15 @@ _LEVELWISE = (
     "EM on SAE scores (Δu = 2, ε₁/depth per level, parallel within a level), part sums (Δ₁ = 1, ε₂); a level-wise "
     "reading of P-HP, not the authors' procedure"
 )
+
+
+_CEIL_LOG2 = re.compile(r"⌈log\\_2 \$([^$]+)\$⌉")
+
+
+def _maths(text: str) -> Md:
+    """``text`` (a claim's free text from the core) with its MyST's maths typeset whole: ⌈log₂ n⌉ as
+    :math:`\\lceil \\log_2 n \\rceil` (the plain-text typesetter leaves "log\\_2" in prose; reader review B4)."""
+    return Md(text, _CEIL_LOG2.sub(r"$\\lceil \\log_2 \1 \\rceil$", to_myst(text)))
 
 
 def privacy_claim(method: str, epsilon: float, variant: str = "private") -> PrivacyClaim:
@@ -763,9 +777,17 @@ def privacy_claim(method: str, epsilon: float, variant: str = "private") -> Priv
     if method == "php" and variant == "level-wise":
         return PrivacyClaim("P-HP (level-wise)", "add-remove", _LEVELWISE, eps)
     if method in ("privelet", "least_squares"):
-        return range_claim(method, eps)
+        claim = range_claim(method, eps)
+        return dataclasses.replace(
+            claim, mechanism=_TITLES[method], sensitivity=_maths(claim.sensitivity)
+        )
     if method == "dawa":
-        return dawa_claim(eps, calibration=DAWA_CALIBRATION[variant])
+        claim = dawa_claim(eps, calibration=DAWA_CALIBRATION[variant])
+        return dataclasses.replace(
+            claim,
+            mechanism=claim.mechanism.replace("dawa", "DAWA", 1),
+            why=_maths(claim.why.replace("e^ε₁", "e^{ε₁}")) if claim.why else claim.why,
+        )
     if method != "sampling_grouping":
         return PrivacyClaim(_TITLES[method], "add-remove", _SENSITIVITY[method], eps)
     centres, reading = parse_variant(variant)
