@@ -54,6 +54,7 @@ __all__ = [
     "METHOD_VARIANTS",
     "WORKLOAD_METHODS",
     "baseline_brackets",
+    "budget_name",
     "check_method",
     "claim_superiority",
     "claim_table",
@@ -62,6 +63,7 @@ __all__ = [
     "holm",
     "parameter_grid",
     "privacy_claim",
+    "rank_directions",
     "rank_settings",
     "release",
     "run_comparison",
@@ -338,6 +340,35 @@ def claim_superiority(
             ).result(rng=stream)
         )
     return holm_family(family)
+
+
+def budget_name(epsilon: float) -> str:
+    """A budget as the text names it: the patent's ln 2 by its name, any other ε as ``f"{ε:g}"``."""
+    eps = check_epsilon(epsilon)
+    return "ln 2" if math.isclose(eps, math.log(2)) else f"{eps:g}"
+
+
+def rank_directions(
+    p_adjusted: ArrayLike, win_fraction: ArrayLike, *, alpha: float = 0.05
+) -> list[str]:
+    """Per budget, what a two-sided rank test (Mann–Whitney, ``p_adjusted`` Holm-adjusted) says of the method's
+    typical release against the baseline: ``"lower"`` (separated, the method's MSE the smaller in at least half of
+    the pairs of runs: ``win_fraction`` = U / (n₁n₂) ≥ ½), ``"higher"`` (separated, below ½) or ``"none"`` (not
+    separated at ``alpha``). The side of ½ that ``win_fraction`` falls on is the direction of the U statistic."""
+    p = np.asarray(p_adjusted, dtype=float)
+    w = np.asarray(win_fraction, dtype=float)
+    if p.shape != w.shape or p.ndim != 1:
+        raise ValueError(
+            f"p_adjusted and win_fraction must be 1-D of one length, got {p.shape} and {w.shape}"
+        )
+    if not (np.all((p >= 0) & (p <= 1)) and np.all((w >= 0) & (w <= 1))):
+        raise ValueError("p_adjusted and win_fraction must lie in [0, 1]")
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+    return [
+        "none" if pi > alpha else ("lower" if wi >= 0.5 else "higher")
+        for pi, wi in zip(p, w, strict=True)
+    ]
 
 
 def holm(p_values: ArrayLike) -> np.ndarray:
