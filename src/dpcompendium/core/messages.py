@@ -282,8 +282,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.rank_higher": "higher at $\\varepsilon$ = %(eps)s (adjusted $p$ = %(p)s)",
         "hist.rank_none": "not separated at $\\varepsilon$ = %(eps)s (adjusted $p$ = %(p)s)",
         "hist.win_at": "%(pct)s %% at $\\varepsilon$ = %(eps)s",
-        "hist.fix_two_sided": "; on the same runs, two-sided tests (Holm-corrected over the %(n)s budgets): "
-        "%(sentence)s%(where)s",
+        "hist.fix_two_sided": "; on the same runs, %(sentence)s%(where)s",
         "hist.fix_higher_at": " — the noisy centres' MSE is shown higher at $\\varepsilon$ = %(eps)s (ratios "
         "%(ratios)s)",
         "quantity.mse": "MSE",
@@ -432,7 +431,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.rank_higher": "$\\varepsilon$ = %(eps)s 时较高（校正后 $p$ = %(p)s）",
         "hist.rank_none": "$\\varepsilon$ = %(eps)s 时未能区分（校正后 $p$ = %(p)s）",
         "hist.win_at": "$\\varepsilon$ = %(eps)s 时 %(pct)s%%",
-        "hist.fix_two_sided": "；在同一批运行上做双侧检验（在 %(n)s 个隐私预算间经 Holm 校正）：%(sentence)s%(where)s",
+        "hist.fix_two_sided": "；在同一批运行上，%(sentence)s%(where)s",
         "hist.fix_higher_at": "——加噪中心的均方误差在 $\\varepsilon$ = %(eps)s 时被检验表明更高（比值 %(ratios)s）",
         "quantity.mse": "均方误差",
         "quantity.rmse": "均方根误差",
@@ -592,8 +591,7 @@ PLAIN: dict[str, str] = {
     "hist.rank_higher": "higher at ε = %(eps)s (adjusted p = %(p)s)",
     "hist.rank_none": "not separated at ε = %(eps)s (adjusted p = %(p)s)",
     "hist.win_at": "%(pct)s %% at ε = %(eps)s",
-    "hist.fix_two_sided": "; on the same runs, two-sided tests (Holm-corrected over the %(n)s budgets): "
-    "%(sentence)s%(where)s",
+    "hist.fix_two_sided": "; on the same runs, %(sentence)s%(where)s",
     "hist.fix_higher_at": " — the noisy centres' MSE is shown higher at ε = %(eps)s (ratios "
     "%(ratios)s)",
     "quantity.mse": "MSE",
