@@ -471,6 +471,20 @@ def test_privacy_claims():
         H.privacy_claim("ahp", 1.0, "as-written")
     with pytest.raises(ValueError, match="method must be one of"):
         H.privacy_claim("mwem", 1.0)
+    # the claims cards are titled by the method's name, never its id (reader review B4)
+    for m in H.METHODS:
+        assert "_" not in H.privacy_claim(m, 1.0).mechanism
+    assert H.privacy_claim("php", 1.0).mechanism.startswith("P-HP")
+    assert (
+        H.privacy_claim("sampling_grouping", 1.0, "private:sum").mechanism
+        == "Sampling grouping (noisy centres, S5 on the sum)"
+    )
+    assert bad.mechanism == "Sampling grouping (true centres, as written)"
+    # maths as maths: no "log\\_2" or "e^ε" with a stray subscript in prose
+    privelet_md = H.privacy_claim("privelet", 1.0).statement().myst
+    assert "\\lceil \\log_2" in privelet_md and "log\\_2" not in privelet_md
+    dpbench_md = H.privacy_claim("dawa", 1.0, "dpbench").statement().myst
+    assert "$e^{\\varepsilon_1}$" in dpbench_md and "\\_1" not in dpbench_md
 
 
 # ---------------------------------------------------------------------------------------------- experiment
@@ -910,3 +924,25 @@ def test_referee_round_two_findings_stay_fixed():
     assert '+ [("php", "private")]' in text
     assert "seed + 30" not in text and "seed + 60" in text
     assert 'php_ranks["p_holm"] = histograms.holm(' in text
+
+
+def test_budget_name_and_rank_directions():
+    """ln 2 is named as the patent names it; the rank test's direction is the side of ½ of the share of pairs
+    the method wins, and only where the adjusted p is at most alpha (referee round 2, N1)."""
+    assert H.budget_name(math.log(2)) == "ln 2" and H.budget_name(1.5) == "1.5"
+    assert H.budget_name(1.0) == "1"
+    with pytest.raises(ValueError, match="epsilon"):
+        H.budget_name(-1.0)
+    assert H.rank_directions([0.31, 0.31, 0.023], [0.541, 0.464, 0.577]) == [
+        "none",
+        "none",
+        "lower",
+    ]
+    assert H.rank_directions([0.01, 0.2], [0.3, 0.3]) == ["higher", "none"]
+    assert H.rank_directions([0.04], [0.6], alpha=0.01) == ["none"]
+    with pytest.raises(ValueError, match="one length"):
+        H.rank_directions([0.1, 0.2], [0.5])
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        H.rank_directions([1.5], [0.5])
+    with pytest.raises(ValueError, match="alpha"):
+        H.rank_directions([0.5], [0.5], alpha=0.0)

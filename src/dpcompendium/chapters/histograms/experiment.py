@@ -6,8 +6,10 @@ all repetitions at once), so the per-repetition table is byte-identical for a gi
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,6 +22,7 @@ from ...core import experiments
 from ...core.experiments import RangeQueries, sweep
 from ...core.mechanisms.dawa import dawa_claim
 from ...core.mechanisms.ranges import range_claim
+from ...core.messages import Md, to_myst
 from ...core.privacy import PrivacyClaim
 from ...core.rng import make_rng
 from ...core.validation import check_epsilon, check_int
@@ -51,6 +54,7 @@ __all__ = [
     "METHOD_VARIANTS",
     "WORKLOAD_METHODS",
     "baseline_brackets",
+    "budget_name",
     "check_method",
     "claim_superiority",
     "claim_table",
@@ -59,6 +63,7 @@ __all__ = [
     "holm",
     "parameter_grid",
     "privacy_claim",
+    "rank_directions",
     "rank_settings",
     "release",
     "run_comparison",
@@ -335,6 +340,35 @@ def claim_superiority(
             ).result(rng=stream)
         )
     return holm_family(family)
+
+
+def budget_name(epsilon: float) -> str:
+    """A budget as the text names it: the patent's ln 2 by its name, any other ε as ``f"{ε:g}"``."""
+    eps = check_epsilon(epsilon)
+    return "ln 2" if math.isclose(eps, math.log(2)) else f"{eps:g}"
+
+
+def rank_directions(
+    p_adjusted: ArrayLike, win_fraction: ArrayLike, *, alpha: float = 0.05
+) -> list[str]:
+    """Per budget, what a two-sided rank test (Mann–Whitney, ``p_adjusted`` Holm-adjusted) says of the method's
+    typical release against the baseline: ``"lower"`` (separated, the method's MSE the smaller in at least half of
+    the pairs of runs: ``win_fraction`` = U / (n₁n₂) ≥ ½), ``"higher"`` (separated, below ½) or ``"none"`` (not
+    separated at ``alpha``). The side of ½ that ``win_fraction`` falls on is the direction of the U statistic."""
+    p = np.asarray(p_adjusted, dtype=float)
+    w = np.asarray(win_fraction, dtype=float)
+    if p.shape != w.shape or p.ndim != 1:
+        raise ValueError(
+            f"p_adjusted and win_fraction must be 1-D of one length, got {p.shape} and {w.shape}"
+        )
+    if not (np.all((p >= 0) & (p <= 1)) and np.all((w >= 0) & (w <= 1))):
+        raise ValueError("p_adjusted and win_fraction must lie in [0, 1]")
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+    return [
+        "none" if pi > alpha else ("lower" if wi >= 0.5 else "higher")
+        for pi, wi in zip(p, w, strict=True)
+    ]
 
 
 def holm(p_values: ArrayLike) -> np.ndarray:
@@ -730,10 +764,31 @@ _SENSITIVITY = {
     "php": "EM stop/split decisions on SAE scores (Δu = 2, ε_cluster/(2·depth) each, ≤ depth − 1 per record); EM "
     "over the intermediate partitions on their total error (Δu = 2, ε_cluster/2); part sums (Δ₁ = 1, ε_count)",
 }
+#: the card title of each publisher's claim: the method's name, not its id (reader review B4)
+_TITLES = {
+    "identity": "Identity",
+    "uniform": "Uniform",
+    "hierarchical": "Hierarchical (Hb)",
+    "ahp": "AHP",
+    "php": "P-HP (the authors' procedure)",
+    "privelet": "Privelet",
+    "least_squares": "Least squares",
+}
+#: the sampling grouping's centres, as its claim titles name them
+_CENTRES = {"private": "noisy centres", "as-written": "true centres, as written"}
 _LEVELWISE = (
     "EM on SAE scores (Δu = 2, ε₁/depth per level, parallel within a level), part sums (Δ₁ = 1, ε₂); a level-wise "
     "reading of P-HP, not the authors' procedure"
 )
+
+
+_CEIL_LOG2 = re.compile(r"⌈log\\_2 \$([^$]+)\$⌉")
+
+
+def _maths(text: str) -> Md:
+    """``text`` (a claim's free text from the core) with its MyST's maths typeset whole: ⌈log₂ n⌉ as
+    :math:`\\lceil \\log_2 n \\rceil` (the plain-text typesetter leaves "log\\_2" in prose; reader review B4)."""
+    return Md(text, _CEIL_LOG2.sub(r"$\\lceil \\log_2 \1 \\rceil$", to_myst(text)))
 
 
 def privacy_claim(method: str, epsilon: float, variant: str = "private") -> PrivacyClaim:
@@ -751,15 +806,23 @@ def privacy_claim(method: str, epsilon: float, variant: str = "private") -> Priv
     eps = check_epsilon(epsilon)
     check_method(method, variant)
     if method == "php" and variant == "level-wise":
-        return PrivacyClaim("php (level-wise)", "add-remove", _LEVELWISE, eps)
+        return PrivacyClaim("P-HP (level-wise)", "add-remove", _LEVELWISE, eps)
     if method in ("privelet", "least_squares"):
-        return range_claim(method, eps)
+        claim = range_claim(method, eps)
+        return dataclasses.replace(
+            claim, mechanism=_TITLES[method], sensitivity=_maths(claim.sensitivity)
+        )
     if method == "dawa":
-        return dawa_claim(eps, calibration=DAWA_CALIBRATION[variant])
+        claim = dawa_claim(eps, calibration=DAWA_CALIBRATION[variant])
+        return dataclasses.replace(
+            claim,
+            mechanism=claim.mechanism.replace("dawa", "DAWA", 1),
+            why=_maths(claim.why.replace("e^ε₁", "e^{ε₁}")) if claim.why else claim.why,
+        )
     if method != "sampling_grouping":
-        return PrivacyClaim(method, "add-remove", _SENSITIVITY[method], eps)
+        return PrivacyClaim(_TITLES[method], "add-remove", _SENSITIVITY[method], eps)
     centres, reading = parse_variant(variant)
-    label = centres if ":" not in variant else f"{centres}, S5 {reading}"
+    label = _CENTRES.get(centres, centres) + (f", S5 on the {reading}" if ":" in variant else "")
     noise = (
         "group mean Δ = 1/m_j with Lap(1/(m_j ε₂)) (S5 read as scaled to the group)"
         if reading == "sum"
@@ -767,14 +830,14 @@ def privacy_claim(method: str, epsilon: float, variant: str = "private") -> Priv
     )
     if centres == "private":
         return PrivacyClaim(
-            f"sampling_grouping ({label})",
+            f"Sampling grouping ({label})",
             "add-remove",
             "noisy histogram for centres (Δ₁ = 1, ε₀); EM per bin on its own count (Δu = 1, ε₁, parallel over "
             f"bins); {noise}",
             eps,
         )
     return PrivacyClaim(
-        f"sampling_grouping ({label})",
+        f"Sampling grouping ({label})",
         "add-remove",
         f"claimed Δu = 1 for the EM; centre selection has no noise; {noise}",
         eps,
