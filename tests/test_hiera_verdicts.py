@@ -13,7 +13,7 @@ import pytest
 from dpcompendium.chapters import hiera
 from dpcompendium.chapters.hiera import verdicts
 from dpcompendium.core.comparison import Arm, Comparison
-from dpcompendium.core.messages import translate
+from dpcompendium.core.messages import myst, translate
 from dpcompendium.core.tables import column_name
 
 
@@ -135,3 +135,73 @@ def test_accounting_column_is_not_a_method_name():
     """The referee's m3: the zCDP accountant's column is not "zCDP MWEM (Gaussian)"."""
     header = column_name(hiera.accounting.COLUMN_LABELS["zcdp"])
     assert "MWEM" not in header and "zCDP" in header
+
+
+def test_tally_says_all_when_every_comparison_goes_one_way():
+    """Reader A2: a family whose comparisons all go one way reads "higher in all n comparisons", not "lower in 0,
+    higher in n and not separated in 0 of n"; with two outcomes the empty one is not named; with three, all three."""
+    worse = [
+        (f"d{i}", m, 1.0, mae, 0.001)
+        for i in range(3)
+        for m, mae in (("hiera-calibrated", 0.2), ("pm", 0.1))
+    ]
+    t = verdicts.methods_comparisons(
+        _methods(worse), pairs={"uniform": (("hiera-calibrated", "pm"),)}
+    )
+    assert (t["outcome"] == "worse").all()
+    text = str(verdicts.tally(t, "uniform", "hiera-calibrated", "pm"))
+    assert (
+        "higher in all 3 comparisons" in text
+        and "lower in" not in text
+        and "not separated" not in text
+    )
+    assert "全部 3 次比较中" in myst(
+        verdicts.tally(t, "uniform", "hiera-calibrated", "pm"), "zh_CN"
+    )
+    mixed = [*worse[:4], ("d2", "hiera-calibrated", 1.0, 0.1, 0.05), ("d2", "pm", 1.0, 0.1, 0.05)]
+    t2 = verdicts.methods_comparisons(
+        _methods(mixed), pairs={"uniform": (("hiera-calibrated", "pm"),)}
+    )
+    text2 = str(verdicts.tally(t2, "uniform", "hiera-calibrated", "pm"))
+    assert (
+        "higher in 2 and not separated in 1 of 3 comparisons" in text2 and "lower in" not in text2
+    )
+    three = [*mixed, ("d3", "hiera-calibrated", 1.0, 0.05, 0.001), ("d3", "pm", 1.0, 0.1, 0.001)]
+    t3 = verdicts.methods_comparisons(
+        _methods(three), pairs={"uniform": (("hiera-calibrated", "pm"),)}
+    )
+    text3 = str(verdicts.tally(t3, "uniform", "hiera-calibrated", "pm"))
+    assert "lower in 1, higher in 2 and not separated in 1 of 4 comparisons" in text3
+
+
+def test_family_all_one_way_names_the_direction_once():
+    """Reader A2: every cell separated and all one way reads "differ … in all n settings (…), A higher in all of
+    them", not "(A lower in 0 and higher in n of the n)"."""
+    rows = [
+        (f"d{i}", m, 1.0, mae, 0.001)
+        for i in range(4)
+        for m, mae in (("hiera-calibrated", 0.2), ("pm", 0.1))
+    ]
+    t = verdicts.methods_comparisons(
+        _methods(rows), pairs={"uniform": (("hiera-calibrated", "pm"),)}
+    )
+    text = str(verdicts.family(t, "uniform", "hiera-calibrated", "pm"))
+    assert (
+        "in all 4 settings" in text and "higher in all of them" in text and "lower in 0" not in text
+    )
+    assert "全部设置中都更高" in myst(
+        verdicts.family(t, "uniform", "hiera-calibrated", "pm"), "zh_CN"
+    )
+    rows[-2] = (
+        "d3",
+        "hiera-calibrated",
+        1.0,
+        0.1,
+        0.05,
+    )  # one cell not separated: the general sentence
+    t = verdicts.methods_comparisons(
+        _methods(rows), pairs={"uniform": (("hiera-calibrated", "pm"),)}
+    )
+    assert "not separated in the others" in str(
+        verdicts.family(t, "uniform", "hiera-calibrated", "pm")
+    )

@@ -218,6 +218,19 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.source_design": "with the source's budgets (nominal ε), %(sentence)s",
         "hiera.tally": "%(a)s against %(b)s: %(quantity)s lower in %(lower)s, higher in %(higher)s and not separated in "
         "%(tie)s of %(n)s comparisons (two-sided tests, Holm-corrected over the experiment)",
+        "hiera.tally_two": "%(a)s against %(b)s: %(quantity)s %(x)s and %(y)s of %(n)s comparisons (two-sided tests, "
+        "Holm-corrected over the experiment)",
+        "hiera.tally_lower_all": "%(a)s against %(b)s: %(quantity)s lower in all %(n)s comparisons (two-sided tests, "
+        "Holm-corrected over the experiment)",
+        "hiera.tally_higher_all": "%(a)s against %(b)s: %(quantity)s higher in all %(n)s comparisons (two-sided tests, "
+        "Holm-corrected over the experiment)",
+        "hiera.tally_tie_all": "%(a)s against %(b)s: %(quantity)s not separated in any of the %(n)s comparisons "
+        "(two-sided tests, Holm-corrected over the experiment)",
+        "hiera.part_lower": "lower in %(k)s",
+        "hiera.direction_lower_all": ", %(a)s lower in all of them",
+        "hiera.direction_higher_all": ", %(a)s higher in all of them",
+        "hiera.part_higher": "higher in %(k)s",
+        "hiera.part_tie": "not separated in %(k)s",
         "hiera.at_eps": "at ε = %(eps)s (%(reps)s repetitions), %(sentence)s",
         "hiera.untested": "not tested: a comparison needs at least two repetitions per cell (this run: %(reps)s)",
         "hiera.no_cells": "not tested: no cell of this run has these methods",
@@ -410,6 +423,15 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.source_design": "使用原文的隐私预算（名义 ε）时，%(sentence)s",
         "hiera.tally": "%(a)s 对比 %(b)s：在 %(n)s 次比较中，%(quantity)s更低 %(lower)s 次、更高 %(higher)s 次、未能区分 %(tie)s 次"
         "（双侧检验，在整个实验内做 Holm 校正）",
+        "hiera.tally_two": "%(a)s 对比 %(b)s：在 %(n)s 次比较中，%(quantity)s%(x)s、%(y)s（双侧检验，在整个实验内做 Holm 校正）",
+        "hiera.tally_lower_all": "%(a)s 对比 %(b)s：在全部 %(n)s 次比较中，%(quantity)s都更低（双侧检验，在整个实验内做 Holm 校正）",
+        "hiera.tally_higher_all": "%(a)s 对比 %(b)s：在全部 %(n)s 次比较中，%(quantity)s都更高（双侧检验，在整个实验内做 Holm 校正）",
+        "hiera.tally_tie_all": "%(a)s 对比 %(b)s：在 %(n)s 次比较中，%(quantity)s均未能区分（双侧检验，在整个实验内做 Holm 校正）",
+        "hiera.part_lower": "更低 %(k)s 次",
+        "hiera.direction_lower_all": "，且 %(a)s 在全部设置中都更低",
+        "hiera.direction_higher_all": "，且 %(a)s 在全部设置中都更高",
+        "hiera.part_higher": "更高 %(k)s 次",
+        "hiera.part_tie": "未能区分 %(k)s 次",
         "hiera.at_eps": "在 ε = %(eps)s 时（%(reps)s 次重复），%(sentence)s",
         "hiera.untested": "未检验：每个单元至少需要两次重复才能比较（本次运行：%(reps)s 次）",
         "hiera.no_cells": "未检验：本次运行没有包含这些方法的单元",
@@ -610,6 +632,19 @@ PLAIN: dict[str, str] = {
     "hiera.source_design": "with the source's budgets (nominal ε), %(sentence)s",
     "hiera.tally": "%(a)s against %(b)s: %(quantity)s lower in %(lower)s, higher in %(higher)s and not separated in "
     "%(tie)s of %(n)s comparisons (two-sided tests, Holm-corrected over the experiment)",
+    "hiera.tally_two": "%(a)s against %(b)s: %(quantity)s %(x)s and %(y)s of %(n)s comparisons (two-sided tests, "
+    "Holm-corrected over the experiment)",
+    "hiera.tally_lower_all": "%(a)s against %(b)s: %(quantity)s lower in all %(n)s comparisons (two-sided tests, "
+    "Holm-corrected over the experiment)",
+    "hiera.tally_higher_all": "%(a)s against %(b)s: %(quantity)s higher in all %(n)s comparisons (two-sided tests, "
+    "Holm-corrected over the experiment)",
+    "hiera.tally_tie_all": "%(a)s against %(b)s: %(quantity)s not separated in any of the %(n)s comparisons "
+    "(two-sided tests, Holm-corrected over the experiment)",
+    "hiera.part_lower": "lower in %(k)s",
+    "hiera.direction_lower_all": ", %(a)s lower in all of them",
+    "hiera.direction_higher_all": ", %(a)s higher in all of them",
+    "hiera.part_higher": "higher in %(k)s",
+    "hiera.part_tie": "not separated in %(k)s",
     "hiera.at_eps": "at ε = %(eps)s (%(reps)s repetitions), %(sentence)s",
     "hiera.untested": "not tested: a comparison needs at least two repetitions per cell (this run: %(reps)s)",
     "hiera.no_cells": "not tested: no cell of this run has these methods",

@@ -263,6 +263,26 @@ def family(
         return message("hiera.no_cells")
     if len(results) == 1:  # one cell: its own verdict, with the ratio's interval
         return results[0].sentence()
+    first = results[0].comparison
+    outcomes = {r.outcome for r in results}
+    if first.relation == "tie" and outcomes in ({"better"}, {"worse"}):
+        # every cell separated, all one way: "differ in all n settings (…); A higher in all of them", not
+        # "(A lower in 0 and higher in n of the n)" (reader A2)
+        ratios = [r.ratio for r in results]
+        direction = "lower" if outcomes == {"better"} else "higher"
+        return (
+            message(
+                "comparison.family_differ_all",
+                a=first.a.name,
+                b=first.b.name,
+                quantity=first.quantity,
+                n=str(len(results)),
+                lo=number(float(min(ratios)), 3),
+                hi=number(float(max(ratios)), 3),
+            )
+            + message(f"hiera.direction_{direction}_all", a=first.a.name)
+            + first.caveat()
+        )
     return family_sentence(results)
 
 
@@ -295,21 +315,33 @@ def counts(
 def tally(
     table: pd.DataFrame, guarantee: str, a: str | Sequence[str], b: str | Sequence[str], **kw
 ) -> Md:
-    """One short sentence of :func:`counts`: "A against B: <quantity> lower in x, higher in y and not separated in z of n
-    comparisons (Holm-corrected)"."""
+    """One short sentence of :func:`counts`, as a book writes it: "A against B: <quantity> higher in all n comparisons
+    (Holm-corrected)" when every comparison goes one way, "… lower in x and not separated in z of n …" when two
+    outcomes occur (the empty one is not named), and "… lower in x, higher in y and not separated in z of n …" when
+    all three do."""
     c = counts(table, guarantee, a, b, **kw)
     if not c["n"]:
         return message("hiera.no_cells")
     t, a, b = _select(table, guarantee, a, b, **kw)
+    params = {
+        "quantity": t["result"].iloc[0].comparison.quantity,
+        "a": join([_method_md(m) for m in a], " / "),
+        "b": join([_method_md(m) for m in b]),
+        "n": str(c["n"]),
+    }
+    outcomes = {"lower": c["better"], "higher": c["worse"], "tie": c["tie"]}
+    present = [k for k, v in outcomes.items() if v]
+    if len(present) == 1:
+        return message(f"hiera.tally_{present[0]}_all", **params)
+    if len(present) == 2:
+        x, y = (message(f"hiera.part_{k}", k=str(outcomes[k])) for k in present)
+        return message("hiera.tally_two", x=x, y=y, **params)
     return message(
         "hiera.tally",
-        quantity=t["result"].iloc[0].comparison.quantity,
-        a=join([_method_md(m) for m in a], " / "),
-        b=join([_method_md(m) for m in b]),
         lower=str(c["better"]),
         higher=str(c["worse"]),
         tie=str(c["tie"]),
-        n=str(c["n"]),
+        **params,
     )
 
 
