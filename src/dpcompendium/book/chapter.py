@@ -141,34 +141,6 @@ def save_figure(fig, name: str, out: str | Path) -> list[Path]:
     return paths
 
 
-def tight_width(fig) -> float:
-    """The width (in) of ``fig``'s saved file: its tight bounding box, padded, laid out at the PNG's resolution (as
-    :func:`save_figure` finds it)."""
-    screen_dpi = fig.dpi
-    fig.set_dpi(FIGURE_DPI)
-    try:
-        fig.draw_without_rendering()
-        return float(fig.get_tightbbox().padded(mpl.rcParams["savefig.pad_inches"]).width)
-    finally:
-        fig.set_dpi(screen_dpi)
-
-
-def fit_legends(fig, width_in: float) -> int:
-    """Take columns from ``fig``'s multi-column legends, widest first, until the figure is at most ``width_in``
-    inches wide or every legend has one column: a translated figure's longer labels must not widen it (its English
-    twin's width, or the page's). Returns the number of columns taken."""
-    legends = [*fig.legends, *(ax.get_legend() for ax in fig.axes if ax.get_legend() is not None)]
-    taken = 0
-    while tight_width(fig) > width_in + 0.01:
-        wide = [leg for leg in legends if getattr(leg, "_ncols", 1) > 1]
-        if not wide:
-            break
-        leg = max(wide, key=lambda g: g.get_window_extent().width)
-        leg.set_ncols(leg._ncols - 1)
-        taken += 1
-    return taken
-
-
 #: The environment variable that names the languages besides English a run draws its figures in (comma-separated;
 #: empty: English only). ``dpcompendium run`` sets it to the language of the rerun's page; unset (the book's
 #: executions), every edition's.
@@ -281,11 +253,10 @@ def show_figure(fig, name: str, out: str | Path) -> LanguageFigures:
     """
     from matplotlib import pyplot as plt
 
-    from ..core.plotting import PAGE_WIDTH_IN, strict_glyphs, translate_figure
+    from ..core.plotting import strict_glyphs, translate_figure
 
     try:
         pngs = {"en": save_figure(fig, name, out)[0]}
-        en_width = tight_width(fig)
         for lang in drawable_languages(figure_languages()):
             missing = translate_figure(fig, lang)
             if missing and os.environ.get(
@@ -301,7 +272,6 @@ def show_figure(fig, name: str, out: str | Path) -> LanguageFigures:
                     "dpcompendium/core/figure_messages.py",
                     stacklevel=2,
                 )
-            fit_legends(fig, max(en_width, PAGE_WIDTH_IN + 0.2))
             folder = Path(out) / lang
             folder.mkdir(exist_ok=True)
             with strict_glyphs():
