@@ -264,8 +264,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_at": "%(data)s at $\\varepsilon$ = %(eps)s (the MWEM row chosen on these runs): %(sentence)s",
         "mwem.db_cw_ratio": "%(data)s, coursework variant (not ranked: its guarantee is not the nominal one, see the claims above): its last iterate has %(ratio)s times the error of the standard variant's last "
         "iterate at the same $T$ and $\\varepsilon$ (point estimates)",
-        "mwem.zcdp_overview": "The zcdp variant (Gaussian measurements accounted in zCDP): at the chapter's $T$ = %(T)s in "
-        "1-D, fixed before the run, its last iterate has %(ratio)s times the standard variant's mean error over "
+        "mwem.zcdp_overview": "The zcdp variant (Gaussian measurements accounted in zCDP): at the chapter's $T$ = %(T)s on "
+        "the one-dimensional data, fixed before the run, its last iterate has %(ratio)s times the standard variant's mean error over "
         "$\\varepsilon$ = %(eps)s, at a different guarantee (($\\varepsilon$, $\\delta$)-DP with $\\delta$ = %(delta)s, "
         "against $\\varepsilon$-DP; point estimates)",
         "mwem.course_baselines": "the standard-MWEM output of smallest mean error ($\\varepsilon$-DP, as the baselines; "
@@ -678,8 +678,8 @@ PLAIN: dict[str, str] = {
     "mwem.db_at": "%(data)s at ε = %(eps)s (the MWEM row chosen on these runs): %(sentence)s",
     "mwem.db_cw_ratio": "%(data)s, coursework variant (not ranked: its guarantee is not the nominal one, see the claims above): its last iterate has %(ratio)s times the error of the standard variant's last "
     "iterate at the same T and ε (point estimates)",
-    "mwem.zcdp_overview": "The zcdp variant (Gaussian measurements accounted in zCDP): at the chapter's T = %(T)s in "
-    "1-D, fixed before the run, its last iterate has %(ratio)s times the standard variant's mean error over "
+    "mwem.zcdp_overview": "The zcdp variant (Gaussian measurements accounted in zCDP): at the chapter's T = %(T)s on "
+    "the one-dimensional data, fixed before the run, its last iterate has %(ratio)s times the standard variant's mean error over "
     "ε = %(eps)s, at a different guarantee ((ε, δ)-DP with δ = %(delta)s, against ε-DP; point estimates)",
     "mwem.course_baselines": "the standard-MWEM output of smallest mean error (ε-DP, as the baselines; chosen after "
     "the fact on these runs; point estimates) has %(ratio)s times the mean error of the non-adaptive baseline of "
