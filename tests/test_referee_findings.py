@@ -264,7 +264,8 @@ def test_histograms_php_claim_is_rendered_by_the_comparison_object():
     text = _notebook_source("histograms")
     assert "the claim holds against P-HP" not in text
     assert "histograms.claim_superiority(" in text
-    assert "comparison.family_sentence(fam_php)" in text
+    # the lead sentence (referee round 2, N1): the family's count of holding comparisons, the tail, the rank test
+    assert '"hist.php_lead"' in text and "sum(r.holds for r in fam_php)" in text
 
 
 # (9) histograms: the privacy fix is "at most 10 % worse" by a non-inferiority test of core.comparison (8071128: "costs
