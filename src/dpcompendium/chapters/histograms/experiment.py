@@ -444,7 +444,10 @@ def setting_arms(
         arms[_arm_id(m, v)] = Arm.of(
             _arm_id(m, v),
             privacy_claim(m, float(epsilon), v),
-            g["mse"].to_numpy(),
+            # an MSE of exactly 0 (degenerate settings only: one group and one one-cell query at a tiny ε1
+            # share, where every release is exact) is floored at the smallest normal float, so the arm's
+            # ratio test stays defined; no MSE at the defaults is 0
+            np.maximum(g["mse"].to_numpy(dtype=float), np.finfo(float).tiny),
             label=(labels or {}).get((m, v)),
         )
     return arms
