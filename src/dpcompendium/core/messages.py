@@ -887,6 +887,25 @@ def _escape(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 
+# A number Python wrote in e-notation ("1e-06", "5.6e-05") standing alone in text, and a guarantee written
+# "(1.081, 1e-06)-DP": the book prints them as powers of ten (10⁻⁶), never as e-notation.
+_E_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?e[+-]?\d+)(?![\w.])")
+_E_GUARANTEE = re.compile(
+    r"\((\d+(?:\.\d+)?(?:e[+-]?\d+)?), (\d+(?:\.\d+)?(?:e[+-]?\d+)?)\)-(L?DP)\b"
+)
+
+
+def _escape_numbers(text: str) -> str:
+    """:func:`_escape`, with each e-notation number typeset as a power of ten (``5.6e-05`` → $5.6 \\times 10^{-5}$)."""
+    out, pos = [], 0
+    for m in _E_NUMBER.finditer(text):
+        out.append(_escape(text[pos : m.start()]))
+        out.append(f"${tex_number(m.group(1))}$")
+        pos = m.end()
+    out.append(_escape(text[pos:]))
+    return "".join(out)
+
+
 # ---------------------------------------------------------------------------------------- ASCII maths → MyST maths
 # Identifiers that are maths wherever they appear, and their TeX.
 _SYMBOLS = {
@@ -1161,6 +1180,14 @@ def to_myst(text: str) -> str:
             pos = m.end()
         out.append(to_myst(text[pos:]))
         return "".join(out)
+    m = _E_GUARANTEE.search(text)
+    if m:  # "(1.081, 1e-06)-DP" → "$(1.081, 10^{-6})$-DP", as a claim's guarantee_md prints it
+        eps, delta, dp = m.groups()
+        return (
+            to_myst(text[: m.start()])
+            + f"$({tex_number(eps)}, {tex_number(delta)})$-{dp}"
+            + to_myst(text[m.end() :])
+        )
     text = _SUBSCRIPT.sub(lambda m: m.group(1) + "_" + m.group(2).translate(_SUB_DIGITS), text)
     tokens = [(m.lastgroup or "other", m.group()) for m in _TOKEN.finditer(text)]
     cls = _classify(tokens)
@@ -1228,7 +1255,7 @@ def to_myst(text: str) -> str:
             out.append(_escape("".join(t for _, t in rest)))
             out.extend(trail)
         else:
-            out.append(_escape("".join(t for _, t in seg_tokens)))
+            out.append(_escape_numbers("".join(t for _, t in seg_tokens)))
         run.clear()
 
     while i < n:
