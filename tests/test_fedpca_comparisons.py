@@ -7,6 +7,8 @@ setting, so an SVM setting where DPdisPCA's accuracy is the higher one is not fo
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -103,6 +105,36 @@ def test_secure_aggregation_claim_is_for_real_valued_shares():
     # and what is released after the subspace carries it too
     rel = P.release_claim("secure-aggregation", 1.0, 1e-6, 10_000, release="subspace", s=10)
     assert P.SECURE_AGGREGATION_REAL_SHARES in rel.conditions
+
+
+def test_claims_cards_read_as_text_and_maths():
+    """reader B2/B5: the claims cards print the sensitivity as sqrt(2)/n in maths with a short number, powers of two
+    and primed symbols in maths, no code names, no e-notation (the cards' text outside maths is prose)."""
+    cards = [
+        P.privacy_claim(m, 1.0, 1e-6, 10_000, s=10, preprocessing=pre)
+        for m in ("central", "secure-aggregation", "cape", "noisy-power")
+        for pre in ("public", "as-written")
+    ]
+    cards += [
+        P.release_claim("central", 1.0, 1e-6, 10_000, release=r, s=10)
+        for r in ("exact-projections", "noisy-projections")
+    ]
+    for c in cards:
+        md = c.statement_md()
+        text = re.sub(r"\$[^$]*\$", " ", md)
+        assert "0.000141421" not in md, md
+        if "rows in the unit ball: " in md:
+            assert r"rows in the unit ball: $\sqrt{2}/n = 0.000141$" in md, md
+        for raw in (
+            "2^64",
+            "V'",
+            "release_claim",
+            "preprocessing_sensitivity",
+            "audit_rows",
+            "e-0",
+        ):
+            assert raw not in text, (raw, md)
+    assert "$2^{64}$" in cards[2].statement_md()
 
 
 def test_svm_runs_do_not_depend_on_n_jobs():

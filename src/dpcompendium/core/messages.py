@@ -989,6 +989,10 @@ def _is_strong_ident(word: str) -> bool:
         return True
     if "_" in word and len(base) <= 2:  # N_i, A_i, h_i, eps_t …
         return True
+    if re.fullmatch(
+        r"[A-Z]'+", word
+    ):  # a primed capital: V', D', A'' (a neighbour, a released subspace)
+        return True
     return "^" in word  # e^eps, tau^2, x^(…)
 
 
