@@ -137,6 +137,36 @@ def test_claims_cards_read_as_text_and_maths():
     assert "$2^{64}$" in cards[2].statement_md()
 
 
+def test_a_group_of_release_rows_prints_every_rows_guarantee_not_the_first():
+    """referee N7: the noisy-projections rows run at several ε and each dataset's δ; the group's guarantee is their
+    range, from the claims, not the first row's (ε, δ)."""
+    rows = []
+    for eps in (0.1, 1.0, 10.0):
+        for dlt in (3.1e-7, 5.6e-5):
+            c = P.release_claim(
+                "secure-aggregation", eps, dlt, 10_000, release="noisy-projections", s=10
+            )
+            assert c.private
+            rows.append({"epsilon": eps, "delta": dlt, "private": c.private, "label": c.guarantee})
+    df = pd.DataFrame(rows)
+    g = P.release_guarantee(df)
+    assert str(g) == "(ε, δ)-DP at each row's ε (0.1–10) and its dataset's δ (3.1e-07–5.6e-05)"
+    assert "10^{-7}" in g.myst and "e-07" not in g.myst and df.label.iloc[0] not in str(g)
+    # one shared claim is printed as it is; not-private rows print why
+    assert str(P.release_guarantee(df.iloc[:1])) == df.label.iloc[0]
+    why = P.release_claim("central", 1.0, 1e-6, 10_000, release="exact-projections").why.split(
+        " — "
+    )[0]
+    bad = pd.DataFrame(
+        [{"epsilon": e, "delta": 1e-6, "private": False, "label": why} for e in (0.1, 1.0)]
+    )
+    assert str(P.release_guarantee(bad)) == why
+    with pytest.raises(ValueError, match="all private or all not private"):
+        P.release_guarantee(pd.concat([df, bad]))
+    with pytest.raises(ValueError, match="rows must be non-empty"):
+        P.release_guarantee(df.drop(columns="delta"))
+
+
 def test_svm_runs_do_not_depend_on_n_jobs():
     """The chapter's default n_jobs is 2 (issue 50): the SVM sweep's rows are the same with one worker or two (the
     energy sweep's: test_pca.py::test_energy_runs_reproducible_and_ordered)."""

@@ -243,6 +243,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "fedpca.quantity_energy": "energy not captured ($1-q$)",
         "fedpca.quantity_svm": "SVM error rate (one minus the accuracy)",
         "fedpca.untested": "not tested: with fewer than two repetitions a setting has no standard error",
+        "fedpca.guarantee_each_row": "$(\\varepsilon, \\delta)$-DP at each row's $\\varepsilon$ (%(epsilons)s) "
+        "and its dataset's $\\delta$ (%(deltas)s)",
         "mwem.quantity_figures": "the error figures",
         "mwem.arm_last": "our coursework runs (last iterate)",
         "mwem.arm_average": "our coursework runs (average of the iterates)",
@@ -387,6 +389,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "fedpca.quantity_energy": "未捕获的能量（$1-q$）",
         "fedpca.quantity_svm": "SVM 错误率（1 减去准确率）",
         "fedpca.untested": "未检验：重复少于两次时，一个设置没有标准误",
+        "fedpca.guarantee_each_row": "每行在其 $\\varepsilon$（%(epsilons)s）与其数据集的 $\\delta$（%(deltas)s）下"
+        "为 $(\\varepsilon, \\delta)$-DP",
         "mwem.quantity_figures": "误差指标",
         "mwem.arm_last": "我们运行的课程作业版本（最后一次迭代结果）",
         "mwem.arm_average": "我们运行的课程作业版本（各次迭代结果的平均值）",
@@ -531,6 +535,7 @@ PLAIN: dict[str, str] = {
     "fedpca.quantity_energy": "energy not captured (1 - q)",
     "fedpca.quantity_svm": "SVM error rate (one minus the accuracy)",
     "fedpca.untested": "not tested: with fewer than two repetitions a setting has no standard error",
+    "fedpca.guarantee_each_row": "(ε, δ)-DP at each row's ε (%(epsilons)s) and its dataset's δ (%(deltas)s)",
     "mwem.quantity_figures": "the error figures",
     "mwem.arm_last": "our coursework runs (last iterate)",
     "mwem.arm_average": "our coursework runs (average of the iterates)",
