@@ -184,6 +184,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.spend_for": "%(spend)s$\\varepsilon$ for %(data)s",
         "dpmean.data_heights": "heights",
         "dpmean.data_adult-age": "ages",
+        "dpmean.pb_cost": "a median RMSE ratio to method 3 with declared bounds of %(ratios)s, over each dataset's "
+        "cells with $n\\varepsilon \\ge 50$",
+        "dpmean.pb_cost_item": "%(ratio)s for %(data)s",
         "dpmean.percent_span": "%(span)s %%",
         "dpmean.m4_direct": "method 4 calibrated under replace-one",
         # dp-mean's variant ids (the errors table's variant column), apart from the method names
@@ -331,6 +334,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.spend_for": "%(data)s为 %(spend)s$\\varepsilon$",
         "dpmean.data_heights": "身高数据",
         "dpmean.data_adult-age": "年龄数据",
+        "dpmean.pb_cost": "相对于声明边界的方法 3，RMSE 比值的中位数为 %(ratios)s（各数据集中 $n\\varepsilon \\ge 50$ 的参数组合）",
+        "dpmean.pb_cost_item": "%(data)s %(ratio)s",
         "dpmean.percent_span": "%(span)s%%",
         "dpmean.m4_direct": "按替换一条记录的邻居关系直接校准的方法 4",
         "dpmean.variant_as-written": "原文写法",
@@ -477,6 +482,8 @@ PLAIN: dict[str, str] = {
     "dpmean.spend_for": "%(spend)sε for %(data)s",
     "dpmean.data_heights": "heights",
     "dpmean.data_adult-age": "ages",
+    "dpmean.pb_cost": "a median RMSE ratio to method 3 with declared bounds of %(ratios)s, over each dataset's "
+    "cells with nε ≥ 50",
     "dpmean.percent_span": "%(span)s %%",
     "dpmean.m4_direct": "method 4 calibrated under replace-one",
     "dpmean.variant_as-written": "as written",
