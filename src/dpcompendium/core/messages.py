@@ -484,6 +484,7 @@ PLAIN: dict[str, str] = {
     "dpmean.data_adult-age": "ages",
     "dpmean.pb_cost": "a median RMSE ratio to method 3 with declared bounds of %(ratios)s, over each dataset's "
     "cells with nε ≥ 50",
+    "dpmean.pb_cost_item": "%(ratio)s for %(data)s",
     "dpmean.percent_span": "%(span)s %%",
     "dpmean.m4_direct": "method 4 calibrated under replace-one",
     "dpmean.variant_as-written": "as written",
