@@ -14,6 +14,7 @@ from dpcompendium.chapters.privacy_audit import (
     CORE,
     audit_modules,
     catalog,
+    finding,
     missing_chapters,
     row_confidence,
     run_catalog,
@@ -68,6 +69,25 @@ def test_columns_and_types(table):
     )  # the chapter's table: every row (NOT_HERE too)
     assert m_all == m + sum(e.audit == "empirical" for e in catalog() if e.mechanism in NOT_HERE)
     assert row_confidence(catalog(), 0.95) == pytest.approx(1 - 0.05 / m_all)
+
+
+def test_a_step_over_its_proof_share_is_not_a_violated_mechanism(table):
+    """referee N12: MWEM's steps are audited against their per-round proof share; a violated step row reads "step
+    exceeds its proof share", every other violated row "mechanism violated"."""
+    assert (
+        finding("mwem", "MWEM measurement, coursework, 2-D", "violated")
+        == "step exceeds its proof share"
+    )
+    assert finding("mwem", "MWEM selection, standard, 1-D", "holds") == "holds"
+    assert finding("histograms", "MWEM measurement", "violated") == "mechanism violated"
+    with pytest.raises(ValueError, match="verdict must be"):
+        finding("mwem", "MWEM measurement", "broken")
+    mw2 = table[table.mechanism == "MWEM measurement, coursework, 2-D"]
+    assert mw2.verdict.tolist() == ["violated"]
+    assert mw2.finding.tolist() == ["step exceeds its proof share"]
+    other = table[(table.verdict == "violated") & (table.chapter != "mwem")]
+    assert len(other) and (other.finding == "mechanism violated").all()
+    assert (table.loc[table.verdict == "holds", "finding"] == "holds").all()
 
 
 def test_verdicts_match_the_book(table):

@@ -7,6 +7,8 @@ setting, so an SVM setting where DPdisPCA's accuracy is the higher one is not fo
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -103,6 +105,66 @@ def test_secure_aggregation_claim_is_for_real_valued_shares():
     # and what is released after the subspace carries it too
     rel = P.release_claim("secure-aggregation", 1.0, 1e-6, 10_000, release="subspace", s=10)
     assert P.SECURE_AGGREGATION_REAL_SHARES in rel.conditions
+
+
+def test_claims_cards_read_as_text_and_maths():
+    """reader B2/B5: the claims cards print the sensitivity as sqrt(2)/n in maths with a short number, powers of two
+    and primed symbols in maths, no code names, no e-notation (the cards' text outside maths is prose)."""
+    cards = [
+        P.privacy_claim(m, 1.0, 1e-6, 10_000, s=10, preprocessing=pre)
+        for m in ("central", "secure-aggregation", "cape", "noisy-power")
+        for pre in ("public", "as-written")
+    ]
+    cards += [
+        P.release_claim("central", 1.0, 1e-6, 10_000, release=r, s=10)
+        for r in ("exact-projections", "noisy-projections")
+    ]
+    for c in cards:
+        md = c.statement_md()
+        text = re.sub(r"\$[^$]*\$", " ", md)
+        assert "0.000141421" not in md, md
+        if "rows in the unit ball: " in md:
+            assert r"rows in the unit ball: $\sqrt{2}/n = 0.000141$" in md, md
+        for raw in (
+            "2^64",
+            "V'",
+            "release_claim",
+            "preprocessing_sensitivity",
+            "audit_rows",
+            "e-0",
+        ):
+            assert raw not in text, (raw, md)
+    assert "$2^{64}$" in cards[2].statement_md()
+
+
+def test_a_group_of_release_rows_prints_every_rows_guarantee_not_the_first():
+    """referee N7: the noisy-projections rows run at several ε and each dataset's δ; the group's guarantee is their
+    range, from the claims, not the first row's (ε, δ)."""
+    rows = []
+    for eps in (0.1, 1.0, 10.0):
+        for dlt in (3.1e-7, 5.6e-5):
+            c = P.release_claim(
+                "secure-aggregation", eps, dlt, 10_000, release="noisy-projections", s=10
+            )
+            assert c.private
+            rows.append({"epsilon": eps, "delta": dlt, "private": c.private, "label": c.guarantee})
+    df = pd.DataFrame(rows)
+    g = P.release_guarantee(df)
+    assert str(g) == "(ε, δ)-DP at each row's ε (0.1–10) and its dataset's δ (3.1e-07–5.6e-05)"
+    assert "10^{-7}" in g.myst and "e-07" not in g.myst and df.label.iloc[0] not in str(g)
+    # one shared claim is printed as it is; not-private rows print why
+    assert str(P.release_guarantee(df.iloc[:1])) == df.label.iloc[0]
+    why = P.release_claim("central", 1.0, 1e-6, 10_000, release="exact-projections").why.split(
+        " — "
+    )[0]
+    bad = pd.DataFrame(
+        [{"epsilon": e, "delta": 1e-6, "private": False, "label": why} for e in (0.1, 1.0)]
+    )
+    assert str(P.release_guarantee(bad)) == why
+    with pytest.raises(ValueError, match="all private or all not private"):
+        P.release_guarantee(pd.concat([df, bad]))
+    with pytest.raises(ValueError, match="rows must be non-empty"):
+        P.release_guarantee(df.drop(columns="delta"))
 
 
 def test_svm_runs_do_not_depend_on_n_jobs():

@@ -109,6 +109,14 @@ def test_md_keeps_both_renderings_through_copies_and_concatenation():
         ("the `coursework` variant", "the Coursework MWEM variant"),
         ("sampling_grouping wins", r"sampling\_grouping wins"),
         ("P-HP loses on 3 of 5", "P-HP loses on 3 of 5"),
+        # e-notation is printed as powers of ten (reader B5), in a guarantee and standing alone
+        (
+            "the joint view is only (1.081, 1e-06)-DP",
+            r"the joint view is only $(1.081, 10^{-6})$-DP",
+        ),
+        ("from 3.1e-07 to 5.6e-05", r"from $3.1 \times 10^{-7}$ to $5.6 \times 10^{-5}$"),
+        ("δ = 1e-06", r"$\delta = 10^{-6}$"),
+        ("a 2.5e+07 count, version 1.2e3x", r"a $2.5 \times 10^{7}$ count, version 1.2e3x"),
     ],
 )
 def test_to_myst_typesets_the_formulas_of_a_sentence(plain, myst):

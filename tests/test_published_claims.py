@@ -33,6 +33,7 @@ from dpcompendium.chapters import privacy_audit as A
 from dpcompendium.chapters.hiera import datasets as LD
 from dpcompendium.chapters.registry import chapter_id
 from dpcompendium.core.mechanisms.gaussian import calibrated_sigma, classical_crossover
+from dpcompendium.core.messages import number
 
 # --- 1. federated PCA: what the sites publish ---------------------------------------------------------------------
 
@@ -225,7 +226,9 @@ def test_as_written_pca_reason_is_the_measured_sensitivity():
     measured = P.preprocessing_sensitivity(d, d2, preprocessing="as-written")
     delta = P.sensitivity(d.shape[0])
     why = P.privacy_claim("central", 1.0, 1e-5, 1000, preprocessing="as-written").why
-    assert f"{measured:.4g}" in why and f"{measured / delta:.1f}x" in why
+    assert number(measured, 4) in why and f"{measured / delta:.1f} times" in why
+    # no code names and no e-notation in the reader's text (reader B2)
+    assert "preprocessing_sensitivity" not in why and "audit_rows" not in why
     assert "0.0955" not in why and "1/n" not in why
 
 

@@ -184,6 +184,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.spend_for": "%(spend)s$\\varepsilon$ for %(data)s",
         "dpmean.data_heights": "heights",
         "dpmean.data_adult-age": "ages",
+        "dpmean.pb_cost": "a median RMSE ratio to method 3 with declared bounds of %(ratios)s, over each dataset's "
+        "cells with $n\\varepsilon \\ge 50$",
+        "dpmean.pb_cost_item": "%(ratio)s for %(data)s",
         "dpmean.percent_span": "%(span)s %%",
         "dpmean.m4_direct": "method 4 calibrated under replace-one",
         # dp-mean's variant ids (the errors table's variant column), apart from the method names
@@ -256,6 +259,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "fedpca.quantity_energy": "energy not captured ($1-q$)",
         "fedpca.quantity_svm": "SVM error rate (one minus the accuracy)",
         "fedpca.untested": "not tested: with fewer than two repetitions a setting has no standard error",
+        "fedpca.guarantee_each_row": "$(\\varepsilon, \\delta)$-DP at each row's $\\varepsilon$ (%(epsilons)s) "
+        "and its dataset's $\\delta$ (%(deltas)s)",
         "mwem.quantity_figures": "the error figures",
         "mwem.arm_last": "our coursework runs (last iterate)",
         "mwem.arm_average": "our coursework runs (average of the iterates)",
@@ -398,6 +403,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.spend_for": "%(data)s为 %(spend)s$\\varepsilon$",
         "dpmean.data_heights": "身高数据",
         "dpmean.data_adult-age": "年龄数据",
+        "dpmean.pb_cost": "相对于声明边界的方法 3，RMSE 比值的中位数为 %(ratios)s（各数据集中 $n\\varepsilon \\ge 50$ 的参数组合）",
+        "dpmean.pb_cost_item": "%(data)s %(ratio)s",
         "dpmean.percent_span": "%(span)s%%",
         "dpmean.m4_direct": "按替换一条记录的邻居关系直接校准的方法 4",
         "dpmean.variant_as-written": "原文写法",
@@ -465,6 +472,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "fedpca.quantity_energy": "未捕获的能量（$1-q$）",
         "fedpca.quantity_svm": "SVM 错误率（即分类错误的比例）",
         "fedpca.untested": "未检验：重复少于两次时，一个设置没有标准误",
+        "fedpca.guarantee_each_row": "每行在其 $\\varepsilon$（%(epsilons)s）与其数据集的 $\\delta$（%(deltas)s）下"
+        "为 $(\\varepsilon, \\delta)$-DP",
         "mwem.quantity_figures": "误差指标",
         "mwem.arm_last": "我们运行的课程作业版本（最后一次迭代结果）",
         "mwem.arm_average": "我们运行的课程作业版本（各次迭代结果的平均值）",
@@ -599,6 +608,9 @@ PLAIN: dict[str, str] = {
     "dpmean.spend_for": "%(spend)sε for %(data)s",
     "dpmean.data_heights": "heights",
     "dpmean.data_adult-age": "ages",
+    "dpmean.pb_cost": "a median RMSE ratio to method 3 with declared bounds of %(ratios)s, over each dataset's "
+    "cells with nε ≥ 50",
+    "dpmean.pb_cost_item": "%(ratio)s for %(data)s",
     "dpmean.percent_span": "%(span)s %%",
     "dpmean.m4_direct": "method 4 calibrated under replace-one",
     "dpmean.variant_as-written": "as written",
@@ -670,6 +682,7 @@ PLAIN: dict[str, str] = {
     "fedpca.quantity_energy": "energy not captured (1 - q)",
     "fedpca.quantity_svm": "SVM error rate (one minus the accuracy)",
     "fedpca.untested": "not tested: with fewer than two repetitions a setting has no standard error",
+    "fedpca.guarantee_each_row": "(ε, δ)-DP at each row's ε (%(epsilons)s) and its dataset's δ (%(deltas)s)",
     "mwem.quantity_figures": "the error figures",
     "mwem.arm_last": "our coursework runs (last iterate)",
     "mwem.arm_average": "our coursework runs (average of the iterates)",
@@ -1081,6 +1094,25 @@ def _escape(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 
+# A number Python wrote in e-notation ("1e-06", "5.6e-05") standing alone in text, and a guarantee written
+# "(1.081, 1e-06)-DP": the book prints them as powers of ten (10⁻⁶), never as e-notation.
+_E_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?e[+-]?\d+)(?![\w.])")
+_E_GUARANTEE = re.compile(
+    r"\((\d+(?:\.\d+)?(?:e[+-]?\d+)?), (\d+(?:\.\d+)?(?:e[+-]?\d+)?)\)-(L?DP)\b"
+)
+
+
+def _escape_numbers(text: str) -> str:
+    """:func:`_escape`, with each e-notation number typeset as a power of ten (``5.6e-05`` → $5.6 \\times 10^{-5}$)."""
+    out, pos = [], 0
+    for m in _E_NUMBER.finditer(text):
+        out.append(_escape(text[pos : m.start()]))
+        out.append(f"${tex_number(m.group(1))}$")
+        pos = m.end()
+    out.append(_escape(text[pos:]))
+    return "".join(out)
+
+
 # ---------------------------------------------------------------------------------------- ASCII maths → MyST maths
 # Identifiers that are maths wherever they appear, and their TeX.
 _SYMBOLS = {
@@ -1163,6 +1195,10 @@ def _is_strong_ident(word: str) -> bool:
     if base in _SYMBOLS or (base[:1] in _SYMBOLS and len(base) <= 3):  # ε, Δu, εt
         return True
     if "_" in word and len(base) <= 2:  # N_i, A_i, h_i, eps_t …
+        return True
+    if re.fullmatch(
+        r"[A-Z]'+", word
+    ):  # a primed capital: V', D', A'' (a neighbour, a released subspace)
         return True
     return "^" in word  # e^eps, tau^2, x^(…)
 
@@ -1355,6 +1391,14 @@ def to_myst(text: str) -> str:
             pos = m.end()
         out.append(to_myst(text[pos:]))
         return "".join(out)
+    m = _E_GUARANTEE.search(text)
+    if m:  # "(1.081, 1e-06)-DP" → "$(1.081, 10^{-6})$-DP", as a claim's guarantee_md prints it
+        eps, delta, dp = m.groups()
+        return (
+            to_myst(text[: m.start()])
+            + f"$({tex_number(eps)}, {tex_number(delta)})$-{dp}"
+            + to_myst(text[m.end() :])
+        )
     text = _SUBSCRIPT.sub(lambda m: m.group(1) + "_" + m.group(2).translate(_SUB_DIGITS), text)
     tokens = [(m.lastgroup or "other", m.group()) for m in _TOKEN.finditer(text)]
     cls = _classify(tokens)
@@ -1422,7 +1466,7 @@ def to_myst(text: str) -> str:
             out.append(_escape("".join(t for _, t in rest)))
             out.extend(trail)
         else:
-            out.append(_escape("".join(t for _, t in seg_tokens)))
+            out.append(_escape_numbers("".join(t for _, t in seg_tokens)))
         run.clear()
 
     while i < n:

@@ -21,7 +21,7 @@ from threadpoolctl import threadpool_limits
 from ...core.comparison import Arm, Comparison, holm
 from ...core.experiments.summary import summarize_runs
 from ...core.experiments.sweep import sweep
-from ...core.messages import Md
+from ...core.messages import Md, message, number, to_myst
 from ...core.rng import make_rng
 from ...core.validation import check_delta, check_epsilon, check_int, check_rng
 from .core import Calibration, Neighbours, captured_energy, noise_scale
@@ -50,6 +50,7 @@ __all__ = [
     "pooled_z",
     "reconstruction_table",
     "release_claims",
+    "release_guarantee",
     "site_pattern",
     "svm_runs",
     "svm_table",
@@ -256,6 +257,33 @@ def release_claims(
                     }
                 )
     return pd.DataFrame(rows)
+
+
+def _span(values: pd.Series) -> str:
+    lo, hi = number(float(values.min())), number(float(values.max()))
+    return lo if lo == hi else f"{lo}–{hi}"
+
+
+def release_guarantee(rows: pd.DataFrame) -> Md:
+    """What a group of rows of :func:`release_claims` (or :func:`svm_table`) publishes, from their claims'
+    ``label`` column: the one label the rows share (a guarantee, or why there is none), or, when their claims
+    differ, the claims' common form with the ranges of ``epsilon`` and ``delta`` the rows run at ("(ε, δ)-DP at each
+    row's ε (0.1–10) and its dataset's δ (…)"). A group's guarantee is never one row's claim (referee N7)."""
+    missing = [c for c in ("epsilon", "delta", "private", "label") if c not in rows.columns]
+    if missing or rows.empty:
+        raise ValueError(
+            f"rows must be non-empty with columns epsilon, delta, private and label, got {list(rows.columns)}"
+        )
+    private = rows.private.astype(bool)
+    if private.any() and not private.all():
+        raise ValueError(f"rows must be all private or all not private, got {private.tolist()}")
+    labels = list(dict.fromkeys(rows.label.astype(str)))
+    if len(labels) == 1 or not private.all():
+        text = "; ".join(labels)
+        return Md(text, to_myst(text))
+    return message(
+        "fedpca.guarantee_each_row", epsilons=_span(rows.epsilon), deltas=_span(rows.delta)
+    )
 
 
 @functools.cache
@@ -472,7 +500,7 @@ def svm_table(
     rel = release_claims(datasets, methods, epsilons, delta, release="exact-projections", **kw)
     keys = ["dataset", "method", "epsilon"]
     out = out.merge(sub[[*keys, "subspace_private", "subspace_guarantee"]], on=keys, how="left")
-    cols = [*keys, "release", "private", "guarantee", "label", "bounds"]
+    cols = [*keys, "delta", "release", "private", "guarantee", "label", "bounds"]
     return out.merge(rel[cols], on=keys, how="left")
 
 

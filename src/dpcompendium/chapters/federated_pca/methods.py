@@ -35,6 +35,7 @@ import numpy as np
 
 from ...core.mechanisms.gaussian import calibrated_sigma, gaussian_claim
 from ...core.mechanisms.randomized_response import grr_privatise
+from ...core.messages import Md, number, to_myst
 from ...core.privacy import PrivacyClaim
 from ...core.validation import check_array, check_delta, check_epsilon, check_int, check_rng
 from .cape import cape_noise_multiplier, cape_pca, cape_privacy_claim
@@ -395,10 +396,14 @@ PREPROCESSING = ("public", "as-written")
 
 
 #: the condition of the secure-aggregation claim: its accounting is for real-valued shares (issue 46, m6)
-SECURE_AGGREGATION_REAL_SHARES = (
+_REAL_SHARES = (
     "the shares E_i are real-valued: the accounting is for the real-valued sum of Gaussian shares; the fixed-point "
-    "encoding modulo 2^64 and its rounding, which the implementation sums, are not analysed (the distributed "
+    "encoding modulo {power} and its rounding, which the implementation sums, are not analysed (the distributed "
     "discrete Gaussian or Skellam mechanism would cover them)"
+)
+SECURE_AGGREGATION_REAL_SHARES = Md(
+    _REAL_SHARES.format(power="2^64"),
+    to_myst(_REAL_SHARES.format(power="POWER")).replace("POWER", "$2^{64}$"),
 )
 
 
@@ -435,7 +440,10 @@ def privacy_claim(
             f"preprocessing must be one of {'|'.join(PREPROCESSING)}, got {preprocessing!r}"
         )
     sens = sensitivity(n, neighbours)
-    sens_txt = f"L2 sensitivity of A = X^T X/n (upper triangle), rows in the unit ball: {sens:.6g}"
+    sens_txt = (
+        "L2 sensitivity of A = X^T X/n (upper triangle), rows in the unit ball: "
+        f"{'sqrt(2)/n' if neighbours == 'replace-one' else '1/n'} = {number(sens)}"
+    )
     if method == "non-private":
         return PrivacyClaim(
             "PCA",
@@ -483,7 +491,7 @@ def privacy_claim(
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     claim = claim.with_conditions(
         "what is published is the subspace V' (and what is computed from it alone), not the projections "
-        "Y_i = X_i V' of the source's step 7, which are not private (release_claim)",
+        "Y_i = X_i V' of the source's step 7, which are not private (what each SVM row publishes is stated apart)",
         "rows preprocessed with public statistics only (declared domain bounds and centre, per-row scaling "
         "into the unit ball)",
         "n and the site sizes N_i are public (replace-one neighbours)",
@@ -494,10 +502,9 @@ def privacy_claim(
         measured, delta_pair = _as_written_sensitivity()
         return claim.failing(
             "the as-written preprocessing scales by the data's own ranges and centres by the exact global mean, "
-            f"so one record moves every row: measured ||A(D') - A(D)|| = {measured:.4g} against Delta = sqrt(2)/n "
-            f"= {delta_pair:.4g} ({measured / delta_pair:.1f}x) on the replace-one pair of "
-            "dpcompendium.chapters.federated_pca.audits.audit_rows (1000 identical rows and two rows fixing the ranges, n = 1002; "
-            "preprocessing_sensitivity)"
+            f"so one record moves every row: the measured norm of A(D') - A(D) is {number(measured, 4)}, against Delta = sqrt(2)/n "
+            f"= {number(delta_pair, 4)} ({measured / delta_pair:.1f} times) on the audit's replace-one pair "
+            "(1000 identical rows and two rows fixing the ranges, n = 1002)"
         )
     if neighbours == "add-remove":
         return claim.failing(
@@ -611,7 +618,7 @@ def release_claim(
     claim = PrivacyClaim(
         f"{sub.mechanism} at (eps/2, delta/2), then noisy projections and GRR labels",
         "replace-one",
-        f"subspace as its claim; projections: L2 sensitivity {PROJECTION_SENSITIVITY:g} of Y = XV' (one row, "
+        f"subspace as its claim; projections: L2 sensitivity {PROJECTION_SENSITIVITY:g} of Y = X V' (one row, "
         "rows in the unit ball) with Gaussian noise at (eps/4, delta/2); labels: GRR at eps/4",
         eps,
         dlt,

@@ -42,10 +42,13 @@ from ...core.validation import check_int
 __all__ = [
     "COLUMNS",
     "CORE",
+    "FINDINGS",
+    "STEP_SHARE_ROWS",
     "TALLY_COLUMNS",
     "CatalogEntry",
     "audit_modules",
     "catalog",
+    "finding",
     "grr_distributions",
     "laplace_samplers",
     "missing_chapters",
@@ -74,12 +77,39 @@ COLUMNS = [
     "audited_epsilon",
     "confidence",
     "verdict",
+    "finding",
     "expected",
     "true_epsilon",
     "event",
     "n_samples",
     "conditions",
 ]
+
+
+#: Rows that audit one step of a composed mechanism against the share of the budget its proof gives that step
+#: (MWEM's per-round ε/(2T)), not against the mechanism's claim: chapter → the steps' mechanism-name prefixes. A step
+#: over its proof share is not the mechanism breaking its claim — the coursework's 2-D MWEM run is ε(1 + 5·10⁻⁶)-DP end
+#: to end — so its finding is told apart from a violated mechanism (referee N12).
+STEP_SHARE_ROWS: dict[str, tuple[str, ...]] = {"mwem": ("MWEM selection", "MWEM measurement")}
+
+#: What a row's verdict means for the reader: ``finding`` column of :func:`run_catalog`'s table.
+FINDINGS = {
+    "holds": "holds",
+    "violated": "mechanism violated",
+    "step": "step exceeds its proof share",
+}
+
+
+def finding(chapter: str, mechanism: str, verdict: str) -> str:
+    """The reader's name of a row's verdict (:data:`FINDINGS`): "holds", "mechanism violated", or, for a row of
+    :data:`STEP_SHARE_ROWS`, "step exceeds its proof share"."""
+    if verdict not in ("holds", "violated"):
+        raise ValueError(f"verdict must be 'holds' or 'violated', got {verdict!r}")
+    if verdict == "holds":
+        return FINDINGS["holds"]
+    prefixes = STEP_SHARE_ROWS.get(str(chapter), ())
+    step = bool(prefixes) and str(mechanism).startswith(prefixes)
+    return FINDINGS["step" if step else "violated"]
 
 
 def grr_distributions(p: float, q: float, k: int) -> np.ndarray:
@@ -224,6 +254,7 @@ def _row(
         "audited_epsilon": res.audited_epsilon,
         "confidence": res.confidence,
         "verdict": res.verdict,
+        "finding": finding(entry.chapter, entry.mechanism, res.verdict),
         "expected": entry.expected,
         "true_epsilon": entry.true_epsilon,
         "event": res.event,
