@@ -472,8 +472,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "fedpca.quantity_energy": "未捕获的能量（$1-q$）",
         "fedpca.quantity_svm": "SVM 错误率（即分类错误的比例）",
         "fedpca.untested": "未检验：重复少于两次时，一个设置没有标准误",
-        "fedpca.guarantee_each_row": "每行在其 $\\varepsilon$（%(epsilons)s）与其数据集的 $\\delta$（%(deltas)s）下"
-        "为 $(\\varepsilon, \\delta)$-DP",
+        "fedpca.guarantee_each_row": "$(\\varepsilon, \\delta)$-DP，其中每行取该行的 $\\varepsilon$（%(epsilons)s）"
+        "与其数据集的 $\\delta$（%(deltas)s）",
         "mwem.quantity_figures": "误差指标",
         "mwem.arm_last": "我们运行的课程作业版本（最后一次迭代结果）",
         "mwem.arm_average": "我们运行的课程作业版本（各次迭代结果的平均值）",
