@@ -1,4 +1,4 @@
-"""The book's apparatus on the built pages (issue 49): every chapter ends the same way, Key takeaways → Exercises →
+"""The book's apparatus on the built pages (issue 49): every chapter and the primer end the same way, Key takeaways → Exercises →
 References, as its last three sections, in each edition that is built."""
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ ENDING = {
     "en": ("Key takeaways", "Exercises", "References"),
     "zh_CN": ("要点", "练习", "参考文献"),
 }
+#: The primer (book/primer.ipynb) ends as the chapters do.
+PRIMER = "primer"
 #: Chapters whose notebooks end in another order, each with the order they show (none since issue 49's round: every
 #: chapter was reordered): a chapter listed here is a strict xfail, so it fails again once its notebook is fixed.
 ENDS_OTHERWISE: dict[str, str] = {}
@@ -101,11 +103,12 @@ def _editions() -> list[str]:
         pytest.param(c, marks=pytest.mark.xfail(reason=f"{c}: {ENDS_OTHERWISE[c]}", strict=True))
         if c in ENDS_OTHERWISE
         else c
-        for c in CHAPTER_IDS
+        for c in [*CHAPTER_IDS, PRIMER]
     ],
 )
 def test_every_chapter_ends_key_takeaways_exercises_references(chapter, lang):
-    page = HTML / ("" if lang == "en" else lang) / "notebooks" / f"{chapter}.html"
+    folder = "book" if chapter == PRIMER else "notebooks"
+    page = HTML / ("" if lang == "en" else lang) / folder / f"{chapter}.html"
     if not page.is_file():
         pytest.fail(f"{page} is not built (make book)")
     problem = ending_problem(section_titles(page.read_text(encoding="utf-8")), lang)
