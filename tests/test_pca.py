@@ -156,6 +156,29 @@ def test_encode_range_error():
         P.encode(np.array([2.0**30]))
 
 
+@pytest.mark.numerics
+def test_encode_is_the_rounded_fixed_point_bit_for_bit(rng):
+    """``encode`` is ``int64(rint(x·2^f))`` as uint64 (ties to even; a stack of matrices as the sweeps encode), and
+    rejects what the checked formula rejects: a non-finite value (as non-finite), |x|·2^f ≥ 2^62 (as out of range,
+    also where x·2^f overflows to inf), and non-numeric input."""
+    f = P.protocols.FRAC_BITS
+    ties = np.array([0.5, 1.5, 2.5, -0.5, -2.5, 3.0]) * 2.0**-f
+    for x in (ties, rng.normal(0, 1e3, size=(3, 4, 5, 5)), np.zeros(0)):
+        ref = np.rint(x * 2.0**f).astype(np.int64).view(np.uint64)
+        assert np.array_equal(P.encode(x), ref)
+    assert P.encode(ties).view(np.int64).tolist() == [0, 2, 2, 0, -2, 3]
+    for bad in (np.array([1.0, np.nan]), np.array([0.0, np.inf]), np.array([-np.inf])):
+        with pytest.raises(ValueError, match="x must be finite"):
+            P.encode(bad)
+    for big in (np.array([0.0, -(2.0 ** (62 - f))]), np.array([1e300])):
+        with pytest.raises(ValueError, match="x must satisfy"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # 1e300 · 2^f overflows
+            P.encode(big)
+    assert P.encode(np.array([2.0 ** (62 - f) * (1 - 2.0**-52)])).size == 1  # just inside the range
+    with pytest.raises(ValueError, match="numeric"):
+        P.encode([1.0, "a"])
+
+
 # ---- protocols and the attack ---------------------------------------------------------------------------------
 
 

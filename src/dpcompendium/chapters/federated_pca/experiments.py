@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -311,19 +312,62 @@ def _standardize(zt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return mean, scale
 
 
+@functools.cache
+def _liblinear_solver(dual: bool) -> int:
+    """The liblinear solver ``LinearSVC(loss="squared_hinge", penalty="l2", multi_class="ovr")`` uses (dual or
+    primal)."""
+    return int(_get_liblinear_solver_type("ovr", "l2", "squared_hinge", dual))
+
+
+@dataclass(frozen=True)
+class _Fold:
+    """One cross-validation fold and what its training labels give liblinear, prepared once for every subspace
+    fitted on the fold (the labels do not depend on the subspace): ``np.unique(y[train], return_inverse=True)``'s
+    ``classes`` and the indices as float64 (liblinear's ``y``), and the test part's labels."""
+
+    train: np.ndarray
+    test: np.ndarray
+    classes: np.ndarray
+    y_index: np.ndarray
+    y_test: np.ndarray
+
+    @classmethod
+    def of(cls, train: np.ndarray, test: np.ndarray, y_train: np.ndarray, y: np.ndarray) -> _Fold:
+        classes, y_ind = np.unique(y_train[train], return_inverse=True)
+        y_index = np.ascontiguousarray(np.asarray(y_ind, dtype=np.float64).ravel())
+        return cls(train, test, classes, y_index, y[test])
+
+
+def _prepare_folds(folds, y: np.ndarray, y_train: np.ndarray | None = None) -> list[_Fold]:
+    """``folds`` ((train, test) index pairs) as :class:`_Fold`'s, trained on ``y_train`` (default ``y``)."""
+    yt = y if y_train is None else y_train
+    return [_Fold.of(train, test, yt, y) for train, test in folds]
+
+
 def _linear_svc_predict(xt: np.ndarray, yt: np.ndarray, xs: np.ndarray, seed: int) -> np.ndarray:
-    """``LinearSVC(C=1, max_iter=20000, random_state=seed).fit(xt, yt).predict(xs)`` on standardized float64 rows:
-    the same liblinear call (``_fit_liblinear``'s arguments for squared hinge, L2, one-vs-rest, ``dual="auto"``,
-    unit class and sample weights) and the same decision function, without the estimator's validation."""
+    """``LinearSVC(C=1, max_iter=20000, random_state=seed).fit(xt, yt).predict(xs)`` on standardized float64 rows
+    (see :func:`_linear_svc_fit_predict`)."""
     classes, y_ind = np.unique(yt, return_inverse=True)
+    y_index = np.ascontiguousarray(np.asarray(y_ind, dtype=np.float64).ravel())
+    return _linear_svc_fit_predict(xt, y_index, classes, xs, seed)
+
+
+def _linear_svc_fit_predict(
+    xt: np.ndarray, y_index: np.ndarray, classes: np.ndarray, xs: np.ndarray, seed: int
+) -> np.ndarray:
+    """``LinearSVC(C=1, max_iter=20000, random_state=seed).fit(xt, classes[y_index]).predict(xs)`` on standardized
+    float64 rows: the same liblinear call (``_fit_liblinear``'s arguments for squared hinge, L2, one-vs-rest,
+    ``dual="auto"``, unit class and sample weights) and the same decision function, without the estimator's
+    validation. ``y_index``: the training labels' indices in ``classes`` as float64 (liblinear reads it, never
+    writes: a ``const`` argument of ``train_wrap``)."""
+    # dual="auto" for squared hinge and L2 (sklearn's _validate_dual_parameter): the dual where rows < features
     dual = _validate_dual_parameter("auto", "squared_hinge", "l2", "ovr", xt)
-    solver = _get_liblinear_solver_type("ovr", "l2", "squared_hinge", dual)
     liblinear.set_verbosity_wrap(0)
     raw_coef, _ = liblinear.train_wrap(
         np.ascontiguousarray(xt, dtype=np.float64),
-        np.require(np.asarray(y_ind, dtype=np.float64).ravel(), requirements="W"),
+        y_index,
         False,  # dense
-        solver,
+        _liblinear_solver(bool(dual)),
         1e-4,  # tol
         1.0,  # bias = intercept_scaling (fit_intercept)
         1.0,  # C
@@ -351,24 +395,28 @@ def _cv_accuracy(
     bit for bit), without the estimators' per-call machinery (cloning, parameter and input validation, joblib
     dispatch, the scorer), which costs several times the fits themselves on these small problems (about 4x here).
     ``z_train``/``y_train`` (if given) replace the training rows — the released (noisy) data an analyst trains on —
-    while the test rows stay the exact ``z``, ``y``: utility on real data."""
+    while the test rows stay the exact ``z``, ``y``: utility on real data. ``folds``: (train, test) index pairs, or
+    the :class:`_Fold`'s of :func:`_prepare_folds` (of ``y`` and ``y_train``), prepared once for every subspace a
+    repetition fits on the same folds."""
     scores = []
     z = np.asarray(z, dtype=np.float64)
-    for train, test in folds:
-        zt = z[train] if z_train is None else np.asarray(z_train, dtype=np.float64)[train]
-        yt = y[train] if y_train is None else y_train[train]
-        if (
-            np.unique(yt).size < 2
-        ):  # randomized-response labels may leave one class: a constant predictor
-            scores.append(np.mean(y[test] == yt[0]))
+    zr = z if z_train is None else np.asarray(z_train, dtype=np.float64)
+    if not all(isinstance(f, _Fold) for f in folds):
+        folds = _prepare_folds(folds, y, y_train)
+    for fold in folds:
+        if fold.classes.size < 2:
+            # randomized-response labels may leave one class: a constant predictor
+            scores.append(np.mean(fold.y_test == fold.classes[0]))
             continue
+        zt = zr[fold.train]
         mean, scale = _standardize(zt)
         xt = zt - mean
         xt /= scale
-        xs = z[test] - mean
+        xs = z[fold.test] - mean
         xs /= scale
         # accuracy: LinearSVC.score's accuracy_score is this mean, after a label-type check
-        scores.append(np.mean(_linear_svc_predict(xt, yt, xs, seed) == y[test]))
+        pred = _linear_svc_fit_predict(xt, fold.y_index, fold.classes, xs, seed)
+        scores.append(np.mean(pred == fold.y_test))
     return float(np.mean(scores))
 
 
@@ -386,15 +434,16 @@ def _svm_cell(
         # a small subset may hold fewer than ``folds`` rows of every class: never more folds than the largest class
         largest = int(np.unique(y, return_counts=True)[1].max())
         cv = StratifiedKFold(max(2, min(folds, largest)), shuffle=True, random_state=cv_seed)
-        # the folds depend on y and the seed only: the same for every subspace
+        # the folds depend on y and the seed only: the same for every subspace, prepared once
         cv_folds = list(cv.split(x, y))
+        plans = _prepare_folds(cv_folds, y)
         # each method at every ε in one batched call; the non-private subspace (no ε) once
         acc = {}
         for method in UTILITY_METHODS:
             eps_fit = epsilons[:1] if method == "non-private" else epsilons
             vs = fit_subspaces(method, sd, k, eps_fit, delta, rng, **kw)
             for eps, v in zip(eps_fit, vs, strict=True):
-                acc[method, eps] = _cv_accuracy(x @ v, y, cv_folds, cv_seed)
+                acc[method, eps] = _cv_accuracy(x @ v, y, plans, cv_seed)
         for eps in epsilons:
             for method in UTILITY_METHODS:
                 a_ = (

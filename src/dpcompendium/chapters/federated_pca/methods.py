@@ -374,13 +374,16 @@ def fit_subspaces(
         return top_k_subspace(noisy, k)
     if method == "secure-aggregation":
         taus = np.array([noise_scale(e, delta, sites.n, **kw) for e in eps]) / np.sqrt(s)
-        noisy = sites.shares + symmetric_gaussian(d, taus[:, None], rng, size=(n_eps, s))
+        # the sum in the noise's own buffer (IEEE addition commutes: the same bits as shares + noise)
+        noisy = symmetric_gaussian(d, taus[:, None], rng, size=(n_eps, s))
+        np.add(sites.shares, noisy, out=noisy)
         agg = decode(encode(noisy, FRAC_BITS).sum(axis=1, dtype=np.uint64), FRAC_BITS)
         return top_k_subspace(agg, k)
     if method == "dpdispca":
         r = k if r is None else check_int(r, "r", minimum=k, maximum=d)
         taus = np.array([[noise_scale(e, delta, int(m), **kw) for m in sites.sizes] for e in eps])
-        noisy = sites.local_moments + symmetric_gaussian(d, taus, rng, size=(n_eps, s))
+        noisy = symmetric_gaussian(d, taus, rng, size=(n_eps, s))
+        np.add(sites.local_moments, noisy, out=noisy)
         return _dpdis_aggregate(noisy, k, r)
     if method == "noisy-power":
         sig = np.array([power_noise_scale(e, delta, sites.n, calibration=calibration) for e in eps])

@@ -56,12 +56,22 @@ _UMAX = np.iinfo(np.uint64).max
 def encode(x: np.ndarray, frac_bits: int = FRAC_BITS) -> np.ndarray:
     """Fixed point: ``round(x·2^f)`` as two's-complement ``uint64``; |x|·2^f must stay below 2^62."""
     f = check_int(frac_bits, "frac_bits", minimum=0, maximum=60)
-    x = check_array(x, "x", allow_empty=True)
-    scaled = np.rint(x * 2.0**f)
-    if scaled.size and np.max(np.abs(scaled)) >= 2.0**62:
-        raise ValueError(
-            f"x must satisfy |x| < 2^{62 - f} for frac_bits={f}, got max |x| = {np.max(np.abs(x))!r}"
-        )
+    try:
+        x = np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        x = check_array(x, "x", allow_empty=True)  # raises its message
+    # the sweeps encode (ε, sites, d, d) stacks: one product, rint in place, and the range test from the extremes
+    # (max |v| = max(max v, −min v); NaN or ±inf propagate into them), without the temporaries of isfinite and abs
+    scaled = x * 2.0**f
+    np.rint(scaled, out=scaled)
+    if scaled.size:
+        hi, lo = scaled.max(), scaled.min()
+        if not (np.isfinite(hi) and np.isfinite(lo)) and not np.all(np.isfinite(x)):
+            check_array(x, "x", allow_empty=True)  # raises "x must be finite, found ..."
+        if not max(hi, -lo) < 2.0**62:
+            raise ValueError(
+                f"x must satisfy |x| < 2^{62 - f} for frac_bits={f}, got max |x| = {np.max(np.abs(x))!r}"
+            )
     return scaled.astype(np.int64).view(np.uint64)
 
 
