@@ -458,6 +458,54 @@ def _reduce_pieces(pieces, starts: np.ndarray):
     )
 
 
+def _reduce_pieces_forest(pieces, starts: np.ndarray, m: int):
+    """:func:`_reduce_pieces` for every row of ``starts`` (R, n) at once, laid side by side as :func:`dawa`'s forest
+    takes them: ``(offs, query, first bucket, last bucket, weight)`` with row r's buckets numbered from ``offs[r]``
+    and its query ids shifted by r·m. The same pieces and weights as the rows' calls (a merged weight sums the same
+    terms in the same order), in another order (:func:`greedy_hierarchy` sorts them)."""
+    _, q, lo, hi, _ = pieces
+    reps, n = starts.shape
+    bstart = np.flatnonzero(starts)  # r·n + first cell, every row starting a bucket at its cell 0
+    offs = np.concatenate([[0], np.cumsum(np.bincount(bstart // n, minlength=reps))])
+    nbt = int(offs[-1])
+    bend = np.append(bstart[1:], reps * n) - 1
+    size = (bend - bstart + 1).astype(float)
+    shift = np.arange(reps)[:, None]
+    lo_g, hi_g = (lo[None, :] + n * shift).ravel(), (hi[None, :] + n * shift).ravel()
+    q_g = (q[None, :] + m * shift).ravel()
+    label = (
+        np.cumsum(starts, axis=None) - 1
+    )  # the bucket of every cell (the searchsorted of _reduce_pieces)
+    ba, bb = label[lo_g], label[hi_g]
+    fa = np.where(lo_g == bstart[ba], ba, ba + 1)
+    fb = np.where(hi_g == bend[bb], bb, bb - 1)
+    full = fa <= fb
+    same = ba == bb
+    left = ~full & same
+    lpart = ~same & (fa > ba)
+    rpart = ~same & (fb < bb)
+    pq = np.concatenate([q_g[left], q_g[lpart], q_g[rpart]])
+    pb = np.concatenate([ba[left], ba[lpart], bb[rpart]])
+    pw = np.concatenate(
+        [
+            (hi_g[left] - lo_g[left] + 1) / size[ba[left]],
+            (bend[ba[lpart]] - lo_g[lpart] + 1) / size[ba[lpart]],
+            (hi_g[rpart] - bstart[bb[rpart]] + 1) / size[bb[rpart]],
+        ]
+    )
+    key, inv = np.unique(pq.astype(np.int64) * nbt + pb, return_inverse=True)
+    pw = np.bincount(inv, weights=pw, minlength=key.size)
+    pq, pb = key // nbt, key % nbt
+    fq = q_g[full]
+    return (
+        offs,
+        np.concatenate([fq, pq]),
+        np.concatenate([fa[full], pb]),
+        np.concatenate([fb[full], pb]),
+        np.concatenate([np.ones(fq.size), pw]),
+    )
+
+
 # ------------------------------------------------------------------------------------------------ greedy hierarchy
 def _paint(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For disjoint blocks [lo_j, hi_j): every covered position and the index j of its block."""
@@ -469,6 +517,97 @@ def _paint(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         + np.repeat(lo, length)
     )
     return pos, owner
+
+
+def _build_tree_numpy(bounds: np.ndarray, change: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The hierarchy's nodes level by level (numpy reference of :func:`_build_tree`): ``(lo, hi, depth, parent,
+    left)`` for the roots [bounds_i, bounds_{i+1}) and the sorted piece boundaries ``change``."""
+    n_roots = bounds.size - 1
+    los, his = [bounds[:-1]], [bounds[1:]]
+    deps, pars = [np.zeros(n_roots, dtype=np.int64)], [np.full(n_roots, -1)]
+    count = n_roots
+    lefts = []
+    level_lo, level_hi, first = los[0], his[0], 0
+    depth = 0
+    while level_lo.size:
+        inside = np.searchsorted(change, level_lo, side="right") < np.searchsorted(
+            change, level_hi, side="left"
+        )
+        split = (level_hi - level_lo > 1) & inside
+        left = np.full(level_lo.size, -1)
+        k = int(split.sum())
+        left[split] = count + 2 * np.arange(k)
+        lefts.append(left)
+        mid = level_lo[split] + (level_hi[split] - level_lo[split]) // 2
+        child_lo = np.stack([level_lo[split], mid], axis=1).ravel()
+        child_hi = np.stack([mid, level_hi[split]], axis=1).ravel()
+        parent = np.repeat(first + np.flatnonzero(split), 2)
+        depth += 1
+        first = count
+        count += 2 * k
+        if k:
+            los.append(child_lo)
+            his.append(child_hi)
+            deps.append(np.full(2 * k, depth))
+            pars.append(parent)
+        level_lo, level_hi = child_lo, child_hi
+    lo_n, hi_n = np.concatenate(los), np.concatenate(his)
+    dep, par, left = np.concatenate(deps), np.concatenate(pars), np.concatenate(lefts)
+    return lo_n, hi_n, dep, par, left
+
+
+def _build_tree_loop(bounds, mark, lo_n, hi_n, dep, par, left):  # pragma: no cover - run compiled
+    """Compiled kernel of :func:`_build_tree`: the nodes level by level into arrays of capacity ≥ 2·nb + roots;
+    returns the number of nodes. A node splits iff it has two buckets or more and a marked boundary strictly
+    inside (lo, hi) (a prefix count of ``mark`` instead of binary searches)."""
+    nb = mark.shape[0] - 1
+    before = np.zeros(nb + 2, dtype=np.int64)  # before[i]: marked positions < i
+    for i in range(nb + 1):
+        before[i + 1] = before[i] + (1 if mark[i] else 0)
+    n_roots = bounds.shape[0] - 1
+    for i in range(n_roots):
+        lo_n[i] = bounds[i]
+        hi_n[i] = bounds[i + 1]
+        dep[i] = 0
+        par[i] = -1
+    count = n_roots
+    first = 0
+    last = n_roots
+    depth = 0
+    while first < last:
+        depth += 1
+        for v in range(first, last):
+            lo = lo_n[v]
+            hi = hi_n[v]
+            if hi - lo > 1 and before[hi] - before[lo + 1] > 0:
+                left[v] = count
+                mid = lo + (hi - lo) // 2
+                lo_n[count] = lo
+                hi_n[count] = mid
+                lo_n[count + 1] = mid
+                hi_n[count + 1] = hi
+                dep[count] = depth
+                dep[count + 1] = depth
+                par[count] = v
+                par[count + 1] = v
+                count += 2
+            else:
+                left[v] = -1
+        first = last
+        last = count
+    return count
+
+
+_build_tree_kernel = compiled(_build_tree_loop)
+
+
+def _build_tree(bounds: np.ndarray, mark: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The hierarchy's nodes level by level, compiled: the same arrays as :func:`_build_tree_numpy` (``mark``: the
+    piece boundaries as a boolean array over positions 0 … nb)."""
+    cap = 2 * (mark.size - 1) + bounds.size
+    lo_n, hi_n, dep, par, left = (np.empty(cap, dtype=np.int64) for _ in range(5))
+    nn = _build_tree_kernel()(bounds, mark, lo_n, hi_n, dep, par, left)
+    return lo_n[:nn], hi_n[:nn], dep[:nn], par[:nn], left[:nn]
 
 
 @dataclass(frozen=True)
@@ -519,7 +658,8 @@ def greedy_hierarchy(
     they perform the same IEEE operations but sum a query's partial pieces in a node in another order, so the
     weights agree to a few ulp (``tests/test_core_range_mechanisms.py``).
     """
-    order = np.lexsort((pa, pq))
+    # sorted by (query, first bucket): np.lexsort((pa, pq)), as one stable sort of a combined key
+    order = np.argsort(np.asarray(pq, dtype=np.int64) * (nb + 1) + pa, kind="stable")
     pq, pa, pb, pw = pq[order], pa[order], pb[order], pw[order]
     if engine not in ("compiled", "numpy"):
         raise ValueError(f"engine must be compiled|numpy, got {engine!r}")
@@ -532,36 +672,10 @@ def greedy_hierarchy(
     # the tree, level by level
     bounds = np.array([0, nb]) if roots is None else np.asarray(roots, dtype=np.int64)
     n_roots = bounds.size - 1
-    los, his = [bounds[:-1]], [bounds[1:]]
-    deps, pars = [np.zeros(n_roots, dtype=np.int64)], [np.full(n_roots, -1)]
-    count = n_roots
-    lefts = []
-    level_lo, level_hi, first = los[0], his[0], 0
-    depth = 0
-    while level_lo.size:
-        inside = np.searchsorted(change, level_lo, side="right") < np.searchsorted(
-            change, level_hi, side="left"
-        )
-        split = (level_hi - level_lo > 1) & inside
-        left = np.full(level_lo.size, -1)
-        k = int(split.sum())
-        left[split] = count + 2 * np.arange(k)
-        lefts.append(left)
-        mid = level_lo[split] + (level_hi[split] - level_lo[split]) // 2
-        child_lo = np.stack([level_lo[split], mid], axis=1).ravel()
-        child_hi = np.stack([mid, level_hi[split]], axis=1).ravel()
-        parent = np.repeat(first + np.flatnonzero(split), 2)
-        depth += 1
-        first = count
-        count += 2 * k
-        if k:
-            los.append(child_lo)
-            his.append(child_hi)
-            deps.append(np.full(2 * k, depth))
-            pars.append(parent)
-        level_lo, level_hi = child_lo, child_hi
-    lo_n, hi_n = np.concatenate(los), np.concatenate(his)
-    dep, par, left = np.concatenate(deps), np.concatenate(pars), np.concatenate(lefts)
+    if engine == "compiled":
+        lo_n, hi_n, dep, par, left = _build_tree(bounds, mark)
+    else:
+        lo_n, hi_n, dep, par, left = _build_tree_numpy(bounds, change)
     nn = lo_n.size
     leaf = left < 0
     u = np.zeros(nb)
@@ -669,10 +783,17 @@ def _greedy_levels_loop(
     top = 0
     for v in range(nn):
         top = max(top, dep[v])
+    level_start = np.zeros(
+        top + 2, dtype=np.int64
+    )  # nodes are listed level by level: depth is non-decreasing
+    for v in range(nn):
+        level_start[dep[v] + 1] = v + 1
     for dlev in range(top, -1, -1):
         k = 0
-        for v in range(nn):  # the level's internal nodes, in increasing position
-            if left[v] >= 0 and dep[v] == dlev:
+        for v in range(
+            level_start[dlev], level_start[dlev + 1]
+        ):  # the level's internal nodes, by position
+            if left[v] >= 0:
                 nodes[k] = v
                 k += 1
         if k == 0:
@@ -837,30 +958,22 @@ def dawa(
     cells = order[inside]
     batch = 64
     for r0 in range(0, reps, batch):
-        rows = range(r0, min(reps, r0 + batch))
+        r1 = min(reps, r0 + batch)
         # the repetitions' problems side by side: a forest with one tree per repetition
-        parts = [_reduce_pieces(pieces, starts[r]) for r in rows]
-        nbs = np.array([p[0] for p in parts])
-        offs = np.concatenate([[0], np.cumsum(nbs)])
-        pq = np.concatenate([p[1] + i * workload.m for i, p in enumerate(parts)])
-        pa = np.concatenate([p[2] + offs[i] for i, p in enumerate(parts)])
-        pb = np.concatenate([p[3] + offs[i] for i, p in enumerate(parts)])
-        pw = np.concatenate([p[4] for p in parts])
-        tree = greedy_hierarchy(int(offs[-1]), pq, pa, pb, pw, roots=offs)
-        labels = [np.cumsum(starts[r]) - 1 for r in rows]
-        bsum = np.concatenate(
-            [
-                np.bincount(lab, weights=flat, minlength=nb)
-                for lab, nb in zip(labels, nbs, strict=True)
-            ]
-        )
+        sb = starts[r0:r1]
+        offs, pq, pa, pb, pw = _reduce_pieces_forest(pieces, sb, workload.m)
+        n_buckets = int(offs[-1])
+        tree = greedy_hierarchy(n_buckets, pq, pa, pb, pw, roots=offs)
+        labels = (
+            np.cumsum(sb, axis=None).reshape(sb.shape) - 1
+        )  # bucket of every cell, numbered across the forest
+        bsum = np.bincount(labels.ravel(), weights=np.tile(flat, r1 - r0), minlength=n_buckets)
         bcum = np.concatenate([[0.0], np.cumsum(bsum)])
         true = bcum[tree.hi] - bcum[tree.lo]
         y = tree.weight * true + rng.laplace(0.0, factor / eps2, size=tree.weight.size)
         counts = tree_least_squares(tree, y[None, :])[0]
-        for i, (r, lab) in enumerate(zip(rows, labels, strict=True)):
-            local = counts[offs[i] : offs[i + 1]] / np.bincount(lab, minlength=nbs[i])
-            out[r, cells] = local[lab][inside]
+        dens = counts / np.bincount(labels.ravel(), minlength=n_buckets)
+        out[r0:r1, cells] = dens[labels[:, inside]]
     out = out.reshape((reps, *arr.shape))
     return out[0] if size is None else out
 
