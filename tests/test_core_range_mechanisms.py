@@ -272,8 +272,15 @@ def test_greedy_hierarchy_compiled_equals_numpy(shape):
         np.testing.assert_allclose(got.weight, ref.weight, rtol=1e-12, atol=0)
         np.testing.assert_allclose(got.err, ref.err, rtol=1e-12, atol=0)
         assert ref.weight.min() < 1.0  # the workload makes the greedy step share weights
+        # the compiled least squares is the numpy reference bit for bit (signs of zeros included)
+        y = rng.laplace(size=(3, ref.weight.size)) * 5.0 + 20.0 * ref.weight
+        a = dw.tree_least_squares(ref, y, engine="numpy")
+        b = dw.tree_least_squares(ref, y)
+        assert np.array_equal(a, b) and np.array_equal(np.signbit(a), np.signbit(b))
     with pytest.raises(ValueError, match="engine"):
         dw.greedy_hierarchy(*parts[0], engine="x")
+    with pytest.raises(ValueError, match="engine"):
+        dw.tree_least_squares(ref, y, engine="x")
 
 
 @pytest.mark.parametrize("shape", [(300,), (16, 16), (20, 12)])

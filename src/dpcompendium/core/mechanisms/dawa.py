@@ -32,7 +32,9 @@ hierarchical measurement of the bucket counts, answered by least squares.
 DAWA 2-D), so a box query becomes a union of intervals. ε-DP in total (ε₁ + ε₂) with ``calibration="proved"``.
 The partition's programme is compiled with numba (:func:`dawa_partition` ``engine="compiled"``, the default); a numpy
 reference (``engine="numpy"``) gives bit-identical partitions. So is the greedy hierarchy's bottom-up pass
-(:func:`greedy_hierarchy` ``engine``; weights equal to a few ulp, bit-identical on the chapters' workloads).
+(:func:`greedy_hierarchy` ``engine``; weights equal to a few ulp, bit-identical on the chapters' workloads), and
+the least squares (:func:`tree_least_squares` ``engine``: bit-identical). :func:`dawa` reduces the workload to the
+buckets of all repetitions at once (:func:`_reduce_pieces_forest`: the per-repetition pieces and weights, bit for bit).
 """
 
 from __future__ import annotations
@@ -167,8 +169,10 @@ def dawa_deviations(x: ArrayLike, *, engine: str = "compiled") -> np.ndarray:
         raise ValueError(f"engine must be compiled|numpy, got {engine!r}")
     n = arr.size
     levels = math.floor(math.log2(n)) + 1
-    sorted_vals = np.unique(arr)
-    ranks = np.searchsorted(sorted_vals, arr).astype(np.int64)
+    sorted_vals, ranks = np.unique(
+        arr, return_inverse=True
+    )  # ranks: searchsorted(sorted_vals, arr)
+    ranks = ranks.astype(np.int64)
     return _deviations_kernel()(arr, sorted_vals, ranks, np.empty((n, levels)))
 
 
@@ -882,11 +886,77 @@ def _greedy_levels_loop(
 _greedy_levels = compiled(_greedy_levels_loop)
 
 
-def tree_least_squares(tree: GreedyTree, y: np.ndarray) -> np.ndarray:
+def _tree_least_squares_loop(
+    weight, left, parent, lo, hi, y, counts
+):  # pragma: no cover - run compiled
+    """Compiled kernel of :func:`tree_least_squares`: the numpy reference's operations node by node (children
+    before parents bottom up, parents before children top down: nodes are listed level by level), the same IEEE
+    operations in the same order for every value, so the same bits."""
+    nn = weight.shape[0]
+    prec = np.zeros(nn)
+    var = np.zeros(nn)
+    child_var = np.zeros(nn)
+    for v in range(nn):
+        if weight[v] > 0:
+            prec[v] = weight[v] * weight[v]
+    for v in range(nn - 1, -1, -1):
+        lc = left[v]
+        if lc < 0:
+            var[v] = 1.0 / prec[v] if prec[v] != 0.0 else np.inf
+        else:
+            cv = var[lc] + var[lc + 1]
+            child_var[v] = cv
+            var[v] = 1.0 / (prec[v] + 1.0 / cv) if prec[v] > 0 else cv
+    est = np.zeros(nn)
+    child_sum = np.zeros(nn)
+    final = np.zeros(nn)
+    for r in range(y.shape[0]):
+        for v in range(nn - 1, -1, -1):
+            z = y[r, v] / weight[v] if weight[v] > 0 else 0.0
+            lc = left[v]
+            if lc < 0:
+                est[v] = z
+            else:
+                cs = est[lc] + est[lc + 1]
+                child_sum[v] = cs
+                est[v] = var[v] * (prec[v] * z + cs / child_var[v]) if prec[v] > 0 else cs
+        for v in range(nn):
+            p = parent[v]
+            if p < 0:
+                final[v] = est[v]
+            else:
+                final[v] = est[v] + var[v] / child_var[p] * (final[p] - child_sum[p])
+            if left[v] < 0:
+                share = final[v] / (hi[v] - lo[v])
+                for x in range(lo[v], hi[v]):
+                    counts[r, x] = share
+    return counts
+
+
+_tree_least_squares_kernel = compiled(_tree_least_squares_loop)
+
+
+def tree_least_squares(tree: GreedyTree, y: np.ndarray, *, engine: str = "compiled") -> np.ndarray:
     """Least-squares bucket counts (R, nb) from y (R, nodes): y_v = weight_v·(count of block v) + noise, equal
     noise on every measured node. Two passes over the levels: bottom up, a node's estimate combines its own
     measurement and its children's (inverse-variance weights); top down, the discrepancy between a node and the sum
-    of its children is shared in proportion to their variances. Leaves that are blocks spread evenly."""
+    of its children is shared in proportion to their variances. Leaves that are blocks spread evenly.
+    ``engine``: ``"compiled"`` (one numba pass, :func:`_tree_least_squares_loop`) or ``"numpy"`` (the vectorized
+    reference, level by level); equal bit for bit."""
+    if engine == "compiled":
+        yy = np.ascontiguousarray(y, dtype=float)
+        counts = np.zeros((yy.shape[0], tree.nb))
+        return _tree_least_squares_kernel()(
+            np.ascontiguousarray(tree.weight, dtype=float),
+            np.ascontiguousarray(tree.left, dtype=np.int64),
+            np.ascontiguousarray(tree.parent, dtype=np.int64),
+            np.ascontiguousarray(tree.lo, dtype=np.int64),
+            np.ascontiguousarray(tree.hi, dtype=np.int64),
+            yy,
+            counts,
+        )
+    if engine != "numpy":
+        raise ValueError(f"engine must be compiled|numpy, got {engine!r}")
     w = tree.weight
     meas = w > 0
     z = np.where(meas, y / np.where(meas, w, 1.0), 0.0)
