@@ -182,11 +182,15 @@ def test_dawa_deviations_compiled_equals_numpy():
     assert dw.dawa_deviations(x)[3, 2] == np.abs(x - x.mean()).sum()
 
 
-def test_dawa_partition_compiled_equals_numpy():
+@pytest.mark.parametrize("calibration", ["proved", "authors", "noisy-histogram"])
+def test_dawa_partition_compiled_equals_numpy(calibration):
     x = np.random.default_rng(12).integers(0, 50, size=200).astype(float)
-    a = dw.dawa_partition(x, 0.5, np.random.default_rng(13), size=7, engine="numpy")
-    b = dw.dawa_partition(x, 0.5, np.random.default_rng(13), size=7)
-    assert np.array_equal(a, b)
+    for eps in (0.05, 0.5, 5.0):
+        a = dw.dawa_partition(
+            x, eps, np.random.default_rng(13), size=7, calibration=calibration, engine="numpy"
+        )
+        b = dw.dawa_partition(x, eps, np.random.default_rng(13), size=7, calibration=calibration)
+        assert np.array_equal(a, b)
 
 
 def test_dawa_partition_finds_the_pieces_of_a_crafted_histogram():

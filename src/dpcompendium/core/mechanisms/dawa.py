@@ -232,6 +232,44 @@ def _partition_loop(score, starts):  # pragma: no cover - run compiled
 _partition_kernel = compiled(_partition_loop)
 
 
+def _partition_scored_loop(
+    dev, base, draws, scales, clamp, starts
+):  # pragma: no cover - run compiled
+    """:func:`_partition_loop` on the costs dev + Δ/ε₂ + draw·λ_j (clamped below at Δ/ε₂ when ``clamp``), each
+    computed where the programme reads it with the numpy reference's operations ((dev + base) + draw·λ, then the
+    clamp): the same costs bit for bit, without the (R, n, J) arrays."""
+    reps, n, levels = draws.shape
+    cum = np.zeros(n + 1)
+    choice = np.zeros(n, dtype=np.int64)
+    for r in range(reps):
+        cum[0] = 0.0
+        for i in range(n):
+            best = np.inf
+            bj = 0
+            for j in range(levels):
+                length = 1 << j
+                if length > i + 1:
+                    break
+                sc = (dev[i, j] + base) + draws[r, i, j] * scales[j]
+                if clamp and sc < base:
+                    sc = base
+                c = cum[i + 1 - length] + sc
+                if c <= best:
+                    best = c
+                    bj = j
+            cum[i + 1] = best
+            choice[i] = bj
+        end = n
+        while end > 0:
+            start = end - (1 << choice[end - 1])
+            starts[r, start] = True
+            end = start
+    return starts
+
+
+_partition_scored_kernel = compiled(_partition_scored_loop)
+
+
 def _partition_scales(n: int, eps1: float, factor: float, calibration: str) -> np.ndarray:
     """λ_j for buckets of length 2^j. ``proved``: (Δ_L + Δ_max)/ε₁ for every length, single cells included (their
     dev is always 0, but the noise on their cost is what absorbs a competitor's shift when the record's cell is a
@@ -279,14 +317,21 @@ def dawa_partition(
     out = np.zeros((reps, n), dtype=bool)
     for r0 in range(0, reps, chunk):
         r1 = min(reps, r0 + chunk)
-        noise = rng.laplace(0.0, 1.0, size=(r1 - r0, n, dev.shape[1])) * scales
-        score = dev + base + noise
-        if calibration == "authors":
-            score = np.maximum(score, base)  # DPBench clamps each noisy cost at Δ/ε₂
+        draws = rng.laplace(0.0, 1.0, size=(r1 - r0, n, dev.shape[1]))
         if engine == "numpy":
+            score = dev + base + draws * scales
+            if calibration == "authors":
+                score = np.maximum(score, base)  # DPBench clamps each noisy cost at Δ/ε₂
             out[r0:r1] = _partition_numpy(score)
-        else:
-            out[r0:r1] = _partition_kernel()(score, np.zeros((r1 - r0, n), dtype=np.bool_))
+        else:  # the same costs, computed in the programme's loop (no temporaries)
+            out[r0:r1] = _partition_scored_kernel()(
+                dev,
+                base,
+                draws,
+                scales,
+                calibration == "authors",
+                np.zeros((r1 - r0, n), dtype=np.bool_),
+            )
     return out[0] if size is None else out
 
 
