@@ -182,11 +182,15 @@ def test_dawa_deviations_compiled_equals_numpy():
     assert dw.dawa_deviations(x)[3, 2] == np.abs(x - x.mean()).sum()
 
 
-def test_dawa_partition_compiled_equals_numpy():
+@pytest.mark.parametrize("calibration", ["proved", "authors", "noisy-histogram"])
+def test_dawa_partition_compiled_equals_numpy(calibration):
     x = np.random.default_rng(12).integers(0, 50, size=200).astype(float)
-    a = dw.dawa_partition(x, 0.5, np.random.default_rng(13), size=7, engine="numpy")
-    b = dw.dawa_partition(x, 0.5, np.random.default_rng(13), size=7)
-    assert np.array_equal(a, b)
+    for eps in (0.05, 0.5, 5.0):
+        a = dw.dawa_partition(
+            x, eps, np.random.default_rng(13), size=7, calibration=calibration, engine="numpy"
+        )
+        b = dw.dawa_partition(x, eps, np.random.default_rng(13), size=7, calibration=calibration)
+        assert np.array_equal(a, b)
 
 
 def test_dawa_partition_finds_the_pieces_of_a_crafted_histogram():
@@ -272,8 +276,51 @@ def test_greedy_hierarchy_compiled_equals_numpy(shape):
         np.testing.assert_allclose(got.weight, ref.weight, rtol=1e-12, atol=0)
         np.testing.assert_allclose(got.err, ref.err, rtol=1e-12, atol=0)
         assert ref.weight.min() < 1.0  # the workload makes the greedy step share weights
+        # the compiled least squares is the numpy reference bit for bit (signs of zeros included)
+        y = rng.laplace(size=(3, ref.weight.size)) * 5.0 + 20.0 * ref.weight
+        a = dw.tree_least_squares(ref, y, engine="numpy")
+        b = dw.tree_least_squares(ref, y)
+        assert np.array_equal(a, b) and np.array_equal(np.signbit(a), np.signbit(b))
     with pytest.raises(ValueError, match="engine"):
         dw.greedy_hierarchy(*parts[0], engine="x")
+    with pytest.raises(ValueError, match="engine"):
+        dw.tree_least_squares(ref, y, engine="x")
+
+
+@pytest.mark.parametrize("shape", [(300,), (16, 16), (20, 12)])
+def test_reduce_pieces_forest_equals_the_rows_bit_for_bit(shape):
+    """:func:`dawa`'s forest reducer gives every row's pieces and weights bit for bit as the per-row reference
+    :func:`_reduce_pieces` laid side by side (queries shifted by r·m, buckets by the rows before), sorted as
+    :func:`greedy_hierarchy` sorts them; and the stable combined-key sort there is np.lexsort's order."""
+    rng = np.random.default_rng(sum(shape) + 1)
+    lo = np.stack([rng.integers(0, k, size=50) for k in shape], axis=1)
+    hi = np.stack([rng.integers(lo[:, d], k) for d, k in enumerate(shape)], axis=1)
+    w = RangeQueries(shape, lo, hi)
+    pieces = dw.workload_pieces(w)
+    n = pieces[0]
+    starts = rng.random((5, n)) < 0.3
+    starts[:, 0] = True
+    starts[1, 1:] = False  # a row that is one bucket
+    starts[2, :] = True  # a row of single cells
+    parts = [dw._reduce_pieces(pieces, s) for s in starts]
+    offs = np.concatenate([[0], np.cumsum([p[0] for p in parts])])
+    ref = (
+        np.concatenate([p[1] + i * w.m for i, p in enumerate(parts)]),
+        np.concatenate([p[2] + offs[i] for i, p in enumerate(parts)]),
+        np.concatenate([p[3] + offs[i] for i, p in enumerate(parts)]),
+        np.concatenate([p[4] for p in parts]),
+    )
+    got_offs, *got = dw._reduce_pieces_forest(pieces, starts, w.m)
+    assert np.array_equal(got_offs, offs)
+    key = lambda q, a: np.lexsort((a, q))  # noqa: E731
+    o_ref, o_got = key(ref[0], ref[1]), key(got[0], got[1])
+    for a, b in zip(ref, got, strict=True):
+        assert np.array_equal(a[o_ref], b[o_got])
+        assert a.dtype.kind == b.dtype.kind
+    nb = int(offs[-1])
+    assert np.array_equal(
+        np.argsort(ref[0] * (nb + 1) + ref[1], kind="stable"), np.lexsort((ref[1], ref[0]))
+    )
 
 
 def test_dawa_exact_without_noise_and_hilbert():

@@ -32,7 +32,9 @@ hierarchical measurement of the bucket counts, answered by least squares.
 DAWA 2-D), so a box query becomes a union of intervals. ε-DP in total (ε₁ + ε₂) with ``calibration="proved"``.
 The partition's programme is compiled with numba (:func:`dawa_partition` ``engine="compiled"``, the default); a numpy
 reference (``engine="numpy"``) gives bit-identical partitions. So is the greedy hierarchy's bottom-up pass
-(:func:`greedy_hierarchy` ``engine``; weights equal to a few ulp, bit-identical on the chapters' workloads).
+(:func:`greedy_hierarchy` ``engine``; weights equal to a few ulp, bit-identical on the chapters' workloads), and
+the least squares (:func:`tree_least_squares` ``engine``: bit-identical). :func:`dawa` reduces the workload to the
+buckets of all repetitions at once (:func:`_reduce_pieces_forest`: the per-repetition pieces and weights, bit for bit).
 """
 
 from __future__ import annotations
@@ -167,8 +169,10 @@ def dawa_deviations(x: ArrayLike, *, engine: str = "compiled") -> np.ndarray:
         raise ValueError(f"engine must be compiled|numpy, got {engine!r}")
     n = arr.size
     levels = math.floor(math.log2(n)) + 1
-    sorted_vals = np.unique(arr)
-    ranks = np.searchsorted(sorted_vals, arr).astype(np.int64)
+    sorted_vals, ranks = np.unique(
+        arr, return_inverse=True
+    )  # ranks: searchsorted(sorted_vals, arr)
+    ranks = ranks.astype(np.int64)
     return _deviations_kernel()(arr, sorted_vals, ranks, np.empty((n, levels)))
 
 
@@ -228,6 +232,44 @@ def _partition_loop(score, starts):  # pragma: no cover - run compiled
 _partition_kernel = compiled(_partition_loop)
 
 
+def _partition_scored_loop(
+    dev, base, draws, scales, clamp, starts
+):  # pragma: no cover - run compiled
+    """:func:`_partition_loop` on the costs dev + Δ/ε₂ + draw·λ_j (clamped below at Δ/ε₂ when ``clamp``), each
+    computed where the programme reads it with the numpy reference's operations ((dev + base) + draw·λ, then the
+    clamp): the same costs bit for bit, without the (R, n, J) arrays."""
+    reps, n, levels = draws.shape
+    cum = np.zeros(n + 1)
+    choice = np.zeros(n, dtype=np.int64)
+    for r in range(reps):
+        cum[0] = 0.0
+        for i in range(n):
+            best = np.inf
+            bj = 0
+            for j in range(levels):
+                length = 1 << j
+                if length > i + 1:
+                    break
+                sc = (dev[i, j] + base) + draws[r, i, j] * scales[j]
+                if clamp and sc < base:
+                    sc = base
+                c = cum[i + 1 - length] + sc
+                if c <= best:
+                    best = c
+                    bj = j
+            cum[i + 1] = best
+            choice[i] = bj
+        end = n
+        while end > 0:
+            start = end - (1 << choice[end - 1])
+            starts[r, start] = True
+            end = start
+    return starts
+
+
+_partition_scored_kernel = compiled(_partition_scored_loop)
+
+
 def _partition_scales(n: int, eps1: float, factor: float, calibration: str) -> np.ndarray:
     """λ_j for buckets of length 2^j. ``proved``: (Δ_L + Δ_max)/ε₁ for every length, single cells included (their
     dev is always 0, but the noise on their cost is what absorbs a competitor's shift when the record's cell is a
@@ -275,14 +317,21 @@ def dawa_partition(
     out = np.zeros((reps, n), dtype=bool)
     for r0 in range(0, reps, chunk):
         r1 = min(reps, r0 + chunk)
-        noise = rng.laplace(0.0, 1.0, size=(r1 - r0, n, dev.shape[1])) * scales
-        score = dev + base + noise
-        if calibration == "authors":
-            score = np.maximum(score, base)  # DPBench clamps each noisy cost at Δ/ε₂
+        draws = rng.laplace(0.0, 1.0, size=(r1 - r0, n, dev.shape[1]))
         if engine == "numpy":
+            score = dev + base + draws * scales
+            if calibration == "authors":
+                score = np.maximum(score, base)  # DPBench clamps each noisy cost at Δ/ε₂
             out[r0:r1] = _partition_numpy(score)
-        else:
-            out[r0:r1] = _partition_kernel()(score, np.zeros((r1 - r0, n), dtype=np.bool_))
+        else:  # the same costs, computed in the programme's loop (no temporaries)
+            out[r0:r1] = _partition_scored_kernel()(
+                dev,
+                base,
+                draws,
+                scales,
+                calibration == "authors",
+                np.zeros((r1 - r0, n), dtype=np.bool_),
+            )
     return out[0] if size is None else out
 
 
@@ -458,6 +507,54 @@ def _reduce_pieces(pieces, starts: np.ndarray):
     )
 
 
+def _reduce_pieces_forest(pieces, starts: np.ndarray, m: int):
+    """:func:`_reduce_pieces` for every row of ``starts`` (R, n) at once, laid side by side as :func:`dawa`'s forest
+    takes them: ``(offs, query, first bucket, last bucket, weight)`` with row r's buckets numbered from ``offs[r]``
+    and its query ids shifted by r·m. The same pieces and weights as the rows' calls (a merged weight sums the same
+    terms in the same order), in another order (:func:`greedy_hierarchy` sorts them)."""
+    _, q, lo, hi, _ = pieces
+    reps, n = starts.shape
+    bstart = np.flatnonzero(starts)  # r·n + first cell, every row starting a bucket at its cell 0
+    offs = np.concatenate([[0], np.cumsum(np.bincount(bstart // n, minlength=reps))])
+    nbt = int(offs[-1])
+    bend = np.append(bstart[1:], reps * n) - 1
+    size = (bend - bstart + 1).astype(float)
+    shift = np.arange(reps)[:, None]
+    lo_g, hi_g = (lo[None, :] + n * shift).ravel(), (hi[None, :] + n * shift).ravel()
+    q_g = (q[None, :] + m * shift).ravel()
+    label = (
+        np.cumsum(starts, axis=None) - 1
+    )  # the bucket of every cell (the searchsorted of _reduce_pieces)
+    ba, bb = label[lo_g], label[hi_g]
+    fa = np.where(lo_g == bstart[ba], ba, ba + 1)
+    fb = np.where(hi_g == bend[bb], bb, bb - 1)
+    full = fa <= fb
+    same = ba == bb
+    left = ~full & same
+    lpart = ~same & (fa > ba)
+    rpart = ~same & (fb < bb)
+    pq = np.concatenate([q_g[left], q_g[lpart], q_g[rpart]])
+    pb = np.concatenate([ba[left], ba[lpart], bb[rpart]])
+    pw = np.concatenate(
+        [
+            (hi_g[left] - lo_g[left] + 1) / size[ba[left]],
+            (bend[ba[lpart]] - lo_g[lpart] + 1) / size[ba[lpart]],
+            (hi_g[rpart] - bstart[bb[rpart]] + 1) / size[bb[rpart]],
+        ]
+    )
+    key, inv = np.unique(pq.astype(np.int64) * nbt + pb, return_inverse=True)
+    pw = np.bincount(inv, weights=pw, minlength=key.size)
+    pq, pb = key // nbt, key % nbt
+    fq = q_g[full]
+    return (
+        offs,
+        np.concatenate([fq, pq]),
+        np.concatenate([fa[full], pb]),
+        np.concatenate([fb[full], pb]),
+        np.concatenate([np.ones(fq.size), pw]),
+    )
+
+
 # ------------------------------------------------------------------------------------------------ greedy hierarchy
 def _paint(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For disjoint blocks [lo_j, hi_j): every covered position and the index j of its block."""
@@ -469,6 +566,97 @@ def _paint(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         + np.repeat(lo, length)
     )
     return pos, owner
+
+
+def _build_tree_numpy(bounds: np.ndarray, change: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The hierarchy's nodes level by level (numpy reference of :func:`_build_tree`): ``(lo, hi, depth, parent,
+    left)`` for the roots [bounds_i, bounds_{i+1}) and the sorted piece boundaries ``change``."""
+    n_roots = bounds.size - 1
+    los, his = [bounds[:-1]], [bounds[1:]]
+    deps, pars = [np.zeros(n_roots, dtype=np.int64)], [np.full(n_roots, -1)]
+    count = n_roots
+    lefts = []
+    level_lo, level_hi, first = los[0], his[0], 0
+    depth = 0
+    while level_lo.size:
+        inside = np.searchsorted(change, level_lo, side="right") < np.searchsorted(
+            change, level_hi, side="left"
+        )
+        split = (level_hi - level_lo > 1) & inside
+        left = np.full(level_lo.size, -1)
+        k = int(split.sum())
+        left[split] = count + 2 * np.arange(k)
+        lefts.append(left)
+        mid = level_lo[split] + (level_hi[split] - level_lo[split]) // 2
+        child_lo = np.stack([level_lo[split], mid], axis=1).ravel()
+        child_hi = np.stack([mid, level_hi[split]], axis=1).ravel()
+        parent = np.repeat(first + np.flatnonzero(split), 2)
+        depth += 1
+        first = count
+        count += 2 * k
+        if k:
+            los.append(child_lo)
+            his.append(child_hi)
+            deps.append(np.full(2 * k, depth))
+            pars.append(parent)
+        level_lo, level_hi = child_lo, child_hi
+    lo_n, hi_n = np.concatenate(los), np.concatenate(his)
+    dep, par, left = np.concatenate(deps), np.concatenate(pars), np.concatenate(lefts)
+    return lo_n, hi_n, dep, par, left
+
+
+def _build_tree_loop(bounds, mark, lo_n, hi_n, dep, par, left):  # pragma: no cover - run compiled
+    """Compiled kernel of :func:`_build_tree`: the nodes level by level into arrays of capacity ≥ 2·nb + roots;
+    returns the number of nodes. A node splits iff it has two buckets or more and a marked boundary strictly
+    inside (lo, hi) (a prefix count of ``mark`` instead of binary searches)."""
+    nb = mark.shape[0] - 1
+    before = np.zeros(nb + 2, dtype=np.int64)  # before[i]: marked positions < i
+    for i in range(nb + 1):
+        before[i + 1] = before[i] + (1 if mark[i] else 0)
+    n_roots = bounds.shape[0] - 1
+    for i in range(n_roots):
+        lo_n[i] = bounds[i]
+        hi_n[i] = bounds[i + 1]
+        dep[i] = 0
+        par[i] = -1
+    count = n_roots
+    first = 0
+    last = n_roots
+    depth = 0
+    while first < last:
+        depth += 1
+        for v in range(first, last):
+            lo = lo_n[v]
+            hi = hi_n[v]
+            if hi - lo > 1 and before[hi] - before[lo + 1] > 0:
+                left[v] = count
+                mid = lo + (hi - lo) // 2
+                lo_n[count] = lo
+                hi_n[count] = mid
+                lo_n[count + 1] = mid
+                hi_n[count + 1] = hi
+                dep[count] = depth
+                dep[count + 1] = depth
+                par[count] = v
+                par[count + 1] = v
+                count += 2
+            else:
+                left[v] = -1
+        first = last
+        last = count
+    return count
+
+
+_build_tree_kernel = compiled(_build_tree_loop)
+
+
+def _build_tree(bounds: np.ndarray, mark: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The hierarchy's nodes level by level, compiled: the same arrays as :func:`_build_tree_numpy` (``mark``: the
+    piece boundaries as a boolean array over positions 0 … nb)."""
+    cap = 2 * (mark.size - 1) + bounds.size
+    lo_n, hi_n, dep, par, left = (np.empty(cap, dtype=np.int64) for _ in range(5))
+    nn = _build_tree_kernel()(bounds, mark, lo_n, hi_n, dep, par, left)
+    return lo_n[:nn], hi_n[:nn], dep[:nn], par[:nn], left[:nn]
 
 
 @dataclass(frozen=True)
@@ -519,7 +707,8 @@ def greedy_hierarchy(
     they perform the same IEEE operations but sum a query's partial pieces in a node in another order, so the
     weights agree to a few ulp (``tests/test_core_range_mechanisms.py``).
     """
-    order = np.lexsort((pa, pq))
+    # sorted by (query, first bucket): np.lexsort((pa, pq)), as one stable sort of a combined key
+    order = np.argsort(np.asarray(pq, dtype=np.int64) * (nb + 1) + pa, kind="stable")
     pq, pa, pb, pw = pq[order], pa[order], pb[order], pw[order]
     if engine not in ("compiled", "numpy"):
         raise ValueError(f"engine must be compiled|numpy, got {engine!r}")
@@ -532,36 +721,10 @@ def greedy_hierarchy(
     # the tree, level by level
     bounds = np.array([0, nb]) if roots is None else np.asarray(roots, dtype=np.int64)
     n_roots = bounds.size - 1
-    los, his = [bounds[:-1]], [bounds[1:]]
-    deps, pars = [np.zeros(n_roots, dtype=np.int64)], [np.full(n_roots, -1)]
-    count = n_roots
-    lefts = []
-    level_lo, level_hi, first = los[0], his[0], 0
-    depth = 0
-    while level_lo.size:
-        inside = np.searchsorted(change, level_lo, side="right") < np.searchsorted(
-            change, level_hi, side="left"
-        )
-        split = (level_hi - level_lo > 1) & inside
-        left = np.full(level_lo.size, -1)
-        k = int(split.sum())
-        left[split] = count + 2 * np.arange(k)
-        lefts.append(left)
-        mid = level_lo[split] + (level_hi[split] - level_lo[split]) // 2
-        child_lo = np.stack([level_lo[split], mid], axis=1).ravel()
-        child_hi = np.stack([mid, level_hi[split]], axis=1).ravel()
-        parent = np.repeat(first + np.flatnonzero(split), 2)
-        depth += 1
-        first = count
-        count += 2 * k
-        if k:
-            los.append(child_lo)
-            his.append(child_hi)
-            deps.append(np.full(2 * k, depth))
-            pars.append(parent)
-        level_lo, level_hi = child_lo, child_hi
-    lo_n, hi_n = np.concatenate(los), np.concatenate(his)
-    dep, par, left = np.concatenate(deps), np.concatenate(pars), np.concatenate(lefts)
+    if engine == "compiled":
+        lo_n, hi_n, dep, par, left = _build_tree(bounds, mark)
+    else:
+        lo_n, hi_n, dep, par, left = _build_tree_numpy(bounds, change)
     nn = lo_n.size
     leaf = left < 0
     u = np.zeros(nb)
@@ -669,10 +832,17 @@ def _greedy_levels_loop(
     top = 0
     for v in range(nn):
         top = max(top, dep[v])
+    level_start = np.zeros(
+        top + 2, dtype=np.int64
+    )  # nodes are listed level by level: depth is non-decreasing
+    for v in range(nn):
+        level_start[dep[v] + 1] = v + 1
     for dlev in range(top, -1, -1):
         k = 0
-        for v in range(nn):  # the level's internal nodes, in increasing position
-            if left[v] >= 0 and dep[v] == dlev:
+        for v in range(
+            level_start[dlev], level_start[dlev + 1]
+        ):  # the level's internal nodes, by position
+            if left[v] >= 0:
                 nodes[k] = v
                 k += 1
         if k == 0:
@@ -761,11 +931,77 @@ def _greedy_levels_loop(
 _greedy_levels = compiled(_greedy_levels_loop)
 
 
-def tree_least_squares(tree: GreedyTree, y: np.ndarray) -> np.ndarray:
+def _tree_least_squares_loop(
+    weight, left, parent, lo, hi, y, counts
+):  # pragma: no cover - run compiled
+    """Compiled kernel of :func:`tree_least_squares`: the numpy reference's operations node by node (children
+    before parents bottom up, parents before children top down: nodes are listed level by level), the same IEEE
+    operations in the same order for every value, so the same bits."""
+    nn = weight.shape[0]
+    prec = np.zeros(nn)
+    var = np.zeros(nn)
+    child_var = np.zeros(nn)
+    for v in range(nn):
+        if weight[v] > 0:
+            prec[v] = weight[v] * weight[v]
+    for v in range(nn - 1, -1, -1):
+        lc = left[v]
+        if lc < 0:
+            var[v] = 1.0 / prec[v] if prec[v] != 0.0 else np.inf
+        else:
+            cv = var[lc] + var[lc + 1]
+            child_var[v] = cv
+            var[v] = 1.0 / (prec[v] + 1.0 / cv) if prec[v] > 0 else cv
+    est = np.zeros(nn)
+    child_sum = np.zeros(nn)
+    final = np.zeros(nn)
+    for r in range(y.shape[0]):
+        for v in range(nn - 1, -1, -1):
+            z = y[r, v] / weight[v] if weight[v] > 0 else 0.0
+            lc = left[v]
+            if lc < 0:
+                est[v] = z
+            else:
+                cs = est[lc] + est[lc + 1]
+                child_sum[v] = cs
+                est[v] = var[v] * (prec[v] * z + cs / child_var[v]) if prec[v] > 0 else cs
+        for v in range(nn):
+            p = parent[v]
+            if p < 0:
+                final[v] = est[v]
+            else:
+                final[v] = est[v] + var[v] / child_var[p] * (final[p] - child_sum[p])
+            if left[v] < 0:
+                share = final[v] / (hi[v] - lo[v])
+                for x in range(lo[v], hi[v]):
+                    counts[r, x] = share
+    return counts
+
+
+_tree_least_squares_kernel = compiled(_tree_least_squares_loop)
+
+
+def tree_least_squares(tree: GreedyTree, y: np.ndarray, *, engine: str = "compiled") -> np.ndarray:
     """Least-squares bucket counts (R, nb) from y (R, nodes): y_v = weight_v·(count of block v) + noise, equal
     noise on every measured node. Two passes over the levels: bottom up, a node's estimate combines its own
     measurement and its children's (inverse-variance weights); top down, the discrepancy between a node and the sum
-    of its children is shared in proportion to their variances. Leaves that are blocks spread evenly."""
+    of its children is shared in proportion to their variances. Leaves that are blocks spread evenly.
+    ``engine``: ``"compiled"`` (one numba pass, :func:`_tree_least_squares_loop`) or ``"numpy"`` (the vectorized
+    reference, level by level); equal bit for bit."""
+    if engine == "compiled":
+        yy = np.ascontiguousarray(y, dtype=float)
+        counts = np.zeros((yy.shape[0], tree.nb))
+        return _tree_least_squares_kernel()(
+            np.ascontiguousarray(tree.weight, dtype=float),
+            np.ascontiguousarray(tree.left, dtype=np.int64),
+            np.ascontiguousarray(tree.parent, dtype=np.int64),
+            np.ascontiguousarray(tree.lo, dtype=np.int64),
+            np.ascontiguousarray(tree.hi, dtype=np.int64),
+            yy,
+            counts,
+        )
+    if engine != "numpy":
+        raise ValueError(f"engine must be compiled|numpy, got {engine!r}")
     w = tree.weight
     meas = w > 0
     z = np.where(meas, y / np.where(meas, w, 1.0), 0.0)
@@ -837,30 +1073,22 @@ def dawa(
     cells = order[inside]
     batch = 64
     for r0 in range(0, reps, batch):
-        rows = range(r0, min(reps, r0 + batch))
+        r1 = min(reps, r0 + batch)
         # the repetitions' problems side by side: a forest with one tree per repetition
-        parts = [_reduce_pieces(pieces, starts[r]) for r in rows]
-        nbs = np.array([p[0] for p in parts])
-        offs = np.concatenate([[0], np.cumsum(nbs)])
-        pq = np.concatenate([p[1] + i * workload.m for i, p in enumerate(parts)])
-        pa = np.concatenate([p[2] + offs[i] for i, p in enumerate(parts)])
-        pb = np.concatenate([p[3] + offs[i] for i, p in enumerate(parts)])
-        pw = np.concatenate([p[4] for p in parts])
-        tree = greedy_hierarchy(int(offs[-1]), pq, pa, pb, pw, roots=offs)
-        labels = [np.cumsum(starts[r]) - 1 for r in rows]
-        bsum = np.concatenate(
-            [
-                np.bincount(lab, weights=flat, minlength=nb)
-                for lab, nb in zip(labels, nbs, strict=True)
-            ]
-        )
+        sb = starts[r0:r1]
+        offs, pq, pa, pb, pw = _reduce_pieces_forest(pieces, sb, workload.m)
+        n_buckets = int(offs[-1])
+        tree = greedy_hierarchy(n_buckets, pq, pa, pb, pw, roots=offs)
+        labels = (
+            np.cumsum(sb, axis=None).reshape(sb.shape) - 1
+        )  # bucket of every cell, numbered across the forest
+        bsum = np.bincount(labels.ravel(), weights=np.tile(flat, r1 - r0), minlength=n_buckets)
         bcum = np.concatenate([[0.0], np.cumsum(bsum)])
         true = bcum[tree.hi] - bcum[tree.lo]
         y = tree.weight * true + rng.laplace(0.0, factor / eps2, size=tree.weight.size)
         counts = tree_least_squares(tree, y[None, :])[0]
-        for i, (r, lab) in enumerate(zip(rows, labels, strict=True)):
-            local = counts[offs[i] : offs[i + 1]] / np.bincount(lab, minlength=nbs[i])
-            out[r, cells] = local[lab][inside]
+        dens = counts / np.bincount(labels.ravel(), minlength=n_buckets)
+        out[r0:r1, cells] = dens[labels[:, inside]]
     out = out.reshape((reps, *arr.shape))
     return out[0] if size is None else out
 
