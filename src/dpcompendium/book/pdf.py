@@ -830,9 +830,10 @@ def _bind(
     from pypdf import PdfReader, PdfWriter
 
     start = 0
+    readers = {}  # each page's PDF read once: for its outline here, for its pages when it is appended
     for _, entries in parts:
         for e in entries:
-            reader = PdfReader(e.pdf)
+            reader = readers[e.page] = PdfReader(e.pdf)
             e.pages, e.start = len(reader.pages), start
             e.headings = _outline(reader, e.titles)
             if len(e.headings) == 1:  # the page's numbered heading, as Chromium's outline has it
@@ -870,7 +871,7 @@ def _bind(
     writer.add_outline_item(title=_t("Contents", lang), page_number=1)
     for _, entries in parts:
         for e in entries:
-            writer.append(str(e.pdf), import_outline=False)
+            writer.append(readers[e.page], import_outline=False)
     # the bookmarks once every page is in: a bookmark made before its page is appended gets a page index instead
     # of the page (a destination viewers cannot follow: the parts' bookmarks had none)
     for caption, entries in parts:
