@@ -11,8 +11,9 @@ the printed column (MathJax would be clipped); no page more than half empty but 
 (rendered by poppler's ``pdftoppm``); the glossary's Chinese terms extractable as text; a running head (chapter ·
 section) on every page of a chapter but its first; every bookmark with a destination; no table that spans more
 than two pages (a longer one is cut to what fits a page, with a note naming the online page that has it whole). Needs ``_build/html``
-(``make book``), ``/usr/bin/chromium`` and ``pdftoppm`` (``poppler-utils``); skips when the book is not built, fails
-when Chromium or pdftoppm is missing.
+(``make book``), ``/usr/bin/chromium``, and ``pdftoppm`` and ``pdftotext`` (``poppler-utils``: each PDF's text and
+the words of its margins read once, for every check); skips when the book is not built, fails when Chromium or
+poppler is missing.
 """
 
 from __future__ import annotations

@@ -62,6 +62,8 @@ __all__ = [
     "chromium",
     "edition_pdf",
     "page_pdf",
+    "page_texts",
+    "page_words",
     "print_pages",
     "running_heads",
     "toc_pages",
