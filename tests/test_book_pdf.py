@@ -11,8 +11,9 @@ the printed column (MathJax would be clipped); no page more than half empty but 
 (rendered by poppler's ``pdftoppm``); the glossary's Chinese terms extractable as text; a running head (chapter ·
 section) on every page of a chapter but its first; every bookmark with a destination; no table that spans more
 than two pages (a longer one is cut to what fits a page, with a note naming the online page that has it whole). Needs ``_build/html``
-(``make book``), ``/usr/bin/chromium`` and ``pdftoppm`` (``poppler-utils``); skips when the book is not built, fails
-when Chromium or pdftoppm is missing.
+(``make book``), ``/usr/bin/chromium``, and ``pdftoppm`` and ``pdftotext`` (``poppler-utils``: each PDF's text and
+the words of its margins read once, for every check); skips when the book is not built, fails when Chromium or
+poppler is missing.
 """
 
 from __future__ import annotations
@@ -69,27 +70,58 @@ def reader(path: Path):
 
 
 @cache
-def marks(path: Path, i: int) -> tuple[str, tuple[tuple[str, float, str | None], ...]]:
-    """Page ``i``'s text and its pieces ``(text, baseline y in pt, the font's /BaseFont)``, from one pass of pypdf's
-    text extraction (the slowest part of the checks: every check of a page reads this one pass)."""
-    pieces: list[tuple[str, float, str | None]] = []
+def texts(path: Path) -> tuple[str, ...]:
+    """Every page's text of ``path`` in the order the page draws it (dpcompendium.book.pdf.page_texts: poppler's
+    pdftotext -raw, one pass over the file, read once for every check)."""
+    from dpcompendium.book import pdf
 
-    def visit(text, cm, tm, font, size):
-        base = font.get("/BaseFont") if font else None
-        pieces.append((text, cm[5] + tm[5] * cm[3], None if base is None else str(base)))
+    if shutil.which("pdftotext") is None:
+        pytest.fail("no pdftotext: apt-get install poppler-utils (.ci/run does)")
+    found = tuple(pdf.page_texts(path))
+    assert len(found) == len(reader(path).pages), (path.name, len(found))
+    return found
 
-    text = reader(path).pages[i].extract_text(visitor_text=visit)
-    return text, tuple(pieces)
+
+@cache
+def words(path: Path) -> tuple[tuple[float, tuple[tuple[str, float], ...]], ...]:
+    """Every page of ``path`` as ``(height, words)``, each word ``(text, y of its centre from the page's top in
+    pt)`` (dpcompendium.book.pdf.page_words: pdftotext -bbox, one pass over the file): what a margin holds."""
+    from dpcompendium.book import pdf
+
+    if shutil.which("pdftotext") is None:
+        pytest.fail("no pdftotext: apt-get install poppler-utils (.ci/run does)")
+    found = tuple((h, tuple((t, y) for t, _, y in ws)) for _, h, ws in pdf.page_words(path))
+    assert len(found) == len(reader(path).pages), (path.name, len(found))
+    return found
 
 
 @cache
 def page_text(path: Path, i: int) -> str:
-    return flat(marks(path, i)[0])
+    return flat(texts(path)[i])
 
 
 def raw_text(path: Path) -> str:
     """The text of every page of ``path``, as extracted (not flattened)."""
-    return "".join(marks(path, i)[0] for i in range(len(reader(path).pages)))
+    return "".join(texts(path))
+
+
+def images(path: Path) -> int:
+    """The images of ``path``: on each page, the image objects its resources hold (in its forms too), as pypdf's
+    ``PageObject.images`` counts them but without parsing the content streams for inline images (seconds a PDF;
+    Chromium writes none)."""
+
+    def count(resources, forms: frozenset) -> int:
+        xobjects = resources.get_object().get("/XObject") if resources is not None else None
+        n = 0
+        for ref in (xobjects.get_object() if xobjects is not None else {}).values():
+            obj = ref.get_object()
+            if obj.get("/Subtype") == "/Image":
+                n += 1
+            elif obj.get("/Subtype") == "/Form" and id(obj) not in forms:
+                n += count(obj.get("/Resources"), forms | {id(obj)})
+        return n
+
+    return sum(count(p.get("/Resources"), frozenset()) for p in reader(path).pages)
 
 
 def chapter_title(page: str) -> str:
@@ -155,20 +187,22 @@ def test_title_page_then_contents_with_page_numbers(book, report):
         )
 
 
+#: The top and bottom margins of the book's pages in pt (dpcompendium.book.pdf.MARGIN_MM).
+TOP_PT = 14 * 72 / 25.4
+BOTTOM_PT = 16 * 72 / 25.4
+
+
 @cache
 def body_text(path: Path, i: int) -> str:
     """The text of page ``i`` below its top margin (without the running head)."""
-    height = float(reader(path).pages[i].mediabox.height)
-    return flat("".join(t for t, y, _ in marks(path, i)[1] if y <= height - 14 * 72 / 25.4))
+    return flat(" ".join(t for t, y in words(path)[i][1] if y >= TOP_PT))
 
 
 def stamped_number(path: Path, i: int) -> list[str]:
-    """The text drawn in the bottom margin of page ``i`` (below the text area), by the stamp's font."""
-    return [
-        t.strip()
-        for t, y, font in marks(path, i)[1]
-        if t.strip() and y < 16 * 72 / 25.4 and font == "/Helvetica"
-    ]
+    """The text drawn in the bottom margin of page ``i`` (below the text area): the stamped page number alone, or
+    whatever else is there too (Chromium's own footer, with its title and "n / N")."""
+    height, ws = words(path)[i]
+    return [t.strip() for t, y in ws if t.strip() and y > height - BOTTOM_PT]
 
 
 def test_page_numbers_never_restart(book, report):
@@ -241,8 +275,8 @@ def test_chapter_pdf_has_its_title_figures_and_ends_with_its_references(book, re
         chapter_title(page),
         first[:300],
     )
-    images = sum(len(p.images) for p in r.pages)
-    assert images >= len(declared_figures(page)) > 0, (page, images)
+    found = images(path)
+    assert found >= len(declared_figures(page)) > 0, (page, found)
     chapter = BeautifulSoup((HTML / f"{page}.html").read_text(encoding="utf8"), "html.parser")
     cited = {a["href"].split("#")[1] for a in chapter.select('a[href*="bibliography.html#"]')}
     bib = BeautifulSoup((HTML / "book" / "bibliography.html").read_text("utf8"), "html.parser")
@@ -445,16 +479,13 @@ def test_chinese_pdf_has_each_chapter_in_chinese(book_zh, report_zh, page):
     assert len(missing) <= 0.05 * len(runs), (
         f"{page}: {len(missing)} of {len(runs)} Chinese phrases not in the PDF's text: {missing[:8]}"
     )
-    images = sum(len(p.images) for p in reader(path).pages)
-    assert images >= len(declared_figures(page)) > 0, (page, images)
+    found = images(path)
+    assert found >= len(declared_figures(page)) > 0, (page, found)
 
 
 def top_band_text(path: Path, i: int) -> str:
     """The text drawn in the top margin of page ``i`` (above the text area): the running head."""
-    height = float(reader(path).pages[i].mediabox.height)
-    return flat(
-        " ".join(t for t, y, _ in marks(path, i)[1] if t.strip() and y > height - 14 * 72 / 25.4)
-    )
+    return flat(" ".join(t for t, y in words(path)[i][1] if t.strip() and y < TOP_PT))
 
 
 def test_chapter_pages_have_running_heads(book, report):
@@ -608,3 +639,67 @@ def test_no_table_spans_more_than_two_pages(book, report):
         text = squash(raw_text(OUT / f"{Path(page).name}.pdf"))
         for t in cut:
             assert squash(f"The first {t['kept']} of {t['rows']} rows") in text, (page, t)
+
+
+def text_pdf(path: Path, pages: list[list[tuple[str, float]]], stamp: bool = False) -> Path:
+    """A PDF of A4 pages, each with its ``(text, baseline in pt from the page's bottom)`` in Helvetica; with
+    ``stamp``, numbered as the book's volumes are (dpcompendium.book.pdf._stamp)."""
+    from pypdf import PdfWriter
+    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+
+    from dpcompendium.book import pdf
+
+    w = PdfWriter()
+    font = w._add_object(
+        DictionaryObject(
+            {
+                NameObject("/Type"): NameObject("/Font"),
+                NameObject("/Subtype"): NameObject("/Type1"),
+                NameObject("/BaseFont"): NameObject("/Helvetica"),
+            }
+        )
+    )
+    for items in pages:
+        page = w.add_blank_page(*pdf.A4)
+        content = DecodedStreamObject()
+        content.set_data(
+            "".join(f"BT /F1 9 Tf 60 {y:.1f} Td ({t}) Tj ET\n" for t, y in items).encode()
+        )
+        page[NameObject("/Contents")] = w._add_object(content)
+        page[NameObject("/Resources")] = DictionaryObject(
+            {NameObject("/Font"): DictionaryObject({NameObject("/F1"): font})}
+        )
+    if stamp:
+        pdf._stamp(w, first=1)
+    with open(path, "wb") as fh:
+        w.write(fh)
+    return path
+
+
+def test_margin_checks_read_what_each_margin_holds(tmp_path):
+    """The checks of the page numbers and running heads can fail: they read the text of each margin apart (the head
+    above the text area, the number below it), and see a wrong number, a number missing, and a footer of Chromium's
+    ("1 / 3") beside the stamped number."""
+    from dpcompendium.book.pdf import A4
+
+    top, bottom = A4[1] - 25, 20  # a baseline in the top margin, one in the bottom margin
+    good = text_pdf(
+        tmp_path / "good.pdf",
+        [[("Title", 500)], [("Chapter head", top), ("Body", 400)], [("Body", 400)]],
+        stamp=True,
+    )
+    assert [stamped_number(good, i) for i in range(3)] == [[], ["2"], ["3"]]
+    assert top_band_text(good, 1) == "Chapter head" and top_band_text(good, 2) == ""
+    assert "Body" in body_text(good, 1) and "Chapter" not in body_text(good, 1)
+    # not stamped, numbered from 2 (off by one), a footer of Chromium's beside the number
+    bad = text_pdf(tmp_path / "bad.pdf", [[], [("3", bottom)], [("1 / 3", bottom)]], stamp=False)
+    assert [stamped_number(bad, i) for i in range(3)] == [[], ["3"], ["1", "/", "3"]]
+    both = text_pdf(tmp_path / "both.pdf", [[], [], [("1 / 3", bottom)]], stamp=True)
+    assert sorted(stamped_number(both, 2)) == ["/", "1", "3", "3"]
+
+
+def test_image_count_agrees_with_pypdf(book):
+    """images() counts a chapter's images as pypdf's PageObject.images does (the reference, which also parses every
+    content stream for inline images)."""
+    path = OUT / f"{Path(CHAPTER_PAGES[0]).name}.pdf"
+    assert images(path) == sum(len(p.images) for p in reader(path).pages) > 0

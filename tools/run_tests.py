@@ -35,7 +35,7 @@ edition out (the book stage builds English only, no zh stage).
 
 With ``--pdf`` (``.ci/run`` passes it), a last stage follows: the built book printed to PDF by
 Chromium, bound into a book and checked (``tests/test_book_pdf.py``: both editions printed at once, one per core, each
-page's text extracted once for every check), timed apart and counted in the closing line; ``make test`` alone does not run it (``make pdf`` prints the PDF).
+PDF's text read once for every check, by poppler's ``pdftotext``), timed apart and counted in the closing line; ``make test`` alone does not run it (``make pdf`` prints the PDF).
 
     python tools/run_tests.py [--from STAGE] [--only STAGE] [--serial | --overlap] [--english-only] [--pdf]
 """

@@ -62,6 +62,8 @@ __all__ = [
     "chromium",
     "edition_pdf",
     "page_pdf",
+    "page_texts",
+    "page_words",
     "print_pages",
     "running_heads",
     "toc_pages",
@@ -830,9 +832,10 @@ def _bind(
     from pypdf import PdfReader, PdfWriter
 
     start = 0
+    readers = {}  # each page's PDF read once: for its outline here, for its pages when it is appended
     for _, entries in parts:
         for e in entries:
-            reader = PdfReader(e.pdf)
+            reader = readers[e.page] = PdfReader(e.pdf)
             e.pages, e.start = len(reader.pages), start
             e.headings = _outline(reader, e.titles)
             if len(e.headings) == 1:  # the page's numbered heading, as Chromium's outline has it
@@ -870,7 +873,7 @@ def _bind(
     writer.add_outline_item(title=_t("Contents", lang), page_number=1)
     for _, entries in parts:
         for e in entries:
-            writer.append(str(e.pdf), import_outline=False)
+            writer.append(readers[e.page], import_outline=False)
     # the bookmarks once every page is in: a bookmark made before its page is appended gets a page index instead
     # of the page (a destination viewers cannot follow: the parts' bookmarks had none)
     for caption, entries in parts:
@@ -1173,6 +1176,60 @@ def blank_shares(pdf: Path, dpi: int = 12) -> list[float]:
                     last = row
             shares.append((bottom - 1 - last) / (bottom - top))
         return shares
+
+
+def _poppler(tool: str) -> str:
+    exe = shutil.which(tool)
+    if exe is None:
+        raise FileNotFoundError(
+            f"no {tool}: install Debian's poppler-utils ('apt-get install poppler-utils')"
+        )
+    return exe
+
+
+def page_texts(pdf: Path, mode: str = "raw") -> list[str]:
+    """The text of every page of ``pdf``, by poppler's ``pdftotext`` in one pass over the file (pages split at its
+    form feeds), read once for the whole file (pypdf's text extraction re-reads a CJK font's character map on
+    every page: ~1 s a page). ``mode``: ``"raw"``, in the order the page draws it (as pypdf extracts: a contents
+    line's title then its number, a reference's label then its entry); ``"reading"``, poppler's reading order
+    (columns told apart); ``"layout"``, as laid out on the page."""
+    flags = {"raw": ["-raw"], "reading": [], "layout": ["-layout"]}[mode]
+    out = subprocess.run(
+        [_poppler("pdftotext"), "-enc", "UTF-8", *flags, str(pdf), "-"],
+        capture_output=True,
+        check=True,
+    ).stdout.decode("utf8")
+    pages = out.split("\f")
+    if pages and pages[-1] == "":  # pdftotext ends every page, the last one too, with a form feed
+        pages.pop()
+    return pages
+
+
+_PAGE = re.compile(r'<page width="([\d.]+)" height="([\d.]+)">')
+_WORD = re.compile(
+    r'<word xMin="([\d.-]+)" yMin="([\d.-]+)" xMax="([\d.-]+)" yMax="([\d.-]+)">(.*?)</word>', re.S
+)
+
+
+def page_words(pdf: Path) -> list[tuple[float, float, list[tuple[str, float, float]]]]:
+    """Every page of ``pdf`` as ``(width, height, words)``, each word ``(text, x, y)`` with the centre of its box
+    in pt from the page's top left corner, in the order the page draws them (as :func:`page_texts` ``"raw"``), by
+    poppler's ``pdftotext -bbox -raw`` in one pass over the file: what is drawn in a margin (a running head, a
+    stamped page number) is told by where it is."""
+    out = subprocess.run(
+        [_poppler("pdftotext"), "-enc", "UTF-8", "-bbox", "-raw", str(pdf), "-"],
+        capture_output=True,
+        check=True,
+    ).stdout.decode("utf8")
+    pages = []
+    chunks = _PAGE.split(out)  # [head, w, h, body, w, h, body, ...]
+    for k in range(1, len(chunks), 3):
+        words = [
+            (htmllib.unescape(t), (float(x0) + float(x1)) / 2, (float(y0) + float(y1)) / 2)
+            for x0, y0, x1, y1, t in _WORD.findall(chunks[k + 2])
+        ]
+        pages.append((float(chunks[k]), float(chunks[k + 1]), words))
+    return pages
 
 
 def page_pdf(page: Path, out: Path | None = None) -> Path:
