@@ -822,6 +822,7 @@ def test_long_pairs_are_printed_in_full_and_written_to_pair_json(tmp_path):
     assert len(pair["D"]) == 20 and len(pair["D'"]) == 20
 
 
+@pytest.mark.numerics
 @pytest.mark.parametrize("d, missing", [(1, False), (6, True), (30, False)])
 def test_compiled_tree_scores_are_scikit_learns_bit_for_bit(d, missing):
     """The learned event's compiled scorer (events._tree_scores) against its reference, scikit-learn's
