@@ -547,20 +547,62 @@ def _evaluate(func, req: _Request, batched, chosen, chosen_sel, best, event_name
                         n_jobs=req.n_jobs)  # fmt: skip
         # the figure shows the chosen pair's selection samples (the evaluation samples are never gathered)
         return res, chosen_sel.plot
-    kept = {}
+    # each input's outputs, and the statistic of each part of them the event was counted on (run_audit counts it on
+    # the selection half, then on the evaluation half): the figure's statistic is those parts put together, so the
+    # statistic (a classifier's score, say) is computed once per output, not twice
+    drawn: list[np.ndarray] = []
+    parts: list[dict[int, np.ndarray]] = []
 
     def sample(d, n, g):
         out = sample_outputs(func, chosen.to_input(d), params, n, g, batched=batched)
-        kept["a" if "a" not in kept else "b"] = best.stat.fn(enc(out))
+        drawn.append(out)
+        parts.append({})
         return out
 
     def indicator(out):
         s_ = best.stat.fn(enc(out))
+        where = _part_of(out, drawn)
+        if where is not None:
+            parts[where[0]][where[1]] = s_
         return (s_ > best.lo) & (s_ <= best.hi)
 
     spec = _spec(req.claim, chosen, sample=sample, events=[(event_name, indicator)])
     res = run_audit(spec, n_samples=samples, confidence=c, rng=rng_ev)
-    return res, _plot_summary(kept["a"], kept["b"])
+    stats = [_assembled(best.stat.fn, enc, out, got) for out, got in zip(drawn, parts, strict=True)]
+    return res, _plot_summary(stats[0], stats[1])
+
+
+def _part_of(part: np.ndarray, drawn: list[np.ndarray]) -> tuple[int, int] | None:
+    """``(i, row)`` when ``part`` is the rows ``row:row + len(part)`` of ``drawn[i]`` (a slice, sharing its memory),
+    else ``None``."""
+    if not isinstance(part, np.ndarray) or part.ndim == 0:
+        return None
+    for i, out in enumerate(drawn):
+        if out.ndim != part.ndim or out.shape[1:] != part.shape[1:] or out.strides != part.strides:
+            continue
+        if not out.shape[0] or out.strides[0] <= 0 or not np.shares_memory(part, out):
+            continue
+        offset = part.__array_interface__["data"][0] - out.__array_interface__["data"][0]
+        if (
+            offset % out.strides[0] == 0
+            and 0 <= offset // out.strides[0] <= out.shape[0] - part.shape[0]
+        ):
+            return i, offset // out.strides[0]
+    return None
+
+
+def _assembled(stat, enc, out: np.ndarray, got: dict[int, np.ndarray]) -> np.ndarray:
+    """The statistic of all of ``out``: its parts ``got`` (first row → values) put together when they cover it
+    exactly, else computed."""
+    rows, pieces = 0, []
+    for start in sorted(got):
+        if start != rows:
+            break
+        pieces.append(got[start])
+        rows += len(got[start])
+    if rows == out.shape[0] and pieces:
+        return np.concatenate(pieces)
+    return stat(enc(out))
 
 
 def _empirical_table(selected, chosen, best, res, n_ev: int, req: _Request) -> pd.DataFrame:

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core._jit import compiled
 from ...core.audit.events import (
     _interval_counts,
     _selection_z,
@@ -195,22 +196,124 @@ def _project(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     return x @ w
 
 
+#: Rows per block of :func:`_l1_ratio` (its temporaries stay in cache).
+_L1_BLOCK = 2048
+
+
 def _l1_ratio(x: np.ndarray, a: np.ndarray, b: np.ndarray, s: np.ndarray) -> np.ndarray:
-    return (np.abs(x - a) / s - np.abs(x - b) / s).sum(1)
+    """``(|x − a|/s − |x − b|/s).sum(1)``, row block by row block with in-place temporaries: the same operations on
+    each element and the same row sums (a row's sum does not depend on the other rows), bit for bit."""
+    x = np.asarray(x, dtype=float)
+    out = np.empty(x.shape[0])
+    for i in range(0, x.shape[0], _L1_BLOCK):
+        xx = x[i : i + _L1_BLOCK]
+        u = np.subtract(xx, a)
+        np.abs(u, out=u)
+        np.divide(u, s, out=u)
+        v = np.subtract(xx, b)
+        np.abs(v, out=v)
+        np.divide(v, s, out=v)
+        np.subtract(u, v, out=u)
+        np.sum(u, axis=1, out=out[i : i + _L1_BLOCK])
+    return out
 
 
 #: Outputs per input the learned event's classifier is trained on (the first ones of the selection half).
 LEARN_SAMPLES = 10_000
 
 
-def _classifier_score(x: np.ndarray, model: Any) -> np.ndarray:
+def _classifier_score(x: np.ndarray, model: Any, trees: _Trees | None = None) -> np.ndarray:
+    """P̂(D' | output) of the fitted classifier on the rows of ``x``; each distinct row scored once. With ``trees``
+    (:func:`_flat_trees` of ``model``) by the compiled kernel, which gives scikit-learn's ``predict_proba`` bit for
+    bit (``tests/test_audit_user.py``), else by scikit-learn."""
     from threadpoolctl import threadpool_limits
 
     rows, inverse = _unique_rows(x)
+    if trees is not None:
+        scores = _tree_scores(rows, model, trees)
+        return scores if inverse is None else scores[inverse]
     with threadpool_limits(limits=1, user_api="openmp"):
         if inverse is None:
             return model.predict_proba(x)[:, 1]
         return model.predict_proba(rows)[:, 1][inverse]
+
+
+@dataclass(frozen=True)
+class _Trees:
+    """A fitted binary histogram-gradient-boosting classifier's trees as flat arrays (the nodes of every tree, one
+    after the other, children indexed in the whole array; ``roots``: each tree's first node, in boosting order)."""
+
+    feature: np.ndarray
+    threshold: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    leaf: np.ndarray
+    missing_left: np.ndarray
+    value: np.ndarray
+    roots: np.ndarray
+    baseline: float
+
+
+def _flat_trees(model: Any) -> _Trees | None:
+    """``model``'s trees as :class:`_Trees`, or ``None`` when the compiled kernel does not cover it (categorical
+    splits, more than one tree per iteration, a baseline of another shape)."""
+    preds = getattr(model, "_predictors", None)
+    base = np.asarray(getattr(model, "_baseline_prediction", np.nan), dtype=float)
+    if not preds or any(len(p) != 1 for p in preds) or base.size != 1:
+        return None
+    nodes = [p[0].nodes for p in preds]
+    if any(bool(np.any(n["is_categorical"])) for n in nodes):
+        return None
+    sizes = np.array([n.size for n in nodes], dtype=np.int64)
+    roots = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    offset = np.repeat(roots, sizes)
+    allnodes = np.concatenate(nodes)
+    return _Trees(
+        feature=allnodes["feature_idx"].astype(np.int64),
+        threshold=allnodes["num_threshold"].astype(np.float64),
+        left=allnodes["left"].astype(np.int64) + offset,
+        right=allnodes["right"].astype(np.int64) + offset,
+        leaf=allnodes["is_leaf"].astype(np.bool_),
+        missing_left=allnodes["missing_go_to_left"].astype(np.bool_),
+        value=allnodes["value"].astype(np.float64),
+        roots=roots,
+        baseline=float(base.ravel()[0]),
+    )
+
+
+def _trees_loop(
+    x, feature, threshold, left, right, leaf, missing_left, value, roots, baseline, out
+):
+    """The raw score of each row of ``x``: 0 + baseline, then each tree's leaf value added in boosting order — the
+    order and arithmetic of scikit-learn's ``_raw_predict`` (its Cython traversal: NaN goes the node's missing side,
+    else x ≤ threshold goes left)."""
+    for i in range(x.shape[0]):
+        acc = 0.0 + baseline
+        for t in range(roots.shape[0]):
+            node = roots[t]
+            while not leaf[node]:
+                v = x[i, feature[node]]
+                if v != v:
+                    node = left[node] if missing_left[node] else right[node]
+                elif v <= threshold[node]:
+                    node = left[node]
+                else:
+                    node = right[node]
+            acc += value[node]
+        out[i] = acc
+
+
+_trees_kernel = compiled(_trees_loop)
+
+
+def _tree_scores(x: np.ndarray, model: Any, trees: _Trees) -> np.ndarray:
+    """``model.predict_proba(x)[:, 1]`` from the compiled traversal (:func:`_trees_loop`) and the model's own link."""
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    raw = np.empty(x.shape[0])
+    t = trees
+    _trees_kernel()(x, t.feature, t.threshold, t.left, t.right, t.leaf, t.missing_left, t.value, t.roots,
+                    t.baseline, raw)  # fmt: skip
+    return model._loss.predict_proba(raw[:, None])[:, 1]
 
 
 def _unique_rows(x: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
@@ -250,7 +353,8 @@ def _learned_statistic(xa: np.ndarray, xb: np.ndarray) -> _Statistic:
             max_iter=20, max_leaf_nodes=15, early_stopping=False, random_state=0
         ).fit(X, y)
     return _Statistic("learned classifier score P̂(D' | output)",
-                      functools.partial(_classifier_score, model=model), "learned")  # fmt: skip
+                      functools.partial(_classifier_score, model=model, trees=_flat_trees(model)),
+                      "learned")  # fmt: skip
 
 
 def _candidate_statistics(xa: np.ndarray, xb: np.ndarray) -> list[_Statistic]:

@@ -104,25 +104,33 @@ def _svt(
     each ⊤ (0: the comparison's own noisy value q_i + ν_i); ``resample``: a fresh ρ ~ Lap(resample) after each ⊤."""
     k = q.size
     rho = rng.laplace(scale=rho_scale, size=n)
-    bits = np.full((n, k), np.nan)
-    values = np.full((n, k), np.nan) if value_scale is not None else None
+    # built query by query as rows of (K, n) arrays (contiguous writes), transposed once at the end; the draws are
+    # the same, in the same order, as a column-by-column loop's
+    bits = np.empty((k, n))
+    values = np.empty((k, n)) if value_scale is not None else None
     count = np.zeros(n, dtype=np.int64)
+    cut = threshold + rho
     for i in range(k):
-        live = count < c if stop else np.ones(n, dtype=bool)
         nu = rng.laplace(scale=nu_scale, size=n) if nu_scale > 0 else np.zeros(n)
-        above = q[i] + nu >= threshold + rho
-        bits[live, i] = above[live]
+        above = q[i] + nu >= cut
+        if stop:
+            live = count < c
+            hit = live & above
+            bits[i] = np.where(live, above, np.nan)
+        else:  # every query answered
+            hit = above
+            bits[i] = above
         if values is not None:
             released = (
                 q[i] + nu if value_scale == 0 else q[i] + rng.laplace(scale=value_scale, size=n)
             )
-            hit = live & above
-            values[hit, i] = released[hit]
+            values[i] = np.where(hit, released, np.nan)
         if resample is not None:
             fresh = rng.laplace(scale=resample, size=n)
-            rho = np.where(live & above, fresh, rho)
-        count += (live & above).astype(np.int64)
-    return bits if values is None else np.hstack([bits, values])
+            rho = np.where(hit, fresh, rho)
+            cut = threshold + rho
+        count += hit
+    return np.ascontiguousarray((bits if values is None else np.vstack([bits, values])).T)
 
 
 def svt1(queries, rng, *, epsilon, c=1, threshold=0.5, size=None):
