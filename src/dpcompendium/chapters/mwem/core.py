@@ -720,7 +720,7 @@ def _atoms(
     return cuts, ashape, offsets, members
 
 
-def _replay_on_atoms(A, queries, selected, t, passes, shuffle_pass, pos, meas, n, inv2n) -> None:
+def _replay_on_atoms_py(A, queries, selected, t, passes, shuffle_pass, pos, meas, n, inv2n) -> None:
     """The round's ``passes`` replays of every chain on its atoms (the cells' replay, :func:`_replay_pass`, summed
     by atom): atom masses from the cells of A, the passes (``shuffle_pass()`` reorders the replay positions before
     each, as on the cells), then A spread back evenly over each atom's cells. In place."""
@@ -754,6 +754,152 @@ def _replay_on_atoms(A, queries, selected, t, passes, shuffle_pass, pos, meas, n
         for a, cut in enumerate(cuts):
             v = np.repeat(v, np.diff(cut), axis=a)
         A[c] = v.ravel()
+
+
+def _atoms_batch_loop(lo, hi, sel, n0, n1):  # pragma: no cover - run compiled
+    """:func:`_atoms` of every chain at once, compiled by :data:`_atoms_batch`, for one or two dimensions (1-D as a
+    grid of one row: ``lo``, ``hi`` of shape (m, 2) with column 0 zero, ``n0 = 1``). ``sel`` is (C, t): chain c's
+    query of each round. Returns, over the chains in order: the cut points of axis 0 and of axis 1 (CSR: chain c's
+    are ``cuts0[coff0[c]:coff0[c + 1]]``, …), the offsets of each chain's atom masses ``moff`` (C + 1), the offsets
+    of each chain's round boxes into ``members`` ``boff`` (C, t + 1, already shifted by the members of the earlier
+    chains) and ``members`` (each box's atoms, C-order indices into its chain's masses, increasing) — integers
+    only, exactly those of :func:`_atoms` chain by chain."""
+    C, t = sel.shape
+    w = 2 * t + 2
+    c0 = np.empty((C, w), dtype=np.int64)
+    c1 = np.empty((C, w), dtype=np.int64)
+    k0 = np.zeros(C, dtype=np.int64)
+    k1 = np.zeros(C, dtype=np.int64)
+    buf = np.empty(w, dtype=np.int64)
+    for c in range(C):
+        for a in range(2):
+            buf[0] = 0
+            buf[1] = n0 if a == 0 else n1
+            for r in range(t):
+                q = sel[c, r]
+                buf[2 + 2 * r] = lo[q, a]
+                buf[3 + 2 * r] = hi[q, a] + 1
+            srt = np.sort(buf)
+            k = 0
+            for i in range(w):
+                if i == 0 or srt[i] != srt[i - 1]:
+                    if a == 0:
+                        c0[c, k] = srt[i]
+                    else:
+                        c1[c, k] = srt[i]
+                    k += 1
+            if a == 0:
+                k0[c] = k
+            else:
+                k1[c] = k
+    coff0 = np.zeros(C + 1, dtype=np.int64)
+    coff1 = np.zeros(C + 1, dtype=np.int64)
+    moff = np.zeros(C + 1, dtype=np.int64)
+    boff = np.zeros((C, t + 1), dtype=np.int64)
+    # box atom ranges (inclusive) per chain and round, and the members' total
+    alo = np.empty((C, t, 2), dtype=np.int64)
+    ahi = np.empty((C, t, 2), dtype=np.int64)
+    total = 0
+    for c in range(C):
+        coff0[c + 1] = coff0[c] + k0[c]
+        coff1[c + 1] = coff1[c] + k1[c]
+        g1 = k1[c] - 1
+        moff[c + 1] = moff[c] + (k0[c] - 1) * g1
+        boff[c, 0] = total
+        for r in range(t):
+            q = sel[c, r]
+            for a in range(2):
+                cut = c0[c] if a == 0 else c1[c]
+                kk = k0[c] if a == 0 else k1[c]
+                lo_a = np.searchsorted(cut[:kk], lo[q, a])
+                hi_a = np.searchsorted(cut[:kk], hi[q, a] + 1) - 1
+                alo[c, r, a] = lo_a
+                ahi[c, r, a] = hi_a
+            total += (ahi[c, r, 0] - alo[c, r, 0] + 1) * (ahi[c, r, 1] - alo[c, r, 1] + 1)
+            boff[c, r + 1] = total
+    cuts0 = np.empty(coff0[C], dtype=np.int64)
+    cuts1 = np.empty(coff1[C], dtype=np.int64)
+    members = np.empty(total, dtype=np.int64)
+    for c in range(C):
+        cuts0[coff0[c] : coff0[c + 1]] = c0[c, : k0[c]]
+        cuts1[coff1[c] : coff1[c + 1]] = c1[c, : k1[c]]
+        g1 = k1[c] - 1
+        for r in range(t):
+            b = boff[c, r]
+            for i in range(alo[c, r, 0], ahi[c, r, 0] + 1):
+                for j in range(alo[c, r, 1], ahi[c, r, 1] + 1):
+                    members[b] = i * g1 + j
+                    b += 1
+    return coff0, cuts0, coff1, cuts1, moff, boff, members
+
+
+_atoms_batch = compiled(_atoms_batch_loop)
+
+
+def _spread_loop(A, mass, moff, coff0, cuts0, coff1, cuts1, n1):  # pragma: no cover - run compiled
+    """Chain c's atom masses spread back evenly over the atoms' cells, in place in ``A`` (C, N): every cell of
+    atom (i, j) gets mass / (rows · columns of the atom), the division of :func:`_replay_on_atoms_py` (the atom's
+    size a product of two integers, exact), so the same bits."""
+    C = A.shape[0]
+    for c in range(C):
+        base = moff[c]
+        g1 = coff1[c + 1] - coff1[c] - 1
+        for i in range(coff0[c + 1] - coff0[c] - 1):
+            r0, r1 = cuts0[coff0[c] + i], cuts0[coff0[c] + i + 1]
+            for j in range(g1):
+                s0, s1 = cuts1[coff1[c] + j], cuts1[coff1[c] + j + 1]
+                v = mass[base + i * g1 + j] / (float(r1 - r0) * float(s1 - s0))
+                for x in range(r0, r1):
+                    for y in range(s0, s1):
+                        A[c, x * n1 + y] = v
+
+
+_spread = compiled(_spread_loop)
+
+
+def _replay_on_atoms(A, queries, selected, t, passes, shuffle_pass, pos, meas, n, inv2n) -> None:
+    """:func:`_replay_on_atoms_py` for every chain at once in one and two dimensions: the atoms of all chains by
+    one compiled pass (:func:`_atoms_batch`), their masses by one ``np.add.reduceat`` per axis over all chains'
+    cells (each atom's cells summed by the same reduction, over the same contiguous run, as chain by chain: the
+    same bits), the passes, and the spread back (:func:`_spread`). In place; from three dimensions on, the
+    reference."""
+    d = queries.ndim
+    if d > 2:
+        _replay_on_atoms_py(A, queries, selected, t, passes, shuffle_pass, pos, meas, n, inv2n)
+        return
+    C = A.shape[0]
+    if d == 1:
+        n0, n1 = 1, queries.shape[0]
+        lo = np.column_stack([np.zeros(queries.m, dtype=np.int64), queries.lo[:, 0]])
+        hi = np.column_stack([np.zeros(queries.m, dtype=np.int64), queries.hi[:, 0]])
+    else:
+        (n0, n1), lo, hi = queries.shape, queries.lo, queries.hi
+    sel = np.ascontiguousarray(selected[:t].T)
+    coff0, cuts0, coff1, cuts1, moff, boff, members = _atoms_batch()(lo, hi, sel, n0, n1)
+    g0 = np.diff(coff0) - 1  # atom rows per chain
+    g1 = np.diff(coff1) - 1
+    if d == 1:
+        idx = (np.arange(C) * n1).repeat(g1) + np.delete(cuts1, coff1[1:] - 1)
+        mass = np.add.reduceat(A.reshape(-1), idx)
+    else:
+        idx0 = (np.arange(C) * n0).repeat(g0) + np.delete(cuts0, coff0[1:] - 1)
+        rows = np.add.reduceat(A.reshape(C * n0, n1), idx0, axis=0)  # (Σ g0, n1)
+        row_chain = np.arange(C).repeat(g0)
+        row_start = np.arange(rows.shape[0]) * n1
+        col_cuts = np.delete(cuts1, coff1[1:] - 1)  # each chain's g1 column starts, chain by chain
+        col_off = np.concatenate(([0], np.cumsum(g1)))
+        per_row = g1[row_chain]
+        first = col_off[row_chain].repeat(per_row)
+        within = np.arange(per_row.sum()) - np.concatenate(([0], np.cumsum(per_row)[:-1])).repeat(
+            per_row
+        )
+        idx1 = row_start.repeat(per_row) + col_cuts[first + within]
+        mass = np.add.reduceat(rows.reshape(-1), idx1)
+    replay = _replay_atoms()
+    for _ in range(passes):
+        shuffle_pass()
+        replay(mass, moff, boff, members, pos, meas, t, n, inv2n)
+    _spread()(A, mass, moff, coff0, cuts0, coff1, cuts1, n1)
 
 
 def _run_batch(
