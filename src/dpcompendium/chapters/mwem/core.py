@@ -652,6 +652,94 @@ def _shuffle_loop(keys, cols, qpos, meas, pos):  # pragma: no cover - run compil
 _shuffle_rows = compiled(_shuffle_loop)
 
 
+def _round_passes_py(A, offsets, members, qpos, meas, pos, keys, krow, t, passes, n, inv2n):
+    """One round's ``passes`` on the cells, as :func:`_run_batch` ran them: before each pass, the chains with a
+    row of keys (``krow[c] >= 0``: row ``krow[c]`` of ``keys[p]``, shape (passes, rows, t)) reorder their first t
+    replay positions (:func:`_shuffle_rows`), then every chain replays (:func:`_replay_pass`). The reference of
+    :func:`_round_passes`."""
+    cols = np.flatnonzero(krow >= 0)
+    cols = cols[np.argsort(krow[cols])]
+    shuffle, replay = _shuffle_rows(), _replay_pass()
+    for p in range(passes):
+        if cols.size and t > 1:
+            shuffle(np.ascontiguousarray(keys[p]), cols, qpos, meas, pos)
+        replay(A, offsets, members, qpos, meas, t, n, inv2n)
+
+
+def _round_passes_loop(
+    A, offsets, members, qpos, meas, pos, keys, krow, t, passes, n, inv2n
+):  # pragma: no cover - run compiled
+    """:func:`_round_passes_py` in one compiled call, chain by chain (chains are independent: each chain's passes
+    are its shuffles and replays in the same order, so the same bits), with the chain's histogram and rows in cache
+    across its passes and no per-pass dispatch; the loops of :func:`_shuffle_loop` and :func:`_replay_loop`."""
+    C, N = A.shape
+    q_old = np.empty(t, dtype=qpos.dtype)
+    m_old = np.empty(t, dtype=meas.dtype)
+    p_old = np.empty(t, dtype=pos.dtype)
+    order = np.empty(t, dtype=np.int64)
+    bucket = np.empty(t, dtype=np.int64)
+    start = np.empty(t + 1, dtype=np.int64)
+    for c in range(C):
+        row = A[c]
+        k = krow[c]
+        for p in range(passes):
+            if k >= 0 and t > 1:  # the shuffle of _shuffle_loop
+                kr = keys[p, k]
+                start[:] = 0
+                for j in range(t):
+                    bucket[j] = min(int(kr[j] * t), t - 1)
+                    start[bucket[j] + 1] += 1
+                for b in range(t):
+                    start[b + 1] += start[b]
+                for j in range(t):
+                    order[start[bucket[j]]] = j
+                    start[bucket[j]] += 1
+                for i in range(1, t):
+                    v = order[i]
+                    key = kr[v]
+                    m = i - 1
+                    while m >= 0 and kr[order[m]] > key:
+                        order[m + 1] = order[m]
+                        m -= 1
+                    order[m + 1] = v
+                for j in range(t):
+                    q_old[j] = qpos[c, j]
+                    m_old[j] = meas[c, j]
+                    p_old[j] = pos[c, j]
+                for j in range(t):
+                    qpos[c, j] = q_old[order[j]]
+                    meas[c, j] = m_old[order[j]]
+                    pos[c, j] = p_old[order[j]]
+            scale = 1.0  # the replay of _replay_loop
+            for j in range(t):
+                q = qpos[c, j]
+                b0, b1 = offsets[q], offsets[q + 1]
+                acc = 0.0
+                for b in range(b0, b1):
+                    acc += row[members[b]]
+                qa = scale * acc
+                g = meas[c, j] - qa
+                g *= inv2n
+                g = np.expm1(g)
+                s = g * qa
+                s += n
+                s = n / s
+                f = 1.0 + g
+                for b in range(b0, b1):
+                    row[members[b]] *= f
+                scale *= s
+            tot = 0.0
+            for i in range(N):
+                row[i] *= scale
+                tot += row[i]
+            r = n / tot
+            for i in range(N):
+                row[i] *= r
+
+
+_round_passes = compiled(_round_passes_loop)
+
+
 def _replay_atoms_loop(
     mass, moff, boff, members, pos, meas, t, n, inv2n
 ):  # pragma: no cover - run compiled
@@ -923,7 +1011,7 @@ def _run_batch(
     A_sum = np.zeros((C, N))
     atoms = _use_atoms(queries.shape, T) if atoms is None else atoms
     offsets, members = _box_members(queries) if not atoms else (None, None)
-    replay, shuffle = _replay_pass(), _shuffle_rows()
+    shuffle, round_passes = _shuffle_rows(), _round_passes()
     # chain-major (C, T), as the compiled replay and shuffle read them: chain c's query at each replay position
     # (permuted when shuffling), its measurement, and the round that produced it
     qpos = np.empty((C, T), dtype=np.int64)
@@ -937,6 +1025,8 @@ def _run_batch(
     shuffled = [k for k, (cfg, _, _, _) in enumerate(cells) if cfg.shuffle]
     rounds = [_round_parameters(cfg, eps, dl, T) for cfg, eps, _, dl in cells]
     shuf_cols = np.concatenate([cols[slices[k]] for k in shuffled]) if shuffled else cols[:0]
+    krow = np.full(C, -1, dtype=np.int64)  # chain c's row of a pass's keys (-1: not shuffled)
+    krow[shuf_cols] = np.arange(shuf_cols.size)
     inv2n = 1.0 / (2.0 * n)
     for i in range(T):
         scores = np.abs(_answer(queries, A.reshape(C, *queries.shape)) - true)  # (C, m)
@@ -965,17 +1055,26 @@ def _run_batch(
         qpos[:, i] = selected[i]
         t = i + 1
 
-        def shuffle_pass(t=t):
-            if shuffled and t > 1:  # a fresh uniformly random order of each chain's t measurements
-                keys = np.concatenate([cells[k][2].random((reps, t)) for k in shuffled])
-                shuffle(keys, shuf_cols, qpos, meas, pos)
-
         if atoms:
+
+            def shuffle_pass(t=t):
+                if (
+                    shuffled and t > 1
+                ):  # a fresh uniformly random order of each chain's t measurements
+                    keys = np.concatenate([cells[k][2].random((reps, t)) for k in shuffled])
+                    shuffle(keys, shuf_cols, qpos, meas, pos)
+
             _replay_on_atoms(A, queries, selected, t, passes, shuffle_pass, pos, meas, n, inv2n)
         else:
-            for _ in range(passes):
-                shuffle_pass()
-                replay(A, offsets, members, qpos, meas, t, n, inv2n)
+            # every pass's keys at once: a cell's generator draws them pass after pass, as one call per pass would
+            # (nothing else draws from it during the passes), so the same numbers
+            if shuffled and t > 1:
+                keys = np.stack(
+                    [cells[k][2].random((passes, reps, t)) for k in shuffled], axis=1
+                ).reshape(passes, len(shuffled) * reps, t)
+            else:
+                keys = np.empty((passes, 0, max(t, 1)))
+            round_passes(A, offsets, members, qpos, meas, pos, keys, krow, t, passes, n, inv2n)
         A_sum += A
     chrono = np.empty_like(meas)  # (C, T): each chain's measurements in round order
     chrono[cols[:, None], pos] = meas
