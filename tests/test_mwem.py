@@ -517,6 +517,29 @@ def test_replay_on_atoms_equals_replay_on_cells(shape, variant, rng):
     assert core._use_atoms((65536,), 10) and not core._use_atoms((14, 4), 200)
 
 
+@pytest.mark.parametrize("shape", [(97,), (13, 17), (1, 40), (40, 1)])
+@pytest.mark.parametrize("variant", ["standard", "coursework"])
+@pytest.mark.parametrize("T", [1, 2, 6])
+def test_batched_atoms_equal_the_chain_by_chain_reference(shape, variant, T, rng, monkeypatch):
+    """The atoms of every chain at once (one compiled pass for the cuts and boxes, one ``reduceat`` per axis over
+    every chain's cells, the compiled spread back) give the bits of the chain-by-chain reference
+    ``_replay_on_atoms_py``: the same integers, each atom's cells summed by the same reduction over the same
+    contiguous run, the same division. Exact equality (a wrong cut, atom or sum order fails it)."""
+    hist = rng.integers(0, 40, size=shape).astype(float)
+    queries = random_range_queries(shape, 30, rng)
+    cfg = core._config(variant, len(shape))
+
+    def run(fn):
+        monkeypatch.setattr(core, "_replay_on_atoms", fn)
+        cells = [(cfg, e, make_rng(k), None) for k, e in enumerate((0.4, 8.0))]
+        return core._run_batch(hist, queries, cells, T, 2, 5, atoms=True)
+
+    ref, fast = run(core._replay_on_atoms_py), run(core._replay_on_atoms)
+    for a, b in zip(ref, fast, strict=True):
+        for name in ("last", "average", "selected", "measurements"):
+            np.testing.assert_array_equal(getattr(b, name), getattr(a, name))
+
+
 @pytest.mark.numerics
 @pytest.mark.parametrize("t", [1, 2, 9, 300])
 def test_compiled_shuffle_is_the_numpy_reference(t, rng):
@@ -544,6 +567,35 @@ def test_compiled_shuffle_is_the_numpy_reference(t, rng):
     np.testing.assert_array_equal(
         np.sort(fast[2][cols, :t], axis=1), pos[cols, :t]
     )  # a permutation
+
+
+@pytest.mark.parametrize("t", [1, 2, 17])
+def test_round_passes_are_the_shuffles_and_replays_pass_by_pass(t, rng):
+    """A round's passes in one compiled call, chain by chain (each chain's shuffle then replay, pass after pass),
+    give the bits of the per-pass calls of the compiled shuffle and replay over all chains (the reference
+    ``_round_passes_py``): histograms, replay orders and measurements exactly equal, shuffled chains or not."""
+    shape, C, T, passes = (9, 7), 6, t + 2, 3
+    queries = random_range_queries(shape, 30, rng)
+    offsets, members = core._box_members(queries)
+    n = 500.0
+    A = rng.dirichlet(np.ones(queries.size), size=C) * n
+    qpos = rng.integers(0, queries.m, size=(C, T))
+    meas = rng.normal(50.0, 30.0, size=(C, T))
+    pos = np.tile(np.arange(T), (C, 1))
+    krow = np.array(
+        [-1, 0, -1, 1, 2, -1]
+    )  # chains 1, 3, 4 reorder with rows 0, 1, 2 of each pass's keys
+    keys = rng.random((passes, 3, t))
+    ref = [a.copy() for a in (A, qpos, meas, pos)]
+    fast = [a.copy() for a in (A, qpos, meas, pos)]
+    for out in (ref, fast):
+        fn = core._round_passes_py if out is ref else core._round_passes()
+        fn(out[0], offsets, members, *out[1:], keys, krow, t, passes, n, 1.0 / (2.0 * n))
+    for a, b in zip(fast, ref, strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(fast[0], A)  # the passes ran
+    assert t < 17 or not np.array_equal(fast[1][1], qpos[1])  # a shuffled chain was reordered
+    np.testing.assert_array_equal(fast[1][[0, 2, 5]], qpos[[0, 2, 5]])  # the others were not
 
 
 # ------------------------------------------------------------------------------------------ the zCDP variant

@@ -652,6 +652,94 @@ def _shuffle_loop(keys, cols, qpos, meas, pos):  # pragma: no cover - run compil
 _shuffle_rows = compiled(_shuffle_loop)
 
 
+def _round_passes_py(A, offsets, members, qpos, meas, pos, keys, krow, t, passes, n, inv2n):
+    """One round's ``passes`` on the cells, as :func:`_run_batch` ran them: before each pass, the chains with a
+    row of keys (``krow[c] >= 0``: row ``krow[c]`` of ``keys[p]``, shape (passes, rows, t)) reorder their first t
+    replay positions (:func:`_shuffle_rows`), then every chain replays (:func:`_replay_pass`). The reference of
+    :func:`_round_passes`."""
+    cols = np.flatnonzero(krow >= 0)
+    cols = cols[np.argsort(krow[cols])]
+    shuffle, replay = _shuffle_rows(), _replay_pass()
+    for p in range(passes):
+        if cols.size and t > 1:
+            shuffle(np.ascontiguousarray(keys[p]), cols, qpos, meas, pos)
+        replay(A, offsets, members, qpos, meas, t, n, inv2n)
+
+
+def _round_passes_loop(
+    A, offsets, members, qpos, meas, pos, keys, krow, t, passes, n, inv2n
+):  # pragma: no cover - run compiled
+    """:func:`_round_passes_py` in one compiled call, chain by chain (chains are independent: each chain's passes
+    are its shuffles and replays in the same order, so the same bits), with the chain's histogram and rows in cache
+    across its passes and no per-pass dispatch; the loops of :func:`_shuffle_loop` and :func:`_replay_loop`."""
+    C, N = A.shape
+    q_old = np.empty(t, dtype=qpos.dtype)
+    m_old = np.empty(t, dtype=meas.dtype)
+    p_old = np.empty(t, dtype=pos.dtype)
+    order = np.empty(t, dtype=np.int64)
+    bucket = np.empty(t, dtype=np.int64)
+    start = np.empty(t + 1, dtype=np.int64)
+    for c in range(C):
+        row = A[c]
+        k = krow[c]
+        for p in range(passes):
+            if k >= 0 and t > 1:  # the shuffle of _shuffle_loop
+                kr = keys[p, k]
+                start[:] = 0
+                for j in range(t):
+                    bucket[j] = min(int(kr[j] * t), t - 1)
+                    start[bucket[j] + 1] += 1
+                for b in range(t):
+                    start[b + 1] += start[b]
+                for j in range(t):
+                    order[start[bucket[j]]] = j
+                    start[bucket[j]] += 1
+                for i in range(1, t):
+                    v = order[i]
+                    key = kr[v]
+                    m = i - 1
+                    while m >= 0 and kr[order[m]] > key:
+                        order[m + 1] = order[m]
+                        m -= 1
+                    order[m + 1] = v
+                for j in range(t):
+                    q_old[j] = qpos[c, j]
+                    m_old[j] = meas[c, j]
+                    p_old[j] = pos[c, j]
+                for j in range(t):
+                    qpos[c, j] = q_old[order[j]]
+                    meas[c, j] = m_old[order[j]]
+                    pos[c, j] = p_old[order[j]]
+            scale = 1.0  # the replay of _replay_loop
+            for j in range(t):
+                q = qpos[c, j]
+                b0, b1 = offsets[q], offsets[q + 1]
+                acc = 0.0
+                for b in range(b0, b1):
+                    acc += row[members[b]]
+                qa = scale * acc
+                g = meas[c, j] - qa
+                g *= inv2n
+                g = np.expm1(g)
+                s = g * qa
+                s += n
+                s = n / s
+                f = 1.0 + g
+                for b in range(b0, b1):
+                    row[members[b]] *= f
+                scale *= s
+            tot = 0.0
+            for i in range(N):
+                row[i] *= scale
+                tot += row[i]
+            r = n / tot
+            for i in range(N):
+                row[i] *= r
+
+
+_round_passes = compiled(_round_passes_loop)
+
+
 def _replay_atoms_loop(
     mass, moff, boff, members, pos, meas, t, n, inv2n
 ):  # pragma: no cover - run compiled
@@ -720,7 +808,7 @@ def _atoms(
     return cuts, ashape, offsets, members
 
 
-def _replay_on_atoms(A, queries, selected, t, passes, shuffle_pass, pos, meas, n, inv2n) -> None:
+def _replay_on_atoms_py(A, queries, selected, t, passes, shuffle_pass, pos, meas, n, inv2n) -> None:
     """The round's ``passes`` replays of every chain on its atoms (the cells' replay, :func:`_replay_pass`, summed
     by atom): atom masses from the cells of A, the passes (``shuffle_pass()`` reorders the replay positions before
     each, as on the cells), then A spread back evenly over each atom's cells. In place."""
@@ -756,6 +844,144 @@ def _replay_on_atoms(A, queries, selected, t, passes, shuffle_pass, pos, meas, n
         A[c] = v.ravel()
 
 
+def _atoms_batch_loop(lo, hi, sel, n0, n1):  # pragma: no cover - run compiled
+    """:func:`_atoms` of every chain at once, compiled by :data:`_atoms_batch`, for one or two dimensions (1-D as a
+    grid of one row: ``lo``, ``hi`` of shape (m, 2) with column 0 zero, ``n0 = 1``). ``sel`` is (C, t): chain c's
+    query of each round. Returns, over the chains in order: the cut points of axis 0 and of axis 1 (CSR: chain c's
+    are ``cuts0[coff0[c]:coff0[c + 1]]``, …), the offsets of each chain's atom masses ``moff`` (C + 1), the offsets
+    of each chain's round boxes into ``members`` ``boff`` (C, t + 1, already shifted by the members of the earlier
+    chains) and ``members`` (each box's atoms, C-order indices into its chain's masses, increasing) — integers
+    only, exactly those of :func:`_atoms` chain by chain. The cut points of an axis are marked on a table of its
+    n_a + 1 points (sorted and unique by a scan) and the table ranks them (no sort, no search: quick to compile)."""
+    C, t = sel.shape
+    rank0 = np.full(n0 + 1, -1, dtype=np.int64)
+    rank1 = np.full(n1 + 1, -1, dtype=np.int64)
+    coff0 = np.zeros(C + 1, dtype=np.int64)
+    coff1 = np.zeros(C + 1, dtype=np.int64)
+    cuts0 = np.empty(C * min(2 * t + 2, n0 + 1), dtype=np.int64)
+    cuts1 = np.empty(C * min(2 * t + 2, n1 + 1), dtype=np.int64)
+    moff = np.zeros(C + 1, dtype=np.int64)
+    boff = np.zeros((C, t + 1), dtype=np.int64)
+    alo = np.empty((C, t, 2), dtype=np.int64)
+    ahi = np.empty((C, t, 2), dtype=np.int64)
+    total = 0
+    for c in range(C):
+        for a in range(2):
+            rank = rank0 if a == 0 else rank1
+            na = n0 if a == 0 else n1
+            rank[0] = 0
+            rank[na] = 0
+            for r in range(t):
+                q = sel[c, r]
+                rank[lo[q, a]] = 0
+                rank[hi[q, a] + 1] = 0
+            k = 0
+            base = coff0[c] if a == 0 else coff1[c]
+            for v in range(na + 1):
+                if rank[v] >= 0:
+                    rank[v] = k
+                    if a == 0:
+                        cuts0[base + k] = v
+                    else:
+                        cuts1[base + k] = v
+                    k += 1
+            if a == 0:
+                coff0[c + 1] = base + k
+            else:
+                coff1[c + 1] = base + k
+            for r in range(t):
+                q = sel[c, r]
+                alo[c, r, a] = rank[lo[q, a]]
+                ahi[c, r, a] = rank[hi[q, a] + 1] - 1
+            for v in range(na + 1):
+                rank[v] = -1
+        g1 = coff1[c + 1] - coff1[c] - 1
+        moff[c + 1] = moff[c] + (coff0[c + 1] - coff0[c] - 1) * g1
+        boff[c, 0] = total
+        for r in range(t):
+            total += (ahi[c, r, 0] - alo[c, r, 0] + 1) * (ahi[c, r, 1] - alo[c, r, 1] + 1)
+            boff[c, r + 1] = total
+    members = np.empty(total, dtype=np.int64)
+    for c in range(C):
+        g1 = coff1[c + 1] - coff1[c] - 1
+        for r in range(t):
+            b = boff[c, r]
+            for i in range(alo[c, r, 0], ahi[c, r, 0] + 1):
+                for j in range(alo[c, r, 1], ahi[c, r, 1] + 1):
+                    members[b] = i * g1 + j
+                    b += 1
+    return coff0, cuts0[: coff0[C]], coff1, cuts1[: coff1[C]], moff, boff, members
+
+
+_atoms_batch = compiled(_atoms_batch_loop)
+
+
+def _spread_loop(A, mass, moff, coff0, cuts0, coff1, cuts1, n1):  # pragma: no cover - run compiled
+    """Chain c's atom masses spread back evenly over the atoms' cells, in place in ``A`` (C, N): every cell of
+    atom (i, j) gets mass / (rows · columns of the atom), the division of :func:`_replay_on_atoms_py` (the atom's
+    size a product of two integers, exact), so the same bits."""
+    C = A.shape[0]
+    for c in range(C):
+        base = moff[c]
+        g1 = coff1[c + 1] - coff1[c] - 1
+        for i in range(coff0[c + 1] - coff0[c] - 1):
+            r0, r1 = cuts0[coff0[c] + i], cuts0[coff0[c] + i + 1]
+            for j in range(g1):
+                s0, s1 = cuts1[coff1[c] + j], cuts1[coff1[c] + j + 1]
+                v = mass[base + i * g1 + j] / (float(r1 - r0) * float(s1 - s0))
+                for x in range(r0, r1):
+                    for y in range(s0, s1):
+                        A[c, x * n1 + y] = v
+
+
+_spread = compiled(_spread_loop)
+
+
+def _replay_on_atoms(A, queries, selected, t, passes, shuffle_pass, pos, meas, n, inv2n) -> None:
+    """:func:`_replay_on_atoms_py` for every chain at once in one and two dimensions: the atoms of all chains by
+    one compiled pass (:func:`_atoms_batch`), their masses by one ``np.add.reduceat`` per axis over all chains'
+    cells (each atom's cells summed by the same reduction, over the same contiguous run, as chain by chain: the
+    same bits), the passes, and the spread back (:func:`_spread`). In place; from three dimensions on, the
+    reference."""
+    d = queries.ndim
+    if d > 2:
+        _replay_on_atoms_py(A, queries, selected, t, passes, shuffle_pass, pos, meas, n, inv2n)
+        return
+    C = A.shape[0]
+    if d == 1:
+        n0, n1 = 1, queries.shape[0]
+        lo = np.column_stack([np.zeros(queries.m, dtype=np.int64), queries.lo[:, 0]])
+        hi = np.column_stack([np.zeros(queries.m, dtype=np.int64), queries.hi[:, 0]])
+    else:
+        (n0, n1), lo, hi = queries.shape, queries.lo, queries.hi
+    sel = np.ascontiguousarray(selected[:t].T)
+    coff0, cuts0, coff1, cuts1, moff, boff, members = _atoms_batch()(lo, hi, sel, n0, n1)
+    g0 = np.diff(coff0) - 1  # atom rows per chain
+    g1 = np.diff(coff1) - 1
+    if d == 1:
+        idx = (np.arange(C) * n1).repeat(g1) + np.delete(cuts1, coff1[1:] - 1)
+        mass = np.add.reduceat(A.reshape(-1), idx)
+    else:
+        idx0 = (np.arange(C) * n0).repeat(g0) + np.delete(cuts0, coff0[1:] - 1)
+        rows = np.add.reduceat(A.reshape(C * n0, n1), idx0, axis=0)  # (Σ g0, n1)
+        row_chain = np.arange(C).repeat(g0)
+        row_start = np.arange(rows.shape[0]) * n1
+        col_cuts = np.delete(cuts1, coff1[1:] - 1)  # each chain's g1 column starts, chain by chain
+        col_off = np.concatenate(([0], np.cumsum(g1)))
+        per_row = g1[row_chain]
+        first = col_off[row_chain].repeat(per_row)
+        within = np.arange(per_row.sum()) - np.concatenate(([0], np.cumsum(per_row)[:-1])).repeat(
+            per_row
+        )
+        idx1 = row_start.repeat(per_row) + col_cuts[first + within]
+        mass = np.add.reduceat(rows.reshape(-1), idx1)
+    replay = _replay_atoms()
+    for _ in range(passes):
+        shuffle_pass()
+        replay(mass, moff, boff, members, pos, meas, t, n, inv2n)
+    _spread()(A, mass, moff, coff0, cuts0, coff1, cuts1, n1)
+
+
 def _run_batch(
     hist: np.ndarray,
     queries: RangeQueries,
@@ -777,7 +1003,7 @@ def _run_batch(
     A_sum = np.zeros((C, N))
     atoms = _use_atoms(queries.shape, T) if atoms is None else atoms
     offsets, members = _box_members(queries) if not atoms else (None, None)
-    replay, shuffle = _replay_pass(), _shuffle_rows()
+    shuffle, round_passes = _shuffle_rows(), _round_passes()
     # chain-major (C, T), as the compiled replay and shuffle read them: chain c's query at each replay position
     # (permuted when shuffling), its measurement, and the round that produced it
     qpos = np.empty((C, T), dtype=np.int64)
@@ -791,6 +1017,8 @@ def _run_batch(
     shuffled = [k for k, (cfg, _, _, _) in enumerate(cells) if cfg.shuffle]
     rounds = [_round_parameters(cfg, eps, dl, T) for cfg, eps, _, dl in cells]
     shuf_cols = np.concatenate([cols[slices[k]] for k in shuffled]) if shuffled else cols[:0]
+    krow = np.full(C, -1, dtype=np.int64)  # chain c's row of a pass's keys (-1: not shuffled)
+    krow[shuf_cols] = np.arange(shuf_cols.size)
     inv2n = 1.0 / (2.0 * n)
     for i in range(T):
         scores = np.abs(_answer(queries, A.reshape(C, *queries.shape)) - true)  # (C, m)
@@ -819,17 +1047,26 @@ def _run_batch(
         qpos[:, i] = selected[i]
         t = i + 1
 
-        def shuffle_pass(t=t):
-            if shuffled and t > 1:  # a fresh uniformly random order of each chain's t measurements
-                keys = np.concatenate([cells[k][2].random((reps, t)) for k in shuffled])
-                shuffle(keys, shuf_cols, qpos, meas, pos)
-
         if atoms:
+
+            def shuffle_pass(t=t):
+                if (
+                    shuffled and t > 1
+                ):  # a fresh uniformly random order of each chain's t measurements
+                    keys = np.concatenate([cells[k][2].random((reps, t)) for k in shuffled])
+                    shuffle(keys, shuf_cols, qpos, meas, pos)
+
             _replay_on_atoms(A, queries, selected, t, passes, shuffle_pass, pos, meas, n, inv2n)
         else:
-            for _ in range(passes):
-                shuffle_pass()
-                replay(A, offsets, members, qpos, meas, t, n, inv2n)
+            # every pass's keys at once: a cell's generator draws them pass after pass, as one call per pass would
+            # (nothing else draws from it during the passes), so the same numbers
+            if shuffled and t > 1:
+                keys = np.stack(
+                    [cells[k][2].random((passes, reps, t)) for k in shuffled], axis=1
+                ).reshape(passes, len(shuffled) * reps, t)
+            else:
+                keys = np.empty((passes, 0, max(t, 1)))
+            round_passes(A, offsets, members, qpos, meas, pos, keys, krow, t, passes, n, inv2n)
         A_sum += A
     chrono = np.empty_like(meas)  # (C, T): each chain's measurements in round order
     chrono[cols[:, None], pos] = meas
