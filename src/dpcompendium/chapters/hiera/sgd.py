@@ -278,8 +278,9 @@ def _estimate_compiled(method, gj, xj, cell, runs, faithful, rng):
     return sums / g if faithful else sums / np.maximum(n_j, 1)
 
 
-def _hiera_runs(counts: np.ndarray, runs: _Runs, rng: np.random.Generator):
-    """HierA steps 3–6 on counts (R, d̃, k, 2) with one schedule per run (R, k); returns (Σ S, Σ N) (R, d̃)."""
+def _hiera_runs_py(counts: np.ndarray, runs: _Runs, rng: np.random.Generator):
+    """HierA steps 3–6 on counts (R, d̃, k, 2) with one schedule per run (R, k); returns (Σ S, Σ N) (R, d̃). The
+    numpy reference of :func:`_hiera_runs`."""
     merged = counts * runs.w
     for i, jj, x, not_x in runs.plc:
         c = counts[..., i, :]
@@ -293,6 +294,73 @@ def _hiera_runs(counts: np.ndarray, runs: _Runs, rng: np.random.Generator):
     a = np.clip((p * n - n2) / runs.two_pi_1, 0.0, n)
     b = np.clip((p * n - n1) / runs.two_pi_1, 0.0, n)
     return (a - b).sum(axis=-1), n.sum(axis=-1)
+
+
+def _hiera_tail_loop(
+    counts, w, src, dst, draws, pi, two_pi_1, tot, nsum
+):  # pragma: no cover - run compiled
+    """The arithmetic of :func:`_hiera_runs_py` after its binomial draws (``draws`` (P, 2, R, d̃): PLC conversion
+    q moves level ``src[q]`` into ``dst[q]``), in loops (compiled by :data:`_hiera_tail_kernel`): integer counts
+    exact, then the same IEEE operations per cell, np.clip's comparisons, and each sum over the k levels in
+    order (numpy's for k < 8), so bit-identical."""
+    r_n, dt, k, _ = counts.shape
+    n_q = src.shape[0]
+    m0 = np.empty(k, dtype=np.int64)
+    m1 = np.empty(k, dtype=np.int64)
+    for r in range(r_n):
+        for d in range(dt):
+            for lv in range(k):
+                m0[lv] = counts[r, d, lv, 0] * w[lv]
+                m1[lv] = counts[r, d, lv, 1] * w[lv]
+            for q in range(n_q):
+                i = src[q]
+                n1 = draws[q, 0, r, d] + draws[q, 1, r, d]
+                m0[dst[q]] += n1
+                m1[dst[q]] += counts[r, d, i, 0] + counts[r, d, i, 1] - n1
+            st = 0.0
+            sn = 0.0
+            for lv in range(k):
+                f1 = float(m0[lv])
+                f2 = float(m1[lv])
+                n = f1 + f2
+                p = pi[r, lv]
+                q2 = two_pi_1[r, lv]
+                a = (p * n - f2) / q2
+                if not np.isnan(a):
+                    a = a if a > 0.0 else 0.0
+                    a = a if a < n else n
+                b = (p * n - f1) / q2
+                if not np.isnan(b):
+                    b = b if b > 0.0 else 0.0
+                    b = b if b < n else n
+                st += a - b
+                sn += n
+            tot[r, d] = st
+            nsum[r, d] = sn
+
+
+_hiera_tail_kernel = compiled(_hiera_tail_loop)
+
+
+def _hiera_runs(counts: np.ndarray, runs: _Runs, rng: np.random.Generator):
+    """:func:`_hiera_runs_py` with its binomial draws in one call (the same draws: numpy draws an array's
+    binomials one element after the other, in the order of the separate calls) and the rest compiled."""
+    r_n, dt = counts.shape[:2]
+    n_q = len(runs.plc)
+    nn = np.empty((n_q, 2, r_n, dt), dtype=counts.dtype)
+    pp = np.empty((n_q, 2, r_n, 1))
+    for q, (i, _, x, not_x) in enumerate(runs.plc):
+        nn[q] = np.moveaxis(counts[..., i, :], -1, 0)
+        pp[q, 0], pp[q, 1] = x, not_x
+    draws = rng.binomial(nn, pp) if n_q else nn
+    src = np.array([c[0] for c in runs.plc], dtype=np.int64)
+    dst = np.array([c[1] for c in runs.plc], dtype=np.int64)
+    tot = np.empty((r_n, dt))
+    nsum = np.empty((r_n, dt))
+    _hiera_tail_kernel()(
+        counts, runs.w[:, 0], src, dst, draws, runs.pi[:, 0, :], runs.two_pi_1[:, 0, :], tot, nsum
+    )
+    return tot, nsum
 
 
 def _gradients_py(xp, yp, idx, beta, j, lam, faithful):
@@ -322,10 +390,12 @@ def _gradients_loop(xp, yp, idx, beta, j, lam, faithful, gj, xj):  # pragma: no 
     operations, but β·x̃ summed in coordinate order (numpy's einsum sums in SIMD lanes: a few ulp apart)."""
     n_e, n_f, g = j.shape
     dt = xp.shape[1]
-    for f in range(n_f):
-        for i in range(g):
-            u = idx[f, i]
-            for e in range(n_e):
+    for e in range(
+        n_e
+    ):  # runs outermost: the writes are contiguous, a fold's rows stay in cache across runs
+        for f in range(n_f):
+            for i in range(g):
+                u = idx[f, i]
                 dot = 0.0
                 for d in range(dt):
                     dot += xp[u, d] * beta[e, f, d]
@@ -410,7 +480,9 @@ def _sgd(xa, ya, split, method, eps, faithful, settings, g, rng, base=None) -> n
     perm = rng.permutation(n)
     xp = np.empty((n, dt))  # [1, x] of the users in visiting order
     xp[:, 0] = 1.0
-    np.take(xa, perm, axis=0, out=xp[:, 1:], mode="clip")
+    xp[:, 1:] = xa.take(
+        perm, axis=0
+    )  # (a contiguous gather, then a copy: faster than take into the view)
     yp = ya.take(perm)
     order = split.orders(
         perm
