@@ -390,12 +390,10 @@ def _gradients_loop(xp, yp, idx, beta, j, lam, faithful, gj, xj):  # pragma: no 
     operations, but β·x̃ summed in coordinate order (numpy's einsum sums in SIMD lanes: a few ulp apart)."""
     n_e, n_f, g = j.shape
     dt = xp.shape[1]
-    for e in range(
-        n_e
-    ):  # runs outermost: the writes are contiguous, a fold's rows stay in cache across runs
-        for f in range(n_f):
-            for i in range(g):
-                u = idx[f, i]
+    for f in range(n_f):
+        for i in range(g):
+            u = idx[f, i]
+            for e in range(n_e):
                 dot = 0.0
                 for d in range(dt):
                     dot += xp[u, d] * beta[e, f, d]
