@@ -16,8 +16,10 @@ from dpcompendium.chapters.hiera.numeric import _duchi_bits, _pm, duchi_constant
 from dpcompendium.chapters.hiera.sgd import (
     SGDSettings,
     _estimate,
+    _fold_ids,
     _folds,
     _Runs,
+    _Split,
     group_size,
     kfold_mse,
     ldp_sgd,
@@ -86,6 +88,55 @@ def test_faithful_evaluation_misaligns_rows(rng):
     assert [te.tolist() for _, te in folds][1] == list(
         range(20, 40)
     )  # contiguous, as in the source
+
+
+@pytest.mark.parametrize("n", [5, 12, 101, 1003])
+@pytest.mark.parametrize("folds", [2, 3, 5])
+@pytest.mark.parametrize("shuffle", [True, False])
+def test_fold_ids_are_sklearn_kfold(n, folds, shuffle):
+    """The folds are scikit-learn's KFold's (seeded by the same draw): same train and test rows, same order, and
+    the stream moves on as it did with KFold (one integers(2**31) when shuffled, nothing otherwise)."""
+    from sklearn.model_selection import KFold
+
+    a, b = np.random.default_rng(n), np.random.default_rng(n)
+    seed = int(b.integers(2**31)) if shuffle else None
+    kf = KFold(n_splits=folds, shuffle=shuffle, random_state=seed).split(np.arange(n))
+    ours = _folds(n, folds, not shuffle, a)
+    for (tr, te), (tr_k, te_k) in zip(ours, kf, strict=True):
+        assert tr.tolist() == tr_k.tolist() and te.tolist() == te_k.tolist()
+    assert a.integers(2**62) == b.integers(2**62)
+    with pytest.raises(ValueError, match="n_splits"):
+        _fold_ids(3, 4, shuffle, a)
+
+
+@pytest.mark.parametrize("n", [12, 101, 1003])
+@pytest.mark.parametrize("folds", [2, 3, 5])
+def test_split_orders_are_the_training_sets_in_visiting_order(n, folds):
+    """_Split.orders: for every repetition and fold, the positions in the visiting order of the training set's
+    first m rows (m = the shortest training set), as the former masks computed them."""
+    rng = np.random.default_rng(n + folds)
+    ids = [_fold_ids(n, folds, True, rng) for _ in range(3)]
+    split = _Split(n, ids, folds)
+    perm = rng.permutation(n)
+    trains = [np.flatnonzero(fold != f) for fold in ids for f in range(folds)]
+    m = min(len(tr) for tr in trains)
+    assert split.m == m and split.count == 3 * folds
+    got = split.orders(perm)
+    for f, tr in enumerate(trains):
+        member = np.zeros(n, dtype=bool)
+        member[tr[:m]] = True
+        assert got[f].tolist() == np.flatnonzero(member.take(perm)).tolist()
+    assert _Split(n).orders(perm).tolist() == [list(range(n))]
+
+
+def test_sgd_experiment_without_least_squares_keeps_the_other_rows():
+    data = {"s": synthetic_regression(6_000, 2, np.random.default_rng(4))}
+    a = sgd_experiment(data, [1.0], ["harmony", "none"], seed=3, reps=2)
+    b = sgd_experiment(data, [1.0], ["harmony", "none"], seed=3, reps=2, least_squares=False)
+    assert "least-squares" in set(a["method"]) and "least-squares" not in set(b["method"])
+    pd.testing.assert_frame_equal(
+        a[a["method"] != "least-squares"].reset_index(drop=True), b, check_exact=True
+    )
 
 
 def test_ldp_sgd_runs_and_validates(rng):
@@ -351,3 +402,30 @@ def test_compiled_tallies_are_the_numpy_code_bit_for_bit(method, faithful, monke
             )
         assert out[True][1] == out[False][1]
         assert np.array_equal(out[True][0], out[False][0])
+
+
+@pytest.mark.numerics
+@pytest.mark.parametrize("mu", [1, 2, 3, 5])
+def test_hiera_runs_compiled_is_the_numpy_reference_bit_for_bit(mu):
+    """:func:`_hiera_runs` (PLC's binomials in one call, the rest compiled) against :func:`_hiera_runs_py`: the
+    same draws in the same order (the generators end in the same state) and the same sums to the last bit, with
+    empty cells, small counts (inversion) and large ones (BTPE), and per-run schedules."""
+    from dpcompendium.chapters.hiera.sgd import _hiera_runs, _hiera_runs_py
+
+    data = np.random.default_rng(mu)
+    r, dt = 9, 6
+    eps = np.repeat([0.25, 1.0, 2.5], 3)
+    sched = eps[:, None] * np.asarray(SGD_TEXT_MULTIPLIERS)
+    runs = _Runs(eps, sched, np.asarray(DEFAULT_EDGES), mu, dt)
+    counts = data.integers(0, 12, size=(r, dt, 5, 2))
+    counts[0] = 0
+    counts[1] = data.integers(0, 5_000, size=(dt, 5, 2))
+    out = {}
+    for name, fn in (("compiled", _hiera_runs), ("numpy", _hiera_runs_py)):
+        gen = np.random.default_rng(100 + mu)
+        tot, n = fn(counts.copy(), runs, gen)
+        out[name] = (tot, n, gen.bit_generator.state)
+    assert out["compiled"][2] == out["numpy"][2]
+    assert np.array_equal(out["compiled"][0], out["numpy"][0])
+    assert np.array_equal(out["compiled"][1], out["numpy"][1])
+    assert np.any(out["numpy"][0] != 0.0)

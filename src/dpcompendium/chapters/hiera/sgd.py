@@ -25,7 +25,6 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 from sklearn.linear_model import LinearRegression
-from sklearn.model_selection import KFold
 
 from ...core._jit import compiled
 from ...core.experiments import summarize_runs, sweep
@@ -279,8 +278,9 @@ def _estimate_compiled(method, gj, xj, cell, runs, faithful, rng):
     return sums / g if faithful else sums / np.maximum(n_j, 1)
 
 
-def _hiera_runs(counts: np.ndarray, runs: _Runs, rng: np.random.Generator):
-    """HierA steps 3–6 on counts (R, d̃, k, 2) with one schedule per run (R, k); returns (Σ S, Σ N) (R, d̃)."""
+def _hiera_runs_py(counts: np.ndarray, runs: _Runs, rng: np.random.Generator):
+    """HierA steps 3–6 on counts (R, d̃, k, 2) with one schedule per run (R, k); returns (Σ S, Σ N) (R, d̃). The
+    numpy reference of :func:`_hiera_runs`."""
     merged = counts * runs.w
     for i, jj, x, not_x in runs.plc:
         c = counts[..., i, :]
@@ -294,6 +294,73 @@ def _hiera_runs(counts: np.ndarray, runs: _Runs, rng: np.random.Generator):
     a = np.clip((p * n - n2) / runs.two_pi_1, 0.0, n)
     b = np.clip((p * n - n1) / runs.two_pi_1, 0.0, n)
     return (a - b).sum(axis=-1), n.sum(axis=-1)
+
+
+def _hiera_tail_loop(
+    counts, w, src, dst, draws, pi, two_pi_1, tot, nsum
+):  # pragma: no cover - run compiled
+    """The arithmetic of :func:`_hiera_runs_py` after its binomial draws (``draws`` (P, 2, R, d̃): PLC conversion
+    q moves level ``src[q]`` into ``dst[q]``), in loops (compiled by :data:`_hiera_tail_kernel`): integer counts
+    exact, then the same IEEE operations per cell, np.clip's comparisons, and each sum over the k levels in
+    order (numpy's for k < 8), so bit-identical."""
+    r_n, dt, k, _ = counts.shape
+    n_q = src.shape[0]
+    m0 = np.empty(k, dtype=np.int64)
+    m1 = np.empty(k, dtype=np.int64)
+    for r in range(r_n):
+        for d in range(dt):
+            for lv in range(k):
+                m0[lv] = counts[r, d, lv, 0] * w[lv]
+                m1[lv] = counts[r, d, lv, 1] * w[lv]
+            for q in range(n_q):
+                i = src[q]
+                n1 = draws[q, 0, r, d] + draws[q, 1, r, d]
+                m0[dst[q]] += n1
+                m1[dst[q]] += counts[r, d, i, 0] + counts[r, d, i, 1] - n1
+            st = 0.0
+            sn = 0.0
+            for lv in range(k):
+                f1 = float(m0[lv])
+                f2 = float(m1[lv])
+                n = f1 + f2
+                p = pi[r, lv]
+                q2 = two_pi_1[r, lv]
+                a = (p * n - f2) / q2
+                if not np.isnan(a):
+                    a = a if a > 0.0 else 0.0
+                    a = a if a < n else n
+                b = (p * n - f1) / q2
+                if not np.isnan(b):
+                    b = b if b > 0.0 else 0.0
+                    b = b if b < n else n
+                st += a - b
+                sn += n
+            tot[r, d] = st
+            nsum[r, d] = sn
+
+
+_hiera_tail_kernel = compiled(_hiera_tail_loop)
+
+
+def _hiera_runs(counts: np.ndarray, runs: _Runs, rng: np.random.Generator):
+    """:func:`_hiera_runs_py` with its binomial draws in one call (the same draws: numpy draws an array's
+    binomials one element after the other, in the order of the separate calls) and the rest compiled."""
+    r_n, dt = counts.shape[:2]
+    n_q = len(runs.plc)
+    nn = np.empty((n_q, 2, r_n, dt), dtype=counts.dtype)
+    pp = np.empty((n_q, 2, r_n, 1))
+    for q, (i, _, x, not_x) in enumerate(runs.plc):
+        nn[q] = np.moveaxis(counts[..., i, :], -1, 0)
+        pp[q, 0], pp[q, 1] = x, not_x
+    draws = rng.binomial(nn, pp) if n_q else nn
+    src = np.array([c[0] for c in runs.plc], dtype=np.int64)
+    dst = np.array([c[1] for c in runs.plc], dtype=np.int64)
+    tot = np.empty((r_n, dt))
+    nsum = np.empty((r_n, dt))
+    _hiera_tail_kernel()(
+        counts, runs.w[:, 0], src, dst, draws, runs.pi[:, 0, :], runs.two_pi_1[:, 0, :], tot, nsum
+    )
+    return tot, nsum
 
 
 def _gradients_py(xp, yp, idx, beta, j, lam, faithful):
@@ -397,29 +464,27 @@ def _full_step(xp, yp, idx, beta, lam, faithful):
     return out
 
 
-def _sgd(xa, ya, train, method, eps, faithful, settings, g, rng, base=None) -> np.ndarray:
-    """Vectorized SGD: runs = (ε, fold) for budgets ``eps`` (E,) and training sets ``train`` (F, m); group size g.
+def _sgd(xa, ya, split, method, eps, faithful, settings, g, rng, base=None) -> np.ndarray:
+    """Vectorized SGD: runs = (ε, fold) for budgets ``eps`` (E,) and the F training sets of ``split`` (a
+    :class:`_Split`, m rows each); group size g.
 
     Returns β of shape (E, F, d̃). Visiting order: one uniformly random permutation of all users, restricted to each
     training set, so every run sees its users in a uniformly random order (runs of one fold share it) and the
     per-iteration gather reads nearly contiguous memory. ``base`` (E,): the base of HierA's schedule per budget
     (default ``eps``; the calibrated HierA passes its scaled base).
     """
-    n_e, (n_f, m) = eps.size, train.shape
+    n_e, n_f, m = eps.size, split.count, split.m
     n, dt = ya.size, xa.shape[1] + 1
     perm = rng.permutation(n)
     xp = np.empty((n, dt))  # [1, x] of the users in visiting order
     xp[:, 0] = 1.0
-    np.take(xa, perm, axis=0, out=xp[:, 1:], mode="clip")
+    xp[:, 1:] = xa.take(
+        perm, axis=0
+    )  # (a contiguous gather, then a copy: faster than take into the view)
     yp = ya.take(perm)
-    order = np.empty(
-        (n_f, m), dtype=np.intp
-    )  # positions in (xp, yp) of each training set, in visiting order
-    member = np.empty(n, dtype=bool)
-    for f in range(n_f):
-        member.fill(False)
-        member[train[f]] = True
-        order[f] = np.flatnonzero(member.take(perm))
+    order = split.orders(
+        perm
+    )  # (F, m) positions in (xp, yp) of each training set, in visiting order
     e_runs = np.repeat(eps, n_f)  # (R,), R = E·F, run r = (e, f) with f fastest
     b_runs = e_runs if base is None else np.repeat(base, n_f)
     sched = b_runs[:, None] * np.asarray(HIERA_MULTIPLIERS if faithful else SGD_TEXT_MULTIPLIERS)
@@ -510,8 +575,7 @@ def ldp_sgd(
     _check_method(method)
     xa, ya = _check_xy(x, y)
     g = group_size(xa.shape[1] + 1, eps, settings.group_rule)
-    train = np.arange(ya.size)[None]
-    return _sgd(xa, ya, train, method, np.array([eps]), faithful, settings, g, rng)[0, 0]
+    return _sgd(xa, ya, _Split(ya.size), method, np.array([eps]), faithful, settings, g, rng)[0, 0]
 
 
 def _check_method(method: str) -> None:
@@ -519,13 +583,66 @@ def _check_method(method: str) -> None:
         raise ValueError(f"method must be one of {', '.join(SGD_METHODS)}, got {method!r}")
 
 
+def _fold_ids(n: int, folds: int, shuffle: bool, rng: np.random.Generator) -> np.ndarray:
+    """The test fold of each of ``n`` rows under scikit-learn's ``KFold(folds, shuffle=shuffle)`` (n,): the same
+    splits (tested equal), drawn from ``rng`` the same way (one ``integers(2**31)`` seeding KFold's ``RandomState``
+    when shuffled, nothing otherwise), but as one array of fold ids instead of ``folds`` boolean masks."""
+    if folds > n:
+        raise ValueError(
+            f"Cannot have number of splits n_splits={folds} greater than the number of samples: n_samples={n}."
+        )
+    indices = np.arange(n)
+    if shuffle:
+        np.random.RandomState(int(rng.integers(2**31))).shuffle(
+            indices
+        )  # KFold's check_random_state(int)
+    sizes = np.full(folds, n // folds)
+    sizes[: n % folds] += 1
+    fold = np.empty(n, dtype=np.intp)
+    fold[indices] = np.repeat(np.arange(folds), sizes)
+    return fold
+
+
 def _folds(n: int, folds: int, faithful: bool, rng: np.random.Generator):
-    kf = KFold(
-        n_splits=folds,
-        shuffle=not faithful,
-        random_state=None if faithful else int(rng.integers(2**31)),
-    )
-    return list(kf.split(np.arange(n)))
+    """[(train, test)] of scikit-learn's KFold (shuffled unless ``faithful``): sorted row indices, as ``KFold.split``."""
+    fold = _fold_ids(n, folds, not faithful, rng)
+    return [(np.flatnonzero(fold != f), np.flatnonzero(fold == f)) for f in range(folds)]
+
+
+class _Split:
+    """The training sets of :func:`_sgd`: ``None`` (every row, one set) or one fold-id array per repetition
+    (:func:`_fold_ids`); every training set is cut to ``m`` rows (its first ``m`` in row order)."""
+
+    def __init__(self, n: int, fold_ids: Sequence[np.ndarray] | None = None, folds: int = 1):
+        self.n, self.fold_ids, self.folds = n, fold_ids, folds
+        if fold_ids is None:
+            self.m = n
+        else:
+            self.m = n - (n // folds + (1 if n % folds else 0))  # the shortest training set
+
+    @property
+    def count(self) -> int:
+        return 1 if self.fold_ids is None else len(self.fold_ids) * self.folds
+
+    def orders(self, perm: np.ndarray) -> np.ndarray:
+        """(F, m) positions in ``perm`` (the visiting order) of each training set's rows, increasing: the rows of
+        the training set restricted to the visiting order, with rows beyond its first ``m`` (in row order) left out."""
+        if self.fold_ids is None:
+            return np.arange(self.n)[None]
+        order = np.empty((self.count, self.m), dtype=np.intp)
+        inv = None
+        for r, fold in enumerate(self.fold_ids):
+            fp = fold.take(perm)  # the test fold of the user at each position
+            for f in range(self.folds):
+                pos = np.flatnonzero(fp != f)
+                if pos.size > self.m:  # drop the training set's last rows (in row order) beyond m
+                    extra = np.flatnonzero(fold != f)[self.m :]
+                    if inv is None:
+                        inv = np.empty(self.n, dtype=np.intp)
+                        inv[perm] = np.arange(self.n)
+                    pos = np.setdiff1d(pos, inv.take(extra), assume_unique=True)
+                order[r * self.folds + f] = pos
+        return order
 
 
 def kfold_mse(
@@ -581,15 +698,21 @@ def kfold_mse_reps(
     """:func:`kfold_mse` repeated ``reps`` times — new folds (when shuffled), visiting order and noise each time —
     in one vectorized pass over the reps × folds training sets. Returns an array (len(epsilons), reps)."""
     xa, ya = _check_xy(x, y)
+    return _kfold_mse_reps(
+        xa, ya, method, epsilons, rng, folds, faithful, faithful_eval, settings, reps
+    )
+
+
+def _kfold_mse_reps(xa, ya, method, epsilons, rng, folds, faithful, faithful_eval, settings, reps):
+    """:func:`kfold_mse_reps` on data checked by :func:`_check_xy`."""
     rng = check_rng(rng)
     _check_method(method)
     eps = np.array([check_epsilon(v) for v in epsilons])
     folds = check_int(folds, "folds", minimum=2)
     reps = check_int(reps, "reps", minimum=1)
     faithful_eval = faithful if faithful_eval is None else bool(faithful_eval)
-    splits = [sp for _ in range(reps) for sp in _folds(ya.size, folds, faithful_eval, rng)]
-    m = min(len(tr) for tr, _ in splits)
-    train = np.stack([tr[:m] for tr, _ in splits])
+    fold_ids = [_fold_ids(ya.size, folds, not faithful_eval, rng) for _ in range(reps)]
+    split = _Split(ya.size, fold_ids, folds)
     base = None
     if method == "hiera-calibrated":
         mult = HIERA_MULTIPLIERS if faithful else SGD_TEXT_MULTIPLIERS
@@ -598,13 +721,13 @@ def kfold_mse_reps(
         )
         method = "hiera"
     sizes = np.array([group_size(xa.shape[1] + 1, v, settings.group_rule) for v in eps])
-    beta = np.empty((eps.size, len(splits), xa.shape[1] + 1))
+    beta = np.empty((eps.size, split.count, xa.shape[1] + 1))
     for g in np.unique(sizes):
         which = np.flatnonzero(sizes == g)
         beta[which] = _sgd(
             xa,
             ya,
-            train,
+            split,
             method,
             eps[which],
             faithful,
@@ -618,7 +741,7 @@ def kfold_mse_reps(
     for r in range(reps):
         se = []
         for f in range(folds):
-            _, te = splits[r * folds + f]
+            te = np.flatnonzero(fold_ids[r] == f)  # the test rows, increasing (as KFold.split)
             xf = xa[: te.size] if faithful_eval else xa.take(te, axis=0)
             err = beta[:, r * folds + f, 1:] @ xf.T  # (E, |test|): b[0] + x·b[1:] − y
             err += beta[:, r * folds + f, :1]
@@ -643,28 +766,41 @@ def least_squares_kfold_mse(
 
 
 def _sgd_cell(
-    dataset, method, variant, reps, rng, *, data, epsilons, folds, first_variant, settings
+    dataset,
+    method,
+    variant,
+    reps,
+    rng,
+    *,
+    data,
+    epsilons,
+    folds,
+    first_variant,
+    settings,
+    least_squares=True,
 ):
     x, y = data[dataset]  # validated by sgd_experiment
     if (
         method == "least-squares"
     ):  # non-private: one row per dataset, kept for the first variant only
         mse = (
-            least_squares_kfold_mse(x, y, rng, folds=folds) if variant == first_variant else np.nan
+            least_squares_kfold_mse(x, y, rng, folds=folds)
+            if variant == first_variant and least_squares
+            else np.nan
         )
         return [{"rep": 0, "epsilon": np.nan, "folds": folds, "mse": mse}]
     eps = [np.nan] if method == "none" else list(epsilons)
-    mse = kfold_mse_reps(
+    mse = _kfold_mse_reps(  # x, y checked by sgd_experiment
         x,
         y,
         method,
         [1.0] if method == "none" else eps,
         rng,
-        folds=folds,
-        faithful=variant != "corrected",
-        faithful_eval=variant == "faithful",
-        settings=settings,
-        reps=reps,
+        folds,
+        variant != "corrected",
+        variant == "faithful",
+        settings,
+        reps,
     )
     return [
         {"rep": r, "epsilon": e, "folds": folds, "mse": float(row[r])}
@@ -684,6 +820,7 @@ def sgd_experiment(
     folds: int = 5,
     reps: int = 1,
     n_jobs: int = 1,
+    least_squares: bool = True,
 ) -> pd.DataFrame:
     """Experiment 3: K-fold MSE per dataset, method, variant and ε, plus ``least-squares`` (non-private, OLS).
 
@@ -694,6 +831,8 @@ def sgd_experiment(
     Columns dataset, method, variant, epsilon (empty for non-private rows), folds, rep, mse: ``reps`` independent
     repetitions of the K-fold SGD per cell (:func:`kfold_mse_reps`; least squares once). ``method="none"`` is the
     same SGD without privacy. One random stream per (dataset, method, variant) cell (:func:`~dpcompendium.core.experiments.sweep`).
+    ``least_squares=False`` leaves the OLS reference out (no row; its cells keep their streams, so every other row
+    is the same as with it).
     """
     for v in variants:
         if v not in SGD_VARIANTS:
@@ -707,11 +846,15 @@ def sgd_experiment(
         folds=folds,
         first_variant=variants[0] if variants else None,
         settings=settings,
+        least_squares=bool(least_squares),
     )
     runs = sweep(
         cell, grid, check_int(reps, "reps", minimum=1), seed, n_jobs=n_jobs, vectorized=True
     )
-    keep = ~((runs["method"] == "least-squares") & (runs["variant"] != variants[0]))
+    keep = ~(
+        (runs["method"] == "least-squares")
+        & ((runs["variant"] != variants[0]) | (not least_squares))
+    )
     runs = runs[keep].reset_index(drop=True)
     runs.loc[runs["method"] == "least-squares", "variant"] = "non-private"
     return runs[["dataset", "method", "variant", "epsilon", "folds", "rep", "mse"]]
