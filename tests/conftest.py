@@ -72,7 +72,7 @@ def mc_tol(variance: float, n: int, z: float = Z) -> float:
 #: the unit stage on one worker while the other idled).
 SLOW_FIRST = (
     # the integration stage's longest: none may start last, alone (a 36-s Dask run did, a 40-s tail on one core)
-    "tests/test_parallel_dask.py",  # 55 s: three chapter runs at once on a local cluster, worker kills
+    "tests/test_parallel_dask.py",  # 35 s: hiera's three small runs at once, a local cluster, worker kills
     "tests/test_book_browser.py",  # integration: the README's rerun and its page in Chromium, 26-30 s
     "tests/test_documented_commands.py",  # 46 s: the README's chapter runs
     "tests/test_otter_assignment.py",  # integration: ~30 s of CPU (otter assign, three gradings): first, beside
@@ -92,7 +92,7 @@ SLOW_FIRST = (
 #: The integration stage's long tests, in seconds (clean clones of main, this 2-core machine), by node-id prefix; the
 #: others count DEFAULT_SECONDS.
 INTEGRATION_SECONDS = (
-    ("tests/test_parallel_dask.py::test_chapter_tables_identical_with_scheduler_and_n_jobs", 35.0),
+    ("tests/test_parallel_dask.py::test_chapter_tables_identical_with_scheduler_and_n_jobs", 25.0),
     ("tests/test_book_browser.py::test_rerun_page", 28.0),
     ("tests/test_documented_commands.py::test_documented_command_runs[dpcompendium run mwem", 25.0),
     (

@@ -4,9 +4,10 @@ Commands are collected from README.md, CONTRIBUTING.md, book/*.md and the notebo
 code blocks that start with ``dpcompendium`` (or ``.venv/bin/dpcompendium``), and inline code spans that do and have
 arguments (``dpcompendium run mwem -p ...``; a bare ``dpcompendium run`` is a mention). Each must name an
 existing subcommand and parse (an unknown subcommand fails). ``run`` commands are executed with the same shape,
-shrunk to the fuzz size by extra ``-p`` overrides of the parameters they do not set, ``--out`` pointed at a
-temporary folder; ``list`` is executed as shown; ``book`` (the whole book, the ``book`` stage of ``make test``) is
-only parsed; any other subcommand is executed as shown. Templates (``CHAPTER``, ``NAME VALUE``, ``DIR``) are parsed
+shrunk by extra ``-p`` overrides of the parameters they do not set (every capped number at the low end of the
+chapter's fuzz size, lists at the fuzz size), ``--out`` pointed at a temporary folder; ``list`` is executed as
+shown; ``book`` (the whole book, the ``book`` stage of ``make test``) is only parsed; any other subcommand is
+executed as shown. Templates (``CHAPTER``, ``NAME VALUE``, ``DIR``) are parsed
 with an example chapter substituted. README's commands run as a reader runs them outside make: without
 ``DPCOMPENDIUM_DATA_DIR`` and ``DPCOMPENDIUM_OFFLINE`` (the command finds ``../shared/data`` beside the clone itself).
 """
@@ -26,8 +27,8 @@ import pytest
 from _chapter_ids import DP_MEAN, MWEM
 
 from dpcompendium.book.cli import build_parser
-from dpcompendium.book.contract import get_chapter
-from dpcompendium.book.fuzz import small_overrides
+from dpcompendium.book.contract import get_chapter, validate_parameters
+from dpcompendium.book.fuzz import fuzz_size, small_overrides
 from dpcompendium.core.data import shared_data_dir
 from dpcompendium.core.paths import repo_root
 
@@ -86,7 +87,11 @@ def test_the_documentation_shows_commands():
     assert any(c.startswith(f"dpcompendium run {MWEM} -p epsilons") for c in cmds), cmds
 
 
-def _shrunk_run(words: list[str], out: Path) -> list[str]:
+def _shrunk_run(words: list[str], out: Path, smallest: bool = False) -> list[str]:
+    """``words`` (a documented ``run``) with ``--out`` at ``out`` and ``-p`` overrides of the parameters it does not
+    set: shrunk to the fuzz size (:func:`~dpcompendium.book.fuzz.small_overrides`); with ``smallest``, every capped
+    number it does not set at the low end of its cap instead (the costs at their smallest, as the edge sets have
+    them), lists as at the fuzz size."""
     args = build_parser().parse_args(words[1:])
     chapter = get_chapter(args.chapter)
     given = {name for name, _ in args.parameter or []}
@@ -94,6 +99,14 @@ def _shrunk_run(words: list[str], out: Path) -> list[str]:
 
     values = _parse_values(args.parameter or [])
     extra = small_overrides(chapter, values)
+    if smallest:
+        for name, cap in fuzz_size(chapter).items():
+            default = chapter.parameters[name].default if name in chapter.parameters else None
+            if name in given or not isinstance(cap, tuple) or isinstance(default, bool | list):
+                continue
+            if isinstance(default, int | float) and default != cap[0]:
+                extra[name] = type(default)(cap[0])
+        validate_parameters(chapter, {**values, **extra})
     words = [w for w in words]
     if "--out" in words:
         words[words.index("--out") + 1] = str(out)
@@ -197,7 +210,10 @@ def test_documented_command_runs(where, command, tmp_path):
         # tests/test_parallel_dask.py (a whole chapter with --scheduler local:2), so parsing is enough here.
         return
     if args.command == "run":
-        words = _shrunk_run(words, tmp_path / "out")
+        # the command's own parameters as written, every other cost at its smallest: what is checked here is that
+        # the command parses, runs to the end and writes its page, tables and figures (sizes are the fuzz's: the
+        # chapters' edge sets in make test, random draws at the fuzz size in make fuzz)
+        words = _shrunk_run(words, tmp_path / "out", smallest=True)
     elif "--out" in words:  # reports into the test's folder, not the repository
         words[words.index("--out") + 1] = str(tmp_path / "out")
     elif args.command in ("audit", "check"):

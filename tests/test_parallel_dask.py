@@ -20,7 +20,7 @@ import pytest
 distributed = pytest.importorskip("distributed")
 cloudpickle = pytest.importorskip("cloudpickle")
 
-from _chapter_ids import DP_MEAN, PRIVACY_AUDIT  # noqa: E402
+from _chapter_ids import PRIVACY_AUDIT  # noqa: E402
 
 from dpcompendium.book import chapter, usercode  # noqa: E402
 from dpcompendium.book.cli import main  # noqa: E402
@@ -241,23 +241,56 @@ def test_catalog_counts_big_audits_in_chunks_on_cluster(on_cluster, tmp_path, mo
     assert (remote.event[~exact] != in_memory.event[~exact]).any()  # other samples, other events
 
 
-#: Each chapter at reduced size. hiera (issue 44): its graded schedule and IDUE's budgets came from SLSQP, whose
-#: answers followed the thread count of the BLAS under it, and its kernel ran the machine's default thread count
-#: while Dask's workers run one: 28 rows of methods.csv differed.
+def test_dp_mean_sweep_identical_on_cluster_and_joblib(on_cluster, tmp_path, monkeypatch):
+    """dp-mean's one parallel computation, ``error_sweep`` (every other table of the chapter is computed from its
+    errors and runs in the kernel): on the cluster, with ``n_jobs`` 1 and 2, the same errors and runs, byte for byte.
+    Both datasets (adult-age read from the data file), two budgets and every method: each cell a task (60),
+    cells on both workers. The chapter through ``dpcompendium run`` on the cluster is hiera's run below (the same
+    ``sweep`` under the kernel); this checks dp-mean's own cells without three kernels and ten figures each."""
+    from dpcompendium.chapters import dp_mean
+
+    data = dp_mean.build_data(["heights", "adult-age"], [50], 7)
+
+    def tables(n_jobs: int) -> tuple[bytes, bytes]:
+        errors, runs = dp_mean.error_sweep(data, [0.5, 2.0], 5, 7, n_jobs=n_jobs, return_runs=True)
+        return _csv(errors, tmp_path, "errors"), _csv(runs, tmp_path, "runs")
+
+    before = _computed(on_cluster)
+    remote = tables(1)  # n_jobs is not read while $DPCOMPENDIUM_SCHEDULER points at the cluster
+    assert _computed(on_cluster) > before  # the sweep did run on the cluster
+    monkeypatch.delenv(SCHEDULER_ENV)
+    for n_jobs in (1, 2):
+        assert tables(n_jobs) == remote
+
+
+#: Each chapter at reduced size: the smallest run at which the paths that differ between the three ways are taken
+#: (every sweep with cells on both workers; the SLSQP solves of the graded schedule and of IDUE's budgets, one per
+#: base budget; the SGD's products at its group size, which does not depend on the number of users; both SGD data
+#: sets). hiera (issue 44): its graded schedule and IDUE's budgets came from SLSQP, whose answers followed the thread
+#: count of the BLAS under it, and its kernel ran the machine's default thread count while Dask's workers run one:
+#: 28 rows of methods.csv differed. reps 5: at reps 2 the run stops in its comparisons (an interval's exp overflows).
 SMALL_RUNS = {
-    DP_MEAN: ["-p", "reps", "20", "-p", "ns", "[1000]", "-p", "evidence_draws", "2000"],
     "hiera": [
         "-p",
         "reps",
         "5",
         "-p",
         "n_users",
-        "2000",
+        "500",
+        "-p",
+        "epsilons",
+        "[0.5, 1.0]",
         "-p",
         "sgd_n_users",
-        "5000",
+        "2000",
         "-p",
         "sgd_reps",
+        "1",
+        "-p",
+        "sgd_verdict_reps",
+        "2",
+        "-p",
+        "folds",
         "2",
     ],
 }

@@ -170,7 +170,7 @@ def _label(method: str, variant: str) -> str:
 
 def _error_cell(
     dataset: str, n: int, estimator: str, epsilon: float, *, reps: int, rng, data
-) -> pd.DataFrame:
+) -> list[dict[str, int | float]]:
     x, bounds = data[(dataset, n)]
     method, variant = estimator.split("/")
     func, kwargs = SWEEP_METHODS[(method, variant)]
@@ -186,7 +186,9 @@ def _error_cell(
         est = np.asarray(func(x, epsilon, kwargs.pop("_delta"), bounds, rng, size=reps, **kwargs))
     else:
         est = np.asarray(func(x, epsilon, bounds, rng, size=reps, **kwargs))
-    return pd.DataFrame({"rep": np.arange(reps), "error": est - x.mean()})
+    # the sweep's records ({"rep", "error"}, Python numbers) built directly: the same values as a DataFrame's
+    # to_dict("records"), without pandas boxing each of the reps x cells values (1.17 million at the defaults)
+    return [{"rep": r, "error": e} for r, e in enumerate((est - x.mean()).tolist())]
 
 
 def error_sweep(
