@@ -282,6 +282,12 @@ class ComparisonResult:
         )
 
 
+def _exp(x: float) -> float:
+    """``math.exp`` with ``inf`` past the float range: a ratio's interval bound at few runs and a small Holm level
+    (a huge t quantile times the standard error) is unbounded, not an error."""
+    return math.inf if x > 709.0 else math.exp(x)
+
+
 def _num(x: float, digits: int = 3) -> str:
     from .messages import number
 
@@ -384,7 +390,7 @@ class Comparison:
         one_sided = self.relation != "tie"
         level = 1 - 2 * alpha if one_sided else 1 - alpha
         q = float(ppf(1 - alpha) if one_sided else ppf(1 - alpha / 2))
-        return math.exp(est - q * se), math.exp(est + q * se), level
+        return _exp(est - q * se), _exp(est + q * se), level
 
     def result(self, rng: np.random.Generator | None = None) -> ComparisonResult:
         """The test's result (unadjusted; :func:`holm` adjusts a family). ``rng`` draws the resamples of
