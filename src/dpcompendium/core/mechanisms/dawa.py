@@ -34,7 +34,7 @@ The partition's programme is compiled with numba (:func:`dawa_partition` ``engin
 reference (``engine="numpy"``) gives bit-identical partitions. So is the greedy hierarchy's bottom-up pass
 (:func:`greedy_hierarchy` ``engine``; weights equal to a few ulp, bit-identical on the chapters' workloads), and
 the least squares (:func:`tree_least_squares` ``engine``: bit-identical). :func:`dawa` reduces the workload to the
-buckets of all repetitions at once (:func:`_reduce_pieces_forest`: the per-repetition pieces and weights, bit for bit).
+buckets of all repetitions at once (``_reduce_pieces_forest``: the per-repetition pieces and weights, bit for bit).
 """
 
 from __future__ import annotations
@@ -986,7 +986,7 @@ def tree_least_squares(tree: GreedyTree, y: np.ndarray, *, engine: str = "compil
     noise on every measured node. Two passes over the levels: bottom up, a node's estimate combines its own
     measurement and its children's (inverse-variance weights); top down, the discrepancy between a node and the sum
     of its children is shared in proportion to their variances. Leaves that are blocks spread evenly.
-    ``engine``: ``"compiled"`` (one numba pass, :func:`_tree_least_squares_loop`) or ``"numpy"`` (the vectorized
+    ``engine``: ``"compiled"`` (one numba pass, ``_tree_least_squares_loop``) or ``"numpy"`` (the vectorized
     reference, level by level); equal bit for bit."""
     if engine == "compiled":
         yy = np.ascontiguousarray(y, dtype=float)
