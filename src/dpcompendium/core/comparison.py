@@ -71,6 +71,7 @@ __all__ = [
     "agreement",
     "bootstrap_t_family",
     "bootstrap_t_result",
+    "design_sentence",
     "family_sentence",
     "holm",
     "ranking",
@@ -242,6 +243,64 @@ class ComparisonResult:
         with np.errstate(over="ignore"):
             r_lo, r_hi = (float(v) for v in np.exp([lo, hi]))
         return r_lo, r_hi, level
+
+    @property
+    def test_level(self) -> float:
+        """The level :math:`\\alpha'` of the test that decided this result: the comparison's ``alpha``, or after
+        :func:`holm` the level of the Holm step that decides it (read from :attr:`level`: :math:`1 - 2\\alpha'`
+        one-sided and TOST, :math:`1 - \\alpha'` for ``"tie"``)."""
+        return (1 - self.level) if self.comparison.relation == "tie" else (1 - self.level) / 2
+
+    def runs_needed(self, power: float = 0.9) -> float:
+        """The repetitions per arm with which this verdict is reached with probability ``power``, were the true
+        ratio and the per-run spread of the losses the ones observed: the design check that says whether a run
+        count is enough for what the text concludes (issue 50: repetitions chosen from each verdict's power).
+
+        Normal approximation of the test on :math:`\\log r` at :attr:`test_level` :math:`\\alpha'`: with
+        :math:`d` the distance from :math:`\\log \\hat r` to the null region (``"tie"``: to 0, in the observed
+        direction; TOST: to the nearer margin) and :math:`\\mathrm{se}_n^2 = S/n + V`, where :math:`S/n` is the
+        variance of the arms that have values (scaled from their runs to :math:`n` each) and :math:`V` that of an arm
+        quoted from a source (it does not shrink), the smallest :math:`n \\ge 2` with
+        :math:`d \\ge (z_{1-\\alpha'} + z_{\\text{power}})\\,\\mathrm{se}_n` (:math:`z_{1-\\alpha'/2}` for ``"tie"``).
+        ``math.inf`` when no number of runs does it: the observed ratio lies in the null region (a verdict not
+        shown, or a tie, that more runs at the same effect would not turn), or a quoted arm's error alone is too
+        wide. A verdict the run shows while ``runs_needed`` exceeds its runs was reached with less than ``power``
+        (it may not repeat under another seed)."""
+        if not (isinstance(power, float | int) and 0 < power < 1):
+            raise ValueError(f"power must be in (0, 1), got {power!r}")
+        c = self.comparison
+        alpha = self.test_level
+        est = math.log(self.ratio) if self.ratio > 0 else -math.inf
+        log_m = math.log(c.margin)
+        if c.relation == "superiority":
+            d = -log_m - est
+        elif c.relation == "non-inferiority":
+            d = log_m - est
+        elif c.relation == "equivalence":
+            d = log_m - abs(est)
+        else:
+            d = abs(est)
+        z = float(stats.norm.ppf(1 - alpha / 2 if c.relation == "tie" else 1 - alpha))
+        z += float(stats.norm.ppf(power))
+        if not (d > 0 and math.isfinite(d)):
+            return math.inf
+        if c.test == "paired":
+            a = np.asarray(c.a.values)
+            b = np.asarray(c.b.values)
+            diff = a / a.mean() - b / b.mean()
+            scaled, fixed = float(diff.var(ddof=1)), 0.0
+        else:
+            scaled = fixed = 0.0
+            for arm in (c.a, c.b):
+                _, var, _ = arm.summary()
+                if arm.values is not None:
+                    scaled += var * len(arm.values)
+                else:
+                    fixed += var
+        room = (d / z) ** 2 - fixed
+        if room <= 0:
+            return math.inf
+        return float(max(2, math.ceil(scaled / room)))
 
     @property
     def holds(self) -> bool:
@@ -610,6 +669,46 @@ def family_sentence(results: Sequence[ComparisonResult]) -> Md:
     if first.relation == "tie" and any(r.holds for r in results):  # in which direction they differ
         text = text + message("comparison.family_directions", **params)
     return text + first.caveat()
+
+
+def _runs(result: ComparisonResult) -> int:
+    """The repetitions per arm behind ``result`` (the fewer of its arms that have values)."""
+    ns = [
+        len(arm.values)
+        for arm in (result.comparison.a, result.comparison.b)
+        if arm.values is not None
+    ]
+    return min(ns) if ns else 0
+
+
+def design_sentence(results: Sequence[ComparisonResult], power: float = 0.9) -> Md:
+    """Whether the runs behind a family of verdicts (decided, after :func:`holm` where it is one) are enough for what
+    it concludes, as a sentence in every language: for the verdicts shown, the largest
+    :meth:`ComparisonResult.runs_needed` at ``power`` against the runs made; with none shown, the ratios the same runs
+    would have shown at ``power`` (:math:`\\exp(\\pm(z_{1-\\alpha'/2} + z_{\\text{power}})\\,\\mathrm{se})`, the widest of
+    the family), so that "not separated" comes with what it could have separated."""
+    results = list(results)
+    if not results:
+        raise ValueError("results must hold at least one comparison")
+    if not (isinstance(power, float | int) and 0 < power < 1):
+        raise ValueError(f"power must be in (0, 1), got {power!r}")
+    runs = min(_runs(r) for r in results)
+    params: dict[str, str] = {"runs": str(runs), "power": _num(power, 2)}
+    shown = [r for r in results if r.holds]
+    if shown:
+        needed = max(r.runs_needed(power) for r in shown)
+        params["needed"] = "∞" if not math.isfinite(needed) else str(int(needed))
+        key = "comparison.design" if needed <= runs else "comparison.design_short"
+        return message(key, **params)
+    widest = 0.0
+    for r in results:
+        _, se, _ = r.comparison._log_ratio()
+        alpha = r.test_level
+        z = float(stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(power))
+        widest = max(widest, z * se)
+    params["lo"] = _num(_exp(-widest))
+    params["hi"] = _num(_exp(widest))
+    return message("comparison.design_none", **params)
 
 
 #: the verdict of one comparison of an :class:`Agreement`

@@ -249,6 +249,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "tests, Holm-corrected; ratios %(lo)s–%(hi)s)",
         "comparison.family_differ_none": "%(a)s and %(b)s are not separated in %(quantity)s in any of %(n)s "
         "settings (two-sided tests, Holm-corrected; ratios %(lo)s–%(hi)s)",
+        "comparison.design": "these verdicts rest on %(runs)s runs per arm; at the observed ratios and spreads "
+        "(at Holm's levels) the ones shown are reached with power %(power)s from %(needed)s runs",
+        "comparison.design_short": "these verdicts rest on %(runs)s runs per arm; at the observed ratios and spreads "
+        "(at Holm's levels) the ones shown need %(needed)s runs for power %(power)s, so another seed may not repeat them",
+        "comparison.design_none": "none of these comparisons shows a difference; with %(runs)s runs per arm a ratio "
+        "outside %(lo)s–%(hi)s would have been shown with power %(power)s",
         "comparison.p": "%(p)s",
         "comparison.p_at_most": "≤ %(p)s",
         "comparison.family_directions": " (%(a)s lower in %(better)s and higher in %(worse)s of the %(n)s)",
@@ -395,6 +401,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "（%(level)s%% 置信区间 %(lo)s–%(hi)s）",
         "comparison.not_equivalent": "未能表明 %(a)s 与 %(b)s 的%(quantity)s在 %(margin)s 倍以内等价：比值 "
         "%(ratio)s（%(level)s%% 置信区间 %(lo)s–%(hi)s）",
+        "comparison.design": "这些结论基于每组 %(runs)s 次运行；按观测到的比值与离散程度（取 Holm 校正后的检验水平），"
+        "其中已表明的结论只需 %(needed)s 次运行即可达到 %(power)s 的检验功效",
+        "comparison.design_short": "这些结论基于每组 %(runs)s 次运行；按观测到的比值与离散程度（取 Holm 校正后的检验水平），"
+        "其中已表明的结论需要 %(needed)s 次运行才能达到 %(power)s 的检验功效，换一个种子未必能重现",
+        "comparison.design_none": "这些比较都未表明差异；每组 %(runs)s 次运行时，比值若落在 %(lo)s–%(hi)s 之外，"
+        "能以 %(power)s 的检验功效被表明",
         "comparison.rank_one": "%(quantity)s最低：%(name)s",
         "comparison.rank_tie": "%(quantity)s最低：%(names)s 之间未能区分",
         "comparison.wins": "单独取得最低%(quantity)s：%(counts)s；%(n)s 个设置中有 %(ties)s 个未能区分",
@@ -672,6 +684,12 @@ PLAIN: dict[str, str] = {
     "tests, Holm-corrected; ratios %(lo)s–%(hi)s)",
     "comparison.family_differ_none": "%(a)s and %(b)s are not separated in %(quantity)s in any of %(n)s "
     "settings (two-sided tests, Holm-corrected; ratios %(lo)s–%(hi)s)",
+    "comparison.design": "these verdicts rest on %(runs)s runs per arm; at the observed ratios and spreads "
+    "(at Holm's levels) the ones shown are reached with power %(power)s from %(needed)s runs",
+    "comparison.design_short": "these verdicts rest on %(runs)s runs per arm; at the observed ratios and spreads "
+    "(at Holm's levels) the ones shown need %(needed)s runs for power %(power)s, so another seed may not repeat them",
+    "comparison.design_none": "none of these comparisons shows a difference; with %(runs)s runs per arm a ratio "
+    "outside %(lo)s–%(hi)s would have been shown with power %(power)s",
     "comparison.p": "%(p)s",
     "comparison.p_at_most": "≤ %(p)s",
     "comparison.family_directions": " (%(a)s lower in %(better)s and higher in %(worse)s of the %(n)s)",

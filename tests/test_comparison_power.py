@@ -1,0 +1,103 @@
+"""The design check of a verdict (issue 50): :meth:`ComparisonResult.runs_needed` and :func:`design_sentence`.
+
+Repetition counts are chosen from the power each verdict needs; these tests check that the number it gives is the
+power it names (by simulation, with a binomial tolerance), and the sentences that report it."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from dpcompendium import PrivacyClaim
+from dpcompendium.core.comparison import Arm, Comparison, design_sentence, holm
+from dpcompendium.core.messages import set_language
+
+CLAIM = PrivacyClaim("m", "replace-one", "1", 1.0)
+
+
+def _cmp(a, b, relation="superiority", test="welch", margin=1.0):
+    return Comparison("MSE", Arm.of("a", CLAIM, a), Arm.of("b", CLAIM, b), relation, margin, test)
+
+
+def _losses(rng, mean, n, cv=0.5):
+    """Gamma losses with mean ``mean`` and coefficient of variation ``cv`` (positive, skewed like an MSE)."""
+    k = 1 / cv**2
+    return rng.gamma(k, mean / k, size=n)
+
+
+@pytest.mark.parametrize("relation", ["superiority", "tie"])
+def test_runs_needed_gives_the_power_it_names(relation):
+    rng = np.random.default_rng(20261129)
+    # a pilot large enough that the observed ratio and spread are the true ones
+    pilot = _cmp(_losses(rng, 0.8, 20000), _losses(rng, 1.0, 20000), relation).result()
+    n = int(pilot.runs_needed(0.8))
+    assert 10 <= n <= 200
+    sims = 600
+    shown = sum(
+        _cmp(_losses(rng, 0.8, n), _losses(rng, 1.0, n), relation).result().holds
+        for _ in range(sims)
+    )
+    sd = math.sqrt(0.8 * 0.2 / sims)  # binomial sd of the share at power 0.8
+    assert abs(shown / sims - 0.8) < 4 * sd + 0.03  # + the normal approximation's error at n >= 10
+
+
+def test_runs_needed_is_infinite_inside_the_null_region_and_grows_with_power():
+    rng = np.random.default_rng(1)
+    worse = _cmp(_losses(rng, 1.2, 50), _losses(rng, 1.0, 50)).result()
+    assert worse.runs_needed(0.9) == math.inf
+    res = _cmp(_losses(rng, 0.7, 50), _losses(rng, 1.0, 50)).result()
+    assert res.runs_needed(0.5) <= res.runs_needed(0.9) <= res.runs_needed(0.99)
+    with pytest.raises(ValueError, match="power"):
+        res.runs_needed(1.0)
+
+
+def test_runs_needed_uses_the_holm_step_level():
+    rng = np.random.default_rng(2)
+    fam = [_cmp(_losses(rng, 0.8, 40), _losses(rng, 1.0, 40)).result() for _ in range(5)]
+    adjusted = holm(fam)
+    assert all(r.test_level <= 0.05 + 1e-12 for r in adjusted)
+    assert min(r.test_level for r in adjusted) == pytest.approx(0.05 / 5)
+    # a smaller level needs more runs at the same effect
+    first = min(adjusted, key=lambda r: r.test_level)
+    own = next(r for r in fam if r.p_value == first.p_value)
+    assert first.runs_needed(0.9) >= own.runs_needed(0.9)
+
+
+def test_runs_needed_paired_and_quoted_arms():
+    rng = np.random.default_rng(3)
+    base = _losses(rng, 1.0, 60)
+    paired = _cmp(0.8 * base * rng.uniform(0.95, 1.05, 60), base, test="paired").result()
+    welch = _cmp(0.8 * base * rng.uniform(0.95, 1.05, 60), base).result()
+    assert paired.runs_needed() < welch.runs_needed()  # pairing removes the shared spread
+    quoted = Comparison(
+        "MSE", Arm.of("a", CLAIM, _losses(rng, 0.8, 60)), Arm("b", CLAIM, mean=1.0, se=0.2, n=10)
+    ).result()
+    assert (
+        quoted.runs_needed(0.9) == math.inf
+    )  # the quoted arm's error alone is wider than the effect
+
+
+def test_design_sentence_variants_in_both_languages():
+    rng = np.random.default_rng(4)
+    strong = [_cmp(_losses(rng, 0.5, 30), _losses(rng, 1.0, 30)).result() for _ in range(3)]
+    text = str(design_sentence(holm(strong)))
+    assert "30 runs per arm" in text and "reached with power 0.9" in text
+    needed = max(r.runs_needed(0.9) for r in holm(strong))
+    assert f"from {int(needed)} runs" in text
+    weak = [_cmp(_losses(rng, 0.97, 6), _losses(rng, 1.0, 6), "tie").result() for _ in range(2)]
+    text = str(design_sentence(holm(weak)))
+    assert text.startswith("none of these comparisons shows a difference; with 6 runs per arm")
+    z = stats.norm.ppf(1 - 0.025 / 2) + stats.norm.ppf(0.9)
+    se = max(r.comparison._log_ratio()[1] for r in holm(weak))
+    assert f"{math.exp(z * se):.3g}"[:3] in text
+    set_language("zh_CN")
+    try:
+        zh = design_sentence(holm(strong)).myst
+        assert "每组 30 次运行" in zh and "检验功效" in zh
+    finally:
+        set_language("en")
+    with pytest.raises(ValueError, match="results"):
+        design_sentence([])
