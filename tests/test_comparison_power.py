@@ -101,3 +101,28 @@ def test_design_sentence_variants_in_both_languages():
         set_language("en")
     with pytest.raises(ValueError, match="results"):
         design_sentence([])
+
+
+@pytest.mark.parametrize("test", ["welch", "paired", "bootstrap-t"])
+def test_near_exact_losses_compare_as_their_rescaled_selves(test):
+    """Losses of 1e-170 (an edge setting where a method is exact up to rounding: the edge fuzz's histograms set with
+    one bin raised ZeroDivisionError, m² underflowing) give the verdict of the same losses at order one."""
+    from dpcompendium.core.comparison import bootstrap_t_family
+
+    rng = np.random.default_rng(7)
+    a, b = _losses(rng, 0.5, 12), _losses(rng, 1.0, 12)
+    big = _cmp(a, b, "tie", test).result(np.random.default_rng(8))
+    tiny = _cmp(a * 1e-170, b, "tie", test).result(np.random.default_rng(8))
+    both = _cmp(a * 1e-170, b * 1e-170, "tie", test).result(np.random.default_rng(8))
+    assert tiny.ratio == pytest.approx(big.ratio * 1e-170, rel=1e-12)
+    assert tiny.outcome == "better"
+    assert both.ratio == pytest.approx(big.ratio, rel=1e-12)
+    assert both.p_value == pytest.approx(big.p_value, rel=1e-9, abs=1e-12)
+    assert both.outcome == big.outcome
+    if test == "bootstrap-t":
+        fam = bootstrap_t_family(
+            [_cmp(a * 1e-170, b * 1e-170, "tie", test), _cmp(a, b, "tie", test)],
+            np.random.default_rng(9),
+        )
+        assert fam[0].ratio == pytest.approx(fam[1].ratio, rel=1e-12)
+        assert fam[0].p_value == pytest.approx(fam[1].p_value, rel=1e-9, abs=1e-12)

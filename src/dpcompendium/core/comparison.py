@@ -153,9 +153,28 @@ class Arm:
         """(mean, variance of log mean by the delta method, degrees of freedom)."""
         if self.values is not None:
             v = np.asarray(self.values)
+            scale = _unit(v)
+            v = (
+                v * scale
+            )  # exact (a power of two), and 1 unless the losses are so small that m² underflows
             m = float(v.mean())
-            return m, float(v.var(ddof=1)) / (v.size * m * m), float(v.size - 1)
+            return m / scale, float(v.var(ddof=1)) / (v.size * m * m), float(v.size - 1)
         return float(self.mean), (float(self.se) / float(self.mean)) ** 2, float(self.n) - 1.0
+
+
+#: below this, a loss's square may underflow (m² < 2⁻¹⁰²²): :func:`_unit` rescales such an arm
+_TINY = 2.0**-400
+
+
+def _unit(values: np.ndarray) -> float:
+    """The power of two that brings losses below :data:`_TINY` (a near-exact arm: an edge setting whose error is
+    rounding residue, 1e-160) to order one, else 1. The delta method's relative variance s²/(n·m²) is invariant to it
+    (and a power of two scales without rounding), but m² of such losses underflows to 0 (the edge fuzz found the
+    ZeroDivisionError); at 1 nothing changes, bit for bit."""
+    top = float(np.max(values))
+    if top >= _TINY or top <= 0:
+        return 1.0
+    return math.ldexp(1.0, -math.frexp(top)[1])
 
 
 def _method_md(method: str) -> Md:
@@ -825,11 +844,14 @@ def bootstrap_t_result(
     if c.a.values is None or c.b.values is None:
         raise ValueError("test='bootstrap-t' needs the values of both arms")
     a, b = np.asarray(c.a.values, dtype=float), np.asarray(c.b.values, dtype=float)
+    sa, sb = _unit(a), _unit(b)  # 1, 1 but for near-exact arms (their squares would underflow)
+    a, b = a * sa, b * sb
+    shift = math.log(sa / sb)  # 0.0 at 1, 1: the statistic unchanged bit for bit
     est_arr, se_arr = _log_ratio_se(a, b)
     ia = rng.integers(0, a.size, size=(resamples, a.size))
     ib = rng.integers(0, b.size, size=(resamples, b.size))
     est_s, se_s = _log_ratio_se(a[ia], b[ib])
-    return _bootstrap_decide(c, float(est_arr), float(se_arr), est_s, se_s)
+    return _bootstrap_decide(c, float(est_arr) - shift, float(se_arr), est_s - shift, se_s)
 
 
 def _bootstrap_decide(
@@ -912,6 +934,10 @@ def bootstrap_t_family(
         )
     a = np.array([np.asarray(c.a.values, dtype=float) for c in comparisons]).T  # runs × k
     b = np.array([np.asarray(c.b.values, dtype=float) for c in comparisons]).T
+    sa = np.array([_unit(col) for col in a.T])  # 1 but for near-exact arms (bootstrap_t_result)
+    sb = np.array([_unit(col) for col in b.T])
+    a, b = a * sa, b * sb
+    shift = np.log(sa / sb)
     est, se = _log_ratio_se(a.T, b.T)
     na, nb = a.shape[0], b.shape[0]
     est_s = np.empty((len(comparisons), resamples))
@@ -929,6 +955,8 @@ def bootstrap_t_family(
         est_s[:, start : start + m] = np.log(ma / mb).T
         se_s[:, start : start + m] = np.sqrt(va + vb).T
     return [
-        _bootstrap_decide(c, float(est[i]), float(se[i]), est_s[i], se_s[i])
+        _bootstrap_decide(
+            c, float(est[i]) - float(shift[i]), float(se[i]), est_s[i] - shift[i], se_s[i]
+        )
         for i, c in enumerate(comparisons)
     ]
