@@ -405,6 +405,9 @@ def setup(app) -> dict[str, Any]:
                 if new is not None:
                     node.replace_self(new)
 
+    app.setup_extension(
+        "dpcompendium.book._myst_speed"
+    )  # MyST without a discarded document per parse (issue 50)
     app.add_config_value("dpc_rerun_labels", {}, "env")
     app.add_config_value("dpc_rerun_docname", PAGE_DOC, "env")
     app.add_post_transform(ExternalBookReferences)

@@ -551,6 +551,9 @@ def quiet_config_dumps() -> None:
 
 def setup(app) -> dict[str, Any]:
     quiet_config_dumps()
+    app.setup_extension(
+        "dpcompendium.book._myst_speed"
+    )  # MyST without a discarded document per parse (issue 50)
     app.add_config_value("dpc_execution_inputs", list(DEFAULT_INPUTS), "env")
     app.add_config_value("dpc_execution_store", DEFAULT_STORE, "env")
     app.add_config_value("dpc_execution_jobs", 2, "env")
