@@ -893,6 +893,23 @@ def test_rankings_and_brackets_by_the_studentized_bootstrap():
     assert b1.to_csv(index=False) == b2.to_csv(index=False)
     assert (b1.loc[b1["method"] == "identity", "beats_uniform"]).all()  # 30× apart
     assert not b1.loc[b1["method"] == "uniform", "beats_identity"].any()
+    # families=True: the same table (same draws), and the decided results it was read from, in the table's order
+    b3, fams = H.baseline_brackets(
+        runs, test="bootstrap-t", rng=np.random.default_rng(2), families=True
+    )
+    assert b3.to_csv(index=False) == b1.to_csv(index=False)
+    for ref in ("identity", "uniform"):
+        fam = fams[ref]
+        assert len(fam) == (b1["method"] != ref).sum()
+        rows = b1[b1["method"] != ref]
+        keys = [
+            m if v == "private" else f"{m}/{v}"
+            for m, v in zip(rows["method"], rows["variant"], strict=True)
+        ]
+        assert all(r.comparison.b.method == ref for r in fam)
+        assert [r.comparison.a.method for r in fam] == keys
+        assert [r.outcome for r in fam] == list(rows[f"vs_{ref}"])
+        assert all(r.p_adjusted >= r.p_value for r in fam)  # Holm-adjusted
     with pytest.raises(ValueError, match="rng must be"):
         H.rank_settings(runs, test="bootstrap-t")
     with pytest.raises(ValueError, match="test must be 'welch' or 'bootstrap-t', got 'paired'"):

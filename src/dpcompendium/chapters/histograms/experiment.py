@@ -605,14 +605,17 @@ def baseline_brackets(
     test: str = "welch",
     rng: np.random.Generator | None = None,
     resamples: int = 9999,
-) -> pd.DataFrame:
+    families: bool = False,
+) -> pd.DataFrame | tuple[pd.DataFrame, dict[str, list[Any]]]:
     """DPBench's sanity bracket per (dataset, epsilon, method, variant), from the per-repetition ``runs``: is the
     method's mean MSE lower than Identity's and than Uniform's, by a two-sided test on the log ratio of mean
     MSEs (:class:`~dpcompendium.core.comparison.Comparison`, relation ``"tie"``; ``test`` as in
     :func:`rank_settings`, with one child stream of ``rng`` per setting), Holm-corrected over the methods of the
     setting for each reference? ``vs_identity`` / ``vs_uniform`` hold the outcome (``better``, ``tie``,
     ``worse``), ``beats_identity`` / ``beats_uniform`` whether it is ``better``; ``ratio_identity`` /
-    ``ratio_uniform`` the ratios of mean MSEs."""
+    ``ratio_uniform`` the ratios of mean MSEs. ``families=True`` also returns the decided results, Holm-adjusted,
+    keyed ``"identity"`` / ``"uniform"`` (every setting's family in turn): what
+    :func:`~dpcompendium.core.comparison.design_sentence` reads."""
     from ...core.comparison import Comparison
     from ...core.comparison import holm as holm_family
     from ...core.messages import message
@@ -626,6 +629,7 @@ def baseline_brackets(
             f"runs must contain the methods identity and uniform, missing {sorted(missing)}"
         )
     rows = []
+    decided: dict[str, list[Any]] = {"identity": [], "uniform": []}
     groups = list(runs.groupby(keys, sort=False).groups)
     streams = rng.spawn(len(groups)) if rng is not None else [None] * len(groups)
     for (d, e), stream in zip(groups, streams, strict=True):
@@ -645,6 +649,7 @@ def baseline_brackets(
         n_id = len(comps["identity"])
         for ref, results in (("identity", flat[:n_id]), ("uniform", flat[n_id:])):
             family = holm_family(results)
+            decided[ref].extend(family)
             for r in family:
                 found.setdefault(r.comparison.a.method, {})[ref] = r
         for k, arm in arms.items():
@@ -662,7 +667,8 @@ def baseline_brackets(
                 row[f"vs_{ref}"] = r.outcome if r is not None else "tie"
                 row[f"beats_{ref}"] = bool(r is not None and r.outcome == "better")
             rows.append(row)
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    return (table, decided) if families else table
 
 
 def _grid_cell(
