@@ -37,6 +37,7 @@ __all__ = [
     "PUBLISHED",
     "BenchmarkMechanism",
     "audit_mechanism",
+    "round_up",
     "run_benchmark",
 ]
 
