@@ -95,3 +95,38 @@ def test_no_false_violation_on_correct_mechanisms_across_seeds(name, seed):
     chapter reports), at 50 000 samples."""
     rep, _ = benchmark.audit_mechanism(audit_callable, MECHS[name], 0.7, samples=50_000, seed=seed)
     assert rep.verdict == "holds", rep.summary()
+
+
+def test_power_samples_follow_their_design_and_only_cap_mechanisms_that_are_not_private():
+    """issue 50: each cap is POWER_SAFETY times the samples its verdict needed at the pilot size, rounded up to
+    1, 2 or 5 × 10^k, at least POWER_FLOOR; only mechanisms that are not private at the claim are capped."""
+    assert [benchmark.round_up(x) for x in (1, 1.01, 2, 2.5, 5.2, 134, 8370)] == [
+        1, 2, 2, 5, 10, 200, 10_000,
+    ]  # fmt: skip
+    for eps, caps in benchmark.POWER_SAMPLES.items():
+        assert set(caps) == set(benchmark.POWER_NEEDED[eps])
+        for name, n in caps.items():
+            assert not MECHS[name].private, name
+            need = benchmark.POWER_SAFETY * benchmark.POWER_NEEDED[eps][name]
+            assert n >= max(need, benchmark.POWER_FLOOR) and (
+                n < 2.5 * need or n == benchmark.POWER_FLOOR
+            )
+            assert n < benchmark.POWER_PILOT or n == benchmark.POWER_PILOT
+
+
+def test_run_benchmark_by_power_audits_a_violation_with_the_samples_it_needs():
+    names = ["sparse vector, Alg. 5", "noisy max (Laplace)"]
+    table = benchmark.run_benchmark(
+        audit_callable, 0.7, samples=20_000, seed=3, names=names, by_power=True
+    ).set_index("mechanism")
+    alg5 = table.loc["sparse vector, Alg. 5"]
+    assert alg5.samples == benchmark.POWER_SAMPLES[0.7]["sparse vector, Alg. 5"] < 20_000
+    assert alg5.verdict == "violated" and alg5.samples_needed <= alg5.samples
+    correct = table.loc["noisy max (Laplace)"]
+    assert correct.samples == 20_000 and correct.verdict == "holds"
+    assert (
+        correct.samples_needed == math.inf
+    )  # its event is within the claim: no samples show a violation
+    # without by_power every mechanism has the run's samples
+    plain = benchmark.run_benchmark(audit_callable, 0.7, samples=20_000, seed=3, names=names[:1])
+    assert (plain.samples == 20_000).all()

@@ -855,3 +855,33 @@ def test_compiled_tree_scores_are_scikit_learns_bit_for_bit(d, missing):
     assert stat.fn.keywords["trees"] is not None
     ref = stat.fn.keywords["model"].predict_proba(Z)[:, 1]
     assert np.array_equal(stat.fn(Z), ref)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda g: g.choice([0.0, 1.0, np.nan], size=(500, 12)),  # a sparse vector's outputs
+        lambda g: np.where(g.random(400) < 0.2, np.nan, g.normal(size=400)),
+        lambda g: g.normal(size=300),
+        lambda g: g.integers(0, 5, size=(50, 3)),
+        lambda g: g.integers(0, 2, size=60).astype(bool),
+        lambda g: g.normal(size=(20, 4)).astype(np.float32),
+        lambda g: np.array([-0.0, 0.0, 1e308, -5e-324]),
+    ],
+)
+def test_canonical_of_numeric_outputs_equals_the_structured_path(make):
+    """describe.canonical's numeric fast path gives the values as_structured gives, type for type (issue 50)."""
+    from dpcompendium.book.usercode import describe
+    from dpcompendium.book.usercode.sampling import as_structured
+
+    out = make(np.random.default_rng(4))
+    fast, slow = describe.canonical(out), list(as_structured(list(out), "function"))
+    assert [repr(v) for v in fast] == [repr(v) for v in slow]
+    assert [type(v) for v in fast] == [type(v) for v in slow]
+
+
+def test_canonical_of_an_infinite_output_still_refuses_it():
+    from dpcompendium.book.usercode import describe
+
+    with pytest.raises(UserCodeError, match="infinite"):
+        describe.canonical(np.array([[0.0, np.inf]]))

@@ -52,7 +52,27 @@ def canonical(out: np.ndarray) -> list:
         return list(out)
     if out.dtype.kind in "USa":
         return [o.item() if np.ndim(o) == 0 else tuple(x.item() for x in o) for o in out]
+    if out.dtype.kind in "biuf" and out.ndim in (1, 2) and not np.isinf(out).any():
+        return _canonical_numeric(out)
     return list(as_structured(list(out), "function"))
+
+
+def _canonical_numeric(out: np.ndarray) -> list:
+    """:func:`canonical` of a finite-or-NaN numeric array of one or two dimensions, without the per-value type
+    dispatch of ``as_structured``: the same values (Python floats, :data:`NAN` for NaN, rows as tuples)."""
+    x = out.astype(np.float64, copy=False)
+    nan = np.isnan(x)
+    values = x.tolist()
+    if x.ndim == 1:
+        if not nan.any():
+            return values
+        return [NAN if m else v for v, m in zip(values, nan.tolist(), strict=True)]
+    rows = nan.any(axis=1).tolist()
+    masks = nan.tolist()
+    return [
+        tuple(NAN if m else v for v, m in zip(row, mask, strict=True)) if has else tuple(row)
+        for row, mask, has in zip(values, masks, rows, strict=True)
+    ]
 
 
 def statistic_text(key: str) -> Md:

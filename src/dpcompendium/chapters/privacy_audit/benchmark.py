@@ -26,12 +26,18 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ...core.audit import AuditResult
+from ...core.audit.power import samples_needed
+
 __all__ = [
     "BENCHMARK",
     "DPSNIPER_CONFIG",
+    "POWER_NEEDED",
+    "POWER_SAMPLES",
     "PUBLISHED",
     "BenchmarkMechanism",
     "audit_mechanism",
+    "round_up",
     "run_benchmark",
 ]
 
@@ -304,19 +310,79 @@ def audit_mechanism(
     return report, time.perf_counter() - start
 
 
+#: The design of :data:`POWER_SAMPLES` (issue 50: samples chosen from each verdict's power): the pilot's samples per
+#: input, the power, the safety factor on its estimate (it takes the event as fixed and its frequencies as observed)
+#: and the floor (half the samples train the classifier that chooses the event).
+POWER_PILOT, POWER, POWER_SAFETY, POWER_FLOOR = 100_000, 0.9, 1.5, 10_000
+
+#: :func:`~dpcompendium.core.audit.power.samples_needed` at power :data:`POWER` of the event each mechanism that is
+#: not private at the claim chose, in the benchmark's run at :data:`POWER_PILOT` samples (seed 20260207), per claim.
+POWER_NEEDED: dict[float, dict[str, int]] = {
+    0.7: {
+        "noisy max, value (Laplace)": 5_580,
+        "noisy max, value (exponential)": 4_170,
+        "histogram, scale ε": 1_016,
+        "sparse vector, Alg. 3": 26_240,
+        "sparse vector, Alg. 4": 31_280,
+        "sparse vector, Alg. 5": 134,
+        "sparse vector, Alg. 6": 7_900,
+    }
+}
+
+
+def round_up(x: float) -> int:
+    """The smallest of 1, 2 and 5 × 10^k that is at least ``x`` (> 0)."""
+    if not (x > 0 and math.isfinite(x)):
+        raise ValueError(f"x must be a finite number > 0, got {x!r}")
+    k = math.floor(math.log10(x))
+    for step in (1, 2, 5, 10):
+        if step * 10**k >= x:
+            return int(step * 10**k)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+#: Samples per input of each mechanism that is *not* private at a claim, at that claim: its
+#: :data:`POWER_NEEDED` times :data:`POWER_SAFETY`, rounded up (:func:`round_up`), at least :data:`POWER_FLOOR`. The
+#: correct mechanisms keep the run's ``samples``: their HOLDS is a non-rejection whose reach grows with the samples.
+#: :func:`run_benchmark` reports each row's ``samples_needed`` again, from that run, so a table says whether its
+#: samples were enough.
+POWER_SAMPLES: dict[float, dict[str, int]] = {
+    eps: {name: max(POWER_FLOOR, round_up(POWER_SAFETY * n)) for name, n in needed.items()}
+    for eps, needed in POWER_NEEDED.items()
+}
+
+
 def run_benchmark(
-    audit, epsilon: float, *, samples: int = 200_000, seed: int = 0, names=None
+    audit,
+    epsilon: float,
+    *,
+    samples: int = 200_000,
+    seed: int = 0,
+    names=None,
+    by_power: bool = False,
+    power: float = POWER,
 ) -> pd.DataFrame:
     """Every benchmark mechanism (or those in ``names``) audited at claimed ``epsilon`` by ``audit``
-    (:func:`audit_mechanism`): verdict, bound, samples, seconds and pair, beside DP-Sniper's published result."""
+    (:func:`audit_mechanism`): verdict, bound, samples, seconds and pair, beside DP-Sniper's published result.
+
+    ``by_power``: a mechanism listed in :data:`POWER_SAMPLES` at this ``epsilon`` is audited with
+    ``min(samples, POWER_SAMPLES[epsilon][name])`` samples per input, the others with ``samples``. Every row's
+    ``samples_needed`` is :func:`~dpcompendium.core.audit.power.samples_needed` at ``power`` of its own event
+    (``inf`` where the event's frequencies do not exceed the claim)."""
+    caps = POWER_SAMPLES.get(float(epsilon), {}) if by_power else {}
     rows = []
     for mech in BENCHMARK:
         if names is not None and mech.name not in names:
             continue
-        rep, seconds = audit_mechanism(audit, mech, epsilon, samples=samples, seed=seed)
+        n = min(samples, caps.get(mech.name, samples))
+        rep, seconds = audit_mechanism(audit, mech, epsilon, samples=n, seed=seed)
         pub = PUBLISHED[mech.source]
+        result = AuditResult(mech.name, "empirical", rep.claimed_epsilon, rep.claimed_delta,
+                             rep.epsilon_lower, rep.confidence, rep.verdict, rep.event, rep.p_a, rep.p_b,
+                             rep.n_samples)  # fmt: skip
         rows.append({"mechanism": mech.name, "private": mech.private, "claimed_epsilon": epsilon,
-                     "verdict": rep.verdict, "epsilon_lower": rep.epsilon_lower, "samples": samples,
+                     "verdict": rep.verdict, "epsilon_lower": rep.epsilon_lower, "samples": n,
+                     "samples_needed": samples_needed(result, power),
                      "seconds": seconds, "pair": rep.pair, "event": rep.event,
                      "dpsniper_name": mech.source, "dpsniper_eps_lcb": pub["eps_lcb"],
                      "dpsniper_seconds": pub["seconds"], "dpsniper_pair": pub["pair"]})  # fmt: skip

@@ -7,6 +7,8 @@
   style of StatDP [ding2018detecting] and DP-Sniper [bichsel2021dpsniper]; (ε, δ) audits at the claimed δ.
 - :mod:`.chunked` — the counting of the same split-selection audit in chunks (10^8+ samples:
   ``empirical_audit(..., chunk_size=...)``).
+- :mod:`.power` — the samples an empirical audit's verdict needs for a given power, on its event at the
+  frequencies it observed (issue 50).
 - :mod:`.profile` — whole-profile audits of (ε, δ) mechanisms: the certified privacy profile δ(ε) and trade-off
   curve of one pair from samples, and the Gaussian (μ-GDP) fit that extends it to small δ.
 - :mod:`.spec` — :class:`AuditSpec` (raw neighbouring datasets + the whole pipeline), :func:`are_neighbours`,
