@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -563,7 +564,10 @@ def test_mwem_dpbench_verdicts_are_rendered_by_the_comparison_object():
         "mwem.payoff_shown_better(" in text
         and "runs=payoff_runs, rng=make_rng(ss_pay_test)" in text
     )
-    assert "payoff_reps = 20  #" in text and "PAYOFF_TEST_REPS = 20" in text
+    # the grid's default is chosen from its tests' power (issue 50), never below the 20 runs at which a bootstrap-t
+    # test is trusted (tests/test_comparison_bootstrap.py checks its size and coverage at twenty runs)
+    payoff_reps = int(re.search(r"^payoff_reps = (\d+)  #", text, re.M).group(1))
+    assert "PAYOFF_TEST_REPS = 20" in text and payoff_reps >= 20
     assert '"mwem.payoff_points"' in text and '"mwem.payoff_tested"' in text
     assert "up to nε" not in text and "Welch tests" not in text
     assert text.count("rng=rng_db_") == 2 and "mwem.run_values(dpbench_runs)" in text
@@ -768,3 +772,31 @@ def test_dp_mean_method_2_loss_is_the_supremum():
     text = _notebook_text("dp-mean")
     assert "loss up to $\\approx2\\varepsilon$" not in text
     assert "loss up to $\\varepsilon+\\ln(2-e^{-\\varepsilon})<2\\varepsilon$" in text
+
+
+# issue 50: every family of mwem's verdicts says, beside its verdicts, whether its runs are enough for them
+# (core.comparison.design_sentence: the power the verdicts shown had, or what "not separated" could have separated)
+def test_mwem_verdict_families_carry_their_design_sentence():
+    text = _notebook_source("mwem")
+    for family in (
+        "design_1d_eq = comparison.design_sentence(agr1.equivalence)",
+        "design_1d_diff = comparison.design_sentence(agr1.difference)",
+        "comparison.design_sentence(agr.difference) for agr in (agr2, agr2a)",
+        "comparison.design_sentence(db_id_family)",
+        "comparison.design_sentence(db_best_res)",
+        "comparison.design_sentence([r for rk in db_rankings for r in rk.results])",
+        "comparison.design_sentence(pay_family)",
+    ):
+        assert family in text, family
+    raw = _notebook_text("mwem")
+    for key in (
+        "mwem_1d_design_eq",
+        "mwem_1d_design_diff",
+        "mwem_2d_design_last",
+        "mwem_2d_design_average",
+        "mwem_db_identity_design",
+        "mwem_db_best_design",
+        "mwem_db_rank_design",
+        "mwem_payoff_design",
+    ):
+        assert f"{{glue:md}}`{key}:myst`" in raw, key
