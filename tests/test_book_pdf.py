@@ -703,3 +703,37 @@ def test_image_count_agrees_with_pypdf(book):
     content stream for inline images)."""
     path = OUT / f"{Path(CHAPTER_PAGES[0]).name}.pdf"
     assert images(path) == sum(len(p.images) for p in reader(path).pages) > 0
+
+
+def test_print_server_leaves_out_only_the_scripts_that_print_nothing(tmp_path):
+    """The server of a print (pdf._serve with print_view) answers the scripts of NOT_PRINTED (search index, icon
+    font, navigation) with an empty script, whatever their query string, and every other file whole (the maths,
+    the toggles, the book's own script, the stylesheets); the server of a rerun's page serves everything."""
+    from urllib.request import urlopen
+
+    from dpcompendium.book import pdf
+
+    left_out = [
+        "searchindex.js",
+        "_static/searchtools.js",
+        "_static/scripts/fontawesome.js",
+        "_static/scripts/bootstrap.js",
+        "_static/scripts/pydata-sphinx-theme.js",
+        "_static/scripts/sphinx-book-theme.js",
+    ]
+    kept = [
+        "_static/mathjax/tex-chtml.js",
+        "_static/togglebutton.js",
+        "_static/dpcompendium.js",
+        "_static/styles/theme.css",
+        "notebooks/searchindex.js.html",
+    ]
+    for name in left_out + kept:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(f"/* {name} */", encoding="utf8")
+    with pdf._serve(tmp_path, print_view=True) as url:
+        got = {n: urlopen(f"{url}/{n}?v=0a1b").read() for n in left_out + kept}
+    assert all(got[n] == b"" for n in left_out), {n: got[n] for n in left_out}
+    assert all(got[n] == f"/* {n} */".encode() for n in kept), {n: got[n] for n in kept}
+    with pdf._serve(tmp_path) as url:
+        assert all(urlopen(f"{url}/{n}").read() == f"/* {n} */".encode() for n in left_out)

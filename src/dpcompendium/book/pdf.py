@@ -4,7 +4,10 @@
 ``_toc.yml``) with headless Chromium driven by playwright (the ``/usr/bin/chromium`` the browser test uses; no
 browser is downloaded), after MathJax has typeset the page, every image has loaded and every font is ready; the
 book's print stylesheet (``_static/dpcompendium.css``, ``@media print``) hides the navigation and wraps code
-instead of cutting it. Then it binds the pages into books (with pypdf, nothing else):
+instead of cutting it. Each page is loaded straight into the layout it is printed in (print media, the printed
+column's width) and served without the scripts that print nothing (``NOT_PRINTED``: the search index, the icon
+font, the navigation's scripts), so that Chromium lays it out once and runs only what the print shows.
+Then it binds the pages into books (with pypdf, nothing else):
 
 - ``_build/pdf/dpcompendium.pdf``, the book: a title page and a contents with page numbers (generated HTML,
   printed by the same Chromium), then the pages of ``_toc.yml`` but the Library reference, one page numbering from
@@ -96,6 +99,9 @@ _MM = 72 / 25.4
 #: The printed column in CSS px of the page's layout (A4 width less the margins, at PRINT_SCALE).
 PRINT_WIDTH_PX = round((210 - MARGIN_MM["left"] - MARGIN_MM["right"]) / 25.4 * 96 / PRINT_SCALE)
 
+#: Run in every page before its own scripts: the theme's light colours and sizes, as the theme's script (not served
+#: for print: NOT_PRINTED) sets them (``html[data-theme="light"]``) from the page's first script, which reads them here.
+_LIGHT = "try { localStorage.setItem('mode', 'light'); localStorage.setItem('theme', 'light'); } catch (e) {}"
 #: Run in the page before printing: MathJax done, lazy images loaded, fonts ready; returns the page's title.
 _SETTLE = """
 async () => {
@@ -281,15 +287,47 @@ def toc_parts(toc: Path | None = None) -> list[tuple[str, list[str]]]:
     return parts
 
 
+#: The scripts of a built page that print nothing: the search (its index, ~0.4 MB a page parsed), the icon font's
+#: script (1.5 MB: its icons are in the header and the navigation, hidden in print), bootstrap's and the themes'
+#: scripts (navigation, dropdown menus, the dark-mode switch) and the copy buttons (hidden in print). When the book
+#: is served for printing (:func:`_serve` with ``print_view``), each is answered with an empty script: the page
+#: typesets, lays out and prints the same (its maths, toggles and claims tables keep their scripts), without
+#: the seconds of parsing and running them in every printed page.
+NOT_PRINTED = re.compile(
+    r"/(searchindex\.js|_static/(searchtools\.js|language_data\.js|clipboard\.min\.js|copybutton\.js"
+    r"|scripts/(fontawesome|bootstrap|pydata-sphinx-theme|sphinx-book-theme)\.js))$"
+)
+
+
 class _Quiet(http.server.SimpleHTTPRequestHandler):
+    #: answer the scripts of NOT_PRINTED with an empty script (the server of a print)
+    print_view = False
+
     def log_message(self, *args) -> None:
         pass
 
+    def do_GET(self) -> None:
+        if self.print_view and NOT_PRINTED.search(self.path.split("?", 1)[0].split("#", 1)[0]):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/javascript")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        # the page may go on before a request is answered (a navigation cancels what it still loads)
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            super().do_GET()
+
+
+class _PrintView(_Quiet):
+    print_view = True
+
 
 @contextlib.contextmanager
-def _serve(directory: Path) -> Iterator[str]:
+def _serve(directory: Path, print_view: bool = False) -> Iterator[str]:
+    """Serve ``directory`` on a free local port; with ``print_view``, without the scripts of NOT_PRINTED."""
+    handler = _PrintView if print_view else _Quiet
     httpd = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(directory))
+        ("127.0.0.1", 0), functools.partial(handler, directory=str(directory))
     )
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     try:
@@ -347,20 +385,20 @@ def print_pages(
     from .rerun_page import BOOK_URL
 
     found = []
-    tab = browser.new_page(viewport={"width": 1400, "height": 1000})
+    # every page is loaded, typeset and measured in the layout the PDF gets (print media, the printed column's width
+    # in CSS px): laid out once for print, not first for a screen and then again
+    tab = browser.new_page(viewport={"width": PRINT_WIDTH_PX, "height": 1000})
     try:
         tab.set_default_timeout(120_000)
+        tab.emulate_media(media="print")
+        tab.add_init_script(_LIGHT)
         for url, out in jobs:
-            tab.set_viewport_size({"width": 1400, "height": 1000})
             tab.goto(url, wait_until="load")
             item = Printed(title=tab.evaluate(_SETTLE))
             if bibliography and not url.endswith("/bibliography.html"):
                 item.references = tab.evaluate(
                     _REFERENCES, [bibliography, _t("References", lang), _t("Works cited", lang)]
                 )
-            tab.emulate_media(media="print")
-            # the layout the PDF gets: the printed column's width in CSS px
-            tab.set_viewport_size({"width": PRINT_WIDTH_PX, "height": 1000})
             if long_tables:
                 online = BOOK_URL + ("" if lang == "en" else f"/{lang}") + urlsplit(url).path
                 note = _t("table-more", lang) % {
@@ -384,7 +422,6 @@ def print_pages(
                 outline=outline,
                 tagged=outline,
             )
-            tab.emulate_media(media="screen")
             found.append(item)
     finally:
         tab.close()
@@ -1008,7 +1045,7 @@ def book_pdf(
         "commit": _commit(root),
         "date": dt.date.today().isoformat(),
     }
-    with _serve(html) as url, chromium() as browser:
+    with _serve(html, print_view=True) as url, chromium() as browser:
         printed = print_pages(
             browser,
             [(f"{url}/{p}.html", e.pdf) for p, e in entries.items()],
