@@ -113,6 +113,58 @@ def test_sgd_comparisons_use_every_repetition():
     )  # a single cell: its own sentence, with the interval
 
 
+def _sgd_runs(reps_by_dataset, seed=5):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for dataset, reps in reps_by_dataset.items():
+        for method, scale in (("hiera", 1.0), ("harmony", 2.0), ("pm", 1.02)):
+            for r in range(reps):
+                rows.append(
+                    {
+                        "dataset": dataset,
+                        "method": method,
+                        "variant": "corrected",
+                        "epsilon": 0.25,
+                        "folds": 5,
+                        "rep": r,
+                        "mse": scale * (1 + 0.05 * rng.standard_normal()),
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def test_sgd_sentence_says_each_datasets_repetitions():
+    """Datasets run with different repetitions (Adult's verdicts need more runs than the synthetic data's): each
+    dataset's part of the sentence says its own number; one number keeps the one prefix for both."""
+    reps = {"adult": 12, "synthetic": 4}
+    table = verdicts.sgd_comparisons(_sgd_runs(reps), pairs=(("hiera", "harmony"), ("hiera", "pm")))
+    text = str(verdicts.sgd_sentence(table, "hiera", ["harmony", "pm"], list(reps), 0.25, reps))
+    a, s = text.split("; on synthetic")
+    assert a.startswith("on adult, at ε = 0.25 (12 repetitions)") and "(4 repetitions)" in s
+    assert "(4 repetitions)" not in a and "(12 repetitions)" not in s
+    one = str(verdicts.sgd_sentence(table, "hiera", ["harmony", "pm"], list(reps), 0.25, 7))
+    assert one.startswith("at ε = 0.25 (7 repetitions)") and one.count("repetitions") == 1
+
+
+def test_sgd_design_is_the_design_sentence_of_each_dataset():
+    """The design sentence of each dataset's comparisons (decided by Holm over all of them): its own runs, and the
+    largest runs_needed of its verdicts shown."""
+    from dpcompendium.core.comparison import design_sentence
+
+    reps = {"adult": 12, "synthetic": 4}
+    table = verdicts.sgd_comparisons(_sgd_runs(reps), pairs=(("hiera", "harmony"), ("hiera", "pm")))
+    text = str(verdicts.sgd_design(table, list(reps)))
+    parts = text.split("; on ")
+    assert len(parts) == 2 and parts[0].startswith("on adult, ")
+    for part, (d, n) in zip(parts, reps.items(), strict=True):
+        results = list(table[table["dataset"] == d]["result"])
+        assert str(design_sentence(results)) in part
+        assert f"rest on {n} runs per arm" in part or f"with {n} runs per arm" in part
+    shown = [r for r in table[table["dataset"] == "adult"]["result"] if r.holds]
+    assert shown and f"from {int(max(r.runs_needed(0.9) for r in shown))} runs" in parts[0]
+    assert "not tested" in str(verdicts.sgd_design(table.iloc[:0], list(reps)))
+
+
 def test_distribution_panels_have_their_own_labels():
     """Issue 48: the uniform distribution's panel is not the method "uniform" (均匀估计) in the Chinese figure."""
     assert translate("uniform distribution", "zh_CN") == "均匀分布"

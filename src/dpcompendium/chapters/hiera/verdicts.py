@@ -21,7 +21,7 @@ exact level against Harmony and PM, on each repetition's K-fold MSE (:func:`sgd_
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 import pandas as pd
@@ -31,6 +31,7 @@ from ...core.comparison import (
     Comparison,
     ComparisonResult,
     _method_md,
+    design_sentence,
     family_sentence,
     holm,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "nominal_claim",
     "results_table",
     "sgd_comparisons",
+    "sgd_design",
     "sgd_sentence",
     "tally",
 ]
@@ -351,13 +353,32 @@ def sgd_sentence(
     bs: Sequence[str],
     datasets: Sequence[str],
     epsilon: float,
-    reps: int,
+    reps: int | Mapping[str, int],
 ) -> Md:
     """The SGD's comparisons of A with each of ``bs`` (:func:`sgd_comparisons`), dataset by dataset: "at ε = 0.25
-    (10 repetitions), on adult, …; on synthetic, …"; "not tested" where the table has none."""
+    (10 repetitions), on adult, …; on synthetic, …"; "not tested" where the table has none. ``reps``: the
+    repetitions behind the comparisons, one number, or one per dataset (then each dataset's part says its own: "on
+    adult, at ε = 0.25 (35 repetitions), …; on synthetic, at ε = 0.25 (6 repetitions), …")."""
     pairs = [(a, b) for b in bs]
     if not (pairs and len(table) and (table["a"] == a).any()):
         return message("hiera.no_cells")
+    if isinstance(reps, Mapping):
+        return join(
+            [
+                message(
+                    "hiera.on_data",
+                    data=d,
+                    sentence=message(
+                        "hiera.at_eps",
+                        eps=number(epsilon),
+                        reps=str(reps[d]),
+                        sentence=families(table, "sgd", pairs, datasets=[d]),
+                    ),
+                )
+                for d in datasets
+            ],
+            "; ",
+        )
     return message(
         "hiera.at_eps",
         eps=number(epsilon),
@@ -374,3 +395,18 @@ def sgd_sentence(
             "; ",
         ),
     )
+
+
+def sgd_design(table: pd.DataFrame, datasets: Sequence[str], power: float = 0.9) -> Md:
+    """Whether the SGD's runs are enough for its verdicts, dataset by dataset (the datasets may have run different
+    numbers of repetitions): "on adult, these verdicts rest on 35 runs per arm; … from 22 runs; on synthetic, …"
+    (:func:`~dpcompendium.core.comparison.design_sentence` of each dataset's comparisons of :func:`sgd_comparisons`,
+    decided by Holm over all of them; each at the level of its Holm step). "not tested" where the table has none."""
+    parts = []
+    for d in datasets:
+        results = list(table[table["dataset"] == d]["result"]) if len(table) else []
+        if results:
+            parts.append(message("hiera.on_data", data=d, sentence=design_sentence(results, power)))
+    if not parts:
+        return message("hiera.no_cells")
+    return join(parts, "; ")
