@@ -341,7 +341,26 @@ def test_run_waits_for_a_slow_kernel(monkeypatch, tmp_path):
 
     code = cli.main(["run", chapter_ids()[0], "-p", "reps", "2", "--out", str(tmp_path)])
     assert code != 0 and seen["start_timeout"] == cli.KERNEL_START_TIMEOUT >= 300
+    assert seen["iopub_timeout"] == cli.IOPUB_TIMEOUT
     assert not any(tmp_path.iterdir())  # the failed run left nothing
+
+
+def test_run_waits_for_late_cell_output():
+    """A cell's output messages arriving after nbclient's 4 s (papermill raises on it) are waited for: the edge fuzz,
+    at low priority on a loaded machine, failed a finished histograms cell with "A cell timed out … after 4
+    seconds". The setting reaches the client papermill builds (not only its keyword arguments)."""
+    import nbformat
+    from papermill.clientwrap import PapermillNotebookClient
+
+    from dpcompendium.book import cli
+
+    assert cli.IOPUB_TIMEOUT >= 60  # what `run` passes: test_run_waits_for_a_slow_kernel
+
+    class _Man:
+        nb = nbformat.v4.new_notebook()
+
+    client = PapermillNotebookClient(_Man(), iopub_timeout=cli.IOPUB_TIMEOUT)
+    assert client.iopub_timeout == cli.IOPUB_TIMEOUT and client.raise_on_iopub_timeout
 
 
 # ---- rough edges a new user met (issue 45)

@@ -51,6 +51,10 @@ from .prose import plural
 
 #: Seconds ``dpcompendium run`` waits for the chapter's kernel to start (papermill's default is 60).
 KERNEL_START_TIMEOUT = 600
+#: Seconds papermill waits for a cell's output messages once the kernel has replied (papermill raises after nbclient's 4 s
+#: default: the edge fuzz, at low priority on a loaded machine, failed a histograms run with "A cell timed out … after
+#: 4 seconds" although the cell had finished; a late output is no failure of the chapter).
+IOPUB_TIMEOUT = 120
 RESERVED = {"output_dir"}
 #: Commands that start kernels, workers or builds (dpcompendium.book.processes.guard)
 GUARDED = {"run", "audit", "check", "book"}
@@ -230,6 +234,7 @@ def _execute(plan: RunPlan, staging: Path, *, kernel: str, verbose: bool) -> Pat
             # papermill waits 60 s for a kernel by default; on a busy machine (two chapters, a test worker, a Dask
             # cluster) start-up can take longer, and a slow start is not a failure of the chapter
             start_timeout=KERNEL_START_TIMEOUT,
+            iopub_timeout=IOPUB_TIMEOUT,
             # IPC transport: the kernel does not warn "running over TCP without encryption" (dpcompendium.book.kernels)
             kernel_manager_class=kernel_manager_class(),
         )
