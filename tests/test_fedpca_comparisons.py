@@ -174,3 +174,38 @@ def test_svm_runs_do_not_depend_on_n_jobs():
     one = P.svm_runs(*args, folds=3, max_rows=100)
     two = P.svm_runs(*args, folds=3, max_rows=100, n_jobs=2)
     pd.testing.assert_frame_equal(one, two)
+
+
+def test_each_comparison_family_is_followed_by_its_design_sentence():
+    """Issue 50: the repetitions are chosen from the power each verdict needs, and the chapter says so: each family of
+    utility verdicts (captured energy, SVM accuracy) is glued with ``comparison.design_sentence`` of its own results,
+    and the prose puts that sentence right after the family's verdicts."""
+    import json
+
+    from dpcompendium.core.paths import repo_root
+
+    nb = json.loads((repo_root() / "notebooks" / "federated-pca.ipynb").read_text(encoding="utf-8"))
+    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    prose = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    for family, results in (("energy", "energy_cmp"), ("svm", "svm_cmp")):
+        assert re.search(rf"paired_{family} = \[r for r in {results}\.result if", code), family
+        assert re.search(
+            rf'"fedpca_{family}_design",\s*comparison\.design_sentence\(paired_{family}\)', code
+        ), family
+        # right after the family's verdicts: in the same table cell or line of prose
+        assert re.search(
+            rf"`fedpca_{family}_family:myst`[^|\n]*`fedpca_{family}_design:myst`", prose
+        ), family
+
+
+def test_design_sentence_reads_enough_runs_on_a_clear_family():
+    """The sentence the chapter glues on a utility family: "reached with power 0.9 from M runs" when the largest
+    ``runs_needed`` of its shown verdicts, M, is at most the runs per arm."""
+    rng = np.random.default_rng(3)
+    clear = _compare(
+        _runs(0.90 + 0.005 * rng.standard_normal(10), 0.80 + 0.005 * rng.standard_normal(10))
+    )
+    text = str(comparison.design_sentence(list(clear.result)))
+    assert "rest on 10 runs per arm" in text and "are reached with power 0.9 from" in text
+    needed = max(r.runs_needed(0.9) for r in clear.result if r.holds)
+    assert needed <= 10
