@@ -318,4 +318,153 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "k-means++ 在真实计数上选择中心，不花费任何隐私预算（一个邻居数据集可以把概率为零的中心选择变为正概率：隐私损失无界），"
      "而每个打分中的真实中心计数使一条记录能移动全部 $n - k$ 次指数机制抽样（隐私损失至多 $(n - k) \\cdot "
      "\\varepsilon_1/2$）；对 S5 的两种理解皆如此"),
+    # the Gaussian mechanism's calibrations (core/mechanisms/gaussian.py)
+    ("claims.gauss.analytic",
+     "analytic calibration (Balle & Wang 2018): the smallest $\\sigma$ that is $(\\varepsilon, \\delta)$-DP, any "
+     "$\\varepsilon$",
+     "analytic calibration (Balle & Wang 2018): the smallest sigma that is (eps, delta)-DP, any eps",
+     "解析校准（Balle & Wang 2018）：取最小的 $\\sigma$ 使之满足 $(\\varepsilon, \\delta)$-DP，对任意 $\\varepsilon$ 均适用"),
+    ("claims.gauss.auto", "classical $\\sigma$ where valid, else %(cond)s", "classical sigma where valid, else %(cond)s",
+     "经典 $\\sigma$ 有效时用经典校准，否则用%(cond)s"),
+    ("claims.gauss.classical",
+     "classical calibration $\\sigma = \\Delta \\sqrt{2 \\ln(1.25/\\delta)}/\\varepsilon$, proved for $\\varepsilon < 1$",
+     "classical calibration sigma = Delta sqrt(2 ln(1.25/delta))/eps, proved for eps < 1",
+     "经典校准 $\\sigma = \\Delta \\sqrt{2 \\ln(1.25/\\delta)}/\\varepsilon$，仅对 $\\varepsilon < 1$ 有证明"),
+    ("claims.gauss.classical_valid",
+     "classical calibration at $\\varepsilon \\ge 1$, outside its proof: valid here by the exact privacy profile "
+     "(Balle & Wang 2018), exact $\\varepsilon = %(exact)s \\le %(eps)s$",
+     "classical calibration at eps >= 1, outside its proof: valid here by the exact privacy profile "
+     "(Balle & Wang 2018), exact eps = %(exact)s <= %(eps)s",
+     "在 $\\varepsilon \\ge 1$ 处使用经典校准，超出其证明范围：此处由精确的隐私曲线（Balle & Wang 2018）确认有效，"
+     "精确 $\\varepsilon = %(exact)s \\le %(eps)s$"),
+    ("claims.gauss.why_classical",
+     "classical calibration outside its validity ($\\varepsilon \\ge 1$): its exact $\\varepsilon$ at "
+     "$\\delta = %(delta)s$ is $%(exact)s > %(eps)s$ (Balle & Wang 2018); use the analytic calibration",
+     "classical calibration outside its validity (eps >= 1): its exact eps at delta = %(delta)s is "
+     "%(exact)s > %(eps)s (Balle & Wang 2018); use the analytic calibration",
+     "经典校准超出其有效范围（$\\varepsilon \\ge 1$）：其精确 $\\varepsilon$（在 $\\delta = %(delta)s$ 处）为 "
+     "$%(exact)s > %(eps)s$（Balle & Wang 2018）；应改用解析校准"),
+    # federated-pca (chapters/federated_pca/methods.py, cape.py, power.py)
+    ("claims.fedpca.sens_cov",
+     "$L_2$ sensitivity of $A = X^\\top X/n$ (upper triangle), rows in the unit ball: $%(formula)s = %(value)s$",
+     "L2 sensitivity of A = X^T X/n (upper triangle), rows in the unit ball: %(formula)s = %(value)s",
+     "$L_2$ 敏感度（对 $A = X^\\top X/n$ 的上三角部分），各行在单位球内：$%(formula)s = %(value)s$"),
+    ("claims.fedpca.na", "n/a", "n/a", "不适用"),
+    ("claims.fedpca.why_no_noise", "no noise: releases the exact eigenvectors",
+     "no noise: releases the exact eigenvectors", "不加噪声：发布精确的特征向量"),
+    ("claims.fedpca.mech_central", "Analyze Gauss (trusted curator)", "Analyze Gauss (trusted curator)",
+     "Analyze Gauss（可信的数据管理者）"),
+    ("claims.fedpca.sens_dpdispca", "$\\sqrt{2}/N_i$ per site ($1/N_i$ add-remove)",
+     "sqrt(2)/N_i per site (1/N_i add-remove)", "每个站点 $\\sqrt{2}/N_i$（增删一条记录时为 $1/N_i$）"),
+    ("claims.fedpca.why_dpdispca",
+     "each site's release is $(\\varepsilon, \\delta)$-DP w.r.t. its own rows; sites are disjoint (parallel "
+     "composition)",
+     "each site's release is (eps, delta)-DP w.r.t. its own rows; sites are disjoint (parallel composition)",
+     "每个站点的发布对其自身的行满足 $(\\varepsilon, \\delta)$-DP；各站点互不相交（并行组合）"),
+    ("claims.fedpca.mech_shared_seed", "ELFedPCA shared-seed", "ELFedPCA shared-seed", "ELFedPCA（共享随机种子）"),
+    ("claims.fedpca.why_shared_seed",
+     "every site knows $E/s$ from the shared seed, so site 1 (the server) or any site recovers $A_i = A_i' - E/s$ "
+     "exactly: local covariances are released without noise",
+     "every site knows E/s from the shared seed, so site 1 (the server) or any site recovers "
+     "A_i = A_i' - E/s exactly: local covariances are released without noise",
+     "每个站点都能由共享的种子得知 $E/s$，因此站点 1（服务器）或任何站点都能精确恢复 $A_i = A_i' - E/s$："
+     "各站点的协方差在没有噪声的情况下被发布"),
+    ("claims.fedpca.mech_secure_aggregation", "secure aggregation of $N(0, \\tau^2/s)$ shares",
+     "secure aggregation of N(0, tau^2/s) shares", "$N(0, \\tau^2/s)$ 份额的安全聚合"),
+    ("claims.fedpca.why_secure_aggregation",
+     "$(\\varepsilon, \\delta)$-DP against the server and outsiders; a coalition of the server and $c$ of the %(s)s "
+     "sites faces noise variance $\\tau^2 (s-c)/s$ on the others ($\\varepsilon$ grows by $\\sqrt{s/(s-c)}$)",
+     "(eps, delta)-DP against the server and outsiders; a coalition of the server and c of the %(s)s sites "
+     "faces noise variance tau^2 (s-c)/s on the others (eps grows by sqrt(s/(s-c)))",
+     "对服务器和外部人员满足 $(\\varepsilon, \\delta)$-DP；服务器与 %(s)s 个站点中的 $c$ 个合谋时，其余站点上的噪声方差为 "
+     "$\\tau^2 (s-c)/s$（$\\varepsilon$ 增大为原来的 $\\sqrt{s/(s-c)}$ 倍）"),
+    ("claims.fedpca.real_shares",
+     "the shares $E_i$ are real-valued: the accounting is for the real-valued sum of Gaussian shares; the "
+     "fixed-point encoding modulo $2^{64}$ and its rounding, which the implementation sums, are not analysed (the "
+     "distributed discrete Gaussian or Skellam mechanism would cover them)",
+     "the shares E_i are real-valued: the accounting is for the real-valued sum of Gaussian shares; the fixed-point "
+     "encoding modulo 2^64 and its rounding, which the implementation sums, are not analysed (the distributed "
+     "discrete Gaussian or Skellam mechanism would cover them)",
+     "份额 $E_i$ 为实数：隐私会计针对的是高斯份额的实数和；实现中实际求和的模 $2^{64}$ 定点编码及其舍入未作分析"
+     "（分布式离散高斯机制或 Skellam 机制可以涵盖它们）"),
+    ("claims.fedpca.cond_subspace",
+     "what is published is the subspace $V'$ (and what is computed from it alone), not the projections "
+     "$Y_i = X_i V'$ of the source's step 7, which are not private (what each SVM row publishes is stated apart)",
+     "what is published is the subspace V' (and what is computed from it alone), not the projections "
+     "Y_i = X_i V' of the source's step 7, which are not private (what each SVM row publishes is stated apart)",
+     "发布的是子空间 $V'$（以及仅由它算出的量），而不是原文第 7 步的投影 $Y_i = X_i V'$——后者不满足差分隐私"
+     "（SVM 各行发布的内容另行说明）"),
+    ("claims.fedpca.cond_preprocessing",
+     "rows preprocessed with public statistics only (declared domain bounds and centre, per-row scaling into the "
+     "unit ball)",
+     "rows preprocessed with public statistics only (declared domain bounds and centre, per-row scaling "
+     "into the unit ball)",
+     "各行只用公开的统计量预处理（声明的值域边界与中心，逐行缩放到单位球内）"),
+    ("claims.fedpca.cond_public_n", "$n$ and the site sizes $N_i$ are public (replace-one neighbours)",
+     "n and the site sizes N_i are public (replace-one neighbours)",
+     "$n$ 与各站点的大小 $N_i$ 都是公开的（邻居数据集按替换一条记录定义）"),
+    ("claims.fedpca.why_as_written",
+     "the as-written preprocessing scales by the data's own ranges and centres by the exact global mean, so one "
+     "record moves every row: the measured norm of $A(D') - A(D)$ is %(m)s, against $\\Delta = \\sqrt{2}/n = %(d)s$ "
+     "(%(r)s times) on the audit's replace-one pair (1000 identical rows and two rows fixing the ranges, $n = 1002$)",
+     "the as-written preprocessing scales by the data's own ranges and centres by the exact global mean, "
+     "so one record moves every row: the measured norm of A(D') - A(D) is %(m)s, against Delta = sqrt(2)/n "
+     "= %(d)s (%(r)s times) on the audit's replace-one pair (1000 identical rows and two rows fixing the ranges, "
+     "n = 1002)",
+     "原文写法的预处理按数据自身的范围缩放、按精确的全局均值中心化，因此一条记录会移动每一行：实测 $A(D') - A(D)$ "
+     "的范数为 %(m)s，而 $\\Delta = \\sqrt{2}/n = %(d)s$（前者为后者的 %(r)s 倍）；这是在审计所用的替换一条记录的数据对上"
+     "（1000 条相同的行，另有两行固定范围，$n = 1002$）"),
+    ("claims.fedpca.why_add_remove",
+     "add-remove with an exact $n$: every protocol reveals $n$ (step 1, and the noise scale $1/n$), which add-remove "
+     "neighbours change; with $n$ public the relation is replace-one, $\\Delta = \\sqrt{2}/n$",
+     "add-remove with an exact n: every protocol reveals n (step 1, and the noise scale 1/n), which "
+     "add-remove neighbours change; with n public the relation is replace-one, Delta = sqrt(2)/n",
+     "增删一条记录而 $n$ 精确：每个协议都会泄露 $n$（第 1 步，以及噪声尺度 $1/n$），而增删一条记录的邻居数据集会改变它；"
+     "$n$ 公开时邻居关系为替换一条记录，$\\Delta = \\sqrt{2}/n$"),
+    ("claims.fedpca.mech_cape", "CAPE correlated noise (%(variant)s)", "CAPE correlated noise (%(variant)s)",
+     "CAPE 相关噪声（%(variant)s）"),
+    ("claims.fedpca.cape_calibrated", "calibrated", "calibrated", "校准后"),
+    ("claims.fedpca.cape_as-published", "as-published", "as-published", "按发表的形式"),
+    ("claims.fedpca.sens_cape",
+     "$\\sqrt{2}/n$ on each site's message; Mahalanobis sensitivity of the joint view (module cape)",
+     "sqrt(2)/n on each site's message; Mahalanobis sensitivity of the joint view (module cape)",
+     "每个站点的消息上为 $\\sqrt{2}/n$；联合视图的 Mahalanobis 敏感度（见 cape 模块）"),
+    ("claims.fedpca.cond_cape_public",
+     "$n$ and the site sizes are public; rows preprocessed with public statistics into the unit ball",
+     "n and the site sizes are public; rows preprocessed with public statistics into the unit ball",
+     "$n$ 与各站点的大小都是公开的；各行用公开的统计量预处理到单位球内"),
+    ("claims.fedpca.cond_cape_coalition",
+     "a coalition of the server and $c$ of the %(s)s sites sees more (coalition bound: $c = s-1$ gives about "
+     "$\\varepsilon \\sqrt{s}$)",
+     "a coalition of the server and c of the %(s)s sites sees more (coalition bound: c = s-1 gives about "
+     "eps*sqrt(s))",
+     "服务器与 %(s)s 个站点中的 $c$ 个合谋时能看到更多（合谋界：$c = s-1$ 时约为 $\\varepsilon \\sqrt{s}$）"),
+    ("claims.fedpca.cond_cape_zero_sum", "the zero-sum noise is generated by a secure sum of noise only",
+     "the zero-sum noise is generated by a secure sum of noise only", "和为零的噪声仅由噪声的安全求和生成"),
+    ("claims.fedpca.why_cape",
+     "each message is $(\\varepsilon, \\delta)$-DP, but the server sees all %(s)s: their contrasts carry the "
+     "correlated noise, and the joint view is only $(%(exact)s, %(delta)s)$-DP (Mahalanobis sensitivity "
+     "$\\sqrt{2s/(s+1)} = %(factor)s \\times$ the calibrated one)",
+     "each message is (eps, delta)-DP, but the server sees all %(s)s: their contrasts carry the correlated "
+     "noise, and the joint view is only (%(exact)s, %(delta)s)-DP (Mahalanobis sensitivity "
+     "sqrt(2s/(s+1)) = %(factor)s x the calibrated one)",
+     "每条消息满足 $(\\varepsilon, \\delta)$-DP，但服务器能看到全部 %(s)s 条：它们之间的差包含相关噪声，联合视图只满足 "
+     "$(%(exact)s, %(delta)s)$-DP（Mahalanobis 敏感度为 $\\sqrt{2s/(s+1)} = %(factor)s \\times$ 校准值）"),
+    ("claims.fedpca.mech_power", "DP noisy power method (%(iters)s iterations)",
+     "DP noisy power method (%(iters)s iterations)", "差分隐私加噪幂迭代法（%(iters)s 次迭代）"),
+    ("claims.fedpca.sens_power",
+     "$\\sqrt{2}/n$ per iteration ($\\|(yy^\\top - xx^\\top)X\\|_F/n \\le \\|yy^\\top - xx^\\top\\|_F/n$, $X$ "
+     "orthonormal), %(iters)s adaptive Gaussian releases compose exactly into sensitivity $\\sqrt{2L}/n = %(sens)s$",
+     "sqrt(2)/n per iteration (||(yy^T - xx^T)X||_F/n <= ||yy^T - xx^T||_F/n, X orthonormal), %(iters)s adaptive "
+     "Gaussian releases compose exactly into sensitivity sqrt(2L)/n = %(sens)s",
+     "每次迭代 $\\sqrt{2}/n$（$\\|(yy^\\top - xx^\\top)X\\|_F/n \\le \\|yy^\\top - xx^\\top\\|_F/n$，$X$ 为正交矩阵），"
+     "%(iters)s 次自适应的高斯发布恰好组合为敏感度 $\\sqrt{2L}/n = %(sens)s$"),
+    ("claims.fedpca.cond_power_public",
+     "$n$ is public (replace-one); rows preprocessed with public statistics into the unit ball",
+     "n is public (replace-one); rows preprocessed with public statistics into the unit ball",
+     "$n$ 公开（替换一条记录）；各行用公开的统计量预处理到单位球内"),
+    ("claims.fedpca.cond_power_federated",
+     "federated: each site's share $A_i X + N(0, \\sigma^2/s)$ under secure aggregation (same law for the server)",
+     "federated: each site's share A_i X + N(0, sigma^2/s) under secure aggregation (same law for the server)",
+     "联邦设置：每个站点的份额 $A_i X + N(0, \\sigma^2/s)$ 经安全聚合（对服务器而言分布相同）"),
 ]  # fmt: skip
