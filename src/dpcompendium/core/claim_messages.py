@@ -467,4 +467,8 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "federated: each site's share $A_i X + N(0, \\sigma^2/s)$ under secure aggregation (same law for the server)",
      "federated: each site's share A_i X + N(0, sigma^2/s) under secure aggregation (same law for the server)",
      "联邦设置：每个站点的份额 $A_i X + N(0, \\sigma^2/s)$ 经安全聚合（对服务器而言分布相同）"),
+    # the privacy-audit chapter's catalogue: what a row's verdict means (chapters/privacy_audit/catalog.py)
+    ("audit.finding.holds", "holds", "holds", "成立"),
+    ("audit.finding.violated", "mechanism violated", "mechanism violated", "机制违反其声明"),
+    ("audit.finding.step", "step exceeds its proof share", "step exceeds its proof share", "该步骤超出其证明所分配的份额"),
 ]  # fmt: skip
