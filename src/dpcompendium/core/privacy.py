@@ -21,6 +21,7 @@ import numpy as np
 
 from .messages import (
     CATALOGUE,
+    CJK_EDITIONS,
     Md,
     get_language,
     language,
@@ -231,7 +232,7 @@ def _joined(conditions: Iterable[str]) -> Md:
         "; ".join(str(c) for c in conditions),
         "; ".join(myst(c) for c in conditions),
         {
-            lang: "; ".join(myst(c, lang) for c in conditions)
+            lang: ("；" if lang in CJK_EDITIONS else "; ").join(myst(c, lang) for c in conditions)
             for lang in CATALOGUE
             if any(isinstance(c, Md) and c.by_lang for c in conditions)
         },
