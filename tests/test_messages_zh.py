@@ -32,6 +32,9 @@ INFLECTED = {
     "budgets": "privacy budget, $\\varepsilon$",
     "pca": "principal component analysis",
 }
+#: English phrases that hold a word of :data:`INFLECTED` but name another concept, with the Chinese they must come
+#: with: "parallel composition" (disjoint data) is not the glossary's sequential composition (顺序组合).
+OTHER_CONCEPTS = {"parallel composition": "并行组合"}
 
 
 def glossary() -> dict[str, list[str]]:
@@ -143,6 +146,10 @@ def test_glossary_terms_keep_their_sources_chinese_form():
     checked = 0
     for where, en, zh in pairs():
         en_words = words(en)
+        for phrase, chinese in OTHER_CONCEPTS.items():
+            if f" {phrase} " in en_words:
+                assert chinese in zh, f"{where}: {zh!r} lacks {chinese} ({phrase})"
+                en_words = en_words.replace(f" {phrase} ", " ")
         found = [
             (row, form) for row in rows for form in english_forms(row) if f" {form} " in en_words
         ]
@@ -177,3 +184,175 @@ def test_po_export_of_zh_cn_has_nothing_untranslated_or_fuzzy():
 def test_po_export_reads_back_with_its_language(lang):
     catalog = read_po(io.StringIO(to_po(lang)))
     assert catalog.locale == Locale.parse(lang)
+
+
+# ------------------------------------------------------------------------------------------ claims cards (issue 48)
+_CARD_MATH = re.compile(r'<span class="math[^"]*">.*?</span>', re.S)
+_TAG = re.compile(r"<[^>]+>")
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'_-]*")
+#: ASCII maths a card must not show outside its maths (issue 48: "eps", "<=", "sqrt(" are typeset as maths)
+_ASCII_MATHS = re.compile(r"\beps\b|<=|>=|\bsqrt\(|\bsigma\b|\bdelta\b|\btau\b|\brho\b|\^")
+
+
+def _kept_words() -> set[str]:
+    """Names a Chinese card may show in Latin script: the figure texts' kept names (methods, datasets, acronyms)
+    and the words the Chinese method names themselves keep (Analyze Gauss, CoinPress, ...)."""
+    from dpcompendium.core.figure_messages import PROPER_WORDS
+
+    return set(PROPER_WORDS) | set(_LATIN_WORD.findall(" ".join(METHOD_NAMES["zh_CN"].values())))
+
+
+def card_cells(table, lang: str) -> list[str]:
+    """The text of each cell of a claims card rendered in ``lang``, its maths removed."""
+    from html import unescape
+
+    from dpcompendium.core.privacy import ClaimsTable
+
+    body = ClaimsTable(table, lang)._repr_html_().split("<tbody>", 1)[1]
+    cells = re.findall(r"<td>(.*?)</td>", body, re.S)
+    return [unescape(_TAG.sub(" ", _CARD_MATH.sub(" ", c))).strip() for c in cells]
+
+
+def english_cell(text: str, kept: set[str]) -> bool:
+    """A cell of a Chinese card left English: more Latin letters (in words that are not kept names or acronyms)
+    than Chinese characters."""
+    latin = sum(len(w) for w in _LATIN_WORD.findall(text) if not (w in kept or w.isupper()))
+    return latin > len(CJK.findall(text))
+
+
+def chapter_cards():
+    """(chapter, claims table) of the claims cards of dp-mean, federated-pca, hiera and histograms, built as their
+    notebooks build them at the default parameters (labels by method id)."""
+    import pandas as pd
+
+    from dpcompendium.chapters import dp_mean, federated_pca, hiera, histograms
+    from dpcompendium.core.privacy import claims_table
+
+    a, b = dp_mean.HEIGHT_BOUNDS
+    wide = dp_mean.WIDE_BOUNDS["heights"]
+    share = dp_mean.optimal_count_share((a, b), dp_mean.MEAN_OFFSET_GUESS["heights"])
+    yield (
+        "dp-mean",
+        pd.DataFrame(
+            [
+                {
+                    "method": m,
+                    "variant": v,
+                    **dp_mean.privacy_claim(m, 1.0, (a, b), v, nb).as_dict(),
+                }
+                for m in dp_mean.METHODS
+                for v in (dp_mean.VARIANTS if m != "clamped" else ("as-written",))
+                for nb in ("replace-one", "add-remove")
+            ]
+        ).drop(columns=["mechanism", "delta"]),
+    )
+    yield (
+        "dp-mean",
+        claims_table(
+            [
+                dp_mean.dp_quantile.privacy_claim(1.0, wide),
+                dp_mean.noisy_average_private_bounds.privacy_claim(1.0, wide),
+                dp_mean.noisy_average_gaussian.privacy_claim(
+                    1.0, dp_mean.GAUSSIAN_DELTA, (a, b), 10_000
+                ),
+                dp_mean.noisy_average_coinpress.privacy_claim(1.0, dp_mean.GAUSSIAN_DELTA, wide),
+                dp_mean.noisy_average_centred.privacy_claim(1.0, (a, b), share),
+                dp_mean.noisy_average_centred.privacy_claim(1.0, (a, b), share, "replace-one"),
+                dp_mean.privacy_claim("clamped", 2.0, (a, b), neighbours="add-remove"),
+            ]
+        ),
+    )
+    delta, n = 1e-6, 10_000
+    yield (
+        "federated-pca",
+        claims_table(
+            {
+                m: federated_pca.privacy_claim(m, 1.0, delta, n, s=10, calibration="auto")
+                for m in federated_pca.METHODS
+            }
+            | {
+                "cape": federated_pca.cape_privacy_claim(1.0, delta, n, 10, calibration="auto"),
+                "central": federated_pca.privacy_claim(
+                    "central", 1.0, delta, n, preprocessing="as-written"
+                ),
+                "identity": federated_pca.privacy_claim(
+                    "central", 1.0, delta, n, neighbours="add-remove"
+                ),
+                "pca": federated_pca.privacy_claim(
+                    "central", 10.0, 1e-5, n, calibration="classical"
+                ),
+                "noisy-power": federated_pca.privacy_claim(
+                    "central", 2.0, delta, n, calibration="classical"
+                ),
+            }
+        ),
+    )
+    yield (
+        "hiera",
+        pd.DataFrame(
+            [
+                hiera.privacy_claim(m, 1.0).as_dict()
+                for m in (
+                    "harmony",
+                    "pm",
+                    "hybrid",
+                    "graded-laplace",
+                    "hiera",
+                    "hiera-calibrated",
+                    "hiera-graded",
+                )
+            ]
+            + [hiera.idue_claim(hiera.schedule(1.0)).as_dict()]
+            + [
+                hiera.privacy_claim(
+                    "hiera", 1.0, multipliers=hiera.SGD_TEXT_MULTIPLIERS, coupled=False
+                ).as_dict()
+            ]
+            + [hiera.hiera_claim(hiera.schedule(1.0), level=t).as_dict() for t in range(2)]
+        ),
+    )
+    pairs = [
+        ("identity", "private"), ("uniform", "private"), ("hierarchical", "private"), ("privelet", "private"),
+        ("least_squares", "private"), ("dawa", "private"), ("dawa", "repaired"), ("dawa", "dpbench"),
+        ("ahp", "private"), ("php", "private"), ("php", "level-wise"), ("sampling_grouping", "as-written"),
+        ("sampling_grouping", "as-written:sum"), ("sampling_grouping", "private"),
+        ("sampling_grouping", "private:mean"),
+    ]  # fmt: skip
+    yield "histograms", claims_table([histograms.privacy_claim(m, 1.0, v) for m, v in pairs])
+
+
+def test_the_card_check_can_fail():
+    """A claim whose texts are English strings (not messages) gives English cells on a Chinese card."""
+    from dpcompendium.core.privacy import PrivacyClaim, claims_table
+
+    claim = PrivacyClaim(
+        "Laplace sum", "add-remove", "sum: b - a", 1.0, conditions=("records in [a, b]",)
+    )
+    cells = card_cells(claims_table([claim]), "zh_CN")
+    assert [c for c in cells if english_cell(c, _kept_words())] == [
+        "Laplace sum",
+        "sum: b - a",
+        "records in [a, b]",
+    ], cells
+    from dpcompendium.core.messages import Md
+
+    typed = claim.failing(Md("eps <= 1", "eps <= 1"))  # a reason whose MyST is ASCII maths
+    assert any(_ASCII_MATHS.search(c) for c in card_cells(claims_table([typed]), "en"))
+
+
+def test_every_claims_card_cell_is_chinese_on_the_chinese_pages():
+    """Issue 48: every cell of the chapters' claims cards (claim, guarantee, neighbours, sensitivity, conditions,
+    reasons) is Chinese in the Chinese edition — the claim texts are message ids of the catalogue — while the English
+    card keeps its English; and no card shows ASCII maths (eps, <=, sqrt() outside its maths in either language."""
+    kept = _kept_words()
+    english, ascii_maths, n = [], [], 0
+    for chapter, table in chapter_cards():
+        zh, en = card_cells(table, "zh_CN"), card_cells(table, "en")
+        assert len(zh) == len(en)
+        n += len(zh)
+        english += [(chapter, c) for c in zh if english_cell(c, kept)]
+        ascii_maths += [(chapter, c) for c in zh + en if _ASCII_MATHS.search(c)]
+        assert not any(CJK.search(c) for c in en), chapter
+    assert n > 250, n
+    assert not english, english
+    assert not ascii_maths, ascii_maths

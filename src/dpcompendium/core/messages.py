@@ -48,11 +48,13 @@ __all__ = [
     "method_name",
     "myst",
     "myst_to_html",
+    "named",
     "needs_translation",
     "number",
     "plain",
     "set_language",
     "show",
+    "tex",
     "tex_number",
     "to_myst",
     "to_po",
@@ -1758,7 +1760,26 @@ AUDIT_MESSAGES: list[tuple[str, str, str, str]] = [
      "；与预测结论不符：%(k)s"),
 ]  # fmt: skip
 
-for _msgid, _en, _plain, _zh in AUDIT_MESSAGES:
+# The texts of the privacy claims (core/claim_messages.py): relation names, sensitivities, conditions, reasons.
+from .claim_messages import CLAIM_MESSAGES  # noqa: E402
+
+for _msgid, _en, _plain, _zh in (*AUDIT_MESSAGES, *CLAIM_MESSAGES):
     CATALOGUE["en"][_msgid] = _en
     PLAIN[_msgid] = _plain
     CATALOGUE["zh_CN"][_msgid] = _zh
+
+
+def named(key: str) -> Md:
+    """A method's id as a text: its plain text and English MyST the id as it is (``"as-written"``), its other
+    languages the method's name there (:func:`method_name`: 原文写法)."""
+    return Md(
+        str(key),
+        to_myst(str(key)),
+        {lang: method_name(key, lang) for lang in CATALOGUE if lang != "en"},
+    )
+
+
+def tex(text: Any) -> Md:
+    """A number (or short formula) written in a template's maths: its plain text as it is, its MyST as TeX
+    (``"1e-06"`` → ``10^{-6}``, ``"inf"`` → ``\\infty``) in every language."""
+    return Md(str(text), tex_number(str(text)))

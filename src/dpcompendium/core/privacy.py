@@ -20,6 +20,8 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 
 from .messages import (
+    CATALOGUE,
+    CJK_EDITIONS,
     Md,
     get_language,
     language,
@@ -27,6 +29,7 @@ from .messages import (
     method_name,
     myst,
     myst_to_html,
+    tex,
     tex_number,
 )
 
@@ -156,7 +159,7 @@ class PrivacyClaim:
             rel = (
                 ""
                 if self.neighbours == "local"
-                else message("claim.relation", neighbours=self.neighbours)
+                else message("claim.relation", neighbours=relation_name(self.neighbours))
             )
             cond = (
                 message("claim.conditions", conditions=_joined(self.conditions))
@@ -196,7 +199,10 @@ class PrivacyClaim:
         return dataclasses.replace(
             self,
             delta=d,
-            conditions=(*self.conditions, f"implied by its own delta = {self.delta:g}"),
+            conditions=(
+                *self.conditions,
+                message("claim.implied_delta", delta=tex(f"{self.delta:g}")),
+            ),
         )
 
     def as_dict(self) -> dict:
@@ -207,9 +213,32 @@ class PrivacyClaim:
         return d
 
 
+def relation_name(neighbours: str) -> Md:
+    """The name of a neighbour relation (a key of :data:`NEIGHBOUR_RELATIONS`) in every language: its id in
+    English ("replace-one"), the term base's name in Chinese (替换一条记录)."""
+    return message(f"claim.neighbours.{neighbours}")
+
+
+class _Joined(Md):
+    """The conditions of a claim joined by "; " (the CSV column), keeping each condition with its renderings in
+    every language (:attr:`parts`), so that a claims card lists them in the language of its page."""
+
+    parts: tuple[str, ...]
+
+
 def _joined(conditions: Iterable[str]) -> Md:
     conditions = list(conditions)
-    return Md("; ".join(str(c) for c in conditions), "; ".join(myst(c) for c in conditions))
+    out = _Joined(
+        "; ".join(str(c) for c in conditions),
+        "; ".join(myst(c) for c in conditions),
+        {
+            lang: ("；" if lang in CJK_EDITIONS else "; ").join(myst(c, lang) for c in conditions)
+            for lang in CATALOGUE
+            if any(isinstance(c, Md) and c.by_lang for c in conditions)
+        },
+    )
+    out.parts = tuple(conditions)
+    return out
 
 
 def claims_table(claims: Mapping[str, PrivacyClaim] | Iterable[PrivacyClaim], key: str = "method"):
@@ -234,6 +263,8 @@ def _split_conditions(value: object) -> list[str]:
     text = _text(value)
     if not text or text == "nan":
         return []
+    if isinstance(text, _Joined):
+        return [c for c in text.parts if str(c)]
     plain_parts = str(text).split("; ")
     if isinstance(text, Md):
         myst_parts = text.myst.split("; ")
@@ -278,9 +309,11 @@ class ClaimsTable:
         for r in self.table.to_dict("records"):
             parts = [r[c] for c in labels if str(r[c]) not in ("", "nan")]
             name = ", ".join(str(p) for p in parts)
-            mech = str(r.get("mechanism", ""))
+            mech = _text(r.get("mechanism", ""))
             plain = mech if not name else (name if mech in ("", name) else f"{name} ({mech})")
-            named = ", ".join(method_name(p) for p in parts)  # one human name per method
+            named = ", ".join(  # one human name per method; a text with its own renderings as it is
+                myst(p) if isinstance(p, Md) and p.by_lang else method_name(p) for p in parts
+            )
             label = Md(
                 plain,
                 myst(mech)
@@ -340,7 +373,7 @@ class ClaimsTable:
                 guarantee = f'<span class="dpc-not">{e(message("claim.not", guarantee=r["guarantee"]))}</span>: {e(r["why"])}'
             conds = "".join(f"<li>{e(c)}</li>" for c in r["conditions"])
             out.append(
-                f"<tr><td>{e(r['claim'])}</td><td>{guarantee}</td><td>{e(r['neighbours'])}</td>"
+                f"<tr><td>{e(r['claim'])}</td><td>{guarantee}</td><td>{e(relation_name(r['neighbours']))}</td>"
                 f"<td>{e(r['sensitivity'])}</td><td>{f'<ul>{conds}</ul>' if conds else ''}</td></tr>"
             )
         out.append("</tbody></table>")

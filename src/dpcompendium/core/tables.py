@@ -106,6 +106,23 @@ COLUMN_NAMES_BY_LANG: dict[str, dict[str, str]] = {
         "chapter": "章节",
         "seconds": "秒",
         "wall": "耗时",
+        # the privacy-audit chapter's tables (their headers as the notebook names them)
+        "pair / note": "数据对 / 说明",
+        "claimed ε": "声称的 $\\varepsilon$",
+        "audited ε": "审计得到的 $\\varepsilon$",
+        "audit": "审计方式",
+        "expected": "预期结论",
+        "true ε": "真实 $\\varepsilon$",
+        "single event ε ≥": "单一事件 $\\varepsilon$ ≥",
+        "certified profile ε ≥": "经认证的隐私曲线 $\\varepsilon$ ≥",
+        "Gaussian fit ε": "高斯拟合 $\\varepsilon$",
+        "DP-Sniper's name": "DP-Sniper 中的名称",
+        "ε ≥ (published, ε = 0.1)": "$\\varepsilon$ ≥（已发表，$\\varepsilon = 0.1$）",
+        "samples/input": "每个输入的样本数",
+        "share of bounds > true ε": "界大于真实 $\\varepsilon$ 的比例",
+        "allowed share (α)": "允许的比例 ($\\alpha$)",
+        "mean bound (true ε = 1)": "界的均值（真实 $\\varepsilon = 1$）",
+        "exact ε at δ = 10⁻⁵": "$\\delta = 10^{-5}$ 处的精确 $\\varepsilon$",
     },
 }
 #: Column-name suffix → the unit shown in the header.

@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ...core.mechanisms import laplace_mechanism
+from ...core.messages import Md, message, named, tex
 from ...core.privacy import PrivacyClaim
 from ...core.validation import check_bounds, check_epsilon, check_in_domain, check_rng
 
@@ -95,6 +96,11 @@ def _claim_args(
     return eps, lo, hi, _check_variant(variant), _check_neighbours(neighbours)
 
 
+def _mech(method: str, variant: str) -> Md:
+    """The name of a claim's mechanism: "composition (as-written)", in each language (:mod:`~dpcompendium.core.messages`)."""
+    return message("claims.method_variant", method=named(method), variant=named(variant))
+
+
 def _out(y: np.ndarray) -> np.ndarray | float:
     return float(y) if np.ndim(y) == 0 else y
 
@@ -157,20 +163,23 @@ def _claim_composition(
     eff = composition_epsilon(epsilon, bounds, variant, neighbours)
     eps = check_epsilon(epsilon)
     if neighbours == "add-remove":
-        sens = f"sum: max(|a|,|b|) = {big:g}; count: 1"
+        sens = message("claims.dpmean.sens_sum_count_add_remove", big=tex(f"{big:g}"))
     else:
-        sens = f"sum: b - a = {delta:g}; count: 0 (n public)"
+        sens = message("claims.dpmean.sens_sum_count_replace_one", d=tex(f"{delta:g}"))
     scale = delta if variant == "as-written" else big
     private = eff <= eps * (1 + 1e-12)
     why = (
         ""
         if private
-        else (
-            f"noise Lap(2*{scale:g}/eps) on a sum of sensitivity {big:g} under add-remove: "
-            f"guarantees only eps_eff = {eff:.4g} > eps = {eps:g}"
+        else message(
+            "claims.dpmean.why_composition",
+            scale=tex(f"{scale:g}"),
+            big=f"{big:g}",
+            eff=tex(f"{eff:.4g}"),
+            eps=tex(f"{eps:g}"),
         )
     )
-    return PrivacyClaim(f"composition ({variant})", neighbours, sens, eps, 0.0, private, why)  # type: ignore[arg-type]
+    return PrivacyClaim(_mech("composition", variant), neighbours, sens, eps, 0.0, private, why)  # type: ignore[arg-type]
 
 
 # -------------------------------------------------------------------------------------------- 2. resampling
@@ -236,17 +245,18 @@ def _claim_resampling(
     epsilon: float, bounds: Any, variant: Variant = "as-written", neighbours: str = "replace-one"
 ) -> PrivacyClaim:
     eps, lo, hi, variant, neighbours = _claim_args(epsilon, bounds, variant, neighbours)
-    sens = f"sum: b - a = {hi - lo:g} (n public, not noised)"
+    sens = message("claims.dpmean.sens_sum_public_n", d=tex(f"{hi - lo:g}"))
     if neighbours == "add-remove":
-        why = "uses the true count n, which add-remove neighbours change; no add-remove guarantee"
-        return PrivacyClaim(f"resampling ({variant})", "add-remove", sens, eps, 0.0, False, why)
+        why = message("claims.dpmean.why_true_count")
+        return PrivacyClaim(_mech("resampling", variant), "add-remove", sens, eps, 0.0, False, why)
     if variant == "corrected":
-        return PrivacyClaim("resampling (corrected)", "replace-one", sens, eps, 0.0, True, "")
-    why = (
-        "rejection renormalizes by Z(s), which depends on the data: loss eps + ln Z(s')/Z(s) > eps "
-        "(e.g. all records at a vs one moved to b)"
+        return PrivacyClaim(
+            _mech("resampling", "corrected"), "replace-one", sens, eps, 0.0, True, ""
+        )
+    why = message("claims.dpmean.why_resampling")
+    return PrivacyClaim(
+        _mech("resampling", "as-written"), "replace-one", sens, eps, 0.0, False, why
     )
-    return PrivacyClaim("resampling (as-written)", "replace-one", sens, eps, 0.0, False, why)
 
 
 # ----------------------------------------------------------------------------------------------- 3. clamped
@@ -326,22 +336,26 @@ def _claim_clamped(
     if variant != "as-written":
         raise ValueError(f"variant must be as-written for the clamped method, got {variant!r}")
     neighbours = _check_neighbours(neighbours)
-    sens = f"sum: b - a = {hi - lo:g}; mean: (b - a)/n (n public, not noised)"
+    sens = message("claims.dpmean.sens_sum_mean", d=tex(f"{hi - lo:g}"))
     if neighbours == "add-remove":
-        cond = (
-            "eps >= 2 ln 2 = 1.386: the true count sets the noise scale (b-a)/(n eps), worst-case loss "
-            "max(eps, ln 2 + eps/2)"
-        )
+        cond = message("claims.dpmean.cond_clamped_add_remove")
         if eps >= CLAMPED_ADD_REMOVE_THRESHOLD:
-            return PrivacyClaim("clamped", "add-remove", sens, eps, 0.0, True, "", (cond,))
-        why = (
-            f"the true count sets the noise scale (b-a)/(n eps): worst-case loss max(eps, ln 2 + eps/2) = "
-            f"{clamped_add_remove_loss(eps):.4g} > eps for eps < 2 ln 2; witness D={{a}} vs D'={{a,b}}, output "
-            f"near (a+b)/2: density ratio 2 e^(eps/2) = {2 * math.exp(eps / 2):.3g} > e^eps"
+            return PrivacyClaim(named("clamped"), "add-remove", sens, eps, 0.0, True, "", (cond,))
+        why = message(
+            "claims.dpmean.why_clamped_add_remove",
+            loss=tex(f"{clamped_add_remove_loss(eps):.4g}"),
+            ratio=tex(f"{2 * math.exp(eps / 2):.3g}"),
         )
-        return PrivacyClaim("clamped", "add-remove", sens, eps, 0.0, False, why)
+        return PrivacyClaim(named("clamped"), "add-remove", sens, eps, 0.0, False, why)
     return PrivacyClaim(
-        "clamped", "replace-one", sens, eps, 0.0, True, "", ("n >= 1 public (replace-one)",)
+        named("clamped"),
+        "replace-one",
+        sens,
+        eps,
+        0.0,
+        True,
+        "",
+        (message("claims.dpmean.n_public"),),
     )
 
 
@@ -378,14 +392,14 @@ def _claim_normalized(
 ) -> PrivacyClaim:
     eps, lo, hi, variant, neighbours = _claim_args(epsilon, bounds, variant, neighbours)
     if neighbours == "replace-one":
-        sens = f"centred sum: b - a = {hi - lo:g} (centring does not help); count: 0"
+        sens = message("claims.dpmean.sens_centred_replace_one", d=tex(f"{hi - lo:g}"))
         spent = eps / 2 if variant == "as-written" else eps
-        why = f"over-noised: spends {spent:.4g} of eps" if spent < eps else ""
-        return PrivacyClaim(f"normalized ({variant})", "replace-one", sens, eps, 0.0, True, why)
-    sens = f"centred sum: (b - a)/2 = {(hi - lo) / 2:g}; count: 1"
-    why = f"over-noised: Lap(2(b-a)/eps) on sensitivity (b-a)/2 spends {0.75 * eps:.4g} of eps"
+        why = message("claims.dpmean.why_spends", spent=f"{spent:.4g}") if spent < eps else ""
+        return PrivacyClaim(_mech("normalized", variant), "replace-one", sens, eps, 0.0, True, why)
+    sens = message("claims.dpmean.sens_centred_add_remove", x=tex(f"{(hi - lo) / 2:g}"))
+    why = message("claims.dpmean.why_normalized", spent=f"{0.75 * eps:.4g}")
     return PrivacyClaim(
-        f"normalized ({variant})",
+        _mech("normalized", variant),
         "add-remove",
         sens,
         eps,

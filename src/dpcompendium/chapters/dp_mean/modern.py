@@ -35,6 +35,7 @@ from scipy import optimize
 
 from ...core.accounting import gaussian_rho, zcdp_epsilon
 from ...core.mechanisms.gaussian import analytic_gaussian_sigma
+from ...core.messages import message, tex
 from ...core.privacy import PrivacyClaim
 from ...core.validation import check_bounds, check_delta, check_epsilon, check_in_domain, check_int
 from .estimators import _inputs, _out, _shape
@@ -133,11 +134,16 @@ def _claim_quantile(epsilon: float, domain: Any) -> PrivacyClaim:
     eps = check_epsilon(epsilon)
     lo, hi = check_bounds(domain, "domain")
     return PrivacyClaim(
-        "DP quantile (exponential mechanism)",
+        message("claims.dpmean.mech_quantile"),
         "replace-one",
-        "rank utility: 1",
+        message("claims.dpmean.sens_rank"),
         eps,
-        conditions=(f"records and output in the public domain [{lo:g}, {hi:g}]", "n public"),
+        conditions=(
+            message(
+                "claims.dpmean.cond_records_output_domain", lo=tex(f"{lo:g}"), hi=tex(f"{hi:g}")
+            ),
+            message("claims.dpmean.cond_n_public"),
+        ),
     )
 
 
@@ -199,14 +205,18 @@ def _claim_private_bounds(
     eps = check_epsilon(epsilon)
     lo, hi = check_bounds(domain, "domain")
     return PrivacyClaim(
-        "private-bounds mean",
+        message("claims.dpmean.mech_private_bounds"),
         "replace-one",
-        "each quantile: rank 1; clipped sum: u - l (the private bounds)",
+        message("claims.dpmean.sens_private_bounds"),
         eps,
         conditions=(
-            f"records in the public domain [{lo:g}, {hi:g}]",
-            "n >= 1 public (replace-one)",
-            f"budget: {bounds_share / 2:.3g} eps per quantile, {1 - bounds_share:.3g} eps for the mean",
+            message("claims.dpmean.cond_records_domain", lo=tex(f"{lo:g}"), hi=tex(f"{hi:g}")),
+            message("claims.dpmean.n_public"),
+            message(
+                "claims.dpmean.cond_bounds_budget",
+                q=tex(f"{bounds_share / 2:.3g}"),
+                m=tex(f"{1 - bounds_share:.3g}"),
+            ),
         ),
     )
 
@@ -271,14 +281,18 @@ def _claim_gaussian(epsilon: float, delta: float, bounds: Any, n: int = 1) -> Pr
     sigma = gaussian_mean_sigma(n, eps, d, (lo, hi))
     rho = gaussian_rho(sigma, sensitivity=(hi - lo) / n)
     return PrivacyClaim(
-        "Gaussian mean (analytic calibration)",
+        message("claims.dpmean.mech_gaussian"),
         "replace-one",
-        f"mean: (b - a)/n = {(hi - lo) / n:g} (l2 = l1 for one number)",
+        message("claims.dpmean.sens_gaussian", x=tex(f"{(hi - lo) / n:g}")),
         eps,
         d,
         conditions=(
-            f"sigma = {sigma:.4g} by the analytic Gaussian calibration (also {rho:.4g}-zCDP)",
-            "n >= 1 public (replace-one)",
+            message(
+                "claims.dpmean.cond_gaussian_sigma",
+                sigma=tex(f"{sigma:.4g}"),
+                rho=tex(f"{rho:.4g}"),
+            ),
+            message("claims.dpmean.n_public"),
         ),
     )
 
@@ -397,17 +411,20 @@ def _claim_coinpress(
     _, sh = _check_coinpress(1, 1.0, shares, 0.5)
     rho = rho_for_epsilon(eps, d)
     return PrivacyClaim(
-        "CoinPress mean (zCDP)",
+        message("claims.dpmean.mech_coinpress"),
         "replace-one",
-        "step t: clipped mean, 2(r_t + gamma)/n (the step's interval, set by earlier releases)",
+        message("claims.dpmean.sens_coinpress"),
         eps,
         d,
         conditions=(
-            f"rho = {rho:.4g}-zCDP over {len(sh)} steps (shares "
-            + ", ".join(f"{v:g}" for v in sh)
-            + "), converted to (eps, delta)",
-            f"starts from the public domain [{lo:g}, {hi:g}]",
-            "n >= 1 public (replace-one)",
+            message(
+                "claims.dpmean.cond_coinpress_rho",
+                rho=tex(f"{rho:.4g}"),
+                k=str(len(sh)),
+                shares=", ".join(f"{v:g}" for v in sh),
+            ),
+            message("claims.dpmean.cond_starts_domain", lo=tex(f"{lo:g}"), hi=tex(f"{hi:g}")),
+            message("claims.dpmean.n_public"),
         ),
     )
 
@@ -504,28 +521,36 @@ def _claim_centred(
                 f"got {neighbours!r}"
             )
         return PrivacyClaim(
-            "centred mean (replace-one calibration)",
+            message("claims.dpmean.mech_centred_replace_one"),
             "replace-one",
-            f"centred sum: b - a = {hi - lo:g}; count: 0 (n public, not noised)",
+            message("claims.dpmean.sens_centred_public_n", d=tex(f"{hi - lo:g}")),
             eps,
-            conditions=("all of eps on the centred sum", "n >= 1 public (replace-one)"),
+            conditions=(
+                message("claims.dpmean.cond_all_on_sum"),
+                message("claims.dpmean.n_public"),
+            ),
         )
     if calibration != "add-remove":
         raise ValueError(f"calibration must be one of add-remove|replace-one, got {calibration!r}")
-    split = f"split: {1 - count_share:.3g} eps on the sum, {count_share:.3g} eps on the count"
+    split = message(
+        "claims.dpmean.cond_split", s=tex(f"{1 - count_share:.3g}"), c=tex(f"{count_share:.3g}")
+    )
     if neighbours == "replace-one":
         return PrivacyClaim(
-            "centred mean (add-remove calibration)",
+            message("claims.dpmean.mech_centred_add_remove"),
             "replace-one",
-            f"centred sum: b - a = {hi - lo:g}, twice its add-remove sensitivity, so it spends 2 x "
-            f"{1 - count_share:.3g} eps; count: 0 (n never changes)",
+            message(
+                "claims.dpmean.sens_centred_twice",
+                d=tex(f"{hi - lo:g}"),
+                s=tex(f"{1 - count_share:.3g}"),
+            ),
             2 * (1 - count_share) * eps,
-            conditions=(split, f"run at add-remove eps = {eps:g}"),
+            conditions=(split, message("claims.dpmean.cond_run_at", eps=tex(f"{eps:g}"))),
         )
     return PrivacyClaim(
-        "centred mean (own calibration)",
+        message("claims.dpmean.mech_centred_own"),
         "add-remove",
-        f"centred sum: (b - a)/2 = {(hi - lo) / 2:g}; count: 1",
+        message("claims.dpmean.sens_centred_add_remove", x=tex(f"{(hi - lo) / 2:g}")),
         eps,
         conditions=(split,),
     )

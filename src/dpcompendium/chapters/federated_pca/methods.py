@@ -35,7 +35,7 @@ import numpy as np
 
 from ...core.mechanisms.gaussian import calibrated_sigma, gaussian_claim
 from ...core.mechanisms.randomized_response import grr_privatise
-from ...core.messages import Md, number, to_myst
+from ...core.messages import Md, message, number, tex
 from ...core.privacy import PrivacyClaim
 from ...core.validation import check_array, check_delta, check_epsilon, check_int, check_rng
 from .cape import cape_noise_multiplier, cape_pca, cape_privacy_claim
@@ -399,15 +399,7 @@ PREPROCESSING = ("public", "as-written")
 
 
 #: the condition of the secure-aggregation claim: its accounting is for real-valued shares (issue 46, m6)
-_REAL_SHARES = (
-    "the shares E_i are real-valued: the accounting is for the real-valued sum of Gaussian shares; the fixed-point "
-    "encoding modulo {power} and its rounding, which the implementation sums, are not analysed (the distributed "
-    "discrete Gaussian or Skellam mechanism would cover them)"
-)
-SECURE_AGGREGATION_REAL_SHARES = Md(
-    _REAL_SHARES.format(power="2^64"),
-    to_myst(_REAL_SHARES.format(power="POWER")).replace("POWER", "$2^{64}$"),
-)
+SECURE_AGGREGATION_REAL_SHARES = message("claims.fedpca.real_shares")
 
 
 def privacy_claim(
@@ -443,32 +435,32 @@ def privacy_claim(
             f"preprocessing must be one of {'|'.join(PREPROCESSING)}, got {preprocessing!r}"
         )
     sens = sensitivity(n, neighbours)
-    sens_txt = (
-        "L2 sensitivity of A = X^T X/n (upper triangle), rows in the unit ball: "
-        f"{'sqrt(2)/n' if neighbours == 'replace-one' else '1/n'} = {number(sens)}"
+    sens_txt = message(
+        "claims.fedpca.sens_cov",
+        formula=Md("sqrt(2)/n", "\\sqrt{2}/n") if neighbours == "replace-one" else Md("1/n", "1/n"),
+        value=tex(number(sens)),
     )
     if method == "non-private":
         return PrivacyClaim(
             "PCA",
             neighbours,
-            "n/a",
+            message("claims.fedpca.na"),
             float("inf"),
             0.0,
             False,
-            "no noise: releases the exact eigenvectors",
+            message("claims.fedpca.why_no_noise"),
         )
     if method == "central":
-        claim = PrivacyClaim("Analyze Gauss (trusted curator)", neighbours, sens_txt, eps, dlt)
+        claim = PrivacyClaim(message("claims.fedpca.mech_central"), neighbours, sens_txt, eps, dlt)
     elif method == "dpdispca":
         claim = PrivacyClaim(
-            "DPdisPCA", neighbours, "sqrt(2)/N_i per site (1/N_i add-remove)", eps, dlt, True,
-            "each site's release is (eps, delta)-DP w.r.t. its own rows; sites are disjoint (parallel composition)",
+            "DPdisPCA", neighbours, message("claims.fedpca.sens_dpdispca"), eps, dlt, True,
+            message("claims.fedpca.why_dpdispca"),
         )  # fmt: skip
     elif method == "shared-seed":
         return PrivacyClaim(
-            "ELFedPCA shared-seed", neighbours, sens_txt, eps, dlt, False,
-            "every site knows E/s from the shared seed, so site 1 (the server) or any site recovers "
-            "A_i = A_i' - E/s exactly: local covariances are released without noise",
+            message("claims.fedpca.mech_shared_seed"), neighbours, sens_txt, eps, dlt, False,
+            message("claims.fedpca.why_shared_seed"),
         )  # fmt: skip
     elif method == "cape":
         claim = cape_privacy_claim(eps, dlt, n, check_int(s, "s", minimum=1), variant="calibrated")
@@ -483,9 +475,8 @@ def privacy_claim(
     elif method == "secure-aggregation":
         s = check_int(s, "s", minimum=1)
         claim = PrivacyClaim(
-            "secure aggregation of N(0, tau^2/s) shares", neighbours, sens_txt, eps, dlt, True,
-            f"(eps, delta)-DP against the server and outsiders; a coalition of the server and c of the {s} sites "
-            "faces noise variance tau^2 (s-c)/s on the others (eps grows by sqrt(s/(s-c)))",
+            message("claims.fedpca.mech_secure_aggregation"), neighbours, sens_txt, eps, dlt, True,
+            message("claims.fedpca.why_secure_aggregation", s=str(s)),
         )  # fmt: skip
         # the accounting is that of real-valued shares: the implementation's fixed-point encoding and modular
         # sum (rounding R per entry, thm-fedpca-secure-aggregation) are not analysed (issue 46, m6)
@@ -493,27 +484,24 @@ def privacy_claim(
     else:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     claim = claim.with_conditions(
-        "what is published is the subspace V' (and what is computed from it alone), not the projections "
-        "Y_i = X_i V' of the source's step 7, which are not private (what each SVM row publishes is stated apart)",
-        "rows preprocessed with public statistics only (declared domain bounds and centre, per-row scaling "
-        "into the unit ball)",
-        "n and the site sizes N_i are public (replace-one neighbours)",
+        message("claims.fedpca.cond_subspace"),
+        message("claims.fedpca.cond_preprocessing"),
+        message("claims.fedpca.cond_public_n"),
     )
     if dataset is not None:
         claim = claim.with_conditions(bounds_condition(dataset))
     if preprocessing == "as-written":
         measured, delta_pair = _as_written_sensitivity()
         return claim.failing(
-            "the as-written preprocessing scales by the data's own ranges and centres by the exact global mean, "
-            f"so one record moves every row: the measured norm of A(D') - A(D) is {number(measured, 4)}, against Delta = sqrt(2)/n "
-            f"= {number(delta_pair, 4)} ({measured / delta_pair:.1f} times) on the audit's replace-one pair "
-            "(1000 identical rows and two rows fixing the ranges, n = 1002)"
+            message(
+                "claims.fedpca.why_as_written",
+                m=number(measured, 4),
+                d=tex(number(delta_pair, 4)),
+                r=f"{measured / delta_pair:.1f}",
+            )
         )
     if neighbours == "add-remove":
-        return claim.failing(
-            "add-remove with an exact n: every protocol reveals n (step 1, and the noise scale 1/n), which "
-            "add-remove neighbours change; with n public the relation is replace-one, Delta = sqrt(2)/n"
-        )
+        return claim.failing(message("claims.fedpca.why_add_remove"))
     # the calibration's validity (per site for DPdisPCA: the same (eps, delta), so the same verdict)
     g = gaussian_claim(sens, eps, dlt, calibration)
     if not g.private:

@@ -19,6 +19,7 @@ import math
 import numpy as np
 
 from ...core.mechanisms.gaussian import calibrated_sigma, gaussian_claim
+from ...core.messages import message, tex
 from ...core.privacy import PrivacyClaim
 from ...core.validation import check_delta, check_epsilon, check_int, check_rng
 from .core import Calibration
@@ -103,17 +104,16 @@ def power_privacy_claim(
     eps, dlt = check_epsilon(epsilon), check_delta(delta)
     sens = _sens(n, iters)
     claim = PrivacyClaim(
-        f"DP noisy power method ({iters} iterations)",
+        message("claims.fedpca.mech_power", iters=str(iters)),
         "replace-one",
-        f"sqrt(2)/n per iteration (||(yy^T - xx^T)X||_F/n <= ||yy^T - xx^T||_F/n, X orthonormal), {iters} adaptive "
-        f"Gaussian releases compose exactly into sensitivity sqrt(2L)/n = {sens:.6g}",
+        message("claims.fedpca.sens_power", iters=str(iters), sens=tex(f"{sens:.6g}")),
         eps,
         dlt,
         True,
         "",
         (
-            "n is public (replace-one); rows preprocessed with public statistics into the unit ball",
-            "federated: each site's share A_i X + N(0, sigma^2/s) under secure aggregation (same law for the server)",
+            message("claims.fedpca.cond_power_public"),
+            message("claims.fedpca.cond_power_federated"),
         ),
     )
     g = gaussian_claim(sens, eps, dlt, calibration)

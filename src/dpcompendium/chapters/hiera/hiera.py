@@ -30,6 +30,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy.optimize import brentq
 
+from ...core.messages import message, tex
 from ...core.numerics import (
     GRID_BITS,
     grid_compass_search,
@@ -529,10 +530,9 @@ def graded_claim(
     levels = ", ".join(f"{e:.3g}" for e in np.asarray(multipliers, dtype=float) * target)
     used = ", ".join(f"{e:.3g}" for e in sched)
     return PrivacyClaim(
-        f"LHP / HierA with budgets ({used}), meeting the graded bound min(eps_t, eps_t') between levels t, t' "
-        f"(eps_t = {levels}); as a whole",
+        message("claims.hiera.mech_graded", used=used, levels=levels),
         "local",
-        "report (t*, v*), v* in {-1, +1}, value domain [-1, 1]",
+        message("claims.hiera.sens_report"),
         exact,
     )
 
@@ -545,7 +545,7 @@ def hiera_claim(
     e = check_edges(edges)
     eps = check_schedule(epsilons, e.size + 1)
     pair = lhp_pair_epsilons(eps, edges=e)
-    sens = "domain [-1, 1] split into levels; report (t*, v*) with t* in {1..k}, v* in {-1, +1}"
+    sens = message("claims.hiera.sens_levels")
     if level is None:
         return PrivacyClaim("LHP / HierA", "local", sens, float(pair.max()))
     t = check_int(level, "level", minimum=0, maximum=eps.size - 1)
@@ -554,9 +554,15 @@ def hiera_claim(
     why = (
         ""
         if ok
-        else f"exact worst-case log-ratio for a level-{t + 1} value is {exact:.4g} > eps_t = {eps[t]:.4g}"
+        else message(
+            "claims.hiera.why_level",
+            t=str(t + 1),
+            exact=tex(f"{exact:.4g}"),
+            eps=tex(f"{eps[t]:.4g}"),
+        )
     )
-    return PrivacyClaim(f"LHP level {t + 1}", "local", sens, float(eps[t]), private=ok, why=why)
+    mech = message("claims.hiera.mech_level", t=str(t + 1))
+    return PrivacyClaim(mech, "local", sens, float(eps[t]), private=ok, why=why)
 
 
 def privacy_claim(
@@ -589,10 +595,8 @@ def privacy_claim(
     if method == "hiera":
         sched = schedule(eps, multipliers)
         exact = lhp_exact_epsilon(sched, edges=edges, coupled=coupled)
-        what = "LHP / HierA" if coupled else "LHP in SGD (level from x, value = gradient)"
-        claim = PrivacyClaim(
-            what, "local", "report (t*, v*), v* in {-1, +1}, value domain [-1, 1]", exact
-        )
+        what = "LHP / HierA" if coupled else message("claims.hiera.mech_sgd")
+        claim = PrivacyClaim(what, "local", message("claims.hiera.sens_report"), exact)
     else:
         claim = numeric_claim(method, eps, epsilons=schedule(eps, multipliers), variant=variant)
     return claim.with_conditions(PUBLIC_SCALING)

@@ -25,6 +25,7 @@ import itertools
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ...core.messages import message
 from ...core.numerics import grid_compass_search, grid_step_down, snap_to_grid
 from ...core.privacy import PrivacyClaim
 from ...core.validation import check_array, check_in_domain, check_rng
@@ -214,9 +215,8 @@ def idue_claim(epsilons: ArrayLike, *, edges: ArrayLike = DEFAULT_EDGES) -> Priv
     rho = idue_budgets(eps, edges=e)
     levels = ", ".join(f"{x:.3g}" for x in eps)
     return PrivacyClaim(
-        f"IDUE mean (rounding onto the level ends), meeting the graded bound min(eps_t, eps_t') between levels "
-        f"t, t' (eps_t = {levels}); as a whole",
+        message("claims.hiera.mech_idue", levels=levels),
         "local",
-        f"bit vector of {eps.size + 1} bits, value domain [-1, 1]",
+        message("claims.hiera.sens_idue", k=str(eps.size + 1)),
         float(idue_pair_epsilons(rho, eps.size).max()),
     )

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ...core.messages import message
 from ...core.validation import check_array, check_epsilon, check_in_domain
 
 __all__ = [
@@ -33,11 +34,7 @@ HIERA_MULTIPLIERS: tuple[float, ...] = (5.0, 4.0, 3.0, 2.0, 1.0)
 #: Budget multipliers that the SGD section's text states: {2ε, 1.75ε, 1.5ε, 1.25ε, ε}.
 SGD_TEXT_MULTIPLIERS: tuple[float, ...] = (2.0, 1.75, 1.5, 1.25, 1.0)
 #: The condition of every per-report claim of the chapter, whose domain is [−1, 1].
-PUBLIC_SCALING = (
-    "each raw value is mapped into the domain [-1, 1] by a declared public range and clipped "
-    "(ldp.datasets.scale_to_unit; Adult: ldp.datasets.ADULT_RANGES with their sources, two maxima rounded up from "
-    "the data and treated as public), never by the data's own min/max"
-)
+PUBLIC_SCALING = message("claims.hiera.public_scaling")  # its text: core/claim_messages.py
 
 
 def check_edges(edges: ArrayLike, name: str = "edges") -> np.ndarray:

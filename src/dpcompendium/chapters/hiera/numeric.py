@@ -24,6 +24,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ...core.messages import message, named
 from ...core.privacy import PrivacyClaim
 from ...core.validation import check_array, check_epsilon, check_in_domain, check_int, check_rng
 from .levels import DEFAULT_EDGES, check_edges, check_schedule
@@ -232,23 +233,27 @@ def numeric_claim(
 ):
     """The :class:`~dpcompendium.PrivacyClaim` of a numeric mechanism of this module (local neighbours)."""
     eps = check_epsilon(epsilon)
-    sens = "domain [-1, 1] (width 2)"
+    sens = message("claims.hiera.sens_numeric")
     if method in ("duchi", "harmony", "pm", "hybrid"):
-        return PrivacyClaim(mechanism=method, neighbours="local", sensitivity=sens, epsilon=eps)
+        return PrivacyClaim(
+            mechanism=named(method), neighbours="local", sensitivity=sens, epsilon=eps
+        )
     if method == "graded-laplace":
         sched = check_schedule(epsilons if epsilons is not None else [eps])
         if variant == "private":
-            return PrivacyClaim("graded-laplace (private)", "local", sens, float(sched.min()))
+            mech = message(
+                "claims.method_variant", method=named("graded-laplace"), variant=named("private")
+            )
+            return PrivacyClaim(mech, "local", sens, float(sched.min()))
         if variant != "as-written":
             raise ValueError(f"variant must be 'as-written' or 'private', got {variant!r}")
         return PrivacyClaim(
-            "graded-laplace (as written)",
+            message("claims.hiera.mech_graded_as_written"),
             "local",
             sens,
             float(sched.min()),
             private=bool(np.all(sched == sched[0])),
-            why="noise scale 2/eps_t depends on the value's level: the density ratio between values of two levels "
-            "is unbounded in the tails, so no finite epsilon holds",
+            why=message("claims.hiera.why_graded"),
         )
     raise ValueError(
         f"method must be one of duchi, harmony, pm, hybrid, graded-laplace, got {method!r}"

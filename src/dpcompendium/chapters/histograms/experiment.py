@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,7 +21,7 @@ from ...core import experiments
 from ...core.experiments import RangeQueries, sweep
 from ...core.mechanisms.dawa import dawa_claim
 from ...core.mechanisms.ranges import range_claim
-from ...core.messages import Md, to_myst
+from ...core.messages import Md, message
 from ...core.privacy import PrivacyClaim
 from ...core.rng import make_rng
 from ...core.validation import check_epsilon, check_int
@@ -765,39 +764,20 @@ def grouping_tuning(
     return pd.DataFrame(rows, columns=["k", "eps1_share", "centre_share", "rep", "mse"])
 
 
+#: each publisher's sensitivity statement and card title (the method's name, not its id: reader review B4): messages
+#: of core/claim_messages.py
 _SENSITIVITY = {
-    "identity": "histogram L1 sensitivity 1",
-    "uniform": "total count, sensitivity 1",
-    "hierarchical": "one node per level: L1 sensitivity h + 1 for a tree of h + 1 levels (Hb, Qardaji et al.'s b)",
-    "ahp": "noisy histogram (Δ₁ = 1, ε₁) then disjoint cluster sums (Δ₁ = 1, ε₂)",
-    "php": "EM stop/split decisions on SAE scores (Δu = 2, ε_cluster/(2·depth) each, ≤ depth − 1 per record); EM "
-    "over the intermediate partitions on their total error (Δu = 2, ε_cluster/2); part sums (Δ₁ = 1, ε_count)",
+    m: f"claims.hist.sens_{m}" for m in ("identity", "uniform", "hierarchical", "ahp", "php")
 }
-#: the card title of each publisher's claim: the method's name, not its id (reader review B4)
 _TITLES = {
-    "identity": "Identity",
-    "uniform": "Uniform",
-    "hierarchical": "Hierarchical (Hb)",
-    "ahp": "AHP",
-    "php": "P-HP (the authors' procedure)",
-    "privelet": "Privelet",
-    "least_squares": "Least squares",
+    m: f"claims.hist.title_{m}"
+    for m in ("identity", "uniform", "hierarchical", "php", "least_squares")
 }
-#: the sampling grouping's centres, as its claim titles name them
-_CENTRES = {"private": "noisy centres", "as-written": "true centres, as written"}
-_LEVELWISE = (
-    "EM on SAE scores (Δu = 2, ε₁/depth per level, parallel within a level), part sums (Δ₁ = 1, ε₂); a level-wise "
-    "reading of P-HP, not the authors' procedure"
-)
+_NAMES = {"ahp": "AHP", "privelet": "Privelet"}  # names kept in every language
 
 
-_CEIL_LOG2 = re.compile(r"⌈log\\_2 \$([^$]+)\$⌉")
-
-
-def _maths(text: str) -> Md:
-    """``text`` (a claim's free text from the core) with its MyST's maths typeset whole: ⌈log₂ n⌉ as
-    :math:`\\lceil \\log_2 n \\rceil` (the plain-text typesetter leaves "log\\_2" in prose; reader review B4)."""
-    return Md(text, _CEIL_LOG2.sub(r"$\\lceil \\log_2 \1 \\rceil$", to_myst(text)))
+def _title(method: str) -> str:
+    return _NAMES[method] if method in _NAMES else message(_TITLES[method])
 
 
 def privacy_claim(method: str, epsilon: float, variant: str = "private") -> PrivacyClaim:
@@ -815,45 +795,42 @@ def privacy_claim(method: str, epsilon: float, variant: str = "private") -> Priv
     eps = check_epsilon(epsilon)
     check_method(method, variant)
     if method == "php" and variant == "level-wise":
-        return PrivacyClaim("P-HP (level-wise)", "add-remove", _LEVELWISE, eps)
+        mech, sens = message("claims.hist.mech_levelwise"), message("claims.hist.sens_levelwise")
+        return PrivacyClaim(mech, "add-remove", sens, eps)
     if method in ("privelet", "least_squares"):
-        claim = range_claim(method, eps)
-        return dataclasses.replace(
-            claim, mechanism=_TITLES[method], sensitivity=_maths(claim.sensitivity)
-        )
+        return dataclasses.replace(range_claim(method, eps), mechanism=_title(method))
     if method == "dawa":
         claim = dawa_claim(eps, calibration=DAWA_CALIBRATION[variant])
+        why = (
+            claim.why
+        )  # the plain text as this chapter always wrote it ("e^{ε₁}"), each language's MyST as is
+        if why:
+            why = Md(str(why).replace("e^ε₁", "e^{ε₁}"), why.myst, why.by_lang)
         return dataclasses.replace(
             claim,
-            mechanism=claim.mechanism.replace("dawa", "DAWA", 1),
-            why=_maths(claim.why.replace("e^ε₁", "e^{ε₁}")) if claim.why else claim.why,
+            mechanism="DAWA"
+            if variant == "repaired"
+            else message(f"claims.hist.mech_dawa_{variant}"),
+            why=why,
         )
     if method != "sampling_grouping":
-        return PrivacyClaim(_TITLES[method], "add-remove", _SENSITIVITY[method], eps)
+        return PrivacyClaim(_title(method), "add-remove", message(_SENSITIVITY[method]), eps)
     centres, reading = parse_variant(variant)
-    label = _CENTRES.get(centres, centres) + (f", S5 on the {reading}" if ":" in variant else "")
-    noise = (
-        "group mean Δ = 1/m_j with Lap(1/(m_j ε₂)) (S5 read as scaled to the group)"
-        if reading == "sum"
-        else "Lap(1/ε₂) on each group mean (S5 read as unit sensitivity; the mean's is 1/m_j ≤ 1)"
+    mech = message(
+        "claims.hist.mech_grouping",
+        centres=message(f"claims.hist.centres_{centres}"),
+        s5=message(f"claims.hist.s5_{reading}") if ":" in variant else "",
     )
+    noise = message(f"claims.hist.noise_{reading}")
     if centres == "private":
         return PrivacyClaim(
-            f"Sampling grouping ({label})",
-            "add-remove",
-            "noisy histogram for centres (Δ₁ = 1, ε₀); EM per bin on its own count (Δu = 1, ε₁, parallel over "
-            f"bins); {noise}",
-            eps,
+            mech, "add-remove", message("claims.hist.sens_grouping_private", noise=noise), eps
         )
     return PrivacyClaim(
-        f"Sampling grouping ({label})",
+        mech,
         "add-remove",
-        f"claimed Δu = 1 for the EM; centre selection has no noise; {noise}",
+        message("claims.hist.sens_grouping_as_written", noise=noise),
         eps,
         private=False,
-        why=(
-            "k-means++ centre selection on true counts spends no budget (a neighbour can turn a zero-probability "
-            "centre choice into a positive one: unbounded loss), and true centre counts in every score let one "
-            "record shift all n - k exponential-mechanism draws (loss up to (n - k)·ε₁/2); either reading of S5"
-        ),
+        why=message("claims.hist.why_grouping"),
     )

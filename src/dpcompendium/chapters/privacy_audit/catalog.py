@@ -35,6 +35,7 @@ import pandas as pd
 from ...core.audit.spec import AuditSpec, run_audit, value_events
 from ...core.experiments import sweep
 from ...core.mechanisms import laplace_mechanism
+from ...core.messages import message
 from ...core.rng import child_seed as chunk_seed
 from ...core.rng import make_rng
 from ...core.validation import check_int
@@ -93,11 +94,8 @@ COLUMNS = [
 STEP_SHARE_ROWS: dict[str, tuple[str, ...]] = {"mwem": ("MWEM selection", "MWEM measurement")}
 
 #: What a row's verdict means for the reader: ``finding`` column of :func:`run_catalog`'s table.
-FINDINGS = {
-    "holds": "holds",
-    "violated": "mechanism violated",
-    "step": "step exceeds its proof share",
-}
+#: Each is a message (core/claim_messages.py): its plain text the CSV's, its MyST per language (issue 48).
+FINDINGS = {key: message(f"audit.finding.{key}") for key in ("holds", "violated", "step")}
 
 
 def finding(chapter: str, mechanism: str, verdict: str) -> str:

@@ -48,6 +48,7 @@ from numpy.typing import ArrayLike
 
 from .._jit import compiled
 from ..experiments.ranges import RangeQueries
+from ..messages import message, tex
 from ..privacy import PrivacyClaim
 from ..validation import check_array, check_epsilon, check_int, check_rng
 from .ranges import neighbour_factor
@@ -1109,20 +1110,13 @@ def dawa_claim(
         raise ValueError(
             f"calibration must be one of {'|'.join(DAWA_CALIBRATIONS)}, got {calibration!r}"
         )
-    sens = (
-        f"partition: noisy bucket costs, dev moves by ≤ {f:g}·2(1 − 1/L) per bucket, threshold shift ≤ "
-        f"{f:g}·(Δ_L + Δ_max) (ε₁ = {eps1:.4g}); measurement: weighted hierarchy, path weights sum to 1, "
-        f"L1 sensitivity {f:g} (ε₂ = {eps2:.4g})"
-    )
-    conds = ("the domain and the workload are public",)
+    numbers = {"f": tex(f"{f:g}"), "e1": tex(f"{eps1:.4g}"), "e2": tex(f"{eps2:.4g}")}
+    sens = message("claims.dawa.sens_proved", **numbers)
+    conds = (message("claims.dawa.public"),)
     if calibration == "noisy-histogram":
-        sens = (
-            f"partition: noisy histogram Lap({f:g}/ε₁) per cell, L1 sensitivity {f:g} (ε₁ = {eps1:.4g}), the "
-            f"least-cost partition of it is post-processing; measurement: weighted hierarchy, path weights sum to "
-            f"1, L1 sensitivity {f:g} (ε₂ = {eps2:.4g})"
-        )
+        sens = message("claims.dawa.sens_noisy_histogram", **numbers)
         return PrivacyClaim(
-            "dawa (partition on a noisy histogram)",
+            message("claims.dawa.mech_noisy_histogram"),
             neighbours,
             sens,
             eps,
@@ -1131,13 +1125,11 @@ def dawa_claim(
     if calibration == "proved":
         return PrivacyClaim("dawa", neighbours, sens, eps, conditions=conds)  # type: ignore[arg-type]
     return PrivacyClaim(
-        "dawa (DPBench's calibration)",
+        message("claims.dawa.mech_authors"),
         neighbours,  # type: ignore[arg-type]
         sens,
         eps,
         private=False,
-        why="the partition's noisy costs are clamped at Δ/ε₂, single cells get no noise and the others half the "
-        "scale the argument needs: one record can move a partition's probability by far more than e^ε₁, so the "
-        f"partition is not {eps1:.4g}-DP (the audit finds a larger log-ratio)",
+        why=message("claims.dawa.why_authors", e1=numbers["e1"]),
         conditions=conds,
     )

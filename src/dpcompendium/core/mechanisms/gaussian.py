@@ -21,6 +21,7 @@ from numpy.typing import ArrayLike
 from scipy import optimize
 from scipy.special import log_ndtr, ndtr  # scipy.stats.norm's cdf and logcdf, without the overhead
 
+from ..messages import message, tex
 from ..privacy import PrivacyClaim
 from ..validation import check_delta, check_epsilon, check_sensitivity
 from .noise import add_noise
@@ -162,23 +163,22 @@ def gaussian_claim(
         )
     sens = sensitivity_text or f"L2 {s:.6g}"
     if calibration != "classical":
-        cond = "analytic calibration (Balle & Wang 2018): the smallest sigma that is (eps, delta)-DP, any eps"
+        cond = message("claims.gauss.analytic")
         if calibration == "auto":
-            cond = "classical sigma where valid, else " + cond
+            cond = message("claims.gauss.auto", cond=cond)
         return PrivacyClaim(mechanism, neighbours, sens, e, d, True, "", (cond,))  # type: ignore[arg-type]
     if e < 1:
-        cond = "classical calibration sigma = Delta sqrt(2 ln(1.25/delta))/eps, proved for eps < 1"
+        cond = message("claims.gauss.classical")
         return PrivacyClaim(mechanism, neighbours, sens, e, d, True, "", (cond,))  # type: ignore[arg-type]
     exact = _classical_exact_epsilon(e, d)
     if exact <= e:
-        cond = (
-            f"classical calibration at eps >= 1, outside its proof: valid here by the exact privacy profile "
-            f"(Balle & Wang 2018), exact eps = {exact:.4g} <= {e:g}"
-        )
+        cond = message("claims.gauss.classical_valid", exact=tex(f"{exact:.4g}"), eps=tex(f"{e:g}"))
         return PrivacyClaim(mechanism, neighbours, sens, e, d, True, "", (cond,))  # type: ignore[arg-type]
-    why = (
-        f"classical calibration outside its validity (eps >= 1): its exact eps at delta = {d:g} is "
-        f"{exact:.4g} > {e:g} (Balle & Wang 2018); use the analytic calibration"
+    why = message(
+        "claims.gauss.why_classical",
+        delta=tex(f"{d:g}"),
+        exact=tex(f"{exact:.4g}"),
+        eps=tex(f"{e:g}"),
     )
     return PrivacyClaim(mechanism, neighbours, sens, e, d, False, why)  # type: ignore[arg-type]
 

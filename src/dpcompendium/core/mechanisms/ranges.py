@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..experiments.ranges import RangeQueries
+from ..messages import message, tex
 from ..privacy import PrivacyClaim
 from ..validation import check_array, check_epsilon, check_int, check_rng
 
@@ -486,12 +487,8 @@ def linear_expected_mse(workload: RangeQueries, reconstruction: np.ndarray, scal
 
 
 # ------------------------------------------------------------------------------------------------ claims
-_SENSITIVITY = {
-    "identity": "every cell: L1 sensitivity {f}",
-    "least_squares": "the measured queries: L1 sensitivity {f} × (largest number of queries covering one cell)",
-    "hb": "one node per level of an (h+1)-level tree: L1 sensitivity {f}(h + 1)",
-    "privelet": "Haar coefficients: L1 sensitivity {f}·Π_a(m_a + 1), m_a = ⌈log₂ n_a⌉",
-}
+#: each method's sensitivity statement: a message of core/claim_messages.py, with the neighbour factor ``f``
+_SENSITIVITY = {m: f"claims.ranges.{m}" for m in ("identity", "least_squares", "hb", "privelet")}
 
 
 def range_claim(method: str, epsilon: float, neighbours: str = "add-remove") -> PrivacyClaim:
@@ -504,7 +501,7 @@ def range_claim(method: str, epsilon: float, neighbours: str = "add-remove") -> 
     return PrivacyClaim(
         method,
         neighbours,  # type: ignore[arg-type]
-        _SENSITIVITY[method].format(f=f"{f:g}"),
+        message(_SENSITIVITY[method], f=tex(f"{f:g}")),
         check_epsilon(epsilon),
-        conditions=("the domain (shape of the histogram) and the queries are public",),
+        conditions=(message("claims.ranges.public"),),
     )

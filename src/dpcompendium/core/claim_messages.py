@@ -1,0 +1,474 @@
+"""The texts of the book's privacy claims (issue 48): the neighbour relations' names, and each chapter's sensitivity
+descriptions, conditions and reasons, as message templates of the catalogue (:mod:`dpcompendium.core.messages`).
+
+A chapter builds a claim's free text with ``message("claims.<chapter>.<what>", **params)``: its ``str`` is the
+plain text (the CSV columns, byte for byte what the book wrote before), its MyST the text typeset (maths as maths,
+not ASCII) in each language, so that a claims card on a Chinese page is Chinese by construction.
+Entries: ``(id, English MyST, plain text, Chinese MyST)``; the maths of the Chinese is the English maths, in the
+same order (``tests/test_messages_zh.py``), and the words follow the term base (``locales/zh_CN/terms.tsv``,
+``tests/test_terms_zh.py``). A numeric parameter set inside ``$…$`` is passed as
+:func:`dpcompendium.core.messages.tex` (its plain text as written, its MyST as TeX: ``1e-06`` → ``10^{-6}``).
+"""
+
+from __future__ import annotations
+
+#: (message id, English MyST, plain text, Chinese MyST).
+CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
+    # the neighbour relations (core.privacy.NEIGHBOUR_RELATIONS), as a claims card and a statement name them
+    ("claim.neighbours.replace-one", "replace-one", "replace-one", "替换一条记录"),
+    ("claim.neighbours.add-remove", "add-remove", "add-remove", "增删一条记录"),
+    ("claim.neighbours.local", "local", "local", "本地（同一用户的任意两个输入）"),
+    ("claim.neighbours.queries", "queries", "queries", "查询答案向量（每个答案至多变化其敏感度）"),
+    ("claim.neighbours.monotone", "monotone", "monotone", "单调查询（所有答案同向变化）"),
+    ("claim.neighbours.one-query", "one-query", "one-query", "仅一个查询答案变化"),
+    ("claim.implied_delta", "implied by its own $\\delta = %(delta)s$", "implied by its own delta = %(delta)s",
+     "由其自身的 $\\delta = %(delta)s$ 推出"),
+    # the mechanism named from its method and variant ids (dp-mean: "composition (as-written)")
+    ("claims.method_variant", "%(method)s (%(variant)s)", "%(method)s (%(variant)s)", "%(method)s（%(variant)s）"),
+    # dp-mean (chapters/dp_mean/estimators.py, modern.py)
+    ("claims.dpmean.sens_sum_count_add_remove", "sum: $\\max(|a|, |b|) = %(big)s$; count: 1",
+     "sum: max(|a|,|b|) = %(big)s; count: 1", "和为 $\\max(|a|, |b|) = %(big)s$，计数为 1"),
+    ("claims.dpmean.sens_sum_count_replace_one", "sum: $b - a = %(d)s$; count: 0 ($n$ public)",
+     "sum: b - a = %(d)s; count: 0 (n public)", "和为 $b - a = %(d)s$，计数为 0（$n$ 公开）"),
+    ("claims.dpmean.why_composition",
+     "noise $\\mathrm{Lap}(2 \\cdot %(scale)s/\\varepsilon)$ on a sum of sensitivity %(big)s under add-remove: "
+     "guarantees only $\\varepsilon_{\\mathrm{eff}} = %(eff)s > \\varepsilon = %(eps)s$",
+     "noise Lap(2*%(scale)s/eps) on a sum of sensitivity %(big)s under add-remove: guarantees only "
+     "eps_eff = %(eff)s > eps = %(eps)s",
+     "噪声 $\\mathrm{Lap}(2 \\cdot %(scale)s/\\varepsilon)$ 加在增删一条记录下敏感度为 %(big)s 的和上："
+     "只能保证 $\\varepsilon_{\\mathrm{eff}} = %(eff)s > \\varepsilon = %(eps)s$"),
+    ("claims.dpmean.sens_sum_public_n", "sum: $b - a = %(d)s$ ($n$ public, not noised)",
+     "sum: b - a = %(d)s (n public, not noised)", "和为 $b - a = %(d)s$（$n$ 公开，不加噪）"),
+    ("claims.dpmean.why_true_count",
+     "uses the true count $n$, which add-remove neighbours change; no add-remove guarantee",
+     "uses the true count n, which add-remove neighbours change; no add-remove guarantee",
+     "使用真实计数 $n$，而增删一条记录的邻居数据集会改变它：在增删一条记录下没有任何保证"),
+    ("claims.dpmean.why_resampling",
+     "rejection renormalizes by $Z(s)$, which depends on the data: loss $\\varepsilon + \\ln Z(s')/Z(s) > "
+     "\\varepsilon$ (e.g. all records at $a$ vs one moved to $b$)",
+     "rejection renormalizes by Z(s), which depends on the data: loss eps + ln Z(s')/Z(s) > eps "
+     "(e.g. all records at a vs one moved to b)",
+     "拒绝采样按 $Z(s)$ 重新归一化，而它依赖于数据：隐私损失为 $\\varepsilon + \\ln Z(s')/Z(s) > "
+     "\\varepsilon$（例如所有记录都取 $a$，对比其中一条移到 $b$）"),
+    ("claims.dpmean.sens_sum_mean", "sum: $b - a = %(d)s$; mean: $(b - a)/n$ ($n$ public, not noised)",
+     "sum: b - a = %(d)s; mean: (b - a)/n (n public, not noised)",
+     "和为 $b - a = %(d)s$，均值为 $(b - a)/n$（$n$ 公开，不加噪）"),
+    ("claims.dpmean.cond_clamped_add_remove",
+     "$\\varepsilon \\ge 2 \\ln 2 = 1.386$: the true count sets the noise scale $(b-a)/(n\\varepsilon)$, "
+     "worst-case loss $\\max(\\varepsilon, \\ln 2 + \\varepsilon/2)$",
+     "eps >= 2 ln 2 = 1.386: the true count sets the noise scale (b-a)/(n eps), worst-case loss "
+     "max(eps, ln 2 + eps/2)",
+     "$\\varepsilon \\ge 2 \\ln 2 = 1.386$：噪声尺度 $(b-a)/(n\\varepsilon)$ 由真实计数决定，最坏情况下的隐私损失为 "
+     "$\\max(\\varepsilon, \\ln 2 + \\varepsilon/2)$"),
+    ("claims.dpmean.why_clamped_add_remove",
+     "the true count sets the noise scale $(b-a)/(n\\varepsilon)$: worst-case loss $\\max(\\varepsilon, \\ln 2 + "
+     "\\varepsilon/2) = %(loss)s > \\varepsilon$ for $\\varepsilon < 2 \\ln 2$; witness $D = \\{a\\}$ vs "
+     "$D' = \\{a, b\\}$, output near $(a+b)/2$: density ratio $2 e^{\\varepsilon/2} = %(ratio)s > e^{\\varepsilon}$",
+     "the true count sets the noise scale (b-a)/(n eps): worst-case loss max(eps, ln 2 + eps/2) = %(loss)s > eps "
+     "for eps < 2 ln 2; witness D={a} vs D'={a,b}, output near (a+b)/2: density ratio 2 e^(eps/2) = %(ratio)s "
+     "> e^eps",
+     "噪声尺度 $(b-a)/(n\\varepsilon)$ 由真实计数决定：最坏情况下的隐私损失 $\\max(\\varepsilon, \\ln 2 + "
+     "\\varepsilon/2) = %(loss)s > \\varepsilon$（当 $\\varepsilon < 2 \\ln 2$ 时）；反例：$D = \\{a\\}$ 对比 "
+     "$D' = \\{a, b\\}$，输出在 $(a+b)/2$ 附近时密度比为 $2 e^{\\varepsilon/2} = %(ratio)s > e^{\\varepsilon}$"),
+    ("claims.dpmean.n_public", "$n \\ge 1$ public (replace-one)", "n >= 1 public (replace-one)",
+     "$n \\ge 1$ 公开（替换一条记录）"),
+    ("claims.dpmean.sens_centred_replace_one", "centred sum: $b - a = %(d)s$ (centring does not help); count: 0",
+     "centred sum: b - a = %(d)s (centring does not help); count: 0",
+     "中心化和为 $b - a = %(d)s$（中心化无济于事），计数为 0"),
+    ("claims.dpmean.why_spends", "over-noised: spends %(spent)s of $\\varepsilon$", "over-noised: spends %(spent)s of eps",
+     "噪声过大：只用掉了 $\\varepsilon$ 中的 %(spent)s"),
+    ("claims.dpmean.sens_centred_add_remove", "centred sum: $(b - a)/2 = %(x)s$; count: 1",
+     "centred sum: (b - a)/2 = %(x)s; count: 1", "中心化和为 $(b - a)/2 = %(x)s$，计数为 1"),
+    ("claims.dpmean.why_normalized",
+     "over-noised: $\\mathrm{Lap}(2(b-a)/\\varepsilon)$ on sensitivity $(b-a)/2$ spends %(spent)s of $\\varepsilon$",
+     "over-noised: Lap(2(b-a)/eps) on sensitivity (b-a)/2 spends %(spent)s of eps",
+     "噪声过大：$\\mathrm{Lap}(2(b-a)/\\varepsilon)$ 加在敏感度为 $(b-a)/2$ 的量上，只用掉了 $\\varepsilon$ 中的 "
+     "%(spent)s"),
+    ("claims.dpmean.mech_quantile", "DP quantile (exponential mechanism)", "DP quantile (exponential mechanism)",
+     "差分隐私分位数（指数机制）"),
+    ("claims.dpmean.sens_rank", "rank score function: $\\Delta u = 1$", "rank utility: 1",
+     "秩打分函数：$\\Delta u = 1$"),
+    ("claims.dpmean.cond_records_output_domain", "records and output in the public domain $[%(lo)s, %(hi)s]$",
+     "records and output in the public domain [%(lo)s, %(hi)s]", "记录与输出都在公开的值域 $[%(lo)s, %(hi)s]$ 内"),
+    ("claims.dpmean.cond_n_public", "$n$ public", "n public", "$n$ 公开"),
+    ("claims.dpmean.mech_private_bounds", "private-bounds mean", "private-bounds mean", "均值（差分隐私估计的边界）"),
+    ("claims.dpmean.sens_private_bounds", "each quantile: rank 1; clipped sum: $u - l$ (the private bounds)",
+     "each quantile: rank 1; clipped sum: u - l (the private bounds)",
+     "每个分位数：秩 1；裁剪后的和：$u - l$（差分隐私估计的边界）"),
+    ("claims.dpmean.cond_records_domain", "records in the public domain $[%(lo)s, %(hi)s]$",
+     "records in the public domain [%(lo)s, %(hi)s]", "记录都在公开的值域 $[%(lo)s, %(hi)s]$ 内"),
+    ("claims.dpmean.cond_bounds_budget", "budget: $%(q)s \\varepsilon$ per quantile, $%(m)s \\varepsilon$ for the mean",
+     "budget: %(q)s eps per quantile, %(m)s eps for the mean",
+     "隐私预算：每个分位数 $%(q)s \\varepsilon$，均值 $%(m)s \\varepsilon$"),
+    ("claims.dpmean.mech_gaussian", "Gaussian mean (analytic calibration)", "Gaussian mean (analytic calibration)",
+     "高斯均值（解析校准）"),
+    ("claims.dpmean.sens_gaussian", "mean: $(b - a)/n = %(x)s$ ($\\ell_2 = \\ell_1$ for one number)",
+     "mean: (b - a)/n = %(x)s (l2 = l1 for one number)", "均值：$(b - a)/n = %(x)s$（对单个数，$\\ell_2 = \\ell_1$）"),
+    ("claims.dpmean.cond_gaussian_sigma",
+     "$\\sigma = %(sigma)s$ by the analytic Gaussian calibration (also $%(rho)s$-zCDP)",
+     "sigma = %(sigma)s by the analytic Gaussian calibration (also %(rho)s-zCDP)",
+     "$\\sigma = %(sigma)s$，由解析高斯校准得到（同时满足 $%(rho)s$-zCDP）"),
+    ("claims.dpmean.mech_coinpress", "CoinPress mean (zCDP)", "CoinPress mean (zCDP)", "CoinPress 均值（zCDP）"),
+    ("claims.dpmean.sens_coinpress",
+     "step $t$: clipped mean, $2(r_t + \\gamma)/n$ (the step's interval, set by earlier releases)",
+     "step t: clipped mean, 2(r_t + gamma)/n (the step's interval, set by earlier releases)",
+     "第 $t$ 步：裁剪后的均值，$2(r_t + \\gamma)/n$（该步的区间，由先前的发布决定）"),
+    ("claims.dpmean.cond_coinpress_rho",
+     "$\\rho = %(rho)s$-zCDP over %(k)s steps (shares %(shares)s), converted to $(\\varepsilon, \\delta)$",
+     "rho = %(rho)s-zCDP over %(k)s steps (shares %(shares)s), converted to (eps, delta)",
+     "$\\rho = %(rho)s$-zCDP，分 %(k)s 步（各步份额 %(shares)s），再换算为 $(\\varepsilon, \\delta)$"),
+    ("claims.dpmean.cond_starts_domain", "starts from the public domain $[%(lo)s, %(hi)s]$",
+     "starts from the public domain [%(lo)s, %(hi)s]", "从公开的值域 $[%(lo)s, %(hi)s]$ 开始"),
+    ("claims.dpmean.mech_centred_replace_one", "centred mean (replace-one calibration)",
+     "centred mean (replace-one calibration)", "中心化均值（按替换一条记录校准）"),
+    ("claims.dpmean.sens_centred_public_n", "centred sum: $b - a = %(d)s$; count: 0 ($n$ public, not noised)",
+     "centred sum: b - a = %(d)s; count: 0 (n public, not noised)",
+     "中心化和为 $b - a = %(d)s$，计数为 0（$n$ 公开，不加噪）"),
+    ("claims.dpmean.cond_all_on_sum", "all of $\\varepsilon$ on the centred sum", "all of eps on the centred sum",
+     "全部 $\\varepsilon$ 用于中心化和"),
+    ("claims.dpmean.cond_split", "split: $%(s)s \\varepsilon$ on the sum, $%(c)s \\varepsilon$ on the count",
+     "split: %(s)s eps on the sum, %(c)s eps on the count", "分配：和用 $%(s)s \\varepsilon$，计数用 $%(c)s \\varepsilon$"),
+    ("claims.dpmean.mech_centred_add_remove", "centred mean (add-remove calibration)",
+     "centred mean (add-remove calibration)", "中心化均值（按增删一条记录校准）"),
+    ("claims.dpmean.sens_centred_twice",
+     "centred sum: $b - a = %(d)s$, twice its add-remove sensitivity, so it spends $2 \\times %(s)s \\varepsilon$; "
+     "count: 0 ($n$ never changes)",
+     "centred sum: b - a = %(d)s, twice its add-remove sensitivity, so it spends 2 x %(s)s eps; count: 0 "
+     "(n never changes)",
+     "中心化和为 $b - a = %(d)s$，是其在增删一条记录下敏感度的两倍，因此花费 $2 \\times %(s)s \\varepsilon$；"
+     "计数为 0（$n$ 从不改变）"),
+    ("claims.dpmean.cond_run_at", "run at add-remove $\\varepsilon = %(eps)s$", "run at add-remove eps = %(eps)s",
+     "按增删一条记录的 $\\varepsilon = %(eps)s$ 运行"),
+    ("claims.dpmean.mech_centred_own", "centred mean (own calibration)", "centred mean (own calibration)",
+     "中心化均值（按自身敏感度校准）"),
+    # hiera (chapters/hiera/levels.py, numeric.py, hiera.py, idldp.py)
+    ("claims.hiera.public_scaling",
+     "each raw value is mapped into the domain $[-1, 1]$ by a declared public range and clipped "
+     "(ldp.datasets.scale\\_to\\_unit; Adult: ldp.datasets.ADULT\\_RANGES with their sources, two maxima rounded up "
+     "from the data and treated as public), never by the data's own min/max",
+     "each raw value is mapped into the domain [-1, 1] by a declared public range and clipped "
+     "(ldp.datasets.scale_to_unit; Adult: ldp.datasets.ADULT_RANGES with their sources, two maxima rounded up from "
+     "the data and treated as public), never by the data's own min/max",
+     "每个原始值都按声明的公开范围映射到值域 $[-1, 1]$ 并裁剪（ldp.datasets.scale\\_to\\_unit；Adult："
+     "ldp.datasets.ADULT\\_RANGES 及其来源，其中两个最大值由数据向上取整并视为公开），从不使用数据自身的最小值或最大值"),
+    ("claims.hiera.sens_numeric", "domain $[-1, 1]$ (width 2)", "domain [-1, 1] (width 2)", "值域 $[-1, 1]$（宽度 2）"),
+    ("claims.hiera.mech_graded_as_written", "graded-laplace (as written)", "graded-laplace (as written)",
+     "分级拉普拉斯（原文写法）"),
+    ("claims.hiera.why_graded",
+     "noise scale $2/\\varepsilon_t$ depends on the value's level: the density ratio between values of two levels "
+     "is unbounded in the tails, so no finite $\\varepsilon$ holds",
+     "noise scale 2/eps_t depends on the value's level: the density ratio between values of two levels "
+     "is unbounded in the tails, so no finite epsilon holds",
+     "噪声尺度 $2/\\varepsilon_t$ 取决于值所在的等级：不同等级的两个值之间的密度比在尾部无界，因此任何有限的 "
+     "$\\varepsilon$ 都不成立"),
+    ("claims.hiera.mech_graded",
+     "LHP / HierA with budgets (%(used)s), meeting the graded bound $\\min(\\varepsilon_t, \\varepsilon_{t'})$ "
+     "between levels $t, t'$ ($\\varepsilon_t$ = %(levels)s); as a whole",
+     "LHP / HierA with budgets (%(used)s), meeting the graded bound min(eps_t, eps_t') between levels t, t' "
+     "(eps_t = %(levels)s); as a whole",
+     "LHP / HierA，隐私预算为 (%(used)s)，满足分级上界 $\\min(\\varepsilon_t, \\varepsilon_{t'})$（在等级 $t, t'$ "
+     "之间；$\\varepsilon_t$ = %(levels)s）；整体而言"),
+    ("claims.hiera.sens_report", "report $(t^*, v^*)$, $v^* \\in \\{-1, +1\\}$, value domain $[-1, 1]$",
+     "report (t*, v*), v* in {-1, +1}, value domain [-1, 1]",
+     "报告 $(t^*, v^*)$，$v^* \\in \\{-1, +1\\}$，取值的值域为 $[-1, 1]$"),
+    ("claims.hiera.sens_levels",
+     "domain $[-1, 1]$ split into levels; report $(t^*, v^*)$ with $t^* \\in \\{1, \\ldots, k\\}$, "
+     "$v^* \\in \\{-1, +1\\}$",
+     "domain [-1, 1] split into levels; report (t*, v*) with t* in {1..k}, v* in {-1, +1}",
+     "值域 $[-1, 1]$ 划分为若干等级；报告 $(t^*, v^*)$，其中 $t^* \\in \\{1, \\ldots, k\\}$，$v^* \\in \\{-1, +1\\}$"),
+    ("claims.hiera.mech_level", "LHP level %(t)s", "LHP level %(t)s", "LHP 第 %(t)s 等级"),
+    ("claims.hiera.why_level",
+     "exact worst-case log-ratio for a level-%(t)s value is $%(exact)s > \\varepsilon_t = %(eps)s$",
+     "exact worst-case log-ratio for a level-%(t)s value is %(exact)s > eps_t = %(eps)s",
+     "第 %(t)s 等级的值的精确最坏情况对数比为 $%(exact)s > \\varepsilon_t = %(eps)s$"),
+    ("claims.hiera.mech_sgd", "LHP in SGD (level from $x$, value = gradient)",
+     "LHP in SGD (level from x, value = gradient)", "SGD 中的 LHP（等级由 $x$ 决定，值为梯度）"),
+    ("claims.hiera.mech_idue",
+     "IDUE mean (rounding onto the level ends), meeting the graded bound $\\min(\\varepsilon_t, \\varepsilon_{t'})$ "
+     "between levels $t, t'$ ($\\varepsilon_t$ = %(levels)s); as a whole",
+     "IDUE mean (rounding onto the level ends), meeting the graded bound min(eps_t, eps_t') between levels "
+     "t, t' (eps_t = %(levels)s); as a whole",
+     "IDUE 均值（取整到各等级的端点），满足分级上界 $\\min(\\varepsilon_t, \\varepsilon_{t'})$（在等级 $t, t'$ "
+     "之间；$\\varepsilon_t$ = %(levels)s）；整体而言"),
+    ("claims.hiera.sens_idue", "bit vector of %(k)s bits, value domain $[-1, 1]$",
+     "bit vector of %(k)s bits, value domain [-1, 1]", "%(k)s 位的比特向量，取值的值域为 $[-1, 1]$"),
+    # histograms (core/mechanisms/ranges.py, dawa.py; chapters/histograms/experiment.py)
+    ("claims.ranges.identity", "every cell: $L_1$ sensitivity %(f)s", "every cell: L1 sensitivity %(f)s",
+     "每个单元：$L_1$ 敏感度 %(f)s"),
+    ("claims.ranges.least_squares",
+     "the measured queries: $L_1$ sensitivity %(f)s × (largest number of queries covering one cell)",
+     "the measured queries: L1 sensitivity %(f)s × (largest number of queries covering one cell)",
+     "所测量的查询：$L_1$ 敏感度 %(f)s ×（覆盖同一单元的查询数的最大值）"),
+    ("claims.ranges.hb", "one node per level of an $(h+1)$-level tree: $L_1$ sensitivity $%(f)s(h + 1)$",
+     "one node per level of an (h+1)-level tree: L1 sensitivity %(f)s(h + 1)",
+     "$(h+1)$ 层树的每层一个节点：$L_1$ 敏感度 $%(f)s(h + 1)$"),
+    ("claims.ranges.privelet",
+     "Haar coefficients: $L_1$ sensitivity $%(f)s \\cdot \\prod_a (m_a + 1)$, $m_a = \\lceil \\log_2 n_a \\rceil$",
+     "Haar coefficients: L1 sensitivity %(f)s·Π_a(m_a + 1), m_a = ⌈log₂ n_a⌉",
+     "Haar 系数：$L_1$ 敏感度 $%(f)s \\cdot \\prod_a (m_a + 1)$，$m_a = \\lceil \\log_2 n_a \\rceil$"),
+    ("claims.ranges.public", "the domain (shape of the histogram) and the queries are public",
+     "the domain (shape of the histogram) and the queries are public", "值域（直方图的形状）与查询都是公开的"),
+    ("claims.dawa.sens_proved",
+     "partition: noisy bucket costs, dev moves by $\\le %(f)s \\cdot 2(1 - 1/L)$ per bucket, threshold shift "
+     "$\\le %(f)s \\cdot (\\Delta_L + \\Delta_{\\max})$ ($\\varepsilon_1 = %(e1)s$); measurement: weighted hierarchy, "
+     "path weights sum to 1, $L_1$ sensitivity %(f)s ($\\varepsilon_2 = %(e2)s$)",
+     "partition: noisy bucket costs, dev moves by ≤ %(f)s·2(1 − 1/L) per bucket, threshold shift ≤ "
+     "%(f)s·(Δ_L + Δ_max) (ε₁ = %(e1)s); measurement: weighted hierarchy, path weights sum to 1, "
+     "L1 sensitivity %(f)s (ε₂ = %(e2)s)",
+     "划分：加噪的桶代价，每个桶的 dev 变化 $\\le %(f)s \\cdot 2(1 - 1/L)$，阈值移动 "
+     "$\\le %(f)s \\cdot (\\Delta_L + \\Delta_{\\max})$（$\\varepsilon_1 = %(e1)s$）；测量：加权层次结构，每条路径的权重和为 "
+     "1，$L_1$ 敏感度 %(f)s（$\\varepsilon_2 = %(e2)s$）"),
+    ("claims.dawa.sens_noisy_histogram",
+     "partition: noisy histogram $\\mathrm{Lap}(%(f)s/\\varepsilon_1)$ per cell, $L_1$ sensitivity %(f)s "
+     "($\\varepsilon_1 = %(e1)s$), the least-cost partition of it is post-processing; measurement: weighted "
+     "hierarchy, path weights sum to 1, $L_1$ sensitivity %(f)s ($\\varepsilon_2 = %(e2)s$)",
+     "partition: noisy histogram Lap(%(f)s/ε₁) per cell, L1 sensitivity %(f)s (ε₁ = %(e1)s), the least-cost "
+     "partition of it is post-processing; measurement: weighted hierarchy, path weights sum to 1, L1 sensitivity "
+     "%(f)s (ε₂ = %(e2)s)",
+     "划分：每个单元加 $\\mathrm{Lap}(%(f)s/\\varepsilon_1)$ 噪声的加噪直方图，$L_1$ 敏感度 %(f)s"
+     "（$\\varepsilon_1 = %(e1)s$），在其上求代价最小的划分是后处理；测量：加权层次结构，每条路径的权重和为 1，"
+     "$L_1$ 敏感度 %(f)s（$\\varepsilon_2 = %(e2)s$）"),
+    ("claims.dawa.public", "the domain and the workload are public", "the domain and the workload are public",
+     "值域与查询集都是公开的"),
+    ("claims.dawa.mech_noisy_histogram", "dawa (partition on a noisy histogram)",
+     "dawa (partition on a noisy histogram)", "DAWA（在加噪直方图上划分）"),
+    ("claims.dawa.mech_authors", "dawa (DPBench's calibration)", "dawa (DPBench's calibration)",
+     "DAWA（DPBench 的校准）"),
+    ("claims.dawa.why_authors",
+     "the partition's noisy costs are clamped at $\\Delta/\\varepsilon_2$, single cells get no noise and the others "
+     "half the scale the argument needs: one record can move a partition's probability by far more than "
+     "$e^{\\varepsilon_1}$, so the partition is not $%(e1)s$-DP (the audit finds a larger log-ratio)",
+     "the partition's noisy costs are clamped at Δ/ε₂, single cells get no noise and the others half the "
+     "scale the argument needs: one record can move a partition's probability by far more than e^ε₁, so the "
+     "partition is not %(e1)s-DP (the audit finds a larger log-ratio)",
+     "划分的加噪代价被钳制在 $\\Delta/\\varepsilon_2$，单个单元不加噪，其余单元的噪声尺度只有论证所需的一半："
+     "一条记录可以使某个划分的概率变化远超 $e^{\\varepsilon_1}$ 倍，因此该划分并不满足 $%(e1)s$-DP（审计得到更大的对数比）"),
+    # the histograms chapter's own names and texts
+    ("claims.hist.mech_dawa_private", "DAWA (partition on a noisy histogram)", "DAWA (partition on a noisy histogram)",
+     "DAWA（在加噪直方图上划分）"),
+    ("claims.hist.mech_dawa_dpbench", "DAWA (DPBench's calibration)", "DAWA (DPBench's calibration)",
+     "DAWA（DPBench 的校准）"),
+    ("claims.hist.title_identity", "Identity", "Identity", "逐单元加噪（Identity）"),
+    ("claims.hist.title_uniform", "Uniform", "Uniform", "均匀估计（Uniform）"),
+    ("claims.hist.title_hierarchical", "Hierarchical ($H_b$)", "Hierarchical (Hb)", "层次方法（$H_b$）"),
+    ("claims.hist.title_php", "P-HP (the authors' procedure)", "P-HP (the authors' procedure)", "P-HP（作者的算法）"),
+    ("claims.hist.title_least_squares", "Least squares", "Least squares", "最小二乘"),
+    ("claims.hist.sens_identity", "histogram $L_1$ sensitivity 1", "histogram L1 sensitivity 1",
+     "直方图的 $L_1$ 敏感度 1"),
+    ("claims.hist.sens_uniform", "total count, sensitivity 1", "total count, sensitivity 1", "总计数，敏感度 1"),
+    ("claims.hist.sens_hierarchical",
+     "one node per level: $L_1$ sensitivity $h + 1$ for a tree of $h + 1$ levels ($H_b$, Qardaji et al.'s $b$)",
+     "one node per level: L1 sensitivity h + 1 for a tree of h + 1 levels (Hb, Qardaji et al.'s b)",
+     "每层一个节点：$L_1$ 敏感度 $h + 1$，树共 $h + 1$ 层（$H_b$，Qardaji 等人的 $b$）"),
+    ("claims.hist.sens_ahp",
+     "noisy histogram ($\\Delta_1 = 1$, $\\varepsilon_1$) then disjoint cluster sums ($\\Delta_1 = 1$, "
+     "$\\varepsilon_2$)",
+     "noisy histogram (Δ₁ = 1, ε₁) then disjoint cluster sums (Δ₁ = 1, ε₂)",
+     "加噪直方图（$\\Delta_1 = 1$，$\\varepsilon_1$），然后对互不相交的簇求和（$\\Delta_1 = 1$，$\\varepsilon_2$）"),
+    ("claims.hist.sens_php",
+     "EM stop/split decisions on SAE scores ($\\Delta u = 2$, $\\varepsilon_{\\mathrm{cluster}}/(2 \\cdot "
+     "\\mathrm{depth})$ each, $\\le \\mathrm{depth} - 1$ per record); EM over the intermediate partitions on their "
+     "total error ($\\Delta u = 2$, $\\varepsilon_{\\mathrm{cluster}}/2$); part sums ($\\Delta_1 = 1$, "
+     "$\\varepsilon_{\\mathrm{count}}$)",
+     "EM stop/split decisions on SAE scores (Δu = 2, ε_cluster/(2·depth) each, ≤ depth − 1 per record); EM "
+     "over the intermediate partitions on their total error (Δu = 2, ε_cluster/2); part sums (Δ₁ = 1, ε_count)",
+     "基于 SAE 打分、由指数机制 (EM) 作出的停止/划分决策（$\\Delta u = 2$，每次 $\\varepsilon_{\\mathrm{cluster}}/(2 \\cdot "
+     "\\mathrm{depth})$，每条记录 $\\le \\mathrm{depth} - 1$ 次）；按总误差在各中间划分上运行的 EM（$\\Delta u = 2$，"
+     "$\\varepsilon_{\\mathrm{cluster}}/2$）；各部分的和（$\\Delta_1 = 1$，$\\varepsilon_{\\mathrm{count}}$）"),
+    ("claims.hist.mech_levelwise", "P-HP (level-wise)", "P-HP (level-wise)", "P-HP（逐层）"),
+    ("claims.hist.sens_levelwise",
+     "EM on SAE scores ($\\Delta u = 2$, $\\varepsilon_1/\\mathrm{depth}$ per level, parallel within a level), part "
+     "sums ($\\Delta_1 = 1$, $\\varepsilon_2$); a level-wise reading of P-HP, not the authors' procedure",
+     "EM on SAE scores (Δu = 2, ε₁/depth per level, parallel within a level), part sums (Δ₁ = 1, ε₂); a level-wise "
+     "reading of P-HP, not the authors' procedure",
+     "基于 SAE 打分的 EM（$\\Delta u = 2$，每层 $\\varepsilon_1/\\mathrm{depth}$，同层内并行），各部分的和"
+     "（$\\Delta_1 = 1$，$\\varepsilon_2$）；这是对 P-HP 的逐层解读，并非作者的算法"),
+    ("claims.hist.mech_grouping", "Sampling grouping (%(centres)s%(s5)s)", "Sampling grouping (%(centres)s%(s5)s)",
+     "抽样分组（%(centres)s%(s5)s）"),
+    ("claims.hist.centres_private", "noisy centres", "noisy centres", "加噪中心"),
+    ("claims.hist.centres_as-written", "true centres, as written", "true centres, as written", "真实中心，原文写法"),
+    ("claims.hist.s5_sum", ", S5 on the sum", ", S5 on the sum", "，S5 对和加噪"),
+    ("claims.hist.s5_mean", ", S5 on the mean", ", S5 on the mean", "，S5 对均值加噪"),
+    ("claims.hist.noise_sum",
+     "group mean $\\Delta = 1/m_j$ with $\\mathrm{Lap}(1/(m_j \\varepsilon_2))$ (S5 read as scaled to the group)",
+     "group mean Δ = 1/m_j with Lap(1/(m_j ε₂)) (S5 read as scaled to the group)",
+     "组均值 $\\Delta = 1/m_j$，噪声为 $\\mathrm{Lap}(1/(m_j \\varepsilon_2))$（S5 理解为按组缩放）"),
+    ("claims.hist.noise_mean",
+     "$\\mathrm{Lap}(1/\\varepsilon_2)$ on each group mean (S5 read as unit sensitivity; the mean's is "
+     "$1/m_j \\le 1$)",
+     "Lap(1/ε₂) on each group mean (S5 read as unit sensitivity; the mean's is 1/m_j ≤ 1)",
+     "对每个组均值加 $\\mathrm{Lap}(1/\\varepsilon_2)$（S5 理解为单位敏感度；均值的敏感度为 $1/m_j \\le 1$）"),
+    ("claims.hist.sens_grouping_private",
+     "noisy histogram for centres ($\\Delta_1 = 1$, $\\varepsilon_0$); EM per bin on its own count ($\\Delta u = 1$, "
+     "$\\varepsilon_1$, parallel over bins); %(noise)s",
+     "noisy histogram for centres (Δ₁ = 1, ε₀); EM per bin on its own count (Δu = 1, ε₁, parallel over bins); "
+     "%(noise)s",
+     "用于选中心的加噪直方图（$\\Delta_1 = 1$，$\\varepsilon_0$）；每个桶按自身计数运行 EM（$\\Delta u = 1$，"
+     "$\\varepsilon_1$，各桶并行）；%(noise)s"),
+    ("claims.hist.sens_grouping_as_written", "claimed $\\Delta u = 1$ for the EM; centre selection has no noise; %(noise)s",
+     "claimed Δu = 1 for the EM; centre selection has no noise; %(noise)s",
+     "声称 EM 的 $\\Delta u = 1$；中心选择不加噪；%(noise)s"),
+    ("claims.hist.why_grouping",
+     "k-means++ centre selection on true counts spends no budget (a neighbour can turn a zero-probability centre "
+     "choice into a positive one: unbounded loss), and true centre counts in every score let one record shift all "
+     "$n - k$ exponential-mechanism draws (loss up to $(n - k) \\cdot \\varepsilon_1/2$); either reading of S5",
+     "k-means++ centre selection on true counts spends no budget (a neighbour can turn a zero-probability "
+     "centre choice into a positive one: unbounded loss), and true centre counts in every score let one "
+     "record shift all n - k exponential-mechanism draws (loss up to (n - k)·ε₁/2); either reading of S5",
+     "k-means++ 在真实计数上选择中心，不花费任何隐私预算（一个邻居数据集可以把概率为零的中心选择变为正概率：隐私损失无界），"
+     "而每个打分中的真实中心计数使一条记录能移动全部 $n - k$ 次指数机制抽样（隐私损失至多 $(n - k) \\cdot "
+     "\\varepsilon_1/2$）；对 S5 的两种理解皆如此"),
+    # the Gaussian mechanism's calibrations (core/mechanisms/gaussian.py)
+    ("claims.gauss.analytic",
+     "analytic calibration (Balle & Wang 2018): the smallest $\\sigma$ that is $(\\varepsilon, \\delta)$-DP, any "
+     "$\\varepsilon$",
+     "analytic calibration (Balle & Wang 2018): the smallest sigma that is (eps, delta)-DP, any eps",
+     "解析校准（Balle & Wang 2018）：取最小的 $\\sigma$ 使之满足 $(\\varepsilon, \\delta)$-DP，对任意 $\\varepsilon$ 均适用"),
+    ("claims.gauss.auto", "classical $\\sigma$ where valid, else %(cond)s", "classical sigma where valid, else %(cond)s",
+     "经典 $\\sigma$ 有效时用经典校准，否则用%(cond)s"),
+    ("claims.gauss.classical",
+     "classical calibration $\\sigma = \\Delta \\sqrt{2 \\ln(1.25/\\delta)}/\\varepsilon$, proved for $\\varepsilon < 1$",
+     "classical calibration sigma = Delta sqrt(2 ln(1.25/delta))/eps, proved for eps < 1",
+     "经典校准 $\\sigma = \\Delta \\sqrt{2 \\ln(1.25/\\delta)}/\\varepsilon$，仅对 $\\varepsilon < 1$ 有证明"),
+    ("claims.gauss.classical_valid",
+     "classical calibration at $\\varepsilon \\ge 1$, outside its proof: valid here by the exact privacy profile "
+     "(Balle & Wang 2018), exact $\\varepsilon = %(exact)s \\le %(eps)s$",
+     "classical calibration at eps >= 1, outside its proof: valid here by the exact privacy profile "
+     "(Balle & Wang 2018), exact eps = %(exact)s <= %(eps)s",
+     "在 $\\varepsilon \\ge 1$ 处使用经典校准，超出其证明范围：此处由精确的隐私曲线（Balle & Wang 2018）确认有效，"
+     "精确 $\\varepsilon = %(exact)s \\le %(eps)s$"),
+    ("claims.gauss.why_classical",
+     "classical calibration outside its validity ($\\varepsilon \\ge 1$): its exact $\\varepsilon$ at "
+     "$\\delta = %(delta)s$ is $%(exact)s > %(eps)s$ (Balle & Wang 2018); use the analytic calibration",
+     "classical calibration outside its validity (eps >= 1): its exact eps at delta = %(delta)s is "
+     "%(exact)s > %(eps)s (Balle & Wang 2018); use the analytic calibration",
+     "经典校准超出其有效范围（$\\varepsilon \\ge 1$）：其精确 $\\varepsilon$（在 $\\delta = %(delta)s$ 处）为 "
+     "$%(exact)s > %(eps)s$（Balle & Wang 2018）；应改用解析校准"),
+    # federated-pca (chapters/federated_pca/methods.py, cape.py, power.py)
+    ("claims.fedpca.sens_cov",
+     "$L_2$ sensitivity of $A = X^\\top X/n$ (upper triangle), rows in the unit ball: $%(formula)s = %(value)s$",
+     "L2 sensitivity of A = X^T X/n (upper triangle), rows in the unit ball: %(formula)s = %(value)s",
+     "$L_2$ 敏感度（对 $A = X^\\top X/n$ 的上三角部分），各行在单位球内：$%(formula)s = %(value)s$"),
+    ("claims.fedpca.na", "n/a", "n/a", "不适用"),
+    ("claims.fedpca.why_no_noise", "no noise: releases the exact eigenvectors",
+     "no noise: releases the exact eigenvectors", "不加噪声：发布精确的特征向量"),
+    ("claims.fedpca.mech_central", "Analyze Gauss (trusted curator)", "Analyze Gauss (trusted curator)",
+     "Analyze Gauss（可信的数据管理者）"),
+    ("claims.fedpca.sens_dpdispca", "$\\sqrt{2}/N_i$ per site ($1/N_i$ add-remove)",
+     "sqrt(2)/N_i per site (1/N_i add-remove)", "每个站点 $\\sqrt{2}/N_i$（增删一条记录时为 $1/N_i$）"),
+    ("claims.fedpca.why_dpdispca",
+     "each site's release is $(\\varepsilon, \\delta)$-DP w.r.t. its own rows; sites are disjoint (parallel "
+     "composition)",
+     "each site's release is (eps, delta)-DP w.r.t. its own rows; sites are disjoint (parallel composition)",
+     "每个站点的发布对其自身的行满足 $(\\varepsilon, \\delta)$-DP；各站点互不相交（并行组合）"),
+    ("claims.fedpca.mech_shared_seed", "ELFedPCA shared-seed", "ELFedPCA shared-seed", "ELFedPCA（共享随机种子）"),
+    ("claims.fedpca.why_shared_seed",
+     "every site knows $E/s$ from the shared seed, so site 1 (the server) or any site recovers $A_i = A_i' - E/s$ "
+     "exactly: local covariances are released without noise",
+     "every site knows E/s from the shared seed, so site 1 (the server) or any site recovers "
+     "A_i = A_i' - E/s exactly: local covariances are released without noise",
+     "每个站点都能由共享的种子得知 $E/s$，因此站点 1（服务器）或任何站点都能精确恢复 $A_i = A_i' - E/s$："
+     "各站点的协方差在没有噪声的情况下被发布"),
+    ("claims.fedpca.mech_secure_aggregation", "secure aggregation of $N(0, \\tau^2/s)$ shares",
+     "secure aggregation of N(0, tau^2/s) shares", "$N(0, \\tau^2/s)$ 份额的安全聚合"),
+    ("claims.fedpca.why_secure_aggregation",
+     "$(\\varepsilon, \\delta)$-DP against the server and outsiders; a coalition of the server and $c$ of the %(s)s "
+     "sites faces noise variance $\\tau^2 (s-c)/s$ on the others ($\\varepsilon$ grows by $\\sqrt{s/(s-c)}$)",
+     "(eps, delta)-DP against the server and outsiders; a coalition of the server and c of the %(s)s sites "
+     "faces noise variance tau^2 (s-c)/s on the others (eps grows by sqrt(s/(s-c)))",
+     "对服务器和外部人员满足 $(\\varepsilon, \\delta)$-DP；服务器与 %(s)s 个站点中的 $c$ 个合谋时，其余站点上的噪声方差为 "
+     "$\\tau^2 (s-c)/s$（$\\varepsilon$ 增大为原来的 $\\sqrt{s/(s-c)}$ 倍）"),
+    ("claims.fedpca.real_shares",
+     "the shares $E_i$ are real-valued: the accounting is for the real-valued sum of Gaussian shares; the "
+     "fixed-point encoding modulo $2^{64}$ and its rounding, which the implementation sums, are not analysed (the "
+     "distributed discrete Gaussian or Skellam mechanism would cover them)",
+     "the shares E_i are real-valued: the accounting is for the real-valued sum of Gaussian shares; the fixed-point "
+     "encoding modulo 2^64 and its rounding, which the implementation sums, are not analysed (the distributed "
+     "discrete Gaussian or Skellam mechanism would cover them)",
+     "份额 $E_i$ 为实数：隐私会计针对的是高斯份额的实数和；实现中实际求和的模 $2^{64}$ 定点编码及其舍入未作分析"
+     "（分布式离散高斯机制或 Skellam 机制可以涵盖它们）"),
+    ("claims.fedpca.cond_subspace",
+     "what is published is the subspace $V'$ (and what is computed from it alone), not the projections "
+     "$Y_i = X_i V'$ of the source's step 7, which are not private (what each SVM row publishes is stated apart)",
+     "what is published is the subspace V' (and what is computed from it alone), not the projections "
+     "Y_i = X_i V' of the source's step 7, which are not private (what each SVM row publishes is stated apart)",
+     "发布的是子空间 $V'$（以及仅由它算出的量），而不是原文第 7 步的投影 $Y_i = X_i V'$——后者不满足差分隐私"
+     "（SVM 各行发布的内容另行说明）"),
+    ("claims.fedpca.cond_preprocessing",
+     "rows preprocessed with public statistics only (declared domain bounds and centre, per-row scaling into the "
+     "unit ball)",
+     "rows preprocessed with public statistics only (declared domain bounds and centre, per-row scaling "
+     "into the unit ball)",
+     "各行只用公开的统计量预处理（声明的值域边界与中心，逐行缩放到单位球内）"),
+    ("claims.fedpca.cond_public_n", "$n$ and the site sizes $N_i$ are public (replace-one neighbours)",
+     "n and the site sizes N_i are public (replace-one neighbours)",
+     "$n$ 与各站点的大小 $N_i$ 都是公开的（邻居数据集按替换一条记录定义）"),
+    ("claims.fedpca.why_as_written",
+     "the as-written preprocessing scales by the data's own ranges and centres by the exact global mean, so one "
+     "record moves every row: the measured norm of $A(D') - A(D)$ is %(m)s, against $\\Delta = \\sqrt{2}/n = %(d)s$ "
+     "(%(r)s times) on the audit's replace-one pair (1000 identical rows and two rows fixing the ranges, $n = 1002$)",
+     "the as-written preprocessing scales by the data's own ranges and centres by the exact global mean, "
+     "so one record moves every row: the measured norm of A(D') - A(D) is %(m)s, against Delta = sqrt(2)/n "
+     "= %(d)s (%(r)s times) on the audit's replace-one pair (1000 identical rows and two rows fixing the ranges, "
+     "n = 1002)",
+     "原文写法的预处理按数据自身的范围缩放、按精确的全局均值中心化，因此一条记录会移动每一行：实测 $A(D') - A(D)$ "
+     "的范数为 %(m)s，而 $\\Delta = \\sqrt{2}/n = %(d)s$（前者为后者的 %(r)s 倍）；这是在审计所用的替换一条记录的数据对上"
+     "（1000 条相同的行，另有两行固定范围，$n = 1002$）"),
+    ("claims.fedpca.why_add_remove",
+     "add-remove with an exact $n$: every protocol reveals $n$ (step 1, and the noise scale $1/n$), which add-remove "
+     "neighbours change; with $n$ public the relation is replace-one, $\\Delta = \\sqrt{2}/n$",
+     "add-remove with an exact n: every protocol reveals n (step 1, and the noise scale 1/n), which "
+     "add-remove neighbours change; with n public the relation is replace-one, Delta = sqrt(2)/n",
+     "增删一条记录而 $n$ 精确：每个协议都会泄露 $n$（第 1 步，以及噪声尺度 $1/n$），而增删一条记录的邻居数据集会改变它；"
+     "$n$ 公开时邻居关系为替换一条记录，$\\Delta = \\sqrt{2}/n$"),
+    ("claims.fedpca.mech_cape", "CAPE correlated noise (%(variant)s)", "CAPE correlated noise (%(variant)s)",
+     "CAPE 相关噪声（%(variant)s）"),
+    ("claims.fedpca.cape_calibrated", "calibrated", "calibrated", "校准后"),
+    ("claims.fedpca.cape_as-published", "as-published", "as-published", "按发表的形式"),
+    ("claims.fedpca.sens_cape",
+     "$\\sqrt{2}/n$ on each site's message; Mahalanobis sensitivity of the joint view (module cape)",
+     "sqrt(2)/n on each site's message; Mahalanobis sensitivity of the joint view (module cape)",
+     "每个站点的消息上为 $\\sqrt{2}/n$；联合视图的 Mahalanobis 敏感度（见 cape 模块）"),
+    ("claims.fedpca.cond_cape_public",
+     "$n$ and the site sizes are public; rows preprocessed with public statistics into the unit ball",
+     "n and the site sizes are public; rows preprocessed with public statistics into the unit ball",
+     "$n$ 与各站点的大小都是公开的；各行用公开的统计量预处理到单位球内"),
+    ("claims.fedpca.cond_cape_coalition",
+     "a coalition of the server and $c$ of the %(s)s sites sees more (coalition bound: $c = s-1$ gives about "
+     "$\\varepsilon \\sqrt{s}$)",
+     "a coalition of the server and c of the %(s)s sites sees more (coalition bound: c = s-1 gives about "
+     "eps*sqrt(s))",
+     "服务器与 %(s)s 个站点中的 $c$ 个合谋时能看到更多（合谋界：$c = s-1$ 时约为 $\\varepsilon \\sqrt{s}$）"),
+    ("claims.fedpca.cond_cape_zero_sum", "the zero-sum noise is generated by a secure sum of noise only",
+     "the zero-sum noise is generated by a secure sum of noise only", "和为零的噪声仅由噪声的安全求和生成"),
+    ("claims.fedpca.why_cape",
+     "each message is $(\\varepsilon, \\delta)$-DP, but the server sees all %(s)s: their contrasts carry the "
+     "correlated noise, and the joint view is only $(%(exact)s, %(delta)s)$-DP (Mahalanobis sensitivity "
+     "$\\sqrt{2s/(s+1)} = %(factor)s \\times$ the calibrated one)",
+     "each message is (eps, delta)-DP, but the server sees all %(s)s: their contrasts carry the correlated "
+     "noise, and the joint view is only (%(exact)s, %(delta)s)-DP (Mahalanobis sensitivity "
+     "sqrt(2s/(s+1)) = %(factor)s x the calibrated one)",
+     "每条消息满足 $(\\varepsilon, \\delta)$-DP，但服务器能看到全部 %(s)s 条：它们之间的差包含相关噪声，联合视图只满足 "
+     "$(%(exact)s, %(delta)s)$-DP（Mahalanobis 敏感度为 $\\sqrt{2s/(s+1)} = %(factor)s \\times$ 校准值）"),
+    ("claims.fedpca.mech_power", "DP noisy power method (%(iters)s iterations)",
+     "DP noisy power method (%(iters)s iterations)", "差分隐私加噪幂迭代法（%(iters)s 次迭代）"),
+    ("claims.fedpca.sens_power",
+     "$\\sqrt{2}/n$ per iteration ($\\|(yy^\\top - xx^\\top)X\\|_F/n \\le \\|yy^\\top - xx^\\top\\|_F/n$, $X$ "
+     "orthonormal), %(iters)s adaptive Gaussian releases compose exactly into sensitivity $\\sqrt{2L}/n = %(sens)s$",
+     "sqrt(2)/n per iteration (||(yy^T - xx^T)X||_F/n <= ||yy^T - xx^T||_F/n, X orthonormal), %(iters)s adaptive "
+     "Gaussian releases compose exactly into sensitivity sqrt(2L)/n = %(sens)s",
+     "每次迭代 $\\sqrt{2}/n$（$\\|(yy^\\top - xx^\\top)X\\|_F/n \\le \\|yy^\\top - xx^\\top\\|_F/n$，$X$ 为正交矩阵），"
+     "%(iters)s 次自适应的高斯发布恰好组合为敏感度 $\\sqrt{2L}/n = %(sens)s$"),
+    ("claims.fedpca.cond_power_public",
+     "$n$ is public (replace-one); rows preprocessed with public statistics into the unit ball",
+     "n is public (replace-one); rows preprocessed with public statistics into the unit ball",
+     "$n$ 公开（替换一条记录）；各行用公开的统计量预处理到单位球内"),
+    ("claims.fedpca.cond_power_federated",
+     "federated: each site's share $A_i X + N(0, \\sigma^2/s)$ under secure aggregation (same law for the server)",
+     "federated: each site's share A_i X + N(0, sigma^2/s) under secure aggregation (same law for the server)",
+     "联邦设置：每个站点的份额 $A_i X + N(0, \\sigma^2/s)$ 经安全聚合（对服务器而言分布相同）"),
+    # the privacy-audit chapter's catalogue: what a row's verdict means (chapters/privacy_audit/catalog.py)
+    ("audit.finding.holds", "holds", "holds", "成立"),
+    ("audit.finding.violated", "mechanism violated", "mechanism violated", "机制违反其声明"),
+    ("audit.finding.step", "step exceeds its proof share", "step exceeds its proof share", "该步骤超出其证明所分配的份额"),
+]  # fmt: skip
