@@ -114,6 +114,16 @@ def test_glued_values_resolve_in_translated_paragraphs(tmp_path):
     assert f"版本 {glued.format('s', '9 个中的 7 个')}。" in html
     assert f"Untranslated {glued.format('s', '9 个中的 7 个')} here." in html
     assert "7 of 9" not in html
+    # the page depends on the catalogue of generated sentences: a new translation there makes an incremental build
+    # read the page again (Sphinx's environment records it)
+    import pickle
+
+    from dpcompendium.book.generated_i18n import CATALOGUE_NAME, _locale_dir
+
+    with (root / "_build" / "html" / ".doctrees" / "environment.pickle").open("rb") as f:
+        env = pickle.load(f)
+    catalogue = str(_locale_dir() / "zh_CN" / "LC_MESSAGES" / CATALOGUE_NAME)
+    assert any(str(dep).endswith(catalogue) for dep in env.dependencies["page"]), env.dependencies
 
 
 def test_without_the_extension_only_the_page_qualified_text_form_resolves(tmp_path):

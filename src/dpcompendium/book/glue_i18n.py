@@ -33,7 +33,7 @@ from typing import Any
 from docutils import nodes
 from myst_nb.ext.glue import roles, utils
 
-from .generated_i18n import translate
+from .generated_i18n import CATALOGUE_NAME, _locale_dir, translate
 
 _retrieve = utils.retrieve_glue_data
 _md_run = roles.PasteMarkdownRole.run
@@ -78,6 +78,15 @@ def _retrieve_translated(document: nodes.document, key: str) -> utils.VariableOu
     return _in_edition(document, _retrieve_one(document, last))
 
 
+def _depends_on_catalogue(document: nodes.document, lang: str) -> None:
+    """The page of an edition in another language depends on the catalogue of generated sentences: a new translation
+    there makes Sphinx read the page again (without it, an incremental build kept the page's old, English sentences
+    until the chapter was executed again)."""
+    env = getattr(document.settings, "env", None)
+    if env is not None and lang != "en":
+        env.note_dependency(str(_locale_dir() / lang / "LC_MESSAGES" / CATALOGUE_NAME))
+
+
 def _in_edition(document: nodes.document, found: utils.VariableOutput) -> utils.VariableOutput:
     """In an edition in another language, a glued sentence's ``text/markdown`` translated by skeleton (also where the
     paragraph around it is not translated: a table cell that is only the role)."""
@@ -85,6 +94,7 @@ def _in_edition(document: nodes.document, found: utils.VariableOutput) -> utils.
     text = found.data.get("text/markdown") if isinstance(found.data, dict) else None
     if lang == "en" or not isinstance(text, str):
         return found
+    _depends_on_catalogue(document, lang)
     return utils.VariableOutput(
         data={**found.data, "text/markdown": translate(text, lang)},
         metadata=found.metadata,
@@ -137,7 +147,9 @@ def _md_run_either(self: roles.PasteMarkdownRole):
         msg = f"No text/markdown found in {key!r} data"
         return [], [utils.glue_warning(msg, self.document, self.line)]
     renderer = self.inliner._renderer
-    text = translate(data["text/markdown"], self.document.settings.env.config.language or "en")
+    lang = self.document.settings.env.config.language or "en"
+    _depends_on_catalogue(self.document, lang)
+    text = translate(data["text/markdown"], lang)
     return self.inliner.parse(text, self.line, None, renderer.current_node)
 
 
