@@ -82,25 +82,65 @@ def test_runs_needed_paired_and_quoted_arms():
 
 def test_design_sentence_variants_in_both_languages():
     rng = np.random.default_rng(4)
-    strong = [_cmp(_losses(rng, 0.5, 30), _losses(rng, 1.0, 30)).result() for _ in range(3)]
-    text = str(design_sentence(holm(strong)))
-    assert "30 runs per arm" in text and "reached with power 0.9" in text
-    needed = max(r.runs_needed(0.9) for r in holm(strong))
-    assert f"from {int(needed)} runs" in text
-    weak = [_cmp(_losses(rng, 0.97, 6), _losses(rng, 1.0, 6), "tie").result() for _ in range(2)]
-    text = str(design_sentence(holm(weak)))
+    strong = holm([_cmp(_losses(rng, 0.3, 30), _losses(rng, 1.0, 30)).result() for _ in range(3)])
+    text = str(design_sentence(strong))
+    assert text.startswith("these verdicts rest on 30 runs per arm; taking the observed ratios")
+    assert "a check after the fact" in text and "Holm level α/3" in text
+    needed = max(r.runs_needed(0.9, 0.05 / 3) for r in strong)  # the family's smallest Holm level
+    assert f"each of the 3 shown would be reached with power 0.9 from {int(needed)} runs" in text
+    weak = holm(
+        [_cmp(_losses(rng, 0.97, 6), _losses(rng, 1.0, 6), "tie").result() for _ in range(2)]
+    )
+    text = str(design_sentence(weak))
     assert text.startswith("none of these comparisons shows a difference; with 6 runs per arm")
-    z = stats.norm.ppf(1 - 0.025 / 2) + stats.norm.ppf(0.9)
-    se = max(r.comparison._log_ratio()[1] for r in holm(weak))
-    assert f"{math.exp(z * se):.3g}"[:3] in text
+    widest = 0.0
+    for r in weak:
+        _, se, df = r.comparison._log_ratio()
+        widest = max(widest, (stats.t.ppf(1 - 0.025 / 2, df) + stats.t.ppf(0.9, df)) * se)
+    assert f"outside {math.exp(-widest):.3g}–{math.exp(widest):.3g}" in text
     set_language("zh_CN")
     try:
-        zh = design_sentence(holm(strong)).myst
-        assert "每组 30 次运行" in zh and "检验功效" in zh
+        zh = design_sentence(strong).myst
+        assert "每组 30 次运行" in zh and "检验功效" in zh and "事后检查" in zh
     finally:
         set_language("en")
     with pytest.raises(ValueError, match="results"):
         design_sentence([])
+
+
+def test_design_sentence_counts_the_short_verdicts_and_says_what_the_ties_could_show():
+    """One borderline verdict does not hide that the others are sound (the referee's M2), and a family with ties says
+    what its runs could have separated (M3)."""
+    rng = np.random.default_rng(10)
+    fam = holm(
+        [_cmp(_losses(rng, 0.3, 12), _losses(rng, 1.0, 12), "tie").result() for _ in range(3)]
+        + [_cmp(_losses(rng, 1.0, 12), _losses(rng, 1.0, 12), "tie").result() for _ in range(2)]
+    )
+    needs = [r.runs_needed(0.9, 0.05 / 5) for r in fam if r.holds]
+    assert len(needs) >= 3 and all(n <= 12 for n in needs)
+    text = str(design_sentence(fam))
+    assert f"each of the {len(needs)} shown would be reached" in text
+    assert f"the {5 - len(needs)} not shown could have been shown only at ratios outside" in text
+
+
+def test_runs_needed_uses_the_tests_t_quantiles():
+    """At few runs the t quantiles, not the normal ones, set the runs: the referee's M1 (a paired family at 10 runs
+    said 9 where the paired t test needs 14)."""
+    rng = np.random.default_rng(11)
+    a = _losses(rng, 1.0, 10)
+    res = _cmp(a * 0.7 * rng.uniform(0.8, 1.2, 10), a, "tie", "paired").result()
+    n = res.runs_needed(0.9)
+    d = abs(math.log(res.ratio))
+    diff = np.asarray(res.comparison.a.values) / res.comparison.a.summary()[0] - a / a.mean()
+    sd = diff.std(ddof=1)
+
+    def enough(m):
+        q = stats.t.ppf(1 - 0.05 / 2, m - 1) + stats.t.ppf(0.9, m - 1)
+        return d >= q * sd / math.sqrt(m)
+
+    assert enough(n) and (n == 2 or not enough(n - 1))
+    z = stats.norm.ppf(1 - 0.05 / 2) + stats.norm.ppf(0.9)
+    assert n >= math.ceil((z * sd / d) ** 2)  # never fewer than the normal approximation says
 
 
 @pytest.mark.parametrize("test", ["welch", "paired", "bootstrap-t"])

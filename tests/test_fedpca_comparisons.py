@@ -206,6 +206,6 @@ def test_design_sentence_reads_enough_runs_on_a_clear_family():
         _runs(0.90 + 0.005 * rng.standard_normal(10), 0.80 + 0.005 * rng.standard_normal(10))
     )
     text = str(comparison.design_sentence(list(clear.result)))
-    assert "rest on 10 runs per arm" in text and "are reached with power 0.9 from" in text
+    assert "rest on 10 runs per arm" in text and "would be reached with power 0.9 from" in text
     needed = max(r.runs_needed(0.9) for r in clear.result if r.holds)
     assert needed <= 10

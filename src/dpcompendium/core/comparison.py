@@ -62,6 +62,7 @@ __all__ = [
     "AGREEMENT_VERDICTS",
     "P_RESOLUTION",
     "RELATIONS",
+    "RUNS_CAP",
     "TESTS",
     "Agreement",
     "Arm",
@@ -82,6 +83,8 @@ __all__ = [
 Relation = Literal["superiority", "non-inferiority", "equivalence", "tie"]
 Test = Literal["welch", "paired", "bootstrap-t"]
 
+#: the most runs per arm :meth:`ComparisonResult.runs_needed` looks at (beyond: ``math.inf``)
+RUNS_CAP = 100_000
 #: the smallest p-value a t test reports (:attr:`ComparisonResult.resolution`)
 P_RESOLUTION = 1e-4
 RELATIONS: tuple[str, ...] = ("superiority", "non-inferiority", "equivalence", "tie")
@@ -270,25 +273,32 @@ class ComparisonResult:
         one-sided and TOST, :math:`1 - \\alpha'` for ``"tie"``)."""
         return (1 - self.level) if self.comparison.relation == "tie" else (1 - self.level) / 2
 
-    def runs_needed(self, power: float = 0.9) -> float:
-        """The repetitions per arm with which this verdict is reached with probability ``power``, were the true
-        ratio and the per-run spread of the losses the ones observed: the design check that says whether a run
-        count is enough for what the text concludes (issue 50: repetitions chosen from each verdict's power).
+    def runs_needed(self, power: float = 0.9, alpha: float | None = None) -> float:
+        """The repetitions per arm with which this verdict would be reached with probability ``power`` *if* the true
+        ratio and the per-run spread of the losses were the ones observed: a check after the fact (post hoc), not a
+        design made before the runs — at the observed effect, a verdict barely shown needs about twice its runs for
+        power 0.9, and one far from its threshold needs few. It says whether a run count is enough for what the text
+        concludes (issue 50), not that the effect is real.
 
-        Normal approximation of the test on :math:`\\log r` at :attr:`test_level` :math:`\\alpha'`: with
-        :math:`d` the distance from :math:`\\log \\hat r` to the null region (``"tie"``: to 0, in the observed
-        direction; TOST: to the nearer margin) and :math:`\\mathrm{se}_n^2 = S/n + V`, where :math:`S/n` is the
-        variance of the arms that have values (scaled from their runs to :math:`n` each) and :math:`V` that of an arm
-        quoted from a source (it does not shrink), the smallest :math:`n \\ge 2` with
-        :math:`d \\ge (z_{1-\\alpha'} + z_{\\text{power}})\\,\\mathrm{se}_n` (:math:`z_{1-\\alpha'/2}` for ``"tie"``).
-        ``math.inf`` when no number of runs does it: the observed ratio lies in the null region (a verdict not
+        The test's own t approximation on :math:`\\log r` at level :math:`\\alpha'` (``alpha``; default
+        :attr:`test_level`, the Holm step that decided it; :func:`design_sentence` passes the family's smallest,
+        :math:`\\alpha/k`): with :math:`d` the distance from :math:`\\log \\hat r` to the null region (``"tie"``: to
+        0, in the observed direction; TOST: to the nearer margin) and :math:`\\mathrm{se}_n^2 = S/n + V`, where
+        :math:`S/n` is the variance of the arms that have values (scaled from their runs to :math:`n` each) and
+        :math:`V` that of an arm quoted from a source (it does not shrink), the smallest :math:`n \\ge 2` with
+        :math:`d \\ge (t_{1-\\alpha',\\nu_n} + t_{\\text{power},\\nu_n})\\,\\mathrm{se}_n` (:math:`t_{1-\\alpha'/2}` for
+        ``"tie"``), :math:`\\nu_n` the test's degrees of freedom at :math:`n` runs (:math:`n-1` paired,
+        Welch–Satterthwaite otherwise; the bootstrap-t test is approximated by the Welch test). ``math.inf`` when
+        no number of runs up to :data:`RUNS_CAP` does it: the observed ratio lies in the null region (a verdict not
         shown, or a tie, that more runs at the same effect would not turn), or a quoted arm's error alone is too
         wide. A verdict the run shows while ``runs_needed`` exceeds its runs was reached with less than ``power``
         (it may not repeat under another seed)."""
         if not (isinstance(power, float | int) and 0 < power < 1):
             raise ValueError(f"power must be in (0, 1), got {power!r}")
         c = self.comparison
-        alpha = self.test_level
+        alpha = self.test_level if alpha is None else float(alpha)
+        if not 0 < alpha < 1:
+            raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
         est = math.log(self.ratio) if self.ratio > 0 else -math.inf
         log_m = math.log(c.margin)
         if c.relation == "superiority":
@@ -299,27 +309,37 @@ class ComparisonResult:
             d = log_m - abs(est)
         else:
             d = abs(est)
-        z = float(stats.norm.ppf(1 - alpha / 2 if c.relation == "tie" else 1 - alpha))
-        z += float(stats.norm.ppf(power))
         if not (d > 0 and math.isfinite(d)):
             return math.inf
+        n = np.arange(2, RUNS_CAP + 1, dtype=float)
         if c.test == "paired":
             a = np.asarray(c.a.values)
             b = np.asarray(c.b.values)
             diff = a / a.mean() - b / b.mean()
-            scaled, fixed = float(diff.var(ddof=1)), 0.0
+            var = float(diff.var(ddof=1)) / n
+            df = n - 1
         else:
-            scaled = fixed = 0.0
+            parts, dfs = [], []
             for arm in (c.a, c.b):
-                _, var, _ = arm.summary()
+                _, v, arm_df = arm.summary()
                 if arm.values is not None:
-                    scaled += var * len(arm.values)
+                    parts.append(v * len(arm.values) / n)
+                    dfs.append(n - 1)
                 else:
-                    fixed += var
-        room = (d / z) ** 2 - fixed
-        if room <= 0:
+                    parts.append(np.full_like(n, v))
+                    dfs.append(np.full_like(n, arm_df))
+            var = parts[0] + parts[1]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                den = sum(
+                    np.where(p > 0, p * p / df_, 0.0) for p, df_ in zip(parts, dfs, strict=True)
+                )
+                df = np.where(den > 0, var * var / den, np.inf)
+        tail = alpha / 2 if c.relation == "tie" else alpha
+        q = stats.t.ppf(1 - tail, df) + stats.t.ppf(power, df)
+        ok = d >= q * np.sqrt(var)
+        if not ok.any():
             return math.inf
-        return float(max(2, math.ceil(scaled / room)))
+        return float(n[int(np.argmax(ok))])
 
     @property
     def holds(self) -> bool:
@@ -700,34 +720,70 @@ def _runs(result: ComparisonResult) -> int:
     return min(ns) if ns else 0
 
 
+def _detectable(results: Sequence[ComparisonResult], power: float, k: int) -> tuple[float, float]:
+    """The ratios outside which the runs behind ``results`` (two-sided tests) would have shown a difference with
+    ``power`` at the family's smallest Holm level: :math:`\\exp(\\pm(t_{1-\\alpha/(2k)} + t_{\\text{power}})\\,\\mathrm{se})`,
+    the widest of them."""
+    widest = 0.0
+    for r in results:
+        _, se, df = r.comparison._log_ratio()
+        alpha = r.comparison.alpha / k
+        if math.isfinite(df):
+            q = float(stats.t.ppf(1 - alpha / 2, df) + stats.t.ppf(power, df))
+        else:
+            q = float(stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(power))
+        widest = max(widest, q * se)
+    return _exp(-widest), _exp(widest)
+
+
 def design_sentence(results: Sequence[ComparisonResult], power: float = 0.9) -> Md:
-    """Whether the runs behind a family of verdicts (decided, after :func:`holm` where it is one) are enough for what
-    it concludes, as a sentence in every language: for the verdicts shown, the largest
-    :meth:`ComparisonResult.runs_needed` at ``power`` against the runs made; with none shown, the ratios the same runs
-    would have shown at ``power`` (:math:`\\exp(\\pm(z_{1-\\alpha'/2} + z_{\\text{power}})\\,\\mathrm{se})`, the widest of
-    the family), so that "not separated" comes with what it could have separated."""
+    """Whether the runs behind a family of verdicts (decided by :func:`holm` where it is one) are enough for what it
+    concludes, as a sentence in every language. For the verdicts shown: how many of them :meth:`ComparisonResult.runs_needed`
+    says are reached with ``power`` with the runs made, at the family's smallest Holm level :math:`\\alpha/k`
+    (conservative: Holm decides later steps at larger levels), and the most runs the others need — counted, so that
+    one borderline verdict does not hide that the others are sound, nor the reverse. For the two-sided tests not
+    shown: the ratios the same runs would have shown (:func:`_detectable`), so that "not separated" comes with what it
+    could have separated. The sentence says that it takes the observed effect as the truth: a check after the fact."""
     results = list(results)
     if not results:
         raise ValueError("results must hold at least one comparison")
     if not (isinstance(power, float | int) and 0 < power < 1):
         raise ValueError(f"power must be in (0, 1), got {power!r}")
+    k = len(results)
     runs = min(_runs(r) for r in results)
-    params: dict[str, str] = {"runs": str(runs), "power": _num(power, 2)}
+    params: dict[str, str] = {"runs": str(runs), "power": _num(power, 2), "k": str(k)}
     shown = [r for r in results if r.holds]
-    if shown:
-        needed = max(r.runs_needed(power) for r in shown)
-        params["needed"] = "∞" if not math.isfinite(needed) else str(int(needed))
-        key = "comparison.design" if needed <= runs else "comparison.design_short"
-        return message(key, **params)
-    widest = 0.0
-    for r in results:
-        _, se, _ = r.comparison._log_ratio()
-        alpha = r.test_level
-        z = float(stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(power))
-        widest = max(widest, z * se)
-    params["lo"] = _num(_exp(-widest))
-    params["hi"] = _num(_exp(widest))
-    return message("comparison.design_none", **params)
+    ties = [r for r in results if not r.holds and r.comparison.relation == "tie"]
+    if not shown:
+        if (
+            len(ties) < k
+        ):  # a one-sided or equivalence family: nothing to say of a ratio it could have shown
+            return message("comparison.design_none_other", **params)
+        lo, hi = _detectable(ties, power, k)
+        return message("comparison.design_none", lo=_num(lo), hi=_num(hi), **params)
+    needs = [r.runs_needed(power, r.comparison.alpha / k) for r in shown]
+    short = [x for x in needs if x > runs]
+    params["shown"] = str(len(shown))
+    if short:
+        top = max(short)
+        params.update(
+            ok=str(len(shown) - len(short)),
+            short=str(len(short)),
+            needed="∞" if not math.isfinite(top) else str(int(top)),
+        )
+        text = message("comparison.design_short", **params)
+    else:
+        text = message("comparison.design", needed=str(int(max(needs))), **params)
+    if ties:
+        lo, hi = _detectable(ties, power, k)
+        text = text + message(
+            "comparison.design_ties",
+            n=str(len(ties)),
+            lo=_num(lo),
+            hi=_num(hi),
+            power=params["power"],
+        )
+    return text
 
 
 #: the verdict of one comparison of an :class:`Agreement`

@@ -251,12 +251,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "tests, Holm-corrected; ratios %(lo)s–%(hi)s)",
         "comparison.family_differ_none": "%(a)s and %(b)s are not separated in %(quantity)s in any of %(n)s "
         "settings (two-sided tests, Holm-corrected; ratios %(lo)s–%(hi)s)",
-        "comparison.design": "these verdicts rest on %(runs)s runs per arm; at the observed ratios and spreads "
-        "(at Holm's levels) the ones shown are reached with power %(power)s from %(needed)s runs",
-        "comparison.design_short": "these verdicts rest on %(runs)s runs per arm; at the observed ratios and spreads "
-        "(at Holm's levels) the ones shown need %(needed)s runs for power %(power)s, so another seed may not repeat them",
-        "comparison.design_none": "none of these comparisons shows a difference; with %(runs)s runs per arm a ratio "
-        "outside %(lo)s–%(hi)s would have been shown with power %(power)s",
+        "comparison.design": "these verdicts rest on %(runs)s runs per arm; taking the observed ratios and spreads as the truth (a check after the fact, not a design made before the runs; t tests at the family's smallest Holm level $\\alpha/%(k)s$), each of the %(shown)s shown would be reached with power %(power)s from %(needed)s runs",
+        "comparison.design_short": "these verdicts rest on %(runs)s runs per arm; taking the observed ratios and spreads as the truth (a check after the fact, not a design made before the runs; t tests at the family's smallest Holm level $\\alpha/%(k)s$), %(ok)s of the %(shown)s shown would be reached with power %(power)s with these runs and %(short)s would need up to %(needed)s runs, so another seed may not repeat those",
+        "comparison.design_ties": "; with these runs, the %(n)s not shown could have been shown only at ratios outside %(lo)s–%(hi)s (power %(power)s)",
+        "comparison.design_none": "none of these comparisons shows a difference; with %(runs)s runs per arm a ratio outside %(lo)s–%(hi)s would have been shown with power %(power)s (at the family's smallest Holm level $\\alpha/%(k)s$)",
+        "comparison.design_none_other": "none of these %(k)s verdicts is shown with %(runs)s runs per arm",
         "comparison.p": "%(p)s",
         "comparison.p_at_most": "≤ %(p)s",
         "comparison.family_directions": " (%(a)s lower in %(better)s and higher in %(worse)s of the %(n)s)",
@@ -403,12 +402,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "（%(level)s%% 置信区间 %(lo)s–%(hi)s）",
         "comparison.not_equivalent": "未能表明 %(a)s 与 %(b)s 的%(quantity)s在 %(margin)s 倍以内等价：比值 "
         "%(ratio)s（%(level)s%% 置信区间 %(lo)s–%(hi)s）",
-        "comparison.design": "这些结论基于每组 %(runs)s 次运行；按观测到的比值与离散程度（取 Holm 校正后的检验水平），"
-        "其中已表明的结论只需 %(needed)s 次运行即可达到 %(power)s 的检验功效",
-        "comparison.design_short": "这些结论基于每组 %(runs)s 次运行；按观测到的比值与离散程度（取 Holm 校正后的检验水平），"
-        "其中已表明的结论需要 %(needed)s 次运行才能达到 %(power)s 的检验功效，换一个种子未必能重现",
-        "comparison.design_none": "这些比较都未表明差异；每组 %(runs)s 次运行时，比值若落在 %(lo)s–%(hi)s 之外，"
-        "能以 %(power)s 的检验功效被表明",
+        "comparison.design": "这些结论基于每组 %(runs)s 次运行；把观测到的比值与离散程度当作真实值（这是事后检查，而不是运行前的设计；采用该族最小的 Holm 检验水平 $\\alpha/%(k)s$ 下的 t 检验），已表明的 %(shown)s 个结论中每一个只需 %(needed)s 次运行即可达到 %(power)s 的检验功效",
+        "comparison.design_short": "这些结论基于每组 %(runs)s 次运行；把观测到的比值与离散程度当作真实值（这是事后检查，而不是运行前的设计；采用该族最小的 Holm 检验水平 $\\alpha/%(k)s$ 下的 t 检验），已表明的 %(shown)s 个结论中有 %(ok)s 个在这些运行次数下能达到 %(power)s 的检验功效，另外 %(short)s 个最多需要 %(needed)s 次运行，换一个种子未必能重现它们",
+        "comparison.design_ties": "；在这些运行次数下，未表明的 %(n)s 个只有在比值落在 %(lo)s–%(hi)s 之外时才能被表明（检验功效 %(power)s）",
+        "comparison.design_none": "这些比较都未表明差异；每组 %(runs)s 次运行时，比值若落在 %(lo)s–%(hi)s 之外，能以 %(power)s 的检验功效被表明（采用该族最小的 Holm 检验水平 $\\alpha/%(k)s$）",
+        "comparison.design_none_other": "在每组 %(runs)s 次运行下，这 %(k)s 个结论都未被表明",
         "comparison.rank_one": "%(quantity)s最低：%(name)s",
         "comparison.rank_tie": "%(quantity)s最低：%(names)s 之间未能区分",
         "comparison.wins": "单独取得最低%(quantity)s：%(counts)s；%(n)s 个设置中有 %(ties)s 个未能区分",
@@ -686,12 +684,11 @@ PLAIN: dict[str, str] = {
     "tests, Holm-corrected; ratios %(lo)s–%(hi)s)",
     "comparison.family_differ_none": "%(a)s and %(b)s are not separated in %(quantity)s in any of %(n)s "
     "settings (two-sided tests, Holm-corrected; ratios %(lo)s–%(hi)s)",
-    "comparison.design": "these verdicts rest on %(runs)s runs per arm; at the observed ratios and spreads "
-    "(at Holm's levels) the ones shown are reached with power %(power)s from %(needed)s runs",
-    "comparison.design_short": "these verdicts rest on %(runs)s runs per arm; at the observed ratios and spreads "
-    "(at Holm's levels) the ones shown need %(needed)s runs for power %(power)s, so another seed may not repeat them",
-    "comparison.design_none": "none of these comparisons shows a difference; with %(runs)s runs per arm a ratio "
-    "outside %(lo)s–%(hi)s would have been shown with power %(power)s",
+    "comparison.design": "these verdicts rest on %(runs)s runs per arm; taking the observed ratios and spreads as the truth (a check after the fact, not a design made before the runs; t tests at the family's smallest Holm level α/%(k)s), each of the %(shown)s shown would be reached with power %(power)s from %(needed)s runs",
+    "comparison.design_short": "these verdicts rest on %(runs)s runs per arm; taking the observed ratios and spreads as the truth (a check after the fact, not a design made before the runs; t tests at the family's smallest Holm level α/%(k)s), %(ok)s of the %(shown)s shown would be reached with power %(power)s with these runs and %(short)s would need up to %(needed)s runs, so another seed may not repeat those",
+    "comparison.design_ties": "; with these runs, the %(n)s not shown could have been shown only at ratios outside %(lo)s–%(hi)s (power %(power)s)",
+    "comparison.design_none": "none of these comparisons shows a difference; with %(runs)s runs per arm a ratio outside %(lo)s–%(hi)s would have been shown with power %(power)s (at the family's smallest Holm level α/%(k)s)",
+    "comparison.design_none_other": "none of these %(k)s verdicts is shown with %(runs)s runs per arm",
     "comparison.p": "%(p)s",
     "comparison.p_at_most": "≤ %(p)s",
     "comparison.family_directions": " (%(a)s lower in %(better)s and higher in %(worse)s of the %(n)s)",
