@@ -311,35 +311,48 @@ class ComparisonResult:
             d = abs(est)
         if not (d > 0 and math.isfinite(d)):
             return math.inf
-        n = np.arange(2, RUNS_CAP + 1, dtype=float)
+        tail = alpha / 2 if c.relation == "tie" else alpha
         if c.test == "paired":
             a = np.asarray(c.a.values)
             b = np.asarray(c.b.values)
             diff = a / a.mean() - b / b.mean()
-            var = float(diff.var(ddof=1)) / n
-            df = n - 1
+            arms = [(float(diff.var(ddof=1)), True, 0.0)]  # (variance at one run, scales, own df)
         else:
-            parts, dfs = [], []
+            arms = []
             for arm in (c.a, c.b):
                 _, v, arm_df = arm.summary()
-                if arm.values is not None:
-                    parts.append(v * len(arm.values) / n)
-                    dfs.append(n - 1)
-                else:
-                    parts.append(np.full_like(n, v))
-                    dfs.append(np.full_like(n, arm_df))
-            var = parts[0] + parts[1]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                den = sum(
-                    np.where(p > 0, p * p / df_, 0.0) for p, df_ in zip(parts, dfs, strict=True)
-                )
-                df = np.where(den > 0, var * var / den, np.inf)
-        tail = alpha / 2 if c.relation == "tie" else alpha
-        q = stats.t.ppf(1 - tail, df) + stats.t.ppf(power, df)
-        ok = d >= q * np.sqrt(var)
-        if not ok.any():
+                scales = arm.values is not None
+                arms.append((v * len(arm.values) if scales else v, scales, arm_df))
+
+        def enough(n: int) -> bool:
+            parts = [(v / n if scales else v, n - 1 if scales else df_) for v, scales, df_ in arms]
+            var = sum(p for p, _ in parts)
+            if c.test == "paired":
+                df = n - 1.0
+            else:
+                den = sum(p * p / df_ for p, df_ in parts if p > 0)
+                df = var * var / den if den > 0 else math.inf
+            ppf = (lambda x: stats.t.ppf(x, df)) if math.isfinite(df) else stats.norm.ppf
+            return d >= float(ppf(1 - tail) + ppf(power)) * math.sqrt(var)
+
+        # the normal approximation's count is a lower bound (t quantiles are wider): search upward from it
+        z = float(stats.norm.ppf(1 - tail) + stats.norm.ppf(power))
+        scaled = sum(v for v, scales, _ in arms if scales)
+        room = (d / z) ** 2 - sum(v for v, scales, _ in arms if not scales)
+        if room <= 0:
             return math.inf
-        return float(n[int(np.argmax(ok))])
+        lo = max(2, min(RUNS_CAP, math.ceil(scaled / room)))
+        if enough(lo):
+            return float(lo)
+        hi = lo
+        while not enough(hi):
+            if hi >= RUNS_CAP:
+                return math.inf
+            lo, hi = hi, min(RUNS_CAP, 2 * hi)
+        while hi - lo > 1:  # enough(hi), not enough(lo): the condition grows with n
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if enough(mid) else (mid, hi)
+        return float(hi)
 
     @property
     def holds(self) -> bool:
