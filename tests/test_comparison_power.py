@@ -166,3 +166,19 @@ def test_near_exact_losses_compare_as_their_rescaled_selves(test):
         )
         assert fam[0].ratio == pytest.approx(fam[1].ratio, rel=1e-12)
         assert fam[0].p_value == pytest.approx(fam[1].p_value, rel=1e-9, abs=1e-12)
+
+
+def test_design_sentence_when_no_number_of_runs_reaches_the_power():
+    """A verdict shown against an arm quoted from a source whose own spread does not shrink with our runs: no number
+    of runs reaches power 0.9, and the sentence says so in words, not as "∞ runs" (review 5, m9)."""
+    rng = np.random.default_rng(12)
+    ours = Arm.of("a", CLAIM, 0.5 * rng.uniform(0.99, 1.01, 200))
+    quoted = Arm("b", CLAIM, mean=1.0, se=0.277, n=1000)  # log-ratio 0.69 at 2.5 standard errors
+    res = Comparison("MSE", ours, quoted).result()
+    assert res.holds and res.runs_needed(0.9) == math.inf
+    text = str(design_sentence([res]))
+    assert (
+        "0 of the 1 shown would be reached" in text
+        and "no number of our runs would reach it" in text
+    )
+    assert "∞" not in text

@@ -784,7 +784,8 @@ def design_sentence(results: Sequence[ComparisonResult], power: float = 0.9) -> 
             short=str(len(short)),
             needed="∞" if not math.isfinite(top) else str(int(top)),
         )
-        text = message("comparison.design_short", **params)
+        key = "comparison.design_short" if math.isfinite(top) else "comparison.design_short_never"
+        text = message(key, **params)
     else:
         text = message("comparison.design", needed=str(int(max(needs))), **params)
     if ties:
