@@ -457,7 +457,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "orthonormal), %(iters)s adaptive Gaussian releases compose exactly into sensitivity $\\sqrt{2L}/n = %(sens)s$",
      "sqrt(2)/n per iteration (||(yy^T - xx^T)X||_F/n <= ||yy^T - xx^T||_F/n, X orthonormal), %(iters)s adaptive "
      "Gaussian releases compose exactly into sensitivity sqrt(2L)/n = %(sens)s",
-     "每次迭代 $\\sqrt{2}/n$（$\\|(yy^\\top - xx^\\top)X\\|_F/n \\le \\|yy^\\top - xx^\\top\\|_F/n$，$X$ 为正交矩阵），"
+     "每次迭代 $\\sqrt{2}/n$（$\\|(yy^\\top - xx^\\top)X\\|_F/n \\le \\|yy^\\top - xx^\\top\\|_F/n$，$X$ 的各列标准正交），"
      "%(iters)s 次自适应的高斯发布恰好组合为敏感度 $\\sqrt{2L}/n = %(sens)s$"),
     ("claims.fedpca.cond_power_public",
      "$n$ is public (replace-one); rows preprocessed with public statistics into the unit ball",

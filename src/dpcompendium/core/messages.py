@@ -518,16 +518,16 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.workload_prefixes": "前缀区间",
         "mwem.dim": "%(d)s 维",
         "mwem.payoff_tested": "MWEM 最后一次迭代结果与 Identity 的比较（每个格点 %(reps)s，双侧 bootstrap-t 检验，在网格的 %(n)s "
-        "个格点上做 Holm 校正）：其平均误差被证明更低或更高的格点为 %(said)s，在其余 $n\\varepsilon$ 处二者未被区分",
+        "个格点上做 Holm 校正）：其平均误差被检验表明更低或更高的格点为 %(said)s，在其余 $n\\varepsilon$ 处二者未被区分",
         "mwem.payoff_lower": "%(w)s：在 $n\\varepsilon$ = %(ne)s 时更低",
         "mwem.payoff_lower_none": "%(w)s：在任何 $n\\varepsilon$ 下都不更低",
         "mwem.payoff_higher": "，在 $n\\varepsilon$ = %(ne)s 时更高",
         "mwem.db_identity": "%(data)s，标准 MWEM：%(said)s",
         "mwem.db_out_last": "其最后一次迭代结果",
         "mwem.db_out_average": "其各次迭代结果的平均值",
-        "mwem.db_below": "%(output)s在 $\\varepsilon$ = %(eps)s 时对每个 $T$ 都被证明低于 Identity（双侧 bootstrap-t 检验，"
+        "mwem.db_below": "%(output)s在 $\\varepsilon$ = %(eps)s 时对每个 $T$ 都被检验表明低于 Identity（双侧 bootstrap-t 检验，"
         "Holm 校正）%(some)s",
-        "mwem.db_below_none": "%(output)s在本次运行的任何 $\\varepsilon$ 下都未对每个 $T$ 被证明低于 Identity（双侧 bootstrap-t "
+        "mwem.db_below_none": "%(output)s在本次运行的任何 $\\varepsilon$ 下都未对每个 $T$ 被检验表明低于 Identity（双侧 bootstrap-t "
         "检验，Holm 校正）%(some)s",
         "mwem.db_below_some": "（在 $\\varepsilon$ = %(eps)s 时对部分 $T$ 如此）",
         "mwem.T_zcdp": "在相同 $T$ 下（网格中的每个 $T$，%(reps)s），zCDP 版本最后一次迭代结果的平均误差是标准版本的 %(ratio)s "
