@@ -182,3 +182,18 @@ def test_design_sentence_when_no_number_of_runs_reaches_the_power():
         and "no number of our runs would reach it" in text
     )
     assert "∞" not in text
+
+
+def test_design_sentence_of_a_part_of_a_family_uses_the_whole_familys_level():
+    rng = np.random.default_rng(13)
+    fam = holm(
+        [_cmp(_losses(rng, 0.3, 20), _losses(rng, 1.0, 20), "tie").result() for _ in range(8)]
+    )
+    part = fam[:4]
+    text = str(design_sentence(part, family_size=8))
+    assert "Holm level α/8" in text
+    needed = max(r.runs_needed(0.9, 0.05 / 8) for r in part)
+    assert f"from {int(needed)} runs" in text
+    assert "Holm level α/4" in str(design_sentence(part))
+    with pytest.raises(ValueError, match="family_size"):
+        design_sentence(part, family_size=3)

@@ -158,10 +158,15 @@ def test_sgd_design_is_the_design_sentence_of_each_dataset():
     assert len(parts) == 2 and parts[0].startswith("on adult, ")
     for part, (d, n) in zip(parts, reps.items(), strict=True):
         results = list(table[table["dataset"] == d]["result"])
-        assert str(design_sentence(results)) in part
+        assert (
+            str(design_sentence(results, family_size=len(table))) in part
+        )  # powered at α/(all of them)
         assert f"rest on {n} runs per arm" in part or f"with {n} runs per arm" in part
     shown = [r for r in table[table["dataset"] == "adult"]["result"] if r.holds]
-    assert shown and f"from {int(max(r.runs_needed(0.9) for r in shown))} runs" in parts[0]
+    assert shown
+    needed = max(r.runs_needed(0.9, 0.05 / len(table)) for r in shown)
+    assert f"from {int(needed)} runs" in parts[0] or f"up to {int(needed)} runs" in parts[0]
+    assert f"Holm level α/{len(table)}" in parts[0]
     assert "not tested" in str(verdicts.sgd_design(table.iloc[:0], list(reps)))
 
 

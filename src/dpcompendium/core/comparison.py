@@ -749,20 +749,28 @@ def _detectable(results: Sequence[ComparisonResult], power: float, k: int) -> tu
     return _exp(-widest), _exp(widest)
 
 
-def design_sentence(results: Sequence[ComparisonResult], power: float = 0.9) -> Md:
+def design_sentence(
+    results: Sequence[ComparisonResult], power: float = 0.9, family_size: int | None = None
+) -> Md:
     """Whether the runs behind a family of verdicts (decided by :func:`holm` where it is one) are enough for what it
     concludes, as a sentence in every language. For the verdicts shown: how many of them :meth:`ComparisonResult.runs_needed`
     says are reached with ``power`` with the runs made, at the family's smallest Holm level :math:`\\alpha/k`
     (conservative: Holm decides later steps at larger levels), and the most runs the others need — counted, so that
     one borderline verdict does not hide that the others are sound, nor the reverse. For the two-sided tests not
     shown: the ratios the same runs would have shown (:func:`_detectable`), so that "not separated" comes with what it
-    could have separated. The sentence says that it takes the observed effect as the truth: a check after the fact."""
+    could have separated. The sentence says that it takes the observed effect as the truth: a check after the fact.
+    ``family_size``: the size :math:`k` of the Holm family ``results`` were decided in when they are a part of it (a
+    chapter that says the sentence dataset by dataset); default ``len(results)``."""
     results = list(results)
     if not results:
         raise ValueError("results must hold at least one comparison")
     if not (isinstance(power, float | int) and 0 < power < 1):
         raise ValueError(f"power must be in (0, 1), got {power!r}")
-    k = len(results)
+    k = len(results) if family_size is None else int(family_size)
+    if k < len(results):
+        raise ValueError(
+            f"family_size must be at least the {len(results)} results, got {family_size!r}"
+        )
     runs = min(_runs(r) for r in results)
     params: dict[str, str] = {"runs": str(runs), "power": _num(power, 2), "k": str(k)}
     shown = [r for r in results if r.holds]

@@ -401,12 +401,14 @@ def sgd_design(table: pd.DataFrame, datasets: Sequence[str], power: float = 0.9)
     """Whether the SGD's runs are enough for its verdicts, dataset by dataset (the datasets may have run different
     numbers of repetitions): "on adult, these verdicts rest on 35 runs per arm; … from 22 runs; on synthetic, …"
     (:func:`~dpcompendium.core.comparison.design_sentence` of each dataset's comparisons of :func:`sgd_comparisons`,
-    decided by Holm over all of them; each at the level of its Holm step). "not tested" where the table has none."""
+    decided by Holm over all of them; powered at that family's smallest level, α over all of them). "not tested"
+    where the table has none."""
     parts = []
     for d in datasets:
         results = list(table[table["dataset"] == d]["result"]) if len(table) else []
         if results:
-            parts.append(message("hiera.on_data", data=d, sentence=design_sentence(results, power)))
+            sentence = design_sentence(results, power, family_size=len(table))
+            parts.append(message("hiera.on_data", data=d, sentence=sentence))
     if not parts:
         return message("hiera.no_cells")
     return join(parts, "; ")
