@@ -169,3 +169,20 @@ def test_a_displayed_table_is_shown_once_per_edition(monkeypatch):
     assert langs == ["en", "zh_CN", "en", "zh_CN"]
     assert "顺序组合" in out[1][0]["text/html"] and "Composition" in out[0][0]["text/html"]
     assert "<th>隐私保证</th>" in out[3][0]["text/html"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_a_claims_card_without_noise_is_not_called_not_infinity_dp(lang):
+    """Review 5, m11: every mechanism is ∞-DP, so a card row with no noise says "not ε-DP for any finite ε", not
+    "not ∞-DP"; a row whose ε is finite keeps "not 2-DP"."""
+    import pandas as pd
+
+    from dpcompendium.core.privacy import ClaimsTable
+
+    row = {"method": "pca", "mechanism": "PCA", "neighbours": "replace-one", "sensitivity": "none",
+           "delta": 0.0, "private": False, "why": "no noise", "conditions": ""}  # fmt: skip
+    html = ClaimsTable(pd.DataFrame([{**row, "epsilon": float("inf")}]), lang)._repr_html_()
+    assert "∞" not in html and "infty" not in html
+    assert ("for any finite" in html) if lang == "en" else ("任何有限的" in html)
+    finite = ClaimsTable(pd.DataFrame([{**row, "epsilon": 2.0}]), lang)._repr_html_()
+    assert "for any finite" not in finite and "任何有限的" not in finite

@@ -149,6 +149,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "claim.none": "none",
         "claim.private": "private",
         "claim.not": "*not* %(guarantee)s",
+        "claim.not_finite": "*not* $\\varepsilon$-DP for any finite $\\varepsilon$",
         # prose helpers (dpcompendium.book.prose)
         "prose.note": "At these parameters: %(instead)s (unlike the book's default run)",
         "prose.pair": "%(value)s at $%(name)s = %(key)s$",
@@ -382,6 +383,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "claim.none": "无",
         "claim.private": "满足差分隐私",
         "claim.not": "*不满足* %(guarantee)s",
+        "claim.not_finite": "对任何有限的 $\\varepsilon$ 都*不满足* $\\varepsilon$-DP",
         "prose.note": "在这组参数下：%(instead)s（与本书的默认运行不同）",
         "prose.pair": "$%(name)s = %(key)s$ 时为 %(value)s",
         "prose.count": "%(n)s 个中的 %(k)s 个",
@@ -589,6 +591,7 @@ PLAIN: dict[str, str] = {
     "claim.none": "none",
     "claim.private": "private",
     "claim.not": "not %(guarantee)s",
+    "claim.not_finite": "not ε-DP for any finite ε",
     "prose.note": "At these parameters: %(instead)s (unlike the book's default run)",
     "prose.pair": "%(value)s at %(name)s = %(key)s",
     "prose.count": "%(k)s of %(n)s",

@@ -341,6 +341,8 @@ class ClaimsTable:
                     "claim": label,
                     "private": private,
                     "guarantee": claimed,
+                    # a claim with no noise at all: "not ∞-DP" would be false (every mechanism is ∞-DP)
+                    "unbounded": not math.isfinite(float(r.get("epsilon", 0.0) or 0.0)),
                     "why": _text(r.get("why", "")),
                     "neighbours": str(r["neighbours"]),
                     "sensitivity": _text(r.get("sensitivity", "")),
@@ -370,7 +372,12 @@ class ClaimsTable:
                     f"<br><small>{e(r['why'])}</small>" if r["why"] else ""
                 )
             else:
-                guarantee = f'<span class="dpc-not">{e(message("claim.not", guarantee=r["guarantee"]))}</span>: {e(r["why"])}'
+                not_ = (
+                    message("claim.not_finite")
+                    if r.get("unbounded")
+                    else message("claim.not", guarantee=r["guarantee"])
+                )
+                guarantee = f'<span class="dpc-not">{e(not_)}</span>: {e(r["why"])}'
             conds = "".join(f"<li>{e(c)}</li>" for c in r["conditions"])
             out.append(
                 f"<tr><td>{e(r['claim'])}</td><td>{guarantee}</td><td>{e(relation_name(r['neighbours']))}</td>"
