@@ -757,7 +757,7 @@ def design_sentence(
     says are reached with ``power`` with the runs made, at the family's smallest Holm level :math:`\\alpha/k`
     (conservative: Holm decides later steps at larger levels), and the most runs the others need — counted, so that
     one borderline verdict does not hide that the others are sound, nor the reverse. For the two-sided tests not
-    shown: the ratios the same runs would have shown (:func:`_detectable`), so that "not separated" comes with what it
+    shown: the ratios the same runs would have shown (``_detectable``), so that "not separated" comes with what it
     could have separated. The sentence says that it takes the observed effect as the truth: a check after the fact.
     ``family_size``: the size :math:`k` of the Holm family ``results`` were decided in when they are a part of it (a
     chapter that says the sentence dataset by dataset); default ``len(results)``."""

@@ -214,7 +214,7 @@ class PrivacyClaim:
 
 
 def relation_name(neighbours: str) -> Md:
-    """The name of a neighbour relation (a key of :data:`NEIGHBOUR_RELATIONS`) in every language: its id in
+    """The name of a neighbour relation (a key of ``NEIGHBOUR_RELATIONS``) in every language: its id in
     English ("replace-one"), the term base's name in Chinese (替换一条记录)."""
     return message(f"claim.neighbours.{neighbours}")
 

@@ -315,8 +315,8 @@ def audit_mechanism(
 #: and the floor (half the samples train the classifier that chooses the event).
 POWER_PILOT, POWER, POWER_SAFETY, POWER_FLOOR = 100_000, 0.9, 1.5, 10_000
 
-#: :func:`~dpcompendium.core.audit.power.samples_needed` at power :data:`POWER` of the event each mechanism that is
-#: not private at the claim chose, in the benchmark's run at :data:`POWER_PILOT` samples (seed 20260207), per claim.
+#: :func:`~dpcompendium.core.audit.power.samples_needed` at power ``POWER`` of the event each mechanism that is
+#: not private at the claim chose, in the benchmark's run at ``POWER_PILOT`` samples (seed 20260207), per claim.
 POWER_NEEDED: dict[float, dict[str, int]] = {
     0.7: {
         "noisy max, value (Laplace)": 5_580,
@@ -342,7 +342,7 @@ def round_up(x: float) -> int:
 
 
 #: Samples per input of each mechanism that is *not* private at a claim, at that claim: its
-#: :data:`POWER_NEEDED` times :data:`POWER_SAFETY`, rounded up (:func:`round_up`), at least :data:`POWER_FLOOR`. The
+#: :data:`POWER_NEEDED` times ``POWER_SAFETY``, rounded up (:func:`round_up`), at least ``POWER_FLOOR``. The
 #: correct mechanisms keep the run's ``samples``: their HOLDS is a non-rejection whose reach grows with the samples.
 #: :func:`run_benchmark` reports each row's ``samples_needed`` again, from that run, so a table says whether its
 #: samples were enough.
