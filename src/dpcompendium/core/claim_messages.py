@@ -13,6 +13,8 @@ same order (``tests/test_messages_zh.py``), and the words follow the term base (
 from __future__ import annotations
 
 #: (message id, English MyST, plain text, Chinese MyST).
+#:
+#: :meta hide-value:
 CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
     # the neighbour relations (core.privacy.NEIGHBOUR_RELATIONS), as a claims card and a statement name them
     ("claim.neighbours.replace-one", "replace-one", "replace-one", "替换一条记录"),
@@ -453,11 +455,11 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
     ("claims.fedpca.mech_power", "DP noisy power method (%(iters)s iterations)",
      "DP noisy power method (%(iters)s iterations)", "差分隐私加噪幂迭代法（%(iters)s 次迭代）"),
     ("claims.fedpca.sens_power",
-     "$\\sqrt{2}/n$ per iteration ($\\|(yy^\\top - xx^\\top)X\\|_F/n \\le \\|yy^\\top - xx^\\top\\|_F/n$, $X$ "
+     "$\\sqrt{2}/n$ per iteration ($\\|(yy^\\top - xx^\\top)X\\|_F/n$ $\\le \\|yy^\\top - xx^\\top\\|_F/n$, $X$ "
      "orthonormal), %(iters)s adaptive Gaussian releases compose exactly into sensitivity $\\sqrt{2L}/n = %(sens)s$",
      "sqrt(2)/n per iteration (||(yy^T - xx^T)X||_F/n <= ||yy^T - xx^T||_F/n, X orthonormal), %(iters)s adaptive "
      "Gaussian releases compose exactly into sensitivity sqrt(2L)/n = %(sens)s",
-     "每次迭代 $\\sqrt{2}/n$（$\\|(yy^\\top - xx^\\top)X\\|_F/n \\le \\|yy^\\top - xx^\\top\\|_F/n$，$X$ 的各列标准正交），"
+     "每次迭代 $\\sqrt{2}/n$（$\\|(yy^\\top - xx^\\top)X\\|_F/n$ $\\le \\|yy^\\top - xx^\\top\\|_F/n$，$X$ 的各列标准正交），"
      "%(iters)s 次自适应的高斯发布恰好组合为敏感度 $\\sqrt{2L}/n = %(sens)s$"),
     ("claims.fedpca.cond_power_public",
      "$n$ is public (replace-one); rows preprocessed with public statistics into the unit ball",
