@@ -50,7 +50,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from scipy import stats
@@ -287,7 +287,9 @@ class ComparisonResult:
         :math:`S/n` is the variance of the arms that have values (scaled from their runs to :math:`n` each) and
         :math:`V` that of an arm quoted from a source (it does not shrink), the smallest :math:`n \\ge 2` with
         :math:`d \\ge (t_{1-\\alpha',\\nu_n} + t_{\\text{power},\\nu_n})\\,\\mathrm{se}_n` (:math:`t_{1-\\alpha'/2}` for
-        ``"tie"``), :math:`\\nu_n` the test's degrees of freedom at :math:`n` runs (:math:`n-1` paired,
+        ``"tie"``; for TOST, both one-sided tests: :math:`F(d/\\mathrm{se}_n - t_{1-\\alpha'}) + F(d'/\\mathrm{se}_n -
+        t_{1-\\alpha'}) - 1 \\ge` power, :math:`d'` the distance to the far margin, :math:`F` the t distribution
+        function), :math:`\\nu_n` the test's degrees of freedom at :math:`n` runs (:math:`n-1` paired,
         Welch–Satterthwaite otherwise; the bootstrap-t test is approximated by the Welch test). ``math.inf`` when
         no number of runs up to :data:`RUNS_CAP` does it: the observed ratio lies in the null region (a verdict not
         shown, or a tie, that more runs at the same effect would not turn), or a quoted arm's error alone is too
@@ -332,8 +334,15 @@ class ComparisonResult:
             else:
                 den = sum(p * p / df_ for p, df_ in parts if p > 0)
                 df = var * var / den if den > 0 else math.inf
-            ppf = (lambda x: stats.t.ppf(x, df)) if math.isfinite(df) else stats.norm.ppf
-            return d >= float(ppf(1 - tail) + ppf(power)) * math.sqrt(var)
+            dist = stats.t(df) if math.isfinite(df) else stats.norm
+            se = math.sqrt(var)
+            q = float(dist.ppf(1 - tail))
+            if c.relation == "equivalence":
+                # TOST is shown when both one-sided tests reject: its power is the two tails' joint probability,
+                # P(near) + P(far) - 1 (review 5, m3: the near margin alone overstates it for a ratio near 1)
+                far = log_m + abs(est)
+                return float(dist.cdf(d / se - q) + dist.cdf(far / se - q)) - 1 >= power
+            return d >= (q + float(dist.ppf(power))) * se
 
         # the normal approximation's count is a lower bound (t quantiles are wider): search upward from it
         z = float(stats.norm.ppf(1 - tail) + stats.norm.ppf(power))
@@ -734,10 +743,10 @@ def _runs(result: ComparisonResult) -> int:
 
 
 def _detectable(results: Sequence[ComparisonResult], power: float, k: int) -> tuple[float, float]:
-    """The ratios outside which the runs behind ``results`` (two-sided tests) would have shown a difference with
-    ``power`` at the family's smallest Holm level: :math:`\\exp(\\pm(t_{1-\\alpha/(2k)} + t_{\\text{power}})\\,\\mathrm{se})`,
-    the widest of them."""
-    widest = 0.0
+    """The log-ratio half-widths outside which the runs behind ``results`` (two-sided tests) would have shown a
+    difference with ``power`` at the family's smallest Holm level, :math:`(t_{1-\\alpha/(2k)} + t_{\\text{power}})\\,
+    \\mathrm{se}`: the widest (the noisiest comparison's) and the median."""
+    widths = []
     for r in results:
         _, se, df = r.comparison._log_ratio()
         alpha = r.comparison.alpha / k
@@ -745,8 +754,19 @@ def _detectable(results: Sequence[ComparisonResult], power: float, k: int) -> tu
             q = float(stats.t.ppf(1 - alpha / 2, df) + stats.t.ppf(power, df))
         else:
             q = float(stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(power))
-        widest = max(widest, q * se)
-    return _exp(-widest), _exp(widest)
+        widths.append(q * se)
+    return max(widths), float(np.median(widths))
+
+
+def _band(results: Sequence[ComparisonResult], power: float, k: int) -> dict[str, Any]:
+    """The ``lo``, ``hi`` and ``where`` parameters of a sentence that says which ratios ``results`` could have shown:
+    the noisiest comparison's band and, when there are several, the median one's (review 5, m5: the band of the
+    worst cell alone, unlabelled, understates what the others resolve)."""
+    widest, median = _detectable(results, power, k)
+    where: Any = ""
+    if len(results) > 1:
+        where = message("comparison.design_where", lo=_num(_exp(-median)), hi=_num(_exp(median)))
+    return {"lo": _num(_exp(-widest)), "hi": _num(_exp(widest)), "where": where}
 
 
 def design_sentence(
@@ -776,12 +796,10 @@ def design_sentence(
     shown = [r for r in results if r.holds]
     ties = [r for r in results if not r.holds and r.comparison.relation == "tie"]
     if not shown:
-        if (
-            len(ties) < k
-        ):  # a one-sided or equivalence family: nothing to say of a ratio it could have shown
-            return message("comparison.design_none_other", **params)
-        lo, hi = _detectable(ties, power, k)
-        return message("comparison.design_none", lo=_num(lo), hi=_num(hi), **params)
+        if len(ties) < len(results):
+            # a one-sided or equivalence family: nothing to say of a ratio it could have shown
+            return message("comparison.design_none_other", n=str(len(results)), **params)
+        return message("comparison.design_none", **_band(ties, power, k), **params)
     needs = [r.runs_needed(power, r.comparison.alpha / k) for r in shown]
     short = [x for x in needs if x > runs]
     params["shown"] = str(len(shown))
@@ -797,13 +815,11 @@ def design_sentence(
     else:
         text = message("comparison.design", needed=str(int(max(needs))), **params)
     if ties:
-        lo, hi = _detectable(ties, power, k)
         text = text + message(
             "comparison.design_ties",
             n=str(len(ties)),
-            lo=_num(lo),
-            hi=_num(hi),
             power=params["power"],
+            **_band(ties, power, k),
         )
     return text
 
