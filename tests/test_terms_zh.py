@@ -169,6 +169,41 @@ def test_a_figure_writes_dimensions_and_iterates_as_chinese(english, chinese):
 
 
 @pytest.mark.parametrize(
+    ("english", "template", "value", "chinese"),
+    [
+        ("in {0}-D for {1} rounds", "在 {0} 维中运行 {1} 轮", ["1", "30"], "在一维中运行 30 轮"),
+        ("Adult {0}-D: {1}", "Adult {0} 维：{1}", ["2", "0.5"], "Adult 二维：0.5"),
+        (
+            "({0}-D) and {1} times ({2}-D)",
+            "（{0} 维）和 {1}（{2} 维）",
+            ["2", "196", "1"],
+            "（二维）和 196（一维）",
+        ),
+        ("in {0}-D", "{0} 维", ["10"], "10 维"),
+    ],
+)
+def test_a_generated_sentence_writes_its_dimension_as_a_numeral(
+    tmp_path, english, template, value, chinese
+):
+    """Review 6, B3: a generated sentence's "{1} 维" filled with 1 reads 一维, not "1 维" (41 times on mwem's page);
+    ``mwem.dim`` (a table's column) likewise."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    from dpcompendium.book import generated_i18n
+    from dpcompendium.core.messages import message
+
+    cat = Catalog(locale="zh_CN")
+    cat.add(english, template)
+    (tmp_path / "zh_CN" / "LC_MESSAGES").mkdir(parents=True)
+    with (tmp_path / "zh_CN" / "LC_MESSAGES" / "generated.po").open("wb") as f:
+        write_po(f, cat)
+    filled = generated_i18n.fill(english, value)
+    assert generated_i18n.translate(filled, "zh_CN", str(tmp_path)) == chinese
+    assert message("mwem.dim", d="2").in_language("zh_CN") == "二维"
+
+
+@pytest.mark.parametrize(
     "where_en_zh", pairs(), ids=lambda p: p[0] if isinstance(p, tuple) else str(p)
 )
 def test_each_entry_uses_the_term_base(where_en_zh):

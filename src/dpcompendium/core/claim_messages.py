@@ -369,7 +369,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "exactly: local covariances are released without noise",
      "every site knows E/s from the shared seed, so site 1 (the server) or any site recovers "
      "A_i = A_i' - E/s exactly: local covariances are released without noise",
-     "每个站点都能由共享的种子得知 $E/s$，因此站点 1（服务器）或任何站点都能精确恢复 $A_i = A_i' - E/s$："
+     "每个站点都能由共享种子得知 $E/s$，因此站点 1（服务器）或任何站点都能精确恢复 $A_i = A_i' - E/s$："
      "各站点的协方差在没有噪声的情况下被发布"),
     ("claims.fedpca.mech_secure_aggregation", "secure aggregation of $N(0, \\tau^2/s)$ shares",
      "secure aggregation of N(0, tau^2/s) shares", "$N(0, \\tau^2/s)$ 份额的安全聚合"),

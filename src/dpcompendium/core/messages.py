@@ -59,6 +59,7 @@ __all__ = [
     "to_myst",
     "to_po",
     "translate",
+    "zh_dimensions",
 ]
 
 
@@ -890,7 +891,7 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
         "sampling-grouping": "抽样分组（专利）",
         "pca": "主成分分析 (PCA)，无噪声",
         "central": "Analyze Gauss（中心化差分隐私）",
-        "shared-seed": "ELFedPCA，随机种子联合协商",
+        "shared-seed": "ELFedPCA，共享随机种子",
         "cape-as-published": "CAPE（按发表的形式）",
         "graded-laplace": "分级拉普拉斯",
         "hiera": "HierA（原文的隐私预算）",
@@ -1005,6 +1006,20 @@ def _template(table: Mapping[str, str], msgid: str, fallback: Mapping[str, str])
     raise KeyError(f"msgid {msgid!r} is not in the message catalogue")
 
 
+#: A dimension written with a digit in Chinese ("1 维", from ``%(d)s 维`` or a generated sentence's ``{1} 维``), with
+#: the space a digit takes beside Chinese text: Chinese writes a dimension as a numeral, 一维 / 二维 (issue 48).
+_ZH_DIMENSION = re.compile(
+    r"(?:(?<=[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]) )?(?<![\d.A-Za-z_}$])([1-9]) ?维"
+)
+_ZH_NUMERALS = dict(zip("123456789", "一二三四五六七八九", strict=True))
+
+
+def zh_dimensions(text: str) -> str:
+    """``text`` (Chinese) with each dimension written as a digit ("在 1 维中", "Adult 2 维") written as a numeral
+    ("在一维中", "Adult 二维")."""
+    return _ZH_DIMENSION.sub(lambda m: _ZH_NUMERALS[m.group(1)] + "维", text)
+
+
 def message(msgid: str, /, **params: Any) -> Md:
     """The message ``msgid`` with ``params``: plain text (its ``str``) and MyST (``.myst``, in the current language;
     :attr:`Md.by_lang`, in every language of :data:`CATALOGUE`).
@@ -1017,6 +1032,9 @@ def message(msgid: str, /, **params: Any) -> Md:
         lang: _template(CATALOGUE[lang], msgid, CATALOGUE["en"])
         % {k: myst(v, lang) for k, v in params.items()}
         for lang in CATALOGUE
+    }
+    by_lang = {
+        lang: zh_dimensions(t) if lang.startswith("zh") else t for lang, t in by_lang.items()
     }
     return Md(plain_text, by_lang[get_language()], by_lang)
 
