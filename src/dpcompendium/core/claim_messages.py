@@ -253,7 +253,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
     ("claims.hist.title_identity", "Identity", "Identity", "逐单元加噪（Identity）"),
     ("claims.hist.title_uniform", "Uniform", "Uniform", "均匀估计（Uniform）"),
     ("claims.hist.title_hierarchical", "Hierarchical ($H_b$)", "Hierarchical (Hb)", "层次方法（$H_b$）"),
-    ("claims.hist.title_php", "P-HP (the authors' procedure)", "P-HP (the authors' procedure)", "P-HP（作者的算法）"),
+    ("claims.hist.title_php", "P-HP (the authors' procedure)", "P-HP (the authors' procedure)", "P-HP（作者实现）"),
     ("claims.hist.title_least_squares", "Least squares", "Least squares", "最小二乘"),
     ("claims.hist.sens_identity", "histogram $L_1$ sensitivity 1", "histogram L1 sensitivity 1",
      "直方图的 $L_1$ 敏感度 1"),
