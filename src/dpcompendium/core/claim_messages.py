@@ -235,7 +235,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
     ("claims.dawa.mech_noisy_histogram", "dawa (partition on a noisy histogram)",
      "dawa (partition on a noisy histogram)", "DAWA（在加噪直方图上划分）"),
     ("claims.dawa.mech_authors", "dawa (DPBench's calibration)", "dawa (DPBench's calibration)",
-     "DAWA（DPBench 的校准）"),
+     "DPBench 版 DAWA"),
     ("claims.dawa.why_authors",
      "the partition's noisy costs are clamped at $\\Delta/\\varepsilon_2$, single cells get no noise and the others "
      "half the scale the argument needs: one record can move a partition's probability by far more than "
@@ -249,7 +249,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
     ("claims.hist.mech_dawa_private", "DAWA (partition on a noisy histogram)", "DAWA (partition on a noisy histogram)",
      "DAWA（在加噪直方图上划分）"),
     ("claims.hist.mech_dawa_dpbench", "DAWA (DPBench's calibration)", "DAWA (DPBench's calibration)",
-     "DAWA（DPBench 的校准）"),
+     "DPBench 版 DAWA"),
     ("claims.hist.title_identity", "Identity", "Identity", "逐单元加噪（Identity）"),
     ("claims.hist.title_uniform", "Uniform", "Uniform", "均匀估计（Uniform）"),
     ("claims.hist.title_hierarchical", "Hierarchical ($H_b$)", "Hierarchical (Hb)", "层次方法（$H_b$）"),
