@@ -294,12 +294,12 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
     ("claims.hist.noise_sum",
      "group mean $\\Delta = 1/m_j$ with $\\mathrm{Lap}(1/(m_j \\varepsilon_2))$ (S5 read as scaled to the group)",
      "group mean Δ = 1/m_j with Lap(1/(m_j ε₂)) (S5 read as scaled to the group)",
-     "组均值 $\\Delta = 1/m_j$，噪声为 $\\mathrm{Lap}(1/(m_j \\varepsilon_2))$（S5 理解为按组缩放）"),
+     "组均值 $\\Delta = 1/m_j$，噪声为 $\\mathrm{Lap}(1/(m_j \\varepsilon_2))$（S5 解读为按组缩放）"),
     ("claims.hist.noise_mean",
      "$\\mathrm{Lap}(1/\\varepsilon_2)$ on each group mean (S5 read as unit sensitivity; the mean's is "
      "$1/m_j \\le 1$)",
      "Lap(1/ε₂) on each group mean (S5 read as unit sensitivity; the mean's is 1/m_j ≤ 1)",
-     "对每个组均值加 $\\mathrm{Lap}(1/\\varepsilon_2)$（S5 理解为单位敏感度；均值的敏感度为 $1/m_j \\le 1$）"),
+     "对每个组均值加 $\\mathrm{Lap}(1/\\varepsilon_2)$（S5 解读为单位敏感度；均值的敏感度为 $1/m_j \\le 1$）"),
     ("claims.hist.sens_grouping_private",
      "noisy histogram for centres ($\\Delta_1 = 1$, $\\varepsilon_0$); EM per bin on its own count ($\\Delta u = 1$, "
      "$\\varepsilon_1$, parallel over bins); %(noise)s",
