@@ -147,6 +147,12 @@ def test_the_checks_can_fail():
     assert problems("grouping: true centres, S5 sum", "分组：真实的分组中心，S5 取和")
     assert problems("private bounds", "满足差分隐私的边界")
     assert problems("the non-private SGD", "非隐私 SGD")
+    # review 6 (B3-B11): one name each
+    assert problems("two-sided bootstrap-t tests", "双侧 bootstrap-t 检验")
+    assert not problems("two-sided bootstrap-t tests", "双侧学生化自助法（bootstrap-t）检验")
+    assert problems("P-HP (authors) in 4", "P-HP（作者的算法） 4 个")
+    assert problems("DAWA (DPBench's calibration)", "DAWA（DPBench 的校准）")
+    assert problems("Against DPBench's bracket", "对照 DPBench 的界定")
 
 
 @pytest.mark.parametrize(

@@ -480,7 +480,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.gauss": "高斯均值",
         "dpmean.check_consistent": "与之相符：%(sentence)s",
         "dpmean.check_false": "在 %(k)s 个（共 %(n)s 个）参数组合中把两者区分开，而命题排除了这种可能：每一个都是错误拒绝（经 Holm "
-        "校正后，每个数据集的双侧 bootstrap-t 检验水平为 %(level)s%%）：%(sentence)s",
+        "校正后，每个数据集的双侧学生化自助法（bootstrap-t）检验水平为 %(level)s%%）：%(sentence)s",
         "dpmean.coupled": "从同一随机流抽取时，两种发布在 %(draws)s 次抽样中至多相差 %(diff)s（舍入误差）",
         "dpmean.no_large_cells": "未测量（本次运行中没有满足 $n\\varepsilon \\ge 50$ 且有两次重复的参数组合）",
         "comparison.family_agreement": "在 %(n)s 个单元中，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s 倍以内等价的有 "
@@ -520,7 +520,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.workload_random_ranges": "随机区间",
         "mwem.workload_prefixes": "前缀区间",
         "mwem.dim": "%(d)s 维",
-        "mwem.payoff_tested": "MWEM 最后一次迭代结果与 Identity 的比较（每个格点 %(reps)s，双侧 bootstrap-t 检验，在网格的 %(n)s "
+        "mwem.payoff_tested": "MWEM 最后一次迭代结果与 Identity 的比较（每个格点 %(reps)s，双侧学生化自助法（bootstrap-t）检验，在网格的 %(n)s "
         "个格点上做 Holm 校正）：其平均误差被检验表明更低或更高的格点为 %(said)s，在其余 $n\\varepsilon$ 处二者未被区分",
         "mwem.payoff_lower": "%(w)s：在 $n\\varepsilon$ = %(ne)s 时更低",
         "mwem.payoff_lower_none": "%(w)s：在任何 $n\\varepsilon$ 下都不更低",
@@ -528,9 +528,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_identity": "%(data)s，标准 MWEM：%(said)s",
         "mwem.db_out_last": "其最后一次迭代结果",
         "mwem.db_out_average": "其各次迭代结果的平均值",
-        "mwem.db_below": "%(output)s在 $\\varepsilon$ = %(eps)s 时对每个 $T$ 都被检验表明低于 Identity（双侧 bootstrap-t 检验，"
+        "mwem.db_below": "%(output)s在 $\\varepsilon$ = %(eps)s 时对每个 $T$ 都被检验表明低于 Identity（双侧学生化自助法（bootstrap-t）检验，"
         "Holm 校正）%(some)s",
-        "mwem.db_below_none": "%(output)s在本次运行的任何 $\\varepsilon$ 下都未对每个 $T$ 被检验表明低于 Identity（双侧 bootstrap-t "
+        "mwem.db_below_none": "%(output)s在本次运行的任何 $\\varepsilon$ 下都未对每个 $T$ 被检验表明低于 Identity（双侧学生化自助法（bootstrap-t）"
         "检验，Holm 校正）%(some)s",
         "mwem.db_below_some": "（在 $\\varepsilon$ = %(eps)s 时对部分 $T$ 如此）",
         "mwem.T_zcdp": "在相同 $T$ 下（网格中的每个 $T$，%(reps)s），zCDP 版本最后一次迭代结果的平均误差是标准版本的 %(ratio)s "
