@@ -506,10 +506,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "其平均误差是平均误差最小的非自适应基线方法的 %(ratio)s 倍，在每个 $\\varepsilon$ 和两个维度上均如此",
         "mwem.course_baselines_ratio": "平均误差最小的标准 MWEM 行（$\\varepsilon$-DP）与平均误差最小的基线方法相比：误差是其 "
         "%(ratio)s 倍",
-        "mwem.payoff_overview": "MWEM 在 $n\\varepsilon$ 相对于值域较小时才划算：在每个 $n\\varepsilon$ 下，其误差与 Identity "
-        "误差之比（每个格点一个点估计）在最大的值域上都低于最小的值域，且在每个值域上，最大 $n\\varepsilon$ 处的比值都高于"
+        "mwem.payoff_overview": "MWEM 在 $n\\varepsilon$ 相对于取值域较小时才划算：在每个 $n\\varepsilon$ 下，其误差与 Identity "
+        "误差之比（每个格点一个点估计）在最大的取值域上都低于最小的取值域，且在每个取值域上，最大 $n\\varepsilon$ 处的比值都高于"
         "最小值处",
-        "mwem.payoff_by_domain": "MWEM 与 Identity 的误差比，按值域大小：%(spans)s",
+        "mwem.payoff_by_domain": "MWEM 与 Identity 的误差比，按取值域大小：%(spans)s",
         "mwem.payoff_domain": "%(cells)s 个单元：%(span)s",
         "mwem.payoff_points": "MWEM 最后一次迭代结果与 Identity 的比较，以二者误差均值之比的点估计表示（每个格点 %(reps)s）："
         "该比值低于 1 的格点为 %(said)s，在其余 $n\\varepsilon$ 处不低于 1。没有任何格点被判定为更低或更高：MWEM 的误差是重尾的，"
