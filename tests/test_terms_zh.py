@@ -153,6 +153,10 @@ def test_the_checks_can_fail():
     assert problems("P-HP (authors) in 4", "P-HP（作者的算法） 4 个")
     assert problems("DAWA (DPBench's calibration)", "DAWA（DPBench 的校准）")
     assert problems("Against DPBench's bracket", "对照 DPBench 的界定")
+    assert problems("Holm-corrected", "做 Holm 修正")
+    assert not problems("after Holm's correction", "经 Holm 校正后")
+    assert problems("the histogram's domain", "直方图的定义域")
+    assert problems("not private: X; its ε is nominal", "X 不满足差分隐私，其 ε 只是名义上的")
 
 
 @pytest.mark.parametrize(
