@@ -50,3 +50,39 @@ def test_a_link_to_the_library_reference_has_chinese_text():
                 bare += [f"{po.name}:{n}: {m}" for m in _API_LINK.findall(line) if "<" not in m]
     assert not bare, "\n".join(bare)
     assert _API_LINK.findall("见 {doc}`../book/api/core`。") == ["../book/api/core"]
+
+
+def test_every_parameter_help_and_reason_has_its_chinese():
+    """Review 6, D9: the "Rerun this chapter" box's "meaning" column (a parameter's help) and the reasons of the
+    ``# require:`` lines are Chinese on the Chinese page: ``parameters.po`` holds every one of every chapter
+    (``dpcompendium i18n update`` adds a new one, untranslated)."""
+    from dpcompendium.book.rerun_box import parameter_text, parameter_texts
+
+    root = Path(__file__).resolve().parents[1]
+    missing = [
+        f"{ch}: {text}"
+        for ch, text in parameter_texts(root)
+        if parameter_text(text, "zh_CN") == text
+    ]
+    assert not missing, "\n".join(missing)
+    assert (
+        parameter_text("root seed of every random stream", "en")
+        == "root seed of every random stream"
+    )
+    assert parameter_text("a help no catalogue has", "zh_CN") == "a help no catalogue has"
+
+
+def test_the_rerun_box_shows_the_meaning_column_in_the_pages_language():
+    from dpcompendium.book.contract import get_chapter
+    from dpcompendium.book.rerun_box import box
+
+    ch = get_chapter("federated-pca")
+    zh = box(
+        ch.id, ch.parameters, ch.requires, ch.defaults, "dpcompendium run federated-pca", "zh_CN"
+    ).astext()
+    en = box(
+        ch.id, ch.parameters, ch.requires, ch.defaults, "dpcompendium run federated-pca", "en"
+    ).astext()
+    assert "所有随机流的根种子" in zh and "root seed of every random stream" not in zh
+    assert "wine 有 13 列" in zh
+    assert "root seed of every random stream" in en and "wine has 13 columns" in en

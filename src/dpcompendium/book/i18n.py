@@ -607,6 +607,13 @@ def cmd_i18n(args: argparse.Namespace) -> int:
                 )
             else:
                 print(f"{po.relative_to(root)}: not updated (no glue data: run make book first)")
+            # the parameters' help texts of the "Rerun this chapter" boxes (dpcompendium.book.rerun_box)
+            from .rerun_box import PARAMETERS_CATALOGUE, extract_parameter_texts
+
+            n, untranslated = extract_parameter_texts(root, lang)
+            print(
+                f"{LOCALES}/{lang}/LC_MESSAGES/{PARAMETERS_CATALOGUE}: {n} texts, {untranslated} untranslated"
+            )
             print(
                 f"{lang}: {len(changed)} catalogue(s) changed; translate the new and fuzzy entries"
             )
