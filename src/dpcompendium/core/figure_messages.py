@@ -402,6 +402,66 @@ _PAIRS += [
     ),
 ]
 _PAIRS += [
+    ("Snapping Laplace, low-bit event", "Snapping 拉普拉斯机制，低位事件"),
+    ("Snapping Laplace, intervals", "Snapping 拉普拉斯机制，区间事件"),
+    (
+        "T = 1, eps = 1, one box: Lap(2T/(eps*%(d)s)) on a count of sensitivity 1, claim eps/(2T)",
+        "T = 1，ε = 1，一个矩形：对敏感度为 1 的计数加 Lap(2T/(ε*%(d)s))，声明 ε/(2T)",
+    ),
+    (
+        "one group of m = 5 bins; mean sensitivity 1/m; as written Lap(1/eps2) over-noises (eps2/m), private "
+        "Lap(1/(m eps2))",
+        "一个含 m = 5 个桶的组；均值的敏感度为 1/m；原文写法的 Lap(1/ε2) 加噪过多（ε2/m），满足差分隐私的版本用 "
+        "Lap(1/(m ε2))",
+    ),
+    (
+        "first round, eps = %(e)s, delta = %(d)s, T = %(t)s: exponential mechanism at eps0 = 2 sqrt(rho/T) = "
+        "%(e0)s per round; 20 random boxes",
+        "第一轮，ε = %(e)s，δ = %(d)s，T = %(t)s：每轮以 ε0 = 2√(ρ/T) = %(e0)s 运行指数机制；20 个随机矩形",
+    ),
+    (
+        "T = %(t)s, eps = %(e)s, delta = %(d)s, one box: N(0, sigma^2), sigma = sqrt(T/rho) = %(s)s, on a count of "
+        "sensitivity 1: rho/2 = %(r)s-zCDP, claimed as its (eps, delta) conversion",
+        "T = %(t)s，ε = %(e)s，δ = %(d)s，一个矩形：对敏感度为 1 的计数加 N(0, σ^2)，σ = √(T/ρ) = %(s)s："
+        "ρ/2 = %(r)s-zCDP，按其换算得到的 (ε, δ) 声明",
+    ),
+    (
+        "inputs (-1,-1,-1) vs (1,1,1); output coded as (coordinate, sign)",
+        "输入 (-1,-1,-1) 对 (1,1,1)；输出编码为（坐标，符号）",
+    ),
+    (
+        "add-remove: D = {140} vs D' = {140, 200}, exact law coarsened to 600 bins and the atoms; worst-case loss "
+        "max(eps, ln 2 + eps/2) = %(l)s, private iff eps >= 2 ln 2 = 1.386",
+        "增删一条记录：D = {140} 对 D' = {140, 200}，精确分布粗化为 600 个桶及各原子；最坏情况损失 "
+        "max(ε, ln 2 + ε/2)（二者取最大）= %(l)s，当且仅当 ε >= 2 ln 2 = 1.386 时满足差分隐私",
+    ),
+    (
+        "replace-one, q = 0.99 on [0, 300]: D = 5 x 170 vs D' = 4 x 170 + 300",
+        "替换一条记录，在 [0, 300] 上取 q = 0.99：D = 5 x 170 对 D' = 4 x 170 + 300",
+    ),
+    (
+        "replace-one, the whole pipeline (two DP quantiles, clipping, clamped Laplace mean) on D = 5 x 170 vs "
+        "D' = 4 x 170 + 300",
+        "替换一条记录，整个流程（两个差分隐私分位数、裁剪、钳制后用拉普拉斯机制求均值），在 D = 5 x 170 对 "
+        "D' = 4 x 170 + 300 上",
+    ),
+    (
+        "replace-one, the whole pipeline (range steps and the final mean, each a clipped Gaussian mean) on "
+        "D = 5 x 170 vs D' = 4 x 170 + 300",
+        "替换一条记录，整个流程（估计范围的各步与最终的均值，每一步都是裁剪后的高斯均值），在 D = 5 x 170 对 "
+        "D' = 4 x 170 + 300 上",
+    ),
+    (
+        "add-remove, count share %(s)s: D = {} vs D' = {200}",
+        "增删一条记录，计数所占份额 %(s)s：D = {} 对 D' = {200}",
+    ),
+    (
+        "approval votes, u_r = sum(+1 approve r, -1 not): %(n)s records approving {1,2,3} vs one more approving "
+        "{0}",
+        "赞成投票，u_r = Σ(+1 赞成 r，-1 不赞成)：%(n)s 条记录赞成 {1,2,3}，对比再多一条赞成 {0} 的记录",
+    ),
+]
+_PAIRS += [
     (f"MWEM {step_en}, {v_en}, {d_en}", f"MWEM {step_zh}，{v_zh}，{d_zh}")
     for step_en, step_zh in (("selection", "选择"), ("measurement", "测量"))
     for v_en, v_zh in (("standard", "标准版"), ("coursework", "课程作业版"), ("zcdp", "zCDP 版"))
