@@ -319,7 +319,7 @@ def _chapter_role(name, rawtext, text, lineno, inliner, options=None, content=No
     """``{chapter}`<id>```: a link to the chapter, with the title of its manifest (in a translated edition, the
     title its page's catalogue gives it: review 6, D7)."""
     from ..chapters.registry import get_manifest
-    from .rerun_page import translated_title
+    from .i18n import translated_title
 
     try:
         m = get_manifest(text.strip())
