@@ -1664,7 +1664,8 @@ def translate(text: str, lang: str | None = None) -> str | None:
             continue
         params = {k: translate(v, lang) for k, v in m.groupdict().items()}
         if all(v is not None for v in params.values()):
-            return template % params
+            out = template % params
+            return zh_dimensions(out) if lang.startswith("zh") else out
     if not needs_translation(text):
         return text
     if "\n" in text:
