@@ -173,6 +173,20 @@ def test_rankings_count_ties_as_ties():
     assert "未能区分" in text.in_language("zh_CN")
 
 
+def test_winner_sentence_names_a_chapters_label_in_each_language():
+    """Review 6, B4: a chapter's English label of a method ("P-HP (authors)") is shown in Chinese on the Chinese page
+    (its figure template), and the Chinese list is joined by 、."""
+    rng = np.random.default_rng(4)
+    settings = [
+        ranking("a", "MSE", [arm("php", losses(rng, 0.2, 50)), arm("ahp", losses(rng, 1.0, 50))]),
+        ranking("b", "MSE", [arm("ahp", losses(rng, 0.2, 50)), arm("php", losses(rng, 1.0, 50))]),
+    ]
+    text = winner_sentence("MSE", settings, {"php": "P-HP (authors)"})
+    assert "P-HP (authors) in 1" in text
+    zh = text.in_language("zh_CN")
+    assert "P-HP（作者实现） 1 个" in zh and "、" in zh and "authors" not in zh
+
+
 def test_sentences_render_the_verdict_in_both_languages():
     rng = np.random.default_rng(5)
     res = Comparison(

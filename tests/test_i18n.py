@@ -186,3 +186,57 @@ def test_a_claims_card_without_noise_is_not_called_not_infinity_dp(lang):
     assert ("for any finite" in html) if lang == "en" else ("任何有限的" in html)
     finite = ClaimsTable(pd.DataFrame([{**row, "epsilon": 2.0}]), lang)._repr_html_()
     assert "for any finite" not in finite and "任何有限的" not in finite
+
+
+def test_a_chinese_table_writes_the_audit_catalogues_headers_verdicts_and_mechanisms_in_chinese():
+    """Review 6, D6 and D9: the audit catalogue's table (headers, verdict words, audit kinds, mechanism names, pairs)
+    and the chapters' result-table headers are Chinese on the Chinese page; the English table is unchanged."""
+    import pandas as pd
+
+    from dpcompendium.core.tables import ReadableTable
+
+    df = pd.DataFrame(
+        {
+            "mechanism": ["Laplace mechanism, eps=0.5", "MWEM selection, coursework, 2-D", "ahp"],
+            "chapter": ["core", "mwem", "histograms"],
+            "pair / note": [
+                "D = {} vs D' = {1}",
+                "inputs -1 vs +1",
+                "every pair of the k one-record inputs",
+            ],
+            "audit": ["empirical", "exact", "exact"],
+            "verdict": ["holds", "violated", "holds"],
+            "exact ε": [0.5, 1.0, 2.0],
+            "needed (power 0.9)": [10, 20, 30],
+            "below_Identity": [1, 2, 3],
+        }
+    )
+    zh = ReadableTable(df, lang="zh_CN")._repr_html_()
+    for text in (
+        "拉普拉斯机制",
+        "MWEM 选择，课程作业版，二维",
+        "核心库",
+        "经验",
+        "精确",
+        "成立",
+        "违反",
+        "审计方式",
+        "精确 ",
+        "所需样本数（检验功效 0.9）",
+        "低于 Identity",
+        "输入 -1 对 +1",
+        "AHP",
+    ):
+        assert text in zh, (text, zh)
+    for english in ("empirical", "holds", "violated", "Laplace mechanism", "needed", "every pair"):
+        assert english not in zh, (english, zh)
+    en = ReadableTable(df, lang="en")._repr_html_()
+    for text in (
+        "Laplace mechanism",
+        "core",
+        "empirical",
+        "holds",
+        "violated",
+        "needed (power 0.9)",
+    ):
+        assert text in en, (text, en)

@@ -34,7 +34,13 @@ INFLECTED = {
 }
 #: English phrases that hold a word of :data:`INFLECTED` but name another concept, with the Chinese they must come
 #: with: "parallel composition" (disjoint data) is not the glossary's sequential composition (顺序组合).
-OTHER_CONCEPTS = {"parallel composition": "并行组合"}
+#: Phrases whose Chinese is fixed here, checked before the glossary's rows (a mechanism's claim is 声明: the
+#: glossary's "claim" row is the patent's 权利要求).
+OTHER_CONCEPTS = {
+    "parallel composition": "并行组合",
+    "exact claim": "精确声明",
+    "claim eps": "声明 ε",
+}
 
 
 def glossary() -> dict[str, list[str]]:

@@ -147,6 +147,16 @@ def test_the_checks_can_fail():
     assert problems("grouping: true centres, S5 sum", "分组：真实的分组中心，S5 取和")
     assert problems("private bounds", "满足差分隐私的边界")
     assert problems("the non-private SGD", "非隐私 SGD")
+    # review 6 (B3-B11): one name each
+    assert problems("two-sided bootstrap-t tests", "双侧 bootstrap-t 检验")
+    assert not problems("two-sided bootstrap-t tests", "双侧学生化自助法（bootstrap-t）检验")
+    assert problems("P-HP (authors) in 4", "P-HP（作者的算法） 4 个")
+    assert problems("DAWA (DPBench's calibration)", "DAWA（DPBench 的校准）")
+    assert problems("Against DPBench's bracket", "对照 DPBench 的界定")
+    assert problems("Holm-corrected", "做 Holm 修正")
+    assert not problems("after Holm's correction", "经 Holm 校正后")
+    assert problems("the histogram's domain", "直方图的定义域")
+    assert problems("not private: X; its ε is nominal", "X 不满足差分隐私，其 ε 只是名义上的")
 
 
 @pytest.mark.parametrize(
@@ -166,6 +176,41 @@ def test_a_figure_writes_dimensions_and_iterates_as_chinese(english, chinese):
     from dpcompendium.core.messages import translate
 
     assert translate(english, "zh_CN") == chinese
+
+
+@pytest.mark.parametrize(
+    ("english", "template", "value", "chinese"),
+    [
+        ("in {0}-D for {1} rounds", "在 {0} 维中运行 {1} 轮", ["1", "30"], "在一维中运行 30 轮"),
+        ("Adult {0}-D: {1}", "Adult {0} 维：{1}", ["2", "0.5"], "Adult 二维：0.5"),
+        (
+            "({0}-D) and {1} times ({2}-D)",
+            "（{0} 维）和 {1}（{2} 维）",
+            ["2", "196", "1"],
+            "（二维）和 196（一维）",
+        ),
+        ("in {0}-D", "{0} 维", ["10"], "10 维"),
+    ],
+)
+def test_a_generated_sentence_writes_its_dimension_as_a_numeral(
+    tmp_path, english, template, value, chinese
+):
+    """Review 6, B3: a generated sentence's "{1} 维" filled with 1 reads 一维, not "1 维" (41 times on mwem's page);
+    ``mwem.dim`` (a table's column) likewise."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    from dpcompendium.book import generated_i18n
+    from dpcompendium.core.messages import message
+
+    cat = Catalog(locale="zh_CN")
+    cat.add(english, template)
+    (tmp_path / "zh_CN" / "LC_MESSAGES").mkdir(parents=True)
+    with (tmp_path / "zh_CN" / "LC_MESSAGES" / "generated.po").open("wb") as f:
+        write_po(f, cat)
+    filled = generated_i18n.fill(english, value)
+    assert generated_i18n.translate(filled, "zh_CN", str(tmp_path)) == chinese
+    assert message("mwem.dim", d="2").in_language("zh_CN") == "二维"
 
 
 @pytest.mark.parametrize(

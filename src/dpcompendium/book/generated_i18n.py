@@ -125,7 +125,12 @@ def translate(text: str, lang: str, locale_dir: str | None = None) -> str:
     if found is None:
         _missing[template] += 1
         return text
-    return fill(found, values)
+    filled = fill(found, values)
+    if lang.startswith("zh"):  # "{1} 维" filled with 1 reads 一维 (issue 48)
+        from ..core.messages import zh_dimensions
+
+        filled = zh_dimensions(filled)
+    return filled
 
 
 def missing() -> Counter:

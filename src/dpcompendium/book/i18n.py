@@ -50,6 +50,24 @@ SWITCH_TEXT = {"en": "English", "zh_CN": "中文"}
 SWITCH_TIP = {"en": "Read this page in English", "zh_CN": "阅读本页的中文版"}
 
 
+def translated_title(title: str, docname: str, lang: str = "en") -> str:
+    """A chapter's title in ``lang`` (a rerun page's title, a ``{chapter}`` link: ``dpcompendium.book.sphinxext``): its translation in the page's catalogue
+    (``locales/<lang>/LC_MESSAGES/<docname>.po``, the msgid of the notebook's ``#`` heading), or ``title`` as it is
+    (English, or a catalogue without it)."""
+    if lang == "en":
+        return title
+    from babel.messages.pofile import read_po
+
+    from ..core.paths import repo_root
+
+    po = repo_root() / "locales" / lang / "LC_MESSAGES" / f"{docname}.po"
+    if not po.is_file():
+        return title
+    with po.open("rb") as f:
+        msg = read_po(f).get(title)
+    return msg.string if msg is not None and isinstance(msg.string, str) and msg.string else title
+
+
 def output_dir(root: Path, lang: str) -> Path:
     """Where the edition in ``lang`` is built: ``_build/html/<lang>``."""
     return Path(root) / "_build" / "html" / lang
@@ -607,6 +625,13 @@ def cmd_i18n(args: argparse.Namespace) -> int:
                 )
             else:
                 print(f"{po.relative_to(root)}: not updated (no glue data: run make book first)")
+            # the parameters' help texts of the "Rerun this chapter" boxes (dpcompendium.book.rerun_box)
+            from .rerun_box import PARAMETERS_CATALOGUE, extract_parameter_texts
+
+            n, untranslated = extract_parameter_texts(root, lang)
+            print(
+                f"{LOCALES}/{lang}/LC_MESSAGES/{PARAMETERS_CATALOGUE}: {n} texts, {untranslated} untranslated"
+            )
             print(
                 f"{lang}: {len(changed)} catalogue(s) changed; translate the new and fuzzy entries"
             )

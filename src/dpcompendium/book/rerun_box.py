@@ -14,12 +14,15 @@ admonition titled "Rerun this chapter" that shows
   ``dpcompendium.book.rerun_page.with_run_parameters``, which also writes the run's values into the cell).
 
 The box's own words come from the message catalogue (``dpcompendium.core.messages``, ids ``rerun_box.*``) in the
-edition's language; the parameters' help texts are the notebook's (English in every edition). A Sphinx extension
+edition's language; the parameters' help texts and the reasons of the ``# require:`` lines are the notebook's, shown in
+another edition from the catalogue ``locales/<lang>/LC_MESSAGES/parameters.po`` (:func:`parameter_text`; English
+where it lacks one; ``dpcompendium i18n update`` adds the missing ones, :func:`extract_parameter_texts`). A Sphinx extension
 (:func:`setup`), loaded by :mod:`dpcompendium.book.tidy` (the book and the rerun pages).
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +34,9 @@ __all__ = [
     "box",
     "constraint_text",
     "example_values",
+    "extract_parameter_texts",
+    "parameter_text",
+    "parameter_texts",
     "parameters_source",
     "replace_parameters_cell",
     "setup",
@@ -92,6 +98,74 @@ def _value_text(value: Any) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_value_text(v) for v in value) + "]"
     return repr(value)
+
+
+#: The catalogue of the parameters' help texts and the requirements' reasons, under ``locales/<lang>/LC_MESSAGES/``.
+PARAMETERS_CATALOGUE = "parameters.po"
+
+
+def _parameters_po(lang: str, locale_dir: Path | None = None) -> Path:
+    from ..core.paths import repo_root
+
+    return Path(locale_dir or repo_root() / "locales") / lang / "LC_MESSAGES" / PARAMETERS_CATALOGUE
+
+
+@lru_cache(maxsize=8)
+def _parameter_catalogue(lang: str, locale_dir: Path | None = None) -> dict[str, str]:
+    from babel.messages.pofile import read_po
+
+    path = _parameters_po(lang, locale_dir)
+    if not path.is_file():
+        return {}
+    with path.open("rb") as f:
+        cat = read_po(f, locale=lang)
+    return {m.id: m.string for m in cat if m.id and m.string and not m.fuzzy}
+
+
+def parameter_text(text: str, lang: str, locale_dir: Path | None = None) -> str:
+    """A parameter's help text or a requirement's reason (English, the notebook's) in ``lang``: its translation in
+    ``parameters.po``, or ``text`` as it is (English, or a text the catalogue lacks)."""
+    if not text or not lang or lang.startswith("en"):
+        return text
+    return _parameter_catalogue(lang, locale_dir).get(text, text)
+
+
+def parameter_texts(root: Path) -> list[tuple[str, str]]:
+    """(chapter id, text) of every parameter's help and every requirement's reason of every chapter, in order."""
+    from .contract import chapters
+
+    out: list[tuple[str, str]] = []
+    for ch in chapters(Path(root)):
+        out += [
+            (ch.id, p.help) for name, p in ch.parameters.items() if p.help and name not in RESERVED
+        ]
+        out += [(ch.id, r.why) for r in ch.requires if r.why]
+    return out
+
+
+def extract_parameter_texts(
+    root: Path, lang: str, locale_dir: Path | None = None
+) -> tuple[int, int]:
+    """Add to ``parameters.po`` of ``lang`` every help text and reason of the chapters that it lacks (untranslated,
+    with the chapter's id as the translator's context comment). Returns (entries, untranslated)."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import read_po, write_po
+
+    path = _parameters_po(lang, locale_dir or Path(root) / "locales")
+    if path.is_file():
+        with path.open("rb") as f:
+            cat = read_po(f, locale=lang)
+    else:
+        cat = Catalog(locale=lang, project="dpcompendium", charset="utf-8", fuzzy=False)
+    for chapter_id, text in parameter_texts(root):
+        if text not in cat:
+            cat.add(text, "", auto_comments=[chapter_id])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as f:
+        write_po(f, cat, width=0, no_location=True)
+    _parameter_catalogue.cache_clear()
+    entries = [m for m in cat if m.id]
+    return len(entries), sum(not m.string for m in entries)
 
 
 def _words(lang: str) -> dict[str, str]:
@@ -156,7 +230,7 @@ def box(
             [
                 nodes.paragraph("", "", nodes.literal(name, name)),
                 nodes.paragraph("", "", nodes.literal(value, value)),
-                p.help,
+                parameter_text(p.help, lang),
                 constraint_text(p.constraint),
             ]
         )
@@ -167,7 +241,8 @@ def box(
         for req in requires:
             para = nodes.paragraph("", "", nodes.literal(req.expression, req.expression))
             if req.why:
-                para += nodes.Text(f" ({req.why})")
+                why = parameter_text(req.why, lang)
+                para += nodes.Text(f"（{why}）" if why != req.why else f" ({why})")
             items += nodes.list_item("", para)
         admonition += items
     return admonition

@@ -46,6 +46,7 @@ import nbformat
 
 from ..core.paths import repo_root
 from .execution import for_language
+from .i18n import translated_title
 from .preflight import PAGE_LANGUAGES, RunPlan
 
 __all__ = [
@@ -429,22 +430,6 @@ def _book_file(name: str) -> Path:
         if (root / name).is_file():
             return root / name
     raise FileNotFoundError(f"no {name} in {repo_root()}")
-
-
-def translated_title(title: str, docname: str, lang: str = "en") -> str:
-    """The chapter's title in ``lang``: its translation in the page's catalogue
-    (``locales/<lang>/LC_MESSAGES/<docname>.po``, the msgid of the notebook's ``#`` heading), or ``title`` as it is
-    (English, or a catalogue without it)."""
-    if lang == "en":
-        return title
-    from babel.messages.pofile import read_po
-
-    po = repo_root() / "locales" / lang / "LC_MESSAGES" / f"{docname}.po"
-    if not po.is_file():
-        return title
-    with po.open("rb") as f:
-        msg = read_po(f).get(title)
-    return msg.string if msg is not None and isinstance(msg.string, str) and msg.string else title
 
 
 def sphinx_config(src: Path, docname: str, title: str, lang: str = "en") -> dict[str, Any]:

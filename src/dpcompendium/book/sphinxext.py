@@ -316,8 +316,10 @@ def _on_doctree_read_alt(app, doctree) -> None:
 
 
 def _chapter_role(name, rawtext, text, lineno, inliner, options=None, content=None):
-    """``{chapter}`<id>```: a link to the chapter, with the title of its manifest."""
+    """``{chapter}`<id>```: a link to the chapter, with the title of its manifest (in a translated edition, the
+    title its page's catalogue gives it: review 6, D7)."""
     from ..chapters.registry import get_manifest
+    from .i18n import translated_title
 
     try:
         m = get_manifest(text.strip())
@@ -325,12 +327,14 @@ def _chapter_role(name, rawtext, text, lineno, inliner, options=None, content=No
         msg = inliner.reporter.error(str(exc), line=lineno)
         return [inliner.problematic(rawtext, rawtext, msg)], [msg]
     env = inliner.document.settings.env
+    docname = Path(m.notebook).with_suffix("").as_posix()
+    title = translated_title(m.title, docname, env.config.language or "en")
     ref = addnodes.pending_xref(
         rawtext,
-        nodes.inline(text=m.title),
+        nodes.inline(text=title),
         refdomain="std",
         reftype="doc",
-        reftarget="/" + Path(m.notebook).with_suffix("").as_posix(),
+        reftarget="/" + docname,
         refexplicit=True,
         refdoc=env.docname,
     )

@@ -91,14 +91,14 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
     ("claims.dpmean.sens_rank", "rank score function: $\\Delta u = 1$", "rank utility: 1",
      "秩打分函数：$\\Delta u = 1$"),
     ("claims.dpmean.cond_records_output_domain", "records and output in the public domain $[%(lo)s, %(hi)s]$",
-     "records and output in the public domain [%(lo)s, %(hi)s]", "记录与输出都在公开的值域 $[%(lo)s, %(hi)s]$ 内"),
+     "records and output in the public domain [%(lo)s, %(hi)s]", "记录与输出都在公开的取值域 $[%(lo)s, %(hi)s]$ 内"),
     ("claims.dpmean.cond_n_public", "$n$ public", "n public", "$n$ 公开"),
     ("claims.dpmean.mech_private_bounds", "private-bounds mean", "private-bounds mean", "均值（差分隐私估计的边界）"),
     ("claims.dpmean.sens_private_bounds", "each quantile: rank 1; clipped sum: $u - l$ (the private bounds)",
      "each quantile: rank 1; clipped sum: u - l (the private bounds)",
      "每个分位数：秩 1；裁剪后的和：$u - l$（差分隐私估计的边界）"),
     ("claims.dpmean.cond_records_domain", "records in the public domain $[%(lo)s, %(hi)s]$",
-     "records in the public domain [%(lo)s, %(hi)s]", "记录都在公开的值域 $[%(lo)s, %(hi)s]$ 内"),
+     "records in the public domain [%(lo)s, %(hi)s]", "记录都在公开的取值域 $[%(lo)s, %(hi)s]$ 内"),
     ("claims.dpmean.cond_bounds_budget", "budget: $%(q)s \\varepsilon$ per quantile, $%(m)s \\varepsilon$ for the mean",
      "budget: %(q)s eps per quantile, %(m)s eps for the mean",
      "隐私预算：每个分位数 $%(q)s \\varepsilon$，均值 $%(m)s \\varepsilon$"),
@@ -120,7 +120,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "rho = %(rho)s-zCDP over %(k)s steps (shares %(shares)s), converted to (eps, delta)",
      "$\\rho = %(rho)s$-zCDP，分 %(k)s 步（各步份额 %(shares)s），再换算为 $(\\varepsilon, \\delta)$"),
     ("claims.dpmean.cond_starts_domain", "starts from the public domain $[%(lo)s, %(hi)s]$",
-     "starts from the public domain [%(lo)s, %(hi)s]", "从公开的值域 $[%(lo)s, %(hi)s]$ 开始"),
+     "starts from the public domain [%(lo)s, %(hi)s]", "从公开的取值域 $[%(lo)s, %(hi)s]$ 开始"),
     ("claims.dpmean.mech_centred_replace_one", "centred mean (replace-one calibration)",
      "centred mean (replace-one calibration)", "中心化均值（按替换一条记录校准）"),
     ("claims.dpmean.sens_centred_public_n", "centred sum: $b - a = %(d)s$; count: 0 ($n$ public, not noised)",
@@ -151,9 +151,9 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "each raw value is mapped into the domain [-1, 1] by a declared public range and clipped "
      "(ldp.datasets.scale_to_unit; Adult: ldp.datasets.ADULT_RANGES with their sources, two maxima rounded up from "
      "the data and treated as public), never by the data's own min/max",
-     "每个原始值都按声明的公开范围映射到值域 $[-1, 1]$ 并裁剪（ldp.datasets.scale\\_to\\_unit；Adult："
+     "每个原始值都按声明的公开范围映射到取值域 $[-1, 1]$ 并裁剪（ldp.datasets.scale\\_to\\_unit；Adult："
      "ldp.datasets.ADULT\\_RANGES 及其来源，其中两个最大值由数据向上取整并视为公开），从不使用数据自身的最小值或最大值"),
-    ("claims.hiera.sens_numeric", "domain $[-1, 1]$ (width 2)", "domain [-1, 1] (width 2)", "值域 $[-1, 1]$（宽度 2）"),
+    ("claims.hiera.sens_numeric", "domain $[-1, 1]$ (width 2)", "domain [-1, 1] (width 2)", "取值域 $[-1, 1]$（宽度 2）"),
     ("claims.hiera.mech_graded_as_written", "graded-laplace (as written)", "graded-laplace (as written)",
      "分级拉普拉斯（原文写法）"),
     ("claims.hiera.why_graded",
@@ -172,12 +172,12 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "之间；$\\varepsilon_t$ = %(levels)s）；整体而言"),
     ("claims.hiera.sens_report", "report $(t^*, v^*)$, $v^* \\in \\{-1, +1\\}$, value domain $[-1, 1]$",
      "report (t*, v*), v* in {-1, +1}, value domain [-1, 1]",
-     "报告 $(t^*, v^*)$，$v^* \\in \\{-1, +1\\}$，取值的值域为 $[-1, 1]$"),
+     "报告 $(t^*, v^*)$，$v^* \\in \\{-1, +1\\}$，取值域为 $[-1, 1]$"),
     ("claims.hiera.sens_levels",
      "domain $[-1, 1]$ split into levels; report $(t^*, v^*)$ with $t^* \\in \\{1, \\ldots, k\\}$, "
      "$v^* \\in \\{-1, +1\\}$",
      "domain [-1, 1] split into levels; report (t*, v*) with t* in {1..k}, v* in {-1, +1}",
-     "值域 $[-1, 1]$ 划分为若干等级；报告 $(t^*, v^*)$，其中 $t^* \\in \\{1, \\ldots, k\\}$，$v^* \\in \\{-1, +1\\}$"),
+     "取值域 $[-1, 1]$ 划分为若干等级；报告 $(t^*, v^*)$，其中 $t^* \\in \\{1, \\ldots, k\\}$，$v^* \\in \\{-1, +1\\}$"),
     ("claims.hiera.mech_level", "LHP level %(t)s", "LHP level %(t)s", "LHP 第 %(t)s 等级"),
     ("claims.hiera.why_level",
      "exact worst-case log-ratio for a level-%(t)s value is $%(exact)s > \\varepsilon_t = %(eps)s$",
@@ -193,7 +193,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "IDUE 均值（取整到各等级的端点），满足分级上界 $\\min(\\varepsilon_t, \\varepsilon_{t'})$（在等级 $t, t'$ "
      "之间；$\\varepsilon_t$ = %(levels)s）；整体而言"),
     ("claims.hiera.sens_idue", "bit vector of %(k)s bits, value domain $[-1, 1]$",
-     "bit vector of %(k)s bits, value domain [-1, 1]", "%(k)s 位的比特向量，取值的值域为 $[-1, 1]$"),
+     "bit vector of %(k)s bits, value domain [-1, 1]", "%(k)s 位的比特向量，取值域为 $[-1, 1]$"),
     # histograms (core/mechanisms/ranges.py, dawa.py; chapters/histograms/experiment.py)
     ("claims.ranges.identity", "every cell: $L_1$ sensitivity %(f)s", "every cell: L1 sensitivity %(f)s",
      "每个单元：$L_1$ 敏感度 %(f)s"),
@@ -209,7 +209,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "Haar coefficients: L1 sensitivity %(f)s·Π_a(m_a + 1), m_a = ⌈log₂ n_a⌉",
      "Haar 系数：$L_1$ 敏感度 $%(f)s \\cdot \\prod_a (m_a + 1)$，$m_a = \\lceil \\log_2 n_a \\rceil$"),
     ("claims.ranges.public", "the domain (shape of the histogram) and the queries are public",
-     "the domain (shape of the histogram) and the queries are public", "值域（直方图的形状）与查询都是公开的"),
+     "the domain (shape of the histogram) and the queries are public", "取值域（直方图的形状）与查询都是公开的"),
     ("claims.dawa.sens_proved",
      "partition: noisy bucket costs, dev moves by $\\le %(f)s \\cdot 2(1 - 1/L)$ per bucket, threshold shift "
      "$\\le %(f)s \\cdot (\\Delta_L + \\Delta_{\\max})$ ($\\varepsilon_1 = %(e1)s$); measurement: weighted hierarchy, "
@@ -231,11 +231,11 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "（$\\varepsilon_1 = %(e1)s$），在其上求代价最小的划分是后处理；测量：加权层次结构，每条路径的权重和为 1，"
      "$L_1$ 敏感度 %(f)s（$\\varepsilon_2 = %(e2)s$）"),
     ("claims.dawa.public", "the domain and the workload are public", "the domain and the workload are public",
-     "值域与查询集都是公开的"),
+     "取值域与查询集都是公开的"),
     ("claims.dawa.mech_noisy_histogram", "dawa (partition on a noisy histogram)",
      "dawa (partition on a noisy histogram)", "DAWA（在加噪直方图上划分）"),
     ("claims.dawa.mech_authors", "dawa (DPBench's calibration)", "dawa (DPBench's calibration)",
-     "DAWA（DPBench 的校准）"),
+     "DPBench 版 DAWA"),
     ("claims.dawa.why_authors",
      "the partition's noisy costs are clamped at $\\Delta/\\varepsilon_2$, single cells get no noise and the others "
      "half the scale the argument needs: one record can move a partition's probability by far more than "
@@ -249,11 +249,11 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
     ("claims.hist.mech_dawa_private", "DAWA (partition on a noisy histogram)", "DAWA (partition on a noisy histogram)",
      "DAWA（在加噪直方图上划分）"),
     ("claims.hist.mech_dawa_dpbench", "DAWA (DPBench's calibration)", "DAWA (DPBench's calibration)",
-     "DAWA（DPBench 的校准）"),
+     "DPBench 版 DAWA"),
     ("claims.hist.title_identity", "Identity", "Identity", "逐单元加噪（Identity）"),
     ("claims.hist.title_uniform", "Uniform", "Uniform", "均匀估计（Uniform）"),
     ("claims.hist.title_hierarchical", "Hierarchical ($H_b$)", "Hierarchical (Hb)", "层次方法（$H_b$）"),
-    ("claims.hist.title_php", "P-HP (the authors' procedure)", "P-HP (the authors' procedure)", "P-HP（作者的算法）"),
+    ("claims.hist.title_php", "P-HP (the authors' procedure)", "P-HP (the authors' procedure)", "P-HP（作者实现）"),
     ("claims.hist.title_least_squares", "Least squares", "Least squares", "最小二乘"),
     ("claims.hist.sens_identity", "histogram $L_1$ sensitivity 1", "histogram L1 sensitivity 1",
      "直方图的 $L_1$ 敏感度 1"),
@@ -294,12 +294,12 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
     ("claims.hist.noise_sum",
      "group mean $\\Delta = 1/m_j$ with $\\mathrm{Lap}(1/(m_j \\varepsilon_2))$ (S5 read as scaled to the group)",
      "group mean Δ = 1/m_j with Lap(1/(m_j ε₂)) (S5 read as scaled to the group)",
-     "组均值 $\\Delta = 1/m_j$，噪声为 $\\mathrm{Lap}(1/(m_j \\varepsilon_2))$（S5 理解为按组缩放）"),
+     "组均值 $\\Delta = 1/m_j$，噪声为 $\\mathrm{Lap}(1/(m_j \\varepsilon_2))$（S5 解读为按组缩放）"),
     ("claims.hist.noise_mean",
      "$\\mathrm{Lap}(1/\\varepsilon_2)$ on each group mean (S5 read as unit sensitivity; the mean's is "
      "$1/m_j \\le 1$)",
      "Lap(1/ε₂) on each group mean (S5 read as unit sensitivity; the mean's is 1/m_j ≤ 1)",
-     "对每个组均值加 $\\mathrm{Lap}(1/\\varepsilon_2)$（S5 理解为单位敏感度；均值的敏感度为 $1/m_j \\le 1$）"),
+     "对每个组均值加 $\\mathrm{Lap}(1/\\varepsilon_2)$（S5 解读为单位敏感度；均值的敏感度为 $1/m_j \\le 1$）"),
     ("claims.hist.sens_grouping_private",
      "noisy histogram for centres ($\\Delta_1 = 1$, $\\varepsilon_0$); EM per bin on its own count ($\\Delta u = 1$, "
      "$\\varepsilon_1$, parallel over bins); %(noise)s",
@@ -369,7 +369,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "exactly: local covariances are released without noise",
      "every site knows E/s from the shared seed, so site 1 (the server) or any site recovers "
      "A_i = A_i' - E/s exactly: local covariances are released without noise",
-     "每个站点都能由共享的种子得知 $E/s$，因此站点 1（服务器）或任何站点都能精确恢复 $A_i = A_i' - E/s$："
+     "每个站点都能由共享种子得知 $E/s$，因此站点 1（服务器）或任何站点都能精确恢复 $A_i = A_i' - E/s$："
      "各站点的协方差在没有噪声的情况下被发布"),
     ("claims.fedpca.mech_secure_aggregation", "secure aggregation of $N(0, \\tau^2/s)$ shares",
      "secure aggregation of N(0, tau^2/s) shares", "$N(0, \\tau^2/s)$ 份额的安全聚合"),
@@ -401,7 +401,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "unit ball)",
      "rows preprocessed with public statistics only (declared domain bounds and centre, per-row scaling "
      "into the unit ball)",
-     "各行只用公开的统计量预处理（声明的值域边界与中心，逐行缩放到单位球内）"),
+     "各行只用公开的统计量预处理（声明的取值域边界与中心，逐行缩放到单位球内）"),
     ("claims.fedpca.cond_public_n", "$n$ and the site sizes $N_i$ are public (replace-one neighbours)",
      "n and the site sizes N_i are public (replace-one neighbours)",
      "$n$ 与各站点的大小 $N_i$ 都是公开的（邻居数据集按替换一条记录定义）"),

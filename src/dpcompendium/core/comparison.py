@@ -55,7 +55,7 @@ from typing import Any, Literal
 import numpy as np
 from scipy import stats
 
-from .messages import Md, join, message, method_name, tex_number
+from .messages import CATALOGUE, Md, join, message, method_name, tex_number, to_myst, translate
 from .privacy import PrivacyClaim
 
 __all__ = [
@@ -187,6 +187,19 @@ def _method_md(method: str) -> Md:
     en = method_name(method, "en")
     plain = en.replace("$", "").replace("\\", "").replace("_", "")
     return Md(plain, en, {lang: method_name(method, lang) for lang in CATALOGUE})
+
+
+#: The separator of a list in a sentence, per language (default ", ").
+_LIST_SEP = {"zh_CN": "、"}
+
+
+def _name_md(name: str | Md | None) -> Md | None:
+    """A chapter's label of a method (English, plain) in every language: its figure template's rendering
+    (:func:`dpcompendium.core.messages.translate`: "P-HP (authors)" → "P-HP（作者实现）"), else as it is."""
+    if name is None or isinstance(name, Md):
+        return name
+    by_lang = {lang: to_myst(translate(name, lang) or name) for lang in CATALOGUE}
+    return Md(name, by_lang["en"], by_lang)
 
 
 def _same_guarantee(a: PrivacyClaim, b: PrivacyClaim) -> None:
@@ -677,15 +690,22 @@ def winner_sentence(
     parts = [
         message(
             "comparison.wins_one",
-            name=(names or {}).get(m) or _method_md(m),
+            name=_name_md((names or {}).get(m)) or _method_md(m),
             k=str(k),
         )
         for m, k in alone.items()
     ]
+    counts = join(parts)
+    if parts:  # a Chinese list is joined by 、
+        by_lang = {
+            lang: (_LIST_SEP.get(lang, ", ")).join(p.in_language(lang) for p in parts)
+            for lang in CATALOGUE
+        }
+        counts = Md(str(counts), counts.myst, by_lang)
     return message(
         "comparison.wins",
         quantity=quantity,
-        counts=join(parts) if parts else message("comparison.wins_none"),
+        counts=counts if parts else message("comparison.wins_none"),
         ties=str(ties),
         n=str(len(rankings)),
     )

@@ -164,8 +164,8 @@ _PAIRS: list[tuple[str, str]] = [
     ("DAWA as DPBench runs it (not private)", "DPBench 版 DAWA（不满足差分隐私）"),
     ("DAWA, partition on a noisy histogram", "DAWA（在加噪直方图上划分）"),
     ("DAWA partition on privately-noised costs, repaired", "DAWA 划分（在加噪代价上，经修补）"),
-    ("P-HP (authors)", "P-HP（作者的实现）"),
-    ("P-HP level-wise (not the authors')", "P-HP 逐层（非作者的实现）"),
+    ("P-HP (authors)", "P-HP（作者实现）"),
+    ("P-HP level-wise (not the authors')", "P-HP 逐层（非作者实现）"),
     ("grouping: true centres, S5 mean", "分组：真实的分组中心，S5 对均值加噪"),
     ("grouping: true centres, S5 sum", "分组：真实的分组中心，S5 对和加噪"),
     ("grouping: noisy centres, S5 sum", "分组：加噪的分组中心，S5 对和加噪"),
@@ -282,6 +282,190 @@ _PAIRS: list[tuple[str, str]] = [
         "(b) the $(\\varepsilon, \\delta)$ profile of $\\mu$-GDP",
         "(b) $(\\varepsilon, \\delta)$ 隐私曲线（$\\mu$-GDP）",
     ),
+]
+
+
+# ---- the audit catalogue's mechanisms and pairs as its table shows them (privacy-audit; review 6, D6): the Chinese
+# table writes them through these templates (dpcompendium.core.tables), a value translated in turn
+_PAIRS += [
+    ("Laplace mechanism, eps=%(e)s", "拉普拉斯机制，ε=%(e)s"),
+    ("Gaussian mechanism, eps=%(e)s, delta=%(d)s", "高斯机制，ε=%(e)s，δ=%(d)s"),
+    ("Exponential mechanism, eps=%(e)s", "指数机制，ε=%(e)s"),
+    ("GRR k=%(k)s, eps=%(e)s", "GRR 机制，k=%(k)s，ε=%(e)s"),
+    ("GRR k=%(k)s sampler, eps=%(e)s", "GRR 采样器，k=%(k)s，ε=%(e)s"),
+    ("laplace-scale-epsilon, eps=%(e)s", "拉普拉斯机制，尺度误取为 ε，ε=%(e)s"),
+    ("laplace-half-sensitivity, eps=%(e)s", "拉普拉斯机制，按一半敏感度校准，ε=%(e)s"),
+    ("grr-wrong-keep k=%(k)s, eps=%(e)s", "GRR，保留概率取错，k=%(k)s，ε=%(e)s"),
+    ("grr-wrong-keep k=%(k)s sampler, eps=%(e)s", "GRR 采样器，保留概率取错，k=%(k)s，ε=%(e)s"),
+    ("Laplace mechanism, numpy floats, low-bit event", "拉普拉斯机制，numpy 浮点数，低位事件"),
+    ("clamped (add-remove), eps=%(e)s", "钳制（增删一条记录），ε=%(e)s"),
+    ("clamped (replace-one)", "钳制（替换一条记录）"),
+    ("DP quantile (exponential mechanism)", "差分隐私分位数（指数机制）"),
+    ("private-bounds mean", "差分隐私估计边界后的均值"),
+    ("CoinPress mean (zCDP)", "CoinPress 均值（zCDP）"),
+    ("Gaussian mean (zCDP)", "高斯均值（zCDP）"),
+    ("centred mean, optimised split", "中心化均值，优化的预算分配"),
+    ("sampling grouping: centre selection (%(role)s)", "抽样分组：中心选择（%(role)s）"),
+    (
+        "sampling grouping: exponential-mechanism grouping (%(role)s)",
+        "抽样分组：指数机制分组（%(role)s）",
+    ),
+    ("sampling grouping: noisy group mean (%(role)s)", "抽样分组：加噪组均值（%(role)s）"),
+    ("%(m)s (baseline)", "%(m)s（基线）"),
+    ("%(m)s (core range mechanism)", "%(m)s（核心库的范围机制）"),
+    ("dawa: private partition (repaired)", "DAWA 的差分隐私划分步骤（经修补）"),
+    ("dawa: private partition (DPBench)", "DAWA 的差分隐私划分步骤（DPBench 版）"),
+    ("dawa: private partition (on a noisy histogram)", "DAWA 的差分隐私划分步骤（在加噪直方图上）"),
+    ("Analyze Gauss, as-written preprocessing", "Analyze Gauss，原文写法的预处理"),
+    ("Analyze Gauss, public preprocessing", "Analyze Gauss，只用公开统计量的预处理"),
+    ("secure aggregation: sum of N(0, tau^2/s) shares", "安全聚合：N(0, τ^2/s) 份额之和"),
+    (
+        "CAPE (calibrated): the server's view of all messages",
+        "CAPE（校准后）：服务器看到的全部消息",
+    ),
+    ("noisy power method: one iteration A X0 + G", "加噪幂迭代法：一次迭代 A X0 + G"),
+    ("DPdisPCA: one site's noisy local matrix", "DPdisPCA：一个站点的加噪本地矩阵"),
+    (
+        "ELFedPCA shared seed: a seed holder's view of site 0",
+        "ELFedPCA 共享随机种子：种子持有者所见的站点 0",
+    ),
+    ("Duchi (binary output), exact", "Duchi（二值输出），精确"),
+    ("Duchi sampler", "Duchi 采样器"),
+    ("Harmony (d = 3) sampler", "Harmony（d = 3）采样器"),
+    ("PM sampler", "PM 采样器"),
+    ("Hybrid sampler", "Hybrid 采样器"),
+    ("graded Laplace (%(role)s)", "分级拉普拉斯（%(role)s）"),
+    ("LHP, most sensitive level (as the source implies)", "LHP，最敏感的等级（按原文的暗示）"),
+    ("LHP, whole mechanism (exact claim)", "LHP，整个机制（精确声明）"),
+    ("LHP calibrated to the graded bound, whole mechanism", "按分级上界校准的 LHP，整个机制"),
+    (
+        "LHP calibrated to the graded bound, graded bound eps_%(i)s = %(v)s",
+        "按分级上界校准的 LHP，分级上界 ε_%(i)s = %(v)s",
+    ),
+    ("IDUE mean, whole mechanism", "IDUE 均值，整个机制"),
+    ("IDUE mean, graded bound eps_%(i)s = %(v)s", "IDUE 均值，分级上界 ε_%(i)s = %(v)s"),
+    ("GRR on the %(k)s levels (eps_1 = %(v)s)", "GRR，作用于 %(k)s 个等级（ε_1 = %(v)s）"),
+    ("noisy max (Laplace)", "加噪最大值（拉普拉斯噪声）"),
+    ("noisy max (exponential)", "加噪最大值（指数机制）"),
+    ("noisy max, value (Laplace)", "加噪最大值及其值（拉普拉斯噪声）"),
+    ("noisy max, value (exponential)", "加噪最大值及其值（指数机制）"),
+    ("sparse vector, Alg. %(i)s", "稀疏向量，算法 %(i)s"),
+    ("numerical sparse vector", "数值型稀疏向量"),
+    ("histogram, scale ε", "直方图，尺度 ε"),
+    ("histogram, scale eps", "直方图，尺度 ε"),
+    (
+        "D = {} vs D' = {1}, f = sum of records clipped to [0, 1]",
+        "D = {} 对 D' = {1}，f = 裁剪到 [0, 1] 的记录之和",
+    ),
+    ("D = {} vs D' = {1}", "D = {} 对 D' = {1}"),
+    ("every pair of the k one-record inputs", "k 个单记录输入中的每一对"),
+    (
+        "x = (3,1,4,1,5,9,2,6) vs x + e_0 (add-remove); statistic: output bin 0",
+        "x = (3,1,4,1,5,9,2,6) 对 x + e_0（增删一条记录）；统计量：输出的第 0 个桶",
+    ),
+    (
+        "the %(n)s ordered pairs of level ends whose graded bound is eps_%(i)s",
+        "分级上界为 ε_%(i)s 的 %(n)s 个有序等级端点对",
+    ),
+    (
+        "schedule of the bound {5,4,3,2,1} x 1; all pairs of level ends",
+        "上界的方案 {5,4,3,2,1} x 1；所有等级端点对",
+    ),
+    ("inputs -1 vs +1", "输入 -1 对 +1"),
+    ("add-remove: D = {} vs D' = {200}", "增删一条记录：D = {} 对 D' = {200}"),
+    (
+        "add-remove, heights in [140, 200]: D = {} vs D' = {200}",
+        "增删一条记录，身高在 [140, 200] 内：D = {} 对 D' = {200}",
+    ),
+    (
+        "replace-one, n = 10: D = (140,...,140) vs D' = (140,...,140,200)",
+        "替换一条记录，n = 10：D = (140,...,140) 对 D' = (140,...,140,200)",
+    ),
+    (
+        "replace-one, n = 10: D = (140,...,140) vs D' = (140,...,140,200); true_epsilon = pair loss",
+        "替换一条记录，n = 10：D = (140,...,140) 对 D' = (140,...,140,200)；真实 ε = 该数据对的损失",
+    ),
+    (
+        "first round, eps = %(e)s, T = %(t)s: claim eps/(2T) per round; 20 random boxes; records moved from the "
+        "last cell to the first",
+        "第一轮，ε = %(e)s，T = %(t)s：每轮声明 ε/(2T)；20 个随机矩形；记录从最后一个单元移到第一个单元",
+    ),
+    (
+        "schedule 0.5 x (5,4,3,2,1); inputs -1 (level 1, eps 2.5) vs +1 (level 5, eps 0.5)",
+        "预算方案 0.5 x (5,4,3,2,1)；输入 -1（等级 1，ε 2.5）对 +1（等级 5，ε 0.5）",
+    ),
+    (
+        "partition step only, eps1 = 1; x = (2,2,2,0,2,2,2,2) vs x + e_3; events: three partitions (bucket starts "
+        "as bits); DPBench's calibration clamps the noisy costs and leaves single cells noiseless",
+        "仅划分步骤，ε1 = 1；x = (2,2,2,0,2,2,2,2) 对 x + e_3；事件：三种划分（桶的起点编码为比特）；DPBench 版 DAWA "
+        "的校准钳制了加噪代价，且单个单元不加噪",
+    ),
+]
+_PAIRS += [
+    ("Snapping Laplace, low-bit event", "Snapping 拉普拉斯机制，低位事件"),
+    ("Snapping Laplace, intervals", "Snapping 拉普拉斯机制，区间事件"),
+    (
+        "T = 1, eps = 1, one box: Lap(2T/(eps*%(d)s)) on a count of sensitivity 1, claim eps/(2T)",
+        "T = 1，ε = 1，一个矩形：对敏感度为 1 的计数加 Lap(2T/(ε*%(d)s))，声明 ε/(2T)",
+    ),
+    (
+        "one group of m = 5 bins; mean sensitivity 1/m; as written Lap(1/eps2) over-noises (eps2/m), private "
+        "Lap(1/(m eps2))",
+        "一个含 m = 5 个桶的组；均值的敏感度为 1/m；原文写法的 Lap(1/ε2) 加噪过多（ε2/m），满足差分隐私的版本用 "
+        "Lap(1/(m ε2))",
+    ),
+    (
+        "first round, eps = %(e)s, delta = %(d)s, T = %(t)s: exponential mechanism at eps0 = 2 sqrt(rho/T) = "
+        "%(e0)s per round; 20 random boxes",
+        "第一轮，ε = %(e)s，δ = %(d)s，T = %(t)s：每轮以 ε0 = 2√(ρ/T) = %(e0)s 运行指数机制；20 个随机矩形",
+    ),
+    (
+        "T = %(t)s, eps = %(e)s, delta = %(d)s, one box: N(0, sigma^2), sigma = sqrt(T/rho) = %(s)s, on a count of "
+        "sensitivity 1: rho/2 = %(r)s-zCDP, claimed as its (eps, delta) conversion",
+        "T = %(t)s，ε = %(e)s，δ = %(d)s，一个矩形：对敏感度为 1 的计数加 N(0, σ^2)，σ = √(T/ρ) = %(s)s："
+        "ρ/2 = %(r)s-zCDP，按其换算得到的 (ε, δ) 声明",
+    ),
+    (
+        "inputs (-1,-1,-1) vs (1,1,1); output coded as (coordinate, sign)",
+        "输入 (-1,-1,-1) 对 (1,1,1)；输出编码为（坐标，符号）",
+    ),
+    (
+        "add-remove: D = {140} vs D' = {140, 200}, exact law coarsened to 600 bins and the atoms; worst-case loss "
+        "max(eps, ln 2 + eps/2) = %(l)s, private iff eps >= 2 ln 2 = 1.386",
+        "增删一条记录：D = {140} 对 D' = {140, 200}，精确分布粗化为 600 个桶及各原子；最坏情况损失 "
+        "max(ε, ln 2 + ε/2)（二者取最大）= %(l)s，当且仅当 ε >= 2 ln 2 = 1.386 时满足差分隐私",
+    ),
+    (
+        "replace-one, q = 0.99 on [0, 300]: D = 5 x 170 vs D' = 4 x 170 + 300",
+        "替换一条记录，在 [0, 300] 上取 q = 0.99：D = 5 x 170 对 D' = 4 x 170 + 300",
+    ),
+    (
+        "replace-one, the whole pipeline (two DP quantiles, clipping, clamped Laplace mean) on D = 5 x 170 vs "
+        "D' = 4 x 170 + 300",
+        "替换一条记录，整个流程（两个差分隐私分位数、裁剪、钳制后用拉普拉斯机制求均值），在 D = 5 x 170 对 "
+        "D' = 4 x 170 + 300 上",
+    ),
+    (
+        "replace-one, the whole pipeline (range steps and the final mean, each a clipped Gaussian mean) on "
+        "D = 5 x 170 vs D' = 4 x 170 + 300",
+        "替换一条记录，整个流程（估计范围的各步与最终的均值，每一步都是裁剪后的高斯均值），在 D = 5 x 170 对 "
+        "D' = 4 x 170 + 300 上",
+    ),
+    (
+        "add-remove, count share %(s)s: D = {} vs D' = {200}",
+        "增删一条记录，计数所占份额 %(s)s：D = {} 对 D' = {200}",
+    ),
+    (
+        "approval votes, u_r = sum(+1 approve r, -1 not): %(n)s records approving {1,2,3} vs one more approving "
+        "{0}",
+        "赞成投票，u_r = Σ(+1 赞成 r，-1 不赞成)：%(n)s 条记录赞成 {1,2,3}，对比再多一条赞成 {0} 的记录",
+    ),
+]
+_PAIRS += [
+    (f"MWEM {step_en}, {v_en}, {d_en}", f"MWEM {step_zh}，{v_zh}，{d_zh}")
+    for step_en, step_zh in (("selection", "选择"), ("measurement", "测量"))
+    for v_en, v_zh in (("standard", "标准版"), ("coursework", "课程作业版"), ("zcdp", "zCDP 版"))
+    for d_en, d_zh in (("1-D", "一维"), ("2-D", "二维"))
 ]
 
 

@@ -59,6 +59,7 @@ __all__ = [
     "to_myst",
     "to_po",
     "translate",
+    "zh_dimensions",
 ]
 
 
@@ -481,7 +482,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.gauss": "高斯均值",
         "dpmean.check_consistent": "与之相符：%(sentence)s",
         "dpmean.check_false": "在 %(k)s 个（共 %(n)s 个）参数组合中把两者区分开，而命题排除了这种可能：每一个都是错误拒绝（经 Holm "
-        "校正后，每个数据集的双侧 bootstrap-t 检验水平为 %(level)s%%）：%(sentence)s",
+        "校正后，每个数据集的双侧学生化自助法（bootstrap-t）检验水平为 %(level)s%%）：%(sentence)s",
         "dpmean.coupled": "从同一随机流抽取时，两种发布在 %(draws)s 次抽样中至多相差 %(diff)s（舍入误差）",
         "dpmean.no_large_cells": "未测量（本次运行中没有满足 $n\\varepsilon \\ge 50$ 且有两次重复的参数组合）",
         "comparison.family_agreement": "在 %(n)s 个单元中，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s 倍以内等价的有 "
@@ -507,10 +508,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "其平均误差是平均误差最小的非自适应基线方法的 %(ratio)s 倍，在每个 $\\varepsilon$ 和两个维度上均如此",
         "mwem.course_baselines_ratio": "平均误差最小的标准 MWEM 行（$\\varepsilon$-DP）与平均误差最小的基线方法相比：误差是其 "
         "%(ratio)s 倍",
-        "mwem.payoff_overview": "MWEM 在 $n\\varepsilon$ 相对于值域较小时才划算：在每个 $n\\varepsilon$ 下，其误差与 Identity "
-        "误差之比（每个格点一个点估计）在最大的值域上都低于最小的值域，且在每个值域上，最大 $n\\varepsilon$ 处的比值都高于"
+        "mwem.payoff_overview": "MWEM 在 $n\\varepsilon$ 相对于取值域较小时才划算：在每个 $n\\varepsilon$ 下，其误差与 Identity "
+        "误差之比（每个格点一个点估计）在最大的取值域上都低于最小的取值域，且在每个取值域上，最大 $n\\varepsilon$ 处的比值都高于"
         "最小值处",
-        "mwem.payoff_by_domain": "MWEM 与 Identity 的误差比，按值域大小：%(spans)s",
+        "mwem.payoff_by_domain": "MWEM 与 Identity 的误差比，按取值域大小：%(spans)s",
         "mwem.payoff_domain": "%(cells)s 个单元：%(span)s",
         "mwem.payoff_points": "MWEM 最后一次迭代结果与 Identity 的比较，以二者误差均值之比的点估计表示（每个格点 %(reps)s）："
         "该比值低于 1 的格点为 %(said)s，在其余 $n\\varepsilon$ 处不低于 1。没有任何格点被判定为更低或更高：MWEM 的误差是重尾的，"
@@ -521,7 +522,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.workload_random_ranges": "随机区间",
         "mwem.workload_prefixes": "前缀区间",
         "mwem.dim": "%(d)s 维",
-        "mwem.payoff_tested": "MWEM 最后一次迭代结果与 Identity 的比较（每个格点 %(reps)s，双侧 bootstrap-t 检验，在网格的 %(n)s "
+        "mwem.payoff_tested": "MWEM 最后一次迭代结果与 Identity 的比较（每个格点 %(reps)s，双侧学生化自助法（bootstrap-t）检验，在网格的 %(n)s "
         "个格点上做 Holm 校正）：其平均误差被检验表明更低或更高的格点为 %(said)s，在其余 $n\\varepsilon$ 处二者未被区分",
         "mwem.payoff_lower": "%(w)s：在 $n\\varepsilon$ = %(ne)s 时更低",
         "mwem.payoff_lower_none": "%(w)s：在任何 $n\\varepsilon$ 下都不更低",
@@ -529,9 +530,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_identity": "%(data)s，标准 MWEM：%(said)s",
         "mwem.db_out_last": "其最后一次迭代结果",
         "mwem.db_out_average": "其各次迭代结果的平均值",
-        "mwem.db_below": "%(output)s在 $\\varepsilon$ = %(eps)s 时对每个 $T$ 都被检验表明低于 Identity（双侧 bootstrap-t 检验，"
+        "mwem.db_below": "%(output)s在 $\\varepsilon$ = %(eps)s 时对每个 $T$ 都被检验表明低于 Identity（双侧学生化自助法（bootstrap-t）检验，"
         "Holm 校正）%(some)s",
-        "mwem.db_below_none": "%(output)s在本次运行的任何 $\\varepsilon$ 下都未对每个 $T$ 被检验表明低于 Identity（双侧 bootstrap-t "
+        "mwem.db_below_none": "%(output)s在本次运行的任何 $\\varepsilon$ 下都未对每个 $T$ 被检验表明低于 Identity（双侧学生化自助法（bootstrap-t）"
         "检验，Holm 校正）%(some)s",
         "mwem.db_below_some": "（在 $\\varepsilon$ = %(eps)s 时对部分 $T$ 如此）",
         "mwem.T_zcdp": "在相同 $T$ 下（网格中的每个 $T$，%(reps)s），zCDP 版本最后一次迭代结果的平均误差是标准版本的 %(ratio)s "
@@ -893,7 +894,7 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
         "sampling-grouping": "抽样分组（专利）",
         "pca": "主成分分析 (PCA)，无噪声",
         "central": "Analyze Gauss（中心化差分隐私）",
-        "shared-seed": "ELFedPCA，随机种子联合协商",
+        "shared-seed": "ELFedPCA，共享随机种子",
         "cape-as-published": "CAPE（按发表的形式）",
         "graded-laplace": "分级拉普拉斯",
         "hiera": "HierA（原文的隐私预算）",
@@ -1008,6 +1009,20 @@ def _template(table: Mapping[str, str], msgid: str, fallback: Mapping[str, str])
     raise KeyError(f"msgid {msgid!r} is not in the message catalogue")
 
 
+#: A dimension written with a digit in Chinese ("1 维", from ``%(d)s 维`` or a generated sentence's ``{1} 维``), with
+#: the space a digit takes beside Chinese text: Chinese writes a dimension as a numeral, 一维 / 二维 (issue 48).
+_ZH_DIMENSION = re.compile(
+    r"(?:(?<=[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]) )?(?<![\d.A-Za-z_}$])([1-9]) ?维"
+)
+_ZH_NUMERALS = dict(zip("123456789", "一二三四五六七八九", strict=True))
+
+
+def zh_dimensions(text: str) -> str:
+    """``text`` (Chinese) with each dimension written as a digit ("在 1 维中", "Adult 2 维") written as a numeral
+    ("在一维中", "Adult 二维")."""
+    return _ZH_DIMENSION.sub(lambda m: _ZH_NUMERALS[m.group(1)] + "维", text)
+
+
 def message(msgid: str, /, **params: Any) -> Md:
     """The message ``msgid`` with ``params``: plain text (its ``str``) and MyST (``.myst``, in the current language;
     :attr:`Md.by_lang`, in every language of :data:`CATALOGUE`).
@@ -1020,6 +1035,9 @@ def message(msgid: str, /, **params: Any) -> Md:
         lang: _template(CATALOGUE[lang], msgid, CATALOGUE["en"])
         % {k: myst(v, lang) for k, v in params.items()}
         for lang in CATALOGUE
+    }
+    by_lang = {
+        lang: zh_dimensions(t) if lang.startswith("zh") else t for lang, t in by_lang.items()
     }
     return Md(plain_text, by_lang[get_language()], by_lang)
 
@@ -1649,7 +1667,8 @@ def translate(text: str, lang: str | None = None) -> str | None:
             continue
         params = {k: translate(v, lang) for k, v in m.groupdict().items()}
         if all(v is not None for v in params.values()):
-            return template % params
+            out = template % params
+            return zh_dimensions(out) if lang.startswith("zh") else out
     if not needs_translation(text):
         return text
     if "\n" in text:

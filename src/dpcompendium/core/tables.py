@@ -23,6 +23,7 @@ from typing import Any
 from .messages import Md, get_language, language, method_name, myst, myst_to_html, number, to_myst
 
 __all__ = [
+    "CELL_TEXTS_BY_LANG",
     "COLUMN_NAMES",
     "COLUMN_NAMES_BY_LANG",
     "METHOD_COLUMNS",
@@ -123,6 +124,152 @@ COLUMN_NAMES_BY_LANG: dict[str, dict[str, str]] = {
         "allowed share (α)": "允许的比例 ($\\alpha$)",
         "mean bound (true ε = 1)": "界的均值（真实 $\\varepsilon = 1$）",
         "exact ε at δ = 10⁻⁵": "$\\delta = 10^{-5}$ 处的精确 $\\varepsilon$",
+        "exact ε": "精确 $\\varepsilon$",
+        "predicted ε": "预测的 $\\varepsilon$",
+        "selection": "事件选择方式",
+        "audits": "审计次数",
+        "violated as predicted": "按预期违反",
+        "exact holds": "精确审计成立",
+        "empirical, no evidence against": "经验审计（无反证）",
+        "not as predicted": "与预期不符",
+        "rows": "行数",
+        "needed (power 0.9)": "所需样本数（检验功效 0.9）",
+        "sampler": "采样器",
+        "claim": "声明状态",
+        "holds": "成立",
+        "violated": "违反",
+        "s": "秒",
+        # result tables of the chapters (review 6, D9)
+        "comparison": "比较",
+        "relation": "邻居关系",
+        "split": "划分",
+        "effective ε/ε, add-remove": "实际 $\\varepsilon/\\varepsilon$，增删一条记录",
+        "effective ε/ε": "实际 $\\varepsilon/\\varepsilon$",
+        "ε spent / ε, replace-one": "实际消耗的 $\\varepsilon$ / $\\varepsilon$，替换一条记录",
+        "empty-branch loss": "空分支损失",
+        "exact": "精确值",
+        "simulated": "模拟值",
+        "lower": "下界",
+        "upper": "上界",
+        "worst-case loss": "最坏情况损失",
+        "bounds": "边界",
+        "chance": "随机猜测",
+        "energy recovered": "恢复的能量",
+        "measured change of A": "实测的 A 的变化",
+        "methods": "方法",
+        "noise needed / noise used": "所需噪声 / 所用噪声",
+        "preprocessing": "预处理",
+        "protocol": "协议",
+        "reidentified": "被重新识别的比例",
+        "reidentified (noisy release)": "被重新识别的比例（加噪发布）",
+        "release": "发布",
+        "source": "来源",
+        "subspace error": "子空间误差",
+        "secure aggregation": "安全聚合",
+        "base ε": "基础 $\\varepsilon$",
+        "basic": "基本组合",
+        "optimal": "最优组合",
+        "coefficients": "系数",
+        "epochs": "轮数",
+        "free graded schedule": "自由分级方案",
+        "group rule": "分组规则",
+        "report ε": "报告的 $\\varepsilon$",
+        "scale down factor": "缩小因子",
+        "schedule": "预算方案",
+        "shuffle total": "混洗后的总 $\\varepsilon$",
+        "variance ratio": "方差比",
+        "baseline": "基线",
+        "below Identity": "低于 Identity",
+        "below Uniform": "低于 Uniform",
+        "largest bin": "最大的桶",
+        "log-ratio": "对数比",
+        "noisy": "加噪",
+        "true": "真实",
+        "outcome": "结果",
+        "pairs won": "胜出的比较数",
+        "records (scale)": "记录数（规模）",
+        "zero bins": "空桶比例",
+        "P-HP (authors): parts": "P-HP（作者实现）：部分数",
+        "P-HP (authors): candidate partitions": "P-HP（作者实现）：候选划分数",
+        "P-HP level-wise: parts": "P-HP 逐层：部分数",
+        "ci high": "置信区间上限",
+        "ci low": "置信区间下限",
+        "draws": "抽样次数",
+        "gaussian σ": "高斯 $\\sigma$",
+        "laplace sd": "拉普拉斯标准差",
+        "max over min": "最大值 / 最小值",
+        "mean draws": "平均抽样次数",
+        "mean error average": "平均误差（各次迭代结果的平均）",
+        "mean error last": "平均误差（最后一次迭代结果）",
+        "measurement ε": "测量的 $\\varepsilon$",
+        "measurement ρ": "测量的 $\\rho$",
+        "metric": "指标",
+        "nominal ε": "名义 $\\varepsilon$",
+        "ours": "本书结果",
+        "output": "输出",
+        "p best query": "选中最佳查询的概率",
+        "pure selection ε": "纯差分隐私选择的 $\\varepsilon$",
+        "zcdp selection ε": "zCDP 选择的 $\\varepsilon$",
+        "reference": "参考值",
+        "report": "报告值",
+        "rho": "$\\rho$",
+        "rounds at equal noise": "等噪声下的轮数",
+        "score evaluations": "打分求值次数",
+        "selection ε": "选择的 $\\varepsilon$",
+        "selection ρ": "选择的 $\\rho$",
+        "total ε": "总 $\\varepsilon$",
+        "tv from uniform": "与均匀分布的总变差距离",
+        "uniform theory": "均匀分布的理论值",
+        "workload": "查询集",
+        "accountant": "会计器",
+    },
+}
+#: A table cell's text → its text in another language (the words a chapter's tables write as values: verdicts,
+#: audit kinds, roles); a text missing here is translated by the figure templates
+#: (:func:`dpcompendium.core.messages.translate`) where one renders it, else shown as it is (review 6, D6, D9).
+#:
+#: :meta hide-value:
+CELL_TEXTS_BY_LANG: dict[str, dict[str, str]] = {
+    "zh_CN": {
+        "holds": "成立",
+        "violated": "违反",
+        "empirical": "经验",
+        "exact": "精确",
+        "stated": "已声明",
+        "refused": "拒绝声明",
+        "core": "核心库",
+        "planted": "植入的错误",
+        "mechanism violated": "机制违反其声明",
+        "step exceeds its proof share": "该步骤超出其在证明中所占的份额",
+        "uncertain": "不确定",
+        "equivalent": "等价",
+        "differ": "不同",
+        "non-inferior": "非劣",
+        "non-inferiority": "非劣效性",
+        "worse": "更差",
+        "two-sided": "双侧",
+        "estimate": "估计值",
+        "mean error": "平均误差",
+        "min error": "最小误差",
+        "max error": "最大误差",
+        "report's own averages": "报告自身的平均值",
+        "public": "公开",
+        "documented": "有文档说明",
+        "from the data": "取自数据",
+        "partly from the data": "部分取自数据",
+        "by construction": "由构造决定",
+        "trained on exact projections: not private": "在精确投影上训练：不满足差分隐私",
+        "MWEM standard": "标准 MWEM",
+        "MWEM coursework": "MWEM 课程作业版本",
+        "MWEM zcdp": "zCDP MWEM",
+        "histogram": "直方图",
+        "level-wise": "逐层",
+        "repaired": "经修补",
+        "selection": "选择",
+        "total": "总计",
+        "counts": "计数",
+        "decision": "决策",
+        "all": "全部",
     },
 }
 #: Column-name suffix → the unit shown in the header.
@@ -211,6 +358,8 @@ def column_name(name: Any) -> str:
     translated = COLUMN_NAMES_BY_LANG.get(get_language(), {})
     if key in translated:
         return translated[key]
+    if key.replace("_", " ") in translated:
+        return translated[key.replace("_", " ")]
     if key in COLUMN_NAMES:
         return COLUMN_NAMES[key]
     if key in METHOD_NAMES_KEYS():
@@ -246,7 +395,12 @@ def _cell(value: Any, column: Any, digits: int) -> tuple[str, bool]:
             f"({format_number(value[0], digits)}–{format_number(value[1], digits)})"
         ), True
     text = str(value)
-    if str(column) in METHOD_COLUMNS or text in METHOD_NAMES_KEYS() or _is_method_pair(text):
+    if text in METHOD_NAMES_KEYS() or _is_method_pair(text):
+        return myst_to_html(method_name(text)), False
+    found = _cell_translation(text)
+    if found is not None:
+        return myst_to_html(found if "$" in found else to_myst(found)), False
+    if str(column) in METHOD_COLUMNS:
         return myst_to_html(method_name(text)), False
     if _IDENTIFIER.match(
         text
@@ -259,6 +413,21 @@ def _cell(value: Any, column: Any, digits: int) -> tuple[str, bool]:
 
 
 _YES_NO = {"en": ("yes", "no"), "zh_CN": ("是", "否")}
+
+
+def _cell_translation(text: str) -> str | None:
+    """A text cell in the current language when it is not English (:data:`CELL_TEXTS_BY_LANG`, else a figure
+    template); ``None``: shown as it is."""
+    from .messages import translate
+
+    lang = get_language()
+    if lang == "en":
+        return None
+    cells = CELL_TEXTS_BY_LANG.get(lang, {})
+    if text in cells:
+        return cells[text]
+    found = translate(text, lang)
+    return found if found is not None and found != text else None
 
 
 def _is_method_pair(text: str) -> bool:
