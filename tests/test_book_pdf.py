@@ -23,6 +23,7 @@ import os
 import re
 import shutil
 import unicodedata
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 
@@ -49,7 +50,49 @@ def editions():
 
     if not os.access(pdf.CHROMIUM, os.X_OK):
         pytest.fail(f"no Chromium at {pdf.CHROMIUM}: apt-get install chromium (.ci/run does)")
-    return pdf.book_pdfs(HTML, OUT, langs=["en", *([ZH] if HTML_ZH.is_dir() else [])])
+    return pdf.book_pdfs(
+        HTML, OUT, langs=["en", *([ZH] if HTML_ZH.is_dir() else [])], ready=read_in_background
+    )
+
+
+#: poppler's passes over the printed files that the checks read (each pass a process of its own: pdftotext,
+#: pdftoppm), started by :func:`read_in_background` as soon as an edition is printed — while the other edition still
+#: prints, then on the second core while the checks read the first results — and taken by :func:`texts`,
+#: :func:`words` and :func:`blank_shares` (each file read once, as before; the checks run on this core meanwhile)
+_READING: dict[tuple[str, Path], Future] = {}
+_READERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="poppler")
+
+
+def _poppler_pass(kind: str):
+    from dpcompendium.book import pdf
+
+    return {"texts": pdf.page_texts, "words": pdf.page_words, "blank": pdf.blank_shares}[kind]
+
+
+def read_in_background(lang: str, book: Path) -> None:
+    """The ``ready`` of the fixture's ``book_pdfs``: start poppler's passes over the files of the printed edition
+    ``lang`` that the checks read, in the order they read them."""
+    from dpcompendium.book.pdf import API_PDF
+
+    chapters = [
+        (OUT if lang == "en" else OUT / lang) / f"{Path(p).name}.pdf" for p in CHAPTER_PAGES
+    ]
+    if lang == "en":
+        passes = [("texts", book), ("words", book), ("words", OUT / API_PDF)]
+        passes += [(kind, c) for c in chapters for kind in ("texts", "words")]
+        passes += [("blank", book), ("blank", OUT / API_PDF)]
+        passes += [("texts", OUT / "pages" / "book__glossary.pdf")]
+    else:
+        passes = [("texts", book), ("words", book), *(("texts", c) for c in chapters)]
+    for kind, path in passes:
+        if path.is_file() and (kind, path) not in _READING:
+            _READING[kind, path] = _READERS.submit(_poppler_pass(kind), path)
+
+
+def poppler_pass(kind: str, path: Path):
+    """The result of poppler's pass ``kind`` over ``path``: the one started in the background, or run now."""
+    started = _READING.pop((kind, Path(path)), None)
+    return started.result() if started is not None else _poppler_pass(kind)(Path(path))
 
 
 @pytest.fixture(scope="module")
@@ -73,11 +116,10 @@ def reader(path: Path):
 def texts(path: Path) -> tuple[str, ...]:
     """Every page's text of ``path`` in the order the page draws it (dpcompendium.book.pdf.page_texts: poppler's
     pdftotext -raw, one pass over the file, read once for every check)."""
-    from dpcompendium.book import pdf
 
     if shutil.which("pdftotext") is None:
         pytest.fail("no pdftotext: apt-get install poppler-utils (.ci/run does)")
-    found = tuple(pdf.page_texts(path))
+    found = tuple(poppler_pass("texts", path))
     assert len(found) == len(reader(path).pages), (path.name, len(found))
     return found
 
@@ -86,11 +128,10 @@ def texts(path: Path) -> tuple[str, ...]:
 def words(path: Path) -> tuple[tuple[float, tuple[tuple[str, float], ...]], ...]:
     """Every page of ``path`` as ``(height, words)``, each word ``(text, y of its centre from the page's top in
     pt)`` (dpcompendium.book.pdf.page_words: pdftotext -bbox, one pass over the file): what a margin holds."""
-    from dpcompendium.book import pdf
 
     if shutil.which("pdftotext") is None:
         pytest.fail("no pdftotext: apt-get install poppler-utils (.ci/run does)")
-    found = tuple((h, tuple((t, y) for t, _, y in ws)) for _, h, ws in pdf.page_words(path))
+    found = tuple((h, tuple((t, y) for t, _, y in ws)) for _, h, ws in poppler_pass("words", path))
     assert len(found) == len(reader(path).pages), (path.name, len(found))
     return found
 
@@ -303,11 +344,10 @@ def test_no_equation_is_clipped(book, report):
 @cache
 def blank_shares(path: Path) -> tuple[float, ...]:
     """dpcompendium.book.pdf.blank_shares of ``path``: its pages rendered once (by pdftoppm) for every check."""
-    from dpcompendium.book import pdf
 
     if shutil.which("pdftoppm") is None:
         pytest.fail("no pdftoppm: apt-get install poppler-utils (.ci/run does)")
-    return tuple(pdf.blank_shares(path))
+    return tuple(poppler_pass("blank", path))
 
 
 def test_no_page_more_than_half_empty(book, report):

@@ -194,8 +194,53 @@ def test_book_pdfs_waits_for_every_edition_and_names_the_ones_that_failed(tmp_pa
     """book_pdfs prints the other editions in processes of their own and, once every one has ended, raises naming
     each edition that failed (here both: no built HTML), the other process's own message included."""
     html = tmp_path / "html"
+    called = []
     with pytest.raises(RuntimeError) as err:
-        pdf.book_pdfs(html, tmp_path / "pdf", pages=["book/intro"], langs=["en", "zh_CN"])
+        pdf.book_pdfs(
+            html,
+            tmp_path / "pdf",
+            pages=["book/intro"],
+            langs=["en", "zh_CN"],
+            ready=lambda lang, book: called.append(lang),
+        )
     text = str(err.value)
     assert "en: pages not built in" in text and str(html) in text, text
     assert "zh_CN: exit status 1" in text and str(html / "zh_CN") in text, text
+    assert called == []  # an edition that failed is handed to no one
+
+
+def test_book_pdfs_hands_each_edition_to_ready_as_soon_as_it_is_printed(tmp_path, monkeypatch):
+    """``ready(lang, book)`` is called for the edition printed in this process as soon as it is printed, while the
+    other still prints (its process here ends only after that call), then for the other once its process ended:
+    tests/test_book_pdf.py reads the first edition's files meanwhile."""
+    import threading
+
+    calls = []
+    first_handed = threading.Event()
+
+    class OtherEdition:  # the other edition's process: it prints until the first edition has been handed over
+        def __init__(self, cmd, **kwargs):
+            self.cmd, self.returncode = cmd, None
+
+        def communicate(self):
+            assert first_handed.wait(30), (
+                "the first edition was not handed over while the other printed"
+            )
+            self.returncode = 0
+            return None, ""
+
+    def print_here(html, out, pages, lang):
+        book = tmp_path / f"{lang}.pdf"
+        book.write_bytes(b"%PDF-1.7")
+        return book
+
+    def ready(lang, book):
+        calls.append((lang, book))
+        first_handed.set()
+
+    monkeypatch.setattr(pdf.subprocess, "Popen", OtherEdition)
+    monkeypatch.setattr(pdf, "book_pdf", print_here)
+    made = pdf.book_pdfs(tmp_path / "html", tmp_path / "pdf", langs=["en", "zh_CN"], ready=ready)
+    other = tmp_path / "pdf" / pdf.edition_pdf("zh_CN")
+    assert calls == [("en", tmp_path / "en.pdf"), ("zh_CN", other)]
+    assert made == {"en": tmp_path / "en.pdf", "zh_CN": other}
