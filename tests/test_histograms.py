@@ -1137,6 +1137,24 @@ def test_runs_for_power_gives_the_numbers_of_the_design_sentence():
     q = H.runs_for_power(weak)
     if q["shown"]:
         assert (q["short"] == 1) == (q["needed"] > 60)
+    assert p["ties"] == 0 and math.isnan(p["tie_lo"])
+    # a two-sided test not shown: the ratios it could have shown, as the design sentence prints them
+    from dpcompendium.core.comparison import _num
+
+    mixed = holm(
+        [
+            Comparison(
+                "MSE",
+                Arm.of("a", claim, gen.lognormal(0.0, 0.5, 60) * ratio),
+                Arm.of("b", claim, gen.lognormal(0.0, 0.5, 60)),
+                "tie",
+            ).result()
+            for ratio in (3.0, 1.0)
+        ]
+    )
+    m = H.runs_for_power(mixed)
+    assert (m["shown"], m["ties"]) == (1, 1) and m["tie_lo"] < 1 < m["tie_hi"]
+    assert f"outside {_num(m['tie_lo'])}–{_num(m['tie_hi'])}" in str(design_sentence(mixed))
     with pytest.raises(ValueError, match="results must hold at least one comparison"):
         H.runs_for_power([])
     with pytest.raises(ValueError, match="family_size must be at least"):

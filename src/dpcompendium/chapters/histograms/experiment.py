@@ -352,7 +352,11 @@ def runs_for_power(
     comparison's arms), ``n`` (verdicts), ``shown`` (verdicts shown), ``short`` (shown verdicts that
     :meth:`~dpcompendium.core.comparison.ComparisonResult.runs_needed` says need more than ``runs`` for ``power``)
     and ``needed`` (the most runs any shown verdict needs, ``nan`` when none is shown), each at the family's smallest
-    Holm level α/k (k = ``family_size``, default the number of results), as ``design_sentence`` computes them."""
+    Holm level α/k (k = ``family_size``, default the number of results), as ``design_sentence`` computes them; for
+    the two-sided tests not shown, ``ties`` (how many) and ``tie_lo``, ``tie_hi``: the ratios outside which these runs
+    would have shown a difference with ``power`` (``nan`` without such tests)."""
+    from ...core.comparison import _detectable
+
     results = list(results)
     if not results:
         raise ValueError("results must hold at least one comparison")
@@ -371,12 +375,17 @@ def runs_for_power(
     )
     shown = [r for r in results if r.holds]
     needs = [r.runs_needed(power, r.comparison.alpha / k) for r in shown]
+    ties = [r for r in results if not r.holds and r.comparison.relation == "tie"]
+    tie_lo, tie_hi = _detectable(ties, power, k) if ties else (math.nan, math.nan)
     return {
         "runs": runs,
         "n": len(results),
         "shown": len(shown),
         "short": sum(x > runs for x in needs),
         "needed": max(needs) if needs else math.nan,
+        "ties": len(ties),
+        "tie_lo": tie_lo,
+        "tie_hi": tie_hi,
     }
 
 
