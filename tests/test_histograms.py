@@ -963,3 +963,199 @@ def test_budget_name_and_rank_directions():
         H.rank_directions([1.5], [0.5])
     with pytest.raises(ValueError, match="alpha"):
         H.rank_directions([0.5], [0.5], alpha=0.0)
+
+
+# ------------------------------------------------------------------------------------------------------- PrivTree
+def _privtree_shape_law(x: np.ndarray, epsilon: float) -> dict[tuple[tuple[int, int], ...], float]:
+    """The exact law of PrivTree's leaves (Zhang, Xiao, Xie 2016, Algorithm 1) on a histogram of 2^h bins: every tree
+    enumerated, a node at depth d with count c split with probability P[max(c − dδ, θ − δ) + Lap(λ) > θ]."""
+    p = H.privtree_parameters(epsilon)
+    lam, delta, theta = p["lam"], p["delta"], p["theta"]
+
+    def p_split(lo: int, hi: int, d: int) -> float:
+        b = max(x[lo:hi].sum() - d * delta, theta - delta)
+        z = theta - b  # P[Lap(λ) > z]
+        return 0.5 * math.exp(-z / lam) if z >= 0 else 1 - 0.5 * math.exp(z / lam)
+
+    def trees(lo: int, hi: int, d: int) -> list[tuple[tuple[tuple[int, int], ...], float]]:
+        if hi - lo == 1:
+            return [(((lo, hi),), 1.0)]
+        ps = p_split(lo, hi, d)
+        mid = (lo + hi) // 2
+        out = [(((lo, hi),), 1.0 - ps)]
+        for (left, pl), (right, pr) in itertools.product(
+            trees(lo, mid, d + 1), trees(mid, hi, d + 1)
+        ):
+            out.append((left + right, ps * pl * pr))
+        return out
+
+    law: dict[tuple[tuple[int, int], ...], float] = {}
+    for leaves, prob in trees(0, x.size, 0):
+        law[tuple(sorted(leaves))] = law.get(tuple(sorted(leaves)), 0.0) + prob
+    return law
+
+
+def test_privtree_vectorized_equals_the_reference_loop():
+    """The level-by-level numpy version draws what the paper's node-by-node loop draws, in the same order."""
+    x = np.array(
+        [3, 1, 4, 1, 5, 9, 2, 6, 0, 0, 0, 50, 60, 0, 1, 2, 3], dtype=float
+    )  # 17 bins: padded to 32
+    for seed in range(20):
+        for eps in (0.1, 1.0, 10.0):
+            fast = H.privtree(x, eps, np.random.default_rng(seed))
+            ref, _ = H.privtree_reference(x, eps, np.random.default_rng(seed))
+            np.testing.assert_array_equal(fast, ref)
+
+
+def test_privtree_leaf_law_matches_the_exact_law_and_is_private():
+    """The leaves of many releases follow the exact law of Algorithm 1, and that law's largest log-ratio over
+    add-remove neighbours (one record in any bin) is at most ε_tree = ε/2 (the paper's Theorem 3.2 with θ = 0)."""
+    x = np.array([0, 6, 1, 0, 9, 0, 0, 2], dtype=float)
+    eps = 1.0
+    law = _privtree_shape_law(x, eps)
+    assert math.isclose(sum(law.values()), 1.0)
+    n = 40_000
+    _, depth = H.privtree(x, eps, np.random.default_rng(5), size=n, return_leaves=True)
+    # a leaf partition is fixed by the leaf depth of every bin
+    seen: dict[tuple[int, ...], int] = {}
+    for row in map(tuple, depth):
+        seen[row] = seen.get(row, 0) + 1
+
+    def depths(leaves):
+        out = np.zeros(x.size, dtype=int)
+        for lo, hi in leaves:
+            out[lo:hi] = int(math.log2(x.size // (hi - lo)))
+        return tuple(out)
+
+    exact = {depths(k): v for k, v in law.items()}
+    assert set(seen) <= set(exact)
+    for key, prob in exact.items():
+        assert abs(seen.get(key, 0) / n - prob) <= mc_tol(prob * (1 - prob), n) + 1e-4
+    eps_tree = H.privtree_parameters(eps)["eps_tree"]
+    worst = 0.0
+    for i in range(x.size):
+        x2 = x.copy()
+        x2[i] += 1
+        law2 = _privtree_shape_law(x2, eps)
+        worst = max(worst, max(abs(math.log(law[k] / law2[k])) for k in law))
+    assert 0.1 < worst <= eps_tree + 1e-12
+
+
+def _spine_log_probability(x: np.ndarray, lam: float, delta: float, theta: float = 0.0) -> float:
+    """ln P[the tree is the spine to the last bin]: every node on the path to bin n − 1 split, every other node a
+    leaf (each split decision P[max(c − dδ, θ − δ) + Lap(λ) > θ])."""
+
+    def p_split(c: float, d: int) -> float:
+        z = theta - max(c - d * delta, theta - delta)
+        return 0.5 * math.exp(-z / lam) if z >= 0 else 1 - 0.5 * math.exp(z / lam)
+
+    out, lo, hi, d = 0.0, 0, x.size, 0
+    while hi - lo > 1:
+        out += math.log(p_split(x[lo:hi].sum(), d))
+        mid = (lo + hi) // 2
+        if mid - lo > 1:  # the left child is a leaf: not split
+            out += math.log(1 - p_split(x[lo:mid].sum(), d + 1))
+        lo, d = mid, d + 1
+    return out
+
+
+def test_privtree_bias_is_what_makes_it_private():
+    """One record on a path of h = 6 split decisions: with PrivTree's bias δ = λ·ln 2 the spine event's log-ratio
+    stays within ε_tree; without it (δ = 0: constant noise, no bias, the naive tree) it exceeds ε_tree — the check
+    can fail."""
+    x = np.zeros(64)
+    x2 = x.copy()
+    x2[-1] += 1
+    p = H.privtree_parameters(1.0)
+    loss = abs(
+        _spine_log_probability(x2, p["lam"], p["delta"])
+        - _spine_log_probability(x, p["lam"], p["delta"])
+    )
+    naive = abs(
+        _spine_log_probability(x2, p["lam"], 0.0) - _spine_log_probability(x, p["lam"], 0.0)
+    )
+    assert loss <= p["eps_tree"] + 1e-12 < naive
+    # and the spine's probability is what the vectorized tree draws
+    y = np.zeros(8)
+    y[-1] = 30
+    n = 40_000
+    _, depth = H.privtree(y, 1.0, np.random.default_rng(9), size=n, return_leaves=True)
+    spine = np.array([1, 1, 1, 1, 2, 2, 3, 3])
+    freq = float(np.mean((depth == spine).all(axis=1)))
+    prob = math.exp(_spine_log_probability(y, p["lam"], p["delta"]))
+    assert abs(freq - prob) <= mc_tol(prob * (1 - prob), n)
+
+
+def test_privtree_parameters_and_validation():
+    p = H.privtree_parameters(2.0)
+    assert p["eps_tree"] == p["eps_count"] == 1.0
+    assert p["lam"] == 3.0 and math.isclose(
+        p["delta"], 3.0 * math.log(2)
+    )  # (2β−1)/(β−1)/ε_tree, λ·ln β
+    with pytest.raises(ValueError, match="tree_share must be in"):
+        H.privtree(X_SMALL, 1.0, np.random.default_rng(0), tree_share=1.0)
+    with pytest.raises(ValueError, match="theta must be a finite number"):
+        H.privtree(X_SMALL, 1.0, np.random.default_rng(0), theta=float("nan"))
+    # the release is unbiased for every bin's leaf mean: a huge budget splits down to single bins
+    np.testing.assert_allclose(
+        H.privtree(X_SMALL, 1e9, np.random.default_rng(1)), X_SMALL, atol=1e-6
+    )
+
+
+def test_runs_for_power_gives_the_numbers_of_the_design_sentence():
+    """The numbers the chapter's one-sentence design statement (reviewer m6) prints are the design sentence's own."""
+    from dpcompendium.core.comparison import Arm, Comparison, design_sentence, holm
+
+    gen = np.random.default_rng(11)
+    claim = H.privacy_claim("identity", 1.0)
+    family = holm(
+        [
+            Comparison(
+                "MSE",
+                Arm.of("a", claim, gen.lognormal(0.0, 0.5, 60) * ratio),
+                Arm.of("b", claim, gen.lognormal(0.0, 0.5, 60)),
+                "tie",
+            ).result()
+            for ratio in (2.0, 2.5, 3.0)
+        ]
+    )
+    p = H.runs_for_power(family)
+    assert p["runs"] == 60 and p["n"] == p["shown"] == 3 and p["short"] == 0
+    sentence = str(design_sentence(family))
+    assert f"from {int(p['needed'])} runs" in sentence and "60 runs per arm" in sentence
+    # a verdict barely shown needs more runs than were made: counted as short, with the design sentence's count
+    weak = holm(
+        [
+            Comparison(
+                "MSE",
+                Arm.of("a", claim, gen.lognormal(0.0, 0.5, 60) * 1.3),
+                Arm.of("b", claim, gen.lognormal(0.0, 0.5, 60)),
+                "tie",
+            ).result()
+        ]
+    )
+    q = H.runs_for_power(weak)
+    if q["shown"]:
+        assert (q["short"] == 1) == (q["needed"] > 60)
+    assert p["ties"] == 0 and math.isnan(p["tie_lo"])
+    # a two-sided test not shown: the ratios it could have shown, as the design sentence prints them
+    from dpcompendium.core.comparison import _num
+
+    mixed = holm(
+        [
+            Comparison(
+                "MSE",
+                Arm.of("a", claim, gen.lognormal(0.0, 0.5, 60) * ratio),
+                Arm.of("b", claim, gen.lognormal(0.0, 0.5, 60)),
+                "tie",
+            ).result()
+            for ratio in (3.0, 1.0)
+        ]
+    )
+    m = H.runs_for_power(mixed)
+    assert (m["shown"], m["ties"]) == (1, 1) and m["tie_lo"] < 1 < m["tie_hi"]
+    assert f"outside {_num(m['tie_lo'])}–{_num(m['tie_hi'])}" in str(design_sentence(mixed))
+    with pytest.raises(ValueError, match="results must hold at least one comparison"):
+        H.runs_for_power([])
+    with pytest.raises(ValueError, match="family_size must be at least"):
+        H.runs_for_power(family, family_size=2)

@@ -322,7 +322,7 @@ def chapter_cards():
         ("least_squares", "private"), ("dawa", "private"), ("dawa", "repaired"), ("dawa", "dpbench"),
         ("ahp", "private"), ("php", "private"), ("php", "level-wise"), ("sampling_grouping", "as-written"),
         ("sampling_grouping", "as-written:sum"), ("sampling_grouping", "private"),
-        ("sampling_grouping", "private:mean"),
+        ("sampling_grouping", "private:mean"), ("privtree", "private"),
     ]  # fmt: skip
     yield "histograms", claims_table([histograms.privacy_claim(m, 1.0, v) for m, v in pairs])
 

@@ -277,6 +277,17 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "基于 SAE 打分、由指数机制 (EM) 作出的停止/划分决策（$\\Delta u = 2$，每次 $\\varepsilon_{\\mathrm{cluster}}/(2 \\cdot "
      "\\mathrm{depth})$，每条记录 $\\le \\mathrm{depth} - 1$ 次）；按总误差在各中间划分上运行的 EM（$\\Delta u = 2$，"
      "$\\varepsilon_{\\mathrm{cluster}}/2$）；各部分的和（$\\Delta_1 = 1$，$\\varepsilon_{\\mathrm{count}}$）"),
+    ("claims.hist.sens_privtree",
+     "split decisions on biased counts $\\max(c - d\\delta, \\theta - \\delta) + \\mathrm{Lap}(\\lambda)$ with "
+     "$\\lambda = 3/\\varepsilon_{\\mathrm{tree}}$, $\\delta = \\lambda \\ln 2$ (Zhang et al.'s Theorem 3.2, "
+     "$\\beta = 2$, $\\varepsilon_{\\mathrm{tree}} = \\varepsilon/2$); leaf counts ($\\Delta_1 = 1$, "
+     "$\\varepsilon_{\\mathrm{count}} = \\varepsilon/2$)",
+     "split decisions on biased counts max(c − dδ, θ − δ) + Lap(λ) with λ = 3/ε_tree, δ = λ ln 2 (Zhang et al.'s "
+     "Theorem 3.2, β = 2, ε_tree = ε/2); leaf counts (Δ₁ = 1, ε_count = ε/2)",
+     "按有偏计数 $\\max(c - d\\delta, \\theta - \\delta) + \\mathrm{Lap}(\\lambda)$ 决定是否划分，其中 "
+     "$\\lambda = 3/\\varepsilon_{\\mathrm{tree}}$，$\\delta = \\lambda \\ln 2$（Zhang 等人的定理 3.2，"
+     "$\\beta = 2$，$\\varepsilon_{\\mathrm{tree}} = \\varepsilon/2$）；叶节点计数（$\\Delta_1 = 1$，"
+     "$\\varepsilon_{\\mathrm{count}} = \\varepsilon/2$）"),
     ("claims.hist.mech_levelwise", "P-HP (level-wise)", "P-HP (level-wise)", "P-HP（逐层）"),
     ("claims.hist.sens_levelwise",
      "EM on SAE scores ($\\Delta u = 2$, $\\varepsilon_1/\\mathrm{depth}$ per level, parallel within a level), part "

@@ -117,6 +117,7 @@ METHOD_COLORS = {
     "ahp": _C["sky"],
     "php": _C["purple"],
     "sampling_grouping": _C["vermillion"],
+    "privtree": _C["orange"],  # Privelet, also orange, is in no figure of the chapter
     # range-query mechanisms of the core (histograms, MWEM)
     "hb": _C["green"],
     "dawa": _C["blue"],

@@ -1,5 +1,5 @@
 """DP histogram publication: the source's sampling-based grouping (``src_histograms``) against AHP, P-HP,
-Hb, Privelet, least squares, DAWA, Identity and Uniform, on range-query workloads (chapter ``histograms``).
+Hb, Privelet, least squares, DAWA, PrivTree, Identity and Uniform, on range-query workloads (chapter ``histograms``).
 
 Every publisher is ``f(x, epsilon, rng, *, <parameters>, size=None) -> noisy histogram`` and is vectorized over
 ``size`` repetitions. Neighbour relation throughout: add-remove (one record changes one bin by 1).
@@ -41,9 +41,11 @@ from .experiment import (
     rank_settings,
     release,
     run_comparison,
+    runs_for_power,
     setting_arms,
     summarize_runs,
 )
+from .privtree import PRIVTREE_FANOUT, privtree, privtree_parameters, privtree_reference
 from .sampling_grouping import (
     READINGS,
     SG_VARIANTS,
@@ -70,6 +72,7 @@ __all__ = [
     "DAWA_CALIBRATION",
     "METHODS",
     "METHOD_VARIANTS",
+    "PRIVTREE_FANOUT",
     "READINGS",
     "SG_VARIANTS",
     "VARIANTS",
@@ -107,11 +110,15 @@ __all__ = [
     "php_partition",
     "privacy_claim",
     "privelet",
+    "privtree",
+    "privtree_parameters",
+    "privtree_reference",
     "random_ranges",
     "rank_directions",
     "rank_settings",
     "release",
     "run_comparison",
+    "runs_for_power",
     "sampling_grouping",
     "scaled_l1",
     "setting_arms",

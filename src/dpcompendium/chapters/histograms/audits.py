@@ -5,7 +5,7 @@ Raw datasets: records are bin indices; the pipeline builds the histogram (``binc
 Neighbours: add-remove (one record added to a bin). Centre selection (k-means++ seeding) and the noisy group means are
 audited through :func:`sampling_grouping` (``return_groups=True`` exposes the centres; ``k=1`` isolates the group
 mean); the exponential-mechanism grouping exactly, with :func:`grouping_log_probability` over every labelling. The
-baselines (Identity, Uniform, hierarchical, AHP, P-HP) and the core's range-query mechanisms (Identity, least squares,
+baselines (Identity, Uniform, hierarchical, AHP, P-HP, PrivTree) and the core's range-query mechanisms (Identity, least squares,
 Hb, Privelet, DAWA; :mod:`dpcompendium.core.mechanisms.ranges`, :mod:`dpcompendium.core.mechanisms.dawa`) are audited
 on the bin that gains the record (a weak statistic for the tree and clustering methods, so their bounds sit well below
 ε), and DAWA's partition step on whether the record's bin starts a bucket.
@@ -161,6 +161,7 @@ def audit_specs() -> list[AuditSpec]:
         "hierarchical": 400_000,
         "ahp": 50_000,
         "php": 50_000,
+        "privtree": 400_000,
     }
     for method, cap in caps.items():
         func = getattr(hg, method)
