@@ -12,7 +12,14 @@ import pytest
 from scipy import stats
 
 from dpcompendium import PrivacyClaim
-from dpcompendium.core.comparison import Arm, Comparison, design_sentence, holm
+from dpcompendium.core.comparison import (
+    Arm,
+    Comparison,
+    _num,
+    design_figures,
+    design_sentence,
+    holm,
+)
 from dpcompendium.core.messages import set_language
 
 CLAIM = PrivacyClaim("m", "replace-one", "1", 1.0)
@@ -302,3 +309,59 @@ def test_design_band_names_the_noisiest_and_the_median_comparison():
     ) in text
     one = str(design_sentence(fam[:1], family_size=3))
     assert "noisiest" not in one and "median" not in one
+
+
+def test_design_figures_are_the_numbers_of_the_design_sentence():
+    """The numbers a chapter's one-sentence design statement of several families (review 5, m6: histograms) prints
+    are the design sentence's own."""
+    gen = np.random.default_rng(11)
+    claim = CLAIM
+    family = holm(
+        [
+            Comparison(
+                "MSE",
+                Arm.of("a", claim, gen.lognormal(0.0, 0.5, 60) * ratio),
+                Arm.of("b", claim, gen.lognormal(0.0, 0.5, 60)),
+                "tie",
+            ).result()
+            for ratio in (2.0, 2.5, 3.0)
+        ]
+    )
+    p = design_figures(family)
+    assert p["runs"] == 60 and p["n"] == p["shown"] == 3 and p["short"] == 0
+    sentence = str(design_sentence(family))
+    assert f"from {int(p['needed'])} runs" in sentence and "60 runs per arm" in sentence
+    # a verdict barely shown needs more runs than were made: counted as short, with the design sentence's count
+    weak = holm(
+        [
+            Comparison(
+                "MSE",
+                Arm.of("a", claim, gen.lognormal(0.0, 0.5, 60) * 1.3),
+                Arm.of("b", claim, gen.lognormal(0.0, 0.5, 60)),
+                "tie",
+            ).result()
+        ]
+    )
+    q = design_figures(weak)
+    if q["shown"]:
+        assert (q["short"] == 1) == (q["needed"] > 60)
+    assert p["ties"] == 0 and math.isnan(p["tie_lo"])
+    # a two-sided test not shown: the ratios it could have shown, as the design sentence prints them
+    mixed = holm(
+        [
+            Comparison(
+                "MSE",
+                Arm.of("a", claim, gen.lognormal(0.0, 0.5, 60) * ratio),
+                Arm.of("b", claim, gen.lognormal(0.0, 0.5, 60)),
+                "tie",
+            ).result()
+            for ratio in (3.0, 1.0)
+        ]
+    )
+    m = design_figures(mixed)
+    assert (m["shown"], m["ties"]) == (1, 1) and m["tie_lo"] < 1 < m["tie_hi"]
+    assert f"outside {_num(m['tie_lo'])}–{_num(m['tie_hi'])}" in str(design_sentence(mixed))
+    with pytest.raises(ValueError, match="results must hold at least one comparison"):
+        design_figures([])
+    with pytest.raises(ValueError, match="family_size must be at least"):
+        design_figures(family, family_size=2)

@@ -72,6 +72,7 @@ __all__ = [
     "agreement",
     "bootstrap_t_family",
     "bootstrap_t_result",
+    "design_figures",
     "design_sentence",
     "family_sentence",
     "holm",
@@ -778,29 +779,17 @@ def _detectable(results: Sequence[ComparisonResult], power: float, k: int) -> tu
     return max(widths), float(np.median(widths))
 
 
-def _band(results: Sequence[ComparisonResult], power: float, k: int) -> dict[str, Any]:
-    """The ``lo``, ``hi`` and ``where`` parameters of a sentence that says which ratios ``results`` could have shown:
-    the noisiest comparison's band and, when there are several, the median one's (review 5, m5: the band of the
-    worst cell alone, unlabelled, understates what the others resolve)."""
-    widest, median = _detectable(results, power, k)
-    where: Any = ""
-    if len(results) > 1:
-        where = message("comparison.design_where", lo=_num(_exp(-median)), hi=_num(_exp(median)))
-    return {"lo": _num(_exp(-widest)), "hi": _num(_exp(widest)), "where": where}
-
-
-def design_sentence(
+def design_figures(
     results: Sequence[ComparisonResult], power: float = 0.9, family_size: int | None = None
-) -> Md:
-    """Whether the runs behind a family of verdicts (decided by :func:`holm` where it is one) are enough for what it
-    concludes, as a sentence in every language. For the verdicts shown: how many of them :meth:`ComparisonResult.runs_needed`
-    says are reached with ``power`` with the runs made, at the family's smallest Holm level :math:`\\alpha/k`
-    (conservative: Holm decides later steps at larger levels), and the most runs the others need — counted, so that
-    one borderline verdict does not hide that the others are sound, nor the reverse. For the two-sided tests not
-    shown: the ratios the same runs would have shown (``_detectable``), so that "not separated" comes with what it
-    could have separated. The sentence says that it takes the observed effect as the truth: a check after the fact.
-    ``family_size``: the size :math:`k` of the Holm family ``results`` were decided in when they are a part of it (a
-    chapter that says the sentence dataset by dataset); default ``len(results)``."""
+) -> dict[str, Any]:
+    """The numbers :func:`design_sentence` says of a family, for a chapter that names several families in one sentence:
+    ``runs`` (per arm, the fewest of any comparison's arms), ``n`` (verdicts), ``k`` (the Holm family's size:
+    ``family_size``, default ``n``), ``shown``, ``short`` (shown verdicts that :meth:`ComparisonResult.runs_needed`
+    says need more than ``runs`` for ``power`` at the family's smallest Holm level :math:`\\alpha/k`), ``needed``
+    (the most runs a shown verdict needs; ``nan`` when none is shown, ``inf`` when no count reaches ``power``),
+    ``ties`` (two-sided tests not shown) and, for them, the ratios outside which the runs would have shown a
+    difference with ``power``: ``tie_lo``–``tie_hi`` in the noisiest comparison, ``tie_mid_lo``–``tie_mid_hi`` in the
+    median one (``nan`` without ties)."""
     results = list(results)
     if not results:
         raise ValueError("results must hold at least one comparison")
@@ -811,35 +800,73 @@ def design_sentence(
         raise ValueError(
             f"family_size must be at least the {len(results)} results, got {family_size!r}"
         )
-    runs = min(_runs(r) for r in results)
-    params: dict[str, str] = {"runs": str(runs), "power": _num(power, 2), "k": str(k)}
     shown = [r for r in results if r.holds]
     ties = [r for r in results if not r.holds and r.comparison.relation == "tie"]
-    if not shown:
-        if len(ties) < len(results):
-            # a one-sided or equivalence family: nothing to say of a ratio it could have shown
-            return message("comparison.design_none_other", n=str(len(results)), **params)
-        return message("comparison.design_none", **_band(ties, power, k), **params)
+    runs = min(_runs(r) for r in results)
     needs = [r.runs_needed(power, r.comparison.alpha / k) for r in shown]
-    short = [x for x in needs if x > runs]
-    params["shown"] = str(len(shown))
-    if short:
-        top = max(short)
+    widest, median = _detectable(ties, power, k) if ties else (math.nan, math.nan)
+    return {
+        "runs": runs,
+        "n": len(results),
+        "k": k,
+        "shown": len(shown),
+        "short": sum(x > runs for x in needs),
+        "needed": max(needs) if needs else math.nan,
+        "ties": len(ties),
+        "tie_lo": _exp(-widest),
+        "tie_hi": _exp(widest),
+        "tie_mid_lo": _exp(-median),
+        "tie_mid_hi": _exp(median),
+    }
+
+
+def _band(f: dict[str, Any]) -> dict[str, Any]:
+    """The ``lo``, ``hi`` and ``where`` parameters of a sentence that says which ratios the ties of a family (its
+    :func:`design_figures` ``f``) could have shown: the noisiest comparison's band and, when there are several, the
+    median one's (review 5, m5: the worst cell's band alone, unlabelled, understates what the others resolve)."""
+    where: Any = ""
+    if f["ties"] > 1:
+        where = message(
+            "comparison.design_where", lo=_num(f["tie_mid_lo"]), hi=_num(f["tie_mid_hi"])
+        )
+    return {"lo": _num(f["tie_lo"]), "hi": _num(f["tie_hi"]), "where": where}
+
+
+def design_sentence(
+    results: Sequence[ComparisonResult], power: float = 0.9, family_size: int | None = None
+) -> Md:
+    """Whether the runs behind a family of verdicts (decided by :func:`holm` where it is one) are enough for what it
+    concludes, as a sentence in every language. For the verdicts shown: how many of them :meth:`ComparisonResult.runs_needed`
+    says are reached with ``power`` with the runs made, at the family's smallest Holm level :math:`\\alpha/k`
+    (conservative: Holm decides later steps at larger levels), and the most runs the others need — counted, so that
+    one borderline verdict does not hide that the others are sound, nor the reverse. For the two-sided tests not
+    shown: the ratios the same runs would have shown (the noisiest comparison's band, and the median one's), so that
+    "not separated" comes with what it could have separated. The sentence says that it takes the observed effect as
+    the truth: a check after the fact. ``family_size``: the size :math:`k` of the Holm family ``results`` were
+    decided in when they are a part of it (a chapter that says the sentence dataset by dataset); default
+    ``len(results)``. Its numbers: :func:`design_figures`."""
+    f = design_figures(results, power, family_size)
+    params: dict[str, str] = {"runs": str(f["runs"]), "power": _num(power, 2), "k": str(f["k"])}
+    if not f["shown"]:
+        if f["ties"] < f["n"]:
+            # a one-sided or equivalence family: nothing to say of a ratio it could have shown
+            return message("comparison.design_none_other", n=str(f["n"]), **params)
+        return message("comparison.design_none", **_band(f), **params)
+    params["shown"] = str(f["shown"])
+    top = f["needed"]
+    if f["short"]:
         params.update(
-            ok=str(len(shown) - len(short)),
-            short=str(len(short)),
+            ok=str(f["shown"] - f["short"]),
+            short=str(f["short"]),
             needed="∞" if not math.isfinite(top) else str(int(top)),
         )
         key = "comparison.design_short" if math.isfinite(top) else "comparison.design_short_never"
         text = message(key, **params)
     else:
-        text = message("comparison.design", needed=str(int(max(needs))), **params)
-    if ties:
+        text = message("comparison.design", needed=str(int(top)), **params)
+    if f["ties"]:
         text = text + message(
-            "comparison.design_ties",
-            n=str(len(ties)),
-            power=params["power"],
-            **_band(ties, power, k),
+            "comparison.design_ties", n=str(f["ties"]), power=params["power"], **_band(f)
         )
     return text
 

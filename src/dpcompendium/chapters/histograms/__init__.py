@@ -41,7 +41,6 @@ from .experiment import (
     rank_settings,
     release,
     run_comparison,
-    runs_for_power,
     setting_arms,
     summarize_runs,
 )
@@ -118,7 +117,6 @@ __all__ = [
     "rank_settings",
     "release",
     "run_comparison",
-    "runs_for_power",
     "sampling_grouping",
     "scaled_l1",
     "setting_arms",

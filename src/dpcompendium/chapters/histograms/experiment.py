@@ -67,7 +67,6 @@ __all__ = [
     "rank_settings",
     "release",
     "run_comparison",
-    "runs_for_power",
     "setting_arms",
     "summarize_runs",
 ]
@@ -342,51 +341,6 @@ def claim_superiority(
             ).result(rng=stream)
         )
     return holm_family(family)
-
-
-def runs_for_power(
-    results: Sequence[Any], power: float = 0.9, family_size: int | None = None
-) -> dict[str, float]:
-    """The numbers behind :func:`~dpcompendium.core.comparison.design_sentence` for a family of decided verdicts,
-    for a sentence that names several families at once (reviewer m6): ``runs`` (per arm, the fewer of any
-    comparison's arms), ``n`` (verdicts), ``shown`` (verdicts shown), ``short`` (shown verdicts that
-    :meth:`~dpcompendium.core.comparison.ComparisonResult.runs_needed` says need more than ``runs`` for ``power``)
-    and ``needed`` (the most runs any shown verdict needs, ``nan`` when none is shown), each at the family's smallest
-    Holm level α/k (k = ``family_size``, default the number of results), as ``design_sentence`` computes them; for
-    the two-sided tests not shown, ``ties`` (how many) and ``tie_lo``, ``tie_hi``: the ratios outside which these runs
-    would have shown a difference with ``power`` (``nan`` without such tests)."""
-    from ...core.comparison import _detectable
-
-    results = list(results)
-    if not results:
-        raise ValueError("results must hold at least one comparison")
-    if not (isinstance(power, float | int) and 0 < power < 1):
-        raise ValueError(f"power must be in (0, 1), got {power!r}")
-    k = len(results) if family_size is None else check_int(family_size, "family_size", minimum=1)
-    if k < len(results):
-        raise ValueError(
-            f"family_size must be at least the {len(results)} results, got {family_size!r}"
-        )
-    runs = min(
-        len(arm.values)
-        for r in results
-        for arm in (r.comparison.a, r.comparison.b)
-        if arm.values is not None
-    )
-    shown = [r for r in results if r.holds]
-    needs = [r.runs_needed(power, r.comparison.alpha / k) for r in shown]
-    ties = [r for r in results if not r.holds and r.comparison.relation == "tie"]
-    tie_lo, tie_hi = _detectable(ties, power, k) if ties else (math.nan, math.nan)
-    return {
-        "runs": runs,
-        "n": len(results),
-        "shown": len(shown),
-        "short": sum(x > runs for x in needs),
-        "needed": max(needs) if needs else math.nan,
-        "ties": len(ties),
-        "tie_lo": tie_lo,
-        "tie_hi": tie_hi,
-    }
 
 
 def budget_name(epsilon: float) -> str:
