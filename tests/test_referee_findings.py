@@ -800,3 +800,61 @@ def test_mwem_verdict_families_carry_their_design_sentence():
         "mwem_payoff_design",
     ):
         assert f"{{glue:md}}`{key}:myst`" in raw, key
+
+
+# referee 5, m8: every family of dp-mean's verdicts (method 4 vs method 3 under replace-one, CoinPress vs the private
+# bounds, the Gaussian mean vs method 3) says beside its verdicts whether its runs are enough for them: the design
+# sentence of each dataset's Holm family, from the results that family's verdicts are rendered from
+def test_dp_mean_verdict_families_carry_their_design_sentence():
+    glue_cell = _cell_source("dp-mean", "glue-dpmean-conclusion")
+    assert "sentence=comparison.design_sentence(decided[(kind, d)])" in glue_cell
+    assert (
+        'for kind in ("m4", "coinpress", "gauss"):'
+        in glue_cell.split("comparison.design_sentence", 1)[0]
+    )
+    prose = {
+        "m4": (_cell_source("dp-mean", "20554f27"), "dpmean_m4_sweep"),
+        "coinpress": (_cell_source("dp-mean", "20554f27"), "dpmean_verdict_coinpress"),
+        "gauss": (_cell_source("dp-mean", "dpmean-today-md"), "dpmean_gauss_cost"),
+    }
+    for kind, (text, verdict) in prose.items():
+        after = text.split(f"{{glue:md}}`{verdict}:myst`", 1)[1]
+        # the design sentence follows its family's verdicts, in the next sentence
+        assert after.index(f"{{glue:md}}`dpmean_design_{kind}:myst`") < 200, kind
+
+
+def test_dp_mean_design_sentences_read_each_family():
+    """On a toy family like the chapter's (bootstrap-t, two-sided, Holm): the glued sentence is the core's
+    design sentence of that family, per dataset."""
+    from dpcompendium.core import comparison
+    from dpcompendium.core.messages import join, message
+    from dpcompendium.core.privacy import PrivacyClaim
+
+    rng = np.random.default_rng(3)
+    claim = PrivacyClaim("toy", "replace-one", "1", 1.0)
+    fam = [
+        comparison.Comparison(
+            message("quantity.mse"),
+            comparison.Arm("a", claim, values=rng.exponential(s, 200)),
+            comparison.Arm("b", claim, values=rng.exponential(1.0, 200)),
+            "tie",
+            test="bootstrap-t",
+        )
+        for s in (1.0, 3.0)
+    ]
+    decided = comparison.holm(comparison.bootstrap_t_family(fam, np.random.default_rng(4)))
+    text = str(
+        join(
+            [
+                message(
+                    "dpmean.on_data",
+                    data=message("dpmean.data_heights"),
+                    sentence=comparison.design_sentence(decided),
+                )
+            ],
+            "; ",
+        )
+    )
+    assert text.startswith("for heights") and "200 runs per arm" in text
+    assert "not shown could have been shown only at ratios outside" in text  # the tie
+    assert "of the 1 shown" in text or "each of the 1 shown" in text  # the separated cell
