@@ -156,20 +156,144 @@ def _deviations_loop(x, sorted_vals, ranks, out):  # pragma: no cover - run comp
     return out
 
 
+def _deviations_merge_loop(x, out):  # pragma: no cover - run compiled
+    """Kernel of :func:`dawa_deviations` ``engine="merge"``. Level by level (L = 2^j), the cells are sorted by value within
+    aligned blocks of L (a bottom-up merge sort, one merge pass per level); a window ending in block k covers a
+    suffix of block k − 1 and a prefix of block k, and in each of the two sorted blocks a pointer marks the values
+    ≤ μ (the window's mean, from the running total of the numpy reference's order), moved as μ changes: the count
+    and sum of the window's values ≤ μ are updated as cells enter, leave or cross μ. O(n) per level (plus the cells
+    a mean crosses), O(n log n) in all."""
+    n = x.shape[0]
+    levels = out.shape[1]
+    for i in range(n):
+        out[i, 0] = 0.0
+    pos = np.arange(n)  # cells sorted by value within aligned blocks of the current length
+    val = x.copy()
+    pos2 = np.empty(n, dtype=np.int64)
+    val2 = np.empty(n)
+    tot = np.empty(n)
+    for j in range(1, levels):
+        length = 1 << j
+        half = length >> 1
+        for b in range(0, n, length):  # merge the sorted halves of every aligned block
+            i1, e1 = b, min(b + half, n)
+            i2, e2 = e1, min(b + length, n)
+            o = b
+            while i1 < e1 and i2 < e2:
+                if val[i2] < val[i1]:
+                    val2[o] = val[i2]
+                    pos2[o] = pos[i2]
+                    i2 += 1
+                else:
+                    val2[o] = val[i1]
+                    pos2[o] = pos[i1]
+                    i1 += 1
+                o += 1
+            while i1 < e1:
+                val2[o] = val[i1]
+                pos2[o] = pos[i1]
+                i1 += 1
+                o += 1
+            while i2 < e2:
+                val2[o] = val[i2]
+                pos2[o] = pos[i2]
+                i2 += 1
+                o += 1
+        pos, pos2 = pos2, pos
+        val, val2 = val2, val
+        total = 0.0
+        for t in range(n):  # the window sums, as the numpy reference's running total
+            total += x[t]
+            if t >= length:
+                total -= x[t - length]
+            tot[t] = total
+        for t in range(min(length - 1, n)):
+            out[t, j] = np.inf
+        k = 1
+        while (
+            k * length <= n
+        ):  # windows ending in block k (and, for k = 1, the one that is block 0)
+            a0, a1 = (k - 1) * length, k * length
+            a2 = min(a1 + length, n)
+            t = a1 - 1
+            mu = tot[t] / length
+            c_low = 0.0
+            s_low = 0.0
+            pa = a0  # block k − 1: its values ≤ μ are val[a0:pa]
+            while pa < a1 and val[pa] <= mu:
+                c_low += 1.0
+                s_low += val[pa]
+                pa += 1
+            pb = a1  # block k: val[a1:pb]
+            while pb < a2 and val[pb] <= mu:
+                pb += 1
+            if k == 1:
+                c_high = length - c_low
+                s_high = tot[t] - s_low
+                out[t, j] = (c_low - c_high) * mu - s_low + s_high
+            for t in range(a1, a2):
+                first = t - length + 1
+                v = x[t - length]
+                if v <= mu:
+                    c_low -= 1.0
+                    s_low -= v
+                v = x[t]
+                if v <= mu:
+                    c_low += 1.0
+                    s_low += v
+                mu = tot[t] / length
+                # the window is the cells of block k − 1 from ``first`` and those of block k up to t
+                while pa < a1 and val[pa] <= mu:
+                    if pos[pa] >= first:
+                        c_low += 1.0
+                        s_low += val[pa]
+                    pa += 1
+                while pa > a0 and val[pa - 1] > mu:
+                    pa -= 1
+                    if pos[pa] >= first:
+                        c_low -= 1.0
+                        s_low -= val[pa]
+                while pb < a2 and val[pb] <= mu:
+                    if pos[pb] <= t:
+                        c_low += 1.0
+                        s_low += val[pb]
+                    pb += 1
+                while pb > a1 and val[pb - 1] > mu:
+                    pb -= 1
+                    if pos[pb] <= t:
+                        c_low -= 1.0
+                        s_low -= val[pb]
+                c_high = length - c_low
+                s_high = tot[t] - s_low
+                out[t, j] = (c_low - c_high) * mu - s_low + s_high
+            k += 1
+    return out
+
+
+_deviations_merge_kernel = compiled(_deviations_merge_loop)
 _deviations_kernel = compiled(_deviations_loop)
 
 
 def dawa_deviations(x: ArrayLike, *, engine: str = "compiled") -> np.ndarray:
     """The L1 deviation of every dyadic bucket of a 1-D histogram: (n, ⌊log₂ n⌋ + 1), entry (i, j) for the bucket
     of length 2^j ending at cell i (inf where it would start before cell 0). ``engine``: ``"compiled"`` (Fenwick trees,
-    O(n log² n)) or ``"numpy"`` (sliding windows, O(n²)); equal bit for bit on integer counts."""
+    O(n log² n)), ``"merge"`` (a merge sort swept level by level, O(n log n), about 3× faster on 65 536 cells) or
+    ``"numpy"`` (sliding windows, O(n²)); equal bit for bit on integer counts (every sum is exact), a few ulp of the
+    bucket's total apart on real values (the sums in another order). ``"merge"`` is not the default: on a noisy
+    histogram two partitions often cost exactly the same in exact arithmetic (buckets whose cells keep their side of
+    the mean), and the programme's choice between them then follows those ulp (on ADULT at ε₁ = 0.025, 3 runs of 5
+    change 2 bucket starts), so switching would change the chapters' stored DAWA results."""
     arr = check_array(x, "x", ndim=1)
     if engine == "numpy":
         return _deviations_numpy(arr)
-    if engine != "compiled":
-        raise ValueError(f"engine must be compiled|numpy, got {engine!r}")
     n = arr.size
     levels = math.floor(math.log2(n)) + 1
+    if engine == "merge":
+        return _deviations_merge_kernel()(
+            np.ascontiguousarray(arr, dtype=float), np.empty((n, levels))
+        )
+    if engine != "compiled":
+        raise ValueError(f"engine must be compiled|merge|numpy, got {engine!r}")
     sorted_vals, ranks = np.unique(
         arr, return_inverse=True
     )  # ranks: searchsorted(sorted_vals, arr)
