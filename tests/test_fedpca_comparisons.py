@@ -209,3 +209,40 @@ def test_design_sentence_reads_enough_runs_on_a_clear_family():
     assert "rest on 10 runs per arm" in text and "would be reached with power 0.9 from" in text
     needed = max(r.runs_needed(0.9) for r in clear.result if r.holds)
     assert needed <= 10
+
+
+def _notebook_cells() -> dict[str, str]:
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "notebooks" / "federated-pca.ipynb"
+    return {c.get("id"): "".join(c["source"]) for c in json.loads(path.read_text())["cells"]}
+
+
+def test_source_table_rows_carry_design_sentences_and_values_not_parameter_names():
+    # referee5 m8: the SVM row of the comparison-with-source table had no design sentence (the energy row has one)
+    # and printed the parameter name `svm_sites` instead of its value
+    cells = _notebook_cells()
+    params = re.findall(r"^(\w+) = ", cells["1863d1dd"], flags=re.M)
+    assert "svm_sites" in params and "svm_reps" in params
+    rows = [r for r in cells["51f217e1"].splitlines() if "hence higher utility" in r]
+    assert len(rows) == 2
+    for row, design in zip(rows, ("fedpca_energy_design", "fedpca_svm_design"), strict=True):
+        assert f"{{glue:md}}`{design}:myst`" in row, row
+        shown = [p for p in params if f"`{p}`" in row]
+        assert not shown, f"the row names parameters {shown} instead of their values: {row}"
+    assert 'glue("fedpca_svm_sites", f"{svm_sites}"' in "".join(cells.values())
+
+
+def test_secure_aggregation_card_says_the_coalition_factor_is_exact_for_mu_only():
+    # referee5 m11: "(eps grows by sqrt(s/(s-c)))" is exact for mu-GDP, approximate for eps at fixed delta
+    # (the coalition table shows 6.81 against sqrt(s) = 7.07)
+    claim = P.privacy_claim("secure-aggregation", 1.0, 1e-6, 10_000, s=10)
+    plain, en, zh = str(claim.why), claim.why.myst, claim.why.in_language("zh_CN")
+    assert "eps grows by sqrt" not in plain and "mu of mu-GDP grows by sqrt(s/(s-c))" in plain
+    assert "about as much" in plain and "about as much" in en and "\\mu" in en
+    assert "约" in zh and "\\mu" in zh
+    # the exact coalition epsilon is below the first-order factor at c = s - 1, as the card now says
+    coal = P.coalition_table(1.0, 1e-6, 10_000, [10])
+    last = coal[coal.colluders == 9].iloc[0]
+    assert last.secure_aggregation < last.first_order

@@ -51,6 +51,28 @@ def test_analytic_sigma_solves_privacy_profile(eps):
         assert sigma < P.noise_scale(eps, delta, 100)
 
 
+@pytest.mark.parametrize("delta", [1e-5, 1.2e-6, 3.1e-7])
+def test_auto_calibration_decides_as_the_claim(delta):
+    # calibrated_sigma's "auto" asks _classical_holds, not a built claim: the same verdict as gaussian_claim's, on
+    # both sides of the crossover, and the same sigma (classical where it holds, analytic elsewhere), bit for bit
+    from dpcompendium.core.mechanisms.gaussian import (
+        _classical_holds,
+        calibrated_sigma,
+        classical_crossover,
+        gaussian_claim,
+    )
+
+    cross = classical_crossover(delta)
+    for sens in (1e-3, math.sqrt(2) / 178):
+        for eps in (0.1, 0.999, 1.0, 5.0, cross * 0.999, cross * 1.001, 10.0, 30.0):
+            holds = gaussian_claim(sens, eps, delta).private
+            assert _classical_holds(sens, eps, delta) is holds
+            expected = calibrated_sigma(sens, eps, delta, "classical" if holds else "analytic")
+            assert calibrated_sigma(sens, eps, delta, "auto") == expected
+    with pytest.raises(ValueError, match="sensitivity"):
+        calibrated_sigma(-1.0, 0.5, delta, "auto")
+
+
 def test_symmetric_gaussian_law(rng):
     d, sigma, m = 5, 0.7, 20_000
     e = P.symmetric_gaussian(d, sigma, rng, size=(m,))

@@ -78,6 +78,16 @@ def _rows(name: str, seed: int) -> np.ndarray:
     return x
 
 
+@functools.cache
+def _second_moment(name: str, seed: int) -> np.ndarray:
+    """The pooled ``A = XᵀX/n`` of a dataset (what every energy cell of the dataset measures against), once per
+    process: the cells of a sweep share it."""
+    ds = _dataset(name, seed)
+    a = ds.x.T @ ds.x / ds.n
+    a.flags.writeable = False
+    return a
+
+
 #: The default ``δ·n`` of :func:`dataset_deltas`: δ well below 1/n (the primer's rule δ ≪ 1/n; a mechanism that
 #: publishes one random record outright is (0, 1/n)-DP, so δ·n is the chance of such a catastrophe).
 DELTA_N = 0.01
@@ -139,7 +149,7 @@ def _sweep_cells(cell, grid, reps, seed, n_jobs, desc, settings, **fixed):
 def _energy_cell(*, dataset, split, sites, epsilons, delta, k, data_seed, kw, reps, rng):
     ds, x = _dataset(dataset, data_seed), _rows(dataset, data_seed)
     delta = _delta_of(delta, dataset)
-    a = ds.x.T @ ds.x / ds.n
+    a = _second_moment(dataset, data_seed)
     rows, subspaces = [], []
     for rep in range(reps):
         sd = SiteData.from_labels(x, split_sites(ds.n, sites, rng, sizes=split), sites)

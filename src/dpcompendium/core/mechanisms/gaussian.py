@@ -123,6 +123,14 @@ def classical_crossover(delta: float) -> float:
     )
 
 
+def _classical_holds(sensitivity: float, epsilon: float, delta: float) -> bool:
+    """Whether :func:`gaussian_claim` claims the classical calibration at (ε, δ) — ``gaussian_claim(sensitivity,
+    epsilon, delta).private`` (scale-free: ε < 1, or the exact profile's ε of the classical σ at most ε), without
+    building the claim (the sweeps ask for thousands of σ's per run; the answer depends on ε and δ only)."""
+    e, d = check_epsilon(epsilon), check_delta(delta)
+    return e < 1 or _classical_exact_epsilon(e, d) <= e
+
+
 def calibrated_sigma(
     sensitivity: float, epsilon: float, delta: float, calibration: Calibration = "classical"
 ) -> float:
@@ -132,7 +140,8 @@ def calibrated_sigma(
             f"calibration must be one of {'|'.join(CALIBRATIONS)}, got {calibration!r}"
         )
     if calibration == "analytic" or (
-        calibration == "auto" and not gaussian_claim(sensitivity, epsilon, delta).private
+        calibration == "auto"
+        and not _classical_holds(check_sensitivity(sensitivity), epsilon, delta)
     ):
         return analytic_gaussian_sigma(sensitivity, epsilon, delta)
     with warnings.catch_warnings():
