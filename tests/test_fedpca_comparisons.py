@@ -168,7 +168,7 @@ def test_a_group_of_release_rows_prints_every_rows_guarantee_not_the_first():
 
 
 def test_svm_runs_do_not_depend_on_n_jobs():
-    """The chapter's default n_jobs is 2 (issue 50): the SVM sweep's rows are the same with one worker or two (the
+    """A reader may pass n_jobs 2 (the default is 1, issue 50): the SVM sweep's rows are the same with one worker or two (the
     energy sweep's: test_pca.py::test_energy_runs_reproducible_and_ordered)."""
     args = (["wine", "breast_cancer"], [0.5, 5.0], 1e-5, 2, 2, 2, 7)
     one = P.svm_runs(*args, folds=3, max_rows=100)
