@@ -436,20 +436,20 @@ _PAIRS += [
         "max(ε, ln 2 + ε/2)（二者取最大）= %(l)s，当且仅当 ε >= 2 ln 2 = 1.386 时满足差分隐私",
     ),
     (
-        "replace-one, q = 0.99 on [0, 300]: D = 5 x 170 vs D' = 4 x 170 + 300",
-        "替换一条记录，在 [0, 300] 上取 q = 0.99：D = 5 x 170 对 D' = 4 x 170 + 300",
+        "replace-one, q = 0.99 on [0, 300]: D = 5 × 170 vs D' = 4 × 170 + 300",
+        "替换一条记录，在 [0, 300] 上取 q = 0.99：D = 5 × 170 对 D' = 4 × 170 + 300",
     ),
     (
-        "replace-one, the whole pipeline (two DP quantiles, clipping, clamped Laplace mean) on D = 5 x 170 vs "
-        "D' = 4 x 170 + 300",
-        "替换一条记录，整个流程（两个差分隐私分位数、裁剪、钳制后用拉普拉斯机制求均值），在 D = 5 x 170 对 "
-        "D' = 4 x 170 + 300 上",
+        "replace-one, the whole pipeline (two DP quantiles, clipping, clamped Laplace mean) on D = 5 × 170 vs "
+        "D' = 4 × 170 + 300",
+        "替换一条记录，整个流程（两个差分隐私分位数、裁剪、钳制后用拉普拉斯机制求均值），在 D = 5 × 170 对 "
+        "D' = 4 × 170 + 300 上",
     ),
     (
         "replace-one, the whole pipeline (range steps and the final mean, each a clipped Gaussian mean) on "
-        "D = 5 x 170 vs D' = 4 x 170 + 300",
-        "替换一条记录，整个流程（估计范围的各步与最终的均值，每一步都是裁剪后的高斯均值），在 D = 5 x 170 对 "
-        "D' = 4 x 170 + 300 上",
+        "D = 5 × 170 vs D' = 4 × 170 + 300",
+        "替换一条记录，整个流程（估计范围的各步与最终的均值，每一步都是裁剪后的高斯均值），在 D = 5 × 170 对 "
+        "D' = 4 × 170 + 300 上",
     ),
     (
         "add-remove, count share %(s)s: D = {} vs D' = {200}",

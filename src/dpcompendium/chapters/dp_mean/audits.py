@@ -148,7 +148,7 @@ def modern_specs() -> list[AuditSpec]:
             dp_quantile.privacy_claim(eps, wide),  # type: ignore[attr-defined]
             (d5, d5b),
             sample=lambda d, n, g: dp_quantile(d, QUANTILES[1], eps, wide, g, size=n),
-            note="replace-one, q = 0.99 on [0, 300]: D = 5 x 170 vs D' = 4 x 170 + 300",
+            note="replace-one, q = 0.99 on [0, 300]: D = 5 × 170 vs D' = 4 × 170 + 300",
         ),
         AuditSpec(
             "private-bounds mean",
@@ -158,7 +158,7 @@ def modern_specs() -> list[AuditSpec]:
             (d5, d5b),
             sample=lambda d, n, g: noisy_average_private_bounds(d, eps, wide, g, size=n),
             note="replace-one, the whole pipeline (two DP quantiles, clipping, clamped Laplace mean) on "
-            "D = 5 x 170 vs D' = 4 x 170 + 300",
+            "D = 5 × 170 vs D' = 4 × 170 + 300",
         ),
         AuditSpec(
             "CoinPress mean (zCDP)",
@@ -170,7 +170,7 @@ def modern_specs() -> list[AuditSpec]:
                 d, eps, GAUSSIAN_DELTA, wide, g, size=n, scale=SCALE_GUESS["heights"]
             ),
             note="replace-one, the whole pipeline (range steps and the final mean, each a clipped Gaussian mean) "
-            "on D = 5 x 170 vs D' = 4 x 170 + 300",
+            "on D = 5 × 170 vs D' = 4 × 170 + 300",
         ),
     ]
     n_rec = 10

@@ -93,7 +93,7 @@ def floating_specs() -> list[AuditSpec]:
             events=[event],
             expected="violated",
             true_epsilon=math.inf,
-            note="Mironov (CCS 2012): outputs in (0, 0.5) off the 2^-53 grid are impossible from f(D') = 1",
+            note="Mironov (CCS 2012): outputs in (0, 0.5) off the 2⁻⁵³ grid are impossible from f(D') = 1",
         ),
         AuditSpec(
             "Snapping Laplace, low-bit event",
