@@ -1765,15 +1765,15 @@ AUDIT_MESSAGES: list[tuple[str, str, str, str]] = [
     # are not private at the claim come from a pilot run's events (benchmark.POWER_SAMPLES), which a blind audit
     # does not have
     ("audit.bench.design.capped",
-     "%(n)s mechanisms that are not private at this claim are audited with %(lo)s–%(hi)s samples per input — "
-     "%(safety)s times the samples their verdicts needed for power %(power)s in a pilot run at %(pilot)s samples "
+     "%(n)s mechanisms that are not private at the claimed $\\varepsilon$ are audited with %(lo)s–%(hi)s samples "
+     "per input — %(safety)s times the samples their verdicts needed for power %(power)s in a pilot run at %(pilot)s samples "
      "per input (seed %(seed)s), conditional on the event each chose there, rounded up, at least %(floor)s "
      "(`benchmark.POWER_SAMPLES`) — and the others with %(samples)s; ",
-     "%(n)s mechanisms that are not private at this claim are audited with %(lo)s–%(hi)s samples per input — "
+     "%(n)s mechanisms that are not private at the claimed ε are audited with %(lo)s–%(hi)s samples per input — "
      "%(safety)s times the samples their verdicts needed for power %(power)s in a pilot run at %(pilot)s samples "
      "per input (seed %(seed)s), conditional on the event each chose there, rounded up, at least %(floor)s "
      "(benchmark.POWER_SAMPLES) — and the others with %(samples)s; ",
-     "%(n)s 个在此声明下不满足差分隐私的机制，每个输入用 %(lo)s–%(hi)s 个样本审计——即在每个输入 %(pilot)s "
+     "%(n)s 个在所声称的 $\\varepsilon$ 下不满足差分隐私的机制，每个输入用 %(lo)s–%(hi)s 个样本审计——即在每个输入 %(pilot)s "
      "个样本的预实验（种子 %(seed)s）中、以各自在那里选出的事件为条件，其结论达到检验功效 %(power)s 所需样本数的 "
      "%(safety)s 倍，向上取整，至少 %(floor)s（`benchmark.POWER_SAMPLES`）——其余机制用 %(samples)s 个；"),
     ("audit.bench.design.blind",
@@ -1799,6 +1799,15 @@ AUDIT_MESSAGES: list[tuple[str, str, str, str]] = [
      "以本次运行的事件为条件，所表明的违反中，%(count)s要达到检验功效 %(power)s 所需的样本多于它们实际所用的"
      "（换一个种子可能无法重现）"),
     ("audit.bench.design.none", "no violation is shown", "no violation is shown", "没有表明任何违反"),
+    # the words of the privacy-audit chapter's result tables (issue 49: tables, not print dumps; in every edition)
+    ("audit.word.holds", "holds", "holds", "成立"),
+    ("audit.word.violated", "violated", "violated", "违反"),
+    ("audit.kind.exact", "exact", "exact", "精确"),
+    ("audit.kind.empirical", "empirical", "empirical", "经验"),
+    ("audit.claim.stated", "stated", "stated", "给出"),
+    ("audit.claim.refused", "refused", "refused", "拒绝给出"),
+    ("audit.selection.split", "split", "split", "样本拆分"),
+    ("audit.selection.bonferroni", "Bonferroni", "Bonferroni", "Bonferroni 校正"),
 ]  # fmt: skip
 
 # The texts of the privacy claims (core/claim_messages.py): relation names, sensitivities, conditions, reasons.
