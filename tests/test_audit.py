@@ -532,3 +532,20 @@ def test_n_select_in_memory_sets_the_split():
         assert res.n_samples == 4000 and 0.0 <= res.audited_epsilon <= 1.0
     with pytest.raises(ValueError, match=r"^n_select must be <= 3990, got 3995$"):
         run(n_select=3995)
+
+
+def test_interval_cuts_read_a_sorted_pool_s_quantiles_as_np_quantile_does():
+    """issue 50: on a sorted pool the cut points' quantiles are read off by index (no copy, no partition); the index
+    is numpy's own "inverted_cdf" arithmetic, so the cuts are those of np.quantile, bit for bit."""
+    from dpcompendium.core.audit.events import _inverted_cdf_index, interval_cuts
+
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 11, 999, 100_001):
+        x = np.sort(rng.standard_normal(n))
+        levels = np.unique(np.r_[0.0, 1.0, 0.5, 10.0 / n, 1 - 10.0 / n, rng.random(40)].clip(0, 1))
+        want = np.quantile(x, levels, method="inverted_cdf")
+        assert np.array_equal(x[_inverted_cdf_index(n, levels)], want), n
+    pooled = np.sort(
+        rng.laplace(size=200_001)
+    )  # sorted: the index path; shuffled: np.unique and np.quantile
+    assert np.array_equal(interval_cuts(pooled), interval_cuts(rng.permutation(pooled)))

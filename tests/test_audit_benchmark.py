@@ -130,3 +130,36 @@ def test_run_benchmark_by_power_audits_a_violation_with_the_samples_it_needs():
     # without by_power every mechanism has the run's samples
     plain = benchmark.run_benchmark(audit_callable, 0.7, samples=20_000, seed=3, names=names[:1])
     assert (plain.samples == 20_000).all()
+
+
+def test_the_pilot_behind_the_samples_is_the_chapter_default_run_and_the_page_says_so():
+    """referee 5, m10: POWER_NEEDED comes from a pilot run at POWER_PILOT samples per input and the chapter's default
+    seed; the page glues that seed (not a typed one), says that the samples are conditional on the pilot's events and
+    that a blind audit keeps the run's samples for every mechanism."""
+    import json
+    from pathlib import Path
+
+    from _chapter_ids import PRIVACY_AUDIT
+
+    from dpcompendium.book.contract import get_chapter
+    from dpcompendium.core.messages import message
+
+    assert get_chapter(PRIVACY_AUDIT).defaults["seed"] == benchmark.POWER_PILOT_SEED
+    assert get_chapter(PRIVACY_AUDIT).defaults["benchmark_samples"] == benchmark.POWER_PILOT
+    nb = json.loads(
+        (Path(__file__).resolve().parents[1] / f"notebooks/{PRIVACY_AUDIT}.ipynb").read_text()
+    )
+    src = "".join(next(c for c in nb["cells"] if c.get("id") == "glue-bench")["source"])
+    for needed in (
+        "benchmark.POWER_PILOT_SEED",
+        '"audit.bench.design.capped"',
+        '"audit.bench.design.blind"',
+    ):
+        assert needed in src, needed
+    text = str(message("audit.bench.design.capped", n="7", lo="1", hi="2", safety="1.5", power="0.9",
+                       pilot="100,000", seed="20260207", floor="10,000", samples="100,000"))  # fmt: skip
+    assert "in a pilot run at 100,000 samples per input (seed 20260207)" in text
+    assert "conditional on the event each chose there" in text
+    assert "a blind audit keeps 100,000 for every mechanism" in str(
+        message("audit.bench.design.blind", samples="100,000")
+    )

@@ -885,3 +885,28 @@ def test_canonical_of_an_infinite_output_still_refuses_it():
 
     with pytest.raises(UserCodeError, match="infinite"):
         describe.canonical(np.array([[0.0, np.inf]]))
+
+
+def test_unique_rows_by_key_are_the_distinct_rows_by_bytes(monkeypatch):
+    """issue 50: a classifier scores each distinct output row once; the rows are found by a 64-bit key per row
+    (sorted as integers), checked byte for byte: the same rows as the byte sort, each row mapped back to its own, and
+    the byte sort where two distinct rows share a key."""
+    from dpcompendium.book.usercode import events as ev
+
+    rng = np.random.default_rng(5)
+    x = rng.integers(-1, 2, size=(20_000, 10)).astype(float)
+    x[x < 0] = np.nan  # ⊤ / ⊥ / not answered, as the sparse vectors' outputs
+    x[:, 6:] = 0.0  # few distinct rows (3^6)
+    rows, inverse = ev._unique_rows(x)
+    assert inverse is not None and np.array_equal(rows[inverse].view(np.uint64), x.view(np.uint64))
+    by_bytes = np.unique(x.view(np.dtype((np.void, 8 * x.shape[1]))).ravel())
+    assert {r.tobytes() for r in rows} == {b.tobytes() for b in by_bytes} and len(
+        rows
+    ) == by_bytes.size
+    # every key equal: the check finds the shared key and the byte sort answers, with the same rows
+    monkeypatch.setattr(ev, "_ROW_KEY_MULTIPLIERS", np.zeros(64, dtype=np.uint64))
+    assert ev._unique_rows_hashed(x) is None
+    rows2, inverse2 = ev._unique_rows(x)
+    assert np.array_equal(rows2[inverse2].view(np.uint64), x.view(np.uint64)) and len(rows2) == len(
+        rows
+    )

@@ -1811,6 +1811,53 @@ AUDIT_MESSAGES: list[tuple[str, str, str, str]] = [
      "%(empirical)s%(other)s"),
     ("audit.tally.other", "; not the predicted verdict: %(k)s", "; not the predicted verdict: %(k)s",
      "；与预测结论不符：%(k)s"),
+    # the benchmark's sample design (privacy-audit, issue 50; referee 5, m10): the samples of the mechanisms that
+    # are not private at the claim come from a pilot run's events (benchmark.POWER_SAMPLES), which a blind audit
+    # does not have
+    ("audit.bench.design.capped",
+     "%(n)s mechanisms that are not private at the claimed $\\varepsilon$ are audited with %(lo)s–%(hi)s samples "
+     "per input — %(safety)s times the samples their verdicts needed for power %(power)s in a pilot run at %(pilot)s samples "
+     "per input (seed %(seed)s), conditional on the event each chose there, rounded up, at least %(floor)s "
+     "(`benchmark.POWER_SAMPLES`) — and the others with %(samples)s; ",
+     "%(n)s mechanisms that are not private at the claimed ε are audited with %(lo)s–%(hi)s samples per input — "
+     "%(safety)s times the samples their verdicts needed for power %(power)s in a pilot run at %(pilot)s samples "
+     "per input (seed %(seed)s), conditional on the event each chose there, rounded up, at least %(floor)s "
+     "(benchmark.POWER_SAMPLES) — and the others with %(samples)s; ",
+     "%(n)s 个在所声称的 $\\varepsilon$ 下不满足差分隐私的机制，每个输入用 %(lo)s–%(hi)s 个样本审计——即在每个输入 %(pilot)s "
+     "个样本的预实验（种子 %(seed)s）中、以各自在那里选出的事件为条件，其结论达到检验功效 %(power)s 所需样本数的 "
+     "%(safety)s 倍，向上取整，至少 %(floor)s（`benchmark.POWER_SAMPLES`）——其余机制用 %(samples)s 个；"),
+    ("audit.bench.design.blind",
+     ". This choice of samples knows which mechanisms are broken: a blind audit keeps %(samples)s for every "
+     "mechanism, and the times below are those of this informed run",
+     ". This choice of samples knows which mechanisms are broken: a blind audit keeps %(samples)s for every "
+     "mechanism, and the times below are those of this informed run",
+     "。这样选择样本数的前提是事先知道哪些机制有错：盲审计对每个机制都保留 %(samples)s 个样本，下文的用时是这次"
+     "知情运行的用时"),
+    ("audit.bench.design.all", "every mechanism is audited with %(samples)s samples per input; ",
+     "every mechanism is audited with %(samples)s samples per input; ", "每个机制每个输入都用 %(samples)s 个样本审计；"),
+    ("audit.bench.design.enough",
+     "conditional on this run's events, each violation shown is reached with power %(power)s from at most "
+     "%(need)s samples per input",
+     "conditional on this run's events, each violation shown is reached with power %(power)s from at most "
+     "%(need)s samples per input",
+     "以本次运行的事件为条件，所表明的每个违反只需每个输入至多 %(need)s 个样本即可达到检验功效 %(power)s"),
+    ("audit.bench.design.short",
+     "conditional on this run's events, %(count)s violations shown need more samples than they had for power "
+     "%(power)s (they may not repeat under another seed)",
+     "conditional on this run's events, %(count)s violations shown need more samples than they had for power "
+     "%(power)s (they may not repeat under another seed)",
+     "以本次运行的事件为条件，所表明的违反中，%(count)s要达到检验功效 %(power)s 所需的样本多于它们实际所用的"
+     "（换一个种子可能无法重现）"),
+    ("audit.bench.design.none", "no violation is shown", "no violation is shown", "没有表明任何违反"),
+    # the words of the privacy-audit chapter's result tables (issue 49: tables, not print dumps; in every edition)
+    ("audit.word.holds", "holds", "holds", "成立"),
+    ("audit.word.violated", "violated", "violated", "违反"),
+    ("audit.kind.exact", "exact", "exact", "精确"),
+    ("audit.kind.empirical", "empirical", "empirical", "经验"),
+    ("audit.claim.stated", "stated", "stated", "给出"),
+    ("audit.claim.refused", "refused", "refused", "拒绝给出"),
+    ("audit.selection.split", "split", "split", "样本拆分"),
+    ("audit.selection.bonferroni", "Bonferroni", "Bonferroni", "Bonferroni 校正"),
 ]  # fmt: skip
 
 # The texts of the privacy claims (core/claim_messages.py): relation names, sensitivities, conditions, reasons.

@@ -136,6 +136,8 @@ COLUMN_NAMES_BY_LANG: dict[str, dict[str, str]] = {
         "needed (power 0.9)": "所需样本数（检验功效 0.9）",
         "sampler": "采样器",
         "claim": "声明状态",
+        "ε ≥": "$\\varepsilon$ ≥",
+        "μ ≥": "$\\mu$ ≥",
         "holds": "成立",
         "violated": "违反",
         "s": "秒",

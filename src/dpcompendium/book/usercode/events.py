@@ -327,11 +327,45 @@ def _unique_rows(x: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
     voids = probe.view(np.dtype((np.void, probe.dtype.itemsize * probe.shape[1]))).ravel()
     if np.unique(voids).size > probe.shape[0] // 4:  # mostly distinct (continuous outputs): no gain
         return x, None
+    found = _unique_rows_hashed(x)
+    if found is not None:
+        return found
     rows = x.view(np.dtype((np.void, x.dtype.itemsize * x.shape[1]))).ravel()
     uniq, first, inverse = np.unique(rows, return_index=True, return_inverse=True)
     if uniq.size > x.shape[0] // 4:
         return x, None
     return x[first], inverse.ravel()
+
+
+#: Odd 64-bit multipliers of ``_unique_rows_hashed``'s row keys (fixed: the keys only group rows, checked byte for
+#: byte).
+_ROW_KEY_MULTIPLIERS = np.arange(1, 65, dtype=np.uint64) * np.uint64(
+    0x9E3779B97F4A7C15
+) | np.uint64(1)
+
+
+def _unique_rows_hashed(x: np.ndarray) -> tuple[np.ndarray, np.ndarray | None] | None:
+    """``_unique_rows`` by a 64-bit key per row (a multiply–xor hash of its bytes, sorted as integers: faster than
+    sorting the rows as bytes), checked byte for byte — ``None`` (use the byte sort) when two distinct rows share a
+    key or ``x`` is not a C-contiguous array of 8-byte items. The distinct rows come in another order than the byte
+    sort's, but each row is scored on its own, so the scores are the same, bit for bit."""
+    if x.dtype.itemsize != 8 or not x.flags.c_contiguous or x.shape[1] > _ROW_KEY_MULTIPLIERS.size:
+        return None
+    words = x.view(np.uint64)
+    key = np.zeros(x.shape[0], dtype=np.uint64)
+    for j in range(x.shape[1]):
+        key ^= words[:, j] * _ROW_KEY_MULTIPLIERS[j]
+        key = (key << np.uint64(7)) | (key >> np.uint64(57))
+    uniq, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    if uniq.size > x.shape[0] // 4:
+        return x, None
+    rows = x[first]
+    inverse = inverse.ravel()
+    if not np.array_equal(
+        rows.view(np.uint64)[inverse], words
+    ):  # a key shared by two distinct rows
+        return None
+    return rows, inverse
 
 
 def _learned_statistic(xa: np.ndarray, xb: np.ndarray) -> _Statistic:

@@ -33,6 +33,7 @@ __all__ = [
     "BENCHMARK",
     "DPSNIPER_CONFIG",
     "POWER_NEEDED",
+    "POWER_PILOT_SEED",
     "POWER_SAMPLES",
     "PUBLISHED",
     "BenchmarkMechanism",
@@ -314,9 +315,13 @@ def audit_mechanism(
 #: input, the power, the safety factor on its estimate (it takes the event as fixed and its frequencies as observed)
 #: and the floor (half the samples train the classifier that chooses the event).
 POWER_PILOT, POWER, POWER_SAFETY, POWER_FLOOR = 100_000, 0.9, 1.5, 10_000
+#: The seed of the pilot run behind :data:`POWER_NEEDED` (the chapter's default seed).
+POWER_PILOT_SEED = 20260207
 
 #: :func:`~dpcompendium.core.audit.power.samples_needed` at power ``POWER`` of the event each mechanism that is
-#: not private at the claim chose, in the benchmark's run at ``POWER_PILOT`` samples (seed 20260207), per claim.
+#: not private at the claim chose, in the benchmark's pilot run at ``POWER_PILOT`` samples per input (seed
+#: ``POWER_PILOT_SEED``), per claim: conditional on that run's events. Choosing samples this way knows which
+#: mechanisms are broken; a blind audit keeps the same samples for every mechanism.
 POWER_NEEDED: dict[float, dict[str, int]] = {
     0.7: {
         "noisy max, value (Laplace)": 5_580,

@@ -45,6 +45,7 @@ __all__ = [
     "CORE",
     "FINDINGS",
     "STEP_SHARE_ROWS",
+    "TABLE_WORDS",
     "TALLY_COLUMNS",
     "CatalogEntry",
     "audit_modules",
@@ -55,6 +56,7 @@ __all__ = [
     "missing_chapters",
     "row_confidence",
     "run_catalog",
+    "table_words",
     "tally_statement",
     "value_events",
     "verdict_tally",
@@ -96,6 +98,28 @@ STEP_SHARE_ROWS: dict[str, tuple[str, ...]] = {"mwem": ("MWEM selection", "MWEM 
 #: What a row's verdict means for the reader: ``finding`` column of :func:`run_catalog`'s table.
 #: Each is a message (core/claim_messages.py): its plain text the CSV's, its MyST per language (issue 48).
 FINDINGS = {key: message(f"audit.finding.{key}") for key in ("holds", "violated", "step")}
+
+
+#: The words of the chapter's result tables (verdicts, kinds of audit, selection rules, a claim stated or refused):
+#: value → message id, so that each edition of the book shows its own word (issue 49).
+TABLE_WORDS = {
+    "holds": "audit.word.holds",
+    "violated": "audit.word.violated",
+    "exact": "audit.kind.exact",
+    "empirical": "audit.kind.empirical",
+    "split": "audit.selection.split",
+    "bonferroni": "audit.selection.bonferroni",
+    "stated": "audit.claim.stated",
+    "refused": "audit.claim.refused",
+}
+
+
+def table_words(values: Iterable) -> list:
+    """``values`` for a result table: each word of :data:`TABLE_WORDS` as its message (plain text: the word
+    itself), anything else as it is."""
+    return [
+        message(TABLE_WORDS[v]) if isinstance(v, str) and v in TABLE_WORDS else v for v in values
+    ]
 
 
 def finding(chapter: str, mechanism: str, verdict: str) -> str:

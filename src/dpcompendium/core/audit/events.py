@@ -125,11 +125,9 @@ def interval_cuts(pooled: ArrayLike, max_cuts: int = 160) -> np.ndarray:
     extra resolution in both tails (levels down to 10/n), always with ±inf at the ends."""
     x = np.asarray(pooled, dtype=float).ravel()
     max_cuts = check_int(max_cuts, "max_cuts", minimum=4)
-    if x.size > 1 and bool(np.all(x[1:] >= x[:-1])) and not bool((x == 0).any()):
-        # sorted (so no NaN) and no zero (no −0.0 beside 0.0): the distinct values without sorting again
-        uniq = x[np.concatenate([[True], x[1:] != x[:-1]])]
-    else:
-        uniq = np.unique(x)
+    presorted = x.size > 1 and bool(np.all(x[1:] >= x[:-1])) and not bool((x == 0).any())
+    # sorted (so no NaN) and no zero (no −0.0 beside 0.0): the distinct values without sorting again
+    uniq = x[np.concatenate([[True], x[1:] != x[:-1]])] if presorted else np.unique(x)
     if uniq.size <= max_cuts:
         inner = uniq
     else:
@@ -138,8 +136,22 @@ def interval_cuts(pooled: ArrayLike, max_cuts: int = 160) -> np.ndarray:
         tail = np.logspace(math.log10(max(10.0 / n, 1e-9)), math.log10(0.1), n_tail)
         mid = np.linspace(0.1, 0.9, max(2, max_cuts - 2 * n_tail))
         levels = np.unique(np.clip(np.concatenate([tail, mid, 1 - tail]), 0.0, 1.0))
-        inner = np.unique(np.quantile(x, levels, method="inverted_cdf"))
+        if presorted:  # the order statistics np.quantile would partition for, read off directly
+            inner = np.unique(x[_inverted_cdf_index(n, levels)])
+        else:
+            inner = np.unique(np.quantile(x, levels, method="inverted_cdf"))
     return np.concatenate([[-np.inf], inner, [np.inf]])
+
+
+def _inverted_cdf_index(n: int, levels: np.ndarray) -> np.ndarray:
+    """The 0-based order statistic that ``np.quantile(x, levels, method="inverted_cdf")`` returns for ``n`` values
+    (numpy's own arithmetic: index ``n·q − 1``, rounded up unless it is whole, at least 0); on a sorted ``x``,
+    ``x[index]`` is that quantile, bit for bit, without the copy and partition of ``np.quantile``."""
+    index = n * np.asarray(levels, dtype=float) - 1
+    below = np.floor(index)
+    out = np.where(index - below == 0, below, below + 1).astype(np.intp)
+    out[out < 0] = 0
+    return out
 
 
 def pooled_sorted(sa: np.ndarray, sb: np.ndarray) -> np.ndarray:
