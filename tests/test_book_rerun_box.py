@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 from types import SimpleNamespace
 
 import nbformat
@@ -138,3 +139,20 @@ def test_a_rerun_s_box_shows_the_run_s_values_and_command():
     assert values["reps"] == "3" and values["datasets"] == "['ADULT']"
     assert box.next_node(nodes.literal_block).astext() == command
     assert "rerun below" in box.astext()
+
+
+@pytest.mark.parametrize("language", [None, "zh_CN"])
+def test_on_paper_the_box_is_its_command_and_one_sentence(language):
+    """Reader review F4: the parameters table (a printed page in some chapters) and the constraints are screen-only;
+    a print-only sentence names the command that lists them; the command itself is on both."""
+    _, doc = _box_of(HISTOGRAMS, language=language)
+    (box,) = doc.findall(nodes.admonition)
+    screen = [n for n in box.children if "dpc-screen-only" in n.get("classes", [])]
+    printed = [n for n in box.children if "dpc-print-only" in n.get("classes", [])]
+    assert any(isinstance(n, nodes.table) for n in screen)
+    assert len(printed) == 1 and f"dpcompendium list {HISTOGRAMS}" in printed[0].astext()
+    assert not [
+        b for b in box.findall(nodes.literal_block) if "dpc-screen-only" in b.get("classes", [])
+    ]
+    css = (Path(cli.__file__).parent / "_static" / "dpcompendium.css").read_text()
+    assert "div.admonition.dpc-rerun .dpc-screen-only { display: none !important; }" in css

@@ -200,11 +200,19 @@ def box(
     w = _words(lang)
     admonition = nodes.admonition("", classes=list(CLASSES))
     admonition += nodes.title(w["title"], w["title"])
-    admonition += nodes.paragraph(text=w["intro_rerun" if rerun else "intro"])
+    # on paper the parameters table (a page in some chapters) gives way to one sentence that names where to read it
+    # (reader review F4): the screen-only parts are hidden in print, the print-only sentence on screen
+    admonition += nodes.paragraph(
+        text=w["intro_rerun" if rerun else "intro"], classes=["dpc-screen-only"]
+    )
+    from ..core.messages import message
+
+    printed = message("rerun_box.intro_print", chapter=chapter_id).in_language(lang)
+    admonition += nodes.paragraph(text=printed.replace("`", ""), classes=["dpc-print-only"])
     admonition += nodes.literal_block(
         command, command, language="bash", classes=["dpc-rerun-command"]
     )
-    table = nodes.table(classes=["dpc-rerun-parameters"])
+    table = nodes.table(classes=["dpc-rerun-parameters", "dpc-screen-only"])
     group = nodes.tgroup(cols=4)
     table += group
     for width in (2, 3, 5, 2):
@@ -236,8 +244,8 @@ def box(
         )
     admonition += table
     if requires:
-        admonition += nodes.paragraph(text=w["requires"])
-        items = nodes.bullet_list()
+        admonition += nodes.paragraph(text=w["requires"], classes=["dpc-screen-only"])
+        items = nodes.bullet_list(classes=["dpc-screen-only"])
         for req in requires:
             para = nodes.paragraph("", "", nodes.literal(req.expression, req.expression))
             if req.why:
