@@ -45,6 +45,7 @@ from .levels import (
     DEFAULT_EDGES,
     HIERA_MULTIPLIERS,
     PUBLIC_SCALING,
+    SGD_TEXT_MULTIPLIERS,
     check_edges,
     check_schedule,
     level_bounds,
@@ -587,15 +588,26 @@ def privacy_claim(
     eps = check_epsilon(epsilon)
     if method == "hiera-graded":
         return graded_claim(eps, multipliers, edges=edges).with_conditions(PUBLIC_SCALING)
+    source = any(
+        np.array_equal(np.asarray(multipliers, dtype=float), np.asarray(m, dtype=float))
+        for m in (HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS)
+    )
+    label = "claims.hiera.mech_source" if source else "claims.hiera.mech_budgets"
     if method == "hiera-calibrated":
-        method, eps = (
+        method, eps, label = (
             "hiera",
             calibrate_base_epsilon(eps, multipliers, edges=edges, coupled=coupled),
+            "claims.hiera.mech_calibrated",
         )
     if method == "hiera":
         sched = schedule(eps, multipliers)
         exact = lhp_exact_epsilon(sched, edges=edges, coupled=coupled)
-        what = "LHP / HierA" if coupled else message("claims.hiera.mech_sgd")
+        # the row says which LHP it is: the source's budgets, or their shape calibrated (referee 5, m11)
+        what = message(
+            label,
+            what="LHP / HierA" if coupled else message("claims.hiera.mech_sgd"),
+            used=", ".join(f"{e:.3g}" for e in sched),
+        )
         claim = PrivacyClaim(what, "local", message("claims.hiera.sens_report"), exact)
     else:
         claim = numeric_claim(method, eps, epsilons=schedule(eps, multipliers), variant=variant)
