@@ -51,10 +51,13 @@ __all__ = [
     "actual_epsilon",
     "hiera_closed_form",
     "mae_experiment",
+    "mae_runs",
     "meets_graded",
     "methods_experiment",
+    "methods_runs",
     "mu_experiment",
     "simulate_estimates",
+    "summarize_mae",
 ]
 
 #: Methods of experiment 2. ``hiera-calibrated``: HierA with its schedule scaled so that LHP is exactly ε-LDP;
@@ -406,6 +409,39 @@ def _cell(dataset, epsilon, reps, rng, *, data, method, mu, **kw):
     return [{"rep": r, "error": float(x - v.mean())} for r, x in enumerate(est)]
 
 
+def mae_runs(
+    data: Mapping[str, np.ndarray],
+    epsilons: Sequence[float],
+    values: Sequence,
+    reps: int,
+    seed: int,
+    *,
+    axis: str,
+    n_jobs: int = 1,
+    **kw,
+) -> pd.DataFrame:
+    """The error of each repetition of the mean estimate per (dataset, ``axis``, ε): ``reps`` repetitions of
+    :func:`simulate_estimates`, ``axis`` one of its options (``"mu"`` or ``"method"``) swept over ``values``, ``kw``
+    its other options, fixed. Columns dataset, ``axis``, epsilon, rep, error (estimate − true mean): the per-run
+    losses behind :func:`mae_experiment`'s summaries (one random stream per cell, so the same numbers)."""
+    grid = {"dataset": list(data), axis: list(values), "epsilon": list(epsilons)}
+    cell = partial(_cell, data=dict(data), **kw)
+    return sweep(cell, grid, reps, seed, n_jobs=n_jobs, vectorized=True)
+
+
+def summarize_mae(runs: pd.DataFrame, axis: str) -> pd.DataFrame:
+    """A table of :func:`mae_runs` summarized per (dataset, ``axis``, ε): columns dataset, ``axis``, epsilon, reps,
+    mae (mean absolute error over the repetitions), mae_se (its standard error, sd / √reps)."""
+    return summarize(
+        runs,
+        ["dataset", axis, "epsilon"],
+        {
+            "mae": lambda e: float(np.mean(np.abs(e))),
+            "mae_se": lambda e: float(np.std(np.abs(e), ddof=1)) / np.sqrt(e.size),
+        },
+    )
+
+
 def mae_experiment(
     data: Mapping[str, np.ndarray],
     epsilons: Sequence[float],
@@ -418,20 +454,11 @@ def mae_experiment(
     **kw,
 ) -> pd.DataFrame:
     """MAE of the mean estimate and its standard error per (dataset, ``axis``, ε), over ``reps`` repetitions of
-    :func:`simulate_estimates`: ``axis`` is one of its options (``"mu"`` or ``"method"``), swept over ``values``;
-    ``kw``: its other options, fixed. Columns dataset, ``axis``, epsilon, reps, mae, mae_se. Experiments 1 and 2 are
-    :func:`mu_experiment` and :func:`methods_experiment`."""
-    grid = {"dataset": list(data), axis: list(values), "epsilon": list(epsilons)}
-    cell = partial(_cell, data=dict(data), **kw)
-    runs = sweep(cell, grid, reps, seed, n_jobs=n_jobs, vectorized=True)
-    return summarize(
-        runs,
-        list(grid),
-        {
-            "mae": lambda e: float(np.mean(np.abs(e))),
-            "mae_se": lambda e: float(np.std(np.abs(e), ddof=1)) / np.sqrt(e.size),
-        },
-    )
+    :func:`simulate_estimates`: :func:`summarize_mae` of :func:`mae_runs` (same arguments). Columns dataset,
+    ``axis``, epsilon, reps, mae, mae_se. Experiments 1 and 2 are :func:`mu_experiment` and
+    :func:`methods_experiment`."""
+    runs = mae_runs(data, epsilons, values, reps, seed, axis=axis, n_jobs=n_jobs, **kw)
+    return summarize_mae(runs, axis)
 
 
 #: Experiment 1: HierA's MAE for each μ and ε, ``mu_experiment(data, epsilons, mus, reps, seed, *, n_jobs=1)``
@@ -441,6 +468,11 @@ mu_experiment = partial(mae_experiment, axis="mu", method="hiera")
 #: Experiment 2: MAE of each method per dataset and ε, ``methods_experiment(data, epsilons, methods, reps, seed, *,
 #: mu=2, n_jobs=1)`` (columns dataset, method, epsilon, reps, mae, mae_se).
 methods_experiment = partial(mae_experiment, axis="method", mu=2)
+
+#: Experiment 2's per-run errors, ``methods_runs(data, epsilons, methods, reps, seed, *, mu=2, n_jobs=1)`` (columns
+#: dataset, method, epsilon, rep, error): :func:`methods_experiment` is :func:`summarize_mae` of them, and the
+#: comparisons of :func:`~dpcompendium.chapters.hiera.verdicts.methods_comparisons` are built from their losses.
+methods_runs = partial(mae_runs, axis="method", mu=2)
 
 
 def actual_epsilon(
