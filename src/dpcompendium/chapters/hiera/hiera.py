@@ -413,13 +413,25 @@ def calibrate_base_epsilon(
     equality for the binding pair. ``coupled=False``: level and value are separate inputs (the SGD of algorithm 4).
     """
     target = check_epsilon(target_epsilon, "target_epsilon")
-    mult = np.asarray(multipliers, dtype=float)
+    if guarantee not in ("uniform", "graded"):
+        raise ValueError(f"guarantee must be 'uniform' or 'graded', got {guarantee!r}")
+    mult = tuple(float(m) for m in np.asarray(multipliers, dtype=float).ravel())
+    e = tuple(float(x) for x in check_edges(edges))
+    return _calibrate_base_epsilon(target, mult, e, bool(coupled), guarantee)
+
+
+@functools.lru_cache(maxsize=1024)
+def _calibrate_base_epsilon(
+    target: float, mult: tuple, edges: tuple, coupled: bool, guarantee: str
+) -> float:
+    """Cached body of :func:`calibrate_base_epsilon` (hashable arguments): the chapter asks for the same root at
+    every cell, claim and row of a base ε."""
+    mult = np.asarray(mult, dtype=float)
+    edges = np.asarray(edges, dtype=float)
     if guarantee == "uniform":
         bound = np.full((mult.size, mult.size), target)
-    elif guarantee == "graded":
-        bound = graded_targets(mult * target)
     else:
-        raise ValueError(f"guarantee must be 'uniform' or 'graded', got {guarantee!r}")
+        bound = graded_targets(mult * target)
 
     def gap(base: float) -> float:
         return graded_excess(mult * base, bound, edges=edges, coupled=coupled)
