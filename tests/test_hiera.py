@@ -254,3 +254,24 @@ def test_pairwise_sum_is_numpys(n):
     a = np.random.default_rng(n).standard_normal(n) * 1e3
     got = simulate._pairwise_sum_jit()(a, simulate._pairwise_program(n), np.empty(64))
     assert got == np.add.reduce(a)
+
+
+@pytest.mark.numerics
+def test_hashing_shortcut_never_overrules_the_sorted_count():
+    """``_bernoulli_sums`` skips its lexsort only when hashing says the (group, p) pairs are certainly more than n/8
+    (±0 may hash apart, one extra pair per group at most): with few distinct values, signed zeros and groups, the
+    sort still decides; with many, the shortcut is taken, and the sums are the same either way."""
+    from dpcompendium.chapters.hiera import simulate
+
+    g = np.random.default_rng(2)
+    few = np.round(g.uniform(-1, 1, 4_000), 1)  # 21 values: one binomial each
+    p_few = 0.5 * (1 + few)
+    p_few[::7] = -0.0
+    p_few[1::7] = 0.0
+    groups = (few > 0).astype(np.int64)
+    assert not simulate._many_distinct(p_few, groups, 2)
+    many = g.uniform(0, 1, 4_000)
+    assert simulate._many_distinct(many, groups, 2)
+    # at the threshold: n/8 distinct pairs exactly is the binomial branch of the sort, never skipped
+    edge = np.repeat(np.linspace(0.1, 0.9, 500), 8)
+    assert not simulate._many_distinct(edge, np.zeros(edge.size, np.int64), 1)

@@ -13,7 +13,7 @@ import pytest
 from dpcompendium.chapters import hiera
 from dpcompendium.chapters.hiera import verdicts
 from dpcompendium.core.comparison import Arm, Comparison
-from dpcompendium.core.messages import myst, translate
+from dpcompendium.core.messages import message, myst, translate
 from dpcompendium.core.tables import column_name
 
 
@@ -262,3 +262,84 @@ def test_family_all_one_way_names_the_direction_once():
     assert "not separated in the others" in str(
         verdicts.family(t, "uniform", "hiera-calibrated", "pm")
     )
+
+
+def _small_runs(reps=12):
+    runs = hiera.simulate.methods_runs(
+        _small_values(), [0.5, 2.0], list(hiera.simulate.METHODS), reps, 11
+    )
+    return runs, hiera.simulate.summarize_mae(runs, "method")
+
+
+def test_experiment_2_arms_from_runs_give_the_summaries_verdicts_and_a_design_sentence():
+    """Referee 5, m8: experiment 2's arms were summaries (mean, se, n), which the core treats as quoted arms, so no
+    design sentence applied. Built from the runs' absolute errors, the arms carry their runs, the tests decide as
+    the summaries did, and each family's design sentence counts the runs behind it."""
+    runs, methods = _small_runs()
+    pd.testing.assert_frame_equal(
+        methods,
+        hiera.simulate.methods_experiment(
+            _small_values(),
+            [0.5, 2.0],
+            list(hiera.simulate.METHODS),
+            12,
+            11,
+        ),
+    )
+    quoted = verdicts.methods_comparisons(methods)
+    table = verdicts.methods_comparisons(methods, runs=runs)
+    assert list(table["outcome"]) == list(quoted["outcome"])
+    np.testing.assert_allclose(table["p_value"], quoted["p_value"], rtol=1e-9, atol=1e-15)
+    for r in table["result"]:
+        assert len(r.comparison.a.values) == 12 and len(r.comparison.b.values) == 12
+    for r in quoted["result"]:
+        assert r.comparison.a.values is None
+    for g in ("source", "uniform", "graded"):
+        text = str(verdicts.methods_design(table, g))
+        assert "rest on 12 runs per arm" in text or "with 12 runs per arm" in text, text
+    assert str(verdicts.methods_design(table.iloc[:0], "uniform")) == str(message("hiera.no_cells"))
+
+
+def _small_values():
+    rng = np.random.default_rng(5)
+    return {
+        "uniform": hiera.datasets.synthetic_values("uniform", 400, rng),
+        "normal": hiera.datasets.synthetic_values("normal", 400, rng),
+    }
+
+
+def test_claims_card_rows_of_hiera_say_which_budgets():
+    """Referee 5, m11: the two rows of the claims card were both labelled "LHP / HierA" (8.067-LDP and 1-LDP). The
+    source's budgets and the calibrated ones are named as such, in every language, with their budgets."""
+    src = hiera.privacy_claim("hiera", 1.0)
+    cal = hiera.privacy_claim("hiera-calibrated", 1.0)
+    assert str(src.mechanism) != str(cal.mechanism)
+    assert "source's budgets (5, 4, 3, 2, 1)" in str(src.mechanism)
+    assert "calibrated" in str(cal.mechanism) and "source's" not in str(cal.mechanism)
+    assert "原文的隐私预算" in myst(src.mechanism, "zh_CN")
+    assert "校准后" in myst(cal.mechanism, "zh_CN")
+    assert math.isclose(cal.epsilon, 1.0, rel_tol=1e-9) and src.epsilon > 8
+    sgd = hiera.privacy_claim("hiera", 1.0, multipliers=hiera.SGD_TEXT_MULTIPLIERS, coupled=False)
+    assert "source's budgets (2, 1.75, 1.5, 1.25, 1)" in str(sgd.mechanism)
+    other = hiera.privacy_claim("hiera", 1.0, multipliers=(3, 3, 2, 2, 1))
+    assert "source's" not in str(other.mechanism)
+
+
+def test_uniform_data_set_is_not_the_uniform_estimator():
+    """Native review A1: experiment 2's table showed the data set "uniform" with the histograms' estimator name
+    (均匀估计（Uniform）). Data sets have their own names: a table whose columns are data sets, a data set column and
+    the sentences "on <data set>" name the distribution in each language; the estimator keeps its name."""
+    from dpcompendium.core.messages import dataset_md, message, method_name
+    from dpcompendium.core.tables import readable
+
+    at1 = pd.DataFrame({"uniform": [0.01], "normal": [0.02]}, index=pd.Index(["pm"], name="method"))
+    shown = at1.rename_axis(columns="dataset").reset_index()
+    zh = readable(shown, lang="zh_CN")._repr_html_()
+    en = readable(shown, lang="en")._repr_html_()
+    assert "<th>均匀分布</th>" in zh and "<th>正态分布</th>" in zh and "均匀估计" not in zh
+    assert "<th>uniform</th>" in en and "<th>Uniform</th>" not in en
+    cells = readable(pd.DataFrame({"dataset": ["uniform"], "method": ["uniform"]}), lang="zh_CN")
+    html = cells._repr_html_()
+    assert "<td>均匀分布</td>" in html and f"<td>{method_name('uniform', 'zh_CN')}</td>" in html
+    sentence = message("hiera.on_data", data=dataset_md("uniform"), sentence="x")
+    assert str(sentence) == "on uniform, x" and myst(sentence, "zh_CN") == "在均匀分布上，x"

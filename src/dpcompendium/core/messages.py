@@ -34,12 +34,15 @@ from typing import Any
 __all__ = [
     "CATALOGUE",
     "CJK_EDITIONS",
+    "DATASET_NAMES",
     "EDITIONS",
     "LANG_METADATA",
     "METHOD_NAMES",
     "NOUNS",
     "PLAIN",
     "Md",
+    "dataset_md",
+    "dataset_name",
     "get_language",
     "join",
     "language",
@@ -452,7 +455,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.unit_adult-age": "岁",
         "hiera.q_mae": "均值的平均绝对误差 (MAE)",
         "hiera.q_mse": "K 折交叉验证的 MSE",
-        "hiera.on_data": "在 %(data)s 上，%(sentence)s",
+        "hiera.on_data": "在%(data)s上，%(sentence)s",
         "hiera.at_small": "在 ε ≤ %(eps)s 时，%(sentence)s",
         "hiera.same_level": "校准到相同的精确 LDP 参数 ε 时，%(sentence)s",
         "hiera.graded_level": "校准到其目标分级上界时，%(sentence)s",
@@ -953,6 +956,52 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
         "idldp": "IDUE（输入区分）",
     },
 }
+
+#: The one name of each data set the book's tables and sentences show by its id, per language: ids as the chapters'
+#: parameters and CSVs spell them. Data sets are not methods: the hiera chapter's data set ``"uniform"`` (the uniform
+#: distribution) is not the histograms' estimator ``"uniform"`` of :data:`METHOD_NAMES` (native review A1, issue 48),
+#: so a table names a column or cell of data sets (:data:`dpcompendium.core.tables.DATASET_COLUMNS`) from here. An id
+#: missing from a language keeps its English name; an unknown id is shown as it is. The Chinese names are those of
+#: the figures (:mod:`dpcompendium.core.figure_messages`) and of the chapters' translated prose.
+#:
+#: :meta hide-value:
+DATASET_NAMES: dict[str, dict[str, str]] = {
+    "en": {
+        "normal": "normal",
+        "uniform": "uniform",
+        "exponential": "exponential",
+        "adult-age": "adult-age",
+        "adult": "adult",
+        "synthetic": "synthetic",
+    },
+    "zh_CN": {
+        "normal": "正态分布",
+        "uniform": "均匀分布",
+        "exponential": "指数分布",
+        "adult-age": "Adult 年龄数据",
+        "adult": "Adult 数据",
+        "synthetic": "合成数据",
+    },
+}
+
+
+def dataset_name(dataset: object, lang: str | None = None) -> str:
+    """The name (MyST) of a data set id in ``lang`` (default: the current language): :data:`DATASET_NAMES`, else
+    its English name, else the id as it is (escaped)."""
+    key = str(dataset)
+    names = {**DATASET_NAMES["en"], **DATASET_NAMES.get(lang or get_language(), {})}
+    return names[key] if key in names else to_myst(key)
+
+
+def dataset_md(dataset: object) -> Md:
+    """A data set's name in every language (:func:`dataset_name`), for a message's parameter: "on uniform, …" in
+    English, 「在均匀分布上，…」 in Chinese."""
+    return Md(
+        str(dataset),
+        dataset_name(dataset, "en"),
+        {lang: dataset_name(dataset, lang) for lang in CATALOGUE},
+    )
+
 
 #: Nouns that :func:`dpcompendium.book.prose.plural` counts, per language (English: the noun as written, its plural
 #: made by the helper). Chinese nouns take a measure word and no plural.

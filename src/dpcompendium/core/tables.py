@@ -20,12 +20,24 @@ import numbers
 import re
 from typing import Any
 
-from .messages import Md, get_language, language, method_name, myst, myst_to_html, number, to_myst
+from .messages import (
+    DATASET_NAMES,
+    Md,
+    dataset_name,
+    get_language,
+    language,
+    method_name,
+    myst,
+    myst_to_html,
+    number,
+    to_myst,
+)
 
 __all__ = [
     "CELL_TEXTS_BY_LANG",
     "COLUMN_NAMES",
     "COLUMN_NAMES_BY_LANG",
+    "DATASET_COLUMNS",
     "METHOD_COLUMNS",
     "UNITS",
     "ReadableTable",
@@ -289,6 +301,9 @@ UNITS: dict[str, str] = {
 METHOD_COLUMNS = frozenset(
     {"method", "methods", "variant", "mechanism", "estimator", "algorithm", "baseline"}
 )
+#: Columns whose cells are data set ids, and the columns' axis name of a table whose columns are data sets: named by
+#: :func:`~dpcompendium.core.messages.dataset_name`, never as methods (``"uniform"`` is a distribution there).
+DATASET_COLUMNS = frozenset({"dataset", "datasets", "data"})
 #: Suffixes of the two ends of an interval column: ``x_lo``/``x_hi`` beside ``x``.
 _INTERVAL_ENDS = (("_lo", "_hi"), ("_low", "_high"), ("_ci_lo", "_ci_hi"), ("_lower", "_upper"))
 _BRACKETED = re.compile(
@@ -397,6 +412,8 @@ def _cell(value: Any, column: Any, digits: int) -> tuple[str, bool]:
             f"({format_number(value[0], digits)}–{format_number(value[1], digits)})"
         ), True
     text = str(value)
+    if str(column) in DATASET_COLUMNS and text in DATASET_NAMES["en"]:
+        return myst_to_html(dataset_name(text)), False
     if text in METHOD_NAMES_KEYS() or _is_method_pair(text):
         return myst_to_html(method_name(text)), False
     found = _cell_translation(text)
@@ -513,10 +530,18 @@ class ReadableTable:
         if self.caption:
             out.append(f"<caption>{myst_to_html(myst(self.caption))}</caption>")
         head = []
+        datasets = str(df.columns.name) in DATASET_COLUMNS  # the columns are data sets, not methods
         for c in df.columns:
-            label = "" if str(c).startswith("_index") else column_name(c)
+            if str(c).startswith("_index"):
+                label = ""
+            elif datasets and str(c) in DATASET_NAMES["en"]:
+                label = dataset_name(c)
+            else:
+                label = column_name(c)
             head.append(f"<th>{myst_to_html(label)}</th>")
-        if df.columns.name:
+        if (
+            df.columns.name and not datasets
+        ):  # data sets name themselves (and the axis would span the index)
             out.append(f'<thead><tr class="dpc-axis"><th colspan="{len(df.columns)}">')
             out.append(f"{myst_to_html(column_name(df.columns.name))}</th></tr>")
             out.append(f"<tr>{''.join(head)}</tr></thead>")

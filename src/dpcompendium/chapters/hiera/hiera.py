@@ -45,6 +45,7 @@ from .levels import (
     DEFAULT_EDGES,
     HIERA_MULTIPLIERS,
     PUBLIC_SCALING,
+    SGD_TEXT_MULTIPLIERS,
     check_edges,
     check_schedule,
     level_bounds,
@@ -412,13 +413,25 @@ def calibrate_base_epsilon(
     equality for the binding pair. ``coupled=False``: level and value are separate inputs (the SGD of algorithm 4).
     """
     target = check_epsilon(target_epsilon, "target_epsilon")
-    mult = np.asarray(multipliers, dtype=float)
+    if guarantee not in ("uniform", "graded"):
+        raise ValueError(f"guarantee must be 'uniform' or 'graded', got {guarantee!r}")
+    mult = tuple(float(m) for m in np.asarray(multipliers, dtype=float).ravel())
+    e = tuple(float(x) for x in check_edges(edges))
+    return _calibrate_base_epsilon(target, mult, e, bool(coupled), guarantee)
+
+
+@functools.lru_cache(maxsize=1024)
+def _calibrate_base_epsilon(
+    target: float, mult: tuple, edges: tuple, coupled: bool, guarantee: str
+) -> float:
+    """Cached body of :func:`calibrate_base_epsilon` (hashable arguments): the chapter asks for the same root at
+    every cell, claim and row of a base ε."""
+    mult = np.asarray(mult, dtype=float)
+    edges = np.asarray(edges, dtype=float)
     if guarantee == "uniform":
         bound = np.full((mult.size, mult.size), target)
-    elif guarantee == "graded":
-        bound = graded_targets(mult * target)
     else:
-        raise ValueError(f"guarantee must be 'uniform' or 'graded', got {guarantee!r}")
+        bound = graded_targets(mult * target)
 
     def gap(base: float) -> float:
         return graded_excess(mult * base, bound, edges=edges, coupled=coupled)
@@ -587,15 +600,26 @@ def privacy_claim(
     eps = check_epsilon(epsilon)
     if method == "hiera-graded":
         return graded_claim(eps, multipliers, edges=edges).with_conditions(PUBLIC_SCALING)
+    source = any(
+        np.array_equal(np.asarray(multipliers, dtype=float), np.asarray(m, dtype=float))
+        for m in (HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS)
+    )
+    label = "claims.hiera.mech_source" if source else "claims.hiera.mech_budgets"
     if method == "hiera-calibrated":
-        method, eps = (
+        method, eps, label = (
             "hiera",
             calibrate_base_epsilon(eps, multipliers, edges=edges, coupled=coupled),
+            "claims.hiera.mech_calibrated",
         )
     if method == "hiera":
         sched = schedule(eps, multipliers)
         exact = lhp_exact_epsilon(sched, edges=edges, coupled=coupled)
-        what = "LHP / HierA" if coupled else message("claims.hiera.mech_sgd")
+        # the row says which LHP it is: the source's budgets, or their shape calibrated (referee 5, m11)
+        what = message(
+            label,
+            what="LHP / HierA" if coupled else message("claims.hiera.mech_sgd"),
+            used=", ".join(f"{e:.3g}" for e in sched),
+        )
         claim = PrivacyClaim(what, "local", message("claims.hiera.sens_report"), exact)
     else:
         claim = numeric_claim(method, eps, epsilons=schedule(eps, multipliers), variant=variant)

@@ -634,14 +634,16 @@ class _Split:
         for r, fold in enumerate(self.fold_ids):
             fp = fold.take(perm)  # the test fold of the user at each position
             for f in range(self.folds):
-                pos = np.flatnonzero(fp != f)
-                if pos.size > self.m:  # drop the training set's last rows (in row order) beyond m
+                keep = fp != f
+                if np.count_nonzero(keep) > self.m:
+                    # drop the training set's last rows (in row order) beyond m: a mask, not a set difference
+                    # (which sorts); the same increasing positions
                     extra = np.flatnonzero(fold != f)[self.m :]
                     if inv is None:
                         inv = np.empty(self.n, dtype=np.intp)
                         inv[perm] = np.arange(self.n)
-                    pos = np.setdiff1d(pos, inv.take(extra), assume_unique=True)
-                order[r * self.folds + f] = pos
+                    keep[inv.take(extra)] = False
+                order[r * self.folds + f] = np.flatnonzero(keep)
         return order
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
+import numpy as np
 import pandas as pd
 
 from ...core.comparison import (
@@ -35,7 +36,7 @@ from ...core.comparison import (
     family_sentence,
     holm,
 )
-from ...core.messages import Md, join, message, number
+from ...core.messages import Md, dataset_md, join, message, number
 from ...core.privacy import PrivacyClaim
 from ...core.validation import check_epsilon
 from .hiera import lhp_exact_epsilon, privacy_claim, schedule
@@ -50,6 +51,7 @@ __all__ = [
     "family",
     "graded_bound_claim",
     "methods_comparisons",
+    "methods_design",
     "nominal_claim",
     "results_table",
     "sgd_comparisons",
@@ -165,12 +167,19 @@ def _rows(comparisons: list[tuple[dict, Comparison]], alpha: float) -> pd.DataFr
 def methods_comparisons(
     methods: pd.DataFrame,
     *,
+    runs: pd.DataFrame | None = None,
     pairs: dict[str, Sequence[tuple[str, str]]] = EXPERIMENT2_PAIRS,
     alpha: float = 0.05,
 ) -> pd.DataFrame:
     """Every comparison of experiment 2 (a table of :func:`~dpcompendium.chapters.hiera.simulate.methods_experiment`):
     for each guarantee, pair (A, B) and cell (dataset, ε) holding both, the ``"tie"`` test of the ratio of their MAEs
-    (Welch on the cells' means and standard errors over ``reps`` repetitions), decided by Holm over all of them.
+    (Welch over ``reps`` repetitions), decided by Holm over all of them.
+
+    ``runs``: the per-run errors the table summarizes (:func:`~dpcompendium.chapters.hiera.simulate.methods_runs`);
+    each arm is then built from its runs' absolute errors (:meth:`~dpcompendium.core.comparison.Arm.of`), so that
+    :func:`~dpcompendium.core.comparison.design_sentence` can say what power the runs had. Without them (or for a
+    cell with an error of exactly 0, which is not a loss the test's log ratio takes), an arm is the cell's summary
+    (mean, standard error, n): the same test, but the core treats it as an arm quoted from a source.
 
     One row per comparison: guarantee, a, b, dataset, epsilon, ratio (MAE of A / MAE of B), its Holm-consistent
     interval ratio_lo–ratio_hi at ``level``, p_value, p_holm, outcome (better / worse / tie, for A) and ``result``
@@ -182,6 +191,12 @@ def methods_comparisons(
             ["dataset", "epsilon", "method", "mae", "mae_se", "reps"]
         ].itertuples(index=False)
     }
+    losses = {}
+    if runs is not None and len(runs):
+        for (d, e, m), err in runs.groupby(["dataset", "epsilon", "method"], sort=False)["error"]:
+            loss = np.abs(err.to_numpy())
+            if loss.size >= 2 and bool((loss > 0).all()):
+                losses[d, e, m] = loss
     cells = list(dict.fromkeys((d, e) for d, e, _ in cell))
     comparisons: list[tuple[dict, Comparison]] = []
     if len(methods) and int(methods["reps"].min()) >= 2:
@@ -192,16 +207,12 @@ def methods_comparisons(
                         continue
                     arms = []
                     for m in (a, b):
+                        claim = arm_claim(m, float(eps), guarantee)
+                        if (dataset, eps, m) in losses:
+                            arms.append(Arm.of(m, claim, losses[dataset, eps, m]))
+                            continue
                         mae, se, n = cell[dataset, eps, m]
-                        arms.append(
-                            Arm(
-                                m,
-                                arm_claim(m, float(eps), guarantee),
-                                mean=float(mae),
-                                se=float(se),
-                                n=float(n),
-                            )
-                        )
+                        arms.append(Arm(m, claim, mean=float(mae), se=float(se), n=float(n)))
                     key = {
                         "guarantee": guarantee,
                         "a": a,
@@ -367,7 +378,7 @@ def sgd_sentence(
             [
                 message(
                     "hiera.on_data",
-                    data=d,
+                    data=dataset_md(d),
                     sentence=message(
                         "hiera.at_eps",
                         eps=number(epsilon),
@@ -387,7 +398,7 @@ def sgd_sentence(
             [
                 message(
                     "hiera.on_data",
-                    data=d,
+                    data=dataset_md(d),
                     sentence=families(table, "sgd", pairs, datasets=[d]),
                 )
                 for d in datasets
@@ -408,7 +419,18 @@ def sgd_design(table: pd.DataFrame, datasets: Sequence[str], power: float = 0.9)
         results = list(table[table["dataset"] == d]["result"]) if len(table) else []
         if results:
             sentence = design_sentence(results, power, family_size=len(table))
-            parts.append(message("hiera.on_data", data=d, sentence=sentence))
+            parts.append(message("hiera.on_data", data=dataset_md(d), sentence=sentence))
     if not parts:
         return message("hiera.no_cells")
     return join(parts, "; ")
+
+
+def methods_design(table: pd.DataFrame, guarantee: str, power: float = 0.9) -> Md:
+    """Whether experiment 2's runs are enough for the verdicts of one guarantee (a family of
+    :func:`methods_comparisons`, decided by Holm over the whole experiment, so powered at α over all of its
+    comparisons): :func:`~dpcompendium.core.comparison.design_sentence`, which needs arms built from per-run losses
+    (``runs``); "not tested" where the table has none of that guarantee."""
+    results = list(table[table["guarantee"] == guarantee]["result"]) if len(table) else []
+    if not results:
+        return message("hiera.no_cells")
+    return design_sentence(results, power, family_size=len(table))
