@@ -275,3 +275,22 @@ def test_hashing_shortcut_never_overrules_the_sorted_count():
     # at the threshold: n/8 distinct pairs exactly is the binomial branch of the sort, never skipped
     edge = np.repeat(np.linspace(0.1, 0.9, 500), 8)
     assert not simulate._many_distinct(edge, np.zeros(edge.size, np.int64), 1)
+
+
+def test_exact_epsilon_is_finite_and_smooth_at_large_budgets():
+    """The new-user review: at base ε ≥ 7.7 (a level budget 5 × 7.7 = 38.5, which ``list`` allows) tanh(ε/2) rounded
+    to 1 and the exact ε came out infinite, so the chapter said the mechanism failed its claim. The exact ε is
+    finite and, in this regime, affine in the base ε: its slope is the same on both sides of the switch to the exact
+    formula (|v·tanh| > 1 − 1e-9, near a level budget of 21.4) and at the largest bases."""
+    from dpcompendium.chapters.hiera import hiera as H
+
+    def exact(b):
+        return H.lhp_exact_epsilon([5 * b, 4 * b, 3 * b, 2 * b, b])
+
+    values = {b: exact(b) for b in (4.0, 4.2, 4.4, 4.6, 7.0, 7.7, 10.0)}
+    assert all(np.isfinite(v) for v in values.values())
+    slopes = [
+        (values[b] - values[a]) / (b - a)
+        for a, b in ((4.0, 4.2), (4.2, 4.4), (4.4, 4.6), (7.0, 7.7), (7.7, 10.0))
+    ]
+    np.testing.assert_allclose(slopes, slopes[-1], rtol=1e-6)

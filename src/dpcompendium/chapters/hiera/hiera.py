@@ -322,6 +322,27 @@ def lhp_output_probabilities(
     return g[..., None] * np.stack((plus, 1.0 - plus), axis=-1)
 
 
+#: above this |v·tanh(ε/2)|, log(1 + v·tanh(ε/2)) is computed from exponentials: 1 − tanh(ε/2) loses its digits
+#: (and rounds to 0 past ε/2 ≈ 19, making a finite ε infinite: the new-user review's hiera at base ε 7.7 × 5)
+_TANH_EXACT = 1.0 - 1e-9
+
+
+def _log1p_tanh(v: np.ndarray, c: np.ndarray, half: np.ndarray) -> np.ndarray:
+    """log(1 + v_t·tanh(h_s)) for every (t, s), ``c = tanh(half)``: ``log1p`` where :math:`|v c|` is away from 1 (the
+    same bits as before at every budget below ε ≈ 21 per level), else the exact
+    :math:`\\log\\frac{(1+v)e^{h} + (1-v)e^{-h}}{e^{h} + e^{-h}}` (finite for v = ±1 at any h)."""
+    vc = np.outer(v, c)
+    with np.errstate(divide="ignore"):  # replaced below where it is -inf
+        out = np.log1p(vc)
+    far = np.abs(vc) > _TANH_EXACT
+    if far.any():
+        vv = np.broadcast_to(np.asarray(v, float)[:, None], vc.shape)[far]
+        hh = np.broadcast_to(np.asarray(half, float)[None, :], vc.shape)[far]
+        with np.errstate(divide="ignore"):  # log(0) = -inf for v = ±1: one term of the logaddexp vanishes
+            out[far] = np.logaddexp(np.log1p(vv) + hh, np.log1p(-vv) - hh) - np.logaddexp(hh, -hh)
+    return out
+
+
 def lhp_pair_epsilons(
     epsilons: ArrayLike, *, edges: ArrayLike = DEFAULT_EDGES, coupled: bool = True
 ) -> np.ndarray:
@@ -338,8 +359,9 @@ def lhp_pair_epsilons(
     c = np.tanh(eps / 2.0)  # [s]
     lo, hi = level_bounds(e).T if coupled else (np.full(eps.size, -1.0), np.ones(eps.size))  # [t]
     # b = +1: numerator largest at v = hi_t, denominator smallest at v' = lo_t'; b = −1 the reverse.
-    num = np.stack((np.log1p(np.outer(hi, c)), np.log1p(-np.outer(lo, c))))  # [b, t, s]
-    den = np.stack((np.log1p(np.outer(lo, c)), np.log1p(-np.outer(hi, c))))  # [b, t', s]
+    half = eps / 2.0
+    num = np.stack((_log1p_tanh(hi, c, half), _log1p_tanh(-lo, c, half)))  # [b, t, s]
+    den = np.stack((_log1p_tanh(lo, c, half), _log1p_tanh(-hi, c, half)))  # [b, t', s]
     ratio = log_g[:, None, :] - log_g[None, :, :] + num[:, :, None, :] - den[:, None, :, :]
     return ratio.max(axis=(0, 3))
 
