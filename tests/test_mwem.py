@@ -779,3 +779,45 @@ def test_payoff_bootstrap_t_on_the_grid_runs():
         payoff_shown_better(tab, runs=runs)
     with pytest.raises(ValueError, match="repetitions"):
         payoff_shown_better(tab, runs=runs.iloc[1:], rng=make_rng(1))
+
+
+@pytest.mark.numerics
+def test_replay_steps_with_extreme_factors_are_the_exact_update(rng):
+    """The new-user review: MWEM at n·ε = 10 and T ≥ 80 (``dpbench_T_values`` up to 1000 is allowed) drew
+    measurements so far from the estimate that 1 + g = e^x underflowed to 0 or overflowed, and the replay divided
+    by zero. Such a step now runs on A itself: the compiled kernels equal the numpy reference, every mass stays
+    finite and sums to n, and the step is the MW update's exact limit — a measurement far above a box's answer
+    moves all the mass into the box (in proportion), one far below empties it, and a box holding all the mass
+    keeps it."""
+    from dpcompendium.chapters.mwem import payoff_grid
+
+    shape, n_q, C = (12,), 6, 4
+    hist = rng.integers(1, 50, size=shape).astype(float)
+    queries = random_range_queries(shape, n_q, rng)
+    n = hist.sum()
+    offsets, members = core._box_members(queries)
+    qpos = np.array([[0], [1], [2], [0]])
+    box0 = np.zeros(hist.size, bool)
+    box0[members[offsets[0] : offsets[1]]] = True
+    ans = queries.answer(hist)[qpos[:, 0]]
+    meas = (ans + np.array([1e9 * n, -1e9 * n, 0.0, -1e9 * n]))[:, None]
+    A = np.tile(hist, (C, 1))
+    A[3] = np.where(box0, A[3], 0.0)  # chain 3: all the mass in its box, measured far below
+    A[3] *= n / A[3].sum()
+    args = (offsets, members, qpos, meas, 1, n, 1.0 / (2.0 * n))
+    ref, fast = A.copy(), A.copy()
+    core._replay_pass_py(ref, *args)
+    core._replay_pass()(fast, *args)
+    np.testing.assert_allclose(fast, ref, rtol=1e-12, atol=0)
+    assert np.isfinite(ref).all()
+    np.testing.assert_allclose(ref.sum(axis=1), n, rtol=1e-12)
+    masks = queries.masks(qpos[:, 0]).reshape(C, -1)
+    up = A[0] * masks[0]
+    np.testing.assert_allclose(ref[0], up * n / up.sum(), rtol=1e-12)  # all the mass into the box
+    down = A[1] * (1 - masks[1])
+    np.testing.assert_allclose(ref[1], down * n / down.sum(), rtol=1e-12)  # the box emptied
+    np.testing.assert_allclose(ref[3], A[3], rtol=1e-12)  # a box with all the mass keeps it
+    # the whole grid at the review's scale: finite errors where it crashed
+    h = rng.poisson(50.0, 64).astype(float)
+    tab = payoff_grid(h, (8, 64), (10.0,), 100, n_queries=5, reps=2, seed=0, passes=2)
+    assert np.isfinite(tab.mean_error).all()

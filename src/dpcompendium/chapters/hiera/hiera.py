@@ -338,7 +338,9 @@ def _log1p_tanh(v: np.ndarray, c: np.ndarray, half: np.ndarray) -> np.ndarray:
     if far.any():
         vv = np.broadcast_to(np.asarray(v, float)[:, None], vc.shape)[far]
         hh = np.broadcast_to(np.asarray(half, float)[None, :], vc.shape)[far]
-        with np.errstate(divide="ignore"):  # log(0) = -inf for v = ±1: one term of the logaddexp vanishes
+        with np.errstate(
+            divide="ignore"
+        ):  # log(0) = -inf for v = ±1: one term of the logaddexp vanishes
             out[far] = np.logaddexp(np.log1p(vv) + hh, np.log1p(-vv) - hh) - np.logaddexp(hh, -hh)
     return out
 

@@ -516,6 +516,29 @@ def _box_members(queries: RangeQueries) -> tuple[np.ndarray, np.ndarray]:
     return offsets, members
 
 
+#: the factors (1 + g) inside which the replay's step runs as it always did; outside (a measurement far beyond the
+#: current estimate, e.g. MWEM at n·ε = 10 and T ≥ 80: the new-user review's crash), the scale kept apart from the
+#: cells is applied first and the step runs in a form that neither overflows nor divides by zero
+_MW_LO, _MW_HI = 1e-12, 1e12
+#: the range of the scale kept apart from the cells (A = scale·Ã) past which it is applied to them
+_SCALE_LO, _SCALE_HI = 1e-100, 1e100
+
+
+def _mw_extreme(f: float, qa: float, rest: float) -> tuple[float, float, float]:
+    """The multiplicative-weights step A(x) ← A(x)·(1 + g·q(x))·n/(n + g·q(A)) for any f = 1 + g ≥ 0, including 0 and
+    ∞, as (a_in, a_out, D): a box cell becomes cell·a_in/D·n, another cell cell·a_out/D·n, the box holding mass
+    ``qa`` > 0 and the other cells ``rest`` (summed apart: n − qa would count rounding as mass). For f ≥ 1,
+    D = rest/f + qa, a_in = 1, a_out = 1/f (→ all the mass to the box as f → ∞); for f < 1, D = rest + f·qa,
+    a_in = f, a_out = 1 (→ none left in the box as f → 0), and a box holding all the mass at f = 0 keeps it (D = qa,
+    a_in = 1). The cell is divided by D before it is multiplied by n: n/D alone may overflow."""
+    if f >= 1.0:
+        return 1.0, 1.0 / f, rest / f + qa
+    d = rest + f * qa
+    if not d > 0.0:
+        return 1.0, 1.0, qa
+    return f, 1.0, d
+
+
 def _replay_pass_py(A, offsets, members, qpos, meas, t, n, inv2n):
     """One pass of the sequential MW replay over the measurements 0…t−1 of every chain, in place, then the rescaling
     to total n. ``A`` is (C, N): chain c's histogram, flattened in C order. Chain c replays box query ``qpos[c, j]``
@@ -540,12 +563,29 @@ def _replay_pass_py(A, offsets, members, qpos, meas, t, n, inv2n):
         qa = scale * box
         g = meas[:, j] - qa
         g *= inv2n
-        g = np.expm1(g)
-        sj = g * qa
-        sj += n
-        sj = n / sj
-        A *= np.where(inside, (1.0 + g)[:, None], 1.0)
+        with np.errstate(over="ignore", invalid="ignore"):  # an extreme factor: handled below
+            g = np.expm1(g)
+            sj = g * qa
+            sj += n
+        f = 1.0 + g
+        # else an extreme factor: the step on A itself (_mw_extreme)
+        ok = (f > _MW_LO) & (f < _MW_HI)
+        sj = np.where(ok, n / np.where(ok, sj, 1.0), 1.0)
+        A *= np.where(inside & ok[:, None], np.where(ok, f, 1.0)[:, None], 1.0)
         scale *= sj
+        far = ~((scale > _SCALE_LO) & (scale < _SCALE_HI))
+        for c in np.flatnonzero(far | (~ok & (box > 0.0))):
+            A[c] *= scale[c]
+            scale[c] = 1.0
+        for c in np.flatnonzero(~ok & (box > 0.0)):
+            q_c, rest_c = 0.0, 0.0
+            for i in range(N):
+                if inside[c, i]:
+                    q_c += A[c, i]
+                else:
+                    rest_c += A[c, i]
+            a_in, a_out, d = _mw_extreme(float(f[c]), q_c, rest_c)
+            A[c] = np.where(inside[c], A[c] * a_in / d * n, A[c] * a_out / d * n)
     A *= scale[:, None]
     tot = np.zeros(C)
     for i in range(N):
@@ -577,11 +617,50 @@ def _replay_loop(A, offsets, members, qpos, meas, t, n, inv2n):  # pragma: no co
             g = np.expm1(g)
             s = g * qa
             s += n
-            s = n / s
             f = 1.0 + g
-            for b in range(b0, b1):
-                row[members[b]] *= f
-            scale *= s
+            if _MW_LO < f < _MW_HI:  # the update as it always ran
+                s = n / s
+                for b in range(b0, b1):
+                    row[members[b]] *= f
+                scale *= s
+                if not _SCALE_LO < scale < _SCALE_HI:
+                    # the scale kept apart, applied before the cells under- or overflow
+                    for ii in range(N):
+                        row[ii] *= scale
+                    scale = 1.0
+            elif acc > 0.0:
+                # an extreme factor (overflow or underflow): the same update, exactly, on A itself
+                for ii in range(N):
+                    row[ii] *= scale
+                scale = 1.0
+                # the box's mass and the others', summed apart (n − q would leave rounding as mass)
+                in_box = np.zeros(N, dtype=np.bool_)
+                qa = 0.0
+                for b in range(b0, b1):
+                    in_box[members[b]] = True
+                    qa += row[members[b]]
+                rest = 0.0
+                for ii in range(N):
+                    if not in_box[ii]:
+                        rest += row[ii]
+                # the inline form of _mw_extreme (compiled code calls no Python function)
+                if f >= 1.0:
+                    d = rest / f + qa
+                    a_in = 1.0
+                    a_out = 1.0 / f
+                else:
+                    d = rest + f * qa
+                    a_in = f
+                    a_out = 1.0
+                    if not d > 0.0:
+                        d = qa
+                        a_in = 1.0
+                # cell·a/D·n, in this order: n/D alone may overflow (D a denormal), cell/D does not
+                for ii in range(N):
+                    if in_box[ii]:
+                        row[ii] = row[ii] * a_in / d * n
+                    else:
+                        row[ii] = row[ii] * a_out / d * n
         tot = 0.0
         for i in range(N):
             row[i] *= scale
@@ -723,11 +802,50 @@ def _round_passes_loop(
                 g = np.expm1(g)
                 s = g * qa
                 s += n
-                s = n / s
                 f = 1.0 + g
-                for b in range(b0, b1):
-                    row[members[b]] *= f
-                scale *= s
+                if _MW_LO < f < _MW_HI:  # the update as it always ran
+                    s = n / s
+                    for b in range(b0, b1):
+                        row[members[b]] *= f
+                    scale *= s
+                    if not _SCALE_LO < scale < _SCALE_HI:
+                        # the scale kept apart, applied before the cells under- or overflow
+                        for ii in range(N):
+                            row[ii] *= scale
+                        scale = 1.0
+                elif acc > 0.0:
+                    # an extreme factor (overflow or underflow): the same update, exactly, on A itself
+                    for ii in range(N):
+                        row[ii] *= scale
+                    scale = 1.0
+                    # the box's mass and the others', summed apart (n − q would leave rounding as mass)
+                    in_box = np.zeros(N, dtype=np.bool_)
+                    qa = 0.0
+                    for b in range(b0, b1):
+                        in_box[members[b]] = True
+                        qa += row[members[b]]
+                    rest = 0.0
+                    for ii in range(N):
+                        if not in_box[ii]:
+                            rest += row[ii]
+                    # the inline form of _mw_extreme (compiled code calls no Python function)
+                    if f >= 1.0:
+                        d = rest / f + qa
+                        a_in = 1.0
+                        a_out = 1.0 / f
+                    else:
+                        d = rest + f * qa
+                        a_in = f
+                        a_out = 1.0
+                        if not d > 0.0:
+                            d = qa
+                            a_in = 1.0
+                    # cell·a/D·n, in this order: n/D alone may overflow (D a denormal), cell/D does not
+                    for ii in range(N):
+                        if in_box[ii]:
+                            row[ii] = row[ii] * a_in / d * n
+                        else:
+                            row[ii] = row[ii] * a_out / d * n
             tot = 0.0
             for i in range(N):
                 row[i] *= scale
@@ -764,11 +882,50 @@ def _replay_atoms_loop(
             g = np.expm1(g)
             s = g * qa
             s += n
-            s = n / s
             f = 1.0 + g
-            for b in range(b0, b1):
-                mass[base + members[b]] *= f
-            scale *= s
+            if _MW_LO < f < _MW_HI:  # the update as it always ran
+                s = n / s
+                for b in range(b0, b1):
+                    mass[base + members[b]] *= f
+                scale *= s
+                if not _SCALE_LO < scale < _SCALE_HI:
+                    # the scale kept apart, applied before the cells under- or overflow
+                    for ii in range(moff[c], moff[c + 1]):
+                        mass[ii] *= scale
+                    scale = 1.0
+            elif acc > 0.0:
+                # an extreme factor (overflow or underflow): the same update, exactly, on A itself
+                for ii in range(moff[c], moff[c + 1]):
+                    mass[ii] *= scale
+                scale = 1.0
+                # the box's mass and the others', summed apart (n − q would leave rounding as mass)
+                in_box = np.zeros(moff[c + 1] - moff[c], dtype=np.bool_)
+                qa = 0.0
+                for b in range(b0, b1):
+                    in_box[members[b]] = True
+                    qa += mass[base + members[b]]
+                rest = 0.0
+                for ii in range(moff[c], moff[c + 1]):
+                    if not in_box[ii - moff[c]]:
+                        rest += mass[ii]
+                # the inline form of _mw_extreme (compiled code calls no Python function)
+                if f >= 1.0:
+                    d = rest / f + qa
+                    a_in = 1.0
+                    a_out = 1.0 / f
+                else:
+                    d = rest + f * qa
+                    a_in = f
+                    a_out = 1.0
+                    if not d > 0.0:
+                        d = qa
+                        a_in = 1.0
+                # cell·a/D·n, in this order: n/D alone may overflow (D a denormal), cell/D does not
+                for ii in range(moff[c], moff[c + 1]):
+                    if in_box[ii - moff[c]]:
+                        mass[ii] = mass[ii] * a_in / d * n
+                    else:
+                        mass[ii] = mass[ii] * a_out / d * n
         tot = 0.0
         for i in range(moff[c], moff[c + 1]):
             mass[i] *= scale
