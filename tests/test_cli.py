@@ -274,7 +274,7 @@ def test_require_evaluator_allowed_forms():
     assert safe_eval("max(xs) ** 2 // 2 % 5 == 4 and all(xs) and any([0, a])", env)
     assert safe_eval('"x" in v and "z" not in v and abs(-a) == a', env)
     assert not safe_eval("a + b >= 1 or min(xs) > 1", env)
-    # Indexing a list by an integer (histograms: query_lengths[0] <= query_lengths[1]); `and` short-circuits.
+    # Indexing a list by an integer (histograms: query_lengths[0] < query_lengths[1]); `and` short-circuits.
     assert safe_eval("len(xs) == 3 and xs[0] <= xs[-1] and v[1] == 'y'", env)
     assert not safe_eval("len(xs) == 2 and xs[5] > 0", env)
 
