@@ -397,13 +397,13 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
     ("claims.fedpca.why_secure_aggregation",
      "$(\\varepsilon, \\delta)$-DP against the server and outsiders; a coalition of the server and $c$ of the %(s)s "
      "sites faces noise variance $\\tau^2 (s-c)/s$ on the others ($\\mu$ of $\\mu$-GDP grows by $\\sqrt{s/(s-c)}$, "
-     "$\\varepsilon$ at fixed $\\delta$ by about as much)",
+     "$\\varepsilon$ at fixed $\\delta$ roughly so, not as a bound)",
      "(eps, delta)-DP against the server and outsiders; a coalition of the server and c of the %(s)s sites "
-     "faces noise variance tau^2 (s-c)/s on the others (mu of mu-GDP grows by sqrt(s/(s-c)), eps at fixed delta by "
-     "about as much)",
+     "faces noise variance tau^2 (s-c)/s on the others (mu of mu-GDP grows by sqrt(s/(s-c)), eps at fixed delta "
+     "roughly so, not as a bound)",
      "对服务器和外部人员满足 $(\\varepsilon, \\delta)$-DP；服务器与 %(s)s 个站点中的 $c$ 个合谋时，其余站点上的噪声方差为 "
      "$\\tau^2 (s-c)/s$（$\\mu$-GDP 的 $\\mu$ 恰好增大为原来的 $\\sqrt{s/(s-c)}$ 倍，$\\varepsilon$ 在固定 "
-     "$\\delta$ 时约增大同样的倍数）"),
+     "$\\delta$ 时大致如此，但这不是上界）"),
     ("claims.fedpca.real_shares",
      "the shares $E_i$ are real-valued: the accounting is for the real-valued sum of Gaussian shares; the "
      "fixed-point encoding modulo $2^{64}$ and its rounding, which the implementation sums, are not analysed (the "
