@@ -256,6 +256,9 @@ def numbers(text: str) -> Counter:
     text = html_lib.unescape(text).replace("−", "-")
     # "N times lower" is 「仅为…的 1/N」 in Chinese: the 1 of a reciprocal is notation, not a number of the run
     text = re.sub(r"(?<![\d.])1/(?=[\d\\${])", "/", text)
+    # "2-D" is 「二维」 in Chinese (the term base, native review B3): a dimension is notation, not a number of the run
+    text = re.sub(r"(?<![\w.])\d-D\b", "D", text)
+    text = re.sub(r"\d\s*维", "维", text)
     return Counter(m.group().replace(",", "") for m in NUMBER.finditer(text))
 
 
