@@ -790,6 +790,15 @@ async () => {
     const over = Math.max(c.scrollWidth - c.clientWidth, math.width - box.width, math.right - box.right);
     return {over: Math.round(over), tex: (c.parentElement.textContent || '').trim().slice(0, 80)};
   }).filter(m => m.over > 1);
+  // inline maths that runs past its paragraph's right edge (MathJax does not break inline maths; the theme clips
+  // what runs over: dpcompendium.book.mathbreak cuts long formulas where TeX would break); tables scroll instead
+  out.wideInline = Array.from(main.querySelectorAll('mjx-container:not([display="true"])')).filter(shown)
+    .filter(c => !c.closest('table, pre, nav, .bd-sidebar-secondary, .bd-sidebar-primary')).map(c => {
+      const block = c.closest('p, li, dd, dt, figcaption, td, th, div') || main;
+      const r = c.getBoundingClientRect(), b = block.getBoundingClientRect();
+      return {over: Math.round(Math.max(r.right - b.right, r.right - window.innerWidth)),
+              tex: (c.getAttribute('aria-label') || c.textContent || '').trim().slice(0, 80)};
+    }).filter(m => m.over > 1);
   // a figure's image opens full size: it is a link to an image file at least as large as it is shown; and it fits
   // its column (the figure's box)
   out.figures = Array.from(main.querySelectorAll('figure img')).filter(shown).map(img => {
@@ -965,7 +974,7 @@ def test_display_math_fits_and_figures_open_full_size(browser_context, server, p
 def test_phone_nothing_scrolls_sideways_but_tables(browser_context, server, page):
     """At 390 px (a phone): the page itself does not scroll sideways, nothing runs past the window's edge, and the
     only boxes that scroll sideways hold a table (code and the coursework page's transcripts wrap, display maths is
-    fitted, the claims tables are cards); every figure is scaled to the column and opens full size on a tap (a
+    fitted, inline maths stays inside its paragraph, the claims tables are cards); every figure is scaled to the column and opens full size on a tap (a
     link to its file, at least as large as it is shown)."""
     info = page_layout(browser_context, server, page, PHONE_WIDTH)
     assert info["page"] <= info["width"] + 1, (
@@ -978,6 +987,10 @@ def test_phone_nothing_scrolls_sideways_but_tables(browser_context, server, page
     )
     assert not info["wideMath"], (
         f"{page}: display maths wider than the column: {info['wideMath'][:3]}"
+    )
+    assert not info["wideInline"], (
+        f"{page}: inline maths past its paragraph's edge at {PHONE_WIDTH} px (cut long formulas at a relation or "
+        f"make them display maths): {info['wideInline'][:3]}"
     )
     wide = [
         f"{Path(f['src']).name}: {f['shown']:.0f} px in a {f['column']:.0f} px column"
