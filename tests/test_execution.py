@@ -72,6 +72,48 @@ def test_digest_follows_every_input_file_and_skips_caches(minirepo: Path) -> Non
     assert chapter_key(nb, d1) != k0
 
 
+def test_key_follows_what_runs_not_the_stored_outputs(minirepo: Path) -> None:
+    """Re-recording a chapter's checked outputs (tools/record_headlines.py) does not make its execution stale; a
+    change in a cell's source, a markdown cell or a cell's tags does (issue 50)."""
+    nb_path = minirepo / "notebooks" / "chap.ipynb"
+    digest = inputs_digest(minirepo, ["src"])
+    k0 = chapter_key(nb_path, digest)
+    nb = nbformat.read(nb_path, as_version=4)
+    nb.cells[1].outputs = [nbformat.v4.new_output("stream", name="stdout", text="VALUE 41\n")]
+    nb.cells[1].execution_count = 3
+    nbformat.write(nb, nb_path)
+    assert chapter_key(nb_path, digest) == k0
+    for change in (
+        lambda n: n.cells[0].update(source="# Another title"),
+        lambda n: n.cells[1].metadata.update(tags=["other"]),
+        lambda n: n.cells[1].update(source=CODE + "\n"),
+    ):
+        changed = nbformat.read(nb_path, as_version=4)
+        change(changed)
+        nbformat.write(changed, nb_path)
+        assert chapter_key(nb_path, digest) != k0
+        nbformat.write(nb, nb_path)
+
+
+def test_record_keeps_the_code_paths(minirepo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dpcompendium.book.execution import ExecutionRecord, make_record
+
+    monkeypatch.setenv("NUMBA_CPU_NAME", "haswell")
+    monkeypatch.setenv("OMP_NUM_THREADS", "2")
+    rec = make_record(
+        minirepo, minirepo / "notebooks" / "chap.ipynb", "k", 1.0, None, executor="test"
+    )
+    assert (
+        rec.code_paths["NUMBA_CPU_NAME"] == "haswell" and rec.code_paths["OMP_NUM_THREADS"] == "2"
+    )
+    again = ExecutionRecord(**json.loads(rec.to_json()))
+    assert again.code_paths == rec.code_paths
+    # a record written before code paths were kept still loads
+    old = json.loads(rec.to_json())
+    old.pop("code_paths")
+    assert ExecutionRecord(**old).code_paths == {}
+
+
 def test_real_library_is_an_input() -> None:
     from dpcompendium.book.execution import DEFAULT_INPUTS
 

@@ -32,11 +32,13 @@ import nbformat
 from .cliutil import environ as _environ
 
 __all__ = [
+    "CODE_PATH_VARIABLES",
     "DEFAULT_INPUTS",
     "EXECUTED_NOTEBOOKS",
     "ExecutionRecord",
     "book_key",
     "chapter_key",
+    "code_paths",
     "ensure_executed",
     "execute_notebook",
     "executed_notebooks",
@@ -78,6 +80,8 @@ class ExecutionRecord:
     executor: str
     commit: str
     date: str
+    #: the code-path variables the execution ran under (:func:`code_paths`; empty in records made before)
+    code_paths: dict[str, str] = field(default_factory=dict)
     reused: bool = field(default=False, compare=False)
 
     def to_json(self) -> str:
@@ -114,10 +118,37 @@ def inputs_digest(root: Path, inputs: Sequence[str] = DEFAULT_INPUTS) -> str:
 
 
 def chapter_key(notebook: Path, digest: str) -> str:
-    """The key of one chapter: SHA-256 of the inputs' digest and the notebook's bytes."""
+    """The key of one chapter: SHA-256 of the inputs' digest and what the notebook runs — its cells' types, sources
+    and metadata, its own metadata — not its stored outputs: re-recording a chapter's checked outputs
+    (``tools/record_headlines.py``) does not make its execution stale (issue 50)."""
     h = hashlib.sha256(digest.encode())
-    h.update(Path(notebook).read_bytes())
+    nb = json.loads(Path(notebook).read_text(encoding="utf-8"))
+    runs = {
+        "metadata": nb.get("metadata", {}),
+        "cells": [
+            {k: v for k, v in cell.items() if k not in ("outputs", "execution_count")}
+            for cell in nb.get("cells", [])
+        ],
+    }
+    h.update(json.dumps(runs, sort_keys=True, ensure_ascii=False).encode())
     return h.hexdigest()
+
+
+#: The environment variables that choose a run's code paths (issue 44), kept in each execution's record.
+CODE_PATH_VARIABLES = (
+    "NPY_DISABLE_CPU_FEATURES",
+    "NUMBA_CPU_NAME",
+    "OPENBLAS_CORETYPE",
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "PYTHONHASHSEED",
+)
+
+
+def code_paths() -> dict[str, str]:
+    """The code-path variables (:data:`CODE_PATH_VARIABLES`) set in this process's environment."""
+    return {k: os.environ[k] for k in CODE_PATH_VARIABLES if os.environ.get(k) is not None}
 
 
 def _git(root: Path, *args: str) -> str:
@@ -233,6 +264,7 @@ def make_record(
         executor=executor,
         commit=_git_commit(Path(root)),
         date=_dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
+        code_paths=code_paths(),
     )
 
 
