@@ -373,3 +373,20 @@ def test_interval_at_two_runs_and_a_small_holm_level_is_unbounded_not_an_error()
     decided = holm([c.result() for c in fam])
     assert all(r.hi == math.inf and 0 <= r.lo < 1 for r in decided)
     assert "inf" not in str(family_sentence(decided)).lower()
+
+
+def test_t_quantiles_called_directly_are_scipys_bit_for_bit():
+    """runs_needed calls the t distribution's special functions directly (issue 50: a frozen ``stats.t(df)`` per
+    call cost a fifth of a chapter's CPU); they are the numbers ``scipy.stats`` gives, bit for bit."""
+    from scipy import stats
+
+    from dpcompendium.core.comparison import _t_cdf, _t_ppf
+
+    rng = np.random.default_rng(7)
+    for df in [*rng.uniform(1, 5000, 200), 2.0, 1e6, math.inf]:
+        for p in [*rng.uniform(0.5, 0.99999, 5), 0.9, 0.975]:
+            want = stats.norm.ppf(p) if math.isinf(df) else stats.t.ppf(p, df)
+            assert _t_ppf(p, df) == float(want)
+        for x in rng.normal(0, 5, 5):
+            want = stats.norm.cdf(x) if math.isinf(df) else stats.t(df).cdf(x)
+            assert _t_cdf(x, df) == float(want)
