@@ -722,6 +722,24 @@ def test_dawa_baseline_is_the_private_noisy_histogram_variant():
         baseline_claim("DAWA", 1.0)
 
 
+def test_dawa_baseline_runs_the_merge_kernel():
+    """Issue 50: the chapter's DAWA partitions with the merge deviation kernel (the core's default stays the Fenwick
+    one, for the other chapters); the release is the core's :func:`dawa` with that engine, draw for draw."""
+    from dpcompendium.chapters.mwem import DAWA_NAME, baseline_release
+    from dpcompendium.chapters.mwem.baselines import DAWA_CALIBRATION, DAWA_ENGINE, NEIGHBOURS
+    from dpcompendium.core.mechanisms.dawa import dawa
+
+    assert DAWA_ENGINE == "merge"
+    rng = np.random.default_rng(31)
+    # 192 cells: the deviations' kernel runs (not the sliding windows of small domains)
+    hist = rng.integers(0, 40, size=(16, 12)).astype(float)
+    Q = random_range_queries(hist.shape, 30, rng)
+    got = baseline_release(DAWA_NAME, hist, Q, 0.5, np.random.default_rng(32), reps=3)
+    want = dawa(hist, 0.5, np.random.default_rng(32), workload=Q, calibration=DAWA_CALIBRATION,
+                neighbours=NEIGHBOURS, size=3, engine="merge")  # fmt: skip
+    np.testing.assert_array_equal(got, want)
+
+
 def _payoff_frame(mw_last, ident, sd_frac=0.1, reps=5):
     rows = []
     for x, (m, i) in zip((10.0, 100.0, 1000.0), zip(mw_last, ident, strict=True), strict=True):

@@ -14,20 +14,34 @@ is a float (``book/reproducibility.md``). ``NUMBA_CPU_NAME=generic`` compiles fo
 from __future__ import annotations
 
 import functools
+import types
 from collections.abc import Callable
 from typing import Any
 
 __all__ = ["compiled"]
 
 
-def compiled(loop: Callable[..., Any]) -> Callable[[], Callable[..., Any]]:
-    """A getter of ``loop`` compiled by ``numba.njit(cache=True, nogil=True)`` (compiled on the first call)."""
+def compiled(
+    loop: Callable[..., Any], *calls: Callable[[], Callable[..., Any]]
+) -> Callable[[], Callable[..., Any]]:
+    """A getter of ``loop`` compiled by ``numba.njit(cache=True, nogil=True)`` (compiled on the first call).
+    ``calls``: the getters (from :func:`compiled`) of the loops that ``loop`` calls by their plain names; in the
+    compiled ``loop`` each name stands for that loop compiled (in Python it stays the plain loop), so that a step
+    shared by several kernels is written once and the module imports no numba."""
 
     @functools.cache
     def get() -> Callable[..., Any]:
         import numba
 
-        return numba.njit(cache=True, nogil=True)(loop)
+        fn = loop
+        if calls:
+            scope = dict(loop.__globals__)
+            scope.update({call.py_func.__name__: call() for call in calls})  # type: ignore[attr-defined]
+            fn = types.FunctionType(
+                loop.__code__, scope, loop.__name__, loop.__defaults__, loop.__closure__
+            )
+            fn.__qualname__ = loop.__qualname__
+        return numba.njit(cache=True, nogil=True)(fn)
 
     get.__doc__ = f"{loop.__name__} compiled by numba (see dpcompendium.core._jit)."
     get.py_func = loop  # type: ignore[attr-defined]

@@ -35,6 +35,10 @@ __all__ = [
     "epsilons_beating",
 ]
 
+#: The kernel of DAWA's bucket deviations in the chapter (:func:`dpcompendium.core.mechanisms.dawa.dawa_deviations`):
+#: the O(n log n) merge sort, about 3× faster than the core's default on the 2-D histograms; it may pick another of
+#: two partitions of equal cost (ties broken by the last ulp of the sums), with the same guarantee (issue 50).
+DAWA_ENGINE = "merge"
 #: The DAWA variant of the baselines (:data:`dpcompendium.core.mechanisms.dawa.DAWA_CALIBRATIONS`): the private one
 #: that keeps the method's design, the partition computed on a noisy histogram bought with ε₁.
 DAWA_CALIBRATION = "noisy-histogram"
@@ -73,6 +77,7 @@ def baseline_release(
             calibration=DAWA_CALIBRATION,
             neighbours=NEIGHBOURS,
             size=reps,
+            engine=DAWA_ENGINE,
         )
     raise ValueError(f"method must be one of {'|'.join(BASELINES)}, got {method!r}")
 

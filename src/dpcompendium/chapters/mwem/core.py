@@ -539,6 +539,37 @@ def _mw_extreme(f: float, qa: float, rest: float) -> tuple[float, float, float]:
     return f, 1.0, d
 
 
+def _mw_extreme_loop(row, members, b0, b1, f, scale, n):  # pragma: no cover - run compiled
+    """The replay's step at an extreme factor f (outside (``_MW_LO``, ``_MW_HI``)) on one chain's cells ``row``, its
+    box the cells ``members[b0:b1]`` (whose mass is > 0): the scale kept apart is applied to the cells first, then
+    the step of :func:`_mw_extreme` on the cells themselves. Shared by the compiled replays (:func:`_replay_loop`,
+    :func:`_round_passes_loop`, :func:`_replay_atoms_loop`: each calls it compiled, with :func:`_mw_extreme`); the
+    caller sets its scale to 1."""
+    N = row.shape[0]
+    for ii in range(N):
+        row[ii] *= scale
+    # the box's mass and the others', summed apart (n − q would leave rounding as mass)
+    in_box = np.zeros(N, dtype=np.bool_)
+    qa = 0.0
+    for b in range(b0, b1):
+        in_box[members[b]] = True
+        qa += row[members[b]]
+    rest = 0.0
+    for ii in range(N):
+        if not in_box[ii]:
+            rest += row[ii]
+    a_in, a_out, d = _mw_extreme(f, qa, rest)
+    # cell·a/D·n, in this order: n/D alone may overflow (D a denormal), cell/D does not
+    for ii in range(N):
+        if in_box[ii]:
+            row[ii] = row[ii] * a_in / d * n
+        else:
+            row[ii] = row[ii] * a_out / d * n
+
+
+_mw_extreme_kernel = compiled(_mw_extreme_loop, compiled(_mw_extreme))
+
+
 def _replay_pass_py(A, offsets, members, qpos, meas, t, n, inv2n):
     """One pass of the sequential MW replay over the measurements 0…t−1 of every chain, in place, then the rescaling
     to total n. ``A`` is (C, N): chain c's histogram, flattened in C order. Chain c replays box query ``qpos[c, j]``
@@ -630,37 +661,8 @@ def _replay_loop(A, offsets, members, qpos, meas, t, n, inv2n):  # pragma: no co
                     scale = 1.0
             elif acc > 0.0:
                 # an extreme factor (overflow or underflow): the same update, exactly, on A itself
-                for ii in range(N):
-                    row[ii] *= scale
+                _mw_extreme_loop(row, members, b0, b1, f, scale, n)
                 scale = 1.0
-                # the box's mass and the others', summed apart (n − q would leave rounding as mass)
-                in_box = np.zeros(N, dtype=np.bool_)
-                qa = 0.0
-                for b in range(b0, b1):
-                    in_box[members[b]] = True
-                    qa += row[members[b]]
-                rest = 0.0
-                for ii in range(N):
-                    if not in_box[ii]:
-                        rest += row[ii]
-                # the inline form of _mw_extreme (compiled code calls no Python function)
-                if f >= 1.0:
-                    d = rest / f + qa
-                    a_in = 1.0
-                    a_out = 1.0 / f
-                else:
-                    d = rest + f * qa
-                    a_in = f
-                    a_out = 1.0
-                    if not d > 0.0:
-                        d = qa
-                        a_in = 1.0
-                # cell·a/D·n, in this order: n/D alone may overflow (D a denormal), cell/D does not
-                for ii in range(N):
-                    if in_box[ii]:
-                        row[ii] = row[ii] * a_in / d * n
-                    else:
-                        row[ii] = row[ii] * a_out / d * n
         tot = 0.0
         for i in range(N):
             row[i] *= scale
@@ -670,7 +672,7 @@ def _replay_loop(A, offsets, members, qpos, meas, t, n, inv2n):  # pragma: no co
             row[i] *= r
 
 
-_replay_pass = compiled(_replay_loop)
+_replay_pass = compiled(_replay_loop, _mw_extreme_kernel)
 
 
 def _shuffle_rows_py(keys, cols, qpos, meas, pos):
@@ -815,37 +817,8 @@ def _round_passes_loop(
                         scale = 1.0
                 elif acc > 0.0:
                     # an extreme factor (overflow or underflow): the same update, exactly, on A itself
-                    for ii in range(N):
-                        row[ii] *= scale
+                    _mw_extreme_loop(row, members, b0, b1, f, scale, n)
                     scale = 1.0
-                    # the box's mass and the others', summed apart (n − q would leave rounding as mass)
-                    in_box = np.zeros(N, dtype=np.bool_)
-                    qa = 0.0
-                    for b in range(b0, b1):
-                        in_box[members[b]] = True
-                        qa += row[members[b]]
-                    rest = 0.0
-                    for ii in range(N):
-                        if not in_box[ii]:
-                            rest += row[ii]
-                    # the inline form of _mw_extreme (compiled code calls no Python function)
-                    if f >= 1.0:
-                        d = rest / f + qa
-                        a_in = 1.0
-                        a_out = 1.0 / f
-                    else:
-                        d = rest + f * qa
-                        a_in = f
-                        a_out = 1.0
-                        if not d > 0.0:
-                            d = qa
-                            a_in = 1.0
-                    # cell·a/D·n, in this order: n/D alone may overflow (D a denormal), cell/D does not
-                    for ii in range(N):
-                        if in_box[ii]:
-                            row[ii] = row[ii] * a_in / d * n
-                        else:
-                            row[ii] = row[ii] * a_out / d * n
             tot = 0.0
             for i in range(N):
                 row[i] *= scale
@@ -855,7 +828,7 @@ def _round_passes_loop(
                 row[i] *= r
 
 
-_round_passes = compiled(_round_passes_loop)
+_round_passes = compiled(_round_passes_loop, _mw_extreme_kernel)
 
 
 def _replay_atoms_loop(
@@ -895,37 +868,8 @@ def _replay_atoms_loop(
                     scale = 1.0
             elif acc > 0.0:
                 # an extreme factor (overflow or underflow): the same update, exactly, on A itself
-                for ii in range(moff[c], moff[c + 1]):
-                    mass[ii] *= scale
+                _mw_extreme_loop(mass[moff[c] : moff[c + 1]], members, b0, b1, f, scale, n)
                 scale = 1.0
-                # the box's mass and the others', summed apart (n − q would leave rounding as mass)
-                in_box = np.zeros(moff[c + 1] - moff[c], dtype=np.bool_)
-                qa = 0.0
-                for b in range(b0, b1):
-                    in_box[members[b]] = True
-                    qa += mass[base + members[b]]
-                rest = 0.0
-                for ii in range(moff[c], moff[c + 1]):
-                    if not in_box[ii - moff[c]]:
-                        rest += mass[ii]
-                # the inline form of _mw_extreme (compiled code calls no Python function)
-                if f >= 1.0:
-                    d = rest / f + qa
-                    a_in = 1.0
-                    a_out = 1.0 / f
-                else:
-                    d = rest + f * qa
-                    a_in = f
-                    a_out = 1.0
-                    if not d > 0.0:
-                        d = qa
-                        a_in = 1.0
-                # cell·a/D·n, in this order: n/D alone may overflow (D a denormal), cell/D does not
-                for ii in range(moff[c], moff[c + 1]):
-                    if in_box[ii - moff[c]]:
-                        mass[ii] = mass[ii] * a_in / d * n
-                    else:
-                        mass[ii] = mass[ii] * a_out / d * n
         tot = 0.0
         for i in range(moff[c], moff[c + 1]):
             mass[i] *= scale
@@ -935,7 +879,7 @@ def _replay_atoms_loop(
             mass[i] *= r_
 
 
-_replay_atoms = compiled(_replay_atoms_loop)
+_replay_atoms = compiled(_replay_atoms_loop, _mw_extreme_kernel)
 
 #: The replay runs on atoms (:func:`_atoms`) when the domain has more than this many cells per atom of the
 #: largest atom grid T boxes can cut, (2T + 1)^d.

@@ -1172,10 +1172,13 @@ def dawa(
     calibration: str = "proved",
     neighbours: str = "add-remove",
     size: int | None = None,
+    engine: str = "compiled",
 ) -> np.ndarray:
     """DAWA (``li2014data``; see the module docstring): partition with ε₁ = ratio·ε, measure the buckets for
     ``workload`` with ε₂ = ε − ε₁, least squares, spread evenly. 1-D or 2-D histograms (2-D along a Hilbert curve).
-    ε-DP (add-remove or replace-one) with ``calibration="proved"``; see :func:`dawa_claim`."""
+    ε-DP (add-remove or replace-one) with ``calibration="proved"``; see :func:`dawa_claim`. ``engine``: the
+    partition's deviation kernel (:func:`dawa_deviations`; ``"merge"`` is faster and may pick another of two
+    equal-cost partitions; the privacy claim is the same whatever the engine)."""
     arr = check_array(x, "x")
     if np.any(arr < 0):
         raise ValueError(f"x must be a histogram of counts >= 0, found {arr[arr < 0].ravel()[0]!r}")
@@ -1192,7 +1195,14 @@ def dawa(
     inside = order >= 0
     flat[inside] = arr.ravel()[order[inside]]
     starts = dawa_partition(
-        flat, eps, rng, ratio=ratio, calibration=calibration, neighbours=neighbours, size=reps
+        flat,
+        eps,
+        rng,
+        ratio=ratio,
+        calibration=calibration,
+        neighbours=neighbours,
+        size=reps,
+        engine=engine,
     )
     out = np.empty((reps, arr.size))
     cells = order[inside]
