@@ -858,3 +858,38 @@ def test_dp_mean_design_sentences_read_each_family():
     assert text.startswith("for heights") and "200 runs per arm" in text
     assert "not shown could have been shown only at ratios outside" in text  # the tie
     assert "of the 1 shown" in text or "each of the 1 shown" in text  # the separated cell
+
+
+# referee6 m2: the P-HP superiority family is decided by the studentized bootstrap (tail-driven MSEs); a t-based
+# count of the runs it needs is not valid there, so the page says so instead of printing one
+def test_histograms_php_design_is_not_a_t_count_for_bootstrap_t():
+    from dpcompendium.core.messages import message
+
+    text = _notebook_text("histograms")
+    assert 'if all(r.comparison.test == "bootstrap-t" for r in fam_php)' in text
+    assert '"hist.php_design_tail"' in text
+    sentence = message("hist.php_design_tail", runs="700")
+    assert str(sentence).startswith("these verdicts rest on 700 runs per arm")
+    assert "not computed" in str(sentence) and "would be reached" not in str(sentence)
+    assert "未予计算" in sentence.in_language("zh_CN")
+
+
+# referee6 m4: where the ranking's per-setting tests and the PrivTree-vs-Hb family over the settings disagree, the
+# settings are named; the dense-histogram winners' budgets are listed per dataset, not as a union
+def test_histograms_privtree_names_the_settings_where_the_tests_differ():
+    from dpcompendium.core.messages import message
+
+    text = _notebook_text("histograms")
+    assert '"hist.privtree_differ"' in text and "r.best.method" in text
+    assert "for d, es in first_eps[m].items()" in text
+    setting = message(
+        "hist.privtree_setting",
+        name="HEPTH",
+        eps="0.01",
+        ranking=message("hist.pt_lower"),
+        family=message("hist.pt_none"),
+    )
+    assert (
+        str(setting) == "HEPTH, ε = 0.01 (the ranking: PrivTree lower; this family: not separated)"
+    )
+    assert "PrivTree 较低" in setting.in_language("zh_CN")
