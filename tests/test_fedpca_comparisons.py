@@ -280,7 +280,7 @@ def test_coalition_first_order_value_is_an_approximation_and_the_exact_c0_value_
     assert classical.iloc[0].secure_aggregation < 1.0 < classical.iloc[-1].first_order
     cells = _notebook_cells()
     glue_cell = cells["glue-fedpca-coalition"]
-    assert "whose exact ε with no colluder is" in glue_cell
+    assert "whose exact value with no colluder is" in glue_cell
     assert "at_s_big.secure_aggregation[0]" in glue_cell and "is not a bound" in glue_cell
     import json
     from pathlib import Path
