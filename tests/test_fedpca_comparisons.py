@@ -241,9 +241,67 @@ def test_secure_aggregation_card_says_the_coalition_factor_is_exact_for_mu_only(
     plain, en, zh = str(claim.why), claim.why.myst, claim.why.in_language("zh_CN")
     assert "eps grows by sqrt" not in plain and "mu of mu-GDP grows by sqrt(s/(s-c))" in plain
     # referee 6 m5: and not as a bound (under the analytic calibration the exact eps exceeds the factor)
-    assert "roughly so, not as a bound" in plain and "roughly so, not as a bound" in en and "\\mu" in en
+    assert (
+        "roughly so, not as a bound" in plain
+        and "roughly so, not as a bound" in en
+        and "\\mu" in en
+    )
     assert "不是上界" in zh and "\\mu" in zh
     # the exact coalition epsilon is below the first-order factor at c = s - 1, as the card now says
     coal = P.coalition_table(1.0, 1e-6, 10_000, [10])
     last = coal[coal.colluders == 9].iloc[0]
     assert last.secure_aggregation < last.first_order
+
+
+def test_shown_epsilons_render_one_value_when_they_tie():
+    # issue 45 (new user): a run with one epsilon headed its SVM table "epsilon = 0.01 and 0.01"
+    assert P.shown_epsilons(0.01, 0.01) == ([0.01], "0.01")
+    assert P.shown_epsilons(1.0, 0.1) == ([0.1, 1.0], "0.1 and 1")
+    assert P.shown_epsilons(0.1, 1.0, 10.0)[1] == "0.1, 1 and 10"
+    with pytest.raises(ValueError, match="epsilons"):
+        P.shown_epsilons()
+    with pytest.raises(ValueError, match="epsilons"):
+        P.shown_epsilons(-1.0)
+    # the SVM cell's print and its table's caption and rows go through it
+    cells = _notebook_cells()
+    for cid in ("e7c59a55", "fedpca-svm-table"):
+        assert "{eps_lo:g} and {eps_mid:g}" not in cells[cid], cid
+        assert "{eps_shown_text}" in cells[cid] and "(slice(None), eps_shown)" in cells[cid], cid
+    assert "federated_pca.shown_epsilons(eps_lo, eps_mid)" in cells["e7c59a55"]
+
+
+def test_coalition_first_order_value_is_an_approximation_and_the_exact_c0_value_is_stated():
+    # referee 6 m5: eps sqrt(s/(s-c)) is not a bound (analytic calibration: the exact eps exceeds it at c = s - 1),
+    # and "with one colluder it is at 0.806" needs the exact eps at c = 0 (0.797) beside the nominal 1
+    n = P.load_dataset("adult").n
+    analytic = P.coalition_table(1.0, 0.01 / n, n, [50], calibration="analytic")
+    assert analytic.iloc[-1].secure_aggregation > analytic.iloc[-1].first_order
+    classical = P.coalition_table(1.0, 0.01 / n, n, [50], calibration="classical")
+    assert classical.iloc[0].secure_aggregation < 1.0 < classical.iloc[-1].first_order
+    cells = _notebook_cells()
+    glue_cell = cells["glue-fedpca-coalition"]
+    assert "whose exact value with no colluder is" in glue_cell
+    assert "at_s_big.secure_aggregation[0]" in glue_cell and "is not a bound" in glue_cell
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "notebooks" / "federated-pca.ipynb"
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    caption = next(c for c in nb["cells"] if c.get("id") == "fedpca-coalition-fig")["metadata"]
+    caption = caption["mystnb"]["figure"]["caption"]
+    assert "first-order approximation" in caption
+    assert (
+        "not a bound: ε grows faster than μ once μ is large; exact values in the table" in caption
+    )
+    text = "".join(cells.values()) + "".join(
+        "".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"
+    )
+    for stale in (
+        "first-order bound",
+        "by about as much",
+        "exactly for the analytic calibration's leading term",
+    ):
+        assert stale not in text, stale
+    for module in Path(P.__file__).parent.glob("*.py"):
+        body = " ".join(module.read_text(encoding="utf-8").split())
+        assert "first-order bound" not in body and "by about as much" not in body, module

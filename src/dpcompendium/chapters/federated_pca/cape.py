@@ -221,7 +221,8 @@ def coalition_table(
     calibration: Calibration = "classical",
 ) -> pd.DataFrame:
     """One row per (s, c), c = 0..s−1: the exact ε of the server with c colluders under secure aggregation and
-    under CAPE (as published and calibrated), and the first-order bound ``ε√(s/(s − c))``."""
+    under CAPE (as published and calibrated), and the first-order approximation ``ε√(s/(s − c))`` (``first_order``;
+    not a bound: ε grows faster than μ once μ is large, so the exact ε can exceed it)."""
     rows = []
     for s in sites:
         for c in range(check_int(s, "sites", minimum=1)):

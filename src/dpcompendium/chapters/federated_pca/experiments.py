@@ -52,6 +52,7 @@ __all__ = [
     "reconstruction_table",
     "release_claims",
     "release_guarantee",
+    "shown_epsilons",
     "site_pattern",
     "svm_runs",
     "svm_table",
@@ -477,6 +478,17 @@ def _svm_cell(
                     {"rep": rep, "method": END_TO_END, "epsilon": eps, "accuracy": float(acc)}
                 )
     return rows
+
+
+def shown_epsilons(*epsilons: float) -> tuple[list[float], str]:
+    """The distinct ε's among ``epsilons`` in increasing order, and their text for a heading: ``"0.1 and 1"``, or one
+    value when they tie (``"0.01"``, not ``"0.01 and 0.01"``: the SVM table's smallest ε and the one nearest 1
+    coincide when a run has a single ε)."""
+    values = sorted({check_epsilon(e, "epsilons") for e in epsilons})
+    if not values:
+        raise ValueError("epsilons must hold at least one epsilon, got ()")
+    text = ", ".join(f"{e:g}" for e in values[:-1])
+    return values, f"{text} and {values[-1]:g}" if text else f"{values[-1]:g}"
 
 
 def svm_runs(

@@ -19,8 +19,9 @@ Protocols (sites ``1..s``, site 1 doubles as the server, ``A_i = X_iᵀX_i / n``
   ``Σ E_i ~ N(0, τ²)`` is again the central noise, and hides ``A_i + E_i`` under pairwise masks ``m_ij = −m_ji``
   (secure aggregation, :cite:`bonawitz2017practical`). The server learns only ``A + Σ E_i``: (ε, δ)-DP against the
   server and anyone who sees the output. A coalition of the server with ``c`` sites can subtract its members' noise,
-  leaving variance ``τ²(s − c)/s`` on the others, i.e. μ-GDP's μ grows by ``√(s/(s − c))`` (ε at fixed δ by about
-  as much); with all other sites it unmasks site ``i`` and sees ``A_i + E_i`` (about ε·√s for site i's records). Fixed-point rounding of each site's noisy matrix
+  leaving variance ``τ²(s − c)/s`` on the others, i.e. μ-GDP's μ grows by ``√(s/(s − c))`` (ε at fixed δ only to
+  first order, not as a bound: ε grows faster than μ once μ is large; ``coalition_epsilon`` gives the
+  exact value); with all other sites it unmasks site ``i`` and sees ``A_i + E_i`` (about ε·√s for site i's records). Fixed-point rounding of each site's noisy matrix
   (2^-f) is ignored in the DP accounting (a discrete-Gaussian analysis would close that gap).
 """
 
