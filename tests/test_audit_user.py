@@ -436,6 +436,30 @@ def test_cli_rejects_bad_options_before_writing(tmp_path, capsys, args, match):
     assert match in err and err.count("\n") == 1
 
 
+def test_cli_refuses_to_replace_an_earlier_report_without_overwrite(tmp_path, capsys):
+    """Issue 45: a second ``audit`` into a folder holding a report is refused (one line, exit 2, nothing written,
+    the first report kept) unless ``--overwrite``, which replaces it; a folder without a report is used as it is."""
+    out = tmp_path / "report"
+    args = ["audit", target("book_mechanisms.py:laplace"), "--epsilon", "1", "--input", "scalar:0,1",
+            "--samples", "1000", "--out", str(out)]  # fmt: skip
+    assert main(args) == 0
+    capsys.readouterr()
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert set(before) >= {"report.csv", "report.md", "report.png"}
+    assert main([*args, "--seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err.count("\n") == 1 and "holds an earlier audit's report" in err and "--overwrite" in err
+    )
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # nothing written
+    assert main([*args, "--seed", "1", "--overwrite"]) == 0
+    assert (out / "report.md").read_bytes() != before["report.md"]
+    other = tmp_path / "empty"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine", encoding="utf-8")
+    assert main([*args[:-1], str(other)]) == 0 and (other / "notes.txt").exists()
+
+
 def test_cli_rejects_a_bad_scheduler_before_writing(tmp_path, capsys, monkeypatch):
     out = tmp_path / "never"
     args = ["audit", target("book_mechanisms.py:laplace"), "--epsilon", "1", "--input", "scalar:0,1",
