@@ -436,6 +436,30 @@ def test_cli_rejects_bad_options_before_writing(tmp_path, capsys, args, match):
     assert match in err and err.count("\n") == 1
 
 
+def test_cli_refuses_to_replace_an_earlier_report_without_overwrite(tmp_path, capsys):
+    """Issue 45: a second ``audit`` into a folder holding a report is refused (one line, exit 2, nothing written,
+    the first report kept) unless ``--overwrite``, which replaces it; a folder without a report is used as it is."""
+    out = tmp_path / "report"
+    args = ["audit", target("book_mechanisms.py:laplace"), "--epsilon", "1", "--input", "scalar:0,1",
+            "--samples", "1000", "--out", str(out)]  # fmt: skip
+    assert main(args) == 0
+    capsys.readouterr()
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert set(before) >= {"report.csv", "report.md", "report.png"}
+    assert main([*args, "--seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err.count("\n") == 1 and "holds an earlier audit's report" in err and "--overwrite" in err
+    )
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # nothing written
+    assert main([*args, "--seed", "1", "--overwrite"]) == 0
+    assert (out / "report.md").read_bytes() != before["report.md"]
+    other = tmp_path / "empty"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine", encoding="utf-8")
+    assert main([*args[:-1], str(other)]) == 0 and (other / "notes.txt").exists()
+
+
 def test_cli_rejects_a_bad_scheduler_before_writing(tmp_path, capsys, monkeypatch):
     out = tmp_path / "never"
     args = ["audit", target("book_mechanisms.py:laplace"), "--epsilon", "1", "--input", "scalar:0,1",
@@ -910,3 +934,37 @@ def test_unique_rows_by_key_are_the_distinct_rows_by_bytes(monkeypatch):
     assert np.array_equal(rows2[inverse2].view(np.uint64), x.view(np.uint64)) and len(rows2) == len(
         rows
     )
+
+
+# ------------------------------------------------------------------- issue 45: a bound the samples cannot give
+def test_bound_text_says_too_few_samples_instead_of_a_number():
+    """A bound no count on the other input could lift above 0 (or a NaN) is worded "too few samples to bound ε" in
+    both editions, never printed as 0 or NaN; a real bound, and an infinite leak, keep their wording."""
+    from dpcompendium.book.usercode import describe
+
+    for eps, k_a, k_b in ((0.0, 1, 0), (0.0, 0, 0), (math.nan, 3, 0)):
+        text = describe.bound_text(eps, 0.95, k_a, k_b, 500, True, delta=1e-5)
+        assert str(text).startswith("too few samples to bound ε"), text
+        assert f"happened in {k_a} of 500 samples on D," in str(text)
+        zh = text.in_language("zh_CN")
+        assert zh.startswith("样本太少") and "nan" not in zh.lower() and "500" in zh
+    # the other direction names D′
+    assert "on D′" in str(describe.bound_text(0.0, 0.95, 0, 1, 500, False))
+    assert (
+        str(describe.bound_text(1.951, 0.95, 400, 50, 500, True))
+        == "audited ε ≥ 1.951 with confidence 0.95"
+    )
+    assert str(describe.bound_text(3.0, 0.95, 400, 0, 500, True)).startswith("an infinite leak")
+    # a count that could give a bound (had the other input never shown the event) is a bound, even at 0
+    assert str(describe.bound_text(0.0, 0.95, 400, 400, 500, True)).startswith("audited ε ≥ 0.000")
+
+
+def test_audit_at_1000_samples_words_a_bound_it_cannot_give(tmp_path, capsys):
+    """Issue 45: the (ε, δ) Gaussian audited at 1 000 samples chooses a far-tail event seen once: the line says "too
+    few samples to bound ε", not "ε ≥ 0.000" (nor NaN)."""
+    rc = main(["audit", target("book_mechanisms.py:gaussian"), "--epsilon", "0.5", "--delta", "1e-5",
+               "--input", "scalar:0,1", "--samples", "1000", "--no-exact", "--out", str(tmp_path / "g")])  # fmt: skip
+    out = capsys.readouterr().out
+    assert rc == 0 and "too few samples to bound ε" in out, out
+    assert "ε ≥ 0.000" not in out and "nan" not in out.lower()
+    assert "too few samples to bound" in (tmp_path / "g" / "report.md").read_text(encoding="utf-8")

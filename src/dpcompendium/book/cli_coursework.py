@@ -3,7 +3,7 @@
     dpcompendium audit TARGET --epsilon E [--delta D] --neighbours replace-one|add-remove|local|queries|monotone|one-query
                        [--sensitivity S [--norm linf|l1]]
                        (--input FAMILY | --pair 'YAML_D' 'YAML_D2') [-p NAME VALUE]... [--samples N]
-                       [--confidence 0.95] [--seed S] [--out DIR]
+                       [--confidence 0.95] [--seed S] [--out DIR] [--overwrite]
                        [--chunk-size C [--n-jobs J | --scheduler ADDRESS|local:N]]
     dpcompendium check NAME TARGET [--reps N] [--seed S] [--out DIR]
 
@@ -15,7 +15,9 @@ A completed audit or check exits with 0 whatever its verdict (the verdict is pri
 claim audited as add-remove, or the reverse, gives a wrong verdict); the verdict line names the relation.
 ``--chunk-size C`` counts the audit's evaluation samples in chunks of C (10^8+ samples in bounded memory), and runs
 the selection as one task per candidate pair, over ``--n-jobs`` processes or on a Dask cluster (``--scheduler``, else
-``$DPCOMPENDIUM_SCHEDULER``); the report depends on C, never on where the tasks ran.
+``$DPCOMPENDIUM_SCHEDULER``); the report depends on C, never on where the tasks ran. An ``--out`` folder that holds an
+earlier audit's report is refused before anything runs unless ``--overwrite`` (as ``dpcompendium run`` refuses an
+earlier run's results).
 """
 
 from __future__ import annotations
@@ -48,6 +50,21 @@ def _out_dir(out: str | None, default: str) -> Path:
         return check_out_dir(out)
     base = check_out_dir(Path(default).parent)
     return check_out_dir(base / Path(default).name) if base.exists() else base / Path(default).name
+
+
+#: The files an audit's report writes into its folder (``AuditReport.save``).
+AUDIT_REPORT_FILES = ("report.csv", "report.md", "report.png", "pair.json")
+
+
+def _refuse_earlier_report(out: Path, overwrite: bool) -> None:
+    """``out`` holding an earlier audit's report (any of ``AUDIT_REPORT_FILES``) is refused unless ``overwrite``:
+    a second audit never replaces the first one's report silently (issue 45)."""
+    found = [name for name in AUDIT_REPORT_FILES if (out / name).exists()]
+    if found and not overwrite:
+        raise ValueError(
+            f"--out {out} holds an earlier audit's report ({', '.join(found)}): add --overwrite to replace it, "
+            "or choose another --out"
+        )
 
 
 def _as_input(value: Any) -> Any:
@@ -150,6 +167,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         params = {name: _yaml(raw, f"parameter {name}") for name, raw in (args.parameter or [])}
         func = load_target(args.target)
         out = _out_dir(args.out, f"results/audit-{func.__name__}")
+        _refuse_earlier_report(out, args.overwrite)
         pmf = None
         if not args.no_exact:
             module = load_module(args.target.rpartition(":")[0])
@@ -318,6 +336,11 @@ def add_coursework_commands(sub: argparse._SubParsersAction) -> None:
     )
     audit.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     audit.add_argument("--out", help="report folder (default results/audit-FUNCTION)")
+    audit.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace an earlier audit's report in the --out folder (refused without it)",
+    )
     audit.add_argument(
         "--no-exact", action="store_true", help="ignore a FUNCTION_pmf and audit empirically"
     )

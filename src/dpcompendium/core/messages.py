@@ -1812,6 +1812,14 @@ AUDIT_MESSAGES: list[tuple[str, str, str, str]] = [
      "in %(n)s samples, and ε ≥ %(eps)s (confidence %(conf)s) is only as far as these samples reach",
      "就样本所见是无限的隐私泄露（没有任何有限的 $\\varepsilon$ 与之相符）：该事件在 %(never)s 上的 %(n)s "
      "个样本中从未出现，$\\varepsilon \\ge %(eps)s$（置信度 %(conf)s）只是这些样本所能达到的下界"),
+    ("audit.bound_too_few",
+     "too few samples to bound $\\varepsilon$: the event happened in %(k)s of %(n)s samples on %(on)s, too few "
+     "for any bound above 0 even had it never happened on the other input (confidence %(conf)s; more samples can "
+     "give one)",
+     "too few samples to bound ε: the event happened in %(k)s of %(n)s samples on %(on)s, too few for any bound "
+     "above 0 even had it never happened on the other input (confidence %(conf)s; more samples can give one)",
+     "样本太少，无法给出界：该事件在 %(on)s 上的 %(n)s 个样本中只出现了 %(k)s 次；即使它在另一个输入上从未出现，"
+     "这么少的次数也给不出大于 0 的 $\\varepsilon$ 下界（置信度 %(conf)s；更多样本才可能给出）"),
     ("audit.event_freq", "%(event)s: %(pa)s on %(d)s, %(pb)s on %(d2)s",
      "%(event)s: %(pa)s on %(d)s, %(pb)s on %(d2)s", "%(event)s：在 %(d)s 上 %(pa)s，在 %(d2)s 上 %(pb)s"),
     ("audit.never", "never (0 of %(n)s)", "never (0 of %(n)s)", "从未出现（%(n)s 个中 0 个）"),

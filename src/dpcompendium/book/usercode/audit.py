@@ -675,7 +675,8 @@ def _empirical_report(func, req: _Request, common, root) -> AuditReport:
         verdict=res.verdict, epsilon_lower=float(res.audited_epsilon), confidence=req.confidence,
         table=table, method="empirical", pair=chosen.name, event=res.event, p_a=res.p_a, p_b=res.p_b,
         _plot=plot, chunk_size=chunk_size, event_text=describe.event_text(description, k_a, k_b, n_ev),
-        bound_text=describe.bound_text(float(res.audited_epsilon), req.confidence, k_a, k_b, n_ev, forward),
+        bound_text=describe.bound_text(float(res.audited_epsilon), req.confidence, k_a, k_b, n_ev, forward,
+                                        req.delta),
         **common,
     )  # fmt: skip
 

@@ -140,12 +140,24 @@ def infinite(k_num: int, k_den: int) -> bool:
     return k_den == 0 and k_num >= INFINITE_MIN_COUNT
 
 
-def bound_text(eps: float, confidence: float, k_a: int, k_b: int, n: int, forward: bool) -> Md:
-    """The audited bound: ``audited ε ≥ 1.951 with confidence 0.95``, or, when the event never happened on the
-    input in the denominator (:func:`infinite`), the infinite leak said as such, with the bound as what the samples
-    reach."""
+def bound_text(
+    eps: float, confidence: float, k_a: int, k_b: int, n: int, forward: bool, delta: float = 0.0
+) -> Md:
+    """The audited bound: ``audited ε ≥ 1.951 with confidence 0.95``; when the event never happened on the input in
+    the denominator (:func:`infinite`), the infinite leak said as such, with the bound as what the samples reach;
+    when its count on the input in the numerator is too small for any bound above 0 even against a count of 0 on
+    the other input (or the bound is NaN), "too few samples to bound ε" (issue 45: a bound these samples cannot
+    give is said, not printed as 0 or NaN)."""
+    from ...core.audit.events import epsilon_lower_bound
+
     k_num, k_den = (k_a, k_b) if forward else (k_b, k_a)
     eps_t, conf_t = literal(f"{eps:.3f}"), literal(f"{confidence:.3g}")
+    best = float(epsilon_lower_bound(k_num, n, 0, n, delta=delta, confidence=confidence))
+    if math.isnan(eps) or (eps == 0.0 and best == 0.0):
+        return message(
+            "audit.bound_too_few", k=literal(str(k_num)), on=D if forward else D2, n=literal(str(n)),
+            conf=conf_t,
+        )  # fmt: skip
     if infinite(k_num, k_den):
         return message(
             "audit.bound_infinite",
