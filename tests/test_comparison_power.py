@@ -382,16 +382,17 @@ def test_design_sentence_with_a_holm_family_per_setting():
     assert f["needed"] <= design_figures(results)["needed"]  # α/8 over all of them is stricter
     text = str(design_sentence(results, families=keys))
     assert (
-        "each setting's smallest Holm level α/k, with k ≤ 5 the size of the setting's Holm family and no"
+        "each family's smallest Holm level α/k, with k ≤ 5 the size of the verdict's own Holm family and no"
         in text
     )
-    assert "no correction across settings" in text and "α/8" not in text
+    assert "no correction across families" in text and "α/8" not in text
     even = [key for key in ("x", "y") for _ in range(4)]
     same = holm(
         [_cmp(_losses(rng, 0.4, 20), _losses(rng, 1.0, 20), "tie").result() for _ in range(8)]
     )
-    assert "each setting's smallest Holm level α/4, with no correction across settings" in str(
-        design_sentence(same, families=even)
+    assert (
+        "each family's smallest Holm level α/4 (every Holm family has 4 verdicts), with no correction across families"
+        in str(design_sentence(same, families=even))
     )
     with pytest.raises(ValueError, match="families"):
         design_sentence(results, families=keys[:-1])

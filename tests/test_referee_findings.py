@@ -807,10 +807,7 @@ def test_mwem_verdict_families_carry_their_design_sentence():
 # sentence of each dataset's Holm family, from the results that family's verdicts are rendered from
 def test_dp_mean_verdict_families_carry_their_design_sentence():
     glue_cell = _cell_source("dp-mean", "glue-dpmean-conclusion")
-    assert (
-        'sentence=comparison.design_sentence(\n                decided[(kind, d)], null=kind == "m4"\n            )'
-        in glue_cell
-    )
+    assert 'sentence=comparison.design_sentence(decided[(kind, d)], null=kind == "m4")' in glue_cell
     assert (
         'for kind in ("m4", "coinpress", "gauss"):'
         in glue_cell.split("comparison.design_sentence", 1)[0]

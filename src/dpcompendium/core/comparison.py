@@ -780,8 +780,8 @@ def _family_sizes(
     results: Sequence[ComparisonResult], family_size: int | None, families: Sequence[Any] | None
 ) -> list[int]:
     """The size :math:`k` of the Holm family each of ``results`` was decided in: ``len(results)`` by default,
-    ``family_size`` for a part of one family, or with ``families`` (a key per result: the setting whose Holm family
-    decided it) the number of results that share its key."""
+    ``family_size`` for a part of one family, or with ``families`` (a key per result naming the Holm family that
+    decided it, e.g. its setting) the number of results that share its key."""
     n = len(results)
     if families is not None:
         if family_size is not None:
@@ -861,7 +861,7 @@ def design_figures(
     (two-sided tests not shown) and, for them, the ratios outside which the runs would have shown a difference
     with ``power``: ``tie_lo``–``tie_hi`` in the noisiest comparison (``tie_which``: what it is called, see
     :class:`Comparison`'s ``setting``), ``tie_mid_lo``–``tie_mid_hi`` in the median one (``nan`` without ties).
-    ``families``: a key per result, the setting whose Holm family decided it (a chapter that decides each
+    ``families``: a key per result naming the Holm family that decided it, e.g. its setting (a chapter that decides each
     setting's comparisons by :func:`holm` separately and passes them together); each result is then counted at its
     own family's level :math:`\\alpha/k_f`, :math:`k_f` the number of results with its key."""
     results = list(results)
@@ -919,7 +919,7 @@ def _band(band: dict[str, Any]) -> dict[str, Any]:
 
 def _holm_clause(ks: Sequence[int], families: Sequence[Any] | None) -> Md:
     """The Holm level the sentence's t tests are at: the family's smallest, :math:`\\alpha/k`; with ``families``,
-    each setting's own (:math:`\\alpha/k`, :math:`k \\le K`, or :math:`\\alpha/K` when every family has
+    each family's own (:math:`\\alpha/k`, :math:`k \\le K`, or :math:`\\alpha/K` when every family has
     :math:`K`)."""
     k = str(max(ks))
     if families is None:
