@@ -385,13 +385,13 @@ def test_design_sentence_with_a_holm_family_per_setting():
         "each family's smallest Holm level α/k, with k ≤ 5 the size of the verdict's own Holm family and no"
         in text
     )
-    assert "no correction across families" in text and "α/8" not in text
+    assert "no Holm correction across families" in text and "α/8" not in text
     even = [key for key in ("x", "y") for _ in range(4)]
     same = holm(
         [_cmp(_losses(rng, 0.4, 20), _losses(rng, 1.0, 20), "tie").result() for _ in range(8)]
     )
     assert (
-        "each family's smallest Holm level α/4 (every Holm family has 4 verdicts), with no correction across families"
+        "each family's smallest Holm level α/4 (every Holm family has 4 verdicts), with no Holm correction across families"
         in str(design_sentence(same, families=even))
     )
     with pytest.raises(ValueError, match="families"):
