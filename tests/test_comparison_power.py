@@ -19,15 +19,23 @@ from dpcompendium.core.comparison import (
     design_figures,
     design_sentence,
     holm,
+    ranking,
 )
 from dpcompendium.core.messages import set_language
 
 CLAIM = PrivacyClaim("m", "replace-one", "1", 1.0)
 
 
-def _cmp(a, b, relation="superiority", test="welch", margin=1.0, alpha=0.05):
+def _cmp(a, b, relation="superiority", test="welch", margin=1.0, alpha=0.05, setting=""):
     return Comparison(
-        "MSE", Arm.of("a", CLAIM, a), Arm.of("b", CLAIM, b), relation, margin, test, alpha
+        "MSE",
+        Arm.of("a", CLAIM, a),
+        Arm.of("b", CLAIM, b),
+        relation,
+        margin,
+        test,
+        alpha,
+        setting=setting,
     )
 
 
@@ -287,12 +295,14 @@ def test_design_sentence_of_a_part_with_nothing_shown_counts_the_part():
 
 
 def test_design_band_names_the_noisiest_and_the_median_comparison():
-    """The "none shown" band is the noisiest comparison's, labelled, with the median one's beside it (review 5,
-    m5); one comparison has one band and no label."""
+    """The "none shown" band is the noisiest comparison's, labelled and named by its setting (referee 6, m7), with
+    the median one's beside it (review 5, m5); one comparison has one band, named, and no median."""
     rng = np.random.default_rng(15)
     fam = holm(
         [
-            _cmp(_losses(rng, 1.0, 10, cv), _losses(rng, 1.0, 10, cv), "tie").result()
+            _cmp(
+                _losses(rng, 1.0, 10, cv), _losses(rng, 1.0, 10, cv), "tie", setting=f"cv {cv}"
+            ).result()
             for cv in (0.05, 0.1, 0.8)
         ]
     )
@@ -305,10 +315,132 @@ def test_design_band_names_the_noisiest_and_the_median_comparison():
     w, m = max(widths), float(np.median(widths))
     assert (
         f"outside {math.exp(-w):.3g}–{math.exp(w):.3g} in the noisiest of them "
-        f"(outside {math.exp(-m):.3g}–{math.exp(m):.3g} in the median one)"
+        f"(cv 0.8; outside {math.exp(-m):.3g}–{math.exp(m):.3g} in the median one)"
     ) in text
     one = str(design_sentence(fam[:1], family_size=3))
     assert "noisiest" not in one and "median" not in one
+    assert "(cv 0.05) would have been shown" in one  # the one comparison is still named
+    with _zh():
+        zh = design_sentence(fam).myst
+    assert "这是离散最大的那个比较：cv 0.8；" in zh
+
+
+def _zh():
+    from dpcompendium.core.messages import language
+
+    return language("zh_CN")
+
+
+def test_design_band_without_a_setting_names_the_arms_and_with_several_pairs_both():
+    """A comparison without a setting is named by its arms ("a vs b"); a family of several pairs (a ranking's best
+    against each other arm) names the pair and the setting."""
+    rng = np.random.default_rng(21)
+    fam = holm(
+        [
+            _cmp(_losses(rng, 1.0, 10, cv), _losses(rng, 1.0, 10, cv), "tie").result()
+            for cv in (0.1, 0.9)
+        ]
+    )
+    assert not any(r.holds for r in fam)
+    assert "in the noisiest of them (a vs b; outside" in str(design_sentence(fam))
+    rk = ranking(
+        "wine, ε = 0.1",
+        "MSE",
+        [
+            Arm.of("a", CLAIM, _losses(rng, 1.0, 10, 0.1)),
+            Arm.of("b", CLAIM, _losses(rng, 1.0, 10, 0.1)),
+            Arm.of("c", CLAIM, _losses(rng, 1.0, 10, 0.9)),
+        ],
+    )
+    assert all(r.comparison.setting == "wine, ε = 0.1" for r in rk.results)
+    text = str(design_sentence(rk.results))
+    if sum(not r.holds for r in rk.results) > 1:
+        assert "vs c, wine, ε = 0.1; outside" in text or "vs b, wine, ε = 0.1; outside" in text
+    with pytest.raises(ValueError, match="setting"):
+        _cmp(_losses(rng, 1.0, 4), _losses(rng, 1.0, 4), "tie", setting=3)
+
+
+def test_design_sentence_with_a_holm_family_per_setting():
+    """Referee 6, m3: results of several settings, each decided by its own Holm family, passed together: each is
+    counted at its own family's level α/k_f (not α over all of them), and the sentence says so."""
+    rng = np.random.default_rng(22)
+    sizes = {"x": 3, "y": 5}
+    fams = {
+        key: holm(
+            [_cmp(_losses(rng, 0.4, 20), _losses(rng, 1.0, 20), "tie").result() for _ in range(k)]
+        )
+        for key, k in sizes.items()
+    }
+    results = [r for fam in fams.values() for r in fam]
+    keys = [key for key, fam in fams.items() for _ in fam]
+    f = design_figures(results, families=keys)
+    assert f["k"] == 5 and f["families"] == 2
+    needs = [
+        r.runs_needed(0.9, 0.05 / sizes[key]) for key, fam in fams.items() for r in fam if r.holds
+    ]
+    assert f["needed"] == max(needs)
+    assert f["needed"] <= design_figures(results)["needed"]  # α/8 over all of them is stricter
+    text = str(design_sentence(results, families=keys))
+    assert (
+        "each family's smallest Holm level α/k, with k ≤ 5 the size of the verdict's own Holm family and no"
+        in text
+    )
+    assert "no Holm correction across families" in text and "α/8" not in text
+    even = [key for key in ("x", "y") for _ in range(4)]
+    same = holm(
+        [_cmp(_losses(rng, 0.4, 20), _losses(rng, 1.0, 20), "tie").result() for _ in range(8)]
+    )
+    assert (
+        "each family's smallest Holm level α/4 (every Holm family has 4 verdicts), with no Holm correction across families"
+        in str(design_sentence(same, families=even))
+    )
+    with pytest.raises(ValueError, match="families"):
+        design_sentence(results, families=keys[:-1])
+    with pytest.raises(ValueError, match="family_size or families"):
+        design_sentence(results, family_size=8, families=keys)
+    # the old call is unchanged: one family of all of them
+    assert "the family's smallest Holm level α/8" in str(design_sentence(results))
+
+
+def test_design_sentence_of_a_known_null_reports_its_size_and_band_not_power():
+    """Referee 6, m6: a family that checks a difference a proof says is zero reports how many comparisons reject
+    (each a false rejection) at the family-wise error rate, and the band its runs resolve — no power count."""
+    rng = np.random.default_rng(23)
+    null = holm(
+        [
+            _cmp(_losses(rng, 1.0, 30), _losses(rng, 1.0, 30), "tie", setting=f"cell {i}").result()
+            for i in range(4)
+        ]
+    )
+    assert not any(r.holds for r in null)
+    text = str(design_sentence(null, null=True))
+    assert text.startswith(
+        "a check of a difference known to be zero: none of the 4 comparisons rejects it"
+    )
+    assert "at or below 5 %" in text and "with 30 runs per arm a ratio outside" in text
+    assert "would be reached" not in text and "would need" not in text
+    widths = []
+    for r in null:
+        _, se, df = r.comparison._log_ratio()
+        widths.append((stats.t.ppf(1 - 0.05 / 8, df) + stats.t.ppf(0.9, df)) * se)
+    top = int(np.argmax(widths))
+    assert (
+        f"outside {math.exp(-widths[top]):.3g}–{math.exp(widths[top]):.3g} in the noisiest of them (cell {top};"
+        in text
+    )
+    # a rejection (here a real difference standing in for a false one) is counted, never given a power
+    some = holm(
+        [_cmp(_losses(rng, 0.2, 30, 0.2), _losses(rng, 1.0, 30, 0.2), "tie").result()]
+        + [_cmp(_losses(rng, 1.0, 30), _losses(rng, 1.0, 30), "tie").result() for _ in range(2)]
+    )
+    assert sum(r.holds for r in some) == 1
+    text = str(design_sentence(some, null=True))
+    assert "the tests reject it in 1 of the 3 comparisons, each a false rejection" in text
+    assert "would be reached" not in text
+    with _zh():
+        assert "已知为零的差异" in design_sentence(some, null=True).myst
+    with pytest.raises(ValueError, match="tie"):
+        design_sentence([_cmp(_losses(rng, 1.0, 5), _losses(rng, 1.0, 5)).result()], null=True)
 
 
 def test_design_figures_are_the_numbers_of_the_design_sentence():

@@ -221,3 +221,35 @@ def test_coinpress_seeds_and_validation():
         M.noisy_average_coinpress.privacy_claim(1.0, 0.0, (0, 300))
     with pytest.raises(ValueError, match="x must hold"):
         M.noisy_average_coinpress([], 1.0, 1e-6, (0, 300), g, scale=1.0)
+
+
+# referee 6, m14: CoinPress at other configurations than the chapter's one
+def test_coinpress_schedule_is_the_chapters_at_three_steps():
+    from dpcompendium.chapters import dp_mean
+
+    assert dp_mean.coinpress_schedule(3) == dp_mean.COINPRESS_SHARES
+    for t in dp_mean.COINPRESS_SENSITIVITY["steps"]:
+        sh = dp_mean.coinpress_schedule(t)
+        assert len(sh) == t and abs(sum(sh) - 1) < 1e-12 and sh[-1] == dp_mean.COINPRESS_SHARES[-1]
+    with pytest.raises(ValueError, match="steps"):
+        dp_mean.coinpress_schedule(1)
+
+
+def test_coinpress_sensitivity_table():
+    from dpcompendium.chapters import dp_mean
+
+    tab = dp_mean.coinpress_sensitivity("heights", 300, 1.0, 200, 5)
+    assert len(tab) == 9
+    base = tab[(tab["scale_factor"] == 1.0) & (tab["steps"] == 3)]
+    assert float(base["rmse_ratio"].iloc[0]) == 1.0
+    assert np.allclose(tab["quantile_ratio"], tab["rmse"] / tab["quantile_rmse"])
+    # a guess ten times too wide widens every clipping interval by its margin: the error grows several-fold
+    assert (tab[tab["scale_factor"] == 10.0]["rmse_ratio"] > 3).all()
+    again = dp_mean.coinpress_sensitivity("heights", 300, 1.0, 200, 5)
+    assert tab.equals(again)  # one seed, one table
+    with pytest.raises(ValueError, match="name"):
+        dp_mean.coinpress_sensitivity("wine", 300, 1.0, 200, 5)
+    with pytest.raises(ValueError, match="scale_factors"):
+        dp_mean.coinpress_sensitivity("heights", 300, 1.0, 200, 5, scale_factors=(0.0,))
+    with pytest.raises(ValueError, match="epsilon"):
+        dp_mean.coinpress_sensitivity("heights", 300, -1.0, 200, 5)

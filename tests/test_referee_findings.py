@@ -807,7 +807,7 @@ def test_mwem_verdict_families_carry_their_design_sentence():
 # sentence of each dataset's Holm family, from the results that family's verdicts are rendered from
 def test_dp_mean_verdict_families_carry_their_design_sentence():
     glue_cell = _cell_source("dp-mean", "glue-dpmean-conclusion")
-    assert "sentence=comparison.design_sentence(decided[(kind, d)])" in glue_cell
+    assert 'sentence=comparison.design_sentence(decided[(kind, d)], null=kind == "m4")' in glue_cell
     assert (
         'for kind in ("m4", "coinpress", "gauss"):'
         in glue_cell.split("comparison.design_sentence", 1)[0]
@@ -821,6 +821,32 @@ def test_dp_mean_verdict_families_carry_their_design_sentence():
         after = text.split(f"{{glue:md}}`{verdict}:myst`", 1)[1]
         # the design sentence follows its family's verdicts, in the next sentence
         assert after.index(f"{{glue:md}}`dpmean_design_{kind}:myst`") < 200, kind
+
+
+# referee 6, m6 and m7: method 4 vs method 3 under replace-one is one method (the proposition), so its design
+# sentence is a known-null check's (size and band, no power); every family's comparisons carry their cell, so that
+# the band names its noisiest comparison
+def test_dp_mean_known_null_family_reports_size_not_power_and_cells_are_named():
+    cell = _cell_source("dp-mean", "glue-dpmean-conclusion")
+    assert 'null=kind == "m4"' in cell
+    assert 'cell = message("dpmean.cell", n=str(n_), eps=prose.num(e_))' in cell
+    assert cell.count("setting=cell,") == 3  # the three families: m4, CoinPress, Gaussian
+    m9 = _cell_source("dp-mean", "dpmean-today-md")
+    # the first design sentence the reader meets links to the paragraph that explains it
+    assert m9.index("{doc}`how to read this sentence <../book/reproducibility>`") < m9.index(
+        "{glue:md}`dpmean_design_gauss:myst`"
+    )
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    page = (root / "book" / "reproducibility.md").read_text(encoding="utf-8")
+    assert "## How many runs: the design sentences" in page
+    for words in (
+        "a check after the fact",
+        "restates the test statistic's margin",
+        "optimistic for a row chosen",
+    ):
+        assert words in page, words
 
 
 def test_dp_mean_design_sentences_read_each_family():

@@ -445,7 +445,10 @@ class Comparison:
 
     ``margin`` is a ratio ≥ 1 (``1.1``: ten per cent); it must be > 1 for ``"non-inferiority"`` and
     ``"equivalence"``, and is 1 for ``"tie"``. ``alpha`` is the level of each test (before :func:`holm`).
-    ``non_private``: why an arm whose claim is not private is compared (said in its sentences)."""
+    ``non_private``: why an arm whose claim is not private is compared (said in its sentences). ``setting``: where
+    the comparison is made, as a reader names it (a message such as "n = 100, ε = 0.1", or a plain label
+    translated like a figure's), which :func:`design_sentence` prints to say which comparison of a family is the
+    noisiest (referee 6, m7); empty: the arms' names."""
 
     quantity: str | Md
     a: Arm
@@ -455,6 +458,7 @@ class Comparison:
     test: Test = "welch"
     alpha: float = 0.05
     non_private: str = ""
+    setting: str | Md = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.a, Arm) or not isinstance(self.b, Arm):
@@ -463,6 +467,8 @@ class Comparison:
             )
         if not isinstance(self.non_private, str):
             raise ValueError(f"non_private must be a string (why), got {self.non_private!r}")
+        if not isinstance(self.setting, str):
+            raise ValueError(f"setting must be a string or a message, got {self.setting!r}")
         _same_guarantee(self.a.claim, self.b.claim)
         if self.relation not in RELATIONS:
             raise ValueError(f"relation must be one of {list(RELATIONS)}, got {self.relation!r}")
@@ -671,7 +677,14 @@ def ranking(
     family = holm(
         [
             Comparison(
-                quantity, best, arm, "tie", test=test, alpha=alpha, non_private=non_private
+                quantity,
+                best,
+                arm,
+                "tie",
+                test=test,
+                alpha=alpha,
+                non_private=non_private,
+                setting=setting,
             ).result()
             for arm in others
         ]
@@ -774,95 +787,230 @@ def _runs(result: ComparisonResult) -> int:
     return min(ns) if ns else 0
 
 
-def _detectable(results: Sequence[ComparisonResult], power: float, k: int) -> tuple[float, float]:
-    """The log-ratio half-widths outside which the runs behind ``results`` (two-sided tests) would have shown a
-    difference with ``power`` at the family's smallest Holm level, :math:`(t_{1-\\alpha/(2k)} + t_{\\text{power}})\\,
-    \\mathrm{se}`: the widest (the noisiest comparison's) and the median."""
-    widths = []
-    for r in results:
-        _, se, df = r.comparison._log_ratio()
-        alpha = r.comparison.alpha / k
-        if math.isfinite(df):
-            q = _t_ppf(1 - alpha / 2, df) + _t_ppf(power, df)
-        else:
-            q = float(stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(power))
-        widths.append(q * se)
-    return max(widths), float(np.median(widths))
+def _family_sizes(
+    results: Sequence[ComparisonResult], family_size: int | None, families: Sequence[Any] | None
+) -> list[int]:
+    """The size :math:`k` of the Holm family each of ``results`` was decided in: ``len(results)`` by default,
+    ``family_size`` for a part of one family, or with ``families`` (a key per result naming the Holm family that
+    decided it, e.g. its setting) the number of results that share its key."""
+    n = len(results)
+    if families is not None:
+        if family_size is not None:
+            raise ValueError(
+                f"give family_size or families, not both, got family_size={family_size!r}"
+            )
+        keys = list(families)
+        if len(keys) != n:
+            raise ValueError(f"families must hold a key per result ({n}), got {len(keys)} keys")
+        counts: dict[Any, int] = {}
+        for key in keys:
+            counts[key] = counts.get(key, 0) + 1
+        return [counts[key] for key in keys]
+    k = n if family_size is None else int(family_size)
+    if k < n:
+        raise ValueError(f"family_size must be at least the {n} results, got {family_size!r}")
+    return [k] * n
+
+
+def _width(result: ComparisonResult, power: float, k: int) -> float:
+    """The log-ratio half-width outside which the runs behind ``result`` (a two-sided test) would have shown a
+    difference with ``power`` at the Holm level :math:`\\alpha/k`: :math:`(t_{1-\\alpha/(2k)} + t_{\\text{power}})\\,
+    \\mathrm{se}`."""
+    _, se, df = result.comparison._log_ratio()
+    alpha = result.comparison.alpha / k
+    if math.isfinite(df):
+        q = _t_ppf(1 - alpha / 2, df) + _t_ppf(power, df)
+    else:
+        q = float(stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(power))
+    return q * se
+
+
+def _which(result: ComparisonResult, with_pair: bool) -> Md:
+    """What a sentence calls the comparison ``result``: its ``setting`` (with the arms' names when ``with_pair``:
+    the family compares several pairs), or the arms' names when it has no setting."""
+    c = result.comparison
+    pair = message("comparison.which_pair", a=c.a.name, b=c.b.name)
+    if not c.setting:
+        return pair
+    setting = _name_md(c.setting)
+    return message("comparison.which_at", pair=pair, setting=setting) if with_pair else setting
+
+
+def _band_of(
+    results: Sequence[ComparisonResult], power: float, ks: Sequence[int]
+) -> dict[str, Any]:
+    """The detectable band of two-sided ``results`` (each at its Holm level :math:`\\alpha/k`, ``ks``): the
+    noisiest comparison's ratios ``lo``–``hi`` and which comparison it is (``which``), and the median one's
+    (``mid_lo``–``mid_hi``)."""
+    widths = [_width(r, power, k) for r, k in zip(results, ks, strict=True)]
+    top = int(np.argmax(widths))
+    median = float(np.median(widths))
+    pairs = {(str(r.comparison.a.name), str(r.comparison.b.name)) for r in results}
+    return {
+        "lo": _exp(-widths[top]),
+        "hi": _exp(widths[top]),
+        "mid_lo": _exp(-median),
+        "mid_hi": _exp(median),
+        "which": _which(results[top], len(pairs) > 1),
+        "count": len(results),
+    }
 
 
 def design_figures(
-    results: Sequence[ComparisonResult], power: float = 0.9, family_size: int | None = None
+    results: Sequence[ComparisonResult],
+    power: float = 0.9,
+    family_size: int | None = None,
+    *,
+    families: Sequence[Any] | None = None,
 ) -> dict[str, Any]:
     """The numbers :func:`design_sentence` says of a family, for a chapter that names several families in one sentence:
     ``runs`` (per arm, the fewest of any comparison's arms), ``n`` (verdicts), ``k`` (the Holm family's size:
-    ``family_size``, default ``n``), ``shown``, ``short`` (shown verdicts that :meth:`ComparisonResult.runs_needed`
-    says need more than ``runs`` for ``power`` at the family's smallest Holm level :math:`\\alpha/k`), ``needed``
-    (the most runs a shown verdict needs; ``nan`` when none is shown, ``inf`` when no count reaches ``power``),
-    ``ties`` (two-sided tests not shown) and, for them, the ratios outside which the runs would have shown a
-    difference with ``power``: ``tie_lo``–``tie_hi`` in the noisiest comparison, ``tie_mid_lo``–``tie_mid_hi`` in the
-    median one (``nan`` without ties)."""
+    ``family_size``, default ``n``; with ``families``, the largest family's), ``families`` (how many Holm families:
+    1 without ``families``), ``shown``, ``short`` (shown verdicts that :meth:`ComparisonResult.runs_needed` says
+    need more than ``runs`` for ``power`` at their family's smallest Holm level :math:`\\alpha/k`), ``needed`` (the
+    most runs a shown verdict needs; ``nan`` when none is shown, ``inf`` when no count reaches ``power``), ``ties``
+    (two-sided tests not shown) and, for them, the ratios outside which the runs would have shown a difference
+    with ``power``: ``tie_lo``–``tie_hi`` in the noisiest comparison (``tie_which``: what it is called, see
+    :class:`Comparison`'s ``setting``), ``tie_mid_lo``–``tie_mid_hi`` in the median one (``nan`` without ties).
+    ``families``: a key per result naming the Holm family that decided it, e.g. its setting (a chapter that decides each
+    setting's comparisons by :func:`holm` separately and passes them together); each result is then counted at its
+    own family's level :math:`\\alpha/k_f`, :math:`k_f` the number of results with its key."""
     results = list(results)
     if not results:
         raise ValueError("results must hold at least one comparison")
     if not (isinstance(power, float | int) and 0 < power < 1):
         raise ValueError(f"power must be in (0, 1), got {power!r}")
-    k = len(results) if family_size is None else int(family_size)
-    if k < len(results):
-        raise ValueError(
-            f"family_size must be at least the {len(results)} results, got {family_size!r}"
-        )
-    shown = [r for r in results if r.holds]
-    ties = [r for r in results if not r.holds and r.comparison.relation == "tie"]
+    ks = _family_sizes(results, family_size, families)
+    shown = [(r, k) for r, k in zip(results, ks, strict=True) if r.holds]
+    ties = [
+        (r, k)
+        for r, k in zip(results, ks, strict=True)
+        if not r.holds and r.comparison.relation == "tie"
+    ]
     runs = min(_runs(r) for r in results)
-    needs = [r.runs_needed(power, r.comparison.alpha / k) for r in shown]
-    widest, median = _detectable(ties, power, k) if ties else (math.nan, math.nan)
+    needs = [r.runs_needed(power, r.comparison.alpha / k) for r, k in shown]
+    band = (
+        _band_of([r for r, _ in ties], power, [k for _, k in ties])
+        if ties
+        else dict.fromkeys(("lo", "hi", "mid_lo", "mid_hi"), math.nan) | {"which": None}
+    )
     return {
         "runs": runs,
         "n": len(results),
-        "k": k,
+        "k": max(ks),
+        "families": 1 if families is None else len(set(families)),
         "shown": len(shown),
         "short": sum(x > runs for x in needs),
         "needed": max(needs) if needs else math.nan,
         "ties": len(ties),
-        "tie_lo": _exp(-widest),
-        "tie_hi": _exp(widest),
-        "tie_mid_lo": _exp(-median),
-        "tie_mid_hi": _exp(median),
+        "tie_lo": band["lo"],
+        "tie_hi": band["hi"],
+        "tie_which": band["which"],
+        "tie_mid_lo": band["mid_lo"],
+        "tie_mid_hi": band["mid_hi"],
     }
 
 
-def _band(f: dict[str, Any]) -> dict[str, Any]:
-    """The ``lo``, ``hi`` and ``where`` parameters of a sentence that says which ratios the ties of a family (its
-    :func:`design_figures` ``f``) could have shown: the noisiest comparison's band and, when there are several, the
-    median one's (review 5, m5: the worst cell's band alone, unlabelled, understates what the others resolve)."""
-    where: Any = ""
-    if f["ties"] > 1:
+def _band(band: dict[str, Any]) -> dict[str, Any]:
+    """The ``lo``, ``hi`` and ``where`` parameters of a sentence that says which ratios a family's two-sided tests
+    could have shown (:func:`_band_of`): the noisiest comparison's band, named (referee 6, m7: which one it is), and,
+    when there are several, the median one's (review 5, m5: the worst cell's band alone understates what the others
+    resolve)."""
+    if band["count"] > 1:
         where = message(
-            "comparison.design_where", lo=_num(f["tie_mid_lo"]), hi=_num(f["tie_mid_hi"])
+            "comparison.design_where",
+            which=band["which"],
+            lo=_num(band["mid_lo"]),
+            hi=_num(band["mid_hi"]),
         )
-    return {"lo": _num(f["tie_lo"]), "hi": _num(f["tie_hi"]), "where": where}
+    else:
+        where = message("comparison.design_which", which=band["which"])
+    return {"lo": _num(band["lo"]), "hi": _num(band["hi"]), "where": where}
+
+
+def _holm_clause(ks: Sequence[int], families: Sequence[Any] | None) -> Md:
+    """The Holm level the sentence's t tests are at: the family's smallest, :math:`\\alpha/k`; with ``families``,
+    each family's own (:math:`\\alpha/k`, :math:`k \\le K`, or :math:`\\alpha/K` when every family has
+    :math:`K`)."""
+    k = str(max(ks))
+    if families is None:
+        return message("comparison.holm_family", k=k)
+    return message(
+        "comparison.holm_each" if len(set(ks)) == 1 else "comparison.holm_each_upto", k=k
+    )
 
 
 def design_sentence(
-    results: Sequence[ComparisonResult], power: float = 0.9, family_size: int | None = None
+    results: Sequence[ComparisonResult],
+    power: float = 0.9,
+    family_size: int | None = None,
+    *,
+    families: Sequence[Any] | None = None,
+    null: bool = False,
 ) -> Md:
     """Whether the runs behind a family of verdicts (decided by :func:`holm` where it is one) are enough for what it
     concludes, as a sentence in every language. For the verdicts shown: how many of them :meth:`ComparisonResult.runs_needed`
     says are reached with ``power`` with the runs made, at the family's smallest Holm level :math:`\\alpha/k`
     (conservative: Holm decides later steps at larger levels), and the most runs the others need — counted, so that
     one borderline verdict does not hide that the others are sound, nor the reverse. For the two-sided tests not
-    shown: the ratios the same runs would have shown (the noisiest comparison's band, and the median one's), so that
-    "not separated" comes with what it could have separated. The sentence says that it takes the observed effect as
-    the truth: a check after the fact. ``family_size``: the size :math:`k` of the Holm family ``results`` were
-    decided in when they are a part of it (a chapter that says the sentence dataset by dataset); default
-    ``len(results)``. Its numbers: :func:`design_figures`."""
-    f = design_figures(results, power, family_size)
-    params: dict[str, str] = {"runs": str(f["runs"]), "power": _num(power, 2), "k": str(f["k"])}
+    shown: the ratios the same runs would have shown (the noisiest comparison's band, named by its ``setting``, and
+    the median one's), so that "not separated" comes with what it could have separated. The sentence says that it
+    takes the observed effect as the truth: a check after the fact. ``family_size``: the size :math:`k` of the
+    Holm family ``results`` were decided in when they are a part of it (a chapter that says the sentence dataset
+    by dataset); default ``len(results)``. ``families``: a key per result when ``results`` join several Holm
+    families (one per setting; see :func:`design_figures`): each is counted at its own family's level, and the
+    sentence says so. Its numbers: :func:`design_figures`.
+
+    ``null=True``: the family checks a difference a proof says is zero (two-sided tests of two forms of one
+    method): power at an observed effect whose true value is 1 means nothing (referee 6, m6), so the sentence
+    gives the family's size instead — how many comparisons reject, each then a false rejection, at the family-wise
+    error rate :math:`\\alpha` — and the band of ratios its runs would have shown."""
+    if null:
+        results = list(results)
+        if not results:
+            raise ValueError("results must hold at least one comparison")
+        if not (isinstance(power, float | int) and 0 < power < 1):
+            raise ValueError(f"power must be in (0, 1), got {power!r}")
+        if any(r.comparison.relation != "tie" for r in results):
+            raise ValueError("null=True needs two-sided ('tie') comparisons")
+        ks = _family_sizes(results, family_size, families)
+        rejections = sum(r.holds for r in results)
+        return message(
+            "comparison.design_null_some" if rejections else "comparison.design_null_none",
+            r=str(rejections),
+            n=str(len(results)),
+            level=_num(100 * results[0].comparison.alpha),
+            runs=str(min(_runs(r) for r in results)),
+            power=_num(power, 2),
+            holm=_holm_clause(ks, families),
+            **_band(_band_of(results, power, ks)),
+        )
+    f = design_figures(results, power, family_size, families=families)
+    ks = _family_sizes(list(results), family_size, families)
+    params: dict[str, Any] = {
+        "runs": str(f["runs"]),
+        "power": _num(power, 2),
+        "holm": _holm_clause(ks, families),
+    }
+    band = (
+        _band(
+            {
+                "lo": f["tie_lo"],
+                "hi": f["tie_hi"],
+                "mid_lo": f["tie_mid_lo"],
+                "mid_hi": f["tie_mid_hi"],
+                "which": f["tie_which"],
+                "count": f["ties"],
+            }
+        )
+        if f["ties"]
+        else {}
+    )
     if not f["shown"]:
         if f["ties"] < f["n"]:
             # a one-sided or equivalence family: nothing to say of a ratio it could have shown
             return message("comparison.design_none_other", n=str(f["n"]), **params)
-        return message("comparison.design_none", **_band(f), **params)
+        return message("comparison.design_none", **band, **params)
     params["shown"] = str(f["shown"])
     top = f["needed"]
     if f["short"]:
@@ -877,7 +1025,7 @@ def design_sentence(
         text = message("comparison.design", needed=str(int(top)), **params)
     if f["ties"]:
         text = text + message(
-            "comparison.design_ties", n=str(f["ties"]), power=params["power"], **_band(f)
+            "comparison.design_ties", n=str(f["ties"]), power=params["power"], **band
         )
     return text
 

@@ -8,6 +8,7 @@ mechanism's noise and come from :func:`dpcompendium.core.experiments.sweep` in v
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -42,12 +43,15 @@ from .modern import (
 )
 
 __all__ = [
+    "COINPRESS_SENSITIVITY",
     "COMPARISONS",
     "SWEEP_METHODS",
     "VARIANTS_SWEPT",
     "budget_split",
     "build_data",
     "closed_form_table",
+    "coinpress_schedule",
+    "coinpress_sensitivity",
     "conclusion_table",
     "error_sweep",
     "rmse_ratio",
@@ -345,3 +349,84 @@ def conclusion_table(errors: pd.DataFrame, data: dict | None = None) -> pd.DataF
         ratio.insert(0, "comparison", name)
         frames.append(ratio)
     return pd.concat(frames, ignore_index=True)
+
+
+#: the configurations :func:`coinpress_sensitivity` tries (referee 6, m14): the declared guess σ₀ times each factor,
+#: and each number of steps (range steps, then the mean), declared before the run
+COINPRESS_SENSITIVITY: dict[str, tuple[float, ...]] = {
+    "scale_factors": (0.1, 1.0, 10.0),
+    "steps": (2, 3, 5),
+}
+
+
+def coinpress_schedule(steps: int) -> tuple[float, ...]:
+    """CoinPress's shares of ρ over ``steps`` steps (≥ 2): the range steps share the first quarter equally and the
+    mean takes three quarters — the chapter's :data:`~dpcompendium.chapters.dp_mean.COINPRESS_SHARES` at 3 steps."""
+    steps = check_int(steps, "steps", minimum=2)
+    mean_share = COINPRESS_SHARES[-1]
+    return (*([(1.0 - mean_share) / (steps - 1)] * (steps - 1)), mean_share)
+
+
+def coinpress_sensitivity(
+    name: str,
+    n: int,
+    epsilon: float,
+    reps: int,
+    seed: int,
+    *,
+    scale_factors: Sequence[float] = COINPRESS_SENSITIVITY["scale_factors"],
+    steps: Sequence[int] = COINPRESS_SENSITIVITY["steps"],
+) -> pd.DataFrame:
+    """How CoinPress's error at one cell depends on its configuration (referee 6, m14): on one sample of ``n``
+    records of dataset ``name`` (its own stream), the RMSE over ``reps`` runs of CoinPress at (``epsilon``,
+    :data:`~dpcompendium.chapters.dp_mean.GAUSSIAN_DELTA`) from the wide public domain, for σ₀ =
+    :data:`~dpcompendium.chapters.dp_mean.SCALE_GUESS` times each of ``scale_factors`` and each number of
+    ``steps`` (:func:`coinpress_schedule`), beside the private-quantile mean's RMSE on the same sample. Every
+    configuration has the same guarantee (the scale and the schedule set the accuracy only) and its own random
+    stream. Columns: scale_factor, scale, steps, rmse, rmse_ratio (to the chapter's configuration: factor 1,
+    :data:`~dpcompendium.chapters.dp_mean.COINPRESS_SHARES`' steps), quantile_rmse, quantile_ratio (CoinPress's
+    RMSE over the private-quantile mean's)."""
+    reps = check_int(reps, "reps", minimum=2)
+    seed = check_int(seed, "seed", minimum=0)
+    eps = float(epsilon)
+    if not (math.isfinite(eps) and eps > 0):
+        raise ValueError(f"epsilon must be a finite number > 0, got {epsilon!r}")
+    factors = [float(f) for f in scale_factors]
+    if not factors or any(not (math.isfinite(f) and f > 0) for f in factors):
+        raise ValueError(f"scale_factors must be finite numbers > 0, got {scale_factors!r}")
+    steps = [check_int(t, "steps", minimum=2) for t in steps]
+    if name not in SCALE_GUESS:
+        raise ValueError(f"name must be one of {sorted(SCALE_GUESS)}, got {name!r}")
+    data_ss, quantile_ss, *config_ss = np.random.SeedSequence([seed, 14]).spawn(
+        2 + len(factors) * len(steps)
+    )
+    x, _ = dataset(name, n, make_rng(data_ss))
+    wide = WIDE_BOUNDS[name]
+    truth = float(x.mean())
+
+    def rmse(est: np.ndarray) -> float:
+        return float(np.sqrt(np.mean((np.asarray(est) - truth) ** 2)))
+
+    q_rmse = rmse(noisy_average_private_bounds(x, eps, wide, make_rng(quantile_ss), size=reps))
+    rows = []
+    for i, (f, t) in enumerate((f, t) for f in factors for t in steps):
+        est = noisy_average_coinpress(
+            x,
+            eps,
+            GAUSSIAN_DELTA,
+            wide,
+            make_rng(config_ss[i]),
+            size=reps,
+            scale=f * SCALE_GUESS[name],
+            shares=coinpress_schedule(t),
+        )
+        rows.append(
+            {"scale_factor": f, "scale": f * SCALE_GUESS[name], "steps": t, "rmse": rmse(est)}
+        )
+    table = pd.DataFrame(rows)
+    base = table[(table["scale_factor"] == 1.0) & (table["steps"] == len(COINPRESS_SHARES))]
+    ref = float(base["rmse"].iloc[0]) if len(base) else math.nan
+    table["rmse_ratio"] = table["rmse"] / ref
+    table["quantile_rmse"] = q_rmse
+    table["quantile_ratio"] = table["rmse"] / q_rmse
+    return table
