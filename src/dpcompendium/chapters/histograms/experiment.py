@@ -589,7 +589,15 @@ def rank_settings(
             _same_guarantee(arms[0].claim, arm.claim)
         best = min(arms, key=lambda arm: arm.summary()[0])
         comps = [
-            Comparison(message("quantity.mse"), best, arm, "tie", test="bootstrap-t", alpha=alpha)
+            Comparison(
+                message("quantity.mse"),
+                best,
+                arm,
+                "tie",
+                test="bootstrap-t",
+                alpha=alpha,
+                setting=setting,
+            )
             for arm in arms
             if arm is not best
         ]
@@ -639,7 +647,13 @@ def baseline_brackets(
         comps = {
             ref: [
                 Comparison(
-                    message("quantity.mse"), arms[k], arms[ref], "tie", test=test, alpha=alpha
+                    message("quantity.mse"),
+                    arms[k],
+                    arms[ref],
+                    "tie",
+                    test=test,
+                    alpha=alpha,
+                    setting=f"{d}, ε = {e:g}",
                 )
                 for k in arms
                 if k != ref
