@@ -74,3 +74,17 @@ def test_binary_operators_only_in_long_pieces_and_never_unary():
     # every piece balanced
     for p in pieces:
         assert p.count("{") == p.count("}") and p.count("(") == p.count(")")
+
+
+def test_a_formula_written_over_two_lines_and_cut_inside_brackets_as_tex_does():
+    """A formula may hold a line break (a paragraph's source lines): every character counts, so no command is
+    cut; a piece still twice MIN_LENGTH long is cut inside brackets too, where TeX itself breaks."""
+    tex = (
+        "\\Pr\\big[u(x, M(x)) \\le \\max_r u(x, r) - \\frac{2 \\Delta u}{\\varepsilon} "
+        "(\\ln \\lvert \\mathcal{R} \\rvert + t)\\big]\n\\le e^{-t}"
+    )
+    pieces = split_inline_tex(tex)
+    assert len(pieces) > 2
+    assert all(re.search(r"\\l$", p) is None for p in pieces)  # no \le cut in two
+    assert pieces[-1].endswith("\\le e^{-t}") or pieces[-1] == "e^{-t}"
+    assert _joined(pieces) == _joined([tex])

@@ -5,9 +5,10 @@ MathJax 3 does not break inline maths: a formula such as
 390 px column the box runs past the column's edge, where the theme clips it. TeX breaks a paragraph's inline maths
 after a relation or a binary operator at the formula's top level; this post-transform does the same for the HTML
 builders: an inline formula longer than :data:`MIN_LENGTH` characters of TeX is cut after each relation (``=``,
-``\\le``, ``\\in``, …) and, if a piece is still long, after each binary ``+`` or ``-`` — only at the top level (outside
-braces, brackets, parentheses and ``\\left … \\right``), never inside an environment or after a style switch — into
-several inline formulas joined by a space, where the line may break. Each piece is valid TeX; the spacing is TeX's
+``\\le``, ``\\in``, …) and, if a piece is still long, after each binary ``+`` or ``-`` — at the top level, outside
+braces, brackets, parentheses, bars and ``\\left … \\right``; a piece still twice as long is cut in the same way
+inside brackets and parentheses too, as TeX would (they are not groups in TeX); never inside braces, an environment
+or after a style switch — into several inline formulas joined by a space, where the line may break. Each piece is valid TeX; the spacing is TeX's
 (a relation's thick space on its left, the space between the pieces on its right). The PDF is printed from the HTML,
 so it breaks the same way.
 
@@ -33,7 +34,8 @@ _RELATION_COMMANDS = (
 )
 _TOKEN = re.compile(
     r"\\left\b|\\right\b|\\begin\b|\\(?:" + _RELATION_COMMANDS + r")(?![A-Za-z])|\\[A-Za-z]+|\\.|"
-    r":=|[{}()\[\]=<>+\-≤≥≠≈∈|]|."
+    r":=|[{}()\[\]=<>+\-≤≥≠≈∈|]|.",
+    re.DOTALL,  # a formula may hold line breaks: every character is a token, so positions add up
 )
 _RELATIONS = {"=", "<", ">", ":=", "≤", "≥", "≠", "≈", "∈"}
 #: Commands after which a cut would change what follows (a style switch applies to the rest of the formula).
@@ -43,13 +45,17 @@ _NO_CUT = re.compile(
 )
 
 
-def _scan(tex: str, nest_bars: bool) -> list[tuple[str, int, bool, bool]] | None:
-    """``(token, depth, is_relation, is_binary)`` for each token of ``tex``; depth counts braces, brackets,
-    parentheses, ``\\left``/``\\right`` pairs and (``nest_bars``) ``|…|`` and ``\\|…\\|``; None if a bar is left
-    open."""
+def _scan(
+    tex: str, nest_bars: bool, brackets: bool = True
+) -> list[tuple[str, int, bool, bool]] | None:
+    """``(token, depth, is_relation, is_binary)`` for each token of ``tex``; depth counts braces and
+    ``\\left``/``\\right`` pairs (TeX's groups), with ``brackets`` also brackets and parentheses and (``nest_bars``)
+    ``|…|`` and ``\\|…\\|``; None if a bar is left open."""
     out = []
     depth = 0
-    bars = {"|": False, "\\|": False} if nest_bars else {}
+    bars = {"|": False, "\\|": False} if nest_bars and brackets else {}
+    opening = ("{", "(", "[", "\\left") if brackets else ("{", "\\left")
+    closing = ("}", ")", "]", "\\right") if brackets else ("}", "\\right")
     prev_operand = False
     for m in _TOKEN.finditer(tex):
         t = m.group(0)
@@ -58,9 +64,9 @@ def _scan(tex: str, nest_bars: bool) -> list[tuple[str, int, bool, bool]] | None
         if t in bars:  # an absolute value or a norm: |x - y| is one operand
             bars[t] = not bars[t]
             depth = max(depth + (1 if bars[t] else -1), 0)
-        elif t in ("{", "(", "[", "\\left"):
+        elif t in opening:
             depth += 1
-        elif t in ("}", ")", "]", "\\right"):
+        elif t in closing:
             depth = max(depth - 1, 0)
         elif depth == 0:
             rel = t in _RELATIONS or (
@@ -75,11 +81,11 @@ def _scan(tex: str, nest_bars: bool) -> list[tuple[str, int, bool, bool]] | None
     return None if any(bars.values()) else out
 
 
-def _tokens(tex: str) -> list[tuple[str, int, bool, bool]]:
-    """:func:`_scan` with bars as brackets, or as symbols if one is left open (a single ``\\|`` as in
+def _tokens(tex: str, brackets: bool = True) -> list[tuple[str, int, bool, bool]]:
+    """``_scan`` with bars as brackets, or as symbols if one is left open (a single ``\\|`` as in
     ``D(P\\|Q)``)."""
-    tokens = _scan(tex, nest_bars=True)
-    return tokens if tokens is not None else _scan(tex, nest_bars=False) or []
+    tokens = _scan(tex, nest_bars=True, brackets=brackets)
+    return tokens if tokens is not None else _scan(tex, nest_bars=False, brackets=brackets) or []
 
 
 def _cut(tex: str, tokens: list[tuple[str, int, bool, bool]], use: int) -> list[str]:
@@ -116,10 +122,18 @@ def split_inline_tex(tex: str, min_length: int = MIN_LENGTH) -> list[str]:
         return [tex]  # unbalanced (a half-open interval such as [a, b)): leave it whole
     pieces = []
     for piece in _cut(tex, tokens, 2):
-        if len(piece) >= min_length:
-            pieces.extend(_cut(piece, _tokens(piece), 3))
-        else:
+        if len(piece) < min_length:
             pieces.append(piece)
+            continue
+        for part in _cut(piece, _tokens(piece), 3):
+            # still long: cut where TeX itself would, inside brackets and parentheses too (they are not groups
+            # in TeX), after relations, then binary operators
+            if len(part) < 2 * min_length:
+                pieces.append(part)
+                continue
+            for sub in _cut(part, _tokens(part, brackets=False), 2):
+                long = len(sub) >= 2 * min_length
+                pieces.extend(_cut(sub, _tokens(sub, brackets=False), 3) if long else [sub])
     return pieces
 
 
