@@ -341,3 +341,30 @@ def test_cpu_durations_plugin_charges_each_test_its_cpu(tmp_path):
     assert len(cpu) == 6, proc.stdout[-2000:]  # setup, call and teardown of each
     assert cpu["test_cpu.py::test_busy_child", "call"] >= 0.5, cpu
     assert cpu["test_cpu.py::test_sleeps", "call"] < 0.3, cpu
+
+
+def test_the_integration_stage_collects_the_files_that_mark_its_tests():
+    """The integration stage collects only the test files that name its marker (``marked_files``): that holds every
+    integration test as long as a test is marked in its own file, so no conftest or helper module may add a marker
+    to other files' tests or define one for them to import."""
+    spec = importlib.util.spec_from_file_location(
+        "run_tests_files", ROOT / "tools" / "run_tests.py"
+    )
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    files = mod.marked_files("integration")
+    assert {
+        "tests/test_chapter_fuzz.py",
+        "tests/test_parallel_dask.py",
+        "tests/test_book_browser.py",
+    } <= set(files)
+    assert "tests/test_accounting.py" not in files and len(files) < 40
+    helpers = [ROOT / "tests" / "conftest.py", *sorted((ROOT / "tests").glob("_*.py"))]
+    for path in helpers:
+        text = path.read_text(encoding="utf-8")
+        for call in ("add_marker(", "applymarker(", "mark.integration"):
+            assert call not in text, (
+                f"{path.name} has {call!r}: a test of another file may be marked there"
+            )
+    integration = next(cmd for name, cmd, _ in mod.stages() if name == "integration")
+    assert "tests" not in integration and set(files) <= set(integration)

@@ -47,6 +47,7 @@ import argparse
 import itertools
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -150,6 +151,19 @@ def notebooks_in_schedule_order() -> list[str]:
     return schedule_order(dict(sorted(nbs.items())), int(JOBS))
 
 
+def marked_files(marker: str) -> list[str]:
+    """The test files that name ``marker`` (``tests/test_*.py``, by their text): the only files that can hold a test
+    marked with it, since a test is marked in its own file (no conftest or helper module adds or defines a marker:
+    tests/test_run_tests.py checks). The integration stage collects these, not all of ``tests`` (68 tests of 5 400:
+    each of its two workers imported every test module, about 9 s of CPU, for 5 s; issue 50)."""
+    word = re.compile(rf"\b{re.escape(marker)}\b")
+    return [
+        str(p.relative_to(ROOT))
+        for p in sorted((ROOT / "tests").glob("test_*.py"))
+        if word.search(p.read_text(encoding="utf-8"))
+    ]
+
+
 def stages() -> list[tuple[str, list[str], dict[str, str]]]:
     py = sys.executable
     dpc = str(BIN / "dpcompendium") if (BIN / "dpcompendium").exists() else "dpcompendium"
@@ -162,11 +176,11 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
     def junit(name: str) -> str:
         return f"--junitxml={REPORTS / f'{name}.xml'}"
 
-    def tests_on_workers(name: str, marker: str) -> list[str]:
+    def tests_on_workers(name: str, marker: str, files: list[str] | None = None) -> list[str]:
         """pytest over tests/ selected by ``marker``, on JOBS workers; a worker that runs out of tests takes queued
         ones from the other (worksteal: no idle tail); the slowest tests by wall time and by CPU time
         (``tools/cpudurations.py``: on a shared machine the wall time measures the load as much as the test)."""
-        return [py, "-m", "pytest", "tests", "-m", marker, "-n", JOBS, "--dist", "worksteal", "--durations=12",
+        return [py, "-m", "pytest", *(files or ["tests"]), "-m", marker, "-n", JOBS, "--dist", "worksteal", "--durations=12",
                 "-p", "cpudurations", "--cpu-durations=12", junit(name)]  # fmt: skip
 
     tools_env = {"PYTHONPATH": tools_path()}
@@ -250,7 +264,13 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
         # dispatch off and numba and OpenBLAS compiling for a generic CPU: what another machine computes
         # (tools/portable.py)
         ("portable", portable.command(py, junit("portable")), {**portable.reduced_env(), **nb_env}),
-        ("integration", tests_on_workers("integration", "integration and not extended"), tools_env),
+        (
+            "integration",
+            tests_on_workers(
+                "integration", "integration and not extended", marked_files("integration")
+            ),
+            tools_env,
+        ),
         # with --pdf only (.ci/run): the book printed to PDF by Chromium and checked, after everything else
         ("pdf", [py, "-m", "pytest", "-m", "pdf", junit("pdf"), "tests/test_book_pdf.py"], {}),
     ]
