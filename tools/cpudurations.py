@@ -40,8 +40,9 @@ def pytest_runtest_makereport(item, call):
     report = outcome.get_result()
     start = getattr(item, "_cpu_start", None)
     if start is not None:
-        # a new list: the report's is the item's, shared by its three phases
-        report.user_properties = [*report.user_properties, (_KEY, round(_cpu() - start, 3))]
+        # an attribute of the report (pytest-xdist sends a report's attributes to the controller), not a user
+        # property, which the JUnit XML would keep for the teardown only
+        setattr(report, _KEY, round(_cpu() - start, 3))
 
 
 def _timed(phase: str):
@@ -62,9 +63,9 @@ _ROWS: list[tuple[float, str, str]] = []
 
 
 def pytest_runtest_logreport(report) -> None:
-    for key, value in getattr(report, "user_properties", ()):
-        if key == _KEY:
-            _ROWS.append((float(value), report.when, report.nodeid))
+    value = getattr(report, _KEY, None)
+    if value is not None:
+        _ROWS.append((float(value), report.when, report.nodeid))
 
 
 def pytest_terminal_summary(terminalreporter, config) -> None:
