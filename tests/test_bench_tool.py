@@ -80,3 +80,21 @@ def test_stage_times_in_units_with_their_budgets(bench, capsys):
     assert "unit" in out and "50 units" in out
     total = next(ln for ln in out.splitlines() if "total" in ln)
     assert "400 units" in total and "budget 360" in total and "OVER" in total
+
+
+def test_stage_times_show_the_cpu_time_run_tests_recorded(bench, capsys):
+    bench.STAGES.write_text(
+        json.dumps(
+            {
+                "when": "now",
+                "unit_s": 2.0,
+                "stages": [["unit", 100.0, "ok"], ["book", 50.0, "ok"]],
+                "cpu_s": {"unit": 180.5},
+            }
+        )
+    )
+    bench.report_stages()
+    lines = capsys.readouterr().out.splitlines()
+    unit = next(ln for ln in lines if ln.split()[0] == "unit")
+    book = next(ln for ln in lines if ln.split()[0] == "book")
+    assert "CPU    180.5 s" in unit and "CPU" not in book

@@ -289,3 +289,82 @@ def test_the_notebooks_stage_runs_the_chapters_and_the_executable_book_pages(run
     )
     assert found == scheduled, EXECUTED_NOTEBOOKS
     assert run_tests.PAGE_HINT_S.keys() <= {p.stem for p in (ROOT / "book").glob("*.ipynb")}
+
+
+def test_each_stage_reports_its_cpu_time_with_its_children(run_tests, monkeypatch, capsys):
+    """The table and stages.json give each stage's CPU time (user + system of its process tree, issue 50): a stage
+    whose child process computes is charged that child's CPU, a stage that sleeps next to nothing; beside or not."""
+    import json
+
+    monkeypatch.setattr(run_tests, "STAGE_CPU", {})
+    busy = (
+        "import subprocess, sys; subprocess.run([sys.executable, '-c', "
+        "'import time\\nt = time.process_time()\\nwhile time.process_time() - t < 0.6: pass'], check=True)"
+    )
+    chain = [busy, "import time; time.sleep(0.6)", "pass"]
+    monkeypatch.setattr(run_tests, "stages", _stages(run_tests, busy, chain))
+    assert run_tests.main(["--overlap"]) == 0
+    out = capsys.readouterr().out
+    cpu = json.loads((run_tests.REPORTS / "stages.json").read_text())["cpu_s"]
+    assert set(cpu) == {"unit", "notebooks", "book", "browser"}
+    assert cpu["unit"] >= 0.6 and cpu["notebooks"] >= 0.6, cpu
+    assert cpu["book"] < 0.5, cpu  # slept: its wall time, not its CPU
+    line = next(ln for ln in out.splitlines() if ln.strip().startswith("notebooks") and "CPU" in ln)
+    assert "CPU" in line and "ok" in line
+
+
+def test_cpu_durations_plugin_charges_each_test_its_cpu(tmp_path):
+    """tools/cpudurations.py: the table of test phases by CPU time, a subprocess's CPU charged to the test that
+    waited for it, a sleeping test next to nothing."""
+    import os
+    import subprocess
+
+    (tmp_path / "test_cpu.py").write_text(
+        "import subprocess, sys, time\n\n"
+        "def test_busy_child():\n"
+        "    code = 'import time\\nt = time.process_time()\\nwhile time.process_time() - t < 0.5: pass'\n"
+        "    subprocess.run([sys.executable, '-c', code], check=True)\n\n"
+        "def test_sleeps():\n"
+        "    time.sleep(0.5)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "cpudurations", "--cpu-durations=0", "-p", "no:cacheprovider",
+         "-c", os.devnull, "--rootdir", str(tmp_path), "test_cpu.py"],
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT / "tools")}, capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    cpu = {
+        (ln.split()[2], ln.split()[1]): float(ln.split()[0].rstrip("s"))
+        for ln in proc.stdout.splitlines()
+        if "test_cpu.py::" in ln
+    }
+    assert len(cpu) == 6, proc.stdout[-2000:]  # setup, call and teardown of each
+    assert cpu["test_cpu.py::test_busy_child", "call"] >= 0.5, cpu
+    assert cpu["test_cpu.py::test_sleeps", "call"] < 0.3, cpu
+
+
+def test_the_integration_stage_collects_the_files_that_mark_its_tests():
+    """The integration stage collects only the test files that name its marker (``marked_files``): that holds every
+    integration test as long as a test is marked in its own file, so no conftest or helper module may add a marker
+    to other files' tests or define one for them to import."""
+    spec = importlib.util.spec_from_file_location(
+        "run_tests_files", ROOT / "tools" / "run_tests.py"
+    )
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    files = mod.marked_files("integration")
+    assert {
+        "tests/test_chapter_fuzz.py",
+        "tests/test_parallel_dask.py",
+        "tests/test_book_browser.py",
+    } <= set(files)
+    assert "tests/test_accounting.py" not in files and len(files) < 40
+    helpers = [ROOT / "tests" / "conftest.py", *sorted((ROOT / "tests").glob("_*.py"))]
+    for path in helpers:
+        text = path.read_text(encoding="utf-8")
+        for call in ("add_marker(", "applymarker(", "mark.integration"):
+            assert call not in text, (
+                f"{path.name} has {call!r}: a test of another file may be marked there"
+            )
+    integration = next(cmd for name, cmd, _ in mod.stages() if name == "integration")
+    assert "tests" not in integration and set(files) <= set(integration)

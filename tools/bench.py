@@ -148,11 +148,13 @@ def report_stages() -> None:
     print(
         f"make test of {data.get('when', '?')}: speed unit {unit or float('nan'):.3f} s (measured after the stages)"
     )
+    cpu = data.get("cpu_s", {})  # each stage's CPU time (tools/run_tests.py), when it was recorded
     for name, seconds, status in data["stages"]:
         u = seconds / unit if unit else float("nan")
         budget = STAGE_BUDGETS.get(name)
         note = f"  budget {budget:.0f}" + ("  OVER" if u > budget else "") if budget else ""
-        print(f"    {name:<12} {seconds:8.1f} s {u:7.0f} units  {status}{note}")
+        used = f"  CPU {cpu[name]:8.1f} s" if name in cpu else ""
+        print(f"    {name:<12} {seconds:8.1f} s {u:7.0f} units{used}  {status}{note}")
 
 
 def main(argv: list[str] | None = None) -> int:

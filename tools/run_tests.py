@@ -23,7 +23,8 @@ project's 2-core machine: beside the whole chain the cores were oversubscribed (
 chain, against about 10 min in all serially, and kernel start-ups timed out); beside book and browser only, make test
 took 11.1 min against 12.5–13.3 min with the browser check waiting for the unit stage. ``--serial`` runs the stages
 one after another; ``--overlap`` starts the unit stage at once. The wall time of each stage is printed as it ends,
-then a table of all stages, and last a plain closing line that counts every test of every stage
+then a table of all stages with each one's CPU time (user + system of its whole process tree: what issue 50 counts on
+a shared machine, where wall times measure the load too; ``stages.json`` keeps both), and last a plain closing line that counts every test of every stage
 (``N passed, N failed, N skipped``), read from each stage's JUnit XML report.
 
 The Chinese edition (issue 38) is part of the chain: the book stage builds both editions (``dpcompendium book
@@ -46,6 +47,7 @@ import argparse
 import itertools
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -149,6 +151,19 @@ def notebooks_in_schedule_order() -> list[str]:
     return schedule_order(dict(sorted(nbs.items())), int(JOBS))
 
 
+def marked_files(marker: str) -> list[str]:
+    """The test files that name ``marker`` (``tests/test_*.py``, by their text): the only files that can hold a test
+    marked with it, since a test is marked in its own file (no conftest or helper module adds or defines a marker:
+    tests/test_run_tests.py checks). The integration stage collects these, not all of ``tests`` (68 tests of 5 400:
+    each of its two workers imported every test module, about 9 s of CPU, for 5 s; issue 50)."""
+    word = re.compile(rf"\b{re.escape(marker)}\b")
+    return [
+        str(p.relative_to(ROOT))
+        for p in sorted((ROOT / "tests").glob("test_*.py"))
+        if word.search(p.read_text(encoding="utf-8"))
+    ]
+
+
 def stages() -> list[tuple[str, list[str], dict[str, str]]]:
     py = sys.executable
     dpc = str(BIN / "dpcompendium") if (BIN / "dpcompendium").exists() else "dpcompendium"
@@ -161,14 +176,21 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
     def junit(name: str) -> str:
         return f"--junitxml={REPORTS / f'{name}.xml'}"
 
-    def tests_on_workers(name: str, marker: str) -> list[str]:
+    def tests_on_workers(name: str, marker: str, files: list[str] | None = None) -> list[str]:
         """pytest over tests/ selected by ``marker``, on JOBS workers; a worker that runs out of tests takes queued
-        ones from the other (worksteal: no idle tail)."""
-        return [py, "-m", "pytest", "tests", "-m", marker, "-n", JOBS, "--dist", "worksteal", "--durations=12",
-                junit(name)]  # fmt: skip
+        ones from the other (worksteal: no idle tail); the slowest tests by wall time and by CPU time
+        (``tools/cpudurations.py``: on a shared machine the wall time measures the load as much as the test)."""
+        return [py, "-m", "pytest", *(files or ["tests"]), "-m", marker, "-n", JOBS, "--dist", "worksteal", "--durations=12",
+                "-p", "cpudurations", "--cpu-durations=12", junit(name)]  # fmt: skip
+
+    tools_env = {"PYTHONPATH": tools_path()}
 
     return [
-        ("unit", tests_on_workers("unit", "not book and not extended and not integration"), {}),
+        (
+            "unit",
+            tests_on_workers("unit", "not book and not extended and not integration"),
+            tools_env,
+        ),
         (
             "notebooks",
             [
@@ -242,7 +264,13 @@ def stages() -> list[tuple[str, list[str], dict[str, str]]]:
         # dispatch off and numba and OpenBLAS compiling for a generic CPU: what another machine computes
         # (tools/portable.py)
         ("portable", portable.command(py, junit("portable")), {**portable.reduced_env(), **nb_env}),
-        ("integration", tests_on_workers("integration", "integration and not extended"), {}),
+        (
+            "integration",
+            tests_on_workers(
+                "integration", "integration and not extended", marked_files("integration")
+            ),
+            tools_env,
+        ),
         # with --pdf only (.ci/run): the book printed to PDF by Chromium and checked, after everything else
         ("pdf", [py, "-m", "pytest", "-m", "pdf", junit("pdf"), "tests/test_book_pdf.py"], {}),
     ]
@@ -286,6 +314,12 @@ def test_counts(names: list[str]) -> tuple[int, int, int]:
     return passed, failed, skipped
 
 
+#: The CPU time (user + system, s) of each stage that has ended, by name: the stage's process and every process under
+#: it that was waited for (``os.wait4``'s resource usage). Issue 50 counts CPU: on a machine shared by several jobs the
+#: wall time of a stage measures the load as much as the stage.
+STAGE_CPU: dict[str, float] = {}
+
+
 class Stage:
     """One stage as a child process; ``log`` set: its output goes to that file (a stage running beside others)."""
 
@@ -309,6 +343,14 @@ class Stage:
         self.stopped = False
 
     def poll(self) -> int | None:
+        if self.proc.returncode is None:
+            try:  # reaped here, not by Popen.poll, for the resource usage of the stage's whole process tree
+                pid, status, usage = os.wait4(self.proc.pid, os.WNOHANG)
+            except ChildProcessError:
+                pid = 0
+            if pid == self.proc.pid:
+                self.proc.returncode = os.waitstatus_to_exitcode(status)
+                STAGE_CPU[self.name] = usage.ru_utime + usage.ru_stime
         code = self.proc.poll()
         if code is not None and self.elapsed is None:
             self.elapsed = time.perf_counter() - self.t0
@@ -467,20 +509,34 @@ def main(argv: list[str] | None = None) -> int:
     def units(t: float) -> str:
         return f"  {t / unit:6.0f} units" if unit else ""
 
+    def cpu(name: str) -> str:
+        return f"  CPU {_fmt(STAGE_CPU[name])}" if name in STAGE_CPU else ""
+
+    def cpu_of(names: list[str]) -> str:
+        return (
+            f"  CPU {_fmt(sum(STAGE_CPU[n] for n in names))}"
+            if set(names) <= set(STAGE_CPU)
+            else ""
+        )
+
     print(
-        "==> make test: wall time per stage"
+        "==> make test: wall time per stage (and its CPU time, user + system)"
         + (f" (speed unit {unit:.2f} s, measured after the stages)" if unit else ""),
         flush=True,
     )
     for n, t, status in times:
         if n == last[0][0] if last else False:
             print(
-                f"    {'base':<11} {_fmt(base)}{units(base)}  ({', '.join(m for m, _, _ in todo)})",
+                f"    {'base':<11} {_fmt(base)}{units(base)}{cpu_of([m for m, _, _ in todo])}  "
+                f"({', '.join(m for m, _, _ in todo)})",
                 flush=True,
             )
-        print(f"    {n:<11} {_fmt(t)}{units(t)}  {status}", flush=True)
+        print(f"    {n:<11} {_fmt(t)}{units(t)}{cpu(n)}  {status}", flush=True)
     if last:
-        print(f"    {'total':<11} {_fmt(total)}{units(total)}", flush=True)
+        print(
+            f"    {'total':<11} {_fmt(total)}{units(total)}{cpu_of([n for n, _, _ in times])}",
+            flush=True,
+        )
     record_stage_times(times, base, total, unit, [m for m, _, _ in todo] if last else [])
     passed, failed, skipped = test_counts([n for n, _, _ in times])
     # The plain closing line: every test of every stage.
@@ -501,7 +557,12 @@ def record_stage_times(
     if base_names:
         stages.append(["base", base, "+".join(base_names)])
         stages.append(["total", total, ""])
-    record = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"), "unit_s": unit, "stages": stages}
+    record = {
+        "when": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        "unit_s": unit,
+        "stages": stages,
+        "cpu_s": {n: round(STAGE_CPU[n], 1) for n, _, _ in times if n in STAGE_CPU},
+    }
     REPORTS.mkdir(parents=True, exist_ok=True)
     (REPORTS / "stages.json").write_text(json.dumps(record, indent=1))
 
