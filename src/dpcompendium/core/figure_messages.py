@@ -383,7 +383,7 @@ _PAIRS += [
     ),
     (
         "replace-one, n = 10: D = (140,...,140) vs D' = (140,...,140,200); true_epsilon = pair loss",
-        "替换一条记录，n = 10：D = (140,...,140) 对 D' = (140,...,140,200)；真实 ε = 该数据对的损失",
+        "替换一条记录，n = 10：D = (140,...,140) 对 D' = (140,...,140,200)；true_epsilon = 该数据对的隐私损失",
     ),
     (
         "first round, eps = %(e)s, T = %(t)s: claim eps/(2T) per round; 20 random boxes; records moved from the "
