@@ -4,6 +4,8 @@ switch's URLs, the catalogues compiled."""
 
 from __future__ import annotations
 
+import re
+
 import nbformat
 import pandas as pd
 import pytest
@@ -240,3 +242,35 @@ def test_a_chinese_table_writes_the_audit_catalogues_headers_verdicts_and_mechan
         "needed (power 0.9)",
     ):
         assert text in en, (text, en)
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese"),
+    [
+        (
+            "SVM accuracy at ε = 0.1 and 1 (10 sites, k = 5)",
+            "时的 SVM 准确率（10 个站点，",
+        ),
+        ("Mean over the datasets of the accuracy difference, by ε", "各数据集上准确率差值的平均"),
+        (
+            "Aggregate noise (A′ − A)/τ on digits, 10 sites, 41600 entries",
+            "手写数字数据上的聚合噪声",
+        ),
+        ("DP-Sniper's published lower bounds (published, ε = 0.1)", "DP-Sniper 已发表的下界"),
+    ],
+)
+def test_a_chinese_table_writes_its_english_caption_in_chinese(english, chinese):
+    """Native review 2, X1: a caption a notebook writes in English (``show_readable(..., caption=...)``) is shown
+    in Chinese on the Chinese page through a template of the catalogue, with the same numbers; the English table
+    keeps it as it is, and a caption no template renders stays as it is."""
+    from dpcompendium.core.tables import ReadableTable
+
+    df = pd.DataFrame({"method": ["composition"], "rmse": [1.25]})
+    zh = ReadableTable(df, caption=english, lang="zh_CN")._repr_html_()
+    caption = zh.split("<caption>")[1].split("</caption>")[0]
+    assert chinese in caption, caption
+    assert re.findall(r"\d+(?:\.\d+)?", caption) == re.findall(r"\d+(?:\.\d+)?", english)
+    en = ReadableTable(df, caption=english, lang="en")._repr_html_()
+    assert chinese not in en
+    unknown = ReadableTable(df, caption="A caption of no template", lang="zh_CN")._repr_html_()
+    assert "A caption of no template" in unknown

@@ -468,6 +468,64 @@ _PAIRS += [
     for d_en, d_zh in (("1-D", "一维"), ("2-D", "二维"))
 ]
 
+# ---- table captions a chapter writes in English (``show_readable(..., caption=...)``): a plain caption is shown in
+# another language through these templates (:func:`dpcompendium.core.tables.table_caption`), as a figure's text is
+_PAIRS += [
+    (
+        "Where each dataset's bounds come from: a condition of its claims",
+        "各数据集的边界从何而来：这是其隐私声明的一个前提",
+    ),
+    (
+        "Relative error of each attacker's reconstruction of the local matrices (median over the %(s)s sites)",
+        "各攻击者重构本地矩阵的相对误差（%(s)s 个站点上的中位数）",
+    ),
+    (
+        "Exact ε of the remaining site when c = s − 1 (nominal ε = %(eps)s, Adult)",
+        "c = s − 1 时剩余站点的精确 ε（名义 ε = %(eps)s，Adult）",
+    ),
+    (
+        "Captured energy q at ε = %(eps)s, %(s)s %(split)s sites, k = %(k)s, mean of %(reps)s repetitions",
+        "ε = %(eps)s、%(s)s 个站点（%(split)s）、k = %(k)s 时捕获的能量 q（%(reps)s 次重复的均值）",
+    ),
+    (
+        "Captured energy averaged over ε, and the z-scores of the three site patterns",
+        "对 ε 取平均的捕获能量，以及三种站点划分模式的 z 分数",
+    ),
+    (
+        "Aggregate noise (A′ − A)/τ on %(data)s, %(s)s sites, %(n)s entries",
+        "%(data)s上的聚合噪声 (A′ − A)/τ（%(s)s 个站点，%(n)s 个元素）",
+    ),
+    (
+        "SVM accuracy at ε = %(lo)s and %(hi)s (%(s)s sites, k = %(k)s)",
+        "ε = %(lo)s 和 %(hi)s 时的 SVM 准确率（%(s)s 个站点，k = %(k)s）",
+    ),
+    (
+        "Mean over the datasets of the accuracy difference, by ε",
+        "各数据集上准确率差值的平均（按 ε）",
+    ),
+    ("What each SVM row publishes", "每个 SVM 行发布的内容"),
+    (
+        "Accuracy trained on the end-to-end private release (%(release)s), tested on exact projections, by ε",
+        "在端到端满足差分隐私的发布（%(release)s）上训练、在精确投影上测试的准确率（按 ε）",
+    ),
+    (
+        "What site 1's published projections Y₁ = X₁V′ reveal (ε = %(eps)s subspace, %(s)s sites, k = %(k)s)",
+        "站点 1 发布的投影 Y₁ = X₁V′ 泄露了什么（ε = %(eps)s 的子空间，%(s)s 个站点，k = %(k)s）",
+    ),
+    (
+        "Adult, equal sites: the effective ε of the as-written normalisation",
+        "Adult，各站点数据量相等：按原文写法的归一化实际达到的 ε",
+    ),
+    (
+        "The analytic calibration's noise over the classical one's, n = 1",
+        "解析校准的噪声与经典校准的噪声之比，n = 1",
+    ),
+    (
+        "DP-Sniper's published lower bounds (published, ε = 0.1)",
+        "DP-Sniper 已发表的下界（ε = 0.1）",
+    ),
+]
+
 
 def _msgid(english: str, taken: set[str]) -> str:
     words = re.findall(r"[a-z0-9]+", re.sub(r"%\((\w+)\)s", r"\1", english.lower()))

@@ -46,6 +46,7 @@ __all__ = [
     "interval",
     "readable",
     "show_readable",
+    "table_caption",
     "use_book_tables",
 ]
 
@@ -449,6 +450,17 @@ def _cell_translation(text: str) -> str | None:
     return found if found is not None and found != text else None
 
 
+def table_caption(caption: Any) -> str:
+    """A table's caption as MyST in the current language: an :class:`~dpcompendium.core.messages.Md` in its
+    rendering there; a plain string (the English caption a notebook writes) through the catalogue's templates
+    (``figure.*`` of ``dpcompendium.core.figure_messages``, as a figure's text), else as it is."""
+    if not isinstance(caption, Md):
+        found = _cell_translation(str(caption))
+        if found is not None:
+            return found if "$" in found else to_myst(found)
+    return myst(caption)
+
+
 def _is_method_pair(text: str) -> bool:
     if ":" not in text or " " in text:
         return False
@@ -528,7 +540,7 @@ class ReadableTable:
         df, _ = _merge_intervals(self._frame())
         out = ['<table class="dpc-table">']
         if self.caption:
-            out.append(f"<caption>{myst_to_html(myst(self.caption))}</caption>")
+            out.append(f"<caption>{myst_to_html(table_caption(self.caption))}</caption>")
         head = []
         datasets = str(df.columns.name) in DATASET_COLUMNS  # the columns are data sets, not methods
         for c in df.columns:
