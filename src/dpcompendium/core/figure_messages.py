@@ -499,9 +499,16 @@ _PAIRS += [
         "SVM accuracy at ε = %(lo)s and %(hi)s (%(s)s sites, k = %(k)s)",
         "ε = %(lo)s 和 %(hi)s 时的 SVM 准确率（%(s)s 个站点，k = %(k)s）",
     ),
+    ("ratio at n = %(n)s, ε = %(e)s", "n = %(n)s、ε = %(e)s 时的比值"),
+    # table cells (native review 2, R1 and X1): mwem's results, dp-mean's budget splits
+    ("coursework-average", "课程作业版，各次迭代结果的平均"),
+    ("%(name)s (1-D, %(n)s bins)", "%(name)s（一维，%(n)s 个桶）"),
+    ("%(name)s (2-D, %(n)s bins)", "%(name)s（二维，%(n)s 个桶）"),
+    ("sum %(a)s, count %(b)s", "和 %(a)s，计数 %(b)s"),
+    ("%(a)s / %(b)s", "%(a)s / %(b)s"),
     (
         "Mean over the datasets of the accuracy difference, by ε",
-        "各数据集上准确率差值的平均（按 ε）",
+        "各数据集上准确率差值的均值（按 ε）",
     ),
     ("What each SVM row publishes", "每个 SVM 行发布的内容"),
     (
@@ -574,7 +581,7 @@ _PAIRS += [
     (
         "%(s)s sites (the changed row at site 0), public preprocessing, fixed-point encode/decode as in federated_pca; "
         "statistic <triu(A+E), w>",
-        "%(s)s 个站点（被改变的行在站点 0），公开的预处理，定点编码/解码与 federated_pca 相同；统计量 <上三角(A+E), w>",
+        "%(s)s 个站点（被改变的行在站点 0），公开的预处理，定点编码/解码与联邦主成分分析一章的实现（federated_pca）相同；统计量 <上三角(A+E), w>",
     ),
     (
         "%(s)s sites in the clear, correlated zero-sum noise; statistic: the likelihood-ratio projection Sigma^-1 e_0 "
@@ -603,7 +610,7 @@ _PAIRS += [
     ("duchi_privatise at t = -1 vs +1", "duchi_privatise，t = -1 对 +1"),
     (
         "claim eps_5 = 0.5 for level-5 values against any other value; exact over level ends",
-        "声明：等级 5 的值对任何其他值为 ε_5 = 0.5；在等级端点上精确计算",
+        "声明 ε_5 = 0.5（等级 5 的值对任何其他值）；在等级端点上精确计算",
     ),
     (
         "claim = lhp_exact_epsilon; audited over all pairs of level ends",
