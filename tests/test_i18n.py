@@ -291,6 +291,7 @@ def test_a_chinese_table_writes_the_remaining_headers_and_cells_in_chinese():
         {
             "level": [0.95, 0.999],
             "CAPE as published": [1.0, 2.0],
+            "shared-seed: no seed (takes A_i' as is)": [1.0, 2.0],
             "split": ["sum 0.5, count 0.5 / sum 0.94, count 0.06", "sum 0.5, count 0.5"],
             "verdict": ["consistent", "better"],
             "dataset": ["ADULT (1-D, 4096 bins)", "ADULT (2-D, 4096 bins)"],
@@ -299,6 +300,7 @@ def test_a_chinese_table_writes_the_remaining_headers_and_cells_in_chinese():
     zh = ReadableTable(tested, lang="zh_CN")._repr_html_()
     for text in (
         "置信水平",
+        "无随机种子（直接取",
         "CAPE（论文原方案）",
         "和 0.5，计数 0.5 / 和 0.94，计数 0.06",
         "一致",

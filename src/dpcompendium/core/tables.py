@@ -413,7 +413,10 @@ def column_name(name: Any) -> str:
     for suffix, unit in UNITS.items():
         if key.endswith(suffix) and len(key) > len(suffix):
             return f"{column_name(key[: -len(suffix)])} ({unit})"
-    found = _cell_translation(spaced)  # in another language: a figure template ("central, s = 2")
+    # in another language: a figure template ("central, s = 2"; "no seed (takes A_i' as is)" keeps its "_")
+    found = _cell_translation(key)
+    if found is None and spaced != key:
+        found = _cell_translation(spaced)
     if found is not None:
         return found if "$" in found else to_myst(found)
     return to_myst(spaced)
