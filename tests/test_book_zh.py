@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pytest
 from test_messages_zh import english_forms, glossary, words
+from test_terms_zh import kept_names
 
 from dpcompendium.book import i18n
 from dpcompendium.book.pdf import toc_pages
@@ -155,6 +156,9 @@ class _Page(HTMLParser):
         #: the page's own text, as translated from its catalogue: not code, not outputs, not glued values
         self.prose: list[str] = []
         self.switch: list[str] = []
+        #: the table captions and headers (``caption``, ``th``) of the page's tables, in page order: (tag, text)
+        self.headers: list[tuple[str, str]] = []
+        self._header: list[str] | None = None
         self._glue: list[tuple[str, int, list[str]]] = []
         self._para: list[list[str]] = []
         self._para_depth: list[int] = []
@@ -179,6 +183,8 @@ class _Page(HTMLParser):
         if tag == "span" and "dpc-glue" in cls:
             key = next(c[len("dpc-glue-") :] for c in cls if c.startswith("dpc-glue-"))
             self._glue.append((key, len(self.stack), []))
+        if tag in ("caption", "th") and not any(RERUN_TABLE in c for _, c in self.stack):
+            self._header = []
         if (
             tag in ("p", "li") and not hidden
         ):  # a paragraph or a list item (its own text, not a nested one's)
@@ -195,6 +201,9 @@ class _Page(HTMLParser):
             if self._glue and len(self.stack) + 1 == self._glue[-1][1]:
                 key, _, parts = self._glue.pop()
                 self.glued.setdefault(key, []).append("".join(parts))
+            if open_tag in ("caption", "th") and self._header is not None:
+                self.headers.append((open_tag, " ".join("".join(self._header).split())))
+                self._header = None
             if self._para_depth and self._para_depth[-1] == len(self.stack) + 1:
                 self._para_depth.pop()
                 self.paragraphs.append(" ".join("".join(self._para.pop()).split()))
@@ -213,6 +222,8 @@ class _Page(HTMLParser):
                 self.prose.append(data)
         for _, _, parts in self._glue:
             parts.append(data)
+        if self._header is not None:
+            self._header.append(data)
         if self._para:
             self._para[-1].append(data)
 
@@ -300,6 +311,41 @@ def test_chapter_page_is_in_chinese(page):
         f"{page}: {len(english)} of {len(paras)} paragraphs without Chinese ({share:.1%} Chinese), e.g. "
         + " | ".join(p[:80] for p in english[:3])
     )
+
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z_'’-]*[A-Za-z]")
+_TEX = re.compile(r"\\\(.*?\\\)|\\\[.*?\\\]")
+
+
+def english_words(text: str) -> list[str]:
+    """The English words of a table's caption or header: words outside maths that are not a name or acronym the
+    term base keeps (its ``kept`` column: methods, datasets, tools, DP, MSE)."""
+    kept = kept_names()
+    return [w for w in _WORD.findall(_TEX.sub(" ", text)) if w not in kept]
+
+
+def test_the_header_check_can_fail():
+    assert english_words("Mean over the datasets of the accuracy difference, by \\(\\varepsilon\\)")
+    assert english_words("CAPE as published") == ["as", "published"]
+    assert not english_words("\\(\\varepsilon\\) MSE (DAWA, Adult)")
+    assert not english_words("各数据集上准确率差值的平均（按 \\(\\varepsilon\\)）")
+
+
+@pytest.mark.parametrize("page", CHAPTER_PAGES + [p for p in PAGES if p == "book/primer"])
+def test_chinese_table_captions_and_headers_are_not_the_english_ones(page):
+    """Native review 2 (X1, R2): no caption or header of a Chinese page's tables is the English page's own (the
+    same caption or header in page order) while it holds an English word, names and acronyms the term base keeps
+    aside."""
+    en, zh = read_page(EN, page), read_page(ZH, page)
+    assert len(en.headers) == len(zh.headers), (
+        f"{page}: {len(en.headers)} captions and headers in English, {len(zh.headers)} in Chinese"
+    )
+    same = [
+        f"{tag}: {text!r} {english_words(text)}"
+        for (tag, text), (_, other) in zip(en.headers, zh.headers, strict=True)
+        if text == other and english_words(text)
+    ]
+    assert not same, f"{page}: {len(same)} captions/headers as in English:\n" + "\n".join(same)
 
 
 @pytest.mark.parametrize("page", CHAPTER_PAGES + [p for p in PAGES if p == "book/primer"])

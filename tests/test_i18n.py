@@ -4,6 +4,8 @@ switch's URLs, the catalogues compiled."""
 
 from __future__ import annotations
 
+import re
+
 import nbformat
 import pandas as pd
 import pytest
@@ -238,5 +240,80 @@ def test_a_chinese_table_writes_the_audit_catalogues_headers_verdicts_and_mechan
         "holds",
         "violated",
         "needed (power 0.9)",
+    ):
+        assert text in en, (text, en)
+
+
+@pytest.mark.parametrize(
+    ("english", "chinese"),
+    [
+        (
+            "SVM accuracy at ε = 0.1 and 1 (10 sites, k = 5)",
+            "时的 SVM 准确率（10 个站点，",
+        ),
+        ("Mean over the datasets of the accuracy difference, by ε", "各数据集上准确率差值的均值"),
+        (
+            "Aggregate noise (A′ − A)/τ on digits, 10 sites, 41600 entries",
+            "手写数字数据上的聚合噪声",
+        ),
+        ("DP-Sniper's published lower bounds (published, ε = 0.1)", "DP-Sniper 已发表的下界"),
+    ],
+)
+def test_a_chinese_table_writes_its_english_caption_in_chinese(english, chinese):
+    """Native review 2, X1: a caption a notebook writes in English (``show_readable(..., caption=...)``) is shown
+    in Chinese on the Chinese page through a template of the catalogue, with the same numbers; the English table
+    keeps it as it is, and a caption no template renders stays as it is."""
+    from dpcompendium.core.tables import ReadableTable
+
+    df = pd.DataFrame({"method": ["composition"], "rmse": [1.25]})
+    zh = ReadableTable(df, caption=english, lang="zh_CN")._repr_html_()
+    caption = zh.split("<caption>")[1].split("</caption>")[0]
+    assert chinese in caption, caption
+    assert re.findall(r"\d+(?:\.\d+)?", caption) == re.findall(r"\d+(?:\.\d+)?", english)
+    en = ReadableTable(df, caption=english, lang="en")._repr_html_()
+    assert chinese not in en
+    unknown = ReadableTable(df, caption="A caption of no template", lang="zh_CN")._repr_html_()
+    assert "A caption of no template" in unknown
+
+
+def test_a_chinese_table_writes_the_remaining_headers_and_cells_in_chinese():
+    """Native review 2 (X1, R1): the headers and cells still English on the Chinese pages: a Greek letter's name in a
+    column name (``base_epsilon``, the English header "base ε"), a ``level`` by what it holds (HierA's privacy levels
+    1…k, a confidence level), chapters' own headers, verdict words, budget splits and a data set's dimension."""
+    from dpcompendium.core.tables import ReadableTable
+
+    hiera = pd.DataFrame(
+        {"base_epsilon": [1.0, 1.0], "level": [1, 2], "claimed_epsilon": [5.0, 4.0]}
+    )
+    zh = ReadableTable(hiera, lang="zh_CN")._repr_html_()
+    assert "<th>隐私等级</th>" in zh and "基础" in zh and "声称的" in zh, zh
+    tested = pd.DataFrame(
+        {
+            "level": [0.95, 0.999],
+            "CAPE as published": [1.0, 2.0],
+            "shared-seed: no seed (takes A_i' as is)": [1.0, 2.0],
+            "split": ["sum 0.5, count 0.5 / sum 0.94, count 0.06", "sum 0.5, count 0.5"],
+            "verdict": ["consistent", "better"],
+            "dataset": ["ADULT (1-D, 4096 bins)", "ADULT (2-D, 4096 bins)"],
+        }
+    )
+    zh = ReadableTable(tested, lang="zh_CN")._repr_html_()
+    for text in (
+        "置信水平",
+        "无随机种子（直接取",
+        "CAPE（论文原方案）",
+        "和 0.5，计数 0.5 / 和 0.94，计数 0.06",
+        "一致",
+        "更好",
+    ):
+        assert text in zh, (text, zh)
+    assert "ADULT（一维，4096 个桶）" in zh and "ADULT（二维，4096 个桶）" in zh
+    en = ReadableTable(tested, lang="en")._repr_html_()
+    for text in (
+        "<th>level</th>",
+        "CAPE as published",
+        "sum 0.94, count 0.06",
+        "consistent",
+        "1-D, 4096 bins",
     ):
         assert text in en, (text, en)

@@ -40,6 +40,10 @@ OTHER_CONCEPTS = {
     "parallel composition": "并行组合",
     "exact claim": "精确声明",
     "claim eps": "声明 ε",
+    "as-written claim": "原文写法的声明",
+    "private claim": "的声明",
+    "claim eps1": "声明 ε1",
+    "claim lhp exact epsilon": "声明 = lhp_exact_epsilon",
 }
 
 

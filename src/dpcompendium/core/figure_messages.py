@@ -383,7 +383,7 @@ _PAIRS += [
     ),
     (
         "replace-one, n = 10: D = (140,...,140) vs D' = (140,...,140,200); true_epsilon = pair loss",
-        "替换一条记录，n = 10：D = (140,...,140) 对 D' = (140,...,140,200)；真实 ε = 该数据对的损失",
+        "替换一条记录，n = 10：D = (140,...,140) 对 D' = (140,...,140,200)；true_epsilon = 该数据对的隐私损失",
     ),
     (
         "first round, eps = %(e)s, T = %(t)s: claim eps/(2T) per round; 20 random boxes; records moved from the "
@@ -466,6 +466,156 @@ _PAIRS += [
     for step_en, step_zh in (("selection", "选择"), ("measurement", "测量"))
     for v_en, v_zh in (("standard", "标准版"), ("coursework", "课程作业版"), ("zcdp", "zCDP 版"))
     for d_en, d_zh in (("1-D", "一维"), ("2-D", "二维"))
+]
+
+# ---- table captions a chapter writes in English (``show_readable(..., caption=...)``): a plain caption is shown in
+# another language through these templates (:func:`dpcompendium.core.tables.table_caption`), as a figure's text is
+_PAIRS += [
+    (
+        "Where each dataset's bounds come from: a condition of its claims",
+        "各数据集的边界从何而来：这是其隐私声明的一个前提",
+    ),
+    (
+        "Relative error of each attacker's reconstruction of the local matrices (median over the %(s)s sites)",
+        "各攻击者重构本地矩阵的相对误差（%(s)s 个站点上的中位数）",
+    ),
+    (
+        "Exact ε of the remaining site when c = s − 1 (nominal ε = %(eps)s, Adult)",
+        "c = s − 1 时剩余站点的精确 ε（名义 ε = %(eps)s，Adult）",
+    ),
+    (
+        "Captured energy q at ε = %(eps)s, %(s)s %(split)s sites, k = %(k)s, mean of %(reps)s repetitions",
+        "ε = %(eps)s、%(s)s 个站点（%(split)s）、k = %(k)s 时捕获的能量 q（%(reps)s 次重复的均值）",
+    ),
+    (
+        "Captured energy averaged over ε, and the z-scores of the three site patterns",
+        "对 ε 取平均的捕获能量，以及三种站点划分模式的 z 分数",
+    ),
+    (
+        "Aggregate noise (A′ − A)/τ on %(data)s, %(s)s sites, %(n)s entries",
+        "%(data)s上的聚合噪声 (A′ − A)/τ（%(s)s 个站点，%(n)s 个元素）",
+    ),
+    (
+        "SVM accuracy at ε = %(lo)s and %(hi)s (%(s)s sites, k = %(k)s)",
+        "ε = %(lo)s 和 %(hi)s 时的 SVM 准确率（%(s)s 个站点，k = %(k)s）",
+    ),
+    ("ratio at n = %(n)s, ε = %(e)s", "n = %(n)s、ε = %(e)s 时的比值"),
+    # table cells (native review 2, R1 and X1): mwem's results, dp-mean's budget splits
+    ("coursework-average", "课程作业版，各次迭代结果的平均"),
+    ("%(name)s (1-D, %(n)s bins)", "%(name)s（一维，%(n)s 个桶）"),
+    ("%(name)s (2-D, %(n)s bins)", "%(name)s（二维，%(n)s 个桶）"),
+    ("sum %(a)s, count %(b)s", "和 %(a)s，计数 %(b)s"),
+    ("%(a)s / %(b)s", "%(a)s / %(b)s"),
+    (
+        "Mean over the datasets of the accuracy difference, by ε",
+        "各数据集上准确率差值的均值（按 ε）",
+    ),
+    ("What each SVM row publishes", "每个 SVM 行发布的内容"),
+    (
+        "Accuracy trained on the end-to-end private release (%(release)s), tested on exact projections, by ε",
+        "在端到端满足差分隐私的发布（%(release)s）上训练、在精确投影上测试的准确率（按 ε）",
+    ),
+    (
+        "What site 1's published projections Y₁ = X₁V′ reveal (ε = %(eps)s subspace, %(s)s sites, k = %(k)s)",
+        "站点 1 发布的投影 Y₁ = X₁V′ 泄露了什么（ε = %(eps)s 的子空间，%(s)s 个站点，k = %(k)s）",
+    ),
+    (
+        "Adult, equal sites: the effective ε of the as-written normalisation",
+        "Adult，各站点数据量相等：按原文写法的归一化实际达到的 ε",
+    ),
+    (
+        "The analytic calibration's noise over the classical one's, n = 1",
+        "解析校准的噪声与经典校准的噪声之比，n = 1",
+    ),
+    (
+        "DP-Sniper's published lower bounds (published, ε = 0.1)",
+        "DP-Sniper 已发表的下界（ε = 0.1）",
+    ),
+]
+
+# ---- the audit catalogue's notes still in English after review 6 (native review 2, X2): what each audited pair is;
+# the names of functions and modules stay as they are (the term base keeps them)
+_PAIRS += [
+    (
+        "D = {} vs D' = {1}; true_epsilon: exact (Balle & Wang 2018) at the claimed delta",
+        "D = {} 对 D' = {1}；true_epsilon：在声明的 δ 下的精确值（Balle & Wang 2018）",
+    ),
+    (
+        "grr_privatise on inputs 0 and 1, events {output = v}",
+        "grr_privatise 作用于输入 0 和 1，事件为 {输出 = v}",
+    ),
+    (
+        "Mironov (CCS 2012): outputs in (0, 0.5) off the 2⁻⁵³ grid are impossible from f(D') = 1",
+        "Mironov（CCS 2012）：不在 2⁻⁵³ 网格上、落在 (0, 0.5) 内的输出不可能由 f(D') = 1 产生",
+    ),
+    (
+        "dpcompendium.chapters.privacy_audit.snapping_laplace, B = %(b)s",
+        "privacy-audit 章实现的 Snapping 拉普拉斯机制，B = %(b)s",
+    ),
+    (
+        "k = 2, x = (0,0,5,5) vs (0,1,5,5): centres (0, 1) impossible on x; as-written claim = the whole budget eps "
+        "(generous), private claim eps0 = 0.2 eps",
+        "k = 2，x = (0,0,5,5) 对 (0,1,5,5)：在 x 上不可能选出中心 (0, 1)；原文写法的声明 = 整个预算 ε（偏宽松），"
+        "满足差分隐私的变体的声明 ε0 = 0.2ε",
+    ),
+    (
+        "x = (0,10,9,10,8,10,9,9,10,8), centres bins 0, 1, x' = x + e_0: true centre count in all 8 scores",
+        "x = (0,10,9,10,8,10,9,9,10,8)，中心为第 0、1 个桶，x' = x + e_0：中心的真实计数进入全部 8 个打分",
+    ),
+    (
+        "noisy centre values (0.3, 9.6) fixed, x' = x + e_2: one draw changes",
+        "加噪的中心值 (0.3, 9.6) 固定，x' = x + e_2：只有一次抽取改变",
+    ),
+    ("%(note)s; claim eps1 = %(e)s", "%(note)s；声明 ε1 = %(e)s"),
+    ("%(note)s; strategy: all 36 ranges", "%(note)s；策略：全部 36 个范围查询"),
+    (
+        "%(note)s; workload: all 36 ranges; the per-partition least squares is slow, few samples",
+        "%(note)s；查询集：全部 36 个范围查询；逐划分的最小二乘很慢，样本较少",
+    ),
+    (
+        "raw rows, replace-one, n = %(n)s: measured ||A(D')-A(D)|| = %(m)s = %(r)s x Delta = sqrt(2)/n; "
+        "statistic <triu(A+E), w>",
+        "原始数据行，替换一条记录，n = %(n)s：实测 ||A(D')-A(D)|| = %(m)s = %(r)s × Δ，Δ = √2/n；"
+        "统计量 <上三角(A+E), w>",
+    ),
+    (
+        "%(s)s sites (the changed row at site 0), public preprocessing, fixed-point encode/decode as in federated_pca; "
+        "statistic <triu(A+E), w>",
+        "%(s)s 个站点（被改变的行在站点 0），公开的预处理，定点编码/解码与联邦主成分分析一章的实现（federated_pca）相同；统计量 <上三角(A+E), w>",
+    ),
+    (
+        "%(s)s sites in the clear, correlated zero-sum noise; statistic: the likelihood-ratio projection Sigma^-1 e_0 "
+        "of the messages on w (Mahalanobis factor %(f)s before calibration)",
+        "%(s)s 个站点以明文发送，噪声相关且总和为零；统计量：各消息在 w 上的似然比投影 Σ^-1 e_0（校准前的马氏距离因子为 "
+        "%(f)s）",
+    ),
+    (
+        "raw rows, public preprocessing, X0 public (seeded); measured ||(A'-A) X0||_F = %(m)s <= sqrt(2)/n = %(d)s; "
+        "statistic <A X0 + G, W>",
+        "原始数据行，公开的预处理，X0 公开（由种子生成）；实测 ||(A'-A) X0||_F = %(m)s ≤ √2/n = %(d)s；"
+        "统计量 <A X0 + G, W>",
+    ),
+    (
+        "site 0 (N_0 = %(n)s, tau_0 for sqrt(2)/N_0), public preprocessing; statistic <triu(A_0+E_0), w>",
+        "站点 0（N_0 = %(n)s，τ_0 按 √2/N_0 校准），公开的预处理；统计量 <上三角(A_0+E_0), w>",
+    ),
+    (
+        "seed_attack recovers A_0 exactly: the two neighbours' views never overlap",
+        "seed_attack 能精确恢复 A_0：两个邻居数据集下的视图从不重叠",
+    ),
+    (
+        "law from lhp_output_probabilities with one budget for both levels, summed over levels; t = -1, +1",
+        "分布取自 lhp_output_probabilities，两个等级用同一个预算，对等级求和；t = -1, +1",
+    ),
+    ("duchi_privatise at t = -1 vs +1", "duchi_privatise，t = -1 对 +1"),
+    (
+        "claim eps_5 = 0.5 for level-5 values against any other value; exact over level ends",
+        "声明 ε_5 = 0.5（等级 5 的值对任何其他值）；在等级端点上精确计算",
+    ),
+    (
+        "claim = lhp_exact_epsilon; audited over all pairs of level ends",
+        "声明 = lhp_exact_epsilon；在所有等级端点对上审计",
+    ),
 ]
 
 

@@ -46,6 +46,7 @@ __all__ = [
     "interval",
     "readable",
     "show_readable",
+    "table_caption",
     "use_book_tables",
 ]
 
@@ -198,6 +199,30 @@ COLUMN_NAMES_BY_LANG: dict[str, dict[str, str]] = {
         "largest bin": "最大的桶",
         "log-ratio": "对数比",
         "noisy": "加噪",
+        # native review 2, X1: the headers still English on the Chinese pages
+        "effective ε / ε, add-remove": "实际 $\\varepsilon/\\varepsilon$，增删一条记录",
+        "effective ε / ε": "实际 $\\varepsilon/\\varepsilon$",
+        "ratio, one record a vs two": "比值：一条记录 a 对两条",
+        "ratio, a vs a and b, at the midpoint": "比值：a 对 a 和 b，取中点处",
+        "median ratio, nε ≥ 50": "比值的中位数，$n\\varepsilon \\ge 50$",
+        "CAPE as published": "CAPE（论文原方案）",
+        "CAPE calibrated": "CAPE（校准后）",
+        "measured / Δ": "实测值 / $\\Delta$",
+        "sd / τ": "标准差 / $\\tau$",
+        "sd / τ, low": "标准差 / $\\tau$，下限",
+        "sd / τ, high": "标准差 / $\\tau$，上限",
+        "p, mean": "$p$（均值）",
+        "p, variance": "$p$（方差）",
+        "z, gap": "$z$（差距）",
+        "z, fall": "$z$（下降）",
+        "z, flat": "$z$（持平）",
+        "central − DPdisPCA accuracy": "准确率之差：中心化 − DPdisPCA",
+        "P(partition | x)": "P(划分 | x)",
+        "P(partition | x′)": "P(划分 | x′)",
+        "bins (ε = 1)": "桶数（$\\varepsilon = 1$）",
+        "scale ε": "规模 $\\varepsilon$",
+        "noise": "噪声",
+        "laplace": "拉普拉斯机制",
         "true": "真实",
         "outcome": "结果",
         "pairs won": "胜出的比较数",
@@ -257,6 +282,8 @@ CELL_TEXTS_BY_LANG: dict[str, dict[str, str]] = {
         "step exceeds its proof share": "该步骤超出其在证明中所占的份额",
         "uncertain": "不确定",
         "equivalent": "等价",
+        "consistent": "一致",
+        "better": "更好",
         "differ": "不同",
         "non-inferior": "非劣",
         "non-inferiority": "非劣效性",
@@ -373,10 +400,12 @@ def column_name(name: Any) -> str:
     from .messages import get_language
 
     translated = COLUMN_NAMES_BY_LANG.get(get_language(), {})
-    if key in translated:
-        return translated[key]
-    if key.replace("_", " ") in translated:
-        return translated[key.replace("_", " ")]
+    spaced = key.replace("_", " ")
+    for form in (key, spaced, _GREEK_WORD.sub(lambda m: _GREEK[m.group().lower()], spaced)):
+        if (
+            form in translated
+        ):  # "base_epsilon" and "claimed eps" are the headers "base ε", "claimed ε"
+            return translated[form]
     if key in COLUMN_NAMES:
         return COLUMN_NAMES[key]
     if key in METHOD_NAMES_KEYS():
@@ -384,7 +413,18 @@ def column_name(name: Any) -> str:
     for suffix, unit in UNITS.items():
         if key.endswith(suffix) and len(key) > len(suffix):
             return f"{column_name(key[: -len(suffix)])} ({unit})"
-    return to_myst(key.replace("_", " "))
+    # in another language: a figure template ("central, s = 2"; "no seed (takes A_i' as is)" keeps its "_")
+    found = _cell_translation(key)
+    if found is None and spaced != key:
+        found = _cell_translation(spaced)
+    if found is not None:
+        return found if "$" in found else to_myst(found)
+    return to_myst(spaced)
+
+
+#: A Greek letter's name as a word of a column name, and the letter its header shows.
+_GREEK = {"epsilon": "ε", "eps": "ε", "delta": "δ", "rho": "ρ", "sigma": "σ", "tau": "τ"}
+_GREEK_WORD = re.compile(r"(?<![A-Za-z])(?:epsilon|eps|delta|rho|sigma|tau)(?![A-Za-z])", re.I)
 
 
 def METHOD_NAMES_KEYS() -> set[str]:
@@ -447,6 +487,35 @@ def _cell_translation(text: str) -> str | None:
         return cells[text]
     found = translate(text, lang)
     return found if found is not None and found != text else None
+
+
+#: The header of a column ``level`` in another language, by what its values are: ``(a privacy level, a confidence
+#: level)``. Whole numbers are levels of privacy (HierA's 1…k: 隐私等级), fractions confidence levels (置信水平).
+#:
+#: :meta hide-value:
+LEVEL_NAMES: dict[str, tuple[str, str]] = {"zh_CN": ("隐私等级", "置信水平")}
+
+
+def _level_name(values) -> str:
+    import pandas as pd
+
+    privacy, confidence = LEVEL_NAMES[get_language()]
+    numbers_ = pd.to_numeric(values, errors="coerce").dropna()
+    whole = len(numbers_) > 0 and bool(
+        (numbers_ == numbers_.round()).all() and (numbers_ >= 1).all()
+    )
+    return privacy if whole else confidence
+
+
+def table_caption(caption: Any) -> str:
+    """A table's caption as MyST in the current language: an :class:`~dpcompendium.core.messages.Md` in its
+    rendering there; a plain string (the English caption a notebook writes) through the catalogue's templates
+    (``figure.*`` of ``dpcompendium.core.figure_messages``, as a figure's text), else as it is."""
+    if not isinstance(caption, Md):
+        found = _cell_translation(str(caption))
+        if found is not None:
+            return found if "$" in found else to_myst(found)
+    return myst(caption)
 
 
 def _is_method_pair(text: str) -> bool:
@@ -528,7 +597,7 @@ class ReadableTable:
         df, _ = _merge_intervals(self._frame())
         out = ['<table class="dpc-table">']
         if self.caption:
-            out.append(f"<caption>{myst_to_html(myst(self.caption))}</caption>")
+            out.append(f"<caption>{myst_to_html(table_caption(self.caption))}</caption>")
         head = []
         datasets = str(df.columns.name) in DATASET_COLUMNS  # the columns are data sets, not methods
         for c in df.columns:
@@ -536,6 +605,8 @@ class ReadableTable:
                 label = ""
             elif datasets and str(c) in DATASET_NAMES["en"]:
                 label = dataset_name(c)
+            elif str(c) == "level" and get_language() in LEVEL_NAMES:
+                label = _level_name(df[c])
             else:
                 label = column_name(c)
             head.append(f"<th>{myst_to_html(label)}</th>")
