@@ -224,7 +224,7 @@ def test_data_derived_maxima_are_named_outside_the_claim():
     )
     assert from_data == ["capital-loss", "fnlwgt"]
     assert all(f"{c}'s" in ldp.PUBLIC_SCALING for c in from_data)
-    assert "outside this claim" in ldp.PUBLIC_SCALING
+    assert "not covered by this guarantee" in ldp.PUBLIC_SCALING
     assert "treated as public" not in ldp.PUBLIC_SCALING
 
 

@@ -37,8 +37,8 @@ ADULT_FEATURES = ("age", "fnlwgt", "education-num", "capital-gain", "capital-los
 #: documentation (UCI ``adult.names``: records were extracted with AAGE > 16, AFNLWGT > 1 and HRSWK > 0, and 16
 #: education levels) and the census files' top-codes, never from the rows. Where no documentation gives a bound
 #: (fnlwgt's and capital-loss's maxima; the census files give none) it is the data's maximum rounded up, the source
-#: says so, and the LDP claims' condition (:data:`PUBLIC_SCALING`) puts what those two maxima reveal outside the
-#: claim (referee 6, m11).
+#: says so, and the LDP claims' condition (``PUBLIC_SCALING``) says that what those two maxima reveal is not
+#: covered by the guarantee (referee 6, m11).
 ADULT_RANGES: dict[str, tuple[float, float, str]] = {
     "age": (
         17.0,
