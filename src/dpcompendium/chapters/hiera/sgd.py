@@ -873,9 +873,9 @@ def sgd_experiment(
     repetitions of the K-fold SGD per cell (:func:`kfold_mse_reps`; least squares once). ``method="none"`` is the
     same SGD without privacy. One random stream per (dataset, variant) cell
     (:func:`~dpcompendium.core.experiments.sweep`): its folds and visiting order are drawn once and shared by every
-    method of the cell (data-only work; the methods' arms are then positively correlated, which makes the unpaired
-    tests of :func:`~dpcompendium.chapters.hiera.verdicts.sgd_comparisons` conservative), and each method's noise
-    comes from its own spawned child stream. ``least_squares=False`` leaves the OLS reference out (no row; the other
+    method of the cell (data-only work), and each method's noise comes from its own spawned child stream. Repetition
+    r of two methods therefore shares its folds and visiting order: the methods' MSEs are paired by repetition, not
+    independent, and :func:`~dpcompendium.chapters.hiera.verdicts.sgd_comparisons` tests them paired. ``least_squares=False`` leaves the OLS reference out (no row; the other
     methods keep their streams, so every other row is the same as with it).
     """
     for v in variants:

@@ -238,20 +238,29 @@ def sgd_comparisons(
 ) -> pd.DataFrame:
     """The SGD's comparisons (guarantee ``"sgd"``): for each pair (A, B) and cell (dataset, ε) of ``variant`` in
     ``runs`` (a table of :func:`~dpcompendium.chapters.hiera.sgd.sgd_experiment`) with at least two repetitions of
-    both, the ``"tie"`` test (Welch) of the ratio of their mean K-fold MSEs over the repetitions; Holm over all of
-    them. Columns as :func:`methods_comparisons`."""
-    rows = runs[(runs["variant"] == variant) & runs["epsilon"].notna()]
+    both, the ``"tie"`` test of the ratio of their mean K-fold MSEs over the repetitions, **paired** by repetition
+    (repetition r of every method of a cell trains on the same folds and visiting order,
+    :func:`~dpcompendium.chapters.hiera.sgd.sgd_experiment`; each has its own noise); Holm over all of them.
+    Columns as :func:`methods_comparisons`."""
+    rows = runs[(runs["variant"] == variant) & runs["epsilon"].notna()].sort_values(
+        "rep", kind="stable"
+    )
     values = {k: g["mse"].to_numpy() for k, g in rows.groupby(["dataset", "epsilon", "method"])}
     comparisons: list[tuple[dict, Comparison]] = []
     cells = rows[["dataset", "epsilon"]].drop_duplicates().itertuples(index=False)
     for dataset, eps in cells:
         for a, b in pairs:
             va, vb = values.get((dataset, eps, a)), values.get((dataset, eps, b))
-            if va is None or vb is None or va.size < 2 or vb.size < 2:
+            if va is None or vb is None or va.size < 2 or vb.size < 2 or va.size != vb.size:
                 continue
             arms = [Arm.of(m, arm_claim(m, float(eps), "sgd"), v) for m, v in ((a, va), (b, vb))]
             key = {"guarantee": "sgd", "a": a, "b": b, "dataset": dataset, "epsilon": eps}
-            comparisons.append((key, Comparison(message("hiera.q_mse"), *arms, "tie", alpha=alpha)))
+            comparisons.append(
+                (
+                    key,
+                    Comparison(message("hiera.q_mse"), *arms, "tie", test="paired", alpha=alpha),
+                )
+            )
     return _rows(comparisons, alpha)
 
 
@@ -422,6 +431,9 @@ def sgd_design(table: pd.DataFrame, datasets: Sequence[str], power: float = 0.9)
         results = list(table[table["dataset"] == d]["result"]) if len(table) else []
         if results:
             sentence = design_sentence(results, power, family_size=len(table))
+            named = short_sentence(short_runs(table, power, dataset=d))
+            if named is not None:
+                sentence = sentence + named
             parts.append(message("hiera.on_data", data=dataset_md(d), sentence=sentence))
     if not parts:
         return message("hiera.no_cells")
@@ -429,16 +441,21 @@ def sgd_design(table: pd.DataFrame, datasets: Sequence[str], power: float = 0.9)
 
 
 def short_runs(
-    table: pd.DataFrame, power: float = 0.9, guarantee: str | None = None
+    table: pd.DataFrame,
+    power: float = 0.9,
+    guarantee: str | None = None,
+    dataset: str | None = None,
 ) -> list[tuple[str, str, str, float, float]]:
     """The shown verdicts of ``table`` (rows of :func:`methods_comparisons` or :func:`sgd_comparisons`, decided by Holm
-    over the whole ``table``), of one ``guarantee`` if given, that
+    over the whole ``table``), of one ``guarantee`` and one ``dataset`` if given, that
     :meth:`~dpcompendium.core.comparison.ComparisonResult.runs_needed` says need more runs than were made for
     ``power`` at the family's smallest Holm level α/k (k = ``len(table)``): exactly the verdicts that
     :func:`~dpcompendium.core.comparison.design_sentence` counts as short, as (a, b, dataset, ε, runs needed), in the
     table's order (referee 6, m8: the fragile verdicts named, not only counted)."""
     k = len(table)
     fam = table if guarantee is None or not k else table[table["guarantee"] == guarantee]
+    if dataset is not None and len(fam):
+        fam = fam[fam["dataset"] == dataset]
     if not len(fam):
         return []
     made = min(_runs(r) for r in fam["result"])
