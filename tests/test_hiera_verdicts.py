@@ -343,3 +343,35 @@ def test_uniform_data_set_is_not_the_uniform_estimator():
     assert "<td>均匀分布</td>" in html and f"<td>{method_name('uniform', 'zh_CN')}</td>" in html
     sentence = message("hiera.on_data", data=dataset_md("uniform"), sentence="x")
     assert str(sentence) == "on uniform, x" and myst(sentence, "zh_CN") == "在均匀分布上，x"
+
+
+def test_design_sentence_names_the_verdicts_short_of_runs():
+    """Referee 6, m8: "72 of the 123 shown would be reached … 51 would need up to 215 runs" counted the fragile
+    verdicts without saying which. Each family's design sentence now names them — exactly the ones it counts as
+    short (the core's design_figures), pair by pair with their datasets and ε — in every language."""
+    from dpcompendium.core.comparison import design_figures
+
+    runs, methods = _small_runs()
+    table = verdicts.methods_comparisons(methods, runs=runs)
+    for g in ("source", "uniform", "graded"):
+        fam = table[table["guarantee"] == g]
+        short = verdicts.short_runs(table, 0.9, g)
+        figures = design_figures(list(fam["result"]), 0.9, family_size=len(table))
+        assert len(short) == figures["short"]
+        for a, b, d, e, need in short:
+            row = fam[
+                (fam["a"] == a) & (fam["b"] == b) & (fam["dataset"] == d) & (fam["epsilon"] == e)
+            ]
+            assert len(row) == 1 and row["result"].iloc[0].holds and need > 12
+        text = verdicts.methods_design(table, g)
+        if short:
+            assert "short of these runs" in str(text) and "重复次数不足" in myst(text, "zh_CN")
+            for *_, e, _ in short:
+                assert f"at ε = {e:g}" in str(text) or f", {e:g}" in str(text)
+        else:
+            assert "short of these runs" not in str(text)
+    assert verdicts.short_sentence([]) is None
+    one = verdicts.short_sentence(
+        [("idldp", "pm", "normal", 0.5, 40.0), ("idldp", "pm", "normal", 0.25, 215.0)]
+    )
+    assert "ε = 0.25, 0.5" in str(one) and "up to 215 runs" in str(one)

@@ -216,6 +216,18 @@ def test_ldp_claims_state_the_public_scaling(method):
     assert ldp.PUBLIC_SCALING in ldp.privacy_claim(method, 1.0).conditions
 
 
+def test_data_derived_maxima_are_named_outside_the_claim():
+    """Referee 6, m11: the Adult maxima taken from the data are not covered by the LDP claim, and its condition says
+    so, naming exactly the columns whose declared range is not documented."""
+    from_data = sorted(
+        c for c, (_, _, src) in LD.ADULT_RANGES.items() if src.startswith("from the data")
+    )
+    assert from_data == ["capital-loss", "fnlwgt"]
+    assert all(f"{c}'s" in ldp.PUBLIC_SCALING for c in from_data)
+    assert "not covered by this guarantee" in ldp.PUBLIC_SCALING
+    assert "treated as public" not in ldp.PUBLIC_SCALING
+
+
 # --- 5. stale text ------------------------------------------------------------------------------------------------
 
 

@@ -247,6 +247,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.at_eps": "at ε = %(eps)s (%(reps)s repetitions), %(sentence)s",
         "hiera.untested": "not tested: a comparison needs at least two repetitions per cell (this run: %(reps)s)",
         "hiera.no_cells": "not tested: no cell of this run has these methods",
+        "hiera.short_runs": "; the shown verdicts short of these runs: %(list)s",
+        "hiera.short_pair": "%(a)s against %(b)s %(where)s (up to %(needed)s runs)",
+        "hiera.short_cells": "on %(data)s at ε = %(eps)s",
         "comparison.family_equivalence": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
         "of %(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
         "comparison.family_noninferior": "%(a)s is at most %(pct)s %% worse than %(b)s in %(quantity)s in %(k)s of "
@@ -502,6 +505,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.at_eps": "在 ε = %(eps)s 时（%(reps)s 次重复），%(sentence)s",
         "hiera.untested": "未检验：每个单元至少需要两次重复才能比较（本次运行：%(reps)s 次）",
         "hiera.no_cells": "未检验：本次运行没有包含这些方法的单元",
+        "hiera.short_runs": "；其中重复次数不足的已显示结论：%(list)s",
+        "hiera.short_pair": "%(a)s 对比 %(b)s，%(where)s（最多需要 %(needed)s 次运行）",
+        "hiera.short_cells": "在%(data)s上 ε = %(eps)s 时",
         "comparison.family_equivalence": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s "
         "倍以内等价（Holm 校正；比值 %(lo)s–%(hi)s）",
         "comparison.family_noninferior": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 的%(quantity)s至多比 %(b)s 高 "
@@ -740,6 +746,9 @@ PLAIN: dict[str, str] = {
     "hiera.at_eps": "at ε = %(eps)s (%(reps)s repetitions), %(sentence)s",
     "hiera.untested": "not tested: a comparison needs at least two repetitions per cell (this run: %(reps)s)",
     "hiera.no_cells": "not tested: no cell of this run has these methods",
+    "hiera.short_runs": "; the shown verdicts short of these runs: %(list)s",
+    "hiera.short_pair": "%(a)s against %(b)s %(where)s (up to %(needed)s runs)",
+    "hiera.short_cells": "on %(data)s at ε = %(eps)s",
     "comparison.family_equivalence": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
     "of %(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
     "comparison.family_noninferior": "%(a)s is at most %(pct)s %% worse than %(b)s in %(quantity)s in %(k)s of "

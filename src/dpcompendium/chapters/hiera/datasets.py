@@ -36,7 +36,9 @@ ADULT_FEATURES = ("age", "fnlwgt", "education-num", "capital-gain", "capital-los
 #: Declared ranges ``(lo, hi, source)`` of the Adult columns the chapter uses: a user takes them from the data's
 #: documentation (UCI ``adult.names``: records were extracted with AAGE > 16, AFNLWGT > 1 and HRSWK > 0, and 16
 #: education levels) and the census files' top-codes, never from the rows. Where no documentation gives a bound
-#: (fnlwgt's and capital-loss's maxima) it is the data's maximum rounded up, and the source says so.
+#: (fnlwgt's and capital-loss's maxima; the census files give none) it is the data's maximum rounded up, the source
+#: says so, and the LDP claims' condition (``PUBLIC_SCALING``) says that what those two maxima reveal is not
+#: covered by the guarantee (referee 6, m11).
 ADULT_RANGES: dict[str, tuple[float, float, str]] = {
     "age": (
         17.0,

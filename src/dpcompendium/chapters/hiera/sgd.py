@@ -464,27 +464,38 @@ def _full_step(xp, yp, idx, beta, lam, faithful):
     return out
 
 
-def _sgd(xa, ya, split, method, eps, faithful, settings, g, rng, base=None) -> np.ndarray:
-    """Vectorized SGD: runs = (ε, fold) for budgets ``eps`` (E,) and the F training sets of ``split`` (a
-    :class:`_Split`, m rows each); group size g.
+class _Visit:
+    """The data-only work of a K-fold SGD, shared by every method and budget that trains on the same training sets
+    (:func:`_sgd`): the visiting order, one uniformly random permutation of all users drawn from ``rng``; ``xp``
+    (n, d̃) the users' [1, x] and ``yp`` their targets in that order; ``order`` (F, m) the positions in (xp, yp) of
+    each training set of ``split`` (a :class:`_Split`), increasing. It depends only on the data, the split and the
+    draw, never on a method's noise."""
+
+    def __init__(self, xa: np.ndarray, ya: np.ndarray, split: _Split, rng: np.random.Generator):
+        n, dt = ya.size, xa.shape[1] + 1
+        perm = rng.permutation(n)
+        self.xp = np.empty((n, dt))  # [1, x] of the users in visiting order
+        self.xp[:, 0] = 1.0
+        self.xp[:, 1:] = xa.take(
+            perm, axis=0
+        )  # (a contiguous gather, then a copy: faster than take into the view)
+        self.yp = ya.take(perm)
+        self.order = split.orders(perm)
+        self.split = split
+
+
+def _sgd(visit, method, eps, faithful, settings, g, rng, base=None) -> np.ndarray:
+    """Vectorized SGD: runs = (ε, fold) for budgets ``eps`` (E,) and the F training sets of ``visit.split`` (m rows
+    each), visited in the order of ``visit`` (a :class:`_Visit`); group size g.
 
     Returns β of shape (E, F, d̃). Visiting order: one uniformly random permutation of all users, restricted to each
     training set, so every run sees its users in a uniformly random order (runs of one fold share it) and the
     per-iteration gather reads nearly contiguous memory. ``base`` (E,): the base of HierA's schedule per budget
     (default ``eps``; the calibrated HierA passes its scaled base).
     """
+    split, xp, yp, order = visit.split, visit.xp, visit.yp, visit.order
     n_e, n_f, m = eps.size, split.count, split.m
-    n, dt = ya.size, xa.shape[1] + 1
-    perm = rng.permutation(n)
-    xp = np.empty((n, dt))  # [1, x] of the users in visiting order
-    xp[:, 0] = 1.0
-    xp[:, 1:] = xa.take(
-        perm, axis=0
-    )  # (a contiguous gather, then a copy: faster than take into the view)
-    yp = ya.take(perm)
-    order = split.orders(
-        perm
-    )  # (F, m) positions in (xp, yp) of each training set, in visiting order
+    dt = xp.shape[1]
     e_runs = np.repeat(eps, n_f)  # (R,), R = E·F, run r = (e, f) with f fastest
     b_runs = e_runs if base is None else np.repeat(base, n_f)
     sched = b_runs[:, None] * np.asarray(HIERA_MULTIPLIERS if faithful else SGD_TEXT_MULTIPLIERS)
@@ -575,7 +586,8 @@ def ldp_sgd(
     _check_method(method)
     xa, ya = _check_xy(x, y)
     g = group_size(xa.shape[1] + 1, eps, settings.group_rule)
-    return _sgd(xa, ya, _Split(ya.size), method, np.array([eps]), faithful, settings, g, rng)[0, 0]
+    visit = _Visit(xa, ya, _Split(ya.size), rng)
+    return _sgd(visit, method, np.array([eps]), faithful, settings, g, rng)[0, 0]
 
 
 def _check_method(method: str) -> None:
@@ -713,8 +725,22 @@ def _kfold_mse_reps(xa, ya, method, epsilons, rng, folds, faithful, faithful_eva
     folds = check_int(folds, "folds", minimum=2)
     reps = check_int(reps, "reps", minimum=1)
     faithful_eval = faithful if faithful_eval is None else bool(faithful_eval)
+    visit = _kfold_visit(xa, ya, folds, reps, faithful_eval, rng)
+    beta = _train(visit, method, eps, faithful, settings, rng)
+    return _evaluate(xa, ya, visit, beta, faithful_eval)
+
+
+def _kfold_visit(xa, ya, folds, reps, faithful_eval, rng) -> _Visit:
+    """The folds of ``reps`` repetitions of a K-fold SGD (shuffled unless ``faithful_eval``) and its visiting order
+    (:class:`_Visit`), drawn from ``rng`` in this order."""
     fold_ids = [_fold_ids(ya.size, folds, not faithful_eval, rng) for _ in range(reps)]
-    split = _Split(ya.size, fold_ids, folds)
+    return _Visit(xa, ya, _Split(ya.size, fold_ids, folds), rng)
+
+
+def _train(visit, method, eps, faithful, settings, rng) -> np.ndarray:
+    """β (E, F, d̃) of one method for budgets ``eps`` (E,) on the training sets of ``visit``: one vectorized pass
+    (:func:`_sgd`) per group size, in increasing order, all in the visiting order of ``visit``."""
+    n_feat = visit.xp.shape[1] - 1
     base = None
     if method == "hiera-calibrated":
         mult = HIERA_MULTIPLIERS if faithful else SGD_TEXT_MULTIPLIERS
@@ -722,14 +748,12 @@ def _kfold_mse_reps(xa, ya, method, epsilons, rng, folds, faithful, faithful_eva
             [calibrate_base_epsilon(v, mult, edges=settings.edges, coupled=False) for v in eps]
         )
         method = "hiera"
-    sizes = np.array([group_size(xa.shape[1] + 1, v, settings.group_rule) for v in eps])
-    beta = np.empty((eps.size, split.count, xa.shape[1] + 1))
+    sizes = np.array([group_size(n_feat + 1, v, settings.group_rule) for v in eps])
+    beta = np.empty((eps.size, visit.split.count, n_feat + 1))
     for g in np.unique(sizes):
         which = np.flatnonzero(sizes == g)
         beta[which] = _sgd(
-            xa,
-            ya,
-            split,
+            visit,
             method,
             eps[which],
             faithful,
@@ -738,19 +762,27 @@ def _kfold_mse_reps(xa, ya, method, epsilons, rng, folds, faithful, faithful_eva
             rng,
             base=None if base is None else base[which],
         )
-    # squared errors pooled over the folds of each repetition: one matrix product per fold for every ε at once
-    out = np.empty((eps.size, reps))
+    return beta
+
+
+def _evaluate(xa, ya, visit, beta, faithful_eval) -> np.ndarray:
+    """The K-fold MSE (B, reps) of β (B, F, d̃) trained on the training sets of ``visit``: squared errors pooled
+    over the folds of each repetition, one matrix product per fold for every row of β at once (B may stack the
+    budgets of several methods: the test rows are gathered once)."""
+    split = visit.split
+    folds, reps = split.folds, len(split.fold_ids)
+    sse = np.zeros((beta.shape[0], reps))
     for r in range(reps):
-        se = []
         for f in range(folds):
-            te = np.flatnonzero(fold_ids[r] == f)  # the test rows, increasing (as KFold.split)
+            te = np.flatnonzero(
+                split.fold_ids[r] == f
+            )  # the test rows, increasing (as KFold.split)
             xf = xa[: te.size] if faithful_eval else xa.take(te, axis=0)
-            err = beta[:, r * folds + f, 1:] @ xf.T  # (E, |test|): b[0] + x·b[1:] − y
+            err = beta[:, r * folds + f, 1:] @ xf.T  # (B, |test|): b[0] + x·b[1:] − y
             err += beta[:, r * folds + f, :1]
             err -= ya.take(te)
-            se.append(np.square(err))
-        out[:, r] = np.concatenate(se, axis=1).mean(axis=1)
-    return out
+            sse[:, r] += np.square(err).sum(axis=1)
+    return sse / ya.size
 
 
 def least_squares_kfold_mse(
@@ -769,46 +801,53 @@ def least_squares_kfold_mse(
 
 def _sgd_cell(
     dataset,
-    method,
     variant,
     reps,
     rng,
     *,
     data,
+    methods,
     epsilons,
     folds,
     first_variant,
     settings,
     least_squares=True,
 ):
+    """One (dataset, variant) cell of :func:`sgd_experiment`: every method of ``methods`` trained on the same folds
+    and visiting order (data-only work, drawn first from the cell's stream), each with its own noise stream (the
+    cell's i-th spawned child for the i-th method; the last child is the least-squares reference's), and scored
+    together."""
     x, y = data[dataset]  # validated by sgd_experiment
-    if (
-        method == "least-squares"
-    ):  # non-private: one row per dataset, kept for the first variant only
-        mse = (
-            least_squares_kfold_mse(x, y, rng, folds=folds)
-            if variant == first_variant and least_squares
-            else np.nan
+    private = [m for m in methods if m != "least-squares"]
+    faithful, faithful_eval = variant != "corrected", variant == "faithful"
+    children = rng.spawn(len(methods))
+    betas, spans = [], {}
+    visit = _kfold_visit(x, y, folds, reps, faithful_eval, rng) if private else None
+    for i, method in enumerate(methods):
+        if method == "least-squares":
+            continue
+        eps = np.array([1.0] if method == "none" else [check_epsilon(v) for v in epsilons])
+        start = sum(b.shape[0] for b in betas)
+        betas.append(_train(visit, method, eps, faithful, settings, children[i]))
+        spans[method] = slice(start, start + eps.size)
+    mse = _evaluate(x, y, visit, np.concatenate(betas), faithful_eval) if betas else None
+    rows = []
+    for i, method in enumerate(methods):
+        if method == "least-squares":
+            if variant == first_variant and least_squares:
+                ls = least_squares_kfold_mse(x, y, children[i], folds=folds)
+                rows.append(
+                    {"method": method, "rep": 0, "epsilon": np.nan, "folds": folds, "mse": ls}
+                )
+            continue
+        eps = [np.nan] if method == "none" else list(epsilons)
+        block = mse[spans[method]]
+        rows.extend(
+            {"method": method, "rep": r, "epsilon": e, "folds": folds, "mse": float(row[r])}
+            for e, row in zip(eps, block, strict=True)
+            for r in range(reps)
         )
-        return [{"rep": 0, "epsilon": np.nan, "folds": folds, "mse": mse}]
-    eps = [np.nan] if method == "none" else list(epsilons)
-    mse = _kfold_mse_reps(  # x, y checked by sgd_experiment
-        x,
-        y,
-        method,
-        [1.0] if method == "none" else eps,
-        rng,
-        folds,
-        variant != "corrected",
-        variant == "faithful",
-        settings,
-        reps,
-    )
-    return [
-        {"rep": r, "epsilon": e, "folds": folds, "mse": float(row[r])}
-        for e, row in zip(eps, mse, strict=True)
-        for r in range(reps)
-    ]
+    return rows
 
 
 def sgd_experiment(
@@ -832,18 +871,26 @@ def sgd_experiment(
 
     Columns dataset, method, variant, epsilon (empty for non-private rows), folds, rep, mse: ``reps`` independent
     repetitions of the K-fold SGD per cell (:func:`kfold_mse_reps`; least squares once). ``method="none"`` is the
-    same SGD without privacy. One random stream per (dataset, method, variant) cell (:func:`~dpcompendium.core.experiments.sweep`).
-    ``least_squares=False`` leaves the OLS reference out (no row; its cells keep their streams, so every other row
-    is the same as with it).
+    same SGD without privacy. One random stream per (dataset, variant) cell
+    (:func:`~dpcompendium.core.experiments.sweep`): its folds and visiting order are drawn once and shared by every
+    method of the cell (data-only work), and each method's noise comes from its own spawned child stream. Repetition
+    r of two methods therefore shares its folds and visiting order: the methods' MSEs are paired by repetition, not
+    independent, and :func:`~dpcompendium.chapters.hiera.verdicts.sgd_comparisons` tests them paired. ``least_squares=False`` leaves the OLS reference out (no row; the other
+    methods keep their streams, so every other row is the same as with it).
     """
     for v in variants:
         if v not in SGD_VARIANTS:
             raise ValueError(f"variants must be among {', '.join(SGD_VARIANTS)}, got {v!r}")
-    grid = {"dataset": list(data), "method": [*methods, "least-squares"], "variant": list(variants)}
+    for m in methods:
+        _check_method(m)
+    folds = check_int(folds, "folds", minimum=2)
+    all_methods = [*methods, "least-squares"]
+    grid = {"dataset": list(data), "variant": list(variants)}
     checked = {name: _check_xy(*xy) for name, xy in data.items()}
     cell = partial(
         _sgd_cell,
         data=checked,
+        methods=all_methods,
         epsilons=list(epsilons),
         folds=folds,
         first_variant=variants[0] if variants else None,
@@ -853,11 +900,19 @@ def sgd_experiment(
     runs = sweep(
         cell, grid, check_int(reps, "reps", minimum=1), seed, n_jobs=n_jobs, vectorized=True
     )
-    keep = ~(
-        (runs["method"] == "least-squares")
-        & ((runs["variant"] != variants[0]) | (not least_squares))
+    if runs.empty:
+        return pd.DataFrame(
+            columns=["dataset", "method", "variant", "epsilon", "folds", "rep", "mse"]
+        )
+    # rows in the order (dataset, method, variant) of the grid the table has always had
+    key = pd.DataFrame(
+        {
+            "d": runs["dataset"].map({d: i for i, d in enumerate(data)}),
+            "m": runs["method"].map({m: i for i, m in enumerate(all_methods)}),
+            "v": runs["variant"].map({v: i for i, v in enumerate(variants)}),
+        }
     )
-    runs = runs[keep].reset_index(drop=True)
+    runs = runs.loc[key.sort_values(["d", "m", "v"], kind="stable").index].reset_index(drop=True)
     runs.loc[runs["method"] == "least-squares", "variant"] = "non-private"
     return runs[["dataset", "method", "variant", "epsilon", "folds", "rep", "mse"]]
 
