@@ -92,4 +92,5 @@ def test_the_book_and_the_rerun_page_load_it():
 
     sphinxext.setup(App())
     rerun_page.setup(App())
-    assert loaded == ["dpcompendium.book._myst_speed"] * 2
+    # both load the MyST speed-up and the inline-maths line breaks (issue 49), nothing else by name
+    assert loaded == ["dpcompendium.book._myst_speed", "dpcompendium.book.mathbreak"] * 2
