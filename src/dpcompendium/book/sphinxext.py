@@ -558,7 +558,9 @@ def setup(app) -> dict[str, Any]:
     app.setup_extension(
         "dpcompendium.book._myst_speed"
     )  # MyST without a discarded document per parse (issue 50)
-    app.setup_extension("dpcompendium.book.mathbreak")  # long inline maths breaks as in TeX (issue 49)
+    app.setup_extension(
+        "dpcompendium.book.mathbreak"
+    )  # long inline maths breaks as in TeX (issue 49)
     app.add_config_value("dpc_execution_inputs", list(DEFAULT_INPUTS), "env")
     app.add_config_value("dpc_execution_store", DEFAULT_STORE, "env")
     app.add_config_value("dpc_execution_jobs", 2, "env")
