@@ -134,7 +134,12 @@ def split_inline_tex(tex: str, min_length: int = MIN_LENGTH) -> list[str]:
             for sub in _cut(part, _tokens(part, brackets=False), 2):
                 long = len(sub) >= 2 * min_length
                 pieces.extend(_cut(sub, _tokens(sub, brackets=False), 3) if long else [sub])
-    return pieces
+    # a binary operator that ends a piece keeps its spacing: TeX makes a trailing + an ordinary symbol, so the
+    # piece gets an empty operand after it (TeX's own idiom for a formula broken by hand)
+    return [
+        p + "{}" if i < len(pieces) - 1 and p.endswith(("+", "-")) else p
+        for i, p in enumerate(pieces)
+    ]
 
 
 class BreakInlineMaths(SphinxPostTransform):
