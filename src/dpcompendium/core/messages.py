@@ -912,6 +912,10 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
     "en": {
         # roles
         "as-written": "as written",
+        "as-written:sum": "sum, as written",
+        "as-written:mean": "mean, as written",
+        "private:sum": "sum, private",
+        "private:mean": "mean, private",
         "corrected": "corrected",
         "private": "private",
         "non-private": "non-private",
@@ -996,6 +1000,11 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
         "as-written": "原文写法",
         "corrected": "修正后",
         "private": "满足差分隐私",
+        # S5's two readings (the term base's 对和加噪 / 对均值加噪; native review 3, T4)
+        "as-written:sum": "对和加噪，原文写法",
+        "as-written:mean": "对均值加噪，原文写法",
+        "private:sum": "对和加噪，满足差分隐私",
+        "private:mean": "对均值加噪，满足差分隐私",
         "identity": "逐单元加噪（Identity）",
         "clamped": "钳制",
         "centred": "中心化和",
@@ -1203,7 +1212,8 @@ def method_name(method: object, lang: str | None = None) -> str:
     if ":" in key:
         head, tail = key.split(":", 1)
         if head in names or tail in names:
-            return f"{names.get(tail, _escape(tail))}, {names.get(head, _escape(head))}"
+            sep = "，" if (lang or get_language()) == "zh_CN" else ", "
+            return f"{names.get(tail, _escape(tail))}{sep}{names.get(head, _escape(head))}"
     return to_myst(key)
 
 
