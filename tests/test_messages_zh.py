@@ -140,7 +140,11 @@ def test_a_claim_renders_in_chinese():
 def test_method_names_fall_back_to_english_where_the_sources_have_no_chinese_name():
     assert method_name("resampling", "zh_CN") == "重采样"
     assert method_name("ahp", "zh_CN") == METHOD_NAMES["en"]["ahp"]
-    assert method_name("as-written:sum", "zh_CN") == f"求和, {METHOD_NAMES['zh_CN']['as-written']}"
+    # S5's readings are named as the term base's 对和加噪 / 对均值加噪 (native review 3, T4); another composite id
+    # is named from both parts with a full-width comma
+    assert method_name("as-written:sum", "zh_CN") == "对和加噪，原文写法"
+    assert method_name("private:mean", "zh_CN") == "对均值加噪，满足差分隐私"
+    assert method_name("corrected:sum", "zh_CN") == f"求和，{METHOD_NAMES['zh_CN']['corrected']}"
     assert set(METHOD_NAMES["zh_CN"]) <= set(METHOD_NAMES["en"])
     for key, name in METHOD_NAMES["zh_CN"].items():
         assert CJK.search(name), key

@@ -157,6 +157,19 @@ def test_the_term_base_has_at_least_40_concepts_each_once():
     assert len(set(zh)) == len(zh), "two concepts share one Chinese term"
 
 
+def test_the_checks_can_fail_on_native_review_3s_terms():
+    """witness, variant, base ε and S5's readings in a table (native review 3, T1-T4)."""
+    assert problems("witness $D$ vs $D'$", "反例：$D$ 对比 $D'$")
+    assert not problems("witness $D$ vs $D'$", "见证数据对：$D$ 对比 $D'$")
+    assert problems("the zCDP variant's last iterate", "zCDP 版本的最后一次迭代结果")
+    assert not problems("the zCDP variant's last iterate", "zCDP 变体的最后一次迭代结果")
+    assert not problems("%(name)s (%(variant)s)", "%(name)s（%(variant)s）")
+    assert problems("at base $\\varepsilon$ as quoted", "在原文所引的基准 $\\varepsilon$ 下")
+    assert not problems("at base $\\varepsilon$ as quoted", "在原文所引的基础 $\\varepsilon$ 下")
+    assert problems("sum, as written", "求和, 原文写法")
+    assert not problems("sum, as written", "对和加噪，原文写法")
+
+
 def test_the_checks_can_fail():
     assert problems("the private centres", "私有中心")
     assert problems("clipped to $[0, N]$", "校正到 $[0, N]$")

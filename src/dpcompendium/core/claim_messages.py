@@ -70,7 +70,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "for eps < 2 ln 2; witness D={a} vs D'={a,b}, output near (a+b)/2: density ratio 2 e^(eps/2) = %(ratio)s "
      "> e^eps",
      "噪声尺度 $(b-a)/(n\\varepsilon)$ 由真实计数决定：最坏情况下的隐私损失 $\\max(\\varepsilon, \\ln 2 + "
-     "\\varepsilon/2) = %(loss)s > \\varepsilon$（当 $\\varepsilon < 2 \\ln 2$ 时）；反例：$D = \\{a\\}$ 对比 "
+     "\\varepsilon/2) = %(loss)s > \\varepsilon$（当 $\\varepsilon < 2 \\ln 2$ 时）；见证数据对：$D = \\{a\\}$ 对比 "
      "$D' = \\{a, b\\}$，输出在 $(a+b)/2$ 附近时密度比为 $2 e^{\\varepsilon/2} = %(ratio)s > e^{\\varepsilon}$"),
     ("claims.dpmean.n_public", "$n \\ge 1$ public (replace-one)", "n >= 1 public (replace-one)",
      "$n \\ge 1$ 公开（替换一条记录）"),

@@ -541,15 +541,15 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "fedpca.guarantee_each_row": "$(\\varepsilon, \\delta)$-DP，其中每行取该行的 $\\varepsilon$（%(epsilons)s）"
         "与其数据集的 $\\delta$（%(deltas)s）",
         "mwem.quantity_figures": "误差指标",
-        "mwem.arm_last": "我们运行的课程作业版本（最后一次迭代结果）",
-        "mwem.arm_average": "我们运行的课程作业版本（各次迭代结果的平均值）",
+        "mwem.arm_last": "我们运行的课程作业变体（最后一次迭代结果）",
+        "mwem.arm_average": "我们运行的课程作业变体（各次迭代结果的平均值）",
         "mwem.arm_reference": "课程的参考表",
         "mwem.arm_report": "报告自己的平均值",
         "mwem.db_at": "%(data)s，$\\varepsilon$ = %(eps)s 时（MWEM 行是在这些运行上选出的）：%(sentence)s",
-        "mwem.db_cw_ratio": "%(data)s，课程作业版本（不参与排名：其实际保证并非名义保证，见上文的隐私声明）：其最后一次迭代结果的误差是"
-        "相同 $T$ 和 $\\varepsilon$ 下标准版本最后一次迭代结果的 %(ratio)s 倍（点估计）",
-        "mwem.zcdp_overview": "zcdp 版本（高斯测量，按 zCDP 进行隐私会计）：在本章运行前固定的一维 $T$ = %(T)s 下，其最后一次迭代结果的"
-        "平均误差是标准版本的 %(ratio)s 倍（$\\varepsilon$ = %(eps)s），二者的隐私保证不同（($\\varepsilon$, $\\delta$)-DP，"
+        "mwem.db_cw_ratio": "%(data)s，课程作业变体（不参与排名：其实际保证并非名义保证，见上文的隐私声明）：其最后一次迭代结果的误差是"
+        "相同 $T$ 和 $\\varepsilon$ 下标准变体最后一次迭代结果的 %(ratio)s 倍（点估计）",
+        "mwem.zcdp_overview": "zcdp 变体（高斯测量，按 zCDP 进行隐私会计）：在本章运行前固定的一维 $T$ = %(T)s 下，其最后一次迭代结果的"
+        "平均误差是标准变体的 %(ratio)s 倍（$\\varepsilon$ = %(eps)s），二者的隐私保证不同（($\\varepsilon$, $\\delta$)-DP，"
         "$\\delta$ = %(delta)s，对比 $\\varepsilon$-DP；点估计）",
         "mwem.course_baselines": "平均误差最小的标准 MWEM 输出（与基线方法同为 $\\varepsilon$-DP；在这些运行上事后选出；点估计），"
         "其平均误差是平均误差最小的非自适应基线方法的 %(ratio)s 倍，在每个 $\\varepsilon$ 和两个维度上均如此",
@@ -582,10 +582,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_below_none": "%(output)s在本次运行的任何 $\\varepsilon$ 下都未对每个 $T$ 被检验表明低于 Identity（双侧学生化自助法（bootstrap-t）"
         "检验，Holm 校正）%(some)s",
         "mwem.db_below_some": "（在 $\\varepsilon$ = %(eps)s 时对部分 $T$ 如此）",
-        "mwem.T_zcdp": "在相同 $T$ 下（网格中的每个 $T$，%(reps)s），zCDP 版本最后一次迭代结果的平均误差是标准版本的 %(ratio)s "
+        "mwem.T_zcdp": "在相同 $T$ 下（网格中的每个 $T$，%(reps)s），zCDP 变体最后一次迭代结果的平均误差是标准变体的 %(ratio)s "
         "倍，二者的隐私保证不同（($\\varepsilon$, $\\delta$)-DP，$\\delta$ = %(delta)s，对比 $\\varepsilon$-DP；点估计）",
-        "mwem.db_zcdp": "zCDP 版本（($\\varepsilon$, $\\delta$)-DP，$\\delta$ = %(delta)s，因此不与上面的纯 DP 行和基线方法一起"
-        "排名）最后一次迭代结果的误差是标准版本的 %(ratio)s 倍（中位数 %(median)s；点估计）",
+        "mwem.db_zcdp": "zCDP 变体（($\\varepsilon$, $\\delta$)-DP，$\\delta$ = %(delta)s，因此不与上面的纯 DP 行和基线方法一起"
+        "排名）最后一次迭代结果的误差是标准变体的 %(ratio)s 倍（中位数 %(median)s；点估计）",
         "hist.name_dawa_private": "DAWA（在加噪直方图上划分）",
         "hist.name_dawa_repaired": "DAWA 划分（在加噪代价上，经修补）",
         "hist.name_dawa_dpbench": "DPBench 版 DAWA（不满足差分隐私）",
@@ -912,6 +912,10 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
     "en": {
         # roles
         "as-written": "as written",
+        "as-written:sum": "sum, as written",
+        "as-written:mean": "mean, as written",
+        "private:sum": "sum, private",
+        "private:mean": "mean, private",
         "corrected": "corrected",
         "private": "private",
         "non-private": "non-private",
@@ -996,6 +1000,11 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
         "as-written": "原文写法",
         "corrected": "修正后",
         "private": "满足差分隐私",
+        # S5's two readings (the term base's 对和加噪 / 对均值加噪; native review 3, T4)
+        "as-written:sum": "对和加噪，原文写法",
+        "as-written:mean": "对均值加噪，原文写法",
+        "private:sum": "对和加噪，满足差分隐私",
+        "private:mean": "对均值加噪，满足差分隐私",
         "identity": "逐单元加噪（Identity）",
         "clamped": "钳制",
         "centred": "中心化和",
@@ -1007,7 +1016,7 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
         "hb": "层次方法（$H_b$）",
         "least_squares": "最小二乘",
         "least-squares": "最小二乘",
-        "coursework": "MWEM 课程作业版本",
+        "coursework": "MWEM 课程作业变体",
         "standard": "标准 MWEM",
         "zcdp": "zCDP MWEM（高斯测量）",
         "secure-aggregation": "安全聚合",
@@ -1203,7 +1212,8 @@ def method_name(method: object, lang: str | None = None) -> str:
     if ":" in key:
         head, tail = key.split(":", 1)
         if head in names or tail in names:
-            return f"{names.get(tail, _escape(tail))}, {names.get(head, _escape(head))}"
+            sep = "，" if (lang or get_language()) == "zh_CN" else ", "
+            return f"{names.get(tail, _escape(tail))}{sep}{names.get(head, _escape(head))}"
     return to_myst(key)
 
 

@@ -301,7 +301,7 @@ CELL_TEXTS_BY_LANG: dict[str, dict[str, str]] = {
         "by construction": "由构造决定",
         "trained on exact projections: not private": "在精确投影上训练：不满足差分隐私",
         "MWEM standard": "标准 MWEM",
-        "MWEM coursework": "MWEM 课程作业版本",
+        "MWEM coursework": "MWEM 课程作业变体",
         "MWEM zcdp": "zCDP MWEM",
         "histogram": "直方图",
         "level-wise": "逐层",
