@@ -253,7 +253,12 @@ def test_privacy_claims():
     assert "re-draws" in c1.statement() and std.conditions == (PUBLIC_DOMAIN,)
     c2 = privacy_claim(1.0, 200, "coursework", 2)
     assert not c2.private and c2.epsilon == 1.0 and "nAtt" in c2.why and "1.000005" in c2.why
-    assert c2.statement().startswith("MWEM (coursework): not 1-DP as claimed")
+    # referee 7 m-d: in 2-D an upper bound above ε is not a refutation; from 3-D on the measurements alone exceed ε
+    assert not c2.refuted and "upper bound" in c2.why
+    assert c2.statement().startswith("MWEM (coursework): 1-DP as claimed is not shown")
+    c3 = privacy_claim(1.0, 200, "coursework", 3)
+    assert not c3.private and c3.refuted
+    assert c3.statement().startswith("MWEM (coursework): not 1-DP as claimed")
 
 
 def test_spent_claims_state_the_accounted_total():

@@ -146,6 +146,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         # privacy claims (dpcompendium.core.privacy.PrivacyClaim.statement)
         "claim.statement": "%(mechanism)s: %(guarantee)s%(relation)s (sensitivity %(sensitivity)s)%(conditions)s",
         "claim.not_private": "%(mechanism)s: *not* %(guarantee)s as claimed — %(why)s",
+        "claim.not_shown": "%(mechanism)s: %(guarantee)s as claimed is *not shown* — %(why)s",
         "claim.relation": " under %(neighbours)s neighbours",
         "claim.conditions": ", given: %(conditions)s",
         "claim.guarantee": "$%(epsilon)s$-%(dp)s",
@@ -411,6 +412,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
     "zh_CN": {
         "claim.statement": "%(mechanism)s：%(guarantee)s%(relation)s（敏感度：%(sensitivity)s）%(conditions)s",
         "claim.not_private": "%(mechanism)s：*并不*满足所声称的 %(guarantee)s——%(why)s",
+        "claim.not_shown": "%(mechanism)s：所声称的 %(guarantee)s *未能证明*——%(why)s",
         "claim.relation": "，邻居数据集按%(neighbours)s定义",
         "claim.conditions": "，前提：%(conditions)s",
         "claim.guarantee": "$%(epsilon)s$-%(dp)s",
@@ -650,6 +652,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
 PLAIN: dict[str, str] = {
     "claim.statement": "%(mechanism)s: %(guarantee)s%(relation)s (sensitivity %(sensitivity)s)%(conditions)s",
     "claim.not_private": "%(mechanism)s: not %(guarantee)s as claimed — %(why)s",
+    "claim.not_shown": "%(mechanism)s: %(guarantee)s as claimed is not shown — %(why)s",
     "claim.relation": " under %(neighbours)s neighbours",
     "claim.conditions": ", given: %(conditions)s",
     "claim.guarantee": "%(epsilon)s-%(dp)s",

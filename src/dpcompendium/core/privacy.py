@@ -77,7 +77,9 @@ class PrivacyClaim:
     ``private`` is False for methods that the book shows are *not* private as written, or whose parameters fall
     outside the conditions of the guarantee; ``why`` then says why (``why`` may also comment a private claim).
     ``conditions`` lists the assumptions the guarantee rests on (each a short sentence); a ``private=True`` claim is
-    true only under them, and :meth:`statement` always prints them.
+    true only under them, and :meth:`statement` always prints them. ``refuted`` (read only when ``private`` is False)
+    says whether the claim is shown false (``"not … as claimed"``) or only not shown (``"… as claimed is not
+    shown"``): an upper bound above the claimed ε, e.g. from basic composition, does not refute the claim.
     """
 
     mechanism: str
@@ -88,6 +90,7 @@ class PrivacyClaim:
     private: bool = True
     why: str = ""
     conditions: tuple[str, ...] = ()
+    refuted: bool = True
 
     def __post_init__(self) -> None:
         """Validated on construction, so that no layer above re-checks a claim: the relation is one of
@@ -108,6 +111,8 @@ class PrivacyClaim:
             raise ValueError(f"sensitivity must be a non-empty statement, got {self.sensitivity!r}")
         if not isinstance(self.private, bool | np.bool_):
             raise ValueError(f"private must be True or False, got {self.private!r}")
+        if not isinstance(self.refuted, bool | np.bool_):
+            raise ValueError(f"refuted must be True or False, got {self.refuted!r}")
         if isinstance(self.conditions, str):
             raise ValueError(f"conditions must be a tuple of strings, got {self.conditions!r}")
         object.__setattr__(self, "conditions", tuple(self.conditions))
@@ -150,7 +155,7 @@ class PrivacyClaim:
             raise ValueError(f"fmt must be 'plain' or 'myst', got {fmt!r}")
         if not self.private:
             text = message(
-                "claim.not_private",
+                "claim.not_private" if self.refuted else "claim.not_shown",
                 mechanism=self.mechanism,
                 guarantee=self.guarantee_md,
                 why=self.why,
@@ -181,8 +186,8 @@ class PrivacyClaim:
         return self.statement(fmt="myst")
 
     def failing(self, why: str) -> PrivacyClaim:
-        """The same claim, ``private=False`` with reason ``why`` (a condition does not hold)."""
-        return dataclasses.replace(self, private=False, why=why)
+        """The same claim, ``private=False`` with reason ``why`` (a condition does not hold: refuted)."""
+        return dataclasses.replace(self, private=False, why=why, refuted=True)
 
     def with_conditions(self, *conditions: str) -> PrivacyClaim:
         """The same claim with extra conditions appended."""
@@ -207,6 +212,7 @@ class PrivacyClaim:
 
     def as_dict(self) -> dict:
         d = asdict(self)
+        d.pop("refuted")  # carried by the statement; the tables' columns stay as they were
         d["conditions"] = _joined(self.conditions)
         d["guarantee"] = self.guarantee if self.private else "none"
         d["statement"] = self.statement()
