@@ -92,5 +92,10 @@ def test_the_book_and_the_rerun_page_load_it():
 
     sphinxext.setup(App())
     rerun_page.setup(App())
-    # both load the MyST speed-up and the inline-maths line breaks (issue 49), nothing else by name
-    assert loaded == ["dpcompendium.book._myst_speed", "dpcompendium.book.mathbreak"] * 2
+    # both load the MyST speed-up; the book also cuts long inline maths (issue 49) — the rerun page does not: its
+    # check compares each glued value with the page's text, and a cut formula is no longer the value as glued
+    assert loaded == [
+        "dpcompendium.book._myst_speed",
+        "dpcompendium.book.mathbreak",
+        "dpcompendium.book._myst_speed",
+    ]
