@@ -778,6 +778,43 @@ def test_payoff_shown_better_tests_every_cell_with_holm():
         payoff_shown_better(_payoff_frame([1.0] * 3, [1.0] * 3).drop(columns="mean_error_sd"))
 
 
+def test_mwem_comparisons_name_their_setting():
+    """Referee 7, m-b: the comparisons with the course's reference name their figure (ε and metric), and the pay-off
+    grid's its cell (workload, cells, nε), so the design sentence names the noisiest one by where it was made."""
+    from dpcompendium.chapters import mwem
+    from dpcompendium.core.comparison import design_sentence
+
+    tab, family = mwem.payoff_shown_better(_payoff_frame([50.0, 102.0, 300.0], [100.0] * 3))
+    assert [str(r.comparison.setting) for r in family] == [
+        f"{w}, {c} cells, nε = {ne:g}"
+        for c, w, ne in tab[["cells", "workload", "scale_epsilon"]].itertuples(index=False)
+    ]
+    rng = np.random.default_rng(2)
+    ref = mwem.reference_errors(1)
+    runs = pd.DataFrame(
+        [
+            {"variant": "coursework", "epsilon": e, "rep": r,
+             **{m: float(ref.set_index("epsilon").loc[e, m]) * rng.lognormal(0.0, 0.6) for m in mwem.METRICS}}
+            for e in (0.1, 1.0) for r in range(20)
+        ]
+    )  # fmt: skip
+    claim = mwem.privacy_claim(1.0, 30, "coursework", 1)
+    agr, eq = mwem.reference_agreement(runs, ref, lambda e: claim)
+    names = {
+        "max_error": "max error",
+        "min_error": "min error",
+        "mse": "MSE",
+        "mean_error": "mean error",
+    }
+    assert [str(r.comparison.setting) for r in agr.difference] == [
+        f"ε = {e:g}, {names[m]}" for e, m in eq[["epsilon", "metric"]].itertuples(index=False)
+    ]
+    said = design_sentence(agr.difference)
+    if "noisiest" in str(said):  # named by its figure, in each language
+        assert "ε = " in str(said) and "the course" not in str(said)
+        assert "$\\varepsilon$ = " in said.by_lang["zh_CN"]
+
+
 def test_payoff_bootstrap_t_on_the_grid_runs():
     """Referee round 2, N10: the pay-off grid keeps every repetition (the same table) and its cells are decided by
     bootstrap-t on them, from the rng: the clear cells as Welch decides them, the same seed the same results."""

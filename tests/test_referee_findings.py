@@ -919,3 +919,28 @@ def test_histograms_privtree_names_the_settings_where_the_tests_differ():
         str(setting) == "HEPTH, ε = 0.01 (the ranking: PrivTree lower; this family: not separated)"
     )
     assert "PrivTree 较低" in setting.in_language("zh_CN")
+
+
+def test_mwem_dpbench_comparisons_name_their_setting():
+    """Referee 7, m-b: every DPBench comparison carries its setting (histogram, T when swept, ε), so a design
+    sentence names its noisiest comparison by where it was made, not by the pair that every comparison shares."""
+    from dpcompendium.chapters import mwem
+    from dpcompendium.core.comparison import design_sentence
+
+    pure = _db_table()
+    pure = pure[pure["method"] != "MWEM zcdp"]
+    rankings, results, tab = mwem.rank_against_baselines(pure, _db_claim)
+    for (_, row), res in zip(tab.iterrows(), results, strict=True):
+        assert str(res.comparison.setting) == f"{row['data']}, ε = {row['epsilon']:g}"
+    assert all(r.comparison.setting for rk in rankings for r in rk.results)
+    _, _, fam = mwem.epsilons_shown_better(
+        pure[pure["method"] == "MWEM standard"], pure[pure["method"] == "Hb"], _db_claim
+    )
+    assert {str(r.comparison.setting) for r in fam} == {
+        f"D, T = {t:g}, ε = {e:g}"
+        for t, e in pure[pure["method"] == "MWEM standard"][["T", "epsilon"]].itertuples(
+            index=False
+        )
+    }
+    said = str(design_sentence(results))
+    assert "noisiest" not in said or "D, ε = " in said

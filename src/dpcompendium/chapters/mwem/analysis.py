@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -20,7 +20,7 @@ from ...core.comparison import (
     ranking,
 )
 from ...core.experiments.summary import bootstrap_mean
-from ...core.messages import Md, number
+from ...core.messages import Md, message, number
 from ...core.privacy import PrivacyClaim
 from ...core.rng import child_seeds
 from .baselines import baseline_claim
@@ -47,6 +47,27 @@ __all__ = [
 
 #: The coursework's four error summaries, in its order.
 METRICS = ("max_error", "min_error", "mse", "mean_error")
+#: The workloads of :func:`payoff_grid` by their message (the name a sentence gives them in each language).
+_WORKLOAD_MESSAGES = {
+    "random ranges": "mwem.workload_random_ranges",
+    "prefixes": "mwem.workload_prefixes",
+}
+
+
+def _eps_text(eps: float) -> str:
+    return f"{float(eps):g}"
+
+
+def _data_setting(by: Sequence[str], key: Sequence, eps: float) -> Md:
+    """Where a DPBench comparison is made, as its sentences name it (referee 7, m-b): the histogram, the T swept
+    (when ``by`` holds it) and ε, e.g. "ADULT (1-D, 4096 bins), T = 5, ε = 0.1"."""
+    named = dict(zip(by, key, strict=True))
+    data = ", ".join(str(named[k]) for k in by if k != "T")
+    if "T" in named and pd.notna(named["T"]):
+        return message(
+            "mwem.setting_data_T_eps", data=data, T=f"{named['T']:g}", eps=_eps_text(eps)
+        )
+    return message("mwem.setting_data_eps", data=data, eps=_eps_text(eps))
 
 
 def summarize_runs(
@@ -183,7 +204,14 @@ def reference_agreement(
             b = Arm(
                 "reference", c, mean=r, se=r * rse, n=float(reference_runs), label=reference_label
             )
-            comps.append(Comparison(quantity, a, b, "equivalence", margin=margin, alpha=alpha))
+            setting = message(
+                "mwem.setting_figure", eps=_eps_text(eps), metric=message(f"mwem.metric_{metric}")
+            )
+            comps.append(
+                Comparison(
+                    quantity, a, b, "equivalence", margin=margin, alpha=alpha, setting=setting
+                )
+            )
             cells.append((eps, metric, float(vals.mean()), r))
     # no figure shared (e.g. no ε of the reference in this run): an empty agreement, said so by its sentence
     agr = agreement(comps)
@@ -261,14 +289,17 @@ def _rank(
     rng: np.random.Generator | None,
 ) -> Ranking:
     """:func:`~dpcompendium.core.comparison.ranking`, and with ``rng`` the same ranking decided by bootstrap-t tests
-    (the arms' repetitions resampled from ``rng``): the lowest mean against each other arm, Holm-corrected."""
+    (the arms' repetitions resampled from ``rng``): the lowest mean against each other arm, Holm-corrected. Every
+    comparison carries ``setting`` (the name its sentences give the comparison, ``Comparison.setting``)."""
     if rng is None:
         return ranking(setting, quantity, arms, alpha=alpha)
     best = min(arms, key=lambda arm: arm.summary()[0])
     family = holm(
         _bootstrap_results(
             [
-                Comparison(quantity, best, arm, "tie", test="bootstrap-t", alpha=alpha)
+                Comparison(
+                    quantity, best, arm, "tie", test="bootstrap-t", alpha=alpha, setting=setting
+                )
                 for arm in arms
                 if arm is not best
             ],
@@ -352,12 +383,14 @@ def rank_against_baselines(
         mw = g[g["output"] != "estimate"]
         if base.empty or mw.empty:
             continue
-        setting = ", ".join(str(k) for k in key)
-        rk = _rank(setting, quantity, list(arms.values()), alpha, rng)
+        where = _data_setting(by, key[:-1], float(key[-1]))
+        rk = _rank(where, quantity, list(arms.values()), alpha, rng)
         b, m = row_label(base.loc[base[metric].idxmin()]), row_label(mw.loc[mw[metric].idxmin()])
         test = "welch" if rng is None else "bootstrap-t"
         rankings.append(rk)
-        results.append(Comparison(quantity, arms[m], arms[b], "tie", test=test, alpha=alpha))
+        results.append(
+            Comparison(quantity, arms[m], arms[b], "tie", test=test, alpha=alpha, setting=where)
+        )
         rows.append(
             {
                 **dict(zip([*by, "epsilon"], key, strict=True)),
@@ -417,8 +450,18 @@ def epsilons_shown_better(
     pairs = [(float(r["epsilon"]), r) for _, r in rows.iterrows() if float(r["epsilon"]) in base]
     if not pairs:
         return [], [], []
+    where = [*by, "T"] if "T" in rows else list(by)
     comps = [
-        Comparison(quantity, arm(r), arm(base[e]), "tie", test=test, alpha=alpha) for e, r in pairs
+        Comparison(
+            quantity,
+            arm(r),
+            arm(base[e]),
+            "tie",
+            test=test,
+            alpha=alpha,
+            setting=_data_setting(where, [r[c] for c in where], e),
+        )
+        for e, r in pairs
     ]
     family = holm(
         _bootstrap_results(comps, rng) if rng is not None else [c.result() for c in comps]
@@ -644,6 +687,13 @@ def payoff_shown_better(
             continue
         b = ident.loc[key]
         eps, reps = float(r["epsilon"]), float(r["reps"])
+        w = key[1]
+        setting = message(
+            "mwem.setting_payoff",
+            w=message(_WORKLOAD_MESSAGES[w]) if w in _WORKLOAD_MESSAGES else str(w),
+            cells=str(key[0]),
+            ne=f"{float(key[2]):g}",
+        )
         if runs is not None:
             at = (
                 (runs["cells"] == key[0])
@@ -661,7 +711,17 @@ def payoff_shown_better(
                 label=f"MWEM standard, {output}",
             )
             b_arm = Arm.of("Identity", baseline_claim("Identity", eps), b_vals, label="Identity")
-            boot.append(Comparison(quantity, a_arm, b_arm, "tie", test="bootstrap-t", alpha=alpha))
+            boot.append(
+                Comparison(
+                    quantity,
+                    a_arm,
+                    b_arm,
+                    "tie",
+                    test="bootstrap-t",
+                    alpha=alpha,
+                    setting=setting,
+                )
+            )
             cells.append(key)
             continue
         a_arm = Arm(
@@ -680,7 +740,9 @@ def payoff_shown_better(
             n=float(b["reps"]),
             label="Identity",
         )
-        comps.append(Comparison(quantity, a_arm, b_arm, "tie", alpha=alpha).result())
+        comps.append(
+            Comparison(quantity, a_arm, b_arm, "tie", alpha=alpha, setting=setting).result()
+        )
         cells.append(key)
     if boot:  # one family on shared resamples (the cost of about one comparison; Holm below)
         comps = bootstrap_t_family(boot, rng)
