@@ -20,7 +20,7 @@ from ...core.comparison import (
     ranking,
 )
 from ...core.experiments.summary import bootstrap_mean
-from ...core.messages import Md, message, number
+from ...core.messages import CATALOGUE, Md, message, number, to_myst, translate
 from ...core.privacy import PrivacyClaim
 from ...core.rng import child_seeds
 from .baselines import baseline_claim
@@ -62,7 +62,11 @@ def _data_setting(by: Sequence[str], key: Sequence, eps: float) -> Md:
     """Where a DPBench comparison is made, as its sentences name it (referee 7, m-b): the histogram, the T swept
     (when ``by`` holds it) and ε, e.g. "ADULT (1-D, 4096 bins), T = 5, ε = 0.1"."""
     named = dict(zip(by, key, strict=True))
-    data = ", ".join(str(named[k]) for k in by if k != "T")
+    text = ", ".join(str(named[k]) for k in by if k != "T")
+    # the histogram's label as its figures render it in each language ("ADULT（一维，4096 个桶）")
+    data = Md(
+        text, to_myst(text), {lang: to_myst(translate(text, lang) or text) for lang in CATALOGUE}
+    )
     if "T" in named and pd.notna(named["T"]):
         return message(
             "mwem.setting_data_T_eps", data=data, T=f"{named['T']:g}", eps=_eps_text(eps)
