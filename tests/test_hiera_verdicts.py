@@ -375,3 +375,47 @@ def test_design_sentence_names_the_verdicts_short_of_runs():
         [("idldp", "pm", "normal", 0.5, 40.0), ("idldp", "pm", "normal", 0.25, 215.0)]
     )
     assert "ε = 0.25, 0.5" in str(one) and "up to 215 runs" in str(one)
+
+
+def test_comparisons_name_their_setting_and_tallies_their_short_verdicts():
+    """Referee 7: m-b, the noisiest comparison of a design sentence is named by its setting (data set and ε), not
+    only by its two methods; m-c, a tally ("higher in 123 and not separated in 21 of 144") says how many of the
+    shown verdicts it counts are short of runs — exactly those :func:`short_runs` names, per data set — in every
+    language, and says nothing when none is."""
+    runs, methods = _small_runs()
+    table = verdicts.methods_comparisons(methods, runs=runs)
+    for r, d, e in table[["result", "dataset", "epsilon"]].itertuples(index=False):
+        assert str(r.comparison.setting) == f"{d}, ε = {e:g}"
+        assert myst(r.comparison.setting, "zh_CN").endswith(f"，ε = {e:g}")
+    pairs = [
+        ("graded", ["hiera-graded", "idldp"], ["harmony", "pm", "hybrid"]),
+        ("source", "hiera", ["harmony", "pm"]),
+        ("uniform", "hiera-calibrated", ["harmony", "pm", "hybrid"]),
+        ("source", "graded-laplace", "hiera"),
+    ]
+    seen = set()
+    for g, a, b in pairs:
+        t, _, _ = verdicts._select(table, g, a, b)
+        shown = t[t["outcome"] != "tie"]
+        short = {
+            (sa, sb, sd, se)
+            for d in set(shown["dataset"])
+            for sa, sb, sd, se, _ in verdicts.short_runs(table, 0.9, g, dataset=d)
+        }
+        k = sum(
+            (sa, sb, sd, float(se)) in short
+            for sa, sb, sd, se in shown[["a", "b", "dataset", "epsilon"]].itertuples(index=False)
+        )
+        text = verdicts.tally(table, g, a, b)
+        if k:
+            assert f"; {k} of the {len(shown)} shown would need more runs" in str(text)
+            assert f"已表明的 {len(shown)} 个结论中有 {k} 个" in myst(text, "zh_CN")
+        else:
+            assert "would need more runs" not in str(text)
+        seen.add(bool(k))
+        design = str(verdicts.methods_design(table, g))
+        if "noisiest of them" in design:
+            assert ", ε = " in design.split("noisiest of them (")[1].split(";")[0]
+    assert seen == {True, False}, (
+        "the small runs should give tallies with and without short verdicts"
+    )

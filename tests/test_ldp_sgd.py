@@ -429,3 +429,34 @@ def test_hiera_runs_compiled_is_the_numpy_reference_bit_for_bit(mu):
     assert np.array_equal(out["compiled"][0], out["numpy"][0])
     assert np.array_equal(out["compiled"][1], out["numpy"][1])
     assert np.any(out["numpy"][0] != 0.0)
+
+
+@pytest.mark.numerics
+@pytest.mark.parametrize("mu", [1, 2, 5])
+@pytest.mark.parametrize("faithful", [False, True])
+@pytest.mark.parametrize("method", ["harmony", "pm", "graded-laplace", "hiera"])
+def test_fused_pass_is_the_per_step_code_bit_for_bit(method, faithful, mu, monkeypatch):
+    """A private pass of :func:`_sgd` as one compiled call (:data:`_sgd_pass_kernel`) against the per-step code
+    (``fused_passes = False``: numpy draws, the compiled gradients and tallies, numpy's PM): the same β to the last
+    bit and the generator in the same state, over several steps, folds and budgets with per-run schedules (HierA's
+    scaled base), a large λ (so that a wrong regulariser shows) and both of the code's variants."""
+    from dpcompendium.chapters.hiera import sgd
+
+    data = np.random.default_rng(3)
+    n, d = 3_000, 4
+    x = data.uniform(-1.0, 1.0, (n, d))
+    y = np.clip(x @ data.uniform(-0.5, 0.5, d) + data.normal(0.0, 0.2, n), -1.0, 1.0)
+    settings = SGDSettings(mu=mu, lam=0.3)
+    eps = np.array([0.25, 1.0, 2.5])
+    out = {}
+    for flag in (True, False):
+        monkeypatch.setattr(sgd, "fused_passes", flag)
+        gen = np.random.default_rng(10 * mu + faithful)
+        split = _Split(n, [_fold_ids(n, 3, True, gen) for _ in range(2)], 3)
+        visit = sgd._Visit(x, y, split, gen)
+        base = 0.4 * eps if method == "hiera" else None
+        beta = sgd._sgd(visit, method, eps, faithful, settings, 150, gen, base=base)
+        out[flag] = (beta, gen.bit_generator.state)
+    assert out[True][1] == out[False][1]
+    assert np.array_equal(out[True][0], out[False][0])
+    assert np.all(np.isfinite(out[True][0])) and np.ptp(out[True][0]) > 0

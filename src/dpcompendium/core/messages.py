@@ -251,6 +251,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.short_runs": "; the shown verdicts short of these runs: %(list)s",
         "hiera.short_pair": "%(a)s against %(b)s %(where)s (up to %(needed)s runs)",
         "hiera.short_cells": "on %(data)s at ε = %(eps)s",
+        "hiera.setting": "%(data)s, ε = %(eps)s",
+        "hiera.tally_short": "; %(k)s of the %(shown)s shown would need more runs than were made (up to %(needed)s) for power %(power)s, so another seed may not repeat those",
         "comparison.family_equivalence": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
         "of %(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
         "comparison.family_noninferior": "%(a)s is at most %(pct)s %% worse than %(b)s in %(quantity)s in %(k)s of "
@@ -518,6 +520,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.short_runs": "；其中重复次数不足的已显示结论：%(list)s",
         "hiera.short_pair": "%(a)s 对比 %(b)s，%(where)s（最多需要 %(needed)s 次运行）",
         "hiera.short_cells": "在%(data)s上 ε = %(eps)s 时",
+        "hiera.setting": "%(data)s，ε = %(eps)s",
+        "hiera.tally_short": "；已表明的 %(shown)s 个结论中有 %(k)s 个需要比本次更多的运行（最多 %(needed)s 次）才能达到 %(power)s 的检验功效，换一个种子未必能重现它们",
         "comparison.family_equivalence": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s "
         "倍以内等价（Holm 校正；比值 %(lo)s–%(hi)s）",
         "comparison.family_noninferior": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 的%(quantity)s至多比 %(b)s 高 "
@@ -768,6 +772,8 @@ PLAIN: dict[str, str] = {
     "hiera.short_runs": "; the shown verdicts short of these runs: %(list)s",
     "hiera.short_pair": "%(a)s against %(b)s %(where)s (up to %(needed)s runs)",
     "hiera.short_cells": "on %(data)s at ε = %(eps)s",
+    "hiera.setting": "%(data)s, ε = %(eps)s",
+    "hiera.tally_short": "; %(k)s of the %(shown)s shown would need more runs than were made (up to %(needed)s) for power %(power)s, so another seed may not repeat those",
     "comparison.family_equivalence": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
     "of %(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
     "comparison.family_noninferior": "%(a)s is at most %(pct)s %% worse than %(b)s in %(quantity)s in %(k)s of "

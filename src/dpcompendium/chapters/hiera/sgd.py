@@ -464,6 +464,154 @@ def _full_step(xp, yp, idx, beta, lam, faithful):
     return out
 
 
+def _sgd_pass_loop(
+    kind,
+    rng,
+    xp,
+    yp,
+    order,
+    n_e,
+    beta,
+    lrs,
+    g,
+    lam,
+    faithful,
+    table,
+    table2,
+    edges,
+    k,
+    w,
+    src,
+    dst,
+    plc_p,
+    pi,
+    two_pi_1,
+):  # pragma: no cover - run compiled
+    """Every step of one private pass of :func:`_sgd` in one compiled call (:data:`_sgd_pass_kernel`): per step t,
+    the sampled coordinates (``rng.integers(0, d̃, (E, F, G))``), each user's clipped gradient
+    (:func:`_gradients_loop`'s operations), the method's draws and tallies (:func:`_tally_loop`'s; for PM,
+    :func:`~dpcompendium.chapters.hiera.numeric._pm`'s), HierA's PLC binomials and tail (:func:`_hiera_tail_loop`),
+    the estimate and β ← β − ĝ·``lrs[t − 1]``. numba's ``Generator`` shares numpy's bit generator and draws as numpy
+    does, and every draw comes in the per-step code's order (all coordinates, then the mechanism's arrays one after
+    the other, row-major), so β and the generator's final state are those of the per-step code, bit for bit.
+
+    ``kind`` 0: Harmony (``table`` tanh(ε/2), ``table2`` Duchi's C, per run); 1: graded Laplace (``table`` 2/ε_s per
+    run and level); 2: HierA (``table`` GRR keep probability, ``table2`` tanh(ε_s/2), per run and level; ``w``,
+    ``src``, ``dst``, ``plc_p`` (P, 2, R) the PLC conversions' x and 1 − x, ``pi`` and ``two_pi_1`` (R, k): the tail's tables);
+    3: PM (``table`` (R, 5): ρ, p, (C − 1)/p − 1/ρ, C, (C + 1)/2 per run). ``beta`` (E, F, d̃) is updated in place."""
+    n_f, m = order.shape
+    dt = xp.shape[1]
+    r_n = n_e * n_f
+    n_edges = edges.shape[0]
+    n_q = src.shape[0]
+    u1 = np.zeros((1, 1))
+    ob = np.zeros((1, 1), dtype=np.int64)
+    sums = np.empty((r_n, dt))
+    n_j = np.empty((r_n, dt), dtype=np.int64)
+    counts = np.empty((r_n, dt, k, 2), dtype=np.int64)
+    draws = np.empty((n_q, 2, r_n, dt), dtype=np.int64)
+    tot = np.empty((r_n, dt))
+    nsum = np.empty((r_n, dt))
+    for t in range(1, m // g + 1):
+        base = (t - 1) * g
+        # the per-step code's draws, whole arrays in its order (numba's scalar integers allocate per call)
+        jb = rng.integers(0, dt, (r_n, g))
+        if kind == 1:
+            u2 = rng.laplace(0.0, 1.0, (r_n, g))
+        elif kind == 2:
+            u1 = rng.random((r_n, g))
+            ob = rng.integers(0, k - 1, (r_n, g))
+            u2 = rng.random((r_n, g))
+            counts[:] = 0
+        else:
+            u2 = rng.random((r_n, g))
+        sums[:] = 0.0
+        n_j[:] = 0
+        for r in range(r_n):
+            e = r // n_f
+            f = r % n_f
+            for i in range(g):
+                u = order[f, base + i]
+                dot = 0.0
+                for d in range(dt):
+                    dot += xp[u, d] * beta[e, f, d]
+                resid = dot - yp[u]
+                c = jb[r, i]
+                b = beta[e, f, c]
+                reg = (0.0 if c == 0 else lam * abs(b)) if faithful else lam * b
+                x = xp[u, c]
+                v = x * 2.0 * resid + reg
+                gj = min(max(v, -1.0), 1.0)
+                n_j[r, c] += 1
+                if kind == 0:
+                    p = gj * table[r, 0]
+                    p += 1.0
+                    p *= 0.5
+                    sums[r, c] += table2[r, 0] if u2[r, i] < p else -table2[r, 0]
+                elif kind == 1:
+                    lvl = n_edges
+                    for q in range(n_edges):
+                        if gj < edges[q]:
+                            lvl -= 1
+                    rep = u2[r, i] * table[r, lvl]
+                    rep += gj
+                    sums[r, c] += rep
+                elif kind == 3:
+                    uu = u2[r, i]
+                    a = table[r, 4] * gj
+                    a += table[r, 4]
+                    a = table[r, 0] * a
+                    y = min(max(uu - a, 0.0), table[r, 1])
+                    y *= table[r, 2]
+                    y += uu / table[r, 0]
+                    y -= table[r, 3]
+                    sums[r, c] += y
+                else:
+                    lvl = n_edges
+                    for q in range(n_edges):
+                        if x < edges[q]:
+                            lvl -= 1
+                    o = ob[r, i]
+                    if o >= lvl:
+                        o += 1
+                    s = lvl if u1[r, i] < table[r, lvl] else o
+                    p = gj * table2[r, s]
+                    p += 1.0
+                    p *= 0.5
+                    counts[r, c, s, 1 if u2[r, i] >= p else 0] += 1
+        lr = lrs[t - 1]
+        if kind == 2:
+            for q in range(n_q):
+                for h in range(2):
+                    for r in range(r_n):
+                        pq = plc_p[q, h, r]
+                        for d in range(dt):
+                            draws[q, h, r, d] = rng.binomial(counts[r, d, src[q], h], pq)
+            _hiera_tail_loop(counts, w, src, dst, draws, pi, two_pi_1, tot, nsum)
+            for r in range(r_n):
+                e = r // n_f
+                f = r % n_f
+                for d in range(dt):
+                    est = tot[r, d] / nsum[r, d] if nsum[r, d] > 0 else 0.0
+                    if faithful:
+                        est = est * n_j[r, d] / g
+                    beta[e, f, d] = beta[e, f, d] - est * lr
+        else:
+            for r in range(r_n):
+                e = r // n_f
+                f = r % n_f
+                for d in range(dt):
+                    est = sums[r, d] / g if faithful else sums[r, d] / max(n_j[r, d], 1)
+                    beta[e, f, d] = beta[e, f, d] - est * lr
+
+
+_sgd_pass_kernel = compiled(_sgd_pass_loop, _hiera_tail_kernel)
+
+#: Whether :func:`_sgd` runs a private pass as one compiled call (:data:`_sgd_pass_kernel`); the per-step code
+#: (``False``) is its reference in the tests, bit for bit.
+fused_passes = True
+
+
 class _Visit:
     """The data-only work of a K-fold SGD, shared by every method and budget that trains on the same training sets
     (:func:`_sgd`): the visiting order, one uniformly random permutation of all users drawn from ``rng``; ``xp``
@@ -504,6 +652,8 @@ def _sgd(visit, method, eps, faithful, settings, g, rng, base=None) -> np.ndarra
     beta = rng.random((n_e, n_f, dt))
     flat = (n_e * n_f, g)
     cell_off = runs.cell_off.reshape(n_e, n_f, 1)
+    if fused_passes and method != "none":
+        return _sgd_fused(visit, method, runs, beta, faithful, settings, g, rng)
     for t in range(1, m // g + 1):
         idx = order[:, (t - 1) * g : t * g]
         if method == "none":
@@ -516,6 +666,64 @@ def _sgd(visit, method, eps, faithful, settings, g, rng, base=None) -> np.ndarra
                 method, gj.reshape(flat), xj.reshape(flat), cell.reshape(flat), runs, faithful, rng
             ).reshape(n_e, n_f, dt)
         beta = beta - step * t ** (-lr_power)
+    return beta
+
+
+def _sgd_fused(visit, method, runs, beta, faithful, settings, g, rng) -> np.ndarray:
+    """The private pass of :func:`_sgd` from its initial β (E, F, d̃) as one call of :data:`_sgd_pass_kernel`: the
+    per-step code's draws and numbers, bit for bit."""
+    r_n, k, n_steps = runs.r, runs.k, visit.split.m // g
+    lrs = np.array([t ** (-settings.lr_power) for t in range(1, n_steps + 1)])
+    empty_f = np.zeros((1, 1))
+    empty_i = np.zeros(0, dtype=np.int64)
+    src, dst = empty_i, empty_i
+    plc_p = np.zeros((0, 2, r_n))
+    pi, two_pi_1, w = empty_f, empty_f, np.ascontiguousarray(runs.w[:, 0])
+    if method == "harmony":
+        kind, table, table2 = 0, runs.tanh_eps, runs.duchi_c
+    elif method == "graded-laplace":
+        kind, table, table2 = 1, runs.lap_scale.reshape(r_n, k), empty_f
+    elif method == "hiera":
+        kind, table, table2 = 2, runs.p_keep.reshape(r_n, k), runs.tanh_sched.reshape(r_n, k)
+        src = np.array([c[0] for c in runs.plc], dtype=np.int64)
+        dst = np.array([c[1] for c in runs.plc], dtype=np.int64)
+        plc_p = np.empty((len(runs.plc), 2, r_n))
+        for q, (_, _, x, not_x) in enumerate(runs.plc):
+            plc_p[q, 0], plc_p[q, 1] = x[:, 0], not_x[:, 0]
+        pi, two_pi_1 = runs.pi[:, 0, :], runs.two_pi_1[:, 0, :]
+    elif method == "pm":  # numeric._pm's constants, computed as it computes them
+        h = np.exp(runs.eps / 2.0)
+        c = (h + 1.0) / (h - 1.0)
+        p_in = h / (h + 1.0)
+        rho = (1.0 - p_in) / (c + 1.0)
+        slope = (c - 1.0) / p_in - 1.0 / rho
+        kind, table, table2 = 3, np.hstack([rho, p_in, slope, c, (c + 1.0) / 2.0]), empty_f
+    else:
+        raise ValueError(f"method must be one of {', '.join(SGD_METHODS)}, got {method!r}")
+    beta = np.ascontiguousarray(beta)
+    _sgd_pass_kernel()(
+        kind,
+        rng,
+        visit.xp,
+        visit.yp,
+        visit.order,
+        beta.shape[0],
+        beta,
+        lrs,
+        g,
+        float(settings.lam),
+        bool(faithful),
+        np.ascontiguousarray(table),
+        np.ascontiguousarray(table2),
+        runs.edges,
+        k,
+        w,
+        src,
+        dst,
+        plc_p,
+        np.ascontiguousarray(pi),
+        np.ascontiguousarray(two_pi_1),
+    )
     return beta
 
 

@@ -147,6 +147,12 @@ def arm_claim(method: str, epsilon: float, guarantee: str) -> PrivacyClaim:
     raise ValueError(f"guarantee must be source, uniform, graded or sgd, got {guarantee!r}")
 
 
+def _setting(dataset: str, epsilon: float) -> Md:
+    """Where a comparison is made, as the design sentences name the noisiest one: "Normal, ε = 0.25" (referee 7,
+    m-b)."""
+    return message("hiera.setting", data=dataset_md(dataset), eps=number(float(epsilon)))
+
+
 def _rows(comparisons: list[tuple[dict, Comparison]], alpha: float) -> pd.DataFrame:
     decided = holm([c.result() for _, c in comparisons]) if comparisons else []
     rows = [
@@ -223,8 +229,14 @@ def methods_comparisons(
                         "dataset": dataset,
                         "epsilon": eps,
                     }
+                    where = _setting(dataset, eps)
                     comparisons.append(
-                        (key, Comparison(message("hiera.q_mae"), *arms, "tie", alpha=alpha))
+                        (
+                            key,
+                            Comparison(
+                                message("hiera.q_mae"), *arms, "tie", alpha=alpha, setting=where
+                            ),
+                        )
                     )
     return _rows(comparisons, alpha)
 
@@ -258,7 +270,14 @@ def sgd_comparisons(
             comparisons.append(
                 (
                     key,
-                    Comparison(message("hiera.q_mse"), *arms, "tie", test="paired", alpha=alpha),
+                    Comparison(
+                        message("hiera.q_mse"),
+                        *arms,
+                        "tie",
+                        test="paired",
+                        alpha=alpha,
+                        setting=_setting(dataset, eps),
+                    ),
                 )
             )
     return _rows(comparisons, alpha)
@@ -338,16 +357,57 @@ def counts(
 
 
 def tally(
-    table: pd.DataFrame, guarantee: str, a: str | Sequence[str], b: str | Sequence[str], **kw
+    table: pd.DataFrame,
+    guarantee: str,
+    a: str | Sequence[str],
+    b: str | Sequence[str],
+    *,
+    power: float = 0.9,
+    **kw,
 ) -> Md:
     """One short sentence of :func:`counts`, as a book writes it: "A against B: <quantity> higher in all n comparisons
     (Holm-corrected)" when every comparison goes one way, "… lower in x and not separated in z of n …" when two
     outcomes occur (the empty one is not named), and "… lower in x, higher in y and not separated in z of n …" when
-    all three do."""
+    all three do. When some of the shown verdicts counted are short of runs for ``power`` (:func:`short_runs`, the
+    verdicts the design sentences name), it says how many: "; 51 of the 123 shown would need more runs than were
+    made (up to 215) …" (referee 7, m-c)."""
     c = counts(table, guarantee, a, b, **kw)
     if not c["n"]:
         return message("hiera.no_cells")
     t, a, b = _select(table, guarantee, a, b, **kw)
+    return _tally(t, a, b, c) + _short_clause(table, t, guarantee, power)
+
+
+def _short_clause(table: pd.DataFrame, t: pd.DataFrame, guarantee: str, power: float) -> Md:
+    """The caveat of :func:`tally`: how many of the shown verdicts of ``t`` (rows of ``table``) are short of runs
+    (:func:`short_runs` of their guarantee, dataset by dataset, counted at ``table``'s Holm level as the design
+    sentences count them); empty when none is."""
+    shown = t[t["outcome"] != "tie"]
+    short: dict[tuple[str, str, str, float], float] = {}
+    for d in dict.fromkeys(shown["dataset"]):
+        for sa, sb, sd, se, need in short_runs(table, power, guarantee, dataset=d):
+            short[sa, sb, sd, se] = need
+    needs = [
+        short[k]
+        for k in zip(
+            shown["a"], shown["b"], shown["dataset"], shown["epsilon"].astype(float), strict=True
+        )
+        if k in short
+    ]
+    if not needs:
+        return Md("")
+    top = max(needs)
+    return message(
+        "hiera.tally_short",
+        k=str(len(needs)),
+        shown=str(len(shown)),
+        needed="∞" if not np.isfinite(top) else str(int(top)),
+        power=number(power),
+    )
+
+
+def _tally(t: pd.DataFrame, a: list[str], b: list[str], c: dict[str, int]) -> Md:
+    """:func:`tally`'s sentence without its caveat."""
     params = {
         "quantity": t["result"].iloc[0].comparison.quantity,
         "a": join([_method_md(m) for m in a], " / "),
