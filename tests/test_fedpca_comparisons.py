@@ -305,3 +305,92 @@ def test_coalition_first_order_value_is_an_approximation_and_the_exact_c0_value_
     for module in Path(P.__file__).parent.glob("*.py"):
         body = " ".join(module.read_text(encoding="utf-8").split())
         assert "first-order bound" not in body and "by about as much" not in body, module
+
+
+def _notebook_json() -> dict:
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "notebooks" / "federated-pca.ipynb"
+    return json.loads(path.read_text())
+
+
+def test_attack_epsilon_is_rendered_as_its_value_in_prose_and_captions():
+    # referee 7 m-f: "at ε = attack_epsilon" in §4.4, §4.5, a caption and the takeaway, instead of its value
+    nb = _notebook_json()
+    markdown = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    captions = [
+        c["metadata"]["mystnb"]["figure"]["caption"]
+        for c in nb["cells"]
+        if "figure" in c["metadata"].get("mystnb", {})
+    ]
+    assert "`attack_epsilon`" not in markdown
+    assert not [cap for cap in captions if "attack_epsilon" in cap]
+    assert markdown.count("{glue:md}`fedpca_attack_eps:myst`") >= 4
+    assert 'glue("fedpca_attack_eps", prose.num(attack_epsilon)' in "".join(
+        "".join(c["source"]) for c in nb["cells"]
+    )
+
+
+def test_figure_captions_write_epsilon_as_the_symbol():
+    # issue 48 (zh review 3, R2): "Captured energy against epsilon" spelt the letter out in a caption
+    for c in _notebook_json()["cells"]:
+        cap = c["metadata"].get("mystnb", {}).get("figure", {}).get("caption", "")
+        assert not re.search(r"\bepsilon\b", cap), cap
+
+
+def test_each_epsilon_says_the_delta_it_is_at():
+    # referee 7 m-f: the takeaway's CAPE ε (1.08) is at the generic run's δ = 1e-6, §4.5's coalition ε's at Adult's δ
+    cells = _notebook_cells()
+    text = "\n".join(cells.values())
+    take = next(s for s in cells.values() if s.startswith("## Key takeaways"))
+    assert "$\\delta$ = {glue:md}`fedpca_take_delta:myst`" in take
+    assert "{glue:md}`fedpca_take_cape:myst` (at the same\n  $\\delta$)" in take
+    assert 'glue("fedpca_take_delta", prose.num(delta)' in text
+    assert (
+        "(Adult, δ = {adult_delta})" in text
+    )  # inside the coalition sentence, wherever it is pasted
+    assert "Adult's\n$\\delta$ = {glue:md}`fedpca_adult_delta:myst`" in text
+
+
+def test_share_span_prints_one_number_for_a_degenerate_range():
+    # referee 7 m-f: "re-identifies 100.0%–100.0% of them"
+    assert str(P.share_span([1.0, 1.0, 1.0])) == "100.0%"
+    assert str(P.share_span(pd.Series([0.9996, 1.0]))) == "100.0%"  # both ends round alike
+    assert str(P.share_span([0.972, 1.0])) == "97.2%–100.0%"
+    assert str(P.share_span([0.5, 0.97], 0)) == "50%–97%"
+    with pytest.raises(ValueError, match="values"):
+        P.share_span([])
+    text = "\n".join(_notebook_cells().values())
+    assert "federated_pca.share_span(recon.reidentified, 1)" in text
+    assert "{recon.reidentified.min():.1%}–" not in text
+
+
+def test_comparisons_name_their_setting():
+    # referee 7 m-b: the noisiest comparison was named by its arms only ("Analyze Gauss (central) vs DPdisPCA")
+    rng = np.random.default_rng(3)
+    runs = pd.concat(
+        [
+            _runs(0.85 + 0.02 * rng.standard_normal(8), 0.84 + 0.02 * rng.standard_normal(8), eps=e)
+            for e in (0.1, 1.0)
+        ]
+    )
+    res = _compare(runs)
+    labels = [r.comparison.setting for r in res.result]
+    assert [str(s) for s in labels] == ["wine, ε = 0.1", "wine, ε = 1"]
+    assert labels[0].myst == "wine, $\\varepsilon = 0.1$"
+    assert labels[0].in_language("zh_CN") == "wine，$\\varepsilon = 0.1$"
+    design = comparison.design_sentence(list(res.result))
+    assert "(wine, ε = " in str(design)
+    # with a split (the energy family): the split's words in each language
+    runs["split"] = "unequal"
+    res = P.utility_comparisons(
+        runs,
+        "accuracy",
+        message("fedpca.quantity_svm"),
+        DELTA,
+        by=["dataset", "split", "epsilon"],
+    )
+    setting = res.result.iloc[0].comparison.setting
+    assert str(setting) == "wine, unequal sites, ε = 0.1"
+    assert setting.in_language("zh_CN") == "wine，不等大站点，$\\varepsilon = 0.1$"

@@ -718,3 +718,26 @@ def test_cv_accuracy_on_released_rows_is_the_pipeline_bit_for_bit(rng):
     assert _cv_accuracy(z, ds.y, folds, 5, z_rel, one) == np.mean(
         [np.mean(ds.y[test] == 0) for _, test in folds]
     )
+
+
+@pytest.mark.numerics
+def test_packed_triangles_are_the_full_matrices_where_read(rng):
+    """The batched fits add noise on the lower triangles' d(d+1)/2 entries and mirror once (issue 50): the packed
+    draws are ``symmetric_gaussian``'s from the same state, and the lower triangle (what ``top_k_eigh`` reads)
+    survives packing and unpacking even of a matrix that is not symmetric."""
+    from dpcompendium.chapters.federated_pca.core import (
+        _lower_packed,
+        _packed_gaussian,
+        _unpack_symmetric,
+    )
+
+    d, sig = 6, np.array([0.5, 2.0])
+    full = P.symmetric_gaussian(d, sig, np.random.default_rng(3), size=(2,))
+    packed = _packed_gaussian(d, sig, np.random.default_rng(3), size=(2,))
+    assert np.array_equal(_unpack_symmetric(packed, d), full)
+    a = rng.standard_normal((3, d, d))  # not symmetric
+    back = _unpack_symmetric(_lower_packed(a), d)
+    assert np.array_equal(np.tril(back), np.tril(a))
+    assert np.array_equal(back, np.swapaxes(back, -1, -2))
+    with pytest.raises(ValueError, match="z must have"):
+        _unpack_symmetric(packed[..., :-1], d)

@@ -79,6 +79,19 @@ def symmetric_gaussian(
     ``sigma`` may be an array broadcastable to ``size`` (one σ per matrix); the result has shape ``size + (d, d)``.
     """
     d = check_int(d, "d", minimum=1)
+    z = _packed_gaussian(d, sigma, rng, size)
+    # one gather builds both triangles (a scatter into the upper and one into the lower triangle costs twice it)
+    return _unpack_symmetric(z, d)
+
+
+def _packed_gaussian(
+    d: int, sigma: float | np.ndarray, rng: np.random.Generator, size: tuple[int, ...] = ()
+) -> np.ndarray:
+    """The draws of :func:`symmetric_gaussian` before they are mirrored: ``size + (d(d+1)/2,)``, entry ``t`` the
+    noise of the ``t``-th upper-triangle position in row-major order (and of its mirror image), the same numbers
+    from the same ``rng`` state. Sums that are elementwise (noise plus a matrix, fixed-point encoding, a sum over
+    sites) can run on these ``d(d+1)/2`` entries and be mirrored once at the end (``_unpack_symmetric``)."""
+    d = check_int(d, "d", minimum=1)
     rng = check_rng(rng)
     sig = np.asarray(sigma, dtype=float)
     if np.any(~np.isfinite(sig)) or np.any(sig < 0):
@@ -86,8 +99,29 @@ def symmetric_gaussian(
     # only the d(d+1)/2 entries that are drawn; σ on them: the same products as on the matrix
     z = rng.standard_normal(size=(*size, d * (d + 1) // 2))
     z *= np.broadcast_to(sig, size)[..., None]
-    # one gather builds both triangles (a scatter into the upper and one into the lower triangle costs twice it)
-    return np.take(z, _mirror_gather(d), axis=-1).reshape(*size, d, d)
+    return z
+
+
+def _lower_packed(a: np.ndarray) -> np.ndarray:
+    """The lower triangle of each matrix in ``a`` (…, d, d) in the order of ``_packed_gaussian``'s entries: entry
+    ``t`` is ``a[j, i]`` for the ``t``-th upper position ``(i, j)``, the mirror image that the eigensolvers read
+    (:func:`top_k_eigh` reads the lower triangle)."""
+    a = np.asarray(a, dtype=float)
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError(f"a must be a stack of square matrices, got shape {a.shape}")
+    d = a.shape[-1]
+    return np.take(a.reshape(*a.shape[:-2], d * d), _triangle_positions(d)[1], axis=-1)
+
+
+def _unpack_symmetric(z: np.ndarray, d: int) -> np.ndarray:
+    """The symmetric ``d × d`` matrices whose upper triangle (row-major, diagonal included) and its mirror image hold
+    ``z``'s entries (…, d(d+1)/2) → (…, d, d): the inverse of ``_lower_packed`` on symmetric matrices."""
+    z = np.asarray(z)
+    if z.shape[-1] != d * (d + 1) // 2:
+        raise ValueError(
+            f"z must have d(d+1)/2 = {d * (d + 1) // 2} entries last, got shape {z.shape}"
+        )
+    return np.take(z, _mirror_gather(d), axis=-1).reshape(*z.shape[:-1], d, d)
 
 
 @functools.cache

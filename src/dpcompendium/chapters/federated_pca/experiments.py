@@ -52,6 +52,7 @@ __all__ = [
     "reconstruction_table",
     "release_claims",
     "release_guarantee",
+    "share_span",
     "shown_epsilons",
     "site_pattern",
     "svm_runs",
@@ -296,6 +297,18 @@ def release_guarantee(rows: pd.DataFrame) -> Md:
     return message(
         "fedpca.guarantee_each_row", epsilons=_span(rows.epsilon), deltas=_span(rows.delta)
     )
+
+
+def share_span(values: Sequence[float] | pd.Series, digits: int = 1) -> Md:
+    """The range of shares ``values`` (0–1) as percentages with ``digits`` decimals, ``"97.2%–100.0%"``, or one
+    number when both ends round alike (``"100.0%"``, never ``"100.0%–100.0%"``: referee 7 m-f)."""
+    vals = np.asarray(values, dtype=float)
+    if vals.size == 0 or not np.all(np.isfinite(vals)):
+        raise ValueError(f"values must be a non-empty sequence of finite shares, got {values!r}")
+    digits = check_int(digits, "digits", minimum=0, maximum=6)
+    lo, hi = f"{vals.min():.{digits}%}", f"{vals.max():.{digits}%}"
+    text = lo if lo == hi else f"{lo}–{hi}"
+    return Md(text, to_myst(text))
 
 
 @functools.cache
@@ -631,7 +644,7 @@ def utility_comparisons(
                 "welch",
             )
         keys.append({**setting, "test": test})
-        comps.append(Comparison(quantity, *arms, "tie", test=test))
+        comps.append(Comparison(quantity, *arms, "tie", test=test, setting=_setting_label(setting)))
     results = holm([c.result() for c in comps])
     rows = [
         {
@@ -648,6 +661,27 @@ def utility_comparisons(
     ]
     cols = [*by, "test", "ratio", "lo", "hi", "level", "p_adjusted", "outcome", "result"]
     return pd.DataFrame(rows, columns=cols)
+
+
+#: How a setting's split reads in each language (:func:`_setting_label`)
+_SPLIT_WORDS = {"equal": ("equal sites", "等大站点"), "unequal": ("unequal sites", "不等大站点")}
+
+
+def _setting_label(setting: Mapping[str, object]) -> Md:
+    """Where a comparison of :func:`utility_comparisons` was made, for the sentences that name one (the noisiest
+    comparison of a family, referee 7 m-b): ``"wine, ε = 0.1"``, with the split when the setting has one
+    (``"adult, unequal sites, ε = 1"``), in each language."""
+    eps = f"{float(setting['epsilon']):g}"
+    name = str(setting["dataset"])
+    en, zh = [name], [name]
+    if "split" in setting:
+        split = str(setting["split"])
+        words = _SPLIT_WORDS.get(split, (f"{split} sites", f"{split} 站点"))
+        en.append(words[0])
+        zh.append(words[1])
+    plain = ", ".join([*en, f"ε = {eps}"])
+    myst = ", ".join([*en, f"$\\varepsilon = {eps}$"])
+    return Md(plain, myst, {"en": myst, "zh_CN": "，".join([*zh, f"$\\varepsilon = {eps}$"])})
 
 
 def _summary_arm(method: str, claim, loss: np.ndarray) -> Arm:
