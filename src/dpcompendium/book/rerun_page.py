@@ -198,9 +198,9 @@ def hides_output(cell: Any) -> bool:
 _HIDDEN_HEADLINES = {
     "en": "This rerun's %(n)s checked outputs (the printed numbers the test suite compares with the book's default "
     "run) are not shown, as in the book: %(same)s of them read the same as the default run's. They are in the "
-    "executed notebook beside this page; the tables and the shaded sentences below give the same results.",
+    "executed notebook beside this page.",
     "zh_CN": "本次重新运行的 %(n)s 个受检输出（测试套件与本书默认运行相比较的打印数值）与书中一样不在此显示：其中 "
-    "%(same)s 个与默认运行的输出相同。它们在本页旁的已执行笔记本中；下面的表格和加了底色的句子给出相同的结果。",
+    "%(same)s 个与默认运行的输出相同。它们在本页旁的已执行笔记本中。",
 }
 
 
