@@ -518,7 +518,10 @@ def test_bootstrap_families_print_no_t_based_count():
     shown = sum(r.holds for r in boot)
     assert shown >= 1 and not boot[2].holds
     f = design_figures(boot)
-    assert f["uncounted"] == f["shown"] == shown and f["short"] == 0 and math.isnan(f["needed"])
+    assert f["uncounted"] == f["shown"] == shown
+    assert f["short_counted"] == 0 and math.isnan(f["needed_counted"])
+    # the Welch numbers over every shown verdict stay available (chapters that print them check uncounted)
+    assert f["needed"] == max(r.runs_needed(0.9, 0.05 / 3) for r in boot if r.holds)
     text = str(design_sentence(boot))
     assert text.startswith(
         f"these verdicts rest on 20 runs per arm; the runs the {shown} shown would need are not computed: "
@@ -540,6 +543,7 @@ def test_bootstrap_families_print_no_t_based_count():
     assert all(r.holds for r in mixed)
     g = design_figures(mixed)
     assert g["shown"] == 2 and g["uncounted"] == 1
+    assert g["needed_counted"] == mixed[0].runs_needed(0.9, 0.05 / 2)
     text = str(design_sentence(mixed))
     assert "each of the 1 shown would be reached" in text
     assert "the runs the 1 shown by the studentized bootstrap would need are not computed" in text

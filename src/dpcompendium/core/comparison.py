@@ -867,11 +867,13 @@ def design_figures(
     ``runs`` (per arm, the fewest of any comparison's arms), ``n`` (verdicts), ``k`` (the Holm family's size:
     ``family_size``, default ``n``; with ``families``, the largest family's), ``families`` (how many Holm families:
     1 without ``families``), ``shown``, ``uncounted`` (shown verdicts decided by the studentized bootstrap,
-    ``test="bootstrap-t"``: their runs needed are not computed, since the t approximation
-    :meth:`ComparisonResult.runs_needed` makes is what such a test is chosen not to trust), ``short`` (counted shown
-    verdicts that :meth:`ComparisonResult.runs_needed` says need more than ``runs`` for ``power`` at their family's
-    smallest Holm level :math:`\\alpha/k`), ``needed`` (the most runs a counted shown verdict needs; ``nan`` when
-    none is counted, ``inf`` when no count reaches ``power``), ``ties``
+    ``test="bootstrap-t"``: :func:`design_sentence` does not count their runs, since the t approximation
+    :meth:`ComparisonResult.runs_needed` makes is what such a test is chosen not to trust), ``short_counted`` (the
+    other shown verdicts that :meth:`ComparisonResult.runs_needed` says need more than ``runs`` for ``power`` at
+    their family's smallest Holm level :math:`\\alpha/k`), ``needed_counted`` (the most runs one of them needs;
+    ``nan`` when none is counted, ``inf`` when no count reaches ``power``), ``short`` and ``needed`` (the same over
+    every shown verdict, the bootstrap-decided ones by the Welch approximation: a chapter that prints them itself
+    may do so only when ``uncounted`` is 0), ``ties``
     (two-sided tests not shown) and, for them, the ratios outside which the runs would have shown a difference
     with ``power``: ``tie_lo``–``tie_hi`` in the noisiest comparison (``tie_which``: what it is called, see
     :class:`Comparison`'s ``setting``), ``tie_mid_lo``–``tie_mid_hi`` in the median one (``nan`` without ties).
@@ -894,8 +896,10 @@ def design_figures(
     # a verdict decided by the studentized bootstrap is not counted (referee 7, m-a): the test is chosen because
     # the losses are heavy-tailed and Student's t is not trusted at these runs, so a t-based count would have no
     # stated validity; a bootstrap power estimate at n' runs would resample tails the runs have not seen
-    counted = [(r, k) for r, k in shown if r.comparison.test != "bootstrap-t"]
-    needs = [r.runs_needed(power, r.comparison.alpha / k) for r, k in counted]
+    needs_all = [r.runs_needed(power, r.comparison.alpha / k) for r, k in shown]
+    needs = [
+        x for x, (r, _) in zip(needs_all, shown, strict=True) if r.comparison.test != "bootstrap-t"
+    ]
     band = (
         _band_of([r for r, _ in ties], power, [k for _, k in ties])
         if ties
@@ -907,9 +911,13 @@ def design_figures(
         "k": max(ks),
         "families": 1 if families is None else len(set(families)),
         "shown": len(shown),
-        "uncounted": len(shown) - len(counted),
-        "short": sum(x > runs for x in needs),
-        "needed": max(needs) if needs else math.nan,
+        "uncounted": len(shown) - len(needs),
+        "short_counted": sum(x > runs for x in needs),
+        "needed_counted": max(needs) if needs else math.nan,
+        # every shown verdict, the bootstrap-decided ones by the Welch approximation (kept for the chapters that
+        # print these numbers themselves; a chapter states them only with ``uncounted`` == 0)
+        "short": sum(x > runs for x in needs_all),
+        "needed": max(needs_all) if needs_all else math.nan,
         "ties": len(ties),
         "tie_lo": band["lo"],
         "tie_hi": band["hi"],
@@ -1038,11 +1046,11 @@ def design_sentence(
         text = message("comparison.design_boot", runs=params["runs"], shown=str(f["shown"]))
     else:
         params["shown"] = str(counted)
-        top = f["needed"]
-        if f["short"]:
+        top = f["needed_counted"]
+        if f["short_counted"]:
             params.update(
-                ok=str(counted - f["short"]),
-                short=str(f["short"]),
+                ok=str(counted - f["short_counted"]),
+                short=str(f["short_counted"]),
                 needed="∞" if not math.isfinite(top) else str(int(top)),
             )
             key = (
