@@ -189,7 +189,7 @@ HIDDEN_OUTPUT_TAGS = frozenset({"remove-cell", "remove-output", "hide-cell", "hi
 
 
 def hides_output(cell: Any) -> bool:
-    """Whether the book hides ``cell``'s output (:data:`HIDDEN_OUTPUT_TAGS`)."""
+    """Whether the book hides ``cell``'s output (``HIDDEN_OUTPUT_TAGS``)."""
     return bool(HIDDEN_OUTPUT_TAGS & set(cell.get("metadata", {}).get("tags", [])))
 
 
