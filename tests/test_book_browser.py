@@ -676,7 +676,9 @@ def test_rerun_page(rerun, chromium):
         assert text in prov, f"{text!r} not in the provenance block: {prov!r}"
     assert re.search(r"\b[0-9a-f]{64}\b", prov), "no lock hash"
     assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", prov) and re.search(r"[\d.]+ s", prov)
-    assert "this run" in headline and "default run" in headline
+    # the checked print-outs the book hides are not pasted back (issue 49): one sentence counts them
+    assert "checked outputs" in headline and "default run" in headline, headline
+    assert "mean MSE [95% CI]" not in headline and " x eps" not in headline, headline
     # the Rerun box (issue 49): this run's values and the command that repeats it, the plan's (issue 45)
     from dpcompendium.book.preflight import preflight
 

@@ -218,3 +218,41 @@ def test_cli_check(tmp_path, capsys, monkeypatch):
     assert main(["check", "mwem", f"{path}:broken", "--out", str(tmp_path / "never")]) == 2
     assert "shape" in capsys.readouterr().err and not (tmp_path / "never").exists()
     assert main(["check", "mwem", f"{path}:mwem", "--reps", "1"]) == 2
+
+
+def test_cli_check_refuses_to_replace_an_earlier_report_without_overwrite(
+    tmp_path, capsys, monkeypatch
+):
+    """Issue 45: a second ``check`` into a folder holding a check's report is refused before it runs (one line
+    naming --out and its value, exit 2, nothing written, the first report kept) unless ``--overwrite``, which
+    replaces it; a folder holding other files only is used as it is."""
+    import dpcompendium.book.check.mwem as cm
+
+    monkeypatch.setattr(cm, "COURSE_EPSILONS", (1.0,))  # one of the course's four: fast
+    path = tmp_path / "student.py"
+    path.write_text(STUDENT)
+    out = tmp_path / "out"
+    args = ["check", "mwem", str(path), "--reps", "2", "--out", str(out)]
+    assert main(args) == 0
+    capsys.readouterr()
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert {"report.md", "errors.csv"} <= set(before)
+    assert main([*args, "--seed", "1"]) == 2
+    captured = capsys.readouterr()
+    err = captured.err
+    assert err.startswith("dpcompendium: error: --out ") and err.count("\n") == 1
+    assert str(out) in err and "holds an earlier check's report" in err and "--overwrite" in err
+    assert "mwem: mwem" not in captured.out  # refused before the check ran
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # nothing written
+    # a table alone is an earlier report too
+    only_csv = tmp_path / "only_csv"
+    only_csv.mkdir()
+    (only_csv / "errors.csv").write_text("x\n1\n", encoding="utf-8")
+    assert main([*args[:-1], str(only_csv)]) == 2
+    assert "errors.csv" in capsys.readouterr().err
+    assert main([*args, "--seed", "1", "--overwrite"]) == 0
+    assert (out / "errors.csv").read_bytes() != before["errors.csv"]
+    other = tmp_path / "mine"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine", encoding="utf-8")
+    assert main([*args[:-1], str(other)]) == 0 and (other / "notes.txt").exists()

@@ -497,3 +497,57 @@ def test_design_figures_are_the_numbers_of_the_design_sentence():
         design_figures([])
     with pytest.raises(ValueError, match="family_size must be at least"):
         design_figures(family, family_size=2)
+
+
+def test_bootstrap_families_print_no_t_based_count():
+    """Referee 7, m-a: a family decided by the studentized bootstrap (chosen because t is not trusted on its
+    heavy-tailed losses) is given no Welch run count; the sentence says that the count is not computed and why,
+    and the band of ratios its ties could have shown is labelled a Welch approximation — in both languages. A
+    family that mixes the two tests counts its t-tested verdicts only, and says the rest are not counted."""
+    rng = np.random.default_rng(31)
+
+    def fam(test, ratios, n=20):
+        return [
+            _cmp(_losses(rng, ratio, n, 1.5), _losses(rng, 1.0, n, 1.5), "tie", test=test).result(
+                rng=rng
+            )
+            for ratio in ratios
+        ]
+
+    boot = holm(fam("bootstrap-t", [0.05, 0.05, 1.0]))
+    shown = sum(r.holds for r in boot)
+    assert shown >= 1 and not boot[2].holds
+    f = design_figures(boot)
+    assert f["uncounted"] == f["shown"] == shown
+    assert f["short_counted"] == 0 and math.isnan(f["needed_counted"])
+    # the Welch numbers over every shown verdict stay available (chapters that print them check uncounted)
+    assert f["needed"] == max(r.runs_needed(0.9, 0.05 / 3) for r in boot if r.holds)
+    text = str(design_sentence(boot))
+    assert text.startswith(
+        f"these verdicts rest on 20 runs per arm; the runs the {shown} shown would need are not computed: "
+        "they are decided by the studentized bootstrap"
+    )
+    assert "would be reached" not in text and "would need up to" not in text
+    assert "by a Welch approximation of the studentized bootstrap" in text  # the ties' band
+    with _zh():
+        zh = design_sentence(boot).myst
+        assert "未予计算" in zh and "学生化自助法" in zh and "Welch" in zh
+    # a bootstrap family with nothing shown: the band, labelled
+    none = holm(fam("bootstrap-t", [1.0, 1.0]))
+    if not any(r.holds for r in none):
+        assert "Welch approximation" in str(design_sentence(none))
+    # a null check decided by the bootstrap: its band is labelled too
+    assert "Welch approximation" in str(design_sentence(none, null=True))
+    # mixed: the Welch verdicts counted, the bootstrap ones named as not counted
+    mixed = holm(fam("welch", [0.05]) + fam("bootstrap-t", [0.05]))
+    assert all(r.holds for r in mixed)
+    g = design_figures(mixed)
+    assert g["shown"] == 2 and g["uncounted"] == 1
+    assert g["needed_counted"] == mixed[0].runs_needed(0.9, 0.05 / 2)
+    text = str(design_sentence(mixed))
+    assert "each of the 1 shown would be reached" in text
+    assert "the runs the 1 shown by the studentized bootstrap would need are not computed" in text
+    # a Welch family is unchanged: counted, no bootstrap clause
+    welch = holm(fam("welch", [0.05, 0.05]))
+    assert design_figures(welch)["uncounted"] == 0
+    assert "studentized bootstrap" not in str(design_sentence(welch))

@@ -261,6 +261,55 @@ def test_the_coursework_page_says_how_its_commands_run():
         assert (Path(sys.prefix) / "bin" / script).is_file(), f"no {script} in the environment"
 
 
+def _report_folder(words: list[str]) -> str | None:
+    """The folder an ``audit`` or ``check`` command line writes its report into (its ``--out``, else the default
+    ``results/audit-FUNCTION`` or ``results/check-NAME-FUNCTION``); ``None`` for any other command."""
+    if len(words) < 3 or words[0] != "dpcompendium" or words[1] not in ("audit", "check"):
+        return None
+    if "--out" in words:
+        return words[words.index("--out") + 1]
+    if words[1] == "audit":
+        return f"results/audit-{words[2].rpartition(':')[2]}"
+    from dpcompendium.book.check import get_check
+
+    target = words[3]
+    func = target.rpartition(":")[2] if ":" in target else get_check(words[2]).function
+    return f"results/check-{words[2]}-{func}"
+
+
+def test_the_coursework_page_shows_overwrite_where_its_commands_need_it():
+    """Issue 45: ``audit`` and ``check`` refuse a ``--out`` folder holding an earlier report unless ``--overwrite``.
+    Typed in the page's order, every command that writes into a folder an earlier command of the page wrote (the
+    same function audited again) carries ``--overwrite``, unless the page shows it ending in another error before
+    anything is written; and the page says why."""
+    text = COURSEWORK.read_text()
+    assert "--overwrite" in text and "refused" in text
+    written: set[str] = set()
+    repeated = []
+    for m in _FENCE.finditer(text):
+        kind = m.group(0).splitlines()[0]
+        body = m.group(2).replace("\\\n", " ").splitlines()
+        for i, line in enumerate(body):
+            if "console" in kind:
+                if not line.startswith("$ "):
+                    continue
+                line = line[2:]
+            elif "bash" not in kind:
+                continue
+            words = shlex.split(line.strip(), comments=True)
+            folder = _report_folder(words)
+            if folder is None:
+                continue
+            fails = i + 1 < len(body) and body[i + 1].startswith("dpcompendium: error:")
+            if folder in written and "--overwrite" not in words:
+                assert fails and "earlier" not in body[i + 1], f"needs --overwrite: {line}"
+            if folder in written:
+                repeated.append(folder)
+            if not fails:
+                written.add(folder)
+    assert repeated  # the page does repeat functions (else the check above tests nothing)
+
+
 @pytest.mark.integration
 def test_a_coursework_command_runs_as_written_in_a_fresh_shell(tmp_path):
     """The page's first audit, typed as the page says in a shell whose PATH does not have the environment (a fresh

@@ -5,7 +5,7 @@
                        (--input FAMILY | --pair 'YAML_D' 'YAML_D2') [-p NAME VALUE]... [--samples N]
                        [--confidence 0.95] [--seed S] [--out DIR] [--overwrite]
                        [--chunk-size C [--n-jobs J | --scheduler ADDRESS|local:N]]
-    dpcompendium check NAME TARGET [--reps N] [--seed S] [--out DIR]
+    dpcompendium check NAME TARGET [--reps N] [--seed S] [--out DIR] [--overwrite]
 
 TARGET is ``path/to/file.py:function`` or ``module:function`` (for ``check``, ``path/to/file.py`` alone uses the
 check's default function name). Everything is validated, and the audit or check run, before anything is written;
@@ -16,8 +16,8 @@ claim audited as add-remove, or the reverse, gives a wrong verdict); the verdict
 ``--chunk-size C`` counts the audit's evaluation samples in chunks of C (10^8+ samples in bounded memory), and runs
 the selection as one task per candidate pair, over ``--n-jobs`` processes or on a Dask cluster (``--scheduler``, else
 ``$DPCOMPENDIUM_SCHEDULER``); the report depends on C, never on where the tasks ran. An ``--out`` folder that holds an
-earlier audit's report is refused before anything runs unless ``--overwrite`` (as ``dpcompendium run`` refuses an
-earlier run's results).
+earlier audit's or check's report is refused before anything runs unless ``--overwrite`` (as ``dpcompendium run``
+refuses an earlier run's results).
 """
 
 from __future__ import annotations
@@ -56,13 +56,23 @@ def _out_dir(out: str | None, default: str) -> Path:
 AUDIT_REPORT_FILES = ("report.csv", "report.md", "report.png", "pair.json")
 
 
-def _refuse_earlier_report(out: Path, overwrite: bool) -> None:
-    """``out`` holding an earlier audit's report (any of ``AUDIT_REPORT_FILES``) is refused unless ``overwrite``:
-    a second audit never replaces the first one's report silently (issue 45)."""
-    found = [name for name in AUDIT_REPORT_FILES if (out / name).exists()]
+#: The files a check's report writes into its folder (``CheckReport.save``), besides its tables (``*.csv``; their
+#: names depend on the check and are known only once it has run).
+CHECK_REPORT_FILES = ("report.md", "report.png")
+
+
+def _refuse_earlier_report(
+    out: Path, overwrite: bool, files: tuple[str, ...] = AUDIT_REPORT_FILES, what: str = "audit"
+) -> None:
+    """``out`` holding an earlier report (any of ``files``, or for a check any CSV table) is refused unless
+    ``overwrite``: a second audit or check never replaces the first one's report silently (issue 45)."""
+    found = [name for name in files if (out / name).exists()]
+    if what == "check" and out.is_dir():
+        found += sorted(p.name for p in out.glob("*.csv"))
     if found and not overwrite:
+        shown = ", ".join(found[:4]) + (f" and {len(found) - 4} more" if len(found) > 4 else "")
         raise ValueError(
-            f"--out {out} holds an earlier audit's report ({', '.join(found)}): add --overwrite to replace it, "
+            f"--out {out} holds an earlier {what}'s report ({shown}): add --overwrite to replace it, "
             "or choose another --out"
         )
 
@@ -238,6 +248,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         func = load_target(target)
         module = load_module(target.rpartition(":")[0])
         out = _out_dir(args.out, f"results/check-{check.name}-{func.__name__}")
+        _refuse_earlier_report(out, args.overwrite, CHECK_REPORT_FILES, "check")
         set_target(out)
         # the function's calls: reps per setting of the check (progress and the time limit)
         meter = CallMeter(
@@ -385,5 +396,10 @@ def add_coursework_commands(sub: argparse._SubParsersAction) -> None:
     )
     check.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     check.add_argument("--out", help="report folder (default results/check-NAME-FUNCTION)")
+    check.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace an earlier check's report in the --out folder (refused without it)",
+    )
     _add_time_limit(check, "--reps")
     check.set_defaults(func=cmd_check)

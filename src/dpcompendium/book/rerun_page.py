@@ -183,34 +183,79 @@ def _text(outputs: list) -> str:
     return "".join(parts).rstrip()
 
 
+#: The cell tags with which the book hides a cell's output (MyST-NB: removed, or collapsed behind a button): a
+#: rerun page hides those outputs the same way (issue 49: results reach the reader as tables and sentences).
+HIDDEN_OUTPUT_TAGS = frozenset({"remove-cell", "remove-output", "hide-cell", "hide-output"})
+
+
+def hides_output(cell: Any) -> bool:
+    """Whether the book hides ``cell``'s output (``HIDDEN_OUTPUT_TAGS``)."""
+    return bool(HIDDEN_OUTPUT_TAGS & set(cell.get("metadata", {}).get("tags", [])))
+
+
+#: The sentence that stands for the checked outputs the book hides (``%(n)s`` of them, ``%(same)s`` the same as the
+#: book's default run's), in each language of the page.
+_HIDDEN_HEADLINES = {
+    "en": "This rerun's %(n)s checked outputs (the printed numbers the test suite compares with the book's default "
+    "run) are not shown, as in the book: %(same)s of them read the same as the default run's. They are in the "
+    "executed notebook beside this page.",
+    "zh_CN": "本次重新运行的 %(n)s 个受检输出（测试套件与本书默认运行相比较的打印数值）与书中一样不在此显示：其中 "
+    "%(same)s 个与默认运行的输出相同。它们在本页旁的已执行笔记本中。",
+}
+
+
 def _headlines(
     executed: nbformat.NotebookNode, book: nbformat.NotebookNode, lang: str = "en"
 ) -> str:
+    """This run's checked outputs beside the book's default run's: a table of those the book shows, and one sentence
+    for those it hides (how many, how many the same) — never the hidden print-outs themselves."""
     stored = {
         c.get("id"): c
         for c in book.cells
         if c.cell_type == "code" and "keep_output" in c.metadata.get("tags", [])
     }
     rows = []
+    hidden = same_hidden = 0
     for c in executed.cells:
         if c.get("id") in stored and c.cell_type == "code":
             ours, theirs = (
                 _text(c.get("outputs", [])),
                 _text(stored[c.get("id")].get("outputs", [])),
             )
+            if hides_output(c) or hides_output(stored[c.get("id")]):
+                hidden += 1
+                same_hidden += ours == theirs
+                continue
             same = _t(" (same)", lang) if ours == theirs else ""
             rows.append(
                 f"<tr><td><pre>{html.escape(ours)}</pre></td>"
                 f"<td><pre>{html.escape(theirs)}</pre>{same}</td></tr>"
             )
-    if not rows:
+    if not rows and not hidden:
         return ""
     default_run = html.escape(_t("the book's default run", lang))
+    table = (
+        (
+            f"<table><tr><th>{_t('this run', lang)}</th><th>{default_run}</th></tr>"
+            + "".join(rows)
+            + "</table>"
+        )
+        if rows
+        else ""
+    )
+    note = (
+        "<p>"
+        + html.escape(
+            _HIDDEN_HEADLINES.get(lang, _HIDDEN_HEADLINES["en"])
+            % {"n": hidden, "same": same_hidden},
+            quote=False,
+        )
+        + "</p>"
+        if hidden
+        else ""
+    )
     return (
-        f'<section class="headline"><h2>{_t("Headline numbers", lang)}</h2><table><tr>'
-        f"<th>{_t('this run', lang)}</th><th>{default_run}</th></tr>"
-        + "".join(rows)
-        + "</table></section>"
+        f'<section class="headline"><h2>{_t("Headline numbers", lang)}</h2>{note}{table}</section>'
     )
 
 

@@ -866,9 +866,14 @@ def design_figures(
     """The numbers :func:`design_sentence` says of a family, for a chapter that names several families in one sentence:
     ``runs`` (per arm, the fewest of any comparison's arms), ``n`` (verdicts), ``k`` (the Holm family's size:
     ``family_size``, default ``n``; with ``families``, the largest family's), ``families`` (how many Holm families:
-    1 without ``families``), ``shown``, ``short`` (shown verdicts that :meth:`ComparisonResult.runs_needed` says
-    need more than ``runs`` for ``power`` at their family's smallest Holm level :math:`\\alpha/k`), ``needed`` (the
-    most runs a shown verdict needs; ``nan`` when none is shown, ``inf`` when no count reaches ``power``), ``ties``
+    1 without ``families``), ``shown``, ``uncounted`` (shown verdicts decided by the studentized bootstrap,
+    ``test="bootstrap-t"``: :func:`design_sentence` does not count their runs, since the t approximation
+    :meth:`ComparisonResult.runs_needed` makes is what such a test is chosen not to trust), ``short_counted`` (the
+    other shown verdicts that :meth:`ComparisonResult.runs_needed` says need more than ``runs`` for ``power`` at
+    their family's smallest Holm level :math:`\\alpha/k`), ``needed_counted`` (the most runs one of them needs;
+    ``nan`` when none is counted, ``inf`` when no count reaches ``power``), ``short`` and ``needed`` (the same over
+    every shown verdict, the bootstrap-decided ones by the Welch approximation: a chapter that prints them itself
+    may do so only when ``uncounted`` is 0), ``ties``
     (two-sided tests not shown) and, for them, the ratios outside which the runs would have shown a difference
     with ``power``: ``tie_lo``–``tie_hi`` in the noisiest comparison (``tie_which``: what it is called, see
     :class:`Comparison`'s ``setting``), ``tie_mid_lo``–``tie_mid_hi`` in the median one (``nan`` without ties).
@@ -888,7 +893,13 @@ def design_figures(
         if not r.holds and r.comparison.relation == "tie"
     ]
     runs = min(_runs(r) for r in results)
-    needs = [r.runs_needed(power, r.comparison.alpha / k) for r, k in shown]
+    # a verdict decided by the studentized bootstrap is not counted (referee 7, m-a): the test is chosen because
+    # the losses are heavy-tailed and Student's t is not trusted at these runs, so a t-based count would have no
+    # stated validity; a bootstrap power estimate at n' runs would resample tails the runs have not seen
+    needs_all = [r.runs_needed(power, r.comparison.alpha / k) for r, k in shown]
+    needs = [
+        x for x, (r, _) in zip(needs_all, shown, strict=True) if r.comparison.test != "bootstrap-t"
+    ]
     band = (
         _band_of([r for r, _ in ties], power, [k for _, k in ties])
         if ties
@@ -900,8 +911,13 @@ def design_figures(
         "k": max(ks),
         "families": 1 if families is None else len(set(families)),
         "shown": len(shown),
-        "short": sum(x > runs for x in needs),
-        "needed": max(needs) if needs else math.nan,
+        "uncounted": len(shown) - len(needs),
+        "short_counted": sum(x > runs for x in needs),
+        "needed_counted": max(needs) if needs else math.nan,
+        # every shown verdict, the bootstrap-decided ones by the Welch approximation (kept for the chapters that
+        # print these numbers themselves; a chapter states them only with ``uncounted`` == 0)
+        "short": sum(x > runs for x in needs_all),
+        "needed": max(needs_all) if needs_all else math.nan,
         "ties": len(ties),
         "tie_lo": band["lo"],
         "tie_hi": band["hi"],
@@ -928,16 +944,19 @@ def _band(band: dict[str, Any]) -> dict[str, Any]:
     return {"lo": _num(band["lo"]), "hi": _num(band["hi"]), "where": where}
 
 
-def _holm_clause(ks: Sequence[int], families: Sequence[Any] | None) -> Md:
+def _holm_clause(ks: Sequence[int], families: Sequence[Any] | None, welch: bool = False) -> Md:
     """The Holm level the sentence's t tests are at: the family's smallest, :math:`\\alpha/k`; with ``families``,
     each family's own (:math:`\\alpha/k`, :math:`k \\le K`, or :math:`\\alpha/K` when every family has
-    :math:`K`)."""
+    :math:`K`). ``welch``: the family has verdicts decided by the studentized bootstrap, whose band of detectable
+    ratios is a Welch approximation of that test, and the clause says so (referee 7, m-a)."""
     k = str(max(ks))
     if families is None:
-        return message("comparison.holm_family", k=k)
-    return message(
-        "comparison.holm_each" if len(set(ks)) == 1 else "comparison.holm_each_upto", k=k
-    )
+        clause = message("comparison.holm_family", k=k)
+    else:
+        clause = message(
+            "comparison.holm_each" if len(set(ks)) == 1 else "comparison.holm_each_upto", k=k
+        )
+    return message("comparison.holm_welch", holm=clause) if welch else clause
 
 
 def design_sentence(
@@ -961,6 +980,13 @@ def design_sentence(
     families (one per setting; see :func:`design_figures`): each is counted at its own family's level, and the
     sentence says so. Its numbers: :func:`design_figures`.
 
+    Verdicts decided by the studentized bootstrap (``test="bootstrap-t"``, chosen because the losses are
+    heavy-tailed and Student's t is not trusted at these runs) are not counted (referee 7, m-a): the sentence says
+    that the runs they would need are not computed and why, as a t-based count would have no stated validity (a
+    bootstrap power estimate at :math:`n'` runs, the alternative, resamples tails the runs have not seen and costs a
+    nested bootstrap per comparison and :math:`n'`). The band of ratios a family with such verdicts could have
+    shown is kept, labelled as a Welch approximation of the bootstrap test.
+
     ``null=True``: the family checks a difference a proof says is zero (two-sided tests of two forms of one
     method): power at an observed effect whose true value is 1 means nothing (referee 6, m6), so the sentence
     gives the family's size instead — how many comparisons reject, each then a false rejection, at the family-wise
@@ -982,15 +1008,18 @@ def design_sentence(
             level=_num(100 * results[0].comparison.alpha),
             runs=str(min(_runs(r) for r in results)),
             power=_num(power, 2),
-            holm=_holm_clause(ks, families),
+            holm=_holm_clause(
+                ks, families, any(r.comparison.test == "bootstrap-t" for r in results)
+            ),
             **_band(_band_of(results, power, ks)),
         )
     f = design_figures(results, power, family_size, families=families)
     ks = _family_sizes(list(results), family_size, families)
+    welch = any(r.comparison.test == "bootstrap-t" for r in results)
     params: dict[str, Any] = {
         "runs": str(f["runs"]),
         "power": _num(power, 2),
-        "holm": _holm_clause(ks, families),
+        "holm": _holm_clause(ks, families, welch),
     }
     band = (
         _band(
@@ -1011,21 +1040,34 @@ def design_sentence(
             # a one-sided or equivalence family: nothing to say of a ratio it could have shown
             return message("comparison.design_none_other", n=str(f["n"]), **params)
         return message("comparison.design_none", **band, **params)
-    params["shown"] = str(f["shown"])
-    top = f["needed"]
-    if f["short"]:
-        params.update(
-            ok=str(f["shown"] - f["short"]),
-            short=str(f["short"]),
-            needed="∞" if not math.isfinite(top) else str(int(top)),
-        )
-        key = "comparison.design_short" if math.isfinite(top) else "comparison.design_short_never"
-        text = message(key, **params)
+    counted = f["shown"] - f["uncounted"]
+    if not counted:
+        # every shown verdict was decided by the studentized bootstrap (referee 7, m-a)
+        text = message("comparison.design_boot", runs=params["runs"], shown=str(f["shown"]))
     else:
-        text = message("comparison.design", needed=str(int(top)), **params)
+        params["shown"] = str(counted)
+        top = f["needed_counted"]
+        if f["short_counted"]:
+            params.update(
+                ok=str(counted - f["short_counted"]),
+                short=str(f["short_counted"]),
+                needed="∞" if not math.isfinite(top) else str(int(top)),
+            )
+            key = (
+                "comparison.design_short" if math.isfinite(top) else "comparison.design_short_never"
+            )
+            text = message(key, **params)
+        else:
+            text = message("comparison.design", needed=str(int(top)), **params)
+        if f["uncounted"]:
+            text = text + message("comparison.design_boot_rest", n=str(f["uncounted"]))
     if f["ties"]:
         text = text + message(
-            "comparison.design_ties", n=str(f["ties"]), power=params["power"], **band
+            "comparison.design_ties_welch" if welch else "comparison.design_ties",
+            n=str(f["ties"]),
+            power=params["power"],
+            holm=params["holm"],
+            **band,
         )
     return text
 
