@@ -124,6 +124,10 @@ def test_show_figure_keeps_the_english_files_and_adds_the_chinese_ones(tmp_path)
     fig = _figure()
     chapter.save_figure(fig, "f", ref)
     plt.close(fig)
+    (out / "zh_CN").mkdir()
+    (out / "zh_CN" / "f.svg").write_text(
+        "<svg/>"
+    )  # saved by an older version: removed, it is not this figure
     shown = chapter.show_figure(_figure(), "f", out)
     assert (out / "f.png").read_bytes() == (ref / "f.png").read_bytes()
     assert (out / "f.svg").read_bytes() == (ref / "f.svg").read_bytes()

@@ -351,6 +351,9 @@ def show_figure(fig, name: str, out: str | Path) -> LanguageFigures:
             folder.mkdir(exist_ok=True)
             with strict_glyphs():
                 pngs[lang] = save_figure(fig, name, folder, svg=False, texts=True)[0]
+                (folder / f"{name}.svg").unlink(
+                    missing_ok=True
+                )  # one saved before: not this figure
     finally:
         plt.close(fig)
     return LanguageFigures(pngs)
