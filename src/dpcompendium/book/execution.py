@@ -37,6 +37,7 @@ import nbformat
 from .cliutil import environ as _environ
 
 __all__ = [
+    "BOOK_LAYER",
     "CODE_PATH_VARIABLES",
     "DEFAULT_INPUTS",
     "EXECUTED_NOTEBOOKS",
@@ -163,7 +164,7 @@ def kernel_book_modules(
 ) -> frozenset[Path]:
     """The book layer's module files (under :data:`BOOK_LAYER`) that a kernel executing the notebooks of ``patterns``
     can import: what their code cells import (magics and shell lines left out), then, transitively, what each reached
-    module of the package imports (:func:`_imports`: any import statement, wherever it stands, and module names
+    module of the package imports (``_imports``: any import statement, wherever it stands, and module names
     written as strings). Read from the source, so the set is known before any execution and is a superset of what
     an execution imports, unless a module is imported by a name computed at run time (the book layer has no such
     import that a chapter reaches: ``tests/test_execution.py`` checks the set against a kernel's ``sys.modules``)."""
