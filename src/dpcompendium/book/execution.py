@@ -4,7 +4,7 @@ A chapter's execution is reused only while its **key** is unchanged. The key is 
 every *input* of the book (by default the library ``src/dpcompendium/``, the data registry ``data/registry.yml``, the
 shipped tables ``data/shipped/`` and the lock ``requirements-lock.txt``): any change to a library file re-executes every
 chapter, so a number computed by an old library can never reach the book. Of the book layer (``src/dpcompendium/book/``)
-only the modules that an executed notebook can import count (:func:`kernel_book_modules`: the notebooks' imports and
+only the modules that an executed notebook can import count (``kernel_book_modules``: the notebooks' imports and
 everything they import, read from the source): a change to the Sphinx extension, the CLI, the PDF stage or the
 stylesheets, which no chapter's kernel imports or reads, re-executes no chapter (issue 50).
 
@@ -112,7 +112,7 @@ def _files(path: Path) -> Iterable[Path]:
 
 
 #: The book layer (relative to the repository root): of its files, only the modules an executed notebook can import
-#: are inputs of an execution (:func:`kernel_book_modules`).
+#: are inputs of an execution (``kernel_book_modules``).
 BOOK_LAYER = "src/dpcompendium/book"
 _PACKAGE = "dpcompendium"
 #: a whole string that names a module of the package (``importlib.import_module("dpcompendium.book.check.mwem")``, a
@@ -162,7 +162,7 @@ def _module_file(src: Path, name: str) -> Path | None:
 def kernel_book_modules(
     root: Path, patterns: Sequence[str] = EXECUTED_NOTEBOOKS
 ) -> frozenset[Path]:
-    """The book layer's module files (under :data:`BOOK_LAYER`) that a kernel executing the notebooks of ``patterns``
+    """The book layer's module files (under ``BOOK_LAYER``) that a kernel executing the notebooks of ``patterns``
     can import: what their code cells import (magics and shell lines left out), then, transitively, what each reached
     module of the package imports (``_imports``: any import statement, wherever it stands, and module names
     written as strings). Read from the source, so the set is known before any execution and is a superset of what
@@ -213,8 +213,8 @@ _KERNEL_BOOK_MODULES: dict[tuple, frozenset[Path]] = {}
 
 def inputs_digest(root: Path, inputs: Sequence[str] = DEFAULT_INPUTS) -> str:
     """SHA-256 over the relative path and bytes of every file under ``inputs`` (sorted; caches skipped), where of the
-    book layer (:data:`BOOK_LAYER`) only the modules an executed notebook can import count
-    (:func:`kernel_book_modules`)."""
+    book layer (``BOOK_LAYER``) only the modules an executed notebook can import count
+    (``kernel_book_modules``)."""
     root = Path(root)
     h = hashlib.sha256()
     book = (root / BOOK_LAYER).resolve()
