@@ -22,6 +22,7 @@ from dpcompendium.book.execution import (
     chapter_key,
     ensure_executed,
     inputs_digest,
+    kernel_book_modules,
     load_record,
     merge_outputs,
 )
@@ -112,6 +113,99 @@ def test_record_keeps_the_code_paths(minirepo: Path, monkeypatch: pytest.MonkeyP
     old = json.loads(rec.to_json())
     old.pop("code_paths")
     assert ExecutionRecord(**old).code_paths == {}
+
+
+def _book_layer(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = root / "src" / "dpcompendium" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def test_sphinx_only_modules_of_the_book_layer_are_no_input(minirepo: Path) -> None:
+    """A change to a book-layer module that no executed notebook can import (the Sphinx extension, the CLI, the
+    stylesheet) leaves every chapter's key as it is; a change to one the notebook imports, directly, through another
+    module, inside a function or by a name written as a string, makes it stale; so does an edit that makes a
+    notebook or a module import a module it did not (issue 50)."""
+    _book_layer(
+        minirepo,
+        {
+            "__init__.py": "",
+            "core/__init__.py": "",
+            "core/stats.py": "X = 1\n",
+            "book/__init__.py": "",
+            "book/chapter.py": "from .prose import glue\n\ndef show():\n    from . import lazy\n",
+            "book/prose.py": "from ..core import stats\nglue = 1\n",
+            "book/lazy.py": "import importlib\nimportlib.import_module('dpcompendium.book.named')\n",
+            "book/named.py": "",
+            "book/sphinxext.py": "from .chapter import show\n",
+            "book/cli.py": "",
+            "book/_static/book.css": "a {}\n",
+        },
+    )
+    _notebook(
+        minirepo / "notebooks" / "chap.ipynb",
+        "%matplotlib inline\nfrom dpcompendium.book.chapter import show",
+    )
+    inputs = ["src"]
+    d0 = inputs_digest(minirepo, inputs)
+    book = minirepo / "src" / "dpcompendium" / "book"
+    assert {p.name for p in kernel_book_modules(minirepo)} == {
+        "__init__.py", "chapter.py", "prose.py", "lazy.py", "named.py",
+    }  # fmt: skip
+    for sphinx_only in ("sphinxext.py", "cli.py", "_static/book.css"):
+        (book / sphinx_only).write_text((book / sphinx_only).read_text() + "# edited\n")
+        assert inputs_digest(minirepo, inputs) == d0, sphinx_only
+    for imported in ("chapter.py", "prose.py", "lazy.py", "named.py", "../core/stats.py"):
+        before = (book / imported).read_text()
+        (book / imported).write_text(before + "# edited\n")
+        assert inputs_digest(minirepo, inputs) != d0, imported
+        (book / imported).write_text(before)
+        assert inputs_digest(minirepo, inputs) == d0
+    # a module starts importing a Sphinx-only one: the edit counts, and from then on so does that module
+    (book / "prose.py").write_text("from ..core import stats\nfrom . import cli\nglue = 1\n")
+    d1 = inputs_digest(minirepo, inputs)
+    assert d1 != d0
+    (book / "cli.py").write_text("# now imported\n")
+    assert inputs_digest(minirepo, inputs) != d1
+    # a notebook starts importing one
+    d2 = inputs_digest(minirepo, inputs)
+    _notebook(minirepo / "notebooks" / "chap.ipynb", "import dpcompendium.book.sphinxext")
+    assert "sphinxext.py" in {p.name for p in kernel_book_modules(minirepo)}
+    (book / "sphinxext.py").write_text("")
+    assert inputs_digest(minirepo, inputs) != d2
+
+
+def test_kernel_book_modules_cover_what_the_chapters_import() -> None:
+    """On the real book: the set leaves the Sphinx extension, the CLI and the PDF stage out, and holds every book-layer
+    module that importing it loads (checked in a fresh interpreter, against ``sys.modules``; numba compiles nothing
+    there, which changes no import). The chapters and the core import nothing of the book layer
+    (``tests/test_layers.py``)."""
+    root = Path(__file__).resolve().parents[1]
+    kept = kernel_book_modules(root)
+    names = {p.relative_to(root / "src").with_suffix("").as_posix() for p in kept}
+    assert {"dpcompendium/book/chapter", "dpcompendium/book/prose"} <= names
+    assert (
+        not {"dpcompendium/book/sphinxext", "dpcompendium/book/cli", "dpcompendium/book/pdf"}
+        & names
+    )
+    modules = sorted(n.replace("/", ".").removesuffix(".__init__") for n in names)
+    code = (
+        "import importlib, json, sys\n"
+        f"for m in {modules!r}: importlib.import_module(m)\n"
+        "print(json.dumps(sorted(m.__file__ for n, m in list(sys.modules.items())"
+        " if n.startswith('dpcompendium.book') and getattr(m, '__file__', None))))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=root,
+        env={**os.environ, "NUMBA_DISABLE_JIT": "1"},
+    )
+    loaded = {Path(f).resolve() for f in json.loads(out.stdout)}
+    assert loaded and loaded <= kept, sorted(str(p) for p in loaded - kept)
 
 
 def test_real_library_is_an_input() -> None:

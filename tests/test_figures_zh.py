@@ -5,12 +5,14 @@ texts in Chinese from the message catalogue (``core/figure_messages.py``, ``mess
 into ``<out>/zh_CN/``; it displays one output per language, tagged in the output's metadata. Here: a figure's texts
 are translated (templates with values, method names, lines, fixed tick labels, legends), every Chinese template
 draws without a missing glyph (matplotlib's glyph warnings and mathtext's glyph log are errors), the English files
-are byte for byte what ``save_figure`` alone writes, the Chinese SVG carries its Chinese text, and, over a built
+are byte for byte what ``save_figure`` alone writes, the Chinese PNG carries its Chinese text (the texts it draws,
+kept in the PNG: no Chinese SVG is written), and, over a built
 book's results (``_build/results``), every chapter figure has a Chinese twin with nothing left in English.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import warnings
 from pathlib import Path
@@ -122,12 +124,20 @@ def test_show_figure_keeps_the_english_files_and_adds_the_chinese_ones(tmp_path)
     fig = _figure()
     chapter.save_figure(fig, "f", ref)
     plt.close(fig)
+    (out / "zh_CN").mkdir()
+    (out / "zh_CN" / "f.svg").write_text(
+        "<svg/>"
+    )  # saved by an older version: removed, it is not this figure
     shown = chapter.show_figure(_figure(), "f", out)
     assert (out / "f.png").read_bytes() == (ref / "f.png").read_bytes()
     assert (out / "f.svg").read_bytes() == (ref / "f.svg").read_bytes()
     assert sorted(p.name for p in out.iterdir()) == ["f.png", "f.svg", "zh_CN"]
-    assert sorted(p.name for p in (out / "zh_CN").iterdir()) == ["f.png", "f.svg"]
-    zh_texts = SVG_TEXT.findall((out / "zh_CN" / "f.svg").read_text(encoding="utf-8"))
+    # the Chinese edition shows the PNG; no SVG (no edition shows it), the PNG keeps the texts it draws
+    assert sorted(p.name for p in (out / "zh_CN").iterdir()) == ["f.png"]
+    assert (
+        chapter.figure_texts(out / "f.png") is None
+    )  # the English PNG: as save_figure alone writes it
+    zh_texts = chapter.figure_texts(out / "zh_CN" / "f.png")
     assert any(CJK.search(t) for t in zh_texts), zh_texts
     assert not any(messages.needs_translation(t) for t in zh_texts), zh_texts
     en_texts = SVG_TEXT.findall((out / "f.svg").read_text(encoding="utf-8"))
@@ -152,6 +162,29 @@ def test_the_figure_is_displayed_once_per_language_with_its_tag(tmp_path, monkey
     assert shown.pngs["zh_CN"] == tmp_path / "zh_CN" / "f.png"
 
 
+def test_a_png_keeps_the_texts_its_svg_would_hold(tmp_path):
+    """``save_figure(texts=True)``: the texts the PNG keeps are the drawn ones, in order, the same list as the SVG
+    of the same figure holds (its comments), mathtext included; the image is the one saved without them."""
+    fig = _figure()
+    try:
+        fig.axes[0].set_xlabel(r"$\varepsilon$ (privacy)")
+        plotting.translate_figure(fig, "zh_CN")
+        png, svg = chapter.save_figure(fig, "f", tmp_path, texts=True)
+        plain = chapter.save_figure(fig, "g", tmp_path, svg=False)
+    finally:
+        plt.close(fig)
+    texts = chapter.figure_texts(png)
+    assert texts == SVG_TEXT.findall(svg.read_text(encoding="utf-8"))
+    assert r"$\varepsilon$ (privacy)" in texts and any(CJK.search(t) for t in texts)
+    assert len(plain) == 1 and chapter.figure_texts(plain[0]) is None
+    from PIL import Image
+
+    with Image.open(png) as a, Image.open(plain[0]) as b:
+        assert a.tobytes() == b.tobytes() and a.text[chapter.TEXTS_KEYWORD] == json.dumps(
+            texts, ensure_ascii=False
+        )
+
+
 def _png_width(path: Path) -> int:
     return int.from_bytes(path.read_bytes()[16:20], "big")
 
@@ -173,18 +206,21 @@ def _built_figures() -> list[Path]:
 def test_every_built_figure_has_a_chinese_twin_in_chinese():
     problems = []
     for svg in _built_figures():
-        twin = svg.parent / "zh_CN" / svg.name
+        twin = svg.parent / "zh_CN" / svg.with_suffix(".png").name
         if not twin.is_file():
             problems.append(f"{svg}: no {twin.name} in zh_CN/")
             continue
-        texts = SVG_TEXT.findall(twin.read_text(encoding="utf-8"))
+        texts = chapter.figure_texts(twin)
+        if texts is None:
+            problems.append(f"{twin}: keeps no texts (saved before they were kept: make book)")
+            continue
         if not any(CJK.search(t) for t in texts):
             problems.append(f"{twin}: no Chinese text")
         left = [t for t in texts if not CJK.search(t) and messages.needs_translation(t)]
         if left:
             problems.append(f"{twin}: English left: {left}")
         # as wide as the English figure, or at most the page's width (longer labels must not widen it)
-        en_width, zh_width = (_png_width(p.with_suffix(".png")) for p in (svg, twin))
+        en_width, zh_width = (_png_width(p) for p in (svg.with_suffix(".png"), twin))
         limit = max(en_width, round((plotting.PAGE_WIDTH_IN + 0.2) * chapter.FIGURE_DPI))
         if zh_width > limit + 2:
             problems.append(f"{twin}: {zh_width} px wide, the English one {en_width} px")

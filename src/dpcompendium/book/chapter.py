@@ -1,7 +1,8 @@
 """Helpers that chapter notebooks call: where results go, and how tables and figures are written.
 
 Tables are tidy CSV written with a fixed float format, so the same seed gives byte-identical files. Figures are
-written as PNG and SVG (SVG with a fixed hash salt and no date, so they are reproducible too).
+written as PNG and SVG (SVG with a fixed hash salt and no date, so they are reproducible too); a figure's other
+editions (``<out>/<lang>/``) as PNG only, each carrying the texts it draws (:func:`figure_texts`).
 """
 
 from __future__ import annotations
@@ -10,9 +11,12 @@ import json
 import math
 import os
 import re
+import struct
 import sys
 import warnings
+import zlib
 from collections.abc import Iterable, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +29,13 @@ from .contract import get_chapter
 __all__ = [
     "FIGURE_DPI",
     "FLOAT_FORMAT",
+    "TEXTS_KEYWORD",
     "LanguageFigures",
     "SavedPath",
     "check_guarantee_labels",
     "closest",
     "figure_languages",
+    "figure_texts",
     "output_dir",
     "save_figure",
     "save_table",
@@ -103,8 +109,67 @@ def save_table(df: pd.DataFrame, name: str, out: str | Path) -> SavedPath:
     return path
 
 
-def save_figure(fig, name: str, out: str | Path) -> list[Path]:
-    """Write ``fig`` as ``<out>/<name>.png`` (150 dpi) and ``.svg``; return both paths.
+#: The keyword of the PNG text chunk (iTXt) in which a figure saved with ``texts=True`` keeps the texts it draws.
+TEXTS_KEYWORD = "dpcompendium texts"
+
+
+@contextmanager
+def _drawn_texts():
+    """Collect, in a list, every string the Agg renderer draws meanwhile: the ``s`` of each ``draw_text`` call, text
+    and mathtext alike, exactly the strings matplotlib's SVG writer keeps as comments."""
+    from matplotlib.backends.backend_agg import RendererAgg
+
+    drawn: list[str] = []
+    draw_text = RendererAgg.draw_text
+
+    def recording(self, gc, x, y, s, *args, **kwargs):
+        drawn.append(s)
+        return draw_text(self, gc, x, y, s, *args, **kwargs)
+
+    RendererAgg.draw_text = recording
+    try:
+        yield drawn
+    finally:
+        RendererAgg.draw_text = draw_text
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def _add_texts(png: Path, texts: list[str]) -> None:
+    """Put ``texts`` (JSON, UTF-8) into the PNG ``png`` as an uncompressed iTXt chunk before its IEND chunk."""
+    data = Path(png).read_bytes()
+    if data[-12:-4] != b"\0\0\0\0IEND":  # the IEND chunk: 12 bytes, empty
+        raise ValueError(f"png must end with an empty IEND chunk, got {str(png)!r}")
+    body = (
+        TEXTS_KEYWORD.encode("latin-1")
+        + b"\0\0\0\0\0"
+        + json.dumps(texts, ensure_ascii=False).encode()
+    )
+    Path(png).write_bytes(data[:-12] + _chunk(b"iTXt", body) + data[-12:])
+
+
+def figure_texts(png: str | Path) -> list[str] | None:
+    """The texts a figure saved with ``save_figure(..., texts=True)`` draws, in drawing order, read from its PNG
+    (what its SVG would hold as comments); None for a PNG without them."""
+    data = Path(png).read_bytes()
+    pos = 8
+    while pos + 8 <= len(data):
+        (n,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + n]
+        if kind == b"iTXt" and body.startswith(TEXTS_KEYWORD.encode("latin-1") + b"\0"):
+            return json.loads(body[len(TEXTS_KEYWORD) + 5 :].decode())
+        pos += 12 + n
+    return None
+
+
+def save_figure(
+    fig, name: str, out: str | Path, *, svg: bool = True, texts: bool = False
+) -> list[Path]:
+    """Write ``fig`` as ``<out>/<name>.png`` (150 dpi) and, with ``svg``, ``.svg``; return the paths (PNG first).
+    With ``texts``, the PNG also keeps the texts the figure draws (:func:`figure_texts`): how the other editions'
+    figures, saved as PNG only, are checked for their language (``tests/test_figures_zh.py``).
 
     The figure is laid out (its layout engine, if any) and its tight bounding box found once, at the PNG's
     resolution, for both files (``savefig(..., bbox_inches="tight")`` does it again, in a dry-run draw, for each
@@ -130,11 +195,20 @@ def save_figure(fig, name: str, out: str | Path) -> list[Path]:
     with mpl.rc_context(rc):
         fig.set_layout_engine(None)
         try:
-            for ext, meta in (("png", {"Software": None}), ("svg", {"Date": None})):
+            formats = (("png", {"Software": None}), ("svg", {"Date": None}))[: 2 if svg else 1]
+            for ext, meta in formats:
                 path = Path(out) / f"{name}.{ext}"
-                fig.savefig(
-                    path, dpi=FIGURE_DPI if ext == "png" else None, metadata=meta, bbox_inches=bbox
-                )
+                if ext == "png" and texts:
+                    with _drawn_texts() as drawn:
+                        fig.savefig(path, dpi=FIGURE_DPI, metadata=meta, bbox_inches=bbox)
+                    _add_texts(path, drawn)
+                else:
+                    fig.savefig(
+                        path,
+                        dpi=FIGURE_DPI if ext == "png" else None,
+                        metadata=meta,
+                        bbox_inches=bbox,
+                    )
                 paths.append(path)
         finally:
             fig.set_layout_engine(engine)
@@ -238,9 +312,10 @@ class LanguageFigures:
 
 
 def show_figure(fig, name: str, out: str | Path) -> LanguageFigures:
-    """Save ``fig`` (:func:`save_figure`) in English and in every other language of the book
-    (:func:`figure_languages`, into ``<out>/<lang>/``), close it and return the saved PNGs for the notebook to
-    display, one output per language (:class:`LanguageFigures`).
+    """Save ``fig`` (:func:`save_figure`) in English (PNG and SVG) and in every other language of the book
+    (:func:`figure_languages`, into ``<out>/<lang>/``: the PNG the edition shows, with the texts it draws, and no
+    SVG, which no edition shows and which cost as much as the PNG), close it and return the saved PNGs for the
+    notebook to display, one output per language (:class:`LanguageFigures`).
 
     The last line of every figure cell, so the cell's only outputs are the figure. The figure is drawn once: after
     the English files are written, its texts are put in each other language (:func:`~dpcompendium.core.plotting.translate_figure`,
@@ -275,7 +350,10 @@ def show_figure(fig, name: str, out: str | Path) -> LanguageFigures:
             folder = Path(out) / lang
             folder.mkdir(exist_ok=True)
             with strict_glyphs():
-                pngs[lang] = save_figure(fig, name, folder)[0]
+                pngs[lang] = save_figure(fig, name, folder, svg=False, texts=True)[0]
+                (folder / f"{name}.svg").unlink(
+                    missing_ok=True
+                )  # one saved before: not this figure
     finally:
         plt.close(fig)
     return LanguageFigures(pngs)

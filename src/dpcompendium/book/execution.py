@@ -3,7 +3,10 @@
 A chapter's execution is reused only while its **key** is unchanged. The key is the SHA-256 of the notebook file and of
 every *input* of the book (by default the library ``src/dpcompendium/``, the data registry ``data/registry.yml``, the
 shipped tables ``data/shipped/`` and the lock ``requirements-lock.txt``): any change to a library file re-executes every
-chapter, so a number computed by an old library can never reach the book.
+chapter, so a number computed by an old library can never reach the book. Of the book layer (``src/dpcompendium/book/``)
+only the modules that an executed notebook can import count (``kernel_book_modules``: the notebooks' imports and
+everything they import, read from the source): a change to the Sphinx extension, the CLI, the PDF stage or the
+stylesheets, which no chapter's kernel imports or reads, re-executes no chapter (issue 50).
 
 The store is a folder (default ``_build/.execution``) with, per chapter, the executed notebook ``<id>.ipynb`` and a
 record ``<id>.json`` (key, wall time, peak memory of the kernel, parameters, commit, date, executor). It is written by
@@ -14,11 +17,13 @@ to MyST-NB through jupyter-cache (``execute_notebooks: cache``) so that Sphinx n
 
 from __future__ import annotations
 
+import ast
 import copy
 import datetime as _dt
 import hashlib
 import json
 import os
+import re
 import subprocess
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -32,6 +37,7 @@ import nbformat
 from .cliutil import environ as _environ
 
 __all__ = [
+    "BOOK_LAYER",
     "CODE_PATH_VARIABLES",
     "DEFAULT_INPUTS",
     "EXECUTED_NOTEBOOKS",
@@ -44,6 +50,7 @@ __all__ = [
     "executed_notebooks",
     "for_language",
     "inputs_digest",
+    "kernel_book_modules",
     "kernel_peak_memory_mib",
     "load_record",
     "merge_outputs",
@@ -104,13 +111,122 @@ def _files(path: Path) -> Iterable[Path]:
             yield p
 
 
+#: The book layer (relative to the repository root): of its files, only the modules an executed notebook can import
+#: are inputs of an execution (``kernel_book_modules``).
+BOOK_LAYER = "src/dpcompendium/book"
+_PACKAGE = "dpcompendium"
+#: a whole string that names a module of the package (``importlib.import_module("dpcompendium.book.check.mwem")``, a
+#: table of such names): counted as an import
+_MODULE_NAME = re.compile(rf"{_PACKAGE}(?:\.\w+)+")
+
+
+def _imports(source: str, module: str = "", is_package: bool = False) -> set[str]:
+    """The modules ``source`` imports anywhere (at the top, inside functions, relative imports resolved against
+    ``module``), with every imported name also taken as a possible submodule, and every string constant that is a whole
+    dotted name of the package (dynamic imports by name). Unparsable source: nothing."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = module.split(".") if module else []
+                base = parts if is_package else parts[:-1]
+                base = base[: len(base) - (node.level - 1)]
+                name = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                name = node.module or ""
+            found.add(name)
+            found.update(f"{name}.{a.name}" for a in node.names)
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and _MODULE_NAME.fullmatch(node.value)
+        ):
+            found.add(node.value)
+    return {m for m in found if m == _PACKAGE or m.startswith(_PACKAGE + ".")}
+
+
+def _module_file(src: Path, name: str) -> Path | None:
+    path = src.joinpath(*name.split("."))
+    for f in (path / "__init__.py", path.with_suffix(".py")):
+        if f.is_file():
+            return f
+    return None
+
+
+def kernel_book_modules(
+    root: Path, patterns: Sequence[str] = EXECUTED_NOTEBOOKS
+) -> frozenset[Path]:
+    """The book layer's module files (under ``BOOK_LAYER``) that a kernel executing the notebooks of ``patterns``
+    can import: what their code cells import (magics and shell lines left out), then, transitively, what each reached
+    module of the package imports (``_imports``: any import statement, wherever it stands, and module names
+    written as strings). Read from the source, so the set is known before any execution and is a superset of what
+    an execution imports, unless a module is imported by a name computed at run time (the book layer has no such
+    import that a chapter reaches: ``tests/test_execution.py`` checks the set against a kernel's ``sys.modules``)."""
+    root = Path(root)
+    src = (root / BOOK_LAYER).parents[1]  # the folder that holds the package
+    notebooks = executed_notebooks(root, patterns)
+    # the same sources give the same set: read them once per process (the notebooks stage asks once per chapter)
+    stamp = tuple(
+        (str(p), st.st_mtime_ns, st.st_size)
+        for p in [*notebooks, *sorted((src / _PACKAGE).rglob("*.py"))]
+        if (st := p.stat())
+    )
+    if (cached := _KERNEL_BOOK_MODULES.get(stamp)) is not None:
+        return cached
+    todo: list[str] = []
+    for nb in notebooks:
+        try:
+            cells = json.loads(nb.read_text(encoding="utf-8")).get("cells", [])
+        except (OSError, ValueError):
+            continue
+        for cell in cells:
+            if cell.get("cell_type") != "code":
+                continue
+            text = cell.get("source", "")
+            text = text if isinstance(text, str) else "".join(text)
+            lines = (ln for ln in text.splitlines() if not ln.lstrip().startswith(("%", "!")))
+            todo.extend(_imports("\n".join(lines)))
+    seen: dict[str, Path] = {}
+    while todo:
+        parts = todo.pop().split(".")
+        for i in range(1, len(parts) + 1):  # a module's parent packages are imported first
+            name = ".".join(parts[:i])
+            if name in seen or (f := _module_file(src, name)) is None:
+                continue
+            seen[name] = f
+            todo.extend(_imports(f.read_text(encoding="utf-8"), name, f.name == "__init__.py"))
+    book = (root / BOOK_LAYER).resolve()
+    found = frozenset(f.resolve() for f in seen.values() if f.resolve().is_relative_to(book))
+    _KERNEL_BOOK_MODULES.clear()
+    _KERNEL_BOOK_MODULES[stamp] = found
+    return found
+
+
+_KERNEL_BOOK_MODULES: dict[tuple, frozenset[Path]] = {}
+
+
 def inputs_digest(root: Path, inputs: Sequence[str] = DEFAULT_INPUTS) -> str:
-    """SHA-256 over the relative path and bytes of every file under ``inputs`` (sorted; caches skipped)."""
+    """SHA-256 over the relative path and bytes of every file under ``inputs`` (sorted; caches skipped), where of the
+    book layer (``BOOK_LAYER``) only the modules an executed notebook can import count
+    (``kernel_book_modules``)."""
     root = Path(root)
     h = hashlib.sha256()
+    book = (root / BOOK_LAYER).resolve()
+    kept: frozenset[Path] | None = None
     for entry in inputs:
         base = root / entry
         for f in _files(base):
+            if f.resolve().is_relative_to(book):
+                if kept is None:
+                    kept = kernel_book_modules(root)
+                if f.resolve() not in kept:
+                    continue
             h.update(f.relative_to(root).as_posix().encode())
             h.update(b"\0")
             h.update(hashlib.sha256(f.read_bytes()).digest())
