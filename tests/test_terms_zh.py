@@ -168,6 +168,10 @@ def test_the_checks_can_fail_on_native_review_3s_terms():
     assert not problems("at base $\\varepsilon$ as quoted", "在原文所引的基础 $\\varepsilon$ 下")
     assert problems("sum, as written", "求和, 原文写法")
     assert not problems("sum, as written", "对和加噪，原文写法")
+    # R2: the letter written out in a caption
+    assert problems("Captured energy against epsilon", "捕获能量随 epsilon 的变化")
+    assert not problems("Captured energy against epsilon", "捕获能量随 $\\varepsilon$ 的变化")
+    assert not problems("`--epsilon` is the claim", "`--epsilon` 是声明")
 
 
 def test_the_checks_can_fail():
