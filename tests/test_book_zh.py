@@ -159,6 +159,9 @@ class _Page(HTMLParser):
         #: the table captions and headers (``caption``, ``th``) of the page's tables, in page order: (tag, text)
         self.headers: list[tuple[str, str]] = []
         self._header: list[str] | None = None
+        #: the text of the cells (``td``) of the page's tables, in page order, code spans left out
+        self.cells: list[str] = []
+        self._cell: list[str] | None = None
         self._glue: list[tuple[str, int, list[str]]] = []
         self._para: list[list[str]] = []
         self._para_depth: list[int] = []
@@ -185,6 +188,10 @@ class _Page(HTMLParser):
             self._glue.append((key, len(self.stack), []))
         if tag in ("caption", "th") and not any(RERUN_TABLE in c for _, c in self.stack):
             self._header = []
+        if tag == "td" and not any(
+            RERUN_TABLE in c or "dpc-execution-report" in c for _, c in self.stack
+        ):
+            self._cell = []
         if (
             tag in ("p", "li") and not hidden
         ):  # a paragraph or a list item (its own text, not a nested one's)
@@ -201,6 +208,9 @@ class _Page(HTMLParser):
             if self._glue and len(self.stack) + 1 == self._glue[-1][1]:
                 key, _, parts = self._glue.pop()
                 self.glued.setdefault(key, []).append("".join(parts))
+            if open_tag == "td" and self._cell is not None:
+                self.cells.append(" ".join("".join(self._cell).split()))
+                self._cell = None
             if open_tag in ("caption", "th") and self._header is not None:
                 self.headers.append((open_tag, " ".join("".join(self._header).split())))
                 self._header = None
@@ -224,6 +234,10 @@ class _Page(HTMLParser):
             parts.append(data)
         if self._header is not None:
             self._header.append(data)
+        if self._cell is not None and not any(
+            t in ("code", "pre") or "bibtex-citation" in c for t, c in self.stack
+        ):  # a citation's label is the work's own title
+            self._cell.append(data)
         if self._para:
             self._para[-1].append(data)
 
@@ -324,6 +338,21 @@ def english_words(text: str) -> list[str]:
     return [w for w in _WORD.findall(_TEX.sub(" ", text)) if w not in kept]
 
 
+#: a quotation (“if …”, a source's or a file's own words) and an English gloss after a Chinese term (钳制（clamp）)
+_QUOTED = re.compile(r"“[^”]*”|(?<=[\u4e00-\u9fff])（[A-Za-z][^（）]*）")
+
+
+def cell_prose(text: str) -> str:
+    """A table cell's words that must be Chinese: without quotations and glosses (:data:`_QUOTED`)."""
+    return _QUOTED.sub(" ", text)
+
+
+def test_the_cell_check_can_fail():
+    assert english_words(cell_prose("decision levels")) == ["decision", "levels"]
+    assert english_words(cell_prose("SGD 源代码，level from x")) == ["level", "from"]
+    assert not english_words(cell_prose("钳制（clamping down）的方法；见表中“level from x”的各行"))
+
+
 def test_the_header_check_can_fail():
     assert english_words("Mean over the datasets of the accuracy difference, by \\(\\varepsilon\\)")
     assert english_words("CAPE as published") == ["as", "published"]
@@ -346,6 +375,19 @@ def test_chinese_table_captions_and_headers_are_not_the_english_ones(page):
         if text == other and english_words(text)
     ]
     assert not same, f"{page}: {len(same)} captions/headers as in English:\n" + "\n".join(same)
+
+
+@pytest.mark.parametrize("page", CHAPTER_PAGES + [p for p in PAGES if p == "book/primer"])
+def test_chinese_table_cells_hold_no_english_words(page):
+    """Native review 3 (X1): no cell of a Chinese page's tables holds an English word but the names, acronyms and
+    maths functions the term base keeps (code spans, the Rerun box's parameters and the execution report aside)."""
+    zh = read_page(ZH, page)
+    english = sorted(
+        {f"{text!r} {english_words(text)}" for text in zh.cells if english_words(cell_prose(text))}
+    )
+    assert not english, f"{page}: {len(english)} table cells with English words:\n" + "\n".join(
+        english[:40]
+    )
 
 
 @pytest.mark.parametrize("page", CHAPTER_PAGES + [p for p in PAGES if p == "book/primer"])

@@ -43,7 +43,8 @@ OTHER_CONCEPTS = {
     "as-written claim": "原文写法的声明",
     "private claim": "的声明",
     "claim eps1": "声明 ε₁",
-    "claim lhp exact epsilon": "声明 = lhp_exact_epsilon",
+    "claim lhp exact epsilon": "声明 = `lhp_exact_epsilon`",
+    "domain knowledge": "领域知识",
 }
 
 

@@ -506,6 +506,52 @@ _PAIRS += [
     ("%(name)s (2-D, %(n)s bins)", "%(name)s（二维，%(n)s 个桶）"),
     ("sum %(a)s, count %(b)s", "和 %(a)s，计数 %(b)s"),
     ("%(a)s / %(b)s", "%(a)s / %(b)s"),
+    # table cells (native review 3, X1): dp-mean's budget splits, hiera's SGD rows, privacy-audit's planted bugs
+    ("sum %(a)s, count %(b)s (n public)", "和 %(a)s，计数 %(b)s（n 公开）"),
+    ("all on one release", "全部用于一次发布"),
+    ("%(a)s quantiles, %(b)s mean", "%(a)s 用于分位数，%(b)s 用于均值"),
+    ("%(a)s range steps, %(b)s mean (of rho)", "%(a)s 用于范围步骤，%(b)s 用于均值（ρ 的份额）"),
+    ("exact-projections", "精确投影"),
+    ("SGD %(s)s, level from x", "SGD %(s)s，等级由 x 决定"),
+    ("SGD code %(s)s, level from x", "SGD 源代码 %(s)s，等级由 x 决定"),
+    ("GRR, wrong p", "GRR，p 有误"),
+    (
+        "Gaussian without its δ term, eps=%(e)s, delta=%(d)s",
+        "缺少 δ 项的高斯机制，ε=%(e)s，δ=%(d)s",
+    ),
+    ("snapping (B = %(b)s)", "Snapping 拉普拉斯机制（B = %(b)s）"),
+    ("numpy Generator.laplace", "numpy 的拉普拉斯噪声采样（`Generator.laplace`）"),
+    # federated-pca: the claims' rows, where each dataset's bounds come from
+    ("cape, as published (per-message calibration)", "CAPE，论文原方案（按消息校准）"),
+    ("central, as-written preprocessing", "中心化，原文写法的预处理"),
+    ("central, add-remove with exact n", "中心化，增删一条记录，n 取精确值"),
+    (
+        "pixel intensities 0..16: the UCI optdigits documentation (each 4x4 block counts on-pixels, 0..16)",
+        "像素强度 0..16：UCI 的 optdigits 文档（每个 4x4 块统计点亮的像素数，0..16）",
+    ),
+    (
+        "the per-feature maxima of scikit-learn's description of WDBC, computed from the same 569 rows, rounded up "
+        "to two significant digits (the UCI documentation states no ranges)",
+        "各特征的最大值，取自 scikit-learn 对 WDBC 的说明，由同样的 569 行算出，向上取整到两位有效数字（UCI "
+        "的文档没有给出范围）",
+    ),
+    (
+        "the per-feature maxima of scikit-learn's description of the wine data, computed from the same 178 rows, "
+        "rounded up to two significant digits (the UCI documentation states no ranges)",
+        "各特征的最大值，取自 scikit-learn 对葡萄酒（wine）数据的说明，由同样的 178 行算出，向上取整到两位有效数字"
+        "（UCI 的文档没有给出范围）",
+    ),
+    (
+        "age 0..100 and hours-per-week 0..100 (domain knowledge: human ages, hours in a week's work), education-num "
+        "1..16 (the 16 education levels of the UCI adult.names), capital-gain 0..1e5 (the census top-code 99999); "
+        "fnlwgt 0..1.5e6 and capital-loss 0..5000 have no documented range: rounded up from the data's maxima "
+        "(1484705, 4356); one-hot columns 0..1",
+        "年龄（age）0..100 和每周工时（hours-per-week）0..100（领域知识：人的年龄、一周的工作小时数），"
+        "受教育年限（education-num）1..16（UCI 说明文件（adult.names）中的 16 个教育程度），"
+        "资本收益（capital-gain）0..1e5（人口普查的顶码 99999）；最终权重（fnlwgt）0..1.5e6 和资本损失"
+        "（capital-loss）0..5000 没有文档给出的范围：由数据中的最大值（1484705、4356）向上取整；独热列 0..1",
+    ),
+    ("the generator's rows are clipped to [-10, 10]", "生成器的数据行被裁剪到 [-10, 10]"),
     (
         "Mean over the datasets of the accuracy difference, by ε",
         "各数据集上准确率差值的均值（按 ε）",
@@ -614,7 +660,7 @@ _PAIRS += [
     ),
     (
         "claim = lhp_exact_epsilon; audited over all pairs of level ends",
-        "声明 = lhp_exact_epsilon；在所有等级端点对上审计",
+        "声明 = `lhp_exact_epsilon`；在所有等级端点对上审计",
     ),
 ]
 
