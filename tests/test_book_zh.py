@@ -338,6 +338,33 @@ def english_words(text: str) -> list[str]:
     return [w for w in _WORD.findall(_TEX.sub(" ", text)) if w not in kept]
 
 
+#: a space a Chinese text must not have (native review 3, W1, W3): between two Chinese characters, beside full-width
+#: punctuation, or a half-width bracket, comma or semicolon beside Chinese
+_LOOSE = re.compile(
+    r"[\u4e00-\u9fff] +[\u4e00-\u9fff]|[，。、；：！？（）] +\S|\S +[，。、；：！？（）]"
+    r"|\([^()]*[\u4e00-\u9fff][^()]*\)|[\u4e00-\u9fff，。；：）][,;:] |[,;:] [\u4e00-\u9fff]"
+)
+
+
+def test_the_spacing_check_can_fail():
+    assert _LOOSE.search("**你将学到** 如何".replace("**", ""))
+    assert _LOOSE.search("定理 7 （高级组合")
+    assert _LOOSE.search("练习 5.2 (审计一份学生实现的单比特机制)")
+    assert _LOOSE.search("Holm 校正）; 校准到")
+    assert not _LOOSE.search("在 n 个站点上，见定理 6 与 \\(x\\)（一维）")
+
+
+@pytest.mark.parametrize("page", CHAPTER_PAGES + [p for p in PAGES if p == "book/primer"])
+def test_chinese_running_text_has_no_space_between_chinese_characters(page):
+    """Native review 3 (W1, W3): no space between Chinese characters or beside full-width punctuation in a Chinese
+    page's paragraphs, list items and exercise titles, and no half-width bracket around Chinese text
+    (``dpcompendium.book.cjk_spacing``)."""
+    zh = read_page(ZH, page)
+    maths = re.compile(r"\\\(.*?\\\)|\\\[.*?\\\]")
+    loose = sorted({m.group() for p in zh.paragraphs for m in _LOOSE.finditer(maths.sub("x", p))})
+    assert not loose, f"{page}: {len(loose)} loose spaces or half-width brackets: {loose[:20]}"
+
+
 #: a quotation (“if …”, a source's or a file's own words) and an English gloss after a Chinese term (钳制（clamp）)
 _QUOTED = re.compile(r"“[^”]*”|(?<=[\u4e00-\u9fff])（[A-Za-z][^（）]*）")
 
