@@ -152,6 +152,8 @@ class _Page(HTMLParser):
         self.glued: dict[str, list[str]] = {}
         self.figures = self.tables = 0
         self.paragraphs: list[str] = []
+        #: the same paragraphs with each code span's text as "x" (its characters are not running text)
+        self.running: list[str] = []
         self.text: list[str] = []
         #: the page's own text, as translated from its catalogue: not code, not outputs, not glued values
         self.prose: list[str] = []
@@ -164,6 +166,7 @@ class _Page(HTMLParser):
         self._cell: list[str] | None = None
         self._glue: list[tuple[str, int, list[str]]] = []
         self._para: list[list[str]] = []
+        self._running: list[list[str]] = []
         self._para_depth: list[int] = []
 
     def handle_starttag(self, tag, attrs):
@@ -196,6 +199,7 @@ class _Page(HTMLParser):
             tag in ("p", "li") and not hidden
         ):  # a paragraph or a list item (its own text, not a nested one's)
             self._para.append([])
+            self._running.append([])
             self._para_depth.append(len(self.stack))
 
     def handle_endtag(self, tag):
@@ -217,6 +221,7 @@ class _Page(HTMLParser):
             if self._para_depth and self._para_depth[-1] == len(self.stack) + 1:
                 self._para_depth.pop()
                 self.paragraphs.append(" ".join("".join(self._para.pop()).split()))
+                self.running.append(" ".join("".join(self._running.pop()).split()))
             if open_tag == tag:
                 break
 
@@ -240,6 +245,8 @@ class _Page(HTMLParser):
             self._cell.append(data)
         if self._para:
             self._para[-1].append(data)
+            in_code = any(t == "code" for t, _ in self.stack)
+            self._running[-1].append("x" if in_code and data.strip() else data)
 
 
 #: English words the book uses in their general sense as well as in the glossary row's narrower one, so that their
@@ -361,7 +368,7 @@ def test_chinese_running_text_has_no_space_between_chinese_characters(page):
     (``dpcompendium.book.cjk_spacing``)."""
     zh = read_page(ZH, page)
     maths = re.compile(r"\\\(.*?\\\)|\\\[.*?\\\]")
-    loose = sorted({m.group() for p in zh.paragraphs for m in _LOOSE.finditer(maths.sub("x", p))})
+    loose = sorted({m.group() for p in zh.running for m in _LOOSE.finditer(maths.sub("x", p))})
     assert not loose, f"{page}: {len(loose)} loose spaces or half-width brackets: {loose[:20]}"
 
 
@@ -369,9 +376,13 @@ def test_chinese_running_text_has_no_space_between_chinese_characters(page):
 _QUOTED = re.compile(r"“[^”]*”|(?<=[\u4e00-\u9fff])（[A-Za-z][^（）]*）")
 
 
+#: an identifier written in a sentence (``ldp.datasets.scale_to_unit``): a name, not a word to translate
+_IDENT = re.compile(r"[A-Za-z]\w*(?:[._]\w+)+")
+
+
 def cell_prose(text: str) -> str:
-    """A table cell's words that must be Chinese: without quotations and glosses (:data:`_QUOTED`)."""
-    return _QUOTED.sub(" ", text)
+    """A table cell's words that must be Chinese: without quotations, glosses (:data:`_QUOTED`) and identifiers."""
+    return _IDENT.sub(" ", _QUOTED.sub(" ", text))
 
 
 def test_the_cell_check_can_fail():

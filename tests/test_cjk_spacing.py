@@ -30,7 +30,7 @@ def test_tidy_text(text, tidied):
 
 
 def test_spaces_are_kept_at_a_paragraphs_edge_and_beside_maths():
-    assert not is_tight("", "中") and not is_tight("中", "")
+    assert not is_tight("", "中") and not is_tight("中", "") and is_tight("", "（")
     assert tidy_text(" 的", before="a") == " 的"  # maths or code before it
     assert tidy_text(" 的", before="变") == "的"
 
@@ -98,3 +98,12 @@ def test_an_exercise_title_gets_full_width_parentheses():
     assert title.astext() == "练习 5.2（审计单比特机制）"
     assert full_width_brackets("f(x) (见上文 (a))") == "f(x) （见上文 (a)）"
     assert full_width_brackets("Lap(1/ε) and (n public)") == "Lap(1/ε) and (n public)"
+
+
+def test_a_caption_numbers_space_goes_before_a_full_width_bracket():
+    from dpcompendium.book.sphinxext import _NUMBER_BEFORE_FULL_WIDTH
+
+    body = '<span class="caption-number">练习 5.1 </span>（常数预算方案）<span class="caption-number">图 4.3 </span>捕获'
+    assert _NUMBER_BEFORE_FULL_WIDTH.sub(r"\1</span>", body) == (
+        '<span class="caption-number">练习 5.1</span>（常数预算方案）<span class="caption-number">图 4.3 </span>捕获'
+    )

@@ -170,7 +170,9 @@ def test_the_checks_can_fail_on_native_review_3s_terms():
     assert not problems("sum, as written", "对和加噪，原文写法")
     # a minor inconsistency of review 3: exact level is 精确隐私参数, not 精确水平
     assert problems("its exact level with the level taken from $x$", "等级取自 $x$ 时的精确水平")
-    assert not problems("its exact level with the level taken from $x$", "等级取自 $x$ 时的精确隐私参数")
+    assert not problems(
+        "its exact level with the level taken from $x$", "等级取自 $x$ 时的精确隐私参数"
+    )
     # R2: the letter written out in a caption
     assert problems("Captured energy against epsilon", "捕获能量随 epsilon 的变化")
     assert not problems("Captured energy against epsilon", "捕获能量随 $\\varepsilon$ 的变化")

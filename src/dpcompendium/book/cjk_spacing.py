@@ -45,9 +45,13 @@ _FIXED = (nodes.FixedTextElement, nodes.math_block, nodes.raw)
 
 def is_tight(before: str, after: str) -> bool:
     """Whether a run of spaces between the characters ``before`` and ``after`` goes (``""``: a paragraph's edge,
-    where spaces are kept)."""
-    if not before or not after:
+    where spaces are kept, but before full-width punctuation)."""
+    if not after:
         return False
+    if (
+        not before
+    ):  # a text's start: no space before full-width punctuation (an exercise's title, " （…）")
+        return bool(_FULL_WIDTH_CHAR.match(after))
     if _FULL_WIDTH_CHAR.match(before) or _FULL_WIDTH_CHAR.match(after):
         return True
     return bool(_HAN_CHAR.match(before) and _HAN_CHAR.match(after))

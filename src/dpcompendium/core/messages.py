@@ -1218,6 +1218,11 @@ def method_name(method: object, lang: str | None = None) -> str:
         if head in names or tail in names:
             sep = "，" if (lang or get_language()) == "zh_CN" else ", "
             return f"{names.get(tail, _escape(tail))}{sep}{names.get(head, _escape(head))}"
+    if (lang or get_language()) != "en" and key.strip():
+        # a label of the chapter's own (a claims table's key): its figure template's rendering, if it has one
+        found = translate(key, lang or get_language())
+        if found is not None and found != key:
+            return found if "$" in found else to_myst(found)
     return to_myst(key)
 
 
