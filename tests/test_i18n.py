@@ -350,3 +350,15 @@ def test_a_chinese_table_writes_review_3s_english_cells_in_chinese():
     assert not missing, (missing, zh)
     en = ReadableTable(table, lang="en")._repr_html_()
     assert "decision levels" in en and "all on one release" in en and "GRR, wrong p" in en
+
+
+def test_a_claims_tables_own_row_labels_are_chinese():
+    """Native review 3 (X1): a claims table's key of the chapter's own ("central, as-written preprocessing") is
+    shown through its figure template on the Chinese page, as it is on the English one."""
+    from dpcompendium.core.privacy import ClaimsTable
+
+    row = {"mechanism": "Analyze Gauss (trusted curator)", "neighbours": "replace-one", "sensitivity": "1",
+           "delta": 1e-6, "epsilon": 1.0, "private": True, "why": "", "conditions": ""}  # fmt: skip
+    table = pd.DataFrame([{"method": "central, as-written preprocessing", **row}])
+    assert "中心化，原文写法的预处理" in ClaimsTable(table, "zh_CN")._repr_html_()
+    assert "central, as-written preprocessing" in ClaimsTable(table, "en")._repr_html_()
