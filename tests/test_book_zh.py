@@ -152,6 +152,8 @@ class _Page(HTMLParser):
         self.glued: dict[str, list[str]] = {}
         self.figures = self.tables = 0
         self.paragraphs: list[str] = []
+        #: the same paragraphs with each code span's text as "x" (its characters are not running text)
+        self.running: list[str] = []
         self.text: list[str] = []
         #: the page's own text, as translated from its catalogue: not code, not outputs, not glued values
         self.prose: list[str] = []
@@ -159,8 +161,12 @@ class _Page(HTMLParser):
         #: the table captions and headers (``caption``, ``th``) of the page's tables, in page order: (tag, text)
         self.headers: list[tuple[str, str]] = []
         self._header: list[str] | None = None
+        #: the text of the cells (``td``) of the page's tables, in page order, code spans left out
+        self.cells: list[str] = []
+        self._cell: list[str] | None = None
         self._glue: list[tuple[str, int, list[str]]] = []
         self._para: list[list[str]] = []
+        self._running: list[list[str]] = []
         self._para_depth: list[int] = []
 
     def handle_starttag(self, tag, attrs):
@@ -185,10 +191,15 @@ class _Page(HTMLParser):
             self._glue.append((key, len(self.stack), []))
         if tag in ("caption", "th") and not any(RERUN_TABLE in c for _, c in self.stack):
             self._header = []
+        if tag == "td" and not any(
+            RERUN_TABLE in c or "dpc-execution-report" in c for _, c in self.stack
+        ):
+            self._cell = []
         if (
             tag in ("p", "li") and not hidden
         ):  # a paragraph or a list item (its own text, not a nested one's)
             self._para.append([])
+            self._running.append([])
             self._para_depth.append(len(self.stack))
 
     def handle_endtag(self, tag):
@@ -201,12 +212,16 @@ class _Page(HTMLParser):
             if self._glue and len(self.stack) + 1 == self._glue[-1][1]:
                 key, _, parts = self._glue.pop()
                 self.glued.setdefault(key, []).append("".join(parts))
+            if open_tag == "td" and self._cell is not None:
+                self.cells.append(" ".join("".join(self._cell).split()))
+                self._cell = None
             if open_tag in ("caption", "th") and self._header is not None:
                 self.headers.append((open_tag, " ".join("".join(self._header).split())))
                 self._header = None
             if self._para_depth and self._para_depth[-1] == len(self.stack) + 1:
                 self._para_depth.pop()
                 self.paragraphs.append(" ".join("".join(self._para.pop()).split()))
+                self.running.append(" ".join("".join(self._running.pop()).split()))
             if open_tag == tag:
                 break
 
@@ -224,8 +239,14 @@ class _Page(HTMLParser):
             parts.append(data)
         if self._header is not None:
             self._header.append(data)
+        if self._cell is not None and not any(
+            t in ("code", "pre") or "bibtex-citation" in c for t, c in self.stack
+        ):  # a citation's label is the work's own title
+            self._cell.append(data)
         if self._para:
             self._para[-1].append(data)
+            in_code = any(t == "code" for t, _ in self.stack)
+            self._running[-1].append("x" if in_code and data.strip() else data)
 
 
 #: English words the book uses in their general sense as well as in the glossary row's narrower one, so that their
@@ -324,6 +345,52 @@ def english_words(text: str) -> list[str]:
     return [w for w in _WORD.findall(_TEX.sub(" ", text)) if w not in kept]
 
 
+#: a space a Chinese text must not have (native review 3, W1, W3): between two Chinese characters, beside full-width
+#: punctuation, or a half-width bracket, comma or semicolon beside Chinese
+_LOOSE = re.compile(
+    r"[\u4e00-\u9fff] +[\u4e00-\u9fff]|[，。、；：！？（）] +\S|\S +[，。、；：！？（）]"
+    r"|\([^()]*[\u4e00-\u9fff][^()]*\)|[\u4e00-\u9fff，。；：）][,;:] |[,;:] [\u4e00-\u9fff]"
+)
+
+
+def test_the_spacing_check_can_fail():
+    assert _LOOSE.search("**你将学到** 如何".replace("**", ""))
+    assert _LOOSE.search("定理 7 （高级组合")
+    assert _LOOSE.search("练习 5.2 (审计一份学生实现的单比特机制)")
+    assert _LOOSE.search("Holm 校正）; 校准到")
+    assert not _LOOSE.search("在 n 个站点上，见定理 6 与 \\(x\\)（一维）")
+
+
+@pytest.mark.parametrize("page", CHAPTER_PAGES + [p for p in PAGES if p == "book/primer"])
+def test_chinese_running_text_has_no_space_between_chinese_characters(page):
+    """Native review 3 (W1, W3): no space between Chinese characters or beside full-width punctuation in a Chinese
+    page's paragraphs, list items and exercise titles, and no half-width bracket around Chinese text
+    (``dpcompendium.book.cjk_spacing``)."""
+    zh = read_page(ZH, page)
+    maths = re.compile(r"\\\(.*?\\\)|\\\[.*?\\\]")
+    loose = sorted({m.group() for p in zh.running for m in _LOOSE.finditer(maths.sub("x", p))})
+    assert not loose, f"{page}: {len(loose)} loose spaces or half-width brackets: {loose[:20]}"
+
+
+#: a quotation (“if …”, a source's or a file's own words) and an English gloss after a Chinese term (钳制（clamp）)
+_QUOTED = re.compile(r"“[^”]*”|(?<=[\u4e00-\u9fff])（[A-Za-z][^（）]*）")
+
+
+#: an identifier written in a sentence (``ldp.datasets.scale_to_unit``): a name, not a word to translate
+_IDENT = re.compile(r"[A-Za-z]\w*(?:[._]\w+)+")
+
+
+def cell_prose(text: str) -> str:
+    """A table cell's words that must be Chinese: without quotations, glosses (:data:`_QUOTED`) and identifiers."""
+    return _IDENT.sub(" ", _QUOTED.sub(" ", text))
+
+
+def test_the_cell_check_can_fail():
+    assert english_words(cell_prose("decision levels")) == ["decision", "levels"]
+    assert english_words(cell_prose("SGD 源代码，level from x")) == ["level", "from"]
+    assert not english_words(cell_prose("钳制（clamping down）的方法；见表中“level from x”的各行"))
+
+
 def test_the_header_check_can_fail():
     assert english_words("Mean over the datasets of the accuracy difference, by \\(\\varepsilon\\)")
     assert english_words("CAPE as published") == ["as", "published"]
@@ -346,6 +413,19 @@ def test_chinese_table_captions_and_headers_are_not_the_english_ones(page):
         if text == other and english_words(text)
     ]
     assert not same, f"{page}: {len(same)} captions/headers as in English:\n" + "\n".join(same)
+
+
+@pytest.mark.parametrize("page", CHAPTER_PAGES + [p for p in PAGES if p == "book/primer"])
+def test_chinese_table_cells_hold_no_english_words(page):
+    """Native review 3 (X1): no cell of a Chinese page's tables holds an English word but the names, acronyms and
+    maths functions the term base keeps (code spans, the Rerun box's parameters and the execution report aside)."""
+    zh = read_page(ZH, page)
+    english = sorted(
+        {f"{text!r} {english_words(text)}" for text in zh.cells if english_words(cell_prose(text))}
+    )
+    assert not english, f"{page}: {len(english)} table cells with English words:\n" + "\n".join(
+        english[:40]
+    )
 
 
 @pytest.mark.parametrize("page", CHAPTER_PAGES + [p for p in PAGES if p == "book/primer"])

@@ -317,3 +317,48 @@ def test_a_chinese_table_writes_the_remaining_headers_and_cells_in_chinese():
         "1-D, 4096 bins",
     ):
         assert text in en, (text, en)
+
+
+def test_a_chinese_table_writes_review_3s_english_cells_in_chinese():
+    """Native review 3 (X1): P-HP's budget rows (identifiers such as ``decision_levels``), ``describe()``'s rows,
+    mwem's metrics (``mean_error``, ``mse``), DAWA's DPBench variant, dp-mean's budget splits, hiera's SGD rows and
+    group rules, privacy-audit's planted bugs; the English table keeps its words."""
+    from dpcompendium.core.tables import ReadableTable
+
+    cells = {
+        "decision_levels": "决策层数",
+        "allocated_partitioning": "划分（分配的预算）",
+        "partitioning": "划分",
+        "allocated": "总计（分配的预算）",
+        "min": "最小值",
+        "mean_error": "平均误差",
+        "max_error": "最大误差",
+        "mse": "均方误差",
+        "dpbench": "DPBench 版",
+        "code": "源代码",
+        "0.1 + 0.1 quantiles, 0.8 mean / all on one release": "0.1 + 0.1 用于分位数，0.8 用于均值 / 全部用于一次发布",
+        "0.125 + 0.125 range steps, 0.75 mean (of rho) / sum 1, count 0 (n public)": (
+            "0.125 + 0.125 用于范围步骤，0.75 用于均值（"
+        ),
+        "SGD {2ε, …, ε}, level from x": "等级由 x 决定",
+        "GRR, wrong p": "GRR，p 有误",
+        "exact-projections": "精确投影",
+    }
+    table = pd.DataFrame({"row": list(cells), "value": range(len(cells))})
+    zh = ReadableTable(table, lang="zh_CN")._repr_html_()
+    missing = [(en, text) for en, text in cells.items() if text not in zh]
+    assert not missing, (missing, zh)
+    en = ReadableTable(table, lang="en")._repr_html_()
+    assert "decision levels" in en and "all on one release" in en and "GRR, wrong p" in en
+
+
+def test_a_claims_tables_own_row_labels_are_chinese():
+    """Native review 3 (X1): a claims table's key of the chapter's own ("central, as-written preprocessing") is
+    shown through its figure template on the Chinese page, as it is on the English one."""
+    from dpcompendium.core.privacy import ClaimsTable
+
+    row = {"mechanism": "Analyze Gauss (trusted curator)", "neighbours": "replace-one", "sensitivity": "1",
+           "delta": 1e-6, "epsilon": 1.0, "private": True, "why": "", "conditions": ""}  # fmt: skip
+    table = pd.DataFrame([{"method": "central, as-written preprocessing", **row}])
+    assert "中心化，原文写法的预处理" in ClaimsTable(table, "zh_CN")._repr_html_()
+    assert "central, as-written preprocessing" in ClaimsTable(table, "en")._repr_html_()

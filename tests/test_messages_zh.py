@@ -42,8 +42,9 @@ OTHER_CONCEPTS = {
     "claim eps": "声明 ε",
     "as-written claim": "原文写法的声明",
     "private claim": "的声明",
-    "claim eps1": "声明 ε1",
-    "claim lhp exact epsilon": "声明 = lhp_exact_epsilon",
+    "claim eps1": "声明 ε₁",
+    "claim lhp exact epsilon": "声明 = `lhp_exact_epsilon`",
+    "domain knowledge": "领域知识",
 }
 
 

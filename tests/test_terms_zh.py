@@ -168,6 +168,15 @@ def test_the_checks_can_fail_on_native_review_3s_terms():
     assert not problems("at base $\\varepsilon$ as quoted", "在原文所引的基础 $\\varepsilon$ 下")
     assert problems("sum, as written", "求和, 原文写法")
     assert not problems("sum, as written", "对和加噪，原文写法")
+    # a minor inconsistency of review 3: exact level is 精确隐私参数, not 精确水平
+    assert problems("its exact level with the level taken from $x$", "等级取自 $x$ 时的精确水平")
+    assert not problems(
+        "its exact level with the level taken from $x$", "等级取自 $x$ 时的精确隐私参数"
+    )
+    # R2: the letter written out in a caption
+    assert problems("Captured energy against epsilon", "捕获能量随 epsilon 的变化")
+    assert not problems("Captured energy against epsilon", "捕获能量随 $\\varepsilon$ 的变化")
+    assert not problems("`--epsilon` is the claim", "`--epsilon` 是声明")
 
 
 def test_the_checks_can_fail():
@@ -359,7 +368,10 @@ def test_chinese_figures_and_method_names_hold_no_english_word_but_kept_names():
     found = []
     for where, _en, zh in pairs():
         if where.startswith(("message figure.", "method ")):
-            text = re.sub(r"\$.*?\$|%\(\w+\)s", " ", zh)
+            # maths, a template's values, code (an identifier) and an English gloss after a Chinese term (葡萄酒（wine）)
+            text = re.sub(
+                r"\$.*?\$|%\(\w+\)s|`[^`]*`|(?<=[\u4e00-\u9fff])（[A-Za-z][^（）]*）", " ", zh
+            )
             found += [f"{where}: {w}" for w in word.findall(text) if w not in kept]
     assert not found, "\n".join(found)
 
@@ -376,4 +388,101 @@ def test_no_chinese_entry_escapes_a_tex_command_twice():
         for where, en, zh in pairs()
         if len(_TEX_DOUBLED.findall(zh)) > len(_TEX_DOUBLED.findall(en))
     ]
+    assert not wrong, "\n".join(wrong)
+
+
+# ------------------------------------------------------------------------------------------------ maths
+_FORMULA = re.compile(r"\$\$.*?\$\$|(?<!\\)\$.*?(?<!\\)\$|\\\(.*?\\\)|\\\[.*?\\\]", re.S)
+_GREEK_WORD = {
+    "eps": "ε", "epsilon": "ε", "varepsilon": "ε", "rho": "ρ", "sigma": "σ", "delta": "δ", "Delta": "Δ",
+    "mu": "μ", "tau": "τ", "Sigma": "Σ", "lambda": "λ", "alpha": "α", "beta": "β", "sqrt": "√",
+    "times": "×", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥",
+}  # fmt: skip
+_GREEK_NAME = re.compile(rf"\\?\b({'|'.join(_GREEK_WORD)})(?=\d|_|\b)")
+#: a formula typeset wrong (native review 3, X2): "ε0" read as ε times 0, a root left outside the maths, Chinese
+#: words typeset as maths
+_DAMAGED = re.compile(
+    r"\\(?:varepsilon|epsilon|delta|rho|sigma|mu|tau|lambda|alpha|beta)\s*\d"  # "\varepsilon 0" for ε₀
+    r"|√"  # a root the renderer leaves outside the formula
+)
+
+
+def formulas(text: str) -> Counter:
+    """The formulas (``$…$``, ``$$…$$``, ``\\(…\\)``) of ``text``, spaces removed."""
+    return Counter(re.sub(r"\s+", "", m.group()) for m in _FORMULA.finditer(text))
+
+
+def formulas_missing(en: str, zh: str) -> list[str]:
+    """The formulas of the English ``en`` its Chinese ``zh`` lacks (a Chinese formula may be added; "smaller by $x$"
+    may read as $1/x$, the term base's 1/N rule)."""
+    missing = formulas(en) - formulas(zh)
+    zh_all = formulas(zh)
+    return sorted(
+        f
+        for f in missing.elements()
+        if f"${'1/'}{f[1:]}" not in zh_all and f"$1/{f[1:]}" not in zh_all
+    )
+
+
+def maths_symbols(text: str) -> Counter:
+    """The maths symbols of a figure or table label written in ASCII or Unicode (``eps0``, ``sqrt(2)``, ``ε₀``,
+    ``√2``): Greek letters, roots and inequalities, each counted."""
+    text = re.sub(r"%\(\w+\)s", " ", text)
+    text = _GREEK_NAME.sub(lambda m: _GREEK_WORD[m.group(1)], text)
+    text = text.replace("<=", "≤").replace(">=", "≥")
+    return Counter(c for c in text if c in "εδρσΔμτΣλαβ√≤≥")
+
+
+def _label_maths(en: str, zh: str) -> list[str]:
+    """What is wrong with the maths of a Chinese figure or table label (rendered as a table renders it,
+    :func:`dpcompendium.core.messages.to_myst`) against its English."""
+    from dpcompendium.core.messages import to_myst
+
+    out = []
+    if maths_symbols(en) != maths_symbols(zh):
+        out.append(f"symbols {dict(maths_symbols(en))} / {dict(maths_symbols(zh))}")
+    if re.search(r"[εδρστμλ]\d", zh):
+        out.append("a Greek letter followed by a digit (write ε₀, not ε0)")
+    if "√" in zh and "√" not in en:
+        out.append("√ where the English writes sqrt(…) (the renderer typesets sqrt, not √)")
+    filled = re.sub(r"%\(\w+\)s", "0.5", zh).replace("%%", "%")
+    rendered = to_myst(filled)
+    out += [f"damaged: {m.group()}" for m in _DAMAGED.finditer(rendered) if "√" not in en]
+    out += [
+        f"Chinese typeset as maths: {f}"
+        for f in formulas(rendered)
+        if _CJK.search(re.sub(r"\\text\{[^}]*\}", "", f))
+    ]
+    return out
+
+
+def test_the_maths_check_can_fail_on_native_review_3s_formulas():
+    """X2: the audit catalogue's notes had "ε0 = 2√(ρ/T)", shown as "\\(\\varepsilon 0 = 2\\)√\\((\\rho/T)\\)", and
+    "{输出 = v}" typeset as maths."""
+    en = "first round: exponential mechanism at eps0 = 2 sqrt(rho/T) = %(e0)s per round"
+    assert _label_maths(en, "第一轮：每轮以 ε0 = 2√(ρ/T) = %(e0)s 运行指数机制")
+    assert not _label_maths(en, "第一轮：每轮以 ε₀ = 2 sqrt(ρ/T) = %(e0)s 运行指数机制")
+    assert _label_maths("events {output = v}", "事件为 {输出 = v}")
+    assert not _label_maths("events {output = v}", "事件为“输出 = v”")
+    assert _label_maths("claim eps0 = 0.2 eps", "声明 ε0 = 0.2")
+    assert formulas_missing(
+        "at $\\varepsilon_0 = 2\\sqrt{\\rho/T}$", "在 $\\varepsilon 0 = 2$√$(\\rho/T)$ 时"
+    )
+    assert not formulas_missing("smaller by $8.7$", "仅为 $1/8.7$")
+    assert not formulas_missing("at $\\delta$", "在 $\\delta$ 处（$\\varepsilon$ 不变）")
+
+
+def test_each_chinese_entry_keeps_the_maths_of_its_english():
+    """Every formula of an English catalogue entry or MyST template is in its Chinese (issue 48: the maths intact);
+    a figure or table label written in ASCII maths keeps its symbols and renders without a damaged formula."""
+    wrong = []
+    for where, en, zh in pairs():
+        if zh == en:
+            continue
+        if (
+            where.startswith("message figure.") and "$" not in en
+        ):  # a label in ASCII or Unicode maths
+            wrong += [f"{where}: {p}" for p in _label_maths(en, zh)]
+        elif missing := formulas_missing(en, zh):
+            wrong.append(f"{where}: {missing}")
     assert not wrong, "\n".join(wrong)

@@ -553,6 +553,25 @@ def quiet_config_dumps() -> None:
             handler.addFilter(NoConfigDump())
 
 
+def _on_doctree_resolved_cjk_spacing(app, doctree, docname) -> None:
+    """A Chinese edition's running text without spaces between Chinese characters or beside full-width punctuation
+    (:mod:`dpcompendium.book.cjk_spacing`; native review 3, W1)."""
+    if edition(app).startswith("zh"):
+        from .cjk_spacing import tidy
+
+        tidy(doctree)
+
+
+_NUMBER_BEFORE_FULL_WIDTH = re.compile(r'(<span class="caption-number">[^<]*?) </span>(?=[（(])')
+
+
+def _on_html_page_context_cjk_spacing(app, pagename, templatename, context, doctree) -> None:
+    """The space Sphinx's HTML writer puts after a caption number ("练习 5.1 ") goes before a full-width bracket in
+    a Chinese edition: "练习 5.1（常数预算方案）" (native review 3, W3)."""
+    if edition(app).startswith("zh") and "body" in context:
+        context["body"] = _NUMBER_BEFORE_FULL_WIDTH.sub(r"\1</span>", context["body"])
+
+
 def setup(app) -> dict[str, Any]:
     quiet_config_dumps()
     app.setup_extension(
@@ -576,4 +595,6 @@ def setup(app) -> dict[str, Any]:
     app.connect("html-page-context", _on_html_page_context_downloads, priority=502)
     app.connect("build-finished", _on_build_finished_executed)
     app.connect("doctree-read", _on_doctree_read_glossary)
+    app.connect("doctree-resolved", _on_doctree_resolved_cjk_spacing)
+    app.connect("html-page-context", _on_html_page_context_cjk_spacing)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -392,12 +392,12 @@ _PAIRS += [
     ),
     (
         "schedule 0.5 x (5,4,3,2,1); inputs -1 (level 1, eps 2.5) vs +1 (level 5, eps 0.5)",
-        "预算方案 0.5 x (5,4,3,2,1)；输入 -1（等级 1，ε 2.5）对 +1（等级 5，ε 0.5）",
+        "预算方案 0.5 x (5,4,3,2,1)；输入 -1（等级 1，ε = 2.5）对 +1（等级 5，ε = 0.5）",
     ),
     (
         "partition step only, eps1 = 1; x = (2,2,2,0,2,2,2,2) vs x + e_3; events: three partitions (bucket starts "
         "as bits); DPBench's calibration clamps the noisy costs and leaves single cells noiseless",
-        "仅划分步骤，ε1 = 1；x = (2,2,2,0,2,2,2,2) 对 x + e_3；事件：三种划分（桶的起点编码为比特）；DPBench 版 DAWA "
+        "仅划分步骤，ε₁ = 1；x = (2,2,2,0,2,2,2,2) 对 x + e_3；事件：三种划分（桶的起点编码为比特）；DPBench 版 DAWA "
         "的校准钳制了加噪代价，且单个单元不加噪",
     ),
 ]
@@ -411,18 +411,18 @@ _PAIRS += [
     (
         "one group of m = 5 bins; mean sensitivity 1/m; as written Lap(1/eps2) over-noises (eps2/m), private "
         "Lap(1/(m eps2))",
-        "一个含 m = 5 个桶的组；均值的敏感度为 1/m；原文写法的 Lap(1/ε2) 加噪过多（ε2/m），满足差分隐私的版本用 "
-        "Lap(1/(m ε2))",
+        "一个含 m = 5 个桶的组；均值的敏感度为 1/m；原文写法的 Lap(1/ε₂) 加噪过多（ε₂/m），满足差分隐私的版本用 "
+        "Lap(1/(m ε₂))",
     ),
     (
         "first round, eps = %(e)s, delta = %(d)s, T = %(t)s: exponential mechanism at eps0 = 2 sqrt(rho/T) = "
         "%(e0)s per round; 20 random boxes",
-        "第一轮，ε = %(e)s，δ = %(d)s，T = %(t)s：每轮以 ε0 = 2√(ρ/T) = %(e0)s 运行指数机制；20 个随机矩形",
+        "第一轮，ε = %(e)s，δ = %(d)s，T = %(t)s：每轮以 ε₀ = 2 sqrt(ρ/T) = %(e0)s 运行指数机制；20 个随机矩形",
     ),
     (
         "T = %(t)s, eps = %(e)s, delta = %(d)s, one box: N(0, sigma^2), sigma = sqrt(T/rho) = %(s)s, on a count of "
         "sensitivity 1: rho/2 = %(r)s-zCDP, claimed as its (eps, delta) conversion",
-        "T = %(t)s，ε = %(e)s，δ = %(d)s，一个矩形：对敏感度为 1 的计数加 N(0, σ^2)，σ = √(T/ρ) = %(s)s："
+        "T = %(t)s，ε = %(e)s，δ = %(d)s，一个矩形：对敏感度为 1 的计数加 N(0, σ^2)，σ = sqrt(T/ρ) = %(s)s："
         "ρ/2 = %(r)s-zCDP，按其换算得到的 (ε, δ) 声明",
     ),
     (
@@ -432,8 +432,8 @@ _PAIRS += [
     (
         "add-remove: D = {140} vs D' = {140, 200}, exact law coarsened to 600 bins and the atoms; worst-case loss "
         "max(eps, ln 2 + eps/2) = %(l)s, private iff eps >= 2 ln 2 = 1.386",
-        "增删一条记录：D = {140} 对 D' = {140, 200}，精确分布粗化为 600 个桶及各原子；最坏情况损失 "
-        "max(ε, ln 2 + ε/2)（二者取最大）= %(l)s，当且仅当 ε >= 2 ln 2 = 1.386 时满足差分隐私",
+        "增删一条记录：D = {140} 对 D' = {140, 200}，精确分布粗化为 600 个桶及各点质量；最坏情况损失 "
+        "max(ε, ln 2 + ε/2) = %(l)s（二者取最大），当且仅当 ε >= 2 ln 2 = 1.386 时满足差分隐私",
     ),
     (
         "replace-one, q = 0.99 on [0, 300]: D = 5 × 170 vs D' = 4 × 170 + 300",
@@ -458,7 +458,7 @@ _PAIRS += [
     (
         "approval votes, u_r = sum(+1 approve r, -1 not): %(n)s records approving {1,2,3} vs one more approving "
         "{0}",
-        "赞成投票，u_r = Σ(+1 赞成 r，-1 不赞成)：%(n)s 条记录赞成 {1,2,3}，对比再多一条赞成 {0} 的记录",
+        "赞成投票，u_r = 各记录的投票之和（赞成 r 记 +1，否则记 -1）：%(n)s 条记录赞成 {1,2,3}，对比再多一条赞成 {0} 的记录",
     ),
 ]
 _PAIRS += [
@@ -506,6 +506,52 @@ _PAIRS += [
     ("%(name)s (2-D, %(n)s bins)", "%(name)s（二维，%(n)s 个桶）"),
     ("sum %(a)s, count %(b)s", "和 %(a)s，计数 %(b)s"),
     ("%(a)s / %(b)s", "%(a)s / %(b)s"),
+    # table cells (native review 3, X1): dp-mean's budget splits, hiera's SGD rows, privacy-audit's planted bugs
+    ("sum %(a)s, count %(b)s (n public)", "和 %(a)s，计数 %(b)s（n 公开）"),
+    ("all on one release", "全部用于一次发布"),
+    ("%(a)s quantiles, %(b)s mean", "%(a)s 用于分位数，%(b)s 用于均值"),
+    ("%(a)s range steps, %(b)s mean (of rho)", "%(a)s 用于范围步骤，%(b)s 用于均值（ρ 的份额）"),
+    ("exact-projections", "精确投影"),
+    ("SGD %(s)s, level from x", "SGD %(s)s，等级由 x 决定"),
+    ("SGD code %(s)s, level from x", "SGD 源代码 %(s)s，等级由 x 决定"),
+    ("GRR, wrong p", "GRR，p 有误"),
+    (
+        "Gaussian without its δ term, eps=%(e)s, delta=%(d)s",
+        "缺少 δ 项的高斯机制，ε=%(e)s，δ=%(d)s",
+    ),
+    ("snapping (B = %(b)s)", "Snapping 拉普拉斯机制（B = %(b)s）"),
+    ("numpy Generator.laplace", "numpy 的拉普拉斯噪声采样（`Generator.laplace`）"),
+    # federated-pca: the claims' rows, where each dataset's bounds come from
+    ("cape, as published (per-message calibration)", "CAPE，论文原方案（按消息校准）"),
+    ("central, as-written preprocessing", "中心化，原文写法的预处理"),
+    ("central, add-remove with exact n", "中心化，增删一条记录，n 取精确值"),
+    (
+        "pixel intensities 0..16: the UCI optdigits documentation (each 4x4 block counts on-pixels, 0..16)",
+        "像素强度 0..16：UCI 的 optdigits 文档（每个 4x4 块统计点亮的像素数，0..16）",
+    ),
+    (
+        "the per-feature maxima of scikit-learn's description of WDBC, computed from the same 569 rows, rounded up "
+        "to two significant digits (the UCI documentation states no ranges)",
+        "各特征的最大值，取自 scikit-learn 对 WDBC 的说明，由同样的 569 行算出，向上取整到两位有效数字（UCI "
+        "的文档没有给出范围）",
+    ),
+    (
+        "the per-feature maxima of scikit-learn's description of the wine data, computed from the same 178 rows, "
+        "rounded up to two significant digits (the UCI documentation states no ranges)",
+        "各特征的最大值，取自 scikit-learn 对葡萄酒（wine）数据的说明，由同样的 178 行算出，向上取整到两位有效数字"
+        "（UCI 的文档没有给出范围）",
+    ),
+    (
+        "age 0..100 and hours-per-week 0..100 (domain knowledge: human ages, hours in a week's work), education-num "
+        "1..16 (the 16 education levels of the UCI adult.names), capital-gain 0..1e5 (the census top-code 99999); "
+        "fnlwgt 0..1.5e6 and capital-loss 0..5000 have no documented range: rounded up from the data's maxima "
+        "(1484705, 4356); one-hot columns 0..1",
+        "年龄（age）0..100 和每周工时（hours-per-week）0..100（领域知识：人的年龄、一周的工作小时数），"
+        "受教育年限（education-num）1..16（UCI 说明文件（adult.names）中的 16 个教育程度），"
+        "资本收益（capital-gain）0..1e5（人口普查的顶码 99999）；最终权重（fnlwgt）0..1.5e6 和资本损失"
+        "（capital-loss）0..5000 没有文档给出的范围：由数据中的最大值（1484705、4356）向上取整；独热列 0..1",
+    ),
+    ("the generator's rows are clipped to [-10, 10]", "生成器的数据行被裁剪到 [-10, 10]"),
     (
         "Mean over the datasets of the accuracy difference, by ε",
         "各数据集上准确率差值的均值（按 ε）",
@@ -542,7 +588,7 @@ _PAIRS += [
     ),
     (
         "grr_privatise on inputs 0 and 1, events {output = v}",
-        "grr_privatise 作用于输入 0 和 1，事件为 {输出 = v}",
+        "grr_privatise 作用于输入 0 和 1，事件为“输出 = v”",
     ),
     (
         "Mironov (CCS 2012): outputs in (0, 0.5) off the 2⁻⁵³ grid are impossible from f(D') = 1",
@@ -556,7 +602,7 @@ _PAIRS += [
         "k = 2, x = (0,0,5,5) vs (0,1,5,5): centres (0, 1) impossible on x; as-written claim = the whole budget eps "
         "(generous), private claim eps0 = 0.2 eps",
         "k = 2，x = (0,0,5,5) 对 (0,1,5,5)：在 x 上不可能选出中心 (0, 1)；原文写法的声明 = 整个预算 ε（偏宽松），"
-        "满足差分隐私的变体的声明 ε0 = 0.2ε",
+        "满足差分隐私的变体的声明 ε₀ = 0.2ε",
     ),
     (
         "x = (0,10,9,10,8,10,9,9,10,8), centres bins 0, 1, x' = x + e_0: true centre count in all 8 scores",
@@ -566,7 +612,7 @@ _PAIRS += [
         "noisy centre values (0.3, 9.6) fixed, x' = x + e_2: one draw changes",
         "加噪的中心值 (0.3, 9.6) 固定，x' = x + e_2：只有一次抽取改变",
     ),
-    ("%(note)s; claim eps1 = %(e)s", "%(note)s；声明 ε1 = %(e)s"),
+    ("%(note)s; claim eps1 = %(e)s", "%(note)s；声明 ε₁ = %(e)s"),
     ("%(note)s; strategy: all 36 ranges", "%(note)s；策略：全部 36 个范围查询"),
     (
         "%(note)s; workload: all 36 ranges; the per-partition least squares is slow, few samples",
@@ -575,7 +621,7 @@ _PAIRS += [
     (
         "raw rows, replace-one, n = %(n)s: measured ||A(D')-A(D)|| = %(m)s = %(r)s x Delta = sqrt(2)/n; "
         "statistic <triu(A+E), w>",
-        "原始数据行，替换一条记录，n = %(n)s：实测 ||A(D')-A(D)|| = %(m)s = %(r)s × Δ，Δ = √2/n；"
+        "原始数据行，替换一条记录，n = %(n)s：实测 ||A(D')-A(D)|| = %(m)s = %(r)s × Δ = sqrt(2)/n；"
         "统计量 <上三角(A+E), w>",
     ),
     (
@@ -592,12 +638,12 @@ _PAIRS += [
     (
         "raw rows, public preprocessing, X0 public (seeded); measured ||(A'-A) X0||_F = %(m)s <= sqrt(2)/n = %(d)s; "
         "statistic <A X0 + G, W>",
-        "原始数据行，公开的预处理，X0 公开（由种子生成）；实测 ||(A'-A) X0||_F = %(m)s ≤ √2/n = %(d)s；"
+        "原始数据行，公开的预处理，X0 公开（由种子生成）；实测 ||(A'-A) X0||_F = %(m)s ≤ sqrt(2)/n = %(d)s；"
         "统计量 <A X0 + G, W>",
     ),
     (
         "site 0 (N_0 = %(n)s, tau_0 for sqrt(2)/N_0), public preprocessing; statistic <triu(A_0+E_0), w>",
-        "站点 0（N_0 = %(n)s，τ_0 按 √2/N_0 校准），公开的预处理；统计量 <上三角(A_0+E_0), w>",
+        "站点 0（N_0 = %(n)s，τ_0 按 sqrt(2)/N_0 校准），公开的预处理；统计量 <上三角(A_0+E_0), w>",
     ),
     (
         "seed_attack recovers A_0 exactly: the two neighbours' views never overlap",
@@ -614,7 +660,7 @@ _PAIRS += [
     ),
     (
         "claim = lhp_exact_epsilon; audited over all pairs of level ends",
-        "声明 = lhp_exact_epsilon；在所有等级端点对上审计",
+        "声明 = `lhp_exact_epsilon`；在所有等级端点对上审计",
     ),
 ]
 

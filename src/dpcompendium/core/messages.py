@@ -627,7 +627,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "Holm 校正后，未能表明所列任一方法的均值高于最低者）：%(wins)s",
         "hist.dawa": "与 DPBench 版 DAWA 相比，在稀疏直方图上：%(sparse)s；在稠密直方图上：%(dense)s",
         "hist.dpbench": "与满足差分隐私的方法一起排名时，DPBench 版 DAWA 在 %(n)s 个设置中的 %(db_alone)s 个里单独排名第一，"
-        "在 %(db_first)s 个里为第一或与第一未能区分；两种满足差分隐私的 DAWA 之一在这些方法中为第一或与第一未能区分的设置有 %(priv_first)s 个。"
+        "在 %(db_first)s 个里为第一或与第一未能区分；只在满足差分隐私的方法之间排名时，两种满足差分隐私的 DAWA 之一在 %(priv_first)s 个设置中"
+        "排名第一或与第一未能区分。"
         "%(verdict)s",
         "hist.dpbench_supported": "DPBench 给 DAWA 在稀疏直方图上的排名依赖于其不满足差分隐私的划分步骤：在相同的测量步骤下，"
         "这里尝试的两种满足差分隐私的划分都远不及它（这并不表明任何满足差分隐私的 DAWA 都做不到）",
@@ -1259,6 +1260,11 @@ def method_name(method: object, lang: str | None = None) -> str:
         if head in names or tail in names:
             sep = "，" if (lang or get_language()) == "zh_CN" else ", "
             return f"{names.get(tail, _escape(tail))}{sep}{names.get(head, _escape(head))}"
+    if (lang or get_language()) != "en" and key.strip():
+        # a label of the chapter's own (a claims table's key): its figure template's rendering, if it has one
+        found = translate(key, lang or get_language())
+        if found is not None and found != key:
+            return found if "$" in found else to_myst(found)
     return to_myst(key)
 
 

@@ -311,6 +311,17 @@ CELL_TEXTS_BY_LANG: dict[str, dict[str, str]] = {
         "counts": "计数",
         "decision": "决策",
         "all": "全部",
+        # native review 3, X1: P-HP's budget rows, describe()'s rows, mwem's metric, DAWA's and hiera's variants
+        "decision levels": "决策层数",
+        "partitioning": "划分",
+        "allocated partitioning": "划分（分配的预算）",
+        "allocated": "总计（分配的预算）",
+        "min": "最小值",
+        "max": "最大值",
+        "mse": "均方误差",
+        "dpbench": "DPBench 版",
+        "code": "源代码",
+        "text": "原文",
     },
 }
 #: Column-name suffix → the unit shown in the header.
@@ -436,6 +447,12 @@ def METHOD_NAMES_KEYS() -> set[str]:
 def _cell(value: Any, column: Any, digits: int) -> tuple[str, bool]:
     """A cell as HTML, and whether it is a number (right-aligned)."""
     if isinstance(value, Md):
+        if not value.by_lang and get_language() != "en":
+            # a plain text made MyST by a chapter (Md(text, to_myst(text))), the same in every language:
+            # translated like a plain string (native review 3, X1)
+            found = _cell_translation(str(value))
+            if found is not None:
+                return myst_to_html(found if "$" in found else to_myst(found)), False
         return myst_to_html(myst(value)), False
     if value is None:
         return "", False
@@ -463,7 +480,10 @@ def _cell(value: Any, column: Any, digits: int) -> tuple[str, bool]:
         return myst_to_html(method_name(text)), False
     if _IDENTIFIER.match(
         text
-    ):  # a label written as an identifier: decision_levels → decision levels
+    ):  # a label written as an identifier: decision_levels → decision levels (决策层数 in Chinese)
+        found = _cell_translation(text.replace("_", " "))
+        if found is not None:
+            return myst_to_html(found if "$" in found else to_myst(found)), False
         return html.escape(text.replace("_", " ")), False
     m = _BRACKETED.match(text)
     if m:

@@ -1,0 +1,109 @@
+"""The Chinese edition's spaces (native review 3, W1): none between Chinese characters or beside full-width
+punctuation, across inline nodes; kept beside Latin letters, digits, maths and code."""
+
+from __future__ import annotations
+
+import pytest
+from docutils import nodes
+
+from dpcompendium.book.cjk_spacing import is_tight, tidy, tidy_text
+
+
+@pytest.mark.parametrize(
+    ("text", "tidied"),
+    [
+        ("最终选择。 每次", "最终选择。每次"),
+        ("课程作业变体 的误差", "课程作业变体的误差"),
+        ("定理 7 （高级组合", "定理 7（高级组合"),
+        (
+            "Analyze Gauss（中心化差分隐私） 与 DPdisPCA",
+            "Analyze Gauss（中心化差分隐私）与 DPdisPCA",
+        ),
+        ("在 n 个站点上", "在 n 个站点上"),
+        ("误差为 0.5 倍", "误差为 0.5 倍"),
+        ("the English text stays", "the English text stays"),
+        ("因此\n在本次运行", "因此在本次运行"),
+    ],
+)
+def test_tidy_text(text, tidied):
+    assert tidy_text(text) == tidied
+
+
+def test_spaces_are_kept_at_a_paragraphs_edge_and_beside_maths():
+    assert not is_tight("", "中") and not is_tight("中", "") and is_tight("", "（")
+    assert tidy_text(" 的", before="a") == " 的"  # maths or code before it
+    assert tidy_text(" 的", before="变") == "的"
+
+
+def _paragraph(*parts) -> nodes.paragraph:
+    return nodes.paragraph("", "", *parts)
+
+
+def test_tidy_works_across_inline_nodes_and_leaves_maths_and_code():
+    para = _paragraph(
+        nodes.strong("", "你将学到"),
+        nodes.Text(" 如何审计；见 "),
+        nodes.reference("", "定理 6", refuri="#t6"),
+        nodes.Text(" 与 "),
+        nodes.math("", "n"),
+        nodes.Text(" 个站点，"),
+        nodes.literal("", "privacy.csv"),
+        nodes.Text(" 中"),
+        nodes.inline("", "", nodes.Text("课程作业变体")),
+        nodes.Text(" 的误差。"),
+    )
+    section = nodes.section("", para, nodes.literal_block("", "a 的 b"))
+    assert tidy(section) > 0
+    assert (
+        para.astext()
+        == "你将学到如何审计；见定理 6 与 n 个站点，privacy.csv 中课程作业变体的误差。"
+    )
+    assert section[1].astext() == "a 的 b"
+
+
+def test_the_english_edition_is_left_as_it_is():
+    para = _paragraph(nodes.strong("", "You will learn"), nodes.Text(" how to audit."))
+    assert tidy(para) == 0 and para.astext() == "You will learn how to audit."
+
+
+@pytest.mark.parametrize(
+    ("text", "tidied"),
+    [
+        ("Holm 校正）; 校准到", "Holm 校正）；校准到"),
+        ("不满足 1-LDP: 噪声尺度", "不满足 1-LDP：噪声尺度"),
+        ("求和, 原文写法", "求和，原文写法"),
+        ("n = 10, T = 5; ε: 1", "n = 10, T = 5; ε: 1"),
+        ("12:30", "12:30"),
+    ],
+)
+def test_half_width_punctuation_beside_chinese(text, tidied):
+    from dpcompendium.book.cjk_spacing import full_width_punctuation
+
+    assert full_width_punctuation(text) == tidied
+
+
+def test_an_exercise_title_gets_full_width_parentheses():
+    """sphinx-exercise builds "练习 5.2 (审计…)" from its parts: the number, " (", the title, ")"."""
+    from dpcompendium.book.cjk_spacing import full_width_brackets
+
+    title = nodes.paragraph(
+        "",
+        "",
+        nodes.inline("", "练习 5.2 "),
+        nodes.Text(" ("),
+        nodes.Text("审计单比特机制"),
+        nodes.Text(")"),
+    )
+    tidy(title)
+    assert title.astext() == "练习 5.2（审计单比特机制）"
+    assert full_width_brackets("f(x) (见上文 (a))") == "f(x) （见上文 (a)）"
+    assert full_width_brackets("Lap(1/ε) and (n public)") == "Lap(1/ε) and (n public)"
+
+
+def test_a_caption_numbers_space_goes_before_a_full_width_bracket():
+    from dpcompendium.book.sphinxext import _NUMBER_BEFORE_FULL_WIDTH
+
+    body = '<span class="caption-number">练习 5.1 </span>（常数预算方案）<span class="caption-number">图 4.3 </span>捕获'
+    assert _NUMBER_BEFORE_FULL_WIDTH.sub(r"\1</span>", body) == (
+        '<span class="caption-number">练习 5.1</span>（常数预算方案）<span class="caption-number">图 4.3 </span>捕获'
+    )
