@@ -42,6 +42,8 @@ from .experiment import (
     release,
     run_comparison,
     setting_arms,
+    short_sentence,
+    short_verdicts,
     summarize_runs,
 )
 from .privtree import PRIVTREE_FANOUT, privtree, privtree_parameters, privtree_reference
@@ -120,6 +122,8 @@ __all__ = [
     "sampling_grouping",
     "scaled_l1",
     "setting_arms",
+    "short_sentence",
+    "short_verdicts",
     "summarize_runs",
     "uniform",
     "workload_mse",
