@@ -1136,6 +1136,7 @@ def test_short_verdicts_are_the_ones_the_design_sentence_counts():
     """Referee 7, m-c: the verdicts named as short of runs are exactly those ``design_figures`` counts as short
     (each at its own Holm family's level), and the clause names each one's pair, dataset and ε."""
     from dpcompendium.core import comparison
+    from dpcompendium.core.messages import myst
 
     runs = _sweep_like_runs()
     _, fams = H.baseline_brackets(runs, families=True)
@@ -1163,6 +1164,7 @@ def test_short_verdicts_are_the_ones_the_design_sentence_counts():
             named_any = True
             text = str(sentence)
             assert text.startswith("; the shown verdicts short of these runs: ")
+            assert "重复次数不足" in myst(sentence, "zh_CN")
             for r, n in short:
                 data, _, eps = r.comparison.setting.partition(", ε = ")
                 assert f"on {data} at ε = " in text and eps in text
