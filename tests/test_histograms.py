@@ -1165,7 +1165,7 @@ def test_short_verdicts_are_the_ones_the_design_sentence_counts():
             text = str(sentence)
             assert text.startswith("; the shown verdicts short of these runs: ")
             assert "重复次数不足" in myst(sentence, "zh_CN")
-            for r, n in short:
+            for r, _ in short:
                 data, _, eps = r.comparison.setting.partition(", ε = ")
                 assert f"on {data} at ε = " in text and eps in text
             assert f"up to {int(max(n for _, n in short))} runs" in text
