@@ -1158,6 +1158,9 @@ def test_short_verdicts_are_the_ones_the_design_sentence_counts():
             assert len(short) == fig["short"]
             assert all(r.holds and n > fig["runs"] for r, n in short)
             sentence = H.short_sentence(short, {("ahp", "private"): "AHP"})
+            whole = H.design_named(results, keys, {("ahp", "private"): "AHP"}, power)
+            design = comparison.design_sentence(results, power, families=keys)
+            assert str(whole) == str(design) + (str(sentence) if sentence is not None else "")
             if not short:
                 assert sentence is None
                 continue

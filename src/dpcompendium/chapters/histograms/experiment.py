@@ -58,6 +58,7 @@ __all__ = [
     "check_method",
     "claim_superiority",
     "claim_table",
+    "design_named",
     "equivalence_test",
     "grouping_tuning",
     "holm",
@@ -772,6 +773,22 @@ def short_sentence(
             )
         )
     return message("hist.short_runs", list=join(parts, "; "))
+
+
+def design_named(
+    results: Sequence[Any],
+    families: Sequence[Any],
+    labels: Mapping[tuple[str, str], Any],
+    power: float = 0.9,
+) -> Md:
+    """:func:`~dpcompendium.core.comparison.design_sentence` of a family of verdicts (``families`` a key per result
+    naming its Holm family), followed by its verdicts short of runs, named (:func:`short_verdicts`,
+    :func:`short_sentence`; referee 7, m-c)."""
+    from ...core.comparison import design_sentence
+
+    sentence = design_sentence(results, power, families=families)
+    named = short_sentence(short_verdicts(results, families, power), labels)
+    return sentence if named is None else sentence + named
 
 
 def _grid_cell(
