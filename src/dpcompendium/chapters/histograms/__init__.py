@@ -32,6 +32,7 @@ from .experiment import (
     check_method,
     claim_superiority,
     claim_table,
+    design_named,
     equivalence_test,
     grouping_tuning,
     holm,
@@ -42,6 +43,8 @@ from .experiment import (
     release,
     run_comparison,
     setting_arms,
+    short_sentence,
+    short_verdicts,
     summarize_runs,
 )
 from .privtree import PRIVTREE_FANOUT, privtree, privtree_parameters, privtree_reference
@@ -88,6 +91,7 @@ __all__ = [
     "claim_superiority",
     "claim_table",
     "dawa",
+    "design_named",
     "equivalence_test",
     "grouping_log_probability",
     "grouping_loss_per_bin",
@@ -120,6 +124,8 @@ __all__ = [
     "sampling_grouping",
     "scaled_l1",
     "setting_arms",
+    "short_sentence",
+    "short_verdicts",
     "summarize_runs",
     "uniform",
     "workload_mse",

@@ -103,6 +103,13 @@ def least_squares(
     return core_least_squares(arr, eps, rng, queries=workload, size=size)
 
 
+#: The deviation kernel of the chapter's DAWA partitions (:func:`dpcompendium.core.mechanisms.dawa.dawa_deviations`):
+#: the O(n log n) merge sort, as mwem's; about twice as fast as the core's default (Fenwick trees) on the noisy
+#: histograms of the ``private`` variant. It may pick another of two partitions whose costs tie to the last bit, with
+#: the same guarantee (issue 50); the audit keeps the core's default.
+DAWA_ENGINE = "merge"
+
+
 def dawa(
     x: ArrayLike,
     epsilon: float,
@@ -113,10 +120,18 @@ def dawa(
     calibration: str = "proved",
     size: int | None = None,
 ) -> np.ndarray:
-    """DAWA (``li2014data``) for ``workload``: :func:`dpcompendium.core.mechanisms.dawa.dawa` (add-remove)."""
+    """DAWA (``li2014data``) for ``workload``: :func:`dpcompendium.core.mechanisms.dawa.dawa` (add-remove), its
+    partition's deviations by the merge kernel (``DAWA_ENGINE``)."""
     arr, eps, rng, _ = prepare(x, epsilon, rng, size)
     return core_dawa(
-        arr, eps, rng, workload=workload, ratio=ratio, calibration=calibration, size=size
+        arr,
+        eps,
+        rng,
+        workload=workload,
+        ratio=ratio,
+        calibration=calibration,
+        size=size,
+        engine=DAWA_ENGINE,
     )
 
 
