@@ -1155,7 +1155,7 @@ def test_short_verdicts_are_the_ones_the_design_sentence_counts():
         for power in (0.5, 0.9, 0.99):
             short = H.short_verdicts(results, keys, power)
             fig = comparison.design_figures(results, power, families=keys)
-            assert len(short) == fig["short"]
+            assert len(short) == fig["short_counted"]
             assert all(r.holds and n > fig["runs"] for r, n in short)
             sentence = H.short_sentence(short, {("ahp", "private"): "AHP"})
             whole = H.design_named(results, keys, {("ahp", "private"): "AHP"}, power)
@@ -1175,5 +1175,11 @@ def test_short_verdicts_are_the_ones_the_design_sentence_counts():
             if any("ahp" in (r.comparison.a.method, r.comparison.b.method) for r, _ in short):
                 assert "AHP against" in text or "against AHP" in text
     assert named_any  # the family has fragile verdicts to name at some power
+    # decided by the studentized bootstrap (referee 7, m-a): no run count, so none is named
+    _, boot = H.baseline_brackets(runs, families=True, test="bootstrap-t", rng=np.random.default_rng(5))
+    results = boot["identity"] + boot["uniform"]
+    keys = [(ref, r.comparison.setting) for ref in ("identity", "uniform") for r in boot[ref]]
+    assert H.short_verdicts(results, keys, 0.99) == []
+    assert comparison.design_figures(results, 0.99, families=keys)["uncounted"] > 0
     with pytest.raises(ValueError, match="families"):
         H.short_verdicts(fams["identity"], ["x"])
