@@ -881,6 +881,37 @@ def test_compiled_tree_scores_are_scikit_learns_bit_for_bit(d, missing):
     assert np.array_equal(stat.fn(Z), ref)
 
 
+def test_learned_statistic_of_few_distinct_outputs_is_their_frequency_table():
+    """issue 50: outputs with few distinct values (a sparse vector's patterns) get the plug-in Bayes classifier —
+    each distinct output's P̂(D' | o) from its add-½ frequencies on the training rows, ½ for an output never seen —
+    and it orders the outputs by their likelihood ratio; continuous outputs keep the boosted trees."""
+    import pickle
+
+    from dpcompendium.book.usercode import events
+
+    rng = np.random.default_rng(11)
+    patterns = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 0.0]])
+    pa, pb = np.array([0.4, 0.3, 0.2, 0.1]), np.array([0.1, 0.2, 0.3, 0.4])
+    xa = patterns[rng.choice(4, size=6000, p=pa)]
+    xb = patterns[rng.choice(4, size=5000, p=pb)]
+    stat = events._learned_statistic(xa, xb)
+    assert stat.key == "learned" and "table" in stat.fn.keywords
+    k_a = np.array([(xa == p).all(1).sum() for p in patterns])
+    k_b = np.array([(xb == p).all(1).sum() for p in patterns])
+    r_a, r_b = (k_a + 0.5) / len(xa), (k_b + 0.5) / len(xb)
+    want = r_b / (r_a + r_b)
+    unseen = np.array([[1.0, 1.0, 1.0]])
+    got = stat.fn(np.vstack([patterns, unseen, patterns[::-1]]))
+    assert np.array_equal(got, np.r_[want, 0.5, want[::-1]])
+    assert np.all(np.diff(got[:4]) > 0)  # the likelihood ratio's order
+    assert stat.fn(np.empty((0, 3))).shape == (0,)
+    again = pickle.loads(pickle.dumps(stat.fn))  # a selection task returns it from a worker
+    assert np.array_equal(again(patterns), want)
+    # many distinct outputs: the boosted trees, as before
+    cont = events._learned_statistic(rng.normal(size=(3000, 3)), 0.3 + rng.normal(size=(3000, 3)))
+    assert "model" in cont.fn.keywords
+
+
 @pytest.mark.parametrize(
     "make",
     [
