@@ -107,3 +107,28 @@ def test_a_caption_numbers_space_goes_before_a_full_width_bracket():
     assert _NUMBER_BEFORE_FULL_WIDTH.sub(r"\1</span>", body) == (
         '<span class="caption-number">练习 5.1</span>（常数预算方案）<span class="caption-number">图 4.3 </span>捕获'
     )
+
+
+def test_maths_written_in_a_text_node_and_shared_punctuation_are_left_as_written():
+    """Native review 4: a set in maths kept its half-width commas ("\\(\\{5\\varepsilon，4\\varepsilon…\\}\\)" was
+    printed), and "(a,…,a)" beside Chinese text kept its comma after the ellipsis."""
+    maths = r"\(\{5\varepsilon, 4\varepsilon, \varepsilon\}\)"
+    para = _paragraph(nodes.Text(f"方案 {maths} 的，以及 $a, b$ 和"))
+    tidy(para)
+    assert maths in para.astext() and "$a, b$" in para.astext()
+    assert "方案 " in para.astext()  # a space beside maths stays
+    para = _paragraph(nodes.Text("最坏一对 (a,…,a) 与 (a,…,a,b) 的上确界"))
+    tidy(para)
+    assert "(a,…,a)" in para.astext() and "(a,…,a,b)" in para.astext()
+
+
+def test_a_table_cell_without_words_is_not_translated():
+    """Native review 4: a cell holding only maths, numbers or names ("{5ε, 4ε, 3ε, 2ε, ε}") is shown as written in
+    the Chinese edition, not run through a list template that makes its commas full-width."""
+    from dpcompendium.core.messages import Md, language, to_myst
+    from dpcompendium.core.tables import _cell
+
+    text = "{5ε, 4ε, 3ε, 2ε, ε}"
+    with language("zh_CN"):
+        html_, _ = _cell(Md(text, to_myst(text)), "schedule", 3)
+    assert "，" not in html_

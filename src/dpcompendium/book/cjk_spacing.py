@@ -28,6 +28,12 @@ _HAN = "\u3400-\u4dbf\u4e00-\u9fff"
 #: Full-width punctuation: no space on either side
 _FULL_WIDTH = "，。、；：！？（）《》〈〉「」『』【】“”‘’—…·\uff01-\uff0f\uff1a-\uff20\u3001-\u3003"
 _HAN_CHAR = re.compile(f"[{_HAN}]")
+#: Full-width punctuation that also stands in Latin text and maths ("(a, …, a)", "a — b", "a · b"): beside it a
+#: half-width ``,`` ``;`` ``:`` is not Chinese text (native review 4)
+_SHARED = "—…·"
+_CHINESE_PUNCT_CHAR = re.compile(f"[{''.join(c for c in _FULL_WIDTH if c not in _SHARED)}]")
+#: Inline maths written in a text node (``\\(…\\)``, ``$…$``): opaque, as a maths node is
+_INLINE_MATH = re.compile(r"\\\(.*?\\\)|\$[^$\n]+\$", re.S)
 _FULL_WIDTH_CHAR = re.compile(f"[{_FULL_WIDTH}]")
 _SPACES = re.compile(r"[ \t\n]+")
 #: Inline nodes whose text is not running text: a space beside them is kept (they count as a Latin letter).
@@ -103,7 +109,7 @@ def full_width_punctuation(text: str, before: str = "", after: str = "") -> str:
     def one(m: re.Match) -> str:
         left = text[m.start() - 1] if m.start() > 0 else before
         right = text[m.end()] if m.end() < len(text) else after
-        chinese = _HAN_CHAR.match(left or " ") or _FULL_WIDTH_CHAR.match(left or " ")
+        chinese = _HAN_CHAR.match(left or " ") or _CHINESE_PUNCT_CHAR.match(left or " ")
         if chinese or _HAN_CHAR.match(right or " "):
             return _FULL_PUNCT[m.group(1)]
         return m.group()
@@ -112,10 +118,18 @@ def full_width_punctuation(text: str, before: str = "", after: str = "") -> str:
 
 
 def _atoms(node: nodes.Node, out: list) -> None:
-    """The text nodes of ``node`` in reading order, with ``None`` for an opaque inline node (maths, code)."""
+    """The text nodes of ``node`` in reading order, with ``None`` for an opaque inline node (maths, code); a text
+    node holding inline maths is split around it (:func:`_tidy_element` puts the pieces back)."""
     for child in node.children:
         if isinstance(child, nodes.Text):
-            out.append(child)
+            text, pos = str(child), 0
+            for m in _INLINE_MATH.finditer(text):
+                if m.start() > pos:
+                    out.append((child, text[pos : m.start()]))
+                out.append((child, None, m.group()))
+                pos = m.end()
+            if pos < len(text) or not text:
+                out.append((child, text[pos:]))
         elif isinstance(child, _OPAQUE):
             out.append(None)
         elif isinstance(child, nodes.Element):
@@ -126,7 +140,8 @@ def _tidy_element(element: nodes.Element) -> int:
     atoms: list = []
     _atoms(element, atoms)
     changed = 0
-    texts = [str(a) if a is not None else None for a in atoms]
+    # a piece of a text node: (node, text) or, for inline maths in it, (node, None, maths); an opaque node: None
+    texts = [a[1] if a is not None else None for a in atoms]
     # parentheses around Chinese text, across the inline nodes: 练习 5.1 (常数预算方案) → 练习 5.1（常数预算方案）
     joined = full_width_brackets("".join(t if t is not None else "\x00" for t in texts))
     pos = 0
@@ -141,12 +156,18 @@ def _tidy_element(element: nodes.Element) -> int:
     for i, atom in enumerate(atoms):
         if atom is None or not texts[i]:
             continue
-        before = _edge(texts, i, -1)
-        after = _edge(texts, i, +1)
-        new = tidy_text(texts[i], before, after)
-        texts[i] = new
-        if new != str(atom):
-            atom.parent.replace(atom, nodes.Text(new))
+        texts[i] = tidy_text(texts[i], _edge(texts, i, -1), _edge(texts, i, +1))
+    # put each text node's pieces back together, its maths as written
+    rebuilt: dict[int, tuple[nodes.Text, list[str]]] = {}
+    for atom, text in zip(atoms, texts, strict=True):
+        if atom is None:
+            continue
+        parts = rebuilt.setdefault(id(atom[0]), (atom[0], []))[1]
+        parts.append(atom[2] if len(atom) == 3 else text)
+    for node, parts in rebuilt.values():
+        new = "".join(parts)
+        if new != str(node):
+            node.parent.replace(node, nodes.Text(new))
             changed += 1
     return changed
 

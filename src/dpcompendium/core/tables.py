@@ -497,7 +497,7 @@ _YES_NO = {"en": ("yes", "no"), "zh_CN": ("是", "否")}
 def _cell_translation(text: str) -> str | None:
     """A text cell in the current language when it is not English (:data:`CELL_TEXTS_BY_LANG`, else a figure
     template); ``None``: shown as it is."""
-    from .messages import translate
+    from .messages import needs_translation, translate
 
     lang = get_language()
     if lang == "en":
@@ -505,6 +505,10 @@ def _cell_translation(text: str) -> str | None:
     cells = CELL_TEXTS_BY_LANG.get(lang, {})
     if text in cells:
         return cells[text]
+    if not needs_translation(text):
+        # numbers, maths, names: shown as written (a set such as {5ε, 4ε, …} is not a list to punctuate in
+        # Chinese; native review 4)
+        return None
     found = translate(text, lang)
     return found if found is not None and found != text else None
 
