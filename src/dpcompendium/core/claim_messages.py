@@ -457,7 +457,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
     ("claims.fedpca.sens_cape",
      "$\\sqrt{2}/n$ on each site's message; Mahalanobis sensitivity of the joint view (module cape)",
      "sqrt(2)/n on each site's message; Mahalanobis sensitivity of the joint view (module cape)",
-     "每个站点的消息上为 $\\sqrt{2}/n$；联合视图的 Mahalanobis 敏感度（见 `cape` 模块）"),
+     "每个站点的消息上为 $\\sqrt{2}/n$；联合视图的 Mahalanobis 敏感度（见 CAPE 模块）"),
     ("claims.fedpca.cond_cape_public",
      "$n$ and the site sizes are public; rows preprocessed with public statistics into the unit ball",
      "n and the site sizes are public; rows preprocessed with public statistics into the unit ball",

@@ -494,10 +494,14 @@ def _cell(value: Any, column: Any, digits: int) -> tuple[str, bool]:
 _YES_NO = {"en": ("yes", "no"), "zh_CN": ("是", "否")}
 
 
+#: A word in Latin letters (two or more): a cell without one holds only numbers, maths and symbols
+_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
 def _cell_translation(text: str) -> str | None:
     """A text cell in the current language when it is not English (:data:`CELL_TEXTS_BY_LANG`, else a figure
     template); ``None``: shown as it is."""
-    from .messages import needs_translation, translate
+    from .messages import translate
 
     lang = get_language()
     if lang == "en":
@@ -505,9 +509,9 @@ def _cell_translation(text: str) -> str | None:
     cells = CELL_TEXTS_BY_LANG.get(lang, {})
     if text in cells:
         return cells[text]
-    if not needs_translation(text):
-        # numbers, maths, names: shown as written (a set such as {5ε, 4ε, …} is not a list to punctuate in
-        # Chinese; native review 4)
+    if not _LATIN_WORD.search(text):
+        # numbers and maths without a word: shown as written (a set such as {5ε, 4ε, …} is not a list whose
+        # commas Chinese writes full-width; native review 4)
         return None
     found = translate(text, lang)
     return found if found is not None and found != text else None

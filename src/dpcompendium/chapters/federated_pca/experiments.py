@@ -673,7 +673,9 @@ def _setting_label(setting: Mapping[str, object]) -> Md:
     (``"adult, unequal sites, ε = 1"``), in each language."""
     eps = f"{float(setting['epsilon']):g}"
     name = str(setting["dataset"])
-    en, zh = [name], [name]
+    from ...core.messages import dataset_name
+
+    en, zh = [name], [dataset_name(name, "zh_CN")]
     if "split" in setting:
         split = str(setting["split"])
         words = _SPLIT_WORDS.get(split, (f"{split} sites", f"{split} 站点"))
