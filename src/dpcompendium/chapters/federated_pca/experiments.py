@@ -673,9 +673,9 @@ def _setting_label(setting: Mapping[str, object]) -> Md:
     (``"adult, unequal sites, ε = 1"``), in each language."""
     eps = f"{float(setting['epsilon']):g}"
     name = str(setting["dataset"])
-    from ...core.messages import dataset_name
+    from ...core.messages import translate
 
-    en, zh = [name], [dataset_name(name, "zh_CN")]
+    en, zh = [name], [translate(name, "zh_CN") or name]
     if "split" in setting:
         split = str(setting["split"])
         words = _SPLIT_WORDS.get(split, (f"{split} sites", f"{split} 站点"))
