@@ -166,9 +166,16 @@ def _tidy_element(element: nodes.Element) -> int:
         parts.append(atom[2] if len(atom) == 3 else text)
     for node, parts in rebuilt.values():
         new = "".join(parts)
-        if new != str(node):
-            node.parent.replace(node, nodes.Text(new))
-            changed += 1
+        parent = node.parent
+        if new == str(node) or parent is None:
+            continue
+        # by identity: a text node is a str, and ``Element.replace`` finds it by equality, so an equal text node
+        # earlier in the parent (a lone space, say) would be taken for it
+        at = next((k for k, child in enumerate(parent.children) if child is node), None)
+        if at is None:
+            continue
+        parent[at] = nodes.Text(new)
+        changed += 1
     return changed
 
 
