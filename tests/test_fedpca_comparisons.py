@@ -379,7 +379,7 @@ def test_comparisons_name_their_setting():
     labels = [r.comparison.setting for r in res.result]
     assert [str(s) for s in labels] == ["wine, ε = 0.1", "wine, ε = 1"]
     assert labels[0].myst == "wine, $\\varepsilon = 0.1$"
-    assert labels[0].in_language("zh_CN") == "wine，$\\varepsilon = 0.1$"
+    assert labels[0].in_language("zh_CN") == "葡萄酒数据，$\\varepsilon = 0.1$"
     design = comparison.design_sentence(list(res.result))
     assert "(wine, ε = " in str(design)
     # with a split (the energy family): the split's words in each language
@@ -393,4 +393,4 @@ def test_comparisons_name_their_setting():
     )
     setting = res.result.iloc[0].comparison.setting
     assert str(setting) == "wine, unequal sites, ε = 0.1"
-    assert setting.in_language("zh_CN") == "wine，不等大站点，$\\varepsilon = 0.1$"
+    assert setting.in_language("zh_CN") == "葡萄酒数据，不等大站点，$\\varepsilon = 0.1$"
