@@ -256,9 +256,67 @@ def test_privacy_claims():
     # referee 7 m-d: in 2-D an upper bound above ε is not a refutation; from 3-D on the measurements alone exceed ε
     assert not c2.refuted and "upper bound" in c2.why
     assert c2.statement().startswith("MWEM (coursework): 1-DP as claimed is not shown")
+    # referee 8 n2: in 3-D at T = 200 the composition total (1.500005) is an upper bound as well: not shown, with
+    # the witness on the transcript; refuted only at T = 1, where the released histogram carries the witness
     c3 = privacy_claim(1.0, 200, "coursework", 3)
-    assert not c3.private and c3.refuted
-    assert c3.statement().startswith("MWEM (coursework): not 1-DP as claimed")
+    assert not c3.private and not c3.refuted
+    assert c3.statement().startswith("MWEM (coursework): 1-DP as claimed is not shown")
+    assert "1.500005" in c3.why and "upper bound" in c3.why
+    assert "transcript" in c3.why and "1.499995" in c3.why
+    c31 = privacy_claim(1.0, 1, "coursework", 3)
+    assert not c31.private and c31.refuted and "released histogram" in c31.why
+    assert c31.statement().startswith("MWEM (coursework): not 1-DP as claimed")
+    # no witness in 2-D: the event's loss is ε − 5·10⁻⁶ε
+    assert not privacy_claim(1.0, 1, "coursework", 2).refuted
+
+
+def test_coursework_witness_exceeds_epsilon_exactly_from_3d_on():
+    """Referee 8 n2: the witness of :func:`coursework_witness`, checked on the library's own laws at T = 1 in 3-D: a
+    record moved from cell u to cell v, the one selected box contains u and not v, the measurement is at or above
+    its true count. The event's probability ratio is the selection law's ratio (computed exactly, from the engine's
+    first-round probabilities) times the Laplace tail ratio exp(1/b), b = 2T/(ε·nAtt); its log exceeds ε and is at
+    least the witness's loss. At T = 1 the released histogram determines the measurement (its box's mass is
+    strictly increasing in it), so the loss is one of the histogram."""
+    from dpcompendium.chapters.mwem import coursework_witness
+
+    eps, T = 1.0, 1
+    shape = (2, 3, 2)
+    rng = make_rng(3)
+    B = rng.integers(1, 9, size=shape).astype(float)
+    u, v = (0, 0, 0), (1, 2, 1)
+    B2 = B.copy()
+    B2[u] -= 1
+    B2[v] += 1  # replace-one: one record moved from u to v, n unchanged
+    Q = random_range_queries(shape, 25, make_rng(4))
+    sep = [
+        k
+        for k in range(Q.m)
+        if np.all(Q.lo[k] <= u)
+        and np.all(Q.hi[k] >= u)
+        and not (np.all(Q.lo[k] <= v) and np.all(Q.hi[k] >= v))
+    ]
+    assert sep
+    pB = first_round_probabilities(B, Q, eps, T, "coursework")
+    pB2 = first_round_probabilities(B2, Q, eps, T, "coursework")
+    b = 2.0 * T / (eps * 3)  # the coursework's Laplace scale in 3-D
+    wit = coursework_witness(eps, T, 3)
+    assert wit["exceeds"] and wit["released"] and wit["loss"] == pytest.approx(1.499995, abs=1e-12)
+    for k in sep:
+        loss = math.log(pB[k] / pB2[k]) + 1.0 / b  # P(m ≥ q(B)) = 1/2 under B, e^{-1/b}/2 under B′
+        assert loss >= wit["loss"] - 1e-12 and loss > eps
+    # in 2-D the same event gives at most ε + the unpaid selection: no witness
+    assert not coursework_witness(eps, T, 2)["exceeds"]
+    # at T = 1 the released histogram is A₀ after `passes` MW steps of one box and one measurement: the box's mass
+    # grows strictly with the measurement, so the histogram determines it
+    mask = Q.masks(np.array([sep[0]]))[0].ravel().astype(float)
+    n = B.sum()
+    got = []
+    for m in (10.0, 11.0, 15.0):
+        A = np.full(B.size, n / B.size)
+        for _ in range(3):
+            A = multiplicative_weights_step(A, mask, m, n)
+        got.append(float(A @ mask))
+    assert got[0] < got[1] < got[2]
 
 
 def test_spent_claims_state_the_accounted_total():

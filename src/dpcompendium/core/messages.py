@@ -339,6 +339,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.payoff_tested": "MWEM's last iterate against Identity (two-sided bootstrap-t tests on %(reps)s per cell, "
         "Holm-corrected over the %(n)s cells of the grid): its mean error is shown lower or higher %(said)s, and not "
         "separated at the other $n\\varepsilon$",
+        "mwem.cw3_witness": "basic composition bounds a run by %(spent)s, again an upper bound, so at $T$ = %(T)s the "
+        "nominal guarantee is not shown either. A witness shows more: move one record from cell $u$ to cell $v$ and take the runs "
+        "whose every selected box contains $u$ and not $v$ and whose every measurement is at or above the box's true "
+        "count; on them each measurement's density ratio is $e^{3\\varepsilon/(2T)}$ and each selection's at least "
+        "$e^{-\\varepsilon/(2T)\\cdot 10^{-5}}$, so the event's privacy loss is at least %(loss)s, above "
+        "$\\varepsilon$ = %(eps)s. It is an event of the transcript (the selected queries and their measurements): "
+        "the released histogram determines the transcript at $T = 1$, where the nominal guarantee fails, "
+        "but not at $T$ = %(T)s, where it is not shown",
         "mwem.payoff_lower": "%(w)s: lower at $n\\varepsilon$ = %(ne)s",
         "mwem.payoff_lower_none": "%(w)s: lower at no $n\\varepsilon$",
         "mwem.payoff_higher": ", higher at $n\\varepsilon$ = %(ne)s",
@@ -606,6 +614,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.metric_mean_error": "平均误差",
         "mwem.payoff_tested": "MWEM 最后一次迭代结果与 Identity 的比较（每个格点 %(reps)s，双侧学生化自助法（bootstrap-t）检验，在网格的 %(n)s "
         "个格点上做 Holm 校正）：其平均误差被检验表明更低或更高的格点为 %(said)s，在其余 $n\\varepsilon$ 处二者未被区分",
+        "mwem.cw3_witness": "基本组合（顺序组合）给出的单次运行上界为 %(spent)s，这同样只是上界，所以在 $T$ = %(T)s 时名义保证同样"
+        "未能证明。见证数据对能说明更多：把一条记录从单元 $u$ 移到单元 $v$（这两个邻居数据集即见证数据对），考虑这样的运行——每个被选中的方框都包含"
+        " $u$ 而不包含 $v$，且每次测量值都不低于该方框的真实计数；在这些运行上，每次测量的密度比为 "
+        "$e^{3\\varepsilon/(2T)}$，每次选择的密度比至少为 $e^{-\\varepsilon/(2T)\\cdot 10^{-5}}$，因此该事件的"
+        "隐私损失至少为 %(loss)s，大于 $\\varepsilon$ = %(eps)s。这是运行记录（被选中的查询及其测量值）上的事件："
+        "发布的直方图在 $T = 1$ 时能确定运行记录，此时名义保证不成立；在 $T$ = %(T)s 时则不能，名义保证只是未能证明",
         "mwem.payoff_lower": "%(w)s：在 $n\\varepsilon$ = %(ne)s 时更低",
         "mwem.payoff_lower_none": "%(w)s：在任何 $n\\varepsilon$ 下都不更低",
         "mwem.payoff_higher": "，在 $n\\varepsilon$ = %(ne)s 时更高",
@@ -877,6 +891,13 @@ PLAIN: dict[str, str] = {
     "mwem.payoff_tested": "MWEM's last iterate against Identity (two-sided bootstrap-t tests on %(reps)s per cell, "
     "Holm-corrected over the %(n)s cells of the grid): its mean error is shown lower or higher %(said)s, and not "
     "separated at the other nε",
+    "mwem.cw3_witness": "basic composition bounds a run by %(spent)s, again an upper bound, so at T = %(T)s the "
+    "nominal guarantee is not shown either. A witness shows more: move one record from cell u to cell v and take the runs whose "
+    "every selected box contains u and not v and whose every measurement is at or above the box's true count; on "
+    "them each measurement's density ratio is e^(3ε/(2T)) and each selection's at least e^(-ε/(2T)·1e-5), so the "
+    "event's privacy loss is at least %(loss)s, above ε = %(eps)s. It is an event of the transcript (the selected "
+    "queries and their measurements): the released histogram determines the transcript at T = 1, where the nominal "
+    "guarantee fails, but not at T = %(T)s, where it is not shown",
     "mwem.payoff_lower": "%(w)s: lower at nε = %(ne)s",
     "mwem.payoff_lower_none": "%(w)s: lower at no nε",
     "mwem.payoff_higher": ", higher at nε = %(ne)s",

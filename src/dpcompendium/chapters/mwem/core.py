@@ -65,6 +65,7 @@ __all__ = [
     "VARIANTS",
     "MWEMResult",
     "SweepResult",
+    "coursework_witness",
     "first_round_probabilities",
     "identity_histogram",
     "multiplicative_weights_step",
@@ -300,6 +301,33 @@ def privacy_accounting(
     }
 
 
+def coursework_witness(epsilon: float, T: int, ndim: int) -> dict[str, object]:
+    """A witness against the coursework variant's nominal ε (referee 8, n2): a lower bound on the privacy loss of one
+    event, exact from the mechanism's laws (replace-one, public n).
+
+    A record moves from cell u to cell v (B → B′). Event E: each of the T selected queries is a box containing u and
+    not v (a count 1 higher under B), and each measurement is at or above the box's true count under B. Pointwise on
+    E, each Laplace measurement (scale 2T/(ε·nAtt)) has density ratio exactly exp(ε·nAtt/(2T)), and each round's
+    selection (exponential mechanism at ε/(2T), scores divided by 10⁵) a ratio at least exp(−ε/(2T)·10⁻⁵), so
+    P_B(E) ≥ exp(ε·nAtt/2 − ε/2·10⁻⁵)·P_B′(E), and P_B′(E) > 0 whenever the workload holds T distinct such boxes
+    (the coursework never measures a query twice). ``loss`` = ε·nAtt/2 − ε/2·10⁻⁵ (:func:`privacy_accounting`'s
+    measurement share less its selection share); ``exceeds``: loss > ε (from 3-D on: 1.499995ε; in 2-D ε − 5·10⁻⁶ε,
+    no witness). E is an event of the transcript (queries and measurements); ``released`` is True where it is also
+    an event of the released histogram: at T = 1, where the last iterate (a box scaled against the rest, its mass
+    strictly increasing in the measurement) determines the one query and its measurement with probability 1.
+    """
+    acc = privacy_accounting(epsilon, T, "coursework", ndim)
+    eps = acc["nominal_epsilon"]
+    loss = acc["measurement_epsilon"] - acc["selection_epsilon"]
+    return {
+        "loss": loss,
+        "exceeds": loss > eps * (1 + 1e-12),
+        "released": int(T) == 1,
+        "event": "a record moved from cell u to cell v, every selected box containing u and not v, every "
+        "measurement at or above the box's true count",
+    }
+
+
 #: Where the histogram's domain comes from: ``"public"`` (declared before seeing the data: the library's runs) or
 #: ``"data"`` (``min(B)``…``max(B)`` of the data, as the coursework code computes it).
 DOMAINS = ("public", "data")
@@ -330,9 +358,12 @@ def privacy_claim(
 
     ``standard``: ε-DP. ``zcdp`` (needs ``delta``): ρ-zCDP with ρ = (√(ln(1/δ) + ε) − √ln(1/δ))², stated as
     (ε, δ)-DP (the conversion, a condition). ``coursework``: ε(10⁻⁵ + nAtt)/2-DP — within ε in 1-D (the claim states
-    that total); ε-DP *not shown* in 2-D (the measurements take the whole ε and the unpaid selection puts basic
-    composition 5·10⁻⁶ε above it: an upper bound, ``refuted=False``) and *not* ε-DP from 3-D on (the measurements alone
-    exceed ε), because the Laplace scale is divided by nAtt although a count still has sensitivity 1 (the
+    that total); ε-DP *not shown* from 2-D on at T > 1 (``refuted=False``): in 2-D the measurements take the whole ε
+    and the unpaid selection puts basic composition 5·10⁻⁶ε above it, from 3-D on the measurements alone exceed ε
+    (1.5ε in 3-D), but a composition total is an upper bound; :func:`coursework_witness` gives from 3-D on an event
+    of loss ε·nAtt/2 − 5·10⁻⁶ε > ε on the transcript (queries and measurements), which the released histogram
+    determines only at T = 1: there the claim is *refuted*. The Laplace scale is divided by nAtt although a count
+    still has sensitivity 1 (the
     claim states the nominal ε with ``private=False``; :func:`spent_claim` states what is spent); and only on condition that the
     data-dependent number of re-draws is not released (an unaccounted release otherwise), stated in ``conditions``.
 
@@ -374,18 +405,34 @@ def _variant_claim(
             ),
         )
     ok = total <= eps * (1 + 1e-12)
-    # refuted only where the measurements alone exceed ε (3-D on); in 2-D they take exactly ε and the total is an
-    # upper bound by basic composition, above ε only by the unpaid selection: the claim is not shown, not refuted
-    refuted = acc["measurement_epsilon"] > eps * (1 + 1e-12)
-    why = (
-        f"selection spends ε/2·1e-5 (scores divided by 100000) and measurement ε·{ndim}/2 (Laplace scale "
-        f"2T/(ε·d), d = nAtt, for a count of sensitivity 1): total {total:.7g} for nominal ε = {eps:g}"
-        if refuted
-        else "the accounting no longer proves it: the measurements take the whole ε (Laplace scale 2T/(ε·d), "
-        "d = nAtt, for a count of sensitivity 1) and the selection, ε/2·1e-5 (scores divided by 100000), is "
-        f"unpaid; basic composition gives {total:.7g} for nominal ε = {eps:g}, an upper bound, not a "
-        "demonstrated violation"
+    # basic composition's total above ε is an upper bound, not a refutation (referee 7 m-d, referee 8 n2). A refutation
+    # needs a witness on what is released: coursework_witness (its loss exceeds ε from 3-D on, on the transcript; on
+    # the released histogram itself only at T = 1, where the histogram determines its one query and measurement)
+    wit = coursework_witness(eps, T, ndim) if variant == "coursework" else None
+    refuted = wit is not None and wit["exceeds"] and wit["released"]
+    bound = (
+        "the measurements take the whole ε (Laplace scale 2T/(ε·d), d = nAtt, for a count of sensitivity 1) and "
+        "the selection, ε/2·1e-5 (scores divided by 100000), is unpaid"
+        if acc["measurement_epsilon"] <= eps * (1 + 1e-12)
+        else f"the measurements alone spend ε·{ndim}/2 (Laplace scale 2T/(ε·d), d = nAtt, for a count of "
+        "sensitivity 1) and the selection ε/2·1e-5 (scores divided by 100000)"
     )
+    if refuted:
+        why = (
+            f"{bound}; witness on the released histogram (T = 1 determines its one query and measurement): "
+            f"{wit['event']}, privacy loss {wit['loss']:.7g} > ε = {eps:g}"
+        )
+    else:
+        why = (
+            f"the accounting no longer proves it: {bound}; basic composition gives {total:.7g} for nominal "
+            f"ε = {eps:g}, an upper bound, not a demonstrated violation"
+        )
+        if wit is not None and wit["exceeds"]:
+            why += (
+                f"; on the transcript (the T queries and measurements) a witness exceeds ε: {wit['event']}, "
+                f"privacy loss {wit['loss']:.7g}; the released histogram is a post-processing of the transcript, "
+                "so this does not show a loss of the histogram at T > 1"
+            )
     redraw = (
         "the number of re-draws per round (MWEMResult.draws, and the running time) is not released: it is "
         "geometric with a data-dependent success probability, and each extra draw is one more exponential-"
