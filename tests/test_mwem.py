@@ -497,6 +497,26 @@ def test_guarantee_keeps_the_digits_that_matter():
 
 
 @pytest.mark.numerics
+@pytest.mark.parametrize(
+    "rows, cols, cuts", [(9, 5, 0), (256, 13, 3), (256, 256, 20), (1000, 7, 1), (4096, 3, 2)]
+)
+def test_row_sums_are_numpys_axis0_reduceat_bit_for_bit(rows, cols, cuts, rng):
+    """The atoms' row masses (core._row_sums, compiled, issue 50) are ``np.add.reduceat(x, idx, axis=0)`` bit for
+    bit: numpy's pairwise summation down each column, blocks of 128 rows and their splits included (segments of 1 to
+    4095 rows), on values spread over many orders of magnitude (where the order of additions shows)."""
+    chains = 3
+    x = rng.random((chains * rows, cols)) * np.exp(
+        rng.normal(0.0, 20.0, size=(chains * rows, cols))
+    )
+    idx = np.concatenate(
+        [
+            c * rows + np.unique(np.concatenate([[0], rng.integers(1, rows, size=cuts)]))
+            for c in range(chains)
+        ]
+    )
+    np.testing.assert_array_equal(core._row_sums()(x, idx), np.add.reduceat(x, idx, axis=0))
+
+
 @pytest.mark.parametrize("shape", [(7,), (5, 3), (3, 2, 4)])
 def test_compiled_replay_matches_the_numpy_reference_to_rounding(shape, rng):
     """The numba replay (every MWEM run) performs the reference's arithmetic in the reference's order; the one
