@@ -368,3 +368,18 @@ def test_the_integration_stage_collects_the_files_that_mark_its_tests():
             )
     integration = next(cmd for name, cmd, _ in mod.stages() if name == "integration")
     assert "tests" not in integration and set(files) <= set(integration)
+
+
+def test_a_stage_writes_bytecode_as_under_make(run_tests, monkeypatch):
+    """The Makefile unexports PYTHONDONTWRITEBYTECODE; run by hand (``--only STAGE``), the driver leaves it out of every
+    stage's environment too, so the stage's processes keep the bytecode they compile (issue 50); a stage's own
+    variables are still set."""
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    seen = run_tests.REPORTS / "seen.txt"
+    code = (
+        f"import os, pathlib, sys; pathlib.Path({str(seen)!r}).write_text("
+        "repr((os.environ.get('PYTHONDONTWRITEBYTECODE'), sys.dont_write_bytecode, os.environ.get('OWN'))))"
+    )
+    monkeypatch.setattr(run_tests, "stages", lambda: [("unit", _py(code), {"OWN": "x"})])
+    assert run_tests.main(["--only", "unit"]) == 0
+    assert seen.read_text() == repr((None, False, "x"))
