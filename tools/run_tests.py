@@ -23,7 +23,8 @@ project's 2-core machine: beside the whole chain the cores were oversubscribed (
 chain, against about 10 min in all serially, and kernel start-ups timed out); beside book and browser only, make test
 took 11.1 min against 12.5–13.3 min with the browser check waiting for the unit stage. ``--serial`` runs the stages
 one after another; ``--overlap`` starts the unit stage at once. The wall time of each stage is printed as it ends,
-then a table of all stages with each one's CPU time (user + system of its whole process tree: what issue 50 counts on
+then which of the base's two lanes (the chain, the unit stage beside it) ended last and by how much (time cut from
+the other lane does not shorten the base), then a table of all stages with each one's CPU time (user + system of its whole process tree: what issue 50 counts on
 a shared machine, where wall times measure the load too; ``stages.json`` keeps both), and last a plain closing line that counts every test of every stage
 (``N passed, N failed, N skipped``), read from each stage's JUnit XML report.
 
@@ -324,7 +325,7 @@ STAGE_CPU: dict[str, float] = {}
 #: (``--only STAGE``, as issue 50's measurements do) runs the stages as ``make test`` does. Some machines set
 #: ``PYTHONDONTWRITEBYTECODE=1`` (this project's do): then every Python process of a stage compiles the library and
 #: the test modules again and pytest rewrites every test module's asserts again (measured: collecting the unit stage,
-#: 11.2 CPU-s per worker instead of 7.3; each chapter's imports 8.7 s instead of 2.7 s).
+#: 11.2 CPU-s per worker instead of 7.3; the Makefile's note: a chapter's imports 8.7 s instead of 2.7 s).
 NOT_INHERITED = ("PYTHONDONTWRITEBYTECODE",)
 
 
