@@ -30,6 +30,13 @@ for _name, _value in {
     os.environ.setdefault(_name, _value)
 # for subprocesses: this process's own seed is fixed at start-up
 os.environ.setdefault("PYTHONHASHSEED", "0")
+# As the Makefile's `unexport PYTHONDONTWRITEBYTECODE`: keep the bytecode of what is imported, here (pytest's rewritten
+# test modules, read at each check of the flag) and in every process a test starts (kernels, dpcompendium runs, Dask
+# and joblib workers), which would otherwise compile the library again from source each time (issue 50).
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+    import sys
+
+    sys.dont_write_bytecode = False
 
 
 @pytest.fixture(autouse=True)

@@ -368,3 +368,38 @@ def test_the_integration_stage_collects_the_files_that_mark_its_tests():
             )
     integration = next(cmd for name, cmd, _ in mod.stages() if name == "integration")
     assert "tests" not in integration and set(files) <= set(integration)
+
+
+def test_a_stage_writes_bytecode_as_under_make(run_tests, monkeypatch):
+    """The Makefile unexports PYTHONDONTWRITEBYTECODE; run by hand (``--only STAGE``), the driver leaves it out of every
+    stage's environment too, so the stage's processes keep the bytecode they compile (issue 50); a stage's own
+    variables are still set."""
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    seen = run_tests.REPORTS / "seen.txt"
+    code = (
+        f"import os, pathlib, sys; pathlib.Path({str(seen)!r}).write_text("
+        "repr((os.environ.get('PYTHONDONTWRITEBYTECODE'), sys.dont_write_bytecode, os.environ.get('OWN'))))"
+    )
+    monkeypatch.setattr(run_tests, "stages", lambda: [("unit", _py(code), {"OWN": "x"})])
+    assert run_tests.main(["--only", "unit"]) == 0
+    assert seen.read_text() == repr((None, False, "x"))
+
+
+@pytest.mark.parametrize("later", ["unit", "chain"])
+def test_the_table_says_which_lane_decided_the_base(run_tests, monkeypatch, capsys, later):
+    """The unit stage runs beside the chain; the closing table says when each lane ended and which one the base
+    waited for (time cut from the other lane does not shorten make test), and stages.json keeps both ends."""
+    import json
+
+    slow, quick = "import time; time.sleep(0.8)", "pass"
+    unit, chain = (slow, [quick] * 3) if later == "unit" else (quick, [quick, slow, quick])
+    monkeypatch.setattr(run_tests, "stages", _stages(run_tests, unit, chain))
+    assert run_tests.main(["--overlap"]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if "lanes:" in ln)
+    lanes = json.loads((run_tests.REPORTS / "stages.json").read_text())["lanes"]
+    assert lanes["chain"] == ["notebooks", "book", "browser"] and lanes["beside"] == "unit"
+    ends = lanes["beside_end_s"], lanes["chain_end_s"]
+    assert (ends[0] > ends[1]) == (later == "unit"), lanes
+    assert abs(ends[0] - ends[1]) > 0.4, lanes
+    decided = "the unit stage decided the base" if later == "unit" else "the chain decided the base"
+    assert decided in line and "notebooks → book → browser" in line, line

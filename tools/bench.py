@@ -155,6 +155,11 @@ def report_stages() -> None:
         note = f"  budget {budget:.0f}" + ("  OVER" if u > budget else "") if budget else ""
         used = f"  CPU {cpu[name]:8.1f} s" if name in cpu else ""
         print(f"    {name:<12} {seconds:8.1f} s {u:7.0f} units{used}  {status}{note}")
+    if "lanes" in data:  # which lane of the base ended last (tools/run_tests.py)
+        sys.path.insert(0, str(ROOT / "tools"))
+        from run_tests import lanes_line
+
+        print("    " + lanes_line(data["lanes"]))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,7 +23,8 @@ project's 2-core machine: beside the whole chain the cores were oversubscribed (
 chain, against about 10 min in all serially, and kernel start-ups timed out); beside book and browser only, make test
 took 11.1 min against 12.5–13.3 min with the browser check waiting for the unit stage. ``--serial`` runs the stages
 one after another; ``--overlap`` starts the unit stage at once. The wall time of each stage is printed as it ends,
-then a table of all stages with each one's CPU time (user + system of its whole process tree: what issue 50 counts on
+then which of the base's two lanes (the chain, the unit stage beside it) ended last and by how much (time cut from
+the other lane does not shorten the base), then a table of all stages with each one's CPU time (user + system of its whole process tree: what issue 50 counts on
 a shared machine, where wall times measure the load too; ``stages.json`` keeps both), and last a plain closing line that counts every test of every stage
 (``N passed, N failed, N skipped``), read from each stage's JUnit XML report.
 
@@ -320,6 +321,20 @@ def test_counts(names: list[str]) -> tuple[int, int, int]:
 STAGE_CPU: dict[str, float] = {}
 
 
+#: What the Makefile unexports, left out of every stage's environment too, so that ``tools/run_tests.py`` run by hand
+#: (``--only STAGE``, as issue 50's measurements do) runs the stages as ``make test`` does. Some machines set
+#: ``PYTHONDONTWRITEBYTECODE=1`` (this project's do): then every Python process of a stage compiles the library and
+#: the test modules again and pytest rewrites every test module's asserts again (measured: collecting the unit stage,
+#: 11.2 CPU-s per worker instead of 7.3; the Makefile's note: a chapter's imports 8.7 s instead of 2.7 s).
+NOT_INHERITED = ("PYTHONDONTWRITEBYTECODE",)
+
+
+def stage_environ(extra_env: dict[str, str]) -> dict[str, str]:
+    """The environment of a stage: this process's, without :data:`NOT_INHERITED`, plus the stage's own."""
+    env = {k: v for k, v in os.environ.items() if k not in NOT_INHERITED}
+    return {**env, **extra_env}
+
+
 class Stage:
     """One stage as a child process; ``log`` set: its output goes to that file (a stage running beside others)."""
 
@@ -334,7 +349,7 @@ class Stage:
         self.proc = subprocess.Popen(
             cmd,
             cwd=ROOT,
-            env={**os.environ, **extra_env},
+            env=stage_environ(extra_env),
             stdout=out,
             stderr=subprocess.STDOUT if out else None,
             start_new_session=True,
@@ -472,6 +487,7 @@ def main(argv: list[str] | None = None) -> int:
                 break
         if name == after and chain is not todo:
             beside = start_beside()
+    chain_end = time.perf_counter() - t_start  # the chain's last stage has ended (or failed)
     if (
         code == 0 and chain is not todo and beside is None
     ):  # nothing left to run beside: the unit stage alone
@@ -495,6 +511,16 @@ def main(argv: list[str] | None = None) -> int:
             code = beside.proc.returncode
 
     base = time.perf_counter() - t_start
+    lanes = None
+    if beside is not None and beside.elapsed is not None and chain is not todo and chain:
+        start = beside.t0 - t_start
+        lanes = {
+            "chain": [n for n, _, _ in chain],
+            "chain_end_s": round(chain_end, 1),
+            "beside": beside.name,
+            "beside_start_s": round(start, 1),
+            "beside_end_s": round(start + beside.elapsed, 1),
+        }
     if last and code == 0:
         names_base = ", ".join(n for n, _, _ in todo)
         print(f"==> base passed in {_fmt(base).strip()} ({names_base})", flush=True)
@@ -519,6 +545,8 @@ def main(argv: list[str] | None = None) -> int:
             else ""
         )
 
+    if lanes is not None:  # before the table, whose lines are the stages
+        print("==> " + lanes_line(lanes), flush=True)
     print(
         "==> make test: wall time per stage (and its CPU time, user + system)"
         + (f" (speed unit {unit:.2f} s, measured after the stages)" if unit else ""),
@@ -537,11 +565,24 @@ def main(argv: list[str] | None = None) -> int:
             f"    {'total':<11} {_fmt(total)}{units(total)}{cpu_of([n for n, _, _ in times])}",
             flush=True,
         )
-    record_stage_times(times, base, total, unit, [m for m, _, _ in todo] if last else [])
+    record_stage_times(times, base, total, unit, [m for m, _, _ in todo] if last else [], lanes)
     passed, failed, skipped = test_counts([n for n, _, _ in times])
     # The plain closing line: every test of every stage.
     print(f"{passed} passed, {failed} failed, {skipped} skipped", flush=True)
     return code
+
+
+def lanes_line(lanes: dict) -> str:
+    """Which of the two lanes of the base ended last, and by how much: the chain (notebooks → book → … one after
+    another) or the stage beside it. Only the later one decides when the base ends, so time cut from the other lane
+    (up to this margin) does not shorten ``make test`` (issue 50: what to cut first)."""
+    chain, beside = lanes["chain_end_s"], lanes["beside_end_s"]
+    later = f"the {lanes['beside']} stage" if beside > chain else "the chain"
+    return (
+        f"lanes: the chain ({' → '.join(lanes['chain'])}) ended at {chain:.0f} s, the {lanes['beside']} stage "
+        f"(from {lanes['beside_start_s']:.0f} s) at {beside:.0f} s: {later} decided the base, "
+        f"{abs(beside - chain):.0f} s after the other"
+    )
 
 
 def record_stage_times(
@@ -550,6 +591,7 @@ def record_stage_times(
     total: float,
     unit: float | None,
     base_names: list[str],
+    lanes: dict | None = None,
 ) -> None:
     """Write the stage times of this run, with the speed unit measured after them, to ``stages.json`` beside the
     JUnit reports (``tools/bench.py`` reports them in units)."""
@@ -563,6 +605,8 @@ def record_stage_times(
         "stages": stages,
         "cpu_s": {n: round(STAGE_CPU[n], 1) for n, _, _ in times if n in STAGE_CPU},
     }
+    if lanes is not None:  # when each lane of the base ended (s from the start): lanes_line
+        record["lanes"] = lanes
     REPORTS.mkdir(parents=True, exist_ok=True)
     (REPORTS / "stages.json").write_text(json.dumps(record, indent=1))
 
