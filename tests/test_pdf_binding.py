@@ -96,6 +96,9 @@ def test_running_heads_name_the_page_and_the_section_in_effect(tmp_path):
     }
     html = pdf._heads_html(list(heads.values()))
     assert html.count('class="p"') == len(heads) and "1.3. C" in html
+    # Chinese has no italic (the renderer would slant the CJK glyphs): the Chinese volume's heads are upright
+    zh = pdf._heads_html(list(heads.values()), "zh_CN")
+    assert '<html lang="zh-CN">' in zh and ":lang(zh) .h .c { font-style: normal; }" in zh
 
 
 def test_overlay_draws_over_the_chosen_pages_only(tmp_path):

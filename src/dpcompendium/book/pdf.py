@@ -591,6 +591,8 @@ body { font-family: "Noto Sans", "DejaVu Sans", "Noto Sans CJK SC", sans-serif; 
   justify-content: space-between; align-items: baseline; border-bottom: 0.5pt solid #999; padding-bottom: 0.8mm; }
 .h span { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0; }
 .h .c { flex: 0 1 auto; font-style: italic; }
+/* Chinese has no italic: the font would be slanted by the renderer (fake italic) */
+:lang(zh) .h .c { font-style: normal; }
 .h .s { flex: 0 1 auto; text-align: right; }
 """
 
