@@ -486,3 +486,42 @@ def test_each_chinese_entry_keeps_the_maths_of_its_english():
         elif missing := formulas_missing(en, zh):
             wrong.append(f"{where}: {missing}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_checks_can_fail_on_native_review_4s_terms():
+    """Native review 4: CAPE as published in four forms (D3), equal / unequal sites in two sets of names (D4), a
+    parameter cell as 单元格 (D5), and X3's bins, S5's readings, DAWA's partition, dotted lines, experiment 3, the
+    parallel workers and the worst case."""
+    generated = "LC_MESSAGES/generated.po:1"
+    assert problems(
+        "and CAPE as published is at {5}", "而按发表方式实现的 CAPE 就是 {5}", generated
+    )
+    assert problems("CAPE (as published)", "CAPE（按发表的形式）", "method cape-as-published")
+    assert not problems(
+        "and CAPE as published is at {5}", "而 CAPE（论文原方案）已达到 {5}", generated
+    )
+    assert problems("(top: equal sites; bottom: unequal)", "（上：等大的站点；下：不等大的站点）")
+    assert problems("Adult, equal sites: x", "Adult，各站点数据量相等：x")
+    assert not problems(
+        "(top: equal sites; bottom: unequal)", "（上：站点规模相等；下：站点规模不等）"
+    )
+    assert problems("(cells with nε ≥ {10})", "（nε ≥ {10} 的单元格）", generated)
+    assert problems("repetitions per cell", "每个单元的重复次数")
+    assert not problems("(cells with nε ≥ {10})", "（nε ≥ {10} 的参数组合）", generated)
+    # mwem's "with {1} cells" counts a histogram's cells: 单元格 there is right
+    assert not problems(
+        "({0} 次重复 per cell) with {1} cells up to nε = {2}",
+        "（每个参数组合 {0} 次重复）：{1} 个单元格时直到 nε = {2}",
+        generated,
+    )
+    assert problems("bins", "分箱数")
+    assert problems("on either reading of S5", "对 S5 的两种理解皆如此")
+    assert problems("DAWA (noisy-histogram partition)", "DAWA（加噪直方图划分）")
+    assert problems("The dotted line is the lower bound", "虚线是下界")
+    assert not problems(
+        "solid: RMSE, dotted: bias, dashed: sd", "实线：RMSE，点线：偏差，虚线：标准差"
+    )
+    assert problems("Experiment 3: SGD", "实验 3：SGD")
+    assert not problems("Experiment 3: SGD", "实验三：SGD")
+    assert problems("worker processes; results do not depend on it", "工作进程数；结果与它无关")
+    assert problems("a worst case over all mechanisms", "对所有机制的最坏情形")

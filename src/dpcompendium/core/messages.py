@@ -528,8 +528,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.part_higher": "更高 %(k)s 次",
         "hiera.part_tie": "未能区分 %(k)s 次",
         "hiera.at_eps": "在 ε = %(eps)s 时（%(reps)s 次重复），%(sentence)s",
-        "hiera.untested": "未检验：每个单元至少需要两次重复才能比较（本次运行：%(reps)s 次）",
-        "hiera.no_cells": "未检验：本次运行没有包含这些方法的单元",
+        "hiera.untested": "未检验：每个参数组合至少需要两次重复才能比较（本次运行：%(reps)s 次）",
+        "hiera.no_cells": "未检验：本次运行没有包含这些方法的参数组合",
         "hiera.short_runs": "；其中重复次数不足的已显示结论：%(list)s",
         "hiera.short_pair": "%(a)s 对比 %(b)s，%(where)s（最多需要 %(needed)s 次运行）",
         "hiera.short_cells": "在%(data)s上 ε = %(eps)s 时",
@@ -559,9 +559,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "校正后，每个数据集的双侧学生化自助法（bootstrap-t）检验水平为 %(level)s%%）：%(sentence)s",
         "dpmean.coupled": "从同一随机流抽取时，两种发布在 %(draws)s 次抽样中至多相差 %(diff)s（舍入误差）",
         "dpmean.no_large_cells": "未测量（本次运行中没有满足 $n\\varepsilon \\ge 50$ 且有两次重复的参数组合）",
-        "comparison.family_agreement": "在 %(n)s 个单元中，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s 倍以内等价的有 "
+        "comparison.family_agreement": "在 %(n)s 个参数组合中，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s 倍以内等价的有 "
         "%(k)s 个，有显著差异的有 %(d)s 个，另有 %(u)s 个数据不确定性太大、无法判断（双单侧检验与双侧检验，各自在 %(n)s "
-        "个单元上做 Holm 校正；比值 %(lo)s–%(hi)s）",
+        "个参数组合上做 Holm 校正；比值 %(lo)s–%(hi)s）",
         "fedpca.quantity_energy": "未捕获的能量（$1-q$）",
         "fedpca.quantity_svm": "SVM 错误率（即分类错误的比例）",
         "fedpca.untested": "未检验：重复少于两次时，一个设置没有标准误",
@@ -583,12 +583,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.course_baselines_ratio": "平均误差最小的标准 MWEM 行（$\\varepsilon$-DP）与平均误差最小的基线方法相比：误差是其 "
         "%(ratio)s 倍",
         "mwem.payoff_overview": "MWEM 在 $n\\varepsilon$ 相对于取值域较小时才划算：在每个 $n\\varepsilon$ 下，其误差与 Identity "
-        "误差之比（每个格点一个点估计）在最大的取值域上都低于最小的取值域，且在每个取值域上，最大 $n\\varepsilon$ 处的比值都高于"
+        "误差之比（每个参数组合一个点估计）在最大的取值域上都低于最小的取值域，且在每个取值域上，最大 $n\\varepsilon$ 处的比值都高于"
         "最小值处",
         "mwem.payoff_by_domain": "MWEM 与 Identity 的误差比，按取值域大小：%(spans)s",
         "mwem.payoff_domain": "%(cells)s 个单元：%(span)s",
-        "mwem.payoff_points": "MWEM 最后一次迭代结果与 Identity 的比较，以二者误差均值之比的点估计表示（每个格点 %(reps)s）："
-        "该比值低于 1 的格点为 %(said)s，在其余 $n\\varepsilon$ 处不低于 1。没有任何格点被判定为更低或更高：MWEM 的误差是重尾的，"
+        "mwem.payoff_points": "MWEM 最后一次迭代结果与 Identity 的比较，以二者误差均值之比的点估计表示（每个参数组合 %(reps)s）："
+        "该比值低于 1 的参数组合为 %(said)s，在其余 $n\\varepsilon$ 处不低于 1。没有任何参数组合被判定为更低或更高：MWEM 的误差是重尾的，"
         "在 %(reps)s 上，Welch 检验和自助法都无法控制其错误率，因此与上面的收益图一样，该网格只作点估计解读",
         "mwem.payoff_cells": "%(cells)s 个单元时（%(per_w)s）",
         "mwem.payoff_at": "%(w)s：$n\\varepsilon$ = %(ne)s",
@@ -604,8 +604,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.metric_min_error": "最小误差",
         "mwem.metric_mse": "均方误差",
         "mwem.metric_mean_error": "平均误差",
-        "mwem.payoff_tested": "MWEM 最后一次迭代结果与 Identity 的比较（每个格点 %(reps)s，双侧学生化自助法（bootstrap-t）检验，在网格的 %(n)s "
-        "个格点上做 Holm 校正）：其平均误差被检验表明更低或更高的格点为 %(said)s，在其余 $n\\varepsilon$ 处二者未被区分",
+        "mwem.payoff_tested": "MWEM 最后一次迭代结果与 Identity 的比较（每个参数组合 %(reps)s，双侧学生化自助法（bootstrap-t）检验，在网格的 %(n)s "
+        "个参数组合上做 Holm 校正）：其平均误差被检验表明更低或更高的参数组合为 %(said)s，在其余 $n\\varepsilon$ 处二者未被区分",
         "mwem.payoff_lower": "%(w)s：在 $n\\varepsilon$ = %(ne)s 时更低",
         "mwem.payoff_lower_none": "%(w)s：在任何 $n\\varepsilon$ 下都不更低",
         "mwem.payoff_higher": "，在 $n\\varepsilon$ = %(ne)s 时更高",
@@ -1054,7 +1054,7 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
         "pca": "主成分分析 (PCA)，无噪声",
         "central": "Analyze Gauss（中心化差分隐私）",
         "shared-seed": "ELFedPCA，共享随机种子",
-        "cape-as-published": "CAPE（按发表的形式）",
+        "cape-as-published": "CAPE（论文原方案）",
         "graded-laplace": "分级拉普拉斯",
         "hiera": "HierA（原文的隐私预算）",
         "hiera-calibrated": "HierA，校准到恰好满足 $\\varepsilon$-LDP",
