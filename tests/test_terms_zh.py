@@ -407,9 +407,17 @@ _DAMAGED = re.compile(
 )
 
 
+_TEXT_IN_MATHS = re.compile(r"\\text\{[^{}]*\}")
+
+
 def formulas(text: str) -> Counter:
-    """The formulas (``$…$``, ``$$…$$``, ``\\(…\\)``) of ``text``, spaces removed."""
-    return Counter(re.sub(r"\s+", "", m.group()) for m in _FORMULA.finditer(text))
+    """The formulas (``$…$``, ``$$…$$``, ``\\(…\\)``) of ``text``, spaces removed; the words of a ``\\text{…}``
+    are prose a translation translates (native review 4, E2: ``\\text{ours}`` is ``\\text{本书结果}``), so they are
+    not compared."""
+    return Counter(
+        _TEXT_IN_MATHS.sub(r"\\text{}", re.sub(r"\s+", "", m.group()))
+        for m in _FORMULA.finditer(text)
+    )
 
 
 def formulas_missing(en: str, zh: str) -> list[str]:
@@ -525,3 +533,42 @@ def test_the_checks_can_fail_on_native_review_4s_terms():
     assert not problems("Experiment 3: SGD", "实验三：SGD")
     assert problems("worker processes; results do not depend on it", "工作进程数；结果与它无关")
     assert problems("a worst case over all mechanisms", "对所有机制的最坏情形")
+
+
+#: Words a Chinese formula keeps in ``\\text{…}``: names of a parameter, an option or a field the page shows as code
+#: (``depth``, ``scale``, ``seed``, ``--samples``); a label in a subscript (``\\varepsilon_{\\text{cluster}}``) is a name too.
+TEXT_KEPT_IN_MATHS = {"depth", "scale", "seed", "samples"}
+_TEXT_WORD = re.compile(r"(?<![_^{])\\text\{([^{}]*[A-Za-z]{3,}[^{}]*)\}")
+
+
+def english_text_in_maths(zh: str) -> list[str]:
+    """The English words a Chinese entry's formulas hold in a ``\\text{…}`` that is not a subscript's label and not
+    a kept name (:data:`TEXT_KEPT_IN_MATHS`)."""
+    return [
+        m.group(1)
+        for f in _FORMULA.finditer(zh)
+        for m in _TEXT_WORD.finditer(f.group())
+        if m.group(1) not in TEXT_KEPT_IN_MATHS
+    ]
+
+
+def test_no_chinese_formula_holds_an_english_word():
+    """Native review 4, E2: "$z=(\\text{ours}-\\text{reference})/…$" on mwem's Chinese page; a word in a formula is
+    translated like the sentence around it."""
+    assert english_text_in_maths(
+        "双样本 $z=(\\text{ours}-\\text{reference})/(\\sqrt2\\,\\mathrm{se})$"
+    ) == [
+        "ours",
+        "reference",
+    ]
+    assert not english_text_in_maths(
+        "$z=(\\text{本书结果}-\\text{参考值})$，$\\varepsilon_{\\text{cluster}}/\\text{depth}$"
+    )
+    assert formulas_missing("$z=(\\text{ours}-1)$", "$z=(\\text{本书结果}-1)$") == []
+    assert formulas_missing("$z=(\\text{ours}-1)$", "$z=(\\text{本书结果}-2)$")
+    wrong = [
+        f"{where}: {words}"
+        for where, en, zh in pairs()
+        if zh != en and (words := english_text_in_maths(zh))
+    ]
+    assert not wrong, "\n".join(wrong)
