@@ -383,3 +383,29 @@ def test_a_cell_of_tied_methods_names_each_method_in_chinese():
         assert _cell(text, "winners", 3)[0] == "PrivTree = Hb = DAWA（在加噪直方图上划分）"
     with messages.language("en"):
         assert _cell(text, "winners", 3)[0] == text
+
+
+#: Half-width punctuation beside Chinese outside maths: ", " / ": " after a Chinese character or a full-width bracket,
+#: " (" after one (native review 4, F6 and X5: "不满足 …-DP: 每条消息", "顺序组合, 原文写法", "加噪幂迭代法 (…)")
+_HALF_WIDTH_BY_CHINESE = re.compile(
+    r"[\u4e00-\u9fff）][,:;] |[,:;] (?=[\u4e00-\u9fff])| \((?=[\u4e00-\u9fff])|[\u4e00-\u9fff）] \((?![-\d., ]+\))"
+)
+
+
+def test_claims_cards_write_chinese_punctuation_in_chinese():
+    """Native review 4, F6 and X5: the raw HTML claims cards (which the page's spacing rule does not reach) wrote
+    half-width colons after "not …-DP", half-width commas between a method's names and half-width brackets around
+    its mechanism in the Chinese edition (14 + 14 cells); the English cards keep theirs."""
+    assert _HALF_WIDTH_BY_CHINESE.search("不满足 x-DP: 每条消息")
+    assert _HALF_WIDTH_BY_CHINESE.search("顺序组合, 原文写法")
+    assert not _HALF_WIDTH_BY_CHINESE.search("不满足 x-DP：每条消息（a, b）")
+    assert _HALF_WIDTH_BY_CHINESE.search("由指数机制 (EM) 作出")
+    assert not _HALF_WIDTH_BY_CHINESE.search("隐私预算 (5, 4, 3, 2, 1)")  # a tuple is maths, written as it is
+    wrong, english = [], 0
+    for chapter, table in chapter_cards():
+        wrong += [
+            (chapter, c) for c in card_cells(table, "zh_CN") if _HALF_WIDTH_BY_CHINESE.search(c)
+        ]
+        english += sum(": " in c or ", " in c for c in card_cells(table, "en"))
+    assert not wrong, wrong
+    assert english > 10

@@ -287,7 +287,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "$\\varepsilon_{\\mathrm{count}}$)",
      "EM stop/split decisions on SAE scores (Δu = 2, ε_cluster/(2·depth) each, ≤ depth − 1 per record); EM "
      "over the intermediate partitions on their total error (Δu = 2, ε_cluster/2); part sums (Δ₁ = 1, ε_count)",
-     "基于 SAE 打分、由指数机制 (EM) 作出的停止/划分决策（$\\Delta u = 2$，每次 $\\varepsilon_{\\mathrm{cluster}}/(2 \\cdot "
+     "基于 SAE 打分、由指数机制（EM）作出的停止/划分决策（$\\Delta u = 2$，每次 $\\varepsilon_{\\mathrm{cluster}}/(2 \\cdot "
      "\\mathrm{depth})$，每条记录 $\\le \\mathrm{depth} - 1$ 次）；按总误差在各中间划分上运行的 EM（$\\Delta u = 2$，"
      "$\\varepsilon_{\\mathrm{cluster}}/2$）；各部分的和（$\\Delta_1 = 1$，$\\varepsilon_{\\mathrm{count}}$）"),
     ("claims.hist.sens_privtree",

@@ -61,7 +61,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("bin", "桶"),
     ("exact", "精确值"),
     ("minimax lower bound", "极小极大下界"),
-    ("mean absolute error", "平均绝对误差 (MAE)"),
+    ("mean absolute error", "平均绝对误差（MAE）"),
     ("least squares", "最小二乘"),
     ("%(name)s, n = %(n)s", "%(name)s，n = %(n)s"),
     ("%(name)s, %(what)s", "%(name)s，%(what)s"),
@@ -144,7 +144,7 @@ _PAIRS: list[tuple[str, str]] = [
         "(b) LHP 的精确 LDP 参数\nvs 最大的隐私预算",
     ),
     ("base ε (schedule {5ε, 4ε, 3ε, 2ε, ε})", "基础隐私预算 ε（方案 {5ε, 4ε, 3ε, 2ε, ε}）"),
-    ("MAE of the mean", "均值的平均绝对误差 (MAE)"),
+    ("MAE of the mean", "均值的平均绝对误差（MAE）"),
     # the hiera chapter's synthetic datasets: distributions, not the method "uniform" (issue 48)
     ("uniform distribution", "均匀分布"),
     ("normal distribution", "正态分布"),

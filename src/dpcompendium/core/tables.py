@@ -82,7 +82,7 @@ COLUMN_NAMES_BY_LANG: dict[str, dict[str, str]] = {
     "zh_CN": {
         "mse": "均方误差 (MSE)",
         "rmse": "均方根误差 (RMSE)",
-        "mae": "平均绝对误差 (MAE)",
+        "mae": "平均绝对误差（MAE）",
         "rmse_ratio": "RMSE 之比",
         "mse_ratio": "MSE 之比",
         "p_holm": "$p$（Holm 校正）",
