@@ -400,7 +400,9 @@ def test_claims_cards_write_chinese_punctuation_in_chinese():
     assert _HALF_WIDTH_BY_CHINESE.search("顺序组合, 原文写法")
     assert not _HALF_WIDTH_BY_CHINESE.search("不满足 x-DP：每条消息（a, b）")
     assert _HALF_WIDTH_BY_CHINESE.search("由指数机制 (EM) 作出")
-    assert not _HALF_WIDTH_BY_CHINESE.search("隐私预算 (5, 4, 3, 2, 1)")  # a tuple is maths, written as it is
+    assert not _HALF_WIDTH_BY_CHINESE.search(
+        "隐私预算 (5, 4, 3, 2, 1)"
+    )  # a tuple is maths, written as it is
     wrong, english = [], 0
     for chapter, table in chapter_cards():
         wrong += [

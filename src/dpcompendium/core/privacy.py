@@ -321,8 +321,10 @@ class ClaimsTable:
             comma, left, right = (
                 ("，", "（", "）") if get_language().startswith("zh") else (", ", " (", ")")
             )
-            named = comma.join(  # one human name per method; a text with its own renderings as it is
-                myst(p) if isinstance(p, Md) and p.by_lang else method_name(p) for p in parts
+            named = (
+                comma.join(  # one human name per method; a text with its own renderings as it is
+                    myst(p) if isinstance(p, Md) and p.by_lang else method_name(p) for p in parts
+                )
             )
             label = Md(
                 plain,
