@@ -132,3 +132,17 @@ def test_a_table_cell_without_words_is_not_translated():
     with language("zh_CN"):
         html_, _ = _cell(Md(text, to_myst(text)), "schedule", 3)
     assert "，" not in html_
+
+
+def test_a_chinese_solution_title_reads_as_the_solution_of_its_exercise():
+    """Native review 4, F5: "解答练习 3.2（…）" reads as "solve exercise 3.2"; it is "练习 3.2（…）的解答"."""
+    from dpcompendium.book.sphinxext import solution_titles_zh
+
+    body = (
+        '<p class="admonition-title">解答<a class="reference internal" href="#ex-mwem-check">练习 3.2（检查一份学生实现的'
+        " MWEM）</a></p><p>解答<a href='#x'>不变</a></p>"
+    )
+    assert solution_titles_zh(body) == (
+        '<p class="admonition-title"><a class="reference internal" href="#ex-mwem-check">练习 3.2（检查一份学生实现的'
+        " MWEM）</a>的解答</p><p>解答<a href='#x'>不变</a></p>"
+    )
