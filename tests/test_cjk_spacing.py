@@ -23,6 +23,10 @@ from dpcompendium.book.cjk_spacing import is_tight, tidy, tidy_text
         ("误差为 0.5 倍", "误差为 0.5 倍"),
         ("the English text stays", "the English text stays"),
         ("因此\n在本次运行", "因此在本次运行"),
+        # native review 4, F9: no space before a percent sign
+        ("真实 ε 的 95.5 %", "真实 ε 的 95.5%"),
+        ("95 % 百分位自助法区间", "95% 百分位自助法区间"),
+        ("a 50 % b", "a 50% b"),
     ],
 )
 def test_tidy_text(text, tidied):
