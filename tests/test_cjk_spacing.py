@@ -150,3 +150,44 @@ def test_a_chinese_solution_title_reads_as_the_solution_of_its_exercise():
         '<p class="admonition-title"><a class="reference internal" href="#ex-mwem-check">练习 3.2（检查一份学生实现的'
         " MWEM）</a>的解答</p><p>解答<a href='#x'>不变</a></p>"
     )
+
+
+def test_a_chinese_rerun_page_gets_the_books_spacing_rule():
+    """Issue 48: the Chinese page of a rerun (``dpcompendium run CHAPTER --lang zh_CN``) had no spacing rule (35 loose
+    spaces on dp-mean's); its one-page build connects the book's handlers, and the page check
+    (``_page_checks.chinese_spacing_problems``, run on every fuzzed Chinese rerun) finds what the rule removes."""
+    import sys
+    from pathlib import Path
+
+    from bs4 import BeautifulSoup
+
+    from dpcompendium.book import rerun_page, sphinxext
+
+    class App:
+        def __init__(self):
+            self.connected = []
+
+        def connect(self, event, handler, *a, **k):
+            self.connected.append((event, handler))
+
+        def __getattr__(self, name):
+            return lambda *a, **k: None
+
+    app = App()
+    rerun_page.setup(app)
+    assert ("doctree-resolved", sphinxext._on_doctree_resolved_cjk_spacing) in app.connected
+    assert ("html-page-context", sphinxext._on_html_page_context_cjk_spacing) in app.connected
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    try:
+        from _page_checks import chinese_spacing_problems
+    finally:
+        sys.path.pop(0)
+    loose = "<main><p>最终选择。 每次 <code>n</code> 个，95 %</p><p class='admonition-title'>解答练习 1</p></main>"
+    assert chinese_spacing_problems(BeautifulSoup(loose, "html.parser")) == [
+        "5 %",
+        "。 每",
+        "解答练习",
+    ]
+    tight = "<main><p>最终选择。每次 <code>n</code> 个，95%</p><footer>作者： The authors</footer></main>"
+    assert chinese_spacing_problems(BeautifulSoup(tight, "html.parser")) == []
