@@ -572,3 +572,17 @@ def test_no_chinese_formula_holds_an_english_word():
         if zh != en and (words := english_text_in_maths(zh))
     ]
     assert not wrong, "\n".join(wrong)
+
+
+def test_a_greek_letter_written_with_an_index_is_typeset_with_a_subscript():
+    """Issue 48: the English edition's audit notes showed "eps0 = $2 \\sqrt{\\mathrm{rho}/T}$" (the note of mwem's
+    audit, ``chapters/mwem/audits.py``) and "private claim eps0 = $0.2 \\varepsilon$" (histograms'): an index after a
+    Greek letter's name is its subscript, and rho is ρ."""
+    from dpcompendium.core.messages import to_myst
+
+    assert to_myst("at eps0 = 2 sqrt(rho/T) = 0.2 per round") == (
+        "at $\\varepsilon_0 = 2 \\sqrt{\\rho/T} = 0.2$ per round"
+    )
+    assert to_myst("private claim eps0 = 0.2 eps") == "private claim $\\varepsilon_0 = 0.2 \\varepsilon$"
+    assert to_myst("Lap(1/eps2)") == "$\\mathrm{Lap}(1/\\varepsilon_2)$"
+    assert to_myst("seed_eps1 and eps10x") == "seed\\_eps1 and eps10x"  # identifiers stay words

@@ -1386,6 +1386,7 @@ _SYMBOLS = {
     "beta": r"\beta",
     "mu": r"\mu",
     "lambda": r"\lambda",
+    "rho": r"\rho",
     "ε": r"\varepsilon",
     "δ": r"\delta",
     "Δ": r"\Delta",
@@ -1621,6 +1622,11 @@ def _balanced(seg: list[tuple[str, str]]):
 
 _MARKUP = re.compile(r"\*\*(.+?)\*\*|`([^`]+)`")
 _SUBSCRIPT = re.compile(r"([A-Za-zα-ωΑ-Ω])([₀-₉]+)")
+#: A Greek letter's name with an index written after it, "eps0", "eps2", "rho1": the letter with a subscript (the
+#: audit catalogue's notes showed "eps0" as a word and "rho" as \mathrm{rho}; issue 48)
+_GREEK_INDEX = re.compile(
+    r"(?<![A-Za-z0-9_\\])(eps|epsilon|delta|rho|sigma|tau|mu|lambda)(\d+)(?![A-Za-z0-9_])"
+)
 _SUB_DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 
 
@@ -1660,6 +1666,7 @@ def to_myst(text: str) -> str:
             + f"$({tex_number(eps)}, {tex_number(delta)})$-{dp}"
             + to_myst(text[m.end() :])
         )
+    text = _GREEK_INDEX.sub(r"\1_\2", text)
     text = _SUBSCRIPT.sub(lambda m: m.group(1) + "_" + m.group(2).translate(_SUB_DIGITS), text)
     tokens = [(m.lastgroup or "other", m.group()) for m in _TOKEN.finditer(text)]
     cls = _classify(tokens)
