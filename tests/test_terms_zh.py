@@ -583,6 +583,9 @@ def test_a_greek_letter_written_with_an_index_is_typeset_with_a_subscript():
     assert to_myst("at eps0 = 2 sqrt(rho/T) = 0.2 per round") == (
         "at $\\varepsilon_0 = 2 \\sqrt{\\rho/T} = 0.2$ per round"
     )
-    assert to_myst("private claim eps0 = 0.2 eps") == "private claim $\\varepsilon_0 = 0.2 \\varepsilon$"
+    assert (
+        to_myst("private claim eps0 = 0.2 eps")
+        == "private claim $\\varepsilon_0 = 0.2 \\varepsilon$"
+    )
     assert to_myst("Lap(1/eps2)") == "$\\mathrm{Lap}(1/\\varepsilon_2)$"
     assert to_myst("seed_eps1 and eps10x") == "seed\\_eps1 and eps10x"  # identifiers stay words
