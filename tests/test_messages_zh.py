@@ -411,3 +411,15 @@ def test_claims_cards_write_chinese_punctuation_in_chinese():
         english += sum(": " in c or ", " in c for c in card_cells(table, "en"))
     assert not wrong, wrong
     assert english > 10
+
+
+def test_joined_sentences_take_chinese_punctuation():
+    """Native review 4, X4: mwem's glued list of sentences read "（点估计）. Adult 二维，…168; Adult 二维：…" on the
+    Chinese page: a join of sentences (". ") or clauses ("; ") writes 。 and ； in Chinese; a comma stays."""
+    from dpcompendium.core.messages import join
+
+    a, b = message("mwem.metric_mse"), message("mwem.metric_max_error")
+    assert join([a, b], ". ").in_language("zh_CN") == "均方误差。最大误差"
+    assert join([a, b], "; ").in_language("zh_CN") == "均方误差；最大误差"
+    assert join([a, b], ", ").in_language("zh_CN") == "均方误差, 最大误差"
+    assert join([a, b], "; ").in_language("en") == f"{a.in_language('en')}; {b.in_language('en')}"
