@@ -1261,7 +1261,7 @@ _SENTENCE_SEPARATORS = {"zh_CN": {". ": "。", "; ": "；"}}
 
 def join(parts: Iterable[Any], sep: str = ", ") -> Md:
     """``parts`` joined by ``sep``, in both renderings (and in every language: a separator of sentences or clauses,
-    ``". "`` or ``"; "``, in the language's own punctuation, :data:`_SENTENCE_SEPARATORS`)."""
+    ``". "`` or ``"; "``, in the language's own punctuation, ``_SENTENCE_SEPARATORS``)."""
     parts = list(parts)
 
     def in_language(lang: str) -> str:
