@@ -357,22 +357,32 @@ def test_the_card_check_can_fail():
     assert any(_ASCII_MATHS.search(c) for c in card_cells(claims_table([typed]), "en"))
 
 
+#: Half-width punctuation beside Chinese outside maths: ", " / ": " after a Chinese character or a full-width bracket,
+#: " (" after one (native review 4, F6 and X5: "不满足 …-DP: 每条消息", "顺序组合, 原文写法", "加噪幂迭代法 (…)")
+_HALF_WIDTH_BY_CHINESE = re.compile(
+    r"[\u4e00-\u9fff）][,:;] |[,:;] (?=[\u4e00-\u9fff])| \((?=[\u4e00-\u9fff])|[\u4e00-\u9fff）] \((?![-\d., ]+\))"
+)
+
+
 def test_every_claims_card_cell_is_chinese_on_the_chinese_pages():
     """Issue 48: every cell of the chapters' claims cards (claim, guarantee, neighbours, sensitivity, conditions,
     reasons) is Chinese in the Chinese edition — the claim texts are message ids of the catalogue — while the English
     card keeps its English; and no card shows ASCII maths (eps, <=, sqrt() outside its maths in either language."""
     kept = _kept_words()
-    english, ascii_maths, n = [], [], 0
+    english, ascii_maths, half_width, n = [], [], [], 0
     for chapter, table in chapter_cards():
         zh, en = card_cells(table, "zh_CN"), card_cells(table, "en")
         assert len(zh) == len(en)
         n += len(zh)
         english += [(chapter, c) for c in zh if english_cell(c, kept)]
         ascii_maths += [(chapter, c) for c in zh + en if _ASCII_MATHS.search(c)]
+        # Chinese punctuation in Chinese (native review 4, F6 and X5; test_the_punctuation_check_can_fail)
+        half_width += [(chapter, c) for c in zh if _HALF_WIDTH_BY_CHINESE.search(c)]
         assert not any(CJK.search(c) for c in en), chapter
     assert n > 250, n
     assert not english, english
     assert not ascii_maths, ascii_maths
+    assert not half_width, half_width
 
 
 def test_a_cell_of_tied_methods_names_each_method_in_chinese():
@@ -387,17 +397,10 @@ def test_a_cell_of_tied_methods_names_each_method_in_chinese():
         assert _cell(text, "winners", 3)[0] == text
 
 
-#: Half-width punctuation beside Chinese outside maths: ", " / ": " after a Chinese character or a full-width bracket,
-#: " (" after one (native review 4, F6 and X5: "不满足 …-DP: 每条消息", "顺序组合, 原文写法", "加噪幂迭代法 (…)")
-_HALF_WIDTH_BY_CHINESE = re.compile(
-    r"[\u4e00-\u9fff）][,:;] |[,:;] (?=[\u4e00-\u9fff])| \((?=[\u4e00-\u9fff])|[\u4e00-\u9fff）] \((?![-\d., ]+\))"
-)
-
-
-def test_claims_cards_write_chinese_punctuation_in_chinese():
+def test_the_punctuation_check_can_fail():
     """Native review 4, F6 and X5: the raw HTML claims cards (which the page's spacing rule does not reach) wrote
     half-width colons after "not …-DP", half-width commas between a method's names and half-width brackets around
-    its mechanism in the Chinese edition (14 + 14 cells); the English cards keep theirs."""
+    its mechanism in the Chinese edition (14 + 14 cells); the card test above checks every card with this."""
     assert _HALF_WIDTH_BY_CHINESE.search("不满足 x-DP: 每条消息")
     assert _HALF_WIDTH_BY_CHINESE.search("顺序组合, 原文写法")
     assert not _HALF_WIDTH_BY_CHINESE.search("不满足 x-DP：每条消息（a, b）")
@@ -405,14 +408,18 @@ def test_claims_cards_write_chinese_punctuation_in_chinese():
     assert not _HALF_WIDTH_BY_CHINESE.search(
         "隐私预算 (5, 4, 3, 2, 1)"
     )  # a tuple is maths, written as it is
-    wrong, english = [], 0
-    for chapter, table in chapter_cards():
-        wrong += [
-            (chapter, c) for c in card_cells(table, "zh_CN") if _HALF_WIDTH_BY_CHINESE.search(c)
-        ]
-        english += sum(": " in c or ", " in c for c in card_cells(table, "en"))
-    assert not wrong, wrong
-    assert english > 10
+    from dpcompendium.chapters import dp_mean, federated_pca
+    from dpcompendium.core.privacy import claims_table
+
+    claims = {
+        "shared-seed": federated_pca.privacy_claim("shared-seed", 1.0, 1e-6, 10_000, s=10),
+        "clamped": dp_mean.privacy_claim(
+            "clamped", 2.0, dp_mean.HEIGHT_BOUNDS, neighbours="add-remove"
+        ),
+    }
+    zh = card_cells(claims_table(claims), "zh_CN")
+    assert any("：" in c for c in zh), zh  # the "not …-DP：why" of the clamped mean
+    assert not [c for c in zh if _HALF_WIDTH_BY_CHINESE.search(c)], zh
 
 
 def test_joined_sentences_take_chinese_punctuation():
