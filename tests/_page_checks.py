@@ -232,14 +232,46 @@ def page_problems(chapter_id: str, dest: Path, values: dict[str, Any]) -> list[s
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
+#: A space Chinese running text does not have (the book's rule, ``dpcompendium.book.cjk_spacing``): between two
+#: Chinese characters, beside full-width punctuation, between a number and its %; and a solution titled "解答练习 …"
+LOOSE_CHINESE = re.compile(
+    r"[\u4e00-\u9fff] +[\u4e00-\u9fff]|[，。、；：！？（）] +\S|\S +[，。、；：！？（）]|\d %|解答练习"
+)
+
+
+def chinese_spacing_problems(soup) -> list[str]:
+    """The loose spaces (:data:`LOOSE_CHINESE`) of a Chinese page's paragraphs, list items and titles (maths, code
+    and printed outputs aside; the rerun's own blocks on top are written by code, not by the rule)."""
+    import copy
+
+    main = copy.copy(soup.find("main") or soup.body)
+    for node in main.select(
+        "pre, script, style, footer, .component-author, .cell_output, section.provenance, section.headline"
+    ):
+        node.decompose()
+    for node in main.select(
+        "code, span.math, mjx-container"
+    ):  # inline code and maths stand as a Latin word
+        node.replace_with("x")
+    maths = re.compile(r"\\\(.*?\\\)|\\\[.*?\\\]", re.S)
+    texts = [
+        maths.sub("x", el.get_text())
+        for el in main.select("p, li, .admonition-title, figcaption, caption")
+    ]
+    return sorted({m.group() for text in texts for m in LOOSE_CHINESE.finditer(text)})
+
+
 def chinese_page_problems(chapter_id: str, dest: Path) -> list[str]:
     """What is wrong with the Chinese page of a rerun (``dpcompendium run CHAPTER --lang zh_CN``), beyond
-    :func:`page_problems`: the page is declared Chinese, its provenance is in Chinese, and each declared figure is
-    shown once, as its Chinese PNG (``<dest>/zh_CN/``), never the English one."""
+    :func:`page_problems`: the page is declared Chinese, its provenance is in Chinese, each declared figure is
+    shown once, as its Chinese PNG (``<dest>/zh_CN/``), never the English one, and its running text has the book's
+    spacing (:func:`chinese_spacing_problems`; issue 48: the rerun pages lacked the rule)."""
     from bs4 import BeautifulSoup
 
     problems = []
     soup = BeautifulSoup((dest / "index.html").read_text(encoding="utf-8"), "html.parser")
+    if loose := chinese_spacing_problems(soup):
+        problems.append(f"{chapter_id}: {len(loose)} loose spaces in Chinese text: {loose[:10]}")
     if soup.html.get("lang") != "zh-CN":
         problems.append(
             f"{chapter_id}: the page's language is {soup.html.get('lang')!r}, not zh-CN"

@@ -92,3 +92,62 @@ def test_each_work_is_labelled_in_the_list_as_the_text_cites_it(built):
     # works sharing an author–year are told apart in both (references.bib has such pairs: Dwork et al., 2006)
     shared = [label for label in labels.values() if re.search(r"\d{4}[a-z]$", label)]
     assert shared and {text for _, text in pairs} >= set(shared)
+
+
+def _pybtex_hook():
+    sys.path.insert(0, str(EXT))
+    try:
+        import dpcompendium_pybtex
+    finally:
+        sys.path.remove(str(EXT))
+    return dpcompendium_pybtex
+
+
+#: The five sources, cited by their titles (Chinese, with the English edition's back-translation).
+SOURCES = ("src_dpmean", "src_mwem", "src_histograms", "src_fedpca", "src_hiera")
+
+
+def test_the_chinese_edition_cites_a_chinese_work_by_its_chinese_fields():
+    """Native review 4, E1: the Chinese edition showed a Chinese source's English back-translation and "n.d." (about
+    35 places); it cites the Chinese title in 《》, with the year or 无日期, and the works list shows the Chinese
+    fields (``<name>_zh``). The English edition is unchanged."""
+    from pybtex.database import parse_file
+
+    hook = _pybtex_hook()
+    entries = parse_file(str(BIB)).entries
+    assert (
+        hook.chinese_title("基于抽样分组的方法 (A method based on sampling)")
+        == "基于抽样分组的方法"
+    )
+    assert (
+        hook.chinese_title("The Use of Limits (in the Binomial)")
+        == "The Use of Limits (in the Binomial)"
+    )
+    label = {}
+    for lang in ("en", "zh_CN"):
+        hook.LANGUAGE["value"] = lang
+        try:
+            label[lang] = {
+                k: hook.author_year_label(entries[k]) for k in (*SOURCES, "clopper1934use")
+            }
+            edition = {k: hook.edition_entry(entries[k]) for k in SOURCES}
+        finally:
+            hook.LANGUAGE["value"] = "en"
+        if lang == "en":
+            assert label["en"]["src_histograms"].endswith(
+                "(Differentially private histogram publication method "
+                "and device based on sampling grouping), 2023"
+            )
+            assert label["en"]["src_mwem"].endswith(", n.d.")
+            assert all(edition[k] is entries[k] for k in SOURCES)
+    zh = label["zh_CN"]
+    assert zh["src_histograms"] == "《基于抽样分组的差分隐私直方图发布方法及设备》, 2023"
+    assert zh["src_mwem"] == "《差分隐私数据合成基础实验》, 无日期"
+    assert zh["clopper1934use"] == label["en"]["clopper1934use"]
+    for key in SOURCES:
+        assert not re.search(
+            r"[A-Za-z]{4,}|n\.d\.", zh[key].replace("HierA", "").replace("PCA", "")
+        ), zh[key]
+        fields = hook.edition_entry(entries[key], "zh_CN").fields
+        assert not re.search(r"[a-z]{4,}", fields["howpublished"]), fields["howpublished"]
+        assert not any(k.lower().endswith("_zh") for k in fields)

@@ -23,6 +23,10 @@ from dpcompendium.book.cjk_spacing import is_tight, tidy, tidy_text
         ("误差为 0.5 倍", "误差为 0.5 倍"),
         ("the English text stays", "the English text stays"),
         ("因此\n在本次运行", "因此在本次运行"),
+        # native review 4, F9: no space before a percent sign
+        ("真实 ε 的 95.5 %", "真实 ε 的 95.5%"),
+        ("95 % 百分位自助法区间", "95% 百分位自助法区间"),
+        ("a 50 % b", "a 50% b"),
     ],
 )
 def test_tidy_text(text, tidied):
@@ -132,3 +136,58 @@ def test_a_table_cell_without_words_is_not_translated():
     with language("zh_CN"):
         html_, _ = _cell(Md(text, to_myst(text)), "schedule", 3)
     assert "，" not in html_
+
+
+def test_a_chinese_solution_title_reads_as_the_solution_of_its_exercise():
+    """Native review 4, F5: "解答练习 3.2（…）" reads as "solve exercise 3.2"; it is "练习 3.2（…）的解答"."""
+    from dpcompendium.book.sphinxext import solution_titles_zh
+
+    body = (
+        '<p class="admonition-title">解答<a class="reference internal" href="#ex-mwem-check">练习 3.2（检查一份学生实现的'
+        " MWEM）</a></p><p>解答<a href='#x'>不变</a></p>"
+    )
+    assert solution_titles_zh(body) == (
+        '<p class="admonition-title"><a class="reference internal" href="#ex-mwem-check">练习 3.2（检查一份学生实现的'
+        " MWEM）</a>的解答</p><p>解答<a href='#x'>不变</a></p>"
+    )
+
+
+def test_a_chinese_rerun_page_gets_the_books_spacing_rule():
+    """Issue 48: the Chinese page of a rerun (``dpcompendium run CHAPTER --lang zh_CN``) had no spacing rule (35 loose
+    spaces on dp-mean's); its one-page build connects the book's handlers, and the page check
+    (``_page_checks.chinese_spacing_problems``, run on every fuzzed Chinese rerun) finds what the rule removes."""
+    import sys
+    from pathlib import Path
+
+    from bs4 import BeautifulSoup
+
+    from dpcompendium.book import rerun_page, sphinxext
+
+    class App:
+        def __init__(self):
+            self.connected = []
+
+        def connect(self, event, handler, *a, **k):
+            self.connected.append((event, handler))
+
+        def __getattr__(self, name):
+            return lambda *a, **k: None
+
+    app = App()
+    rerun_page.setup(app)
+    assert ("doctree-resolved", sphinxext._on_doctree_resolved_cjk_spacing) in app.connected
+    assert ("html-page-context", sphinxext._on_html_page_context_cjk_spacing) in app.connected
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    try:
+        from _page_checks import chinese_spacing_problems
+    finally:
+        sys.path.pop(0)
+    loose = "<main><p>最终选择。 每次 <code>n</code> 个，95 %</p><p class='admonition-title'>解答练习 1</p></main>"
+    assert chinese_spacing_problems(BeautifulSoup(loose, "html.parser")) == [
+        "5 %",
+        "。 每",
+        "解答练习",
+    ]
+    tight = "<main><p>最终选择。每次 <code>n</code> 个，95%</p><footer>作者： The authors</footer></main>"
+    assert chinese_spacing_problems(BeautifulSoup(tight, "html.parser")) == []

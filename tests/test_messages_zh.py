@@ -148,7 +148,9 @@ def test_method_names_fall_back_to_english_where_the_sources_have_no_chinese_nam
     assert method_name("corrected:sum", "zh_CN") == f"求和，{METHOD_NAMES['zh_CN']['corrected']}"
     assert set(METHOD_NAMES["zh_CN"]) <= set(METHOD_NAMES["en"])
     for key, name in METHOD_NAMES["zh_CN"].items():
-        assert CJK.search(name), key
+        # a name without a Chinese form is the English one, in Chinese brackets (Harmony（Duchi）; native review 4, F8)
+        english = METHOD_NAMES["en"][key]
+        assert CJK.search(name) or name == english.replace(" (", "（").replace(")", "）"), key
         assert re.findall(r"\$.*?\$", name) == re.findall(r"\$.*?\$", METHOD_NAMES["en"][key]), key
 
 
@@ -355,19 +357,78 @@ def test_the_card_check_can_fail():
     assert any(_ASCII_MATHS.search(c) for c in card_cells(claims_table([typed]), "en"))
 
 
+#: Half-width punctuation beside Chinese outside maths: ", " / ": " after a Chinese character or a full-width bracket,
+#: " (" after one (native review 4, F6 and X5: "不满足 …-DP: 每条消息", "顺序组合, 原文写法", "加噪幂迭代法 (…)")
+_HALF_WIDTH_BY_CHINESE = re.compile(
+    r"[\u4e00-\u9fff）][,:;] |[,:;] (?=[\u4e00-\u9fff])| \((?=[\u4e00-\u9fff])|[\u4e00-\u9fff）] \((?![-\d., ]+\))"
+)
+
+
 def test_every_claims_card_cell_is_chinese_on_the_chinese_pages():
     """Issue 48: every cell of the chapters' claims cards (claim, guarantee, neighbours, sensitivity, conditions,
     reasons) is Chinese in the Chinese edition — the claim texts are message ids of the catalogue — while the English
     card keeps its English; and no card shows ASCII maths (eps, <=, sqrt() outside its maths in either language."""
     kept = _kept_words()
-    english, ascii_maths, n = [], [], 0
+    english, ascii_maths, half_width, n = [], [], [], 0
     for chapter, table in chapter_cards():
         zh, en = card_cells(table, "zh_CN"), card_cells(table, "en")
         assert len(zh) == len(en)
         n += len(zh)
         english += [(chapter, c) for c in zh if english_cell(c, kept)]
         ascii_maths += [(chapter, c) for c in zh + en if _ASCII_MATHS.search(c)]
+        # Chinese punctuation in Chinese (native review 4, F6 and X5; test_the_punctuation_check_can_fail)
+        half_width += [(chapter, c) for c in zh if _HALF_WIDTH_BY_CHINESE.search(c)]
         assert not any(CJK.search(c) for c in en), chapter
     assert n > 250, n
     assert not english, english
     assert not ascii_maths, ascii_maths
+    assert not half_width, half_width
+
+
+def test_a_cell_of_tied_methods_names_each_method_in_chinese():
+    """Native review 4, X1: histograms' winners cell "PrivTree = Hb = DAWA, partition on a noisy histogram" stayed
+    English on the Chinese page; each name of a tie is translated."""
+    from dpcompendium.core.tables import _cell
+
+    text = "PrivTree = Hb = DAWA, partition on a noisy histogram"
+    with messages.language("zh_CN"):
+        assert _cell(text, "winners", 3)[0] == "PrivTree = Hb = DAWA（在加噪直方图上划分）"
+    with messages.language("en"):
+        assert _cell(text, "winners", 3)[0] == text
+
+
+def test_the_punctuation_check_can_fail():
+    """Native review 4, F6 and X5: the raw HTML claims cards (which the page's spacing rule does not reach) wrote
+    half-width colons after "not …-DP", half-width commas between a method's names and half-width brackets around
+    its mechanism in the Chinese edition (14 + 14 cells); the card test above checks every card with this."""
+    assert _HALF_WIDTH_BY_CHINESE.search("不满足 x-DP: 每条消息")
+    assert _HALF_WIDTH_BY_CHINESE.search("顺序组合, 原文写法")
+    assert not _HALF_WIDTH_BY_CHINESE.search("不满足 x-DP：每条消息（a, b）")
+    assert _HALF_WIDTH_BY_CHINESE.search("由指数机制 (EM) 作出")
+    assert not _HALF_WIDTH_BY_CHINESE.search(
+        "隐私预算 (5, 4, 3, 2, 1)"
+    )  # a tuple is maths, written as it is
+    from dpcompendium.chapters import dp_mean, federated_pca
+    from dpcompendium.core.privacy import claims_table
+
+    claims = {
+        "shared-seed": federated_pca.privacy_claim("shared-seed", 1.0, 1e-6, 10_000, s=10),
+        "clamped": dp_mean.privacy_claim(
+            "clamped", 2.0, dp_mean.HEIGHT_BOUNDS, neighbours="add-remove"
+        ),
+    }
+    zh = card_cells(claims_table(claims), "zh_CN")
+    assert any("：" in c for c in zh), zh  # the "not …-DP：why" of the clamped mean
+    assert not [c for c in zh if _HALF_WIDTH_BY_CHINESE.search(c)], zh
+
+
+def test_joined_sentences_take_chinese_punctuation():
+    """Native review 4, X4: mwem's glued list of sentences read "（点估计）. Adult 二维，…168; Adult 二维：…" on the
+    Chinese page: a join of sentences (". ") or clauses ("; ") writes 。 and ； in Chinese; a comma stays."""
+    from dpcompendium.core.messages import join
+
+    a, b = message("mwem.metric_mse"), message("mwem.metric_max_error")
+    assert join([a, b], ". ").in_language("zh_CN") == "均方误差。最大误差"
+    assert join([a, b], "; ").in_language("zh_CN") == "均方误差；最大误差"
+    assert join([a, b], ", ").in_language("zh_CN") == "均方误差, 最大误差"
+    assert join([a, b], "; ").in_language("en") == f"{a.in_language('en')}; {b.in_language('en')}"

@@ -407,9 +407,17 @@ _DAMAGED = re.compile(
 )
 
 
+_TEXT_IN_MATHS = re.compile(r"\\text\{[^{}]*\}")
+
+
 def formulas(text: str) -> Counter:
-    """The formulas (``$…$``, ``$$…$$``, ``\\(…\\)``) of ``text``, spaces removed."""
-    return Counter(re.sub(r"\s+", "", m.group()) for m in _FORMULA.finditer(text))
+    """The formulas (``$…$``, ``$$…$$``, ``\\(…\\)``) of ``text``, spaces removed; the words of a ``\\text{…}``
+    are prose a translation translates (native review 4, E2: ``\\text{ours}`` is ``\\text{本书结果}``), so they are
+    not compared."""
+    return Counter(
+        _TEXT_IN_MATHS.sub(r"\\text{}", re.sub(r"\s+", "", m.group()))
+        for m in _FORMULA.finditer(text)
+    )
 
 
 def formulas_missing(en: str, zh: str) -> list[str]:
@@ -486,3 +494,98 @@ def test_each_chinese_entry_keeps_the_maths_of_its_english():
         elif missing := formulas_missing(en, zh):
             wrong.append(f"{where}: {missing}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_checks_can_fail_on_native_review_4s_terms():
+    """Native review 4: CAPE as published in four forms (D3), equal / unequal sites in two sets of names (D4), a
+    parameter cell as 单元格 (D5), and X3's bins, S5's readings, DAWA's partition, dotted lines, experiment 3, the
+    parallel workers and the worst case."""
+    generated = "LC_MESSAGES/generated.po:1"
+    assert problems(
+        "and CAPE as published is at {5}", "而按发表方式实现的 CAPE 就是 {5}", generated
+    )
+    assert problems("CAPE (as published)", "CAPE（按发表的形式）", "method cape-as-published")
+    assert not problems(
+        "and CAPE as published is at {5}", "而 CAPE（论文原方案）已达到 {5}", generated
+    )
+    assert problems("(top: equal sites; bottom: unequal)", "（上：等大的站点；下：不等大的站点）")
+    assert problems("Adult, equal sites: x", "Adult，各站点数据量相等：x")
+    assert not problems(
+        "(top: equal sites; bottom: unequal)", "（上：站点规模相等；下：站点规模不等）"
+    )
+    assert problems("(cells with nε ≥ {10})", "（nε ≥ {10} 的单元格）", generated)
+    assert problems("repetitions per cell", "每个单元的重复次数")
+    assert not problems("(cells with nε ≥ {10})", "（nε ≥ {10} 的参数组合）", generated)
+    # mwem's "with {1} cells" counts a histogram's cells: 单元格 there is right
+    assert not problems(
+        "({0} 次重复 per cell) with {1} cells up to nε = {2}",
+        "（每个参数组合 {0} 次重复）：{1} 个单元格时直到 nε = {2}",
+        generated,
+    )
+    assert problems("bins", "分箱数")
+    assert problems("on either reading of S5", "对 S5 的两种理解皆如此")
+    assert problems("DAWA (noisy-histogram partition)", "DAWA（加噪直方图划分）")
+    assert problems("The dotted line is the lower bound", "虚线是下界")
+    assert not problems(
+        "solid: RMSE, dotted: bias, dashed: sd", "实线：RMSE，点线：偏差，虚线：标准差"
+    )
+    assert problems("Experiment 3: SGD", "实验 3：SGD")
+    assert not problems("Experiment 3: SGD", "实验三：SGD")
+    assert problems("worker processes; results do not depend on it", "工作进程数；结果与它无关")
+    assert problems("a worst case over all mechanisms", "对所有机制的最坏情形")
+
+
+#: Words a Chinese formula keeps in ``\\text{…}``: names of a parameter, an option or a field the page shows as code
+#: (``depth``, ``scale``, ``seed``, ``--samples``); a label in a subscript (``\\varepsilon_{\\text{cluster}}``) is a name too.
+TEXT_KEPT_IN_MATHS = {"depth", "scale", "seed", "samples"}
+_TEXT_WORD = re.compile(r"(?<![_^{])\\text\{([^{}]*[A-Za-z]{3,}[^{}]*)\}")
+
+
+def english_text_in_maths(zh: str) -> list[str]:
+    """The English words a Chinese entry's formulas hold in a ``\\text{…}`` that is not a subscript's label and not
+    a kept name (:data:`TEXT_KEPT_IN_MATHS`)."""
+    return [
+        m.group(1)
+        for f in _FORMULA.finditer(zh)
+        for m in _TEXT_WORD.finditer(f.group())
+        if m.group(1) not in TEXT_KEPT_IN_MATHS
+    ]
+
+
+def test_no_chinese_formula_holds_an_english_word():
+    """Native review 4, E2: "$z=(\\text{ours}-\\text{reference})/…$" on mwem's Chinese page; a word in a formula is
+    translated like the sentence around it."""
+    assert english_text_in_maths(
+        "双样本 $z=(\\text{ours}-\\text{reference})/(\\sqrt2\\,\\mathrm{se})$"
+    ) == [
+        "ours",
+        "reference",
+    ]
+    assert not english_text_in_maths(
+        "$z=(\\text{本书结果}-\\text{参考值})$，$\\varepsilon_{\\text{cluster}}/\\text{depth}$"
+    )
+    assert formulas_missing("$z=(\\text{ours}-1)$", "$z=(\\text{本书结果}-1)$") == []
+    assert formulas_missing("$z=(\\text{ours}-1)$", "$z=(\\text{本书结果}-2)$")
+    wrong = [
+        f"{where}: {words}"
+        for where, en, zh in pairs()
+        if zh != en and (words := english_text_in_maths(zh))
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_greek_letter_written_with_an_index_is_typeset_with_a_subscript():
+    """Issue 48: the English edition's audit notes showed "eps0 = $2 \\sqrt{\\mathrm{rho}/T}$" (the note of mwem's
+    audit, ``chapters/mwem/audits.py``) and "private claim eps0 = $0.2 \\varepsilon$" (histograms'): an index after a
+    Greek letter's name is its subscript, and rho is ρ."""
+    from dpcompendium.core.messages import to_myst
+
+    assert to_myst("at eps0 = 2 sqrt(rho/T) = 0.2 per round") == (
+        "at $\\varepsilon_0 = 2 \\sqrt{\\rho/T} = 0.2$ per round"
+    )
+    assert (
+        to_myst("private claim eps0 = 0.2 eps")
+        == "private claim $\\varepsilon_0 = 0.2 \\varepsilon$"
+    )
+    assert to_myst("Lap(1/eps2)") == "$\\mathrm{Lap}(1/\\varepsilon_2)$"
+    assert to_myst("seed_eps1 and eps10x") == "seed\\_eps1 and eps10x"  # identifiers stay words

@@ -10,6 +10,13 @@ it — sorted by author, year and title. The text cites with ``dpcompendium_auth
 "[Dwork et al., 2006a]" is the same in both. ``tests/test_book_citations.py`` builds a page citing every work and
 checks that each citation says what its entry's label says.
 
+**Each edition cites in its language** (issue 48, native review 4, E1). The Chinese edition (Sphinx's ``language``,
+read when a build's configuration is: :func:`edition_entry`) cites a work by its Chinese fields: a field
+``<name>_zh`` of an entry (``howpublished_zh``, ``note_zh``) replaces ``<name>``, a Chinese title loses the English
+back-translation the English edition gives after it in brackets, a title where the text names a work without
+authors is in 《》, and a work without a year is 无日期 (the English edition's "n.d."). The English edition is as
+before.
+
 **Plugins looked up once.**
 
 sphinxcontrib-bibtex asks pybtex for its formatting and backend plugins at every citation it resolves
@@ -23,6 +30,7 @@ first, as before; only the scan of installed distributions, which cannot change 
 from __future__ import annotations
 
 import functools
+import re
 
 from pybtex.style.formatting.plain import Style as PlainStyle
 from pybtex.style.labels import BaseLabelStyle
@@ -33,16 +41,108 @@ LABEL_STYLE = "dpcompendium_author_year"
 REFERENCE_STYLE = "dpcompendium_author_year"
 
 
+#: The language of the edition being built (Sphinx's ``language``; set by :func:`setup` when a build's
+#: configuration is read, ``"en"`` otherwise).
+LANGUAGE = {"value": "en"}
+
+#: A work without a year, per language.
+NO_DATE = {"en": "n.d.", "zh_CN": "无日期"}
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+#: A title's last bracket: the English back-translation of a Chinese title ("基于… (Differentially …)")
+_LAST_BRACKET = re.compile(r"\s*\(([^()]*)\)\s*$")
+
+
+def _chinese(lang: str | None = None) -> bool:
+    return (lang or LANGUAGE["value"] or "en").startswith("zh")
+
+
+def chinese_title(title: str) -> str:
+    """A Chinese title without the English back-translation after it ("基于抽样分组的… (Differentially private …)"
+    → "基于抽样分组的…"); any other title as it is."""
+    m = _LAST_BRACKET.search(title)
+    if m and _CJK.search(title[: m.start()]) and not _CJK.search(m.group(1)):
+        return title[: m.start()]
+    return title
+
+
+def edition_entry(entry, lang: str | None = None):
+    """``entry`` as the edition in ``lang`` (default: the one being built) cites it: in Chinese, a field
+    ``<name>_zh`` replaces ``<name>`` and a Chinese title loses its back-translation (:func:`chinese_title`); in
+    English the entry itself."""
+    if not _chinese(lang):
+        return entry
+    from pybtex.database import Entry
+
+    fields = {k: v for k, v in entry.fields.items() if not k.lower().endswith("_zh")}
+    for k, v in entry.fields.items():
+        if k.lower().endswith("_zh"):
+            fields[next((f for f in fields if f.lower() == k[:-3].lower()), k[:-3])] = v
+    if "title" in fields:
+        fields["title"] = chinese_title(fields["title"])
+    if fields == dict(entry.fields):
+        return entry
+    out = Entry(entry.type, fields=fields, persons=entry.persons)
+    out.key = entry.key
+    return out
+
+
+def _who_and_year(**kwargs):
+    """The template of a citation's author part (``kwargs``: sphinxcontrib-bibtex's person options) and of its
+    year, in the edition's language: a work without authors or editors by its title (in 《》 in Chinese), a work
+    without a year :data:`NO_DATE`."""
+    from sphinxcontrib.bibtex.style.template import (
+        author_or_editor_or_title,
+        field,
+        first_of,
+        join,
+        names,
+        node,
+        optional,
+    )
+
+    @node
+    def who(children, data):
+        assert not children
+        data = {**data, "entry": edition_entry(data["entry"])}
+        if not _chinese():
+            return author_or_editor_or_title(**kwargs).format_data(data)
+        return first_of[
+            optional[names("author", **kwargs)],
+            optional[names("editor", **kwargs)],
+            join["《", field("title"), "》"],
+        ].format_data(data)
+
+    @node
+    def year(children, data):
+        assert not children
+        no_date = NO_DATE.get(LANGUAGE["value"], NO_DATE["zh_CN"] if _chinese() else NO_DATE["en"])
+        return first_of[optional[field("year")], no_date].format_data(data)
+
+    return who, year
+
+
+def _person_options(person, full: bool) -> dict:
+    return {
+        "sep": person.sep,
+        "sep2": person.sep2,
+        "last_sep": person.last_sep,
+        "other": None if full else person.other,
+    }
+
+
 def author_year_label(entry) -> str:
     """The author–year text of ``entry`` as sphinxcontrib-bibtex's author–year citation writes it, in plain text
-    ("Geng and Viswanath, 2014", "Dwork et al., 2006"; a work without authors or editors by its title)."""
+    ("Geng and Viswanath, 2014", "Dwork et al., 2006"; a work without authors or editors by its title), in the
+    edition's language (:func:`edition_entry`: "《基于抽样分组的…》, 2023"; "n.d." is 无日期 in Chinese)."""
     from types import SimpleNamespace
 
     from sphinxcontrib.bibtex.style.referencing import PersonStyle
-    from sphinxcontrib.bibtex.style.template import join, year
+    from sphinxcontrib.bibtex.style.template import join
 
     person = PersonStyle()
-    template = join(sep=", ")[person.author_or_editor_or_title(full=False), year]
+    who, year = _who_and_year(**_person_options(person, full=False))
+    template = join(sep=", ")[who, year]
     text = template.format_data({"entry": entry, "style": SimpleNamespace(person=person)})
     return text.render_as("text")
 
@@ -67,10 +167,14 @@ class AuthorYearLabelStyle(BaseLabelStyle):
 
 
 class AuthorYearStyle(PlainStyle):
-    """pybtex's ``plain`` entries, labelled and sorted author–year."""
+    """pybtex's ``plain`` entries, labelled and sorted author–year, each as the edition cites it
+    (:func:`edition_entry`)."""
 
     default_label_style = LABEL_STYLE
     default_sorting_style = "author_year_title"
+
+    def format_entry(self, label, entry, bib_data=None):
+        return super().format_entry(label, edition_entry(entry), bib_data=bib_data)
 
 
 def _reference_style():
@@ -105,7 +209,8 @@ def _reference_style():
                 pre_text,
                 reference[
                     join(sep=self.author_year_sep)[
-                        self.person.author_or_editor_or_title(full="s" in role_name), list_year
+                        _who_and_year(**_person_options(self.person, "s" in role_name))[0],
+                        list_year,
                     ]
                 ],
                 post_text,
@@ -114,7 +219,7 @@ def _reference_style():
     class Textual(BasicAuthorYearTextualReferenceStyle):
         def inner(self, role_name):
             return join(sep=self.text_reference_sep)[
-                self.person.author_or_editor_or_title(full="s" in role_name),
+                _who_and_year(**_person_options(self.person, "s" in role_name))[0],
                 join[
                     self.bracket.left,
                     join2(sep1=self.pre_text_sep, sep2=self.post_text_sep)[
@@ -190,7 +295,12 @@ def install() -> bool:
     return True
 
 
+def _on_config_inited(app, config) -> None:
+    LANGUAGE["value"] = config.language or "en"
+
+
 def setup(app):
     install()
     register()
+    app.connect("config-inited", _on_config_inited)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

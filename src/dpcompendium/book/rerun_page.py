@@ -458,10 +458,19 @@ def setup(app) -> dict[str, Any]:
     app.add_config_value("dpc_rerun_docname", PAGE_DOC, "env")
     app.add_post_transform(ExternalBookReferences)
     # the book's stylesheet and script (figures, tables and display maths on a phone, print rules) and alt texts
-    from .sphinxext import _on_builder_inited_static, _on_doctree_read_alt
+    from .sphinxext import (
+        _on_builder_inited_static,
+        _on_doctree_read_alt,
+        _on_doctree_resolved_cjk_spacing,
+        _on_html_page_context_cjk_spacing,
+    )
 
     app.connect("builder-inited", _on_builder_inited_static)
     app.connect("doctree-read", _on_doctree_read_alt)
+    # a Chinese page's spaces and punctuation as the book's Chinese edition has them (dpcompendium.book.cjk_spacing;
+    # caption numbers before full-width brackets, solution titles; issue 48)
+    app.connect("doctree-resolved", _on_doctree_resolved_cjk_spacing)
+    app.connect("html-page-context", _on_html_page_context_cjk_spacing)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
 
 

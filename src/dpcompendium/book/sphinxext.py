@@ -565,11 +565,25 @@ def _on_doctree_resolved_cjk_spacing(app, doctree, docname) -> None:
 _NUMBER_BEFORE_FULL_WIDTH = re.compile(r'(<span class="caption-number">[^<]*?) </span>(?=[（(])')
 
 
+#: A solution's title as sphinx-exercise writes it in Chinese, "解答" then the link to its exercise
+_SOLUTION_TITLE_ZH = re.compile(
+    r'(<p class="admonition-title">)\s*解答\s*(<a [^>]*>.*?</a>)\s*(</p>)', re.S
+)
+
+
+def solution_titles_zh(body: str) -> str:
+    """A solution's title in Chinese word order: sphinx-exercise's "解答练习 3.2（…）" (read as the verb phrase "solve
+    exercise 3.2") is "练习 3.2（…）的解答" (native review 4, F5; 32 titles on seven pages)."""
+    return _SOLUTION_TITLE_ZH.sub(r"\1\2的解答\3", body)
+
+
 def _on_html_page_context_cjk_spacing(app, pagename, templatename, context, doctree) -> None:
     """The space Sphinx's HTML writer puts after a caption number ("练习 5.1 ") goes before a full-width bracket in
-    a Chinese edition: "练习 5.1（常数预算方案）" (native review 3, W3)."""
+    a Chinese edition: "练习 5.1（常数预算方案）" (native review 3, W3); a solution's title reads "练习 5.1（…）的解答"
+    (:func:`solution_titles_zh`)."""
     if edition(app).startswith("zh") and "body" in context:
-        context["body"] = _NUMBER_BEFORE_FULL_WIDTH.sub(r"\1</span>", context["body"])
+        body = _NUMBER_BEFORE_FULL_WIDTH.sub(r"\1</span>", context["body"])
+        context["body"] = solution_titles_zh(body)
 
 
 def setup(app) -> dict[str, Any]:

@@ -287,7 +287,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "$\\varepsilon_{\\mathrm{count}}$)",
      "EM stop/split decisions on SAE scores (Δu = 2, ε_cluster/(2·depth) each, ≤ depth − 1 per record); EM "
      "over the intermediate partitions on their total error (Δu = 2, ε_cluster/2); part sums (Δ₁ = 1, ε_count)",
-     "基于 SAE 打分、由指数机制 (EM) 作出的停止/划分决策（$\\Delta u = 2$，每次 $\\varepsilon_{\\mathrm{cluster}}/(2 \\cdot "
+     "基于 SAE 打分、由指数机制（EM）作出的停止/划分决策（$\\Delta u = 2$，每次 $\\varepsilon_{\\mathrm{cluster}}/(2 \\cdot "
      "\\mathrm{depth})$，每条记录 $\\le \\mathrm{depth} - 1$ 次）；按总误差在各中间划分上运行的 EM（$\\Delta u = 2$，"
      "$\\varepsilon_{\\mathrm{cluster}}/2$）；各部分的和（$\\Delta_1 = 1$，$\\varepsilon_{\\mathrm{count}}$）"),
     ("claims.hist.sens_privtree",
@@ -343,7 +343,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "record shift all n - k exponential-mechanism draws (loss up to (n - k)·ε₁/2); either reading of S5",
      "k-means++ 在真实计数上选择中心，不花费任何隐私预算（一个邻居数据集可以把概率为零的中心选择变为正概率：隐私损失无界），"
      "而每个打分中的真实中心计数使一条记录能移动全部 $n - k$ 次指数机制抽样（隐私损失至多 $(n - k) \\cdot "
-     "\\varepsilon_1/2$）；对 S5 的两种理解皆如此"),
+     "\\varepsilon_1/2$）；对 S5 的两种解读皆如此"),
     # the Gaussian mechanism's calibrations (core/mechanisms/gaussian.py)
     ("claims.gauss.analytic",
      "analytic calibration (Balle & Wang 2018): the smallest $\\sigma$ that is $(\\varepsilon, \\delta)$-DP, any "
@@ -453,7 +453,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
     ("claims.fedpca.mech_cape", "CAPE correlated noise (%(variant)s)", "CAPE correlated noise (%(variant)s)",
      "CAPE 相关噪声（%(variant)s）"),
     ("claims.fedpca.cape_calibrated", "calibrated", "calibrated", "校准后"),
-    ("claims.fedpca.cape_as-published", "as-published", "as-published", "按发表的形式"),
+    ("claims.fedpca.cape_as-published", "as-published", "as-published", "论文原方案"),
     ("claims.fedpca.sens_cape",
      "$\\sqrt{2}/n$ on each site's message; Mahalanobis sensitivity of the joint view (module cape)",
      "sqrt(2)/n on each site's message; Mahalanobis sensitivity of the joint view (module cape)",

@@ -61,7 +61,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("bin", "桶"),
     ("exact", "精确值"),
     ("minimax lower bound", "极小极大下界"),
-    ("mean absolute error", "平均绝对误差 (MAE)"),
+    ("mean absolute error", "平均绝对误差（MAE）"),
     ("least squares", "最小二乘"),
     ("%(name)s, n = %(n)s", "%(name)s，n = %(n)s"),
     ("%(name)s, %(what)s", "%(name)s，%(what)s"),
@@ -119,8 +119,8 @@ _PAIRS: list[tuple[str, str]] = [
     ("captured energy q (k = %(k)s)", "捕获的能量 q（k = %(k)s）"),
     ("number of sites s", "站点数 s"),
     ("q at epsilon = %(epsilon)s", "ε = %(epsilon)s 时的 q"),
-    ("equal", "各站点数据量相等"),
-    ("unequal", "各站点数据量不等"),
+    ("equal", "站点规模相等"),
+    ("unequal", "站点规模不等"),
     ("cross-validated accuracy", "交叉验证的准确率"),
     ("noisy-projections", "加噪的投影"),
     # ---- HierA
@@ -144,7 +144,7 @@ _PAIRS: list[tuple[str, str]] = [
         "(b) LHP 的精确 LDP 参数\nvs 最大的隐私预算",
     ),
     ("base ε (schedule {5ε, 4ε, 3ε, 2ε, ε})", "基础隐私预算 ε（方案 {5ε, 4ε, 3ε, 2ε, ε}）"),
-    ("MAE of the mean", "均值的平均绝对误差 (MAE)"),
+    ("MAE of the mean", "均值的平均绝对误差（MAE）"),
     # the hiera chapter's synthetic datasets: distributions, not the method "uniform" (issue 48)
     ("uniform distribution", "均匀分布"),
     ("normal distribution", "正态分布"),
@@ -228,7 +228,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("Adult 2-D, T = %(T)s", "Adult 二维，T = %(T)s"),
     ("%(cells)s cells, %(output)s", "%(cells)s 个单元，%(output)s"),
     ("n · ε", "n·ε（n 为记录数）"),
-    ("DAWA (noisy-histogram partition)", "DAWA（加噪直方图划分）"),
+    ("DAWA (noisy-histogram partition)", "DAWA（在加噪直方图上划分）"),
     ("MWEM error / Identity error", "MWEM 的误差 / Identity 的误差"),
     ("random ranges", "随机范围查询"),
     ("prefixes", "前缀查询"),
@@ -522,7 +522,7 @@ _PAIRS += [
     ("snapping (B = %(b)s)", "Snapping 拉普拉斯机制（B = %(b)s）"),
     ("numpy Generator.laplace", "numpy 的拉普拉斯噪声采样（`Generator.laplace`）"),
     # federated-pca: the claims' rows, where each dataset's bounds come from
-    ("cape, as published (per-message calibration)", "CAPE，论文原方案（按消息校准）"),
+    ("cape, as published (per-message calibration)", "CAPE（论文原方案，按消息校准）"),
     ("central, as-written preprocessing", "中心化，原文写法的预处理"),
     ("central, add-remove with exact n", "中心化，增删一条记录，n 取精确值"),
     (
@@ -567,7 +567,7 @@ _PAIRS += [
     ),
     (
         "Adult, equal sites: the effective ε of the as-written normalisation",
-        "Adult，各站点数据量相等：按原文写法的归一化实际达到的 ε",
+        "Adult，站点规模相等：按原文写法的归一化实际达到的 ε",
     ),
     (
         "The analytic calibration's noise over the classical one's, n = 1",

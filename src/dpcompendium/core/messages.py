@@ -486,8 +486,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.holm_family": "该族最小的 Holm 检验水平 $\\alpha/%(k)s$",
         "comparison.holm_each": "各族自身最小的 Holm 检验水平 $\\alpha/%(k)s$（每个 Holm 族都有 %(k)s 个结论），族与族之间不作 Holm 校正",
         "comparison.holm_each_upto": "各族自身最小的 Holm 检验水平 $\\alpha/k$，其中 $k \\le %(k)s$ 为该结论所在 Holm 族的大小，族与族之间不作 Holm 校正",
-        "comparison.design_null_none": "这是对一个已知为零的差异的检查：%(n)s 个比较都未拒绝原假设（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s %%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，比值若落在 %(lo)s–%(hi)s 之外%(where)s，能以 %(power)s 的检验功效被表明（t 检验取%(holm)s）",
-        "comparison.design_null_some": "这是对一个已知为零的差异的检查：%(n)s 个比较中有 %(r)s 个拒绝了原假设，每一个都是错误拒绝（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s %%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，比值若落在 %(lo)s–%(hi)s 之外%(where)s，能以 %(power)s 的检验功效被表明（t 检验取%(holm)s）",
+        "comparison.design_null_none": "这是对一个已知为零的差异的检查：%(n)s 个比较都未拒绝原假设（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s%%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，比值若落在 %(lo)s–%(hi)s 之外%(where)s，能以 %(power)s 的检验功效被表明（t 检验取%(holm)s）",
+        "comparison.design_null_some": "这是对一个已知为零的差异的检查：%(n)s 个比较中有 %(r)s 个拒绝了原假设，每一个都是错误拒绝（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s%%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，比值若落在 %(lo)s–%(hi)s 之外%(where)s，能以 %(power)s 的检验功效被表明（t 检验取%(holm)s）",
         "comparison.rank_one": "%(quantity)s最低：%(name)s",
         "comparison.rank_tie": "%(quantity)s最低：%(names)s 之间未能区分",
         "comparison.wins": "单独取得最低%(quantity)s：%(counts)s；%(n)s 个设置中有 %(ties)s 个未能区分",
@@ -517,7 +517,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.cp_sens_item": "对%(data)s，是本次运行所用配置的 %(span)s 倍，是由差分隐私分位数得到边界的均值的 %(qspan)s 倍",
         "dpmean.unit_heights": "厘米",
         "dpmean.unit_adult-age": "岁",
-        "hiera.q_mae": "均值的平均绝对误差 (MAE)",
+        "hiera.q_mae": "均值的平均绝对误差（MAE）",
         "hiera.q_mse": "K 折交叉验证的 MSE",
         "hiera.on_data": "在%(data)s上，%(sentence)s",
         "hiera.at_small": "在 ε ≤ %(eps)s 时，%(sentence)s",
@@ -536,8 +536,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.part_higher": "更高 %(k)s 次",
         "hiera.part_tie": "未能区分 %(k)s 次",
         "hiera.at_eps": "在 ε = %(eps)s 时（%(reps)s 次重复），%(sentence)s",
-        "hiera.untested": "未检验：每个单元至少需要两次重复才能比较（本次运行：%(reps)s 次）",
-        "hiera.no_cells": "未检验：本次运行没有包含这些方法的单元",
+        "hiera.untested": "未检验：每个参数组合至少需要两次重复才能比较（本次运行：%(reps)s 次）",
+        "hiera.no_cells": "未检验：本次运行没有包含这些方法的参数组合",
         "hiera.short_runs": "；其中重复次数不足的已显示结论：%(list)s",
         "hiera.short_pair": "%(a)s 对比 %(b)s，%(where)s（最多需要 %(needed)s 次运行）",
         "hiera.short_cells": "在%(data)s上 ε = %(eps)s 时",
@@ -567,9 +567,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "校正后，每个数据集的双侧学生化自助法（bootstrap-t）检验水平为 %(level)s%%）：%(sentence)s",
         "dpmean.coupled": "从同一随机流抽取时，两种发布在 %(draws)s 次抽样中至多相差 %(diff)s（舍入误差）",
         "dpmean.no_large_cells": "未测量（本次运行中没有满足 $n\\varepsilon \\ge 50$ 且有两次重复的参数组合）",
-        "comparison.family_agreement": "在 %(n)s 个单元中，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s 倍以内等价的有 "
+        "comparison.family_agreement": "在 %(n)s 个参数组合中，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s 倍以内等价的有 "
         "%(k)s 个，有显著差异的有 %(d)s 个，另有 %(u)s 个数据不确定性太大、无法判断（双单侧检验与双侧检验，各自在 %(n)s "
-        "个单元上做 Holm 校正；比值 %(lo)s–%(hi)s）",
+        "个参数组合上做 Holm 校正；比值 %(lo)s–%(hi)s）",
         "fedpca.quantity_energy": "未捕获的能量（$1-q$）",
         "fedpca.quantity_svm": "SVM 错误率（即分类错误的比例）",
         "fedpca.untested": "未检验：重复少于两次时，一个设置没有标准误",
@@ -591,12 +591,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.course_baselines_ratio": "平均误差最小的标准 MWEM 行（$\\varepsilon$-DP）与平均误差最小的基线方法相比：误差是其 "
         "%(ratio)s 倍",
         "mwem.payoff_overview": "MWEM 在 $n\\varepsilon$ 相对于取值域较小时才划算：在每个 $n\\varepsilon$ 下，其误差与 Identity "
-        "误差之比（每个格点一个点估计）在最大的取值域上都低于最小的取值域，且在每个取值域上，最大 $n\\varepsilon$ 处的比值都高于"
+        "误差之比（每个参数组合一个点估计）在最大的取值域上都低于最小的取值域，且在每个取值域上，最大 $n\\varepsilon$ 处的比值都高于"
         "最小值处",
         "mwem.payoff_by_domain": "MWEM 与 Identity 的误差比，按取值域大小：%(spans)s",
         "mwem.payoff_domain": "%(cells)s 个单元：%(span)s",
-        "mwem.payoff_points": "MWEM 最后一次迭代结果与 Identity 的比较，以二者误差均值之比的点估计表示（每个格点 %(reps)s）："
-        "该比值低于 1 的格点为 %(said)s，在其余 $n\\varepsilon$ 处不低于 1。没有任何格点被判定为更低或更高：MWEM 的误差是重尾的，"
+        "mwem.payoff_points": "MWEM 最后一次迭代结果与 Identity 的比较，以二者误差均值之比的点估计表示（每个参数组合 %(reps)s）："
+        "该比值低于 1 的参数组合为 %(said)s，在其余 $n\\varepsilon$ 处不低于 1。没有任何参数组合被判定为更低或更高：MWEM 的误差是重尾的，"
         "在 %(reps)s 上，Welch 检验和自助法都无法控制其错误率，因此与上面的收益图一样，该网格只作点估计解读",
         "mwem.payoff_cells": "%(cells)s 个单元时（%(per_w)s）",
         "mwem.payoff_at": "%(w)s：$n\\varepsilon$ = %(ne)s",
@@ -612,10 +612,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.metric_min_error": "最小误差",
         "mwem.metric_mse": "均方误差",
         "mwem.metric_mean_error": "平均误差",
-        "mwem.payoff_tested": "MWEM 最后一次迭代结果与 Identity 的比较（每个格点 %(reps)s，双侧学生化自助法（bootstrap-t）检验，在网格的 %(n)s "
-        "个格点上做 Holm 校正）：其平均误差被检验表明更低或更高的格点为 %(said)s，在其余 $n\\varepsilon$ 处二者未被区分",
+        "mwem.payoff_tested": "MWEM 最后一次迭代结果与 Identity 的比较（每个参数组合 %(reps)s，双侧学生化自助法（bootstrap-t）检验，在网格的 %(n)s "
+        "个参数组合上做 Holm 校正）：其平均误差被检验表明更低或更高的参数组合为 %(said)s，在其余 $n\\varepsilon$ 处二者未被区分",
         "mwem.cw3_witness": "基本组合（顺序组合）给出的单次运行上界为 %(spent)s，这同样只是上界，所以在 $T$ = %(T)s 时名义保证同样"
-        "未能证明。见证数据对能说明更多：把一条记录从单元 $u$ 移到单元 $v$（这两个邻居数据集即见证数据对），考虑这样的运行——每个被选中的方框都包含"
+        "未能证明。见证数据对能说明更多：把一条记录从单元格 $u$ 移到单元格 $v$（这两个邻居数据集即见证数据对），考虑这样的运行——每个被选中的方框都包含"
         " $u$ 而不包含 $v$，且每次测量值都不低于该方框的真实计数；在这些运行上，每次测量的密度比为 "
         "$e^{3\\varepsilon/(2T)}$，每次选择的密度比至少为 $e^{-\\varepsilon/(2T)\\cdot 10^{-5}}$，因此该事件的"
         "隐私损失至少为 %(loss)s，大于 $\\varepsilon$ = %(eps)s。这是运行记录（被选中的查询及其测量值）上的事件："
@@ -1072,10 +1072,10 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
         "count": "计数",
         "sampling_grouping": "抽样分组（专利）",
         "sampling-grouping": "抽样分组（专利）",
-        "pca": "主成分分析 (PCA)，无噪声",
+        "pca": "主成分分析（PCA），无噪声",
         "central": "Analyze Gauss（中心化差分隐私）",
         "shared-seed": "ELFedPCA，共享随机种子",
-        "cape-as-published": "CAPE（按发表的形式）",
+        "cape-as-published": "CAPE（论文原方案）",
         "graded-laplace": "分级拉普拉斯",
         "hiera": "HierA（原文的隐私预算）",
         "hiera-calibrated": "HierA，校准到恰好满足 $\\varepsilon$-LDP",
@@ -1103,7 +1103,8 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
         "zcdp": "zCDP MWEM（高斯测量）",
         "secure-aggregation": "安全聚合",
         "noisy-power": "加噪幂迭代法",
-        "hiera-graded": "HierA，分级保证",
+        "hiera-graded": "HierA（分级保证）",
+        "harmony": "Harmony（Duchi）",
         "idldp": "IDUE（输入区分）",
     },
 }
@@ -1273,13 +1274,25 @@ def message(msgid: str, /, **params: Any) -> Md:
     return Md(plain_text, by_lang[get_language()], by_lang)
 
 
+#: A separator of sentences or clauses in another language: Chinese joins sentences with 。 and clauses with ；
+#: (native review 4, X4: mwem's "（点估计）. Adult 二维，…168; Adult 二维：…"). A comma stays: it may stand between
+#: numbers or maths, which Chinese writes as they are.
+_SENTENCE_SEPARATORS = {"zh_CN": {". ": "。", "; ": "；"}}
+
+
 def join(parts: Iterable[Any], sep: str = ", ") -> Md:
-    """``parts`` joined by ``sep``, in both renderings (and in every language)."""
+    """``parts`` joined by ``sep``, in both renderings (and in every language: a separator of sentences or clauses,
+    ``". "`` or ``"; "``, in the language's own punctuation, ``_SENTENCE_SEPARATORS``)."""
     parts = list(parts)
+
+    def in_language(lang: str) -> str:
+        local = _SENTENCE_SEPARATORS.get(lang, {}).get(sep, sep)
+        return local.join(myst(p, lang) for p in parts)
+
     return Md(
         sep.join(plain(p) for p in parts),
         sep.join(myst(p) for p in parts),
-        _per_language(lambda lang: sep.join(myst(p, lang) for p in parts), *parts),
+        _per_language(in_language, *parts),
     )
 
 
@@ -1406,6 +1419,7 @@ _SYMBOLS = {
     "beta": r"\beta",
     "mu": r"\mu",
     "lambda": r"\lambda",
+    "rho": r"\rho",
     "ε": r"\varepsilon",
     "δ": r"\delta",
     "Δ": r"\Delta",
@@ -1641,6 +1655,11 @@ def _balanced(seg: list[tuple[str, str]]):
 
 _MARKUP = re.compile(r"\*\*(.+?)\*\*|`([^`]+)`")
 _SUBSCRIPT = re.compile(r"([A-Za-zα-ωΑ-Ω])([₀-₉]+)")
+#: A Greek letter's name with an index written after it, "eps0", "eps2", "rho1": the letter with a subscript (the
+#: audit catalogue's notes showed "eps0" as a word and "rho" as \mathrm{rho}; issue 48)
+_GREEK_INDEX = re.compile(
+    r"(?<![A-Za-z0-9_\\])(eps|epsilon|delta|rho|sigma|tau|mu|lambda)(\d+)(?![A-Za-z0-9_])"
+)
 _SUB_DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 
 
@@ -1680,6 +1699,7 @@ def to_myst(text: str) -> str:
             + f"$({tex_number(eps)}, {tex_number(delta)})$-{dp}"
             + to_myst(text[m.end() :])
         )
+    text = _GREEK_INDEX.sub(r"\1_\2", text)
     text = _SUBSCRIPT.sub(lambda m: m.group(1) + "_" + m.group(2).translate(_SUB_DIGITS), text)
     tokens = [(m.lastgroup or "other", m.group()) for m in _TOKEN.finditer(text)]
     cls = _classify(tokens)

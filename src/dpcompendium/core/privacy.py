@@ -317,14 +317,20 @@ class ClaimsTable:
             name = ", ".join(str(p) for p in parts)
             mech = _text(r.get("mechanism", ""))
             plain = mech if not name else (name if mech in ("", name) else f"{name} ({mech})")
-            named = ", ".join(  # one human name per method; a text with its own renderings as it is
-                myst(p) if isinstance(p, Md) and p.by_lang else method_name(p) for p in parts
+            # Chinese writes the label's comma and brackets full-width (native review 4, X5)
+            comma, left, right = (
+                ("，", "（", "）") if get_language().startswith("zh") else (", ", " (", ")")
+            )
+            named = (
+                comma.join(  # one human name per method; a text with its own renderings as it is
+                    myst(p) if isinstance(p, Md) and p.by_lang else method_name(p) for p in parts
+                )
             )
             label = Md(
                 plain,
                 myst(mech)
                 if not name
-                else (named if mech in ("", name) else f"{named} ({myst(mech)})"),
+                else (named if mech in ("", name) else f"{named}{left}{myst(mech)}{right}"),
             )
             private = bool(r.get("private", True))
             if (
@@ -383,7 +389,8 @@ class ClaimsTable:
                     if r.get("unbounded")
                     else message("claim.not", guarantee=r["guarantee"])
                 )
-                guarantee = f'<span class="dpc-not">{e(not_)}</span>: {e(r["why"])}'
+                colon = "：" if get_language().startswith("zh") else ": "  # native review 4, F6
+                guarantee = f'<span class="dpc-not">{e(not_)}</span>{colon}{e(r["why"])}'
             conds = "".join(f"<li>{e(c)}</li>" for c in r["conditions"])
             out.append(
                 f"<tr><td>{e(r['claim'])}</td><td>{guarantee}</td><td>{e(relation_name(r['neighbours']))}</td>"

@@ -82,7 +82,7 @@ COLUMN_NAMES_BY_LANG: dict[str, dict[str, str]] = {
     "zh_CN": {
         "mse": "均方误差 (MSE)",
         "rmse": "均方根误差 (RMSE)",
-        "mae": "平均绝对误差 (MAE)",
+        "mae": "平均绝对误差（MAE）",
         "rmse_ratio": "RMSE 之比",
         "mse_ratio": "MSE 之比",
         "p_holm": "$p$（Holm 校正）",
@@ -115,7 +115,7 @@ COLUMN_NAMES_BY_LANG: dict[str, dict[str, str]] = {
         "sites": "站点数",
         "users": "用户数",
         "queries": "查询数",
-        "bins": "分箱数",
+        "bins": "桶数",
         "cells": "单元数",
         "chapter": "章节",
         "seconds": "秒",
@@ -514,6 +514,18 @@ def _cell_translation(text: str) -> str | None:
         # commas Chinese writes full-width; native review 4)
         return None
     found = translate(text, lang)
+    if (found is None or found == text) and " = " in text:
+        # methods that tie, joined by " = " (histograms' winners: "PrivTree = Hb = DAWA, partition on a noisy
+        # histogram"): each name in the current language (native review 4, X1)
+        from .messages import METHOD_NAMES, method_name
+
+        parts = text.split(" = ")
+        named = [
+            method_name(p) if p in METHOD_NAMES["en"] else (_cell_translation(p) or p)
+            for p in parts
+        ]
+        if named != parts:
+            return " = ".join(named)
     return found if found is not None and found != text else None
 
 
