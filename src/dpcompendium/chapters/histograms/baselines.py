@@ -718,9 +718,9 @@ def php(
     (a) when a split leaves every part finished, their loop calls the split step once more on the last part (a
     finished part at level ``depth``); if that draw splits it, parts beyond ``depth`` keep being split with no
     budget left for them — we end the loop there instead; (b) for n < 4 (depth 1) their level-2 parts are never
-    marked finished — we finish them, as the budget requires; (c) decisions of one level are drawn together
-    (Gumbel-max), which has the same distribution as their one-at-a-time draws because each decision depends only
-    on its own part; (d) randomness comes from ``rng`` (theirs mixes numpy's and Python's global generators).
+    marked finished — we finish them, as the budget requires; (c) decisions of one level are drawn together (each
+    by inverse CDF from one uniform), which has the same distribution as their one-at-a-time draws because each
+    decision depends only on its own part; (d) randomness comes from ``rng`` (theirs mixes numpy's and Python's global generators).
 
     ``variant="level-wise"`` (also :func:`php_levelwise`) is a level-wise reading of the bisection that is **not**
     the authors' procedure (this chapter's earlier P-HP; kept to show how much the published procedure's details
