@@ -160,9 +160,10 @@ def test_ahp_lookahead_is_exact(rng):
 
 @pytest.mark.numerics
 def test_compiled_php_decisions_are_the_numpy_reference():
-    """P-HP's compiled stop/split decisions equal the numpy reference's from the same generator (the same keys, the
-    same last-largest choice), with the same gains, and leave the generator in the same state: a sparse spiky
-    histogram (few distinct counts, many ties), a dense one, parts of every size down to two bins."""
+    """P-HP's compiled stop/split decisions equal the numpy reference's from the same generator (the same weights,
+    the same inverse-CDF choice from one uniform per part), with the same gains, and leave the generator in the same
+    state: a sparse spiky histogram (few distinct counts, many ties), a dense one, parts of every size down to two
+    bins, and a scale at which all but the best candidates' weights underflow to 0."""
     from dpcompendium.chapters.histograms.baselines import _SAE, _php_choose, _php_choose_py
 
     gen = np.random.default_rng(3)
@@ -176,7 +177,7 @@ def test_compiled_php_decisions_are_the_numpy_reference():
         keep = np.diff(edges) >= 2
         aa, bb = edges[:-1][keep], edges[1:][keep]
         rr = np.zeros(aa.size, dtype=np.int64)
-        for scale, err in [(0.02, 2.0), (5.0, 0.1)]:
+        for scale, err in [(0.02, 2.0), (5.0, 0.1), (1e4, 0.1)]:
             a, b = np.random.default_rng(seed), np.random.default_rng(seed)
             got = _php_choose(sae, rr, aa, bb, err, scale, a)
             ref = _php_choose_py(sae, rr, aa, bb, err, scale, b)
@@ -277,17 +278,80 @@ def test_php_is_piecewise_constant_and_accurate_at_huge_epsilon(rng):
 
 
 # ------------------------------------------------------------------------------------- the source's method
-def test_kmeanspp_matches_exact_pair_probabilities():
+@pytest.mark.parametrize("engine", ["sorted", "scan"])
+def test_kmeanspp_matches_exact_pair_probabilities(engine):
     x = np.array([0.0, 0.0, 3.0, 10.0, 4.0])
     gen = np.random.default_rng(5)
     reps = 40000
-    c = H.kmeanspp_centres(np.broadcast_to(x, (reps, 5)), 2, gen)
+    c = H.kmeanspp_centres(np.broadcast_to(x, (reps, 5)), 2, gen, engine=engine)
     freq = np.zeros((5, 5))
     np.add.at(freq, (np.minimum(c[:, 0], c[:, 1]), np.maximum(c[:, 0], c[:, 1])), 1)
     exact = np.triu(H.centre_pair_probabilities(x), k=1)
     assert exact[0, 1] == 0.0  # equal counts: never both centres
     tol = np.array([[mc_tol(p * (1 - p), reps) for p in row] for row in exact])
     assert np.all(np.abs(freq / reps - exact) <= tol + 1e-12)
+
+
+def _kmeanspp_exact_triples(x: np.ndarray, power: float = 2.0) -> dict[tuple[int, int, int], float]:
+    """P[centres = (i, j, l) in draw order] of k-means++ with k = 3, by enumeration: first uniform, each next one
+    with probability ∝ d^power (uniform among the unchosen bins when every d is 0)."""
+    n = x.size
+    out = {}
+    for i in range(n):
+        w1 = np.abs(x - x[i]) ** power
+        p1 = w1 / w1.sum() if w1.sum() > 0 else (np.arange(n) != i) / (n - 1)
+        for j in range(n):
+            if p1[j] == 0:
+                continue
+            w2 = np.minimum(w1, np.abs(x - x[j]) ** power)
+            free = ~np.isin(np.arange(n), [i, j])
+            p2 = w2 / w2.sum() if w2.sum() > 0 else free / free.sum()
+            for t in range(n):
+                if p2[t] > 0:
+                    out[(i, j, t)] = p1[j] * p2[t] / n
+    return out
+
+
+def test_sorted_kmeanspp_draws_the_exact_law_of_three_centres():
+    """The sorted sampler (issue 50) draws each ordered triple of centres with k-means++'s probability, computed by
+    enumeration: ties (two bins of one value, so d = 0 early), a value between others (the outward update stops
+    on both sides), and the uniform fallback once every d is 0 (three bins of two values)."""
+    reps = 60000
+    for x in [np.array([0.0, 0.0, 3.0, 10.0, 4.0, 7.0]), np.array([2.0, 5.0, 2.0])]:
+        exact = _kmeanspp_exact_triples(x)
+        assert abs(sum(exact.values()) - 1) < 1e-12
+        c = H.kmeanspp_centres(np.broadcast_to(x, (reps, x.size)), 3, np.random.default_rng(9))
+        found: dict[tuple[int, int, int], int] = {}
+        for row in map(tuple, c.tolist()):
+            found[row] = found.get(row, 0) + 1
+        assert set(found) <= set(exact)
+        for key, p in exact.items():
+            assert abs(found.get(key, 0) / reps - p) <= mc_tol(p * (1 - p), reps) + 1e-12, key
+
+
+@pytest.mark.numerics
+@pytest.mark.parametrize("power", [2.0, 1.0, 3.0])
+def test_compiled_sorted_kmeanspp_is_the_numpy_reference(power):
+    """The sorted sampler's compiled kernel (outward updates, block sums) gives the centres of its numpy reference
+    (every weight recomputed per centre) from the same generator, and leaves it in the same state: noisy counts,
+    few distinct values (d = 0 early, the uniform fallback), k = n, one row and identical rows (one sort)."""
+    from dpcompendium.chapters.histograms.sampling_grouping import _kmeanspp_sorted_py
+
+    gen = np.random.default_rng(7)
+    cases = [
+        (gen.exponential(30.0, size=(6, 500)) + gen.laplace(0, 2.0, size=(6, 500)), 64),
+        (np.round(gen.exponential(1.0, size=(5, 200))), 40),
+        (np.zeros((3, 9)), 9),
+        (np.broadcast_to(np.round(gen.exponential(3.0, size=300)), (4, 300)), 50),
+        (gen.standard_normal((2, 130)), 130),
+        (gen.standard_normal((1, 64)), 1),
+    ]
+    for seed, (values, k) in enumerate(cases):
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        got = H.kmeanspp_centres(values, k, a, power=power)
+        np.testing.assert_array_equal(got, _kmeanspp_sorted_py(values, k, b, power=power))
+        assert a.random() == b.random()
+        assert all(np.unique(row).size == k for row in got)
 
 
 @pytest.mark.numerics
@@ -308,7 +372,7 @@ def test_compiled_kmeanspp_is_the_numpy_reference(power):
     ]
     for seed, (values, k) in enumerate(cases):
         a, b = np.random.default_rng(seed), np.random.default_rng(seed)
-        got = H.kmeanspp_centres(values, k, a, power=power)
+        got = H.kmeanspp_centres(values, k, a, power=power, engine="scan")
         ref = _kmeanspp_centres_py(values, k, b, power=power)
         np.testing.assert_array_equal(got, ref)
         assert a.random() == b.random()
@@ -1176,10 +1240,59 @@ def test_short_verdicts_are_the_ones_the_design_sentence_counts():
                 assert "AHP against" in text or "against AHP" in text
     assert named_any  # the family has fragile verdicts to name at some power
     # decided by the studentized bootstrap (referee 7, m-a): no run count, so none is named
-    _, boot = H.baseline_brackets(runs, families=True, test="bootstrap-t", rng=np.random.default_rng(5))
+    _, boot = H.baseline_brackets(
+        runs, families=True, test="bootstrap-t", rng=np.random.default_rng(5)
+    )
     results = boot["identity"] + boot["uniform"]
     keys = [(ref, r.comparison.setting) for ref in ("identity", "uniform") for r in boot[ref]]
     assert H.short_verdicts(results, keys, 0.99) == []
     assert comparison.design_figures(results, 0.99, families=keys)["uncounted"] > 0
     with pytest.raises(ValueError, match="families"):
         H.short_verdicts(fams["identity"], ["x"])
+
+
+def test_referee_eight_n3_findings_stay_fixed():
+    """Referee 8, n3 (histograms): every comparison the chapter builds names its setting (§2.4.3's noisiest
+    comparison was named by its arms only), and the takeaway "What to use for range queries." is followed by a
+    sentence that starts in upper case (it read "… queries. among the private methods")."""
+    import re
+
+    from dpcompendium.core.messages import message
+
+    text = _chapter_source()
+    calls = re.findall(r"comparison\.Comparison\((.*?)\)\.result\(", text, flags=re.S)
+    assert len(calls) >= 3
+    assert all("setting=" in call for call in calls), [c for c in calls if "setting=" not in c]
+    name = re.search(
+        r"\*\*What to use for range queries\.\*\* \{glue:md\}`(\w+):myst`", text
+    ).group(1)
+    glued = re.search(rf'glue\(\s*"{name}",\s*messages\.message\(\s*"([\w.]+)"', text)
+    assert glued, name
+    lead = message(glued.group(1), n="35", wins="x")
+    for lang in ("en", *lead.by_lang):
+        first = re.sub(r"^\W+", "", lead.in_language(lang))[0]
+        assert not first.islower(), (lang, lead.in_language(lang))
+
+
+@pytest.mark.numerics
+def test_compiled_resample_stats_are_numpys():
+    """The compiled means and relative standard errors of the bootstrap resamples (issue 50) are numpy's
+    ``mean`` / ``var(ddof=1)`` of the gathered resamples bit for bit (numpy's pairwise sums: runs below 8, at
+    multiples of 8 and between), on skewed, heavy-tailed, signed and constant runs, and leave the generator where
+    numpy's draw does."""
+    from dpcompendium.chapters.histograms.experiment import _resampled, _resampled_stats_py
+
+    gen = np.random.default_rng(0)
+    for n in [2, 3, 7, 8, 9, 16, 17, 20, 33, 128]:
+        for values in [
+            gen.gamma(0.5, size=n) * 1e3,
+            gen.standard_normal(n),
+            np.full(n, 3.0),
+            gen.pareto(1.2, size=n),
+        ]:
+            a, b = np.random.default_rng(n), np.random.default_rng(n)
+            got = _resampled(values, a, 499)
+            ref = _resampled_stats_py(values[b.integers(0, n, size=(499, n))])
+            for g, r in zip(got, ref, strict=True):
+                np.testing.assert_array_equal(g, r)
+            assert a.random() == b.random()

@@ -235,6 +235,11 @@ TEMPLATE_EXCEPTIONS: list[tuple[str, str, str]] = [
         "names the ranking's result, which comparison.winner_sentence renders",
     ),
     (
+        "hist.sota_lead",
+        "%(wins)s",
+        "hist.sota opening a sentence (the takeaway): the ranking's result, which comparison.winner_sentence renders",
+    ),
+    (
         "figure.rmse-ratio-1-2nd-better",
         "2nd better",
         "an axis label: which side of the line at 1 the second-named method's error is smaller, not a verdict",

@@ -59,8 +59,8 @@ def audit_specs() -> list[AuditSpec]:
         )
 
         def centres(d, n, g, v=variant):
-            c = hg.sampling_grouping(
-                _hist(d, 4), eps, g, k=2, variant=v, size=n, return_groups=True
+            c = hg.sampling_grouping(  # the scan sampler: the one the recorded audit drew from
+                _hist(d, 4), eps, g, k=2, variant=v, size=n, return_groups=True, engine="scan"
             )[2]
             return c[:, 0] * 4 + c[:, 1]
 

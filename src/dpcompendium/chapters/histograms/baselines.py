@@ -371,68 +371,74 @@ def _sae_of_bytes(data: bytes) -> _SAE:
     return sae
 
 
+def _php_sae(prefix, values, count, total, a, b):  # pragma: no cover - run compiled
+    """SAE[a, b) by :class:`_SAE`'s formula, with the same operations (compiled inside :data:`_php_choose_scan`)."""
+    mu = (prefix[b] - prefix[a]) / (b - a)
+    lo, hi = 0, values.shape[0]
+    while lo < hi:  # searchsorted right
+        mid = (lo + hi) >> 1
+        if values[mid] <= mu:
+            lo = mid + 1
+        else:
+            hi = mid
+    c = count[b, lo] - count[a, lo]
+    low = total[b, lo] - total[a, lo]
+    return max(2.0 * (c * mu - low), 0.0)
+
+
+_php_sae_scan = compiled(_php_sae)
+
+
 def _php_choose_loop(
-    prefix, values, count, total, aa, bb, noise_err, scale, gumbel, out_t, out_split, out_gain
+    prefix, values, count, total, aa, bb, noise_err, scale, u, out_t, out_split, out_gain
 ):  # pragma: no cover - run compiled
     """The decisions of :func:`_php_choose_py`, part by part (compiled by :data:`_php_choose_scan`): for part
-    [a, b) its candidates stop (position 0) and t = a + 1 … b − 1 in that order, each key = score·scale + its
-    Gumbel draw (``gumbel``, drawn by the caller in the reference's order), the last largest key chosen. The SAE of
-    a range is :class:`_SAE`'s formula with the same operations, so the same keys and the same choices."""
-    nv = values.shape[0]
-    pos0 = 0
+    [a, b) its candidates stop (position 0) and t = a + 1 … b − 1 in that order, with scores as the reference
+    computes them (:func:`_php_sae`); the exponential mechanism by inverse CDF with the part's uniform ``u[p]``:
+    weights exp(scale·(score − the part's largest score)), summed in candidate order, and the first candidate whose
+    running sum exceeds u·(the sum) is chosen (the last one of positive weight if rounding leaves none)."""
+    m_max = 0
+    for p in range(aa.shape[0]):
+        m_max = max(m_max, bb[p] - aa[p])
+    score = np.empty(max(m_max, 1))
+    weight = np.empty(max(m_max, 1))
     for p in range(aa.shape[0]):
         a, b = aa[p], bb[p]
-        # SAE[a, b): the stop score
-        mu = (prefix[b] - prefix[a]) / (b - a)
-        lo, hi = 0, nv
-        while lo < hi:  # searchsorted right
-            mid = (lo + hi) >> 1
-            if values[mid] <= mu:
-                lo = mid + 1
-            else:
-                hi = mid
-        c = count[b, lo] - count[a, lo]
-        low = total[b, lo] - total[a, lo]
-        stop = -(max(2.0 * (c * mu - low), 0.0) + noise_err)
-        best = stop * scale + gumbel[pos0]
-        best_t = 0
-        best_score = stop
+        m = b - a
+        stop = -(_php_sae(prefix, values, count, total, a, b) + noise_err)
+        score[0] = stop
+        top = stop
         for t in range(a + 1, b):
-            mu = (prefix[t] - prefix[a]) / (t - a)
-            lo, hi = 0, nv
-            while lo < hi:
-                mid = (lo + hi) >> 1
-                if values[mid] <= mu:
-                    lo = mid + 1
-                else:
-                    hi = mid
-            c = count[t, lo] - count[a, lo]
-            low = total[t, lo] - total[a, lo]
-            left = max(2.0 * (c * mu - low), 0.0)
-            mu = (prefix[b] - prefix[t]) / (b - t)
-            lo, hi = 0, nv
-            while lo < hi:
-                mid = (lo + hi) >> 1
-                if values[mid] <= mu:
-                    lo = mid + 1
-                else:
-                    hi = mid
-            c = count[b, lo] - count[t, lo]
-            low = total[b, lo] - total[t, lo]
-            right = max(2.0 * (c * mu - low), 0.0)
-            score = -(left + right + 2.0 * noise_err)
-            key = score * scale + gumbel[pos0 + t - a]
-            if key >= best:  # the last largest key, as the reference picks on ties
-                best = key
-                best_t = t
-                best_score = score
-        out_t[p] = best_t
-        out_split[p] = best_t > 0
-        out_gain[p] = best_score - stop
-        pos0 += b - a
+            left = _php_sae(prefix, values, count, total, a, t)
+            right = _php_sae(prefix, values, count, total, t, b)
+            s = -(left + right + 2.0 * noise_err)
+            score[t - a] = s
+            if s > top:
+                top = s
+        acc = 0.0
+        for i in range(m):
+            w = math.exp(scale * (score[i] - top))
+            weight[i] = w
+            acc += w
+        target = u[p] * acc
+        pick = -1
+        run = 0.0
+        for i in range(m):
+            run += weight[i]
+            if run > target:
+                pick = i
+                break
+        if pick < 0:
+            for i in range(m - 1, -1, -1):
+                if weight[i] > 0:
+                    pick = i
+                    break
+        out_t[p] = a + pick if pick > 0 else 0
+        out_split[p] = pick > 0
+        out_gain[p] = score[pick] - stop
 
 
-_php_choose_scan = compiled(_php_choose_loop)
+_php_choose_scan = compiled(_php_choose_loop, _php_sae_scan)
 
 
 def _php_choose(
@@ -444,9 +450,9 @@ def _php_choose(
     scale: float,
     rng: np.random.Generator,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`_php_choose_py` with the scores and the choice compiled (numba); the Gumbel draws are the reference's
-    (one per candidate, in the same order), so the same decisions."""
-    gumbel = rng.gumbel(size=int(np.sum(bb - aa)))
+    """:func:`_php_choose_py` with the scores and the choice compiled (numba): the same uniforms (one per part, in
+    part order), so the same decisions."""
+    u = rng.random(aa.size)
     t = np.empty(aa.size, dtype=np.int64)
     is_split = np.empty(aa.size, dtype=bool)
     gain = np.empty(aa.size)
@@ -459,7 +465,7 @@ def _php_choose(
         np.ascontiguousarray(bb, dtype=np.int64),
         float(noise_err),
         float(scale),
-        gumbel,
+        u,
         t,
         is_split,
         gain,
@@ -478,8 +484,9 @@ def _php_choose_py(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One exponential-mechanism decision for every part [a, b) at once: "stop" (score −(SAE[a,b) + e)) or a split
     point t ∈ (a, b) (score −(SAE[a,t) + SAE[t,b) + 2e)), e = ``noise_err``; probabilities ∝ exp(scale·score),
-    sampled by Gumbel-max. Returns (chosen split point or 0 for stop, is_split, score(chosen) − score(stop)). The numpy
-    reference of :func:`_php_choose`."""
+    sampled by inverse CDF with one uniform per part (candidates in the order stop, a + 1, …, b − 1; issue 50: the
+    Gumbel-max draw it replaces took one Gumbel variate per candidate, about half of P-HP's time). Returns (chosen
+    split point or 0 for stop, is_split, score(chosen) − score(stop)). The numpy reference of :func:`_php_choose`."""
     m = bb - aa  # candidates per part: stop + (m − 1) split points
     seg = np.repeat(np.arange(m.size), m)
     pos = np.arange(seg.size) - np.repeat(np.cumsum(m) - m, m)
@@ -490,14 +497,18 @@ def _php_choose_py(
     score = np.empty(seg.size)
     score[~split] = stop_score
     score[split] = -(sae(a_c[split], t[split]) + sae(t[split], b_c[split]) + 2.0 * noise_err)
-    key = score * scale + rng.gumbel(size=seg.size)
-    best = np.maximum.reduceat(key, np.cumsum(m) - m)  # each part's largest key
-    hit = np.flatnonzero(key == best[seg])
-    pick = hit[
-        np.searchsorted(seg[hit], np.arange(m.size), side="right") - 1
-    ]  # its last position, on ties
-    is_split = pos[pick] > 0
-    return np.where(is_split, t[pick], 0), is_split, score[pick] - stop_score
+    u = rng.random(m.size)
+    starts = np.cumsum(m) - m
+    top = np.maximum.reduceat(score, starts) if m.size else np.zeros(0)
+    w = np.exp(scale * (score - top[seg]))
+    pick = np.empty(m.size, dtype=np.int64)
+    for p in range(m.size):  # each part's running sum, in candidate order
+        run = np.cumsum(w[starts[p] : starts[p] + m[p]])
+        hit = np.flatnonzero(run > u[p] * run[-1])
+        pick[p] = hit[0] if hit.size else np.flatnonzero(w[starts[p] : starts[p] + m[p]] > 0)[-1]
+    chosen = starts + pick
+    is_split = pick > 0
+    return np.where(is_split, t[chosen], 0), is_split, score[chosen] - stop_score
 
 
 def php_depth(n: int) -> int:
@@ -707,9 +718,9 @@ def php(
     (a) when a split leaves every part finished, their loop calls the split step once more on the last part (a
     finished part at level ``depth``); if that draw splits it, parts beyond ``depth`` keep being split with no
     budget left for them — we end the loop there instead; (b) for n < 4 (depth 1) their level-2 parts are never
-    marked finished — we finish them, as the budget requires; (c) decisions of one level are drawn together
-    (Gumbel-max), which has the same distribution as their one-at-a-time draws because each decision depends only
-    on its own part; (d) randomness comes from ``rng`` (theirs mixes numpy's and Python's global generators).
+    marked finished — we finish them, as the budget requires; (c) decisions of one level are drawn together (each
+    by inverse CDF from one uniform), which has the same distribution as their one-at-a-time draws because each
+    decision depends only on its own part; (d) randomness comes from ``rng`` (theirs mixes numpy's and Python's global generators).
 
     ``variant="level-wise"`` (also :func:`php_levelwise`) is a level-wise reading of the bisection that is **not**
     the authors' procedure (this chapter's earlier P-HP; kept to show how much the published procedure's details

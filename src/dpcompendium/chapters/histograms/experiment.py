@@ -18,6 +18,7 @@ from numpy.typing import ArrayLike
 from scipy import stats
 
 from ...core import experiments
+from ...core._jit import compiled
 from ...core.experiments import RangeQueries, sweep
 from ...core.mechanisms.dawa import dawa_claim
 from ...core.mechanisms.ranges import range_claim
@@ -464,9 +465,77 @@ def _resampled(
     s²/(n·mean²)) — what :func:`dpcompendium.core.comparison.bootstrap_t_result` computes per arm, drawn once per
     arm so that every comparison an arm takes part in reuses them (one ``rng.integers`` call, as the core's)."""
     idx = rng.integers(0, values.size, size=(resamples, values.size))
-    s = values[idx]
+    if 2 <= values.size <= _PAIRWISE_BLOCK:  # compiled, numpy's arithmetic (issue 50)
+        m = np.empty(resamples)
+        rse = np.empty(resamples)
+        _resample_stats_scan()(np.ascontiguousarray(values, dtype=float), idx, m, rse)
+        return m, rse
+    return _resampled_stats_py(values[idx])
+
+
+def _resampled_stats_py(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's mean and squared relative standard error s²/(n·mean²) (the numpy reference of
+    ``_resample_stats_loop``)."""
     m = s.mean(axis=-1)
-    return m, s.var(axis=-1, ddof=1) / (values.shape[-1] * m * m)
+    return m, s.var(axis=-1, ddof=1) / (s.shape[-1] * m * m)
+
+
+#: rows up to this length are summed by numpy in one pairwise block (8 running sums), which the kernel repeats
+_PAIRWISE_BLOCK = 128
+
+
+def _pairwise_row(x, n):  # pragma: no cover - run compiled
+    """numpy's sum of ``x[:n]`` (n ≤ 128): below 8 values one running sum from 0, else 8 running sums over the
+    values in steps of 8, combined ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)), then the rest one by one."""
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            res += x[i]
+        return res
+    r0, r1, r2, r3 = x[0], x[1], x[2], x[3]
+    r4, r5, r6, r7 = x[4], x[5], x[6], x[7]
+    i = 8
+    end = n - n % 8
+    while i < end:
+        r0 += x[i]
+        r1 += x[i + 1]
+        r2 += x[i + 2]
+        r3 += x[i + 3]
+        r4 += x[i + 4]
+        r5 += x[i + 5]
+        r6 += x[i + 6]
+        r7 += x[i + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += x[i]
+        i += 1
+    return res
+
+
+_pairwise_row_scan = compiled(_pairwise_row)
+
+
+def _resample_stats_loop(values, idx, out_m, out_rse):  # pragma: no cover - run compiled
+    """:func:`_resampled_stats_py` of ``values[idx]``, row by row (compiled by :data:`_resample_stats_scan`), with
+    numpy's operations in numpy's order (its pairwise sums, ``_pairwise_row``): the same bits, without the (B, n)
+    gathered copy and the second pass of ``mean`` inside ``var``."""
+    b, n = idx.shape
+    row = np.empty(n)
+    sq = np.empty(n)
+    for r in range(b):
+        for i in range(n):
+            row[i] = values[idx[r, i]]
+        m = _pairwise_row(row, n) / n
+        for i in range(n):
+            d = row[i] - m
+            sq[i] = d * d
+        v = _pairwise_row(sq, n) / (n - 1)
+        out_m[r] = m
+        out_rse[r] = v / ((n * m) * m)
+
+
+_resample_stats_scan = compiled(_resample_stats_loop, _pairwise_row_scan)
 
 
 def _bootstrap_t(
