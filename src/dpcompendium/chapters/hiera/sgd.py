@@ -1006,7 +1006,7 @@ def least_squares_kfold_mse(
     x: ArrayLike, y: ArrayLike, rng: np.random.Generator, *, folds: int = 5
 ) -> float:
     """Non-private reference: ordinary least squares with an intercept, the same shuffled K-fold MSE. Each fold is
-    fitted as scikit-learn's ``LinearRegression`` fits it (:func:`_ols_predict`: the same predictions, bit for bit,
+    fitted as scikit-learn's ``LinearRegression`` fits it (``_ols_predict``: the same predictions, bit for bit,
     tested), without importing scikit-learn (about a CPU-second per chapter run)."""
     rng = check_rng(rng)
     xa = check_array(x, "x", ndim=2)
