@@ -419,3 +419,32 @@ def test_comparisons_name_their_setting_and_tallies_their_short_verdicts():
     assert seen == {True, False}, (
         "the small runs should give tallies with and without short verdicts"
     )
+
+
+def test_tally_caveat_ends_the_sentence_without_a_space_before_its_full_stop():
+    """Issue 49: a rerun's overview was read as "… so another seed may not repeat those ." The tally with its
+    caveat (:func:`verdicts.tally` and ``hiera.tally_short``), wrapped as the notebook wraps it (``hiera.at_eps``,
+    ``hiera.same_level``) and pasted before the paragraph's full stop, must end on its last word in every language:
+    no trailing space or line break in the plain text or the MyST, and none in the text of the MyST rendered as
+    Markdown (markdown-it, the parser of MyST) — "those." and "它们。", never "those ."."""
+    import re
+
+    from markdown_it import MarkdownIt
+
+    runs, methods = _small_runs()
+    table = verdicts.methods_comparisons(methods, runs=runs)
+    tally = verdicts.tally(table, "uniform", "hiera-calibrated", ["harmony", "pm", "hybrid"])
+    assert "would need more runs" in str(tally), (
+        "the small runs should give a tally with its caveat"
+    )
+    sentence = message(
+        "hiera.at_eps", eps="0.5", reps="2", sentence=message("hiera.same_level", sentence=tally)
+    )
+    md = MarkdownIt("commonmark")
+    for lang, last in (("en", "those"), ("zh_CN", "它们")):
+        for text in (myst(sentence, lang), myst(tally, lang)):
+            assert text == text.rstrip() and text.endswith(last), (lang, text[-40:])
+            stop = "." if lang == "en" else "。"
+            page = re.sub(r"<[^>]+>", "", md.render(f"In LDP-SGD, {text}{stop}")).strip()
+            assert page.endswith(last + stop), (lang, page[-40:])
+    assert str(sentence) == str(sentence).rstrip() and str(sentence).endswith("those")

@@ -78,6 +78,29 @@ def test_nonprivate_sgd_reaches_least_squares(rng):
     assert ols < sgd < 1.1 * ols
 
 
+def test_least_squares_is_sklearn_linear_regression_bit_for_bit():
+    """The non-private reference fits each fold as scikit-learn's ``LinearRegression`` does (issue 50: the chapter no
+    longer imports scikit-learn): the same predictions to the last bit on both of the chapter's kinds of data (the
+    Adult regression and the synthetic model), and the same K-fold MSE."""
+    from sklearn.linear_model import LinearRegression
+
+    from dpcompendium.chapters.hiera import datasets
+    from dpcompendium.chapters.hiera.sgd import _ols_predict
+
+    data = {
+        "adult": datasets.adult_regression(),
+        "synthetic": synthetic_regression(50_000, 10, np.random.default_rng(4)),
+    }
+    for x, y in data.values():
+        se = []
+        for tr, te in _folds(y.size, 5, False, np.random.default_rng(3)):
+            pred = LinearRegression().fit(x[tr], y[tr]).predict(x[te])
+            assert np.array_equal(_ols_predict(x[tr], y[tr], x[te]), pred)
+            se.append((pred - y[te]) ** 2)
+        ols = least_squares_kfold_mse(x, y, np.random.default_rng(3))
+        assert ols == float(np.mean(np.concatenate(se)))
+
+
 def test_faithful_evaluation_misaligns_rows(rng):
     """Predicting on x[j] of the whole data but scoring against y_test[j] inflates the MSE to ≈ Var(y) + Var(ŷ)."""
     x, y = synthetic_regression(100_000, 3, np.random.default_rng(2), noise=0.02)

@@ -24,7 +24,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
-from sklearn.linear_model import LinearRegression
+from scipy.linalg import lstsq
 
 from ...core._jit import compiled
 from ...core.experiments import summarize_runs, sweep
@@ -179,6 +179,36 @@ def _estimate_runs(
     return sums / g if faithful else sums / np.maximum(n_j, 1)
 
 
+def _level_of(v, edges):  # pragma: no cover - run compiled
+    """LHP's level of ``v`` (compiled by :data:`_level_kernel`): ``np.searchsorted(edges, v, side="right")`` as
+    #edges − #{edges > v}, as :meth:`_Runs.level` computes it (NaN → #edges as well)."""
+    lvl = edges.shape[0]
+    for q in range(edges.shape[0]):
+        if v < edges[q]:
+            lvl -= 1
+    return lvl
+
+
+def _lhp_cell(x, gj, o, u1, u2, keep, tanh_s, row, edges):  # pragma: no cover - run compiled
+    """One user's LHP report (compiled by :data:`_lhp_cell_kernel`), the HierA branch that :func:`_tally_loop`
+    and :func:`_sgd_pass_loop` share: the level t of ``x``; GRR keeps it when ``u1`` < ``keep[row, t]``, else
+    takes the other level ``o`` (drawn in 0..k − 2, shifted past t); the Duchi bit of the clipped gradient ``gj``
+    under ε_s is −1 when ``u2`` ≥ (1 + gj·``tanh_s[row, s]``)/2. Returns 2·s + (1 if the bit is −1 else 0), the
+    report's column in a (k, 2) count table; the numpy reference is :func:`_estimate_runs`' HierA branch."""
+    lvl = _level_of(x, edges)
+    if o >= lvl:
+        o += 1
+    s = lvl if u1 < keep[row, lvl] else o
+    p = gj * tanh_s[row, s]
+    p += 1.0
+    p *= 0.5
+    return 2 * s + (1 if u2 >= p else 0)
+
+
+_level_kernel = compiled(_level_of)
+_lhp_cell_kernel = compiled(_lhp_cell, _level_kernel)
+
+
 def _tally_loop(
     kind, gj, xj, cell, u1, other, u2, table, table2, edges, k, sums, n_j, counts
 ):  # pragma: no cover - run compiled
@@ -189,7 +219,6 @@ def _tally_loop(
     1: graded Laplace (``table`` 2/ε_s per run and level); 2: HierA's counts (``table`` GRR keep probability,
     ``table2`` tanh(ε_s/2), per run and level)."""
     r, g = gj.shape
-    n_edges = edges.shape[0]
     for row in range(r):
         for i in range(g):
             c = cell[row, i]
@@ -201,30 +230,25 @@ def _tally_loop(
                 sums[c] += table2[row, 0] if u1[row, i] < p else -table2[row, 0]
             elif kind == 1:
                 v = gj[row, i]
-                lvl = n_edges
-                for e in range(n_edges):
-                    if v < edges[e]:
-                        lvl -= 1
-                rep = u1[row, i] * table[row, lvl]
+                rep = u1[row, i] * table[row, _level_of(v, edges)]
                 rep += v
                 sums[c] += rep
             else:
-                v = xj[row, i]
-                lvl = n_edges
-                for e in range(n_edges):
-                    if v < edges[e]:
-                        lvl -= 1
-                o = other[row, i]
-                if o >= lvl:
-                    o += 1
-                s = lvl if u1[row, i] < table[row, lvl] else o
-                p = gj[row, i] * table2[row, s]
-                p += 1.0
-                p *= 0.5
-                counts[((c * k + s) * 2) + (1 if u2[row, i] >= p else 0)] += 1
+                sb = _lhp_cell(
+                    xj[row, i],
+                    gj[row, i],
+                    other[row, i],
+                    u1[row, i],
+                    u2[row, i],
+                    table,
+                    table2,
+                    row,
+                    edges,
+                )
+                counts[c * k * 2 + sb] += 1
 
 
-_tally_kernel = compiled(_tally_loop)
+_tally_kernel = compiled(_tally_loop, _level_kernel, _lhp_cell_kernel)
 
 #: Whether :func:`_estimate_runs` uses the compiled tallies (the numpy code is their reference in the tests).
 compiled_kernels = True
@@ -502,7 +526,6 @@ def _sgd_pass_loop(
     n_f, m = order.shape
     dt = xp.shape[1]
     r_n = n_e * n_f
-    n_edges = edges.shape[0]
     n_q = src.shape[0]
     u1 = np.zeros((1, 1))
     ob = np.zeros((1, 1), dtype=np.int64)
@@ -549,11 +572,7 @@ def _sgd_pass_loop(
                     p *= 0.5
                     sums[r, c] += table2[r, 0] if u2[r, i] < p else -table2[r, 0]
                 elif kind == 1:
-                    lvl = n_edges
-                    for q in range(n_edges):
-                        if gj < edges[q]:
-                            lvl -= 1
-                    rep = u2[r, i] * table[r, lvl]
+                    rep = u2[r, i] * table[r, _level_of(gj, edges)]
                     rep += gj
                     sums[r, c] += rep
                 elif kind == 3:
@@ -567,18 +586,8 @@ def _sgd_pass_loop(
                     y -= table[r, 3]
                     sums[r, c] += y
                 else:
-                    lvl = n_edges
-                    for q in range(n_edges):
-                        if x < edges[q]:
-                            lvl -= 1
-                    o = ob[r, i]
-                    if o >= lvl:
-                        o += 1
-                    s = lvl if u1[r, i] < table[r, lvl] else o
-                    p = gj * table2[r, s]
-                    p += 1.0
-                    p *= 0.5
-                    counts[r, c, s, 1 if u2[r, i] >= p else 0] += 1
+                    sb = _lhp_cell(x, gj, ob[r, i], u1[r, i], u2[r, i], table, table2, r, edges)
+                    counts[r, c, sb // 2, sb % 2] += 1
         lr = lrs[t - 1]
         if kind == 2:
             for q in range(n_q):
@@ -605,7 +614,7 @@ def _sgd_pass_loop(
                     beta[e, f, d] = beta[e, f, d] - est * lr
 
 
-_sgd_pass_kernel = compiled(_sgd_pass_loop, _hiera_tail_kernel)
+_sgd_pass_kernel = compiled(_sgd_pass_loop, _hiera_tail_kernel, _level_kernel, _lhp_cell_kernel)
 
 #: Whether :func:`_sgd` runs a private pass as one compiled call (:data:`_sgd_pass_kernel`); the per-step code
 #: (``False``) is its reference in the tests, bit for bit.
@@ -996,15 +1005,32 @@ def _evaluate(xa, ya, visit, beta, faithful_eval) -> np.ndarray:
 def least_squares_kfold_mse(
     x: ArrayLike, y: ArrayLike, rng: np.random.Generator, *, folds: int = 5
 ) -> float:
-    """Non-private reference: ordinary least squares (scikit-learn), the same shuffled K-fold MSE."""
+    """Non-private reference: ordinary least squares with an intercept, the same shuffled K-fold MSE. Each fold is
+    fitted as scikit-learn's ``LinearRegression`` fits it (``_ols_predict``: the same predictions, bit for bit,
+    tested), without importing scikit-learn (about a CPU-second per chapter run)."""
     rng = check_rng(rng)
     xa = check_array(x, "x", ndim=2)
     ya = check_array(y, "y", ndim=1)
     se = []
     for tr, te in _folds(ya.size, check_int(folds, "folds", minimum=2), False, rng):
-        fit = LinearRegression().fit(xa[tr], ya[tr])
-        se.append((fit.predict(xa[te]) - ya[te]) ** 2)
+        se.append((_ols_predict(xa[tr], ya[tr], xa[te]) - ya[te]) ** 2)
     return float(np.mean(np.concatenate(se)))
+
+
+def _ols_predict(x_train: np.ndarray, y_train: np.ndarray, x_test: np.ndarray) -> np.ndarray:
+    """Predictions for ``x_test`` of ordinary least squares with an intercept fitted on (``x_train``,
+    ``y_train``), computed as scikit-learn's ``LinearRegression().fit(...).predict(...)`` computes them (dense
+    float64 data, no weights): both centred on their means, ``scipy.linalg.lstsq`` (gelsd, ``cond=1e-6``, the
+    estimator's ``tol``) on the centred data, intercept ȳ − x̄·β, prediction x·β + intercept — the same
+    operations, so the same bits (``tests/test_ldp_sgd.py`` compares them with scikit-learn)."""
+    xc = np.array(x_train, dtype=float, copy=True)
+    yc = np.array(y_train, dtype=float, copy=True)
+    x_off = np.average(xc, axis=0)
+    xc -= x_off
+    y_off = np.average(yc, axis=0)
+    yc -= y_off
+    coef = lstsq(xc, yc, cond=1e-6)[0]
+    return x_test @ coef + (y_off - x_off @ coef)
 
 
 def _sgd_cell(
