@@ -117,3 +117,82 @@ def test_every_chapter_ends_key_takeaways_exercises_references(chapter, lang):
     assert stray == 0, (
         f"{chapter} ({lang}): {stray} exercise/solution blocks inside the References section"
     )
+
+
+#: a table's number as each edition's caption starts with it (issue 49, F12: ``dpcompendium.book.tablenum``), and
+#: a figure's, whose chapter number the tables share
+TABLE_WORD = {"en": "Table", "zh_CN": "表"}
+FIGURE_WORD = {"en": "Fig.", "zh_CN": "图"}
+
+
+#: a table's caption and its number's span, as ``tablenum`` writes it (read with regular expressions: parsing the
+#: seven pages in both editions with BeautifulSoup cost about a minute)
+_TABLE_CAPTION = re.compile(
+    r"<caption\b[^>]*>(?:<span class=\"caption-number\">([^<]*)</span>)?([^<]{0,60})"
+)
+_FIGURE_NUMBER = re.compile(r"<figcaption>\s*<p>\s*<span class=\"caption-number\">([^<]*)</span>")
+
+
+def _main(html: str) -> str:
+    """A page's main content (the sidebars hold no table or figure of the page)."""
+    start = html.find("<main")
+    return html[start : html.find("</main>", start)] if start >= 0 else html
+
+
+def table_numbers(html: str) -> list[tuple[str, str]]:
+    """(number, the caption's start) of each captioned table of a page's main content, in page order; the number
+    is the text of the caption's ``caption-number`` span ("" when it has none)."""
+    return [((m.group(1) or "").strip(), m.group(2)) for m in _TABLE_CAPTION.finditer(_main(html))]
+
+
+def numbering_problems(html: str, lang: str = "en") -> list[str]:
+    """Why a page's captioned tables are not numbered "Table N.1", "Table N.2", … in page order, ``N`` the chapter
+    number its figures carry (in the Chinese edition 表 and 图)."""
+    figures = [f.strip() for f in _FIGURE_NUMBER.findall(_main(html))]
+    chapters = {
+        m.group(1)
+        for f in figures
+        if (m := re.fullmatch(re.escape(FIGURE_WORD[lang]) + r" (\d+)\.\d+", f))
+    }
+    problems = []
+    if len(chapters) > 1:
+        problems.append(f"figures of several chapters: {sorted(chapters)}")
+    for k, (number, caption) in enumerate(table_numbers(html), 1):
+        m = re.fullmatch(re.escape(TABLE_WORD[lang]) + r" (\d+)\.(\d+)", number)
+        if not m:
+            problems.append(f"table {k} is not numbered: {caption!r}")
+        elif int(m.group(2)) != k or (chapters and m.group(1) not in chapters):
+            problems.append(f"table {k} numbered {number!r}, figures in chapter {sorted(chapters)}")
+    return problems
+
+
+def test_the_table_numbering_check_can_fail():
+    page = (
+        '<main><figure><figcaption>\n<p><span class="caption-number">Fig. 4.1 </span>x</p></figcaption>'
+        "</figure>"
+        '<table><caption><span class="caption-number">Table 4.1 </span>Bounds</caption></table>'
+        '<table><caption><span class="caption-number">Table 4.2 </span>Energy</caption></table></main>'
+    )
+    assert numbering_problems(page) == []
+    assert numbering_problems(page.replace("Table 4.2", "Table 4.3"))
+    assert numbering_problems(page.replace("Table 4.2", "Table 3.2"))
+    assert numbering_problems(page.replace('<span class="caption-number">Table 4.1 </span>', ""))
+    assert numbering_problems(page.replace("Fig.", "图").replace("Table", "表"), "zh_CN") == []
+
+
+@pytest.mark.parametrize("lang", _editions())
+@pytest.mark.parametrize("chapter", [*CHAPTER_IDS, PRIMER])
+def test_captioned_tables_are_numbered_as_the_figures_are(chapter, lang):
+    """Issue 49, F12: every captioned table of a chapter page is numbered in page order with its chapter's number,
+    as the figures are ("Table 4.2" beside "Fig. 4.1"; 表 and 图 in the Chinese edition), and both editions number
+    the same tables."""
+    folder = "book" if chapter == PRIMER else "notebooks"
+    page = HTML / ("" if lang == "en" else lang) / folder / f"{chapter}.html"
+    if not page.is_file():
+        pytest.fail(f"{page} is not built (make book)")
+    html = page.read_text(encoding="utf-8")
+    problems = numbering_problems(html, lang)
+    assert not problems, f"{chapter} ({lang}): " + "; ".join(problems)
+    if lang != "en":
+        en = table_numbers((HTML / folder / f"{chapter}.html").read_text(encoding="utf-8"))
+        assert [n.split()[-1] for n, _ in table_numbers(html)] == [n.split()[-1] for n, _ in en]

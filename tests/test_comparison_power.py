@@ -501,9 +501,9 @@ def test_design_figures_are_the_numbers_of_the_design_sentence():
 
 def test_bootstrap_families_print_no_t_based_count():
     """Referee 7, m-a: a family decided by the studentized bootstrap (chosen because t is not trusted on its
-    heavy-tailed losses) is given no Welch run count; the sentence says that the count is not computed and why,
-    and the band of ratios its ties could have shown is labelled a Welch approximation — in both languages. A
-    family that mixes the two tests counts its t-tested verdicts only, and says the rest are not counted."""
+    heavy-tailed losses) is given no Welch run count; the sentence says that the count is not computed and why —
+    in both languages. A family that mixes the two tests counts its t-tested verdicts only, and says the rest are
+    not counted. (Its ties: ``test_bootstrap_ties_get_their_intervals_not_a_welch_band``.)"""
     rng = np.random.default_rng(31)
 
     def fam(test, ratios, n=20):
@@ -528,16 +528,9 @@ def test_bootstrap_families_print_no_t_based_count():
         "they are decided by the studentized bootstrap"
     )
     assert "would be reached" not in text and "would need up to" not in text
-    assert "by a Welch approximation of the studentized bootstrap" in text  # the ties' band
     with _zh():
         zh = design_sentence(boot).myst
-        assert "未予计算" in zh and "学生化自助法" in zh and "Welch" in zh
-    # a bootstrap family with nothing shown: the band, labelled
-    none = holm(fam("bootstrap-t", [1.0, 1.0]))
-    if not any(r.holds for r in none):
-        assert "Welch approximation" in str(design_sentence(none))
-    # a null check decided by the bootstrap: its band is labelled too
-    assert "Welch approximation" in str(design_sentence(none, null=True))
+        assert "未予计算" in zh and "学生化自助法" in zh
     # mixed: the Welch verdicts counted, the bootstrap ones named as not counted
     mixed = holm(fam("welch", [0.05]) + fam("bootstrap-t", [0.05]))
     assert all(r.holds for r in mixed)
@@ -551,3 +544,127 @@ def test_bootstrap_families_print_no_t_based_count():
     welch = holm(fam("welch", [0.05, 0.05]))
     assert design_figures(welch)["uncounted"] == 0
     assert "studentized bootstrap" not in str(design_sentence(welch))
+
+
+def test_bootstrap_ties_get_their_intervals_not_a_welch_band():
+    """Referee 8, n1: the ties of a family decided by the studentized bootstrap got the band of ratios they could
+    have shown by a Welch approximation — the same t count the sentence says has no stated validity there. They
+    now get what the test itself says: their own intervals at their Holm levels (the widest, named, and the
+    median one), with the band's power said to be not computed — in both languages, in the null check too; the
+    t-tested ties of a mixed family keep their band, and a Welch family's sentence is unchanged."""
+    rng = np.random.default_rng(8)
+
+    def fam(test, ratios, n=20):
+        return [
+            _cmp(
+                _losses(rng, ratio, n, 1.5),
+                _losses(rng, 1.0, n, 1.5),
+                "tie",
+                test=test,
+                setting=f"cell {i}",
+            ).result(rng=rng)
+            for i, ratio in enumerate(ratios)
+        ]
+
+    boot = holm(fam("bootstrap-t", [0.02, 1.0, 1.0, 1.0]))
+    ties = [r for r in boot if not r.holds]
+    assert len(ties) >= 2
+    f = design_figures(boot)
+    assert f["ties_boot"] == f["ties"] == len(ties) and math.isnan(f["tie_lo"])
+    widest = max(ties, key=lambda r: math.log(r.hi / r.lo))
+    assert (f["ci_lo"], f["ci_hi"]) == (widest.lo, widest.hi)
+    text = str(design_sentence(boot))
+    assert "Welch" not in text and "rough guide" not in text
+    assert "could have been shown only at ratios outside" not in text
+    assert (
+        f"the {len(ties)} not shown were decided by the studentized bootstrap, whose intervals at their Holm "
+        f"levels do not rule out ratios of {_num(widest.lo)}–{_num(widest.hi)} in the widest "
+        f"({widest.comparison.setting}; "
+    ) in text
+    assert "are not computed for this test" in text
+    with _zh():
+        zh = design_sentence(boot).myst
+        assert "Welch" not in zh and "粗略参考" not in zh
+        assert "所不排除的比值为" in zh and "区间最宽的比较" in zh
+    # nothing shown: the same clause after "none ... shows a difference"
+    none = holm(fam("bootstrap-t", [1.0, 1.0]))
+    assert not any(r.holds for r in none)  # the seed's case
+    text = str(design_sentence(none))
+    assert text.startswith("none of these comparisons shows a difference with 20 runs per arm; ")
+    assert "Welch" not in text and "outside" not in text
+    # a null check decided by the bootstrap: its intervals, no band
+    null = str(design_sentence(none, null=True))
+    assert "Welch" not in null and "outside" not in null
+    assert "the studentized bootstrap's intervals at their Holm levels do not rule out" in null
+    # mixed: the t-tested tie keeps its band, the bootstrap one gets its interval
+    mixed = holm(fam("welch", [1.0]) + fam("bootstrap-t", [1.0]))
+    assert not any(r.holds for r in mixed)  # the seed's case
+    g = design_figures(mixed)
+    assert g["ties"] == 2 and g["ties_boot"] == 1 and g["tie_lo"] < 1 < g["tie_hi"]
+    text = str(design_sentence(mixed))
+    assert (
+        f"the 1 not shown by t tests could have been shown only at ratios outside {_num(g['tie_lo'])}"
+        in text
+    )
+    assert "the 1 not shown were decided by the studentized bootstrap" in text
+
+
+def test_two_runs_per_arm_never_print_an_unbounded_band():
+    """Issue 49: at 2 runs per arm (a tiny Welch df, a huge t quantile) the band of ratios a family's ties could
+    have shown left the float range and printed "a ratio outside 0–∞". The sentence now says that not even a ratio
+    of ``BAND_CAP`` either way would have been shown, so the runs cannot bound the ratio — true, since that ratio
+    lies inside the band — in both languages, for ties after shown verdicts, with nothing shown and in a null check;
+    a family whose noisiest band alone is past the cap gives the median one's band and says so."""
+    from dpcompendium.core.comparison import BAND_CAP, _band_of, _range
+
+    rng = np.random.default_rng(5)
+
+    def fam(ratios, n, cv=1.0):
+        return [
+            _cmp(
+                _losses(rng, ratio, n, cv), _losses(rng, 1.0, n, cv), "tie", setting=f"cell {i}"
+            ).result()
+            for i, ratio in enumerate(ratios)
+        ]
+
+    two = holm(fam([1.0, 1.0, 1.0], 2))
+    assert not any(r.holds for r in two)
+    band = _band_of(two, 0.9, [3, 3, 3])
+    assert band["mid_hi"] > BAND_CAP  # the case the sentence must say in words
+    for text in (str(design_sentence(two)), str(design_sentence(two, null=True))):
+        assert "0–∞" not in text and "outside 0" not in text and "∞" not in text
+        assert f"not even a ratio of {_num(BAND_CAP)} either way" in text
+        assert "runs cannot bound the ratio" in text
+    with _zh():
+        zh = design_sentence(two).myst
+        assert "∞" not in zh and f"即使比值相差 {_num(BAND_CAP)} 倍" in zh and "无法界定" in zh
+    # ties after a shown verdict (the clause appended to the count)
+    shown = holm(fam([1.0, 1.0], 2) + fam([0.001], 40, 0.1))
+    text = str(design_sentence(shown))
+    assert shown[2].holds and not (shown[0].holds or shown[1].holds)  # the seed's case
+    assert "the 2 not shown could not have been shown with power 0.9 even at a ratio of" in text
+    assert "2 runs per arm cannot bound the ratio" in text and "∞" not in text
+    # only the noisiest past the cap: the median one's band, the noisiest named as unbounded
+    part = holm(fam([1.0, 1.0, 1.0], 30, 0.3) + fam([1.0], 2, 3.0))
+    assert not any(r.holds for r in part)  # the seed's case
+    text = str(design_sentence(part))
+    mid = _band_of(part, 0.9, [4] * 4)
+    assert (
+        f"outside {_num(mid['mid_lo'])}–{_num(mid['mid_hi'])} in the median one (in the noisiest"
+        in text
+    )
+    assert "∞" not in text
+    # a bootstrap family at 2 runs prints its intervals; an unbounded end in words
+    boot = holm(
+        [
+            _cmp(_losses(rng, 1.0, 2), _losses(rng, 1.0, 2), "tie", test="bootstrap-t").result(
+                rng=rng
+            )
+            for _ in range(3)
+        ]
+    )
+    assert "0–∞" not in str(design_sentence(boot)) and "outside 0" not in str(design_sentence(boot))
+    assert str(_range(0.0, math.inf)) == "any size" and str(_range(0.0, 3.0)) == "up to 3"
+    assert str(_range(0.2, math.inf)) == "0.2 or more" and str(_range(0.5, 2.0)) == "0.5–2"
+    with _zh():
+        assert _range(0.0, math.inf).myst == "任意大小"

@@ -882,10 +882,12 @@ def test_dp_mean_design_sentences_read_each_family():
         )
     )
     assert text.startswith("for heights") and "200 runs per arm" in text
-    assert "not shown could have been shown only at ratios outside" in text  # the tie
+    # the tie: the bootstrap's own interval, no t-based band (referee 8, n1)
+    assert "the 1 not shown were decided by the studentized bootstrap" in text
+    assert "could have been shown only at ratios outside" not in text
     # the separated cell: decided by the bootstrap, so no t-based count (referee 7, m-a)
     assert "the runs the 1 shown would need are not computed" in text
-    assert "would be reached" not in text and "Welch approximation" in text
+    assert "would be reached" not in text and "Welch approximation" not in text
 
 
 # referee6 m2: the P-HP superiority family is decided by the studentized bootstrap (tail-driven MSEs); a t-based

@@ -454,6 +454,9 @@ def setup(app) -> dict[str, Any]:
     app.setup_extension(
         "dpcompendium.book._myst_speed"
     )  # MyST without a discarded document per parse (issue 50)
+    app.setup_extension(
+        "dpcompendium.book.tablenum"
+    )  # captioned tables numbered as the page's figures are (issue 49, F12)
     app.add_config_value("dpc_rerun_labels", {}, "env")
     app.add_config_value("dpc_rerun_docname", PAGE_DOC, "env")
     app.add_post_transform(ExternalBookReferences)

@@ -594,6 +594,9 @@ def setup(app) -> dict[str, Any]:
     app.setup_extension(
         "dpcompendium.book.mathbreak"
     )  # long inline maths breaks as in TeX (issue 49)
+    app.setup_extension(
+        "dpcompendium.book.tablenum"
+    )  # captioned tables numbered as the figures are (issue 49, F12)
     app.add_config_value("dpc_execution_inputs", list(DEFAULT_INPUTS), "env")
     app.add_config_value("dpc_execution_store", DEFAULT_STORE, "env")
     app.add_config_value("dpc_execution_jobs", 2, "env")

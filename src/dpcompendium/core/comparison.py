@@ -60,6 +60,7 @@ from .privacy import PrivacyClaim
 
 __all__ = [
     "AGREEMENT_VERDICTS",
+    "BAND_CAP",
     "P_RESOLUTION",
     "RELATIONS",
     "RUNS_CAP",
@@ -88,6 +89,11 @@ Test = Literal["welch", "paired", "bootstrap-t"]
 RUNS_CAP = 100_000
 #: the smallest p-value a t test reports (:attr:`ComparisonResult.resolution`)
 P_RESOLUTION = 1e-4
+#: the widest band of ratios :func:`design_sentence` prints as numbers (issue 49): past it, "outside 0.001–1000"
+#: says only that the runs cannot bound the ratio, and at very few runs (2 per arm, a small Holm level) the band's
+#: ends leave the float range and would print as "outside 0–∞"; the sentence then says that not even a ratio of
+#: ``BAND_CAP`` either way (that many times larger or smaller) would have been shown with the power it names
+BAND_CAP = 1000.0
 RELATIONS: tuple[str, ...] = ("superiority", "non-inferiority", "equivalence", "tie")
 TESTS: tuple[str, ...] = ("welch", "paired", "bootstrap-t")
 
@@ -856,6 +862,62 @@ def _band_of(
     }
 
 
+_NO_BAND: dict[str, Any] = dict.fromkeys(("lo", "hi", "mid_lo", "mid_hi"), math.nan) | {
+    "which": None,
+    "count": 0,
+}
+
+
+def _ci_of(results: Sequence[ComparisonResult]) -> dict[str, Any]:
+    """The intervals of ``results`` as the test that decided them gives them (after :func:`holm`, each at its Holm
+    step's level): the widest one's ends ``lo``–``hi`` (width on the log scale; an unbounded end is widest) and
+    which comparison it is (``which``), and the median-wide one's (``mid_lo``–``mid_hi``) — what a family decided by
+    the studentized bootstrap says of the ratios its runs do not rule out (referee 8, n1)."""
+    with np.errstate(divide="ignore"):
+        widths = np.array(
+            [
+                math.inf if not (r.lo > 0 and math.isfinite(r.hi)) else math.log(r.hi / r.lo)
+                for r in results
+            ]
+        )
+    top = int(np.argmax(widths))
+    mid = int(np.argsort(widths, kind="stable")[(len(results) - 1) // 2])
+    pairs = {(str(r.comparison.a.name), str(r.comparison.b.name)) for r in results}
+    return {
+        "lo": results[top].lo,
+        "hi": results[top].hi,
+        "mid_lo": results[mid].lo,
+        "mid_hi": results[mid].hi,
+        "which": _which(results[top], len(pairs) > 1),
+        "count": len(results),
+    }
+
+
+def _range(lo: float, hi: float) -> Md:
+    """The ratios from ``lo`` to ``hi`` in words where an end is unbounded ("0.5–2", "up to 3", "0.2 or more",
+    "any size"): an interval at two runs per arm may reach 0 or ∞, and "0–∞" is no reading (issue 49)."""
+    if lo > 0 and math.isfinite(hi):
+        return message("comparison.range", lo=_num(lo), hi=_num(hi))
+    if math.isfinite(hi):
+        return message("comparison.range_below", hi=_num(hi))
+    if lo > 0:
+        return message("comparison.range_above", lo=_num(lo))
+    return message("comparison.range_any")
+
+
+def _ci_span(ci: dict[str, Any]) -> Md:
+    """The ``span`` parameter of a sentence on a family's intervals (``_ci_of``): the widest one's ratios, named,
+    and, when there are several, the median one's."""
+    if ci["count"] > 1:
+        return message(
+            "comparison.ci_widest",
+            range=_range(ci["lo"], ci["hi"]),
+            which=ci["which"],
+            mid=_range(ci["mid_lo"], ci["mid_hi"]),
+        )
+    return message("comparison.ci_one", range=_range(ci["lo"], ci["hi"]), which=ci["which"])
+
+
 def design_figures(
     results: Sequence[ComparisonResult],
     power: float = 0.9,
@@ -900,11 +962,10 @@ def design_figures(
     needs = [
         x for x, (r, _) in zip(needs_all, shown, strict=True) if r.comparison.test != "bootstrap-t"
     ]
-    band = (
-        _band_of([r for r, _ in ties], power, [k for _, k in ties])
-        if ties
-        else dict.fromkeys(("lo", "hi", "mid_lo", "mid_hi"), math.nan) | {"which": None}
-    )
+    t_ties = [(r, k) for r, k in ties if r.comparison.test != "bootstrap-t"]
+    boot_ties = [r for r, _ in ties if r.comparison.test == "bootstrap-t"]
+    band = _band_of([r for r, _ in t_ties], power, [k for _, k in t_ties]) if t_ties else _NO_BAND
+    ci = _ci_of(boot_ties) if boot_ties else _NO_BAND
     return {
         "runs": runs,
         "n": len(results),
@@ -924,39 +985,97 @@ def design_figures(
         "tie_which": band["which"],
         "tie_mid_lo": band["mid_lo"],
         "tie_mid_hi": band["mid_hi"],
+        "ties_boot": len(boot_ties),
+        "ci_lo": ci["lo"],
+        "ci_hi": ci["hi"],
+        "ci_which": ci["which"],
+        "ci_mid_lo": ci["mid_lo"],
+        "ci_mid_hi": ci["mid_hi"],
     }
 
 
-def _band(band: dict[str, Any]) -> dict[str, Any]:
-    """The ``lo``, ``hi`` and ``where`` parameters of a sentence that says which ratios a family's two-sided tests
-    could have shown (:func:`_band_of`): the noisiest comparison's band, named (referee 6, m7: which one it is), and,
-    when there are several, the median one's (review 5, m5: the worst cell's band alone understates what the others
-    resolve)."""
-    if band["count"] > 1:
-        where = message(
-            "comparison.design_where",
-            which=band["which"],
-            lo=_num(band["mid_lo"]),
-            hi=_num(band["mid_hi"]),
-        )
-    else:
-        where = message("comparison.design_which", which=band["which"])
-    return {"lo": _num(band["lo"]), "hi": _num(band["hi"]), "where": where}
+def _band(band: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
+    """Whether a sentence that says which ratios a family's two-sided tests could have shown (``_band_of``) can
+    state them as a band, and its parameters. Bounded (the noisiest comparison's band within :data:`BAND_CAP`):
+    ``lo``, ``hi`` and ``where`` — the noisiest comparison's band, named (referee 6, m7: which one it is), and,
+    when there are several, the median one's (review 5, m5: the worst cell's band alone understates what the
+    others resolve); past the cap in the noisiest only, the median one's band and a ``where`` that says the
+    noisiest could not have shown even a ratio of :data:`BAND_CAP`. Unbounded (past the cap in the median one too,
+    or in the only one: issue 49, "outside 0–∞" at two runs per arm): ``cap`` and ``where`` for the sentence that
+    says not even that ratio would have been shown."""
+    cap = _num(BAND_CAP)
+    if band["hi"] <= BAND_CAP:
+        if band["count"] > 1:
+            where = message(
+                "comparison.design_where",
+                which=band["which"],
+                lo=_num(band["mid_lo"]),
+                hi=_num(band["mid_hi"]),
+            )
+        else:
+            where = message("comparison.design_which", which=band["which"])
+        return True, {"lo": _num(band["lo"]), "hi": _num(band["hi"]), "where": where}
+    if band["count"] > 1 and band["mid_hi"] <= BAND_CAP:
+        where = message("comparison.design_where_cap", which=band["which"], cap=cap)
+        return True, {"lo": _num(band["mid_lo"]), "hi": _num(band["mid_hi"]), "where": where}
+    key = "comparison.design_where_cap_all" if band["count"] > 1 else "comparison.design_which"
+    return False, {"cap": cap, "where": message(key, which=band["which"])}
 
 
-def _holm_clause(ks: Sequence[int], families: Sequence[Any] | None, welch: bool = False) -> Md:
+def _holm_clause(ks: Sequence[int], families: Sequence[Any] | None) -> Md:
     """The Holm level the sentence's t tests are at: the family's smallest, :math:`\\alpha/k`; with ``families``,
     each family's own (:math:`\\alpha/k`, :math:`k \\le K`, or :math:`\\alpha/K` when every family has
-    :math:`K`). ``welch``: the family has verdicts decided by the studentized bootstrap, whose band of detectable
-    ratios is a Welch approximation of that test, and the clause says so (referee 7, m-a)."""
+    :math:`K`)."""
     k = str(max(ks))
     if families is None:
-        clause = message("comparison.holm_family", k=k)
-    else:
-        clause = message(
-            "comparison.holm_each" if len(set(ks)) == 1 else "comparison.holm_each_upto", k=k
+        return message("comparison.holm_family", k=k)
+    return message(
+        "comparison.holm_each" if len(set(ks)) == 1 else "comparison.holm_each_upto", k=k
+    )
+
+
+def _ties_text(f: dict[str, Any], params: dict[str, Any]) -> Md:
+    """The clauses on a family's two-sided tests not shown (``f``: :func:`design_figures`): the t-tested ones'
+    band of ratios they could have shown (``comparison.design_ties``; ``_t`` in a family that mixes the tests), the
+    bootstrap-decided ones' own intervals (referee 8, n1: their power is not computed, so no band either)."""
+    text = Md("")
+    t_ties = f["ties"] - f["ties_boot"]
+    if t_ties:
+        bounded, band = _band(
+            {
+                "lo": f["tie_lo"],
+                "hi": f["tie_hi"],
+                "mid_lo": f["tie_mid_lo"],
+                "mid_hi": f["tie_mid_hi"],
+                "which": f["tie_which"],
+                "count": t_ties,
+            }
         )
-    return message("comparison.holm_welch", holm=clause) if welch else clause
+        key = "comparison.design_ties_t" if f["ties_boot"] else "comparison.design_ties"
+        text = text + message(
+            key if bounded else key + "_cap",
+            n=str(t_ties),
+            power=params["power"],
+            runs=params["runs"],
+            **band,
+        )
+    if f["ties_boot"]:
+        text = text + message(
+            "comparison.design_ties_boot",
+            n=str(f["ties_boot"]),
+            power=params["power"],
+            span=_ci_span(
+                {
+                    "lo": f["ci_lo"],
+                    "hi": f["ci_hi"],
+                    "mid_lo": f["ci_mid_lo"],
+                    "mid_hi": f["ci_mid_hi"],
+                    "which": f["ci_which"],
+                    "count": f["ties_boot"],
+                }
+            ),
+        )
+    return text
 
 
 def design_sentence(
@@ -984,13 +1103,20 @@ def design_sentence(
     heavy-tailed and Student's t is not trusted at these runs) are not counted (referee 7, m-a): the sentence says
     that the runs they would need are not computed and why, as a t-based count would have no stated validity (a
     bootstrap power estimate at :math:`n'` runs, the alternative, resamples tails the runs have not seen and costs a
-    nested bootstrap per comparison and :math:`n'`). The band of ratios a family with such verdicts could have
-    shown is kept, labelled as a Welch approximation of the bootstrap test.
+    nested bootstrap per comparison and :math:`n'`). For the same reason their ties get no band of ratios they
+    could have shown (that band is the same t approximation: referee 8, n1); the sentence gives instead what the
+    test itself says, their own intervals at their Holm levels — the widest one's ratios, named, and the median
+    one's — which these runs do not rule out, and says that the ratios they could have shown are not computed.
+
+    A band past :data:`BAND_CAP` (at a few runs per arm and a small Holm level it can reach 0–∞: issue 49) is said
+    in words: not even a ratio of :data:`BAND_CAP` either way would have been shown, so these runs cannot bound the
+    ratio; an interval with an unbounded end reads "up to 3", "0.2 or more" or "any size".
 
     ``null=True``: the family checks a difference a proof says is zero (two-sided tests of two forms of one
     method): power at an observed effect whose true value is 1 means nothing (referee 6, m6), so the sentence
     gives the family's size instead — how many comparisons reject, each then a false rejection, at the family-wise
-    error rate :math:`\\alpha` — and the band of ratios its runs would have shown."""
+    error rate :math:`\\alpha` — and the band of ratios its runs would have shown (for a family decided by the
+    studentized bootstrap, the ratios its intervals do not rule out)."""
     if null:
         results = list(results)
         if not results:
@@ -1001,28 +1127,37 @@ def design_sentence(
             raise ValueError("null=True needs two-sided ('tie') comparisons")
         ks = _family_sizes(results, family_size, families)
         rejections = sum(r.holds for r in results)
-        return message(
-            "comparison.design_null_some" if rejections else "comparison.design_null_none",
-            r=str(rejections),
-            n=str(len(results)),
-            level=_num(100 * results[0].comparison.alpha),
-            runs=str(min(_runs(r) for r in results)),
-            power=_num(power, 2),
-            holm=_holm_clause(
-                ks, families, any(r.comparison.test == "bootstrap-t" for r in results)
-            ),
-            **_band(_band_of(results, power, ks)),
-        )
+        key = "comparison.design_null_some" if rejections else "comparison.design_null_none"
+        common = {
+            "r": str(rejections),
+            "n": str(len(results)),
+            "level": _num(100 * results[0].comparison.alpha),
+            "runs": str(min(_runs(r) for r in results)),
+            "power": _num(power, 2),
+            "holm": _holm_clause(ks, families),
+        }
+        if any(r.comparison.test == "bootstrap-t" for r in results):
+            # the bootstrap's own intervals, not a t-based band (referee 8, n1)
+            return message(key + "_boot", span=_ci_span(_ci_of(results)), **common)
+        bounded, band = _band(_band_of(results, power, ks))
+        return message(key if bounded else key + "_cap", **band, **common)
     f = design_figures(results, power, family_size, families=families)
     ks = _family_sizes(list(results), family_size, families)
-    welch = any(r.comparison.test == "bootstrap-t" for r in results)
     params: dict[str, Any] = {
         "runs": str(f["runs"]),
         "power": _num(power, 2),
-        "holm": _holm_clause(ks, families, welch),
+        "holm": _holm_clause(ks, families),
     }
-    band = (
-        _band(
+    if not f["shown"]:
+        if f["ties"] < f["n"]:
+            # a one-sided or equivalence family: nothing to say of a ratio it could have shown
+            return message("comparison.design_none_other", n=str(f["n"]), **params)
+        if f["ties_boot"]:
+            # the t-tested ties' band, the bootstrap-decided ones' intervals (referee 8, n1)
+            return message("comparison.design_none_runs", runs=params["runs"]) + _ties_text(
+                f, params
+            )
+        bounded, band = _band(
             {
                 "lo": f["tie_lo"],
                 "hi": f["tie_hi"],
@@ -1032,14 +1167,8 @@ def design_sentence(
                 "count": f["ties"],
             }
         )
-        if f["ties"]
-        else {}
-    )
-    if not f["shown"]:
-        if f["ties"] < f["n"]:
-            # a one-sided or equivalence family: nothing to say of a ratio it could have shown
-            return message("comparison.design_none_other", n=str(f["n"]), **params)
-        return message("comparison.design_none", **band, **params)
+        key = "comparison.design_none" if bounded else "comparison.design_none_cap"
+        return message(key, **band, **params)
     counted = f["shown"] - f["uncounted"]
     if not counted:
         # every shown verdict was decided by the studentized bootstrap (referee 7, m-a)
@@ -1061,15 +1190,7 @@ def design_sentence(
             text = message("comparison.design", needed=str(int(top)), **params)
         if f["uncounted"]:
             text = text + message("comparison.design_boot_rest", n=str(f["uncounted"]))
-    if f["ties"]:
-        text = text + message(
-            "comparison.design_ties_welch" if welch else "comparison.design_ties",
-            n=str(f["ties"]),
-            power=params["power"],
-            holm=params["holm"],
-            **band,
-        )
-    return text
+    return text + _ties_text(f, params)
 
 
 #: the verdict of one comparison of an :class:`Agreement`
