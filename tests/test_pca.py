@@ -628,8 +628,8 @@ def test_energy_cell_is_the_per_method_loop_bit_for_bit():
     eps, kw = [0.5, 2.0], {"neighbours": "replace-one", "calibration": "auto", "r": None}
     for name, split, s in [("wine", "equal", 3), ("synthetic", "unequal", 5)]:
         rows = _energy_cell(
-            dataset=name, split=split, sites=s, epsilons=eps, delta=1e-5, k=3, data_seed=11, kw=kw, reps=2,
-            rng=np.random.default_rng(4),
+            dataset=name, split=split, sites=s, epsilons=eps, delta=1e-5, k=3, data_seed=11, kw=kw,
+            shown_sites=frozenset(), shown_reps=2, reps=2, rng=np.random.default_rng(4),
         )  # fmt: skip
         ds, rng = _dataset(name, 11), np.random.default_rng(4)
         a, ref = ds.x.T @ ds.x / ds.n, {}

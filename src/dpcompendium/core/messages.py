@@ -310,6 +310,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "fedpca.quantity_energy": "energy not captured ($1-q$)",
         "fedpca.quantity_svm": "SVM error rate (one minus the accuracy)",
         "fedpca.untested": "not tested: with fewer than two repetitions a setting has no standard error",
+        "fedpca.short_runs": "; the shown verdicts short of these runs (%(a)s against %(b)s): %(list)s",
+        "fedpca.short_cell": "%(where)s (%(needed)s runs)",
         "fedpca.guarantee_each_row": "$(\\varepsilon, \\delta)$-DP at each row's $\\varepsilon$ (%(epsilons)s) "
         "and its dataset's $\\delta$ (%(deltas)s)",
         "mwem.quantity_figures": "the error figures",
@@ -608,6 +610,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "fedpca.quantity_energy": "未捕获的能量（$1-q$）",
         "fedpca.quantity_svm": "SVM 错误率（即分类错误的比例）",
         "fedpca.untested": "未检验：重复少于两次时，一个设置没有标准误",
+        "fedpca.short_runs": "；其中重复次数不足的已显示结论（%(a)s 对比 %(b)s）：%(list)s",
+        "fedpca.short_cell": "%(where)s（需要 %(needed)s 次运行）",
         "fedpca.guarantee_each_row": "$(\\varepsilon, \\delta)$-DP，其中每行取该行的 $\\varepsilon$（%(epsilons)s）"
         "与其数据集的 $\\delta$（%(deltas)s）",
         "mwem.quantity_figures": "误差指标",
@@ -901,6 +905,8 @@ PLAIN: dict[str, str] = {
     "fedpca.quantity_energy": "energy not captured (1 - q)",
     "fedpca.quantity_svm": "SVM error rate (one minus the accuracy)",
     "fedpca.untested": "not tested: with fewer than two repetitions a setting has no standard error",
+    "fedpca.short_runs": "; the shown verdicts short of these runs (%(a)s against %(b)s): %(list)s",
+    "fedpca.short_cell": "%(where)s (%(needed)s runs)",
     "fedpca.guarantee_each_row": "(ε, δ)-DP at each row's ε (%(epsilons)s) and its dataset's δ (%(deltas)s)",
     "mwem.quantity_figures": "the error figures",
     "mwem.arm_last": "our coursework runs (last iterate)",

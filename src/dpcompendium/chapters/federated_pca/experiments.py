@@ -19,10 +19,10 @@ from sklearn.svm._base import _get_liblinear_solver_type
 from sklearn.svm._classes import _validate_dual_parameter
 from threadpoolctl import threadpool_limits
 
-from ...core.comparison import Arm, Comparison, holm
+from ...core.comparison import Arm, Comparison, ComparisonResult, _runs, design_sentence, holm
 from ...core.experiments.summary import summarize_runs
 from ...core.experiments.sweep import sweep
-from ...core.messages import Md, message, number, to_myst
+from ...core.messages import Md, join, message, number, to_myst
 from ...core.rng import make_rng
 from ...core.validation import check_delta, check_epsilon, check_int, check_rng
 from .core import Calibration, Neighbours, captured_energy, noise_scale
@@ -43,8 +43,11 @@ from .protocols import secure_aggregation_protocol, seed_attack, shared_seed_pro
 __all__ = [
     "DELTA_N",
     "END_TO_END",
+    "SHOWN_REPS",
+    "VERDICT_METHODS",
     "attack_table",
     "dataset_deltas",
+    "design_named",
     "energy_runs",
     "energy_table",
     "pooled_pattern_z",
@@ -53,6 +56,7 @@ __all__ = [
     "release_claims",
     "release_guarantee",
     "share_span",
+    "short_verdicts",
     "shown_epsilons",
     "site_pattern",
     "svm_runs",
@@ -63,6 +67,19 @@ __all__ = [
 #: The SVM experiment's end-to-end private variant (:func:`~dpcompendium.chapters.federated_pca.noisy_projections` on the
 #: secure-aggregation subspace at half the budget): a row of ``svm.csv`` beside the :data:`METHODS`.
 END_TO_END = "noisy-projections"
+
+
+#: The two arms of the chapter's verdicts (:func:`utility_comparisons`, :func:`site_pattern`): central DP-PCA and
+#: DPdisPCA. The other methods of the sweeps feed the figures and the tables only.
+VERDICT_METHODS = ("central", "dpdispca")
+
+#: Repetitions of what feeds no verdict (issue 50: repetitions from what each result needs): the energy sweep's
+#: cells at an intermediate number of sites (neither the smallest nor the largest, which the verdicts read) and the
+#: SVM's accuracies of the methods other than :data:`VERDICT_METHODS`. They show a mean and its standard error (the
+#: figures' error bars), which five repetitions give. The rule is fixed before any run and the cells keep their
+#: streams: the repetitions they run are the first ``SHOWN_REPS`` of the full count, draw for draw, and the
+#: verdicts' arms make every draw they made with the full count (bit for bit the same rows).
+SHOWN_REPS = 5
 
 
 @functools.cache
@@ -148,12 +165,15 @@ def _sweep_cells(cell, grid, reps, seed, n_jobs, desc, settings, **fixed):
     return sweep(func, grid, reps, seed, n_jobs=n_jobs, vectorized=True, desc=desc)
 
 
-def _energy_cell(*, dataset, split, sites, epsilons, delta, k, data_seed, kw, reps, rng):
+def _energy_cell(
+    *, dataset, split, sites, epsilons, delta, k, data_seed, kw, shown_sites, shown_reps, reps, rng
+):
     ds, x = _dataset(dataset, data_seed), _rows(dataset, data_seed)
     delta = _delta_of(delta, dataset)
     a = _second_moment(dataset, data_seed)
     rows, subspaces = [], []
-    for rep in range(reps):
+    # a cell that feeds no verdict runs the first ``shown_reps`` repetitions of its stream (a prefix: the same draws)
+    for rep in range(min(reps, shown_reps) if sites in shown_sites else reps):
         sd = SiteData.from_labels(x, split_sites(ds.n, sites, rng, sizes=split), sites)
         # each method at every ε in one batched call (the non-private subspace, which draws nothing, once)
         fits = np.stack(
@@ -190,16 +210,27 @@ def energy_runs(
     neighbours: Neighbours = "replace-one",
     calibration: Calibration = "classical",
     n_jobs: int = 1,
+    shown_reps: int | None = SHOWN_REPS,
 ) -> pd.DataFrame:
     """One row per (dataset, split, sites, rep, epsilon, method): the captured energy of the method's subspace
-    relative to the non-private top-k subspace of the pooled data. A fresh random split per repetition."""
+    relative to the non-private top-k subspace of the pooled data. A fresh random split per repetition.
+
+    The cells at the smallest and the largest number of sites (what the verdicts read: :func:`site_pattern`,
+    :func:`utility_comparisons`) run ``reps`` repetitions; the cells in between feed only figures and tables and run
+    ``min(reps, shown_reps)`` (:data:`SHOWN_REPS`; ``None``: ``reps``), the first repetitions of their streams, draw
+    for draw."""
     settings = _fit_settings(epsilons, delta, k, neighbours, calibration, r)
     grid = {
         "dataset": list(datasets),
         "split": list(splits),
         "sites": [check_int(s, "sites", minimum=1) for s in sites],
     }
-    return _sweep_cells(_energy_cell, grid, reps, seed, n_jobs, "captured energy", settings)
+    shown = check_int(reps if shown_reps is None else shown_reps, "shown_reps", minimum=1)
+    ends = {min(grid["sites"]), max(grid["sites"])}
+    return _sweep_cells(
+        _energy_cell, grid, reps, seed, n_jobs, "captured energy", settings,
+        shown_sites=frozenset(grid["sites"]) - ends, shown_reps=shown,
+    )  # fmt: skip
 
 
 def energy_table(runs: pd.DataFrame, delta: Deltas, k: int) -> pd.DataFrame:
@@ -445,7 +476,20 @@ def _cv_accuracy(
 
 
 def _svm_cell(
-    *, dataset, epsilons, delta, k, sites, max_rows, folds, data_seed, kw, end_to_end, reps, rng
+    *,
+    dataset,
+    epsilons,
+    delta,
+    k,
+    sites,
+    max_rows,
+    folds,
+    data_seed,
+    kw,
+    end_to_end,
+    shown_reps,
+    reps,
+    rng,
 ):
     ds, rows_c = _dataset(dataset, data_seed), _rows(dataset, data_seed)
     delta = _delta_of(delta, dataset)
@@ -462,20 +506,25 @@ def _svm_cell(
         cv_folds = list(cv.split(x, y))
         plans = _prepare_folds(cv_folds, y)
         # each method at every ε in one batched call; the non-private subspace (no ε) once
+        # past the first ``shown_reps`` repetitions only the verdicts' arms are scored; every method still draws
+        # its subspace, so that the verdicts' arms see the stream they see at every ``shown_reps``
+        shown = rep < shown_reps
+        scored = UTILITY_METHODS if shown else VERDICT_METHODS
         acc = {}
         for method in UTILITY_METHODS:
             eps_fit = epsilons[:1] if method == "non-private" else epsilons
             vs = fit_subspaces(method, sd, k, eps_fit, delta, rng, **kw)
-            for eps, v in zip(eps_fit, vs, strict=True):
-                acc[method, eps] = _cv_accuracy(x @ v, y, plans, cv_seed)
+            if method in scored:
+                for eps, v in zip(eps_fit, vs, strict=True):
+                    acc[method, eps] = _cv_accuracy(x @ v, y, plans, cv_seed)
         for eps in epsilons:
-            for method in UTILITY_METHODS:
+            for method in scored:
                 a_ = (
                     acc["non-private", epsilons[0]] if method == "non-private" else acc[method, eps]
                 )
                 rows.append({"rep": rep, "method": method, "epsilon": eps, "accuracy": float(a_)})
         if (
-            end_to_end
+            end_to_end and shown
         ):  # its own stream (spawning does not advance rng: the other rows are unchanged)
             rng_e2e = rng.spawn(1)[0]
             classes, y_idx = np.unique(ds.y, return_inverse=True)
@@ -520,9 +569,13 @@ def svm_runs(
     neighbours: Neighbours = "replace-one",
     calibration: Calibration = "classical",
     n_jobs: int = 1,
+    shown_reps: int | None = SHOWN_REPS,
 ) -> pd.DataFrame:
     """One row per (dataset, rep, method, epsilon): the cross-validated accuracy of :func:`svm_table` before the mean
-    over repetitions (what :func:`utility_comparisons` tests)."""
+    over repetitions (what :func:`utility_comparisons` tests). The :data:`VERDICT_METHODS` have ``reps`` repetitions;
+    the other methods, which feed only the tables and the figure, the first ``min(reps, shown_reps)``
+    (:data:`SHOWN_REPS`; ``None``: ``reps``): every method draws its subspace in every repetition, so the verdicts'
+    rows are the same at any ``shown_reps``."""
     settings = _fit_settings(epsilons, delta, k, neighbours, calibration, r)
     return _sweep_cells(
         _svm_cell,
@@ -536,6 +589,7 @@ def svm_runs(
         max_rows=check_int(max_rows, "max_rows", minimum=10),
         folds=check_int(folds, "folds", minimum=2),
         end_to_end=bool(end_to_end),
+        shown_reps=check_int(reps if shown_reps is None else shown_reps, "shown_reps", minimum=1),
     )
 
 
@@ -661,6 +715,52 @@ def utility_comparisons(
     ]
     cols = [*by, "test", "ratio", "lo", "hi", "level", "p_adjusted", "outcome", "result"]
     return pd.DataFrame(rows, columns=cols)
+
+
+def short_verdicts(
+    results: Sequence[ComparisonResult], power: float = 0.9
+) -> list[tuple[ComparisonResult, float]]:
+    """The verdicts of a family (``results``, decided by :func:`~dpcompendium.core.comparison.holm` together) that
+    :func:`~dpcompendium.core.comparison.design_sentence` counts as short of runs: shown, and needing more runs per
+    arm than the family made (the fewest of any comparison's) for ``power`` at the family's smallest Holm level
+    :math:`\\alpha/k`, :math:`k` = ``len(results)``, by
+    :meth:`~dpcompendium.core.comparison.ComparisonResult.runs_needed`; with the runs each needs, in the family's
+    order (referee 8, n3: the fragile verdicts named, not only counted)."""
+    results = list(results)
+    if not results:
+        return []
+    k, made = len(results), min(_runs(r) for r in results)
+    out = []
+    for r in results:
+        if r.holds and r.comparison.test != "bootstrap-t":
+            need = r.runs_needed(power, r.comparison.alpha / k)
+            if need > made:
+                out.append((r, float(need)))
+    return out
+
+
+def design_named(results: Sequence[ComparisonResult], power: float = 0.9) -> Md:
+    """:func:`~dpcompendium.core.comparison.design_sentence` of a family of :func:`utility_comparisons` (one pair of
+    methods), followed by its verdicts short of runs (:func:`short_verdicts`), each named by its setting with the runs
+    it needs: "…; the shown verdicts short of these runs (central DP-PCA against DPdisPCA): wine, unequal sites,
+    ε = 0.5 (27 runs)" (referee 8, n3)."""
+    results = list(results)
+    sentence = design_sentence(results, power)
+    short = short_verdicts(results, power)
+    if not short:
+        return sentence
+    first = results[0].comparison
+    cells = [
+        message(
+            "fedpca.short_cell",
+            where=r.comparison.setting,
+            needed="∞" if not np.isfinite(need) else str(int(need)),
+        )
+        for r, need in short
+    ]
+    return sentence + message(
+        "fedpca.short_runs", a=first.a.name, b=first.b.name, list=join(cells, "; ")
+    )
 
 
 #: How a setting's split reads in each language (:func:`_setting_label`)
