@@ -94,8 +94,11 @@ def test_the_book_and_the_rerun_page_load_it():
     rerun_page.setup(App())
     # both load the MyST speed-up; the book also cuts long inline maths (issue 49) — the rerun page does not: its
     # check compares each glued value with the page's text, and a cut formula is no longer the value as glued
+    # both number captioned tables as the figures are (issue 49, F12)
     assert loaded == [
         "dpcompendium.book._myst_speed",
         "dpcompendium.book.mathbreak",
+        "dpcompendium.book.tablenum",
         "dpcompendium.book._myst_speed",
+        "dpcompendium.book.tablenum",
     ]
