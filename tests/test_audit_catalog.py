@@ -267,11 +267,11 @@ def test_verdict_tally_counts_empirical_holds_apart():
     )
     tally = verdict_tally(t)
     assert list(tally.index) == ["a", "b"]
-    assert tally.loc["a", list(TALLY_COLUMNS)].tolist() == [1, 1, 1, 0]
-    assert tally.loc["b", list(TALLY_COLUMNS)].tolist() == [0, 0, 0, 2]
+    assert tally.loc["a", list(TALLY_COLUMNS)].tolist() == [1, 0, 1, 1, 0]
+    assert tally.loc["b", list(TALLY_COLUMNS)].tolist() == [0, 0, 0, 0, 2]
     assert tally["rows"].tolist() == [3, 2]
     whole = verdict_tally(t, by=None)
-    assert whole.loc["all", list(TALLY_COLUMNS)].tolist() == [1, 1, 1, 2]
+    assert whole.loc["all", list(TALLY_COLUMNS)].tolist() == [1, 0, 1, 1, 2]
     text = tally_statement(t)
     assert str(text) == (
         "Of the book's 5 audited rows, VIOLATED as predicted: 1; exact HOLDS: 1; empirical HOLDS, no evidence of "
@@ -285,13 +285,58 @@ def test_verdict_tally_counts_empirical_holds_apart():
         verdict_tally(t.drop(columns="audit"))
 
 
+def test_tally_counts_a_step_over_its_proof_share_apart():
+    """Referee 8, n4: the takeaway counted MWEM's 2-D "step exceeds its proof share" row among the "VIOLATED as
+    predicted", which the same page and the mwem page call "not shown, not refuted". A predicted violation of a step
+    audited against its proof share is a category of its own, in the table and the sentence, found from the row's
+    finding (or its chapter and mechanism), so another such row (a 3-D one, say) is counted there too."""
+    import pandas as pd
+
+    from dpcompendium.chapters.privacy_audit import TALLY_COLUMNS, tally_statement, verdict_tally
+
+    mw2, mw3 = "MWEM measurement, coursework, 2-D", "MWEM measurement, coursework, 3-D"
+    t = pd.DataFrame(
+        {
+            "mechanism": [mw2, "Laplace, planted bug", "MWEM selection, standard, 1-D", mw3],
+            "chapter": ["mwem", "core", "mwem", "mwem"],
+            "audit": ["empirical", "exact", "empirical", "empirical"],
+            "verdict": ["violated", "violated", "holds", "violated"],
+            "expected": ["violated", "violated", "holds", "violated"],
+        }
+    )
+    for tab in (
+        t,
+        t.assign(
+            finding=[
+                finding(c, m, v) for c, m, v in zip(t.chapter, t.mechanism, t.verdict, strict=True)
+            ]
+        ),
+    ):
+        whole = verdict_tally(tab, by=None).loc["all", list(TALLY_COLUMNS)].tolist()
+        assert whole == [1, 2, 0, 1, 0], tab
+        text = str(tally_statement(tab))
+        assert "VIOLATED as predicted: 1; a step over its proof share" in text
+        assert "not a verdict on the whole mechanism): 2;" in text
+    # the old sentence counted the steps as violated mechanisms
+    assert "VIOLATED as predicted: 3" not in text
+    zh = tally_statement(t).by_lang["zh_CN"]
+    assert "按预测违反：1；" in zh and "并非对整个机制的结论）：2；" in zh
+    # no step row: no clause
+    assert "proof share" not in str(tally_statement(t.iloc[1:3]))
+
+
 def test_verdict_tally_of_the_catalogue(table):
-    """On the catalogue run here, the three kinds of agreement add up to the rows the book predicts."""
+    """On the catalogue run here, the kinds of agreement add up to the rows the book predicts, and MWEM's 2-D step
+    (violated, "step exceeds its proof share") is counted as a step, not as a violated mechanism (referee 8, n4)."""
     from dpcompendium.chapters.privacy_audit import TALLY_COLUMNS, verdict_tally
 
     whole = verdict_tally(table, by=None).loc["all"]
-    assert whole[list(TALLY_COLUMNS[:3])].sum() == int((table.verdict == table.expected).sum())
-    assert whole[TALLY_COLUMNS[2]] == int(
+    assert whole[list(TALLY_COLUMNS[:4])].sum() == int((table.verdict == table.expected).sum())
+    steps = table[table.finding == "step exceeds its proof share"]
+    assert "MWEM measurement, coursework, 2-D" in set(steps.mechanism)
+    assert whole[TALLY_COLUMNS[1]] == int((steps.verdict == steps.expected).sum()) >= 1
+    assert verdict_tally(table).loc["mwem", TALLY_COLUMNS[0]] == 0
+    assert whole[TALLY_COLUMNS[3]] == int(
         (
             (table.audit == "empirical") & (table.verdict == "holds") & (table.expected == "holds")
         ).sum()

@@ -912,6 +912,31 @@ def test_learned_statistic_of_few_distinct_outputs_is_their_frequency_table():
     assert "model" in cont.fn.keywords
 
 
+def test_table_test_on_a_probe_and_column_medians_agree_with_their_references():
+    """issue 50: the learned event's table-or-trees test is decided on a probe of the training rows only when the
+    probe alone already has too many distinct rows (then all of them do), and the column medians come from a
+    transposed copy: both give what the full count and ``np.median(x, 0)`` give, bit for bit."""
+    from dpcompendium.book.usercode import events
+
+    g = np.random.default_rng(5)
+    cases = [
+        g.normal(size=(20_000, 4)),  # continuous: many distinct rows
+        g.choice([0.0, 1.0], size=(20_000, 6)),  # 64 patterns
+        g.choice([0.0, 1.0], size=(20_000, 9)),  # 512 patterns: more than 20 000 // 64
+        np.vstack([np.zeros((19_000, 3)), g.normal(size=(1_000, 3))]),  # distinct rows only late
+        np.vstack([g.normal(size=(300, 2)), np.zeros((19_700, 2))]),  # distinct rows only early
+        np.array([[-0.0, 1.0], [0.0, 1.0], [np.nan, 2.0]] * 100),  # bytes: −0.0 ≠ 0.0, one NaN row
+    ]
+    for x in cases:
+        limit = x.shape[0] // events.TABLE_ROWS_PER_OUTPUT
+        full = events._distinct_rows(x)[0].shape[0] <= limit
+        assert (events._few_distinct_rows(x, limit) and full) == full
+        if not events._few_distinct_rows(x, limit):
+            assert not full
+        for y in (x, x[:5001], x[:1]):
+            assert np.median(y, 0).tobytes() == events._column_medians(y).tobytes()
+
+
 @pytest.mark.parametrize(
     "make",
     [

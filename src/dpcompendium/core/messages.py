@@ -2102,12 +2102,20 @@ AUDIT_MESSAGES: list[tuple[str, str, str, str]] = [
     # the catalogue's tally (dpcompendium.chapters.privacy_audit.catalog.tally_statement, issue 46): an empirical
     # HOLDS is a non-rejection, counted apart from the exact HOLDS and the predicted violations
     ("audit.tally",
-     "Of the book's %(n)s audited rows, VIOLATED as predicted: %(violated)s; exact HOLDS: %(exact)s; empirical "
-     "HOLDS, no evidence of a violation: %(empirical)s%(other)s",
-     "Of the book's %(n)s audited rows, VIOLATED as predicted: %(violated)s; exact HOLDS: %(exact)s; empirical "
-     "HOLDS, no evidence of a violation: %(empirical)s%(other)s",
-     "本书 %(n)s 个审计行中，按预测违反：%(violated)s；精确成立：%(exact)s；经验审计成立（未发现违反的证据）："
+     "Of the book's %(n)s audited rows, VIOLATED as predicted: %(violated)s%(step)s; exact HOLDS: %(exact)s; "
+     "empirical HOLDS, no evidence of a violation: %(empirical)s%(other)s",
+     "Of the book's %(n)s audited rows, VIOLATED as predicted: %(violated)s%(step)s; exact HOLDS: %(exact)s; "
+     "empirical HOLDS, no evidence of a violation: %(empirical)s%(other)s",
+     "本书 %(n)s 个审计行中，按预测违反：%(violated)s%(step)s；精确成立：%(exact)s；经验审计成立（未发现违反的证据）："
      "%(empirical)s%(other)s"),
+    # a step audited against its proof share (MWEM's per-round ε/(2T)) and over it: counted apart from the violated
+    # mechanisms (referee 8, n4), whatever the mechanism's own claim turns out to be
+    ("audit.tally.step",
+     "; a step over its proof share (one step audited against its share of the budget, not a verdict on the "
+     "whole mechanism): %(k)s",
+     "; a step over its proof share (one step audited against its share of the budget, not a verdict on the "
+     "whole mechanism): %(k)s",
+     "；某一步骤超出其证明所分配的份额（按该步骤在预算中的份额审计，并非对整个机制的结论）：%(k)s"),
     ("audit.tally.other", "; not the predicted verdict: %(k)s", "; not the predicted verdict: %(k)s",
      "；与预测结论不符：%(k)s"),
     # the benchmark's sample design (privacy-audit, issue 50; referee 5, m10): the samples of the mechanisms that

@@ -142,6 +142,7 @@ COLUMN_NAMES_BY_LANG: dict[str, dict[str, str]] = {
         "selection": "事件选择方式",
         "audits": "审计次数",
         "violated as predicted": "按预期违反",
+        "step over its proof share": "步骤超出其证明份额",
         "exact holds": "精确审计成立",
         "empirical, no evidence against": "经验审计（无反证）",
         "not as predicted": "与预期不符",

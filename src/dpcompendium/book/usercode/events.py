@@ -415,8 +415,10 @@ def _learned_statistic(xa: np.ndarray, xb: np.ndarray) -> _Statistic:
     m_a, m_b = min(len(xa), LEARN_SAMPLES), min(len(xb), LEARN_SAMPLES)
     X = np.vstack([xa[:m_a], xb[:m_b]])
     name = "learned classifier score P̂(D' | output)"
-    rows, inverse = _distinct_rows(X)
-    if m_a and m_b and rows.shape[0] <= X.shape[0] // TABLE_ROWS_PER_OUTPUT:
+    limit = X.shape[0] // TABLE_ROWS_PER_OUTPUT
+    few = bool(m_a and m_b) and _few_distinct_rows(X, limit)
+    rows, inverse = _distinct_rows(X) if few else (X, None)
+    if few and rows.shape[0] <= limit:
         k_a = np.bincount(inverse[:m_a], minlength=rows.shape[0])
         k_b = np.bincount(inverse[m_a:], minlength=rows.shape[0])
         r_a, r_b = (k_a + 0.5) / m_a, (k_b + 0.5) / m_b
@@ -434,6 +436,23 @@ def _learned_statistic(xa: np.ndarray, xb: np.ndarray) -> _Statistic:
                       "learned")  # fmt: skip
 
 
+def _column_medians(x: np.ndarray) -> np.ndarray:
+    """``np.median(x, 0)``, bit for bit (each median is an order statistic, or the mean of two), from a transposed
+    copy: the partition runs along contiguous rows instead of down strided columns."""
+    return np.median(np.ascontiguousarray(x.T), axis=1)
+
+
+def _few_distinct_rows(x: np.ndarray, limit: int) -> bool:
+    """Whether ``x`` may have at most ``limit`` distinct rows: ``False`` as soon as its first ``4 * limit + 4`` rows
+    already have more (continuous outputs: decided without sorting all the rows), else ``True`` (the caller counts
+    them all)."""
+    probe = np.ascontiguousarray(x[: 4 * limit + 4], dtype=np.float64)
+    if probe.shape[0] <= limit:
+        return True
+    voids = probe.view(np.dtype((np.void, probe.dtype.itemsize * probe.shape[1]))).ravel()
+    return np.unique(voids).size <= limit
+
+
 def _candidate_statistics(xa: np.ndarray, xb: np.ndarray) -> list[_Statistic]:
     """Scalar statistics of (n, d) outputs: the output itself (d = 1), else the projection on the difference of
     means, an L1 likelihood-ratio statistic (Laplace noise), the most shifted coordinate and a learned classifier
@@ -445,7 +464,7 @@ def _candidate_statistics(xa: np.ndarray, xb: np.ndarray) -> list[_Statistic]:
     diff = mu_b - mu_a
     if not np.any(diff):
         diff = np.ones(d)
-    med_a, med_b = np.median(xa, 0), np.median(xb, 0)
+    med_a, med_b = _column_medians(xa), _column_medians(xb)
     sd = np.sqrt(0.5 * (xa.var(0) + xb.var(0))) + 1e-12
     j = int(np.argmax(np.abs(diff) / sd))
     stats = [

@@ -197,11 +197,14 @@ def row_confidence(entries: list[AuditSpec], confidence: float, family_wise: boo
     return 1.0 - (1.0 - confidence) / max(m, 1) if family_wise else confidence
 
 
-#: the columns of :func:`verdict_tally`: a predicted violation found, an exact HOLDS (the pair's exact ε is within
-#: the claim), an empirical HOLDS (no evidence against the claim: a non-rejection, not a confirmation), and a verdict
-#: other than the predicted one
+#: the columns of :func:`verdict_tally`: a predicted violation of a mechanism's claim found, a predicted step over
+#: its proof share found (a row of :data:`STEP_SHARE_ROWS`: one step audited against the share of the budget its
+#: proof gives it, not a verdict on the mechanism's claim; referee 8, n4), an exact HOLDS (the pair's exact ε is
+#: within the claim), an empirical HOLDS (no evidence against the claim: a non-rejection, not a confirmation), and a
+#: verdict other than the predicted one
 TALLY_COLUMNS = (
     "violated as predicted",
+    "step over its proof share",
     "exact holds",
     "empirical, no evidence against",
     "not as predicted",
@@ -213,7 +216,10 @@ def verdict_tally(table: pd.DataFrame, by: str | None = "chapter") -> pd.DataFra
     column ``by`` in the table's order (``None``: one row, ``all``), plus a ``rows`` column.
 
     A HOLDS the chapter predicted counts as exact or empirical by the row's ``audit``: an exact HOLDS is a fact
-    about the audited pairs, an empirical one only says that the audit found no evidence against the claim.
+    about the audited pairs, an empirical one only says that the audit found no evidence against the claim. A
+    predicted violation counts apart when the row audits a step against its proof share (its ``finding`` is
+    :func:`finding`'s "step exceeds its proof share"; without a ``finding`` column, from its ``chapter`` and
+    ``mechanism``): the step broke its share, not the mechanism its claim.
     """
     need = {"verdict", "expected", "audit"} | ({by} if by is not None else set())
     missing = sorted(need - set(table.columns))
@@ -224,12 +230,15 @@ def verdict_tally(table: pd.DataFrame, by: str | None = "chapter") -> pd.DataFra
         raise ValueError(f"table's audit column must hold 'exact' or 'empirical', got {bad[0]!r}")
     as_predicted = table["verdict"] == table["expected"]
     holds = as_predicted & (table["verdict"] == "holds")
+    violated = as_predicted & (table["verdict"] == "violated")
+    step = violated & _is_step(table)
     parts = pd.DataFrame(
         {
-            TALLY_COLUMNS[0]: as_predicted & (table["verdict"] == "violated"),
-            TALLY_COLUMNS[1]: holds & (table["audit"] == "exact"),
-            TALLY_COLUMNS[2]: holds & (table["audit"] == "empirical"),
-            TALLY_COLUMNS[3]: ~as_predicted,
+            TALLY_COLUMNS[0]: violated & ~step,
+            TALLY_COLUMNS[1]: step,
+            TALLY_COLUMNS[2]: holds & (table["audit"] == "exact"),
+            TALLY_COLUMNS[3]: holds & (table["audit"] == "empirical"),
+            TALLY_COLUMNS[4]: ~as_predicted,
         },
         index=table.index,
     ).astype(int)
@@ -242,20 +251,40 @@ def verdict_tally(table: pd.DataFrame, by: str | None = "chapter") -> pd.DataFra
     return out
 
 
+def _is_step(table: pd.DataFrame) -> pd.Series:
+    """Per row: a violated row that audits a step against its proof share (:func:`finding`), read from the
+    ``finding`` column, else from ``chapter`` and ``mechanism``; ``False`` where the table has neither."""
+    if "finding" in table.columns:
+        return table["finding"].astype(str) == str(FINDINGS["step"])
+    if {"chapter", "mechanism"} <= set(table.columns):
+        return pd.Series(
+            [
+                bool(STEP_SHARE_ROWS.get(str(c))) and str(m).startswith(STEP_SHARE_ROWS[str(c)])
+                for c, m in zip(table["chapter"], table["mechanism"], strict=True)
+            ],
+            index=table.index,
+            dtype=bool,
+        )
+    return pd.Series(False, index=table.index)
+
+
 def tally_statement(table: pd.DataFrame):
     """The catalogue's tally as a sentence in every edition (message ``audit.tally``), from ``run_catalog``'s table:
     "Of the book's n audited rows, VIOLATED as predicted: a; exact HOLDS: b; empirical HOLDS, no evidence of a
-    violation: c" (and "; not the predicted verdict: d" when d > 0). No full stop: the text around it supplies one."""
+    violation: c" (with "; a step over its proof share (…): s" after a when s > 0, and "; not the predicted verdict:
+    d" when d > 0). No full stop: the text around it supplies one."""
     from ...core.messages import Md, message
 
     t = verdict_tally(table, by=None).iloc[0]
-    k = int(t[TALLY_COLUMNS[3]])
+    s = int(t[TALLY_COLUMNS[1]])
+    k = int(t[TALLY_COLUMNS[4]])
     return message(
         "audit.tally",
         n=str(int(t["rows"])),
         violated=str(int(t[TALLY_COLUMNS[0]])),
-        exact=str(int(t[TALLY_COLUMNS[1]])),
-        empirical=str(int(t[TALLY_COLUMNS[2]])),
+        step=message("audit.tally.step", k=str(s)) if s else Md(""),
+        exact=str(int(t[TALLY_COLUMNS[2]])),
+        empirical=str(int(t[TALLY_COLUMNS[3]])),
         other=message("audit.tally.other", k=str(k)) if k else Md(""),
     )
 
