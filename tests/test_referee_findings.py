@@ -948,3 +948,38 @@ def test_mwem_dpbench_comparisons_name_their_setting():
     }
     said = str(design_sentence(results))
     assert "noisiest" not in said or "D, ε = " in said
+
+
+def _cells(chapter: str) -> dict[str, str]:
+    import json
+    from pathlib import Path
+
+    nb = json.loads(
+        (Path(__file__).resolve().parents[1] / "notebooks" / f"{chapter}.ipynb").read_text()
+    )
+    return {c.get("id", ""): "".join(c["source"]) for c in nb["cells"]}
+
+
+def test_referee9_m1_the_non_inferiority_stream_is_not_said_to_be_unused():
+    """Referee 9, m1: the non-inferiority test's seed stream has been drawn since the margin was fixed; the page
+    said 'seed streams no earlier version used', which stopped being true when a later version drew it again."""
+    text = _cells("histograms")["equiv-md"]
+    assert "no earlier version used" not in text
+    assert "first used after the margin was" in text and "the margin's choice saw" in text
+
+
+def test_referee9_m2_the_checks_sentence_says_which_cells_run_fewer_repetitions():
+    """Referee 9, m2: 'In this run (20 repetitions) all four hold' also covered check 1, which pools the cells
+    that feed no verdict and run SHOWN_REPS repetitions: the sentence says so whenever such cells exist."""
+    src = _cells("federated-pca")["glue-fedpca-checks"]
+    assert "In this run ({checks_reps}) all four hold" in src
+    assert (
+        "few_reps = int(energy.reps.min())" in src and "check 1 also pools the cells at s =" in src
+    )
+
+
+def test_referee9_m3_no_glue_starting_in_lower_case_after_a_full_stop():
+    """Referee 9, m3: hist_dawa_dpbench's sentence starts in lower case ('against DAWA as DPBench runs it'); glued
+    after a full stop it read '. against DAWA'. It follows a semicolon wherever it starts a clause."""
+    for cid, text in _cells("histograms").items():
+        assert ". {glue:md}`hist_dawa_dpbench:myst`" not in text, cid

@@ -1061,7 +1061,9 @@ def _ties_text(f: dict[str, Any], params: dict[str, Any]) -> Md:
         )
     if f["ties_boot"]:
         text = text + message(
-            "comparison.design_ties_boot",
+            "comparison.design_ties_boot"
+            if f["ties_boot"] > 1
+            else "comparison.design_ties_boot_one",
             n=str(f["ties_boot"]),
             power=params["power"],
             span=_ci_span(
