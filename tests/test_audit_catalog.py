@@ -320,7 +320,7 @@ def test_tally_counts_a_step_over_its_proof_share_apart():
     # the old sentence counted the steps as violated mechanisms
     assert "VIOLATED as predicted: 3" not in text
     zh = tally_statement(t).by_lang["zh_CN"]
-    assert "按预测违反：1；" in zh and "并非对整个机制的结论）：2；" in zh
+    assert "按预测违反：1；" in zh and "并非对整个机制的判定）：2；" in zh
     # no step row: no clause
     assert "proof share" not in str(tally_statement(t.iloc[1:3]))
 

@@ -409,7 +409,7 @@ def test_comparisons_name_their_setting_and_tallies_their_short_verdicts():
         text = verdicts.tally(table, g, a, b)
         if k:
             assert f"; {k} of the {len(shown)} shown would need more runs" in str(text)
-            assert f"已表明的 {len(shown)} 个结论中有 {k} 个" in myst(text, "zh_CN")
+            assert f"已表明的 {len(shown)} 个判定中有 {k} 个" in myst(text, "zh_CN")
         else:
             assert "would need more runs" not in str(text)
         seen.add(bool(k))

@@ -209,11 +209,11 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "bit vector of %(k)s bits, value domain [-1, 1]", "%(k)s 位的比特向量，取值域为 $[-1, 1]$"),
     # histograms (core/mechanisms/ranges.py, dawa.py; chapters/histograms/experiment.py)
     ("claims.ranges.identity", "every cell: $L_1$ sensitivity %(f)s", "every cell: L1 sensitivity %(f)s",
-     "每个单元：$L_1$ 敏感度 %(f)s"),
+     "每个单元格：$L_1$ 敏感度 %(f)s"),
     ("claims.ranges.least_squares",
      "the measured queries: $L_1$ sensitivity %(f)s × (largest number of queries covering one cell)",
      "the measured queries: L1 sensitivity %(f)s × (largest number of queries covering one cell)",
-     "所测量的查询：$L_1$ 敏感度 %(f)s ×（覆盖同一单元的查询数的最大值）"),
+     "所测量的查询：$L_1$ 敏感度 %(f)s ×（覆盖同一单元格的查询数的最大值）"),
     ("claims.ranges.hb", "one node per level of an $(h+1)$-level tree: $L_1$ sensitivity $%(f)s(h + 1)$",
      "one node per level of an (h+1)-level tree: L1 sensitivity %(f)s(h + 1)",
      "$(h+1)$ 层树的每层一个节点：$L_1$ 敏感度 $%(f)s(h + 1)$"),
@@ -240,7 +240,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "partition: noisy histogram Lap(%(f)s/ε₁) per cell, L1 sensitivity %(f)s (ε₁ = %(e1)s), the least-cost "
      "partition of it is post-processing; measurement: weighted hierarchy, path weights sum to 1, L1 sensitivity "
      "%(f)s (ε₂ = %(e2)s)",
-     "划分：每个单元加 $\\mathrm{Lap}(%(f)s/\\varepsilon_1)$ 噪声的加噪直方图，$L_1$ 敏感度 %(f)s"
+     "划分：每个单元格加 $\\mathrm{Lap}(%(f)s/\\varepsilon_1)$ 噪声的加噪直方图，$L_1$ 敏感度 %(f)s"
      "（$\\varepsilon_1 = %(e1)s$），在其上求代价最小的划分是后处理；测量：加权层次结构，每条路径的权重和为 1，"
      "$L_1$ 敏感度 %(f)s（$\\varepsilon_2 = %(e2)s$）"),
     ("claims.dawa.public", "the domain and the workload are public", "the domain and the workload are public",
@@ -256,14 +256,14 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "the partition's noisy costs are clamped at Δ/ε₂, single cells get no noise and the others half the "
      "scale the argument needs: one record can move a partition's probability by far more than e^ε₁, so the "
      "partition is not %(e1)s-DP (the audit finds a larger log-ratio)",
-     "划分的加噪代价被钳制在 $\\Delta/\\varepsilon_2$，单个单元不加噪，其余单元的噪声尺度只有论证所需的一半："
+     "划分的加噪代价被钳制在 $\\Delta/\\varepsilon_2$，单个单元格不加噪，其余单元格的噪声尺度只有论证所需的一半："
      "一条记录可以使某个划分的概率变化远超 $e^{\\varepsilon_1}$ 倍，因此该划分并不满足 $%(e1)s$-DP（审计得到更大的对数比）"),
     # the histograms chapter's own names and texts
     ("claims.hist.mech_dawa_private", "DAWA (partition on a noisy histogram)", "DAWA (partition on a noisy histogram)",
      "DAWA（在加噪直方图上划分）"),
     ("claims.hist.mech_dawa_dpbench", "DAWA (DPBench's calibration)", "DAWA (DPBench's calibration)",
      "DPBench 版 DAWA"),
-    ("claims.hist.title_identity", "Identity", "Identity", "逐单元加噪（Identity）"),
+    ("claims.hist.title_identity", "Identity", "Identity", "逐单元格加噪（Identity）"),
     ("claims.hist.title_uniform", "Uniform", "Uniform", "均匀估计（Uniform）"),
     ("claims.hist.title_hierarchical", "Hierarchical ($H_b$)", "Hierarchical (Hb)", "层次方法（$H_b$）"),
     ("claims.hist.title_php", "P-HP (the authors' procedure)", "P-HP (the authors' procedure)", "P-HP（作者实现）"),
@@ -396,7 +396,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "每个站点都能由共享种子得知 $E/s$，因此站点 1（服务器）或任何站点都能精确恢复 $A_i = A_i' - E/s$："
      "各站点的协方差在没有噪声的情况下被发布"),
     ("claims.fedpca.mech_secure_aggregation", "secure aggregation of $N(0, \\tau^2/s)$ shares",
-     "secure aggregation of N(0, tau^2/s) shares", "$N(0, \\tau^2/s)$ 份额的安全聚合"),
+     "secure aggregation of N(0, tau^2/s) shares", "对服从 $N(0, \\tau^2/s)$ 的噪声份额做安全聚合"),
     ("claims.fedpca.why_secure_aggregation",
      "$(\\varepsilon, \\delta)$-DP against the server and outsiders; a coalition of the server and $c$ of the %(s)s "
      "sites faces noise variance $\\tau^2 (s-c)/s$ on the others ($\\mu$ of $\\mu$-GDP grows by $\\sqrt{s/(s-c)}$, "

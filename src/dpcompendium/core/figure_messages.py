@@ -52,7 +52,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("digits", "手写数字数据"),
     ("wine", "葡萄酒数据"),
     ("Monte Carlo", "蒙特卡洛"),
-    ("Identity", "逐单元加噪（Identity）"),
+    ("Identity", "逐单元格加噪（Identity）"),
     ("replace-one", "替换一条记录"),
     ("add-remove", "增删一条记录"),
     ("epsilon", "隐私预算 ε"),
@@ -226,7 +226,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("Adult 2-D", "Adult 二维"),
     # a title of its own, not "%(d)s-D, T = %(T)s" with d = "Adult 2"
     ("Adult 2-D, T = %(T)s", "Adult 二维，T = %(T)s"),
-    ("%(cells)s cells, %(output)s", "%(cells)s 个单元，%(output)s"),
+    ("%(cells)s cells, %(output)s", "%(cells)s 个单元格，%(output)s"),
     ("n · ε", "n·ε（n 为记录数）"),
     ("DAWA (noisy-histogram partition)", "DAWA（在加噪直方图上划分）"),
     ("MWEM error / Identity error", "MWEM 的误差 / Identity 的误差"),
@@ -318,7 +318,10 @@ _PAIRS += [
     ("dawa: private partition (on a noisy histogram)", "DAWA 的差分隐私划分步骤（在加噪直方图上）"),
     ("Analyze Gauss, as-written preprocessing", "Analyze Gauss，原文写法的预处理"),
     ("Analyze Gauss, public preprocessing", "Analyze Gauss，只用公开统计量的预处理"),
-    ("secure aggregation: sum of N(0, tau^2/s) shares", "安全聚合：N(0, τ^2/s) 份额之和"),
+    (
+        "secure aggregation: sum of N(0, tau^2/s) shares",
+        "安全聚合：服从 N(0, τ^2/s) 的噪声份额之和",
+    ),
     (
         "CAPE (calibrated): the server's view of all messages",
         "CAPE（校准后）：服务器看到的全部消息",
@@ -388,7 +391,7 @@ _PAIRS += [
     (
         "first round, eps = %(e)s, T = %(t)s: claim eps/(2T) per round; 20 random boxes; records moved from the "
         "last cell to the first",
-        "第一轮，ε = %(e)s，T = %(t)s：每轮声明 ε/(2T)；20 个随机矩形；记录从最后一个单元移到第一个单元",
+        "第一轮，ε = %(e)s，T = %(t)s：每轮声明 ε/(2T)；20 个随机矩形；记录从最后一个单元格移到第一个单元格",
     ),
     (
         "schedule 0.5 x (5,4,3,2,1); inputs -1 (level 1, eps 2.5) vs +1 (level 5, eps 0.5)",
@@ -398,7 +401,7 @@ _PAIRS += [
         "partition step only, eps1 = 1; x = (2,2,2,0,2,2,2,2) vs x + e_3; events: three partitions (bucket starts "
         "as bits); DPBench's calibration clamps the noisy costs and leaves single cells noiseless",
         "仅划分步骤，ε₁ = 1；x = (2,2,2,0,2,2,2,2) 对 x + e_3；事件：三种划分（桶的起点编码为比特）；DPBench 版 DAWA "
-        "的校准钳制了加噪代价，且单个单元不加噪",
+        "的校准钳制了加噪代价，且单个单元格不加噪",
     ),
 ]
 _PAIRS += [
@@ -538,7 +541,7 @@ _PAIRS += [
     (
         "the per-feature maxima of scikit-learn's description of the wine data, computed from the same 178 rows, "
         "rounded up to two significant digits (the UCI documentation states no ranges)",
-        "各特征的最大值，取自 scikit-learn 对葡萄酒（wine）数据的说明，由同样的 178 行算出，向上取整到两位有效数字"
+        "各特征的最大值，取自 scikit-learn 对葡萄酒数据（wine）的说明，由同样的 178 行算出，向上取整到两位有效数字"
         "（UCI 的文档没有给出范围）",
     ),
     (
