@@ -394,7 +394,7 @@ def test_comparisons_name_their_setting():
     )
     setting = res.result.iloc[0].comparison.setting
     assert str(setting) == "wine, unequal sites, ε = 0.1"
-    assert setting.in_language("zh_CN") == "葡萄酒数据，不等大站点，$\\varepsilon = 0.1$"
+    assert setting.in_language("zh_CN") == "葡萄酒数据，站点规模不等，$\\varepsilon = 0.1$"
 
 
 def _family_with_short_verdicts():

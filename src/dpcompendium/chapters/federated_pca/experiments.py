@@ -764,7 +764,10 @@ def design_named(results: Sequence[ComparisonResult], power: float = 0.9) -> Md:
 
 
 #: How a setting's split reads in each language (:func:`_setting_label`)
-_SPLIT_WORDS = {"equal": ("equal sites", "等大站点"), "unequal": ("unequal sites", "不等大站点")}
+_SPLIT_WORDS = {
+    "equal": ("equal sites", "站点规模相等"),
+    "unequal": ("unequal sites", "站点规模不等"),
+}
 
 
 def _setting_label(setting: Mapping[str, object]) -> Md:
