@@ -215,12 +215,14 @@ def page_problems(chapter_id: str, dest: Path, values: dict[str, Any]) -> list[s
         from dpcompendium.book.generated_i18n import translate
 
         renderings += [translate(md, lang) for md in renderings]
-    values_glued = {_plain_quotes(v) for v in glued.values()} | {
-        _plain_quotes(BeautifulSoup(myst_to_html(md), "html.parser").get_text())
-        for md in renderings
+    # a Chinese page sets its spaces and punctuation by the book's rule (dpcompendium.book.cjk_spacing), node by node
+    # after the values are pasted: there a value is compared without spaces and with punctuation of one width
+    same = _plain_quotes if lang.startswith("en") else (lambda t: _cjk_loose(_plain_quotes(t)))
+    values_glued = {same(v) for v in glued.values()} | {
+        same(BeautifulSoup(myst_to_html(md), "html.parser").get_text()) for md in renderings
     }
     for p in pasted:
-        if _plain_quotes(p) not in values_glued:
+        if same(p) not in values_glued:
             problems.append(f"pasted {p[:120]!r} is not a value the run glued")
     for key, recompute in FROM_TABLES[chapter_id].items():
         expected = recompute(dest, values)
@@ -230,6 +232,13 @@ def page_problems(chapter_id: str, dest: Path, values: dict[str, Any]) -> list[s
 
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
+
+_WIDTHS = str.maketrans("，。；：！？（）％", ",.;:!?()%")
+
+
+def _cjk_loose(text: str) -> str:
+    """``text`` as the Chinese spacing rule cannot change it: no whitespace, punctuation of one width."""
+    return re.sub(r"\s+", "", text.translate(_WIDTHS))
 
 
 #: A space Chinese running text does not have (the book's rule, ``dpcompendium.book.cjk_spacing``): between two

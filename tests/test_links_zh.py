@@ -84,5 +84,5 @@ def test_the_rerun_box_shows_the_meaning_column_in_the_pages_language():
         ch.id, ch.parameters, ch.requires, ch.defaults, "dpcompendium run federated-pca", "en"
     ).astext()
     assert "所有随机流的根种子" in zh and "root seed of every random stream" not in zh
-    assert "wine 有 13 列" in zh
+    assert "葡萄酒数据有 13 列" in zh
     assert "root seed of every random stream" in en and "wine has 13 columns" in en

@@ -883,7 +883,7 @@ def test_dp_mean_design_sentences_read_each_family():
     )
     assert text.startswith("for heights") and "200 runs per arm" in text
     # the tie: the bootstrap's own interval, no t-based band (referee 8, n1)
-    assert "the 1 not shown were decided by the studentized bootstrap" in text
+    assert "the one not shown was decided by the studentized bootstrap" in text
     assert "could have been shown only at ratios outside" not in text
     # the separated cell: decided by the bootstrap, so no t-based count (referee 7, m-a)
     assert "the runs the 1 shown would need are not computed" in text
