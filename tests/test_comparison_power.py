@@ -613,7 +613,7 @@ def test_bootstrap_ties_get_their_intervals_not_a_welch_band():
         in text
     )
     with _zh():
-        assert "未表明的那 1 个由学生化自助法判定" in design_sentence(mixed).myst
+        assert "未表明的那一个由学生化自助法判定" in design_sentence(mixed).myst
 
 
 def test_two_runs_per_arm_never_print_an_unbounded_band():

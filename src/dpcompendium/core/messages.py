@@ -520,7 +520,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.design_where_cap_all": "（中位的比较如此，离散最大的比较 %(which)s 亦然）",
         "comparison.design_none_runs": "在每组 %(runs)s 次运行下，这些比较都未表明差异",
         "comparison.design_ties_boot": "；未表明的 %(n)s 个由学生化自助法判定，它们在各自 Holm 检验水平下的区间所不排除的比值为 %(span)s（这些运行次数能以 %(power)s 的检验功效表明哪些比值，对这一检验未予计算：那样的估算又要依赖 Student t 检验）",
-        "comparison.design_ties_boot_one": "；未表明的那 1 个由学生化自助法判定，它在其 Holm 检验水平下的区间所不排除的比值为 %(span)s（这些运行次数能以 %(power)s 的检验功效表明哪些比值，对这一检验未予计算：那样的估算又要依赖 Student t 检验）",
+        "comparison.design_ties_boot_one": "；未表明的那一个由学生化自助法判定，它在其 Holm 检验水平下的区间所不排除的比值为 %(span)s（这些运行次数能以 %(power)s 的检验功效表明哪些比值，对这一检验未予计算：那样的估算又要依赖 Student t 检验）",
         "comparison.ci_one": "%(range)s（%(which)s）",
         "comparison.ci_widest": "%(range)s（区间最宽的比较：%(which)s；中位的比较为 %(mid)s）",
         "comparison.range": "%(lo)s–%(hi)s",
