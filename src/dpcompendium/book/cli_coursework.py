@@ -271,6 +271,18 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_report_options(parser: argparse.ArgumentParser, kind: str, default_out: str) -> None:
+    """``--seed``, ``--out`` and ``--overwrite``, the options of ``audit`` and ``check`` (``kind``) that place the
+    report: its default folder is ``results/<default_out>``."""
+    parser.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
+    parser.add_argument("--out", help=f"report folder (default results/{default_out})")
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help=f"replace an earlier {kind}'s report in the --out folder (refused without it)",
+    )
+
+
 def _add_time_limit(parser: argparse.ArgumentParser, shorten: str) -> None:
     from .progress import DEFAULT_LIMIT_S
 
@@ -345,13 +357,7 @@ def add_coursework_commands(sub: argparse._SubParsersAction) -> None:
     audit.add_argument(
         "--confidence", type=float, default=0.95, help="confidence of the bound (default 0.95)"
     )
-    audit.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
-    audit.add_argument("--out", help="report folder (default results/audit-FUNCTION)")
-    audit.add_argument(
-        "--overwrite",
-        action="store_true",
-        help="replace an earlier audit's report in the --out folder (refused without it)",
-    )
+    _add_report_options(audit, "audit", "audit-FUNCTION")
     audit.add_argument(
         "--no-exact", action="store_true", help="ignore a FUNCTION_pmf and audit empirically"
     )
@@ -394,12 +400,6 @@ def add_coursework_commands(sub: argparse._SubParsersAction) -> None:
         help="runs per setting (default: the course's, 100); too few to tell an equivalence, the verdict says "
         "so and names the runs that would",
     )
-    check.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
-    check.add_argument("--out", help="report folder (default results/check-NAME-FUNCTION)")
-    check.add_argument(
-        "--overwrite",
-        action="store_true",
-        help="replace an earlier check's report in the --out folder (refused without it)",
-    )
+    _add_report_options(check, "check", "check-NAME-FUNCTION")
     _add_time_limit(check, "--reps")
     check.set_defaults(func=cmd_check)

@@ -630,7 +630,6 @@ def _overlay(writer, pages: Sequence[int], overlay: Path) -> None:
     from pypdf.generic import (
         ArrayObject,
         DecodedStreamObject,
-        DictionaryObject,
         NameObject,
     )
 
@@ -657,24 +656,32 @@ def _overlay(writer, pages: Sequence[int], overlay: Path) -> None:
         )
         page = writer.pages[i]
         draw = stream(b"Q q /DPCHead Do Q\n")
-        contents = page.get("/Contents")
-        old = contents.get_object() if contents is not None else None
-        parts = list(old) if isinstance(old, ArrayObject) else ([contents] if contents else [])
-        page[NameObject("/Contents")] = ArrayObject([push, *parts, draw])
-        resources = page.get("/Resources")
-        resources = resources.get_object() if resources is not None else DictionaryObject()
-        page[NameObject("/Resources")] = resources
-        xobjects = resources.get("/XObject")
-        xobjects = xobjects.get_object() if xobjects is not None else DictionaryObject()
-        xobjects[NameObject("/DPCHead")] = form
-        resources[NameObject("/XObject")] = xobjects
+        _draw_over(page, push, draw, "/XObject", "/DPCHead", form)
+
+
+def _draw_over(page, push, draw, kind: str, name: str, resource) -> None:
+    """Wrap ``page``'s own content between the streams ``push`` (``q``) and ``draw`` (which restores the state and
+    draws), and add ``resource`` to the page's resources of ``kind`` (``/XObject``, ``/Font``) as ``name``: the step
+    :func:`_overlay` and :func:`_stamp` share."""
+    from pypdf.generic import ArrayObject, DictionaryObject, NameObject
+
+    contents = page.get("/Contents")
+    old = contents.get_object() if contents is not None else None
+    parts = list(old) if isinstance(old, ArrayObject) else ([contents] if contents else [])
+    page[NameObject("/Contents")] = ArrayObject([push, *parts, draw])
+    resources = page.get("/Resources")
+    resources = resources.get_object() if resources is not None else DictionaryObject()
+    page[NameObject("/Resources")] = resources
+    named = resources.get(kind)
+    named = named.get_object() if named is not None else DictionaryObject()
+    named[NameObject(name)] = resource
+    resources[NameObject(kind)] = named
 
 
 def _stamp(writer, first: int = 1) -> None:
     """Stamp the page number (``first`` + index) at the bottom right of every page of ``writer`` but the first
     (the title page): a Helvetica text drawn after the page's own content, which is wrapped in ``q … Q``."""
     from pypdf.generic import (
-        ArrayObject,
         DecodedStreamObject,
         DictionaryObject,
         NameObject,
@@ -708,17 +715,7 @@ def _stamp(writer, first: int = 1) -> None:
         draw = stream(
             f"Q q BT /DPCPageNo {size:g} Tf 0.25 g {x:.2f} {y:.2f} Td ({text}) Tj ET Q\n".encode()
         )
-        contents = page.get("/Contents")
-        old = contents.get_object() if contents is not None else None
-        parts = list(old) if isinstance(old, ArrayObject) else ([contents] if contents else [])
-        page[NameObject("/Contents")] = ArrayObject([push, *parts, draw])
-        resources = page.get("/Resources")
-        resources = resources.get_object() if resources is not None else DictionaryObject()
-        page[NameObject("/Resources")] = resources
-        fonts = resources.get("/Font")
-        fonts = fonts.get_object() if fonts is not None else DictionaryObject()
-        fonts[NameObject("/DPCPageNo")] = font
-        resources[NameObject("/Font")] = fonts
+        _draw_over(page, push, draw, "/Font", "/DPCPageNo", font)
 
 
 #: The CJK radicals' code points (Kangxi radicals, CJK radicals supplement).

@@ -137,37 +137,37 @@ def provenance(plan: RunPlan, wall_seconds: float, started: datetime) -> dict[st
 _GLUE_PREFIX = "application/papermill.record/"
 
 
-def glued_values(executed: nbformat.NotebookNode) -> dict[str, str]:
-    """The values a notebook glued with ``myst_nb.glue`` (key → its text/plain, quotes of a str removed), as the
-    book's ``{glue:text}`` role pastes them (before a format spec is applied). A value glued by
-    :func:`dpcompendium.book.prose.glue` has its plain text as text/plain, unquoted."""
+def _glued(executed: nbformat.NotebookNode, mime: str) -> dict[str, str]:
+    """Each key a notebook glued → the ``mime`` representation of its value (joined), for the keys that have one."""
     out: dict[str, str] = {}
     for cell in executed.cells:
         for o in cell.get("outputs", []) if cell.cell_type == "code" else []:
             name = o.get("metadata", {}).get("scrapbook", {}).get("name")
-            text = o.get("data", {}).get(_GLUE_PREFIX + "text/plain")
+            text = o.get("data", {}).get(_GLUE_PREFIX + mime)
             if name and text is not None:
-                text = "".join(text)
-                if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
-                    with contextlib.suppress(
-                        SyntaxError, ValueError
-                    ):  # a str glued as it is: its repr
-                        text = str(ast.literal_eval(text))
-                out[name] = text
+                out[name] = "".join(text)
     return out
+
+
+def _unquoted(text: str) -> str:
+    """A str glued as it is (its repr) → the str; any other text unchanged."""
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        with contextlib.suppress(SyntaxError, ValueError):
+            return str(ast.literal_eval(text))
+    return text
+
+
+def glued_values(executed: nbformat.NotebookNode) -> dict[str, str]:
+    """The values a notebook glued with ``myst_nb.glue`` (key → its text/plain, quotes of a str removed), as the
+    book's ``{glue:text}`` role pastes them (before a format spec is applied). A value glued by
+    :func:`dpcompendium.book.prose.glue` has its plain text as text/plain, unquoted."""
+    return {name: _unquoted(text) for name, text in _glued(executed, "text/plain").items()}
 
 
 def glued_markdown(executed: nbformat.NotebookNode) -> dict[str, str]:
     """The MyST a notebook glued (key → its text/markdown, for the keys that have one), as ``{glue:md}`` pastes it
     (:mod:`dpcompendium.core.messages`)."""
-    out: dict[str, str] = {}
-    for cell in executed.cells:
-        for o in cell.get("outputs", []) if cell.cell_type == "code" else []:
-            name = o.get("metadata", {}).get("scrapbook", {}).get("name")
-            text = o.get("data", {}).get(_GLUE_PREFIX + "text/markdown")
-            if name and text is not None:
-                out[name] = "".join(text)
-    return out
+    return _glued(executed, "text/markdown")
 
 
 # ---- the blocks on top of the page

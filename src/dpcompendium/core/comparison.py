@@ -286,14 +286,7 @@ class ComparisonResult:
         if self.bootstrap is None:
             return self.comparison.interval(alpha)
         est, se, t_star = self.bootstrap
-        one_sided = self.comparison.relation != "tie"
-        level = 1 - 2 * alpha if one_sided else 1 - alpha
-        tail = alpha if one_sided else alpha / 2
-        if se == 0 or t_star.size == 0:
-            lo = hi = est
-        else:
-            q_lo, q_hi = np.quantile(t_star, [tail, 1 - tail])
-            lo, hi = est - float(q_hi) * se, est - float(q_lo) * se
+        lo, hi, level = _bootstrap_interval(est, se, t_star, alpha, self.comparison.relation)
         with np.errstate(over="ignore"):
             r_lo, r_hi = (float(v) for v in np.exp([lo, hi]))
         return r_lo, r_hi, level
@@ -1319,6 +1312,21 @@ def bootstrap_t_result(
     return _bootstrap_decide(c, float(est_arr) - shift, float(se_arr), est_s - shift, se_s)
 
 
+def _bootstrap_interval(
+    est: float, se: float, t_star: np.ndarray, alpha: float, relation: str
+) -> tuple[float, float, float]:
+    """(lo, hi, level) of the bootstrap-t interval on the log ratio: [est − q*₁₋ₐ·se, est − q*ₐ·se], a = α
+    one-sided, α/2 for ``"tie"``; the point ``est`` when every loss of both arms is equal (the ratio is known
+    exactly) or no resample is left."""
+    one_sided = relation != "tie"
+    level = 1 - 2 * alpha if one_sided else 1 - alpha
+    tail = alpha if one_sided else alpha / 2
+    if se == 0 or t_star.size == 0:
+        return est, est, level
+    q_lo, q_hi = np.quantile(t_star, [tail, 1 - tail])
+    return est - float(q_hi) * se, est - float(q_lo) * se, level
+
+
 def _bootstrap_decide(
     c: Comparison, est: float, se: float, est_s: np.ndarray, se_s: np.ndarray
 ) -> ComparisonResult:
@@ -1326,14 +1334,7 @@ def _bootstrap_decide(
     ok = se_s > 0
     t_star = np.sort((est_s[ok] - est) / se_s[ok])
     alpha, log_m = float(c.alpha), math.log(c.margin)
-    one_sided = c.relation != "tie"
-    level = 1 - 2 * alpha if one_sided else 1 - alpha
-    tail = alpha if one_sided else alpha / 2
-    if se == 0 or t_star.size == 0:  # every loss of both arms equal: the ratio is known exactly
-        lo = hi = est
-    else:
-        q_lo, q_hi = np.quantile(t_star, [tail, 1 - tail])
-        lo, hi = est - float(q_hi) * se, est - float(q_lo) * se
+    lo, hi, level = _bootstrap_interval(est, se, t_star, alpha, c.relation)
     b1 = t_star.size + 1
 
     def below(x: float) -> float:  # bootstrap P(T <= x), with one pseudo-count

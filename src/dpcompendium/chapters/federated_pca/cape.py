@@ -378,15 +378,8 @@ def equivalence_test(
     multiplicity correction); between arms identical in law it only restates the algebra: the chapter uses
     :func:`same_law_check` there. Returns the difference, its se, the interval, ``p`` (the larger one-sided p-value) and
     ``equivalent``; NaN (and not equivalent) without a standard error (one repetition)."""
-    key = ["dataset", "split", "epsilon", "sites"]
-    a = energy[energy.method == method].set_index(key).sort_index()
-    b = energy[energy.method == reference].set_index(key).sort_index()
-    if a.empty or not a.index.equals(b.index):
-        raise ValueError(
-            f"method and reference must have the same cells, got {method!r} and {reference!r}"
-        )
-    diff = float((a.captured_energy - b.captured_energy).mean())
-    se = float(np.sqrt((a.captured_energy_se**2 + b.captured_energy_se**2).sum()) / len(a))
+    out = pooled_difference(energy, method, reference)
+    diff, se = out["difference"], out["se"]
     if not (np.isfinite(se) and se > 0):
         nan = float("nan")
         return {"difference": diff, "se": nan, "lo": nan, "hi": nan, "p": nan, "equivalent": False}

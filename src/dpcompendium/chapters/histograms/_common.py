@@ -5,25 +5,18 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ...core.validation import check_array, check_epsilon, check_int, check_rng
+from ...core.mechanisms.ranges import finish_releases, prepare_histogram
 
 
 def prepare(
     x: ArrayLike, epsilon: float, rng: np.random.Generator, size: int | None
 ) -> tuple[np.ndarray, float, np.random.Generator, int]:
-    """Validate (histogram, ε, rng, size); return the float histogram, ε, rng and the number of releases."""
-    arr = check_array(x, "x", ndim=1)
-    if np.any(arr < 0):
-        raise ValueError(f"x must be a histogram of counts >= 0, found {arr[arr < 0][0]!r}")
-    eps = check_epsilon(epsilon)
-    rng = check_rng(rng)
-    reps = 1 if size is None else check_int(size, "size", minimum=1)
-    return arr.astype(float), eps, rng, reps
+    """Validate (1-D histogram, ε, rng, size); return the float histogram, ε, rng and the number of releases."""
+    return prepare_histogram(x, epsilon, rng, size, ndim=1)
 
 
-def finish(out: np.ndarray, size: int | None) -> np.ndarray:
-    """Shape ``(size, n)``, or ``(n,)`` when ``size`` is None."""
-    return out[0] if size is None else out
+#: Shape ``(size, n)``, or ``(n,)`` when ``size`` is None.
+finish = finish_releases
 
 
 def share(value: float, name: str) -> float:

@@ -546,49 +546,12 @@ def _bootstrap_t(
     :func:`dpcompendium.core.comparison.bootstrap_t_result` (``tests/test_histograms.py`` checks they agree exactly
     on the same draws), without redrawing an arm for each comparison it is in. Comparisons that share an arm share
     its resamples: each test keeps its size, and Holm's correction holds under any dependence."""
-    from ...core.comparison import ComparisonResult, _decide, _log_ratio_se
+    from ...core.comparison import _bootstrap_decide, _log_ratio_se
 
     a, b = np.asarray(c.a.values, dtype=float), np.asarray(c.b.values, dtype=float)
     est_arr, se_arr = _log_ratio_se(a, b)
-    est, se = float(est_arr), float(se_arr)
     est_s, se_s = np.log(res_a[0] / res_b[0]), np.sqrt(res_a[1] + res_b[1])
-    ok = se_s > 0
-    t_star = np.sort((est_s[ok] - est) / se_s[ok])
-    alpha, log_m = float(c.alpha), math.log(c.margin)
-    one_sided = c.relation != "tie"
-    level = 1 - 2 * alpha if one_sided else 1 - alpha
-    tail = alpha if one_sided else alpha / 2
-    if se == 0 or t_star.size == 0:
-        lo = hi = est
-    else:
-        q_lo, q_hi = np.quantile(t_star, [tail, 1 - tail])
-        lo, hi = est - float(q_hi) * se, est - float(q_lo) * se
-    b1 = t_star.size + 1
-
-    def below(x: float) -> float:
-        if se == 0:
-            return 1.0 if x >= 0 else 0.0
-        return (1 + np.searchsorted(t_star, x / se, side="right")) / b1
-
-    def above(x: float) -> float:
-        if se == 0:
-            return 1.0 if x <= 0 else 0.0
-        return (1 + t_star.size - np.searchsorted(t_star, x / se, side="left")) / b1
-
-    if c.relation == "superiority":
-        p = below(est + log_m)
-    elif c.relation == "non-inferiority":
-        p = below(est - log_m)
-    elif c.relation == "equivalence":
-        p = max(below(est - log_m), above(est + log_m))
-    else:
-        p = min(1.0, 2 * min(below(est), above(est)))
-    with np.errstate(over="ignore"):
-        ratio, r_lo, r_hi = (float(v) for v in np.exp([est, lo, hi]))
-    res = ComparisonResult(
-        c, ratio, r_lo, r_hi, level, float(p), float(p), "not-shown", bootstrap=(est, se, t_star)
-    )
-    return _decide(res, float(p))
+    return _bootstrap_decide(c, float(est_arr), float(se_arr), est_s, se_s)
 
 
 def _check_test(test: str, rng: np.random.Generator | None) -> np.random.Generator | None:

@@ -129,6 +129,22 @@ KMEANSPP_BLOCK = 64
 KMEANSPP_ENGINES = ("sorted", "scan")
 
 
+def _lower_outwards_loop(sv, w, vc, power, p, stop, step):  # pragma: no cover - run compiled
+    """From sorted position p (the new centre, value ``vc``) in direction ``step`` (±1) up to ``stop``: lower each
+    weight ``w[q]`` to |sv[q] − vc|^power until a bin the new centre does not lower; return the last position
+    lowered (p if none). Called compiled by :func:`_kmeanspp_sorted_loop`, once each way."""
+    last = p
+    for q in range(p + step, stop, step):
+        d = abs(sv[q] - vc)
+        d = d * d if power == 2.0 else d**power
+        if d < w[q]:
+            w[q] = d
+            last = q
+        else:
+            break
+    return last
+
+
 def _kmeanspp_sorted_loop(
     v, order, first, u, power, block, centres
 ):  # pragma: no cover - run compiled
@@ -218,26 +234,11 @@ def _kmeanspp_sorted_loop(
             chosen[p] = True
             vc = sv[p]
             w[p] = 0.0
-            lo = hi = p
-            for q in range(p + 1, n):  # outwards until a bin the new centre does not lower
-                d = abs(sv[q] - vc)
-                d = d * d if power == 2.0 else d**power
-                if d < w[q]:
-                    w[q] = d
-                    hi = q
-                else:
-                    break
-            for q in range(p - 1, -1, -1):
-                d = abs(sv[q] - vc)
-                d = d * d if power == 2.0 else d**power
-                if d < w[q]:
-                    w[q] = d
-                    lo = q
-                else:
-                    break
+            hi = _lower_outwards_loop(sv, w, vc, power, p, n, 1)
+            lo = _lower_outwards_loop(sv, w, vc, power, p, -1, -1)
 
 
-_kmeanspp_sorted_scan = compiled(_kmeanspp_sorted_loop)
+_kmeanspp_sorted_scan = compiled(_kmeanspp_sorted_loop, compiled(_lower_outwards_loop))
 
 
 def _value_order(v: np.ndarray) -> np.ndarray:

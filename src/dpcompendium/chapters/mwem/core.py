@@ -682,6 +682,54 @@ def _replay_pass_py(A, offsets, members, qpos, meas, t, n, inv2n):
     A *= (n / tot)[:, None]
 
 
+def _replay_chain_loop(
+    row, offsets, members, qrow, mrow, t, n, inv2n
+):  # pragma: no cover - run compiled
+    """One chain's replay (the step of :func:`_replay_loop`, :func:`_round_passes_loop` and
+    :func:`_replay_atoms_loop`, each calling it compiled): replay position j updates the cells ``members[b]``, b in
+    ``offsets[qrow[j]]:offsets[qrow[j] + 1]``, of ``row`` by the measurement ``mrow[j]``, for j < t, then rescales
+    ``row`` to total n."""
+    N = row.shape[0]
+    scale = 1.0
+    for j in range(t):
+        q = qrow[j]
+        b0, b1 = offsets[q], offsets[q + 1]
+        acc = 0.0
+        for b in range(b0, b1):
+            acc += row[members[b]]
+        qa = scale * acc
+        g = mrow[j] - qa
+        g *= inv2n
+        g = np.expm1(g)
+        s = g * qa
+        s += n
+        f = 1.0 + g
+        if _MW_LO < f < _MW_HI:  # the update as it always ran
+            s = n / s
+            for b in range(b0, b1):
+                row[members[b]] *= f
+            scale *= s
+            if not _SCALE_LO < scale < _SCALE_HI:
+                # the scale kept apart, applied before the cells under- or overflow
+                for ii in range(N):
+                    row[ii] *= scale
+                scale = 1.0
+        elif acc > 0.0:
+            # an extreme factor (overflow or underflow): the same update, exactly, on the cells themselves
+            _mw_extreme_loop(row, members, b0, b1, f, scale, n)
+            scale = 1.0
+    tot = 0.0
+    for i in range(N):
+        row[i] *= scale
+        tot += row[i]
+    r = n / tot
+    for i in range(N):
+        row[i] *= r
+
+
+_replay_chain = compiled(_replay_chain_loop, _mw_extreme_kernel)
+
+
 def _replay_loop(A, offsets, members, qpos, meas, t, n, inv2n):  # pragma: no cover - run compiled
     """:func:`_replay_pass_py` as loops, compiled by :data:`_replay_pass` (numba): the replay is O(T²·passes)
     sequential steps per chain, which numpy runs at a few µs of dispatch per small operation. Chain by chain (chains
@@ -690,47 +738,11 @@ def _replay_loop(A, offsets, members, qpos, meas, t, n, inv2n):  # pragma: no co
     over the cells in the reference's order; only ``expm1`` (libm here, numpy's CPU-dispatched kernel in the
     reference) may differ in the last bits, so the result equals the reference's to a tolerance derived in
     ``tests/test_mwem.py`` (``book/reproducibility.md``)."""
-    C, N = A.shape
-    for c in range(C):
-        row = A[c]
-        scale = 1.0
-        for j in range(t):
-            q = qpos[c, j]
-            b0, b1 = offsets[q], offsets[q + 1]
-            acc = 0.0
-            for b in range(b0, b1):
-                acc += row[members[b]]
-            qa = scale * acc
-            g = meas[c, j] - qa
-            g *= inv2n
-            g = np.expm1(g)
-            s = g * qa
-            s += n
-            f = 1.0 + g
-            if _MW_LO < f < _MW_HI:  # the update as it always ran
-                s = n / s
-                for b in range(b0, b1):
-                    row[members[b]] *= f
-                scale *= s
-                if not _SCALE_LO < scale < _SCALE_HI:
-                    # the scale kept apart, applied before the cells under- or overflow
-                    for ii in range(N):
-                        row[ii] *= scale
-                    scale = 1.0
-            elif acc > 0.0:
-                # an extreme factor (overflow or underflow): the same update, exactly, on A itself
-                _mw_extreme_loop(row, members, b0, b1, f, scale, n)
-                scale = 1.0
-        tot = 0.0
-        for i in range(N):
-            row[i] *= scale
-            tot += row[i]
-        r = n / tot
-        for i in range(N):
-            row[i] *= r
+    for c in range(A.shape[0]):
+        _replay_chain_loop(A[c], offsets, members, qpos[c], meas[c], t, n, inv2n)
 
 
-_replay_pass = compiled(_replay_loop, _mw_extreme_kernel)
+_replay_pass = compiled(_replay_loop, _replay_chain)
 
 
 def _shuffle_rows_py(keys, cols, qpos, meas, pos):
@@ -741,6 +753,42 @@ def _shuffle_rows_py(keys, cols, qpos, meas, pos):
     perm = np.argsort(keys, axis=1)
     for arr in (qpos, meas, pos):
         arr[cols, :t] = np.take_along_axis(arr[cols, :t], perm, axis=1)
+
+
+def _shuffle_chain_loop(
+    kr, c, t, qpos, meas, pos, q_old, m_old, p_old, order, bucket, start
+):  # pragma: no cover
+    """Reorder chain c's first t entries of ``qpos``, ``meas`` and ``pos`` by the keys ``kr`` (the step of
+    :func:`_shuffle_loop` and :func:`_round_passes_loop`, each calling it compiled; the other arguments are their
+    scratch arrays, of t entries, t + 1 for ``start``)."""
+    start[:] = 0
+    for j in range(t):
+        bucket[j] = min(int(kr[j] * t), t - 1)
+        start[bucket[j] + 1] += 1
+    for b in range(t):
+        start[b + 1] += start[b]
+    for j in range(t):
+        order[start[bucket[j]]] = j
+        start[bucket[j]] += 1
+    for i in range(1, t):
+        v = order[i]
+        key = kr[v]
+        m = i - 1
+        while m >= 0 and kr[order[m]] > key:
+            order[m + 1] = order[m]
+            m -= 1
+        order[m + 1] = v
+    for j in range(t):
+        q_old[j] = qpos[c, j]
+        m_old[j] = meas[c, j]
+        p_old[j] = pos[c, j]
+    for j in range(t):
+        qpos[c, j] = q_old[order[j]]
+        meas[c, j] = m_old[order[j]]
+        pos[c, j] = p_old[order[j]]
+
+
+_shuffle_chain = compiled(_shuffle_chain_loop)
 
 
 def _shuffle_loop(keys, cols, qpos, meas, pos):  # pragma: no cover - run compiled
@@ -760,35 +808,12 @@ def _shuffle_loop(keys, cols, qpos, meas, pos):  # pragma: no cover - run compil
     start = np.empty(t + 1, dtype=np.int64)
     for k in range(cols.size):
         c = cols[k]
-        row = keys[k]
-        start[:] = 0
-        for j in range(t):
-            bucket[j] = min(int(row[j] * t), t - 1)
-            start[bucket[j] + 1] += 1
-        for b in range(t):
-            start[b + 1] += start[b]
-        for j in range(t):
-            order[start[bucket[j]]] = j
-            start[bucket[j]] += 1
-        for i in range(1, t):
-            v = order[i]
-            key = row[v]
-            m = i - 1
-            while m >= 0 and row[order[m]] > key:
-                order[m + 1] = order[m]
-                m -= 1
-            order[m + 1] = v
-        for j in range(t):
-            q_old[j] = qpos[c, j]
-            m_old[j] = meas[c, j]
-            p_old[j] = pos[c, j]
-        for j in range(t):
-            qpos[c, j] = q_old[order[j]]
-            meas[c, j] = m_old[order[j]]
-            pos[c, j] = p_old[order[j]]
+        _shuffle_chain_loop(
+            keys[k], c, t, qpos, meas, pos, q_old, m_old, p_old, order, bucket, start
+        )
 
 
-_shuffle_rows = compiled(_shuffle_loop)
+_shuffle_rows = compiled(_shuffle_loop, _shuffle_chain)
 
 
 def _round_passes_py(A, offsets, members, qpos, meas, pos, keys, krow, t, passes, n, inv2n):
@@ -811,82 +836,25 @@ def _round_passes_loop(
     """:func:`_round_passes_py` in one compiled call, chain by chain (chains are independent: each chain's passes
     are its shuffles and replays in the same order, so the same bits), with the chain's histogram and rows in cache
     across its passes and no per-pass dispatch; the loops of :func:`_shuffle_loop` and :func:`_replay_loop`."""
-    C, N = A.shape
     q_old = np.empty(t, dtype=qpos.dtype)
     m_old = np.empty(t, dtype=meas.dtype)
     p_old = np.empty(t, dtype=pos.dtype)
     order = np.empty(t, dtype=np.int64)
     bucket = np.empty(t, dtype=np.int64)
     start = np.empty(t + 1, dtype=np.int64)
-    for c in range(C):
-        row = A[c]
+    for c in range(A.shape[0]):
         k = krow[c]
         for p in range(passes):
             if k >= 0 and t > 1:  # the shuffle of _shuffle_loop
-                kr = keys[p, k]
-                start[:] = 0
-                for j in range(t):
-                    bucket[j] = min(int(kr[j] * t), t - 1)
-                    start[bucket[j] + 1] += 1
-                for b in range(t):
-                    start[b + 1] += start[b]
-                for j in range(t):
-                    order[start[bucket[j]]] = j
-                    start[bucket[j]] += 1
-                for i in range(1, t):
-                    v = order[i]
-                    key = kr[v]
-                    m = i - 1
-                    while m >= 0 and kr[order[m]] > key:
-                        order[m + 1] = order[m]
-                        m -= 1
-                    order[m + 1] = v
-                for j in range(t):
-                    q_old[j] = qpos[c, j]
-                    m_old[j] = meas[c, j]
-                    p_old[j] = pos[c, j]
-                for j in range(t):
-                    qpos[c, j] = q_old[order[j]]
-                    meas[c, j] = m_old[order[j]]
-                    pos[c, j] = p_old[order[j]]
-            scale = 1.0  # the replay of _replay_loop
-            for j in range(t):
-                q = qpos[c, j]
-                b0, b1 = offsets[q], offsets[q + 1]
-                acc = 0.0
-                for b in range(b0, b1):
-                    acc += row[members[b]]
-                qa = scale * acc
-                g = meas[c, j] - qa
-                g *= inv2n
-                g = np.expm1(g)
-                s = g * qa
-                s += n
-                f = 1.0 + g
-                if _MW_LO < f < _MW_HI:  # the update as it always ran
-                    s = n / s
-                    for b in range(b0, b1):
-                        row[members[b]] *= f
-                    scale *= s
-                    if not _SCALE_LO < scale < _SCALE_HI:
-                        # the scale kept apart, applied before the cells under- or overflow
-                        for ii in range(N):
-                            row[ii] *= scale
-                        scale = 1.0
-                elif acc > 0.0:
-                    # an extreme factor (overflow or underflow): the same update, exactly, on A itself
-                    _mw_extreme_loop(row, members, b0, b1, f, scale, n)
-                    scale = 1.0
-            tot = 0.0
-            for i in range(N):
-                row[i] *= scale
-                tot += row[i]
-            r = n / tot
-            for i in range(N):
-                row[i] *= r
+                _shuffle_chain_loop(
+                    keys[p, k], c, t, qpos, meas, pos, q_old, m_old, p_old, order, bucket, start
+                )
+            _replay_chain_loop(
+                A[c], offsets, members, qpos[c], meas[c], t, n, inv2n
+            )  # the replay of _replay_loop
 
 
-_round_passes = compiled(_round_passes_loop, _mw_extreme_kernel)
+_round_passes = compiled(_round_passes_loop, _shuffle_chain, _replay_chain)
 
 
 def _replay_atoms_loop(
@@ -897,47 +865,13 @@ def _replay_atoms_loop(
     ``members[boff[c, r]:boff[c, r + 1]]`` (indices into the chain's masses); replay position j replays round
     ``pos[c, j]`` with measurement ``meas[c, j]``. The same steps as on the cells, with a box's mass summed over its
     atoms instead of its cells."""
-    C = moff.shape[0] - 1
-    for c in range(C):
-        base = moff[c]
-        scale = 1.0
-        for j in range(t):
-            r = pos[c, j]
-            b0, b1 = boff[c, r], boff[c, r + 1]
-            acc = 0.0
-            for b in range(b0, b1):
-                acc += mass[base + members[b]]
-            qa = scale * acc
-            g = meas[c, j] - qa
-            g *= inv2n
-            g = np.expm1(g)
-            s = g * qa
-            s += n
-            f = 1.0 + g
-            if _MW_LO < f < _MW_HI:  # the update as it always ran
-                s = n / s
-                for b in range(b0, b1):
-                    mass[base + members[b]] *= f
-                scale *= s
-                if not _SCALE_LO < scale < _SCALE_HI:
-                    # the scale kept apart, applied before the cells under- or overflow
-                    for ii in range(moff[c], moff[c + 1]):
-                        mass[ii] *= scale
-                    scale = 1.0
-            elif acc > 0.0:
-                # an extreme factor (overflow or underflow): the same update, exactly, on A itself
-                _mw_extreme_loop(mass[moff[c] : moff[c + 1]], members, b0, b1, f, scale, n)
-                scale = 1.0
-        tot = 0.0
-        for i in range(moff[c], moff[c + 1]):
-            mass[i] *= scale
-            tot += mass[i]
-        r_ = n / tot
-        for i in range(moff[c], moff[c + 1]):
-            mass[i] *= r_
+    for c in range(moff.shape[0] - 1):
+        _replay_chain_loop(
+            mass[moff[c] : moff[c + 1]], boff[c], members, pos[c], meas[c], t, n, inv2n
+        )
 
 
-_replay_atoms = compiled(_replay_atoms_loop, _mw_extreme_kernel)
+_replay_atoms = compiled(_replay_atoms_loop, _replay_chain)
 
 #: The replay runs on atoms (:func:`_atoms`) when the domain has more than this many cells per atom of the
 #: largest atom grid T boxes can cut, (2T + 1)^d.

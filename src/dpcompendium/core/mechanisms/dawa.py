@@ -51,7 +51,7 @@ from ..experiments.ranges import RangeQueries
 from ..messages import message, tex
 from ..privacy import PrivacyClaim
 from ..validation import check_array, check_epsilon, check_int, check_rng
-from .ranges import neighbour_factor
+from .ranges import neighbour_factor, prepare_histogram
 
 __all__ = [
     "DAWA_CALIBRATIONS",
@@ -326,73 +326,72 @@ def _partition_numpy(score: np.ndarray) -> np.ndarray:
     return starts
 
 
+def _partition_row_loop(score, cum, choice, starts):  # pragma: no cover - run compiled
+    """One repetition of the least-cost partition: the scores (n, J), the scratch ``cum`` (n + 1) and ``choice``
+    (n), the starts (n) set in place. The step of :func:`_partition_loop` and :func:`_partition_scored_loop` (each
+    calls it compiled)."""
+    n, levels = score.shape
+    cum[0] = 0.0
+    for i in range(n):
+        best = np.inf
+        bj = 0
+        for j in range(levels):
+            length = 1 << j
+            if length > i + 1:
+                break
+            c = cum[i + 1 - length] + score[i, j]
+            if c <= best:
+                best = c
+                bj = j
+        cum[i + 1] = best
+        choice[i] = bj
+    end = n
+    while end > 0:
+        start = end - (1 << choice[end - 1])
+        starts[start] = True
+        end = start
+
+
+_partition_row_kernel = compiled(_partition_row_loop)
+
+
 def _partition_loop(score, starts):  # pragma: no cover - run compiled
     """Compiled kernel of the least-cost partition: the same programme as :func:`_partition_numpy`."""
-    reps, n, levels = score.shape
+    reps, n, _ = score.shape
     cum = np.zeros(n + 1)
     choice = np.zeros(n, dtype=np.int64)
     for r in range(reps):
-        cum[0] = 0.0
-        for i in range(n):
-            best = np.inf
-            bj = 0
-            for j in range(levels):
-                length = 1 << j
-                if length > i + 1:
-                    break
-                c = cum[i + 1 - length] + score[r, i, j]
-                if c <= best:
-                    best = c
-                    bj = j
-            cum[i + 1] = best
-            choice[i] = bj
-        end = n
-        while end > 0:
-            start = end - (1 << choice[end - 1])
-            starts[r, start] = True
-            end = start
+        _partition_row_loop(score[r], cum, choice, starts[r])
     return starts
 
 
-_partition_kernel = compiled(_partition_loop)
+_partition_kernel = compiled(_partition_loop, _partition_row_kernel)
 
 
 def _partition_scored_loop(
     dev, base, draws, scales, clamp, starts
 ):  # pragma: no cover - run compiled
     """:func:`_partition_loop` on the costs dev + Δ/ε₂ + draw·λ_j (clamped below at Δ/ε₂ when ``clamp``), each
-    computed where the programme reads it with the numpy reference's operations ((dev + base) + draw·λ, then the
-    clamp): the same costs bit for bit, without the (R, n, J) arrays."""
+    computed with the numpy reference's operations ((dev + base) + draw·λ, then the clamp): the same costs bit for
+    bit, one repetition's (n, J) at a time instead of the (R, n, J) arrays."""
     reps, n, levels = draws.shape
     cum = np.zeros(n + 1)
     choice = np.zeros(n, dtype=np.int64)
+    score = np.empty((n, levels))
     for r in range(reps):
-        cum[0] = 0.0
         for i in range(n):
-            best = np.inf
-            bj = 0
             for j in range(levels):
-                length = 1 << j
-                if length > i + 1:
+                if (1 << j) > i + 1:
                     break
                 sc = (dev[i, j] + base) + draws[r, i, j] * scales[j]
                 if clamp and sc < base:
                     sc = base
-                c = cum[i + 1 - length] + sc
-                if c <= best:
-                    best = c
-                    bj = j
-            cum[i + 1] = best
-            choice[i] = bj
-        end = n
-        while end > 0:
-            start = end - (1 << choice[end - 1])
-            starts[r, start] = True
-            end = start
+                score[i, j] = sc
+        _partition_row_loop(score, cum, choice, starts[r])
     return starts
 
 
-_partition_scored_kernel = compiled(_partition_scored_loop)
+_partition_scored_kernel = compiled(_partition_scored_loop, _partition_row_kernel)
 
 
 def _partition_scales(n: int, eps1: float, factor: float, calibration: str) -> np.ndarray:
@@ -1183,12 +1182,7 @@ def dawa(
     ε-DP (add-remove or replace-one) with ``calibration="proved"``; see :func:`dawa_claim`. ``engine``: the
     partition's deviation kernel (:func:`dawa_deviations`; ``"merge"`` is faster and may pick another of two
     equal-cost partitions; the privacy claim is the same whatever the engine)."""
-    arr = check_array(x, "x")
-    if np.any(arr < 0):
-        raise ValueError(f"x must be a histogram of counts >= 0, found {arr[arr < 0].ravel()[0]!r}")
-    eps = check_epsilon(epsilon)
-    rng = check_rng(rng)
-    reps = 1 if size is None else check_int(size, "size", minimum=1)
+    arr, eps, rng, reps = prepare_histogram(x, epsilon, rng, size)
     if not isinstance(workload, RangeQueries) or workload.shape != arr.shape:
         raise ValueError(f"workload must be a RangeQueries on shape {arr.shape}, got {workload!r}")
     _, eps2 = _split(eps, ratio)

@@ -36,6 +36,7 @@ from ..validation import check_array, check_epsilon, check_int, check_rng
 
 __all__ = [
     "RANGE_NEIGHBOURS",
+    "finish_releases",
     "haar_forward",
     "haar_inverse",
     "hb",
@@ -49,6 +50,7 @@ __all__ = [
     "least_squares_sensitivity",
     "linear_expected_mse",
     "neighbour_factor",
+    "prepare_histogram",
     "privelet",
     "privelet_scale",
     "range_claim",
@@ -67,10 +69,18 @@ def neighbour_factor(neighbours: str) -> float:
     return 1.0 if neighbours == "add-remove" else 2.0
 
 
-def _prepare(
-    x: ArrayLike, epsilon: float, rng: np.random.Generator, size: int | None
+def prepare_histogram(
+    x: ArrayLike,
+    epsilon: float,
+    rng: np.random.Generator,
+    size: int | None,
+    *,
+    ndim: int | None = None,
 ) -> tuple[np.ndarray, float, np.random.Generator, int]:
-    arr = check_array(x, "x")
+    """Validate (histogram of counts ≥ 0, of ``ndim`` dimensions if given; ε; rng; size): return the float
+    histogram, ε, rng and the number of releases (1 when ``size`` is None). The prologue of the histogram
+    mechanisms (here, :mod:`~dpcompendium.core.mechanisms.dawa` and the histograms chapter)."""
+    arr = check_array(x, "x", ndim=ndim)
     if np.any(arr < 0):
         raise ValueError(f"x must be a histogram of counts >= 0, found {arr[arr < 0].ravel()[0]!r}")
     eps = check_epsilon(epsilon)
@@ -79,7 +89,8 @@ def _prepare(
     return arr.astype(float), eps, rng, reps
 
 
-def _finish(out: np.ndarray, size: int | None) -> np.ndarray:
+def finish_releases(out: np.ndarray, size: int | None) -> np.ndarray:
+    """The releases ``out`` (size, ...) as returned: the one release when ``size`` is None."""
     return out[0] if size is None else out
 
 
@@ -96,9 +107,9 @@ def identity(
 
     ε-DP; unbiased, variance 2(Δ/ε)² per cell, so a query over L cells has variance 2L(Δ/ε)².
     """
-    arr, eps, rng, reps = _prepare(x, epsilon, rng, size)
+    arr, eps, rng, reps = prepare_histogram(x, epsilon, rng, size)
     scale = neighbour_factor(neighbours) / eps
-    return _finish(arr + rng.laplace(0.0, scale, size=(reps, *arr.shape)), size)
+    return finish_releases(arr + rng.laplace(0.0, scale, size=(reps, *arr.shape)), size)
 
 
 # ------------------------------------------------------------------------------------------------ least squares
@@ -180,12 +191,12 @@ def least_squares(
     no query separates share their estimate (the minimum-norm solution spreads a count evenly). Expected squared
     error of a query q: 2(Δ_A/ε)²‖qA⁺‖² (:func:`linear_expected_mse`).
     """
-    arr, eps, rng, reps = _prepare(x, epsilon, rng, size)
+    arr, eps, rng, reps = prepare_histogram(x, epsilon, rng, size)
     if not isinstance(queries, RangeQueries) or queries.shape != arr.shape:
         raise ValueError(f"queries must be a RangeQueries on shape {arr.shape}, got {queries!r}")
     scale = least_squares_sensitivity(queries, neighbours) / eps
     y = queries.answer(arr) + rng.laplace(0.0, scale, size=(reps, queries.m))
-    return _finish(least_squares_estimate(queries, y), size)
+    return finish_releases(least_squares_estimate(queries, y), size)
 
 
 def least_squares_estimate(queries: RangeQueries, y: np.ndarray) -> np.ndarray:
@@ -382,7 +393,7 @@ def hb(
     Δ = 1 (add-remove) or 2 (replace-one). ε-DP. The leaves are the least-squares estimate (:func:`hb_inference`),
     cropped to ``shape``. ``branching=None`` takes :func:`hb_branching` (16 for 4096 cells in 1-D).
     """
-    arr, eps, rng, reps = _prepare(x, epsilon, rng, size)
+    arr, eps, rng, reps = prepare_histogram(x, epsilon, rng, size)
     b = (
         hb_branching(arr.shape)
         if branching is None
@@ -405,7 +416,7 @@ def hb(
     out = np.empty((reps, side**d))
     out[:, order] = est_leaves
     out = out.reshape((reps, *pad.shape))[(slice(None), *(slice(0, n) for n in arr.shape))]
-    return _finish(np.ascontiguousarray(out), size)
+    return finish_releases(np.ascontiguousarray(out), size)
 
 
 # ------------------------------------------------------------------------------------------------ Privelet
@@ -460,7 +471,7 @@ def privelet(
     ε-DP. In 1-D a cell's variance is 2b²(4^{−m} + Σ_{j=1}^{m} 4^{−j}) and a range's error grows as m³/ε², not
     with its length.
     """
-    arr, eps, rng, reps = _prepare(x, epsilon, rng, size)
+    arr, eps, rng, reps = prepare_histogram(x, epsilon, rng, size)
     pad_shape = tuple(2 ** math.ceil(math.log2(n)) if n > 1 else 1 for n in arr.shape)
     pad = np.zeros(pad_shape)
     pad[tuple(slice(0, n) for n in arr.shape)] = arr
@@ -472,7 +483,7 @@ def privelet(
     for axis in range(1, arr.ndim + 1):
         noisy = haar_inverse(noisy, axis)
     out = noisy[(slice(None), *(slice(0, n) for n in arr.shape))]
-    return _finish(np.ascontiguousarray(out), size)
+    return finish_releases(np.ascontiguousarray(out), size)
 
 
 # ------------------------------------------------------------------------------------------------ closed forms
