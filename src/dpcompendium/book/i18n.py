@@ -50,6 +50,13 @@ SWITCH_TEXT = {"en": "English", "zh_CN": "中文"}
 SWITCH_TIP = {"en": "Read this page in English", "zh_CN": "阅读本页的中文版"}
 
 
+def text_in(texts: dict[str, dict[str, str]], text: str, lang: str = "en") -> str:
+    """``text`` in ``lang`` from ``texts`` (language → English text → its translation): the English ``text`` where
+    ``texts`` has none. The lookup of the texts the book layer writes itself (the PDF's front matter, a rerun page's
+    blocks)."""
+    return texts.get(lang, {}).get(text, text)
+
+
 def translated_title(title: str, docname: str, lang: str = "en") -> str:
     """A chapter's title in ``lang`` (a rerun page's title, a ``{chapter}`` link: ``dpcompendium.book.sphinxext``): its translation in the page's catalogue
     (``locales/<lang>/LC_MESSAGES/<docname>.po``, the msgid of the notebook's ``#`` heading), or ``title`` as it is

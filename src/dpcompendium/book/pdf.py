@@ -55,6 +55,7 @@ import yaml
 
 from ..chapters.registry import toc_files
 from ..core.paths import repo_root
+from .i18n import text_in
 
 __all__ = [
     "API_PDF",
@@ -995,9 +996,8 @@ _TEXTS = {
 }
 
 
-def _t(text: str, lang: str = "en") -> str:
-    """A text of the front matter in ``lang``."""
-    return _TEXTS.get(lang, {}).get(text, text)
+#: A text of the front matter in ``lang``: ``_t(text, lang="en")``.
+_t = functools.partial(text_in, _TEXTS)
 
 
 _WHO = (

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import hashlib
 import html
 import importlib.metadata
@@ -46,7 +47,7 @@ import nbformat
 
 from ..core.paths import repo_root
 from .execution import for_language
-from .i18n import translated_title
+from .i18n import text_in, translated_title
 from .preflight import PAGE_LANGUAGES, RunPlan
 
 __all__ = [
@@ -288,9 +289,8 @@ _TEXTS = {
 }
 
 
-def _t(text: str, lang: str = "en") -> str:
-    """``text`` of the page's own blocks in ``lang``."""
-    return _TEXTS.get(lang, {}).get(text, text)
+#: ``text`` of the page's own blocks in ``lang``: ``_t(text, lang="en")``.
+_t = functools.partial(text_in, _TEXTS)
 
 
 #: Said once, on top of every rerun page: what describes this run and what quotes the sources.

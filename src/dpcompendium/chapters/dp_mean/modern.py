@@ -130,20 +130,43 @@ def dp_quantile(
     return _out(edges[i] + rng.random(shape) * (edges[i + 1] - edges[i]))
 
 
-def _claim_quantile(epsilon: float, domain: Any) -> PrivacyClaim:
+def _domain_claim(
+    what: str,
+    sensitivity: str,
+    epsilon: float,
+    domain: Any,
+    domain_condition: str,
+    *conditions: Any,
+    delta: float = 0.0,
+    before: tuple[Any, ...] = (),
+) -> PrivacyClaim:
+    """The replace-one claim of an estimator on a public ``domain`` [A, B]: the mechanism ``claims.dpmean.mech_<what>``
+    and the sensitivity ``claims.dpmean.<sensitivity>`` at ε (δ), its conditions ``before``, the domain's
+    (``claims.dpmean.<domain_condition>``, with A and B), then ``conditions``."""
     eps = check_epsilon(epsilon)
     lo, hi = check_bounds(domain, "domain")
     return PrivacyClaim(
-        message("claims.dpmean.mech_quantile"),
+        message(f"claims.dpmean.mech_{what}"),
         "replace-one",
-        message("claims.dpmean.sens_rank"),
+        message(f"claims.dpmean.{sensitivity}"),
         eps,
+        delta,
         conditions=(
-            message(
-                "claims.dpmean.cond_records_output_domain", lo=tex(f"{lo:g}"), hi=tex(f"{hi:g}")
-            ),
-            message("claims.dpmean.cond_n_public"),
+            *before,
+            message(f"claims.dpmean.{domain_condition}", lo=tex(f"{lo:g}"), hi=tex(f"{hi:g}")),
+            *conditions,
         ),
+    )
+
+
+def _claim_quantile(epsilon: float, domain: Any) -> PrivacyClaim:
+    return _domain_claim(
+        "quantile",
+        "sens_rank",
+        epsilon,
+        domain,
+        "cond_records_output_domain",
+        message("claims.dpmean.cond_n_public"),
     )
 
 
@@ -202,21 +225,17 @@ def noisy_average_private_bounds(
 def _claim_private_bounds(
     epsilon: float, domain: Any, bounds_share: float = BOUNDS_SHARE
 ) -> PrivacyClaim:
-    eps = check_epsilon(epsilon)
-    lo, hi = check_bounds(domain, "domain")
-    return PrivacyClaim(
-        message("claims.dpmean.mech_private_bounds"),
-        "replace-one",
-        message("claims.dpmean.sens_private_bounds"),
-        eps,
-        conditions=(
-            message("claims.dpmean.cond_records_domain", lo=tex(f"{lo:g}"), hi=tex(f"{hi:g}")),
-            message("claims.dpmean.n_public"),
-            message(
-                "claims.dpmean.cond_bounds_budget",
-                q=tex(f"{bounds_share / 2:.3g}"),
-                m=tex(f"{1 - bounds_share:.3g}"),
-            ),
+    return _domain_claim(
+        "private_bounds",
+        "sens_private_bounds",
+        epsilon,
+        domain,
+        "cond_records_domain",
+        message("claims.dpmean.n_public"),
+        message(
+            "claims.dpmean.cond_bounds_budget",
+            q=tex(f"{bounds_share / 2:.3g}"),
+            m=tex(f"{1 - bounds_share:.3g}"),
         ),
     )
 
@@ -407,25 +426,24 @@ def _claim_coinpress(
     eps, d = check_epsilon(epsilon), check_delta(delta)
     if d <= 0:
         raise ValueError(f"delta must be > 0 for a zCDP mean, got {delta!r}")
-    lo, hi = check_bounds(domain, "domain")
+    check_bounds(domain, "domain")
     _, sh = _check_coinpress(1, 1.0, shares, 0.5)
     rho = rho_for_epsilon(eps, d)
-    return PrivacyClaim(
-        message("claims.dpmean.mech_coinpress"),
-        "replace-one",
-        message("claims.dpmean.sens_coinpress"),
+    rho_condition = message(
+        "claims.dpmean.cond_coinpress_rho",
+        rho=tex(f"{rho:.4g}"),
+        k=str(len(sh)),
+        shares=", ".join(f"{v:g}" for v in sh),
+    )
+    return _domain_claim(
+        "coinpress",
+        "sens_coinpress",
         eps,
-        d,
-        conditions=(
-            message(
-                "claims.dpmean.cond_coinpress_rho",
-                rho=tex(f"{rho:.4g}"),
-                k=str(len(sh)),
-                shares=", ".join(f"{v:g}" for v in sh),
-            ),
-            message("claims.dpmean.cond_starts_domain", lo=tex(f"{lo:g}"), hi=tex(f"{hi:g}")),
-            message("claims.dpmean.n_public"),
-        ),
+        domain,
+        "cond_starts_domain",
+        message("claims.dpmean.n_public"),
+        delta=d,
+        before=(rho_condition,),
     )
 
 
