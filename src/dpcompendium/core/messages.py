@@ -31,6 +31,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from . import methods as _methods
+
 __all__ = [
     "CATALOGUE",
     "CJK_EDITIONS",
@@ -1050,129 +1052,15 @@ PLAIN: dict[str, str] = {
     "rerun_box.requires": "Every run also satisfies:",
 }
 
-#: The one human name of each method of the book (every table and legend label takes it from here). Keys are the
-#: ids the library and the CSVs use; ``"<variant>:<method>"`` ids (``"as-written:sum"``) are named from both parts
-#: by :func:`method_name`.
+#: The one human name of each method of the book (every table and legend label takes it from here): language → id →
+#: name, a live view of the method registry (:func:`dpcompendium.core.methods.names`; a language other than English
+#: holds only the names that differ from the English one). Keys are the ids the library and the CSVs use;
+#: ``"<variant>:<method>"`` ids (``"as-written:sum"``) are named from both parts by :func:`method_name`.
 #:
 #: :meta hide-value:
-METHOD_NAMES: dict[str, dict[str, str]] = {
-    "en": {
-        # roles
-        "as-written": "as written",
-        "as-written:sum": "sum, as written",
-        "as-written:mean": "mean, as written",
-        "private:sum": "sum, private",
-        "private:mean": "mean, private",
-        "corrected": "corrected",
-        "private": "private",
-        "non-private": "non-private",
-        "identity": "Identity",
-        "laplace-public-n": "Laplace, public $n$",
-        # averages (dp-mean)
-        "composition": "Composition",
-        "resampling": "Resampling",
-        "clamped": "Clamped",
-        "normalized": "Normalized",
-        "normalized-clamped": "Normalized, clamped",
-        "centred": "Centred sum",
-        "centred-clamped": "Centred sum, clamped",
-        "private-bounds": "Private bounds (DP quantiles)",
-        "gaussian": "Gaussian (analytic)",
-        "coinpress": "CoinPress (private range)",
-        "mean": "mean",
-        "sum": "sum",
-        "count": "count",
-        # histograms
-        "uniform": "Uniform",
-        "hierarchical": "Hierarchical ($H_b$)",
-        "hb": "Hierarchical ($H_b$)",
-        "ahp": "AHP",
-        "php": "P-HP",
-        "sampling_grouping": "Sampling grouping (patent)",
-        "sampling-grouping": "Sampling grouping (patent)",
-        "privelet": "Privelet",
-        "privtree": "PrivTree",
-        "dawa": "DAWA",
-        "least_squares": "Least squares",
-        "least-squares": "Least squares",
-        # MWEM
-        "mwem": "MWEM",
-        "coursework": "Coursework MWEM",
-        "standard": "Standard MWEM",
-        "zcdp": "zCDP MWEM (Gaussian)",
-        # federated PCA
-        "pca": "PCA (no noise)",
-        "central": "Analyze Gauss (central)",
-        "shared-seed": "ELFedPCA, shared seed",
-        "secure-aggregation": "Secure aggregation",
-        "dpdispca": "DPdisPCA",
-        "cape": "CAPE",
-        "cape-as-published": "CAPE (as published)",
-        "noisy-power": "Noisy power method",
-        # graded local DP (HierA)
-        "duchi": "Duchi",
-        "harmony": "Harmony (Duchi)",
-        "pm": "PM",
-        "graded-laplace": "Graded Laplace",
-        "hiera": "HierA (source's budgets)",
-        "hiera-calibrated": "HierA, exactly $\\varepsilon$-LDP",
-        "hiera-graded": "HierA, graded guarantee",
-        "hybrid": "Hybrid",
-        "idldp": "IDUE (input-discriminative)",
-        "lhp": "LHP",
-        "grr": "GRR",
-    },
-    # 简体中文: a Chinese name only where the sources name the method in Chinese (book/glossary.md); the others keep
-    # their English name (method_name falls back to it).
-    "zh_CN": {
-        "non-private": "无隐私保护",
-        "laplace-public-n": "拉普拉斯机制，公开的 $n$",
-        "composition": "顺序组合",
-        "resampling": "重采样",
-        "normalized": "归一化",
-        "normalized-clamped": "归一化，钳制",
-        "coinpress": "CoinPress（差分隐私估计的范围）",
-        "mean": "均值",
-        "sum": "求和",
-        "count": "计数",
-        "sampling_grouping": "抽样分组（专利）",
-        "sampling-grouping": "抽样分组（专利）",
-        "pca": "主成分分析（PCA），无噪声",
-        "central": "Analyze Gauss（中心化差分隐私）",
-        "shared-seed": "ELFedPCA，共享随机种子",
-        "cape-as-published": "CAPE（论文原方案）",
-        "graded-laplace": "分级拉普拉斯",
-        "hiera": "HierA（原文的隐私预算）",
-        "hiera-calibrated": "HierA，校准到恰好满足 $\\varepsilon$-LDP",
-        "as-written": "原文写法",
-        "corrected": "修正后",
-        "private": "满足差分隐私",
-        # S5's two readings (the term base's 对和加噪 / 对均值加噪; native review 3, T4)
-        "as-written:sum": "对和加噪，原文写法",
-        "as-written:mean": "对均值加噪，原文写法",
-        "private:sum": "对和加噪，满足差分隐私",
-        "private:mean": "对均值加噪，满足差分隐私",
-        "identity": "逐单元格加噪（Identity）",
-        "clamped": "钳制",
-        "centred": "中心化和",
-        "centred-clamped": "中心化和，钳制",
-        "private-bounds": "差分隐私估计的边界（差分隐私分位数）",
-        "gaussian": "高斯机制（解析校准）",
-        "uniform": "均匀估计（Uniform）",
-        "hierarchical": "层次方法（$H_b$）",
-        "hb": "层次方法（$H_b$）",
-        "least_squares": "最小二乘",
-        "least-squares": "最小二乘",
-        "coursework": "MWEM 课程作业变体",
-        "standard": "标准 MWEM",
-        "zcdp": "zCDP MWEM（高斯测量）",
-        "secure-aggregation": "安全聚合",
-        "noisy-power": "加噪幂迭代法",
-        "hiera-graded": "HierA（分级保证）",
-        "harmony": "Harmony（Duchi）",
-        "idldp": "IDUE（输入区分）",
-    },
-}
+METHOD_NAMES: Mapping[str, dict[str, str]] = _methods.View(
+    lambda: {lang: _methods.names(lang) for lang in _methods.LANGUAGES}
+)
 
 #: The one name of each data set the book's tables and sentences show by its id, per language: ids as the chapters'
 #: parameters and CSVs spell them. Data sets are not methods: the hiera chapter's data set ``"uniform"`` (the uniform
@@ -1937,7 +1825,7 @@ def needs_translation(text: str) -> bool:
 
 
 def _figure_patterns(lang: str) -> tuple[dict[str, str], list[tuple[re.Pattern, str]]]:
-    cached = _PATTERNS.get(lang)
+    cached = _PATTERNS.get((lang, _methods.version()))
     if cached is not None:
         return cached
     exact: dict[str, str] = {}
@@ -1963,11 +1851,11 @@ def _figure_patterns(lang: str) -> tuple[dict[str, str], list[tuple[re.Pattern, 
         exact.setdefault(key, method_name(key, lang))
         exact.setdefault(name, method_name(key, lang))
     patterns.sort(key=lambda p: -p[0])
-    _PATTERNS[lang] = (exact, [(p, t) for _, p, t in patterns])
-    return _PATTERNS[lang]
+    _PATTERNS[(lang, _methods.version())] = (exact, [(p, t) for _, p, t in patterns])
+    return _PATTERNS[(lang, _methods.version())]
 
 
-_PATTERNS: dict[str, tuple[dict[str, str], list[tuple[re.Pattern, str]]]] = {}
+_PATTERNS: dict[tuple[str, int], tuple[dict[str, str], list[tuple[re.Pattern, str]]]] = {}
 
 
 def translate(text: str, lang: str | None = None) -> str | None:
