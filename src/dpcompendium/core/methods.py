@@ -21,7 +21,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
@@ -48,8 +48,6 @@ CORE = "core"
 _COLOUR = re.compile(r"#[0-9A-Fa-f]{6}")
 _ID = re.compile(r"[a-z0-9][a-z0-9_:-]*")
 
-Ref = Callable[..., Any] | str | None
-
 
 @dataclass(frozen=True)
 class Method:
@@ -68,13 +66,12 @@ class Method:
     names: Mapping[str, str]
     colour: str
     chapter: str
-    estimator: Ref = None
-    claim: Ref = None
-    audit: Ref = None
+    estimator: Callable[..., Any] | str | None = None
+    claim: Callable[..., Any] | str | None = None
+    audit: Callable[..., Any] | str | None = None
     aliases: tuple[str, ...] = ()
     legend: str | None = None
     marker: str | None = None
-    _frozen_names: tuple[tuple[str, str], ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not _ID.fullmatch(self.id):
@@ -103,7 +100,6 @@ class Method:
             ref = getattr(self, what)
             if not (ref is None or callable(ref) or (isinstance(ref, str) and ":" in ref)):
                 raise ValueError(f"{what} must be a callable or 'module:attr', got {ref!r}")
-        object.__setattr__(self, "_frozen_names", tuple((k, str(v)) for k, v in self.names.items()))
 
     @property
     def ids(self) -> tuple[str, ...]:

@@ -1,11 +1,11 @@
-"""The methods of this chapter, registered once: ids, names in every language, colours, references
-(issue 47; :mod:`dpcompendium.core.methods`). Loaded by :func:`dpcompendium.chapters.registry.load_methods`
-without importing the chapter: it imports nothing but the registries."""
+"""The federated-pca chapter's protocols and their references.
+
+Registered once (:mod:`dpcompendium.core.methods`), read by :func:`dpcompendium.chapters.registry.load_methods`.
+"""
 
 from dpcompendium.chapters.registry import chapter_id
 from dpcompendium.core.methods import Method, register
 
-#: this chapter's id (from its manifest)
 CHAPTER = chapter_id(__name__)
 
 register(
