@@ -175,7 +175,13 @@ def set_loader(loader: Callable[[], None]) -> None:
 def _load() -> None:
     loader, _LOADER[0] = _LOADER[0], None
     if loader is not None:
-        loader()
+        try:
+            loader()
+        except BaseException:
+            _LOADER[0] = (
+                loader  # a registration that failed is an error each time, never a silent gap
+            )
+            raise
 
 
 def version() -> int:
