@@ -23,6 +23,7 @@ import pytest
 matplotlib.use("Agg")
 from matplotlib import pyplot as plt
 
+import dpcompendium.chapters  # noqa: F401  (registers the chapters' methods: dpcompendium.core.methods)
 from dpcompendium.book import chapter
 from dpcompendium.core import messages, plotting
 from dpcompendium.core.figure_messages import FIGURE_MESSAGES

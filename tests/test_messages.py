@@ -8,6 +8,7 @@ import re
 import pandas as pd
 import pytest
 
+import dpcompendium.chapters  # noqa: F401  (registers the chapters' methods: dpcompendium.core.methods)
 from dpcompendium.book import prose
 from dpcompendium.chapters import dp_mean, federated_pca, hiera, histograms, mwem
 from dpcompendium.core import messages

@@ -11,6 +11,7 @@ import pytest
 from babel import Locale
 from babel.messages.pofile import read_po
 
+import dpcompendium.chapters  # noqa: F401  (registers the chapters' methods: dpcompendium.core.methods)
 from dpcompendium.core import messages
 from dpcompendium.core.messages import CATALOGUE, METHOD_NAMES, message, method_name, to_po
 

@@ -19,6 +19,7 @@ matplotlib.use("Agg")
 
 from _chapter_ids import DP_MEAN
 
+import dpcompendium.chapters  # noqa: F401  (registers the chapters' methods: dpcompendium.core.methods)
 from dpcompendium.book import chapter
 from dpcompendium.core import plotting
 from dpcompendium.core.privacy import PrivacyClaim, show_claims

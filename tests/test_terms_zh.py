@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
+import dpcompendium.chapters  # noqa: F401  (registers the chapters' methods: dpcompendium.core.methods)
 from dpcompendium.core.messages import CATALOGUE, METHOD_NAMES
 
 ROOT = Path(__file__).resolve().parents[1]

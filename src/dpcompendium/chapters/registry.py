@@ -31,6 +31,7 @@ __all__ = [
     "chapter_id",
     "chapter_ids",
     "get_manifest",
+    "load_methods",
     "manifests",
     "toc_files",
     "toc_notebooks",
@@ -41,6 +42,8 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 #: more folders of chapter folders (``os.pathsep``-separated): chapters kept outside the package, e.g. a course's own
 PATH_ENV = "DPCOMPENDIUM_CHAPTER_PATH"
 MANIFEST = "manifest.toml"
+#: the file of a chapter folder that registers its methods (:func:`load_methods`)
+METHODS_FILE = "methods_registry.py"
 _FIELDS = ("id", "title", "notebook")
 
 
@@ -80,6 +83,31 @@ class Manifest:
             sys.modules[name] = module
             spec.loader.exec_module(module)
         return list(importlib.import_module(name).audit_specs())
+
+    @property
+    def methods_file(self) -> Path | None:
+        """The file registering the chapter's methods (``<folder>/methods_registry.py``), if it has one."""
+        path = self.folder / METHODS_FILE
+        return path if path.is_file() else None
+
+
+def load_methods() -> None:
+    """Register every chapter's methods (:mod:`dpcompendium.core.methods`): execute each chapter's
+    ``methods_registry.py``, in book order, without importing the chapter's package (the file imports only the
+    registries); a file already imported is not executed again."""
+    for m in manifests():
+        path = m.methods_file
+        name = f"{m.package}.{METHODS_FILE[:-3]}"
+        if path is None or name in sys.modules:
+            continue
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]
+            raise
 
 
 def _read(folder: Path, package: str) -> Manifest:

@@ -4,7 +4,8 @@ descriptions, conditions and reasons, as message templates of the catalogue (:mo
 A chapter builds a claim's free text with ``message("claims.<chapter>.<what>", **params)``: its ``str`` is the
 plain text (the CSV columns, byte for byte what the book wrote before), its MyST the text typeset (maths as maths,
 not ASCII) in each language, so that a claims card on a Chinese page is Chinese by construction.
-Entries: ``(id, English MyST, plain text, Chinese MyST)``; the maths of the Chinese is the English maths, in the
+Entries: ``(id, English MyST, plain text, Chinese MyST)``, or ``(id, English MyST, Chinese MyST)`` where the
+plain text is the English MyST; the maths of the Chinese is the English maths, in the
 same order (``tests/test_messages_zh.py``), and the words follow the term base (``locales/zh_CN/terms.tsv``,
 ``tests/test_terms_zh.py``). A numeric parameter set inside ``$…$`` is passed as
 :func:`dpcompendium.core.messages.tex` (its plain text as written, its MyST as TeX: ``1e-06`` → ``10^{-6}``).
@@ -12,21 +13,22 @@ same order (``tests/test_messages_zh.py``), and the words follow the term base (
 
 from __future__ import annotations
 
-#: (message id, English MyST, plain text, Chinese MyST).
+#: (message id, English MyST, plain text, Chinese MyST), or (message id, English MyST, Chinese MyST) where the plain
+#: text is the English MyST.
 #:
 #: :meta hide-value:
-CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
+CLAIM_MESSAGES: list[tuple[str, ...]] = [
     # the neighbour relations (core.privacy.NEIGHBOUR_RELATIONS), as a claims card and a statement name them
-    ("claim.neighbours.replace-one", "replace-one", "replace-one", "替换一条记录"),
-    ("claim.neighbours.add-remove", "add-remove", "add-remove", "增删一条记录"),
-    ("claim.neighbours.local", "local", "local", "本地（同一用户的任意两个输入）"),
-    ("claim.neighbours.queries", "queries", "queries", "查询答案向量（每个答案至多变化其敏感度）"),
-    ("claim.neighbours.monotone", "monotone", "monotone", "单调查询（所有答案同向变化）"),
-    ("claim.neighbours.one-query", "one-query", "one-query", "仅一个查询答案变化"),
+    ("claim.neighbours.replace-one", "replace-one", "替换一条记录"),
+    ("claim.neighbours.add-remove", "add-remove", "增删一条记录"),
+    ("claim.neighbours.local", "local", "本地（同一用户的任意两个输入）"),
+    ("claim.neighbours.queries", "queries", "查询答案向量（每个答案至多变化其敏感度）"),
+    ("claim.neighbours.monotone", "monotone", "单调查询（所有答案同向变化）"),
+    ("claim.neighbours.one-query", "one-query", "仅一个查询答案变化"),
     ("claim.implied_delta", "implied by its own $\\delta = %(delta)s$", "implied by its own delta = %(delta)s",
      "由其自身的 $\\delta = %(delta)s$ 推出"),
     # the mechanism named from its method and variant ids (dp-mean: "composition (as-written)")
-    ("claims.method_variant", "%(method)s (%(variant)s)", "%(method)s (%(variant)s)", "%(method)s（%(variant)s）"),
+    ("claims.method_variant", "%(method)s (%(variant)s)", "%(method)s（%(variant)s）"),
     # dp-mean (chapters/dp_mean/estimators.py, modern.py)
     ("claims.dpmean.sens_sum_count_add_remove", "sum: $\\max(|a|, |b|) = %(big)s$; count: 1",
      "sum: max(|a|,|b|) = %(big)s; count: 1", "和为 $\\max(|a|, |b|) = %(big)s$，计数为 1"),
@@ -86,14 +88,14 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "over-noised: Lap(2(b-a)/eps) on sensitivity (b-a)/2 spends %(spent)s of eps",
      "噪声过大：$\\mathrm{Lap}(2(b-a)/\\varepsilon)$ 加在敏感度为 $(b-a)/2$ 的量上，只用掉了 $\\varepsilon$ 中的 "
      "%(spent)s"),
-    ("claims.dpmean.mech_quantile", "DP quantile (exponential mechanism)", "DP quantile (exponential mechanism)",
+    ("claims.dpmean.mech_quantile", "DP quantile (exponential mechanism)",
      "差分隐私分位数（指数机制）"),
     ("claims.dpmean.sens_rank", "rank score function: $\\Delta u = 1$", "rank utility: 1",
      "秩打分函数：$\\Delta u = 1$"),
     ("claims.dpmean.cond_records_output_domain", "records and output in the public domain $[%(lo)s, %(hi)s]$",
      "records and output in the public domain [%(lo)s, %(hi)s]", "记录与输出都在公开的取值域 $[%(lo)s, %(hi)s]$ 内"),
     ("claims.dpmean.cond_n_public", "$n$ public", "n public", "$n$ 公开"),
-    ("claims.dpmean.mech_private_bounds", "private-bounds mean", "private-bounds mean", "均值（差分隐私估计的边界）"),
+    ("claims.dpmean.mech_private_bounds", "private-bounds mean", "均值（差分隐私估计的边界）"),
     ("claims.dpmean.sens_private_bounds", "each quantile: rank 1; clipped sum: $u - l$ (the private bounds)",
      "each quantile: rank 1; clipped sum: u - l (the private bounds)",
      "每个分位数：秩 1；裁剪后的和：$u - l$（差分隐私估计的边界）"),
@@ -102,7 +104,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
     ("claims.dpmean.cond_bounds_budget", "budget: $%(q)s \\varepsilon$ per quantile, $%(m)s \\varepsilon$ for the mean",
      "budget: %(q)s eps per quantile, %(m)s eps for the mean",
      "隐私预算：每个分位数 $%(q)s \\varepsilon$，均值 $%(m)s \\varepsilon$"),
-    ("claims.dpmean.mech_gaussian", "Gaussian mean (analytic calibration)", "Gaussian mean (analytic calibration)",
+    ("claims.dpmean.mech_gaussian", "Gaussian mean (analytic calibration)",
      "高斯均值（解析校准）"),
     ("claims.dpmean.sens_gaussian", "mean: $(b - a)/n = %(x)s$ ($\\ell_2 = \\ell_1$ for one number)",
      "mean: (b - a)/n = %(x)s (l2 = l1 for one number)", "均值：$(b - a)/n = %(x)s$（对单个数，$\\ell_2 = \\ell_1$）"),
@@ -110,7 +112,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "$\\sigma = %(sigma)s$ by the analytic Gaussian calibration (also $%(rho)s$-zCDP)",
      "sigma = %(sigma)s by the analytic Gaussian calibration (also %(rho)s-zCDP)",
      "$\\sigma = %(sigma)s$，由解析高斯校准得到（同时满足 $%(rho)s$-zCDP）"),
-    ("claims.dpmean.mech_coinpress", "CoinPress mean (zCDP)", "CoinPress mean (zCDP)", "CoinPress 均值（zCDP）"),
+    ("claims.dpmean.mech_coinpress", "CoinPress mean (zCDP)", "CoinPress 均值（zCDP）"),
     ("claims.dpmean.sens_coinpress",
      "step $t$: clipped mean, $2(r_t + \\gamma)/n$ (the step's interval, set by earlier releases)",
      "step t: clipped mean, 2(r_t + gamma)/n (the step's interval, set by earlier releases)",
@@ -121,8 +123,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "$\\rho = %(rho)s$-zCDP，分 %(k)s 步（各步份额 %(shares)s），再换算为 $(\\varepsilon, \\delta)$"),
     ("claims.dpmean.cond_starts_domain", "starts from the public domain $[%(lo)s, %(hi)s]$",
      "starts from the public domain [%(lo)s, %(hi)s]", "从公开的取值域 $[%(lo)s, %(hi)s]$ 开始"),
-    ("claims.dpmean.mech_centred_replace_one", "centred mean (replace-one calibration)",
-     "centred mean (replace-one calibration)", "中心化均值（按替换一条记录校准）"),
+    ("claims.dpmean.mech_centred_replace_one", "centred mean (replace-one calibration)", "中心化均值（按替换一条记录校准）"),
     ("claims.dpmean.sens_centred_public_n", "centred sum: $b - a = %(d)s$; count: 0 ($n$ public, not noised)",
      "centred sum: b - a = %(d)s; count: 0 (n public, not noised)",
      "中心化和为 $b - a = %(d)s$，计数为 0（$n$ 公开，不加噪）"),
@@ -130,8 +131,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "全部 $\\varepsilon$ 用于中心化和"),
     ("claims.dpmean.cond_split", "split: $%(s)s \\varepsilon$ on the sum, $%(c)s \\varepsilon$ on the count",
      "split: %(s)s eps on the sum, %(c)s eps on the count", "分配：和用 $%(s)s \\varepsilon$，计数用 $%(c)s \\varepsilon$"),
-    ("claims.dpmean.mech_centred_add_remove", "centred mean (add-remove calibration)",
-     "centred mean (add-remove calibration)", "中心化均值（按增删一条记录校准）"),
+    ("claims.dpmean.mech_centred_add_remove", "centred mean (add-remove calibration)", "中心化均值（按增删一条记录校准）"),
     ("claims.dpmean.sens_centred_twice",
      "centred sum: $b - a = %(d)s$, twice its add-remove sensitivity, so it spends $2 \\times %(s)s \\varepsilon$; "
      "count: 0 ($n$ never changes)",
@@ -141,7 +141,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "计数为 0（$n$ 从不改变）"),
     ("claims.dpmean.cond_run_at", "run at add-remove $\\varepsilon = %(eps)s$", "run at add-remove eps = %(eps)s",
      "按增删一条记录的 $\\varepsilon = %(eps)s$ 运行"),
-    ("claims.dpmean.mech_centred_own", "centred mean (own calibration)", "centred mean (own calibration)",
+    ("claims.dpmean.mech_centred_own", "centred mean (own calibration)",
      "中心化均值（按自身敏感度校准）"),
     # hiera (chapters/hiera/levels.py, numeric.py, hiera.py, idldp.py)
     ("claims.hiera.public_scaling",
@@ -157,7 +157,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "ldp.datasets.ADULT\\_RANGES 及其来源；fnlwgt 和 capital-loss 的最大值没有文档记载的界，取自数据最大值向上取整，"
      "因此它们所透露的信息（大致是最大一条记录的值）不受这一保证覆盖），从不使用数据自身的最小值或最大值"),
     ("claims.hiera.sens_numeric", "domain $[-1, 1]$ (width 2)", "domain [-1, 1] (width 2)", "取值域 $[-1, 1]$（宽度 2）"),
-    ("claims.hiera.mech_graded_as_written", "graded-laplace (as written)", "graded-laplace (as written)",
+    ("claims.hiera.mech_graded_as_written", "graded-laplace (as written)",
      "分级拉普拉斯（原文写法）"),
     ("claims.hiera.why_graded",
      "noise scale $2/\\varepsilon_t$ depends on the value's level: the density ratio between values of two levels "
@@ -181,7 +181,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "$v^* \\in \\{-1, +1\\}$",
      "domain [-1, 1] split into levels; report (t*, v*) with t* in {1..k}, v* in {-1, +1}",
      "取值域 $[-1, 1]$ 划分为若干等级；报告 $(t^*, v^*)$，其中 $t^* \\in \\{1, \\ldots, k\\}$，$v^* \\in \\{-1, +1\\}$"),
-    ("claims.hiera.mech_level", "LHP level %(t)s", "LHP level %(t)s", "LHP 第 %(t)s 等级"),
+    ("claims.hiera.mech_level", "LHP level %(t)s", "LHP 第 %(t)s 等级"),
     ("claims.hiera.why_level",
      "exact worst-case log-ratio for a level-%(t)s value is $%(exact)s > \\varepsilon_t = %(eps)s$",
      "exact worst-case log-ratio for a level-%(t)s value is %(exact)s > eps_t = %(eps)s",
@@ -189,9 +189,8 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
     ("claims.hiera.mech_sgd", "LHP in SGD (level from $x$, value = gradient)",
      "LHP in SGD (level from x, value = gradient)", "SGD 中的 LHP（等级由 $x$ 决定，值为梯度）"),
     # which LHP a card's row is (referee 5, m11): the source's budgets, or its shape calibrated to exactly eps-LDP
-    ("claims.hiera.mech_source", "%(what)s with the source's budgets (%(used)s)",
-     "%(what)s with the source's budgets (%(used)s)", "%(what)s，采用原文的隐私预算 (%(used)s)"),
-    ("claims.hiera.mech_budgets", "%(what)s with budgets (%(used)s)", "%(what)s with budgets (%(used)s)",
+    ("claims.hiera.mech_source", "%(what)s with the source's budgets (%(used)s)", "%(what)s，采用原文的隐私预算 (%(used)s)"),
+    ("claims.hiera.mech_budgets", "%(what)s with budgets (%(used)s)",
      "%(what)s，隐私预算为 (%(used)s)"),
     ("claims.hiera.mech_calibrated",
      "%(what)s calibrated: budgets (%(used)s), the schedule's shape scaled so that one report is exactly "
@@ -221,8 +220,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "Haar coefficients: $L_1$ sensitivity $%(f)s \\cdot \\prod_a (m_a + 1)$, $m_a = \\lceil \\log_2 n_a \\rceil$",
      "Haar coefficients: L1 sensitivity %(f)s·Π_a(m_a + 1), m_a = ⌈log₂ n_a⌉",
      "Haar 系数：$L_1$ 敏感度 $%(f)s \\cdot \\prod_a (m_a + 1)$，$m_a = \\lceil \\log_2 n_a \\rceil$"),
-    ("claims.ranges.public", "the domain (shape of the histogram) and the queries are public",
-     "the domain (shape of the histogram) and the queries are public", "取值域（直方图的形状）与查询都是公开的"),
+    ("claims.ranges.public", "the domain (shape of the histogram) and the queries are public", "取值域（直方图的形状）与查询都是公开的"),
     ("claims.dawa.sens_proved",
      "partition: noisy bucket costs, dev moves by $\\le %(f)s \\cdot 2(1 - 1/L)$ per bucket, threshold shift "
      "$\\le %(f)s \\cdot (\\Delta_L + \\Delta_{\\max})$ ($\\varepsilon_1 = %(e1)s$); measurement: weighted hierarchy, "
@@ -243,11 +241,10 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "划分：每个单元格加 $\\mathrm{Lap}(%(f)s/\\varepsilon_1)$ 噪声的加噪直方图，$L_1$ 敏感度 %(f)s"
      "（$\\varepsilon_1 = %(e1)s$），在其上求代价最小的划分是后处理；测量：加权层次结构，每条路径的权重和为 1，"
      "$L_1$ 敏感度 %(f)s（$\\varepsilon_2 = %(e2)s$）"),
-    ("claims.dawa.public", "the domain and the workload are public", "the domain and the workload are public",
+    ("claims.dawa.public", "the domain and the workload are public",
      "取值域与查询集都是公开的"),
-    ("claims.dawa.mech_noisy_histogram", "dawa (partition on a noisy histogram)",
-     "dawa (partition on a noisy histogram)", "DAWA（在加噪直方图上划分）"),
-    ("claims.dawa.mech_authors", "dawa (DPBench's calibration)", "dawa (DPBench's calibration)",
+    ("claims.dawa.mech_noisy_histogram", "dawa (partition on a noisy histogram)", "DAWA（在加噪直方图上划分）"),
+    ("claims.dawa.mech_authors", "dawa (DPBench's calibration)",
      "DPBench 版 DAWA"),
     ("claims.dawa.why_authors",
      "the partition's noisy costs are clamped at $\\Delta/\\varepsilon_2$, single cells get no noise and the others "
@@ -259,18 +256,18 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "划分的加噪代价被钳制在 $\\Delta/\\varepsilon_2$，单个单元格不加噪，其余单元格的噪声尺度只有论证所需的一半："
      "一条记录可以使某个划分的概率变化远超 $e^{\\varepsilon_1}$ 倍，因此该划分并不满足 $%(e1)s$-DP（审计得到更大的对数比）"),
     # the histograms chapter's own names and texts
-    ("claims.hist.mech_dawa_private", "DAWA (partition on a noisy histogram)", "DAWA (partition on a noisy histogram)",
+    ("claims.hist.mech_dawa_private", "DAWA (partition on a noisy histogram)",
      "DAWA（在加噪直方图上划分）"),
-    ("claims.hist.mech_dawa_dpbench", "DAWA (DPBench's calibration)", "DAWA (DPBench's calibration)",
+    ("claims.hist.mech_dawa_dpbench", "DAWA (DPBench's calibration)",
      "DPBench 版 DAWA"),
-    ("claims.hist.title_identity", "Identity", "Identity", "逐单元格加噪（Identity）"),
-    ("claims.hist.title_uniform", "Uniform", "Uniform", "均匀估计（Uniform）"),
+    ("claims.hist.title_identity", "Identity", "逐单元格加噪（Identity）"),
+    ("claims.hist.title_uniform", "Uniform", "均匀估计（Uniform）"),
     ("claims.hist.title_hierarchical", "Hierarchical ($H_b$)", "Hierarchical (Hb)", "层次方法（$H_b$）"),
-    ("claims.hist.title_php", "P-HP (the authors' procedure)", "P-HP (the authors' procedure)", "P-HP（作者实现）"),
-    ("claims.hist.title_least_squares", "Least squares", "Least squares", "最小二乘"),
+    ("claims.hist.title_php", "P-HP (the authors' procedure)", "P-HP（作者实现）"),
+    ("claims.hist.title_least_squares", "Least squares", "最小二乘"),
     ("claims.hist.sens_identity", "histogram $L_1$ sensitivity 1", "histogram L1 sensitivity 1",
      "直方图的 $L_1$ 敏感度 1"),
-    ("claims.hist.sens_uniform", "total count, sensitivity 1", "total count, sensitivity 1", "总计数，敏感度 1"),
+    ("claims.hist.sens_uniform", "total count, sensitivity 1", "总计数，敏感度 1"),
     ("claims.hist.sens_hierarchical",
      "one node per level: $L_1$ sensitivity $h + 1$ for a tree of $h + 1$ levels ($H_b$, Qardaji et al.'s $b$)",
      "one node per level: L1 sensitivity h + 1 for a tree of h + 1 levels (Hb, Qardaji et al.'s b)",
@@ -301,7 +298,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "$\\lambda = 3/\\varepsilon_{\\mathrm{tree}}$，$\\delta = \\lambda \\ln 2$（Zhang 等人的定理 3.2，"
      "$\\beta = 2$，$\\varepsilon_{\\mathrm{tree}} = \\varepsilon/2$）；叶节点计数（$\\Delta_1 = 1$，"
      "$\\varepsilon_{\\mathrm{count}} = \\varepsilon/2$）"),
-    ("claims.hist.mech_levelwise", "P-HP (level-wise)", "P-HP (level-wise)", "P-HP（逐层）"),
+    ("claims.hist.mech_levelwise", "P-HP (level-wise)", "P-HP（逐层）"),
     ("claims.hist.sens_levelwise",
      "EM on SAE scores ($\\Delta u = 2$, $\\varepsilon_1/\\mathrm{depth}$ per level, parallel within a level), part "
      "sums ($\\Delta_1 = 1$, $\\varepsilon_2$); a level-wise reading of P-HP, not the authors' procedure",
@@ -309,12 +306,12 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "reading of P-HP, not the authors' procedure",
      "基于 SAE 打分的 EM（$\\Delta u = 2$，每层 $\\varepsilon_1/\\mathrm{depth}$，同层内并行），各部分的和"
      "（$\\Delta_1 = 1$，$\\varepsilon_2$）；这是对 P-HP 的逐层解读，并非作者的算法"),
-    ("claims.hist.mech_grouping", "Sampling grouping (%(centres)s%(s5)s)", "Sampling grouping (%(centres)s%(s5)s)",
+    ("claims.hist.mech_grouping", "Sampling grouping (%(centres)s%(s5)s)",
      "抽样分组（%(centres)s%(s5)s）"),
-    ("claims.hist.centres_private", "noisy centres", "noisy centres", "加噪中心"),
-    ("claims.hist.centres_as-written", "true centres, as written", "true centres, as written", "真实中心，原文写法"),
-    ("claims.hist.s5_sum", ", S5 on the sum", ", S5 on the sum", "，S5 对和加噪"),
-    ("claims.hist.s5_mean", ", S5 on the mean", ", S5 on the mean", "，S5 对均值加噪"),
+    ("claims.hist.centres_private", "noisy centres", "加噪中心"),
+    ("claims.hist.centres_as-written", "true centres, as written", "真实中心，原文写法"),
+    ("claims.hist.s5_sum", ", S5 on the sum", "，S5 对和加噪"),
+    ("claims.hist.s5_mean", ", S5 on the mean", "，S5 对均值加噪"),
     ("claims.hist.noise_sum",
      "group mean $\\Delta = 1/m_j$ with $\\mathrm{Lap}(1/(m_j \\varepsilon_2))$ (S5 read as scaled to the group)",
      "group mean Δ = 1/m_j with Lap(1/(m_j ε₂)) (S5 read as scaled to the group)",
@@ -375,10 +372,9 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "$L_2$ sensitivity of $A = X^\\top X/n$ (upper triangle), rows in the unit ball: $%(formula)s = %(value)s$",
      "L2 sensitivity of A = X^T X/n (upper triangle), rows in the unit ball: %(formula)s = %(value)s",
      "$L_2$ 敏感度（对 $A = X^\\top X/n$ 的上三角部分），各行在单位球内：$%(formula)s = %(value)s$"),
-    ("claims.fedpca.na", "n/a", "n/a", "不适用"),
-    ("claims.fedpca.why_no_noise", "no noise: releases the exact eigenvectors",
-     "no noise: releases the exact eigenvectors", "不加噪声：发布精确的特征向量"),
-    ("claims.fedpca.mech_central", "Analyze Gauss (trusted curator)", "Analyze Gauss (trusted curator)",
+    ("claims.fedpca.na", "n/a", "不适用"),
+    ("claims.fedpca.why_no_noise", "no noise: releases the exact eigenvectors", "不加噪声：发布精确的特征向量"),
+    ("claims.fedpca.mech_central", "Analyze Gauss (trusted curator)",
      "Analyze Gauss（可信的数据管理者）"),
     ("claims.fedpca.sens_dpdispca", "$\\sqrt{2}/N_i$ per site ($1/N_i$ add-remove)",
      "sqrt(2)/N_i per site (1/N_i add-remove)", "每个站点 $\\sqrt{2}/N_i$（增删一条记录时为 $1/N_i$）"),
@@ -387,7 +383,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "composition)",
      "each site's release is (eps, delta)-DP w.r.t. its own rows; sites are disjoint (parallel composition)",
      "每个站点的发布对其自身的行满足 $(\\varepsilon, \\delta)$-DP；各站点互不相交（并行组合）"),
-    ("claims.fedpca.mech_shared_seed", "ELFedPCA shared-seed", "ELFedPCA shared-seed", "ELFedPCA（共享随机种子）"),
+    ("claims.fedpca.mech_shared_seed", "ELFedPCA shared-seed", "ELFedPCA（共享随机种子）"),
     ("claims.fedpca.why_shared_seed",
      "every site knows $E/s$ from the shared seed, so site 1 (the server) or any site recovers $A_i = A_i' - E/s$ "
      "exactly: local covariances are released without noise",
@@ -426,8 +422,6 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
     ("claims.fedpca.cond_preprocessing",
      "rows preprocessed with public statistics only (declared domain bounds and centre, per-row scaling into the "
      "unit ball)",
-     "rows preprocessed with public statistics only (declared domain bounds and centre, per-row scaling "
-     "into the unit ball)",
      "各行只用公开的统计量预处理（声明的取值域边界与中心，逐行缩放到单位球内）"),
     ("claims.fedpca.cond_public_n", "$n$ and the site sizes $N_i$ are public (replace-one neighbours)",
      "n and the site sizes N_i are public (replace-one neighbours)",
@@ -450,10 +444,10 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "add-remove neighbours change; with n public the relation is replace-one, Delta = sqrt(2)/n",
      "增删一条记录而 $n$ 精确：每个协议都会泄露 $n$（第 1 步，以及噪声尺度 $1/n$），而增删一条记录的邻居数据集会改变它；"
      "$n$ 公开时邻居关系为替换一条记录，$\\Delta = \\sqrt{2}/n$"),
-    ("claims.fedpca.mech_cape", "CAPE correlated noise (%(variant)s)", "CAPE correlated noise (%(variant)s)",
+    ("claims.fedpca.mech_cape", "CAPE correlated noise (%(variant)s)",
      "CAPE 相关噪声（%(variant)s）"),
-    ("claims.fedpca.cape_calibrated", "calibrated", "calibrated", "校准后"),
-    ("claims.fedpca.cape_as-published", "as-published", "as-published", "论文原方案"),
+    ("claims.fedpca.cape_calibrated", "calibrated", "校准后"),
+    ("claims.fedpca.cape_as-published", "as-published", "论文原方案"),
     ("claims.fedpca.sens_cape",
      "$\\sqrt{2}/n$ on each site's message; Mahalanobis sensitivity of the joint view (module cape)",
      "sqrt(2)/n on each site's message; Mahalanobis sensitivity of the joint view (module cape)",
@@ -468,8 +462,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "a coalition of the server and c of the %(s)s sites sees more (coalition, first order, not a bound: c = s-1 gives about "
      "eps*sqrt(s))",
      "服务器与 %(s)s 个站点中的 $c$ 个合谋时能看到更多（合谋时的一阶近似，不是上界：$c = s-1$ 时约为 $\\varepsilon \\sqrt{s}$）"),
-    ("claims.fedpca.cond_cape_zero_sum", "the zero-sum noise is generated by a secure sum of noise only",
-     "the zero-sum noise is generated by a secure sum of noise only", "和为零的噪声仅由噪声的安全求和生成"),
+    ("claims.fedpca.cond_cape_zero_sum", "the zero-sum noise is generated by a secure sum of noise only", "和为零的噪声仅由噪声的安全求和生成"),
     ("claims.fedpca.why_cape",
      "each message is $(\\varepsilon, \\delta)$-DP, but the server sees all %(s)s: their contrasts carry the "
      "correlated noise, and the joint view is only $(%(exact)s, %(delta)s)$-DP (Mahalanobis sensitivity "
@@ -479,8 +472,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "sqrt(2s/(s+1)) = %(factor)s x the calibrated one)",
      "每条消息满足 $(\\varepsilon, \\delta)$-DP，但服务器能看到全部 %(s)s 条：它们之间的差包含相关噪声，联合视图只满足 "
      "$(%(exact)s, %(delta)s)$-DP（Mahalanobis 敏感度为 $\\sqrt{2s/(s+1)} = %(factor)s \\times$ 校准值）"),
-    ("claims.fedpca.mech_power", "DP noisy power method (%(iters)s iterations)",
-     "DP noisy power method (%(iters)s iterations)", "差分隐私加噪幂迭代法（%(iters)s 次迭代）"),
+    ("claims.fedpca.mech_power", "DP noisy power method (%(iters)s iterations)", "差分隐私加噪幂迭代法（%(iters)s 次迭代）"),
     ("claims.fedpca.sens_power",
      "$\\sqrt{2}/n$ per iteration ($\\|(yy^\\top - xx^\\top)X\\|_F/n$ $\\le \\|yy^\\top - xx^\\top\\|_F/n$, $X$ "
      "orthonormal), %(iters)s adaptive Gaussian releases compose exactly into sensitivity $\\sqrt{2L}/n = %(sens)s$",
@@ -497,7 +489,7 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
      "federated: each site's share A_i X + N(0, sigma^2/s) under secure aggregation (same law for the server)",
      "联邦设置：每个站点的份额 $A_i X + N(0, \\sigma^2/s)$ 经安全聚合（对服务器而言分布相同）"),
     # the privacy-audit chapter's catalogue: what a row's verdict means (chapters/privacy_audit/catalog.py)
-    ("audit.finding.holds", "holds", "holds", "成立"),
-    ("audit.finding.violated", "mechanism violated", "mechanism violated", "机制违反其声明"),
-    ("audit.finding.step", "step exceeds its proof share", "step exceeds its proof share", "该步骤超出其证明所分配的份额"),
+    ("audit.finding.holds", "holds", "成立"),
+    ("audit.finding.violated", "mechanism violated", "机制违反其声明"),
+    ("audit.finding.step", "step exceeds its proof share", "该步骤超出其证明所分配的份额"),
 ]  # fmt: skip

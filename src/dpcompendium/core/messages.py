@@ -31,6 +31,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from . import methods as _methods
+
 __all__ = [
     "CATALOGUE",
     "CJK_EDITIONS",
@@ -746,176 +748,29 @@ CATALOGUE: dict[str, dict[str, str]] = {
 #:
 #: :meta hide-value:
 PLAIN: dict[str, str] = {
-    "claim.statement": "%(mechanism)s: %(guarantee)s%(relation)s (sensitivity %(sensitivity)s)%(conditions)s",
     "claim.not_private": "%(mechanism)s: not %(guarantee)s as claimed — %(why)s",
     "claim.not_shown": "%(mechanism)s: %(guarantee)s as claimed is not shown — %(why)s",
-    "claim.relation": " under %(neighbours)s neighbours",
-    "claim.conditions": ", given: %(conditions)s",
     "claim.guarantee": "%(epsilon)s-%(dp)s",
     "claim.guarantee_delta": "(%(epsilon)s, %(delta)s)-%(dp)s",
-    "claim.none": "none",
-    "claim.private": "private",
     "claim.not": "not %(guarantee)s",
     "claim.not_finite": "not ε-DP for any finite ε",
-    "prose.note": "At these parameters: %(instead)s (unlike the book's default run)",
     "prose.pair": "%(value)s at %(name)s = %(key)s",
-    "prose.count": "%(k)s of %(n)s",
-    "prose.plural": "%(n)s %(noun)s",
-    "prose.interval": "%(estimate)s (%(lo)s–%(hi)s)",
-    "prose.na": "n/a",
-    "table.interval": "%(estimate)s (%(lo)s–%(hi)s)",
     # comparisons (dpcompendium.core.comparison): the only source of the book's comparative verdicts
-    "comparison.beats": "%(a)s beats %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% interval %(lo)s–%(hi)s)",
-    "comparison.beaten": "%(a)s is worse than %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% interval "
-    "%(lo)s–%(hi)s)",
-    "comparison.tie": "%(a)s and %(b)s are not separated in %(quantity)s: ratio %(ratio)s (%(level)s %% interval "
-    "%(lo)s–%(hi)s, which holds 1)",
-    "comparison.not_beats": "%(a)s is not shown to beat %(b)s in %(quantity)s: ratio %(ratio)s (%(level)s %% "
-    "interval %(lo)s–%(hi)s)",
-    "comparison.noninferior": "%(a)s is at most %(pct)s %% worse than %(b)s in %(quantity)s: ratio %(ratio)s "
-    "(%(level)s %% interval %(lo)s–%(hi)s)",
-    "comparison.not_noninferior": "%(a)s is not shown to be at most %(pct)s %% worse than %(b)s in "
-    "%(quantity)s: ratio %(ratio)s (%(level)s %% interval %(lo)s–%(hi)s)",
-    "comparison.equivalent": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s: ratio %(ratio)s "
-    "(%(level)s %% interval %(lo)s–%(hi)s)",
-    "comparison.not_equivalent": "%(a)s is not shown to match %(b)s in %(quantity)s within a factor "
-    "%(margin)s: ratio %(ratio)s (%(level)s %% interval %(lo)s–%(hi)s)",
-    "comparison.rank_one": "lowest %(quantity)s: %(name)s",
-    "comparison.rank_tie": "lowest %(quantity)s: not separated among %(names)s",
-    "comparison.wins": "lowest %(quantity)s alone: %(counts)s; not separated in %(ties)s of %(n)s settings",
-    "comparison.wins_one": "%(name)s in %(k)s",
-    "comparison.wins_none": "no method",
     "comparison.caveat": " (not private: %(names)s; its ε is nominal)",
-    "comparison.caveat_why": " (not private: %(names)s, compared for %(why)s)",
     "dpmean.spend_for": "%(spend)sε for %(data)s",
-    "dpmean.data_heights": "heights",
-    "dpmean.data_adult-age": "ages",
     "dpmean.pb_cost": "a median RMSE ratio to method 3 with declared bounds of %(ratios)s, over each dataset's "
     "cells with nε ≥ 50",
-    "dpmean.pb_cost_item": "%(ratio)s for %(data)s",
-    "dpmean.percent_span": "%(span)s %%",
-    "dpmean.m4_direct": "method 4 calibrated under replace-one",
-    "dpmean.variant_as-written": "as written",
-    "dpmean.variant_corrected": "corrected",
-    "dpmean.variant_analytic": "analytic calibration",
-    "dpmean.variant_quantiles": "bounds from DP quantiles",
-    "dpmean.variant_zcdp": "zCDP",
-    "dpmean.variant_split-opt": "optimised split",
-    "dpmean.variant_replace-one": "calibrated under replace-one",
-    "dpmean.m3": "method 3",
-    "dpmean.gauss": "the Gaussian mean",
-    "dpmean.check_consistent": "is consistent with it: %(sentence)s",
-    "dpmean.check_false": "separates them in %(k)s of %(n)s cells, which the proposition rules out: each is a false "
-    "rejection (the two-sided bootstrap-t tests have level %(level)s %% per dataset, Holm-corrected): "
-    "%(sentence)s",
-    "dpmean.coupled": "drawn from one stream, the two releases differ by at most %(diff)s over %(draws)s draws "
-    "(rounding)",
     "dpmean.no_large_cells": "not measured (no cell with nε ≥ 50 and two repetitions in this run)",
-    "dpmean.on_data": "for %(data)s, %(sentence)s",
     "dpmean.cell": "n = %(n)s, ε = %(eps)s",
     "dpmean.cp_range_steps": "%(shares)s of rho for the range steps",
     "dpmean.cp_mean_step": "%(share)s of rho for the mean",
-    "dpmean.cp_scale": "%(scale)s %(unit)s for %(data)s",
     "dpmean.cp_sens": "at n = %(n)s, ε = %(eps)s (one sample per dataset, %(reps)s runs per configuration), CoinPress with the guess σ0 times %(factors)s and with %(steps)s steps (every combination) has an RMSE of %(items)s",
-    "dpmean.cp_sens_item": "%(span)s times that of this run's configuration and %(qspan)s times that of the mean with bounds from DP quantiles for %(data)s",
-    "dpmean.unit_heights": "cm",
-    "dpmean.unit_adult-age": "years",
-    "hiera.q_mae": "MAE of the mean",
-    "hiera.q_mse": "K-fold MSE",
-    "hiera.on_data": "on %(data)s, %(sentence)s",
-    "hiera.at_small": "At ε ≤ %(eps)s, %(sentence)s",
-    "hiera.same_level": "calibrated to the same exact LDP level ε, %(sentence)s",
-    "hiera.graded_level": "calibrated to the graded bound it aims at, %(sentence)s",
-    "hiera.source_design": "with the source's budgets (nominal ε), %(sentence)s",
-    "hiera.tally": "%(a)s against %(b)s: %(quantity)s lower in %(lower)s, higher in %(higher)s and not separated in "
-    "%(tie)s of %(n)s comparisons (two-sided tests, Holm-corrected over the experiment)",
-    "hiera.tally_two": "%(a)s against %(b)s: %(quantity)s %(x)s and %(y)s of %(n)s comparisons (two-sided tests, "
-    "Holm-corrected over the experiment)",
-    "hiera.tally_lower_all": "%(a)s against %(b)s: %(quantity)s lower in all %(n)s comparisons (two-sided tests, "
-    "Holm-corrected over the experiment)",
-    "hiera.tally_higher_all": "%(a)s against %(b)s: %(quantity)s higher in all %(n)s comparisons (two-sided tests, "
-    "Holm-corrected over the experiment)",
-    "hiera.tally_tie_all": "%(a)s against %(b)s: %(quantity)s not separated in any of the %(n)s comparisons "
-    "(two-sided tests, Holm-corrected over the experiment)",
-    "hiera.part_lower": "lower in %(k)s",
-    "hiera.direction_lower_all": ", %(a)s lower in all of them",
-    "hiera.direction_higher_all": ", %(a)s higher in all of them",
-    "hiera.part_higher": "higher in %(k)s",
-    "hiera.part_tie": "not separated in %(k)s",
-    "hiera.at_eps": "at ε = %(eps)s (%(reps)s repetitions), %(sentence)s",
-    "hiera.untested": "not tested: a comparison needs at least two repetitions per cell (this run: %(reps)s)",
-    "hiera.no_cells": "not tested: no cell of this run has these methods",
-    "hiera.short_runs": "; the shown verdicts short of these runs: %(list)s",
-    "hiera.short_pair": "%(a)s against %(b)s %(where)s (up to %(needed)s runs)",
-    "hiera.short_cells": "on %(data)s at ε = %(eps)s",
-    "hiera.setting": "%(data)s, ε = %(eps)s",
-    "hiera.tally_short": "; %(k)s of the %(shown)s shown would need more runs than were made (up to %(needed)s) for power %(power)s, so another seed may not repeat those",
-    "comparison.family_equivalence": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
-    "of %(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
-    "comparison.family_noninferior": "%(a)s is at most %(pct)s %% worse than %(b)s in %(quantity)s in %(k)s of "
-    "%(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
-    "comparison.family_beats": "%(a)s beats %(b)s in %(quantity)s in %(k)s of %(n)s settings (Holm-corrected; "
-    "ratios %(lo)s–%(hi)s)",
-    "comparison.family_differ": "%(a)s and %(b)s differ in %(quantity)s in %(k)s of %(n)s settings and are "
-    "not separated in the others (two-sided tests, Holm-corrected; ratios %(lo)s–%(hi)s)",
-    "comparison.family_differ_all": "%(a)s and %(b)s differ in %(quantity)s in all %(n)s settings (two-sided "
-    "tests, Holm-corrected; ratios %(lo)s–%(hi)s)",
-    "comparison.family_differ_none": "%(a)s and %(b)s are not separated in %(quantity)s in any of %(n)s "
-    "settings (two-sided tests, Holm-corrected; ratios %(lo)s–%(hi)s)",
-    "comparison.design": "these verdicts rest on %(runs)s runs per arm; taking the observed ratios and spreads as the truth (a check after the fact, not a design made before the runs; t tests at %(holm)s), each of the %(shown)s shown would be reached with power %(power)s from %(needed)s runs",
-    "comparison.design_short": "these verdicts rest on %(runs)s runs per arm; taking the observed ratios and spreads as the truth (a check after the fact, not a design made before the runs; t tests at %(holm)s), %(ok)s of the %(shown)s shown would be reached with power %(power)s with these runs and %(short)s would need up to %(needed)s runs, so another seed may not repeat those",
-    "comparison.design_short_never": "these verdicts rest on %(runs)s runs per arm; taking the observed ratios and spreads as the truth (a check after the fact, not a design made before the runs; t tests at %(holm)s), %(ok)s of the %(shown)s shown would be reached with power %(power)s with these runs, and for %(short)s no number of our runs would reach it (an arm quoted from a source keeps its own spread, or more than 100,000 runs would be needed), so another seed may not repeat those",
-    "comparison.design_ties": "; with these runs, the %(n)s not shown could have been shown only at ratios outside %(lo)s–%(hi)s%(where)s (power %(power)s)",
-    "comparison.design_none": "none of these comparisons shows a difference; with %(runs)s runs per arm a ratio outside %(lo)s–%(hi)s%(where)s would have been shown with power %(power)s (at %(holm)s)",
-    "comparison.design_where": " in the noisiest of them (%(which)s; outside %(lo)s–%(hi)s in the median one)",
-    "comparison.design_none_other": "none of these %(n)s verdicts is shown with %(runs)s runs per arm",
-    "comparison.design_which": " (%(which)s)",
-    "comparison.design_boot": "these verdicts rest on %(runs)s runs per arm; the runs the %(shown)s shown would need are not computed: they are decided by the studentized bootstrap, the test used where Student's t is not trusted (skewed or heavy-tailed losses), so a t-based count would have no stated validity",
-    "comparison.design_boot_rest": "; the runs the %(n)s shown by the studentized bootstrap would need are not computed (Student's t is not trusted there, so a t-based count would have no stated validity)",
-    "comparison.which_pair": "%(a)s vs %(b)s",
-    "comparison.which_at": "%(pair)s, %(setting)s",
     "comparison.holm_family": "the family's smallest Holm level α/%(k)s",
     "comparison.holm_each": "each family's smallest Holm level α/%(k)s (every Holm family has %(k)s verdicts), with no Holm correction across families",
     "comparison.holm_each_upto": "each family's smallest Holm level α/k, with k ≤ %(k)s the size of the verdict's own Holm family and no Holm correction across families",
-    "comparison.design_null_none": "a check of a difference known to be zero: none of the %(n)s comparisons rejects it (under the null, Holm keeps the chance of any false rejection in the family at or below %(level)s %%, so no power is counted: the true ratio is 1); with %(runs)s runs per arm a ratio outside %(lo)s–%(hi)s%(where)s would have been shown with power %(power)s (at %(holm)s)",
-    "comparison.design_null_none_cap": "a check of a difference known to be zero: none of the %(n)s comparisons rejects it (under the null, Holm keeps the chance of any false rejection in the family at or below %(level)s %%, so no power is counted: the true ratio is 1); with %(runs)s runs per arm not even a ratio of %(cap)s either way%(where)s would have been shown with power %(power)s (at %(holm)s): these runs cannot bound the ratio",
-    "comparison.design_null_none_boot": "a check of a difference known to be zero: none of the %(n)s comparisons rejects it (under the null, Holm keeps the chance of any false rejection in the family at or below %(level)s %%, so no power is counted: the true ratio is 1); with %(runs)s runs per arm, the studentized bootstrap's intervals at their Holm levels do not rule out ratios of %(span)s",
-    "comparison.design_null_some": "a check of a difference known to be zero: the tests reject it in %(r)s of the %(n)s comparisons, each a false rejection (under the null, Holm keeps the chance of any false rejection in the family at or below %(level)s %%, so no power is counted: the true ratio is 1); with %(runs)s runs per arm a ratio outside %(lo)s–%(hi)s%(where)s would have been shown with power %(power)s (at %(holm)s)",
-    "comparison.design_null_some_cap": "a check of a difference known to be zero: the tests reject it in %(r)s of the %(n)s comparisons, each a false rejection (under the null, Holm keeps the chance of any false rejection in the family at or below %(level)s %%, so no power is counted: the true ratio is 1); with %(runs)s runs per arm not even a ratio of %(cap)s either way%(where)s would have been shown with power %(power)s (at %(holm)s): these runs cannot bound the ratio",
-    "comparison.design_null_some_boot": "a check of a difference known to be zero: the tests reject it in %(r)s of the %(n)s comparisons, each a false rejection (under the null, Holm keeps the chance of any false rejection in the family at or below %(level)s %%, so no power is counted: the true ratio is 1); with %(runs)s runs per arm, the studentized bootstrap's intervals at their Holm levels do not rule out ratios of %(span)s",
-    "comparison.design_ties_t": "; with these runs, the %(n)s not shown by t tests could have been shown only at ratios outside %(lo)s–%(hi)s%(where)s (power %(power)s)",
-    "comparison.design_ties_cap": "; with these runs, the %(n)s not shown could not have been shown with power %(power)s even at a ratio of %(cap)s either way%(where)s: %(runs)s runs per arm cannot bound the ratio",
-    "comparison.design_ties_t_cap": "; with these runs, the %(n)s not shown by t tests could not have been shown with power %(power)s even at a ratio of %(cap)s either way%(where)s: %(runs)s runs per arm cannot bound the ratio",
-    "comparison.design_none_cap": "none of these comparisons shows a difference; with %(runs)s runs per arm not even a ratio of %(cap)s either way%(where)s would have been shown with power %(power)s (at %(holm)s): these runs cannot bound the ratio",
-    "comparison.design_where_cap": " in the median one (in the noisiest, %(which)s, not even at a ratio of %(cap)s either way)",
-    "comparison.design_where_cap_all": " in the median one, nor in the noisiest (%(which)s)",
-    "comparison.design_none_runs": "none of these comparisons shows a difference with %(runs)s runs per arm",
-    "comparison.design_ties_boot": "; the %(n)s not shown were decided by the studentized bootstrap, whose intervals at their Holm levels do not rule out ratios of %(span)s (the ratios these runs could have shown with power %(power)s are not computed for this test: that count would rest on Student's t again)",
-    "comparison.design_ties_boot_one": "; the one not shown was decided by the studentized bootstrap, whose interval at its Holm level does not rule out ratios of %(span)s (the ratios these runs could have shown with power %(power)s are not computed for this test: that count would rest on Student's t again)",
-    "comparison.ci_one": "%(range)s (%(which)s)",
-    "comparison.ci_widest": "%(range)s in the widest (%(which)s; %(mid)s in the median one)",
-    "comparison.range": "%(lo)s–%(hi)s",
-    "comparison.range_below": "up to %(hi)s",
-    "comparison.range_above": "%(lo)s or more",
-    "comparison.range_any": "any size",
-    "comparison.p": "%(p)s",
-    "comparison.p_at_most": "≤ %(p)s",
-    "comparison.family_directions": " (%(a)s lower in %(better)s and higher in %(worse)s of the %(n)s)",
     "comparison.agreement_none": "no figure of the reference shares an ε with this run, so none is tested",
-    "comparison.family_agreement": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
-    "of %(n)s cells, differs in %(d)s, and in %(u)s the data are too uncertain to tell (two one-sided tests and "
-    "a two-sided test, each Holm-corrected over the %(n)s; ratios %(lo)s–%(hi)s)",
     "fedpca.quantity_energy": "energy not captured (1 - q)",
-    "fedpca.quantity_svm": "SVM error rate (one minus the accuracy)",
-    "fedpca.untested": "not tested: with fewer than two repetitions a setting has no standard error",
-    "fedpca.short_runs": "; the shown verdicts short of these runs (%(a)s against %(b)s): %(list)s",
-    "fedpca.short_cell": "%(where)s (%(needed)s runs)",
     "fedpca.guarantee_each_row": "(ε, δ)-DP at each row's ε (%(epsilons)s) and its dataset's δ (%(deltas)s)",
-    "mwem.quantity_figures": "the error figures",
-    "mwem.arm_last": "our coursework runs (last iterate)",
-    "mwem.arm_average": "our coursework runs (average of the iterates)",
-    "mwem.arm_reference": "the course's reference",
-    "mwem.arm_report": "the report's own averages",
     "mwem.db_at": "%(data)s at ε = %(eps)s (the MWEM row chosen on these runs): %(sentence)s",
     "mwem.db_cw_ratio": "%(data)s, coursework variant (not ranked: its guarantee is not the nominal one, see the claims above): its last iterate has %(ratio)s times the error of the standard variant's last "
     "iterate at the same T and ε (point estimates)",
@@ -930,26 +785,16 @@ PLAIN: dict[str, str] = {
     "mwem.payoff_overview": "MWEM pays off where nε is small against the domain: at every nε its error ratio to "
     "Identity (a point estimate per cell) is lower on the largest domain than on the smallest, and on every domain it "
     "is higher at the largest nε than at the smallest",
-    "mwem.payoff_by_domain": "MWEM's ratio to Identity by domain size is %(spans)s",
-    "mwem.payoff_domain": "%(cells)s cells: %(span)s",
     "mwem.payoff_points": "MWEM's last iterate against Identity, as point estimates of the ratio of their mean "
     "errors (%(reps)s per cell): the ratio is below 1 %(said)s, and not below 1 at the other nε. No cell gets a verdict of "
     "lower or higher: MWEM's errors are heavy-tailed, and on %(reps)s neither Welch's test nor a bootstrap controls "
     "its error rate, so the grid is read as point estimates, like the pay-off figure",
-    "mwem.payoff_cells": "with %(cells)s cells (%(per_w)s)",
     "mwem.payoff_at": "%(w)s: at nε = %(ne)s",
     "mwem.payoff_at_none": "%(w)s: at no nε",
-    "mwem.workload_random_ranges": "random ranges",
-    "mwem.workload_prefixes": "prefixes",
-    "mwem.dim": "%(d)s-D",
     "mwem.setting_figure": "ε = %(eps)s, %(metric)s",
     "mwem.setting_data_eps": "%(data)s, ε = %(eps)s",
     "mwem.setting_data_T_eps": "%(data)s, T = %(T)s, ε = %(eps)s",
     "mwem.setting_payoff": "%(w)s, %(cells)s cells, nε = %(ne)s",
-    "mwem.metric_max_error": "max error",
-    "mwem.metric_min_error": "min error",
-    "mwem.metric_mse": "MSE",
-    "mwem.metric_mean_error": "mean error",
     "mwem.payoff_tested": "MWEM's last iterate against Identity (two-sided bootstrap-t tests on %(reps)s per cell, "
     "Holm-corrected over the %(n)s cells of the grid): its mean error is shown lower or higher %(said)s, and not "
     "separated at the other nε",
@@ -963,9 +808,6 @@ PLAIN: dict[str, str] = {
     "mwem.payoff_lower": "%(w)s: lower at nε = %(ne)s",
     "mwem.payoff_lower_none": "%(w)s: lower at no nε",
     "mwem.payoff_higher": ", higher at nε = %(ne)s",
-    "mwem.db_identity": "%(data)s, standard MWEM: %(said)s",
-    "mwem.db_out_last": "its last iterate",
-    "mwem.db_out_average": "its average of the iterates",
     "mwem.db_below": "%(output)s is shown below Identity (two-sided bootstrap-t tests, Holm-corrected) at ε = %(eps)s "
     "for every T%(some)s",
     "mwem.db_below_none": "%(output)s is shown below Identity (two-sided bootstrap-t tests, Holm-corrected) at no ε "
@@ -977,12 +819,6 @@ PLAIN: dict[str, str] = {
     "mwem.db_zcdp": "the zCDP variant ((ε, δ)-DP with δ = %(delta)s, so not ranked with the pure-DP rows and "
     "baselines above) has, in its last iterate, %(ratio)s times the standard variant's error (median %(median)s; "
     "point estimates)",
-    "hist.name_dawa_private": "DAWA, partition on a noisy histogram",
-    "hist.name_dawa_repaired": "DAWA partition on privately-noised costs, repaired",
-    "hist.name_dawa_dpbench": "DAWA as DPBench runs it (not private)",
-    "hist.fix": "with S5 read on the sum (a margin of %(pct)s, fixed before this run on a seed stream no earlier "
-    "version used), %(sum)s; with S5 read on the mean, %(mean)s",
-    "hist.on_data": "%(data)s: %(sentences)s",
     "hist.at_eps": "at ε = %(eps)s, %(sentence)s",
     "hist.sota": "among the private methods, over the %(n)s (dataset, ε) settings of the sweep (not "
     "separated: no method listed is shown above the least mean by a two-sided studentized-bootstrap test, "
@@ -990,189 +826,31 @@ PLAIN: dict[str, str] = {
     "hist.sota_lead": "Among the private methods, over the %(n)s (dataset, ε) settings of the sweep (not "
     "separated: no method listed is shown above the least mean by a two-sided studentized-bootstrap test, "
     "Holm-corrected within the setting): %(wins)s",
-    "hist.dawa": "against DAWA as DPBench runs it, on the sparse histograms: %(sparse)s; on the dense ones: "
-    "%(dense)s",
-    "hist.dpbench": "ranked together with the private methods, DAWA as DPBench runs it ranks first alone in "
-    "%(db_alone)s of the %(n)s settings and first or not separated from the first in %(db_first)s; one of the "
-    "two private DAWAs ranks first or not separated from the first among the private methods in "
-    "%(priv_first)s. %(verdict)s",
-    "hist.dpbench_supported": "DPBench's place for DAWA on the sparse histograms rests on its partition step, "
-    "which is not private: with the same measurement step, neither private partition tried here comes near it "
-    "(this does not show that no private DAWA can)",
-    "hist.dpbench_not_supported": "on this run the evidence does not single out DPBench's partition step as "
-    "the source of its place for DAWA",
-    "hist.php_lead": "the mean %(quantity)s of %(a)s is shown lower than that of %(b)s at %(k)s of %(n)s budgets "
-    "(one-sided studentized-bootstrap tests, Holm-corrected over the budgets; ratios %(lo)s–%(hi)s)%(tail)s; on the "
-    "typical release, the rank test of the same runs (Mann–Whitney, Holm-corrected over the %(n)s budgets) finds "
-    "its MSE %(typical)s; the share of the pairs of runs in which its MSE is the smaller: %(shares)s",
-    "hist.php_tail": ", driven by the tail of bad releases of %(b)s",
     "hist.rank_lower": "lower at ε = %(eps)s (adjusted p = %(p)s)",
     "hist.rank_higher": "higher at ε = %(eps)s (adjusted p = %(p)s)",
     "hist.rank_none": "not separated at ε = %(eps)s (adjusted p = %(p)s)",
     "hist.win_at": "%(pct)s %% at ε = %(eps)s",
-    "hist.fix_two_sided": "; on the same runs, %(sentence)s%(where)s",
     "hist.fix_higher_at": " — the noisy centres' MSE is shown higher at ε = %(eps)s (ratios "
     "%(ratios)s)",
-    "hist.fix_design": "With %(runs)s runs per arm, the non-inferiority verdicts are reached with power %(power)s from %(ni)s runs, the two-sided ones from %(two)s, those with S5 on the mean from %(mean)s (taking the observed ratios and spreads as the truth: a check after the fact, t tests at each family's smallest Holm level)%(ties)s",
-    "hist.fix_ties_two": "; the two-sided verdicts not shown (%(n)s) could have been shown with these runs only at ratios outside %(lo)s–%(hi)s",
-    "hist.fix_ties_mean": "; the verdicts with S5 on the mean not shown (%(n)s) could have been shown with these runs only at ratios outside %(lo)s–%(hi)s",
-    "hist.fix_design_each": "On the number of runs: for the non-inferiority tests, %(ni)s; for the two-sided tests of the same runs, %(two)s; for the tests with S5 read on the mean, %(mean)s",
-    "hist.rank_runs": "These are rank tests, not comparisons of means: their %(reps)s runs per arm are the first table's, not chosen from the power of their verdicts",
-    "hist.reps_policy": "The sweep runs %(reps)s times per setting; the patent ran each method 20 times (§0068), the scale of the claim under test, and the sweep's cost grows in proportion to its runs. Covering every ranking and bracket verdict above with power %(power)s would take up to %(needed)s runs, %(factor)s times the sweep's cost; the design sentences count the verdicts %(reps)s runs do not cover, and another seed may not repeat those",
-    "hist.reps_policy_never": "The sweep runs %(reps)s times per setting; the patent ran each method 20 times (§0068), the scale of the claim under test, and the sweep's cost grows in proportion to its runs. Some ranking and bracket verdicts above would not be reached with power %(power)s by any number of runs at their observed effect; the design sentences count the verdicts %(reps)s runs do not cover, and another seed may not repeat those",
-    "hist.reps_policy_enough": "The sweep runs %(reps)s times per setting; the patent ran each method 20 times (§0068), the scale of the claim under test, and the ranking and bracket verdicts above are reached with power %(power)s with these runs",
-    "hist.reps_policy_uncounted": "The sweep runs %(reps)s times per setting; the patent ran each method 20 times (§0068), the scale of the claim under test, and the sweep's cost grows in proportion to its runs. The runs the %(n)s verdicts above decided by the studentized bootstrap would need are not computed: that test is used where Student's t is not trusted",
-    "hist.reps_policy_counted_rest": "; the design sentences count the t-tested verdicts %(reps)s runs do not cover",
-    "hist.privtree": "against Hb (a fixed tree, where PrivTree chooses its splits from noisy counts), on the sparse histograms: %(sparse)s; on the dense ones: %(dense)s",
-    "hist.php_design_tail": "these verdicts rest on %(runs)s runs per arm; the runs they would need are not computed: the verdict is tail-driven and a t approximation is not valid here",
-    "hist.privtree_differ": "; the ranking's per-setting tests (Holm within the setting) and this family's (Holm over the %(n)s settings) read PrivTree against Hb differently at %(where)s",
     "hist.privtree_setting": "%(name)s, ε = %(eps)s (the ranking: %(ranking)s; this family: %(family)s)",
-    "hist.pt_lower": "PrivTree lower",
-    "hist.pt_higher": "PrivTree higher",
-    "hist.pt_none": "not separated",
-    "hist.short_runs": "; the shown verdicts short of these runs: %(list)s",
-    "hist.short_pair": "%(a)s against %(b)s %(where)s (up to %(needed)s runs)",
     "hist.short_cells": "on %(data)s at ε = %(eps)s",
-    "quantity.mse": "MSE",
-    "quantity.rmse": "RMSE",
-    "quantity.error": "error",
-    "quantity.relative_error": "relative error",
-    "rerun_box.title": "Rerun this chapter",
-    "rerun_box.intro": "This page was computed with the parameters below. The command reruns the chapter on your "
-    "machine with them; change a value after -p, or add -p NAME VALUE for any other parameter (dpcompendium list "
-    "shows them all).",
     "rerun_box.intro_print": "The command that reruns this chapter with the parameters of this page; dpcompendium list %(chapter)s lists the parameters, their meanings and the values each allows (the HTML edition shows them in this box).",
-    "rerun_box.intro_rerun": "This page was computed by the rerun below, with the parameters in the table.",
-    "rerun_box.parameter": "parameter",
-    "rerun_box.value": "value",
-    "rerun_box.meaning": "what it sets",
-    "rerun_box.allowed": "allowed values",
-    "rerun_box.requires": "Every run also satisfies:",
 }
 
-#: The one human name of each method of the book (every table and legend label takes it from here). Keys are the
-#: ids the library and the CSVs use; ``"<variant>:<method>"`` ids (``"as-written:sum"``) are named from both parts
-#: by :func:`method_name`.
+# a message whose MyST template is plain text (no maths, no emphasis) is its own plain template: PLAIN
+# holds only the templates that differ
+for _msgid, _en in CATALOGUE["en"].items():
+    PLAIN.setdefault(_msgid, _en)
+
+#: The one human name of each method of the book (every table and legend label takes it from here): language → id →
+#: name, a live view of the method registry (:func:`dpcompendium.core.methods.names`; a language other than English
+#: holds only the names that differ from the English one). Keys are the ids the library and the CSVs use;
+#: ``"<variant>:<method>"`` ids (``"as-written:sum"``) are named from both parts by :func:`method_name`.
 #:
 #: :meta hide-value:
-METHOD_NAMES: dict[str, dict[str, str]] = {
-    "en": {
-        # roles
-        "as-written": "as written",
-        "as-written:sum": "sum, as written",
-        "as-written:mean": "mean, as written",
-        "private:sum": "sum, private",
-        "private:mean": "mean, private",
-        "corrected": "corrected",
-        "private": "private",
-        "non-private": "non-private",
-        "identity": "Identity",
-        "laplace-public-n": "Laplace, public $n$",
-        # averages (dp-mean)
-        "composition": "Composition",
-        "resampling": "Resampling",
-        "clamped": "Clamped",
-        "normalized": "Normalized",
-        "normalized-clamped": "Normalized, clamped",
-        "centred": "Centred sum",
-        "centred-clamped": "Centred sum, clamped",
-        "private-bounds": "Private bounds (DP quantiles)",
-        "gaussian": "Gaussian (analytic)",
-        "coinpress": "CoinPress (private range)",
-        "mean": "mean",
-        "sum": "sum",
-        "count": "count",
-        # histograms
-        "uniform": "Uniform",
-        "hierarchical": "Hierarchical ($H_b$)",
-        "hb": "Hierarchical ($H_b$)",
-        "ahp": "AHP",
-        "php": "P-HP",
-        "sampling_grouping": "Sampling grouping (patent)",
-        "sampling-grouping": "Sampling grouping (patent)",
-        "privelet": "Privelet",
-        "privtree": "PrivTree",
-        "dawa": "DAWA",
-        "least_squares": "Least squares",
-        "least-squares": "Least squares",
-        # MWEM
-        "mwem": "MWEM",
-        "coursework": "Coursework MWEM",
-        "standard": "Standard MWEM",
-        "zcdp": "zCDP MWEM (Gaussian)",
-        # federated PCA
-        "pca": "PCA (no noise)",
-        "central": "Analyze Gauss (central)",
-        "shared-seed": "ELFedPCA, shared seed",
-        "secure-aggregation": "Secure aggregation",
-        "dpdispca": "DPdisPCA",
-        "cape": "CAPE",
-        "cape-as-published": "CAPE (as published)",
-        "noisy-power": "Noisy power method",
-        # graded local DP (HierA)
-        "duchi": "Duchi",
-        "harmony": "Harmony (Duchi)",
-        "pm": "PM",
-        "graded-laplace": "Graded Laplace",
-        "hiera": "HierA (source's budgets)",
-        "hiera-calibrated": "HierA, exactly $\\varepsilon$-LDP",
-        "hiera-graded": "HierA, graded guarantee",
-        "hybrid": "Hybrid",
-        "idldp": "IDUE (input-discriminative)",
-        "lhp": "LHP",
-        "grr": "GRR",
-    },
-    # 简体中文: a Chinese name only where the sources name the method in Chinese (book/glossary.md); the others keep
-    # their English name (method_name falls back to it).
-    "zh_CN": {
-        "non-private": "无隐私保护",
-        "laplace-public-n": "拉普拉斯机制，公开的 $n$",
-        "composition": "顺序组合",
-        "resampling": "重采样",
-        "normalized": "归一化",
-        "normalized-clamped": "归一化，钳制",
-        "coinpress": "CoinPress（差分隐私估计的范围）",
-        "mean": "均值",
-        "sum": "求和",
-        "count": "计数",
-        "sampling_grouping": "抽样分组（专利）",
-        "sampling-grouping": "抽样分组（专利）",
-        "pca": "主成分分析（PCA），无噪声",
-        "central": "Analyze Gauss（中心化差分隐私）",
-        "shared-seed": "ELFedPCA，共享随机种子",
-        "cape-as-published": "CAPE（论文原方案）",
-        "graded-laplace": "分级拉普拉斯",
-        "hiera": "HierA（原文的隐私预算）",
-        "hiera-calibrated": "HierA，校准到恰好满足 $\\varepsilon$-LDP",
-        "as-written": "原文写法",
-        "corrected": "修正后",
-        "private": "满足差分隐私",
-        # S5's two readings (the term base's 对和加噪 / 对均值加噪; native review 3, T4)
-        "as-written:sum": "对和加噪，原文写法",
-        "as-written:mean": "对均值加噪，原文写法",
-        "private:sum": "对和加噪，满足差分隐私",
-        "private:mean": "对均值加噪，满足差分隐私",
-        "identity": "逐单元格加噪（Identity）",
-        "clamped": "钳制",
-        "centred": "中心化和",
-        "centred-clamped": "中心化和，钳制",
-        "private-bounds": "差分隐私估计的边界（差分隐私分位数）",
-        "gaussian": "高斯机制（解析校准）",
-        "uniform": "均匀估计（Uniform）",
-        "hierarchical": "层次方法（$H_b$）",
-        "hb": "层次方法（$H_b$）",
-        "least_squares": "最小二乘",
-        "least-squares": "最小二乘",
-        "coursework": "MWEM 课程作业变体",
-        "standard": "标准 MWEM",
-        "zcdp": "zCDP MWEM（高斯测量）",
-        "secure-aggregation": "安全聚合",
-        "noisy-power": "加噪幂迭代法",
-        "hiera-graded": "HierA（分级保证）",
-        "harmony": "Harmony（Duchi）",
-        "idldp": "IDUE（输入区分）",
-    },
-}
+METHOD_NAMES: Mapping[str, dict[str, str]] = _methods.View(
+    lambda: {lang: _methods.names(lang) for lang in _methods.LANGUAGES}
+)
 
 #: The one name of each data set the book's tables and sentences show by its id, per language: ids as the chapters'
 #: parameters and CSVs spell them. Data sets are not methods: the hiera chapter's data set ``"uniform"`` (the uniform
@@ -1937,7 +1615,7 @@ def needs_translation(text: str) -> bool:
 
 
 def _figure_patterns(lang: str) -> tuple[dict[str, str], list[tuple[re.Pattern, str]]]:
-    cached = _PATTERNS.get(lang)
+    cached = _PATTERNS.get((lang, _methods.version()))
     if cached is not None:
         return cached
     exact: dict[str, str] = {}
@@ -1963,11 +1641,11 @@ def _figure_patterns(lang: str) -> tuple[dict[str, str], list[tuple[re.Pattern, 
         exact.setdefault(key, method_name(key, lang))
         exact.setdefault(name, method_name(key, lang))
     patterns.sort(key=lambda p: -p[0])
-    _PATTERNS[lang] = (exact, [(p, t) for _, p, t in patterns])
-    return _PATTERNS[lang]
+    _PATTERNS[(lang, _methods.version())] = (exact, [(p, t) for _, p, t in patterns])
+    return _PATTERNS[(lang, _methods.version())]
 
 
-_PATTERNS: dict[str, tuple[dict[str, str], list[tuple[re.Pattern, str]]]] = {}
+_PATTERNS: dict[tuple[str, int], tuple[dict[str, str], list[tuple[re.Pattern, str]]]] = {}
 
 
 def translate(text: str, lang: str | None = None) -> str | None:
@@ -2007,25 +1685,24 @@ def literal(text: Any) -> Md:
 
 
 # ------------------------------------------------------------------------------------------------ audit reports
-# The sentences of a coursework audit's report (dpcompendium.book.usercode): (id, English MyST, plain, Chinese MyST).
-AUDIT_MESSAGES: list[tuple[str, str, str, str]] = [
-    ("audit.verdict.violated", "VIOLATED", "VIOLATED", "违反"),
-    ("audit.verdict.holds", "HOLDS", "HOLDS", "成立"),
+# The sentences of a coursework audit's report (dpcompendium.book.usercode): (id, English MyST, plain, Chinese MyST),
+# or (id, English MyST, Chinese MyST) where the plain text is the English MyST.
+AUDIT_MESSAGES: list[tuple[str, ...]] = [
+    ("audit.verdict.violated", "VIOLATED", "违反"),
+    ("audit.verdict.holds", "HOLDS", "成立"),
     ("audit.line",
-     "%(verdict)s: claimed %(claimed)s (%(relation)s neighbours)%(ran)s; %(bound)s — pair %(pair)s; %(event)s",
      "%(verdict)s: claimed %(claimed)s (%(relation)s neighbours)%(ran)s; %(bound)s — pair %(pair)s; %(event)s",
      "%(verdict)s：声称 %(claimed)s（%(relation)s 邻居数据集）%(ran)s；%(bound)s —— 数据对 %(pair)s；%(event)s"),
     ("audit.claim", "$\\varepsilon = %(eps)s$", "ε = %(eps)s", "$\\varepsilon = %(eps)s$"),
     ("audit.claim_delta", "$\\varepsilon = %(eps)s$, $\\delta = %(delta)s$", "ε = %(eps)s, δ = %(delta)s",
      "$\\varepsilon = %(eps)s$，$\\delta = %(delta)s$"),
-    ("audit.ran_with", ", function run with %(params)s", ", function run with %(params)s",
+    ("audit.ran_with", ", function run with %(params)s",
      "，函数运行时 %(params)s"),
-    ("audit.param.default", "%(name)s = %(value)s (its default)", "%(name)s = %(value)s (its default)",
+    ("audit.param.default", "%(name)s = %(value)s (its default)",
      "%(name)s = %(value)s（其默认值）"),
-    ("audit.param.set", "%(name)s = %(value)s (set with -p)", "%(name)s = %(value)s (set with -p)",
+    ("audit.param.set", "%(name)s = %(value)s (set with -p)",
      "%(name)s = %(value)s（由 -p 设定）"),
-    ("audit.param.claim", "%(name)s = %(value)s (the claimed value: no default)",
-     "%(name)s = %(value)s (the claimed value: no default)", "%(name)s = %(value)s（取自声称：函数没有默认值）"),
+    ("audit.param.claim", "%(name)s = %(value)s (the claimed value: no default)", "%(name)s = %(value)s（取自声称：函数没有默认值）"),
     ("audit.bound", "audited $\\varepsilon \\ge %(eps)s$ with confidence %(conf)s",
      "audited ε ≥ %(eps)s with confidence %(conf)s", "审计得到 $\\varepsilon \\ge %(eps)s$（置信度 %(conf)s）"),
     ("audit.bound_infinite",
@@ -2044,36 +1721,32 @@ AUDIT_MESSAGES: list[tuple[str, str, str, str]] = [
      "above 0 even had it never happened on the other input (confidence %(conf)s; more samples can give one)",
      "样本太少，无法给出界：该事件在 %(on)s 上的 %(n)s 个样本中只出现了 %(k)s 次；即使它在另一个输入上从未出现，"
      "这么少的次数也给不出大于 0 的 $\\varepsilon$ 下界（置信度 %(conf)s；更多样本才可能给出）"),
-    ("audit.event_freq", "%(event)s: %(pa)s on %(d)s, %(pb)s on %(d2)s",
-     "%(event)s: %(pa)s on %(d)s, %(pb)s on %(d2)s", "%(event)s：在 %(d)s 上 %(pa)s，在 %(d2)s 上 %(pb)s"),
-    ("audit.never", "never (0 of %(n)s)", "never (0 of %(n)s)", "从未出现（%(n)s 个中 0 个）"),
-    ("audit.output_is", "output is %(value)s", "output is %(value)s", "输出为 %(value)s"),
-    ("audit.output_one_of", "output is one of %(values)s", "output is one of %(values)s",
+    ("audit.event_freq", "%(event)s: %(pa)s on %(d)s, %(pb)s on %(d2)s", "%(event)s：在 %(d)s 上 %(pa)s，在 %(d2)s 上 %(pb)s"),
+    ("audit.never", "never (0 of %(n)s)", "从未出现（%(n)s 个中 0 个）"),
+    ("audit.output_is", "output is %(value)s", "输出为 %(value)s"),
+    ("audit.output_one_of", "output is one of %(values)s",
      "输出为 %(values)s 之一"),
-    ("audit.output_in", "output in %(interval)s", "output in %(interval)s", "输出落在 %(interval)s 内"),
+    ("audit.output_in", "output in %(interval)s", "输出落在 %(interval)s 内"),
     ("audit.output_at_most", "output at most %(hi)s", "output ≤ %(hi)s", "输出不超过 %(hi)s"),
     ("audit.output_above", "output above %(lo)s", "output > %(lo)s", "输出大于 %(lo)s"),
     ("audit.statistic_in", "%(statistic)s in %(interval)s (outputs such as %(examples)s)",
-     "%(statistic)s in %(interval)s (outputs such as %(examples)s)",
      "%(statistic)s 落在 %(interval)s 内（例如输出 %(examples)s）"),
-    ("audit.empty_list", "an empty list", "an empty list", "空列表"),
-    ("audit.stat.output", "output", "output", "输出"),
-    ("audit.stat.projection", "the projection on the shift of the mean", "the projection on the shift of the mean",
+    ("audit.empty_list", "an empty list", "空列表"),
+    ("audit.stat.output", "output", "输出"),
+    ("audit.stat.projection", "the projection on the shift of the mean",
      "在均值偏移方向上的投影"),
-    ("audit.stat.l1", "the likelihood ratio under Laplace noise", "the likelihood ratio under Laplace noise",
+    ("audit.stat.l1", "the likelihood ratio under Laplace noise",
      "拉普拉斯噪声下的似然比统计量"),
-    ("audit.stat.coordinate", "output coordinate %(j)s", "output coordinate %(j)s", "输出的第 %(j)s 个坐标"),
+    ("audit.stat.coordinate", "output coordinate %(j)s", "输出的第 %(j)s 个坐标"),
     ("audit.stat.learned", "a classifier's score for $D'$", "a classifier's score for D′",
      "分类器判为 $D'$ 的得分"),
     ("audit.coverage", "searched %(n)s candidate pairs (%(inputs)s distinct inputs): %(parts)s",
-     "searched %(n)s candidate pairs (%(inputs)s distinct inputs): %(parts)s",
      "搜索了 %(n)s 个候选数据对（%(inputs)s 个不同的输入）：%(parts)s"),
-    ("audit.coverage.declared", "%(n)s of the family", "%(n)s of the family", "%(n)s 个属于该输入族"),
+    ("audit.coverage.declared", "%(n)s of the family", "%(n)s 个属于该输入族"),
     ("audit.coverage.mixed",
      "%(n)s mixing the bounds (k of %(size)s records at %(b)s, the rest at %(a)s, for k = %(ks)s)",
-     "%(n)s mixing the bounds (k of %(size)s records at %(b)s, the rest at %(a)s, for k = %(ks)s)",
      "%(n)s 个混合两端取值（%(size)s 条记录中 k 条取 %(b)s、其余取 %(a)s，k = %(ks)s）"),
-    ("audit.coverage.probe", "%(n)s probes beyond the bounds", "%(n)s probes beyond the bounds",
+    ("audit.coverage.probe", "%(n)s probes beyond the bounds",
      "%(n)s 个越界探测"),
     ("audit.profile.line",
      "%(mechanism)s: %(verdict)s, claimed %(claimed)s; the certified privacy profile gives "
@@ -2099,14 +1772,10 @@ AUDIT_MESSAGES: list[tuple[str, str, str, str]] = [
     ("audit.profile.few_points",
      "the samples give %(n)s distinct trade-off points, too few to test the curve's shape, so no whole-profile "
      "estimate is made",
-     "the samples give %(n)s distinct trade-off points, too few to test the curve's shape, so no whole-profile "
-     "estimate is made",
      "样本只给出 %(n)s 个不同的权衡点，不足以检验曲线的形状，因此不作整条曲线的估计"),
     # the catalogue's tally (dpcompendium.chapters.privacy_audit.catalog.tally_statement, issue 46): an empirical
     # HOLDS is a non-rejection, counted apart from the exact HOLDS and the predicted violations
     ("audit.tally",
-     "Of the book's %(n)s audited rows, VIOLATED as predicted: %(violated)s%(step)s; exact HOLDS: %(exact)s; "
-     "empirical HOLDS, no evidence of a violation: %(empirical)s%(other)s",
      "Of the book's %(n)s audited rows, VIOLATED as predicted: %(violated)s%(step)s; exact HOLDS: %(exact)s; "
      "empirical HOLDS, no evidence of a violation: %(empirical)s%(other)s",
      "本书 %(n)s 个审计行中，按预测违反：%(violated)s%(step)s；精确成立：%(exact)s；经验审计成立（未发现违反的证据）："
@@ -2116,10 +1785,8 @@ AUDIT_MESSAGES: list[tuple[str, str, str, str]] = [
     ("audit.tally.step",
      "; a step over its proof share (one step audited against its share of the budget, not a verdict on the "
      "whole mechanism): %(k)s",
-     "; a step over its proof share (one step audited against its share of the budget, not a verdict on the "
-     "whole mechanism): %(k)s",
      "；某一步骤超出其证明所分配的份额（按该步骤在预算中的份额审计，并非对整个机制的判定）：%(k)s"),
-    ("audit.tally.other", "; not the predicted verdict: %(k)s", "; not the predicted verdict: %(k)s",
+    ("audit.tally.other", "; not the predicted verdict: %(k)s",
      "；与预测的判定不符：%(k)s"),
     # the benchmark's sample design (privacy-audit, issue 50; referee 5, m10): the samples of the mechanisms that
     # are not private at the claim come from a pilot run's events (benchmark.POWER_SAMPLES), which a blind audit
@@ -2139,41 +1806,37 @@ AUDIT_MESSAGES: list[tuple[str, str, str, str]] = [
     ("audit.bench.design.blind",
      ". This choice of samples knows which mechanisms are broken: a blind audit keeps %(samples)s for every "
      "mechanism, and the times below are those of this informed run",
-     ". This choice of samples knows which mechanisms are broken: a blind audit keeps %(samples)s for every "
-     "mechanism, and the times below are those of this informed run",
      "。这样选择样本数的前提是事先知道哪些机制有错：盲审计对每个机制都保留 %(samples)s 个样本，下文的用时是这次"
      "知情运行的用时"),
-    ("audit.bench.design.all", "every mechanism is audited with %(samples)s samples per input; ",
-     "every mechanism is audited with %(samples)s samples per input; ", "每个机制每个输入都用 %(samples)s 个样本审计；"),
+    ("audit.bench.design.all", "every mechanism is audited with %(samples)s samples per input; ", "每个机制每个输入都用 %(samples)s 个样本审计；"),
     ("audit.bench.design.enough",
-     "conditional on this run's events, each violation shown is reached with power %(power)s from at most "
-     "%(need)s samples per input",
      "conditional on this run's events, each violation shown is reached with power %(power)s from at most "
      "%(need)s samples per input",
      "以本次运行的事件为条件，所表明的每个违反只需每个输入至多 %(need)s 个样本即可达到检验功效 %(power)s"),
     ("audit.bench.design.short",
      "conditional on this run's events, %(count)s violations shown need more samples than they had for power "
      "%(power)s (they may not repeat under another seed)",
-     "conditional on this run's events, %(count)s violations shown need more samples than they had for power "
-     "%(power)s (they may not repeat under another seed)",
      "以本次运行的事件为条件，所表明的违反中，%(count)s要达到检验功效 %(power)s 所需的样本多于它们实际所用的"
      "（换一个种子可能无法重现）"),
-    ("audit.bench.design.none", "no violation is shown", "no violation is shown", "没有表明任何违反"),
+    ("audit.bench.design.none", "no violation is shown", "没有表明任何违反"),
     # the words of the privacy-audit chapter's result tables (issue 49: tables, not print dumps; in every edition)
-    ("audit.word.holds", "holds", "holds", "成立"),
-    ("audit.word.violated", "violated", "violated", "违反"),
-    ("audit.kind.exact", "exact", "exact", "精确"),
-    ("audit.kind.empirical", "empirical", "empirical", "经验"),
-    ("audit.claim.stated", "stated", "stated", "给出"),
-    ("audit.claim.refused", "refused", "refused", "拒绝给出"),
-    ("audit.selection.split", "split", "split", "样本拆分"),
-    ("audit.selection.bonferroni", "Bonferroni", "Bonferroni", "Bonferroni 校正"),
+    ("audit.word.holds", "holds", "成立"),
+    ("audit.word.violated", "violated", "违反"),
+    ("audit.kind.exact", "exact", "精确"),
+    ("audit.kind.empirical", "empirical", "经验"),
+    ("audit.claim.stated", "stated", "给出"),
+    ("audit.claim.refused", "refused", "拒绝给出"),
+    ("audit.selection.split", "split", "样本拆分"),
+    ("audit.selection.bonferroni", "Bonferroni", "Bonferroni 校正"),
 ]  # fmt: skip
 
 # The texts of the privacy claims (core/claim_messages.py): relation names, sensitivities, conditions, reasons.
 from .claim_messages import CLAIM_MESSAGES  # noqa: E402
 
-for _msgid, _en, _plain, _zh in (*AUDIT_MESSAGES, *CLAIM_MESSAGES):
+for _entry in (*AUDIT_MESSAGES, *CLAIM_MESSAGES):
+    # (id, English MyST, plain text, Chinese MyST); (id, English, Chinese) where the plain text is the English MyST
+    _msgid, _en, *_rest = _entry
+    _plain, _zh = _rest if len(_rest) == 2 else (_en, *_rest)
     CATALOGUE["en"][_msgid] = _en
     PLAIN[_msgid] = _plain
     CATALOGUE["zh_CN"][_msgid] = _zh

@@ -23,10 +23,12 @@ import logging
 import math
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import matplotlib.style
+
+from . import methods as _methods
 
 __all__ = [
     "CJK_FONT",
@@ -93,71 +95,15 @@ OKABE_ITO = {
     "yellow": "#F0E442",
 }
 _C = OKABE_ITO
-#: One colour per method, the same in every chapter. Roles first: the source's method as written (vermillion), its
-#: corrected or private variant (blue), non-private or noise-only references (black, grey); then the baselines.
-METHOD_COLORS = {
-    "as-written": _C["vermillion"],
-    "corrected": _C["blue"],
-    "private": _C["blue"],
-    "non-private": _C["black"],
-    "identity": _C["grey"],
-    "laplace-public-n": _C["grey"],
-    # averages: the source's four methods (and the clamped-then-normalized correction)
-    "composition": _C["blue"],
-    "resampling": _C["vermillion"],
-    "clamped": _C["green"],
-    "normalized": _C["purple"],
-    "normalized-clamped": _C["orange"],
-    # today's alternatives (dp-mean)
-    "private-bounds": _C["vermillion"],
-    "coinpress": _C["purple"],
-    # histograms
-    "uniform": _C["yellow"],
-    "hierarchical": _C["green"],
-    "ahp": _C["sky"],
-    "php": _C["purple"],
-    "sampling_grouping": _C["vermillion"],
-    "privtree": _C["orange"],  # Privelet, also orange, is in no figure of the chapter
-    # range-query mechanisms of the core (histograms, MWEM)
-    "hb": _C["green"],
-    "dawa": _C["blue"],
-    "privelet": _C["orange"],
-    "least_squares": _C["black"],
-    # MWEM
-    "coursework": _C["vermillion"],
-    "standard": _C["blue"],
-    # federated PCA
-    "central": _C["blue"],
-    "shared-seed": _C["vermillion"],
-    "secure-aggregation": _C["green"],
-    "dpdispca": _C["orange"],
-    # graded local DP (HierA)
-    "harmony": _C["sky"],
-    "pm": _C["green"],
-    "graded-laplace": _C["orange"],
-    "hiera": _C["vermillion"],
-    "hiera-calibrated": _C["blue"],
-}
-
-
-#: A method's legend label where it is not the method's name.
-METHOD_LABELS = {
-    # graded local DP (HierA)
-    "harmony": "Harmony (Duchi)",
-    "pm": "PM",
-    "graded-laplace": "graded Laplace",
-    "hiera": "HierA (source's budgets)",
-    "hiera-calibrated": "HierA, exactly ε-LDP",
-}
-#: A method's marker where it has its own (else ``"."``).
-METHOD_MARKERS = {
-    # graded local DP (HierA)
-    "harmony": "o",
-    "pm": "s",
-    "graded-laplace": "^",
-    "hiera": "D",
-    "hiera-calibrated": "v",
-}
+#: One colour per method, the same in every chapter: a live view of the method registry
+#: (:func:`dpcompendium.core.methods.colours`; each method's colour is in its registration). Roles: the source's
+#: method as written (vermillion), its corrected or private variant (blue), non-private or noise-only references
+#: (black, grey); then the baselines.
+METHOD_COLORS: Mapping[str, str] = _methods.View(_methods.colours)
+#: A method's legend label where it is not the method's name (its registration's ``legend``).
+METHOD_LABELS: Mapping[str, str] = _methods.View(_methods.labels)
+#: A method's marker where it has its own (its registration's ``marker``; else ``"."``).
+METHOD_MARKERS: Mapping[str, str] = _methods.View(_methods.markers)
 #: The line style of a variant: the source's method as written solid, its corrected variant dashed.
 VARIANT_LINESTYLES = {"as-written": "-", "corrected": "--"}
 #: A method drawn otherwise whatever its variant: noise-only references dotted.

@@ -27,12 +27,11 @@ DATASET_TITLES = {
     "exponential": "exponential distribution",
 }
 
-#: the chapter's methods that the book-wide style (:data:`dpcompendium.core.plotting.METHOD_COLORS`) does not list
+#: the line styles of the chapter's methods that the book-wide style does not set (their colours, markers and
+#: legend labels are in their registrations, ``methods_registry.py``)
 _EXTRA = {
-    "hybrid": {"color": "#CC79A7", "marker": "P", "label": "Hybrid (PM/Duchi)"},
-    "hiera-graded": {"color": "#56B4E9", "marker": "X", "label": "HierA, graded bound", "ls": "--"},
-    "idldp": {"color": "#000000", "marker": "*", "label": "IDUE mean (IDLDP)", "ls": "-."},
-    "hiera-calibrated": {"label": "HierA, exactly ε-LDP"},
+    "hiera-graded": {"ls": "--"},
+    "idldp": {"ls": "-."},
 }
 
 

@@ -153,14 +153,29 @@ def laplace_samplers(
 
 def _groups() -> dict[str, Callable[[], list[AuditSpec]]]:
     """Catalogue group → its specs, in catalogue order: ``core`` (the textbook mechanisms), this chapter, then every
-    other chapter with an ``audits.py``, in book order (from the manifests)."""
+    other chapter with an ``audits.py``, in book order (from the manifests). A method whose registration declares
+    its audit (:class:`dpcompendium.core.methods.Method` ``audit``) adds its specs to its chapter's group, after
+    those of the chapter's ``audits.py``; a chapter that is not in the book (a course's own method) is a group of
+    its own, after the book's."""
     from ...core.mechanisms import audits as core_audits
+    from ...core.methods import methods
     from ..registry import manifests
 
     own = Path(__file__).resolve().parent
     found = [m for m in manifests() if m.audits_module]
     ordered = [m for m in found if m.folder == own] + [m for m in found if m.folder != own]
-    return {CORE: core_audits.audit_specs, **{m.id: m.audit_specs for m in ordered}}
+    groups = {CORE: core_audits.audit_specs, **{m.id: m.audit_specs for m in ordered}}
+    declared = [m for m in methods() if m.audit is not None]
+    for chapter in dict.fromkeys(m.chapter for m in declared):
+        parts = [groups[chapter]] if chapter in groups else []
+        parts += [m.audit_specs for m in declared if m.chapter == chapter]
+        groups[chapter] = _joined(parts)
+    return groups
+
+
+def _joined(parts: list[Callable[[], list[AuditSpec]]]) -> Callable[[], list[AuditSpec]]:
+    """One group's specs from several declarations, in order."""
+    return lambda: [spec for part in parts for spec in part()]
 
 
 def audit_modules() -> dict[str, str]:
@@ -168,7 +183,8 @@ def audit_modules() -> dict[str, str]:
     from ..registry import manifests
 
     by_id = {m.id: m.audits_module for m in manifests()}
-    return {g: by_id.get(g, "dpcompendium.core.mechanisms.audits") for g in _groups()}
+    by_id[CORE] = "dpcompendium.core.mechanisms.audits"
+    return {g: by_id.get(g) or "dpcompendium.core.methods" for g in _groups()}
 
 
 def missing_chapters() -> list[str]:

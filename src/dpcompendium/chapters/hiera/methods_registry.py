@@ -1,0 +1,92 @@
+"""The hiera chapter's graded local DP methods, with their legend labels and markers.
+
+Registered once (:mod:`dpcompendium.core.methods`), read by :func:`dpcompendium.chapters.registry.load_methods`.
+"""
+
+from dpcompendium.chapters.registry import chapter_id
+from dpcompendium.core.methods import Method, register
+
+CHAPTER = chapter_id(__name__)
+
+register(Method("duchi", {"en": "Duchi", "zh_CN": "Duchi"}, "#999999", CHAPTER))
+register(
+    Method(
+        "harmony",
+        {"en": "Harmony (Duchi)", "zh_CN": "Harmony（Duchi）"},
+        "#56B4E9",
+        CHAPTER,
+        legend="Harmony (Duchi)",
+        marker="o",
+    )
+)
+register(Method("pm", {"en": "PM", "zh_CN": "PM"}, "#009E73", CHAPTER, legend="PM", marker="s"))
+register(
+    Method(
+        "graded-laplace",
+        {"en": "Graded Laplace", "zh_CN": "分级拉普拉斯"},
+        "#E69F00",
+        CHAPTER,
+        legend="graded Laplace",
+        marker="^",
+    )
+)
+register(
+    Method(
+        "hiera",
+        {"en": "HierA (source's budgets)", "zh_CN": "HierA（原文的隐私预算）"},
+        "#D55E00",
+        CHAPTER,
+        claim="dpcompendium.chapters.hiera.hiera:hiera_claim",
+        legend="HierA (source's budgets)",
+        marker="D",
+    )
+)
+register(
+    Method(
+        "hiera-calibrated",
+        {
+            "en": "HierA, exactly $\\varepsilon$-LDP",
+            "zh_CN": "HierA，校准到恰好满足 $\\varepsilon$-LDP",
+        },
+        "#0072B2",
+        CHAPTER,
+        claim="dpcompendium.chapters.hiera.hiera:hiera_claim",
+        legend="HierA, exactly ε-LDP",
+        marker="v",
+    )
+)
+register(
+    Method(
+        "hiera-graded",
+        {"en": "HierA, graded guarantee", "zh_CN": "HierA（分级保证）"},
+        "#56B4E9",
+        CHAPTER,
+        claim="dpcompendium.chapters.hiera.hiera:graded_claim",
+        legend="HierA, graded bound",
+        marker="X",
+    )
+)
+register(
+    Method(
+        "hybrid",
+        {"en": "Hybrid", "zh_CN": "Hybrid"},
+        "#CC79A7",
+        CHAPTER,
+        legend="Hybrid (PM/Duchi)",
+        marker="P",
+    )
+)
+register(
+    Method(
+        "idldp",
+        {"en": "IDUE (input-discriminative)", "zh_CN": "IDUE（输入区分）"},
+        "#000000",
+        CHAPTER,
+        claim="dpcompendium.chapters.hiera.idldp:idue_claim",
+        legend="IDUE mean (IDLDP)",
+        marker="*",
+    )
+)
+register(Method("lhp", {"en": "LHP", "zh_CN": "LHP"}, "#999999", CHAPTER))
+register(Method("grr", {"en": "GRR", "zh_CN": "GRR"}, "#999999", CHAPTER))
+register(Method("least-squares", {"en": "Least squares", "zh_CN": "最小二乘"}, "#999999", CHAPTER))

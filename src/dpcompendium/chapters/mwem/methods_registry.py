@@ -1,0 +1,49 @@
+"""The mwem chapter's methods: MWEM and the variants it compares.
+
+Registered once (:mod:`dpcompendium.core.methods`), read by :func:`dpcompendium.chapters.registry.load_methods`.
+"""
+
+from dpcompendium.chapters.registry import chapter_id
+from dpcompendium.core.methods import Method, register
+
+CHAPTER = chapter_id(__name__)
+
+register(
+    Method(
+        "mwem",
+        {"en": "MWEM", "zh_CN": "MWEM"},
+        "#999999",
+        CHAPTER,
+        estimator="dpcompendium.chapters.mwem.core:mwem",
+        claim="dpcompendium.chapters.mwem.core:privacy_claim",
+    )
+)
+register(
+    Method(
+        "coursework",
+        {"en": "Coursework MWEM", "zh_CN": "MWEM 课程作业变体"},
+        "#D55E00",
+        CHAPTER,
+        estimator="dpcompendium.chapters.mwem.core:mwem",
+        claim="dpcompendium.chapters.mwem.core:privacy_claim",
+    )
+)
+register(
+    Method(
+        "standard",
+        {"en": "Standard MWEM", "zh_CN": "标准 MWEM"},
+        "#0072B2",
+        CHAPTER,
+        estimator="dpcompendium.chapters.mwem.core:mwem",
+        claim="dpcompendium.chapters.mwem.core:privacy_claim",
+    )
+)
+register(
+    Method(
+        "zcdp",
+        {"en": "zCDP MWEM (Gaussian)", "zh_CN": "zCDP MWEM（高斯测量）"},
+        "#999999",
+        CHAPTER,
+        claim="dpcompendium.chapters.mwem.zcdp:mwem_zcdp_parameters",
+    )
+)
