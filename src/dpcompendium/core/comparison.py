@@ -1022,6 +1022,19 @@ def _band(band: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
     return False, {"cap": cap, "where": message(key, which=band["which"])}
 
 
+def _tie_band(f: dict[str, Any], count: int) -> dict[str, Any]:
+    """The band of a family's t-tested ties as :func:`_band` reads it, from :func:`design_figures` ``f`` (its
+    ``tie_*`` numbers), for ``count`` ties."""
+    return {
+        "lo": f["tie_lo"],
+        "hi": f["tie_hi"],
+        "mid_lo": f["tie_mid_lo"],
+        "mid_hi": f["tie_mid_hi"],
+        "which": f["tie_which"],
+        "count": count,
+    }
+
+
 def _holm_clause(ks: Sequence[int], families: Sequence[Any] | None) -> Md:
     """The Holm level the sentence's t tests are at: the family's smallest, :math:`\\alpha/k`; with ``families``,
     each family's own (:math:`\\alpha/k`, :math:`k \\le K`, or :math:`\\alpha/K` when every family has
@@ -1041,16 +1054,7 @@ def _ties_text(f: dict[str, Any], params: dict[str, Any]) -> Md:
     text = Md("")
     t_ties = f["ties"] - f["ties_boot"]
     if t_ties:
-        bounded, band = _band(
-            {
-                "lo": f["tie_lo"],
-                "hi": f["tie_hi"],
-                "mid_lo": f["tie_mid_lo"],
-                "mid_hi": f["tie_mid_hi"],
-                "which": f["tie_which"],
-                "count": t_ties,
-            }
-        )
+        bounded, band = _band(_tie_band(f, t_ties))
         key = "comparison.design_ties_t" if f["ties_boot"] else "comparison.design_ties"
         text = text + message(
             key if bounded else key + "_cap",
@@ -1159,16 +1163,7 @@ def design_sentence(
             return message("comparison.design_none_runs", runs=params["runs"]) + _ties_text(
                 f, params
             )
-        bounded, band = _band(
-            {
-                "lo": f["tie_lo"],
-                "hi": f["tie_hi"],
-                "mid_lo": f["tie_mid_lo"],
-                "mid_hi": f["tie_mid_hi"],
-                "which": f["tie_which"],
-                "count": f["ties"],
-            }
-        )
+        bounded, band = _band(_tie_band(f, f["ties"]))
         key = "comparison.design_none" if bounded else "comparison.design_none_cap"
         return message(key, **band, **params)
     counted = f["shown"] - f["uncounted"]
