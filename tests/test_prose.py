@@ -60,10 +60,10 @@ def test_a_guarded_note_has_no_space_before_the_sentence_s_full_stop(instead):
     parenthesis, and the sentence around the paste ("{glue:md}`key:myst`.") reads "… run)." in each language."""
     from dpcompendium.core.messages import Md
 
-    for found in (instead, Md(instead), Md(instead, instead, {"zh_CN": instead.replace(".", "。")})):
+    for found in (
         instead,
         Md(instead),
-        message("prose.pair", value=instead, name="k", key="1")[:0] + instead,
+        Md(instead, instead, {"zh_CN": instead.replace(".", "。")}),
     ):
         note = prose.guarded(False, "it holds", found)
         for lang in ("en", "zh_CN"):
