@@ -55,7 +55,18 @@ from typing import Any, Literal
 import numpy as np
 from scipy import special, stats
 
-from .messages import CATALOGUE, Md, join, message, method_name, tex_number, to_myst, translate
+from .messages import (
+    CATALOGUE,
+    TABLE_FROM,
+    Md,
+    join,
+    message,
+    method_name,
+    table,
+    tex_number,
+    to_myst,
+    translate,
+)
 from .privacy import PrivacyClaim
 
 __all__ = [
@@ -75,6 +86,10 @@ __all__ = [
     "bootstrap_t_result",
     "design_figures",
     "design_sentence",
+    "design_text",
+    "families_sentence",
+    "families_table",
+    "families_text",
     "family_sentence",
     "holm",
     "ranking",
@@ -783,6 +798,135 @@ def family_sentence(results: Sequence[ComparisonResult]) -> Md:
     return text + first.caveat()
 
 
+def _family_counts(results: Sequence[ComparisonResult]) -> dict[str, Any]:
+    """What :func:`family_sentence` says of one family: ``k`` of ``n`` shown, ``better``/``worse`` (two-sided), the
+    ratios' span ``lo``–``hi``."""
+    ratios = [r.ratio for r in results]
+    return {
+        "k": sum(r.holds for r in results),
+        "n": len(results),
+        "better": sum(r.outcome == "better" for r in results),
+        "worse": sum(r.outcome == "worse" for r in results),
+        "lo": min(ratios),
+        "hi": max(ratios),
+    }
+
+
+def _verdict_cell(results: Sequence[ComparisonResult]) -> Md:
+    """A family's verdict as a table cell: "differ in 14 of 14 (lower in 0, higher in 14)", "beats in 3 of 3", "at
+    most 10 % worse in 3 of 3", "within a factor 1.1 in 2 of 3"."""
+    first = results[0].comparison
+    c = _family_counts(results)
+    key = {
+        "tie": "comparison.cell_differ",
+        "superiority": "comparison.cell_beats",
+        "non-inferiority": "comparison.cell_noninferior",
+        "equivalence": "comparison.cell_equivalent",
+    }[first.relation]
+    return message(
+        key,
+        k=str(c["k"]),
+        n=str(c["n"]),
+        better=str(c["better"]),
+        worse=str(c["worse"]),
+        pct=_num(100 * (first.margin - 1), 3),
+        margin=_num(first.margin),
+    )
+
+
+def _checked_families(
+    families: Sequence[tuple[Any, Sequence[ComparisonResult]]],
+) -> list[tuple[Any, list[ComparisonResult]]]:
+    out = [(label, list(results)) for label, results in families]
+    if not out:
+        raise ValueError("families must hold at least one family, got 0")
+    for label, results in out:
+        if not results:
+            raise ValueError(f"family {str(label)!r} must hold at least one comparison, got 0")
+        if any(r.comparison.relation != results[0].comparison.relation for r in results):
+            raise ValueError(f"family {str(label)!r}: its comparisons must share their relation")
+    return out
+
+
+def families_text(families: Sequence[tuple[Any, Sequence[ComparisonResult]]]) -> Md:
+    """Several families of comparisons (``(label, results)``, each decided by :func:`holm`), as a reader reads them
+    (issue 49, F2): up to :data:`~dpcompendium.core.messages.TABLE_FROM` − 1 families, their
+    :func:`family_sentence` each after its label, joined by "; "; from :data:`~dpcompendium.core.messages.TABLE_FROM` on, one
+    sentence that states the result over the families and the correction used, and the families are rows of
+    :func:`families_table` (glued beside it)."""
+    families = _checked_families(families)
+    if len(families) < TABLE_FROM:
+        return join(
+            [
+                message(
+                    "comparison.family_labelled", label=_name_md(label), sentence=family_sentence(r)
+                )
+                for label, r in families
+            ],
+            "; ",
+        )
+    return families_sentence(families)
+
+
+def families_sentence(families: Sequence[tuple[Any, Sequence[ComparisonResult]]]) -> Md:
+    """The lead of :func:`families_table`: over all the families' settings, for two-sided families how many show
+    the first arm lower, higher or not separated, else how many show the relation each family tests; the Holm
+    correction (within each family, none across them); each caveat on an arm that is not private, once."""
+    families = _checked_families(families)
+    counts = [_family_counts(results) for _, results in families]
+    quantity = families[0][1][0].comparison.quantity
+    params = {
+        "m": str(len(families)),
+        "n": str(sum(c["n"] for c in counts)),
+        "k": str(sum(c["k"] for c in counts)),
+        "better": str(sum(c["better"] for c in counts)),
+        "worse": str(sum(c["worse"] for c in counts)),
+        "ties": str(sum(c["n"] - c["k"] for c in counts)),
+        "quantity": quantity,
+    }
+    two_sided = all(results[0].comparison.relation == "tie" for _, results in families)
+    text = message(
+        "comparison.families_ties" if two_sided else "comparison.families_mixed", **params
+    )
+    caveats: list[Md] = []
+    for _, results in families:
+        caveat = results[0].comparison.caveat()
+        if str(caveat) and str(caveat) not in {str(c) for c in caveats}:
+            caveats.append(caveat)
+    for caveat in caveats:
+        text = text + caveat
+    return text
+
+
+def families_table(families: Sequence[tuple[Any, Sequence[ComparisonResult]]]) -> Md:
+    """Several families of comparisons as a table (issue 49, F2), one row per family: its label, the arms compared,
+    its verdict (:func:`_verdict_cell`, the words of this module) and the span of its ratios — every number
+    :func:`family_sentence` says of it; empty (``Md("")``) below :data:`~dpcompendium.core.messages.TABLE_FROM`
+    families, which :func:`families_text` says in the sentence."""
+    families = _checked_families(families)
+    if len(families) < TABLE_FROM:
+        return Md("", "", dict.fromkeys(CATALOGUE, ""))
+    header = [
+        message("comparison.col_family"),
+        message("comparison.col_pair"),
+        message("comparison.col_verdict"),
+        message("comparison.col_ratios"),
+    ]
+    rows = []
+    for label, results in families:
+        first = results[0].comparison
+        c = _family_counts(results)
+        rows.append(
+            [
+                _name_md(label),
+                message("comparison.which_pair", a=first.a.name, b=first.b.name),
+                _verdict_cell(results),
+                message("comparison.range", lo=_num(c["lo"]), hi=_num(c["hi"])),
+            ]
+        )
+    return table(header, rows)
+
+
 def _runs(result: ComparisonResult) -> int:
     """The repetitions per arm behind ``result`` (the fewer of its arms that have values)."""
     ns = [
@@ -1188,6 +1332,110 @@ def design_sentence(
         if f["uncounted"]:
             text = text + message("comparison.design_boot_rest", n=str(f["uncounted"]))
     return text + _ties_text(f, params)
+
+
+def _design_cells(f: dict[str, Any]) -> tuple[Md, Md]:
+    """What :func:`design_sentence` says of one family (``f``: :func:`design_figures`) as two table cells: the runs
+    its shown verdicts need for the power, and what its two-sided tests not shown could have shown."""
+    counted = f["shown"] - f["uncounted"]
+    if not f["shown"]:
+        need = message("comparison.dcell_none_shown")
+    elif not counted:
+        need = message("comparison.dcell_boot")
+    elif f["short_counted"]:
+        top = f["needed_counted"]
+        need = message(
+            "comparison.dcell_short" if math.isfinite(top) else "comparison.dcell_short_never",
+            ok=str(counted - f["short_counted"]),
+            short=str(f["short_counted"]),
+            needed=str(int(top)) if math.isfinite(top) else "∞",
+        )
+    else:
+        need = message("comparison.dcell_from", needed=str(int(f["needed_counted"])))
+    if counted and f["uncounted"]:
+        need = need + message("comparison.dcell_boot_rest", n=str(f["uncounted"]))
+    t_ties = f["ties"] - f["ties_boot"]
+    parts = []
+    if t_ties:
+        bounded, band = _band(_tie_band(f, t_ties))
+        parts.append(
+            message("comparison.dcell_ties", n=str(t_ties), lo=band["lo"], hi=band["hi"])
+            if bounded
+            else message("comparison.dcell_ties_cap", n=str(t_ties), cap=band["cap"])
+        )
+    if f["ties_boot"]:
+        parts.append(
+            message(
+                "comparison.dcell_ties_boot",
+                n=str(f["ties_boot"]),
+                range=_range(f["ci_lo"], f["ci_hi"]),
+            )
+        )
+    if not parts:
+        parts.append(message("comparison.dcell_no_ties"))
+    return need, join(parts, "; ")
+
+
+def design_text(
+    families: Sequence[tuple[Any, Sequence[ComparisonResult]]], power: float = 0.9
+) -> tuple[Md, Md]:
+    """:func:`design_sentence` of several families (``(label, results)``, each decided by :func:`holm`) as a
+    reader reads them (issue 49, F2): (text, table). Up to :data:`~dpcompendium.core.messages.TABLE_FROM` − 1
+    families, each family's sentence after its label, joined by "; ", and no table (``Md("")``); from
+    :data:`~dpcompendium.core.messages.TABLE_FROM` on, one sentence (how many verdicts are shown with how many runs,
+    how many of the counted ones need more runs for ``power``, that it is a check after the fact at each family's
+    smallest Holm level) and a table with a row per family: runs per arm, verdicts shown, the runs they need, what
+    the ties could have shown."""
+    families = _checked_families(families)
+    if len(families) < TABLE_FROM:
+        text = join(
+            [
+                message(
+                    "comparison.family_labelled",
+                    label=_name_md(label),
+                    sentence=design_sentence(r, power),
+                )
+                for label, r in families
+            ],
+            "; ",
+        )
+        return text, Md("", "", dict.fromkeys(CATALOGUE, ""))
+    figures = [design_figures(r, power) for _, r in families]
+    counted = [f for f in figures if f["shown"] - f["uncounted"]]
+    needed = [f["needed_counted"] for f in counted if f["short_counted"]]
+    runs = sorted({f["runs"] for f in figures})
+    params = {
+        "m": str(len(families)),
+        "shown": str(sum(f["shown"] for f in figures)),
+        "n": str(sum(f["n"] for f in figures)),
+        "runs": str(runs[0]) if len(runs) == 1 else f"{runs[0]}–{runs[-1]}",
+        "power": _num(power, 2),
+        "short": str(sum(f["short_counted"] for f in figures)),
+        "needed": ("∞" if not math.isfinite(max(needed)) else str(int(max(needed))))
+        if needed
+        else "",
+    }
+    key = "comparison.design_lead_short" if needed else "comparison.design_lead"
+    header = [
+        message("comparison.col_family"),
+        message("comparison.col_runs"),
+        message("comparison.col_shown"),
+        message("comparison.col_needed", power=params["power"]),
+        message("comparison.col_ties"),
+    ]
+    rows = []
+    for (label, _), f in zip(families, figures, strict=True):
+        need, ties = _design_cells(f)
+        rows.append(
+            [
+                _name_md(label),
+                str(f["runs"]),
+                message("prose.count", k=str(f["shown"]), n=str(f["n"])),
+                need,
+                ties,
+            ]
+        )
+    return message(key, **params), table(header, rows)
 
 
 #: the verdict of one comparison of an :class:`Agreement`

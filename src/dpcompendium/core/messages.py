@@ -28,7 +28,7 @@ from __future__ import annotations
 import contextlib
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 __all__ = [
@@ -40,6 +40,7 @@ __all__ = [
     "METHOD_NAMES",
     "NOUNS",
     "PLAIN",
+    "TABLE_FROM",
     "Md",
     "dataset_md",
     "dataset_name",
@@ -57,6 +58,7 @@ __all__ = [
     "plain",
     "set_language",
     "show",
+    "table",
     "tex",
     "tex_number",
     "to_myst",
@@ -304,6 +306,33 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.p": "%(p)s",
         "comparison.p_at_most": "≤ %(p)s",
         "comparison.family_directions": " (%(a)s lower in %(better)s and higher in %(worse)s of the %(n)s)",
+        "comparison.families_ties": "%(quantity)s in %(m)s families of two-sided tests (each Holm-corrected over its settings, none across them): the first method lower in %(better)s, higher in %(worse)s and not separated in %(ties)s of %(n)s settings",
+        "comparison.families_mixed": "%(quantity)s in %(m)s families of tests (each Holm-corrected over its settings, none across them): the relation each family tests is shown in %(k)s of %(n)s settings",
+        "comparison.col_family": "family",
+        "comparison.design_lead": "%(shown)s of the %(n)s verdicts of these %(m)s families are shown with %(runs)s runs per arm; taking the observed ratios and spreads as the truth (a check after the fact, not a design made before the runs; t tests at each family's smallest Holm level), every counted one would be reached with power %(power)s with these runs",
+        "comparison.design_lead_short": "%(shown)s of the %(n)s verdicts of these %(m)s families are shown with %(runs)s runs per arm; taking the observed ratios and spreads as the truth (a check after the fact, not a design made before the runs; t tests at each family's smallest Holm level), %(short)s of them would need more runs for power %(power)s (up to %(needed)s), so another seed may not repeat those",
+        "comparison.col_runs": "runs per arm",
+        "comparison.col_shown": "shown",
+        "comparison.col_needed": "runs for power %(power)s",
+        "comparison.col_ties": "not shown",
+        "comparison.dcell_none_shown": "none shown",
+        "comparison.dcell_boot": "not computed (studentized bootstrap)",
+        "comparison.dcell_boot_rest": "; %(n)s by the studentized bootstrap not computed",
+        "comparison.dcell_from": "all from %(needed)s",
+        "comparison.dcell_short": "%(ok)s reached; %(short)s need up to %(needed)s",
+        "comparison.dcell_short_never": "%(ok)s reached; %(short)s at no count of runs",
+        "comparison.dcell_ties": "%(n)s; only ratios outside %(lo)s–%(hi)s could have been shown",
+        "comparison.dcell_ties_cap": "%(n)s; not even a ratio of %(cap)s either way could have been shown",
+        "comparison.dcell_ties_boot": "%(n)s (studentized bootstrap); intervals do not rule out %(range)s",
+        "comparison.dcell_no_ties": "none",
+        "comparison.family_labelled": "%(label)s: %(sentence)s",
+        "comparison.col_pair": "compared",
+        "comparison.col_verdict": "verdict",
+        "comparison.col_ratios": "ratios",
+        "comparison.cell_differ": "differ in %(k)s of %(n)s (lower in %(better)s, higher in %(worse)s)",
+        "comparison.cell_beats": "beats in %(k)s of %(n)s",
+        "comparison.cell_noninferior": "at most %(pct)s %% worse in %(k)s of %(n)s",
+        "comparison.cell_equivalent": "matches within a factor %(margin)s in %(k)s of %(n)s",
         "comparison.agreement_none": "no figure of the reference shares an $\\varepsilon$ with this run, so none is tested",
         "comparison.family_agreement": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
         "of %(n)s cells, differs in %(d)s, and in %(u)s the data are too uncertain to tell (two one-sided tests and "
@@ -389,6 +418,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.name_dawa_dpbench": "DAWA as DPBench runs it (not private)",
         "hist.fix": "with S5 read on the sum (a margin of %(pct)s, fixed before this run on a seed stream no earlier "
         "version used), %(sum)s; with S5 read on the mean, %(mean)s",
+        "hist.dawa_lead": "against DAWA as DPBench runs it, on the sparse and the dense histograms: %(lead)s",
+        "hist.family_sparse": "sparse histograms",
+        "hist.family_dense": "dense histograms",
+        "hist.fix_lead": "with S5 read on the sum (a margin of %(pct)s, fixed before this run on a seed stream no earlier version used) and on the mean, %(lead)s%(where)s",
+        "hist.fix_family_ni": "S5 on the sum, non-inferiority",
+        "hist.fix_design_lead": "On the number of runs: %(lead)s",
+        "hist.fix_family_two": "S5 on the sum, two-sided",
+        "hist.fix_family_mean": "S5 on the mean, two-sided",
         "hist.on_data": "%(data)s: %(sentences)s",
         "hist.at_eps": "at $\\varepsilon$ = %(eps)s, %(sentence)s",
         "hist.sota": "among the private methods, over the %(n)s (dataset, $\\varepsilon$) settings of the sweep (not "
@@ -610,6 +647,33 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.p_at_most": "≤ %(p)s",
         "comparison.agreement_none": "参考表中没有与本次运行相同的 $\\varepsilon$，因此没有可检验的数字",
         "comparison.family_directions": "（%(a)s 在 %(n)s 个中有 %(better)s 个更低、%(worse)s 个更高）",
+        "comparison.families_ties": "%(m)s 组双侧检验中的%(quantity)s（每组在其设置上作 Holm 校正，组间不校正）：在 %(n)s 个设置中，前一方法 %(better)s 个更低、%(worse)s 个更高、%(ties)s 个未能区分",
+        "comparison.families_mixed": "%(m)s 组检验中的%(quantity)s（每组在其设置上作 Holm 校正，组间不校正）：各组所检验的关系在 %(n)s 个设置中的 %(k)s 个里得到表明",
+        "comparison.col_family": "检验族",
+        "comparison.design_lead": "这 %(m)s 组的 %(n)s 个判定中有 %(shown)s 个在每组 %(runs)s 次运行下得到表明；把观测到的比值与离散程度当作真实值（这是事后检查，而不是运行前的设计；t 检验取各族最小的 Holm 检验水平），计入的每一个在这些运行次数下都能达到 %(power)s 的检验功效",
+        "comparison.design_lead_short": "这 %(m)s 组的 %(n)s 个判定中有 %(shown)s 个在每组 %(runs)s 次运行下得到表明；把观测到的比值与离散程度当作真实值（这是事后检查，而不是运行前的设计；t 检验取各族最小的 Holm 检验水平），其中 %(short)s 个需要更多运行次数才能达到 %(power)s 的检验功效（最多 %(needed)s 次），换一个种子未必能重现它们",
+        "comparison.col_runs": "每组运行次数",
+        "comparison.col_shown": "已表明",
+        "comparison.col_needed": "达到检验功效 %(power)s 所需运行次数",
+        "comparison.col_ties": "未表明",
+        "comparison.dcell_none_shown": "无一表明",
+        "comparison.dcell_boot": "未计算（学生化自助法）",
+        "comparison.dcell_boot_rest": "；学生化自助法判定的 %(n)s 个未计算",
+        "comparison.dcell_from": "全部从 %(needed)s 次起",
+        "comparison.dcell_short": "%(ok)s 个已达到；%(short)s 个最多需要 %(needed)s 次",
+        "comparison.dcell_short_never": "%(ok)s 个已达到；%(short)s 个永远达不到",
+        "comparison.dcell_ties": "%(n)s 个；只有比值落在 %(lo)s–%(hi)s 之外时才能被表明",
+        "comparison.dcell_ties_cap": "%(n)s 个；即使比值为 %(cap)s（任一方向）也无法被表明",
+        "comparison.dcell_ties_boot": "%(n)s 个（学生化自助法）；其区间不排除 %(range)s",
+        "comparison.dcell_no_ties": "无",
+        "comparison.family_labelled": "%(label)s：%(sentence)s",
+        "comparison.col_pair": "比较",
+        "comparison.col_verdict": "结论",
+        "comparison.col_ratios": "比值",
+        "comparison.cell_differ": "%(n)s 个中 %(k)s 个有显著差异（%(better)s 个更低、%(worse)s 个更高）",
+        "comparison.cell_beats": "%(n)s 个中 %(k)s 个更低",
+        "comparison.cell_noninferior": "%(n)s 个中 %(k)s 个至多高 %(pct)s %%",
+        "comparison.cell_equivalent": "%(n)s 个中 %(k)s 个在 %(margin)s 倍以内等价",
         "comparison.caveat": "（不满足差分隐私：%(names)s；其 $\\varepsilon$ 只是名义值）",
         "comparison.caveat_why": "（不满足差分隐私：%(names)s，列入比较是为了%(why)s）",
         "dpmean.gauss": "高斯均值",
@@ -693,6 +757,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.name_dawa_dpbench": "DPBench 版 DAWA（不满足差分隐私）",
         "hist.fix": "S5 解读为对和加噪时（界值 %(pct)s，在本次运行之前确定，所用随机数种子流此前的版本均未用过），%(sum)s；S5 解读为对均值加噪时，"
         "%(mean)s",
+        "hist.dawa_lead": "与 DPBench 版 DAWA 相比，在稀疏和稠密直方图上：%(lead)s",
+        "hist.family_sparse": "稀疏直方图",
+        "hist.family_dense": "稠密直方图",
+        "hist.fix_lead": "S5 解读为对和加噪（界值 %(pct)s，在本次运行之前确定，所用随机数种子流此前的版本均未用过）及对均值加噪时，%(lead)s%(where)s",
+        "hist.fix_family_ni": "S5 对和加噪，非劣效性检验",
+        "hist.fix_design_lead": "关于运行次数：%(lead)s",
+        "hist.fix_family_two": "S5 对和加噪，双侧检验",
+        "hist.fix_family_mean": "S5 对均值加噪，双侧检验",
         "hist.on_data": "%(data)s：%(sentences)s",
         "hist.at_eps": "$\\varepsilon$ = %(eps)s 时，%(sentence)s",
         "hist.sota": "在满足差分隐私的方法中，在扫描的 %(n)s 个（数据集，$\\varepsilon$）设置里（未能区分：双侧学生化自助法检验在设置内经 "
@@ -925,6 +997,33 @@ PLAIN: dict[str, str] = {
     "comparison.p": "%(p)s",
     "comparison.p_at_most": "≤ %(p)s",
     "comparison.family_directions": " (%(a)s lower in %(better)s and higher in %(worse)s of the %(n)s)",
+    "comparison.families_ties": "%(quantity)s in %(m)s families of two-sided tests (each Holm-corrected over its settings, none across them): the first method lower in %(better)s, higher in %(worse)s and not separated in %(ties)s of %(n)s settings",
+    "comparison.families_mixed": "%(quantity)s in %(m)s families of tests (each Holm-corrected over its settings, none across them): the relation each family tests is shown in %(k)s of %(n)s settings",
+    "comparison.col_family": "family",
+    "comparison.design_lead": "%(shown)s of the %(n)s verdicts of these %(m)s families are shown with %(runs)s runs per arm; taking the observed ratios and spreads as the truth (a check after the fact, not a design made before the runs; t tests at each family's smallest Holm level), every counted one would be reached with power %(power)s with these runs",
+    "comparison.design_lead_short": "%(shown)s of the %(n)s verdicts of these %(m)s families are shown with %(runs)s runs per arm; taking the observed ratios and spreads as the truth (a check after the fact, not a design made before the runs; t tests at each family's smallest Holm level), %(short)s of them would need more runs for power %(power)s (up to %(needed)s), so another seed may not repeat those",
+    "comparison.col_runs": "runs per arm",
+    "comparison.col_shown": "shown",
+    "comparison.col_needed": "runs for power %(power)s",
+    "comparison.col_ties": "not shown",
+    "comparison.dcell_none_shown": "none shown",
+    "comparison.dcell_boot": "not computed (studentized bootstrap)",
+    "comparison.dcell_boot_rest": "; %(n)s by the studentized bootstrap not computed",
+    "comparison.dcell_from": "all from %(needed)s",
+    "comparison.dcell_short": "%(ok)s reached; %(short)s need up to %(needed)s",
+    "comparison.dcell_short_never": "%(ok)s reached; %(short)s at no count of runs",
+    "comparison.dcell_ties": "%(n)s; only ratios outside %(lo)s–%(hi)s could have been shown",
+    "comparison.dcell_ties_cap": "%(n)s; not even a ratio of %(cap)s either way could have been shown",
+    "comparison.dcell_ties_boot": "%(n)s (studentized bootstrap); intervals do not rule out %(range)s",
+    "comparison.dcell_no_ties": "none",
+    "comparison.family_labelled": "%(label)s: %(sentence)s",
+    "comparison.col_pair": "compared",
+    "comparison.col_verdict": "verdict",
+    "comparison.col_ratios": "ratios",
+    "comparison.cell_differ": "differ in %(k)s of %(n)s (lower in %(better)s, higher in %(worse)s)",
+    "comparison.cell_beats": "beats in %(k)s of %(n)s",
+    "comparison.cell_noninferior": "at most %(pct)s %% worse in %(k)s of %(n)s",
+    "comparison.cell_equivalent": "matches within a factor %(margin)s in %(k)s of %(n)s",
     "comparison.agreement_none": "no figure of the reference shares an ε with this run, so none is tested",
     "comparison.family_agreement": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
     "of %(n)s cells, differs in %(d)s, and in %(u)s the data are too uncertain to tell (two one-sided tests and "
@@ -1006,6 +1105,14 @@ PLAIN: dict[str, str] = {
     "hist.name_dawa_dpbench": "DAWA as DPBench runs it (not private)",
     "hist.fix": "with S5 read on the sum (a margin of %(pct)s, fixed before this run on a seed stream no earlier "
     "version used), %(sum)s; with S5 read on the mean, %(mean)s",
+    "hist.dawa_lead": "against DAWA as DPBench runs it, on the sparse and the dense histograms: %(lead)s",
+    "hist.family_sparse": "sparse histograms",
+    "hist.family_dense": "dense histograms",
+    "hist.fix_lead": "with S5 read on the sum (a margin of %(pct)s, fixed before this run on a seed stream no earlier version used) and on the mean, %(lead)s%(where)s",
+    "hist.fix_family_ni": "S5 on the sum, non-inferiority",
+    "hist.fix_design_lead": "On the number of runs: %(lead)s",
+    "hist.fix_family_two": "S5 on the sum, two-sided",
+    "hist.fix_family_mean": "S5 on the mean, two-sided",
     "hist.on_data": "%(data)s: %(sentences)s",
     "hist.at_eps": "at ε = %(eps)s, %(sentence)s",
     "hist.sota": "among the private methods, over the %(n)s (dataset, ε) settings of the sweep (not "
@@ -1395,6 +1502,40 @@ def join(parts: Iterable[Any], sep: str = ", ") -> Md:
         sep.join(myst(p) for p in parts),
         _per_language(in_language, *parts),
     )
+
+
+#: A generated enumeration of this many items or more (comparisons, ties, settings, checks) is a table with a
+#: one-sentence lead, not a sentence that lists them (issue 49, F2: a book has one sentence and a table); fewer stay
+#: in the sentence.
+TABLE_FROM = 3
+
+
+def _cell(value: Any, lang: str | None = None) -> str:
+    """One cell of :func:`table`: its MyST on one line (a list-table's item is a paragraph)."""
+    return " ".join(myst(value, lang).split())
+
+
+def table(header: Sequence[Any], rows: Sequence[Sequence[Any]]) -> Md:
+    """A compact MyST table of generated text (``header`` and ``rows``: cells that are :class:`Md`, strings or
+    numbers), in every language of :data:`CATALOGUE`: a ``list-table`` (cells may hold maths and a ``|``), glued as
+    any generated text and pasted with the ``{glue:md}`` directive (``:format: myst``). Its plain text (CSVs,
+    ``{glue:text}``) is one line per row, the cells joined by " | "."""
+    header = list(header)
+    rows = [list(r) for r in rows]
+    if not rows:
+        raise ValueError("rows must hold at least one row, got 0")
+    for r in rows:
+        if len(r) != len(header):
+            raise ValueError(f"rows must have {len(header)} cells like the header, got {len(r)}")
+
+    def render(lang: str | None) -> str:
+        lines = ["```{list-table}", ":header-rows: 1", ":class: dpc-generated-table", ""]
+        for r in [header, *rows]:
+            lines += [f"{'* -' if i == 0 else '  -'} {_cell(c, lang)}" for i, c in enumerate(r)]
+        return "\n".join([*lines, "```"])
+
+    plain_text = "\n".join(" | ".join(plain(c) for c in r) for r in [header, *rows])
+    return Md(plain_text, render(None), {lang: render(lang) for lang in CATALOGUE})
 
 
 def method_name(method: object, lang: str | None = None) -> str:

@@ -1,0 +1,132 @@
+"""Generated enumerations read like a book (issue 49, F2): a family of three or more items is one sentence and a
+table (``messages.table``, ``comparison.families_text``/``families_table``), fewer stay in the sentence, and no
+generated paragraph is longer than :data:`MAX_PARAGRAPH` characters.
+
+The longest paragraphs the chapters glued before (1 500–2 000 characters) came from families of comparisons joined
+in one sentence; the largest family the chapters build is histograms' DAWA against DPBench's DAWA (two methods,
+35 settings, sparse and dense: four families). The tests build families of that size.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from dpcompendium import PrivacyClaim
+from dpcompendium.core import messages
+from dpcompendium.core.comparison import (
+    Arm,
+    Comparison,
+    families_sentence,
+    families_table,
+    families_text,
+    family_sentence,
+    holm,
+)
+from dpcompendium.core.messages import TABLE_FROM, Md, message, table
+
+#: The longest generated paragraph a chapter may glue (MyST characters, maths markup included): about four lines
+#: of the book's column, what a lead sentence with its numbers takes; a longer text is an enumeration to tabulate.
+MAX_PARAGRAPH = 600
+
+CLAIM = PrivacyClaim("m", "replace-one", "1", 1.0)
+NOT_PRIVATE = PrivacyClaim("m", "replace-one", "1", 1.0, private=False, why="no budget for its partition")
+
+
+def _family(a, b, means_b, relation="tie", seed=0, claim_b=CLAIM, runs=20):
+    """A Holm family of ``a`` against ``b`` over settings (one per mean of ``b``; ``a``'s mean is 1)."""
+    rng = np.random.default_rng(seed)
+    results = []
+    for i, mb in enumerate(means_b):
+        arm_a = Arm.of(a, CLAIM, rng.exponential(1.0, runs))
+        arm_b = Arm.of(b, claim_b, rng.exponential(mb, runs))
+        results.append(
+            Comparison(
+                "MSE", arm_a, arm_b, relation, 1.1 if relation != "tie" else 1.0, setting=f"s{i}, ε = 1"
+            ).result()
+        )
+    return holm(results)
+
+
+def _families(m, settings=35):
+    means = np.linspace(0.05, 1.5, settings)
+    return [
+        (Md(f"family {i}"), _family(f"method{i}", "reference", means, seed=i, claim_b=NOT_PRIVATE))
+        for i in range(m)
+    ]
+
+
+def _visible(text: str) -> str:
+    """A MyST text as a reader counts it: maths delimiters and commands dropped."""
+    return re.sub(r"\\[a-zA-Z]+|[$]", "", text)
+
+
+def test_a_table_is_a_myst_list_table_in_every_language():
+    t = table([message("comparison.col_family"), "x"], [[Md("a", "$a$"), 1.5], ["b|c", "2"]])
+    for lang in messages.CATALOGUE:
+        text = t.in_language(lang)
+        assert text.startswith("```{list-table}\n:header-rows: 1") and text.endswith("```")
+        assert text.count("\n* - ") == 3 and "  - b|c" not in text.split("\n")[0]
+    assert "$a$" in t.myst and "检验族" in t.in_language("zh_CN")
+    assert str(t).splitlines() == ["family | x", "a | 1.5", "b|c | 2"]
+    with pytest.raises(ValueError, match="rows must have 2 cells"):
+        table(["a", "b"], [["1"]])
+    with pytest.raises(ValueError, match="rows must hold at least one row"):
+        table(["a"], [])
+
+
+@pytest.mark.parametrize("m", [1, 2])
+def test_fewer_families_than_a_table_stay_in_the_sentence(m):
+    fams = _families(m, settings=5)
+    text = families_text(fams)
+    for label, results in fams:
+        assert str(family_sentence(results)) in str(text) and str(label) in str(text)
+    assert str(families_table(fams)) == "" and all(
+        v == "" for v in families_table(fams).by_lang.values()
+    )
+
+
+def test_many_families_are_one_sentence_and_a_table_that_keeps_every_number():
+    fams = _families(4)
+    assert len(fams) >= TABLE_FROM
+    lead, tab = families_text(fams), families_table(fams)
+    assert str(lead) == str(families_sentence(fams))
+    # the lead: the result over the families and the correction used, the caveat once
+    assert "Holm-corrected" in str(lead) and str(lead).count("not private") == 1
+    total = sum(len(r) for _, r in fams)
+    lower = sum(r.outcome == "better" for _, rs in fams for r in rs)
+    higher = sum(r.outcome == "worse" for _, rs in fams for r in rs)
+    assert f"lower in {lower}, higher in {higher} and not separated in {total - lower - higher} of {total}" in str(
+        lead
+    )
+    # the table: a row per family with every number family_sentence said of it
+    rows = str(tab).splitlines()[1:]
+    assert len(rows) == len(fams)
+    for row, (label, results) in zip(rows, fams, strict=True):
+        said = family_sentence(results)
+        numbers = set(re.findall(r"\d+(?:\.\d+)?", str(said))) - {"1"}  # the caveat's ε
+        assert str(label) in row and numbers <= set(re.findall(r"\d+(?:\.\d+)?", row)), (row, said)
+    for lang in messages.CATALOGUE:
+        assert len(_visible(lead.in_language(lang))) <= MAX_PARAGRAPH, lang
+
+
+def test_the_old_sentence_of_the_largest_family_was_too_long_for_a_paragraph():
+    """The test can fail: the four families said in one sentence (what histograms glued) exceed the limit."""
+    fams = _families(4)
+    joined = messages.join([family_sentence(r) for _, r in fams], "; ")
+    assert len(_visible(joined.myst)) > MAX_PARAGRAPH
+
+
+def test_a_family_table_s_verdicts_are_the_comparison_object_s_words():
+    fams = [
+        (Md("ni"), _family("a", "b", [0.9, 1.0, 1.2], "non-inferiority")),
+        (Md("sup"), _family("a", "b", [2.0, 3.0, 4.0], "superiority")),
+        (Md("eq"), _family("a", "b", [1.0, 1.0, 1.05], "equivalence")),
+    ]
+    rows = str(families_table(fams)).splitlines()[1:]
+    assert "at most 10 % worse in" in rows[0]
+    assert "beats in" in rows[1]
+    assert "matches within a factor 1.1 in" in rows[2]
+    assert "shown in" in str(families_sentence(fams))
