@@ -32,7 +32,9 @@ from dpcompendium.core.messages import TABLE_FROM, Md, message, table
 MAX_PARAGRAPH = 600
 
 CLAIM = PrivacyClaim("m", "replace-one", "1", 1.0)
-NOT_PRIVATE = PrivacyClaim("m", "replace-one", "1", 1.0, private=False, why="no budget for its partition")
+NOT_PRIVATE = PrivacyClaim(
+    "m", "replace-one", "1", 1.0, private=False, why="no budget for its partition"
+)
 
 
 def _family(a, b, means_b, relation="tie", seed=0, claim_b=CLAIM, runs=20):
@@ -44,7 +46,12 @@ def _family(a, b, means_b, relation="tie", seed=0, claim_b=CLAIM, runs=20):
         arm_b = Arm.of(b, claim_b, rng.exponential(mb, runs))
         results.append(
             Comparison(
-                "MSE", arm_a, arm_b, relation, 1.1 if relation != "tie" else 1.0, setting=f"s{i}, ε = 1"
+                "MSE",
+                arm_a,
+                arm_b,
+                relation,
+                1.1 if relation != "tie" else 1.0,
+                setting=f"s{i}, ε = 1",
             ).result()
         )
     return holm(results)
@@ -98,8 +105,9 @@ def test_many_families_are_one_sentence_and_a_table_that_keeps_every_number():
     total = sum(len(r) for _, r in fams)
     lower = sum(r.outcome == "better" for _, rs in fams for r in rs)
     higher = sum(r.outcome == "worse" for _, rs in fams for r in rs)
-    assert f"lower in {lower}, higher in {higher} and not separated in {total - lower - higher} of {total}" in str(
-        lead
+    assert (
+        f"lower in {lower}, higher in {higher} and not separated in {total - lower - higher} of {total}"
+        in str(lead)
     )
     # the table: a row per family with every number family_sentence said of it
     rows = str(tab).splitlines()[1:]
@@ -130,3 +138,30 @@ def test_a_family_table_s_verdicts_are_the_comparison_object_s_words():
     assert "beats in" in rows[1]
     assert "matches within a factor 1.1 in" in rows[2]
     assert "shown in" in str(families_sentence(fams))
+
+
+def test_rankings_by_setting_are_a_winner_sentence_and_a_table():
+    from dpcompendium.core.comparison import ranking, rankings_text, winner_sentence
+
+    rng = np.random.default_rng(3)
+    rankings = [
+        ranking(
+            f"d, ε = {e}",
+            "MSE",
+            [
+                Arm.of(m, CLAIM, rng.exponential(mu, 30))
+                for m, mu in (("x", 1.0), ("y", s), ("z", 3.0))
+            ],
+        )
+        for e, s in ((0.1, 1.0), (1, 0.2), (10, 5.0), (100, 1.1))
+    ]
+    settings = [((Md("d"), str(e)), r) for e, r in zip((0.1, 1, 10, 100), rankings, strict=True)]
+    text, tab = rankings_text("MSE", settings, ["dataset", "ε"])
+    assert str(text) == str(winner_sentence("MSE", rankings))
+    rows = str(tab).splitlines()
+    assert rows[0] == "dataset | ε | lowest MSE" and len(rows) == 1 + len(rankings)
+    for row, r in zip(rows[1:], rankings, strict=True):
+        assert row.endswith(str(r.cell())) and all(w in row for w in r.winners)
+        assert ("not separated" in row) == r.tie
+    short, none = rankings_text("MSE", settings[:2], ["dataset", "ε"])
+    assert str(none) == "" and all(str(r.sentence()) in str(short) for _, r in settings[:2])

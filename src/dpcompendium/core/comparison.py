@@ -93,6 +93,7 @@ __all__ = [
     "family_sentence",
     "holm",
     "ranking",
+    "rankings_text",
     "winner_counts",
     "winner_sentence",
 ]
@@ -675,6 +676,45 @@ class Ranking:
         if self.tie:
             return message("comparison.rank_tie", quantity=quantity, names=names)
         return message("comparison.rank_one", quantity=quantity, name=names)
+
+    def cell(self) -> Md:
+        """The ranking as a table cell under "lowest MSE": "Hb" or "not separated: Hb, AHP"."""
+        arms = {r.comparison.b.method: r.comparison.b for r in self.results}
+        arms[self.best.method] = self.best
+        names = join([arms[m].name for m in self.winners])
+        return message("comparison.rank_tie_cell", names=names) if self.tie else names
+
+
+def rankings_text(
+    quantity: str | Md,
+    settings: Sequence[tuple[Sequence[Any], Ranking]],
+    header: Sequence[Any],
+    names: Mapping[str, str | Md] | None = None,
+) -> tuple[Md, Md]:
+    """Rankings in several settings as a reader reads them (issue 49, F2): (text, table). ``settings``: (the cells
+    that name the setting, e.g. dataset and ε, under ``header``; its :class:`Ranking`). Up to
+    :data:`~dpcompendium.core.messages.TABLE_FROM` − 1 settings, each ranking's sentence after its setting, and no
+    table; from :data:`~dpcompendium.core.messages.TABLE_FROM` on, :func:`winner_sentence` over them and a table with
+    a row per setting and its winners (:meth:`Ranking.cell`)."""
+    settings = [(list(cells), r) for cells, r in settings]
+    if not settings:
+        raise ValueError("settings must hold at least one ranking, got 0")
+    if len(settings) < TABLE_FROM:
+        text = join(
+            [
+                message(
+                    "comparison.family_labelled",
+                    label=join([_name_md(c) or "" for c in cells]),
+                    sentence=r.sentence(),
+                )
+                for cells, r in settings
+            ],
+            "; ",
+        )
+        return text, Md("", "", dict.fromkeys(CATALOGUE, ""))
+    head = [*header, message("comparison.col_lowest", quantity=quantity)]
+    rows = [[*cells, r.cell()] for cells, r in settings]
+    return winner_sentence(quantity, [r for _, r in settings], names), table(head, rows)
 
 
 def ranking(
