@@ -94,6 +94,7 @@ __all__ = [
     "holm",
     "ranking",
     "rankings_text",
+    "results_text",
     "winner_counts",
     "winner_sentence",
 ]
@@ -965,6 +966,83 @@ def families_table(families: Sequence[tuple[Any, Sequence[ComparisonResult]]]) -
             ]
         )
     return table(header, rows)
+
+
+def _result_cell(result: ComparisonResult) -> Md:
+    """One comparison's verdict as a table cell, in this module's words: "lower", "higher", "not separated",
+    "beats", "not shown", "at most 10 % worse", "matches within a factor 1.1"."""
+    c = result.comparison
+    key = {
+        ("tie", "better"): "comparison.vcell_lower",
+        ("tie", "worse"): "comparison.vcell_higher",
+        ("tie", "tie"): "comparison.vcell_tie",
+        ("superiority", "better"): "comparison.vcell_beats",
+        ("non-inferiority", "non-inferior"): "comparison.vcell_noninferior",
+        ("equivalence", "equivalent"): "comparison.vcell_equivalent",
+    }.get((c.relation, result.outcome), "comparison.vcell_not_shown")
+    return message(key, pct=_num(100 * (c.margin - 1), 3), margin=_num(c.margin))
+
+
+def results_text(
+    rows: Sequence[tuple[Sequence[Any], ComparisonResult]], header: Sequence[Any]
+) -> tuple[Md, Md]:
+    """Comparisons one per setting (``rows``: the cells naming the setting, under ``header``, and its result, decided
+    by :func:`holm` as one family) as a reader reads them (issue 49, F2): (text, table). Up to
+    :data:`~dpcompendium.core.messages.TABLE_FROM` − 1, each result's sentence after its setting, and no table; from
+    :data:`~dpcompendium.core.messages.TABLE_FROM` on, one sentence (how many show the relation, for two-sided tests
+    in which direction, and the Holm correction) and a table: the setting, the arms, the ratio with its interval at
+    its level, the verdict (:func:`_result_cell`) — every number the sentences said."""
+    rows = [(list(cells), r) for cells, r in rows]
+    if not rows:
+        raise ValueError("rows must hold at least one comparison, got 0")
+    if len(rows) < TABLE_FROM:
+        text = join(
+            [
+                message(
+                    "comparison.family_labelled",
+                    label=join([_name_md(c) or "" for c in cells]),
+                    sentence=r.sentence(),
+                )
+                for cells, r in rows
+            ],
+            "; ",
+        )
+        return text, Md("", "", dict.fromkeys(CATALOGUE, ""))
+    results = [r for _, r in rows]
+    c = _family_counts(results)
+    params = {k: str(v) for k, v in c.items() if k in ("k", "n", "better", "worse")}
+    params["ties"] = str(c["n"] - c["k"])
+    two_sided = all(r.comparison.relation == "tie" for r in results)
+    text = message("comparison.results_ties" if two_sided else "comparison.results_mixed", **params)
+    head = [
+        *header,
+        message("comparison.col_pair"),
+        message("comparison.col_ratio"),
+        message("comparison.col_verdict"),
+    ]
+    body = [
+        [
+            *cells,
+            message("comparison.which_pair", a=r.comparison.a.name, b=r.comparison.b.name),
+            message(
+                "comparison.ratio_cell",
+                ratio=_num(r.ratio),
+                lo=_num(r.lo),
+                hi=_num(r.hi),
+                level=_num(100 * r.level, 3),
+            ),
+            _result_cell(r),
+        ]
+        for cells, r in rows
+    ]
+    caveats: list[Md] = []
+    for r in results:
+        caveat = r.comparison.caveat()
+        if str(caveat) and str(caveat) not in {str(x) for x in caveats}:
+            caveats.append(caveat)
+    for caveat in caveats:
+        text = text + caveat
+    return text, table(head, body)
 
 
 def _runs(result: ComparisonResult) -> int:
