@@ -218,3 +218,28 @@ def test_no_glued_paragraph_of_the_book_s_run_is_longer_than_max(chapter):
     assert base <= set(LONG_PARAGRAPHS), {
         k: v for k, v in found.items() if k.split("__")[0] not in LONG_PARAGRAPHS
     }
+
+
+def test_the_design_of_several_families_is_one_sentence_and_a_table():
+    from dpcompendium.core.comparison import design_figures, design_sentence, design_text
+
+    fams = [
+        (Md("a"), _family("x", "y", [0.5, 1, 1.02, 2])),
+        (Md("b"), _family("x", "y", [1, 1, 1.01], seed=2)),
+        (Md("c"), _family("x", "y", [0.3, 3], seed=3)),
+    ]
+    text, tab = design_text(fams)
+    figures = [design_figures(r) for _, r in fams]
+    shown = sum(f["shown"] for f in figures)
+    assert f"{shown} of the 9 verdicts of these 3 families are shown with 20 runs per arm" in str(
+        text
+    )
+    assert "a check after the fact" in str(text) and len(_visible(text.myst)) <= MAX_PARAGRAPH
+    for row, (label, results), f in zip(str(tab).splitlines()[1:], fams, figures, strict=True):
+        cells = row.split(" | ")
+        assert cells[:3] == [str(label), str(f["runs"]), f"{f['shown']} of {f['n']}"]
+        said = str(design_sentence(results))  # the band it states is in the row
+        for number in re.findall(r"outside (\d+(?:\.\d+)?–\d+(?:\.\d+)?)", said):
+            assert number in row, (number, row)
+    short, none = design_text(fams[:2])
+    assert str(none) == "" and str(design_sentence(fams[0][1])) in str(short)

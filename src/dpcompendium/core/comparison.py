@@ -1477,18 +1477,24 @@ def _design_cells(f: dict[str, Any]) -> tuple[Md, Md]:
     if t_ties:
         bounded, band = _band(_tie_band(f, t_ties))
         parts.append(
-            message("comparison.dcell_ties", n=str(t_ties), lo=band["lo"], hi=band["hi"])
-            if bounded
-            else message("comparison.dcell_ties_cap", n=str(t_ties), cap=band["cap"])
-        )
-    if f["ties_boot"]:
-        parts.append(
             message(
-                "comparison.dcell_ties_boot",
-                n=str(f["ties_boot"]),
-                range=_range(f["ci_lo"], f["ci_hi"]),
+                "comparison.dcell_ties" if bounded else "comparison.dcell_ties_cap",
+                n=str(t_ties),
+                **band,
             )
         )
+    if f["ties_boot"]:
+        span = _ci_span(
+            {
+                "lo": f["ci_lo"],
+                "hi": f["ci_hi"],
+                "mid_lo": f["ci_mid_lo"],
+                "mid_hi": f["ci_mid_hi"],
+                "which": f["ci_which"],
+                "count": f["ties_boot"],
+            }
+        )
+        parts.append(message("comparison.dcell_ties_boot", n=str(f["ties_boot"]), span=span))
     if not parts:
         parts.append(message("comparison.dcell_no_ties"))
     return need, join(parts, "; ")
