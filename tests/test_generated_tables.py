@@ -243,3 +243,28 @@ def test_the_design_of_several_families_is_one_sentence_and_a_table():
             assert number in row, (number, row)
     short, none = design_text(fams[:2])
     assert str(none) == "" and str(design_sentence(fams[0][1])) in str(short)
+
+
+#: A code identifier, a Python constant or an ASCII budget name in a sentence (reader review F4): ``scale_to_unit``,
+#: ``ADULT\_RANGES``, ``True``, ``eps0``.
+CODE_WORD = re.compile(r"\b[A-Za-z]+(?:\\?_[A-Za-z0-9]+)+\b|\b(?:True|False|None|eps0|eps)\b")
+
+
+@pytest.mark.parametrize("lang", sorted(messages.CATALOGUE))
+def test_no_generated_sentence_names_code(lang):
+    """The sentences the catalogue renders (but figure texts, which name the code an audit runs) say words and
+    maths, not identifiers: outside ``$…$`` and placeholders no snake_case name, no ``True``/``False``/``None``,
+    no ``eps``/``eps0``."""
+    found = {}
+    for msgid, template in messages.CATALOGUE[lang].items():
+        if msgid.startswith("figure."):
+            continue
+        text = re.sub(r"%\(\w+\)s", "", re.sub(r"\$.*?\$", "", template))
+        if CODE_WORD.search(text):
+            found[msgid] = CODE_WORD.findall(text)
+    assert not found
+    assert CODE_WORD.findall(r"(ldp.datasets.scale\_to\_unit; Adult: ADULT_RANGES) is True") == [
+        r"scale\_to\_unit",
+        "ADULT_RANGES",
+        "True",
+    ]
