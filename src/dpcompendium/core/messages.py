@@ -2356,14 +2356,14 @@ AUDIT_MESSAGES: list[tuple[str, str, str, str]] = [
      "%(n)s mechanisms that are not private at the claimed $\\varepsilon$ are audited with %(lo)s–%(hi)s samples "
      "per input — %(safety)s times the samples their verdicts needed for power %(power)s in a pilot run at %(pilot)s samples "
      "per input (seed %(seed)s), conditional on the event each chose there, rounded up, at least %(floor)s "
-     "(`benchmark.POWER_SAMPLES`) — and the others with %(samples)s; ",
+     "(the benchmark's floor) — and the others with %(samples)s; ",
      "%(n)s mechanisms that are not private at the claimed ε are audited with %(lo)s–%(hi)s samples per input — "
      "%(safety)s times the samples their verdicts needed for power %(power)s in a pilot run at %(pilot)s samples "
      "per input (seed %(seed)s), conditional on the event each chose there, rounded up, at least %(floor)s "
-     "(benchmark.POWER_SAMPLES) — and the others with %(samples)s; ",
+     "(the benchmark's floor) — and the others with %(samples)s; ",
      "%(n)s 个在所声称的 $\\varepsilon$ 下不满足差分隐私的机制，每个输入用 %(lo)s–%(hi)s 个样本审计——即在每个输入 %(pilot)s "
      "个样本的预实验（种子 %(seed)s）中、以各自在那里选出的事件为条件，其判定达到检验功效 %(power)s 所需样本数的 "
-     "%(safety)s 倍，向上取整，至少 %(floor)s（`benchmark.POWER_SAMPLES`）——其余机制用 %(samples)s 个；"),
+     "%(safety)s 倍，向上取整，至少 %(floor)s（基准测试的下限）——其余机制用 %(samples)s 个；"),
     ("audit.bench.design.blind",
      ". This choice of samples knows which mechanisms are broken: a blind audit keeps %(samples)s for every "
      "mechanism, and the times below are those of this informed run",
