@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 from pathlib import Path
 from types import SimpleNamespace
@@ -23,6 +24,7 @@ from dpcompendium.book.rerun_box import (
     example_values,
     parameters_source,
     replace_parameters_cell,
+    requirement_text,
 )
 from dpcompendium.book.rerun_page import with_run_parameters
 
@@ -78,8 +80,14 @@ def test_each_chapter_page_gets_the_box_instead_of_its_parameters_cell(chapter_i
         assert row[2] == p.help and row[3] == constraint_text(p.constraint)
     requires = [li.astext() for li in box.findall(nodes.list_item)]
     assert len(requires) == len(chapter.requires)
-    for text, req in zip(requires, chapter.requires, strict=True):
-        assert text.startswith(req.expression) and req.why in text
+    for item, req in zip(box.findall(nodes.list_item), chapter.requires, strict=True):
+        text = item.astext()
+        assert text.startswith(requirement_text(req.expression).replace("\x00", ""))
+        assert req.why in text
+        # a sentence, not Python (reader review F5): no Python operator or call; the names are code
+        assert not re.search(r"<=|>=|==|!=|\bnot in\b|\blen\(|\bmax\(|\bmin\(|\[\d", text)
+        names = {lit.astext() for lit in item.findall(nodes.literal)}
+        assert names == set(req.names), (names, req.names)
 
 
 @pytest.mark.parametrize("chapter_id", CHAPTER_IDS)
@@ -156,3 +164,36 @@ def test_on_paper_the_box_is_its_command_and_one_sentence(language):
     ]
     css = (Path(cli.__file__).parent / "_static" / "dpcompendium.css").read_text()
     assert "div.admonition.dpc-rerun .dpc-screen-only { display: none !important; }" in css
+
+
+@pytest.mark.parametrize(
+    ("expression", "en", "zh"),
+    [
+        ("reps >= 2", "reps ≥ 2", "reps ≥ 2"),
+        (
+            'k <= 13 or "wine" not in datasets',
+            "k ≤ 13, or datasets does not include “wine”",
+            "k ≤ 13，或datasets 不包含“wine”",
+        ),
+        (
+            "len(query_lengths) == 2 and query_lengths[0] < query_lengths[1]",
+            "the length of query_lengths = 2, and element 1 of query_lengths < element 2 of query_lengths",
+            "query_lengths 的长度 = 2，且query_lengths 的第 1 个元素 < query_lengths 的第 2 个元素",
+        ),
+        (
+            "min(a) + min(b) < 1",
+            "the smallest of a + the smallest of b < 1",
+            "a 的最小值 + b 的最小值 < 1",
+        ),
+        ('not "x" in v', "not (v includes “x”)", "并非（v 包含“x”）"),
+    ],
+)
+def test_a_requirement_reads_as_a_sentence_in_each_language(expression, en, zh):
+    """The box writes a ``# require:`` line in words and signs (reader review F5), from the catalogue's templates."""
+    assert requirement_text(expression).replace("\x00", "") == en
+    assert requirement_text(expression, "zh_CN").replace("\x00", "") == zh
+
+
+def test_a_requirement_the_renderer_does_not_know_stays_as_written():
+    assert requirement_text("x[i] < 1") == "x[i] < 1"  # an index that is no constant
+    assert requirement_text("a <") == "a <"  # not an expression

@@ -23,6 +23,9 @@ PARAGRAPHS = {
     "Qualified {glue:text}`page.ipynb::x:s` here.": "限定 {glue:text}`page.ipynb::x:s`。",
     "Edition {glue:md}`s:myst` here.": "版本 {glue:md}`s:myst`。",
 }
+#: A generated table (``dpcompendium.core.messages.table``) and its paste: the ``{glue:md}`` directive.
+TABLE = "```{list-table}\n:header-rows: 1\n\n* - %s\n  - ratios\n* - a\n  - 1–2\n```"
+TABLE_PASTE = "```{glue:md} t\n:format: myst\n```"
 #: A paragraph left untranslated: in the zh_CN edition its glued sentence is still the zh_CN one.
 UNTRANSLATED = "Untranslated {glue:md}`s:myst` here."
 
@@ -59,11 +62,15 @@ def make_project(root, extension: bool):
             glue_output(
                 "s__zh_CN", {"text/plain": "9 个中的 7 个", "text/markdown": "9 个中的 7 个"}
             ),
+            # a generated table in each language (issue 49, F2), pasted by the directive
+            glue_output("t", {"text/plain": "family", "text/markdown": TABLE % "family"}),
+            glue_output("t__zh_CN", {"text/plain": "检验族", "text/markdown": TABLE % "检验族"}),
         ],
     }
     cells = [{"cell_type": "markdown", "metadata": {}, "source": "# Page"}, code]
     cells += [{"cell_type": "markdown", "metadata": {}, "source": p} for p in PARAGRAPHS]
     cells.append({"cell_type": "markdown", "metadata": {}, "source": UNTRANSLATED})
+    cells.append({"cell_type": "markdown", "metadata": {}, "source": TABLE_PASTE})
     nb = {
         "cells": cells,
         "metadata": {
@@ -134,3 +141,12 @@ def test_without_the_extension_only_the_page_qualified_text_form_resolves(tmp_pa
     assert "No key 'x' found in glue data" in stderr and "No key 'm' found in glue data" in stderr
     assert "文本 。" in html and "任意 。" in html and "MyST 。" in html
     assert f'限定 <span class="pasted-text">{X}</span>。' in html
+
+
+def test_a_pasted_table_is_the_edition_s(tmp_path):
+    """The ``{glue:md}`` directive pastes the table glued for the edition's language (``KEY__zh_CN``)."""
+    root = tmp_path / "zh-table"
+    make_project(root, extension=True)
+    stderr, html = build(root, "-W")
+    assert "WARNING" not in stderr and html, stderr
+    assert "<table" in html and "检验族" in html and "family" not in html

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
@@ -49,3 +50,23 @@ def test_guarded_says_when_the_run_differs_from_the_default():
     assert prose.guarded(True, "it holds", "it fails.") == "it holds"
     note = prose.guarded(False, "it holds", "it fails.")
     assert note.startswith(prose.NOTE) and "it fails (" in note and not note.endswith(".")
+
+
+@pytest.mark.parametrize(
+    "instead", ["it fails.", "it fails. ", "it fails .", "it fails\n", "it fails..."]
+)
+def test_a_guarded_note_has_no_space_before_the_sentence_s_full_stop(instead):
+    """ "(unlike the book's default run) ." (issue 49): whatever the found text ends with, the note ends with its own
+    parenthesis, and the sentence around the paste ("{glue:md}`key:myst`.") reads "… run)." in each language."""
+    from dpcompendium.core.messages import Md
+
+    for found in (
+        instead,
+        Md(instead),
+        Md(instead, instead, {"zh_CN": instead.replace(".", "。")}),
+    ):
+        note = prose.guarded(False, "it holds", found)
+        for lang in ("en", "zh_CN"):
+            text = note.in_language(lang) + "."
+            assert not re.search(r"\s[.。)）]|\.\s*[(（]", text), (lang, text)
+        assert str(note).endswith("(unlike the book's default run)"), str(note)

@@ -274,7 +274,13 @@ def test_histograms_php_claim_is_rendered_by_the_comparison_object():
 def test_histograms_privacy_fix_is_a_non_inferiority_verdict():
     text = _notebook_source("histograms")
     assert "equivalence_margin = 1.1  #" in text  # the margin fixed before the run
-    assert '"non-inferiority"' in text and "comparison.family_sentence(fam_sum)" in text
+    assert '"non-inferiority"' in text
+    # its family is rendered by the comparison object: a row of the families' table (issue 49, F2)
+    assert '(message("hist.fix_family_ni"), fam_sum)' in text
+    assert (
+        "comparison.families_text(fix_rows)" in text
+        and "comparison.families_table(fix_rows)" in text
+    )
     assert "costs no accuracy within ±{pct}" not in text and "fix costs no accuracy" not in text
 
 

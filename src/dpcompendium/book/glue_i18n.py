@@ -18,7 +18,7 @@ Without it, only the cross-document forms resolve in a translated paragraph: ``{
 ``page.ipynb::KEY`` (an inline literal); both paste ``text/plain`` only, and ``{glue:md}`` has no cross-document form.
 
 In an edition in another language (Sphinx's ``language``, e.g. ``zh_CN``), every glue role pastes the value glued for
-that language, ``KEY__<lang>`` (:func:`dpcompendium.book.prose.glue` stores it when the text differs from the
+that language, ``KEY__<lang>`` (so does the ``{glue:md}`` directive, which pastes a generated table; :func:`dpcompendium.book.prose.glue` stores it when the text differs from the
 English), and ``KEY`` where there is none: the numbers are those of the same execution, the words the edition's.
 
 Listed in ``_config.yml`` (in the English book it changes nothing: no document there is translated).
@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from docutils import nodes
-from myst_nb.ext.glue import roles, utils
+from myst_nb.ext.glue import directives, roles, utils
 
 from .generated_i18n import CATALOGUE_NAME, _locale_dir, translate
 
@@ -167,6 +167,8 @@ def _any_run_translated(self: roles.PasteRoleAny):
 
 def setup(app) -> dict[str, Any]:
     roles.retrieve_glue_data = _retrieve_translated
+    # the {glue:md} directive (a generated table, issue 49 F2) pastes the edition's value too
+    directives.retrieve_glue_data = _retrieve_translated
     roles.PasteMarkdownRole.run = _md_run_translated
     roles.PasteRoleAny.run = _any_run_translated
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -116,13 +116,20 @@ def guarded(holds: bool, statement: str, instead: str) -> Md:
         return statement if isinstance(statement, Md) else Md(str(statement))
     if isinstance(instead, Md):
         found = Md(
-            str(instead).rstrip("."),
-            instead.myst.rstrip("."),
-            {lang: text.rstrip(".") for lang, text in instead.by_lang.items()},
+            _unstopped(str(instead)),
+            _unstopped(instead.myst),
+            {lang: _unstopped(text) for lang, text in instead.by_lang.items()},
         )
     else:
-        found = Md(str(instead).rstrip("."))
+        found = Md(_unstopped(str(instead)))
     return message("prose.note", instead=found)
+
+
+def _unstopped(text: str) -> str:
+    """``text`` without the full stops and spaces it ends with (a found text "… no check. " or "… z = 1 ."): the
+    note closes it with its own "(unlike the book's default run)", and the sentence around the paste supplies the
+    punctuation, so no space or second full stop may stand before the note's end (issue 49)."""
+    return text.rstrip(" \t\n.。")
 
 
 def markdown(value: Any) -> Any:

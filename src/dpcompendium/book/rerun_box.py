@@ -22,6 +22,8 @@ where it lacks one; ``dpcompendium i18n update`` adds the missing ones, :func:`e
 
 from __future__ import annotations
 
+import ast
+import functools
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -39,6 +41,8 @@ __all__ = [
     "parameter_texts",
     "parameters_source",
     "replace_parameters_cell",
+    "requirement_nodes",
+    "requirement_text",
     "setup",
 ]
 
@@ -68,6 +72,108 @@ def constraint_text(constraint: str) -> str:
                 break
         parts.append(part)
     return ", ".join(parts)
+
+
+#: A comparison of a ``# require:`` expression as the box writes it.
+_COMPARISON_SIGNS = {
+    ast.Lt: "<",
+    ast.LtE: "≤",
+    ast.Gt: ">",
+    ast.GtE: "≥",
+    ast.Eq: "=",
+    ast.NotEq: "≠",
+}
+_ARITHMETIC_SIGNS = {ast.Add: "+", ast.Sub: "−", ast.Mult: "×", ast.Div: "/"}
+#: Marks a parameter's name in a rendered requirement (shown as code: the name a reader types after ``-p``).
+_NAME = "\x00"
+
+
+def _template(msgid: str, lang: str) -> str:
+    from ..core.messages import CATALOGUE
+
+    return CATALOGUE.get(lang, {}).get(msgid) or CATALOGUE["en"][msgid]
+
+
+def requirement_text(expression: str, lang: str = "en") -> str:
+    """A ``# require:`` expression as a sentence in ``lang`` (reader review F5: not Python): ``k <= 13 or "wine"
+    not in datasets`` → "k ≤ 13, or datasets does not include “wine”"; ``len(query_lengths) == 2 and
+    query_lengths[0] < query_lengths[1]`` → "the length of query_lengths = 2, and element 1 of query_lengths <
+    element 2 of query_lengths". Its words come from the templates ``rerun_box.req_*`` of the message catalogue;
+    each parameter's name is marked by ``\\x00`` on both sides (:func:`requirement_nodes` shows it as code). An
+    expression the renderer does not know is returned as it is written."""
+    try:
+        tree = ast.parse(expression.strip(), mode="eval").body
+        return _render_requirement(tree, lang)
+    except (SyntaxError, ValueError, KeyError):
+        return expression
+
+
+def _render_requirement(node: ast.AST, lang: str, top: bool = True) -> str:
+    def sub(n: ast.AST) -> str:
+        return _render_requirement(n, lang, top=False)
+
+    t = functools.partial(_template, lang=lang)
+    if isinstance(node, ast.BoolOp):
+        key = "rerun_box.req_and" if isinstance(node.op, ast.And) else "rerun_box.req_or"
+        text = sub(node.values[0])
+        for value in node.values[1:]:
+            text = t(key) % {"a": text, "b": sub(value)}
+        return text
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return t("rerun_box.req_not") % {"a": sub(node.operand)}
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return "−" + sub(node.operand)
+    if isinstance(node, ast.Compare):
+        parts, left = [], node.left
+        for op, right in zip(node.ops, node.comparators, strict=True):
+            if isinstance(op, ast.In | ast.NotIn):
+                key = "rerun_box.req_in" if isinstance(op, ast.In) else "rerun_box.req_not_in"
+                parts.append(t(key) % {"item": sub(left), "list": sub(right)})
+            else:
+                parts.append(f"{sub(left)} {_COMPARISON_SIGNS[type(op)]} {sub(right)}")
+            left = right
+        text = parts[0]
+        for part in parts[1:]:
+            text = t("rerun_box.req_and") % {"a": text, "b": part}
+        return text
+    if isinstance(node, ast.BinOp):
+        return f"{sub(node.left)} {_ARITHMETIC_SIGNS[type(node.op)]} {sub(node.right)}"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1:
+        key = {
+            "len": "rerun_box.req_len",
+            "min": "rerun_box.req_min",
+            "max": "rerun_box.req_max",
+            "sum": "rerun_box.req_sum",
+            "abs": "rerun_box.req_abs",
+        }[node.func.id]
+        return t(key) % {"x": sub(node.args[0])}
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        index = node.slice.value
+        if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+            raise ValueError(f"index must be a non-negative int, got {index!r}")
+        return t("rerun_box.req_item") % {"x": sub(node.value), "i": str(index + 1)}
+    if isinstance(node, ast.Name):
+        return f"{_NAME}{node.id}{_NAME}"
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return t("rerun_box.req_quoted") % {"s": node.value}
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+        return f"{node.value:g}" if isinstance(node.value, float) else str(node.value)
+    raise ValueError(f"node must be a known form of a requirement, got {ast.dump(node)}")
+
+
+def requirement_nodes(expression: str, lang: str = "en") -> list:
+    """:func:`requirement_text` as docutils nodes: words as text, each parameter's name as code; an expression the
+    renderer does not know stays code, as written."""
+    from docutils import nodes
+
+    text = requirement_text(expression, lang)
+    if text == expression:
+        return [nodes.literal(expression, expression)]
+    out = []
+    for i, part in enumerate(text.split(_NAME)):
+        if part:
+            out.append(nodes.literal(part, part) if i % 2 else nodes.Text(part))
+    return out
 
 
 def example_values(params: dict[str, Parameter], values: dict[str, Any]) -> dict[str, Any]:
@@ -247,7 +353,7 @@ def box(
         admonition += nodes.paragraph(text=w["requires"], classes=["dpc-screen-only"])
         items = nodes.bullet_list(classes=["dpc-screen-only"])
         for req in requires:
-            para = nodes.paragraph("", "", nodes.literal(req.expression, req.expression))
+            para = nodes.paragraph("", "", *requirement_nodes(req.expression, lang))
             if req.why:
                 why = parameter_text(req.why, lang)
                 para += nodes.Text(f"（{why}）" if why != req.why else f" ({why})")

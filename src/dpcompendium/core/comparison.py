@@ -55,7 +55,18 @@ from typing import Any, Literal
 import numpy as np
 from scipy import special, stats
 
-from .messages import CATALOGUE, Md, join, message, method_name, tex_number, to_myst, translate
+from .messages import (
+    CATALOGUE,
+    TABLE_FROM,
+    Md,
+    join,
+    message,
+    method_name,
+    table,
+    tex_number,
+    to_myst,
+    translate,
+)
 from .privacy import PrivacyClaim
 
 __all__ = [
@@ -75,9 +86,15 @@ __all__ = [
     "bootstrap_t_result",
     "design_figures",
     "design_sentence",
+    "design_text",
+    "families_sentence",
+    "families_table",
+    "families_text",
     "family_sentence",
     "holm",
     "ranking",
+    "rankings_text",
+    "results_text",
     "winner_counts",
     "winner_sentence",
 ]
@@ -654,6 +671,45 @@ class Ranking:
             return message("comparison.rank_tie", quantity=quantity, names=names)
         return message("comparison.rank_one", quantity=quantity, name=names)
 
+    def cell(self) -> Md:
+        """The ranking as a table cell under "lowest MSE": "Hb" or "not separated: Hb, AHP"."""
+        arms = {r.comparison.b.method: r.comparison.b for r in self.results}
+        arms[self.best.method] = self.best
+        names = join([arms[m].name for m in self.winners])
+        return message("comparison.rank_tie_cell", names=names) if self.tie else names
+
+
+def rankings_text(
+    quantity: str | Md,
+    settings: Sequence[tuple[Sequence[Any], Ranking]],
+    header: Sequence[Any],
+    names: Mapping[str, str | Md] | None = None,
+) -> tuple[Md, Md]:
+    """Rankings in several settings as a reader reads them (issue 49, F2): (text, table). ``settings``: (the cells
+    that name the setting, e.g. dataset and ε, under ``header``; its :class:`Ranking`). Up to
+    :data:`~dpcompendium.core.messages.TABLE_FROM` − 1 settings, each ranking's sentence after its setting, and no
+    table; from :data:`~dpcompendium.core.messages.TABLE_FROM` on, :func:`winner_sentence` over them and a table with
+    a row per setting and its winners (:meth:`Ranking.cell`)."""
+    settings = [(list(cells), r) for cells, r in settings]
+    if not settings:
+        raise ValueError("settings must hold at least one ranking, got 0")
+    if len(settings) < TABLE_FROM:
+        text = join(
+            [
+                message(
+                    "comparison.family_labelled",
+                    label=join([_name_md(c) or "" for c in cells]),
+                    sentence=r.sentence(),
+                )
+                for cells, r in settings
+            ],
+            "; ",
+        )
+        return text, Md("", "", dict.fromkeys(CATALOGUE, ""))
+    head = [*header, message("comparison.col_lowest", quantity=quantity)]
+    rows = [[*cells, r.cell()] for cells, r in settings]
+    return winner_sentence(quantity, [r for _, r in settings], names), table(head, rows)
+
 
 def ranking(
     setting: str,
@@ -774,6 +830,212 @@ def family_sentence(results: Sequence[ComparisonResult]) -> Md:
     if first.relation == "tie" and any(r.holds for r in results):  # in which direction they differ
         text = text + message("comparison.family_directions", **params)
     return text + first.caveat()
+
+
+def _family_counts(results: Sequence[ComparisonResult]) -> dict[str, Any]:
+    """What :func:`family_sentence` says of one family: ``k`` of ``n`` shown, ``better``/``worse`` (two-sided), the
+    ratios' span ``lo``–``hi``."""
+    ratios = [r.ratio for r in results]
+    return {
+        "k": sum(r.holds for r in results),
+        "n": len(results),
+        "better": sum(r.outcome == "better" for r in results),
+        "worse": sum(r.outcome == "worse" for r in results),
+        "lo": min(ratios),
+        "hi": max(ratios),
+    }
+
+
+def _verdict_cell(results: Sequence[ComparisonResult]) -> Md:
+    """A family's verdict as a table cell: "differ in 14 of 14 (lower in 0, higher in 14)", "beats in 3 of 3", "at
+    most 10 % worse in 3 of 3", "within a factor 1.1 in 2 of 3"."""
+    first = results[0].comparison
+    c = _family_counts(results)
+    key = {
+        "tie": "comparison.cell_differ",
+        "superiority": "comparison.cell_beats",
+        "non-inferiority": "comparison.cell_noninferior",
+        "equivalence": "comparison.cell_equivalent",
+    }[first.relation]
+    return message(
+        key,
+        k=str(c["k"]),
+        n=str(c["n"]),
+        better=str(c["better"]),
+        worse=str(c["worse"]),
+        pct=_num(100 * (first.margin - 1), 3),
+        margin=_num(first.margin),
+    )
+
+
+def _checked_families(
+    families: Sequence[tuple[Any, Sequence[ComparisonResult]]],
+) -> list[tuple[Any, list[ComparisonResult]]]:
+    out = [(label, list(results)) for label, results in families]
+    if not out:
+        raise ValueError("families must hold at least one family, got 0")
+    for label, results in out:
+        if not results:
+            raise ValueError(f"family {str(label)!r} must hold at least one comparison, got 0")
+        if any(r.comparison.relation != results[0].comparison.relation for r in results):
+            raise ValueError(f"family {str(label)!r}: its comparisons must share their relation")
+    return out
+
+
+def families_text(families: Sequence[tuple[Any, Sequence[ComparisonResult]]]) -> Md:
+    """Several families of comparisons (``(label, results)``, each decided by :func:`holm`), as a reader reads them
+    (issue 49, F2): up to :data:`~dpcompendium.core.messages.TABLE_FROM` − 1 families, their
+    :func:`family_sentence` each after its label, joined by "; "; from :data:`~dpcompendium.core.messages.TABLE_FROM` on, one
+    sentence that states the result over the families and the correction used, and the families are rows of
+    :func:`families_table` (glued beside it)."""
+    families = _checked_families(families)
+    if len(families) < TABLE_FROM:
+        return join(
+            [
+                message(
+                    "comparison.family_labelled", label=_name_md(label), sentence=family_sentence(r)
+                )
+                for label, r in families
+            ],
+            "; ",
+        )
+    return families_sentence(families)
+
+
+def families_sentence(families: Sequence[tuple[Any, Sequence[ComparisonResult]]]) -> Md:
+    """The lead of :func:`families_table`: over all the families' settings, for two-sided families how many show
+    the first arm lower, higher or not separated, else how many show the relation each family tests; the Holm
+    correction (within each family, none across them); each caveat on an arm that is not private, once."""
+    families = _checked_families(families)
+    counts = [_family_counts(results) for _, results in families]
+    quantity = families[0][1][0].comparison.quantity
+    params = {
+        "m": str(len(families)),
+        "n": str(sum(c["n"] for c in counts)),
+        "k": str(sum(c["k"] for c in counts)),
+        "better": str(sum(c["better"] for c in counts)),
+        "worse": str(sum(c["worse"] for c in counts)),
+        "ties": str(sum(c["n"] - c["k"] for c in counts)),
+        "quantity": quantity,
+    }
+    two_sided = all(results[0].comparison.relation == "tie" for _, results in families)
+    text = message(
+        "comparison.families_ties" if two_sided else "comparison.families_mixed", **params
+    )
+    caveats: list[Md] = []
+    for _, results in families:
+        caveat = results[0].comparison.caveat()
+        if str(caveat) and str(caveat) not in {str(c) for c in caveats}:
+            caveats.append(caveat)
+    for caveat in caveats:
+        text = text + caveat
+    return text
+
+
+def families_table(families: Sequence[tuple[Any, Sequence[ComparisonResult]]]) -> Md:
+    """Several families of comparisons as a table (issue 49, F2), one row per family: its label, the arms compared,
+    its verdict (:func:`_verdict_cell`, the words of this module) and the span of its ratios — every number
+    :func:`family_sentence` says of it; empty (``Md("")``) below :data:`~dpcompendium.core.messages.TABLE_FROM`
+    families, which :func:`families_text` says in the sentence."""
+    families = _checked_families(families)
+    if len(families) < TABLE_FROM:
+        return Md("", "", dict.fromkeys(CATALOGUE, ""))
+    header = [
+        message("comparison.col_family"),
+        message("comparison.col_pair"),
+        message("comparison.col_verdict"),
+        message("comparison.col_ratios"),
+    ]
+    rows = []
+    for label, results in families:
+        first = results[0].comparison
+        c = _family_counts(results)
+        rows.append(
+            [
+                _name_md(label),
+                message("comparison.which_pair", a=first.a.name, b=first.b.name),
+                _verdict_cell(results),
+                message("comparison.range", lo=_num(c["lo"]), hi=_num(c["hi"])),
+            ]
+        )
+    return table(header, rows)
+
+
+def _result_cell(result: ComparisonResult) -> Md:
+    """One comparison's verdict as a table cell, in this module's words: "lower", "higher", "not separated",
+    "beats", "not shown", "at most 10 % worse", "matches within a factor 1.1"."""
+    c = result.comparison
+    key = {
+        ("tie", "better"): "comparison.vcell_lower",
+        ("tie", "worse"): "comparison.vcell_higher",
+        ("tie", "tie"): "comparison.vcell_tie",
+        ("superiority", "better"): "comparison.vcell_beats",
+        ("non-inferiority", "non-inferior"): "comparison.vcell_noninferior",
+        ("equivalence", "equivalent"): "comparison.vcell_equivalent",
+    }.get((c.relation, result.outcome), "comparison.vcell_not_shown")
+    return message(key, pct=_num(100 * (c.margin - 1), 3), margin=_num(c.margin))
+
+
+def results_text(
+    rows: Sequence[tuple[Sequence[Any], ComparisonResult]], header: Sequence[Any]
+) -> tuple[Md, Md]:
+    """Comparisons one per setting (``rows``: the cells naming the setting, under ``header``, and its result, decided
+    by :func:`holm` as one family) as a reader reads them (issue 49, F2): (text, table). Up to
+    :data:`~dpcompendium.core.messages.TABLE_FROM` − 1, each result's sentence after its setting, and no table; from
+    :data:`~dpcompendium.core.messages.TABLE_FROM` on, one sentence (how many show the relation, for two-sided tests
+    in which direction, and the Holm correction) and a table: the setting, the arms, the ratio with its interval at
+    its level, the verdict (:func:`_result_cell`) — every number the sentences said."""
+    rows = [(list(cells), r) for cells, r in rows]
+    if not rows:
+        raise ValueError("rows must hold at least one comparison, got 0")
+    if len(rows) < TABLE_FROM:
+        text = join(
+            [
+                message(
+                    "comparison.family_labelled",
+                    label=join([_name_md(c) or "" for c in cells]),
+                    sentence=r.sentence(),
+                )
+                for cells, r in rows
+            ],
+            "; ",
+        )
+        return text, Md("", "", dict.fromkeys(CATALOGUE, ""))
+    results = [r for _, r in rows]
+    c = _family_counts(results)
+    params = {k: str(v) for k, v in c.items() if k in ("k", "n", "better", "worse")}
+    params["ties"] = str(c["n"] - c["k"])
+    two_sided = all(r.comparison.relation == "tie" for r in results)
+    text = message("comparison.results_ties" if two_sided else "comparison.results_mixed", **params)
+    head = [
+        *header,
+        message("comparison.col_pair"),
+        message("comparison.col_ratio"),
+        message("comparison.col_verdict"),
+    ]
+    body = [
+        [
+            *cells,
+            message("comparison.which_pair", a=r.comparison.a.name, b=r.comparison.b.name),
+            message(
+                "comparison.ratio_cell",
+                ratio=_num(r.ratio),
+                lo=_num(r.lo),
+                hi=_num(r.hi),
+                level=_num(100 * r.level, 3),
+            ),
+            _result_cell(r),
+        ]
+        for cells, r in rows
+    ]
+    caveats: list[Md] = []
+    for r in results:
+        caveat = r.comparison.caveat()
+        if str(caveat) and str(caveat) not in {str(x) for x in caveats}:
+            caveats.append(caveat)
+    for caveat in caveats:
+        text = text + caveat
+    return text, table(head, body)
 
 
 def _runs(result: ComparisonResult) -> int:
@@ -1015,6 +1277,19 @@ def _band(band: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
     return False, {"cap": cap, "where": message(key, which=band["which"])}
 
 
+def _tie_band(f: dict[str, Any], count: int) -> dict[str, Any]:
+    """The band of a family's t-tested ties as :func:`_band` reads it, from :func:`design_figures` ``f`` (its
+    ``tie_*`` numbers), for ``count`` ties."""
+    return {
+        "lo": f["tie_lo"],
+        "hi": f["tie_hi"],
+        "mid_lo": f["tie_mid_lo"],
+        "mid_hi": f["tie_mid_hi"],
+        "which": f["tie_which"],
+        "count": count,
+    }
+
+
 def _holm_clause(ks: Sequence[int], families: Sequence[Any] | None) -> Md:
     """The Holm level the sentence's t tests are at: the family's smallest, :math:`\\alpha/k`; with ``families``,
     each family's own (:math:`\\alpha/k`, :math:`k \\le K`, or :math:`\\alpha/K` when every family has
@@ -1034,16 +1309,7 @@ def _ties_text(f: dict[str, Any], params: dict[str, Any]) -> Md:
     text = Md("")
     t_ties = f["ties"] - f["ties_boot"]
     if t_ties:
-        bounded, band = _band(
-            {
-                "lo": f["tie_lo"],
-                "hi": f["tie_hi"],
-                "mid_lo": f["tie_mid_lo"],
-                "mid_hi": f["tie_mid_hi"],
-                "which": f["tie_which"],
-                "count": t_ties,
-            }
-        )
+        bounded, band = _band(_tie_band(f, t_ties))
         key = "comparison.design_ties_t" if f["ties_boot"] else "comparison.design_ties"
         text = text + message(
             key if bounded else key + "_cap",
@@ -1152,16 +1418,7 @@ def design_sentence(
             return message("comparison.design_none_runs", runs=params["runs"]) + _ties_text(
                 f, params
             )
-        bounded, band = _band(
-            {
-                "lo": f["tie_lo"],
-                "hi": f["tie_hi"],
-                "mid_lo": f["tie_mid_lo"],
-                "mid_hi": f["tie_mid_hi"],
-                "which": f["tie_which"],
-                "count": f["ties"],
-            }
-        )
+        bounded, band = _band(_tie_band(f, f["ties"]))
         key = "comparison.design_none" if bounded else "comparison.design_none_cap"
         return message(key, **band, **params)
     counted = f["shown"] - f["uncounted"]
@@ -1186,6 +1443,116 @@ def design_sentence(
         if f["uncounted"]:
             text = text + message("comparison.design_boot_rest", n=str(f["uncounted"]))
     return text + _ties_text(f, params)
+
+
+def _design_cells(f: dict[str, Any]) -> tuple[Md, Md]:
+    """What :func:`design_sentence` says of one family (``f``: :func:`design_figures`) as two table cells: the runs
+    its shown verdicts need for the power, and what its two-sided tests not shown could have shown."""
+    counted = f["shown"] - f["uncounted"]
+    if not f["shown"]:
+        need = message("comparison.dcell_none_shown")
+    elif not counted:
+        need = message("comparison.dcell_boot")
+    elif f["short_counted"]:
+        top = f["needed_counted"]
+        need = message(
+            "comparison.dcell_short" if math.isfinite(top) else "comparison.dcell_short_never",
+            ok=str(counted - f["short_counted"]),
+            short=str(f["short_counted"]),
+            needed=str(int(top)) if math.isfinite(top) else "∞",
+        )
+    else:
+        need = message("comparison.dcell_from", needed=str(int(f["needed_counted"])))
+    if counted and f["uncounted"]:
+        need = need + message("comparison.dcell_boot_rest", n=str(f["uncounted"]))
+    t_ties = f["ties"] - f["ties_boot"]
+    parts = []
+    if t_ties:
+        bounded, band = _band(_tie_band(f, t_ties))
+        parts.append(
+            message(
+                "comparison.dcell_ties" if bounded else "comparison.dcell_ties_cap",
+                n=str(t_ties),
+                **band,
+            )
+        )
+    if f["ties_boot"]:
+        span = _ci_span(
+            {
+                "lo": f["ci_lo"],
+                "hi": f["ci_hi"],
+                "mid_lo": f["ci_mid_lo"],
+                "mid_hi": f["ci_mid_hi"],
+                "which": f["ci_which"],
+                "count": f["ties_boot"],
+            }
+        )
+        parts.append(message("comparison.dcell_ties_boot", n=str(f["ties_boot"]), span=span))
+    if not parts:
+        parts.append(message("comparison.dcell_no_ties"))
+    return need, join(parts, "; ")
+
+
+def design_text(
+    families: Sequence[tuple[Any, Sequence[ComparisonResult]]], power: float = 0.9
+) -> tuple[Md, Md]:
+    """:func:`design_sentence` of several families (``(label, results)``, each decided by :func:`holm`) as a
+    reader reads them (issue 49, F2): (text, table). Up to :data:`~dpcompendium.core.messages.TABLE_FROM` − 1
+    families, each family's sentence after its label, joined by "; ", and no table (``Md("")``); from
+    :data:`~dpcompendium.core.messages.TABLE_FROM` on, one sentence (how many verdicts are shown with how many runs,
+    how many of the counted ones need more runs for ``power``, that it is a check after the fact at each family's
+    smallest Holm level) and a table with a row per family: runs per arm, verdicts shown, the runs they need, what
+    the ties could have shown."""
+    families = _checked_families(families)
+    if len(families) < TABLE_FROM:
+        text = join(
+            [
+                message(
+                    "comparison.family_labelled",
+                    label=_name_md(label),
+                    sentence=design_sentence(r, power),
+                )
+                for label, r in families
+            ],
+            "; ",
+        )
+        return text, Md("", "", dict.fromkeys(CATALOGUE, ""))
+    figures = [design_figures(r, power) for _, r in families]
+    counted = [f for f in figures if f["shown"] - f["uncounted"]]
+    needed = [f["needed_counted"] for f in counted if f["short_counted"]]
+    runs = sorted({f["runs"] for f in figures})
+    params = {
+        "m": str(len(families)),
+        "shown": str(sum(f["shown"] for f in figures)),
+        "n": str(sum(f["n"] for f in figures)),
+        "runs": str(runs[0]) if len(runs) == 1 else f"{runs[0]}–{runs[-1]}",
+        "power": _num(power, 2),
+        "short": str(sum(f["short_counted"] for f in figures)),
+        "needed": ("∞" if not math.isfinite(max(needed)) else str(int(max(needed))))
+        if needed
+        else "",
+    }
+    key = "comparison.design_lead_short" if needed else "comparison.design_lead"
+    header = [
+        message("comparison.col_family"),
+        message("comparison.col_runs"),
+        message("comparison.col_shown"),
+        message("comparison.col_needed", power=params["power"]),
+        message("comparison.col_ties"),
+    ]
+    rows = []
+    for (label, _), f in zip(families, figures, strict=True):
+        need, ties = _design_cells(f)
+        rows.append(
+            [
+                _name_md(label),
+                str(f["runs"]),
+                message("prose.count", k=str(f["shown"]), n=str(f["n"])),
+                need,
+                ties,
+            ]
+        )
+    return message(key, **params), table(header, rows)
 
 
 #: the verdict of one comparison of an :class:`Agreement`

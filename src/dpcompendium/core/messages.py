@@ -28,7 +28,7 @@ from __future__ import annotations
 import contextlib
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from . import methods as _methods
@@ -42,6 +42,7 @@ __all__ = [
     "METHOD_NAMES",
     "NOUNS",
     "PLAIN",
+    "TABLE_FROM",
     "Md",
     "dataset_md",
     "dataset_name",
@@ -59,6 +60,7 @@ __all__ = [
     "plain",
     "set_language",
     "show",
+    "table",
     "tex",
     "tex_number",
     "to_myst",
@@ -306,6 +308,50 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.p": "%(p)s",
         "comparison.p_at_most": "≤ %(p)s",
         "comparison.family_directions": " (%(a)s lower in %(better)s and higher in %(worse)s of the %(n)s)",
+        "comparison.families_ties": "%(quantity)s in %(m)s families of two-sided tests (each Holm-corrected over its settings, none across them): the first method lower in %(better)s, higher in %(worse)s and not separated in %(ties)s of %(n)s settings",
+        "comparison.families_mixed": "%(quantity)s in %(m)s families of tests (each Holm-corrected over its settings, none across them): the relation each family tests is shown in %(k)s of %(n)s settings",
+        "comparison.col_family": "family",
+        "mwem.col_histogram": "histogram",
+        "comparison.results_ties": "two-sided tests, Holm-corrected over the %(n)s comparisons below: the first arm is lower in %(better)s, higher in %(worse)s and not separated in %(ties)s",
+        "comparison.results_mixed": "Holm-corrected over the %(n)s comparisons below, the relation tested is shown in %(k)s",
+        "comparison.col_ratio": "ratio (interval)",
+        "comparison.ratio_cell": "%(ratio)s (%(lo)s–%(hi)s, %(level)s %%)",
+        "comparison.vcell_lower": "lower",
+        "comparison.vcell_higher": "higher",
+        "comparison.vcell_tie": "not separated",
+        "comparison.vcell_beats": "beats",
+        "comparison.vcell_not_shown": "not shown",
+        "comparison.vcell_noninferior": "at most %(pct)s %% worse",
+        "comparison.vcell_equivalent": "matches within a factor %(margin)s",
+        "comparison.rank_tie_cell": "not separated: %(names)s",
+        "comparison.col_lowest": "lowest %(quantity)s",
+        "hist.col_dataset": "dataset",
+        "hist.no_sparse": "no sparse histogram in this run",
+        "hist.col_eps": "$\\varepsilon$",
+        "comparison.design_lead": "%(shown)s of the %(n)s verdicts of these %(m)s families are shown with %(runs)s runs per arm; taking the observed ratios and spreads as the truth (a check after the fact, not a design made before the runs; t tests at each family's smallest Holm level), every counted one would be reached with power %(power)s with these runs",
+        "comparison.design_lead_short": "%(shown)s of the %(n)s verdicts of these %(m)s families are shown with %(runs)s runs per arm; taking the observed ratios and spreads as the truth (a check after the fact, not a design made before the runs; t tests at each family's smallest Holm level), %(short)s of them would need more runs for power %(power)s (up to %(needed)s), so another seed may not repeat those",
+        "comparison.col_runs": "runs per arm",
+        "comparison.col_shown": "shown",
+        "comparison.col_needed": "runs for power %(power)s",
+        "comparison.col_ties": "not shown",
+        "comparison.dcell_none_shown": "none shown",
+        "comparison.dcell_boot": "not computed (studentized bootstrap)",
+        "comparison.dcell_boot_rest": "; %(n)s by the studentized bootstrap not computed",
+        "comparison.dcell_from": "all from %(needed)s",
+        "comparison.dcell_short": "%(ok)s reached; %(short)s short, needing up to %(needed)s",
+        "comparison.dcell_short_never": "%(ok)s reached; %(short)s at no count of runs",
+        "comparison.dcell_ties": "%(n)s; only ratios outside %(lo)s–%(hi)s%(where)s could have been shown",
+        "comparison.dcell_ties_cap": "%(n)s; not even a ratio of %(cap)s either way%(where)s could have been shown",
+        "comparison.dcell_ties_boot": "%(n)s (studentized bootstrap); intervals do not rule out %(span)s",
+        "comparison.dcell_no_ties": "none",
+        "comparison.family_labelled": "%(label)s: %(sentence)s",
+        "comparison.col_pair": "compared",
+        "comparison.col_verdict": "verdict",
+        "comparison.col_ratios": "ratios",
+        "comparison.cell_differ": "differ in %(k)s of %(n)s (lower in %(better)s, higher in %(worse)s)",
+        "comparison.cell_beats": "beats in %(k)s of %(n)s",
+        "comparison.cell_noninferior": "at most %(pct)s %% worse in %(k)s of %(n)s",
+        "comparison.cell_equivalent": "matches within a factor %(margin)s in %(k)s of %(n)s",
         "comparison.agreement_none": "no figure of the reference shares an $\\varepsilon$ with this run, so none is tested",
         "comparison.family_agreement": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
         "of %(n)s cells, differs in %(d)s, and in %(u)s the data are too uncertain to tell (two one-sided tests and "
@@ -391,6 +437,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.name_dawa_dpbench": "DAWA as DPBench runs it (not private)",
         "hist.fix": "with S5 read on the sum (a margin of %(pct)s, fixed before this run on a seed stream no earlier "
         "version used), %(sum)s; with S5 read on the mean, %(mean)s",
+        "hist.dawa_lead": "against DAWA as DPBench runs it, on the sparse and the dense histograms: %(lead)s",
+        "hist.family_sparse": "sparse histograms",
+        "hist.family_dense": "dense histograms",
+        "hist.fix_lead": "with S5 read on the sum (a margin of %(pct)s, fixed before this run on a seed stream no earlier version used) and on the mean, %(lead)s%(where)s",
+        "hist.fix_family_ni": "S5 on the sum, non-inferiority",
+        "hist.fix_design_lead": "On the number of runs: %(lead)s",
+        "hist.fix_family_two": "S5 on the sum, two-sided",
+        "hist.fix_family_mean": "S5 on the mean, two-sided",
         "hist.on_data": "%(data)s: %(sentences)s",
         "hist.at_eps": "at $\\varepsilon$ = %(eps)s, %(sentence)s",
         "hist.sota": "among the private methods, over the %(n)s (dataset, $\\varepsilon$) settings of the sweep (not "
@@ -458,6 +512,18 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "rerun_box.meaning": "what it sets",
         "rerun_box.allowed": "allowed values",
         "rerun_box.requires": "Every run also satisfies:",
+        "rerun_box.req_and": "%(a)s, and %(b)s",
+        "rerun_box.req_or": "%(a)s, or %(b)s",
+        "rerun_box.req_not": "not (%(a)s)",
+        "rerun_box.req_in": "%(list)s includes %(item)s",
+        "rerun_box.req_not_in": "%(list)s does not include %(item)s",
+        "rerun_box.req_len": "the length of %(x)s",
+        "rerun_box.req_min": "the smallest of %(x)s",
+        "rerun_box.req_max": "the largest of %(x)s",
+        "rerun_box.req_sum": "the sum of %(x)s",
+        "rerun_box.req_abs": "the absolute value of %(x)s",
+        "rerun_box.req_item": "element %(i)s of %(x)s",
+        "rerun_box.req_quoted": "“%(s)s”",
     },
     # 简体中文: the terms are the sources' own (book/glossary.md is the term base; tests/test_messages_zh.py checks it).
     "zh_CN": {
@@ -600,6 +666,50 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.p_at_most": "≤ %(p)s",
         "comparison.agreement_none": "参考表中没有与本次运行相同的 $\\varepsilon$，因此没有可检验的数字",
         "comparison.family_directions": "（%(a)s 在 %(n)s 个中有 %(better)s 个更低、%(worse)s 个更高）",
+        "comparison.families_ties": "%(m)s 组双侧检验中的%(quantity)s（每组在其设置上作 Holm 校正，组间不校正）：在 %(n)s 个设置中，前一方法 %(better)s 个更低、%(worse)s 个更高、%(ties)s 个未能区分",
+        "comparison.families_mixed": "%(m)s 组检验中的%(quantity)s（每组在其设置上作 Holm 校正，组间不校正）：各组所检验的关系在 %(n)s 个设置中的 %(k)s 个里得到表明",
+        "comparison.col_family": "检验族",
+        "mwem.col_histogram": "直方图",
+        "comparison.results_ties": "双侧检验，在下列 %(n)s 个比较上作 Holm 校正：前一方 %(better)s 个更低、%(worse)s 个更高、%(ties)s 个未能区分",
+        "comparison.results_mixed": "在下列 %(n)s 个比较上作 Holm 校正，所检验的关系在其中 %(k)s 个里得到表明",
+        "comparison.col_ratio": "比值（区间）",
+        "comparison.ratio_cell": "%(ratio)s（%(lo)s–%(hi)s，%(level)s %%）",
+        "comparison.vcell_lower": "更低",
+        "comparison.vcell_higher": "更高",
+        "comparison.vcell_tie": "未能区分",
+        "comparison.vcell_beats": "更低",
+        "comparison.vcell_not_shown": "未表明",
+        "comparison.vcell_noninferior": "至多高 %(pct)s %%",
+        "comparison.vcell_equivalent": "在 %(margin)s 倍以内等价",
+        "comparison.rank_tie_cell": "未能区分：%(names)s",
+        "comparison.col_lowest": "%(quantity)s最低",
+        "hist.col_dataset": "数据集",
+        "hist.no_sparse": "本次运行没有稀疏直方图",
+        "hist.col_eps": "$\\varepsilon$",
+        "comparison.design_lead": "这 %(m)s 组的 %(n)s 个判定中有 %(shown)s 个在每组 %(runs)s 次运行下得到表明；把观测到的比值与离散程度当作真实值（这是事后检查，而不是运行前的设计；t 检验取各族最小的 Holm 检验水平），计入的每一个在这些运行次数下都能达到 %(power)s 的检验功效",
+        "comparison.design_lead_short": "这 %(m)s 组的 %(n)s 个判定中有 %(shown)s 个在每组 %(runs)s 次运行下得到表明；把观测到的比值与离散程度当作真实值（这是事后检查，而不是运行前的设计；t 检验取各族最小的 Holm 检验水平），其中 %(short)s 个需要更多运行次数才能达到 %(power)s 的检验功效（最多 %(needed)s 次），换一个种子未必能重现它们",
+        "comparison.col_runs": "每组运行次数",
+        "comparison.col_shown": "已表明",
+        "comparison.col_needed": "达到检验功效 %(power)s 所需运行次数",
+        "comparison.col_ties": "未表明",
+        "comparison.dcell_none_shown": "无一表明",
+        "comparison.dcell_boot": "未计算（学生化自助法）",
+        "comparison.dcell_boot_rest": "；学生化自助法判定的 %(n)s 个未计算",
+        "comparison.dcell_from": "全部从 %(needed)s 次起",
+        "comparison.dcell_short": "%(ok)s 个已达到；%(short)s 个不足，最多需要 %(needed)s 次",
+        "comparison.dcell_short_never": "%(ok)s 个已达到；%(short)s 个永远达不到",
+        "comparison.dcell_ties": "%(n)s 个；只有比值落在 %(lo)s–%(hi)s 之外%(where)s时才能被表明",
+        "comparison.dcell_ties_cap": "%(n)s 个；即使比值为 %(cap)s（任一方向）%(where)s也无法被表明",
+        "comparison.dcell_ties_boot": "%(n)s 个（学生化自助法）；其区间不排除 %(span)s",
+        "comparison.dcell_no_ties": "无",
+        "comparison.family_labelled": "%(label)s：%(sentence)s",
+        "comparison.col_pair": "比较",
+        "comparison.col_verdict": "判定",
+        "comparison.col_ratios": "比值",
+        "comparison.cell_differ": "%(n)s 个中 %(k)s 个有显著差异（%(better)s 个更低、%(worse)s 个更高）",
+        "comparison.cell_beats": "%(n)s 个中 %(k)s 个更低",
+        "comparison.cell_noninferior": "%(n)s 个中 %(k)s 个至多高 %(pct)s %%",
+        "comparison.cell_equivalent": "%(n)s 个中 %(k)s 个在 %(margin)s 倍以内等价",
         "comparison.caveat": "（不满足差分隐私：%(names)s；其 $\\varepsilon$ 只是名义值）",
         "comparison.caveat_why": "（不满足差分隐私：%(names)s，列入比较是为了%(why)s）",
         "dpmean.gauss": "高斯均值",
@@ -683,6 +793,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.name_dawa_dpbench": "DPBench 版 DAWA（不满足差分隐私）",
         "hist.fix": "S5 解读为对和加噪时（界值 %(pct)s，在本次运行之前确定，所用随机数种子流此前的版本均未用过），%(sum)s；S5 解读为对均值加噪时，"
         "%(mean)s",
+        "hist.dawa_lead": "与 DPBench 版 DAWA 相比，在稀疏和稠密直方图上：%(lead)s",
+        "hist.family_sparse": "稀疏直方图",
+        "hist.family_dense": "稠密直方图",
+        "hist.fix_lead": "S5 解读为对和加噪（界值 %(pct)s，在本次运行之前确定，所用随机数种子流此前的版本均未用过）及对均值加噪时，%(lead)s%(where)s",
+        "hist.fix_family_ni": "S5 对和加噪，非劣效性检验",
+        "hist.fix_design_lead": "关于运行次数：%(lead)s",
+        "hist.fix_family_two": "S5 对和加噪，双侧检验",
+        "hist.fix_family_mean": "S5 对均值加噪，双侧检验",
         "hist.on_data": "%(data)s：%(sentences)s",
         "hist.at_eps": "$\\varepsilon$ = %(eps)s 时，%(sentence)s",
         "hist.sota": "在满足差分隐私的方法中，在扫描的 %(n)s 个（数据集，$\\varepsilon$）设置里（未能区分：双侧学生化自助法检验在设置内经 "
@@ -741,6 +859,18 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "rerun_box.meaning": "含义",
         "rerun_box.allowed": "允许的值",
         "rerun_box.requires": "每次运行还须满足：",
+        "rerun_box.req_and": "%(a)s，且%(b)s",
+        "rerun_box.req_or": "%(a)s，或%(b)s",
+        "rerun_box.req_not": "并非（%(a)s）",
+        "rerun_box.req_in": "%(list)s 包含%(item)s",
+        "rerun_box.req_not_in": "%(list)s 不包含%(item)s",
+        "rerun_box.req_len": "%(x)s 的长度",
+        "rerun_box.req_min": "%(x)s 的最小值",
+        "rerun_box.req_max": "%(x)s 的最大值",
+        "rerun_box.req_sum": "%(x)s 之和",
+        "rerun_box.req_abs": "%(x)s 的绝对值",
+        "rerun_box.req_item": "%(x)s 的第 %(i)s 个元素",
+        "rerun_box.req_quoted": "“%(s)s”",
     },
 }
 
@@ -768,6 +898,74 @@ PLAIN: dict[str, str] = {
     "comparison.holm_family": "the family's smallest Holm level α/%(k)s",
     "comparison.holm_each": "each family's smallest Holm level α/%(k)s (every Holm family has %(k)s verdicts), with no Holm correction across families",
     "comparison.holm_each_upto": "each family's smallest Holm level α/k, with k ≤ %(k)s the size of the verdict's own Holm family and no Holm correction across families",
+    "comparison.design_null_none": "a check of a difference known to be zero: none of the %(n)s comparisons rejects it (under the null, Holm keeps the chance of any false rejection in the family at or below %(level)s %%, so no power is counted: the true ratio is 1); with %(runs)s runs per arm a ratio outside %(lo)s–%(hi)s%(where)s would have been shown with power %(power)s (at %(holm)s)",
+    "comparison.design_null_none_cap": "a check of a difference known to be zero: none of the %(n)s comparisons rejects it (under the null, Holm keeps the chance of any false rejection in the family at or below %(level)s %%, so no power is counted: the true ratio is 1); with %(runs)s runs per arm not even a ratio of %(cap)s either way%(where)s would have been shown with power %(power)s (at %(holm)s): these runs cannot bound the ratio",
+    "comparison.design_null_none_boot": "a check of a difference known to be zero: none of the %(n)s comparisons rejects it (under the null, Holm keeps the chance of any false rejection in the family at or below %(level)s %%, so no power is counted: the true ratio is 1); with %(runs)s runs per arm, the studentized bootstrap's intervals at their Holm levels do not rule out ratios of %(span)s",
+    "comparison.design_null_some": "a check of a difference known to be zero: the tests reject it in %(r)s of the %(n)s comparisons, each a false rejection (under the null, Holm keeps the chance of any false rejection in the family at or below %(level)s %%, so no power is counted: the true ratio is 1); with %(runs)s runs per arm a ratio outside %(lo)s–%(hi)s%(where)s would have been shown with power %(power)s (at %(holm)s)",
+    "comparison.design_null_some_cap": "a check of a difference known to be zero: the tests reject it in %(r)s of the %(n)s comparisons, each a false rejection (under the null, Holm keeps the chance of any false rejection in the family at or below %(level)s %%, so no power is counted: the true ratio is 1); with %(runs)s runs per arm not even a ratio of %(cap)s either way%(where)s would have been shown with power %(power)s (at %(holm)s): these runs cannot bound the ratio",
+    "comparison.design_null_some_boot": "a check of a difference known to be zero: the tests reject it in %(r)s of the %(n)s comparisons, each a false rejection (under the null, Holm keeps the chance of any false rejection in the family at or below %(level)s %%, so no power is counted: the true ratio is 1); with %(runs)s runs per arm, the studentized bootstrap's intervals at their Holm levels do not rule out ratios of %(span)s",
+    "comparison.design_ties_t": "; with these runs, the %(n)s not shown by t tests could have been shown only at ratios outside %(lo)s–%(hi)s%(where)s (power %(power)s)",
+    "comparison.design_ties_cap": "; with these runs, the %(n)s not shown could not have been shown with power %(power)s even at a ratio of %(cap)s either way%(where)s: %(runs)s runs per arm cannot bound the ratio",
+    "comparison.design_ties_t_cap": "; with these runs, the %(n)s not shown by t tests could not have been shown with power %(power)s even at a ratio of %(cap)s either way%(where)s: %(runs)s runs per arm cannot bound the ratio",
+    "comparison.design_none_cap": "none of these comparisons shows a difference; with %(runs)s runs per arm not even a ratio of %(cap)s either way%(where)s would have been shown with power %(power)s (at %(holm)s): these runs cannot bound the ratio",
+    "comparison.design_where_cap": " in the median one (in the noisiest, %(which)s, not even at a ratio of %(cap)s either way)",
+    "comparison.design_where_cap_all": " in the median one, nor in the noisiest (%(which)s)",
+    "comparison.design_none_runs": "none of these comparisons shows a difference with %(runs)s runs per arm",
+    "comparison.design_ties_boot": "; the %(n)s not shown were decided by the studentized bootstrap, whose intervals at their Holm levels do not rule out ratios of %(span)s (the ratios these runs could have shown with power %(power)s are not computed for this test: that count would rest on Student's t again)",
+    "comparison.design_ties_boot_one": "; the one not shown was decided by the studentized bootstrap, whose interval at its Holm level does not rule out ratios of %(span)s (the ratios these runs could have shown with power %(power)s are not computed for this test: that count would rest on Student's t again)",
+    "comparison.ci_one": "%(range)s (%(which)s)",
+    "comparison.ci_widest": "%(range)s in the widest (%(which)s; %(mid)s in the median one)",
+    "comparison.range": "%(lo)s–%(hi)s",
+    "comparison.range_below": "up to %(hi)s",
+    "comparison.range_above": "%(lo)s or more",
+    "comparison.range_any": "any size",
+    "comparison.p": "%(p)s",
+    "comparison.p_at_most": "≤ %(p)s",
+    "comparison.family_directions": " (%(a)s lower in %(better)s and higher in %(worse)s of the %(n)s)",
+    "comparison.families_ties": "%(quantity)s in %(m)s families of two-sided tests (each Holm-corrected over its settings, none across them): the first method lower in %(better)s, higher in %(worse)s and not separated in %(ties)s of %(n)s settings",
+    "comparison.families_mixed": "%(quantity)s in %(m)s families of tests (each Holm-corrected over its settings, none across them): the relation each family tests is shown in %(k)s of %(n)s settings",
+    "comparison.col_family": "family",
+    "mwem.col_histogram": "histogram",
+    "comparison.results_ties": "two-sided tests, Holm-corrected over the %(n)s comparisons below: the first arm is lower in %(better)s, higher in %(worse)s and not separated in %(ties)s",
+    "comparison.results_mixed": "Holm-corrected over the %(n)s comparisons below, the relation tested is shown in %(k)s",
+    "comparison.col_ratio": "ratio (interval)",
+    "comparison.ratio_cell": "%(ratio)s (%(lo)s–%(hi)s, %(level)s %%)",
+    "comparison.vcell_lower": "lower",
+    "comparison.vcell_higher": "higher",
+    "comparison.vcell_tie": "not separated",
+    "comparison.vcell_beats": "beats",
+    "comparison.vcell_not_shown": "not shown",
+    "comparison.vcell_noninferior": "at most %(pct)s %% worse",
+    "comparison.vcell_equivalent": "matches within a factor %(margin)s",
+    "comparison.rank_tie_cell": "not separated: %(names)s",
+    "comparison.col_lowest": "lowest %(quantity)s",
+    "hist.col_dataset": "dataset",
+    "hist.no_sparse": "no sparse histogram in this run",
+    "hist.col_eps": "ε",
+    "comparison.design_lead": "%(shown)s of the %(n)s verdicts of these %(m)s families are shown with %(runs)s runs per arm; taking the observed ratios and spreads as the truth (a check after the fact, not a design made before the runs; t tests at each family's smallest Holm level), every counted one would be reached with power %(power)s with these runs",
+    "comparison.design_lead_short": "%(shown)s of the %(n)s verdicts of these %(m)s families are shown with %(runs)s runs per arm; taking the observed ratios and spreads as the truth (a check after the fact, not a design made before the runs; t tests at each family's smallest Holm level), %(short)s of them would need more runs for power %(power)s (up to %(needed)s), so another seed may not repeat those",
+    "comparison.col_runs": "runs per arm",
+    "comparison.col_shown": "shown",
+    "comparison.col_needed": "runs for power %(power)s",
+    "comparison.col_ties": "not shown",
+    "comparison.dcell_none_shown": "none shown",
+    "comparison.dcell_boot": "not computed (studentized bootstrap)",
+    "comparison.dcell_boot_rest": "; %(n)s by the studentized bootstrap not computed",
+    "comparison.dcell_from": "all from %(needed)s",
+    "comparison.dcell_short": "%(ok)s reached; %(short)s short, needing up to %(needed)s",
+    "comparison.dcell_short_never": "%(ok)s reached; %(short)s at no count of runs",
+    "comparison.dcell_ties": "%(n)s; only ratios outside %(lo)s–%(hi)s%(where)s could have been shown",
+    "comparison.dcell_ties_cap": "%(n)s; not even a ratio of %(cap)s either way%(where)s could have been shown",
+    "comparison.dcell_ties_boot": "%(n)s (studentized bootstrap); intervals do not rule out %(span)s",
+    "comparison.dcell_no_ties": "none",
+    "comparison.family_labelled": "%(label)s: %(sentence)s",
+    "comparison.col_pair": "compared",
+    "comparison.col_verdict": "verdict",
+    "comparison.col_ratios": "ratios",
+    "comparison.cell_differ": "differ in %(k)s of %(n)s (lower in %(better)s, higher in %(worse)s)",
+    "comparison.cell_beats": "beats in %(k)s of %(n)s",
+    "comparison.cell_noninferior": "at most %(pct)s %% worse in %(k)s of %(n)s",
+    "comparison.cell_equivalent": "matches within a factor %(margin)s in %(k)s of %(n)s",
     "comparison.agreement_none": "no figure of the reference shares an ε with this run, so none is tested",
     "fedpca.quantity_energy": "energy not captured (1 - q)",
     "fedpca.guarantee_each_row": "(ε, δ)-DP at each row's ε (%(epsilons)s) and its dataset's δ (%(deltas)s)",
@@ -819,6 +1017,20 @@ PLAIN: dict[str, str] = {
     "mwem.db_zcdp": "the zCDP variant ((ε, δ)-DP with δ = %(delta)s, so not ranked with the pure-DP rows and "
     "baselines above) has, in its last iterate, %(ratio)s times the standard variant's error (median %(median)s; "
     "point estimates)",
+    "hist.name_dawa_private": "DAWA, partition on a noisy histogram",
+    "hist.name_dawa_repaired": "DAWA partition on privately-noised costs, repaired",
+    "hist.name_dawa_dpbench": "DAWA as DPBench runs it (not private)",
+    "hist.fix": "with S5 read on the sum (a margin of %(pct)s, fixed before this run on a seed stream no earlier "
+    "version used), %(sum)s; with S5 read on the mean, %(mean)s",
+    "hist.dawa_lead": "against DAWA as DPBench runs it, on the sparse and the dense histograms: %(lead)s",
+    "hist.family_sparse": "sparse histograms",
+    "hist.family_dense": "dense histograms",
+    "hist.fix_lead": "with S5 read on the sum (a margin of %(pct)s, fixed before this run on a seed stream no earlier version used) and on the mean, %(lead)s%(where)s",
+    "hist.fix_family_ni": "S5 on the sum, non-inferiority",
+    "hist.fix_design_lead": "On the number of runs: %(lead)s",
+    "hist.fix_family_two": "S5 on the sum, two-sided",
+    "hist.fix_family_mean": "S5 on the mean, two-sided",
+    "hist.on_data": "%(data)s: %(sentences)s",
     "hist.at_eps": "at ε = %(eps)s, %(sentence)s",
     "hist.sota": "among the private methods, over the %(n)s (dataset, ε) settings of the sweep (not "
     "separated: no method listed is shown above the least mean by a two-sided studentized-bootstrap test, "
@@ -835,6 +1047,24 @@ PLAIN: dict[str, str] = {
     "hist.privtree_setting": "%(name)s, ε = %(eps)s (the ranking: %(ranking)s; this family: %(family)s)",
     "hist.short_cells": "on %(data)s at ε = %(eps)s",
     "rerun_box.intro_print": "The command that reruns this chapter with the parameters of this page; dpcompendium list %(chapter)s lists the parameters, their meanings and the values each allows (the HTML edition shows them in this box).",
+    "rerun_box.intro_rerun": "This page was computed by the rerun below, with the parameters in the table.",
+    "rerun_box.parameter": "parameter",
+    "rerun_box.value": "value",
+    "rerun_box.meaning": "what it sets",
+    "rerun_box.allowed": "allowed values",
+    "rerun_box.requires": "Every run also satisfies:",
+    "rerun_box.req_and": "%(a)s, and %(b)s",
+    "rerun_box.req_or": "%(a)s, or %(b)s",
+    "rerun_box.req_not": "not (%(a)s)",
+    "rerun_box.req_in": "%(list)s includes %(item)s",
+    "rerun_box.req_not_in": "%(list)s does not include %(item)s",
+    "rerun_box.req_len": "the length of %(x)s",
+    "rerun_box.req_min": "the smallest of %(x)s",
+    "rerun_box.req_max": "the largest of %(x)s",
+    "rerun_box.req_sum": "the sum of %(x)s",
+    "rerun_box.req_abs": "the absolute value of %(x)s",
+    "rerun_box.req_item": "element %(i)s of %(x)s",
+    "rerun_box.req_quoted": "“%(s)s”",
 }
 
 # a message whose MyST template is plain text (no maths, no emphasis) is its own plain template: PLAIN
@@ -1037,6 +1267,40 @@ def join(parts: Iterable[Any], sep: str = ", ") -> Md:
         sep.join(myst(p) for p in parts),
         _per_language(in_language, *parts),
     )
+
+
+#: A generated enumeration of this many items or more (comparisons, ties, settings, checks) is a table with a
+#: one-sentence lead, not a sentence that lists them (issue 49, F2: a book has one sentence and a table); fewer stay
+#: in the sentence.
+TABLE_FROM = 3
+
+
+def _cell(value: Any, lang: str | None = None) -> str:
+    """One cell of :func:`table`: its MyST on one line (a list-table's item is a paragraph)."""
+    return " ".join(myst(value, lang).split())
+
+
+def table(header: Sequence[Any], rows: Sequence[Sequence[Any]]) -> Md:
+    """A compact MyST table of generated text (``header`` and ``rows``: cells that are :class:`Md`, strings or
+    numbers), in every language of :data:`CATALOGUE`: a ``list-table`` (cells may hold maths and a ``|``), glued as
+    any generated text and pasted with the ``{glue:md}`` directive (``:format: myst``). Its plain text (CSVs,
+    ``{glue:text}``) is one line per row, the cells joined by " | "."""
+    header = list(header)
+    rows = [list(r) for r in rows]
+    if not rows:
+        raise ValueError("rows must hold at least one row, got 0")
+    for r in rows:
+        if len(r) != len(header):
+            raise ValueError(f"rows must have {len(header)} cells like the header, got {len(r)}")
+
+    def render(lang: str | None) -> str:
+        lines = ["```{list-table}", ":header-rows: 1", ":class: dpc-generated-table", ""]
+        for r in [header, *rows]:
+            lines += [f"{'* -' if i == 0 else '  -'} {_cell(c, lang)}" for i, c in enumerate(r)]
+        return "\n".join([*lines, "```"])
+
+    plain_text = "\n".join(" | ".join(plain(c) for c in r) for r in [header, *rows])
+    return Md(plain_text, render(None), {lang: render(lang) for lang in CATALOGUE})
 
 
 def method_name(method: object, lang: str | None = None) -> str:
@@ -1795,14 +2059,14 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
      "%(n)s mechanisms that are not private at the claimed $\\varepsilon$ are audited with %(lo)s–%(hi)s samples "
      "per input — %(safety)s times the samples their verdicts needed for power %(power)s in a pilot run at %(pilot)s samples "
      "per input (seed %(seed)s), conditional on the event each chose there, rounded up, at least %(floor)s "
-     "(`benchmark.POWER_SAMPLES`) — and the others with %(samples)s; ",
+     "(the benchmark's floor) — and the others with %(samples)s; ",
      "%(n)s mechanisms that are not private at the claimed ε are audited with %(lo)s–%(hi)s samples per input — "
      "%(safety)s times the samples their verdicts needed for power %(power)s in a pilot run at %(pilot)s samples "
      "per input (seed %(seed)s), conditional on the event each chose there, rounded up, at least %(floor)s "
-     "(benchmark.POWER_SAMPLES) — and the others with %(samples)s; ",
+     "(the benchmark's floor) — and the others with %(samples)s; ",
      "%(n)s 个在所声称的 $\\varepsilon$ 下不满足差分隐私的机制，每个输入用 %(lo)s–%(hi)s 个样本审计——即在每个输入 %(pilot)s "
      "个样本的预实验（种子 %(seed)s）中、以各自在那里选出的事件为条件，其判定达到检验功效 %(power)s 所需样本数的 "
-     "%(safety)s 倍，向上取整，至少 %(floor)s（`benchmark.POWER_SAMPLES`）——其余机制用 %(samples)s 个；"),
+     "%(safety)s 倍，向上取整，至少 %(floor)s（基准测试的下限）——其余机制用 %(samples)s 个；"),
     ("audit.bench.design.blind",
      ". This choice of samples knows which mechanisms are broken: a blind audit keeps %(samples)s for every "
      "mechanism, and the times below are those of this informed run",

@@ -1,0 +1,311 @@
+"""Generated enumerations read like a book (issue 49, F2): a family of three or more items is one sentence and a
+table (``messages.table``, ``comparison.families_text``/``families_table``), fewer stay in the sentence, and no
+generated paragraph is longer than :data:`MAX_PARAGRAPH` characters.
+
+The longest paragraphs the chapters glued before (1 500–2 000 characters) came from families of comparisons joined
+in one sentence; the largest family the chapters build is histograms' DAWA against DPBench's DAWA (two methods,
+35 settings, sparse and dense: four families). The tests build families of that size.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from dpcompendium import PrivacyClaim
+from dpcompendium.core import messages
+from dpcompendium.core.comparison import (
+    Arm,
+    Comparison,
+    families_sentence,
+    families_table,
+    families_text,
+    family_sentence,
+    holm,
+)
+from dpcompendium.core.messages import TABLE_FROM, Md, message, table
+
+#: The longest generated paragraph a chapter may glue (MyST characters, maths markup included): about four lines
+#: of the book's column, what a lead sentence with its numbers takes; a longer text is an enumeration to tabulate.
+MAX_PARAGRAPH = 600
+
+CLAIM = PrivacyClaim("m", "replace-one", "1", 1.0)
+NOT_PRIVATE = PrivacyClaim(
+    "m", "replace-one", "1", 1.0, private=False, why="no budget for its partition"
+)
+
+
+def _family(a, b, means_b, relation="tie", seed=0, claim_b=CLAIM, runs=20):
+    """A Holm family of ``a`` against ``b`` over settings (one per mean of ``b``; ``a``'s mean is 1)."""
+    rng = np.random.default_rng(seed)
+    results = []
+    for i, mb in enumerate(means_b):
+        arm_a = Arm.of(a, CLAIM, rng.exponential(1.0, runs))
+        arm_b = Arm.of(b, claim_b, rng.exponential(mb, runs))
+        results.append(
+            Comparison(
+                "MSE",
+                arm_a,
+                arm_b,
+                relation,
+                1.1 if relation != "tie" else 1.0,
+                setting=f"s{i}, ε = 1",
+            ).result()
+        )
+    return holm(results)
+
+
+def _families(m, settings=35):
+    means = np.linspace(0.05, 1.5, settings)
+    return [
+        (Md(f"family {i}"), _family(f"method{i}", "reference", means, seed=i, claim_b=NOT_PRIVATE))
+        for i in range(m)
+    ]
+
+
+def _visible(text: str) -> str:
+    """A MyST text as a reader counts it: maths delimiters and commands dropped."""
+    return re.sub(r"\\[a-zA-Z]+|[$]", "", text)
+
+
+def test_a_table_is_a_myst_list_table_in_every_language():
+    t = table([message("comparison.col_family"), "x"], [[Md("a", "$a$"), 1.5], ["b|c", "2"]])
+    for lang in messages.CATALOGUE:
+        text = t.in_language(lang)
+        assert text.startswith("```{list-table}\n:header-rows: 1") and text.endswith("```")
+        assert text.count("\n* - ") == 3 and "  - b|c" not in text.split("\n")[0]
+    assert "$a$" in t.myst and "检验族" in t.in_language("zh_CN")
+    assert str(t).splitlines() == ["family | x", "a | 1.5", "b|c | 2"]
+    with pytest.raises(ValueError, match="rows must have 2 cells"):
+        table(["a", "b"], [["1"]])
+    with pytest.raises(ValueError, match="rows must hold at least one row"):
+        table(["a"], [])
+
+
+@pytest.mark.parametrize("m", [1, 2])
+def test_fewer_families_than_a_table_stay_in_the_sentence(m):
+    fams = _families(m, settings=5)
+    text = families_text(fams)
+    for label, results in fams:
+        assert str(family_sentence(results)) in str(text) and str(label) in str(text)
+    assert str(families_table(fams)) == "" and all(
+        v == "" for v in families_table(fams).by_lang.values()
+    )
+
+
+def test_many_families_are_one_sentence_and_a_table_that_keeps_every_number():
+    fams = _families(4)
+    assert len(fams) >= TABLE_FROM
+    lead, tab = families_text(fams), families_table(fams)
+    assert str(lead) == str(families_sentence(fams))
+    # the lead: the result over the families and the correction used, the caveat once
+    assert "Holm-corrected" in str(lead) and str(lead).count("not private") == 1
+    total = sum(len(r) for _, r in fams)
+    lower = sum(r.outcome == "better" for _, rs in fams for r in rs)
+    higher = sum(r.outcome == "worse" for _, rs in fams for r in rs)
+    assert (
+        f"lower in {lower}, higher in {higher} and not separated in {total - lower - higher} of {total}"
+        in str(lead)
+    )
+    # the table: a row per family with every number family_sentence said of it
+    rows = str(tab).splitlines()[1:]
+    assert len(rows) == len(fams)
+    for row, (label, results) in zip(rows, fams, strict=True):
+        said = family_sentence(results)
+        numbers = set(re.findall(r"\d+(?:\.\d+)?", str(said))) - {"1"}  # the caveat's ε
+        assert str(label) in row and numbers <= set(re.findall(r"\d+(?:\.\d+)?", row)), (row, said)
+    for lang in messages.CATALOGUE:
+        assert len(_visible(lead.in_language(lang))) <= MAX_PARAGRAPH, lang
+
+
+def test_the_old_sentence_of_the_largest_family_was_too_long_for_a_paragraph():
+    """The test can fail: the four families said in one sentence (what histograms glued) exceed the limit."""
+    fams = _families(4)
+    joined = messages.join([family_sentence(r) for _, r in fams], "; ")
+    assert len(_visible(joined.myst)) > MAX_PARAGRAPH
+
+
+def test_a_family_table_s_verdicts_are_the_comparison_object_s_words():
+    fams = [
+        (Md("ni"), _family("a", "b", [0.9, 1.0, 1.2], "non-inferiority")),
+        (Md("sup"), _family("a", "b", [2.0, 3.0, 4.0], "superiority")),
+        (Md("eq"), _family("a", "b", [1.0, 1.0, 1.05], "equivalence")),
+    ]
+    rows = str(families_table(fams)).splitlines()[1:]
+    assert "at most 10 % worse in" in rows[0]
+    assert "beats in" in rows[1]
+    assert "matches within a factor 1.1 in" in rows[2]
+    assert "shown in" in str(families_sentence(fams))
+
+
+def test_rankings_by_setting_are_a_winner_sentence_and_a_table():
+    from dpcompendium.core.comparison import ranking, rankings_text, winner_sentence
+
+    rng = np.random.default_rng(3)
+    rankings = [
+        ranking(
+            f"d, ε = {e}",
+            "MSE",
+            [
+                Arm.of(m, CLAIM, rng.exponential(mu, 30))
+                for m, mu in (("x", 1.0), ("y", s), ("z", 3.0))
+            ],
+        )
+        for e, s in ((0.1, 1.0), (1, 0.2), (10, 5.0), (100, 1.1))
+    ]
+    settings = [((Md("d"), str(e)), r) for e, r in zip((0.1, 1, 10, 100), rankings, strict=True)]
+    text, tab = rankings_text("MSE", settings, ["dataset", "ε"])
+    assert str(text) == str(winner_sentence("MSE", rankings))
+    rows = str(tab).splitlines()
+    assert rows[0] == "dataset | ε | lowest MSE" and len(rows) == 1 + len(rankings)
+    for row, r in zip(rows[1:], rankings, strict=True):
+        assert row.endswith(str(r.cell())) and all(w in row for w in r.winners)
+        assert ("not separated" in row) == r.tie
+    short, none = rankings_text("MSE", settings[:2], ["dataset", "ε"])
+    assert str(none) == "" and all(str(r.sentence()) in str(short) for _, r in settings[:2])
+
+
+def long_glued(nb, limit: int = MAX_PARAGRAPH) -> dict[str, int]:
+    """The glued generated texts of an executed notebook ``nb`` (every language) longer than ``limit`` visible
+    characters, key → length; a glued table (:func:`~dpcompendium.core.messages.table`) is no paragraph."""
+    out = {}
+    for cell in nb.cells:
+        for o in cell.get("outputs", []):
+            key = o.get("metadata", {}).get("scrapbook", {}).get("name")
+            text = next(
+                (v for k, v in o.get("data", {}).items() if key and k.endswith("text/markdown")),
+                None,
+            )
+            if text is None or text.startswith("```{list-table}"):
+                continue
+            if len(_visible(text)) > limit:
+                out[key] = len(_visible(text))
+    return out
+
+
+#: Glued texts still longer than :data:`MAX_PARAGRAPH` in the book's run, each with why (issue 49, PENDING: a claim
+#: statement is F1's, the chapters' authored summaries; the others are single verdict sentences, no enumeration of
+#: three or more items, or enumerations built by a chapter's own f-strings not converted yet). A key that no longer
+#: needs its exception fails the test until it is removed here.
+LONG_PARAGRAPHS: dict[str, str] = {
+    "dpmean_design_coinpress": "two families' design sentences (two stay in the sentence)",
+    "dpmean_design_m4": "two families' design sentences (two stay in the sentence)",
+    "dpmean_clip_best": "PENDING: six (dataset, n) settings enumerated by the chapter's own f-string",
+    "fedpca_e2e_claim": "a claim statement with its conditions (F1, the chapters' authored summaries: another scope)",
+    "fedpca_subspace_claim": "a claim statement with its conditions (F1, the chapters' authored summaries: another scope)",
+    "fedpca_energy_design": "one family's design sentence (no enumeration of three or more: its own clauses)",
+    "fedpca_svm_design": "one family's design sentence (no enumeration of three or more: its own clauses)",
+    "hiera_design_graded": "PENDING: hiera's families (chapters/hiera/verdicts.py, Holm over the whole experiment) are not yet one sentence and a table",
+    "hiera_graded_verdict": "PENDING: hiera's families (chapters/hiera/verdicts.py, Holm over the whole experiment) are not yet one sentence and a table",
+    "hiera_lap_vs_hiera": "PENDING: hiera's families (chapters/hiera/verdicts.py, Holm over the whole experiment) are not yet one sentence and a table",
+    "hiera_design_source": "PENDING: hiera's families (chapters/hiera/verdicts.py, Holm over the whole experiment) are not yet one sentence and a table",
+    "hiera_table_methods": "PENDING: hiera's families (chapters/hiera/verdicts.py, Holm over the whole experiment) are not yet one sentence and a table",
+    "hiera_sgd_design": "PENDING: hiera's families (chapters/hiera/verdicts.py, Holm over the whole experiment) are not yet one sentence and a table",
+    "hiera_sgd_best": "PENDING: hiera's families (chapters/hiera/verdicts.py, Holm over the whole experiment) are not yet one sentence and a table",
+    "hiera_lhp_graded_claim": "a claim statement with its conditions (F1, the chapters' authored summaries: another scope)",
+    "hiera_calibrated_claim": "a claim statement with its conditions (F1, the chapters' authored summaries: another scope)",
+    "hist_overview_dense": "PENDING: the dense-histogram winners by ε are an f-string enumeration in the chapter",
+    "hist_privtree": "two families (sparse, dense) and one setting read differently: no enumeration of three",
+    "hist_dawa_design": "PENDING: a design sentence and its verdicts short of runs, named (histograms.design_named)",
+    "hist_bracket_design": "PENDING: a design sentence and its verdicts short of runs, named (histograms.design_named)",
+    "hist_rank_design": "PENDING: a design sentence and its verdicts short of runs, named (histograms.design_named)",
+    "mwem_db_identity": "PENDING: the tests against Identity, by histogram and output, joined by the chapter",
+    "mwem_cw3_witness": "PENDING: not reviewed in issue 49's round",
+    "mwem_payoff": "PENDING: not reviewed in issue 49's round",
+    "bench_design": "the audit benchmark's design sentence: one sentence, no enumeration",
+    "mwem_payoff_design": "one family's design sentence (no enumeration of three or more: its own clauses)",
+}
+
+
+@pytest.mark.book
+@pytest.mark.parametrize(
+    "chapter", ["dp-mean", "federated-pca", "hiera", "histograms", "mwem", "privacy-audit"]
+)
+def test_no_glued_paragraph_of_the_book_s_run_is_longer_than_max(chapter):
+    """The book's execution of each chapter (the execution store of ``dpcompendium book``) glues no generated
+    paragraph longer than :data:`MAX_PARAGRAPH` visible characters, but the exceptions named above."""
+    import nbformat
+
+    from dpcompendium.book.execution import DEFAULT_STORE
+    from dpcompendium.core.paths import repo_root
+
+    path = repo_root() / DEFAULT_STORE / f"{chapter}.ipynb"
+    assert path.exists(), f"no execution of {chapter} in {path.parent}: build the book first"
+    unexpected, stale = long_paragraph_problems(chapter, nbformat.read(path, as_version=4))
+    assert not unexpected, unexpected
+    assert not stale, (
+        f"no longer over {MAX_PARAGRAPH} characters, remove from LONG_PARAGRAPHS: {stale}"
+    )
+
+
+#: The prefix of each chapter's glue keys (an exception of :data:`LONG_PARAGRAPHS` belongs to its chapter).
+KEY_PREFIX = {
+    "dp-mean": ("dpmean_",),
+    "federated-pca": ("fedpca_",),
+    "hiera": ("hiera_",),
+    "histograms": ("hist_",),
+    "mwem": ("mwem_",),
+    "privacy-audit": ("audit_", "bench_"),
+}
+
+
+def long_paragraph_problems(chapter: str, nb) -> tuple[dict[str, int], list[str]]:
+    """(glued texts of ``nb`` over the limit that are no named exception, exceptions of ``chapter`` no longer
+    over it)."""
+    found = long_glued(nb)
+    base = {k.split("__")[0] for k in found}
+    unexpected = {k: v for k, v in found.items() if k.split("__")[0] not in LONG_PARAGRAPHS}
+    mine = {k for k in LONG_PARAGRAPHS if k.startswith(KEY_PREFIX[chapter])}
+    return unexpected, sorted(mine - base)
+
+
+def test_the_design_of_several_families_is_one_sentence_and_a_table():
+    from dpcompendium.core.comparison import design_figures, design_sentence, design_text
+
+    fams = [
+        (Md("a"), _family("x", "y", [0.5, 1, 1.02, 2])),
+        (Md("b"), _family("x", "y", [1, 1, 1.01], seed=2)),
+        (Md("c"), _family("x", "y", [0.3, 3], seed=3)),
+    ]
+    text, tab = design_text(fams)
+    figures = [design_figures(r) for _, r in fams]
+    shown = sum(f["shown"] for f in figures)
+    assert f"{shown} of the 9 verdicts of these 3 families are shown with 20 runs per arm" in str(
+        text
+    )
+    assert "a check after the fact" in str(text) and len(_visible(text.myst)) <= MAX_PARAGRAPH
+    for row, (label, results), f in zip(str(tab).splitlines()[1:], fams, figures, strict=True):
+        cells = row.split(" | ")
+        assert cells[:3] == [str(label), str(f["runs"]), f"{f['shown']} of {f['n']}"]
+        said = str(design_sentence(results))  # the band it states is in the row
+        for number in re.findall(r"outside (\d+(?:\.\d+)?–\d+(?:\.\d+)?)", said):
+            assert number in row, (number, row)
+    short, none = design_text(fams[:2])
+    assert str(none) == "" and str(design_sentence(fams[0][1])) in str(short)
+
+
+#: A code identifier, a Python constant or an ASCII budget name in a sentence (reader review F4): ``scale_to_unit``,
+#: ``ADULT\_RANGES``, ``True``, ``eps0``.
+CODE_WORD = re.compile(r"\b[A-Za-z]+(?:\\?_[A-Za-z0-9]+)+\b|\b(?:True|False|None|eps0|eps)\b")
+
+
+@pytest.mark.parametrize("lang", sorted(messages.CATALOGUE))
+def test_no_generated_sentence_names_code(lang):
+    """The sentences the catalogue renders (but figure texts, which name the code an audit runs) say words and
+    maths, not identifiers: outside ``$…$`` and placeholders no snake_case name, no ``True``/``False``/``None``,
+    no ``eps``/``eps0``."""
+    found = {}
+    for msgid, template in messages.CATALOGUE[lang].items():
+        if msgid.startswith("figure."):
+            continue
+        text = re.sub(r"%\(\w+\)s", "", re.sub(r"\$.*?\$", "", template))
+        if CODE_WORD.search(text):
+            found[msgid] = CODE_WORD.findall(text)
+    assert not found
+    assert CODE_WORD.findall(r"(ldp.datasets.scale\_to\_unit; Adult: ADULT_RANGES) is True") == [
+        r"scale\_to\_unit",
+        "ADULT_RANGES",
+        "True",
+    ]
