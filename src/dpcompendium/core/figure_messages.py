@@ -572,8 +572,8 @@ _PAIRS += [
         "%(data)s上各方法在各 ε 下 MSE 的均值",
     ),
     (
-        "The patent's claim: each grouping variant against AHP and the authors' P-HP (ratio of mean MSEs, pairs won, Holm-adjusted rank test)",
-        "专利的权利要求：各分组变体与 AHP 及 P-HP（作者实现）的比较（MSE 均值之比、获胜的配对比例、经 Holm 校正的秩检验）",
+        "The patent's claim: each grouping variant against AHP and the authors' P-HP (ratio of mean MSEs, share of paired runs, Holm-adjusted rank test)",
+        "专利的权利要求：各分组变体与 AHP 及 P-HP（作者实现）的比较（MSE 均值之比、配对运行中所占比例、经 Holm 校正的秩检验）",
     ),
     (
         "How coarse each P-HP release is: parts and candidate partitions (min, median, max)",
@@ -584,8 +584,8 @@ _PAIRS += [
         "隐私修复的代价：噪声中心与真实中心的比较，MSE 均值之比及其区间",
     ),
     (
-        "Lowest mean MSE per dataset and ε (methods not separated joined by =)",
-        "各数据集与 ε 下MSE 均值最低的方法（未能区分者以 = 连接）",
+        "First place in mean MSE per dataset and ε (methods not separated joined by =)",
+        "各数据集与 ε 下 MSE 均值排名第一的方法（未能区分者以 = 连接）",
     ),
     (
         "Share of settings in which each method's mean MSE is shown below Identity's and Uniform's",

@@ -223,9 +223,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.cp_sens_item": "%(span)s times that of this run's configuration and %(qspan)s times that of the mean with bounds from DP quantiles for %(data)s",
         "dpmean.unit_heights": "cm",
         "dpmean.unit_adult-age": "years",
-        # a takeaway's short form of a Holm family's verdicts (issue 49, F3): the counts, the detail in the body
-        "dpmean.tally": "higher in %(worse)s, lower in %(better)s and not separated in %(ties)s of the %(n)s settings "
-        "tested (two-sided tests, Holm-corrected per dataset)",
         "hiera.q_mae": "MAE of the mean",
         "hiera.q_mse": "K-fold MSE",
         "hiera.on_data": "on %(data)s, %(sentence)s",
@@ -559,7 +556,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.cp_sens_item": "对%(data)s，是本次运行所用配置的 %(span)s 倍，是由差分隐私分位数得到边界的均值的 %(qspan)s 倍",
         "dpmean.unit_heights": "厘米",
         "dpmean.unit_adult-age": "岁",
-        "dpmean.tally": "在检验的 %(n)s 个设置中，%(worse)s 个更高、%(better)s 个更低、%(ties)s 个未能区分（双侧检验，按数据集做 Holm 校正）",
         "hiera.q_mae": "均值的平均绝对误差（MAE）",
         "hiera.q_mse": "K 折交叉验证的 MSE",
         "hiera.on_data": "在%(data)s上，%(sentence)s",
@@ -824,8 +820,6 @@ PLAIN: dict[str, str] = {
     "dpmean.cp_sens_item": "%(span)s times that of this run's configuration and %(qspan)s times that of the mean with bounds from DP quantiles for %(data)s",
     "dpmean.unit_heights": "cm",
     "dpmean.unit_adult-age": "years",
-    "dpmean.tally": "higher in %(worse)s, lower in %(better)s and not separated in %(ties)s of the %(n)s settings "
-    "tested (two-sided tests, Holm-corrected per dataset)",
     "hiera.q_mae": "MAE of the mean",
     "hiera.q_mse": "K-fold MSE",
     "hiera.on_data": "on %(data)s, %(sentence)s",
