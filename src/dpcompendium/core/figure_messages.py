@@ -498,6 +498,151 @@ _PAIRS += [
         "Aggregate noise (A′ − A)/τ on %(data)s, %(s)s sites, %(n)s entries",
         "%(data)s上的聚合噪声 (A′ − A)/τ（%(s)s 个站点，%(n)s 个元素）",
     ),
+    # the captions of the other chapters' results tables and the primer's (issue 49, F6)
+    (
+        "Method 1 as written: the ε it spends per unit of the ε it claims",
+        "按原文写法的方法 1：每单位声称的 ε 实际花费的 ε",
+    ),
+    (
+        "Method 2: the probability of one event on two neighbouring datasets, exact and simulated",
+        "方法 2：同一事件在两个邻居数据集上的概率（精确值与模拟值）",
+    ),
+    (
+        "Method 3 under add-remove: two witness pairs' density ratios against e^ε, and the worst-case loss",
+        "增删一条记录的邻居关系下的方法 3：两组见证数据对的密度比与 e^ε 的对比，以及最坏情况下的损失",
+    ),
+    (
+        "The datasets: size, true mean and declared bounds",
+        "数据集：规模、真实均值与声明的边界",
+    ),
+    (
+        "RMSE of each method at a few ε per n",
+        "各方法在每个 n 下若干 ε 处的 RMSE",
+    ),
+    (
+        "The source's conclusion tested: RMSE ratios, one neighbour relation per comparison",
+        "检验原文的结论：RMSE 比值，每个比较只用一种邻居关系",
+    ),
+    (
+        "CoinPress against the mean with private bounds: MSE ratio and its interval (two-sided tests, Holm-corrected per dataset)",
+        "CoinPress 与差分隐私估计边界的均值之比较：均方误差比值及其区间（双侧检验，按数据集做 Holm 校正）",
+    ),
+    (
+        "Exact LDP level of each schedule at base budget ε = %(eps)s",
+        "基础预算 ε = %(eps)s 时各预算方案的精确 LDP 参数",
+    ),
+    (
+        "The base budget that makes LHP exactly ε-LDP, per ε",
+        "使 LHP 恰好满足 ε-LDP 的基础预算（按 ε）",
+    ),
+    (
+        "A schedule built for the graded bound, and its variance ratio to the calibrated HierA",
+        "为分级上界构造的预算方案，及其与校准后的 HierA 的方差比",
+    ),
+    (
+        "MAE of the mean per method and dataset at base budget ε = %(eps)s",
+        "基础预算 ε = %(eps)s 时各方法在各数据集上均值的 MAE",
+    ),
+    (
+        "Cross-validated MSE of LDP-SGD at base budget ε = %(eps)s (mean over repetitions)",
+        "基础预算 ε = %(eps)s 时 LDP 下小批量 SGD 的交叉验证 MSE（各次重复的均值）",
+    ),
+    (
+        "The privacy of LDP-SGD over its epochs at base budget ε = %(eps)s, per accountant",
+        "基础预算 ε = %(eps)s 时 LDP 下小批量 SGD 各轮累积的隐私（按会计器）",
+    ),
+    (
+        "Users per iteration at ε = 2.5, per group-size rule",
+        "ε = 2.5 时每次迭代的用户数（按分组规则）",
+    ),
+    (
+        "The histograms: bins, records, share of empty bins and the largest bin",
+        "各直方图：桶数、记录数、空桶比例与最大的桶",
+    ),
+    (
+        "The grouping as written on three bins: the largest log-ratio over the partitions, per count M of the third bin",
+        "按原文写法在三个桶上分组：各划分上最大的对数比（按第三个桶的计数 M）",
+    ),
+    (
+        "P-HP's budget split at ε = 1, per number of bins",
+        "ε = 1 时 P-HP 的预算分配（按桶数）",
+    ),
+    (
+        "Mean MSE on %(data)s per method and ε",
+        "%(data)s上各方法在各 ε 下 MSE 的均值",
+    ),
+    (
+        "The patent's claim: each grouping variant against AHP and the authors' P-HP (ratio of mean MSEs, share of paired runs, Holm-adjusted rank test)",
+        "专利的权利要求：各分组变体与 AHP 及 P-HP（作者实现）的比较（MSE 均值之比、配对运行中所占比例、经 Holm 校正的秩检验）",
+    ),
+    (
+        "How coarse each P-HP release is: parts and candidate partitions (min, median, max)",
+        "各次 P-HP 发布的粗细程度：部分数与候选划分数（最小值、中位数、最大值）",
+    ),
+    (
+        "The privacy fix's cost: noisy against true centres, ratio of mean MSEs and its interval",
+        "隐私修复的代价：噪声中心与真实中心的比较，MSE 均值之比及其区间",
+    ),
+    (
+        "First place in mean MSE per dataset and ε (methods not separated joined by =)",
+        "各数据集与 ε 下 MSE 均值排名第一的方法（未能区分者以 = 连接）",
+    ),
+    (
+        "Share of settings in which each method's mean MSE is shown below Identity's and Uniform's",
+        "各方法的MSE 均值被检验表明低于 Identity 与 Uniform 的设置所占比例",
+    ),
+    (
+        "The source's tables: the course's reference and the report's own averages",
+        "原文的表格：课程给出的参考表与报告自己的均值",
+    ),
+    (
+        "The budget of each variant per round: selection and measurement",
+        "各变体每轮的预算：选择与测量",
+    ),
+    (
+        "Rounds under zCDP: noise scales, and the rounds affordable at equal noise",
+        "zCDP 下的轮次：噪声尺度，以及同等噪声下可负担的轮数",
+    ),
+    (
+        "The first round's selection: how far from uniform, per variant",
+        "第一轮的选择：各变体离均匀分布有多远",
+    ),
+    (
+        "1-D: mean error over the workload, every MWEM output and every baseline",
+        "一维：查询集上的平均误差（MWEM 的每种输出与每个基线）",
+    ),
+    (
+        "1-D: our runs against the course's reference, figure by figure",
+        "一维：逐个数值将我们的运行与课程参考表比较",
+    ),
+    (
+        "2-D: mean error over the workload, every MWEM output and every baseline",
+        "二维：查询集上的平均误差（MWEM 的每种输出与每个基线）",
+    ),
+    (
+        "2-D: the coursework runs against the course's reference, on both outputs",
+        "二维：课程作业版的运行与课程参考表的比较（两种输出）",
+    ),
+    (
+        "Error against the number of rounds T, per variant",
+        "误差随轮数 T 的变化（按变体）",
+    ),
+    (
+        "What the re-drawing loop costs: draws per round against the uniform law",
+        "重抽循环的代价：每轮抽取次数与均匀分布下的理论值",
+    ),
+    (
+        "DPBench: mean error per histogram, method, output and T",
+        "DPBench：各直方图、方法、输出与 T 的平均误差",
+    ),
+    (
+        "Where MWEM pays off: its error ratio to Identity per domain size and nε",
+        "MWEM 何时划算：其与 Identity 的误差比（按取值域大小与 nε）",
+    ),
+    (
+        "The ε after T = 100 steps, per accountant and noise",
+        "T = 100 步之后的 ε（按会计器与噪声）",
+    ),
     (
         "SVM accuracy at ε = %(lo)s and %(hi)s (%(s)s sites, k = %(k)s)",
         "ε = %(lo)s 和 %(hi)s 时的 SVM 准确率（%(s)s 个站点，k = %(k)s）",
