@@ -1092,6 +1092,7 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
         "sampling-grouping": "Sampling grouping (patent)",
         "privelet": "Privelet",
         "privtree": "PrivTree",
+        "hdmm": "HDMM",
         "dawa": "DAWA",
         "least_squares": "Least squares",
         "least-squares": "Least squares",

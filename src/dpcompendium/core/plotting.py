@@ -118,6 +118,7 @@ METHOD_COLORS = {
     "php": _C["purple"],
     "sampling_grouping": _C["vermillion"],
     "privtree": _C["orange"],  # Privelet, also orange, is in no figure of the chapter
+    "hdmm": _C["purple"],  # P-HP, also purple, is in no figure where HDMM is
     # range-query mechanisms of the core (histograms, MWEM)
     "hb": _C["green"],
     "dawa": _C["blue"],
