@@ -18,6 +18,12 @@ aggregates (B = Θ/s),
 
 c_j the number of queries that cover bin j.
 
+Cost (issue 47: a few CPU-seconds per chapter run). Θ is constant on blocks of k bins (:func:`hdmm_block`: k = 16
+for DPBench's 4096 bins, 256 coarse columns) while the identity part keeps every bin, so W enters the search only
+through its overlaps with the blocks (m × n/k) and an evaluation costs O(p·m·n/k + p²·n/k); p = 64 aggregates
+(:func:`hdmm_p`; the paper's n/16 = 256 gives a 5 % lower expected error on the chapter's workload at eight times
+the cost) and at most :data:`HDMM_MAXITER` = 100 iterations: about one CPU-second per workload, once per process.
+
 CPU independence (``book/reproducibility.md``): the optimiser's iterates carry the CPU's rounding, so the strategy
 actually used is the optimum rounded to the grid of multiples of 2⁻²⁰ (:data:`HDMM_GRID`), the weights a_j and B_ij
 separately; the sensitivity Δ = max_j (a_j + Σ_i B_ij) is computed exactly from those grid values (sums of multiples
