@@ -7,9 +7,8 @@ under add-remove neighbours). Θ minimises the expected total squared error of t
 estimate, ‖W A⁺‖²_F (times 2Δ²/ε² for Laplace noise), by L-BFGS-B. The release is y = A x + Lap(Δ/ε) and the least-
 squares histogram x̂ = (AᵀA)⁻¹Aᵀy.
 
-Every product with W is a range sum: W is a 0/1 matrix of intervals, so ΘWᵀ is read from prefix sums of Θ's rows and
-KW from a difference array (O(p(n + m)) for m queries); (AᵀA)⁻¹ is diag + low rank and goes through Woodbury with a
-p × p system — no n × n matrix is formed. With y_I the n identity measurements (weights a = 1/s) and y_B the p
+(AᵀA)⁻¹ is diagonal plus low rank and goes through Woodbury with a p × p system — no n × n matrix is formed; the
+released strategy's error reads W's ranges from prefix sums and a difference array (O(p(n + m)) for m queries). With y_I the n identity measurements (weights a = 1/s) and y_B the p
 aggregates (B = Θ/s),
 
     AᵀA = diag(a²) + BᵀB,  (AᵀA)⁻¹ = Dg⁻¹ − Dg⁻¹Bᵀ M⁻¹ B Dg⁻¹,  M = I_p + B Dg⁻¹ Bᵀ,  Dg = diag(a²),
@@ -21,14 +20,15 @@ c_j the number of queries that cover bin j.
 Cost (issue 47: a few CPU-seconds per chapter run). Θ is constant on blocks of k bins (:func:`hdmm_block`: k = 16
 for DPBench's 4096 bins, 256 coarse columns) while the identity part keeps every bin, so W enters the search only
 through its overlaps with the blocks (m × n/k) and an evaluation costs O(p·m·n/k + p²·n/k); p = 64 aggregates
-(:func:`hdmm_p`; the paper's n/16 = 256 gives a 5 % lower expected error on the chapter's workload at eight times
-the cost) and at most :data:`HDMM_MAXITER` = 100 iterations: about one CPU-second per workload, once per process.
+(:func:`hdmm_p`; the paper's n/16 = 256 with 200 iterations gives a 5 % lower expected error on the chapter's
+workload at eight times the cost) and at most :data:`HDMM_MAXITER` = 100 iterations: about one CPU-second per workload, once per process.
 
 CPU independence (``book/reproducibility.md``): the optimiser's iterates carry the CPU's rounding, so the strategy
 actually used is the optimum rounded to the grid of multiples of 2⁻²⁰ (:data:`HDMM_GRID`), the weights a_j and B_ij
 separately; the sensitivity Δ = max_j (a_j + Σ_i B_ij) is computed exactly from those grid values (sums of multiples
 of 2⁻²⁰ below 2³² are exact in float64), and the noise scale is Δ/ε, so the release is ε-DP for the matrix that runs
-whatever the optimiser returned.
+whatever the optimiser returned. The grid does not make the strategy the same bits on every CPU (the iterates diverge
+by more than a grid step: measured in ``book/reproducibility.md``); its expected error moves by less than 0.1 %.
 """
 
 from __future__ import annotations
@@ -66,8 +66,8 @@ HDMM_MAXITER = 100
 
 def hdmm_p(n: int) -> int:
     """The number of aggregates p for a domain of n bins: n/64 (64 for DPBench's 4096 bins), at least 1. The paper's
-    p = n/16 (256) lowers the expected error on the chapter's workload by 5 % at eight times the optimisation time
-    (measured: 170.5 against 179.5 at ε = 1, 9 s against 1.1 s of CPU)."""
+    p = n/16 (256, 200 iterations) lowers the expected error on the chapter's workload by 5 % at eight times the
+    optimisation time (measured: 170.5 against 179.5 at ε = 1, 9 s against 1.1 s of CPU)."""
     return max(1, check_int(n, "n", minimum=1) // 64)
 
 
