@@ -66,6 +66,16 @@ def test_strategy_on_the_grid_with_sensitivity_at_most_one_and_better_than_ident
     assert err < identity
 
 
+def test_a_block_strategy_has_the_dense_error_and_the_paper_form(workload):
+    s = H.hdmm_strategy(workload, p=3, block=4)
+    dense = _dense(s)
+    assert s.block == 4 and np.all(
+        s.b.reshape(3, -1, 4) == s.b[:, ::4, None]
+    )  # aggregates constant on blocks
+    assert s.total_squared_error(workload) == pytest.approx(_frobenius(workload, dense), rel=1e-9)
+    assert s.sensitivity == dense.sum(axis=0).max() <= 1.0
+
+
 def test_least_squares_is_exact_without_noise_and_equals_the_pseudo_inverse(workload):
     s = H.hdmm_strategy(workload, p=4)
     x = np.random.default_rng(5).integers(0, 50, N).astype(float)

@@ -7,8 +7,7 @@ under add-remove neighbours). Θ minimises the expected total squared error of t
 estimate, ‖W A⁺‖²_F (times 2Δ²/ε² for Laplace noise), by L-BFGS-B. The release is y = A x + Lap(Δ/ε) and the least-
 squares histogram x̂ = (AᵀA)⁻¹Aᵀy.
 
-(AᵀA)⁻¹ is diagonal plus low rank and goes through Woodbury with a p × p system — no n × n matrix is formed; the
-released strategy's error reads W's ranges from prefix sums and a difference array (O(p(n + m)) for m queries). With y_I the n identity measurements (weights a = 1/s) and y_B the p
+(AᵀA)⁻¹ is diagonal plus low rank and goes through Woodbury with a p × p system — no n × n matrix is formed. With y_I the n identity measurements (weights a = 1/s) and y_B the p
 aggregates (B = Θ/s),
 
     AᵀA = diag(a²) + BᵀB,  (AᵀA)⁻¹ = Dg⁻¹ − Dg⁻¹Bᵀ M⁻¹ B Dg⁻¹,  M = I_p + B Dg⁻¹ Bᵀ,  Dg = diag(a²),
@@ -76,27 +75,6 @@ def _bounds(workload: RangeQueries) -> tuple[np.ndarray, np.ndarray]:
     if not isinstance(workload, RangeQueries) or workload.ndim != 1:
         raise ValueError(f"workload must be a 1-D RangeQueries, got {workload!r}")
     return workload.lo[:, 0].astype(np.int64), workload.hi[:, 0].astype(np.int64) + 1
-
-
-def _range_sums(z: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """z Wᵀ for rows z (k, n): the sum of every row over every range [lo, hi) → (k, m)."""
-    prefix = np.zeros((z.shape[0], z.shape[1] + 1))
-    np.cumsum(z, axis=1, out=prefix[:, 1:])
-    return prefix[:, hi] - prefix[:, lo]
-
-
-def _range_adjoint(k: np.ndarray, lo: np.ndarray, hi: np.ndarray, n: int) -> np.ndarray:
-    """k W for rows k (r, m): Σ_q k_q 1_[lo_q, hi_q) → (r, n), by a difference array."""
-    r = k.shape[0]
-    offsets = (np.arange(r) * (n + 1))[:, None]
-    flat = np.concatenate([offsets + lo, offsets + hi], axis=1).ravel()
-    diff = np.bincount(flat, weights=np.concatenate([k, -k], axis=1).ravel(), minlength=r * (n + 1))
-    return np.cumsum(diff.reshape(r, n + 1)[:, :n], axis=1)
-
-
-def _coverage(lo: np.ndarray, hi: np.ndarray, n: int) -> np.ndarray:
-    """c_j: the number of ranges that cover bin j (the diagonal of WᵀW)."""
-    return _range_adjoint(np.ones((1, lo.size)), lo, hi, n)[0]
 
 
 def hdmm_block(n: int) -> int:
@@ -167,11 +145,18 @@ def hdmm_objective(
 class HdmmStrategy:
     """The strategy that runs: identity weights ``a`` (n,) and aggregates ``b`` (p, n), all on the grid
     :data:`HDMM_GRID`, its exact L1 sensitivity ``sensitivity`` = max_j (a_j + Σ_i b_ij) (add-remove), the
-    optimiser's objective before rounding (``optimised``) and its number of iterations (``iterations``). Holds the
+    optimiser's objective before rounding (``optimised``), its number of iterations (``iterations``) and the width of
+    the blocks on which a and B are constant (``block``). Holds the
     Woodbury factor of (AᵀA)⁻¹ for the least-squares step."""
 
-    def __init__(self, a: np.ndarray, b: np.ndarray, optimised: float, iterations: int) -> None:
-        self.a, self.b = a, b
+    def __init__(
+        self, a: np.ndarray, b: np.ndarray, optimised: float, iterations: int, block: int = 1
+    ) -> None:
+        if a.size % block or np.any(a.reshape(-1, block) != a[::block, None]):
+            raise ValueError(
+                f"block must divide the bins and a be constant on its blocks, got {block!r}"
+            )
+        self.a, self.b, self.block = a, b, int(block)
         self.sensitivity = float(np.max(a + b.sum(axis=0)))
         self.optimised, self.iterations = float(optimised), int(iterations)
         self._dinv = 1.0 / a**2
@@ -194,11 +179,15 @@ class HdmmStrategy:
         return t - corr @ self._bd
 
     def total_squared_error(self, workload: RangeQueries) -> float:
-        """‖W A⁺‖²_F of this (rounded) strategy: Σ_j c_j/a_j² − tr(M⁻¹YYᵀ), Y = B Dg⁻¹ Wᵀ."""
-        lo, hi = _bounds(workload)
-        c = _coverage(lo, hi, workload.shape[0])
-        y = _range_sums(self._bd, lo, hi)
-        return float(np.dot(c, self._dinv) - np.sum(y * np.linalg.solve(self._m, y)))
+        """‖W A⁺‖²_F of this (rounded) strategy: Σ_j c_j/a_j² − tr(M⁻¹YYᵀ), Y = B Dg⁻¹ Wᵀ; a and B are constant on
+        blocks of ``block`` bins, so YYᵀ = Z G Zᵀ with Z the blocks' columns of B Dg⁻¹ and G the blocks' Gram matrix
+        (:func:`_block_gram`): memory and time do not grow with the number of queries."""
+        _bounds(workload)
+        k = self.block
+        gram, g = _block_gram(workload, k)
+        zc = self._bd[:, ::k]
+        t = np.linalg.solve(self._m, zc @ gram)
+        return float(np.dot(g, self._dinv[::k]) - np.sum(zc * t))
 
 
 def _on_grid(v: np.ndarray) -> np.ndarray:
@@ -229,7 +218,7 @@ def _strategy(workload: RangeQueries, p: int, block: int, maxiter: int) -> HdmmS
     s = 1.0 + theta.sum(axis=0)
     a = np.maximum(_on_grid(1.0 / s), HDMM_GRID)
     b = _on_grid(theta / s)  # rounded down: every column's L1 norm stays <= 1
-    return HdmmStrategy(a, b, res.fun / scale, res.nit)
+    return HdmmStrategy(a, b, res.fun / scale, res.nit, block)
 
 
 def hdmm_strategy(
