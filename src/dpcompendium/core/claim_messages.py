@@ -298,6 +298,14 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "$\\lambda = 3/\\varepsilon_{\\mathrm{tree}}$，$\\delta = \\lambda \\ln 2$（Zhang 等人的定理 3.2，"
      "$\\beta = 2$，$\\varepsilon_{\\mathrm{tree}} = \\varepsilon/2$）；叶节点计数（$\\Delta_1 = 1$，"
      "$\\varepsilon_{\\mathrm{count}} = \\varepsilon/2$）"),
+    ("claims.hist.sens_hdmm",
+     "the optimised strategy $A = [I; \\Theta]\\,D$ on its grid: $L_1$ sensitivity "
+     "$\\max_j \\lVert A_{:,j} \\rVert_1 \\le 1$ (computed on the rounded matrix that runs); least squares is "
+     "post-processing",
+     "the optimised strategy A = [I; Θ]·D on its grid: L1 sensitivity max_j ‖A[:, j]‖₁ ≤ 1 (computed on the rounded "
+     "matrix that runs); least squares is post-processing",
+     "网格上的优化策略 $A = [I; \\Theta]\\,D$：$L_1$ 敏感度 "
+     "$\\max_j \\lVert A_{:,j} \\rVert_1 \\le 1$（按实际运行的舍入后矩阵计算）；最小二乘是后处理"),
     ("claims.hist.mech_levelwise", "P-HP (level-wise)", "P-HP（逐层）"),
     ("claims.hist.sens_levelwise",
      "EM on SAE scores ($\\Delta u = 2$, $\\varepsilon_1/\\mathrm{depth}$ per level, parallel within a level), part "

@@ -29,7 +29,7 @@ PROPER_WORDS = frozenset(
         "heights", "adult-age", "adult", "Adult", "digits", "breast_cancer", "wine", "synthetic", "uniform",
         "gaussian", "normal", "exponential", "beta", "bimodal", "ADULT", "ages",
         # methods, mechanisms and tools named as the literature names them
-        "Laplace", "Gaussian", "Harmony", "Duchi", "HierA", "Hybrid", "Privelet", "PrivTree", "Identity", "DPBench",
+        "Laplace", "Gaussian", "Harmony", "Duchi", "HierA", "Hybrid", "Privelet", "PrivTree", "HDMM", "Identity", "DPBench",
         "CAPE", "zCDP", "SGD", "MWEM", "PLD", "RDP", "DAWA", "AHP", "P-HP", "Hb", "H_b", "PM", "LHP", "IDUE",
         "IDLDP", "ELFedPCA", "DPdisPCA", "Monte", "Carlo", "Poisson", "SVM", "RMSE", "MSE", "MAE", "sd",
         "K-fold", "sup", "ln", "numpy",

@@ -486,6 +486,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.reps_policy_enough": "The sweep runs %(reps)s times per setting; the patent ran each method 20 times (§0068), the scale of the claim under test, and the ranking and bracket verdicts above are reached with power %(power)s with these runs",
         "hist.reps_policy_uncounted": "The sweep runs %(reps)s times per setting; the patent ran each method 20 times (§0068), the scale of the claim under test, and the sweep's cost grows in proportion to its runs. The runs the %(n)s verdicts above decided by the studentized bootstrap would need are not computed: that test is used where Student's t is not trusted",
         "hist.reps_policy_counted_rest": "; the design sentences count the t-tested verdicts %(reps)s runs do not cover",
+        "hist.hdmm": "its mean MSE lies within %(z)s standard errors of the analytic expectation $2\\lVert W A^{+}\\rVert_F^2/(|W|\\varepsilon^2)$ of the strategy that runs, in every setting; against Hb, on the sparse histograms: %(sparse)s; on the dense ones: %(dense)s; it has the least mean MSE, alone or not separated from the least, in %(first)s of the %(n)s settings",
         "hist.privtree": "against Hb (a fixed tree, where PrivTree chooses its splits from noisy counts), on the sparse histograms: %(sparse)s; on the dense ones: %(dense)s",
         "hist.php_design_tail": "these verdicts rest on %(runs)s runs per arm; the runs they would need are not computed: the verdict is tail-driven and a t approximation is not valid here",
         "hist.privtree_differ": "; the ranking's per-setting tests (Holm within the setting) and this family's (Holm over the %(n)s settings) read PrivTree against Hb differently at %(where)s",
@@ -835,6 +836,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.reps_policy_enough": "扫描在每个设置下运行 %(reps)s 次；专利对每种算法“处理20次”（§0068），这是所检验的权利要求的规模；在这些运行次数下，上面的排名判定和上下参照判定都能达到 %(power)s 的检验功效",
         "hist.reps_policy_uncounted": "扫描在每个设置下运行 %(reps)s 次；专利对每种算法“处理20次”（§0068），这是所检验的权利要求的规模，而扫描的计算量与其运行次数成正比。上面由学生化自助法判定的 %(n)s 个判定所需的运行次数未予计算：只有在 Student t 检验不可信的地方才使用这一检验",
         "hist.reps_policy_counted_rest": "；各设计说明句统计了 %(reps)s 次运行不足以支撑的 t 检验判定",
+        "hist.hdmm": "在每个设置中，其 MSE 均值与实际运行的策略的解析期望 $2\\lVert W A^{+}\\rVert_F^2/(|W|\\varepsilon^2)$ 相差不超过 %(z)s 个标准误；与 Hb 相比，在稀疏直方图上：%(sparse)s；在稠密直方图上：%(dense)s；在 %(n)s 个设置中，有 %(first)s 个设置其 MSE 均值最低（单独最低，或与最低者未能区分）",
         "hist.privtree": "与 Hb（一棵固定的树；PrivTree 则根据加噪计数选择如何划分）相比，在稀疏直方图上：%(sparse)s；在稠密直方图上：%(dense)s",
         "hist.php_design_tail": "这些判定基于每组 %(runs)s 次运行；其所需的运行次数未予计算：该判定由长尾驱动，t 近似在此不成立",
         "hist.privtree_differ": "；排名在每个设置内的检验（在设置内做 Holm 校正）与本检验族（在 %(n)s 个设置上做 Holm 校正）对 PrivTree 与 Hb 的判断在以下设置中不同：%(where)s",
@@ -1044,6 +1046,7 @@ PLAIN: dict[str, str] = {
     "hist.win_at": "%(pct)s %% at ε = %(eps)s",
     "hist.fix_higher_at": " — the noisy centres' MSE is shown higher at ε = %(eps)s (ratios "
     "%(ratios)s)",
+    "hist.hdmm": "its mean MSE lies within %(z)s standard errors of the analytic expectation 2‖WA⁺‖²_F/(|W|ε²) of the strategy that runs, in every setting; against Hb, on the sparse histograms: %(sparse)s; on the dense ones: %(dense)s; it has the least mean MSE, alone or not separated from the least, in %(first)s of the %(n)s settings",
     "hist.privtree_setting": "%(name)s, ε = %(eps)s (the ranking: %(ranking)s; this family: %(family)s)",
     "hist.short_cells": "on %(data)s at ε = %(eps)s",
     "rerun_box.intro_print": "The command that reruns this chapter with the parameters of this page; dpcompendium list %(chapter)s lists the parameters, their meanings and the values each allows (the HTML edition shows them in this box).",

@@ -1,5 +1,5 @@
 """DP histogram publication: the source's sampling-based grouping (``src_histograms``) against AHP, P-HP,
-Hb, Privelet, least squares, DAWA, PrivTree, Identity and Uniform, on range-query workloads (chapter ``histograms``).
+Hb, Privelet, least squares, HDMM, DAWA, PrivTree, Identity and Uniform, on range-query workloads (chapter ``histograms``).
 
 Every publisher is ``f(x, epsilon, rng, *, <parameters>, size=None) -> noisy histogram`` and is vectorized over
 ``size`` repetitions. Neighbour relation throughout: add-remove (one record changes one bin by 1).
@@ -47,6 +47,17 @@ from .experiment import (
     short_verdicts,
     summarize_runs,
 )
+from .hdmm import (
+    HDMM_GRID,
+    HDMM_MAXITER,
+    HdmmStrategy,
+    hdmm,
+    hdmm_block,
+    hdmm_expected_mse,
+    hdmm_objective,
+    hdmm_p,
+    hdmm_strategy,
+)
 from .privtree import PRIVTREE_FANOUT, privtree, privtree_parameters, privtree_reference
 from .sampling_grouping import (
     READINGS,
@@ -72,6 +83,8 @@ from .workloads import (
 
 __all__ = [
     "DAWA_CALIBRATION",
+    "HDMM_GRID",
+    "HDMM_MAXITER",
     "METHODS",
     "METHOD_VARIANTS",
     "PRIVTREE_FANOUT",
@@ -79,6 +92,7 @@ __all__ = [
     "SG_VARIANTS",
     "VARIANTS",
     "WORKLOAD_METHODS",
+    "HdmmStrategy",
     "RangeQueries",
     "ahp",
     "all_prefixes",
@@ -97,6 +111,12 @@ __all__ = [
     "grouping_loss_per_bin",
     "grouping_privacy_loss",
     "grouping_tuning",
+    "hdmm",
+    "hdmm_block",
+    "hdmm_expected_mse",
+    "hdmm_objective",
+    "hdmm_p",
+    "hdmm_strategy",
     "hierarchical",
     "holm",
     "identity",

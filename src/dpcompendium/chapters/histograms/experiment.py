@@ -39,6 +39,7 @@ from .baselines import (
     privelet,
     uniform,
 )
+from .hdmm import hdmm
 from .privtree import privtree
 from .sampling_grouping import (
     SG_VARIANTS,
@@ -86,11 +87,12 @@ METHODS = {
     "ahp": ahp,
     "php": php,
     "privtree": privtree,
+    "hdmm": hdmm,
     "sampling_grouping": sampling_grouping,
 }
 
 #: Methods that read the workload (``workload=`` is passed by :func:`run_comparison`).
-WORKLOAD_METHODS = ("least_squares", "dawa")
+WORKLOAD_METHODS = ("least_squares", "dawa", "hdmm")
 
 #: Variants per method: ``php`` is the authors' procedure (``private``) or a level-wise reading that is not theirs;
 #: ``dawa`` is ``private`` (the partition chosen on a noisy histogram bought with ε₁, then post-processing),
@@ -933,6 +935,7 @@ _NAMES = {
     "ahp": "AHP",
     "privelet": "Privelet",
     "privtree": "PrivTree",
+    "hdmm": "HDMM",
 }  # names kept in every language
 
 
@@ -959,6 +962,14 @@ def privacy_claim(method: str, epsilon: float, variant: str = "private") -> Priv
         return PrivacyClaim(mech, "add-remove", sens, eps)
     if method in ("privelet", "least_squares"):
         return dataclasses.replace(range_claim(method, eps), mechanism=_title(method))
+    if method == "hdmm":
+        return PrivacyClaim(
+            "HDMM",
+            "add-remove",
+            message("claims.hist.sens_hdmm"),
+            eps,
+            conditions=(message("claims.ranges.public"),),
+        )
     if method == "dawa":
         claim = dawa_claim(eps, calibration=DAWA_CALIBRATION[variant])
         why = (

@@ -59,3 +59,13 @@ register(
         claim="dpcompendium.chapters.histograms.experiment:privacy_claim",
     )
 )
+register(
+    Method(
+        "hdmm",
+        {"en": "HDMM", "zh_CN": "HDMM"},
+        "#CC79A7",  # P-HP, also purple, is in no figure where HDMM is
+        CHAPTER,
+        estimator="dpcompendium.chapters.histograms.hdmm:hdmm",
+        claim="dpcompendium.chapters.histograms.experiment:privacy_claim",
+    )
+)
