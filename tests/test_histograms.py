@@ -1264,7 +1264,7 @@ def test_referee_eight_n3_findings_stay_fixed():
     assert len(calls) >= 3
     assert all("setting=" in call for call in calls), [c for c in calls if "setting=" not in c]
     name = re.search(
-        r"\*\*What to use for range queries[^*]*\.\*\* \{glue:md\}`(\w+):myst`", text
+        r"\*\*What to use for range queries[^*]*[.:]\*\* \{glue:md\}`(\w+):myst`", text
     ).group(1)
     glued = re.search(rf'glue\(\s*"{name}",\s*messages\.message\(\s*"([\w.]+)"', text)
     assert glued, name
