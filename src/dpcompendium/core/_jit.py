@@ -24,7 +24,8 @@ __all__ = ["compiled"]
 def compiled(
     loop: Callable[..., Any], *calls: Callable[[], Callable[..., Any]]
 ) -> Callable[[], Callable[..., Any]]:
-    """A getter of ``loop`` compiled by ``numba.njit(cache=True, nogil=True)`` (compiled on the first call).
+    """A getter of ``loop`` compiled by ``numba.njit(cache=True, nogil=True, error_model="numpy")`` (compiled on the
+    first call; a float division by zero gives inf or nan as in numpy, the reference, not a ZeroDivisionError).
     ``calls``: the getters (from :func:`compiled`) of the loops that ``loop`` calls by their plain names; in the
     compiled ``loop`` each name stands for that loop compiled (in Python it stays the plain loop), so that a step
     shared by several kernels is written once and the module imports no numba."""
@@ -41,7 +42,7 @@ def compiled(
                 loop.__code__, scope, loop.__name__, loop.__defaults__, loop.__closure__
             )
             fn.__qualname__ = loop.__qualname__
-        return numba.njit(cache=True, nogil=True)(fn)
+        return numba.njit(cache=True, nogil=True, error_model="numpy")(fn)
 
     get.__doc__ = f"{loop.__name__} compiled by numba (see dpcompendium.core._jit)."
     get.py_func = loop  # type: ignore[attr-defined]
