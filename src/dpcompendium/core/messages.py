@@ -370,6 +370,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.payoff_lower_none": "%(w)s: lower at no $n\\varepsilon$",
         "mwem.payoff_higher": ", higher at $n\\varepsilon$ = %(ne)s",
         "mwem.db_identity": "%(data)s, standard MWEM: %(said)s",
+        "mwem.db_trend": "%(items)s ($T = %(T)s$)",
+        "mwem.db_trend_item": "%(data)s: %(pairs)s",
+        "mwem.db_zcdp_not_run": "the zCDP and standard variants are not both run",
         "mwem.db_out_last": "its last iterate",
         "mwem.db_out_average": "its average of the iterates",
         "mwem.db_below": "%(output)s is shown below Identity (two-sided bootstrap-t tests, Holm-corrected) at "
@@ -665,6 +668,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.payoff_lower_none": "%(w)s：在任何 $n\\varepsilon$ 下都不更低",
         "mwem.payoff_higher": "，在 $n\\varepsilon$ = %(ne)s 时更高",
         "mwem.db_identity": "%(data)s，标准 MWEM：%(said)s",
+        "mwem.db_trend": "%(items)s（$T = %(T)s$）",
+        "mwem.db_trend_item": "%(data)s：%(pairs)s",
+        "mwem.db_zcdp_not_run": "本次运行没有同时运行 zCDP 变体与标准变体",
         "mwem.db_out_last": "其最后一次迭代结果",
         "mwem.db_out_average": "其各次迭代结果的平均值",
         "mwem.db_below": "%(output)s在 $\\varepsilon$ = %(eps)s 时对每个 $T$ 都被检验表明低于 Identity（双侧学生化自助法（bootstrap-t）检验，"
@@ -964,6 +970,9 @@ PLAIN: dict[str, str] = {
     "mwem.payoff_lower_none": "%(w)s: lower at no nε",
     "mwem.payoff_higher": ", higher at nε = %(ne)s",
     "mwem.db_identity": "%(data)s, standard MWEM: %(said)s",
+    "mwem.db_trend": "%(items)s (T = %(T)s)",
+    "mwem.db_trend_item": "%(data)s: %(pairs)s",
+    "mwem.db_zcdp_not_run": "the zCDP and standard variants are not both run",
     "mwem.db_out_last": "its last iterate",
     "mwem.db_out_average": "its average of the iterates",
     "mwem.db_below": "%(output)s is shown below Identity (two-sided bootstrap-t tests, Holm-corrected) at ε = %(eps)s "
@@ -1190,6 +1199,9 @@ DATASET_NAMES: dict[str, dict[str, str]] = {
         "adult-age": "adult-age",
         "adult": "adult",
         "synthetic": "synthetic",
+        # mwem's DPBench histograms (native review 6: "Adult 2-D" stayed English on the Chinese page)
+        "ADULT": "ADULT",
+        "Adult 2-D": "Adult 2-D",
     },
     "zh_CN": {
         "normal": "正态分布",
@@ -1198,6 +1210,8 @@ DATASET_NAMES: dict[str, dict[str, str]] = {
         "adult-age": "Adult 年龄数据",
         "adult": "Adult 数据",
         "synthetic": "合成数据",
+        "ADULT": "ADULT",
+        "Adult 2-D": "Adult 二维",
     },
 }
 
@@ -1343,15 +1357,20 @@ def message(msgid: str, /, **params: Any) -> Md:
 #: (native review 4, X4: mwem's "（点估计）. Adult 二维，…168; Adult 二维：…"). A comma stays: it may stand between
 #: numbers or maths, which Chinese writes as they are.
 _SENTENCE_SEPARATORS = {"zh_CN": {". ": "。", "; ": "；"}}
+#: The comma between clauses (``join(..., clauses=True)``; native review 6: prose.pairs wrote "时为 1.5, ε = 1 时为")
+_CLAUSE_SEPARATORS = {"zh_CN": {", ": "，"}}
 
 
-def join(parts: Iterable[Any], sep: str = ", ") -> Md:
+def join(parts: Iterable[Any], sep: str = ", ", clauses: bool = False) -> Md:
     """``parts`` joined by ``sep``, in both renderings (and in every language: a separator of sentences or clauses,
-    ``". "`` or ``"; "``, in the language's own punctuation, ``_SENTENCE_SEPARATORS``)."""
+    ``". "`` or ``"; "``, in the language's own punctuation, ``_SENTENCE_SEPARATORS``; ``clauses``: the parts are
+    clauses, so a comma is the language's clause comma too, Chinese ，: "ε = 0.1 时为 1.5，ε = 1 时为 2.5")."""
     parts = list(parts)
 
     def in_language(lang: str) -> str:
         local = _SENTENCE_SEPARATORS.get(lang, {}).get(sep, sep)
+        if clauses:
+            local = _CLAUSE_SEPARATORS.get(lang, {}).get(local, local)
         return local.join(myst(p, lang) for p in parts)
 
     return Md(
