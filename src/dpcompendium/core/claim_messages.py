@@ -146,15 +146,15 @@ CLAIM_MESSAGES: list[tuple[str, str, str, str]] = [
     # hiera (chapters/hiera/levels.py, numeric.py, hiera.py, idldp.py)
     ("claims.hiera.public_scaling",
      "each raw value is mapped into the domain $[-1, 1]$ by a declared public range and clipped "
-     "(ldp.datasets.scale\\_to\\_unit; Adult: ldp.datasets.ADULT\\_RANGES with their sources; fnlwgt's and "
+     "(hiera.datasets.scale\\_to\\_unit; Adult: hiera.datasets.ADULT\\_RANGES with their sources; fnlwgt's and "
      "capital-loss's maxima have no documented bound and are the data's maxima rounded up, so what they reveal "
      "(roughly the largest record's value) is not covered by this guarantee), never by the data's own min/max",
      "each raw value is mapped into the domain [-1, 1] by a declared public range and clipped "
-     "(ldp.datasets.scale_to_unit; Adult: ldp.datasets.ADULT_RANGES with their sources; fnlwgt's and "
+     "(hiera.datasets.scale_to_unit; Adult: hiera.datasets.ADULT_RANGES with their sources; fnlwgt's and "
      "capital-loss's maxima have no documented bound and are the data's maxima rounded up, so what they reveal "
      "(roughly the largest record's value) is not covered by this guarantee), never by the data's own min/max",
-     "每个原始值都按声明的公开范围映射到取值域 $[-1, 1]$ 并裁剪（ldp.datasets.scale\\_to\\_unit；Adult："
-     "ldp.datasets.ADULT\\_RANGES 及其来源；fnlwgt 和 capital-loss 的最大值没有文档记载的界，取自数据最大值向上取整，"
+     "每个原始值都按声明的公开范围映射到取值域 $[-1, 1]$ 并裁剪（hiera.datasets.scale\\_to\\_unit；Adult："
+     "hiera.datasets.ADULT\\_RANGES 及其来源；fnlwgt 和 capital-loss 的最大值没有文档记载的界，取自数据最大值向上取整，"
      "因此它们所透露的信息（大致是最大一条记录的值）不受这一保证覆盖），从不使用数据自身的最小值或最大值"),
     ("claims.hiera.sens_numeric", "domain $[-1, 1]$ (width 2)", "domain [-1, 1] (width 2)", "取值域 $[-1, 1]$（宽度 2）"),
     ("claims.hiera.mech_graded_as_written", "graded-laplace (as written)", "graded-laplace (as written)",
