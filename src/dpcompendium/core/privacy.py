@@ -290,8 +290,9 @@ def _claim_label(named: str, mech: str, left: str, right: str, comma: str) -> st
     """A claims-table row's label from its name (the label columns, rendered) and its mechanism (rendered),
     saying a word once (native review 6, D: "DPdisPCA（DPdisPCA）", "加噪幂迭代法（差分隐私加噪幂迭代法（10 次迭代））"):
     the name alone where the mechanism says nothing more, the mechanism alone where it contains the name, and
-    one head with the qualifiers of both where one head contains the other ("Analyze Gauss（中心化差分隐私，
-    可信的数据管理者）", "CAPE 相关噪声（论文原方案，按消息校准）"); else "name (mechanism)"."""
+    one head with the qualifiers of both where one head contains the other or both start with the same name
+    ("Analyze Gauss（中心化差分隐私，可信的数据管理者）", "CAPE 相关噪声（论文原方案，按消息校准）", "CAPE correlated noise
+    (per-message calibration, as-published)"); else "name (mechanism)"."""
 
     def key(text: str) -> str:
         return _LABEL_NOISE.sub("", text).casefold()
@@ -305,7 +306,9 @@ def _claim_label(named: str, mech: str, left: str, right: str, comma: str) -> st
     if key(named) in key(mech):
         return mech
     (head_n, qual_n), (head_m, qual_m) = split(named), split(mech)
-    if key(head_n) in key(head_m) or key(head_m) in key(head_n):
+    first_n, first_m = (re.match(r"[A-Za-z]{3,}", h) for h in (head_n, head_m))
+    same_first = bool(first_n and first_m and first_n[0].casefold() == first_m[0].casefold())
+    if key(head_n) in key(head_m) or key(head_m) in key(head_n) or same_first:
         head = head_m if len(key(head_m)) > len(key(head_n)) else head_n
         quals = [q for q in (qual_n, qual_m) if q]
         if len(quals) == 2 and (key(qual_m) in key(qual_n) or key(qual_n) in key(qual_m)):
