@@ -636,7 +636,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "%(ratio)s 倍",
         "mwem.payoff_overview": "MWEM 在 $n\\varepsilon$ 相对于取值域较小时才划算：在每个 $n\\varepsilon$ 下，其误差与 Identity "
         "误差之比（每个参数组合一个点估计）在最大的取值域上都低于在最小的取值域上，且在每个取值域上，最大 $n\\varepsilon$ 处的比值都高于"
-        "最小 $n\\varepsilon$ 处",
+        "最小值处",
         "mwem.payoff_by_domain": "MWEM 与 Identity 的误差比，按取值域大小：%(spans)s",
         "mwem.payoff_domain": "%(cells)s 个单元格：%(span)s",
         "mwem.payoff_points": "MWEM 最后一次迭代结果与 Identity 的比较，以二者误差均值之比的点估计表示（每个参数组合 %(reps)s）："
