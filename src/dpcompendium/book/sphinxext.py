@@ -236,7 +236,13 @@ class ExecutionReport(Directive):
             item = nodes.definition_list_item()
             item += nodes.term(text=text["key"].format(chapter=chapter, key=rec.key[:12]))
             definition = nodes.definition()
-            definition += nodes.paragraph(text=_fmt_params(rec.parameters, text["no_parameters"]))
+            # code, not prose: no smart quotes, no Chinese punctuation (native review 6: [‘heights’，‘adult-age’])
+            params = nodes.paragraph()
+            if rec.parameters:
+                params += nodes.literal(text=_fmt_params(rec.parameters))
+            else:
+                params += nodes.Text(text["no_parameters"])
+            definition += params
             item += definition
             details += item
         total = sum(records[c].wall_time_s for c in order)
