@@ -488,3 +488,19 @@ def test_library_reference_page_points_to_the_english_page(page):
     assert not re.match(r"^[a-z]+:|^/", links[0]), f"{src}: the link is not relative: {links[0]}"
     target = (src.parent / links[0]).resolve()
     assert target == (EN / f"{page}.html").resolve() and target.is_file(), f"{src}: links {target}"
+
+
+def test_the_execution_report_is_in_chinese():
+    """Issue 48 (b): the Chinese execution page's report named its executor "book build (nbclient)" in English; its
+    generated text (executor, this build's column, the details' keys, the summary) is the edition's own."""
+    path = ZH / "book" / "execution.html"
+    if not path.is_file():
+        pytest.skip(f"not built: {path} (dpcompendium book builds both editions)")
+    text = html_lib.unescape(path.read_text(encoding="utf-8"))
+    start = text.index("dpc-execution-report")
+    report = text[
+        start : text.index("</dl>", start)
+    ]  # the table and the parameters of each execution
+    assert CJK.search(report)
+    for english in ("book build", "from the store", "executed now", "(key ", "n/a"):
+        assert english not in report, english

@@ -362,3 +362,89 @@ def test_a_claims_tables_own_row_labels_are_chinese():
     table = pd.DataFrame([{"method": "central, as-written preprocessing", **row}])
     assert "中心化，原文写法的预处理" in ClaimsTable(table, "zh_CN")._repr_html_()
     assert "central, as-written preprocessing" in ClaimsTable(table, "en")._repr_html_()
+
+
+def _repeated_run(label: str) -> str | None:
+    """A word (three Latin letters or more) or a run of three Chinese characters that a label says twice, if any."""
+    words = [w.casefold() for w in re.findall(r"[A-Za-z]{3,}", label)]
+    for w in words:
+        if words.count(w) > 1:
+            return w
+    for run in re.findall(r"[\u4e00-\u9fff]+", label):
+        for i in range(len(run) - 2):
+            if label.count(run[i : i + 3]) > 1:
+                return run[i : i + 3]
+    return None
+
+
+def test_a_claims_card_label_says_each_word_once():
+    """Native review 6, D1: the label cell of federated-pca's claims card read "DPdisPCA（DPdisPCA）",
+    "加噪幂迭代法（差分隐私加噪幂迭代法（10 次迭代））", "CAPE（CAPE 相关噪声（校准后））" — the row's name and its
+    mechanism's name side by side, compared in English only. Each card's label says a word once, in both
+    languages, and keeps what only one of the two names says."""
+    from dpcompendium.chapters import dp_mean, federated_pca
+    from dpcompendium.core.privacy import claims_table, show_claims
+
+    fed = claims_table(
+        {m: federated_pca.privacy_claim(m, 1.0, 1e-5, 1002, s=10) for m in federated_pca.METHODS}
+        | {
+            "cape, as published (per-message calibration)": federated_pca.cape_privacy_claim(
+                1.0, 1e-5, 1002, 10
+            ),
+            "central, add-remove with exact n": federated_pca.privacy_claim(
+                "central", 1.0, 1e-5, 1002, neighbours="add-remove"
+            ),
+        }
+    )
+    mean = pd.DataFrame(
+        [
+            {
+                "method": m,
+                "variant": "as-written",
+                **dp_mean.privacy_claim(m, 1.0, (0, 1)).as_dict(),
+            }
+            for m in dp_mean.METHODS
+        ]
+    ).drop(columns=["mechanism"])
+    for table in (fed, mean):
+        for lang in messages.CATALOGUE:
+            with messages.language(lang):
+                labels = [r["claim"].myst for r in show_claims(table)._rows()]
+            for label in labels:
+                assert _repeated_run(label) is None, (lang, label, _repeated_run(label))
+    with messages.language("zh_CN"):
+        labels = [r["claim"].myst for r in show_claims(fed)._rows()]
+    # what only one name says stays: the row's qualifier and the mechanism's
+    assert "Analyze Gauss（中心化差分隐私，可信的数据管理者）" in labels
+    assert "CAPE 相关噪声（论文原方案，按消息校准）" in labels
+
+
+def test_the_repeated_word_check_can_fail():
+    assert _repeated_run("DPdisPCA（DPdisPCA）") == "dpdispca"
+    assert _repeated_run("加噪幂迭代法（差分隐私加噪幂迭代法（10 次迭代））") is not None
+    assert _repeated_run("CAPE 相关噪声（论文原方案，按消息校准）") is None
+
+
+def test_the_execution_report_names_each_executor_in_every_edition():
+    """The Chinese execution page showed "book build (nbclient)" (issue 48, b): every program that writes an
+    execution record (``executor=`` of ``make_record`` in the library and tools/) has its name in each edition's
+    report text, and both editions have the same entries."""
+    from pathlib import Path
+
+    from dpcompendium.book.sphinxext import REPORT_TEXT, executor_name
+
+    root = Path(__file__).resolve().parents[1]
+    sources = [*root.joinpath("src").rglob("*.py"), *root.joinpath("tools").glob("*.py")]
+    executors = {
+        m.group(1)
+        for path in sources
+        for m in re.finditer(r"executor=\"([^\"]+)\"", path.read_text(encoding="utf-8"))
+    }
+    assert {"book build (nbclient)", "nbval (make test)"} <= executors
+    assert set(REPORT_TEXT["zh_CN"]) == set(REPORT_TEXT["en"])
+    for name in executors:
+        zh = executor_name(name, REPORT_TEXT["zh_CN"])
+        assert zh != name, (
+            name
+        )  # Chinese brackets at least: 图书构建（nbclient）, nbval（make test）
+        assert executor_name(name, REPORT_TEXT["en"]) == name

@@ -84,13 +84,16 @@ def pairs(values, name: str = "ε", digits: int = 3) -> Md:
     items = values.items() if hasattr(values, "items") else values
     symbol = Md(name, to_myst(name).strip("$") if to_myst(name).startswith("$") else name)
     return join(
-        message(
-            "prose.pair",
-            value=num(v, digits),
-            name=Md(name, symbol.myst),
-            key=Md(f"{k:g}", f"{k:g}"),
-        )
-        for k, v in items
+        (
+            message(
+                "prose.pair",
+                value=num(v, digits),
+                name=Md(name, symbol.myst),
+                key=Md(f"{k:g}", f"{k:g}"),
+            )
+            for k, v in items
+        ),
+        clauses=True,
     )
 
 

@@ -157,8 +157,8 @@ def _on_env_merge_info(app, env, docnames, other) -> None:
     setattr(env, _REPORT_DOCS, mine)
 
 
-def _fmt_params(params: dict[str, Any]) -> str:
-    return ", ".join(f"{k} = {v!r}" for k, v in params.items()) or "(none)"
+def _fmt_params(params: dict[str, Any], none: str = "(none)") -> str:
+    return ", ".join(f"{k} = {v!r}" for k, v in params.items()) or none
 
 
 def _row(cells: list[nodes.Node | str]) -> nodes.row:
@@ -191,13 +191,9 @@ class ExecutionReport(Directive):
                 if rec is not None:
                     rec.reused = True
                     records[nb.stem] = rec
-        if not records:
-            para = nodes.paragraph(
-                text="No chapter execution is recorded: this build did not execute the chapters "
-                "through the execution store (execute_notebooks is not 'cache')."
-            )
-            return [para]
         text = REPORT_TEXT.get(edition(app), REPORT_TEXT["en"])
+        if not records:
+            return [nodes.paragraph(text=text["none_recorded"])]
         header = list(text["header"])
         table = nodes.table(classes=["dpc-execution-report"])
         tgroup = nodes.tgroup(cols=len(header))
@@ -225,22 +221,28 @@ class ExecutionReport(Directive):
             )
             para = nodes.paragraph()
             para += ref
-            mem = "n/a" if rec.peak_memory_mib is None else f"{rec.peak_memory_mib:,.0f} MiB"
+            mem = text["n/a"] if rec.peak_memory_mib is None else f"{rec.peak_memory_mib:,.0f} MiB"
             tbody += _row(
                 [
                     para,
                     f"{rec.wall_time_s:.1f} s",
                     mem,
-                    rec.executor,
+                    executor_name(rec.executor, text),
                     text["reused"] if rec.reused else text["executed"],
                     rec.commit,
                     rec.date,
                 ]
             )
             item = nodes.definition_list_item()
-            item += nodes.term(text=f"{chapter} (key {rec.key[:12]})")
+            item += nodes.term(text=text["key"].format(chapter=chapter, key=rec.key[:12]))
             definition = nodes.definition()
-            definition += nodes.paragraph(text=_fmt_params(rec.parameters))
+            # code, not prose: no smart quotes, no Chinese punctuation (native review 6: [‘heights’，‘adult-age’])
+            params = nodes.paragraph()
+            if rec.parameters:
+                params += nodes.literal(text=_fmt_params(rec.parameters))
+            else:
+                params += nodes.Text(text["no_parameters"])
+            definition += params
             item += definition
             details += item
         total = sum(records[c].wall_time_s for c in order)
@@ -275,6 +277,12 @@ REPORT_TEXT: dict[str, dict[str, Any]] = {
         "executed": "executed now",
         "summary": "{n} chapters, {total:.0f} s of execution in all; {now} executed by this build.",
         "parameters": "Parameters of each execution (the chapters' defaults):",
+        "key": "{chapter} (key {key})",
+        "no_parameters": "(none)",
+        "n/a": "n/a",
+        "none_recorded": "No chapter execution is recorded: this build did not execute the chapters "
+        "through the execution store (execute_notebooks is not 'cache').",
+        "executors": {},
     },
     "zh_CN": {
         "header": ("章节", "运行时间", "峰值内存（内核）", "执行者", "本次构建", "提交", "日期"),
@@ -282,8 +290,24 @@ REPORT_TEXT: dict[str, dict[str, Any]] = {
         "executed": "本次执行",
         "summary": "共 {n} 章，执行总计 {total:.0f} 秒；本次构建执行了 {now} 章。",
         "parameters": "每次执行的参数（各章的默认值）：",
+        "key": "{chapter}（键 {key}）",
+        "no_parameters": "（无）",
+        "n/a": "未记录",
+        "none_recorded": "没有记录任何章节的执行：本次构建没有通过执行存储执行各章"
+        "（execute_notebooks 不是 'cache'）。",
+        #: the programs that write execution records (``execution.ensure_executed``, ``tools/nbcapture.py``)
+        "executors": {
+            "book build (nbclient)": "图书构建（nbclient）",
+            "nbval (make test)": "nbval（make test）",
+        },
     },
 }
+
+
+def executor_name(executor: str, text: dict[str, Any]) -> str:
+    """The program that executed a chapter (an execution record's ``executor``) in the edition's language; a name
+    the edition has no translation for (``make_record``'s callers in tests) is shown as recorded."""
+    return text["executors"].get(executor, executor)
 
 
 STATIC = Path(__file__).with_name("_static")

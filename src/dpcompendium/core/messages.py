@@ -418,6 +418,16 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.payoff_lower_none": "%(w)s: lower at no $n\\varepsilon$",
         "mwem.payoff_higher": ", higher at $n\\varepsilon$ = %(ne)s",
         "mwem.db_identity": "%(data)s, standard MWEM: %(said)s",
+        "mwem.db_trend": "%(items)s ($T = %(T)s$)",
+        "mwem.avg_cost": "at $\\varepsilon = %(eps)s$ it is %(r2)s (2-D) and %(r1)s (1-D) times the error of the last iterate",
+        "mwem.std_not_run": "the standard variant is not run",
+        "mwem.table_eps_1d": "1-D, our coursework runs: %(pairs)s",
+        "mwem.cw_not_run": "the coursework variant is not run",
+        "mwem.table_eps_2d_all": "2-D: yes for the reference and for our coursework runs, not for the report's",
+        "mwem.table_eps_2d_ref": "2-D: yes for the reference, not for the report's",
+        "mwem.table_eps_2d_ours": "our coursework runs: %(pairs)s",
+        "mwem.db_trend_item": "%(data)s: %(pairs)s",
+        "mwem.db_zcdp_not_run": "the zCDP and standard variants are not both run",
         "mwem.db_out_last": "its last iterate",
         "mwem.db_out_average": "its average of the iterates",
         "mwem.db_below": "%(output)s is shown below Identity (two-sided bootstrap-t tests, Holm-corrected) at "
@@ -570,7 +580,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.design_which": "（%(which)s）",
         "comparison.design_boot": "这些判定基于每组 %(runs)s 次运行；已表明的 %(shown)s 个判定所需的运行次数未予计算：它们由学生化自助法判定——在不信任 Student t 检验的场合（损失偏斜或呈重尾分布）才用这一检验，因此按 t 检验估算的运行次数没有可靠依据",
         "comparison.design_boot_rest": "；由学生化自助法表明的 %(n)s 个判定所需的运行次数未予计算（此处不信任 Student t 检验，按 t 检验估算的运行次数没有可靠依据）",
-        "comparison.which_pair": "%(a)s vs %(b)s",
+        "comparison.which_pair": "%(a)s 对比 %(b)s",
         "comparison.which_at": "%(pair)s，%(setting)s",
         "comparison.holm_family": "该族最小的 Holm 检验水平 $\\alpha/%(k)s$",
         "comparison.holm_each": "各族自身最小的 Holm 检验水平 $\\alpha/%(k)s$（每个 Holm 族都有 %(k)s 个判定），族与族之间不作 Holm 校正",
@@ -745,13 +755,13 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.course_baselines_ratio": "平均误差最小的标准 MWEM 行（$\\varepsilon$-DP）与平均误差最小的基线方法相比：误差是其 "
         "%(ratio)s 倍",
         "mwem.payoff_overview": "MWEM 在 $n\\varepsilon$ 相对于取值域较小时才划算：在每个 $n\\varepsilon$ 下，其误差与 Identity "
-        "误差之比（每个参数组合一个点估计）在最大的取值域上都低于最小的取值域，且在每个取值域上，最大 $n\\varepsilon$ 处的比值都高于"
+        "误差之比（每个参数组合一个点估计）在最大的取值域上都低于在最小的取值域上，且在每个取值域上，最大 $n\\varepsilon$ 处的比值都高于"
         "最小值处",
         "mwem.payoff_by_domain": "MWEM 与 Identity 的误差比，按取值域大小：%(spans)s",
         "mwem.payoff_domain": "%(cells)s 个单元格：%(span)s",
         "mwem.payoff_points": "MWEM 最后一次迭代结果与 Identity 的比较，以二者误差均值之比的点估计表示（每个参数组合 %(reps)s）："
         "该比值低于 1 的参数组合为 %(said)s，在其余 $n\\varepsilon$ 处不低于 1。没有任何参数组合被判定为更低或更高：MWEM 的误差是重尾的，"
-        "在 %(reps)s 上，Welch 检验和自助法都无法控制其错误率，因此与上面的收益图一样，该网格只作点估计解读",
+        "只有 %(reps)s 时，Welch 检验和自助法都无法控制其错误率，因此与上面的收益图一样，该网格只作点估计解读",
         "mwem.payoff_cells": "%(cells)s 个单元格时（%(per_w)s）",
         "mwem.payoff_at": "%(w)s：$n\\varepsilon$ = %(ne)s",
         "mwem.payoff_at_none": "%(w)s：没有任何 $n\\varepsilon$",
@@ -767,7 +777,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.metric_mse": "均方误差",
         "mwem.metric_mean_error": "平均误差",
         "mwem.payoff_tested": "MWEM 最后一次迭代结果与 Identity 的比较（每个参数组合 %(reps)s，双侧学生化自助法（bootstrap-t）检验，在网格的 %(n)s "
-        "个参数组合上做 Holm 校正）：其平均误差被检验表明更低或更高的参数组合为 %(said)s，在其余 $n\\varepsilon$ 处二者未被区分",
+        "个参数组合上做 Holm 校正）：检验表明其平均误差更低或更高的参数组合为 %(said)s，在其余 $n\\varepsilon$ 处二者未能区分",
         "mwem.cw3_witness": "基本组合（顺序组合）给出的单次运行上界为 %(spent)s，这同样只是上界，所以在 $T$ = %(T)s 时名义保证同样"
         "未能证明。见证数据对能说明更多：把一条记录从单元格 $u$ 移到单元格 $v$（这两个邻居数据集即见证数据对），考虑这样的运行——每个被选中的方框都包含"
         " $u$ 而不包含 $v$，且每次测量值都不低于该方框的真实计数；在这些运行上，每次测量的密度比为 "
@@ -778,12 +788,22 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.payoff_lower_none": "%(w)s：在任何 $n\\varepsilon$ 下都不更低",
         "mwem.payoff_higher": "，在 $n\\varepsilon$ = %(ne)s 时更高",
         "mwem.db_identity": "%(data)s，标准 MWEM：%(said)s",
+        "mwem.db_trend": "%(items)s（$T = %(T)s$）",
+        "mwem.avg_cost": "在 $\\varepsilon = %(eps)s$ 时，它是最后一次迭代结果误差的 %(r2)s 倍（二维）和 %(r1)s 倍（一维）",
+        "mwem.std_not_run": "本次运行没有运行标准变体",
+        "mwem.table_eps_1d": "一维，我们运行的课程作业变体：%(pairs)s",
+        "mwem.cw_not_run": "本次运行没有运行课程作业变体",
+        "mwem.table_eps_2d_all": "二维：参考值和我们运行的课程作业变体的误差都随 ε 下降，报告中的数字则不然",
+        "mwem.table_eps_2d_ref": "二维：参考值的误差随 ε 下降，报告中的数字则不然",
+        "mwem.table_eps_2d_ours": "我们运行的课程作业变体：%(pairs)s",
+        "mwem.db_trend_item": "%(data)s：%(pairs)s",
+        "mwem.db_zcdp_not_run": "本次运行没有同时运行 zCDP 变体与标准变体",
         "mwem.db_out_last": "其最后一次迭代结果",
         "mwem.db_out_average": "其各次迭代结果的平均值",
-        "mwem.db_below": "%(output)s在 $\\varepsilon$ = %(eps)s 时对每个 $T$ 都被检验表明低于 Identity（双侧学生化自助法（bootstrap-t）检验，"
-        "Holm 校正）%(some)s",
-        "mwem.db_below_none": "%(output)s在本次运行的任何 $\\varepsilon$ 下都未对每个 $T$ 被检验表明低于 Identity（双侧学生化自助法（bootstrap-t）"
-        "检验，Holm 校正）%(some)s",
+        "mwem.db_below": "检验（双侧学生化自助法（bootstrap-t）检验，Holm 校正）表明，%(output)s在 $\\varepsilon$ = %(eps)s "
+        "时对每个 $T$ 都低于 Identity%(some)s",
+        "mwem.db_below_none": "检验（双侧学生化自助法（bootstrap-t）检验，Holm 校正）未能表明，%(output)s在本次运行的某个 "
+        "$\\varepsilon$ 下对每个 $T$ 都低于 Identity%(some)s",
         "mwem.db_below_some": "（在 $\\varepsilon$ = %(eps)s 时对部分 $T$ 如此）",
         "mwem.T_zcdp": "在相同 $T$ 下（网格中的每个 $T$，%(reps)s），zCDP 变体最后一次迭代结果的平均误差是标准变体的 %(ratio)s "
         "倍，二者的隐私保证不同（($\\varepsilon$, $\\delta$)-DP，$\\delta$ = %(delta)s，对比 $\\varepsilon$-DP；点估计）",
@@ -792,7 +812,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.name_dawa_private": "DAWA（在加噪直方图上划分）",
         "hist.name_dawa_repaired": "DAWA 划分（在加噪代价上，经修补）",
         "hist.name_dawa_dpbench": "DPBench 版 DAWA（不满足差分隐私）",
-        "hist.fix": "S5 解读为对和加噪时（界值 %(pct)s，在本次运行之前确定，所用随机数种子流此前的版本均未用过），%(sum)s；S5 解读为对均值加噪时，"
+        "hist.fix": "S5 解读为对和加噪时（界值 %(pct)s 在本次运行之前就已确定，所用的随机数种子流是此前任何版本都未用过的），%(sum)s；S5 解读为对均值加噪时，"
         "%(mean)s",
         "hist.dawa_lead": "与 DPBench 版 DAWA 相比，在稀疏和稠密直方图上：%(lead)s",
         "hist.family_sparse": "稀疏直方图",
@@ -816,16 +836,16 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.dpbench_supported": "DPBench 给 DAWA 在稀疏直方图上的排名依赖于其不满足差分隐私的划分步骤：在相同的测量步骤下，"
         "这里尝试的两种满足差分隐私的划分都远不及它（这并不表明任何满足差分隐私的 DAWA 都做不到）",
         "hist.dpbench_not_supported": "本次运行的证据不足以表明，DAWA 在 DPBench 中的排名来自其划分步骤",
-        "hist.php_lead": "%(a)s 的%(quantity)s均值在 %(n)s 个隐私预算中的 %(k)s 个里被检验表明低于 %(b)s"
+        "hist.php_lead": "检验表明，在 %(n)s 个隐私预算中的 %(k)s 个里，%(a)s 的%(quantity)s均值低于 %(b)s"
         "（单侧学生化自助法检验，在各隐私预算间经 Holm 校正；比值 %(lo)s–%(hi)s）%(tail)s；就典型发布而言，对同一批运行做秩检验"
         "（Mann–Whitney，在 %(n)s 个隐私预算间经 Holm 校正），其均方误差：%(typical)s；在成对运行中其均方误差较小的比例：%(shares)s",
-        "hist.php_tail": "，这是由 %(b)s 的劣质发布所构成的长尾造成的",
+        "hist.php_tail": "，差异来自 %(b)s 那些很差的发布所形成的长尾",
         "hist.rank_lower": "$\\varepsilon$ = %(eps)s 时较低（校正后 $p$ = %(p)s）",
         "hist.rank_higher": "$\\varepsilon$ = %(eps)s 时较高（校正后 $p$ = %(p)s）",
         "hist.rank_none": "$\\varepsilon$ = %(eps)s 时未能区分（校正后 $p$ = %(p)s）",
         "hist.win_at": "$\\varepsilon$ = %(eps)s 时 %(pct)s%%",
         "hist.fix_two_sided": "；在同一批运行上，%(sentence)s%(where)s",
-        "hist.fix_higher_at": "——加噪中心的均方误差在 $\\varepsilon$ = %(eps)s 时被检验表明更高（比值 %(ratios)s）",
+        "hist.fix_higher_at": "——检验表明，加噪中心的均方误差在 $\\varepsilon$ = %(eps)s 时更高（比值 %(ratios)s）",
         "hist.fix_design": "每组 %(runs)s 次运行时，非劣效性检验的判定从 %(ni)s 次运行起即可达到 %(power)s 的检验功效，双侧检验的判定从 %(two)s 次起，S5 解读为对均值加噪时的判定从 %(mean)s 次起（把观测到的比值与离散程度当作真实值：这是事后检查，采用各族最小的 Holm 检验水平下的 t 检验）%(ties)s",
         "hist.fix_ties_two": "；未表明的 %(n)s 个双侧检验判定，在这些运行次数下只有在比值落在 %(lo)s–%(hi)s 之外时才能被表明",
         "hist.fix_ties_mean": "；S5 解读为对均值加噪时未表明的 %(n)s 个判定，在这些运行次数下只有在比值落在 %(lo)s–%(hi)s 之外时才能被表明",
@@ -1008,6 +1028,19 @@ PLAIN: dict[str, str] = {
     "mwem.payoff_lower": "%(w)s: lower at nε = %(ne)s",
     "mwem.payoff_lower_none": "%(w)s: lower at no nε",
     "mwem.payoff_higher": ", higher at nε = %(ne)s",
+    "mwem.db_identity": "%(data)s, standard MWEM: %(said)s",
+    "mwem.db_trend": "%(items)s (T = %(T)s)",
+    "mwem.avg_cost": "at ε = %(eps)s it is %(r2)s (2-D) and %(r1)s (1-D) times the error of the last iterate",
+    "mwem.std_not_run": "the standard variant is not run",
+    "mwem.table_eps_1d": "1-D, our coursework runs: %(pairs)s",
+    "mwem.cw_not_run": "the coursework variant is not run",
+    "mwem.table_eps_2d_all": "2-D: yes for the reference and for our coursework runs, not for the report's",
+    "mwem.table_eps_2d_ref": "2-D: yes for the reference, not for the report's",
+    "mwem.table_eps_2d_ours": "our coursework runs: %(pairs)s",
+    "mwem.db_trend_item": "%(data)s: %(pairs)s",
+    "mwem.db_zcdp_not_run": "the zCDP and standard variants are not both run",
+    "mwem.db_out_last": "its last iterate",
+    "mwem.db_out_average": "its average of the iterates",
     "mwem.db_below": "%(output)s is shown below Identity (two-sided bootstrap-t tests, Holm-corrected) at ε = %(eps)s "
     "for every T%(some)s",
     "mwem.db_below_none": "%(output)s is shown below Identity (two-sided bootstrap-t tests, Holm-corrected) at no ε "
@@ -1101,6 +1134,9 @@ DATASET_NAMES: dict[str, dict[str, str]] = {
         "adult-age": "adult-age",
         "adult": "adult",
         "synthetic": "synthetic",
+        # mwem's DPBench histograms (native review 6: "Adult 2-D" stayed English on the Chinese page)
+        "ADULT": "ADULT",
+        "Adult 2-D": "Adult 2-D",
     },
     "zh_CN": {
         "normal": "正态分布",
@@ -1109,6 +1145,8 @@ DATASET_NAMES: dict[str, dict[str, str]] = {
         "adult-age": "Adult 年龄数据",
         "adult": "Adult 数据",
         "synthetic": "合成数据",
+        "ADULT": "ADULT",
+        "Adult 2-D": "Adult 二维",
     },
 }
 
@@ -1254,15 +1292,20 @@ def message(msgid: str, /, **params: Any) -> Md:
 #: (native review 4, X4: mwem's "（点估计）. Adult 二维，…168; Adult 二维：…"). A comma stays: it may stand between
 #: numbers or maths, which Chinese writes as they are.
 _SENTENCE_SEPARATORS = {"zh_CN": {". ": "。", "; ": "；"}}
+#: The comma between clauses (``join(..., clauses=True)``; native review 6: prose.pairs wrote "时为 1.5, ε = 1 时为")
+_CLAUSE_SEPARATORS = {"zh_CN": {", ": "，"}}
 
 
-def join(parts: Iterable[Any], sep: str = ", ") -> Md:
+def join(parts: Iterable[Any], sep: str = ", ", clauses: bool = False) -> Md:
     """``parts`` joined by ``sep``, in both renderings (and in every language: a separator of sentences or clauses,
-    ``". "`` or ``"; "``, in the language's own punctuation, ``_SENTENCE_SEPARATORS``)."""
+    ``". "`` or ``"; "``, in the language's own punctuation, ``_SENTENCE_SEPARATORS``; ``clauses``: the parts are
+    clauses, so a comma is the language's clause comma too, Chinese ，: "ε = 0.1 时为 1.5，ε = 1 时为 2.5")."""
     parts = list(parts)
 
     def in_language(lang: str) -> str:
         local = _SENTENCE_SEPARATORS.get(lang, {}).get(sep, sep)
+        if clauses:
+            local = _CLAUSE_SEPARATORS.get(lang, {}).get(local, local)
         return local.join(myst(p, lang) for p in parts)
 
     return Md(
@@ -1959,7 +2002,7 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
     ("audit.verdict.holds", "HOLDS", "成立"),
     ("audit.line",
      "%(verdict)s: claimed %(claimed)s (%(relation)s neighbours)%(ran)s; %(bound)s — pair %(pair)s; %(event)s",
-     "%(verdict)s：声称 %(claimed)s（%(relation)s 邻居数据集）%(ran)s；%(bound)s —— 数据对 %(pair)s；%(event)s"),
+     "%(verdict)s：声称 %(claimed)s（邻居数据集：%(relation)s）%(ran)s；%(bound)s —— 数据对 %(pair)s；%(event)s"),
     ("audit.claim", "$\\varepsilon = %(eps)s$", "ε = %(eps)s", "$\\varepsilon = %(eps)s$"),
     ("audit.claim_delta", "$\\varepsilon = %(eps)s$, $\\delta = %(delta)s$", "ε = %(eps)s, δ = %(delta)s",
      "$\\varepsilon = %(eps)s$，$\\delta = %(delta)s$"),
@@ -1978,7 +2021,7 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
      "these samples reach",
      "an infinite leak as far as the samples show (no finite ε fits them): the event never happened on %(never)s "
      "in %(n)s samples, and ε ≥ %(eps)s (confidence %(conf)s) is only as far as these samples reach",
-     "就样本所见是无限的隐私泄露（没有任何有限的 $\\varepsilon$ 与之相符）：该事件在 %(never)s 上的 %(n)s "
+     "从样本看是无限的隐私泄露（没有任何有限的 $\\varepsilon$ 与之相符）：该事件在 %(never)s 上的 %(n)s "
      "个样本中从未出现，$\\varepsilon \\ge %(eps)s$（置信度 %(conf)s）只是这些样本所能达到的下界"),
     ("audit.bound_too_few",
      "too few samples to bound $\\varepsilon$: the event happened in %(k)s of %(n)s samples on %(on)s, too few "

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, Literal
@@ -279,6 +280,43 @@ def _split_conditions(value: object) -> list[str]:
     return [p for p in plain_parts if p]
 
 
+#: A label's characters that do not tell two renderings apart (spaces, punctuation, brackets of either width)
+_LABEL_NOISE = re.compile(r"[\s,;:()（），；：、·-]+")
+#: A label "head (qualifier)" in either language's brackets
+_QUALIFIED = re.compile(r"^(.+?)\s*[(（](.+)[)）]$")
+
+
+def _claim_label(named: str, mech: str, left: str, right: str, comma: str) -> str:
+    """A claims-table row's label from its name (the label columns, rendered) and its mechanism (rendered),
+    saying a word once (native review 6, D: "DPdisPCA（DPdisPCA）", "加噪幂迭代法（差分隐私加噪幂迭代法（10 次迭代））"):
+    the name alone where the mechanism says nothing more, the mechanism alone where it contains the name, and
+    one head with the qualifiers of both where one head contains the other or both start with the same name
+    ("Analyze Gauss（中心化差分隐私，可信的数据管理者）", "CAPE 相关噪声（论文原方案，按消息校准）", "CAPE correlated noise
+    (per-message calibration, as-published)"); else "name (mechanism)"."""
+
+    def key(text: str) -> str:
+        return _LABEL_NOISE.sub("", text).casefold()
+
+    def split(text: str) -> tuple[str, str]:
+        found = _QUALIFIED.match(text)
+        return (found.group(1).strip(), found.group(2)) if found else (text, "")
+
+    if key(mech) in key(named):
+        return named
+    if key(named) in key(mech):
+        return mech
+    (head_n, qual_n), (head_m, qual_m) = split(named), split(mech)
+    first_n, first_m = (re.match(r"[A-Za-z]{3,}", h) for h in (head_n, head_m))
+    same_first = bool(first_n and first_m and first_n[0].casefold() == first_m[0].casefold())
+    if key(head_n) in key(head_m) or key(head_m) in key(head_n) or same_first:
+        head = head_m if len(key(head_m)) > len(key(head_n)) else head_n
+        quals = [q for q in (qual_n, qual_m) if q]
+        if len(quals) == 2 and (key(qual_m) in key(qual_n) or key(qual_n) in key(qual_m)):
+            quals = [max(quals, key=lambda q: len(key(q)))]
+        return head + (f"{left}{comma.join(quals)}{right}" if quals else "")
+    return f"{named}{left}{mech}{right}"
+
+
 class ClaimsTable:
     """Claims shown as a table in a notebook (:func:`show_claims`): one row per claim, its guarantee (or why there
     is none), neighbour relation, sensitivity and the conditions it rests on as a list. Plain text: one claim per
@@ -330,7 +368,11 @@ class ClaimsTable:
                 plain,
                 myst(mech)
                 if not name
-                else (named if mech in ("", name) else f"{named}{left}{myst(mech)}{right}"),
+                else (
+                    named
+                    if mech in ("", name)
+                    else _claim_label(named, myst(mech), left, right, comma)
+                ),
             )
             private = bool(r.get("private", True))
             if (
