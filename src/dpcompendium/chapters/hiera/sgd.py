@@ -28,6 +28,7 @@ from scipy.linalg import lstsq
 
 from ...core._jit import compiled
 from ...core.experiments import summarize_runs, sweep
+from ...core.mechanisms.privunit import privunitg_params, privunitg_rows
 from ...core.validation import check_array, check_epsilon, check_int, check_rng
 from .hiera import calibrate_base_epsilon, compensation_weights
 from .levels import DEFAULT_EDGES, HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS, check_edges
@@ -51,7 +52,9 @@ SGD_VARIANTS = ("corrected", "code-training", "faithful")
 #: ``none`` is the same SGD with exact gradients (no privacy, no coordinate sampling); ``hiera-calibrated`` is HierA
 #: with its schedule scaled so that each report is exactly ε-LDP with the level taken from x (level and value
 #: separate inputs, :func:`~dpcompendium.chapters.hiera.hiera.calibrate_base_epsilon` with ``coupled=False``).
-SGD_METHODS = ("none", "harmony", "pm", "graded-laplace", "hiera", "hiera-calibrated")
+#: ``privunitg`` reports each user's whole gradient, clipped in ℓ2 to :attr:`SGDSettings.clip_norm`, with PrivUnitG
+#: at the same per-user ε [asi2022optimal].
+SGD_METHODS = ("none", "harmony", "pm", "graded-laplace", "hiera", "hiera-calibrated", "privunitg")
 
 
 def group_size(d_tilde: int, epsilon: float, rule: str = "code") -> int:
@@ -661,6 +664,8 @@ def _sgd(visit, method, eps, faithful, settings, g, rng, base=None) -> np.ndarra
     beta = rng.random((n_e, n_f, dt))
     flat = (n_e * n_f, g)
     cell_off = runs.cell_off.reshape(n_e, n_f, 1)
+    if method == "privunitg":
+        return _sgd_privunitg(visit, eps, beta, faithful, settings, g, rng)
     if fused_passes and method != "none":
         return _sgd_fused(visit, method, runs, beta, faithful, settings, g, rng)
     for t in range(1, m // g + 1):
@@ -675,6 +680,35 @@ def _sgd(visit, method, eps, faithful, settings, g, rng, base=None) -> np.ndarra
                 method, gj.reshape(flat), xj.reshape(flat), cell.reshape(flat), runs, faithful, rng
             ).reshape(n_e, n_f, dt)
         beta = beta - step * t ** (-lr_power)
+    return beta
+
+
+def _sgd_privunitg(visit, eps, beta, faithful, settings, g, rng) -> np.ndarray:
+    """The private pass of :func:`_sgd` with PrivUnitG [asi2022optimal]: in iteration t every user of the group
+    computes its whole gradient (d̃ coordinates: 2 x̃ (β·x̃ − y) + reg, reg as in :func:`_full_step_py`), clips it
+    to ℓ2 norm ``settings.clip_norm`` and reports it with
+    :func:`~dpcompendium.core.mechanisms.privunit.privunitg` (:func:`~dpcompendium.core.mechanisms.privunit.privunitg_rows`) at the run's ε — the same per-user budget as one
+    coordinate's report of the other methods, spent on the whole vector; the collector averages the group's
+    unbiased reports (with or without ``faithful``: every user reports every coordinate). Draws per iteration:
+    one :func:`privunitg` call per budget, in the order of ``eps``, on its (F, G, d̃) gradients."""
+    split, xp, yp, order = visit.split, visit.xp, visit.yp, visit.order
+    dt, c, lam = xp.shape[1], settings.clip_norm, settings.lam
+    params = [privunitg_params(float(e), dt) for e in eps]
+    for t in range(1, split.m // g + 1):
+        idx = order[:, (t - 1) * g : t * g]
+        xt = xp.take(idx, axis=0)  # (F, G, d̃)
+        resid = np.einsum("fgd,efd->efg", xt, beta) - yp.take(idx)
+        reg = lam * np.abs(beta) if faithful else lam * beta
+        if faithful:
+            reg[..., 0] = 0.0
+        grad = 2.0 * xt[None] * resid[..., None] + reg[:, :, None, :]  # (E, F, G, d̃)
+        norm = np.sqrt(np.einsum("efgd,efgd->efg", grad, grad))
+        grad *= np.minimum(1.0, c / np.maximum(norm, np.finfo(float).tiny))[..., None]
+        np.minimum(norm, c, out=norm)  # the clipped rows' norms
+        step = np.empty(beta.shape)
+        for e, pr in enumerate(params):
+            step[e] = privunitg_rows(grad[e], norm[e], pr, rng, clip_norm=c).mean(axis=1)
+        beta = beta - step * t ** (-settings.lr_power)
     return beta
 
 
@@ -743,7 +777,8 @@ class SGDSettings:
     ``mu``: HierA's data-reuse factor (1 to the number of levels); ``lam``: the regularisation coefficient λ ≥ 0;
     ``group_rule``: users per iteration, ``"code"`` or ``"text"`` (:func:`group_size`); ``lr_power``: the learning
     rate t^(−lr_power) at iteration t (> 0; the source: 1/√t); ``edges``: the level edges of LHP, one level per
-    budget of the schedule (stored as an array).
+    budget of the schedule (stored as an array); ``clip_norm``: the ℓ2 norm PrivUnitG's gradients are clipped to
+    (method ``privunitg`` only; the other methods clip each coordinate to [−1, 1]).
     """
 
     mu: int = 2
@@ -751,6 +786,7 @@ class SGDSettings:
     group_rule: str = "code"
     lr_power: float = 0.5
     edges: ArrayLike = DEFAULT_EDGES
+    clip_norm: float = 1.0
 
     def __post_init__(self) -> None:
         e = check_edges(self.edges)
@@ -771,6 +807,9 @@ class SGDSettings:
             raise ValueError(f"lr_power must be a finite number > 0, got {lr_power!r}")
         if self.group_rule not in ("code", "text"):
             raise ValueError(f"group_rule must be 'code' or 'text', got {self.group_rule!r}")
+        c = self.clip_norm
+        if isinstance(c, bool) or not isinstance(c, int | float) or not 0 < c < math.inf:
+            raise ValueError(f"clip_norm must be a finite number > 0, got {c!r}")
 
 
 def _check_xy(x, y):

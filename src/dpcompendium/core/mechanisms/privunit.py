@@ -44,6 +44,7 @@ __all__ = [
     "privunitg",
     "privunitg_claim",
     "privunitg_params",
+    "privunitg_rows",
 ]
 
 #: ε₀ is chosen among ε·k/EPS0_GRID, k = 0, …, EPS0_GRID − 1 (ε₁ = ε − ε₀ > 0).
@@ -154,21 +155,37 @@ def privunitg(
         raise ValueError(
             f"v must have rows of l2 norm <= clip_norm = {c!r}, got {float(norm.max())!r}"
         )
-    lead = a.shape[:-1]
-    u = np.zeros(a.shape)
-    u[..., 0] = 1.0  # a zero row rounds to ±e₁
-    nz = norm > 0
-    u[nz] = a[nz] / norm[nz][:, None]
-    draws = rng.random((3, *lead))
-    # randomized rounding: +u with probability (1 + ‖v‖/C)/2
-    sign = np.where(draws[0] < 0.5 * (1.0 + np.minimum(norm / c, 1.0)), 1.0, -1.0)
-    u *= sign[..., None]
-    # ⟨U, u⟩: Φ(−α) uniform on (0, q] in the cap (prob. p), Φ(α) uniform on (0, 1 − q] below it
-    w = 1.0 - draws[2]  # (0, 1]
+    return privunitg_rows(a, norm, params, rng, clip_norm=c)
+
+
+def privunitg_rows(
+    a: np.ndarray,
+    norm: np.ndarray,
+    params: PrivUnitGParams,
+    rng: np.random.Generator,
+    *,
+    clip_norm: float,
+) -> np.ndarray:
+    """:func:`privunitg` without its checks, for a caller that clipped the rows itself: ``a`` (..., d) float rows,
+    ``norm`` (...) their ℓ2 norms, each ≤ ``clip_norm``; ``params`` calibrated for d. The same draws and numbers
+    as :func:`privunitg` (which calls it)."""
+    c = clip_norm
+    zero = norm == 0.0
+    u = a * (1.0 / np.where(zero, 1.0, norm))[..., None]
+    if zero.any():
+        u[zero, 0] = 1.0  # a zero row rounds to ±e₁
+    draws = rng.random((3, *a.shape[:-1]))
+    # randomized rounding: +u with probability (1 + ‖v‖/C)/2, so C·E[±u] = v
+    keep = draws[0] < 0.5 * (1.0 + np.minimum(norm / c, 1.0))
+    # ⟨U, ±u⟩ = α: Φ(−α) uniform on (0, q] in the cap (prob. p), Φ(α) uniform on (0, 1 − q] below it
     cap = draws[1] < params.p
-    alpha = np.where(cap, -ndtri(w * params.q), ndtri(w * ndtr(params.gamma)))
+    x = ndtri((1.0 - draws[2]) * np.where(cap, params.q, ndtr(params.gamma)))
+    # U = Z + (α − ⟨Z, ±u⟩)(±u) = Z + (±α − ⟨Z, u⟩) u
+    alpha = np.where(cap == keep, -x, x)
     z = rng.standard_normal(a.shape)
-    z += (alpha - np.einsum("...i,...i->...", z, u))[..., None] * u
+    alpha -= np.einsum("...i,...i->...", z, u)
+    u *= alpha[..., None]
+    z += u
     z *= c / params.m
     return z
 
