@@ -1121,6 +1121,7 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
         "idldp": "IDUE (input-discriminative)",
         "lhp": "LHP",
         "grr": "GRR",
+        "privunitg": "PrivUnitG",
     },
     # 简体中文: a Chinese name only where the sources name the method in Chinese (book/glossary.md); the others keep
     # their English name (method_name falls back to it).
@@ -1171,6 +1172,7 @@ METHOD_NAMES: dict[str, dict[str, str]] = {
         "hiera-graded": "HierA（分级保证）",
         "harmony": "Harmony（Duchi）",
         "idldp": "IDUE（输入区分）",
+        "privunitg": "PrivUnitG",
     },
 }
 

@@ -137,6 +137,7 @@ METHOD_COLORS = {
     "graded-laplace": _C["orange"],
     "hiera": _C["vermillion"],
     "hiera-calibrated": _C["blue"],
+    "privunitg": _C["purple"],  # vector mean estimation under LDP (hiera's SGD)
 }
 
 
@@ -148,6 +149,7 @@ METHOD_LABELS = {
     "graded-laplace": "graded Laplace",
     "hiera": "HierA (source's budgets)",
     "hiera-calibrated": "HierA, exactly ε-LDP",
+    "privunitg": "PrivUnitG",
 }
 #: A method's marker where it has its own (else ``"."``).
 METHOD_MARKERS = {
@@ -157,6 +159,7 @@ METHOD_MARKERS = {
     "graded-laplace": "^",
     "hiera": "D",
     "hiera-calibrated": "v",
+    "privunitg": "P",
 }
 #: The line style of a variant: the source's method as written solid, its corrected variant dashed.
 VARIANT_LINESTYLES = {"as-written": "-", "corrected": "--"}
