@@ -701,7 +701,9 @@ def _sgd_privunitg(visit, eps, beta, faithful, settings, g, rng) -> np.ndarray:
         reg = lam * np.abs(beta) if faithful else lam * beta
         if faithful:
             reg[..., 0] = 0.0
-        grad = 2.0 * xt[None] * resid[..., None] + reg[:, :, None, :]  # (E, F, G, d̃)
+        resid *= 2.0
+        grad = xt[None] * resid[..., None]  # (E, F, G, d̃): 2 x̃ (β·x̃ − y) + reg
+        grad += reg[:, :, None, :]
         norm = np.sqrt(np.einsum("efgd,efgd->efg", grad, grad))
         grad *= np.minimum(1.0, c / np.maximum(norm, np.finfo(float).tiny))[..., None]
         np.minimum(norm, c, out=norm)  # the clipped rows' norms
