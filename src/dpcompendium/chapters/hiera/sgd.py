@@ -683,6 +683,10 @@ def _sgd(visit, method, eps, faithful, settings, g, rng, base=None) -> np.ndarra
     return beta
 
 
+#: The most gradient entries :func:`_sgd_privunitg` holds at once (training sets are taken in blocks).
+_PRIVUNITG_BLOCK = 2**22
+
+
 def _sgd_privunitg(visit, eps, beta, faithful, settings, g, rng) -> np.ndarray:
     """The private pass of :func:`_sgd` with PrivUnitG [asi2022optimal]: in iteration t every user of the group
     computes its whole gradient (d̃ coordinates: 2 x̃ (β·x̃ − y) + reg, reg as in :func:`_full_step_py`), clips it
@@ -690,26 +694,33 @@ def _sgd_privunitg(visit, eps, beta, faithful, settings, g, rng) -> np.ndarray:
     :func:`~dpcompendium.core.mechanisms.privunit.privunitg` (:func:`~dpcompendium.core.mechanisms.privunit.privunitg_rows`) at the run's ε — the same per-user budget as one
     coordinate's report of the other methods, spent on the whole vector; the collector averages the group's
     unbiased reports (with or without ``faithful``: every user reports every coordinate). Draws per iteration:
-    one :func:`privunitg` call per budget, in the order of ``eps``, on its (F, G, d̃) gradients."""
+    one :func:`privunitg` call per budget, in the order of ``eps``, on its (F, G, d̃) gradients (in blocks of
+    training sets when F·G·d̃ exceeds :data:`_PRIVUNITG_BLOCK`)."""
     split, xp, yp, order = visit.split, visit.xp, visit.yp, visit.order
     dt, c, lam = xp.shape[1], settings.clip_norm, settings.lam
     params = [privunitg_params(float(e), dt) for e in eps]
+    n_f = order.shape[0]
+    # training sets per block: at most _PRIVUNITG_BLOCK gradient entries (F, G, d̃) at a time, whatever F
+    width = max(1, _PRIVUNITG_BLOCK // (g * dt))
     for t in range(1, split.m // g + 1):
-        idx = order[:, (t - 1) * g : t * g]
-        xt = xp.take(idx, axis=0)  # (F, G, d̃)
-        resid = np.einsum("fgd,efd->efg", xt, beta) - yp.take(idx)
-        reg = lam * np.abs(beta) if faithful else lam * beta
-        if faithful:
-            reg[..., 0] = 0.0
-        resid *= 2.0
-        grad = xt[None] * resid[..., None]  # (E, F, G, d̃): 2 x̃ (β·x̃ − y) + reg
-        grad += reg[:, :, None, :]
-        norm = np.sqrt(np.einsum("efgd,efgd->efg", grad, grad))
-        grad *= np.minimum(1.0, c / np.maximum(norm, np.finfo(float).tiny))[..., None]
-        np.minimum(norm, c, out=norm)  # the clipped rows' norms
         step = np.empty(beta.shape)
         for e, pr in enumerate(params):
-            step[e] = privunitg_rows(grad[e], norm[e], pr, rng, clip_norm=c).mean(axis=1)
+            for lo in range(0, n_f, width):
+                f = slice(lo, min(lo + width, n_f))
+                idx = order[f, (t - 1) * g : t * g]
+                xt = xp.take(idx, axis=0)  # (F', G, d̃)
+                b = beta[e, f]
+                resid = np.einsum("fgd,fd->fg", xt, b) - yp.take(idx)
+                resid *= 2.0
+                reg = lam * np.abs(b) if faithful else lam * b
+                if faithful:
+                    reg[..., 0] = 0.0
+                grad = xt * resid[..., None]  # 2 x̃ (β·x̃ − y) + reg
+                grad += reg[:, None, :]
+                norm = np.sqrt(np.einsum("fgd,fgd->fg", grad, grad))
+                grad *= np.minimum(1.0, c / np.maximum(norm, np.finfo(float).tiny))[..., None]
+                np.minimum(norm, c, out=norm)  # the clipped rows' norms
+                step[e, f] = privunitg_rows(grad, norm, pr, rng, clip_norm=c).mean(axis=1)
         beta = beta - step * t ** (-settings.lr_power)
     return beta
 
