@@ -9,6 +9,7 @@ from conftest import LIBM_ULPS, mc_tol
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dpcompendium.chapters.hiera import sgd as sgd_module
 from dpcompendium.chapters.hiera.datasets import synthetic_regression, synthetic_values
 from dpcompendium.chapters.hiera.hiera import compensation_weights
 from dpcompendium.chapters.hiera.levels import DEFAULT_EDGES, SGD_TEXT_MULTIPLIERS
@@ -19,7 +20,9 @@ from dpcompendium.chapters.hiera.sgd import (
     _fold_ids,
     _folds,
     _Runs,
+    _sgd_privunitg,
     _Split,
+    _Visit,
     group_size,
     kfold_mse,
     ldp_sgd,
@@ -347,6 +350,8 @@ def test_edges_give_one_level_per_budget(rng):
         ({"lam": -1.0}, "lam"),
         ({"lr_power": 0.0}, "lr_power"),
         ({"group_rule": "book"}, "group_rule"),
+        ({"clip_norm": 0.0}, "clip_norm"),
+        ({"clip_norm": float("inf")}, "clip_norm"),
     ],
 )
 def test_sgd_settings_are_validated_once_on_construction(kw, name):
@@ -483,3 +488,49 @@ def test_fused_pass_is_the_per_step_code_bit_for_bit(method, faithful, mu, monke
     assert out[True][1] == out[False][1]
     assert np.array_equal(out[True][0], out[False][0])
     assert np.all(np.isfinite(out[True][0])) and np.ptp(out[True][0]) > 0
+
+
+@pytest.mark.parametrize(("faithful", "block"), [(False, 2**22), (True, 2**22), (False, 1)])
+def test_privunitg_step_is_the_mean_clipped_gradient_unbiased(faithful, block, monkeypatch):
+    """One PrivUnitG step over a group of all n users moves β by the group's mean report: over K independent
+    steps from the same β, the mean move is the mean of the users' whole gradients clipped to ℓ2 norm C, within
+    4 standard errors (from the moves' sample variance) per coordinate."""
+    monkeypatch.setattr(sgd_module, "_PRIVUNITG_BLOCK", block)  # 1: one training set per block
+    n, d, eps, k = 400, 3, 1.0, 300
+    x, y = synthetic_regression(n, d, np.random.default_rng(2))
+    st = SGDSettings(clip_norm=0.7, lam=0.1)
+    beta0 = np.random.default_rng(3).random((1, 1, d + 1))
+    visit = _Visit(x, y, _Split(n), np.random.default_rng(4))
+    moves = np.array(
+        [
+            (beta0 - _sgd_privunitg(visit, np.array([eps]), beta0, faithful, st, n, rng))[0, 0]
+            for rng in np.random.default_rng(5).spawn(k)
+        ]
+    )
+    xt = np.column_stack([np.ones(n), x])
+    reg = st.lam * (np.abs(beta0[0, 0]) if faithful else beta0[0, 0])
+    if faithful:
+        reg[0] = 0.0
+    grad = 2.0 * xt * (xt @ beta0[0, 0] - y)[:, None] + reg
+    norm = np.linalg.norm(grad, axis=1, keepdims=True)
+    target = (grad * np.minimum(1.0, st.clip_norm / norm)).mean(axis=0)
+    assert np.any(norm > st.clip_norm)  # the clipping is exercised
+    se = moves.std(axis=0, ddof=1) / np.sqrt(k)
+    assert np.all(np.abs(moves.mean(axis=0) - target) < 4 * se)
+
+
+@pytest.mark.parametrize("block", [2**22, 1])
+def test_privunitg_sgd_reproducible_and_learns(block, monkeypatch):
+    """The same seed gives the same table; at ε = 4 PrivUnitG's SGD beats predicting from its random start
+    (MSE below Var(y) on every fold) on 20 000 users; also one training set per block (block = 1)."""
+    monkeypatch.setattr(sgd_module, "_PRIVUNITG_BLOCK", block)
+    data = {"s": synthetic_regression(20_000, 3, np.random.default_rng(4))}
+    a = sgd_experiment(data, [4.0], ["privunitg"], seed=1, variants=["corrected"], reps=2)
+    # n_jobs = 2 runs in fresh worker processes, which do not see the patched block size
+    jobs = 2 if block == 2**22 else 1
+    b = sgd_experiment(
+        data, [4.0], ["privunitg"], seed=1, variants=["corrected"], reps=2, n_jobs=jobs
+    )
+    pd.testing.assert_frame_equal(a, b, check_exact=True)
+    mse = a.loc[a["method"] == "privunitg", "mse"]
+    assert len(mse) == 2 and (mse < data["s"][1].var()).all()

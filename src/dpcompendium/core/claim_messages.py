@@ -206,6 +206,14 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "之间；$\\varepsilon_t$ = %(levels)s）；整体而言"),
     ("claims.hiera.sens_idue", "bit vector of %(k)s bits, value domain $[-1, 1]$",
      "bit vector of %(k)s bits, value domain [-1, 1]", "%(k)s 位的比特向量，取值域为 $[-1, 1]$"),
+    # PrivUnitG (core/mechanisms/privunit.py)
+    ("claims.privunit.mech", "PrivUnitG (budget split $\\varepsilon = \\varepsilon_0 + \\varepsilon_1$)",
+     "PrivUnitG (budget split eps = eps_0 + eps_1)", "PrivUnitG（隐私预算拆分为 $\\varepsilon = \\varepsilon_0 + \\varepsilon_1$）"),
+    ("claims.privunit.sens", "any vector of $\\ell_2$ norm at most $%(c)s$", "any vector of l2 norm at most %(c)s",
+     "任意 $\\ell_2$ 范数不超过 $%(c)s$ 的向量"),
+    ("claims.privunit.cond_clip", "each input vector is clipped to $\\ell_2$ norm $%(c)s$ before the mechanism",
+     "each input vector is clipped to l2 norm %(c)s before the mechanism",
+     "每个输入向量在进入机制前被裁剪到 $\\ell_2$ 范数 $%(c)s$"),
     # histograms (core/mechanisms/ranges.py, dawa.py; chapters/histograms/experiment.py)
     ("claims.ranges.identity", "every cell: $L_1$ sensitivity %(f)s", "every cell: L1 sensitivity %(f)s",
      "每个单元格：$L_1$ 敏感度 %(f)s"),

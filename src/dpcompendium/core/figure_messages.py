@@ -31,7 +31,7 @@ PROPER_WORDS = frozenset(
         # methods, mechanisms and tools named as the literature names them
         "Laplace", "Gaussian", "Harmony", "Duchi", "HierA", "Hybrid", "Privelet", "PrivTree", "HDMM", "Identity", "DPBench",
         "CAPE", "zCDP", "SGD", "MWEM", "PLD", "RDP", "DAWA", "AHP", "P-HP", "Hb", "H_b", "PM", "LHP", "IDUE",
-        "IDLDP", "ELFedPCA", "DPdisPCA", "Monte", "Carlo", "Poisson", "SVM", "RMSE", "MSE", "MAE", "sd",
+        "IDLDP", "PrivUnitG", "ELFedPCA", "DPdisPCA", "Monte", "Carlo", "Poisson", "SVM", "RMSE", "MSE", "MAE", "sd",
         "K-fold", "sup", "ln", "numpy",
     ]
 )  # fmt: skip

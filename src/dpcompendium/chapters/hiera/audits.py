@@ -1,6 +1,6 @@
 """How the audit chapter audits the local mechanisms of the HierA chapter [src_hiera]: Duchi, Harmony, PM,
 Hybrid, graded Laplace, LHP (as the source implies, exact, and calibrated to the graded bound), the IDUE mean, GRR on
-levels.
+levels, and PrivUnitG (the SGD's whole-gradient mechanism, [asi2022optimal]).
 
 A graded (input-discriminative) guarantee bounds each pair of levels t, t′ by min(ε_t, ε_t′); it is audited as one
 spec per distinct bound ε_j, over exactly the pairs of level ends whose bound is ε_j.
@@ -16,6 +16,7 @@ import numpy as np
 
 from ...core.audit.spec import AuditSpec
 from ...core.mechanisms.audits import grr_law, value_events
+from ...core.mechanisms.privunit import privunitg, privunitg_params
 from ...core.privacy import PrivacyClaim
 from ..registry import chapter_id
 
@@ -259,6 +260,25 @@ def audit_specs() -> list[AuditSpec]:
             distribution=grr_law(p, q, k),
             pairs=None,
             true_epsilon=float(sched.max()),
+        )
+    )
+    # PrivUnitG (the SGD's whole-gradient mechanism): unit inputs e1 and -e1 in d = 3; the event "the output's
+    # projection on e1 lies in e1's cap" (<U, e1> >= gamma) has probabilities p and (1 - p) q / (1 - q): ratio e^eps_used
+    pu = privunitg_params(eps, dim)
+    cap_event = ("<U, e1> >= gamma", lambda y: y[:, 0] * pu.m >= pu.gamma)
+    e1 = np.zeros((1, dim))
+    e1[0, 0] = 1.0
+    out.append(
+        AuditSpec(
+            f"PrivUnitG (d = {dim}) sampler",
+            CHAPTER,
+            "private",
+            ldp.privacy_claim("privunitg", eps),
+            (e1, -e1),
+            sample=lambda d, n, g: privunitg(np.tile(d, (n, 1)), eps, g, params=pu),
+            events=[cap_event],
+            true_epsilon=pu.eps_used,
+            note="inputs e1 vs -e1; event: the projection on e1 in e1's cap",
         )
     )
     return out

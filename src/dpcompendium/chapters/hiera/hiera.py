@@ -30,6 +30,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from scipy.optimize import brentq
 
+from ...core.mechanisms.privunit import privunitg_claim
 from ...core.messages import message, tex
 from ...core.numerics import (
     GRID_BITS,
@@ -610,6 +611,7 @@ def privacy_claim(
     edges: ArrayLike = DEFAULT_EDGES,
     coupled: bool = True,
     variant: str = "as-written",
+    clip_norm: float = 1.0,
 ) -> PrivacyClaim:
     """The claim of one user's report under base budget ε, for every method of the chapter.
 
@@ -618,10 +620,13 @@ def privacy_claim(
     level; ``hiera-calibrated``: the schedule scaled so that LHP is exactly ε-LDP; ``hiera-graded``: scaled so that
     it meets the graded bound min(ε_t, ε_t′) of multipliers·ε (:func:`graded_claim`); ``coupled=False`` for algorithm 4, where the level comes from a feature and the value is a gradient (each
     SGD user sends one report, so the same claim holds for the user's record). Every claim is for a value in
-    [−1, 1]; its condition (:data:`~dpcompendium.chapters.hiera.datasets.PUBLIC_SCALING`) is that raw values get there by a
+    [−1, 1] (``privunitg``: the SGD's whole gradient clipped to ℓ2 norm ``clip_norm``,
+    :func:`~dpcompendium.core.mechanisms.privunit.privunitg_claim`); its condition (:data:`~dpcompendium.chapters.hiera.datasets.PUBLIC_SCALING`) is that raw values get there by a
     declared public range, clipped (:func:`~dpcompendium.chapters.hiera.datasets.scale_to_unit`).
     """
     eps = check_epsilon(epsilon)
+    if method == "privunitg":  # the SGD's whole gradient, clipped to l2 norm clip_norm
+        return privunitg_claim(eps, clip_norm=clip_norm).with_conditions(PUBLIC_SCALING)
     if method == "hiera-graded":
         return graded_claim(eps, multipliers, edges=edges).with_conditions(PUBLIC_SCALING)
     source = any(

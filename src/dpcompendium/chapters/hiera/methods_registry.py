@@ -90,3 +90,15 @@ register(
 register(Method("lhp", {"en": "LHP", "zh_CN": "LHP"}, "#999999", CHAPTER))
 register(Method("grr", {"en": "GRR", "zh_CN": "GRR"}, "#999999", CHAPTER))
 register(Method("least-squares", {"en": "Least squares", "zh_CN": "最小二乘"}, "#999999", CHAPTER))
+register(
+    Method(
+        "privunitg",
+        {"en": "PrivUnitG", "zh_CN": "PrivUnitG"},
+        "#CC79A7",  # vector mean estimation under LDP (hiera's SGD)
+        CHAPTER,
+        estimator="dpcompendium.core.mechanisms.privunit:privunitg",
+        claim="dpcompendium.core.mechanisms.privunit:privunitg_claim",
+        legend="PrivUnitG",
+        marker="P",
+    )
+)

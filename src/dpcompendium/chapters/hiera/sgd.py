@@ -28,6 +28,7 @@ from scipy.linalg import lstsq
 
 from ...core._jit import compiled
 from ...core.experiments import summarize_runs, sweep
+from ...core.mechanisms.privunit import privunitg_params, privunitg_rows
 from ...core.validation import check_array, check_epsilon, check_int, check_rng
 from .hiera import calibrate_base_epsilon, compensation_weights
 from .levels import DEFAULT_EDGES, HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS, check_edges
@@ -51,7 +52,9 @@ SGD_VARIANTS = ("corrected", "code-training", "faithful")
 #: ``none`` is the same SGD with exact gradients (no privacy, no coordinate sampling); ``hiera-calibrated`` is HierA
 #: with its schedule scaled so that each report is exactly ε-LDP with the level taken from x (level and value
 #: separate inputs, :func:`~dpcompendium.chapters.hiera.hiera.calibrate_base_epsilon` with ``coupled=False``).
-SGD_METHODS = ("none", "harmony", "pm", "graded-laplace", "hiera", "hiera-calibrated")
+#: ``privunitg`` reports each user's whole gradient, clipped in ℓ2 to :attr:`SGDSettings.clip_norm`, with PrivUnitG
+#: at the same per-user ε [asi2022optimal].
+SGD_METHODS = ("none", "harmony", "pm", "graded-laplace", "hiera", "hiera-calibrated", "privunitg")
 
 
 def group_size(d_tilde: int, epsilon: float, rule: str = "code") -> int:
@@ -661,6 +664,8 @@ def _sgd(visit, method, eps, faithful, settings, g, rng, base=None) -> np.ndarra
     beta = rng.random((n_e, n_f, dt))
     flat = (n_e * n_f, g)
     cell_off = runs.cell_off.reshape(n_e, n_f, 1)
+    if method == "privunitg":
+        return _sgd_privunitg(visit, eps, beta, faithful, settings, g, rng)
     if fused_passes and method != "none":
         return _sgd_fused(visit, method, runs, beta, faithful, settings, g, rng)
     for t in range(1, m // g + 1):
@@ -675,6 +680,48 @@ def _sgd(visit, method, eps, faithful, settings, g, rng, base=None) -> np.ndarra
                 method, gj.reshape(flat), xj.reshape(flat), cell.reshape(flat), runs, faithful, rng
             ).reshape(n_e, n_f, dt)
         beta = beta - step * t ** (-lr_power)
+    return beta
+
+
+#: The most gradient entries :func:`_sgd_privunitg` holds at once (training sets are taken in blocks).
+_PRIVUNITG_BLOCK = 2**22
+
+
+def _sgd_privunitg(visit, eps, beta, faithful, settings, g, rng) -> np.ndarray:
+    """The private pass of :func:`_sgd` with PrivUnitG [asi2022optimal]: in iteration t every user of the group
+    computes its whole gradient (d̃ coordinates: 2 x̃ (β·x̃ − y) + reg, reg as in :func:`_full_step_py`), clips it
+    to ℓ2 norm ``settings.clip_norm`` and reports it with
+    :func:`~dpcompendium.core.mechanisms.privunit.privunitg` (:func:`~dpcompendium.core.mechanisms.privunit.privunitg_rows`) at the run's ε — the same per-user budget as one
+    coordinate's report of the other methods, spent on the whole vector; the collector averages the group's
+    unbiased reports (with or without ``faithful``: every user reports every coordinate). Draws per iteration:
+    one :func:`privunitg` call per budget, in the order of ``eps``, on its (F, G, d̃) gradients (in blocks of
+    training sets when F·G·d̃ exceeds :data:`_PRIVUNITG_BLOCK`)."""
+    split, xp, yp, order = visit.split, visit.xp, visit.yp, visit.order
+    dt, c, lam = xp.shape[1], settings.clip_norm, settings.lam
+    params = [privunitg_params(float(e), dt) for e in eps]
+    n_f = order.shape[0]
+    # training sets per block: at most _PRIVUNITG_BLOCK gradient entries (F, G, d̃) at a time, whatever F
+    width = max(1, _PRIVUNITG_BLOCK // (g * dt))
+    for t in range(1, split.m // g + 1):
+        step = np.empty(beta.shape)
+        for e, pr in enumerate(params):
+            for lo in range(0, n_f, width):
+                f = slice(lo, min(lo + width, n_f))
+                idx = order[f, (t - 1) * g : t * g]
+                xt = xp.take(idx, axis=0)  # (F', G, d̃)
+                b = beta[e, f]
+                resid = np.einsum("fgd,fd->fg", xt, b) - yp.take(idx)
+                resid *= 2.0
+                reg = lam * np.abs(b) if faithful else lam * b
+                if faithful:
+                    reg[..., 0] = 0.0
+                grad = xt * resid[..., None]  # 2 x̃ (β·x̃ − y) + reg
+                grad += reg[:, None, :]
+                norm = np.sqrt(np.einsum("fgd,fgd->fg", grad, grad))
+                grad *= np.minimum(1.0, c / np.maximum(norm, np.finfo(float).tiny))[..., None]
+                np.minimum(norm, c, out=norm)  # the clipped rows' norms
+                step[e, f] = privunitg_rows(grad, norm, pr, rng, clip_norm=c).mean(axis=1)
+        beta = beta - step * t ** (-settings.lr_power)
     return beta
 
 
@@ -743,7 +790,8 @@ class SGDSettings:
     ``mu``: HierA's data-reuse factor (1 to the number of levels); ``lam``: the regularisation coefficient λ ≥ 0;
     ``group_rule``: users per iteration, ``"code"`` or ``"text"`` (:func:`group_size`); ``lr_power``: the learning
     rate t^(−lr_power) at iteration t (> 0; the source: 1/√t); ``edges``: the level edges of LHP, one level per
-    budget of the schedule (stored as an array).
+    budget of the schedule (stored as an array); ``clip_norm``: the ℓ2 norm PrivUnitG's gradients are clipped to
+    (method ``privunitg`` only; the other methods clip each coordinate to [−1, 1]).
     """
 
     mu: int = 2
@@ -751,6 +799,7 @@ class SGDSettings:
     group_rule: str = "code"
     lr_power: float = 0.5
     edges: ArrayLike = DEFAULT_EDGES
+    clip_norm: float = 1.0
 
     def __post_init__(self) -> None:
         e = check_edges(self.edges)
@@ -771,6 +820,9 @@ class SGDSettings:
             raise ValueError(f"lr_power must be a finite number > 0, got {lr_power!r}")
         if self.group_rule not in ("code", "text"):
             raise ValueError(f"group_rule must be 'code' or 'text', got {self.group_rule!r}")
+        c = self.clip_norm
+        if isinstance(c, bool) or not isinstance(c, int | float) or not 0 < c < math.inf:
+            raise ValueError(f"clip_norm must be a finite number > 0, got {c!r}")
 
 
 def _check_xy(x, y):

@@ -7,6 +7,8 @@
 - :func:`grr_privatise` / :func:`grr_frequencies` — generalized randomized response over k categories (Wang et al. 2017).
 - :mod:`~dpcompendium.core.mechanisms.ranges` — range-query mechanisms over histograms (Identity, least squares over
   measured queries, Hb, Privelet) and :mod:`~dpcompendium.core.mechanisms.dawa` (DAWA), vectorized over repetitions.
+- :func:`privunitg` — ε-LDP unbiased report of a vector of ℓ2 norm ≤ C (PrivUnitG, Asi, Feldman & Talwar 2022);
+  :func:`privunitg_claim` its claim.
 - :func:`add_noise` / :func:`grr_perturb` — the release steps these are built from (noise of a given scale, RR with a
   given keep probability), with no claim of their own.
 """
@@ -22,6 +24,7 @@ from .gaussian import (
 )
 from .laplace import laplace_mechanism, laplace_scale
 from .noise import add_noise, release_shape
+from .privunit import privunitg, privunitg_claim, privunitg_params
 from .randomized_response import grr_frequencies, grr_perturb, grr_privatise, grr_probabilities
 
 __all__ = [
@@ -40,5 +43,8 @@ __all__ = [
     "grr_probabilities",
     "laplace_mechanism",
     "laplace_scale",
+    "privunitg",
+    "privunitg_claim",
+    "privunitg_params",
     "release_shape",
 ]
