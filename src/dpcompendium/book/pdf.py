@@ -19,8 +19,9 @@ Then it binds the pages into books (with pypdf, nothing else):
 - ``_build/pdf/dpcompendium-api.pdf``, the Library reference as its own volume, bound the same way;
 - ``_build/pdf/<chapter>.pdf``, each chapter: its pages of the book (the book's page numbers and bookmarks),
   ending with its references (the works it cites, taken from the book's bibliography page while it is printed);
-- ``_build/pdf/report.json``: per printed page its title, pages, first page in its volume, references listed and
-  display equations wider than the printed column (``tests/test_book_pdf.py`` checks there are none).
+- ``_build/pdf/report.json``: per printed page its title, pages, first page in its volume, references listed,
+  display equations wider than the printed column (``tests/test_book_pdf.py`` checks there are none), its tables
+  and each figure's printed share of its design size (figures print at their design size: :data:`FIGURE_MIN_SCALE`).
 
 The glossary's Chinese terms need a CJK font on the machine (Debian's ``fonts-noto-cjk``; ``.ci/run`` installs it):
 Chromium embeds it, so the terms are text in the PDF. ``dpcompendium run CHAPTER ... --pdf`` prints a rerun's page
