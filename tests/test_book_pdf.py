@@ -385,6 +385,33 @@ def test_no_page_more_than_half_empty(edition):
         assert not empty, f"{name}: pages more than {MAX_BLANK:.0%} empty: {empty}"
 
 
+#: No page but a chapter's (or a page's) last is this share empty or more, forced break or not (reader review F9: a
+#: page of the Chinese PDF held only a heading and a few lines).
+MAX_BLANK_ANY = 0.9
+
+
+def test_no_page_is_nearly_empty(edition):
+    """Reader review F9: in either edition no page but the last of a page of the book (and the front matter) is
+    MAX_BLANK_ANY empty or more, whatever moved to the next page (a figure, a table, a heading kept with its text)."""
+    from dpcompendium.book.pdf import API_PDF, edition_pdf
+
+    lang, _, report, out = edition
+    for name in (edition_pdf(lang), *([API_PDF] if lang == "en" else [])):
+        shares = blank_shares(out / name)
+        ends = {
+            e["first_page"] + e["pages"] - 1
+            for e in report["pages"].values()
+            if e["volume"] == name
+        }
+        front = report["volumes"][name]["front_pages"]
+        empty = [
+            (i + 1, round(s, 2))
+            for i, s in enumerate(shares)
+            if i + 1 > front and i + 1 not in ends and s >= MAX_BLANK_ANY
+        ]
+        assert not empty, f"{name}: nearly empty pages (page, share empty): {empty}"
+
+
 #: A page inside a chapter is at least this share full (issue 49) unless a figure or a table that did not fit on it
 #: starts the next page (the break is the element's).
 MAX_BLANK_MID = 0.4
@@ -752,14 +779,20 @@ def test_figures_print_at_their_design_size(tmp_path):
 
     if not os.access(pdf.CHROMIUM, os.X_OK):
         pytest.fail(f"no Chromium at {pdf.CHROMIUM}: apt-get install chromium (.ci/run does)")
-    # a wide figure (6 × 3 in) and a tall one (4 × 9 in), as chapter.show_figure gives them: width in CSS px at 96/in
+    # a wide figure (6 × 3 in) and a tall one (4 × 9 in), as chapter.show_figure gives them: width in CSS px at 96/in,
+    # an attribute or the style MyST-NB writes, overridden by a print stylesheet as the book's is
     sizes = {"wide.png": (6, 3), "tall.png": (4, 9)}
     imgs = ""
     for name, (w, h) in sizes.items():
         Image.new("RGB", (w * FIGURE_DPI, h * FIGURE_DPI), "grey").save(tmp_path / name)
-        imgs += f'<div class="cell_output"><img src="{name}" width="{w * 96}"></div>'
+        size = (
+            f'width="{w * 96}"' if name == "wide.png" else f'style="width: {w * 96}px"'
+        )  # as MyST-NB
+        imgs += f'<div class="cell_output"><img src="{name}" {size}></div>'
+    css = "<style>@media print { img { max-height: 40mm; width: auto !important; } }</style>"
     (tmp_path / "index.html").write_text(
-        f"<html><body><main><p>text</p>{imgs}</main></body></html>", encoding="utf8"
+        f"<html><head>{css}</head><body><main><p>text</p>{imgs}</main></body></html>",
+        encoding="utf8",
     )
     out = tmp_path / "page.pdf"
     with pdf._serve(tmp_path) as url, pdf.chromium() as browser:

@@ -255,7 +255,7 @@ _LONG_TABLES = """
 }
 """
 #: A figure of the book prints at its design size (reader review F8: text of 4 pt on paper): the physical size its
-#: ``<img width>`` gives (CSS px at 96 per inch, ``dpcompendium.book.chapter``), so that a point of the figure is a
+#: width gives (CSS px at 96 per inch, ``dpcompendium.book.chapter``), so that a point of the figure is a
 #: point on paper — never wider than the column, and a figure taller than FIGURE_MAX_HEIGHT_MM on paper (more than a
 #: third of the text area: it would leave the page before it half empty when it moves to the next one) is shown
 #: smaller, but never below FIGURE_MIN_SCALE of its size: its smallest text (plotting.MIN_FONT_PT) stays at least
@@ -263,15 +263,17 @@ _LONG_TABLES = """
 FIGURE_MIN_TEXT_PT = 7.0
 FIGURE_MIN_SCALE = FIGURE_MIN_TEXT_PT / MIN_FONT_PT
 FIGURE_MAX_HEIGHT_MM = 90
-#: Run in a page laid out for print: every image with a ``width`` (its design size) set at that size on paper
+#: Run in a page laid out for print: every image with a width in px (its design size; its style's or its
+#: attribute's) set at that size on paper
 #: (``perInch``: layout px per printed inch), shrunk to ``maxHeight`` layout px if taller but not below ``minScale``;
 #: returns each one's printed share of its design width.
 _FIGURES = """
 ([perInch, minScale, maxHeight]) => {
   const main = document.querySelector('main article, article.bd-article, main') || document.body;
   const out = [];
-  for (const img of main.querySelectorAll('img[width]')) {
-    const w = parseFloat(img.getAttribute('width'));
+  for (const img of main.querySelectorAll('img')) {
+    // the design width: MyST-NB writes it as the image's style (width: 606px), a plain <img> as its attribute
+    const w = parseFloat(img.style.width) || parseFloat(img.getAttribute('width'));
     if (!(w > 0) || !img.naturalWidth || !img.getClientRects().length) continue;
     const design = w / 96 * perInch;
     const tall = design * img.naturalHeight / img.naturalWidth;
@@ -1337,14 +1339,15 @@ def page_words(pdf: Path) -> list[tuple[float, float, list[tuple[str, float, flo
 
 def page_images(pdf: Path) -> list[tuple[int, int, int, int, int]]:
     """Every image drawn in ``pdf`` as ``(page, width px, height px, x ppi, y ppi)`` (page 1-based; ppi: the image's
-    pixels per printed inch where it is drawn), by poppler's ``pdfimages -list``; soft masks left out."""
+    pixels per printed inch where it is drawn), by poppler's ``pdfimages -list``; soft masks and JPEGs left out."""
     out = subprocess.run(
         [_poppler("pdfimages"), "-list", str(pdf)], capture_output=True, check=True
     ).stdout.decode("utf8")
     found = []
     # page num type width height color comp bpc enc interp object ID x-ppi y-ppi size ratio; a header and a rule
     for row in (line.split() for line in out.splitlines()[2:]):
-        if len(row) >= 16 and row[2] == "image":
+        # Chromium draws the page's shadows as grey JPEGs at 300 ppi: left out (a figure is a PNG, Flate-encoded)
+        if len(row) >= 16 and row[2] == "image" and row[8] != "jpeg":
             found.append((int(row[0]), int(row[3]), int(row[4]), int(row[-4]), int(row[-3])))
     return found
 
