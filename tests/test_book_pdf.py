@@ -84,6 +84,7 @@ def read_in_background(lang: str, book: Path) -> None:
         passes += [("texts", OUT / "pages" / "book__glossary.pdf")]
     else:
         passes = [("texts", book), ("words", book), *(("texts", c) for c in chapters)]
+        passes += [("blank", book)]
     for kind, path in passes:
         if path.is_file() and (kind, path) not in _READING:
             _READING[kind, path] = _READERS.submit(_poppler_pass(kind), path)
@@ -103,6 +104,17 @@ def book(editions):
 @pytest.fixture(scope="module")
 def report(book):
     return json.loads((OUT / "report.json").read_text(encoding="utf8"))
+
+
+@pytest.fixture(scope="module", params=["en", ZH])
+def edition(request, editions):
+    """Each printed edition in turn: ``(lang, book PDF, report, its folder)`` (the Chinese one skipped when it is not
+    built): the checks of a book's pages (issue 49's PDF Done-when, the reader review's F8/F9) hold in both."""
+    lang = request.param
+    if lang not in editions:
+        pytest.skip(f"the Chinese edition is not built: no {HTML_ZH} (run 'make book' first)")
+    out = OUT if lang == "en" else OUT / lang
+    return lang, editions[lang], json.loads((out / "report.json").read_text(encoding="utf8")), out
 
 
 @cache
@@ -350,13 +362,59 @@ def blank_shares(path: Path) -> tuple[float, ...]:
     return tuple(poppler_pass("blank", path))
 
 
-def test_no_page_more_than_half_empty(book, report):
-    """Only the last page of a page of the book (a chapter's end) may be more than half empty; the front matter
+def test_no_page_more_than_half_empty(edition):
+    """Only the last page of a page of the book (a chapter's end) may be more than half empty, in either edition
+    (reader review F9: a page of the Chinese PDF held a heading and two lines), or a page whose next one opens with
+    a figure that did not fit in what it left empty (figure_breaks; never MAX_BLANK_ANY empty); the front matter
     (title page, contents) is exempt."""
-    from dpcompendium.book.pdf import API_PDF, BOOK_PDF
+    from dpcompendium.book.pdf import API_PDF, edition_pdf
 
-    for name in (BOOK_PDF, API_PDF):
-        shares = blank_shares(OUT / name)
+    lang, _, report, out = edition
+    for name in (edition_pdf(lang), *([API_PDF] if lang == "en" else [])):
+        shares = blank_shares(out / name)
+        ends = {
+            e["first_page"] + e["pages"] - 1
+            for e in report["pages"].values()
+            if e["volume"] == name
+        }
+        front = report["volumes"][name]["front_pages"]
+        forced = figure_breaks(out / name, shares)
+        empty = [
+            (i + 1, round(s, 2))
+            for i, s in enumerate(shares)
+            if i + 1 > front and i + 1 not in ends | forced and s > MAX_BLANK
+        ]
+        assert not empty, f"{name}: pages more than {MAX_BLANK:.0%} empty: {empty}"
+
+
+#: The height of the text area of a page in pt (A4 less the top and bottom margins).
+TEXT_AREA_PT = (297 - 14 - 16) * 72 / 25.4
+
+
+def figure_breaks(path: Path, shares: tuple[float, ...]) -> set[int]:
+    """The pages (1-based) of ``path`` left short by a figure: the next page holds a figure taller on paper than the
+    space left empty at the page's end (a figure printed at a readable size, F8, that did not fit there)."""
+    from dpcompendium.book.pdf import page_images
+
+    tall: dict[int, float] = {}
+    for page, _, h, _, yppi in page_images(path):
+        tall[page] = max(tall.get(page, 0.0), h / yppi * 72 / TEXT_AREA_PT)
+    return {n for n in range(1, len(shares)) if tall.get(n + 1, 0.0) > shares[n - 1]}
+
+
+#: No page but a chapter's (or a page's) last is this share empty or more, forced break or not (reader review F9: a
+#: page of the Chinese PDF held only a heading and a few lines).
+MAX_BLANK_ANY = 0.9
+
+
+def test_no_page_is_nearly_empty(edition):
+    """Reader review F9: in either edition no page but the last of a page of the book (and the front matter) is
+    MAX_BLANK_ANY empty or more, whatever moved to the next page (a figure, a table, a heading kept with its text)."""
+    from dpcompendium.book.pdf import API_PDF, edition_pdf
+
+    lang, _, report, out = edition
+    for name in (edition_pdf(lang), *([API_PDF] if lang == "en" else [])):
+        shares = blank_shares(out / name)
         ends = {
             e["first_page"] + e["pages"] - 1
             for e in report["pages"].values()
@@ -366,9 +424,9 @@ def test_no_page_more_than_half_empty(book, report):
         empty = [
             (i + 1, round(s, 2))
             for i, s in enumerate(shares)
-            if i + 1 > front and i + 1 not in ends and s > MAX_BLANK
+            if i + 1 > front and i + 1 not in ends and s >= MAX_BLANK_ANY
         ]
-        assert not empty, f"{name}: pages more than {MAX_BLANK:.0%} empty: {empty}"
+        assert not empty, f"{name}: nearly empty pages (page, share empty): {empty}"
 
 
 #: A page inside a chapter is at least this share full (issue 49) unless a figure or a table that did not fit on it
@@ -376,40 +434,42 @@ def test_no_page_more_than_half_empty(book, report):
 MAX_BLANK_MID = 0.4
 
 
-def forced_breaks(report: dict, volume: str) -> set[int]:
+def forced_breaks(report: dict, volume: str, out: Path = OUT) -> set[int]:
     """The pages (1-based, in ``volume``) right before a page on which a figure or a table starts: a page left short
     because the element did not fit on it."""
     forced = set()
     for page, e in report["pages"].items():
         if e["volume"] != volume:
             continue
-        path = OUT / "pages" / (page.replace("/", "__") + ".pdf")
+        path = out / "pages" / (page.replace("/", "__") + ".pdf")
         for _, first, _ in element_pages(path, ("/Figure", "/Table")):
             if first > 0:
                 forced.add(e["first_page"] + first - 1)
     return forced
 
 
-def test_no_mid_chapter_page_less_than_60_percent_full(book, report):
+def test_no_mid_chapter_page_less_than_60_percent_full(edition):
     """Inside a chapter (its last page aside) no page of the book is less than 1 - MAX_BLANK_MID full, unless a
-    figure or a table starts the next page (forced_breaks)."""
-    from dpcompendium.book.pdf import BOOK_PDF
+    figure or a table starts the next page (forced_breaks); in either edition."""
+    from dpcompendium.book.pdf import edition_pdf
 
-    shares = blank_shares(OUT / BOOK_PDF)
+    lang, _, report, out = edition
+    volume = edition_pdf(lang)
+    shares = blank_shares(out / volume)
     chapters = [
         e
         for p, e in report["pages"].items()
-        if e["volume"] == BOOK_PDF and p.startswith("notebooks/")
+        if e["volume"] == volume and p.startswith("notebooks/")
     ]
     inside = {n for e in chapters for n in range(e["first_page"], e["first_page"] + e["pages"] - 1)}
-    forced = forced_breaks(report, BOOK_PDF)
+    forced = forced_breaks(report, volume, out)
     short = [
         (n, round(1 - shares[n - 1], 2))
         for n in sorted(inside - forced)
         if shares[n - 1] > MAX_BLANK_MID
     ]
     assert not short, (
-        f"{BOOK_PDF}: mid-chapter pages less than {1 - MAX_BLANK_MID:.0%} full (page, full): {short}"
+        f"{volume}: mid-chapter pages less than {1 - MAX_BLANK_MID:.0%} full (page, full): {short}"
     )
 
 
@@ -547,9 +607,11 @@ def top_band_text(path: Path, i: int) -> str:
     return flat(" ".join(t for t, y in words(path)[i][1] if t.strip() and y < TOP_PT))
 
 
-def test_chapter_pages_have_running_heads(book, report):
+def test_chapter_pages_have_running_heads(edition):
     """Every page of a chapter but its first carries a running head in its top margin: the chapter's numbered title
-    and the section in effect there (a section's title on at least one page past the chapter's first)."""
+    and the section in effect there (a section's title on at least one page past the chapter's first); in either
+    edition."""
+    _, book, report, _ = edition
     for page in CHAPTER_PAGES:
         e = report["pages"][page]
         title = squash(re.split(r"[:：]\s", e["title"], maxsplit=1)[0])[
@@ -604,11 +666,16 @@ def bookmarks_without_destination(path: Path) -> list[str]:
     return bad
 
 
-def test_every_bookmark_has_a_destination(book):
-    """Every bookmark of the book (parts included) points at a page of it."""
-    assert reader(book).outline, "no bookmarks"
-    bad = bookmarks_without_destination(book)
-    assert not bad, f"bookmarks without a destination in the book: {bad}"
+def test_every_bookmark_has_a_destination(edition):
+    """Every bookmark of the book (parts included) points at a page of it, in either edition (and in the Library
+    reference's volume)."""
+    from dpcompendium.book.pdf import API_PDF
+
+    lang, book, _, out = edition
+    for path in (book, *([out / API_PDF] if lang == "en" else [])):
+        assert reader(path).outline, f"{path.name}: no bookmarks"
+        bad = bookmarks_without_destination(path)
+        assert not bad, f"bookmarks without a destination in {path.name}: {bad}"
 
 
 def test_bookmark_check_finds_a_page_index(tmp_path):
@@ -675,17 +742,19 @@ def element_pages(path: Path, kinds: tuple[str, ...]) -> tuple[tuple[str, int, i
     return tuple(found)
 
 
-def test_no_table_spans_more_than_two_pages(book, report):
+def test_no_table_spans_more_than_two_pages(edition):
     """No table of the book is on more than two pages of the PDF (each page's tagged PDF tells the pages of each of
     its tables); in the printed layout every table is at most TABLE_MAX_PX tall, and one that was taller (a
-    catalogue) ends with the note naming the online page with it whole."""
-    from dpcompendium.book.pdf import BOOK_PDF, TABLE_MAX_PX
+    catalogue) ends with the note naming the online page with it whole; in either edition."""
+    from dpcompendium.book.pdf import TABLE_MAX_PX, _t, edition_pdf
 
+    lang, _, report, out = edition
+    volume = edition_pdf(lang)
     long, measured = [], 0
     for page, e in report["pages"].items():
-        if e["volume"] != BOOK_PDF:
+        if e["volume"] != volume:
             continue
-        spans = table_pages(OUT / "pages" / (page.replace("/", "__") + ".pdf"))
+        spans = table_pages(out / "pages" / (page.replace("/", "__") + ".pdf"))
         measured += len(spans)
         long += [(page, e["first_page"] + a, b - a + 1) for a, b in spans if b - a + 1 > 2]
         assert all(t["height"] <= TABLE_MAX_PX for t in e["tables"]), (page, e["tables"])
@@ -695,9 +764,79 @@ def test_no_table_spans_more_than_two_pages(book, report):
         cut = [t for t in e["tables"] if t["kept"] < t["rows"]]
         if not cut or not page.startswith("notebooks/"):
             continue
-        text = squash(raw_text(OUT / f"{Path(page).name}.pdf"))
+        text = squash(raw_text(out / f"{Path(page).name}.pdf"))
         for t in cut:
-            assert squash(f"The first {t['kept']} of {t['rows']} rows") in text, (page, t)
+            note = _t("table-more", lang) % {**t, "url": ""}
+            assert squash(note.split("；")[0].split(";")[0]) in text, (page, t)
+
+
+def smallest_printed_text(path: Path) -> list[tuple[int, float]]:
+    """Per figure of a chapter's PDF (an image at least 300 px wide), its page and the size on paper (pt) of its
+    smallest text: the figure's smallest font (plotting.MIN_FONT_PT at FIGURE_DPI pixels per inch of the PNG)
+    times its pixels' printed size (poppler's pdfimages: the image's pixels per printed inch)."""
+    from dpcompendium.book.chapter import FIGURE_DPI
+    from dpcompendium.book.pdf import page_images
+    from dpcompendium.core.plotting import MIN_FONT_PT
+
+    return [
+        (page, MIN_FONT_PT * FIGURE_DPI / xppi)
+        for page, w, _, xppi, _ in page_images(path)
+        if w >= 300
+    ]
+
+
+def test_figures_print_at_their_design_size(tmp_path):
+    """pdf._FIGURES and the measure above: a figure prints at its design size (its ``<img width>``: the PNG's pixels
+    at FIGURE_DPI per inch, so its 8 pt text is 8 pt on paper), a tall one shrinks but not below
+    FIGURE_MIN_SCALE (its text FIGURE_MIN_TEXT_PT), and the measure reads both from the PDF."""
+    from PIL import Image
+
+    from dpcompendium.book import pdf
+    from dpcompendium.book.chapter import FIGURE_DPI
+
+    if not os.access(pdf.CHROMIUM, os.X_OK):
+        pytest.fail(f"no Chromium at {pdf.CHROMIUM}: apt-get install chromium (.ci/run does)")
+    # a wide figure (6 × 3 in) and a tall one (4 × 9 in), as chapter.show_figure gives them: width in CSS px at 96/in,
+    # an attribute or the style MyST-NB writes, overridden by a print stylesheet as the book's is
+    sizes = {"wide.png": (6, 3), "tall.png": (4, 9)}
+    imgs = ""
+    for name, (w, h) in sizes.items():
+        Image.new("RGB", (w * FIGURE_DPI, h * FIGURE_DPI), "grey").save(tmp_path / name)
+        size = (
+            f'width="{w * 96}"' if name == "wide.png" else f'style="width: {w * 96}px"'
+        )  # as MyST-NB
+        imgs += f'<div class="cell_output"><img src="{name}" {size}></div>'
+    css = "<style>@media print { img { max-height: 40mm; width: auto !important; } }</style>"
+    (tmp_path / "index.html").write_text(
+        f"<html><head>{css}</head><body><main><p>text</p>{imgs}</main></body></html>",
+        encoding="utf8",
+    )
+    out = tmp_path / "page.pdf"
+    with pdf._serve(tmp_path) as url, pdf.chromium() as browser:
+        (item,) = pdf.print_pages(browser, [(f"{url}/index.html", out)])
+    tall = (
+        pdf.FIGURE_MAX_HEIGHT_MM / 25.4 / 9
+    )  # the tall one's share: 90 mm of its 9 in, but not below the floor
+    assert item.figures == pytest.approx([1, max(pdf.FIGURE_MIN_SCALE, tall)], abs=0.002)
+    found = smallest_printed_text(out)
+    assert [round(pt, 1) for _, pt in found] == [8.0, pdf.FIGURE_MIN_TEXT_PT], found
+
+
+@pytest.mark.parametrize("page", CHAPTER_PAGES)
+def test_figure_text_is_readable_on_paper(edition, page):
+    """Reader review F8 (axis labels of 4 pt on paper): every figure of a chapter's PDF prints its smallest text at
+    FIGURE_MIN_TEXT_PT or more (measured in the PDF), in either edition; the report says the same."""
+    from dpcompendium.book.pdf import FIGURE_MIN_SCALE, FIGURE_MIN_TEXT_PT
+
+    _, _, report, out = edition
+    found = smallest_printed_text(out / f"{Path(page).name}.pdf")
+    assert len(found) >= len(declared_figures(page)) > 0, (page, found)
+    small = [(n, round(pt, 1)) for n, pt in found if pt < FIGURE_MIN_TEXT_PT - 0.05]
+    assert not small, (
+        f"{page}: figures whose smallest text is under {FIGURE_MIN_TEXT_PT} pt (page, pt): {small}"
+    )
+    shares = report["pages"][page]["figures"]
+    assert shares and min(shares) >= FIGURE_MIN_SCALE - 0.002, (page, shares)
 
 
 def text_pdf(path: Path, pages: list[list[tuple[str, float]]], stamp: bool = False) -> Path:

@@ -159,6 +159,12 @@ def test_on_paper_the_box_is_its_command_and_one_sentence(language):
     printed = [n for n in box.children if "dpc-print-only" in n.get("classes", [])]
     assert any(isinstance(n, nodes.table) for n in screen)
     assert len(printed) == 1 and f"dpcompendium list {HISTOGRAMS}" in printed[0].astext()
+    # reader review F11: on paper the online page is its address written out (and a link), in the page's language
+    edition = "" if language is None else f"/{language}"
+    url = f"https://dpcompendium.github.io/dpcompendium{edition}/notebooks/{HISTOGRAMS}.html"
+    (link,) = printed[0].findall(nodes.reference)
+    assert link["refuri"] == url and link.astext() == url, (link["refuri"], link.astext())
+    assert "@@" not in printed[0].astext() and "$" not in printed[0].astext()
     assert not [
         b for b in box.findall(nodes.literal_block) if "dpc-screen-only" in b.get("classes", [])
     ]

@@ -19,8 +19,9 @@ Then it binds the pages into books (with pypdf, nothing else):
 - ``_build/pdf/dpcompendium-api.pdf``, the Library reference as its own volume, bound the same way;
 - ``_build/pdf/<chapter>.pdf``, each chapter: its pages of the book (the book's page numbers and bookmarks),
   ending with its references (the works it cites, taken from the book's bibliography page while it is printed);
-- ``_build/pdf/report.json``: per printed page its title, pages, first page in its volume, references listed and
-  display equations wider than the printed column (``tests/test_book_pdf.py`` checks there are none).
+- ``_build/pdf/report.json``: per printed page its title, pages, first page in its volume, references listed,
+  display equations wider than the printed column (``tests/test_book_pdf.py`` checks there are none), its tables
+  and each figure's printed share of its design size (figures print at their design size: :data:`FIGURE_MIN_SCALE`).
 
 The glossary's Chinese terms need a CJK font on the machine (Debian's ``fonts-noto-cjk``; ``.ci/run`` installs it):
 Chromium embeds it, so the terms are text in the PDF. ``dpcompendium run CHAPTER ... --pdf`` prints a rerun's page
@@ -55,6 +56,7 @@ import yaml
 
 from ..chapters.registry import toc_files
 from ..core.paths import repo_root
+from ..core.plotting import MIN_FONT_PT
 from .i18n import text_in
 
 __all__ = [
@@ -253,6 +255,39 @@ _LONG_TABLES = """
   return out;
 }
 """
+#: A figure of the book prints at its design size (reader review F8: text of 4 pt on paper): the physical size its
+#: width gives (CSS px at 96 per inch, ``dpcompendium.book.chapter``), so that a point of the figure is a
+#: point on paper — never wider than the column, and a figure taller than FIGURE_MAX_HEIGHT_MM on paper (more than a
+#: third of the text area: it would leave the page before it half empty when it moves to the next one) is shown
+#: smaller, but never below FIGURE_MIN_SCALE of its size: its smallest text (plotting.MIN_FONT_PT) stays at least
+#: FIGURE_MIN_TEXT_PT on paper (tests/test_book_pdf.py measures it in the PDF).
+FIGURE_MIN_TEXT_PT = 7.0
+FIGURE_MIN_SCALE = FIGURE_MIN_TEXT_PT / MIN_FONT_PT
+FIGURE_MAX_HEIGHT_MM = 90
+#: Run in a page laid out for print: every image with a width in px (its design size; its style's or its
+#: attribute's) set at that size on paper
+#: (``perInch``: layout px per printed inch), shrunk to ``maxHeight`` layout px if taller but not below ``minScale``;
+#: returns each one's printed share of its design width.
+_FIGURES = """
+([perInch, minScale, maxHeight]) => {
+  const main = document.querySelector('main article, article.bd-article, main') || document.body;
+  const out = [];
+  for (const img of main.querySelectorAll('img')) {
+    // the design width: MyST-NB writes it as the image's style (width: 606px), a plain <img> as its attribute
+    const w = parseFloat(img.style.width) || parseFloat(img.getAttribute('width'));
+    if (!(w > 0) || !img.naturalWidth || !img.getClientRects().length) continue;
+    const design = w / 96 * perInch;
+    const tall = design * img.naturalHeight / img.naturalWidth;
+    const scale = tall > maxHeight ? Math.max(minScale, maxHeight / tall) : 1;
+    img.style.setProperty('width', `${design * scale}px`, 'important');
+    img.style.setProperty('height', 'auto', 'important');
+    img.style.setProperty('max-height', 'none', 'important');
+    img.style.setProperty('max-width', '100%', 'important');
+    out.push(Math.round(1000 * img.getBoundingClientRect().width / design) / 1000);
+  }
+  return out;
+}
+"""
 #: The pages of a volume have no footer of Chromium's: the number is stamped, the running head laid over the top.
 _NO_FOOTER = "<span></span>"
 #: A rerun's page printed alone keeps Chromium's own page numbers.
@@ -358,13 +393,15 @@ def chromium():
 
 @dataclass
 class Printed:
-    """What printing one page found: its title, the works cited it lists last, its over-wide display equations."""
+    """What printing one page found: its title, the works cited it lists last, its over-wide display equations, its
+    tables' heights and rows kept, each figure's printed share of its design size."""
 
     title: str
     references: int = 0
     wide_math: list[dict] = field(default_factory=list)
     headings: list[str] = field(default_factory=list)
     tables: list[dict] = field(default_factory=list)
+    figures: list[float] = field(default_factory=list)
 
 
 def print_pages(
@@ -409,6 +446,14 @@ def print_pages(
                     "url": online,
                 }
                 item.tables = tab.evaluate(_LONG_TABLES, [TABLE_MAX_PX, note])
+            item.figures = tab.evaluate(
+                _FIGURES,
+                [
+                    96 / PRINT_SCALE,
+                    FIGURE_MIN_SCALE,
+                    FIGURE_MAX_HEIGHT_MM / 25.4 * 96 / PRINT_SCALE,
+                ],
+            )
             item.wide_math = tab.evaluate(WIDE_MATH)
             item.headings = tab.evaluate(_HEADINGS)
             Path(out).parent.mkdir(parents=True, exist_ok=True)
@@ -1287,6 +1332,21 @@ def page_words(pdf: Path) -> list[tuple[float, float, list[tuple[str, float, flo
         ]
         pages.append((float(chunks[k]), float(chunks[k + 1]), words))
     return pages
+
+
+def page_images(pdf: Path) -> list[tuple[int, int, int, int, int]]:
+    """Every image drawn in ``pdf`` as ``(page, width px, height px, x ppi, y ppi)`` (page 1-based; ppi: the image's
+    pixels per printed inch where it is drawn), by poppler's ``pdfimages -list``; soft masks and JPEGs left out."""
+    out = subprocess.run(
+        [_poppler("pdfimages"), "-list", str(pdf)], capture_output=True, check=True
+    ).stdout.decode("utf8")
+    found = []
+    # page num type width height color comp bpc enc interp object ID x-ppi y-ppi size ratio; a header and a rule
+    for row in (line.split() for line in out.splitlines()[2:]):
+        # Chromium draws the page's shadows as grey JPEGs at 300 ppi: left out (a figure is a PNG, Flate-encoded)
+        if len(row) >= 16 and row[2] == "image" and row[8] != "jpeg":
+            found.append((int(row[0]), int(row[3]), int(row[4]), int(row[-4]), int(row[-3])))
+    return found
 
 
 def page_pdf(page: Path, out: Path | None = None) -> Path:

@@ -37,6 +37,7 @@ __all__ = [
     "constraint_text",
     "example_values",
     "extract_parameter_texts",
+    "online_url",
     "parameter_text",
     "parameter_texts",
     "parameters_source",
@@ -298,9 +299,11 @@ def box(
     command: str,
     lang: str = "en",
     rerun: bool = False,
+    docname: str | None = None,
 ):
     """The box (a docutils admonition): the parameters with ``values``, the constraints between them and
-    ``command``, its words in ``lang``; ``rerun``: the page of a rerun (its values are that run's)."""
+    ``command``, its words in ``lang``; ``rerun``: the page of a rerun (its values are that run's). ``docname``: the
+    chapter's page in the book (``notebooks/<id>``), whose online address the printed sentence writes out."""
     from docutils import nodes
 
     w = _words(lang)
@@ -313,8 +316,19 @@ def box(
     )
     from ..core.messages import message
 
-    printed = message("rerun_box.intro_print", chapter=chapter_id).in_language(lang)
-    admonition += nodes.paragraph(text=printed.replace("`", ""), classes=["dpc-print-only"])
+    # on paper a link is not followed (reader review F11): the sentence writes the online page's address out, the
+    # page of the chapter in the edition's language (a link too, for a reader of the PDF on screen)
+    url = online_url(docname or f"notebooks/{chapter_id}", lang)
+    printed = message("rerun_box.intro_print", chapter=chapter_id, url=_URL_SLOT).in_language(lang)
+    before, after = printed.replace("`", "").split(_URL_SLOT)
+    admonition += nodes.paragraph(
+        "",
+        "",
+        nodes.Text(before),
+        nodes.reference(url, url, refuri=url),
+        nodes.Text(after),
+        classes=["dpc-print-only"],
+    )
     admonition += nodes.literal_block(
         command, command, language="bash", classes=["dpc-rerun-command"]
     )
@@ -362,6 +376,18 @@ def box(
     return admonition
 
 
+#: Where the address goes in the printed sentence (a slot the message renders as it is, replaced by a link).
+_URL_SLOT = "@@URL@@"
+
+
+def online_url(docname: str, lang: str = "en") -> str:
+    """The address of the book's page ``docname`` in the online edition of ``lang`` (as the PDF's table notes name
+    it): ``https://…/notebooks/dp-mean.html``, ``https://…/zh_CN/notebooks/dp-mean.html``."""
+    from .rerun_page import BOOK_URL
+
+    return f"{BOOK_URL}{'' if lang == 'en' else '/' + lang}/{docname}.html"
+
+
 def _chapter_id(app, docname: str) -> str:
     """The chapter id of the page: a rerun's page names its chapter's docname in ``dpc_rerun_docname``."""
     try:
@@ -406,7 +432,20 @@ def replace_parameters_cell(app, doctree) -> None:
             command = run_command(chapter_id, example_values(params, values))
         lang = app.config.language or "en"
         # replaced, not replace_self: the box takes none of the cell's classes (a box, not a code cell)
-        box_node = box(chapter_id, params, requires, values, command, lang, rerun=bool(stored))
+        try:
+            book_doc = app.config.dpc_rerun_docname or docname
+        except AttributeError:  # the book's build: the page is the chapter's
+            book_doc = docname
+        box_node = box(
+            chapter_id,
+            params,
+            requires,
+            values,
+            command,
+            lang,
+            rerun=bool(stored),
+            docname=book_doc,
+        )
         cell.parent.replace(cell, box_node)
 
 

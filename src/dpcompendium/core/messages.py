@@ -516,7 +516,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "rerun_box.intro": "This page was computed with the parameters below. The command reruns the chapter "
         "on your machine with them; change a value after -p, or add -p NAME VALUE for any other parameter "
         "(dpcompendium list shows them all).",
-        "rerun_box.intro_print": "The command that reruns this chapter with the parameters of this page; `dpcompendium list %(chapter)s` lists the parameters, their meanings and the values each allows (the HTML edition shows them in this box).",
+        "rerun_box.intro_print": "The command that reruns this chapter with the parameters of this page; `dpcompendium list %(chapter)s` lists the parameters, their meanings and the values each allows (the HTML edition shows them in this box, at %(url)s).",
         "rerun_box.intro_rerun": "This page was computed by the rerun below, with the parameters in the table.",
         "rerun_box.parameter": "parameter",
         "rerun_box.value": "value",
@@ -874,7 +874,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "rerun_box.title": "重新运行本章",
         "rerun_box.intro": "本页由下表中的参数算出。下面的命令在你的机器上用这些参数重新运行本章；改动 -p 之后的值，"
         "或为其他任一参数加上 -p NAME VALUE（dpcompendium list 列出全部参数）。",
-        "rerun_box.intro_print": "下面的命令用本页的参数重新运行本章；`dpcompendium list %(chapter)s` 列出各参数、其含义及允许的取值（HTML 版在此框中显示它们）。",
+        "rerun_box.intro_print": "下面的命令用本页的参数重新运行本章；`dpcompendium list %(chapter)s` 列出各参数、其含义及允许的取值（HTML 版在此框中显示它们，见 %(url)s）。",
         "rerun_box.intro_rerun": "本页由下面这次重新运行算出，参数见下表。",
         "rerun_box.parameter": "参数",
         "rerun_box.value": "值",
@@ -1082,7 +1082,7 @@ PLAIN: dict[str, str] = {
     "hist.hdmm": "its mean MSE lies within %(z)s standard errors of the analytic expectation 2‖WA⁺‖²_F/(|W|ε²) of the strategy that runs, in every setting; against Hb, on the sparse histograms: %(sparse)s; on the dense ones: %(dense)s; it has the least mean MSE, alone or not separated from the least, in %(first)s of the %(n)s settings",
     "hist.privtree_setting": "%(name)s, ε = %(eps)s (the ranking: %(ranking)s; this family: %(family)s)",
     "hist.short_cells": "on %(data)s at ε = %(eps)s",
-    "rerun_box.intro_print": "The command that reruns this chapter with the parameters of this page; dpcompendium list %(chapter)s lists the parameters, their meanings and the values each allows (the HTML edition shows them in this box).",
+    "rerun_box.intro_print": "The command that reruns this chapter with the parameters of this page; dpcompendium list %(chapter)s lists the parameters, their meanings and the values each allows (the HTML edition shows them in this box, at %(url)s).",
     "rerun_box.intro_rerun": "This page was computed by the rerun below, with the parameters in the table.",
     "rerun_box.parameter": "parameter",
     "rerun_box.value": "value",
