@@ -21,7 +21,7 @@ Then it binds the pages into books (with pypdf, nothing else):
   ending with its references (the works it cites, taken from the book's bibliography page while it is printed);
 - ``_build/pdf/report.json``: per printed page its title, pages, first page in its volume, references listed,
   display equations wider than the printed column (``tests/test_book_pdf.py`` checks there are none), its tables
-  and each figure's printed share of its design size (figures print at their design size: :data:`FIGURE_MIN_SCALE`).
+  and each figure's printed share of its design size (figures print at their design size, never below ``FIGURE_MIN_SCALE`` of it).
 
 The glossary's Chinese terms need a CJK font on the machine (Debian's ``fonts-noto-cjk``; ``.ci/run`` installs it):
 Chromium embeds it, so the terms are text in the PDF. ``dpcompendium run CHAPTER ... --pdf`` prints a rerun's page

@@ -934,7 +934,7 @@ def families_sentence(families: Sequence[tuple[Any, Sequence[ComparisonResult]]]
 
 def families_table(families: Sequence[tuple[Any, Sequence[ComparisonResult]]]) -> Md:
     """Several families of comparisons as a table (issue 49, F2), one row per family: its label, the arms compared,
-    its verdict (:func:`_verdict_cell`, the words of this module) and the span of its ratios — every number
+    its verdict (``_verdict_cell``, the words of this module) and the span of its ratios — every number
     :func:`family_sentence` says of it; empty (``Md("")``) below :data:`~dpcompendium.core.messages.TABLE_FROM`
     families, which :func:`families_text` says in the sentence."""
     families = _checked_families(families)
@@ -984,7 +984,7 @@ def results_text(
     :data:`~dpcompendium.core.messages.TABLE_FROM` − 1, each result's sentence after its setting, and no table; from
     :data:`~dpcompendium.core.messages.TABLE_FROM` on, one sentence (how many show the relation, for two-sided tests
     in which direction, and the Holm correction) and a table: the setting, the arms, the ratio with its interval at
-    its level, the verdict (:func:`_result_cell`) — every number the sentences said."""
+    its level, the verdict (``_result_cell``) — every number the sentences said."""
     rows = [(list(cells), r) for cells, r in rows]
     if not rows:
         raise ValueError("rows must hold at least one comparison, got 0")

@@ -120,7 +120,7 @@ def hdmm_objective(
     ``theta`` is Θ (p × n) for ``block=1``; for ``block=k`` it is the coarse Θ_c (p × n/k) and Θ = Θ_c ⊗ 1ᵀ_k (every
     aggregate constant on blocks of k bins; the identity part keeps every bin), the gradient then in Θ_c. The column
     sums s = 1 + 1ᵀΘ are then constant on blocks too, so W enters only through the blocks' Gram matrix G = OᵀO,
-    O = W(I ⊗ 1_k), and g = 1ᵀO (g_b = Σ_{j∈b} c_j, c_j the queries covering bin j; :func:`_block_gram`). With
+    O = W(I ⊗ 1_k), and g = 1ᵀO (g_b = Σ_{j∈b} c_j, c_j the queries covering bin j; ``_block_gram``). With
     S = diag(s), Z = ΘS, M = I + kΘΘᵀ, U = M⁻¹Z and R = UG:
     F = Σ_b g_b s_b² − Σ(Z∘R),  ∂F/∂Θ = −2RS + 2kRUᵀΘ + 1_p(2g∘s − 2·1ᵀ(R∘Θ))ᵀ.
     An evaluation costs O(p(n/k)² + p²·n/k), whatever the number of queries.
@@ -181,7 +181,7 @@ class HdmmStrategy:
     def total_squared_error(self, workload: RangeQueries) -> float:
         """‖W A⁺‖²_F of this (rounded) strategy: Σ_j c_j/a_j² − tr(M⁻¹YYᵀ), Y = B Dg⁻¹ Wᵀ; a and B are constant on
         blocks of ``block`` bins, so YYᵀ = Z G Zᵀ with Z the blocks' columns of B Dg⁻¹ and G the blocks' Gram matrix
-        (:func:`_block_gram`): memory and time do not grow with the number of queries."""
+        (``_block_gram``): memory and time do not grow with the number of queries."""
         _bounds(workload)
         k = self.block
         gram, g = _block_gram(workload, k)
