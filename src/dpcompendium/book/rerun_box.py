@@ -30,6 +30,10 @@ from typing import Any
 
 from .contract import Chapter, Parameter, Requirement, parse_parameters_cell
 
+#: The online book (``dpcompendium.book.rerun_page`` links pages outside a rerun's chapter to it; on paper the rerun
+#: box writes a chapter's address out, :func:`online_url`).
+BOOK_URL = "https://dpcompendium.github.io/dpcompendium"
+
 __all__ = [
     "COMMAND_KEY",
     "RESERVED",
@@ -383,8 +387,6 @@ _URL_SLOT = "@@URL@@"
 def online_url(docname: str, lang: str = "en") -> str:
     """The address of the book's page ``docname`` in the online edition of ``lang`` (as the PDF's table notes name
     it): ``https://…/notebooks/dp-mean.html``, ``https://…/zh_CN/notebooks/dp-mean.html``."""
-    from .rerun_page import BOOK_URL
-
     return f"{BOOK_URL}{'' if lang == 'en' else '/' + lang}/{docname}.html"
 
 

@@ -49,6 +49,7 @@ from ..core.paths import repo_root
 from .execution import for_language
 from .i18n import text_in, translated_title
 from .preflight import PAGE_LANGUAGES, RunPlan
+from .rerun_box import BOOK_URL as _BOOK_URL
 
 __all__ = [
     "BOOK_URL",
@@ -66,8 +67,9 @@ __all__ = [
     "write_page",
 ]
 
-#: The online book, where references to pages outside a rerun's chapter point.
-BOOK_URL = "https://dpcompendium.github.io/dpcompendium"
+#: The online book, where references to pages outside a rerun's chapter point (defined beside the rerun box, which
+#: writes it out on paper).
+BOOK_URL = _BOOK_URL
 #: The docname of the page in the one-chapter build (so that it is written as ``index.html``).
 PAGE_DOC = "index"
 #: Files of the Sphinx output that the page does not need.
