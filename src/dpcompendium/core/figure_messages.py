@@ -229,6 +229,9 @@ _PAIRS: list[tuple[str, str]] = [
     ("%(cells)s cells, %(output)s", "%(cells)s 个单元格，%(output)s"),
     ("n · ε", "n·ε（n 为记录数）"),
     ("DAWA (noisy-histogram partition)", "DAWA（在加噪直方图上划分）"),
+    # a row of an error table (mwem.analysis.row_label), named in the comparison tables
+    ("MWEM standard, %(output)s, T = %(T)s", "标准 MWEM，%(output)s，T = %(T)s"),
+    ("MWEM standard, %(output)s", "标准 MWEM，%(output)s"),
     ("MWEM error / Identity error", "MWEM 的误差 / Identity 的误差"),
     ("random ranges", "随机范围查询"),
     ("prefixes", "前缀查询"),
@@ -762,6 +765,20 @@ _PAIRS += [
     ),
     ("%(note)s; claim eps1 = %(e)s", "%(note)s；声明 ε₁ = %(e)s"),
     ("%(note)s; strategy: all 36 ranges", "%(note)s；策略：全部 36 个范围查询"),
+    (
+        "%(note)s; strategy: HDMM's, optimised for all 36 ranges",
+        "%(note)s；策略：HDMM 针对全部 36 个范围查询优化的策略",
+    ),
+    (
+        "inputs e1 vs -e1; event: the projection on e1 in e1's cap",
+        "输入 e1 对 -e1；事件：在 e1 的帽区内对 e1 的投影",
+    ),
+    ("PrivUnitG (d = 3) sampler", "PrivUnitG（d = 3）采样器"),
+    # the grouping's arms in the histograms comparison tables (centres, and the reading of S5)
+    ("grouping: noisy centres, S5 sum", "分组（加噪中心，S5 对和加噪）"),
+    ("grouping: true centres, S5 sum", "分组（真实中心，S5 对和加噪）"),
+    ("grouping: noisy centres, S5 mean", "分组（加噪中心，S5 对均值加噪）"),
+    ("grouping: true centres, S5 mean", "分组（真实中心，S5 对均值加噪）"),
     (
         "%(note)s; workload: all 36 ranges; the per-partition least squares is slow, few samples",
         "%(note)s；查询集：全部 36 个范围查询；逐划分的最小二乘很慢，样本较少",
