@@ -953,7 +953,9 @@ def families_table(families: Sequence[tuple[Any, Sequence[ComparisonResult]]]) -
         rows.append(
             [
                 _name_md(label),
-                message("comparison.which_pair", a=first.a.name, b=first.b.name),
+                message(
+                    "comparison.which_pair", a=_name_md(first.a.name), b=_name_md(first.b.name)
+                ),
                 _verdict_cell(results),
                 message("comparison.range", lo=_num(c["lo"]), hi=_num(c["hi"])),
             ]
@@ -1016,7 +1018,11 @@ def results_text(
     body = [
         [
             *cells,
-            message("comparison.which_pair", a=r.comparison.a.name, b=r.comparison.b.name),
+            message(
+                "comparison.which_pair",
+                a=_name_md(r.comparison.a.name),
+                b=_name_md(r.comparison.b.name),
+            ),
             message(
                 "comparison.ratio_cell",
                 ratio=_num(r.ratio),
