@@ -750,6 +750,63 @@ def test_baseline_runs_use_the_core_mechanisms_with_their_claims():
     assert abs(ident.mean() - expected) < 5 * ident.std(ddof=1) / math.sqrt(ident.size)
 
 
+def test_histograms_baselines_run_at_half_epsilon_under_replace_one():
+    """HDMM and PrivTree come from the histograms chapter through the method registry (referee 10, M-mwem):
+    calibrated under add-remove, they run at ε/2, so that their claim is ε-DP under replace-one as the others'.
+    HDMM's mean workload MSE matches its analytic expectation at ε/2 (at ε it would be 4 times smaller)."""
+    import importlib
+
+    from dpcompendium.chapters.mwem import (
+        ALL_BASELINES,
+        BASELINES,
+        ONE_D_ONLY,
+        baseline_claim,
+        baseline_release,
+        baseline_runs,
+        random_range_queries,
+        replace_one_claim,
+    )
+    from dpcompendium.core.privacy import PrivacyClaim
+
+    assert set(ONE_D_ONLY) == {"HDMM", "PrivTree"} and not set(ONE_D_ONLY) & set(BASELINES)
+    assert set(ALL_BASELINES) == set(BASELINES) | set(ONE_D_ONLY)
+    for m in ONE_D_ONLY:
+        c = baseline_claim(m, 0.8)
+        assert c.private and c.neighbours == "replace-one" and c.epsilon == pytest.approx(0.8)
+        assert c.delta == 0 and any("0.4" in str(x) for x in c.conditions)
+    with pytest.raises(ValueError, match="add-remove"):
+        replace_one_claim(PrivacyClaim("x", "replace-one", "1", 1.0))
+    with pytest.raises(ValueError, match="add-remove"):
+        replace_one_claim(PrivacyClaim("x", "add-remove", "1", 1.0, 1e-6))
+    hist = np.random.default_rng(0).poisson(3.0, 256).astype(float)
+    Q = random_range_queries(hist.shape, 60, make_rng(1))
+    with pytest.raises(ValueError, match="1-D"):
+        baseline_release("HDMM", np.ones((4, 4)), Q, 1.0, make_rng(2), reps=2)
+    eps = 1.0
+    runs = baseline_runs(hist, Q, [eps], reps=400, seed=5, methods=("HDMM", "PrivTree"))
+    assert set(runs.method) == {"HDMM", "PrivTree"} and len(runs) == 2 * 400
+    hdmm = importlib.import_module("dpcompendium.chapters.histograms.hdmm")
+    expected = hdmm.hdmm_expected_mse(Q, eps / 2)
+    mse = runs[runs.method == "HDMM"].mse.to_numpy()
+    assert abs(mse.mean() - expected) < 5 * mse.std(ddof=1) / math.sqrt(mse.size)
+
+
+def test_row_names_are_in_the_readers_language():
+    """A DPBench row's name is rendered per language (zh review 7, residual English 2): no "standard, last" in
+    Chinese, and DAWA's variant named by its Chinese name."""
+    from dpcompendium.chapters.mwem import DAWA_NAME, row_label, row_name
+
+    mw = pd.Series({"method": "MWEM standard", "output": "last", "T": 10.0})
+    name = row_name(mw)
+    assert (
+        str(name) == "Standard MWEM, last iterate, T = 10"
+        and row_label(mw) == "MWEM standard, last, T = 10"
+    )
+    assert "标准 MWEM" in name.by_lang["zh_CN"] and "last" not in name.by_lang["zh_CN"]
+    dawa = row_name(pd.Series({"method": DAWA_NAME, "output": "estimate", "T": np.nan}))
+    assert "partition" not in dawa.by_lang["zh_CN"] and str(dawa) == DAWA_NAME
+
+
 def test_errors_by_output_and_best_against_baselines():
     from dpcompendium.chapters.mwem import best_against_baselines, coarsen, errors_by_output
 

@@ -8,8 +8,8 @@
 - :mod:`.analysis` — averages over repetitions, bootstrap intervals, comparison with the course's reference table;
 - :mod:`.zcdp` — zCDP in closed form (Gaussian, exponential mechanism, composition, conversion to (ε, δ)) for the
   ``zcdp`` variant;
-- :mod:`.baselines` — Identity, least squares over all workload queries, Hb and DAWA (the core's mechanisms), the
-  non-adaptive baselines, replace-one;
+- :mod:`.baselines` — Identity, least squares over all workload queries, Hb and DAWA (the core's mechanisms), and
+  HDMM and PrivTree (the histograms chapter's, through the method registry; 1-D only), the baselines, replace-one;
 - :mod:`.data` — the coursework report's histograms, queries and tables (``data/shipped/mwem``).
 """
 

@@ -20,7 +20,7 @@ from ...core.comparison import (
     ranking,
 )
 from ...core.experiments.summary import bootstrap_mean
-from ...core.messages import CATALOGUE, Md, message, number, to_myst, translate
+from ...core.messages import CATALOGUE, Md, message, method_name, number, to_myst, translate
 from ...core.privacy import PrivacyClaim
 from ...core.rng import child_seeds
 from .baselines import baseline_claim
@@ -41,6 +41,7 @@ __all__ = [
     "ratio_digits",
     "reference_agreement",
     "row_label",
+    "row_name",
     "run_values",
     "summarize_runs",
 ]
@@ -258,6 +259,34 @@ def row_label(row: pd.Series) -> str:
     return f"{row['method']}, {row['output']}" + (f", T = {int(t)}" if pd.notna(t) else "")
 
 
+def _text_md(text: str) -> Md:
+    """A plain name in every language: its figure template's rendering where one exists, else as written."""
+    return Md(
+        text, to_myst(text), {lang: to_myst(translate(text, lang) or text) for lang in CATALOGUE}
+    )
+
+
+def row_name(row: pd.Series) -> Md:
+    """The name of one row of an error table as the reader's language writes it (:func:`row_label` is its plain
+    English key): "Standard MWEM, last iterate, T = 10" / 「标准 MWEM，最后一次迭代结果，T = 10」, or the
+    baseline's name ("DAWA (noisy-histogram partition)" / 「DAWA（在加噪直方图上划分）」)."""
+    t = row.get("T")
+    if row["output"] == "estimate" or t is None or pd.isna(t):
+        return _text_md(row_label(row))
+    variant = str(row["method"]).removeprefix("MWEM ")
+    name = Md(
+        method_name(variant, "en"),
+        method_name(variant, "en"),
+        {lang: method_name(variant, lang) for lang in CATALOGUE},
+    )
+    return message(
+        "mwem.row_name",
+        method=name,
+        output=message(f"mwem.row_out_{row['output']}"),
+        T=f"{int(t)}",
+    )
+
+
 def run_values(
     runs: pd.DataFrame, by: tuple[str, ...] = ("data",), metric: str = "mean_error"
 ) -> dict[tuple, np.ndarray]:
@@ -323,12 +352,12 @@ def _summary_arm(
 ) -> Arm:
     """One row of an error table as an arm: its repetitions' losses ``values[(*key, label)]`` if given, otherwise
     its summary (mean ``metric``, standard error ``<metric>_sd / √reps``, ``reps``)."""
-    name = row_label(r)
+    name, label = row_label(r), row_name(r)
     if values is not None:
         k = (*key, name)
         if k not in values:
             raise ValueError(f"values has no repetitions for the row {k!r}")
-        return Arm(name, claim(r), values=tuple(values[k]), label=name)
+        return Arm(name, claim(r), values=tuple(values[k]), label=label)
     reps = float(r["reps"])
     return Arm(
         name,
@@ -336,7 +365,7 @@ def _summary_arm(
         mean=float(r[metric]),
         se=float(r[f"{metric}_sd"]) / np.sqrt(reps),
         n=reps,
-        label=name,
+        label=label,
     )
 
 
@@ -359,8 +388,9 @@ def rank_against_baselines(
     ``reps``; ``claim(row)`` is its guarantee. All rows of a cell must share one guarantee, or the ranking refuses
     (``ValueError``): rank pure-ε rows with pure-ε baselines, and (ε, δ) rows apart.
 
-    Returns the rankings, the comparison of the best MWEM row (chosen after the fact, on these runs: optimistic for
-    MWEM) with the best baseline of each cell (two-sided, Holm-corrected over the cells: its interval on the ratio
+    Returns the rankings, the comparison of the best MWEM row (chosen after the fact, on these runs, when ``table``
+    holds several: optimistic for MWEM; pass only the row fixed before the run to avoid that, referee 10, V2) with
+    the best baseline of each cell (chosen after the fact: optimistic for the baselines) (two-sided, Holm-corrected over the cells: its interval on the ratio
     is at the level of Holm's step, :func:`~dpcompendium.core.comparison.holm`), and one row per cell: ``by``,
     epsilon, ``winners`` (the names of the lowest, or of those not separated from it), ``best_mwem``,
     ``best_baseline``, ``ratio``, ``lo``, ``hi``, ``level``, ``p_adjusted`` and ``outcome`` (better / worse / tie,
