@@ -130,3 +130,24 @@ def test_results_of_mixed_relations_are_counted_per_relation(mixed):
     assert f"shown in {sum(r.holds for r in ni)} of {len(ni)} settings" in str(text)
     assert f"higher in {sum(r.outcome == 'worse' for r in two)}" in str(text)
     assert str(text).count("not private") == 1
+
+
+def test_a_grid_gives_each_comparison_its_interval_level_and_verdict(mixed):
+    """H4: a table of two families by setting states every interval at its Holm level, not only the counts."""
+    from dpcompendium.core.comparison import results_grid
+
+    a, b = mixed[1][1], mixed[2][1]
+    grid = results_grid(
+        [((f"s{i}",), [ra, rb]) for i, (ra, rb) in enumerate(zip(a, b, strict=True))],
+        ["setting"],
+        ["sum", "mean"],
+    )
+    lines = str(grid).splitlines()
+    assert lines[0] == "setting | sum | mean" and len(lines) == 1 + len(a)
+    for line, ra, rb in zip(lines[1:], a, b, strict=True):
+        for r in (ra, rb):
+            verdict = {"better": "lower", "worse": "higher", "tie": "not separated"}[r.outcome]
+            level = f"{100 * r.level:.3g}"
+            assert f"({r.lo:.3g}–{r.hi:.3g}, {level} %): {verdict}" in line, line
+    with pytest.raises(ValueError, match="one result per column"):
+        results_grid([(("s",), [a[0]])], ["setting"], ["sum", "mean"])

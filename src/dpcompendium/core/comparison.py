@@ -94,6 +94,7 @@ __all__ = [
     "holm",
     "ranking",
     "rankings_text",
+    "results_grid",
     "results_text",
     "winner_counts",
     "winner_sentence",
@@ -1141,6 +1142,45 @@ def results_text(
         for cells, r in rows
     ]
     return text + _caveat_once(r.comparison for r in results), table(head, body)
+
+
+def results_grid(
+    rows: Sequence[tuple[Sequence[Any], Sequence[ComparisonResult]]],
+    header: Sequence[Any],
+    columns: Sequence[str | Md],
+) -> Md:
+    """Several families side by side, one row per setting (referee 10, H4: a verdict table gives each comparison's
+    interval and level, as :func:`results_text` does): ``rows`` are (the cells naming the setting, under ``header``;
+    one result per family, under ``columns``), and each result's cell is its ratio, its interval at its own Holm
+    level, and its verdict in this module's words (``_result_cell``): "2.41 (1.90–3.10, 99.9 %): higher"."""
+    rows = [(list(cells), list(results)) for cells, results in rows]
+    if not rows:
+        raise ValueError("rows must hold at least one setting, got 0")
+    columns = list(columns)
+    for cells, results in rows:
+        if len(results) != len(columns):
+            raise ValueError(
+                f"each row must hold one result per column ({len(columns)}), got {len(results)}"
+            )
+    head = [*header, *(_name_md(c) for c in columns)]
+    body = [
+        [
+            *cells,
+            *(
+                message(
+                    "comparison.result_full",
+                    ratio=_num(r.ratio),
+                    lo=_num(r.lo),
+                    hi=_num(r.hi),
+                    level=_num(100 * r.level, 3),
+                    verdict=_result_cell(r),
+                )
+                for r in results
+            ),
+        ]
+        for cells, results in rows
+    ]
+    return table(head, body)
 
 
 def _runs(result: ComparisonResult) -> int:

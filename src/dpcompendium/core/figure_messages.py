@@ -779,6 +779,7 @@ _PAIRS += [
     ("grouping: true centres, S5 sum", "分组（真实中心，S5 对和加噪）"),
     ("grouping: noisy centres, S5 mean", "分组（加噪中心，S5 对均值加噪）"),
     ("grouping: true centres, S5 mean", "分组（真实中心，S5 对均值加噪）"),
+    ("HDMM (p = 64, restricted)", "HDMM（p = 64，受限版）"),
     (
         "%(note)s; workload: all 36 ranges; the per-partition least squares is slow, few samples",
         "%(note)s；查询集：全部 36 个范围查询；逐划分的最小二乘很慢，样本较少",
