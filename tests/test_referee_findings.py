@@ -297,7 +297,7 @@ def test_histograms_fix_summary_says_when_the_margin_was_chosen_and_the_mean_cos
         assert not any("fixed before this run" in v for v in hist.values()), lang
         assert not any("在本次运行之前" in v for v in hist.values()), lang
     summary = CATALOGUE["en"]["hist.fix_summary"]
-    assert "chosen after an earlier version's intervals were known" in summary
+    assert "chosen after earlier versions' intervals were known" in summary
     assert "%(mean_lo)s–%(mean_hi)s times" in summary and "%(upper)s" in summary
 
 

@@ -1157,7 +1157,7 @@ def results_grid(
     if not rows:
         raise ValueError("rows must hold at least one setting, got 0")
     columns = list(columns)
-    for cells, results in rows:
+    for _cells, results in rows:
         if len(results) != len(columns):
             raise ValueError(
                 f"each row must hold one result per column ({len(columns)}), got {len(results)}"
