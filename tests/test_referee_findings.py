@@ -273,15 +273,32 @@ def test_histograms_php_claim_is_rendered_by_the_comparison_object():
 # no accuracy within ±25 %" from a TOST whose 90 % intervals excluded 1)
 def test_histograms_privacy_fix_is_a_non_inferiority_verdict():
     text = _notebook_source("histograms")
-    assert "equivalence_margin = 1.1  #" in text  # the margin fixed before the run
+    assert "equivalence_margin = 1.1  #" in text  # the margin, a parameter
     assert '"non-inferiority"' in text
-    # its family is rendered by the comparison object: a row of the families' table (issue 49, F2)
+    # its family is rendered by the comparison object: a row of the families' table (issue 49, F2), the lead
+    # counted per relation with the pair named (referee 10, V1)
     assert '(message("hist.fix_family_ni"), fam_sum)' in text
     assert (
-        "comparison.families_text(fix_rows)" in text
+        'comparison.families_text(fix_rows, pair=message("hist.fix_pair"))' in text
         and "comparison.families_table(fix_rows)" in text
     )
     assert "costs no accuracy within ±{pct}" not in text and "fix costs no accuracy" not in text
+
+
+# referee 10, V1: the summary of the privacy fix said the margin was "fixed before this run", while §2.4.3 says it
+# was chosen after an earlier version's intervals were known; it states the S5-on-mean cost beside the verdict
+def test_histograms_fix_summary_says_when_the_margin_was_chosen_and_the_mean_cost():
+    from dpcompendium.core.messages import CATALOGUE
+
+    text = _notebook_source("histograms")
+    assert '"hist.fix_summary"' in text and '"hist.fix_lead"' not in text
+    for lang, catalogue in CATALOGUE.items():
+        hist = {k: v for k, v in catalogue.items() if k.startswith("hist.")}
+        assert not any("fixed before this run" in v for v in hist.values()), lang
+        assert not any("在本次运行之前" in v for v in hist.values()), lang
+    summary = CATALOGUE["en"]["hist.fix_summary"]
+    assert "chosen after earlier versions' intervals were known" in summary
+    assert "%(mean_lo)s–%(mean_hi)s times" in summary and "%(upper)s" in summary
 
 
 def test_non_inferiority_says_at_most_ten_percent_worse_where_tost_would_fail():

@@ -94,6 +94,7 @@ __all__ = [
     "holm",
     "ranking",
     "rankings_text",
+    "results_grid",
     "results_text",
     "winner_counts",
     "winner_sentence",
@@ -183,9 +184,11 @@ class Arm:
 
     @property
     def name(self) -> str | Md:
-        """What a sentence calls the arm."""
+        """What a sentence calls the arm, in every language: its ``label`` (a chapter's plain English label is
+        rendered through its figure template, as a table cell names it: zh review 7, residual English 1), else the
+        method's registered name."""
         if self.label is not None:
-            return self.label
+            return _name_md(self.label)
         return _method_md(self.method)
 
     def summary(self) -> tuple[float, float, float]:
@@ -868,6 +871,86 @@ def _verdict_cell(results: Sequence[ComparisonResult]) -> Md:
     )
 
 
+def _caveat_once(comparisons: Iterable[Comparison]) -> Md:
+    """One caveat for the arms that are not private in any of ``comparisons``, each named once (referee 10, N1: a
+    caveat per family stacked "(not private: X; …) (not private: Y; …)"): the single arm's caveat, or "(not private:
+    X and Y; their ε is nominal)", with the reason for comparing them if the comparisons give one."""
+    names: dict[str, Md | str] = {}
+    whys: dict[str, str] = {}
+    for c in comparisons:
+        for arm in c.not_private():
+            names.setdefault(str(arm.name), arm.name)
+        if c.not_private() and c.non_private:
+            whys.setdefault(c.non_private, c.non_private)
+    if not names:
+        return Md("")
+    listed = join(list(names.values()), " and ") if len(names) > 1 else next(iter(names.values()))
+    if len(names) > 1:  # a Chinese list is joined by 、
+        parts = list(names.values())
+        listed = Md(
+            str(listed),
+            listed.myst,
+            {
+                lang: (" and " if lang == "en" else _LIST_SEP.get(lang, ", ")).join(
+                    _name_md(p).in_language(lang) for p in parts
+                )
+                for lang in CATALOGUE
+            },
+        )
+    if whys:
+        return message("comparison.caveat_why", names=listed, why=join(list(whys.values()), "; "))
+    return message(
+        "comparison.caveat" if len(names) == 1 else "comparison.caveat_many", names=listed
+    )
+
+
+#: the order in which :func:`families_sentence` states the relations of a mixed set of families
+_RELATION_ORDER = ("non-inferiority", "equivalence", "superiority", "tie")
+
+
+def _relation_clause(relation: str, margin: float, counts: Sequence[dict[str, Any]]) -> Md:
+    """What the families testing one ``relation`` (at one ``margin``) show, counted over their settings."""
+    n = sum(c["n"] for c in counts)
+    k = sum(c["k"] for c in counts)
+    params = {
+        "n": str(n),
+        "k": str(k),
+        "better": str(sum(c["better"] for c in counts)),
+        "worse": str(sum(c["worse"] for c in counts)),
+        "ties": str(n - k),
+        "pct": _num(100 * (margin - 1), 3),
+        "margin": _num(margin),
+        "m": str(len(counts)),
+    }
+    return message(f"comparison.clause_{relation.replace('-', '_')}", **params)
+
+
+def _pair_of(families: Sequence[tuple[Any, Sequence[ComparisonResult]]]) -> Md:
+    """The arms the families compare, as a sentence names them: "A against B", with every distinct first arm and
+    every distinct second arm listed once."""
+    firsts: dict[str, Any] = {}
+    seconds: dict[str, Any] = {}
+    for _, results in families:
+        for r in results:
+            firsts.setdefault(str(r.comparison.a.name), r.comparison.a.name)
+            seconds.setdefault(str(r.comparison.b.name), r.comparison.b.name)
+
+    def listed(names: dict[str, Any]) -> Md:
+        parts = [_name_md(v) for v in names.values()]
+        return Md(
+            " and ".join(str(p) for p in parts),
+            " and ".join(p.myst for p in parts),
+            {
+                lang: (" and " if lang == "en" else _LIST_SEP.get(lang, ", ")).join(
+                    p.in_language(lang) for p in parts
+                )
+                for lang in CATALOGUE
+            },
+        )
+
+    return message("comparison.pair_against", a=listed(firsts), b=listed(seconds))
+
+
 def _checked_families(
     families: Sequence[tuple[Any, Sequence[ComparisonResult]]],
 ) -> list[tuple[Any, list[ComparisonResult]]]:
@@ -882,12 +965,14 @@ def _checked_families(
     return out
 
 
-def families_text(families: Sequence[tuple[Any, Sequence[ComparisonResult]]]) -> Md:
+def families_text(
+    families: Sequence[tuple[Any, Sequence[ComparisonResult]]], pair: str | Md | None = None
+) -> Md:
     """Several families of comparisons (``(label, results)``, each decided by :func:`holm`), as a reader reads them
     (issue 49, F2): up to :data:`~dpcompendium.core.messages.TABLE_FROM` − 1 families, their
     :func:`family_sentence` each after its label, joined by "; "; from :data:`~dpcompendium.core.messages.TABLE_FROM` on, one
-    sentence that states the result over the families and the correction used, and the families are rows of
-    :func:`families_table` (glued beside it)."""
+    sentence that states the result over the families and the correction used (:func:`families_sentence`, which
+    names the arms compared by ``pair``), and the families are rows of :func:`families_table` (glued beside it)."""
     families = _checked_families(families)
     if len(families) < TABLE_FROM:
         return join(
@@ -899,37 +984,49 @@ def families_text(families: Sequence[tuple[Any, Sequence[ComparisonResult]]]) ->
             ],
             "; ",
         )
-    return families_sentence(families)
+    return families_sentence(families, pair)
 
 
-def families_sentence(families: Sequence[tuple[Any, Sequence[ComparisonResult]]]) -> Md:
-    """The lead of :func:`families_table`: over all the families' settings, for two-sided families how many show
-    the first arm lower, higher or not separated, else how many show the relation each family tests; the Holm
-    correction (within each family, none across them); each caveat on an arm that is not private, once."""
+def families_sentence(
+    families: Sequence[tuple[Any, Sequence[ComparisonResult]]], pair: str | Md | None = None
+) -> Md:
+    """The lead of :func:`families_table`, a sentence that reads alone (referee 10, V1 and N1): the arms compared
+    (``pair``, e.g. "each private DAWA against DAWA as DPBench runs it"; default: every distinct first arm
+    "against" every distinct second arm), the Holm correction (within each family, none across them), and the
+    verdicts counted *per relation* over the families' settings — for two-sided families how many show the first
+    arm lower, higher or not separated; for a one-sided relation (non-inferiority at its margin, superiority,
+    equivalence) in how many it is shown. Families that test different relations are never pooled into one count:
+    a non-inferiority shown and a two-sided "higher" are different findings. Each arm that is not private is named
+    once, in one caveat."""
     families = _checked_families(families)
-    counts = [_family_counts(results) for _, results in families]
+    counts: dict[tuple[str, float], list[dict[str, Any]]] = {}
+    for _, results in families:
+        first = results[0].comparison
+        if any(r.comparison.margin != first.margin for r in results):
+            raise ValueError(
+                f"family {str(_)!r}: its comparisons must share their margin, got "
+                f"{sorted({r.comparison.margin for r in results})}"
+            )
+        counts.setdefault((first.relation, first.margin), []).append(_family_counts(results))
     quantity = families[0][1][0].comparison.quantity
+    pair_md = _pair_of(families) if pair is None else _name_md(pair)
+    everything = [c for cs in counts.values() for c in cs]
     params = {
         "m": str(len(families)),
-        "n": str(sum(c["n"] for c in counts)),
-        "k": str(sum(c["k"] for c in counts)),
-        "better": str(sum(c["better"] for c in counts)),
-        "worse": str(sum(c["worse"] for c in counts)),
-        "ties": str(sum(c["n"] - c["k"] for c in counts)),
+        "n": str(sum(c["n"] for c in everything)),
+        "better": str(sum(c["better"] for c in everything)),
+        "worse": str(sum(c["worse"] for c in everything)),
+        "ties": str(sum(c["n"] - c["k"] for c in everything)),
         "quantity": quantity,
+        "pair": pair_md,
     }
-    two_sided = all(results[0].comparison.relation == "tie" for _, results in families)
-    text = message(
-        "comparison.families_ties" if two_sided else "comparison.families_mixed", **params
-    )
-    caveats: list[Md] = []
-    for _, results in families:
-        caveat = results[0].comparison.caveat()
-        if str(caveat) and str(caveat) not in {str(c) for c in caveats}:
-            caveats.append(caveat)
-    for caveat in caveats:
-        text = text + caveat
-    return text
+    if set(rel for rel, _ in counts) == {"tie"}:
+        text = message("comparison.families_ties", **params)
+    else:
+        keys = sorted(counts, key=lambda key: (_RELATION_ORDER.index(key[0]), key[1]))
+        clauses = join([_relation_clause(rel, m, counts[(rel, m)]) for rel, m in keys], "; ")
+        text = message("comparison.families_by_relation", clauses=clauses, **params)
+    return text + _caveat_once(r.comparison for _, results in families for r in results)
 
 
 def families_table(families: Sequence[tuple[Any, Sequence[ComparisonResult]]]) -> Md:
@@ -1008,7 +1105,17 @@ def results_text(
     params = {k: str(v) for k, v in c.items() if k in ("k", "n", "better", "worse")}
     params["ties"] = str(c["n"] - c["k"])
     two_sided = all(r.comparison.relation == "tie" for r in results)
-    text = message("comparison.results_ties" if two_sided else "comparison.results_mixed", **params)
+    if two_sided:
+        text = message("comparison.results_ties", **params)
+    else:  # each relation counted apart (referee 10, V1), as families_sentence does
+        by_rel: dict[tuple[str, float], list[ComparisonResult]] = {}
+        for r in results:
+            by_rel.setdefault((r.comparison.relation, r.comparison.margin), []).append(r)
+        keys = sorted(by_rel, key=lambda key: (_RELATION_ORDER.index(key[0]), key[1]))
+        clauses = join(
+            [_relation_clause(rel, m, [_family_counts(by_rel[(rel, m)])]) for rel, m in keys], "; "
+        )
+        text = message("comparison.results_by_relation", n=params["n"], clauses=clauses)
     head = [
         *header,
         message("comparison.col_pair"),
@@ -1034,14 +1141,46 @@ def results_text(
         ]
         for cells, r in rows
     ]
-    caveats: list[Md] = []
-    for r in results:
-        caveat = r.comparison.caveat()
-        if str(caveat) and str(caveat) not in {str(x) for x in caveats}:
-            caveats.append(caveat)
-    for caveat in caveats:
-        text = text + caveat
-    return text, table(head, body)
+    return text + _caveat_once(r.comparison for r in results), table(head, body)
+
+
+def results_grid(
+    rows: Sequence[tuple[Sequence[Any], Sequence[ComparisonResult]]],
+    header: Sequence[Any],
+    columns: Sequence[str | Md],
+) -> Md:
+    """Several families side by side, one row per setting (referee 10, H4: a verdict table gives each comparison's
+    interval and level, as :func:`results_text` does): ``rows`` are (the cells naming the setting, under ``header``;
+    one result per family, under ``columns``), and each result's cell is its ratio, its interval at its own Holm
+    level, and its verdict in this module's words (``_result_cell``): "2.41 (1.90–3.10, 99.9 %): higher"."""
+    rows = [(list(cells), list(results)) for cells, results in rows]
+    if not rows:
+        raise ValueError("rows must hold at least one setting, got 0")
+    columns = list(columns)
+    for _cells, results in rows:
+        if len(results) != len(columns):
+            raise ValueError(
+                f"each row must hold one result per column ({len(columns)}), got {len(results)}"
+            )
+    head = [*header, *(_name_md(c) for c in columns)]
+    body = [
+        [
+            *cells,
+            *(
+                message(
+                    "comparison.result_full",
+                    ratio=_num(r.ratio),
+                    lo=_num(r.lo),
+                    hi=_num(r.hi),
+                    level=_num(100 * r.level, 3),
+                    verdict=_result_cell(r),
+                )
+                for r in results
+            ),
+        ]
+        for cells, results in rows
+    ]
+    return table(head, body)
 
 
 def _runs(result: ComparisonResult) -> int:

@@ -779,6 +779,12 @@ _PAIRS += [
     ("grouping: true centres, S5 sum", "分组（真实中心，S5 对和加噪）"),
     ("grouping: noisy centres, S5 mean", "分组（加噪中心，S5 对均值加噪）"),
     ("grouping: true centres, S5 mean", "分组（真实中心，S5 对均值加噪）"),
+    ("HDMM (p = 64, restricted)", "HDMM（p = 64，受限版）"),
+    # the privacy fix's arms, where the grouping is understood (histograms, referee 10, N1)
+    ("noisy centres, S5 sum", "加噪中心（S5 对和加噪）"),
+    ("true centres, S5 sum", "真实中心（S5 对和加噪）"),
+    ("noisy centres, S5 mean", "加噪中心（S5 对均值加噪）"),
+    ("true centres, S5 mean", "真实中心（S5 对均值加噪）"),
     (
         "%(note)s; workload: all 36 ranges; the per-partition least squares is slow, few samples",
         "%(note)s；查询集：全部 36 个范围查询；逐划分的最小二乘很慢，样本较少",
