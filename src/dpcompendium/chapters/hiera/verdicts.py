@@ -457,8 +457,8 @@ def families_text(
         quantity=results[0].comparison.quantity,
         m=str(len({(r.comparison.a.method, r.comparison.b.method) for r in results})),
         n=str(len(results)),
-        better=str(sum(r.outcome == "better" for r in results)),
-        worse=str(sum(r.outcome == "worse" for r in results)),
+        lower=str(sum(r.outcome == "better" for r in results)),
+        higher=str(sum(r.outcome == "worse" for r in results)),
         ties=str(sum(r.outcome == "tie" for r in results)),
     )
     seen: set[str] = set()
@@ -797,7 +797,11 @@ def design_table(
     group: runs per arm, verdicts shown, the runs they need, what the ties could have shown
     (:func:`~dpcompendium.core.comparison.design_figures` with ``family_size=k``). "not tested" without rows."""
     k = len(table_)
-    figs = [(label, design_figures(list(g["result"]), power, family_size=k)) for label, g in groups if len(g)]
+    figs = [
+        (label, design_figures(list(g["result"]), power, family_size=k))
+        for label, g in groups
+        if len(g)
+    ]
     if not figs:
         return message("hiera.no_cells"), _empty()
     needed = [f["needed_counted"] for _, f in figs if f["short_counted"]]
@@ -809,7 +813,9 @@ def design_table(
         "k": str(k),
         "power": number(power, 2),
         "short": str(sum(f["short_counted"] for _, f in figs)),
-        "needed": ("∞" if not np.isfinite(max(needed)) else str(int(max(needed)))) if needed else "",
+        "needed": ("∞" if not np.isfinite(max(needed)) else str(int(max(needed))))
+        if needed
+        else "",
     }
     lead = message("hiera.design_lead_short" if needed else "hiera.design_lead", **params)
     header = [
@@ -823,7 +829,13 @@ def design_table(
     for label, f in figs:
         need, ties = _design_cells(f)
         rows.append(
-            [label, str(f["runs"]), message("prose.count", k=str(f["shown"]), n=str(f["n"])), need, ties]
+            [
+                label,
+                str(f["runs"]),
+                message("prose.count", k=str(f["shown"]), n=str(f["n"])),
+                need,
+                ties,
+            ]
         )
     return lead, table(header, rows)
 
