@@ -262,18 +262,19 @@ def audit_specs() -> list[AuditSpec]:
             true_epsilon=float(sched.max()),
         )
     )
+    # (its own name for the dimension: the samplers above close over `dim`)
     # PrivUnitG (the SGD's whole-gradient mechanism) in the dimensions the runs use (referee 10, H2): d = 7
     # coefficients on Adult, 11 on the synthetic data; unit inputs e1 and -e1 (the clip norm scales the output, not
     # the law of its direction, and a rotation maps any pair of unit inputs to this one or a closer one); the event
     # "the output's projection on e1 lies in e1's cap" (<U, e1> >= gamma) has probabilities p and
     # (1 - p) q / (1 - q): ratio e^eps_used
-    for dim in (7, 11):
-        pu = privunitg_params(eps, dim)
-        e1 = np.zeros((1, dim))
+    for pdim in (7, 11):
+        pu = privunitg_params(eps, pdim)
+        e1 = np.zeros((1, pdim))
         e1[0, 0] = 1.0
         out.append(
             AuditSpec(
-                f"PrivUnitG (d = {dim}) sampler",
+                f"PrivUnitG (d = {pdim}) sampler",
                 CHAPTER,
                 "private",
                 ldp.privacy_claim("privunitg", eps),
@@ -286,7 +287,7 @@ def audit_specs() -> list[AuditSpec]:
                     )
                 ],
                 true_epsilon=pu.eps_used,
-                note=f"d = {dim} coefficients, as in the SGD; inputs e1 vs -e1 (every pair of unit inputs is "
+                note=f"d = {pdim} coefficients, as in the SGD; inputs e1 vs -e1 (every pair of unit inputs is "
                 "alike up to a rotation); event: the projection on e1 in e1's cap",
             )
         )
