@@ -21,6 +21,7 @@ exact level against Harmony and PM, on each repetition's K-fold MSE (:func:`sgd_
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -369,6 +370,7 @@ def family(
     *,
     datasets: Sequence[str] | None = None,
     max_epsilon: float | None = None,
+    tag: bool = True,
 ) -> Md:
     """The sentence of the comparisons of A with B under ``guarantee`` in ``table`` (decided by Holm over the whole
     experiment), restricted to ``datasets`` and to ε ≤ ``max_epsilon`` if given: in how many cells they differ and
@@ -378,6 +380,8 @@ def family(
     results: list[ComparisonResult] = list(t["result"])
     if not results:
         return message("hiera.no_cells")
+    if not tag:  # the caller says the tag once (:func:`families`): these results without it
+        results = [_untagged(r) for r in results]
     if len(results) == 1:  # one cell: its own verdict, with the ratio's interval
         return results[0].sentence()
     first = results[0].comparison
@@ -404,12 +408,45 @@ def family(
 
 
 def families(table: pd.DataFrame, guarantee: str, pairs: Sequence[tuple[str, str]], **kw) -> Md:
-    """:func:`family` for each pair, joined by semicolons."""
-    return join([family(table, guarantee, a, b, **kw) for a, b in pairs], "; ")
+    """:func:`family` for each pair, joined by semicolons; the tag of HierA at the source's budgets
+    (:class:`UnequalComparison`), when the pairs share it, said once at the end rather than after each pair."""
+    texts, tags = [], []
+    for a, b in pairs:
+        t, _, _ = _select(table, guarantee, a, b, kw.get("datasets"), kw.get("max_epsilon"))
+        unequal = {
+            str(r.comparison.unequal)
+            for r in t["result"]
+            if isinstance(r.comparison, UnequalComparison) and r.comparison.unequal is not None
+        }
+        # the tag alone (no other arm that is not private): it can be said once for all pairs
+        plain = len(unequal) == 1 and all(
+            all(arm.method == "hiera" for arm in r.comparison.not_private()) for r in t["result"]
+        )
+        texts.append(family(table, guarantee, a, b, tag=not plain, **kw))
+        tags.append(t["result"].iloc[0].comparison.caveat() if plain and len(t) else None)
+    shared = [x for x in tags if x is not None]
+    text = join(texts, "; ")
+    if shared and len({str(x) for x in shared}) == 1:
+        return text + shared[0]
+    return join(
+        [
+            txt + (tag if tag is not None else _empty())
+            for txt, tag in zip(texts, tags, strict=True)
+        ],
+        "; ",
+    )
 
 
 def _empty() -> Md:  # an empty text in every language (no table)
     return Md("", "", dict.fromkeys(CATALOGUE, ""))
+
+
+def _untagged(result: ComparisonResult) -> ComparisonResult:
+    """``result`` of an :class:`UnequalComparison` whose tag is empty (said once elsewhere)."""
+    c = result.comparison
+    if not isinstance(c, UnequalComparison) or c.unequal is None:
+        return result
+    return dataclasses.replace(result, comparison=dataclasses.replace(c, unequal=_empty()))
 
 
 def families_text(
@@ -452,15 +489,19 @@ def families_text(
             text = families(table, guarantee, pairs, datasets=datasets, **kw)
         return text, _empty()
     results = [r for _, rs in fams for r in rs]
-    lead = message(
-        "hiera.families_lead",
-        quantity=results[0].comparison.quantity,
-        m=str(len({(r.comparison.a.method, r.comparison.b.method) for r in results})),
-        n=str(len(results)),
-        lower=str(sum(r.outcome == "better" for r in results)),
-        higher=str(sum(r.outcome == "worse" for r in results)),
-        ties=str(sum(r.outcome == "tie" for r in results)),
-    )
+    pairs_seen = {(r.comparison.a.method, r.comparison.b.method) for r in results}
+    counts_ = {
+        "quantity": results[0].comparison.quantity,
+        "n": str(len(results)),
+        "lower": str(sum(r.outcome == "better" for r in results)),
+        "higher": str(sum(r.outcome == "worse" for r in results)),
+        "ties": str(sum(r.outcome == "tie" for r in results)),
+    }
+    if len(pairs_seen) == 1:  # one pair, by dataset: name it
+        first = results[0].comparison
+        lead = message("hiera.family_lead_one", a=first.a.name, b=first.b.name, **counts_)
+    else:
+        lead = message("hiera.families_lead", m=str(len(pairs_seen)), **counts_)
     seen: set[str] = set()
     for r in results:
         tag = r.comparison.caveat()
