@@ -69,6 +69,7 @@ __all__ = [
     "sgd_design",
     "sgd_results",
     "sgd_sentence",
+    "sgd_tally",
     "short_runs",
     "short_sentence",
     "short_table",
@@ -670,6 +671,22 @@ def sgd_sentence(
             ],
             "; ",
         ),
+    )
+
+
+def sgd_tally(
+    table: pd.DataFrame, a: str, bs: Sequence[str], epsilon: float, reps: str, **kw
+) -> Md:
+    """A's SGD comparisons (:func:`sgd_comparisons`) with each of ``bs``, over every dataset, as one tally
+    (:func:`tally`) after "at ε = 0.25 (6–60 repetitions)"; ``reps``: the repetitions as the sentence prints them.
+    "not tested" where the table has none. ``kw``: :func:`tally`'s."""
+    if not len(table) or not (table["a"] == a).any() or not bs:
+        return message("hiera.no_cells")
+    return message(
+        "hiera.at_eps",
+        eps=number(epsilon),
+        reps=reps,
+        sentence=tally(table, "sgd", a, list(bs), **kw),
     )
 
 
