@@ -108,9 +108,9 @@ def test_sgd_comparisons_use_every_repetition():
     assert math.isclose(got.loc["harmony", "ratio"], means["hiera"] / means["harmony"])
     assert got.loc["harmony", "outcome"] == "better"  # half the MSE, 12 runs: shown
     one = str(verdicts.family(table, "sgd", "hiera", "harmony"))
-    assert (
-        "interval" in one and "nominal" in one
-    )  # a single cell: its own sentence, with the interval
+    # a single cell: its own sentence, with the interval; HierA at the source's budgets is private at a larger ε,
+    # and the tag says so (referee 10, V5), not that it is not private
+    assert "interval" in one and "not equal privacy" in one and "not private" not in one
 
 
 def _sgd_runs(reps_by_dataset, seed=5):
@@ -448,3 +448,29 @@ def test_tally_caveat_ends_the_sentence_without_a_space_before_its_full_stop():
             page = re.sub(r"<[^>]+>", "", md.render(f"In LDP-SGD, {text}{stop}")).strip()
             assert page.endswith(last + stop), (lang, page[-40:])
     assert str(sentence) == str(sentence).rstrip() and str(sentence).endswith("those")
+
+
+def test_the_source_s_budgets_are_tagged_once_per_sentence_and_families_are_a_table():
+    """Referee 10, V5 and issue 49: HierA at the source's budgets is private at a larger ε — its tag says so, once
+    per sentence however many pairs it names (the old sentences repeated "not private: …; its ε is nominal" after
+    each pair), and three or more families are a lead sentence and a table."""
+    rows = []
+    for d in ("normal", "uniform"):
+        for e in (0.5, 1.0):
+            rows += [
+                (d, "hiera", e, 0.005, 0.0001),
+                (d, "harmony", e, 0.009, 0.0001),
+                (d, "pm", e, 0.0095, 0.0001),
+                (d, "hiera-calibrated", e, 0.04, 0.001),
+                (d, "hybrid", e, 0.0092, 0.0001),
+            ]
+    table = verdicts.methods_comparisons(_methods(rows))
+    text = str(verdicts.families(table, "source", [("hiera", "harmony"), ("hiera", "pm")]))
+    assert text.count("not equal privacy") == 1 and "not private" not in text
+    # the exact level as a multiple of the base ε, from the exact levels of the cells' schedules
+    assert text.endswith(str(verdicts.unequal_tag([0.5, 1.0], sgd=False)))
+    assert "times the base ε per report" in text
+    lead, tab = verdicts.families_text(
+        table, "uniform", [("hiera-calibrated", b) for b in ("harmony", "pm", "hybrid")]
+    )
+    assert "higher in 12" in str(lead) and str(tab).count("\n") == 3  # header + a row per family

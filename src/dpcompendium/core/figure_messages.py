@@ -834,6 +834,17 @@ _PAIRS += [
         "声明 = `lhp_exact_epsilon`；在所有等级端点对上审计",
     ),
 ]
+# hiera's PrivUnitG at the two clips (referee 10, V3) and its audit at the runs' dimensions (H2)
+_PAIRS += [
+    ("PrivUnitG (clip 1)", "PrivUnitG（裁剪到 1）"),
+    ("PrivUnitG (box clip)", "PrivUnitG（按方框裁剪）"),
+    ("PrivUnitG (d = %(d)s) sampler", "PrivUnitG（d = %(d)s）采样器"),
+    (
+        "d = %(d)s coefficients, as in the SGD; inputs e1 vs -e1 (every pair of unit inputs is alike up to a "
+        "rotation); event: the projection on e1 in e1's cap",
+        "d = %(d)s 个系数，与 SGD 相同；输入 e1 对 -e1（任意两个单位输入在旋转下等价）；事件：在 e1 的帽区内对 e1 的投影",
+    ),
+]
 
 
 def _msgid(english: str, taken: set[str]) -> str:

@@ -262,23 +262,33 @@ def audit_specs() -> list[AuditSpec]:
             true_epsilon=float(sched.max()),
         )
     )
-    # PrivUnitG (the SGD's whole-gradient mechanism): unit inputs e1 and -e1 in d = 3; the event "the output's
-    # projection on e1 lies in e1's cap" (<U, e1> >= gamma) has probabilities p and (1 - p) q / (1 - q): ratio e^eps_used
-    pu = privunitg_params(eps, dim)
-    cap_event = ("<U, e1> >= gamma", lambda y: y[:, 0] * pu.m >= pu.gamma)
-    e1 = np.zeros((1, dim))
-    e1[0, 0] = 1.0
-    out.append(
-        AuditSpec(
-            f"PrivUnitG (d = {dim}) sampler",
-            CHAPTER,
-            "private",
-            ldp.privacy_claim("privunitg", eps),
-            (e1, -e1),
-            sample=lambda d, n, g: privunitg(np.tile(d, (n, 1)), eps, g, params=pu),
-            events=[cap_event],
-            true_epsilon=pu.eps_used,
-            note="inputs e1 vs -e1; event: the projection on e1 in e1's cap",
+    # (its own name for the dimension: the samplers above close over `dim`)
+    # PrivUnitG (the SGD's whole-gradient mechanism) in the dimensions the runs use (referee 10, H2): d = 7
+    # coefficients on Adult, 11 on the synthetic data; unit inputs e1 and -e1 (the clip norm scales the output, not
+    # the law of its direction, and a rotation maps any pair of unit inputs to this one or a closer one); the event
+    # "the output's projection on e1 lies in e1's cap" (<U, e1> >= gamma) has probabilities p and
+    # (1 - p) q / (1 - q): ratio e^eps_used
+    for pdim in (7, 11):
+        pu = privunitg_params(eps, pdim)
+        e1 = np.zeros((1, pdim))
+        e1[0, 0] = 1.0
+        out.append(
+            AuditSpec(
+                f"PrivUnitG (d = {pdim}) sampler",
+                CHAPTER,
+                "private",
+                ldp.privacy_claim("privunitg", eps),
+                (e1, -e1),
+                sample=lambda d, n, g, pu=pu: privunitg(np.tile(d, (n, 1)), eps, g, params=pu),
+                events=[
+                    (
+                        "<U, e1> >= gamma",
+                        lambda y, pu=pu: y[:, 0] * pu.m >= pu.gamma,
+                    )
+                ],
+                true_epsilon=pu.eps_used,
+                note=f"d = {pdim} coefficients, as in the SGD; inputs e1 vs -e1 (every pair of unit inputs is "
+                "alike up to a rotation); event: the projection on e1 in e1's cap",
+            )
         )
-    )
     return out

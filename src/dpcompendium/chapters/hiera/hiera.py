@@ -31,7 +31,7 @@ from numpy.typing import ArrayLike
 from scipy.optimize import brentq
 
 from ...core.mechanisms.privunit import privunitg_claim
-from ...core.messages import message, tex
+from ...core.messages import Md, message, tex
 from ...core.numerics import (
     GRID_BITS,
     grid_compass_search,
@@ -620,13 +620,24 @@ def privacy_claim(
     level; ``hiera-calibrated``: the schedule scaled so that LHP is exactly ε-LDP; ``hiera-graded``: scaled so that
     it meets the graded bound min(ε_t, ε_t′) of multipliers·ε (:func:`graded_claim`); ``coupled=False`` for algorithm 4, where the level comes from a feature and the value is a gradient (each
     SGD user sends one report, so the same claim holds for the user's record). Every claim is for a value in
-    [−1, 1] (``privunitg``: the SGD's whole gradient clipped to ℓ2 norm ``clip_norm``,
+    [−1, 1] (``privunitg``: the SGD's whole gradient clipped to ℓ2 norm ``clip_norm``; ``privunitg-box``: to
+    √d̃, the ℓ2 ball containing the per-coordinate box [−1, 1]^d̃,
     :func:`~dpcompendium.core.mechanisms.privunit.privunitg_claim`); its condition (:data:`~dpcompendium.chapters.hiera.datasets.PUBLIC_SCALING`) is that raw values get there by a
     declared public range, clipped (:func:`~dpcompendium.chapters.hiera.datasets.scale_to_unit`).
     """
     eps = check_epsilon(epsilon)
     if method == "privunitg":  # the SGD's whole gradient, clipped to l2 norm clip_norm
         return privunitg_claim(eps, clip_norm=clip_norm).with_conditions(PUBLIC_SCALING)
+    if method == "privunitg-box":  # clipped to sqrt(d~), the l2 ball around the box [-1, 1]^d~
+        box = Md("sqrt(d~)", r"\sqrt{\tilde d}")
+        claim = privunitg_claim(eps)
+        return PrivacyClaim(
+            claim.mechanism,
+            "local",
+            message("claims.privunit.sens", c=box),
+            eps,
+            conditions=(message("claims.privunit.cond_clip", c=box),),
+        ).with_conditions(PUBLIC_SCALING)
     if method == "hiera-graded":
         return graded_claim(eps, multipliers, edges=edges).with_conditions(PUBLIC_SCALING)
     source = any(

@@ -93,12 +93,27 @@ register(Method("least-squares", {"en": "Least squares", "zh_CN": "最小二乘"
 register(
     Method(
         "privunitg",
-        {"en": "PrivUnitG", "zh_CN": "PrivUnitG"},
+        {"en": "PrivUnitG, clip 1", "zh_CN": "PrivUnitG，裁剪到 1"},
         "#CC79A7",  # vector mean estimation under LDP (hiera's SGD)
         CHAPTER,
         estimator="dpcompendium.core.mechanisms.privunit:privunitg",
         claim="dpcompendium.core.mechanisms.privunit:privunitg_claim",
-        legend="PrivUnitG",
+        legend="PrivUnitG (clip 1)",
         marker="P",
+    )
+)
+register(
+    Method(
+        "privunitg-box",
+        {
+            "en": "PrivUnitG, clip $\\sqrt{\\tilde d}$",
+            "zh_CN": "PrivUnitG，裁剪到 $\\sqrt{\\tilde d}$",
+        },
+        "#CC79A7",  # PrivUnitG with the l2 ball around the per-coordinate box (referee 10, V3)
+        CHAPTER,
+        estimator="dpcompendium.core.mechanisms.privunit:privunitg",
+        claim="dpcompendium.core.mechanisms.privunit:privunitg_claim",
+        legend="PrivUnitG (box clip)",
+        marker="X",
     )
 )

@@ -44,6 +44,7 @@ __all__ = [
     "ldp_sgd",
     "least_squares_kfold_mse",
     "mse_summary",
+    "privunitg_clip",
     "sgd_experiment",
 ]
 
@@ -53,8 +54,29 @@ SGD_VARIANTS = ("corrected", "code-training", "faithful")
 #: with its schedule scaled so that each report is exactly ε-LDP with the level taken from x (level and value
 #: separate inputs, :func:`~dpcompendium.chapters.hiera.hiera.calibrate_base_epsilon` with ``coupled=False``).
 #: ``privunitg`` reports each user's whole gradient, clipped in ℓ2 to :attr:`SGDSettings.clip_norm`, with PrivUnitG
-#: at the same per-user ε [asi2022optimal].
-SGD_METHODS = ("none", "harmony", "pm", "graded-laplace", "hiera", "hiera-calibrated", "privunitg")
+#: at the same per-user ε [asi2022optimal]; ``privunitg-box`` the same with the clip norm √d̃ (d̃ = d + 1), the ℓ2 ball
+#: that contains the box [−1, 1]^d̃ the per-coordinate mechanisms bound their gradients to (referee 10, V3: the same
+#: gradients reach both, none shrunk more than the others' clipping shrinks them).
+SGD_METHODS = (
+    "none",
+    "harmony",
+    "pm",
+    "graded-laplace",
+    "hiera",
+    "hiera-calibrated",
+    "privunitg",
+    "privunitg-box",
+)
+
+
+def privunitg_clip(method: str, d_tilde: int, settings_clip: float = 1.0) -> float:
+    """The ℓ2 clip norm of a PrivUnitG method of the SGD: ``privunitg`` the settings' (default 1), ``privunitg-box``
+    √d̃, the smallest ℓ2 ball containing the box [−1, 1]^d̃ of the per-coordinate mechanisms."""
+    if method == "privunitg-box":
+        return math.sqrt(check_int(d_tilde, "d_tilde", minimum=2))
+    if method == "privunitg":
+        return float(settings_clip)
+    raise ValueError(f"method must be privunitg or privunitg-box, got {method!r}")
 
 
 def group_size(d_tilde: int, epsilon: float, rule: str = "code") -> int:
@@ -664,8 +686,9 @@ def _sgd(visit, method, eps, faithful, settings, g, rng, base=None) -> np.ndarra
     beta = rng.random((n_e, n_f, dt))
     flat = (n_e * n_f, g)
     cell_off = runs.cell_off.reshape(n_e, n_f, 1)
-    if method == "privunitg":
-        return _sgd_privunitg(visit, eps, beta, faithful, settings, g, rng)
+    if method in ("privunitg", "privunitg-box"):
+        clip = privunitg_clip(method, dt, settings.clip_norm)
+        return _sgd_privunitg(visit, eps, beta, faithful, settings, g, rng, clip)
     if fused_passes and method != "none":
         return _sgd_fused(visit, method, runs, beta, faithful, settings, g, rng)
     for t in range(1, m // g + 1):
@@ -687,17 +710,18 @@ def _sgd(visit, method, eps, faithful, settings, g, rng, base=None) -> np.ndarra
 _PRIVUNITG_BLOCK = 2**22
 
 
-def _sgd_privunitg(visit, eps, beta, faithful, settings, g, rng) -> np.ndarray:
+def _sgd_privunitg(visit, eps, beta, faithful, settings, g, rng, clip=None) -> np.ndarray:
     """The private pass of :func:`_sgd` with PrivUnitG [asi2022optimal]: in iteration t every user of the group
     computes its whole gradient (d̃ coordinates: 2 x̃ (β·x̃ − y) + reg, reg as in :func:`_full_step_py`), clips it
-    to ℓ2 norm ``settings.clip_norm`` and reports it with
+    to ℓ2 norm ``clip`` (default ``settings.clip_norm``; :func:`privunitg_clip`) and reports it with
     :func:`~dpcompendium.core.mechanisms.privunit.privunitg` (:func:`~dpcompendium.core.mechanisms.privunit.privunitg_rows`) at the run's ε — the same per-user budget as one
     coordinate's report of the other methods, spent on the whole vector; the collector averages the group's
     unbiased reports (with or without ``faithful``: every user reports every coordinate). Draws per iteration:
     one :func:`privunitg` call per budget, in the order of ``eps``, on its (F, G, d̃) gradients (in blocks of
     training sets when F·G·d̃ exceeds :data:`_PRIVUNITG_BLOCK`)."""
     split, xp, yp, order = visit.split, visit.xp, visit.yp, visit.order
-    dt, c, lam = xp.shape[1], settings.clip_norm, settings.lam
+    dt, lam = xp.shape[1], settings.lam
+    c = settings.clip_norm if clip is None else float(clip)
     params = [privunitg_params(float(e), dt) for e in eps]
     n_f = order.shape[0]
     # training sets per block: at most _PRIVUNITG_BLOCK gradient entries (F, G, d̃) at a time, whatever F

@@ -21,7 +21,9 @@ exact level against Harmony and PM, on each repetition's K-fold MSE (:func:`sgd_
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -31,13 +33,17 @@ from ...core.comparison import (
     Arm,
     Comparison,
     ComparisonResult,
+    _design_cells,
     _method_md,
     _runs,
+    design_figures,
     design_sentence,
+    families_table,
     family_sentence,
     holm,
+    results_text,
 )
-from ...core.messages import Md, dataset_md, join, message, number
+from ...core.messages import CATALOGUE, TABLE_FROM, Md, dataset_md, join, message, number, table
 from ...core.privacy import PrivacyClaim
 from ...core.validation import check_epsilon
 from .hiera import lhp_exact_epsilon, privacy_claim, schedule
@@ -46,9 +52,13 @@ from .levels import HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS
 __all__ = [
     "EXPERIMENT2_PAIRS",
     "SGD_PAIRS",
+    "UnequalComparison",
     "arm_claim",
     "counts",
+    "design_table",
+    "design_text",
     "families",
+    "families_text",
     "family",
     "graded_bound_claim",
     "methods_comparisons",
@@ -57,9 +67,12 @@ __all__ = [
     "results_table",
     "sgd_comparisons",
     "sgd_design",
+    "sgd_results",
     "sgd_sentence",
+    "sgd_tally",
     "short_runs",
     "short_sentence",
+    "short_table",
     "tally",
 ]
 
@@ -76,13 +89,64 @@ EXPERIMENT2_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
     "graded": tuple((a, b) for a in ("hiera-graded", "idldp") for b in ("harmony", "pm", "hybrid")),
 }
 
-#: the pairs (A, B) compared at the smallest ε of the corrected SGD (guarantee ``"sgd"``)
+#: the pairs (A, B) compared at the smallest ε of the corrected SGD (guarantee ``"sgd"``), one Holm family: PrivUnitG
+#: at both clips (ℓ2 norm 1, and √d̃, the ball containing the per-coordinate box: referee 10, V3) joins it
 SGD_PAIRS: tuple[tuple[str, str], ...] = (
     ("hiera", "harmony"),
     ("hiera", "pm"),
     ("hiera-calibrated", "harmony"),
     ("hiera-calibrated", "pm"),
+    ("privunitg", "harmony"),
+    ("privunitg", "pm"),
+    ("privunitg-box", "harmony"),
+    ("privunitg-box", "pm"),
 )
+
+
+@dataclass(frozen=True)
+class UnequalComparison(Comparison):
+    """A :class:`~dpcompendium.core.comparison.Comparison` whose arm A is HierA at the source's budgets: private,
+    but at a larger ε per report than arm B's (its claim at B's ε is nominal, :func:`nominal_claim`). Its tag says
+    that (``unequal``: "not equal privacy: HierA (source's budgets) is private at 7.9–8.6 times the base ε per
+    report"), not that the arm is not private (referee 10, V5)."""
+
+    unequal: Md | None = None
+
+    def caveat(self) -> Md:
+        if self.unequal is None:
+            return super().caveat()
+        others = [arm for arm in self.not_private() if arm.method != "hiera"]
+        if not others:
+            return self.unequal
+        return message("comparison.caveat", names=join([a.name for a in others])) + self.unequal
+
+
+def unequal_tag(epsilons: Sequence[float], *, sgd: bool) -> Md:
+    """The tag of the comparisons of HierA at the source's budgets at base budgets ``epsilons``: its exact level per
+    report (:func:`~dpcompendium.chapters.hiera.hiera.lhp_exact_epsilon`; ``sgd``: the text's SGD schedule with the
+    level taken from x) as a multiple of the base ε, and, at one base ε, that level itself."""
+    eps = sorted({float(e) for e in epsilons})
+    if sgd:
+        exact = [lhp_exact_epsilon(schedule(e, SGD_TEXT_MULTIPLIERS), coupled=False) for e in eps]
+    else:
+        exact = [lhp_exact_epsilon(schedule(e, HIERA_MULTIPLIERS)) for e in eps]
+    ratios = [x / e for x, e in zip(exact, eps, strict=True)]
+    lo, hi = min(ratios), max(ratios)
+    times = (
+        number(lo, 2)
+        if number(lo, 2) == number(hi, 2)
+        else join([number(lo, 2), number(hi, 2)], "–")
+    )
+    name = _method_md("hiera")
+    if len(eps) == 1:
+        return message(
+            "hiera.caveat_unequal_one",
+            names=name,
+            exact=number(exact[0], 2),
+            eps=number(eps[0]),
+            times=times,
+        )
+    return message("hiera.caveat_unequal", names=name, times=times)
 
 
 def nominal_claim(
@@ -137,6 +201,8 @@ def arm_claim(method: str, epsilon: float, guarantee: str) -> PrivacyClaim:
     if guarantee == "graded":
         return graded_bound_claim(method, epsilon)
     if guarantee == "sgd":
+        if method in ("privunitg", "privunitg-box"):
+            return privacy_claim(method, epsilon)
         if method == "hiera":
             return nominal_claim(epsilon, multipliers=SGD_TEXT_MULTIPLIERS, coupled=False)
         return privacy_claim(method, epsilon, multipliers=SGD_TEXT_MULTIPLIERS, coupled=False)
@@ -208,6 +274,7 @@ def methods_comparisons(
                 losses[d, e, m] = loss
     cells = list(dict.fromkeys((d, e) for d, e, _ in cell))
     comparisons: list[tuple[dict, Comparison]] = []
+    tags = {"source": unequal_tag([e for _, e in cells], sgd=False)} if cells else {}
     if len(methods) and int(methods["reps"].min()) >= 2:
         for guarantee, plist in pairs.items():
             for a, b in plist:
@@ -230,11 +297,17 @@ def methods_comparisons(
                         "epsilon": eps,
                     }
                     where = _setting(dataset, eps)
+                    nominal = guarantee == "source" and "hiera" in (a, b)
                     comparisons.append(
                         (
                             key,
-                            Comparison(
-                                message("hiera.q_mae"), *arms, "tie", alpha=alpha, setting=where
+                            UnequalComparison(
+                                message("hiera.q_mae"),
+                                *arms,
+                                "tie",
+                                alpha=alpha,
+                                setting=where,
+                                unequal=tags["source"] if nominal else None,
                             ),
                         )
                     )
@@ -259,8 +332,9 @@ def sgd_comparisons(
     )
     values = {k: g["mse"].to_numpy() for k, g in rows.groupby(["dataset", "epsilon", "method"])}
     comparisons: list[tuple[dict, Comparison]] = []
-    cells = rows[["dataset", "epsilon"]].drop_duplicates().itertuples(index=False)
-    for dataset, eps in cells:
+    cell_list = list(rows[["dataset", "epsilon"]].drop_duplicates().itertuples(index=False))
+    tag = unequal_tag([e for _, e in cell_list], sgd=True) if cell_list else None
+    for dataset, eps in cell_list:
         for a, b in pairs:
             va, vb = values.get((dataset, eps, a)), values.get((dataset, eps, b))
             if va is None or vb is None or va.size < 2 or vb.size < 2 or va.size != vb.size:
@@ -270,13 +344,14 @@ def sgd_comparisons(
             comparisons.append(
                 (
                     key,
-                    Comparison(
+                    UnequalComparison(
                         message("hiera.q_mse"),
                         *arms,
                         "tie",
                         test="paired",
                         alpha=alpha,
                         setting=_setting(dataset, eps),
+                        unequal=tag if "hiera" in (a, b) else None,
                     ),
                 )
             )
@@ -296,6 +371,7 @@ def family(
     *,
     datasets: Sequence[str] | None = None,
     max_epsilon: float | None = None,
+    tag: bool = True,
 ) -> Md:
     """The sentence of the comparisons of A with B under ``guarantee`` in ``table`` (decided by Holm over the whole
     experiment), restricted to ``datasets`` and to ε ≤ ``max_epsilon`` if given: in how many cells they differ and
@@ -305,6 +381,8 @@ def family(
     results: list[ComparisonResult] = list(t["result"])
     if not results:
         return message("hiera.no_cells")
+    if not tag:  # the caller says the tag once (:func:`families`): these results without it
+        results = [_untagged(r) for r in results]
     if len(results) == 1:  # one cell: its own verdict, with the ratio's interval
         return results[0].sentence()
     first = results[0].comparison
@@ -331,8 +409,121 @@ def family(
 
 
 def families(table: pd.DataFrame, guarantee: str, pairs: Sequence[tuple[str, str]], **kw) -> Md:
-    """:func:`family` for each pair, joined by semicolons."""
-    return join([family(table, guarantee, a, b, **kw) for a, b in pairs], "; ")
+    """:func:`family` for each pair, joined by semicolons; the tag of HierA at the source's budgets
+    (:class:`UnequalComparison`), when the pairs share it, said once at the end rather than after each pair."""
+    texts, tags = [], []
+    for a, b in pairs:
+        t, _, _ = _select(table, guarantee, a, b, kw.get("datasets"), kw.get("max_epsilon"))
+        unequal = {
+            str(r.comparison.unequal)
+            for r in t["result"]
+            if isinstance(r.comparison, UnequalComparison) and r.comparison.unequal is not None
+        }
+        # the tag alone (no other arm that is not private): it can be said once for all pairs
+        plain = len(unequal) == 1 and all(
+            all(arm.method == "hiera" for arm in r.comparison.not_private()) for r in t["result"]
+        )
+        texts.append(family(table, guarantee, a, b, tag=not plain, **kw))
+        tags.append(t["result"].iloc[0].comparison.caveat() if plain and len(t) else None)
+    shared = [x for x in tags if x is not None]
+    text = join(texts, "; ")
+    if shared and len({str(x) for x in shared}) == 1:
+        return text + shared[0]
+    return join(
+        [
+            txt + (tag if tag is not None else _empty())
+            for txt, tag in zip(texts, tags, strict=True)
+        ],
+        "; ",
+    )
+
+
+def _empty() -> Md:  # an empty text in every language (no table)
+    return Md("", "", dict.fromkeys(CATALOGUE, ""))
+
+
+def _untagged(result: ComparisonResult) -> ComparisonResult:
+    """``result`` of an :class:`UnequalComparison` whose tag is empty (said once elsewhere)."""
+    c = result.comparison
+    if not isinstance(c, UnequalComparison) or c.unequal is None:
+        return result
+    return dataclasses.replace(result, comparison=dataclasses.replace(c, unequal=_empty()))
+
+
+def families_text(
+    table: pd.DataFrame,
+    guarantee: str,
+    pairs: Sequence[tuple[str, str]],
+    *,
+    by_dataset: bool = False,
+    **kw,
+) -> tuple[Md, Md]:
+    """The families of comparisons of ``pairs`` under ``guarantee`` (one family per pair, or per pair and dataset
+    with ``by_dataset``) as a reader reads them (issue 49, F2): (text, table). Fewer than
+    :data:`~dpcompendium.core.messages.TABLE_FROM` families: :func:`families`' sentence and no table; else one lead
+    sentence (over all the families: how many settings show the first method lower, higher or not separated, Holm
+    over the whole experiment, each tag once) and :func:`~dpcompendium.core.comparison.families_table`, a row per
+    family. ``kw``: ``datasets``, ``max_epsilon`` as in :func:`family`."""
+    datasets = kw.pop("datasets", None)
+    fams: list[tuple[Md, list[ComparisonResult]]] = []
+    for a, b in pairs:
+        t, _, _ = _select(table, guarantee, a, b, datasets, **kw)
+        groups = t.groupby("dataset", sort=False) if by_dataset else [(None, t)]
+        for d, g in groups:
+            if len(g):
+                label = (
+                    dataset_md(d) if d is not None else message("hiera.fam_settings", n=str(len(g)))
+                )
+                fams.append((label, list(g["result"])))
+    if not fams:
+        return message("hiera.no_cells"), _empty()
+    if len(fams) < TABLE_FROM:
+        if by_dataset:
+            text = join(
+                [
+                    message("hiera.on_data", data=label, sentence=family_sentence(r))
+                    for label, r in fams
+                ],
+                "; ",
+            )
+        else:
+            text = families(table, guarantee, pairs, datasets=datasets, **kw)
+        return text, _empty()
+    results = [r for _, rs in fams for r in rs]
+    pairs_seen = {(r.comparison.a.method, r.comparison.b.method) for r in results}
+    counts_ = {
+        "quantity": results[0].comparison.quantity,
+        "n": str(len(results)),
+        "lower": str(sum(r.outcome == "better" for r in results)),
+        "higher": str(sum(r.outcome == "worse" for r in results)),
+        "ties": str(sum(r.outcome == "tie" for r in results)),
+    }
+    if len(pairs_seen) == 1:  # one pair, by dataset: name it
+        first = results[0].comparison
+        lead = message("hiera.family_lead_one", a=first.a.name, b=first.b.name, **counts_)
+    else:
+        lead = message("hiera.families_lead", m=str(len(pairs_seen)), **counts_)
+    seen: set[str] = set()
+    for r in results:
+        tag = r.comparison.caveat()
+        if str(tag) and str(tag) not in seen:
+            seen.add(str(tag))
+            lead = lead + tag
+    return lead, families_table(fams)
+
+
+def sgd_results(tests: pd.DataFrame) -> tuple[Md, Md]:
+    """The SGD's comparisons (:func:`sgd_comparisons`, one Holm family) as (text, table): one lead sentence and a row
+    per comparison — dataset, the pair, the ratio of mean MSEs with its interval, the verdict
+    (:func:`~dpcompendium.core.comparison.results_text`); "not tested" when there are none."""
+    if not len(tests):
+        return message("hiera.no_cells"), _empty()
+    rows = [([dataset_md(d)], r) for d, r in zip(tests["dataset"], tests["result"], strict=True)]
+    eps = sorted({float(e) for e in tests["epsilon"]})
+    text, tab = results_text(rows, [message("hiera.col_data")])
+    if len(eps) == 1:
+        text = message("hiera.sgd_lead", eps=number(eps[0]), sentence=text)
+    return text, tab
 
 
 def _select(table, guarantee, a, b, datasets=None, max_epsilon=None):
@@ -363,6 +554,7 @@ def tally(
     b: str | Sequence[str],
     *,
     power: float = 0.9,
+    short: bool = True,
     **kw,
 ) -> Md:
     """One short sentence of :func:`counts`, as a book writes it: "A against B: <quantity> higher in all n comparisons
@@ -375,6 +567,8 @@ def tally(
     if not c["n"]:
         return message("hiera.no_cells")
     t, a, b = _select(table, guarantee, a, b, **kw)
+    if not short:  # without the clause on verdicts short of runs (a table cell: the design says it)
+        return _tally(t, a, b, c)
     return _tally(t, a, b, c) + _short_clause(table, t, guarantee, power)
 
 
@@ -480,6 +674,22 @@ def sgd_sentence(
     )
 
 
+def sgd_tally(
+    table: pd.DataFrame, a: str, bs: Sequence[str], epsilon: float, reps: str, **kw
+) -> Md:
+    """A's SGD comparisons (:func:`sgd_comparisons`) with each of ``bs``, over every dataset, as one tally
+    (:func:`tally`) after "at ε = 0.25 (6–60 repetitions)"; ``reps``: the repetitions as the sentence prints them.
+    "not tested" where the table has none. ``kw``: :func:`tally`'s."""
+    if not len(table) or not (table["a"] == a).any() or not bs:
+        return message("hiera.no_cells")
+    return message(
+        "hiera.at_eps",
+        eps=number(epsilon),
+        reps=reps,
+        sentence=tally(table, "sgd", a, list(bs), **kw),
+    )
+
+
 def sgd_design(table: pd.DataFrame, datasets: Sequence[str], power: float = 0.9) -> Md:
     """Whether the SGD's runs are enough for its verdicts, dataset by dataset (the datasets may have run different
     numbers of repetitions): "on adult, these verdicts rest on 35 runs per arm; … from 22 runs; on synthetic, …"
@@ -563,6 +773,129 @@ def short_sentence(short: Sequence[tuple[str, str, str, float, float]]) -> Md | 
             )
         )
     return message("hiera.short_runs", list=join(parts, "; "))
+
+
+def short_table(short: Sequence[tuple[str, str, str, float, float]]) -> Md:
+    """The verdicts of :func:`short_runs` as a table (issue 49, F2): a row per pair and dataset — the pair, where
+    (data set and the ε of its short verdicts), the most runs they need; empty (no table) when there are none."""
+    if not short:
+        return _empty()
+    groups: dict[tuple[str, str, str], list[tuple[float, float]]] = {}
+    for a, b, d, e, n in short:
+        groups.setdefault((a, b, d), []).append((e, n))
+    rows = []
+    for (a, b, d), cells in groups.items():
+        top = max(n for _, n in cells)
+        rows.append(
+            [
+                message("comparison.which_pair", a=_method_md(a), b=_method_md(b)),
+                message(
+                    "hiera.short_cells",
+                    data=dataset_md(d),
+                    eps=join([number(e) for e, _ in sorted(cells)], ", "),
+                ),
+                "∞" if not np.isfinite(top) else str(int(top)),
+            ]
+        )
+    header = [
+        message("comparison.col_pair"),
+        message("hiera.col_where"),
+        message("hiera.col_needed"),
+    ]
+    return table(header, rows)
+
+
+def design_text(
+    table_: pd.DataFrame,
+    guarantee: str | None = None,
+    datasets: Sequence[str] | None = None,
+    power: float = 0.9,
+) -> tuple[Md, Md]:
+    """Whether the runs are enough for the verdicts of ``guarantee`` (all of ``table_`` if None), dataset by dataset
+    when ``datasets`` are given, as (text, table): :func:`~dpcompendium.core.comparison.design_sentence` (Holm over
+    the whole ``table_``), and the verdicts short of runs (:func:`short_runs`) in a table (:func:`short_table`)
+    instead of named in the sentence (issue 49, F2)."""
+    if not len(table_):
+        return message("hiera.no_cells"), _empty()
+    fam = table_ if guarantee is None else table_[table_["guarantee"] == guarantee]
+    if not len(fam):
+        return message("hiera.no_cells"), _empty()
+    short: list[tuple[str, str, str, float, float]] = []
+    if datasets is None:
+        text = design_sentence(list(fam["result"]), power, family_size=len(table_))
+        short = short_runs(table_, power, guarantee)
+    else:
+        parts = []
+        for d in datasets:
+            rs = list(fam[fam["dataset"] == d]["result"])
+            if rs:
+                parts.append(
+                    message(
+                        "hiera.on_data",
+                        data=dataset_md(d),
+                        sentence=design_sentence(rs, power, family_size=len(table_)),
+                    )
+                )
+                short += short_runs(table_, power, guarantee, dataset=d)
+        text = join(parts, "; ") if parts else message("hiera.no_cells")
+    if short:
+        text = text + message("hiera.design_short_table")
+    return text, short_table(short)
+
+
+def design_table(
+    table_: pd.DataFrame,
+    groups: Sequence[tuple[Md, pd.DataFrame]],
+    power: float = 0.9,
+) -> tuple[Md, Md]:
+    """Whether the runs are enough for the verdicts of several groups of rows of ``table_`` (``(label, rows)``, all
+    decided by Holm over the whole ``table_``) as a reader reads them (issue 49, F2): one lead sentence — how many
+    verdicts are shown with how many runs, how many of the counted ones would need more runs for ``power`` at the
+    experiment's smallest Holm level α/k (k = ``len(table_)``), a check after the fact — and a table with a row per
+    group: runs per arm, verdicts shown, the runs they need, what the ties could have shown
+    (:func:`~dpcompendium.core.comparison.design_figures` with ``family_size=k``). "not tested" without rows."""
+    k = len(table_)
+    figs = [
+        (label, design_figures(list(g["result"]), power, family_size=k))
+        for label, g in groups
+        if len(g)
+    ]
+    if not figs:
+        return message("hiera.no_cells"), _empty()
+    needed = [f["needed_counted"] for _, f in figs if f["short_counted"]]
+    runs = sorted({int(f["runs"]) for _, f in figs})
+    params = {
+        "shown": str(sum(f["shown"] for _, f in figs)),
+        "n": str(sum(f["n"] for _, f in figs)),
+        "runs": str(runs[0]) if len(runs) == 1 else f"{runs[0]}–{runs[-1]}",
+        "k": str(k),
+        "power": number(power, 2),
+        "short": str(sum(f["short_counted"] for _, f in figs)),
+        "needed": ("∞" if not np.isfinite(max(needed)) else str(int(max(needed))))
+        if needed
+        else "",
+    }
+    lead = message("hiera.design_lead_short" if needed else "hiera.design_lead", **params)
+    header = [
+        message("comparison.col_family"),
+        message("comparison.col_runs"),
+        message("comparison.col_shown"),
+        message("comparison.col_needed", power=params["power"]),
+        message("comparison.col_ties"),
+    ]
+    rows = []
+    for label, f in figs:
+        need, ties = _design_cells(f)
+        rows.append(
+            [
+                label,
+                str(f["runs"]),
+                message("prose.count", k=str(f["shown"]), n=str(f["n"])),
+                need,
+                ties,
+            ]
+        )
+    return lead, table(header, rows)
 
 
 def methods_design(table: pd.DataFrame, guarantee: str, power: float = 0.9) -> Md:
