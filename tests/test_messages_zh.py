@@ -465,3 +465,20 @@ def test_a_latin_value_beside_chinese_text_takes_a_space():
 
     zh = requirement_text('k <= 13 or "wine" not in datasets', "zh_CN")
     assert "，或 " in zh, zh
+
+
+def test_a_chinese_value_takes_no_template_space():
+    """A template's space before 的 is there for a Latin name ("%(a)s 的"); a Chinese name ending in ） takes none
+    (native review 7: "分组（加噪中心，S5 对和加噪） 的")."""
+    from dpcompendium.core.messages import named
+
+    params = dict(quantity="MSE", k="3", n="3", lo="0.1", hi="0.2", tail="", typical="", shares="")
+    zh = message(
+        "hist.php_lead",
+        a=named("grouping: noisy centres, S5 sum"),
+        b=named("P-HP (authors)"),
+        **params,
+    ).in_language("zh_CN")
+    assert "对和加噪）的" in zh, zh
+    latin = message("hist.php_lead", a="Hb", b="Identity", **params).in_language("zh_CN")
+    assert "Hb 的" in latin, latin

@@ -1169,6 +1169,8 @@ _PLACEHOLDER = re.compile(r"%%|%\((\w+)\)s")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 #: What takes a space beside Chinese text: a Latin letter or digit, a code span, inline maths.
 _LATIN_EDGE = re.compile(r"[A-Za-z0-9`$]")
+#: A Chinese character or full-width punctuation: no space between it and Chinese text.
+_WIDE = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 
 
 def _fill_spaced(template: str, values: Mapping[str, str]) -> str:
@@ -1191,6 +1193,16 @@ def _fill_spaced(template: str, values: Mapping[str, str]) -> str:
             value = " " + value
         if value and _HAN.match(after) and _LATIN_EDGE.match(value[-1]):
             value += " "
+        # the template's own space, there for a Latin name, between Chinese and a value that is Chinese at that
+        # end ("分组（加噪中心，S5 对和加噪） 的" → "…对和加噪）的")
+        if value and _WIDE.match(value[0]) and out and re.search(r"[\u4e00-\u9fff] $", out[-1]):
+            out[-1] = out[-1][:-1]
+        if (
+            value
+            and _WIDE.match(value[-1])
+            and re.match(r" [\u4e00-\u9fff]", template[pos : pos + 2])
+        ):
+            pos += 1
         out.append(value)
     out.append(template[pos:])
     return "".join(out)
