@@ -179,12 +179,12 @@ def test_on_paper_the_box_is_its_command_and_one_sentence(language):
         (
             'k <= 13 or "wine" not in datasets',
             "k ≤ 13, or datasets does not include “wine”",
-            "k ≤ 13，或datasets 不包含“wine”",
+            "k ≤ 13，或 datasets 不包含“wine”",
         ),
         (
             "len(query_lengths) == 2 and query_lengths[0] < query_lengths[1]",
             "the length of query_lengths = 2, and element 1 of query_lengths < element 2 of query_lengths",
-            "query_lengths 的长度 = 2，且query_lengths 的第 1 个元素 < query_lengths 的第 2 个元素",
+            "query_lengths 的长度 = 2，且 query_lengths 的第 1 个元素 < query_lengths 的第 2 个元素",
         ),
         (
             "min(a) + min(b) < 1",

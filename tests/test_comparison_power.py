@@ -322,7 +322,7 @@ def test_design_band_names_the_noisiest_and_the_median_comparison():
     assert "(cv 0.05) would have been shown" in one  # the one comparison is still named
     with _zh():
         zh = design_sentence(fam).myst
-    assert "这是离散最大的那个比较：cv 0.8；" in zh
+    assert "离散最大的比较为 cv 0.8；" in zh
 
 
 def _zh():

@@ -435,7 +435,7 @@ def test_design_named_names_exactly_the_short_verdicts_the_sentence_counts():
             assert f"{r.comparison.setting} (" not in text
     # and the Chinese sentence names them too, with the runs each needs
     zh = P.design_named(results).in_language("zh_CN")
-    assert "其中重复次数不足的已显示判定" in zh
+    assert "其中重复次数不足的已表明判定" in zh
     for _, need in short:
         assert f"需要 {int(need)} 次运行" in zh
 

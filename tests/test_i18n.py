@@ -216,7 +216,7 @@ def test_a_chinese_table_writes_the_audit_catalogues_headers_verdicts_and_mechan
     zh = ReadableTable(df, lang="zh_CN")._repr_html_()
     for text in (
         "拉普拉斯机制",
-        "MWEM 选择，课程作业版，二维",
+        "MWEM 选择，课程作业变体，二维",
         "核心库",
         "经验",
         "精确",

@@ -425,11 +425,60 @@ def test_the_punctuation_check_can_fail():
 
 def test_joined_sentences_take_chinese_punctuation():
     """Native review 4, X4: mwem's glued list of sentences read "（点估计）. Adult 二维，…168; Adult 二维：…" on the
-    Chinese page: a join of sentences (". ") or clauses ("; ") writes 。 and ； in Chinese; a comma stays."""
+    Chinese page: a join of sentences (". ") or clauses ("; ") writes 。 and ； in Chinese; a list of names takes 、
+    (native review 7, A7: "对比 Harmony（Duchi），PM, Hybrid"), a list of numbers or maths keeps its comma."""
     from dpcompendium.core.messages import join
 
     a, b = message("mwem.metric_mse"), message("mwem.metric_max_error")
     assert join([a, b], ". ").in_language("zh_CN") == "均方误差。最大误差"
     assert join([a, b], "; ").in_language("zh_CN") == "均方误差；最大误差"
-    assert join([a, b], ", ").in_language("zh_CN") == "均方误差, 最大误差"
+    assert join([a, b], ", ").in_language("zh_CN") == "均方误差、最大误差"
+    from dpcompendium.core.messages import Md, method_name
+
+    names = [
+        Md(m, method_name(m, "en"), {"en": method_name(m, "en"), "zh_CN": method_name(m, "zh_CN")})
+        for m in ("harmony", "pm", "hybrid")
+    ]
+    assert join(names).in_language("zh_CN") == "Harmony（Duchi）、PM、Hybrid"
+    assert join(names).in_language("en") == "Harmony (Duchi), PM, Hybrid"
+    numbers = [
+        Md("0.5", "0.5", {"en": "0.5", "zh_CN": "0.5"}),
+        Md("2", "$2$", {"en": "$2$", "zh_CN": "$2$"}),
+    ]
+    assert join(numbers).in_language("zh_CN") == "0.5, $2$"
     assert join([a, b], "; ").in_language("en") == f"{a.in_language('en')}; {b.in_language('en')}"
+
+
+def test_a_latin_value_beside_chinese_text_takes_a_space():
+    """Native review 7, A11: "在%(data)s上" filled with "Adult 年龄数据" read "在Adult 年龄数据上" (hiera, 15 times) and
+    the rerun box's "或datasets 不包含…"; a Latin value beside a Chinese character takes a space, a Chinese one none."""
+    from dpcompendium.core.messages import dataset_md
+
+    adult = message("hiera.short_cells", data=dataset_md("adult-age"), eps="1")
+    assert adult.in_language("zh_CN").startswith("在 Adult 年龄数据上 ")
+    assert (
+        message("hiera.on_data", data=dataset_md("uniform"), sentence="x")
+        .in_language("zh_CN")
+        .startswith("在均匀分布上，")
+    )
+    from dpcompendium.book.rerun_box import requirement_text
+
+    zh = requirement_text('k <= 13 or "wine" not in datasets', "zh_CN")
+    assert "，或 " in zh, zh
+
+
+def test_a_chinese_value_takes_no_template_space():
+    """A template's space before 的 is there for a Latin name ("%(a)s 的"); a Chinese name ending in ） takes none
+    (native review 7: "分组（加噪中心，S5 对和加噪） 的")."""
+    from dpcompendium.core.messages import named
+
+    params = dict(quantity="MSE", k="3", n="3", lo="0.1", hi="0.2", tail="", typical="", shares="")
+    zh = message(
+        "hist.php_lead",
+        a=named("grouping: noisy centres, S5 sum"),
+        b=named("P-HP (authors)"),
+        **params,
+    ).in_language("zh_CN")
+    assert "对和加噪）的" in zh, zh
+    latin = message("hist.php_lead", a="Hb", b="Identity", **params).in_language("zh_CN")
+    assert "Hb 的" in latin, latin

@@ -214,6 +214,27 @@ def test_the_checks_can_fail():
     assert not problems("{0}-DP under add-remove", "{0}-DP，邻居关系为增删一条记录", generated)
     assert not problems("the non-DP demonstration", "不满足差分隐私的演示", page)
     assert problems("n = 10; true_epsilon = pair loss", "n = 10；真实 ε = 该数据对的损失")
+
+
+def test_the_checks_can_fail_on_native_review_7s_terms():
+    """Review 7: the variants' near-misses (课程作业版, 标准版: the term is 变体), DPBench 版 for anything but DAWA as
+    DPBench runs it, 忠实版 beside the tables' 忠实于原文, and 已显示 for a shown verdict."""
+    assert problems("coursework", "课程作业版")
+    assert problems("MWEM measurement, coursework, 2-D", "MWEM 测量，课程作业版，二维")
+    assert problems("standard", "标准版")
+    assert problems("zcdp", "zCDP 版")
+    assert not problems("coursework", "课程作业变体")
+    assert not problems("MWEM measurement, standard, 2-D", "MWEM 测量，标准变体，二维")
+    assert problems("dawa: private partition (DPBench)", "DAWA 的差分隐私划分步骤（DPBench 版）")
+    assert not problems(
+        "dawa: private partition (DPBench)", "DAWA 的差分隐私划分步骤（DPBench 的实现）"
+    )
+    assert not problems(
+        "DAWA as DPBench runs it (not private)", "DPBench 版 DAWA（不满足差分隐私）"
+    )
+    assert problems("**faithful** (the source's code)", "**faithful**（忠实版）")
+    assert not problems("**faithful** (the source's code)", "**faithful**（忠实于原文）")
+    assert problems("; the shown verdicts short of runs: x", "；其中重复次数不足的已显示判定：x")
     assert not problems(
         "n = 10; true_epsilon = pair loss", "n = 10；true_epsilon = 该数据对的隐私损失"
     )
@@ -227,7 +248,7 @@ def test_the_checks_can_fail():
         ("1-D, T = 30", "一维，T = 30"),
         ("Adult 2-D", "Adult 二维"),
         ("Adult 2-D, T = 10", "Adult 二维，T = 10"),
-        ("standard, last iterate (rep 0)", "标准版，最后一次迭代结果（第 0 次重复）"),
+        ("standard, last iterate (rep 0)", "标准变体，最后一次迭代结果（第 0 次重复）"),
         ("n · ε", "n·ε（n 为记录数）"),
     ],
 )
@@ -331,6 +352,25 @@ def test_no_chinese_entry_drops_a_number_of_the_english():
         if zh != en and (missing := english_numbers_missing(en, zh))
     ]
     assert not dropped, "\n".join(dropped)
+
+
+#: A value with × attached, as a word ("7.2–23×", "{1}×"): Chinese writes 倍 (native review 7, A11); a product, its
+#: sign between spaces ("256 × 256", "{5} × {6}", "%(f)s ×（…）"), stays.
+_TIMES_AS_WORD = re.compile(r"(?:\d|\}|%\(\w+\)s)×(?!\s*[\d{$\\%])")
+
+
+def test_no_chinese_entry_writes_times_as_a_sign():
+    assert _TIMES_AS_WORD.search("平均 MSE 是 AHP 的 {0}–{1}×（S5 对和加噪）")
+    assert not _TIMES_AS_WORD.search("在 {5} × {6} 对重复中")
+    assert not _TIMES_AS_WORD.search("256 × 256 的直方图")
+    assert not _TIMES_AS_WORD.search("实测 = %(r)s × Δ")
+    assert not _TIMES_AS_WORD.search("敏感度 %(f)s ×（查询数的最大值）")
+    wrong = [
+        f"{where}: {zh}"
+        for where, en, zh in pairs()
+        if zh != en and _TIMES_AS_WORD.search(prose(zh))
+    ]
+    assert not wrong, "\n".join(wrong)
 
 
 def test_each_chinese_sentence_has_the_placeholders_of_its_english():

@@ -124,9 +124,9 @@ _PAIRS: list[tuple[str, str]] = [
     ("cross-validated accuracy", "交叉验证的准确率"),
     ("noisy-projections", "加噪的投影"),
     # ---- HierA
-    ("HierA, graded bound", "HierA，分级上界"),
+    ("HierA, graded bound", "HierA（分级上界）"),
     ("IDUE mean (IDLDP)", "IDUE 均值（IDLDP）"),
-    ("HierA, exactly ε-LDP", "HierA，校准到恰好满足 ε-LDP"),
+    ("HierA, exactly ε-LDP", "HierA（校准到恰好满足 ε-LDP）"),
     ("HierA (source's budgets)", "HierA（原文的隐私预算）"),
     ("graded Laplace", "分级拉普拉斯"),
     ("level t' of v'", "v' 的隐私等级 t'"),
@@ -200,7 +200,7 @@ _PAIRS: list[tuple[str, str]] = [
     # ---- MWEM
     ("real", "真实数据"),
     ("%(name)s (rep 0)", "%(name)s（第 0 次重复）"),
-    ("standard, last iterate (rep 0)", "标准版，最后一次迭代结果（第 0 次重复）"),
+    ("standard, last iterate (rep 0)", "标准变体，最后一次迭代结果（第 0 次重复）"),
     ("age bin", "年龄桶"),
     ("satisfaction bin", "满意度桶"),
     # 1-D and 2-D are 一维 and 二维 (the term base); a template with the dimension written out wins over the
@@ -215,9 +215,9 @@ _PAIRS: list[tuple[str, str]] = [
     ("%(d)s-D, ε = %(epsilon)s", "%(d)s 维，ε = %(epsilon)s"),
     ("%(d)s-D, T = %(T)s", "%(d)s 维，T = %(T)s"),
     # short names of the variants in the legends (the English legends use their ids too)
-    ("coursework", "课程作业版"),
-    ("standard", "标准版"),
-    ("zcdp", "zCDP 版"),
+    ("coursework", "课程作业变体"),
+    ("standard", "标准变体"),
+    ("zcdp", "zCDP 变体"),
     ("last", "最后一次迭代结果"),
     ("average", "各次迭代结果的平均值"),
     ("course reference", "课程的参考误差"),
@@ -317,7 +317,7 @@ _PAIRS += [
     ("%(m)s (baseline)", "%(m)s（基线）"),
     ("%(m)s (core range mechanism)", "%(m)s（核心库的范围机制）"),
     ("dawa: private partition (repaired)", "DAWA 的差分隐私划分步骤（经修补）"),
-    ("dawa: private partition (DPBench)", "DAWA 的差分隐私划分步骤（DPBench 版）"),
+    ("dawa: private partition (DPBench)", "DAWA 的差分隐私划分步骤（DPBench 的实现）"),
     ("dawa: private partition (on a noisy histogram)", "DAWA 的差分隐私划分步骤（在加噪直方图上）"),
     ("Analyze Gauss, as-written preprocessing", "Analyze Gauss，原文写法的预处理"),
     ("Analyze Gauss, public preprocessing", "Analyze Gauss，只用公开统计量的预处理"),
@@ -470,7 +470,11 @@ _PAIRS += [
 _PAIRS += [
     (f"MWEM {step_en}, {v_en}, {d_en}", f"MWEM {step_zh}，{v_zh}，{d_zh}")
     for step_en, step_zh in (("selection", "选择"), ("measurement", "测量"))
-    for v_en, v_zh in (("standard", "标准版"), ("coursework", "课程作业版"), ("zcdp", "zCDP 版"))
+    for v_en, v_zh in (
+        ("standard", "标准变体"),
+        ("coursework", "课程作业变体"),
+        ("zcdp", "zCDP 变体"),
+    )
     for d_en, d_zh in (("1-D", "一维"), ("2-D", "二维"))
 ]
 
@@ -624,7 +628,7 @@ _PAIRS += [
     ),
     (
         "2-D: the coursework runs against the course's reference, on both outputs",
-        "二维：课程作业版的运行与课程参考表的比较（两种输出）",
+        "二维：课程作业变体的运行与课程参考表的比较（两种输出）",
     ),
     (
         "Error against the number of rounds T, per variant",
@@ -652,7 +656,7 @@ _PAIRS += [
     ),
     ("ratio at n = %(n)s, ε = %(e)s", "n = %(n)s、ε = %(e)s 时的比值"),
     # table cells (native review 2, R1 and X1): mwem's results, dp-mean's budget splits
-    ("coursework-average", "课程作业版，各次迭代结果的平均"),
+    ("coursework-average", "课程作业变体，各次迭代结果的平均"),
     ("%(name)s (1-D, %(n)s bins)", "%(name)s（一维，%(n)s 个桶）"),
     ("%(name)s (2-D, %(n)s bins)", "%(name)s（二维，%(n)s 个桶）"),
     ("sum %(a)s, count %(b)s", "和 %(a)s，计数 %(b)s"),

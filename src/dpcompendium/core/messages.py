@@ -166,6 +166,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "prose.plural": "%(n)s %(noun)s",
         "prose.interval": "%(estimate)s (%(lo)s–%(hi)s)",
         "prose.na": "n/a",
+        # histograms: the dense-histogram overview when a run does not find the book's result (a rerun page)
+        "hist.no_dense": "This run has no dense histogram",
+        "hist.bracket_not": "it is not so that Hb's mean MSE is shown below Identity's everywhere and that only Hb, DAWA, PrivTree or HDMM ranks first in every dense-histogram setting",
         # tables (dpcompendium.book.tables)
         "table.interval": "%(estimate)s (%(lo)s–%(hi)s)",
         # chapter sentences: mwem (DPBench, the coursework variant's rows)
@@ -604,6 +607,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "prose.plural": "%(n)s %(noun)s",
         "prose.interval": "%(estimate)s（%(lo)s–%(hi)s）",
         "prose.na": "无数据",
+        "hist.no_dense": "本次运行没有稠密直方图",
+        "hist.bracket_not": "并非以下两点同时成立：Hb 的均方误差均值在这些长范围查询上处处被表明低于 Identity 的；在每个稠密直方图设置中居首的只有 Hb、DAWA、PrivTree 或 HDMM",
         "table.interval": "%(estimate)s（%(lo)s–%(hi)s）",
         "comparison.beats": "%(a)s 的%(quantity)s低于 %(b)s：比值 %(ratio)s（%(level)s%% 置信区间 %(lo)s–%(hi)s）",
         "comparison.beaten": "%(a)s 的%(quantity)s高于 %(b)s：比值 %(ratio)s（%(level)s%% 置信区间 %(lo)s–%(hi)s）",
@@ -624,7 +629,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.design_short_never": "这些判定基于每组 %(runs)s 次运行；把观测到的比值与离散程度当作真实值（这是事后检查，而不是运行前的设计；t 检验取%(holm)s），已表明的 %(shown)s 个判定中有 %(ok)s 个在这些运行次数下能达到 %(power)s 的检验功效，而另外 %(short)s 个无论我们运行多少次都达不到（引自原文的一组保留其自身的离散程度，或所需运行次数超过 100,000），换一个种子未必能重现它们",
         "comparison.design_ties": "；在这些运行次数下，未表明的 %(n)s 个只有在比值落在 %(lo)s–%(hi)s 之外%(where)s时才能被表明（检验功效 %(power)s）",
         "comparison.design_none": "这些比较都未表明差异；每组 %(runs)s 次运行时，比值若落在 %(lo)s–%(hi)s 之外%(where)s，能以 %(power)s 的检验功效被表明（t 检验取%(holm)s）",
-        "comparison.design_where": "（这是离散最大的那个比较：%(which)s；中位的比较为 %(lo)s–%(hi)s 之外）",
+        "comparison.design_where": "（离散最大的比较为 %(which)s；中位数比较为 %(lo)s–%(hi)s 之外）",
         "comparison.design_none_other": "在每组 %(runs)s 次运行下，这 %(n)s 个判定都未被表明",
         "comparison.design_which": "（%(which)s）",
         "comparison.design_boot": "这些判定基于每组 %(runs)s 次运行；已表明的 %(shown)s 个判定所需的运行次数未予计算：它们由学生化自助法判定——在不信任 Student t 检验的场合（损失偏斜或呈重尾分布）才用这一检验，因此按 t 检验估算的运行次数没有可靠依据",
@@ -644,13 +649,13 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.design_ties_cap": "；在这些运行次数下，未表明的 %(n)s 个%(where)s即使比值相差 %(cap)s 倍（无论哪个方向）也无法以 %(power)s 的检验功效被表明：每组 %(runs)s 次运行无法界定这一比值",
         "comparison.design_ties_t_cap": "；在这些运行次数下，t 检验未表明的 %(n)s 个%(where)s即使比值相差 %(cap)s 倍（无论哪个方向）也无法以 %(power)s 的检验功效被表明：每组 %(runs)s 次运行无法界定这一比值",
         "comparison.design_none_cap": "这些比较都未表明差异；每组 %(runs)s 次运行时，这些比较%(where)s即使比值相差 %(cap)s 倍（无论哪个方向）也无法以 %(power)s 的检验功效被表明（t 检验取%(holm)s）：这些运行次数无法界定这一比值",
-        "comparison.design_where_cap": "（这是中位的那个比较；离散最大的那个比较 %(which)s 即使比值相差 %(cap)s 倍也无法表明）",
-        "comparison.design_where_cap_all": "（中位的比较如此，离散最大的比较 %(which)s 亦然）",
+        "comparison.design_where_cap": "（此为中位数比较；离散最大的比较 %(which)s 即使比值相差 %(cap)s 倍也无法表明）",
+        "comparison.design_where_cap_all": "（中位数比较如此，离散最大的比较 %(which)s 亦然）",
         "comparison.design_none_runs": "在每组 %(runs)s 次运行下，这些比较都未表明差异",
         "comparison.design_ties_boot": "；未表明的 %(n)s 个由学生化自助法判定，它们在各自 Holm 检验水平下的区间所不排除的比值为 %(span)s（这些运行次数能以 %(power)s 的检验功效表明哪些比值，对这一检验未予计算：那样的估算又要依赖 Student t 检验）",
         "comparison.design_ties_boot_one": "；未表明的那一个由学生化自助法判定，它在其 Holm 检验水平下的区间所不排除的比值为 %(span)s（这些运行次数能以 %(power)s 的检验功效表明哪些比值，对这一检验未予计算：那样的估算又要依赖 Student t 检验）",
         "comparison.ci_one": "%(range)s（%(which)s）",
-        "comparison.ci_widest": "%(range)s（区间最宽的比较：%(which)s；中位的比较为 %(mid)s）",
+        "comparison.ci_widest": "%(range)s（区间最宽的比较为 %(which)s；中位数比较为 %(mid)s）",
         "comparison.range": "%(lo)s–%(hi)s",
         "comparison.range_below": "不超过 %(hi)s",
         "comparison.range_above": "%(lo)s 及以上",
@@ -705,7 +710,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.at_eps": "在 ε = %(eps)s 时（%(reps)s 次重复），%(sentence)s",
         "hiera.untested": "未检验：每个参数组合至少需要两次重复才能比较（本次运行：%(reps)s 次）",
         "hiera.no_cells": "未检验：本次运行没有包含这些方法的参数组合",
-        "hiera.short_runs": "；其中重复次数不足的已显示判定：%(list)s",
+        "hiera.short_runs": "；其中重复次数不足的已表明判定：%(list)s",
         "hiera.short_pair": "%(a)s 对比 %(b)s，%(where)s（最多需要 %(needed)s 次运行）",
         "hiera.short_cells": "在%(data)s上 ε = %(eps)s 时",
         "hiera.setting": "%(data)s，ε = %(eps)s",
@@ -813,7 +818,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "fedpca.quantity_energy": "未捕获的能量（$1-q$）",
         "fedpca.quantity_svm": "SVM 错误率（即分类错误的比例）",
         "fedpca.untested": "未检验：重复少于两次时，一个设置没有标准误",
-        "fedpca.short_runs": "；其中重复次数不足的已显示判定（%(a)s 对比 %(b)s）：%(list)s",
+        "fedpca.short_runs": "；其中重复次数不足的已表明判定（%(a)s 对比 %(b)s）：%(list)s",
         "fedpca.short_cell": "%(where)s（需要 %(needed)s 次运行）",
         "fedpca.guarantee_each_row": "$(\\varepsilon, \\delta)$-DP，其中每行取该行的 $\\varepsilon$（%(epsilons)s）"
         "与其数据集的 $\\delta$（%(deltas)s）",
@@ -911,7 +916,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.dpbench_supported": "DPBench 给 DAWA 在稀疏直方图上的排名依赖于其不满足差分隐私的划分步骤：在相同的测量步骤下，"
         "这里尝试的两种满足差分隐私的划分都远不及它（这并不表明任何满足差分隐私的 DAWA 都做不到）",
         "hist.dpbench_not_supported": "本次运行的证据不足以表明，DAWA 在 DPBench 中的排名来自其划分步骤",
-        "hist.php_lead": "检验表明，%(n)s 个隐私预算中有 %(k)s 个，%(a)s 的%(quantity)s均值低于 %(b)s"
+        "hist.php_lead": "检验表明，在 %(k)s/%(n)s 个隐私预算下，%(a)s 的%(quantity)s均值低于 %(b)s"
         "（单侧学生化自助法检验，在各隐私预算间经 Holm 校正；比值 %(lo)s–%(hi)s）%(tail)s；就典型发布而言，对同一批运行做秩检验"
         "（Mann–Whitney，在 %(n)s 个隐私预算间经 Holm 校正），其均方误差%(typical)s；在成对运行中其均方误差较小的比例：%(shares)s",
         "hist.php_tail": "，差异来自 %(b)s 那些很差的发布所形成的长尾",
@@ -939,7 +944,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.pt_lower": "PrivTree 较低",
         "hist.pt_higher": "PrivTree 较高",
         "hist.pt_none": "未能区分",
-        "hist.short_runs": "；其中重复次数不足的已显示判定：%(list)s",
+        "hist.short_runs": "；其中重复次数不足的已表明判定：%(list)s",
         "hist.short_pair": "%(a)s 对比 %(b)s，%(where)s（最多需要 %(needed)s 次运行）",
         "hist.short_cells": "在%(data)s上 $\\varepsilon$ = %(eps)s 时",
         "hist.fix_pair": "加噪中心相对于真实中心",
@@ -967,8 +972,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "rerun_box.meaning": "含义",
         "rerun_box.allowed": "允许的值",
         "rerun_box.requires": "每次运行还须满足：",
-        "rerun_box.req_and": "%(a)s，且%(b)s",
-        "rerun_box.req_or": "%(a)s，或%(b)s",
+        "rerun_box.req_and": "%(a)s，且 %(b)s",
+        "rerun_box.req_or": "%(a)s，或 %(b)s",
         "rerun_box.req_not": "并非（%(a)s）",
         "rerun_box.req_in": "%(list)s 包含%(item)s",
         "rerun_box.req_not_in": "%(list)s 不包含%(item)s",
@@ -1261,6 +1266,50 @@ def zh_dimensions(text: str) -> str:
     return _ZH_DIMENSION.sub(lambda m: _ZH_NUMERALS[m.group(1)] + "维", text)
 
 
+#: A placeholder of a template (or its literal ``%%``), for :func:`_fill_spaced`.
+_PLACEHOLDER = re.compile(r"%%|%\((\w+)\)s")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+#: What takes a space beside Chinese text: a Latin letter or digit, a code span, inline maths.
+_LATIN_EDGE = re.compile(r"[A-Za-z0-9`$]")
+#: A Chinese character or full-width punctuation: no space between it and Chinese text.
+_WIDE = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+
+
+def _fill_spaced(template: str, values: Mapping[str, str]) -> str:
+    """``template % values`` for a language written without spaces (Chinese), with a space between a Chinese
+    character of the template and a value that begins or ends with a Latin word, a code span or maths (native
+    review 7: "在%(data)s上" filled with "Adult 年龄数据" read "在Adult 年龄数据上"; a Chinese value stays as it is,
+    "在合成数据上")."""
+    out: list[str] = []
+    pos = 0
+    for m in _PLACEHOLDER.finditer(template):
+        out.append(template[pos : m.start()])
+        pos = m.end()
+        if m.group(1) is None:
+            out.append("%")
+            continue
+        value = str(values[m.group(1)])
+        before = out[-1][-1:] if out and out[-1] else ""
+        after = template[pos : pos + 1]
+        if value and _HAN.match(before) and _LATIN_EDGE.match(value[0]):
+            value = " " + value
+        if value and _HAN.match(after) and _LATIN_EDGE.match(value[-1]):
+            value += " "
+        # the template's own space, there for a Latin name, between Chinese and a value that is Chinese at that
+        # end ("分组（加噪中心，S5 对和加噪） 的" → "…对和加噪）的")
+        if value and _WIDE.match(value[0]) and out and re.search(r"[\u4e00-\u9fff] $", out[-1]):
+            out[-1] = out[-1][:-1]
+        if (
+            value
+            and _WIDE.match(value[-1])
+            and re.match(r" [\u4e00-\u9fff]", template[pos : pos + 2])
+        ):
+            pos += 1
+        out.append(value)
+    out.append(template[pos:])
+    return "".join(out)
+
+
 def message(msgid: str, /, **params: Any) -> Md:
     """The message ``msgid`` with ``params``: plain text (its ``str``) and MyST (``.myst``, in the current language;
     :attr:`Md.by_lang`, in every language of :data:`CATALOGUE`).
@@ -1272,10 +1321,14 @@ def message(msgid: str, /, **params: Any) -> Md:
     by_lang = {
         lang: _template(CATALOGUE[lang], msgid, CATALOGUE["en"])
         % {k: myst(v, lang) for k, v in params.items()}
+        if not lang.startswith("zh")
+        else zh_dimensions(
+            _fill_spaced(
+                _template(CATALOGUE[lang], msgid, CATALOGUE["en"]),
+                {k: myst(v, lang) for k, v in params.items()},
+            )
+        )
         for lang in CATALOGUE
-    }
-    by_lang = {
-        lang: zh_dimensions(t) if lang.startswith("zh") else t for lang, t in by_lang.items()
     }
     return Md(plain_text, by_lang[get_language()], by_lang)
 
@@ -1286,6 +1339,11 @@ def message(msgid: str, /, **params: Any) -> Md:
 _SENTENCE_SEPARATORS = {"zh_CN": {". ": "。", "; ": "；"}}
 #: The comma between clauses (``join(..., clauses=True)``; native review 6: prose.pairs wrote "时为 1.5, ε = 1 时为")
 _CLAUSE_SEPARATORS = {"zh_CN": {", ": "，"}}
+#: The comma between the items of a list of names (methods, data sets): Chinese enumerates with 、 (native review 7,
+#: A7: "对比 Harmony（Duchi），PM, Hybrid"); numbers and maths keep their comma.
+_LIST_SEPARATORS = {"zh_CN": {", ": "、"}}
+#: A name: it has a letter or a Chinese character, and no maths or number at its start.
+_NAME = re.compile(r"(?![-−+.\d$\s])(?=.*[A-Za-z\u4e00-\u9fff])(?!.*\$)", re.S)
 
 
 def join(parts: Iterable[Any], sep: str = ", ", clauses: bool = False) -> Md:
@@ -1296,9 +1354,12 @@ def join(parts: Iterable[Any], sep: str = ", ", clauses: bool = False) -> Md:
 
     def in_language(lang: str) -> str:
         local = _SENTENCE_SEPARATORS.get(lang, {}).get(sep, sep)
+        rendered = [myst(p, lang) for p in parts]
         if clauses:
             local = _CLAUSE_SEPARATORS.get(lang, {}).get(local, local)
-        return local.join(myst(p, lang) for p in parts)
+        elif local in _LIST_SEPARATORS.get(lang, {}) and all(_NAME.match(r) for r in rendered):
+            local = _LIST_SEPARATORS[lang][local]
+        return local.join(rendered)
 
     return Md(
         sep.join(plain(p) for p in parts),

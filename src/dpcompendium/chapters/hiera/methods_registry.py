@@ -46,7 +46,7 @@ register(
         "hiera-calibrated",
         {
             "en": "HierA, exactly $\\varepsilon$-LDP",
-            "zh_CN": "HierA，校准到恰好满足 $\\varepsilon$-LDP",
+            "zh_CN": "HierA（校准到恰好满足 $\\varepsilon$-LDP）",
         },
         "#0072B2",
         CHAPTER,
