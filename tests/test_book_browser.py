@@ -832,10 +832,42 @@ async () => {
     .filter(el => shown(el) && el.getBoundingClientRect().right > window.innerWidth + 1 && !scroller(el))
     .map(el => ({tag: el.tagName.toLowerCase(), right: Math.round(el.getBoundingClientRect().right),
                  text: text(el)}));
+  out.captions = captionsCut(main);
   out.page = document.documentElement.scrollWidth;
   return out;
 }
 """
+
+#: JavaScript (a function declaration, put before LAYOUT's body): every shown table caption whose text a reader cannot
+#: see whole, cut by the box that clips it (the output box a wide table scrolls in) or by the window's edge, or
+#: wider than the window (reader review 2, M6: centred over a wide table, the caption ran past the phone's screen).
+#: The text is measured by its text nodes and the boxes of its maths (not MathJax's inner, hidden nodes).
+CAPTIONS_CUT = """
+function captionsCut(main) {
+  const W = window.innerWidth;
+  const clipper = el => { for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      if (getComputedStyle(p).overflowX !== 'visible') return p; } return null; };
+  return Array.from(main.querySelectorAll('table > caption')).filter(c => c.getClientRects().length > 0 &&
+      !c.closest('details:not([open])')).map(c => {
+    const rects = [];
+    const walk = document.createTreeWalker(c, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT, {acceptNode: n =>
+      n.nodeType === 1 ? (n.tagName === 'MJX-CONTAINER' ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP)
+                       : NodeFilter.FILTER_ACCEPT});
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      const range = document.createRange(); range.selectNodeContents(n);
+      rects.push(...Array.from(range.getClientRects()).filter(r => r.width > 0));
+    }
+    c.querySelectorAll('mjx-container').forEach(m => rects.push(m.getBoundingClientRect()));
+    const clip = clipper(c), box = clip ? clip.getBoundingClientRect() : {left: 0, right: W};
+    const left = Math.max(box.left, 0), right = Math.min(box.right, W);
+    const over = Math.max(0, c.getBoundingClientRect().width - W, ...rects.map(r => r.right - right),
+                          ...rects.map(r => left - r.left));
+    return {over: Math.round(over), width: Math.round(c.getBoundingClientRect().width),
+            text: (c.innerText || '').trim().slice(0, 60)};
+  }).filter(c => c.over > 1);
+}
+"""
+LAYOUT = LAYOUT.replace("async () => {", "async () => {\n" + CAPTIONS_CUT, 1)
 
 
 #: What one visit of a page measured at each width it is read at, by (page, width): every page is loaded once (most
@@ -1008,6 +1040,53 @@ def test_phone_nothing_scrolls_sideways_but_tables(browser_context, server, page
         or f["natural"] < f["shown"] - 1
     ]
     assert not closed, f"{page}: figures that do not open full size on a tap: {closed}"
+
+
+@pytest.mark.parametrize("width", [PHONE_WIDTH, VIEWPORT_WIDTH])
+@pytest.mark.parametrize("page", READING_PAGES)
+def test_table_captions_are_read_whole(browser_context, server, page, width):
+    """Every table's caption can be read whole without scrolling (reader review 2, M6): at 390 px a wide table
+    scrolls sideways in its box, but its caption is no wider than the window and none of its text lies outside the
+    box that clips it or past the window's edge (dpcompendium.css holds it at the box's left edge and wraps it);
+    at 1400 px alike. The visit's window is the width it says (Playwright sets the layout viewport itself, unlike
+    Chromium's --window-size, which lays a page out at least 500 px wide)."""
+    info = page_layout(browser_context, server, page, width)
+    assert info["width"] == width, f"{page}: laid out {info['width']} px wide, not {width}"
+    assert not info["captions"], (
+        f"{page}: table captions cut off or wider than the window at {width} px: {info['captions'][:5]}"
+    )
+
+
+@pytest.mark.integration  # needs Chromium, not the built book
+def test_wide_table_caption_stays_on_a_phone_screen(chromium):
+    """The caption rule of dpcompendium.css on a table wider than a phone (a made-up page, as MyST-NB renders a
+    chapter's table: ``div.cell_output > div.output.text_html > table > caption``): without the stylesheet the caption
+    is centred over the table's whole width and runs past the screen (what CAPTIONS_CUT reports, so the book test
+    can fail); with it, the caption wraps within the 390-px screen and stays whole when the table is scrolled."""
+    css = (ROOT / "src" / "dpcompendium" / "book" / "_static" / "dpcompendium.css").read_text(
+        encoding="utf-8"
+    )
+    cells = "".join(f"<td>{1000 + j}.12345</td>" for j in range(14))
+    caption = "Table 3.11 The scaled error of each method, output and workload at every budget of the sweep"
+    table = (f'<div class="cell_output"><div class="output text_html"><table><caption>{caption}</caption>'
+             f"<tbody>{'<tr>' + cells + '</tr>' * 3}</tbody></table></div></div>")  # fmt: skip
+    probe = "() => {" + CAPTIONS_CUT + "return captionsCut(document.querySelector('main'));}"
+    tab = chromium.new_page()
+    try:
+        tab.set_viewport_size({"width": PHONE_WIDTH, "height": WINDOW_HEIGHT[PHONE_WIDTH]})
+        found = {}
+        for name, style in (("without", ""), ("with", css)):
+            tab.set_content(
+                "<html><head><style>div.cell_output div.output { overflow-x: auto; }</style>"
+                f"<style>{style}</style></head><body><main>{table}</main></body></html>"
+            )
+            found[name] = tab.evaluate(probe)
+            tab.evaluate("() => { document.querySelector('div.output').scrollLeft = 400; }")
+            found[name + " scrolled"] = tab.evaluate(probe)
+    finally:
+        tab.close()
+    assert found["without"] and found["without"][0]["width"] > PHONE_WIDTH, found
+    assert found["with"] == [] and found["with scrolled"] == [], found
 
 
 #: Python values printed as they are (issue 49): booleans and None, dict, array and object reprs, dtypes, a numpy
