@@ -789,9 +789,18 @@ async () => {
   out.wideMath = Array.from(main.querySelectorAll('mjx-container[display="true"]')).filter(shown).map(c => {
     const box = c.parentElement.getBoundingClientRect();
     const math = (c.querySelector('mjx-math') || c).getBoundingClientRect();
-    const over = Math.max(c.scrollWidth - c.clientWidth, math.width - box.width, math.right - box.right);
+    // an equation that scrolls in its own box on a phone (dpcompendium.js, at its smallest type) is wide only if
+    // its box is
+    const own = c.classList.contains('dpc-math-scrolls') && getComputedStyle(c).overflowX === 'auto';
+    const r = c.getBoundingClientRect();
+    const over = own ? Math.max(r.width - box.width, r.right - box.right)
+                     : Math.max(c.scrollWidth - c.clientWidth, math.width - box.width, math.right - box.right);
     return {over: Math.round(over), tex: (c.parentElement.textContent || '').trim().slice(0, 80)};
   }).filter(m => m.over > 1);
+  // display maths set in a type smaller than dpcompendium.js's floor (80 % of the text's), which no one reads
+  out.smallMath = Array.from(main.querySelectorAll('mjx-container[display="true"]')).filter(shown)
+    .filter(c => c.style.fontSize && parseFloat(c.style.fontSize) < 80)
+    .map(c => ({size: c.style.fontSize, tex: (c.parentElement.textContent || '').trim().slice(0, 80)}));
   // inline maths that runs past its paragraph's right edge (MathJax does not break inline maths; the theme clips
   // what runs over: dpcompendium.book.mathbreak cuts long formulas where TeX would break); tables scroll instead
   out.wideInline = Array.from(main.querySelectorAll('mjx-container:not([display="true"])')).filter(shown)
@@ -813,6 +822,7 @@ async () => {
   });
   // what may scroll sideways: a box whose overflow is a table
   const allowed = el => {
+    if (el.matches('mjx-container[display="true"].dpc-math-scrolls')) return true;  // an equation in its own box
     const table = el.tagName === 'TABLE' ? el : el.querySelector('table');
     return !!(table && table.scrollWidth >= el.scrollWidth - 2);
   };
@@ -1007,8 +1017,8 @@ def test_display_math_fits_and_figures_open_full_size(browser_context, server, p
 @pytest.mark.parametrize("page", READING_PAGES)
 def test_phone_nothing_scrolls_sideways_but_tables(browser_context, server, page):
     """At 390 px (a phone): the page itself does not scroll sideways, nothing runs past the window's edge, and the
-    only boxes that scroll sideways hold a table (code and the coursework page's transcripts wrap, display maths is
-    fitted, inline maths stays inside its paragraph, the claims tables are cards); every figure is scaled to the column and opens full size on a tap (a
+    only boxes that scroll sideways hold a table or one display equation (code and the coursework page's transcripts
+    wrap, display maths is fitted down to 80 % of the text's size and scrolls in its own box beyond, inline maths stays inside its paragraph, the claims tables are cards); every figure is scaled to the column and opens full size on a tap (a
     link to its file, at least as large as it is shown)."""
     info = page_layout(browser_context, server, page, PHONE_WIDTH)
     assert info["page"] <= info["width"] + 1, (
@@ -1021,6 +1031,9 @@ def test_phone_nothing_scrolls_sideways_but_tables(browser_context, server, page
     )
     assert not info["wideMath"], (
         f"{page}: display maths wider than the column: {info['wideMath'][:3]}"
+    )
+    assert not info["smallMath"], (
+        f"{page}: display maths shrunk below 80 % to fit the column: {info['smallMath'][:3]}"
     )
     assert not info["wideInline"], (
         f"{page}: inline maths past its paragraph's edge at {PHONE_WIDTH} px (cut long formulas at a relation or "
