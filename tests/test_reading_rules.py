@@ -7,7 +7,7 @@ edition (``_build/html/zh_CN``, when it is built):
   denser); the glued generated paragraphs are checked before the page is built by
   ``tests/test_generated_tables.py`` (``LONG_PARAGRAPHS``), this is the page a reader gets, prose and glue alike;
 - **takeaways**: each item of the "Key takeaways" list has at most :data:`MAX_TAKEAWAY` visible characters (Chinese:
-  200) — ``tests/test_takeaways.py`` counts its sentences;
+  200), checked in ``tests/test_takeaways.py``, which counts their sentences too;
 - **tables**: every table of results (a table a cell shows) has a caption, so the book numbers it
   (``dpcompendium.book.tablenum``) and the text can cite it.
 
@@ -582,18 +582,6 @@ def test_no_paragraph_is_longer_than_the_limit(folder, name, lang):
     new, stale = problems(found, LONG_PARAGRAPHS[lang], f"> {MAX_PARAGRAPH[lang]} chars", name)
     assert not new, f"{name} ({lang}): paragraphs too long: {new}"
     assert not stale, f"{name} ({lang}): no longer too long, remove from LONG_PARAGRAPHS: {stale}"
-
-
-@pytest.mark.book
-@pytest.mark.parametrize("lang", _editions())
-@pytest.mark.parametrize("folder,name", PAGES)
-def test_every_takeaway_item_is_short(folder, name, lang):
-    lengths = takeaway_lengths(_read(lang, folder, name))
-    assert len(lengths) >= 3, f"{name} ({lang}): no Key takeaways list of at least three items"
-    found = {i: n for i, n in enumerate(lengths, 1) if n > MAX_TAKEAWAY[lang]}
-    new, stale = problems(found, LONG_TAKEAWAYS[lang], f"> {MAX_TAKEAWAY[lang]} chars", name)
-    assert not new, f"{name} ({lang}): takeaway items too long: {new}"
-    assert not stale, f"{name} ({lang}): no longer too long, remove from LONG_TAKEAWAYS: {stale}"
 
 
 @pytest.mark.book
