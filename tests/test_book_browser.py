@@ -789,9 +789,18 @@ async () => {
   out.wideMath = Array.from(main.querySelectorAll('mjx-container[display="true"]')).filter(shown).map(c => {
     const box = c.parentElement.getBoundingClientRect();
     const math = (c.querySelector('mjx-math') || c).getBoundingClientRect();
-    const over = Math.max(c.scrollWidth - c.clientWidth, math.width - box.width, math.right - box.right);
+    // an equation that scrolls in its own box on a phone (dpcompendium.js, at its smallest type) is wide only if
+    // its box is
+    const own = c.classList.contains('dpc-math-scrolls') && getComputedStyle(c).overflowX === 'auto';
+    const r = c.getBoundingClientRect();
+    const over = own ? Math.max(r.width - box.width, r.right - box.right)
+                     : Math.max(c.scrollWidth - c.clientWidth, math.width - box.width, math.right - box.right);
     return {over: Math.round(over), tex: (c.parentElement.textContent || '').trim().slice(0, 80)};
   }).filter(m => m.over > 1);
+  // display maths set in a type smaller than dpcompendium.js's floor (80 % of the text's), which no one reads
+  out.smallMath = Array.from(main.querySelectorAll('mjx-container[display="true"]')).filter(shown)
+    .filter(c => c.style.fontSize && parseFloat(c.style.fontSize) < 80)
+    .map(c => ({size: c.style.fontSize, tex: (c.parentElement.textContent || '').trim().slice(0, 80)}));
   // inline maths that runs past its paragraph's right edge (MathJax does not break inline maths; the theme clips
   // what runs over: dpcompendium.book.mathbreak cuts long formulas where TeX would break); tables scroll instead
   out.wideInline = Array.from(main.querySelectorAll('mjx-container:not([display="true"])')).filter(shown)
@@ -813,6 +822,7 @@ async () => {
   });
   // what may scroll sideways: a box whose overflow is a table
   const allowed = el => {
+    if (el.matches('mjx-container[display="true"].dpc-math-scrolls')) return true;  // an equation in its own box
     const table = el.tagName === 'TABLE' ? el : el.querySelector('table');
     return !!(table && table.scrollWidth >= el.scrollWidth - 2);
   };
@@ -832,10 +842,42 @@ async () => {
     .filter(el => shown(el) && el.getBoundingClientRect().right > window.innerWidth + 1 && !scroller(el))
     .map(el => ({tag: el.tagName.toLowerCase(), right: Math.round(el.getBoundingClientRect().right),
                  text: text(el)}));
+  out.captions = captionsCut(main);
   out.page = document.documentElement.scrollWidth;
   return out;
 }
 """
+
+#: JavaScript (a function declaration, put before LAYOUT's body): every shown table caption whose text a reader cannot
+#: see whole, cut by the box that clips it (the output box a wide table scrolls in) or by the window's edge, or
+#: wider than the window (reader review 2, M6: centred over a wide table, the caption ran past the phone's screen).
+#: The text is measured by its text nodes and the boxes of its maths (not MathJax's inner, hidden nodes).
+CAPTIONS_CUT = """
+function captionsCut(main) {
+  const W = window.innerWidth;
+  const clipper = el => { for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      if (getComputedStyle(p).overflowX !== 'visible') return p; } return null; };
+  return Array.from(main.querySelectorAll('table > caption')).filter(c => c.getClientRects().length > 0 &&
+      !c.closest('details:not([open])')).map(c => {
+    const rects = [];
+    const walk = document.createTreeWalker(c, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT, {acceptNode: n =>
+      n.nodeType === 1 ? (n.tagName === 'MJX-CONTAINER' ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP)
+                       : NodeFilter.FILTER_ACCEPT});
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      const range = document.createRange(); range.selectNodeContents(n);
+      rects.push(...Array.from(range.getClientRects()).filter(r => r.width > 0));
+    }
+    c.querySelectorAll('mjx-container').forEach(m => rects.push(m.getBoundingClientRect()));
+    const clip = clipper(c), box = clip ? clip.getBoundingClientRect() : {left: 0, right: W};
+    const left = Math.max(box.left, 0), right = Math.min(box.right, W);
+    const over = Math.max(0, c.getBoundingClientRect().width - W, ...rects.map(r => r.right - right),
+                          ...rects.map(r => left - r.left));
+    return {over: Math.round(over), width: Math.round(c.getBoundingClientRect().width),
+            text: (c.innerText || '').trim().slice(0, 60)};
+  }).filter(c => c.over > 1);
+}
+"""
+LAYOUT = LAYOUT.replace("async () => {", "async () => {\n" + CAPTIONS_CUT, 1)
 
 
 #: What one visit of a page measured at each width it is read at, by (page, width): every page is loaded once (most
@@ -975,8 +1017,8 @@ def test_display_math_fits_and_figures_open_full_size(browser_context, server, p
 @pytest.mark.parametrize("page", READING_PAGES)
 def test_phone_nothing_scrolls_sideways_but_tables(browser_context, server, page):
     """At 390 px (a phone): the page itself does not scroll sideways, nothing runs past the window's edge, and the
-    only boxes that scroll sideways hold a table (code and the coursework page's transcripts wrap, display maths is
-    fitted, inline maths stays inside its paragraph, the claims tables are cards); every figure is scaled to the column and opens full size on a tap (a
+    only boxes that scroll sideways hold a table or one display equation (code and the coursework page's transcripts
+    wrap, display maths is fitted down to 80 % of the text's size and scrolls in its own box beyond, inline maths stays inside its paragraph, the claims tables are cards); every figure is scaled to the column and opens full size on a tap (a
     link to its file, at least as large as it is shown)."""
     info = page_layout(browser_context, server, page, PHONE_WIDTH)
     assert info["page"] <= info["width"] + 1, (
@@ -989,6 +1031,9 @@ def test_phone_nothing_scrolls_sideways_but_tables(browser_context, server, page
     )
     assert not info["wideMath"], (
         f"{page}: display maths wider than the column: {info['wideMath'][:3]}"
+    )
+    assert not info["smallMath"], (
+        f"{page}: display maths shrunk below 80 % to fit the column: {info['smallMath'][:3]}"
     )
     assert not info["wideInline"], (
         f"{page}: inline maths past its paragraph's edge at {PHONE_WIDTH} px (cut long formulas at a relation or "
@@ -1008,6 +1053,53 @@ def test_phone_nothing_scrolls_sideways_but_tables(browser_context, server, page
         or f["natural"] < f["shown"] - 1
     ]
     assert not closed, f"{page}: figures that do not open full size on a tap: {closed}"
+
+
+@pytest.mark.parametrize("width", [PHONE_WIDTH, VIEWPORT_WIDTH])
+@pytest.mark.parametrize("page", READING_PAGES)
+def test_table_captions_are_read_whole(browser_context, server, page, width):
+    """Every table's caption can be read whole without scrolling (reader review 2, M6): at 390 px a wide table
+    scrolls sideways in its box, but its caption is no wider than the window and none of its text lies outside the
+    box that clips it or past the window's edge (dpcompendium.css holds it at the box's left edge and wraps it);
+    at 1400 px alike. The visit's window is the width it says (Playwright sets the layout viewport itself, unlike
+    Chromium's --window-size, which lays a page out at least 500 px wide)."""
+    info = page_layout(browser_context, server, page, width)
+    assert info["width"] == width, f"{page}: laid out {info['width']} px wide, not {width}"
+    assert not info["captions"], (
+        f"{page}: table captions cut off or wider than the window at {width} px: {info['captions'][:5]}"
+    )
+
+
+@pytest.mark.integration  # needs Chromium, not the built book
+def test_wide_table_caption_stays_on_a_phone_screen(chromium):
+    """The caption rule of dpcompendium.css on a table wider than a phone (a made-up page, as MyST-NB renders a
+    chapter's table: ``div.cell_output > div.output.text_html > table > caption``): without the stylesheet the caption
+    is centred over the table's whole width and runs past the screen (what CAPTIONS_CUT reports, so the book test
+    can fail); with it, the caption wraps within the 390-px screen and stays whole when the table is scrolled."""
+    css = (ROOT / "src" / "dpcompendium" / "book" / "_static" / "dpcompendium.css").read_text(
+        encoding="utf-8"
+    )
+    cells = "".join(f"<td>{1000 + j}.12345</td>" for j in range(14))
+    caption = "Table 3.11 The scaled error of each method, output and workload at every budget of the sweep"
+    table = (f'<div class="cell_output"><div class="output text_html"><table><caption>{caption}</caption>'
+             f"<tbody>{'<tr>' + cells + '</tr>' * 3}</tbody></table></div></div>")  # fmt: skip
+    probe = "() => {" + CAPTIONS_CUT + "return captionsCut(document.querySelector('main'));}"
+    tab = chromium.new_page()
+    try:
+        tab.set_viewport_size({"width": PHONE_WIDTH, "height": WINDOW_HEIGHT[PHONE_WIDTH]})
+        found = {}
+        for name, style in (("without", ""), ("with", css)):
+            tab.set_content(
+                "<html><head><style>div.cell_output div.output { overflow-x: auto; }</style>"
+                f"<style>{style}</style></head><body><main>{table}</main></body></html>"
+            )
+            found[name] = tab.evaluate(probe)
+            tab.evaluate("() => { document.querySelector('div.output').scrollLeft = 400; }")
+            found[name + " scrolled"] = tab.evaluate(probe)
+    finally:
+        tab.close()
+    assert found["without"] and found["without"][0]["width"] > PHONE_WIDTH, found
+    assert found["with"] == [] and found["with scrolled"] == [], found
 
 
 #: Python values printed as they are (issue 49): booleans and None, dict, array and object reprs, dtypes, a numpy

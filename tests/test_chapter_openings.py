@@ -92,3 +92,22 @@ def test_every_chapter_names_its_errata_section_alike(chapter):
     assert headings.count(ERRATA) == 1, f"{chapter}: {ERRATA!r} {headings.count(ERRATA)} times"
     others = [h for h in headings if h != ERRATA and re.search(r"errat|wrong", h, re.I)]
     assert not others, f"{chapter}: other errata headings {others}"
+
+
+def _primer_opening() -> str:
+    """The primer's markdown before its first second-level heading (``book/primer.ipynb``)."""
+    nb = json.loads((ROOT / "book" / "primer.ipynb").read_text())
+    text = "".join(nb["cells"][0]["source"]) + "\n"
+    return text.split("\n## ", 1)[0]
+
+
+def test_the_primer_opens_with_one_learn_and_need_box():
+    """The primer opens as a chapter does (reader review 2, minor 3): its title, a paragraph, then one "What you
+    will learn, and what you need" box, before its first section."""
+    text = _primer_opening()
+    assert text.startswith("# ")
+    assert len(OPENING.findall(text + "\n")) == 1, (
+        "the primer has no learn/need box before its first section"
+    )
+    box = text.index(f"{{admonition}} {BOX_TITLE}")
+    assert text[box - 3 : box] == ":::" and [p for p in text[:box].split("\n\n")[1:] if p.strip()]

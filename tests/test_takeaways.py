@@ -1,4 +1,5 @@
-"""A takeaway is short (issue 49, F3): every item of a page's "Key takeaways" list says at most two sentences.
+"""A takeaway is short (issue 49, F3): every item of a page's "Key takeaways" list says at most two sentences, and on
+the built page it has at most 300 visible characters (Chinese: 200; reader review 2, M3).
 
 *Programming Differential Privacy* ends each chapter with a few one-line takeaways; the detail (test results, the
 configurations a verdict is about) belongs to the chapter's body. An item may open with a bold label
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+import test_reading_rules as reading
 from babel.messages.pofile import read_po
 
 from dpcompendium.chapters.registry import chapter_ids
@@ -185,3 +187,19 @@ def test_every_takeaway_item_of_the_built_book_is_at_most_two_sentences(page):
     translated = _translations(page)
     chinese = [paste(translated[it], _glued(path, "zh_CN")) for it in items if it in translated]
     assert not _too_long(chinese, "zh_CN"), f"{page} (zh_CN): {_too_long(chinese, 'zh_CN')}"
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("lang", reading._editions())
+@pytest.mark.parametrize("folder,name", reading.PAGES)
+def test_every_takeaway_item_of_the_built_page_is_short(folder, name, lang):
+    """Each item of a built page's "Key takeaways" list has at most MAX_TAKEAWAY visible characters (300; Chinese
+    200: reader review 2, M3), but the named exceptions (``tests/test_reading_rules.py``)."""
+    lengths = reading.takeaway_lengths(reading._read(lang, folder, name))
+    assert len(lengths) >= 3, f"{name} ({lang}): no Key takeaways list of at least three items"
+    found = {i: n for i, n in enumerate(lengths, 1) if n > reading.MAX_TAKEAWAY[lang]}
+    new, stale = reading.problems(
+        found, reading.LONG_TAKEAWAYS[lang], f"> {reading.MAX_TAKEAWAY[lang]} chars", name
+    )
+    assert not new, f"{name} ({lang}): takeaway items too long: {new}"
+    assert not stale, f"{name} ({lang}): no longer too long, remove from LONG_TAKEAWAYS: {stale}"

@@ -154,7 +154,7 @@ def edition_overrides(root: Path, lang: str) -> dict[str, Any]:
 
 
 #: MyST-NB's labels of a folded code cell's button, per language ("{type}" is MyST-NB's "source" or "outputs").
-CODE_PROMPTS = {"zh_CN": {"nb_code_prompt_show": "显示代码", "nb_code_prompt_hide": "隐藏代码"}}
+CODE_PROMPTS = {"zh_CN": {"nb_code_prompt_show": "代码", "nb_code_prompt_hide": "隐藏代码"}}
 
 
 def build(

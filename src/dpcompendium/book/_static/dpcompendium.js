@@ -1,14 +1,18 @@
 /* dpcompendium: display maths that fit a phone's column (added to every page by dpcompendium.book.sphinxext).
    Long displays are broken by hand (aligned, split) so that each fits the book's column at a laptop's width; on a
-   narrower screen (below 700 px) a display still wider than its column is set in a smaller type until it fits,
-   instead of scrolling sideways. Nothing changes at 700 px and above, or in print. */
+   narrower screen (below 700 px) a display still wider than its column is set in a smaller type until it fits, but
+   never below MIN_SIZE per cent of the text's (reader review 2, minor 7: shrunk to 42 %, an equation could not be
+   read): one still wider at that size scrolls sideways inside its own box (class dpc-math-scrolls), and the page
+   does not. Nothing changes at 700 px and above, or in print. */
 (function () {
   var NARROW = 700;
+  var MIN_SIZE = 80;
   function fit() {
     var all = document.querySelectorAll('mjx-container[display="true"]');
     for (var i = 0; i < all.length; i++) {
       var c = all[i];
       c.style.fontSize = '';
+      c.classList.remove('dpc-math-scrolls');
       if (window.innerWidth >= NARROW || matchMedia('print').matches) continue;
       // a numbered display shares its line with its label (floated right), so its own box is narrower than its
       // parent's: fit the narrower of the two, measuring again after each step (a few at most)
@@ -17,7 +21,8 @@
       for (var k = 0; k < 6 && box > 0; k++) {
         var wide = Math.max(c.scrollWidth, c.getBoundingClientRect().width);
         if (wide <= box + 1) break;
-        size = Math.floor(size * box / wide) - (k > 0 ? 2 : 0);
+        if (size <= MIN_SIZE) { c.classList.add('dpc-math-scrolls'); break; }
+        size = Math.max(MIN_SIZE, Math.floor(size * box / wide) - (k > 0 ? 2 : 0));
         c.style.fontSize = size + '%';
       }
     }

@@ -1,0 +1,599 @@
+"""The reading rules of a built page, in both editions (issue 49; reader review 2, M2, M3 and M5).
+
+A chapter page and the primer are read as a book is, so on every one of them, in the English book and in the Chinese
+edition (``_build/html/zh_CN``, when it is built):
+
+- **paragraphs**: no paragraph is longer than :data:`MAX_PARAGRAPH` visible characters (Chinese: 600; CJK text is
+  denser); the glued generated paragraphs are checked before the page is built by
+  ``tests/test_generated_tables.py`` (``LONG_PARAGRAPHS``), this is the page a reader gets, prose and glue alike;
+- **takeaways**: each item of the "Key takeaways" list has at most :data:`MAX_TAKEAWAY` visible characters (Chinese:
+  200), checked in ``tests/test_takeaways.py``, which counts their sentences too;
+- **tables**: every table of results (a table a cell shows) has a caption, so the book numbers it
+  (``dpcompendium.book.tablenum``) and the text can cite it.
+
+Visible characters are what the reader sees: the text with maths counted as its TeX without commands, delimiters,
+braces or scripts' marks (``\\(\\varepsilon_1\\)`` is 2), whitespace collapsed.
+
+What is still over a limit is named below with why, by page and section (the section's id is the same in both
+editions), as ``LONG_PARAGRAPHS`` of ``tests/test_generated_tables.py`` names its glued keys: a new one fails, and an
+exception that is no longer needed fails until it is removed, so the lists only shrink. They are the chapters'
+authors' work (the round of 2026-11-29 names them for the integrator to update after the merge).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from dpcompendium.chapters.registry import chapter_ids
+
+ROOT = Path(__file__).resolve().parents[1]
+HTML = ROOT / "_build" / "html"
+EDITIONS = ("en", "zh_CN")
+#: the longest paragraph a page may have, in visible characters, by edition
+MAX_PARAGRAPH = {"en": 1000, "zh_CN": 600}
+#: the longest takeaway item, in visible characters, by edition
+MAX_TAKEAWAY = {"en": 300, "zh_CN": 200}
+#: the pages read as a book: the primer and every chapter, (folder, name)
+PAGES = [("book", "primer"), *(("notebooks", c) for c in chapter_ids())]
+TAKEAWAYS_ID = "key-takeaways"
+
+_TEX = re.compile(r"\\[A-Za-z]+|\\[()\[\],;:! ]|[{}^_$]")
+
+
+def visible(tag) -> str:
+    """The text of ``tag`` (a BeautifulSoup element) as a reader counts it: maths as its TeX without commands,
+    delimiters, braces and script marks; whitespace collapsed."""
+    import copy
+
+    tag = copy.copy(tag)
+    for math in tag.select("span.math, div.math"):
+        math.replace_with(_TEX.sub("", math.get_text()))
+    for junk in tag.select("a.headerlink, script, style"):
+        junk.decompose()
+    return " ".join(tag.get_text(" ").split())
+
+
+def _section(tag) -> str:
+    """The id of the innermost section around ``tag`` ("" if none)."""
+    sec = tag.find_parent("section", id=True)
+    return sec["id"] if sec is not None else ""
+
+
+def _article(html: str):
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(html, "html.parser")
+    return soup.select_one("main article") or soup.find("main") or soup
+
+
+def long_paragraphs(html: str, limit: int) -> dict[str, list[int]]:
+    """The paragraphs of a page longer than ``limit`` visible characters: section id → their lengths (code, tables
+    and the navigation aside)."""
+    out: dict[str, list[int]] = {}
+    for p in _article(html).find_all("p"):
+        if p.find_parent(["table", "pre", "nav"]) or p.find_parent(class_="cell_input"):
+            continue
+        if (
+            p.find_parent("section", id=TAKEAWAYS_ID) is not None
+        ):  # the takeaways have their own, shorter limit
+            continue
+        n = len(visible(p))
+        if n > limit:
+            out.setdefault(_section(p), []).append(n)
+    return out
+
+
+def takeaway_lengths(html: str) -> list[int]:
+    """The visible length of each item of the page's "Key takeaways" list, in order."""
+    sec = _article(html).find("section", id=TAKEAWAYS_ID)
+    lst = sec.find(["ul", "ol"]) if sec is not None else None
+    if lst is None:
+        return []
+    return [len(visible(li)) for li in lst.find_all("li", recursive=False)]
+
+
+def uncaptioned_tables(html: str) -> dict[str, int]:
+    """The tables of results without a caption: section id → how many. A table of results is one a chapter computes
+    and shows as a cell's output (``core.tables``: the tables the book numbers, ``dpcompendium.book.tablenum``, and
+    the claims tables); the tables written in a page's text are not counted."""
+    out: dict[str, int] = {}
+    for t in _article(html).select("div.cell_output table"):
+        if t.find("caption") is not None:
+            continue
+        out[_section(t)] = out.get(_section(t), 0) + 1
+    return out
+
+
+#: The exceptions, by edition, as (page, place) → why: paragraphs still longer than MAX_PARAGRAPH (place: the section's
+#: id), takeaway items still longer than MAX_TAKEAWAY (place: the item's number, from 1), tables of results still
+#: without a caption (place: the section's id), measured on the built book of commit 6b81290 (2026-11-29). PENDING:
+#: the chapters' authors split, shorten and caption them this round (reader review 2, M2, M3 and M5); the
+#: integrator updates these lists after the merge.
+PRIMER_SPLIT = (
+    "PENDING, its translation: the primer's opening paragraph was split this round (reader branch), so the Chinese "
+    "page shows the English half until its catalogue entry is translated (603 characters)"
+)
+PRIMER_TABLE = (
+    "the primer's accountants table: its caption was taken off (commit eb2d01c: the primer's page has no chapter "
+    "number for a table's)"
+)
+LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
+    "en": {
+        (
+            "dp-mean",
+            "method-3-clamping-with-the-true-count",
+        ): "PENDING, its chapter: 1532 visible characters at 6b81290",
+        (
+            "dp-mean",
+            "what-a-practitioner-would-use-today",
+        ): "PENDING, its chapter: 1591, 1723 visible characters at 6b81290",
+        (
+            "dp-mean",
+            "the-clipping-range-bias-against-noise",
+        ): "PENDING, its chapter: 1341 visible characters at 6b81290",
+        (
+            "dp-mean",
+            "testing-the-source-s-conclusion",
+        ): "PENDING, its chapter: 1770, 1066, 2648 visible characters at 6b81290",
+        (
+            "dp-mean",
+            "corrections-to-this-chapter",
+        ): "PENDING, its chapter: 1029 visible characters at 6b81290",
+        (
+            "histograms",
+            "sampling-based-grouping-for-dp-histograms-against-ahp-and-p-hp",
+        ): "PENDING, its chapter: 1083, 1123, 1069 visible characters at 6b81290",
+        (
+            "histograms",
+            "evidence-1-the-largest-divergence-over-the-released-partitions",
+        ): "PENDING, its chapter: 1077 visible characters at 6b81290",
+        (
+            "histograms",
+            "experiments",
+        ): "PENDING, its chapter: 1003, 1323 visible characters at 6b81290",
+        (
+            "histograms",
+            "p-hp-as-its-authors-implemented-it",
+        ): "PENDING, its chapter: 1344 visible characters at 6b81290",
+        (
+            "histograms",
+            "the-patent-s-claim-on-adult",
+        ): "PENDING, its chapter: 1620 visible characters at 6b81290",
+        (
+            "histograms",
+            "does-the-privacy-fix-cost-accuracy-a-non-inferiority-test",
+        ): "PENDING, its chapter: 1437 visible characters at 6b81290",
+        (
+            "histograms",
+            "where-this-sits-in-dpbench",
+        ): "PENDING, its chapter: 1740, 1617, 1127, 1988 visible characters at 6b81290",
+        (
+            "histograms",
+            "corrections-to-this-chapter",
+        ): "PENDING, its chapter: 1094 visible characters at 6b81290",
+        (
+            "mwem",
+            "mwem-private-synthetic-histograms-in-one-and-two-dimensions",
+        ): "PENDING, its chapter: 1259 visible characters at 6b81290",
+        (
+            "mwem",
+            "one-dimension-the-course-s-reference-table",
+        ): "PENDING, its chapter: 2078 visible characters at 6b81290",
+        (
+            "mwem",
+            "two-dimensions-which-output-did-the-course-use",
+        ): "PENDING, its chapter: 1895 visible characters at 6b81290",
+        (
+            "mwem",
+            "error-against-varepsilon-and-against-t",
+        ): "PENDING, its chapter: 1185 visible characters at 6b81290",
+        (
+            "mwem",
+            "at-scale-dpbench",
+        ): "PENDING, its chapter: 1403, 3093 visible characters at 6b81290",
+        (
+            "mwem",
+            "when-does-mwem-pay-off",
+        ): "PENDING, its chapter: 1843 visible characters at 6b81290",
+        (
+            "mwem",
+            "corrections-to-this-chapter",
+        ): "PENDING, its chapter: 1546, 1417 visible characters at 6b81290",
+        ("mwem", "solution-content"): "PENDING, its chapter: 1198 visible characters at 6b81290",
+        (
+            "federated-pca",
+            "proof-content",
+        ): "PENDING, its chapter: 1200 visible characters at 6b81290",
+        (
+            "federated-pca",
+            "coalitions-the-guarantee-as-a-function-of-c",
+        ): "PENDING, its chapter: 1454 visible characters at 6b81290",
+        (
+            "federated-pca",
+            "captured-energy-central-level-for-the-pooled-noise-protocols-a-fall-for-dpdispca",
+        ): "PENDING, its chapter: 2412 visible characters at 6b81290",
+        (
+            "federated-pca",
+            "linear-svm-on-the-projected-data",
+        ): "PENDING, its chapter: 2436, 1804 visible characters at 6b81290",
+        (
+            "federated-pca",
+            "where-the-source-is-wrong",
+        ): "PENDING, its chapter: 1607 visible characters at 6b81290",
+        (
+            "hiera",
+            "the-method-its-derivation-and-its-privacy",
+        ): "PENDING, its chapter: 1235 visible characters at 6b81290",
+        (
+            "hiera",
+            "the-guarantee-the-source-aims-at-graded-input-discriminative-ldp",
+        ): "PENDING, its chapter: 1410 visible characters at 6b81290",
+        (
+            "hiera",
+            "experiment-2-hiera-against-uniform-and-graded-ldp-mean-mechanisms",
+        ): "PENDING, its chapter: 2462, 1752, 3106 visible characters at 6b81290",
+        (
+            "hiera",
+            "experiment-3-ldp-mini-batch-sgd-for-linear-regression",
+        ): "PENDING, its chapter: 1269, 2118, 4600 visible characters at 6b81290",
+        (
+            "privacy-audit",
+            "what-an-audit-can-and-cannot-show",
+        ): "PENDING, its chapter: 1418 visible characters at 6b81290",
+        (
+            "privacy-audit",
+            "what-a-holds-does-not-prove-the-state-of-the-art",
+        ): "PENDING, its chapter: 1156 visible characters at 6b81290",
+        (
+            "privacy-audit",
+            "the-catalogue",
+        ): "PENDING, its chapter: 1495 visible characters at 6b81290",
+        (
+            "privacy-audit",
+            "what-the-audits-find-chapter-by-chapter",
+        ): "PENDING, its chapter: 1269 visible characters at 6b81290",
+        (
+            "privacy-audit",
+            "the-dp-testing-literature-s-benchmark",
+        ): "PENDING, its chapter: 1274, 1777 visible characters at 6b81290",
+        (
+            "privacy-audit",
+            "floating-point-the-least-significant-bits",
+        ): "PENDING, its chapter: 1176 visible characters at 6b81290",
+        (
+            "privacy-audit",
+            "whole-privacy-profiles-of-varepsilon-delta-mechanisms",
+        ): "PENDING, its chapter: 1086 visible characters at 6b81290",
+        (
+            "privacy-audit",
+            "solution-content",
+        ): "PENDING, its chapter: 1013 visible characters at 6b81290",
+    },
+    "zh_CN": {
+        ("primer", "a-primer-on-differential-privacy"): PRIMER_SPLIT,
+        (
+            "dp-mean",
+            "method-3-clamping-with-the-true-count",
+        ): "PENDING, its chapter: 929 visible characters at 6b81290",
+        (
+            "dp-mean",
+            "what-a-practitioner-would-use-today",
+        ): "PENDING, its chapter: 771, 845 visible characters at 6b81290",
+        (
+            "dp-mean",
+            "the-clipping-range-bias-against-noise",
+        ): "PENDING, its chapter: 772 visible characters at 6b81290",
+        (
+            "dp-mean",
+            "testing-the-source-s-conclusion",
+        ): "PENDING, its chapter: 852, 1269 visible characters at 6b81290",
+        (
+            "histograms",
+            "the-patent-s-claim-on-adult",
+        ): "PENDING, its chapter: 791 visible characters at 6b81290",
+        (
+            "histograms",
+            "where-this-sits-in-dpbench",
+        ): "PENDING, its chapter: 931, 765, 922 visible characters at 6b81290",
+        (
+            "mwem",
+            "one-dimension-the-course-s-reference-table",
+        ): "PENDING, its chapter: 973 visible characters at 6b81290",
+        (
+            "mwem",
+            "two-dimensions-which-output-did-the-course-use",
+        ): "PENDING, its chapter: 822 visible characters at 6b81290",
+        (
+            "mwem",
+            "error-against-varepsilon-and-against-t",
+        ): "PENDING, its chapter: 620 visible characters at 6b81290",
+        (
+            "mwem",
+            "at-scale-dpbench",
+        ): "PENDING, its chapter: 781, 1543 visible characters at 6b81290",
+        (
+            "mwem",
+            "when-does-mwem-pay-off",
+        ): "PENDING, its chapter: 972 visible characters at 6b81290",
+        (
+            "mwem",
+            "corrections-to-this-chapter",
+        ): "PENDING, its chapter: 645, 636 visible characters at 6b81290",
+        (
+            "federated-pca",
+            "proof-content",
+        ): "PENDING, its chapter: 604 visible characters at 6b81290",
+        (
+            "federated-pca",
+            "coalitions-the-guarantee-as-a-function-of-c",
+        ): "PENDING, its chapter: 693 visible characters at 6b81290",
+        (
+            "federated-pca",
+            "captured-energy-central-level-for-the-pooled-noise-protocols-a-fall-for-dpdispca",
+        ): "PENDING, its chapter: 1200 visible characters at 6b81290",
+        (
+            "federated-pca",
+            "linear-svm-on-the-projected-data",
+        ): "PENDING, its chapter: 1163, 877 visible characters at 6b81290",
+        (
+            "federated-pca",
+            "where-the-source-is-wrong",
+        ): "PENDING, its chapter: 726 visible characters at 6b81290",
+        (
+            "hiera",
+            "the-method-its-derivation-and-its-privacy",
+        ): "PENDING, its chapter: 634 visible characters at 6b81290",
+        (
+            "hiera",
+            "the-guarantee-the-source-aims-at-graded-input-discriminative-ldp",
+        ): "PENDING, its chapter: 698 visible characters at 6b81290",
+        (
+            "hiera",
+            "experiment-2-hiera-against-uniform-and-graded-ldp-mean-mechanisms",
+        ): "PENDING, its chapter: 1300, 873, 1815 visible characters at 6b81290",
+        (
+            "hiera",
+            "experiment-3-ldp-mini-batch-sgd-for-linear-regression",
+        ): "PENDING, its chapter: 705, 979, 2561 visible characters at 6b81290",
+        (
+            "privacy-audit",
+            "what-an-audit-can-and-cannot-show",
+        ): "PENDING, its chapter: 607 visible characters at 6b81290",
+        (
+            "privacy-audit",
+            "the-catalogue",
+        ): "PENDING, its chapter: 687 visible characters at 6b81290",
+        (
+            "privacy-audit",
+            "the-dp-testing-literature-s-benchmark",
+        ): "PENDING, its chapter: 692, 809 visible characters at 6b81290",
+    },
+}
+LONG_TAKEAWAYS: dict[str, dict[tuple[str, str | int], str]] = {
+    "en": {
+        ("dp-mean", 4): "PENDING, its chapter: 431 visible characters at 6b81290",
+        ("dp-mean", 5): "PENDING, its chapter: 322 visible characters at 6b81290",
+        ("histograms", 1): "PENDING, its chapter: 652 visible characters at 6b81290",
+        ("histograms", 2): "PENDING, its chapter: 1010 visible characters at 6b81290",
+        ("histograms", 3): "PENDING, its chapter: 1431 visible characters at 6b81290",
+        ("histograms", 4): "PENDING, its chapter: 503 visible characters at 6b81290",
+        ("mwem", 2): "PENDING, its chapter: 528 visible characters at 6b81290",
+        ("mwem", 3): "PENDING, its chapter: 620 visible characters at 6b81290",
+        ("mwem", 4): "PENDING, its chapter: 697 visible characters at 6b81290",
+        ("mwem", 5): "PENDING, its chapter: 315 visible characters at 6b81290",
+        ("federated-pca", 3): "PENDING, its chapter: 470 visible characters at 6b81290",
+        ("hiera", 2): "PENDING, its chapter: 562 visible characters at 6b81290",
+        ("hiera", 3): "PENDING, its chapter: 1526 visible characters at 6b81290",
+        ("hiera", 6): "PENDING, its chapter: 526 visible characters at 6b81290",
+        ("privacy-audit", 1): "PENDING, its chapter: 429 visible characters at 6b81290",
+    },
+    "zh_CN": {
+        ("dp-mean", 4): "PENDING, its chapter: 245 visible characters at 6b81290",
+        ("histograms", 1): "PENDING, its chapter: 344 visible characters at 6b81290",
+        ("histograms", 2): "PENDING, its chapter: 578 visible characters at 6b81290",
+        ("histograms", 3): "PENDING, its chapter: 708 visible characters at 6b81290",
+        ("histograms", 4): "PENDING, its chapter: 238 visible characters at 6b81290",
+        ("mwem", 2): "PENDING, its chapter: 270 visible characters at 6b81290",
+        ("mwem", 3): "PENDING, its chapter: 332 visible characters at 6b81290",
+        ("mwem", 4): "PENDING, its chapter: 379 visible characters at 6b81290",
+        ("federated-pca", 3): "PENDING, its chapter: 248 visible characters at 6b81290",
+        ("hiera", 2): "PENDING, its chapter: 383 visible characters at 6b81290",
+        ("hiera", 3): "PENDING, its chapter: 779 visible characters at 6b81290",
+        ("hiera", 6): "PENDING, its chapter: 383 visible characters at 6b81290",
+    },
+}
+UNCAPTIONED: dict[str, dict[tuple[str, str | int], str]] = {
+    "en": {
+        ("primer", "composition"): PRIMER_TABLE,
+        (
+            "dp-mean",
+            "neighbours-sensitivity-and-what-each-method-promises",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        (
+            "dp-mean",
+            "what-a-practitioner-would-use-today",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        (
+            "histograms",
+            "the-method-and-its-privacy",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        (
+            "federated-pca",
+            "method-sensitivity-the-three-private-algorithms-and-what-each-party-learns",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        (
+            "federated-pca",
+            "the-as-written-preprocessing-is-not-private-its-measured-sensitivity",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        (
+            "hiera",
+            "the-method-its-derivation-and-its-privacy",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        (
+            "privacy-audit",
+            "exact-audits-on-a-small-example",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        (
+            "privacy-audit",
+            "is-the-empirical-bound-really-a-lower-bound",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        (
+            "privacy-audit",
+            "the-catalogue",
+        ): "PENDING, its chapter: 3 tables without a caption at 6b81290",
+        (
+            "privacy-audit",
+            "the-dp-testing-literature-s-benchmark",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        (
+            "privacy-audit",
+            "floating-point-the-least-significant-bits",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        (
+            "privacy-audit",
+            "whole-privacy-profiles-of-varepsilon-delta-mechanisms",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        (
+            "privacy-audit",
+            "where-the-source-is-wrong",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+    },
+    "zh_CN": {
+        ("primer", "composition"): PRIMER_TABLE,
+        (
+            "dp-mean",
+            "neighbours-sensitivity-and-what-each-method-promises",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        (
+            "dp-mean",
+            "what-a-practitioner-would-use-today",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        (
+            "histograms",
+            "the-method-and-its-privacy",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        (
+            "federated-pca",
+            "method-sensitivity-the-three-private-algorithms-and-what-each-party-learns",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        (
+            "federated-pca",
+            "the-as-written-preprocessing-is-not-private-its-measured-sensitivity",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        (
+            "hiera",
+            "the-method-its-derivation-and-its-privacy",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        (
+            "privacy-audit",
+            "exact-audits-on-a-small-example",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        (
+            "privacy-audit",
+            "is-the-empirical-bound-really-a-lower-bound",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        (
+            "privacy-audit",
+            "the-catalogue",
+        ): "PENDING, its chapter: 3 tables without a caption at 6b81290",
+        (
+            "privacy-audit",
+            "the-dp-testing-literature-s-benchmark",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        (
+            "privacy-audit",
+            "floating-point-the-least-significant-bits",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        (
+            "privacy-audit",
+            "whole-privacy-profiles-of-varepsilon-delta-mechanisms",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        (
+            "privacy-audit",
+            "where-the-source-is-wrong",
+        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+    },
+}
+
+
+def problems(found: dict, allowed: dict, what: str, page: str) -> tuple[list[str], list[str]]:
+    """(what is over a rule and not a named exception, exceptions of ``page`` no longer needed): ``found`` maps a
+    place of ``page`` (a section id or an item number) to what was found there, ``allowed`` maps (page, place) to
+    why."""
+    new = [
+        f"{what} in {place!r}: {v}" for place, v in found.items() if (page, place) not in allowed
+    ]
+    stale = [f"{place!r}" for (p, place) in allowed if p == page and place not in found]
+    return new, stale
+
+
+def _page(lang: str, folder: str, name: str) -> Path:
+    return HTML / ("" if lang == "en" else lang) / folder / f"{name}.html"
+
+
+def _editions() -> list[str]:
+    return [lang for lang in EDITIONS if _page(lang, *PAGES[0]).is_file()] or ["en"]
+
+
+def _read(lang: str, folder: str, name: str) -> str:
+    path = _page(lang, folder, name)
+    if not path.is_file():
+        pytest.fail(f"{path} is not built (make book)")
+    return path.read_text(encoding="utf-8")
+
+
+# ---- the measures on made-up pages (unit stage: they can fail)
+
+_PAGE = """<main><article><section id="ch"><h1>1. T</h1>
+<section id="a"><h2>1.1 A</h2><p>{long}</p><p>short with <span class="math">\\(\\varepsilon_1\\)</span></p>
+<div class="cell_output"><div class="output text_html"><table><caption>Table 1.1 x</caption><tr><td>1</td></tr>
+</table></div></div><table class="dpc-rerun-parameters"><tr><td>seed</td></tr></table></section>
+<section id="b"><h2>1.2 B</h2><div class="cell_output"><table><tr><td>2</td></tr></table></div>
+<table class="table"><tr><td>written in the text</td></tr></table></section>
+<section id="key-takeaways"><h2>1.3 Key takeaways</h2><ul><li><p>{item}</p></li><li><p>ok</p></li></ul></section>
+</section></article></main>"""
+
+
+def test_the_reading_measures_find_each_kind():
+    html = _PAGE.format(long="word " * 250, item="x" * 301)
+    assert long_paragraphs(html, 1000) == {"a": [1249]}
+    assert long_paragraphs(html, 1249) == {}
+    assert takeaway_lengths(html) == [301, 2]
+    assert uncaptioned_tables(html) == {"b": 1}
+    assert (
+        len(
+            visible(
+                _article('<main><p>at <span class="math">\\(\\varepsilon_1\\)</span></p></main>')
+            )
+        )
+        == 4
+    )
+    new, stale = problems({"a": [1249]}, {("p", "b"): "why"}, "long", "p")
+    assert new == ["long in 'a': [1249]"] and stale == ["'b'"]
+    assert problems({"a": [1249]}, {("p", "a"): "why", ("q", "c"): "why"}, "long", "p") == ([], [])
+
+
+# ---- the built book (book stage)
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("lang", _editions())
+@pytest.mark.parametrize("folder,name", PAGES)
+def test_no_paragraph_is_longer_than_the_limit(folder, name, lang):
+    found = long_paragraphs(_read(lang, folder, name), MAX_PARAGRAPH[lang])
+    new, stale = problems(found, LONG_PARAGRAPHS[lang], f"> {MAX_PARAGRAPH[lang]} chars", name)
+    assert not new, f"{name} ({lang}): paragraphs too long: {new}"
+    assert not stale, f"{name} ({lang}): no longer too long, remove from LONG_PARAGRAPHS: {stale}"
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("lang", _editions())
+@pytest.mark.parametrize("folder,name", PAGES)
+def test_every_table_of_results_has_a_caption(folder, name, lang):
+    found = uncaptioned_tables(_read(lang, folder, name))
+    new, stale = problems(found, UNCAPTIONED[lang], "uncaptioned tables", name)
+    assert not new, f"{name} ({lang}): tables without a caption: {new}"
+    assert not stale, f"{name} ({lang}): captioned now, remove from UNCAPTIONED: {stale}"
