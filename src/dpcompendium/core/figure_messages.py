@@ -306,7 +306,7 @@ _PAIRS += [
     ("DP quantile (exponential mechanism)", "差分隐私分位数（指数机制）"),
     ("private-bounds mean", "差分隐私估计边界后的均值"),
     ("CoinPress mean (zCDP)", "CoinPress 均值（zCDP）"),
-    ("Gaussian mean (zCDP)", "高斯均值（zCDP）"),
+    ("Gaussian mean (analytic calibration)", "高斯均值（解析校准）"),
     ("centred mean, optimised split", "中心化均值，优化的预算分配"),
     ("sampling grouping: centre selection (%(role)s)", "抽样分组：中心选择（%(role)s）"),
     (
@@ -328,6 +328,10 @@ _PAIRS += [
     (
         "CAPE (calibrated): the server's view of all messages",
         "CAPE（校准后）：服务器看到的全部消息",
+    ),
+    (
+        "CAPE (as-published): the server's view of all messages",
+        "CAPE（论文原方案）：服务器看到的全部消息",
     ),
     ("noisy power method: one iteration A X0 + G", "加噪幂迭代法：一次迭代 A X0 + G"),
     ("DPdisPCA: one site's noisy local matrix", "DPdisPCA：一个站点的加噪本地矩阵"),
