@@ -508,4 +508,8 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
     ("audit.finding.holds", "holds", "成立"),
     ("audit.finding.violated", "mechanism violated", "机制违反其声明"),
     ("audit.finding.step", "step exceeds its proof share", "该步骤超出其证明所分配的份额"),
+    # every private row of a claims table (core/privacy.py ClaimsTable; referee 10, V11)
+    ("claim.cond_real_arithmetic",
+     "idealised real arithmetic (floating-point sampling is not exactly DP; see the audit chapter, §6.5)",
+     "理想化的实数运算（浮点数采样并不严格满足差分隐私；见审计一章第 6.5 节）"),
 ]  # fmt: skip
