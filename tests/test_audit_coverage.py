@@ -42,7 +42,10 @@ COVERED: dict[tuple[str, str], tuple[str, ...]] = {
     ("histograms", "hdmm"): ("hdmm (baseline)",),
     ("mwem", "mwem"): ("MWEM selection, standard, 1-D", "MWEM measurement, standard, 1-D"),
     ("mwem", "standard"): ("MWEM selection, standard, 2-D", "MWEM measurement, standard, 2-D"),
-    ("mwem", "coursework"): ("MWEM selection, coursework, 1-D", "MWEM measurement, coursework, 2-D"),
+    ("mwem", "coursework"): (
+        "MWEM selection, coursework, 1-D",
+        "MWEM measurement, coursework, 2-D",
+    ),
     ("mwem", "zcdp"): ("MWEM selection, zcdp, 1-D", "MWEM measurement, zcdp, 2-D"),
     ("federated-pca", "central"): (
         "Analyze Gauss, as-written preprocessing",

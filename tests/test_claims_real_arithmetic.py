@@ -15,7 +15,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _table():
     laplace = PrivacyClaim("Laplace mechanism", "add-remove", "1", 1.0)
-    gauss = PrivacyClaim("Gaussian mechanism", "replace-one", "1", 1.0, 1e-5, conditions=("n public",))
+    gauss = PrivacyClaim(
+        "Gaussian mechanism", "replace-one", "1", 1.0, 1e-5, conditions=("n public",)
+    )
     broken = PrivacyClaim("as written", "add-remove", "1", 1.0).failing("spends 2 eps")
     return claims_table({"laplace": laplace, "gauss": gauss, "broken": broken})
 
@@ -34,7 +36,7 @@ def test_private_rows_rest_on_real_arithmetic_in_both_languages():
 
 
 def test_the_condition_names_the_floating_point_section():
-    """"§6.5" is the audit chapter's floating-point section: the fifth `##` section of the page."""
+    """ "§6.5" is the audit chapter's floating-point section: the fifth `##` section of the page."""
     nb = json.loads((ROOT / "notebooks" / "privacy-audit.ipynb").read_text())
     heads = [
         line[3:]

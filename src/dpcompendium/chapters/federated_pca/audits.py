@@ -148,7 +148,9 @@ def audit_specs() -> list[AuditSpec]:
             noise = e - e.mean(axis=1, keepdims=True) + g.normal(0.0, tau_g, (m, SITES))
             return (local[None] + noise) @ weights
 
-        dm = measured * math.sqrt(float(np.eye(SITES)[0] @ weights))  # Mahalanobis shift of the view
+        dm = measured * math.sqrt(
+            float(np.eye(SITES)[0] @ weights)
+        )  # Mahalanobis shift of the view
         claim = cape_privacy_claim(eps, delta, n, SITES, variant=variant)
         out.append(
             AuditSpec(
