@@ -528,14 +528,14 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
     # counts from the comparison objects' outcomes
     ("dpmean.take_cp",
      "At this run's configuration CoinPress's MSE is higher than that of the mean with bounds from DP quantiles in "
-     "%(worse)s of %(n)s settings and lower in %(better)s (two-sided tests, Holm-corrected); a configuration chosen "
-     "after the fact has %(best)s times this one's RMSE",
-     "在本次运行的配置下，CoinPress 的 MSE 在 %(n)s 个设置中的 %(worse)s 个里高于由差分隐私分位数得到边界的均值，在 "
-     "%(better)s 个里更低（双侧检验，Holm 校正）；事后挑选的一个配置的 RMSE 是这一配置的 %(best)s 倍"),
+     "%(higher)s of %(n)s settings and lower in %(lower)s (two-sided tests, Holm-corrected); a configuration chosen "
+     "after the fact has %(factor)s times this one's RMSE",
+     "在本次运行的配置下，CoinPress 的 MSE 在 %(n)s 个设置中的 %(higher)s 个里高于由差分隐私分位数得到边界的均值，在 "
+     "%(lower)s 个里更低（双侧检验，Holm 校正）；事后挑选的一个配置的 RMSE 是这一配置的 %(factor)s 倍"),
     ("dpmean.take_gauss",
-     "against method 3 at the same $(\\varepsilon,\\delta)$, its MSE is higher in %(worse)s of %(n)s settings and "
-     "lower in %(better)s (two-sided tests, Holm-corrected)",
-     "与相同 $(\\varepsilon,\\delta)$ 下的方法 3 相比，其 MSE 在 %(n)s 个设置中的 %(worse)s 个里更高，在 %(better)s "
+     "against method 3 at the same $(\\varepsilon,\\delta)$, its MSE is higher in %(higher)s of %(n)s settings and "
+     "lower in %(lower)s (two-sided tests, Holm-corrected)",
+     "与相同 $(\\varepsilon,\\delta)$ 下的方法 3 相比，其 MSE 在 %(n)s 个设置中的 %(higher)s 个里更高，在 %(lower)s "
      "个里更低（双侧检验，Holm 校正）"),
     # dp-mean's clipping range: a lead sentence, the numbers in a table (issue 49: no enumeration in prose)
     ("dpmean.clip_lead",

@@ -852,7 +852,7 @@ _PAIRS += [
     ),
     (
         "The catalogue audited: claimed against audited ε, per mechanism (%(n)s samples per input)",
-        "目录的审计结果：每个机制声明的 ε 与审计得到的 ε（每个输入 %(n)s 个样本）",
+        "目录的审计结果：每个机制声明的与审计得到的 ε（每个输入 %(n)s 个样本）",
     ),
     ("The verdicts per chapter, by kind of agreement", "各章的判定，按与预测相符的方式分类"),
     (
@@ -868,8 +868,8 @@ _PAIRS += [
         "完整隐私曲线：真实 ε 与单事件下界、认证的隐私曲线下界和高斯拟合值的比较",
     ),
     (
-        "The classical Gaussian calibration: its exact ε at δ = 1e-5, and whether the claim is stated",
-        "经典高斯校准：δ = 1e-5 时的精确 ε，以及是否给出声明",
+        "The classical Gaussian calibration: its exact ε at δ = 1e-5, and whether the guarantee is stated",
+        "经典高斯校准：δ = 1e-5 时的精确 ε，以及是否给出该隐私保证",
     ),
 ]
 # dp-mean's clipping-range table (issue 49: a lead sentence and a table, not an enumeration in prose)
