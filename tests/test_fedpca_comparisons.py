@@ -346,7 +346,13 @@ def test_each_epsilon_says_the_delta_it_is_at():
     text = "\n".join(cells.values())
     take = next(s for s in cells.values() if s.startswith("## Key takeaways"))
     assert "$\\delta$ = {glue:md}`fedpca_take_delta:myst`" in take
-    assert "{glue:md}`fedpca_take_cape:myst` (at the same\n  $\\delta$)" in take
+    assert "{glue:md}`fedpca_take_cape:myst` (at the same\n  $\\delta$;" in take
+    # referee 10, N3: the coalition section's CAPE number (Adult's δ, the most sites) is named with its settings
+    assert (
+        "{glue:md}`fedpca_take_cape_big:myst` at Adult's $\\delta$ with "
+        "{glue:md}`fedpca_take_sites_big:myst` sites" in take
+    )
+    assert 'glue("fedpca_take_cape_big", prose.num(at_s_big.cape[0], 3)' in text
     assert 'glue("fedpca_take_delta", prose.num(delta)' in text
     assert (
         "(Adult, δ = {adult_delta})" in text

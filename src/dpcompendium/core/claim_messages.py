@@ -527,11 +527,11 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
     # dp-mean's takeaways in short (referee 10, V9; reader review 2: at most about 300 characters each), the
     # counts from the comparison objects' outcomes
     ("dpmean.take_cp",
-     "At this run's configuration CoinPress's MSE is higher than that of the mean with bounds from DP quantiles in "
-     "%(higher)s of %(n)s settings and lower in %(lower)s (two-sided tests, Holm-corrected); a configuration chosen "
-     "after the fact has %(factor)s times this one's RMSE",
+     "At this run's configuration CoinPress's MSE is higher than the DP-quantile mean's in %(higher)s of %(n)s "
+     "settings and lower in %(lower)s (two-sided tests, Holm-corrected); a configuration picked after the fact has "
+     "%(factor)s times its RMSE",
      "在本次运行的配置下，CoinPress 的 MSE 在 %(n)s 个设置中的 %(higher)s 个里高于由差分隐私分位数得到边界的均值，在 "
-     "%(lower)s 个里更低（双侧检验，Holm 校正）；事后挑选的一个配置的 RMSE 是这一配置的 %(factor)s 倍"),
+     "%(lower)s 个里更低（双侧检验，Holm 校正）；事后挑选的一个配置的 RMSE 是它的 %(factor)s 倍"),
     ("dpmean.take_gauss",
      "against method 3 at the same $(\\varepsilon,\\delta)$, its MSE is higher in %(higher)s of %(n)s settings and "
      "lower in %(lower)s (two-sided tests, Holm-corrected)",
