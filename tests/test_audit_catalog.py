@@ -274,8 +274,8 @@ def test_verdict_tally_counts_empirical_holds_apart():
     assert whole.loc["all", list(TALLY_COLUMNS)].tolist() == [1, 0, 1, 1, 2]
     text = tally_statement(t)
     assert str(text) == (
-        "Of the book's 5 audited rows, VIOLATED as predicted: 1; exact HOLDS: 1; empirical HOLDS, no evidence of "
-        "a violation: 1; not the predicted verdict: 2"
+        "Of the book's 5 audited rows, violated as predicted: 1; holds exactly: 1; holds empirically, no evidence "
+        "of a violation: 1; not the predicted verdict: 2"
     )
     assert "not the predicted" not in str(tally_statement(t.iloc[:3]))
     assert "违反" in text.by_lang["zh_CN"] and "精确成立" in text.by_lang["zh_CN"]
@@ -315,10 +315,10 @@ def test_tally_counts_a_step_over_its_proof_share_apart():
         whole = verdict_tally(tab, by=None).loc["all", list(TALLY_COLUMNS)].tolist()
         assert whole == [1, 2, 0, 1, 0], tab
         text = str(tally_statement(tab))
-        assert "VIOLATED as predicted: 1; a step over its proof share" in text
+        assert "violated as predicted: 1; a step over its proof share" in text
         assert "not a verdict on the whole mechanism): 2;" in text
     # the old sentence counted the steps as violated mechanisms
-    assert "VIOLATED as predicted: 3" not in text
+    assert "violated as predicted: 3" not in text
     zh = tally_statement(t).by_lang["zh_CN"]
     assert "按预测违反：1；" in zh and "并非对整个机制的判定）：2；" in zh
     # no step row: no clause

@@ -346,7 +346,13 @@ def test_each_epsilon_says_the_delta_it_is_at():
     text = "\n".join(cells.values())
     take = next(s for s in cells.values() if s.startswith("## Key takeaways"))
     assert "$\\delta$ = {glue:md}`fedpca_take_delta:myst`" in take
-    assert "{glue:md}`fedpca_take_cape:myst` (at the same\n  $\\delta$)" in take
+    assert "{glue:md}`fedpca_take_cape:myst` (at the same\n  $\\delta$;" in take
+    # referee 10, N3: the coalition section's CAPE number (Adult's δ, the most sites) is named with its settings
+    assert (
+        "{glue:md}`fedpca_take_cape_big:myst` at Adult's $\\delta$ with "
+        "{glue:md}`fedpca_take_sites_big:myst` sites" in take
+    )
+    assert 'glue("fedpca_take_cape_big", prose.num(at_s_big.cape[0], 3)' in text
     assert 'glue("fedpca_take_delta", prose.num(delta)' in text
     assert (
         "(Adult, δ = {adult_delta})" in text
@@ -490,3 +496,35 @@ def test_chapter_names_the_short_verdicts_of_both_families():
     assert (
         "{glue:md}`fedpca_energy_reps:myst`" in text and "{glue:md}`fedpca_svm_reps:myst`" in text
     )
+
+
+def test_the_smallest_epsilon_sentence_says_which_pooled_subspaces_fall_below_dpdispca():
+    """Referee 10, V7: "at the smallest ε the pooled-noise subspaces give at least DPdisPCA's accuracy" was typed
+    over a table where secure aggregation (0.782) and the noisy power method (0.795) average below DPdisPCA (0.800);
+    the sentence now counts and names them from the means it is given."""
+    import pandas as pd
+
+    from dpcompendium.chapters import federated_pca
+    from dpcompendium.chapters.registry import load_methods
+
+    load_methods()
+    means = {"non-private": 0.9, "central": 0.813, "secure-aggregation": 0.782, "dpdispca": 0.800, "cape": 0.810,
+             "noisy-power": 0.795}  # fmt: skip
+    rows = [
+        {
+            "dataset": d,
+            "epsilon": e,
+            **{m: v + (0.0 if e == 0.1 else 0.1) for m, v in means.items()},
+        }
+        for d in ("a", "b")
+        for e in (0.1, 1.0)
+    ]
+    acc = pd.DataFrame(rows).set_index(["dataset", "epsilon"])[list(federated_pca.UTILITY_METHODS)]
+    text = federated_pca.smallest_epsilon_sentence(acc, 0.1)
+    assert "DPdisPCA's accuracy is 0.8 " in str(text)
+    assert "Secure aggregation 0.782" in str(text) and "Noisy power method 0.795" in str(text)
+    assert "2 of the 4 reach DPdisPCA's mean" in str(text)
+    assert "4 个中有 2 个" in text.by_lang["zh_CN"] and "安全聚合 0.782" in text.by_lang["zh_CN"]
+    # all above: 4 of the 4
+    higher = acc.assign(**{"secure-aggregation": 0.85, "noisy-power": 0.85})
+    assert "4 of the 4 reach" in str(federated_pca.smallest_epsilon_sentence(higher, 0.1))

@@ -192,7 +192,6 @@ def long_glued(nb, limit: int = MAX_PARAGRAPH) -> dict[str, int]:
 LONG_PARAGRAPHS: dict[str, str] = {
     "dpmean_design_coinpress": "two families' design sentences (two stay in the sentence)",
     "dpmean_design_m4": "two families' design sentences (two stay in the sentence)",
-    "dpmean_clip_best": "PENDING: six (dataset, n) settings enumerated by the chapter's own f-string",
     "fedpca_e2e_claim": "a claim statement with its conditions (F1, the chapters' authored summaries: another scope)",
     "fedpca_subspace_claim": "a claim statement with its conditions (F1, the chapters' authored summaries: another scope)",
     "fedpca_energy_design": "one family's design sentence (no enumeration of three or more: its own clauses)",

@@ -221,13 +221,18 @@ def _kept_words() -> set[str]:
 
 
 def card_cells(table, lang: str) -> list[str]:
-    """The text of each cell of a claims card rendered in ``lang``, its maths removed."""
+    """The text of each cell of a claims card rendered in ``lang``, its maths removed; each condition of a cell's
+    list is a cell of its own (a Chinese condition beside an English one does not hide it)."""
     from html import unescape
 
     from dpcompendium.core.privacy import ClaimsTable
 
     body = ClaimsTable(table, lang)._repr_html_().split("<tbody>", 1)[1]
-    cells = re.findall(r"<td>(.*?)</td>", body, re.S)
+    cells = [
+        part
+        for c in re.findall(r"<td>(.*?)</td>", body, re.S)
+        for part in (re.findall(r"<li>(.*?)</li>", c, re.S) or [c])
+    ]
     return [unescape(_TAG.sub(" ", _CARD_MATH.sub(" ", c))).strip() for c in cells]
 
 

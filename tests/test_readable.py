@@ -224,7 +224,8 @@ def test_show_claims_is_a_table_with_the_conditions_as_a_list():
     bad = PrivacyClaim("raw", "replace-one", "1", 1.0, private=False, why="no noise")
     view = show_claims({"a": ok, "b": bad})
     html = view._repr_html_()
-    assert html.count("<tr>") == 3 and html.count("<li>") == 2
+    # the two conditions, and the private row's idealised real arithmetic (referee 10, V11)
+    assert html.count("<tr>") == 3 and html.count("<li>") == 3
     math = '<span class="math notranslate nohighlight">'
     assert (
         f"{math}\\(0.5\\)</span>-DP" in html and "no noise" in html

@@ -306,7 +306,7 @@ _PAIRS += [
     ("DP quantile (exponential mechanism)", "差分隐私分位数（指数机制）"),
     ("private-bounds mean", "差分隐私估计边界后的均值"),
     ("CoinPress mean (zCDP)", "CoinPress 均值（zCDP）"),
-    ("Gaussian mean (zCDP)", "高斯均值（zCDP）"),
+    ("Gaussian mean (analytic calibration)", "高斯均值（解析校准）"),
     ("centred mean, optimised split", "中心化均值，优化的预算分配"),
     ("sampling grouping: centre selection (%(role)s)", "抽样分组：中心选择（%(role)s）"),
     (
@@ -328,6 +328,10 @@ _PAIRS += [
     (
         "CAPE (calibrated): the server's view of all messages",
         "CAPE（校准后）：服务器看到的全部消息",
+    ),
+    (
+        "CAPE (as-published): the server's view of all messages",
+        "CAPE（论文原方案）：服务器看到的全部消息",
     ),
     ("noisy power method: one iteration A X0 + G", "加噪幂迭代法：一次迭代 A X0 + G"),
     ("DPdisPCA: one site's noisy local matrix", "DPdisPCA：一个站点的加噪本地矩阵"),
@@ -531,8 +535,10 @@ _PAIRS += [
         "检验原文的结论：RMSE 比值，每个比较只用一种邻居关系",
     ),
     (
-        "CoinPress against the mean with private bounds: MSE ratio and its interval (two-sided tests, Holm-corrected per dataset)",
-        "CoinPress 与差分隐私估计边界的均值之比较：均方误差比值及其区间（双侧检验，按数据集做 Holm 校正）",
+        "CoinPress against the mean with private bounds: MSE ratio (the square of an RMSE ratio) and its interval "
+        "(two-sided tests, Holm-corrected per dataset)",
+        "CoinPress 与差分隐私估计边界的均值之比较：均方误差比值（即 RMSE 比值的平方）及其区间（双侧检验，按数据集做 "
+        "Holm 校正）",
     ),
     (
         "Exact LDP level of each schedule at base budget ε = %(eps)s",
@@ -717,8 +723,8 @@ _PAIRS += [
         "在端到端满足差分隐私的发布（%(release)s）上训练、在精确投影上测试的准确率（按 ε）",
     ),
     (
-        "What site 1's published projections Y₁ = X₁V′ reveal (ε = %(eps)s subspace, %(s)s sites, k = %(k)s)",
-        "站点 1 发布的投影 Y₁ = X₁V′ 泄露了什么（ε = %(eps)s 的子空间，%(s)s 个站点，k = %(k)s）",
+        "What site 1's published projections Y_1 = X_1 V' reveal (ε = %(eps)s subspace, %(s)s sites, k = %(k)s)",
+        "站点 1 发布的投影 Y_1 = X_1 V' 泄露了什么（ε = %(eps)s 的子空间，%(s)s 个站点，k = %(k)s）",
     ),
     (
         "Adult, equal sites: the effective ε of the as-written normalisation",
@@ -848,6 +854,54 @@ _PAIRS += [
         "rotation); event: the projection on e1 in e1's cap",
         "d = %(d)s 个系数，与 SGD 相同；输入 e1 对 -e1（任意两个单位输入在旋转下等价）；事件：在 e1 的帽区内对 e1 的投影",
     ),
+]
+# privacy-audit's result tables, captioned (issue 49; reader review 2: 9 of its 10 result tables had no caption)
+_PAIRS += [
+    (
+        "Exact audits of k-ary randomized response, correct and with the binary keep probability, "
+        "k = %(k)s and ε = %(eps)s",
+        "k = %(k)s、ε = %(eps)s 时 k 元随机响应的精确审计：正确的实现与使用二元保留概率的实现",
+    ),
+    (
+        "How often the empirical bound exceeded the true ε = 1, per selection rule (%(n)s audits each)",
+        "经验下界超过真实 ε = 1 的频率，按选择规则（每种 %(n)s 次审计）",
+    ),
+    (
+        "The catalogue: each audited mechanism, its chapter and the neighbouring pair it is audited on "
+        "(%(n)s rows)",
+        "审计目录：每个被审计的机制、所属章节及审计所用的邻居数据集对（%(n)s 行）",
+    ),
+    (
+        "The catalogue audited: claimed against audited ε, per mechanism (%(n)s samples per input)",
+        "目录的审计结果：每个机制声明的与审计得到的 ε（每个输入 %(n)s 个样本）",
+    ),
+    ("The verdicts per chapter, by kind of agreement", "各章的判定，按与预测相符的方式分类"),
+    (
+        "The DP-testing benchmark audited here, at claimed ε = %(eps)s",
+        "在本章审计的差分隐私检验基准，声明的 ε = %(eps)s",
+    ),
+    (
+        "The low-bit event S under each input, per sampler and ε",
+        "每个输入下的低位事件 S，按采样器和 ε 列出",
+    ),
+    (
+        "Whole privacy profiles: the true ε against the single-event, certified-profile and Gaussian-fit bounds",
+        "完整隐私曲线：真实 ε 与单事件下界、认证的隐私曲线下界和高斯拟合值的比较",
+    ),
+    (
+        "The classical Gaussian calibration: its exact ε at δ = 1e-5, and whether the guarantee is stated",
+        "经典高斯校准：δ = 1e-5 时的精确 ε，以及是否给出该隐私保证",
+    ),
+]
+# dp-mean's clipping-range table (issue 49: a lead sentence and a table, not an enumeration in prose)
+_PAIRS += [
+    (
+        "The clipping range: the RMSE-minimising upper bound against the declared one (ε = %(eps)s)",
+        "裁剪范围：使 RMSE 最小的上界与声明的上界（ε = %(eps)s）",
+    ),
+    ("declared upper", "声明的上界"),
+    ("RMSE-minimising upper", "使 RMSE 最小的上界"),
+    ("RMSE at declared / at minimiser", "声明上界处与最优上界处的 RMSE 之比"),
 ]
 
 

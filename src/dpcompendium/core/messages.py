@@ -2139,8 +2139,8 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
     # the catalogue's tally (dpcompendium.chapters.privacy_audit.catalog.tally_statement, issue 46): an empirical
     # HOLDS is a non-rejection, counted apart from the exact HOLDS and the predicted violations
     ("audit.tally",
-     "Of the book's %(n)s audited rows, VIOLATED as predicted: %(violated)s%(step)s; exact HOLDS: %(exact)s; "
-     "empirical HOLDS, no evidence of a violation: %(empirical)s%(other)s",
+     "Of the book's %(n)s audited rows, violated as predicted: %(violated)s%(step)s; holds exactly: %(exact)s; "
+     "holds empirically, no evidence of a violation: %(empirical)s%(other)s",
      "本书 %(n)s 个审计行中，按预测违反：%(violated)s%(step)s；精确成立：%(exact)s；经验审计成立（未发现违反的证据）："
      "%(empirical)s%(other)s"),
     # a step audited against its proof share (MWEM's per-round ε/(2T)) and over it: counted apart from the violated

@@ -179,7 +179,7 @@ def modern_specs() -> list[AuditSpec]:
     d_b[-1] = hi
     out.append(
         AuditSpec(
-            "Gaussian mean (zCDP)",
+            "Gaussian mean (analytic calibration)",
             CHAPTER,
             "core",
             noisy_average_gaussian.privacy_claim(eps, GAUSSIAN_DELTA, (lo, hi), n_rec),  # type: ignore[attr-defined]

@@ -22,7 +22,7 @@ from threadpoolctl import threadpool_limits
 from ...core.comparison import Arm, Comparison, ComparisonResult, _runs, design_sentence, holm
 from ...core.experiments.summary import summarize_runs
 from ...core.experiments.sweep import sweep
-from ...core.messages import Md, join, message, number, to_myst
+from ...core.messages import CATALOGUE, Md, join, message, method_name, number, to_myst
 from ...core.rng import make_rng
 from ...core.validation import check_delta, check_epsilon, check_int, check_rng
 from .core import Calibration, Neighbours, captured_energy, noise_scale
@@ -59,6 +59,7 @@ __all__ = [
     "short_verdicts",
     "shown_epsilons",
     "site_pattern",
+    "smallest_epsilon_sentence",
     "svm_runs",
     "svm_table",
     "utility_comparisons",
@@ -1014,3 +1015,32 @@ def pooled_pattern_z(pattern: pd.DataFrame, name: str) -> float:
     if name not in ("gap", "fall", "flat"):
         raise ValueError(f"name must be 'gap', 'fall' or 'flat', got {name!r}")
     return _z(pattern[name].sum(), (pattern[f"{name}_se"] ** 2).sum())
+
+
+def smallest_epsilon_sentence(accuracy: pd.DataFrame, epsilon: float) -> Md:
+    """The SVM accuracies at ``epsilon`` (the run's smallest), averaged over the datasets: DPdisPCA's, each
+    pooled-noise subspace's, and how many of those reach DPdisPCA's mean (message ``fedpca.svm_lo``; referee 10, V7:
+    not every pooled-noise subspace does). ``accuracy``: one row per (dataset, epsilon), one column per method of
+    :data:`~dpcompendium.chapters.federated_pca.UTILITY_METHODS`. Means of the run, not a test."""
+    means = accuracy.xs(epsilon, level="epsilon").mean()
+    pooled = [m for m in UTILITY_METHODS if m not in ("non-private", "dpdispca")]
+
+    def named(m: str) -> Md:
+        return Md(
+            method_name(m, "en"), method_name(m, "en"), {lg: method_name(m, lg) for lg in CATALOGUE}
+        )
+
+    return message(
+        "fedpca.svm_lo",
+        eps=f"{epsilon:g}",
+        dpdis=number(means["dpdispca"], 3),
+        items=join(
+            [
+                message("fedpca.svm_lo_item", method=named(m), acc=number(means[m], 3))
+                for m in pooled
+            ],
+            clauses=True,
+        ),
+        k=str(int(sum(means[m] >= means["dpdispca"] for m in pooled))),
+        m=str(len(pooled)),
+    )

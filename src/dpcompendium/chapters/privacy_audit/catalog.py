@@ -286,7 +286,7 @@ def _is_step(table: pd.DataFrame) -> pd.Series:
 
 def tally_statement(table: pd.DataFrame):
     """The catalogue's tally as a sentence in every edition (message ``audit.tally``), from ``run_catalog``'s table:
-    "Of the book's n audited rows, VIOLATED as predicted: a; exact HOLDS: b; empirical HOLDS, no evidence of a
+    "Of the book's n audited rows, violated as predicted: a; holds exactly: b; holds empirically, no evidence of a
     violation: c" (with "; a step over its proof share (…): s" after a when s > 0, and "; not the predicted verdict:
     d" when d > 0). No full stop: the text around it supplies one."""
     from ...core.messages import Md, message

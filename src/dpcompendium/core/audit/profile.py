@@ -132,7 +132,8 @@ class ProfileAudit:
         return message(
             "audit.profile.line",
             mechanism=literal(self.mechanism),
-            verdict=message(f"audit.verdict.{self.verdict}"),
+            # the verdict word in normal case (issue 49: no HOLDS/VIOLATED in prose)
+            verdict=message(f"audit.word.{self.verdict}"),
             claimed=message(
                 "audit.claim_delta",
                 eps=literal(f"{self.claimed_epsilon:g}"),
