@@ -52,7 +52,6 @@ from .levels import HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS
 __all__ = [
     "EXPERIMENT2_PAIRS",
     "SGD_PAIRS",
-    "UnequalComparison",
     "arm_claim",
     "counts",
     "design_table",
@@ -104,7 +103,7 @@ SGD_PAIRS: tuple[tuple[str, str], ...] = (
 
 
 @dataclass(frozen=True)
-class UnequalComparison(Comparison):
+class _UnequalComparison(Comparison):
     """A :class:`~dpcompendium.core.comparison.Comparison` whose arm A is HierA at the source's budgets: private,
     but at a larger ε per report than arm B's (its claim at B's ε is nominal, :func:`nominal_claim`). Its tag says
     that (``unequal``: "not equal privacy: HierA (source's budgets) is private at 7.9–8.6 times the base ε per
@@ -301,7 +300,7 @@ def methods_comparisons(
                     comparisons.append(
                         (
                             key,
-                            UnequalComparison(
+                            _UnequalComparison(
                                 message("hiera.q_mae"),
                                 *arms,
                                 "tie",
@@ -344,7 +343,7 @@ def sgd_comparisons(
             comparisons.append(
                 (
                     key,
-                    UnequalComparison(
+                    _UnequalComparison(
                         message("hiera.q_mse"),
                         *arms,
                         "tie",
@@ -410,14 +409,14 @@ def family(
 
 def families(table: pd.DataFrame, guarantee: str, pairs: Sequence[tuple[str, str]], **kw) -> Md:
     """:func:`family` for each pair, joined by semicolons; the tag of HierA at the source's budgets
-    (:class:`UnequalComparison`), when the pairs share it, said once at the end rather than after each pair."""
+    (``_UnequalComparison``), when the pairs share it, said once at the end rather than after each pair."""
     texts, tags = [], []
     for a, b in pairs:
         t, _, _ = _select(table, guarantee, a, b, kw.get("datasets"), kw.get("max_epsilon"))
         unequal = {
             str(r.comparison.unequal)
             for r in t["result"]
-            if isinstance(r.comparison, UnequalComparison) and r.comparison.unequal is not None
+            if isinstance(r.comparison, _UnequalComparison) and r.comparison.unequal is not None
         }
         # the tag alone (no other arm that is not private): it can be said once for all pairs
         plain = len(unequal) == 1 and all(
@@ -443,9 +442,9 @@ def _empty() -> Md:  # an empty text in every language (no table)
 
 
 def _untagged(result: ComparisonResult) -> ComparisonResult:
-    """``result`` of an :class:`UnequalComparison` whose tag is empty (said once elsewhere)."""
+    """``result`` of an ``_UnequalComparison`` whose tag is empty (said once elsewhere)."""
     c = result.comparison
-    if not isinstance(c, UnequalComparison) or c.unequal is None:
+    if not isinstance(c, _UnequalComparison) or c.unequal is None:
         return result
     return dataclasses.replace(result, comparison=dataclasses.replace(c, unequal=_empty()))
 
