@@ -74,7 +74,9 @@ COVERED: dict[tuple[str, str], tuple[str, ...]] = {
     ("hiera", "idldp"): ("IDUE mean, whole mechanism",),
     ("hiera", "grr"): ("GRR on the 5 levels (eps_1 = 2.5)",),
     ("hiera", "least-squares"): ("LHP, whole mechanism (exact claim)",),
-    ("hiera", "privunitg"): ("PrivUnitG (d = 3) sampler",),
+    ("hiera", "privunitg"): ("PrivUnitG (d = 7) sampler", "PrivUnitG (d = 11) sampler"),
+    # the box clip changes only the norm the gradient is divided by before the same unit-ball sampler
+    ("hiera", "privunitg-box"): ("PrivUnitG (d = 7) sampler", "PrivUnitG (d = 11) sampler"),
 }
 
 #: registered methods that add no noise: nothing to audit (the chapter's non-private reference)

@@ -470,10 +470,10 @@ def _cell(value: Any, column: Any, digits: int) -> tuple[str, bool]:
             f"({format_number(value[0], digits)}–{format_number(value[1], digits)})"
         ), True
     text = str(value)
-    if (
-        str(column) == "chapter"
-    ):  # a chapter's id, never a method's name ("hiera" is both: referee 10, N4)
-        return html.escape(text), False
+    if str(column) == "chapter":
+        # a chapter's id, never a method's name ("hiera" is both: referee 10, N4); "core" in the reader's language
+        found = _cell_translation(text)
+        return (myst_to_html(to_myst(found)) if found is not None else html.escape(text)), False
     if str(column) in DATASET_COLUMNS and text in DATASET_NAMES["en"]:
         return myst_to_html(dataset_name(text)), False
     if text in METHOD_NAMES_KEYS() or _is_method_pair(text):
