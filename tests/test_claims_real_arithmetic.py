@@ -47,3 +47,15 @@ def test_the_condition_names_the_floating_point_section():
     ]
     section = int(re.search(r"§6\.(\d+)", str(REAL_ARITHMETIC)).group(1))
     assert heads[section - 1].startswith("Floating point"), heads
+
+
+def test_a_claims_table_has_a_caption_in_both_languages_unless_told_otherwise():
+    """The claims tables were the book's uncaptioned tables (reader review 2, M5): each gets the claims caption, in
+    the reader's language, and a caller may give its own or none."""
+    table = _table()
+    en = ClaimsTable(table, "en")._repr_html_()
+    zh = ClaimsTable(table, "zh_CN")._repr_html_()
+    assert "<caption>The privacy claims" in en
+    assert "<caption>隐私声明" in zh
+    assert "<caption>" not in ClaimsTable(table, "en", caption="")._repr_html_()
+    assert "<caption>Mine</caption>" in ClaimsTable(table, "en", caption="Mine")._repr_html_()

@@ -112,10 +112,6 @@ def uncaptioned_tables(html: str) -> dict[str, int]:
 #: without a caption (place: the section's id), measured on the built book of commit 6b81290 (2026-11-29). PENDING:
 #: the chapters' authors split, shorten and caption them this round (reader review 2, M2, M3 and M5); the
 #: integrator updates these lists after the merge.
-PRIMER_SPLIT = (
-    "PENDING, its translation: the primer's opening paragraph was split this round (reader branch), so the Chinese "
-    "page shows the English half until its catalogue entry is translated (603 characters)"
-)
 PRIMER_TABLE = (
     "the primer's accountants table: its caption was taken off (commit eb2d01c: the primer's page has no chapter "
     "number for a table's)"
@@ -125,284 +121,203 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
         (
             "dp-mean",
             "method-3-clamping-with-the-true-count",
-        ): "PENDING, its chapter: 1532 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1532 visible characters at 58d3064",
         (
             "dp-mean",
             "what-a-practitioner-would-use-today",
-        ): "PENDING, its chapter: 1591, 1723 visible characters at 6b81290",
-        (
-            "dp-mean",
-            "the-clipping-range-bias-against-noise",
-        ): "PENDING, its chapter: 1341 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1591, 1718 visible characters at 58d3064",
         (
             "dp-mean",
             "testing-the-source-s-conclusion",
-        ): "PENDING, its chapter: 1770, 1066, 2648 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1230 visible characters at 58d3064",
         (
             "dp-mean",
             "corrections-to-this-chapter",
-        ): "PENDING, its chapter: 1029 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1029 visible characters at 58d3064",
         (
             "histograms",
             "sampling-based-grouping-for-dp-histograms-against-ahp-and-p-hp",
-        ): "PENDING, its chapter: 1083, 1123, 1069 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1083, 1243, 1175 visible characters at 58d3064",
         (
             "histograms",
             "evidence-1-the-largest-divergence-over-the-released-partitions",
-        ): "PENDING, its chapter: 1077 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1077 visible characters at 58d3064",
         (
             "histograms",
             "experiments",
-        ): "PENDING, its chapter: 1003, 1323 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1360, 1323 visible characters at 58d3064",
         (
             "histograms",
             "p-hp-as-its-authors-implemented-it",
-        ): "PENDING, its chapter: 1344 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1344 visible characters at 58d3064",
         (
             "histograms",
             "the-patent-s-claim-on-adult",
-        ): "PENDING, its chapter: 1620 visible characters at 6b81290",
+        ): "PENDING, its chapter: 2118 visible characters at 58d3064",
         (
             "histograms",
             "does-the-privacy-fix-cost-accuracy-a-non-inferiority-test",
-        ): "PENDING, its chapter: 1437 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1437 visible characters at 58d3064",
         (
             "histograms",
             "where-this-sits-in-dpbench",
-        ): "PENDING, its chapter: 1740, 1617, 1127, 1988 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1786, 1640, 1127, 1977 visible characters at 58d3064",
+        (
+            "histograms",
+            "where-the-source-is-wrong",
+        ): "PENDING, its chapter: 1086 visible characters at 58d3064",
         (
             "histograms",
             "corrections-to-this-chapter",
-        ): "PENDING, its chapter: 1094 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1253 visible characters at 58d3064",
         (
             "mwem",
             "mwem-private-synthetic-histograms-in-one-and-two-dimensions",
-        ): "PENDING, its chapter: 1259 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1259 visible characters at 58d3064",
         (
             "mwem",
             "one-dimension-the-course-s-reference-table",
-        ): "PENDING, its chapter: 2078 visible characters at 6b81290",
-        (
-            "mwem",
-            "two-dimensions-which-output-did-the-course-use",
-        ): "PENDING, its chapter: 1895 visible characters at 6b81290",
+        ): "PENDING, its chapter: 2078 visible characters at 58d3064",
         (
             "mwem",
             "error-against-varepsilon-and-against-t",
-        ): "PENDING, its chapter: 1185 visible characters at 6b81290",
-        (
-            "mwem",
-            "at-scale-dpbench",
-        ): "PENDING, its chapter: 1403, 3093 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1185 visible characters at 58d3064",
         (
             "mwem",
             "when-does-mwem-pay-off",
-        ): "PENDING, its chapter: 1843 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1843 visible characters at 58d3064",
         (
             "mwem",
             "corrections-to-this-chapter",
-        ): "PENDING, its chapter: 1546, 1417 visible characters at 6b81290",
-        ("mwem", "solution-content"): "PENDING, its chapter: 1198 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1456, 1171 visible characters at 58d3064",
+        ("mwem", "solution-content"): "PENDING, its chapter: 1198 visible characters at 58d3064",
         (
             "federated-pca",
             "proof-content",
-        ): "PENDING, its chapter: 1200 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1200 visible characters at 58d3064",
         (
             "federated-pca",
             "coalitions-the-guarantee-as-a-function-of-c",
-        ): "PENDING, its chapter: 1454 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1454 visible characters at 58d3064",
         (
             "federated-pca",
             "captured-energy-central-level-for-the-pooled-noise-protocols-a-fall-for-dpdispca",
-        ): "PENDING, its chapter: 2412 visible characters at 6b81290",
+        ): "PENDING, its chapter: 2412 visible characters at 58d3064",
         (
             "federated-pca",
             "linear-svm-on-the-projected-data",
-        ): "PENDING, its chapter: 2436, 1804 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1072, 1073 visible characters at 58d3064",
         (
             "federated-pca",
             "where-the-source-is-wrong",
-        ): "PENDING, its chapter: 1607 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1607 visible characters at 58d3064",
         (
             "hiera",
             "the-method-its-derivation-and-its-privacy",
-        ): "PENDING, its chapter: 1235 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1235 visible characters at 58d3064",
         (
             "hiera",
             "the-guarantee-the-source-aims-at-graded-input-discriminative-ldp",
-        ): "PENDING, its chapter: 1410 visible characters at 6b81290",
-        (
-            "hiera",
-            "experiment-2-hiera-against-uniform-and-graded-ldp-mean-mechanisms",
-        ): "PENDING, its chapter: 2462, 1752, 3106 visible characters at 6b81290",
-        (
-            "hiera",
-            "experiment-3-ldp-mini-batch-sgd-for-linear-regression",
-        ): "PENDING, its chapter: 1269, 2118, 4600 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1410 visible characters at 58d3064",
         (
             "privacy-audit",
             "what-an-audit-can-and-cannot-show",
-        ): "PENDING, its chapter: 1418 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1009 visible characters at 58d3064",
         (
             "privacy-audit",
-            "what-a-holds-does-not-prove-the-state-of-the-art",
-        ): "PENDING, its chapter: 1156 visible characters at 6b81290",
-        (
-            "privacy-audit",
-            "the-catalogue",
-        ): "PENDING, its chapter: 1495 visible characters at 6b81290",
+            "what-holds-does-not-prove-the-state-of-the-art",
+        ): "PENDING, its chapter: 1156 visible characters at 58d3064",
         (
             "privacy-audit",
             "what-the-audits-find-chapter-by-chapter",
-        ): "PENDING, its chapter: 1269 visible characters at 6b81290",
-        (
-            "privacy-audit",
-            "the-dp-testing-literature-s-benchmark",
-        ): "PENDING, its chapter: 1274, 1777 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1269 visible characters at 58d3064",
         (
             "privacy-audit",
             "floating-point-the-least-significant-bits",
-        ): "PENDING, its chapter: 1176 visible characters at 6b81290",
-        (
-            "privacy-audit",
-            "whole-privacy-profiles-of-varepsilon-delta-mechanisms",
-        ): "PENDING, its chapter: 1086 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1176 visible characters at 58d3064",
         (
             "privacy-audit",
             "solution-content",
-        ): "PENDING, its chapter: 1013 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1013 visible characters at 58d3064",
     },
     "zh_CN": {
-        ("primer", "a-primer-on-differential-privacy"): PRIMER_SPLIT,
         (
             "dp-mean",
             "method-3-clamping-with-the-true-count",
-        ): "PENDING, its chapter: 929 visible characters at 6b81290",
+        ): "PENDING, its chapter: 929 visible characters at 58d3064",
         (
             "dp-mean",
             "what-a-practitioner-would-use-today",
-        ): "PENDING, its chapter: 771, 845 visible characters at 6b81290",
+        ): "PENDING, its chapter: 771, 845 visible characters at 58d3064",
         (
-            "dp-mean",
-            "the-clipping-range-bias-against-noise",
-        ): "PENDING, its chapter: 772 visible characters at 6b81290",
-        (
-            "dp-mean",
-            "testing-the-source-s-conclusion",
-        ): "PENDING, its chapter: 852, 1269 visible characters at 6b81290",
+            "histograms",
+            "sampling-based-grouping-for-dp-histograms-against-ahp-and-p-hp",
+        ): "PENDING, its chapter: 603 visible characters at 58d3064",
         (
             "histograms",
             "the-patent-s-claim-on-adult",
-        ): "PENDING, its chapter: 791 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1024 visible characters at 58d3064",
         (
             "histograms",
             "where-this-sits-in-dpbench",
-        ): "PENDING, its chapter: 931, 765, 922 visible characters at 6b81290",
+        ): "PENDING, its chapter: 958, 772, 923 visible characters at 58d3064",
+        (
+            "histograms",
+            "corrections-to-this-chapter",
+        ): "PENDING, its chapter: 641 visible characters at 58d3064",
         (
             "mwem",
             "one-dimension-the-course-s-reference-table",
-        ): "PENDING, its chapter: 973 visible characters at 6b81290",
-        (
-            "mwem",
-            "two-dimensions-which-output-did-the-course-use",
-        ): "PENDING, its chapter: 822 visible characters at 6b81290",
+        ): "PENDING, its chapter: 969 visible characters at 58d3064",
         (
             "mwem",
             "error-against-varepsilon-and-against-t",
-        ): "PENDING, its chapter: 620 visible characters at 6b81290",
-        (
-            "mwem",
-            "at-scale-dpbench",
-        ): "PENDING, its chapter: 781, 1543 visible characters at 6b81290",
+        ): "PENDING, its chapter: 620 visible characters at 58d3064",
         (
             "mwem",
             "when-does-mwem-pay-off",
-        ): "PENDING, its chapter: 972 visible characters at 6b81290",
-        (
-            "mwem",
-            "corrections-to-this-chapter",
-        ): "PENDING, its chapter: 645, 636 visible characters at 6b81290",
+        ): "PENDING, its chapter: 972 visible characters at 58d3064",
         (
             "federated-pca",
             "proof-content",
-        ): "PENDING, its chapter: 604 visible characters at 6b81290",
+        ): "PENDING, its chapter: 604 visible characters at 58d3064",
         (
             "federated-pca",
             "coalitions-the-guarantee-as-a-function-of-c",
-        ): "PENDING, its chapter: 693 visible characters at 6b81290",
+        ): "PENDING, its chapter: 693 visible characters at 58d3064",
         (
             "federated-pca",
             "captured-energy-central-level-for-the-pooled-noise-protocols-a-fall-for-dpdispca",
-        ): "PENDING, its chapter: 1200 visible characters at 6b81290",
-        (
-            "federated-pca",
-            "linear-svm-on-the-projected-data",
-        ): "PENDING, its chapter: 1163, 877 visible characters at 6b81290",
+        ): "PENDING, its chapter: 1200 visible characters at 58d3064",
         (
             "federated-pca",
             "where-the-source-is-wrong",
-        ): "PENDING, its chapter: 726 visible characters at 6b81290",
+        ): "PENDING, its chapter: 726 visible characters at 58d3064",
         (
             "hiera",
             "the-method-its-derivation-and-its-privacy",
-        ): "PENDING, its chapter: 634 visible characters at 6b81290",
+        ): "PENDING, its chapter: 634 visible characters at 58d3064",
         (
             "hiera",
             "the-guarantee-the-source-aims-at-graded-input-discriminative-ldp",
-        ): "PENDING, its chapter: 698 visible characters at 6b81290",
-        (
-            "hiera",
-            "experiment-2-hiera-against-uniform-and-graded-ldp-mean-mechanisms",
-        ): "PENDING, its chapter: 1300, 873, 1815 visible characters at 6b81290",
-        (
-            "hiera",
-            "experiment-3-ldp-mini-batch-sgd-for-linear-regression",
-        ): "PENDING, its chapter: 705, 979, 2561 visible characters at 6b81290",
-        (
-            "privacy-audit",
-            "what-an-audit-can-and-cannot-show",
-        ): "PENDING, its chapter: 607 visible characters at 6b81290",
-        (
-            "privacy-audit",
-            "the-catalogue",
-        ): "PENDING, its chapter: 687 visible characters at 6b81290",
-        (
-            "privacy-audit",
-            "the-dp-testing-literature-s-benchmark",
-        ): "PENDING, its chapter: 692, 809 visible characters at 6b81290",
+        ): "PENDING, its chapter: 693 visible characters at 58d3064",
     },
 }
 LONG_TAKEAWAYS: dict[str, dict[tuple[str, str | int], str]] = {
     "en": {
-        ("dp-mean", 4): "PENDING, its chapter: 431 visible characters at 6b81290",
-        ("dp-mean", 5): "PENDING, its chapter: 322 visible characters at 6b81290",
-        ("histograms", 1): "PENDING, its chapter: 652 visible characters at 6b81290",
-        ("histograms", 2): "PENDING, its chapter: 1010 visible characters at 6b81290",
-        ("histograms", 3): "PENDING, its chapter: 1431 visible characters at 6b81290",
-        ("histograms", 4): "PENDING, its chapter: 503 visible characters at 6b81290",
-        ("mwem", 2): "PENDING, its chapter: 528 visible characters at 6b81290",
-        ("mwem", 3): "PENDING, its chapter: 620 visible characters at 6b81290",
-        ("mwem", 4): "PENDING, its chapter: 697 visible characters at 6b81290",
-        ("mwem", 5): "PENDING, its chapter: 315 visible characters at 6b81290",
-        ("federated-pca", 3): "PENDING, its chapter: 470 visible characters at 6b81290",
-        ("hiera", 2): "PENDING, its chapter: 562 visible characters at 6b81290",
-        ("hiera", 3): "PENDING, its chapter: 1526 visible characters at 6b81290",
-        ("hiera", 6): "PENDING, its chapter: 526 visible characters at 6b81290",
-        ("privacy-audit", 1): "PENDING, its chapter: 429 visible characters at 6b81290",
+        ("histograms", 1): "PENDING, its chapter: 772 visible characters at 58d3064",
+        ("histograms", 2): "PENDING, its chapter: 1169 visible characters at 58d3064",
+        ("histograms", 3): "PENDING, its chapter: 1577 visible characters at 58d3064",
+        ("histograms", 4): "PENDING, its chapter: 503 visible characters at 58d3064",
+        ("federated-pca", 3): "PENDING, its chapter: 470 visible characters at 58d3064",
+        ("privacy-audit", 1): "PENDING, its chapter: 436 visible characters at 58d3064",
     },
     "zh_CN": {
-        ("dp-mean", 4): "PENDING, its chapter: 245 visible characters at 6b81290",
-        ("histograms", 1): "PENDING, its chapter: 344 visible characters at 6b81290",
-        ("histograms", 2): "PENDING, its chapter: 578 visible characters at 6b81290",
-        ("histograms", 3): "PENDING, its chapter: 708 visible characters at 6b81290",
-        ("histograms", 4): "PENDING, its chapter: 238 visible characters at 6b81290",
-        ("mwem", 2): "PENDING, its chapter: 270 visible characters at 6b81290",
-        ("mwem", 3): "PENDING, its chapter: 332 visible characters at 6b81290",
-        ("mwem", 4): "PENDING, its chapter: 379 visible characters at 6b81290",
-        ("federated-pca", 3): "PENDING, its chapter: 248 visible characters at 6b81290",
-        ("hiera", 2): "PENDING, its chapter: 383 visible characters at 6b81290",
-        ("hiera", 3): "PENDING, its chapter: 779 visible characters at 6b81290",
-        ("hiera", 6): "PENDING, its chapter: 383 visible characters at 6b81290",
+        ("histograms", 1): "PENDING, its chapter: 366 visible characters at 58d3064",
+        ("histograms", 2): "PENDING, its chapter: 662 visible characters at 58d3064",
+        ("histograms", 3): "PENDING, its chapter: 793 visible characters at 58d3064",
+        ("histograms", 4): "PENDING, its chapter: 238 visible characters at 58d3064",
+        ("federated-pca", 3): "PENDING, its chapter: 248 visible characters at 58d3064",
     },
 }
 UNCAPTIONED: dict[str, dict[tuple[str, str | int], str]] = {
@@ -411,110 +326,54 @@ UNCAPTIONED: dict[str, dict[tuple[str, str | int], str]] = {
         (
             "dp-mean",
             "neighbours-sensitivity-and-what-each-method-promises",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
         (
             "dp-mean",
             "what-a-practitioner-would-use-today",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
         (
             "histograms",
             "the-method-and-its-privacy",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
         (
             "federated-pca",
             "method-sensitivity-the-three-private-algorithms-and-what-each-party-learns",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
         (
             "federated-pca",
             "the-as-written-preprocessing-is-not-private-its-measured-sensitivity",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
         (
             "hiera",
             "the-method-its-derivation-and-its-privacy",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
-        (
-            "privacy-audit",
-            "exact-audits-on-a-small-example",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
-        (
-            "privacy-audit",
-            "is-the-empirical-bound-really-a-lower-bound",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
-        (
-            "privacy-audit",
-            "the-catalogue",
-        ): "PENDING, its chapter: 3 tables without a caption at 6b81290",
-        (
-            "privacy-audit",
-            "the-dp-testing-literature-s-benchmark",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
-        (
-            "privacy-audit",
-            "floating-point-the-least-significant-bits",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
-        (
-            "privacy-audit",
-            "whole-privacy-profiles-of-varepsilon-delta-mechanisms",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
-        (
-            "privacy-audit",
-            "where-the-source-is-wrong",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
     },
     "zh_CN": {
         ("primer", "composition"): PRIMER_TABLE,
         (
             "dp-mean",
             "neighbours-sensitivity-and-what-each-method-promises",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
         (
             "dp-mean",
             "what-a-practitioner-would-use-today",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
         (
             "histograms",
             "the-method-and-its-privacy",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
         (
             "federated-pca",
             "method-sensitivity-the-three-private-algorithms-and-what-each-party-learns",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
         (
             "federated-pca",
             "the-as-written-preprocessing-is-not-private-its-measured-sensitivity",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
         (
             "hiera",
             "the-method-its-derivation-and-its-privacy",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
-        (
-            "privacy-audit",
-            "exact-audits-on-a-small-example",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
-        (
-            "privacy-audit",
-            "is-the-empirical-bound-really-a-lower-bound",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
-        (
-            "privacy-audit",
-            "the-catalogue",
-        ): "PENDING, its chapter: 3 tables without a caption at 6b81290",
-        (
-            "privacy-audit",
-            "the-dp-testing-literature-s-benchmark",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
-        (
-            "privacy-audit",
-            "floating-point-the-least-significant-bits",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
-        (
-            "privacy-audit",
-            "whole-privacy-profiles-of-varepsilon-delta-mechanisms",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
-        (
-            "privacy-audit",
-            "where-the-source-is-wrong",
-        ): "PENDING, its chapter: 1 table without a caption at 6b81290",
+        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
     },
 }
 

@@ -512,6 +512,10 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
     ("claim.cond_real_arithmetic",
      "idealised real arithmetic (floating-point sampling is not exactly DP; see the audit chapter, §6.5)",
      "理想化的实数运算（浮点数采样并不严格满足差分隐私；见审计一章第 6.5 节）"),
+    # every claims table's caption (reader review 2, M5: the claims tables were the book's uncaptioned tables)
+    ("claims.caption",
+     "The privacy claims: each method's guarantee, neighbour relation, sensitivity and the conditions it rests on",
+     "隐私声明：各方法的隐私保证、邻居关系、敏感度及其成立的前提"),
     # federated-pca: the SVM accuracies at the smallest epsilon, from the run's means (referee 10, V7)
     ("fedpca.svm_lo",
      "At the smallest $\\varepsilon$ (%(eps)s), averaged over the datasets, DPdisPCA's accuracy is %(dpdis)s and "

@@ -349,10 +349,12 @@ class ClaimsTable:
         "zh_CN": ("声明", "隐私保证", "邻居数据集", "敏感度", "前提"),
     }
 
-    def __init__(self, table, lang: str | None = None) -> None:
+    def __init__(self, table, lang: str | None = None, caption: Md | str | None = None) -> None:
         self.table = table
         #: the language of the table (None: the current one, ``messages.get_language``)
         self.lang = lang
+        #: the table's caption (None: the claims tables' own, ``claims.caption``; "": none)
+        self.caption = message("claims.caption") if caption is None else caption
 
     def _rows(self) -> list[dict[str, Any]]:
         labels = [c for c in self.table.columns if c not in self.FIELDS]
@@ -424,8 +426,13 @@ class ClaimsTable:
             return myst_to_html(myst(value))
 
         heads = self.HEADERS.get(get_language(), self.HEADERS["en"])
+        caption = (
+            f"<caption>{myst_to_html(myst(self.caption))}</caption>" if str(self.caption) else ""
+        )
         out = [
-            '<table class="dpc-claims"><thead><tr>'
+            '<table class="dpc-claims">'
+            + caption
+            + "<thead><tr>"
             + "".join(f"<th>{h}</th>" for h in heads)
             + "</tr></thead><tbody>"
         ]
