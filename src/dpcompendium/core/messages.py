@@ -2193,6 +2193,27 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
     ("audit.claim.refused", "refused", "拒绝给出"),
     ("audit.selection.split", "split", "样本拆分"),
     ("audit.selection.bonferroni", "Bonferroni", "Bonferroni 校正"),
+    # the audited instances that are not the ones their chapters run (referee 11, m6;
+    # dpcompendium.chapters.privacy_audit.catalog.instances_statement)
+    ("audit.instances",
+     "The audited instances are not all the ones the chapters run: the zCDP-MWEM rows audit $T$ = %(T)s rounds at "
+     "$\\delta$ = %(delta)s ($\\varepsilon_0$ = %(eps0)s per selection), while the mwem chapter runs $T$ = %(T_run)s "
+     "at $\\delta$ = %(delta_run)s ($\\varepsilon_0$ = %(eps0_run)s at the same $\\varepsilon$ and its first $T$); the HDMM row audits "
+     "a strategy optimised for all %(ranges)s ranges of %(bins)s bins, not the strategy of %(hdmm)s that the "
+     "histograms chapter runs. Their proofs hold for every such parameter, so these rows check the code of the "
+     "mechanisms on smaller instances, not the instances that run",
+     "The audited instances are not all the ones the chapters run: the zCDP-MWEM rows audit T = %(T)s rounds at "
+     "δ = %(delta)s (ε₀ = %(eps0)s per selection), while the mwem chapter runs T = %(T_run)s at δ = %(delta_run)s "
+     "(ε₀ = %(eps0_run)s at the same ε and its first T); the HDMM row audits a strategy optimised for all %(ranges)s ranges of "
+     "%(bins)s bins, not the strategy of %(hdmm)s that the histograms chapter runs. Their proofs hold for every "
+     "such parameter, so these rows check the code of the mechanisms on smaller instances, not the instances that "
+     "run",
+     "被审计的实例并不都是各章实际运行的实例：zCDP-MWEM 的各行审计的是 $T$ = %(T)s 轮、$\\delta$ = %(delta)s"
+     "（每次选择 $\\varepsilon_0$ = %(eps0)s），而 mwem 一章运行时 %(T_run)s，$\\delta$ = %(delta_run)s"
+     "（在同一 $\\varepsilon$ 和其第一个 $T$ 下 $\\varepsilon_0$ = %(eps0_run)s）；HDMM 一行审计的是针对 %(bins)s 个分箱上全部 %(ranges)s "
+     "个区间优化的策略，而不是直方图一章运行的 %(hdmm)s 的策略。它们的证明对任何这样的参数都成立，因此这些行是在更小的实例上"
+     "检查机制的代码，而不是检查实际运行的实例"),
+    ("audit.instances.rounds", "%(T)s in %(d)s", "%(d)s 为 $T$ = %(T)s"),
 ]  # fmt: skip
 
 # The texts of the privacy claims (core/claim_messages.py): relation names, sensitivities, conditions, reasons.
