@@ -58,7 +58,7 @@ def test_m6_the_audited_instances_that_differ_from_the_runs_are_named():
     assert "T = 30 in 1-D, 200 in 2-D at δ = 1e-07" in plain and "ε₀ = 0.0448" in plain
     assert "all 36 ranges of 8 bins" in plain and "HDMM (p = 64, restricted)" in plain
     zh = myst(text, "zh_CN")
-    assert "1-D 为 $T$ = 30" in zh and "8 个分箱" in zh
+    assert "1-D 为 30" in zh and "8 个桶" in zh
     with pytest.raises(ValueError, match="eps0"):  # the spec's ε₀ is checked against the formula
         privacy_audit.instances_statement(
             entries, mwem_run={"T": {"1-D": 30}, "delta": 1e-7}, epsilon0=lambda e, d, t: 0.5

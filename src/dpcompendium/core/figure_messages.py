@@ -852,7 +852,7 @@ _PAIRS += [
     (
         "d = %(d)s coefficients, as in the SGD; inputs e1 vs -e1, the antipodal pair (the unit inputs at the "
         "largest angle), audited as the presumed worst case; event: the projection on e1 in e1's cap",
-        "d = %(d)s 个系数，与 SGD 相同；输入 e1 对 -e1，即对径的一对（夹角最大的两个单位输入），作为假定的最坏情形审计；"
+        "d = %(d)s 个系数，与 SGD 相同；输入 e1 对 -e1，即对径的一对（夹角最大的两个单位输入），作为假定的最坏情况审计；"
         "事件：在 e1 的帽区内对 e1 的投影",
     ),
 ]

@@ -2209,11 +2209,11 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
      "such parameter, so these rows check the code of the mechanisms on smaller instances, not the instances that "
      "run",
      "被审计的实例并不都是各章实际运行的实例：zCDP-MWEM 的各行审计的是 $T$ = %(T)s 轮、$\\delta$ = %(delta)s"
-     "（每次选择 $\\varepsilon_0$ = %(eps0)s），而 mwem 一章运行时 %(T_run)s，$\\delta$ = %(delta_run)s"
-     "（在同一 $\\varepsilon$ 和其第一个 $T$ 下 $\\varepsilon_0$ = %(eps0_run)s）；HDMM 一行审计的是针对 %(bins)s 个分箱上全部 %(ranges)s "
+     "（每次选择 $\\varepsilon_0$ = %(eps0)s），而 mwem 一章运行的 $T$：%(T_run)s，$\\delta$ = %(delta_run)s"
+     "（$\\varepsilon_0$ = %(eps0_run)s，取同一 $\\varepsilon$ 和其第一个 $T$）；HDMM 一行审计的是针对 %(bins)s 个桶上全部 %(ranges)s "
      "个区间优化的策略，而不是直方图一章运行的 %(hdmm)s 的策略。它们的证明对任何这样的参数都成立，因此这些行是在更小的实例上"
      "检查机制的代码，而不是检查实际运行的实例"),
-    ("audit.instances.rounds", "%(T)s in %(d)s", "%(d)s 为 $T$ = %(T)s"),
+    ("audit.instances.rounds", "%(T)s in %(d)s", "%(d)s 为 %(T)s"),
 ]  # fmt: skip
 
 # The texts of the privacy claims (core/claim_messages.py): relation names, sensitivities, conditions, reasons.
