@@ -532,7 +532,7 @@ def test_privunitg_reading_says_the_runs_do_not_separate_mechanism_from_clipping
     assert "where higher" in ratios and "where not separated" in ratios
     tie_ratio = float(box.loc[box["outcome"] == "tie", "ratio"].iloc[0])
     shown = box.loc[box["outcome"] == "worse", "ratio"]
-    assert f"{tie_ratio:.2g}" in ratios.split("where higher")[1]
+    assert f"{tie_ratio:.3g}" in ratios.split("where higher")[1]
     assert str(verdicts.clip_ratios(tests, "privunitg")).count("where") == 0  # all lower: one span
     assert len(shown) == 4 - n_tie
     zh = myst(verdicts.pu_reading(tests, ["harmony", "pm"]), "zh_CN")

@@ -944,10 +944,10 @@ def _span(values: Sequence[float], digits: int = 2) -> Md:
     return lo if str(lo) == str(hi) else join([lo, hi], "–")
 
 
-def clip_ratios(table: pd.DataFrame, a: str, digits: int = 2) -> Md:
+def clip_ratios(table: pd.DataFrame, a: str, digits: int = 3) -> Md:
     """The ratios of A's comparisons in ``table`` (rows of :func:`sgd_comparisons` with a == A) as a summary quotes
     them: one span when every comparison has the same verdict; else a span per verdict, with the verdict and how many
-    ("1.2–1.6 where higher (3), 1.1 where not separated (1)"), so that a ratio not separated is never read inside a
+    ("1.23–1.63 where higher (3), 1.15 where not separated (1)"), so that a ratio not separated is never read inside a
     span of shown ones (referee 11, M1). "not tested" when A has none."""
     t = table[table["a"] == a] if len(table) else table
     if not len(t):
