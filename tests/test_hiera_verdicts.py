@@ -535,6 +535,11 @@ def test_privunitg_reading_says_the_runs_do_not_separate_mechanism_from_clipping
     assert f"{tie_ratio:.3g}" in ratios.split("where higher")[1]
     assert str(verdicts.clip_ratios(tests, "privunitg")).count("where") == 0  # all lower: one span
     assert len(shown) == 4 - n_tie
+    # no advantage at norm 1 (every comparison there not separated): nothing to attribute, and the text says so
+    none = tests.assign(outcome=tests["outcome"].where(tests["a"] != "privunitg", "tie"))
+    flat = str(verdicts.pu_reading(none, ["harmony", "pm"]))
+    assert "in 0 of 4 comparisons clipped to norm 1" in flat and "no advantage to attribute" in flat
+    assert "part in its advantage" not in flat
     zh = myst(verdicts.pu_reading(tests, ["harmony", "pm"]), "zh_CN")
     assert "无法区分" in zh and "步长" not in zh
 

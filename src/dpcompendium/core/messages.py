@@ -276,11 +276,13 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.design_family_uniform": "same exact level",
         "hiera.design_family_graded": "graded bound",
         "hiera.pu_box_keeps": "Clipped to the ball that holds the box, PrivUnitG still has the lower MSE in all %(n)s of its comparisons: its advantage is the mechanism's, not only its clipping's",
-        "hiera.pu_box_partial": "PrivUnitG has the lower MSE in %(k1)s of %(n1)s comparisons clipped to norm 1, and in %(k)s of %(n)s clipped to the ball that holds the box (%(parts)s)%(short)s. These runs change only PrivUnitG's clip: the scalar mechanisms were not run on the $\\ell_2$-clipped gradient, and $C = \\sqrt{\\tilde d}$ is PrivUnitG's noisiest clip, so they do not separate the mechanism's part in its advantage at norm 1 from the clipping's",
-        "hiera.pu_box_none": "PrivUnitG has the lower MSE in %(k1)s of %(n1)s comparisons clipped to norm 1, and in none of %(n)s clipped to the ball that holds the box (%(parts)s)%(short)s. These runs change only PrivUnitG's clip: the scalar mechanisms were not run on the $\\ell_2$-clipped gradient, and $C = \\sqrt{\\tilde d}$ is PrivUnitG's noisiest clip, so they do not separate the mechanism's part in its advantage at norm 1 from the clipping's",
+        "hiera.pu_box_partial": "PrivUnitG has the lower MSE in %(k1)s of %(n1)s comparisons clipped to norm 1, and in %(k)s of %(n)s clipped to the ball that holds the box (%(parts)s)%(short)s%(tail)s",
+        "hiera.pu_box_none": "PrivUnitG has the lower MSE in %(k1)s of %(n1)s comparisons clipped to norm 1, and in none of %(n)s clipped to the ball that holds the box (%(parts)s)%(short)s%(tail)s",
         "hiera.family_lead_one": "%(quantity)s of %(a)s against %(b)s in %(n)s settings (two-sided tests, Holm-corrected over every comparison of the experiment): lower in %(lower)s, higher in %(higher)s and not separated in %(ties)s",
         "hiera.pu_take": "at ε = %(eps)s PrivUnitG's MSE, as a multiple of Harmony's and PM's, is %(r1)s clipped to norm 1 and %(rbox)s clipped to $\\sqrt{\\tilde d}$, the ball that holds their box",
         "hiera.ratio_where": "%(span)s where %(verdict)s (%(k)s)",
+        "hiera.pu_tail_advantage": ". These runs change only PrivUnitG's clip: the scalar mechanisms were not run on the $\\ell_2$-clipped gradient, and $C = \\sqrt{\\tilde d}$ is PrivUnitG's noisiest clip, so they do not separate the mechanism's part in its advantage at norm 1 from the clipping's",
+        "hiera.pu_tail_none": ". These runs change only PrivUnitG's clip (the scalar mechanisms were not run on the $\\ell_2$-clipped gradient), and at norm 1 it has no advantage to attribute",
         "comparison.family_equivalence": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
         "of %(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
         "comparison.family_noninferior": "%(a)s is at most %(pct)s %% worse than %(b)s in %(quantity)s in %(k)s of "
@@ -732,11 +734,13 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.design_family_uniform": "相同的精确参数",
         "hiera.design_family_graded": "分级上界",
         "hiera.pu_box_keeps": "裁剪到包含方框的球时，PrivUnitG 在其全部 %(n)s 个比较中 MSE 仍然更低：优势来自机制本身，而不只是裁剪",
-        "hiera.pu_box_partial": "裁剪到范数 1 时，PrivUnitG 在 %(n1)s 个比较中有 %(k1)s 个 MSE 更低；裁剪到包含方框的球时，%(n)s 个中有 %(k)s 个（%(parts)s）%(short)s。这些运行只改变了 PrivUnitG 的裁剪：标量机制没有在按 $\\ell_2$ 范数裁剪的梯度上运行，而 $C = \\sqrt{\\tilde d}$ 是 PrivUnitG 噪声最大的裁剪，因此它们无法区分范数 1 时的优势有多少来自机制本身、多少来自裁剪",
-        "hiera.pu_box_none": "裁剪到范数 1 时，PrivUnitG 在 %(n1)s 个比较中有 %(k1)s 个 MSE 更低；裁剪到包含方框的球时，%(n)s 个中没有一个（%(parts)s）%(short)s。这些运行只改变了 PrivUnitG 的裁剪：标量机制没有在按 $\\ell_2$ 范数裁剪的梯度上运行，而 $C = \\sqrt{\\tilde d}$ 是 PrivUnitG 噪声最大的裁剪，因此它们无法区分范数 1 时的优势有多少来自机制本身、多少来自裁剪",
+        "hiera.pu_box_partial": "裁剪到范数 1 时，PrivUnitG 在 %(n1)s 个比较中有 %(k1)s 个 MSE 更低；裁剪到包含方框的球时，%(n)s 个中有 %(k)s 个（%(parts)s）%(short)s%(tail)s",
+        "hiera.pu_box_none": "裁剪到范数 1 时，PrivUnitG 在 %(n1)s 个比较中有 %(k1)s 个 MSE 更低；裁剪到包含方框的球时，%(n)s 个中没有一个（%(parts)s）%(short)s%(tail)s",
         "hiera.family_lead_one": "%(a)s 对比 %(b)s 在 %(n)s 个设置中的%(quantity)s（双侧检验，在整个实验的全部比较上做 Holm 校正）：%(lower)s 个更低、%(higher)s 个更高、%(ties)s 个未能区分",
         "hiera.pu_take": "在 ε = %(eps)s 时，PrivUnitG 的 MSE 与 Harmony 和 PM 之比，裁剪到范数 1 时为 %(r1)s，裁剪到包含其方框的球 $\\sqrt{\\tilde d}$ 时为 %(rbox)s",
         "hiera.ratio_where": "%(span)s（%(verdict)s，%(k)s 个）",
+        "hiera.pu_tail_advantage": "。这些运行只改变了 PrivUnitG 的裁剪：标量机制没有在按 $\\ell_2$ 范数裁剪的梯度上运行，而 $C = \\sqrt{\\tilde d}$ 是 PrivUnitG 噪声最大的裁剪，因此它们无法区分范数 1 时的优势有多少来自机制本身、多少来自裁剪",
+        "hiera.pu_tail_none": "。这些运行只改变了 PrivUnitG 的裁剪（标量机制没有在按 $\\ell_2$ 范数裁剪的梯度上运行），而裁剪到范数 1 时它并无优势可供归因",
         "comparison.family_equivalence": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s "
         "倍以内等价（Holm 校正；比值 %(lo)s–%(hi)s）",
         "comparison.family_noninferior": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 的%(quantity)s至多比 %(b)s 高 "

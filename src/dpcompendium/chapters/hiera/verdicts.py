@@ -997,5 +997,7 @@ def pu_reading(table: pd.DataFrame, bs: Sequence[str], power: float = 0.9) -> Md
         "n": str(box["n"]),
         "parts": parts,
         "short": _short_clause(table, t, "sgd", power),
+        # nothing to attribute when PrivUnitG is not lower at norm 1 either
+        "tail": message("hiera.pu_tail_advantage" if one["better"] else "hiera.pu_tail_none"),
     }
     return message("hiera.pu_box_none" if box["better"] == 0 else "hiera.pu_box_partial", **params)
