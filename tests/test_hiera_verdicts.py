@@ -474,3 +474,98 @@ def test_the_source_s_budgets_are_tagged_once_per_sentence_and_families_are_a_ta
         table, "uniform", [("hiera-calibrated", b) for b in ("harmony", "pm", "hybrid")]
     )
     assert "higher in 12" in str(lead) and str(tab).count("\n") == 3  # header + a row per family
+
+
+def _pu_runs(seed=11):
+    """SGD runs on two data sets (60 and 8 repetitions): PrivUnitG at norm 1 far below Harmony and PM, at the box's
+    ball above Harmony on both and as noisy as PM on the small one (a tie there), HierA at the source's budgets."""
+    rng = np.random.default_rng(seed)
+    spec = {
+        "adult": (
+            60,
+            {"harmony": 2.0, "pm": 1.6, "hiera": 0.8, "privunitg": 0.7, "privunitg-box": 2.3},
+        ),
+        "synthetic": (
+            8,
+            {"harmony": 2.0, "pm": 2.2, "hiera": 0.8, "privunitg": 0.6, "privunitg-box": 2.4},
+        ),
+    }
+    rows = []
+    for dataset, (reps, scales) in spec.items():
+        for r in range(reps):
+            shared = rng.standard_normal()  # the repetition's folds: paired
+            for method, scale in scales.items():
+                noise = {
+                    ("synthetic", "pm"): 0.3,
+                    ("synthetic", "privunitg-box"): 0.3,
+                    ("adult", "privunitg-box"): 0.1,
+                }.get((dataset, method), 0.03)
+                rows.append(
+                    {
+                        "dataset": dataset,
+                        "method": method,
+                        "variant": "corrected",
+                        "epsilon": 0.25,
+                        "folds": 5,
+                        "rep": r,
+                        "mse": scale * (1 + 0.02 * shared + noise * rng.standard_normal()),
+                    }
+                )
+    return verdicts.sgd_comparisons(pd.DataFrame(rows))
+
+
+def test_privunitg_reading_says_the_runs_do_not_separate_mechanism_from_clipping():
+    """Referee 11, M1: the two runs change only PrivUnitG's clip, so the sentence gives the counts at each clip (each
+    outcome at the box's ball, with the verdicts short of runs) and says the runs do not separate the mechanism from
+    the clipping; it no longer attributes the advantage at norm 1 to the clipping. A ratio not separated is quoted
+    apart from the shown ones, not inside their span."""
+    tests = _pu_runs()
+    box = tests[tests["a"] == "privunitg-box"]
+    assert set(box["outcome"]) == {"worse", "tie"}, box[["dataset", "b", "ratio", "outcome"]]
+    text = str(verdicts.pu_reading(tests, ["harmony", "pm"]))
+    assert "in 4 of 4 comparisons clipped to norm 1" in text
+    assert "in none of 4 clipped to the ball that holds the box" in text
+    n_tie = int((box["outcome"] == "tie").sum())
+    assert f"not separated in {n_tie}" in text and f"higher in {4 - n_tie}" in text
+    assert "do not separate the mechanism" in text and "effective step" not in text
+    ratios = str(verdicts.clip_ratios(tests, "privunitg-box"))
+    assert "where higher" in ratios and "where not separated" in ratios
+    tie_ratio = float(box.loc[box["outcome"] == "tie", "ratio"].iloc[0])
+    shown = box.loc[box["outcome"] == "worse", "ratio"]
+    assert f"{tie_ratio:.3g}" in ratios.split("where higher")[1]
+    assert str(verdicts.clip_ratios(tests, "privunitg")).count("where") == 0  # all lower: one span
+    assert len(shown) == 4 - n_tie
+    # no advantage at norm 1 (every comparison there not separated): nothing to attribute, and the text says so
+    none = tests.assign(outcome=tests["outcome"].where(tests["a"] != "privunitg", "tie"))
+    flat = str(verdicts.pu_reading(none, ["harmony", "pm"]))
+    assert "in 0 of 4 comparisons clipped to norm 1" in flat and "no advantage to attribute" in flat
+    assert "part in its advantage" not in flat
+    zh = myst(verdicts.pu_reading(tests, ["harmony", "pm"]), "zh_CN")
+    assert "无法区分" in zh and "步长" not in zh
+
+
+def test_short_runs_count_each_verdict_against_its_own_runs():
+    """A family over data sets with 60 and 8 runs: a verdict on 60 runs that needs fewer than 60 is not short (the
+    old count held every verdict to the fewest runs of the family, referee 11, M1)."""
+    tests = _pu_runs()
+    short = verdicts.short_runs(tests)
+    made = {"adult": 60, "synthetic": 8}
+    k = len(tests)
+    need_adult = [
+        r.runs_needed(0.9, r.comparison.alpha / k)
+        for d, r in zip(tests["dataset"], tests["result"], strict=True)
+        if d == "adult" and r.holds
+    ]
+    assert any(8 < n <= 60 for n in need_adult), need_adult  # what the old count called short
+    for a, b, d, _e, need in short:
+        assert need > made[d], (a, b, d, need)
+    per_data = [s for d in made for s in verdicts.short_runs(tests, dataset=d)]
+    assert sorted(short) == sorted(per_data)
+
+
+def test_sgd_family_lead_tags_the_source_s_budgets_as_unequal_privacy():
+    """Referee 11, m2: the lead sentence of the SGD's 16-test family named HierA at the source's budgets "not private
+    … its ε is nominal"; it is private at a larger ε per report, and the lead carries that tag, once."""
+    text, _ = verdicts.sgd_results(_pu_runs())
+    assert "not private" not in str(text) and str(text).count("not equal privacy") == 1
+    assert "名义" not in myst(text, "zh_CN") and "并非同等隐私" in myst(text, "zh_CN")

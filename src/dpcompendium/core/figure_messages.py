@@ -850,9 +850,10 @@ _PAIRS += [
     ("PrivUnitG (box clip)", "PrivUnitG（按方框裁剪）"),
     ("PrivUnitG (d = %(d)s) sampler", "PrivUnitG（d = %(d)s）采样器"),
     (
-        "d = %(d)s coefficients, as in the SGD; inputs e1 vs -e1 (every pair of unit inputs is alike up to a "
-        "rotation); event: the projection on e1 in e1's cap",
-        "d = %(d)s 个系数，与 SGD 相同；输入 e1 对 -e1（任意两个单位输入在旋转下等价）；事件：在 e1 的帽区内对 e1 的投影",
+        "d = %(d)s coefficients, as in the SGD; inputs e1 vs -e1, the antipodal pair (the unit inputs at the "
+        "largest angle), audited as the presumed worst case; event: the projection on e1 in e1's cap",
+        "d = %(d)s 个系数，与 SGD 相同；输入 e1 对 -e1，即对径的一对（夹角最大的两个单位输入），作为假定的最坏情况审计；"
+        "事件：在 e1 的帽区内对 e1 的投影",
     ),
 ]
 # privacy-audit's result tables, captioned (issue 49; reader review 2: 9 of its 10 result tables had no caption)

@@ -275,11 +275,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.design_family_source": "the source's budgets",
         "hiera.design_family_uniform": "same exact level",
         "hiera.design_family_graded": "graded bound",
-        "hiera.pu_box_keeps": "clipped to the ball that holds the box, PrivUnitG still has the lower MSE in all %(n)s of its comparisons: its advantage is the mechanism's, not only its clipping's",
-        "hiera.pu_box_partial": "clipped to the ball that holds the box, PrivUnitG has the lower MSE in %(k)s of its %(n)s comparisons, against %(k1)s of %(n1)s at norm 1: part of its advantage at norm 1 is the clipping's (a smaller effective step), not the mechanism's",
-        "hiera.pu_box_none": "clipped to the ball that holds the box, PrivUnitG has the lower MSE in none of its %(n)s comparisons, against %(k1)s of %(n1)s at norm 1: its advantage at norm 1 is the clipping's (a smaller effective step), not the mechanism's",
+        "hiera.pu_box_keeps": "Clipped to the ball that holds the box, PrivUnitG still has the lower MSE in all %(n)s of its comparisons: its advantage is the mechanism's, not only its clipping's",
+        "hiera.pu_box_partial": "PrivUnitG has the lower MSE in %(k1)s of %(n1)s comparisons clipped to norm 1, and in %(k)s of %(n)s clipped to the ball that holds the box (%(parts)s)%(short)s%(tail)s",
+        "hiera.pu_box_none": "PrivUnitG has the lower MSE in %(k1)s of %(n1)s comparisons clipped to norm 1, and in none of %(n)s clipped to the ball that holds the box (%(parts)s)%(short)s%(tail)s",
         "hiera.family_lead_one": "%(quantity)s of %(a)s against %(b)s in %(n)s settings (two-sided tests, Holm-corrected over every comparison of the experiment): lower in %(lower)s, higher in %(higher)s and not separated in %(ties)s",
-        "hiera.pu_take": "at ε = %(eps)s PrivUnitG's MSE is %(r1)s times Harmony's and PM's when clipped to norm 1, and %(rbox)s times when clipped to $\\sqrt{\\tilde d}$, the ball that holds their box",
+        "hiera.pu_take": "at ε = %(eps)s PrivUnitG's MSE, as a multiple of Harmony's and PM's, is %(r1)s clipped to norm 1 and %(rbox)s clipped to $\\sqrt{\\tilde d}$, the ball that holds their box",
+        "hiera.ratio_where": "%(span)s where %(verdict)s (%(k)s)",
+        "hiera.pu_tail_advantage": ". These runs change only PrivUnitG's clip: the scalar mechanisms were not run on the $\\ell_2$-clipped gradient, and $C = \\sqrt{\\tilde d}$ is PrivUnitG's noisiest clip, so they do not separate the mechanism's part in its advantage at norm 1 from the clipping's",
+        "hiera.pu_tail_none": ". These runs change only PrivUnitG's clip (the scalar mechanisms were not run on the $\\ell_2$-clipped gradient), and at norm 1 it has no advantage to attribute",
         "comparison.family_equivalence": "%(a)s matches %(b)s in %(quantity)s within a factor %(margin)s in %(k)s "
         "of %(n)s settings (Holm-corrected; ratios %(lo)s–%(hi)s)",
         "comparison.family_noninferior": "%(a)s is at most %(pct)s %% worse than %(b)s in %(quantity)s in %(k)s of "
@@ -731,10 +734,13 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.design_family_uniform": "相同的精确参数",
         "hiera.design_family_graded": "分级上界",
         "hiera.pu_box_keeps": "裁剪到包含方框的球时，PrivUnitG 在其全部 %(n)s 个比较中 MSE 仍然更低：优势来自机制本身，而不只是裁剪",
-        "hiera.pu_box_partial": "裁剪到包含方框的球时，PrivUnitG 在其 %(n)s 个比较中有 %(k)s 个 MSE 更低，而裁剪到范数 1 时为 %(n1)s 个中的 %(k1)s 个：范数 1 时的部分优势来自裁剪（相当于更小的步长），而非机制本身",
-        "hiera.pu_box_none": "裁剪到包含方框的球时，PrivUnitG 在其 %(n)s 个比较中没有一个 MSE 更低，而裁剪到范数 1 时为 %(n1)s 个中的 %(k1)s 个：范数 1 时的优势来自裁剪（相当于更小的步长），而非机制本身",
+        "hiera.pu_box_partial": "裁剪到范数 1 时，PrivUnitG 在 %(n1)s 个比较中有 %(k1)s 个 MSE 更低；裁剪到包含方框的球时，%(n)s 个中有 %(k)s 个（%(parts)s）%(short)s%(tail)s",
+        "hiera.pu_box_none": "裁剪到范数 1 时，PrivUnitG 在 %(n1)s 个比较中有 %(k1)s 个 MSE 更低；裁剪到包含方框的球时，%(n)s 个中没有一个（%(parts)s）%(short)s%(tail)s",
         "hiera.family_lead_one": "%(a)s 对比 %(b)s 在 %(n)s 个设置中的%(quantity)s（双侧检验，在整个实验的全部比较上做 Holm 校正）：%(lower)s 个更低、%(higher)s 个更高、%(ties)s 个未能区分",
-        "hiera.pu_take": "在 ε = %(eps)s 时，PrivUnitG 裁剪到范数 1 时的 MSE 是 Harmony 与 PM 的 %(r1)s 倍，裁剪到包含其方框的球 $\\sqrt{\\tilde d}$ 时为 %(rbox)s 倍",
+        "hiera.pu_take": "在 ε = %(eps)s 时，PrivUnitG 的 MSE 与 Harmony 和 PM 之比，裁剪到范数 1 时为 %(r1)s，裁剪到包含其方框的球 $\\sqrt{\\tilde d}$ 时为 %(rbox)s",
+        "hiera.ratio_where": "%(span)s（%(verdict)s，%(k)s 个）",
+        "hiera.pu_tail_advantage": "。这些运行只改变了 PrivUnitG 的裁剪：标量机制没有在按 $\\ell_2$ 范数裁剪的梯度上运行，而 $C = \\sqrt{\\tilde d}$ 是 PrivUnitG 噪声最大的裁剪，因此它们无法区分范数 1 时的优势有多少来自机制本身、多少来自裁剪",
+        "hiera.pu_tail_none": "。这些运行只改变了 PrivUnitG 的裁剪（标量机制没有在按 $\\ell_2$ 范数裁剪的梯度上运行），而裁剪到范数 1 时它并无优势可供归因",
         "comparison.family_equivalence": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s "
         "倍以内等价（Holm 校正；比值 %(lo)s–%(hi)s）",
         "comparison.family_noninferior": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 的%(quantity)s至多比 %(b)s 高 "
@@ -2191,6 +2197,27 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
     ("audit.claim.refused", "refused", "拒绝给出"),
     ("audit.selection.split", "split", "样本拆分"),
     ("audit.selection.bonferroni", "Bonferroni", "Bonferroni 校正"),
+    # the audited instances that are not the ones their chapters run (referee 11, m6;
+    # dpcompendium.chapters.privacy_audit.catalog.instances_statement)
+    ("audit.instances",
+     "The audited instances are not all the ones the chapters run: the zCDP-MWEM rows audit $T$ = %(T)s rounds at "
+     "$\\delta$ = %(delta)s ($\\varepsilon_0$ = %(eps0)s per selection), while the mwem chapter runs $T$ = %(T_run)s "
+     "at $\\delta$ = %(delta_run)s ($\\varepsilon_0$ = %(eps0_run)s at the same $\\varepsilon$ and its first $T$); the HDMM row audits "
+     "a strategy optimised for all %(ranges)s ranges of %(bins)s bins, not the strategy of %(hdmm)s that the "
+     "histograms chapter runs. Their proofs hold for every such parameter, so these rows check the code of the "
+     "mechanisms on smaller instances, not the instances that run",
+     "The audited instances are not all the ones the chapters run: the zCDP-MWEM rows audit T = %(T)s rounds at "
+     "δ = %(delta)s (ε₀ = %(eps0)s per selection), while the mwem chapter runs T = %(T_run)s at δ = %(delta_run)s "
+     "(ε₀ = %(eps0_run)s at the same ε and its first T); the HDMM row audits a strategy optimised for all %(ranges)s ranges of "
+     "%(bins)s bins, not the strategy of %(hdmm)s that the histograms chapter runs. Their proofs hold for every "
+     "such parameter, so these rows check the code of the mechanisms on smaller instances, not the instances that "
+     "run",
+     "被审计的实例并不都是各章实际运行的实例：zCDP-MWEM 的各行审计的是 $T$ = %(T)s 轮、$\\delta$ = %(delta)s"
+     "（每次选择 $\\varepsilon_0$ = %(eps0)s），而 mwem 一章运行的 $T$：%(T_run)s，$\\delta$ = %(delta_run)s"
+     "（$\\varepsilon_0$ = %(eps0_run)s，取同一 $\\varepsilon$ 和其第一个 $T$）；HDMM 一行审计的是针对 %(bins)s 个桶上全部 %(ranges)s "
+     "个区间优化的策略，而不是直方图一章运行的 %(hdmm)s 的策略。它们的证明对任何这样的参数都成立，因此这些行是在更小的实例上"
+     "检查机制的代码，而不是检查实际运行的实例"),
+    ("audit.instances.rounds", "%(T)s in %(d)s", "%(d)s 为 %(T)s"),
 ]  # fmt: skip
 
 # The texts of the privacy claims (core/claim_messages.py): relation names, sensitivities, conditions, reasons.

@@ -265,7 +265,9 @@ def audit_specs() -> list[AuditSpec]:
     # (its own name for the dimension: the samplers above close over `dim`)
     # PrivUnitG (the SGD's whole-gradient mechanism) in the dimensions the runs use (referee 10, H2): d = 7
     # coefficients on Adult, 11 on the synthetic data; unit inputs e1 and -e1 (the clip norm scales the output, not
-    # the law of its direction, and a rotation maps any pair of unit inputs to this one or a closer one); the event
+    # the law of its direction): the antipodal pair, the two unit inputs at the largest angle, audited as the
+    # presumed worst case — pairs of unit vectors differ by their angle, and no other pair is audited (referee 11,
+    # m8); the event
     # "the output's projection on e1 lies in e1's cap" (<U, e1> >= gamma) has probabilities p and
     # (1 - p) q / (1 - q): ratio e^eps_used
     for pdim in (7, 11):
@@ -287,8 +289,9 @@ def audit_specs() -> list[AuditSpec]:
                     )
                 ],
                 true_epsilon=pu.eps_used,
-                note=f"d = {pdim} coefficients, as in the SGD; inputs e1 vs -e1 (every pair of unit inputs is "
-                "alike up to a rotation); event: the projection on e1 in e1's cap",
+                note=f"d = {pdim} coefficients, as in the SGD; inputs e1 vs -e1, the antipodal pair (the unit "
+                "inputs at the largest angle), audited as the presumed worst case; event: the projection on e1 in "
+                "e1's cap",
             )
         )
     return out

@@ -1,0 +1,79 @@
+"""Referee 11's findings in the privacy-audit chapter and hiera's audit rows (issue 46): m5 (each row's δ printed),
+m6 (the audited instances that are not the ones the chapters run, said beside "holds") and m8 (the PrivUnitG pair's
+justification)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from dpcompendium.chapters import mwem, privacy_audit
+from dpcompendium.chapters.hiera.audits import audit_specs as hiera_specs
+from dpcompendium.core.messages import myst, translate
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _cell(notebook: str, cell_id: str) -> str:
+    nb = json.loads((ROOT / "notebooks" / notebook).read_text())
+    return "".join(next(c for c in nb["cells"] if c.get("id") == cell_id)["source"])
+
+
+def test_m5_the_catalogue_table_prints_each_rows_delta():
+    """Rounded with the ε columns to 4 decimals, every δ of an (ε, δ) row printed 0: a pure-DP claim."""
+    table = pd.DataFrame(
+        {
+            "mechanism": ["Gaussian mechanism", "federated-pca step", "Laplace"],
+            "chapter": ["core", "federated-pca", "core"],
+            "claimed_epsilon": [1.0, 0.52345678, 1.0],
+            "claimed_delta": [1e-5, 1.2345e-6, 0.0],
+            "audit": ["empirical", "empirical", "exact"],
+            "audited_epsilon": [0.61234567, 0.4, 1.0],
+            "finding": ["holds", "holds", "holds"],
+        }
+    )
+    view = privacy_audit.catalogue_view(table)
+    assert list(view["δ"]) == [1e-5, 1.2345e-6, 0.0]
+    assert list(view["claimed ε"]) == [1.0, 0.5235, 1.0] and view["audited ε"].iloc[0] == 0.6123
+    assert "catalogue_view(table)" in _cell("privacy-audit.ipynb", "194e01d5")
+
+
+def test_m6_the_audited_instances_that_differ_from_the_runs_are_named():
+    """The zCDP-MWEM rows audit T = 10 at δ = 1e-5, the chapter runs T = 30 (1-D) at δ = 1e-7; HDMM is audited with
+    a strategy for the 36 ranges of 8 bins, not the restricted strategy the histograms chapter runs — read from the
+    specs, so a change of a spec changes the sentence."""
+    entries = privacy_audit.catalog()
+
+    def eps0(e, d, t):
+        return mwem.zcdp.mwem_zcdp_parameters(e, d, t)["epsilon0"]
+
+    text = privacy_audit.instances_statement(
+        entries, mwem_run={"T": {"1-D": 30, "2-D": 200}, "delta": 1e-7}, epsilon0=eps0
+    )
+    plain = str(text)
+    assert "T = 10 rounds at δ = 1e-05" in plain and "ε₀ = 0.0913" in plain
+    assert "T = 30 in 1-D, 200 in 2-D at δ = 1e-07" in plain and "ε₀ = 0.0448" in plain
+    assert "all 36 ranges of 8 bins" in plain and "HDMM (p = 64, restricted)" in plain
+    zh = myst(text, "zh_CN")
+    assert "1-D 为 30" in zh and "8 个桶" in zh
+    with pytest.raises(ValueError, match="eps0"):  # the spec's ε₀ is checked against the formula
+        privacy_audit.instances_statement(
+            entries, mwem_run={"T": {"1-D": 30}, "delta": 1e-7}, epsilon0=lambda e, d, t: 0.5
+        )
+    # beside the sentence that says the private mechanisms hold
+    assert "audit_private_hold" in _cell("privacy-audit.ipynb", "915228e6")
+    assert "{glue:md}`audit_instances:myst`" in _cell("privacy-audit.ipynb", "915228e6")
+
+
+def test_m8_privunitg_audit_pair_is_the_antipodal_one_presumed_worst():
+    """ "every pair of unit inputs is alike up to a rotation" is false (pairs differ by their angle): the note says
+    the antipodal pair is audited as the presumed worst case, in both languages."""
+    notes = [s.note for s in hiera_specs() if s.mechanism.startswith("PrivUnitG (d = ")]
+    assert len(notes) == 2
+    for note in notes:
+        assert "rotation" not in note and "antipodal pair" in note and "presumed worst case" in note
+        zh = translate(note, "zh_CN")
+        assert zh is not None and "对径" in zh and "旋转" not in zh
