@@ -465,9 +465,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_out_average": "its average of the iterates",
         "mwem.db_below": "%(output)s is shown below Identity (two-sided bootstrap-t tests, Holm-corrected) at "
         "$\\varepsilon$ = %(eps)s for every $T$%(some)s",
-        "mwem.db_below_none": "%(output)s is shown below Identity (two-sided bootstrap-t tests, Holm-corrected) at no "
-        "$\\varepsilon$ of this run for every $T$%(some)s",
-        "mwem.db_below_some": " (at $\\varepsilon$ = %(eps)s for some $T$)",
+        "mwem.db_below_none": "at no $\\varepsilon$ of this run is %(output)s shown below Identity for every $T$ "
+        "(two-sided bootstrap-t tests, Holm-corrected)%(some)s",
+        "mwem.db_below_some": "; at $\\varepsilon$ = %(eps)s it is, for some $T$ only",
         "mwem.T_zcdp": "the zCDP variant's last iterate has %(ratio)s times the standard's mean error at the same $T$ "
         "(each $T$ of the grid, %(reps)s), at a different guarantee (($\\varepsilon$, $\\delta$)-DP with $\\delta$ = "
         "%(delta)s, against $\\varepsilon$-DP; point estimates)",
@@ -582,11 +582,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.row_out_last": "last iterate",
         "mwem.row_out_average": "average of the iterates",
         "mwem.private_not_shown": "not shown (upper bound %(eps)s)",
-        "mwem.db_fixed_row": "standard MWEM's last iterate at $T$ = %(T)s, the row fixed before the run",
+        "mwem.db_fixed_row": "standard MWEM's last iterate at $T$ = %(T)s",
         "mwem.zcdp_rounds_short": "at the noise of $T$ = %(T)s pure-DP rounds in 1-D it could run %(rounds)s rounds",
         "mwem.course_short": "the standard-MWEM rows (both outputs, both dimensions) have %(ratio)s times the mean error of the non-adaptive baseline of smallest mean error (point estimates)",
         "mwem.rse_short": "a %(reps)s-run average has a relative standard error of %(rse)s (median), so two correct implementations differ by more than 10 %% with probability %(p)s",
         "mwem.caption_budget": "The budget of each variant per round: selection and measurement (zCDP: each half's $\\varepsilon$ is that half's $\\rho$ converted alone at the same $\\delta$; the halves add in $\\rho$, not in $\\varepsilon$)",
+        "mwem.db_wins_lacking": "of the %(n)s settings where %(name)s alone has the lowest %(quantity)s, %(k)s are on %(data)s, without %(missing)s in the ranking",
     },
     # 简体中文: the terms are the sources' own (book/glossary.md is the term base; tests/test_messages_zh.py checks it).
     "zh_CN": {
@@ -885,9 +886,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_out_average": "其各次迭代结果的平均值",
         "mwem.db_below": "检验（双侧学生化自助法（bootstrap-t）检验，Holm 校正）表明，%(output)s在 $\\varepsilon$ = %(eps)s "
         "时对每个 $T$ 都低于 Identity%(some)s",
-        "mwem.db_below_none": "检验（双侧学生化自助法（bootstrap-t）检验，Holm 校正）未能表明，%(output)s在本次运行的某个 "
-        "$\\varepsilon$ 下对每个 $T$ 都低于 Identity%(some)s",
-        "mwem.db_below_some": "（在 $\\varepsilon$ = %(eps)s 时对部分 $T$ 如此）",
+        "mwem.db_below_none": "在本次运行的任何 $\\varepsilon$ 下，检验（双侧学生化自助法（bootstrap-t）检验，Holm 校正）都未能表明"
+        "%(output)s对每个 $T$ 都低于 Identity%(some)s",
+        "mwem.db_below_some": "；在 $\\varepsilon$ = %(eps)s 时仅对部分 $T$ 如此",
         "mwem.T_zcdp": "在相同 $T$ 下（网格中的每个 $T$，%(reps)s），zCDP 变体最后一次迭代结果的平均误差是标准变体的 %(ratio)s "
         "倍，二者的隐私保证不同（($\\varepsilon$, $\\delta$)-DP，$\\delta$ = %(delta)s，对比 $\\varepsilon$-DP；点估计）",
         "mwem.db_zcdp": "zCDP 变体（($\\varepsilon$, $\\delta$)-DP，$\\delta$ = %(delta)s，因此不与上面的纯 DP 行和基线方法一起"
@@ -989,11 +990,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.row_out_last": "最后一次迭代结果",
         "mwem.row_out_average": "各次迭代结果的平均值",
         "mwem.private_not_shown": "未表明（上界 %(eps)s）",
-        "mwem.db_fixed_row": "标准 MWEM 在 $T$ = %(T)s 时的最后一次迭代结果（运行前即已固定的那一行）",
+        "mwem.db_fixed_row": "标准 MWEM 在 $T$ = %(T)s 时的最后一次迭代结果",
         "mwem.zcdp_rounds_short": "在一维中，以纯差分隐私下 $T$ = %(T)s 轮的噪声，它可以运行 %(rounds)s 轮",
         "mwem.course_short": "标准 MWEM 的各行（两种输出、两种维度）的平均误差是平均误差最小的非自适应基线方法的 %(ratio)s 倍（点估计）",
         "mwem.rse_short": "%(reps)s 次运行的平均值的相对标准误差为 %(rse)s（中位数），因此两个正确实现相差超过 10 %% 的概率为 %(p)s",
         "mwem.caption_budget": "各变体每轮的预算：选择与测量（zCDP：每一半的 $\\varepsilon$ 是该半的 $\\rho$ 在同一 $\\delta$ 下单独换算所得；两半在 $\\rho$ 上相加，而不是在 $\\varepsilon$ 上）",
+        "mwem.db_wins_lacking": "在 %(name)s 单独取得最低%(quantity)s的 %(n)s 个设置中，有 %(k)s 个在 %(data)s 上，其排名中没有 %(missing)s",
     },
 }
 
@@ -1067,9 +1069,9 @@ PLAIN: dict[str, str] = {
     "mwem.avg_cost": "at ε = %(eps)s it is %(r2)s (2-D) and %(r1)s (1-D) times the error of the last iterate",
     "mwem.db_below": "%(output)s is shown below Identity (two-sided bootstrap-t tests, Holm-corrected) at ε = %(eps)s "
     "for every T%(some)s",
-    "mwem.db_below_none": "%(output)s is shown below Identity (two-sided bootstrap-t tests, Holm-corrected) at no ε "
-    "of this run for every T%(some)s",
-    "mwem.db_below_some": " (at ε = %(eps)s for some T)",
+    "mwem.db_below_none": "at no ε of this run is %(output)s shown below Identity for every T (two-sided bootstrap-t "
+    "tests, Holm-corrected)%(some)s",
+    "mwem.db_below_some": "; at ε = %(eps)s it is, for some T only",
     "mwem.T_zcdp": "the zCDP variant's last iterate has %(ratio)s times the standard's mean error at the same T "
     "(each T of the grid, %(reps)s), at a different guarantee ((ε, δ)-DP with δ = %(delta)s, against ε-DP; point "
     "estimates)",
@@ -1095,7 +1097,7 @@ PLAIN: dict[str, str] = {
     "rerun_box.intro_print": "The command that reruns this chapter with the parameters of this page; dpcompendium list %(chapter)s lists the parameters, their meanings and the values each allows (the HTML edition shows them in this box, at %(url)s).",
     "mwem.cond_group_two": "run at ε = %(eps)s under add-remove neighbours: a replacement is one removal and one addition, so group privacy over the two steps doubles ε",
     "mwem.row_name": "%(method)s, %(output)s, T = %(T)s",
-    "mwem.db_fixed_row": "standard MWEM's last iterate at T = %(T)s, the row fixed before the run",
+    "mwem.db_fixed_row": "standard MWEM's last iterate at T = %(T)s",
     "mwem.zcdp_rounds_short": "at the noise of T = %(T)s pure-DP rounds in 1-D it could run %(rounds)s rounds",
     "mwem.caption_budget": "The budget of each variant per round: selection and measurement (zCDP: each half's ε is that half's ρ converted alone at the same δ; the halves add in ρ, not in ε)",
 }

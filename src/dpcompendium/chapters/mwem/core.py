@@ -37,7 +37,6 @@ replays instead of the cells'.
 from __future__ import annotations
 
 import dataclasses
-
 import functools
 import math
 from collections.abc import Mapping, Sequence
