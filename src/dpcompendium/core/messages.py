@@ -538,7 +538,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.short_cells": "on %(data)s at $\\varepsilon$ = %(eps)s",
         # referee 10 (V1, V8, N1, N6, V10)
         "hist.fix_pair": "noisy against true centres",
-        "hist.fix_summary": "%(lead)s%(where)s; the non-inferiority intervals reach %(upper)s (margin %(margin)s, chosen after earlier versions' intervals were known); with S5 on the mean, the noisy centres' mean MSE is %(mean_lo)s–%(mean_hi)s times the true centres'",
+        "hist.fix_summary": "%(lead)s%(where)s; the non-inferiority verdicts are the S5-on-the-sum family's, their intervals reach %(upper)s (margin %(margin)s, chosen after earlier versions' intervals were known)%(short)s; with S5 on the mean, the noisy centres' mean MSE is %(mean_lo)s–%(mean_hi)s times the true centres'",
         "hist.dawa_pair": "each private DAWA against DAWA as DPBench runs it",
         "hist.name_dawa_dpbench_short": "DAWA as DPBench runs it",
         "hist.php_weak": "%(b)s is a weak comparator on this workload: its mean MSE is %(identity)s times Identity's and %(levelwise)s times that of the level-wise P-HP (not the authors')",
@@ -546,7 +546,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.php_reconcile": "The claim table above gives, for the same variant against %(b)s, ratios of %(lo20)s–%(hi20)s from its %(reps)s runs per arm; the %(runs)s-run ratios (%(lo)s–%(hi)s) come from other runs, and each lies inside that table's 95 %% bootstrap interval at its budget: the two agree within the noise of %(reps)s runs, and the %(runs)s-run ratios are the ones to cite",
         "hist.php_reconcile_differ": "The claim table above gives, for the same variant against %(b)s, ratios of %(lo20)s–%(hi20)s from its %(reps)s runs per arm; the %(runs)s-run ratios (%(lo)s–%(hi)s) come from other runs, and at $\\varepsilon$ = %(eps)s the %(runs)s-run ratio lies outside that table's 95 %% bootstrap interval: the %(runs)s-run ratios are the ones to cite, the table's are %(reps)s-run estimates",
         "hist.col_setting": "setting",
-        "hist.fix_summary_set": "%(lead)s%(where)s; the non-inferiority intervals reach %(upper)s (margin %(margin)s, set by this run's parameters); with S5 on the mean, the noisy centres' mean MSE is %(mean_lo)s–%(mean_hi)s times the true centres'",
+        "hist.fix_summary_set": "%(lead)s%(where)s; the non-inferiority verdicts are the S5-on-the-sum family's, their intervals reach %(upper)s (margin %(margin)s, set by this run's parameters)%(short)s; with S5 on the mean, the noisy centres' mean MSE is %(mean_lo)s–%(mean_hi)s times the true centres'",
         "hist.php_reconcile_plain": "The claim table above gives, for the same variant against %(b)s, ratios of %(lo20)s–%(hi20)s from its %(reps)s runs per arm; the ratios here (%(lo)s–%(hi)s, %(runs)s runs per arm) come from other runs",
         "quantity.mse": "MSE",
         "quantity.rmse": "RMSE",
@@ -588,6 +588,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.rse_short": "a %(reps)s-run average has a relative standard error of %(rse)s (median), so two correct implementations differ by more than 10 %% with probability %(p)s",
         "mwem.caption_budget": "The budget of each variant per round: selection and measurement (zCDP: each half's $\\varepsilon$ is that half's $\\rho$ converted alone at the same $\\delta$; the halves add in $\\rho$, not in $\\varepsilon$)",
         "mwem.db_wins_lacking": "of the %(n)s settings where %(name)s alone has the lowest %(quantity)s, %(k)s are on %(data)s, without %(missing)s in the ranking",
+        "hist.fix_ni_short": "; %(k)s of them ($\\varepsilon$ = %(eps)s) would need up to %(needed)s runs per arm for power %(power)s, where this run has %(runs)s",
+        "hist.sparse_small": "On the sparse histograms only data-dependent methods rank first where the signal is small (DPBench's small-signal regime, small $\\text{scale}\\cdot\\varepsilon$: here $\\varepsilon$ ≤ %(eps)s)%(rest)s",
+        "hist.sparse_small_rest": "; at larger $\\varepsilon$ a data-independent method ranks first too, alone or not separated from the first: %(items)s",
+        "hist.sparse_setting": "%(data)s at $\\varepsilon$ = %(eps)s, %(cell)s",
+        "hist.sparse_small_not": "on the sparse histograms the data-dependent methods do not rank first in every setting with $\\varepsilon$ ≤ %(eps)s",
     },
     # 简体中文: the terms are the sources' own (book/glossary.md is the term base; tests/test_messages_zh.py checks it).
     "zh_CN": {
@@ -949,7 +954,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.short_pair": "%(a)s 对比 %(b)s，%(where)s（最多需要 %(needed)s 次运行）",
         "hist.short_cells": "在%(data)s上 $\\varepsilon$ = %(eps)s 时",
         "hist.fix_pair": "加噪中心相对于真实中心",
-        "hist.fix_summary": "%(lead)s%(where)s；非劣效性区间的上限最高达 %(upper)s（界值 %(margin)s，是在已知早先版本的区间之后才选定的）；S5 对均值加噪时，加噪中心的均方误差均值是真实中心的 %(mean_lo)s–%(mean_hi)s 倍",
+        "hist.fix_summary": "%(lead)s%(where)s；非劣效性判定均属于 S5 对和加噪一族，其区间的上限最高达 %(upper)s（界值 %(margin)s，是在已知早先版本的区间之后才选定的）%(short)s；S5 对均值加噪时，加噪中心的均方误差均值是真实中心的 %(mean_lo)s–%(mean_hi)s 倍",
         "hist.dawa_pair": "各个满足差分隐私的 DAWA 相对于 DPBench 版 DAWA",
         "hist.name_dawa_dpbench_short": "DPBench 版 DAWA",
         "hist.php_weak": "在这一查询集上，%(b)s 是较弱的比较对象：其均方误差均值是 Identity 的 %(identity)s 倍，是逐层 P-HP（非作者实现）的 %(levelwise)s 倍",
@@ -957,7 +962,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.php_reconcile": "上面的权利要求表对同一变体相对于 %(b)s 给出的比值为 %(lo20)s–%(hi20)s（每组 %(reps)s 次运行）；%(runs)s 次运行的比值（%(lo)s–%(hi)s）来自另一批运行，且每个都落在该表同一预算下的 95 %% 自助法区间之内：两者在 %(reps)s 次运行的噪声范围内一致，引用时应采用 %(runs)s 次运行的比值",
         "hist.php_reconcile_differ": "上面的权利要求表对同一变体相对于 %(b)s 给出的比值为 %(lo20)s–%(hi20)s（每组 %(reps)s 次运行）；%(runs)s 次运行的比值（%(lo)s–%(hi)s）来自另一批运行，在 $\\varepsilon$ = %(eps)s 时 %(runs)s 次运行的比值落在该表的 95 %% 自助法区间之外：引用时应采用 %(runs)s 次运行的比值，该表的比值只是 %(reps)s 次运行的估计",
         "hist.col_setting": "设置",
-        "hist.fix_summary_set": "%(lead)s%(where)s；非劣效性区间的上限最高达 %(upper)s（界值 %(margin)s，由本次运行的参数设定）；S5 对均值加噪时，加噪中心的均方误差均值是真实中心的 %(mean_lo)s–%(mean_hi)s 倍",
+        "hist.fix_summary_set": "%(lead)s%(where)s；非劣效性判定均属于 S5 对和加噪一族，其区间的上限最高达 %(upper)s（界值 %(margin)s，由本次运行的参数设定）%(short)s；S5 对均值加噪时，加噪中心的均方误差均值是真实中心的 %(mean_lo)s–%(mean_hi)s 倍",
         "hist.php_reconcile_plain": "上面的权利要求表对同一变体相对于 %(b)s 给出的比值为 %(lo20)s–%(hi20)s（每组 %(reps)s 次运行）；这里的比值（%(lo)s–%(hi)s，每组 %(runs)s 次运行）来自另一批运行",
         "quantity.mse": "均方误差",
         "quantity.rmse": "均方根误差",
@@ -996,6 +1001,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.rse_short": "%(reps)s 次运行的平均值的相对标准误差为 %(rse)s（中位数），因此两个正确实现相差超过 10 %% 的概率为 %(p)s",
         "mwem.caption_budget": "各变体每轮的预算：选择与测量（zCDP：每一半的 $\\varepsilon$ 是该半的 $\\rho$ 在同一 $\\delta$ 下单独换算所得；两半在 $\\rho$ 上相加，而不是在 $\\varepsilon$ 上）",
         "mwem.db_wins_lacking": "在 %(name)s 单独取得最低%(quantity)s的 %(n)s 个设置中，有 %(k)s 个在 %(data)s 上，其排名中没有 %(missing)s",
+        "hist.fix_ni_short": "；其中 %(k)s 个（$\\varepsilon$ = %(eps)s）要达到 %(power)s 的检验功效，每组最多需要 %(needed)s 次运行，而本次运行为 %(runs)s 次",
+        "hist.sparse_small": "在稀疏直方图上，信号较小时（DPBench 所说的小信号区间，即 $\\text{scale}\\cdot\\varepsilon$ 较小：此处为 $\\varepsilon$ ≤ %(eps)s）只有依赖数据的方法排名第一%(rest)s",
+        "hist.sparse_small_rest": "；在更大的 $\\varepsilon$ 下，与数据无关的方法也排名第一（单独或与第一名未能区分）：%(items)s",
+        "hist.sparse_setting": "%(data)s，$\\varepsilon$ = %(eps)s：%(cell)s",
+        "hist.sparse_small_not": "在稀疏直方图上，依赖数据的方法并非在每个 $\\varepsilon$ ≤ %(eps)s 的设置中都排名第一",
     },
 }
 
@@ -1100,6 +1110,11 @@ PLAIN: dict[str, str] = {
     "mwem.db_fixed_row": "standard MWEM's last iterate at T = %(T)s",
     "mwem.zcdp_rounds_short": "at the noise of T = %(T)s pure-DP rounds in 1-D it could run %(rounds)s rounds",
     "mwem.caption_budget": "The budget of each variant per round: selection and measurement (zCDP: each half's ε is that half's ρ converted alone at the same δ; the halves add in ρ, not in ε)",
+    "hist.fix_ni_short": "; %(k)s of them (ε = %(eps)s) would need up to %(needed)s runs per arm for power %(power)s, where this run has %(runs)s",
+    "hist.sparse_small": "On the sparse histograms only data-dependent methods rank first where the signal is small (DPBench's small-signal regime, small scale·ε: here ε ≤ %(eps)s)%(rest)s",
+    "hist.sparse_small_rest": "; at larger ε a data-independent method ranks first too, alone or not separated from the first: %(items)s",
+    "hist.sparse_setting": "%(data)s at ε = %(eps)s, %(cell)s",
+    "hist.sparse_small_not": "on the sparse histograms the data-dependent methods do not rank first in every setting with ε ≤ %(eps)s",
 }
 
 # a message whose MyST template is plain text (no maths, no emphasis) is its own plain template: PLAIN
