@@ -1016,33 +1016,3 @@ def test_replay_steps_with_extreme_factors_are_the_exact_update(rng):
     h = rng.poisson(50.0, 64).astype(float)
     tab = payoff_grid(h, (8, 64), (10.0,), 100, n_queries=5, reps=2, seed=0, passes=2)
     assert np.isfinite(tab.mean_error).all()
-
-
-def test_first_places_lacking_names_the_baselines_absent_where_a_method_won():
-    # referee 11, m4: MWEM's first places were on Adult 2-D, where HDMM and PrivTree are not run
-    from dpcompendium import PrivacyClaim
-    from dpcompendium.core.comparison import Arm, ranking
-
-    claim = PrivacyClaim("m", "replace-one", "1", 1.0)
-    rng = np.random.default_rng(5)
-
-    def arm(method, mean):
-        return Arm.of(method, claim, rng.exponential(mean, 60))
-
-    rankings = [
-        ranking("1-D", "MSE", [arm("MWEM", 5.0), arm("DAWA", 1.0), arm("HDMM", 3.0)]),
-        ranking("2-D", "MSE", [arm("MWEM", 0.1), arm("DAWA", 5.0)]),
-        ranking("2-D b", "MSE", [arm("MWEM", 0.1), arm("DAWA", 5.0)]),
-    ]
-    assert [r.winners for r in rankings] == [("DAWA",), ("MWEM",), ("MWEM",)]
-    from dpcompendium.chapters import mwem as M
-
-    text = M.first_places_lacking("MSE", rankings, ["one", "two", "two"])
-    assert str(text) == (
-        "of the 2 settings where MWEM alone has the lowest MSE, 2 are on two, without HDMM in the ranking"
-    )
-    assert "HDMM" in text.in_language("zh_CN")
-    # every first place taken against every arm: nothing to say
-    assert str(M.first_places_lacking("MSE", rankings[:1], ["one"])) == ""
-    with pytest.raises(ValueError, match="settings must name each"):
-        M.first_places_lacking("MSE", rankings, ["one"])
