@@ -19,6 +19,7 @@ from dpcompendium.core.comparison import (
     Arm,
     Comparison,
     family_sentence,
+    first_places_lacking,
     holm,
     ranking,
     winner_counts,
@@ -390,3 +391,28 @@ def test_t_quantiles_called_directly_are_scipys_bit_for_bit():
         for x in rng.normal(0, 5, 5):
             want = stats.norm.cdf(x) if math.isinf(df) else stats.t(df).cdf(x)
             assert _t_cdf(x, df) == float(want)
+
+
+def test_first_places_lacking_names_the_baselines_absent_where_a_method_won():
+    # referee 11, m4: MWEM's first places were on Adult 2-D, where HDMM and PrivTree are not run
+    claim = PrivacyClaim("m", "replace-one", "1", 1.0)
+    rng = np.random.default_rng(5)
+
+    def arm(method, mean):
+        return Arm.of(method, claim, rng.exponential(mean, 60))
+
+    rankings = [
+        ranking("1-D", "MSE", [arm("MWEM", 5.0), arm("DAWA", 1.0), arm("HDMM", 3.0)]),
+        ranking("2-D", "MSE", [arm("MWEM", 0.1), arm("DAWA", 5.0)]),
+        ranking("2-D b", "MSE", [arm("MWEM", 0.1), arm("DAWA", 5.0)]),
+    ]
+    assert [r.winners for r in rankings] == [("DAWA",), ("MWEM",), ("MWEM",)]
+    text = first_places_lacking("MSE", rankings, ["one", "two", "two"])
+    assert str(text) == (
+        "of the 2 settings where MWEM alone has the lowest MSE, 2 (two) have no HDMM in the ranking"
+    )
+    assert "HDMM" in text.in_language("zh_CN")
+    # every first place taken against every arm: nothing to say
+    assert str(first_places_lacking("MSE", rankings[:1], ["one"])) == ""
+    with pytest.raises(ValueError, match="settings must name each"):
+        first_places_lacking("MSE", rankings, ["one"])

@@ -295,3 +295,12 @@ def test_save_table_refuses_a_guarantee_on_a_non_private_row(tmp_path):
     chapter.check_guarantee_labels(
         pd.DataFrame({"label": ["trained on exact projections: not private"]})
     )
+
+
+def test_the_data_domain_claim_states_the_source_s_epsilon_not_the_book_s_bound():
+    # referee 11, m7: the source claims eps = 1; 0.500005 is the book's bound for its fixed-domain re-implementation
+    data = M.privacy_claim(1.0, 30, "coursework", 1, domain="data")
+    assert data.epsilon == 1.0 and not data.private
+    assert "0.500005-DP is this book's composition bound" in data.why
+    assert "source claims ε = 1" in data.why
+    assert M.privacy_claim(1.0, 30, "standard", 1, domain="data").epsilon == 1.0

@@ -91,6 +91,7 @@ __all__ = [
     "families_table",
     "families_text",
     "family_sentence",
+    "first_places_lacking",
     "holm",
     "ranking",
     "rankings_text",
@@ -1938,3 +1939,55 @@ def bootstrap_t_family(
         )
         for i, c in enumerate(comparisons)
     ]
+
+
+def first_places_lacking(
+    quantity: str | Md,
+    rankings: Sequence[Ranking],
+    settings: Sequence[str | Md],
+    names: Mapping[str, str | Md] | None = None,
+) -> Md:
+    """Where each arm that has the lowest ``quantity`` alone took its first places, when some of those settings did
+    not rank every arm ranked elsewhere (referee 11, m4: MWEM's first places were all on a histogram where two
+    baselines are not run): "of the 2 settings where X alone has the lowest error, 2 (Adult 2-D) have no HDMM and
+    PrivTree in the ranking". ``settings``: what a sentence calls each ranking's setting (e.g. its histogram),
+    in the rankings' order. Empty when every first place was taken against every arm."""
+    rankings = list(rankings)
+    settings = list(settings)
+    if len(settings) != len(rankings):
+        raise ValueError(
+            f"settings must name each of the {len(rankings)} rankings, got {len(settings)}"
+        )
+    arms: dict[str, Arm] = {}  # every arm ranked somewhere, in order of first appearance
+    present = []
+    for rk in rankings:
+        here = {
+            rk.best.method: rk.best,
+            **{r.comparison.b.method: r.comparison.b for r in rk.results},
+        }
+        present.append(set(here))
+        for m, a in here.items():
+            arms.setdefault(m, a)
+    names = names or {}
+    parts = []
+    for m in dict.fromkeys(rk.winners[0] for rk in rankings if not rk.tie):
+        won = [i for i, rk in enumerate(rankings) if not rk.tie and rk.winners[0] == m]
+        lacking = [i for i in won if set(arms) - present[i]]
+        if not lacking:
+            continue
+        missing = [a for a in arms if any(a not in present[i] for i in lacking)]
+        where = list(dict.fromkeys(str(settings[i]) for i in lacking))
+        parts.append(
+            message(
+                "comparison.wins_lacking",
+                quantity=quantity,
+                name=_name_md(names.get(m)) or arms[m].name,
+                n=str(len(won)),
+                k=str(len(lacking)),
+                data=join(
+                    [next(settings[i] for i in lacking if str(settings[i]) == w) for w in where]
+                ),
+                missing=join([_name_md(names.get(a)) or arms[a].name for a in missing]),
+            )
+        )
+    return join(parts, "; ")

@@ -23,7 +23,7 @@ from ...core.experiments.summary import bootstrap_mean
 from ...core.messages import CATALOGUE, Md, message, method_name, number, to_myst, translate
 from ...core.privacy import PrivacyClaim
 from ...core.rng import child_seeds
-from .baselines import baseline_claim
+from .baselines import REGISTERED, baseline_claim
 from .core import privacy_claim
 
 __all__ = [
@@ -272,6 +272,15 @@ def row_name(row: pd.Series) -> Md:
     baseline's name ("DAWA (noisy-histogram partition)" / 「DAWA（在加噪直方图上划分）」)."""
     t = row.get("T")
     if row["output"] == "estimate" or t is None or pd.isna(t):
+        if (
+            row_label(row) in REGISTERED
+        ):  # the registry's name, with its configuration (referee 11, n5)
+            key = REGISTERED[row_label(row)]
+            return Md(
+                method_name(key, "en"),
+                method_name(key, "en"),
+                {lang: method_name(key, lang) for lang in CATALOGUE},
+            )
         return _text_md(row_label(row))
     variant = str(row["method"]).removeprefix("MWEM ")
     name = Md(
