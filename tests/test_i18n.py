@@ -448,3 +448,9 @@ def test_the_execution_report_names_each_executor_in_every_edition():
             name
         )  # Chinese brackets at least: 图书构建（nbclient）, nbval（make test）
         assert executor_name(name, REPORT_TEXT["en"]) == name
+
+
+def test_the_edition_names_its_authors_in_its_language(tmp_path):
+    """zh review 8, residual English 2: the footer read "作者： The dpcompendium authors"."""
+    over = i18n.edition_overrides(tmp_path, "zh_CN")
+    assert over["author"] and not re.search(r"\b(The|authors)\b", over["author"])
