@@ -715,7 +715,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.short_cells": "在%(data)s上 ε = %(eps)s 时",
         "hiera.setting": "%(data)s，ε = %(eps)s",
         "hiera.tally_short": "；已表明的 %(shown)s 个判定中有 %(k)s 个需要比本次更多的运行（最多 %(needed)s 次）才能达到 %(power)s 的检验功效，换一个种子未必能重现它们",
-        "hiera.caveat_unequal": "（并非同等隐私：%(names)s 每份报告满足的是基础 ε 的 %(times)s 倍）",
+        "hiera.caveat_unequal": "（并非同等隐私：%(names)s 每份报告满足的隐私参数是基础 ε 的 %(times)s 倍）",
         "hiera.caveat_unequal_one": "（并非同等隐私：%(names)s 每份报告满足 ε = %(exact)s，即基础 ε = %(eps)s 的 %(times)s 倍）",
         "hiera.sgd_lead": "在 ε = %(eps)s 时，%(sentence)s",
         "hiera.families_lead": "%(m)s 对方法在 %(n)s 个设置中的%(quantity)s（双侧检验，在整个实验的全部比较上做 Holm 校正）：前一方法 %(lower)s 个更低、%(higher)s 个更高、%(ties)s 个未能区分",
