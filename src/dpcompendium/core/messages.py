@@ -1340,10 +1340,13 @@ _SENTENCE_SEPARATORS = {"zh_CN": {". ": "。", "; ": "；"}}
 #: The comma between clauses (``join(..., clauses=True)``; native review 6: prose.pairs wrote "时为 1.5, ε = 1 时为")
 _CLAUSE_SEPARATORS = {"zh_CN": {", ": "，"}}
 #: The comma between the items of a list of names (methods, data sets): Chinese enumerates with 、 (native review 7,
-#: A7: "对比 Harmony（Duchi），PM, Hybrid"); numbers and maths keep their comma.
+#: A7: "对比 Harmony（Duchi），PM, Hybrid"), and so does a list of plain numbers (native review 8, A9: "在 ε = ln 2, 1.5
+#: 时更高（比值 1.06, 1.07）"); maths keeps its comma.
 _LIST_SEPARATORS = {"zh_CN": {", ": "、"}}
 #: A name: it has a letter or a Chinese character, and no maths or number at its start.
 _NAME = re.compile(r"(?![-−+.\d$\s])(?=.*[A-Za-z\u4e00-\u9fff])(?!.*\$)", re.S)
+#: A plain number written out of maths: "1.06", "−0.5", "12%", "1,013,184".
+_PLAIN_NUMBER = re.compile(r"[-−+]?(?:\d[\d,.]*|\.\d+)(?:\s?%|×)?")
 
 
 def join(parts: Iterable[Any], sep: str = ", ", clauses: bool = False) -> Md:
@@ -1357,14 +1360,23 @@ def join(parts: Iterable[Any], sep: str = ", ", clauses: bool = False) -> Md:
         rendered = [myst(p, lang) for p in parts]
         if clauses:
             local = _CLAUSE_SEPARATORS.get(lang, {}).get(local, local)
-        elif local in _LIST_SEPARATORS.get(lang, {}) and all(_NAME.match(r) for r in rendered):
+        elif local in _LIST_SEPARATORS.get(lang, {}) and all(
+            _NAME.match(r) or _PLAIN_NUMBER.fullmatch(r) for r in rendered
+        ):
             local = _LIST_SEPARATORS[lang][local]
         return local.join(rendered)
 
+    by_lang = _per_language(in_language, *parts)
+    if not by_lang and sep == ", " and not clauses:
+        # a list of plain strings (numbers, names) is the same text in every language but its separator: a Chinese
+        # page enumerates it with 、 (native review 8, A9: "比值 1.06, 1.07")
+        listed = {lang: in_language(lang) for lang in CATALOGUE}
+        if any(text != listed["en"] for text in listed.values()):
+            by_lang = listed
     return Md(
         sep.join(plain(p) for p in parts),
         sep.join(myst(p) for p in parts),
-        _per_language(in_language, *parts),
+        by_lang,
     )
 
 

@@ -320,7 +320,7 @@ CELL_TEXTS_BY_LANG: dict[str, dict[str, str]] = {
         "min": "最小值",
         "max": "最大值",
         "mse": "均方误差",
-        "dpbench": "DPBench 版",
+        "dpbench": "DPBench 版 DAWA",  # a DAWA variant in a table cell (zh review 8, T1: the term base's form)
         "code": "源代码",
         "text": "原文",
     },
