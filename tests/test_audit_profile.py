@@ -53,6 +53,8 @@ def test_a_gaussian_without_its_delta_term_is_found():
     assert ": violated, claimed" in str(
         res.statement()
     )  # the verdict word in normal case (issue 49)
+    # δ is typeset as a power of ten in the page, never as Python's e-notation (zh review 8, M2)
+    assert "10^{-5}" in res.statement().myst and "1e-05" not in res.statement().myst
 
 
 def test_certified_profile_is_below_the_true_profile_and_the_claims():

@@ -130,3 +130,13 @@ def test_a_sentence_glued_in_chinese_with_english_left_in_it_is_a_skeleton_to_tr
     path.write_text(json.dumps(glue), encoding="utf-8")
     found = g.skeletons([path])
     assert found == {"声明 a：{0}-DP，前提：the data are clipped to the range": ["page:a"]}
+
+
+def test_a_bare_glued_guarantee_is_written_as_the_sentences_beside_it_write_it(tmp_path):
+    """zh review 8, T7: mwem's paragraph read "1.000005-差分隐私" (a bare glued guarantee, translated) three lines
+    from "1.500005-DP" (inside a generated sentence). A guarantee alone has nothing to translate; a sentence still
+    has."""
+    loc = _po(tmp_path, {"{0}-DP": "{0}-差分隐私", "the {0}-DP claim": "{0}-DP 的声明"})
+    assert not g.translatable("{0}-DP") and not g.translatable("{0}-LDP")
+    assert g.translate("$1.000005$-DP", "zh_CN", loc) == "$1.000005$-DP"
+    assert g.translate("the $2$-DP claim", "zh_CN", loc) == "$2$-DP 的声明"

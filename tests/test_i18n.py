@@ -334,7 +334,7 @@ def test_a_chinese_table_writes_review_3s_english_cells_in_chinese():
         "mean_error": "平均误差",
         "max_error": "最大误差",
         "mse": "均方误差",
-        "dpbench": "DPBench 版",
+        "dpbench": "DPBench 版 DAWA",  # zh review 8, T1
         "code": "源代码",
         "0.1 + 0.1 quantiles, 0.8 mean / all on one release": "0.1 + 0.1 用于分位数，0.8 用于均值 / 全部用于一次发布",
         "0.125 + 0.125 range steps, 0.75 mean (of rho) / sum 1, count 0 (n public)": (
@@ -448,3 +448,25 @@ def test_the_execution_report_names_each_executor_in_every_edition():
             name
         )  # Chinese brackets at least: 图书构建（nbclient）, nbval（make test）
         assert executor_name(name, REPORT_TEXT["en"]) == name
+
+
+def test_the_edition_names_its_authors_in_its_language(tmp_path):
+    """zh review 8, residual English 2: the footer read "作者： The dpcompendium authors"."""
+    over = i18n.edition_overrides(tmp_path, "zh_CN")
+    assert over["author"] and not re.search(r"\b(The|authors)\b", over["author"])
+
+
+def test_a_baselines_audit_label_names_the_method_in_every_edition():
+    """zh review 8, mistranslation 3: the English catalogue showed the raw id "hdmm (baseline)" where the Chinese
+    named the method."""
+    import dpcompendium.chapters.histograms  # noqa: F401  (registers the chapter's methods)
+    from dpcompendium.core.tables import ReadableTable
+
+    df = pd.DataFrame(
+        {"mechanism": ["hdmm (baseline)", "privtree (baseline)", "not_a_method (baseline)"]}
+    )
+    en = ReadableTable(df, lang="en")._repr_html_()
+    zh = ReadableTable(df, lang="zh_CN")._repr_html_()
+    assert "hdmm (baseline)" not in en and "HDMM (" in en and "PrivTree (baseline)" in en
+    assert "not_a_method (baseline)" in en  # an id no method has is shown as it is
+    assert "HDMM（" in zh and "PrivTree（基线）" in zh

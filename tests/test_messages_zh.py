@@ -431,7 +431,7 @@ def test_the_punctuation_check_can_fail():
 def test_joined_sentences_take_chinese_punctuation():
     """Native review 4, X4: mwem's glued list of sentences read "（点估计）. Adult 二维，…168; Adult 二维：…" on the
     Chinese page: a join of sentences (". ") or clauses ("; ") writes 。 and ； in Chinese; a list of names takes 、
-    (native review 7, A7: "对比 Harmony（Duchi），PM, Hybrid"), a list of numbers or maths keeps its comma."""
+    (native review 7, A7: "对比 Harmony（Duchi），PM, Hybrid") and so does a list of plain numbers (review 8, A9); maths keeps its comma."""
     from dpcompendium.core.messages import join
 
     a, b = message("mwem.metric_mse"), message("mwem.metric_max_error")
@@ -450,7 +450,11 @@ def test_joined_sentences_take_chinese_punctuation():
         Md("0.5", "0.5", {"en": "0.5", "zh_CN": "0.5"}),
         Md("2", "$2$", {"en": "$2$", "zh_CN": "$2$"}),
     ]
-    assert join(numbers).in_language("zh_CN") == "0.5, $2$"
+    assert join(numbers).in_language("zh_CN") == "0.5, $2$"  # maths keeps its comma
+    # plain numbers, and names beside them, take 、 (native review 8, A9: "ε = ln 2, 1.5", "比值 1.06, 1.07")
+    assert join(["1.06", "1.07"]).in_language("zh_CN") == "1.06、1.07"
+    assert join(["ln 2", "1.5"]).in_language("zh_CN") == "ln 2、1.5"
+    assert join(["1.06", "1.07"]).in_language("en") == "1.06, 1.07"
     assert join([a, b], "; ").in_language("en") == f"{a.in_language('en')}; {b.in_language('en')}"
 
 

@@ -45,6 +45,8 @@ UNTRANSLATED = ("book/api/",)
 #: The edition's title and footer (the English ones are in ``_config.yml``).
 TITLES = {"zh_CN": "dpcompendium：可执行的差分隐私"}
 FOOTERS = {"zh_CN": "由锁定的依赖构建，构建时不访问网络。本书的每个数字都在构建时重新计算。"}
+#: The edition's author line (the theme writes "By <author>" in the page's footer; the English one is in ``_config.yml``).
+AUTHORS = {"zh_CN": "dpcompendium 作者组"}
 #: The switch's text: the name of the *other* edition, in its own language.
 SWITCH_TEXT = {"en": "English", "zh_CN": "中文"}
 SWITCH_TIP = {"en": "Read this page in English", "zh_CN": "阅读本页的中文版"}
@@ -145,6 +147,7 @@ def edition_overrides(root: Path, lang: str) -> dict[str, Any]:
         "locale_dirs": [str(work / "locales")],
         "gettext_compact": False,
         "html_title": TITLES.get(lang, ""),
+        "author": AUTHORS.get(lang, ""),
         "html_theme_options": {"extra_footer": FOOTERS.get(lang, "")},
         # the edition's own jupyter-cache, filled from the execution store with the outputs of its language
         "nb_execution_cache_path": str(work / "jupyter_cache"),

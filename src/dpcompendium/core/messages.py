@@ -724,7 +724,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.short_cells": "在%(data)s上 ε = %(eps)s 时",
         "hiera.setting": "%(data)s，ε = %(eps)s",
         "hiera.tally_short": "；已表明的 %(shown)s 个判定中有 %(k)s 个需要比本次更多的运行（最多 %(needed)s 次）才能达到 %(power)s 的检验功效，换一个种子未必能重现它们",
-        "hiera.caveat_unequal": "（并非同等隐私：%(names)s 每份报告满足的是基础 ε 的 %(times)s 倍）",
+        "hiera.caveat_unequal": "（并非同等隐私：%(names)s 每份报告满足的隐私参数是基础 ε 的 %(times)s 倍）",
         "hiera.caveat_unequal_one": "（并非同等隐私：%(names)s 每份报告满足 ε = %(exact)s，即基础 ε = %(eps)s 的 %(times)s 倍）",
         "hiera.sgd_lead": "在 ε = %(eps)s 时，%(sentence)s",
         "hiera.families_lead": "%(m)s 对方法在 %(n)s 个设置中的%(quantity)s（双侧检验，在整个实验的全部比较上做 Holm 校正）：前一方法 %(lower)s 个更低、%(higher)s 个更高、%(ties)s 个未能区分",
@@ -1363,10 +1363,13 @@ _SENTENCE_SEPARATORS = {"zh_CN": {". ": "。", "; ": "；"}}
 #: The comma between clauses (``join(..., clauses=True)``; native review 6: prose.pairs wrote "时为 1.5, ε = 1 时为")
 _CLAUSE_SEPARATORS = {"zh_CN": {", ": "，"}}
 #: The comma between the items of a list of names (methods, data sets): Chinese enumerates with 、 (native review 7,
-#: A7: "对比 Harmony（Duchi），PM, Hybrid"); numbers and maths keep their comma.
+#: A7: "对比 Harmony（Duchi），PM, Hybrid"), and so does a list of plain numbers (native review 8, A9: "在 ε = ln 2, 1.5
+#: 时更高（比值 1.06, 1.07）"); maths keeps its comma.
 _LIST_SEPARATORS = {"zh_CN": {", ": "、"}}
 #: A name: it has a letter or a Chinese character, and no maths or number at its start.
 _NAME = re.compile(r"(?![-−+.\d$\s])(?=.*[A-Za-z\u4e00-\u9fff])(?!.*\$)", re.S)
+#: A plain number written out of maths: "1.06", "−0.5", "12%", "1,013,184".
+_PLAIN_NUMBER = re.compile(r"[-−+]?(?:\d[\d,.]*|\.\d+)(?:\s?%|×)?")
 
 
 def join(parts: Iterable[Any], sep: str = ", ", clauses: bool = False) -> Md:
@@ -1380,14 +1383,23 @@ def join(parts: Iterable[Any], sep: str = ", ", clauses: bool = False) -> Md:
         rendered = [myst(p, lang) for p in parts]
         if clauses:
             local = _CLAUSE_SEPARATORS.get(lang, {}).get(local, local)
-        elif local in _LIST_SEPARATORS.get(lang, {}) and all(_NAME.match(r) for r in rendered):
+        elif local in _LIST_SEPARATORS.get(lang, {}) and all(
+            _NAME.match(r) or _PLAIN_NUMBER.fullmatch(r) for r in rendered
+        ):
             local = _LIST_SEPARATORS[lang][local]
         return local.join(rendered)
 
+    by_lang = _per_language(in_language, *parts)
+    if not by_lang and sep == ", " and not clauses:
+        # a list of plain strings (numbers, names) is the same text in every language but its separator: a Chinese
+        # page enumerates it with 、 (native review 8, A9: "比值 1.06, 1.07")
+        listed = {lang: in_language(lang) for lang in CATALOGUE}
+        if any(text != listed["en"] for text in listed.values()):
+            by_lang = listed
     return Md(
         sep.join(plain(p) for p in parts),
         sep.join(myst(p) for p in parts),
-        _per_language(in_language, *parts),
+        by_lang,
     )
 
 

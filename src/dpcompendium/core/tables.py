@@ -320,7 +320,7 @@ CELL_TEXTS_BY_LANG: dict[str, dict[str, str]] = {
         "min": "最小值",
         "max": "最大值",
         "mse": "均方误差",
-        "dpbench": "DPBench 版",
+        "dpbench": "DPBench 版 DAWA",  # a DAWA variant in a table cell (zh review 8, T1: the term base's form)
         "code": "源代码",
         "text": "原文",
     },
@@ -503,6 +503,20 @@ _YES_NO = {"en": ("yes", "no"), "zh_CN": ("是", "否")}
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 
 
+#: A label built from a method's id ("hdmm (baseline)", the audit catalogue's rows of a chapter's baselines): the
+#: English cell shows the method's name, as the other editions do (native review 8, mistranslation 3).
+_METHOD_LABEL = re.compile(r"(?P<m>[a-z][a-z0-9_]*) \((?P<role>baseline|core range mechanism)\)")
+
+
+def _method_label_en(text: str) -> str | None:
+    from .messages import METHOD_NAMES, method_name
+
+    m = _METHOD_LABEL.fullmatch(text)
+    if m is None or m["m"] not in METHOD_NAMES["en"]:
+        return None
+    return f"{method_name(m['m'], 'en')} ({m['role']})"
+
+
 def _cell_translation(text: str) -> str | None:
     """A text cell in the current language when it is not English (:data:`CELL_TEXTS_BY_LANG`, else a figure
     template); ``None``: shown as it is."""
@@ -510,7 +524,7 @@ def _cell_translation(text: str) -> str | None:
 
     lang = get_language()
     if lang == "en":
-        return None
+        return _method_label_en(text)
     cells = CELL_TEXTS_BY_LANG.get(lang, {})
     if text in cells:
         return cells[text]

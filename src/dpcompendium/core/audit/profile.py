@@ -45,7 +45,7 @@ from scipy.special import ndtr, ndtri
 
 from ..fdp import gdp_delta
 from ..mechanisms.gaussian import gaussian_epsilon
-from ..messages import Md, literal, message, number
+from ..messages import Md, literal, message, number, tex
 from ..privacy import PrivacyClaim
 from ..validation import check_int, check_rng
 from .events import Sampler, _as_statistic, _check_confidence, _check_shape, clopper_pearson
@@ -137,10 +137,11 @@ class ProfileAudit:
             claimed=message(
                 "audit.claim_delta",
                 eps=literal(f"{self.claimed_epsilon:g}"),
-                delta=literal(f"{self.claimed_delta:g}"),
+                # δ in the maths as a power of ten ($10^{-5}$), not Python's "1e-05" (zh review 8, M2)
+                delta=tex(f"{self.claimed_delta:g}"),
             ),
             eps_lo=number(self.epsilon_lower),
-            delta=literal(f"{self.claimed_delta:g}"),
+            delta=tex(f"{self.claimed_delta:g}"),
             conf=number(self.confidence, 4),
             n=f"{self.n_samples:,}",
             shape=shape,
