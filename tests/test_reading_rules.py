@@ -121,259 +121,233 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
         (
             "dp-mean",
             "method-3-clamping-with-the-true-count",
-        ): "PENDING, its chapter: 1532 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1532 visible characters at e58ae37",
         (
             "dp-mean",
             "what-a-practitioner-would-use-today",
-        ): "PENDING, its chapter: 1591, 1718 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1591, 1718 visible characters at e58ae37",
         (
             "dp-mean",
             "testing-the-source-s-conclusion",
-        ): "PENDING, its chapter: 1230 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1230 visible characters at e58ae37",
         (
             "dp-mean",
             "corrections-to-this-chapter",
-        ): "PENDING, its chapter: 1029 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1029 visible characters at e58ae37",
         (
             "histograms",
             "sampling-based-grouping-for-dp-histograms-against-ahp-and-p-hp",
-        ): "PENDING, its chapter: 1083, 1243, 1175 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1083, 1383, 1175, 1134 visible characters at e58ae37",
         (
             "histograms",
             "evidence-1-the-largest-divergence-over-the-released-partitions",
-        ): "PENDING, its chapter: 1077 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1077 visible characters at e58ae37",
         (
             "histograms",
             "experiments",
-        ): "PENDING, its chapter: 1360, 1323 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1360, 1323 visible characters at e58ae37",
         (
             "histograms",
             "p-hp-as-its-authors-implemented-it",
-        ): "PENDING, its chapter: 1344 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1344 visible characters at e58ae37",
         (
             "histograms",
             "the-patent-s-claim-on-adult",
-        ): "PENDING, its chapter: 2118 visible characters at 58d3064",
+        ): "PENDING, its chapter: 2118 visible characters at e58ae37",
         (
             "histograms",
             "does-the-privacy-fix-cost-accuracy-a-non-inferiority-test",
-        ): "PENDING, its chapter: 1437 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1437 visible characters at e58ae37",
         (
             "histograms",
             "where-this-sits-in-dpbench",
-        ): "PENDING, its chapter: 1786, 1640, 1127, 1977 visible characters at 58d3064",
+        ): "PENDING, its chapter: 2066, 1640, 1127, 1977 visible characters at e58ae37",
         (
             "histograms",
             "where-the-source-is-wrong",
-        ): "PENDING, its chapter: 1086 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1226 visible characters at e58ae37",
         (
             "histograms",
             "corrections-to-this-chapter",
-        ): "PENDING, its chapter: 1253 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1253 visible characters at e58ae37",
         (
             "mwem",
             "mwem-private-synthetic-histograms-in-one-and-two-dimensions",
-        ): "PENDING, its chapter: 1259 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1259 visible characters at e58ae37",
         (
             "mwem",
             "one-dimension-the-course-s-reference-table",
-        ): "PENDING, its chapter: 2078 visible characters at 58d3064",
+        ): "PENDING, its chapter: 2078 visible characters at e58ae37",
         (
             "mwem",
             "error-against-varepsilon-and-against-t",
-        ): "PENDING, its chapter: 1185 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1185 visible characters at e58ae37",
         (
             "mwem",
             "when-does-mwem-pay-off",
-        ): "PENDING, its chapter: 1843 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1843 visible characters at e58ae37",
         (
             "mwem",
             "corrections-to-this-chapter",
-        ): "PENDING, its chapter: 1456, 1171 visible characters at 58d3064",
-        ("mwem", "solution-content"): "PENDING, its chapter: 1198 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1456, 1462 visible characters at e58ae37",
+        ("mwem", "solution-content"): "PENDING, its chapter: 1198 visible characters at e58ae37",
         (
             "federated-pca",
             "proof-content",
-        ): "PENDING, its chapter: 1200 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1200 visible characters at e58ae37",
         (
             "federated-pca",
             "coalitions-the-guarantee-as-a-function-of-c",
-        ): "PENDING, its chapter: 1454 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1454 visible characters at e58ae37",
         (
             "federated-pca",
             "captured-energy-central-level-for-the-pooled-noise-protocols-a-fall-for-dpdispca",
-        ): "PENDING, its chapter: 2412 visible characters at 58d3064",
+        ): "PENDING, its chapter: 2412 visible characters at e58ae37",
         (
             "federated-pca",
             "linear-svm-on-the-projected-data",
-        ): "PENDING, its chapter: 1072, 1073 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1072, 1073 visible characters at e58ae37",
         (
             "federated-pca",
             "where-the-source-is-wrong",
-        ): "PENDING, its chapter: 1607 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1607 visible characters at e58ae37",
         (
             "hiera",
             "the-method-its-derivation-and-its-privacy",
-        ): "PENDING, its chapter: 1235 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1235 visible characters at e58ae37",
         (
             "hiera",
             "the-guarantee-the-source-aims-at-graded-input-discriminative-ldp",
-        ): "PENDING, its chapter: 1410 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1410 visible characters at e58ae37",
+        (
+            "hiera",
+            "experiment-3-ldp-mini-batch-sgd-for-linear-regression",
+        ): "PENDING, its chapter: 1049 visible characters at e58ae37",
         (
             "privacy-audit",
             "what-an-audit-can-and-cannot-show",
-        ): "PENDING, its chapter: 1009 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1009 visible characters at e58ae37",
         (
             "privacy-audit",
             "what-holds-does-not-prove-the-state-of-the-art",
-        ): "PENDING, its chapter: 1156 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1156 visible characters at e58ae37",
+        (
+            "privacy-audit",
+            "the-catalogue",
+        ): "PENDING, its chapter: 1241 visible characters at e58ae37",
         (
             "privacy-audit",
             "what-the-audits-find-chapter-by-chapter",
-        ): "PENDING, its chapter: 1269 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1407 visible characters at e58ae37",
         (
             "privacy-audit",
             "floating-point-the-least-significant-bits",
-        ): "PENDING, its chapter: 1176 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1176 visible characters at e58ae37",
         (
             "privacy-audit",
             "solution-content",
-        ): "PENDING, its chapter: 1013 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1013 visible characters at e58ae37",
     },
     "zh_CN": {
         (
             "dp-mean",
             "method-3-clamping-with-the-true-count",
-        ): "PENDING, its chapter: 929 visible characters at 58d3064",
+        ): "PENDING, its chapter: 929 visible characters at e58ae37",
         (
             "dp-mean",
             "what-a-practitioner-would-use-today",
-        ): "PENDING, its chapter: 771, 845 visible characters at 58d3064",
+        ): "PENDING, its chapter: 771, 840 visible characters at e58ae37",
         (
             "histograms",
             "sampling-based-grouping-for-dp-histograms-against-ahp-and-p-hp",
-        ): "PENDING, its chapter: 603 visible characters at 58d3064",
+        ): "PENDING, its chapter: 601, 665 visible characters at e58ae37",
         (
             "histograms",
             "the-patent-s-claim-on-adult",
-        ): "PENDING, its chapter: 1024 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1022 visible characters at e58ae37",
         (
             "histograms",
             "where-this-sits-in-dpbench",
-        ): "PENDING, its chapter: 958, 772, 923 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1121, 772, 923 visible characters at e58ae37",
         (
             "histograms",
             "corrections-to-this-chapter",
-        ): "PENDING, its chapter: 641 visible characters at 58d3064",
+        ): "PENDING, its chapter: 639 visible characters at e58ae37",
         (
             "mwem",
             "one-dimension-the-course-s-reference-table",
-        ): "PENDING, its chapter: 969 visible characters at 58d3064",
+        ): "PENDING, its chapter: 969 visible characters at e58ae37",
         (
             "mwem",
             "error-against-varepsilon-and-against-t",
-        ): "PENDING, its chapter: 620 visible characters at 58d3064",
+        ): "PENDING, its chapter: 620 visible characters at e58ae37",
         (
             "mwem",
             "when-does-mwem-pay-off",
-        ): "PENDING, its chapter: 972 visible characters at 58d3064",
+        ): "PENDING, its chapter: 972 visible characters at e58ae37",
+        (
+            "mwem",
+            "corrections-to-this-chapter",
+        ): "PENDING, its chapter: 720 visible characters at e58ae37",
         (
             "federated-pca",
             "proof-content",
-        ): "PENDING, its chapter: 604 visible characters at 58d3064",
+        ): "PENDING, its chapter: 604 visible characters at e58ae37",
         (
             "federated-pca",
             "coalitions-the-guarantee-as-a-function-of-c",
-        ): "PENDING, its chapter: 693 visible characters at 58d3064",
+        ): "PENDING, its chapter: 693 visible characters at e58ae37",
         (
             "federated-pca",
             "captured-energy-central-level-for-the-pooled-noise-protocols-a-fall-for-dpdispca",
-        ): "PENDING, its chapter: 1200 visible characters at 58d3064",
+        ): "PENDING, its chapter: 1200 visible characters at e58ae37",
         (
             "federated-pca",
             "where-the-source-is-wrong",
-        ): "PENDING, its chapter: 726 visible characters at 58d3064",
+        ): "PENDING, its chapter: 726 visible characters at e58ae37",
         (
             "hiera",
             "the-method-its-derivation-and-its-privacy",
-        ): "PENDING, its chapter: 634 visible characters at 58d3064",
+        ): "PENDING, its chapter: 634 visible characters at e58ae37",
         (
             "hiera",
             "the-guarantee-the-source-aims-at-graded-input-discriminative-ldp",
-        ): "PENDING, its chapter: 693 visible characters at 58d3064",
+        ): "PENDING, its chapter: 693 visible characters at e58ae37",
     },
 }
 LONG_TAKEAWAYS: dict[str, dict[tuple[str, str | int], str]] = {
     "en": {
-        ("histograms", 1): "PENDING, its chapter: 772 visible characters at 58d3064",
-        ("histograms", 2): "PENDING, its chapter: 1169 visible characters at 58d3064",
-        ("histograms", 3): "PENDING, its chapter: 1577 visible characters at 58d3064",
-        ("histograms", 4): "PENDING, its chapter: 503 visible characters at 58d3064",
-        ("federated-pca", 3): "PENDING, its chapter: 470 visible characters at 58d3064",
-        ("privacy-audit", 1): "PENDING, its chapter: 436 visible characters at 58d3064",
+        ("histograms", 1): "PENDING, its chapter: 912 visible characters at e58ae37",
+        ("histograms", 2): "PENDING, its chapter: 1169 visible characters at e58ae37",
+        ("histograms", 3): "PENDING, its chapter: 1577 visible characters at e58ae37",
+        ("histograms", 4): "PENDING, its chapter: 503 visible characters at e58ae37",
+        ("mwem", 4): "PENDING, its chapter: 566 visible characters at e58ae37",
+        ("federated-pca", 3): "PENDING, its chapter: 470 visible characters at e58ae37",
+        ("privacy-audit", 1): "PENDING, its chapter: 436 visible characters at e58ae37",
     },
     "zh_CN": {
-        ("histograms", 1): "PENDING, its chapter: 366 visible characters at 58d3064",
-        ("histograms", 2): "PENDING, its chapter: 662 visible characters at 58d3064",
-        ("histograms", 3): "PENDING, its chapter: 793 visible characters at 58d3064",
-        ("histograms", 4): "PENDING, its chapter: 238 visible characters at 58d3064",
-        ("federated-pca", 3): "PENDING, its chapter: 248 visible characters at 58d3064",
+        ("histograms", 1): "PENDING, its chapter: 438 visible characters at e58ae37",
+        ("histograms", 2): "PENDING, its chapter: 660 visible characters at e58ae37",
+        ("histograms", 3): "PENDING, its chapter: 793 visible characters at e58ae37",
+        ("histograms", 4): "PENDING, its chapter: 238 visible characters at e58ae37",
+        ("mwem", 4): "PENDING, its chapter: 313 visible characters at e58ae37",
+        ("federated-pca", 3): "PENDING, its chapter: 248 visible characters at e58ae37",
     },
 }
 UNCAPTIONED: dict[str, dict[tuple[str, str | int], str]] = {
     "en": {
         ("primer", "composition"): PRIMER_TABLE,
         (
-            "dp-mean",
-            "neighbours-sensitivity-and-what-each-method-promises",
-        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
-        (
-            "dp-mean",
-            "what-a-practitioner-would-use-today",
-        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
-        (
-            "histograms",
-            "the-method-and-its-privacy",
-        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
-        (
-            "federated-pca",
-            "method-sensitivity-the-three-private-algorithms-and-what-each-party-learns",
-        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
-        (
             "federated-pca",
             "the-as-written-preprocessing-is-not-private-its-measured-sensitivity",
-        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
-        (
-            "hiera",
-            "the-method-its-derivation-and-its-privacy",
-        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
+        ): "PENDING, its chapter: 1 table without a caption at e58ae37",
     },
     "zh_CN": {
         ("primer", "composition"): PRIMER_TABLE,
         (
-            "dp-mean",
-            "neighbours-sensitivity-and-what-each-method-promises",
-        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
-        (
-            "dp-mean",
-            "what-a-practitioner-would-use-today",
-        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
-        (
-            "histograms",
-            "the-method-and-its-privacy",
-        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
-        (
-            "federated-pca",
-            "method-sensitivity-the-three-private-algorithms-and-what-each-party-learns",
-        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
-        (
             "federated-pca",
             "the-as-written-preprocessing-is-not-private-its-measured-sensitivity",
-        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
-        (
-            "hiera",
-            "the-method-its-derivation-and-its-privacy",
-        ): "PENDING, its chapter: 1 table without a caption at 58d3064",
+        ): "PENDING, its chapter: 1 table without a caption at e58ae37",
     },
 }
 
