@@ -512,6 +512,41 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
     ("claim.cond_real_arithmetic",
      "idealised real arithmetic (floating-point sampling is not exactly DP; see the audit chapter, §6.5)",
      "理想化的实数运算（浮点数采样并不严格满足差分隐私；见审计一章第 6.5 节）"),
+    # mwem's claims (chapters/mwem/core.py), so that its claims table is Chinese on a Chinese page
+    ("claims.mwem.sens", "1 for every range count and for the score $|q(A) - q(B)|$",
+     "1 for every range count and for the score |q(A) − q(B)|",
+     "每个范围计数及打分 $|q(A) - q(B)|$ 均为 1"),
+    ("claims.mwem.sens_l12", "1 for every range count and for the score $|q(A) - q(B)|$ (L1 and L2)",
+     "1 for every range count and for the score |q(A) − q(B)| (L1 and L2)",
+     "每个范围计数及打分 $|q(A) - q(B)|$ 均为 1（L1 与 L2）"),
+    ("claims.mwem.cond_public_domain",
+     "the histogram's domain (its cells, e.g. the value range) is public, declared before seeing the data (the "
+     "library's runs take it as given); not $\\min(B) \\ldots \\max(B)$ of the data, as the coursework code "
+     "computes it",
+     "the histogram's domain (its cells, e.g. the value range) is public, declared before seeing the data (the "
+     "library's runs take it as given); not min(B)…max(B) of the data, as the coursework code computes it",
+     "直方图的取值域（其单元格，例如取值范围）是公开的，在看到数据之前声明（本库的运行将其视为给定），而不是像课程作业"
+     "代码那样取数据的 $\\min(B) \\ldots \\max(B)$"),
+    ("claims.mwem.cond_zcdp",
+     "accounted in zCDP: $T = %(T)s$ exponential mechanisms at $\\varepsilon_0 = %(eps0)s$, each "
+     "$\\rho/(2T)$-zCDP (bounded range), and $T$ Gaussian measurements with $\\sigma = %(sigma)s$, each "
+     "$\\rho/(2T)$-zCDP, compose to $\\rho = %(rho)s$-zCDP, converted to $(\\varepsilon, \\delta)$-DP by "
+     "$\\varepsilon = \\rho + 2 \\sqrt{\\rho \\ln(1/\\delta)}$",
+     "accounted in zCDP: T = %(T)s exponential mechanisms at ε₀ = %(eps0)s, each ρ/(2T)-zCDP (bounded range), and "
+     "T Gaussian measurements with σ = %(sigma)s, each ρ/(2T)-zCDP, compose to ρ = %(rho)s-zCDP, converted to "
+     "(ε, δ)-DP by ε = ρ + 2 sqrt(ρ ln(1/δ))",
+     "按 zCDP 进行隐私会计：$T = %(T)s$ 个指数机制，各取 $\\varepsilon_0 = %(eps0)s$，每个为 $\\rho/(2T)$-zCDP（有界范围），"
+     "以及 $T$ 次高斯测量，取 $\\sigma = %(sigma)s$，每次为 $\\rho/(2T)$-zCDP，组合为 $\\rho = %(rho)s$-zCDP，"
+     "换算为 $(\\varepsilon, \\delta)$-DP 的公式为 $\\varepsilon = \\rho + 2 \\sqrt{\\rho \\ln(1/\\delta)}$"),
+    ("claims.mwem.cond_redraw",
+     "the number of re-draws per round (`MWEMResult.draws`, and the running time) is not released: it is geometric "
+     "with a data-dependent success probability, and each extra draw is one more exponential-mechanism selection "
+     "that this accounting does not charge",
+     "the number of re-draws per round (MWEMResult.draws, and the running time) is not released: it is geometric "
+     "with a data-dependent success probability, and each extra draw is one more exponential-mechanism selection "
+     "that this accounting does not charge",
+     "每轮重新抽取的次数（`MWEMResult.draws` 以及运行时间）不予发布：它服从成功概率依赖于数据的几何分布，且每多抽取一次"
+     "就多一次指数机制的选择，而本隐私会计并未计入"),
     # every claims table's caption (reader review 2, M5: the claims tables were the book's uncaptioned tables)
     ("claims.caption",
      "The privacy claims: each method's guarantee, neighbour relation, sensitivity and the conditions it rests on",

@@ -51,6 +51,7 @@ from scipy.special import softmax
 from ...core._jit import compiled
 from ...core.experiments import RangeQueries
 from ...core.mechanisms import laplace_mechanism
+from ...core.messages import message, tex
 from ...core.parallel import joblib_backend
 from ...core.privacy import PrivacyClaim
 from ...core.rng import make_rng
@@ -333,10 +334,7 @@ def coursework_witness(epsilon: float, T: int, ndim: int) -> dict[str, object]:
 #: ``"data"`` (``min(B)``…``max(B)`` of the data, as the coursework code computes it).
 DOMAINS = ("public", "data")
 #: The condition every MWEM claim rests on.
-PUBLIC_DOMAIN = (
-    "the histogram's domain (its cells, e.g. the value range) is public, declared before seeing the data "
-    "(the library's runs take it as given); not min(B)…max(B) of the data, as the coursework code computes it"
-)
+PUBLIC_DOMAIN = message("claims.mwem.cond_public_domain")
 #: Why a claim with ``domain="data"`` (the coursework code as written) fails.
 DATA_DOMAIN_WHY = (
     "the domain min(B)…max(B) is computed from the data (the coursework code as written): the output has "
@@ -394,7 +392,7 @@ def _variant_claim(
 ) -> PrivacyClaim:
     acc = privacy_accounting(epsilon, T, variant, ndim, delta=delta)
     total, eps = acc["total_epsilon"], acc["nominal_epsilon"]
-    sens = "1 for every range count and for the score |q(A) − q(B)|"
+    sens = message("claims.mwem.sens")
     if variant == "standard":
         return PrivacyClaim("MWEM (standard)", "replace-one", sens, eps)
     if variant == "zcdp":
@@ -402,14 +400,17 @@ def _variant_claim(
         return PrivacyClaim(
             "MWEM (zCDP, Gaussian measurements)",
             "replace-one",
-            sens + " (L1 and L2)",
+            message("claims.mwem.sens_l12"),
             total,
             acc["delta"],
             conditions=(
-                f"accounted in zCDP: T = {T} exponential mechanisms at ε₀ = {par['epsilon0']:.4g}, each "
-                f"ρ/(2T)-zCDP (bounded range), and T Gaussian measurements with σ = {par['sigma']:.4g}, each "
-                f"ρ/(2T)-zCDP, compose to ρ = {acc['rho']:.4g}-zCDP, converted to (ε, δ)-DP by ε = ρ + "
-                "2 sqrt(ρ ln(1/δ))",
+                message(
+                    "claims.mwem.cond_zcdp",
+                    T=T,
+                    eps0=tex(f"{par['epsilon0']:.4g}"),
+                    sigma=tex(f"{par['sigma']:.4g}"),
+                    rho=tex(f"{acc['rho']:.4g}"),
+                ),
             ),
         )
     ok = total <= eps * (1 + 1e-12)
@@ -441,11 +442,7 @@ def _variant_claim(
                 f"privacy loss {wit['loss']:.7g}; the released histogram is a post-processing of the transcript, "
                 "so this does not show a loss of the histogram at T > 1"
             )
-    redraw = (
-        "the number of re-draws per round (MWEMResult.draws, and the running time) is not released: it is "
-        "geometric with a data-dependent success probability, and each extra draw is one more exponential-"
-        "mechanism selection that this accounting does not charge"
-    )
+    redraw = message("claims.mwem.cond_redraw")
     return PrivacyClaim(
         "MWEM (coursework)",
         "replace-one",
