@@ -394,11 +394,11 @@ def _variant_claim(
     total, eps = acc["total_epsilon"], acc["nominal_epsilon"]
     sens = message("claims.mwem.sens")
     if variant == "standard":
-        return PrivacyClaim("MWEM (standard)", "replace-one", sens, eps)
+        return PrivacyClaim(message("claims.mwem.name_standard"), "replace-one", sens, eps)
     if variant == "zcdp":
         par = mwem_zcdp_parameters(eps, acc["delta"], T)
         return PrivacyClaim(
-            "MWEM (zCDP, Gaussian measurements)",
+            message("claims.mwem.name_zcdp"),
             "replace-one",
             message("claims.mwem.sens_l12"),
             total,
@@ -444,7 +444,7 @@ def _variant_claim(
             )
     redraw = message("claims.mwem.cond_redraw")
     return PrivacyClaim(
-        "MWEM (coursework)",
+        message("claims.mwem.name_coursework"),
         "replace-one",
         sens,
         total if ok else eps,  # a failing claim states the nominal ε it does not meet
