@@ -51,7 +51,7 @@ from scipy.special import softmax
 from ...core._jit import compiled
 from ...core.experiments import RangeQueries
 from ...core.mechanisms import laplace_mechanism
-from ...core.messages import message, tex
+from ...core.messages import Md, message, tex
 from ...core.parallel import joblib_backend
 from ...core.privacy import PrivacyClaim
 from ...core.rng import make_rng
@@ -77,6 +77,7 @@ __all__ = [
     "privacy_claim",
     "selection_probabilities",
     "spent_claim",
+    "table_claim",
     "workload_errors",
 ]
 
@@ -334,7 +335,19 @@ def coursework_witness(epsilon: float, T: int, ndim: int) -> dict[str, object]:
 #: ``"data"`` (``min(B)``…``max(B)`` of the data, as the coursework code computes it).
 DOMAINS = ("public", "data")
 #: The condition every MWEM claim rests on.
-PUBLIC_DOMAIN = message("claims.mwem.cond_public_domain")
+#: The claims' texts with their renderings in every language, by plain text (:func:`table_claim`).
+_TEXTS: dict[str, Md] = {}
+
+
+def _text(key: str, **params) -> str:
+    """The plain text of the catalogue's ``key`` (what the claims, their statements and the CSVs carry, as before),
+    its renderings kept for :func:`table_claim`."""
+    md = message(key, **params)
+    _TEXTS[str(md)] = md
+    return str(md)
+
+
+PUBLIC_DOMAIN = _text("claims.mwem.cond_public_domain")
 #: Why a claim with ``domain="data"`` (the coursework code as written) fails.
 DATA_DOMAIN_WHY = (
     "the domain min(B)…max(B) is computed from the data (the coursework code as written): the output has "
@@ -387,24 +400,35 @@ def privacy_claim(
     return claim
 
 
+def table_claim(claim: PrivacyClaim) -> PrivacyClaim:
+    """``claim`` for a claims table (:func:`dpcompendium.core.privacy.show_claims`): its sensitivity and conditions
+    with their renderings in every language, so that the table is Chinese on a Chinese page; its statement (and the
+    CSVs) unchanged."""
+    return dataclasses.replace(
+        claim,
+        sensitivity=_TEXTS.get(claim.sensitivity, claim.sensitivity),
+        conditions=tuple(_TEXTS.get(c, c) for c in claim.conditions),
+    )
+
+
 def _variant_claim(
     epsilon: float, T: int, variant: str, ndim: int, delta: float | None = None
 ) -> PrivacyClaim:
     acc = privacy_accounting(epsilon, T, variant, ndim, delta=delta)
     total, eps = acc["total_epsilon"], acc["nominal_epsilon"]
-    sens = message("claims.mwem.sens")
+    sens = _text("claims.mwem.sens")
     if variant == "standard":
-        return PrivacyClaim(message("claims.mwem.name_standard"), "replace-one", sens, eps)
+        return PrivacyClaim("MWEM (standard)", "replace-one", sens, eps)
     if variant == "zcdp":
         par = mwem_zcdp_parameters(eps, acc["delta"], T)
         return PrivacyClaim(
-            message("claims.mwem.name_zcdp"),
+            "MWEM (zCDP, Gaussian measurements)",
             "replace-one",
-            message("claims.mwem.sens_l12"),
+            _text("claims.mwem.sens_l12"),
             total,
             acc["delta"],
             conditions=(
-                message(
+                _text(
                     "claims.mwem.cond_zcdp",
                     T=T,
                     eps0=tex(f"{par['epsilon0']:.4g}"),
@@ -442,9 +466,9 @@ def _variant_claim(
                 f"privacy loss {wit['loss']:.7g}; the released histogram is a post-processing of the transcript, "
                 "so this does not show a loss of the histogram at T > 1"
             )
-    redraw = message("claims.mwem.cond_redraw")
+    redraw = _text("claims.mwem.cond_redraw")
     return PrivacyClaim(
-        message("claims.mwem.name_coursework"),
+        "MWEM (coursework)",
         "replace-one",
         sens,
         total if ok else eps,  # a failing claim states the nominal ε it does not meet
