@@ -334,7 +334,6 @@ def coursework_witness(epsilon: float, T: int, ndim: int) -> dict[str, object]:
 #: Where the histogram's domain comes from: ``"public"`` (declared before seeing the data: the library's runs) or
 #: ``"data"`` (``min(B)``…``max(B)`` of the data, as the coursework code computes it).
 DOMAINS = ("public", "data")
-#: The condition every MWEM claim rests on.
 #: The claims' texts with their renderings in every language, by plain text (:func:`table_claim`).
 _TEXTS: dict[str, Md] = {}
 
@@ -347,6 +346,7 @@ def _text(key: str, **params) -> str:
     return str(md)
 
 
+#: The condition every MWEM claim rests on.
 PUBLIC_DOMAIN = _text("claims.mwem.cond_public_domain")
 #: Why a claim with ``domain="data"`` (the coursework code as written) fails.
 DATA_DOMAIN_WHY = (
