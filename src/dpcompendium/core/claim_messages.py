@@ -539,13 +539,10 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "以及 $T$ 次高斯测量，取 $\\sigma = %(sigma)s$，每次为 $\\rho/(2T)$-zCDP，组合为 $\\rho = %(rho)s$-zCDP，"
      "换算为 $(\\varepsilon, \\delta)$-DP 的公式为 $\\varepsilon = \\rho + 2 \\sqrt{\\rho \\ln(1/\\delta)}$"),
     ("claims.mwem.cond_redraw",
-     "the number of re-draws per round (`MWEMResult.draws`, and the running time) is not released: it is geometric "
-     "with a data-dependent success probability, and each extra draw is one more exponential-mechanism selection "
-     "that this accounting does not charge",
      "the number of re-draws per round (MWEMResult.draws, and the running time) is not released: it is geometric "
      "with a data-dependent success probability, and each extra draw is one more exponential-mechanism selection "
      "that this accounting does not charge",
-     "每轮重新抽取的次数（`MWEMResult.draws` 以及运行时间）不予发布：它服从成功概率依赖于数据的几何分布，且每多抽取一次"
+     "每轮重新抽取的次数（以及运行时间）不予发布：它服从成功概率依赖于数据的几何分布，且每多抽取一次"
      "就多一次指数机制的选择，而本隐私会计并未计入"),
     # every claims table's caption (reader review 2, M5: the claims tables were the book's uncaptioned tables)
     ("claims.caption",
