@@ -528,3 +528,72 @@ def test_the_smallest_epsilon_sentence_says_which_pooled_subspaces_fall_below_dp
     # all above: 4 of the 4
     higher = acc.assign(**{"secure-aggregation": 0.85, "noisy-power": 0.85})
     assert "4 of the 4 reach" in str(federated_pca.smallest_epsilon_sentence(higher, 0.1))
+
+
+# referee 11, n2: Table 4.5's "z, flat" column read through the comparison object
+
+
+def _flat_runs(q_lo, q_hi, eps=(1.0,), split="unequal"):
+    rows = []
+    for e in eps:
+        for s_, qs in ((2, q_lo), (50, q_hi)):
+            for rep, q in enumerate(qs):
+                rows.append({"dataset": "wine", "split": split, "epsilon": e, "sites": s_,
+                             "rep": rep, "method": "central", "captured_energy": q})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_central_dp_pca_draws_the_same_subspace_on_any_split():
+    # the identity the chapter's reading of the flat column rests on: central DP-PCA reads only the pooled A and
+    # its noise, so the same stream gives the same subspace whatever the split (a split-dependent fit would differ)
+    x = np.random.default_rng(1).standard_normal((400, 6)) / 3.0
+    x /= np.maximum(1.0, np.linalg.norm(x, axis=1))[:, None]
+    fits = []
+    for s_, sizes in ((2, "equal"), (7, "unequal"), (40, "unequal")):
+        labels = P.split_sites(400, s_, np.random.default_rng(s_), sizes=sizes)
+        sd = P.SiteData.from_labels(x, labels, s_)
+        fits.append(P.fit_subspaces("central", sd, 2, [0.5, 2.0], 1e-5, np.random.default_rng(9)))
+    for f in fits[1:]:
+        np.testing.assert_allclose(np.abs(f), np.abs(fits[0]), atol=1e-9)
+
+
+def test_flat_comparisons_separate_a_shifted_law_and_not_a_shared_one():
+    rng = np.random.default_rng(3)
+    same = P.flat_comparisons(
+        _flat_runs(0.8 + 0.01 * rng.standard_normal(20), 0.8 + 0.01 * rng.standard_normal(20)),
+        2, 50, DELTA,
+    )  # fmt: skip
+    shifted = P.flat_comparisons(
+        _flat_runs(0.8 + 0.01 * rng.standard_normal(20), 0.7 + 0.01 * rng.standard_normal(20)),
+        2, 50, DELTA,
+    )  # fmt: skip
+    assert list(same.outcome) == ["tie"]
+    assert list(shifted.outcome) == ["better"]  # s = 2 loses less energy
+    sentence = comparison.family_sentence(list(shifted.result))
+    assert "s = 2" in str(sentence) and "s = 50" in str(sentence)
+    assert "$s = 50$" in sentence.by_lang["zh_CN"]
+
+
+def test_flat_comparisons_are_one_holm_family_over_the_settings():
+    rng = np.random.default_rng(4)
+    eps = (0.5, 1.0, 2.0)
+    runs = _flat_runs(
+        0.8 + 0.01 * rng.standard_normal(20), 0.8 + 0.01 * rng.standard_normal(20), eps
+    )
+    out = P.flat_comparisons(runs, 2, 50, DELTA)
+    assert len(out) == 3
+    raw = sorted(out.p_value)
+    assert out.p_adjusted.min() == pytest.approx(min(1.0, 3 * raw[0]))
+    with pytest.raises(ValueError, match="runs must have columns"):
+        P.flat_comparisons(runs.drop(columns="split"), 2, 50, DELTA)
+
+
+def test_flat_column_holm_is_bonferroni_for_the_largest_z():
+    pattern = pd.DataFrame({"dataset": ["a", "b", "c"], "split": ["equal"] * 3,
+                            "flat_z": [0.5, -3.0, np.nan]})  # fmt: skip
+    got = P.flat_column_holm(pattern)
+    assert got["dataset"] == "b" and got["z"] == -3.0 and got["rows"] == 2
+    assert got["p_holm"] == pytest.approx(2 * got["p"]) and got["p"] == pytest.approx(
+        0.0026998, rel=1e-4
+    )
+    assert P.flat_column_holm(pattern.assign(flat_z=np.nan))["rows"] == 0

@@ -596,6 +596,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.sparse_small_rest": "; at larger $\\varepsilon$ a data-independent method ranks first too, alone or not separated from the first: %(items)s",
         "hist.sparse_setting": "%(data)s at $\\varepsilon$ = %(eps)s, %(cell)s",
         "hist.sparse_small_not": "on the sparse histograms the data-dependent methods do not rank first in every setting with $\\varepsilon$ ≤ %(eps)s",
+        "fedpca.flat_family": "Tested at each dataset, split and $\\varepsilon$ with Holm's correction over them: %(family)s",
+        "fedpca.flat_column": "The column averages over $\\varepsilon$ before testing, and each of its %(rows)s z-scores is read alone. Its largest $\\lvert z\\rvert$ is %(z)s (%(where)s): a two-sided p-value of %(p)s, %(p_holm)s after Holm's correction over the column",
+        "fedpca.flat_alarm": ". That is below the family's level 0.05, yet the two cells have one law, so it is a Monte Carlo false alarm: %(rows)s rows of one law show a $\\lvert z\\rvert$ this large by chance with probability about %(p_holm)s",
+        "fedpca.flat_quiet": ", as chance gives %(rows)s rows of one law",
+        "fedpca.flat_none": "The column has no finite z-score: with one repetition a cell has no standard error",
+        "fedpca.wishart_compared": "compared at the nominal $(\\varepsilon, \\delta)$ of Analyze Gauss to show what the published mechanism's noise costs, though it is not private",
     },
     # 简体中文: the terms are the sources' own (book/glossary.md is the term base; tests/test_messages_zh.py checks it).
     "zh_CN": {
@@ -1012,6 +1018,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.sparse_small_rest": "；在更大的 $\\varepsilon$ 下，与数据无关的方法也排名第一（单独或与第一名未能区分）：%(items)s",
         "hist.sparse_setting": "%(data)s，$\\varepsilon$ = %(eps)s：%(cell)s",
         "hist.sparse_small_not": "在稀疏直方图上，依赖数据的方法并非在每个 $\\varepsilon$ ≤ %(eps)s 的设置中都排名第一",
+        "fedpca.flat_family": "在每个数据集、划分和 $\\varepsilon$ 上分别检验，并对它们做 Holm 校正：%(family)s",
+        "fedpca.flat_column": "该列在检验前先对 $\\varepsilon$ 取平均，其 %(rows)s 个 z 值各自单独解读。其最大的 $\\lvert z\\rvert$ 为 %(z)s（%(where)s）：双侧 p 值为 %(p)s，对该列做 Holm 校正后为 %(p_holm)s",
+        "fedpca.flat_alarm": "。这低于整族的水平 0.05，但两个单元格的分布相同，所以这是一次蒙特卡洛误报：%(rows)s 行同分布的数据偶然出现这样大的 $\\lvert z\\rvert$ 的概率约为 %(p_holm)s",
+        "fedpca.flat_quiet": "，与 %(rows)s 行同分布的数据偶然给出的结果相符",
+        "fedpca.flat_none": "该列没有有限的 z 值：只重复一次时，单元格没有标准误",
+        "fedpca.wishart_compared": "在 Analyze Gauss 的名义 $(\\varepsilon, \\delta)$ 下比较，以显示论文原方案的噪声的代价，尽管它并不满足差分隐私",
     },
 }
 

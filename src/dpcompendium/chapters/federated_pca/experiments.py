@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -50,6 +50,8 @@ __all__ = [
     "design_named",
     "energy_runs",
     "energy_table",
+    "flat_column_holm",
+    "flat_comparisons",
     "pooled_pattern_z",
     "pooled_z",
     "reconstruction_table",
@@ -1008,6 +1010,104 @@ def site_pattern(runs: pd.DataFrame, lo: int, hi: int) -> pd.DataFrame:
         # NaN where a cell has no variance estimate (one repetition), as in _z
         out[f"{name}_z"] = out[name] / out[f"{name}_se"].where(out[f"{name}_se"] > 0)
     return out.reset_index()
+
+
+def flat_comparisons(
+    runs: pd.DataFrame,
+    lo: int,
+    hi: int,
+    delta: Deltas,
+    *,
+    method: str = "central",
+    calibration: Calibration = "classical",
+    seed: int = 0,
+) -> pd.DataFrame:
+    """``method`` at ``lo`` sites against itself at ``hi`` sites in every (dataset, split, ε) of ``runs``: the
+    two-sided ``"tie"`` test of :class:`~dpcompendium.core.comparison.Comparison` on the energy not captured
+    (``1 - captured_energy``), decided by Holm's procedure over all the settings (referee 11, n2: the "flat" column
+    of :func:`site_pattern` read through the comparison object). The two cells ran on independent streams (a fresh
+    split and fresh noise each), so the test is Welch's. Each arm carries the claim of the subspace it releases
+    (:func:`privacy_claim` at its own number of sites: for central DP-PCA the same claim, which does not depend on
+    ``s``). One row per setting: ``dataset``, ``split``, ``epsilon``, ``ratio`` (``lo`` over ``hi``), ``lo_ci``,
+    ``hi_ci``, ``p_adjusted``, ``outcome`` and ``result``; a setting with fewer than two repetitions in a cell, or a
+    zero mean loss, is left out."""
+    lo, hi = check_int(lo, "lo", minimum=1), check_int(hi, "hi", minimum=1)
+    missing = [c for c in ("dataset", "split", "epsilon", "sites", "rep", "method",
+                           "captured_energy") if c not in runs.columns]  # fmt: skip
+    if missing:
+        raise ValueError(f"runs must have columns {missing}")
+    sub = runs[(runs.method == method) & runs.sites.isin([lo, hi])]
+    keys, comps = [], []
+    for (name, split, eps), g in sub.groupby(["dataset", "split", "epsilon"], sort=True):
+        losses = [1.0 - g.loc[g.sites == s_, "captured_energy"].to_numpy() for s_ in (lo, hi)]
+        if min(x.size for x in losses) < 2 or min(x.mean() for x in losses) <= 0:
+            continue
+        dlt, n = _delta_of(delta, str(name)), _dataset(str(name), seed).n
+        arms = [
+            _summary_arm(
+                method,
+                privacy_claim(method, float(eps), dlt, n, dataset=str(name), s=s_,
+                              calibration=calibration),
+                loss,
+            )
+            for s_, loss in zip((lo, hi), losses, strict=True)
+        ]  # fmt: skip
+        arms = [
+            replace(arm, label=_sites_label(method, s_))
+            for arm, s_ in zip(arms, (lo, hi), strict=True)
+        ]
+        setting = {"dataset": name, "split": split, "epsilon": float(eps)}
+        keys.append(setting)
+        comps.append(
+            Comparison(message("fedpca.quantity_energy"), *arms, "tie", test="welch",
+                       setting=_setting_label(setting))
+        )  # fmt: skip
+    results = holm([c.result() for c in comps])
+    rows = [
+        {**key, "ratio": r.ratio, "lo_ci": r.lo, "hi_ci": r.hi, "p_value": r.p_value,
+         "p_adjusted": r.p_adjusted, "outcome": r.outcome, "result": r}
+        for key, r in zip(keys, results, strict=True)
+    ]  # fmt: skip
+    cols = ["dataset", "split", "epsilon", "ratio", "lo_ci", "hi_ci", "p_value", "p_adjusted",
+            "outcome", "result"]  # fmt: skip
+    return pd.DataFrame(rows, columns=cols)
+
+
+def _sites_label(method: str, s: int) -> Md:
+    """A method's name with its number of sites, in every language ("Analyze Gauss (central), s = 2")."""
+    sep = {"zh_CN": "，"}
+    by_lang = {lg: f"{method_name(method, lg)}{sep.get(lg, ', ')}$s = {s}$" for lg in CATALOGUE}
+    plain = f"{method_name(method, 'en')}, s = {s}"
+    return Md(plain, by_lang["en"], by_lang)
+
+
+def flat_column_holm(pattern: pd.DataFrame) -> dict[str, object]:
+    """The column ``flat_z`` of :func:`site_pattern` read as a family: its largest ``|z|``, the row it is on, its
+    two-sided normal p-value and that p-value after Holm's correction over the column's finite rows (for the
+    largest ``|z|`` Holm's factor is the number of rows: Bonferroni's), and the number of rows. ``nan`` where the
+    column has no finite z-score (one repetition)."""
+    z = pattern["flat_z"].to_numpy(dtype=float)
+    finite = np.isfinite(z)
+    if not finite.any():
+        return {"z": np.nan, "dataset": "", "split": "", "where": Md(""), "p": np.nan,
+                "p_holm": np.nan, "rows": 0}  # fmt: skip
+    i = int(np.nanargmax(np.where(finite, np.abs(z), -np.inf)))
+    from scipy import stats as _stats
+
+    p = float(2 * _stats.norm.sf(abs(z[i])))
+    k = int(finite.sum())
+    name, split = str(pattern["dataset"].iloc[i]), str(pattern["split"].iloc[i])
+    return {"z": float(z[i]), "dataset": name, "split": split, "where": _row_label(name, split),
+            "p": p, "p_holm": min(1.0, k * p), "rows": k}  # fmt: skip
+
+
+def _row_label(name: str, split: str) -> Md:
+    """A row of :func:`site_pattern` as a reader names it ("synthetic, unequal sites"), in each language."""
+    from ...core.messages import translate
+
+    words = _SPLIT_WORDS.get(split, (f"{split} sites", f"{split} 站点"))
+    en = f"{name}, {words[0]}"
+    return Md(en, en, {"en": en, "zh_CN": f"{translate(name, 'zh_CN') or name}，{words[1]}"})
 
 
 def pooled_pattern_z(pattern: pd.DataFrame, name: str) -> float:
