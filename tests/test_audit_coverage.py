@@ -59,6 +59,7 @@ COVERED: dict[tuple[str, str], tuple[str, ...]] = {
         "CAPE (as-published): the server's view of all messages",
     ),
     ("federated-pca", "noisy-power"): ("noisy power method: one iteration A X0 + G",),
+    ("federated-pca", "wishart"): ("Wishart mechanism (as published): A + W",),
     ("hiera", "duchi"): ("Duchi (binary output), exact", "Duchi sampler"),
     ("hiera", "harmony"): ("Harmony (d = 3) sampler",),
     ("hiera", "pm"): ("PM sampler",),

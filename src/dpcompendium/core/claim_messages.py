@@ -587,4 +587,31 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
     ("dpmean.clip_not_grows",
      "the minimising bound does not move up with $n$ at every dataset here",
      "在这里并非每个数据集上使 RMSE 最小的上界都随 $n$ 上移"),
+    # federated-pca: the Wishart mechanism as published (referee 10, issue 47), not epsilon-DP
+    ("claims.fedpca.mech_wishart",
+     "Wishart mechanism (as published): $A + W$, $W \\sim W_d(d+1, C)$, $C = \\frac{3}{2n\\varepsilon} I$",
+     "Wishart mechanism (as published): A + W, W ~ W_d(d+1, C), C = 3/(2 n eps) I",
+     "Wishart 机制（论文原方案）：$A + W$，$W \\sim W_d(d+1, C)$，$C = \\frac{3}{2n\\varepsilon} I$"),
+    ("claims.fedpca.sens_wishart",
+     "$\\operatorname{tr}(A' - A) = (\\|x'\\|^2 - \\|x\\|^2)/n \\in [-1/n, 1/n]$ (rows in the unit ball): a privacy "
+     "loss of at most $\\varepsilon/3$ where both releases have a density",
+     "tr(A' - A) = (||x'||^2 - ||x||^2)/n in [-1/n, 1/n] (rows in the unit ball): a privacy loss of at most eps/3 "
+     "where both releases have a density",
+     "$\\operatorname{tr}(A' - A) = (\\|x'\\|^2 - \\|x\\|^2)/n \\in [-1/n, 1/n]$（各行在单位球内）：在两个发布都有密度"
+     "之处，隐私损失至多为 $\\varepsilon/3$"),
+    ("claims.fedpca.why_wishart",
+     "the release lies in $A$ plus the positive-definite cone, which moves with the data: when a unit row is "
+     "replaced by $0$, the neighbour's release falls where this one has density $0$ with probability "
+     "$1 - e^{-\\varepsilon/3} = %(p)s$, so no smaller $\\delta$ holds at any $\\varepsilon$; it is "
+     "$(%(eps3)s, %(p)s)$-DP",
+     "the release lies in A plus the positive-definite cone, which moves with the data: when a unit row is "
+     "replaced by 0, the neighbour's release falls where this one has density 0 with probability "
+     "1 - exp(-eps/3) = %(p)s, so no smaller delta holds at any eps; it is (%(eps3)s, %(p)s)-DP",
+     "发布位于 $A$ 加正定锥之内，而这一区域随数据移动：把一条单位范数的行替换为 $0$ 时，邻居的发布落在本发布密度为 "
+     "$0$ 之处的概率为 $1 - e^{-\\varepsilon/3} = %(p)s$，因此没有更小的 $\\delta$ 在任何 $\\varepsilon$ 下成立；"
+     "它满足 $(%(eps3)s, %(p)s)$-DP"),
+    ("claims.fedpca.cond_wishart",
+     "$n$ is public (replace-one); rows preprocessed with public statistics into the unit ball",
+     "n is public (replace-one); rows preprocessed with public statistics into the unit ball",
+     "$n$ 公开（替换一条记录）；各行用公开的统计量预处理到单位球内"),
 ]  # fmt: skip

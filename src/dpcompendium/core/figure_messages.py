@@ -904,6 +904,14 @@ _PAIRS += [
     ("RMSE-minimising upper", "使 RMSE 最小的上界"),
     ("RMSE at declared / at minimiser", "声明上界处与最优上界处的 RMSE 之比"),
 ]
+# federated-pca: the Wishart mechanism beside Analyze Gauss (issue 47)
+_PAIRS += [
+    (
+        "Captured energy q of Analyze Gauss and of the Wishart mechanism (as published, not private), "
+        "mean of %(reps)s repetitions",
+        "Analyze Gauss 与 Wishart 机制（论文原方案，不满足差分隐私）捕获的能量 q（%(reps)s 次重复的均值）",
+    ),
+]
 
 
 def _msgid(english: str, taken: set[str]) -> str:

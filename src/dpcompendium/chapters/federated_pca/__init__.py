@@ -115,6 +115,18 @@ from .protocols import (
     shared_seed_protocol,
     unmask_attack,
 )
+from .wishart import (
+    WISHART_SCALE,
+    wishart_comparisons,
+    wishart_noise,
+    wishart_pca,
+    wishart_privacy_claim,
+    wishart_runs,
+    wishart_scale,
+    wishart_subspaces,
+    wishart_support_delta,
+    wishart_sweep,
+)
 
 __all__ = [
     "BOUNDS_SOURCES",
@@ -135,6 +147,7 @@ __all__ = [
     "SHOWN_REPS",
     "UTILITY_METHODS",
     "VERDICT_METHODS",
+    "WISHART_SCALE",
     "Dataset",
     "MaskedSumCount",
     "SiteData",
@@ -206,4 +219,13 @@ __all__ = [
     "top_k_subspace",
     "unmask_attack",
     "utility_comparisons",
+    "wishart_comparisons",
+    "wishart_noise",
+    "wishart_pca",
+    "wishart_privacy_claim",
+    "wishart_runs",
+    "wishart_scale",
+    "wishart_subspaces",
+    "wishart_support_delta",
+    "wishart_sweep",
 ]

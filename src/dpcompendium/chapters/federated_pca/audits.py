@@ -29,11 +29,12 @@ from .datasets import audit_rows, prepare
 from .methods import privacy_claim
 from .power import power_noise_scale, power_privacy_claim
 from .protocols import FRAC_BITS, decode, encode, seed_attack, shared_seed_protocol
+from .wishart import wishart_noise, wishart_privacy_claim, wishart_scale
 
 #: this chapter's id (from its manifest)
 CHAPTER = chapter_id(__name__)
 
-__all__ = ["audit_rows", "audit_specs"]
+__all__ = ["audit_rows", "audit_specs", "wishart_audit_specs"]
 
 BOUNDS = (0.0, 1.0)
 SITES = 4
@@ -241,3 +242,35 @@ def audit_specs() -> list[AuditSpec]:
         )
     )
     return out
+
+
+def wishart_audit_specs() -> list[AuditSpec]:
+    """The Wishart mechanism as published [jiang2016wishart] (:mod:`~dpcompendium.chapters.federated_pca.wishart`)
+    on the chapter's raw pair, public preprocessing: the released ``A + W`` (``W ~ W_d(d + 1, 3/(2nε) I)``) through
+    the statistic ``λ_min(A + W − A(D′))``, which is never negative on ``D′`` and is negative on ``D`` with the
+    probability that ``W + A(D) − A(D′)`` leaves the positive-semidefinite cone: an event of probability 0 on one
+    neighbour, so no ε holds."""
+    eps = 0.5
+    d, d2 = audit_rows()
+    n = d.shape[0]
+    a2 = _moment(d2, "public")
+    scale = wishart_scale(eps, n)
+
+    def released(rows, m, g):
+        w = wishart_noise(a2.shape[0], scale, g, size=(m,))
+        return np.linalg.eigvalsh(_moment(rows, "public") - a2 + w)[:, 0]
+
+    return [
+        AuditSpec(
+            "Wishart mechanism (as published): A + W",
+            CHAPTER,
+            "as-written",
+            wishart_privacy_claim(eps),
+            (d, d2),
+            sample=released,
+            expected="violated",
+            true_epsilon=math.inf,
+            note=f"raw rows, replace-one, n = {n}, public preprocessing; statistic lambda_min(A + W - A(D')): "
+            "never negative on D', negative on D when W + A(D) - A(D') leaves the PSD cone",
+        )
+    ]

@@ -76,3 +76,14 @@ register(
         claim="dpcompendium.chapters.federated_pca.power:power_privacy_claim",
     )
 )
+register(
+    Method(
+        "wishart",
+        {"en": "Wishart mechanism (as published)", "zh_CN": "Wishart 机制（论文原方案）"},
+        "#CC79A7",
+        CHAPTER,
+        estimator="dpcompendium.chapters.federated_pca.wishart:wishart_pca",
+        claim="dpcompendium.chapters.federated_pca.wishart:wishart_privacy_claim",
+        audit="dpcompendium.chapters.federated_pca.audits:wishart_audit_specs",
+    )
+)

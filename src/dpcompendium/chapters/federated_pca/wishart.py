@@ -1,0 +1,231 @@
+"""The Wishart mechanism for DP-PCA [jiang2016wishart], as published, and why it is not ε-DP.
+
+The mechanism releases ``Â = A + W`` with ``A = XᵀX/n`` (rows in the unit ball, ``n`` public) and
+``W ~ W_d(d + 1, C)``, ``C = 3/(2nε) · I`` (Algorithm 1 of the paper), then the top-k eigenvectors of ``Â``. With
+``d + 1`` degrees of freedom the Wishart density on the positive-definite cone is ``∝ exp(−tr(C⁻¹W)/2)`` (the
+determinant's exponent ``(m − d − 1)/2`` is 0), so on the outputs both neighbours can produce the privacy loss is
+``tr(C⁻¹(A′ − A))/2 = (nε/3)·(‖x′‖² − ‖x‖²)/n ≤ ε/3`` under replace-one neighbours.
+
+But the support of ``Â`` is ``A + (the positive-definite cone)``, which moves with the data. Replace a row ``x``
+(unit norm) by ``x′ = 0``: ``A′ = A − xxᵀ/n``, and the release from ``A′`` lies outside the support of the release
+from ``A`` exactly when ``W − xxᵀ/n`` is not positive semidefinite, i.e. when ``xᵀW⁻¹x > n``. For
+``W ~ W_d(m, cI)``, ``1/(xᵀW⁻¹x) ~ c·χ²_{m−d+1}`` (a standard property of the Wishart law), so with ``m = d + 1``
+this probability is ``P(χ²_2 < 1/(nc)) = 1 − exp(−1/(2nc))``, which is ``1 − e^{−ε/3}`` at the published scale —
+whatever ``d`` and ``n``. An event of probability 0 under one neighbour and ``1 − e^{−ε/3}`` under the other rules
+out ``(ε′, δ′)``-DP for every ``ε′`` and every ``δ′ < 1 − e^{−ε/3}`` (0.28 at ε = 1): the mechanism is
+``(ε/3, 1 − e^{−ε/3})``-DP (the support mass bounds δ from above too, since ``A′ − A ⪰ −x′x′ᵀ/n``), and not
+ε-DP for any ε. No scale ``c`` repairs it: the mass ``1 − exp(−1/(2nc))`` is positive for every ``c``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ...core.comparison import Arm, Comparison, holm
+from ...core.messages import Md, message, number
+from ...core.privacy import PrivacyClaim
+from ...core.rng import child_seed, make_rng
+from ...core.validation import check_delta, check_epsilon, check_int, check_rng
+from .core import Calibration, captured_energy, noise_scale, symmetric_gaussian, top_k_subspace
+from .experiments import Deltas, _dataset, _delta_of, _second_moment, _setting_label
+from .methods import privacy_claim
+
+__all__ = [
+    "WISHART_SCALE",
+    "wishart_comparisons",
+    "wishart_noise",
+    "wishart_pca",
+    "wishart_privacy_claim",
+    "wishart_runs",
+    "wishart_scale",
+    "wishart_subspaces",
+    "wishart_support_delta",
+    "wishart_sweep",
+]
+#: The child of the chapter's seed that draws the Wishart comparison (``child_seed(seed, WISHART_STREAM)``, one
+#: grandchild per dataset): the notebook's other streams are children 0 to 4.
+WISHART_STREAM = 6
+
+#: The published scale: ``C = WISHART_SCALE/(nε) · I`` (3/(2nε)) [jiang2016wishart].
+WISHART_SCALE = 1.5
+
+
+def wishart_scale(epsilon: float, n: int) -> float:
+    """The published scale ``c = 3/(2nε)`` of ``C = c·I``."""
+    return WISHART_SCALE / (check_int(n, "n", minimum=1) * check_epsilon(epsilon))
+
+
+def wishart_support_delta(epsilon: float) -> float:
+    """``1 − e^{−ε/3}``: the probability that a neighbour's release falls where this one has density 0 (a unit row
+    replaced by the zero row), at the published scale; the smallest δ of any (ε′, δ)-DP statement the mechanism
+    satisfies (see the module)."""
+    return -math.expm1(-check_epsilon(epsilon) / (2 * WISHART_SCALE))
+
+
+def wishart_noise(
+    d: int, scale: float | np.ndarray, rng: np.random.Generator, size: tuple[int, ...] = ()
+) -> np.ndarray:
+    """``W = GᵀG`` with ``G`` of ``d + 1`` rows of iid ``N(0, c)`` entries: ``W ~ W_d(d + 1, c·I)``, shape
+    ``size + (d, d)``. ``scale`` (``c``) may be an array broadcastable to ``size`` (one scale per matrix)."""
+    d = check_int(d, "d", minimum=1)
+    rng = check_rng(rng)
+    c = np.asarray(scale, dtype=float)
+    if not (np.all(np.isfinite(c)) and np.all(c > 0)):
+        raise ValueError(f"scale must be finite and > 0, got {scale!r}")
+    g = rng.standard_normal((*size, d + 1, d)) * np.sqrt(c)[..., None, None]
+    return np.swapaxes(g, -1, -2) @ g
+
+
+def wishart_subspaces(
+    a: np.ndarray, n: int, k: int, epsilons: Sequence[float], rng: np.random.Generator
+) -> np.ndarray:
+    """The top-k eigenvectors of ``A + W`` at every ε (one draw each, in order): (len(ε), d, k)."""
+    a = np.asarray(a, dtype=float)
+    d = a.shape[0]
+    k = check_int(k, "k", minimum=1, maximum=d)
+    scales = np.array([wishart_scale(e, n) for e in epsilons])
+    return top_k_subspace(a + wishart_noise(d, scales, rng, size=(len(scales),)), k)
+
+
+def wishart_pca(x: np.ndarray, k: int, epsilon: float, rng: np.random.Generator) -> np.ndarray:
+    """The Wishart mechanism's d × k subspace of the rows ``x`` (each in the unit ball; ``n`` = its rows, public)
+    [jiang2016wishart]. Replace-one neighbours; not ε-DP (:func:`wishart_privacy_claim`)."""
+    x = np.asarray(x, dtype=float)
+    if x.ndim != 2 or (np.linalg.norm(x, axis=1) > 1 + 1e-9).any():
+        raise ValueError(f"x must be a 2-D array of rows in the unit ball, got shape {x.shape}")
+    n = x.shape[0]
+    return wishart_subspaces(x.T @ x / n, n, k, [epsilon], rng)[0]
+
+
+def wishart_privacy_claim(epsilon: float, delta: float = 0.0, n: int | None = None) -> PrivacyClaim:
+    """The Wishart mechanism's claim at the nominal ``(ε, δ)`` it is compared at (the paper's is ``δ = 0``):
+    ``private=False``, refuted, under replace-one neighbours with rows in the unit ball and ``n`` public. The reason
+    carries what it does satisfy, ``(ε/3, 1 − e^{−ε/3})``-DP (the module). ``n`` is accepted for the registry's
+    factories and does not change the claim (the support mass does not depend on it)."""
+    eps = check_epsilon(epsilon)
+    dlt = 0.0 if delta == 0 else check_delta(delta)
+    p = wishart_support_delta(eps)
+    return PrivacyClaim(
+        message("claims.fedpca.mech_wishart"),
+        "replace-one",
+        message("claims.fedpca.sens_wishart"),
+        eps,
+        dlt,
+        False,
+        message(
+            "claims.fedpca.why_wishart",
+            p=number(p, 3),
+            eps3=number(eps / 3, 3),
+        ),
+        (message("claims.fedpca.cond_wishart"),),
+    )
+
+
+def wishart_runs(
+    a: np.ndarray,
+    n: int,
+    dataset: str,
+    epsilons: Sequence[float],
+    delta: float,
+    k: int,
+    reps: int,
+    rng: np.random.Generator,
+    *,
+    calibration: Calibration = "classical",
+) -> pd.DataFrame:
+    """Central Analyze Gauss and the Wishart mechanism on one dataset's pooled ``A`` (both central: no split), at
+    every ε, ``reps`` repetitions from ``rng`` (each repetition: the Gaussian draws at every ε, then the Wishart
+    draws): one row per (rep, ε, method) with the captured energy of the released subspace."""
+    reps = check_int(reps, "reps", minimum=1)
+    rng = check_rng(rng)
+    eps = [check_epsilon(e, "epsilons") for e in epsilons]
+    a = np.asarray(a, dtype=float)
+    d = a.shape[0]
+    taus = np.array([noise_scale(e, delta, n, calibration=calibration) for e in eps])
+    subs, rows = [], []
+    for rep in range(reps):
+        gauss = top_k_subspace(a + symmetric_gaussian(d, taus, rng, size=(len(eps),)), k)
+        subs += [gauss, wishart_subspaces(a, n, k, eps, rng)]
+        rows += [(rep, e, m) for m in ("central", "wishart") for e in eps]
+    q = captured_energy(a, np.concatenate(subs))
+    out = pd.DataFrame(rows, columns=["rep", "epsilon", "method"])
+    out.insert(0, "dataset", dataset)
+    out["captured_energy"] = np.asarray(q, dtype=float)
+    return out
+
+
+def wishart_sweep(
+    datasets: Sequence[str],
+    epsilons: Sequence[float],
+    delta: Deltas,
+    k: int,
+    reps: int,
+    seed: int,
+    *,
+    calibration: Calibration = "classical",
+) -> pd.DataFrame:
+    """:func:`wishart_runs` on every dataset (its pooled ``A``, its ``n`` and δ), each from its own stream: child
+    ``i`` of ``child_seed(seed, WISHART_STREAM)`` for the ``i``-th dataset."""
+    parent = child_seed(seed, WISHART_STREAM)
+    parts = [
+        wishart_runs(
+            _second_moment(name, seed), _dataset(name, seed).n, name, epsilons,
+            _delta_of(delta, name), k, reps, make_rng(child_seed(parent, i)),
+            calibration=calibration,
+        )
+        for i, name in enumerate(datasets)
+    ]  # fmt: skip
+    return pd.concat(parts, ignore_index=True)
+
+
+def wishart_comparisons(
+    runs: pd.DataFrame,
+    quantity: str | Md,
+    delta: Deltas,
+    *,
+    calibration: Calibration = "classical",
+    seed: int = 0,
+) -> pd.DataFrame:
+    """Analyze Gauss against the Wishart mechanism in every (dataset, ε) of :func:`wishart_runs`: the two-sided
+    ``"tie"`` test of :class:`~dpcompendium.core.comparison.Comparison` on the energy not captured, paired by
+    repetition (the arms ran in the same repetitions of one stream), Holm-corrected over the settings. Analyze
+    Gauss's arm carries its claim at the dataset's n, δ and bounds (:func:`privacy_claim`); the Wishart arm takes :func:`wishart_privacy_claim` at the same
+    (ε, δ) (not private: every sentence says so). One row per setting: ``dataset``, ``epsilon``, ``ratio``
+    (Gauss over Wishart), ``lo``, ``hi``, ``p_adjusted``, ``outcome``, ``result``."""
+    keys, comps = [], []
+    for (name, eps), g in runs.groupby(["dataset", "epsilon"], sort=True):
+        wide = g.pivot_table(index="rep", columns="method", values="captured_energy")
+        if len(wide) < 2 or not {"central", "wishart"} <= set(wide.columns):
+            continue
+        la, lb = 1.0 - wide["central"].to_numpy(), 1.0 - wide["wishart"].to_numpy()
+        if not ((la > 0).all() and (lb > 0).all()):
+            continue
+        gauss = privacy_claim(
+            "central", float(eps), _delta_of(delta, str(name)), _dataset(str(name), seed).n,
+            dataset=str(name), calibration=calibration,
+        )  # fmt: skip
+        wish = wishart_privacy_claim(float(eps), gauss.delta)
+        keys.append({"dataset": name, "epsilon": float(eps)})
+        comps.append(
+            Comparison(
+                quantity,
+                Arm.of("central", gauss, la),
+                Arm.of("wishart", wish, lb),
+                "tie",
+                test="paired",
+                non_private=message("fedpca.wishart_compared"),
+                setting=_setting_label({"dataset": name, "epsilon": float(eps)}),
+            )
+        )
+    results = holm([c.result() for c in comps])
+    rows = [
+        {**key, "ratio": r.ratio, "lo": r.lo, "hi": r.hi, "p_adjusted": r.p_adjusted,
+         "outcome": r.outcome, "result": r}
+        for key, r in zip(keys, results, strict=True)
+    ]  # fmt: skip
+    cols = ["dataset", "epsilon", "ratio", "lo", "hi", "p_adjusted", "outcome", "result"]
+    return pd.DataFrame(rows, columns=cols)
