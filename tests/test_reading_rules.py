@@ -120,20 +120,11 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
     "en": {
         (
             "dp-mean",
-            "method-3-clamping-with-the-true-count",
-        ): "PENDING, its chapter: 1532 visible characters at e58ae37",
-        (
-            "dp-mean",
-            "what-a-practitioner-would-use-today",
-        ): "PENDING, its chapter: 1591, 1718 visible characters at e58ae37",
-        (
-            "dp-mean",
             "testing-the-source-s-conclusion",
-        ): "PENDING, its chapter: 1230 visible characters at e58ae37",
-        (
-            "dp-mean",
-            "corrections-to-this-chapter",
-        ): "PENDING, its chapter: 1029 visible characters at e58ae37",
+        ): (
+            "the glued design sentences of CoinPress's two Holm families, one per dataset "
+            "(dpmean_design_coinpress, a generated paragraph of its own: 1230 visible characters at s13-dpm)"
+        ),
         (
             "histograms",
             "sampling-based-grouping-for-dp-histograms-against-ahp-and-p-hp",
@@ -193,24 +184,11 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
         ("mwem", "solution-content"): "PENDING, its chapter: 1198 visible characters at e58ae37",
         (
             "federated-pca",
-            "proof-content",
-        ): "PENDING, its chapter: 1200 visible characters at e58ae37",
-        (
-            "federated-pca",
-            "coalitions-the-guarantee-as-a-function-of-c",
-        ): "PENDING, its chapter: 1454 visible characters at e58ae37",
-        (
-            "federated-pca",
-            "captured-energy-central-level-for-the-pooled-noise-protocols-a-fall-for-dpdispca",
-        ): "PENDING, its chapter: 2412 visible characters at e58ae37",
-        (
-            "federated-pca",
             "linear-svm-on-the-projected-data",
-        ): "PENDING, its chapter: 1072, 1073 visible characters at e58ae37",
-        (
-            "federated-pca",
-            "where-the-source-is-wrong",
-        ): "PENDING, its chapter: 1607 visible characters at e58ae37",
+        ): (
+            "the end-to-end release's claim statement with its conditions (fedpca_e2e_claim, a glued claim "
+            "statement: F1's scope): 1072 visible characters at s13-dpm"
+        ),
         (
             "hiera",
             "the-method-its-derivation-and-its-privacy",
@@ -250,14 +228,6 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
     },
     "zh_CN": {
         (
-            "dp-mean",
-            "method-3-clamping-with-the-true-count",
-        ): "PENDING, its chapter: 929 visible characters at e58ae37",
-        (
-            "dp-mean",
-            "what-a-practitioner-would-use-today",
-        ): "PENDING, its chapter: 771, 840 visible characters at e58ae37",
-        (
             "histograms",
             "sampling-based-grouping-for-dp-histograms-against-ahp-and-p-hp",
         ): "PENDING, its chapter: 601, 665 visible characters at e58ae37",
@@ -290,22 +260,6 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
             "corrections-to-this-chapter",
         ): "PENDING, its chapter: 720 visible characters at e58ae37",
         (
-            "federated-pca",
-            "proof-content",
-        ): "PENDING, its chapter: 604 visible characters at e58ae37",
-        (
-            "federated-pca",
-            "coalitions-the-guarantee-as-a-function-of-c",
-        ): "PENDING, its chapter: 693 visible characters at e58ae37",
-        (
-            "federated-pca",
-            "captured-energy-central-level-for-the-pooled-noise-protocols-a-fall-for-dpdispca",
-        ): "PENDING, its chapter: 1200 visible characters at e58ae37",
-        (
-            "federated-pca",
-            "where-the-source-is-wrong",
-        ): "PENDING, its chapter: 726 visible characters at e58ae37",
-        (
             "hiera",
             "the-method-its-derivation-and-its-privacy",
         ): "PENDING, its chapter: 634 visible characters at e58ae37",
@@ -322,7 +276,6 @@ LONG_TAKEAWAYS: dict[str, dict[tuple[str, str | int], str]] = {
         ("histograms", 3): "PENDING, its chapter: 1577 visible characters at e58ae37",
         ("histograms", 4): "PENDING, its chapter: 503 visible characters at e58ae37",
         ("mwem", 4): "PENDING, its chapter: 566 visible characters at e58ae37",
-        ("federated-pca", 3): "PENDING, its chapter: 470 visible characters at e58ae37",
         ("privacy-audit", 1): "PENDING, its chapter: 436 visible characters at e58ae37",
     },
     "zh_CN": {
@@ -331,23 +284,14 @@ LONG_TAKEAWAYS: dict[str, dict[tuple[str, str | int], str]] = {
         ("histograms", 3): "PENDING, its chapter: 793 visible characters at e58ae37",
         ("histograms", 4): "PENDING, its chapter: 238 visible characters at e58ae37",
         ("mwem", 4): "PENDING, its chapter: 313 visible characters at e58ae37",
-        ("federated-pca", 3): "PENDING, its chapter: 248 visible characters at e58ae37",
     },
 }
 UNCAPTIONED: dict[str, dict[tuple[str, str | int], str]] = {
     "en": {
         ("primer", "composition"): PRIMER_TABLE,
-        (
-            "federated-pca",
-            "the-as-written-preprocessing-is-not-private-its-measured-sensitivity",
-        ): "PENDING, its chapter: 1 table without a caption at e58ae37",
     },
     "zh_CN": {
         ("primer", "composition"): PRIMER_TABLE,
-        (
-            "federated-pca",
-            "the-as-written-preprocessing-is-not-private-its-measured-sensitivity",
-        ): "PENDING, its chapter: 1 table without a caption at e58ae37",
     },
 }
 

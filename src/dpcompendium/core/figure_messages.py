@@ -911,6 +911,10 @@ _PAIRS += [
         "mean of %(reps)s repetitions",
         "Analyze Gauss 与 Wishart 机制（论文原方案，不满足差分隐私）捕获的能量 q（%(reps)s 次重复的均值）",
     ),
+    (
+        "Measured change of A between the two neighbours after each preprocessing, against Δ = √2/n (n = %(n)s)",
+        "两个邻居数据集在各预处理之后 A 的实测变化，与 Δ = √2/n 对照（n = %(n)s）",
+    ),
 ]
 
 

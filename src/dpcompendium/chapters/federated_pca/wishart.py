@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+from threadpoolctl import threadpool_limits
 
 from ...core.comparison import Arm, Comparison, holm
 from ...core.messages import Md, message, number
@@ -171,7 +172,14 @@ def wishart_sweep(
     """:func:`wishart_runs` on every dataset (its pooled ``A``, its ``n`` and δ), each from its own stream: child
     ``i`` of ``child_seed(seed, WISHART_STREAM)`` for the ``i``-th dataset."""
     parent = child_seed(seed, WISHART_STREAM)
-    parts = [
+    # small matrices: a threaded BLAS only oversubscribes the cores (as the chapter's sweeps, one thread)
+    with threadpool_limits(limits=1):
+        parts = _sweep_parts(datasets, epsilons, delta, k, reps, seed, parent, calibration)
+    return pd.concat(parts, ignore_index=True)
+
+
+def _sweep_parts(datasets, epsilons, delta, k, reps, seed, parent, calibration):
+    return [
         wishart_runs(
             _second_moment(name, seed), _dataset(name, seed).n, name, epsilons,
             _delta_of(delta, name), k, reps, make_rng(child_seed(parent, i)),
@@ -179,7 +187,6 @@ def wishart_sweep(
         )
         for i, name in enumerate(datasets)
     ]  # fmt: skip
-    return pd.concat(parts, ignore_index=True)
 
 
 def wishart_comparisons(
