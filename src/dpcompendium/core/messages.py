@@ -601,8 +601,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "fedpca.flat_alarm": ". That is below the family's level 0.05, yet the two cells have one law, so it is a Monte Carlo false alarm: %(rows)s rows of one law show a $\\lvert z\\rvert$ this large by chance with probability about %(p_holm)s",
         "fedpca.flat_quiet": ", as chance gives %(rows)s rows of one law",
         "fedpca.flat_none": "The column has no finite z-score: with one repetition a cell has no standard error",
-        "fedpca.wishart_support": "In this run's check, %(draws)s draws of $W$ at $\\varepsilon$ = %(eps)s left the cone after a unit row was replaced by $0$ in a share %(share)s, against $1 - e^{-\\varepsilon/3}$ = %(p)s",
-        "fedpca.wishart_compared": "what the published noise costs at the nominal $(\\varepsilon, \\delta)$ of Analyze Gauss, though the mechanism is not private",
+        "fedpca.wishart_support": "In this run's check, a share %(share)s of %(draws)s draws of $W$ at $\\varepsilon$ = %(eps)s left the cone when a unit row was replaced by $0$, against $1 - e^{-\\varepsilon/3}$ = %(p)s",
+        "fedpca.wishart_compared": "what the published noise costs at the nominal $(\\varepsilon, \\delta)$ of Analyze Gauss",
     },
     # 简体中文: the terms are the sources' own (book/glossary.md is the term base; tests/test_messages_zh.py checks it).
     "zh_CN": {
@@ -1025,7 +1025,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "fedpca.flat_quiet": "，与 %(rows)s 行同分布的数据偶然给出的结果相符",
         "fedpca.flat_none": "该列没有有限的 z 值：只重复一次时，单元格没有标准误",
         "fedpca.wishart_support": "在本次运行的检验中，$W$ 在 $\\varepsilon$ = %(eps)s 时的 %(draws)s 次抽样里，把一条单位范数的行替换为 $0$ 后离开该锥的比例为 %(share)s，而 $1 - e^{-\\varepsilon/3}$ = %(p)s",
-        "fedpca.wishart_compared": "显示论文原方案的噪声在 Analyze Gauss 的名义 $(\\varepsilon, \\delta)$ 下的代价（尽管该机制并不满足差分隐私）",
+        "fedpca.wishart_compared": "显示论文原方案的噪声在 Analyze Gauss 的名义 $(\\varepsilon, \\delta)$ 下的代价",
     },
 }
 
