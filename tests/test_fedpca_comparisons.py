@@ -588,12 +588,15 @@ def test_flat_comparisons_are_one_holm_family_over_the_settings():
         P.flat_comparisons(runs.drop(columns="split"), 2, 50, DELTA)
 
 
-def test_flat_column_holm_is_bonferroni_for_the_largest_z():
-    pattern = pd.DataFrame({"dataset": ["a", "b", "c"], "split": ["equal"] * 3,
-                            "flat_z": [0.5, -3.0, np.nan]})  # fmt: skip
-    got = P.flat_column_holm(pattern)
-    assert got["dataset"] == "b" and got["z"] == -3.0 and got["rows"] == 2
-    assert got["p_holm"] == pytest.approx(2 * got["p"]) and got["p"] == pytest.approx(
-        0.0026998, rel=1e-4
+def test_flat_column_holm_is_bonferroni_for_the_largest_z_on_students_t():
+    pattern = pd.DataFrame(
+        {"dataset": ["a", "b", "c"], "split": ["equal"] * 3, "flat_z": [0.5, -3.0, np.nan]}
     )
-    assert P.flat_column_holm(pattern.assign(flat_z=np.nan))["rows"] == 0
+    got = P.flat_column_holm(pattern, 20)
+    assert got["dataset"] == "b" and got["z"] == -3.0 and got["rows"] == 2 and got["df"] == 19
+    assert got["p_holm"] == pytest.approx(2 * got["p"])
+    # Student's t with 19 degrees of freedom, not the normal's 0.0027: few repetitions widen the tails
+    assert got["p"] == pytest.approx(0.0073, abs=2e-4)
+    assert P.flat_column_holm(pattern, 3)["p"] > 0.09
+    assert P.flat_column_holm(pattern.assign(flat_z=np.nan), 20)["rows"] == 0
+    assert P.flat_column_holm(pattern, 1)["rows"] == 0

@@ -1081,24 +1081,27 @@ def _sites_label(method: str, s: int) -> Md:
     return Md(plain, by_lang["en"], by_lang)
 
 
-def flat_column_holm(pattern: pd.DataFrame) -> dict[str, object]:
+def flat_column_holm(pattern: pd.DataFrame, reps: int) -> dict[str, object]:
     """The column ``flat_z`` of :func:`site_pattern` read as a family: its largest ``|z|``, the row it is on, its
-    two-sided normal p-value and that p-value after Holm's correction over the column's finite rows (for the
-    largest ``|z|`` Holm's factor is the number of rows: Bonferroni's), and the number of rows. ``nan`` where the
-    column has no finite z-score (one repetition)."""
+    two-sided p-value and that p-value after Holm's correction over the column's finite rows (for the largest ``|z|``
+    Holm's factor is the number of rows: Bonferroni's), and the number of rows. Each z divides a difference of two
+    cells' means by a standard error estimated from ``reps`` repetitions per cell, so the p-value is Student's t
+    with ``reps − 1`` degrees of freedom (``df``): the fewest Welch's degrees of freedom can be, hence a p-value no
+    smaller than Welch's would give. ``nan`` where the column has no finite z-score (one repetition)."""
+    reps = check_int(reps, "reps", minimum=1)
     z = pattern["flat_z"].to_numpy(dtype=float)
     finite = np.isfinite(z)
-    if not finite.any():
+    if reps < 2 or not finite.any():
         return {"z": np.nan, "dataset": "", "split": "", "where": Md(""), "p": np.nan,
-                "p_holm": np.nan, "rows": 0}  # fmt: skip
+                "p_holm": np.nan, "rows": 0, "df": 0}  # fmt: skip
     i = int(np.nanargmax(np.where(finite, np.abs(z), -np.inf)))
     from scipy import stats as _stats
 
-    p = float(2 * _stats.norm.sf(abs(z[i])))
+    p = float(2 * _stats.t.sf(abs(z[i]), reps - 1))
     k = int(finite.sum())
     name, split = str(pattern["dataset"].iloc[i]), str(pattern["split"].iloc[i])
     return {"z": float(z[i]), "dataset": name, "split": split, "where": _row_label(name, split),
-            "p": p, "p_holm": min(1.0, k * p), "rows": k}  # fmt: skip
+            "p": p, "p_holm": min(1.0, k * p), "rows": k, "df": reps - 1}  # fmt: skip
 
 
 def _row_label(name: str, split: str) -> Md:
