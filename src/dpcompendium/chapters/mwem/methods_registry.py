@@ -47,3 +47,14 @@ register(
         claim="dpcompendium.chapters.mwem.zcdp:mwem_zcdp_parameters",
     )
 )
+register(
+    Method(
+        "aim",
+        {"en": "AIM", "zh_CN": "AIM"},
+        "#009E73",
+        CHAPTER,
+        estimator="dpcompendium.chapters.mwem.pgm:aim",
+        claim="dpcompendium.chapters.mwem.pgm:aim_claim",
+        audit="dpcompendium.chapters.mwem.audits:aim_audit_specs",
+    )
+)
