@@ -216,7 +216,7 @@ def aim(
     alpha: float = 0.9,
     max_cells: int = 10_000_000,
     neighbours: str = "replace-one",
-    iters: int = 500,
+    iters: int = 2000,
 ) -> AIMResult:
     """AIM on ``hist`` (at most two attributes) at ρ-zCDP (``mckenna2022aim``, Algorithm 1; see the module).
 
@@ -340,7 +340,7 @@ def aim_runs(
     reps: int,
     seed: int | np.random.SeedSequence,
     neighbours: str = "replace-one",
-    iters: int = 500,
+    iters: int = 2000,
 ) -> pd.DataFrame:
     """AIM at every ε (ρ = :func:`~dpcompendium.chapters.mwem.zcdp.rho_for` (ε, δ)), ``reps`` repetitions each: one
     row per (epsilon, rep) with ``method`` = :data:`AIM_NAME`, the workload errors of its estimate
