@@ -607,7 +607,7 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "决定初始的 $\\sigma$ 与 $\\varepsilon$）恰好耗尽 $\\rho = %(rho)s$，换算为 $(\\varepsilon, \\delta)$-DP 的公式为 "
      "$\\varepsilon = \\rho + 2 \\sqrt{\\rho \\ln(1/\\delta)}$；图模型估计是后处理"),
     ("claims.mwem.aim_cond_public_n",
-     "the domain and the number of records $n$ are public (the estimate's total is $n$)",
-     "the domain and the number of records n are public (the estimate's total is n)",
-     "取值域与记录数 $n$ 是公开的（估计的总数取 $n$）"),
+     "the number of records $n$ is public (the estimate's total is $n$)",
+     "the number of records n is public (the estimate's total is n)",
+     "记录数 $n$ 是公开的（估计的总数取 $n$）"),
 ]  # fmt: skip

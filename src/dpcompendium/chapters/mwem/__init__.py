@@ -16,7 +16,15 @@
 """
 
 from ...core.experiments import RangeQueries, bootstrap_mean_ci  # the one implementation (core)
-from . import analysis, baselines, core, data, pgm, queries, zcdp
+from . import (
+    analysis,
+    baselines,
+    core,
+    data,
+    pgm,  # noqa: F401  (AIM; jax is imported only when it runs)
+    queries,
+    zcdp,
+)
 from .analysis import *  # noqa: F403
 from .baselines import *  # noqa: F403
 from .core import *  # noqa: F403

@@ -324,9 +324,8 @@ def aim_claim(
         dl,
         conditions=(
             _text("claims.mwem.aim_cond_zcdp", d=ndim, T=T, rho=tex(f"{rho:.4g}")),
-            _text("claims.mwem.aim_cond_public_n")
-            if neighbours == "replace-one"
-            else PUBLIC_DOMAIN,
+            PUBLIC_DOMAIN,
+            *((_text("claims.mwem.aim_cond_public_n"),) if neighbours == "replace-one" else ()),
         ),
     )
 
