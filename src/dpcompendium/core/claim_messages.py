@@ -590,7 +590,7 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
     # mwem's AIM rows (chapters/mwem/pgm.py aim_claim), so that its claims card is Chinese on a Chinese page
     ("claims.mwem.aim_sens",
      "a marginal: $%(l2)s$ in L2, $%(l1)s$ in L1; the selection's score: $%(l1)s \\max_r w_r$",
-     "a marginal: %(l2)s in L2, %(l1)s in L1; the selection's score: %(l1)s max_r w_r",
+     "a marginal: %(l2)s in L2, %(l1)s in L1; the selection's score: %(l1)s · max w_r",
      "边缘计数向量：L2 为 $%(l2)s$，L1 为 $%(l1)s$；选择的打分：$%(l1)s \\max_r w_r$"),
     ("claims.mwem.aim_cond_zcdp",
      "accounted in zCDP: the $d = %(d)s$ one-way Gaussian measurements and the adaptive rounds (each an exponential "
@@ -599,9 +599,9 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "$(\\varepsilon, \\delta)$-DP by $\\varepsilon = \\rho + 2 \\sqrt{\\rho \\ln(1/\\delta)}$; the graphical-model "
      "estimate is post-processing",
      "accounted in zCDP: the d = %(d)s one-way Gaussian measurements and the adaptive rounds (each an exponential "
-     "mechanism, eps_t^2/8-zCDP, and a Gaussian measurement, 1/(2 sigma_t^2)-zCDP; T = %(T)s and alpha = 0.9 set "
-     "the first sigma and eps) spend exactly rho = %(rho)s, converted to (eps, delta)-DP by "
-     "eps = rho + 2 sqrt(rho ln(1/delta)); the graphical-model estimate is post-processing",
+     "mechanism, ε_t^2/8-zCDP, and a Gaussian measurement, 1/(2 σ_t^2)-zCDP; T = %(T)s and α = 0.9 set the first σ "
+     "and ε) spend exactly ρ = %(rho)s, converted to (ε, δ)-DP by ε = ρ + 2 sqrt(ρ ln(1/δ)); the graphical-model "
+     "estimate is post-processing",
      "按 zCDP 进行隐私会计：$d = %(d)s$ 次一维边缘的高斯测量与各自适应轮次（每轮一个指数机制，"
      "$\\varepsilon_t^2/8$-zCDP，以及一次高斯测量，$1/(2\\sigma_t^2)$-zCDP；$T = %(T)s$ 与 $\\alpha = 0.9$ "
      "决定初始的 $\\sigma$ 与 $\\varepsilon$）恰好耗尽 $\\rho = %(rho)s$，换算为 $(\\varepsilon, \\delta)$-DP 的公式为 "
