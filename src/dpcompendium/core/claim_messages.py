@@ -614,4 +614,27 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "$n$ is public (replace-one); rows preprocessed with public statistics into the unit ball",
      "n is public (replace-one); rows preprocessed with public statistics into the unit ball",
      "$n$ 公开（替换一条记录）；各行用公开的统计量预处理到单位球内"),
+    # mwem's AIM rows (chapters/mwem/pgm.py aim_claim), so that its claims card is Chinese on a Chinese page
+    ("claims.mwem.aim_sens",
+     "a marginal: $%(l2)s$ in L2, $%(l1)s$ in L1; the selection's score: $%(l1)s \\max_r w_r$",
+     "a marginal: %(l2)s in L2, %(l1)s in L1; the selection's score: %(l1)s · max w_r",
+     "边缘计数向量：L2 为 $%(l2)s$，L1 为 $%(l1)s$；选择的打分：$%(l1)s \\max_r w_r$"),
+    ("claims.mwem.aim_cond_zcdp",
+     "accounted in zCDP: the $d = %(d)s$ one-way Gaussian measurements and the adaptive rounds (each an exponential "
+     "mechanism, $\\varepsilon_t^2/8$-zCDP, and a Gaussian measurement, $1/(2\\sigma_t^2)$-zCDP; $T = %(T)s$ and "
+     "$\\alpha = 0.9$ set the first $\\sigma$ and $\\varepsilon$) spend exactly $\\rho = %(rho)s$, converted to "
+     "$(\\varepsilon, \\delta)$-DP by $\\varepsilon = \\rho + 2 \\sqrt{\\rho \\ln(1/\\delta)}$; the graphical-model "
+     "estimate is post-processing",
+     "accounted in zCDP: the d = %(d)s one-way Gaussian measurements and the adaptive rounds (each an exponential "
+     "mechanism, ε_t^2/8-zCDP, and a Gaussian measurement, 1/(2 σ_t^2)-zCDP; T = %(T)s and α = 0.9 set the first σ "
+     "and ε) spend exactly ρ = %(rho)s, converted to (ε, δ)-DP by ε = ρ + 2 sqrt(ρ ln(1/δ)); the graphical-model "
+     "estimate is post-processing",
+     "按 zCDP 进行隐私会计：$d = %(d)s$ 次一维边缘的高斯测量与各自适应轮次（每轮一个指数机制，"
+     "$\\varepsilon_t^2/8$-zCDP，以及一次高斯测量，$1/(2\\sigma_t^2)$-zCDP；$T = %(T)s$ 与 $\\alpha = 0.9$ "
+     "决定初始的 $\\sigma$ 与 $\\varepsilon$）恰好耗尽 $\\rho = %(rho)s$，换算为 $(\\varepsilon, \\delta)$-DP 的公式为 "
+     "$\\varepsilon = \\rho + 2 \\sqrt{\\rho \\ln(1/\\delta)}$；图模型估计是后处理"),
+    ("claims.mwem.aim_cond_public_n",
+     "the number of records $n$ is public (the estimate's total is $n$)",
+     "the number of records n is public (the estimate's total is n)",
+     "记录数 $n$ 是公开的（估计的总数取 $n$）"),
 ]  # fmt: skip

@@ -10,11 +10,21 @@
   ``zcdp`` variant;
 - :mod:`.baselines` — Identity, least squares over all workload queries, Hb and DAWA (the core's mechanisms), and
   HDMM and PrivTree (the histograms chapter's, through the method registry; 1-D only), the baselines, replace-one;
+- :mod:`.pgm` — AIM (``mckenna2022aim``) with the graphical-model estimation of the authors' library ``mbi``
+  (jax, imported only when AIM runs);
 - :mod:`.data` — the coursework report's histograms, queries and tables (``data/shipped/mwem``).
 """
 
 from ...core.experiments import RangeQueries, bootstrap_mean_ci  # the one implementation (core)
-from . import analysis, baselines, core, data, queries, zcdp
+from . import (
+    analysis,
+    baselines,
+    core,
+    data,
+    pgm,  # noqa: F401  (AIM; jax is imported only when it runs)
+    queries,
+    zcdp,
+)
 from .analysis import *  # noqa: F403
 from .baselines import *  # noqa: F403
 from .core import *  # noqa: F403

@@ -160,3 +160,52 @@ def _zcdp_specs(ndim, shape, records, moved, queries, one_box) -> list[AuditSpec
             "conversion",
         ),
     ]
+
+
+def aim_audit_specs() -> list[AuditSpec]:
+    """AIM's release is its measurements (the estimate is post-processing of them, ``mckenna2019graphical``); audited:
+    the initialisation's noisy one-way marginal (:func:`~.pgm.initial_measurements`, the code :func:`~.pgm.aim` runs),
+    1-D, at ε = 1, δ = 1e-5, replace-one (a record moves from the last cell to the first). The statistic is the noisy
+    first cell minus the noisy last cell, the projection on the direction the pair moves the marginal
+    (post-processing, so the claim of the measurement holds for it): a change of 2 against noise of standard deviation
+    √2·Δ₂σ₀, which the exact Gaussian profile at Δ₂ = √2 gives. Claimed: the measurement's 1/(2σ₀²)-zCDP as its
+    (ε, δ) conversion. The selections (exponential mechanisms) are the core's, audited in its group; the rounds'
+    composition is accounted, not audited (an audit of a whole run would need its estimate per sample)."""
+    from .pgm import aim_claim, initial_measurements
+    from .zcdp import rho_for
+
+    eps, delta = 1.0, 1e-5
+    shape = (8,)
+    records = np.repeat(np.arange(8), np.arange(1, 9))
+    moved = records.copy()
+    moved[-1] = 0
+    rho = rho_for(eps, delta)
+    _, sd = initial_measurements(np.ones(shape), rho, np.random.default_rng(0))
+    sigma0 = sd / np.sqrt(2.0)  # the unit-sensitivity σ₀: sd = Δ₂σ₀ with Δ₂ = √2
+    rho_m = 1.0 / (2.0 * sigma0**2)
+    claim = dataclasses.replace(
+        aim_claim(eps, delta, 1),
+        mechanism="AIM one-way measurement (1-D)",
+        sensitivity="marginal: L2 1.414",
+        epsilon=dp_epsilon(rho_m, delta),
+    )
+
+    def sample(d, n, g):
+        (y,), _ = initial_measurements(_histogram(d, shape), rho, g, size=n)
+        return y[:, 0] - y[:, -1]
+
+    return [
+        AuditSpec(
+            "AIM measurement (initialisation), 1-D",
+            CHAPTER,
+            "private",
+            claim,
+            (records, moved),
+            sample=sample,
+            true_epsilon=gaussian_epsilon(sd, np.sqrt(2.0), delta),
+            max_samples=300_000,
+            note=f"eps = {eps:g}, delta = {delta:g}, T = 16: the one-way marginal + N(0, 2 sigma0^2), sigma0 = "
+            f"sqrt(T/(2 alpha rho)) = {sigma0:.4g}; first cell minus last cell; claim the measurement's "
+            f"{rho_m:.4g}-zCDP as its (eps, delta) conversion",
+        )
+    ]

@@ -47,3 +47,15 @@ register(
         claim="dpcompendium.chapters.mwem.zcdp:mwem_zcdp_parameters",
     )
 )
+register(
+    Method(
+        "aim",
+        {"en": "AIM", "zh_CN": "AIM"},
+        "#009E73",
+        CHAPTER,
+        estimator="dpcompendium.chapters.mwem.pgm:aim",
+        claim="dpcompendium.chapters.mwem.pgm:aim_claim",
+        # its audit spec is chapters/mwem/audits.py:aim_audit_specs (tests/test_mwem_aim.py runs it); declared here
+        # (audit=...) it joins the privacy-audit chapter's catalogue, whose checked outputs count the rows
+    )
+)
