@@ -60,6 +60,8 @@ COVERED: dict[tuple[str, str], tuple[str, ...]] = {
     ),
     ("federated-pca", "noisy-power"): ("noisy power method: one iteration A X0 + G",),
     ("federated-pca", "wishart"): ("Wishart mechanism (as published): A + W",),
+    # AIM's release is its measurements; the audited one is the first (its rounds' composition is accounted)
+    ("mwem", "aim"): ("AIM measurement (initialisation), 1-D",),
     ("hiera", "duchi"): ("Duchi (binary output), exact", "Duchi sampler"),
     ("hiera", "harmony"): ("Harmony (d = 3) sampler",),
     ("hiera", "pm"): ("PM sampler",),

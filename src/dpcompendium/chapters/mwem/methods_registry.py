@@ -55,7 +55,6 @@ register(
         CHAPTER,
         estimator="dpcompendium.chapters.mwem.pgm:aim",
         claim="dpcompendium.chapters.mwem.pgm:aim_claim",
-        # its audit spec is chapters/mwem/audits.py:aim_audit_specs (tests/test_mwem_aim.py runs it); declared here
-        # (audit=...) it joins the privacy-audit chapter's catalogue, whose checked outputs count the rows
+        audit="dpcompendium.chapters.mwem.audits:aim_audit_specs",
     )
 )
