@@ -180,8 +180,6 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
         ),
         ("= ln 2 and 1.5 excluded 1", "the same quotation: the source's budgets and the value 1"),
         ('"the published values show the partition {0}, {1, 2}"', "the same fixed example's event"),
-        ("a cap of 2000", "the authors' P-HP code (definition)"),
-        ("clamping at 0)", "the authors' P-HP code (definition)"),
         ("20 repetitions, range queries of 100–1000", "the parameters' defaults, named as such"),
         ("histogram of 4096 bins", "DPBench's 1-D histograms (fixed data)"),
         ('"query range 100–1000"', "quoted from the patent"),

@@ -126,42 +126,6 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
             "(dpmean_design_coinpress, a generated paragraph of its own: 1230 visible characters at s13-dpm)"
         ),
         (
-            "histograms",
-            "sampling-based-grouping-for-dp-histograms-against-ahp-and-p-hp",
-        ): "PENDING, its chapter: 1083, 1383, 1175, 1134 visible characters at e58ae37",
-        (
-            "histograms",
-            "evidence-1-the-largest-divergence-over-the-released-partitions",
-        ): "PENDING, its chapter: 1077 visible characters at e58ae37",
-        (
-            "histograms",
-            "experiments",
-        ): "PENDING, its chapter: 1360, 1323 visible characters at e58ae37",
-        (
-            "histograms",
-            "p-hp-as-its-authors-implemented-it",
-        ): "PENDING, its chapter: 1344 visible characters at e58ae37",
-        (
-            "histograms",
-            "the-patent-s-claim-on-adult",
-        ): "PENDING, its chapter: 2118 visible characters at e58ae37",
-        (
-            "histograms",
-            "does-the-privacy-fix-cost-accuracy-a-non-inferiority-test",
-        ): "PENDING, its chapter: 1437 visible characters at e58ae37",
-        (
-            "histograms",
-            "where-this-sits-in-dpbench",
-        ): "PENDING, its chapter: 2066, 1640, 1127, 1977 visible characters at e58ae37",
-        (
-            "histograms",
-            "where-the-source-is-wrong",
-        ): "PENDING, its chapter: 1226 visible characters at e58ae37",
-        (
-            "histograms",
-            "corrections-to-this-chapter",
-        ): "PENDING, its chapter: 1253 visible characters at e58ae37",
-        (
             "mwem",
             "mwem-private-synthetic-histograms-in-one-and-two-dimensions",
         ): "PENDING, its chapter: 1259 visible characters at e58ae37",
@@ -201,30 +165,6 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
             "hiera",
             "experiment-3-ldp-mini-batch-sgd-for-linear-regression",
         ): "PENDING, its chapter: 1049 visible characters at e58ae37",
-        (
-            "privacy-audit",
-            "what-an-audit-can-and-cannot-show",
-        ): "PENDING, its chapter: 1009 visible characters at e58ae37",
-        (
-            "privacy-audit",
-            "what-holds-does-not-prove-the-state-of-the-art",
-        ): "PENDING, its chapter: 1156 visible characters at e58ae37",
-        (
-            "privacy-audit",
-            "the-catalogue",
-        ): "PENDING, its chapter: 1241 visible characters at e58ae37",
-        (
-            "privacy-audit",
-            "what-the-audits-find-chapter-by-chapter",
-        ): "PENDING, its chapter: 1407 visible characters at e58ae37",
-        (
-            "privacy-audit",
-            "floating-point-the-least-significant-bits",
-        ): "PENDING, its chapter: 1176 visible characters at e58ae37",
-        (
-            "privacy-audit",
-            "solution-content",
-        ): "PENDING, its chapter: 1013 visible characters at e58ae37",
     },
     "zh_CN": {
         (
@@ -271,12 +211,7 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
 }
 LONG_TAKEAWAYS: dict[str, dict[tuple[str, str | int], str]] = {
     "en": {
-        ("histograms", 1): "PENDING, its chapter: 912 visible characters at e58ae37",
-        ("histograms", 2): "PENDING, its chapter: 1169 visible characters at e58ae37",
-        ("histograms", 3): "PENDING, its chapter: 1577 visible characters at e58ae37",
-        ("histograms", 4): "PENDING, its chapter: 503 visible characters at e58ae37",
         ("mwem", 4): "PENDING, its chapter: 566 visible characters at e58ae37",
-        ("privacy-audit", 1): "PENDING, its chapter: 436 visible characters at e58ae37",
     },
     "zh_CN": {
         ("histograms", 1): "PENDING, its chapter: 438 visible characters at e58ae37",

@@ -240,6 +240,12 @@ TEMPLATE_EXCEPTIONS: list[tuple[str, str, str]] = [
         "hist.sota opening a sentence (the takeaway): the ranking's result, which comparison.winner_sentence renders",
     ),
     (
+        "hist.take_sota",
+        "%(wins)s",
+        "the takeaway's short form of hist.sota (issue 49): the ranking's result, which comparison.winner_sentence "
+        "renders",
+    ),
+    (
         "figure.rmse-ratio-1-2nd-better",
         "2nd better",
         "an axis label: which side of the line at 1 the second-named method's error is smaller, not a verdict",

@@ -800,9 +800,9 @@ _PAIRS += [
         "%(note)s；查询集：全部 36 个范围查询；逐划分的最小二乘很慢，样本较少",
     ),
     (
-        "raw rows, replace-one, n = %(n)s: measured ||A(D')-A(D)|| = %(m)s = %(r)s x Delta = sqrt(2)/n; "
+        "raw rows, replace-one, n = %(n)s: the measured norm of A(D') - A(D) is %(m)s = %(r)sΔ, where Δ = sqrt(2)/n; "
         "statistic <triu(A+E), w>",
-        "原始数据行，替换一条记录，n = %(n)s：实测 ||A(D')-A(D)|| = %(m)s = %(r)s × Δ = sqrt(2)/n；"
+        "原始数据行，替换一条记录，n = %(n)s：实测 A(D') - A(D) 的范数为 %(m)s = %(r)sΔ，其中 Δ = sqrt(2)/n；"
         "统计量 <上三角(A+E), w>",
     ),
     (
@@ -817,13 +817,13 @@ _PAIRS += [
         "%(f)s）",
     ),
     (
-        "raw rows, public preprocessing, X0 public (seeded); measured ||(A'-A) X0||_F = %(m)s <= sqrt(2)/n = %(d)s; "
-        "statistic <A X0 + G, W>",
-        "原始数据行，公开的预处理，X0 公开（由种子生成）；实测 ||(A'-A) X0||_F = %(m)s ≤ sqrt(2)/n = %(d)s；"
-        "统计量 <A X0 + G, W>",
+        "raw rows, public preprocessing, X_0 public (seeded); the measured Frobenius norm of (A' - A) X_0 is %(m)s "
+        "<= sqrt(2)/n = %(d)s; statistic <A X_0 + G, W>",
+        "原始数据行，公开的预处理，X_0 公开（由种子生成）；实测 (A' - A) X_0 的 Frobenius 范数为 %(m)s ≤ sqrt(2)/n = %(d)s；"
+        "统计量 <A X_0 + G, W>",
     ),
     (
-        "site 0 (N_0 = %(n)s, tau_0 for sqrt(2)/N_0), public preprocessing; statistic <triu(A_0+E_0), w>",
+        "site 0 with N_0 = %(n)s, tau_0 calibrated to sqrt(2)/N_0, public preprocessing; statistic <triu(A_0+E_0), w>",
         "站点 0（N_0 = %(n)s，τ_0 按 sqrt(2)/N_0 校准），公开的预处理；统计量 <上三角(A_0+E_0), w>",
     ),
     (

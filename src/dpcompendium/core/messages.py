@@ -546,6 +546,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.name_dawa_dpbench_short": "DAWA as DPBench runs it",
         "hist.php_weak": "%(b)s is a weak comparator on this workload: its mean MSE is %(identity)s times Identity's and %(levelwise)s times that of the level-wise P-HP (not the authors')",
         "hist.php_not_weak": "%(b)s's mean MSE on this workload is %(identity)s times Identity's and %(levelwise)s times that of the level-wise P-HP (not the authors')",
+        # the takeaways' short verdicts (issue 49, reader review 2 M3: one claim each, at most 300 characters), from
+        # the same comparison objects as the body's full sentences (hist_fix_free, hist_php_superiority, hist_overview_sota)
+        "hist.take_fix": "with S5 read on the sum, noisy centres are shown at most %(pct)s less accurate than true centres at "
+        "%(k)s of %(n)s budgets (non-inferiority tests, Holm-corrected over the budgets; the intervals reach %(upper)s)",
+        "hist.take_php": "%(a)s has a mean MSE shown lower than that of %(b)s at %(k)s of %(n)s budgets (one-sided tests, "
+        "Holm-corrected; ratios %(lo)s–%(hi)s)%(tail)s",
+        "hist.take_sota": "Among the private methods run here, over the %(n)s (dataset, $\\varepsilon$) settings of the sweep: "
+        "%(wins)s (two-sided tests, Holm-corrected within each setting)",
         "hist.php_reconcile": "The claim table above gives, for the same variant against %(b)s, ratios of %(lo20)s–%(hi20)s from its %(reps)s runs per arm; the %(runs)s-run ratios (%(lo)s–%(hi)s) come from other runs, and each lies inside that table's 95 %% bootstrap interval at its budget: the two agree within the noise of %(reps)s runs, and the %(runs)s-run ratios are the ones to cite",
         "hist.php_reconcile_differ": "The claim table above gives, for the same variant against %(b)s, ratios of %(lo20)s–%(hi20)s from its %(reps)s runs per arm; the %(runs)s-run ratios (%(lo)s–%(hi)s) come from other runs, and at $\\varepsilon$ = %(eps)s the %(runs)s-run ratio lies outside that table's 95 %% bootstrap interval: the %(runs)s-run ratios are the ones to cite, the table's are %(reps)s-run estimates",
         "hist.col_setting": "setting",
@@ -972,6 +980,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.name_dawa_dpbench_short": "DPBench 版 DAWA",
         "hist.php_weak": "在这一查询集上，%(b)s 是较弱的比较对象：其均方误差均值是 Identity 的 %(identity)s 倍，是逐层 P-HP（非作者实现）的 %(levelwise)s 倍",
         "hist.php_not_weak": "在这一查询集上，%(b)s 的均方误差均值是 Identity 的 %(identity)s 倍，是逐层 P-HP（非作者实现）的 %(levelwise)s 倍",
+        "hist.take_fix": "S5 对和加噪时，检验表明在 %(k)s/%(n)s 个隐私预算下，加噪中心的准确度至多比真实中心低 %(pct)s"
+        "（非劣效性检验，在各隐私预算间经 Holm 校正；区间上限最高达 %(upper)s）",
+        "hist.take_php": "检验表明，在 %(k)s/%(n)s 个隐私预算下，%(a)s 的均方误差均值低于 %(b)s（单侧检验，经 Holm 校正；"
+        "比值 %(lo)s–%(hi)s）%(tail)s",
+        "hist.take_sota": "在整个扫描的 %(n)s 个（数据集，$\\varepsilon$）设置中，就这里运行的满足差分隐私的方法而言："
+        "%(wins)s（双侧检验，在每个设置内经 Holm 校正）",
         "hist.php_reconcile": "上面的权利要求表对同一变体相对于 %(b)s 给出的比值为 %(lo20)s–%(hi20)s（每组 %(reps)s 次运行）；%(runs)s 次运行的比值（%(lo)s–%(hi)s）来自另一批运行，且每个都落在该表同一预算下的 95 %% 自助法区间之内：两者在 %(reps)s 次运行的噪声范围内一致，引用时应采用 %(runs)s 次运行的比值",
         "hist.php_reconcile_differ": "上面的权利要求表对同一变体相对于 %(b)s 给出的比值为 %(lo20)s–%(hi20)s（每组 %(reps)s 次运行）；%(runs)s 次运行的比值（%(lo)s–%(hi)s）来自另一批运行，在 $\\varepsilon$ = %(eps)s 时 %(runs)s 次运行的比值落在该表的 95 %% 自助法区间之外：引用时应采用 %(runs)s 次运行的比值，该表的比值只是 %(reps)s 次运行的估计",
         "hist.col_setting": "设置",
@@ -1116,6 +1130,8 @@ PLAIN: dict[str, str] = {
     "separated: no method listed is shown above the least mean by a two-sided studentized-bootstrap test, "
     "Holm-corrected within the setting): %(wins)s",
     "hist.rank_lower": "lower at ε = %(eps)s (adjusted p = %(p)s)",
+    "hist.take_sota": "Among the private methods run here, over the %(n)s (dataset, ε) settings of the sweep: "
+    "%(wins)s (two-sided tests, Holm-corrected within each setting)",
     "hist.rank_higher": "higher at ε = %(eps)s (adjusted p = %(p)s)",
     "hist.rank_none": "not separated at ε = %(eps)s (adjusted p = %(p)s)",
     "hist.win_at": "%(pct)s %% at ε = %(eps)s",

@@ -98,8 +98,8 @@ def audit_specs() -> list[AuditSpec]:
                 tau,
                 measured,
                 delta,
-                f"raw rows, replace-one, n = {n}: measured ||A(D')-A(D)|| = {measured:.4g} = "
-                f"{measured / sensitivity(n):.3g} x Delta = sqrt(2)/n; statistic <triu(A+E), w>",
+                f"raw rows, replace-one, n = {n}: the measured norm of A(D') - A(D) is {measured:.4g} = "
+                f"{measured / sensitivity(n):.3g}Δ, where Δ = sqrt(2)/n; statistic <triu(A+E), w>",
                 expected="violated" if prep == "as-written" else "holds",
             )
         )
@@ -190,8 +190,8 @@ def audit_specs() -> list[AuditSpec]:
             sigma_p,
             shift,
             delta,
-            f"raw rows, public preprocessing, X0 public (seeded); measured ||(A'-A) X0||_F = {shift:.4g} "
-            f"<= sqrt(2)/n = {math.sqrt(2) / n:.4g}; statistic <A X0 + G, W>",
+            f"raw rows, public preprocessing, X_0 public (seeded); the measured Frobenius norm of (A' - A) X_0 is "
+            f"{shift:.4g} <= sqrt(2)/n = {math.sqrt(2) / n:.4g}; statistic <A X_0 + G, W>",
         )
     )
     # 4. DPdisPCA: site 0's noisy local matrix, tau_0 for sqrt(2)/N_0
@@ -208,7 +208,7 @@ def audit_specs() -> list[AuditSpec]:
             tau0,
             measured0,
             delta,
-            f"site 0 (N_0 = {n0}, tau_0 for sqrt(2)/N_0), public preprocessing; statistic <triu(A_0+E_0), w>",
+            f"site 0 with N_0 = {n0}, tau_0 calibrated to sqrt(2)/N_0, public preprocessing; statistic <triu(A_0+E_0), w>",
         )
     )
 
