@@ -35,6 +35,7 @@ from .levels import DEFAULT_EDGES, HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS, chec
 from .numeric import _pm, duchi_constant
 
 __all__ = [
+    "L2_METHODS",
     "SGD_METHODS",
     "SGD_VARIANTS",
     "SGDSettings",
@@ -66,7 +67,16 @@ SGD_METHODS = (
     "hiera-calibrated",
     "privunitg",
     "privunitg-box",
+    "harmony-l2",
+    "pm-l2",
 )
+
+#: The scalar mechanisms on the gradient clipped in ℓ2, as PrivUnitG's (referee 11, M1): each user clips its whole
+#: gradient (d̃ coordinates) to ℓ2 norm C = :attr:`SGDSettings.clip_norm` — the clip of ``privunitg`` — then samples
+#: one coordinate j and reports g_j/C ∈ [−1, 1] with the scalar mechanism at ε; the collector's estimate is
+#: multiplied back by C. The same gradients reach them as reach PrivUnitG at C, so that the two differ only in the
+#: mechanism. Method → its scalar mechanism.
+L2_METHODS: dict[str, str] = {"harmony-l2": "harmony", "pm-l2": "pm"}
 
 
 def privunitg_clip(method: str, d_tilde: int, settings_clip: float = 1.0) -> float:
@@ -412,13 +422,14 @@ def _hiera_runs(counts: np.ndarray, runs: _Runs, rng: np.random.Generator):
     return tot, nsum
 
 
-def _gradients_py(xp, yp, idx, beta, j, lam, faithful):
+def _gradients_py(xp, yp, idx, beta, j, lam, faithful, clip_l2=0.0):
     """The sampled coordinate's clipped gradient of one group, the numpy reference of :func:`_gradients`.
 
     ``xp`` (n, d̃) the users' ``[1, x]`` in visiting order, ``yp`` (n,) their targets, ``idx`` (F, G) the group's
     positions per fold, ``beta`` (E, F, d̃), ``j`` (E, F, G) the sampled coordinates. Returns ``gj`` =
     clip(2 x̃_j (β·x̃ − y) + reg_j, −1, 1) and ``xj`` = x̃_j, both (E, F, G); reg = λβ, or λ|β| with none on the
-    intercept (``faithful``)."""
+    intercept (``faithful``). With ``clip_l2`` = C > 0 the whole gradient g is clipped in ℓ2 instead (the
+    ``*-l2`` methods, :data:`L2_METHODS`): ``gj`` = g_j·min(1, C/‖g‖₂)/C ∈ [−1, 1]."""
     n_e, n_f, g = j.shape
     dt = xp.shape[1]
     xt = xp.take(idx, axis=0)  # (F, G, d̃)
@@ -430,11 +441,36 @@ def _gradients_py(xp, yp, idx, beta, j, lam, faithful):
     gj = xj * 2.0
     gj *= resid
     gj += reg.take(j + (dt * np.arange(n_e * n_f)).reshape(n_e, n_f, 1))
+    if clip_l2 > 0.0:
+        full = xt[None] * 2.0 * resid[..., None] + reg[:, :, None, :]  # (E, F, G, d̃)
+        norm = np.sqrt(np.einsum("efgd,efgd->efg", full, full))
+        gj *= np.minimum(1.0, clip_l2 / np.maximum(norm, np.finfo(float).tiny))
+        gj /= clip_l2
+        return gj, xj
     np.clip(gj, -1.0, 1.0, out=gj)
     return gj, xj
 
 
-def _gradients_loop(xp, yp, idx, beta, j, lam, faithful, gj, xj):  # pragma: no cover - run compiled
+def _l2_scale(xp, u, beta, e, f, resid, lam, faithful, clip_l2):  # pragma: no cover - run compiled
+    """min(1, C/‖g‖₂)/C for user ``u``'s whole gradient g (d̃ coordinates, each computed as the sampled one is) in
+    run (``e``, ``f``), C = ``clip_l2`` (compiled by :data:`_l2_scale_kernel`); the squares summed in coordinate
+    order. The numpy reference is :func:`_gradients_py`'s ``clip_l2`` branch."""
+    ss = 0.0
+    for d in range(xp.shape[1]):
+        b = beta[e, f, d]
+        reg = (0.0 if d == 0 else lam * abs(b)) if faithful else lam * b
+        v = xp[u, d] * 2.0 * resid + reg
+        ss += v * v
+    norm = max(np.sqrt(ss), 2.2250738585072014e-308)
+    return min(1.0, clip_l2 / norm) / clip_l2
+
+
+_l2_scale_kernel = compiled(_l2_scale)
+
+
+def _gradients_loop(
+    xp, yp, idx, beta, j, lam, faithful, clip_l2, gj, xj
+):  # pragma: no cover - run compiled
     """:func:`_gradients_py` in loops (compiled by :data:`_gradients_kernel`), into ``gj`` and ``xj``: the same
     operations, but β·x̃ summed in coordinate order (numpy's einsum sums in SIMD lanes: a few ulp apart)."""
     n_e, n_f, g = j.shape
@@ -452,18 +488,21 @@ def _gradients_loop(xp, yp, idx, beta, j, lam, faithful, gj, xj):  # pragma: no 
                 reg = (0.0 if c == 0 else lam * abs(b)) if faithful else lam * b
                 x = xp[u, c]
                 v = x * 2.0 * resid + reg
-                gj[e, f, i] = min(max(v, -1.0), 1.0)
+                if clip_l2 > 0.0:
+                    gj[e, f, i] = v * _l2_scale(xp, u, beta, e, f, resid, lam, faithful, clip_l2)
+                else:
+                    gj[e, f, i] = min(max(v, -1.0), 1.0)
                 xj[e, f, i] = x
 
 
-_gradients_kernel = compiled(_gradients_loop)
+_gradients_kernel = compiled(_gradients_loop, _l2_scale_kernel)
 
 
-def _gradients(xp, yp, idx, beta, j, lam, faithful):
+def _gradients(xp, yp, idx, beta, j, lam, faithful, clip_l2=0.0):
     """:func:`_gradients_py` compiled (numba): one pass over the group instead of a dozen array passes."""
     gj = np.empty(j.shape)
     xj = np.empty(j.shape)
-    _gradients_kernel()(xp, yp, idx, beta, j, float(lam), bool(faithful), gj, xj)
+    _gradients_kernel()(xp, yp, idx, beta, j, float(lam), bool(faithful), float(clip_l2), gj, xj)
     return gj, xj
 
 
@@ -535,6 +574,7 @@ def _sgd_pass_loop(
     plc_p,
     pi,
     two_pi_1,
+    clip_l2,
 ):  # pragma: no cover - run compiled
     """Every step of one private pass of :func:`_sgd` in one compiled call (:data:`_sgd_pass_kernel`): per step t,
     the sampled coordinates (``rng.integers(0, d̃, (E, F, G))``), each user's clipped gradient
@@ -547,7 +587,10 @@ def _sgd_pass_loop(
     ``kind`` 0: Harmony (``table`` tanh(ε/2), ``table2`` Duchi's C, per run); 1: graded Laplace (``table`` 2/ε_s per
     run and level); 2: HierA (``table`` GRR keep probability, ``table2`` tanh(ε_s/2), per run and level; ``w``,
     ``src``, ``dst``, ``plc_p`` (P, 2, R) the PLC conversions' x and 1 − x, ``pi`` and ``two_pi_1`` (R, k): the tail's tables);
-    3: PM (``table`` (R, 5): ρ, p, (C − 1)/p − 1/ρ, C, (C + 1)/2 per run). ``beta`` (E, F, d̃) is updated in place."""
+    3: PM (``table`` (R, 5): ρ, p, (C − 1)/p − 1/ρ, C, (C + 1)/2 per run). ``clip_l2`` = C > 0 (Harmony and PM
+    only): the whole gradient clipped to ℓ2 norm C and the sampled coordinate scaled to [−1, 1]
+    (:func:`_l2_scale`), the estimate multiplied back by C (:data:`L2_METHODS`). ``beta`` (E, F, d̃) is updated in
+    place."""
     n_f, m = order.shape
     dt = xp.shape[1]
     r_n = n_e * n_f
@@ -589,7 +632,10 @@ def _sgd_pass_loop(
                 reg = (0.0 if c == 0 else lam * abs(b)) if faithful else lam * b
                 x = xp[u, c]
                 v = x * 2.0 * resid + reg
-                gj = min(max(v, -1.0), 1.0)
+                if clip_l2 > 0.0:
+                    gj = v * _l2_scale(xp, u, beta, e, f, resid, lam, faithful, clip_l2)
+                else:
+                    gj = min(max(v, -1.0), 1.0)
                 n_j[r, c] += 1
                 if kind == 0:
                     p = gj * table[r, 0]
@@ -636,10 +682,14 @@ def _sgd_pass_loop(
                 f = r % n_f
                 for d in range(dt):
                     est = sums[r, d] / g if faithful else sums[r, d] / max(n_j[r, d], 1)
+                    if clip_l2 > 0.0:
+                        est = est * clip_l2
                     beta[e, f, d] = beta[e, f, d] - est * lr
 
 
-_sgd_pass_kernel = compiled(_sgd_pass_loop, _hiera_tail_kernel, _level_kernel, _lhp_cell_kernel)
+_sgd_pass_kernel = compiled(
+    _sgd_pass_loop, _hiera_tail_kernel, _level_kernel, _lhp_cell_kernel, _l2_scale_kernel
+)
 
 #: Whether :func:`_sgd` runs a private pass as one compiled call (:data:`_sgd_pass_kernel`); the per-step code
 #: (``False``) is its reference in the tests, bit for bit.
@@ -689,19 +739,24 @@ def _sgd(visit, method, eps, faithful, settings, g, rng, base=None) -> np.ndarra
     if method in ("privunitg", "privunitg-box"):
         clip = privunitg_clip(method, dt, settings.clip_norm)
         return _sgd_privunitg(visit, eps, beta, faithful, settings, g, rng, clip)
+    clip_l2 = 0.0  # the scalar mechanisms on the l2-clipped gradient (referee 11, M1)
+    if method in L2_METHODS:
+        method, clip_l2 = L2_METHODS[method], float(settings.clip_norm)
     if fused_passes and method != "none":
-        return _sgd_fused(visit, method, runs, beta, faithful, settings, g, rng)
+        return _sgd_fused(visit, method, runs, beta, faithful, settings, g, rng, clip_l2)
     for t in range(1, m // g + 1):
         idx = order[:, (t - 1) * g : t * g]
         if method == "none":
             step = _full_step(xp, yp, idx, beta, lam, faithful)
         else:  # each user computes only the coordinate it reports
             j = rng.integers(0, dt, size=(n_e, n_f, g))
-            gj, xj = _gradients(xp, yp, idx, beta, j, lam, faithful)
+            gj, xj = _gradients(xp, yp, idx, beta, j, lam, faithful, clip_l2)
             cell = j + cell_off  # run · d̃ + j, the run's cell of the flat (E·F, d̃) tables
             step = _estimate_runs(
                 method, gj.reshape(flat), xj.reshape(flat), cell.reshape(flat), runs, faithful, rng
             ).reshape(n_e, n_f, dt)
+            if clip_l2 > 0.0:
+                step *= clip_l2
         beta = beta - step * t ** (-lr_power)
     return beta
 
@@ -749,9 +804,9 @@ def _sgd_privunitg(visit, eps, beta, faithful, settings, g, rng, clip=None) -> n
     return beta
 
 
-def _sgd_fused(visit, method, runs, beta, faithful, settings, g, rng) -> np.ndarray:
+def _sgd_fused(visit, method, runs, beta, faithful, settings, g, rng, clip_l2=0.0) -> np.ndarray:
     """The private pass of :func:`_sgd` from its initial β (E, F, d̃) as one call of :data:`_sgd_pass_kernel`: the
-    per-step code's draws and numbers, bit for bit."""
+    per-step code's draws and numbers, bit for bit. ``clip_l2`` > 0: Harmony or PM on the ℓ2-clipped gradient."""
     r_n, k, n_steps = runs.r, runs.k, visit.split.m // g
     lrs = np.array([t ** (-settings.lr_power) for t in range(1, n_steps + 1)])
     empty_f = np.zeros((1, 1))
@@ -780,6 +835,8 @@ def _sgd_fused(visit, method, runs, beta, faithful, settings, g, rng) -> np.ndar
         kind, table, table2 = 3, np.hstack([rho, p_in, slope, c, (c + 1.0) / 2.0]), empty_f
     else:
         raise ValueError(f"method must be one of {', '.join(SGD_METHODS)}, got {method!r}")
+    if clip_l2 > 0.0 and kind not in (0, 3):
+        raise ValueError(f"clip_l2 applies to harmony and pm only, got method {method!r}")
     beta = np.ascontiguousarray(beta)
     _sgd_pass_kernel()(
         kind,
@@ -803,6 +860,7 @@ def _sgd_fused(visit, method, runs, beta, faithful, settings, g, rng) -> np.ndar
         plc_p,
         np.ascontiguousarray(pi),
         np.ascontiguousarray(two_pi_1),
+        float(clip_l2),
     )
     return beta
 
