@@ -42,6 +42,7 @@ __all__ = [
     "group_size",
     "kfold_mse",
     "kfold_mse_reps",
+    "l2_scalar_reports",
     "ldp_sgd",
     "least_squares_kfold_mse",
     "mse_summary",
@@ -87,6 +88,41 @@ def privunitg_clip(method: str, d_tilde: int, settings_clip: float = 1.0) -> flo
     if method == "privunitg":
         return float(settings_clip)
     raise ValueError(f"method must be privunitg or privunitg-box, got {method!r}")
+
+
+def l2_scalar_reports(
+    gradients: ArrayLike,
+    epsilon: float,
+    rng: np.random.Generator,
+    *,
+    method: str = "harmony-l2",
+    clip_norm: float = 1.0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """One report per user of ``harmony-l2`` or ``pm-l2`` (:data:`L2_METHODS`; referee 11, M1), as the SGD's users
+    send it: each row g of ``gradients`` (n, d̃) is clipped to ℓ2 norm C = ``clip_norm``, a coordinate j is drawn
+    uniformly (``rng.integers``, before the mechanism's draws, as in the SGD), and g_j·min(1, C/‖g‖)/C ∈ [−1, 1] is
+    reported with Harmony (Duchi's bit times its constant) or PM at ``epsilon``, times C. Returns (j, report), both
+    (n,); E[report | g, j] is the clipped g_j. Privacy: ε-LDP, local neighbours (any two gradients of one user;
+    :func:`~dpcompendium.chapters.hiera.hiera.l2_clip_claim`)."""
+    g = check_array(gradients, "gradients", ndim=2)
+    eps = check_epsilon(epsilon)
+    rng = check_rng(rng)
+    if method not in L2_METHODS:
+        raise ValueError(f"method must be one of {', '.join(L2_METHODS)}, got {method!r}")
+    c = float(clip_norm)
+    if not 0 < c < math.inf:
+        raise ValueError(f"clip_norm must be a finite number > 0, got {clip_norm!r}")
+    n, dt = g.shape
+    norm = np.sqrt(np.einsum("nd,nd->n", g, g))
+    j = rng.integers(0, dt, size=n)
+    v = g[np.arange(n), j] * np.minimum(1.0, c / np.maximum(norm, np.finfo(float).tiny)) / c
+    u = rng.random(n)
+    if L2_METHODS[method] == "harmony":
+        k = float(duchi_constant(np.array([eps]))[0])
+        rep = np.where(u < (1.0 + v * math.tanh(eps / 2.0)) / 2.0, k, -k)
+    else:
+        rep = _pm(v, eps, u)
+    return j, rep * c
 
 
 def group_size(d_tilde: int, epsilon: float, rule: str = "code") -> int:
