@@ -627,3 +627,45 @@ def test_l2_method_step_is_the_mean_l2_clipped_gradient_unbiased(method, faithfu
     assert np.all(np.abs(moves.mean(axis=0) - target) < 4 * se)
     box = np.clip(grad, -1.0, 1.0).mean(axis=0) / ((d + 1) if faithful else 1)
     assert np.any(np.abs(box - target) > 8 * se)
+
+
+@pytest.mark.parametrize("faithful", [False, True])
+def test_compiled_privunitg_step_has_the_per_user_distribution(faithful, monkeypatch):
+    """PrivUnitG's step drawn as one Gaussian vector per training set (:data:`_privunitg_step_kernel`) against the
+    per-user numpy code (``compiled_privunitg = False``), over K independent steps from the same β on a group of all
+    n users, a zero gradient among them: the same mean (both within 4 standard errors of the mean ℓ2-clipped
+    gradient) and the same covariance — each entry of the two sample covariance matrices within 5 standard errors
+    of their difference (the variance of a sample covariance of K normal draws, (σ_ab² + σ_aa σ_bb)/K, estimated
+    from both). Leaving out the Gaussian part, or the users' α u part, changes the variances by far more."""
+    from dpcompendium.chapters import hiera
+
+    n, d, eps, k = 300, 3, 1.0, 1500
+    x, y = synthetic_regression(n, d, np.random.default_rng(2))
+    x[5] = 0.0
+    st = SGDSettings(clip_norm=0.7, lam=0.0 if not faithful else 0.1)
+    beta0 = np.random.default_rng(3).random((1, 1, d + 1))
+    moves = {}
+    for flag in (True, False):
+        monkeypatch.setattr(hiera.sgd, "compiled_privunitg", flag)
+        visit = _Visit(x, y, _Split(n), np.random.default_rng(4))
+        moves[flag] = np.array(
+            [
+                (beta0 - _sgd_privunitg(visit, np.array([eps]), beta0, faithful, st, n, g))[0, 0]
+                for g in np.random.default_rng(5).spawn(k)
+            ]
+        )
+    xt = np.column_stack([np.ones(n), x])
+    reg = st.lam * (np.abs(beta0[0, 0]) if faithful else beta0[0, 0])
+    if faithful:
+        reg[0] = 0.0
+    grad = 2.0 * xt * (xt @ beta0[0, 0] - y)[:, None] + reg
+    norm = np.linalg.norm(grad, axis=1, keepdims=True)
+    target = (grad * np.minimum(1.0, st.clip_norm / np.maximum(norm, 1e-300))).mean(axis=0)
+    cov = {}
+    for flag, mv in moves.items():
+        se = mv.std(axis=0, ddof=1) / np.sqrt(k)
+        assert np.all(np.abs(mv.mean(axis=0) - target) < 4 * se)
+        cov[flag] = np.cov(mv, rowvar=False)
+    c = (cov[True] + cov[False]) / 2
+    var_entry = (c**2 + np.outer(np.diag(c), np.diag(c))) / k  # of one sample covariance entry
+    assert np.all(np.abs(cov[True] - cov[False]) < 5 * np.sqrt(2 * var_entry))

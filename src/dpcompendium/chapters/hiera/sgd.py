@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 from scipy.linalg import lstsq
+from scipy.special import ndtr, ndtri
 
 from ...core._jit import compiled
 from ...core.experiments import summarize_runs, sweep
@@ -801,15 +802,128 @@ def _sgd(visit, method, eps, faithful, settings, g, rng, base=None) -> np.ndarra
 _PRIVUNITG_BLOCK = 2**22
 
 
+def _privunitg_step_loop(
+    xp, yp, idx, beta, lam, faithful, c, scale, keep_u, cap, x, w, out
+):  # pragma: no cover - run compiled
+    """One PrivUnitG step of :func:`_sgd_privunitg` for F' training sets (compiled by
+    :data:`_privunitg_step_kernel`): the group's mean report, drawn from the same distribution as the mean of the
+    users' reports of :func:`~dpcompendium.core.mechanisms.privunit.privunitg_rows` but with d̃ Gaussians per
+    training set instead of G·d̃.
+
+    A user's report is (C/m)·U with U = Z + (α − ⟨Z, u⟩) u = (I − uuᵀ) Z + α u, where u is the unit vector of its
+    clipped gradient (±e₁ for a zero one), α = ±x (x the truncated normal's quantile, the sign from the rounding and
+    the cap) and Z ~ N(0, I). The users' Z are independent, so Σᵢ (I − uᵢuᵢᵀ) Zᵢ ~ N(0, M) with
+    M = G·I − Σᵢ uᵢuᵢᵀ (positive semi-definite): it is drawn as L·W, L the Cholesky factor of M (a pivot that
+    rounding leaves ≤ 0 belongs to a direction M does not have: its column is set to 0) and W = ``w[f]`` ~ N(0, I).
+    Per user u = ``idx[f, i]``: the gradient 2 x̃ (β·x̃ − y) + reg clipped to ℓ2 norm ``c``, the rounding
+    (``keep_u``), the cap (``cap``) and the quantile (``x``) as numpy drew them; ``out`` (F', d̃) gets
+    (C/m)/G·(L W + Σᵢ αᵢuᵢ) (``scale`` = C/m). Sums in index order (no fast-math): the same bits on every CPU."""
+    n_f, g = idx.shape
+    dt = xp.shape[1]
+    grad = np.empty(dt)
+    acc = np.empty(dt)
+    m = np.empty((dt, dt))
+    low = np.empty((dt, dt))
+    for f in range(n_f):
+        for a in range(dt):
+            acc[a] = 0.0
+            for b in range(dt):
+                m[a, b] = 0.0
+        for i in range(g):
+            u = idx[f, i]
+            dot = 0.0
+            for d in range(dt):
+                dot += xp[u, d] * beta[f, d]
+            resid = (dot - yp[u]) * 2.0
+            ss = 0.0
+            for d in range(dt):
+                b = beta[f, d]
+                reg = (0.0 if d == 0 else lam * abs(b)) if faithful else lam * b
+                v = xp[u, d] * resid + reg
+                grad[d] = v
+                ss += v * v
+            norm = np.sqrt(ss)
+            s = min(1.0, c / max(norm, 2.2250738585072014e-308))
+            norm = min(norm, c)
+            inv = 1.0 / norm if norm != 0.0 else 1.0
+            keep = keep_u[f, i] < 0.5 * (1.0 + min(norm / c, 1.0))
+            alpha = -x[f, i] if cap[f, i] == keep else x[f, i]
+            for d in range(dt):
+                gd = grad[d] * s * inv
+                if norm == 0.0:
+                    gd = 1.0 if d == 0 else 0.0
+                grad[d] = gd
+                acc[d] += alpha * gd
+            for a in range(dt):
+                ga = grad[a]
+                for b in range(a + 1):
+                    m[a, b] += ga * grad[b]
+        # M = G I - sum u u^T (lower triangle), its Cholesky factor
+        for a in range(dt):
+            for b in range(a + 1):
+                v = (g if a == b else 0.0) - m[a, b]
+                for k in range(b):
+                    v -= low[a, k] * low[b, k]
+                if a == b:
+                    low[a, a] = np.sqrt(v) if v > 0.0 else 0.0
+                else:
+                    low[a, b] = v / low[b, b] if low[b, b] > 0.0 else 0.0
+        for a in range(dt):
+            noise = 0.0
+            for k in range(a + 1):
+                noise += low[a, k] * w[f, k]
+            out[f, a] = (noise + acc[a]) * scale / g
+
+
+_privunitg_step_kernel = compiled(_privunitg_step_loop)
+
+#: Whether :func:`_sgd_privunitg` draws each step's mean report as one Gaussian vector per training set
+#: (:data:`_privunitg_step_kernel`); the per-user numpy code (``False``, a Gaussian vector per user) draws from the
+#: same distribution and is its reference in the tests.
+compiled_privunitg = True
+
+
+def _privunitg_step(xp, yp, idx, b, lam, faithful, c, pr, rng) -> np.ndarray:
+    """One PrivUnitG step's mean report (F', d̃) of the training sets ``idx`` (F', G) at β ``b`` (F', d̃)
+    (:data:`_privunitg_step_kernel`): the uniforms (3, F', G) of
+    :func:`~dpcompendium.core.mechanisms.privunit.privunitg_rows` and its quantiles drawn by numpy, then one
+    standard Gaussian vector (F', d̃) per training set."""
+    n_f, g = idx.shape
+    dt = xp.shape[1]
+    draws = rng.random((3, n_f, g))
+    cap = draws[1] < pr.p
+    x = ndtri((1.0 - draws[2]) * np.where(cap, pr.q, ndtr(pr.gamma)))
+    w = rng.standard_normal((n_f, dt))
+    out = np.empty((n_f, dt))
+    _privunitg_step_kernel()(
+        xp,
+        yp,
+        np.ascontiguousarray(idx),
+        np.ascontiguousarray(b),
+        float(lam),
+        bool(faithful),
+        float(c),
+        c / pr.m,
+        draws[0],
+        cap,
+        x,
+        w,
+        out,
+    )
+    return out
+
+
 def _sgd_privunitg(visit, eps, beta, faithful, settings, g, rng, clip=None) -> np.ndarray:
     """The private pass of :func:`_sgd` with PrivUnitG [asi2022optimal]: in iteration t every user of the group
     computes its whole gradient (d̃ coordinates: 2 x̃ (β·x̃ − y) + reg, reg as in :func:`_full_step_py`), clips it
     to ℓ2 norm ``clip`` (default ``settings.clip_norm``; :func:`privunitg_clip`) and reports it with
     :func:`~dpcompendium.core.mechanisms.privunit.privunitg` (:func:`~dpcompendium.core.mechanisms.privunit.privunitg_rows`) at the run's ε — the same per-user budget as one
     coordinate's report of the other methods, spent on the whole vector; the collector averages the group's
-    unbiased reports (with or without ``faithful``: every user reports every coordinate). Draws per iteration:
-    one :func:`privunitg` call per budget, in the order of ``eps``, on its (F, G, d̃) gradients (in blocks of
-    training sets when F·G·d̃ exceeds :data:`_PRIVUNITG_BLOCK`)."""
+    unbiased reports (with or without ``faithful``: every user reports every coordinate). Draws per iteration, per
+    budget in the order of ``eps`` and per block of training sets (at most :data:`_PRIVUNITG_BLOCK` gradient
+    entries F·G·d̃): with :data:`compiled_privunitg` (the default), the users' uniforms and one Gaussian vector per
+    training set (:func:`_privunitg_step`: the group's mean report drawn from its exact distribution, issue 50's
+    CPU); without, one :func:`privunitg` call on the block's (F, G, d̃) gradients (a Gaussian vector per user)."""
     split, xp, yp, order = visit.split, visit.xp, visit.yp, visit.order
     dt, lam = xp.shape[1], settings.lam
     c = settings.clip_norm if clip is None else float(clip)
@@ -823,8 +937,11 @@ def _sgd_privunitg(visit, eps, beta, faithful, settings, g, rng, clip=None) -> n
             for lo in range(0, n_f, width):
                 f = slice(lo, min(lo + width, n_f))
                 idx = order[f, (t - 1) * g : t * g]
-                xt = xp.take(idx, axis=0)  # (F', G, d̃)
                 b = beta[e, f]
+                if compiled_privunitg:
+                    step[e, f] = _privunitg_step(xp, yp, idx, b, lam, faithful, c, pr, rng)
+                    continue
+                xt = xp.take(idx, axis=0)  # (F', G, d̃)
                 resid = np.einsum("fgd,fd->fg", xt, b) - yp.take(idx)
                 resid *= 2.0
                 reg = lam * np.abs(b) if faithful else lam * b
