@@ -220,10 +220,6 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
             "the-guarantee-the-source-aims-at-graded-input-discriminative-ldp",
         ): "PENDING, its chapter: 1410 visible characters at e58ae37",
         (
-            "hiera",
-            "experiment-3-ldp-mini-batch-sgd-for-linear-regression",
-        ): "PENDING, its chapter: 1049 visible characters at e58ae37",
-        (
             "privacy-audit",
             "what-an-audit-can-and-cannot-show",
         ): "PENDING, its chapter: 1009 visible characters at e58ae37",
