@@ -128,7 +128,7 @@ register(
         CHAPTER,
         estimator="dpcompendium.chapters.hiera.sgd:l2_scalar_reports",
         claim="dpcompendium.chapters.hiera.hiera:l2_clip_claim",
-        legend="Harmony (l2 clip 1)",
+        legend="Harmony (ℓ2 clip 1)",
         marker="h",
     )
 )
@@ -140,7 +140,7 @@ register(
         CHAPTER,
         estimator="dpcompendium.chapters.hiera.sgd:l2_scalar_reports",
         claim="dpcompendium.chapters.hiera.hiera:l2_clip_claim",
-        legend="PM (l2 clip 1)",
+        legend="PM (ℓ2 clip 1)",
         marker="p",
     )
 )
