@@ -80,6 +80,9 @@ COVERED: dict[tuple[str, str], tuple[str, ...]] = {
     ("hiera", "privunitg"): ("PrivUnitG (d = 7) sampler", "PrivUnitG (d = 11) sampler"),
     # the box clip changes only the norm the gradient is divided by before the same unit-ball sampler
     ("hiera", "privunitg-box"): ("PrivUnitG (d = 7) sampler", "PrivUnitG (d = 11) sampler"),
+    # Harmony and PM on the l2-clipped gradient (the SGD's matched-clip arm, referee 11 M1): the user's whole pipeline
+    ("hiera", "harmony-l2"): ("Harmony on the l2-clipped gradient (d = 3) sampler",),
+    ("hiera", "pm-l2"): ("PM on the l2-clipped gradient (d = 3) sampler",),
 }
 
 #: registered methods that add no noise: nothing to audit (the chapter's non-private reference)

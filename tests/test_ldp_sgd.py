@@ -462,7 +462,9 @@ def test_hiera_runs_compiled_is_the_numpy_reference_bit_for_bit(mu):
 @pytest.mark.numerics
 @pytest.mark.parametrize("mu", [1, 2, 5])
 @pytest.mark.parametrize("faithful", [False, True])
-@pytest.mark.parametrize("method", ["harmony", "pm", "graded-laplace", "hiera"])
+@pytest.mark.parametrize(
+    "method", ["harmony", "pm", "graded-laplace", "hiera", "harmony-l2", "pm-l2"]
+)
 def test_fused_pass_is_the_per_step_code_bit_for_bit(method, faithful, mu, monkeypatch):
     """A private pass of :func:`_sgd` as one compiled call (:data:`_sgd_pass_kernel`) against the per-step code
     (``fused_passes = False``: numpy draws, the compiled gradients and tallies, numpy's PM): the same β to the last
@@ -534,3 +536,136 @@ def test_privunitg_sgd_reproducible_and_learns(block, monkeypatch):
     pd.testing.assert_frame_equal(a, b, check_exact=True)
     mse = a.loc[a["method"] == "privunitg", "mse"]
     assert len(mse) == 2 and (mse < data["s"][1].var()).all()
+
+
+@pytest.mark.numerics
+@pytest.mark.parametrize("faithful", [False, True])
+@pytest.mark.parametrize("clip", [1.0, 0.7])
+def test_l2_clipped_gradients_are_the_numpy_reference(faithful, clip):
+    """The ℓ2-clipped coordinate of the ``*-l2`` methods (referee 11, M1), compiled (:func:`_gradients` with
+    ``clip_l2``) against numpy: g_j·min(1, C/‖g‖)/C, within the rounding the two orders of summation allow (each
+    coordinate of g within 4|x̃_d|γ S + 4u(1 + |g_d|) as in the box test, so ‖g‖ within the norm of those bounds;
+    the scale min(1, C/‖g‖) then moves by at most its relative error). Every value lies in [−1, 1], the clip binds
+    for some users and not for others, and a unit-norm gradient is left unscaled: a box clip instead of the ℓ2 one,
+    or a missing 1/C, moves values by ≥ 0.1."""
+    from dpcompendium.chapters.hiera.sgd import _gradients, _gradients_py
+
+    data = np.random.default_rng(12)
+    n, dt, n_e, n_f, g = 500, 7, 3, 4, 50
+    xp = np.ones((n, dt))
+    xp[:, 1:] = data.uniform(-1.0, 1.0, (n, dt - 1))
+    yp = data.uniform(-1.0, 1.0, n)
+    order = np.stack([data.permutation(n) for _ in range(n_f)])
+    idx = order[:, 100 : 100 + g]
+    beta = data.normal(0.0, 0.3, (n_e, n_f, dt))
+    j = data.integers(0, dt, size=(n_e, n_f, g))
+    lam = 0.3
+    gj, xj = _gradients(xp, yp, idx, beta, j, lam, faithful, clip)
+    gj_ref, xj_ref = _gradients_py(xp, yp, idx, beta, j, lam, faithful, clip)
+    assert np.array_equal(xj, xj_ref)
+    # the whole gradients, to check the clip directly
+    xt = xp.take(idx, axis=0)
+    resid = np.einsum("fgd,efd->efg", xt, beta) - yp.take(idx)
+    reg = lam * np.abs(beta) if faithful else lam * beta
+    if faithful:
+        reg[..., 0] = 0.0
+    full = 2.0 * xt[None] * resid[..., None] + reg[:, :, None, :]
+    norm = np.linalg.norm(full, axis=-1)
+    want = np.take_along_axis(full, j[..., None], -1)[..., 0] * np.minimum(1.0, clip / norm) / clip
+    u = np.finfo(float).eps / 2
+    gamma = dt * u / (1 - dt * u)
+    s = np.einsum("fgd,efd->efg", np.abs(xt), np.abs(beta))
+    dv = 4 * gamma * s[..., None] * np.abs(xt[None]) + 4 * u * (1 + np.abs(full))
+    rel = (
+        np.linalg.norm(dv, axis=-1) / norm + 4 * dt * u
+    )  # relative error of the norm, hence of the scale
+    tol = (np.abs(want) * rel + dv.max(axis=-1)) / clip + 4 * u
+    assert np.all(np.abs(gj - gj_ref) <= tol) and np.all(np.abs(gj - want) <= tol)
+    assert np.all(np.abs(gj) <= 1.0 + 1e-12)
+    assert np.any(norm > clip) and np.any(norm < clip)  # both sides of the clip
+    inside = norm < clip
+    np.testing.assert_allclose(gj[inside], want[inside], rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("faithful", [False, True])
+@pytest.mark.parametrize("method", ["harmony-l2", "pm-l2"])
+def test_l2_method_step_is_the_mean_l2_clipped_gradient_unbiased(method, faithful):
+    """One step of Harmony or PM on the ℓ2-clipped gradient (referee 11, M1) over a group of all n users moves β by
+    the estimate of the mean gradient clipped to ℓ2 norm C (as PrivUnitG's, above), not the box-clipped one: over
+    K independent steps from the same β the mean move is within 4 standard errors of the ℓ2 target per coordinate,
+    and that target is far (> 8 standard errors) from the box-clipped mean in some coordinate."""
+    from dpcompendium.chapters.hiera import sgd
+
+    n, d, eps, k = 400, 3, 1.0, 300
+    x, y = synthetic_regression(n, d, np.random.default_rng(2))
+    st = SGDSettings(clip_norm=0.7, lam=0.1)
+    beta0 = np.random.default_rng(3).random((1, 1, d + 1)) * 2.0
+    visit = _Visit(x, y, _Split(n), np.random.default_rng(4))
+    e = np.array([eps])
+    runs = sgd._Runs(e, e[:, None] * np.asarray(SGD_TEXT_MULTIPLIERS), st.edges, st.mu, d + 1)
+    base = sgd.L2_METHODS[method]
+    moves = np.array(
+        [
+            (
+                beta0
+                - sgd._sgd_fused(visit, base, runs, beta0.copy(), faithful, st, n, g, st.clip_norm)
+            )[0, 0]
+            for g in np.random.default_rng(5).spawn(k)
+        ]
+    )
+    xt = np.column_stack([np.ones(n), x])
+    reg = st.lam * (np.abs(beta0[0, 0]) if faithful else beta0[0, 0])
+    if faithful:
+        reg[0] = 0.0
+    grad = 2.0 * xt * (xt @ beta0[0, 0] - y)[:, None] + reg
+    norm = np.linalg.norm(grad, axis=1, keepdims=True)
+    target = (grad * np.minimum(1.0, st.clip_norm / norm)).mean(axis=0)
+    if faithful:  # the code's estimate: the group's sum over all G users, ≈ 1/d̃ of the mean
+        target = target / (d + 1)
+    assert np.any(norm > st.clip_norm)
+    se = moves.std(axis=0, ddof=1) / np.sqrt(k)
+    assert np.all(np.abs(moves.mean(axis=0) - target) < 4 * se)
+    box = np.clip(grad, -1.0, 1.0).mean(axis=0) / ((d + 1) if faithful else 1)
+    assert np.any(np.abs(box - target) > 8 * se)
+
+
+@pytest.mark.parametrize("faithful", [False, True])
+def test_compiled_privunitg_step_has_the_per_user_distribution(faithful, monkeypatch):
+    """PrivUnitG's step drawn as one Gaussian vector per training set (:data:`_privunitg_step_kernel`) against the
+    per-user numpy code (``compiled_privunitg = False``), over K independent steps from the same β on a group of all
+    n users, a zero gradient among them: the same mean (both within 4 standard errors of the mean ℓ2-clipped
+    gradient) and the same covariance — each entry of the two sample covariance matrices within 5 standard errors
+    of their difference (the variance of a sample covariance of K normal draws, (σ_ab² + σ_aa σ_bb)/K, estimated
+    from both). Leaving out the Gaussian part, or the users' α u part, changes the variances by far more."""
+    from dpcompendium.chapters import hiera
+
+    n, d, eps, k = 300, 3, 1.0, 1500
+    x, y = synthetic_regression(n, d, np.random.default_rng(2))
+    x[5] = 0.0
+    st = SGDSettings(clip_norm=0.7, lam=0.0 if not faithful else 0.1)
+    beta0 = np.random.default_rng(3).random((1, 1, d + 1))
+    moves = {}
+    for flag in (True, False):
+        monkeypatch.setattr(hiera.sgd, "compiled_privunitg", flag)
+        visit = _Visit(x, y, _Split(n), np.random.default_rng(4))
+        moves[flag] = np.array(
+            [
+                (beta0 - _sgd_privunitg(visit, np.array([eps]), beta0, faithful, st, n, g))[0, 0]
+                for g in np.random.default_rng(5).spawn(k)
+            ]
+        )
+    xt = np.column_stack([np.ones(n), x])
+    reg = st.lam * (np.abs(beta0[0, 0]) if faithful else beta0[0, 0])
+    if faithful:
+        reg[0] = 0.0
+    grad = 2.0 * xt * (xt @ beta0[0, 0] - y)[:, None] + reg
+    norm = np.linalg.norm(grad, axis=1, keepdims=True)
+    target = (grad * np.minimum(1.0, st.clip_norm / np.maximum(norm, 1e-300))).mean(axis=0)
+    cov = {}
+    for flag, mv in moves.items():
+        se = mv.std(axis=0, ddof=1) / np.sqrt(k)
+        assert np.all(np.abs(mv.mean(axis=0) - target) < 4 * se)
+        cov[flag] = np.cov(mv, rowvar=False)
+    c = (cov[True] + cov[False]) / 2
+    var_entry = (c**2 + np.outer(np.diag(c), np.diag(c))) / k  # of one sample covariance entry
+    assert np.all(np.abs(cov[True] - cov[False]) < 5 * np.sqrt(2 * var_entry))

@@ -161,10 +161,6 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
             "hiera",
             "the-guarantee-the-source-aims-at-graded-input-discriminative-ldp",
         ): "PENDING, its chapter: 1410 visible characters at e58ae37",
-        (
-            "hiera",
-            "experiment-3-ldp-mini-batch-sgd-for-linear-regression",
-        ): "PENDING, its chapter: 1049 visible characters at e58ae37",
     },
     "zh_CN": {
         (

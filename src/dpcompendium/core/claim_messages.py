@@ -637,4 +637,14 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "the number of records $n$ is public (the estimate's total is $n$)",
      "the number of records n is public (the estimate's total is n)",
      "记录数 $n$ 是公开的（估计的总数取 $n$）"),
+    # hiera: the scalar mechanisms on the l2-clipped gradient (referee 11, M1)
+    ("claims.hiera.mech_l2", "%(method)s on one sampled coordinate of the $\\ell_2$-clipped gradient",
+     "%(method)s on one sampled coordinate of the l2-clipped gradient",
+     "%(method)s，作用于按 $\\ell_2$ 范数裁剪后的梯度中随机抽取的一个坐标"),
+    ("claims.hiera.cond_l2",
+     "each user's whole gradient is clipped to $\\ell_2$ norm $%(c)s$ and the sampled coordinate divided by $%(c)s$ "
+     "before the mechanism",
+     "each user's whole gradient is clipped to l2 norm %(c)s and the sampled coordinate divided by %(c)s "
+     "before the mechanism",
+     "每个用户的整个梯度先被裁剪到 $\\ell_2$ 范数 $%(c)s$，抽取的坐标再除以 $%(c)s$，然后进入机制"),
 ]  # fmt: skip

@@ -933,6 +933,25 @@ def _table(pairs: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
     return [(_msgid(en, taken), en, zh) for en, zh in pairs]
 
 
+# hiera's Harmony and PM on the l2-clipped gradient (referee 11, M1): legends and audit rows
+_PAIRS += [
+    ("Harmony (ℓ2 clip 1)", "Harmony（ℓ2 裁剪到 1）"),
+    ("PM (ℓ2 clip 1)", "PM（ℓ2 裁剪到 1）"),
+    (
+        "Harmony on the l2-clipped gradient (d = %(d)s) sampler",
+        "Harmony 作用于按 l2 范数裁剪的梯度（d = %(d)s）采样器",
+    ),
+    (
+        "PM on the l2-clipped gradient (d = %(d)s) sampler",
+        "PM 作用于按 l2 范数裁剪的梯度（d = %(d)s）采样器",
+    ),
+    (
+        "raw gradients (3, 0, 0) vs (-3, 0, 0), clipped to l2 norm 1, one coordinate sampled; output (coordinate, "
+        "report)",
+        "原始梯度 (3, 0, 0) 对 (-3, 0, 0)，裁剪到 l2 范数 1，随机抽取一个坐标；输出为（坐标，报告）",
+    ),
+]
+
 #: (message id, English template, Chinese template) of every text the book's figures draw.
 #:
 #: :meta hide-value:

@@ -109,6 +109,33 @@ def audit_specs() -> list[AuditSpec]:
                 note="inputs -1 vs +1",
             )
         )
+    # Harmony and PM on the l2-clipped gradient (the SGD's matched-clip arm, referee 11 M1), through the user's
+    # whole pipeline: raw gradients (3, 0, 0) vs (-3, 0, 0), clipped to l2 norm 1 (the clip binds: the first
+    # coordinate becomes +1 or -1, the domain's ends), one coordinate sampled, the mechanism on it; output coded as
+    # (coordinate, sign) for Harmony, 10 j + report for PM (the coordinates' ranges apart)
+    from .sgd import l2_scalar_reports
+
+    raw = (np.array([[3.0, 0.0, 0.0]]), np.array([[-3.0, 0.0, 0.0]]))
+    for method in ("harmony-l2", "pm-l2"):
+
+        def l2_sample(d, n, g, m=method):
+            j, rep = l2_scalar_reports(np.tile(d, (n, 1)), eps, g, method=m)
+            return 2 * j + (rep > 0) if m == "harmony-l2" else 10.0 * j + rep
+
+        out.append(
+            AuditSpec(
+                f"{'Harmony' if method == 'harmony-l2' else 'PM'} on the l2-clipped gradient (d = 3) sampler",
+                CHAPTER,
+                "private",
+                ldp.privacy_claim(method, eps),
+                raw,
+                sample=l2_sample,
+                events=value_events(range(6)) if method == "harmony-l2" else None,
+                true_epsilon=eps,
+                note="raw gradients (3, 0, 0) vs (-3, 0, 0), clipped to l2 norm 1, one coordinate sampled; "
+                "output (coordinate, report)",
+            )
+        )
     sched = ldp.schedule(0.5)  # the source's {5e, 4e, 3e, 2e, e} with e = 0.5
     for variant in ("as-written", "private"):
         claim = ldp.numeric_claim("graded-laplace", eps, epsilons=sched, variant=variant)

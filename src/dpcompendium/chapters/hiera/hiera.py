@@ -41,7 +41,14 @@ from ...core.numerics import (
     snap_to_grid,
 )
 from ...core.privacy import PrivacyClaim
-from ...core.validation import check_array, check_epsilon, check_in_domain, check_int, check_rng
+from ...core.validation import (
+    check_array,
+    check_epsilon,
+    check_in_domain,
+    check_int,
+    check_rng,
+    check_sensitivity,
+)
 from .levels import (
     DEFAULT_EDGES,
     HIERA_MULTIPLIERS,
@@ -66,6 +73,7 @@ __all__ = [
     "hiera_expand",
     "hiera_mean",
     "hiera_variance",
+    "l2_clip_claim",
     "level_transition",
     "lhp_counts",
     "lhp_exact_epsilon",
@@ -603,6 +611,26 @@ def hiera_claim(
     return PrivacyClaim(mech, "local", sens, float(eps[t]), private=ok, why=why)
 
 
+def l2_clip_claim(method: str, epsilon: float, *, clip_norm: float = 1.0) -> PrivacyClaim:
+    """The claim of one report of ``harmony-l2`` or ``pm-l2`` (the SGD's scalar mechanisms on the gradient clipped
+    in ℓ2, :data:`~dpcompendium.chapters.hiera.sgd.L2_METHODS`; referee 11, M1): the user clips its whole gradient
+    to ℓ2 norm C (public), samples one coordinate j (independently of the data) and reports g_j/C ∈ [−1, 1] with
+    Harmony or PM — ε-LDP for any value of the domain [−1, 1] (local neighbours), so for the user's record; the
+    clipping, the sampling and the collector's rescaling by C are processing that does not touch the guarantee."""
+    base = {"harmony-l2": "harmony", "pm-l2": "pm"}.get(method)
+    if base is None:
+        raise ValueError(f"method must be harmony-l2 or pm-l2, got {method!r}")
+    c = check_sensitivity(clip_norm, "clip_norm")
+    claim = numeric_claim(base, check_epsilon(epsilon))
+    return PrivacyClaim(
+        message("claims.hiera.mech_l2", method=claim.mechanism),
+        "local",
+        claim.sensitivity,
+        claim.epsilon,
+        conditions=(message("claims.hiera.cond_l2", c=tex(f"{c:g}")),),
+    ).with_conditions(PUBLIC_SCALING)
+
+
 def privacy_claim(
     method: str,
     epsilon: float,
@@ -626,6 +654,8 @@ def privacy_claim(
     declared public range, clipped (:func:`~dpcompendium.chapters.hiera.datasets.scale_to_unit`).
     """
     eps = check_epsilon(epsilon)
+    if method in ("harmony-l2", "pm-l2"):  # the scalar mechanism on the l2-clipped gradient
+        return l2_clip_claim(method, eps, clip_norm=clip_norm)
     if method == "privunitg":  # the SGD's whole gradient, clipped to l2 norm clip_norm
         return privunitg_claim(eps, clip_norm=clip_norm).with_conditions(PUBLIC_SCALING)
     if method == "privunitg-box":  # clipped to sqrt(d~), the l2 ball around the box [-1, 1]^d~

@@ -117,3 +117,30 @@ register(
         marker="X",
     )
 )
+register(
+    Method(
+        "harmony-l2",
+        {
+            "en": "Harmony, $\\ell_2$ clip 1",
+            "zh_CN": "Harmony，$\\ell_2$ 裁剪到 1",
+        },
+        "#56B4E9",  # Harmony on the l2-clipped gradient, PrivUnitG's clip (referee 11, M1)
+        CHAPTER,
+        estimator="dpcompendium.chapters.hiera.sgd:l2_scalar_reports",
+        claim="dpcompendium.chapters.hiera.hiera:l2_clip_claim",
+        legend="Harmony (ℓ2 clip 1)",
+        marker="h",
+    )
+)
+register(
+    Method(
+        "pm-l2",
+        {"en": "PM, $\\ell_2$ clip 1", "zh_CN": "PM，$\\ell_2$ 裁剪到 1"},
+        "#009E73",  # PM on the l2-clipped gradient, PrivUnitG's clip (referee 11, M1)
+        CHAPTER,
+        estimator="dpcompendium.chapters.hiera.sgd:l2_scalar_reports",
+        claim="dpcompendium.chapters.hiera.hiera:l2_clip_claim",
+        legend="PM (ℓ2 clip 1)",
+        marker="p",
+    )
+)

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 from scipy.linalg import lstsq
+from scipy.special import ndtr, ndtri
 
 from ...core._jit import compiled
 from ...core.experiments import summarize_runs, sweep
@@ -35,12 +36,14 @@ from .levels import DEFAULT_EDGES, HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS, chec
 from .numeric import _pm, duchi_constant
 
 __all__ = [
+    "L2_METHODS",
     "SGD_METHODS",
     "SGD_VARIANTS",
     "SGDSettings",
     "group_size",
     "kfold_mse",
     "kfold_mse_reps",
+    "l2_scalar_reports",
     "ldp_sgd",
     "least_squares_kfold_mse",
     "mse_summary",
@@ -56,7 +59,8 @@ SGD_VARIANTS = ("corrected", "code-training", "faithful")
 #: ``privunitg`` reports each user's whole gradient, clipped in ℓ2 to :attr:`SGDSettings.clip_norm`, with PrivUnitG
 #: at the same per-user ε [asi2022optimal]; ``privunitg-box`` the same with the clip norm √d̃ (d̃ = d + 1), the ℓ2 ball
 #: that contains the box [−1, 1]^d̃ the per-coordinate mechanisms bound their gradients to (referee 10, V3: the same
-#: gradients reach both, none shrunk more than the others' clipping shrinks them).
+#: gradients reach both, none shrunk more than the others' clipping shrinks them); ``harmony-l2`` and ``pm-l2`` are
+#: Harmony and PM on the gradient clipped in ℓ2 as ``privunitg``'s (:data:`L2_METHODS`; referee 11, M1).
 SGD_METHODS = (
     "none",
     "harmony",
@@ -66,7 +70,16 @@ SGD_METHODS = (
     "hiera-calibrated",
     "privunitg",
     "privunitg-box",
+    "harmony-l2",
+    "pm-l2",
 )
+
+#: The scalar mechanisms on the gradient clipped in ℓ2, as PrivUnitG's (referee 11, M1): each user clips its whole
+#: gradient (d̃ coordinates) to ℓ2 norm C = :attr:`SGDSettings.clip_norm` — the clip of ``privunitg`` — then samples
+#: one coordinate j and reports g_j/C ∈ [−1, 1] with the scalar mechanism at ε; the collector's estimate is
+#: multiplied back by C. The same gradients reach them as reach PrivUnitG at C, so that the two differ only in the
+#: mechanism. Method → its scalar mechanism.
+L2_METHODS: dict[str, str] = {"harmony-l2": "harmony", "pm-l2": "pm"}
 
 
 def privunitg_clip(method: str, d_tilde: int, settings_clip: float = 1.0) -> float:
@@ -77,6 +90,41 @@ def privunitg_clip(method: str, d_tilde: int, settings_clip: float = 1.0) -> flo
     if method == "privunitg":
         return float(settings_clip)
     raise ValueError(f"method must be privunitg or privunitg-box, got {method!r}")
+
+
+def l2_scalar_reports(
+    gradients: ArrayLike,
+    epsilon: float,
+    rng: np.random.Generator,
+    *,
+    method: str = "harmony-l2",
+    clip_norm: float = 1.0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """One report per user of ``harmony-l2`` or ``pm-l2`` (:data:`L2_METHODS`; referee 11, M1), as the SGD's users
+    send it: each row g of ``gradients`` (n, d̃) is clipped to ℓ2 norm C = ``clip_norm``, a coordinate j is drawn
+    uniformly (``rng.integers``, before the mechanism's draws, as in the SGD), and g_j·min(1, C/‖g‖)/C ∈ [−1, 1] is
+    reported with Harmony (Duchi's bit times its constant) or PM at ``epsilon``, times C. Returns (j, report), both
+    (n,); E[report | g, j] is the clipped g_j. Privacy: ε-LDP, local neighbours (any two gradients of one user;
+    :func:`~dpcompendium.chapters.hiera.hiera.l2_clip_claim`)."""
+    g = check_array(gradients, "gradients", ndim=2)
+    eps = check_epsilon(epsilon)
+    rng = check_rng(rng)
+    if method not in L2_METHODS:
+        raise ValueError(f"method must be one of {', '.join(L2_METHODS)}, got {method!r}")
+    c = float(clip_norm)
+    if not 0 < c < math.inf:
+        raise ValueError(f"clip_norm must be a finite number > 0, got {clip_norm!r}")
+    n, dt = g.shape
+    norm = np.sqrt(np.einsum("nd,nd->n", g, g))
+    j = rng.integers(0, dt, size=n)
+    v = g[np.arange(n), j] * np.minimum(1.0, c / np.maximum(norm, np.finfo(float).tiny)) / c
+    u = rng.random(n)
+    if L2_METHODS[method] == "harmony":
+        k = float(duchi_constant(np.array([eps]))[0])
+        rep = np.where(u < (1.0 + v * math.tanh(eps / 2.0)) / 2.0, k, -k)
+    else:
+        rep = _pm(v, eps, u)
+    return j, rep * c
 
 
 def group_size(d_tilde: int, epsilon: float, rule: str = "code") -> int:
@@ -412,13 +460,14 @@ def _hiera_runs(counts: np.ndarray, runs: _Runs, rng: np.random.Generator):
     return tot, nsum
 
 
-def _gradients_py(xp, yp, idx, beta, j, lam, faithful):
+def _gradients_py(xp, yp, idx, beta, j, lam, faithful, clip_l2=0.0):
     """The sampled coordinate's clipped gradient of one group, the numpy reference of :func:`_gradients`.
 
     ``xp`` (n, d̃) the users' ``[1, x]`` in visiting order, ``yp`` (n,) their targets, ``idx`` (F, G) the group's
     positions per fold, ``beta`` (E, F, d̃), ``j`` (E, F, G) the sampled coordinates. Returns ``gj`` =
     clip(2 x̃_j (β·x̃ − y) + reg_j, −1, 1) and ``xj`` = x̃_j, both (E, F, G); reg = λβ, or λ|β| with none on the
-    intercept (``faithful``)."""
+    intercept (``faithful``). With ``clip_l2`` = C > 0 the whole gradient g is clipped in ℓ2 instead (the
+    ``*-l2`` methods, :data:`L2_METHODS`): ``gj`` = g_j·min(1, C/‖g‖₂)/C ∈ [−1, 1]."""
     n_e, n_f, g = j.shape
     dt = xp.shape[1]
     xt = xp.take(idx, axis=0)  # (F, G, d̃)
@@ -430,11 +479,36 @@ def _gradients_py(xp, yp, idx, beta, j, lam, faithful):
     gj = xj * 2.0
     gj *= resid
     gj += reg.take(j + (dt * np.arange(n_e * n_f)).reshape(n_e, n_f, 1))
+    if clip_l2 > 0.0:
+        full = xt[None] * 2.0 * resid[..., None] + reg[:, :, None, :]  # (E, F, G, d̃)
+        norm = np.sqrt(np.einsum("efgd,efgd->efg", full, full))
+        gj *= np.minimum(1.0, clip_l2 / np.maximum(norm, np.finfo(float).tiny))
+        gj /= clip_l2
+        return gj, xj
     np.clip(gj, -1.0, 1.0, out=gj)
     return gj, xj
 
 
-def _gradients_loop(xp, yp, idx, beta, j, lam, faithful, gj, xj):  # pragma: no cover - run compiled
+def _l2_scale(xp, u, beta, e, f, resid, lam, faithful, clip_l2):  # pragma: no cover - run compiled
+    """min(1, C/‖g‖₂)/C for user ``u``'s whole gradient g (d̃ coordinates, each computed as the sampled one is) in
+    run (``e``, ``f``), C = ``clip_l2`` (compiled by :data:`_l2_scale_kernel`); the squares summed in coordinate
+    order. The numpy reference is :func:`_gradients_py`'s ``clip_l2`` branch."""
+    ss = 0.0
+    for d in range(xp.shape[1]):
+        b = beta[e, f, d]
+        reg = (0.0 if d == 0 else lam * abs(b)) if faithful else lam * b
+        v = xp[u, d] * 2.0 * resid + reg
+        ss += v * v
+    norm = max(np.sqrt(ss), 2.2250738585072014e-308)
+    return min(1.0, clip_l2 / norm) / clip_l2
+
+
+_l2_scale_kernel = compiled(_l2_scale)
+
+
+def _gradients_loop(
+    xp, yp, idx, beta, j, lam, faithful, clip_l2, gj, xj
+):  # pragma: no cover - run compiled
     """:func:`_gradients_py` in loops (compiled by :data:`_gradients_kernel`), into ``gj`` and ``xj``: the same
     operations, but β·x̃ summed in coordinate order (numpy's einsum sums in SIMD lanes: a few ulp apart)."""
     n_e, n_f, g = j.shape
@@ -452,18 +526,21 @@ def _gradients_loop(xp, yp, idx, beta, j, lam, faithful, gj, xj):  # pragma: no 
                 reg = (0.0 if c == 0 else lam * abs(b)) if faithful else lam * b
                 x = xp[u, c]
                 v = x * 2.0 * resid + reg
-                gj[e, f, i] = min(max(v, -1.0), 1.0)
+                if clip_l2 > 0.0:
+                    gj[e, f, i] = v * _l2_scale(xp, u, beta, e, f, resid, lam, faithful, clip_l2)
+                else:
+                    gj[e, f, i] = min(max(v, -1.0), 1.0)
                 xj[e, f, i] = x
 
 
-_gradients_kernel = compiled(_gradients_loop)
+_gradients_kernel = compiled(_gradients_loop, _l2_scale_kernel)
 
 
-def _gradients(xp, yp, idx, beta, j, lam, faithful):
+def _gradients(xp, yp, idx, beta, j, lam, faithful, clip_l2=0.0):
     """:func:`_gradients_py` compiled (numba): one pass over the group instead of a dozen array passes."""
     gj = np.empty(j.shape)
     xj = np.empty(j.shape)
-    _gradients_kernel()(xp, yp, idx, beta, j, float(lam), bool(faithful), gj, xj)
+    _gradients_kernel()(xp, yp, idx, beta, j, float(lam), bool(faithful), float(clip_l2), gj, xj)
     return gj, xj
 
 
@@ -535,6 +612,7 @@ def _sgd_pass_loop(
     plc_p,
     pi,
     two_pi_1,
+    clip_l2,
 ):  # pragma: no cover - run compiled
     """Every step of one private pass of :func:`_sgd` in one compiled call (:data:`_sgd_pass_kernel`): per step t,
     the sampled coordinates (``rng.integers(0, d̃, (E, F, G))``), each user's clipped gradient
@@ -547,7 +625,10 @@ def _sgd_pass_loop(
     ``kind`` 0: Harmony (``table`` tanh(ε/2), ``table2`` Duchi's C, per run); 1: graded Laplace (``table`` 2/ε_s per
     run and level); 2: HierA (``table`` GRR keep probability, ``table2`` tanh(ε_s/2), per run and level; ``w``,
     ``src``, ``dst``, ``plc_p`` (P, 2, R) the PLC conversions' x and 1 − x, ``pi`` and ``two_pi_1`` (R, k): the tail's tables);
-    3: PM (``table`` (R, 5): ρ, p, (C − 1)/p − 1/ρ, C, (C + 1)/2 per run). ``beta`` (E, F, d̃) is updated in place."""
+    3: PM (``table`` (R, 5): ρ, p, (C − 1)/p − 1/ρ, C, (C + 1)/2 per run). ``clip_l2`` = C > 0 (Harmony and PM
+    only): the whole gradient clipped to ℓ2 norm C and the sampled coordinate scaled to [−1, 1]
+    (:func:`_l2_scale`), the estimate multiplied back by C (:data:`L2_METHODS`). ``beta`` (E, F, d̃) is updated in
+    place."""
     n_f, m = order.shape
     dt = xp.shape[1]
     r_n = n_e * n_f
@@ -589,7 +670,10 @@ def _sgd_pass_loop(
                 reg = (0.0 if c == 0 else lam * abs(b)) if faithful else lam * b
                 x = xp[u, c]
                 v = x * 2.0 * resid + reg
-                gj = min(max(v, -1.0), 1.0)
+                if clip_l2 > 0.0:
+                    gj = v * _l2_scale(xp, u, beta, e, f, resid, lam, faithful, clip_l2)
+                else:
+                    gj = min(max(v, -1.0), 1.0)
                 n_j[r, c] += 1
                 if kind == 0:
                     p = gj * table[r, 0]
@@ -636,10 +720,14 @@ def _sgd_pass_loop(
                 f = r % n_f
                 for d in range(dt):
                     est = sums[r, d] / g if faithful else sums[r, d] / max(n_j[r, d], 1)
+                    if clip_l2 > 0.0:
+                        est = est * clip_l2
                     beta[e, f, d] = beta[e, f, d] - est * lr
 
 
-_sgd_pass_kernel = compiled(_sgd_pass_loop, _hiera_tail_kernel, _level_kernel, _lhp_cell_kernel)
+_sgd_pass_kernel = compiled(
+    _sgd_pass_loop, _hiera_tail_kernel, _level_kernel, _lhp_cell_kernel, _l2_scale_kernel
+)
 
 #: Whether :func:`_sgd` runs a private pass as one compiled call (:data:`_sgd_pass_kernel`); the per-step code
 #: (``False``) is its reference in the tests, bit for bit.
@@ -689,19 +777,24 @@ def _sgd(visit, method, eps, faithful, settings, g, rng, base=None) -> np.ndarra
     if method in ("privunitg", "privunitg-box"):
         clip = privunitg_clip(method, dt, settings.clip_norm)
         return _sgd_privunitg(visit, eps, beta, faithful, settings, g, rng, clip)
+    clip_l2 = 0.0  # the scalar mechanisms on the l2-clipped gradient (referee 11, M1)
+    if method in L2_METHODS:
+        method, clip_l2 = L2_METHODS[method], float(settings.clip_norm)
     if fused_passes and method != "none":
-        return _sgd_fused(visit, method, runs, beta, faithful, settings, g, rng)
+        return _sgd_fused(visit, method, runs, beta, faithful, settings, g, rng, clip_l2)
     for t in range(1, m // g + 1):
         idx = order[:, (t - 1) * g : t * g]
         if method == "none":
             step = _full_step(xp, yp, idx, beta, lam, faithful)
         else:  # each user computes only the coordinate it reports
             j = rng.integers(0, dt, size=(n_e, n_f, g))
-            gj, xj = _gradients(xp, yp, idx, beta, j, lam, faithful)
+            gj, xj = _gradients(xp, yp, idx, beta, j, lam, faithful, clip_l2)
             cell = j + cell_off  # run · d̃ + j, the run's cell of the flat (E·F, d̃) tables
             step = _estimate_runs(
                 method, gj.reshape(flat), xj.reshape(flat), cell.reshape(flat), runs, faithful, rng
             ).reshape(n_e, n_f, dt)
+            if clip_l2 > 0.0:
+                step *= clip_l2
         beta = beta - step * t ** (-lr_power)
     return beta
 
@@ -710,15 +803,128 @@ def _sgd(visit, method, eps, faithful, settings, g, rng, base=None) -> np.ndarra
 _PRIVUNITG_BLOCK = 2**22
 
 
+def _privunitg_step_loop(
+    xp, yp, idx, beta, lam, faithful, c, scale, keep_u, cap, x, w, out
+):  # pragma: no cover - run compiled
+    """One PrivUnitG step of :func:`_sgd_privunitg` for F' training sets (compiled by
+    :data:`_privunitg_step_kernel`): the group's mean report, drawn from the same distribution as the mean of the
+    users' reports of :func:`~dpcompendium.core.mechanisms.privunit.privunitg_rows` but with d̃ Gaussians per
+    training set instead of G·d̃.
+
+    A user's report is (C/m)·U with U = Z + (α − ⟨Z, u⟩) u = (I − uuᵀ) Z + α u, where u is the unit vector of its
+    clipped gradient (±e₁ for a zero one), α = ±x (x the truncated normal's quantile, the sign from the rounding and
+    the cap) and Z ~ N(0, I). The users' Z are independent, so Σᵢ (I − uᵢuᵢᵀ) Zᵢ ~ N(0, M) with
+    M = G·I − Σᵢ uᵢuᵢᵀ (positive semi-definite): it is drawn as L·W, L the Cholesky factor of M (a pivot that
+    rounding leaves ≤ 0 belongs to a direction M does not have: its column is set to 0) and W = ``w[f]`` ~ N(0, I).
+    Per user u = ``idx[f, i]``: the gradient 2 x̃ (β·x̃ − y) + reg clipped to ℓ2 norm ``c``, the rounding
+    (``keep_u``), the cap (``cap``) and the quantile (``x``) as numpy drew them; ``out`` (F', d̃) gets
+    (C/m)/G·(L W + Σᵢ αᵢuᵢ) (``scale`` = C/m). Sums in index order (no fast-math): the same bits on every CPU."""
+    n_f, g = idx.shape
+    dt = xp.shape[1]
+    grad = np.empty(dt)
+    acc = np.empty(dt)
+    m = np.empty((dt, dt))
+    low = np.empty((dt, dt))
+    for f in range(n_f):
+        for a in range(dt):
+            acc[a] = 0.0
+            for b in range(dt):
+                m[a, b] = 0.0
+        for i in range(g):
+            u = idx[f, i]
+            dot = 0.0
+            for d in range(dt):
+                dot += xp[u, d] * beta[f, d]
+            resid = (dot - yp[u]) * 2.0
+            ss = 0.0
+            for d in range(dt):
+                b = beta[f, d]
+                reg = (0.0 if d == 0 else lam * abs(b)) if faithful else lam * b
+                v = xp[u, d] * resid + reg
+                grad[d] = v
+                ss += v * v
+            norm = np.sqrt(ss)
+            s = min(1.0, c / max(norm, 2.2250738585072014e-308))
+            norm = min(norm, c)
+            inv = 1.0 / norm if norm != 0.0 else 1.0
+            keep = keep_u[f, i] < 0.5 * (1.0 + min(norm / c, 1.0))
+            alpha = -x[f, i] if cap[f, i] == keep else x[f, i]
+            for d in range(dt):
+                gd = grad[d] * s * inv
+                if norm == 0.0:
+                    gd = 1.0 if d == 0 else 0.0
+                grad[d] = gd
+                acc[d] += alpha * gd
+            for a in range(dt):
+                ga = grad[a]
+                for b in range(a + 1):
+                    m[a, b] += ga * grad[b]
+        # M = G I - sum u u^T (lower triangle), its Cholesky factor
+        for a in range(dt):
+            for b in range(a + 1):
+                v = (g if a == b else 0.0) - m[a, b]
+                for k in range(b):
+                    v -= low[a, k] * low[b, k]
+                if a == b:
+                    low[a, a] = np.sqrt(v) if v > 0.0 else 0.0
+                else:
+                    low[a, b] = v / low[b, b] if low[b, b] > 0.0 else 0.0
+        for a in range(dt):
+            noise = 0.0
+            for k in range(a + 1):
+                noise += low[a, k] * w[f, k]
+            out[f, a] = (noise + acc[a]) * scale / g
+
+
+_privunitg_step_kernel = compiled(_privunitg_step_loop)
+
+#: Whether :func:`_sgd_privunitg` draws each step's mean report as one Gaussian vector per training set
+#: (:data:`_privunitg_step_kernel`); the per-user numpy code (``False``, a Gaussian vector per user) draws from the
+#: same distribution and is its reference in the tests.
+compiled_privunitg = True
+
+
+def _privunitg_step(xp, yp, idx, b, lam, faithful, c, pr, rng) -> np.ndarray:
+    """One PrivUnitG step's mean report (F', d̃) of the training sets ``idx`` (F', G) at β ``b`` (F', d̃)
+    (:data:`_privunitg_step_kernel`): the uniforms (3, F', G) of
+    :func:`~dpcompendium.core.mechanisms.privunit.privunitg_rows` and its quantiles drawn by numpy, then one
+    standard Gaussian vector (F', d̃) per training set."""
+    n_f, g = idx.shape
+    dt = xp.shape[1]
+    draws = rng.random((3, n_f, g))
+    cap = draws[1] < pr.p
+    x = ndtri((1.0 - draws[2]) * np.where(cap, pr.q, ndtr(pr.gamma)))
+    w = rng.standard_normal((n_f, dt))
+    out = np.empty((n_f, dt))
+    _privunitg_step_kernel()(
+        xp,
+        yp,
+        np.ascontiguousarray(idx),
+        np.ascontiguousarray(b),
+        float(lam),
+        bool(faithful),
+        float(c),
+        c / pr.m,
+        draws[0],
+        cap,
+        x,
+        w,
+        out,
+    )
+    return out
+
+
 def _sgd_privunitg(visit, eps, beta, faithful, settings, g, rng, clip=None) -> np.ndarray:
     """The private pass of :func:`_sgd` with PrivUnitG [asi2022optimal]: in iteration t every user of the group
     computes its whole gradient (d̃ coordinates: 2 x̃ (β·x̃ − y) + reg, reg as in :func:`_full_step_py`), clips it
     to ℓ2 norm ``clip`` (default ``settings.clip_norm``; :func:`privunitg_clip`) and reports it with
     :func:`~dpcompendium.core.mechanisms.privunit.privunitg` (:func:`~dpcompendium.core.mechanisms.privunit.privunitg_rows`) at the run's ε — the same per-user budget as one
     coordinate's report of the other methods, spent on the whole vector; the collector averages the group's
-    unbiased reports (with or without ``faithful``: every user reports every coordinate). Draws per iteration:
-    one :func:`privunitg` call per budget, in the order of ``eps``, on its (F, G, d̃) gradients (in blocks of
-    training sets when F·G·d̃ exceeds :data:`_PRIVUNITG_BLOCK`)."""
+    unbiased reports (with or without ``faithful``: every user reports every coordinate). Draws per iteration, per
+    budget in the order of ``eps`` and per block of training sets (at most :data:`_PRIVUNITG_BLOCK` gradient
+    entries F·G·d̃): with :data:`compiled_privunitg` (the default), the users' uniforms and one Gaussian vector per
+    training set (:func:`_privunitg_step`: the group's mean report drawn from its exact distribution, issue 50's
+    CPU); without, one :func:`privunitg` call on the block's (F, G, d̃) gradients (a Gaussian vector per user)."""
     split, xp, yp, order = visit.split, visit.xp, visit.yp, visit.order
     dt, lam = xp.shape[1], settings.lam
     c = settings.clip_norm if clip is None else float(clip)
@@ -732,8 +938,11 @@ def _sgd_privunitg(visit, eps, beta, faithful, settings, g, rng, clip=None) -> n
             for lo in range(0, n_f, width):
                 f = slice(lo, min(lo + width, n_f))
                 idx = order[f, (t - 1) * g : t * g]
-                xt = xp.take(idx, axis=0)  # (F', G, d̃)
                 b = beta[e, f]
+                if compiled_privunitg:
+                    step[e, f] = _privunitg_step(xp, yp, idx, b, lam, faithful, c, pr, rng)
+                    continue
+                xt = xp.take(idx, axis=0)  # (F', G, d̃)
                 resid = np.einsum("fgd,fd->fg", xt, b) - yp.take(idx)
                 resid *= 2.0
                 reg = lam * np.abs(b) if faithful else lam * b
@@ -749,9 +958,9 @@ def _sgd_privunitg(visit, eps, beta, faithful, settings, g, rng, clip=None) -> n
     return beta
 
 
-def _sgd_fused(visit, method, runs, beta, faithful, settings, g, rng) -> np.ndarray:
+def _sgd_fused(visit, method, runs, beta, faithful, settings, g, rng, clip_l2=0.0) -> np.ndarray:
     """The private pass of :func:`_sgd` from its initial β (E, F, d̃) as one call of :data:`_sgd_pass_kernel`: the
-    per-step code's draws and numbers, bit for bit."""
+    per-step code's draws and numbers, bit for bit. ``clip_l2`` > 0: Harmony or PM on the ℓ2-clipped gradient."""
     r_n, k, n_steps = runs.r, runs.k, visit.split.m // g
     lrs = np.array([t ** (-settings.lr_power) for t in range(1, n_steps + 1)])
     empty_f = np.zeros((1, 1))
@@ -780,6 +989,8 @@ def _sgd_fused(visit, method, runs, beta, faithful, settings, g, rng) -> np.ndar
         kind, table, table2 = 3, np.hstack([rho, p_in, slope, c, (c + 1.0) / 2.0]), empty_f
     else:
         raise ValueError(f"method must be one of {', '.join(SGD_METHODS)}, got {method!r}")
+    if clip_l2 > 0.0 and kind not in (0, 3):
+        raise ValueError(f"clip_l2 applies to harmony and pm only, got method {method!r}")
     beta = np.ascontiguousarray(beta)
     _sgd_pass_kernel()(
         kind,
@@ -803,6 +1014,7 @@ def _sgd_fused(visit, method, runs, beta, faithful, settings, g, rng) -> np.ndar
         plc_p,
         np.ascontiguousarray(pi),
         np.ascontiguousarray(two_pi_1),
+        float(clip_l2),
     )
     return beta
 

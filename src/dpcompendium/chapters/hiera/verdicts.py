@@ -51,9 +51,11 @@ from .levels import HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS
 
 __all__ = [
     "EXPERIMENT2_PAIRS",
+    "MATCHED_CLIP",
     "SGD_PAIRS",
     "arm_claim",
     "clip_ratios",
+    "clip_separation",
     "counts",
     "design_table",
     "design_text",
@@ -65,6 +67,7 @@ __all__ = [
     "methods_design",
     "nominal_claim",
     "pu_reading",
+    "pu_take",
     "results_table",
     "sgd_comparisons",
     "sgd_design",
@@ -91,7 +94,9 @@ EXPERIMENT2_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 #: the pairs (A, B) compared at the smallest ε of the corrected SGD (guarantee ``"sgd"``), one Holm family: PrivUnitG
-#: at both clips (ℓ2 norm 1, and √d̃, the ball containing the per-coordinate box: referee 10, V3) joins it
+#: at both clips (ℓ2 norm 1, and √d̃, the ball containing the per-coordinate box: referee 10, V3) joins it, and the
+#: matched-clip arm (referee 11, M1): PrivUnitG against Harmony and PM on the same ℓ2-clipped gradient (the
+#: mechanism at the same clip), and Harmony and PM on it against themselves on the box (the clip alone)
 SGD_PAIRS: tuple[tuple[str, str], ...] = (
     ("hiera", "harmony"),
     ("hiera", "pm"),
@@ -101,7 +106,18 @@ SGD_PAIRS: tuple[tuple[str, str], ...] = (
     ("privunitg", "pm"),
     ("privunitg-box", "harmony"),
     ("privunitg-box", "pm"),
+    ("privunitg", "harmony-l2"),
+    ("privunitg", "pm-l2"),
+    ("harmony-l2", "harmony"),
+    ("pm-l2", "pm"),
 )
+
+#: the matched-clip arm's two questions (:func:`clip_separation`): (A, B's) of the mechanism at the same clip, and
+#: of the clip alone
+MATCHED_CLIP = {
+    "mechanism": ("privunitg", ("harmony-l2", "pm-l2")),
+    "clip": (("harmony-l2", "pm-l2"), ("harmony", "pm")),
+}
 
 
 @dataclass(frozen=True)
@@ -212,7 +228,7 @@ def arm_claim(method: str, epsilon: float, guarantee: str) -> PrivacyClaim:
     if guarantee == "graded":
         return graded_bound_claim(method, epsilon)
     if guarantee == "sgd":
-        if method in ("privunitg", "privunitg-box"):
+        if method in ("privunitg", "privunitg-box", "harmony-l2", "pm-l2"):
             return privacy_claim(method, epsilon)
         if method == "hiera":
             return nominal_claim(epsilon, multipliers=SGD_TEXT_MULTIPLIERS, coupled=False)
@@ -944,12 +960,17 @@ def _span(values: Sequence[float], digits: int = 2) -> Md:
     return lo if str(lo) == str(hi) else join([lo, hi], "–")
 
 
-def clip_ratios(table: pd.DataFrame, a: str, digits: int = 3) -> Md:
+def clip_ratios(
+    table: pd.DataFrame, a: str, digits: int = 3, bs: Sequence[str] | None = None
+) -> Md:
     """The ratios of A's comparisons in ``table`` (rows of :func:`sgd_comparisons` with a == A) as a summary quotes
     them: one span when every comparison has the same verdict; else a span per verdict, with the verdict and how many
     ("1.23–1.63 where higher (3), 1.15 where not separated (1)"), so that a ratio not separated is never read inside a
-    span of shown ones (referee 11, M1). "not tested" when A has none."""
+    span of shown ones (referee 11, M1). ``bs``: only A's comparisons with these B's (default: all of A's). "not
+    tested" when A has none."""
     t = table[table["a"] == a] if len(table) else table
+    if bs is not None and len(t):
+        t = t[t["b"].isin(list(bs))]
     if not len(t):
         return message("hiera.no_cells")
     groups = [(k, t[t["outcome"] == k]) for k in _VERDICT_CELL]
@@ -997,7 +1018,68 @@ def pu_reading(table: pd.DataFrame, bs: Sequence[str], power: float = 0.9) -> Md
         "n": str(box["n"]),
         "parts": parts,
         "short": _short_clause(table, t, "sgd", power),
-        # nothing to attribute when PrivUnitG is not lower at norm 1 either
-        "tail": message("hiera.pu_tail_advantage" if one["better"] else "hiera.pu_tail_none"),
+        # nothing to attribute when PrivUnitG is not lower at norm 1 either; with the matched-clip arm in the
+        # family, that arm (clip_separation) says what the two runs cannot
+        "tail": message(
+            "hiera.pu_tail_matched"
+            if counts(table, "sgd", *MATCHED_CLIP["mechanism"])["n"]
+            else "hiera.pu_tail_advantage"
+            if one["better"]
+            else "hiera.pu_tail_none"
+        ),
     }
     return message("hiera.pu_box_none" if box["better"] == 0 else "hiera.pu_box_partial", **params)
+
+
+def clip_separation(table: pd.DataFrame, power: float = 0.9) -> Md:
+    """What the matched-clip arm separates (referee 11, M1), from the SGD's family (:func:`sgd_comparisons`): the
+    mechanism at the same clip (PrivUnitG against Harmony and PM on the same ℓ2-clipped gradient) and the clip alone
+    (Harmony and PM on it against themselves on the box), each as a tally of the tested verdicts (:func:`tally`,
+    with the shown verdicts short of runs counted), then what they show together: the mechanism's part is "shown"
+    only where PrivUnitG is lower in every comparison at the same clip, "not shown" where it is lower in none, and
+    the same for the clip. "not tested" when the run lacks either question."""
+    a, b = MATCHED_CLIP["mechanism"]
+    ca, cb = MATCHED_CLIP["clip"]
+    mech = counts(table, "sgd", a, b) if len(table) else {"n": 0}
+    clip = counts(table, "sgd", ca, cb) if len(table) else {"n": 0}
+    if not (mech["n"] and clip["n"]):
+        return message("hiera.no_cells")
+
+    def part(c: dict[str, int], what: str) -> Md:
+        key = "all" if c["better"] == c["n"] else "none" if c["better"] == 0 else "some"
+        return message(f"hiera.sep_{what}_{key}", k=str(c["better"]), n=str(c["n"]))
+
+    return message(
+        "hiera.clip_separation",
+        mech=tally(table, "sgd", a, list(b), power=power),
+        clip=tally(table, "sgd", list(ca), list(cb), power=power),
+        mech_part=part(mech, "mech"),
+        clip_part=part(clip, "clip"),
+    )
+
+
+def pu_take(table: pd.DataFrame, epsilon: float, bs: Sequence[str]) -> Md:
+    """The takeaway on PrivUnitG (at most two sentences, ≤ 300 visible characters: issue 49): its MSE as a multiple
+    of ``bs``' (Harmony's and PM's) with its clip 1, and of theirs on the same ℓ2-clipped gradient, each span split
+    by verdict (:func:`clip_ratios`), and how many of the matched-clip tests find it lower. Falls back to the two
+    clips without the matched arm ("hiera.pu_take"); "not tested" without PrivUnitG at clip 1."""
+    a, matched = MATCHED_CLIP["mechanism"]
+    if not len(table) or not (table["a"] == a).any():
+        return message("hiera.no_cells")
+    r1 = clip_ratios(table, a, bs=list(bs))
+    mech = counts(table, "sgd", a, matched)
+    if not mech["n"]:
+        return message(
+            "hiera.pu_take",
+            eps=number(epsilon),
+            r1=r1,
+            rbox=clip_ratios(table, "privunitg-box", bs=list(bs)),
+        )
+    key = "all" if mech["better"] == mech["n"] else "none" if mech["better"] == 0 else "some"
+    return message(
+        "hiera.pu_take_matched",
+        eps=number(epsilon),
+        r1=r1,
+        rm=clip_ratios(table, a, bs=list(matched)),
+        part=message(f"hiera.take_mech_{key}", k=str(mech["better"]), n=str(mech["n"])),
+    )
