@@ -187,6 +187,22 @@ def test_design_sentence_variants_in_both_languages():
         design_sentence([])
 
 
+def test_design_sentence_states_unequal_arms_as_a_range():
+    """Referee 12, n3: a family whose arms have 20 and 100 runs does not "rest on 20 runs per arm"."""
+    rng = np.random.default_rng(5)
+    fam = holm(
+        [
+            _cmp(_losses(rng, 0.3, 20), _losses(rng, 1.0, 100), "tie", "bootstrap-t").result(rng),
+            _cmp(_losses(rng, 0.3, 20), _losses(rng, 1.0, 20), "tie", "bootstrap-t").result(rng),
+        ]
+    )
+    assert str(design_sentence(fam)).startswith("these verdicts rest on 20–100 runs per arm")
+    even = holm(
+        [_cmp(_losses(rng, 0.3, 20), _losses(rng, 1.0, 20), "tie", "bootstrap-t").result(rng)]
+    )
+    assert str(design_sentence(even)).startswith("these verdicts rest on 20 runs per arm")
+
+
 def test_design_sentence_counts_the_short_verdicts_and_says_what_the_ties_could_show():
     """One borderline verdict does not hide that the others are sound (the referee's M2), and a family with ties says
     what its runs could have separated (M3)."""
@@ -650,7 +666,8 @@ def test_two_runs_per_arm_never_print_an_unbounded_band():
     text = str(design_sentence(shown))
     assert shown[2].holds and not (shown[0].holds or shown[1].holds)  # the seed's case
     assert "the 2 not shown could not have been shown with power 0.9 even at a ratio of" in text
-    assert "2 runs per arm cannot bound the ratio" in text and "∞" not in text
+    # the family's arms have 2 and 40 runs: the sentence gives the range (referee 12, n3)
+    assert "2–40 runs per arm cannot bound the ratio" in text and "∞" not in text
     # only the noisiest past the cap: the median one's band, the noisiest named as unbounded
     part = holm(fam([1.0, 1.0, 1.0], 30, 0.3) + fam([1.0], 2, 3.0))
     assert not any(r.holds for r in part)  # the seed's case

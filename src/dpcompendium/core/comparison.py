@@ -1194,6 +1194,22 @@ def _runs(result: ComparisonResult) -> int:
     return min(ns) if ns else 0
 
 
+def _runs_text(results: Sequence[ComparisonResult]) -> str:
+    """The repetitions per arm behind a family, as a sentence states them: one number where every arm has it, else
+    the range over all arms (referee 12, n3: an arm of 100 runs beside arms of 20 is not "20 runs per arm")."""
+    ns = sorted(
+        {
+            len(arm.values)
+            for r in results
+            for arm in (r.comparison.a, r.comparison.b)
+            if arm.values is not None
+        }
+    )
+    if not ns:
+        return "0"
+    return str(ns[0]) if len(ns) == 1 else f"{ns[0]}–{ns[-1]}"
+
+
 def _family_sizes(
     results: Sequence[ComparisonResult], family_size: int | None, families: Sequence[Any] | None
 ) -> list[int]:
@@ -1539,7 +1555,7 @@ def design_sentence(
             "r": str(rejections),
             "n": str(len(results)),
             "level": _num(100 * results[0].comparison.alpha),
-            "runs": str(min(_runs(r) for r in results)),
+            "runs": _runs_text(results),
             "power": _num(power, 2),
             "holm": _holm_clause(ks, families),
         }
@@ -1551,7 +1567,7 @@ def design_sentence(
     f = design_figures(results, power, family_size, families=families)
     ks = _family_sizes(list(results), family_size, families)
     params: dict[str, Any] = {
-        "runs": str(f["runs"]),
+        "runs": _runs_text(list(results)),
         "power": _num(power, 2),
         "holm": _holm_clause(ks, families),
     }
