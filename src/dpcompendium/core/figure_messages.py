@@ -960,14 +960,14 @@ _PAIRS += [
     ("AIM measurement (initialisation), 1-D", "AIM 的测量（初始化），一维"),
     (
         "eps = %(e)s, delta = %(d)s, T = %(t)s: the one-way marginal + N(0, 2 sigma0^2), sigma0 = sqrt(T/(2 α ρ)) = "
-        "%(s)s; first cell minus last cell; claim the measurement's %(r)s-zCDP as its (eps, delta) conversion",
-        "ε = %(e)s，δ = %(d)s，T = %(t)s：一维边缘计数加 N(0, 2 sigma0^2)，sigma0 = sqrt(T/(2 α ρ)) = %(s)s；"
-        "统计量为第一个单元格减最后一个单元格；声明为该测量的 %(r)s-zCDP 换算得到的 (ε, δ)",
+        "%(s)s; first cell minus last cell; the measurement's %(r)s-zCDP, claimed as its (eps, delta) conversion",
+        "ε = %(e)s，δ = %(d)s，T = %(t)s：一维边缘计数加 N(0, 2 σ_0^2)，σ_0 = sqrt(T/(2 α ρ)) = %(s)s；"
+        "统计量为第一个单元格减最后一个单元格；该测量为 %(r)s-zCDP，按其换算得到的 (ε, δ) 声明",
     ),
     (
         "raw rows, replace-one, n = %(n)s, public preprocessing; statistic lambda_min(A + W - A(D')): never negative "
         "on D', negative on D when W + A(D) - A(D') leaves the PSD cone",
-        "原始行，替换一条记录，n = %(n)s，公开预处理；统计量为 lambda_min(A + W - A(D'))：在 D' 上从不为负，"
+        "原始行，替换一条记录，n = %(n)s，公开预处理；统计量为最小特征值 λ_min(A + W - A(D'))：在 D' 上从不为负，"
         "在 D 上当 W + A(D) - A(D') 离开半正定锥时为负",
     ),
 ]

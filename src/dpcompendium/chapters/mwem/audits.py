@@ -205,7 +205,7 @@ def aim_audit_specs() -> list[AuditSpec]:
             true_epsilon=gaussian_epsilon(sd, np.sqrt(2.0), delta),
             max_samples=300_000,
             note=f"eps = {eps:g}, delta = {delta:g}, T = 16: the one-way marginal + N(0, 2 sigma0^2), sigma0 = "
-            f"sqrt(T/(2 α ρ)) = {sigma0:.4g}; first cell minus last cell; claim the measurement's "
-            f"{rho_m:.4g}-zCDP as its (eps, delta) conversion",
+            f"sqrt(T/(2 α ρ)) = {sigma0:.4g}; first cell minus last cell; the measurement's "
+            f"{rho_m:.4g}-zCDP, claimed as its (eps, delta) conversion",
         )
     ]
