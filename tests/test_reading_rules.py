@@ -164,22 +164,6 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
     },
     "zh_CN": {
         (
-            "histograms",
-            "sampling-based-grouping-for-dp-histograms-against-ahp-and-p-hp",
-        ): "PENDING, its chapter: 601, 665 visible characters at e58ae37",
-        (
-            "histograms",
-            "the-patent-s-claim-on-adult",
-        ): "PENDING, its chapter: 1022 visible characters at e58ae37",
-        (
-            "histograms",
-            "where-this-sits-in-dpbench",
-        ): "PENDING, its chapter: 1121, 772, 923 visible characters at e58ae37",
-        (
-            "histograms",
-            "corrections-to-this-chapter",
-        ): "PENDING, its chapter: 639 visible characters at e58ae37",
-        (
             "mwem",
             "one-dimension-the-course-s-reference-table",
         ): "PENDING, its chapter: 969 visible characters at e58ae37",
@@ -207,14 +191,16 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
 }
 LONG_TAKEAWAYS: dict[str, dict[tuple[str, str | int], str]] = {
     "en": {
-        ("mwem", 4): "PENDING, its chapter: 566 visible characters at e58ae37",
+        (
+            "mwem",
+            5,
+        ): "PENDING, its chapter: 566 visible characters at e58ae37 (item 4 then; AIM's item comes before it)",
     },
     "zh_CN": {
-        ("histograms", 1): "PENDING, its chapter: 438 visible characters at e58ae37",
-        ("histograms", 2): "PENDING, its chapter: 660 visible characters at e58ae37",
-        ("histograms", 3): "PENDING, its chapter: 793 visible characters at e58ae37",
-        ("histograms", 4): "PENDING, its chapter: 238 visible characters at e58ae37",
-        ("mwem", 4): "PENDING, its chapter: 313 visible characters at e58ae37",
+        (
+            "mwem",
+            5,
+        ): "PENDING, its chapter: 313 visible characters at e58ae37 (item 4 then; AIM's item comes before it)",
     },
 }
 UNCAPTIONED: dict[str, dict[tuple[str, str | int], str]] = {
