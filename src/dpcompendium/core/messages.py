@@ -567,7 +567,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.take_ahp_open": "for the private grouping, %(sum)s× AHP's mean MSE with S5 on the sum, %(mean)s× with S5 on the "
         "mean; not every 95 %% interval lies above 1",
         "hist.take_php_typical": "by the rank test of the same runs (Mann–Whitney, Holm-corrected), its MSE is %(typical)s; "
-        "it has the smaller MSE in %(shares)s of the pairs of runs",
+        "the share of the pairs of runs in which its MSE is the smaller: %(shares)s",
         "hist.php_reconcile": "The claim table above gives, for the same variant against %(b)s, ratios of %(lo20)s–%(hi20)s from its %(reps)s runs per arm; the %(runs)s-run ratios (%(lo)s–%(hi)s) come from other runs, and each lies inside that table's 95 %% bootstrap interval at its budget: the two agree within the noise of %(reps)s runs, and the %(runs)s-run ratios are the ones to cite",
         "hist.php_reconcile_differ": "The claim table above gives, for the same variant against %(b)s, ratios of %(lo20)s–%(hi20)s from its %(reps)s runs per arm; the %(runs)s-run ratios (%(lo)s–%(hi)s) come from other runs, and at $\\varepsilon$ = %(eps)s the %(runs)s-run ratio lies outside that table's 95 %% bootstrap interval: the %(runs)s-run ratios are the ones to cite, the table's are %(reps)s-run estimates",
         "hist.col_setting": "setting",
