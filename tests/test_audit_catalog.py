@@ -315,14 +315,43 @@ def test_tally_counts_a_step_over_its_proof_share_apart():
         whole = verdict_tally(tab, by=None).loc["all", list(TALLY_COLUMNS)].tolist()
         assert whole == [1, 2, 0, 1, 0], tab
         text = str(tally_statement(tab))
-        assert "violated as predicted: 1; a step over its proof share" in text
+        assert (
+            "violated as predicted: 1 (planted bugs: 0, core: 1, the chapters' own mechanisms as published: 0); a step over its proof share"
+            in text
+        )
         assert "not a verdict on the whole mechanism): 2;" in text
     # the old sentence counted the steps as violated mechanisms
     assert "violated as predicted: 3" not in text
     zh = tally_statement(t).by_lang["zh_CN"]
-    assert "按预测违反：1；" in zh and "并非对整个机制的判定）：2；" in zh
+    assert (
+        "按预测违反：1（植入的错误：0，核心：1，各章论文原方案的机制：0）；" in zh
+        and "并非对整个机制的判定）：2；" in zh
+    )
     # no step row: no clause
     assert "proof share" not in str(tally_statement(t.iloc[1:3]))
+
+
+def test_tally_splits_the_violations_by_kind():
+    """Referee 12, #9: "violated as predicted: 18" read as 18 broken mechanisms of the book; the count is split into
+    planted bugs, core rows and the chapters' own mechanisms, from the table's chapter column."""
+    import pandas as pd
+
+    from dpcompendium.chapters.privacy_audit import tally_statement
+
+    t = pd.DataFrame(
+        {
+            "chapter": ["planted", "planted", "core", "dp-mean", "hiera", "hiera"],
+            "audit": ["exact"] * 6,
+            "verdict": ["violated"] * 5 + ["holds"],
+            "expected": ["violated"] * 5 + ["holds"],
+        }
+    )
+    assert (
+        "violated as predicted: 5 (planted bugs: 2, core: 1, the chapters' own mechanisms as published: 2);"
+        in str(tally_statement(t))
+    )
+    # only the chapters' mechanisms violated: no split
+    assert "violated as predicted: 2; holds" in str(tally_statement(t.iloc[3:]))
 
 
 def test_verdict_tally_of_the_catalogue(table):

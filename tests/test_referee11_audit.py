@@ -77,3 +77,25 @@ def test_m8_privunitg_audit_pair_is_the_antipodal_one_presumed_worst():
         assert "rotation" not in note and "antipodal pair" in note and "presumed worst case" in note
         zh = translate(note, "zh_CN")
         assert zh is not None and "对径" in zh and "旋转" not in zh
+
+
+def test_referee12_10_aim_gap_is_named_from_the_spec():
+    """Referee 12, #10: the disclosure under the audit table named the zCDP-MWEM and HDMM mismatches but not AIM's:
+    one row audits only AIM's first measurement, at the spec's T and δ, not the chapter's; its selections are only
+    the core's exponential-mechanism rows. Read from the AIM spec's note and claim, in both languages."""
+    entries = privacy_audit.catalog()
+
+    def eps0(e, d, t):
+        return mwem.zcdp.mwem_zcdp_parameters(e, d, t)["epsilon0"]
+
+    run = {"T": {"1-D": 30, "2-D": 200}, "delta": 1e-7}
+    without = str(privacy_audit.instances_statement(entries, mwem_run=run, epsilon0=eps0))
+    assert "AIM" not in without
+    text = privacy_audit.instances_statement(
+        entries, mwem_run=run | {"T_aim": {"1-D": 16, "2-D": 32}}, epsilon0=eps0
+    )
+    plain = str(text)
+    assert "first (initialisation) measurement at T = 16 and δ = 1e-05" in plain
+    assert "runs AIM at T = 16 in 1-D, 32 in 2-D and δ = 1e-07" in plain
+    assert "only in the core's rows" in plain
+    assert "AIM 只由一行审计" in myst(text, "zh_CN")
