@@ -1035,9 +1035,10 @@ def clip_separation(table: pd.DataFrame, power: float = 0.9) -> Md:
     """What the matched-clip arm separates (referee 11, M1), from the SGD's family (:func:`sgd_comparisons`): the
     mechanism at the same clip (PrivUnitG against Harmony and PM on the same ℓ2-clipped gradient) and the clip alone
     (Harmony and PM on it against themselves on the box), each as a tally of the tested verdicts (:func:`tally`,
-    with the shown verdicts short of runs counted), then what they show together: the mechanism's part is "shown"
-    only where PrivUnitG is lower in every comparison at the same clip, "not shown" where it is lower in none, and
-    the same for the clip. "not tested" when the run lacks either question."""
+    with the shown verdicts short of runs counted), how many of each are lower, PrivUnitG's ratios to Harmony and PM on
+    the box at both its clips, and that the design does not separate mechanism from step size (referee 12, #1): the
+    scalar mechanisms report g_j/C in [-1, 1], so the ℓ2 clip shrinks their signal, not their noise, while PrivUnitG's
+    noise scales with C, and no arm shrinks their step or estimate. "not tested" when the run lacks either question."""
     a, b = MATCHED_CLIP["mechanism"]
     ca, cb = MATCHED_CLIP["clip"]
     mech = counts(table, "sgd", a, b) if len(table) else {"n": 0}
@@ -1055,13 +1056,16 @@ def clip_separation(table: pd.DataFrame, power: float = 0.9) -> Md:
         clip=tally(table, "sgd", list(ca), list(cb), power=power),
         mech_part=part(mech, "mech"),
         clip_part=part(clip, "clip"),
+        r1=clip_ratios(table, a, bs=list(cb)),
+        rbox=clip_ratios(table, "privunitg-box", bs=list(cb)),
     )
 
 
 def pu_take(table: pd.DataFrame, epsilon: float, bs: Sequence[str]) -> Md:
     """The takeaway on PrivUnitG (at most two sentences, ≤ 300 visible characters: issue 49): its MSE as a multiple
-    of ``bs``' (Harmony's and PM's) with its clip 1, and of theirs on the same ℓ2-clipped gradient, each span split
-    by verdict (:func:`clip_ratios`), and how many of the matched-clip tests find it lower. Falls back to the two
+    of ``bs``' (Harmony's and PM's) at its clip 1 and at √d̃ (referee 12, #2), each span split by verdict
+    (:func:`clip_ratios`), how many of the matched-clip tests find it lower, and that mechanism and step size are not
+    separated. Falls back to the two
     clips without the matched arm ("hiera.pu_take"); "not tested" without PrivUnitG at clip 1."""
     a, matched = MATCHED_CLIP["mechanism"]
     if not len(table) or not (table["a"] == a).any():
@@ -1080,6 +1084,6 @@ def pu_take(table: pd.DataFrame, epsilon: float, bs: Sequence[str]) -> Md:
         "hiera.pu_take_matched",
         eps=number(epsilon),
         r1=r1,
-        rm=clip_ratios(table, a, bs=list(matched)),
+        rbox=clip_ratios(table, "privunitg-box", bs=list(bs)),
         part=message(f"hiera.take_mech_{key}", k=str(mech["better"]), n=str(mech["n"])),
     )
