@@ -561,6 +561,15 @@ _PAIRS += [
         "基础预算 ε = %(eps)s 时 LDP 下小批量 SGD 的交叉验证 MSE（各次重复的均值）",
     ),
     (
+        "Cross-validated MSE of LDP-SGD, corrected variant, at base budget ε = %(eps)s (mean over repetitions)",
+        "修正版本：基础预算 ε = %(eps)s 时 LDP 下小批量 SGD 的交叉验证 MSE（各次重复的均值）",
+    ),
+    (
+        "Cross-validated MSE of LDP-SGD, the source's code variants, at base budget ε = %(eps)s (mean over "
+        "repetitions)",
+        "原文代码的各版本：基础预算 ε = %(eps)s 时 LDP 下小批量 SGD 的交叉验证 MSE（各次重复的均值）",
+    ),
+    (
         "The privacy of LDP-SGD over its epochs at base budget ε = %(eps)s, per accountant",
         "基础预算 ε = %(eps)s 时 LDP 下小批量 SGD 各轮累积的隐私（按会计器）",
     ),
