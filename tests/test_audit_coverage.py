@@ -59,7 +59,10 @@ COVERED: dict[tuple[str, str], tuple[str, ...]] = {
         "CAPE (as-published): the server's view of all messages",
     ),
     ("federated-pca", "noisy-power"): ("noisy power method: one iteration A X0 + G",),
-    ("federated-pca", "wishart"): ("Wishart mechanism (as published): A + W",),
+    ("federated-pca", "wishart"): (
+        "Wishart mechanism (as published): A + W",
+        "Wishart mechanism (as published) at (eps/3, 1 - exp(-eps/3)): A + W",
+    ),
     # AIM's release is its measurements; the audited one is the first (its rounds' composition is accounted)
     ("mwem", "aim"): ("AIM measurement (initialisation), 1-D",),
     ("hiera", "duchi"): ("Duchi (binary output), exact", "Duchi sampler"),

@@ -12,6 +12,7 @@ import pytest
 from dpcompendium.chapters import federated_pca as P
 from dpcompendium.chapters.federated_pca.audits import wishart_audit_specs
 from dpcompendium.core import comparison
+from dpcompendium.core.audit.spec import run_audit
 from dpcompendium.core.messages import message
 
 
@@ -60,12 +61,25 @@ def test_wishart_pca_refuses_rows_outside_the_unit_ball():
 
 
 def test_audit_event_never_happens_on_one_neighbour_and_does_on_the_other():
-    (spec,) = wishart_audit_specs()
+    spec, _ = wishart_audit_specs()
     assert spec.expected == "violated" and math.isinf(spec.true_epsilon)
     g = np.random.default_rng(3)
     on_d, on_d2 = spec.sample(spec.datasets[0], 20_000, g), spec.sample(spec.datasets[1], 20_000, g)
     assert (on_d2 >= -1e-12).all()
     assert (on_d < 0).mean() > 0.01
+
+
+def test_the_stated_guarantee_row_audits_the_same_release_and_holds():
+    # referee 12, n7: the release audited at (eps/3, 1 - exp(-eps/3)), which prop-fedpca-wishart says it satisfies
+    refuted, stated = wishart_audit_specs()
+    assert stated.sample is refuted.sample
+    assert all(a is b for a, b in zip(stated.datasets, refuted.datasets, strict=True))
+    assert stated.claim.private and stated.expected == "holds"
+    eps = refuted.claim.epsilon
+    assert stated.claim.epsilon == pytest.approx(eps / 3)
+    assert stated.claim.delta == pytest.approx(1 - math.exp(-eps / 3))
+    result = run_audit(stated, rng=np.random.default_rng(4))
+    assert result.verdict == "holds" and result.n_samples == stated.max_samples
 
 
 def test_comparisons_flag_the_wishart_arm_and_are_reproducible():

@@ -916,9 +916,11 @@ _PAIRS += [
 # federated-pca: the Wishart mechanism beside Analyze Gauss (issue 47)
 _PAIRS += [
     (
-        "Captured energy q of Analyze Gauss and of the Wishart mechanism (as published, not private), "
+        "Captured energy q of Analyze Gauss and of the Wishart mechanism (as published: "
+        "$(\\varepsilon/3,\\,1-e^{-\\varepsilon/3})$-DP, not private at Analyze Gauss's $\\delta$), "
         "mean of %(reps)s repetitions",
-        "Analyze Gauss 与 Wishart 机制（论文原方案，不满足差分隐私）捕获的能量 q（%(reps)s 次重复的均值）",
+        "Analyze Gauss 与 Wishart 机制（论文原方案：满足 $(\\varepsilon/3,\\,1-e^{-\\varepsilon/3})$-DP，"
+        "在 Analyze Gauss 的 $\\delta$ 下不满足差分隐私）捕获的能量 q（%(reps)s 次重复的均值）",
     ),
     (
         "Measured change of A between the two neighbours after each preprocessing, against Δ = √2/n (n = %(n)s)",

@@ -21,7 +21,8 @@ add-remove mean with an optimised budget split, and the minimax lower bound they
   public n; a declared guess of the data's spread sets γ (accuracy only, never the guarantee).
 - :func:`minimax_lower_bound`: max over k of (kΔ/2n)/(1 + e^{kε}) (two-point method with group privacy): no
   ε-DP estimator has a worst-case mean absolute error below it {cite}`dpmean_kamath2020primer`. It is a bound with
-  a loose constant; among additive noises the staircase mechanism is the exact optimum {cite}`geng2014optimal`.
+  a loose constant; among data-independent additive noises for one query at fixed sensitivity the staircase
+  mechanism is the exact optimum {cite}`geng2014optimal`.
 """
 
 from __future__ import annotations
