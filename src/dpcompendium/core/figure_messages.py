@@ -562,12 +562,12 @@ _PAIRS += [
     ),
     (
         "Cross-validated MSE of LDP-SGD, corrected variant, at base budget ε = %(eps)s (mean over repetitions)",
-        "修正版本：基础预算 ε = %(eps)s 时 LDP 下小批量 SGD 的交叉验证 MSE（各次重复的均值）",
+        "修正变体：基础预算 ε = %(eps)s 时 LDP 下小批量 SGD 的交叉验证 MSE（各次重复的均值）",
     ),
     (
         "Cross-validated MSE of LDP-SGD, the source's code variants, at base budget ε = %(eps)s (mean over "
         "repetitions)",
-        "原文代码的各版本：基础预算 ε = %(eps)s 时 LDP 下小批量 SGD 的交叉验证 MSE（各次重复的均值）",
+        "原文代码的各变体：基础预算 ε = %(eps)s 时 LDP 下小批量 SGD 的交叉验证 MSE（各次重复的均值）",
     ),
     (
         "The privacy of LDP-SGD over its epochs at base budget ε = %(eps)s, per accountant",
@@ -969,6 +969,14 @@ _PAIRS += [
 # the audit rows of this round's comparators (mwem's AIM, federated-pca's Wishart mechanism): names and notes
 _PAIRS += [
     ("AIM measurement (initialisation), 1-D", "AIM 的测量（初始化），一维"),
+    (
+        "Wishart mechanism (as published) at (eps/3, 1 - exp(-eps/3)): A + W",
+        "Wishart 机制（论文原方案），在 (ε/3, 1 - e^(-ε/3)) 下：A + W",
+    ),
+    (
+        "the guarantee the federated-pca chapter proves for it, on the same pair (n = %(n)s) and statistic",
+        "federated-pca 一章为它证明的保证，数据对（n = %(n)s）与统计量同上",
+    ),
     (
         "eps = %(e)s, delta = %(d)s, T = %(t)s: the one-way marginal + N(0, 2 sigma0^2), sigma0 = sqrt(T/(2 α ρ)) = "
         "%(s)s; first cell minus last cell; the measurement's %(r)s-zCDP, claimed as its (eps, delta) conversion",
