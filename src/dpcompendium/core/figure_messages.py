@@ -963,9 +963,6 @@ _PAIRS += [
     ),
 ]
 
-#: (message id, English template, Chinese template) of every text the book's figures draw.
-#:
-#: :meta hide-value:
 # the audit rows of this round's comparators (mwem's AIM, federated-pca's Wishart mechanism): names and notes
 _PAIRS += [
     ("AIM measurement (initialisation), 1-D", "AIM 的测量（初始化），一维"),
@@ -992,4 +989,7 @@ _PAIRS += [
 ]
 
 
+#: (message id, English template, Chinese template) of every text the book's figures draw.
+#:
+#: :meta hide-value:
 FIGURE_MESSAGES: list[tuple[str, str, str]] = _table(_PAIRS)
