@@ -916,11 +916,10 @@ _PAIRS += [
 # federated-pca: the Wishart mechanism beside Analyze Gauss (issue 47)
 _PAIRS += [
     (
-        "Captured energy q of Analyze Gauss and of the Wishart mechanism (as published: "
-        "$(\\varepsilon/3,\\,1-e^{-\\varepsilon/3})$-DP, not private at Analyze Gauss's $\\delta$), "
-        "mean of %(reps)s repetitions",
-        "Analyze Gauss 与 Wishart 机制（论文原方案：满足 $(\\varepsilon/3,\\,1-e^{-\\varepsilon/3})$-DP，"
-        "在 Analyze Gauss 的 $\\delta$ 下不满足差分隐私）捕获的能量 q（%(reps)s 次重复的均值）",
+        "Captured energy q of Analyze Gauss and of the Wishart mechanism (as published: (eps/3, 1 - e^(-eps/3))-DP, "
+        "not private at Analyze Gauss's delta), mean of %(reps)s repetitions",
+        "Analyze Gauss 与 Wishart 机制（论文原方案：满足 (ε/3, 1 - e^(-ε/3))-DP，在 Analyze Gauss 的 δ 下不满足差分隐私）"
+        "捕获的能量 q（%(reps)s 次重复的均值）",
     ),
     (
         "Measured change of A between the two neighbours after each preprocessing, against Δ = √2/n (n = %(n)s)",
@@ -971,8 +970,10 @@ _PAIRS += [
         "Wishart 机制（论文原方案），在 (ε/3, 1 - e^(-ε/3)) 下：A + W",
     ),
     (
-        "the guarantee the federated-pca chapter proves for it, on the same pair (n = %(n)s) and statistic",
-        "federated-pca 一章为它证明的保证，数据对（n = %(n)s）与统计量同上",
+        "the guarantee the federated-pca chapter proves for it, on the same pair (n = %(n)s) and statistic: their "
+        "event's mass is below delta, so the row checks the delta part only, not the e^(eps/3) ratio",
+        "federated-pca 一章为它证明的保证，数据对（n = %(n)s）与统计量同上：该事件的概率低于 δ，"
+        "所以这一行只检验 δ 的部分，不检验 e^(ε/3) 的比值",
     ),
     (
         "eps = %(e)s, delta = %(d)s, T = %(t)s: the one-way marginal + N(0, 2 sigma0^2), sigma0 = sqrt(T/(2 α ρ)) = "
