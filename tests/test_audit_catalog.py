@@ -316,7 +316,7 @@ def test_tally_counts_a_step_over_its_proof_share_apart():
         assert whole == [1, 2, 0, 1, 0], tab
         text = str(tally_statement(tab))
         assert (
-            "violated as predicted: 1 (planted bugs: 0, core: 1, the chapters' mechanisms as published, the sources' and their comparators': 0); a step over its proof share"
+            "violated as predicted: 1 (planted bugs: 0, core: 1, sources' and comparators' mechanisms as published: 0); a step over its proof share"
             in text
         )
         assert "not a verdict on the whole mechanism): 2;" in text
@@ -324,7 +324,8 @@ def test_tally_counts_a_step_over_its_proof_share_apart():
     assert "violated as predicted: 3" not in text
     zh = tally_statement(t).by_lang["zh_CN"]
     assert (
-        "按预测违反：1（植入的错误：0，核心：1，各章按论文原方案实现的机制（原文的机制及其比较对象）：0）；" in zh
+        "按预测违反：1（植入的错误：0，核心：1，各章按论文原方案实现的机制（原文的机制及其比较对象）：0）；"
+        in zh
         and "并非对整个机制的判定）：2；" in zh
     )
     # no step row: no clause
@@ -347,7 +348,7 @@ def test_tally_splits_the_violations_by_kind():
         }
     )
     assert (
-        "violated as predicted: 5 (planted bugs: 2, core: 1, the chapters' mechanisms as published, the sources' and their comparators': 2);"
+        "violated as predicted: 5 (planted bugs: 2, core: 1, sources' and comparators' mechanisms as published: 2);"
         in str(tally_statement(t))
     )
     # only the chapters' mechanisms violated: no split

@@ -119,6 +119,18 @@ PRIMER_TABLE = (
 LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
     "en": {
         (
+            "mwem",
+            "aim-a-later-graphical-model-method-on-the-course-s-data",
+        ): "PENDING, its chapter: 1036, 1097 visible characters at 9c9cb45 (the list items of AIM's two claims)",
+        (
+            "federated-pca",
+            "proof-content",
+        ): "PENDING, its chapter: 1045 visible characters at 9c9cb45 (the Wishart proposition's proof)",
+        (
+            "hiera",
+            "experiment-3-ldp-mini-batch-sgd-for-linear-regression",
+        ): "PENDING, its chapter: 1043 visible characters at 9c9cb45 (the clip reading, referee 12 #1)",
+        (
             "dp-mean",
             "testing-the-source-s-conclusion",
         ): (
@@ -164,6 +176,10 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
     },
     "zh_CN": {
         (
+            "hiera",
+            "experiment-3-ldp-mini-batch-sgd-for-linear-regression",
+        ): "PENDING, its chapter: 619 visible characters at 9c9cb45 (the clip reading, referee 12 #1)",
+        (
             "mwem",
             "one-dimension-the-course-s-reference-table",
         ): "PENDING, its chapter: 969 visible characters at e58ae37",
@@ -191,6 +207,10 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
 }
 LONG_TAKEAWAYS: dict[str, dict[tuple[str, str | int], str]] = {
     "en": {
+        (
+            "privacy-audit",
+            2,
+        ): "PENDING, its chapter: 357 visible characters at 9c9cb45 (the tally by kind, referee 12 #9)",
         (
             "mwem",
             5,

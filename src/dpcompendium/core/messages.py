@@ -510,7 +510,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.php_lead": "the mean %(quantity)s of %(a)s is shown lower than that of %(b)s at %(k)s of %(n)s budgets "
         "(one-sided studentized-bootstrap tests, Holm-corrected over the budgets; ratios %(lo)s–%(hi)s)%(tail)s; on the "
         "typical release, the rank test of the same runs (Mann–Whitney, Holm-corrected over the %(n)s budgets) finds "
-        "its MSE %(typical)s; the share of the pairs of runs in which its MSE is the smaller: %(shares)s",
+        "its MSE %(typical)s; its share of the smaller MSE over pairs of runs: %(shares)s",
         "hist.php_tail": ", driven by the tail of bad releases of %(b)s",
         "hist.rank_lower": "lower at $\\varepsilon$ = %(eps)s (adjusted $p$ = %(p)s)",
         "hist.rank_higher": "higher at $\\varepsilon$ = %(eps)s (adjusted $p$ = %(p)s)",
@@ -570,7 +570,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.take_ahp_open": "for the private grouping, %(sum)s× AHP's mean MSE with S5 on the sum, %(mean)s× with S5 on the "
         "mean; not every 95 %% interval lies above 1",
         "hist.take_php_typical": "by the rank test of the same runs (Mann–Whitney, Holm-corrected), its MSE is %(typical)s; "
-        "the share of the pairs of runs in which its MSE is the smaller: %(shares)s",
+        "its share of the smaller MSE over pairs of runs: %(shares)s",
         "hist.php_reconcile": "The claim table above gives, for the same variant against %(b)s, ratios of %(lo20)s–%(hi20)s from its %(reps)s runs per arm; the %(runs)s-run ratios (%(lo)s–%(hi)s) come from other runs, and each lies inside that table's 95 %% bootstrap interval at its budget: the two agree within the noise of %(reps)s runs, and the %(runs)s-run ratios are the ones to cite",
         "hist.php_reconcile_differ": "The claim table above gives, for the same variant against %(b)s, ratios of %(lo20)s–%(hi20)s from its %(reps)s runs per arm; the %(runs)s-run ratios (%(lo)s–%(hi)s) come from other runs, and at $\\varepsilon$ = %(eps)s the %(runs)s-run ratio lies outside that table's 95 %% bootstrap interval: the %(runs)s-run ratios are the ones to cite, the table's are %(reps)s-run estimates",
         "hist.col_setting": "setting",
@@ -2355,7 +2355,7 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
      "$T$：%(T_run)s，$\\delta$ = %(delta_run)s；AIM 的各次选择没有用它自己的打分函数审计：它们所用的指数机制只在核心的各行中审计"),
     # the predicted violations by kind (referee 12, #9)
     ("audit.tally.kinds",
-     "%(n)s (planted bugs: %(planted)s, core: %(core)s, the chapters' mechanisms as published, the sources' and their comparators': %(chapters)s)",
+     "%(n)s (planted bugs: %(planted)s, core: %(core)s, sources' and comparators' mechanisms as published: %(chapters)s)",
      "%(n)s（植入的错误：%(planted)s，核心：%(core)s，各章按论文原方案实现的机制（原文的机制及其比较对象）：%(chapters)s）"),
 ]  # fmt: skip
 
