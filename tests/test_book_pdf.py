@@ -364,10 +364,7 @@ def blank_shares(path: Path) -> tuple[float, ...]:
 
 #: Pages of a PDF known to be more than half empty, each with why (a key that no longer needs it fails the test).
 KNOWN_SHORT: dict[str, dict[int, str]] = {
-    "dpcompendium.pdf": {
-        43: "PENDING (issue 49): the end of dp-mean's Table 1.6 (61 % empty) before Fig. 1.3, which Chromium moves to "
-        "the next page with its five-line caption; this round's new Table 1.5 (the clipping range) moved the break",
-    },
+    "dpcompendium.pdf": {},
 }
 
 
