@@ -970,9 +970,9 @@ _PAIRS += [
         "Wishart 机制（论文原方案），在 (ε/3, 1 - e^(-ε/3)) 下：A + W",
     ),
     (
-        "the guarantee the federated-pca chapter proves for it, on the same pair (n = %(n)s) and statistic: their "
-        "event's mass is below delta, so the row checks the delta part only, not the e^(eps/3) ratio",
-        "federated-pca 一章为它证明的保证，数据对（n = %(n)s）与统计量同上：该事件的概率低于 δ，"
+        "the guarantee the federated-pca chapter proves for it, on the same pair (n = %(n)s) and statistic: the "
+        "event's mass is at most delta, so the row checks the delta part only, not the e^(eps/3) ratio",
+        "federated-pca 一章为它证明的保证，数据对（n = %(n)s）与统计量同上：该事件的概率至多为 δ，"
         "所以这一行只检验 δ 的部分，不检验 e^(ε/3) 的比值",
     ),
     (

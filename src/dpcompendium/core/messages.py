@@ -562,10 +562,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.take_ni_short": "; the verdict at $\\varepsilon$ = %(eps)s would need up to %(needed)s runs per arm for power "
         "%(power)s, where this run has %(runs)s",
         "hist.take_ahp": "false for the private grouping: %(sum)s× AHP's mean MSE with S5 on the sum, %(mean)s× with S5 on "
-        "the mean (every 95 %% interval above %(ci)s); the smaller MSE in at most %(count)s of %(pairs)s pairs per budget (rank tests, "
+        "the mean (every 95 %% interval's lower end at or above %(ci)s); the smaller MSE in at most %(count)s of %(pairs)s pairs per budget (rank tests, "
         "Holm-adjusted $p$ ≤ %(p)s)",
         "hist.take_ahp0": "false for the private grouping: %(sum)s× AHP's mean MSE with S5 on the sum, %(mean)s× with S5 on "
-        "the mean (every 95 %% interval above %(ci)s); the smaller MSE in none of %(pairs)s pairs at any budget (rank tests, "
+        "the mean (every 95 %% interval's lower end at or above %(ci)s); the smaller MSE in none of %(pairs)s pairs at any budget (rank tests, "
         "Holm-adjusted $p$ ≤ %(p)s)",
         "hist.take_ahp_open": "for the private grouping, %(sum)s× AHP's mean MSE with S5 on the sum, %(mean)s× with S5 on the "
         "mean; not every 95 %% interval lies above 1",
@@ -623,7 +623,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.sparse_small_not": "on the sparse histograms the data-dependent methods do not rank first in every setting with $\\varepsilon$ ≤ %(eps)s",
         "fedpca.flat_family": "Tested at each dataset, split and $\\varepsilon$ with Holm's correction over them: %(family)s",
         "fedpca.flat_column": "The column averages over $\\varepsilon$ before testing, and each of its %(rows)s z-scores is read alone. Its largest $\\lvert z\\rvert$ is %(z)s (%(where)s): a two-sided p-value of %(p)s (Student's $t$ with %(df)s degrees of freedom, the fewest the two cells' standard errors allow), %(p_holm)s after Holm's correction over the column",
-        "fedpca.flat_alarm": ". That is below the family's level 0.05. But central DP-PCA's release is a function of the pooled matrix alone, which every split gives the same, and of noise whose law does not depend on the split (above); so the two cells have one law, and this rejection is a false alarm of the test at a Holm-adjusted p of %(p_holm)s over %(rows)s rows, not an effect of the split",
+        "fedpca.flat_alarm": ". That is below the family's level 0.05. But central DP-PCA's release is a function of the pooled matrix alone, which every split gives the same, and of noise whose law does not depend on the split (above); so the two cells have one law, and by that argument this rejection is a type-I error of the test (Holm-adjusted p of %(p_holm)s over %(rows)s rows), not an effect of the split; the cell was not rerun on fresh streams",
         "fedpca.flat_quiet": ", as chance gives %(rows)s rows of one law",
         "fedpca.flat_none": "The column has no finite z-score: with one repetition a cell has no standard error",
         "fedpca.wishart_support": "In this run's check, a share %(share)s of %(draws)s draws of $W$ at $\\varepsilon$ = %(eps)s left the cone when a unit row was replaced by $0$, against $1 - e^{-\\varepsilon/3}$ = %(p)s",
@@ -1023,9 +1023,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.take_ni_short": "；$\\varepsilon$ = %(eps)s 时的判定要达到 %(power)s 的检验功效，每组最多需要 %(needed)s 次运行，"
         "而本次运行为 %(runs)s 次",
         "hist.take_ahp": "对满足差分隐私的分组不成立：S5 对和加噪时其均方误差均值是 AHP 的 %(sum)s 倍，对均值加噪时为 %(mean)s 倍"
-        "（每个 95 %% 区间都高于 %(ci)s）；在每个隐私预算下，%(pairs)s 对运行中均方误差较小的至多 %(count)s 对（秩检验，经 Holm 校正 $p$ ≤ %(p)s）",
+        "（每个 95 %% 区间的下端都不低于 %(ci)s）；在每个隐私预算下，%(pairs)s 对运行中均方误差较小的至多 %(count)s 对（秩检验，经 Holm 校正 $p$ ≤ %(p)s）",
         "hist.take_ahp0": "对满足差分隐私的分组不成立：S5 对和加噪时其均方误差均值是 AHP 的 %(sum)s 倍，对均值加噪时为 %(mean)s 倍"
-        "（每个 95 %% 区间都高于 %(ci)s）；在任何隐私预算下，%(pairs)s 对运行中没有一对的均方误差较小（秩检验，经 Holm 校正 $p$ ≤ %(p)s）",
+        "（每个 95 %% 区间的下端都不低于 %(ci)s）；在任何隐私预算下，%(pairs)s 对运行中没有一对的均方误差较小（秩检验，经 Holm 校正 $p$ ≤ %(p)s）",
         "hist.take_ahp_open": "满足差分隐私的分组，S5 对和加噪时其均方误差均值是 AHP 的 %(sum)s 倍，对均值加噪时为 %(mean)s 倍；"
         "并非每个 95 %% 区间都高于 1",
         "hist.take_php_typical": "对同一批运行做秩检验（Mann–Whitney，经 Holm 校正），其均方误差%(typical)s；"
@@ -1079,7 +1079,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.sparse_small_not": "在稀疏直方图上，依赖数据的方法并非在每个 $\\varepsilon$ ≤ %(eps)s 的设置中都排名第一",
         "fedpca.flat_family": "在每个数据集、划分和 $\\varepsilon$ 上分别检验，并对它们做 Holm 校正：%(family)s",
         "fedpca.flat_column": "该列在检验前先对 $\\varepsilon$ 取平均，其 %(rows)s 个 z 值各自单独解读。其最大的 $\\lvert z\\rvert$ 为 %(z)s（%(where)s）：双侧 p 值为 %(p)s（自由度为 %(df)s 的 Student $t$ 分布，即两个单元格的标准误所允许的最少自由度），对该列做 Holm 校正后为 %(p_holm)s",
-        "fedpca.flat_alarm": "。这低于整族的水平 0.05。但中心化 DP-PCA 的发布只取决于汇总矩阵（任何划分都给出同一个汇总矩阵）和噪声，而噪声的分布不依赖于划分（见上文）；因此两个单元格分布相同，这次拒绝是检验在 %(rows)s 行上、Holm 校正后 p 值为 %(p_holm)s 的一次误报，而不是划分的效应",
+        "fedpca.flat_alarm": "。这低于整族的水平 0.05。但中心化 DP-PCA 的发布只取决于汇总矩阵（任何划分都给出同一个汇总矩阵）和噪声，而噪声的分布不依赖于划分（见上文）；因此两个单元格分布相同；按这一论证，这次拒绝是检验的第一类错误（在 %(rows)s 行上 Holm 校正后 p 值为 %(p_holm)s），而不是划分的效应；该单元格没有用新的随机流重新运行",
         "fedpca.flat_quiet": "，与 %(rows)s 行同分布的数据偶然给出的结果相符",
         "fedpca.flat_none": "该列没有有限的 z 值：只重复一次时，单元格没有标准误",
         "fedpca.wishart_support": "在本次运行的检验中，$W$ 在 $\\varepsilon$ = %(eps)s 时的 %(draws)s 次抽样里，把一条单位范数的行替换为 $0$ 后离开该锥的比例为 %(share)s，而 $1 - e^{-\\varepsilon/3}$ = %(p)s",
@@ -1192,10 +1192,10 @@ PLAIN: dict[str, str] = {
     "hist.take_ni_short": "; the verdict at ε = %(eps)s would need up to %(needed)s runs per arm for power "
     "%(power)s, where this run has %(runs)s",
     "hist.take_ahp": "false for the private grouping: %(sum)s× AHP's mean MSE with S5 on the sum, %(mean)s× with S5 on "
-    "the mean (every 95 %% interval above %(ci)s); the smaller MSE in at most %(count)s of %(pairs)s pairs per budget (rank tests, "
+    "the mean (every 95 %% interval's lower end at or above %(ci)s); the smaller MSE in at most %(count)s of %(pairs)s pairs per budget (rank tests, "
     "Holm-adjusted p ≤ %(p)s)",
     "hist.take_ahp0": "false for the private grouping: %(sum)s× AHP's mean MSE with S5 on the sum, %(mean)s× with S5 on "
-    "the mean (every 95 %% interval above %(ci)s); the smaller MSE in none of %(pairs)s pairs at any budget (rank tests, "
+    "the mean (every 95 %% interval's lower end at or above %(ci)s); the smaller MSE in none of %(pairs)s pairs at any budget (rank tests, "
     "Holm-adjusted p ≤ %(p)s)",
     "hist.rank_higher": "higher at ε = %(eps)s (adjusted p = %(p)s)",
     "hist.rank_none": "not separated at ε = %(eps)s (adjusted p = %(p)s)",

@@ -296,7 +296,7 @@ def wishart_audit_specs() -> list[AuditSpec]:
             # ~2 µs a sample (a 3×3 Wishart draw and its eigenvalues): 0.4 CPU-s at this cap
             max_samples=200_000,
             note=f"the guarantee the federated-pca chapter proves for it, on the same pair (n = {n}) and "
-            "statistic: their event's mass is below delta, so the row checks the delta part only, not the "
+            "statistic: the event's mass is at most delta, so the row checks the delta part only, not the "
             "e^(eps/3) ratio",
         ),
     ]
