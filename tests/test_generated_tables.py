@@ -84,6 +84,22 @@ def test_a_table_is_a_myst_list_table_in_every_language():
         table(["a"], [])
 
 
+def test_a_tables_caption_is_its_list_tables_title_in_every_language():
+    """A generated table of results carries a caption, which the book numbers (reader review 3, M4); the comparison
+    object's tables give theirs by default."""
+    t = table(["a"], [["1"]], caption=message("comparison.cap_families"))
+    for lang in messages.CATALOGUE:
+        first = t.in_language(lang).split("\n")[0]
+        assert first.startswith("```{list-table} ") and len(first) > len("```{list-table} ") + 5
+    assert "检验族" in t.in_language("zh_CN").split("\n")[0]
+    with pytest.raises(ValueError, match="caption must hold text"):
+        table(["a"], [["1"]], caption=" ")
+    fams = _families(4)
+    assert families_table(fams).myst.startswith("```{list-table} Verdicts by family")
+    mine = families_table(fams, caption=Md("Mine"))
+    assert mine.myst.startswith("```{list-table} Mine\n")
+
+
 @pytest.mark.parametrize("m", [1, 2])
 def test_fewer_families_than_a_table_stay_in_the_sentence(m):
     fams = _families(m, settings=5)

@@ -98,9 +98,10 @@ def takeaway_lengths(html: str) -> list[int]:
 def uncaptioned_tables(html: str) -> dict[str, int]:
     """The tables of results without a caption: section id → how many. A table of results is one a chapter computes
     and shows as a cell's output (``core.tables``: the tables the book numbers, ``dpcompendium.book.tablenum``, and
-    the claims tables); the tables written in a page's text are not counted."""
+    the claims tables) or glues as generated text (``core.messages.table``, reader review 3, M4); the tables written
+    in a page's text are not counted."""
     out: dict[str, int] = {}
-    for t in _article(html).select("div.cell_output table"):
+    for t in _article(html).select("div.cell_output table, table.dpc-generated-table"):
         if t.find("caption") is not None:
             continue
         out[_section(t)] = out.get(_section(t), 0) + 1

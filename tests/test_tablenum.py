@@ -4,6 +4,7 @@ by ``tests/test_book_apparatus.py``."""
 from __future__ import annotations
 
 import itertools
+import re
 
 from dpcompendium.book.tablenum import number_captions, section_prefix
 
@@ -44,3 +45,37 @@ def test_the_prefix_is_the_enclosing_sections_number_cut_to_the_numfig_depth():
     assert section_prefix(numbers, ["top"], 1) == (3,)  # the page's own number
     assert section_prefix({}, ["top"], 1) == ()  # a page outside the numbered toctree
     assert section_prefix(numbers, ["methods"], 0) == ()
+
+
+def test_a_generated_tables_title_and_a_raw_caption_share_one_counter_in_page_order(tmp_path):
+    """A Sphinx table with a title (a generated ``list-table``'s caption) and a raw HTML output's captioned table are
+    numbered by one counter in the page's order, so no two tables share a number (reader review 3, M4)."""
+    from sphinx.application import Sphinx
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "conf.py").write_text(
+        "extensions = ['myst_parser', 'dpcompendium.book.tablenum']\n"
+        "numfig = True\nnumfig_secnum_depth = 1\n"
+    )
+    (src / "index.md").write_text(
+        "# Book\n\n```{toctree}\n:numbered:\nchap\n```\n", encoding="utf-8"
+    )
+    (src / "chap.md").write_text(
+        "# Chapter\n\n## One\n\n"
+        '```{raw} html\n<table class="dpc-table"><caption>First</caption><tr><td>1</td></tr></table>\n```\n\n'
+        "```{list-table} Second\n:header-rows: 1\n\n* - a\n  - b\n* - 1\n  - 2\n```\n\n"
+        '```{raw} html\n<table class="dpc-table"><caption>Third</caption><tr><td>3</td></tr></table>\n```\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    app = Sphinx(
+        str(src), str(src), str(out), str(tmp_path / "doctrees"), "html", status=None, warning=None
+    )
+    app.build()
+    html = (out / "chap.html").read_text(encoding="utf-8")
+    captions = [
+        " ".join(re.sub(r"<[^>]+>", " ", c).replace("¶", "").split())
+        for c in re.findall(r"<caption[^>]*>(.*?)</caption>", html, flags=re.S)
+    ]
+    assert captions == ["Table 1.1 First", "Table 1.2 Second", "Table 1.3 Third"], captions

@@ -69,13 +69,20 @@ class NumberTableCaptions(SphinxPostTransform):
         fmt = self.config.numfig_format.get("table", "Table %s")
         counts: dict[tuple[int, ...], int] = {}
 
-        for node in list(self.document.findall(nodes.raw)):
-            if "html" not in node.get("format", "").split() or "<caption" not in node.astext():
-                continue
+        # Sphinx's own tables with a title (a generated ``list-table``'s caption, ``messages.table``; a ``{table}``
+        # directive) share the counter, in the page's order: Sphinx counts them apart from the raw outputs, which
+        # would give two tables one number (reader review 3, M4)
+        own = self.env.toc_fignumbers.setdefault(self.env.docname, {}).setdefault("table", {})
+        for node in list(self.document.findall(_numbered)):
             sections = [
                 a["ids"][0] for a in _ancestors(node) if isinstance(a, nodes.section) and a["ids"]
             ]
             prefix = section_prefix(secnumbers, sections, depth)
+            if isinstance(node, nodes.table):
+                if node["ids"] and prefix:
+                    counts[prefix] = counts.get(prefix, 0) + 1
+                    own[node["ids"][0]] = (*prefix, counts[prefix])
+                continue
 
             def next_number(prefix: tuple[int, ...] = prefix) -> str:
                 counts[prefix] = counts.get(prefix, 0) + 1
@@ -85,6 +92,13 @@ class NumberTableCaptions(SphinxPostTransform):
             new = nodes.raw("", text, format=node["format"])
             new.source, new.line = node.source, node.line
             node.replace_self(new)
+
+
+def _numbered(node: nodes.Node) -> bool:
+    """A table this transform numbers: a raw HTML output with a caption, or a Sphinx table with a title."""
+    if isinstance(node, nodes.raw):
+        return "html" in node.get("format", "").split() and "<caption" in node.astext()
+    return isinstance(node, nodes.table) and any(isinstance(c, nodes.title) for c in node.children)
 
 
 def _ancestors(node: nodes.Node) -> list[nodes.Node]:

@@ -688,6 +688,7 @@ def rankings_text(
     settings: Sequence[tuple[Sequence[Any], Ranking]],
     header: Sequence[Any],
     names: Mapping[str, str | Md] | None = None,
+    caption: str | Md | None = None,
 ) -> tuple[Md, Md]:
     """Rankings in several settings as a reader reads them (issue 49, F2): (text, table). ``settings``: (the cells
     that name the setting, e.g. dataset and ε, under ``header``; its :class:`Ranking`). Up to
@@ -712,7 +713,9 @@ def rankings_text(
         return text, Md("", "", dict.fromkeys(CATALOGUE, ""))
     head = [*header, message("comparison.col_lowest", quantity=quantity)]
     rows = [[*cells, r.cell()] for cells, r in settings]
-    return winner_sentence(quantity, [r for _, r in settings], names), table(head, rows)
+    if caption is None:
+        caption = message("comparison.cap_rankings", quantity=quantity)
+    return winner_sentence(quantity, [r for _, r in settings], names), table(head, rows, caption)
 
 
 def ranking(
@@ -1030,7 +1033,9 @@ def families_sentence(
     return text + _caveat_once(r.comparison for _, results in families for r in results)
 
 
-def families_table(families: Sequence[tuple[Any, Sequence[ComparisonResult]]]) -> Md:
+def families_table(
+    families: Sequence[tuple[Any, Sequence[ComparisonResult]]], caption: str | Md | None = None
+) -> Md:
     """Several families of comparisons as a table (issue 49, F2), one row per family: its label, the arms compared,
     its verdict (``_verdict_cell``, the words of this module) and the span of its ratios — every number
     :func:`family_sentence` says of it; empty (``Md("")``) below :data:`~dpcompendium.core.messages.TABLE_FROM`
@@ -1058,7 +1063,7 @@ def families_table(families: Sequence[tuple[Any, Sequence[ComparisonResult]]]) -
                 message("comparison.range", lo=_num(c["lo"]), hi=_num(c["hi"])),
             ]
         )
-    return table(header, rows)
+    return table(header, rows, caption or message("comparison.cap_families"))
 
 
 def _result_cell(result: ComparisonResult) -> Md:
@@ -1077,7 +1082,9 @@ def _result_cell(result: ComparisonResult) -> Md:
 
 
 def results_text(
-    rows: Sequence[tuple[Sequence[Any], ComparisonResult]], header: Sequence[Any]
+    rows: Sequence[tuple[Sequence[Any], ComparisonResult]],
+    header: Sequence[Any],
+    caption: str | Md | None = None,
 ) -> tuple[Md, Md]:
     """Comparisons one per setting (``rows``: the cells naming the setting, under ``header``, and its result, decided
     by :func:`holm` as one family) as a reader reads them (issue 49, F2): (text, table). Up to
@@ -1142,13 +1149,16 @@ def results_text(
         ]
         for cells, r in rows
     ]
-    return text + _caveat_once(r.comparison for r in results), table(head, body)
+    return text + _caveat_once(r.comparison for r in results), table(
+        head, body, caption or message("comparison.cap_results")
+    )
 
 
 def results_grid(
     rows: Sequence[tuple[Sequence[Any], Sequence[ComparisonResult]]],
     header: Sequence[Any],
     columns: Sequence[str | Md],
+    caption: str | Md | None = None,
 ) -> Md:
     """Several families side by side, one row per setting (referee 10, H4: a verdict table gives each comparison's
     interval and level, as :func:`results_text` does): ``rows`` are (the cells naming the setting, under ``header``;
@@ -1181,7 +1191,7 @@ def results_grid(
         ]
         for cells, results in rows
     ]
-    return table(head, body)
+    return table(head, body, caption or message("comparison.cap_grid"))
 
 
 def _runs(result: ComparisonResult) -> int:
@@ -1656,7 +1666,9 @@ def _design_cells(f: dict[str, Any]) -> tuple[Md, Md]:
 
 
 def design_text(
-    families: Sequence[tuple[Any, Sequence[ComparisonResult]]], power: float = 0.9
+    families: Sequence[tuple[Any, Sequence[ComparisonResult]]],
+    power: float = 0.9,
+    caption: str | Md | None = None,
 ) -> tuple[Md, Md]:
     """:func:`design_sentence` of several families (``(label, results)``, each decided by :func:`holm`) as a
     reader reads them (issue 49, F2): (text, table). Up to :data:`~dpcompendium.core.messages.TABLE_FROM` − 1
@@ -1714,7 +1726,8 @@ def design_text(
                 ties,
             ]
         )
-    return message(key, **params), table(header, rows)
+    caption = caption or message("comparison.cap_design", power=params["power"])
+    return message(key, **params), table(header, rows, caption)
 
 
 #: the verdict of one comparison of an :class:`Agreement`

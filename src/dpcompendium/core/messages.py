@@ -384,6 +384,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.col_pair": "compared",
         "comparison.col_verdict": "verdict",
         "comparison.col_ratios": "ratios",
+        "comparison.cap_rankings": "The lowest %(quantity)s in each setting",
+        "comparison.cap_families": "Verdicts by family of comparisons, with the span of each family's ratios",
+        "comparison.cap_results": "Each comparison's ratio, its interval at its Holm level, and its verdict",
+        "comparison.cap_grid": "Ratio, interval at its Holm level and verdict of each comparison, by setting",
+        "comparison.cap_design": "Runs per arm against the runs each family needs for power %(power)s",
+        "comparison.cap_short": "The comparisons short of runs, and the runs they need",
         "comparison.cell_differ": "differ in %(k)s of %(n)s (lower in %(better)s, higher in %(worse)s)",
         "comparison.cell_beats": "beats in %(k)s of %(n)s",
         "comparison.cell_noninferior": "at most %(pct)s %% worse in %(k)s of %(n)s",
@@ -857,6 +863,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.col_pair": "比较",
         "comparison.col_verdict": "判定",
         "comparison.col_ratios": "比值",
+        "comparison.cap_rankings": "各设置下%(quantity)s最低的方法",
+        "comparison.cap_families": "各检验族的判定及其比值范围",
+        "comparison.cap_results": "每项比较的比值、其 Holm 水平下的区间与判定",
+        "comparison.cap_grid": "各设置下每项比较的比值、Holm 水平下的区间与判定",
+        "comparison.cap_design": "每组运行次数与各检验族达到检验功效 %(power)s 所需的运行次数",
+        "comparison.cap_short": "运行次数不足的比较及其所需运行次数",
         "comparison.cell_differ": "%(n)s 个中 %(k)s 个有显著差异（%(better)s 个更低、%(worse)s 个更高）",
         "comparison.cell_beats": "%(n)s 个中 %(k)s 个更低",
         "comparison.cell_noninferior": "%(n)s 个中 %(k)s 个至多高 %(pct)s %%",
@@ -1509,11 +1521,15 @@ def _cell(value: Any, lang: str | None = None) -> str:
     return " ".join(myst(value, lang).split())
 
 
-def table(header: Sequence[Any], rows: Sequence[Sequence[Any]]) -> Md:
+def table(header: Sequence[Any], rows: Sequence[Sequence[Any]], caption: Any = None) -> Md:
     """A compact MyST table of generated text (``header`` and ``rows``: cells that are :class:`Md`, strings or
     numbers), in every language of :data:`CATALOGUE`: a ``list-table`` (cells may hold maths and a ``|``), glued as
     any generated text and pasted with the ``{glue:md}`` directive (``:format: myst``). Its plain text (CSVs,
-    ``{glue:text}``) is one line per row, the cells joined by " | "."""
+    ``{glue:text}``) is one line per row, the cells joined by " | ". ``caption`` (:class:`Md` or a string): the
+    table's title, which the book numbers as it numbers every captioned table ("Table 5.4: …"; reader review 3, M4:
+    a table of results has a caption); ``None``: no caption."""
+    if caption is not None and not " ".join(myst(caption).split()):
+        raise ValueError(f"caption must hold text, got {caption!r}")
     header = list(header)
     rows = [list(r) for r in rows]
     if not rows:
@@ -1523,7 +1539,8 @@ def table(header: Sequence[Any], rows: Sequence[Sequence[Any]]) -> Md:
             raise ValueError(f"rows must have {len(header)} cells like the header, got {len(r)}")
 
     def render(lang: str | None) -> str:
-        lines = ["```{list-table}", ":header-rows: 1", ":class: dpc-generated-table", ""]
+        title = "" if caption is None else " " + _cell(caption, lang)
+        lines = ["```{list-table}" + title, ":header-rows: 1", ":class: dpc-generated-table", ""]
         for r in [header, *rows]:
             lines += [f"{'* -' if i == 0 else '  -'} {_cell(c, lang)}" for i, c in enumerate(r)]
         return "\n".join([*lines, "```"])

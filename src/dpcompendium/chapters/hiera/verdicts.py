@@ -838,7 +838,7 @@ def short_table(short: Sequence[tuple[str, str, str, float, float]]) -> Md:
         message("hiera.col_where"),
         message("hiera.col_needed"),
     ]
-    return table(header, rows)
+    return table(header, rows, message("comparison.cap_short"))
 
 
 def design_text(
@@ -931,7 +931,7 @@ def design_table(
                 ties,
             ]
         )
-    return lead, table(header, rows)
+    return lead, table(header, rows, message("comparison.cap_design", power=params["power"]))
 
 
 def methods_design(table: pd.DataFrame, guarantee: str, power: float = 0.9) -> Md:
