@@ -95,3 +95,19 @@ def test_summarize_runs_groups_in_order_with_sd_and_intervals():
     assert (out.loc[1, "m_lo"], out.loc[1, "m_hi"]) == bootstrap_mean_ci([2.0, 4.0, 6.0], gens[1])
     with pytest.raises(ValueError, match=r"^runs must have columns \['z'\]"):
         summarize_runs(runs, ["g"], ["z"])
+
+
+@pytest.mark.parametrize(
+    "eps, text",
+    [
+        (1.000005, "1.000005-DP"),
+        (0.500005, "0.500005-DP"),
+        (1.48988, "1.49-DP"),
+        (2.1666666, "2.167-DP"),
+        (0.5, "0.5-DP"),
+    ],
+)
+def test_a_guarantee_keeps_four_digits_unless_a_round_number_would_hide_a_difference(eps, text):
+    """ε(1 + 5·10⁻⁶) must not read "1-DP" (a composition bound above its nominal ε); 1.48988 reads "1.49-DP", not
+    six digits (reader review 3, m4)."""
+    assert str(PrivacyClaim("m", "add-remove", "1", eps).guarantee_md) == text

@@ -62,13 +62,14 @@ def _real(value: object, name: str) -> float:
 
 
 def _fmt(x: float) -> str:
-    """4 significant digits, or 7 when rounding to 4 gives a round number that hides a difference (ε(1 + 5·10⁻⁶)
-    is "1.000005", not "1"; 2.1666… stays "2.167")."""
+    """4 significant digits, or 7 when rounding to 4 gives a round number (two significant digits or fewer) that
+    hides a difference (ε(1 + 5·10⁻⁶) is "1.000005", not "1"; 2.1666… stays "2.167"; 1.48988 is "1.49": a third
+    digit is no round number, reader review 3, m4)."""
     if math.isinf(x):
         return "inf"
     short = f"{x:.4g}"
     digits = short.split("e")[0].replace("-", "").replace(".", "").lstrip("0")
-    hides = len(digits) < 4 and abs(float(short) - x) > 1e-9 * abs(x)
+    hides = len(digits) <= 2 and abs(float(short) - x) > 1e-9 * abs(x)
     return f"{x:.7g}" if hides else short
 
 
