@@ -961,3 +961,53 @@ def test_print_server_leaves_out_only_the_scripts_that_print_nothing(tmp_path):
     assert all(got[n] == f"/* {n} */".encode() for n in kept), {n: got[n] for n in kept}
     with pdf._serve(tmp_path) as url:
         assert all(urlopen(f"{url}/{n}").read() == f"/* {n} */".encode() for n in left_out)
+
+
+#: A table's caption at the start of a line ("Table 3.13 …", Chinese "表 3.13 …"): a table's caption is printed above it
+TABLE_CAPTION = re.compile(r"^(Table|表)\s*\d+(\.\d+)+\b")
+
+
+def stranded_captions(height: float, ws: tuple[tuple[str, float], ...], last: int = 3) -> list[str]:
+    """The table captions among the last ``last`` lines of a page's text area (words ``(text, y)`` as
+    :func:`words` gives them): a caption there has at most its header row under it on the page, its rows on the
+    next (reader review 3, m11: Table 3.13's caption and header alone at the foot of a page)."""
+    lines: list[
+        tuple[float, list[str]]
+    ] = []  # (y of the line's first word, its words); words 3 pt apart or less
+    for t, y in sorted(
+        ((t.strip(), y) for t, y in ws if TOP_PT <= y <= height - BOTTOM_PT and t.strip()),
+        key=lambda w: w[1],
+    ):
+        if lines and y - lines[-1][0] <= 3:
+            lines[-1][1].append(t)
+        else:
+            lines.append((y, [t]))
+    return [line for _, w in lines[-last:] if TABLE_CAPTION.match(line := " ".join(w))]
+
+
+def test_stranded_captions_finds_a_caption_at_a_pages_foot():
+    h = 800.0
+    body = [("text", 100.0), ("Table", 700.0), ("3.13", 700.0), ("DPBench", 700.0), ("eps", 712.0)]
+    assert stranded_captions(h, tuple(body)) == ["Table 3.13 DPBench"]
+    assert (
+        stranded_captions(
+            h, tuple(body[:1] + [("Table", 100.0), ("1.1", 100.0)] + [("r", 300.0)] * 1)
+        )
+        == []
+    )
+    assert stranded_captions(h, (("表", 700.0), ("3.13", 700.0), ("x", 712.0))) == ["表 3.13"]
+
+
+def test_no_table_caption_is_stranded_at_a_pages_foot(edition):
+    """A table's caption (and its header) never ends a page with the table's rows on the next: the print CSS keeps
+    them with the first rows (reader review 3, m11)."""
+    from dpcompendium.book.pdf import edition_pdf
+
+    lang, _, _, out = edition
+    path = out / edition_pdf(lang)
+    stranded = [
+        (i + 1, found)
+        for i, (h, ws) in enumerate(words(path))
+        if (found := stranded_captions(h, ws))
+    ]
+    assert not stranded, f"{path.name}: table captions at a page's foot (page, caption): {stranded}"
