@@ -1069,7 +1069,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_fixed_row": "标准 MWEM 在 $T$ = %(T)s 时的最后一次迭代结果",
         "mwem.zcdp_rounds_short": "在一维中，以纯差分隐私下 $T$ = %(T)s 轮的噪声，它可以运行 %(rounds)s 轮",
         "mwem.course_short": "标准 MWEM 的各行（两种输出、两种维度）的平均误差是平均误差最小的非自适应基线方法的 %(ratio)s 倍（点估计）",
-        "mwem.rse_short": "%(reps)s 次运行的平均值的相对标准误差为 %(rse)s（中位数），因此两个正确实现相差超过 10 %% 的概率为 %(p)s",
+        "mwem.rse_short": "%(reps)s 次运行的平均值的相对标准误为 %(rse)s（中位数），因此两个正确实现相差超过 10 %% 的概率为 %(p)s",
         "mwem.caption_budget": "各变体每轮的预算：选择与测量（zCDP：每一半的 $\\varepsilon$ 是该半的 $\\rho$ 在同一 $\\delta$ 下单独换算所得；两半在 $\\rho$ 上相加，而不是在 $\\varepsilon$ 上）",
         "comparison.wins_lacking": "在 %(name)s 单独取得最低%(quantity)s的 %(n)s 个设置中，有 %(k)s 个（%(data)s）的排名中没有 %(missing)s",
         "hist.fix_ni_short": "；其中 %(k)s 个（$\\varepsilon$ = %(eps)s）要达到 %(power)s 的检验功效，每组最多需要 %(needed)s 次运行，而本次运行为 %(runs)s 次",
