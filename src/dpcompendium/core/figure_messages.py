@@ -927,6 +927,14 @@ _PAIRS += [
     ),
 ]
 
+# mwem: the AIM table's caption (native review 9, R1: the Chinese page showed it in English)
+_PAIRS += [
+    (
+        "AIM and the zcdp variant's last iterate: mean error over the workload with %(level)s %% bootstrap intervals",
+        "AIM 与 zCDP 变体的最后一次迭代结果：查询集上的平均误差及 %(level)s%% 自助法区间",
+    ),
+]
+
 
 def _msgid(english: str, taken: set[str]) -> str:
     words = re.findall(r"[a-z0-9]+", re.sub(r"%\((\w+)\)s", r"\1", english.lower()))
