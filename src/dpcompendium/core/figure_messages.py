@@ -562,7 +562,7 @@ _PAIRS += [
     ),
     (
         "Cross-validated MSE of LDP-SGD, corrected variant, at base budget ε = %(eps)s (mean over repetitions)",
-        "修正变体：基础预算 ε = %(eps)s 时 LDP 下小批量 SGD 的交叉验证 MSE（各次重复的均值）",
+        "修正后的变体：基础预算 ε = %(eps)s 时 LDP 下小批量 SGD 的交叉验证 MSE（各次重复的均值）",
     ),
     (
         "Cross-validated MSE of LDP-SGD, the source's code variants, at base budget ε = %(eps)s (mean over "
