@@ -722,7 +722,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.spend_for": "%(data)s为 %(spend)s$\\varepsilon$",
         "dpmean.data_heights": "身高数据",
         "dpmean.data_adult-age": "年龄数据",
-        "dpmean.pb_cost": "相对于声明边界的方法 3，RMSE 比值的中位数为 %(ratios)s（各数据集中 $n\\varepsilon \\ge 50$ 的参数组合）",
+        "dpmean.pb_cost": "与使用声明边界的方法 3 相比，RMSE 比值的中位数为 %(ratios)s（各数据集中 $n\\varepsilon \\ge 50$ 的参数组合）",
         "dpmean.pb_cost_item": "%(data)s %(ratio)s",
         "dpmean.percent_span": "%(span)s%%",
         "dpmean.m4_direct": "按替换一条记录的邻居关系直接校准的方法 4",
