@@ -657,7 +657,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "claim.not_finite": "对任何有限的 $\\varepsilon$ 都*不满足* $\\varepsilon$-DP",
         "prose.note": "在这组参数下：%(instead)s（与本书的默认运行不同）",
         "prose.pair": "$%(name)s = %(key)s$ 时为 %(value)s",
-        "prose.count": "%(n)s 个中的 %(k)s 个",
+        "prose.count": "%(k)s/%(n)s 个",
         "prose.plural": "%(n)s %(noun)s",
         "prose.interval": "%(estimate)s（%(lo)s–%(hi)s）",
         "prose.na": "无数据",
