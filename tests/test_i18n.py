@@ -25,7 +25,7 @@ def test_a_message_is_rendered_in_every_language_from_one_call():
     # through join, + and a guarded note, each language keeps its own rendering
     s = prose.guarded(False, "x", join([m, prose.plural(2, "repetition")]) + ".")
     assert str(s) == "At these parameters: 3 of 5, 2 repetitions (unlike the book's default run)"
-    assert s.in_language("zh_CN") == "在这组参数下：3/5 个, 2 次重复（与本书的默认运行不同）"
+    assert s.in_language("zh_CN") == "在这组参数下：3/5 个，2 次重复（与本书的默认运行不同）"
     # text not from a template is the same in every language
     assert Md("plain words").in_language("zh_CN") == "plain words"
     pair = prose.pairs({1: 285.0})
