@@ -230,8 +230,8 @@ _PAIRS: list[tuple[str, str]] = [
     ("n · ε", "n·ε（n 为记录数）"),
     ("DAWA (noisy-histogram partition)", "DAWA（在加噪直方图上划分）"),
     # a row of an error table (mwem.analysis.row_label), named in the comparison tables
-    ("MWEM standard, %(output)s, T = %(T)s", "标准 MWEM，%(output)s，T = %(T)s"),
-    ("MWEM standard, %(output)s", "标准 MWEM，%(output)s"),
+    ("MWEM standard, %(output)s, T = %(T)s", "标准 MWEM（%(output)s，T = %(T)s）"),
+    ("MWEM standard, %(output)s", "标准 MWEM（%(output)s）"),
     ("MWEM error / Identity error", "MWEM 的误差 / Identity 的误差"),
     ("random ranges", "随机范围查询"),
     ("prefixes", "前缀查询"),

@@ -1062,7 +1062,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "rerun_box.req_item": "%(x)s 的第 %(i)s 个元素",
         "rerun_box.req_quoted": "“%(s)s”",
         "mwem.cond_group_two": "按增删一条记录定义邻居数据集时以 $\\varepsilon$ = %(eps)s 运行：替换一条记录等于删除一条再添加一条，对这两步用组隐私，$\\varepsilon$ 加倍",
-        "mwem.row_name": "%(method)s，%(output)s，$T$ = %(T)s",
+        "mwem.row_name": "%(method)s（%(output)s，$T$ = %(T)s）",
         "mwem.row_out_last": "最后一次迭代结果",
         "mwem.row_out_average": "各次迭代结果的平均值",
         "mwem.private_not_shown": "未表明（上界 %(eps)s）",
