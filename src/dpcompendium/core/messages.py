@@ -1487,9 +1487,11 @@ def join(parts: Iterable[Any], sep: str = ", ", clauses: bool = False) -> Md:
         elif local in _CLAUSE_SEPARATORS.get(lang, {}) and any(
             _HAN.search(_MATH_SPAN.sub("", r)) for r in rendered
         ):
-            # parts with words of the language around their maths ("$\\varepsilon$ = ln 2 时 51%"): its own comma,
-            # not ", " (native review 9, A5: "ε = ln 2 时 51%, ε = 1 时 49%")
-            local = _CLAUSE_SEPARATORS[lang][local]
+            # parts with words of the language around their maths: names with maths inside them are enumerated
+            # ("Harmony（$\\ell_2$ 裁剪到 1）、PM（…）"), other parts ("$\\varepsilon$ = ln 2 时 51%") take the
+            # language's own comma, not ", " (native review 9, A5: "ε = ln 2 时 51%, ε = 1 时 49%")
+            names = all(_NAME.match(_MATH_SPAN.sub("", r)) for r in rendered)
+            local = (_LIST_SEPARATORS if names else _CLAUSE_SEPARATORS)[lang][local]
         return local.join(rendered)
 
     by_lang = _per_language(in_language, *parts)
