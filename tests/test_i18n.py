@@ -21,11 +21,11 @@ from dpcompendium.core.tables import readable
 def test_a_message_is_rendered_in_every_language_from_one_call():
     m = message("prose.count", k="3", n="5")
     assert str(m) == "3 of 5" and m.myst == "3 of 5"
-    assert m.in_language("zh_CN") == "5 个中的 3 个"
+    assert m.in_language("zh_CN") == "3/5 个"
     # through join, + and a guarded note, each language keeps its own rendering
     s = prose.guarded(False, "x", join([m, prose.plural(2, "repetition")]) + ".")
     assert str(s) == "At these parameters: 3 of 5, 2 repetitions (unlike the book's default run)"
-    assert s.in_language("zh_CN") == "在这组参数下：5 个中的 3 个, 2 次重复（与本书的默认运行不同）"
+    assert s.in_language("zh_CN") == "在这组参数下：3/5 个，2 次重复（与本书的默认运行不同）"
     # text not from a template is the same in every language
     assert Md("plain words").in_language("zh_CN") == "plain words"
     pair = prose.pairs({1: 285.0})
@@ -54,7 +54,7 @@ def test_glue_stores_the_translation_beside_the_english(monkeypatch):
     prose.glue("text", "an f-string", display=False)
     assert set(glued) == {"k", prose.translated_key("k", "zh_CN"), "same", "text"}
     zh = glued["k__zh_CN"]
-    assert isinstance(zh, Md) and zh.myst == "5 个中的 3 个" and str(zh) == "5 个中的 3 个"
+    assert isinstance(zh, Md) and zh.myst == "3/5 个" and str(zh) == "3/5 个"
     assert str(glued["k"]) == "3 of 5"
 
 

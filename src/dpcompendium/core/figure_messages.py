@@ -230,8 +230,8 @@ _PAIRS: list[tuple[str, str]] = [
     ("n · ε", "n·ε（n 为记录数）"),
     ("DAWA (noisy-histogram partition)", "DAWA（在加噪直方图上划分）"),
     # a row of an error table (mwem.analysis.row_label), named in the comparison tables
-    ("MWEM standard, %(output)s, T = %(T)s", "标准 MWEM，%(output)s，T = %(T)s"),
-    ("MWEM standard, %(output)s", "标准 MWEM，%(output)s"),
+    ("MWEM standard, %(output)s, T = %(T)s", "标准 MWEM（%(output)s，T = %(T)s）"),
+    ("MWEM standard, %(output)s", "标准 MWEM（%(output)s）"),
     ("MWEM error / Identity error", "MWEM 的误差 / Identity 的误差"),
     ("random ranges", "随机范围查询"),
     ("prefixes", "前缀查询"),
@@ -562,7 +562,7 @@ _PAIRS += [
     ),
     (
         "Cross-validated MSE of LDP-SGD, corrected variant, at base budget ε = %(eps)s (mean over repetitions)",
-        "修正变体：基础预算 ε = %(eps)s 时 LDP 下小批量 SGD 的交叉验证 MSE（各次重复的均值）",
+        "修正后的变体：基础预算 ε = %(eps)s 时 LDP 下小批量 SGD 的交叉验证 MSE（各次重复的均值）",
     ),
     (
         "Cross-validated MSE of LDP-SGD, the source's code variants, at base budget ε = %(eps)s (mean over "
@@ -924,6 +924,14 @@ _PAIRS += [
     (
         "Measured change of A between the two neighbours after each preprocessing, against Δ = √2/n (n = %(n)s)",
         "两个邻居数据集在各预处理之后 A 的实测变化，与 Δ = √2/n 对照（n = %(n)s）",
+    ),
+]
+
+# mwem: the AIM table's caption (native review 9, R1: the Chinese page showed it in English)
+_PAIRS += [
+    (
+        "AIM and the zcdp variant's last iterate: mean error over the workload with %(level)s %% bootstrap intervals",
+        "AIM 与 zCDP 变体的最后一次迭代结果：查询集上的平均误差及 %(level)s%% 自助法区间",
     ),
 ]
 

@@ -663,7 +663,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "claim.not_finite": "对任何有限的 $\\varepsilon$ 都*不满足* $\\varepsilon$-DP",
         "prose.note": "在这组参数下：%(instead)s（与本书的默认运行不同）",
         "prose.pair": "$%(name)s = %(key)s$ 时为 %(value)s",
-        "prose.count": "%(n)s 个中的 %(k)s 个",
+        "prose.count": "%(k)s/%(n)s 个",
         "prose.plural": "%(n)s %(noun)s",
         "prose.interval": "%(estimate)s（%(lo)s–%(hi)s）",
         "prose.na": "无数据",
@@ -728,7 +728,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.spend_for": "%(data)s为 %(spend)s$\\varepsilon$",
         "dpmean.data_heights": "身高数据",
         "dpmean.data_adult-age": "年龄数据",
-        "dpmean.pb_cost": "相对于声明边界的方法 3，RMSE 比值的中位数为 %(ratios)s（各数据集中 $n\\varepsilon \\ge 50$ 的参数组合）",
+        "dpmean.pb_cost": "与使用声明边界的方法 3 相比，RMSE 比值的中位数为 %(ratios)s（各数据集中 $n\\varepsilon \\ge 50$ 的参数组合）",
         "dpmean.pb_cost_item": "%(data)s %(ratio)s",
         "dpmean.percent_span": "%(span)s%%",
         "dpmean.m4_direct": "按替换一条记录的邻居关系直接校准的方法 4",
@@ -758,7 +758,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.source_design": "使用原文的隐私预算（名义 ε）时，%(sentence)s",
         "hiera.tally": "%(a)s 对比 %(b)s：在 %(n)s 次比较中，%(quantity)s更低 %(lower)s 次、更高 %(higher)s 次、未能区分 %(tie)s 次"
         "（双侧检验，在整个实验内做 Holm 校正）",
-        "hiera.tally_two": "%(a)s 对比 %(b)s：在 %(n)s 次比较中，%(quantity)s%(x)s、%(y)s（双侧检验，在整个实验内做 Holm 校正）",
+        "hiera.tally_two": "%(a)s 对比 %(b)s：在 %(n)s 次比较中，就%(quantity)s而言，%(x)s、%(y)s（双侧检验，在整个实验内做 Holm 校正）",
         "hiera.tally_lower_all": "%(a)s 对比 %(b)s：在全部 %(n)s 次比较中，%(quantity)s都更低（双侧检验，在整个实验内做 Holm 校正）",
         "hiera.tally_higher_all": "%(a)s 对比 %(b)s：在全部 %(n)s 次比较中，%(quantity)s都更高（双侧检验，在整个实验内做 Holm 校正）",
         "hiera.tally_tie_all": "%(a)s 对比 %(b)s：在 %(n)s 次比较中，%(quantity)s均未能区分（双侧检验，在整个实验内做 Holm 校正）",
@@ -1074,14 +1074,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "rerun_box.req_item": "%(x)s 的第 %(i)s 个元素",
         "rerun_box.req_quoted": "“%(s)s”",
         "mwem.cond_group_two": "按增删一条记录定义邻居数据集时以 $\\varepsilon$ = %(eps)s 运行：替换一条记录等于删除一条再添加一条，对这两步用组隐私，$\\varepsilon$ 加倍",
-        "mwem.row_name": "%(method)s，%(output)s，$T$ = %(T)s",
+        "mwem.row_name": "%(method)s（%(output)s，$T$ = %(T)s）",
         "mwem.row_out_last": "最后一次迭代结果",
         "mwem.row_out_average": "各次迭代结果的平均值",
         "mwem.private_not_shown": "未表明（上界 %(eps)s）",
         "mwem.db_fixed_row": "标准 MWEM 在 $T$ = %(T)s 时的最后一次迭代结果",
         "mwem.zcdp_rounds_short": "在一维中，以纯差分隐私下 $T$ = %(T)s 轮的噪声，它可以运行 %(rounds)s 轮",
         "mwem.course_short": "标准 MWEM 的各行（两种输出、两种维度）的平均误差是平均误差最小的非自适应基线方法的 %(ratio)s 倍（点估计）",
-        "mwem.rse_short": "%(reps)s 次运行的平均值的相对标准误差为 %(rse)s（中位数），因此两个正确实现相差超过 10 %% 的概率为 %(p)s",
+        "mwem.rse_short": "%(reps)s 次运行的平均值的相对标准误为 %(rse)s（中位数），因此两个正确实现相差超过 10 %% 的概率为 %(p)s",
         "mwem.caption_budget": "各变体每轮的预算：选择与测量（zCDP：每一半的 $\\varepsilon$ 是该半的 $\\rho$ 在同一 $\\delta$ 下单独换算所得；两半在 $\\rho$ 上相加，而不是在 $\\varepsilon$ 上）",
         "comparison.wins_lacking": "在 %(name)s 单独取得最低%(quantity)s的 %(n)s 个设置中，有 %(k)s 个（%(data)s）的排名中没有 %(missing)s",
         "hist.fix_ni_short": "；其中 %(k)s 个（$\\varepsilon$ = %(eps)s）要达到 %(power)s 的检验功效，每组最多需要 %(needed)s 次运行，而本次运行为 %(runs)s 次",
@@ -1090,22 +1090,22 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.sparse_setting": "%(data)s，$\\varepsilon$ = %(eps)s：%(cell)s",
         "hist.sparse_small_not": "在稀疏直方图上，依赖数据的方法并非在每个 $\\varepsilon$ ≤ %(eps)s 的设置中都排名第一",
         "fedpca.flat_family": "在每个数据集、划分和 $\\varepsilon$ 上分别检验，并对它们做 Holm 校正：%(family)s",
-        "fedpca.flat_column": "该列在检验前先对 $\\varepsilon$ 取平均，其 %(rows)s 个 z 值各自单独解读。其最大的 $\\lvert z\\rvert$ 为 %(z)s（%(where)s）：双侧 p 值为 %(p)s（自由度为 %(df)s 的 Student $t$ 分布，即两个单元格的标准误所允许的最少自由度），对该列做 Holm 校正后为 %(p_holm)s",
-        "fedpca.flat_alarm": "。这低于整族的水平 0.05。但中心化 DP-PCA 的发布只取决于汇总矩阵（任何划分都给出同一个汇总矩阵）和噪声，而噪声的分布不依赖于划分（见上文）；因此两个单元格分布相同；按这一论证，这次拒绝是检验的第一类错误（在 %(rows)s 行上 Holm 校正后 p 值为 %(p_holm)s），而不是划分的效应；该单元格没有用新的随机流重新运行",
+        "fedpca.flat_column": "该列在检验前先对 $\\varepsilon$ 取平均，其 %(rows)s 个 z 值各自单独解读。其最大的 $\\lvert z\\rvert$ 为 %(z)s（%(where)s）：双侧 p 值为 %(p)s（自由度为 %(df)s 的 Student $t$ 分布，即两个参数组合的标准误所允许的最少自由度），对该列做 Holm 校正后为 %(p_holm)s",
+        "fedpca.flat_alarm": "。这低于整族的水平 0.05。但中心化 DP-PCA 的发布只取决于汇总矩阵（任何划分都给出同一个汇总矩阵）和噪声，而噪声的分布不依赖于划分（见上文）；因此两个参数组合分布相同；按这一论证，这次拒绝是检验的第一类错误（在 %(rows)s 行上 Holm 校正后 p 值为 %(p_holm)s），而不是划分的效应；该单元格没有用新的随机流重新运行",
         "fedpca.flat_quiet": "，与 %(rows)s 行同分布的数据偶然给出的结果相符",
-        "fedpca.flat_none": "该列没有有限的 z 值：只重复一次时，单元格没有标准误",
+        "fedpca.flat_none": "该列没有有限的 z 值：只重复一次时，参数组合没有标准误",
         "fedpca.wishart_support": "在本次运行的检验中，$W$ 在 $\\varepsilon$ = %(eps)s 时的 %(draws)s 次抽样里，把一条单位范数的行替换为 $0$ 后离开该锥的比例为 %(share)s，而 $1 - e^{-\\varepsilon/3}$ = %(p)s",
         "fedpca.take_wishart": "本次运行中，$\\varepsilon$ = %(eps)s 时 %(draws)s 次抽样里有 %(share)s 的比例落在邻居数据集输出的支撑集之外，而 $1-e^{-\\varepsilon/3}$ = %(p)s",
         "fedpca.wishart_compared": "显示论文原方案的噪声在 Analyze Gauss 的名义 $(\\varepsilon, \\delta)$ 下的代价",
-        "hiera.pu_tail_matched": "。这两组运行只改变了 PrivUnitG 的裁剪，而它与 Harmony 和 PM 相比的 MSE 取决于这一裁剪；使用其 $\\ell_2$ 裁剪的 Harmony 和 PM（见下文）并不能把机制与步长区分开",
-        "hiera.clip_separation": "PrivUnitG（$C = 1$）与使用其 $\\ell_2$ 裁剪的 Harmony 和 PM 相比：%(mech)s。使用 $\\ell_2$ 裁剪的 Harmony 和 PM 与它们自己在方框上相比：%(clip)s。因此，%(mech_part)s；%(clip_part)s。PrivUnitG 自身的 MSE 取决于它的裁剪：以 Harmony 和 PM 在方框上的 MSE 为单位，$C = 1$ 时为 %(r1)s，$C = \\sqrt{\\tilde d}$ 时为 %(rbox)s。机制与步长没有被区分开：Harmony 和 PM 报告 $g_j/C \\in [-1, 1]$，所以 $\\ell_2$ 裁剪只缩小它们的信号而不缩小其噪声，而 PrivUnitG 的噪声随 $C$ 缩放；没有哪一组缩小标量机制的步长或估计",
+        "hiera.pu_tail_matched": "。这两组运行只改变了 PrivUnitG 的裁剪，而它与 Harmony 和 PM 相比的 MSE 取决于这一裁剪；使用其 $\\ell_2$ 裁剪的 Harmony 和 PM（见下文）并不能把机制的作用与步长的作用分离开来",
+        "hiera.clip_separation": "PrivUnitG（$C = 1$）与使用其 $\\ell_2$ 裁剪的 Harmony 和 PM 相比：%(mech)s。使用 $\\ell_2$ 裁剪的 Harmony 和 PM 与它们自己在方框上相比：%(clip)s。因此，%(mech_part)s；%(clip_part)s。PrivUnitG 自身的 MSE 取决于它的裁剪：以 Harmony 和 PM 在方框上的 MSE 为单位，$C = 1$ 时为 %(r1)s，$C = \\sqrt{\\tilde d}$ 时为 %(rbox)s。机制的作用与步长的作用没有被分离开来：Harmony 和 PM 报告 $g_j/C \\in [-1, 1]$，所以 $\\ell_2$ 裁剪只缩小它们的信号而不缩小其噪声，而 PrivUnitG 的噪声随 $C$ 缩放；没有哪一组缩小标量机制的步长或估计",
         "hiera.sep_mech_all": "在它的裁剪下，PrivUnitG 的 MSE 在全部 %(n)s 个比较中都低于 Harmony 和 PM",
         "hiera.sep_mech_some": "在它的裁剪下，PrivUnitG 的 MSE 在 %(n)s 个比较中有 %(k)s 个低于 Harmony 和 PM",
         "hiera.sep_mech_none": "在它的裁剪下，PrivUnitG 的 MSE 在 %(n)s 个比较中没有一个低于 Harmony 和 PM",
         "hiera.sep_clip_all": "$\\ell_2$ 裁剪在全部 %(n)s 个比较中都降低了 Harmony 和 PM 的 MSE",
         "hiera.sep_clip_some": "$\\ell_2$ 裁剪在 %(n)s 个比较中有 %(k)s 个降低了 Harmony 和 PM 的 MSE",
         "hiera.sep_clip_none": "$\\ell_2$ 裁剪在 %(n)s 个比较中没有一个降低了 Harmony 和 PM 的 MSE",
-        "hiera.pu_take_matched": "在 ε = %(eps)s 时，PrivUnitG 的 MSE 与 Harmony 和 PM 之比，$C = 1$ 时为 %(r1)s（在其 $\\ell_2$ 裁剪下与它们相比也%(part)s），$C = \\sqrt{\\tilde d}$ 时为 %(rbox)s。机制与步长没有被区分开",
+        "hiera.pu_take_matched": "在 ε = %(eps)s 时，PrivUnitG 的 MSE 与 Harmony 和 PM 之比，$C = 1$ 时为 %(r1)s（在其 $\\ell_2$ 裁剪下与它们相比也%(part)s），$C = \\sqrt{\\tilde d}$ 时为 %(rbox)s。机制的作用与步长的作用没有被分离开来",
         "hiera.take_mech_all": "在全部 %(n)s 个检验中都更低",
         "hiera.take_mech_some": "在 %(n)s 个检验中有 %(k)s 个更低",
         "hiera.take_mech_none": "在 %(n)s 个检验中没有一个更低",
@@ -1476,6 +1476,8 @@ _LIST_SEPARATORS = {"zh_CN": {", ": "、"}}
 #: A name: it has a letter or a Chinese character, and no maths or number at its start.
 _NAME = re.compile(r"(?![-−+.\d$\s])(?=.*[A-Za-z\u4e00-\u9fff])(?!.*\$)", re.S)
 #: A plain number written out of maths: "1.06", "−0.5", "12%", "1,013,184".
+#: A maths span of a MyST text: its words are not the language's.
+_MATH_SPAN = re.compile(r"\$[^$]*\$")
 _PLAIN_NUMBER = re.compile(r"[-−+]?(?:\d[\d,.]*|\.\d+)(?:\s?%|×)?")
 
 
@@ -1494,6 +1496,14 @@ def join(parts: Iterable[Any], sep: str = ", ", clauses: bool = False) -> Md:
             _NAME.match(r) or _PLAIN_NUMBER.fullmatch(r) for r in rendered
         ):
             local = _LIST_SEPARATORS[lang][local]
+        elif local in _CLAUSE_SEPARATORS.get(lang, {}) and any(
+            _HAN.search(_MATH_SPAN.sub("", r)) for r in rendered
+        ):
+            # parts with words of the language around their maths: names with maths inside them are enumerated
+            # ("Harmony（$\\ell_2$ 裁剪到 1）、PM（…）"), other parts ("$\\varepsilon$ = ln 2 时 51%") take the
+            # language's own comma, not ", " (native review 9, A5: "ε = ln 2 时 51%, ε = 1 时 49%")
+            names = all(_NAME.match(_MATH_SPAN.sub("", r)) for r in rendered)
+            local = (_LIST_SEPARATORS if names else _CLAUSE_SEPARATORS)[lang][local]
         return local.join(rendered)
 
     by_lang = _per_language(in_language, *parts)

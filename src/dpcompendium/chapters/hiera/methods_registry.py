@@ -93,7 +93,7 @@ register(Method("least-squares", {"en": "Least squares", "zh_CN": "最小二乘"
 register(
     Method(
         "privunitg",
-        {"en": "PrivUnitG, clip 1", "zh_CN": "PrivUnitG，裁剪到 1"},
+        {"en": "PrivUnitG, clip 1", "zh_CN": "PrivUnitG（裁剪到 1）"},
         "#CC79A7",  # vector mean estimation under LDP (hiera's SGD)
         CHAPTER,
         estimator="dpcompendium.core.mechanisms.privunit:privunitg",
@@ -107,7 +107,7 @@ register(
         "privunitg-box",
         {
             "en": "PrivUnitG, clip $\\sqrt{\\tilde d}$",
-            "zh_CN": "PrivUnitG，裁剪到 $\\sqrt{\\tilde d}$",
+            "zh_CN": "PrivUnitG（裁剪到 $\\sqrt{\\tilde d}$）",
         },
         "#CC79A7",  # PrivUnitG with the l2 ball around the per-coordinate box (referee 10, V3)
         CHAPTER,
@@ -122,7 +122,7 @@ register(
         "harmony-l2",
         {
             "en": "Harmony, $\\ell_2$ clip 1",
-            "zh_CN": "Harmony，$\\ell_2$ 裁剪到 1",
+            "zh_CN": "Harmony（$\\ell_2$ 裁剪到 1）",
         },
         "#56B4E9",  # Harmony on the l2-clipped gradient, PrivUnitG's clip (referee 11, M1)
         CHAPTER,
@@ -135,7 +135,7 @@ register(
 register(
     Method(
         "pm-l2",
-        {"en": "PM, $\\ell_2$ clip 1", "zh_CN": "PM，$\\ell_2$ 裁剪到 1"},
+        {"en": "PM, $\\ell_2$ clip 1", "zh_CN": "PM（$\\ell_2$ 裁剪到 1）"},
         "#009E73",  # PM on the l2-clipped gradient, PrivUnitG's clip (referee 11, M1)
         CHAPTER,
         estimator="dpcompendium.chapters.hiera.sgd:l2_scalar_reports",
