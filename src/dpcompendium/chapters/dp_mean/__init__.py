@@ -77,6 +77,17 @@ from .plots import (
     plot_errors,
     plot_resampling_loss,
 )
+from .staircase import (
+    laplace_from_tail,
+    noisy_average_staircase,
+    staircase_claim,
+    staircase_errors,
+    staircase_from_tail,
+    staircase_gamma,
+    staircase_mae,
+    staircase_mse,
+    staircase_noise,
+)
 
 __all__ = [
     "AGE_BOUNDS",
@@ -123,6 +134,7 @@ __all__ = [
     "gaussian_mean_sigma",
     "heights",
     "laplace_error",
+    "laplace_from_tail",
     "minimax_lower_bound",
     "noisy_average_centred",
     "noisy_average_clamped",
@@ -132,6 +144,7 @@ __all__ = [
     "noisy_average_normalized",
     "noisy_average_private_bounds",
     "noisy_average_resampling",
+    "noisy_average_staircase",
     "optimal_count_share",
     "plot_clipping_tradeoff",
     "plot_closed_form",
@@ -147,6 +160,13 @@ __all__ = [
     "rho_for_epsilon",
     "rmse_ratio",
     "squared_errors",
+    "staircase_claim",
+    "staircase_errors",
+    "staircase_from_tail",
+    "staircase_gamma",
+    "staircase_mae",
+    "staircase_mse",
+    "staircase_noise",
     "testable",
     "truncated_laplace_error",
     "variant_label",
