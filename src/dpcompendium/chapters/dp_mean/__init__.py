@@ -87,6 +87,7 @@ from .staircase import (
     staircase_mae,
     staircase_mse,
     staircase_noise,
+    staircase_summary,
 )
 
 __all__ = [
@@ -167,6 +168,7 @@ __all__ = [
     "staircase_mae",
     "staircase_mse",
     "staircase_noise",
+    "staircase_summary",
     "testable",
     "truncated_laplace_error",
     "variant_label",
