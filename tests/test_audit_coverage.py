@@ -30,6 +30,7 @@ COVERED: dict[tuple[str, str], tuple[str, ...]] = {
     # the chapter runs the analytic calibration (Balle & Wang 2018): the row audits that one
     ("dp-mean", "gaussian"): ("Gaussian mean (analytic calibration)",),
     ("dp-mean", "coinpress"): ("CoinPress mean (zCDP)",),
+    ("dp-mean", "staircase"): ("staircase mean",),
     ("histograms", "uniform"): ("uniform (baseline)",),
     ("histograms", "ahp"): ("ahp (baseline)",),
     ("histograms", "php"): ("php (baseline)",),

@@ -157,7 +157,16 @@ def numbering_problems(html: str, lang: str = "en") -> list[str]:
     problems = []
     if len(chapters) > 1:
         problems.append(f"figures of several chapters: {sorted(chapters)}")
+    # a page without a chapter number (the primer): its figures are "Fig. 1", "Fig. 2", … and its tables "Table 1", …
+    unnumbered = not chapters and all(
+        re.fullmatch(re.escape(FIGURE_WORD[lang]) + r" \d+", f) for f in figures
+    )
     for k, (number, caption) in enumerate(table_numbers(html), 1):
+        plain = re.fullmatch(re.escape(TABLE_WORD[lang]) + r" (\d+)", number)
+        if unnumbered and plain:
+            if int(plain.group(1)) != k:
+                problems.append(f"table {k} numbered {number!r} on a page without a chapter number")
+            continue
         m = re.fullmatch(re.escape(TABLE_WORD[lang]) + r" (\d+)\.(\d+)", number)
         if not m:
             problems.append(f"table {k} is not numbered: {caption!r}")
@@ -178,6 +187,16 @@ def test_the_table_numbering_check_can_fail():
     assert numbering_problems(page.replace("Table 4.2", "Table 3.2"))
     assert numbering_problems(page.replace('<span class="caption-number">Table 4.1 </span>', ""))
     assert numbering_problems(page.replace("Fig.", "图").replace("Table", "表"), "zh_CN") == []
+    # a page without a chapter number (the primer) numbers its tables 1, 2, … as its figures
+    primer = (
+        '<main><figure><figcaption>\n<p><span class="caption-number">Fig. 1 </span>x</p></figcaption>'
+        '</figure><table><caption><span class="caption-number">Table 1 </span>Budgets</caption></table></main>'
+    )
+    assert numbering_problems(primer) == []
+    assert numbering_problems(primer.replace("Table 1", "Table 2"))
+    assert numbering_problems(
+        page.replace("Table 4.1", "Table 1")
+    )  # a numbered page keeps its chapter's
 
 
 @pytest.mark.parametrize("lang", _editions())

@@ -134,10 +134,6 @@ def uncaptioned_tables(html: str) -> dict[str, int]:
 #: without a caption (place: the section's id), measured on the built book of commit 6b81290 (2026-11-29). PENDING:
 #: the chapters' authors split, shorten and caption them this round (reader review 2, M2, M3 and M5); the
 #: integrator updates these lists after the merge.
-PRIMER_TABLE = (
-    "the primer's accountants table: its caption was taken off (commit eb2d01c: the primer's page has no chapter "
-    "number for a table's)"
-)
 LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
     "en": {
         (
@@ -152,13 +148,6 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
             "hiera",
             "experiment-3-ldp-mini-batch-sgd-for-linear-regression",
         ): "PENDING, its chapter: 1043 visible characters at 9c9cb45 (the clip reading, referee 12 #1)",
-        (
-            "dp-mean",
-            "testing-the-source-s-conclusion",
-        ): (
-            "the glued design sentences of CoinPress's two Holm families, one per dataset "
-            "(dpmean_design_coinpress, a generated paragraph of its own: 1230 visible characters at s13-dpm)"
-        ),
         (
             "mwem",
             "mwem-private-synthetic-histograms-in-one-and-two-dimensions",
@@ -246,12 +235,8 @@ LONG_TAKEAWAYS: dict[str, dict[tuple[str, str | int], str]] = {
     },
 }
 UNCAPTIONED: dict[str, dict[tuple[str, str | int], str]] = {
-    "en": {
-        ("primer", "composition"): PRIMER_TABLE,
-    },
-    "zh_CN": {
-        ("primer", "composition"): PRIMER_TABLE,
-    },
+    "en": {},
+    "zh_CN": {},
 }
 
 

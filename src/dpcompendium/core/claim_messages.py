@@ -647,4 +647,12 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "each user's whole gradient is clipped to l2 norm %(c)s and the sampled coordinate divided by %(c)s "
      "before the mechanism",
      "每个用户的整个梯度先被裁剪到 $\\ell_2$ 范数 $%(c)s$，抽取的坐标再除以 $%(c)s$，然后进入机制"),
+    # dp-mean: the staircase mean (referee 12, §3: the staircase measured)
+    ("claims.dpmean.mech_staircase", "staircase mean", "阶梯机制均值"),
+    ("claims.dpmean.sens_staircase", "mean: $(b - a)/n = %(x)s$", "mean: (b - a)/n = %(x)s",
+     "均值：$(b - a)/n = %(x)s$"),
+    ("claims.dpmean.cond_staircase_gamma",
+     "staircase noise with $\\gamma = %(gamma)s$ (any $\\gamma \\in [0, 1]$ is $\\varepsilon$-DP)",
+     "staircase noise with gamma = %(gamma)s (any gamma in [0, 1] is eps-DP)",
+     "阶梯噪声，$\\gamma = %(gamma)s$（任意 $\\gamma \\in [0, 1]$ 都满足 $\\varepsilon$-DP）"),
 ]  # fmt: skip

@@ -998,6 +998,15 @@ _PAIRS += [
 ]
 
 
+# the audit row of dp-mean's staircase mean (referee 12, §3): name and note
+_PAIRS += [
+    ("staircase mean", "阶梯机制均值"),
+    (
+        "replace-one, n = 10, gamma optimal for the MSE: D = (140,...,140) vs D' = (140,...,140,200)",
+        "替换一条记录，n = 10，γ 取使均方误差最小的值：D = (140,...,140) 对 D' = (140,...,140,200)",
+    ),
+]
+
 #: (message id, English template, Chinese template) of every text the book's figures draw.
 #:
 #: :meta hide-value:

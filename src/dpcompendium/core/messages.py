@@ -647,6 +647,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.take_mech_all": "lower in all %(n)s tests",
         "hiera.take_mech_some": "lower in %(k)s of %(n)s tests",
         "hiera.take_mech_none": "lower in none of %(n)s tests",
+        # dp-mean: the staircase mechanism measured against method 3 (referee 12, §3)
+        "dpmean.stair": "the staircase mean",
+        "dpmean.stair_exact": "without clamping the ratio is exact, the staircase's MSE over Laplace's $2(\\Delta/\\varepsilon)^2$: %(lo)s at $\\varepsilon$ = %(elo)s and %(hi)s at $\\varepsilon$ = %(ehi)s; the measured ratios lie within %(z)s standard errors of it in every setting",
+        "dpmean.stair_exact_noz": "without clamping the ratio is exact, the staircase's MSE over Laplace's $2(\\Delta/\\varepsilon)^2$: %(lo)s at $\\varepsilon$ = %(elo)s and %(hi)s at $\\varepsilon$ = %(ehi)s (with one repetition per setting the measured ratios have no standard error)",
+        "dpmean.take_stair": "its MSE is %(lo)s–%(hi)s times method 3's in this run (lower in %(lower)s of %(n)s settings, paired tests, Holm-corrected)",
+        "dpmean.take_stair_none": "not measured (fewer than two repetitions per setting)",
+        "dpmean.take_stair_short": "here %(lo)s–%(hi)s times method 3's MSE",
+        "dpmean.design_no_second": "this run has no second dataset",
     },
     # 简体中文: the terms are the sources' own (book/glossary.md is the term base; tests/test_messages_zh.py checks it).
     "zh_CN": {
@@ -1109,6 +1117,13 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.take_mech_all": "在全部 %(n)s 个检验中都更低",
         "hiera.take_mech_some": "在 %(n)s 个检验中有 %(k)s 个更低",
         "hiera.take_mech_none": "在 %(n)s 个检验中没有一个更低",
+        "dpmean.stair": "阶梯机制均值",
+        "dpmean.stair_exact": "不做钳制时该比值可精确算出，即阶梯机制的均方误差除以拉普拉斯机制的 $2(\\Delta/\\varepsilon)^2$：$\\varepsilon$ = %(elo)s 时为 %(lo)s，$\\varepsilon$ = %(ehi)s 时为 %(hi)s；每个设置下实测比值与它的差距都在 %(z)s 个标准误以内",
+        "dpmean.stair_exact_noz": "不做钳制时该比值可精确算出，即阶梯机制的均方误差除以拉普拉斯机制的 $2(\\Delta/\\varepsilon)^2$：$\\varepsilon$ = %(elo)s 时为 %(lo)s，$\\varepsilon$ = %(ehi)s 时为 %(hi)s（每个设置只有一次重复，实测比值没有标准误）",
+        "dpmean.take_stair": "本次运行中其均方误差是方法 3 的 %(lo)s–%(hi)s 倍（在 %(n)s 个设置中有 %(lower)s 个更低，成对检验，经 Holm 校正）",
+        "dpmean.take_stair_none": "未测量（每个设置的重复次数少于两次）",
+        "dpmean.take_stair_short": "此处为方法 3 均方误差的 %(lo)s–%(hi)s 倍",
+        "dpmean.design_no_second": "本次运行没有第二个数据集",
     },
 }
 

@@ -35,6 +35,7 @@ from .modern import (
     noisy_average_private_bounds,
     optimal_count_share,
 )
+from .staircase import noisy_average_staircase
 
 #: this chapter's id (from its manifest)
 CHAPTER = chapter_id(__name__)
@@ -188,6 +189,18 @@ def modern_specs() -> list[AuditSpec]:
                 d, eps, GAUSSIAN_DELTA, (lo, hi), g, size=n
             ),
             note=f"replace-one, n = {n_rec}: D = (140,...,140) vs D' = (140,...,140,200)",
+        )
+    )
+    out.append(
+        AuditSpec(
+            "staircase mean",
+            CHAPTER,
+            "core",
+            noisy_average_staircase.privacy_claim(eps, (lo, hi), n_rec),  # type: ignore[attr-defined]
+            (d_a, d_b),
+            sample=lambda d, n, g: noisy_average_staircase(d, eps, (lo, hi), g, size=n),
+            note=f"replace-one, n = {n_rec}, gamma optimal for the MSE: D = (140,...,140) vs "
+            "D' = (140,...,140,200)",
         )
     )
     share = optimal_count_share((lo, hi), MEAN_OFFSET_GUESS["heights"])

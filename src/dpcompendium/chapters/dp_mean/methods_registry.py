@@ -103,3 +103,13 @@ register(
         estimator="dpcompendium.chapters.dp_mean.modern:noisy_average_coinpress",
     )
 )
+register(
+    Method(
+        "staircase",
+        {"en": "Staircase", "zh_CN": "阶梯机制"},
+        "#56B4E9",
+        CHAPTER,
+        estimator="dpcompendium.chapters.dp_mean.staircase:noisy_average_staircase",
+        claim="dpcompendium.chapters.dp_mean.staircase:staircase_claim",
+    )
+)
