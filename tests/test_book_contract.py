@@ -36,6 +36,7 @@ NOTEBOOKS = sorted(
     key=lambda p: CHAPTER_IDS.index(p.stem) if p.stem in CHAPTER_IDS else len(CHAPTER_IDS),
 )
 BOOK_PAGES = ("intro", "primer", "reproducibility", "glossary", "bibliography")
+PRIMER = ROOT / "book" / "primer.ipynb"
 #: The primer's labels that any chapter may refer to with {prf:ref} (CONTRIBUTING.md, "Theorems are theorems").
 PRIMER_LABELS = {
     "def-dp",
@@ -315,6 +316,18 @@ def test_no_local_bibliography(notebook):
         "(book/bibliography.md), and a second list of the same keys is a duplicate-citation warning that fails "
         "the strict build. End the chapter with its {cite} keys instead."
     )
+
+
+def test_no_equation_reference_in_parentheses(notebook):
+    """``{eq}`` prints the equation's number in parentheses already: "({eq}`x`)" reads "((1.3))" (reader review 3,
+    m8). The primer is checked as a chapter is."""
+    path, nb = notebook
+    for p, cells in ((path, nb.cells), (PRIMER, nbformat.read(PRIMER, as_version=4).cells)):
+        text = "\n".join(c.source for c in cells if c.cell_type == "markdown")
+        doubled = re.findall(r"[(（]\{eq\}`[^`]+`[^()（）]*[)）]", text)
+        assert not doubled, (
+            f"{p.name}: an equation reference in parentheses prints its number twice: {doubled}"
+        )
 
 
 @needs_notebooks
