@@ -240,3 +240,41 @@ def test_gaussian_runs_streams_and_one_repetition():
     ratio = math.sqrt(mwem.rho_for(10.0, 1e-7) / mwem.rho_for(0.1, 1e-7))
     r = m["gaussian-identity", 0.1] / m["gaussian-identity", 10.0]
     assert 0.8 * ratio < r < 1.25 * ratio
+
+
+def test_aim_family_tests_every_cell_with_two_runs_and_holm_corrects():
+    from dpcompendium.chapters.mwem import gaussian
+
+    rng = make_rng(6)
+    runs = __import__("pandas").DataFrame(
+        {
+            "dim": ["1-D"] * 6 + ["2-D"] * 6,
+            "epsilon": [1.0] * 12,
+            "mean_error": np.r_[rng.normal(10, 1, 6), rng.normal(10, 1, 6)],
+        }
+    )
+    far = {"1-D": rng.normal(30, 1, 6), "2-D": rng.normal(10, 1, 6)}
+    out = pgm.aim_family(
+        runs,
+        "gaussian-identity",
+        lambda d, e: gaussian.gaussian_claim(e, 1e-7),
+        lambda d, e: far[d],
+        1e-7,
+        make_rng(1),
+        quantity="mean error",
+        column="setting",
+    )
+    res, _, _ = out
+    assert len(res) == 2 and res[0].outcome == "better" and res[1].outcome == "tie"
+    assert res[0].p_adjusted >= res[0].p_value  # Holm
+    none = pgm.aim_family(
+        runs.iloc[:1],
+        "gaussian-identity",
+        lambda d, e: gaussian.gaussian_claim(e, 1e-7),
+        lambda d, e: far[d],
+        1e-7,
+        make_rng(1),
+        quantity="mean error",
+        column="setting",
+    )
+    assert none is None  # one run: nothing is tested, and nothing crashes (aim_reps = 1)

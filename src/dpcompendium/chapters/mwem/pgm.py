@@ -61,6 +61,7 @@ __all__ = [
     "AIMResult",
     "aim",
     "aim_claim",
+    "aim_family",
     "aim_runs",
     "configure_jax",
     "first_selection_probabilities",
@@ -434,3 +435,44 @@ def aim_runs(
                 }
             )
     return pd.DataFrame(rows)
+
+
+def aim_family(
+    runs: pd.DataFrame,
+    other: str,
+    claim_of: Callable[[str, float], PrivacyClaim],
+    values_of: Callable[[str, float], ArrayLike],
+    delta: float,
+    rng: np.random.Generator,
+    *,
+    quantity,
+    column: str,
+):
+    """AIM against method ``other`` (an id of the method registry) in every (``dim``, ``epsilon``) cell of ``runs``
+    (:func:`aim_runs` rows with a ``dim`` column, "1-D" or "2-D") where both sides have at least 2 runs: two-sided
+    bootstrap-t tests of the mean error (:class:`~dpcompendium.core.comparison.Comparison`, one guarantee:
+    ``claim_of(dim, eps)`` must state AIM's), Holm-corrected over the cells. Returns (results, their sentence,
+    their table; :func:`~dpcompendium.core.comparison.results_text`, ``column`` the setting's header), or None
+    when no cell has the runs."""
+    from ...core import comparison
+
+    rows = []
+    for (d, e), g in runs.groupby(["dim", "epsilon"], sort=False):
+        z = np.asarray(values_of(d, e), dtype=float)
+        if len(g) < 2 or len(z) < 2:
+            continue
+        cmp_ = comparison.Comparison(
+            quantity,
+            comparison.Arm.of("aim", aim_claim(e, delta, int(str(d)[0])), g.mean_error),
+            comparison.Arm.of(other, claim_of(d, e), z),
+            test="bootstrap-t",
+            setting=f"{d}, ε = {e:g}",
+        )
+        rows.append(((f"{d}, ε = {e:g}",), cmp_.result(rng)))
+    if not rows:
+        return None
+    res = comparison.holm([r for _, r in rows])
+    text, tab = comparison.results_text(
+        [(c, r) for (c, _), r in zip(rows, res, strict=True)], [column]
+    )
+    return res, text, tab
