@@ -65,7 +65,9 @@ COVERED: dict[tuple[str, str], tuple[str, ...]] = {
         "Wishart mechanism (as published) at (eps/3, 1 - exp(-eps/3)): A + W",
     ),
     # AIM's release is its measurements; the audited one is the first (its rounds' composition is accounted)
-    ("mwem", "aim"): ("AIM measurement (initialisation), 1-D",),
+    ("mwem", "aim"): ("AIM measurement (initialisation), 1-D", "AIM selection (first round), 2-D"),
+    ("mwem", "gaussian-identity"): ("Gaussian Identity (AIM's budget), 1-D",),
+    ("mwem", "gaussian-ls"): ("Gaussian least squares (AIM's budget), 1-D",),
     ("hiera", "duchi"): ("Duchi (binary output), exact", "Duchi sampler"),
     ("hiera", "harmony"): ("Harmony (d = 3) sampler",),
     ("hiera", "pm"): ("PM sampler",),

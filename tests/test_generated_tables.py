@@ -216,8 +216,6 @@ LONG_PARAGRAPHS: dict[str, str] = {
     "hiera_clip_separation": "PENDING (referee 12, #1): two families' verdicts and the clip reading, 1007 characters at 9c9cb45",
     "fedpca_flat_column": "PENDING (referee 11, n2): the column's z read with its Holm level, 658 characters at 9c9cb45",
     "audit_instances": "PENDING (referee 12, #10): the audited instances that are not the chapters' runs, 854 characters at 9c9cb45",
-    "mwem_aim_claim": "a claim statement with its conditions (AIM's zCDP accounting, in 2-D)",
-    "mwem_aim_claim_1d": "a claim statement with its conditions (AIM's zCDP accounting, in 1-D)",
     "fedpca_wishart_design": "one family's design sentence (no enumeration of three or more: its own clauses)",
     "hist_overview_dense": "PENDING: the dense-histogram winners by ε are an f-string enumeration in the chapter",
     "hist_dawa_design": "PENDING: a design sentence and its verdicts short of runs, named (histograms.design_named)",

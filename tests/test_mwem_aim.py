@@ -144,7 +144,137 @@ def test_audit_spec_holds_cheaply():
     from dpcompendium.chapters.mwem.audits import aim_audit_specs
     from dpcompendium.core.audit.spec import run_audit
 
-    (spec,) = aim_audit_specs()
-    assert spec.true_epsilon <= spec.claim.epsilon
-    res = run_audit(spec, n_samples=40_000, rng=np.random.default_rng(0))
+    meas, sel = aim_audit_specs()
+    assert meas.true_epsilon <= meas.claim.epsilon
+    res = run_audit(meas, n_samples=40_000, rng=np.random.default_rng(0))
     assert res.verdict == "holds"
+    # the selection's row is exact: the EM over the 2-D candidates at eps_1 (referee 12, #10), at the chapter's
+    # delta 1e-7 and T = 32
+    assert sel.audit == "exact" and sel.claim.delta == 0.0
+    assert sel.claim.epsilon == pytest.approx(math.sqrt(8 * 0.1 * mwem.rho_for(1.0, 1e-7) / 32))
+    res = run_audit(sel, rng=np.random.default_rng(0))
+    assert res.verdict == "holds" and 0 < res.audited_epsilon <= sel.claim.epsilon
+
+
+def test_selection_law_moves_by_at_most_eps1_and_is_what_aim_draws():
+    """The first selection's exact law (the scores aim() computes): every neighbouring pair of a small 2-D histogram
+    moves each probability by at most e^{eps_1}; a law with the score sensitivity halved would exceed it."""
+    rho = mwem.rho_for(1.0, 1e-7)
+    h = np.arange(1.0, 17.0).reshape(4, 4)
+    est = np.full(h.shape, h.sum() / h.size)
+    cands, p, eps1, sens = pgm.first_selection_probabilities(h, est, rho)
+    assert cands == [(0,), (1,), (0, 1)] and sens == 4.0 and p.sum() == pytest.approx(1.0)
+    worst = 0.0
+    for j in range(16):
+        for k in range(16):
+            if j != k and h.flat[j] > 0:
+                h2 = h.copy()
+                h2.flat[j] -= 1
+                h2.flat[k] += 1
+                _, p2, _, _ = pgm.first_selection_probabilities(h2, est, rho)
+                worst = max(worst, np.abs(np.log(p2 / p)).max())
+    assert 0 < worst <= eps1 * (1 + 1e-9)
+    scores = pgm.selection_scores(
+        h,
+        lambda r: pgm._marginal(est, r),
+        cands,
+        {c: 1.0 + (len(c) == 2) for c in cands},
+        pgm._bias(cands, h.shape, math.sqrt(2) * math.sqrt(32 / (2 * 0.9 * rho))),
+    )
+    from dpcompendium.core.mechanisms.exponential import exponential_probabilities
+
+    np.testing.assert_allclose(exponential_probabilities(scores, sens, eps1), p, rtol=1e-12)
+
+
+def test_gaussian_baselines_audit_rows_hold():
+    from dpcompendium.chapters.mwem.audits import gaussian_audit_specs
+    from dpcompendium.core.audit.spec import run_audit
+
+    for spec in gaussian_audit_specs():
+        assert spec.claim.delta == 1e-7 and spec.claim.neighbours == "replace-one"
+        res = run_audit(spec, n_samples=40_000, rng=np.random.default_rng(1))
+        assert res.verdict == "holds"
+
+
+def test_gaussian_identity_noise_sd_and_the_shared_guarantee():
+    from dpcompendium.chapters.mwem import gaussian
+
+    rho = mwem.rho_for(1.0, 1e-7)
+    x = gaussian.gaussian_identity(H1, rho, make_rng(4), size=5000)
+    sd = math.sqrt(2.0) / math.sqrt(2 * rho)  # replace-one: L2 sensitivity sqrt(2)
+    s = (x - H1).std(ddof=1)
+    assert abs(s / sd - 1) < 5 / math.sqrt(2 * (x.size - 1))
+    Q = mwem.random_range_queries(H2.shape, 40, make_rng(0))
+    # least squares: the workload's L2 sensitivity sqrt(2 max_j c_j), checked against the query matrix
+    cover = Q.matrix().sum(axis=0).max()
+    assert gaussian.gaussian_sensitivity(Q) == pytest.approx(math.sqrt(2 * cover))
+    a = pgm.aim_claim(1.0, 1e-7, 2)
+    for m in gaussian.GAUSSIAN_METHODS:
+        c = gaussian.gaussian_claim(1.0, 1e-7, m, queries=Q)
+        comparison.Comparison(
+            "mean error",
+            comparison.Arm.of("aim", a, [1.0, 2.0]),
+            comparison.Arm.of(m, c, [1.5, 2.5]),
+        )  # one guarantee: accepted
+    with pytest.raises(ValueError, match="method"):
+        gaussian.gaussian_claim(1.0, 1e-7, "laplace")
+    with pytest.raises(ValueError, match="rho"):
+        gaussian.gaussian_identity(H1, -1.0, make_rng(0))
+    with pytest.raises(ValueError, match="queries"):
+        gaussian.gaussian_least_squares(H1, 0.1, make_rng(0), queries=Q)
+
+
+def test_gaussian_runs_streams_and_one_repetition():
+    from dpcompendium.chapters.mwem import gaussian
+
+    Q = mwem.random_range_queries(H2.shape, 50, make_rng(0))
+    a = gaussian.gaussian_runs(H2, Q, [0.1, 10.0], 1e-7, reps=1, seed=2)
+    b = gaussian.gaussian_runs(H2, Q, [0.1, 10.0], 1e-7, reps=1, seed=2)
+    assert a.equals(b) and len(a) == 4 and set(a.method) == set(gaussian.GAUSSIAN_METHODS)
+    # the mean error of Gaussian Identity scales as 1/sqrt(rho): far apart at eps = 0.1 and 10
+    m = (
+        gaussian.gaussian_runs(H2, Q, [0.1, 10.0], 1e-7, reps=50, seed=3)
+        .groupby(["method", "epsilon"])
+        .mean_error.mean()
+    )
+    ratio = math.sqrt(mwem.rho_for(10.0, 1e-7) / mwem.rho_for(0.1, 1e-7))
+    r = m["gaussian-identity", 0.1] / m["gaussian-identity", 10.0]
+    assert 0.8 * ratio < r < 1.25 * ratio
+
+
+def test_aim_family_tests_every_cell_with_two_runs_and_holm_corrects():
+    from dpcompendium.chapters.mwem import gaussian
+
+    rng = make_rng(6)
+    runs = __import__("pandas").DataFrame(
+        {
+            "dim": ["1-D"] * 6 + ["2-D"] * 6,
+            "epsilon": [1.0] * 12,
+            "mean_error": np.r_[rng.normal(10, 1, 6), rng.normal(10, 1, 6)],
+        }
+    )
+    far = {"1-D": rng.normal(30, 1, 6), "2-D": rng.normal(10, 1, 6)}
+    out = pgm.aim_family(
+        runs,
+        "gaussian-identity",
+        lambda d, e: gaussian.gaussian_claim(e, 1e-7),
+        lambda d, e: far[d],
+        1e-7,
+        make_rng(1),
+        quantity="mean error",
+        column="setting",
+    )
+    res, _, _ = out
+    assert len(res) == 2 and res[0].outcome == "better" and res[1].outcome == "tie"
+    assert res[0].p_adjusted >= res[0].p_value  # Holm
+    none = pgm.aim_family(
+        runs.iloc[:1],
+        "gaussian-identity",
+        lambda d, e: gaussian.gaussian_claim(e, 1e-7),
+        lambda d, e: far[d],
+        1e-7,
+        make_rng(1),
+        quantity="mean error",
+        column="setting",
+    )
+    assert none is None  # one run: nothing is tested, and nothing crashes (aim_reps = 1)

@@ -137,10 +137,6 @@ def uncaptioned_tables(html: str) -> dict[str, int]:
 LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
     "en": {
         (
-            "mwem",
-            "aim-a-later-graphical-model-method-on-the-course-s-data",
-        ): "PENDING, its chapter: 1036, 1097 visible characters at 9c9cb45 (the list items of AIM's two claims)",
-        (
             "federated-pca",
             "proof-content",
         ): "PENDING, its chapter: 1045 visible characters at 9c9cb45 (the Wishart proposition's proof)",
@@ -148,27 +144,6 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
             "hiera",
             "experiment-3-ldp-mini-batch-sgd-for-linear-regression",
         ): "PENDING, its chapter: 1043 visible characters at 9c9cb45 (the clip reading, referee 12 #1)",
-        (
-            "mwem",
-            "mwem-private-synthetic-histograms-in-one-and-two-dimensions",
-        ): "PENDING, its chapter: 1259 visible characters at e58ae37",
-        (
-            "mwem",
-            "one-dimension-the-course-s-reference-table",
-        ): "PENDING, its chapter: 2078 visible characters at e58ae37",
-        (
-            "mwem",
-            "error-against-varepsilon-and-against-t",
-        ): "PENDING, its chapter: 1185 visible characters at e58ae37",
-        (
-            "mwem",
-            "when-does-mwem-pay-off",
-        ): "PENDING, its chapter: 1843 visible characters at e58ae37",
-        (
-            "mwem",
-            "corrections-to-this-chapter",
-        ): "PENDING, its chapter: 1456, 1462 visible characters at e58ae37",
-        ("mwem", "solution-content"): "PENDING, its chapter: 1198 visible characters at e58ae37",
         (
             "federated-pca",
             "linear-svm-on-the-projected-data",
@@ -191,22 +166,6 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
             "experiment-3-ldp-mini-batch-sgd-for-linear-regression",
         ): "PENDING, its chapter: 619 visible characters at 9c9cb45 (the clip reading, referee 12 #1)",
         (
-            "mwem",
-            "one-dimension-the-course-s-reference-table",
-        ): "PENDING, its chapter: 969 visible characters at e58ae37",
-        (
-            "mwem",
-            "error-against-varepsilon-and-against-t",
-        ): "PENDING, its chapter: 620 visible characters at e58ae37",
-        (
-            "mwem",
-            "when-does-mwem-pay-off",
-        ): "PENDING, its chapter: 972 visible characters at e58ae37",
-        (
-            "mwem",
-            "corrections-to-this-chapter",
-        ): "PENDING, its chapter: 720 visible characters at e58ae37",
-        (
             "hiera",
             "the-method-its-derivation-and-its-privacy",
         ): "PENDING, its chapter: 634 visible characters at e58ae37",
@@ -222,17 +181,8 @@ LONG_TAKEAWAYS: dict[str, dict[tuple[str, str | int], str]] = {
             "privacy-audit",
             2,
         ): "PENDING, its chapter: 357 visible characters at 9c9cb45 (the tally by kind, referee 12 #9)",
-        (
-            "mwem",
-            5,
-        ): "PENDING, its chapter: 566 visible characters at e58ae37 (item 4 then; AIM's item comes before it)",
     },
-    "zh_CN": {
-        (
-            "mwem",
-            5,
-        ): "PENDING, its chapter: 313 visible characters at e58ae37 (item 4 then; AIM's item comes before it)",
-    },
+    "zh_CN": {},
 }
 UNCAPTIONED: dict[str, dict[tuple[str, str | int], str]] = {
     "en": {},

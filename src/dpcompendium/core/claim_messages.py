@@ -637,6 +637,22 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "the number of records $n$ is public (the estimate's total is $n$)",
      "the number of records n is public (the estimate's total is n)",
      "记录数 $n$ 是公开的（估计的总数取 $n$）"),
+    # mwem's Gaussian baselines at AIM's budget (chapters/mwem/gaussian.py gaussian_claim; referee 12, §3)
+    ("claims.mwem.gauss_sens_identity",
+     "the histogram: $%(l2)s$ in L2",
+     "the histogram: %(l2)s in L2",
+     "直方图：L2 为 $%(l2)s$"),
+    ("claims.mwem.gauss_sens_ls",
+     "the workload's answers: $%(l2)s$ in L2 ($c_j$: the queries covering cell $j$)",
+     "the workload's answers: %(l2)s in L2 (c_j: the queries covering cell j)",
+     "查询集的答案：L2 为 $%(l2)s$（$c_j$：覆盖单元格 $j$ 的查询数）"),
+    ("claims.mwem.gauss_cond_zcdp",
+     "one Gaussian measurement, $\\rho = %(rho)s$-zCDP (AIM's budget), converted to $(\\varepsilon, \\delta)$-DP by "
+     "$\\varepsilon = \\rho + 2 \\sqrt{\\rho \\ln(1/\\delta)}$; the estimate is post-processing",
+     "one Gaussian measurement, ρ = %(rho)s-zCDP (AIM's budget), converted to (ε, δ)-DP by "
+     "ε = ρ + 2 sqrt(ρ ln(1/δ)); the estimate is post-processing",
+     "一次高斯测量，$\\rho = %(rho)s$-zCDP（AIM 的预算），换算为 $(\\varepsilon, \\delta)$-DP 的公式为 "
+     "$\\varepsilon = \\rho + 2 \\sqrt{\\rho \\ln(1/\\delta)}$；估计是后处理"),
     # hiera: the scalar mechanisms on the l2-clipped gradient (referee 11, M1)
     ("claims.hiera.mech_l2", "%(method)s on one sampled coordinate of the $\\ell_2$-clipped gradient",
      "%(method)s on one sampled coordinate of the l2-clipped gradient",

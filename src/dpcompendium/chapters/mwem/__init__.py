@@ -12,6 +12,8 @@
   HDMM and PrivTree (the histograms chapter's, through the method registry; 1-D only), the baselines, replace-one;
 - :mod:`.pgm` — AIM (``mckenna2022aim``) with the graphical-model estimation of the authors' library ``mbi``
   (jax, imported only when AIM runs);
+- :mod:`.gaussian` — Gaussian Identity and Gaussian least squares at AIM's zCDP budget, the data-independent
+  baselines AIM is compared with;
 - :mod:`.data` — the coursework report's histograms, queries and tables (``data/shipped/mwem``).
 """
 
@@ -21,6 +23,7 @@ from . import (
     baselines,
     core,
     data,
+    gaussian,  # noqa: F401  (the Gaussian baselines at AIM's budget)
     pgm,  # noqa: F401  (AIM; jax is imported only when it runs)
     queries,
     zcdp,

@@ -849,7 +849,12 @@ def best_against_baselines(
 def dpbench_row_claim(row, ndim: dict, delta: dict) -> PrivacyClaim:
     """The guarantee of one row of the DPBench table: a baseline's (:func:`baseline_claim`, rows whose ``output`` is
     ``"estimate"``) or an MWEM variant's at its T (:func:`privacy_claim`; ``ndim`` maps the row's ``data`` to its
-    number of dimensions, ``delta`` a variant to its δ, e.g. the zCDP variant's)."""
+    number of dimensions, ``delta`` a variant to its δ, e.g. the zCDP variant's), or AIM's
+    (:func:`~dpcompendium.chapters.mwem.pgm.aim_claim`, at ``delta["aim"]``, else the zCDP variant's δ)."""
+    from .pgm import AIM_NAME, aim_claim
+
+    if row["method"] == AIM_NAME:
+        return aim_claim(row["epsilon"], delta.get("aim", delta.get("zcdp")), ndim[row["data"]])
     if row["output"] == "estimate":
         return baseline_claim(row["method"], row["epsilon"])
     v = row["method"].removeprefix("MWEM ")

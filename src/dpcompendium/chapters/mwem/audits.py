@@ -33,7 +33,17 @@ from .zcdp import dp_epsilon, mwem_zcdp_parameters
 #: this chapter's id (from its manifest)
 CHAPTER = chapter_id(__name__)
 
-__all__ = ["audit_specs"]
+__all__ = [
+    "AIM_DELTA",
+    "aim_audit_specs",
+    "audit_specs",
+    "gaussian_audit_specs",
+    "gaussian_identity_audit_specs",
+    "gaussian_ls_audit_specs",
+]
+
+#: The δ of AIM's audit rows and of its Gaussian baselines': the chapter's (referee 12, #10).
+AIM_DELTA = 1e-7
 
 
 def _histogram(records: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
@@ -163,17 +173,23 @@ def _zcdp_specs(ndim, shape, records, moved, queries, one_box) -> list[AuditSpec
 
 
 def aim_audit_specs() -> list[AuditSpec]:
-    """AIM's release is its measurements (the estimate is post-processing of them, ``mckenna2019graphical``); audited:
-    the initialisation's noisy one-way marginal (:func:`~.pgm.initial_measurements`, the code :func:`~.pgm.aim` runs),
-    1-D, at ε = 1, δ = 1e-5, replace-one (a record moves from the last cell to the first). The statistic is the noisy
+    """AIM's release is its measurements and its selections (the estimate is post-processing of them,
+    ``mckenna2019graphical``); audited at ε = 1, replace-one: (1) the initialisation's noisy one-way marginal
+    (:func:`~.pgm.initial_measurements`, the code :func:`~.pgm.aim` runs), 1-D, T = 16, δ = 1e-5 (a record moves from the last cell to the first). The statistic is the noisy
     first cell minus the noisy last cell, the projection on the direction the pair moves the marginal
     (post-processing, so the claim of the measurement holds for it): a change of 2 against noise of standard deviation
     √2·Δ₂σ₀, which the exact Gaussian profile at Δ₂ = √2 gives. Claimed: the measurement's 1/(2σ₀²)-zCDP as its
-    (ε, δ) conversion. The selections (exponential mechanisms) are the core's, audited in its group; the rounds'
-    composition is accounted, not audited (an audit of a whole run would need its estimate per sample)."""
-    from .pgm import aim_claim, initial_measurements
+    (ε, δ) conversion. (2) The first selection in 2-D at the chapter's T = 32 and δ = 1e-7, exactly (:func:`~.pgm.first_selection_probabilities`,
+    the scores :func:`~.pgm.aim` computes, :func:`~.pgm.selection_scores`): the exponential mechanism over the
+    candidates (0,), (1,), (0, 1) with score sensitivity Δ₁ · max_r w_r = 2 · 2, claimed ε₁-DP (the pure-DP fact
+    behind its ε₁²/8-zCDP), given a public model estimate (n · uniform, standing for the initialisation's estimate
+    the selection is conditioned on). The rounds' composition is accounted, not audited (an audit of a whole run
+    would need its estimate per sample)."""
+    from .pgm import aim_claim, first_selection_probabilities, initial_measurements
     from .zcdp import rho_for
 
+    # the initialisation row keeps its delta 1e-5 (the privacy-audit chapter names this instance from it); the
+    # selection row runs at the chapter's delta and T
     eps, delta = 1.0, 1e-5
     shape = (8,)
     records = np.repeat(np.arange(8), np.arange(1, 9))
@@ -194,6 +210,22 @@ def aim_audit_specs() -> list[AuditSpec]:
         (y,), _ = initial_measurements(_histogram(d, shape), rho, g, size=n)
         return y[:, 0] - y[:, -1]
 
+    # (2) the first selection in 2-D, at the chapter's T = 32
+    shape2 = (4, 4)
+    rec2 = np.repeat(np.arange(16), np.arange(1, 17))
+    moved2 = rec2.copy()
+    moved2[-1] = 0
+    public = np.full(shape2, rec2.size / 16.0)  # n · uniform: n is public (replace-one)
+    rho2 = rho_for(eps, AIM_DELTA)
+    _, _, eps1, sens = first_selection_probabilities(_histogram(rec2, shape2), public, rho2)
+    sel_claim = dataclasses.replace(
+        aim_claim(eps, AIM_DELTA, 2),
+        mechanism="AIM selection (first round, 2-D)",
+        sensitivity=f"score: L1 2 x max w_r = {sens:g}",
+        epsilon=eps1,
+        delta=0.0,
+    )
+
     return [
         AuditSpec(
             "AIM measurement (initialisation), 1-D",
@@ -207,5 +239,89 @@ def aim_audit_specs() -> list[AuditSpec]:
             note=f"eps = {eps:g}, delta = {delta:g}, T = 16: the one-way marginal + N(0, 2 sigma0^2), sigma0 = "
             f"sqrt(T/(2 α ρ)) = {sigma0:.4g}; first cell minus last cell; the measurement's "
             f"{rho_m:.4g}-zCDP, claimed as its (eps, delta) conversion",
-        )
+        ),
+        AuditSpec(
+            "AIM selection (first round), 2-D",
+            CHAPTER,
+            "private",
+            sel_claim,
+            (rec2, moved2),
+            distribution=lambda d: first_selection_probabilities(
+                _histogram(d, shape2), public, rho2
+            )[1],
+            note=f"eps = {eps:g}, delta = {AIM_DELTA:g}, T = 32, 4 x 4 histogram 1..16, model estimate n · uniform: "
+            f"exponential mechanism over the marginals (0,), (1,), (0, 1) at eps_1 = sqrt(8(1 - α)ρ/T) = "
+            f"{eps1:.4g}, score sensitivity {sens:g}; claimed eps_1 per selection (eps_1^2/8-zCDP); records moved "
+            "from the last cell to the first",
+        ),
     ]
+
+
+def gaussian_audit_specs() -> list[AuditSpec]:
+    """Gaussian Identity at AIM's budget (:func:`~.gaussian.gaussian_identity`), 1-D, at the chapter's ε = 1,
+    δ = 1e-7, replace-one (a record moves from the last cell to the first): the noisy first cell minus the noisy last
+    cell (post-processing), a change of 2 against noise of standard deviation √2·σ, σ = √2/√(2ρ). Claimed: the
+    release's ρ-zCDP as its (ε, δ) conversion (:func:`~.gaussian.gaussian_claim`); true ε: the exact Gaussian profile."""
+    from .gaussian import (
+        gaussian_claim,
+        gaussian_identity,
+        gaussian_least_squares,
+        gaussian_sensitivity,
+    )
+    from .zcdp import rho_for
+
+    eps, delta = 1.0, AIM_DELTA
+    shape = (8,)
+    records = np.repeat(np.arange(8), np.arange(1, 9))
+    moved = records.copy()
+    moved[-1] = 0
+    rho = rho_for(eps, delta)
+    sd = gaussian_sensitivity(None) / np.sqrt(2.0 * rho)
+
+    def sample(d, n, g):
+        y = gaussian_identity(_histogram(d, shape), rho, g, size=n)
+        return y[:, 0] - y[:, -1]
+
+    work = random_range_queries(shape, 10, np.random.default_rng(7))  # a fixed public workload
+
+    def sample_ls(d, n, g):
+        x = gaussian_least_squares(_histogram(d, shape), rho, g, queries=work, size=n)
+        return x[:, 0] - x[:, -1]
+
+    return [
+        AuditSpec(
+            "Gaussian Identity (AIM's budget), 1-D",
+            CHAPTER,
+            "private",
+            gaussian_claim(eps, delta),
+            (records, moved),
+            sample=sample,
+            true_epsilon=gaussian_epsilon(sd, np.sqrt(2.0), delta),
+            max_samples=300_000,
+            note=f"eps = {eps:g}, delta = {delta:g}: every cell + N(0, sigma^2), sigma = sqrt(2)/sqrt(2 rho) = "
+            f"{sd:.4g}, rho = {rho:.4g}; first cell minus last cell; claimed as the (eps, delta) conversion of "
+            "rho-zCDP",
+        ),
+        AuditSpec(
+            "Gaussian least squares (AIM's budget), 1-D",
+            CHAPTER,
+            "private",
+            gaussian_claim(eps, delta, "gaussian-ls", queries=work),
+            (records, moved),
+            sample=sample_ls,
+            max_samples=300_000,
+            note=f"eps = {eps:g}, delta = {delta:g}, 10 random boxes: every box + N(0, sigma^2), sigma = "
+            f"{gaussian_sensitivity(work) / np.sqrt(2.0 * rho):.4g} (L2 sensitivity sqrt(2 max_j c_j) = "
+            f"{gaussian_sensitivity(work):.4g}), then least squares; first cell minus last cell of the estimate",
+        ),
+    ]
+
+
+def gaussian_identity_audit_specs() -> list[AuditSpec]:
+    """The Gaussian Identity row of :func:`gaussian_audit_specs` (its registration's audit)."""
+    return [s for s in gaussian_audit_specs() if s.mechanism.startswith("Gaussian Identity")]
+
+
+def gaussian_ls_audit_specs() -> list[AuditSpec]:
+    """The Gaussian least squares row of :func:`gaussian_audit_specs` (its registration's audit)."""
+    return [s for s in gaussian_audit_specs() if s.mechanism.startswith("Gaussian least squares")]

@@ -58,3 +58,27 @@ register(
         audit="dpcompendium.chapters.mwem.audits:aim_audit_specs",
     )
 )
+# the data-independent baselines at AIM's budget (referee 12, §3): the Gaussian mechanism spent once, accounted in
+# zCDP at AIM's rho and stated by the same conversion, replace-one; the tables name them by their ids
+register(
+    Method(
+        "gaussian-identity",
+        {"en": "Gaussian Identity", "zh_CN": "逐单元格加高斯噪声（高斯 Identity）"},
+        "#56B4E9",
+        CHAPTER,
+        estimator="dpcompendium.chapters.mwem.gaussian:gaussian_identity",
+        claim="dpcompendium.chapters.mwem.gaussian:gaussian_claim",
+        audit="dpcompendium.chapters.mwem.audits:gaussian_identity_audit_specs",
+    )
+)
+register(
+    Method(
+        "gaussian-ls",
+        {"en": "Gaussian least squares", "zh_CN": "最小二乘（高斯测量）"},
+        "#F0E442",
+        CHAPTER,
+        estimator="dpcompendium.chapters.mwem.gaussian:gaussian_least_squares",
+        claim="dpcompendium.chapters.mwem.gaussian:gaussian_claim",
+        audit="dpcompendium.chapters.mwem.audits:gaussian_ls_audit_specs",
+    )
+)

@@ -37,7 +37,7 @@ import math
 import os
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -45,7 +45,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from ...core.experiments import RangeQueries
-from ...core.mechanisms.exponential import exponential_mechanism
+from ...core.mechanisms.exponential import exponential_mechanism, exponential_probabilities
 from ...core.messages import tex
 from ...core.privacy import PrivacyClaim
 from ...core.rng import child_seeds, make_rng
@@ -61,9 +61,12 @@ __all__ = [
     "AIMResult",
     "aim",
     "aim_claim",
+    "aim_family",
     "aim_runs",
     "configure_jax",
+    "first_selection_probabilities",
     "initial_measurements",
+    "selection_scores",
 ]
 
 #: The method's name in the chapter's tables (its registration's id is ``"aim"``).
@@ -177,6 +180,78 @@ class _Estimator:
         return np.round(x / GRID) * GRID
 
 
+def _candidates(
+    work: Sequence[tuple[int, ...]], c: np.ndarray, l1: float
+) -> tuple[list[tuple[int, ...]], dict[tuple[int, ...], float], float]:
+    """AIM's candidates (the downward closure of the workload), their weights w_r = Σ_s c_s |r ∩ s| and the score's
+    sensitivity Δ₁ · max_r w_r."""
+    cands = _closure(work)
+    w = {
+        r: float(sum(ci * len(set(r) & set(s)) for ci, s in zip(c, work, strict=True)))
+        for r in cands
+    }
+    return cands, w, l1 * max(w.values())
+
+
+def _bias(
+    cands: Sequence[tuple[int, ...]], shape: tuple[int, ...], sd: float
+) -> dict[tuple[int, ...], float]:
+    """The expected L1 norm of a candidate's measurement noise, √(2/π)·sd·n_r, that its score subtracts."""
+    return {r: math.sqrt(2.0 / math.pi) * sd * _model_cells([r], shape) for r in cands}
+
+
+def selection_scores(
+    hist: np.ndarray,
+    estimated: Callable[[tuple[int, ...]], np.ndarray],
+    cands: Sequence[tuple[int, ...]],
+    weights: dict[tuple[int, ...], float],
+    bias: dict[tuple[int, ...], float],
+) -> np.ndarray:
+    """AIM's scores q_r = w_r(‖M_r(B) − M_r(p̂)‖₁ − bias_r) of the candidates ``cands`` (``mckenna2022aim``, Alg. 1):
+    ``estimated(r)`` is the model's marginal M_r(p̂), a function of earlier private outputs only, so a record
+    replaced in B moves q_r by at most Δ₁·w_r. :func:`aim` selects with these; :func:`first_selection_probabilities`
+    gives their exact law for an audit."""
+    return np.array(
+        [weights[r] * (np.abs(_marginal(hist, r) - estimated(r)).sum() - bias[r]) for r in cands]
+    )
+
+
+def first_selection_probabilities(
+    hist: ArrayLike,
+    estimate: ArrayLike,
+    rho: float,
+    *,
+    rounds: int | None = None,
+    alpha: float = 0.9,
+    neighbours: str = "replace-one",
+) -> tuple[list[tuple[int, ...]], np.ndarray, float, float]:
+    """The exact law of AIM's first selection (step 2 of :func:`aim`, full workload, no size limit) given the model
+    ``estimate`` p̂ (a histogram of the data's shape, public: in a run it is the estimate from the initialisation's
+    measurements, which the selection is conditioned on), rounded to :data:`GRID` as :func:`aim` reads it. Returns
+    (candidates, their probabilities, ε₁ = √(8(1 − α)ρ/T), the score's sensitivity Δ₁ · max_r w_r): the exponential
+    mechanism at ε₁ with that sensitivity, ε₁-DP and ε₁²/8-zCDP (``cesar2021bounding``)."""
+    h = check_array(hist, "hist", ndim=None)
+    p = check_array(estimate, "estimate", ndim=h.ndim)
+    if p.shape != h.shape:
+        raise ValueError(f"estimate must have the shape {h.shape} of hist, got {p.shape}")
+    rho = check_epsilon(rho, "rho")
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+    l2, l1 = _check_neighbours(neighbours)
+    T = check_int(16 * h.ndim if rounds is None else rounds, "rounds", minimum=1)
+    cands, w, score_sens = _candidates([tuple(range(h.ndim))], np.ones(1), l1)
+    sigma = math.sqrt(T / (2.0 * alpha * rho))
+    eps = math.sqrt(8.0 * (1.0 - alpha) * rho / T)
+    scores = selection_scores(
+        h,
+        lambda r: np.round(_marginal(p, r) / GRID) * GRID,
+        cands,
+        w,
+        _bias(cands, h.shape, l2 * sigma),
+    )
+    return cands, exponential_probabilities(scores, score_sens, eps), eps, score_sens
+
+
 def initial_measurements(
     hist: ArrayLike,
     rho: float,
@@ -249,12 +324,7 @@ def aim(
     c = np.ones(len(work)) if weights is None else check_array(weights, "weights", ndim=1)
     if len(c) != len(work) or np.any(c <= 0):
         raise ValueError(f"weights must be {len(work)} positive numbers, got {list(c)!r}")
-    cands = _closure(work)
-    w = {
-        r: float(sum(ci * len(set(r) & set(s)) for ci, s in zip(c, work, strict=True)))
-        for r in cands
-    }
-    score_sens = l1 * max(w.values())
+    cands, w, score_sens = _candidates(work, c, l1)
 
     est = _Estimator(shape, iters, float(h.sum()) if neighbours == "replace-one" else None)
     res = AIMResult(np.empty(0))
@@ -282,10 +352,8 @@ def aim(
         ok = ok or [
             min(cands, key=lambda r: _model_cells([r], shape))
         ]  # the one-way marginals always fit
-        bias = {r: math.sqrt(2.0 / math.pi) * l2 * sigma * _model_cells([r], shape) for r in ok}
-        scores = np.array(
-            [w[r] * (np.abs(_marginal(h, r) - est.marginal(r)).sum() - bias[r]) for r in ok]
-        )
+        bias = _bias(ok, shape, l2 * sigma)
+        scores = selection_scores(h, est.marginal, ok, w, bias)
         r = ok[exponential_mechanism(scores, score_sens, eps, rng)]
         before = est.marginal(r)
         y = _marginal(h, r) + rng.normal(0.0, l2 * sigma, before.size)
@@ -367,3 +435,44 @@ def aim_runs(
                 }
             )
     return pd.DataFrame(rows)
+
+
+def aim_family(
+    runs: pd.DataFrame,
+    other: str,
+    claim_of: Callable[[str, float], PrivacyClaim],
+    values_of: Callable[[str, float], ArrayLike],
+    delta: float,
+    rng: np.random.Generator,
+    *,
+    quantity,
+    column: str,
+):
+    """AIM against method ``other`` (an id of the method registry) in every (``dim``, ``epsilon``) cell of ``runs``
+    (:func:`aim_runs` rows with a ``dim`` column, "1-D" or "2-D") where both sides have at least 2 runs: two-sided
+    bootstrap-t tests of the mean error (:class:`~dpcompendium.core.comparison.Comparison`, one guarantee:
+    ``claim_of(dim, eps)`` must state AIM's), Holm-corrected over the cells. Returns (results, their sentence,
+    their table; :func:`~dpcompendium.core.comparison.results_text`, ``column`` the setting's header), or None
+    when no cell has the runs."""
+    from ...core import comparison
+
+    rows = []
+    for (d, e), g in runs.groupby(["dim", "epsilon"], sort=False):
+        z = np.asarray(values_of(d, e), dtype=float)
+        if len(g) < 2 or len(z) < 2:
+            continue
+        cmp_ = comparison.Comparison(
+            quantity,
+            comparison.Arm.of("aim", aim_claim(e, delta, int(str(d)[0])), g.mean_error),
+            comparison.Arm.of(other, claim_of(d, e), z),
+            test="bootstrap-t",
+            setting=f"{d}, ε = {e:g}",
+        )
+        rows.append(((f"{d}, ε = {e:g}",), cmp_.result(rng)))
+    if not rows:
+        return None
+    res = comparison.holm([r for _, r in rows])
+    text, tab = comparison.results_text(
+        [(c, r) for (c, _), r in zip(rows, res, strict=True)], [column]
+    )
+    return res, text, tab

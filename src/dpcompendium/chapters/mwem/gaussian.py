@@ -1,0 +1,190 @@
+"""The data-independent baselines at AIM's budget: Gaussian Identity and Gaussian least squares, accounted in zCDP
+(``bun2016concentrated``) at the ρ that :func:`~dpcompendium.chapters.mwem.pgm.aim` spends, under the same relation.
+
+AIM's release is a sequence of Gaussian measurements of marginals; on this chapter's domains (one or two attributes)
+its workload is the full marginal, so in 1-D its only candidate is the full histogram and it is repeated Gaussian
+Identity plus a projection (referee 12, §3). The baseline it must beat at the same guarantee is therefore the Gaussian
+mechanism spent once, on every cell (Identity) or on every workload query followed by least squares:
+
+- **Gaussian Identity**: x̂ = x + N(0, Δ₂²/(2ρ)) per cell, Δ₂ = √2 (replace-one: one record leaves a cell and enters
+  another) or 1 (add-remove); Δ₂²/(2σ²) = ρ-zCDP;
+- **Gaussian least squares**: y = Ax + N(0, σ²)^m over the workload's m queries, σ = Δ₂(A)/√(2ρ), x̂ = A⁺y (the
+  core's :func:`~dpcompendium.core.mechanisms.ranges.least_squares_estimate`); Δ₂(A)² = max over cell pairs of
+  ‖A(e_j − e_k)‖² ≤ c_j + c_k ≤ 2·max_j c_j under replace-one (c_j: the queries covering cell j), max_j c_j under
+  add-remove. ρ-zCDP.
+
+Both are stated as (ε, δ)-DP by the conversion AIM's claim uses (:func:`~dpcompendium.chapters.mwem.zcdp.dp_epsilon`),
+so a :class:`~dpcompendium.core.comparison.Comparison` with AIM compares one guarantee.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+
+from ...core.experiments import RangeQueries
+from ...core.mechanisms.ranges import (
+    finish_releases,
+    least_squares_estimate,
+    least_squares_sensitivity,
+    prepare_histogram,
+)
+from ...core.messages import Md, tex
+from ...core.privacy import PrivacyClaim
+from ...core.rng import child_seeds, make_rng
+from ...core.validation import check_array, check_delta, check_epsilon, check_int
+from .core import PUBLIC_DOMAIN, _text, workload_errors
+from .zcdp import dp_epsilon, rho_for
+
+__all__ = [
+    "GAUSSIAN_METHODS",
+    "gaussian_claim",
+    "gaussian_identity",
+    "gaussian_least_squares",
+    "gaussian_runs",
+    "gaussian_sensitivity",
+]
+
+#: The methods of this module: their id in the method registry (the ``method`` column of the chapter's tables, which
+#: shows the registered name in each language) → their English name.
+GAUSSIAN_METHODS = {
+    "gaussian-identity": "Gaussian Identity",
+    "gaussian-ls": "Gaussian least squares",
+}
+
+
+def _l2(neighbours: str) -> float:
+    if neighbours not in ("replace-one", "add-remove"):
+        raise ValueError(f"neighbours must be one of replace-one|add-remove, got {neighbours!r}")
+    return math.sqrt(2.0) if neighbours == "replace-one" else 1.0
+
+
+def gaussian_sensitivity(queries: RangeQueries | None, neighbours: str = "replace-one") -> float:
+    """The L2 sensitivity Δ₂ of the released vector: the histogram (``queries`` None: √2 under replace-one, 1 under
+    add-remove) or the workload's answers (√(2·max_j c_j) or √(max_j c_j), c_j the queries covering cell j)."""
+    base = _l2(neighbours)
+    if queries is None:
+        return base
+    cover = least_squares_sensitivity(queries, "add-remove")  # max_j c_j
+    return base * math.sqrt(cover)
+
+
+def gaussian_identity(
+    x: ArrayLike,
+    rho: float,
+    rng: np.random.Generator,
+    *,
+    neighbours: str = "replace-one",
+    size: int | None = None,
+) -> np.ndarray:
+    """x̂ = x + N(0, σ²) per cell, σ = Δ₂/√(2ρ) (Δ₂ = :func:`gaussian_sensitivity`): ρ-zCDP (``bun2016concentrated``,
+    Prop. 1.6). Unbiased; a query over L cells has variance Lσ². ``size`` releases at once (shape (size, *x.shape))."""
+    arr, rho, rng, reps = prepare_histogram(x, check_epsilon(rho, "rho"), rng, size)
+    sigma = gaussian_sensitivity(None, neighbours) / math.sqrt(2.0 * rho)
+    return finish_releases(arr + rng.normal(0.0, sigma, size=(reps, *arr.shape)), size)
+
+
+def gaussian_least_squares(
+    x: ArrayLike,
+    rho: float,
+    rng: np.random.Generator,
+    *,
+    queries: RangeQueries,
+    neighbours: str = "replace-one",
+    size: int | None = None,
+) -> np.ndarray:
+    """Every query of ``queries`` plus N(0, σ²), σ = Δ₂(A)/√(2ρ) (:func:`gaussian_sensitivity`), then the
+    least-squares histogram x̂ = A⁺y: ρ-zCDP (the estimate is post-processing)."""
+    arr, rho, rng, reps = prepare_histogram(x, check_epsilon(rho, "rho"), rng, size)
+    if not isinstance(queries, RangeQueries) or queries.shape != arr.shape:
+        raise ValueError(f"queries must be a RangeQueries on shape {arr.shape}, got {queries!r}")
+    sigma = gaussian_sensitivity(queries, neighbours) / math.sqrt(2.0 * rho)
+    y = queries.answer(arr) + rng.normal(0.0, sigma, size=(reps, queries.m))
+    return finish_releases(least_squares_estimate(queries, y), size)
+
+
+def gaussian_claim(
+    epsilon: float,
+    delta: float,
+    method: str = "gaussian-identity",
+    *,
+    neighbours: str = "replace-one",
+    queries: RangeQueries | None = None,
+) -> PrivacyClaim:
+    """The guarantee of ``method`` (an id of :data:`GAUSSIAN_METHODS`) at AIM's budget: ρ = ``rho_for`` (ε, δ),
+    spent once, stated as (ε, δ)-DP by the conversion of ``bun2016concentrated`` (as :func:`~.pgm.aim_claim`).
+    ``queries``: the workload least squares measures (its sensitivity is stated when given)."""
+    e, dl = check_epsilon(epsilon), check_delta(delta)
+    if method not in GAUSSIAN_METHODS:
+        raise ValueError(f"method must be one of {'|'.join(GAUSSIAN_METHODS)}, got {method!r}")
+    rho = rho_for(e, dl)
+    if method == "gaussian-identity":
+        sens = _text("claims.mwem.gauss_sens_identity", l2=tex(f"{_l2(neighbours):.4g}"))
+    else:
+        l2 = None if queries is None else gaussian_sensitivity(queries, neighbours)
+        sens = _text(
+            "claims.mwem.gauss_sens_ls",
+            l2=Md("√(2 max_j c_j)", "\\sqrt{2 \\max_j c_j}") if l2 is None else tex(f"{l2:.4g}"),
+        )
+    return PrivacyClaim(
+        f"{GAUSSIAN_METHODS[method]} (zCDP)",
+        neighbours,
+        sens,
+        dp_epsilon(rho, dl),
+        dl,
+        conditions=(
+            _text("claims.mwem.gauss_cond_zcdp", rho=tex(f"{rho:.4g}")),
+            PUBLIC_DOMAIN,
+        ),
+    )
+
+
+def gaussian_runs(
+    hist: ArrayLike,
+    queries: RangeQueries,
+    epsilons: Sequence[float],
+    delta: float,
+    *,
+    reps: int,
+    seed: int | np.random.SeedSequence,
+    methods: Sequence[str] = tuple(GAUSSIAN_METHODS),
+    neighbours: str = "replace-one",
+) -> pd.DataFrame:
+    """Each method of ``methods`` (ids of :data:`GAUSSIAN_METHODS`) at every ε (ρ = ``rho_for`` (ε, δ)), ``reps`` releases each (vectorized): one row
+    per (method, epsilon, rep) with the workload errors of the release
+    (:func:`~dpcompendium.chapters.mwem.core.workload_errors`). Method k at the i-th ε draws from child i of child k
+    of ``SeedSequence(seed)``."""
+    eps_list = [check_epsilon(e, "epsilons") for e in epsilons]
+    dl = check_delta(delta)
+    reps = check_int(reps, "reps", minimum=1)
+    h = check_array(hist, "hist", ndim=None)
+    for m in methods:
+        if m not in GAUSSIAN_METHODS:
+            raise ValueError(f"methods must be among {'|'.join(GAUSSIAN_METHODS)}, got {m!r}")
+    true = queries.answer(h)
+    frames = []
+    for m, ss in zip(methods, child_seeds(seed, len(methods)), strict=True):
+        for e, s in zip(eps_list, child_seeds(ss, len(eps_list)), strict=True):
+            rho, g = rho_for(e, dl), make_rng(s)
+            if m == "gaussian-identity":
+                rel = gaussian_identity(h, rho, g, neighbours=neighbours, size=reps)
+            else:
+                rel = gaussian_least_squares(
+                    h, rho, g, queries=queries, neighbours=neighbours, size=reps
+                )
+            err = workload_errors(rel, h, queries, true=true)
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "method": m,
+                        "epsilon": e,
+                        "rep": np.arange(reps),
+                        **{k: np.asarray(v, dtype=float) for k, v in err.items()},
+                    }
+                )
+            )
+    return pd.concat(frames, ignore_index=True)
