@@ -647,4 +647,24 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "each user's whole gradient is clipped to l2 norm %(c)s and the sampled coordinate divided by %(c)s "
      "before the mechanism",
      "每个用户的整个梯度先被裁剪到 $\\ell_2$ 范数 $%(c)s$，抽取的坐标再除以 $%(c)s$，然后进入机制"),
+    # federated-pca: Laplace input perturbation of A's upper triangle (referee 12 §3), pure epsilon-DP
+    ("claims.fedpca.mech_laplace",
+     "Laplace input perturbation: $A + L$, $L$ symmetric, upper triangle iid $\\mathrm{Lap}((d+1)/(n\\varepsilon))$",
+     "Laplace input perturbation: A + L, L symmetric, upper triangle iid Lap((d+1)/(n eps))",
+     "拉普拉斯输入扰动：$A + L$，$L$ 对称，上三角元素独立同分布于 $\\mathrm{Lap}((d+1)/(n\\varepsilon))$"),
+    ("claims.fedpca.sens_laplace",
+     "$\\ell_1$ of the upper triangle: $\\sum_{i \\le j} |x_i x_j - y_i y_j|/n \\le (d+1)/n$ (rows in the unit ball)",
+     "l1 of the upper triangle: sum_{i<=j} |x_i x_j - y_i y_j|/n <= (d+1)/n (rows in the unit ball)",
+     "上三角的 $\\ell_1$ 敏感度：$\\sum_{i \\le j} |x_i x_j - y_i y_j|/n \\le (d+1)/n$（各行在单位球内）"),
+    ("claims.fedpca.sens_laplace_value",
+     "$\\ell_1$ of the upper triangle: $\\sum_{i \\le j} |x_i x_j - y_i y_j|/n \\le (d+1)/n = %(value)s$ (rows in "
+     "the unit ball)",
+     "l1 of the upper triangle: sum_{i<=j} |x_i x_j - y_i y_j|/n <= (d+1)/n = %(value)s (rows in the unit ball)",
+     "上三角的 $\\ell_1$ 敏感度：$\\sum_{i \\le j} |x_i x_j - y_i y_j|/n \\le (d+1)/n = %(value)s$（各行在单位球内）"),
+    ("claims.fedpca.why_laplace",
+     "pure $\\varepsilon$-DP ($\\delta = 0$), so $(\\varepsilon, \\delta)$-DP at every $\\delta$: stated at the "
+     "$\\delta$ of the arm it is compared with",
+     "pure eps-DP (delta = 0), so (eps, delta)-DP at every delta: stated at the delta of the arm it is compared with",
+     "纯 $\\varepsilon$-DP（$\\delta = 0$），因而在任意 $\\delta$ 下都是 $(\\varepsilon, \\delta)$-DP：此处按与之比较的一方的 "
+     "$\\delta$ 陈述"),
 ]  # fmt: skip

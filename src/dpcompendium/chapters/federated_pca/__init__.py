@@ -115,6 +115,14 @@ from .protocols import (
     shared_seed_protocol,
     unmask_attack,
 )
+from .laplace import (
+    laplace_noise,
+    laplace_pca,
+    laplace_privacy_claim,
+    laplace_scale,
+    laplace_sensitivity,
+    laplace_subspaces,
+)
 from .wishart import (
     WISHART_SCALE,
     wishart_comparisons,
@@ -219,6 +227,12 @@ __all__ = [
     "top_k_subspace",
     "unmask_attack",
     "utility_comparisons",
+    "laplace_noise",
+    "laplace_pca",
+    "laplace_privacy_claim",
+    "laplace_scale",
+    "laplace_sensitivity",
+    "laplace_subspaces",
     "wishart_comparisons",
     "wishart_noise",
     "wishart_pca",

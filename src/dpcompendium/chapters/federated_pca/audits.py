@@ -30,12 +30,13 @@ from .datasets import audit_rows, prepare
 from .methods import privacy_claim
 from .power import power_noise_scale, power_privacy_claim
 from .protocols import FRAC_BITS, decode, encode, seed_attack, shared_seed_protocol
+from .laplace import laplace_privacy_claim, laplace_scale
 from .wishart import wishart_noise, wishart_privacy_claim, wishart_scale, wishart_support_delta
 
 #: this chapter's id (from its manifest)
 CHAPTER = chapter_id(__name__)
 
-__all__ = ["audit_rows", "audit_specs", "wishart_audit_specs"]
+__all__ = ["audit_rows", "audit_specs", "laplace_audit_specs", "wishart_audit_specs"]
 
 BOUNDS = (0.0, 1.0)
 SITES = 4
@@ -299,4 +300,39 @@ def wishart_audit_specs() -> list[AuditSpec]:
             "statistic: the event's mass is at most delta, so the row checks the delta part only, not the "
             "e^(eps/3) ratio",
         ),
+    ]
+
+
+def laplace_audit_specs() -> list[AuditSpec]:
+    """Laplace input perturbation (:mod:`~dpcompendium.chapters.federated_pca.laplace`) on the chapter's raw pair,
+    public preprocessing: the released upper triangle ``triu(A) + L`` (iid ``Lap(b)``, ``b = (d + 1)/(nε)``) through
+    the likelihood-ratio statistic ``Σ_t (|y_t − a′_t| − |y_t − a_t|)/b``, the optimal test for the pair. Only the
+    entries where ``A(D)`` and ``A(D′)`` differ are drawn (the others have one law under both). The pair's exact
+    privacy loss is ``‖triu(A(D) − A(D′))‖₁/b``, below ε since the pair's ℓ1 change is below ``Δ₁ = (d + 1)/n``."""
+    eps = 0.5
+    d, d2 = audit_rows()
+    n = d.shape[0]
+    a, a2 = np.triu(_moment(d, "public")), np.triu(_moment(d2, "public"))
+    iu = np.nonzero(a != a2)
+    t1, t2 = a[iu], a2[iu]
+    b = laplace_scale(eps, a.shape[0], n)
+
+    def released(rows, m, g):
+        y = np.triu(_moment(rows, "public"))[iu] + g.laplace(0.0, b, (m, t1.size))
+        return (np.abs(y - t2) - np.abs(y - t1)).sum(axis=1) / b
+
+    loss = float(np.abs(t1 - t2).sum() / b)
+    return [
+        AuditSpec(
+            "Laplace input perturbation: triu(A) + Lap((d+1)/(n eps))",
+            CHAPTER,
+            "private",
+            laplace_privacy_claim(eps, n=n, d=a.shape[0]),
+            (d, d2),
+            sample=released,
+            expected="holds",
+            true_epsilon=loss,
+            note=f"raw rows, replace-one, n = {n}, public preprocessing; statistic: the log-likelihood ratio of "
+            f"the changed entries; the pair's l1 change is {loss / eps:.3g} of (d + 1)/n",
+        )
     ]
