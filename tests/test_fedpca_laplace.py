@@ -92,7 +92,10 @@ def test_audit_row_holds_and_its_pair_loss_is_below_epsilon():
     g = np.random.default_rng(3)
     s1, s2 = spec.sample(spec.datasets[0], 50_000, g), spec.sample(spec.datasets[1], 50_000, g)
     # the likelihood-ratio statistic lies in [-loss, loss] and its mean is positive on D, negative on D'
-    assert np.abs(s1).max() <= spec.true_epsilon + 1e-9 and np.abs(s2).max() <= spec.true_epsilon + 1e-9
+    assert (
+        np.abs(s1).max() <= spec.true_epsilon + 1e-9
+        and np.abs(s2).max() <= spec.true_epsilon + 1e-9
+    )
     se = spec.true_epsilon / math.sqrt(50_000)
     assert s1.mean() > 5 * se and s2.mean() < -5 * se
     result = run_audit(spec, n_samples=200_000, rng=np.random.default_rng(4))

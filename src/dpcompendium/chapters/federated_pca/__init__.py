@@ -84,6 +84,14 @@ from .experiments import (
     svm_table,
     utility_comparisons,
 )
+from .laplace import (
+    laplace_noise,
+    laplace_pca,
+    laplace_privacy_claim,
+    laplace_scale,
+    laplace_sensitivity,
+    laplace_subspaces,
+)
 from .methods import (
     END_TO_END_SHARES,
     METHODS,
@@ -114,14 +122,6 @@ from .protocols import (
     seed_attack,
     shared_seed_protocol,
     unmask_attack,
-)
-from .laplace import (
-    laplace_noise,
-    laplace_pca,
-    laplace_privacy_claim,
-    laplace_scale,
-    laplace_sensitivity,
-    laplace_subspaces,
 )
 from .wishart import (
     WISHART_SCALE,
@@ -186,6 +186,12 @@ __all__ = [
     "fit_subspaces",
     "flat_column_holm",
     "flat_comparisons",
+    "laplace_noise",
+    "laplace_pca",
+    "laplace_privacy_claim",
+    "laplace_scale",
+    "laplace_sensitivity",
+    "laplace_subspaces",
     "load_dataset",
     "make_low_rank",
     "masked_sum_count",
@@ -227,12 +233,6 @@ __all__ = [
     "top_k_subspace",
     "unmask_attack",
     "utility_comparisons",
-    "laplace_noise",
-    "laplace_pca",
-    "laplace_privacy_claim",
-    "laplace_scale",
-    "laplace_sensitivity",
-    "laplace_subspaces",
     "wishart_comparisons",
     "wishart_noise",
     "wishart_pca",

@@ -27,10 +27,10 @@ from ..registry import chapter_id
 from .cape import _mahalanobis_factor, cape_noise_multiplier, cape_privacy_claim
 from .core import noise_scale, sensitivity
 from .datasets import audit_rows, prepare
+from .laplace import laplace_privacy_claim, laplace_scale
 from .methods import privacy_claim
 from .power import power_noise_scale, power_privacy_claim
 from .protocols import FRAC_BITS, decode, encode, seed_attack, shared_seed_protocol
-from .laplace import laplace_privacy_claim, laplace_scale
 from .wishart import wishart_noise, wishart_privacy_claim, wishart_scale, wishart_support_delta
 
 #: this chapter's id (from its manifest)

@@ -108,4 +108,3 @@ def laplace_privacy_claim(
         message("claims.fedpca.why_laplace") if dlt > 0 else "",
         (message("claims.fedpca.cond_wishart"),),
     )
-

@@ -32,8 +32,8 @@ from ...core.privacy import PrivacyClaim
 from ...core.rng import child_seed, make_rng
 from ...core.validation import check_delta, check_epsilon, check_int, check_rng
 from .core import Calibration, captured_energy, noise_scale, symmetric_gaussian, top_k_subspace
-from .laplace import laplace_privacy_claim, laplace_subspaces
 from .experiments import Deltas, _dataset, _delta_of, _second_moment, _setting_label
+from .laplace import laplace_privacy_claim, laplace_subspaces
 from .methods import privacy_claim
 
 __all__ = [
@@ -157,7 +157,11 @@ def wishart_runs(
     subs, rows = [], []
     for rep in range(reps):
         gauss = top_k_subspace(a + symmetric_gaussian(d, taus, rng, size=(len(eps),)), k)
-        subs += [gauss, wishart_subspaces(a, n, k, eps, rng), laplace_subspaces(a, n, k, eps, lap_rng)]
+        subs += [
+            gauss,
+            wishart_subspaces(a, n, k, eps, rng),
+            laplace_subspaces(a, n, k, eps, lap_rng),
+        ]
         rows += [(rep, e, m) for m in RUN_METHODS for e in eps]
     q = captured_energy(a, np.concatenate(subs))
     out = pd.DataFrame(rows, columns=["rep", "epsilon", "method"])
