@@ -667,4 +667,14 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "pure eps-DP (delta = 0), so (eps, delta)-DP at every delta: stated at the delta of the arm it is compared with",
      "纯 $\\varepsilon$-DP（$\\delta = 0$），因而在任意 $\\delta$ 下都是 $(\\varepsilon, \\delta)$-DP：此处按与之比较的一方的 "
      "$\\delta$ 陈述"),
+    ("claims.fedpca.why_wishart_satisfied",
+     "what the chapter proves it satisfies: a privacy loss of at most $\\varepsilon/3$ where both releases have a "
+     "density, and the neighbour's release outside this one's support with probability at most "
+     "$1 - e^{-\\varepsilon/3} = %(p)s$, a $\\delta$ far above $1/n$: no privacy at the $\\delta$ of the other "
+     "mechanisms",
+     "what the chapter proves it satisfies: a privacy loss of at most eps/3 where both releases have a density, and "
+     "the neighbour's release outside this one's support with probability at most 1 - exp(-eps/3) = %(p)s, a delta "
+     "far above 1/n: no privacy at the delta of the other mechanisms",
+     "本章证明它满足的保证：在两个发布都有密度之处，隐私损失至多为 $\\varepsilon/3$；邻居的发布落在本发布支撑集之外的"
+     "概率至多为 $1 - e^{-\\varepsilon/3} = %(p)s$，这个 $\\delta$ 远大于 $1/n$：在其他机制的 $\\delta$ 下没有隐私"),
 ]  # fmt: skip

@@ -44,6 +44,7 @@ __all__ = [
     "wishart_pca",
     "wishart_privacy_claim",
     "wishart_runs",
+    "wishart_satisfied_claim",
     "wishart_scale",
     "wishart_subspaces",
     "wishart_support_delta",
@@ -127,6 +128,24 @@ def wishart_privacy_claim(epsilon: float, delta: float = 0.0, n: int | None = No
             p=number(p, 3),
             eps3=number(eps / 3, 3),
         ),
+        (message("claims.fedpca.cond_wishart"),),
+    )
+
+
+def wishart_satisfied_claim(epsilon: float) -> PrivacyClaim:
+    """What the Wishart mechanism at the published scale for ``ε`` does satisfy (the chapter's
+    ``prop-fedpca-wishart``): ``(ε/3, 1 − e^{−ε/3})``-DP under replace-one neighbours, rows in the unit ball, ``n``
+    public. ``why`` says that this δ is far above ``1/n``, so it is no privacy in the usual sense."""
+    eps = check_epsilon(epsilon)
+    p = wishart_support_delta(eps)
+    return PrivacyClaim(
+        message("claims.fedpca.mech_wishart"),
+        "replace-one",
+        message("claims.fedpca.sens_wishart"),
+        eps / 3,
+        p,
+        True,
+        message("claims.fedpca.why_wishart_satisfied", p=number(p, 3)),
         (message("claims.fedpca.cond_wishart"),),
     )
 
