@@ -123,10 +123,6 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
             "aim-a-later-graphical-model-method-on-the-course-s-data",
         ): "PENDING, its chapter: 1036, 1097 visible characters at 9c9cb45 (the list items of AIM's two claims)",
         (
-            "federated-pca",
-            "proof-content",
-        ): "PENDING, its chapter: 1045 visible characters at 9c9cb45 (the Wishart proposition's proof)",
-        (
             "hiera",
             "experiment-3-ldp-mini-batch-sgd-for-linear-regression",
         ): "PENDING, its chapter: 1043 visible characters at 9c9cb45 (the clip reading, referee 12 #1)",
@@ -158,13 +154,6 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
             "corrections-to-this-chapter",
         ): "PENDING, its chapter: 1456, 1462 visible characters at e58ae37",
         ("mwem", "solution-content"): "PENDING, its chapter: 1198 visible characters at e58ae37",
-        (
-            "federated-pca",
-            "linear-svm-on-the-projected-data",
-        ): (
-            "the end-to-end release's claim statement with its conditions (fedpca_e2e_claim, a glued claim "
-            "statement: F1's scope): 1072 visible characters at s13-dpm"
-        ),
         (
             "hiera",
             "the-method-its-derivation-and-its-privacy",
