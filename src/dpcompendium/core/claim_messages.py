@@ -677,4 +677,9 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "far above 1/n: no privacy at the delta of the other mechanisms",
      "本章证明它满足的保证：在两个发布都有密度之处，隐私损失至多为 $\\varepsilon/3$；邻居的发布落在本发布支撑集之外的"
      "概率至多为 $1 - e^{-\\varepsilon/3} = %(p)s$，这个 $\\delta$ 远大于 $1/n$：在其他机制的 $\\delta$ 下没有隐私"),
+    # privacy-audit: a row whose audit checks the delta part of its claim only (referee 12, N4)
+    ("audit.finding.delta_only",
+     "holds, the $\\delta$ part only (event mass at most $\\delta$; the $e^{\\varepsilon/3}$ ratio not checked)",
+     "holds, the delta part only (event mass at most delta; the e^(eps/3) ratio not checked)",
+     "成立，仅限 $\\delta$ 的部分（事件概率至多为 $\\delta$；未检验 $e^{\\varepsilon/3}$ 的比值）"),
 ]  # fmt: skip

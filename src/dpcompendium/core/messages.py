@@ -2357,6 +2357,21 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
     ("audit.tally.kinds",
      "%(n)s (planted bugs: %(planted)s, core: %(core)s, sources' and comparators' mechanisms as published: %(chapters)s)",
      "%(n)s（植入的错误：%(planted)s，核心：%(core)s，各章按论文原方案实现的机制（原文的机制及其比较对象）：%(chapters)s）"),
+    # the Key takeaways' tally, short (issue 49: a takeaway item of at most 300 characters; referee 12, #9, N4)
+    ("audit.tally.short",
+     "Of %(n)s audited rows, %(violated)s are violated as predicted (%(chapters)s of them sources' and comparators' "
+     "mechanisms as published) and %(step)s step exceeds its proof share; %(exact)s hold exactly and %(empirical)s "
+     "empirically (%(delta_only)s of them for the $\\delta$ part only)%(other)s",
+     "在 %(n)s 个审计行中，%(violated)s 个按预测违反（其中 %(chapters)s 个是各章按论文原方案实现的机制）、%(step)s 个步骤"
+     "超出其证明所分配的份额；%(exact)s 个精确成立，%(empirical)s 个经验审计成立（其中 %(delta_only)s 个仅限 "
+     "$\\delta$ 的部分）%(other)s"),
+    # the mechanisms a chapter calls private and how they fare (referee 12, #10 and re-check 2: the MWEM step)
+    ("audit.private_hold",
+     "on the instances audited, every mechanism whose chapter calls it private holds or, for one MWEM step (the "
+     "coursework's 2-D measurement, audited against its proof share), is not judged as a whole — with one "
+     "exception, the floating-point row",
+     "在所审计的实例上，凡其所在章节称为私有的机制都成立，或者（一个 MWEM 步骤，即课程作业的二维测量，按其证明所分配的份额"
+     "审计）不作为整个机制来判定——只有一个例外，即浮点数那一行"),
 ]  # fmt: skip
 
 # The texts of the privacy claims (core/claim_messages.py): relation names, sensitivities, conditions, reasons.

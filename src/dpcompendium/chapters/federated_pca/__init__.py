@@ -124,6 +124,7 @@ from .protocols import (
     unmask_attack,
 )
 from .wishart import (
+    RUN_METHODS,
     WISHART_SCALE,
     wishart_comparisons,
     wishart_noise,
@@ -151,6 +152,7 @@ __all__ = [
     "PREPROCESSING",
     "PUBLIC_BOUNDS",
     "RELEASES",
+    "RUN_METHODS",
     "SAME_LAW_Z",
     "SECURE_AGGREGATION_REAL_SHARES",
     "SHOWN_REPS",
