@@ -201,7 +201,6 @@ LONG_PARAGRAPHS: dict[str, str] = {
     "mwem_aim_claim": "a claim statement with its conditions (AIM's zCDP accounting, in 2-D)",
     "mwem_aim_claim_1d": "a claim statement with its conditions (AIM's zCDP accounting, in 1-D)",
     "fedpca_wishart_design": "one family's design sentence (no enumeration of three or more: its own clauses)",
-    "fedpca_laplace_design": "one family's design sentence (no enumeration of three or more: its own clauses)",
     "hist_overview_dense": "PENDING: the dense-histogram winners by ε are an f-string enumeration in the chapter",
     "hist_dawa_design": "PENDING: a design sentence and its verdicts short of runs, named (histograms.design_named)",
     "hist_bracket_design": "PENDING: a design sentence and its verdicts short of runs, named (histograms.design_named)",

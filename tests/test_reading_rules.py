@@ -197,10 +197,6 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
 LONG_TAKEAWAYS: dict[str, dict[tuple[str, str | int], str]] = {
     "en": {
         (
-            "privacy-audit",
-            2,
-        ): "PENDING, its chapter: 357 visible characters at 9c9cb45 (the tally by kind, referee 12 #9)",
-        (
             "mwem",
             5,
         ): "PENDING, its chapter: 566 visible characters at e58ae37 (item 4 then; AIM's item comes before it)",
