@@ -399,7 +399,10 @@ def test_the_wishart_guarantee_row_says_it_checks_the_delta_part_only():
     assert "delta part only" in str(finding("federated-pca", ok, "holds"))
     # the same name in another chapter, the published row and a violated verdict: not the delta-only finding
     assert finding("mwem", ok, "holds") == FINDINGS["holds"]
-    assert finding("federated-pca", "Wishart mechanism (as published): A + W", "holds") == FINDINGS["holds"]
+    assert (
+        finding("federated-pca", "Wishart mechanism (as published): A + W", "holds")
+        == FINDINGS["holds"]
+    )
     assert finding("federated-pca", ok, "violated") == FINDINGS["violated"]
     t = pd.DataFrame(
         {
@@ -410,7 +413,9 @@ def test_the_wishart_guarantee_row_says_it_checks_the_delta_part_only():
             "expected": ["holds", "holds", "violated", "violated", "violated"],
         }
     )
-    t["finding"] = [finding(c, m, v) for c, m, v in zip(t.chapter, t.mechanism, t.verdict, strict=True)]
+    t["finding"] = [
+        finding(c, m, v) for c, m, v in zip(t.chapter, t.mechanism, t.verdict, strict=True)
+    ]
     assert delta_only_count(t) == 1 and delta_only_count(t.drop(columns="finding")) == 0
     whole = verdict_tally(t, by=None).loc["all", list(TALLY_COLUMNS)].tolist()
     assert whole == [2, 1, 0, 2, 0]

@@ -651,7 +651,7 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
     ("claims.fedpca.mech_laplace",
      "Laplace input perturbation: $A + L$, $L$ symmetric, upper triangle iid $\\mathrm{Lap}((d+1)/(n\\varepsilon))$",
      "Laplace input perturbation: A + L, L symmetric, upper triangle iid Lap((d+1)/(n eps))",
-     "拉普拉斯输入扰动：$A + L$，$L$ 对称，上三角元素独立同分布于 $\\mathrm{Lap}((d+1)/(n\\varepsilon))$"),
+     "拉普拉斯噪声输入扰动：$A + L$，$L$ 对称，上三角元素独立同分布于 $\\mathrm{Lap}((d+1)/(n\\varepsilon))$"),
     ("claims.fedpca.sens_laplace",
      "$\\ell_1$ of the upper triangle: $\\sum_{i \\le j} |x_i x_j - y_i y_j|/n \\le (d+1)/n$ (rows in the unit ball)",
      "l1 of the upper triangle: sum_{i<=j} |x_i x_j - y_i y_j|/n <= (d+1)/n (rows in the unit ball)",
@@ -665,8 +665,8 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "pure $\\varepsilon$-DP ($\\delta = 0$), so $(\\varepsilon, \\delta)$-DP at every $\\delta$: stated at the "
      "$\\delta$ of the arm it is compared with",
      "pure eps-DP (delta = 0), so (eps, delta)-DP at every delta: stated at the delta of the arm it is compared with",
-     "纯 $\\varepsilon$-DP（$\\delta = 0$），因而在任意 $\\delta$ 下都是 $(\\varepsilon, \\delta)$-DP：此处按与之比较的一方的 "
-     "$\\delta$ 陈述"),
+     "纯差分隐私 $\\varepsilon$-DP（$\\delta = 0$），因而是 $(\\varepsilon, \\delta)$-DP，对任意 $\\delta$ 都成立：此处按与之比较的"
+     "一方的 $\\delta$ 陈述"),
     ("claims.fedpca.why_wishart_satisfied",
      "what the chapter proves it satisfies: a privacy loss of at most $\\varepsilon/3$ where both releases have a "
      "density, and the neighbour's release outside this one's support with probability at most "

@@ -991,7 +991,10 @@ _PAIRS += [
 
 # federated-pca: Laplace input perturbation, the pure-epsilon covariance mechanism (referee 12 §3)
 _PAIRS += [
-    ("Laplace input perturbation: triu(A) + Lap((d+1)/(n eps))", "拉普拉斯输入扰动：triu(A) + Lap((d+1)/(n ε))"),
+    (
+        "Laplace input perturbation: triu(A) + Lap((d+1)/(n eps))",
+        "拉普拉斯噪声输入扰动：A 的上三角加尺度为 (d+1)/(n ε) 的拉普拉斯噪声",
+    ),
     (
         "raw rows, replace-one, n = %(n)s, public preprocessing; statistic: the log-likelihood ratio of the changed "
         "entries; the pair's l1 change is %(r)s of (d + 1)/n",
@@ -1004,7 +1007,7 @@ _PAIRS += [
         "not private at Analyze Gauss's delta) and of Laplace input perturbation (eps-DP), mean of %(reps)s "
         "repetitions",
         "Analyze Gauss、Wishart 机制（论文原方案：满足 (ε/3, 1 - e^(-ε/3))-DP，在 Analyze Gauss 的 δ 下不满足差分隐私）"
-        "与拉普拉斯输入扰动（ε-DP）捕获的能量 q（%(reps)s 次重复的均值）",
+        "与拉普拉斯噪声输入扰动（ε-DP）捕获的能量 q（%(reps)s 次重复的均值）",
     ),
 ]
 

@@ -2370,7 +2370,7 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
      "on the instances audited, every mechanism whose chapter calls it private holds or, for one MWEM step (the "
      "coursework's 2-D measurement, audited against its proof share), is not judged as a whole — with one "
      "exception, the floating-point row",
-     "在所审计的实例上，凡其所在章节称为私有的机制都成立，或者（一个 MWEM 步骤，即课程作业的二维测量，按其证明所分配的份额"
+     "在所审计的实例上，凡其所在章节称其满足差分隐私的机制都成立，或者（一个 MWEM 步骤，即课程作业的二维测量，按其证明所分配的份额"
      "审计）不作为整个机制来判定——只有一个例外，即浮点数那一行"),
 ]  # fmt: skip
 

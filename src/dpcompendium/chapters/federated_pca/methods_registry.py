@@ -90,7 +90,7 @@ register(
 register(
     Method(
         "laplace-input",
-        {"en": "Laplace input perturbation", "zh_CN": "拉普拉斯输入扰动"},
+        {"en": "Laplace input perturbation", "zh_CN": "拉普拉斯噪声输入扰动"},
         "#56B4E9",
         CHAPTER,
         estimator="dpcompendium.chapters.federated_pca.laplace:laplace_pca",
