@@ -122,3 +122,19 @@ def test_laplace_arm_leaves_the_other_arms_draws_and_its_comparisons_are_private
     assert "not private" not in str(comparison.family_sentence(list(cmp.result)))
     with pytest.raises(ValueError, match="pair"):
         P.wishart_comparisons(first, "q", {"wine": 1e-6}, pair=("central", "central"))
+
+
+def test_the_take_counts_the_family_s_outcomes():
+    a = np.diag([0.5, 0.3, 0.1, 0.05])
+    runs = P.wishart_runs(a, 500, "wine", [0.1, 0.5, 5.0], 1e-6, 2, 10, np.random.default_rng(6))
+    cmp = P.wishart_comparisons(
+        runs, message("fedpca.quantity_energy"), {"wine": 1e-6}, pair=("laplace-input", "central")
+    )
+    res = list(cmp.result)
+    text = str(P.laplace_take(res))
+    higher = sum(r.ratio > 1 and r.holds for r in res)
+    lower = sum(r.ratio < 1 and r.holds for r in res)
+    assert f"higher in {higher} of {len(res)} settings and lower in {lower}" in text
+    assert f"{min(r.ratio for r in res):.3g}"[:3] in text
+    with pytest.raises(ValueError, match="results"):
+        P.laplace_take([])

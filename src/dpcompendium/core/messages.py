@@ -2372,6 +2372,13 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
      "exception, the floating-point row",
      "在所审计的实例上，凡其所在章节称其满足差分隐私的机制都成立，或者（一个 MWEM 步骤，即课程作业的二维测量，按其证明所分配的份额"
      "审计）不作为整个机制来判定——只有一个例外，即浮点数那一行"),
+    # federated-pca: Laplace input perturbation against Analyze Gauss, for What we find and the takeaways (referee 12
+    # §3), from the comparison family's results
+    ("fedpca.take_laplace",
+     "against Analyze Gauss its energy not captured is %(lo)s–%(hi)s times as large, higher in %(higher)s of "
+     "%(n)s settings and lower in %(lower)s (two-sided tests, Holm-corrected)",
+     "与 Analyze Gauss 相比，它未捕获的能量是后者的 %(lo)s–%(hi)s 倍，在 %(n)s 个设置中的 %(higher)s 个里更高，"
+     "%(lower)s 个里更低（双侧检验，Holm 校正）"),
 ]  # fmt: skip
 
 # The texts of the privacy claims (core/claim_messages.py): relation names, sensitivities, conditions, reasons.

@@ -126,6 +126,7 @@ from .protocols import (
 from .wishart import (
     RUN_METHODS,
     WISHART_SCALE,
+    laplace_take,
     wishart_comparisons,
     wishart_noise,
     wishart_pca,
@@ -195,6 +196,7 @@ __all__ = [
     "laplace_scale",
     "laplace_sensitivity",
     "laplace_subspaces",
+    "laplace_take",
     "load_dataset",
     "make_low_rank",
     "masked_sum_count",

@@ -39,6 +39,7 @@ from .methods import privacy_claim
 __all__ = [
     "RUN_METHODS",
     "WISHART_SCALE",
+    "laplace_take",
     "wishart_comparisons",
     "wishart_noise",
     "wishart_pca",
@@ -280,3 +281,21 @@ def wishart_comparisons(
     ]  # fmt: skip
     cols = ["dataset", "epsilon", "ratio", "lo", "hi", "p_adjusted", "outcome", "result"]
     return pd.DataFrame(rows, columns=cols)
+
+
+def laplace_take(results) -> Md:
+    """Laplace input perturbation against Analyze Gauss in one clause (message ``fedpca.take_laplace``), from the
+    results of :func:`wishart_comparisons` with ``pair=("laplace-input", "central")`` (Holm-decided): the span of
+    the ratios of the energy not captured, and in how many settings it is shown higher and lower."""
+    results = list(results)
+    if not results:
+        raise ValueError("results must hold at least one comparison")
+    ratios = [r.ratio for r in results]
+    return message(
+        "fedpca.take_laplace",
+        lo=number(min(ratios), 3),
+        hi=number(max(ratios), 3),
+        higher=str(sum(r.outcome == "worse" for r in results)),
+        lower=str(sum(r.outcome == "better" for r in results)),
+        n=str(len(results)),
+    )
