@@ -992,7 +992,7 @@ _PAIRS += [
 # federated-pca: Laplace input perturbation, the pure-epsilon covariance mechanism (referee 12 §3)
 _PAIRS += [
     (
-        "Laplace input perturbation: triu(A) + Lap((d+1)/(n eps))",
+        "Laplace input perturbation: A + Lap((d+1)/(n eps)) on the upper triangle",
         "拉普拉斯噪声输入扰动：A 的上三角加尺度为 (d+1)/(n ε) 的拉普拉斯噪声",
     ),
     (

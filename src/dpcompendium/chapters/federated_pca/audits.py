@@ -328,7 +328,7 @@ def laplace_audit_specs() -> list[AuditSpec]:
     loss = float(weight.sum())
     return [
         AuditSpec(
-            "Laplace input perturbation: triu(A) + Lap((d+1)/(n eps))",
+            "Laplace input perturbation: A + Lap((d+1)/(n eps)) on the upper triangle",
             CHAPTER,
             "private",
             laplace_privacy_claim(eps, n=n, d=a.shape[0]),
