@@ -623,7 +623,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.sparse_small_not": "on the sparse histograms the data-dependent methods do not rank first in every setting with $\\varepsilon$ ≤ %(eps)s",
         "fedpca.flat_family": "Tested at each dataset, split and $\\varepsilon$ with Holm's correction over them: %(family)s",
         "fedpca.flat_column": "The column averages over $\\varepsilon$ before testing, and each of its %(rows)s z-scores is read alone. Its largest $\\lvert z\\rvert$ is %(z)s (%(where)s): a two-sided p-value of %(p)s (Student's $t$ with %(df)s degrees of freedom, the fewest the two cells' standard errors allow), %(p_holm)s after Holm's correction over the column",
-        "fedpca.flat_alarm": ". That is below the family's level 0.05. But central DP-PCA's release is a function of the pooled matrix alone, which every split gives the same, and of noise whose law does not depend on the split (above); so the two cells have one law, and by that argument this rejection is a type-I error of the test (Holm-adjusted p of %(p_holm)s over %(rows)s rows), not an effect of the split; the cell was not rerun on fresh streams",
+        "fedpca.flat_alarm": ". That is below the family's level 0.05. But central DP-PCA's release is a function of the pooled matrix alone, which every split gives the same, and of noise whose law does not depend on the split (above); so the two cells have one law, and by that argument this rejection is a type-I error of the test (Holm-adjusted p of %(p_holm)s over %(rows)s rows), not an effect of the split",
         "fedpca.flat_quiet": ", as chance gives %(rows)s rows of one law",
         "fedpca.flat_none": "The column has no finite z-score: with one repetition a cell has no standard error",
         "fedpca.wishart_support": "In this run's check, a share %(share)s of %(draws)s draws of $W$ at $\\varepsilon$ = %(eps)s left the cone when a unit row was replaced by $0$, against $1 - e^{-\\varepsilon/3}$ = %(p)s",
@@ -1079,7 +1079,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.sparse_small_not": "在稀疏直方图上，依赖数据的方法并非在每个 $\\varepsilon$ ≤ %(eps)s 的设置中都排名第一",
         "fedpca.flat_family": "在每个数据集、划分和 $\\varepsilon$ 上分别检验，并对它们做 Holm 校正：%(family)s",
         "fedpca.flat_column": "该列在检验前先对 $\\varepsilon$ 取平均，其 %(rows)s 个 z 值各自单独解读。其最大的 $\\lvert z\\rvert$ 为 %(z)s（%(where)s）：双侧 p 值为 %(p)s（自由度为 %(df)s 的 Student $t$ 分布，即两个单元格的标准误所允许的最少自由度），对该列做 Holm 校正后为 %(p_holm)s",
-        "fedpca.flat_alarm": "。这低于整族的水平 0.05。但中心化 DP-PCA 的发布只取决于汇总矩阵（任何划分都给出同一个汇总矩阵）和噪声，而噪声的分布不依赖于划分（见上文）；因此两个单元格分布相同；按这一论证，这次拒绝是检验的第一类错误（在 %(rows)s 行上 Holm 校正后 p 值为 %(p_holm)s），而不是划分的效应；该单元格没有用新的随机流重新运行",
+        "fedpca.flat_alarm": "。这低于整族的水平 0.05。但中心化 DP-PCA 的发布只取决于汇总矩阵（任何划分都给出同一个汇总矩阵）和噪声，而噪声的分布不依赖于划分（见上文）；因此两个单元格分布相同；按这一论证，这次拒绝是检验的第一类错误（在 %(rows)s 行上 Holm 校正后 p 值为 %(p_holm)s），而不是划分的效应",
         "fedpca.flat_quiet": "，与 %(rows)s 行同分布的数据偶然给出的结果相符",
         "fedpca.flat_none": "该列没有有限的 z 值：只重复一次时，单元格没有标准误",
         "fedpca.wishart_support": "在本次运行的检验中，$W$ 在 $\\varepsilon$ = %(eps)s 时的 %(draws)s 次抽样里，把一条单位范数的行替换为 $0$ 后离开该锥的比例为 %(share)s，而 $1 - e^{-\\varepsilon/3}$ = %(p)s",
@@ -2379,6 +2379,18 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
      "%(n)s settings and lower in %(lower)s (two-sided tests, Holm-corrected)",
      "与 Analyze Gauss 相比，它未捕获的能量是后者的 %(lo)s–%(hi)s 倍，在 %(n)s 个设置中的 %(higher)s 个里更高，"
      "%(lower)s 个里更低（双侧检验，Holm 校正）"),
+    # federated-pca: the column "z, flat"'s largest row rerun on fresh streams (referee 12, #3)
+    ("fedpca.flat_rerun",
+     "Rerun on fresh streams through the same pipeline (a fresh split per repetition into %(lo)s and into %(hi)s "
+     "sites, %(reps)s repetitions per cell, child %(stream)s of the seed), the row %(where)s gives $z$ = %(z)s, a "
+     "two-sided p-value of %(p)s for this one test%(verdict)s",
+     "用新的随机流、按同一流程重新运行（每次重复重新划分为 %(lo)s 个和 %(hi)s 个站点，每个参数组合 %(reps)s 次重复，"
+     "种子的第 %(stream)s 个子流），%(where)s 这一行给出 $z$ = %(z)s，这一次检验的双侧 p 值为 %(p)s%(verdict)s"),
+    ("fedpca.flat_rerun_quiet", ": not significant at 0.05, as one law predicts",
+     "：在 0.05 水平下不显著，与两个参数组合分布相同的预测一致"),
+    ("fedpca.flat_rerun_alarm",
+     ": below 0.05 again, so the split may matter after all; this page does not resolve it",
+     "：再次低于 0.05，因此划分可能确有影响；本页没有解决这一问题"),
 ]  # fmt: skip
 
 # The texts of the privacy claims (core/claim_messages.py): relation names, sensitivities, conditions, reasons.
