@@ -2382,7 +2382,7 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
     # federated-pca: the column "z, flat"'s largest row rerun on fresh streams (referee 12, #3)
     ("fedpca.flat_rerun",
      "Rerun on fresh streams through the same pipeline (a fresh split per repetition into %(lo)s and into %(hi)s "
-     "sites, %(reps)s repetitions per cell, child %(stream)s of the seed), the row %(where)s gives $z$ = %(z)s, a "
+     "sites, %(reps)s repetitions per cell, child %(stream)s of the seed), the row for %(where)s gives $z$ = %(z)s, a "
      "two-sided p-value of %(p)s for this one test%(verdict)s",
      "用新的随机流、按同一流程重新运行（每次重复重新划分为 %(lo)s 个和 %(hi)s 个站点，每个参数组合 %(reps)s 次重复，"
      "种子的第 %(stream)s 个子流），%(where)s 这一行给出 $z$ = %(z)s，这一次检验的双侧 p 值为 %(p)s%(verdict)s"),
