@@ -87,7 +87,13 @@ def test_a_step_over_its_proof_share_is_not_a_violated_mechanism(table):
     assert mw2.finding.tolist() == ["step exceeds its proof share"]
     other = table[(table.verdict == "violated") & (table.chapter != "mwem")]
     assert len(other) and (other.finding == "mechanism violated").all()
-    assert (table.loc[table.verdict == "holds", "finding"] == "holds").all()
+    # a HOLDS reads "holds", but for the rows that check the delta part only (referee 12, N4)
+    held = table[table.verdict == "holds"]
+    delta_only = held.finding.str.startswith("holds, the delta part only")
+    assert (held.loc[~delta_only, "finding"] == "holds").all()
+    assert held.loc[delta_only, "mechanism"].tolist() == [
+        "Wishart mechanism (as published) at (eps/3, 1 - exp(-eps/3)): A + W"
+    ]
 
 
 def test_verdicts_match_the_book(table):
@@ -372,3 +378,67 @@ def test_verdict_tally_of_the_catalogue(table):
         ).sum()
     )
     assert verdict_tally(table)["rows"].sum() == len(table)
+
+
+def test_the_wishart_guarantee_row_says_it_checks_the_delta_part_only():
+    """Referee 12, N4: Table 6.4 printed a bare "holds" for the Wishart mechanism at (ε/3, 1 − e^{−ε/3}), whose
+    audited event has mass at most δ on one neighbour and 0 on the other: its finding says it checks the δ part
+    only, and it still counts among the empirical HOLDS (the tally's column and the short tally's clause)."""
+    import pandas as pd
+
+    from dpcompendium.chapters.privacy_audit import (
+        FINDINGS,
+        TALLY_COLUMNS,
+        delta_only_count,
+        tally_short,
+        verdict_tally,
+    )
+
+    ok = "Wishart mechanism (as published) at (eps/3, 1 - exp(-eps/3)): A + W"
+    assert finding("federated-pca", ok, "holds") == FINDINGS["delta_only"]
+    assert "delta part only" in str(finding("federated-pca", ok, "holds"))
+    # the same name in another chapter, the published row and a violated verdict: not the delta-only finding
+    assert finding("mwem", ok, "holds") == FINDINGS["holds"]
+    assert (
+        finding("federated-pca", "Wishart mechanism (as published): A + W", "holds")
+        == FINDINGS["holds"]
+    )
+    assert finding("federated-pca", ok, "violated") == FINDINGS["violated"]
+    t = pd.DataFrame(
+        {
+            "mechanism": [ok, "Laplace input", "x", "y", "MWEM measurement, coursework, 2-D"],
+            "chapter": ["federated-pca", "federated-pca", "planted", "dp-mean", "mwem"],
+            "audit": ["empirical", "empirical", "exact", "empirical", "empirical"],
+            "verdict": ["holds", "holds", "violated", "violated", "violated"],
+            "expected": ["holds", "holds", "violated", "violated", "violated"],
+        }
+    )
+    t["finding"] = [
+        finding(c, m, v) for c, m, v in zip(t.chapter, t.mechanism, t.verdict, strict=True)
+    ]
+    assert delta_only_count(t) == 1 and delta_only_count(t.drop(columns="finding")) == 0
+    whole = verdict_tally(t, by=None).loc["all", list(TALLY_COLUMNS)].tolist()
+    assert whole == [2, 1, 0, 2, 0]
+    assert str(tally_short(t)) == (
+        "Of 5 audited rows, 2 are violated as predicted (1 of them sources' and comparators' mechanisms as "
+        "published) and 1 step exceeds its proof share; 0 hold exactly and 2 empirically (1 of them for the "
+        "$\\delta$ part only)"
+    )
+    assert "其中 1 个仅限" in tally_short(t).by_lang["zh_CN"]
+
+
+def test_the_short_tally_has_the_full_tally_s_counts_and_fits_a_takeaway(table):
+    """Issue 49: the Key takeaways' tally is at most 300 visible characters; its counts are the full tally's."""
+    import re
+
+    from dpcompendium.chapters.privacy_audit import TALLY_COLUMNS, tally_short, verdict_tally
+
+    short = str(tally_short(table))
+    assert len(short) <= 300
+    t = verdict_tally(table, by=None).loc["all"]
+    violated, step, exact, empirical = (int(t[c]) for c in TALLY_COLUMNS[:4])
+    assert re.match(
+        rf"Of {len(table)} audited rows, {violated} are violated as predicted \(\d+ of them .*\) and {step} step "
+        rf"exceeds its proof share; {exact} hold exactly and {empirical} empirically \(1 of them",
+        short,
+    ), short

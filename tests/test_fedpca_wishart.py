@@ -87,7 +87,7 @@ def test_comparisons_flag_the_wishart_arm_and_are_reproducible():
     run = lambda: P.wishart_runs(a, 2000, "wine", [0.5, 2.0], 1e-6, 2, 8, np.random.default_rng(5))  # noqa: E731
     first, again = run(), run()
     pd.testing.assert_frame_equal(first, again)
-    assert set(first.method) == {"central", "wishart"} and len(first) == 2 * 2 * 8
+    assert set(first.method) == {"central", "wishart", "laplace-input"} and len(first) == 3 * 2 * 8
     cmp = P.wishart_comparisons(first, message("fedpca.quantity_energy"), {"wine": 1e-6})
     assert len(cmp) == 2
     sentence = comparison.family_sentence(list(cmp.result))

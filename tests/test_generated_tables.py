@@ -209,7 +209,6 @@ LONG_PARAGRAPHS: dict[str, str] = {
     "dpmean_design_m4": "two families' design sentences (two stay in the sentence)",
     "dpmean_design_coinpress_more": "one family's design sentence (no enumeration of three or more: its own clauses; "
     "CoinPress's second dataset, split from the first for issue 49)",
-    "fedpca_e2e_claim": "a claim statement with its conditions (F1, the chapters' authored summaries: another scope)",
     "fedpca_subspace_claim": "a claim statement with its conditions (F1, the chapters' authored summaries: another scope)",
     "fedpca_energy_design": "one family's design sentence (no enumeration of three or more: its own clauses)",
     "fedpca_svm_design": "one family's design sentence (no enumeration of three or more: its own clauses)",

@@ -137,20 +137,9 @@ def uncaptioned_tables(html: str) -> dict[str, int]:
 LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
     "en": {
         (
-            "federated-pca",
-            "proof-content",
-        ): "PENDING, its chapter: 1045 visible characters at 9c9cb45 (the Wishart proposition's proof)",
-        (
             "hiera",
             "experiment-3-ldp-mini-batch-sgd-for-linear-regression",
         ): "PENDING, its chapter: 1043 visible characters at 9c9cb45 (the clip reading, referee 12 #1)",
-        (
-            "federated-pca",
-            "linear-svm-on-the-projected-data",
-        ): (
-            "the end-to-end release's claim statement with its conditions (fedpca_e2e_claim, a glued claim "
-            "statement: F1's scope): 1072 visible characters at s13-dpm"
-        ),
         (
             "hiera",
             "the-method-its-derivation-and-its-privacy",
@@ -176,12 +165,7 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
     },
 }
 LONG_TAKEAWAYS: dict[str, dict[tuple[str, str | int], str]] = {
-    "en": {
-        (
-            "privacy-audit",
-            2,
-        ): "PENDING, its chapter: 357 visible characters at 9c9cb45 (the tally by kind, referee 12 #9)",
-    },
+    "en": {},
     "zh_CN": {},
 }
 UNCAPTIONED: dict[str, dict[tuple[str, str | int], str]] = {

@@ -671,4 +671,39 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "staircase noise with $\\gamma = %(gamma)s$ (any $\\gamma \\in [0, 1]$ is $\\varepsilon$-DP)",
      "staircase noise with gamma = %(gamma)s (any gamma in [0, 1] is eps-DP)",
      "阶梯噪声，$\\gamma = %(gamma)s$（任意 $\\gamma \\in [0, 1]$ 都满足 $\\varepsilon$-DP）"),
+    # federated-pca: Laplace input perturbation of A's upper triangle (referee 12 §3), pure epsilon-DP
+    ("claims.fedpca.mech_laplace",
+     "Laplace input perturbation: $A + L$, $L$ symmetric, upper triangle iid $\\mathrm{Lap}((d+1)/(n\\varepsilon))$",
+     "Laplace input perturbation: A + L, L symmetric, upper triangle iid Lap((d+1)/(n eps))",
+     "拉普拉斯噪声输入扰动：$A + L$，$L$ 对称，上三角元素独立同分布于 $\\mathrm{Lap}((d+1)/(n\\varepsilon))$"),
+    ("claims.fedpca.sens_laplace",
+     "$\\ell_1$ of the upper triangle: $\\sum_{i \\le j} |x_i x_j - y_i y_j|/n \\le (d+1)/n$ (rows in the unit ball)",
+     "l1 of the upper triangle: sum_{i<=j} |x_i x_j - y_i y_j|/n <= (d+1)/n (rows in the unit ball)",
+     "上三角的 $\\ell_1$ 敏感度：$\\sum_{i \\le j} |x_i x_j - y_i y_j|/n \\le (d+1)/n$（各行在单位球内）"),
+    ("claims.fedpca.sens_laplace_value",
+     "$\\ell_1$ of the upper triangle: $\\sum_{i \\le j} |x_i x_j - y_i y_j|/n \\le (d+1)/n = %(value)s$ (rows in "
+     "the unit ball)",
+     "l1 of the upper triangle: sum_{i<=j} |x_i x_j - y_i y_j|/n <= (d+1)/n = %(value)s (rows in the unit ball)",
+     "上三角的 $\\ell_1$ 敏感度：$\\sum_{i \\le j} |x_i x_j - y_i y_j|/n \\le (d+1)/n = %(value)s$（各行在单位球内）"),
+    ("claims.fedpca.why_laplace",
+     "pure $\\varepsilon$-DP ($\\delta = 0$), so $(\\varepsilon, \\delta)$-DP at every $\\delta$: stated at the "
+     "$\\delta$ of the arm it is compared with",
+     "pure eps-DP (delta = 0), so (eps, delta)-DP at every delta: stated at the delta of the arm it is compared with",
+     "纯差分隐私 $\\varepsilon$-DP（$\\delta = 0$），因而是 $(\\varepsilon, \\delta)$-DP，对任意 $\\delta$ 都成立：此处按与之比较的"
+     "一方的 $\\delta$ 陈述"),
+    ("claims.fedpca.why_wishart_satisfied",
+     "what the chapter proves it satisfies: a privacy loss of at most $\\varepsilon/3$ where both releases have a "
+     "density, and the neighbour's release outside this one's support with probability at most "
+     "$1 - e^{-\\varepsilon/3} = %(p)s$, a $\\delta$ far above $1/n$: no privacy at the $\\delta$ of the other "
+     "mechanisms",
+     "what the chapter proves it satisfies: a privacy loss of at most eps/3 where both releases have a density, and "
+     "the neighbour's release outside this one's support with probability at most 1 - exp(-eps/3) = %(p)s, a delta "
+     "far above 1/n: no privacy at the delta of the other mechanisms",
+     "本章证明它满足的保证：在两个发布都有密度之处，隐私损失至多为 $\\varepsilon/3$；邻居的发布落在本发布支撑集之外的"
+     "概率至多为 $1 - e^{-\\varepsilon/3} = %(p)s$，这个 $\\delta$ 远大于 $1/n$：在其他机制的 $\\delta$ 下没有隐私"),
+    # privacy-audit: a row whose audit checks the delta part of its claim only (referee 12, N4)
+    ("audit.finding.delta_only",
+     "holds, the $\\delta$ part only (event mass at most $\\delta$; the $e^{\\varepsilon/3}$ ratio not checked)",
+     "holds, the delta part only (event mass at most delta; the e^(eps/3) ratio not checked)",
+     "成立，仅限 $\\delta$ 的部分（事件概率至多为 $\\delta$；未检验 $e^{\\varepsilon/3}$ 的比值）"),
 ]  # fmt: skip

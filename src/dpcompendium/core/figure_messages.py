@@ -997,6 +997,28 @@ _PAIRS += [
     ),
 ]
 
+# federated-pca: Laplace input perturbation, the pure-epsilon covariance mechanism (referee 12 §3)
+_PAIRS += [
+    (
+        "Laplace input perturbation: A + Lap((d+1)/(n eps)) on the upper triangle",
+        "拉普拉斯噪声输入扰动：A 的上三角加尺度为 (d+1)/(n ε) 的拉普拉斯噪声",
+    ),
+    (
+        "raw rows, replace-one, n = %(n)s, public preprocessing; statistic: the log-likelihood ratio of the changed "
+        "entries; the pair's l1 change is %(r)s of (d + 1)/n",
+        "原始行，替换一条记录，n = %(n)s，公开预处理；统计量为变化元素的对数似然比；该数据对的 l1 变化为 (d + 1)/n 的 "
+        "%(r)s",
+    ),
+    ("Wishart mechanism, what it satisfies", "Wishart 机制，实际满足的保证"),
+    (
+        "Captured energy q of Analyze Gauss, of the Wishart mechanism (as published: (eps/3, 1 - e^(-eps/3))-DP, "
+        "not private at Analyze Gauss's delta) and of Laplace input perturbation (eps-DP), mean of %(reps)s "
+        "repetitions",
+        "Analyze Gauss、Wishart 机制（论文原方案：满足 (ε/3, 1 - e^(-ε/3))-DP，在 Analyze Gauss 的 δ 下不满足差分隐私）"
+        "与拉普拉斯噪声输入扰动（ε-DP）捕获的能量 q（%(reps)s 次重复的均值）",
+    ),
+]
+
 
 # the audit row of dp-mean's staircase mean (referee 12, §3): name and note
 _PAIRS += [

@@ -629,7 +629,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.sparse_small_not": "on the sparse histograms the data-dependent methods do not rank first in every setting with $\\varepsilon$ ≤ %(eps)s",
         "fedpca.flat_family": "Tested at each dataset, split and $\\varepsilon$ with Holm's correction over them: %(family)s",
         "fedpca.flat_column": "The column averages over $\\varepsilon$ before testing, and each of its %(rows)s z-scores is read alone. Its largest $\\lvert z\\rvert$ is %(z)s (%(where)s): a two-sided p-value of %(p)s (Student's $t$ with %(df)s degrees of freedom, the fewest the two cells' standard errors allow), %(p_holm)s after Holm's correction over the column",
-        "fedpca.flat_alarm": ". That is below the family's level 0.05. But central DP-PCA's release is a function of the pooled matrix alone, which every split gives the same, and of noise whose law does not depend on the split (above); so the two cells have one law, and by that argument this rejection is a type-I error of the test (Holm-adjusted p of %(p_holm)s over %(rows)s rows), not an effect of the split; the cell was not rerun on fresh streams",
+        "fedpca.flat_alarm": ". That is below the family's level 0.05. But central DP-PCA's release is a function of the pooled matrix alone, which every split gives the same, and of noise whose law does not depend on the split (above); so the two cells have one law, and by that argument this rejection is a type-I error of the test (Holm-adjusted p of %(p_holm)s over %(rows)s rows), not an effect of the split",
         "fedpca.flat_quiet": ", as chance gives %(rows)s rows of one law",
         "fedpca.flat_none": "The column has no finite z-score: with one repetition a cell has no standard error",
         "fedpca.wishart_support": "In this run's check, a share %(share)s of %(draws)s draws of $W$ at $\\varepsilon$ = %(eps)s left the cone when a unit row was replaced by $0$, against $1 - e^{-\\varepsilon/3}$ = %(p)s",
@@ -1099,7 +1099,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.sparse_small_not": "在稀疏直方图上，依赖数据的方法并非在每个 $\\varepsilon$ ≤ %(eps)s 的设置中都排名第一",
         "fedpca.flat_family": "在每个数据集、划分和 $\\varepsilon$ 上分别检验，并对它们做 Holm 校正：%(family)s",
         "fedpca.flat_column": "该列在检验前先对 $\\varepsilon$ 取平均，其 %(rows)s 个 z 值各自单独解读。其最大的 $\\lvert z\\rvert$ 为 %(z)s（%(where)s）：双侧 p 值为 %(p)s（自由度为 %(df)s 的 Student $t$ 分布，即两个参数组合的标准误所允许的最少自由度），对该列做 Holm 校正后为 %(p_holm)s",
-        "fedpca.flat_alarm": "。这低于整族的水平 0.05。但中心化 DP-PCA 的发布只取决于汇总矩阵（任何划分都给出同一个汇总矩阵）和噪声，而噪声的分布不依赖于划分（见上文）；因此两个参数组合分布相同；按这一论证，这次拒绝是检验的第一类错误（在 %(rows)s 行上 Holm 校正后 p 值为 %(p_holm)s），而不是划分的效应；该单元格没有用新的随机流重新运行",
+        "fedpca.flat_alarm": "。这低于整族的水平 0.05。但中心化 DP-PCA 的发布只取决于汇总矩阵（任何划分都给出同一个汇总矩阵）和噪声，而噪声的分布不依赖于划分（见上文）；因此两个参数组合分布相同；按这一论证，这次拒绝是检验的第一类错误（在 %(rows)s 行上 Holm 校正后 p 值为 %(p_holm)s），而不是划分的效应",
         "fedpca.flat_quiet": "，与 %(rows)s 行同分布的数据偶然给出的结果相符",
         "fedpca.flat_none": "该列没有有限的 z 值：只重复一次时，参数组合没有标准误",
         "fedpca.wishart_support": "在本次运行的检验中，$W$ 在 $\\varepsilon$ = %(eps)s 时的 %(draws)s 次抽样里，把一条单位范数的行替换为 $0$ 后离开该锥的比例为 %(share)s，而 $1 - e^{-\\varepsilon/3}$ = %(p)s",
@@ -2399,6 +2399,40 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
     ("audit.tally.kinds",
      "%(n)s (planted bugs: %(planted)s, core: %(core)s, sources' and comparators' mechanisms as published: %(chapters)s)",
      "%(n)s（植入的错误：%(planted)s，核心：%(core)s，各章按论文原方案实现的机制（原文的机制及其比较对象）：%(chapters)s）"),
+    # the Key takeaways' tally, short (issue 49: a takeaway item of at most 300 characters; referee 12, #9, N4)
+    ("audit.tally.short",
+     "Of %(n)s audited rows, %(violated)s are violated as predicted (%(chapters)s of them sources' and comparators' "
+     "mechanisms as published) and %(step)s step exceeds its proof share; %(exact)s hold exactly and %(empirical)s "
+     "empirically (%(delta_only)s of them for the $\\delta$ part only)%(other)s",
+     "在 %(n)s 个审计行中，%(violated)s 个按预测违反（其中 %(chapters)s 个是各章按论文原方案实现的机制）、%(step)s 个步骤"
+     "超出其证明所分配的份额；%(exact)s 个精确成立，%(empirical)s 个经验审计成立（其中 %(delta_only)s 个仅限 "
+     "$\\delta$ 的部分）%(other)s"),
+    # the mechanisms a chapter calls private and how they fare (referee 12, #10 and re-check 2: the MWEM step)
+    ("audit.private_hold",
+     "on the instances audited, every mechanism whose chapter calls it private holds or, for one MWEM step (the "
+     "coursework's 2-D measurement, audited against its proof share), is not judged as a whole — with one "
+     "exception, the floating-point row",
+     "在所审计的实例上，凡其所在章节称其满足差分隐私的机制都成立，或者（一个 MWEM 步骤，即课程作业的二维测量，按其证明所分配的份额"
+     "审计）不作为整个机制来判定——只有一个例外，即浮点数那一行"),
+    # federated-pca: Laplace input perturbation against Analyze Gauss, for What we find and the takeaways (referee 12
+    # §3), from the comparison family's results
+    ("fedpca.take_laplace",
+     "against Analyze Gauss its energy not captured is %(lo)s–%(hi)s times as large, higher in %(higher)s of "
+     "%(n)s settings and lower in %(lower)s (two-sided tests, Holm-corrected)",
+     "与 Analyze Gauss 相比，它未捕获的能量是后者的 %(lo)s–%(hi)s 倍，在 %(n)s 个设置中的 %(higher)s 个里更高，"
+     "%(lower)s 个里更低（双侧检验，Holm 校正）"),
+    # federated-pca: the column "z, flat"'s largest row rerun on fresh streams (referee 12, #3)
+    ("fedpca.flat_rerun",
+     "Rerun on fresh streams through the same pipeline (a fresh split per repetition into %(lo)s and into %(hi)s "
+     "sites, %(reps)s repetitions per cell, child %(stream)s of the seed), the row for %(where)s gives $z$ = %(z)s, a "
+     "two-sided p-value of %(p)s for this one test%(verdict)s",
+     "用新的随机流、按同一流程重新运行（每次重复重新划分为 %(lo)s 个和 %(hi)s 个站点，每个参数组合 %(reps)s 次重复，"
+     "种子的第 %(stream)s 个子流），%(where)s 这一行给出 $z$ = %(z)s，这一次检验的双侧 p 值为 %(p)s%(verdict)s"),
+    ("fedpca.flat_rerun_quiet", ": not significant at 0.05, as one law predicts",
+     "：在 0.05 水平下不显著，与两个参数组合分布相同的预测一致"),
+    ("fedpca.flat_rerun_alarm",
+     ": below 0.05 again, so the split may matter after all; this page does not resolve it",
+     "：再次低于 0.05，因此划分可能确有影响；本页没有解决这一问题"),
 ]  # fmt: skip
 
 # The texts of the privacy claims (core/claim_messages.py): relation names, sensitivities, conditions, reasons.

@@ -27,6 +27,7 @@ from ..registry import chapter_id
 from .cape import _mahalanobis_factor, cape_noise_multiplier, cape_privacy_claim
 from .core import noise_scale, sensitivity
 from .datasets import audit_rows, prepare
+from .laplace import laplace_privacy_claim, laplace_scale
 from .methods import privacy_claim
 from .power import power_noise_scale, power_privacy_claim
 from .protocols import FRAC_BITS, decode, encode, seed_attack, shared_seed_protocol
@@ -35,7 +36,7 @@ from .wishart import wishart_noise, wishart_privacy_claim, wishart_scale, wishar
 #: this chapter's id (from its manifest)
 CHAPTER = chapter_id(__name__)
 
-__all__ = ["audit_rows", "audit_specs", "wishart_audit_specs"]
+__all__ = ["audit_rows", "audit_specs", "laplace_audit_specs", "wishart_audit_specs"]
 
 BOUNDS = (0.0, 1.0)
 SITES = 4
@@ -299,4 +300,43 @@ def wishart_audit_specs() -> list[AuditSpec]:
             "statistic: the event's mass is at most delta, so the row checks the delta part only, not the "
             "e^(eps/3) ratio",
         ),
+    ]
+
+
+def laplace_audit_specs() -> list[AuditSpec]:
+    """Laplace input perturbation (:mod:`~dpcompendium.chapters.federated_pca.laplace`) on the chapter's raw pair,
+    public preprocessing: the released upper triangle ``triu(A) + L`` (iid ``Lap(b)``, ``b = (d + 1)/(nε)``) through
+    the likelihood-ratio statistic ``Σ_t (|y_t − a′_t| − |y_t − a_t|)/b``, the optimal test for the pair. Only the
+    entries where ``A(D)`` and ``A(D′)`` differ are drawn (the others have one law under both). The pair's exact
+    privacy loss is ``‖triu(A(D) − A(D′))‖₁/b``, below ε since the pair's ℓ1 change is below ``Δ₁ = (d + 1)/n``."""
+    eps = 0.5
+    d, d2 = audit_rows()
+    n = d.shape[0]
+    a, a2 = np.triu(_moment(d, "public")), np.triu(_moment(d2, "public"))
+    iu = np.nonzero(a != a2)
+    t1, t2 = a[iu], a2[iu]
+    b = laplace_scale(eps, a.shape[0], n)
+
+    mid, half, weight = (t1 + t2) / 2, (t1 - t2) / 2, np.abs(t1 - t2) / b
+
+    def released(rows, m, g):
+        # (|y - t2| - |y - t1|)/b per entry, written as weight * clip((y - mid)/half, -1, 1): its atoms are exactly
+        # +-weight on both datasets, so the event "statistic at its lowest value" has one float value under both
+        y = np.triu(_moment(rows, "public"))[iu] + g.laplace(0.0, b, (m, t1.size))
+        return np.clip((y - mid) / half, -1.0, 1.0) @ weight
+
+    loss = float(weight.sum())
+    return [
+        AuditSpec(
+            "Laplace input perturbation: A + Lap((d+1)/(n eps)) on the upper triangle",
+            CHAPTER,
+            "private",
+            laplace_privacy_claim(eps, n=n, d=a.shape[0]),
+            (d, d2),
+            sample=released,
+            expected="holds",
+            true_epsilon=loss,
+            note=f"raw rows, replace-one, n = {n}, public preprocessing; statistic: the log-likelihood ratio of "
+            f"the changed entries; the pair's l1 change is {loss / eps:.3g} of (d + 1)/n",
+        )
     ]

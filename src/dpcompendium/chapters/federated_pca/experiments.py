@@ -43,6 +43,7 @@ from .protocols import secure_aggregation_protocol, seed_attack, shared_seed_pro
 __all__ = [
     "DELTA_N",
     "END_TO_END",
+    "FLAT_RERUN_STREAM",
     "SHOWN_REPS",
     "VERDICT_METHODS",
     "attack_table",
@@ -52,6 +53,7 @@ __all__ = [
     "energy_table",
     "flat_column_holm",
     "flat_comparisons",
+    "flat_rerun",
     "pooled_pattern_z",
     "pooled_z",
     "reconstruction_table",
@@ -1102,6 +1104,64 @@ def flat_column_holm(pattern: pd.DataFrame, reps: int) -> dict[str, object]:
     name, split = str(pattern["dataset"].iloc[i]), str(pattern["split"].iloc[i])
     return {"z": float(z[i]), "dataset": name, "split": split, "where": _row_label(name, split),
             "p": p, "p_holm": min(1.0, k * p), "rows": k, "df": reps - 1}  # fmt: skip
+
+
+#: The child of the chapter's seed whose own stream reruns the largest row of the column "z, flat" (:func:`flat_rerun`).
+#: No other draw of the chapter comes from this sequence itself: the sweeps' cell ``i`` draws only from the children
+#: of child ``i`` (one per repetition), the notebook's other streams are children 0 to 4 and 7, the Wishart runs the
+#: children of child 6.
+FLAT_RERUN_STREAM = 9
+
+
+def flat_rerun(
+    dataset: str,
+    split: str,
+    lo: int,
+    hi: int,
+    epsilons: Sequence[float],
+    delta: Deltas,
+    k: int,
+    reps: int,
+    seed: int,
+    *,
+    calibration: Calibration = "classical",
+) -> dict[str, float]:
+    """One row of the column ``flat_z`` of :func:`site_pattern` rerun on fresh streams (referee 12, #3): central
+    DP-PCA through the same pipeline as :func:`energy_runs` (per repetition a fresh random split of ``dataset`` into
+    ``lo`` and into ``hi`` sites of the ``split`` kind, the sites' :class:`SiteData`, then
+    :func:`fit_subspaces`), ``reps`` repetitions per cell from child :data:`FLAT_RERUN_STREAM` of ``seed`` (the
+    dataset itself from ``seed``, as in the sweep), the energy averaged over ε per repetition. Returns ``z`` (the
+    difference of the two cells' means over the square root of the sum of their squared standard errors, as
+    ``flat_z``), its two-sided ``p`` (Student's t with ``reps − 1`` degrees of freedom, as
+    :func:`flat_column_holm`) and ``reps``."""
+    from scipy import stats as _stats
+
+    from ...core.rng import child_seed
+
+    reps = check_int(reps, "reps", minimum=2)
+    lo, hi = check_int(lo, "lo", minimum=1), check_int(hi, "hi", minimum=1)
+    settings = _fit_settings(
+        epsilons, _delta_of(delta, dataset), k, "replace-one", calibration, None
+    )
+    ds, x = _dataset(dataset, seed), _rows(dataset, seed)
+    rng = make_rng(child_seed(seed, FLAT_RERUN_STREAM))
+    means = {lo: [], hi: []}
+    with threadpool_limits(limits=1):
+        for _ in range(reps):
+            for s_ in (lo, hi):
+                sd = SiteData.from_labels(x, split_sites(ds.n, s_, rng, sizes=split), s_)
+                fits = fit_subspaces(
+                    "central", sd, settings["k"], settings["epsilons"], settings["delta"], rng,
+                    **settings["kw"],
+                )  # fmt: skip
+                means[s_].append(
+                    float(np.mean(captured_energy(_second_moment(dataset, seed), fits)))
+                )
+    a, b = np.asarray(means[lo]), np.asarray(means[hi])
+    se2 = a.var(ddof=1) / reps + b.var(ddof=1) / reps
+    z = _z(float(a.mean() - b.mean()), float(se2))
+    p = float(2 * _stats.t.sf(abs(z), reps - 1)) if np.isfinite(z) else float("nan")
+    return {"z": z, "p": p, "reps": reps}
 
 
 def _row_label(name: str, split: str) -> Md:

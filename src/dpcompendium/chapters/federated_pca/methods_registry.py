@@ -87,3 +87,14 @@ register(
         audit="dpcompendium.chapters.federated_pca.audits:wishart_audit_specs",
     )
 )
+register(
+    Method(
+        "laplace-input",
+        {"en": "Laplace input perturbation", "zh_CN": "拉普拉斯噪声输入扰动"},
+        "#56B4E9",
+        CHAPTER,
+        estimator="dpcompendium.chapters.federated_pca.laplace:laplace_pca",
+        claim="dpcompendium.chapters.federated_pca.laplace:laplace_privacy_claim",
+        audit="dpcompendium.chapters.federated_pca.audits:laplace_audit_specs",
+    )
+)

@@ -33,15 +33,19 @@ from ...core.rng import child_seed, make_rng
 from ...core.validation import check_delta, check_epsilon, check_int, check_rng
 from .core import Calibration, captured_energy, noise_scale, symmetric_gaussian, top_k_subspace
 from .experiments import Deltas, _dataset, _delta_of, _second_moment, _setting_label
+from .laplace import laplace_privacy_claim, laplace_subspaces
 from .methods import privacy_claim
 
 __all__ = [
+    "RUN_METHODS",
     "WISHART_SCALE",
+    "laplace_take",
     "wishart_comparisons",
     "wishart_noise",
     "wishart_pca",
     "wishart_privacy_claim",
     "wishart_runs",
+    "wishart_satisfied_claim",
     "wishart_scale",
     "wishart_subspaces",
     "wishart_support_delta",
@@ -50,6 +54,9 @@ __all__ = [
 #: The child of the chapter's seed that draws the Wishart comparison (``child_seed(seed, WISHART_STREAM)``, one
 #: grandchild per dataset): the notebook's other streams are children 0 to 4.
 WISHART_STREAM = 6
+
+#: The methods of :func:`wishart_runs`, in the order of their rows.
+RUN_METHODS = ("central", "wishart", "laplace-input")
 
 #: The published scale: ``C = WISHART_SCALE/(nε) · I`` (3/(2nε)) [jiang2016wishart].
 WISHART_SCALE = 1.5
@@ -126,6 +133,24 @@ def wishart_privacy_claim(epsilon: float, delta: float = 0.0, n: int | None = No
     )
 
 
+def wishart_satisfied_claim(epsilon: float) -> PrivacyClaim:
+    """What the Wishart mechanism at the published scale for ``ε`` does satisfy (the chapter's
+    ``prop-fedpca-wishart``): ``(ε/3, 1 − e^{−ε/3})``-DP under replace-one neighbours, rows in the unit ball, ``n``
+    public. ``why`` says that this δ is far above ``1/n``, so it is no privacy in the usual sense."""
+    eps = check_epsilon(epsilon)
+    p = wishart_support_delta(eps)
+    return PrivacyClaim(
+        message("claims.fedpca.mech_wishart"),
+        "replace-one",
+        message("claims.fedpca.sens_wishart"),
+        eps / 3,
+        p,
+        True,
+        message("claims.fedpca.why_wishart_satisfied", p=number(p, 3)),
+        (message("claims.fedpca.cond_wishart"),),
+    )
+
+
 def wishart_runs(
     a: np.ndarray,
     n: int,
@@ -138,11 +163,13 @@ def wishart_runs(
     *,
     calibration: Calibration = "classical",
 ) -> pd.DataFrame:
-    """Central Analyze Gauss and the Wishart mechanism on one dataset's pooled ``A`` (both central: no split), at
-    every ε, ``reps`` repetitions from ``rng`` (each repetition: the Gaussian draws at every ε, then the Wishart
-    draws): one row per (rep, ε, method) with the captured energy of the released subspace."""
+    """Central Analyze Gauss, the Wishart mechanism and Laplace input perturbation on one dataset's pooled ``A``
+    (all central: no split), at every ε, ``reps`` repetitions from ``rng`` (each repetition: the Gaussian draws at
+    every ε, then the Wishart draws; the Laplace draws come from ``rng.spawn(1)[0]``, so that they leave the other two
+    arms' draws as they were): one row per (rep, ε, method) with the captured energy of the released subspace."""
     reps = check_int(reps, "reps", minimum=1)
     rng = check_rng(rng)
+    lap_rng = rng.spawn(1)[0]
     eps = [check_epsilon(e, "epsilons") for e in epsilons]
     a = np.asarray(a, dtype=float)
     d = a.shape[0]
@@ -150,8 +177,12 @@ def wishart_runs(
     subs, rows = [], []
     for rep in range(reps):
         gauss = top_k_subspace(a + symmetric_gaussian(d, taus, rng, size=(len(eps),)), k)
-        subs += [gauss, wishart_subspaces(a, n, k, eps, rng)]
-        rows += [(rep, e, m) for m in ("central", "wishart") for e in eps]
+        subs += [
+            gauss,
+            wishart_subspaces(a, n, k, eps, rng),
+            laplace_subspaces(a, n, k, eps, lap_rng),
+        ]
+        rows += [(rep, e, m) for m in RUN_METHODS for e in eps]
     q = captured_energy(a, np.concatenate(subs))
     out = pd.DataFrame(rows, columns=["rep", "epsilon", "method"])
     out.insert(0, "dataset", dataset)
@@ -196,35 +227,49 @@ def wishart_comparisons(
     *,
     calibration: Calibration = "classical",
     seed: int = 0,
+    pair: tuple[str, str] = ("central", "wishart"),
 ) -> pd.DataFrame:
-    """Analyze Gauss against the Wishart mechanism in every (dataset, ε) of :func:`wishart_runs`: the two-sided
-    ``"tie"`` test of :class:`~dpcompendium.core.comparison.Comparison` on the energy not captured, paired by
-    repetition (the arms ran in the same repetitions of one stream), Holm-corrected over the settings. Analyze
-    Gauss's arm carries its claim at the dataset's n, δ and bounds (:func:`privacy_claim`); the Wishart arm takes :func:`wishart_privacy_claim` at the same
-    (ε, δ) (not private: every sentence says so). One row per setting: ``dataset``, ``epsilon``, ``ratio``
-    (Gauss over Wishart), ``lo``, ``hi``, ``p_adjusted``, ``outcome``, ``result``."""
+    """Arm ``pair[0]`` against arm ``pair[1]`` (methods of :data:`RUN_METHODS`; default Analyze Gauss against the
+    Wishart mechanism) in every (dataset, ε) of :func:`wishart_runs`: the two-sided ``"tie"`` test of
+    :class:`~dpcompendium.core.comparison.Comparison` on the energy not captured, paired by repetition (the arms ran
+    in the same repetitions), Holm-corrected over the settings. Analyze Gauss's arm carries its claim at the
+    dataset's n, δ and bounds (:func:`privacy_claim`); the Wishart arm takes :func:`wishart_privacy_claim` at the
+    same (ε, δ) (not private: every sentence says so); Laplace input perturbation's arm takes
+    :func:`~dpcompendium.chapters.federated_pca.laplace.laplace_privacy_claim`, ε-DP, stated at the same δ. One row
+    per setting: ``dataset``, ``epsilon``, ``ratio`` (``pair[0]`` over ``pair[1]``), ``lo``, ``hi``,
+    ``p_adjusted``, ``outcome``, ``result``."""
+    first, second = pair
+    if first == second or not {first, second} <= set(RUN_METHODS):
+        raise ValueError(f"pair must be two different methods of {list(RUN_METHODS)}, got {pair!r}")
     keys, comps = [], []
     for (name, eps), g in runs.groupby(["dataset", "epsilon"], sort=True):
         wide = g.pivot_table(index="rep", columns="method", values="captured_energy")
-        if len(wide) < 2 or not {"central", "wishart"} <= set(wide.columns):
+        if len(wide) < 2 or not {first, second} <= set(wide.columns):
             continue
-        la, lb = 1.0 - wide["central"].to_numpy(), 1.0 - wide["wishart"].to_numpy()
+        la, lb = 1.0 - wide[first].to_numpy(), 1.0 - wide[second].to_numpy()
         if not ((la > 0).all() and (lb > 0).all()):
             continue
+        data = _dataset(str(name), seed)
         gauss = privacy_claim(
-            "central", float(eps), _delta_of(delta, str(name)), _dataset(str(name), seed).n,
+            "central", float(eps), _delta_of(delta, str(name)), data.n,
             dataset=str(name), calibration=calibration,
         )  # fmt: skip
-        wish = wishart_privacy_claim(float(eps), gauss.delta)
+        claims = {
+            "central": gauss,
+            "wishart": wishart_privacy_claim(float(eps), gauss.delta),
+            "laplace-input": laplace_privacy_claim(
+                float(eps), gauss.delta, data.n, data.x.shape[1]
+            ),
+        }
         keys.append({"dataset": name, "epsilon": float(eps)})
         comps.append(
             Comparison(
                 quantity,
-                Arm.of("central", gauss, la),
-                Arm.of("wishart", wish, lb),
+                Arm.of(first, claims[first], la),
+                Arm.of(second, claims[second], lb),
                 "tie",
                 test="paired",
-                non_private=message("fedpca.wishart_compared"),
+                non_private=message("fedpca.wishart_compared") if "wishart" in pair else "",
                 setting=_setting_label({"dataset": name, "epsilon": float(eps)}),
             )
         )
@@ -236,3 +281,21 @@ def wishart_comparisons(
     ]  # fmt: skip
     cols = ["dataset", "epsilon", "ratio", "lo", "hi", "p_adjusted", "outcome", "result"]
     return pd.DataFrame(rows, columns=cols)
+
+
+def laplace_take(results) -> Md:
+    """Laplace input perturbation against Analyze Gauss in one clause (message ``fedpca.take_laplace``), from the
+    results of :func:`wishart_comparisons` with ``pair=("laplace-input", "central")`` (Holm-decided): the span of
+    the ratios of the energy not captured, and in how many settings it is shown higher and lower."""
+    results = list(results)
+    if not results:
+        raise ValueError("results must hold at least one comparison")
+    ratios = [r.ratio for r in results]
+    return message(
+        "fedpca.take_laplace",
+        lo=number(min(ratios), 3),
+        hi=number(max(ratios), 3),
+        higher=str(sum(r.outcome == "worse" for r in results)),
+        lower=str(sum(r.outcome == "better" for r in results)),
+        n=str(len(results)),
+    )

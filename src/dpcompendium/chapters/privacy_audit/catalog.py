@@ -43,6 +43,7 @@ from ...core.validation import check_int
 __all__ = [
     "COLUMNS",
     "CORE",
+    "DELTA_ONLY_ROWS",
     "FINDINGS",
     "STEP_SHARE_ROWS",
     "TABLE_WORDS",
@@ -51,6 +52,7 @@ __all__ = [
     "audit_modules",
     "catalog",
     "catalogue_view",
+    "delta_only_count",
     "finding",
     "grr_distributions",
     "instances_statement",
@@ -59,6 +61,7 @@ __all__ = [
     "row_confidence",
     "run_catalog",
     "table_words",
+    "tally_short",
     "tally_statement",
     "value_events",
     "verdict_tally",
@@ -99,7 +102,17 @@ STEP_SHARE_ROWS: dict[str, tuple[str, ...]] = {"mwem": ("MWEM selection", "MWEM 
 
 #: What a row's verdict means for the reader: ``finding`` column of :func:`run_catalog`'s table.
 #: Each is a message (core/claim_messages.py): its plain text the CSV's, its MyST per language (issue 48).
-FINDINGS = {key: message(f"audit.finding.{key}") for key in ("holds", "violated", "step")}
+FINDINGS = {
+    key: message(f"audit.finding.{key}") for key in ("holds", "violated", "step", "delta_only")
+}
+
+#: Rows whose audit checks only the δ part of their (ε, δ) claim (chapter → mechanism-name prefixes): the Wishart
+#: mechanism at what it satisfies, (ε/3, 1 − e^{−ε/3}), where the audited event has mass at most δ on one neighbour
+#: and 0 on the other, so a HOLDS says that mass is at most δ, not that the e^{ε/3} ratio holds (referee 12, N4). Such
+#: a row still counts among the empirical HOLDS of :func:`verdict_tally`; its finding says what it checks.
+DELTA_ONLY_ROWS: dict[str, tuple[str, ...]] = {
+    "federated-pca": ("Wishart mechanism (as published) at (eps/3, 1 - exp(-eps/3))",)
+}
 
 
 #: The words of the chapter's result tables (verdicts, kinds of audit, selection rules, a claim stated or refused):
@@ -125,12 +138,14 @@ def table_words(values: Iterable) -> list:
 
 
 def finding(chapter: str, mechanism: str, verdict: str) -> str:
-    """The reader's name of a row's verdict (:data:`FINDINGS`): "holds", "mechanism violated", or, for a row of
-    :data:`STEP_SHARE_ROWS`, "step exceeds its proof share"."""
+    """The reader's name of a row's verdict (:data:`FINDINGS`): "holds" (for a row of :data:`DELTA_ONLY_ROWS`, that
+    it holds for its δ part only), "mechanism violated", or, for a row of :data:`STEP_SHARE_ROWS`, "step exceeds its
+    proof share"."""
     if verdict not in ("holds", "violated"):
         raise ValueError(f"verdict must be 'holds' or 'violated', got {verdict!r}")
     if verdict == "holds":
-        return FINDINGS["holds"]
+        delta_only = str(mechanism).startswith(DELTA_ONLY_ROWS.get(str(chapter), ()) or ("\0",))
+        return FINDINGS["delta_only" if delta_only else "holds"]
     prefixes = STEP_SHARE_ROWS.get(str(chapter), ())
     step = bool(prefixes) and str(mechanism).startswith(prefixes)
     return FINDINGS["step" if step else "violated"]
@@ -319,6 +334,43 @@ def tally_statement(table: pd.DataFrame):
         exact=str(int(t[TALLY_COLUMNS[2]])),
         empirical=str(int(t[TALLY_COLUMNS[3]])),
         other=message("audit.tally.other", k=str(k)) if k else Md(""),
+    )
+
+
+def tally_short(table: pd.DataFrame):
+    """The catalogue's tally in one short sentence for the Key takeaways (message ``audit.tally.short``, issue 49):
+    the rows, the predicted violations and how many of them are the sources' and comparators' mechanisms as
+    published, the steps over their proof share, the exact and the empirical HOLDS (and the rows of
+    :data:`DELTA_ONLY_ROWS` among them), the same counts as :func:`tally_statement`. No full stop."""
+    from ...core.messages import Md, message
+
+    t = verdict_tally(table, by=None).iloc[0]
+    per = verdict_tally(table)[TALLY_COLUMNS[0]] if "chapter" in table.columns else pd.Series()
+    chapters = int(t[TALLY_COLUMNS[0]]) - int(per.get("planted", 0)) - int(per.get("core", 0))
+    k = int(t[TALLY_COLUMNS[4]])
+    return message(
+        "audit.tally.short",
+        n=str(int(t["rows"])),
+        violated=str(int(t[TALLY_COLUMNS[0]])),
+        chapters=str(chapters),
+        step=str(int(t[TALLY_COLUMNS[1]])),
+        exact=str(int(t[TALLY_COLUMNS[2]])),
+        empirical=str(int(t[TALLY_COLUMNS[3]])),
+        delta_only=str(delta_only_count(table)),
+        other=message("audit.tally.other", k=str(k)) if k else Md(""),
+    )
+
+
+def delta_only_count(table: pd.DataFrame) -> int:
+    """The empirical HOLDS as predicted whose audit checks the δ part only (:data:`DELTA_ONLY_ROWS`, read from the
+    ``finding`` column)."""
+    if "finding" not in table.columns:
+        return 0
+    return int(
+        (
+            (table["finding"].astype(str) == str(FINDINGS["delta_only"]))
+            & (table["verdict"] == table["expected"])
+        ).sum()
     )
 
 
