@@ -97,5 +97,16 @@ def test_referee12_10_aim_gap_is_named_from_the_spec():
     plain = str(text)
     assert "first (initialisation) measurement at T = 16 and δ = 1e-05" in plain
     assert "runs AIM at T = 16 in 1-D, 32 in 2-D and δ = 1e-07" in plain
-    assert "only in the core's rows" in plain
-    assert "AIM 只由一行审计" in myst(text, "zh_CN")
+    # the first selection is audited with AIM's own score now (a row of the mwem chapter): the sentence says so,
+    # with that row's instance, and names what is still not audited
+    assert "first selection, with its own score, on a 2-D instance at T = 32 and δ = 1e-07" in plain
+    assert "later rounds' selections and measurements are not audited" in plain
+    assert "only in the core's rows" not in plain
+    assert "AIM 由两行审计" in myst(text, "zh_CN")
+    no_sel = [e for e in entries if not e.mechanism.startswith("AIM selection")]
+    old = str(
+        privacy_audit.instances_statement(
+            no_sel, mwem_run=run | {"T_aim": {"1-D": 16, "2-D": 32}}, epsilon0=eps0
+        )
+    )
+    assert "only in the core's rows" in old

@@ -2395,6 +2395,19 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
      "not audited with its own score: the exponential mechanism they use is audited only in the core's rows",
      "AIM 只由一行审计，该行只审计其第一次（初始化）测量，取 $T$ = %(T)s、$\\delta$ = %(delta)s，而 mwem 一章运行 AIM 时"
      "$T$：%(T_run)s，$\\delta$ = %(delta_run)s；AIM 的各次选择没有用它自己的打分函数审计：它们所用的指数机制只在核心的各行中审计"),
+    # ... and with its first selection audited too (its own score, on a 2-D instance): the later rounds are not
+    ("audit.instances.aim_sel",
+     "AIM is audited by two rows: its first (initialisation) measurement at $T$ = %(T)s and $\\delta$ = %(delta)s, "
+     "and its first selection, with its own score, on a 2-D instance at $T$ = %(T_sel)s and $\\delta$ = "
+     "%(delta_sel)s; the mwem chapter runs AIM at $T$ = %(T_run)s and $\\delta$ = %(delta_run)s, and the later "
+     "rounds' selections and measurements are not audited",
+     "AIM is audited by two rows: its first (initialisation) measurement at T = %(T)s and δ = %(delta)s, and its "
+     "first selection, with its own score, on a 2-D instance at T = %(T_sel)s and δ = %(delta_sel)s; the mwem "
+     "chapter runs AIM at T = %(T_run)s and δ = %(delta_run)s, and the later rounds' selections and measurements "
+     "are not audited",
+     "AIM 由两行审计：其第一次（初始化）测量，取 $T$ = %(T)s、$\\delta$ = %(delta)s；以及其第一次选择（用它自己的打分函数），"
+     "在一个二维实例上取 $T$ = %(T_sel)s、$\\delta$ = %(delta_sel)s。mwem 一章运行 AIM 时 $T$：%(T_run)s，"
+     "$\\delta$ = %(delta_run)s；之后各轮的选择与测量没有审计"),
     # the predicted violations by kind (referee 12, #9)
     ("audit.tally.kinds",
      "%(n)s (planted bugs: %(planted)s, core: %(core)s, sources' and comparators' mechanisms as published: %(chapters)s)",

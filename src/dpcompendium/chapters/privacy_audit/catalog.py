@@ -546,11 +546,24 @@ def instances_statement(
     if not (aim_rows and "T_aim" in mwem_run):
         return statement
     aim_note = aim_rows[0].note
+    # its first selection, audited with its own score (referee 12, #10), when the catalogue has that row
+    aim_sel = [e for e in entries if e.mechanism.startswith("AIM selection")]
+    sel_params = (
+        {
+            "T_sel": re.search(r"\bT = (\d+)", aim_sel[0].note).group(1),
+            "delta_sel": number(
+                float(re.search(r"\bdelta = ([\d.e+-]+)", aim_sel[0].note).group(1))
+            ),
+        }
+        if aim_sel
+        else {}
+    )
     return join(
         [
             statement,
             message(
-                "audit.instances.aim",
+                "audit.instances.aim_sel" if aim_sel else "audit.instances.aim",
+                **sel_params,
                 T=re.search(r"\bT = (\d+)", aim_note).group(1),
                 delta=number(float(aim_rows[0].claim.delta)),
                 T_run=join(
