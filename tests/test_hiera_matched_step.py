@@ -198,3 +198,45 @@ def test_without_the_step_arm_the_sentences_are_the_matched_clips():
     assert str(verdicts.step_separation(t, "0.4")).startswith("not tested")
     assert "no arm shrinks" in str(verdicts.clip_separation(t))
     assert "step size are not separated" in str(verdicts.pu_take(t, 0.25, ["harmony", "pm"]))
+
+
+def _edge_sets() -> list[dict]:
+    """Four sets of the SGD's parameters at the ends of their declared ranges (the chapter's contract, the largest
+    capped by its fuzz size; ``edge_values``), each end of each parameter in two of them: ε at 0.01 (a group
+    larger than the training set: no step at all) and at 10 (the text's rule: groups of one user), d at 1 and at its
+    cap, λ at 0 and 1000, the learning rate's power at 0.01 and 4, both group rules, the fewest folds and more."""
+    from dpcompendium.book.contract import get_chapter
+    from dpcompendium.book.fuzz import edge_values
+
+    e = edge_values(get_chapter("hiera"))
+    pick = [(0, 0, 0, 0, 0, 0), (1, 1, 1, 1, 1, 1), (1, 0, 1, 0, 1, 0), (0, 1, 0, 1, 0, 1)]
+    names = ("epsilons", "sgd_d", "lam", "lr_power", "group_rule", "folds")
+    return [{n: e[n][i] for n, i in zip(names, row, strict=True)} for row in pick]
+
+
+@pytest.mark.parametrize("edge", _edge_sets(), ids=lambda v: str(v["epsilons"][0]))
+def test_the_l2_and_step_arms_run_at_the_parameter_edges(edge):
+    """Issue 45: a valid parameter set never crashes. PrivUnitG, the ℓ2 arms and the step arms run at the ends of
+    the declared ranges with the fewest users (``sgd_n_users`` 1000) and two repetitions: every MSE is finite and
+    every (method, repetition) has its row; the step factor is finite and positive (above 1 for PM at ε = 10, where
+    PM's noise is the smaller: the arm then enlarges the estimate)."""
+    methods = ["privunitg", "harmony-l2", "pm-l2", *STEP]
+    x, y = synthetic_regression(1_000, edge["sgd_d"], np.random.default_rng(1))
+    st = sgd.SGDSettings(lam=edge["lam"], lr_power=edge["lr_power"], group_rule=edge["group_rule"])
+    runs = sgd.sgd_experiment(
+        {"synthetic": (x, y)},
+        edge["epsilons"],
+        methods,
+        3,
+        settings=st,
+        variants=["corrected"],
+        folds=edge["folds"],
+        reps=2,
+        least_squares=False,
+    )
+    assert len(runs) == len(methods) * 2
+    assert np.isfinite(runs["mse"]).all()
+    for m in STEP:
+        assert 0 < sgd.step_factor(m, edge["epsilons"][0], edge["sgd_d"] + 1) < math.inf
+    t = verdicts.sgd_comparisons(runs)
+    assert len(t) == 6 and set(t["outcome"]) <= {"better", "worse", "tie"}

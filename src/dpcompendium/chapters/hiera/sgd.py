@@ -87,9 +87,9 @@ L2_METHODS: dict[str, str] = {"harmony-l2": "harmony", "pm-l2": "pm"}
 
 #: The scalar mechanisms at PrivUnitG's clip and PrivUnitG's step noise (referee 12, #1: mechanism against step
 #: size): the users report exactly as ``harmony-l2`` and ``pm-l2`` do (:func:`l2_scalar_reports`), and the collector
-#: multiplies its estimate by C·s instead of C, s = :func:`step_factor` < 1, a public number of ε and d̃ alone. The
-#: noise of their step then has PrivUnitG's root mean square at the same clip C and group size; their signal is
-#: shrunk by s. Method → its scalar mechanism.
+#: multiplies its estimate by C·s instead of C, s = :func:`step_factor`, a public number of ε and d̃ alone (below 1
+#: where PrivUnitG's noise is the smaller: small ε). The noise of their step then has PrivUnitG's root mean square at
+#: the same clip C and group size; their signal is multiplied by s. Method → its scalar mechanism.
 STEP_METHODS: dict[str, str] = {"harmony-l2-step": "harmony", "pm-l2-step": "pm"}
 
 

@@ -126,7 +126,7 @@ MATCHED_CLIP = {
 
 #: the step-matched arm's two questions (referee 12, #1; :func:`step_separation`): PrivUnitG against Harmony and PM
 #: at its clip and its step noise (the mechanism with the step size held equal), and those against themselves
-#: unshrunk (the step size alone)
+#: without the factor (the step size alone)
 MATCHED_STEP = {
     "mechanism": ("privunitg", ("harmony-l2-step", "pm-l2-step")),
     "step": (("harmony-l2-step", "pm-l2-step"), ("harmony-l2", "pm-l2")),
@@ -1088,8 +1088,8 @@ def clip_separation(table: pd.DataFrame, power: float = 0.9) -> Md:
 def step_separation(table: pd.DataFrame, factors: Md, power: float = 0.9) -> Md:
     """What the step-matched arm separates (referee 12, #1), from the SGD's family (:func:`sgd_comparisons`): the
     mechanism with clip and step noise held equal (PrivUnitG against Harmony and PM at its ℓ2 clip with their
-    estimate shrunk by s, :func:`~dpcompendium.chapters.hiera.sgd.step_factor`) and the step size alone (those
-    against themselves unshrunk), each as a tally of the tested verdicts (:func:`tally`) and how many are lower.
+    estimate multiplied by s, :func:`~dpcompendium.chapters.hiera.sgd.step_factor`) and the step size alone (those
+    against themselves without it), each as a tally of the tested verdicts (:func:`tally`) and how many are lower.
     ``factors``: the factors s as the text quotes them. "not tested" when the run lacks either question."""
     a, b = MATCHED_STEP["mechanism"]
     sa, sb = MATCHED_STEP["step"]
