@@ -642,8 +642,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.take_mech_some": "lower in %(k)s of %(n)s tests",
         "hiera.take_mech_none": "lower in none of %(n)s tests",
         "hiera.pu_tail_step": ". These two runs change only PrivUnitG's clip, and its MSE against Harmony and PM depends on it; the arms below hold its clip and its step noise fixed",
-        "hiera.clip_separation_step": "PrivUnitG at $C = 1$ against Harmony and PM at its $\\ell_2$ clip: %(mech)s. Harmony and PM at the $\\ell_2$ clip against themselves on the box: %(clip)s. So %(mech_part)s; %(clip_part)s. As a multiple of Harmony's and PM's MSE on the box, PrivUnitG's is %(r1)s at $C = 1$ and, at $C = \\sqrt{\\tilde d}$, %(rbox)s: its own clip matters. This arm gives Harmony and PM PrivUnitG's clip, not its step: they report $g_j/C \\in [-1, 1]$, so the clip shrinks their signal but not their noise, while PrivUnitG's noise scales with $C$",
-        "hiera.step_separation": "The same reports, with the collector's estimate multiplied by $C s$ instead of $C$: $s$ = %(s)s is the ratio of the root mean square of one coordinate's step noise of PrivUnitG to that of the scalar mechanism at the same clip and group size, from the mechanisms' second moments; $C$ and the group size cancel, so $s$ depends on ε and $\\tilde d$ only and is public. PrivUnitG against them: %(mech)s. With PrivUnitG's step noise against without: %(step)s. So %(mech_part)s; %(step_part)s",
+        "hiera.clip_separation_step": "PrivUnitG at $C = 1$ against Harmony and PM at its $\\ell_2$ clip: %(mech)s. Harmony and PM at the $\\ell_2$ clip against themselves on the box: %(clip)s",
+        "hiera.step_separation": "PrivUnitG against Harmony and PM at its clip and step noise: %(mech)s. So %(mech_part)s",
         "hiera.step_mech_all": "at the same clip and step noise PrivUnitG's MSE is lower in all %(n)s comparisons: mechanism and step size are separated, and the mechanism has a part",
         "hiera.step_mech_some": "at the same clip and step noise PrivUnitG's MSE is lower in %(k)s of %(n)s comparisons: mechanism and step size are separated only there",
         "hiera.step_mech_none": "at the same clip and step noise PrivUnitG's MSE is lower in none of %(n)s comparisons: its advantage is not shown to be the mechanism's",
@@ -654,6 +654,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.take_step_all": "lower in all %(n)s tests (%(r)s), so the mechanism has a part",
         "hiera.take_step_some": "lower in %(k)s of %(n)s tests (%(r)s), so mechanism and step size are separated only there",
         "hiera.take_step_none": "lower in none of %(n)s tests (%(r)s), so mechanism and step size are not separated",
+        "hiera.step_alone": "Harmony and PM at PrivUnitG's clip, with its step noise against without: %(step)s. So %(step_part)s",
+        "hiera.clip_reading_none": "Without the arms at PrivUnitG's step noise (not among this run's methods), mechanism and step size are not separated",
+        "hiera.clip_reading": "As a multiple of Harmony's and PM's MSE on the box, PrivUnitG's is %(r1)s at $C = 1$ and, at $C = \\sqrt{\\tilde d}$, %(rbox)s: its own clip matters. The $\\ell_2$ arm gives Harmony and PM PrivUnitG's clip, not its step: they report $g_j/C \\in [-1, 1]$, so the clip shrinks their signal but not their noise, while PrivUnitG's noise scales with $C$; the arms below give them its step noise too",
     },
     # 简体中文: the terms are the sources' own (book/glossary.md is the term base; tests/test_messages_zh.py checks it).
     "zh_CN": {
@@ -1111,8 +1114,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.take_mech_some": "在 %(n)s 个检验中有 %(k)s 个更低",
         "hiera.take_mech_none": "在 %(n)s 个检验中没有一个更低",
         "hiera.pu_tail_step": "。这两组运行只改变了 PrivUnitG 的裁剪，而它与 Harmony 和 PM 相比的 MSE 取决于这一裁剪；下文的各组固定了它的裁剪和步长噪声",
-        "hiera.clip_separation_step": "PrivUnitG（$C = 1$）与使用其 $\\ell_2$ 裁剪的 Harmony 和 PM 相比：%(mech)s。使用 $\\ell_2$ 裁剪的 Harmony 和 PM 与它们自己在方框上相比：%(clip)s。因此，%(mech_part)s；%(clip_part)s。以 Harmony 和 PM 在方框上的 MSE 为单位，PrivUnitG 的 MSE 在 $C = 1$ 时为 %(r1)s，在 $C = \\sqrt{\\tilde d}$ 时为 %(rbox)s：它自身的裁剪有影响。这一组给了 Harmony 和 PM PrivUnitG 的裁剪，而不是它的步长：它们报告 $g_j/C \\in [-1, 1]$，所以裁剪只缩小其信号而不缩小其噪声，而 PrivUnitG 的噪声随 $C$ 缩放",
-        "hiera.step_separation": "报告不变，收集端把估计乘以 $C s$ 而不是 $C$：$s$ = %(s)s 是在相同裁剪和组大小下，PrivUnitG 每个坐标步长噪声的平方均值的平方根与标量机制的之比，由机制的二阶矩算出；$C$ 和组大小相互抵消，所以 $s$ 只取决于 ε 和 $\\tilde d$，是公开的。PrivUnitG 与它们相比：%(mech)s。有与没有 PrivUnitG 的步长噪声相比：%(step)s。因此，%(mech_part)s；%(step_part)s",
+        "hiera.clip_separation_step": "PrivUnitG（$C = 1$）与使用其 $\\ell_2$ 裁剪的 Harmony 和 PM 相比：%(mech)s。使用 $\\ell_2$ 裁剪的 Harmony 和 PM 与它们自己在方框上相比：%(clip)s",
+        "hiera.step_separation": "PrivUnitG 与使用其裁剪和步长噪声的 Harmony 和 PM 相比：%(mech)s。因此，%(mech_part)s",
         "hiera.step_mech_all": "在相同裁剪和步长噪声下，PrivUnitG 的 MSE 在全部 %(n)s 个比较中都更低：机制与步长被区分开了，机制本身有作用",
         "hiera.step_mech_some": "在相同裁剪和步长噪声下，PrivUnitG 的 MSE 在 %(n)s 个比较中有 %(k)s 个更低：机制与步长只在这些比较中被区分开",
         "hiera.step_mech_none": "在相同裁剪和步长噪声下，PrivUnitG 的 MSE 在 %(n)s 个比较中没有一个更低：它的优势未被证明来自机制",
@@ -1123,6 +1126,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.take_step_all": "在全部 %(n)s 个检验中都更低（%(r)s），所以机制本身有作用",
         "hiera.take_step_some": "在 %(n)s 个检验中有 %(k)s 个更低（%(r)s），所以机制与步长只在这些检验中被区分开",
         "hiera.take_step_none": "在 %(n)s 个检验中没有一个更低（%(r)s），所以机制与步长没有被区分开",
+        "hiera.step_alone": "使用 PrivUnitG 裁剪的 Harmony 和 PM，有与没有其步长噪声相比：%(step)s。因此，%(step_part)s",
+        "hiera.clip_reading_none": "没有使用 PrivUnitG 步长噪声的各组（不在本次运行的方法中），机制与步长没有被区分开",
+        "hiera.clip_reading": "以 Harmony 和 PM 在方框上的 MSE 为单位，PrivUnitG 的 MSE 在 $C = 1$ 时为 %(r1)s，在 $C = \\sqrt{\\tilde d}$ 时为 %(rbox)s：它自身的裁剪有影响。$\\ell_2$ 裁剪组给了 Harmony 和 PM PrivUnitG 的裁剪，而不是它的步长：它们报告 $g_j/C \\in [-1, 1]$，所以裁剪只缩小其信号而不缩小其噪声，而 PrivUnitG 的噪声随 $C$ 缩放；下文的各组还给了它们 PrivUnitG 的步长噪声",
     },
 }
 

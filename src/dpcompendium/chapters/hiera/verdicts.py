@@ -55,6 +55,7 @@ __all__ = [
     "SGD_PAIRS",
     "arm_claim",
     "clip_ratios",
+    "clip_reading",
     "clip_separation",
     "counts",
     "design_table",
@@ -77,6 +78,7 @@ __all__ = [
     "short_runs",
     "short_sentence",
     "short_table",
+    "step_alone",
     "step_separation",
     "tally",
 ]
@@ -1072,10 +1074,16 @@ def clip_separation(table: pd.DataFrame, power: float = 0.9) -> Md:
         key = "all" if c["better"] == c["n"] else "none" if c["better"] == 0 else "some"
         return message(f"hiera.sep_{what}_{key}", k=str(c["better"]), n=str(c["n"]))
 
-    # with the step-matched arm in the family, the last sentence leaves the step to it (step_separation)
-    step = counts(table, "sgd", *MATCHED_STEP["mechanism"])["n"]
+    if counts(table, "sgd", *MATCHED_STEP["mechanism"])["n"]:
+        # with the step-matched arm in the family: the two tallies only; the reading is clip_reading's, the step
+        # step_separation's (each paragraph within the reading rules' length, issue 49)
+        return message(
+            "hiera.clip_separation_step",
+            mech=tally(table, "sgd", a, list(b), power=power),
+            clip=tally(table, "sgd", list(ca), list(cb), power=power),
+        )
     return message(
-        "hiera.clip_separation_step" if step else "hiera.clip_separation",
+        "hiera.clip_separation",
         mech=tally(table, "sgd", a, list(b), power=power),
         clip=tally(table, "sgd", list(ca), list(cb), power=power),
         mech_part=part(mech, "mech"),
@@ -1085,30 +1093,53 @@ def clip_separation(table: pd.DataFrame, power: float = 0.9) -> Md:
     )
 
 
-def step_separation(table: pd.DataFrame, factors: Md, power: float = 0.9) -> Md:
+def clip_reading(table: pd.DataFrame, bs: Sequence[str]) -> Md:
+    """What the matched-clip arm can and cannot show, after its tallies (:func:`clip_separation`): PrivUnitG's MSE
+    as a multiple of ``bs``' (Harmony's and PM's on the box) at both its clips (:func:`clip_ratios`), and that the
+    arm gives the scalar mechanisms PrivUnitG's clip, not its step (referee 12, #1), the step-matched arms
+    (:data:`MATCHED_STEP`) giving them its step noise; without those arms, that mechanism and step size are not
+    separated."""
+    if not (len(table) and counts(table, "sgd", *MATCHED_STEP["mechanism"])["n"]):
+        return message("hiera.clip_reading_none")
+    return message(
+        "hiera.clip_reading",
+        r1=clip_ratios(table, "privunitg", bs=list(bs)),
+        rbox=clip_ratios(table, "privunitg-box", bs=list(bs)),
+    )
+
+
+def _step_part(c: dict[str, int], what: str) -> Md:
+    key = "all" if c["better"] == c["n"] else "none" if c["better"] == 0 else "some"
+    return message(f"hiera.step_{what}_{key}", k=str(c["better"]), n=str(c["n"]))
+
+
+def step_separation(table: pd.DataFrame, power: float = 0.9) -> Md:
     """What the step-matched arm separates (referee 12, #1), from the SGD's family (:func:`sgd_comparisons`): the
-    mechanism with clip and step noise held equal (PrivUnitG against Harmony and PM at its ℓ2 clip with their
-    estimate multiplied by s, :func:`~dpcompendium.chapters.hiera.sgd.step_factor`) and the step size alone (those
-    against themselves without it), each as a tally of the tested verdicts (:func:`tally`) and how many are lower.
-    ``factors``: the factors s as the text quotes them. "not tested" when the run lacks either question."""
+    mechanism with clip and step noise held equal — PrivUnitG against Harmony and PM at its ℓ2 clip with their
+    estimate multiplied by s (:func:`~dpcompendium.chapters.hiera.sgd.step_factor`) — as a tally of the tested
+    verdicts (:func:`tally`) and how many are lower. "not tested" when the run lacks it."""
     a, b = MATCHED_STEP["mechanism"]
-    sa, sb = MATCHED_STEP["step"]
     mech = counts(table, "sgd", a, b) if len(table) else {"n": 0}
-    step = counts(table, "sgd", sa, sb) if len(table) else {"n": 0}
-    if not (mech["n"] and step["n"]):
+    if not mech["n"]:
         return message("hiera.no_cells")
-
-    def part(c: dict[str, int], what: str) -> Md:
-        key = "all" if c["better"] == c["n"] else "none" if c["better"] == 0 else "some"
-        return message(f"hiera.step_{what}_{key}", k=str(c["better"]), n=str(c["n"]))
-
     return message(
         "hiera.step_separation",
-        s=factors,
         mech=tally(table, "sgd", a, list(b), power=power),
+        mech_part=_step_part(mech, "mech"),
+    )
+
+
+def step_alone(table: pd.DataFrame, power: float = 0.9) -> Md:
+    """The step size alone (referee 12, #1): Harmony and PM at PrivUnitG's clip with its step noise against
+    themselves without it, as a tally (:func:`tally`) and how many are lower. "not tested" when the run lacks it."""
+    sa, sb = MATCHED_STEP["step"]
+    step = counts(table, "sgd", sa, sb) if len(table) else {"n": 0}
+    if not step["n"]:
+        return message("hiera.no_cells")
+    return message(
+        "hiera.step_alone",
         step=tally(table, "sgd", list(sa), list(sb), power=power),
-        mech_part=part(mech, "mech"),
-        step_part=part(step, "step"),
+        step_part=_step_part(step, "step"),
     )
 
 
