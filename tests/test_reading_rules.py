@@ -127,10 +127,6 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
             "proof-content",
         ): "PENDING, its chapter: 1045 visible characters at 9c9cb45 (the Wishart proposition's proof)",
         (
-            "hiera",
-            "experiment-3-ldp-mini-batch-sgd-for-linear-regression",
-        ): "PENDING, its chapter: 1043 visible characters at 9c9cb45 (the clip reading, referee 12 #1)",
-        (
             "dp-mean",
             "testing-the-source-s-conclusion",
         ): (
@@ -165,14 +161,6 @@ LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
             "the end-to-end release's claim statement with its conditions (fedpca_e2e_claim, a glued claim "
             "statement: F1's scope): 1072 visible characters at s13-dpm"
         ),
-        (
-            "hiera",
-            "the-method-its-derivation-and-its-privacy",
-        ): "PENDING, its chapter: 1235 visible characters at e58ae37",
-        (
-            "hiera",
-            "the-guarantee-the-source-aims-at-graded-input-discriminative-ldp",
-        ): "PENDING, its chapter: 1410 visible characters at e58ae37",
     },
     "zh_CN": {
         (
