@@ -647,4 +647,12 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "each user's whole gradient is clipped to l2 norm %(c)s and the sampled coordinate divided by %(c)s "
      "before the mechanism",
      "每个用户的整个梯度先被裁剪到 $\\ell_2$ 范数 $%(c)s$，抽取的坐标再除以 $%(c)s$，然后进入机制"),
+    # ProjUnit (core/mechanisms/privunit.py; referee 12, §3)
+    ("claims.projunit.mech",
+     "ProjUnit (a public random projection to $k = %(k)s$ dimensions, then PrivUnitG)",
+     "ProjUnit (a public random projection to k = %(k)s dimensions, then PrivUnitG)",
+     "ProjUnit（先做公开的随机投影到 $k = %(k)s$ 维，再用 PrivUnitG）"),
+    ("claims.projunit.cond_public",
+     "the projection is drawn independently of the data and may be public",
+     "投影的抽取与数据无关，可以公开"),
 ]  # fmt: skip

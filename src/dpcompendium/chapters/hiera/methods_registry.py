@@ -174,3 +174,15 @@ register(
         marker=">",
     )
 )
+register(
+    Method(
+        "projunit",
+        {"en": "ProjUnit, clip 1", "zh_CN": "ProjUnit，裁剪到 1"},
+        "#E69F00",  # PrivUnitG in a random k-dimensional projection [asi2023fast] (referee 12, §3)
+        CHAPTER,
+        estimator="dpcompendium.core.mechanisms.privunit:projunit",
+        claim="dpcompendium.core.mechanisms.privunit:projunit_claim",
+        legend="ProjUnit (clip 1)",
+        marker="d",
+    )
+)
