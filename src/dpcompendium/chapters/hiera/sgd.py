@@ -62,7 +62,8 @@ SGD_VARIANTS = ("corrected", "code-training", "faithful")
 #: at the same per-user ε [asi2022optimal]; ``privunitg-box`` the same with the clip norm √d̃ (d̃ = d + 1), the ℓ2 ball
 #: that contains the box [−1, 1]^d̃ the per-coordinate mechanisms bound their gradients to (referee 10, V3: the same
 #: gradients reach both, none shrunk more than the others' clipping shrinks them); ``harmony-l2`` and ``pm-l2`` are
-#: Harmony and PM on the gradient clipped in ℓ2 as ``privunitg``'s (:data:`L2_METHODS`; referee 11, M1).
+#: Harmony and PM on the gradient clipped in ℓ2 as ``privunitg``'s (:data:`L2_METHODS`; referee 11, M1);
+#: ``harmony-l2-step`` and ``pm-l2-step`` the same with PrivUnitG's step noise (:data:`STEP_METHODS`; referee 12, #1).
 SGD_METHODS = (
     "none",
     "harmony",
