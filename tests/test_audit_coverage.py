@@ -92,6 +92,11 @@ COVERED: dict[tuple[str, str], tuple[str, ...]] = {
     # Harmony and PM on the l2-clipped gradient (the SGD's matched-clip arm, referee 11 M1): the user's whole pipeline
     ("hiera", "harmony-l2"): ("Harmony on the l2-clipped gradient (d = 3) sampler",),
     ("hiera", "pm-l2"): ("PM on the l2-clipped gradient (d = 3) sampler",),
+    # the same arms at PrivUnitG's step noise (referee 12, #1): the same reports, the collector's estimate scaled
+    ("hiera", "harmony-l2-step"): ("Harmony on the l2-clipped gradient (d = 3) sampler",),
+    ("hiera", "pm-l2-step"): ("PM on the l2-clipped gradient (d = 3) sampler",),
+    # ProjUnit beside PrivUnitG (referee 12, §3): its whole report (W, z)
+    ("hiera", "projunit"): ("ProjUnit (d = 11, k = 2) sampler",),
 }
 
 #: registered methods that add no noise: nothing to audit (the chapter's non-private reference)

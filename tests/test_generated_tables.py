@@ -212,7 +212,6 @@ LONG_PARAGRAPHS: dict[str, str] = {
     "fedpca_subspace_claim": "a claim statement with its conditions (F1, the chapters' authored summaries: another scope)",
     "fedpca_energy_design": "one family's design sentence (no enumeration of three or more: its own clauses)",
     "fedpca_svm_design": "one family's design sentence (no enumeration of three or more: its own clauses)",
-    "hiera_clip_separation": "PENDING (referee 12, #1): two families' verdicts and the clip reading, 1007 characters at 9c9cb45",
     "fedpca_flat_column": "PENDING (referee 11, n2): the column's z read with its Holm level, 658 characters at 9c9cb45",
     "audit_instances": "PENDING (referee 12, #10): the audited instances that are not the chapters' runs, 854 characters at 9c9cb45",
     "fedpca_wishart_design": "one family's design sentence (no enumeration of three or more: its own clauses)",

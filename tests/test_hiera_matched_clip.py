@@ -98,7 +98,7 @@ def test_the_l2_arms_claims_are_the_scalar_mechanisms_with_the_clip_as_a_conditi
         assert c.private and c.epsilon == 0.5 and c.neighbours == "local"
         assert "l2 norm 1" in " ".join(map(str, c.conditions))
         assert c.sensitivity == hiera.privacy_claim(base, 0.5).sensitivity
-    with pytest.raises(ValueError, match="method must be harmony-l2 or pm-l2"):
+    with pytest.raises(ValueError, match="method must be harmony-l2, pm-l2"):
         hiera.l2_clip_claim("privunitg", 0.5)
 
 

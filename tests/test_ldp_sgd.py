@@ -463,7 +463,17 @@ def test_hiera_runs_compiled_is_the_numpy_reference_bit_for_bit(mu):
 @pytest.mark.parametrize("mu", [1, 2, 5])
 @pytest.mark.parametrize("faithful", [False, True])
 @pytest.mark.parametrize(
-    "method", ["harmony", "pm", "graded-laplace", "hiera", "harmony-l2", "pm-l2"]
+    "method",
+    [
+        "harmony",
+        "pm",
+        "graded-laplace",
+        "hiera",
+        "harmony-l2",
+        "pm-l2",
+        "harmony-l2-step",
+        "pm-l2-step",
+    ],
 )
 def test_fused_pass_is_the_per_step_code_bit_for_bit(method, faithful, mu, monkeypatch):
     """A private pass of :func:`_sgd` as one compiled call (:data:`_sgd_pass_kernel`) against the per-step code

@@ -135,20 +135,7 @@ def uncaptioned_tables(html: str) -> dict[str, int]:
 #: the chapters' authors split, shorten and caption them this round (reader review 2, M2, M3 and M5); the
 #: integrator updates these lists after the merge.
 LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
-    "en": {
-        (
-            "hiera",
-            "experiment-3-ldp-mini-batch-sgd-for-linear-regression",
-        ): "PENDING, its chapter: 1043 visible characters at 9c9cb45 (the clip reading, referee 12 #1)",
-        (
-            "hiera",
-            "the-method-its-derivation-and-its-privacy",
-        ): "PENDING, its chapter: 1235 visible characters at e58ae37",
-        (
-            "hiera",
-            "the-guarantee-the-source-aims-at-graded-input-discriminative-ldp",
-        ): "PENDING, its chapter: 1410 visible characters at e58ae37",
-    },
+    "en": {},
     "zh_CN": {
         (
             "hiera",

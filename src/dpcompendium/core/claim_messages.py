@@ -706,4 +706,12 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "holds, the $\\delta$ part only (event mass at most $\\delta$; the $e^{\\varepsilon/3}$ ratio not checked)",
      "holds, the delta part only (event mass at most delta; the e^(eps/3) ratio not checked)",
      "成立，仅限 $\\delta$ 的部分（事件概率至多为 $\\delta$；未检验 $e^{\\varepsilon/3}$ 的比值）"),
+    # ProjUnit (core/mechanisms/privunit.py; referee 12, §3)
+    ("claims.projunit.mech",
+     "ProjUnit (a public random projection to $k = %(k)s$ dimensions, then PrivUnitG)",
+     "ProjUnit (a public random projection to k = %(k)s dimensions, then PrivUnitG)",
+     "ProjUnit（先做公开的随机投影到 $k = %(k)s$ 维，再用 PrivUnitG）"),
+    ("claims.projunit.cond_public",
+     "the projection is drawn independently of the data and may be public",
+     "投影的抽取与数据无关，可以公开"),
 ]  # fmt: skip

@@ -16,7 +16,7 @@ import numpy as np
 
 from ...core.audit.spec import AuditSpec
 from ...core.mechanisms.audits import grr_law, value_events
-from ...core.mechanisms.privunit import privunitg, privunitg_params
+from ...core.mechanisms.privunit import privunitg, privunitg_params, projunit, projunit_claim
 from ...core.privacy import PrivacyClaim
 from ..registry import chapter_id
 
@@ -321,4 +321,35 @@ def audit_specs() -> list[AuditSpec]:
                 "e1's cap",
             )
         )
+    # ProjUnit [asi2023fast] (referee 12, §3): PrivUnitG in a public random k = 2 dimensional projection, d = 11 as
+    # the synthetic data's gradients; the release is (W, z), flattened; inputs e1 and -e1 (the antipodal pair, as
+    # above); the event "z's projection on the direction of W e1 lies in its cap" has probabilities p and
+    # (1 - p) q / (1 - q) whatever W: ratio e^eps_used
+    pj = privunitg_params(eps, 2)
+
+    def proj_sample(d, n, g, pj=pj):
+        w, z = projunit(np.tile(d, (n, 1)), eps, g, k=2, params=pj)
+        return np.hstack([w.reshape(n, -1), z])
+
+    def in_cap(y, pj=pj):
+        w = y[:, :22].reshape(-1, 2, 11)[:, :, 0]  # W e1, (n, 2)
+        u = w / np.sqrt(np.einsum("nk,nk->n", w, w))[:, None]
+        return np.einsum("nk,nk->n", y[:, 22:], u) * pj.m >= pj.gamma
+
+    e1 = np.zeros((1, 11))
+    e1[0, 0] = 1.0
+    out.append(
+        AuditSpec(
+            "ProjUnit (d = 11, k = 2) sampler",
+            CHAPTER,
+            "private",
+            projunit_claim(eps, k=2),
+            (e1, -e1),
+            sample=proj_sample,
+            events=[("<z, W e1/|W e1|> >= gamma", in_cap)],
+            true_epsilon=pj.eps_used,
+            note="d = 11, projected to k = 2 by a random W drawn independently of the data (public); inputs e1 vs "
+            "-e1, the antipodal pair, audited as the presumed worst case; event: z in the cap of W e1's direction",
+        )
+    )
     return out

@@ -616,10 +616,19 @@ def l2_clip_claim(method: str, epsilon: float, *, clip_norm: float = 1.0) -> Pri
     in ℓ2, :data:`~dpcompendium.chapters.hiera.sgd.L2_METHODS`; referee 11, M1): the user clips its whole gradient
     to ℓ2 norm C (public), samples one coordinate j (independently of the data) and reports g_j/C ∈ [−1, 1] with
     Harmony or PM — ε-LDP for any value of the domain [−1, 1] (local neighbours), so for the user's record; the
-    clipping, the sampling and the collector's rescaling by C are processing that does not touch the guarantee."""
-    base = {"harmony-l2": "harmony", "pm-l2": "pm"}.get(method)
+    clipping, the sampling and the collector's rescaling by C (by C·s for ``harmony-l2-step`` and ``pm-l2-step``,
+    :data:`~dpcompendium.chapters.hiera.sgd.STEP_METHODS`) are processing that does not touch the guarantee."""
+    # the step-matched arms (referee 12, #1) send the same reports; only the collector's rescaling differs
+    base = {
+        "harmony-l2": "harmony",
+        "pm-l2": "pm",
+        "harmony-l2-step": "harmony",
+        "pm-l2-step": "pm",
+    }.get(method)
     if base is None:
-        raise ValueError(f"method must be harmony-l2 or pm-l2, got {method!r}")
+        raise ValueError(
+            f"method must be harmony-l2, pm-l2, harmony-l2-step or pm-l2-step, got {method!r}"
+        )
     c = check_sensitivity(clip_norm, "clip_norm")
     claim = numeric_claim(base, check_epsilon(epsilon))
     return PrivacyClaim(
@@ -654,7 +663,8 @@ def privacy_claim(
     declared public range, clipped (:func:`~dpcompendium.chapters.hiera.datasets.scale_to_unit`).
     """
     eps = check_epsilon(epsilon)
-    if method in ("harmony-l2", "pm-l2"):  # the scalar mechanism on the l2-clipped gradient
+    if method in ("harmony-l2", "pm-l2", "harmony-l2-step", "pm-l2-step"):
+        # the scalar mechanism on the l2-clipped gradient (the step arms: the same reports)
         return l2_clip_claim(method, eps, clip_norm=clip_norm)
     if method == "privunitg":  # the SGD's whole gradient, clipped to l2 norm clip_norm
         return privunitg_claim(eps, clip_norm=clip_norm).with_conditions(PUBLIC_SCALING)

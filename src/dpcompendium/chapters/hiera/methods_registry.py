@@ -144,3 +144,45 @@ register(
         marker="p",
     )
 )
+register(
+    Method(
+        "harmony-l2-step",
+        {
+            "en": "Harmony, $\\ell_2$ clip 1, step $s$",
+            "zh_CN": "Harmony，$\\ell_2$ 裁剪到 1，步长 $s$",
+        },
+        "#0072B2",  # Harmony at PrivUnitG's clip and step noise (referee 12, #1)
+        CHAPTER,
+        estimator="dpcompendium.chapters.hiera.sgd:l2_scalar_reports",
+        claim="dpcompendium.chapters.hiera.hiera:l2_clip_claim",
+        legend="Harmony (ℓ2 clip 1, step s)",
+        marker="<",
+    )
+)
+register(
+    Method(
+        "pm-l2-step",
+        {
+            "en": "PM, $\\ell_2$ clip 1, step $s$",
+            "zh_CN": "PM，$\\ell_2$ 裁剪到 1，步长 $s$",
+        },
+        "#D55E00",  # PM at PrivUnitG's clip and step noise (referee 12, #1)
+        CHAPTER,
+        estimator="dpcompendium.chapters.hiera.sgd:l2_scalar_reports",
+        claim="dpcompendium.chapters.hiera.hiera:l2_clip_claim",
+        legend="PM (ℓ2 clip 1, step s)",
+        marker=">",
+    )
+)
+register(
+    Method(
+        "projunit",
+        {"en": "ProjUnit, clip 1", "zh_CN": "ProjUnit，裁剪到 1"},
+        "#E69F00",  # PrivUnitG in a random k-dimensional projection [asi2023fast] (referee 12, §3)
+        CHAPTER,
+        estimator="dpcompendium.core.mechanisms.privunit:projunit",
+        claim="dpcompendium.core.mechanisms.privunit:projunit_claim",
+        legend="ProjUnit (clip 1)",
+        marker="d",
+    )
+)

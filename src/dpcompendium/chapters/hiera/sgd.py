@@ -39,6 +39,7 @@ __all__ = [
     "L2_METHODS",
     "SGD_METHODS",
     "SGD_VARIANTS",
+    "STEP_METHODS",
     "SGDSettings",
     "group_size",
     "kfold_mse",
@@ -49,6 +50,7 @@ __all__ = [
     "mse_summary",
     "privunitg_clip",
     "sgd_experiment",
+    "step_factor",
 ]
 
 #: ``corrected`` = the text; ``code-training`` = the code's SGD scored correctly; ``faithful`` = the code throughout.
@@ -60,7 +62,8 @@ SGD_VARIANTS = ("corrected", "code-training", "faithful")
 #: at the same per-user ε [asi2022optimal]; ``privunitg-box`` the same with the clip norm √d̃ (d̃ = d + 1), the ℓ2 ball
 #: that contains the box [−1, 1]^d̃ the per-coordinate mechanisms bound their gradients to (referee 10, V3: the same
 #: gradients reach both, none shrunk more than the others' clipping shrinks them); ``harmony-l2`` and ``pm-l2`` are
-#: Harmony and PM on the gradient clipped in ℓ2 as ``privunitg``'s (:data:`L2_METHODS`; referee 11, M1).
+#: Harmony and PM on the gradient clipped in ℓ2 as ``privunitg``'s (:data:`L2_METHODS`; referee 11, M1);
+#: ``harmony-l2-step`` and ``pm-l2-step`` the same with PrivUnitG's step noise (:data:`STEP_METHODS`; referee 12, #1).
 SGD_METHODS = (
     "none",
     "harmony",
@@ -72,6 +75,8 @@ SGD_METHODS = (
     "privunitg-box",
     "harmony-l2",
     "pm-l2",
+    "harmony-l2-step",
+    "pm-l2-step",
 )
 
 #: The scalar mechanisms on the gradient clipped in ℓ2, as PrivUnitG's (referee 11, M1): each user clips its whole
@@ -80,6 +85,37 @@ SGD_METHODS = (
 #: multiplied back by C. The same gradients reach them as reach PrivUnitG at C, so that the two differ only in the
 #: mechanism. Method → its scalar mechanism.
 L2_METHODS: dict[str, str] = {"harmony-l2": "harmony", "pm-l2": "pm"}
+
+#: The scalar mechanisms at PrivUnitG's clip and PrivUnitG's step noise (referee 12, #1: mechanism against step
+#: size): the users report exactly as ``harmony-l2`` and ``pm-l2`` do (:func:`l2_scalar_reports`), and the collector
+#: multiplies its estimate by C·s instead of C, s = :func:`step_factor`, a public number of ε and d̃ alone (below 1
+#: where PrivUnitG's noise is the smaller: small ε). The noise of their step then has PrivUnitG's root mean square at
+#: the same clip C and group size; their signal is multiplied by s. Method → its scalar mechanism.
+STEP_METHODS: dict[str, str] = {"harmony-l2-step": "harmony", "pm-l2-step": "pm"}
+
+
+def step_factor(method: str, epsilon: float, d_tilde: int) -> float:
+    """The factor s of a :data:`STEP_METHODS` arm: the ratio of the root mean square of one coordinate's step noise
+    of PrivUnitG to that of the scalar mechanism, both on gradients clipped to ℓ2 norm C, in the corrected SGD.
+
+    PrivUnitG: the group's mean of G reports C·U/m has per-coordinate second moment C²·E‖U/m‖²/(d̃ G)
+    (``variance`` of :func:`~dpcompendium.core.mechanisms.privunit.privunitg_params`; exact, whatever the gradient).
+    The scalar mechanism: coordinate j is the mean of about G/d̃ reports C·M(v), second moment C²·E[M(v)²]·d̃/G,
+    with E[M²] at v = 0: Harmony's constant squared ((e^ε + 1)/(e^ε − 1))², whatever v; PM's
+    (e^{ε/2} + 3)/(3 (e^{ε/2} − 1)²). So s = √(E‖U/m‖² / (d̃² E[M(0)²])): C and G cancel, s depends on ε and d̃
+    only — public numbers, not the data (the shrink is the collector's processing; the users' reports and their
+    claim are those of :data:`L2_METHODS`)."""
+    base = STEP_METHODS.get(method, method)
+    if base not in ("harmony", "pm"):
+        raise ValueError(f"method must be one of {', '.join(STEP_METHODS)}, got {method!r}")
+    eps = check_epsilon(epsilon)
+    dt = check_int(d_tilde, "d_tilde", minimum=2)
+    if base == "harmony":
+        second = float(duchi_constant(np.array([eps]))[0]) ** 2
+    else:
+        h = math.expm1(eps / 2.0)
+        second = (h + 4.0) / (3.0 * h * h)
+    return math.sqrt(privunitg_params(eps, dt).variance / (dt * dt * second))
 
 
 def privunitg_clip(method: str, d_tilde: int, settings_clip: float = 1.0) -> float:
@@ -613,6 +649,7 @@ def _sgd_pass_loop(
     pi,
     two_pi_1,
     clip_l2,
+    out_scale,
 ):  # pragma: no cover - run compiled
     """Every step of one private pass of :func:`_sgd` in one compiled call (:data:`_sgd_pass_kernel`): per step t,
     the sampled coordinates (``rng.integers(0, d̃, (E, F, G))``), each user's clipped gradient
@@ -627,8 +664,8 @@ def _sgd_pass_loop(
     ``src``, ``dst``, ``plc_p`` (P, 2, R) the PLC conversions' x and 1 − x, ``pi`` and ``two_pi_1`` (R, k): the tail's tables);
     3: PM (``table`` (R, 5): ρ, p, (C − 1)/p − 1/ρ, C, (C + 1)/2 per run). ``clip_l2`` = C > 0 (Harmony and PM
     only): the whole gradient clipped to ℓ2 norm C and the sampled coordinate scaled to [−1, 1]
-    (:func:`_l2_scale`), the estimate multiplied back by C (:data:`L2_METHODS`). ``beta`` (E, F, d̃) is updated in
-    place."""
+    (:func:`_l2_scale`), the estimate multiplied by ``out_scale[r]`` (C, :data:`L2_METHODS`; C·s,
+    :data:`STEP_METHODS`). ``beta`` (E, F, d̃) is updated in place."""
     n_f, m = order.shape
     dt = xp.shape[1]
     r_n = n_e * n_f
@@ -721,7 +758,7 @@ def _sgd_pass_loop(
                 for d in range(dt):
                     est = sums[r, d] / g if faithful else sums[r, d] / max(n_j[r, d], 1)
                     if clip_l2 > 0.0:
-                        est = est * clip_l2
+                        est = est * out_scale[r]
                     beta[e, f, d] = beta[e, f, d] - est * lr
 
 
@@ -778,10 +815,15 @@ def _sgd(visit, method, eps, faithful, settings, g, rng, base=None) -> np.ndarra
         clip = privunitg_clip(method, dt, settings.clip_norm)
         return _sgd_privunitg(visit, eps, beta, faithful, settings, g, rng, clip)
     clip_l2 = 0.0  # the scalar mechanisms on the l2-clipped gradient (referee 11, M1)
-    if method in L2_METHODS:
+    shrink = np.ones(e_runs.size)  # and at PrivUnitG's step noise (referee 12, #1)
+    if method in STEP_METHODS:
+        shrink = np.array([step_factor(method, float(v), dt) for v in e_runs])
+        method, clip_l2 = STEP_METHODS[method], float(settings.clip_norm)
+    elif method in L2_METHODS:
         method, clip_l2 = L2_METHODS[method], float(settings.clip_norm)
+    out_scale = clip_l2 * shrink  # the estimate's factor per run (clip_l2 > 0 only)
     if fused_passes and method != "none":
-        return _sgd_fused(visit, method, runs, beta, faithful, settings, g, rng, clip_l2)
+        return _sgd_fused(visit, method, runs, beta, faithful, settings, g, rng, clip_l2, out_scale)
     for t in range(1, m // g + 1):
         idx = order[:, (t - 1) * g : t * g]
         if method == "none":
@@ -794,7 +836,7 @@ def _sgd(visit, method, eps, faithful, settings, g, rng, base=None) -> np.ndarra
                 method, gj.reshape(flat), xj.reshape(flat), cell.reshape(flat), runs, faithful, rng
             ).reshape(n_e, n_f, dt)
             if clip_l2 > 0.0:
-                step *= clip_l2
+                step *= out_scale.reshape(n_e, n_f, 1)
         beta = beta - step * t ** (-lr_power)
     return beta
 
@@ -958,9 +1000,14 @@ def _sgd_privunitg(visit, eps, beta, faithful, settings, g, rng, clip=None) -> n
     return beta
 
 
-def _sgd_fused(visit, method, runs, beta, faithful, settings, g, rng, clip_l2=0.0) -> np.ndarray:
+def _sgd_fused(
+    visit, method, runs, beta, faithful, settings, g, rng, clip_l2=0.0, out_scale=None
+) -> np.ndarray:
     """The private pass of :func:`_sgd` from its initial β (E, F, d̃) as one call of :data:`_sgd_pass_kernel`: the
-    per-step code's draws and numbers, bit for bit. ``clip_l2`` > 0: Harmony or PM on the ℓ2-clipped gradient."""
+    per-step code's draws and numbers, bit for bit. ``clip_l2`` > 0: Harmony or PM on the ℓ2-clipped gradient, the
+    estimate multiplied by ``out_scale`` (R,) per run (default C)."""
+    if out_scale is None:
+        out_scale = np.full(runs.r, float(clip_l2))
     r_n, k, n_steps = runs.r, runs.k, visit.split.m // g
     lrs = np.array([t ** (-settings.lr_power) for t in range(1, n_steps + 1)])
     empty_f = np.zeros((1, 1))
@@ -1015,6 +1062,7 @@ def _sgd_fused(visit, method, runs, beta, faithful, settings, g, rng, clip_l2=0.
         np.ascontiguousarray(pi),
         np.ascontiguousarray(two_pi_1),
         float(clip_l2),
+        np.ascontiguousarray(out_scale, dtype=float),
     )
     return beta
 

@@ -1,4 +1,5 @@
-"""PrivUnitG: ε-LDP mean estimation of vectors of bounded ℓ2 norm [asi2022optimal, bhowmick2018protection].
+"""PrivUnitG: ε-LDP mean estimation of vectors of bounded ℓ2 norm [asi2022optimal, bhowmick2018protection]; and
+ProjUnit [asi2023fast], PrivUnitG in a public random k-dimensional projection (:func:`projunit`).
 
 One user holds v ∈ ℝ^d with ‖v‖₂ ≤ C (the clip norm, public). The report:
 
@@ -45,6 +46,10 @@ __all__ = [
     "privunitg_claim",
     "privunitg_params",
     "privunitg_rows",
+    "projunit",
+    "projunit_claim",
+    "projunit_decode",
+    "projunit_scale",
 ]
 
 #: ε₀ is chosen among ε·k/EPS0_GRID, k = 0, …, EPS0_GRID − 1 (ε₁ = ε − ε₀ > 0).
@@ -201,4 +206,108 @@ def privunitg_claim(epsilon: float, *, clip_norm: float = 1.0) -> PrivacyClaim:
         message("claims.privunit.sens", c=tex(f"{c:g}")),
         eps,
         conditions=(message("claims.privunit.cond_clip", c=tex(f"{c:g}")),),
+    )
+
+
+# ProjUnit [asi2023fast]: PrivUnitG in a public random k-dimensional projection (referee 12, §3)
+
+
+def projunit_scale(d: int, k: int) -> float:
+    """E‖P u‖ for a unit vector u of ℝ^d and P the orthogonal projection on a uniformly random k-dimensional
+    subspace: ‖P u‖² ~ Beta(k/2, (d − k)/2), so E‖P u‖ = Γ((k + 1)/2) Γ(d/2) / (Γ(k/2) Γ((d + 1)/2)) (1 when k = d).
+    ProjUnit's decoder divides by it (:func:`projunit_decode`)."""
+    d = check_int(d, "d", minimum=2)
+    k = check_int(k, "k", minimum=2, maximum=d)
+    if k == d:
+        return 1.0
+    return math.exp(
+        math.lgamma((k + 1) / 2)
+        + math.lgamma(d / 2)
+        - math.lgamma(k / 2)
+        - math.lgamma((d + 1) / 2)
+    )
+
+
+def projunit(
+    v: ArrayLike,
+    epsilon: float,
+    rng: np.random.Generator,
+    *,
+    k: int = 2,
+    clip_norm: float = 1.0,
+    params: PrivUnitGParams | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """ProjUnit [asi2023fast]: each row of ``v`` (shape (n, d), ‖row‖₂ ≤ ``clip_norm``) rounded to a unit vector u
+    as by :func:`privunitg` (C·E[u] = row), projected by its own random W (k, d) with orthonormal rows — a uniformly
+    random k-dimensional subspace, drawn independently of the data (the QR factor of a Gaussian matrix) — and the unit
+    vector W u/‖W u‖ privatized by PrivUnitG in k dimensions (``params``: a calibration for ε and k). Returns
+    (W (n, k, d), z (n, k)), the user's report; :func:`projunit_decode` turns it into an unbiased estimate.
+
+    Privacy: W does not depend on the data; given W, z is PrivUnitG's output on a unit vector of ℝ^k, ε_used-LDP for
+    any two inputs; so (W, z) is ε-LDP, local neighbours (:func:`projunit_claim`). Draws, in this order: the Gaussian
+    (n, d, k) of the projections, the uniforms (3, n) and the Gaussian (n, k) of :func:`privunitg_rows`."""
+    rng = check_rng(rng)
+    a = check_array(v, "v", ndim=2)
+    n, d = a.shape
+    if d < 2:
+        raise ValueError(f"v must have rows of dimension d >= 2, got shape {a.shape}")
+    k = check_int(k, "k", minimum=2, maximum=d)
+    c = check_sensitivity(clip_norm, "clip_norm")
+    eps = check_epsilon(epsilon)
+    if params is None:
+        params = privunitg_params(eps, k)
+    elif params.d != k or params.epsilon != eps:
+        raise ValueError(
+            f"params must be calibrated for epsilon={eps!r}, d=k={k}, got epsilon={params.epsilon!r}, d={params.d}"
+        )
+    norm = np.sqrt(np.einsum("ni,ni->n", a, a))
+    if np.any(norm > c * (1.0 + 1e-12)):
+        raise ValueError(
+            f"v must have rows of l2 norm <= clip_norm = {c!r}, got {float(norm.max())!r}"
+        )
+    q, r = np.linalg.qr(rng.standard_normal((n, d, k)))  # (n, d, k): orthonormal columns
+    w = np.swapaxes(
+        q * np.sign(np.diagonal(r, axis1=1, axis2=2))[:, None, :], 1, 2
+    )  # Haar, (n, k, d)
+    # the rounding of privunitg_rows, on the projected direction: u = ±v/‖v‖ with C·E[u] = v, then W u/‖W u‖.
+    # Projecting v itself and keeping its norm: W v/‖W v‖ has the same direction as W u up to u's sign, and the
+    # rounding's sign is drawn by privunitg_rows from ‖v‖/C, so the pair (direction, sign) is as for u.
+    pv = np.einsum("nkd,nd->nk", w, a)
+    pnorm = np.sqrt(np.einsum("nk,nk->n", pv, pv))
+    unit = pv / np.where(pnorm > 0.0, pnorm, 1.0)[:, None]
+    unit[pnorm == 0.0] = 0.0  # a zero row (or one W annihilates): privunitg_rows rounds it to ±e1
+    z = privunitg_rows(
+        unit * np.minimum(norm / c, 1.0)[:, None],
+        np.minimum(norm / c, 1.0),
+        params,
+        rng,
+        clip_norm=1.0,
+    )
+    return w, z
+
+
+def projunit_decode(w: np.ndarray, z: np.ndarray, *, clip_norm: float = 1.0) -> np.ndarray:
+    """The collector's unbiased estimates (n, d) of ProjUnit's reports (W (n, k, d), z (n, k); :func:`projunit`):
+    C·Wᵀz / E‖P u‖ (:func:`projunit_scale`). E[Wᵀz | W, u] = W u/‖W u‖ lifted back, whose mean over W is E‖P u‖·u
+    (the component orthogonal to u averages to zero by symmetry)."""
+    c = check_sensitivity(clip_norm, "clip_norm")
+    _, k, d = w.shape
+    return np.einsum("nkd,nk->nd", w, z) * (c / projunit_scale(d, k))
+
+
+def projunit_claim(epsilon: float, *, k: int = 2, clip_norm: float = 1.0) -> PrivacyClaim:
+    """The claim of one ProjUnit report (:func:`projunit`): ε-LDP, local neighbours (any two inputs of one user),
+    every input of ℓ2 norm ≤ C (clipped before the mechanism), the projection public and independent of the data."""
+    eps = check_epsilon(epsilon)
+    c = check_sensitivity(clip_norm, "clip_norm")
+    k = check_int(k, "k", minimum=2)
+    return PrivacyClaim(
+        message("claims.projunit.mech", k=str(k)),
+        "local",
+        message("claims.privunit.sens", c=tex(f"{c:g}")),
+        eps,
+        conditions=(
+            message("claims.privunit.cond_clip", c=tex(f"{c:g}")),
+            message("claims.projunit.cond_public"),
+        ),
     )
