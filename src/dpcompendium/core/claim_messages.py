@@ -513,6 +513,10 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "idealised real arithmetic (floating-point sampling is not exactly DP; see the audit chapter, §6.5)",
      "理想化的实数运算（浮点数采样并不严格满足差分隐私；见审计一章第 6.5 节）"),
     # mwem's claims (chapters/mwem/core.py), so that its claims table is Chinese on a Chinese page
+    # the mwem variants' mechanism names (a claims card's first column; native review 9: English on the Chinese page)
+    ("claims.mwem.mech_standard", "MWEM (standard)", "标准 MWEM"),
+    ("claims.mwem.mech_zcdp", "MWEM (zCDP, Gaussian measurements)", "MWEM（zCDP，高斯测量）"),
+    ("claims.mwem.mech_coursework", "MWEM (coursework)", "MWEM 课程作业变体"),
     ("claims.mwem.sens", "1 for every range count and for the score $|q(A) - q(B)|$",
      "1 for every range count and for the score |q(A) − q(B)|",
      "每个范围计数及打分 $|q(A) - q(B)|$ 均为 1"),

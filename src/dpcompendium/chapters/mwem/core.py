@@ -401,11 +401,12 @@ def privacy_claim(
 
 
 def table_claim(claim: PrivacyClaim) -> PrivacyClaim:
-    """``claim`` for a claims table (:func:`dpcompendium.core.privacy.show_claims`): its sensitivity and conditions
+    """``claim`` for a claims table (:func:`dpcompendium.core.privacy.show_claims`): its mechanism, sensitivity and conditions
     with their renderings in every language, so that the table is Chinese on a Chinese page; its statement (and the
     CSVs) unchanged."""
     return dataclasses.replace(
         claim,
+        mechanism=_TEXTS.get(claim.mechanism, claim.mechanism),
         sensitivity=_TEXTS.get(claim.sensitivity, claim.sensitivity),
         conditions=tuple(_TEXTS.get(c, c) for c in claim.conditions),
     )
@@ -418,11 +419,11 @@ def _variant_claim(
     total, eps = acc["total_epsilon"], acc["nominal_epsilon"]
     sens = _text("claims.mwem.sens")
     if variant == "standard":
-        return PrivacyClaim("MWEM (standard)", "replace-one", sens, eps)
+        return PrivacyClaim(_text("claims.mwem.mech_standard"), "replace-one", sens, eps)
     if variant == "zcdp":
         par = mwem_zcdp_parameters(eps, acc["delta"], T)
         return PrivacyClaim(
-            "MWEM (zCDP, Gaussian measurements)",
+            _text("claims.mwem.mech_zcdp"),
             "replace-one",
             _text("claims.mwem.sens_l12"),
             total,
@@ -468,7 +469,7 @@ def _variant_claim(
             )
     redraw = _text("claims.mwem.cond_redraw")
     return PrivacyClaim(
-        "MWEM (coursework)",
+        _text("claims.mwem.mech_coursework"),
         "replace-one",
         sens,
         total if ok else eps,  # a failing claim states the nominal ε it does not meet
