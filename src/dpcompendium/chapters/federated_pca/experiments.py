@@ -1077,8 +1077,16 @@ def flat_comparisons(
 
 def _sites_label(method: str, s: int) -> Md:
     """A method's name with its number of sites, in every language ("Analyze Gauss (central), s = 2")."""
-    sep = {"zh_CN": "，"}
-    by_lang = {lg: f"{method_name(method, lg)}{sep.get(lg, ', ')}$s = {s}$" for lg in CATALOGUE}
+    # Chinese: the site count in brackets after the name ("Analyze Gauss（中心化差分隐私）（$s = 2$）" read as two
+    # parentheses; the name's own bracket closes first, then the count follows in its own: native review 9)
+    by_lang = {
+        lg: (
+            f"{method_name(method, lg)}（$s = {s}$）"
+            if lg == "zh_CN"
+            else f"{method_name(method, lg)}, $s = {s}$"
+        )
+        for lg in CATALOGUE
+    }
     plain = f"{method_name(method, 'en')}, s = {s}"
     return Md(plain, by_lang["en"], by_lang)
 
