@@ -52,6 +52,7 @@ from .levels import HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS
 __all__ = [
     "EXPERIMENT2_PAIRS",
     "MATCHED_CLIP",
+    "MATCHED_STEP",
     "SGD_PAIRS",
     "arm_claim",
     "clip_ratios",

@@ -261,7 +261,7 @@ def gaussian_audit_specs() -> list[AuditSpec]:
     """Gaussian Identity at AIM's budget (:func:`~.gaussian.gaussian_identity`), 1-D, at the chapter's ε = 1,
     δ = 1e-7, replace-one (a record moves from the last cell to the first): the noisy first cell minus the noisy last
     cell (post-processing), a change of 2 against noise of standard deviation √2·σ, σ = √2/√(2ρ). Claimed: the
-    release's ρ-zCDP as its (ε, δ) conversion (:func:`~.gaussian.gaussian_claim`); true ε: the exact Gaussian profile."""
+    release's ρ-zCDP as its (ε, δ) conversion (:func:`~dpcompendium.chapters.mwem.gaussian.gaussian_claim`); true ε: the exact Gaussian profile."""
     from .gaussian import (
         gaussian_claim,
         gaussian_identity,

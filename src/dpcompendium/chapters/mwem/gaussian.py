@@ -82,7 +82,7 @@ def gaussian_identity(
     size: int | None = None,
 ) -> np.ndarray:
     """x̂ = x + N(0, σ²) per cell, σ = Δ₂/√(2ρ) (Δ₂ = :func:`gaussian_sensitivity`): ρ-zCDP (``bun2016concentrated``,
-    Prop. 1.6). Unbiased; a query over L cells has variance Lσ². ``size`` releases at once (shape (size, *x.shape))."""
+    Prop. 1.6). Unbiased; a query over L cells has variance Lσ². ``size`` releases at once (shape ``(size, *x.shape)``)."""
     arr, rho, rng, reps = prepare_histogram(x, check_epsilon(rho, "rho"), rng, size)
     sigma = gaussian_sensitivity(None, neighbours) / math.sqrt(2.0 * rho)
     return finish_releases(arr + rng.normal(0.0, sigma, size=(reps, *arr.shape)), size)
