@@ -416,3 +416,14 @@ def test_first_places_lacking_names_the_baselines_absent_where_a_method_won():
     assert str(first_places_lacking("MSE", rankings[:1], ["one"])) == ""
     with pytest.raises(ValueError, match="settings must name each"):
         first_places_lacking("MSE", rankings, ["one"])
+
+
+def test_a_ratio_other_than_one_never_prints_as_one():
+    """ "ratios 0.351–1" claimed a ratio of 1 that stayed at 0.9999 (the staircase against Laplace at ε = 0.05): a
+    rounded ratio keeps digits until it is not "1"; exactly 1 stays "1"."""
+    from dpcompendium.core.comparison import _num
+
+    assert _num(0.99994) == "0.9999"
+    assert _num(1.00003) == "1.00003"
+    assert _num(1.0) == "1"
+    assert _num(0.351) == "0.351" and _num(2.5) == "2.5"

@@ -454,9 +454,16 @@ def _exp(x: float) -> float:
 
 
 def _num(x: float, digits: int = 3) -> str:
+    """``x`` to ``digits`` significant figures, with more (up to 6) where the rounding would print a ratio other than
+    1 as "1": "ratios 0.351–1" said a ratio reached 1 that stayed below it (0.9999)."""
     from .messages import number
 
-    return number(float(x), digits)
+    x = float(x)
+    text = number(x, digits)
+    while text == "1" and x != 1.0 and digits < 6:
+        digits += 1
+        text = number(x, digits)
+    return text
 
 
 @dataclass(frozen=True)
