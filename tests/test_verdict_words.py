@@ -59,6 +59,18 @@ EXCEPTIONS: list[tuple[str, str, str, str]] = [
         "and matches",
         "a mathematical statement (a proof, a definition or a bound), not a comparison of measured results (a sensitivity)",
     ),
+    (
+        "hiera",
+        "479cd744",
+        "the matched-noise arm.** A second",
+        "names the design (the arm whose noise is set to PrivUnitG's by construction; its display name, referee 13 n2), not a comparison of measured results",
+    ),
+    (
+        "hiera",
+        "934dff24",
+        "**The matched-noise arm.**",
+        "names the design (the arm whose noise is set to PrivUnitG's by construction; its display name, referee 13 n2), not a comparison of measured results",
+    ),
     ("histograms", "b69f910c", "equivalence test", "methodology: names the test"),
     (
         "histograms",

@@ -148,14 +148,14 @@ register(
     Method(
         "harmony-l2-step",
         {
-            "en": "Harmony, $\\ell_2$ clip 1, step $s$",
-            "zh_CN": "Harmony，$\\ell_2$ 裁剪到 1，步长 $s$",
+            "en": "Harmony, $\\ell_2$ clip 1, matched noise",
+            "zh_CN": "Harmony，$\\ell_2$ 裁剪到 1，匹配噪声",
         },
-        "#0072B2",  # Harmony at PrivUnitG's clip and step noise (referee 12, #1)
+        "#0072B2",  # Harmony at PrivUnitG's clip and per-coordinate noise: the matched-noise arm (referee 12, #1; 13, n2)
         CHAPTER,
         estimator="dpcompendium.chapters.hiera.sgd:l2_scalar_reports",
         claim="dpcompendium.chapters.hiera.hiera:l2_clip_claim",
-        legend="Harmony (ℓ2 clip 1, step s)",
+        legend="Harmony (ℓ2 clip 1, matched noise)",
         marker="<",
     )
 )
@@ -163,14 +163,14 @@ register(
     Method(
         "pm-l2-step",
         {
-            "en": "PM, $\\ell_2$ clip 1, step $s$",
-            "zh_CN": "PM，$\\ell_2$ 裁剪到 1，步长 $s$",
+            "en": "PM, $\\ell_2$ clip 1, matched noise",
+            "zh_CN": "PM，$\\ell_2$ 裁剪到 1，匹配噪声",
         },
-        "#D55E00",  # PM at PrivUnitG's clip and step noise (referee 12, #1)
+        "#D55E00",  # PM at PrivUnitG's clip and per-coordinate noise: the matched-noise arm (referee 12, #1; 13, n2)
         CHAPTER,
         estimator="dpcompendium.chapters.hiera.sgd:l2_scalar_reports",
         claim="dpcompendium.chapters.hiera.hiera:l2_clip_claim",
-        legend="PM (ℓ2 clip 1, step s)",
+        legend="PM (ℓ2 clip 1, matched noise)",
         marker=">",
     )
 )
