@@ -134,10 +134,26 @@ def test_the_take_counts_the_family_s_outcomes():
     text = str(P.laplace_take(res))
     higher = sum(r.ratio > 1 and r.holds for r in res)
     lower = sum(r.ratio < 1 and r.holds for r in res)
-    assert f"higher in {higher} of {len(res)} settings and lower in {lower}" in text
-    assert f"{min(r.ratio for r in res):.3g}"[:3] in text
+    assert f"higher in {higher} of {len(res)} settings" in text and f"lower in {lower} (" in text
+    # a delta = 0 arm against an (eps, delta) arm: the price of delta = 0, not a ranking (referee 13, #4)
+    assert "the price of delta = 0" in text and "not a ranking at equal privacy" in text
     with pytest.raises(ValueError, match="results"):
         P.laplace_take([])
+
+
+def test_the_take_s_span_is_over_the_settings_shown_higher():
+    """Referee 13, n7: the span of the ratios is that of the settings shown higher, not of those not separated."""
+    from types import SimpleNamespace
+
+    res = [SimpleNamespace(ratio=1.02, outcome="tie"), SimpleNamespace(ratio=1.5, outcome="worse")]
+    res.append(SimpleNamespace(ratio=425.0, outcome="worse"))
+    text = str(P.laplace_take(res))
+    assert (
+        "higher in 2 of 3 settings, 1.5–425 times as large, lower in 0" in text
+        and "1.02" not in text
+    )
+    tie = str(P.laplace_take(res[:1]))
+    assert "higher in 0 of 1 settings, lower in 0" in tie and "times as large" not in tie
 
 
 def test_flat_rerun_is_reproducible_and_finds_one_law_for_central_dp_pca():
