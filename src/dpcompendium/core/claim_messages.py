@@ -647,9 +647,9 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "the histogram: %(l2)s in L2",
      "直方图：L2 为 $%(l2)s$"),
     ("claims.mwem.gauss_sens_ls",
-     "the workload's answers: $%(l2)s$ in L2 ($c_j$: the queries covering cell $j$)",
-     "the workload's answers: %(l2)s in L2 (c_j: the queries covering cell j)",
-     "查询集的答案：L2 为 $%(l2)s$（$c_j$：覆盖单元格 $j$ 的查询数）"),
+     "the workload's answers: at most $%(l2)s$ in L2, an upper bound ($c_j$: the queries covering cell $j$)",
+     "the workload's answers: at most %(l2)s in L2, an upper bound (c_j: the queries covering cell j)",
+     "查询集的答案：L2 不超过 $%(l2)s$，这是一个上界（$c_j$：覆盖单元格 $j$ 的查询数）"),
     ("claims.mwem.gauss_cond_zcdp",
      "one Gaussian measurement, $\\rho = %(rho)s$-zCDP (AIM's budget), converted to $(\\varepsilon, \\delta)$-DP by "
      "$\\varepsilon = \\rho + 2 \\sqrt{\\rho \\ln(1/\\delta)}$; the estimate is post-processing",
