@@ -311,8 +311,8 @@ def gaussian_audit_specs() -> list[AuditSpec]:
             sample=sample_ls,
             max_samples=300_000,
             note=f"eps = {eps:g}, delta = {delta:g}, 10 random boxes: every box + N(0, sigma^2), sigma = "
-            f"{gaussian_sensitivity(work) / np.sqrt(2.0 * rho):.4g} (L2 sensitivity at most sqrt(2 max_j c_j) = "
-            f"{gaussian_sensitivity(work):.4g}, an upper bound), then least squares; first cell minus last cell of the estimate",
+            f"{gaussian_sensitivity(work) / np.sqrt(2.0 * rho):.4g} (L2 sensitivity at most sqrt(2 c_max) = "
+            f"{gaussian_sensitivity(work):.4g}, c_max the most boxes covering one cell: an upper bound), then least squares; first cell minus last cell of the estimate",
         ),
     ]
 
