@@ -135,21 +135,17 @@ def uncaptioned_tables(html: str) -> dict[str, int]:
 #: the chapters' authors split, shorten and caption them this round (reader review 2, M2, M3 and M5); the
 #: integrator updates these lists after the merge.
 LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
-    "en": {},
-    "zh_CN": {
+    "en": {
         (
-            "hiera",
-            "experiment-3-ldp-mini-batch-sgd-for-linear-regression",
-        ): "PENDING, its chapter: 619 visible characters at 9c9cb45 (the clip reading, referee 12 #1)",
+            "dp-mean",
+            "the-staircase-mechanism-against-laplace",
+        ): "PENDING, its chapter: 1043 visible characters at 8f49bff",
         (
-            "hiera",
-            "the-method-its-derivation-and-its-privacy",
-        ): "PENDING, its chapter: 634 visible characters at e58ae37",
-        (
-            "hiera",
-            "the-guarantee-the-source-aims-at-graded-input-discriminative-ldp",
-        ): "PENDING, its chapter: 693 visible characters at e58ae37",
+            "mwem",
+            "mwem-private-synthetic-histograms-in-one-and-two-dimensions",
+        ): "PENDING, its chapter: 1003 visible characters at 8f49bff",
     },
+    "zh_CN": {},
 }
 LONG_TAKEAWAYS: dict[str, dict[tuple[str, str | int], str]] = {
     "en": {},
@@ -248,8 +244,30 @@ def test_every_table_of_results_has_a_caption(folder, name, lang):
 #: why; measured on the built book after this round's merge (2026-11-30). PENDING: the chapters' authors cut them to
 #: the takeaways' form next (reader review 3, M1).
 SUMMARY: dict[str, dict[tuple[str, str | int], str]] = {
-    "en": {},
-    "zh_CN": {},
+    "en": {
+        ("dp-mean", 5): "PENDING, its chapter: 908 visible characters at 8f49bff",
+        ("histograms", 2): "PENDING, its chapter: 969 visible characters at 8f49bff",
+        ("histograms", 5): "PENDING, its chapter: 759 visible characters at 8f49bff",
+        ("histograms", 7): "PENDING, its chapter: 1136 visible characters at 8f49bff",
+        ("histograms", 8): "PENDING, its chapter: 649 visible characters at 8f49bff",
+        ("histograms", "items"): "PENDING, its chapter: 8 items at 8f49bff",
+        ("mwem", 1): "PENDING, its chapter: 697 visible characters at 8f49bff",
+        ("mwem", 2): "PENDING, its chapter: 645 visible characters at 8f49bff",
+        ("mwem", 5): "PENDING, its chapter: 728 visible characters at 8f49bff",
+        ("mwem", 9): "PENDING, its chapter: 710 visible characters at 8f49bff",
+        ("mwem", 11): "PENDING, its chapter: 1003 visible characters at 8f49bff",
+        ("mwem", "items"): "PENDING, its chapter: 13 items at 8f49bff",
+        ("hiera", 3): "PENDING, its chapter: 603 visible characters at 8f49bff",
+    },
+    "zh_CN": {
+        ("dp-mean", 5): "PENDING, its chapter: 454 visible characters at 8f49bff",
+        ("histograms", 2): "PENDING, its chapter: 438 visible characters at 8f49bff",
+        ("histograms", 5): "PENDING, its chapter: 393 visible characters at 8f49bff",
+        ("histograms", 7): "PENDING, its chapter: 666 visible characters at 8f49bff",
+        ("histograms", "items"): "PENDING, its chapter: 8 items at 8f49bff",
+        ("mwem", 11): "PENDING, its chapter: 554 visible characters at 8f49bff",
+        ("mwem", "items"): "PENDING, its chapter: 13 items at 8f49bff",
+    },
 }
 
 
