@@ -407,6 +407,22 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "A_i = A_i' - E/s exactly: local covariances are released without noise",
      "每个站点都能由共享种子得知 $E/s$，因此站点 1（服务器）或任何站点都能精确恢复 $A_i = A_i' - E/s$："
      "各站点的协方差在没有噪声的情况下被发布"),
+    # the end-to-end release's claim (its claims card; native-edition check: English on the Chinese page)
+    ("claims.fedpca.e2e_mech",
+     "%(sub)s at $(\\varepsilon/2, \\delta/2)$, then noisy projections and GRR labels",
+     "%(sub)s at (eps/2, delta/2), then noisy projections and GRR labels",
+     "%(sub)s，取 $(\\varepsilon/2, \\delta/2)$；然后是加噪投影和 GRR 标签"),
+    ("claims.fedpca.e2e_sens",
+     "subspace: its own guarantee; projections: $L_2$ sensitivity %(s)s of $Y = X V'$ (one row, rows in the unit ball) "
+     "with Gaussian noise at $(\\varepsilon/4, \\delta/2)$; labels: GRR at $\\varepsilon/4$",
+     "subspace: its own guarantee; projections: L2 sensitivity %(s)s of Y = X V' (one row, rows in the unit ball) with "
+     "Gaussian noise at (eps/4, delta/2); labels: GRR at eps/4",
+     "子空间：按其自身的保证；投影：$L_2$ 敏感度为 %(s)s，针对 $Y = X V'$（一行，各行在单位球内），加高斯噪声，取 "
+     "$(\\varepsilon/4, \\delta/2)$；标签：GRR，取 $\\varepsilon/4$"),
+    ("claims.fedpca.e2e_why",
+     "basic composition of the three shares (adaptive: the projections use the released $V'$)",
+     "basic composition of the three shares (adaptive: the projections use the released V')",
+     "三份预算份额的顺序组合（按基本组合定理；自适应：投影使用已发布的 $V'$）"),
     ("claims.fedpca.mech_secure_aggregation", "secure aggregation of $N(0, \\tau^2/s)$ shares",
      "secure aggregation of N(0, tau^2/s) shares", "对服从 $N(0, \\tau^2/s)$ 的噪声份额做安全聚合"),
     ("claims.fedpca.why_secure_aggregation",
@@ -597,11 +613,11 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "Wishart mechanism (as published): A + W, W ~ W_d(d+1, C), C = 3/(2 n eps) I",
      "Wishart 机制（论文原方案）：$A + W$，$W \\sim W_d(d+1, C)$，$C = \\frac{3}{2n\\varepsilon} I$"),
     ("claims.fedpca.sens_wishart",
-     "$\\operatorname{tr}(A' - A) = (\\|x'\\|^2 - \\|x\\|^2)/n \\in [-1/n, 1/n]$ (rows in the unit ball): a privacy "
+     "$\\operatorname{tr}(A' - A)$ $= (\\|x'\\|^2 - \\|x\\|^2)/n$ $\\in [-1/n, 1/n]$ (rows in the unit ball): a privacy "
      "loss of at most $\\varepsilon/3$ where both releases have a density",
      "tr(A' - A) = (||x'||^2 - ||x||^2)/n in [-1/n, 1/n] (rows in the unit ball): a privacy loss of at most eps/3 "
      "where both releases have a density",
-     "$\\operatorname{tr}(A' - A) = (\\|x'\\|^2 - \\|x\\|^2)/n \\in [-1/n, 1/n]$（各行在单位球内）：在两个发布都有密度"
+     "$\\operatorname{tr}(A' - A)$ $= (\\|x'\\|^2 - \\|x\\|^2)/n$ $\\in [-1/n, 1/n]$（各行在单位球内）：在两个发布都有密度"
      "之处，隐私损失至多为 $\\varepsilon/3$"),
     ("claims.fedpca.why_wishart",
      "the release lies in $A$ plus the positive-definite cone, which moves with the data: when a unit row is "

@@ -1030,6 +1030,40 @@ _PAIRS += [
     ),
 ]
 
+# the audit rows of mwem's Gaussian baselines and AIM's first selection, and of hiera's ProjUnit (referee 12 #10, §3)
+_PAIRS += [
+    ("AIM selection (first round), 2-D", "AIM 的选择（第一轮），二维"),
+    (
+        "eps = %(e)s, delta = %(d)s, T = %(t)s, 4 x 4 histogram 1..16, model estimate n · uniform: exponential "
+        "mechanism over the marginals (0,), (1,), (0, 1) at eps_1 = sqrt(8(1 - α)ρ/T) = %(e1)s, score sensitivity "
+        "%(s)s; claimed eps_1 per selection (eps_1^2/8-zCDP); records moved from the last cell to the first",
+        "ε = %(e)s，δ = %(d)s，T = %(t)s，4 × 4 直方图 1..16，模型估计为 n · 均匀分布：在边缘 (0,)、(1,)、(0, 1) 上的指数机制，"
+        "ε_1 = sqrt(8(1 - α)ρ/T) = %(e1)s，打分敏感度 %(s)s；每次选择声明 ε_1（ε_1^2/8-zCDP）；记录从最后一个单元格移到第一个",
+    ),
+    ("Gaussian Identity (AIM's budget), 1-D", "高斯 Identity（AIM 的预算），一维"),
+    (
+        "eps = %(e)s, delta = %(d)s: every cell + N(0, sigma^2), sigma = sqrt(2)/sqrt(2 rho) = %(s)s, rho = %(r)s; "
+        "first cell minus last cell; claimed as the (eps, delta) conversion of rho-zCDP",
+        "ε = %(e)s，δ = %(d)s：每个单元格加 N(0, σ^2)，σ = sqrt(2)/sqrt(2 ρ) = %(s)s，ρ = %(r)s；"
+        "统计量为第一个单元格减最后一个单元格；按 ρ-zCDP 换算得到的 (ε, δ) 声明",
+    ),
+    ("Gaussian least squares (AIM's budget), 1-D", "高斯最小二乘（AIM 的预算），一维"),
+    (
+        "eps = %(e)s, delta = %(d)s, %(b)s random boxes: every box + N(0, sigma^2), sigma = %(s)s (L2 sensitivity "
+        "at most sqrt(2 c_max) = %(l2)s, c_max the most boxes covering one cell: an upper bound), then least "
+        "squares; first cell minus last cell of the estimate",
+        "ε = %(e)s，δ = %(d)s，%(b)s 个随机区间：每个区间加 N(0, σ^2)，σ = %(s)s（L2 敏感度至多为 sqrt(2 c) = %(l2)s，"
+        "c 为覆盖同一单元格的区间数的最大值：这是一个上界），再做最小二乘；统计量为估计的第一个单元格减最后一个单元格",
+    ),
+    ("ProjUnit (d = %(d)s, k = %(k)s) sampler", "ProjUnit（d = %(d)s，k = %(k)s）采样器"),
+    (
+        "d = %(d)s, projected to k = %(k)s by a random W drawn independently of the data (public); inputs e1 vs -e1, "
+        "the antipodal pair, audited as the presumed worst case; event: z in the cap of W e1's direction",
+        "d = %(d)s，用与数据独立抽取的随机矩阵 W（公开）投影到 k = %(k)s 维；输入为 e1 对 -e1 这一对径点，按推定的最坏情况审计；"
+        "事件：z 落在 W e1 方向的球冠内",
+    ),
+]
+
 #: (message id, English template, Chinese template) of every text the book's figures draw.
 #:
 #: :meta hide-value:

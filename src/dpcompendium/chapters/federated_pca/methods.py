@@ -615,14 +615,13 @@ def release_claim(
     pe, pd_ = END_TO_END_SHARES["projections"]
     g = gaussian_claim(PROJECTION_SENSITIVITY, pe * eps, pd_ * dlt, calibration)
     claim = PrivacyClaim(
-        f"{sub.mechanism} at (eps/2, delta/2), then noisy projections and GRR labels",
+        message("claims.fedpca.e2e_mech", sub=sub.mechanism),
         "replace-one",
-        f"subspace as its claim; projections: L2 sensitivity {PROJECTION_SENSITIVITY:g} of Y = X V' (one row, "
-        "rows in the unit ball) with Gaussian noise at (eps/4, delta/2); labels: GRR at eps/4",
+        message("claims.fedpca.e2e_sens", s=f"{PROJECTION_SENSITIVITY:g}"),
         eps,
         dlt,
         True,
-        "basic composition of the three shares (adaptive: the projections use the released V')",
+        message("claims.fedpca.e2e_why"),
         tuple(dict.fromkeys((*sub.conditions, *g.conditions))),
     )
     if not sub.private:
