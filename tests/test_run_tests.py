@@ -391,7 +391,9 @@ def test_the_table_says_which_lane_decided_the_base(run_tests, monkeypatch, caps
     waited for (time cut from the other lane does not shorten make test), and stages.json keeps both ends."""
     import json
 
-    slow, quick = "import time; time.sleep(0.8)", "pass"
+    # the slow stage sleeps long enough that three Python start-ups on a loaded machine stay well below it (0.8 s
+    # gave a 0.3 s gap in a clean clone's loaded run)
+    slow, quick = "import time; time.sleep(2.0)", "pass"
     unit, chain = (slow, [quick] * 3) if later == "unit" else (quick, [quick, slow, quick])
     monkeypatch.setattr(run_tests, "stages", _stages(run_tests, unit, chain))
     assert run_tests.main(["--overlap"]) == 0
