@@ -5,15 +5,26 @@ outputs nbval received for every code cell and, when every cell of a notebook ha
 and its record (wall time, peak kernel memory, key) to the execution store (``_build/.execution``, see
 :mod:`dpcompendium.book.execution`). The book build then reuses that execution instead of executing the chapter again, so
 in ``make test`` each chapter is executed exactly once. A notebook with a failing or skipped cell is not stored.
+
+It also starts each chapter's kernel again when the kernel dies before it answers (:class:`RetryingKernel`): a
+project CI run on a fresh clone lost all 30 cells of one chapter to "Kernel died before replying to kernel_info", a
+kernel that never started (two kernels were starting at the same moment on the two test workers; jupyter_client
+picks each kernel's five TCP ports by binding port 0 and letting it go, which two processes can race for). nbval
+sends the kernel's stderr to ``/dev/null``; here it goes to a file, and its tail is in the error if every attempt
+fails.
 """
 
 from __future__ import annotations
 
+import contextlib
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import nbformat
+import nbval.kernel
+import nbval.plugin
 import pytest
 
 from dpcompendium.book.execution import (
@@ -29,6 +40,60 @@ from dpcompendium.book.execution import (
 from dpcompendium.core.paths import repo_root
 
 _STATE: dict[str, dict[str, Any]] = {}
+
+#: How many times a chapter's kernel is started before its cells are reported as errors.
+KERNEL_START_ATTEMPTS = 3
+
+
+class RetryingKernel(nbval.kernel.RunningKernel):
+    """nbval's kernel, started up to :data:`KERNEL_START_ATTEMPTS` times when it dies before answering.
+
+    Only the start is retried: a kernel that dies while a cell runs fails that cell, as before.
+    """
+
+    def __init__(self, kernel_name: str, cwd: str | None = None, startup_timeout: int = 60) -> None:
+        errors: list[str] = []
+        for attempt in range(1, KERNEL_START_ATTEMPTS + 1):
+            with tempfile.TemporaryFile("w+", prefix="nbval-kernel-", suffix=".log") as log:
+                try:
+                    self.km, self.kc = nbval.kernel.start_new_kernel(
+                        startup_timeout=startup_timeout,
+                        kernel_name=kernel_name,
+                        stderr=log,
+                        cwd=cwd,
+                    )
+                    self._ensure_iopub_up()
+                except RuntimeError as exc:
+                    log.seek(0)
+                    tail = log.read().strip().splitlines()[-5:]
+                    errors.append(
+                        f"attempt {attempt}: {exc}"
+                        + (f" (kernel stderr: {' | '.join(tail)})" if tail else "")
+                    )
+                    self._discard()
+                    time.sleep(0.5 * attempt)
+                    continue
+            if errors:
+                print(
+                    f"nbcapture: kernel started on attempt {attempt} after: {'; '.join(errors)}",
+                    flush=True,
+                )
+            return
+        raise RuntimeError(
+            f"the kernel {kernel_name!r} did not start in {KERNEL_START_ATTEMPTS} attempts: {'; '.join(errors)}"
+        )
+
+    def _discard(self) -> None:
+        """Stop what a failed start left (``start_new_kernel`` already stops a kernel that did not answer)."""
+        kc, km = self.__dict__.pop("kc", None), self.__dict__.pop("km", None)
+        with contextlib.suppress(Exception):
+            if kc is not None:
+                kc.stop_channels()
+            if km is not None and km.is_alive():
+                km.shutdown_kernel(now=True)
+
+
+nbval.plugin.RunningKernel = RetryingKernel
 
 
 def _is_cell(item: pytest.Item) -> bool:
