@@ -65,7 +65,7 @@ COVERED: dict[tuple[str, str], tuple[str, ...]] = {
         "Wishart mechanism (as published) at (eps/3, 1 - exp(-eps/3)): A + W",
     ),
     ("federated-pca", "laplace-input"): (
-        "Laplace input perturbation: A + Lap((d+1)/(n eps)) on the upper triangle",
+        "Laplace input perturbation: A + Lap((d/sqrt(2)+1)/(n eps)) on the upper triangle",
     ),
     # AIM's release is its measurements; the audited one is the first (its rounds' composition is accounted)
     ("mwem", "aim"): ("AIM measurement (initialisation), 1-D", "AIM selection (first round), 2-D"),

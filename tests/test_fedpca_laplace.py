@@ -34,19 +34,64 @@ def _ball(m: int, d: int, rng: np.random.Generator) -> np.ndarray:
     return x
 
 
-@pytest.mark.parametrize("d", [1, 3, 13])
-def test_the_l1_change_of_the_triangle_never_exceeds_the_stated_sensitivity(d):
+def _ascent(x: np.ndarray, y: np.ndarray, steps: int = 30) -> np.ndarray:
+    """Alternating maximisation of the change from the starts (x, y): fix the signs S of xx' - yy', move x and y
+    to the extreme eigenvectors of W = (S + diag S)/2 (the change is x'Wx - y'Wy for those signs, so it never
+    falls), repeat. Returns the change reached from each start."""
+    d = x.shape[1]
+    for _ in range(steps):
+        m = x[:, :, None] * x[:, None, :] - y[:, :, None] * y[:, None, :]
+        sgn = np.where(m >= 0, 1.0, -1.0)
+        w = (sgn + sgn * np.eye(d)) / 2
+        _, vec = np.linalg.eigh(w)
+        x, y = vec[:, :, -1], vec[:, :, 0]
+    return _l1_change(x, y)
+
+
+@pytest.mark.parametrize("d", [1, 3, 13, 30])
+def test_no_pair_found_changes_the_triangle_by_more_than_the_stated_sensitivity(d):
     rng = np.random.default_rng(1)
     x, y = _ball(20_000, d, rng), _ball(20_000, d, rng)
     # sign patterns and flat rows (the largest l1 norms) as well as random ones
     flat = np.sign(rng.standard_normal((2000, d))) / math.sqrt(d)
     x, y = np.vstack([x, flat, flat]), np.vstack([y, -flat[::-1], np.zeros_like(flat)])
     n = 7
-    assert _l1_change(x, y).max() / n <= P.laplace_sensitivity(d, n) + 1e-12
-    # within a factor 2 of the supremum: the flat unit row against the zero row
-    assert _l1_change(flat[:1], np.zeros((1, d)))[0] / n == pytest.approx(
-        P.laplace_sensitivity(d, n) / 2
-    )
+    found = _l1_change(x, y).max()
+    # adversarial: a sign-pattern ascent from random unit starts
+    x0, y0 = rng.standard_normal((2, 300, d))
+    adv = _ascent(x0 / np.linalg.norm(x0, axis=1, keepdims=True), y0)
+    assert max(found, adv.max()) / n <= P.laplace_sensitivity(d, n) + 1e-12
+    # the constructed pair is unit rows and makes exactly the stated worst change; the ascent finds none above it
+    wx, wy = P.laplace_worst_pair(d)
+    assert np.allclose([np.linalg.norm(wx), np.linalg.norm(wy)], [1.0, 1.0 if d > 1 else 0.0])
+    assert _l1_change(wx[None], wy[None])[0] / n == pytest.approx(P.laplace_worst_change(d, n))
+    assert adv.max() <= n * P.laplace_worst_change(d, n) + 1e-9
+
+
+@pytest.mark.parametrize("d", [2, 3, 4, 5])
+def test_the_worst_pair_is_the_supremum_where_every_sign_pattern_can_be_enumerated(d):
+    """sup over unit-ball pairs = max over symmetric sign matrices S of max(lambda_max(W), 0) + max(-lambda_min(W),
+    0), W = (S + diag S)/2 (the extreme eigenvectors attain it): enumerate every S."""
+    iu = np.triu_indices(d)
+    m = len(iu[0])
+    bits = ((np.arange(2**m)[:, None] >> np.arange(m)) & 1) * 2.0 - 1
+    w = np.zeros((2**m, d, d))
+    w[:, iu[0], iu[1]] = bits
+    w = (w + np.swapaxes(w, 1, 2)) / 2
+    ev = np.linalg.eigvalsh(w)
+    sup = (np.maximum(ev[:, -1], 0) + np.maximum(-ev[:, 0], 0)).max()
+    assert sup == pytest.approx(P.laplace_worst_change(d, 1), rel=1e-12)
+    assert sup < P.laplace_sensitivity(d, 1)
+
+
+def test_the_bound_is_nearly_attained_at_the_chapter_s_widths():
+    """The stated Delta_1 exceeds a pair's change by at most 2.8 % (wine, d = 13) and 0.4 % (adult, d = 108); the
+    triangle-inequality bound (d + 1)/n it replaces was 1.37 to 1.41 times Delta_1 there (referee 13 §3)."""
+    slack = {d: P.laplace_slack(d) for d in (13, 30, 50, 61, 108)}
+    assert all(0 < s <= 0.029 for s in slack.values()) and slack[108] < 0.004
+    assert slack == dict(sorted(slack.items(), key=lambda kv: -kv[1]))
+    for d in (13, 108):
+        assert 1.37 < (d + 1) / P.laplace_sensitivity(d, 1) < 1.41
 
 
 def test_laplace_noise_is_symmetric_with_laplace_entries_and_reproducible():
@@ -66,7 +111,7 @@ def test_laplace_noise_is_symmetric_with_laplace_entries_and_reproducible():
 
 
 def test_scale_is_the_sensitivity_over_epsilon_and_bad_input_is_refused():
-    assert P.laplace_scale(0.5, 13, 178) == pytest.approx(14 / 178 / 0.5)
+    assert P.laplace_scale(0.5, 13, 178) == pytest.approx((13 / math.sqrt(2) + 1) / 178 / 0.5)
     with pytest.raises(ValueError, match="epsilon"):
         P.laplace_scale(0.0, 3, 10)
     with pytest.raises(ValueError, match="scale"):
@@ -80,7 +125,7 @@ def test_scale_is_the_sensitivity_over_epsilon_and_bad_input_is_refused():
 def test_the_claim_is_pure_epsilon_and_states_its_sensitivity():
     c = P.laplace_privacy_claim(1.0, n=1000, d=13)
     assert c.private and c.delta == 0 and c.neighbours == "replace-one"
-    assert "0.014" in c.sensitivity and c.conditions
+    assert "0.0102" in c.sensitivity and c.conditions
     at = P.laplace_privacy_claim(1.0, 1e-6, 1000, 13)
     assert at.delta == 1e-6 and at.private and "every delta" in at.why
 
@@ -131,14 +176,17 @@ def test_the_take_counts_the_family_s_outcomes():
         runs, message("fedpca.quantity_energy"), {"wine": 1e-6}, pair=("laplace-input", "central")
     )
     res = list(cmp.result)
-    text = str(P.laplace_take(res))
+    text = str(P.laplace_take(res, 0.028))
     higher = sum(r.ratio > 1 and r.holds for r in res)
     lower = sum(r.ratio < 1 and r.holds for r in res)
     assert f"higher in {higher} of {len(res)} settings" in text and f"lower in {lower} (" in text
     # a delta = 0 arm against an (eps, delta) arm: the price of delta = 0, not a ranking (referee 13, #4)
     assert "the price of delta = 0" in text and "not a ranking at equal privacy" in text
+    assert "at most 2.8 % above a neighbouring pair's change" in text
     with pytest.raises(ValueError, match="results"):
-        P.laplace_take([])
+        P.laplace_take([], 0.0)
+    with pytest.raises(ValueError, match="slack"):
+        P.laplace_take(res, -0.1)
 
 
 def test_the_take_s_span_is_over_the_settings_shown_higher():
@@ -147,12 +195,12 @@ def test_the_take_s_span_is_over_the_settings_shown_higher():
 
     res = [SimpleNamespace(ratio=1.02, outcome="tie"), SimpleNamespace(ratio=1.5, outcome="worse")]
     res.append(SimpleNamespace(ratio=425.0, outcome="worse"))
-    text = str(P.laplace_take(res))
+    text = str(P.laplace_take(res, 0.0))
     assert (
         "higher in 2 of 3 settings, 1.5–425 times as large, lower in 0" in text
         and "1.02" not in text
     )
-    tie = str(P.laplace_take(res[:1]))
+    tie = str(P.laplace_take(res[:1], 0.0))
     assert "higher in 0 of 1 settings, lower in 0" in tie and "times as large" not in tie
 
 

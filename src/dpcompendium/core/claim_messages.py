@@ -693,18 +693,18 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "阶梯噪声，$\\gamma = %(gamma)s$（任意 $\\gamma \\in [0, 1]$ 都满足 $\\varepsilon$-DP）"),
     # federated-pca: Laplace input perturbation of A's upper triangle (referee 12 §3), pure epsilon-DP
     ("claims.fedpca.mech_laplace",
-     "Laplace input perturbation: $A + L$, $L$ symmetric, upper triangle iid $\\mathrm{Lap}((d+1)/(n\\varepsilon))$",
-     "Laplace input perturbation: A + L, L symmetric, upper triangle iid Lap((d+1)/(n eps))",
-     "拉普拉斯噪声输入扰动：$A + L$，$L$ 对称，上三角元素独立同分布于 $\\mathrm{Lap}((d+1)/(n\\varepsilon))$"),
+     "Laplace input perturbation: $A + L$, $L$ symmetric, upper triangle iid $\\mathrm{Lap}((d/\\sqrt{2}+1)/(n\\varepsilon))$",
+     "Laplace input perturbation: A + L, L symmetric, upper triangle iid Lap((d/sqrt(2)+1)/(n eps))",
+     "拉普拉斯噪声输入扰动：$A + L$，$L$ 对称，上三角元素独立同分布于 $\\mathrm{Lap}((d/\\sqrt{2}+1)/(n\\varepsilon))$"),
     ("claims.fedpca.sens_laplace",
-     "$\\ell_1$ of the upper triangle: $\\sum_{i \\le j} |x_i x_j - y_i y_j|/n$ $\\le (d+1)/n$ (rows in the unit ball)",
-     "l1 of the upper triangle: sum_{i<=j} |x_i x_j - y_i y_j|/n <= (d+1)/n (rows in the unit ball)",
-     "上三角的 $\\ell_1$ 敏感度：$\\sum_{i \\le j} |x_i x_j - y_i y_j|/n$ $\\le (d+1)/n$（各行在单位球内）"),
+     "$\\ell_1$ of the upper triangle: $\\sum_{i \\le j} |x_i x_j - y_i y_j|/n$ $\\le (d/\\sqrt{2}+1)/n$ (rows in the unit ball)",
+     "l1 of the upper triangle: sum_{i<=j} |x_i x_j - y_i y_j|/n <= (d/sqrt(2)+1)/n (rows in the unit ball)",
+     "上三角的 $\\ell_1$ 敏感度：$\\sum_{i \\le j} |x_i x_j - y_i y_j|/n$ $\\le (d/\\sqrt{2}+1)/n$（各行在单位球内）"),
     ("claims.fedpca.sens_laplace_value",
-     "$\\ell_1$ of the upper triangle: $\\sum_{i \\le j} |x_i x_j - y_i y_j|/n$ $\\le (d+1)/n = %(value)s$ (rows in "
+     "$\\ell_1$ of the upper triangle: $\\sum_{i \\le j} |x_i x_j - y_i y_j|/n$ $\\le (d/\\sqrt{2}+1)/n = %(value)s$ (rows in "
      "the unit ball)",
-     "l1 of the upper triangle: sum_{i<=j} |x_i x_j - y_i y_j|/n <= (d+1)/n = %(value)s (rows in the unit ball)",
-     "上三角的 $\\ell_1$ 敏感度：$\\sum_{i \\le j} |x_i x_j - y_i y_j|/n$ $\\le (d+1)/n = %(value)s$（各行在单位球内）"),
+     "l1 of the upper triangle: sum_{i<=j} |x_i x_j - y_i y_j|/n <= (d/sqrt(2)+1)/n = %(value)s (rows in the unit ball)",
+     "上三角的 $\\ell_1$ 敏感度：$\\sum_{i \\le j} |x_i x_j - y_i y_j|/n$ $\\le (d/\\sqrt{2}+1)/n = %(value)s$（各行在单位球内）"),
     ("claims.fedpca.why_laplace",
      "pure $\\varepsilon$-DP ($\\delta = 0$), so $(\\varepsilon, \\delta)$-DP at every $\\delta$: stated at the "
      "$\\delta$ of the arm it is compared with",

@@ -92,7 +92,10 @@ from .laplace import (
     laplace_privacy_claim,
     laplace_scale,
     laplace_sensitivity,
+    laplace_slack,
     laplace_subspaces,
+    laplace_worst_change,
+    laplace_worst_pair,
 )
 from .methods import (
     END_TO_END_SHARES,
@@ -199,8 +202,11 @@ __all__ = [
     "laplace_privacy_claim",
     "laplace_scale",
     "laplace_sensitivity",
+    "laplace_slack",
     "laplace_subspaces",
     "laplace_take",
+    "laplace_worst_change",
+    "laplace_worst_pair",
     "load_dataset",
     "make_low_rank",
     "masked_sum_count",

@@ -305,10 +305,10 @@ def wishart_audit_specs() -> list[AuditSpec]:
 
 def laplace_audit_specs() -> list[AuditSpec]:
     """Laplace input perturbation (:mod:`~dpcompendium.chapters.federated_pca.laplace`) on the chapter's raw pair,
-    public preprocessing: the released upper triangle ``triu(A) + L`` (iid ``Lap(b)``, ``b = (d + 1)/(nε)``) through
+    public preprocessing: the released upper triangle ``triu(A) + L`` (iid ``Lap(b)``, ``b = (d/√2 + 1)/(nε)``) through
     the likelihood-ratio statistic ``Σ_t (|y_t − a′_t| − |y_t − a_t|)/b``, the optimal test for the pair. Only the
     entries where ``A(D)`` and ``A(D′)`` differ are drawn (the others have one law under both). The pair's exact
-    privacy loss is ``‖triu(A(D) − A(D′))‖₁/b``, below ε since the pair's ℓ1 change is below ``Δ₁ = (d + 1)/n``."""
+    privacy loss is ``‖triu(A(D) − A(D′))‖₁/b``, below ε since the pair's ℓ1 change is below ``Δ₁ = (d/√2 + 1)/n``."""
     eps = 0.5
     d, d2 = audit_rows()
     n = d.shape[0]
@@ -328,7 +328,7 @@ def laplace_audit_specs() -> list[AuditSpec]:
     loss = float(weight.sum())
     return [
         AuditSpec(
-            "Laplace input perturbation: A + Lap((d+1)/(n eps)) on the upper triangle",
+            "Laplace input perturbation: A + Lap((d/sqrt(2)+1)/(n eps)) on the upper triangle",
             CHAPTER,
             "private",
             laplace_privacy_claim(eps, n=n, d=a.shape[0]),
@@ -336,10 +336,10 @@ def laplace_audit_specs() -> list[AuditSpec]:
             sample=released,
             expected="holds",
             true_epsilon=loss,
-            # the pair moves the triangle by a share of the bound (d + 1)/n, so the row checks the pair's loss, not
+            # the pair moves the triangle by a share of the bound Delta_1, so the row checks the pair's loss, not
             # the bound: a scale too small by up to the inverse of that share would still hold (referee 13, #7)
             note=f"raw rows, replace-one, n = {n}, public preprocessing; statistic: the log-likelihood ratio of "
-            f"the changed entries; the pair's l1 change is {loss / eps:.3g} of (d + 1)/n, so the row checks the "
-            f"pair's loss, not (d + 1)/n: a noise scale down to 1/{eps / loss:.3g} of the right one would still hold",
+            f"the changed entries; the pair's l1 change is {loss / eps:.3g} of Delta_1, so the row checks the "
+            f"pair's loss, not Delta_1: a noise scale down to 1/{eps / loss:.3g} of the right one would still hold",
         )
     ]

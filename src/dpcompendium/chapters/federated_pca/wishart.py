@@ -283,14 +283,19 @@ def wishart_comparisons(
     return pd.DataFrame(rows, columns=cols)
 
 
-def laplace_take(results) -> Md:
+def laplace_take(results, slack: float) -> Md:
     """Laplace input perturbation against Analyze Gauss in one clause (message ``fedpca.take_laplace``), from the
     results of :func:`wishart_comparisons` with ``pair=("laplace-input", "central")`` (Holm-decided): the span of
     the ratios of the energy not captured over the settings where it is shown higher (referee 13, n7: not over the
-    settings not separated), and in how many settings it is shown higher and lower."""
+    settings not separated), in how many settings it is shown higher and lower, and ``slack``, how far its
+    ``Δ₁`` may exceed the true sensitivity (the largest
+    :func:`~dpcompendium.chapters.federated_pca.laplace.laplace_slack` of the datasets compared), as a percentage."""
     results = list(results)
     if not results:
         raise ValueError("results must hold at least one comparison")
+    slack = float(slack)
+    if not (math.isfinite(slack) and slack >= 0):
+        raise ValueError(f"slack must be finite and >= 0, got {slack!r}")
     ratios = [r.ratio for r in results if r.outcome == "worse"]
     return message(
         "fedpca.take_laplace",
@@ -302,4 +307,5 @@ def laplace_take(results) -> Md:
         higher=str(len(ratios)),
         lower=str(sum(r.outcome == "better" for r in results)),
         n=str(len(results)),
+        slack=f"{number(100 * slack, 2)} %",
     )
