@@ -236,7 +236,7 @@ def wishart_comparisons(
     dataset's n, δ and bounds (:func:`privacy_claim`); the Wishart arm takes :func:`wishart_privacy_claim` at the
     same (ε, δ) (not private: every sentence says so); Laplace input perturbation's arm takes
     :func:`~dpcompendium.chapters.federated_pca.laplace.laplace_privacy_claim`, ε-DP, stated at the same δ. One row
-    per setting: ``dataset``, ``epsilon``, ``ratio`` (``pair[0]`` over ``pair[1]``), ``lo``, ``hi``,
+    per setting: ``dataset``, ``epsilon``, ``d`` (the dataset's width), ``ratio`` (``pair[0]`` over ``pair[1]``), ``lo``, ``hi``,
     ``p_adjusted``, ``outcome``, ``result``."""
     first, second = pair
     if first == second or not {first, second} <= set(RUN_METHODS):
@@ -261,7 +261,7 @@ def wishart_comparisons(
                 float(eps), gauss.delta, data.n, data.x.shape[1]
             ),
         }
-        keys.append({"dataset": name, "epsilon": float(eps)})
+        keys.append({"dataset": name, "epsilon": float(eps), "d": int(data.x.shape[1])})
         comps.append(
             Comparison(
                 quantity,
@@ -279,7 +279,7 @@ def wishart_comparisons(
          "outcome": r.outcome, "result": r}
         for key, r in zip(keys, results, strict=True)
     ]  # fmt: skip
-    cols = ["dataset", "epsilon", "ratio", "lo", "hi", "p_adjusted", "outcome", "result"]
+    cols = ["dataset", "epsilon", "d", "ratio", "lo", "hi", "p_adjusted", "outcome", "result"]
     return pd.DataFrame(rows, columns=cols)
 
 
