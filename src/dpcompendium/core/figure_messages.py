@@ -1007,8 +1007,8 @@ _PAIRS += [
         "raw rows, replace-one, n = %(n)s, public preprocessing; statistic: the log-likelihood ratio of the changed "
         "entries; the pair's l1 change is %(r)s of Delta_1, so the row checks the pair's loss, not Delta_1: a "
         "noise scale down to 1/%(f)s of the right one would still hold",
-        "原始行，替换一条记录，n = %(n)s，公开预处理；统计量为变化元素的对数似然比；该数据对的 l1 变化为 Delta_1 的 "
-        "%(r)s，所以这一行检验的是该数据对的隐私损失，而不是 Delta_1：噪声尺度低至正确值的 1/%(f)s 时这一行仍会成立",
+        "原始行，替换一条记录，n = %(n)s，公开预处理；统计量为变化元素的对数似然比；该数据对的 l1 变化为 Δ₁ 的 "
+        "%(r)s，所以这一行检验的是该数据对的隐私损失，而不是 Δ₁：噪声尺度低至正确值的 1/%(f)s 时这一行仍会成立",
     ),
     ("Wishart mechanism, what it satisfies", "Wishart 机制，实际满足的保证"),
     (

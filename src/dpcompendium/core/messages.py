@@ -2508,7 +2508,7 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
      "settings%(span)s, lower in %(lower)s (Holm-corrected): the price of delta = 0 at a Delta_1 at most %(slack)s "
      "above a neighbouring pair's change, not a ranking at equal privacy",
      "与 $(\\varepsilon, \\delta)$ 下的 Analyze Gauss 相比，它未捕获的能量在 %(n)s 个设置中的 %(higher)s 个里显示为"
-     "更高%(span)s，%(lower)s 个里更低（Holm 校正）：这是 $\\delta = 0$ 的代价，所用 $\\Delta_1$ 至多比一对相邻数据的"
+     "更高%(span)s，%(lower)s 个里更低（Holm 校正）：这是 $\\delta = 0$ 的代价，所用 $\\Delta_1$ 至多比一对邻居数据集的"
      "实际变化高出 %(slack)s，不是同等隐私下的排名"),
     ("fedpca.take_laplace_span", ", %(lo)s–%(hi)s times as large", "（是后者的 %(lo)s–%(hi)s 倍）"),
     # federated-pca: the column "z, flat"'s largest row rerun on fresh streams (referee 12, #3)
