@@ -78,7 +78,7 @@ def laplace_slack(d: int) -> float:
 
 def laplace_worst_pair(d: int) -> tuple[np.ndarray, np.ndarray]:
     """Two unit rows ``x → y`` whose change of the upper triangle, ``Σ_{i≤j} |x_i x_j − y_i y_j|``, is
-    ``n·``:func:`laplace_worst_change` (the module): constant on a block of ``⌈d/2⌉`` coordinates and on the
+    ``n`` times :func:`laplace_worst_change` (the module): constant on a block of ``⌈d/2⌉`` coordinates and on the
     rest, from the two extreme eigenvectors of a 2 × 2 matrix. For ``d = 1``: ``(1) → (0)``."""
     d = check_int(d, "d", minimum=1)
     if d == 1:
