@@ -86,6 +86,7 @@ __all__ = [
     "bootstrap_t_result",
     "design_figures",
     "design_sentence",
+    "design_table",
     "design_text",
     "families_sentence",
     "families_table",
@@ -1606,7 +1607,7 @@ def design_sentence(
     return text + _ties_text(f, params)
 
 
-def _design_cells(f: dict[str, Any]) -> tuple[Md, Md]:
+def _design_cells(f: Mapping[str, Any]) -> tuple[Md, Md]:
     """What :func:`design_sentence` says of one family (``f``: :func:`design_figures`) as two table cells: the runs
     its shown verdicts need for the power, and what its two-sided tests not shown could have shown."""
     counted = f["shown"] - f["uncounted"]
@@ -1686,15 +1687,28 @@ def design_text(
         else "",
     }
     key = "comparison.design_lead_short" if needed else "comparison.design_lead"
+    labelled = [(label, f) for (label, _), f in zip(families, figures, strict=True)]
+    return message(key, **params), design_table(labelled, power, caption)
+
+
+def design_table(
+    labelled: Sequence[tuple[Any, Mapping[str, Any]]],
+    power: float = 0.9,
+    caption: str | Md | None = None,
+) -> Md:
+    """The design table of several families (``(label, figures)``, the figures of :func:`design_figures` at
+    ``power``), a row per family: its label, runs per arm, verdicts shown, the runs they need for ``power``, what
+    the ties could have shown (the table of :func:`design_text`)."""
+    pw = _num(power, 2)
     header = [
         message("comparison.col_family"),
         message("comparison.col_runs"),
         message("comparison.col_shown"),
-        message("comparison.col_needed", power=params["power"]),
+        message("comparison.col_needed", power=pw),
         message("comparison.col_ties"),
     ]
     rows = []
-    for (label, _), f in zip(families, figures, strict=True):
+    for label, f in labelled:
         need, ties = _design_cells(f)
         rows.append(
             [
@@ -1705,8 +1719,7 @@ def design_text(
                 ties,
             ]
         )
-    caption = caption or message("comparison.cap_design", power=params["power"])
-    return message(key, **params), table(header, rows, caption)
+    return table(header, rows, caption or message("comparison.cap_design", power=pw))
 
 
 #: the verdict of one comparison of an :class:`Agreement`
