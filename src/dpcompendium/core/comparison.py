@@ -1322,6 +1322,20 @@ def _range(lo: float, hi: float) -> Md:
     return message("comparison.range_any")
 
 
+def _ties_span(f: Mapping[str, Any]) -> Md:
+    """:func:`_ci_span` of the bootstrap ties of one family's :func:`design_figures`."""
+    return _ci_span(
+        {
+            "lo": f["ci_lo"],
+            "hi": f["ci_hi"],
+            "mid_lo": f["ci_mid_lo"],
+            "mid_hi": f["ci_mid_hi"],
+            "which": f["ci_which"],
+            "count": f["ties_boot"],
+        }
+    )
+
+
 def _ci_span(ci: dict[str, Any]) -> Md:
     """The ``span`` parameter of a sentence on a family's intervals (``_ci_of``): the widest one's ratios, named,
     and, when there are several, the median one's."""
@@ -1487,16 +1501,7 @@ def _ties_text(f: dict[str, Any], params: dict[str, Any]) -> Md:
             else "comparison.design_ties_boot_one",
             n=str(f["ties_boot"]),
             power=params["power"],
-            span=_ci_span(
-                {
-                    "lo": f["ci_lo"],
-                    "hi": f["ci_hi"],
-                    "mid_lo": f["ci_mid_lo"],
-                    "mid_hi": f["ci_mid_hi"],
-                    "which": f["ci_which"],
-                    "count": f["ties_boot"],
-                }
-            ),
+            span=_ties_span(f),
         )
     return text
 
@@ -1639,16 +1644,7 @@ def _design_cells(f: Mapping[str, Any]) -> tuple[Md, Md]:
             )
         )
     if f["ties_boot"]:
-        span = _ci_span(
-            {
-                "lo": f["ci_lo"],
-                "hi": f["ci_hi"],
-                "mid_lo": f["ci_mid_lo"],
-                "mid_hi": f["ci_mid_hi"],
-                "which": f["ci_which"],
-                "count": f["ties_boot"],
-            }
-        )
+        span = _ties_span(f)
         parts.append(message("comparison.dcell_ties_boot", n=str(f["ties_boot"]), span=span))
     if not parts:
         parts.append(message("comparison.dcell_no_ties"))
@@ -1761,10 +1757,7 @@ class Agreement:
         return (
             message(
                 "comparison.family_agreement",
-                a=first.a.name,
-                b=first.b.name,
-                quantity=first.quantity,
-                margin=_num(first.margin),
+                **first.params(),
                 n=str(len(self.equivalence)),
                 k=str(c["equivalent"]),
                 d=str(c["differ"]),
