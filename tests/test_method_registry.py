@@ -170,3 +170,28 @@ def test_an_id_of_another_method_is_refused(toy):
             methods.Method("other", {"en": "x", "zh_CN": "x"}, COLOUR, "x", aliases=(TOY,))
         )
     assert methods.get("php").chapter == "histograms"
+
+
+def test_a_chapter_registers_a_method_in_one_call():
+    """``registrar``: a chapter's one call per method — relative references under its package, the keywords its
+    methods share unless a call gives its own, a name kept in English when no Chinese is given."""
+    method = methods.registrar(
+        TOY_CHAPTER, "dpcompendium.core.mechanisms", claim=".ranges:range_claim"
+    )
+    try:
+        toy = method(TOY, EN, None, COLOUR, estimator=".laplace:laplace_mechanism")
+        other = method("toy-other", EN, ZH, COLOUR, claim=None)
+        assert methods.get(TOY) is toy
+        assert toy.names == {"en": EN, "zh_CN": EN}
+        assert toy.estimator == "dpcompendium.core.mechanisms.laplace:laplace_mechanism"
+        assert toy.resolve("estimator") is laplace_mechanism
+        assert toy.claim == "dpcompendium.core.mechanisms.ranges:range_claim"
+        assert other.claim is None and other.names["zh_CN"] == ZH
+    finally:
+        for key in (TOY, "toy-other"):
+            if any(m.id == key for m in methods.methods()):
+                methods.unregister(key)
+    with pytest.raises(ValueError, match="colour"):
+        methods.registrar(TOY_CHAPTER)(TOY, EN, ZH)
+    with pytest.raises(ValueError, match="package"):
+        methods.registrar(TOY_CHAPTER)(TOY, EN, ZH, COLOUR, claim=".x:y")

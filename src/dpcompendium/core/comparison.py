@@ -86,6 +86,7 @@ __all__ = [
     "bootstrap_t_result",
     "design_figures",
     "design_sentence",
+    "design_table",
     "design_text",
     "families_sentence",
     "families_table",
@@ -255,6 +256,20 @@ def _same_guarantee(a: PrivacyClaim, b: PrivacyClaim) -> None:
         raise ValueError(f"arms must share delta, got {a.delta!r} and {b.delta!r}")
 
 
+#: the words of a verdict, one row per (relation, outcome): (the message of its sentence, of its table cell)
+_VERDICT_WORDS: dict[tuple[str, str], tuple[str, str]] = {
+    ("tie", "better"): ("comparison.beats", "comparison.vcell_lower"),
+    ("tie", "worse"): ("comparison.beaten", "comparison.vcell_higher"),
+    ("tie", "tie"): ("comparison.tie", "comparison.vcell_tie"),
+    ("superiority", "better"): ("comparison.beats", "comparison.vcell_beats"),
+    ("superiority", "not-shown"): ("comparison.not_beats", "comparison.vcell_not_shown"),
+    ("non-inferiority", "non-inferior"): ("comparison.noninferior", "comparison.vcell_noninferior"),
+    ("non-inferiority", "not-shown"): ("comparison.not_noninferior", "comparison.vcell_not_shown"),
+    ("equivalence", "equivalent"): ("comparison.equivalent", "comparison.vcell_equivalent"),
+    ("equivalence", "not-shown"): ("comparison.not_equivalent", "comparison.vcell_not_shown"),
+}
+
+
 @dataclass(frozen=True)
 class ComparisonResult:
     """What a :class:`Comparison` found: the ratio of mean losses ``ratio`` (A over B) with its interval
@@ -416,29 +431,18 @@ class ComparisonResult:
     def sentence(self) -> Md:
         """The verdict as a sentence (no full stop) in every language, with the ratio and its interval."""
         c = self.comparison
-        params = {
-            "a": c.a.name,
-            "b": c.b.name,
-            "quantity": c.quantity,
+        key = _VERDICT_WORDS[(c.relation, self.outcome)][0]
+        return message(key, **c.params(), **self.interval_params()) + c.caveat()
+
+    def interval_params(self) -> dict[str, str]:
+        """The ratio, its interval and its level (%) as the templates print them: ``ratio``, ``lo``, ``hi``,
+        ``level``."""
+        return {
             "ratio": _num(self.ratio),
             "lo": _num(self.lo),
             "hi": _num(self.hi),
             "level": _num(100 * self.level, 3),
-            "margin": _num(c.margin),
-            "pct": _num(100 * (c.margin - 1), 3),
         }
-        key = {
-            ("tie", "better"): "comparison.beats",
-            ("tie", "worse"): "comparison.beaten",
-            ("tie", "tie"): "comparison.tie",
-            ("superiority", "better"): "comparison.beats",
-            ("superiority", "not-shown"): "comparison.not_beats",
-            ("non-inferiority", "non-inferior"): "comparison.noninferior",
-            ("non-inferiority", "not-shown"): "comparison.not_noninferior",
-            ("equivalence", "equivalent"): "comparison.equivalent",
-            ("equivalence", "not-shown"): "comparison.not_equivalent",
-        }[(c.relation, self.outcome)]
-        return message(key, **params) + c.caveat()
 
     def interval(self) -> Md:
         """The ratio and its interval, e.g. ``1.03 (1.01–1.05)``."""
@@ -544,6 +548,17 @@ class Comparison:
     def not_private(self) -> tuple[Arm, ...]:
         """The arms whose claim is not private (their ε is nominal)."""
         return tuple(arm for arm in (self.a, self.b) if not arm.claim.private)
+
+    def params(self) -> dict[str, Any]:
+        """The arms, the quantity and the margin as the templates print them: ``a``, ``b``, ``quantity``,
+        ``margin`` and ``pct`` (the margin in per cent above 1)."""
+        return {
+            "a": self.a.name,
+            "b": self.b.name,
+            "quantity": self.quantity,
+            "margin": _num(self.margin),
+            "pct": _num(100 * (self.margin - 1), 3),
+        }
 
     def caveat(self) -> Md:
         """What the sentences add when an arm is not private: which one, and why it is compared (empty if both
@@ -706,18 +721,7 @@ def rankings_text(
     if not settings:
         raise ValueError("settings must hold at least one ranking, got 0")
     if len(settings) < TABLE_FROM:
-        text = join(
-            [
-                message(
-                    "comparison.family_labelled",
-                    label=join([_name_md(c) or "" for c in cells]),
-                    sentence=r.sentence(),
-                )
-                for cells, r in settings
-            ],
-            "; ",
-        )
-        return text, Md("", "", dict.fromkeys(CATALOGUE, ""))
+        return _labelled([(_cells_md(cells), r.sentence()) for cells, r in settings]), _no_table()
     head = [*header, message("comparison.col_lowest", quantity=quantity)]
     rows = [[*cells, r.cell()] for cells, r in settings]
     if caption is None:
@@ -816,11 +820,7 @@ def family_sentence(results: Sequence[ComparisonResult]) -> Md:
         raise ValueError("the comparisons of a family must share their relation")
     ratios = [r.ratio for r in results]
     params = {
-        "a": first.a.name,
-        "b": first.b.name,
-        "quantity": first.quantity,
-        "margin": _num(first.margin),
-        "pct": _num(100 * (first.margin - 1), 3),
+        **first.params(),
         "k": str(sum(r.holds for r in results)),
         "n": str(len(results)),
         "better": str(sum(r.outcome == "better" for r in results)),
@@ -976,6 +976,28 @@ def _checked_families(
     return out
 
 
+def _labelled(pairs: Sequence[tuple[Any, Md]]) -> Md:
+    """A few settings as a reader reads them (issue 49, F2): each ``(label, sentence)``'s sentence after its label,
+    joined by "; " (below :data:`~dpcompendium.core.messages.TABLE_FROM`, where a text has no table)."""
+    return join(
+        [
+            message("comparison.family_labelled", label=label, sentence=sent)
+            for label, sent in pairs
+        ],
+        "; ",
+    )
+
+
+def _no_table() -> Md:
+    """The empty table of a text that says everything in its sentences."""
+    return Md("", "", dict.fromkeys(CATALOGUE, ""))
+
+
+def _cells_md(cells: Sequence[Any]) -> Md:
+    """The cells that name a setting (dataset, ε, ...), as one label."""
+    return join([_name_md(c) or "" for c in cells])
+
+
 def families_text(
     families: Sequence[tuple[Any, Sequence[ComparisonResult]]], pair: str | Md | None = None
 ) -> Md:
@@ -986,15 +1008,7 @@ def families_text(
     names the arms compared by ``pair``), and the families are rows of :func:`families_table` (glued beside it)."""
     families = _checked_families(families)
     if len(families) < TABLE_FROM:
-        return join(
-            [
-                message(
-                    "comparison.family_labelled", label=_name_md(label), sentence=family_sentence(r)
-                )
-                for label, r in families
-            ],
-            "; ",
-        )
+        return _labelled([(_name_md(label), family_sentence(r)) for label, r in families])
     return families_sentence(families, pair)
 
 
@@ -1049,7 +1063,7 @@ def families_table(
     families, which :func:`families_text` says in the sentence."""
     families = _checked_families(families)
     if len(families) < TABLE_FROM:
-        return Md("", "", dict.fromkeys(CATALOGUE, ""))
+        return _no_table()
     header = [
         message("comparison.col_family"),
         message("comparison.col_pair"),
@@ -1077,14 +1091,7 @@ def _result_cell(result: ComparisonResult) -> Md:
     """One comparison's verdict as a table cell, in this module's words: "lower", "higher", "not separated",
     "beats", "not shown", "at most 10 % worse", "matches within a factor 1.1"."""
     c = result.comparison
-    key = {
-        ("tie", "better"): "comparison.vcell_lower",
-        ("tie", "worse"): "comparison.vcell_higher",
-        ("tie", "tie"): "comparison.vcell_tie",
-        ("superiority", "better"): "comparison.vcell_beats",
-        ("non-inferiority", "non-inferior"): "comparison.vcell_noninferior",
-        ("equivalence", "equivalent"): "comparison.vcell_equivalent",
-    }.get((c.relation, result.outcome), "comparison.vcell_not_shown")
+    key = _VERDICT_WORDS.get((c.relation, result.outcome), ("", "comparison.vcell_not_shown"))[1]
     return message(key, pct=_num(100 * (c.margin - 1), 3), margin=_num(c.margin))
 
 
@@ -1103,18 +1110,7 @@ def results_text(
     if not rows:
         raise ValueError("rows must hold at least one comparison, got 0")
     if len(rows) < TABLE_FROM:
-        text = join(
-            [
-                message(
-                    "comparison.family_labelled",
-                    label=join([_name_md(c) or "" for c in cells]),
-                    sentence=r.sentence(),
-                )
-                for cells, r in rows
-            ],
-            "; ",
-        )
-        return text, Md("", "", dict.fromkeys(CATALOGUE, ""))
+        return _labelled([(_cells_md(cells), r.sentence()) for cells, r in rows]), _no_table()
     results = [r for _, r in rows]
     c = _family_counts(results)
     params = {k: str(v) for k, v in c.items() if k in ("k", "n", "better", "worse")}
@@ -1145,13 +1141,7 @@ def results_text(
                 a=_name_md(r.comparison.a.name),
                 b=_name_md(r.comparison.b.name),
             ),
-            message(
-                "comparison.ratio_cell",
-                ratio=_num(r.ratio),
-                lo=_num(r.lo),
-                hi=_num(r.hi),
-                level=_num(100 * r.level, 3),
-            ),
+            message("comparison.ratio_cell", **r.interval_params()),
             _result_cell(r),
         ]
         for cells, r in rows
@@ -1185,14 +1175,7 @@ def results_grid(
         [
             *cells,
             *(
-                message(
-                    "comparison.result_full",
-                    ratio=_num(r.ratio),
-                    lo=_num(r.lo),
-                    hi=_num(r.hi),
-                    level=_num(100 * r.level, 3),
-                    verdict=_result_cell(r),
-                )
+                message("comparison.result_full", **r.interval_params(), verdict=_result_cell(r))
                 for r in results
             ),
         ]
@@ -1337,6 +1320,20 @@ def _range(lo: float, hi: float) -> Md:
     if lo > 0:
         return message("comparison.range_above", lo=_num(lo))
     return message("comparison.range_any")
+
+
+def _ties_span(f: Mapping[str, Any]) -> Md:
+    """:func:`_ci_span` of the bootstrap ties of one family's :func:`design_figures`."""
+    return _ci_span(
+        {
+            "lo": f["ci_lo"],
+            "hi": f["ci_hi"],
+            "mid_lo": f["ci_mid_lo"],
+            "mid_hi": f["ci_mid_hi"],
+            "which": f["ci_which"],
+            "count": f["ties_boot"],
+        }
+    )
 
 
 def _ci_span(ci: dict[str, Any]) -> Md:
@@ -1504,16 +1501,7 @@ def _ties_text(f: dict[str, Any], params: dict[str, Any]) -> Md:
             else "comparison.design_ties_boot_one",
             n=str(f["ties_boot"]),
             power=params["power"],
-            span=_ci_span(
-                {
-                    "lo": f["ci_lo"],
-                    "hi": f["ci_hi"],
-                    "mid_lo": f["ci_mid_lo"],
-                    "mid_hi": f["ci_mid_hi"],
-                    "which": f["ci_which"],
-                    "count": f["ties_boot"],
-                }
-            ),
+            span=_ties_span(f),
         )
     return text
 
@@ -1624,7 +1612,7 @@ def design_sentence(
     return text + _ties_text(f, params)
 
 
-def _design_cells(f: dict[str, Any]) -> tuple[Md, Md]:
+def _design_cells(f: Mapping[str, Any]) -> tuple[Md, Md]:
     """What :func:`design_sentence` says of one family (``f``: :func:`design_figures`) as two table cells: the runs
     its shown verdicts need for the power, and what its two-sided tests not shown could have shown."""
     counted = f["shown"] - f["uncounted"]
@@ -1656,16 +1644,7 @@ def _design_cells(f: dict[str, Any]) -> tuple[Md, Md]:
             )
         )
     if f["ties_boot"]:
-        span = _ci_span(
-            {
-                "lo": f["ci_lo"],
-                "hi": f["ci_hi"],
-                "mid_lo": f["ci_mid_lo"],
-                "mid_hi": f["ci_mid_hi"],
-                "which": f["ci_which"],
-                "count": f["ties_boot"],
-            }
-        )
+        span = _ties_span(f)
         parts.append(message("comparison.dcell_ties_boot", n=str(f["ties_boot"]), span=span))
     if not parts:
         parts.append(message("comparison.dcell_no_ties"))
@@ -1686,18 +1665,8 @@ def design_text(
     the ties could have shown."""
     families = _checked_families(families)
     if len(families) < TABLE_FROM:
-        text = join(
-            [
-                message(
-                    "comparison.family_labelled",
-                    label=_name_md(label),
-                    sentence=design_sentence(r, power),
-                )
-                for label, r in families
-            ],
-            "; ",
-        )
-        return text, Md("", "", dict.fromkeys(CATALOGUE, ""))
+        pairs = [(_name_md(label), design_sentence(r, power)) for label, r in families]
+        return _labelled(pairs), _no_table()
     figures = [design_figures(r, power) for _, r in families]
     counted = [f for f in figures if f["shown"] - f["uncounted"]]
     needed = [f["needed_counted"] for f in counted if f["short_counted"]]
@@ -1714,15 +1683,28 @@ def design_text(
         else "",
     }
     key = "comparison.design_lead_short" if needed else "comparison.design_lead"
+    labelled = [(label, f) for (label, _), f in zip(families, figures, strict=True)]
+    return message(key, **params), design_table(labelled, power, caption)
+
+
+def design_table(
+    labelled: Sequence[tuple[Any, Mapping[str, Any]]],
+    power: float = 0.9,
+    caption: str | Md | None = None,
+) -> Md:
+    """The design table of several families (``(label, figures)``, the figures of :func:`design_figures` at
+    ``power``), a row per family: its label, runs per arm, verdicts shown, the runs they need for ``power``, what
+    the ties could have shown (the table of :func:`design_text`)."""
+    pw = _num(power, 2)
     header = [
         message("comparison.col_family"),
         message("comparison.col_runs"),
         message("comparison.col_shown"),
-        message("comparison.col_needed", power=params["power"]),
+        message("comparison.col_needed", power=pw),
         message("comparison.col_ties"),
     ]
     rows = []
-    for (label, _), f in zip(families, figures, strict=True):
+    for label, f in labelled:
         need, ties = _design_cells(f)
         rows.append(
             [
@@ -1733,8 +1715,7 @@ def design_text(
                 ties,
             ]
         )
-    caption = caption or message("comparison.cap_design", power=params["power"])
-    return message(key, **params), table(header, rows, caption)
+    return table(header, rows, caption or message("comparison.cap_design", power=pw))
 
 
 #: the verdict of one comparison of an :class:`Agreement`
@@ -1776,10 +1757,7 @@ class Agreement:
         return (
             message(
                 "comparison.family_agreement",
-                a=first.a.name,
-                b=first.b.name,
-                quantity=first.quantity,
-                margin=_num(first.margin),
+                **first.params(),
                 n=str(len(self.equivalence)),
                 k=str(c["equivalent"]),
                 d=str(c["differ"]),

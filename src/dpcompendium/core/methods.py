@@ -35,6 +35,7 @@ __all__ = [
     "methods",
     "names",
     "register",
+    "registrar",
     "set_loader",
     "unregister",
     "version",
@@ -260,11 +261,41 @@ class View(Mapping):
 _BLUE, _VERMILLION, _GREEN, _ORANGE = "#0072B2", "#D55E00", "#009E73", "#E69F00"
 _BLACK, _GREY = "#000000", "#999999"
 
-_RANGES = "dpcompendium.core.mechanisms.ranges"
+
+def registrar(chapter: str, package: str | None = None, **shared: Any) -> Callable[..., Method]:
+    """The one call a chapter registers each of its methods with.
+
+    ``method = registrar(CHAPTER, __package__)`` in ``chapters/<folder>/methods_registry.py``, then one call per
+    method: ``method(id, en, zh, colour, estimator=".module:attr", claim=..., audit=..., legend=..., ...)`` —
+    ``en`` and ``zh`` its English and Chinese names (``zh`` None: the English name is kept in every language), a
+    reference starting with ``.`` is relative to ``package`` (the chapter's package), and ``shared`` holds the
+    keywords every method of the chapter has unless its call gives its own (e.g. one ``claim`` for all, or a
+    ``colour``). Returns the registered :class:`Method`; :class:`Method` refuses a missing name or colour.
+    """
+
+    def relative(ref: Any) -> Any:
+        if not (isinstance(ref, str) and ref.startswith(".")):
+            return ref
+        if not package:
+            raise ValueError(f"package must be given for a relative reference, got {ref!r}")
+        return package + ref
+
+    def method(
+        id: str, en: str, zh: str | None = None, colour: str | None = None, **kw: Any
+    ) -> Method:
+        kw = {**shared, **kw}
+        colour = colour if colour is not None else kw.pop("colour", None)
+        kw.pop("colour", None)
+        for what in ("estimator", "claim", "audit"):
+            if what in kw:
+                kw[what] = relative(kw[what])
+        return register(Method(id, {"en": en, "zh_CN": zh or en}, colour, chapter, **kw))
+
+    return method
 
 
-def _core(id: str, en: str, zh: str | None, colour: str = _GREY, **kw: Any) -> None:
-    register(Method(id, {"en": en, "zh_CN": zh or en}, colour, CORE, **kw))
+_RANGES = ".ranges"
+_core = registrar(CORE, "dpcompendium.core.mechanisms", colour=_GREY)
 
 
 # roles: the source's method as written (vermillion), its corrected or private variant (blue), references
@@ -291,7 +322,7 @@ _core(
     "laplace-public-n",
     "Laplace, public $n$",
     "拉普拉斯机制，公开的 $n$",
-    estimator="dpcompendium.core.mechanisms.laplace:laplace_mechanism",
+    estimator=".laplace:laplace_mechanism",
 )
 _core(
     "hb",
@@ -302,7 +333,7 @@ _core(
     estimator=f"{_RANGES}:hb",
     claim=f"{_RANGES}:range_claim",
 )
-_core("dawa", "DAWA", None, _BLUE, estimator="dpcompendium.core.mechanisms.dawa:dawa")
+_core("dawa", "DAWA", None, _BLUE, estimator=".dawa:dawa")
 _core(
     "privelet",
     "Privelet",

@@ -4,81 +4,62 @@ Registered once (:mod:`dpcompendium.core.methods`), read by :func:`dpcompendium.
 """
 
 from dpcompendium.chapters.registry import chapter_id
-from dpcompendium.core.methods import Method, register
+from dpcompendium.core.methods import registrar
 
 CHAPTER = chapter_id(__name__)
+# one call per method: id, English name, Chinese name (None: the English one), colour, references (".module:attr")
+method = registrar(CHAPTER, __package__)
 
-register(
-    Method(
-        "mwem",
-        {"en": "MWEM", "zh_CN": "MWEM"},
-        "#999999",
-        CHAPTER,
-        estimator="dpcompendium.chapters.mwem.core:mwem",
-        claim="dpcompendium.chapters.mwem.core:privacy_claim",
-    )
+method("mwem", "MWEM", None, "#999999", estimator=".core:mwem", claim=".core:privacy_claim")
+method(
+    "coursework",
+    "Coursework MWEM",
+    "MWEM 课程作业变体",
+    "#D55E00",
+    estimator=".core:mwem",
+    claim=".core:privacy_claim",
 )
-register(
-    Method(
-        "coursework",
-        {"en": "Coursework MWEM", "zh_CN": "MWEM 课程作业变体"},
-        "#D55E00",
-        CHAPTER,
-        estimator="dpcompendium.chapters.mwem.core:mwem",
-        claim="dpcompendium.chapters.mwem.core:privacy_claim",
-    )
+method(
+    "standard",
+    "Standard MWEM",
+    "标准 MWEM",
+    "#0072B2",
+    estimator=".core:mwem",
+    claim=".core:privacy_claim",
 )
-register(
-    Method(
-        "standard",
-        {"en": "Standard MWEM", "zh_CN": "标准 MWEM"},
-        "#0072B2",
-        CHAPTER,
-        estimator="dpcompendium.chapters.mwem.core:mwem",
-        claim="dpcompendium.chapters.mwem.core:privacy_claim",
-    )
+method(
+    "zcdp",
+    "zCDP MWEM (Gaussian)",
+    "zCDP MWEM（高斯测量）",
+    "#999999",
+    claim=".zcdp:mwem_zcdp_parameters",
 )
-register(
-    Method(
-        "zcdp",
-        {"en": "zCDP MWEM (Gaussian)", "zh_CN": "zCDP MWEM（高斯测量）"},
-        "#999999",
-        CHAPTER,
-        claim="dpcompendium.chapters.mwem.zcdp:mwem_zcdp_parameters",
-    )
-)
-register(
-    Method(
-        "aim",
-        {"en": "AIM", "zh_CN": "AIM"},
-        "#009E73",
-        CHAPTER,
-        estimator="dpcompendium.chapters.mwem.pgm:aim",
-        claim="dpcompendium.chapters.mwem.pgm:aim_claim",
-        audit="dpcompendium.chapters.mwem.audits:aim_audit_specs",
-    )
+method(
+    "aim",
+    "AIM",
+    None,
+    "#009E73",
+    estimator=".pgm:aim",
+    claim=".pgm:aim_claim",
+    audit=".audits:aim_audit_specs",
 )
 # the data-independent baselines at AIM's budget (referee 12, §3): the Gaussian mechanism spent once, accounted in
 # zCDP at AIM's rho and stated by the same conversion, replace-one; the tables name them by their ids
-register(
-    Method(
-        "gaussian-identity",
-        {"en": "Gaussian Identity", "zh_CN": "逐单元格加高斯噪声（高斯 Identity）"},
-        "#56B4E9",
-        CHAPTER,
-        estimator="dpcompendium.chapters.mwem.gaussian:gaussian_identity",
-        claim="dpcompendium.chapters.mwem.gaussian:gaussian_claim",
-        audit="dpcompendium.chapters.mwem.audits:gaussian_identity_audit_specs",
-    )
+method(
+    "gaussian-identity",
+    "Gaussian Identity",
+    "逐单元格加高斯噪声（高斯 Identity）",
+    "#56B4E9",
+    estimator=".gaussian:gaussian_identity",
+    claim=".gaussian:gaussian_claim",
+    audit=".audits:gaussian_identity_audit_specs",
 )
-register(
-    Method(
-        "gaussian-ls",
-        {"en": "Gaussian least squares", "zh_CN": "最小二乘（高斯测量）"},
-        "#F0E442",
-        CHAPTER,
-        estimator="dpcompendium.chapters.mwem.gaussian:gaussian_least_squares",
-        claim="dpcompendium.chapters.mwem.gaussian:gaussian_claim",
-        audit="dpcompendium.chapters.mwem.audits:gaussian_ls_audit_specs",
-    )
+method(
+    "gaussian-ls",
+    "Gaussian least squares",
+    "最小二乘（高斯测量）",
+    "#F0E442",
+    estimator=".gaussian:gaussian_least_squares",
+    claim=".gaussian:gaussian_claim",
+    audit=".audits:gaussian_ls_audit_specs",
 )

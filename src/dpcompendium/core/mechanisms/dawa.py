@@ -592,6 +592,39 @@ def workload_pieces(
     return side * side, q[first], t[first], t[last], order
 
 
+def _pieces_in_buckets(q, lo, hi, ba, bb, bstart, bend, size, nb: int):
+    """The intervals [lo, hi] of queries ``q`` (first and last bucket ``ba``, ``bb`` among the buckets starting at
+    ``bstart``, ending at ``bend``, of ``size`` cells; ``nb`` buckets) as pieces (query, first bucket, last bucket,
+    weight): the fully covered buckets, weight 1, then the partial pieces (an interval inside one bucket, its
+    left and its right end) at the covered fraction, those of one query in one bucket merged."""
+    fa = np.where(lo == bstart[ba], ba, ba + 1)  # first fully covered bucket
+    fb = np.where(hi == bend[bb], bb, bb - 1)  # last fully covered bucket
+    full = fa <= fb
+    same = ba == bb
+    left = ~full & same  # inside one bucket, not covering it
+    lpart = ~same & (fa > ba)
+    rpart = ~same & (fb < bb)
+    pq = np.concatenate([q[left], q[lpart], q[rpart]])
+    pb = np.concatenate([ba[left], ba[lpart], bb[rpart]])
+    pw = np.concatenate(
+        [
+            (hi[left] - lo[left] + 1) / size[ba[left]],
+            (bend[ba[lpart]] - lo[lpart] + 1) / size[ba[lpart]],
+            (hi[rpart] - bstart[bb[rpart]] + 1) / size[bb[rpart]],
+        ]
+    )
+    key, inv = np.unique(pq.astype(np.int64) * nb + pb, return_inverse=True)
+    pw = np.bincount(inv, weights=pw, minlength=key.size)
+    pq, pb = key // nb, key % nb
+    fq = q[full]
+    return (
+        np.concatenate([fq, pq]),
+        np.concatenate([fa[full], pb]),
+        np.concatenate([fb[full], pb]),
+        np.concatenate([np.ones(fq.size), pw]),
+    )
+
+
 def _reduce_pieces(pieces, starts: np.ndarray):
     """The workload's intervals reduced to buckets (``starts``: first cell of every bucket): pieces
     (query, first bucket, last bucket, weight) pairwise disjoint within a query, weight 1 on fully covered buckets
@@ -603,36 +636,7 @@ def _reduce_pieces(pieces, starts: np.ndarray):
     size = (bend - bstart + 1).astype(float)
     ba = np.searchsorted(bstart, lo, side="right") - 1
     bb = np.searchsorted(bstart, hi, side="right") - 1
-    fa = np.where(lo == bstart[ba], ba, ba + 1)  # first fully covered bucket
-    fb = np.where(hi == bend[bb], bb, bb - 1)  # last fully covered bucket
-    full = fa <= fb
-    same = ba == bb
-    # partial single-bucket pieces
-    pq, pb, pw = [], [], []
-    left = ~full & same  # inside one bucket, not covering it
-    pq.append(q[left])
-    pb.append(ba[left])
-    pw.append((hi[left] - lo[left] + 1) / size[ba[left]])
-    lpart = ~same & (fa > ba)
-    pq.append(q[lpart])
-    pb.append(ba[lpart])
-    pw.append((bend[ba[lpart]] - lo[lpart] + 1) / size[ba[lpart]])
-    rpart = ~same & (fb < bb)
-    pq.append(q[rpart])
-    pb.append(bb[rpart])
-    pw.append((hi[rpart] - bstart[bb[rpart]] + 1) / size[bb[rpart]])
-    pq, pb, pw = np.concatenate(pq), np.concatenate(pb), np.concatenate(pw)
-    key, inv = np.unique(pq.astype(np.int64) * nb + pb, return_inverse=True)
-    pw = np.bincount(inv, weights=pw, minlength=key.size)
-    pq, pb = key // nb, key % nb
-    fq = q[full & (fa <= fb)]
-    return (
-        nb,
-        np.concatenate([fq, pq]),
-        np.concatenate([fa[full], pb]),
-        np.concatenate([fb[full], pb]),
-        np.concatenate([np.ones(fq.size), pw]),
-    )
+    return (nb, *_pieces_in_buckets(q, lo, hi, ba, bb, bstart, bend, size, nb))
 
 
 def _reduce_pieces_forest(pieces, starts: np.ndarray, m: int):
@@ -654,33 +658,7 @@ def _reduce_pieces_forest(pieces, starts: np.ndarray, m: int):
         np.cumsum(starts, axis=None) - 1
     )  # the bucket of every cell (the searchsorted of _reduce_pieces)
     ba, bb = label[lo_g], label[hi_g]
-    fa = np.where(lo_g == bstart[ba], ba, ba + 1)
-    fb = np.where(hi_g == bend[bb], bb, bb - 1)
-    full = fa <= fb
-    same = ba == bb
-    left = ~full & same
-    lpart = ~same & (fa > ba)
-    rpart = ~same & (fb < bb)
-    pq = np.concatenate([q_g[left], q_g[lpart], q_g[rpart]])
-    pb = np.concatenate([ba[left], ba[lpart], bb[rpart]])
-    pw = np.concatenate(
-        [
-            (hi_g[left] - lo_g[left] + 1) / size[ba[left]],
-            (bend[ba[lpart]] - lo_g[lpart] + 1) / size[ba[lpart]],
-            (hi_g[rpart] - bstart[bb[rpart]] + 1) / size[bb[rpart]],
-        ]
-    )
-    key, inv = np.unique(pq.astype(np.int64) * nbt + pb, return_inverse=True)
-    pw = np.bincount(inv, weights=pw, minlength=key.size)
-    pq, pb = key // nbt, key % nbt
-    fq = q_g[full]
-    return (
-        offs,
-        np.concatenate([fq, pq]),
-        np.concatenate([fa[full], pb]),
-        np.concatenate([fb[full], pb]),
-        np.concatenate([np.ones(fq.size), pw]),
-    )
+    return (offs, *_pieces_in_buckets(q_g, lo_g, hi_g, ba, bb, bstart, bend, size, nbt))
 
 
 # ------------------------------------------------------------------------------------------------ greedy hierarchy

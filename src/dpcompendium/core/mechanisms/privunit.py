@@ -120,7 +120,7 @@ def clip_l2(v: ArrayLike, clip_norm: float) -> np.ndarray:
     """Rows of ``v`` (last axis) scaled down to ℓ2 norm at most ``clip_norm``: v·min(1, C/‖v‖)."""
     a = check_array(v, "v", ndim=None)
     c = check_sensitivity(clip_norm, "clip_norm")
-    norm = np.sqrt(np.einsum("...i,...i->...", a, a))
+    norm = _norms(a)
     scale = np.minimum(1.0, c / np.maximum(norm, np.finfo(float).tiny))
     return a * scale[..., None]
 
@@ -148,19 +148,35 @@ def privunitg(
         )
     c = check_sensitivity(clip_norm, "clip_norm")
     eps = check_epsilon(epsilon)
-    d = a.shape[-1]
+    params = _calibration(params, eps, a.shape[-1], "d")
+    return privunitg_rows(a, _clipped_norms(a, c), params, rng, clip_norm=c)
+
+
+def _calibration(params: PrivUnitGParams | None, eps: float, d: int, what: str) -> PrivUnitGParams:
+    """PrivUnitG's calibration for (ε, d): ``params`` checked against them, or computed if None (``what`` names
+    the dimension in the error: ``d``, ``d=k``)."""
     if params is None:
-        params = privunitg_params(eps, d)
-    elif params.d != d or params.epsilon != eps:
+        return privunitg_params(eps, d)
+    if params.d != d or params.epsilon != eps:
         raise ValueError(
-            f"params must be calibrated for epsilon={eps!r}, d={d}, got epsilon={params.epsilon!r}, d={params.d}"
+            f"params must be calibrated for epsilon={eps!r}, {what}={d}, got epsilon={params.epsilon!r}, d={params.d}"
         )
-    norm = np.sqrt(np.einsum("...i,...i->...", a, a))
+    return params
+
+
+def _norms(a: np.ndarray) -> np.ndarray:
+    """The ℓ2 norms of the rows of ``a`` (last axis)."""
+    return np.sqrt(np.einsum("...i,...i->...", a, a))
+
+
+def _clipped_norms(a: np.ndarray, c: float) -> np.ndarray:
+    """The row norms of ``a``, refused (one line) where a row is longer than the clip norm ``c``."""
+    norm = _norms(a)
     if np.any(norm > c * (1.0 + 1e-12)):
         raise ValueError(
             f"v must have rows of l2 norm <= clip_norm = {c!r}, got {float(norm.max())!r}"
         )
-    return privunitg_rows(a, norm, params, rng, clip_norm=c)
+    return norm
 
 
 def privunitg_rows(
@@ -254,17 +270,8 @@ def projunit(
     k = check_int(k, "k", minimum=2, maximum=d)
     c = check_sensitivity(clip_norm, "clip_norm")
     eps = check_epsilon(epsilon)
-    if params is None:
-        params = privunitg_params(eps, k)
-    elif params.d != k or params.epsilon != eps:
-        raise ValueError(
-            f"params must be calibrated for epsilon={eps!r}, d=k={k}, got epsilon={params.epsilon!r}, d={params.d}"
-        )
-    norm = np.sqrt(np.einsum("ni,ni->n", a, a))
-    if np.any(norm > c * (1.0 + 1e-12)):
-        raise ValueError(
-            f"v must have rows of l2 norm <= clip_norm = {c!r}, got {float(norm.max())!r}"
-        )
+    params = _calibration(params, eps, k, "d=k")
+    norm = _clipped_norms(a, c)
     q, r = np.linalg.qr(rng.standard_normal((n, d, k)))  # (n, d, k): orthonormal columns
     w = np.swapaxes(
         q * np.sign(np.diagonal(r, axis1=1, axis2=2))[:, None, :], 1, 2
@@ -273,7 +280,7 @@ def projunit(
     # Projecting v itself and keeping its norm: W v/‖W v‖ has the same direction as W u up to u's sign, and the
     # rounding's sign is drawn by privunitg_rows from ‖v‖/C, so the pair (direction, sign) is as for u.
     pv = np.einsum("nkd,nd->nk", w, a)
-    pnorm = np.sqrt(np.einsum("nk,nk->n", pv, pv))
+    pnorm = _norms(pv)
     unit = pv / np.where(pnorm > 0.0, pnorm, 1.0)[:, None]
     unit[pnorm == 0.0] = 0.0  # a zero row (or one W annihilates): privunitg_rows rounds it to ±e1
     z = privunitg_rows(
