@@ -90,10 +90,15 @@ def test_a_step_over_its_proof_share_is_not_a_violated_mechanism(table):
     # a HOLDS reads "holds", but for the rows that check the delta part only (referee 12, N4)
     held = table[table.verdict == "holds"]
     delta_only = held.finding.str.startswith("holds, the delta part only")
-    assert (held.loc[~delta_only, "finding"] == "holds").all()
+    # and the Laplace input perturbation row, whose pair moves the triangle by a share of Delta_1 only: it reads that
+    # it checks the pair's loss, not Delta_1 (referee 13 re-check, #7)
+    loss_only = held.finding == "holds (the pair's loss; Delta_1 not checked)"
+    assert (held.loc[~delta_only & ~loss_only, "finding"] == "holds").all()
     assert held.loc[delta_only, "mechanism"].tolist() == [
         "Wishart mechanism (as published) at (eps/3, 1 - exp(-eps/3)): A + W"
     ]
+    assert held.loc[loss_only, "chapter"].tolist() == ["federated-pca"]
+    assert held.loc[loss_only, "mechanism"].str.startswith("Laplace input perturbation").all()
 
 
 def test_verdicts_match_the_book(table):
@@ -404,6 +409,11 @@ def test_the_wishart_guarantee_row_says_it_checks_the_delta_part_only():
         == FINDINGS["holds"]
     )
     assert finding("federated-pca", ok, "violated") == FINDINGS["violated"]
+    assert (
+        finding("federated-pca", "Laplace input perturbation: A + L", "holds")
+        == FINDINGS["loss_only"]
+    )
+    assert finding("dp-mean", "Laplace input perturbation: A + L", "holds") == FINDINGS["holds"]
     t = pd.DataFrame(
         {
             "mechanism": [ok, "Laplace input", "x", "y", "MWEM measurement, coursework, 2-D"],

@@ -45,6 +45,7 @@ __all__ = [
     "CORE",
     "DELTA_ONLY_ROWS",
     "FINDINGS",
+    "LOSS_ONLY_ROWS",
     "STEP_SHARE_ROWS",
     "TABLE_WORDS",
     "TALLY_COLUMNS",
@@ -103,7 +104,8 @@ STEP_SHARE_ROWS: dict[str, tuple[str, ...]] = {"mwem": ("MWEM selection", "MWEM 
 #: What a row's verdict means for the reader: ``finding`` column of :func:`run_catalog`'s table.
 #: Each is a message (core/claim_messages.py): its plain text the CSV's, its MyST per language (issue 48).
 FINDINGS = {
-    key: message(f"audit.finding.{key}") for key in ("holds", "violated", "step", "delta_only")
+    key: message(f"audit.finding.{key}")
+    for key in ("holds", "violated", "step", "delta_only", "loss_only")
 }
 
 #: Rows whose audit checks only the δ part of their (ε, δ) claim (chapter → mechanism-name prefixes): the Wishart
@@ -113,6 +115,12 @@ FINDINGS = {
 DELTA_ONLY_ROWS: dict[str, tuple[str, ...]] = {
     "federated-pca": ("Wishart mechanism (as published) at (eps/3, 1 - exp(-eps/3))",)
 }
+
+#: Rows whose audit pair moves the released statistic by a share of the sensitivity the noise is calibrated to, so a
+#: HOLDS checks the privacy loss of that pair, not the sensitivity (chapter → mechanism-name prefixes): the Laplace
+#: input perturbation's shared raw pair moves the upper triangle by a share of Δ₁ only (referee 13, #7). Such a row
+#: still counts among the empirical HOLDS of :func:`verdict_tally`; its finding says what it checks.
+LOSS_ONLY_ROWS: dict[str, tuple[str, ...]] = {"federated-pca": ("Laplace input perturbation",)}
 
 
 #: The words of the chapter's result tables (verdicts, kinds of audit, selection rules, a claim stated or refused):
@@ -145,7 +153,8 @@ def finding(chapter: str, mechanism: str, verdict: str) -> str:
         raise ValueError(f"verdict must be 'holds' or 'violated', got {verdict!r}")
     if verdict == "holds":
         delta_only = str(mechanism).startswith(DELTA_ONLY_ROWS.get(str(chapter), ()) or ("\0",))
-        return FINDINGS["delta_only" if delta_only else "holds"]
+        loss_only = str(mechanism).startswith(LOSS_ONLY_ROWS.get(str(chapter), ()) or ("\0",))
+        return FINDINGS["delta_only" if delta_only else "loss_only" if loss_only else "holds"]
     prefixes = STEP_SHARE_ROWS.get(str(chapter), ())
     step = bool(prefixes) and str(mechanism).startswith(prefixes)
     return FINDINGS["step" if step else "violated"]
