@@ -2229,7 +2229,7 @@ def _figure_patterns(lang: str) -> tuple[dict[str, str], list[tuple[re.Pattern, 
             continue
         names = re.findall(r"%\((\w+)\)s", en)
         if not names:
-            exact[en.replace("%%", "%")] = table[msgid]
+            exact[en.replace("%%", "%")] = table[msgid].replace("%%", "%")
             continue
         regex = ""
         for i, part in enumerate(re.split(r"%\(\w+\)s", en)):
