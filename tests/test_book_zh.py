@@ -505,3 +505,27 @@ def test_the_execution_report_is_in_chinese():
     assert CJK.search(report)
     for english in ("book build", "from the store", "executed now", "(key ", "n/a"):
         assert english not in report, english
+
+
+_IMG_ALT = re.compile(r"<img\b[^>]*\balt=\"([^\"]*)\"", re.S)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_figure_alt_texts_are_in_chinese(page):
+    """Native review 9, R3: every figure's alt text (a cell's ``mystnb.image.alt``, which gettext does not extract)
+    was English on the Chinese pages. Each image of a Chinese page's article has an alt text with Chinese, or one of
+    names the term base keeps only (``dpcompendium.book.sphinxext.alt_in_language``)."""
+    path = ZH / f"{page}.html"
+    if not path.is_file():
+        pytest.skip(f"not built: {path} (dpcompendium book builds both editions)")
+    text = path.read_text(encoding="utf-8")
+    start = text.find("<article")
+    article = text[start : text.rfind("</article>")] if start >= 0 else ""
+    english = [
+        alt
+        for alt in map(html_lib.unescape, _IMG_ALT.findall(article))
+        if not CJK.search(alt) and english_words(alt)
+    ]
+    assert not english, (
+        f"{page}: {len(english)} figure alt texts in English, e.g. {english[0][:80]!r}"
+    )

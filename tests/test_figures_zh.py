@@ -291,3 +291,62 @@ def test_a_chinese_rerun_page_needs_the_font(tmp_path, monkeypatch, capsys):
     err = capsys.readouterr().err
     assert err.startswith("dpcompendium: error: --lang zh_CN") and "fonts-noto-cjk" in err
     assert not (tmp_path / "r").exists()
+
+
+def _alt_texts() -> list[tuple[str, str]]:
+    """(notebook, alt text) of every figure cell of the chapters and the primer (``mystnb.image.alt``)."""
+    found = []
+    for nb in [*sorted((ROOT / "notebooks").glob("*.ipynb")), ROOT / "book" / "primer.ipynb"]:
+        for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]:
+            alt = cell.get("metadata", {}).get("mystnb", {}).get("image", {}).get("alt")
+            if alt:
+                found.append((nb.name, alt))
+    return found
+
+
+def test_every_figure_alt_text_has_its_chinese_version():
+    """Native review 9, R3: the alt texts were English on every Chinese page (cell metadata, not extracted by
+    gettext). Each one has its pair among the figure templates, in Chinese with no English word but the names the
+    book keeps (``messages.needs_translation``)."""
+    alts = _alt_texts()
+    assert len(alts) >= 30  # the chapters' and the primer's figures
+    missing = [(nb, alt[:60]) for nb, alt in alts if messages.translate(alt, "zh_CN") is None]
+    assert not missing, f"alt texts with no Chinese template: {missing[:3]}"
+    english = [
+        (nb, zh[:60])
+        for nb, alt in alts
+        if not CJK.search(zh := messages.translate(alt, "zh_CN")) or messages.needs_translation(zh)
+    ]
+    assert not english, f"Chinese alt texts with English words: {english[:3]}"
+
+
+def test_the_chinese_edition_puts_an_alt_text_in_chinese():
+    """The build's hook: a written alt text takes its Chinese pair in the Chinese edition, stays English in the
+    English one; an image without one takes its (translated) caption."""
+    from types import SimpleNamespace
+
+    from docutils import nodes
+
+    from dpcompendium.book.sphinxext import _on_doctree_read_alt
+
+    _nb, alt = _alt_texts()[0]
+
+    def doctree():
+        doc = nodes.document(None, None)
+        written = nodes.figure("", nodes.image(uri="a.png", alt=alt))
+        captioned = nodes.figure(
+            "",
+            nodes.image(uri="b.png", alt="0123456789abcdef0123.png"),
+            nodes.caption("", "图 1 说明"),
+        )
+        doc += [written, captioned]
+        return doc, written[0], captioned[0]
+
+    for lang in ("zh_CN", "en"):
+        doc, written, captioned = doctree()
+        _on_doctree_read_alt(SimpleNamespace(config=SimpleNamespace(language=lang)), doc)
+        assert captioned["alt"] == "图 1 说明"
+        if lang == "en":
+            assert written["alt"] == alt
+        else:
+            assert written["alt"] == messages.translate(alt, lang) and CJK.search(written["alt"])

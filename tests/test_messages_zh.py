@@ -46,6 +46,13 @@ OTHER_CONCEPTS = {
     "claim eps1": "声明 ε₁",
     "claim lhp exact epsilon": "声明 = `lhp_exact_epsilon`",
     "domain knowledge": "领域知识",
+    # the verb "mean" (federated-pca's attack figure's alt text), not the glossary's mean (均值)
+    "mean the local data": "表示本地数据",
+    # the audit's and the primer's figure alt texts: a mechanism's claim (声明)
+    "claimed epsilon": "声明的 ε",
+    "when the claim holds": "声明成立",
+    "the claim s curve": "声明的曲线",
+    "the claim s profile": "声明的隐私曲线",
 }
 
 

@@ -324,12 +324,35 @@ def _on_builder_inited_static(app) -> None:
         app.add_js_file("dpcompendium.js")
 
 
+def alt_in_language(alt: str, lang: str) -> str | None:
+    """A figure's ``alt`` (a cell's ``mystnb.image.alt``, written in English) in ``lang``: its pair among the figure
+    templates (:data:`dpcompendium.core.figure_messages.FIGURE_MESSAGES`, as a figure's other texts); ``None`` when
+    none renders it (gettext does not extract an attribute: native review 9, R3)."""
+    from ..core.messages import translate
+
+    return translate(alt, lang)
+
+
 def _on_doctree_read_alt(app, doctree) -> None:
     """Every image gets a text ``alt``: an image whose ``alt`` is missing or its hashed file name (a notebook output
-    without ``mystnb.image.alt`` in its cell's metadata) takes the text of its figure's caption."""
+    without ``mystnb.image.alt`` in its cell's metadata) takes the text of its figure's caption (in the edition's
+    language already); an edition in another language puts a written ``alt`` in its language
+    (:func:`alt_in_language`), or warns and leaves it English."""
+    lang = edition(app)
     for image in doctree.findall(nodes.image):
         alt = image.get("alt", "")
         if alt and not _HASHED.match(alt):
+            if lang != "en":
+                translated = alt_in_language(alt, lang)
+                if translated is None:
+                    logger.warning(
+                        "figure alt text has no %s template (add it to core/figure_messages.py): %s",
+                        lang,
+                        alt[:80],
+                        location=image,
+                    )
+                else:
+                    image["alt"] = translated
             continue
         parent = image.parent
         while parent is not None and not isinstance(parent, nodes.figure):

@@ -1064,6 +1064,246 @@ _PAIRS += [
     ),
 ]
 
+# the figures' alt texts (cell metadata mystnb.image.alt, English): the Chinese edition's images take these
+# (dpcompendium.book.sphinxext, native review 9, R3); an alt text no pair renders stays English and fails
+# tests/test_figures_zh.py
+_PAIRS += [
+    (  # dp-mean.ipynb f0a932cd
+        "Line chart: privacy loss of the resampling method divided by epsilon, against epsilon from 0.05 "
+        "to 5 (log scale), for n = 2, 10 and 1000. The as-written curves lie above 1 and approach 2 at "
+        "small epsilon; the corrected curves stay below 1.",
+        "折线图：重采样方法的隐私损失除以 ε，随 ε 的变化（0.05 到 5，对数刻度），n 分别取 2、10"
+        " 和 1000。原文写法的曲线位于 1 之上，ε 较小时趋近 2；修正后的曲线始终低于 1。",
+    ),
+    (  # dp-mean.ipynb dpmean-clip-fig
+        "Two panels, one per dataset: error of the clipped Laplace mean against the upper clipping "
+        "bound, for each dataset size; the bias falls and the noise grows as the bound rises, so the "
+        "RMSE has a minimum, marked against the declared bound.",
+        "两个子图，每个数据集一个：裁剪后加拉普拉斯噪声的均值的误差随裁剪上界的变化，每种数据集大小一条曲线；上界增大时"
+        "偏差下降、噪声增大，因此 RMSE 存在最小值，图中把它与声明的边界对照标出。",
+    ),
+    (  # dp-mean.ipynb fd8f9191
+        "Grid of log-log line charts, a row per dataset and two columns, replace-one and add-remove: "
+        "root-mean-square error of four or five private averages against epsilon, with the minimax lower "
+        "bound as a black line below them.",
+        "双对数折线图网格，每个数据集一行，两列分别为替换一条记录和增删一条记录：四到五种满足差分隐私的均值的均方"
+        "根误差随 ε 的变化，下方的黑线是极小极大下界。",
+    ),
+    (  # dp-mean.ipynb 664d95e1
+        "Scatter plot: measured RMSE divided by the closed-form RMSE against n times epsilon (log "
+        "scales), one marker per method and variant; a reference line at 1 marks agreement with the "
+        "closed form.",
+        "散点图：实测 RMSE 与闭式 RMSE 之比随 nε 的变化（对数坐标），每种方法和变体一个标记；位于"
+        " 1 的参考线表示与闭式结果一致。",
+    ),
+    (  # dp-mean.ipynb 8b53c806
+        "Six log-log panels, one per comparison within one neighbour relation: ratio of the two methods' "
+        "RMSE against epsilon, for each dataset and n, with a reference line at 1, above which the "
+        "second-named method has the smaller error.",
+        "六个双对数子图，每个对应同一邻居关系下的一组比较：两种方法的 RMSE 之比随 ε 的变化，每个数据集和"
+        " n 一条曲线；位于 1 的参考线之上表示后一种方法的误差更小。",
+    ),
+    (  # federated-pca.ipynb 1f4f2aff
+        "Scatter plot on a log scale: relative error of the local matrix an attacker reconstructs, for "
+        "each protocol and attacker (rows) and each dataset (colours); points far left of the line at 1 "
+        "mean the local data are recovered.",
+        "对数刻度散点图：攻击者重建出的本地矩阵的相对误差，按协议和攻击者（行）以及数据集（颜色）区分；远在 1 "
+        "这条线左侧的点表示本地数据已被恢复。",
+    ),
+    (  # federated-pca.ipynb fedpca-coalition-fig
+        "Exact epsilon against the share of colluding sites, one colour per number of sites: it rises "
+        "from the nominal epsilon to about epsilon times the square root of s as the coalition grows; "
+        "CAPE as published starts above the nominal epsilon.",
+        "精确 ε 随合谋站点所占比例的变化，每种站点数一种颜色：随着合谋规模扩大，它从名义 ε 上升到约为 ε "
+        "乘以 s 的平方根；论文原方案的 CAPE 一开始就高于名义 ε。",
+    ),
+    (  # federated-pca.ipynb 15a73377
+        "Grid of charts, one per dataset: captured energy of the released subspace against epsilon (log "
+        "scale) with error bars, for the non-private, central, shared-seed, secure-aggregation and "
+        "DPdisPCA methods.",
+        "图表网格，每个数据集一个：所发布子空间捕获的能量随 ε 的变化（对数刻度），带误差棒；方法为不满足差分隐"
+        "私的基线、中心化差分隐私、共享随机种子、安全聚合和 DPdisPCA。",
+    ),
+    (  # federated-pca.ipynb 70028af3
+        "Grid of charts, one per split and dataset: captured energy against the number of sites (log "
+        "scale) at the middle epsilon, per method, with error bars.",
+        "图表网格，每种站点划分和数据集一个：在居中的 ε 下，捕获的能量随站点数的变化（对数刻度），每种方法一条"
+        "，带误差棒。",
+    ),
+    (  # federated-pca.ipynb 5e9a4541
+        "Grid of charts, one per dataset: cross-validated SVM accuracy on the projected data against "
+        "epsilon (log scale), per method.",
+        "图表网格，每个数据集一个：在投影后的数据上经交叉验证的 SVM 准确率随 ε 的变化（对数刻度），每种方"
+        "法一条。",
+    ),
+    (  # hiera.ipynb e3f1e67b
+        "Two panels: (a) a heat map of the exact pairwise privacy loss between the five levels of LHP at "
+        "one base epsilon; (b) line chart of the exact epsilon of the whole report and the largest level "
+        "budget against the base epsilon, per budget schedule.",
+        "两个子图：(a) 在一个基础 ε 下，LHP 五个隐私等级两两之间精确隐私损失的染色图；(b) 折线图：整"
+        "份报告的精确 ε 和最大的等级隐私预算随基础 ε 的变化，每种预算方案一条。",
+    ),
+    (  # hiera.ipynb 76415ef9
+        "Log-scale chart: mean absolute error of HierA's mean estimate against the base epsilon, one "
+        "colour per data-reuse factor mu; markers are simulations with error bars, lines the closed "
+        "form.",
+        "对数刻度图：HierA 均值估计的平均绝对误差随基础 ε 的变化，每个数据复用因子 μ 一种颜色；标记为"
+        "带误差棒的模拟结果，线为闭式结果。",
+    ),
+    (  # hiera.ipynb a5053a6e
+        "Grid of log-log charts, one per dataset: mean absolute error of the mean against the base "
+        "epsilon for Harmony, PM, Hybrid, graded Laplace, HierA with the source's budgets, the "
+        "calibrated and the graded HierA, the IDUE mean, and a dotted minimax lower bound.",
+        "双对数图网格，每个数据集一个：均值的平均绝对误差随基础 ε 的变化，方法为 Harmony、PM、Hyb"
+        "rid、分级拉普拉斯、采用原文隐私预算的 HierA、校准后的 HierA 和分级 HierA、IDUE 均"
+        "值，另有一条点线表示极小极大下界。",
+    ),
+    (  # hiera.ipynb a8e9459e
+        "Grid of log-log charts, one per dataset and SGD variant: cross-validated mean squared error of "
+        "LDP linear regression against the base epsilon per gradient mechanism (HierA with the text's "
+        "budgets and calibrated HierA included; PrivUnitG at two clips in the corrected column), with "
+        "horizontal lines for least squares and non-private SGD.",
+        "双对数图网格，每个数据集和 SGD 变体一个：LDP 线性回归经交叉验证的均方误差随基础 ε 的变化，每"
+        "种梯度机制一条（包括采用文中隐私预算的 HierA 和校准后的 HierA；修正后的变体一列还有两种裁剪下的"
+        " PrivUnitG），水平线表示最小二乘和不满足差分隐私的 SGD。",
+    ),
+    (  # hiera.ipynb hiera-acc-fig
+        "Log-log line charts, one per mechanism: total epsilon of a user against the number of passes, "
+        "for basic composition, zCDP, exact optimal composition and shuffled passes.",
+        "双对数折线图，每种机制一个：一个用户的总 ε 随数据遍历次数的变化，分别按基本组合（顺序组合）、zCDP、精确最优组"
+        "合以及混洗后的遍历计算。",
+    ),
+    (  # histograms.ipynb claim-figure
+        "Dot plot with error bars on a log scale: mean range-query MSE and 95 percent bootstrap interval "
+        "on the headline dataset at each of the source's epsilons, for AHP, P-HP, Identity, DAWA and two "
+        "grouping variants.",
+        "带误差棒的对数刻度点图：在主数据集上、原文的每个隐私预算下，范围查询 MSE 的均值及其 95%% 自助法区"
+        "间，方法为 AHP、P-HP、Identity、DAWA 和两种分组变体。",
+    ),
+    (  # histograms.ipynb ffe714f7
+        "Grid of log-log charts, one per DPBench dataset: range-query MSE against epsilon with bootstrap "
+        "intervals for eight methods; the legend fills the spare cell of the grid.",
+        "双对数图网格，每个 DPBench 数据集一个：八种方法的范围查询 MSE 随 ε 的变化，带自助法区间"
+        "；图例放在网格的空位里。",
+    ),
+    (  # histograms.ipynb 02da5f2a
+        "Log-log chart: range-query MSE of the private grouping method against the number of groups k, "
+        "one line per pair of budget shares, with horizontal bands for AHP and Identity at epsilon 1.",
+        "双对数图：满足差分隐私的分组方法的范围查询 MSE 随分组数 k 的变化，每对隐私预算份额一条线，水平带表示"
+        " ε = 1 时的 AHP 和 Identity。",
+    ),
+    (  # histograms.ipynb a12691dd
+        "Two panels: the headline histogram's true counts with the AHP and private grouping estimates "
+        "(symmetric log scale), and the error of every prefix query for AHP, P-HP, H_b and the private "
+        "grouping.",
+        "两个子图：主直方图的真实计数，以及 AHP 和满足差分隐私的分组方法的估计（对称对数刻度）；AHP、P-"
+        "HP、H_b 和满足差分隐私的分组方法在每个前缀查询上的误差。",
+    ),
+    (  # histograms.ipynb 2ae33512
+        "Two panels: every bin of the headline histogram coloured by its group with the group centres "
+        "circled, and a bar chart of the group sizes in decreasing order (log scale).",
+        "两个子图：主直方图的每个桶按所属分组着色，各组中心以圆圈标出；各组大小从大到小排列的条形图（对数刻度）。",
+    ),
+    (  # mwem.ipynb 1b41156c
+        "Bar chart of the real 1-D age histogram with line plots of the synthetic histograms of one "
+        "repetition at the epsilon and T in the title: coursework last iterate, standard average of "
+        "iterates, and the standard variant's last iterate.",
+        "真实的一维年龄直方图（条形图），叠加标题所示 ε 和 T 下一次重复得到的合成直方图（折线）：课程作业变"
+        "体的最后一次迭代结果、标准变体的各次迭代结果的平均值，以及标准变体的最后一次迭代结果。",
+    ),
+    (  # mwem.ipynb 1fdc9f95
+        "Heat maps on a common colour scale: the real 14 by 4 age-by-satisfaction histogram and the "
+        "synthetic histograms of the coursework and standard MWEM variants from one repetition.",
+        "采用同一色标的染色图：真实的 14 × 4 年龄 × 满意度直方图，以及课程作业变体和标准 MWEM 变体"
+        "在一次重复中得到的合成直方图。",
+    ),
+    (  # mwem.ipynb fc4bf468
+        "Two log-log panels, 1-D and 2-D: mean absolute error against epsilon for the last iterate and "
+        "the average of the iterates of each MWEM variant, for Identity and least squares, with the "
+        "course's reference values as stars and the report's averages as crosses.",
+        "两个双对数子图（一维和二维）：每个 MWEM 变体的最后一次迭代结果和各次迭代结果的平均值，以及 Iden"
+        "tity 和最小二乘，其平均绝对误差随 ε 的变化；课程的参考值以星号表示，报告的平均值以叉号表示。",
+    ),
+    (  # mwem.ipynb 904d5726
+        "Log-scale line chart: mean absolute error against the number of rounds T in 1-D at the epsilon "
+        "in the title, for the last iterate and the average of the iterates of each MWEM variant.",
+        "对数刻度折线图：在一维、标题所示的 ε 下，每个 MWEM 变体的最后一次迭代结果和各次迭代结果的平均值，"
+        "其平均绝对误差随轮数 T 的变化。",
+    ),
+    (  # mwem.ipynb f9e79bb1
+        "Two log-log panels, ADULT and Adult 2-D: mean absolute error against epsilon for the last "
+        "iterate and the average of the iterates of the coursework, standard and zCDP MWEM variants, and "
+        "for Identity, Hb and DAWA, on ADULT for HDMM and PrivTree, and on Adult 2-D for AIM.",
+        "两个双对数子图（ADULT 和 Adult 二维）：课程作业、标准和 zCDP 三个 MWEM 变体的最"
+        "后一次迭代结果和各次迭代结果的平均值，以及 Identity、Hb 和 DAWA（在 ADULT 上还有 "
+        "HDMM 和 PrivTree，在 Adult 二维上还有 AIM），其平均绝对误差随 ε 的变化。",
+    ),
+    (  # mwem.ipynb mwem-payoff-fig
+        "Two log-log panels, random ranges and prefixes: the ratio of MWEM's error to Identity's against "
+        "n times epsilon, one line per domain size and output, and a horizontal line where the two "
+        "errors are equal.",
+        "两个双对数子图（随机范围查询和前缀查询）：MWEM 与 Identity 的误差之比随 nε 的变化，每"
+        "种取值域大小和输出一条线，水平线表示两者误差相等。",
+    ),
+    (  # privacy-audit.ipynb fb98d19b
+        "Log-log scatter plot of every audited mechanism: audited epsilon (exact value or empirical "
+        "lower bound) against the claimed epsilon, blue when the claim holds and vermillion when it is "
+        "violated, with the diagonal audited = claimed; a few violations are labelled.",
+        "所有被审计机制的双对数散点图：审计得到的 ε（精确值或经验下界）对声明的 ε，声明成立时为蓝色，违反时为"
+        "朱红色，对角线表示审计值等于声明值；少数违反声明的点带有标注。",
+    ),
+    (  # privacy-audit.ipynb profile-fig
+        "Two panels. Left: advantage one minus alpha minus beta against the type I error alpha, a low "
+        "hump for the exact Gaussian curve, the fitted curve just under it, the sample points on it, and "
+        "the claim's curve far above. Right: delta against epsilon on a log scale, the claim's profile "
+        "above, the exact Gaussian profile, the fitted profile just below it, and the certified profile "
+        "falling steeply to zero at small epsilon.",
+        "两个子图。左：优势 1 − α − β 随第一类错误 α 的变化：精确的高斯曲线是一个低矮的凸起，拟合曲"
+        "线紧贴在它下方，样本点落在拟合曲线上，声明的曲线远在上方。右：δ 随 ε 的变化（对数刻度）：声明的隐私"
+        "曲线在最上方，其下是精确的高斯隐私曲线，拟合的隐私曲线紧贴在它下方，认证的隐私曲线在 ε 较小时陡降至零"
+        "。",
+    ),
+    (  # primer.ipynb primer-profiles-fig
+        "Two panels. Left: histograms of the privacy loss, a bell curve for the Gaussian mechanism and a "
+        "flat density with two spikes at minus one and one for the Laplace mechanism. Right: the privacy "
+        "profile delta against epsilon on a log scale; the Gaussian curve decreases smoothly, the "
+        "Laplace curve falls to zero at epsilon equal to one; Monte-Carlo circles and accountant crosses "
+        "lie on the curves.",
+        "两个子图。左：隐私损失的直方图，高斯机制为钟形曲线，拉普拉斯机制为平坦的密度加上位于 −1 和 1 的两"
+        "个尖峰。右：隐私曲线 δ 随 ε 的变化（对数刻度）：高斯曲线平滑下降，拉普拉斯曲线在 ε 等于 1 处"
+        "降为零；蒙特卡洛圆点和会计器叉号都落在曲线上。",
+    ),
+    (  # primer.ipynb primer-composition-fig
+        "Two log-log panels of epsilon against the number of composed mechanisms T. In both, basic "
+        "composition grows linearly and is highest for large T, advanced composition crosses below it, "
+        "zCDP and RDP are lower still, and the PLD accountant is the lowest curve; for the Gaussian the "
+        "exact values sit on the PLD curve; for the Laplace mechanism the optimal composition bound for "
+        "any pure mechanism lies just above the PLD curve.",
+        "两个双对数子图，ε 随组合的机制个数 T 的变化。两图中，基本组合（顺序组合）线性增长，T 较大时最高；高级组合与它"
+        "相交后位于其下方；zCDP 和 RDP 更低；PLD 会计器是最低的曲线。对高斯机制，精确值落在 PLD"
+        " 曲线上；对拉普拉斯机制，适用于任意纯差分隐私机制的最优组合界略高于 PLD 曲线。",
+    ),
+    (  # primer.ipynb primer-fdp-fig
+        "Two panels. Left: type II error against type I error; three smooth convex Gaussian curves, "
+        "lower for larger mu, each with a dotted piecewise-linear curve of the same colour that stays "
+        "below it and touches it at one point; the diagonal is perfect privacy. Right: delta against "
+        "epsilon on a log scale, one falling curve per mu, higher for larger mu.",
+        "两个子图。左：第二类错误随第一类错误的变化：三条平滑的凸高斯曲线，μ 越大曲线越低，每条都配有一条同色的"
+        "分段线性点线，位于它下方并在一点与它相切；对角线表示完美隐私。右：δ 随 ε 的变化（对数刻度），每个 "
+        "μ 一条下降曲线，μ 越大曲线越高。",
+    ),
+    (  # primer.ipynb primer-amplification-fig
+        "Two log-log panels. Left: epsilon after subsampling against the sampling probability, one "
+        "rising line per epsilon, reaching the unsubsampled epsilon at probability one. Right: central "
+        "epsilon after shuffling against the number of users, one falling line per local epsilon, each "
+        "starting at the smallest number of users for which the bound applies.",
+        "两个双对数子图。左：子采样后的 ε 随采样概率的变化，每个 ε 一条上升的线，在概率为 1 时达到未经子"
+        "采样的 ε。右：混洗后的中心化 ε 随用户数的变化，每个本地 ε 一条下降的线，每条都从该界适用的最小用"
+        "户数开始。",
+    ),
+]
+
+
 #: (message id, English template, Chinese template) of every text the book's figures draw.
 #:
 #: :meta hide-value:

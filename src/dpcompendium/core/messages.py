@@ -1126,7 +1126,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.row_name": "%(method)s（%(output)s，$T$ = %(T)s）",
         "mwem.row_out_last": "最后一次迭代结果",
         "mwem.row_out_average": "各次迭代结果的平均值",
-        "mwem.private_not_shown": "未表明（上界 %(eps)s）",
+        "mwem.private_not_shown": "未能证明（上界 %(eps)s）",
         "mwem.db_fixed_row": "标准 MWEM 在 $T$ = %(T)s 时的最后一次迭代结果",
         "mwem.zcdp_rounds_short": "在一维中，以纯差分隐私下 $T$ = %(T)s 轮的噪声，它可以运行 %(rounds)s 轮",
         "mwem.course_short": "标准 MWEM 的各行（两种输出、两种维度）的平均误差是平均误差最小的非自适应基线方法的 %(ratio)s 倍（点估计）",
@@ -1172,14 +1172,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.step_separation": "PrivUnitG 与使用其裁剪和逐坐标噪声的 Harmony 和 PM 相比：%(mech)s。因此，%(mech_part)s。%(reading)s",
         "hiera.step_mech_all": "在其裁剪和噪声下，PrivUnitG 的 MSE 在全部 %(n)s 个比较中都更低",
         "hiera.step_mech_some": "在其裁剪和噪声下，PrivUnitG 的 MSE 在 %(n)s 个比较中有 %(k)s 个更低",
-        "hiera.step_mech_none": "在其裁剪和噪声下，PrivUnitG 的 MSE 在 %(n)s 个比较中没有一个更低：它的优势未被证明来自机制",
+        "hiera.step_mech_none": "在其裁剪和噪声下，PrivUnitG 的 MSE 在 %(n)s 个比较中没有一个更低：未能表明它的优势来自机制",
         "hiera.step_step_all": "把 Harmony 和 PM 的估计乘以 $s$，即步长缩小为 $s$ 倍（信号和噪声一起），在全部 %(n)s 个比较中都降低了它们的 MSE：它们的步长远未经过调参，是一个实际存在的混杂因素",
         "hiera.step_step_some": "把 Harmony 和 PM 的估计乘以 $s$，即步长缩小为 $s$ 倍（信号和噪声一起），在 %(n)s 个比较中有 %(k)s 个降低了它们的 MSE：它们的步长有影响",
         "hiera.step_step_none": "把 Harmony 和 PM 的估计乘以 $s$，即步长缩小为 $s$ 倍（信号和噪声一起），在 %(n)s 个比较中没有一个降低了它们的 MSE",
         "hiera.pu_take_step": "在 ε = %(eps)s 时，PrivUnitG 的 MSE 与 Harmony 和 PM 之比，$C = 1$ 时为 %(r1)s，$C = \\sqrt{\\tilde d}$ 时为 %(rbox)s。在其裁剪和噪声下与它们相比：%(part)s",
         "hiera.take_step_all": "在全部 %(n)s 个检验中都更低（%(r)s），所以在这一步长下机制本身有作用；没有为每种方法单独调参步长",
         "hiera.take_step_some": "在 %(n)s 个检验中有 %(k)s 个更低（%(r)s）；没有为每种方法单独调参步长",
-        "hiera.take_step_none": "在 %(n)s 个检验中没有一个更低（%(r)s）：它的优势未被证明来自机制",
+        "hiera.take_step_none": "在 %(n)s 个检验中没有一个更低（%(r)s）：未能表明它的优势来自机制",
         "hiera.step_alone": "使用 PrivUnitG 裁剪的 Harmony 和 PM，有与没有其噪声（估计乘以 $s$）相比：%(step)s。因此，%(step_part)s",
         "hiera.clip_reading_none": "没有使用 PrivUnitG 噪声的各组（不在本次运行的方法中），机制与步长没有被区分开",
         "hiera.clip_reading": "以 Harmony 和 PM 在方框上的 MSE 为单位，PrivUnitG 的 MSE 在 $C = 1$ 时为 %(r1)s，在 $C = \\sqrt{\\tilde d}$ 时为 %(rbox)s：它自身的裁剪有影响。$\\ell_2$ 裁剪组给了 Harmony 和 PM PrivUnitG 的裁剪和信号步长，而不是它的噪声：它们报告 $g_j/C \\in [-1, 1]$，所以裁剪只缩小其信号而不缩小其噪声，而 PrivUnitG 的噪声随 $C$ 缩放；下文的各组还给了它们 PrivUnitG 的逐坐标噪声，步长则缩小为 $s$ 倍",
@@ -2229,7 +2229,7 @@ def _figure_patterns(lang: str) -> tuple[dict[str, str], list[tuple[re.Pattern, 
             continue
         names = re.findall(r"%\((\w+)\)s", en)
         if not names:
-            exact[en.replace("%%", "%")] = table[msgid]
+            exact[en.replace("%%", "%")] = table[msgid].replace("%%", "%")
             continue
         regex = ""
         for i, part in enumerate(re.split(r"%\(\w+\)s", en)):
@@ -2507,7 +2507,7 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
      "against Analyze Gauss at (eps, delta) its energy not captured is shown higher in %(higher)s of %(n)s "
      "settings%(span)s, lower in %(lower)s (Holm-corrected): the price of delta = 0 at a Delta_1 at most %(slack)s "
      "above a neighbouring pair's change, not a ranking at equal privacy",
-     "与 $(\\varepsilon, \\delta)$ 下的 Analyze Gauss 相比，它未捕获的能量在 %(n)s 个设置中的 %(higher)s 个里显示为"
+     "与 $(\\varepsilon, \\delta)$ 下的 Analyze Gauss 相比，它未捕获的能量在 %(n)s 个设置中的 %(higher)s 个里检验表明"
      "更高%(span)s，%(lower)s 个里更低（Holm 校正）：这是 $\\delta = 0$ 的代价，所用 $\\Delta_1$ 至多比一对邻居数据集的"
      "实际变化高出 %(slack)s，不是同等隐私下的排名"),
     ("fedpca.take_laplace_span", ", %(lo)s–%(hi)s times as large", "（是后者的 %(lo)s–%(hi)s 倍）"),
@@ -2522,7 +2522,7 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
     ("fedpca.flat_rerun_quiet",
      ": not shown again at 0.05 (%(sign)s). A non-rejection does not show that the two cells have one law; that "
      "rests on the argument above",
-     "：在 0.05 水平下没有再次显示出差异（%(sign)s）。不拒绝并不能说明两个参数组合分布相同；这一点依据的是上面的论证"),
+     "：在 0.05 水平下未能再次表明存在差异（%(sign)s）。不拒绝并不能说明两个参数组合分布相同；这一点依据的是上面的论证"),
     ("fedpca.flat_rerun_same", "its $z$ has the same sign as in the first run",
      "its z has the same sign as in the first run", "其 $z$ 与首次运行中的符号相同"),
     ("fedpca.flat_rerun_opposite", "its $z$ has the opposite sign to the first run's",
