@@ -2507,7 +2507,7 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
      "against Analyze Gauss at (eps, delta) its energy not captured is shown higher in %(higher)s of %(n)s "
      "settings%(span)s, lower in %(lower)s (Holm-corrected): the price of delta = 0 at a Delta_1 at most %(slack)s "
      "above a neighbouring pair's change, not a ranking at equal privacy",
-     "与 $(\\varepsilon, \\delta)$ 下的 Analyze Gauss 相比，它未捕获的能量在 %(n)s 个设置中的 %(higher)s 个里检验表明"
+     "与 $(\\varepsilon, \\delta)$ 下的 Analyze Gauss 相比，检验表明它未捕获的能量在 %(n)s 个设置中的 %(higher)s 个里"
      "更高%(span)s，%(lower)s 个里更低（Holm 校正）：这是 $\\delta = 0$ 的代价，所用 $\\Delta_1$ 至多比一对邻居数据集的"
      "实际变化高出 %(slack)s，不是同等隐私下的排名"),
     ("fedpca.take_laplace_span", ", %(lo)s–%(hi)s times as large", "（是后者的 %(lo)s–%(hi)s 倍）"),
