@@ -48,6 +48,7 @@ from ...core.privacy import PrivacyClaim
 from ...core.validation import check_epsilon
 from .hiera import lhp_exact_epsilon, privacy_claim, schedule
 from .levels import HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS
+from .sgd import TUNED_METHODS
 
 __all__ = [
     "EXPERIMENT2_PAIRS",
@@ -82,6 +83,7 @@ __all__ = [
     "step_alone",
     "step_separation",
     "tally",
+    "tuned_separation",
 ]
 
 _SENS = "domain [-1, 1] (width 2)"
@@ -118,6 +120,8 @@ SGD_PAIRS: tuple[tuple[str, str], ...] = (
     ("privunitg", "pm-l2-step"),
     ("harmony-l2-step", "harmony-l2"),
     ("pm-l2-step", "pm-l2"),
+    ("privunitg-tuned", "harmony-l2-tuned"),
+    ("privunitg-tuned", "pm-l2-tuned"),
 )
 
 #: the matched-clip arm's two questions (:func:`clip_separation`): (A, B's) of the mechanism at the same clip, and
@@ -134,6 +138,11 @@ MATCHED_STEP = {
     "mechanism": ("privunitg", ("harmony-l2-step", "pm-l2-step")),
     "step": (("harmony-l2-step", "pm-l2-step"), ("harmony-l2", "pm-l2")),
 }
+
+#: the tuned-step arm (referee 13, #1; :func:`tuned_separation`): PrivUnitG at C = 1 against Harmony and PM on the same
+#: ℓ2-clipped gradient, each with its own learning rate chosen on held-out users
+#: (:func:`~dpcompendium.chapters.hiera.sgd.tune_steps`)
+MATCHED_TUNED = ("privunitg-tuned", ("harmony-l2-tuned", "pm-l2-tuned"))
 
 
 @dataclass(frozen=True)
@@ -253,6 +262,10 @@ def arm_claim(method: str, epsilon: float, guarantee: str) -> PrivacyClaim:
             "pm-l2-step",
         ):
             return privacy_claim(method, epsilon)
+        if (
+            method in TUNED_METHODS
+        ):  # the step is the collector's processing: the tuned method's claim
+            return privacy_claim(TUNED_METHODS[method], epsilon)
         if method == "hiera":
             return nominal_claim(epsilon, multipliers=SGD_TEXT_MULTIPLIERS, coupled=False)
         return privacy_claim(method, epsilon, multipliers=SGD_TEXT_MULTIPLIERS, coupled=False)
@@ -1149,6 +1162,37 @@ def step_alone(table: pd.DataFrame, power: float = 0.9) -> Md:
         "hiera.step_alone",
         step=tally(table, "sgd", list(sa), list(sb), power=power),
         step_part=_step_part(step, "step"),
+    )
+
+
+def tuned_separation(
+    table: pd.DataFrame, steps: Mapping[str, Mapping[str, float]], power: float = 0.9
+) -> Md:
+    """What the tuned-step arm shows (referee 13, #1): PrivUnitG at C = 1 against Harmony and PM on the same
+    ℓ2-clipped gradient, each at the step η chosen for it on held-out users, as a tally of the tested verdicts
+    (:func:`tally`) and how many are lower; ``steps``: dataset → {method: η} (the choices, named in the sentence).
+    "not tested" when the run lacks it."""
+    a, b = MATCHED_TUNED
+    c = counts(table, "sgd", a, list(b)) if len(table) else {"n": 0}
+    if not c["n"]:
+        return message("hiera.no_cells")
+    chosen = [
+        message(
+            "hiera.tuned_steps",
+            data=dataset_md(d),
+            pu=number(float(st[a]), 3),
+            harmony=number(float(st[b[0]]), 3),
+            pm=number(float(st[b[1]]), 3),
+        )
+        for d, st in steps.items()
+        if all(m in st for m in (a, *b))
+    ]
+    key = "all" if c["better"] == c["n"] else "none" if c["better"] == 0 else "some"
+    return message(
+        "hiera.tuned_separation",
+        steps=join(chosen, "; ") if chosen else message("hiera.no_cells"),
+        tally=tally(table, "sgd", a, list(b), power=power),
+        part=message(f"hiera.tuned_{key}", k=str(c["better"]), n=str(c["n"])),
     )
 
 
