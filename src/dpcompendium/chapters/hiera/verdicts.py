@@ -1143,11 +1143,14 @@ def step_separation(table: pd.DataFrame, power: float = 0.9) -> Md:
     ca, cb = MATCHED_CLIP["mechanism"]
     clip = counts(table, "sgd", ca, cb)
     both = mech["better"] == mech["n"] and clip["n"] and clip["better"] == clip["n"]
+    # with the tuned-step arm in the family (referee 13, #1) the reading points to it instead
+    ta, tb = MATCHED_TUNED
+    tuned = "_tuned" if counts(table, "sgd", ta, list(tb))["n"] else ""
     return message(
         "hiera.step_separation",
         mech=tally(table, "sgd", a, list(b), power=power),
         mech_part=_step_part(mech, "mech"),
-        reading=message("hiera.step_reading_both" if both else "hiera.step_reading"),
+        reading=message(("hiera.step_reading_both" if both else "hiera.step_reading") + tuned),
     )
 
 
@@ -1166,12 +1169,16 @@ def step_alone(table: pd.DataFrame, power: float = 0.9) -> Md:
 
 
 def tuned_separation(
-    table: pd.DataFrame, steps: Mapping[str, Mapping[str, float]], power: float = 0.9
+    table: pd.DataFrame,
+    steps: Mapping[str, Mapping[str, float]],
+    grid: Sequence[float] = (),
+    power: float = 0.9,
 ) -> Md:
     """What the tuned-step arm shows (referee 13, #1): PrivUnitG at C = 1 against Harmony and PM on the same
     ℓ2-clipped gradient, each at the step η chosen for it on held-out users, as a tally of the tested verdicts
     (:func:`tally`) and how many are lower; ``steps``: dataset → {method: η} (the choices, named in the sentence).
-    "not tested" when the run lacks it."""
+    "not tested" when the run lacks it. ``grid``: the steps tried; a choice at either end of it is named (the
+    optimum may lie beyond)."""
     a, b = MATCHED_TUNED
     c = counts(table, "sgd", a, list(b)) if len(table) else {"n": 0}
     if not c["n"]:
@@ -1188,12 +1195,17 @@ def tuned_separation(
         if all(m in st for m in (a, *b))
     ]
     key = "all" if c["better"] == c["n"] else "none" if c["better"] == 0 else "some"
-    return message(
+    text = message(
         "hiera.tuned_separation",
         steps=join(chosen, "; ") if chosen else message("hiera.no_cells"),
         tally=tally(table, "sgd", a, list(b), power=power),
         part=message(f"hiera.tuned_{key}", k=str(c["better"]), n=str(c["n"])),
     )
+    ends = {float(min(grid)), float(max(grid))} if len(grid) > 1 else set()
+    edge = sorted({float(v) for st in steps.values() for v in st.values()} & ends)
+    if edge:
+        text = text + message("hiera.tuned_edge", steps=join([number(v, 3) for v in edge]))
+    return text
 
 
 def pu_take(table: pd.DataFrame, epsilon: float, bs: Sequence[str]) -> Md:
@@ -1206,6 +1218,22 @@ def pu_take(table: pd.DataFrame, epsilon: float, bs: Sequence[str]) -> Md:
     if not len(table) or not (table["a"] == a).any():
         return message("hiera.no_cells")
     r1 = clip_ratios(table, a, bs=list(bs))
+    ta, tb = MATCHED_TUNED
+    tuned = counts(table, "sgd", ta, list(tb))
+    if tuned["n"]:  # the tuned-step arm decides what the takeaway says (referee 13, #1)
+        key = "all" if tuned["better"] == tuned["n"] else "none" if tuned["better"] == 0 else "some"
+        return message(
+            "hiera.pu_take_tuned",
+            eps=number(epsilon),
+            r1=r1,
+            rbox=clip_ratios(table, "privunitg-box", bs=list(bs)),
+            part=message(
+                f"hiera.take_tuned_{key}",
+                k=str(tuned["better"]),
+                n=str(tuned["n"]),
+                r=clip_ratios(table, ta, bs=list(tb)),
+            ),
+        )
     _, stepped = MATCHED_STEP["mechanism"]
     step = counts(table, "sgd", a, stepped)
     if step[
