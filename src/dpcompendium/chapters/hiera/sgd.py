@@ -113,10 +113,10 @@ TUNED_METHODS: dict[str, str] = {
     "pm-l2-tuned": "pm-l2",
 }
 
-#: The step grid of :func:`tune_steps`: η = 2^−3 … 2^0 times the source's learning rate t^(−lr_power), geometric;
-#: it reaches below the matched-noise arm's s = 0.34–0.47 (referee 13, #1: "the optimum could lie below s"). Four
-#: values, one repetition each: issue 50's CPU (a 2^−4 … 2^1 grid at two repetitions chose the same steps, interior).
-STEP_GRID: tuple[float, ...] = (0.125, 0.25, 0.5, 1.0)
+#: The step grid of :func:`tune_steps`: η = 2^−3 … 2^1 times the source's learning rate t^(−lr_power), geometric;
+#: it reaches below the matched-noise arm's s = 0.34–0.47 (referee 13, #1: "the optimum could lie below s") and
+#: above the source's step (PrivUnitG's best η was 0.5–1 on the default data; a 2^−4 … 2^1 grid chose interior steps).
+STEP_GRID: tuple[float, ...] = (0.125, 0.25, 0.5, 1.0, 2.0)
 
 
 def step_factor(method: str, epsilon: float, d_tilde: int) -> float:
@@ -1624,14 +1624,14 @@ def tuned_experiment(
     *,
     reps: Mapping[str, int],
     grid: Sequence[float] = STEP_GRID,
-    tune_reps: int = 1,
+    tune_reps: int | Mapping[str, int] = 1,
     folds: int = 5,
     settings: SGDSettings = SGDSettings(),
     n_jobs: int = 1,
 ) -> tuple[dict[str, dict[str, float]], pd.DataFrame, pd.DataFrame]:
     """The tuned-step arms (referee 13, #1) on each dataset of ``data``: its users split in two halves
     (:func:`step_split`), each :data:`TUNED_METHODS` arm of ``methods`` tuned on one (:func:`tune_steps`, ``grid``,
-    ``tune_reps``), then all of them run on the other at ``epsilon`` with ``reps[dataset]`` repetitions
+    ``tune_reps`` repetitions, or ``tune_reps[dataset]``), then all of them run on the other at ``epsilon`` with ``reps[dataset]`` repetitions
     (:func:`sgd_experiment`, corrected variant, each at its chosen step).
 
     Streams: ``seed`` spawns one child per dataset (in the order of ``data``), each spawning (split, tuning,
@@ -1652,7 +1652,7 @@ def tuned_experiment(
             tune_seq,
             grid=grid,
             folds=folds,
-            reps=tune_reps,
+            reps=tune_reps if isinstance(tune_reps, int) else tune_reps[d],
             settings=settings,
         )
         tables.append(table.assign(dataset=d))
