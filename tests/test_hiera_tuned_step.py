@@ -188,3 +188,17 @@ def test_a_tuned_arm_carries_its_methods_claim(tuned):
     b = privacy_claim(sgd.TUNED_METHODS[tuned], 0.25)
     assert a.epsilon == b.epsilon and a.neighbours == b.neighbours
     assert privacy_claim(tuned, 0.25).epsilon == b.epsilon
+
+
+def test_a_diverged_step_is_never_chosen(monkeypatch):
+    """A step whose SGD diverges (non-finite MSE) loses to any finite one, even listed first."""
+    real = sgd._kfold_mse_reps
+
+    def fake(xa, ya, method, eps, rng, folds, faithful, faithful_eval, settings, reps):
+        out = real(xa, ya, method, eps, rng, folds, faithful, faithful_eval, settings, reps)
+        return np.full_like(out, np.nan) if settings.lr_scale > 1 else out
+
+    monkeypatch.setattr(sgd, "_kfold_mse_reps", fake)
+    x, y = _data()
+    chosen, _ = sgd.tune_steps(x, y, TUNED, 0.5, np.random.SeedSequence(2), grid=(4.0, 0.5))
+    assert set(chosen.values()) == {0.5}

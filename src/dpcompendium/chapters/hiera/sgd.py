@@ -1575,7 +1575,8 @@ def tune_steps(
 ) -> tuple[dict[str, float], pd.DataFrame]:
     """The step η of each :data:`TUNED_METHODS` arm of ``methods``, chosen on (``x``, ``y``) — users held out from
     the evaluation (:func:`step_split`) — as the η of ``grid`` with the smallest mean corrected K-fold MSE over
-    ``reps`` repetitions at ``epsilon`` (ties: the first, i.e. the smallest η).
+    ``reps`` repetitions at ``epsilon`` (ties: the first in ``grid``; a step whose SGD diverged, a non-finite MSE,
+    only if every step did).
 
     Streams: ``seed`` spawns one child per method (in the order of ``methods``); every η of a method starts from that
     child's seed, so the grid is compared on the same folds, visiting order and noise draws (common random numbers:
@@ -1610,7 +1611,8 @@ def tune_steps(
             se = float(mse.std(ddof=1) / math.sqrt(mse.size)) if mse.size > 1 else math.nan
             means.append(float(mse.mean()))
             rows.append({"method": m, "step": eta, "mse": means[-1], "mse_se": se})
-        chosen[m] = grid_values[int(np.argmin(means))]
+        finite = np.where(np.isfinite(means), means, np.inf)  # a diverged step is never chosen
+        chosen[m] = grid_values[int(np.argmin(finite))]
     table = pd.DataFrame(rows, columns=["method", "step", "mse", "mse_se"])
     table["chosen"] = [chosen[m] == v for m, v in zip(table["method"], table["step"], strict=True)]
     return chosen, table
