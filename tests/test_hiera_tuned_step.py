@@ -169,15 +169,23 @@ def test_the_tuned_comparisons_join_the_family_and_are_said():
     tuned = tests[tests["a"] == "privunitg-tuned"]
     assert sorted(tuned["b"]) == ["harmony-l2-tuned", "pm-l2-tuned"]
     assert (tuned["outcome"] == "better").all()
-    steps = {"synthetic": {"privunitg-tuned": 0.5, "harmony-l2-tuned": 0.25, "pm-l2-tuned": 0.25}}
-    text = verdicts.tuned_separation(tests, steps, (0.125, 0.25, 0.5, 1.0))
-    assert "0.5" in text and "0.25" in text and "all 2 comparisons" in text
-    assert "end of the grid" not in text
-    assert "0.5" in text.in_language("zh_CN") and "全部 2 个" in text.in_language("zh_CN")
-    edge = verdicts.tuned_separation(tests, steps, (0.25, 0.5))
-    assert "end of the grid" in edge and "网格端点" in edge.in_language("zh_CN")
-    assert verdicts.tuned_separation(tests.iloc[:0], steps) == verdicts.tuned_separation(
-        verdicts.sgd_comparisons(_runs({"privunitg": [0.1, 0.2]})), steps
+    text = verdicts.tuned_separation(tests)
+    assert "all 2 comparisons" in text and "全部 2 个" in text.in_language("zh_CN")
+    assert verdicts.tuned_separation(tests.iloc[:0]) == verdicts.tuned_separation(
+        verdicts.sgd_comparisons(_runs({"privunitg": [0.1, 0.2]}))
+    )
+
+
+def test_the_chosen_steps_are_named_and_a_grid_end_is_flagged():
+    steps = {"synthetic": {"privunitg-tuned": 0.5, "harmony-l2-tuned": 0.25, "pm-l2-tuned": 0.125}}
+    text = verdicts.tuned_choice(steps, (0.125, 0.25, 0.5, 1.0, 2.0))
+    for v in ("0.5", "0.25", "0.125"):
+        assert v in text and v in text.in_language("zh_CN")
+    assert "end of the grid" in text and "网格端点" in text.in_language("zh_CN")
+    inner = verdicts.tuned_choice(steps, (0.0625, 0.25, 0.5, 1.0))
+    assert "end of the grid" not in inner and "网格端点" not in inner.in_language("zh_CN")
+    assert verdicts.tuned_choice({}, (0.5, 1.0)) == verdicts.tuned_choice(
+        {"d": {"privunitg-tuned": 1.0}}
     )
 
 

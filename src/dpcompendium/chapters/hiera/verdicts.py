@@ -83,6 +83,7 @@ __all__ = [
     "step_alone",
     "step_separation",
     "tally",
+    "tuned_choice",
     "tuned_separation",
 ]
 
@@ -1168,21 +1169,11 @@ def step_alone(table: pd.DataFrame, power: float = 0.9) -> Md:
     )
 
 
-def tuned_separation(
-    table: pd.DataFrame,
-    steps: Mapping[str, Mapping[str, float]],
-    grid: Sequence[float] = (),
-    power: float = 0.9,
-) -> Md:
-    """What the tuned-step arm shows (referee 13, #1): PrivUnitG at C = 1 against Harmony and PM on the same
-    ℓ2-clipped gradient, each at the step η chosen for it on held-out users, as a tally of the tested verdicts
-    (:func:`tally`) and how many are lower; ``steps``: dataset → {method: η} (the choices, named in the sentence).
-    "not tested" when the run lacks it. ``grid``: the steps tried; a choice at either end of it is named (the
-    optimum may lie beyond)."""
+def tuned_choice(steps: Mapping[str, Mapping[str, float]], grid: Sequence[float] = ()) -> Md:
+    """The steps the tuned-step arm chose (referee 13, #1; :func:`~dpcompendium.chapters.hiera.sgd.tune_steps`),
+    dataset by dataset: ``steps`` dataset → {method: η}; a choice at either end of ``grid`` (the steps tried) is named,
+    the step of smallest MSE may lie beyond it. "not tested" when no dataset has the three arms."""
     a, b = MATCHED_TUNED
-    c = counts(table, "sgd", a, list(b)) if len(table) else {"n": 0}
-    if not c["n"]:
-        return message("hiera.no_cells")
     chosen = [
         message(
             "hiera.tuned_steps",
@@ -1194,18 +1185,30 @@ def tuned_separation(
         for d, st in steps.items()
         if all(m in st for m in (a, *b))
     ]
-    key = "all" if c["better"] == c["n"] else "none" if c["better"] == 0 else "some"
-    text = message(
-        "hiera.tuned_separation",
-        steps=join(chosen, "; ") if chosen else message("hiera.no_cells"),
-        tally=tally(table, "sgd", a, list(b), power=power),
-        part=message(f"hiera.tuned_{key}", k=str(c["better"]), n=str(c["n"])),
-    )
+    if not chosen:
+        return message("hiera.no_cells")
+    text = join(chosen, "; ")
     ends = {float(min(grid)), float(max(grid))} if len(grid) > 1 else set()
     edge = sorted({float(v) for st in steps.values() for v in st.values()} & ends)
     if edge:
         text = text + message("hiera.tuned_edge", steps=join([number(v, 3) for v in edge]))
     return text
+
+
+def tuned_separation(table: pd.DataFrame, power: float = 0.9) -> Md:
+    """What the tuned-step arm shows (referee 13, #1): PrivUnitG at C = 1 against Harmony and PM on the same
+    ℓ2-clipped gradient, each at the step η chosen for it on held-out users (:func:`tuned_choice`), as a tally of the
+    tested verdicts (:func:`tally`) and how many are lower. "not tested" when the run lacks it."""
+    a, b = MATCHED_TUNED
+    c = counts(table, "sgd", a, list(b)) if len(table) else {"n": 0}
+    if not c["n"]:
+        return message("hiera.no_cells")
+    key = "all" if c["better"] == c["n"] else "none" if c["better"] == 0 else "some"
+    return message(
+        "hiera.tuned_separation",
+        tally=tally(table, "sgd", a, list(b), power=power),
+        part=message(f"hiera.tuned_{key}", k=str(c["better"]), n=str(c["n"])),
+    )
 
 
 def pu_take(table: pd.DataFrame, epsilon: float, bs: Sequence[str]) -> Md:
