@@ -89,12 +89,17 @@ COVERED: dict[tuple[str, str], tuple[str, ...]] = {
     ("hiera", "privunitg"): ("PrivUnitG (d = 7) sampler", "PrivUnitG (d = 11) sampler"),
     # the box clip changes only the norm the gradient is divided by before the same unit-ball sampler
     ("hiera", "privunitg-box"): ("PrivUnitG (d = 7) sampler", "PrivUnitG (d = 11) sampler"),
+    # the tuned-step arm (referee 13, #1): the same reports, the collector's learning rate scaled by a public η
+    ("hiera", "privunitg-tuned"): ("PrivUnitG (d = 7) sampler", "PrivUnitG (d = 11) sampler"),
     # Harmony and PM on the l2-clipped gradient (the SGD's matched-clip arm, referee 11 M1): the user's whole pipeline
     ("hiera", "harmony-l2"): ("Harmony on the l2-clipped gradient (d = 3) sampler",),
     ("hiera", "pm-l2"): ("PM on the l2-clipped gradient (d = 3) sampler",),
     # the same arms at PrivUnitG's step noise (referee 12, #1): the same reports, the collector's estimate scaled
     ("hiera", "harmony-l2-step"): ("Harmony on the l2-clipped gradient (d = 3) sampler",),
     ("hiera", "pm-l2-step"): ("PM on the l2-clipped gradient (d = 3) sampler",),
+    # the tuned-step arms (referee 13, #1): the same reports, the collector's learning rate scaled by a public η
+    ("hiera", "harmony-l2-tuned"): ("Harmony on the l2-clipped gradient (d = 3) sampler",),
+    ("hiera", "pm-l2-tuned"): ("PM on the l2-clipped gradient (d = 3) sampler",),
     # ProjUnit beside PrivUnitG (referee 12, §3): its whole report (W, z)
     ("hiera", "projunit"): ("ProjUnit (d = 11, k = 2) sampler",),
 }

@@ -624,10 +624,13 @@ def l2_clip_claim(method: str, epsilon: float, *, clip_norm: float = 1.0) -> Pri
         "pm-l2": "pm",
         "harmony-l2-step": "harmony",
         "pm-l2-step": "pm",
+        "harmony-l2-tuned": "harmony",  # the tuned-step arms (referee 13, #1): the same reports
+        "pm-l2-tuned": "pm",
     }.get(method)
     if base is None:
         raise ValueError(
-            f"method must be harmony-l2, pm-l2, harmony-l2-step or pm-l2-step, got {method!r}"
+            "method must be harmony-l2, pm-l2, harmony-l2-step, pm-l2-step, harmony-l2-tuned or "
+            f"pm-l2-tuned, got {method!r}"
         )
     c = check_sensitivity(clip_norm, "clip_norm")
     claim = numeric_claim(base, check_epsilon(epsilon))
@@ -663,9 +666,20 @@ def privacy_claim(
     declared public range, clipped (:func:`~dpcompendium.chapters.hiera.datasets.scale_to_unit`).
     """
     eps = check_epsilon(epsilon)
-    if method in ("harmony-l2", "pm-l2", "harmony-l2-step", "pm-l2-step"):
-        # the scalar mechanism on the l2-clipped gradient (the step arms: the same reports)
+    if method in (
+        "harmony-l2",
+        "pm-l2",
+        "harmony-l2-step",
+        "pm-l2-step",
+        "harmony-l2-tuned",
+        "pm-l2-tuned",
+    ):
+        # the scalar mechanism on the l2-clipped gradient (the step and tuned arms: the same reports)
         return l2_clip_claim(method, eps, clip_norm=clip_norm)
+    if (
+        method == "privunitg-tuned"
+    ):  # PrivUnitG at clip_norm; its tuned step is the collector's processing
+        method = "privunitg"
     if method == "privunitg":  # the SGD's whole gradient, clipped to l2 norm clip_norm
         return privunitg_claim(eps, clip_norm=clip_norm).with_conditions(PUBLIC_SCALING)
     if method == "privunitg-box":  # clipped to sqrt(d~), the l2 ball around the box [-1, 1]^d~

@@ -48,6 +48,7 @@ from ...core.privacy import PrivacyClaim
 from ...core.validation import check_epsilon
 from .hiera import lhp_exact_epsilon, privacy_claim, schedule
 from .levels import HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS
+from .sgd import TUNED_METHODS
 
 __all__ = [
     "EXPERIMENT2_PAIRS",
@@ -82,6 +83,8 @@ __all__ = [
     "step_alone",
     "step_separation",
     "tally",
+    "tuned_choice",
+    "tuned_separation",
 ]
 
 _SENS = "domain [-1, 1] (width 2)"
@@ -118,6 +121,8 @@ SGD_PAIRS: tuple[tuple[str, str], ...] = (
     ("privunitg", "pm-l2-step"),
     ("harmony-l2-step", "harmony-l2"),
     ("pm-l2-step", "pm-l2"),
+    ("privunitg-tuned", "harmony-l2-tuned"),
+    ("privunitg-tuned", "pm-l2-tuned"),
 )
 
 #: the matched-clip arm's two questions (:func:`clip_separation`): (A, B's) of the mechanism at the same clip, and
@@ -134,6 +139,11 @@ MATCHED_STEP = {
     "mechanism": ("privunitg", ("harmony-l2-step", "pm-l2-step")),
     "step": (("harmony-l2-step", "pm-l2-step"), ("harmony-l2", "pm-l2")),
 }
+
+#: the tuned-step arm (referee 13, #1; :func:`tuned_separation`): PrivUnitG at C = 1 against Harmony and PM on the same
+#: ℓ2-clipped gradient, each with its own learning rate chosen on held-out users
+#: (:func:`~dpcompendium.chapters.hiera.sgd.tune_steps`)
+MATCHED_TUNED = ("privunitg-tuned", ("harmony-l2-tuned", "pm-l2-tuned"))
 
 
 @dataclass(frozen=True)
@@ -253,6 +263,10 @@ def arm_claim(method: str, epsilon: float, guarantee: str) -> PrivacyClaim:
             "pm-l2-step",
         ):
             return privacy_claim(method, epsilon)
+        if (
+            method in TUNED_METHODS
+        ):  # the step is the collector's processing: the tuned method's claim
+            return privacy_claim(TUNED_METHODS[method], epsilon)
         if method == "hiera":
             return nominal_claim(epsilon, multipliers=SGD_TEXT_MULTIPLIERS, coupled=False)
         return privacy_claim(method, epsilon, multipliers=SGD_TEXT_MULTIPLIERS, coupled=False)
@@ -1130,11 +1144,14 @@ def step_separation(table: pd.DataFrame, power: float = 0.9) -> Md:
     ca, cb = MATCHED_CLIP["mechanism"]
     clip = counts(table, "sgd", ca, cb)
     both = mech["better"] == mech["n"] and clip["n"] and clip["better"] == clip["n"]
+    # with the tuned-step arm in the family (referee 13, #1) the reading points to it instead
+    ta, tb = MATCHED_TUNED
+    tuned = "_tuned" if counts(table, "sgd", ta, list(tb))["n"] else ""
     return message(
         "hiera.step_separation",
         mech=tally(table, "sgd", a, list(b), power=power),
         mech_part=_step_part(mech, "mech"),
-        reading=message("hiera.step_reading_both" if both else "hiera.step_reading"),
+        reading=message(("hiera.step_reading_both" if both else "hiera.step_reading") + tuned),
     )
 
 
@@ -1152,6 +1169,48 @@ def step_alone(table: pd.DataFrame, power: float = 0.9) -> Md:
     )
 
 
+def tuned_choice(steps: Mapping[str, Mapping[str, float]], grid: Sequence[float] = ()) -> Md:
+    """The steps the tuned-step arm chose (referee 13, #1; :func:`~dpcompendium.chapters.hiera.sgd.tune_steps`),
+    dataset by dataset: ``steps`` dataset → {method: η}; a choice at either end of ``grid`` (the steps tried) is named,
+    the step of smallest MSE may lie beyond it. "not tested" when no dataset has the three arms."""
+    a, b = MATCHED_TUNED
+    chosen = [
+        message(
+            "hiera.tuned_steps",
+            data=dataset_md(d),
+            pu=number(float(st[a]), 3),
+            harmony=number(float(st[b[0]]), 3),
+            pm=number(float(st[b[1]]), 3),
+        )
+        for d, st in steps.items()
+        if all(m in st for m in (a, *b))
+    ]
+    if not chosen:
+        return message("hiera.no_cells")
+    text = join(chosen, "; ")
+    ends = {float(min(grid)), float(max(grid))} if len(grid) > 1 else set()
+    edge = sorted({float(v) for st in steps.values() for v in st.values()} & ends)
+    if edge:
+        text = text + message("hiera.tuned_edge", steps=join([number(v, 3) for v in edge]))
+    return text
+
+
+def tuned_separation(table: pd.DataFrame, power: float = 0.9) -> Md:
+    """What the tuned-step arm shows (referee 13, #1): PrivUnitG at C = 1 against Harmony and PM on the same
+    ℓ2-clipped gradient, each at the step η chosen for it on held-out users (:func:`tuned_choice`), as a tally of the
+    tested verdicts (:func:`tally`) and how many are lower. "not tested" when the run lacks it."""
+    a, b = MATCHED_TUNED
+    c = counts(table, "sgd", a, list(b)) if len(table) else {"n": 0}
+    if not c["n"]:
+        return message("hiera.no_cells")
+    key = "all" if c["better"] == c["n"] else "none" if c["better"] == 0 else "some"
+    return message(
+        "hiera.tuned_separation",
+        tally=tally(table, "sgd", a, list(b), power=power),
+        part=message(f"hiera.tuned_{key}", k=str(c["better"]), n=str(c["n"])),
+    )
+
+
 def pu_take(table: pd.DataFrame, epsilon: float, bs: Sequence[str]) -> Md:
     """The takeaway on PrivUnitG (at most two sentences, ≤ 300 visible characters: issue 49): its MSE as a multiple
     of ``bs``' (Harmony's and PM's) at its clip 1 and at √d̃ (referee 12, #2), each span split by verdict
@@ -1162,6 +1221,22 @@ def pu_take(table: pd.DataFrame, epsilon: float, bs: Sequence[str]) -> Md:
     if not len(table) or not (table["a"] == a).any():
         return message("hiera.no_cells")
     r1 = clip_ratios(table, a, bs=list(bs))
+    ta, tb = MATCHED_TUNED
+    tuned = counts(table, "sgd", ta, list(tb))
+    if tuned["n"]:  # the tuned-step arm decides what the takeaway says (referee 13, #1)
+        key = "all" if tuned["better"] == tuned["n"] else "none" if tuned["better"] == 0 else "some"
+        return message(
+            "hiera.pu_take_tuned",
+            eps=number(epsilon),
+            r1=r1,
+            rbox=clip_ratios(table, "privunitg-box", bs=list(bs)),
+            part=message(
+                f"hiera.take_tuned_{key}",
+                k=str(tuned["better"]),
+                n=str(tuned["n"]),
+                r=clip_ratios(table, ta, bs=list(tb)),
+            ),
+        )
     _, stepped = MATCHED_STEP["mechanism"]
     step = counts(table, "sgd", a, stepped)
     if step[
