@@ -145,45 +145,35 @@ method(
     legend="ProjUnit (clip 1)",
     marker="d",
 )
-register(
-    Method(
-        "privunitg-tuned",
-        {"en": "PrivUnitG, clip 1, tuned step", "zh_CN": "PrivUnitG（裁剪到 1，调参步长）"},
-        "#CC79A7",  # PrivUnitG at its own learning rate chosen on held-out users (referee 13, #1)
-        CHAPTER,
-        estimator="dpcompendium.core.mechanisms.privunit:privunitg",
-        claim="dpcompendium.core.mechanisms.privunit:privunitg_claim",
-        legend="PrivUnitG (clip 1, tuned step)",
-        marker="8",
-    )
+# PrivUnitG and the scalar arms at PrivUnitG's clip, each at its own learning rate chosen on held-out users
+# (referee 13, #1)
+method(
+    "privunitg-tuned",
+    "PrivUnitG, clip 1, tuned step",
+    "PrivUnitG（裁剪到 1，调参步长）",
+    "#CC79A7",
+    estimator="dpcompendium.core.mechanisms.privunit:privunitg",
+    claim="dpcompendium.core.mechanisms.privunit:privunitg_claim",
+    legend="PrivUnitG (clip 1, tuned step)",
+    marker="8",
 )
-register(
-    Method(
-        "harmony-l2-tuned",
-        {
-            "en": "Harmony, $\\ell_2$ clip 1, tuned step",
-            "zh_CN": "Harmony，$\\ell_2$ 裁剪到 1，调参步长",
-        },
-        "#56B4E9",  # Harmony at PrivUnitG's clip, its own learning rate chosen on held-out users (referee 13, #1)
-        CHAPTER,
-        estimator="dpcompendium.chapters.hiera.sgd:l2_scalar_reports",
-        claim="dpcompendium.chapters.hiera.hiera:l2_clip_claim",
-        legend="Harmony (ℓ2 clip 1, tuned step)",
-        marker="H",
-    )
+method(
+    "harmony-l2-tuned",
+    "Harmony, $\\ell_2$ clip 1, tuned step",
+    "Harmony，$\\ell_2$ 裁剪到 1，调参步长",
+    "#56B4E9",
+    estimator=".sgd:l2_scalar_reports",
+    claim=".hiera:l2_clip_claim",
+    legend="Harmony (ℓ2 clip 1, tuned step)",
+    marker="H",
 )
-register(
-    Method(
-        "pm-l2-tuned",
-        {
-            "en": "PM, $\\ell_2$ clip 1, tuned step",
-            "zh_CN": "PM，$\\ell_2$ 裁剪到 1，调参步长",
-        },
-        "#009E73",  # PM at PrivUnitG's clip, its own learning rate chosen on held-out users (referee 13, #1)
-        CHAPTER,
-        estimator="dpcompendium.chapters.hiera.sgd:l2_scalar_reports",
-        claim="dpcompendium.chapters.hiera.hiera:l2_clip_claim",
-        legend="PM (ℓ2 clip 1, tuned step)",
-        marker="d",
-    )
+method(
+    "pm-l2-tuned",
+    "PM, $\\ell_2$ clip 1, tuned step",
+    "PM，$\\ell_2$ 裁剪到 1，调参步长",
+    "#009E73",
+    estimator=".sgd:l2_scalar_reports",
+    claim=".hiera:l2_clip_claim",
+    legend="PM (ℓ2 clip 1, tuned step)",
+    marker="d",
 )
