@@ -692,7 +692,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.step_reading": "The $\\ell_2$ arm gives Harmony and PM PrivUnitG's signal step, this arm its noise at a step $s$ times smaller; no learning rate is tuned per method, so mechanism and step size are not fully separated",
         # mwem, referee 13 (#2: AIM against Gaussian Identity, the power caveat and the 1-D projection; #5: AIM
         # beside standard MWEM's first places on DPBench)
-        "mwem.aim_gid_power": ". With %(runs)s runs per arm AIM's point estimate is lower in %(lower)s of %(n)s, and the intervals at their Holm levels admit ratios of %(lo)s–%(hi)s: \"not separated\" says these runs are too few to tell, not that the errors are equal. In 1-D AIM measures only the full histogram, with Gaussian noise as Gaussian Identity does, and fits the pooled measurements to the histograms of total $n$ with no negative cell, a convex set that holds the true histogram: an exact projection onto it cannot increase the histogram's L2 error",
         "mwem.aim_gid_take": "not separated in %(k)s of %(n)s settings (%(runs)s runs per arm; point ratios %(r_lo)s–%(r_hi)s, intervals %(lo)s–%(hi)s). In 1-D AIM is Gaussian Identity plus a projection, which cannot increase the L2 error",
         "mwem.db_aim_there": "; there AIM ($\\delta$ = %(delta)s) has %(ratio)s times the zCDP variant's error",
         "mwem.db_aim_beside": "On the settings %(name)s takes alone in that ranking (%(data)s, $\\varepsilon$ = %(eps)s), AIM ($\\delta$ = %(delta)s, not in that pure-$\\varepsilon$ ranking) has %(ratio)s times the error of the zCDP variant's last iterate at the same guarantee (point estimates)",
@@ -1193,7 +1192,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.clip_reading": "以 Harmony 和 PM 在方框上的 MSE 为单位，PrivUnitG 的 MSE 在 $C = 1$ 时为 %(r1)s，在 $C = \\sqrt{\\tilde d}$ 时为 %(rbox)s：它自身的裁剪有影响。$\\ell_2$ 裁剪组给了 Harmony 和 PM PrivUnitG 的裁剪和信号步长，而不是它的噪声：它们报告 $g_j/C \\in [-1, 1]$，所以裁剪只缩小其信号而不缩小其噪声，而 PrivUnitG 的噪声随 $C$ 缩放；下文的各组还给了它们 PrivUnitG 的逐坐标噪声，步长则缩小为 $s$ 倍",
         "hiera.step_reading_both": "与改为给它们其信号步长的 $\\ell_2$ 裁剪组（见上文）合起来看，PrivUnitG 在所试的两个步长下都更低：在这两个步长下机制本身有作用。学习效率没有为每种方法单独调参，所以机制与步长没有被完全区分开",
         "hiera.step_reading": "$\\ell_2$ 裁剪组给 Harmony 和 PM PrivUnitG 的信号步长，本组给它们 PrivUnitG 的噪声、步长缩小为 $s$ 倍；学习效率没有为每种方法单独调参，所以机制与步长没有被完全区分开",
-        "mwem.aim_gid_power": "。每组 %(runs)s 次运行，AIM 的点估计在 %(n)s 个设置中有 %(lower)s 个更低，而各区间在其 Holm 水平下容许 %(lo)s–%(hi)s 的比值：“未能区分”说明这些运行次数不足以判断，而非误差相等。在一维中，AIM 只测量完整直方图，像高斯 Identity 一样加高斯噪声，再把合并后的测量拟合到总数为 $n$、没有负单元格的直方图上；这些直方图构成一个包含真实直方图的凸集，向它的精确投影不会增大直方图的 L2 误差",
         "mwem.aim_gid_take": "在 %(n)s 个设置中有 %(k)s 个未能区分（每组 %(runs)s 次运行；点估计比值 %(r_lo)s–%(r_hi)s，区间 %(lo)s–%(hi)s）。在一维中，AIM 就是高斯 Identity 加一次投影，投影不会增大 L2 误差",
         "mwem.db_aim_there": "；在这些设置上，AIM（$\\delta$ = %(delta)s）的误差是 zCDP 变体的 %(ratio)s 倍",
         "mwem.db_aim_beside": "在该排名中 %(name)s 单独取得第一的设置中（%(data)s，$\\varepsilon$ = %(eps)s），AIM（$\\delta$ = %(delta)s，不参与该纯 $\\varepsilon$ 排名）的误差是同一隐私保证下 zCDP 变体最后一次迭代结果的 %(ratio)s 倍（点估计）",
@@ -1317,7 +1315,6 @@ PLAIN: dict[str, str] = {
     "hist.sparse_small_rest": "; at larger ε a data-independent method ranks first too, alone or not separated from the first: %(items)s",
     "hist.sparse_setting": "%(data)s at ε = %(eps)s, %(cell)s",
     "hist.sparse_small_not": "on the sparse histograms the data-dependent methods do not rank first in every setting with ε ≤ %(eps)s",
-    "mwem.aim_gid_power": ". With %(runs)s runs per arm AIM's point estimate is lower in %(lower)s of %(n)s, and the intervals at their Holm levels admit ratios of %(lo)s–%(hi)s: \"not separated\" says these runs are too few to tell, not that the errors are equal. In 1-D AIM measures only the full histogram, with Gaussian noise as Gaussian Identity does, and fits the pooled measurements to the histograms of total n with no negative cell, a convex set that holds the true histogram: an exact projection onto it cannot increase the histogram's L2 error",
     "mwem.db_aim_there": "; there AIM (δ = %(delta)s) has %(ratio)s times the zCDP variant's error",
     "mwem.db_aim_beside": "On the settings %(name)s takes alone in that ranking (%(data)s, ε = %(eps)s), AIM (δ = %(delta)s, not in that pure-ε ranking) has %(ratio)s times the error of the zCDP variant's last iterate at the same guarantee (point estimates)",
 }
