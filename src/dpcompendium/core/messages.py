@@ -235,7 +235,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.on_data": "on %(data)s, %(sentence)s",
         "hiera.at_small": "At ε ≤ %(eps)s, %(sentence)s",
         "hiera.same_level": "calibrated to the same exact LDP level ε, %(sentence)s",
-        "hiera.graded_level": "calibrated to the graded bound it aims at, %(sentence)s",
         "hiera.source_design": "with the source's budgets (nominal ε), %(sentence)s",
         "hiera.tally": "%(a)s against %(b)s: %(quantity)s lower in %(lower)s, higher in %(higher)s and not separated in "
         "%(tie)s of %(n)s comparisons (two-sided tests, Holm-corrected over the experiment)",
@@ -573,7 +572,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.sum_fix": "with S5 read on the sum, noisy centres are shown at most %(pct)s less accurate than true centres at "
         "%(k)s of %(n)s budgets",
         "hist.sum_sota": "over the %(n)s (dataset, $\\varepsilon$) settings of the sweep, among the private methods run here: "
-        "%(wins)s",
+        "%(ranked)s",
         # the takeaways' qualifiers (referee 12, #6–#8): each beside its verdict, from the same comparison objects
         "hist.take_fix_caveat": "the margin (%(pct)s) was chosen after earlier versions' intervals were known%(short)s; with S5 "
         "read on the mean, the noisy centres' mean MSE is %(mean_lo)s–%(mean_hi)s times the true centres'",
@@ -802,7 +801,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.on_data": "在%(data)s上，%(sentence)s",
         "hiera.at_small": "在 ε ≤ %(eps)s 时，%(sentence)s",
         "hiera.same_level": "校准到相同的精确 LDP 参数 ε 时，%(sentence)s",
-        "hiera.graded_level": "校准到其目标分级上界时，%(sentence)s",
         "hiera.source_design": "使用原文的隐私预算（名义 ε）时，%(sentence)s",
         "hiera.tally": "%(a)s 对比 %(b)s：在 %(n)s 次比较中，%(quantity)s更低 %(lower)s 次、更高 %(higher)s 次、未能区分 %(tie)s 次"
         "（双侧检验，在整个实验内做 Holm 校正）",
@@ -1083,7 +1081,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.take_sota": "在整个扫描的 %(n)s 个（数据集，$\\varepsilon$）设置中，就这里运行的满足差分隐私的方法而言："
         "%(wins)s（双侧检验，在每个设置内经 Holm 校正）",
         "hist.sum_fix": "S5 对和加噪时，检验表明在 %(k)s/%(n)s 个隐私预算下，加噪中心的准确度至多比真实中心低 %(pct)s",
-        "hist.sum_sota": "在整个扫描的 %(n)s 个（数据集，$\\varepsilon$）设置中，就这里运行的满足差分隐私的方法而言：%(wins)s",
+        "hist.sum_sota": "在整个扫描的 %(n)s 个（数据集，$\\varepsilon$）设置中，就这里运行的满足差分隐私的方法而言：%(ranked)s",
         "hist.take_fix_caveat": "界值（%(pct)s）是在已知早先版本的区间之后才选定的%(short)s；S5 对均值加噪时，加噪中心的均方误差均值"
         "是真实中心的 %(mean_lo)s–%(mean_hi)s 倍",
         "hist.take_fix_caveat_set": "界值（%(pct)s）由本次运行的参数设定%(short)s；S5 对均值加噪时，加噪中心的均方误差均值是真实中心的 "
@@ -1287,7 +1285,7 @@ PLAIN: dict[str, str] = {
     "hist.rank_lower": "lower at ε = %(eps)s (adjusted p = %(p)s)",
     "hist.take_sota": "Among the private methods run here, over the %(n)s (dataset, ε) settings of the sweep: "
     "%(wins)s (two-sided tests, Holm-corrected within each setting)",
-    "hist.sum_sota": "over the %(n)s (dataset, ε) settings of the sweep, among the private methods run here: %(wins)s",
+    "hist.sum_sota": "over the %(n)s (dataset, ε) settings of the sweep, among the private methods run here: %(ranked)s",
     "hist.take_ni_short": "; the verdict at ε = %(eps)s would need up to %(needed)s runs per arm for power "
     "%(power)s, where this run has %(runs)s",
     "hist.take_ahp": "false for the private grouping: %(sum)s× AHP's mean MSE with S5 on the sum, %(mean)s× with S5 on "
