@@ -103,17 +103,19 @@ def takeaway_lengths(html: str) -> list[int]:
 
 
 def summary_lengths(html: str) -> list[int]:
-    """The visible length of each item of the chapter's opening summary: the first list that is a child of the
-    page's outermost section (before its first subsection), in order; empty when there is none."""
+    """The visible length of each item of the chapter's opening summary: the last list that is a child of the
+    page's outermost section before its first subsection (an opening may list what the chapter does before it says
+    what it finds: federated-pca), in order; empty when there is none."""
     top = _article(html).find("section")
     if top is None:
         return []
+    found: list[int] = []
     for child in top.find_all(recursive=False):
         if child.name == "section":
-            return []
+            break
         if child.name in ("ul", "ol"):
-            return [len(visible(li)) for li in child.find_all("li", recursive=False)]
-    return []
+            found = [len(visible(li)) for li in child.find_all("li", recursive=False)]
+    return found
 
 
 def uncaptioned_tables(html: str) -> dict[str, int]:
@@ -204,6 +206,13 @@ def test_the_reading_measures_find_each_kind():
     assert uncaptioned_tables(html) == {"b": 2}
     assert summary_lengths(html) == [301]
     assert summary_lengths(html.replace("<ul><li><p>", "<section><ul><li><p>", 1)) == []
+    # an opening that lists what the chapter does before what it finds: the summary is the last list
+    two = html.replace(
+        "<p>What we find:</p>",
+        "<ul><li><p>does a</p></li><li><p>does b</p></li></ul><p>What:</p>",
+        1,
+    )
+    assert summary_lengths(two) == [301]
     assert (
         len(
             visible(
