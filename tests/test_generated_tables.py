@@ -23,6 +23,7 @@ from dpcompendium.core.comparison import (
     families_table,
     families_text,
     family_sentence,
+    family_table,
     holm,
 )
 from dpcompendium.core.messages import TABLE_FROM, Md, message, table
@@ -98,6 +99,22 @@ def test_a_tables_caption_is_its_list_tables_title_in_every_language():
     assert families_table(fams).myst.startswith("```{list-table} Verdicts by family")
     mine = families_table(fams, caption=Md("Mine"))
     assert mine.myst.startswith("```{list-table} Mine\n")
+
+
+def test_one_family_is_a_captioned_one_row_table_with_the_row_families_table_gives_it():
+    """Reader review 3, M2: one family's tally goes to a one-row table beside a plain sentence; its row is the one
+    :func:`families_table` gives the family among others (label, arms, verdict, ratios), in every language."""
+    fams = _families(TABLE_FROM)
+    label, results = fams[1]
+    one = family_table(label, results, caption=Md("One family"))
+    rows = str(one).splitlines()
+    assert len(rows) == 2 and rows[1] in str(families_table(fams)).splitlines()
+    assert one.myst.startswith("```{list-table} One family\n")
+    for lang in messages.CATALOGUE:
+        assert one.in_language(lang).count("\n* - ") == 2
+    assert family_table(label, results).myst.startswith("```{list-table} Verdicts by family")
+    with pytest.raises(ValueError, match="at least one comparison"):
+        family_table(label, [])
 
 
 @pytest.mark.parametrize("m", [1, 2])

@@ -444,9 +444,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.metric_min_error": "min error",
         "mwem.metric_mse": "MSE",
         "mwem.metric_mean_error": "mean error",
-        "mwem.payoff_tested": "MWEM's last iterate against Identity (two-sided bootstrap-t tests on %(reps)s per cell, "
-        "Holm-corrected over the %(n)s cells of the grid): its mean error is shown lower or higher %(said)s, and not "
-        "separated at the other $n\\varepsilon$",
         "mwem.cw3_witness": "basic composition bounds a run by %(spent)s, again an upper bound, so at $T$ = %(T)s the "
         "nominal guarantee is not shown either. A witness shows more: move one record from cell $u$ to cell $v$ and take the runs "
         "whose every selected box contains $u$ and not $v$ and whose every measurement is at or above the box's true "
@@ -455,9 +452,17 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "$\\varepsilon$ = %(eps)s. It is an event of the transcript (the selected queries and their measurements): "
         "the released histogram determines the transcript at $T = 1$, where the nominal guarantee fails, "
         "but not at $T$ = %(T)s, where it is not shown",
-        "mwem.payoff_lower": "%(w)s: lower at $n\\varepsilon$ = %(ne)s",
-        "mwem.payoff_lower_none": "%(w)s: lower at no $n\\varepsilon$",
-        "mwem.payoff_higher": ", higher at $n\\varepsilon$ = %(ne)s",
+        # the pay-off grid's tests as a one-row family table and a grid beside one plain sentence (issue 49, reader
+        # review 3 M2: no tally in the paragraph)
+        "mwem.payoff_tested_lead": "Each cell of the grid is tested on %(reps)s per arm: the family's verdict and each "
+        "cell's are in the two tables below",
+        "mwem.family_payoff": "the pay-off grid (last iterate)",
+        "mwem.cap_payoff_family": "MWEM's last iterate against Identity over the pay-off grid: the family's verdict "
+        "(two-sided bootstrap-t tests, Holm-corrected over its %(n)s cells)",
+        "mwem.cap_payoff_grid": "MWEM's last iterate against Identity, cell by cell: the ratio of mean errors, its "
+        "interval at its Holm level and the verdict",
+        "mwem.col_cells": "cells",
+        "mwem.col_ne": "$n\\varepsilon$",
         "mwem.db_identity": "%(data)s, standard MWEM: %(said)s",
         "mwem.db_trend": "%(items)s ($T = %(T)s$)",
         "mwem.avg_cost": "at $\\varepsilon = %(eps)s$ it is %(r2)s (2-D) and %(r1)s (1-D) times the error of the last iterate",
@@ -974,17 +979,19 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.metric_min_error": "最小误差",
         "mwem.metric_mse": "均方误差",
         "mwem.metric_mean_error": "平均误差",
-        "mwem.payoff_tested": "MWEM 最后一次迭代结果与 Identity 的比较（每个参数组合 %(reps)s，双侧学生化自助法（bootstrap-t）检验，在网格的 %(n)s "
-        "个参数组合上做 Holm 校正）：检验表明其平均误差更低或更高的参数组合为 %(said)s，在其余 $n\\varepsilon$ 处二者未能区分",
         "mwem.cw3_witness": "基本组合（顺序组合）给出的单次运行上界为 %(spent)s，这同样只是上界，所以在 $T$ = %(T)s 时名义保证同样"
         "未能证明。见证数据对能说明更多：把一条记录从单元格 $u$ 移到单元格 $v$（这两个邻居数据集即见证数据对），考虑这样的运行——每个被选中的方框都包含"
         " $u$ 而不包含 $v$，且每次测量值都不低于该方框的真实计数；在这些运行上，每次测量的密度比为 "
         "$e^{3\\varepsilon/(2T)}$，每次选择的密度比至少为 $e^{-\\varepsilon/(2T)\\cdot 10^{-5}}$，因此该事件的"
         "隐私损失至少为 %(loss)s，大于 $\\varepsilon$ = %(eps)s。这是运行记录（被选中的查询及其测量值）上的事件："
         "发布的直方图在 $T = 1$ 时能确定运行记录，此时名义保证不成立；在 $T$ = %(T)s 时则不能，名义保证只是未能证明",
-        "mwem.payoff_lower": "%(w)s：在 $n\\varepsilon$ = %(ne)s 时更低",
-        "mwem.payoff_lower_none": "%(w)s：在任何 $n\\varepsilon$ 下都不更低",
-        "mwem.payoff_higher": "，在 $n\\varepsilon$ = %(ne)s 时更高",
+        "mwem.payoff_tested_lead": "网格中的每个参数组合都以每组 %(reps)s 做检验：整个检验族的判定与每个参数组合的判定见下面两张表",
+        "mwem.family_payoff": "收益网格（最后一次迭代结果）",
+        "mwem.cap_payoff_family": "收益网格上 MWEM 最后一次迭代结果与 Identity 的比较：整个检验族的判定（双侧学生化自助法（bootstrap-t）检验，"
+        "在其 %(n)s 个参数组合上做 Holm 校正）",
+        "mwem.cap_payoff_grid": "MWEM 最后一次迭代结果与 Identity 的逐个参数组合比较：误差均值之比、其 Holm 水平下的区间与判定",
+        "mwem.col_cells": "单元格数",
+        "mwem.col_ne": "$n\\varepsilon$",
         "mwem.db_identity": "%(data)s，标准 MWEM：%(said)s",
         "mwem.db_trend": "%(items)s（$T = %(T)s$）",
         "mwem.avg_cost": "在 $\\varepsilon = %(eps)s$ 时，它是最后一次迭代结果误差的 %(r2)s 倍（二维）和 %(r1)s 倍（一维）",
@@ -1249,9 +1256,6 @@ PLAIN: dict[str, str] = {
     "mwem.setting_data_eps": "%(data)s, ε = %(eps)s",
     "mwem.setting_data_T_eps": "%(data)s, T = %(T)s, ε = %(eps)s",
     "mwem.setting_payoff": "%(w)s, %(cells)s cells, nε = %(ne)s",
-    "mwem.payoff_tested": "MWEM's last iterate against Identity (two-sided bootstrap-t tests on %(reps)s per cell, "
-    "Holm-corrected over the %(n)s cells of the grid): its mean error is shown lower or higher %(said)s, and not "
-    "separated at the other nε",
     "mwem.cw3_witness": "basic composition bounds a run by %(spent)s, again an upper bound, so at T = %(T)s the "
     "nominal guarantee is not shown either. A witness shows more: move one record from cell u to cell v and take the runs whose "
     "every selected box contains u and not v and whose every measurement is at or above the box's true count; on "
@@ -1259,9 +1263,7 @@ PLAIN: dict[str, str] = {
     "event's privacy loss is at least %(loss)s, above ε = %(eps)s. It is an event of the transcript (the selected "
     "queries and their measurements): the released histogram determines the transcript at T = 1, where the nominal "
     "guarantee fails, but not at T = %(T)s, where it is not shown",
-    "mwem.payoff_lower": "%(w)s: lower at nε = %(ne)s",
-    "mwem.payoff_lower_none": "%(w)s: lower at no nε",
-    "mwem.payoff_higher": ", higher at nε = %(ne)s",
+    "mwem.col_ne": "nε",
     "mwem.db_trend": "%(items)s (T = %(T)s)",
     "mwem.avg_cost": "at ε = %(eps)s it is %(r2)s (2-D) and %(r1)s (1-D) times the error of the last iterate",
     "mwem.db_below": "%(output)s is shown below Identity (two-sided bootstrap-t tests, Holm-corrected) at ε = %(eps)s "
