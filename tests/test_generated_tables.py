@@ -23,6 +23,7 @@ from dpcompendium.core.comparison import (
     families_table,
     families_text,
     family_sentence,
+    family_table,
     holm,
 )
 from dpcompendium.core.messages import TABLE_FROM, Md, message, table
@@ -98,6 +99,22 @@ def test_a_tables_caption_is_its_list_tables_title_in_every_language():
     assert families_table(fams).myst.startswith("```{list-table} Verdicts by family")
     mine = families_table(fams, caption=Md("Mine"))
     assert mine.myst.startswith("```{list-table} Mine\n")
+
+
+def test_one_family_is_a_captioned_one_row_table_with_the_row_families_table_gives_it():
+    """Reader review 3, M2: one family's tally goes to a one-row table beside a plain sentence; its row is the one
+    :func:`families_table` gives the family among others (label, arms, verdict, ratios), in every language."""
+    fams = _families(TABLE_FROM)
+    label, results = fams[1]
+    one = family_table(label, results, caption=Md("One family"))
+    rows = str(one).splitlines()
+    assert len(rows) == 2 and rows[1] in str(families_table(fams)).splitlines()
+    assert one.myst.startswith("```{list-table} One family\n")
+    for lang in messages.CATALOGUE:
+        assert one.in_language(lang).count("\n* - ") == 2
+    assert family_table(label, results).myst.startswith("```{list-table} Verdicts by family")
+    with pytest.raises(ValueError, match="at least one comparison"):
+        family_table(label, [])
 
 
 @pytest.mark.parametrize("m", [1, 2])
@@ -208,8 +225,6 @@ def long_glued(nb, limit: int = MAX_PARAGRAPH) -> dict[str, int]:
 LONG_PARAGRAPHS: dict[str, str] = {
     "hiera_step_alone": "PENDING (referee 13, #1): the step-size reading with its confounder clause, 612 characters "
     "at 960a956",
-    "mwem_aim_gid_short": "PENDING (referee 13, #2): AIM against Gaussian Identity with its power caveat and the 1-D "
-    "projection argument, 631 characters at 960a956",
     "dpmean_design_m4": "two families' design sentences (two stay in the sentence)",
     "dpmean_design_coinpress_more": "one family's design sentence (no enumeration of three or more: its own clauses; "
     "CoinPress's second dataset, split from the first for issue 49)",
@@ -219,14 +234,11 @@ LONG_PARAGRAPHS: dict[str, str] = {
     "fedpca_flat_column": "PENDING (referee 11, n2): the column's z read with its Holm level, 658 characters at 9c9cb45",
     "audit_instances": "PENDING (referee 12, #10): the audited instances that are not the chapters' runs, 854 characters at 9c9cb45",
     "fedpca_wishart_design": "one family's design sentence (no enumeration of three or more: its own clauses)",
-    "hist_overview_dense": "PENDING: the dense-histogram winners by ε are an f-string enumeration in the chapter",
     "hist_dawa_design": "PENDING: a design sentence and its verdicts short of runs, named (histograms.design_named)",
     "hist_bracket_design": "PENDING: a design sentence and its verdicts short of runs, named (histograms.design_named)",
     "hist_rank_design": "PENDING: a design sentence and its verdicts short of runs, named (histograms.design_named)",
     "mwem_cw3_witness": "PENDING: not reviewed in issue 49's round",
-    "mwem_payoff": "PENDING: not reviewed in issue 49's round",
     "hist_fix_free": "the privacy fix's verdict with the caveats two referees asked to see beside it (referee 10 V1: when its margin was chosen and the S5-on-mean cost; referee 11 m3: which family, which verdict is short of runs)",
-    "hist_overview_fix": "the same sentence as hist_fix_free, in the chapter's opening summary",
     "mwem_db_rank_design": "one family's design sentence (no enumeration of three or more: its own clauses)",
     "bench_design": "the audit benchmark's design sentence: one sentence, no enumeration",
     "mwem_payoff_design": "one family's design sentence (no enumeration of three or more: its own clauses)",

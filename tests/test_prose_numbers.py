@@ -155,10 +155,6 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
     HISTOGRAMS: [
         ("AHP and Identity at epsilon 1", "the same fixed ε"),
         ("95 percent bootstrap interval", "the interval's level (definition)"),
-        (
-            "more than 15 at a nominal",
-            "Evidence 1's fixed example (exact, no parameter enters it)",
-        ),
         ("divergence > 15 at nominal", "the same fixed example"),
         ("divergence above 15 at a nominal", "the same fixed example"),
         ("log-ratio exceeds 15 at a nominal", "the same fixed example"),

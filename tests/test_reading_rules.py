@@ -12,8 +12,8 @@ edition (``_build/html/zh_CN``, when it is built):
   caption, so the book numbers it (``dpcompendium.book.tablenum``) and the text can cite it;
 - **the opening summary** ("What we find, in short", the list the chapter's opening section holds before its first
   numbered section; reader review 3, M1: it had grown into screens of generated verdicts): each item has at most
-  :data:`MAX_SUMMARY_ITEM` visible characters (Chinese: 360), the list at most :data:`MAX_SUMMARY_ITEMS` items; the
-  qualifiers (tests, corrections, runs) belong to the sections.
+  :data:`MAX_SUMMARY_ITEM` visible characters (Chinese: 200, as the takeaways), the list at most
+  :data:`MAX_SUMMARY_ITEMS` items; the qualifiers (tests, corrections, runs) belong to the sections.
 
 Visible characters are what the reader sees: the text with maths counted as its TeX without commands, delimiters,
 braces or scripts' marks (``\\(\\varepsilon_1\\)`` is 2), whitespace collapsed.
@@ -41,8 +41,8 @@ MAX_PARAGRAPH = {"en": 1000, "zh_CN": 600}
 #: the longest takeaway item, in visible characters, by edition
 MAX_TAKEAWAY = {"en": 300, "zh_CN": 200}
 #: the longest item of a chapter's opening summary, in visible characters, by edition, and the most items it has
-MAX_SUMMARY_ITEM = {"en": 600, "zh_CN": 360}
-MAX_SUMMARY_ITEMS = 7
+MAX_SUMMARY_ITEM = {"en": 300, "zh_CN": 200}
+MAX_SUMMARY_ITEMS = 6
 #: the pages read as a book: the primer and every chapter, (folder, name)
 PAGES = [("book", "primer"), *(("notebooks", c) for c in chapter_ids())]
 TAKEAWAYS_ID = "key-takeaways"
@@ -103,17 +103,19 @@ def takeaway_lengths(html: str) -> list[int]:
 
 
 def summary_lengths(html: str) -> list[int]:
-    """The visible length of each item of the chapter's opening summary: the first list that is a child of the
-    page's outermost section (before its first subsection), in order; empty when there is none."""
+    """The visible length of each item of the chapter's opening summary: the last list that is a child of the
+    page's outermost section before its first subsection (an opening may list what the chapter does before it says
+    what it finds: federated-pca), in order; empty when there is none."""
     top = _article(html).find("section")
     if top is None:
         return []
+    found: list[int] = []
     for child in top.find_all(recursive=False):
         if child.name == "section":
-            return []
+            break
         if child.name in ("ul", "ol"):
-            return [len(visible(li)) for li in child.find_all("li", recursive=False)]
-    return []
+            found = [len(visible(li)) for li in child.find_all("li", recursive=False)]
+    return found
 
 
 def uncaptioned_tables(html: str) -> dict[str, int]:
@@ -135,16 +137,7 @@ def uncaptioned_tables(html: str) -> dict[str, int]:
 #: the chapters' authors split, shorten and caption them this round (reader review 2, M2, M3 and M5); the
 #: integrator updates these lists after the merge.
 LONG_PARAGRAPHS: dict[str, dict[tuple[str, str | int], str]] = {
-    "en": {
-        (
-            "dp-mean",
-            "the-staircase-mechanism-against-laplace",
-        ): "PENDING, its chapter: 1043 visible characters at d24ef3a",
-        (
-            "mwem",
-            "mwem-private-synthetic-histograms-in-one-and-two-dimensions",
-        ): "PENDING, its chapter: 1003 visible characters at d24ef3a",
-    },
+    "en": {},
     "zh_CN": {},
 }
 LONG_TAKEAWAYS: dict[str, dict[tuple[str, str | int], str]] = {
@@ -204,6 +197,13 @@ def test_the_reading_measures_find_each_kind():
     assert uncaptioned_tables(html) == {"b": 2}
     assert summary_lengths(html) == [301]
     assert summary_lengths(html.replace("<ul><li><p>", "<section><ul><li><p>", 1)) == []
+    # an opening that lists what the chapter does before what it finds: the summary is the last list
+    two = html.replace(
+        "<p>What we find:</p>",
+        "<ul><li><p>does a</p></li><li><p>does b</p></li></ul><p>What:</p>",
+        1,
+    )
+    assert summary_lengths(two) == [301]
     assert (
         len(
             visible(
@@ -241,33 +241,11 @@ def test_every_table_of_results_has_a_caption(folder, name, lang):
 
 
 #: Opening summaries still over a limit (place: the item's number, from 1, or "items" for the list's length), with
-#: why; measured on the built book after this round's merge (2026-11-30). PENDING: the chapters' authors cut them to
-#: the takeaways' form next (reader review 3, M1).
+#: why. None since every chapter's summary was cut to the takeaways' form (reader review 3, M1; the built English book
+#: of branch s15-read, 2026-11-30).
 SUMMARY: dict[str, dict[tuple[str, str | int], str]] = {
-    "en": {
-        ("dp-mean", 5): "PENDING, its chapter: 908 visible characters at d24ef3a",
-        ("histograms", 2): "PENDING, its chapter: 969 visible characters at d24ef3a",
-        ("histograms", 5): "PENDING, its chapter: 759 visible characters at d24ef3a",
-        ("histograms", 7): "PENDING, its chapter: 1136 visible characters at d24ef3a",
-        ("histograms", 8): "PENDING, its chapter: 649 visible characters at d24ef3a",
-        ("histograms", "items"): "PENDING, its chapter: 8 items at d24ef3a",
-        ("mwem", 1): "PENDING, its chapter: 697 visible characters at d24ef3a",
-        ("mwem", 2): "PENDING, its chapter: 645 visible characters at d24ef3a",
-        ("mwem", 5): "PENDING, its chapter: 728 visible characters at d24ef3a",
-        ("mwem", 9): "PENDING, its chapter: 710 visible characters at d24ef3a",
-        ("mwem", 11): "PENDING, its chapter: 1003 visible characters at d24ef3a",
-        ("mwem", "items"): "PENDING, its chapter: 13 items at d24ef3a",
-        ("hiera", 3): "PENDING, its chapter: 603 visible characters at d24ef3a",
-    },
-    "zh_CN": {
-        ("dp-mean", 5): "PENDING, its chapter: 454 visible characters at d24ef3a",
-        ("histograms", 2): "PENDING, its chapter: 438 visible characters at d24ef3a",
-        ("histograms", 5): "PENDING, its chapter: 393 visible characters at d24ef3a",
-        ("histograms", 7): "PENDING, its chapter: 666 visible characters at d24ef3a",
-        ("histograms", "items"): "PENDING, its chapter: 8 items at d24ef3a",
-        ("mwem", 11): "PENDING, its chapter: 554 visible characters at d24ef3a",
-        ("mwem", "items"): "PENDING, its chapter: 13 items at d24ef3a",
-    },
+    "en": {},
+    "zh_CN": {},
 }
 
 

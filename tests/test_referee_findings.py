@@ -591,7 +591,9 @@ def test_mwem_dpbench_verdicts_are_rendered_by_the_comparison_object():
     # test is trusted (tests/test_comparison_bootstrap.py checks its size and coverage at twenty runs)
     payoff_reps = int(re.search(r"^payoff_reps = (\d+)  #", text, re.M).group(1))
     assert "PAYOFF_TEST_REPS = 20" in text and payoff_reps >= 20
-    assert '"mwem.payoff_points"' in text and '"mwem.payoff_tested"' in text
+    assert '"mwem.payoff_points"' in text and '"mwem.payoff_tested_lead"' in text
+    # reader review 3, M2: the tested grid is a one-row family table and a grid of every cell, not a tally
+    assert "comparison.family_table(" in text and "comparison.results_grid(" in text
     assert "up to nε" not in text and "Welch tests" not in text
     assert text.count("rng=rng_db_") == 2 and "mwem.run_values(dpbench_runs)" in text
     assert "lets it use more rounds" not in text and "the smallest of each over T" not in text

@@ -92,6 +92,7 @@ __all__ = [
     "families_table",
     "families_text",
     "family_sentence",
+    "family_table",
     "first_places_lacking",
     "holm",
     "ranking",
@@ -1085,6 +1086,31 @@ def families_table(
             ]
         )
     return table(header, rows, caption or message("comparison.cap_families"))
+
+
+def family_table(
+    label: str | Md, results: Sequence[ComparisonResult], caption: str | Md | None = None
+) -> Md:
+    """One family of comparisons as a captioned one-row table (issue 49, reader review 3 M2: a family's tally —
+    "lower in N, higher in M", its correction — belongs in a table, not in a paragraph): the row
+    :func:`families_table` gives each family (its label, the arms compared, its verdict, the span of its ratios), at
+    any number of families, so a page can set one family's verdict beside one plain sentence."""
+    ((label, results),) = _checked_families([(label, results)])
+    first = results[0].comparison
+    c = _family_counts(results)
+    header = [
+        message("comparison.col_family"),
+        message("comparison.col_pair"),
+        message("comparison.col_verdict"),
+        message("comparison.col_ratios"),
+    ]
+    row = [
+        _name_md(label),
+        message("comparison.which_pair", a=_name_md(first.a.name), b=_name_md(first.b.name)),
+        _verdict_cell(results),
+        message("comparison.range", lo=_num(c["lo"]), hi=_num(c["hi"])),
+    ]
+    return table(header, [row], caption or message("comparison.cap_families"))
 
 
 def _result_cell(result: ComparisonResult) -> Md:
