@@ -1218,7 +1218,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.pu_take_tuned": "在 ε = %(eps)s 时，PrivUnitG 的 MSE 与 Harmony 和 PM 之比，$C = 1$ 时为 %(r1)s，$C = \\sqrt{\\tilde d}$ 时为 %(rbox)s。在 $C = 1$ 下各方法使用各自调参后的步长时：%(part)s",
         "hiera.take_tuned_all": "在全部 %(n)s 个检验中都更低（%(r)s），所以机制本身有作用",
         "hiera.take_tuned_some": "在 %(n)s 个检验中有 %(k)s 个更低（%(r)s）",
-        "hiera.take_tuned_none": "在 %(n)s 个检验中没有一个更低（%(r)s）：它的优势未被证明来自机制",
+        "hiera.take_tuned_none": "在 %(n)s 个检验中没有一个更低（%(r)s）：未能表明它的优势来自机制",
         "hiera.tuned_edge": "；有方法选中了网格端点上的步长（η = %(steps)s）：最佳步长可能在网格之外",
         "hiera.step_reading": "$\\ell_2$ 裁剪组给 Harmony 和 PM PrivUnitG 的信号步长，本组给它们 PrivUnitG 的噪声、步长缩小为 $s$ 倍；学习效率没有为每种方法单独调参，所以机制与步长没有被完全区分开",
         "mwem.aim_gid_take": "在 %(n)s 个设置中有 %(k)s 个未能区分（每组 %(runs)s 次运行；点估计比值 %(r_lo)s–%(r_hi)s，区间 %(lo)s–%(hi)s）。在一维中，AIM 就是高斯 Identity 加一次投影，投影不会增大 L2 误差",
