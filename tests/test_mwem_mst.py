@@ -138,3 +138,19 @@ def test_bad_input(kwargs, word):
     if word == "neighbours":
         with pytest.raises(ValueError, match="neighbours"):
             M.mst_claim(1.0, 1e-6, neighbours="swap")
+
+
+def test_audit_row_holds_and_its_exact_loss_is_two_thirds_of_rho():
+    from dpcompendium.chapters.mwem.audits import mst_audit_specs
+    from dpcompendium.core.audit.spec import run_audit
+    from dpcompendium.core.mechanisms.gaussian import gaussian_epsilon
+
+    (spec,) = mst_audit_specs()
+    rho = rho_for(1.0, 1e-7)
+    # the statistic's shift / sd is the Gaussian ratio of 2rho/3-zCDP: sqrt(2 * 2rho/3)
+    assert spec.true_epsilon == pytest.approx(gaussian_epsilon(1.0, math.sqrt(4 * rho / 3), 1e-7))
+    assert spec.true_epsilon < spec.claim.epsilon
+    # with both noises halved the measurements would spend 8rho/3 > rho: the claim would not hold
+    assert gaussian_epsilon(1.0, 2 * math.sqrt(4 * rho / 3), 1e-7) > spec.claim.epsilon
+    res = run_audit(spec, n_samples=40_000, rng=np.random.default_rng(2))
+    assert res.verdict == "holds"

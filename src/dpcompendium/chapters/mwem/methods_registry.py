@@ -91,5 +91,6 @@ register(
         CHAPTER,
         estimator="dpcompendium.chapters.mwem.mst:mst",
         claim="dpcompendium.chapters.mwem.mst:mst_claim",
+        audit="dpcompendium.chapters.mwem.audits:mst_audit_specs",
     )
 )

@@ -39,7 +39,16 @@ from .core import PUBLIC_DOMAIN, _text, workload_errors
 from .pgm import GRID, NEIGHBOURS
 from .zcdp import dp_epsilon, rho_for
 
-__all__ = ["MST_NAME", "MSTResult", "fit_two_way", "mst", "mst_claim", "mst_runs", "mst_sigmas"]
+__all__ = [
+    "MST_NAME",
+    "MSTResult",
+    "fit_two_way",
+    "measure_marginals",
+    "mst",
+    "mst_claim",
+    "mst_runs",
+    "mst_sigmas",
+]
 
 #: The method's name in the chapter's tables (its registration's id is ``"mst"``).
 MST_NAME = "MST"
@@ -108,6 +117,24 @@ def fit_two_way(
     return x
 
 
+def measure_marginals(
+    h: np.ndarray,
+    cliques: Sequence[tuple[int, ...]],
+    sd: float,
+    rng: np.random.Generator,
+    size: int | None = None,
+) -> list[np.ndarray]:
+    """MST's Gaussian measurements: each marginal of ``cliques`` of the 2-D histogram ``h`` (flattened) plus
+    N(0, sd²) per cell, in order (the draws :func:`mst` makes; ``size``: that many independent draws, shape
+    (``size``, cells), for an audit)."""
+    lead = () if size is None else (check_int(size, "size", minimum=1),)
+    out = []
+    for c in cliques:
+        m = h.ravel() if len(c) == 2 else h.sum(axis=1 - c[0])
+        out.append(m + rng.normal(0.0, sd, (*lead, m.size)))
+    return out
+
+
 def _compress(y: np.ndarray, sd: float) -> tuple[np.ndarray, np.ndarray, int]:
     """The authors' ``compress_domain`` for one attribute: keep values with y ≥ 3 sd; the others become one value
     measured by their sum / √k. Returns (kept mask, the compressed measurement, k: values merged, 0 if none)."""
@@ -160,13 +187,13 @@ def mst(
     iters = check_int(iters, "iters", minimum=1)
     sd1, sd2 = mst_sigmas(rho, neighbours)
     # (1) the one-way marginals, then the compression (it reads only these noisy counts)
-    ys = [h.sum(axis=1 - a) + rng.normal(0.0, sd1, h.shape[a]) for a in range(2)]
+    ys = measure_marginals(h, [(0,), (1,)], sd1, rng)
     comp = [_compress(y, sd1) for y in ys]
     kept = tuple(c[0] for c in comp)
     # (2) the spanning tree: the one edge (0, 1), whatever the data (ρ/3 reserved, nothing drawn)
     # (3) the two-way marginal of the compressed domain
     hc = _compress_hist(h, kept)
-    y2 = hc.ravel() + rng.normal(0.0, sd2, hc.size)
+    (y2,) = measure_marginals(hc, [(0, 1)], sd2, rng)
     if neighbours == "replace-one":
         total = float(h.sum())
     else:  # the minimum-variance total of the three measurements (mbi's rule), at least 1
