@@ -689,9 +689,9 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "a data-independent choice), converted to (ε, δ)-DP by ε = ρ + 2 sqrt(ρ ln(1/δ)); the domain compression "
      "reads only noisy counts and the graphical-model estimate is post-processing",
      "按 zCDP 进行隐私会计：两次一维边缘的高斯测量（$\\sigma_1 = %(s1)s$，各 $\\rho/6$）与一次二维边缘的高斯测量"
-     "（$\\sigma_2 = %(s2)s$，$\\rho/3$）共耗用 $\\rho = %(rho)s$ 中的 $2\\rho/3$，生成树选择的 $\\rho/3$ 预留未用"
+     "（$\\sigma_2 = %(s2)s$，$\\rho/3$）共耗用 $2\\rho/3$（总预算为 $\\rho = %(rho)s$），生成树选择的 $\\rho/3$ 预留未用"
      "（只有一条候选边：与数据无关的选择），换算为 $(\\varepsilon, \\delta)$-DP 的公式为 "
-     "$\\varepsilon = \\rho + 2 \\sqrt{\\rho \\ln(1/\\delta)}$；域压缩只读取加噪计数，图模型估计是后处理"),
+     "$\\varepsilon = \\rho + 2 \\sqrt{\\rho \\ln(1/\\delta)}$；取值域压缩只读取加噪计数，图模型估计是后处理"),
     # hiera: the scalar mechanisms on the l2-clipped gradient (referee 11, M1)
     ("claims.hiera.mech_l2", "%(method)s on one sampled coordinate of the $\\ell_2$-clipped gradient",
      "%(method)s on one sampled coordinate of the l2-clipped gradient",
