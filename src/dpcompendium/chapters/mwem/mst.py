@@ -1,5 +1,6 @@
-"""MST (``mckenna2021winning``, the NIST 2018 winner) on two attributes, with the graphical-model estimation of
-private-pgm (``mckenna2019graphical``; the authors' library ``mbi``, configured as :mod:`.pgm` configures it for AIM).
+"""MST (``mckenna2021winning``, the NIST 2018 winner) on two attributes, with Private-PGM's estimate
+(``mckenna2019graphical``) solved on its one clique (:func:`fit_two_way`; the authors' library ``mbi`` solves the same
+problem by mirror descent, and ``tests/test_mwem_mst.py`` checks the two against each other).
 
 MST spends a budget ρ (zCDP) in three equal parts: (1) every one-way marginal with Gaussian noise (the d of them share
 ρ/3: each has σ₁ = Δ₂·√(3d/(2ρ))); (2) the selection of a maximum spanning tree of the attribute graph, d − 1
@@ -13,7 +14,9 @@ is spread back uniformly over the values it holds.
 a draw from one candidate, data-independent, and costs nothing, while MST as published still reserves ρ/3 for it.
 MST then reduces to: both one-way marginals at σ₁ = Δ₂·√(3/ρ), domain compression, the full two-way marginal of the
 compressed domain at σ₂ = Δ₂·√(3/(2ρ)), and the least-squares fit of a non-negative histogram with total n to these
-three measurements (Private-PGM's mirror descent on one clique), spread back over the merged values. It spends
+three measurements (Private-PGM's objective on one clique: :func:`fit_two_way`, a fixed number of projected-gradient
+steps, not mbi's mirror descent, whose JAX program would be compiled again for every compressed shape), spread back
+over the merged values. It spends
 2ρ/3 of its ρ: ρ-zCDP (a fortiori), non-adaptive except for the compression, which reads only noisy one-way counts
 (post-processing). Neighbours as AIM's (:data:`.pgm.NEIGHBOURS`): replace-one with public n (Δ₂ = √2, n the
 estimate's total) or add-remove (Δ₂ = 1). The estimated histogram is rounded to :data:`.pgm.GRID` of a count
