@@ -101,7 +101,8 @@ def fit_two_way(
     Σ_a ‖M_a x − y1_a‖²/sd1² + ‖x − y2‖²/sd2², M_a the compressed one-way marginal of axis a (its last entry, when
     ``merged[a]`` = k > 0 values were merged, scaled by 1/√k as the measurement is), by ``iters`` projected-gradient
     steps of size 1/L (L = 1/sd2² + (c₀ + c₁)/sd1² bounds the Hessian; the 2-way term makes the loss
-    1/sd2²-strongly convex, so the error contracts by at least 1 − (1/sd2²)/L per step). A fixed-iteration IEEE
+    1/sd2²-strongly convex, so the error contracts by at least 1 − (1/sd2²)/L per step): as many steps as shrink
+    the initial distance by 10⁻¹², at most ``iters``. A fixed-iteration IEEE
     scheme; mbi's mirror descent solves the same problem (``tests/test_mwem_mst.py`` checks one against the other)."""
     shape = y2.shape
     w = []
@@ -111,8 +112,11 @@ def fit_two_way(
             wa[-1] = 1.0 / math.sqrt(k)
         w.append(wa)
     lip = 1.0 / sd2**2 + (shape[0] + shape[1]) / sd1**2
+    # the steps that shrink the initial distance by 1e-12 (the contraction 1 − μ/L, μ = 1/sd2²), at most ``iters``:
+    # a step count fixed by the compressed shape and the noise, not by a stopping test
+    steps = min(iters, math.ceil(math.log(1e-12) / math.log1p(-1.0 / (sd2**2 * lip))))
     x = _project_simplex(y2.ravel().copy(), total).reshape(shape)
-    for _ in range(iters):
+    for _ in range(steps):
         r0 = (x.sum(axis=1) * w[0] - y1[0]) * w[0] / sd1**2
         r1 = (x.sum(axis=0) * w[1] - y1[1]) * w[1] / sd1**2
         g = (x - y2) / sd2**2 + r0[:, None] + r1[None, :]
