@@ -673,6 +673,25 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "ε = ρ + 2 sqrt(ρ ln(1/δ)); the estimate is post-processing",
      "一次高斯测量，$\\rho = %(rho)s$-zCDP（AIM 的预算），换算为 $(\\varepsilon, \\delta)$-DP 的公式为 "
      "$\\varepsilon = \\rho + 2 \\sqrt{\\rho \\ln(1/\\delta)}$；估计是后处理"),
+    # mwem's MST rows on Adult 2-D (chapters/mwem/mst.py mst_claim; referee 13, §3)
+    ("claims.mwem.mst_sens",
+     "a marginal: $%(l2)s$ in L2",
+     "a marginal: %(l2)s in L2",
+     "边缘计数向量：L2 为 $%(l2)s$"),
+    ("claims.mwem.mst_cond_zcdp",
+     "accounted in zCDP: the two one-way Gaussian measurements ($\\sigma_1 = %(s1)s$, $\\rho/6$ each) and the "
+     "two-way one ($\\sigma_2 = %(s2)s$, $\\rho/3$) spend $2\\rho/3$ of $\\rho = %(rho)s$, the spanning tree's "
+     "$\\rho/3$ being reserved (one candidate edge: a data-independent choice), converted to "
+     "$(\\varepsilon, \\delta)$-DP by $\\varepsilon = \\rho + 2 \\sqrt{\\rho \\ln(1/\\delta)}$; the domain "
+     "compression reads only noisy counts and the graphical-model estimate is post-processing",
+     "accounted in zCDP: the two one-way Gaussian measurements (σ_1 = %(s1)s, ρ/6 each) and the two-way one "
+     "(σ_2 = %(s2)s, ρ/3) spend 2ρ/3 of ρ = %(rho)s, the spanning tree's ρ/3 being reserved (one candidate edge: "
+     "a data-independent choice), converted to (ε, δ)-DP by ε = ρ + 2 sqrt(ρ ln(1/δ)); the domain compression "
+     "reads only noisy counts and the graphical-model estimate is post-processing",
+     "按 zCDP 进行隐私会计：两次一维边缘的高斯测量（$\\sigma_1 = %(s1)s$，各 $\\rho/6$）与一次二维边缘的高斯测量"
+     "（$\\sigma_2 = %(s2)s$，$\\rho/3$）共耗用 $2\\rho/3$（总预算为 $\\rho = %(rho)s$），生成树选择的 $\\rho/3$ 预留未用"
+     "（只有一条候选边：与数据无关的选择），换算为 $(\\varepsilon, \\delta)$-DP 的公式为 "
+     "$\\varepsilon = \\rho + 2 \\sqrt{\\rho \\ln(1/\\delta)}$；取值域压缩只读取加噪计数，图模型估计是后处理"),
     # hiera: the scalar mechanisms on the l2-clipped gradient (referee 11, M1)
     ("claims.hiera.mech_l2", "%(method)s on one sampled coordinate of the $\\ell_2$-clipped gradient",
      "%(method)s on one sampled coordinate of the l2-clipped gradient",

@@ -14,6 +14,8 @@
   (jax, imported only when AIM runs);
 - :mod:`.gaussian` — Gaussian Identity and Gaussian least squares at AIM's zCDP budget, the data-independent
   baselines AIM is compared with;
+- :mod:`.mst` — MST (``mckenna2021winning``) on two attributes at AIM's budget, with Private-PGM's estimate on its
+  one clique;
 - :mod:`.data` — the coursework report's histograms, queries and tables (``data/shipped/mwem``).
 """
 
@@ -24,6 +26,7 @@ from . import (
     core,
     data,
     gaussian,  # noqa: F401  (the Gaussian baselines at AIM's budget)
+    mst,  # noqa: F401  (MST on two attributes at AIM's budget)
     pgm,  # noqa: F401  (AIM; jax is imported only when it runs)
     queries,
     zcdp,

@@ -63,3 +63,15 @@ method(
     claim=".gaussian:gaussian_claim",
     audit=".audits:gaussian_ls_audit_specs",
 )
+# MST on Adult 2-D at AIM's budget (referee 13, §3): non-adaptive Gaussian marginals with the Private-PGM estimate
+register(
+    Method(
+        "mst",
+        {"en": "MST", "zh_CN": "MST"},
+        "#CC79A7",
+        CHAPTER,
+        estimator="dpcompendium.chapters.mwem.mst:mst",
+        claim="dpcompendium.chapters.mwem.mst:mst_claim",
+        audit="dpcompendium.chapters.mwem.audits:mst_audit_specs",
+    )
+)
