@@ -64,14 +64,12 @@ method(
     audit=".audits:gaussian_ls_audit_specs",
 )
 # MST on Adult 2-D at AIM's budget (referee 13, §3): non-adaptive Gaussian marginals with the Private-PGM estimate
-register(
-    Method(
-        "mst",
-        {"en": "MST", "zh_CN": "MST"},
-        "#CC79A7",
-        CHAPTER,
-        estimator="dpcompendium.chapters.mwem.mst:mst",
-        claim="dpcompendium.chapters.mwem.mst:mst_claim",
-        audit="dpcompendium.chapters.mwem.audits:mst_audit_specs",
-    )
+method(
+    "mst",
+    "MST",
+    None,
+    "#CC79A7",
+    estimator=".mst:mst",
+    claim=".mst:mst_claim",
+    audit=".audits:mst_audit_specs",
 )
