@@ -90,6 +90,8 @@ COVERED: dict[tuple[str, str], tuple[str, ...]] = {
     ("hiera", "privunitg"): ("PrivUnitG (d = 7) sampler", "PrivUnitG (d = 11) sampler"),
     # the box clip changes only the norm the gradient is divided by before the same unit-ball sampler
     ("hiera", "privunitg-box"): ("PrivUnitG (d = 7) sampler", "PrivUnitG (d = 11) sampler"),
+    # the midpoint clip d~^(1/4) (referee 13, section 3): the same sampler, the gradient divided by another norm
+    ("hiera", "privunitg-mid"): ("PrivUnitG (d = 7) sampler", "PrivUnitG (d = 11) sampler"),
     # the tuned-step arm (referee 13, #1): the same reports, the collector's learning rate scaled by a public η
     ("hiera", "privunitg-tuned"): ("PrivUnitG (d = 7) sampler", "PrivUnitG (d = 11) sampler"),
     # Harmony and PM on the l2-clipped gradient (the SGD's matched-clip arm, referee 11 M1): the user's whole pipeline

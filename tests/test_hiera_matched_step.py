@@ -165,8 +165,9 @@ def test_the_step_pairs_join_the_sgd_family():
         ("harmony-l2-step", "harmony-l2"),
         ("pm-l2-step", "pm-l2"),
     } <= pairs
-    # no HierA arm: its 4 pairs absent; no tuned-step arm (referee 13, #1): its 2 pairs absent
-    assert len(t) == 2 * len(verdicts.SGD_PAIRS) - 2 * 4 - 2 * 2
+    # no HierA arm: its 4 pairs absent; no tuned-step arm (referee 13, #1) and no midpoint clip (referee 13, §3):
+    # their 2 pairs each absent
+    assert len(t) == 2 * len(verdicts.SGD_PAIRS) - 2 * 4 - 2 * 2 - 2 * 2
 
 
 @pytest.mark.parametrize(

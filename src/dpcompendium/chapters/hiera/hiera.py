@@ -661,7 +661,7 @@ def privacy_claim(
     it meets the graded bound min(ε_t, ε_t′) of multipliers·ε (:func:`graded_claim`); ``coupled=False`` for algorithm 4, where the level comes from a feature and the value is a gradient (each
     SGD user sends one report, so the same claim holds for the user's record). Every claim is for a value in
     [−1, 1] (``privunitg``: the SGD's whole gradient clipped to ℓ2 norm ``clip_norm``; ``privunitg-box``: to
-    √d̃, the ℓ2 ball containing the per-coordinate box [−1, 1]^d̃,
+    √d̃, the ℓ2 ball containing the per-coordinate box [−1, 1]^d̃; ``privunitg-mid``: to d̃^(1/4),
     :func:`~dpcompendium.core.mechanisms.privunit.privunitg_claim`); its condition (:data:`~dpcompendium.chapters.hiera.datasets.PUBLIC_SCALING`) is that raw values get there by a
     declared public range, clipped (:func:`~dpcompendium.chapters.hiera.datasets.scale_to_unit`).
     """
@@ -682,8 +682,14 @@ def privacy_claim(
         method = "privunitg"
     if method == "privunitg":  # the SGD's whole gradient, clipped to l2 norm clip_norm
         return privunitg_claim(eps, clip_norm=clip_norm).with_conditions(PUBLIC_SCALING)
-    if method == "privunitg-box":  # clipped to sqrt(d~), the l2 ball around the box [-1, 1]^d~
-        box = Md("sqrt(d~)", r"\sqrt{\tilde d}")
+    if method in ("privunitg-box", "privunitg-mid"):
+        # clipped to sqrt(d~), the l2 ball around the box [-1, 1]^d~, or to d~^(1/4), the geometric midpoint of
+        # 1 and sqrt(d~) (referee 13, section 3)
+        box = (
+            Md("sqrt(d~)", r"\sqrt{\tilde d}")
+            if method == "privunitg-box"
+            else Md("d~^(1/4)", r"\tilde d^{1/4}")
+        )
         claim = privunitg_claim(eps)
         return PrivacyClaim(
             claim.mechanism,

@@ -90,6 +90,17 @@ method(
     legend="PrivUnitG (box clip)",
     marker="X",
 )
+# PrivUnitG at the geometric midpoint d~^(1/4) of its two clips 1 and sqrt(d~) (referee 13, section 3)
+method(
+    "privunitg-mid",
+    "PrivUnitG, clip $\\tilde d^{1/4}$",
+    "PrivUnitG（裁剪到 $\\tilde d^{1/4}$）",
+    "#CC79A7",
+    estimator="dpcompendium.core.mechanisms.privunit:privunitg",
+    claim="dpcompendium.core.mechanisms.privunit:privunitg_claim",
+    legend="PrivUnitG (clip d̃^(1/4))",
+    marker="x",
+)
 # Harmony on the l2-clipped gradient, PrivUnitG's clip (referee 11, M1)
 method(
     "harmony-l2",

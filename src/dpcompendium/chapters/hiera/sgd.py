@@ -38,6 +38,7 @@ from .numeric import _pm, duchi_constant
 
 __all__ = [
     "L2_METHODS",
+    "PRIVUNITG_METHODS",
     "SGD_METHODS",
     "SGD_VARIANTS",
     "STEP_GRID",
@@ -69,7 +70,9 @@ SGD_VARIANTS = ("corrected", "code-training", "faithful")
 #: that contains the box [−1, 1]^d̃ the per-coordinate mechanisms bound their gradients to (referee 10, V3: the same
 #: gradients reach both, none shrunk more than the others' clipping shrinks them); ``harmony-l2`` and ``pm-l2`` are
 #: Harmony and PM on the gradient clipped in ℓ2 as ``privunitg``'s (:data:`L2_METHODS`; referee 11, M1);
-#: ``harmony-l2-step`` and ``pm-l2-step`` the same with PrivUnitG's step noise (:data:`STEP_METHODS`; referee 12, #1).
+#: ``harmony-l2-step`` and ``pm-l2-step`` the same with PrivUnitG's step noise (:data:`STEP_METHODS`; referee 12, #1);
+#: ``privunitg-mid`` PrivUnitG at the clip d̃^(1/4), the geometric midpoint of 1 and √d̃ (referee 13, §3: its MSE
+#: moves 4–7× between the two clips; run at the smallest ε only, where it is tested).
 SGD_METHODS = (
     "none",
     "harmony",
@@ -79,6 +82,7 @@ SGD_METHODS = (
     "hiera-calibrated",
     "privunitg",
     "privunitg-box",
+    "privunitg-mid",
     "harmony-l2",
     "pm-l2",
     "harmony-l2-step",
@@ -143,14 +147,21 @@ def step_factor(method: str, epsilon: float, d_tilde: int) -> float:
     return math.sqrt(privunitg_params(eps, dt).variance / (dt * dt * second))
 
 
+#: The PrivUnitG methods of the SGD (:func:`privunitg_clip` gives each one's ℓ2 clip).
+PRIVUNITG_METHODS = ("privunitg", "privunitg-box", "privunitg-mid")
+
+
 def privunitg_clip(method: str, d_tilde: int, settings_clip: float = 1.0) -> float:
     """The ℓ2 clip norm of a PrivUnitG method of the SGD: ``privunitg`` the settings' (default 1), ``privunitg-box``
-    √d̃, the smallest ℓ2 ball containing the box [−1, 1]^d̃ of the per-coordinate mechanisms."""
+    √d̃, the smallest ℓ2 ball containing the box [−1, 1]^d̃ of the per-coordinate mechanisms, ``privunitg-mid``
+    d̃^(1/4), the geometric midpoint of 1 and √d̃ (referee 13, §3)."""
     if method == "privunitg-box":
         return math.sqrt(check_int(d_tilde, "d_tilde", minimum=2))
+    if method == "privunitg-mid":
+        return math.sqrt(math.sqrt(check_int(d_tilde, "d_tilde", minimum=2)))
     if method == "privunitg":
         return float(settings_clip)
-    raise ValueError(f"method must be privunitg or privunitg-box, got {method!r}")
+    raise ValueError(f"method must be privunitg, privunitg-box or privunitg-mid, got {method!r}")
 
 
 def l2_scalar_reports(
@@ -836,7 +847,7 @@ def _sgd(visit, method, eps, faithful, settings, g, rng, base=None) -> np.ndarra
     beta = rng.random((n_e, n_f, dt))
     flat = (n_e * n_f, g)
     cell_off = runs.cell_off.reshape(n_e, n_f, 1)
-    if method in ("privunitg", "privunitg-box"):
+    if method in PRIVUNITG_METHODS:
         clip = privunitg_clip(method, dt, settings.clip_norm)
         return _sgd_privunitg(visit, eps, beta, faithful, settings, g, rng, clip)
     clip_l2 = 0.0  # the scalar mechanisms on the l2-clipped gradient (referee 11, M1)

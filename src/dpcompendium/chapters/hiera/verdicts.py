@@ -123,6 +123,8 @@ SGD_PAIRS: tuple[tuple[str, str], ...] = (
     ("pm-l2-step", "pm-l2"),
     ("privunitg-tuned", "harmony-l2-tuned"),
     ("privunitg-tuned", "pm-l2-tuned"),
+    ("privunitg-mid", "privunitg"),
+    ("privunitg-mid", "privunitg-box"),
 )
 
 #: the matched-clip arm's two questions (:func:`clip_separation`): (A, B's) of the mechanism at the same clip, and
@@ -257,6 +259,7 @@ def arm_claim(method: str, epsilon: float, guarantee: str) -> PrivacyClaim:
         if method in (
             "privunitg",
             "privunitg-box",
+            "privunitg-mid",
             "harmony-l2",
             "pm-l2",
             "harmony-l2-step",
@@ -1208,6 +1211,38 @@ def tuned_separation(table: pd.DataFrame, power: float = 0.9) -> Md:
         "hiera.tuned_separation",
         tally=tally(table, "sgd", a, list(b), power=power),
         part=message(f"hiera.tuned_{key}", k=str(c["better"]), n=str(c["n"])),
+    )
+
+
+#: PrivUnitG's three clips (referee 13, §3): the midpoint d̃^(1/4) against C = 1 and against C = √d̃
+MID_CLIP = ("privunitg-mid", ("privunitg", "privunitg-box"))
+
+
+def clip_midpoint(table: pd.DataFrame, power: float = 0.9) -> Md:
+    """What PrivUnitG's three clips show (referee 13, §3: its MSE moves 4–7× between C = 1 and C = √d̃), from the
+    SGD's family (:func:`sgd_comparisons`): PrivUnitG at the geometric midpoint C = d̃^(1/4) against itself at C = 1
+    and at C = √d̃, each a tally of the tested verdicts (:func:`tally`) with its MSE ratios (:func:`clip_ratios`),
+    and which clip the verdicts put lowest: the midpoint when it is lower than both in every comparison, C = 1 when
+    the midpoint is higher than C = 1 in every comparison (and C = √d̃ is higher still where the midpoint is lower
+    than it), neither otherwise. "not tested" when the run lacks the pairs."""
+    a, (one, box) = MID_CLIP
+    c1 = counts(table, "sgd", a, one) if len(table) else {"n": 0}
+    cb = counts(table, "sgd", a, box) if len(table) else {"n": 0}
+    if not (c1["n"] and cb["n"]):
+        return message("hiera.no_cells")
+    if c1["better"] == c1["n"] and cb["better"] == cb["n"]:
+        key = "mid"
+    elif c1["worse"] == c1["n"] and cb["better"] == cb["n"]:
+        key = "one"
+    else:
+        key = "mixed"
+    return message(
+        "hiera.clip_mid",
+        one=tally(table, "sgd", a, one, power=power),
+        r1=clip_ratios(table, a, bs=[one]),
+        box=tally(table, "sgd", a, box, power=power),
+        rbox=clip_ratios(table, a, bs=[box]),
+        reading=message(f"hiera.clip_mid_{key}"),
     )
 
 
