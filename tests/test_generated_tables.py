@@ -223,8 +223,6 @@ def long_glued(nb, limit: int = MAX_PARAGRAPH) -> dict[str, int]:
 #: three or more items, or enumerations built by a chapter's own f-strings not converted yet). A key that no longer
 #: needs its exception fails the test until it is removed here.
 LONG_PARAGRAPHS: dict[str, str] = {
-    "hiera_step_alone": "PENDING (referee 13, #1): the step-size reading with its confounder clause, 612 characters "
-    "at 960a956",
     "dpmean_design_m4": "two families' design sentences (two stay in the sentence)",
     "dpmean_design_coinpress_more": "one family's design sentence (no enumeration of three or more: its own clauses; "
     "CoinPress's second dataset, split from the first for issue 49)",
