@@ -78,3 +78,38 @@ def test_a_real_kernel_starts_and_answers(nbcapture):
         assert kernel.is_alive()
     finally:
         kernel.stop()
+
+
+def _parent(tmp_path):
+    import nbformat
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1")])
+    path = tmp_path / "chapter.ipynb"
+    nbformat.write(nb, path)
+
+    class Parent:
+        fspath = str(path)
+
+    Parent.nb = nbformat.read(path, as_version=4)
+    return Parent()
+
+
+@pytest.mark.parametrize("changed", [False, True])
+def test_an_execution_is_stored_under_the_key_of_the_code_it_ran(
+    nbcapture, monkeypatch, tmp_path, changed
+):
+    """The inputs' digest is taken as the chapter starts: if the library changed while it ran, the execution is not
+    stored (it ran the old code; under the new key the book would show the old code's pages)."""
+    parent = _parent(tmp_path)
+    stored: list[tuple] = []
+    monkeypatch.setattr(
+        nbcapture, "inputs_digest", lambda root, inputs: "new" if changed else "old"
+    )
+    monkeypatch.setattr(nbcapture, "make_record", lambda *a, **k: {"key": a[2]})
+    monkeypatch.setattr(nbcapture, "store_execution", lambda *a: stored.append(a))
+    cell = parent.nb.cells[0]
+    st = {"t0": 0.0, "outputs": {id(cell): []}, "ok": True, "peak": None, "digest": "old"}
+    nbcapture._store(parent, st)
+    assert len(stored) == (0 if changed else 1)
+    if not changed:
+        assert stored[0][3]["key"] == nbcapture.chapter_key(tmp_path / "chapter.ipynb", "old")

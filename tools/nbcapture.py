@@ -4,7 +4,8 @@ nbval executes every chapter once and compares its headline cells with their sto
 outputs nbval received for every code cell and, when every cell of a notebook has passed, writes the executed notebook
 and its record (wall time, peak kernel memory, key) to the execution store (``_build/.execution``, see
 :mod:`dpcompendium.book.execution`). The book build then reuses that execution instead of executing the chapter again, so
-in ``make test`` each chapter is executed exactly once. A notebook with a failing or skipped cell is not stored.
+in ``make test`` each chapter is executed exactly once. A notebook with a failing or skipped cell is not stored, nor
+one during whose run the library's inputs changed (its key is the inputs' digest as it starts).
 
 It also starts each chapter's kernel again when the kernel dies before it answers (:class:`RetryingKernel`): a
 project CI run on a fresh clone lost all 30 cells of one chapter to "Kernel died before replying to kernel_info", a
@@ -101,9 +102,17 @@ def _is_cell(item: pytest.Item) -> bool:
 
 
 def _state(item: pytest.Item) -> dict[str, Any]:
-    return _STATE.setdefault(
-        item.parent.nodeid, {"t0": time.perf_counter(), "outputs": {}, "ok": True, "peak": None}
-    )
+    st = _STATE.get(item.parent.nodeid)
+    if st is None:
+        # the inputs' digest as the chapter starts: an execution is stored under the key of the code it ran
+        st = _STATE[item.parent.nodeid] = {
+            "t0": time.perf_counter(),
+            "outputs": {},
+            "ok": True,
+            "peak": None,
+            "digest": inputs_digest(repo_root(), DEFAULT_INPUTS),
+        }
+    return st
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -148,6 +157,11 @@ def _store(parent: pytest.Collector, st: dict[str, Any]) -> None:
             if out.get("output_type") == "execute_result":
                 out["execution_count"] = count
         cell.execution_count = count
-    key = chapter_key(notebook, inputs_digest(root, DEFAULT_INPUTS))
+    digest = inputs_digest(root, DEFAULT_INPUTS)
+    if digest != st.get("digest", digest):
+        # the library changed while the chapter ran (a developer editing src/ during make notebooks): the execution
+        # ran the old code, and storing it under the new code's key would let the book show the old code's pages
+        return
+    key = chapter_key(notebook, digest)
     record = make_record(root, notebook, key, wall, st["peak"], executor="nbval (make test)")
     store_execution(root / DEFAULT_STORE, notebook.stem, source, record)
