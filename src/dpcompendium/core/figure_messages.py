@@ -1037,10 +1037,10 @@ _PAIRS += [
     ("MST measurements (2-D, AIM's budget)", "MST 的测量（二维，AIM 的预算）"),
     (
         "eps = %(e)s, delta = %(d)s, rho = %(r)s: both one-way marginals + N(0, %(s1)s^2), the two-way + "
-        "N(0, %(s2)s^2) (2 rho/3 spent, the spanning tree's rho/3 reserved); counts >= 620 per value, none merged; "
-        "statistic: the whitened projection on the pair's direction",
-        "ε = %(e)s，δ = %(d)s，ρ = %(r)s：两个一维边缘各加 N(0, %(s1)s^2)，二维边缘加 N(0, %(s2)s^2)（耗用 2ρ/3，"
-        "生成树的 ρ/3 预留未用）；每个取值的计数 >= 620，没有取值被合并；统计量：在该对输入方向上的白化投影",
+        "N(0, %(s2)s^2) (two thirds of rho spent, the spanning tree's third reserved); counts of at least 620 per "
+        "value, none merged; statistic: the whitened projection on the pair's direction",
+        "ε = %(e)s，δ = %(d)s，ρ = %(r)s：两个一维边缘各加 N(0, %(s1)s^2)，二维边缘加 N(0, %(s2)s^2)（耗用 ρ 的三分之二，"
+        "生成树的三分之一预留未用）；每个取值的计数至少为 620，没有取值被合并；统计量：在该对输入方向上的白化投影",
     ),
     (
         "eps = %(e)s, delta = %(d)s, T = %(t)s, 4 x 4 histogram 1..16, model estimate n · uniform: exponential "

@@ -369,7 +369,7 @@ def mst_audit_specs() -> list[AuditSpec]:
             true_epsilon=gaussian_epsilon(1.0, ratio, delta),
             max_samples=300_000,
             note=f"eps = {eps:g}, delta = {delta:g}, rho = {rho:.4g}: both one-way marginals + N(0, {sd1:.4g}^2), "
-            f"the two-way + N(0, {sd2:.4g}^2) (2 rho/3 spent, the spanning tree's rho/3 reserved); counts >= 620 "
-            "per value, none merged; statistic: the whitened projection on the pair's direction",
+            f"the two-way + N(0, {sd2:.4g}^2) (two thirds of rho spent, the spanning tree's third reserved); counts of "
+            "at least 620 per value, none merged; statistic: the whitened projection on the pair's direction",
         )
     ]
