@@ -181,8 +181,10 @@ def test_the_take_counts_the_family_s_outcomes():
     lower = sum(r.ratio < 1 and r.holds for r in res)
     assert f"higher in {higher} of {len(res)} settings" in text and f"lower in {lower} (" in text
     # a delta = 0 arm against an (eps, delta) arm: the price of delta = 0, not a ranking (referee 13, #4)
-    assert "the price of delta = 0" in text and "not a ranking at equal privacy" in text
-    assert "at most 2.8 % above a neighbouring pair's change" in text
+    assert (
+        "what delta = 0 costs this mechanism" in text and "not a ranking at equal privacy" in text
+    )
+    assert "Delta_1 at most 2.8 % above a pair's change" in text
     with pytest.raises(ValueError, match="results"):
         P.laplace_take([], 0.0)
     with pytest.raises(ValueError, match="slack"):

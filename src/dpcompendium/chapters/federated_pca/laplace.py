@@ -23,7 +23,7 @@ and take ``x, y`` the unit eigenvectors of the two extreme eigenvalues of ``W = 
 inside the first block, −1 elsewhere; on the block-constant vectors ``W`` is the 2 × 2 matrix
 ``[[(p+1)/2, −√(pq)/2], [−√(pq)/2, −(q+1)/2]]``, so the change is its spread
 ``√((d + 2)²/4 + pq)`` (:func:`laplace_worst_change`): within 2.8 % of the bound at ``d = 13``, 0.4 % at
-``d = 108``; for ``d ≤ 6`` an enumeration of every sign pattern finds it is the supremum. The noise is symmetric
+``d = 108``; for ``d ≤ 5`` an enumeration of every sign pattern (the tests) finds it is the supremum. The noise is symmetric
 because only the upper triangle is drawn; the mirrored entries carry no further information, so the release is
 ε-DP with δ = 0.
 """
