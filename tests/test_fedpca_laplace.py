@@ -184,7 +184,7 @@ def test_the_take_counts_the_family_s_outcomes():
     assert (
         "what delta = 0 costs this mechanism" in text and "not a ranking at equal privacy" in text
     )
-    assert "Delta_1 at most 2.8 % above a pair's change" in text
+    assert "Delta_1 within 2.8 % of a pair's change" in text
     with pytest.raises(ValueError, match="results"):
         P.laplace_take([], 0.0)
     with pytest.raises(ValueError, match="slack"):

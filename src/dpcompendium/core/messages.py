@@ -699,7 +699,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.clip_mid_one": "of the three clips $C = 1$ gives PrivUnitG the smallest MSE and $C = \\sqrt{\\tilde d}$ the largest: the other arms meet PrivUnitG at the most favourable of the three clips tried (none below 1)",
         "hiera.clip_mid_mixed": "no clip of the three gives PrivUnitG the smallest MSE in every comparison",
         "hiera.tuned_separation": "PrivUnitG at $C = 1$ against Harmony and PM on the same $\\ell_2$-clipped gradient, each at its tuned step: %(tally)s. So %(part)s",
-        "hiera.tuned_all": "with each method at its own tuned step PrivUnitG's MSE is lower in all %(n)s comparisons: at this clip, on the $\\ell_2$-clipped gradient, its gain is not a step size the scalar mechanisms could choose from the grid (Harmony and PM on the box, where their MSE is the smaller, are not tuned; the tuned arms run on half the users, so their ratios are not those of the full runs)",
+        "hiera.tuned_all": "with each method at its own tuned step PrivUnitG's MSE is lower in all %(n)s comparisons: at this clip its gain is not a step size the scalar mechanisms could choose from the grid (the scalar arms are tuned on the $\\ell_2$-clipped gradient only, not on the box, and the tuned arms run on half the users)",
         "hiera.tuned_some": "with each method at its own tuned step PrivUnitG's MSE is lower in %(k)s of %(n)s comparisons",
         "hiera.tuned_none": "with each method at its own tuned step PrivUnitG's MSE is lower in none of %(n)s comparisons: its gain at the source's step was the step size's, not shown to be the mechanism's",
         "hiera.step_reading_both_tuned": "With the $\\ell_2$ arm, which gives them its signal step instead (above), PrivUnitG is lower at both step sizes tried: the mechanism has a part there. These two arms fix the step, not tune it; the arm below tunes it per method",
@@ -713,7 +713,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         # mwem, referee 13 (#2: AIM against Gaussian Identity, the power caveat and the 1-D projection; #5: AIM
         # beside standard MWEM's first places on DPBench)
         "mwem.aim_gid_take": "not separated in %(k)s of %(n)s settings (%(runs)s runs per arm; point ratios %(r_lo)s–%(r_hi)s, intervals %(lo)s–%(hi)s). In 1-D AIM is Gaussian Identity at about 0.9 of its budget plus a fit: its point estimate is lower, by measurement, not by guarantee",
-        "mwem.db_aim_gauss_fit": "Read together, at AIM's guarantee: Gaussian noise on every cell has %(gid)s times AIM's error (AIM shown lower in %(gid_k)s of %(m)s settings), so AIM's gap to the zCDP variant does not come from Gaussian noise and its guarantee; MST, which measures three marginals once and selects nothing, has %(mst)s times AIM's error (AIM shown higher in %(mst_hi)s of %(m)s settings, lower in none), so the gap does not come from AIM's adaptive selection either. What the two share is a fit of a non-negative histogram of total n to measured marginals (MST also merges values with small noisy counts); no arm here separates the fit from the merging, so that is where the gap lies, not which of them makes it",
+        "mwem.db_aim_gauss_fit": "Read together, at AIM's guarantee: Gaussian noise on every cell has %(gid)s times AIM's error (AIM shown lower in %(gid_k)s of %(m)s settings), so AIM's gap to the zCDP variant does not come from Gaussian noise and its guarantee; MST, which measures three marginals once and selects nothing, has %(mst)s times AIM's error (AIM shown higher in %(mst_hi)s of %(m)s settings, lower in none), so the gap does not come from AIM's adaptive selection either. What remains is what they share, a non-negative fit of total n to measured marginals, and MST's value merging; no arm here separates the two",
         "mwem.db_aim_gauss_mixed": "Read together, at AIM's guarantee: Gaussian noise on every cell has %(gid)s times AIM's error (AIM shown lower in %(gid_k)s of %(m)s settings) and MST %(mst)s times (AIM shown higher in %(mst_hi)s and lower in %(mst_lo)s of %(m)s settings); these runs do not attribute AIM's gap to one cause",
         "mwem.db_aim_there": "; there AIM ($\\delta$ = %(delta)s) has %(ratio)s times the zCDP variant's error",
         "mwem.db_aim_beside": "On the settings %(name)s takes alone in that ranking (%(data)s, $\\varepsilon$ = %(eps)s), AIM ($\\delta$ = %(delta)s, not in that pure-$\\varepsilon$ ranking) has %(ratio)s times the error of the zCDP variant's last iterate at the same guarantee (point estimates)",
@@ -1220,7 +1220,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.clip_mid_one": "三种裁剪中，$C = 1$ 使 PrivUnitG 的 MSE 最小，$C = \\sqrt{\\tilde d}$ 使其最大：其他各组是在所试三种裁剪中对 PrivUnitG 最有利的一种下与之比较的（没有试小于 1 的裁剪）",
         "hiera.clip_mid_mixed": "三种裁剪中，没有一种在每个比较中都使 PrivUnitG 的 MSE 最小",
         "hiera.tuned_separation": "PrivUnitG（$C = 1$）与在同一 $\\ell_2$ 裁剪梯度上的 Harmony 和 PM 相比，各自使用调参后的学习效率：%(tally)s。因此，%(part)s",
-        "hiera.tuned_all": "各方法使用各自调参后的步长时，PrivUnitG 的 MSE 在全部 %(n)s 个比较中都更低：在这一裁剪下、在 $\\ell_2$ 裁剪梯度上，它的优势不是标量机制从该网格中选一个步长就能得到的（Harmony 和 PM 在对它们更有利的逐坐标裁剪下没有调参；调参各组只在一半用户上运行，其比值不同于完整运行的比值）",
+        "hiera.tuned_all": "各方法使用各自调参后的步长时，PrivUnitG 的 MSE 在全部 %(n)s 个比较中都更低：在这一裁剪下，它的优势不是标量机制从该网格中选一个步长就能得到的（标量各组只在 $\\ell_2$ 裁剪梯度上调参，没有在逐坐标裁剪下调参；调参各组只在一半用户上运行）",
         "hiera.tuned_some": "各方法使用各自调参后的步长时，PrivUnitG 的 MSE 在 %(n)s 个比较中有 %(k)s 个更低",
         "hiera.tuned_none": "各方法使用各自调参后的步长时，PrivUnitG 的 MSE 在 %(n)s 个比较中没有一个更低：它在原文步长下的优势来自步长，未能表明来自机制",
         "hiera.step_reading_both_tuned": "与改为给它们其信号步长的 $\\ell_2$ 裁剪组（见上文）合起来看，PrivUnitG 在所试的两个步长下都更低：在这两个步长下机制本身有作用。这两组固定步长而不调参；下文的一组为每种方法单独调参步长",
@@ -1232,7 +1232,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.tuned_edge": "；有方法选中了网格端点上的步长（η = %(steps)s）：最佳步长可能在网格之外",
         "hiera.step_reading": "$\\ell_2$ 裁剪组给 Harmony 和 PM PrivUnitG 的信号步长，本组给它们 PrivUnitG 的噪声、步长缩小为 $s$ 倍；学习效率没有为每种方法单独调参，所以机制与步长没有被完全区分开",
         "mwem.aim_gid_take": "在 %(n)s 个设置中有 %(k)s 个未能区分（每组 %(runs)s 次运行；点估计比值 %(r_lo)s–%(r_hi)s，区间 %(lo)s–%(hi)s）。在一维中，AIM 是用约 0.9 的预算做的高斯 Identity 加一次拟合：它的点估计更低是测得的结果，并无保证",
-        "mwem.db_aim_gauss_fit": "合起来看，在 AIM 的隐私保证下：逐单元格加高斯噪声的误差是 AIM 的 %(gid)s 倍（%(m)s 个设置中有 %(gid_k)s 个检验表明 AIM 更低），因此 AIM 与 zCDP 变体之间的差距并非来自高斯噪声及其隐私保证；MST 只测量一次三个边缘、不做任何选择，其误差是 AIM 的 %(mst)s 倍（%(m)s 个设置中有 %(mst_hi)s 个表明 AIM 更高，没有一个表明更低），因此这一差距也并非来自 AIM 的自适应选择。两者共有的是用总数为 n 的非负直方图拟合测得的边缘（MST 还把加噪计数小的取值合并）；这里没有哪一组能把拟合与合并分开，所以差距在于此处，但不能说是其中哪一个造成的",
+        "mwem.db_aim_gauss_fit": "合起来看，在 AIM 的隐私保证下：逐单元格加高斯噪声的误差是 AIM 的 %(gid)s 倍（%(m)s 个设置中有 %(gid_k)s 个检验表明 AIM 更低），因此 AIM 与 zCDP 变体之间的差距并非来自高斯噪声及其隐私保证；MST 只测量一次三个边缘、不做任何选择，其误差是 AIM 的 %(mst)s 倍（%(m)s 个设置中有 %(mst_hi)s 个表明 AIM 更高，没有一个表明更低），因此这一差距也并非来自 AIM 的自适应选择。剩下的是两者共有的、用总数为 n 的非负直方图拟合测得的边缘，以及 MST 对取值的合并；这里没有哪一组能把这两者分开",
         "mwem.db_aim_gauss_mixed": "合起来看，在 AIM 的隐私保证下：逐单元格加高斯噪声的误差是 AIM 的 %(gid)s 倍（%(m)s 个设置中有 %(gid_k)s 个检验表明 AIM 更低），MST 的误差是 AIM 的 %(mst)s 倍（%(m)s 个设置中有 %(mst_hi)s 个表明 AIM 更高、%(mst_lo)s 个表明更低）；这些运行不能把 AIM 的差距归于单一原因",
         "mwem.db_aim_there": "；在这些设置上，AIM（$\\delta$ = %(delta)s）的误差是 zCDP 变体的 %(ratio)s 倍",
         "mwem.db_aim_beside": "在该排名中 %(name)s 单独取得第一的设置中（%(data)s，$\\varepsilon$ = %(eps)s），AIM（$\\delta$ = %(delta)s，不参与该纯 $\\varepsilon$ 排名）的误差是同一隐私保证下 zCDP 变体最后一次迭代结果的 %(ratio)s 倍（点估计）",
@@ -2545,13 +2545,13 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
     ("fedpca.take_laplace",
      "against Analyze Gauss at $(\\varepsilon, \\delta)$ its energy not captured is shown higher in %(higher)s of "
      "%(n)s settings%(span)s, lower in %(lower)s (Holm-corrected): what $\\delta = 0$ costs this mechanism ($\\Delta_1$ "
-     "at most %(slack)s above a pair's change), not a ranking at equal privacy",
+     "within %(slack)s of a pair's change), not a ranking at equal privacy",
      "against Analyze Gauss at (eps, delta) its energy not captured is shown higher in %(higher)s of %(n)s "
-     "settings%(span)s, lower in %(lower)s (Holm-corrected): what delta = 0 costs this mechanism (Delta_1 at most "
-     "%(slack)s above a pair's change), not a ranking at equal privacy",
+     "settings%(span)s, lower in %(lower)s (Holm-corrected): what delta = 0 costs this mechanism (Delta_1 within "
+     "%(slack)s of a pair's change), not a ranking at equal privacy",
      "与 $(\\varepsilon, \\delta)$ 下的 Analyze Gauss 相比，检验表明它未捕获的能量在 %(n)s 个设置中的 %(higher)s 个里"
-     "更高%(span)s，%(lower)s 个里更低（Holm 校正）：这是 $\\delta = 0$ 对这一机制的代价（$\\Delta_1$ 至多比一对邻居"
-     "数据集的变化高 %(slack)s），不是同等隐私下的排名"),
+     "更高%(span)s，%(lower)s 个里更低（Holm 校正）：这是 $\\delta = 0$ 对这一机制的代价（$\\Delta_1$ 与一对邻居"
+     "数据集的变化只相差 %(slack)s），不是同等隐私下的排名"),
     ("fedpca.take_laplace_span", ", %(lo)s–%(hi)s times as large", "（是后者的 %(lo)s–%(hi)s 倍）"),
     # federated-pca: the column "z, flat"'s largest row rerun on fresh streams (referee 12, #3)
     ("fedpca.flat_rerun",
