@@ -426,3 +426,32 @@ def test_the_book_builds_progress_is_quiet_off_a_terminal(monkeypatch):
     monkeypatch.delenv("DPCOMPENDIUM_PROGRESS")
     monkeypatch.setenv("CI", "true")
     assert _progress(100.0, 3) is None
+
+
+def test_a_slow_first_call_alone_does_not_stop_a_fast_audit():
+    """A first call's warm-up is not the rate of the calls that follow: the meter extrapolates only once the calls
+    took MIN_EVIDENCE_SHARE of the limit (a clean clone's loaded run: 64 samples in 80 ms predicted 42 min against 30
+    and stopped an audit that takes seconds)."""
+    from dpcompendium.book.progress import MIN_EVIDENCE_SHARE
+
+    calls = []
+
+    def f(size=1):
+        calls.append(size)
+        if len(calls) == 1:
+            time.sleep(0.08)  # warm-up: 64 samples would predict 0.08 / 64 * 2e6 s = 42 min
+
+    meter = CallMeter("x", total=2_000_000, limit_s=1800.0)
+    g = meter.wrap(f)
+    with meter:
+        for _ in range(20):
+            g(size=64)
+    assert len(calls) == 20 and meter.evidence_s() < 1800.0 * MIN_EVIDENCE_SHARE
+    # the same first call against a limit whose share it exceeds stops at once (the old behaviour where it is earned)
+    calls.clear()
+    strict = CallMeter("x", total=2_000_000, limit_s=60.0)
+    h = strict.wrap(f)
+    with pytest.raises(TooLong) as exc, strict:
+        for _ in range(20):
+            h(size=64)
+    assert exc.value.done == 64 and len(calls) == 1
