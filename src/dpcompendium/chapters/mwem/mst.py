@@ -36,10 +36,9 @@ from numpy.typing import ArrayLike
 from ...core.experiments import RangeQueries
 from ...core.messages import tex
 from ...core.privacy import PrivacyClaim
-from ...core.rng import child_seeds, make_rng
 from ...core.validation import check_array, check_delta, check_epsilon, check_int, check_rng
-from .core import PUBLIC_DOMAIN, _text, workload_errors
-from .pgm import GRID, NEIGHBOURS
+from .core import PUBLIC_DOMAIN, _text
+from .pgm import GRID, NEIGHBOURS, budget_runs
 from .zcdp import dp_epsilon, rho_for
 
 __all__ = [
@@ -255,23 +254,15 @@ def mst_runs(
 ) -> pd.DataFrame:
     """MST at every ε (ρ = ``rho_for`` (ε, δ)), ``reps`` repetitions each: one row per (epsilon, rep) with ``method``
     = :data:`MST_NAME` and the workload errors of its estimate (:func:`~.core.workload_errors`). Repetition r at the
-    k-th ε draws from child r of child k of ``SeedSequence(seed)``."""
-    eps_list = [check_epsilon(e, "epsilons") for e in epsilons]
-    dl = check_delta(delta)
-    reps = check_int(reps, "reps", minimum=1)
-    h = check_array(hist, "hist", ndim=2)
-    true = queries.answer(h)
-    rows = []
-    for e, ss in zip(eps_list, child_seeds(seed, len(eps_list)), strict=True):
-        for rep, s in enumerate(child_seeds(ss, reps)):
-            res = mst(h, rho_for(e, dl), make_rng(s), neighbours=neighbours, iters=iters)
-            err = workload_errors(res.estimate, h, queries, true=true)
-            rows.append(
-                {
-                    "method": MST_NAME,
-                    "epsilon": e,
-                    "rep": rep,
-                    **{k: float(v) for k, v in err.items()},
-                }
-            )
-    return pd.DataFrame(rows)
+    k-th ε draws from child r of child k of ``SeedSequence(seed)`` (:func:`~.pgm.budget_runs`)."""
+    return budget_runs(
+        hist,
+        queries,
+        epsilons,
+        delta,
+        reps=reps,
+        seed=seed,
+        name=MST_NAME,
+        run=lambda h, rho, rng: mst(h, rho, rng, neighbours=neighbours, iters=iters),
+        ndim=2,
+    )

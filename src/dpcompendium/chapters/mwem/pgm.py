@@ -63,6 +63,7 @@ __all__ = [
     "aim_claim",
     "aim_family",
     "aim_runs",
+    "budget_runs",
     "configure_jax",
     "first_selection_probabilities",
     "initial_measurements",
@@ -414,24 +415,55 @@ def aim_runs(
     (:func:`~dpcompendium.chapters.mwem.core.workload_errors`), ``rounds`` and ``measured`` (distinct marginals).
     Repetition r at the k-th ε draws from child r of child k of ``SeedSequence(seed)``; runs in this process (the
     compiled estimation is reused across repetitions)."""
+    return budget_runs(
+        hist,
+        queries,
+        epsilons,
+        delta,
+        reps=reps,
+        seed=seed,
+        name=AIM_NAME,
+        run=lambda h, rho, rng: aim(h, rho, rng, neighbours=neighbours, iters=iters),
+        extra=lambda res: {"rounds": res.rounds, "measured": len(set(res.cliques))},
+        ndim=None,
+    )
+
+
+def budget_runs(
+    hist: ArrayLike,
+    queries: RangeQueries,
+    epsilons: Sequence[float],
+    delta: float,
+    *,
+    reps: int,
+    seed: int | np.random.SeedSequence,
+    name: str,
+    run: Callable,
+    extra: Callable | None = None,
+    ndim: int | None = None,
+) -> pd.DataFrame:
+    """A zCDP estimator at every ε (ρ = :func:`~dpcompendium.chapters.mwem.zcdp.rho_for` (ε, δ)), ``reps``
+    repetitions each (:func:`aim_runs`, :func:`~dpcompendium.chapters.mwem.mst.mst_runs`): ``run(hist, rho, rng)``
+    returns a result with an ``estimate``; one row per (epsilon, rep) with ``method`` = ``name``, the workload
+    errors of the estimate and ``extra(result)``'s columns. Repetition r at the k-th ε draws from child r of child k
+    of ``SeedSequence(seed)``."""
     eps_list = [check_epsilon(e, "epsilons") for e in epsilons]
     dl = check_delta(delta)
     reps = check_int(reps, "reps", minimum=1)
-    h = check_array(hist, "hist", ndim=None)
+    h = check_array(hist, "hist", ndim=ndim)
     true = queries.answer(h)
     rows = []
     for e, ss in zip(eps_list, child_seeds(seed, len(eps_list)), strict=True):
         for rep, s in enumerate(child_seeds(ss, reps)):
-            res = aim(h, rho_for(e, dl), make_rng(s), neighbours=neighbours, iters=iters)
+            res = run(h, rho_for(e, dl), make_rng(s))
             err = workload_errors(res.estimate, h, queries, true=true)
             rows.append(
                 {
-                    "method": AIM_NAME,
+                    "method": name,
                     "epsilon": e,
                     "rep": rep,
                     **{k: float(v) for k, v in err.items()},
-                    "rounds": res.rounds,
-                    "measured": len(set(res.cliques)),
+                    **(extra(res) if extra is not None else {}),
                 }
             )
     return pd.DataFrame(rows)
