@@ -473,3 +473,18 @@ def test_myst_configuration_dumps_are_silenced():
     assert not f.filter(record("myst v%s: %s", "4.0", "MdParserConfig(commonmark_only=False, ...)"))
     assert not f.filter(record("myst-nb v1.4: NbParserConfig(custom_formats={}, ...)"))
     assert f.filter(record("execution: %s executed in %.1f s", "mwem", 12.0))
+
+
+def test_a_new_book_build_drops_the_pdfs_of_the_last_one(tmp_path):
+    """The download buttons point to ``_build/html/pdf``: a build removes the PDFs printed from the previous build
+    (both editions) instead of serving them as the new book's; other built files stay (reader review 4, M1)."""
+    html = tmp_path / "html"
+    for folder in (html / "pdf", html / "zh_CN" / "pdf"):
+        folder.mkdir(parents=True)
+        (folder / "dpcompendium.pdf").write_bytes(b"%PDF old")
+    (html / "index.html").write_text("<html></html>")
+    gone = cli.drop_stale_pdfs(html)
+    assert sorted(gone) == sorted([html / "pdf", html / "zh_CN" / "pdf"])
+    assert not (html / "pdf").exists() and not (html / "zh_CN" / "pdf").exists()
+    assert (html / "index.html").is_file()
+    assert cli.drop_stale_pdfs(html) == []

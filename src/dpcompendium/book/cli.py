@@ -315,11 +315,27 @@ def _report(
     return 0
 
 
+def drop_stale_pdfs(html: Path) -> list[Path]:
+    """Remove the PDFs a previous ``make pdf`` left beside the built HTML (``<html>/pdf``, ``<html>/<lang>/pdf``),
+    where the pages' download buttons point: a new build changes the pages, and a PDF printed from the old ones would
+    be served as this book's (reader review 4, M1). ``make pdf`` prints them again from the new build. Returns the
+    folders removed."""
+    from .i18n import LANGUAGES
+
+    gone = []
+    for folder in [html / "pdf", *(html / lang / "pdf" for lang in LANGUAGES)]:
+        if folder.is_dir():
+            shutil.rmtree(folder)
+            gone.append(folder)
+    return gone
+
+
 def cmd_book(args: argparse.Namespace) -> int:
     import time
 
     t_start = time.perf_counter()
     root = repo_root()
+    drop_stale_pdfs(root / "_build" / "html")
     exe = Path(sys.executable).with_name("jupyter-book")
     cmd = [
         str(exe) if exe.exists() else "jupyter-book",
