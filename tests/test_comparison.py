@@ -344,7 +344,7 @@ def test_a_family_sentence_has_no_empty_others_clause():
     assert all(r.holds for r in apart)
     text = family_sentence(apart)
     assert "others" not in str(text) and "in all 3 settings" in str(text)
-    assert "其余" not in text.by_lang["zh_CN"] and "全部 3 个设置" in text.by_lang["zh_CN"]
+    assert "其余" not in text.by_lang["zh_CN"] and "全部 3 个参数组合" in text.by_lang["zh_CN"]
     together = holm(
         [
             Comparison(

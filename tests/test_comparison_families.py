@@ -78,8 +78,8 @@ def test_a_mixed_set_is_counted_per_relation(mixed):
     assert f"{pooled} of {len(ni) + len(two)}" not in text
     # and in Chinese, per relation too
     zh = families_sentence(mixed).in_language("zh_CN")
-    assert f"非劣效性（至多高 10 %）：{len(ni)} 个设置中有 {k_ni} 个得到表明" in zh
-    assert f"双侧检验：{len(two)} 个设置中 {lower} 个更低、{higher} 个更高" in zh
+    assert f"非劣效性（至多高 10 %）：{len(ni)} 个参数组合中有 {k_ni} 个得到表明" in zh
+    assert f"双侧检验：{len(two)} 个参数组合中 {lower} 个更低、{higher} 个更高" in zh
 
 
 def test_the_toy_set_exercises_both_relations(mixed):

@@ -246,7 +246,7 @@ def test_family_all_one_way_names_the_direction_once():
     assert (
         "in all 4 settings" in text and "higher in all of them" in text and "lower in 0" not in text
     )
-    assert "全部设置中都更高" in myst(
+    assert "全部参数组合中都更高" in myst(
         verdicts.family(t, "uniform", "hiera-calibrated", "pm"), "zh_CN"
     )
     rows[-2] = (

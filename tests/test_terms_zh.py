@@ -216,6 +216,30 @@ def test_the_checks_can_fail():
     assert problems("n = 10; true_epsilon = pair loss", "n = 10；真实 ε = 该数据对的损失")
 
 
+def test_the_checks_can_fail_on_the_s16_reviews_terms():
+    """s16's native review: a setting is a parameter cell (参数组合; 设置 and 参数组合 stood side by side for one
+    thing on one page), a tool's or the source's configuration is not; an arm is 组 (hiera's page had 对照方法)."""
+    assert problems("in 4 of 8 settings", "在 8 个设置中的 4 个")
+    assert not problems("in 4 of 8 settings", "在 8 个参数组合中的 4 个")
+    assert problems(
+        "Setting by setting (Holm-corrected over each dataset's settings)", "逐个设置来看"
+    )
+    assert not problems(
+        "Defaults are the source's settings: budgets", "默认值采用原文的设置：隐私预算"
+    )
+    assert not problems("Setting the derivative to zero gives", "令导数为零，得到")
+    assert not problems("(set by the Makefile)", "（由 Makefile 设置）")
+    # a sentence naming a histogram's cells and the settings writes both words
+    assert not problems(
+        "Gaussian noise on every cell (AIM shown lower in 3 of 4 settings)",
+        "逐单元格加高斯噪声（4 个参数组合中有 3 个表明 AIM 更低）",
+    )
+    assert problems("**The tuned-step arm.**", "**步长调参的对照方法。**")
+    assert not problems("**The tuned-step arm.**", "**步长调参组。**")
+    assert problems("the first arm is lower in 2", "前一方 2 个更低")
+    assert not problems("Harmony on an ARM machine", "ARM 机器上的 Harmony")
+
+
 def test_the_checks_can_fail_on_native_review_7s_terms():
     """Review 7: the variants' near-misses (课程作业版, 标准版: the term is 变体), DPBench 版 for anything but DAWA as
     DPBench runs it, 忠实版 beside the tables' 忠实于原文, and 已显示 for a shown verdict."""

@@ -577,7 +577,7 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "the pooled-noise subspaces' %(items)s: %(k)s of the %(m)s reach DPdisPCA's mean (this run's means, not a "
      "test; the tests above compare central DP-PCA with DPdisPCA setting by setting)",
      "在最小的 $\\varepsilon$（%(eps)s）下，DPdisPCA 在各数据集上的平均准确率为 %(dpdis)s，汇集噪声的子空间则为 "
-     "%(items)s：%(m)s 个中有 %(k)s 个达到 DPdisPCA 的均值（这是本次运行的均值，不是检验；上面的检验逐个设置比较"
+     "%(items)s：%(m)s 个中有 %(k)s 个达到 DPdisPCA 的均值（这是本次运行的均值，不是检验；上面的检验逐个参数组合比较"
      "中心化 DP-PCA 与 DPdisPCA）"),
     ("fedpca.svm_lo_item", "%(method)s %(acc)s", "%(method)s %(acc)s"),
     # dp-mean's takeaways in short (referee 10, V9; reader review 2: at most about 300 characters each), the
@@ -586,12 +586,12 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "At this run's configuration CoinPress's MSE is higher than the DP-quantile mean's in %(higher)s of %(n)s "
      "settings and lower in %(lower)s (two-sided tests, Holm-corrected); a configuration picked after the fact has "
      "%(factor)s times its RMSE",
-     "在本次运行的配置下，与由差分隐私分位数得到边界的均值相比，CoinPress 的 MSE 在 %(n)s 个设置中有 %(higher)s 个"
+     "在本次运行的配置下，与由差分隐私分位数得到边界的均值相比，CoinPress 的 MSE 在 %(n)s 个参数组合中有 %(higher)s 个"
      "更高、%(lower)s 个更低（双侧检验，Holm 校正）；事后挑选的一个配置，其 RMSE 是本次配置的 %(factor)s 倍"),
     ("dpmean.take_gauss",
      "against method 3 at the same $(\\varepsilon,\\delta)$, its MSE is higher in %(higher)s of %(n)s settings and "
      "lower in %(lower)s (two-sided tests, Holm-corrected)",
-     "与相同 $(\\varepsilon,\\delta)$ 下的方法 3 相比，其 MSE 在 %(n)s 个设置中有 %(higher)s 个更高、%(lower)s "
+     "与相同 $(\\varepsilon,\\delta)$ 下的方法 3 相比，其 MSE 在 %(n)s 个参数组合中有 %(higher)s 个更高、%(lower)s "
      "个更低（双侧检验，Holm 校正）"),
     # dp-mean's clipping range: a lead sentence, the numbers in a table (issue 49: no enumeration in prose)
     ("dpmean.clip_lead",
@@ -728,8 +728,8 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "pure $\\varepsilon$-DP ($\\delta = 0$), so $(\\varepsilon, \\delta)$-DP at every $\\delta$: stated at the "
      "$\\delta$ of the arm it is compared with",
      "pure eps-DP (delta = 0), so (eps, delta)-DP at every delta: stated at the delta of the arm it is compared with",
-     "纯差分隐私 $\\varepsilon$-DP（$\\delta = 0$），因而是 $(\\varepsilon, \\delta)$-DP，对任意 $\\delta$ 都成立：此处按与之比较的"
-     "一方的 $\\delta$ 陈述"),
+     "纯差分隐私（$\\varepsilon$-DP，$\\delta = 0$），因而是 $(\\varepsilon, \\delta)$-DP，对任意 $\\delta$ 都成立：此处按与之比较的"
+     "那一组的 $\\delta$ 陈述"),
     ("claims.fedpca.why_wishart_satisfied",
      "what the chapter proves it satisfies: a privacy loss of at most $\\varepsilon/3$ where both releases have a "
      "density, and the neighbour's release outside this one's support with probability at most "

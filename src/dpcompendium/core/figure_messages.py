@@ -611,7 +611,7 @@ _PAIRS += [
     ),
     (
         "Share of settings in which each method's mean MSE is shown below Identity's and Uniform's",
-        "各方法的MSE 均值被检验表明低于 Identity 与 Uniform 的设置所占比例",
+        "各方法的MSE 均值被检验表明低于 Identity 与 Uniform 的参数组合所占比例",
     ),
     (
         "The source's tables: the course's reference and the report's own averages",

@@ -738,7 +738,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "prose.interval": "%(estimate)s（%(lo)s–%(hi)s）",
         "prose.na": "无数据",
         "hist.no_dense": "本次运行没有稠密直方图",
-        "hist.bracket_not": "并非以下两点同时成立：Hb 的均方误差均值在这些长范围查询上处处被表明低于 Identity 的；在每个稠密直方图设置中居首的只有 Hb、DAWA、PrivTree 或 HDMM",
+        "hist.bracket_not": "并非以下两点同时成立：Hb 的均方误差均值在这些长范围查询上处处被表明低于 Identity 的；在每个稠密直方图的参数组合中居首的只有 Hb、DAWA、PrivTree 或 HDMM",
         "table.interval": "%(estimate)s（%(lo)s–%(hi)s）",
         "comparison.beats": "%(a)s 的%(quantity)s低于 %(b)s：比值 %(ratio)s（%(level)s%% 置信区间 %(lo)s–%(hi)s）",
         "comparison.beaten": "%(a)s 的%(quantity)s高于 %(b)s：比值 %(ratio)s（%(level)s%% 置信区间 %(lo)s–%(hi)s）",
@@ -767,8 +767,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.which_pair": "%(a)s 对比 %(b)s",
         "comparison.which_at": "%(pair)s，%(setting)s",
         "comparison.holm_family": "该族最小的 Holm 检验水平 $\\alpha/%(k)s$",
-        "comparison.holm_each": "各族自身最小的 Holm 检验水平 $\\alpha/%(k)s$（每个 Holm 族都有 %(k)s 个判定），族与族之间不作 Holm 校正",
-        "comparison.holm_each_upto": "各族自身最小的 Holm 检验水平 $\\alpha/k$，其中 $k \\le %(k)s$ 为该判定所在 Holm 族的大小，族与族之间不作 Holm 校正",
+        "comparison.holm_each": "各族自身最小的 Holm 检验水平 $\\alpha/%(k)s$（每个 Holm 族都有 %(k)s 个判定），族与族之间不做 Holm 校正",
+        "comparison.holm_each_upto": "各族自身最小的 Holm 检验水平 $\\alpha/k$，其中 $k \\le %(k)s$ 为该判定所在 Holm 族的大小，族与族之间不做 Holm 校正",
         "comparison.design_null_none": "这是对一个已知为零的差异的检查：%(n)s 个比较都未拒绝原假设（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s%%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，比值若落在 %(lo)s–%(hi)s 之外%(where)s，能以 %(power)s 的检验功效被表明（t 检验取%(holm)s）",
         "comparison.design_null_none_cap": "这是对一个已知为零的差异的检查：%(n)s 个比较都未拒绝原假设（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s%%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，这些比较%(where)s即使比值相差 %(cap)s 倍（无论哪个方向）也无法以 %(power)s 的检验功效被表明（t 检验取%(holm)s）：这些运行次数无法界定这一比值",
         "comparison.design_null_none_boot": "这是对一个已知为零的差异的检查：%(n)s 个比较都未拒绝原假设（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s%%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，学生化自助法在各自 Holm 检验水平下的区间所不排除的比值为 %(span)s",
@@ -792,7 +792,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.range_any": "任意大小",
         "comparison.rank_one": "%(quantity)s最低：%(name)s",
         "comparison.rank_tie": "%(quantity)s最低：%(names)s 之间未能区分",
-        "comparison.wins": "单独取得最低%(quantity)s：%(counts)s；%(n)s 个设置中有 %(ties)s 个未能区分",
+        "comparison.wins": "单独取得最低%(quantity)s：%(counts)s；%(n)s 个参数组合中有 %(ties)s 个未能区分",
         "comparison.wins_one": "%(name)s %(k)s 个",
         "comparison.wins_none": "没有方法",
         "dpmean.spend_for": "%(data)s为 %(spend)s$\\varepsilon$",
@@ -832,8 +832,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.tally_higher_all": "%(a)s 对比 %(b)s：在全部 %(n)s 次比较中，%(quantity)s都更高（双侧检验，在整个实验内做 Holm 校正）",
         "hiera.tally_tie_all": "%(a)s 对比 %(b)s：在 %(n)s 次比较中，%(quantity)s均未能区分（双侧检验，在整个实验内做 Holm 校正）",
         "hiera.part_lower": "更低 %(k)s 次",
-        "hiera.direction_lower_all": "，且 %(a)s 在全部设置中都更低",
-        "hiera.direction_higher_all": "，且 %(a)s 在全部设置中都更高",
+        "hiera.direction_lower_all": "，且 %(a)s 在全部参数组合中都更低",
+        "hiera.direction_higher_all": "，且 %(a)s 在全部参数组合中都更高",
         "hiera.part_higher": "更高 %(k)s 次",
         "hiera.part_tie": "未能区分 %(k)s 次",
         "hiera.at_eps": "在 ε = %(eps)s 时（%(reps)s 次重复），%(sentence)s",
@@ -847,11 +847,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.caveat_unequal": "（并非同等隐私：%(names)s 每份报告满足的隐私参数是基础 ε 的 %(times)s 倍）",
         "hiera.caveat_unequal_one": "（并非同等隐私：%(names)s 每份报告满足 ε = %(exact)s，即基础 ε = %(eps)s 的 %(times)s 倍）",
         "hiera.sgd_lead": "在 ε = %(eps)s 时，%(sentence)s",
-        "hiera.families_lead": "%(m)s 对方法在 %(n)s 个设置中的%(quantity)s（双侧检验，在整个实验的全部比较上做 Holm 校正）：前一方法 %(lower)s 个更低、%(higher)s 个更高、%(ties)s 个未能区分",
+        "hiera.families_lead": "%(m)s 对方法在 %(n)s 个参数组合中的%(quantity)s（双侧检验，在整个实验的全部比较上做 Holm 校正）：前一方法 %(lower)s 个更低、%(higher)s 个更高、%(ties)s 个未能区分",
         "hiera.design_short_table": "；重复次数不足的已表明判定列于下表",
         "hiera.col_where": "位置",
         "hiera.col_needed": "所需运行次数",
-        "hiera.fam_settings": "%(n)s 个设置",
+        "hiera.fam_settings": "%(n)s 个参数组合",
         "hiera.col_data": "数据",
         "hiera.design_lead": "%(n)s 个判定中有 %(shown)s 个在每组 %(runs)s 次运行下得到表明；把观测到的比值与离散程度当作真实值（这是事后检查，而不是运行前的设计；t 检验取整个实验最小的 Holm 检验水平 $\\alpha/%(k)s$），计入的每一个在这些运行次数下都能达到 %(power)s 的检验功效",
         "hiera.design_lead_short": "%(n)s 个判定中有 %(shown)s 个在每组 %(runs)s 次运行下得到表明；把观测到的比值与离散程度当作真实值（这是事后检查，而不是运行前的设计；t 检验取整个实验最小的 Holm 检验水平 $\\alpha/%(k)s$），其中 %(short)s 个需要更多运行次数才能达到 %(power)s 的检验功效（最多 %(needed)s 次），换一个种子未必能重现它们",
@@ -862,41 +862,41 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.pu_box_keeps": "裁剪到包含方框的球时，PrivUnitG 在其全部 %(n)s 个比较中 MSE 仍然更低：优势来自机制本身，而不只是裁剪",
         "hiera.pu_box_partial": "裁剪到范数 1 时，PrivUnitG 在 %(n1)s 个比较中有 %(k1)s 个 MSE 更低；裁剪到包含方框的球时，%(n)s 个中有 %(k)s 个（%(parts)s）%(short)s%(tail)s",
         "hiera.pu_box_none": "裁剪到范数 1 时，PrivUnitG 在 %(n1)s 个比较中有 %(k1)s 个 MSE 更低；裁剪到包含方框的球时，%(n)s 个中没有一个（%(parts)s）%(short)s%(tail)s",
-        "hiera.family_lead_one": "%(a)s 对比 %(b)s 在 %(n)s 个设置中的%(quantity)s（双侧检验，在整个实验的全部比较上做 Holm 校正）：%(lower)s 个更低、%(higher)s 个更高、%(ties)s 个未能区分",
+        "hiera.family_lead_one": "%(a)s 对比 %(b)s 在 %(n)s 个参数组合中的%(quantity)s（双侧检验，在整个实验的全部比较上做 Holm 校正）：%(lower)s 个更低、%(higher)s 个更高、%(ties)s 个未能区分",
         "hiera.pu_take": "在 ε = %(eps)s 时，PrivUnitG 的 MSE 与 Harmony 和 PM 之比，裁剪到范数 1 时为 %(r1)s，裁剪到包含其方框的球 $\\sqrt{\\tilde d}$ 时为 %(rbox)s",
         "hiera.ratio_where": "%(span)s（%(verdict)s，%(k)s 个）",
         "hiera.pu_tail_advantage": "。这些运行只改变了 PrivUnitG 的裁剪：标量机制没有在按 $\\ell_2$ 范数裁剪的梯度上运行，而 $C = \\sqrt{\\tilde d}$ 是 PrivUnitG 噪声最大的裁剪，因此它们无法区分范数 1 时的优势有多少来自机制本身、多少来自裁剪",
         "hiera.pu_tail_none": "。这些运行只改变了 PrivUnitG 的裁剪（标量机制没有在按 $\\ell_2$ 范数裁剪的梯度上运行），而裁剪到范数 1 时它并无优势可供归因",
-        "comparison.family_equivalence": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s "
+        "comparison.family_equivalence": "在 %(n)s 个参数组合中的 %(k)s 个里，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s "
         "倍以内等价（Holm 校正；比值 %(lo)s–%(hi)s）",
-        "comparison.family_noninferior": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 的%(quantity)s至多比 %(b)s 高 "
+        "comparison.family_noninferior": "在 %(n)s 个参数组合中的 %(k)s 个里，%(a)s 的%(quantity)s至多比 %(b)s 高 "
         "%(pct)s%%（Holm 校正；比值 %(lo)s–%(hi)s）",
-        "comparison.family_beats": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 的%(quantity)s低于 %(b)s（Holm 校正；"
+        "comparison.family_beats": "在 %(n)s 个参数组合中的 %(k)s 个里，%(a)s 的%(quantity)s低于 %(b)s（Holm 校正；"
         "比值 %(lo)s–%(hi)s）",
-        "comparison.family_differ": "在 %(n)s 个设置中的 %(k)s 个里，%(a)s 与 %(b)s 的%(quantity)s有显著差异，其余未能区分"
+        "comparison.family_differ": "在 %(n)s 个参数组合中的 %(k)s 个里，%(a)s 与 %(b)s 的%(quantity)s有显著差异，其余未能区分"
         "（双侧检验，Holm 校正；比值 %(lo)s–%(hi)s）",
-        "comparison.family_differ_all": "在全部 %(n)s 个设置中，%(a)s 与 %(b)s 的%(quantity)s均有显著差异"
+        "comparison.family_differ_all": "在全部 %(n)s 个参数组合中，%(a)s 与 %(b)s 的%(quantity)s均有显著差异"
         "（双侧检验，Holm 校正；比值 %(lo)s–%(hi)s）",
-        "comparison.family_differ_none": "在 %(n)s 个设置中，%(a)s 与 %(b)s 的%(quantity)s均未能区分"
+        "comparison.family_differ_none": "在 %(n)s 个参数组合中，%(a)s 与 %(b)s 的%(quantity)s均未能区分"
         "（双侧检验，Holm 校正；比值 %(lo)s–%(hi)s）",
         "comparison.p": "%(p)s",
         "comparison.p_at_most": "≤ %(p)s",
         "comparison.agreement_none": "参考表中没有与本次运行相同的 $\\varepsilon$，因此没有可检验的数字",
         "comparison.family_directions": "（%(a)s 在 %(n)s 个中有 %(better)s 个更低、%(worse)s 个更高）",
-        "comparison.families_ties": "%(pair)s的%(quantity)s，共 %(m)s 组双侧检验（每组在其设置上作 Holm 校正，组间不校正）：%(n)s 个设置中 %(better)s 个更低、%(worse)s 个更高、%(ties)s 个未能区分",
-        "comparison.families_mixed": "%(m)s 组检验中的%(quantity)s（每组在其设置上作 Holm 校正，组间不校正）：各组所检验的关系在 %(n)s 个设置中的 %(k)s 个里得到表明",
+        "comparison.families_ties": "%(pair)s的%(quantity)s，共 %(m)s 组双侧检验（每组在其参数组合上做 Holm 校正，组间不校正）：%(n)s 个参数组合中 %(better)s 个更低、%(worse)s 个更高、%(ties)s 个未能区分",
+        "comparison.families_mixed": "%(m)s 组检验中的%(quantity)s（每组在其参数组合上做 Holm 校正，组间不校正）：各组所检验的关系在 %(n)s 个参数组合中的 %(k)s 个里得到表明",
         "comparison.col_family": "检验族",
         "mwem.col_histogram": "直方图",
-        "comparison.results_ties": "双侧检验，在下列 %(n)s 个比较上作 Holm 校正：前一方 %(better)s 个更低、%(worse)s 个更高、%(ties)s 个未能区分",
-        "comparison.results_mixed": "在下列 %(n)s 个比较上作 Holm 校正，所检验的关系在其中 %(k)s 个里得到表明",
+        "comparison.results_ties": "双侧检验，在下列 %(n)s 个比较上做 Holm 校正：前一组 %(better)s 个更低、%(worse)s 个更高、%(ties)s 个未能区分",
+        "comparison.results_mixed": "在下列 %(n)s 个比较上做 Holm 校正，所检验的关系在其中 %(k)s 个里得到表明",
         "comparison.col_ratio": "比值（区间）",
         "comparison.ratio_cell": "%(ratio)s（%(lo)s–%(hi)s，%(level)s %%）",
-        "comparison.families_by_relation": "%(pair)s的%(quantity)s，共 %(m)s 组检验（每组在其设置上作 Holm 校正，组间不校正）：%(clauses)s",
-        "comparison.results_by_relation": "在下列 %(n)s 个比较上作 Holm 校正：%(clauses)s",
-        "comparison.clause_non_inferiority": "非劣效性（至多高 %(pct)s %%）：%(n)s 个设置中有 %(k)s 个得到表明",
-        "comparison.clause_equivalence": "等价性（在 %(margin)s 倍以内）：%(n)s 个设置中有 %(k)s 个得到表明",
-        "comparison.clause_superiority": "单侧优效性（更低）：%(n)s 个设置中有 %(k)s 个得到表明",
-        "comparison.clause_tie": "双侧检验：%(n)s 个设置中 %(better)s 个更低、%(worse)s 个更高、%(ties)s 个未能区分",
+        "comparison.families_by_relation": "%(pair)s的%(quantity)s，共 %(m)s 组检验（每组在其参数组合上做 Holm 校正，组间不校正）：%(clauses)s",
+        "comparison.results_by_relation": "在下列 %(n)s 个比较上做 Holm 校正：%(clauses)s",
+        "comparison.clause_non_inferiority": "非劣效性（至多高 %(pct)s %%）：%(n)s 个参数组合中有 %(k)s 个得到表明",
+        "comparison.clause_equivalence": "等价性（在 %(margin)s 倍以内）：%(n)s 个参数组合中有 %(k)s 个得到表明",
+        "comparison.clause_superiority": "单侧优效性（更低）：%(n)s 个参数组合中有 %(k)s 个得到表明",
+        "comparison.clause_tie": "双侧检验：%(n)s 个参数组合中 %(better)s 个更低、%(worse)s 个更高、%(ties)s 个未能区分",
         "comparison.pair_against": "%(a)s 相对于 %(b)s",
         "comparison.caveat_many": "（不满足差分隐私：%(names)s；其 $\\varepsilon$ 只是名义值）",
         "comparison.result_full": "%(ratio)s（%(lo)s–%(hi)s，%(level)s %%）：%(verdict)s",
@@ -932,10 +932,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.col_pair": "比较",
         "comparison.col_verdict": "判定",
         "comparison.col_ratios": "比值",
-        "comparison.cap_rankings": "各设置下%(quantity)s最低的方法",
+        "comparison.cap_rankings": "各参数组合下%(quantity)s最低的方法",
         "comparison.cap_families": "各检验族的判定及其比值范围",
         "comparison.cap_results": "每项比较的比值、其 Holm 水平下的区间与判定",
-        "comparison.cap_grid": "各设置下每项比较的比值、Holm 水平下的区间与判定",
+        "comparison.cap_grid": "各参数组合下每项比较的比值、Holm 水平下的区间与判定",
         "comparison.cap_design": "每组运行次数与各检验族达到检验功效 %(power)s 所需的运行次数",
         "comparison.cap_short": "运行次数不足的比较及其所需运行次数",
         "comparison.cell_differ": "%(n)s 个中 %(k)s 个有显著差异（%(better)s 个更低、%(worse)s 个更高）",
@@ -955,7 +955,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "个参数组合上做 Holm 校正；比值 %(lo)s–%(hi)s）",
         "fedpca.quantity_energy": "未捕获的能量（$1-q$）",
         "fedpca.quantity_svm": "SVM 错误率（即分类错误的比例）",
-        "fedpca.untested": "未检验：重复少于两次时，一个设置没有标准误",
+        "fedpca.untested": "未检验：重复少于两次时，一个参数组合没有标准误",
         "fedpca.short_runs": "；其中重复次数不足的已表明判定（%(a)s 对比 %(b)s）：%(list)s",
         "fedpca.short_cell": "%(where)s（需要 %(needed)s 次运行）",
         "fedpca.guarantee_each_row": "$(\\varepsilon, \\delta)$-DP，其中每行取该行的 $\\varepsilon$（%(epsilons)s）"
@@ -1044,13 +1044,13 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.fix_family_mean": "S5 对均值加噪，双侧检验",
         "hist.on_data": "%(data)s：%(sentences)s",
         "hist.at_eps": "$\\varepsilon$ = %(eps)s 时，%(sentence)s",
-        "hist.sota": "在整个扫描的 %(n)s 个（数据集，$\\varepsilon$）设置中，就满足差分隐私的方法而言（未能区分：双侧学生化自助法检验在设置内经 "
+        "hist.sota": "在整个扫描的 %(n)s 个（数据集，$\\varepsilon$）参数组合中，就满足差分隐私的方法而言（未能区分：双侧学生化自助法检验在参数组合内经 "
         "Holm 校正后，未能表明所列任一方法的均值高于最低者）：%(wins)s",
-        "hist.sota_lead": "在整个扫描的 %(n)s 个（数据集，$\\varepsilon$）设置中，就满足差分隐私的方法而言（未能区分：双侧学生化自助法检验在设置内经 "
+        "hist.sota_lead": "在整个扫描的 %(n)s 个（数据集，$\\varepsilon$）参数组合中，就满足差分隐私的方法而言（未能区分：双侧学生化自助法检验在参数组合内经 "
         "Holm 校正后，未能表明所列任一方法的均值高于最低者）：%(wins)s",
         "hist.dawa": "与 DPBench 版 DAWA 相比，在稀疏直方图上：%(sparse)s；在稠密直方图上：%(dense)s",
-        "hist.dpbench": "与满足差分隐私的方法一起排名时，DPBench 版 DAWA 在 %(n)s 个设置中的 %(db_alone)s 个里单独排名第一，"
-        "在 %(db_first)s 个里为第一或与第一未能区分；只在满足差分隐私的方法之间排名时，两种满足差分隐私的 DAWA 之一在 %(priv_first)s 个设置中"
+        "hist.dpbench": "与满足差分隐私的方法一起排名时，DPBench 版 DAWA 在 %(n)s 个参数组合中的 %(db_alone)s 个里单独排名第一，"
+        "在 %(db_first)s 个里为第一或与第一未能区分；只在满足差分隐私的方法之间排名时，两种满足差分隐私的 DAWA 之一在 %(priv_first)s 个参数组合中"
         "排名第一或与第一未能区分。"
         "%(verdict)s",
         "hist.dpbench_supported": "DPBench 给 DAWA 在稀疏直方图上的排名依赖于其不满足差分隐私的划分步骤：在相同的测量步骤下，"
@@ -1071,15 +1071,15 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.fix_ties_mean": "；S5 解读为对均值加噪时未表明的 %(n)s 个判定，在这些运行次数下只有在比值落在 %(lo)s–%(hi)s 之外时才能被表明",
         "hist.fix_design_each": "关于运行次数：对非劣效性检验，%(ni)s；对同一批运行上的双侧检验，%(two)s；对 S5 解读为对均值加噪时的检验，%(mean)s",
         "hist.rank_runs": "这些是秩检验，而不是均值的比较：其每组 %(reps)s 次运行来自第一张表，并非根据其判定所需的检验功效选定",
-        "hist.reps_policy": "扫描在每个设置下运行 %(reps)s 次；专利对每种算法“处理20次”（§0068），这是所检验的权利要求的规模，而扫描的计算量与其运行次数成正比。要让上面的每个排名判定和上下参照判定都达到 %(power)s 的检验功效，最多需要 %(needed)s 次运行，即扫描计算量的 %(factor)s 倍；各设计说明句统计了 %(reps)s 次运行不足以支撑的判定，换一个种子未必能重现它们",
-        "hist.reps_policy_never": "扫描在每个设置下运行 %(reps)s 次；专利对每种算法“处理20次”（§0068），这是所检验的权利要求的规模，而扫描的计算量与其运行次数成正比。在观测到的效应下，上面的某些排名判定和上下参照判定无论运行多少次都达不到 %(power)s 的检验功效；各设计说明句统计了 %(reps)s 次运行不足以支撑的判定，换一个种子未必能重现它们",
-        "hist.reps_policy_enough": "扫描在每个设置下运行 %(reps)s 次；专利对每种算法“处理20次”（§0068），这是所检验的权利要求的规模；在这些运行次数下，上面的排名判定和上下参照判定都能达到 %(power)s 的检验功效",
-        "hist.reps_policy_uncounted": "扫描在每个设置下运行 %(reps)s 次；专利对每种算法“处理20次”（§0068），这是所检验的权利要求的规模，而扫描的计算量与其运行次数成正比。上面由学生化自助法判定的 %(n)s 个判定所需的运行次数未予计算：只有在 Student t 检验不可信的地方才使用这一检验",
+        "hist.reps_policy": "扫描在每个参数组合下运行 %(reps)s 次；专利对每种算法“处理20次”（§0068），这是所检验的权利要求的规模，而扫描的计算量与其运行次数成正比。要让上面的每个排名判定和上下参照判定都达到 %(power)s 的检验功效，最多需要 %(needed)s 次运行，即扫描计算量的 %(factor)s 倍；各设计说明句统计了 %(reps)s 次运行不足以支撑的判定，换一个种子未必能重现它们",
+        "hist.reps_policy_never": "扫描在每个参数组合下运行 %(reps)s 次；专利对每种算法“处理20次”（§0068），这是所检验的权利要求的规模，而扫描的计算量与其运行次数成正比。在观测到的效应下，上面的某些排名判定和上下参照判定无论运行多少次都达不到 %(power)s 的检验功效；各设计说明句统计了 %(reps)s 次运行不足以支撑的判定，换一个种子未必能重现它们",
+        "hist.reps_policy_enough": "扫描在每个参数组合下运行 %(reps)s 次；专利对每种算法“处理20次”（§0068），这是所检验的权利要求的规模；在这些运行次数下，上面的排名判定和上下参照判定都能达到 %(power)s 的检验功效",
+        "hist.reps_policy_uncounted": "扫描在每个参数组合下运行 %(reps)s 次；专利对每种算法“处理20次”（§0068），这是所检验的权利要求的规模，而扫描的计算量与其运行次数成正比。上面由学生化自助法判定的 %(n)s 个判定所需的运行次数未予计算：只有在 Student t 检验不可信的地方才使用这一检验",
         "hist.reps_policy_counted_rest": "；各设计说明句统计了 %(reps)s 次运行不足以支撑的 t 检验判定",
-        "hist.hdmm": "在每个设置中，其 MSE 均值与实际运行的策略的解析期望 $2\\lVert W A^{+}\\rVert_F^2/(|W|\\varepsilon^2)$ 相差不超过 %(z)s 个标准误；与 Hb 相比，在稀疏直方图上：%(sparse)s；在稠密直方图上：%(dense)s；在 %(n)s 个设置中，有 %(first)s 个设置其 MSE 均值最低（单独最低，或与最低者未能区分）",
+        "hist.hdmm": "在每个参数组合中，其 MSE 均值与实际运行的策略的解析期望 $2\\lVert W A^{+}\\rVert_F^2/(|W|\\varepsilon^2)$ 相差不超过 %(z)s 个标准误；与 Hb 相比，在稀疏直方图上：%(sparse)s；在稠密直方图上：%(dense)s；在 %(n)s 个参数组合中，有 %(first)s 个参数组合其 MSE 均值最低（单独最低，或与最低者未能区分）",
         "hist.privtree": "与 Hb（一棵固定的树；PrivTree 则根据加噪计数选择如何划分）相比，在稀疏直方图上：%(sparse)s；在稠密直方图上：%(dense)s",
         "hist.php_design_tail": "这些判定基于每组 %(runs)s 次运行；其所需的运行次数未予计算：该判定由长尾驱动，t 近似在此不成立",
-        "hist.privtree_differ": "；排名在每个设置内的检验（在设置内做 Holm 校正）与本检验族（在 %(n)s 个设置上做 Holm 校正）对 PrivTree 与 Hb 的判断在以下设置中不同：%(where)s",
+        "hist.privtree_differ": "；排名在每个参数组合内的检验（在参数组合内做 Holm 校正）与本检验族（在 %(n)s 个参数组合上做 Holm 校正）对 PrivTree 与 Hb 的判断在以下参数组合中不同：%(where)s",
         "hist.privtree_setting": "%(name)s，$\\varepsilon$ = %(eps)s（排名：%(ranking)s；本检验族：%(family)s）",
         "hist.pt_lower": "PrivTree 较低",
         "hist.pt_higher": "PrivTree 较高",
@@ -1099,14 +1099,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "均方误差均值高于真实中心（比值 %(ratios)s）：检验测得了损失，但它小于界值",
         "hist.take_fix_higher_plain": "S5 对和加噪时，双侧检验（在各隐私预算间经 Holm 校正）表明，在 $\\varepsilon$ = %(eps)s 时加噪中心的"
         "均方误差均值高于真实中心（比值 %(ratios)s）",
-        "hist.take_fix_higher_none": "S5 对和加噪时，双侧检验（在各隐私预算间经 Holm 校正）表明，加噪中心的均方误差均值在任何隐私预算下"
-        "都不高于真实中心",
+        "hist.take_fix_higher_none": "S5 对和加噪时，双侧检验（在各隐私预算间经 Holm 校正）在任何隐私预算下都未表明加噪中心的均方误差均值"
+        "高于真实中心",
         "hist.take_php": "检验表明，在 %(k)s/%(n)s 个隐私预算下，%(a)s 的均方误差均值低于 %(b)s（单侧检验，经 Holm 校正；"
         "比值 %(lo)s–%(hi)s）%(tail)s",
-        "hist.take_sota": "在整个扫描的 %(n)s 个（数据集，$\\varepsilon$）设置中，就这里运行的满足差分隐私的方法而言："
-        "%(wins)s（双侧检验，在每个设置内经 Holm 校正）",
+        "hist.take_sota": "在整个扫描的 %(n)s 个（数据集，$\\varepsilon$）参数组合中，就这里运行的满足差分隐私的方法而言："
+        "%(wins)s（双侧检验，在每个参数组合内经 Holm 校正）",
         "hist.sum_fix": "S5 对和加噪时，检验表明在 %(k)s/%(n)s 个隐私预算下，加噪中心的准确度至多比真实中心低 %(pct)s",
-        "hist.sum_sota": "在整个扫描的 %(n)s 个（数据集，$\\varepsilon$）设置中，就这里运行的满足差分隐私的方法而言：%(ranked)s",
+        "hist.sum_sota": "在整个扫描的 %(n)s 个（数据集，$\\varepsilon$）参数组合中，就这里运行的满足差分隐私的方法而言：%(ranked)s",
         "hist.take_fix_caveat": "界值（%(pct)s）是在已知早先版本的区间之后才选定的%(short)s；S5 对均值加噪时，加噪中心的均方误差均值"
         "是真实中心的 %(mean_lo)s–%(mean_hi)s 倍",
         "hist.take_fix_caveat_set": "界值（%(pct)s）由本次运行的参数设定%(short)s；S5 对均值加噪时，加噪中心的均方误差均值是真实中心的 "
@@ -1123,7 +1123,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "在成对运行中其均方误差较小的比例：%(shares)s",
         "hist.php_reconcile": "上面的权利要求表对同一变体相对于 %(b)s 给出的比值为 %(lo20)s–%(hi20)s（每组 %(reps)s 次运行）；%(runs)s 次运行的比值（%(lo)s–%(hi)s）来自另一批运行，且每个都落在该表同一预算下的 95 %% 自助法区间之内：两者在 %(reps)s 次运行的噪声范围内一致，引用时应采用 %(runs)s 次运行的比值",
         "hist.php_reconcile_differ": "上面的权利要求表对同一变体相对于 %(b)s 给出的比值为 %(lo20)s–%(hi20)s（每组 %(reps)s 次运行）；%(runs)s 次运行的比值（%(lo)s–%(hi)s）来自另一批运行，在 $\\varepsilon$ = %(eps)s 时 %(runs)s 次运行的比值落在该表的 95 %% 自助法区间之外：引用时应采用 %(runs)s 次运行的比值，该表的比值只是 %(reps)s 次运行的估计",
-        "hist.col_setting": "设置",
+        "hist.col_setting": "参数组合",
         "hist.fix_summary_set": "%(lead)s%(where)s；非劣效性判定均属于 S5 对和加噪一族，其区间的上限最高达 %(upper)s（界值 %(margin)s，由本次运行的参数设定）%(short)s；S5 对均值加噪时，加噪中心的均方误差均值是真实中心的 %(mean_lo)s–%(mean_hi)s 倍",
         "hist.php_reconcile_plain": "上面的权利要求表对同一变体相对于 %(b)s 给出的比值为 %(lo20)s–%(hi20)s（每组 %(reps)s 次运行）；这里的比值（%(lo)s–%(hi)s，每组 %(runs)s 次运行）来自另一批运行",
         "quantity.mse": "均方误差",
@@ -1162,15 +1162,15 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.course_short": "标准 MWEM 的各行（两种输出、两种维度）的平均误差是平均误差最小的非自适应基线方法的 %(ratio)s 倍（点估计）",
         "mwem.rse_short": "%(reps)s 次运行的平均值的相对标准误为 %(rse)s（中位数），因此两个正确实现相差超过 10 %% 的概率为 %(p)s",
         "mwem.caption_budget": "各变体每轮的预算：选择与测量（zCDP：每一半的 $\\varepsilon$ 是该半的 $\\rho$ 在同一 $\\delta$ 下单独换算所得；两半在 $\\rho$ 上相加，而不是在 $\\varepsilon$ 上）",
-        "comparison.wins_lacking": "在 %(name)s 单独取得最低%(quantity)s的 %(n)s 个设置中，有 %(k)s 个（%(data)s）的排名中没有 %(missing)s",
+        "comparison.wins_lacking": "在 %(name)s 单独取得最低%(quantity)s的 %(n)s 个参数组合中，有 %(k)s 个（%(data)s）的排名中没有 %(missing)s",
         "hist.fix_ni_short": "；其中 %(k)s 个（$\\varepsilon$ = %(eps)s）要达到 %(power)s 的检验功效，每组最多需要 %(needed)s 次运行，而本次运行为 %(runs)s 次",
         "hist.sparse_small": "在稀疏直方图上，信号较小时（DPBench 所说的小信号区间，即 $\\text{scale}\\cdot\\varepsilon$ 较小：此处为 $\\varepsilon$ ≤ %(eps)s）只有依赖数据的方法排名第一%(rest)s",
         "hist.sparse_small_rest": "；在更大的 $\\varepsilon$ 下，与数据无关的方法也排名第一（单独或与第一名未能区分）：%(items)s",
         "hist.sparse_setting": "%(data)s，$\\varepsilon$ = %(eps)s：%(cell)s",
-        "hist.sparse_small_not": "在稀疏直方图上，依赖数据的方法并非在每个 $\\varepsilon$ ≤ %(eps)s 的设置中都排名第一",
+        "hist.sparse_small_not": "在稀疏直方图上，依赖数据的方法并非在每个 $\\varepsilon$ ≤ %(eps)s 的参数组合中都排名第一",
         "fedpca.flat_family": "在每个数据集、划分和 $\\varepsilon$ 上分别检验，并对它们做 Holm 校正：%(family)s",
         "fedpca.flat_column": "该列在检验前先对 $\\varepsilon$ 取平均，其 %(rows)s 个 z 值各自单独解读。其最大的 $\\lvert z\\rvert$ 为 %(z)s（%(where)s）：双侧 p 值为 %(p)s（自由度为 %(df)s 的 Student $t$ 分布，即两个参数组合的标准误所允许的最少自由度），对该列做 Holm 校正后为 %(p_holm)s",
-        "fedpca.flat_alarm": "。这低于整族的水平 0.05。但中心化 DP-PCA 的发布只取决于汇总矩阵（任何划分都给出同一个汇总矩阵）和噪声，而噪声的分布不依赖于划分（见上文）；因此两个参数组合分布相同；按这一论证，这次拒绝是检验的第一类错误（在 %(rows)s 行上 Holm 校正后 p 值为 %(p_holm)s），而不是划分的效应",
+        "fedpca.flat_alarm": "。这低于整族的水平 0.05。但中心化 DP-PCA 的发布只取决于汇总矩阵（任何划分都给出同一个汇总矩阵）和噪声，而噪声的分布不依赖于划分（见上文）；因此两个参数组合下的发布同分布；按这一论证，这次拒绝是检验的第一类错误（在 %(rows)s 行上 Holm 校正后 p 值为 %(p_holm)s），而不是划分的效应",
         "fedpca.flat_quiet": "，与 %(rows)s 行同分布的数据偶然给出的结果相符",
         "fedpca.flat_none": "该列没有有限的 z 值：只重复一次时，参数组合没有标准误",
         "fedpca.wishart_support": "在本次运行的检验中，$W$ 在 $\\varepsilon$ = %(eps)s 时的 %(draws)s 次抽样里，把一条单位范数的行替换为 $0$ 后离开该锥的比例为 %(share)s，而 $1 - e^{-\\varepsilon/3}$ = %(p)s",
@@ -1189,53 +1189,53 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.take_mech_some": "在 %(n)s 个检验中有 %(k)s 个更低",
         "hiera.take_mech_none": "在 %(n)s 个检验中没有一个更低",
         "dpmean.stair": "阶梯机制均值",
-        "dpmean.stair_exact": "不做钳制时该比值可精确算出，即阶梯机制的均方误差除以拉普拉斯机制的 $2(\\Delta/\\varepsilon)^2$：$\\varepsilon$ = %(elo)s 时为 %(lo)s，$\\varepsilon$ = %(ehi)s 时为 %(hi)s；每个设置下实测比值与它的差距都在 %(z)s 个标准误以内",
-        "dpmean.stair_exact_noz": "不做钳制时该比值可精确算出，即阶梯机制的均方误差除以拉普拉斯机制的 $2(\\Delta/\\varepsilon)^2$：$\\varepsilon$ = %(elo)s 时为 %(lo)s，$\\varepsilon$ = %(ehi)s 时为 %(hi)s（每个设置只有一次重复，实测比值没有标准误）",
-        "dpmean.take_stair": "其均方误差与方法 3 之比：%(small)s$\\varepsilon$ = %(etop)s 时为 %(top)s（在 %(n)s 个设置中有 %(lower)s 个更低，成对检验，经 Holm 校正）",
-        "dpmean.take_stair_none": "未测量（每个设置的重复次数少于两次）",
+        "dpmean.stair_exact": "不做钳制时该比值可精确算出，即阶梯机制的均方误差除以拉普拉斯机制的 $2(\\Delta/\\varepsilon)^2$：$\\varepsilon$ = %(elo)s 时为 %(lo)s，$\\varepsilon$ = %(ehi)s 时为 %(hi)s；每个参数组合下实测比值与它的差距都在 %(z)s 个标准误以内",
+        "dpmean.stair_exact_noz": "不做钳制时该比值可精确算出，即阶梯机制的均方误差除以拉普拉斯机制的 $2(\\Delta/\\varepsilon)^2$：$\\varepsilon$ = %(elo)s 时为 %(lo)s，$\\varepsilon$ = %(ehi)s 时为 %(hi)s（每个参数组合只有一次重复，实测比值没有标准误）",
+        "dpmean.take_stair": "其均方误差与方法 3 之比：%(small)s$\\varepsilon$ = %(etop)s 时为 %(top)s（在 %(n)s 个参数组合中有 %(lower)s 个更低，成对检验，经 Holm 校正）",
+        "dpmean.take_stair_none": "未测量（每个参数组合的重复次数少于两次）",
         "dpmean.take_stair_short": "此处为方法 3 均方误差的 %(lo)s–%(hi)s 倍",
         "dpmean.stair_small": "$\\varepsilon \\le$ %(esmall)s 时为 %(slo)s–%(shi)s，增益不到 1 %%；",
         "dpmean.stair_pairing": "两种噪声由同一组随机数生成，本次运行中阶梯机制误差较大的抽样只占 %(larger)s：成对检验说明在哪里检测到了增益，比值说明增益有多大",
         "dpmean.design_no_second": "本次运行没有第二个数据集",
-        "hiera.pu_tail_step": "。这两组运行只改变了 PrivUnitG 的裁剪，而它与 Harmony 和 PM 相比的 MSE 取决于这一裁剪；下文的各组给 Harmony 和 PM 它的裁剪，以及它的裁剪加上它的逐坐标噪声",
+        "hiera.pu_tail_step": "。这两组运行只改变了 PrivUnitG 的裁剪，而它与 Harmony 和 PM 相比的 MSE 取决于这一裁剪；下文的各组让 Harmony 和 PM 采用 PrivUnitG 的裁剪，以及该裁剪加上 PrivUnitG 的逐坐标噪声",
         "hiera.clip_separation_step": "PrivUnitG（$C = 1$）与使用其 $\\ell_2$ 裁剪的 Harmony 和 PM 相比：%(mech)s。使用 $\\ell_2$ 裁剪的 Harmony 和 PM 与它们自己在方框上相比：%(clip)s",
         "hiera.step_separation": "PrivUnitG 与使用其裁剪和逐坐标噪声的 Harmony 和 PM 相比：%(mech)s。因此，%(mech_part)s。%(reading)s",
         "hiera.step_mech_all": "在其裁剪和噪声下，PrivUnitG 的 MSE 在全部 %(n)s 个比较中都更低",
         "hiera.step_mech_some": "在其裁剪和噪声下，PrivUnitG 的 MSE 在 %(n)s 个比较中有 %(k)s 个更低",
-        "hiera.step_mech_none": "在其裁剪和噪声下，PrivUnitG 的 MSE 在 %(n)s 个比较中没有一个更低：未能表明它的优势来自机制",
-        "hiera.step_step_all": "把 Harmony 和 PM 的估计乘以 $s$，即步长缩小为 $s$ 倍（信号和噪声一起），在全部 %(n)s 个比较中都降低了它们的 MSE：它们的步长远未经过调参，是一个实际存在的混杂因素",
-        "hiera.step_step_some": "把 Harmony 和 PM 的估计乘以 $s$，即步长缩小为 $s$ 倍（信号和噪声一起），在 %(n)s 个比较中有 %(k)s 个降低了它们的 MSE：它们的步长有影响",
-        "hiera.step_step_none": "把 Harmony 和 PM 的估计乘以 $s$，即步长缩小为 $s$ 倍（信号和噪声一起），在 %(n)s 个比较中没有一个降低了它们的 MSE",
+        "hiera.step_mech_none": "在其裁剪和噪声下，PrivUnitG 的 MSE 在 %(n)s 个比较中没有一个更低：检验未能表明它的优势来自机制",
+        "hiera.step_step_all": "把 Harmony 和 PM 的估计乘以 $s$，即步长变为原来的 $s$ 倍（信号和噪声一起），在全部 %(n)s 个比较中都降低了它们的 MSE：它们的步长远未经过调参，是一个实际存在的混杂因素",
+        "hiera.step_step_some": "把 Harmony 和 PM 的估计乘以 $s$，即步长变为原来的 $s$ 倍（信号和噪声一起），在 %(n)s 个比较中有 %(k)s 个降低了它们的 MSE：它们的步长有影响",
+        "hiera.step_step_none": "把 Harmony 和 PM 的估计乘以 $s$，即步长变为原来的 $s$ 倍（信号和噪声一起），在 %(n)s 个比较中没有一个降低了它们的 MSE",
         "hiera.pu_take_step": "在 ε = %(eps)s 时，PrivUnitG 的 MSE 与 Harmony 和 PM 之比，$C = 1$ 时为 %(r1)s，$C = \\sqrt{\\tilde d}$ 时为 %(rbox)s。在其裁剪和噪声下与它们相比：%(part)s",
         "hiera.take_step_all": "在全部 %(n)s 个检验中都更低（%(r)s），所以在这一步长下机制本身有作用；没有为每种方法单独调参步长",
         "hiera.take_step_some": "在 %(n)s 个检验中有 %(k)s 个更低（%(r)s）；没有为每种方法单独调参步长",
-        "hiera.take_step_none": "在 %(n)s 个检验中没有一个更低（%(r)s）：未能表明它的优势来自机制",
-        "hiera.step_alone": "使用 PrivUnitG 裁剪的 Harmony 和 PM，有与没有其噪声（估计乘以 $s$）相比：%(step)s。因此，%(step_part)s",
+        "hiera.take_step_none": "在 %(n)s 个检验中没有一个更低（%(r)s）：检验未能表明它的优势来自机制",
+        "hiera.step_alone": "使用 PrivUnitG 裁剪的 Harmony 和 PM，采用 PrivUnitG 的噪声（估计乘以 $s$）与不采用相比：%(step)s。因此，%(step_part)s",
         "hiera.clip_reading_none": "没有使用 PrivUnitG 噪声的各组（不在本次运行的方法中），机制与步长没有被区分开",
-        "hiera.clip_reading": "以 Harmony 和 PM 在方框上的 MSE 为单位，PrivUnitG 的 MSE 在 $C = 1$ 时为 %(r1)s，在 $C = \\sqrt{\\tilde d}$ 时为 %(rbox)s：它自身的裁剪有影响。$\\ell_2$ 裁剪组给了 Harmony 和 PM PrivUnitG 的裁剪和信号步长，而不是它的噪声：它们报告 $g_j/C \\in [-1, 1]$，所以裁剪只缩小其信号而不缩小其噪声，而 PrivUnitG 的噪声随 $C$ 缩放；下文的各组还给了它们 PrivUnitG 的逐坐标噪声，步长则缩小为 $s$ 倍",
-        "hiera.step_reading_both": "与改为给它们其信号步长的 $\\ell_2$ 裁剪组（见上文）合起来看，PrivUnitG 在所试的两个步长下都更低：在这两个步长下机制本身有作用。学习效率没有为每种方法单独调参，所以机制与步长没有被完全区分开",
+        "hiera.clip_reading": "以 Harmony 和 PM 在方框上的 MSE 为单位，PrivUnitG 的 MSE 在 $C = 1$ 时为 %(r1)s，在 $C = \\sqrt{\\tilde d}$ 时为 %(rbox)s：它自身的裁剪有影响。$\\ell_2$ 裁剪组让 Harmony 和 PM 采用 PrivUnitG 的裁剪和信号步长，但不采用它的噪声：它们报告 $g_j/C \\in [-1, 1]$，所以裁剪只缩小其信号而不缩小其噪声，而 PrivUnitG 的噪声随 $C$ 缩放；下文的各组还让它们采用 PrivUnitG 的逐坐标噪声，步长则变为原来的 $s$ 倍",
+        "hiera.step_reading_both": "与改为让它们采用 PrivUnitG 信号步长的 $\\ell_2$ 裁剪组（见上文）合起来看，PrivUnitG 在所试的两个步长下都更低：在这两个步长下机制本身有作用。学习效率没有为每种方法单独调参，所以机制与步长没有被完全区分开",
         "hiera.tuned_steps": "%(data)s：PrivUnitG 的 η = %(pu)s，Harmony 的为 %(harmony)s，PM 的为 %(pm)s",
         "hiera.clip_mid": "%(one)s；MSE 之比为 %(r1)s。%(box)s；MSE 之比为 %(rbox)s。因此，%(reading)s",
         "hiera.clip_mid_mid": "三种裁剪中，中点 $C = \\tilde d^{1/4}$ 使 PrivUnitG 的 MSE 最小：在其他各组共用的 $C = 1$ 下，PrivUnitG 的 MSE 并非最小",
         "hiera.clip_mid_one": "三种裁剪中，$C = 1$ 使 PrivUnitG 的 MSE 最小，$C = \\sqrt{\\tilde d}$ 使其最大：其他各组是在所试三种裁剪中对 PrivUnitG 最有利的一种下与之比较的（没有试小于 1 的裁剪）",
         "hiera.clip_mid_mixed": "三种裁剪中，没有一种在每个比较中都使 PrivUnitG 的 MSE 最小",
-        "hiera.tuned_separation": "PrivUnitG（$C = 1$）与在同一 $\\ell_2$ 裁剪梯度上的 Harmony 和 PM 相比，各自使用调参后的学习效率：%(tally)s。因此，%(part)s",
-        "hiera.tuned_all": "各方法使用各自调参后的步长时，PrivUnitG 的 MSE 在全部 %(n)s 个比较中都更低：在这一裁剪下，它的优势不是标量机制从该网格中选一个步长就能得到的（标量各组只在 $\\ell_2$ 裁剪梯度上调参，没有在逐坐标裁剪下调参；调参各组只在一半用户上运行）",
+        "hiera.tuned_separation": "PrivUnitG（$C = 1$）与在同一 $\\ell_2$ 裁剪梯度上的 Harmony 和 PM 相比，各自使用调参后的步长：%(tally)s。因此，%(part)s",
+        "hiera.tuned_all": "各方法使用各自调参后的步长时，PrivUnitG 的 MSE 在全部 %(n)s 个比较中都更低：在这一裁剪下，它的优势不是标量机制从该网格中选一个步长就能得到的（标量各组只在 $\\ell_2$ 裁剪梯度上调参，没有在方框裁剪下调参；调参各组只在一半用户上运行）",
         "hiera.tuned_some": "各方法使用各自调参后的步长时，PrivUnitG 的 MSE 在 %(n)s 个比较中有 %(k)s 个更低",
         "hiera.tuned_none": "各方法使用各自调参后的步长时，PrivUnitG 的 MSE 在 %(n)s 个比较中没有一个更低：它在原文步长下的优势来自步长，未能表明来自机制",
-        "hiera.step_reading_both_tuned": "与改为给它们其信号步长的 $\\ell_2$ 裁剪组（见上文）合起来看，PrivUnitG 在所试的两个步长下都更低：在这两个步长下机制本身有作用。这两组固定步长而不调参；下文的一组为每种方法单独调参步长",
-        "hiera.step_reading_tuned": "$\\ell_2$ 裁剪组给 Harmony 和 PM PrivUnitG 的信号步长，本组给它们 PrivUnitG 的噪声、步长缩小为 $s$ 倍；两组都没有为每种方法单独调参步长，下文的一组做了",
+        "hiera.step_reading_both_tuned": "与改为让它们采用 PrivUnitG 信号步长的 $\\ell_2$ 裁剪组（见上文）合起来看，PrivUnitG 在所试的两个步长下都更低：在这两个步长下机制本身有作用。这两组固定步长而不调参；下文的步长调参组为每种方法单独调参步长",
+        "hiera.step_reading_tuned": "$\\ell_2$ 裁剪组让 Harmony 和 PM 采用 PrivUnitG 的信号步长，本组让它们采用 PrivUnitG 的噪声、步长变为原来的 $s$ 倍；两组都没有为每种方法单独调参步长，下文的步长调参组则做了这一点",
         "hiera.pu_take_tuned": "在 ε = %(eps)s 时，PrivUnitG 的 MSE 与 Harmony 和 PM 之比，$C = 1$ 时为 %(r1)s，$C = \\sqrt{\\tilde d}$ 时为 %(rbox)s。在 $C = 1$、同一 $\\ell_2$ 裁剪梯度上，各方法使用各自调参后的步长时（一半用户）：%(part)s",
         "hiera.take_tuned_all": "在全部 %(n)s 个检验中都更低（%(r)s）",
         "hiera.take_tuned_some": "在 %(n)s 个检验中有 %(k)s 个更低（%(r)s）",
         "hiera.take_tuned_none": "在 %(n)s 个检验中没有一个更低（%(r)s）：检验未能表明它的优势来自机制",
         "hiera.tuned_edge": "；有方法选中了网格端点上的步长（η = %(steps)s）：最佳步长可能在网格之外",
-        "hiera.step_reading": "$\\ell_2$ 裁剪组给 Harmony 和 PM PrivUnitG 的信号步长，本组给它们 PrivUnitG 的噪声、步长缩小为 $s$ 倍；学习效率没有为每种方法单独调参，所以机制与步长没有被完全区分开",
-        "mwem.aim_gid_take": "在 %(n)s 个设置中有 %(k)s 个未能区分（每组 %(runs)s 次运行；点估计比值 %(r_lo)s–%(r_hi)s，区间 %(lo)s–%(hi)s）。在一维中，AIM 是用约 0.9 的预算做的高斯 Identity 加一次拟合：它的点估计更低是测得的结果，并无保证",
-        "mwem.db_aim_gauss_fit": "合起来看，在 AIM 的隐私保证下：逐单元格加高斯噪声的误差是 AIM 的 %(gid)s 倍（%(m)s 个设置中有 %(gid_k)s 个检验表明 AIM 更低），因此 AIM 与 zCDP 变体之间的差距并非来自高斯噪声及其隐私保证；MST 只测量一次三个边缘、不做任何选择，其误差是 AIM 的 %(mst)s 倍（%(m)s 个设置中有 %(mst_hi)s 个表明 AIM 更高，没有一个表明更低），因此这一差距也并非来自 AIM 的自适应选择。剩下的是两者共有的、用总数为 n 的非负直方图拟合测得的边缘，以及 MST 对取值的合并；这里没有哪一组能把这两者分开",
-        "mwem.db_aim_gauss_mixed": "合起来看，在 AIM 的隐私保证下：逐单元格加高斯噪声的误差是 AIM 的 %(gid)s 倍（%(m)s 个设置中有 %(gid_k)s 个检验表明 AIM 更低），MST 的误差是 AIM 的 %(mst)s 倍（%(m)s 个设置中有 %(mst_hi)s 个表明 AIM 更高、%(mst_lo)s 个表明更低）；这些运行不能把 AIM 的差距归于单一原因",
-        "mwem.db_aim_there": "；在这些设置上，AIM（$\\delta$ = %(delta)s）的误差是 zCDP 变体的 %(ratio)s 倍",
-        "mwem.db_aim_beside": "在该排名中 %(name)s 单独取得第一的设置中（%(data)s，$\\varepsilon$ = %(eps)s），AIM（$\\delta$ = %(delta)s，不参与该纯 $\\varepsilon$ 排名）的误差是同一隐私保证下 zCDP 变体最后一次迭代结果的 %(ratio)s 倍（点估计）",
+        "hiera.step_reading": "$\\ell_2$ 裁剪组让 Harmony 和 PM 采用 PrivUnitG 的信号步长，本组让它们采用 PrivUnitG 的噪声、步长变为原来的 $s$ 倍；学习效率没有为每种方法单独调参，所以机制与步长没有被完全区分开",
+        "mwem.aim_gid_take": "在 %(n)s 个参数组合中有 %(k)s 个未能区分（每组 %(runs)s 次运行；点估计比值 %(r_lo)s–%(r_hi)s，区间 %(lo)s–%(hi)s）。在一维中，AIM 是用约 0.9 的预算做的高斯 Identity 加一次拟合：它的点估计更低是测得的结果，并无保证",
+        "mwem.db_aim_gauss_fit": "合起来看，在 AIM 的隐私保证下：逐单元格加高斯噪声的误差是 AIM 的 %(gid)s 倍（%(m)s 个参数组合中有 %(gid_k)s 个检验表明 AIM 更低），因此 AIM 与 zCDP 变体之间的差距并非来自高斯噪声及其隐私保证；MST 只测量一次三个边缘、不做任何选择，其误差是 AIM 的 %(mst)s 倍（%(m)s 个参数组合中有 %(mst_hi)s 个表明 AIM 更高，没有一个表明更低），因此这一差距也并非来自 AIM 的自适应选择。剩下的是两者共有的、用总数为 n 的非负直方图拟合测得的边缘，以及 MST 对取值的合并；这里没有哪一组能把这两者分开",
+        "mwem.db_aim_gauss_mixed": "合起来看，在 AIM 的隐私保证下：逐单元格加高斯噪声的误差是 AIM 的 %(gid)s 倍（%(m)s 个参数组合中有 %(gid_k)s 个检验表明 AIM 更低），MST 的误差是 AIM 的 %(mst)s 倍（%(m)s 个参数组合中有 %(mst_hi)s 个表明 AIM 更高、%(mst_lo)s 个表明更低）；这些运行不能把 AIM 的差距归于单一原因",
+        "mwem.db_aim_there": "；在这些参数组合上，AIM（$\\delta$ = %(delta)s）的误差是 zCDP 变体的 %(ratio)s 倍",
+        "mwem.db_aim_beside": "在该排名中 %(name)s 单独取得第一的参数组合中（%(data)s，$\\varepsilon$ = %(eps)s），AIM（$\\delta$ = %(delta)s，不参与该纯 $\\varepsilon$ 排名）的误差是同一隐私保证下 zCDP 变体最后一次迭代结果的 %(ratio)s 倍（点估计）",
     },
 }
 
@@ -1428,7 +1428,7 @@ def dataset_md(dataset: object) -> Md:
 NOUNS: dict[str, dict[str, str]] = {
     "zh_CN": {
         "repetition": "次重复",
-        "setting": "种设置",
+        "setting": "种参数组合",
         "pair": "对",
         "table": "张表",
         "figure": "幅图",
@@ -2489,7 +2489,7 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
      "such parameter, so these rows check the code of the mechanisms on smaller instances, not the instances that "
      "run",
      "被审计的实例并不都是各章实际运行的实例：zCDP-MWEM 的各行审计的是 $T$ = %(T)s 轮、$\\delta$ = %(delta)s"
-     "（每次选择 $\\varepsilon_0$ = %(eps0)s），而 mwem 一章运行的 $T$：%(T_run)s，$\\delta$ = %(delta_run)s"
+     "（每次选择 $\\varepsilon_0$ = %(eps0)s），而 mwem 一章运行的 $T$ = %(T_run)s，$\\delta$ = %(delta_run)s"
      "（$\\varepsilon_0$ = %(eps0_run)s，取同一 $\\varepsilon$ 和其第一个 $T$）；HDMM 一行审计的是针对 %(bins)s 个桶上全部 %(ranges)s "
      "个区间优化的策略，而不是直方图一章运行的 %(hdmm)s 的策略。它们的证明对任何这样的参数都成立，因此这些行是在更小的实例上"
      "检查机制的代码，而不是检查实际运行的实例"),
@@ -2504,7 +2504,7 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
      "δ = %(delta)s, while the mwem chapter runs AIM at T = %(T_run)s and δ = %(delta_run)s; AIM's selections are "
      "not audited with its own score: the exponential mechanism they use is audited only in the core's rows",
      "AIM 只由一行审计，该行只审计其第一次（初始化）测量，取 $T$ = %(T)s、$\\delta$ = %(delta)s，而 mwem 一章运行 AIM 时"
-     "$T$：%(T_run)s，$\\delta$ = %(delta_run)s；AIM 的各次选择没有用它自己的打分函数审计：它们所用的指数机制只在核心的各行中审计"),
+     "$T$ = %(T_run)s，$\\delta$ = %(delta_run)s；AIM 的各次选择没有用它自己的打分函数审计：它们所用的指数机制只在核心的各行中审计"),
     # ... and with its first selection audited too (its own score, on a 2-D instance): the later rounds are not
     ("audit.instances.aim_sel",
      "AIM is audited by two rows: its first (initialisation) measurement at $T$ = %(T)s and $\\delta$ = %(delta)s, "
@@ -2516,7 +2516,7 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
      "chapter runs AIM at T = %(T_run)s and δ = %(delta_run)s, and the later rounds' selections and measurements "
      "are not audited",
      "AIM 由两行审计：其第一次（初始化）测量，取 $T$ = %(T)s、$\\delta$ = %(delta)s；以及其第一次选择（用它自己的打分函数），"
-     "在一个二维实例上取 $T$ = %(T_sel)s、$\\delta$ = %(delta_sel)s。mwem 一章运行 AIM 时 $T$：%(T_run)s，"
+     "在一个二维实例上取 $T$ = %(T_sel)s、$\\delta$ = %(delta_sel)s。mwem 一章运行 AIM 时 $T$ = %(T_run)s，"
      "$\\delta$ = %(delta_run)s；之后各轮的选择与测量没有审计"),
     # the predicted violations by kind (referee 12, #9)
     ("audit.tally.kinds",
@@ -2549,7 +2549,7 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
      "against Analyze Gauss at (eps, delta) its energy not captured is shown higher in %(higher)s of %(n)s "
      "settings%(span)s, lower in %(lower)s (Holm-corrected): what delta = 0 costs this mechanism (Delta_1 within "
      "%(slack)s of a pair's change), not a ranking at equal privacy",
-     "与 $(\\varepsilon, \\delta)$ 下的 Analyze Gauss 相比，检验表明它未捕获的能量在 %(n)s 个设置中的 %(higher)s 个里"
+     "与 $(\\varepsilon, \\delta)$ 下的 Analyze Gauss 相比，检验表明它未捕获的能量在 %(n)s 个参数组合中的 %(higher)s 个里"
      "更高%(span)s，%(lower)s 个里更低（Holm 校正）：这是 $\\delta = 0$ 对这一机制的代价（$\\Delta_1$ 与一对邻居"
      "数据集的变化只相差 %(slack)s），不是同等隐私下的排名"),
     ("fedpca.take_laplace_span", ", %(lo)s–%(hi)s times as large", "（是后者的 %(lo)s–%(hi)s 倍）"),
@@ -2564,7 +2564,7 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
     ("fedpca.flat_rerun_quiet",
      ": not shown again at 0.05 (%(sign)s). A non-rejection does not show that the two cells have one law; that "
      "rests on the argument above",
-     "：在 0.05 水平下未能再次表明存在差异（%(sign)s）。不拒绝并不能说明两个参数组合分布相同；这一点依据的是上面的论证"),
+     "：在 0.05 水平下未能再次表明存在差异（%(sign)s）。不拒绝并不能说明两个参数组合下的发布同分布；这一点依据的是上面的论证"),
     ("fedpca.flat_rerun_same", "its $z$ has the same sign as in the first run",
      "its z has the same sign as in the first run", "其 $z$ 与首次运行中的符号相同"),
     ("fedpca.flat_rerun_opposite", "its $z$ has the opposite sign to the first run's",
