@@ -42,7 +42,14 @@ from ...core.mechanisms.gaussian import gaussian_claim, gaussian_epsilon
 from ...core.messages import message, tex
 from ...core.privacy import PrivacyClaim
 from ...core.validation import check_delta, check_epsilon, check_int, check_rng
-from .core import Calibration, noise_scale, sensitivity, symmetric_gaussian, top_k_subspace
+from .core import (
+    Calibration,
+    aligned_cells,
+    noise_scale,
+    sensitivity,
+    symmetric_gaussian,
+    top_k_subspace,
+)
 
 __all__ = [
     "CAPE_VARIANTS",
@@ -349,13 +356,7 @@ def pooled_difference(energy: pd.DataFrame, method: str, reference: str = "centr
     """The mean captured-energy difference ``method − reference`` over the aligned cells of
     :func:`~dpcompendium.chapters.federated_pca.energy_table` (a quantity, no verdict): ``difference``, its standard
     error ``se`` from the cells' standard errors (independent cells; NaN with one repetition) and ``z``."""
-    key = ["dataset", "split", "epsilon", "sites"]
-    a = energy[energy.method == method].set_index(key).sort_index()
-    b = energy[energy.method == reference].set_index(key).sort_index()
-    if a.empty or not a.index.equals(b.index):
-        raise ValueError(
-            f"method and reference must have the same cells, got {method!r} and {reference!r}"
-        )
+    a, b = aligned_cells(energy, method, reference)
     diff = float((a.captured_energy - b.captured_energy).mean())
     se = float(np.sqrt((a.captured_energy_se**2 + b.captured_energy_se**2).sum()) / len(a))
     if not (np.isfinite(se) and se > 0):

@@ -20,6 +20,7 @@ import math
 from typing import Literal
 
 import numpy as np
+import pandas as pd
 from scipy import linalg
 
 from ...core._jit import compiled
@@ -27,6 +28,7 @@ from ...core.mechanisms.gaussian import analytic_gaussian_sigma, calibrated_sigm
 from ...core.validation import check_array, check_int, check_rng
 
 __all__ = [
+    "aligned_cells",
     "analytic_gaussian_sigma",
     "captured_energy",
     "clip_rows",
@@ -363,3 +365,21 @@ def captured_energy(a: np.ndarray, v: np.ndarray) -> np.ndarray | float:
     best = float(np.sum(np.linalg.eigvalsh(a)[::-1][:k]))
     q = np.einsum("...ik,...ik->...", v, a @ v) / best  # tr(Vᵀ A V) with A V one BLAS product
     return float(q) if np.ndim(q) == 0 else q
+
+
+#: The cells of :func:`~dpcompendium.chapters.federated_pca.energy_table` two methods are compared on.
+CELL_KEY = ["dataset", "split", "epsilon", "sites"]
+
+
+def aligned_cells(
+    energy: pd.DataFrame, method: str, reference: str
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The rows of ``method`` and of ``reference`` in an energy table, indexed by their cell (:data:`CELL_KEY`) and
+    sorted, so that the two frames align row by row; ValueError unless both have the same, non-empty set of cells."""
+    a = energy[energy.method == method].set_index(CELL_KEY).sort_index()
+    b = energy[energy.method == reference].set_index(CELL_KEY).sort_index()
+    if a.empty or not a.index.equals(b.index):
+        raise ValueError(
+            f"method and reference must have the same cells, got {method!r} and {reference!r}"
+        )
+    return a, b

@@ -8,145 +8,30 @@ Every publisher is ``f(x, epsilon, rng, *, <parameters>, size=None) -> noisy his
 from __future__ import annotations
 
 from ...core.experiments import RangeQueries, bootstrap_mean_ci  # the one implementation (core)
-from .baselines import (
-    ahp,
-    dawa,
-    hierarchical,
-    identity,
-    least_squares,
-    php,
-    php_budget,
-    php_depth,
-    php_levelwise,
-    php_partition,
-    privelet,
-    uniform,
-)
-from .experiment import (
-    DAWA_CALIBRATION,
-    METHOD_VARIANTS,
-    METHODS,
-    WORKLOAD_METHODS,
-    baseline_brackets,
-    budget_name,
-    check_method,
-    claim_superiority,
-    claim_table,
-    design_named,
-    equivalence_test,
-    grouping_tuning,
-    holm,
-    parameter_grid,
-    privacy_claim,
-    rank_directions,
-    rank_settings,
-    release,
-    run_comparison,
-    setting_arms,
-    short_sentence,
-    short_verdicts,
-    summarize_runs,
-)
-from .hdmm import (
-    HDMM_GRID,
-    HDMM_MAXITER,
-    HdmmStrategy,
-    hdmm,
-    hdmm_block,
-    hdmm_expected_mse,
-    hdmm_objective,
-    hdmm_p,
-    hdmm_strategy,
-)
-from .privtree import PRIVTREE_FANOUT, privtree, privtree_parameters, privtree_reference
-from .sampling_grouping import (
-    READINGS,
-    SG_VARIANTS,
-    VARIANTS,
-    assign_groups,
-    centre_pair_probabilities,
-    grouping_log_probability,
-    grouping_loss_per_bin,
-    grouping_privacy_loss,
-    kmeanspp_centres,
-    parse_variant,
-    partition_probabilities,
-    sampling_grouping,
-)
-from .workloads import (
-    all_prefixes,
-    identity_expected_mse,
-    random_ranges,
-    scaled_l1,
-    workload_mse,
-)
+from . import baselines as _baselines
+from . import experiment as _experiment
+from . import hdmm as _hdmm
+from . import privtree as _privtree
+from . import sampling_grouping as _sampling_grouping
+from . import workloads as _workloads
+from .baselines import *  # noqa: F403
+from .experiment import *  # noqa: F403
+from .hdmm import *  # noqa: F403
+from .privtree import *  # noqa: F403
+from .sampling_grouping import *  # noqa: F403
+from .sampling_grouping import parse_variant  # not in its module's __all__
+from .workloads import *  # noqa: F403
 
+# the package's public names: each module's own (its ``__all__``; the modules under ``_`` names, as three of
+# them share their name with their main function) and the core's types it works with
 __all__ = [
-    "DAWA_CALIBRATION",
-    "HDMM_GRID",
-    "HDMM_MAXITER",
-    "METHODS",
-    "METHOD_VARIANTS",
-    "PRIVTREE_FANOUT",
-    "READINGS",
-    "SG_VARIANTS",
-    "VARIANTS",
-    "WORKLOAD_METHODS",
-    "HdmmStrategy",
     "RangeQueries",
-    "ahp",
-    "all_prefixes",
-    "assign_groups",
-    "baseline_brackets",
     "bootstrap_mean_ci",
-    "budget_name",
-    "centre_pair_probabilities",
-    "check_method",
-    "claim_superiority",
-    "claim_table",
-    "dawa",
-    "design_named",
-    "equivalence_test",
-    "grouping_log_probability",
-    "grouping_loss_per_bin",
-    "grouping_privacy_loss",
-    "grouping_tuning",
-    "hdmm",
-    "hdmm_block",
-    "hdmm_expected_mse",
-    "hdmm_objective",
-    "hdmm_p",
-    "hdmm_strategy",
-    "hierarchical",
-    "holm",
-    "identity",
-    "identity_expected_mse",
-    "kmeanspp_centres",
-    "least_squares",
-    "parameter_grid",
     "parse_variant",
-    "partition_probabilities",
-    "php",
-    "php_budget",
-    "php_depth",
-    "php_levelwise",
-    "php_partition",
-    "privacy_claim",
-    "privelet",
-    "privtree",
-    "privtree_parameters",
-    "privtree_reference",
-    "random_ranges",
-    "rank_directions",
-    "rank_settings",
-    "release",
-    "run_comparison",
-    "sampling_grouping",
-    "scaled_l1",
-    "setting_arms",
-    "short_sentence",
-    "short_verdicts",
-    "summarize_runs",
-    "uniform",
-    "workload_mse",
+    *_baselines.__all__,
+    *_experiment.__all__,
+    *_hdmm.__all__,
+    *_privtree.__all__,
+    *_sampling_grouping.__all__,
+    *_workloads.__all__,
 ]
