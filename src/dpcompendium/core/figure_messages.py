@@ -1043,7 +1043,10 @@ _PAIRS += [
         "生成树的三分之一预留未用）；每个取值的计数至少为 620，没有取值被合并；统计量：这些测量的对数似然比",
     ),
     # MST's compression branch: values merged by the noisy one-way counts (referee 14, A1)
-    ("MST measurements, values merged (2-D, AIM's budget)", "MST 的测量，有取值被合并（二维，AIM 的预算）"),
+    (
+        "MST measurements, values merged (2-D, AIM's budget)",
+        "MST 的测量，有取值被合并（二维，AIM 的预算）",
+    ),
     (
         "eps = %(e)s, delta = %(d)s, rho = %(r)s: both one-way marginals + N(0, %(s1)s^2), the two-way + "
         "N(0, %(s2)s^2) (two thirds of rho spent, the spanning tree's third reserved); counts 0 and 1 for values 2 "

@@ -375,7 +375,9 @@ def mst_audit_specs() -> list[AuditSpec]:
             for k, i in enumerate(first):
                 kept = tuple(_compress(y[i], sd1)[0] for y in ys)
                 if not np.array_equal(np.hstack(kept), pattern[i]):
-                    raise RuntimeError("the audit's compression pattern must be mst's _compress rule")
+                    raise RuntimeError(
+                        "the audit's compression pattern must be mst's _compress rule"
+                    )
                 ca, cb = _compress_hist(h_a, kept), _compress_hist(h_b, kept)
                 rows = np.flatnonzero(which.ravel() == k)
                 (y2,) = measure_marginals(_compress_hist(h, kept), [(0, 1)], sd2, g, size=rows.size)
@@ -410,9 +412,7 @@ def mst_audit_specs() -> list[AuditSpec]:
                 "private",
                 mst_claim(eps, delta),
                 (records, moved),
-                sample=llr_sampler(
-                    shape, _histogram(records, shape), _histogram(moved, shape)
-                ),
+                sample=llr_sampler(shape, _histogram(records, shape), _histogram(moved, shape)),
                 true_epsilon=gaussian_epsilon(1.0, ratio, delta),
                 max_samples=300_000,
                 note=f"eps = {eps:g}, delta = {delta:g}, rho = {rho:.4g}: both one-way marginals + N(0, "
