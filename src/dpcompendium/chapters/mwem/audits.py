@@ -388,14 +388,15 @@ def mst_audit_specs() -> list[AuditSpec]:
 
     specs = []
     # 1. no value merged; 2. values 2 and 3 of each attribute merged
-    for shape, counts, src, dst in (
-        ((2, 2), [300, 320, 340, 360], 3, 0),
+    # (shape, counts per cell, the record that moves, the cell it moves to): the last record, in cell (1, 1), to
+    # cell (0, 0); the first record, in cell (0, 0), to cell (2, 2)
+    for shape, counts, at, dst in (
+        ((2, 2), [300, 320, 340, 360], -1, 0),
         ((4, 4), [1000, 1100, 0, 0, 1200, 1300] + [0] * 10, 0, 10),
     ):
         records = np.repeat(np.arange(len(counts)), counts)
         moved = records.copy()
-        at = int(np.flatnonzero(records == src)[-1 if src else 0])
-        moved[at] = dst  # replace-one: one record moves from cell src to cell dst
+        moved[at] = dst  # replace-one
         merged = shape == (4, 4)
         what = (
             "counts 0 and 1 for values 2 and 3 of each attribute, merged in nearly every draw; a record moved "
