@@ -90,15 +90,16 @@ def test_a_step_over_its_proof_share_is_not_a_violated_mechanism(table):
     # a HOLDS reads "holds", but for the rows that check the delta part only (referee 12, N4)
     held = table[table.verdict == "holds"]
     delta_only = held.finding.str.startswith("holds, the delta part only")
-    # and the Laplace input perturbation row, whose pair moves the triangle by a share of Delta_1 only: it reads that
-    # it checks the pair's loss, not Delta_1 (referee 13 re-check, #7)
-    loss_only = held.finding == "holds (the pair's loss; Delta_1 not checked)"
-    assert (held.loc[~delta_only & ~loss_only, "finding"] == "holds").all()
+    assert (held.loc[~delta_only, "finding"] == "holds").all()
     assert held.loc[delta_only, "mechanism"].tolist() == [
         "Wishart mechanism (as published) at (eps/3, 1 - exp(-eps/3)): A + W"
     ]
-    assert held.loc[loss_only, "chapter"].tolist() == ["federated-pca"]
-    assert held.loc[loss_only, "mechanism"].str.startswith("Laplace input perturbation").all()
+    # the Laplace input perturbation row, audited on the worst pair that attains the sensitivity, is a plain HOLDS:
+    # no longer "the pair's loss; Delta_1 not checked" (referee 14, A1); MST holds on both compression branches
+    lap = held[held.mechanism.str.startswith("Laplace input perturbation")]
+    assert lap.chapter.tolist() == ["federated-pca"] and lap.finding.tolist() == ["holds"]
+    mst = held[held.mechanism.str.startswith("MST measurements")]
+    assert len(mst) == 2 and (mst.finding == "holds").all()
 
 
 def test_verdicts_match_the_book(table):
@@ -410,10 +411,8 @@ def test_the_wishart_guarantee_row_says_it_checks_the_delta_part_only():
     )
     assert finding("federated-pca", ok, "violated") == FINDINGS["violated"]
     assert (
-        finding("federated-pca", "Laplace input perturbation: A + L", "holds")
-        == FINDINGS["loss_only"]
+        finding("federated-pca", "Laplace input perturbation: A + L", "holds") == FINDINGS["holds"]
     )
-    assert finding("dp-mean", "Laplace input perturbation: A + L", "holds") == FINDINGS["holds"]
     t = pd.DataFrame(
         {
             "mechanism": [ok, "Laplace input", "x", "y", "MWEM measurement, coursework, 2-D"],
@@ -431,10 +430,50 @@ def test_the_wishart_guarantee_row_says_it_checks_the_delta_part_only():
     assert whole == [2, 1, 0, 2, 0]
     assert str(tally_short(t)) == (
         "Of 5 audited rows, 2 are violated as predicted (1 of them sources' and comparators' mechanisms as "
-        "published) and 1 step exceeds its proof share; 0 hold exactly and 2 empirically (1 of them for the "
+        "published) and 1 step exceeds its proof share; 0 hold exactly and 2 empirically (1 for the "
         "$\\delta$ part only)"
     )
     assert "其中 1 个仅限" in tally_short(t).by_lang["zh_CN"]
+
+
+def test_the_short_tally_gives_every_scoped_holds_its_scope(monkeypatch):
+    """Referee 14, A1: every HOLDS that checks part of its claim only is named in the short tally with its scope
+    ("1 for the delta part only, 1 for the pair's loss"), from the findings, in both languages. No row is
+    loss-only now (the Laplace row is audited on the worst pair); a row named in LOSS_ONLY_ROWS still reads so."""
+    import pandas as pd
+
+    cat = importlib.import_module("dpcompendium.chapters.privacy_audit.catalog")
+
+    assert cat.LOSS_ONLY_ROWS == {}
+    monkeypatch.setattr(cat, "LOSS_ONLY_ROWS", {"dp-mean": ("some mean",)})
+    assert cat.finding("dp-mean", "some mean, eps 1", "holds") == cat.FINDINGS["loss_only"]
+    assert cat.finding("mwem", "some mean, eps 1", "holds") == cat.FINDINGS["holds"]
+    ok = "Wishart mechanism (as published) at (eps/3, 1 - exp(-eps/3)): A + W"
+    t = pd.DataFrame(
+        {
+            "mechanism": [ok, "some mean, eps 1", "x"],
+            "chapter": ["federated-pca", "dp-mean", "core"],
+            "audit": ["empirical", "empirical", "empirical"],
+            "verdict": ["holds", "holds", "holds"],
+            "expected": ["holds", "holds", "holds"],
+        }
+    )
+    t["finding"] = [
+        cat.finding(c, m, v) for c, m, v in zip(t.chapter, t.mechanism, t.verdict, strict=True)
+    ]
+    assert cat.scoped_counts(t) == {"delta_only": 1, "loss_only": 1}
+    short = cat.tally_short(t)
+    assert str(short).endswith(
+        "3 empirically (1 for the $\\delta$ part only, 1 for the pair's loss)"
+    ), str(short)
+    assert short.by_lang["zh_CN"].endswith(
+        "（其中 1 个仅限 $\\delta$ 的部分，1 个仅检验该对输入的损失）"
+    )
+    # no scoped HOLDS, no brackets; a scoped row whose verdict is not the predicted one is not counted
+    t2 = t.assign(finding=["holds"] * 3)
+    assert str(cat.tally_short(t2)).endswith("3 empirically")
+    t3 = t.assign(expected=["violated", "holds", "holds"])
+    assert cat.scoped_counts(t3) == {"delta_only": 0, "loss_only": 1}
 
 
 def test_the_short_tally_has_the_full_tally_s_counts_and_fits_a_takeaway(table):
@@ -449,6 +488,7 @@ def test_the_short_tally_has_the_full_tally_s_counts_and_fits_a_takeaway(table):
     violated, step, exact, empirical = (int(t[c]) for c in TALLY_COLUMNS[:4])
     assert re.match(
         rf"Of {len(table)} audited rows, {violated} are violated as predicted \(\d+ of them .*\) and {step} step "
-        rf"exceeds its proof share; {exact} hold exactly and {empirical} empirically \(1 of them",
+        rf"exceeds its proof share; {exact} hold exactly and {empirical} empirically \(1 for the \$\\delta\$ part "
+        rf"only\)$",
         short,
     ), short

@@ -70,7 +70,11 @@ COVERED: dict[tuple[str, str], tuple[str, ...]] = {
     # AIM's release is its measurements; the audited one is the first (its rounds' composition is accounted)
     ("mwem", "aim"): ("AIM measurement (initialisation), 1-D", "AIM selection (first round), 2-D"),
     ("mwem", "gaussian-identity"): ("Gaussian Identity (AIM's budget), 1-D",),
-    ("mwem", "mst"): ("MST measurements (2-D, AIM's budget)",),
+    # both branches of its domain compression: none merged, and values merged (referee 14, A1)
+    ("mwem", "mst"): (
+        "MST measurements (2-D, AIM's budget)",
+        "MST measurements, values merged (2-D, AIM's budget)",
+    ),
     ("mwem", "gaussian-ls"): ("Gaussian least squares (AIM's budget), 1-D",),
     ("hiera", "duchi"): ("Duchi (binary output), exact", "Duchi sampler"),
     ("hiera", "harmony"): ("Harmony (d = 3) sampler",),

@@ -11,9 +11,14 @@ import pandas as pd
 import pytest
 
 from dpcompendium.chapters import federated_pca as P
-from dpcompendium.chapters.federated_pca.audits import laplace_audit_specs
+from dpcompendium.chapters.federated_pca.audits import (
+    LAPLACE_AUDIT_D,
+    _laplace_spec,
+    laplace_audit_rows,
+    laplace_audit_specs,
+)
 from dpcompendium.core import comparison
-from dpcompendium.core.audit.spec import run_audit
+from dpcompendium.core.audit.spec import are_neighbours, run_audit
 from dpcompendium.core.messages import message
 
 
@@ -145,6 +150,44 @@ def test_audit_row_holds_and_its_pair_loss_is_below_epsilon():
     assert s1.mean() > 5 * se and s2.mean() < -5 * se
     result = run_audit(spec, n_samples=200_000, rng=np.random.default_rng(4))
     assert result.verdict == "holds"
+
+
+def test_the_audit_row_s_pair_is_the_worst_pair_and_its_loss_the_mechanism_s_exact_epsilon():
+    """Referee 14, A1: the row is audited on :func:`laplace_worst_pair` (raw rows through the public preprocessing),
+    which at d = 3 attains the sensitivity (the enumeration above), so its loss is the mechanism's exact ε, ε over
+    1 + the slack of Δ₁ — not the old shared pair's 0.641 of it."""
+    (spec,) = laplace_audit_specs()
+    d, d2 = spec.datasets
+    assert d.shape == (1002, LAPLACE_AUDIT_D) and are_neighbours(d, d2, "replace-one")
+    assert ((d >= 0) & (d <= 1)).all() and ((d2 >= 0) & (d2 <= 1)).all()
+    # the public preprocessing maps the changed record to the worst pair's unit rows
+    x, y = P.laplace_worst_pair(LAPLACE_AUDIT_D)
+    px = P.prepare(d, (0.0, 1.0), preprocessing="public")
+    py = P.prepare(d2, (0.0, 1.0), preprocessing="public")
+    assert np.allclose(px[0], x, atol=1e-14) and np.allclose(py[0], y, atol=1e-14)
+    n = d.shape[0]
+    change = np.abs(np.triu(px.T @ px - py.T @ py)).sum() / n
+    assert change == pytest.approx(P.laplace_worst_change(LAPLACE_AUDIT_D, n), rel=1e-12)
+    slack = P.laplace_slack(LAPLACE_AUDIT_D)
+    assert spec.true_epsilon == pytest.approx(spec.claim.epsilon / (1 + slack), rel=1e-12)
+    assert spec.true_epsilon > 0.9 * spec.claim.epsilon  # the old pair was at 0.641 of it
+    assert f"{1 / (1 + slack):.3g} of Delta_1" in spec.note
+    # at any width the changed record lies outside the clipping ball, so the preprocessing keeps the pair
+    for width in (2, 13, 108):
+        r, r2 = laplace_audit_rows(width)
+        wx, wy = P.laplace_worst_pair(width)
+        q = P.prepare(np.vstack([r[:1], r2[:1]]), (0.0, 1.0), preprocessing="public")
+        assert np.allclose(q, [wx, wy], atol=1e-14)
+
+
+def test_the_audit_row_flags_a_noise_scale_below_the_right_one():
+    """The row checks the calibration: with the noise at 0.6 of the right scale the pair's loss is 0.767 > ε = 0.5
+    and the audit says so (on the old pair, at 0.641 of Δ₁, such a scale would still have held: 0.534 is within
+    the audit's power)."""
+    bad = _laplace_spec(0.6)
+    assert bad.expected == "violated" and bad.true_epsilon > 1.5 * bad.claim.epsilon
+    result = run_audit(bad, n_samples=200_000, rng=np.random.default_rng(5))
+    assert result.verdict == "violated" and result.audited_epsilon <= bad.true_epsilon
 
 
 def test_laplace_arm_leaves_the_other_arms_draws_and_its_comparisons_are_private():

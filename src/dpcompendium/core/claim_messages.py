@@ -745,12 +745,12 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "holds, the $\\delta$ part only (event mass at most $\\delta$; the $e^{\\varepsilon/3}$ ratio not checked)",
      "holds, the delta part only (event mass at most delta; the e^(eps/3) ratio not checked)",
      "成立，仅限 $\\delta$ 的部分（事件概率至多为 $\\delta$；未检验 $e^{\\varepsilon/3}$ 的比值）"),
-    # the Laplace input perturbation row (federated-pca): its pair moves the triangle by a share of Δ₁ only
-    # (referee 13 re-check, #7)
+    # a row whose pair moves the release by a share of the sensitivity the noise is calibrated to (privacy_audit's
+    # LOSS_ONLY_ROWS; none since the Laplace input perturbation row is audited on its worst pair, referee 14, A1)
     ("audit.finding.loss_only",
-     "holds (the pair's loss; $\\Delta_1$ not checked)",
-     "holds (the pair's loss; Delta_1 not checked)",
-     "成立（仅检验该对输入的损失；未检验 $\\Delta_1$）"),
+     "holds (the pair's loss; the sensitivity not checked)",
+     "holds (the pair's loss; the sensitivity not checked)",
+     "成立（仅检验该对输入的损失；未检验敏感度）"),
     # ProjUnit (core/mechanisms/privunit.py; referee 12, §3)
     ("claims.projunit.mech",
      "ProjUnit (a public random projection to $k = %(k)s$ dimensions, then PrivUnitG)",

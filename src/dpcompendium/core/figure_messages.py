@@ -1004,11 +1004,11 @@ _PAIRS += [
         "拉普拉斯噪声输入扰动：A 的上三角加尺度为 (d/sqrt(2)+1)/(n ε) 的拉普拉斯噪声",
     ),
     (
-        "raw rows, replace-one, n = %(n)s, public preprocessing; statistic: the log-likelihood ratio of the changed "
-        "entries; the pair's l1 change is %(r)s of Delta_1, so the row checks the pair's loss, not Delta_1: a "
-        "noise scale down to 1/%(f)s of the right one would still hold",
-        "原始行，替换一条记录，n = %(n)s，公开预处理；统计量为变化元素的对数似然比；该数据对的 l1 变化为 Δ₁ 的 "
-        "%(r)s，所以这一行检验的是该数据对的隐私损失，而不是 Δ₁：噪声尺度低至正确值的 1/%(f)s 时这一行仍会成立",
+        "raw rows, replace-one, n = %(n)s, d = %(d)s, public preprocessing; the changed row is the worst pair, the "
+        "largest l1 change of the triangle at this d: %(r)s of Delta_1; statistic: the log-likelihood ratio of the "
+        "changed entries",
+        "原始行，替换一条记录，n = %(n)s，d = %(d)s，公开预处理；被替换的行取最坏的数据对，即在该 d 下使上三角的 l1 "
+        "变化最大者：为 Δ₁ 的 %(r)s；统计量为变化元素的对数似然比",
     ),
     ("Wishart mechanism, what it satisfies", "Wishart 机制，实际满足的保证"),
     (
@@ -1043,9 +1043,23 @@ _PAIRS += [
     (
         "eps = %(e)s, delta = %(d)s, rho = %(r)s: both one-way marginals + N(0, %(s1)s^2), the two-way + "
         "N(0, %(s2)s^2) (two thirds of rho spent, the spanning tree's third reserved); counts of at least 620 per "
-        "value, none merged; statistic: the whitened projection on the pair's direction",
+        "value, none merged; statistic: the log-likelihood ratio of the measurements",
         "ε = %(e)s，δ = %(d)s，ρ = %(r)s：两个一维边缘各加 N(0, %(s1)s^2)，二维边缘加 N(0, %(s2)s^2)（耗用 ρ 的三分之二，"
-        "生成树的三分之一预留未用）；每个取值的计数至少为 620，没有取值被合并；统计量：在该对输入方向上的白化投影",
+        "生成树的三分之一预留未用）；每个取值的计数至少为 620，没有取值被合并；统计量：这些测量的对数似然比",
+    ),
+    # MST's compression branch: values merged by the noisy one-way counts (referee 14, A1)
+    (
+        "MST measurements, values merged (2-D, AIM's budget)",
+        "MST 的测量，有取值被合并（二维，AIM 的预算）",
+    ),
+    (
+        "eps = %(e)s, delta = %(d)s, rho = %(r)s: both one-way marginals + N(0, %(s1)s^2), the two-way + "
+        "N(0, %(s2)s^2) (two thirds of rho spent, the spanning tree's third reserved); counts 0 and 1 for values 2 "
+        "and 3 of each attribute, merged in nearly every draw; a record moved from cell (0, 0) to cell (2, 2), the "
+        "two-way marginal measured on the compressed domain; statistic: the log-likelihood ratio of the measurements",
+        "ε = %(e)s，δ = %(d)s，ρ = %(r)s：两个一维边缘各加 N(0, %(s1)s^2)，二维边缘加 N(0, %(s2)s^2)（耗用 ρ 的三分之二，"
+        "生成树的三分之一预留未用）；每个属性的取值 2 和 3 计数为 0 和 1，几乎每次抽样都被合并；一条记录从单元格 (0, 0) "
+        "移到单元格 (2, 2)，二维边缘在压缩后的取值域上测量；统计量：这些测量的对数似然比",
     ),
     (
         "eps = %(e)s, delta = %(d)s, T = %(t)s, 4 x 4 histogram 1..16, model estimate n · uniform: exponential "

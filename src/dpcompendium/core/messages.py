@@ -2526,10 +2526,17 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
     ("audit.tally.short",
      "Of %(n)s audited rows, %(violated)s are violated as predicted (%(chapters)s of them sources' and comparators' "
      "mechanisms as published) and %(step)s step exceeds its proof share; %(exact)s hold exactly and %(empirical)s "
-     "empirically (%(delta_only)s of them for the $\\delta$ part only)%(other)s",
+     "empirically%(scopes)s%(other)s",
      "在 %(n)s 个审计行中，%(violated)s 个按预测违反（其中 %(chapters)s 个是各章按论文原方案实现的机制）、%(step)s 个步骤"
-     "超出其证明所分配的份额；%(exact)s 个精确成立，%(empirical)s 个经验审计成立（其中 %(delta_only)s 个仅限 "
-     "$\\delta$ 的部分）%(other)s"),
+     "超出其证明所分配的份额；%(exact)s 个精确成立，%(empirical)s 个经验审计成立%(scopes)s%(other)s"),
+    # the empirical HOLDS that check part of their claim only, each with its scope (referee 14, A1)
+    ("audit.tally.scopes", " (%(scopes)s)", "（其中 %(scopes)s）"),
+    ("audit.tally.scope.delta_only", "%(k)s for the $\\delta$ part only", "%(k)s 个仅限 $\\delta$ 的部分"),
+    ("audit.tally.scope.loss_only", "%(k)s for the pair's loss", "%(k)s 个仅检验该对输入的损失"),
+    # MST's two audit rows, one per branch of its domain compression (privacy-audit §6.3; referee 14, A1)
+    ("audit.mst_branches",
+     "both hold, with lower bounds %(bounds)s under the pair's exact loss %(true)s",
+     "两行均成立，下界为 %(bounds)s，低于该对输入的精确损失 %(true)s"),
     # the mechanisms a chapter calls private and how they fare (referee 12, #10 and re-check 2: the MWEM step)
     ("audit.private_hold",
      "on the instances audited, every mechanism whose chapter calls it private holds or, for one MWEM step (the "

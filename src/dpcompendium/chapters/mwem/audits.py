@@ -330,46 +330,95 @@ def gaussian_ls_audit_specs() -> list[AuditSpec]:
 
 def mst_audit_specs() -> list[AuditSpec]:
     """MST's release is its measurements (:func:`~.mst.measure_marginals`, the draws :func:`~.mst.mst` makes; the
-    compression, the spanning tree of one edge and the estimate are post-processing), audited on a 2 x 2 histogram at
-    ε = 1, δ = 1e-7, replace-one (a record moves from cell (1, 1) to cell (0, 0)), with counts far above 3σ₁ so that
-    no value is merged and the two-way marginal is measured on the whole domain. The statistic is the whitened
-    projection on the direction the pair moves the three marginals, Σ Δ·y/sd² (a sufficient statistic of the
-    Gaussian pair: the measurements' whole loss), a change of 2/σ₂² + 4/σ₁² against a standard deviation
+    compression, the spanning tree of one edge and the estimate are post-processing), audited at ε = 1, δ = 1e-7,
+    replace-one, on both branches of the domain compression:
+
+    1. no value merged: a 2 x 2 histogram whose counts are far above 3σ₁, a record moved from cell (1, 1) to cell
+       (0, 0), so the two-way marginal is measured on the whole domain;
+    2. values merged: a 4 x 4 histogram with counts only in its 2 x 2 corner (far above 3σ₁), a record moved from
+       cell (0, 0) to cell (2, 2), so values 2 and 3 of each attribute (counts 0 and 1) are merged in nearly every
+       draw and the two-way marginal is measured on the compressed domain that the noisy one-way counts chose (the
+       library's ``_compress`` and ``_compress_hist``, per compression drawn).
+
+    The statistic is the log-likelihood ratio of the release, Σ Δ·(y − m)/sd² over the one-way measurements and the
+    two-way one given the compression drawn (Δ and m: the difference and midpoint of the pair's marginals on that
+    domain; a sufficient statistic of the pair, the measurements' whole loss). Where the pair's two cells stay apart
+    in the compressed domain (value 0 is kept whenever its count is far above 3σ₁) the two-way change has norm √2
+    whatever the compression, so on both branches the ratio is Gaussian with shift over standard deviation
     √(2/σ₂² + 4/σ₁²): the exact Gaussian profile at 2ρ/3-zCDP. Claimed: :func:`~.mst.mst_claim` (ρ reserved)."""
-    from .mst import measure_marginals, mst_claim, mst_sigmas
+    from .mst import _compress, _compress_hist, measure_marginals, mst_claim, mst_sigmas
     from .zcdp import rho_for
 
     eps, delta = 1.0, AIM_DELTA
-    shape = (2, 2)
-    records = np.repeat(np.arange(4), [300, 320, 340, 360])
-    moved = records.copy()
-    moved[-1] = 0
     rho = rho_for(eps, delta)
     sd1, sd2 = mst_sigmas(rho)
-    d1 = np.array([1.0, -1.0])
-    d2 = np.array([1.0, 0.0, 0.0, -1.0])
+    # the statistic's shift over its standard deviation, on both branches
+    ratio = math.sqrt(2.0 / sd2**2 + 4.0 / sd1**2)
 
-    def sample(d, n, g):
-        h = _histogram(d, shape)
-        y0, y1 = measure_marginals(h, [(0,), (1,)], sd1, g, size=n)
-        (y2,) = measure_marginals(h, [(0, 1)], sd2, g, size=n)
-        return (y0 @ d1 + y1 @ d1) / sd1**2 + (y2 @ d2) / sd2**2
+    def llr_sampler(shape, h_a, h_b):
+        """n samples of the release's log-likelihood ratio (D against D') on one dataset's records."""
+        one_a = [h_a.sum(axis=1), h_a.sum(axis=0)]
+        one_b = [h_b.sum(axis=1), h_b.sum(axis=0)]
 
-    ratio = math.sqrt(
-        2.0 / sd2**2 + 4.0 / sd1**2
-    )  # the statistic's shift over its standard deviation
-    return [
-        AuditSpec(
-            "MST measurements (2-D, AIM's budget)",
-            CHAPTER,
-            "private",
-            mst_claim(eps, delta),
-            (records, moved),
-            sample=sample,
-            true_epsilon=gaussian_epsilon(1.0, ratio, delta),
-            max_samples=300_000,
-            note=f"eps = {eps:g}, delta = {delta:g}, rho = {rho:.4g}: both one-way marginals + N(0, {sd1:.4g}^2), "
-            f"the two-way + N(0, {sd2:.4g}^2) (two thirds of rho spent, the spanning tree's third reserved); counts of "
-            "at least 620 per value, none merged; statistic: the whitened projection on the pair's direction",
+        def sample(d, n, g):
+            h = _histogram(d, shape)
+            ys = measure_marginals(h, [(0,), (1,)], sd1, g, size=n)
+            out = sum(
+                (y - (a + b) / 2) @ (a - b) / sd1**2
+                for y, a, b in zip(ys, one_a, one_b, strict=True)
+            )
+            # the compression each draw chose (values with a noisy count of at least 3 sd1 kept), one pattern at
+            # a time: the two-way marginal of that compressed domain, measured for every draw that chose it
+            pattern = np.hstack([y >= 3.0 * sd1 for y in ys])
+            code = pattern @ (1 << np.arange(pattern.shape[1]))
+            _, first, which = np.unique(code, return_index=True, return_inverse=True)
+            for k, i in enumerate(first):
+                kept = tuple(_compress(y[i], sd1)[0] for y in ys)
+                if not np.array_equal(np.hstack(kept), pattern[i]):
+                    raise RuntimeError(
+                        "the audit's compression pattern must be mst's _compress rule"
+                    )
+                ca, cb = _compress_hist(h_a, kept), _compress_hist(h_b, kept)
+                rows = np.flatnonzero(which.ravel() == k)
+                (y2,) = measure_marginals(_compress_hist(h, kept), [(0, 1)], sd2, g, size=rows.size)
+                out[rows] += (y2 - ((ca + cb) / 2).ravel()) @ (ca - cb).ravel() / sd2**2
+            return out
+
+        return sample
+
+    specs = []
+    # 1. no value merged; 2. values 2 and 3 of each attribute merged
+    # (shape, counts per cell, the record that moves, the cell it moves to): the last record, in cell (1, 1), to
+    # cell (0, 0); the first record, in cell (0, 0), to cell (2, 2)
+    for shape, counts, at, dst in (
+        ((2, 2), [300, 320, 340, 360], -1, 0),
+        ((4, 4), [1000, 1100, 0, 0, 1200, 1300] + [0] * 10, 0, 10),
+    ):
+        records = np.repeat(np.arange(len(counts)), counts)
+        moved = records.copy()
+        moved[at] = dst  # replace-one
+        merged = shape == (4, 4)
+        what = (
+            "counts 0 and 1 for values 2 and 3 of each attribute, merged in nearly every draw; a record moved "
+            "from cell (0, 0) to cell (2, 2), the two-way marginal measured on the compressed domain"
+            if merged
+            else "counts of at least 620 per value, none merged"
         )
-    ]
+        specs.append(
+            AuditSpec(
+                "MST measurements, values merged (2-D, AIM's budget)"
+                if merged
+                else "MST measurements (2-D, AIM's budget)",
+                CHAPTER,
+                "private",
+                mst_claim(eps, delta),
+                (records, moved),
+                sample=llr_sampler(shape, _histogram(records, shape), _histogram(moved, shape)),
+                true_epsilon=gaussian_epsilon(1.0, ratio, delta),
+                max_samples=300_000,
+                note=f"eps = {eps:g}, delta = {delta:g}, rho = {rho:.4g}: both one-way marginals + N(0, "
+                f"{sd1:.4g}^2), the two-way + N(0, {sd2:.4g}^2) (two thirds of rho spent, the spanning tree's "
+                f"third reserved); {what}; statistic: the log-likelihood ratio of the measurements",
+            )
+        )
+    return specs

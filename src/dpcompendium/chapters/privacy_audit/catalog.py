@@ -46,6 +46,7 @@ __all__ = [
     "DELTA_ONLY_ROWS",
     "FINDINGS",
     "LOSS_ONLY_ROWS",
+    "SCOPED_FINDINGS",
     "STEP_SHARE_ROWS",
     "TABLE_WORDS",
     "TALLY_COLUMNS",
@@ -61,6 +62,7 @@ __all__ = [
     "missing_chapters",
     "row_confidence",
     "run_catalog",
+    "scoped_counts",
     "table_words",
     "tally_short",
     "tally_statement",
@@ -117,10 +119,14 @@ DELTA_ONLY_ROWS: dict[str, tuple[str, ...]] = {
 }
 
 #: Rows whose audit pair moves the released statistic by a share of the sensitivity the noise is calibrated to, so a
-#: HOLDS checks the privacy loss of that pair, not the sensitivity (chapter → mechanism-name prefixes): the Laplace
-#: input perturbation's shared raw pair moves the upper triangle by a share of Δ₁ only (referee 13, #7). Such a row
-#: still counts among the empirical HOLDS of :func:`verdict_tally`; its finding says what it checks.
-LOSS_ONLY_ROWS: dict[str, tuple[str, ...]] = {"federated-pca": ("Laplace input perturbation",)}
+#: HOLDS checks the privacy loss of that pair, not the sensitivity (chapter → mechanism-name prefixes). Such a row
+#: still counts among the empirical HOLDS of :func:`verdict_tally`; its finding says what it checks, and
+#: :func:`tally_short` names it. None now: the Laplace input perturbation's row, once on the chapter's shared pair at
+#: 0.641 of Δ₁ (referee 13, #7), is audited on the worst pair, which attains the sensitivity (referee 14, A1).
+LOSS_ONLY_ROWS: dict[str, tuple[str, ...]] = {}
+
+#: The findings of a HOLDS that checks part of a claim only, in the order :func:`tally_short` names them.
+SCOPED_FINDINGS = ("delta_only", "loss_only")
 
 
 #: The words of the chapter's result tables (verdicts, kinds of audit, selection rules, a claim stated or refused):
@@ -349,14 +355,20 @@ def tally_statement(table: pd.DataFrame):
 def tally_short(table: pd.DataFrame):
     """The catalogue's tally in one short sentence for the Key takeaways (message ``audit.tally.short``, issue 49):
     the rows, the predicted violations and how many of them are the sources' and comparators' mechanisms as
-    published, the steps over their proof share, the exact and the empirical HOLDS (and the rows of
-    :data:`DELTA_ONLY_ROWS` among them), the same counts as :func:`tally_statement`. No full stop."""
-    from ...core.messages import Md, message
+    published, the steps over their proof share, the exact and the empirical HOLDS, and, in brackets, every HOLDS
+    that checks part of its claim only, with its scope (:func:`scoped_counts`: "1 for the δ part only"; referee 14,
+    A1), the same counts as :func:`tally_statement`. No full stop."""
+    from ...core.messages import Md, join, message
 
     t = verdict_tally(table, by=None).iloc[0]
     per = verdict_tally(table)[TALLY_COLUMNS[0]] if "chapter" in table.columns else pd.Series()
     chapters = int(t[TALLY_COLUMNS[0]]) - int(per.get("planted", 0)) - int(per.get("core", 0))
     k = int(t[TALLY_COLUMNS[4]])
+    scopes = [
+        message(f"audit.tally.scope.{key}", k=str(count))
+        for key, count in scoped_counts(table).items()
+        if count
+    ]
     return message(
         "audit.tally.short",
         n=str(int(t["rows"])),
@@ -365,22 +377,27 @@ def tally_short(table: pd.DataFrame):
         step=str(int(t[TALLY_COLUMNS[1]])),
         exact=str(int(t[TALLY_COLUMNS[2]])),
         empirical=str(int(t[TALLY_COLUMNS[3]])),
-        delta_only=str(delta_only_count(table)),
+        scopes=message("audit.tally.scopes", scopes=join(scopes, ", ", clauses=True))
+        if scopes
+        else Md(""),
         other=message("audit.tally.other", k=str(k)) if k else Md(""),
     )
+
+
+def scoped_counts(table: pd.DataFrame) -> dict[str, int]:
+    """The HOLDS as predicted that check part of their claim only, per finding of :data:`SCOPED_FINDINGS` (read from
+    the ``finding`` column; none without it)."""
+    if "finding" not in table.columns:
+        return dict.fromkeys(SCOPED_FINDINGS, 0)
+    held = table["verdict"] == table["expected"]
+    found = table["finding"].astype(str)
+    return {key: int((held & (found == str(FINDINGS[key]))).sum()) for key in SCOPED_FINDINGS}
 
 
 def delta_only_count(table: pd.DataFrame) -> int:
     """The empirical HOLDS as predicted whose audit checks the δ part only (:data:`DELTA_ONLY_ROWS`, read from the
     ``finding`` column)."""
-    if "finding" not in table.columns:
-        return 0
-    return int(
-        (
-            (table["finding"].astype(str) == str(FINDINGS["delta_only"]))
-            & (table["verdict"] == table["expected"])
-        ).sum()
-    )
+    return scoped_counts(table)["delta_only"]
 
 
 def _row(
