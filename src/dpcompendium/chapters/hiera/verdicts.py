@@ -1287,9 +1287,9 @@ def _tuned_key(c: dict[str, int]) -> str:
 def tuned_box(table: pd.DataFrame, power: float = 0.9) -> Md:
     """The tuned-step arm against the scalar mechanisms on their own clip (referee 14, H1): PrivUnitG at C = 1 and
     its tuned step against Harmony and PM on the box [−1, 1]^d̃, each at the step chosen for it on the same held-out
-    users, as a tally of the tested verdicts (:func:`tally`), the MSE ratios (:func:`clip_ratios`, split by verdict)
-    and what they show: lower in every comparison — its gain is neither a step of the grid nor the scalar
-    mechanisms' clip; in some; in none. "not tested" when the run lacks the pairs."""
+    users, as a tally of the tested verdicts (:func:`tally`; the ratios are the takeaway's, :func:`tuned_take`, and
+    the table's) and what they show: lower in every comparison — its gain is neither a step of the grid nor the
+    scalar mechanisms' clip; in some; in none. "not tested" when the run lacks the pairs."""
     a, bs = TUNED_BOX
     c = counts(table, "sgd", a, list(bs)) if len(table) else {"n": 0}
     if not c["n"]:
@@ -1297,49 +1297,38 @@ def tuned_box(table: pd.DataFrame, power: float = 0.9) -> Md:
     return message(
         "hiera.tuned_box",
         tally=tally(table, "sgd", a, list(bs), power=power),
+        part=message(f"hiera.tuned_box_{_tuned_key(c)}"),
+    )
+
+
+def _take_part(table: pd.DataFrame, a: str, bs: Sequence[str]) -> Md:
+    """A's comparisons with ``bs`` as a takeaway quotes them: "lower in all 4 tests (0.0554–0.585)" when every one
+    has the same verdict, else the ratios split by verdict, each counted (:func:`clip_ratios`)."""
+    t = table[(table["a"] == a) & table["b"].isin(list(bs))]
+    outcomes = set(t["outcome"])
+    if len(outcomes) != 1:
+        return clip_ratios(table, a, bs=list(bs))
+    return message(
+        "hiera.take_one_verdict",
+        verdict=message(_VERDICT_CELL[outcomes.pop()]),
+        n=str(len(t)),
         r=clip_ratios(table, a, bs=list(bs)),
-        part=message(
-            f"hiera.tuned_box_{_tuned_key(c)}",
-            k=str(c["better"]),
-            h=str(c["worse"]),
-            n=str(c["n"]),
-        ),
     )
 
 
 def tuned_take(table: pd.DataFrame) -> Md:
     """The takeaway on the tuned-step arms (referee 14, H1, H2; at most 300 visible characters with the page's
-    words around it): PrivUnitG at C = 1 against Harmony and PM each at its tuned step, on their box
-    (:data:`TUNED_BOX`) and on its ℓ2 clip (:data:`MATCHED_TUNED`): how many tests find it lower and the ratios of
-    each, apart from the full-n ratios (:func:`pu_take`), since these arms run on half the users. "not tested"
-    without the ℓ2 pairs."""
+    words around it, which say that these arms run on half the users): PrivUnitG at C = 1 against Harmony and PM
+    each at its tuned step, on its ℓ2 clip (:data:`MATCHED_TUNED`) and on their box (:data:`TUNED_BOX`), each
+    gradient's verdicts and ratios (:func:`_take_part`), apart from the full-n ratios (:func:`pu_take`). "not
+    tested" without the ℓ2 pairs; "their box not tuned" without the box's."""
     a, l2 = MATCHED_TUNED
-    c = counts(table, "sgd", a, list(l2)) if len(table) else {"n": 0}
-    if not c["n"]:
-        return message("hiera.no_cells")
     _, box = TUNED_BOX
-    cb = counts(table, "sgd", a, list(box))
-    if not cb["n"]:
-        return message(
-            "hiera.tuned_take_l2",
-            part=message(
-                f"hiera.take_tuned_{_tuned_key(c)}",
-                k=str(c["better"]),
-                n=str(c["n"]),
-                r=clip_ratios(table, a, bs=list(l2)),
-            ),
-        )
-    both = {k: c[k] + cb[k] for k in ("better", "worse", "tie", "n")}
-    return message(
-        "hiera.tuned_take",
-        part=message(
-            f"hiera.take_tb_{_tuned_key(both)}",
-            k=str(both["better"]),
-            n=str(both["n"]),
-            rb=clip_ratios(table, a, bs=list(box)),
-            r=clip_ratios(table, a, bs=list(l2)),
-        ),
-    )
+    if not (len(table) and counts(table, "sgd", a, list(l2))["n"]):
+        return message("hiera.no_cells")
+    if not counts(table, "sgd", a, list(box))["n"]:
+        return message("hiera.tuned_take_l2", l2=_take_part(table, a, l2))
+    return message("hiera.tuned_take", l2=_take_part(table, a, l2), box=_take_part(table, a, box))
 
 
 #: PrivUnitG's three clips (referee 13, §3): the midpoint d̃^(1/4) against C = 1 and against C = √d̃
