@@ -1319,8 +1319,8 @@ def _take_part(table: pd.DataFrame, a: str, bs: Sequence[str]) -> Md:
 def tuned_take(table: pd.DataFrame) -> Md:
     """The takeaway on the tuned-step arms (referee 14, H1, H2; at most 300 visible characters with the page's
     words around it, which say that these arms run on half the users): PrivUnitG at C = 1 against Harmony and PM
-    each at its tuned step, on its ℓ2 clip (:data:`MATCHED_TUNED`) and on their box (:data:`TUNED_BOX`), each
-    gradient's verdicts and ratios (:func:`_take_part`), apart from the full-n ratios (:func:`pu_take`). "not
+    each at its tuned step, on its ℓ2 clip (``MATCHED_TUNED``) and on their box (:data:`TUNED_BOX`), each
+    gradient's verdicts and ratios (``_take_part``), apart from the full-n ratios (:func:`pu_take`). "not
     tested" without the ℓ2 pairs; "their box not tuned" without the box's."""
     a, l2 = MATCHED_TUNED
     _, box = TUNED_BOX
