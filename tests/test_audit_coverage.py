@@ -107,6 +107,11 @@ COVERED: dict[tuple[str, str], tuple[str, ...]] = {
     # the tuned-step arms (referee 13, #1): the same reports, the collector's learning rate scaled by a public η
     ("hiera", "harmony-l2-tuned"): ("Harmony on the l2-clipped gradient (d = 3) sampler",),
     ("hiera", "pm-l2-tuned"): ("PM on the l2-clipped gradient (d = 3) sampler",),
+    # Harmony and PM on the box at a tuned step (referee 14, H1): the box arms' reports, the collector's step scaled
+    ("hiera", "harmony-tuned"): ("Harmony (d = 3) sampler",),
+    ("hiera", "pm-tuned"): ("PM sampler",),
+    # PrivUnitG at the clip 1/2 (referee 14, L3): the same sampler, the gradient divided by another norm
+    ("hiera", "privunitg-half"): ("PrivUnitG (d = 7) sampler", "PrivUnitG (d = 11) sampler"),
     # ProjUnit beside PrivUnitG (referee 12, §3): its whole report (W, z)
     ("hiera", "projunit"): ("ProjUnit (d = 11, k = 2) sampler",),
 }

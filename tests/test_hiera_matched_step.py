@@ -165,9 +165,9 @@ def test_the_step_pairs_join_the_sgd_family():
         ("harmony-l2-step", "harmony-l2"),
         ("pm-l2-step", "pm-l2"),
     } <= pairs
-    # no HierA arm: its 4 pairs absent; no tuned-step arm (referee 13, #1) and no midpoint clip (referee 13, §3):
-    # their 2 pairs each absent
-    assert len(t) == 2 * len(verdicts.SGD_PAIRS) - 2 * 4 - 2 * 2 - 2 * 2
+    # no HierA arm: its 4 pairs absent; no tuned-step arm (referee 13, #1; its 2 pairs on the l2 clip and 2 on the
+    # box, referee 14, H1), no midpoint clip (referee 13, §3: 2 pairs) and no clip 1/2 (referee 14, L3: 1 pair)
+    assert len(t) == 2 * len(verdicts.SGD_PAIRS) - 2 * 4 - 2 * 4 - 2 * 2 - 2 * 1
 
 
 @pytest.mark.parametrize(

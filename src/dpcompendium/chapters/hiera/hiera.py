@@ -661,7 +661,7 @@ def privacy_claim(
     it meets the graded bound min(ε_t, ε_t′) of multipliers·ε (:func:`graded_claim`); ``coupled=False`` for algorithm 4, where the level comes from a feature and the value is a gradient (each
     SGD user sends one report, so the same claim holds for the user's record). Every claim is for a value in
     [−1, 1] (``privunitg``: the SGD's whole gradient clipped to ℓ2 norm ``clip_norm``; ``privunitg-box``: to
-    √d̃, the ℓ2 ball containing the per-coordinate box [−1, 1]^d̃; ``privunitg-mid``: to d̃^(1/4),
+    √d̃, the ℓ2 ball containing the per-coordinate box [−1, 1]^d̃; ``privunitg-mid``: to d̃^(1/4); ``privunitg-half``: to 1/2,
     :func:`~dpcompendium.core.mechanisms.privunit.privunitg_claim`); its condition (:data:`~dpcompendium.chapters.hiera.datasets.PUBLIC_SCALING`) is that raw values get there by a
     declared public range, clipped (:func:`~dpcompendium.chapters.hiera.datasets.scale_to_unit`).
     """
@@ -680,6 +680,13 @@ def privacy_claim(
         method == "privunitg-tuned"
     ):  # PrivUnitG at clip_norm; its tuned step is the collector's processing
         method = "privunitg"
+    if method in (
+        "harmony-tuned",
+        "pm-tuned",
+    ):  # on the box; the tuned step is the collector's processing
+        method = method.removesuffix("-tuned")
+    if method == "privunitg-half":  # clip 1/2 (referee 14, L3)
+        return privunitg_claim(eps, clip_norm=0.5).with_conditions(PUBLIC_SCALING)
     if method == "privunitg":  # the SGD's whole gradient, clipped to l2 norm clip_norm
         return privunitg_claim(eps, clip_norm=clip_norm).with_conditions(PUBLIC_SCALING)
     if method in ("privunitg-box", "privunitg-mid"):

@@ -188,3 +188,32 @@ method(
     legend="PM (ℓ2 clip 1, tuned step)",
     marker="d",
 )
+# Harmony and PM on the box, their own clip, each at its learning rate chosen on the same held-out users
+# (referee 14, H1: PrivUnitG's tuned arm against the scalar mechanisms at their own clip)
+method(
+    "harmony-tuned",
+    "Harmony (Duchi), tuned step",
+    "Harmony（Duchi），调参步长",
+    "#56B4E9",
+    legend="Harmony (Duchi, tuned step)",
+    marker="1",
+)
+method(
+    "pm-tuned",
+    "PM, tuned step",
+    "PM，调参步长",
+    "#009E73",
+    legend="PM (tuned step)",
+    marker="2",
+)
+# PrivUnitG at the clip 1/2, below the three clips tried before (referee 14, L3)
+method(
+    "privunitg-half",
+    "PrivUnitG, clip 1/2",
+    "PrivUnitG（裁剪到 1/2）",
+    "#CC79A7",
+    estimator="dpcompendium.core.mechanisms.privunit:privunitg",
+    claim="dpcompendium.core.mechanisms.privunit:privunitg_claim",
+    legend="PrivUnitG (clip 1/2)",
+    marker="4",
+)

@@ -37,6 +37,7 @@ from .levels import DEFAULT_EDGES, HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS, chec
 from .numeric import _pm, duchi_constant
 
 __all__ = [
+    "HALF_CLIP",
     "L2_METHODS",
     "PRIVUNITG_METHODS",
     "SGD_METHODS",
@@ -72,7 +73,9 @@ SGD_VARIANTS = ("corrected", "code-training", "faithful")
 #: Harmony and PM on the gradient clipped in ℓ2 as ``privunitg``'s (:data:`L2_METHODS`; referee 11, M1);
 #: ``harmony-l2-step`` and ``pm-l2-step`` the same with PrivUnitG's step noise (:data:`STEP_METHODS`; referee 12, #1);
 #: ``privunitg-mid`` PrivUnitG at the clip d̃^(1/4), the geometric midpoint of 1 and √d̃ (referee 13, §3: its MSE
-#: moves 4–7× between the two clips; run at the smallest ε only, where it is tested).
+#: moves 4–7× between the two clips; run at the smallest ε only, where it is tested); ``privunitg-half`` PrivUnitG at
+#: the clip 1/2, below the smallest of those three (referee 14, L3; the smallest ε only); ``harmony-tuned`` and
+#: ``pm-tuned`` Harmony and PM on the box at a tuned step (:data:`TUNED_METHODS`; referee 14, H1).
 SGD_METHODS = (
     "none",
     "harmony",
@@ -90,6 +93,9 @@ SGD_METHODS = (
     "privunitg-tuned",
     "harmony-l2-tuned",
     "pm-l2-tuned",
+    "privunitg-half",
+    "harmony-tuned",
+    "pm-tuned",
 )
 
 #: The scalar mechanisms on the gradient clipped in ℓ2, as PrivUnitG's (referee 11, M1): each user clips its whole
@@ -106,20 +112,24 @@ L2_METHODS: dict[str, str] = {"harmony-l2": "harmony", "pm-l2": "pm"}
 #: the same clip C and group size; their signal is multiplied by s. Method → its scalar mechanism.
 STEP_METHODS: dict[str, str] = {"harmony-l2-step": "harmony", "pm-l2-step": "pm"}
 
-#: The tuned-step arms (referee 13, #1: a learning rate per method): PrivUnitG at C = 1 and Harmony and PM on the same
-#: ℓ2-clipped gradient, each with its learning rate η·t^(−lr_power), η chosen from :data:`STEP_GRID` on held-out
-#: users (:func:`tune_steps`, :func:`step_split`) and passed to :func:`sgd_experiment` as ``steps``. The users'
-#: reports and their claims are those of the method tuned (the step is the collector's processing). Method → the
-#: method tuned.
+#: The tuned-step arms (referee 13, #1: a learning rate per method): PrivUnitG at C = 1, Harmony and PM on the same
+#: ℓ2-clipped gradient, and Harmony and PM on the box [−1, 1]^d̃, their own clip (referee 14, H1: on it their MSE is
+#: 2–3× lower than on the ℓ2-clipped gradient), each with its learning rate η·t^(−lr_power), η chosen from
+#: :data:`STEP_GRID` on held-out users (:func:`tune_steps`, :func:`step_split`) and passed to :func:`sgd_experiment`
+#: as ``steps``. The users' reports and their claims are those of the method tuned (the step is the collector's
+#: processing). Method → the method tuned.
 TUNED_METHODS: dict[str, str] = {
     "privunitg-tuned": "privunitg",
     "harmony-l2-tuned": "harmony-l2",
     "pm-l2-tuned": "pm-l2",
+    "harmony-tuned": "harmony",
+    "pm-tuned": "pm",
 }
 
 #: The step grid of :func:`tune_steps`: η = 2^−3 … 2^1 times the source's learning rate t^(−lr_power), geometric;
 #: it reaches below the matched-noise arm's s = 0.34–0.47 (referee 13, #1: "the optimum could lie below s") and
-#: above the source's step (PrivUnitG's best η was 0.5–1 on the default data; a 2^−4 … 2^1 grid chose interior steps).
+#: above the source's step. Its range was set after an earlier run on the default data (PrivUnitG's best η was 0.5–1
+#: there; a 2^−4 … 2^1 grid chose interior steps): a choice informed by the data, said on the page (referee 14, H3).
 STEP_GRID: tuple[float, ...] = (0.125, 0.25, 0.5, 1.0, 2.0)
 
 
@@ -148,20 +158,28 @@ def step_factor(method: str, epsilon: float, d_tilde: int) -> float:
 
 
 #: The PrivUnitG methods of the SGD (:func:`privunitg_clip` gives each one's ℓ2 clip).
-PRIVUNITG_METHODS = ("privunitg", "privunitg-box", "privunitg-mid")
+PRIVUNITG_METHODS = ("privunitg", "privunitg-box", "privunitg-mid", "privunitg-half")
+
+#: The clip of ``privunitg-half`` (referee 14, L3: C = 1 was the smallest clip tried, and the MSE moved with C).
+HALF_CLIP = 0.5
 
 
 def privunitg_clip(method: str, d_tilde: int, settings_clip: float = 1.0) -> float:
     """The ℓ2 clip norm of a PrivUnitG method of the SGD: ``privunitg`` the settings' (default 1), ``privunitg-box``
     √d̃, the smallest ℓ2 ball containing the box [−1, 1]^d̃ of the per-coordinate mechanisms, ``privunitg-mid``
-    d̃^(1/4), the geometric midpoint of 1 and √d̃ (referee 13, §3)."""
+    d̃^(1/4), the geometric midpoint of 1 and √d̃ (referee 13, §3), ``privunitg-half`` :data:`HALF_CLIP` = 1/2, below
+    the three (referee 14, L3)."""
+    if method == "privunitg-half":
+        return HALF_CLIP
     if method == "privunitg-box":
         return math.sqrt(check_int(d_tilde, "d_tilde", minimum=2))
     if method == "privunitg-mid":
         return math.sqrt(math.sqrt(check_int(d_tilde, "d_tilde", minimum=2)))
     if method == "privunitg":
         return float(settings_clip)
-    raise ValueError(f"method must be privunitg, privunitg-box or privunitg-mid, got {method!r}")
+    raise ValueError(
+        f"method must be privunitg, privunitg-box, privunitg-mid or privunitg-half, got {method!r}"
+    )
 
 
 def l2_scalar_reports(

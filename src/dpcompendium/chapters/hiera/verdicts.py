@@ -55,7 +55,9 @@ __all__ = [
     "MATCHED_CLIP",
     "MATCHED_STEP",
     "SGD_PAIRS",
+    "TUNED_BOX",
     "arm_claim",
+    "clip_half",
     "clip_ratios",
     "clip_reading",
     "clip_separation",
@@ -82,7 +84,9 @@ __all__ = [
     "short_table",
     "step_alone",
     "step_separation",
+    "step_table",
     "tally",
+    "tuned_box",
     "tuned_choice",
     "tuned_separation",
 ]
@@ -123,8 +127,11 @@ SGD_PAIRS: tuple[tuple[str, str], ...] = (
     ("pm-l2-step", "pm-l2"),
     ("privunitg-tuned", "harmony-l2-tuned"),
     ("privunitg-tuned", "pm-l2-tuned"),
+    ("privunitg-tuned", "harmony-tuned"),
+    ("privunitg-tuned", "pm-tuned"),
     ("privunitg-mid", "privunitg"),
     ("privunitg-mid", "privunitg-box"),
+    ("privunitg-half", "privunitg"),
 )
 
 #: the matched-clip arm's two questions (:func:`clip_separation`): (A, B's) of the mechanism at the same clip, and
@@ -146,6 +153,14 @@ MATCHED_STEP = {
 #: ℓ2-clipped gradient, each with its own learning rate chosen on held-out users
 #: (:func:`~dpcompendium.chapters.hiera.sgd.tune_steps`)
 MATCHED_TUNED = ("privunitg-tuned", ("harmony-l2-tuned", "pm-l2-tuned"))
+
+#: the tuned-step arm on the scalar mechanisms' own clip (referee 14, H1): PrivUnitG at C = 1 and its tuned step
+#: against Harmony and PM on the box [−1, 1]^d̃ (their MSE there is 2–3× lower than on the ℓ2-clipped gradient), each
+#: at the step chosen for it on the same held-out users
+TUNED_BOX = ("privunitg-tuned", ("harmony-tuned", "pm-tuned"))
+
+#: PrivUnitG below its smallest clip so far (referee 14, L3): C = 1/2 against C = 1
+HALF_CLIP = ("privunitg-half", "privunitg")
 
 
 @dataclass(frozen=True)
@@ -260,6 +275,7 @@ def arm_claim(method: str, epsilon: float, guarantee: str) -> PrivacyClaim:
             "privunitg",
             "privunitg-box",
             "privunitg-mid",
+            "privunitg-half",
             "harmony-l2",
             "pm-l2",
             "harmony-l2-step",
@@ -268,8 +284,8 @@ def arm_claim(method: str, epsilon: float, guarantee: str) -> PrivacyClaim:
             return privacy_claim(method, epsilon)
         if (
             method in TUNED_METHODS
-        ):  # the step is the collector's processing: the tuned method's claim
-            return privacy_claim(TUNED_METHODS[method], epsilon)
+        ):  # the step is the collector's processing: the tuned method's claim, as its own arm carries it
+            return arm_claim(TUNED_METHODS[method], epsilon, guarantee)
         if method == "hiera":
             return nominal_claim(epsilon, multipliers=SGD_TEXT_MULTIPLIERS, coupled=False)
         return privacy_claim(method, epsilon, multipliers=SGD_TEXT_MULTIPLIERS, coupled=False)
@@ -923,13 +939,17 @@ def design_table(
     table_: pd.DataFrame,
     groups: Sequence[tuple[Md, pd.DataFrame]],
     power: float = 0.9,
+    *,
+    label: Md | None = None,
 ) -> tuple[Md, Md]:
     """Whether the runs are enough for the verdicts of several groups of rows of ``table_`` (``(label, rows)``, all
     decided by Holm over the whole ``table_``) as a reader reads them (issue 49, F2): one lead sentence — how many
     verdicts are shown with how many runs, how many of the counted ones would need more runs for ``power`` at the
     experiment's smallest Holm level α/k (k = ``len(table_)``), a check after the fact — and a table with a row per
     group: runs per arm, verdicts shown, the runs they need, what the ties could have shown
-    (:func:`~dpcompendium.core.comparison.design_figures` with ``family_size=k``). "not tested" without rows."""
+    (:func:`~dpcompendium.core.comparison.design_figures` with ``family_size=k``). ``label``: the header of the
+    groups' column (default "family"; the SGD's groups are datasets of one family: referee 14, L1). "not tested"
+    without rows."""
     k = len(table_)
     figs = [
         (label, design_figures(list(g["result"]), power, family_size=k))
@@ -953,7 +973,7 @@ def design_table(
     }
     lead = message("hiera.design_lead_short" if needed else "hiera.design_lead", **params)
     header = [
-        message("comparison.col_family"),
+        message("comparison.col_family") if label is None else label,
         message("comparison.col_runs"),
         message("comparison.col_shown"),
         message("comparison.col_needed", power=params["power"]),
@@ -1174,20 +1194,26 @@ def step_alone(table: pd.DataFrame, power: float = 0.9) -> Md:
 
 def tuned_choice(steps: Mapping[str, Mapping[str, float]], grid: Sequence[float] = ()) -> Md:
     """The steps the tuned-step arm chose (referee 13, #1; :func:`~dpcompendium.chapters.hiera.sgd.tune_steps`),
-    dataset by dataset: ``steps`` dataset → {method: η}; a choice at either end of ``grid`` (the steps tried) is named,
-    the step of smallest MSE may lie beyond it. "not tested" when no dataset has the three arms."""
+    dataset by dataset: ``steps`` dataset → {method: η}, Harmony's and PM's on the box too where they were tuned
+    (:data:`TUNED_BOX`; referee 14, H1); a choice at either end of ``grid`` (the steps tried) is named, the step of
+    smallest MSE may lie beyond it. "not tested" when no dataset has the three arms."""
     a, b = MATCHED_TUNED
-    chosen = [
-        message(
-            "hiera.tuned_steps",
-            data=dataset_md(d),
-            pu=number(float(st[a]), 3),
-            harmony=number(float(st[b[0]]), 3),
-            pm=number(float(st[b[1]]), 3),
-        )
-        for d, st in steps.items()
-        if all(m in st for m in (a, *b))
-    ]
+    _, box = TUNED_BOX
+    chosen = []
+    for d, st in steps.items():
+        if not all(m in st for m in (a, *b)):
+            continue
+        params = {
+            "data": dataset_md(d),
+            "pu": number(float(st[a]), 3),
+            "harmony": number(float(st[b[0]]), 3),
+            "pm": number(float(st[b[1]]), 3),
+        }
+        if all(m in st for m in box):
+            params |= {"hbox": number(float(st[box[0]]), 3), "pmbox": number(float(st[box[1]]), 3)}
+            chosen.append(message("hiera.tuned_steps_box", **params))
+        else:
+            chosen.append(message("hiera.tuned_steps", **params))
     if not chosen:
         return message("hiera.no_cells")
     text = join(chosen, "; ")
@@ -1198,20 +1224,111 @@ def tuned_choice(steps: Mapping[str, Mapping[str, float]], grid: Sequence[float]
     return text
 
 
+def step_table(tuning: pd.DataFrame) -> Md:
+    """The tuning table of the tuned-step arms (referee 14, H3) as a captioned table: a row per dataset and step η,
+    a column per arm tuned, each cell the mean K-fold MSE on the held-out users ± its standard error over the tuning
+    runs (the mean alone with one run), the step chosen marked. ``tuning``: the table of
+    :func:`~dpcompendium.chapters.hiera.sgd.tuned_experiment` (columns method, step, mse, mse_se, chosen, dataset).
+    Empty (no table) without rows."""
+    missing = {"method", "step", "mse", "mse_se", "chosen", "dataset"} - set(tuning.columns)
+    if missing:
+        raise ValueError(f"tuning must have columns {sorted(missing)}, got {list(tuning.columns)}")
+    if not len(tuning):
+        return _empty()
+    methods = list(dict.fromkeys(tuning["method"]))
+    cells = {
+        (d, float(st), m): (float(v), float(se), bool(ch))
+        for d, st, m, v, se, ch in tuning[
+            ["dataset", "step", "method", "mse", "mse_se", "chosen"]
+        ].itertuples(index=False)
+    }
+    rows = []
+    for d, st in dict.fromkeys(zip(tuning["dataset"], tuning["step"].astype(float), strict=True)):
+        row: list = [dataset_md(d), number(st, 3)]
+        for m in methods:
+            if (d, st, m) not in cells:
+                row.append("")
+                continue
+            v, se, ch = cells[d, st, m]
+            cell = (
+                number(v, 3)
+                if not np.isfinite(se)
+                else message("hiera.mse_pm_se", v=number(v, 3), se=number(se, 2))
+            )
+            row.append(message("hiera.step_chosen", v=cell) if ch else cell)
+        rows.append(row)
+    header = [message("hiera.col_dataset"), "η", *[_method_md(m) for m in methods]]
+    return table(header, rows, message("hiera.cap_steps"))
+
+
 def tuned_separation(table: pd.DataFrame, power: float = 0.9) -> Md:
-    """What the tuned-step arm shows (referee 13, #1): PrivUnitG at C = 1 against Harmony and PM on the same
-    ℓ2-clipped gradient, each at the step η chosen for it on held-out users (:func:`tuned_choice`), as a tally of the
-    tested verdicts (:func:`tally`) and how many are lower. "not tested" when the run lacks it."""
+    """What the tuned-step arm shows on the ℓ2-clipped gradient (referee 13, #1): PrivUnitG at C = 1 against Harmony
+    and PM on the same ℓ2-clipped gradient, each at the step η chosen for it on held-out users (:func:`tuned_choice`),
+    as a tally of the tested verdicts (:func:`tally`) and how many are lower; with the box's tuned arms in the family
+    (:data:`TUNED_BOX`, :func:`tuned_box`), the reading leaves their clip to that sentence. "not tested" when the run
+    lacks it."""
     a, b = MATCHED_TUNED
     c = counts(table, "sgd", a, list(b)) if len(table) else {"n": 0}
     if not c["n"]:
         return message("hiera.no_cells")
     key = "all" if c["better"] == c["n"] else "none" if c["better"] == 0 else "some"
+    box = "_box" if key == "all" and counts(table, "sgd", *TUNED_BOX)["n"] else ""
     return message(
         "hiera.tuned_separation",
         tally=tally(table, "sgd", a, list(b), power=power),
-        part=message(f"hiera.tuned_{key}", k=str(c["better"]), n=str(c["n"])),
+        part=message(f"hiera.tuned_{key}{box}", k=str(c["better"]), n=str(c["n"])),
     )
+
+
+def _tuned_key(c: dict[str, int]) -> str:
+    return "all" if c["better"] == c["n"] else "none" if c["better"] == 0 else "some"
+
+
+def tuned_box(table: pd.DataFrame, power: float = 0.9) -> Md:
+    """The tuned-step arm against the scalar mechanisms on their own clip (referee 14, H1): PrivUnitG at C = 1 and
+    its tuned step against Harmony and PM on the box [−1, 1]^d̃, each at the step chosen for it on the same held-out
+    users, as a tally of the tested verdicts (:func:`tally`; the ratios are the takeaway's, :func:`tuned_take`, and
+    the table's) and what they show: lower in every comparison — its gain is neither a step of the grid nor the
+    scalar mechanisms' clip; in some; in none. "not tested" when the run lacks the pairs."""
+    a, bs = TUNED_BOX
+    c = counts(table, "sgd", a, list(bs)) if len(table) else {"n": 0}
+    if not c["n"]:
+        return message("hiera.no_cells")
+    return message(
+        "hiera.tuned_box",
+        tally=tally(table, "sgd", a, list(bs), power=power),
+        part=message(f"hiera.tuned_box_{_tuned_key(c)}"),
+    )
+
+
+def _take_part(table: pd.DataFrame, a: str, bs: Sequence[str]) -> Md:
+    """A's comparisons with ``bs`` as a takeaway quotes them: "lower in all 4 tests (0.0554–0.585)" when every one
+    has the same verdict, else the ratios split by verdict, each counted (:func:`clip_ratios`)."""
+    t = table[(table["a"] == a) & table["b"].isin(list(bs))]
+    outcomes = set(t["outcome"])
+    if len(outcomes) != 1:
+        return clip_ratios(table, a, bs=list(bs))
+    return message(
+        "hiera.take_one_verdict",
+        verdict=message(_VERDICT_CELL[outcomes.pop()]),
+        n=str(len(t)),
+        r=clip_ratios(table, a, bs=list(bs)),
+    )
+
+
+def tuned_take(table: pd.DataFrame) -> Md:
+    """The takeaway on the tuned-step arms (referee 14, H1, H2; at most 300 visible characters with the page's
+    words around it, which say that these arms run on half the users): PrivUnitG at C = 1 against Harmony and PM
+    each at its tuned step, on its ℓ2 clip (``MATCHED_TUNED``) and on their box (:data:`TUNED_BOX`), each
+    gradient's verdicts and ratios (``_take_part``), apart from the full-n ratios (:func:`pu_take`). "not
+    tested" without the ℓ2 pairs; "their box not tuned" without the box's."""
+    a, l2 = MATCHED_TUNED
+    _, box = TUNED_BOX
+    if not (len(table) and counts(table, "sgd", a, list(l2))["n"]):
+        return message("hiera.no_cells")
+    if not counts(table, "sgd", a, list(box))["n"]:
+        return message("hiera.tuned_take_l2", l2=_take_part(table, a, l2))
+    return message("hiera.tuned_take", l2=_take_part(table, a, l2), box=_take_part(table, a, box))
 
 
 #: PrivUnitG's three clips (referee 13, §3): the midpoint d̃^(1/4) against C = 1 and against C = √d̃
@@ -1233,7 +1350,8 @@ def clip_midpoint(table: pd.DataFrame, power: float = 0.9) -> Md:
     if c1["better"] == c1["n"] and cb["better"] == cb["n"]:
         key = "mid"
     elif c1["worse"] == c1["n"] and cb["better"] == cb["n"]:
-        key = "one"
+        # with C = 1/2 run (referee 14, L3), the smaller clip is clip_half's to say
+        key = "one_half" if counts(table, "sgd", *HALF_CLIP)["n"] else "one"
     else:
         key = "mixed"
     return message(
@@ -1250,7 +1368,8 @@ def pu_take(table: pd.DataFrame, epsilon: float, bs: Sequence[str]) -> Md:
     """The takeaway on PrivUnitG (at most two sentences, ≤ 300 visible characters: issue 49): its MSE as a multiple
     of ``bs``' (Harmony's and PM's) at its clip 1 and at √d̃ (referee 12, #2), each span split by verdict
     (:func:`clip_ratios`), how many of the matched-clip tests find it lower, and that mechanism and step size are not
-    separated. Falls back to the two
+    separated; with the tuned-step arms in the family, the full-n ratios alone (the tuned arms' are
+    :func:`tuned_take`'s: half the users, referee 14, H2). Falls back to the two
     clips without the matched arm ("hiera.pu_take"); "not tested" without PrivUnitG at clip 1."""
     a, matched = MATCHED_CLIP["mechanism"]
     if not len(table) or not (table["a"] == a).any():
@@ -1258,19 +1377,14 @@ def pu_take(table: pd.DataFrame, epsilon: float, bs: Sequence[str]) -> Md:
     r1 = clip_ratios(table, a, bs=list(bs))
     ta, tb = MATCHED_TUNED
     tuned = counts(table, "sgd", ta, list(tb))
-    if tuned["n"]:  # the tuned-step arm decides what the takeaway says (referee 13, #1)
-        key = "all" if tuned["better"] == tuned["n"] else "none" if tuned["better"] == 0 else "some"
+    if tuned["n"]:
+        # the tuned-step arms run on half the users (half the iterations): their ratios are not comparable in size
+        # with these, and are said apart (tuned_take; referee 14, H2)
         return message(
-            "hiera.pu_take_tuned",
+            "hiera.pu_take_full",
             eps=number(epsilon),
             r1=r1,
             rbox=clip_ratios(table, "privunitg-box", bs=list(bs)),
-            part=message(
-                f"hiera.take_tuned_{key}",
-                k=str(tuned["better"]),
-                n=str(tuned["n"]),
-                r=clip_ratios(table, ta, bs=list(tb)),
-            ),
         )
     _, stepped = MATCHED_STEP["mechanism"]
     step = counts(table, "sgd", a, stepped)
@@ -1305,4 +1419,23 @@ def pu_take(table: pd.DataFrame, epsilon: float, bs: Sequence[str]) -> Md:
         r1=r1,
         rbox=clip_ratios(table, "privunitg-box", bs=list(bs)),
         part=message(f"hiera.take_mech_{key}", k=str(mech["better"]), n=str(mech["n"])),
+    )
+
+
+def clip_half(table: pd.DataFrame, power: float = 0.9) -> Md:
+    """What PrivUnitG at the clip 1/2 shows (referee 14, L3: C = 1 was the smallest clip tried), from the SGD's
+    family (:func:`sgd_comparisons`): C = 1/2 against C = 1 as a tally of the tested verdicts (:func:`tally`) with
+    its MSE ratios (:func:`clip_ratios`), and the reading: higher in every comparison — C = 1 gives the smallest MSE
+    of the clips tried, smaller and larger clips both higher; lower in every comparison — the comparisons at C = 1
+    are not at PrivUnitG's smallest MSE; neither otherwise. "not tested" when the run lacks the pair."""
+    a, b = HALF_CLIP
+    c = counts(table, "sgd", a, b) if len(table) else {"n": 0}
+    if not c["n"]:
+        return message("hiera.no_cells")
+    key = "higher" if c["worse"] == c["n"] else "lower" if c["better"] == c["n"] else "mixed"
+    return message(
+        "hiera.clip_half",
+        tally=tally(table, "sgd", a, b, power=power),
+        r=clip_ratios(table, a, bs=[b]),
+        reading=message(f"hiera.clip_half_{key}"),
     )
