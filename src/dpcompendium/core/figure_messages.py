@@ -1027,7 +1027,7 @@ _PAIRS += [
     # Table 1.9's caption (reader review 4, m4: the Chinese page showed it in English)
     (
         "The staircase mean against method 3 at n = %(n)s: the MSE ratio measured and, without clamping, exact",
-        "阶梯机制均值与方法 3 的对比（n = %(n)s）：实测的 MSE 比值，以及不截断时的精确比值",
+        "阶梯机制均值与方法 3 的对比（n = %(n)s）：实测的 MSE 比值，以及不钳制时的精确比值",
     ),
     (
         "replace-one, n = 10, gamma optimal for the MSE: D = (140,...,140) vs D' = (140,...,140,200)",
