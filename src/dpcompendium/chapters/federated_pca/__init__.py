@@ -116,6 +116,16 @@ from .methods import (
     release_claim,
 )
 from .power import POWER_ITERS, noisy_power_pca, power_noise_scale, power_privacy_claim
+from .ppca import (
+    PPCA_STREAM,
+    bingham_sample,
+    ppca_comparisons,
+    ppca_energy_runs,
+    ppca_pca,
+    ppca_privacy_claim,
+    ppca_sweep,
+    ppca_take,
+)
 from .protocols import (
     MaskedSumCount,
     Transcript,
@@ -156,6 +166,7 @@ __all__ = [
     "FLAT_RERUN_STREAM",
     "METHODS",
     "POWER_ITERS",
+    "PPCA_STREAM",
     "PREPROCESSING",
     "PUBLIC_BOUNDS",
     "RELEASES",
@@ -172,6 +183,7 @@ __all__ = [
     "Transcript",
     "analytic_gaussian_sigma",
     "attack_table",
+    "bingham_sample",
     "bounds_condition",
     "cape_epsilon",
     "cape_messages",
@@ -222,6 +234,12 @@ __all__ = [
     "pooled_z",
     "power_noise_scale",
     "power_privacy_claim",
+    "ppca_comparisons",
+    "ppca_energy_runs",
+    "ppca_pca",
+    "ppca_privacy_claim",
+    "ppca_sweep",
+    "ppca_take",
     "prepare",
     "preprocessing_sensitivity",
     "privacy_claim",
