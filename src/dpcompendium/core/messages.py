@@ -2543,15 +2543,15 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
     # equal privacy; the span is that of the settings shown higher; s15: Delta_1 = (d/sqrt 2 + 1)/n, a few per cent
     # of a neighbouring pair's change (referee 13 §3)
     ("fedpca.take_laplace",
-     "against Analyze Gauss at $(\\varepsilon, \\delta)$ its energy not captured is shown higher in %(higher)s of "
-     "%(n)s settings%(span)s, lower in %(lower)s (Holm-corrected): the price of $\\delta = 0$ for input "
-     "perturbation ($\\Delta_1$ at most %(slack)s above the true sensitivity), not a ranking at equal privacy",
-     "against Analyze Gauss at (eps, delta) its energy not captured is shown higher in %(higher)s of %(n)s "
-     "settings%(span)s, lower in %(lower)s (Holm-corrected): the price of delta = 0 for input perturbation "
-     "(Delta_1 at most %(slack)s above the true sensitivity), not a ranking at equal privacy",
-     "与 $(\\varepsilon, \\delta)$ 下的 Analyze Gauss 相比，检验表明它未捕获的能量在 %(n)s 个设置中的 %(higher)s 个里"
-     "更高%(span)s，%(lower)s 个里更低（Holm 校正）：这是输入扰动在 $\\delta = 0$ 下的代价（$\\Delta_1$ 至多比真实"
-     "敏感度高 %(slack)s），不是同等隐私下的排名"),
+     "against Analyze Gauss its energy not captured is shown higher in %(higher)s of %(n)s settings%(span)s, lower "
+     "in %(lower)s (Holm-corrected): the price of $\\delta = 0$ for input perturbation ($\\Delta_1 \\le$ %(slack)s "
+     "above the true sensitivity), not a ranking at equal privacy",
+     "against Analyze Gauss its energy not captured is shown higher in %(higher)s of %(n)s settings%(span)s, lower "
+     "in %(lower)s (Holm-corrected): the price of delta = 0 for input perturbation (Delta_1 at most %(slack)s above "
+     "the true sensitivity), not a ranking at equal privacy",
+     "与 Analyze Gauss 相比，检验表明它未捕获的能量在 %(n)s 个设置中的 %(higher)s 个里更高%(span)s，%(lower)s 个里更低"
+     "（Holm 校正）：这是输入扰动在 $\\delta = 0$ 下的代价（$\\Delta_1 \\le$ 比真实敏感度高 %(slack)s 的值），"
+     "不是同等隐私下的排名"),
     ("fedpca.take_laplace_span", ", %(lo)s–%(hi)s times as large", "（是后者的 %(lo)s–%(hi)s 倍）"),
     # federated-pca: PPCA at k = 1 against Laplace input perturbation and Analyze Gauss at k = 1 (referee 14,
     # comparator 3 and F1), from the two comparison families' results

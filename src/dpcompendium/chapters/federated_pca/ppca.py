@@ -26,15 +26,14 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import brentq
 
-from ...core.comparison import Arm, Comparison, holm
+from ...core.comparison import Arm, Comparison
 from ...core.messages import Md, message
 from ...core.privacy import PrivacyClaim
 from ...core.rng import child_seed, make_rng
 from ...core.validation import check_array, check_delta, check_epsilon, check_int, check_rng
 from .core import Calibration
-from .experiments import Deltas, _dataset, _delta_of, _second_moment, _setting_label
-from .laplace import laplace_privacy_claim
-from .methods import privacy_claim
+from .experiments import Deltas, _dataset, _second_moment, _setting_label
+from .wishart import family_table, setting_claims
 
 __all__ = [
     "PPCA_STREAM",
@@ -215,35 +214,20 @@ def ppca_comparisons(
         la, lb = 1.0 - g.captured_energy.to_numpy(), 1.0 - h.captured_energy_1.to_numpy()
         if min(la.size, lb.size) < 2 or not ((la > 0).all() and (lb > 0).all()):
             continue
-        data = _dataset(str(name), seed)
-        d = int(data.x.shape[1])
-        gauss = privacy_claim(
-            "central", float(eps), _delta_of(delta, str(name)), data.n,
-            dataset=str(name), calibration=calibration,
-        )  # fmt: skip
-        claims = {
-            "central": gauss,
-            "laplace-input": laplace_privacy_claim(float(eps), gauss.delta, data.n, d),
-        }
-        keys.append({"dataset": name, "epsilon": float(eps), "d": d})
+        key, claims = setting_claims(str(name), float(eps), delta, calibration, seed)
+        keys.append(key)
+        gauss = claims["central"]
         comps.append(
             Comparison(
                 quantity,
-                Arm.of("ppca", ppca_privacy_claim(float(eps), gauss.delta, data.n, d), la),
+                Arm.of("ppca", ppca_privacy_claim(float(eps), gauss.delta), la),
                 Arm.of(other, claims[other], lb),
                 "tie",
                 test="welch",
                 setting=_setting_label({"dataset": name, "epsilon": float(eps)}),
             )
         )
-    results = holm([c.result() for c in comps]) if comps else []
-    rows = [
-        {**key, "ratio": r.ratio, "lo": r.lo, "hi": r.hi, "p_adjusted": r.p_adjusted,
-         "outcome": r.outcome, "result": r}
-        for key, r in zip(keys, results, strict=True)
-    ]  # fmt: skip
-    cols = ["dataset", "epsilon", "d", "ratio", "lo", "hi", "p_adjusted", "outcome", "result"]
-    return pd.DataFrame(rows, columns=cols)
+    return family_table(keys, comps)
 
 
 def ppca_take(laplace_results, central_results) -> Md:
