@@ -175,11 +175,16 @@ def test_the_audit_spec_runs_the_whole_sampler_at_an_exact_loss_below_epsilon():
     fine = np.linspace(-1, 1, 200_001)
     closed = math.log(2 * math.pi * np.trapezoid(np.exp(7.0 * fine**2), fine))
     assert math.isclose(_log_sphere_integral(np.array([0.0, 0.0, 7.0])), closed, rel_tol=1e-8)
+    from dpcompendium.core.audit.spec import run_audit
+
     (spec,) = ppca_audit_specs()
     assert spec.expected == "holds" and spec.claim.private and spec.claim.delta == 0.0
     assert 0 < spec.true_epsilon <= spec.claim.epsilon
     samples = spec.sample(spec.datasets[0], 1000, np.random.default_rng(1))
     assert samples.shape == (1000,) and np.all(np.abs(samples) <= 1 + 1e-9)
+    # the pair is one the audit can see: a positive lower bound on the loss, below the exact loss and the claim
+    result = run_audit(spec, rng=np.random.default_rng(0))
+    assert result.verdict == "holds" and 0 < result.audited_epsilon <= spec.true_epsilon
 
 
 def test_ppca_is_registered_with_its_estimator_claim_and_audit():
