@@ -67,6 +67,9 @@ COVERED: dict[tuple[str, str], tuple[str, ...]] = {
     ("federated-pca", "laplace-input"): (
         "Laplace input perturbation: A + Lap((d/sqrt(2)+1)/(n eps)) on the upper triangle",
     ),
+    ("federated-pca", "ppca"): (
+        "PPCA: one direction with density exp((n eps/2) v'Av), exact Bingham sampler",
+    ),
     # AIM's release is its measurements; the audited one is the first (its rounds' composition is accounted)
     ("mwem", "aim"): ("AIM measurement (initialisation), 1-D", "AIM selection (first round), 2-D"),
     ("mwem", "gaussian-identity"): ("Gaussian Identity (AIM's budget), 1-D",),

@@ -1018,6 +1018,13 @@ _PAIRS += [
         "Analyze Gauss、Wishart 机制（论文原方案：满足 (ε/3, 1 - e^(-ε/3))-DP，在 Analyze Gauss 的 δ 下不满足差分隐私）"
         "与拉普拉斯噪声输入扰动（ε-DP）捕获的能量 q（%(reps)s 次重复的均值）",
     ),
+    # federated-pca: PPCA at k = 1 beside the same releases of the input-perturbation mechanisms (referee 14)
+    (
+        "Captured energy q at k = 1 (the released direction) of Analyze Gauss, of Laplace input perturbation "
+        "(eps-DP) and of PPCA (eps-DP, exact sampler), mean of %(reps)s repetitions",
+        "k = 1（发布的方向）时 Analyze Gauss、拉普拉斯噪声输入扰动（ε-DP）与 PPCA（ε-DP，精确抽样）捕获的能量 q"
+        "（%(reps)s 次重复的均值）",
+    ),
 ]
 
 

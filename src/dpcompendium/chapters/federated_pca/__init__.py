@@ -7,6 +7,7 @@
   them by name), :func:`fit_subspaces` (the same at every ε, batched), :func:`privacy_claim`.
 - :mod:`.cape` — CAPE (correlated noise, :cite:`fedpca_imtiaz2019cape`), the exact ε of a coalition of the server
   and c sites under secure aggregation and CAPE, and the tests of the protocols' noise level and of equivalence.
+- :mod:`.ppca` — PPCA (the exponential mechanism over directions, k = 1; an exact Bingham sampler).
 - :mod:`.power` — the DP noisy power method (:cite:`fedpca_hardt2014noisy`), central or under secure aggregation.
 - :mod:`.protocols` — the masked mean, the shared-seed protocol and its seed attack, secure aggregation.
 - :mod:`.datasets` — the chapter's datasets, the public and the as-written preprocessing, horizontal splits.
@@ -25,6 +26,7 @@ from . import (
     laplace,
     methods,
     power,
+    ppca,
     protocols,
     wishart,
 )
@@ -35,6 +37,7 @@ from .experiments import *  # noqa: F403
 from .laplace import *  # noqa: F403
 from .methods import *  # noqa: F403
 from .power import *  # noqa: F403
+from .ppca import *  # noqa: F403
 from .protocols import *  # noqa: F403
 from .wishart import *  # noqa: F403
 
@@ -47,6 +50,7 @@ __all__ = [
     *laplace.__all__,
     *methods.__all__,
     *power.__all__,
+    *ppca.__all__,
     *protocols.__all__,
     *wishart.__all__,
 ]

@@ -66,3 +66,12 @@ method(
     claim=".laplace:laplace_privacy_claim",
     audit=".audits:laplace_audit_specs",
 )
+method(
+    "ppca",
+    "PPCA (exponential mechanism, k = 1)",
+    "PPCA（指数机制，k = 1）",
+    "#000000",
+    estimator=".ppca:ppca_pca",
+    claim=".ppca:ppca_privacy_claim",
+    audit=".audits:ppca_audit_specs",
+)

@@ -20,7 +20,7 @@ out ``(ε′, δ′)``-DP for every ``ε′`` and every ``δ′ < 1 − e^{−ε
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -39,7 +39,9 @@ from .methods import privacy_claim
 __all__ = [
     "RUN_METHODS",
     "WISHART_SCALE",
+    "family_table",
     "laplace_take",
+    "setting_claims",
     "wishart_comparisons",
     "wishart_noise",
     "wishart_pca",
@@ -166,7 +168,9 @@ def wishart_runs(
     """Central Analyze Gauss, the Wishart mechanism and Laplace input perturbation on one dataset's pooled ``A``
     (all central: no split), at every ε, ``reps`` repetitions from ``rng`` (each repetition: the Gaussian draws at
     every ε, then the Wishart draws; the Laplace draws come from ``rng.spawn(1)[0]``, so that they leave the other two
-    arms' draws as they were): one row per (rep, ε, method) with the captured energy of the released subspace."""
+    arms' draws as they were): one row per (rep, ε, method) with the captured energy of the released subspace
+    (``captured_energy``) and of its first column (``captured_energy_1``: the same mechanism's release at ``k = 1``,
+    the top eigenvector of the same noisy matrix)."""
     reps = check_int(reps, "reps", minimum=1)
     rng = check_rng(rng)
     lap_rng = rng.spawn(1)[0]
@@ -183,10 +187,12 @@ def wishart_runs(
             laplace_subspaces(a, n, k, eps, lap_rng),
         ]
         rows += [(rep, e, m) for m in RUN_METHODS for e in eps]
-    q = captured_energy(a, np.concatenate(subs))
+    subs = np.concatenate(subs)
     out = pd.DataFrame(rows, columns=["rep", "epsilon", "method"])
     out.insert(0, "dataset", dataset)
-    out["captured_energy"] = np.asarray(q, dtype=float)
+    out["captured_energy"] = np.asarray(captured_energy(a, subs), dtype=float)
+    # the same releases at k = 1: the top eigenvector of the same noisy matrix (PPCA's comparison, referee 14)
+    out["captured_energy_1"] = np.asarray(captured_energy(a, subs[..., :1]), dtype=float)
     return out
 
 
@@ -249,19 +255,8 @@ def wishart_comparisons(
         la, lb = 1.0 - wide[first].to_numpy(), 1.0 - wide[second].to_numpy()
         if not ((la > 0).all() and (lb > 0).all()):
             continue
-        data = _dataset(str(name), seed)
-        gauss = privacy_claim(
-            "central", float(eps), _delta_of(delta, str(name)), data.n,
-            dataset=str(name), calibration=calibration,
-        )  # fmt: skip
-        claims = {
-            "central": gauss,
-            "wishart": wishart_privacy_claim(float(eps), gauss.delta),
-            "laplace-input": laplace_privacy_claim(
-                float(eps), gauss.delta, data.n, data.x.shape[1]
-            ),
-        }
-        keys.append({"dataset": name, "epsilon": float(eps), "d": int(data.x.shape[1])})
+        key, claims = setting_claims(str(name), float(eps), delta, calibration, seed)
+        keys.append(key)
         comps.append(
             Comparison(
                 quantity,
@@ -273,7 +268,33 @@ def wishart_comparisons(
                 setting=_setting_label({"dataset": name, "epsilon": float(eps)}),
             )
         )
-    results = holm([c.result() for c in comps])
+    return family_table(keys, comps)
+
+
+def setting_claims(
+    name: str, epsilon: float, delta: Deltas, calibration: Calibration, seed: int
+) -> tuple[dict[str, object], dict[str, PrivacyClaim]]:
+    """One setting of the central comparisons (dataset ``name`` at ``epsilon``): its key (``dataset``, ``epsilon``,
+    ``d``) and the claims of its arms at the dataset's n, δ and bounds: Analyze Gauss's (:func:`privacy_claim`), the
+    Wishart mechanism's at the same (ε, δ) and Laplace input perturbation's, ε-DP stated at the same δ."""
+    data = _dataset(name, seed)
+    d = int(data.x.shape[1])
+    gauss = privacy_claim(
+        "central", epsilon, _delta_of(delta, name), data.n, dataset=name, calibration=calibration
+    )
+    claims = {
+        "central": gauss,
+        "wishart": wishart_privacy_claim(epsilon, gauss.delta),
+        "laplace-input": laplace_privacy_claim(epsilon, gauss.delta, data.n, d),
+    }
+    return {"dataset": name, "epsilon": epsilon, "d": d}, claims
+
+
+def family_table(keys: Sequence[Mapping[str, object]], comps: Sequence[Comparison]) -> pd.DataFrame:
+    """The comparisons ``comps`` decided as one Holm family, one row each after its setting's ``keys`` (``dataset``,
+    ``epsilon``, ``d``): ``ratio``, ``lo``, ``hi``, ``p_adjusted``, ``outcome`` and ``result`` (the
+    :class:`~dpcompendium.core.comparison.ComparisonResult`); no row for an empty family."""
+    results = holm([c.result() for c in comps]) if comps else []
     rows = [
         {**key, "ratio": r.ratio, "lo": r.lo, "hi": r.hi, "p_adjusted": r.p_adjusted,
          "outcome": r.outcome, "result": r}
