@@ -2607,7 +2607,7 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
      "at k = 1 its energy not captured is shown lower than Laplace input perturbation's in %(lap_lower)s of "
      "%(lap_n)s settings and higher in %(lap_higher)s, and against Analyze Gauss lower in %(gau_lower)s and higher "
      "in %(gau_higher)s of %(gau_n)s (Holm-corrected)%(reading)s",
-     "在 $k = 1$ 时，检验表明它未捕获的能量与拉普拉斯噪声输入扰动相比在 %(lap_n)s 个设置中的 %(lap_lower)s 个里更低、"
+     "在 $k = 1$ 时，检验表明它未捕获的能量与拉普拉斯噪声输入扰动相比在 %(lap_n)s 个参数组合中的 %(lap_lower)s 个里更低、"
      "%(lap_higher)s 个里更高，与 Analyze Gauss 相比在 %(gau_n)s 个中的 %(gau_lower)s 个里更低、%(gau_higher)s 个里更高"
      "（Holm 校正）%(reading)s"),
     # which reading the PPCA family supports (ppca_take picks it from the outcomes against Analyze Gauss)
@@ -2618,7 +2618,7 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
     ("fedpca.ppca_reading_input",
      ": where it is lower, the price of $\\delta = 0$ is input perturbation's",
      ": where it is lower, the price of delta = 0 is input perturbation's",
-     "：在它更低的设置中，$\\delta = 0$ 的代价属于输入扰动"),
+     "：在它更低的参数组合中，$\\delta = 0$ 的代价属于输入扰动"),
     ("fedpca.ppca_reading_none",
      ": these runs do not say whose the price of $\\delta = 0$ is",
      ": these runs do not say whose the price of delta = 0 is",
