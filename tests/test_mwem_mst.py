@@ -219,8 +219,8 @@ def test_gaussian_identity_fit_projects_identity_s_own_releases(neighbours):
 
     h = np.random.default_rng(2).poisson(4.0, (5, 6)).astype(float)
     rho = rho_for(1.0, 1e-7)
-    fit = gaussian.gaussian_identity_fit(
-        h, rho, np.random.default_rng(7), neighbours=neighbours, size=4
+    fit = gaussian.gaussian_identity(
+        h, rho, np.random.default_rng(7), fit=True, neighbours=neighbours, size=4
     )
     raw = gaussian.gaussian_identity(
         h, rho, np.random.default_rng(7), neighbours=neighbours, size=4
@@ -233,7 +233,9 @@ def test_gaussian_identity_fit_projects_identity_s_own_releases(neighbours):
         pos = f > 0
         tau = (r - f)[pos]
         assert np.ptp(tau) < 1e-9 and np.all(r[~pos] <= tau[0] + 1e-9)
-    one = gaussian.gaussian_identity_fit(h, rho, np.random.default_rng(7), neighbours=neighbours)
+    one = gaussian.gaussian_identity(
+        h, rho, np.random.default_rng(7), fit=True, neighbours=neighbours
+    )
     np.testing.assert_array_equal(one.shape, h.shape)
     c = gaussian.gaussian_claim(1.0, 1e-7, "gaussian-identity-fit", neighbours=neighbours)
     g = gaussian.gaussian_claim(1.0, 1e-7, neighbours=neighbours)
@@ -241,7 +243,7 @@ def test_gaussian_identity_fit_projects_identity_s_own_releases(neighbours):
     public_n = any("number of records" in x for x in c.conditions)
     assert public_n == (neighbours == "replace-one")
     with pytest.raises(ValueError, match="rho"):
-        gaussian.gaussian_identity_fit(h, 0.0, np.random.default_rng(0))
+        gaussian.gaussian_identity(h, 0.0, np.random.default_rng(0), fit=True)
 
 
 def test_parts_family_is_one_holm_family_of_every_arm_and_step():
@@ -282,6 +284,11 @@ def test_parts_family_is_one_holm_family_of_every_arm_and_step():
     assert len(res2) == 21 - 3 and ("aim", "mst-nc", 8.0) not in idx2
     with pytest.raises(ValueError, match="method"):
         M.part_claim("laplace", 1.0, delta)
+    # the DPBench table's rows of these arms carry their claims
+    for key, name in M.PART_ARMS.items():
+        row = {"method": name, "epsilon": 2.0, "data": "x", "output": "estimate"}
+        got = dpbench_row_claim(row, {"x": 2}, {"zcdp": delta})
+        assert got.mechanism == M.part_claim(key, 2.0, delta).mechanism
     with pytest.raises(ValueError, match="epsilons"):
         M.parts_family(
             lambda n, e: data[n, 0.5], [0.0], delta, np.random.default_rng(0), quantity="e"

@@ -8,8 +8,8 @@ mechanism spent once, on every cell (Identity) or on every workload query follow
 
 - **Gaussian Identity**: x̂ = x + N(0, Δ₂²/(2ρ)) per cell, Δ₂ = √2 (replace-one: one record leaves a cell and enters
   another) or 1 (add-remove); Δ₂²/(2σ²) = ρ-zCDP;
-- **Gaussian Identity with the non-negative fit** (referee 14, M1): Gaussian Identity's release projected onto
-  {x ≥ 0, Σx = n} (Euclidean; MST's projection, :func:`project_simplex`), n public
+- **Gaussian Identity with the non-negative fit** (referee 14, M1; :func:`gaussian_identity` with ``fit=True``): its
+  release projected onto {x ≥ 0, Σx = n} (Euclidean; MST's projection, :func:`project_simplex`), n public
   under replace-one (the noisy total, at least 1, under add-remove): MST's fit without its marginals and compression,
   post-processing of Identity's release, so the same ρ-zCDP;
 - **Gaussian least squares**: y = Ax + N(0, σ²)^m over the workload's m queries, σ = Δ₂(A)/√(2ρ), x̂ = A⁺y (the
@@ -49,7 +49,6 @@ __all__ = [
     "GAUSSIAN_METHODS",
     "gaussian_claim",
     "gaussian_identity",
-    "gaussian_identity_fit",
     "gaussian_least_squares",
     "gaussian_runs",
     "gaussian_sensitivity",
@@ -84,24 +83,10 @@ def gaussian_sensitivity(queries: RangeQueries | None, neighbours: str = "replac
     return base * math.sqrt(cover)
 
 
-def gaussian_identity(
-    x: ArrayLike,
-    rho: float,
-    rng: np.random.Generator,
-    *,
-    neighbours: str = "replace-one",
-    size: int | None = None,
-) -> np.ndarray:
-    """x̂ = x + N(0, σ²) per cell, σ = Δ₂/√(2ρ) (Δ₂ = :func:`gaussian_sensitivity`): ρ-zCDP (``bun2016concentrated``,
-    Prop. 1.6). Unbiased; a query over L cells has variance Lσ². ``size`` releases at once (shape ``(size, *x.shape)``)."""
-    arr, rho, rng, reps = prepare_histogram(x, check_epsilon(rho, "rho"), rng, size)
-    sigma = gaussian_sensitivity(None, neighbours) / math.sqrt(2.0 * rho)
-    return finish_releases(arr + rng.normal(0.0, sigma, size=(reps, *arr.shape)), size)
-
-
 def project_simplex(v: np.ndarray, total: float) -> np.ndarray:
     """The Euclidean projection of ``v`` onto {x ≥ 0, Σx = total} (sort-based, Duchi et al. 2008): the fit of
-    :func:`gaussian_identity_fit`, and each step of MST's (:func:`~dpcompendium.chapters.mwem.mst.fit_two_way`)."""
+    :func:`gaussian_identity` with ``fit=True``, and each step of MST's
+    (:func:`~dpcompendium.chapters.mwem.mst.fit_two_way`)."""
     u = np.sort(v)[::-1]
     css = np.cumsum(u) - total
     k = np.arange(1, v.size + 1)
@@ -109,27 +94,32 @@ def project_simplex(v: np.ndarray, total: float) -> np.ndarray:
     return np.maximum(v - css[r] / (r + 1), 0.0)
 
 
-def gaussian_identity_fit(
+def gaussian_identity(
     x: ArrayLike,
     rho: float,
     rng: np.random.Generator,
     *,
+    fit: bool = False,
     neighbours: str = "replace-one",
     size: int | None = None,
 ) -> np.ndarray:
-    """:func:`gaussian_identity`'s release projected onto {x ≥ 0, Σx = n} (the Euclidean projection MST's fit uses,
-    :func:`project_simplex`): n = Σx, public, under replace-one; under add-remove
-    the release's own total, at least 1. Post-processing: ρ-zCDP. ``size`` releases at once."""
-    rel = gaussian_identity(x, rho, rng, neighbours=neighbours, size=size)
-    n = float(np.sum(x))
-    flat = np.reshape(rel, (-1, int(np.size(x))))
-    out = np.stack(
-        [
-            project_simplex(r, n if neighbours == "replace-one" else max(1.0, float(r.sum())))
-            for r in flat
-        ]
-    )
-    return out.reshape(np.shape(rel))
+    """x̂ = x + N(0, σ²) per cell, σ = Δ₂/√(2ρ) (Δ₂ = :func:`gaussian_sensitivity`): ρ-zCDP (``bun2016concentrated``,
+    Prop. 1.6). Unbiased; a query over L cells has variance Lσ². ``size`` releases at once (shape ``(size, *x.shape)``).
+    ``fit``: each release projected onto {x ≥ 0, Σx = n} (:func:`project_simplex`, the projection MST's fit uses; the
+    arm ``gaussian-identity-fit``): n = Σx, public, under replace-one; under add-remove the release's own total, at
+    least 1. Post-processing: the same ρ-zCDP."""
+    arr, rho, rng, reps = prepare_histogram(x, check_epsilon(rho, "rho"), rng, size)
+    sigma = gaussian_sensitivity(None, neighbours) / math.sqrt(2.0 * rho)
+    rel = arr + rng.normal(0.0, sigma, size=(reps, *arr.shape))
+    if fit:
+        n = float(arr.sum())
+        rel = np.stack(
+            [
+                project_simplex(r, n if neighbours == "replace-one" else max(1.0, float(r.sum())))
+                for r in rel.reshape(reps, -1)
+            ]
+        ).reshape(rel.shape)
+    return finish_releases(rel, size)
 
 
 def gaussian_least_squares(
@@ -227,7 +217,7 @@ def gaussian_runs(
             if m == "gaussian-identity":
                 rel = gaussian_identity(h, rho, g, neighbours=neighbours, size=reps)
             elif m == "gaussian-identity-fit":
-                rel = gaussian_identity_fit(h, rho, g, neighbours=neighbours, size=reps)
+                rel = gaussian_identity(h, rho, g, fit=True, neighbours=neighbours, size=reps)
             else:
                 rel = gaussian_least_squares(
                     h, rho, g, queries=queries, neighbours=neighbours, size=reps

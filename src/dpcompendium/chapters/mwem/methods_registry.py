@@ -81,7 +81,7 @@ method(
     "Gaussian Identity, non-negative fit",
     "高斯 Identity，非负拟合",
     "#E69F00",
-    estimator=".gaussian:gaussian_identity_fit",
+    estimator=".gaussian:gaussian_identity",
     claim=".gaussian:gaussian_claim",
 )
 method(
