@@ -712,8 +712,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.step_reading": "The $\\ell_2$ arm gives Harmony and PM PrivUnitG's signal step, this arm its noise at a step $s$ times smaller; no learning rate is tuned per method, so mechanism and step size are not fully separated",
         # mwem, referee 13 (#2: AIM against Gaussian Identity, the power caveat and the 1-D projection; #5: AIM
         # beside standard MWEM's first places on DPBench)
-        "mwem.aim_gid_take": "not separated in %(k)s of %(n)s settings (%(runs)s runs per arm; point ratios %(r_lo)s–%(r_hi)s, intervals %(lo)s–%(hi)s). In 1-D AIM is Gaussian Identity at about 0.9 of its budget plus a fit: its point estimates are lower (%(lower)s of %(n)s), no test separates them, and nothing guarantees it",
-        "mwem.aim_gid_take_some": "not separated in %(k)s of %(n)s settings (%(runs)s runs per arm; point ratios %(r_lo)s–%(r_hi)s, intervals %(lo)s–%(hi)s). In 1-D AIM is Gaussian Identity at about 0.9 of its budget plus a fit: its point estimates are lower in %(lower)s of %(n)s, and nothing guarantees it",
+        "mwem.aim_gid_take": "not separated in %(k)s of %(n)s settings (%(runs)s runs; point ratios %(r_lo)s–%(r_hi)s, intervals %(lo)s–%(hi)s). In 1-D AIM is Gaussian Identity at about 0.9 of its budget plus a fit: its point estimates are lower (%(lower)s of %(n)s), no test separates them, nothing guarantees it",
+        "mwem.aim_gid_take_some": "not separated in %(k)s of %(n)s settings (%(runs)s runs; point ratios %(r_lo)s–%(r_hi)s, intervals %(lo)s–%(hi)s). In 1-D AIM is Gaussian Identity at about 0.9 of its budget plus a fit: its point estimates are lower in %(lower)s of %(n)s, and nothing guarantees it",
         "mwem.db_part_setting": "%(name)s, $\\varepsilon$ = %(eps)s",
         "mwem.db_step_setting": "%(a)s against %(b)s, $\\varepsilon$ = %(eps)s",
         "mwem.db_aim_parts_read": "Read together, at AIM's guarantee, one part of MST at a time (each arm tested against the one before): Gaussian noise on every cell has %(gid)s times AIM's error; the non-negative fit of total n alone, %(fit)s times (lower than Gaussian Identity in %(fit_lo)s, higher in %(fit_hi)s of %(m)s settings); measuring the two one-way marginals too and fitting all three, %(nc)s times (against the fit alone: lower in %(marg_lo)s, higher in %(marg_hi)s); compressing the domain, MST, %(mst)s times (against no compression: lower in %(comp_lo)s, higher in %(comp_hi)s)",
@@ -1258,7 +1258,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_part_fit": "总数为 n 的非负拟合",
         "mwem.db_part_marginals": "测量的一维边缘",
         "mwem.db_part_compression": "取值域压缩",
-        "mwem.db_aim_parts_find": "在 Adult 二维数据上、同一隐私保证下，MST 的误差是 AIM 的 %(mst)s 倍（%(m)s 个设置中 AIM 更高 %(mst_hi)s 个），不压缩的 MST 为 %(nc)s 倍",
+        "mwem.db_aim_parts_find": "在 Adult 二维数据上同一保证下，MST 的误差是 AIM 的 %(mst)s 倍（%(m)s 个中 AIM 更高 %(mst_hi)s 个），不压缩时为 %(nc)s 倍",
         "mwem.db_aim_parts_take": "在相同的 $\\rho$ 下，MST 的误差是 AIM 的 %(mst)s 倍（%(m)s 个中 AIM 更高 %(mst_hi)s 个，每组 %(runs)s 次运行）；不压缩时为 %(nc)s 倍，只做非负拟合的高斯 Identity 为 %(fit)s 倍",
         "mwem.db_aim_there": "；在这些设置上，AIM（$\\delta$ = %(delta)s）的误差是 zCDP 变体的 %(ratio)s 倍",
         "mwem.db_aim_beside": "在该排名中 %(name)s 单独取得第一的设置中（%(data)s，$\\varepsilon$ = %(eps)s），AIM（$\\delta$ = %(delta)s，不参与该纯 $\\varepsilon$ 排名）的误差是同一隐私保证下 zCDP 变体最后一次迭代结果的 %(ratio)s 倍（点估计）",
