@@ -284,6 +284,15 @@ def test_parts_family_is_one_holm_family_of_every_arm_and_step():
     assert len(res2) == 21 - 3 and ("aim", "mst-nc", 8.0) not in idx2
     with pytest.raises(ValueError, match="method"):
         M.part_claim("laplace", 1.0, delta)
+    # what they say together: each arm's error over AIM's, and the steps' counts
+    read = M.parts_reading(res, idx)
+    assert read["counts"]["m"] == 3 and len(read["fit"]) == 3
+    ratios = [res[idx["aim", "mst", e]].ratio for e in eps]
+    np.testing.assert_allclose(read["mst"], [1 / r for r in ratios])
+    assert sorted(read["every"] + read["some"] + read["never"]) == sorted(
+        s for s, _a, _b in M.PART_STEPS
+    )
+    assert M.parts_reading(res2, idx2) is None  # an arm short of a setting: no reading
     # the DPBench table's rows of these arms carry their claims
     for key, name in M.PART_ARMS.items():
         row = {"method": name, "epsilon": 2.0, "data": "x", "output": "estimate"}

@@ -58,6 +58,7 @@ __all__ = [
     "mst_sigmas",
     "part_claim",
     "parts_family",
+    "parts_reading",
 ]
 
 #: The method's name in the chapter's tables (its registration's id is ``"mst"``).
@@ -448,3 +449,44 @@ def parts_family(
                 message("mwem.db_step_setting", a=name(a), b=name(b), eps=f"{e:g}"),
             )
     return comparison.holm(rows), index
+
+
+def parts_reading(results: Sequence, index: dict) -> dict | None:
+    """What :func:`parts_family`'s ``results`` (its ``index``) say together, for the chapter's reading of AIM's gap
+    (referee 14, M1): each arm's error over AIM's (``"gid"``, ``"fit"``, ``"nc"``, ``"mst"``: lists over ε, AIM's
+    ratios inverted), ``"counts"`` (``m`` settings; per step of :data:`PART_STEPS` how often the arm with the part is
+    shown lower and higher, ``fit_lo`` …, ``marg_lo`` …, ``comp_lo`` …; AIM against MST without compression,
+    ``sel_lo``/``sel_hi``; against MST, ``mst_lo``/``mst_hi``; against Gaussian Identity, ``gid_lo``), and the steps
+    shown to lower the error in every setting, in some and in none (``"every"``, ``"some"``, ``"never"``). None when
+    an arm or a step lacks a setting the others have."""
+
+    def res(kind, key):
+        return [results[i] for (k, m, _e), i in index.items() if k == kind and m == key]
+
+    arms = {short: res("aim", key) for short, key in _SHORT.items()}
+    steps = {st: res("step", st) for st, _a, _b in PART_STEPS}
+    m = len(arms["gid"])
+    if not m or any(len(v) != m for v in (*arms.values(), *steps.values())):
+        return None
+
+    def lo(rs):
+        return sum(r.outcome == "better" for r in rs)
+
+    def hi(rs):
+        return sum(r.outcome == "worse" for r in rs)
+
+    counts = {"m": m, "gid_lo": lo(arms["gid"]), "sel_lo": lo(arms["nc"]), "sel_hi": hi(arms["nc"])}
+    counts |= {"mst_lo": lo(arms["mst"]), "mst_hi": hi(arms["mst"])}
+    for st, short in (("fit", "fit"), ("marginals", "marg"), ("compression", "comp")):
+        counts |= {f"{short}_lo": lo(steps[st]), f"{short}_hi": hi(steps[st])}
+    return {
+        **{short: [1.0 / r.ratio for r in rs] for short, rs in arms.items()},
+        "counts": counts,
+        "every": [st for st, rs in steps.items() if lo(rs) == m],
+        "some": [st for st, rs in steps.items() if 0 < lo(rs) < m],
+        "never": [st for st, rs in steps.items() if lo(rs) == 0],
+    }
+
+
+#: :func:`parts_reading`'s short names of the arms of :data:`PART_ARMS`.
+_SHORT = {"gid": "gaussian-identity", "fit": "gaussian-identity-fit", "nc": "mst-nc", "mst": "mst"}
