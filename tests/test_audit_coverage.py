@@ -78,6 +78,11 @@ COVERED: dict[tuple[str, str], tuple[str, ...]] = {
         "MST measurements (2-D, AIM's budget)",
         "MST measurements, values merged (2-D, AIM's budget)",
     ),
+    # referee 14, M1: Gaussian Identity's release projected onto the non-negative histograms of total n
+    # (post-processing of the audited release), and MST without compression, whose measurements are the branch the
+    # MST row audits (no value merged)
+    ("mwem", "gaussian-identity-fit"): ("Gaussian Identity (AIM's budget), 1-D",),
+    ("mwem", "mst-nc"): ("MST measurements (2-D, AIM's budget)",),
     ("mwem", "gaussian-ls"): ("Gaussian least squares (AIM's budget), 1-D",),
     ("hiera", "duchi"): ("Duchi (binary output), exact", "Duchi sampler"),
     ("hiera", "harmony"): ("Harmony (d = 3) sampler",),

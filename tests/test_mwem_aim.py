@@ -230,7 +230,7 @@ def test_gaussian_runs_streams_and_one_repetition():
     Q = mwem.random_range_queries(H2.shape, 50, make_rng(0))
     a = gaussian.gaussian_runs(H2, Q, [0.1, 10.0], 1e-7, reps=1, seed=2)
     b = gaussian.gaussian_runs(H2, Q, [0.1, 10.0], 1e-7, reps=1, seed=2)
-    assert a.equals(b) and len(a) == 4 and set(a.method) == set(gaussian.GAUSSIAN_METHODS)
+    assert a.equals(b) and len(a) == 4 and set(a.method) == set(gaussian.DEFAULT_METHODS)
     # the mean error of Gaussian Identity scales as 1/sqrt(rho): far apart at eps = 0.1 and 10
     m = (
         gaussian.gaussian_runs(H2, Q, [0.1, 10.0], 1e-7, reps=50, seed=3)

@@ -202,3 +202,151 @@ def test_the_merged_row_flags_noise_too_small(monkeypatch):
     assert spec.true_epsilon > 2.5 * spec.claim.epsilon
     res = run_audit(spec, n_samples=100_000, rng=np.random.default_rng(3))
     assert res.verdict == "violated" and res.audited_epsilon <= spec.true_epsilon
+
+
+# referee 14, M1: the arms that take MST apart (MST without compression, Gaussian Identity with the fit alone), the
+# working-set fit that makes the uncompressed arm cheap, and the one Holm family they join
+
+
+def _kkt(x, y1, sd1, y2, sd2):
+    """(spread of the gradient over the positive cells, the most negative g + θ over the zero cells), in counts."""
+    r0 = (x.sum(axis=1) - y1[0]) / sd1**2
+    r1 = (x.sum(axis=0) - y1[1]) / sd1**2
+    g = ((x - y2) / sd2**2 + r0[:, None] + r1[None, :]) * sd2**2
+    pos = x > 0
+    theta = -g[pos].mean()
+    return np.ptp(g[pos]), (g[~pos] + theta).min()
+
+
+def test_working_set_fit_meets_the_optimality_conditions_on_every_cell():
+    """A sparse 40 x 40 histogram without compression: the fit is on the constraint set and meets the KKT
+    conditions on every cell (one gradient on the support, none pointing up on the zeros), so the cells left out of
+    the working set are at their optimum; without the growth step the first working set misses some."""
+    rng = np.random.default_rng(11)
+    h = np.zeros((40, 40))
+    h[0, :] = rng.poisson(30.0, 40)
+    h[:, 0] += rng.poisson(30.0, 40)
+    h[5:9, 5:9] = 200.0
+    sd1, sd2 = M.mst_sigmas(0.05)
+    y1 = [h.sum(axis=1) + rng.normal(0, sd1, 40), h.sum(axis=0) + rng.normal(0, sd1, 40)]
+    y2 = h + rng.normal(0, sd2, h.shape)
+    x = M.fit_two_way(y1, [0, 0], sd1, y2, sd2, float(h.sum()))
+    assert x.min() >= 0 and x.sum() == pytest.approx(h.sum(), rel=1e-12)
+    spread, worst = _kkt(x, y1, sd1, y2, sd2)
+    assert spread < 1e-5 and worst > -1e-5
+    # the first working set (the support of y2's projection) alone is not optimal here
+    first = (M._project_simplex(y2.ravel().copy(), float(h.sum())) > 0).reshape(h.shape)
+    assert ((x > 0) & ~first).any()
+
+
+def test_no_compression_arm_keeps_every_value_and_states_the_same_guarantee():
+    rng = np.random.default_rng(1)
+    h = rng.poisson(3.0, (6, 7)).astype(float)
+    h[0, :] = 0
+    res = M.mst(h, 0.05, np.random.default_rng(2), compress=False)
+    assert all(k.all() for k in res.kept) and res.estimate.shape == h.shape
+    assert res.estimate.min() >= 0
+    assert res.estimate.sum() == pytest.approx(h.sum(), abs=1e-3 * h.size)
+    # at this rho the compressed arm merges values; the one without compression merges none
+    assert not all(k.all() for k in M.mst(h, 0.05, np.random.default_rng(2)).kept)
+    c, cn = M.mst_claim(1.0, 1e-7), M.mst_claim(1.0, 1e-7, compress=False)
+    assert (cn.epsilon, cn.delta, cn.neighbours) == (c.epsilon, c.delta, c.neighbours)
+    assert cn.mechanism != c.mechanism and "whole domain" in " ".join(cn.conditions)
+    with pytest.raises(ValueError, match="compress"):
+        M.mst(h, 0.05, np.random.default_rng(0), compress="no")
+    with pytest.raises(ValueError, match="compress"):
+        M.mst_claim(1.0, 1e-7, compress=1)
+    q = random_range_queries(h.shape, 20, np.random.default_rng(5))
+    runs = M.mst_runs(h, q, [0.5], 1e-6, reps=2, seed=9, compress=False)
+    assert set(runs.method) == {M.MST_NC_NAME} and len(runs) == 2
+
+
+@pytest.mark.parametrize("neighbours", ["replace-one", "add-remove"])
+def test_gaussian_identity_fit_projects_identity_s_own_releases(neighbours):
+    from dpcompendium.chapters.mwem import gaussian
+
+    h = np.random.default_rng(2).poisson(4.0, (5, 6)).astype(float)
+    rho = rho_for(1.0, 1e-7)
+    fit = gaussian.gaussian_identity(
+        h, rho, np.random.default_rng(7), fit=True, neighbours=neighbours, size=4
+    )
+    raw = gaussian.gaussian_identity(
+        h, rho, np.random.default_rng(7), neighbours=neighbours, size=4
+    )
+    assert fit.shape == (4, *h.shape) and fit.min() >= 0
+    for f, r in zip(fit, raw, strict=True):
+        total = h.sum() if neighbours == "replace-one" else max(1.0, r.sum())
+        assert f.sum() == pytest.approx(total, rel=1e-12)
+        # the Euclidean projection: x = max(r - tau, 0) with one tau
+        pos = f > 0
+        tau = (r - f)[pos]
+        assert np.ptp(tau) < 1e-9 and np.all(r[~pos] <= tau[0] + 1e-9)
+    one = gaussian.gaussian_identity(
+        h, rho, np.random.default_rng(7), fit=True, neighbours=neighbours
+    )
+    np.testing.assert_array_equal(one.shape, h.shape)
+    c = gaussian.gaussian_claim(1.0, 1e-7, "gaussian-identity-fit", neighbours=neighbours)
+    g = gaussian.gaussian_claim(1.0, 1e-7, neighbours=neighbours)
+    assert (c.epsilon, c.delta, c.sensitivity) == (g.epsilon, g.delta, g.sensitivity)
+    public_n = any("number of records" in x for x in c.conditions)
+    assert public_n == (neighbours == "replace-one")
+    with pytest.raises(ValueError, match="rho"):
+        gaussian.gaussian_identity(h, 0.0, np.random.default_rng(0), fit=True)
+
+
+def test_parts_family_is_one_holm_family_of_every_arm_and_step():
+    from dpcompendium.chapters.mwem.pgm import AIM_NAME, aim_claim
+    from dpcompendium.core import comparison
+
+    eps, delta = [0.5, 2.0, 8.0], 1e-7
+    scale = {AIM_NAME: 1.0, **{n: 1.5 + k for k, n in enumerate(M.PART_ARMS.values())}}
+    draws = np.random.default_rng(0)
+    data = {(n, e): s * draws.lognormal(0, 0.2, 6) for n, s in scale.items() for e in eps}
+    head = [
+        comparison.Comparison(
+            "error",
+            comparison.Arm.of("aim", aim_claim(e, delta, 2), data[AIM_NAME, e]),
+            comparison.Arm.of("aim", aim_claim(e, delta, 2), data[AIM_NAME, e][::-1] * 1.1),
+            test="bootstrap-t",
+        ).result(np.random.default_rng(1))
+        for e in eps[:2]
+    ]
+    res, idx = M.parts_family(
+        lambda n, e: data[n, e], eps, delta, np.random.default_rng(2), quantity="error", head=head
+    )
+    # 2 + 3 budgets x (4 arms against AIM + 3 steps)
+    assert len(res) == 2 + 3 * (len(M.PART_ARMS) + len(M.PART_STEPS)) == 23
+    assert sorted(idx.values()) == list(range(2, 23))
+    assert {k[1] for k in idx if k[0] == "step"} == {s for s, _a, _b in M.PART_STEPS}
+    # Holm over all 23: the smallest p-value is multiplied by the family's size
+    i = int(np.argmin([r.p_value for r in res]))
+    assert res[i].p_adjusted >= min(1.0, 23 * res[i].p_value) - 1e-12
+    # an arm without two runs at a budget leaves its cells out of the family
+    res2, idx2 = M.parts_family(
+        lambda n, e: data[n, e][:1] if (n == M.MST_NC_NAME and e == 8.0) else data[n, e],
+        eps,
+        delta,
+        np.random.default_rng(2),
+        quantity="error",
+    )
+    assert len(res2) == 21 - 3 and ("aim", "mst-nc", 8.0) not in idx2
+    with pytest.raises(ValueError, match="method"):
+        M.part_claim("laplace", 1.0, delta)
+    # what they say together: each arm's error over AIM's, and the steps' counts
+    read = M.parts_reading(res, idx)
+    assert read["counts"]["m"] == 3 and len(read["fit"]) == 3
+    ratios = [res[idx["aim", "mst", e]].ratio for e in eps]
+    np.testing.assert_allclose(read["mst"], [1 / r for r in ratios])
+    assert sorted(read["every"] + read["some"] + read["never"]) == sorted(
+        s for s, _a, _b in M.PART_STEPS
+    )
+    assert M.parts_reading(res2, idx2) is None  # an arm short of a setting: no reading
+    # the DPBench table's rows of these arms carry their claims
+    for key, name in M.PART_ARMS.items():
+        row = {"method": name, "epsilon": 2.0, "data": "x", "output": "estimate"}
+        got = dpbench_row_claim(row, {"x": 2}, {"zcdp": delta})
+        assert got.mechanism == M.part_claim(key, 2.0, delta).mechanism
+    with pytest.raises(ValueError, match="epsilons"):
+        M.parts_family(
+            lambda n, e: data[n, 0.5], [0.0], delta, np.random.default_rng(0), quantity="e"
+        )

@@ -851,17 +851,21 @@ def dpbench_row_claim(row, ndim: dict, delta: dict) -> PrivacyClaim:
     ``"estimate"``) or an MWEM variant's at its T (:func:`privacy_claim`; ``ndim`` maps the row's ``data`` to its
     number of dimensions, ``delta`` a variant to its δ, e.g. the zCDP variant's), or AIM's
     (:func:`~dpcompendium.chapters.mwem.pgm.aim_claim`, at ``delta["aim"]``, else the zCDP variant's δ), or one of
-    the Gaussian rows at AIM's budget on Adult 2-D (Gaussian Identity, MST) at that δ."""
-    from .gaussian import gaussian_claim
-    from .mst import MST_NAME, mst_claim
+    the Gaussian rows at AIM's budget on Adult 2-D (:data:`~.mst.PART_ARMS`: Gaussian Identity, with the fit alone,
+    MST without compression, MST) at that δ."""
+    from .mst import PART_ARMS, part_claim
     from .pgm import AIM_NAME, aim_claim
 
-    aim_budget_rows = {"Gaussian Identity": gaussian_claim, MST_NAME: mst_claim}
+    aim_budget_rows = {name: key for key, name in PART_ARMS.items()}
 
     if row["method"] == AIM_NAME:
         return aim_claim(row["epsilon"], delta.get("aim", delta.get("zcdp")), ndim[row["data"]])
-    if row["method"] in aim_budget_rows:  # the Gaussian rows at AIM's budget (referee 13, §3)
-        return aim_budget_rows[row["method"]](row["epsilon"], delta.get("aim", delta.get("zcdp")))
+    if (
+        row["method"] in aim_budget_rows
+    ):  # the Gaussian rows at AIM's budget (referees 13, §3, and 14, M1)
+        return part_claim(
+            aim_budget_rows[row["method"]], row["epsilon"], delta.get("aim", delta.get("zcdp"))
+        )
     if row["output"] == "estimate":
         return baseline_claim(row["method"], row["epsilon"])
     v = row["method"].removeprefix("MWEM ")

@@ -8,6 +8,10 @@ mechanism spent once, on every cell (Identity) or on every workload query follow
 
 - **Gaussian Identity**: x̂ = x + N(0, Δ₂²/(2ρ)) per cell, Δ₂ = √2 (replace-one: one record leaves a cell and enters
   another) or 1 (add-remove); Δ₂²/(2σ²) = ρ-zCDP;
+- **Gaussian Identity with the non-negative fit** (referee 14, M1; :func:`gaussian_identity` with ``fit=True``): its
+  release projected onto {x ≥ 0, Σx = n} (Euclidean; MST's projection, :func:`project_simplex`), n public
+  under replace-one (the noisy total, at least 1, under add-remove): MST's fit without its marginals and compression,
+  post-processing of Identity's release, so the same ρ-zCDP;
 - **Gaussian least squares**: y = Ax + N(0, σ²)^m over the workload's m queries, σ = Δ₂(A)/√(2ρ), x̂ = A⁺y (the
   core's :func:`~dpcompendium.core.mechanisms.ranges.least_squares_estimate`); Δ₂(A)² = max over cell pairs of
   ‖A(e_j − e_k)‖² ≤ c_j + c_k ≤ 2·max_j c_j under replace-one (c_j: the queries covering cell j), max_j c_j under
@@ -41,12 +45,14 @@ from .core import PUBLIC_DOMAIN, _text, workload_errors
 from .zcdp import dp_epsilon, rho_for
 
 __all__ = [
+    "DEFAULT_METHODS",
     "GAUSSIAN_METHODS",
     "gaussian_claim",
     "gaussian_identity",
     "gaussian_least_squares",
     "gaussian_runs",
     "gaussian_sensitivity",
+    "project_simplex",
 ]
 
 #: The methods of this module: their id in the method registry (the ``method`` column of the chapter's tables, which
@@ -54,7 +60,11 @@ __all__ = [
 GAUSSIAN_METHODS = {
     "gaussian-identity": "Gaussian Identity",
     "gaussian-ls": "Gaussian least squares",
+    "gaussian-identity-fit": "Gaussian Identity, non-negative fit",
 }
+#: The methods :func:`gaussian_runs` runs by default (the fit arm is asked for by name: with the seed of a
+#: Gaussian Identity run and alone in ``methods``, it projects that run's very releases).
+DEFAULT_METHODS = ("gaussian-identity", "gaussian-ls")
 
 
 def _l2(neighbours: str) -> float:
@@ -73,19 +83,43 @@ def gaussian_sensitivity(queries: RangeQueries | None, neighbours: str = "replac
     return base * math.sqrt(cover)
 
 
+def project_simplex(v: np.ndarray, total: float) -> np.ndarray:
+    """The Euclidean projection of ``v`` onto {x ≥ 0, Σx = total} (sort-based, Duchi et al. 2008): the fit of
+    :func:`gaussian_identity` with ``fit=True``, and each step of MST's
+    (:func:`~dpcompendium.chapters.mwem.mst.fit_two_way`)."""
+    u = np.sort(v)[::-1]
+    css = np.cumsum(u) - total
+    k = np.arange(1, v.size + 1)
+    r = int(np.nonzero(u - css / k > 0)[0][-1])
+    return np.maximum(v - css[r] / (r + 1), 0.0)
+
+
 def gaussian_identity(
     x: ArrayLike,
     rho: float,
     rng: np.random.Generator,
     *,
+    fit: bool = False,
     neighbours: str = "replace-one",
     size: int | None = None,
 ) -> np.ndarray:
     """x̂ = x + N(0, σ²) per cell, σ = Δ₂/√(2ρ) (Δ₂ = :func:`gaussian_sensitivity`): ρ-zCDP (``bun2016concentrated``,
-    Prop. 1.6). Unbiased; a query over L cells has variance Lσ². ``size`` releases at once (shape ``(size, *x.shape)``)."""
+    Prop. 1.6). Unbiased; a query over L cells has variance Lσ². ``size`` releases at once (shape ``(size, *x.shape)``).
+    ``fit``: each release projected onto {x ≥ 0, Σx = n} (:func:`project_simplex`, the projection MST's fit uses; the
+    arm ``gaussian-identity-fit``): n = Σx, public, under replace-one; under add-remove the release's own total, at
+    least 1. Post-processing: the same ρ-zCDP."""
     arr, rho, rng, reps = prepare_histogram(x, check_epsilon(rho, "rho"), rng, size)
     sigma = gaussian_sensitivity(None, neighbours) / math.sqrt(2.0 * rho)
-    return finish_releases(arr + rng.normal(0.0, sigma, size=(reps, *arr.shape)), size)
+    rel = arr + rng.normal(0.0, sigma, size=(reps, *arr.shape))
+    if fit:
+        n = float(arr.sum())
+        rel = np.stack(
+            [
+                project_simplex(r, n if neighbours == "replace-one" else max(1.0, float(r.sum())))
+                for r in rel.reshape(reps, -1)
+            ]
+        ).reshape(rel.shape)
+    return finish_releases(rel, size)
 
 
 def gaussian_least_squares(
@@ -122,7 +156,7 @@ def gaussian_claim(
     if method not in GAUSSIAN_METHODS:
         raise ValueError(f"method must be one of {'|'.join(GAUSSIAN_METHODS)}, got {method!r}")
     rho = rho_for(e, dl)
-    if method == "gaussian-identity":
+    if method in ("gaussian-identity", "gaussian-identity-fit"):
         sens = _text("claims.mwem.gauss_sens_identity", l2=tex(f"{_l2(neighbours):.4g}"))
     else:
         l2 = None if queries is None else gaussian_sensitivity(queries, neighbours)
@@ -137,8 +171,18 @@ def gaussian_claim(
         dp_epsilon(rho, dl),
         dl,
         conditions=(
-            _text("claims.mwem.gauss_cond_zcdp", rho=tex(f"{rho:.4g}")),
+            _text(
+                "claims.mwem.gauss_fit_cond_zcdp"
+                if method == "gaussian-identity-fit"
+                else "claims.mwem.gauss_cond_zcdp",
+                rho=tex(f"{rho:.4g}"),
+            ),
             PUBLIC_DOMAIN,
+            *(
+                (_text("claims.mwem.aim_cond_public_n"),)
+                if method == "gaussian-identity-fit" and neighbours == "replace-one"
+                else ()
+            ),
         ),
     )
 
@@ -151,7 +195,7 @@ def gaussian_runs(
     *,
     reps: int,
     seed: int | np.random.SeedSequence,
-    methods: Sequence[str] = tuple(GAUSSIAN_METHODS),
+    methods: Sequence[str] = DEFAULT_METHODS,
     neighbours: str = "replace-one",
 ) -> pd.DataFrame:
     """Each method of ``methods`` (ids of :data:`GAUSSIAN_METHODS`) at every ε (ρ = ``rho_for`` (ε, δ)), ``reps`` releases each (vectorized): one row
@@ -172,6 +216,8 @@ def gaussian_runs(
             rho, g = rho_for(e, dl), make_rng(s)
             if m == "gaussian-identity":
                 rel = gaussian_identity(h, rho, g, neighbours=neighbours, size=reps)
+            elif m == "gaussian-identity-fit":
+                rel = gaussian_identity(h, rho, g, fit=True, neighbours=neighbours, size=reps)
             else:
                 rel = gaussian_least_squares(
                     h, rho, g, queries=queries, neighbours=neighbours, size=reps

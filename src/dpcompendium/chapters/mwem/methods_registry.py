@@ -73,3 +73,22 @@ method(
     claim=".mst:mst_claim",
     audit=".audits:mst_audit_specs",
 )
+# the two arms that separate MST's parts on Adult 2-D at AIM's budget (referee 14, M1 and comparator 2): Gaussian
+# Identity's release projected onto the non-negative histograms of total n (the fit alone), and MST without its
+# domain compression (the same measurements, fitted on every cell); both post-processing, no audit row of their own
+method(
+    "gaussian-identity-fit",
+    "Gaussian Identity, non-negative fit",
+    "高斯 Identity，非负拟合",
+    "#E69F00",
+    estimator=".gaussian:gaussian_identity",
+    claim=".gaussian:gaussian_claim",
+)
+method(
+    "mst-nc",
+    "MST, no compression",
+    "MST（不压缩取值域）",
+    "#000000",
+    estimator=".mst:mst",
+    claim=".mst:mst_claim",
+)
