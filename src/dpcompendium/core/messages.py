@@ -1298,7 +1298,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_part_fit": "总数为 n 的非负拟合",
         "mwem.db_part_marginals": "测量的一维边缘",
         "mwem.db_part_compression": "取值域压缩",
-        "mwem.db_aim_parts_find": "在 Adult 二维数据上同一保证下，MST 的误差是 AIM 的 %(mst)s 倍（%(m)s 个中 AIM 更高 %(mst_hi)s 个），不压缩时为 %(nc)s 倍",
+        "mwem.db_aim_parts_find": "在 Adult 二维数据上同一保证下，MST 的误差是 AIM 的 %(mst)s 倍（%(m)s 个参数组合中 AIM 更高的有 %(mst_hi)s 个），不压缩时为 %(nc)s 倍",
         "mwem.db_aim_parts_take": "在相同的 $\\rho$ 下，MST 的误差是 AIM 的 %(mst)s 倍（%(m)s 个中 AIM 更高 %(mst_hi)s 个，每组 %(runs)s 次运行）；不压缩时为 %(nc)s 倍，只做非负拟合的高斯 Identity 为 %(fit)s 倍",
     },
 }
