@@ -1016,6 +1016,54 @@ KNOWN_STRANDED: dict[str, dict[str, str]] = {
 }
 
 
+def test_a_caption_stays_with_its_table_at_any_height(tmp_path):
+    """pdf._CAPTIONS and the print stylesheet: a table's caption (one line or two, under a header of one row or two)
+    printed at every height of a page's foot is on the page of the table's first row. With the caption a
+    ``<caption>``, Chromium left it alone at the foot of the page at most of these heights despite its
+    ``break-after: avoid`` (Tables 1.3, 3.19, 3.20, 4.13 of this round's PDF)."""
+    from dpcompendium.book import pdf
+
+    if not os.access(pdf.CHROMIUM, os.X_OK):
+        pytest.fail(f"no Chromium at {pdf.CHROMIUM}: apt-get install chromium (.ci/run does)")
+    shutil.copy(Path(pdf.__file__).parent / "_static" / "dpcompendium.css", tmp_path / "book.css")
+    text_px = (297 - pdf.MARGIN_MM["top"] - pdf.MARGIN_MM["bottom"]) / 25.4 * 96 / pdf.PRINT_SCALE
+    jobs, cases = [], []
+    for lines, heads in ((1, 1), (2, 2)):
+        caption = "Capword Table 9.9 " + " ".join(["the probability of one event"] * 4 * lines)
+        head = (
+            '<tr><th></th><th colspan="2">e</th></tr>' * (heads - 1)
+            + "<tr><th>a</th><th>b</th><th>c</th></tr>"
+        )
+        rows = "".join(f"<tr><td>Row{i}</td><td>{i}</td><td>x</td></tr>" for i in range(20))
+        for left in range(10, 200, 30):  # CSS px left on the first page above its bottom margin
+            name = f"t{lines}-{left}.html"
+            (tmp_path / name).write_text(
+                f'<html><head><link rel="stylesheet" href="book.css"></head><body><main>'
+                f'<div style="height: {round(text_px - left)}px"></div><div class="cell_output">'
+                f'<div class="output text_html"><table><caption>{caption}</caption><thead>{head}</thead>'
+                f"<tbody>{rows}</tbody></table></div></div></main></body></html>",
+                encoding="utf8",
+            )
+            jobs.append((name, tmp_path / f"{name}.pdf"))
+            cases.append((lines, left))
+    with pdf._serve(tmp_path) as url, pdf.chromium() as browser:
+        pdf.print_pages(browser, [(f"{url}/{n}", out) for n, out in jobs])
+    apart, split = [], 0
+    for (lines, left), (_, out) in zip(cases, jobs, strict=True):
+        pages = {
+            w: i
+            for i, (_, _, ws) in enumerate(pdf.page_words(out))
+            for w, _, _ in ws
+            if w in ("Capword", "Row0")
+        }
+        apart += [(lines, left, pages)] if pages["Capword"] != pages["Row0"] else []
+        split += pages["Row0"] == 1 and pages["Capword"] == 1
+    assert not apart, (
+        f"caption and first row on different pages (caption lines, px left, pages): {apart}"
+    )
+    assert split, "every table fitted on one page: the test does not reach a page's foot"
+
+
 def test_no_table_caption_is_stranded_at_a_pages_foot(edition):
     """A table's caption (and its header) never ends a page with the table's rows on the next: the print CSS keeps
     them with the first rows (reader review 3, m11), except the named ones (which fail the test once they are not
