@@ -1039,9 +1039,9 @@ def test_a_caption_stays_with_its_table_at_any_height(tmp_path):
             name = f"t{lines}-{left}.html"
             (tmp_path / name).write_text(
                 f'<html><head><link rel="stylesheet" href="book.css"></head><body><main>'
-                f'<div style="height: {round(text_px - left)}px"></div><div class="cell_output">'
+                f'<div style="height: {round(text_px - left)}px"></div><div class="cell"><div class="cell_output">'
                 f'<div class="output text_html"><table><caption>{caption}</caption><thead>{head}</thead>'
-                f"<tbody>{rows}</tbody></table></div></div></main></body></html>",
+                f"<tbody>{rows}</tbody></table></div></div></div></main></body></html>",
                 encoding="utf8",
             )
             jobs.append((name, tmp_path / f"{name}.pdf"))
