@@ -367,7 +367,7 @@ KNOWN_SHORT: dict[str, dict[int, str]] = {
     "dpcompendium.pdf": {
         43: "PENDING (2026-11-30, 995b7fd): 61 % empty after a page of dp-mean's long results table (Table 1.3), "
         "whose next part moves whole to the next page",
-        169: "PENDING (2026-11-30, 995b7fd): 55 % empty before hiera's Fig. 5.4, which Chromium moves to the next "
+        168: "PENDING (2026-11-30, 995b7fd): 55 % empty before hiera's Fig. 5.4, which Chromium moves to the next "
         "page although figure_breaks measures it as fitting (the Chinese edition's pages 39 and 134 are the same "
         "case)",
     },
@@ -1004,16 +1004,10 @@ def test_stranded_captions_finds_a_caption_at_a_pages_foot():
     assert stranded_captions(h, (("表", 700.0), ("3.13", 700.0), ("x", 712.0))) == ["表 3.13"]
 
 
-#: Table captions still stranded at a page's foot, by edition: the caption's number → why. The print CSS keeps a
-#: caption and header with the first rows (4 stranded captions in the English PDF before it, 2 after); Chromium does
-#: not honour it for these two, and keeping every short table whole instead left 6 pages more than half empty.
-KNOWN_STRANDED: dict[str, dict[str, str]] = {
-    "en": {
-        c: "PENDING (2026-11-30, 995b7fd): Chromium breaks between the caption and the header despite break-after"
-        for c in ("Table 1.3", "Table 3.19", "Table 3.20", "Table 4.13")
-    },
-    ZH: {"表 3.11": "PENDING (2026-11-30, 995b7fd): as in the English edition"},
-}
+#: Table captions still stranded at a page's foot, by edition: the caption's number → why (none: since pdf._CAPTIONS
+#: prints each caption as a block before its table, kept whole and with it, no caption of either edition ends a page —
+#: Tables 1.3, 3.19, 3.20, 4.13 and 表 3.11 did, and are gone; an entry fails the test once it is not stranded).
+KNOWN_STRANDED: dict[str, dict[str, str]] = {"en": {}, ZH: {}}
 
 
 def test_a_caption_stays_with_its_table_at_any_height(tmp_path):
