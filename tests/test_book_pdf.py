@@ -367,7 +367,7 @@ KNOWN_SHORT: dict[str, dict[int, str]] = {
     "dpcompendium.pdf": {
         43: "PENDING (2026-11-30, 995b7fd): 61 % empty after a page of dp-mean's long results table (Table 1.3), "
         "whose next part moves whole to the next page",
-        169: "PENDING (2026-11-30, 995b7fd): 55 % empty before hiera's Fig. 5.4, which Chromium moves to the next "
+        168: "PENDING (2026-11-30, 995b7fd): 55 % empty before hiera's Fig. 5.4, which Chromium moves to the next "
         "page although figure_breaks measures it as fitting (the Chinese edition's pages 39 and 134 are the same "
         "case)",
     },
@@ -1004,16 +1004,58 @@ def test_stranded_captions_finds_a_caption_at_a_pages_foot():
     assert stranded_captions(h, (("表", 700.0), ("3.13", 700.0), ("x", 712.0))) == ["表 3.13"]
 
 
-#: Table captions still stranded at a page's foot, by edition: the caption's number → why. The print CSS keeps a
-#: caption and header with the first rows (4 stranded captions in the English PDF before it, 2 after); Chromium does
-#: not honour it for these two, and keeping every short table whole instead left 6 pages more than half empty.
-KNOWN_STRANDED: dict[str, dict[str, str]] = {
-    "en": {
-        c: "PENDING (2026-11-30, 995b7fd): Chromium breaks between the caption and the header despite break-after"
-        for c in ("Table 1.3", "Table 3.19", "Table 3.20", "Table 4.13")
-    },
-    ZH: {"表 3.11": "PENDING (2026-11-30, 995b7fd): as in the English edition"},
-}
+#: Table captions still stranded at a page's foot, by edition: the caption's number → why (none: since pdf._CAPTIONS
+#: prints each caption as a block before its table, kept whole and with it, no caption of either edition ends a page —
+#: Tables 1.3, 3.19, 3.20, 4.13 and 表 3.11 did, and are gone; an entry fails the test once it is not stranded).
+KNOWN_STRANDED: dict[str, dict[str, str]] = {"en": {}, ZH: {}}
+
+
+def test_a_caption_stays_with_its_table_at_any_height(tmp_path):
+    """pdf._CAPTIONS and the print stylesheet: a table's caption (one line or two, under a header of one row or two)
+    printed at every height of a page's foot is on the page of the table's first row. With the caption a
+    ``<caption>``, Chromium left it alone at the foot of the page at most of these heights despite its
+    ``break-after: avoid`` (Tables 1.3, 3.19, 3.20, 4.13 of this round's PDF)."""
+    from dpcompendium.book import pdf
+
+    if not os.access(pdf.CHROMIUM, os.X_OK):
+        pytest.fail(f"no Chromium at {pdf.CHROMIUM}: apt-get install chromium (.ci/run does)")
+    shutil.copy(Path(pdf.__file__).parent / "_static" / "dpcompendium.css", tmp_path / "book.css")
+    text_px = (297 - pdf.MARGIN_MM["top"] - pdf.MARGIN_MM["bottom"]) / 25.4 * 96 / pdf.PRINT_SCALE
+    jobs, cases = [], []
+    for lines, heads in ((1, 1), (2, 2)):
+        caption = "Capword Table 9.9 " + " ".join(["the probability of one event"] * 4 * lines)
+        head = (
+            '<tr><th></th><th colspan="2">e</th></tr>' * (heads - 1)
+            + "<tr><th>a</th><th>b</th><th>c</th></tr>"
+        )
+        rows = "".join(f"<tr><td>Row{i}</td><td>{i}</td><td>x</td></tr>" for i in range(20))
+        for left in range(10, 200, 30):  # CSS px left on the first page above its bottom margin
+            name = f"t{lines}-{left}.html"
+            (tmp_path / name).write_text(
+                f'<html><head><link rel="stylesheet" href="book.css"></head><body><main>'
+                f'<div style="height: {round(text_px - left)}px"></div><div class="cell"><div class="cell_output">'
+                f'<div class="output text_html"><table><caption>{caption}</caption><thead>{head}</thead>'
+                f"<tbody>{rows}</tbody></table></div></div></div></main></body></html>",
+                encoding="utf8",
+            )
+            jobs.append((name, tmp_path / f"{name}.pdf"))
+            cases.append((lines, left))
+    with pdf._serve(tmp_path) as url, pdf.chromium() as browser:
+        pdf.print_pages(browser, [(f"{url}/{n}", out) for n, out in jobs])
+    apart, split = [], 0
+    for (lines, left), (_, out) in zip(cases, jobs, strict=True):
+        pages = {
+            w: i
+            for i, (_, _, ws) in enumerate(pdf.page_words(out))
+            for w, _, _ in ws
+            if w in ("Capword", "Row0")
+        }
+        apart += [(lines, left, pages)] if pages["Capword"] != pages["Row0"] else []
+        split += pages["Row0"] == 1 and pages["Capword"] == 1
+    assert not apart, (
+        f"caption and first row on different pages (caption lines, px left, pages): {apart}"
+    )
+    assert split, "every table fitted on one page: the test does not reach a page's foot"
 
 
 def test_no_table_caption_is_stranded_at_a_pages_foot(edition):

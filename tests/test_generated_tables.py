@@ -236,7 +236,6 @@ LONG_PARAGRAPHS: dict[str, str] = {
     "hist_bracket_design": "PENDING: a design sentence and its verdicts short of runs, named (histograms.design_named)",
     "hist_rank_design": "PENDING: a design sentence and its verdicts short of runs, named (histograms.design_named)",
     "mwem_cw3_witness": "PENDING: not reviewed in issue 49's round",
-    "hist_fix_free": "the privacy fix's verdict with the caveats two referees asked to see beside it (referee 10 V1: when its margin was chosen and the S5-on-mean cost; referee 11 m3: which family, which verdict is short of runs)",
     "mwem_db_rank_design": "one family's design sentence (no enumeration of three or more: its own clauses)",
     "bench_design": "the audit benchmark's design sentence: one sentence, no enumeration",
     "mwem_payoff_design": "one family's design sentence (no enumeration of three or more: its own clauses)",

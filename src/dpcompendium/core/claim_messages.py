@@ -584,15 +584,15 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
     # counts from the comparison objects' outcomes
     ("dpmean.take_cp",
      "At this run's configuration CoinPress's MSE is higher than the DP-quantile mean's in %(higher)s of %(n)s "
-     "settings and lower in %(lower)s (two-sided tests, Holm-corrected); a configuration picked after the fact has "
+     "settings and lower in %(lower)s; a configuration picked after the fact has "
      "%(factor)s times its RMSE",
      "在本次运行的配置下，与由差分隐私分位数得到边界的均值相比，CoinPress 的 MSE 在 %(n)s 个参数组合中有 %(higher)s 个"
-     "更高、%(lower)s 个更低（双侧检验，Holm 校正）；事后挑选的一个配置，其 RMSE 是本次配置的 %(factor)s 倍"),
+     "更高、%(lower)s 个更低；事后挑选的一个配置，其 RMSE 是本次配置的 %(factor)s 倍"),
     ("dpmean.take_gauss",
      "against method 3 at the same $(\\varepsilon,\\delta)$, its MSE is higher in %(higher)s of %(n)s settings and "
-     "lower in %(lower)s (two-sided tests, Holm-corrected)",
+     "lower in %(lower)s",
      "与相同 $(\\varepsilon,\\delta)$ 下的方法 3 相比，其 MSE 在 %(n)s 个参数组合中有 %(higher)s 个更高、%(lower)s "
-     "个更低（双侧检验，Holm 校正）"),
+     "个更低"),
     # dp-mean's clipping range: a lead sentence, the numbers in a table (issue 49: no enumeration in prose)
     ("dpmean.clip_lead",
      "The table after the figure gives, for each dataset and $n$, the upper bound that minimises the RMSE, against "
