@@ -533,6 +533,11 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
     ("claims.mwem.mech_standard", "MWEM (standard)", "标准 MWEM"),
     ("claims.mwem.mech_zcdp", "MWEM (zCDP, Gaussian measurements)", "MWEM（zCDP，高斯测量）"),
     ("claims.mwem.mech_coursework", "MWEM (coursework)", "MWEM 课程作业变体"),
+    # the Gaussian baselines at AIM's budget (reader review 4, m4: the Chinese claims cards named them in English)
+    ("claims.mwem.mech_gaussian-identity", "Gaussian Identity (zCDP)", "高斯 Identity（zCDP）"),
+    ("claims.mwem.mech_gaussian-ls", "Gaussian least squares (zCDP)", "高斯最小二乘（zCDP）"),
+    ("claims.mwem.mech_gaussian-identity-fit", "Gaussian Identity, non-negative fit (zCDP)",
+     "高斯 Identity 加非负拟合（zCDP）"),
     ("claims.mwem.sens", "1 for every range count and for the score $|q(A) - q(B)|$",
      "1 for every range count and for the score |q(A) − q(B)|",
      "每个范围计数及打分 $|q(A) - q(B)|$ 均为 1"),

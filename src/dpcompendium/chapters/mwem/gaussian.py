@@ -165,7 +165,7 @@ def gaussian_claim(
             l2=Md("√(2 max_j c_j)", "\\sqrt{2 \\max_j c_j}") if l2 is None else tex(f"{l2:.4g}"),
         )
     return PrivacyClaim(
-        f"{GAUSSIAN_METHODS[method]} (zCDP)",
+        _text(f"claims.mwem.mech_{method}"),
         neighbours,
         sens,
         dp_epsilon(rho, dl),
