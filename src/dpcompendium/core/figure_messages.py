@@ -930,8 +930,9 @@ _PAIRS += [
 # mwem: the AIM table's caption (native review 9, R1: the Chinese page showed it in English)
 _PAIRS += [
     (
-        "AIM and the zcdp variant's last iterate: mean error over the workload with %(level)s %% bootstrap intervals",
-        "AIM 与 zCDP 变体的最后一次迭代结果：查询集上的平均误差及 %(level)s%% 自助法区间",
+        "AIM, its Gaussian baselines and the zcdp variant's last iterate, at one guarantee: mean error over the "
+        "workload with %(level)s %% bootstrap intervals",
+        "AIM、它的高斯基线与 zCDP 变体的最后一次迭代结果，在同一隐私保证下：查询集上的平均误差及 %(level)s%% 自助法区间",
     ),
 ]
 
