@@ -1271,18 +1271,7 @@ class _Split:
         return order
 
 
-def kfold_mse(
-    x: ArrayLike,
-    y: ArrayLike,
-    method: str,
-    epsilons: Sequence[float],
-    rng: np.random.Generator,
-    *,
-    folds: int = 5,
-    faithful: bool = False,
-    faithful_eval: bool | None = None,
-    settings: SGDSettings = SGDSettings(),
-) -> np.ndarray:
+def kfold_mse(*args, **kw) -> np.ndarray:
     """Cross-validated MSE of :func:`ldp_sgd` for each ε (squared errors pooled over folds, as in the source).
 
     ``faithful=False``: shuffled :class:`sklearn.model_selection.KFold`, predictions on each fold's test rows.
@@ -1292,20 +1281,10 @@ def kfold_mse(
     group size run in one vectorized pass; training sets are cut to the shortest fold's length (one user less at
     most). ``faithful_eval`` (default: ``faithful``) sets the evaluation alone, so that the code's training can be
     scored correctly. ``settings``: as in :func:`ldp_sgd`. Returns an array aligned with ``epsilons``; one
-    repetition of :func:`kfold_mse_reps`.
+    repetition of :func:`kfold_mse_reps`, with its arguments (x, y, method, epsilons, rng, folds, faithful,
+    faithful_eval, settings) but ``reps``.
     """
-    return kfold_mse_reps(
-        x,
-        y,
-        method,
-        epsilons,
-        rng,
-        folds=folds,
-        faithful=faithful,
-        faithful_eval=faithful_eval,
-        settings=settings,
-        reps=1,
-    )[:, 0]
+    return kfold_mse_reps(*args, reps=1, **kw)[:, 0]
 
 
 def kfold_mse_reps(

@@ -463,23 +463,12 @@ def summarize_mae(runs: pd.DataFrame, axis: str) -> pd.DataFrame:
     )
 
 
-def mae_experiment(
-    data: Mapping[str, np.ndarray],
-    epsilons: Sequence[float],
-    values: Sequence,
-    reps: int,
-    seed: int,
-    *,
-    axis: str,
-    n_jobs: int = 1,
-    **kw,
-) -> pd.DataFrame:
+def mae_experiment(*args, axis: str, **kw) -> pd.DataFrame:
     """MAE of the mean estimate and its standard error per (dataset, ``axis``, ε), over ``reps`` repetitions of
-    :func:`simulate_estimates`: :func:`summarize_mae` of :func:`mae_runs` (same arguments). Columns dataset,
-    ``axis``, epsilon, reps, mae, mae_se. Experiments 1 and 2 are :func:`mu_experiment` and
-    :func:`methods_experiment`."""
-    runs = mae_runs(data, epsilons, values, reps, seed, axis=axis, n_jobs=n_jobs, **kw)
-    return summarize_mae(runs, axis)
+    :func:`simulate_estimates`: :func:`summarize_mae` of :func:`mae_runs`, with its arguments (data, epsilons, values,
+    reps, seed, ``axis``, n_jobs and the options ``kw``). Columns dataset, ``axis``, epsilon, reps, mae, mae_se.
+    Experiments 1 and 2 are :func:`mu_experiment` and :func:`methods_experiment`."""
+    return summarize_mae(mae_runs(*args, axis=axis, **kw), axis)
 
 
 #: Experiment 1: HierA's MAE for each μ and ε, ``mu_experiment(data, epsilons, mus, reps, seed, *, n_jobs=1)``
