@@ -287,36 +287,15 @@ def _pm_means(
     a = rho * ((c + 1.0) / 2.0 * v + (c + 1.0) / 2.0)  # as numeric._pm computes it
     out = np.empty(reps)
     slope = (c - 1.0) / p_in - 1.0 / rho
-    if hybrid is not None:
-        alpha, p_plus, c_duchi = hybrid
-        _hybrid_mean_kernel()(
-            rng,
-            np.ascontiguousarray(a),
-            float(rho),
-            float(p_in),
-            float(slope),
-            float(c),
-            float(alpha),
-            np.ascontiguousarray(p_plus, dtype=float),
-            float(c_duchi),
-            np.empty(v.size),
-            _pairwise_program(v.size),
-            np.empty(64),
-            out,
-        )
+    # the arguments both kernels take, before and after the Hybrid mechanism's own
+    head = (rng, np.ascontiguousarray(a), float(rho), float(p_in), float(slope), float(c))
+    tail = (np.empty(v.size), _pairwise_program(v.size), np.empty(64), out)
+    if hybrid is None:
+        _pm_mean_kernel()(*head, *tail)
         return out
-    _pm_mean_kernel()(
-        rng,
-        np.ascontiguousarray(a),
-        float(rho),
-        float(p_in),
-        float(slope),
-        float(c),
-        np.empty(v.size),
-        _pairwise_program(v.size),
-        np.empty(64),
-        out,
-    )
+    alpha, p_plus, c_duchi = hybrid
+    own = (float(alpha), np.ascontiguousarray(p_plus, dtype=float), float(c_duchi))
+    _hybrid_mean_kernel()(*head, *own, *tail)
     return out
 
 
