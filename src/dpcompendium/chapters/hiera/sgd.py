@@ -579,6 +579,19 @@ def _gradients_py(xp, yp, idx, beta, j, lam, faithful, clip_l2=0.0):
     return gj, xj
 
 
+def _residual(xp, yp, u, beta, e, f):  # pragma: no cover - run compiled
+    """User ``u``'s residual x̃_u·β − y_u in run (``e``, ``f``), β·x̃ summed in coordinate order: the step
+    :func:`_gradients_loop`, :func:`_full_step_loop` and :func:`_sgd_pass_loop` share (compiled by
+    :data:`_residual_kernel`; the numpy references' einsum sums in SIMD lanes: a few ulp apart)."""
+    dot = 0.0
+    for d in range(xp.shape[1]):
+        dot += xp[u, d] * beta[e, f, d]
+    return dot - yp[u]
+
+
+_residual_kernel = compiled(_residual)
+
+
 def _l2_scale(xp, u, beta, e, f, resid, lam, faithful, clip_l2):  # pragma: no cover - run compiled
     """min(1, C/‖g‖₂)/C for user ``u``'s whole gradient g (d̃ coordinates, each computed as the sampled one is) in
     run (``e``, ``f``), C = ``clip_l2`` (compiled by :data:`_l2_scale_kernel`); the squares summed in coordinate
@@ -602,15 +615,11 @@ def _gradients_loop(
     """:func:`_gradients_py` in loops (compiled by :data:`_gradients_kernel`), into ``gj`` and ``xj``: the same
     operations, but β·x̃ summed in coordinate order (numpy's einsum sums in SIMD lanes: a few ulp apart)."""
     n_e, n_f, g = j.shape
-    dt = xp.shape[1]
     for f in range(n_f):
         for i in range(g):
             u = idx[f, i]
             for e in range(n_e):
-                dot = 0.0
-                for d in range(dt):
-                    dot += xp[u, d] * beta[e, f, d]
-                resid = dot - yp[u]
+                resid = _residual(xp, yp, u, beta, e, f)
                 c = j[e, f, i]
                 b = beta[e, f, c]
                 reg = (0.0 if c == 0 else lam * abs(b)) if faithful else lam * b
@@ -623,7 +632,7 @@ def _gradients_loop(
                 xj[e, f, i] = x
 
 
-_gradients_kernel = compiled(_gradients_loop, _l2_scale_kernel)
+_gradients_kernel = compiled(_gradients_loop, _residual_kernel, _l2_scale_kernel)
 
 
 def _gradients(xp, yp, idx, beta, j, lam, faithful, clip_l2=0.0):
@@ -655,10 +664,7 @@ def _full_step_loop(xp, yp, idx, beta, lam, faithful, out):  # pragma: no cover 
         for i in range(g):
             u = idx[f, i]
             for e in range(n_e):
-                dot = 0.0
-                for d in range(dt):
-                    dot += xp[u, d] * beta[e, f, d]
-                resid = dot - yp[u]
+                resid = _residual(xp, yp, u, beta, e, f)
                 for d in range(dt):
                     b = beta[e, f, d]
                     reg = (0.0 if d == 0 else lam * abs(b)) if faithful else lam * b
@@ -670,7 +676,7 @@ def _full_step_loop(xp, yp, idx, beta, lam, faithful, out):  # pragma: no cover 
                 out[e, f, d] /= g
 
 
-_full_step_kernel = compiled(_full_step_loop)
+_full_step_kernel = compiled(_full_step_loop, _residual_kernel)
 
 
 def _full_step(xp, yp, idx, beta, lam, faithful):
@@ -752,10 +758,7 @@ def _sgd_pass_loop(
             f = r % n_f
             for i in range(g):
                 u = order[f, base + i]
-                dot = 0.0
-                for d in range(dt):
-                    dot += xp[u, d] * beta[e, f, d]
-                resid = dot - yp[u]
+                resid = _residual(xp, yp, u, beta, e, f)
                 c = jb[r, i]
                 b = beta[e, f, c]
                 reg = (0.0 if c == 0 else lam * abs(b)) if faithful else lam * b
@@ -817,7 +820,12 @@ def _sgd_pass_loop(
 
 
 _sgd_pass_kernel = compiled(
-    _sgd_pass_loop, _hiera_tail_kernel, _level_kernel, _lhp_cell_kernel, _l2_scale_kernel
+    _sgd_pass_loop,
+    _hiera_tail_kernel,
+    _level_kernel,
+    _lhp_cell_kernel,
+    _residual_kernel,
+    _l2_scale_kernel,
 )
 
 #: Whether :func:`_sgd` runs a private pass as one compiled call (:data:`_sgd_pass_kernel`); the per-step code
@@ -1271,18 +1279,7 @@ class _Split:
         return order
 
 
-def kfold_mse(
-    x: ArrayLike,
-    y: ArrayLike,
-    method: str,
-    epsilons: Sequence[float],
-    rng: np.random.Generator,
-    *,
-    folds: int = 5,
-    faithful: bool = False,
-    faithful_eval: bool | None = None,
-    settings: SGDSettings = SGDSettings(),
-) -> np.ndarray:
+def kfold_mse(*args, **kw) -> np.ndarray:
     """Cross-validated MSE of :func:`ldp_sgd` for each ε (squared errors pooled over folds, as in the source).
 
     ``faithful=False``: shuffled :class:`sklearn.model_selection.KFold`, predictions on each fold's test rows.
@@ -1292,20 +1289,10 @@ def kfold_mse(
     group size run in one vectorized pass; training sets are cut to the shortest fold's length (one user less at
     most). ``faithful_eval`` (default: ``faithful``) sets the evaluation alone, so that the code's training can be
     scored correctly. ``settings``: as in :func:`ldp_sgd`. Returns an array aligned with ``epsilons``; one
-    repetition of :func:`kfold_mse_reps`.
+    repetition of :func:`kfold_mse_reps`, with its arguments (x, y, method, epsilons, rng, folds, faithful,
+    faithful_eval, settings) but ``reps``.
     """
-    return kfold_mse_reps(
-        x,
-        y,
-        method,
-        epsilons,
-        rng,
-        folds=folds,
-        faithful=faithful,
-        faithful_eval=faithful_eval,
-        settings=settings,
-        reps=1,
-    )[:, 0]
+    return kfold_mse_reps(*args, reps=1, **kw)[:, 0]
 
 
 def kfold_mse_reps(

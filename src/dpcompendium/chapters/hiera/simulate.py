@@ -287,36 +287,15 @@ def _pm_means(
     a = rho * ((c + 1.0) / 2.0 * v + (c + 1.0) / 2.0)  # as numeric._pm computes it
     out = np.empty(reps)
     slope = (c - 1.0) / p_in - 1.0 / rho
-    if hybrid is not None:
-        alpha, p_plus, c_duchi = hybrid
-        _hybrid_mean_kernel()(
-            rng,
-            np.ascontiguousarray(a),
-            float(rho),
-            float(p_in),
-            float(slope),
-            float(c),
-            float(alpha),
-            np.ascontiguousarray(p_plus, dtype=float),
-            float(c_duchi),
-            np.empty(v.size),
-            _pairwise_program(v.size),
-            np.empty(64),
-            out,
-        )
+    # the arguments both kernels take, before and after the Hybrid mechanism's own
+    head = (rng, np.ascontiguousarray(a), float(rho), float(p_in), float(slope), float(c))
+    tail = (np.empty(v.size), _pairwise_program(v.size), np.empty(64), out)
+    if hybrid is None:
+        _pm_mean_kernel()(*head, *tail)
         return out
-    _pm_mean_kernel()(
-        rng,
-        np.ascontiguousarray(a),
-        float(rho),
-        float(p_in),
-        float(slope),
-        float(c),
-        np.empty(v.size),
-        _pairwise_program(v.size),
-        np.empty(64),
-        out,
-    )
+    alpha, p_plus, c_duchi = hybrid
+    own = (float(alpha), np.ascontiguousarray(p_plus, dtype=float), float(c_duchi))
+    _hybrid_mean_kernel()(*head, *own, *tail)
     return out
 
 
@@ -463,23 +442,12 @@ def summarize_mae(runs: pd.DataFrame, axis: str) -> pd.DataFrame:
     )
 
 
-def mae_experiment(
-    data: Mapping[str, np.ndarray],
-    epsilons: Sequence[float],
-    values: Sequence,
-    reps: int,
-    seed: int,
-    *,
-    axis: str,
-    n_jobs: int = 1,
-    **kw,
-) -> pd.DataFrame:
+def mae_experiment(*args, axis: str, **kw) -> pd.DataFrame:
     """MAE of the mean estimate and its standard error per (dataset, ``axis``, ε), over ``reps`` repetitions of
-    :func:`simulate_estimates`: :func:`summarize_mae` of :func:`mae_runs` (same arguments). Columns dataset,
-    ``axis``, epsilon, reps, mae, mae_se. Experiments 1 and 2 are :func:`mu_experiment` and
-    :func:`methods_experiment`."""
-    runs = mae_runs(data, epsilons, values, reps, seed, axis=axis, n_jobs=n_jobs, **kw)
-    return summarize_mae(runs, axis)
+    :func:`simulate_estimates`: :func:`summarize_mae` of :func:`mae_runs`, with its arguments (data, epsilons, values,
+    reps, seed, ``axis``, n_jobs and the options ``kw``). Columns dataset, ``axis``, epsilon, reps, mae, mae_se.
+    Experiments 1 and 2 are :func:`mu_experiment` and :func:`methods_experiment`."""
+    return summarize_mae(mae_runs(*args, axis=axis, **kw), axis)
 
 
 #: Experiment 1: HierA's MAE for each μ and ε, ``mu_experiment(data, epsilons, mus, reps, seed, *, n_jobs=1)``

@@ -1093,6 +1093,18 @@ def pu_reading(table: pd.DataFrame, bs: Sequence[str], power: float = 0.9) -> Md
     return message("hiera.pu_box_none" if box["better"] == 0 else "hiera.pu_box_partial", **params)
 
 
+def _share_key(c: dict[str, int]) -> str:
+    """How many of a tally's tested comparisons (``c``: :func:`counts`) find the method lower: "all", "none" or
+    "some"."""
+    return "all" if c["better"] == c["n"] else "none" if c["better"] == 0 else "some"
+
+
+def _share_part(c: dict[str, int], msgid: str, **values: Md | str) -> Md:
+    """The sentence ``msgid`` + "_all", "_none" or "_some" (:func:`_share_key`), with k lower of n tested (``c``:
+    :func:`counts`) and ``values``."""
+    return message(f"{msgid}_{_share_key(c)}", k=str(c["better"]), n=str(c["n"]), **values)
+
+
 def clip_separation(table: pd.DataFrame, power: float = 0.9) -> Md:
     """What the matched-clip arm separates (referee 11, M1), from the SGD's family (:func:`sgd_comparisons`): the
     mechanism at the same clip (PrivUnitG against Harmony and PM on the same ℓ2-clipped gradient) and the clip alone
@@ -1108,10 +1120,6 @@ def clip_separation(table: pd.DataFrame, power: float = 0.9) -> Md:
     if not (mech["n"] and clip["n"]):
         return message("hiera.no_cells")
 
-    def part(c: dict[str, int], what: str) -> Md:
-        key = "all" if c["better"] == c["n"] else "none" if c["better"] == 0 else "some"
-        return message(f"hiera.sep_{what}_{key}", k=str(c["better"]), n=str(c["n"]))
-
     if counts(table, "sgd", *MATCHED_STEP["mechanism"])["n"]:
         # with the step-matched arm in the family: the two tallies only; the reading is clip_reading's, the step
         # step_separation's (each paragraph within the reading rules' length, issue 49)
@@ -1124,8 +1132,8 @@ def clip_separation(table: pd.DataFrame, power: float = 0.9) -> Md:
         "hiera.clip_separation",
         mech=tally(table, "sgd", a, list(b), power=power),
         clip=tally(table, "sgd", list(ca), list(cb), power=power),
-        mech_part=part(mech, "mech"),
-        clip_part=part(clip, "clip"),
+        mech_part=_share_part(mech, "hiera.sep_mech"),
+        clip_part=_share_part(clip, "hiera.sep_clip"),
         r1=clip_ratios(table, a, bs=list(cb)),
         rbox=clip_ratios(table, "privunitg-box", bs=list(cb)),
     )
@@ -1144,11 +1152,6 @@ def clip_reading(table: pd.DataFrame, bs: Sequence[str]) -> Md:
         r1=clip_ratios(table, "privunitg", bs=list(bs)),
         rbox=clip_ratios(table, "privunitg-box", bs=list(bs)),
     )
-
-
-def _step_part(c: dict[str, int], what: str) -> Md:
-    key = "all" if c["better"] == c["n"] else "none" if c["better"] == 0 else "some"
-    return message(f"hiera.step_{what}_{key}", k=str(c["better"]), n=str(c["n"]))
 
 
 def step_separation(table: pd.DataFrame, power: float = 0.9) -> Md:
@@ -1173,7 +1176,7 @@ def step_separation(table: pd.DataFrame, power: float = 0.9) -> Md:
     return message(
         "hiera.step_separation",
         mech=tally(table, "sgd", a, list(b), power=power),
-        mech_part=_step_part(mech, "mech"),
+        mech_part=_share_part(mech, "hiera.step_mech"),
         reading=message(("hiera.step_reading_both" if both else "hiera.step_reading") + tuned),
     )
 
@@ -1188,7 +1191,7 @@ def step_alone(table: pd.DataFrame, power: float = 0.9) -> Md:
     return message(
         "hiera.step_alone",
         step=tally(table, "sgd", list(sa), list(sb), power=power),
-        step_part=_step_part(step, "step"),
+        step_part=_share_part(step, "hiera.step_step"),
     )
 
 
@@ -1271,17 +1274,13 @@ def tuned_separation(table: pd.DataFrame, power: float = 0.9) -> Md:
     c = counts(table, "sgd", a, list(b)) if len(table) else {"n": 0}
     if not c["n"]:
         return message("hiera.no_cells")
-    key = "all" if c["better"] == c["n"] else "none" if c["better"] == 0 else "some"
+    key = _share_key(c)
     box = "_box" if key == "all" and counts(table, "sgd", *TUNED_BOX)["n"] else ""
     return message(
         "hiera.tuned_separation",
         tally=tally(table, "sgd", a, list(b), power=power),
         part=message(f"hiera.tuned_{key}{box}", k=str(c["better"]), n=str(c["n"])),
     )
-
-
-def _tuned_key(c: dict[str, int]) -> str:
-    return "all" if c["better"] == c["n"] else "none" if c["better"] == 0 else "some"
 
 
 def tuned_box(table: pd.DataFrame, power: float = 0.9) -> Md:
@@ -1297,7 +1296,7 @@ def tuned_box(table: pd.DataFrame, power: float = 0.9) -> Md:
     return message(
         "hiera.tuned_box",
         tally=tally(table, "sgd", a, list(bs), power=power),
-        part=message(f"hiera.tuned_box_{_tuned_key(c)}"),
+        part=message(f"hiera.tuned_box_{_share_key(c)}"),
     )
 
 
@@ -1374,52 +1373,27 @@ def pu_take(table: pd.DataFrame, epsilon: float, bs: Sequence[str]) -> Md:
     a, matched = MATCHED_CLIP["mechanism"]
     if not len(table) or not (table["a"] == a).any():
         return message("hiera.no_cells")
-    r1 = clip_ratios(table, a, bs=list(bs))
+    # the two clips' ratios every form of the takeaway says
+    clips = {
+        "eps": number(epsilon),
+        "r1": clip_ratios(table, a, bs=list(bs)),
+        "rbox": clip_ratios(table, "privunitg-box", bs=list(bs)),
+    }
     ta, tb = MATCHED_TUNED
-    tuned = counts(table, "sgd", ta, list(tb))
-    if tuned["n"]:
+    if counts(table, "sgd", ta, list(tb))["n"]:
         # the tuned-step arms run on half the users (half the iterations): their ratios are not comparable in size
         # with these, and are said apart (tuned_take; referee 14, H2)
-        return message(
-            "hiera.pu_take_full",
-            eps=number(epsilon),
-            r1=r1,
-            rbox=clip_ratios(table, "privunitg-box", bs=list(bs)),
-        )
+        return message("hiera.pu_take_full", **clips)
     _, stepped = MATCHED_STEP["mechanism"]
     step = counts(table, "sgd", a, stepped)
-    if step[
-        "n"
-    ]:  # the step-matched arm decides what the takeaway says (referee 12, #1; recheck #1)
-        key = "all" if step["better"] == step["n"] else "none" if step["better"] == 0 else "some"
-        return message(
-            "hiera.pu_take_step",
-            eps=number(epsilon),
-            r1=r1,
-            rbox=clip_ratios(table, "privunitg-box", bs=list(bs)),
-            part=message(
-                f"hiera.take_step_{key}",
-                k=str(step["better"]),
-                n=str(step["n"]),
-                r=clip_ratios(table, a, bs=list(stepped)),
-            ),
-        )
+    # the step-matched arm decides what the takeaway says (referee 12, #1; recheck #1)
+    if step["n"]:
+        part = _share_part(step, "hiera.take_step", r=clip_ratios(table, a, bs=list(stepped)))
+        return message("hiera.pu_take_step", part=part, **clips)
     mech = counts(table, "sgd", a, matched)
     if not mech["n"]:
-        return message(
-            "hiera.pu_take",
-            eps=number(epsilon),
-            r1=r1,
-            rbox=clip_ratios(table, "privunitg-box", bs=list(bs)),
-        )
-    key = "all" if mech["better"] == mech["n"] else "none" if mech["better"] == 0 else "some"
-    return message(
-        "hiera.pu_take_matched",
-        eps=number(epsilon),
-        r1=r1,
-        rbox=clip_ratios(table, "privunitg-box", bs=list(bs)),
-        part=message(f"hiera.take_mech_{key}", k=str(mech["better"]), n=str(mech["n"])),
-    )
+        return message("hiera.pu_take", **clips)
+    return message("hiera.pu_take_matched", part=_share_part(mech, "hiera.take_mech"), **clips)
 
 
 def clip_half(table: pd.DataFrame, power: float = 0.9) -> Md:
