@@ -28,6 +28,7 @@ from ...core.mechanisms.gaussian import analytic_gaussian_sigma, calibrated_sigm
 from ...core.validation import check_array, check_int, check_rng
 
 __all__ = [
+    "CELL_KEY",
     "aligned_cells",
     "analytic_gaussian_sigma",
     "captured_energy",

@@ -25,7 +25,7 @@ from ...core.experiments.sweep import sweep
 from ...core.messages import CATALOGUE, Md, join, message, method_name, number, to_myst
 from ...core.rng import make_rng
 from ...core.validation import check_delta, check_epsilon, check_int, check_rng
-from .core import Calibration, Neighbours, captured_energy, noise_scale
+from .core import Calibration, Neighbours, aligned_cells, captured_energy, noise_scale
 from .datasets import BOUNDS_SOURCES, Dataset, load_dataset, split_sites
 from .methods import (
     END_TO_END_SHARES,
@@ -959,13 +959,7 @@ def attack_table(
 def pooled_z(energy: pd.DataFrame, method: str, reference: str = "central") -> float:
     """z-score of the mean captured-energy difference ``method − reference`` over all aligned cells of
     :func:`energy_table`: ``Σ (q_m − q_ref) / √(Σ (se_m² + se_ref²))`` (independent cells)."""
-    key = ["dataset", "split", "epsilon", "sites"]
-    a = energy[energy.method == method].set_index(key).sort_index()
-    b = energy[energy.method == reference].set_index(key).sort_index()
-    if a.empty or not a.index.equals(b.index):
-        raise ValueError(
-            f"method and reference must have the same cells, got {method!r} and {reference!r}"
-        )
+    a, b = aligned_cells(energy, method, reference)
     diff = (a.captured_energy - b.captured_energy).sum()
     return _z(diff, (a.captured_energy_se**2 + b.captured_energy_se**2).sum())
 

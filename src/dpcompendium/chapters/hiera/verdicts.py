@@ -89,6 +89,7 @@ __all__ = [
     "tuned_box",
     "tuned_choice",
     "tuned_separation",
+    "tuned_take",
 ]
 
 _SENS = "domain [-1, 1] (width 2)"

@@ -149,7 +149,7 @@ def fit_two_way(
     ``merged[a]`` = k > 0 values were merged, scaled by 1/√k as the measurement is).
 
     The minimiser is sparse (a few hundred of Adult 2-D's 65 536 cells), so it is solved on a working set of cells,
-    the others held at 0 (:func:`_fit_cells`, accelerated projected gradient), starting from the support of the
+    the others held at 0 (``_fit_cells``, accelerated projected gradient), starting from the support of the
     projection of y2 onto the constraint set; then every cell held at 0 whose gradient would move it up (the KKT
     condition g_c + θ ≥ 0, θ the multiplier of Σx, violated by more than 10⁻⁶ of a count per sd2²) joins the set,
     and the fit is repeated until none does. The set grows at each repetition, so this ends; the result is the
