@@ -533,6 +533,11 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
     ("claims.mwem.mech_standard", "MWEM (standard)", "标准 MWEM"),
     ("claims.mwem.mech_zcdp", "MWEM (zCDP, Gaussian measurements)", "MWEM（zCDP，高斯测量）"),
     ("claims.mwem.mech_coursework", "MWEM (coursework)", "MWEM 课程作业变体"),
+    # AIM and MST at the chapter's budget (their claims cards on the Chinese page were English)
+    ("claims.mwem.mech_aim", "AIM (mbi estimation)", "AIM（mbi 估计）"),
+    ("claims.mwem.mech_mst", "MST (Private-PGM estimate)", "MST（图模型估计）"),
+    ("claims.mwem.mech_mst_nc", "MST without domain compression (Private-PGM estimate)",
+     "不压缩取值域的 MST（图模型估计）"),
     # the Gaussian baselines at AIM's budget (reader review 4, m4: the Chinese claims cards named them in English)
     ("claims.mwem.mech_gaussian-identity", "Gaussian Identity (zCDP)", "高斯 Identity（zCDP）"),
     ("claims.mwem.mech_gaussian-ls", "Gaussian least squares (zCDP)", "高斯最小二乘（zCDP）"),

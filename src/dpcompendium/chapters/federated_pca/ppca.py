@@ -42,6 +42,7 @@ __all__ = [
     "ppca_energy_runs",
     "ppca_pca",
     "ppca_privacy_claim",
+    "ppca_reading",
     "ppca_sweep",
     "ppca_take",
 ]
@@ -247,12 +248,22 @@ def ppca_take(laplace_results, central_results) -> Md:
         counts[f"{prefix}_lower"] = sum(r.outcome == "better" for r in results)
         counts[f"{prefix}_higher"] = sum(r.outcome == "worse" for r in results)
         counts[f"{prefix}_n"] = len(results)
-    if counts["gau_lower"]:
-        reading = "fedpca.ppca_reading_input"
-    elif counts["gau_higher"]:
-        reading = "fedpca.ppca_reading_pure"
-    else:
-        reading = "fedpca.ppca_reading_none"
     return message(
-        "fedpca.take_ppca", **{k: str(v) for k, v in counts.items()}, reading=message(reading)
+        "fedpca.take_ppca", **{k: str(v) for k, v in counts.items()}, reading=ppca_reading(gau)
     )
+
+
+def ppca_reading(central_results) -> Md:
+    """The reading :func:`ppca_take` ends with, alone (for the opening summary, which carries no test counts): from
+    the Holm-decided results of :func:`ppca_comparisons` against Analyze Gauss at ``k = 1``, shown lower somewhere:
+    there the price of δ = 0 is input perturbation's (``fedpca.ppca_reading_input``); lower nowhere but higher
+    somewhere: it is not input perturbation's alone (``fedpca.ppca_reading_pure``); separated nowhere: the runs do not
+    say (``fedpca.ppca_reading_none``)."""
+    gau = list(central_results)
+    if not gau:
+        raise ValueError("central_results must hold at least one comparison")
+    if any(r.outcome == "better" for r in gau):
+        return message("fedpca.ppca_reading_input")
+    if any(r.outcome == "worse" for r in gau):
+        return message("fedpca.ppca_reading_pure")
+    return message("fedpca.ppca_reading_none")

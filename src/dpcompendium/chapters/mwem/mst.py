@@ -300,9 +300,7 @@ def mst_claim(
     rho = rho_for(e, dl)
     sd1, sd2 = mst_sigmas(rho, neighbours)
     return PrivacyClaim(
-        "MST (Private-PGM estimate)"
-        if compress
-        else "MST without domain compression (Private-PGM estimate)",
+        _text("claims.mwem.mech_mst" if compress else "claims.mwem.mech_mst_nc"),
         neighbours,
         _text("claims.mwem.mst_sens", l2=tex(f"{NEIGHBOURS[neighbours][0]:.4g}")),
         dp_epsilon(rho, dl),

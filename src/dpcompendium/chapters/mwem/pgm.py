@@ -386,7 +386,7 @@ def aim_claim(
     T = 16 * ndim if rounds is None else check_int(rounds, "rounds", minimum=1)
     rho = rho_for(e, dl)
     return PrivacyClaim(
-        "AIM (mbi estimation)",
+        _text("claims.mwem.mech_aim"),
         neighbours,
         _text("claims.mwem.aim_sens", l2=tex(f"{l2:.4g}"), l1=tex(f"{l1:g}")),
         dp_epsilon(rho, dl),
