@@ -253,3 +253,28 @@ def test_run_pdf_without_chromium_is_refused_before_anything_runs(tmp_path):
     )
     assert proc.returncode == 2 and "--pdf needs Chromium" in proc.stderr, proc.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_claims_label_does_not_split_at_a_bracket_inside_maths():
+    """The claims table's label says a word once by merging the qualifiers of name and mechanism; a mechanism whose
+    maths holds brackets ("$\\exp((n\\varepsilon/2) …)$ … (exponential mechanism, $k = 1$)") kept its own qualifier:
+    the label is read up to the bracket that closes it outside maths (referee 15's build: PPCA's label had
+    "(exponential mechanism, k = 1," inside its formula and widened federated-pca's claims table by 230 px)."""
+    from dpcompendium.core.privacy import _claim_label
+
+    mech = (
+        "PPCA: one direction $v$ drawn with density $\\propto \\exp((n\\varepsilon/2)\\, v^\\top A v)$ on the "
+        "unit sphere (exponential mechanism, $k = 1$)"
+    )
+    # the method's name carries the same qualifier without maths: said once, with its maths
+    label = _claim_label("PPCA (exponential mechanism, k = 1)", mech, " (", ")", ", ")
+    assert label == mech
+    assert label.count("$") % 2 == 0 and "\\exp((n" in label
+    # qualifiers outside maths still merge, as before
+    assert (
+        _claim_label("CAPE (calibrated)", "CAPE (per-message calibration)", " (", ")", ", ")
+        == "CAPE (calibrated, per-message calibration)"
+    )
+    assert _claim_label("Analyze Gauss", "Analyze Gauss (central)", " (", ")", ", ") == (
+        "Analyze Gauss (central)"
+    )

@@ -283,9 +283,24 @@ def _split_conditions(value: object) -> list[str]:
 
 
 #: A label's characters that do not tell two renderings apart (spaces, punctuation, brackets of either width)
-_LABEL_NOISE = re.compile(r"[\s,;:()（），；：、·-]+")
+_LABEL_NOISE = re.compile(r"[\s,;:()（），；：、·$-]+")
 #: A label "head (qualifier)" in either language's brackets
 _QUALIFIED = re.compile(r"^(.+?)\s*[(（](.+)[)）]$")
+
+
+def _closes_at_end(text: str) -> bool:
+    """``text`` opens a bracket whose match is its last character (brackets inside maths ``$…$`` not counted)."""
+    depth, maths = 0, False
+    for i, ch in enumerate(text):
+        if ch == "$":
+            maths = not maths
+        elif not maths and ch in "(（":
+            depth += 1
+        elif not maths and ch in ")）":
+            depth -= 1
+            if depth == 0:
+                return i == len(text) - 1
+    return False
 
 
 def _claim_label(named: str, mech: str, left: str, right: str, comma: str) -> str:
@@ -301,7 +316,14 @@ def _claim_label(named: str, mech: str, left: str, right: str, comma: str) -> st
 
     def split(text: str) -> tuple[str, str]:
         found = _QUALIFIED.match(text)
-        return (found.group(1).strip(), found.group(2)) if found else (text, "")
+        if not found:
+            return (text, "")
+        # the qualifier is the bracket that closes the label, outside maths ("… $\\exp((n\\varepsilon/2)…)$ on the
+        # sphere (exponential mechanism, $k = 1$)": not the bracket of exp); the first such from the left
+        for i, ch in enumerate(text):
+            if ch in "(（" and text[:i].count("$") % 2 == 0 and _closes_at_end(text[i:]):
+                return text[:i].strip(), text[i + 1 : -1]
+        return (text, "")
 
     if key(mech) in key(named):
         return named
@@ -314,7 +336,8 @@ def _claim_label(named: str, mech: str, left: str, right: str, comma: str) -> st
         head = head_m if len(key(head_m)) > len(key(head_n)) else head_n
         quals = [q for q in (qual_n, qual_m) if q]
         if len(quals) == 2 and (key(qual_m) in key(qual_n) or key(qual_n) in key(qual_m)):
-            quals = [max(quals, key=lambda q: len(key(q)))]
+            # the same words: the one with its maths typeset
+            quals = [max(quals, key=lambda q: (len(key(q)), q.count("$")))]
         return head + (f"{left}{comma.join(quals)}{right}" if quals else "")
     return f"{named}{left}{mech}{right}"
 
