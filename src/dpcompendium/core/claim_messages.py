@@ -720,7 +720,7 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "换算为 $(\\varepsilon, \\delta)$-DP 的公式为 $\\varepsilon = \\rho + 2 \\sqrt{\\rho \\ln(1/\\delta)}$；"
      "不合并任何取值，图模型估计是后处理"),
     # mwem's independence arm (referee 15, M1): both one-way marginals at rho/2 each, their product
-    ("claims.mwem.ind_cond_zcdp",
+    ("claims.mwem.independence_cond_zcdp",
      "accounted in zCDP: the two one-way Gaussian measurements ($\\sigma = %(s)s$, $\\rho/2$ each) spend all of "
      "$\\rho = %(rho)s$, converted to $(\\varepsilon, \\delta)$-DP by "
      "$\\varepsilon = \\rho + 2 \\sqrt{\\rho \\ln(1/\\delta)}$; the fit of each to total $n$ and their "

@@ -307,19 +307,28 @@ def mst_claim(
         raise ValueError(f"compress must be True or False, got {compress!r}")
     rho = rho_for(e, dl)
     sd1, sd2 = mst_sigmas(rho, neighbours)
+    return _marginals_claim(
+        "mst" if compress else "mst_nc",
+        neighbours,
+        rho,
+        dl,
+        s1=tex(f"{sd1:.4g}"),
+        s2=tex(f"{sd2:.4g}"),
+    )
+
+
+def _marginals_claim(kind: str, neighbours: str, rho: float, dl: float, **sigmas) -> PrivacyClaim:
+    """The claim of Gaussian marginal measurements spending at most ρ (zCDP) under ``neighbours``, stated as
+    (ε, δ)-DP at ρ (``bun2016concentrated``): mechanism ``claims.mwem.mech_<kind>``, condition
+    ``claims.mwem.<kind>_cond_zcdp`` with ρ and the ``sigmas``, the public domain and, under replace-one, n public."""
     return PrivacyClaim(
-        _text("claims.mwem.mech_mst" if compress else "claims.mwem.mech_mst_nc"),
+        _text(f"claims.mwem.mech_{kind}"),
         neighbours,
         _text("claims.mwem.mst_sens", l2=tex(f"{NEIGHBOURS[neighbours][0]:.4g}")),
         dp_epsilon(rho, dl),
         dl,
         conditions=(
-            _text(
-                "claims.mwem.mst_cond_zcdp" if compress else "claims.mwem.mst_nc_cond_zcdp",
-                rho=tex(f"{rho:.4g}"),
-                s1=tex(f"{sd1:.4g}"),
-                s2=tex(f"{sd2:.4g}"),
-            ),
+            _text(f"claims.mwem.{kind}_cond_zcdp", rho=tex(f"{rho:.4g}"), **sigmas),
             PUBLIC_DOMAIN,
             *((_text("claims.mwem.aim_cond_public_n"),) if neighbours == "replace-one" else ()),
         ),
@@ -401,21 +410,8 @@ def independence_claim(
     if neighbours not in NEIGHBOURS:
         raise ValueError(f"neighbours must be one of {'|'.join(NEIGHBOURS)}, got {neighbours!r}")
     rho = rho_for(e, dl)
-    return PrivacyClaim(
-        _text("claims.mwem.mech_independence"),
-        neighbours,
-        _text("claims.mwem.mst_sens", l2=tex(f"{NEIGHBOURS[neighbours][0]:.4g}")),
-        dp_epsilon(rho, dl),
-        dl,
-        conditions=(
-            _text(
-                "claims.mwem.ind_cond_zcdp",
-                rho=tex(f"{rho:.4g}"),
-                s=tex(f"{independence_sigma(rho, neighbours):.4g}"),
-            ),
-            PUBLIC_DOMAIN,
-            *((_text("claims.mwem.aim_cond_public_n"),) if neighbours == "replace-one" else ()),
-        ),
+    return _marginals_claim(
+        "independence", neighbours, rho, dl, s=tex(f"{independence_sigma(rho, neighbours):.4g}")
     )
 
 
