@@ -22,6 +22,12 @@ compression (every value kept; the arm that separates the compression from the f
 (post-processing). Neighbours as AIM's (:data:`.pgm.NEIGHBOURS`): replace-one with public n (Δ₂ = √2, n the
 estimate's total) or add-remove (Δ₂ = 1). The estimated histogram is rounded to :data:`.pgm.GRID` of a count
 (CPU-independent digits, as AIM's).
+
+**The independence arm** (:func:`independence`, referee 15, M1): on Adult 2-D AIM's size penalty excludes the
+two-way marginal, so AIM measures only the one-way marginals and releases the independence model fitted to them.
+The non-adaptive arm at AIM's ρ measures both one-way marginals (ρ/2 each, σ = Δ₂/√ρ), fits each to total n and
+releases their product: AIM against it says whether AIM's adaptivity adds anything beyond that model, while the arms
+between Gaussian Identity and MST (:data:`PART_STEPS`) decompose MST, not AIM.
 """
 
 from __future__ import annotations
