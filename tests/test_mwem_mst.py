@@ -377,6 +377,11 @@ def test_independence_arm_states_aim_s_guarantee_at_sigma_delta_over_root_rho():
     assert M.independence_sigma(rho, "add-remove") == pytest.approx(math.sqrt(1.0 / rho))
     # two Gaussian measurements of L2 sensitivity sqrt(2), rho/2 each: Delta^2 / (2 sigma^2) = rho / 2
     assert 2.0 / (2.0 * M.independence_sigma(rho) ** 2) == pytest.approx(rho / 2)
+    # jointly (sensitivity 2) the privacy-loss law of Gaussian Identity at rho, the audit row that covers it
+    from dpcompendium.chapters.mwem.gaussian import gaussian_sensitivity
+
+    gi_sigma = gaussian_sensitivity(None, "replace-one") / math.sqrt(2.0 * rho)
+    assert 4.0 / M.independence_sigma(rho) ** 2 == pytest.approx(2.0 / gi_sigma**2)
     c, a = M.independence_claim(1.0, 1e-7), aim_claim(1.0, 1e-7, 2)
     assert (c.epsilon, c.delta, c.neighbours) == (a.epsilon, a.delta, a.neighbours)
     text = " ".join(c.conditions)
