@@ -83,6 +83,10 @@ COVERED: dict[tuple[str, str], tuple[str, ...]] = {
     # MST row audits (no value merged)
     ("mwem", "gaussian-identity-fit"): ("Gaussian Identity (AIM's budget), 1-D",),
     ("mwem", "mst-nc"): ("MST measurements (2-D, AIM's budget)",),
+    # referee 15, M1: the independence arm's release is post-processing of two Gaussian one-way marginals at
+    # sigma = sqrt(2/rho): jointly a Gaussian mechanism of L2 sensitivity 2, privacy-loss mean mu^2 = 4 rho / 2 = 2 rho,
+    # the law of Gaussian Identity at AIM's rho (sensitivity sqrt 2, sigma = 1/sqrt(rho)), which that row audits
+    ("mwem", "independence"): ("Gaussian Identity (AIM's budget), 1-D",),
     ("mwem", "gaussian-ls"): ("Gaussian least squares (AIM's budget), 1-D",),
     ("hiera", "duchi"): ("Duchi (binary output), exact", "Duchi sampler"),
     ("hiera", "harmony"): ("Harmony (d = 3) sampler",),

@@ -314,13 +314,15 @@ def test_parts_family_is_one_holm_family_of_every_arm_and_step():
     res, idx = M.parts_family(
         lambda n, e: data[n, e], eps, delta, np.random.default_rng(2), quantity="error", head=head
     )
-    # 2 + 3 budgets x (4 arms against AIM + 3 steps)
-    assert len(res) == 2 + 3 * (len(M.PART_ARMS) + len(M.PART_STEPS)) == 23
-    assert sorted(idx.values()) == list(range(2, 23))
+    # 2 + 3 budgets x (5 arms against AIM + 3 steps)
+    assert len(res) == 2 + 3 * (len(M.PART_ARMS) + len(M.PART_STEPS)) == 26
+    assert sorted(idx.values()) == list(range(2, 26))
     assert {k[1] for k in idx if k[0] == "step"} == {s for s, _a, _b in M.PART_STEPS}
-    # Holm over all 23: the smallest p-value is multiplied by the family's size
+    # Holm over all 26: the smallest p-value is multiplied by the family's size
     i = int(np.argmin([r.p_value for r in res]))
-    assert res[i].p_adjusted >= min(1.0, 23 * res[i].p_value) - 1e-12
+    assert res[i].p_adjusted >= min(1.0, 26 * res[i].p_value) - 1e-12
+    # the independence arm's comparisons come last (the earlier draws are unchanged by it)
+    assert [idx["aim", "independence", e] for e in eps] == [23, 24, 25]
     # an arm without two runs at a budget leaves its cells out of the family
     res2, idx2 = M.parts_family(
         lambda n, e: data[n, e][:1] if (n == M.MST_NC_NAME and e == 8.0) else data[n, e],
@@ -329,7 +331,7 @@ def test_parts_family_is_one_holm_family_of_every_arm_and_step():
         np.random.default_rng(2),
         quantity="error",
     )
-    assert len(res2) == 21 - 3 and ("aim", "mst-nc", 8.0) not in idx2
+    assert len(res2) == 24 - 3 and ("aim", "mst-nc", 8.0) not in idx2
     with pytest.raises(ValueError, match="method"):
         M.part_claim("laplace", 1.0, delta)
     # what they say together: each arm's error over AIM's, and the steps' counts
@@ -341,6 +343,17 @@ def test_parts_family_is_one_holm_family_of_every_arm_and_step():
         s for s, _a, _b in M.PART_STEPS
     )
     assert M.parts_reading(res2, idx2) is None  # an arm short of a setting: no reading
+    # AIM against the independence arm (referee 15, M1): its ratios and counts, and what AIM's estimate is
+    np.testing.assert_allclose(
+        read["ind"], [1 / res[idx["aim", "independence", e]].ratio for e in eps]
+    )
+    ind_res = [res[idx["aim", "independence", e]] for e in eps]
+    assert read["counts"]["ind_lo"] == sum(r.outcome == "better" for r in ind_res)
+    assert read["counts"]["ind_hi"] == sum(r.outcome == "worse" for r in ind_res)
+    assert read["aim_model"] == "independence"
+    assert M.parts_reading(res, idx, two_way_runs=3)["aim_model"] == "two-way"
+    with pytest.raises(ValueError, match="two_way_runs"):
+        M.parts_reading(res, idx, two_way_runs=-1)
     # the DPBench table's rows of these arms carry their claims
     for key, name in M.PART_ARMS.items():
         row = {"method": name, "epsilon": 2.0, "data": "x", "output": "estimate"}
@@ -350,3 +363,99 @@ def test_parts_family_is_one_holm_family_of_every_arm_and_step():
         M.parts_family(
             lambda n, e: data[n, 0.5], [0.0], delta, np.random.default_rng(0), quantity="e"
         )
+
+
+# referee 15, M1 and its comparator: the non-adaptive independence arm at AIM's rho (both one-way marginals at
+# rho/2 each, each fitted to total n, their product)
+
+
+def test_independence_arm_states_aim_s_guarantee_at_sigma_delta_over_root_rho():
+    from dpcompendium.chapters.mwem.pgm import aim_claim
+
+    rho = rho_for(1.0, 1e-7)
+    assert M.independence_sigma(rho) == pytest.approx(math.sqrt(2.0 / rho))
+    assert M.independence_sigma(rho, "add-remove") == pytest.approx(math.sqrt(1.0 / rho))
+    # two Gaussian measurements of L2 sensitivity sqrt(2), rho/2 each: Delta^2 / (2 sigma^2) = rho / 2
+    assert 2.0 / (2.0 * M.independence_sigma(rho) ** 2) == pytest.approx(rho / 2)
+    # jointly (sensitivity 2) the privacy-loss law of Gaussian Identity at rho, the audit row that covers it
+    from dpcompendium.chapters.mwem.gaussian import gaussian_sensitivity
+
+    gi_sigma = gaussian_sensitivity(None, "replace-one") / math.sqrt(2.0 * rho)
+    assert 4.0 / M.independence_sigma(rho) ** 2 == pytest.approx(2.0 / gi_sigma**2)
+    c, a = M.independence_claim(1.0, 1e-7), aim_claim(1.0, 1e-7, 2)
+    assert (c.epsilon, c.delta, c.neighbours) == (a.epsilon, a.delta, a.neighbours)
+    text = " ".join(c.conditions)
+    assert "ρ/2 each" in text and "number of records n is public" in text
+    assert M.part_claim("independence", 1.0, 1e-7).mechanism == c.mechanism
+    ca = M.independence_claim(1.0, 1e-7, neighbours="add-remove")
+    assert not any("number of records" in x for x in ca.conditions)
+    with pytest.raises(ValueError, match="neighbours"):
+        M.independence_claim(1.0, 1e-7, neighbours="swap")
+
+
+@pytest.mark.parametrize("neighbours", ["replace-one", "add-remove"])
+def test_independence_arm_is_a_non_negative_product_of_total_n(neighbours):
+    from dpcompendium.chapters.mwem.pgm import GRID
+
+    h = np.random.default_rng(4).poisson(2.0, (7, 9)).astype(float)
+    h[3, :] = 0
+    rho = 0.002  # noise of tens of counts per value: the fits clip
+    res = M.independence(h, rho, np.random.default_rng(8), neighbours=neighbours)
+    est = res.estimate
+    assert est.shape == h.shape and est.min() >= 0
+    # the draws: the two noisy one-way marginals of the same stream, each projected onto total n
+    y0, y1 = M.measure_marginals(
+        h, [(0,), (1,)], M.independence_sigma(rho, neighbours), np.random.default_rng(8)
+    )
+    total = h.sum() if neighbours == "replace-one" else max(1.0, (y0.sum() + y1.sum()) / 2)
+    m0, m1 = M._project_simplex(y0, total), M._project_simplex(y1, total)
+    assert (m0 == 0).any() and (m1 == 0).any()  # the projections are active here
+    tol = GRID * max(h.shape)
+    assert est.sum() == pytest.approx(total, abs=GRID * h.size)
+    np.testing.assert_allclose(est.sum(axis=1), m0, atol=tol)
+    np.testing.assert_allclose(est.sum(axis=0), m1, atol=tol)
+    # a product: rank 1 up to the rounding to the grid
+    np.testing.assert_allclose(est, np.outer(m0, m1) / total, atol=GRID / 2 + 1e-12)
+    sv = np.linalg.svd(est, compute_uv=False)
+    assert sv[1] <= GRID * h.size
+    assert res.rho_spent == rho and all(k.all() for k in res.kept)
+
+
+def test_independence_arm_noise_has_the_stated_sigma():
+    """Large counts (no clipping): each fitted one-way marginal is y - mean(y - x) per entry, of variance
+    sigma^2 (1 - 1/k); the sample standard deviation over 300 runs x k cells is within 5 of its standard errors."""
+    h = np.full((5, 6), 2000.0)
+    rho, reps = 0.05, 300
+    sd = M.independence_sigma(rho)
+    dev = np.concatenate(
+        [
+            M.independence(h, rho, np.random.default_rng(s)).estimate.sum(axis=1) - h.sum(axis=1)
+            for s in range(reps)
+        ]
+    )
+    want = sd * math.sqrt(1 - 1 / h.shape[0])
+    se = want / math.sqrt(
+        2 * (dev.size - reps)
+    )  # the deviations of a run sum to 0: k - 1 free each
+    assert abs(dev.std() - want) < 5 * se
+    assert abs(dev.std() - 0.5 * want) > 5 * se  # half the noise would be told apart
+
+
+def test_independence_arm_rejects_bad_input_and_runs_on_its_streams():
+    h = np.ones((3, 4))
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="hist"):
+        M.independence(-h, 0.1, rng)
+    with pytest.raises(ValueError, match="hist"):
+        M.independence(np.ones(4), 0.1, rng)
+    with pytest.raises(ValueError, match="rho"):
+        M.independence(h, 0.0, rng)
+    with pytest.raises(ValueError, match="neighbours"):
+        M.independence(h, 0.1, rng, neighbours="swap")
+    with pytest.raises(ValueError, match="rho"):
+        M.independence_sigma(-1.0)
+    q = random_range_queries(h.shape, 10, np.random.default_rng(5))
+    runs = M.independence_runs(h * 50, q, [0.5, 2.0], 1e-6, reps=2, seed=9)
+    assert set(runs.method) == {M.IND_NAME} and len(runs) == 4
+    again = M.independence_runs(h * 50, q, [0.5, 2.0], 1e-6, reps=2, seed=9)
+    pd.testing.assert_frame_equal(runs, again)

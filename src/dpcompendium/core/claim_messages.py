@@ -541,6 +541,8 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
     # the Gaussian baselines at AIM's budget (reader review 4, m4: the Chinese claims cards named them in English)
     ("claims.mwem.mech_gaussian-identity", "Gaussian Identity (zCDP)", "高斯 Identity（zCDP）"),
     ("claims.mwem.mech_gaussian-ls", "Gaussian least squares (zCDP)", "高斯最小二乘（zCDP）"),
+    ("claims.mwem.mech_independence", "Independence model on the one-way marginals (zCDP)",
+     "一维边缘上的独立模型（zCDP）"),
     ("claims.mwem.mech_gaussian-identity-fit", "Gaussian Identity, non-negative fit (zCDP)",
      "高斯 Identity 加非负拟合（zCDP）"),
     ("claims.mwem.sens", "1 for every range count and for the score $|q(A) - q(B)|$",
@@ -717,6 +719,18 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "（$\\sigma_2 = %(s2)s$，$\\rho/3$）共耗用 $2\\rho/3$（总预算为 $\\rho = %(rho)s$），生成树选择的 $\\rho/3$ 预留未用，"
      "换算为 $(\\varepsilon, \\delta)$-DP 的公式为 $\\varepsilon = \\rho + 2 \\sqrt{\\rho \\ln(1/\\delta)}$；"
      "不合并任何取值，图模型估计是后处理"),
+    # mwem's independence arm (referee 15, M1): both one-way marginals at rho/2 each, their product
+    ("claims.mwem.independence_cond_zcdp",
+     "accounted in zCDP: the two one-way Gaussian measurements ($\\sigma = %(s)s$, $\\rho/2$ each) spend all of "
+     "$\\rho = %(rho)s$, converted to $(\\varepsilon, \\delta)$-DP by "
+     "$\\varepsilon = \\rho + 2 \\sqrt{\\rho \\ln(1/\\delta)}$; the fit of each to total $n$ and their "
+     "product are post-processing",
+     "accounted in zCDP: the two one-way Gaussian measurements (σ = %(s)s, ρ/2 each) spend all of ρ = %(rho)s, "
+     "converted to (ε, δ)-DP by ε = ρ + 2 sqrt(ρ ln(1/δ)); the fit of each to total n and their product are "
+     "post-processing",
+     "按 zCDP 进行隐私会计：两次一维边缘的高斯测量（$\\sigma = %(s)s$，各 $\\rho/2$）耗用全部 "
+     "$\\rho = %(rho)s$，换算为 $(\\varepsilon, \\delta)$-DP 的公式为 "
+     "$\\varepsilon = \\rho + 2 \\sqrt{\\rho \\ln(1/\\delta)}$；将每个边缘拟合到总数 $n$ 以及两者的乘积都是后处理"),
     ("claims.mwem.gauss_fit_cond_zcdp",
      "one Gaussian measurement, $\\rho = %(rho)s$-zCDP (AIM's budget), converted to $(\\varepsilon, \\delta)$-DP by "
      "$\\varepsilon = \\rho + 2 \\sqrt{\\rho \\ln(1/\\delta)}$; its Euclidean projection onto the non-negative "

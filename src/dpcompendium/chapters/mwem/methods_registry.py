@@ -92,3 +92,13 @@ method(
     estimator=".mst:mst",
     claim=".mst:mst_claim",
 )
+# the non-adaptive independence arm on Adult 2-D at AIM's budget (referee 15, M1 and its comparator): both one-way
+# marginals at rho/2 each, fitted to total n, and their product; Gaussian one-way measurements as MST's first step
+method(
+    "independence",
+    "Independence, one-way marginals",
+    "独立模型（一维边缘）",
+    "#D55E00",
+    estimator=".mst:independence",
+    claim=".mst:independence_claim",
+)

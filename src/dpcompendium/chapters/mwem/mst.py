@@ -22,6 +22,12 @@ compression (every value kept; the arm that separates the compression from the f
 (post-processing). Neighbours as AIM's (:data:`.pgm.NEIGHBOURS`): replace-one with public n (Δ₂ = √2, n the
 estimate's total) or add-remove (Δ₂ = 1). The estimated histogram is rounded to :data:`.pgm.GRID` of a count
 (CPU-independent digits, as AIM's).
+
+**The independence arm** (:func:`independence`, referee 15, M1): on Adult 2-D AIM's size penalty excludes the
+two-way marginal, so AIM measures only the one-way marginals and releases the independence model fitted to them.
+The non-adaptive arm at AIM's ρ measures both one-way marginals (ρ/2 each, σ = Δ₂/√ρ), fits each to total n and
+releases their product: AIM against it says whether AIM's adaptivity adds anything beyond that model, while the arms
+between Gaussian Identity and MST (:data:`PART_STEPS`) decompose MST, not AIM.
 """
 
 from __future__ import annotations
@@ -45,12 +51,17 @@ from .pgm import GRID, NEIGHBOURS, budget_runs
 from .zcdp import dp_epsilon, rho_for
 
 __all__ = [
+    "IND_NAME",
     "MST_NAME",
     "MST_NC_NAME",
     "PART_ARMS",
     "PART_STEPS",
     "MSTResult",
     "fit_two_way",
+    "independence",
+    "independence_claim",
+    "independence_runs",
+    "independence_sigma",
     "measure_marginals",
     "mst",
     "mst_claim",
@@ -66,6 +77,9 @@ MST_NAME = "MST"
 #: MST without the domain compression (its registration's id is ``"mst-nc"``): the same three measurements at the
 #: same σ's, the fit on every cell (referee 14, M1: it separates the compression from the fit).
 MST_NC_NAME = "MST, no compression"
+#: The non-adaptive independence arm (its registration's id is ``"independence"``; referee 15, M1 and its comparator):
+#: both one-way marginals at ρ/2 each, each fitted to total n, and their product.
+IND_NAME = "Independence, one-way marginals"
 
 
 @dataclass
@@ -299,19 +313,28 @@ def mst_claim(
         raise ValueError(f"compress must be True or False, got {compress!r}")
     rho = rho_for(e, dl)
     sd1, sd2 = mst_sigmas(rho, neighbours)
+    return _marginals_claim(
+        "mst" if compress else "mst_nc",
+        neighbours,
+        rho,
+        dl,
+        s1=tex(f"{sd1:.4g}"),
+        s2=tex(f"{sd2:.4g}"),
+    )
+
+
+def _marginals_claim(kind: str, neighbours: str, rho: float, dl: float, **sigmas) -> PrivacyClaim:
+    """The claim of Gaussian marginal measurements spending at most ρ (zCDP) under ``neighbours``, stated as
+    (ε, δ)-DP at ρ (``bun2016concentrated``): mechanism ``claims.mwem.mech_<kind>``, condition
+    ``claims.mwem.<kind>_cond_zcdp`` with ρ and the ``sigmas``, the public domain and, under replace-one, n public."""
     return PrivacyClaim(
-        _text("claims.mwem.mech_mst" if compress else "claims.mwem.mech_mst_nc"),
+        _text(f"claims.mwem.mech_{kind}"),
         neighbours,
         _text("claims.mwem.mst_sens", l2=tex(f"{NEIGHBOURS[neighbours][0]:.4g}")),
         dp_epsilon(rho, dl),
         dl,
         conditions=(
-            _text(
-                "claims.mwem.mst_cond_zcdp" if compress else "claims.mwem.mst_nc_cond_zcdp",
-                rho=tex(f"{rho:.4g}"),
-                s1=tex(f"{sd1:.4g}"),
-                s2=tex(f"{sd2:.4g}"),
-            ),
+            _text(f"claims.mwem.{kind}_cond_zcdp", rho=tex(f"{rho:.4g}"), **sigmas),
             PUBLIC_DOMAIN,
             *((_text("claims.mwem.aim_cond_public_n"),) if neighbours == "replace-one" else ()),
         ),
@@ -349,14 +372,90 @@ def mst_runs(
     )
 
 
+def independence_sigma(rho: float, neighbours: str = "replace-one") -> float:
+    """The independence arm's noise standard deviation at ρ: σ = Δ₂/√ρ (two one-way marginals at ρ/2 each)."""
+    rho = check_epsilon(rho, "rho")
+    if neighbours not in NEIGHBOURS:
+        raise ValueError(f"neighbours must be one of {'|'.join(NEIGHBOURS)}, got {neighbours!r}")
+    return NEIGHBOURS[neighbours][0] / math.sqrt(rho)
+
+
+def independence(
+    hist: ArrayLike, rho: float, rng: np.random.Generator, *, neighbours: str = "replace-one"
+) -> MSTResult:
+    """The non-adaptive independence model at ρ-zCDP (referee 15's comparator for AIM on two attributes, where AIM
+    measures only the one-way marginals): both one-way marginals of ``hist`` with Gaussian noise σ =
+    :func:`independence_sigma` (ρ/2 each, the same replace-one L2 sensitivity as MST's one-way measurements), each
+    projected onto the non-negative vectors of total n (n public under replace-one; under add-remove the mean of the
+    two noisy totals, at least 1), and the product x̂ = m₁ m₂ᵀ / n (the maximum-entropy fit of the two), rounded to
+    :data:`.pgm.GRID` of a count. Returns an :class:`MSTResult` (every value kept, ``sigmas`` = (σ, σ), ρ spent).
+    Privacy: :func:`independence_claim`."""
+    h = check_array(hist, "hist", ndim=2)
+    if np.any(h < 0):
+        raise ValueError("hist must be non-negative, got a negative count")
+    rng = check_rng(rng)
+    sd = independence_sigma(rho, neighbours)
+    ys = measure_marginals(h, [(0,), (1,)], sd, rng)
+    if neighbours == "replace-one":
+        total = float(h.sum())
+    else:
+        total = max(1.0, float(np.mean([y.sum() for y in ys])))
+    m0, m1 = (_project_simplex(y, total) for y in ys)
+    est = np.round(np.outer(m0, m1) / total / GRID) * GRID
+    keep = tuple(np.ones(k, dtype=bool) for k in h.shape)
+    return MSTResult(est, keep, (sd, sd), float(rho))
+
+
+def independence_claim(
+    epsilon: float, delta: float, *, neighbours: str = "replace-one"
+) -> PrivacyClaim:
+    """The independence arm's privacy statement at the budget of the chapter's zCDP MWEM: ρ = ``rho_for`` (ε, δ),
+    all of it spent by the two one-way measurements (ρ/2 each), stated as (ε, δ)-DP by the conversion of
+    ``bun2016concentrated`` (as :func:`~.pgm.aim_claim`); the fits and the product are post-processing."""
+    e, dl = check_epsilon(epsilon), check_delta(delta)
+    if neighbours not in NEIGHBOURS:
+        raise ValueError(f"neighbours must be one of {'|'.join(NEIGHBOURS)}, got {neighbours!r}")
+    rho = rho_for(e, dl)
+    return _marginals_claim(
+        "independence", neighbours, rho, dl, s=tex(f"{independence_sigma(rho, neighbours):.4g}")
+    )
+
+
+def independence_runs(
+    hist: ArrayLike,
+    queries: RangeQueries,
+    epsilons: Sequence[float],
+    delta: float,
+    *,
+    reps: int,
+    seed: int | np.random.SeedSequence,
+    neighbours: str = "replace-one",
+) -> pd.DataFrame:
+    """The independence arm at every ε, ``reps`` repetitions each: one row per (epsilon, rep) with ``method`` =
+    :data:`IND_NAME` and the workload errors of its estimate (streams as :func:`mst_runs`)."""
+    return budget_runs(
+        hist,
+        queries,
+        epsilons,
+        delta,
+        reps=reps,
+        seed=seed,
+        name=IND_NAME,
+        run=lambda h, rho, rng: independence(h, rho, rng, neighbours=neighbours),
+        ndim=2,
+    )
+
+
 #: The arms beside AIM on Adult 2-D at its ρ (referee 13, §3; referee 14, M1): registry id → the name of its rows
 #: in the chapter's tables. Gaussian Identity; the fit alone (its releases projected onto the non-negative histograms
-#: of total n); MST without compression (the three measurements, fitted on every cell); MST.
+#: of total n); MST without compression (the three measurements, fitted on every cell); MST; the independence model
+#: on the two one-way marginals at ρ/2 each (referee 15, M1: what AIM releases here when it measures only those).
 PART_ARMS = {
     "gaussian-identity": "Gaussian Identity",
     "mst": MST_NAME,
     "gaussian-identity-fit": "Gaussian Identity, non-negative fit",
     "mst-nc": MST_NC_NAME,
+    "independence": IND_NAME,
 }
 #: The steps from Gaussian Identity to MST, each a contrast of two arms at one guarantee: (step, the arm with it,
 #: the arm without it) — the fit, the measured one-way marginals (with the two-way one at ρ/3 instead of ρ), the
@@ -374,6 +473,8 @@ def part_claim(method: str, epsilon: float, delta: float) -> PrivacyClaim:
         raise ValueError(f"method must be one of {'|'.join(PART_ARMS)}, got {method!r}")
     if method.startswith("mst"):
         return mst_claim(epsilon, delta, compress=method == "mst")
+    if method == "independence":
+        return independence_claim(epsilon, delta)
     return gaussian_claim(epsilon, delta, method)
 
 
@@ -391,7 +492,8 @@ def parts_family(
     guarantee: AIM's, :func:`~.pgm.aim_claim` with d = 2), Holm-corrected as one family with the results ``head``
     (comparisons made before, e.g. AIM against the zcdp variant). ``values_of(name, eps)``: the repetitions' errors
     of the rows named ``name`` (:data:`~.pgm.AIM_NAME` or a value of :data:`PART_ARMS`). The draws: AIM against
-    Gaussian Identity and MST at each ε in turn, then against the two other arms, then the steps. Returns (the
+    Gaussian Identity and MST at each ε in turn, then against the two other arms, then the steps, then AIM against the
+    independence arm at each ε (referee 15, M1: last, so the earlier draws are unchanged). Returns (the
     corrected results, head first; an index: ("aim", arm id, ε) or ("step", step, ε) → position)."""
     from ...core import comparison
     from ...core.messages import CATALOGUE, Md, message, method_name
@@ -446,17 +548,32 @@ def parts_family(
                 e,
                 message("mwem.db_step_setting", a=name(a), b=name(b), eps=f"{e:g}"),
             )
+    for e in eps_list:
+        add(
+            ("aim", "independence", e),
+            "aim",
+            aim_claim(e, dl, 2),
+            vals(AIM_NAME, e),
+            "independence",
+            vals(PART_ARMS["independence"], e),
+            e,
+            message("mwem.db_part_setting", name=name("independence"), eps=f"{e:g}"),
+        )
     return comparison.holm(rows), index
 
 
-def parts_reading(results: Sequence, index: dict) -> dict | None:
+def parts_reading(results: Sequence, index: dict, two_way_runs: int = 0) -> dict | None:
     """What :func:`parts_family`'s ``results`` (its ``index``) say together, for the chapter's reading of AIM's gap
-    (referee 14, M1): each arm's error over AIM's (``"gid"``, ``"fit"``, ``"nc"``, ``"mst"``: lists over ε, AIM's
-    ratios inverted), ``"counts"`` (``m`` settings; per step of :data:`PART_STEPS` how often the arm with the part is
-    shown lower and higher, ``fit_lo`` …, ``marg_lo`` …, ``comp_lo`` …; AIM against MST without compression,
-    ``sel_lo``/``sel_hi``; against MST, ``mst_lo``/``mst_hi``; against Gaussian Identity, ``gid_lo``), and the steps
-    shown to lower the error in every setting, in some and in none (``"every"``, ``"some"``, ``"never"``). None when
-    an arm or a step lacks a setting the others have."""
+    (referee 14, M1; referee 15, M1): each arm's error over AIM's (``"gid"``, ``"fit"``, ``"nc"``, ``"mst"``,
+    ``"ind"``: lists over ε, AIM's ratios inverted), ``"counts"`` (``m`` settings; per step of :data:`PART_STEPS` how
+    often the arm with the part is shown lower and higher, ``fit_lo`` …, ``marg_lo`` …, ``comp_lo`` …; AIM against
+    MST without compression, ``sel_lo``/``sel_hi``; against MST, ``mst_lo``/``mst_hi``; against Gaussian Identity,
+    ``gid_lo``; against the independence arm, ``ind_lo``/``ind_hi``), the steps of MST's chain shown to lower the
+    error in every setting, in some and in none (``"every"``, ``"some"``, ``"never"``), and ``"aim_model"``:
+    ``"independence"`` when none of AIM's runs measured the two-way marginal (``two_way_runs``, a count ≥ 0, is 0:
+    AIM's estimate is then the independence model, and the chain decomposes MST, not AIM), else ``"two-way"``.
+    None when an arm or a step lacks a setting the others have."""
+    two_way_runs = check_int(two_way_runs, "two_way_runs", minimum=0)
 
     def res(kind, key):
         return [results[i] for (k, m, _e), i in index.items() if k == kind and m == key]
@@ -475,6 +592,7 @@ def parts_reading(results: Sequence, index: dict) -> dict | None:
 
     counts = {"m": m, "gid_lo": lo(arms["gid"]), "sel_lo": lo(arms["nc"]), "sel_hi": hi(arms["nc"])}
     counts |= {"mst_lo": lo(arms["mst"]), "mst_hi": hi(arms["mst"])}
+    counts |= {"ind_lo": lo(arms["ind"]), "ind_hi": hi(arms["ind"])}
     for st, short in (("fit", "fit"), ("marginals", "marg"), ("compression", "comp")):
         counts |= {f"{short}_lo": lo(steps[st]), f"{short}_hi": hi(steps[st])}
     return {
@@ -483,8 +601,15 @@ def parts_reading(results: Sequence, index: dict) -> dict | None:
         "every": [st for st, rs in steps.items() if lo(rs) == m],
         "some": [st for st, rs in steps.items() if 0 < lo(rs) < m],
         "never": [st for st, rs in steps.items() if lo(rs) == 0],
+        "aim_model": "independence" if two_way_runs == 0 else "two-way",
     }
 
 
 #: :func:`parts_reading`'s short names of the arms of :data:`PART_ARMS`.
-_SHORT = {"gid": "gaussian-identity", "fit": "gaussian-identity-fit", "nc": "mst-nc", "mst": "mst"}
+_SHORT = {
+    "gid": "gaussian-identity",
+    "fit": "gaussian-identity-fit",
+    "nc": "mst-nc",
+    "mst": "mst",
+    "ind": "independence",
+}

@@ -412,7 +412,8 @@ def aim_runs(
 ) -> pd.DataFrame:
     """AIM at every ε (ρ = :func:`~dpcompendium.chapters.mwem.zcdp.rho_for` (ε, δ)), ``reps`` repetitions each: one
     row per (epsilon, rep) with ``method`` = :data:`AIM_NAME`, the workload errors of its estimate
-    (:func:`~dpcompendium.chapters.mwem.core.workload_errors`), ``rounds`` and ``measured`` (distinct marginals).
+    (:func:`~dpcompendium.chapters.mwem.core.workload_errors`), ``rounds``, ``measured`` (distinct marginals) and
+    ``widest`` (the most attributes of a measured marginal: 1 when AIM measured only one-way marginals).
     Repetition r at the k-th ε draws from child r of child k of ``SeedSequence(seed)``; runs in this process (the
     compiled estimation is reused across repetitions)."""
     return budget_runs(
@@ -424,7 +425,11 @@ def aim_runs(
         seed=seed,
         name=AIM_NAME,
         run=lambda h, rho, rng: aim(h, rho, rng, neighbours=neighbours, iters=iters),
-        extra=lambda res: {"rounds": res.rounds, "measured": len(set(res.cliques))},
+        extra=lambda res: {
+            "rounds": res.rounds,
+            "measured": len(set(res.cliques)),
+            "widest": max(len(c) for c in res.cliques),
+        },
         ndim=None,
     )
 
