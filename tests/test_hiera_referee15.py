@@ -131,7 +131,7 @@ def test_a_verdict_short_of_runs_carries_the_flag_in_the_takeaway(tie):
     take = verdicts.tuned_take(t)
     flag = f"short of runs: 8 of {int(short[0][4])}"
     assert take.count("short of runs") == 1 and flag in take
-    assert ("where lower (3, " + flag if tie else "lower in all 4 tests") in take
+    assert ("where lower (3, 1 of them " + flag if tie else "lower in all 4 tests") in take
     assert f"重复次数不足：8 次，需要 {int(short[0][4])} 次" in take.in_language("zh_CN")
     # at a power the runs reach, no flag
     assert not [s for s in verdicts.short_runs(t, 0.1) if s[0] == "privunitg-tuned"]
@@ -143,7 +143,9 @@ def test_several_verdicts_short_of_runs_are_counted():
     k = sum(s[0] == "privunitg-tuned" and s[1] in BOX for s in verdicts.short_runs(t))
     assert k > 1
     take = verdicts.tuned_take(t)
-    assert f"{k} short of runs" in take and f"其中 {k} 个重复次数不足" in take.in_language("zh_CN")
+    assert f"{k} of them short of runs" in take and f"其中 {k} 个重复次数不足" in take.in_language(
+        "zh_CN"
+    )
     # the body's ratios (no power) carry no flag: their tallies say it
     assert "short of runs" not in verdicts.clip_ratios(t, "privunitg-tuned", bs=BOX)
 
@@ -172,3 +174,23 @@ def test_the_claims_table_states_every_privunitg_clip():
     )
     for m in sgd.PRIVUNITG_METHODS:
         assert f'"{m}"' in cell, m
+
+
+def test_the_calibrated_summary_carries_the_flag_of_its_verdicts_short_of_runs():
+    """H2: HierA calibrated as the summaries quote it: one span over its comparisons with Harmony and PM, and the
+    flag of the verdicts among them that the comparison object says are short of runs."""
+    runs = _runs({**ALL, "hiera-calibrated": 1.3}, spread=0.1)
+    t = verdicts.sgd_comparisons(runs)
+    short = [s for s in verdicts.short_runs(t) if s[0] == "hiera-calibrated"]
+    text = verdicts.cal_take(t, ["harmony", "pm"])
+    assert "times Harmony's and PM's MSE" in text
+    rows = t[t["a"] == "hiera-calibrated"]["ratio"]
+    assert f"{rows.min():.2g}" in text
+    if len(short) == 1:
+        assert f"1 of them short of runs: 8 of {int(short[0][4])}" in text
+    else:
+        assert f"{len(short)} of them short of runs" in text
+    assert short, "the runs were made to be short for at least one verdict"
+    assert "short of runs" not in verdicts.cal_take(t, ["harmony", "pm"], power=None)
+    assert "倍" in text.in_language("zh_CN")
+    assert str(verdicts.cal_take(t.iloc[:0], ["harmony"])) == str(message("hiera.no_cells"))

@@ -57,6 +57,7 @@ __all__ = [
     "SGD_PAIRS",
     "TUNED_BOX",
     "arm_claim",
+    "cal_take",
     "clip_half",
     "clip_ratios",
     "clip_reading",
@@ -1025,8 +1026,9 @@ def _span(values: Sequence[float], digits: int = 2) -> Md:
 
 def _short_flag(table: pd.DataFrame, rows: pd.DataFrame, power: float | None) -> Md | None:
     """The flag a summary carries for the shown verdicts among ``rows`` (of the family ``table``) that are short of
-    runs for ``power`` (:func:`short_runs`; referee 15, H2): "short of runs: 90 of 280" for one, "2 short of runs"
-    for several; None without any, or when ``power`` is None."""
+    runs for ``power`` (:func:`short_runs`; referee 15, H2): "short of runs: 90 of 280" for a single verdict, "1 of
+    them short of runs: 8 of 14" for one among several, "2 of them short of runs" for more; None without any, or when
+    ``power`` is None."""
     if power is None or not len(rows):
         return None
     short = {(a, b, d, float(e)): need for a, b, d, e, need in short_runs(table, power)}
@@ -1041,7 +1043,8 @@ def _short_flag(table: pd.DataFrame, rows: pd.DataFrame, power: float | None) ->
         return None
     if len(hits) == 1:
         r, need = hits[0]
-        return message("hiera.short_flag_one", runs=str(_runs(r)), need=str(int(need)))
+        msgid = "hiera.short_flag_one" if len(rows) == 1 else "hiera.short_flag_one_of"
+        return message(msgid, runs=str(_runs(r)), need=str(int(need)))
     return message("hiera.short_flag_some", k=str(len(hits)))
 
 
@@ -1433,14 +1436,18 @@ def clip_midpoint(table: pd.DataFrame, power: float = 0.9) -> Md:
 
 
 def pu_take(
-    table: pd.DataFrame, epsilon: float, bs: Sequence[str], cost: Sequence[float] = ()
+    table: pd.DataFrame,
+    epsilon: float,
+    bs: Sequence[str],
+    cost: Sequence[float] = (),
+    power: float | None = 0.9,
 ) -> Md:
     """The takeaway on PrivUnitG (at most two sentences, ≤ 300 visible characters: issue 49): its MSE as a multiple
     of ``bs``' (Harmony's and PM's) at its clip 1 and at √d̃ (referee 12, #2), each span split by verdict
     (:func:`clip_ratios`), how many of the matched-clip tests find it lower, and that mechanism and step size are not
     separated; with the tuned-step arms in the family, the full-n ratios alone (the tuned arms' are
     :func:`tuned_take`'s: half the users, referee 14, H2), labelled as at the source's step η = 1 where ``cost``
-    (:func:`step_cost`: Harmony's and PM's MSE at η = 1 over their tuned one) is given (referee 15, H1). Falls back
+    (:func:`step_cost`: Harmony's and PM's MSE at η = 1 over their tuned one) is given (referee 15, H1); a ratio of a verdict short of runs for ``power`` is flagged (referee 15, H2). Falls back
     to the two
     clips without the matched arm ("hiera.pu_take"); "not tested" without PrivUnitG at clip 1."""
     a, matched = MATCHED_CLIP["mechanism"]
@@ -1449,8 +1456,8 @@ def pu_take(
     # the two clips' ratios every form of the takeaway says
     clips = {
         "eps": number(epsilon),
-        "r1": clip_ratios(table, a, bs=list(bs)),
-        "rbox": clip_ratios(table, "privunitg-box", bs=list(bs)),
+        "r1": clip_ratios(table, a, bs=list(bs), power=power),
+        "rbox": clip_ratios(table, "privunitg-box", bs=list(bs), power=power),
     }
     ta, tb = MATCHED_TUNED
     if counts(table, "sgd", ta, list(tb))["n"]:
@@ -1470,6 +1477,26 @@ def pu_take(
     if not mech["n"]:
         return message("hiera.pu_take", **clips)
     return message("hiera.pu_take_matched", part=_share_part(mech, "hiera.take_mech"), **clips)
+
+
+def cal_take(table: pd.DataFrame, bs: Sequence[str], power: float | None = 0.9) -> Md:
+    """The summaries' HierA calibrated to the same exact level: its MSE as a multiple of ``bs``' (Harmony's and PM's),
+    one span at two digits, with the flag of the verdicts among them short of runs for ``power`` (referee 15, H2:
+    a summary carries the flag the body's tally carries). "not tested" without the comparisons."""
+    t = (
+        table[(table["a"] == "hiera-calibrated") & table["b"].isin(list(bs))]
+        if len(table)
+        else table
+    )
+    if not len(t):
+        return message("hiera.no_cells")
+    r = _span(list(t["ratio"]), 2)
+    flag = _short_flag(table, t, power)
+    return (
+        message("hiera.cal_take", r=r)
+        if flag is None
+        else message("hiera.cal_take_short", r=r, flag=flag)
+    )
 
 
 def clip_half(table: pd.DataFrame, power: float = 0.9, halving: Sequence[float] = ()) -> Md:
