@@ -73,9 +73,11 @@ def test_step_cost_is_the_mse_at_the_step_over_the_tuned_one():
 
 
 def test_step_halving_is_the_mse_at_half_over_the_mse_at_one():
-    assert verdicts.step_halving(TUNING) == pytest.approx([0.2 / 0.25])
-    assert verdicts.step_halving(TUNING, "harmony-tuned") == pytest.approx([0.3 / 0.8, 0.05 / 0.12])
-    assert verdicts.step_halving(TUNING[TUNING["step"] != 0.5]) == []
+    assert verdicts.step_halving(TUNING) == pytest.approx({"adult": 0.2 / 0.25})
+    assert verdicts.step_halving(TUNING, "harmony-tuned") == pytest.approx(
+        {"adult": 0.3 / 0.8, "synthetic": 0.05 / 0.12}
+    )
+    assert verdicts.step_halving(TUNING[TUNING["step"] != 0.5]) == {}
 
 
 def test_the_full_n_takeaway_is_labelled_as_at_the_source_step():
@@ -152,16 +154,26 @@ def test_several_verdicts_short_of_runs_are_counted():
 
 def test_the_half_clip_gain_is_read_against_halving_the_step():
     """H3: when C = 1/2 is lower, with the tuning table the sentence says that a smaller clip at a fixed step is a
-    smaller step, quotes the halved step's ratio and limits "favours the other arms" to the untuned rows."""
-    t = verdicts.sgd_comparisons(_runs({**ALL, "privunitg-half": 0.1}))
-    text = verdicts.clip_half(t, halving=[0.825, 0.678])
-    assert "also a smaller step" in text and "0.68–0.82" in text
+    smaller step, quotes the halved step's ratio, calls the two of the same size only when they are within SAME_SIZE
+    on every dataset, and limits "favours the other arms" to the untuned rows."""
+    t = verdicts.sgd_comparisons(
+        _runs({**ALL, "privunitg-half": 0.1})
+    )  # clip ratio ≈ 1/3 on both datasets
+    text = verdicts.clip_half(t, halving={"adult": 0.35, "synthetic": 0.32})
+    assert "also a smaller step" in text and "0.32–0.35" in text and "of the same size" in text
     assert "only in the rows at the source's step" in text
-    assert "步长减半" in text.in_language("zh_CN") and "0.68–0.82" in text.in_language("zh_CN")
+    assert "步长减半" in text.in_language("zh_CN") and "0.32–0.35" in text.in_language("zh_CN")
+    apart = verdicts.clip_half(t, halving={"adult": 0.35, "synthetic": 0.8})  # 0.8 is 2.4 times 1/3
+    assert "not of the same size here" in apart and "0.35–0.8" in apart
+    assert "source's step" not in apart
     assert "a clip below 1 lowers" in verdicts.clip_half(t)  # no tuning table: the plain reading
     higher = verdicts.sgd_comparisons(_runs(ALL))  # C = 1/2 higher: the halving changes nothing
-    assert str(verdicts.clip_half(higher, halving=[0.8])) == str(verdicts.clip_half(higher))
-    assert str(verdicts.clip_half(t.iloc[:0], halving=[0.8])) == str(message("hiera.no_cells"))
+    assert str(verdicts.clip_half(higher, halving={"adult": 0.8})) == str(
+        verdicts.clip_half(higher)
+    )
+    assert str(verdicts.clip_half(t.iloc[:0], halving={"adult": 0.8})) == str(
+        message("hiera.no_cells")
+    )
 
 
 def test_the_claims_table_states_every_privunitg_clip():

@@ -739,6 +739,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.clip_half_lower": "a clip below 1 lowers PrivUnitG's MSE further: the comparisons at $C = 1$ are not at its smallest MSE, which favours the other arms",
         "hiera.clip_half_mixed": "these runs do not put $C = 1/2$ or $C = 1$ lower in every comparison: PrivUnitG's MSE changes little between them here",
         "hiera.clip_half_lower_step": "a smaller clip at a fixed step is also a smaller step (for a gradient of norm at least 1 the report at $C = 1/2$ is half that at $C = 1$), and halving PrivUnitG's step in the tuning table gives ratios of the same size (%(r)s). It favours the other arms only in the rows at the source's step, not in the tuned ones",
+        "hiera.clip_half_lower_apart": "a smaller clip at a fixed step is also a smaller step (for a gradient of norm at least 1 the report at $C = 1/2$ is half that at $C = 1$); halving PrivUnitG's step in the tuning table gives %(r)s, not of the same size here, so the step alone does not account for the clip's ratio",
         "hiera.step_reading": "The $\\ell_2$ arm gives Harmony and PM PrivUnitG's signal step, this arm its noise at a step $s$ times smaller; no learning rate is tuned per method, so mechanism and step size are not fully separated",
         # mwem, referee 13 (#2: AIM against Gaussian Identity, the power caveat and the 1-D projection; #5: AIM
         # beside standard MWEM's first places on DPBench)
@@ -1301,6 +1302,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.clip_half_lower": "小于 1 的裁剪使 PrivUnitG 的 MSE 进一步降低：在 $C = 1$ 下的比较并非在它的最小 MSE 处进行，这对其他各组有利",
         "hiera.clip_half_mixed": "这些运行没有在每个比较中都表明 $C = 1/2$ 或 $C = 1$ 更低：在这里两者之间 PrivUnitG 的 MSE 变化不大",
         "hiera.clip_half_lower_step": "步长固定时，更小的裁剪也就是更小的步长（对范数至少为 1 的梯度，$C = 1/2$ 时的报告是 $C = 1$ 时的一半），而在调参表中把 PrivUnitG 的步长减半，所得之比大小相近（%(r)s）。它只在原文步长下的各行中对其他各组有利，在调参组中并非如此",
+        "hiera.clip_half_lower_apart": "步长固定时，更小的裁剪也就是更小的步长（对范数至少为 1 的梯度，$C = 1/2$ 时的报告是 $C = 1$ 时的一半）；在调参表中把 PrivUnitG 的步长减半，所得之比为 %(r)s，在这里大小并不相近，因此裁剪之比不能只归因于步长",
         "hiera.step_reading": "$\\ell_2$ 裁剪组让 Harmony 和 PM 采用 PrivUnitG 的信号步长，本组让它们采用 PrivUnitG 的噪声、步长变为原来的 $s$ 倍；学习效率没有为每种方法单独调参，所以机制与步长没有被完全区分开",
         "mwem.aim_gid_take": "在 %(n)s 个参数组合中有 %(k)s 个未能区分（每组 %(runs)s 次运行；点估计比值 %(r_lo)s–%(r_hi)s，区间 %(lo)s–%(hi)s）。在一维中，AIM 是用约 0.9 的预算做的高斯 Identity 加一次拟合：它的点估计更低（%(n)s 个中 %(lower)s 个），没有检验能把两者分开，也没有任何保证",
         "mwem.db_aim_there": "；在这些参数组合上，AIM（$\\delta$ = %(delta)s）的误差是 zCDP 变体的 %(ratio)s 倍",
