@@ -181,7 +181,7 @@ def test_the_takeaway_reports_the_tuned_ratios_apart_from_the_full_n_ones():
     full = verdicts.pu_take(t, 0.25, ["harmony", "pm"])
     assert "on all the users" in full and "tuned" not in full
     take = verdicts.tuned_take(t)
-    assert take.count("lower in all 4 tests") == 2 and "on their box" in take
+    assert take.count("lower in all 4 tests") == 2 and "on its $\\ell_2$ clip" in take
     rb = t[(t["a"] == "privunitg-tuned") & t["b"].isin(["harmony-tuned", "pm-tuned"])]["ratio"]
     assert f"{rb.min():.3g}" in take
     assert take.in_language("zh_CN").count("在全部 4 个检验中都更低") == 2
