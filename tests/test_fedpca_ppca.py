@@ -199,7 +199,9 @@ def test_the_audit_row_flags_a_doubled_exponent_constant():
     assert right.true_epsilon > 0.6 * right.claim.epsilon and right.expected == "holds"
     # the loss is read off the normalisers: doubling the constant more than doubles the pair's loss here
     assert doubled.true_epsilon > 1.5 * doubled.claim.epsilon and doubled.expected == "violated"
-    assert doubled.claim == right.claim  # the claim is the mechanism's, the sampler is the mis-calibrated one
+    assert (
+        doubled.claim == right.claim
+    )  # the claim is the mechanism's, the sampler is the mis-calibrated one
     result = run_audit(doubled, rng=np.random.default_rng(7))
     assert result.verdict == "violated" and result.audited_epsilon <= doubled.true_epsilon
 
