@@ -15,6 +15,7 @@ from dpcompendium.chapters.federated_pca.audits import (
     LAPLACE_AUDIT_D,
     LAPLACE_FLAGGED_SCALE,
     LAPLACE_MISSED_SCALE,
+    laplace_audit_power,
     laplace_audit_rows,
     laplace_audit_spec,
     laplace_audit_specs,
@@ -207,6 +208,9 @@ def test_the_audit_row_s_power_flags_the_declared_deficit_and_misses_a_smaller_o
     assert found.verdict == "violated" and found.audited_epsilon <= flagged.true_epsilon
     unseen = run_audit(missed, n_samples=1_000_000, rng=np.random.default_rng(12))
     assert unseen.verdict == "holds" and unseen.audited_epsilon <= missed.true_epsilon
+    # the audit chapter's call: both rows from one stream, in order
+    power = laplace_audit_power(n_samples=1_000_000, confidence=0.95, rng=np.random.default_rng(13))
+    assert power == {"flagged": "violated", "missed": "holds"}
 
 
 def test_laplace_arm_leaves_the_other_arms_draws_and_its_comparisons_are_private():

@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from ...core.audit.spec import AuditSpec
+from ...core.audit.spec import AuditSpec, run_audit
 from ...core.mechanisms.gaussian import gaussian_epsilon
 from ..registry import chapter_id
 from .cape import _mahalanobis_factor, cape_noise_multiplier, cape_privacy_claim
@@ -48,6 +48,7 @@ __all__ = [
     "LAPLACE_MISSED_SCALE",
     "audit_rows",
     "audit_specs",
+    "laplace_audit_power",
     "laplace_audit_rows",
     "laplace_audit_spec",
     "laplace_audit_specs",
@@ -390,6 +391,20 @@ def laplace_audit_spec(scale_factor: float = 1.0) -> AuditSpec:
         f"the largest l1 change of the triangle at this d: {share:.3g} of Delta_1; statistic: the log-likelihood "
         "ratio of the changed entries",
     )
+
+
+def laplace_audit_power(
+    *, n_samples: int, confidence: float, rng: np.random.Generator
+) -> dict[str, str]:
+    """The Laplace row's verdicts with too little noise (referee 15, A2): ``"flagged"`` at
+    :data:`LAPLACE_FLAGGED_SCALE` of the right scale, ``"missed"`` at :data:`LAPLACE_MISSED_SCALE`, audited in that
+    order from ``rng`` (the power is measured as "violated" for the first and "holds" for the second)."""
+    return {
+        key: run_audit(
+            laplace_audit_spec(scale), n_samples=n_samples, confidence=confidence, rng=rng
+        ).verdict
+        for key, scale in (("flagged", LAPLACE_FLAGGED_SCALE), ("missed", LAPLACE_MISSED_SCALE))
+    }
 
 
 def laplace_audit_specs() -> list[AuditSpec]:
