@@ -13,8 +13,11 @@ import pytest
 from dpcompendium.chapters import federated_pca as P
 from dpcompendium.chapters.federated_pca.audits import (
     LAPLACE_AUDIT_D,
-    _laplace_spec,
+    LAPLACE_FLAGGED_SCALE,
+    LAPLACE_MISSED_SCALE,
+    laplace_audit_power,
     laplace_audit_rows,
+    laplace_audit_spec,
     laplace_audit_specs,
 )
 from dpcompendium.core import comparison
@@ -184,10 +187,30 @@ def test_the_audit_row_flags_a_noise_scale_below_the_right_one():
     """The row checks the calibration: with the noise at 0.6 of the right scale the pair's loss is 0.767 > ε = 0.5
     and the audit says so (on the old pair, at 0.641 of Δ₁, such a scale would still have held: 0.534 is within
     the audit's power)."""
-    bad = _laplace_spec(0.6)
+    bad = laplace_audit_spec(0.6)
     assert bad.expected == "violated" and bad.true_epsilon > 1.5 * bad.claim.epsilon
     result = run_audit(bad, n_samples=200_000, rng=np.random.default_rng(5))
     assert result.verdict == "violated" and result.audited_epsilon <= bad.true_epsilon
+
+
+def test_the_audit_row_s_power_flags_the_declared_deficit_and_misses_a_smaller_one():
+    """Referee 15, A2: the row does not check the calibration to Δ₁'s slack. At the book's 10⁶ samples per input its
+    lower bound recovers part of the pair's loss only: a noise scale at LAPLACE_FLAGGED_SCALE of the right one is
+    flagged, one at LAPLACE_MISSED_SCALE (a loss above ε too) is not. The constants the audit chapter states are
+    these measurements."""
+    assert LAPLACE_FLAGGED_SCALE < LAPLACE_MISSED_SCALE < 1
+    flagged, missed = (
+        laplace_audit_spec(LAPLACE_FLAGGED_SCALE),
+        laplace_audit_spec(LAPLACE_MISSED_SCALE),
+    )
+    assert flagged.expected == "violated" and missed.expected == "violated"  # both are under-noised
+    found = run_audit(flagged, n_samples=1_000_000, rng=np.random.default_rng(11))
+    assert found.verdict == "violated" and found.audited_epsilon <= flagged.true_epsilon
+    unseen = run_audit(missed, n_samples=1_000_000, rng=np.random.default_rng(12))
+    assert unseen.verdict == "holds" and unseen.audited_epsilon <= missed.true_epsilon
+    # the audit chapter's call: both rows from one stream, in order
+    power = laplace_audit_power(n_samples=1_000_000, confidence=0.95, rng=np.random.default_rng(13))
+    assert power == {"flagged": "violated", "missed": "holds"}
 
 
 def test_laplace_arm_leaves_the_other_arms_draws_and_its_comparisons_are_private():

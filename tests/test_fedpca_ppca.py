@@ -187,6 +187,25 @@ def test_the_audit_spec_runs_the_whole_sampler_at_an_exact_loss_below_epsilon():
     assert result.verdict == "holds" and 0 < result.audited_epsilon <= spec.true_epsilon
 
 
+def test_the_audit_row_flags_a_doubled_exponent_constant():
+    """Referee 15, A1: the old pair (one corner against centre rows) had an exact loss of ε/2, so with the exponent's
+    constant doubled, exp(nε·vᵀAv), its loss was ε and the row still held: it checked the sampler's law, not the
+    constant. The concentrated pair's loss is well above ε/2, and with the constant doubled it exceeds ε and the
+    audit flags it."""
+    from dpcompendium.chapters.federated_pca.audits import _ppca_spec
+    from dpcompendium.core.audit.spec import run_audit
+
+    right, doubled = _ppca_spec(), _ppca_spec(2.0)
+    assert right.true_epsilon > 0.6 * right.claim.epsilon and right.expected == "holds"
+    # the loss is read off the normalisers: doubling the constant more than doubles the pair's loss here
+    assert doubled.true_epsilon > 1.5 * doubled.claim.epsilon and doubled.expected == "violated"
+    assert (
+        doubled.claim == right.claim
+    )  # the claim is the mechanism's, the sampler is the mis-calibrated one
+    result = run_audit(doubled, rng=np.random.default_rng(7))
+    assert result.verdict == "violated" and result.audited_epsilon <= doubled.true_epsilon
+
+
 def test_ppca_is_registered_with_its_estimator_claim_and_audit():
     from dpcompendium.core import methods
 

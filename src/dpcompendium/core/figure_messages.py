@@ -1011,17 +1011,19 @@ _PAIRS += [
         "原始行，替换一条记录，n = %(n)s，d = %(d)s，公开预处理；被替换的行取最坏的数据对，即在该 d 下使上三角的 l1 "
         "变化最大者：为 Δ₁ 的 %(r)s；统计量为变化元素的对数似然比",
     ),
-    # PPCA's audit row (referee 14, comparator 3)
+    # PPCA's audit row (referee 14, comparator 3; its concentrated pair: referee 15, A1)
     (
         "PPCA: one direction with density exp((n eps/2) v'Av), exact Bingham sampler",
         "PPCA：发布一个方向，密度为 exp((n ε/2) v'A v)，用精确的 Bingham 采样器",
     ),
     (
-        "raw rows (a corner and three centre rows; the changed row's prepared x and y orthogonal), replace-one, "
-        "n = %(n)s, public preprocessing, k = 1; statistic n v'(A(D) - A(D'))v; the pair's exact loss %(loss)s "
-        "(normalisers by quadrature) against eps = %(eps)s",
-        "原始行（一个角点和三个中心行；被替换的行预处理后的 x 与 y 正交），替换一条记录，n = %(n)s，公开预处理，"
-        "k = 1；统计量为 n v'(A(D) - A(D'))v；该数据对的精确损失为 %(loss)s（归一化常数由数值积分求得），对比 ε = %(eps)s",
+        "raw rows (corners, the first replaced; the changed row's prepared x and y orthogonal, the others along "
+        "x), replace-one, n = %(n)s, public preprocessing, k = 1; statistic n v'(A(D) - A(D'))v; the pair's exact "
+        "loss %(loss)s (normalisers by quadrature) against eps = %(eps)s: a doubled exponent constant would exceed "
+        "it",
+        "原始行（若干角点，替换其中第一个；被替换的行预处理后的 x 与 y 正交，其余的行沿 x），替换一条记录，n = %(n)s，"
+        "公开预处理，k = 1；统计量为 n v'(A(D) - A(D'))v；该数据对的精确损失为 %(loss)s（归一化常数由数值积分求得），"
+        "对比 ε = %(eps)s：指数中的常数若加倍，损失就会超过它",
     ),
     ("Wishart mechanism, what it satisfies", "Wishart 机制，实际满足的保证"),
     (
