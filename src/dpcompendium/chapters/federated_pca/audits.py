@@ -356,7 +356,7 @@ LAPLACE_MISSED_SCALE = 0.9
 
 def laplace_audit_spec(scale_factor: float = 1.0) -> AuditSpec:
     """The row of :func:`laplace_audit_specs`, its noise scale ``scale_factor`` times the right one (1: the
-    mechanism; below 1, a mis-calibrated one that the row must flag: :data:`LAPLACE_FLAGGED_SCALE`)."""
+    mechanism; below 1, a mis-calibrated one that the row must flag: ``LAPLACE_FLAGGED_SCALE``)."""
     eps = 0.5
     d, d2 = laplace_audit_rows()
     n, dim = d.shape
@@ -397,7 +397,7 @@ def laplace_audit_power(
     *, n_samples: int, confidence: float, rng: np.random.Generator
 ) -> dict[str, str]:
     """The Laplace row's verdicts with too little noise (referee 15, A2): ``"flagged"`` at
-    :data:`LAPLACE_FLAGGED_SCALE` of the right scale, ``"missed"`` at :data:`LAPLACE_MISSED_SCALE`, audited in that
+    ``LAPLACE_FLAGGED_SCALE`` of the right scale, ``"missed"`` at ``LAPLACE_MISSED_SCALE``, audited in that
     order from ``rng`` (the power is measured as "violated" for the first and "holds" for the second)."""
     return {
         key: run_audit(
@@ -435,7 +435,7 @@ def _log_sphere_integral(lam: np.ndarray, nodes: int = 200) -> float:
 
 
 #: The PPCA row's pair (:func:`ppca_audit_specs`): ``PPCA_AUDIT_ROWS`` corners (1, 1, 1) against the same rows with
-#: the first one replaced by (1, 0, 0.5), at ``ε =`` :data:`PPCA_AUDIT_EPSILON`. The corners concentrate the law along
+#: the first one replaced by (1, 0, 0.5), at ``ε =`` ``PPCA_AUDIT_EPSILON``. The corners concentrate the law along
 #: their direction ``x`` and the changed row's ``y`` is orthogonal to it, so the pair's exact loss is about two thirds
 #: of ε (a pair with no concentration, one corner against centre rows, is at exactly ε/2, where a doubled exponent
 #: constant is still at ε; referee 15, A1). More corners bring the loss nearer ε but the outputs near ``y`` rarer:
@@ -489,7 +489,7 @@ def ppca_audit_specs() -> list[AuditSpec]:
     """PPCA (:mod:`~dpcompendium.chapters.federated_pca.ppca`) on a small raw pair of its own, public preprocessing
     (bounds [0, 1], centre 0.5), through the whole sampler: ``A`` of the rows, its eigendecomposition, an exact
     Bingham draw at ``κ = nε/2`` and the rotation back, then the statistic ``n·vᵀ(A(D) − A(D′))v = (vᵀx)² − (vᵀy)²``,
-    which orders the outputs as the likelihood ratio does. The pair (:data:`PPCA_AUDIT_ROWS`): corners (1, 1, 1),
+    which orders the outputs as the likelihood ratio does. The pair (``PPCA_AUDIT_ROWS``): corners (1, 1, 1),
     the first replaced by (1, 0, 0.5); the prepared corner ``x`` and ``y`` are orthogonal unit rows. The other
     corners concentrate the law along ``x`` without making the outputs near ``y`` rare (on the chapter's pair of
     1002 rows the draw concentrates on the top direction and an audit sees no loss), so the pair's loss is a large

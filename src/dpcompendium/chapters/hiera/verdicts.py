@@ -1060,7 +1060,7 @@ def clip_ratios(
     them: one span when every comparison has the same verdict; else a span per verdict, with the verdict and how many
     ("1.23–1.63 where higher (3), 1.15 where not separated (1)"), so that a ratio not separated is never read inside a
     span of shown ones (referee 11, M1). ``bs``: only A's comparisons with these B's (default: all of A's). With
-    ``power``, a shown verdict short of runs for it carries the flag (:func:`_short_flag`; referee 15, H2: "1.1 where
+    ``power``, a shown verdict short of runs for it carries the flag (``_short_flag``; referee 15, H2: "1.1 where
     higher (1, short of runs: 90 of 280)"), as a summary must. "not tested" when A has none."""
     t = table[table["a"] == a] if len(table) else table
     if bs is not None and len(t):
@@ -1530,7 +1530,7 @@ def clip_half(
     of the clips tried, smaller and larger clips both higher; lower in every comparison — the comparisons at C = 1
     are not at PrivUnitG's smallest MSE at the source's step; neither otherwise. At a fixed step a smaller clip is
     also a smaller step (referee 15, H3): with ``halving`` (:func:`step_halving`: PrivUnitG's MSE at η = 1/2 over
-    η = 1 in the tuning table, dataset → ratio) the lower reading compares the two (:func:`_half_reading`), and says
+    η = 1 in the tuning table, dataset → ratio) the lower reading compares the two (``_half_reading``), and says
     that the tuned arm is not disadvantaged by C = 1. "not tested" when the run lacks the pair."""
     a, b = HALF_CLIP
     c = counts(table, "sgd", a, b) if len(table) else {"n": 0}
