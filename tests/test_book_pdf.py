@@ -367,9 +367,6 @@ KNOWN_SHORT: dict[str, dict[int, str]] = {
     "dpcompendium.pdf": {
         43: "PENDING (2026-11-30, 995b7fd): 61 % empty after a page of dp-mean's long results table (Table 1.3), "
         "whose next part moves whole to the next page",
-        168: "PENDING (2026-11-30, 995b7fd): 55 % empty before hiera's Fig. 5.4, which Chromium moves to the next "
-        "page although figure_breaks measures it as fitting (the Chinese edition's pages 39 and 134 are the same "
-        "case)",
     },
 }
 
