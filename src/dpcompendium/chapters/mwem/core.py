@@ -39,7 +39,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import joblib
@@ -54,9 +54,9 @@ from ...core.mechanisms import laplace_mechanism
 from ...core.messages import Md, message, tex
 from ...core.parallel import joblib_backend
 from ...core.privacy import PrivacyClaim
-from ...core.rng import make_rng
+from ...core.rng import child_seeds, make_rng
 from ...core.validation import check_array, check_delta, check_epsilon, check_int, check_rng
-from .zcdp import dp_epsilon, mwem_zcdp_parameters
+from .zcdp import dp_epsilon, mwem_zcdp_parameters, rho_for
 
 __all__ = [
     "COURSEWORK_SCORE_SCALE",
@@ -67,6 +67,7 @@ __all__ = [
     "VARIANTS",
     "MWEMResult",
     "SweepResult",
+    "budget_runner",
     "coursework_witness",
     "first_round_probabilities",
     "identity_histogram",
@@ -255,6 +256,62 @@ def workload_errors(
         "mse": np.mean(err**2, axis=-1),
         "mean_error": err.mean(axis=-1),
     }
+
+
+def budget_runner(
+    fit: Callable,
+    *,
+    name: str | Callable[..., str],
+    doc: str,
+    extra: Callable | None = None,
+    ndim: int | None = None,
+    batched: bool = False,
+) -> Callable[..., pd.DataFrame]:
+    """The ``*_runs`` function of a zCDP arm (AIM's, MST's, the independence arm's, each Gaussian baseline's): a
+    function ``runs(hist, queries, epsilons, delta, *, reps, seed, **options)`` that runs ``fit(hist, rho, rng,
+    **options)`` at every ε (ρ = :func:`~dpcompendium.chapters.mwem.zcdp.rho_for` (ε, δ)), ``reps`` repetitions
+    each, and returns one row per (epsilon, rep) with ``method`` = ``name`` (``name(**options)`` when callable), the
+    workload errors of the estimate (:func:`workload_errors`) and ``extra(result)``'s columns. The k-th ε draws
+    from child k of ``SeedSequence(seed)``: repetition r from its child r, where ``fit`` returns one result with an
+    ``estimate``; or, ``batched``, all ``reps`` releases from it at once (``fit(..., size=reps)`` returns their
+    array). ``ndim``: the dimensions ``hist`` must have (any when None); ``doc``: the function's docstring."""
+
+    def runs(hist, queries, epsilons, delta, *, reps, seed, **options):
+        eps_list = [check_epsilon(e, "epsilons") for e in epsilons]
+        dl = check_delta(delta)
+        reps = check_int(reps, "reps", minimum=1)
+        h = check_array(hist, "hist", ndim=ndim)
+        true = queries.answer(h)
+        method = name(**options) if callable(name) else name
+        frames = []
+        for e, ss in zip(eps_list, child_seeds(seed, len(eps_list)), strict=True):
+            rho = rho_for(e, dl)
+            if batched:
+                results = None
+                est = fit(h, rho, make_rng(ss), size=reps, **options)
+            else:
+                results = [fit(h, rho, make_rng(s), **options) for s in child_seeds(ss, reps)]
+                est = np.stack([res.estimate for res in results])
+            err = workload_errors(est, h, queries, true=true)
+            extras = (
+                [extra(res) for res in results] if extra is not None and results is not None else []
+            )
+            more = {k: [x[k] for x in extras] for k in (extras[0] if extras else ())}
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "method": method,
+                        "epsilon": e,
+                        "rep": np.arange(reps),
+                        **{k: np.asarray(v, dtype=float) for k, v in err.items()},
+                        **more,
+                    }
+                )
+            )
+        return pd.concat(frames, ignore_index=True)
+
+    runs.__doc__ = doc
+    return runs
 
 
 def privacy_accounting(

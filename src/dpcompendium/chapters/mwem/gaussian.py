@@ -23,6 +23,7 @@ so a :class:`~dpcompendium.core.comparison.Comparison` with AIM compares one gua
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
@@ -39,9 +40,9 @@ from ...core.mechanisms.ranges import (
 )
 from ...core.messages import Md, tex
 from ...core.privacy import PrivacyClaim
-from ...core.rng import child_seeds, make_rng
-from ...core.validation import check_array, check_delta, check_epsilon, check_int
-from .core import PUBLIC_DOMAIN, _text, workload_errors
+from ...core.rng import child_seeds
+from ...core.validation import check_delta, check_epsilon
+from .core import PUBLIC_DOMAIN, _text, budget_runner
 from .zcdp import dp_epsilon, rho_for
 
 __all__ = [
@@ -198,39 +199,24 @@ def gaussian_runs(
     methods: Sequence[str] = DEFAULT_METHODS,
     neighbours: str = "replace-one",
 ) -> pd.DataFrame:
-    """Each method of ``methods`` (ids of :data:`GAUSSIAN_METHODS`) at every ε (ρ = ``rho_for`` (ε, δ)), ``reps`` releases each (vectorized): one row
-    per (method, epsilon, rep) with the workload errors of the release
+    """Each method of ``methods`` (ids of :data:`GAUSSIAN_METHODS`) at every ε (ρ = ``rho_for`` (ε, δ)), ``reps``
+    releases each (vectorized): one row per (method, epsilon, rep) with the workload errors of the release
     (:func:`~dpcompendium.chapters.mwem.core.workload_errors`). Method k at the i-th ε draws from child i of child k
-    of ``SeedSequence(seed)``."""
-    eps_list = [check_epsilon(e, "epsilons") for e in epsilons]
-    dl = check_delta(delta)
-    reps = check_int(reps, "reps", minimum=1)
-    h = check_array(hist, "hist", ndim=None)
+    of ``SeedSequence(seed)`` (its :func:`~dpcompendium.chapters.mwem.core.budget_runner` at child k)."""
     for m in methods:
         if m not in GAUSSIAN_METHODS:
             raise ValueError(f"methods must be among {'|'.join(GAUSSIAN_METHODS)}, got {m!r}")
-    true = queries.answer(h)
-    frames = []
-    for m, ss in zip(methods, child_seeds(seed, len(methods)), strict=True):
-        for e, s in zip(eps_list, child_seeds(ss, len(eps_list)), strict=True):
-            rho, g = rho_for(e, dl), make_rng(s)
-            if m == "gaussian-identity":
-                rel = gaussian_identity(h, rho, g, neighbours=neighbours, size=reps)
-            elif m == "gaussian-identity-fit":
-                rel = gaussian_identity(h, rho, g, fit=True, neighbours=neighbours, size=reps)
-            else:
-                rel = gaussian_least_squares(
-                    h, rho, g, queries=queries, neighbours=neighbours, size=reps
-                )
-            err = workload_errors(rel, h, queries, true=true)
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "method": m,
-                        "epsilon": e,
-                        "rep": np.arange(reps),
-                        **{k: np.asarray(v, dtype=float) for k, v in err.items()},
-                    }
-                )
+    fits = {  # each arm's fit at ρ, ``size`` releases at once
+        "gaussian-identity": gaussian_identity,
+        "gaussian-identity-fit": functools.partial(gaussian_identity, fit=True),
+        "gaussian-ls": functools.partial(gaussian_least_squares, queries=queries),
+    }
+    return pd.concat(
+        [
+            budget_runner(fits[m], name=m, batched=True, doc="")(
+                hist, queries, epsilons, delta, reps=reps, seed=ss, neighbours=neighbours
             )
-    return pd.concat(frames, ignore_index=True)
+            for m, ss in zip(methods, child_seeds(seed, len(methods)), strict=True)
+        ],
+        ignore_index=True,
+    )

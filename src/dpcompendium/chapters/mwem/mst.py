@@ -37,17 +37,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 from numpy.typing import ArrayLike
 
-from ...core.experiments import RangeQueries
 from ...core.messages import tex
 from ...core.privacy import PrivacyClaim
 from ...core.validation import check_array, check_delta, check_epsilon, check_int, check_rng
-from .core import PUBLIC_DOMAIN, _text
+from .core import PUBLIC_DOMAIN, _text, budget_runner
 from .gaussian import gaussian_claim
 from .gaussian import project_simplex as _project_simplex
-from .pgm import GRID, NEIGHBOURS, budget_runs
+from .pgm import GRID, NEIGHBOURS
 from .zcdp import dp_epsilon, rho_for
 
 __all__ = [
@@ -341,35 +339,16 @@ def _marginals_claim(kind: str, neighbours: str, rho: float, dl: float, **sigmas
     )
 
 
-def mst_runs(
-    hist: ArrayLike,
-    queries: RangeQueries,
-    epsilons: Sequence[float],
-    delta: float,
-    *,
-    reps: int,
-    seed: int | np.random.SeedSequence,
-    neighbours: str = "replace-one",
-    compress: bool = True,
-    iters: int = 2000,
-) -> pd.DataFrame:
-    """MST at every ε (ρ = ``rho_for`` (ε, δ)), ``reps`` repetitions each: one row per (epsilon, rep) with ``method``
-    = :data:`MST_NAME` (:data:`MST_NC_NAME` when ``compress`` is False) and the workload errors of its estimate
+mst_runs = budget_runner(
+    mst,
+    name=lambda compress=True, **_: MST_NAME if compress else MST_NC_NAME,
+    ndim=2,
+    doc="""MST (:func:`mst`, ``options`` its keywords: ``neighbours``, ``compress``, ``iters``) at every ε (ρ =
+    ``rho_for`` (ε, δ)), ``reps`` repetitions each: one row per (epsilon, rep) with ``method`` = :data:`MST_NAME`
+    (:data:`MST_NC_NAME` when ``compress`` is False) and the workload errors of its estimate
     (:func:`~.core.workload_errors`). Repetition r at the k-th ε draws from child r of child k of
-    ``SeedSequence(seed)`` (:func:`~.pgm.budget_runs`)."""
-    return budget_runs(
-        hist,
-        queries,
-        epsilons,
-        delta,
-        reps=reps,
-        seed=seed,
-        name=MST_NAME if compress else MST_NC_NAME,
-        run=lambda h, rho, rng: mst(
-            h, rho, rng, neighbours=neighbours, compress=compress, iters=iters
-        ),
-        ndim=2,
-    )
+    ``SeedSequence(seed)`` (:func:`~.core.budget_runner`).""",
+)
 
 
 def independence_sigma(rho: float, neighbours: str = "replace-one") -> float:
@@ -421,29 +400,14 @@ def independence_claim(
     )
 
 
-def independence_runs(
-    hist: ArrayLike,
-    queries: RangeQueries,
-    epsilons: Sequence[float],
-    delta: float,
-    *,
-    reps: int,
-    seed: int | np.random.SeedSequence,
-    neighbours: str = "replace-one",
-) -> pd.DataFrame:
-    """The independence arm at every ε, ``reps`` repetitions each: one row per (epsilon, rep) with ``method`` =
-    :data:`IND_NAME` and the workload errors of its estimate (streams as :func:`mst_runs`)."""
-    return budget_runs(
-        hist,
-        queries,
-        epsilons,
-        delta,
-        reps=reps,
-        seed=seed,
-        name=IND_NAME,
-        run=lambda h, rho, rng: independence(h, rho, rng, neighbours=neighbours),
-        ndim=2,
-    )
+independence_runs = budget_runner(
+    independence,
+    name=IND_NAME,
+    ndim=2,
+    doc="""The independence arm (:func:`independence`, ``options``: ``neighbours``) at every ε, ``reps`` repetitions
+    each: one row per (epsilon, rep) with ``method`` = :data:`IND_NAME` and the workload errors of its estimate
+    (streams as :func:`mst_runs`).""",
+)
 
 
 #: The arms beside AIM on Adult 2-D at its ρ (referee 13, §3; referee 14, M1): registry id → the name of its rows

@@ -44,13 +44,11 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from ...core.experiments import RangeQueries
 from ...core.mechanisms.exponential import exponential_mechanism, exponential_probabilities
 from ...core.messages import tex
 from ...core.privacy import PrivacyClaim
-from ...core.rng import child_seeds, make_rng
 from ...core.validation import check_array, check_delta, check_epsilon, check_int, check_rng
-from .core import PUBLIC_DOMAIN, _text, workload_errors
+from .core import PUBLIC_DOMAIN, _text, budget_runner
 from .zcdp import dp_epsilon, rho_for
 
 __all__ = [
@@ -63,7 +61,6 @@ __all__ = [
     "aim_claim",
     "aim_family",
     "aim_runs",
-    "budget_runs",
     "configure_jax",
     "first_selection_probabilities",
     "initial_measurements",
@@ -399,79 +396,23 @@ def aim_claim(
     )
 
 
-def aim_runs(
-    hist: ArrayLike,
-    queries: RangeQueries,
-    epsilons: Sequence[float],
-    delta: float,
-    *,
-    reps: int,
-    seed: int | np.random.SeedSequence,
-    neighbours: str = "replace-one",
-    iters: int = 2000,
-) -> pd.DataFrame:
-    """AIM at every ε (ρ = :func:`~dpcompendium.chapters.mwem.zcdp.rho_for` (ε, δ)), ``reps`` repetitions each: one
-    row per (epsilon, rep) with ``method`` = :data:`AIM_NAME`, the workload errors of its estimate
+aim_runs = budget_runner(
+    aim,
+    name=AIM_NAME,
+    extra=lambda res: {
+        "rounds": res.rounds,
+        "measured": len(set(res.cliques)),
+        "widest": max(len(c) for c in res.cliques),
+    },
+    doc="""AIM (:func:`aim`, ``options`` its keywords: ``neighbours``, ``iters``, ...) at every ε (ρ =
+    :func:`~dpcompendium.chapters.mwem.zcdp.rho_for` (ε, δ)), ``reps`` repetitions each: one row per (epsilon, rep)
+    with ``method`` = :data:`AIM_NAME`, the workload errors of its estimate
     (:func:`~dpcompendium.chapters.mwem.core.workload_errors`), ``rounds``, ``measured`` (distinct marginals) and
     ``widest`` (the most attributes of a measured marginal: 1 when AIM measured only one-way marginals).
-    Repetition r at the k-th ε draws from child r of child k of ``SeedSequence(seed)``; runs in this process (the
-    compiled estimation is reused across repetitions)."""
-    return budget_runs(
-        hist,
-        queries,
-        epsilons,
-        delta,
-        reps=reps,
-        seed=seed,
-        name=AIM_NAME,
-        run=lambda h, rho, rng: aim(h, rho, rng, neighbours=neighbours, iters=iters),
-        extra=lambda res: {
-            "rounds": res.rounds,
-            "measured": len(set(res.cliques)),
-            "widest": max(len(c) for c in res.cliques),
-        },
-        ndim=None,
-    )
-
-
-def budget_runs(
-    hist: ArrayLike,
-    queries: RangeQueries,
-    epsilons: Sequence[float],
-    delta: float,
-    *,
-    reps: int,
-    seed: int | np.random.SeedSequence,
-    name: str,
-    run: Callable,
-    extra: Callable | None = None,
-    ndim: int | None = None,
-) -> pd.DataFrame:
-    """A zCDP estimator at every ε (ρ = :func:`~dpcompendium.chapters.mwem.zcdp.rho_for` (ε, δ)), ``reps``
-    repetitions each (:func:`aim_runs`, :func:`~dpcompendium.chapters.mwem.mst.mst_runs`): ``run(hist, rho, rng)``
-    returns a result with an ``estimate``; one row per (epsilon, rep) with ``method`` = ``name``, the workload
-    errors of the estimate and ``extra(result)``'s columns. Repetition r at the k-th ε draws from child r of child k
-    of ``SeedSequence(seed)``."""
-    eps_list = [check_epsilon(e, "epsilons") for e in epsilons]
-    dl = check_delta(delta)
-    reps = check_int(reps, "reps", minimum=1)
-    h = check_array(hist, "hist", ndim=ndim)
-    true = queries.answer(h)
-    rows = []
-    for e, ss in zip(eps_list, child_seeds(seed, len(eps_list)), strict=True):
-        for rep, s in enumerate(child_seeds(ss, reps)):
-            res = run(h, rho_for(e, dl), make_rng(s))
-            err = workload_errors(res.estimate, h, queries, true=true)
-            rows.append(
-                {
-                    "method": name,
-                    "epsilon": e,
-                    "rep": rep,
-                    **{k: float(v) for k, v in err.items()},
-                    **(extra(res) if extra is not None else {}),
-                }
-            )
-    return pd.DataFrame(rows)
+    Repetition r at the k-th ε draws from child r of child k of ``SeedSequence(seed)``
+    (:func:`~dpcompendium.chapters.mwem.core.budget_runner`); runs in this process (the compiled estimation is
+    reused across repetitions).""",
+)
 
 
 def aim_family(
