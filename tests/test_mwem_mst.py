@@ -459,3 +459,36 @@ def test_independence_arm_rejects_bad_input_and_runs_on_its_streams():
     assert set(runs.method) == {M.IND_NAME} and len(runs) == 4
     again = M.independence_runs(h * 50, q, [0.5, 2.0], 1e-6, reps=2, seed=9)
     pd.testing.assert_frame_equal(runs, again)
+
+
+def test_runs_draw_the_documented_streams():
+    """The ``*_runs`` runner (``core.budget_runner``): repetition r at the k-th ε is the arm run on child r of child
+    k of ``SeedSequence(seed)`` (rows equal to the direct calls); the Gaussian baselines draw all repetitions of the
+    i-th ε of method k at once from child i of child k; bad input is refused by name."""
+    from dpcompendium.chapters.mwem import gaussian, zcdp
+    from dpcompendium.chapters.mwem.core import workload_errors
+    from dpcompendium.core.rng import child_seeds, make_rng
+
+    h = np.random.default_rng(4).poisson(20.0, (4, 5)).astype(float)
+    Q = random_range_queries(h.shape, 15, np.random.default_rng(5))
+    eps, dl = [0.5, 2.0], 1e-6
+    runs = M.independence_runs(h, Q, eps, dl, reps=2, seed=9, neighbours="add-remove")
+    for k, ss in enumerate(child_seeds(9, 2)):
+        for r, s in enumerate(child_seeds(ss, 2)):
+            res = M.independence(h, zcdp.rho_for(eps[k], dl), make_rng(s), neighbours="add-remove")
+            row = runs[(runs.epsilon == eps[k]) & (runs.rep == r)].iloc[0]
+            assert row.mean_error == float(workload_errors(res.estimate, h, Q)["mean_error"])
+    g = gaussian.gaussian_runs(h, Q, eps, dl, reps=3, seed=7, methods=["gaussian-ls"])
+    ss = child_seeds(child_seeds(7, 1)[0], 2)[1]
+    rel = gaussian.gaussian_least_squares(
+        h, zcdp.rho_for(eps[1], dl), make_rng(ss), queries=Q, size=3
+    )
+    np.testing.assert_array_equal(
+        g[g.epsilon == eps[1]].mse.to_numpy(), workload_errors(rel, h, Q)["mse"]
+    )
+    with pytest.raises(ValueError, match="epsilons"):
+        M.mst_runs(h, Q, [0.0], dl, reps=1, seed=1)
+    with pytest.raises(ValueError, match="reps"):
+        M.mst_runs(h, Q, eps, dl, reps=0, seed=1)
+    with pytest.raises(ValueError, match="hist"):
+        M.independence_runs(np.ones(4), Q, eps, dl, reps=1, seed=1)

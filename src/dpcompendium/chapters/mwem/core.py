@@ -311,6 +311,9 @@ def budget_runner(
         return pd.concat(frames, ignore_index=True)
 
     runs.__doc__ = doc
+    if hasattr(fit, "__name__"):  # aim → pgm.aim_runs, for help() and tracebacks
+        runs.__name__ = runs.__qualname__ = f"{fit.__name__}_runs"
+        runs.__module__ = fit.__module__
     return runs
 
 
