@@ -52,16 +52,42 @@ def _histogram(records: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     return np.bincount(idx, minlength=int(np.prod(shape))).astype(float).reshape(shape)
 
 
+def _moved_pair(shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The neighbours the audits here compare: the histogram 1, 2, ..., cells of ``shape`` as records (cell-major),
+    and the same with one record moved from the last cell to the first (replace-one)."""
+    cells = int(np.prod(shape))
+    records = np.repeat(np.arange(cells), np.arange(1, 1 + cells))
+    moved = records.copy()
+    moved[-1] = 0
+    return records, moved
+
+
+def _first_minus_last_spec(
+    mechanism: str, claim, sample, *, note: str, sd: float | None = None, delta: float = 0.0
+) -> AuditSpec:
+    """A private 1-D row on :func:`_moved_pair` of 8 cells whose statistic (``sample``) is the noisy first cell
+    minus the noisy last cell of the release, at most 300 000 samples; with ``sd``, the noise's standard deviation
+    per cell, the true ε is the exact Gaussian profile of a change of 2 against noise √2·sd at ``delta``."""
+    true = math.nan if sd is None else gaussian_epsilon(sd, np.sqrt(2.0), delta)
+    return AuditSpec(
+        mechanism,
+        CHAPTER,
+        "private",
+        claim,
+        _moved_pair((8,)),
+        sample=sample,
+        true_epsilon=true,
+        max_samples=300_000,
+        note=note,
+    )
+
+
 def audit_specs() -> list[AuditSpec]:
     eps, T = 1.0, 10
     out: list[AuditSpec] = []
     for ndim in (1, 2):
         shape = (8,) if ndim == 1 else (4, 4)
-        cells = int(np.prod(shape))
-        counts = np.arange(1, 1 + cells)
-        records = np.repeat(np.arange(cells), counts)  # histogram 1, 2, ..., cells
-        moved = records.copy()
-        moved[-1] = 0  # replace-one: a record moves from the last cell to the first
+        records, moved = _moved_pair(shape)
         queries = random_range_queries(
             shape, 20, np.random.default_rng(7)
         )  # a fixed public workload
@@ -193,9 +219,6 @@ def aim_audit_specs() -> list[AuditSpec]:
     # selection row runs at the chapter's delta and T
     eps, delta = 1.0, 1e-5
     shape = (8,)
-    records = np.repeat(np.arange(8), np.arange(1, 9))
-    moved = records.copy()
-    moved[-1] = 0
     rho = rho_for(eps, delta)
     _, sd = initial_measurements(np.ones(shape), rho, np.random.default_rng(0))
     sigma0 = sd / np.sqrt(2.0)  # the unit-sensitivity σ₀: sd = Δ₂σ₀ with Δ₂ = √2
@@ -213,9 +236,7 @@ def aim_audit_specs() -> list[AuditSpec]:
 
     # (2) the first selection in 2-D, at the chapter's T = 32
     shape2 = (4, 4)
-    rec2 = np.repeat(np.arange(16), np.arange(1, 17))
-    moved2 = rec2.copy()
-    moved2[-1] = 0
+    rec2, moved2 = _moved_pair(shape2)
     public = np.full(shape2, rec2.size / 16.0)  # n · uniform: n is public (replace-one)
     rho2 = rho_for(eps, AIM_DELTA)
     _, _, eps1, sens = first_selection_probabilities(_histogram(rec2, shape2), public, rho2)
@@ -228,15 +249,12 @@ def aim_audit_specs() -> list[AuditSpec]:
     )
 
     return [
-        AuditSpec(
+        _first_minus_last_spec(
             "AIM measurement (initialisation), 1-D",
-            CHAPTER,
-            "private",
             claim,
-            (records, moved),
-            sample=sample,
-            true_epsilon=gaussian_epsilon(sd, np.sqrt(2.0), delta),
-            max_samples=300_000,
+            sample,
+            sd=sd,
+            delta=delta,
             note=f"eps = {eps:g}, delta = {delta:g}, T = 16: the one-way marginal + N(0, 2 sigma0^2), sigma0 = "
             f"sqrt(T/(2 α ρ)) = {sigma0:.4g}; first cell minus last cell; the measurement's "
             f"{rho_m:.4g}-zCDP, claimed as its (eps, delta) conversion",
@@ -273,9 +291,6 @@ def gaussian_audit_specs() -> list[AuditSpec]:
 
     eps, delta = 1.0, AIM_DELTA
     shape = (8,)
-    records = np.repeat(np.arange(8), np.arange(1, 9))
-    moved = records.copy()
-    moved[-1] = 0
     rho = rho_for(eps, delta)
     sd = gaussian_sensitivity(None) / np.sqrt(2.0 * rho)
 
@@ -290,27 +305,20 @@ def gaussian_audit_specs() -> list[AuditSpec]:
         return x[:, 0] - x[:, -1]
 
     return [
-        AuditSpec(
+        _first_minus_last_spec(
             "Gaussian Identity (AIM's budget), 1-D",
-            CHAPTER,
-            "private",
             gaussian_claim(eps, delta),
-            (records, moved),
-            sample=sample,
-            true_epsilon=gaussian_epsilon(sd, np.sqrt(2.0), delta),
-            max_samples=300_000,
+            sample,
+            sd=sd,
+            delta=delta,
             note=f"eps = {eps:g}, delta = {delta:g}: every cell + N(0, sigma^2), sigma = sqrt(2)/sqrt(2 rho) = "
             f"{sd:.4g}, rho = {rho:.4g}; first cell minus last cell; claimed as the (eps, delta) conversion of "
             "rho-zCDP",
         ),
-        AuditSpec(
+        _first_minus_last_spec(
             "Gaussian least squares (AIM's budget), 1-D",
-            CHAPTER,
-            "private",
             gaussian_claim(eps, delta, "gaussian-ls", queries=work),
-            (records, moved),
-            sample=sample_ls,
-            max_samples=300_000,
+            sample_ls,
             note=f"eps = {eps:g}, delta = {delta:g}, 10 random boxes: every box + N(0, sigma^2), sigma = "
             f"{gaussian_sensitivity(work) / np.sqrt(2.0 * rho):.4g} (L2 sensitivity at most sqrt(2 c_max) = "
             f"{gaussian_sensitivity(work):.4g}, c_max the most boxes covering one cell: an upper bound), then least squares; first cell minus last cell of the estimate",
