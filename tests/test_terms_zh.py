@@ -654,3 +654,11 @@ def test_a_greek_letter_written_with_an_index_is_typeset_with_a_subscript():
     )
     assert to_myst("Lap(1/eps2)") == "$\\mathrm{Lap}(1/\\varepsilon_2)$"
     assert to_myst("seed_eps1 and eps10x") == "seed\\_eps1 and eps10x"  # identifiers stay words
+
+
+def test_the_checks_can_fail_on_a_one_way_marginal():
+    """s16 native review I1-I3, s17: a one-way marginal is 一维边缘 (generated.po's AIM claim said 单属性边缘)."""
+    assert problems("the {4} one-way Gaussian measurements", "{4} 个单属性边缘的高斯测量")
+    assert problems("the two-way marginal", "双属性边缘")
+    assert not problems("the {4} one-way Gaussian measurements", "{4} 个一维边缘的高斯测量")
+    assert not problems("the two-way marginal", "二维边缘")
