@@ -230,6 +230,8 @@ _PAIRS: list[tuple[str, str]] = [
     # a title of its own, not "%(d)s-D, T = %(T)s" with d = "Adult 2"
     ("Adult 2-D, T = %(T)s", "Adult 二维，T = %(T)s"),
     ("%(cells)s cells, %(output)s", "%(cells)s 个单元格，%(output)s"),
+    # the DPBench AIM comparison's MWEM arm (s17 native read: "MWEM zcdp, last, T = 10" stayed English)
+    ("MWEM %(variant)s, %(output)s, T = %(T)s", "MWEM %(variant)s，取%(output)s，T = %(T)s"),
     ("n · ε", "n·ε（n 为记录数）"),
     ("DAWA (noisy-histogram partition)", "DAWA（在加噪直方图上划分）"),
     # a row of an error table (mwem.analysis.row_label), named in the comparison tables
