@@ -305,6 +305,16 @@ def test_a_dimension_is_not_a_number_of_the_run():
 
 
 @pytest.mark.parametrize("page", CHAPTER_PAGES)
+def test_chinese_page_writes_a_dimension_in_chinese(page):
+    """Reader review 4, m4: "1-D"/"2-D" stayed English in mwem's tables (56 cells) and the audit's sentence (4); the
+    term base writes 一维 / 二维 in the text a reader reads (code aside)."""
+    zh = read_page(ZH, page)
+    # each text node apart: a table's cells follow one another without a space ("1-D" then "AIM")
+    left = re.findall(r"(?<![\w.-])\d-D(?![\w-])", " ".join(zh.text))
+    assert not left, f"{page}: {len(left)} dimensions written in English"
+
+
+@pytest.mark.parametrize("page", CHAPTER_PAGES)
 def test_chapter_page_shows_the_same_run(page):
     """The same glued values (keys, and the numbers each holds), figures and tables on both pages."""
     en, zh = read_page(EN, page), read_page(ZH, page)
