@@ -294,6 +294,26 @@ def numbers(text: str) -> Counter:
     return Counter(m.group().replace(",", "") for m in NUMBER.finditer(text))
 
 
+def test_a_dimension_is_not_a_number_of_the_run():
+    """ "1-D" is 一维 on a Chinese page (reader review 4, m4): neither counts as the number 1, and the run's own numbers
+    beside them still count."""
+    assert numbers("1-D, ε = 0.1") == numbers("一维，ε = 0.1") == Counter({"0.1": 1})
+    assert numbers("$T$ = 30 in 1-D, 200 in 2-D") == numbers("$T$ 在一维中为 30，在二维中为 200")
+    assert numbers("Adult 2-D (256 x 256)") == numbers("Adult 二维（256 x 256）")
+    assert numbers("在 2 维中为 30") == numbers("30 in 2-D")
+    assert numbers("1-D, ε = 0.1") != numbers("一维，ε = 1")
+
+
+@pytest.mark.parametrize("page", CHAPTER_PAGES)
+def test_chinese_page_writes_a_dimension_in_chinese(page):
+    """Reader review 4, m4: "1-D"/"2-D" stayed English in mwem's tables (56 cells) and the audit's sentence (4); the
+    term base writes 一维 / 二维 in the text a reader reads (code aside)."""
+    zh = read_page(ZH, page)
+    # each text node apart: a table's cells follow one another without a space ("1-D" then "AIM")
+    left = re.findall(r"(?<![\w.-])\d-D(?![\w-])", " ".join(zh.text))
+    assert not left, f"{page}: {len(left)} dimensions written in English"
+
+
 @pytest.mark.parametrize("page", CHAPTER_PAGES)
 def test_chapter_page_shows_the_same_run(page):
     """The same glued values (keys, and the numbers each holds), figures and tables on both pages."""
@@ -314,6 +334,19 @@ def test_chapter_page_shows_the_same_run(page):
     )
     assert (zh.figures, zh.tables) == (en.figures, en.tables), (
         f"{page}: {zh.figures} figures and {zh.tables} tables in Chinese, {en.figures} and {en.tables} in English"
+    )
+
+
+@pytest.mark.parametrize("page", CHAPTER_PAGES)
+def test_chinese_page_says_this_run_as_often_as_the_english(page):
+    """Reader review 4, m4: 本次运行 ("this run") where the English page has no "this run" is a hedge the English
+    lacks (dp-mean said it 17 times, its English page 11). The counts over the text a reader reads (code aside)
+    agree within one."""
+    en, zh = read_page(EN, page), read_page(ZH, page)
+    n_en = len(re.findall(r"\bthis run\b", " ".join("".join(en.text).split()), re.I))
+    n_zh = "".join(zh.text).count("本次运行")
+    assert abs(n_zh - n_en) <= 1, (
+        f"{page}: 本次运行 {n_zh} times in Chinese, 'this run' {n_en} in English"
     )
 
 

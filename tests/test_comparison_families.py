@@ -151,3 +151,21 @@ def test_a_grid_gives_each_comparison_its_interval_level_and_verdict(mixed):
             assert f"({r.lo:.3g}–{r.hi:.3g}, {level} %): {verdict}" in line, line
     with pytest.raises(ValueError, match="one result per column"):
         results_grid([(("s",), [a[0]])], ["setting"], ["sum", "mean"])
+
+
+def test_a_setting_label_is_in_the_readers_language(mixed):
+    """Reader review 4, m4: mwem's AIM verdict tables named their settings "1-D, ε = 0.1" on the Chinese page; a
+    chapter's plain label goes through its figure template (一维), the English table is unchanged."""
+    from dpcompendium.core.comparison import results_grid
+
+    rows = [
+        ((f"{d}, ε = {e}",), r)
+        for (d, e), r in zip([("1-D", 1), ("2-D", 1), ("1-D", 5)], mixed[2][1], strict=True)
+    ]
+    _, tab = results_text(rows, ["setting"])
+    grid = results_grid([(cells, [r, r]) for cells, r in rows], ["setting"], ["sum", "mean"])
+    for t in (tab, grid):
+        zh = t.in_language("zh_CN")
+        assert "一维，$\\varepsilon = 1$" in zh and "二维，$\\varepsilon = 1$" in zh
+        assert "1-D" not in zh and "2-D" not in zh
+        assert "1-D, $\\varepsilon = 1$" in t.in_language("en")

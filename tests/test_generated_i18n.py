@@ -140,3 +140,19 @@ def test_a_bare_glued_guarantee_is_written_as_the_sentences_beside_it_write_it(t
     assert not g.translatable("{0}-DP") and not g.translatable("{0}-LDP")
     assert g.translate("$1.000005$-DP", "zh_CN", loc) == "$1.000005$-DP"
     assert g.translate("the $2$-DP claim", "zh_CN", loc) == "$2$-DP 的声明"
+
+
+def test_a_dimension_label_is_chinese_in_a_table_and_a_sentence():
+    """Reader review 4, m4: "1-D"/"2-D" stayed English in mwem's table 3.11 (its dim column) and in the audit's
+    rounds per dimension; the term base writes 一维 / 二维."""
+    from dpcompendium.core import tables
+    from dpcompendium.core.messages import language
+
+    with language("zh_CN"):
+        assert (
+            tables._cell("1-D", "dim", 3)[0] == "一维"
+            and tables._cell("2-D", "dim", 3)[0] == "二维"
+        )
+        assert "1-D" not in tables._cell("ADULT (1-D, 4096 bins)", "dataset", 3)[0]
+    with language("en"):
+        assert tables._cell("1-D", "dim", 3)[0] == "1-D"

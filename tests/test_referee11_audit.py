@@ -58,7 +58,8 @@ def test_m6_the_audited_instances_that_differ_from_the_runs_are_named():
     assert "T = 30 in 1-D, 200 in 2-D at δ = 1e-07" in plain and "ε₀ = 0.0448" in plain
     assert "all 36 ranges of 8 bins" in plain and "HDMM (p = 64, restricted)" in plain
     zh = myst(text, "zh_CN")
-    assert "1-D 为 30" in zh and "8 个桶" in zh
+    # the dimension in Chinese, as the term base writes it (reader review 4, m4: "$T$ = 1-D 为 30")
+    assert "$T$ 在一维中为 30，在二维中为 200" in zh and "8 个桶" in zh and "1-D" not in zh
     with pytest.raises(ValueError, match="eps0"):  # the spec's ε₀ is checked against the formula
         privacy_audit.instances_statement(
             entries, mwem_run={"T": {"1-D": 30}, "delta": 1e-7}, epsilon0=lambda e, d, t: 0.5
@@ -103,6 +104,7 @@ def test_referee12_10_aim_gap_is_named_from_the_spec():
     assert "later rounds' selections and measurements are not audited" in plain
     assert "only in the core's rows" not in plain
     assert "AIM 由两行审计" in myst(text, "zh_CN")
+    assert "运行 AIM 时 $T$ 在一维中为 16，在二维中为 32" in myst(text, "zh_CN")
     no_sel = [e for e in entries if not e.mechanism.startswith("AIM selection")]
     old = str(
         privacy_audit.instances_statement(

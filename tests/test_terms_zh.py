@@ -654,3 +654,34 @@ def test_a_greek_letter_written_with_an_index_is_typeset_with_a_subscript():
     )
     assert to_myst("Lap(1/eps2)") == "$\\mathrm{Lap}(1/\\varepsilon_2)$"
     assert to_myst("seed_eps1 and eps10x") == "seed\\_eps1 and eps10x"  # identifiers stay words
+
+
+def test_the_checks_can_fail_on_a_one_way_marginal():
+    """s16 native review I1-I3, s17: a one-way marginal is 一维边缘 (generated.po's AIM claim said 单属性边缘)."""
+    assert problems("the {4} one-way Gaussian measurements", "{4} 个单属性边缘的高斯测量")
+    assert problems("the two-way marginal", "双属性边缘")
+    assert not problems("the {4} one-way Gaussian measurements", "{4} 个一维边缘的高斯测量")
+    assert not problems("the two-way marginal", "二维边缘")
+
+
+def test_the_checks_can_fail_on_the_collector():
+    """s17: one word for the collector of local DP, 收集端 (hiera's page had 收集方 beside it)."""
+    assert problems("the collector multiplies its estimate back by $C$", "收集方再把其估计乘回 $C$")
+    assert problems("against the collector", "对收集者而言")
+    assert not problems(
+        "the collector multiplies its estimate back by $C$", "收集端再把其估计乘回 $C$"
+    )
+    # the glossary names the source's alternative
+    assert not problems("用户端 / 收集端 (收集方)", "用户端 / 收集端 (收集方)")
+
+
+def test_the_checks_can_fail_on_a_sharp_selection():
+    """s17: mwem's "sharp selection" was 精确 (the term base's exact) in four places and 集中 in two."""
+    assert problems(
+        "With a sharp selection the loop can run far longer",
+        "在选择很精确时，这个循环可能运行得长得多",
+    )
+    assert not problems(
+        "With a sharp selection the loop can run far longer",
+        "在选择很集中时，这个循环可能运行得长得多",
+    )

@@ -994,6 +994,12 @@ def _no_table() -> Md:
     return Md("", "", dict.fromkeys(CATALOGUE, ""))
 
 
+def _setting_cells(cells: Sequence[Any]) -> list[Any]:
+    """The cells that name a setting, each in every language: a chapter's plain label through its figure template
+    ("1-D, ε = 0.1" → "一维，ε = 0.1"; reader review 4, m4), anything else as it is."""
+    return [_name_md(c) if isinstance(c, str) else c for c in cells]
+
+
 def _cells_md(cells: Sequence[Any]) -> Md:
     """The cells that name a setting (dataset, ε, ...), as one label."""
     return join([_name_md(c) or "" for c in cells])
@@ -1161,7 +1167,7 @@ def results_text(
     ]
     body = [
         [
-            *cells,
+            *_setting_cells(cells),
             message(
                 "comparison.which_pair",
                 a=_name_md(r.comparison.a.name),
@@ -1199,7 +1205,7 @@ def results_grid(
     head = [*header, *(_name_md(c) for c in columns)]
     body = [
         [
-            *cells,
+            *_setting_cells(cells),
             *(
                 message("comparison.result_full", **r.interval_params(), verdict=_result_cell(r))
                 for r in results

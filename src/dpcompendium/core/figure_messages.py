@@ -204,7 +204,10 @@ _PAIRS: list[tuple[str, str]] = [
     ("age bin", "年龄桶"),
     ("satisfaction bin", "满意度桶"),
     # 1-D and 2-D are 一维 and 二维 (the term base); a template with the dimension written out wins over the
-    # one with %(d)s (a longer literal part)
+    # one with %(d)s (a longer literal part). Alone, they are a table's row label (mwem's AIM table, the dim
+    # column) or a parameter of a sentence (the audit's rounds per dimension; reader review 4, m4)
+    ("1-D", "一维"),
+    ("2-D", "二维"),
     ("1-D, ε = %(epsilon)s, T = %(T)s", "一维，ε = %(epsilon)s，T = %(T)s"),
     ("2-D, ε = %(epsilon)s, T = %(T)s", "二维，ε = %(epsilon)s，T = %(T)s"),
     ("1-D, ε = %(epsilon)s", "一维，ε = %(epsilon)s"),
@@ -227,6 +230,8 @@ _PAIRS: list[tuple[str, str]] = [
     # a title of its own, not "%(d)s-D, T = %(T)s" with d = "Adult 2"
     ("Adult 2-D, T = %(T)s", "Adult 二维，T = %(T)s"),
     ("%(cells)s cells, %(output)s", "%(cells)s 个单元格，%(output)s"),
+    # the DPBench AIM comparison's MWEM arm (s17 native read: "MWEM zcdp, last, T = 10" stayed English)
+    ("MWEM %(variant)s, %(output)s, T = %(T)s", "MWEM %(variant)s，取%(output)s，T = %(T)s"),
     ("n · ε", "n·ε（n 为记录数）"),
     ("DAWA (noisy-histogram partition)", "DAWA（在加噪直方图上划分）"),
     # a row of an error table (mwem.analysis.row_label), named in the comparison tables

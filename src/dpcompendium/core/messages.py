@@ -1060,14 +1060,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_identity": "%(data)s，标准 MWEM：%(said)s",
         "mwem.db_trend": "%(items)s（$T = %(T)s$）",
         "mwem.avg_cost": "在 $\\varepsilon = %(eps)s$ 时，它是最后一次迭代结果误差的 %(r2)s 倍（二维）和 %(r1)s 倍（一维）",
-        "mwem.std_not_run": "本次运行没有运行标准变体",
+        "mwem.std_not_run": "未运行标准变体",
         "mwem.table_eps_1d": "一维，我们运行的课程作业变体：%(pairs)s",
-        "mwem.cw_not_run": "本次运行没有运行课程作业变体",
+        "mwem.cw_not_run": "未运行课程作业变体",
         "mwem.table_eps_2d_all": "二维：参考值和我们运行的课程作业变体的误差都随 ε 下降，报告中的数字则不然",
         "mwem.table_eps_2d_ref": "二维：参考值的误差随 ε 下降，报告中的数字则不然",
         "mwem.table_eps_2d_ours": "我们运行的课程作业变体：%(pairs)s",
         "mwem.db_trend_item": "%(data)s：%(pairs)s",
-        "mwem.db_zcdp_not_run": "本次运行没有同时运行 zCDP 变体与标准变体",
+        "mwem.db_zcdp_not_run": "zCDP 变体与标准变体未同时运行",
         "mwem.db_out_last": "其最后一次迭代结果",
         "mwem.db_out_average": "其各次迭代结果的平均值",
         "mwem.db_below": "检验（双侧学生化自助法（bootstrap-t）检验，Holm 校正）表明，%(output)s在 $\\varepsilon$ = %(eps)s "
@@ -2582,11 +2582,11 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
      "such parameter, so these rows check the code of the mechanisms on smaller instances, not the instances that "
      "run",
      "被审计的实例并不都是各章实际运行的实例：zCDP-MWEM 的各行审计的是 $T$ = %(T)s 轮、$\\delta$ = %(delta)s"
-     "（每次选择 $\\varepsilon_0$ = %(eps0)s），而 mwem 一章运行的 $T$ = %(T_run)s，$\\delta$ = %(delta_run)s"
+     "（每次选择 $\\varepsilon_0$ = %(eps0)s），而 mwem 一章运行的 $T$ %(T_run)s，$\\delta$ = %(delta_run)s"
      "（$\\varepsilon_0$ = %(eps0_run)s，取同一 $\\varepsilon$ 和其第一个 $T$）；HDMM 一行审计的是针对 %(bins)s 个桶上全部 %(ranges)s "
      "个区间优化的策略，而不是直方图一章运行的 %(hdmm)s 的策略。它们的证明对任何这样的参数都成立，因此这些行是在更小的实例上"
      "检查机制的代码，而不是检查实际运行的实例"),
-    ("audit.instances.rounds", "%(T)s in %(d)s", "%(d)s 为 %(T)s"),
+    ("audit.instances.rounds", "%(T)s in %(d)s", "在%(d)s中为 %(T)s"),
     # AIM's gap in the audit (referee 12, #10): one row, its first measurement only, at the spec's T and δ
     ("audit.instances.aim",
      "AIM is audited by one row only, which audits its first (initialisation) measurement at $T$ = %(T)s and "
@@ -2597,7 +2597,7 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
      "δ = %(delta)s, while the mwem chapter runs AIM at T = %(T_run)s and δ = %(delta_run)s; AIM's selections are "
      "not audited with its own score: the exponential mechanism they use is audited only in the core's rows",
      "AIM 只由一行审计，该行只审计其第一次（初始化）测量，取 $T$ = %(T)s、$\\delta$ = %(delta)s，而 mwem 一章运行 AIM 时"
-     "$T$ = %(T_run)s，$\\delta$ = %(delta_run)s；AIM 的各次选择没有用它自己的打分函数审计：它们所用的指数机制只在核心的各行中审计"),
+     "$T$ %(T_run)s，$\\delta$ = %(delta_run)s；AIM 的各次选择没有用它自己的打分函数审计：它们所用的指数机制只在核心的各行中审计"),
     # ... and with its first selection audited too (its own score, on a 2-D instance): the later rounds are not
     ("audit.instances.aim_sel",
      "AIM is audited by two rows: its first (initialisation) measurement at $T$ = %(T)s and $\\delta$ = %(delta)s, "
@@ -2609,7 +2609,7 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
      "chapter runs AIM at T = %(T_run)s and δ = %(delta_run)s, and the later rounds' selections and measurements "
      "are not audited",
      "AIM 由两行审计：其第一次（初始化）测量，取 $T$ = %(T)s、$\\delta$ = %(delta)s；以及其第一次选择（用它自己的打分函数），"
-     "在一个二维实例上取 $T$ = %(T_sel)s、$\\delta$ = %(delta_sel)s。mwem 一章运行 AIM 时 $T$ = %(T_run)s，"
+     "在一个二维实例上取 $T$ = %(T_sel)s、$\\delta$ = %(delta_sel)s。mwem 一章运行 AIM 时 $T$ %(T_run)s，"
      "$\\delta$ = %(delta_run)s；之后各轮的选择与测量没有审计"),
     # the predicted violations by kind (referee 12, #9)
     ("audit.tally.kinds",

@@ -501,6 +501,8 @@ _YES_NO = {"en": ("yes", "no"), "zh_CN": ("是", "否")}
 
 #: A word in Latin letters (two or more): a cell without one holds only numbers, maths and symbols
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+#: A dimension written as a label ("1-D", "2-D"): 一维, 二维 in Chinese (the term base; reader review 4, m4)
+_DIMENSION = re.compile(r"(?<![\w.-])\d-D(?![\w-])")
 
 
 #: A label built from a method's id ("hdmm (baseline)", the audit catalogue's rows of a chapter's baselines): the
@@ -528,7 +530,7 @@ def _cell_translation(text: str) -> str | None:
     cells = CELL_TEXTS_BY_LANG.get(lang, {})
     if text in cells:
         return cells[text]
-    if not _LATIN_WORD.search(text):
+    if not _LATIN_WORD.search(text) and not _DIMENSION.search(text):
         # numbers and maths without a word: shown as written (a set such as {5ε, 4ε, …} is not a list whose
         # commas Chinese writes full-width; native review 4)
         return None

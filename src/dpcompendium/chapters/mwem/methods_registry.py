@@ -79,7 +79,7 @@ method(
 method(
     "gaussian-identity-fit",
     "Gaussian Identity, non-negative fit",
-    "高斯 Identity，非负拟合",
+    "高斯 Identity 加非负拟合",
     "#E69F00",
     estimator=".gaussian:gaussian_identity",
     claim=".gaussian:gaussian_claim",

@@ -525,7 +525,7 @@ def instances_statement(
     ``audit.instances``), no full stop."""
     import re
 
-    from ...core.comparison import _method_md
+    from ...core.comparison import _method_md, _name_md
     from ...core.messages import join, number
 
     entries = list(entries)
@@ -557,7 +557,10 @@ def instances_statement(
         delta=number(delta),
         eps0=number(eps0, 3),
         T_run=join(
-            [message("audit.instances.rounds", T=str(int(t)), d=d) for d, t in runs.items()],
+            [
+                message("audit.instances.rounds", T=str(int(t)), d=_name_md(d))
+                for d, t in runs.items()
+            ],
             ", ",
             clauses=True,
         ),
@@ -594,7 +597,7 @@ def instances_statement(
                 delta=number(float(aim_rows[0].claim.delta)),
                 T_run=join(
                     [
-                        message("audit.instances.rounds", T=str(int(t)), d=d)
+                        message("audit.instances.rounds", T=str(int(t)), d=_name_md(d))
                         for d, t in dict(mwem_run["T_aim"]).items()
                     ],
                     ", ",
