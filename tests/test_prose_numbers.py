@@ -63,6 +63,7 @@ PROSE_BLOCKS = {
     "{seealso}",
     "{hint}",
     "{dropdown}",
+    "{table}",  # a prose table with its caption (issue 49, m10): its rows are prose
 }
 
 #: cells that define a method or a fixed example, with no result of the run in them: exempt as a whole, with the reason
