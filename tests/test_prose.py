@@ -26,6 +26,13 @@ def test_num_prints_significant_figures_as_the_headline_cells(x, digits, text):
     assert prose.num(x, digits) == text
 
 
+def test_num_sets_a_negative_number_with_a_true_minus_on_the_page():
+    # reader review 4, m11: "mean difference -0.00084" printed a hyphen for the minus sign
+    assert prose.num(-0.00084, 2).myst == "−0.00084"
+    assert prose.num(-0.00084, 2) == "-0.00084"  # the plain text, as the headline cells print it
+    assert prose.num(0.5).myst == "0.5"
+
+
 def test_span_collapses_equal_ends_and_skips_nan():
     assert prose.span([8.9, 19.0, math.nan]) == "8.9–19"
     assert prose.span([2.0001, 2.0002]) == "2"

@@ -111,7 +111,7 @@ EXCEPTIONS: list[tuple[str, str, str, str]] = [
     (
         "privacy-audit",
         "915228e6",
-        "own ( ) the exact audits reproduce it and the low",
+        "known the exact audits reproduce it and the low",
         "an exact computation shown equal to a known value (asserted in the chapter), not a comparison of measured results",
     ),
     (

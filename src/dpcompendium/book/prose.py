@@ -61,7 +61,9 @@ def num(x: float, digits: int = 3) -> Md:
     text = number(float(x), digits)
     if "e" in text or "∞" in text:
         return Md(text, f"${tex_number(text)}$")
-    return Md(text, text)
+    # the page sets a negative number with a true minus sign (reader review 4, m11); the plain text keeps the
+    # hyphen-minus of the headline cells
+    return Md(text, "−" + text[1:] if text.startswith("-") else text)
 
 
 def span(values: Iterable[float], digits: int = 3, sep: str = "–") -> Md:

@@ -2630,6 +2630,8 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
     ("audit.mst_branches",
      "both hold, with lower bounds %(bounds)s under the pair's exact loss %(true)s",
      "两行均成立，下界为 %(bounds)s，低于该对输入的精确损失 %(true)s"),
+    # the PPCA row run again with the exponent's constant doubled (privacy-audit §6.3; referee 15 re-check, N5)
+    ("audit.ppca_flagged", "the audit flags it: violated", "审计判定其违反"),
     # the mechanisms a chapter calls private and how they fare (referee 12, #10 and re-check 2: the MWEM step)
     ("audit.private_hold",
      "on the instances audited, every mechanism whose chapter calls it private holds or, for one MWEM step (the "

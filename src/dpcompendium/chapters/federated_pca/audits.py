@@ -485,6 +485,21 @@ def _ppca_spec(constant: float = 1.0) -> AuditSpec:
     )
 
 
+#: the exponent's constant, in units of the mechanism's ``nε/2``, that the PPCA row must flag (referee 15, A1)
+PPCA_FLAGGED_CONSTANT = 2.0
+
+
+def ppca_audit_power(
+    *, n_samples: int, confidence: float, rng: np.random.Generator
+) -> tuple[float, str]:
+    """The PPCA row run again with a mis-calibrated sampler, the exponent's constant at ``PPCA_FLAGGED_CONSTANT``
+    times the mechanism's and the claim unchanged: the pair's exact loss there and the audit's verdict (referee 15
+    re-check, N5: what the row catches, on the page)."""
+    spec = _ppca_spec(PPCA_FLAGGED_CONSTANT)
+    result = run_audit(spec, n_samples=n_samples, confidence=confidence, rng=rng)
+    return spec.true_epsilon, result.verdict
+
+
 def ppca_audit_specs() -> list[AuditSpec]:
     """PPCA (:mod:`~dpcompendium.chapters.federated_pca.ppca`) on a small raw pair of its own, public preprocessing
     (bounds [0, 1], centre 0.5), through the whole sampler: ``A`` of the rows, its eigendecomposition, an exact
