@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from dpcompendium.core.privacy import PrivacyClaim, _tex_fmt
+from dpcompendium.core.privacy import PrivacyClaim, epsilon_tex
 
 
 @pytest.mark.parametrize(
@@ -20,7 +20,7 @@ from dpcompendium.core.privacy import PrivacyClaim, _tex_fmt
     ],
 )
 def test_a_near_round_epsilon_is_typeset_as_the_round_number_and_its_difference(eps, tex):
-    assert _tex_fmt(eps) == tex
+    assert epsilon_tex(eps) == tex
 
 
 def test_the_guarantee_keeps_the_digits_in_plain_text_and_typesets_the_difference():

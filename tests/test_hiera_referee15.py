@@ -95,10 +95,10 @@ def test_the_full_n_takeaway_is_labelled_as_at_the_source_step():
     t = verdicts.sgd_comparisons(_runs(ALL))
     cost = verdicts.net_step_cost(TUNING, BOX)
     text = verdicts.pu_take(t, 0.25, ["harmony", "pm"], cost)
-    assert "at the source's step" in text and "3.2× what it costs PrivUnitG" in text
+    assert "at the source's step" in text and "3.2× its cost to PrivUnitG" in text
     assert "on all the users" in text
     zh = text.in_language("zh_CN")
-    assert "原文的步长" in zh and "PrivUnitG 的 3.2 倍" in zh
+    assert "原文的步长" in zh and "给 PrivUnitG 的 3.2 倍" in zh
     plain = verdicts.pu_take(t, 0.25, ["harmony", "pm"])
     assert "source's step" not in plain and "on all the users" in plain
 

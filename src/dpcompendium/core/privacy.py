@@ -73,8 +73,8 @@ def _fmt(x: float) -> str:
     return f"{x:.7g}" if hides else short
 
 
-def _tex_fmt(x: float) -> str:
-    """:func:`_fmt` as TeX: a number that 4 digits would round to a round number it is not is written as that round
+def epsilon_tex(x: float) -> str:
+    """A claim's ε as TeX, at the digits a claim prints it with: a number that 4 digits would round to a round number it is not is written as that round
     number plus or minus the difference at one significant digit, in parentheses ("1.000005" is
     ``(1 + 5 \\cdot 10^{-6})``, "1.499995" is ``(1.5 - 5 \\cdot 10^{-6})``: reader review 4, m11); any other
     number as :func:`~dpcompendium.core.messages.tex_number` writes it."""
@@ -145,7 +145,7 @@ class PrivacyClaim:
         """The guarantee as an :class:`~dpcompendium.core.messages.Md`: ``"2.167-DP"`` in plain text, ``$2.167$-DP``
         in MyST (``$(1, 10^{-5})$-DP`` with a δ)."""
         dp = "LDP" if self.neighbours == "local" else "DP"
-        eps, tex_eps = _fmt(self.epsilon), _tex_fmt(self.epsilon)
+        eps, tex_eps = _fmt(self.epsilon), epsilon_tex(self.epsilon)
         if self.delta:
             delta = f"{self.delta:.3g}"
             return Md(
