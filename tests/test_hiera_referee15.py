@@ -6,6 +6,7 @@ the claims table states PrivUnitG's claim at every clip."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -80,16 +81,24 @@ def test_step_halving_is_the_mse_at_half_over_the_mse_at_one():
     assert verdicts.step_halving(TUNING[TUNING["step"] != 0.5]) == {}
 
 
+def test_the_net_step_cost_divides_by_privunitg_own_cost():
+    """Re-check N3: η = 1 costs PrivUnitG too (0.25/0.2 on Adult here), so Harmony's and PM's handicap there is
+    their cost over its cost, dataset by dataset; a dataset without PrivUnitG's cost is left out."""
+    assert verdicts.net_step_cost(TUNING, BOX) == pytest.approx([4.0 / 1.25, 4.0 / 1.25])
+    assert verdicts.net_step_cost(TUNING, BOX, step=0.25) == pytest.approx([1 / 1.5, 1 / 1.5])
+    assert verdicts.net_step_cost(TUNING[TUNING["method"] != "privunitg-tuned"], BOX) == []
+
+
 def test_the_full_n_takeaway_is_labelled_as_at_the_source_step():
     """H1: with the tuning table's cost, the full-n ratios are said to be at the source's step η = 1, with the
-    span of Harmony's and PM's MSE there over their tuned one; without it, the unlabelled form."""
+    span of Harmony's and PM's cost there net of PrivUnitG's (re-check N3); without it, the unlabelled form."""
     t = verdicts.sgd_comparisons(_runs(ALL))
-    cost = verdicts.step_cost(TUNING, BOX)
+    cost = verdicts.net_step_cost(TUNING, BOX)
     text = verdicts.pu_take(t, 0.25, ["harmony", "pm"], cost)
-    assert "at the source's step" in text and "3–4× their tuned one" in text
+    assert "at the source's step" in text and "3.2× its cost to PrivUnitG" in text
     assert "on all the users" in text
     zh = text.in_language("zh_CN")
-    assert "原文的步长" in zh and "3–4 倍" in zh
+    assert "原文的步长" in zh and "给 PrivUnitG 的 3.2 倍" in zh
     plain = verdicts.pu_take(t, 0.25, ["harmony", "pm"])
     assert "source's step" not in plain and "on all the users" in plain
 
@@ -133,7 +142,10 @@ def test_a_verdict_short_of_runs_carries_the_flag_in_the_takeaway(tie):
     take = verdicts.tuned_take(t)
     flag = f"short of runs: 8 of {int(short[0][4])}"
     assert take.count("short of runs") == 1 and flag in take
-    assert ("where lower (3, 1 of them " + flag if tie else "lower in all 4 tests") in take
+    # the box's verdicts name their datasets (re-check N4)
+    assert (
+        "not separated against PM" if tie else "lower on adult against both"
+    ) in take and "lower on synthetic against both (" in take
     assert f"重复次数不足：8 次，需要 {int(short[0][4])} 次" in take.in_language("zh_CN")
     # at a power the runs reach, no flag
     assert not [s for s in verdicts.short_runs(t, 0.1) if s[0] == "privunitg-tuned"]
@@ -145,9 +157,12 @@ def test_several_verdicts_short_of_runs_are_counted():
     k = sum(s[0] == "privunitg-tuned" and s[1] in BOX for s in verdicts.short_runs(t))
     assert k > 1
     take = verdicts.tuned_take(t)
-    assert f"{k} of them short of runs" in take and f"其中 {k} 个重复次数不足" in take.in_language(
-        "zh_CN"
-    )
+    # counted dataset by dataset, as the takeaway names its datasets (re-check N4)
+    per = Counter(s[2] for s in verdicts.short_runs(t) if s[0] == "privunitg-tuned" and s[1] in BOX)
+    assert sum(per.values()) == k
+    for kd in per.values():
+        assert f"{kd} of them short of runs" in take
+        assert f"其中 {kd} 个重复次数不足" in take.in_language("zh_CN")
     # the body's ratios (no power) carry no flag: their tallies say it
     assert "short of runs" not in verdicts.clip_ratios(t, "privunitg-tuned", bs=BOX)
 
@@ -206,3 +221,28 @@ def test_the_calibrated_summary_carries_the_flag_of_its_verdicts_short_of_runs()
     assert "short of runs" not in verdicts.cal_take(t, ["harmony", "pm"], power=None)
     assert "倍" in text.in_language("zh_CN")
     assert str(verdicts.cal_take(t.iloc[:0], ["harmony"])) == str(message("hiera.no_cells"))
+
+
+def test_the_tuned_box_verdicts_name_their_datasets():
+    """Re-check N4: "lower on synthetic against both; on Adult higher against Harmony and not separated against
+    PM", from the comparison objects, in both languages; the ℓ2 clip's tests keep their one tally."""
+    runs = _runs({**ALL, "harmony-tuned": 0.4, "pm-tuned": 0.4})
+    adult = runs["dataset"] == "adult"
+    runs.loc[adult & (runs["method"] == "harmony-tuned"), "mse"] = 0.1 * (
+        1 + 0.05 * np.random.default_rng(5).standard_normal(8)
+    )
+    runs.loc[adult & (runs["method"] == "pm-tuned"), "mse"] = 0.2 * (
+        1 + 0.05 * np.random.default_rng(6).standard_normal(8)
+    )
+    t = verdicts.sgd_comparisons(runs)
+    box = t[(t["a"] == "privunitg-tuned") & t["b"].isin(BOX)].set_index(["dataset", "b"])["outcome"]
+    assert box["adult", "harmony-tuned"] == "worse" and box["adult", "pm-tuned"] == "tie"
+    assert set(box["synthetic"]) == {"better"}
+    take = verdicts.tuned_take(t, power=None)
+    en = take.in_language("en")
+    assert "on adult higher against Harmony (" in en and "not separated against PM (" in en
+    assert "lower on synthetic against both (" in en
+    assert en.index("synthetic") < en.index("$\\ell_2$ clip") and "lower in all 4 tests" in en
+    zh = take.in_language("zh_CN")
+    assert "在 Adult 数据上与 Harmony 相比更高" in zh and "与 PM 相比未能区分" in zh
+    assert "在合成数据上与二者相比都更低" in zh

@@ -100,14 +100,6 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
     ],
     MWEM: [
         ("14 by 4 age-by-satisfaction", "the report's fixed 2-D domain (fixed data)"),
-        (
-            "reproduced in 13 of 16 figures",
-            "errata: the book's earlier, withdrawn claim, quoted (issue 46, finding 3)",
-        ),
-        (
-            '"a baseline wins 5 of 8"',
-            "errata: the book's earlier, withdrawn claim, quoted (issue 46, finding 4)",
-        ),
         ('"within 10 %"', "the course's criterion, quoted"),
         ('"Within 10 %"', "the course's criterion, quoted"),
         ("errors within 10 % of the reference", "the report's statement, quoted"),

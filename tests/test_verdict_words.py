@@ -91,24 +91,6 @@ EXCEPTIONS: list[tuple[str, str, str, str]] = [
         "methodology: names the test",
     ),
     (
-        "mwem",
-        "7d2e98e2",
-        "is now decided by an equivalence test",
-        "methodology: names the test",
-    ),
-    (
-        "mwem",
-        "7d2e98e2",
-        "reference is reproduced in 13 of 16 figures",
-        "errata: quotes the book's earlier, withdrawn claim (issue 46, finding 3)",
-    ),
-    (
-        "mwem",
-        "7d2e98e2",
-        'said "a baseline wins 5 of 8"',
-        "errata: quotes the book's earlier, withdrawn claim (issue 46, finding 4)",
-    ),
-    (
         "privacy-audit",
         "915228e6",
         "known the exact audits reproduce it and the low",

@@ -73,6 +73,20 @@ def _fmt(x: float) -> str:
     return f"{x:.7g}" if hides else short
 
 
+def epsilon_tex(x: float) -> str:
+    """A claim's ε as TeX, at the digits a claim prints it with: a number that 4 digits would round to a round number it is not is written as that round
+    number plus or minus the difference at one significant digit, in parentheses ("1.000005" is
+    ``(1 + 5 \\cdot 10^{-6})``, "1.499995" is ``(1.5 - 5 \\cdot 10^{-6})``: reader review 4, m11); any other
+    number as :func:`~dpcompendium.core.messages.tex_number` writes it."""
+    text = _fmt(x)
+    if math.isinf(x) or text == f"{x:.4g}":
+        return tex_number(text)
+    base = float(f"{x:.4g}")
+    mant, exp = f"{abs(x - base):.0e}".split("e")
+    sign = "+" if x > base else "-"
+    return f"({base:g} {sign} {mant} \\cdot 10^{{{int(exp)}}})"
+
+
 @dataclass(frozen=True)
 class PrivacyClaim:
     """A mechanism's privacy statement.
@@ -131,19 +145,19 @@ class PrivacyClaim:
         """The guarantee as an :class:`~dpcompendium.core.messages.Md`: ``"2.167-DP"`` in plain text, ``$2.167$-DP``
         in MyST (``$(1, 10^{-5})$-DP`` with a δ)."""
         dp = "LDP" if self.neighbours == "local" else "DP"
-        eps = _fmt(self.epsilon)
+        eps, tex_eps = _fmt(self.epsilon), epsilon_tex(self.epsilon)
         if self.delta:
             delta = f"{self.delta:.3g}"
             return Md(
                 str(message("claim.guarantee_delta", epsilon=eps, delta=delta, dp=dp)),
                 message(
                     "claim.guarantee_delta",
-                    epsilon=Md(eps, tex_number(eps)),
+                    epsilon=Md(eps, tex_eps),
                     delta=Md(delta, tex_number(delta)),
                     dp=dp,
                 ).myst,
             )
-        return message("claim.guarantee", epsilon=Md(eps, tex_number(eps)), dp=dp)
+        return message("claim.guarantee", epsilon=Md(eps, tex_eps), dp=dp)
 
     def statement(self, fmt: Literal["plain", "myst"] = "plain") -> str:
         """One sentence stating the guarantee with its relation and conditions, or why there is none.

@@ -43,7 +43,17 @@ from ...core.comparison import (
     holm,
     results_text,
 )
-from ...core.messages import CATALOGUE, TABLE_FROM, Md, dataset_md, join, message, number, table
+from ...core.messages import (
+    CATALOGUE,
+    TABLE_FROM,
+    Md,
+    dataset_md,
+    join,
+    message,
+    myst,
+    number,
+    table,
+)
 from ...core.privacy import PrivacyClaim
 from ...core.validation import check_epsilon
 from .hiera import lhp_exact_epsilon, privacy_claim, schedule
@@ -72,6 +82,7 @@ __all__ = [
     "graded_bound_claim",
     "methods_comparisons",
     "methods_design",
+    "net_step_cost",
     "nominal_claim",
     "pu_reading",
     "pu_take",
@@ -1353,6 +1364,52 @@ def _take_part(table: pd.DataFrame, a: str, bs: Sequence[str], power: float | No
     )
 
 
+def _short_name(method: str) -> Md:
+    """A method's name without its parenthesis, in every language ("Harmony (Duchi)" → "Harmony"): where a ratio in
+    parentheses follows the name."""
+    full = _method_md(method)
+    by = {lang: myst(full, lang).split(" (")[0].split("（")[0] for lang in CATALOGUE}
+    return Md(by["en"], by["en"], by)
+
+
+def _take_by_dataset(
+    table: pd.DataFrame, a: str, bs: Sequence[str], power: float | None = 0.9
+) -> Md:
+    """A's comparisons with ``bs`` as a takeaway quotes them, dataset by dataset (referee 15 re-check, N4): "lower on
+    synthetic against both (0.439–0.493)" where every comparison on a dataset has the same verdict, else each B
+    named ("on Adult higher against Harmony (1.1; short of runs: 90 of 280), not separated against PM (0.974)");
+    a B is named without its arm's suffix (``-tuned``: the sentence says the step is tuned), a shown verdict short
+    of runs for ``power`` carries the flag (referee 15, H2)."""
+    t = table[(table["a"] == a) & table["b"].isin(list(bs))]
+
+    def ratios(rows: pd.DataFrame) -> Md:
+        span, flag = _span(list(rows["ratio"]), 3), _short_flag(table, rows, power)
+        return span if flag is None else message("hiera.span_flagged", span=span, flag=flag)
+
+    parts = []
+    for d, g in t.groupby("dataset", sort=False):
+        outcomes = set(g["outcome"])
+        if len(outcomes) == 1:
+            verdict = message(_VERDICT_CELL[outcomes.pop()])
+            parts.append(
+                message("hiera.take_on_all", data=dataset_md(d), verdict=verdict, r=ratios(g))
+            )
+            continue
+        each = [
+            message(
+                "hiera.take_against",
+                verdict=message(_VERDICT_CELL[g.at[i, "outcome"]]),
+                method=_short_name(str(g.at[i, "b"]).removesuffix("-tuned")),
+                r=ratios(g.loc[[i]]),
+            )
+            for i in g.index
+        ]
+        parts.append(
+            message("hiera.take_on", data=dataset_md(d), parts=join(each, ", ", clauses=True))
+        )
+    return join(parts, "; ", clauses=True)
+
+
 def tuned_take(table: pd.DataFrame, power: float = 0.9) -> Md:
     """The takeaway on the tuned-step arms (referee 14, H1, H2; at most 300 visible characters with the page's
     words around it, which say that these arms run on half the users): PrivUnitG at C = 1 against Harmony and PM
@@ -1367,7 +1424,9 @@ def tuned_take(table: pd.DataFrame, power: float = 0.9) -> Md:
     if not counts(table, "sgd", a, list(box))["n"]:
         return message("hiera.tuned_take_l2", l2=_take_part(table, a, l2, power))
     return message(
-        "hiera.tuned_take", l2=_take_part(table, a, l2, power), box=_take_part(table, a, box, power)
+        "hiera.tuned_take",
+        l2=_take_part(table, a, l2, power),
+        box=_take_by_dataset(table, a, box, power),
     )
 
 
@@ -1387,6 +1446,24 @@ def step_cost(tuning: pd.DataFrame, methods: Sequence[str], step: float = 1.0) -
         chosen = g[g["chosen"].astype(bool)]
         if len(at) and len(chosen):
             out.append(float(at["mse"].iloc[0]) / float(chosen["mse"].iloc[0]))
+    return out
+
+
+def net_step_cost(
+    tuning: pd.DataFrame,
+    methods: Sequence[str],
+    against: str = "privunitg-tuned",
+    step: float = 1.0,
+) -> list[float]:
+    """What the step ``step`` costs ``methods`` net of what it costs ``against`` (referee 15 re-check, N3): per
+    dataset and method, :func:`step_cost` of the method over :func:`step_cost` of ``against`` on the same dataset
+    (at the source's η = 1 PrivUnitG pays too, so Harmony's and PM's handicap there is the ratio of the two costs).
+    Datasets where ``against`` was not tried at both steps are left out; empty when none is left."""
+    out: list[float] = []
+    for _, g in tuning.groupby("dataset", sort=False):
+        own = step_cost(g, [against], step)
+        if own:
+            out += [c / own[0] for c in step_cost(g, methods, step)]
     return out
 
 
@@ -1424,7 +1501,7 @@ def _half_reading(table: pd.DataFrame, halving: Mapping[str, float]) -> Md:
     return message("hiera.clip_half_lower_step" if same else "hiera.clip_half_lower_apart", r=r)
 
 
-#: PrivUnitG's three clips (referee 13, §3): the midpoint d̃^(1/4) against C = 1 and against C = √d̃
+#: PrivUnitG's three clips of referee 13, §3: the midpoint d̃^(1/4) against C = 1 and against C = √d̃
 MID_CLIP = ("privunitg-mid", ("privunitg", "privunitg-box"))
 
 
@@ -1469,7 +1546,8 @@ def pu_take(
     (:func:`clip_ratios`), how many of the matched-clip tests find it lower, and that mechanism and step size are not
     separated; with the tuned-step arms in the family, the full-n ratios alone (the tuned arms' are
     :func:`tuned_take`'s: half the users, referee 14, H2), labelled as at the source's step η = 1 where ``cost``
-    (:func:`step_cost`: Harmony's and PM's MSE at η = 1 over their tuned one) is given (referee 15, H1); a ratio of a verdict short of runs for ``power`` is flagged (referee 15, H2). Falls back
+    (:func:`net_step_cost`: Harmony's and PM's MSE at η = 1 over their tuned one, over PrivUnitG's: referee 15, H1,
+    re-check N3) is given; a ratio of a verdict short of runs for ``power`` is flagged (referee 15, H2). Falls back
     to the two
     clips without the matched arm ("hiera.pu_take"); "not tested" without PrivUnitG at clip 1."""
     a, matched = MATCHED_CLIP["mechanism"]
@@ -1486,7 +1564,8 @@ def pu_take(
         # the tuned-step arms run on half the users (half the iterations): their ratios are not comparable in size
         # with these, and are said apart (tuned_take; referee 14, H2)
         if len(cost):
-            # at the source's step, which costs Harmony and PM several times their tuned MSE (referee 15, H1)
+            # at the source's step, which costs Harmony and PM several times what it costs PrivUnitG (referee 15,
+            # H1; re-check N3: net of PrivUnitG's own cost)
             return message("hiera.pu_take_source", cost=_span(list(cost), 2), **clips)
         return message("hiera.pu_take_full", **clips)
     _, stepped = MATCHED_STEP["mechanism"]
