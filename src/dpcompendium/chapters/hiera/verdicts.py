@@ -42,6 +42,7 @@ from ...core.comparison import (
     family_sentence,
     holm,
     results_text,
+    table_lead,
 )
 from ...core.messages import CATALOGUE, TABLE_FROM, Md, dataset_md, join, message, number, table
 from ...core.privacy import PrivacyClaim
@@ -578,26 +579,16 @@ def families_text(
             text = families(table, guarantee, pairs, datasets=datasets, **kw)
         return text, _empty()
     results = [r for _, rs in fams for r in rs]
-    pairs_seen = {(r.comparison.a.method, r.comparison.b.method) for r in results}
-    counts_ = {
-        "quantity": results[0].comparison.quantity,
-        "n": str(len(results)),
-        "lower": str(sum(r.outcome == "better" for r in results)),
-        "higher": str(sum(r.outcome == "worse" for r in results)),
-        "ties": str(sum(r.outcome == "tie" for r in results)),
-    }
-    if len(pairs_seen) == 1:  # one pair, by dataset: name it
-        first = results[0].comparison
-        lead = message("hiera.family_lead_one", a=first.a.name, b=first.b.name, **counts_)
-    else:
-        lead = message("hiera.families_lead", m=str(len(pairs_seen)), **counts_)
+    # one plain sentence: the arms, the span of the ratios, the table's size and how the verdicts fall (reader
+    # review 4, M2); the tests and their correction, over the whole experiment, in the table's caption
+    lead = table_lead(results)
     seen: set[str] = set()
     for r in results:
         tag = r.comparison.caveat()
         if str(tag) and str(tag) not in seen:
             seen.add(str(tag))
             lead = lead + tag
-    return lead, families_table(fams)
+    return lead, families_table(fams, scope=message("hiera.holm_experiment"))
 
 
 def sgd_results(tests: pd.DataFrame) -> tuple[Md, Md]:
