@@ -1138,32 +1138,52 @@ def families_table(
     families = _checked_families(families)
     if len(families) < TABLE_FROM:
         return _no_table()
+    results = [r for _, rs in families for r in rs]
+    # one pair in every row: named once, in the caption (reader review 4, m8)
+    one_pair = len({(str(r.comparison.a.name), str(r.comparison.b.name)) for r in results}) == 1
     header = [
         message("comparison.col_family"),
-        message("comparison.col_pair"),
+        *([] if one_pair else [message("comparison.col_pair")]),
         message("comparison.col_verdict"),
         message("comparison.col_ratios"),
     ]
     rows = []
-    for label, results in families:
-        first = results[0].comparison
-        c = _family_counts(results)
+    for label, fam in families:
+        first = fam[0].comparison
+        c = _family_counts(fam)
         rows.append(
             [
                 _name_md(label),
-                message(
-                    "comparison.which_pair", a=_name_md(first.a.name), b=_name_md(first.b.name)
+                *(
+                    []
+                    if one_pair
+                    else [
+                        message(
+                            "comparison.which_pair",
+                            a=_name_md(first.a.name),
+                            b=_name_md(first.b.name),
+                        )
+                    ]
                 ),
-                _verdict_cell(results),
+                _verdict_cell(fam),
                 message("comparison.range", lo=_num(c["lo"]), hi=_num(c["hi"])),
             ]
         )
-    results = [r for _, rs in families for r in rs]
+    cap = caption or message("comparison.cap_families")
+    if one_pair:
+        first = results[0].comparison
+        cap = message(
+            "comparison.cap_of_pair",
+            caption=cap,
+            pair=message(
+                "comparison.which_pair", a=_name_md(first.a.name), b=_name_md(first.b.name)
+            ),
+        )
     return table(
         header,
         rows,
         tests_caption(
-            caption or message("comparison.cap_families"),
+            cap,
             results,
             scope if scope is not None else message("comparison.holm_families"),
         ),
@@ -1222,27 +1242,38 @@ def results_text(
         return _labelled([(_cells_md(cells), r.sentence()) for cells, r in rows]), _no_table()
     results = [r for _, r in rows]
     text = table_lead(results)
+    # one pair in every row: named once, in the caption, not in a column that repeats it (reader review 4, m8)
+    one_pair = len({(str(r.comparison.a.name), str(r.comparison.b.name)) for r in results}) == 1
+    pair_cells = [
+        [
+            message(
+                "comparison.which_pair",
+                a=_name_md(r.comparison.a.name),
+                b=_name_md(r.comparison.b.name),
+            )
+        ]
+        for r in results
+    ]
     head = [
         *header,
-        message("comparison.col_pair"),
+        *([] if one_pair else [message("comparison.col_pair")]),
         message("comparison.col_ratio"),
         message("comparison.col_verdict"),
     ]
     body = [
         [
             *cells,
-            message(
-                "comparison.which_pair",
-                a=_name_md(r.comparison.a.name),
-                b=_name_md(r.comparison.b.name),
-            ),
+            *([] if one_pair else pair),
             message("comparison.ratio_cell", **r.interval_params()),
             _result_cell(r),
         ]
-        for cells, r in rows
+        for (cells, r), pair in zip(rows, pair_cells, strict=True)
     ]
+    cap = caption or message("comparison.cap_results")
+    if one_pair:
+        cap = message("comparison.cap_of_pair", caption=cap, pair=pair_cells[0][0])
     return text + _caveat_once(r.comparison for r in results), table(
-        head, body, tests_caption(caption or message("comparison.cap_results"), results)
+        head, body, tests_caption(cap, results)
     )
 
 

@@ -654,14 +654,29 @@ class ReadableTable:
         import pandas as pd
 
         df, _ = _merge_intervals(self._frame())
+        # a text column that says the same in every row (a dataset, a pair) is said once, in a group header above the
+        # rows, not in each of them (reader review 4, m8)
+        same = _constant_columns(df)
+        group = [
+            f"{myst_to_html(column_name(c)) if not str(c).startswith('_index') else ''}"
+            f"{': ' if not str(c).startswith('_index') else ''}{_cell(df[c].iloc[0], c, self.digits)[0]}"
+            for c in same
+        ]
+        df = df.drop(columns=same)
         out = ['<table class="dpc-table">']
         if self.caption:
             out.append(f"<caption>{myst_to_html(table_caption(self.caption))}</caption>")
         head = []
         datasets = str(df.columns.name) in DATASET_COLUMNS  # the columns are data sets, not methods
+        # a numeric axis (ε, T, …) names each of its columns, "ε = 0.1", in the one header row instead of a row of
+        # its own above them (reader review 4, m8)
+        axis_cols = _numeric_axis_columns(self.df)
+        axis = column_name(df.columns.name) if df.columns.name and axis_cols else None
         for c in df.columns:
             if str(c).startswith("_index"):
                 label = ""
+            elif axis is not None and str(c) in axis_cols:
+                label = f"{axis} = {column_name(c)}"
             elif datasets and str(c) in DATASET_NAMES["en"]:
                 label = dataset_name(c)
             elif str(c) == "level" and get_language() in LEVEL_NAMES:
@@ -670,7 +685,7 @@ class ReadableTable:
                 label = column_name(c)
             head.append(f"<th>{myst_to_html(label)}</th>")
         if (
-            df.columns.name and not datasets
+            df.columns.name and not datasets and axis is None
         ):  # data sets name themselves (and the axis would span the index)
             out.append(f'<thead><tr class="dpc-axis"><th colspan="{len(df.columns)}">')
             out.append(f"{myst_to_html(column_name(df.columns.name))}</th></tr>")
@@ -678,6 +693,10 @@ class ReadableTable:
         else:
             out.append(f"<thead><tr>{''.join(head)}</tr></thead>")
         out.append("<tbody>")
+        if group:
+            out.append(
+                f'<tr class="dpc-group"><th colspan="{len(df.columns)}">{"; ".join(group)}</th></tr>'
+            )
         for row in df.itertuples(index=False, name=None):
             cells = []
             for c, v in zip(df.columns, row, strict=True):
@@ -694,6 +713,33 @@ class ReadableTable:
 
     def __repr__(self) -> str:
         return repr(self.df)
+
+
+def _constant_columns(df) -> list:
+    """The text columns of ``df`` whose every one of at least 3 rows holds the same string, when at least 2 other
+    columns remain to show (the rows' own data)."""
+    if len(df) < 3:
+        return []
+    same = [
+        c
+        for c in df.columns
+        if df[c].map(lambda v: isinstance(v, str)).all() and df[c].nunique(dropna=False) == 1
+    ]
+    return same if len(df.columns) - len(same) >= 2 else []
+
+
+def _numeric_axis_columns(df) -> set[str]:
+    """The columns of ``df`` (a DataFrame with a named column axis whose every label is a number, such as a pivot
+    by ε), as their header text; empty when the axis is unnamed, not flat or not numeric."""
+    import pandas as pd
+
+    if not isinstance(df, pd.DataFrame) or df.columns.name is None:
+        return set()
+    if isinstance(df.columns, pd.MultiIndex) or not len(df.columns):
+        return set()
+    if not all(isinstance(c, numbers.Real) and not isinstance(c, bool) for c in df.columns):
+        return set()
+    return {str(c) for c in df.columns}
 
 
 def _default_index(index) -> bool:
