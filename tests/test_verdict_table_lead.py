@@ -92,3 +92,18 @@ def test_a_readable_table_says_a_constant_column_once_and_merges_its_axis_row():
     by_out = by_eps.rename(columns={0.1: "last", 1.0: "average"})
     by_out.columns.name = "output"
     assert "dpc-axis" in readable(by_out)._repr_html_()
+
+
+def test_a_run_table_s_label_of_a_method_shows_its_one_registered_name():
+    """m8: mwem's zcdp variant had three names ("MWEM zcdp" in its run tables, "zCDP MWEM (Gaussian)" in the
+    registry, `zcdp` in prose); a readable table now shows the registry's name for the run tables' label."""
+    from dpcompendium.core import methods
+
+    assert methods.table_labels()["MWEM zcdp"] == "zcdp"
+    runs = pd.DataFrame(
+        {"method": ["MWEM zcdp", "MWEM standard", "AIM"], "mean_error": [1.0, 2.0, 3.0]}
+    )
+    html = readable(runs)._repr_html_()
+    assert "zCDP MWEM (Gaussian)" in html and "MWEM zcdp" not in html
+    assert "Standard MWEM" in html
+    assert "zCDP MWEM（高斯测量）" in readable(runs, lang="zh_CN")._repr_html_()

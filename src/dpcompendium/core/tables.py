@@ -301,9 +301,6 @@ CELL_TEXTS_BY_LANG: dict[str, dict[str, str]] = {
         "partly from the data": "部分取自数据",
         "by construction": "由构造决定",
         "trained on exact projections: not private": "在精确投影上训练：不满足差分隐私",
-        "MWEM standard": "标准 MWEM",
-        "MWEM coursework": "MWEM 课程作业变体",
-        "MWEM zcdp": "zCDP MWEM",
         "histogram": "直方图",
         "level-wise": "逐层",
         "repaired": "经修补",
@@ -445,6 +442,14 @@ def METHOD_NAMES_KEYS() -> set[str]:
     return set(METHOD_NAMES["en"]) | set(METHOD_NAMES.get(get_language(), {}))
 
 
+def _table_label_method(text: str) -> str | None:
+    """The id of the registered method whose table label ``text`` is (:attr:`~dpcompendium.core.methods.Method.labels`,
+    "MWEM zcdp" → ``zcdp``), else None."""
+    from .methods import table_labels
+
+    return table_labels().get(text)
+
+
 def _cell(value: Any, column: Any, digits: int) -> tuple[str, bool]:
     """A cell as HTML, and whether it is a number (right-aligned)."""
     if isinstance(value, Md):
@@ -476,6 +481,9 @@ def _cell(value: Any, column: Any, digits: int) -> tuple[str, bool]:
         return (myst_to_html(to_myst(found)) if found is not None else html.escape(text)), False
     if str(column) in DATASET_COLUMNS and text in DATASET_NAMES["en"]:
         return myst_to_html(dataset_name(text)), False
+    labelled = _table_label_method(text)
+    if labelled is not None:  # a run table's label of a registered method: its one display name
+        return myst_to_html(method_name(labelled)), False
     if text in METHOD_NAMES_KEYS() or _is_method_pair(text):
         return myst_to_html(method_name(text)), False
     found = _cell_translation(text)
