@@ -408,7 +408,7 @@ def test_comparisons_name_their_setting_and_tallies_their_short_verdicts():
         )
         text = verdicts.tally(table, g, a, b)
         if k:
-            assert f"; {k} of the {len(shown)} shown are short of runs" in str(text)
+            assert f"; short of runs: {k} of the {len(shown)} shown" in str(text)
             # the power and its design are said in the dropdown beside the verdicts (reader review 4, M2)
             assert "power" not in str(text)
             assert f"已表明的 {len(shown)} 个判定中有 {k} 个" in myst(text, "zh_CN")

@@ -258,7 +258,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.short_pair": "%(a)s against %(b)s %(where)s (up to %(needed)s runs)",
         "hiera.short_cells": "on %(data)s at ε = %(eps)s",
         "hiera.setting": "%(data)s, ε = %(eps)s",
-        "hiera.tally_short": "; %(k)s of the %(shown)s shown are short of runs (up to %(needed)s needed), so another seed may not repeat those",
+        "hiera.tally_short": "; short of runs: %(k)s of the %(shown)s shown (up to %(needed)s needed), so another seed may not repeat those",
         "hiera.caveat_unequal": " (not equal privacy: %(names)s is private at %(times)s times the base ε per report)",
         "hiera.caveat_unequal_one": " (not equal privacy: %(names)s is private at ε = %(exact)s per report, %(times)s times the base ε = %(eps)s)",
         "hiera.holm_experiment": "Holm-corrected over every comparison of the experiment",

@@ -647,7 +647,7 @@ def tally(
     (Holm-corrected)" when every comparison goes one way, "… lower in x and not separated in z of n …" when two
     outcomes occur (the empty one is not named), and "… lower in x, higher in y and not separated in z of n …" when
     all three do. When some of the shown verdicts counted are short of runs for ``power`` (:func:`short_runs`, the
-    verdicts the design sentences name), it says how many: "; 51 of the 123 shown are short of runs (up to 215
+    verdicts the design sentences name), it says how many: "; short of runs: 51 of the 123 shown (up to 215
     needed) …" (referee 7, m-c); the power and the design are said in the chapter's "Is the evidence enough?" dropdown
     (reader review 4, M2)."""
     c = counts(table, guarantee, a, b, **kw)
