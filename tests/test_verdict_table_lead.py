@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import dpcompendium.chapters  # noqa: F401  (registers the chapters' methods)
 from dpcompendium import PrivacyClaim
 from dpcompendium.core.comparison import Arm, Comparison, holm, results_text
 from dpcompendium.core.tables import readable
@@ -107,3 +108,22 @@ def test_a_run_table_s_label_of_a_method_shows_its_one_registered_name():
     assert "zCDP MWEM (Gaussian)" in html and "MWEM zcdp" not in html
     assert "Standard MWEM" in html
     assert "zCDP MWEM（高斯测量）" in readable(runs, lang="zh_CN")._repr_html_()
+
+
+def test_a_leading_column_in_long_runs_heads_each_run_once():
+    """m8: mwem's DPBench table wrote "ADULT (1-D, 4096 bins)" in 16 rows, then "Adult 2-D" in as many; each
+    dataset now heads its block of rows once."""
+    blocks = pd.DataFrame(
+        {
+            "data": ["ADULT (1-D, 4096 bins)"] * 3 + ["Adult 2-D"] * 3,
+            "method": list("ABCABC"),
+            "mse": [1.0, 2, 3, 4, 5, 6],
+        }
+    )
+    html = readable(blocks)._repr_html_()
+    assert html.count("ADULT (1-D, 4096 bins)") == 1 and html.count("Adult 2-D") == 1
+    assert html.count('class="dpc-group"') == 2
+    # runs of 2, or a value that comes back after another: every row keeps its cell
+    for data in (["x", "x", "y", "y", "z", "z"], ["x", "x", "x", "y", "y", "x"]):
+        html = readable(blocks.assign(data=data))._repr_html_()
+        assert 'class="dpc-group"' not in html and html.count("<td>x</td>") == data.count("x")

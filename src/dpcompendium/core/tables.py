@@ -671,6 +671,11 @@ class ReadableTable:
             for c in same
         ]
         df = df.drop(columns=same)
+        # a leading text column in long runs (16 rows of one dataset, then 16 of the next) heads each run once
+        runs_of = _leading_runs(df)
+        if runs_of is not None:
+            self._frame_runs = list(df[runs_of])
+            df = df.drop(columns=[runs_of])
         out = ['<table class="dpc-table">']
         if self.caption:
             out.append(f"<caption>{myst_to_html(table_caption(self.caption))}</caption>")
@@ -705,7 +710,12 @@ class ReadableTable:
             out.append(
                 f'<tr class="dpc-group"><th colspan="{len(df.columns)}">{"; ".join(group)}</th></tr>'
             )
-        for row in df.itertuples(index=False, name=None):
+        heads = self._run_heads(self._frame_runs, runs_of) if runs_of is not None else {}
+        for i, row in enumerate(df.itertuples(index=False, name=None)):
+            if i in heads:
+                out.append(
+                    f'<tr class="dpc-group"><th colspan="{len(df.columns)}">{heads[i]}</th></tr>'
+                )
             cells = []
             for c, v in zip(df.columns, row, strict=True):
                 if isinstance(v, _Interval):
@@ -719,8 +729,32 @@ class ReadableTable:
         out.append("</tbody></table>")
         return "".join(out)
 
+    def _run_heads(self, values: list, column: Any) -> dict[int, str]:
+        """Row index → the group header of the run of ``values`` starting there."""
+        heads = {}
+        for i, v in enumerate(values):
+            if i == 0 or v != values[i - 1]:
+                heads[i] = _cell(v, column, self.digits)[0]
+        return heads
+
     def __repr__(self) -> str:
         return repr(self.df)
+
+
+def _leading_runs(df) -> Any:
+    """The first column of ``df`` when it is text in contiguous runs of at least 3 rows each (a dataset per block
+    of rows) and at least 2 other columns remain, else None."""
+    if len(df) < 6 or len(df.columns) < 3:
+        return None
+    first = df.columns[0]
+    values = list(df[first])
+    if not all(isinstance(v, str) for v in values):
+        return None
+    starts = [i for i, v in enumerate(values) if i == 0 or v != values[i - 1]]
+    lengths = [b - a for a, b in zip(starts, [*starts[1:], len(values)], strict=True)]
+    if len(set(values)) != len(starts) or min(lengths) < 3 or len(starts) < 2:
+        return None
+    return first
 
 
 def _constant_columns(df) -> list:
