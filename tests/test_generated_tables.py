@@ -26,6 +26,7 @@ from dpcompendium.core.comparison import (
     family_table,
     holm,
 )
+from dpcompendium.core.comparison import _num as prose_num
 from dpcompendium.core.messages import TABLE_FROM, Md, message, table
 
 #: The longest generated paragraph a chapter may glue (MyST characters, maths markup included): about four lines
@@ -98,7 +99,10 @@ def test_a_tables_caption_is_its_list_tables_title_in_every_language():
     fams = _families(4)
     assert families_table(fams).myst.startswith("```{list-table} Verdicts by family")
     mine = families_table(fams, caption=Md("Mine"))
-    assert mine.myst.startswith("```{list-table} Mine\n")
+    # the tests and their correction follow the caption given, said once (reader review 4, M2)
+    assert mine.myst.startswith(
+        "```{list-table} Mine (two-sided tests, each family Holm-corrected over its settings, none across them)\n"
+    )
 
 
 def test_one_family_is_a_captioned_one_row_table_with_the_row_families_table_gives_it():
@@ -133,15 +137,33 @@ def test_many_families_are_one_sentence_and_a_table_that_keeps_every_number():
     assert len(fams) >= TABLE_FROM
     lead, tab = families_text(fams), families_table(fams)
     assert str(lead) == str(families_sentence(fams))
-    # the lead: the result over the families and the correction used, the caveat once
-    assert "Holm-corrected" in str(lead) and str(lead).count("not private") == 1
+    # the lead: one plain sentence (reader review 4, M2) — the arms, the span of the ratios, the table's size and
+    # how the verdicts fall, counts of zero left out; the caveat once; the tests and their correction only in the
+    # table's caption, said once
+    assert "Holm" not in str(lead) and str(lead).count("not private") == 1
+    assert (
+        tab.myst.count("Holm-corrected") == 1 and "(two-sided tests, " in tab.myst.splitlines()[0]
+    )
     total = sum(len(r) for _, r in fams)
     lower = sum(r.outcome == "better" for _, rs in fams for r in rs)
     higher = sum(r.outcome == "worse" for _, rs in fams for r in rs)
+    counted = [
+        f"{w} in {k}"
+        for w, k in (
+            ("lower", lower),
+            ("higher", higher),
+            ("not separated", total - lower - higher),
+        )
+        if k
+    ]
+    assert f"over the {total} settings of the {len(fams)} families below: " in str(lead)
     assert (
-        f"lower in {lower}, higher in {higher} and not separated in {total - lower - higher} of {total}"
-        in str(lead)
-    )
+        " and ".join(counted)
+        if len(counted) < 3
+        else f"{counted[0]}, {counted[1]} and {counted[2]}"
+    ) in str(lead)
+    ratios = [r.ratio for _, rs in fams for r in rs]
+    assert f"spans {prose_num(min(ratios))}–{prose_num(max(ratios))}" in str(lead)
     # the table: a row per family with every number family_sentence said of it
     rows = str(tab).splitlines()[1:]
     assert len(rows) == len(fams)

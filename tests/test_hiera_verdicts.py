@@ -408,10 +408,12 @@ def test_comparisons_name_their_setting_and_tallies_their_short_verdicts():
         )
         text = verdicts.tally(table, g, a, b)
         if k:
-            assert f"; {k} of the {len(shown)} shown would need more runs" in str(text)
+            assert f"; short of runs: {k} of the {len(shown)} shown" in str(text)
+            # the power and its design are said in the dropdown beside the verdicts (reader review 4, M2)
+            assert "power" not in str(text)
             assert f"已表明的 {len(shown)} 个判定中有 {k} 个" in myst(text, "zh_CN")
         else:
-            assert "would need more runs" not in str(text)
+            assert "short of runs" not in str(text)
         seen.add(bool(k))
         design = str(verdicts.methods_design(table, g))
         if "noisiest of them" in design:
@@ -434,9 +436,7 @@ def test_tally_caveat_ends_the_sentence_without_a_space_before_its_full_stop():
     runs, methods = _small_runs()
     table = verdicts.methods_comparisons(methods, runs=runs)
     tally = verdicts.tally(table, "uniform", "hiera-calibrated", ["harmony", "pm", "hybrid"])
-    assert "would need more runs" in str(tally), (
-        "the small runs should give a tally with its caveat"
-    )
+    assert "short of runs" in str(tally), "the small runs should give a tally with its caveat"
     sentence = message(
         "hiera.at_eps", eps="0.5", reps="2", sentence=message("hiera.same_level", sentence=tally)
     )
@@ -473,7 +473,12 @@ def test_the_source_s_budgets_are_tagged_once_per_sentence_and_families_are_a_ta
     lead, tab = verdicts.families_text(
         table, "uniform", [("hiera-calibrated", b) for b in ("harmony", "pm", "hybrid")]
     )
-    assert "higher in 12" in str(lead) and str(tab).count("\n") == 3  # header + a row per family
+    assert (
+        "higher in all 12" in str(lead) and str(tab).count("\n") == 3
+    )  # header + a row per family
+    # one plain sentence; the experiment-wide Holm correction is said once, in the table's caption (reader review 4)
+    assert "Holm" not in str(lead)
+    assert "Holm-corrected over every comparison of the experiment" in tab.myst.splitlines()[0]
 
 
 def _pu_runs(seed=11):

@@ -1005,6 +1005,85 @@ def _cells_md(cells: Sequence[Any]) -> Md:
     return join([_name_md(c) or "" for c in cells])
 
 
+def _tally_md(results: Sequence[ComparisonResult]) -> Md:
+    """How the two-sided verdicts of ``results`` fall, in the words of this module's table cells, the counts that
+    are not zero only: "lower in all 8", "lower in 5 and not separated in 3"."""
+    n = len(results)
+    counts = [
+        (
+            "comparison.lead_lower",
+            sum(r.outcome == "better" for r in results),
+            "comparison.vcell_lower",
+        ),
+        (
+            "comparison.lead_higher",
+            sum(r.outcome == "worse" for r in results),
+            "comparison.vcell_higher",
+        ),
+        ("comparison.lead_tie", sum(r.outcome == "tie" for r in results), "comparison.vcell_tie"),
+    ]
+    for _, k, word in counts:
+        if k == n:
+            return message("comparison.lead_all", word=message(word), n=str(n))
+    parts = [message(key, k=str(k)) for key, k, _ in counts if k]
+    if len(parts) == 2:
+        return message("comparison.lead_and", a=parts[0], b=parts[1])
+    return message("comparison.lead_three", a=parts[0], b=parts[1], c=parts[2])
+
+
+def _relations_md(results: Sequence[ComparisonResult]) -> Md:
+    """What ``results`` show, relation by relation (referee 10, V1: never pooled): the two-sided ones as
+    :func:`_tally_md` counts them, a one-sided relation in how many of its settings it is shown."""
+    by_rel: dict[tuple[str, float], list[ComparisonResult]] = {}
+    for r in results:
+        by_rel.setdefault((r.comparison.relation, r.comparison.margin), []).append(r)
+    if set(rel for rel, _ in by_rel) == {"tie"}:
+        return _tally_md(results)
+    keys = sorted(by_rel, key=lambda key: (_RELATION_ORDER.index(key[0]), key[1]))
+    return join(
+        [
+            message("comparison.lead_two_sided", tally=_tally_md(by_rel[key]))
+            if key[0] == "tie"
+            else _relation_clause(key[0], key[1], [_family_counts(by_rel[key])])
+            for key in keys
+        ],
+        "; ",
+    )
+
+
+def table_lead(results: Sequence[ComparisonResult], pairs: int | None = None) -> Md:
+    """The one plain sentence above a verdict table (reader review 4, M2): what the table shows and its size, from
+    the comparison objects — "the error of AIM is 0.41–0.62 times that of zCDP MWEM in the 8 settings below: lower
+    in all 8"; with several pairs of arms, the span of their ratios and how many pairs. The tests and their
+    correction are said once, in the table's caption (:func:`tests_caption`)."""
+    c = _family_counts(results)
+    first = results[0].comparison
+    seen = {(str(r.comparison.a.name), str(r.comparison.b.name)) for r in results}
+    params = {
+        "quantity": first.quantity,
+        "n": str(len(results)),
+        "lo": _num(c["lo"]),
+        "hi": _num(c["hi"]),
+        "verdicts": _relations_md(results),
+    }
+    if len(seen) == 1:
+        return message(
+            "comparison.lead_one_pair", a=_name_md(first.a.name), b=_name_md(first.b.name), **params
+        )
+    return message("comparison.lead_pairs", m=str(pairs or len(seen)), **params)
+
+
+def tests_caption(caption: Any, results: Sequence[ComparisonResult], scope: Md | None = None) -> Md:
+    """A verdict table's caption with its tests and their correction, said once (reader review 4, M2): "…
+    (two-sided tests, Holm-corrected over its 8 rows)"; ``scope`` replaces the correction's scope."""
+    two_sided = all(r.comparison.relation == "tie" for r in results)
+    scope = scope if scope is not None else message("comparison.holm_rows", n=str(len(results)))
+    tests = message(
+        "comparison.tests_two_sided" if two_sided else "comparison.tests_mixed", scope=scope
+    )
+    return message("comparison.cap_with_tests", caption=caption, tests=tests)
+
+
 def families_text(
     families: Sequence[tuple[Any, Sequence[ComparisonResult]]], pair: str | Md | None = None
 ) -> Md:
@@ -1022,47 +1101,41 @@ def families_text(
 def families_sentence(
     families: Sequence[tuple[Any, Sequence[ComparisonResult]]], pair: str | Md | None = None
 ) -> Md:
-    """The lead of :func:`families_table`, a sentence that reads alone (referee 10, V1 and N1): the arms compared
-    (``pair``, e.g. "each private DAWA against DAWA as DPBench runs it"; default: every distinct first arm
-    "against" every distinct second arm), the Holm correction (within each family, none across them), and the
-    verdicts counted *per relation* over the families' settings — for two-sided families how many show the first
-    arm lower, higher or not separated; for a one-sided relation (non-inferiority at its margin, superiority,
-    equivalence) in how many it is shown. Families that test different relations are never pooled into one count:
-    a non-inferiority shown and a two-sided "higher" are different findings. Each arm that is not private is named
-    once, in one caveat."""
+    """The one plain sentence above :func:`families_table` (reader review 4, M2; referee 10, V1 and N1): the arms
+    compared (``pair``, e.g. "each private DAWA against DAWA as DPBench runs it"; default: every distinct first arm
+    "against" every distinct second arm), the span of their ratios, how many families and settings the table
+    holds, and the verdicts counted *per relation* over them — for two-sided families how many show the first arm
+    lower, higher or not separated (the counts that are not zero); for a one-sided relation (non-inferiority at its
+    margin, superiority, equivalence) in how many it is shown. Families that test different relations are never
+    pooled into one count. Each arm that is not private is named once, in one caveat. The tests and their Holm
+    correction (within each family, none across them) are said once, in the table's caption."""
     families = _checked_families(families)
-    counts: dict[tuple[str, float], list[dict[str, Any]]] = {}
-    for _, results in families:
+    for label, results in families:
         first = results[0].comparison
         if any(r.comparison.margin != first.margin for r in results):
             raise ValueError(
-                f"family {str(_)!r}: its comparisons must share their margin, got "
+                f"family {str(label)!r}: its comparisons must share their margin, got "
                 f"{sorted({r.comparison.margin for r in results})}"
             )
-        counts.setdefault((first.relation, first.margin), []).append(_family_counts(results))
-    quantity = families[0][1][0].comparison.quantity
-    pair_md = _pair_of(families) if pair is None else _name_md(pair)
-    everything = [c for cs in counts.values() for c in cs]
-    params = {
-        "m": str(len(families)),
-        "n": str(sum(c["n"] for c in everything)),
-        "better": str(sum(c["better"] for c in everything)),
-        "worse": str(sum(c["worse"] for c in everything)),
-        "ties": str(sum(c["n"] - c["k"] for c in everything)),
-        "quantity": quantity,
-        "pair": pair_md,
-    }
-    if set(rel for rel, _ in counts) == {"tie"}:
-        text = message("comparison.families_ties", **params)
-    else:
-        keys = sorted(counts, key=lambda key: (_RELATION_ORDER.index(key[0]), key[1]))
-        clauses = join([_relation_clause(rel, m, counts[(rel, m)]) for rel, m in keys], "; ")
-        text = message("comparison.families_by_relation", clauses=clauses, **params)
-    return text + _caveat_once(r.comparison for _, results in families for r in results)
+    results = [r for _, rs in families for r in rs]
+    c = _family_counts(results)
+    text = message(
+        "comparison.lead_families",
+        quantity=results[0].comparison.quantity,
+        pair=_pair_of(families) if pair is None else _name_md(pair),
+        lo=_num(c["lo"]),
+        hi=_num(c["hi"]),
+        n=str(len(results)),
+        m=str(len(families)),
+        verdicts=_relations_md(results),
+    )
+    return text + _caveat_once(r.comparison for r in results)
 
 
 def families_table(
-    families: Sequence[tuple[Any, Sequence[ComparisonResult]]], caption: str | Md | None = None
+    families: Sequence[tuple[Any, Sequence[ComparisonResult]]],
+    caption: str | Md | None = None,
+    scope: Md | None = None,
 ) -> Md:
     """Several families of comparisons as a table (issue 49, F2), one row per family: its label, the arms compared,
     its verdict (``_verdict_cell``, the words of this module) and the span of its ratios — every number
@@ -1071,27 +1144,56 @@ def families_table(
     families = _checked_families(families)
     if len(families) < TABLE_FROM:
         return _no_table()
+    results = [r for _, rs in families for r in rs]
+    # one pair in every row: named once, in the caption (reader review 4, m8)
+    one_pair = len({(str(r.comparison.a.name), str(r.comparison.b.name)) for r in results}) == 1
     header = [
         message("comparison.col_family"),
-        message("comparison.col_pair"),
+        *([] if one_pair else [message("comparison.col_pair")]),
         message("comparison.col_verdict"),
         message("comparison.col_ratios"),
     ]
     rows = []
-    for label, results in families:
-        first = results[0].comparison
-        c = _family_counts(results)
+    for label, fam in families:
+        first = fam[0].comparison
+        c = _family_counts(fam)
         rows.append(
             [
                 _name_md(label),
-                message(
-                    "comparison.which_pair", a=_name_md(first.a.name), b=_name_md(first.b.name)
+                *(
+                    []
+                    if one_pair
+                    else [
+                        message(
+                            "comparison.which_pair",
+                            a=_name_md(first.a.name),
+                            b=_name_md(first.b.name),
+                        )
+                    ]
                 ),
-                _verdict_cell(results),
+                _verdict_cell(fam),
                 message("comparison.range", lo=_num(c["lo"]), hi=_num(c["hi"])),
             ]
         )
-    return table(header, rows, caption or message("comparison.cap_families"))
+    cap = caption or message("comparison.cap_families")
+    if one_pair:
+        first = results[0].comparison
+        cap = message(
+            "comparison.cap_of_pair",
+            caption=cap,
+            pair=message(
+                "comparison.which_pair", a=_name_md(first.a.name), b=_name_md(first.b.name)
+            ),
+        )
+    return table(
+        header,
+        rows,
+        tests_caption(
+            cap,
+            results,
+            scope if scope is not None else message("comparison.holm_families"),
+        ),
+    )
 
 
 def family_table(
@@ -1135,51 +1237,49 @@ def results_text(
     """Comparisons one per setting (``rows``: the cells naming the setting, under ``header``, and its result, decided
     by :func:`holm` as one family) as a reader reads them (issue 49, F2): (text, table). Up to
     :data:`~dpcompendium.core.messages.TABLE_FROM` − 1, each result's sentence after its setting, and no table; from
-    :data:`~dpcompendium.core.messages.TABLE_FROM` on, one sentence (how many show the relation, for two-sided tests
-    in which direction, and the Holm correction) and a table: the setting, the arms, the ratio with its interval at
-    its level, the verdict (``_result_cell``) — every number the sentences said."""
+    :data:`~dpcompendium.core.messages.TABLE_FROM` on, one plain sentence (:func:`table_lead`: the arms, the span
+    of the ratios, how many settings the table holds and how the verdicts fall, reader review 4, M2) and a table
+    whose caption says the tests and their Holm correction once: the setting, the arms, the ratio with its interval
+    at its level, the verdict (``_result_cell``) — every number the sentences said."""
     rows = [(list(cells), r) for cells, r in rows]
     if not rows:
         raise ValueError("rows must hold at least one comparison, got 0")
     if len(rows) < TABLE_FROM:
         return _labelled([(_cells_md(cells), r.sentence()) for cells, r in rows]), _no_table()
     results = [r for _, r in rows]
-    c = _family_counts(results)
-    params = {k: str(v) for k, v in c.items() if k in ("k", "n", "better", "worse")}
-    params["ties"] = str(c["n"] - c["k"])
-    two_sided = all(r.comparison.relation == "tie" for r in results)
-    if two_sided:
-        text = message("comparison.results_ties", **params)
-    else:  # each relation counted apart (referee 10, V1), as families_sentence does
-        by_rel: dict[tuple[str, float], list[ComparisonResult]] = {}
-        for r in results:
-            by_rel.setdefault((r.comparison.relation, r.comparison.margin), []).append(r)
-        keys = sorted(by_rel, key=lambda key: (_RELATION_ORDER.index(key[0]), key[1]))
-        clauses = join(
-            [_relation_clause(rel, m, [_family_counts(by_rel[(rel, m)])]) for rel, m in keys], "; "
-        )
-        text = message("comparison.results_by_relation", n=params["n"], clauses=clauses)
+    text = table_lead(results)
+    # one pair in every row: named once, in the caption, not in a column that repeats it (reader review 4, m8)
+    one_pair = len({(str(r.comparison.a.name), str(r.comparison.b.name)) for r in results}) == 1
+    pair_cells = [
+        [
+            message(
+                "comparison.which_pair",
+                a=_name_md(r.comparison.a.name),
+                b=_name_md(r.comparison.b.name),
+            )
+        ]
+        for r in results
+    ]
     head = [
         *header,
-        message("comparison.col_pair"),
+        *([] if one_pair else [message("comparison.col_pair")]),
         message("comparison.col_ratio"),
         message("comparison.col_verdict"),
     ]
     body = [
         [
             *_setting_cells(cells),
-            message(
-                "comparison.which_pair",
-                a=_name_md(r.comparison.a.name),
-                b=_name_md(r.comparison.b.name),
-            ),
+            *([] if one_pair else pair),
             message("comparison.ratio_cell", **r.interval_params()),
             _result_cell(r),
         ]
-        for cells, r in rows
+        for (cells, r), pair in zip(rows, pair_cells, strict=True)
     ]
+    cap = caption or message("comparison.cap_results")
+    if one_pair:
+        cap = message("comparison.cap_of_pair", caption=cap, pair=pair_cells[0][0])
     return text + _caveat_once(r.comparison for r in results), table(
-        head, body, caption or message("comparison.cap_results")
+        head, body, tests_caption(cap, results)
     )
 
 

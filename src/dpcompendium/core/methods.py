@@ -59,8 +59,9 @@ class Method:
     (named and coloured as the method); ``legend``: the English legend label where it is not the name (figures
     translate it through their templates); ``marker``: its matplotlib marker where it has its own; ``estimator``,
     ``claim`` (a factory returning a :class:`~dpcompendium.core.privacy.PrivacyClaim`) and ``audit`` (a function
-    returning its :class:`~dpcompendium.core.audit.spec.AuditSpec` list): callables or ``"module:attr"`` references.
-    A registration missing a language or a colour is refused (one-line :class:`ValueError`).
+    returning its :class:`~dpcompendium.core.audit.spec.AuditSpec` list): callables or ``"module:attr"`` references;
+    ``labels``: the texts a chapter's tables of runs write for it ("MWEM zcdp"), which a readable table shows as its
+    name (reader review 4, m8: one display name per method). A registration missing a language or a colour is refused (one-line :class:`ValueError`).
     """
 
     id: str
@@ -73,6 +74,7 @@ class Method:
     aliases: tuple[str, ...] = ()
     legend: str | None = None
     marker: str | None = None
+    labels: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not _ID.fullmatch(self.id):
@@ -97,6 +99,9 @@ class Method:
         for alias in self.aliases:
             if not isinstance(alias, str) or not _ID.fullmatch(alias) or alias == self.id:
                 raise ValueError(f"aliases must be other ids of method {self.id!r}, got {alias!r}")
+        for label in self.labels:
+            if not isinstance(label, str) or not label.strip():
+                raise ValueError(f"labels must be texts naming method {self.id!r}, got {label!r}")
         for what in ("estimator", "claim", "audit"):
             ref = getattr(self, what)
             if not (ref is None or callable(ref) or (isinstance(ref, str) and ":" in ref)):
@@ -231,6 +236,14 @@ def colours() -> dict[str, str]:
 def labels() -> dict[str, str]:
     """id → legend label, for the methods whose legend is not their name."""
     return _by_id(lambda m: m.legend)
+
+
+def table_labels() -> dict[str, str]:
+    """A label of a table of runs (:attr:`Method.labels`) → the id of the method it names."""
+    out: dict[str, str] = {}
+    for m in methods():
+        out.update(dict.fromkeys(m.labels, m.id))
+    return out
 
 
 def markers() -> dict[str, str]:

@@ -301,9 +301,6 @@ CELL_TEXTS_BY_LANG: dict[str, dict[str, str]] = {
         "partly from the data": "部分取自数据",
         "by construction": "由构造决定",
         "trained on exact projections: not private": "在精确投影上训练：不满足差分隐私",
-        "MWEM standard": "标准 MWEM",
-        "MWEM coursework": "MWEM 课程作业变体",
-        "MWEM zcdp": "zCDP MWEM",
         "histogram": "直方图",
         "level-wise": "逐层",
         "repaired": "经修补",
@@ -445,6 +442,14 @@ def METHOD_NAMES_KEYS() -> set[str]:
     return set(METHOD_NAMES["en"]) | set(METHOD_NAMES.get(get_language(), {}))
 
 
+def _table_label_method(text: str) -> str | None:
+    """The id of the registered method whose table label ``text`` is (:attr:`~dpcompendium.core.methods.Method.labels`,
+    "MWEM zcdp" → ``zcdp``), else None."""
+    from .methods import table_labels
+
+    return table_labels().get(text)
+
+
 def _cell(value: Any, column: Any, digits: int) -> tuple[str, bool]:
     """A cell as HTML, and whether it is a number (right-aligned)."""
     if isinstance(value, Md):
@@ -476,6 +481,9 @@ def _cell(value: Any, column: Any, digits: int) -> tuple[str, bool]:
         return (myst_to_html(to_myst(found)) if found is not None else html.escape(text)), False
     if str(column) in DATASET_COLUMNS and text in DATASET_NAMES["en"]:
         return myst_to_html(dataset_name(text)), False
+    labelled = _table_label_method(text)
+    if labelled is not None:  # a run table's label of a registered method: its one display name
+        return myst_to_html(method_name(labelled)), False
     if text in METHOD_NAMES_KEYS() or _is_method_pair(text):
         return myst_to_html(method_name(text)), False
     found = _cell_translation(text)
@@ -656,14 +664,34 @@ class ReadableTable:
         import pandas as pd
 
         df, _ = _merge_intervals(self._frame())
+        # a text column that says the same in every row (a dataset, a pair) is said once, in a group header above the
+        # rows, not in each of them (reader review 4, m8)
+        same = _constant_columns(df)
+        group = [
+            f"{myst_to_html(column_name(c)) if not str(c).startswith('_index') else ''}"
+            f"{': ' if not str(c).startswith('_index') else ''}{_cell(df[c].iloc[0], c, self.digits)[0]}"
+            for c in same
+        ]
+        df = df.drop(columns=same)
+        # a leading text column in long runs (16 rows of one dataset, then 16 of the next) heads each run once
+        runs_of = _leading_runs(df)
+        if runs_of is not None:
+            self._frame_runs = list(df[runs_of])
+            df = df.drop(columns=[runs_of])
         out = ['<table class="dpc-table">']
         if self.caption:
             out.append(f"<caption>{myst_to_html(table_caption(self.caption))}</caption>")
         head = []
         datasets = str(df.columns.name) in DATASET_COLUMNS  # the columns are data sets, not methods
+        # a numeric axis (ε, T, …) names each of its columns, "ε = 0.1", in the one header row instead of a row of
+        # its own above them (reader review 4, m8)
+        axis_cols = _numeric_axis_columns(self.df)
+        axis = column_name(df.columns.name) if df.columns.name and axis_cols else None
         for c in df.columns:
             if str(c).startswith("_index"):
                 label = ""
+            elif axis is not None and str(c) in axis_cols:
+                label = f"{axis} = {column_name(c)}"
             elif datasets and str(c) in DATASET_NAMES["en"]:
                 label = dataset_name(c)
             elif str(c) == "level" and get_language() in LEVEL_NAMES:
@@ -672,7 +700,7 @@ class ReadableTable:
                 label = column_name(c)
             head.append(f"<th>{myst_to_html(label)}</th>")
         if (
-            df.columns.name and not datasets
+            df.columns.name and not datasets and axis is None
         ):  # data sets name themselves (and the axis would span the index)
             out.append(f'<thead><tr class="dpc-axis"><th colspan="{len(df.columns)}">')
             out.append(f"{myst_to_html(column_name(df.columns.name))}</th></tr>")
@@ -680,7 +708,16 @@ class ReadableTable:
         else:
             out.append(f"<thead><tr>{''.join(head)}</tr></thead>")
         out.append("<tbody>")
-        for row in df.itertuples(index=False, name=None):
+        if group:
+            out.append(
+                f'<tr class="dpc-group"><th colspan="{len(df.columns)}">{"; ".join(group)}</th></tr>'
+            )
+        heads = self._run_heads(self._frame_runs, runs_of) if runs_of is not None else {}
+        for i, row in enumerate(df.itertuples(index=False, name=None)):
+            if i in heads:
+                out.append(
+                    f'<tr class="dpc-group"><th colspan="{len(df.columns)}">{heads[i]}</th></tr>'
+                )
             cells = []
             for c, v in zip(df.columns, row, strict=True):
                 if isinstance(v, _Interval):
@@ -694,8 +731,59 @@ class ReadableTable:
         out.append("</tbody></table>")
         return "".join(out)
 
+    def _run_heads(self, values: list, column: Any) -> dict[int, str]:
+        """Row index → the group header of the run of ``values`` starting there."""
+        heads = {}
+        for i, v in enumerate(values):
+            if i == 0 or v != values[i - 1]:
+                heads[i] = _cell(v, column, self.digits)[0]
+        return heads
+
     def __repr__(self) -> str:
         return repr(self.df)
+
+
+def _leading_runs(df) -> Any:
+    """The first column of ``df`` when it is text in contiguous runs of at least 3 rows each (a dataset per block
+    of rows) and at least 2 other columns remain, else None."""
+    if len(df) < 6 or len(df.columns) < 3:
+        return None
+    first = df.columns[0]
+    values = list(df[first])
+    if not all(isinstance(v, str) for v in values):
+        return None
+    starts = [i for i, v in enumerate(values) if i == 0 or v != values[i - 1]]
+    lengths = [b - a for a, b in zip(starts, [*starts[1:], len(values)], strict=True)]
+    if len(set(values)) != len(starts) or min(lengths) < 3 or len(starts) < 2:
+        return None
+    return first
+
+
+def _constant_columns(df) -> list:
+    """The text columns of ``df`` whose every one of at least 3 rows holds the same string, when at least 2 other
+    columns remain to show (the rows' own data)."""
+    if len(df) < 3:
+        return []
+    same = [
+        c
+        for c in df.columns
+        if df[c].map(lambda v: isinstance(v, str)).all() and df[c].nunique(dropna=False) == 1
+    ]
+    return same if len(df.columns) - len(same) >= 2 else []
+
+
+def _numeric_axis_columns(df) -> set[str]:
+    """The columns of ``df`` (a DataFrame with a named column axis whose every label is a number, such as a pivot
+    by ε), as their header text; empty when the axis is unnamed, not flat or not numeric."""
+    import pandas as pd
+
+    if not isinstance(df, pd.DataFrame) or df.columns.name is None:
+        return set()
+    if isinstance(df.columns, pd.MultiIndex) or not len(df.columns):
+        return set()
+    if not all(isinstance(c, numbers.Real) and not isinstance(c, bool) for c in df.columns):
+        return set()
+    return {str(c) for c in df.columns}
 
 
 def _default_index(index) -> bool:

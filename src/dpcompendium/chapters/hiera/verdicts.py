@@ -42,6 +42,7 @@ from ...core.comparison import (
     family_sentence,
     holm,
     results_text,
+    table_lead,
 )
 from ...core.messages import (
     CATALOGUE,
@@ -589,26 +590,16 @@ def families_text(
             text = families(table, guarantee, pairs, datasets=datasets, **kw)
         return text, _empty()
     results = [r for _, rs in fams for r in rs]
-    pairs_seen = {(r.comparison.a.method, r.comparison.b.method) for r in results}
-    counts_ = {
-        "quantity": results[0].comparison.quantity,
-        "n": str(len(results)),
-        "lower": str(sum(r.outcome == "better" for r in results)),
-        "higher": str(sum(r.outcome == "worse" for r in results)),
-        "ties": str(sum(r.outcome == "tie" for r in results)),
-    }
-    if len(pairs_seen) == 1:  # one pair, by dataset: name it
-        first = results[0].comparison
-        lead = message("hiera.family_lead_one", a=first.a.name, b=first.b.name, **counts_)
-    else:
-        lead = message("hiera.families_lead", m=str(len(pairs_seen)), **counts_)
+    # one plain sentence: the arms, the span of the ratios, the table's size and how the verdicts fall (reader
+    # review 4, M2); the tests and their correction, over the whole experiment, in the table's caption
+    lead = table_lead(results)
     seen: set[str] = set()
     for r in results:
         tag = r.comparison.caveat()
         if str(tag) and str(tag) not in seen:
             seen.add(str(tag))
             lead = lead + tag
-    return lead, families_table(fams)
+    return lead, families_table(fams, scope=message("hiera.holm_experiment"))
 
 
 def sgd_results(tests: pd.DataFrame) -> tuple[Md, Md]:
@@ -667,8 +658,9 @@ def tally(
     (Holm-corrected)" when every comparison goes one way, "… lower in x and not separated in z of n …" when two
     outcomes occur (the empty one is not named), and "… lower in x, higher in y and not separated in z of n …" when
     all three do. When some of the shown verdicts counted are short of runs for ``power`` (:func:`short_runs`, the
-    verdicts the design sentences name), it says how many: "; 51 of the 123 shown would need more runs than were
-    made (up to 215) …" (referee 7, m-c)."""
+    verdicts the design sentences name), it says how many: "; short of runs: 51 of the 123 shown (up to 215
+    needed) …" (referee 7, m-c); the power and the design are said in the chapter's "Is the evidence enough?" dropdown
+    (reader review 4, M2)."""
     c = counts(table, guarantee, a, b, **kw)
     if not c["n"]:
         return message("hiera.no_cells")
@@ -702,7 +694,6 @@ def _short_clause(table: pd.DataFrame, t: pd.DataFrame, guarantee: str, power: f
         k=str(len(needs)),
         shown=str(len(shown)),
         needed="∞" if not np.isfinite(top) else str(int(top)),
-        power=number(power),
     )
 
 

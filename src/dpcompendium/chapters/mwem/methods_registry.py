@@ -18,6 +18,9 @@ method(
     "#D55E00",
     estimator=".core:mwem",
     claim=".core:privacy_claim",
+    labels=(
+        "MWEM coursework",
+    ),  # the method column of the chapter's run tables (analysis.mwem_runs)
 )
 method(
     "standard",
@@ -26,6 +29,7 @@ method(
     "#0072B2",
     estimator=".core:mwem",
     claim=".core:privacy_claim",
+    labels=("MWEM standard",),
 )
 method(
     "zcdp",
@@ -33,6 +37,7 @@ method(
     "zCDP MWEM（高斯测量）",
     "#999999",
     claim=".zcdp:mwem_zcdp_parameters",
+    labels=("MWEM zcdp",),
 )
 method(
     "aim",
