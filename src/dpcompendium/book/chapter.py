@@ -30,6 +30,8 @@ __all__ = [
     "FIGURE_DPI",
     "FLOAT_FORMAT",
     "TEXTS_KEYWORD",
+    "NARROW_DIR",
+    "NARROW_KEY",
     "LanguageFigures",
     "SavedPath",
     "check_guarantee_labels",
@@ -281,31 +283,71 @@ def figure_languages() -> list[str]:
     return langs
 
 
+#: The key, in a figure output's ``{"dpcompendium": {...}}`` metadata, of its one-column rendering for phones:
+#: ``{"png": <base64>, "width": <CSS px>}`` (:func:`show_figure`; the book serves it to narrow screens,
+#: :func:`dpcompendium.book.execution.extract_narrow_figures`).
+NARROW_KEY = "narrow"
+#: The folder, under a chapter's output folder (and each language's), of the figures' one-column renderings.
+NARROW_DIR = "narrow"
+
+
+def _display_width(data: bytes) -> int:
+    """The CSS width of a PNG of ``FIGURE_DPI`` pixels per inch shown at its physical size."""
+    from ..core.plotting import DISPLAY_DPI
+
+    width = int.from_bytes(
+        data[16:20], "big"
+    )  # the PNG's IHDR chunk; the height follows the aspect
+    return round(width * DISPLAY_DPI / FIGURE_DPI)
+
+
 class LanguageFigures:
     """The saved PNG of a figure in each language, displayed as one output per language, each tagged with its
     language in the output's metadata (``{"dpcompendium": {"lang": "zh_CN"}}``): an edition shows the outputs of
     its language (and the untagged ones) only (:func:`dpcompendium.core.messages.show`). Each PNG is displayed at
-    its physical size (:func:`show_figure`)."""
+    its physical size (:func:`show_figure`). A figure of panels side by side also has its one-column rendering
+    in each language (``narrow``), carried in the same output's metadata (:data:`NARROW_KEY`)."""
 
-    def __init__(self, pngs: Mapping[str, Path]):
+    def __init__(self, pngs: Mapping[str, Path], narrow: Mapping[str, Path] | None = None):
         self.pngs = dict(pngs)
+        self.narrow = dict(narrow or {})
 
     def image(self, lang: str = "en"):
         """The :class:`IPython.display.Image` of the figure in ``lang``."""
         from IPython.display import Image
 
-        from ..core.plotting import DISPLAY_DPI
-
         data = Path(self.pngs[lang]).read_bytes()
-        width = int.from_bytes(
-            data[16:20], "big"
-        )  # the PNG's IHDR chunk; the height follows the aspect
-        return Image(data=data, format="png", width=round(width * DISPLAY_DPI / FIGURE_DPI))
+        return Image(data=data, format="png", width=_display_width(data))
+
+    def metadata(self, lang: str = "en") -> dict[str, Any]:
+        """The output metadata of the figure in ``lang``: its language and, if it has one, its one-column
+        rendering (:data:`NARROW_KEY`)."""
+        import base64
+
+        from ..core.messages import LANG_METADATA
+
+        tag: dict[str, Any] = {"lang": lang}
+        if lang in self.narrow:
+            data = Path(self.narrow[lang]).read_bytes()
+            tag[NARROW_KEY] = {
+                "png": base64.b64encode(data).decode("ascii"),
+                "width": _display_width(data),
+            }
+        return {LANG_METADATA: tag}
 
     def _ipython_display_(self) -> None:
-        from ..core.messages import show
+        from IPython.display import display
 
-        show({lang: self.image(lang) for lang in self.pngs})
+        from ..core.messages import EDITIONS
+
+        for lang in (
+            "en",
+            *EDITIONS,
+        ):  # as messages.show: a language not drawn shows the English figure
+            shown = lang if lang in self.pngs else "en"
+            meta = self.metadata(shown)
+            meta[next(iter(meta))]["lang"] = lang
+            display(self.image(shown), metadata=meta)
 
     def _repr_png_(self):  # outside IPython's display machinery: the English figure
         return self.image("en")._repr_png_()
@@ -325,13 +367,27 @@ def show_figure(fig, name: str, out: str | Path) -> LanguageFigures:
     physical size: ``FIGURE_DPI`` pixels of the PNG per inch, :data:`dpcompendium.core.plotting.DISPLAY_DPI` (96)
     CSS pixels per inch, so a point of text in the figure is a point on the page (the book's figures are drawn at
     most :data:`dpcompendium.core.plotting.PAGE_WIDTH_IN` inches wide, the content column).
+
+    A figure with panels side by side is also saved, in each language, with its panels stacked in one column
+    (:func:`dpcompendium.core.plotting.one_column`) into ``<out>/narrow/`` (``<out>/<lang>/narrow/``): the same
+    artists laid out again, which the book shows on a phone instead.
     """
     from matplotlib import pyplot as plt
 
-    from ..core.plotting import strict_glyphs, translate_figure
+    from ..core.plotting import one_column, stackable, strict_glyphs, translate_figure
+
+    stack = stackable(fig)
+    narrow: dict[str, Path] = {}
+
+    def save_narrow(lang: str, folder: Path, **kw) -> None:
+        (folder / NARROW_DIR).mkdir(exist_ok=True)
+        with one_column(fig):
+            narrow[lang] = save_figure(fig, name, folder / NARROW_DIR, svg=False, **kw)[0]
 
     try:
         pngs = {"en": save_figure(fig, name, out)[0]}
+        if stack:
+            save_narrow("en", Path(out))
         for lang in drawable_languages(figure_languages()):
             missing = translate_figure(fig, lang)
             if missing and os.environ.get(
@@ -354,9 +410,11 @@ def show_figure(fig, name: str, out: str | Path) -> LanguageFigures:
                 (folder / f"{name}.svg").unlink(
                     missing_ok=True
                 )  # one saved before: not this figure
+                if stack:
+                    save_narrow(lang, folder, texts=True)
     finally:
         plt.close(fig)
-    return LanguageFigures(pngs)
+    return LanguageFigures(pngs, narrow)
 
 
 def skipped(what: str, why: str) -> str:

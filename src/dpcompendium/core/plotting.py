@@ -2,11 +2,15 @@
 
 Every chapter calls :func:`use_book_style` in its set-up cell. The style (``styles/book.mplstyle``) draws figures
 for the book's content column: at most :data:`PAGE_WIDTH_IN` inches wide, shown at their physical size (96 CSS
-pixels per inch, see :func:`dpcompendium.book.chapter.show_figure`), with text of at least 8 pt and the colour-blind-safe
+pixels per inch, see :func:`dpcompendium.book.chapter.show_figure`), with text of at least 9 pt and the colour-blind-safe
 palette of Okabe and Ito (2008). Multi-panel figures come from :func:`panels`: at most three panels in a row. A
 method has the same colour in every chapter (:data:`METHOD_COLORS`, :func:`method_color`): the source's method as
 written is vermillion, its corrected variant blue, non-private references black; and the same line style, marker and
 legend label (:func:`method_style`).
+
+Phones: a figure of panels side by side is also saved stacked in one column, :data:`NARROW_WIDTH_IN` wide
+(:func:`one_column`, from :func:`dpcompendium.book.chapter.show_figure`), and a screen at most
+:data:`NARROW_MAX_SCREEN_PX` wide shows that rendering, so its text is as large on a phone as on a laptop.
 
 Languages: a chapter draws a figure once, in English; :func:`translate_figure` then puts every text of it (axis
 labels, tick labels set by the code, legends, titles, annotations) in another language from the message catalogue
@@ -38,6 +42,8 @@ __all__ = [
     "METHOD_LINESTYLES",
     "METHOD_MARKERS",
     "MIN_FONT_PT",
+    "NARROW_MAX_SCREEN_PX",
+    "NARROW_WIDTH_IN",
     "OKABE_ITO",
     "PAGE_WIDTH_IN",
     "STYLE",
@@ -46,7 +52,9 @@ __all__ = [
     "cjk_font_available",
     "method_color",
     "method_style",
+    "one_column",
     "panels",
+    "stackable",
     "strict_glyphs",
     "translate_figure",
     "use_book_style",
@@ -80,8 +88,14 @@ def _has_font(family: str) -> bool:
     return True
 
 
-#: The smallest font size (points) a figure of the book may use.
-MIN_FONT_PT = 8.0
+#: The smallest font size (points) a figure of the book may use: 9 pt at the size the figure is shown (issue 49).
+MIN_FONT_PT = 9.0
+#: The width (inches) of a multi-panel figure's one-column rendering for phones (saved with its 0.1 in margins,
+#: about 3.6 in): shown at 96 CSS px per inch it
+#: fits a 390 px phone's column (about 358 px) at its physical size, so 9 pt stays 9 pt there.
+NARROW_WIDTH_IN = 3.5
+#: The widest screen (CSS px) that shows a figure's one-column rendering (``dpcompendium.css``).
+NARROW_MAX_SCREEN_PX = 600
 #: The Okabe–Ito colour-blind-safe palette.
 OKABE_ITO = {
     "blue": "#0072B2",
@@ -190,6 +204,80 @@ def panels(
     for ax in rest:
         ax.set_visible(False)
     return fig, axes
+
+
+def _grid_panels(fig) -> list:
+    """The visible panels of ``fig`` laid out on one grid (colorbars and insets follow their panel), in reading
+    order; empty when the figure has panels on no grid or on several."""
+    axes = [
+        ax
+        for ax in fig.axes
+        if ax.get_visible() and ax.get_subplotspec() is not None and not hasattr(ax, "_colorbar")
+    ]
+    if not axes or len({id(ax.get_subplotspec().get_gridspec()) for ax in axes}) != 1:
+        return []
+    return sorted(
+        axes,
+        key=lambda ax: (ax.get_subplotspec().rowspan.start, ax.get_subplotspec().colspan.start),
+    )
+
+
+def stackable(fig) -> bool:
+    """Whether ``fig`` has panels side by side on one grid (a rendering in one column differs from it)."""
+    axes = _grid_panels(fig)
+    return len(axes) > 1 and axes[0].get_subplotspec().get_gridspec().ncols > 1
+
+
+@contextlib.contextmanager
+def one_column(fig, width: float = NARROW_WIDTH_IN) -> Iterator[bool]:
+    """Inside the block, ``fig``'s panels are stacked in one column ``width`` inches wide, each as tall as before
+    (a panel on several rows of the grid keeps their height), with its own tick labels (a panel that shared
+    its neighbour's axis labels now stands alone); the same artists, so a figure already translated stays so.
+    Yields whether the figure changed (False: one panel, or one column already). The layout, size and tick labels
+    are restored on leaving."""
+    from matplotlib.gridspec import GridSpec
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    if not stackable(fig):
+        yield False
+        return
+    axes = _grid_panels(fig)
+    grid = axes[0].get_subplotspec().get_gridspec()
+    specs = [ax.get_subplotspec() for ax in axes]
+    ticks = [(ax.xaxis.get_tick_params(), ax.yaxis.get_tick_params()) for ax in axes]
+    size = tuple(fig.get_size_inches())
+    rows = [len(spec.rowspan) for spec in specs]
+    ratios = grid.get_height_ratios() or [1.0] * grid.nrows
+    heights = [sum(ratios[r] for r in spec.rowspan) / sum(ratios) for spec in specs]
+    stacked = GridSpec(len(axes), 1, figure=fig, height_ratios=heights)
+    engine = fig.get_layout_engine()
+    try:
+        if not isinstance(
+            engine, ConstrainedLayoutEngine
+        ):  # a fixed layout (tight_layout once) or tight
+            with contextlib.suppress(
+                RuntimeError
+            ):  # an engine colorbars cannot move to keeps its layout
+                fig.set_layout_engine("constrained")
+        for i, ax in enumerate(axes):
+            ax.set_subplotspec(stacked[i, 0])
+            ax.xaxis.set_tick_params(which="major", labelbottom=True)
+            ax.yaxis.set_tick_params(which="major", labelleft=True)
+        fig.set_size_inches(width, size[1] * sum(rows) / grid.nrows)
+        yield True
+    finally:
+        for ax, spec, (xt, yt) in zip(axes, specs, ticks, strict=True):
+            ax.set_subplotspec(spec)
+            ax.xaxis.set_tick_params(
+                which="major", labelbottom=xt["labelbottom"], labeltop=xt["labeltop"]
+            )
+            ax.yaxis.set_tick_params(
+                which="major", labelleft=yt["labelleft"], labelright=yt["labelright"]
+            )
+        fig.set_size_inches(*size)
+        if fig.get_layout_engine() is not engine:
+            with contextlib.suppress(RuntimeError):
+                fig.set_layout_engine(engine)
 
 
 _CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
