@@ -29,9 +29,9 @@ from .contract import get_chapter
 __all__ = [
     "FIGURE_DPI",
     "FLOAT_FORMAT",
-    "TEXTS_KEYWORD",
     "NARROW_DIR",
     "NARROW_KEY",
+    "TEXTS_KEYWORD",
     "LanguageFigures",
     "SavedPath",
     "check_guarantee_labels",
