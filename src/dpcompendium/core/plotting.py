@@ -264,6 +264,8 @@ def one_column(fig, width: float = NARROW_WIDTH_IN) -> Iterator[bool]:
             ax.xaxis.set_tick_params(which="major", labelbottom=True)
             ax.yaxis.set_tick_params(which="major", labelleft=True)
         fig.set_size_inches(width, size[1] * sum(rows) / grid.nrows)
+        if any(hasattr(ax, "_colorbar") for ax in fig.axes):
+            fig.draw_without_rendering()  # a colorbar's panel settles in a second layout (the saving draw's)
         yield True
     finally:
         for ax, spec, (xt, yt) in zip(axes, specs, ticks, strict=True):
