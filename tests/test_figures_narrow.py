@@ -15,12 +15,14 @@ import numpy as np
 import pytest
 
 matplotlib.use("Agg")
-from docutils import nodes  # noqa: E402
-from docutils.utils import new_document  # noqa: E402
-from matplotlib import pyplot as plt  # noqa: E402
+import itertools
 
-from dpcompendium.book import chapter, execution, sphinxext  # noqa: E402
-from dpcompendium.core import messages, plotting  # noqa: E402
+from docutils import nodes
+from docutils.utils import new_document
+from matplotlib import pyplot as plt
+
+from dpcompendium.book import chapter, execution, sphinxext
+from dpcompendium.core import messages, plotting
 
 
 def _png_size(path) -> tuple[int, int]:
@@ -62,7 +64,7 @@ def test_one_column_stacks_the_panels_and_restores_the_figure(colorbar):
             assert fig.get_size_inches()[0] == pytest.approx(plotting.NARROW_WIDTH_IN)
             boxes = [ax.get_position() for ax in axes]
             # one column: each panel below the one before, and every panel labels its own y axis
-            assert all(a.y0 > b.y1 for a, b in zip(boxes, boxes[1:], strict=False))
+            assert all(a.y0 > b.y1 for a, b in itertools.pairwise(boxes))
             assert all(ax.yaxis.get_tick_params()["labelleft"] for ax in axes)
         fig.draw_without_rendering()
         assert tuple(fig.get_size_inches()) == size
@@ -75,7 +77,7 @@ def test_one_column_stacks_the_panels_and_restores_the_figure(colorbar):
 
 def test_one_panel_or_one_column_is_left_as_it_is():
     with plotting.book_style():
-        fig, ax = plt.subplots(figsize=(4, 3), layout="constrained")
+        fig, _ax = plt.subplots(figsize=(4, 3), layout="constrained")
         fig2, _ = plotting.panels(2, ncols=1)
     try:
         for f in (fig, fig2):
@@ -142,9 +144,7 @@ def test_the_page_gets_the_narrow_image_after_the_wide_one(tmp_path):
     store = tmp_path / "_build" / ".execution" / execution.NARROW_FIGURES
     store.mkdir(parents=True)
     wide = "a" * 64 + ".png"
-    png = (
-        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + (540).to_bytes(4, "big") + (900).to_bytes(4, "big")
-    )
+    png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + (540).to_bytes(4, "big") + (900).to_bytes(4, "big")
     (store / wide).write_bytes(png)
 
     class App:
