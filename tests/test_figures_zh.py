@@ -161,7 +161,9 @@ def test_the_figure_is_displayed_once_per_language_with_its_tag(tmp_path, monkey
     langs = [meta[messages.LANG_METADATA]["lang"] for _, meta in calls]
     assert langs == ["en", "zh_CN"]
     for lang, (image, meta) in zip(langs, calls, strict=True):
-        assert chapter.NARROW_KEY not in meta[messages.LANG_METADATA]  # one panel: no narrow rendering
+        assert (
+            chapter.NARROW_KEY not in meta[messages.LANG_METADATA]
+        )  # one panel: no narrow rendering
         png = shown.pngs[lang].read_bytes()
         assert image.data == png
         width = int.from_bytes(png[16:20], "big")
