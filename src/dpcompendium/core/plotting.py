@@ -232,7 +232,7 @@ def stackable(fig) -> bool:
 def one_column(fig, width: float = NARROW_WIDTH_IN) -> Iterator[bool]:
     """Inside the block, ``fig``'s panels are stacked in one column ``width`` inches wide, each as tall as before
     (a panel on several rows of the grid keeps their height), with its own tick labels (a panel that shared
-    its neighbour's axis labels now stands alone); the same artists, so a figure already translated stays so.
+    its neighbour's axis labels now stands alone) and the figure's legends in one column; the same artists, so a figure already translated stays so.
     Yields whether the figure changed (False: one panel, or one column already). The layout, size and tick labels
     are restored on leaving."""
     from matplotlib.gridspec import GridSpec
@@ -251,6 +251,7 @@ def one_column(fig, width: float = NARROW_WIDTH_IN) -> Iterator[bool]:
     heights = [sum(ratios[r] for r in spec.rowspan) / sum(ratios) for spec in specs]
     stacked = GridSpec(len(axes), 1, figure=fig, height_ratios=heights)
     engine = fig.get_layout_engine()
+    columns = [legend._ncols for legend in fig.legends]  # a figure's legend under the panels: one column
     try:
         if not isinstance(
             engine, ConstrainedLayoutEngine
@@ -263,6 +264,8 @@ def one_column(fig, width: float = NARROW_WIDTH_IN) -> Iterator[bool]:
             ax.set_subplotspec(stacked[i, 0])
             ax.xaxis.set_tick_params(which="major", labelbottom=True)
             ax.yaxis.set_tick_params(which="major", labelleft=True)
+        for legend in fig.legends:
+            legend.set_ncols(1)
         fig.set_size_inches(width, size[1] * sum(rows) / grid.nrows)
         if any(hasattr(ax, "_colorbar") for ax in fig.axes):
             fig.draw_without_rendering()  # a colorbar's panel settles in a second layout (the saving draw's)
@@ -276,6 +279,8 @@ def one_column(fig, width: float = NARROW_WIDTH_IN) -> Iterator[bool]:
             ax.yaxis.set_tick_params(
                 which="major", labelleft=yt["labelleft"], labelright=yt["labelright"]
             )
+        for legend, n in zip(fig.legends, columns, strict=True):
+            legend.set_ncols(n)
         fig.set_size_inches(*size)
         if fig.get_layout_engine() is not engine:
             with contextlib.suppress(RuntimeError):
