@@ -251,7 +251,9 @@ def one_column(fig, width: float = NARROW_WIDTH_IN) -> Iterator[bool]:
     heights = [sum(ratios[r] for r in spec.rowspan) / sum(ratios) for spec in specs]
     stacked = GridSpec(len(axes), 1, figure=fig, height_ratios=heights)
     engine = fig.get_layout_engine()
-    columns = [legend._ncols for legend in fig.legends]  # a figure's legend under the panels: one column
+    columns = [
+        legend._ncols for legend in fig.legends
+    ]  # a figure's legend under the panels: one column
     try:
         if not isinstance(
             engine, ConstrainedLayoutEngine
