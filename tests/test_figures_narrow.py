@@ -78,7 +78,7 @@ def test_one_column_stacks_the_panels_and_restores_the_figure(colorbar):
 def test_one_panel_or_one_column_is_left_as_it_is():
     with plotting.book_style():
         fig, _ax = plt.subplots(figsize=(4, 3), layout="constrained")
-        fig2, _ = plotting.panels(2, ncols=1)
+        fig2, _ = plotting.panels(2, ncols=1, width=4)
     try:
         for f in (fig, fig2):
             assert not plotting.stackable(f)
@@ -89,6 +89,22 @@ def test_one_panel_or_one_column_is_left_as_it_is():
     finally:
         plt.close(fig)
         plt.close(fig2)
+
+
+def test_a_wide_figure_of_one_panel_is_made_narrow():
+    """One panel 7.2 in wide: its text would be half its size on a phone; its phone rendering is the panel 3.5 in
+    wide, as tall as before."""
+    with plotting.book_style():
+        fig, ax = plt.subplots(figsize=(7.2, 3.4), layout="constrained")
+        ax.plot([1, 2], [1, 2])
+    try:
+        assert plotting.stackable(fig)
+        with plotting.one_column(fig) as changed:
+            assert changed
+            assert tuple(fig.get_size_inches()) == pytest.approx((plotting.NARROW_WIDTH_IN, 3.4))
+        assert tuple(fig.get_size_inches()) == pytest.approx((7.2, 3.4))
+    finally:
+        plt.close(fig)
 
 
 def test_show_figure_saves_the_one_column_rendering_in_each_language(tmp_path):
@@ -112,6 +128,24 @@ def test_show_figure_saves_the_one_column_rendering_in_each_language(tmp_path):
         _png_size(shown.narrow["zh_CN"])[0] * plotting.DISPLAY_DPI / chapter.FIGURE_DPI
     )
     assert plt.get_fignums() == []
+
+
+@pytest.mark.parametrize("colorbar", [False, True])
+def test_the_phone_rendering_costs_one_draw_per_language(tmp_path, colorbar, monkeypatch):
+    """The budget (issue 50): the one-column PNG costs what a wide PNG does, per language: one layout (a dry-run
+    draw) and one drawing; a colorbar's panel takes one layout more."""
+    counts = {}
+    for stack in (True, False):
+        fig = _three_panels(colorbar)
+        draws = []
+        draw = fig.draw
+        fig.draw = lambda renderer, draw=draw, draws=draws: (draws.append(1), draw(renderer))[1]
+        with monkeypatch.context() as mp:
+            if not stack:
+                mp.setattr(plotting, "stackable", lambda f: False)
+            shown = chapter.show_figure(fig, f"f{stack}", tmp_path)
+        counts[stack] = len(draws)
+    assert counts[True] - counts[False] == len(shown.pngs) * (3 if colorbar else 2)
 
 
 def test_extract_narrow_figures_writes_them_by_the_wide_png_s_hash(tmp_path):

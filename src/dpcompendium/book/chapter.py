@@ -379,19 +379,12 @@ def show_figure(fig, name: str, out: str | Path) -> LanguageFigures:
     stack = stackable(fig)
     narrow: dict[str, Path] = {}
 
-    def save_narrow(lang: str, folder: Path, texts: bool = False) -> None:
-        # one draw: the layout engine lays the column out as the PNG is drawn, and fills the figure's box
-        # (no tight box to find first: save_figure's dry-run draw would double the cost, issue 50)
+    def save_narrow(lang: str, folder: Path, **kw) -> None:
+        # a layout (dry-run draw) and a drawing, as for the wide PNG (savefig does the same dry run for a figure
+        # with a layout engine), and the same tight box: a legend laid outside its panel is kept whole
         (folder / NARROW_DIR).mkdir(exist_ok=True)
-        path = folder / NARROW_DIR / f"{name}.png"
-        with one_column(fig), mpl.rc_context({"savefig.bbox": None}):
-            if texts:
-                with _drawn_texts() as drawn:
-                    fig.savefig(path, dpi=FIGURE_DPI, metadata={"Software": None})
-                _add_texts(path, drawn)
-            else:
-                fig.savefig(path, dpi=FIGURE_DPI, metadata={"Software": None})
-        narrow[lang] = path
+        with one_column(fig):
+            narrow[lang] = save_figure(fig, name, folder / NARROW_DIR, svg=False, **kw)[0]
 
     try:
         pngs = {"en": save_figure(fig, name, out)[0]}

@@ -155,7 +155,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("basic", "基本组合"),
     ("optimal (exact PLD)", "最优组合（精确的隐私损失分布，PLD）"),
     ("shuffled in each group", "每组内混洗"),
-    ("%(name)s, ε₀ = %(epsilon)s", "%(name)s，ε₀ = %(epsilon)s"),
+    ("%(name)s, $\\varepsilon_0 = %(epsilon)s$", "%(name)s，$\\varepsilon_0 = %(epsilon)s$"),
     ("passes E", "训练轮数 E"),
     ("total ε (δ as stated)", "总隐私预算 ε（δ 如文中所述）"),
     ("SGD, no privacy", "SGD，无隐私保护"),

@@ -222,15 +222,25 @@ def _grid_panels(fig) -> list:
     )
 
 
+#: A figure of one column is drawn again for phones when it is wider than this many times :data:`NARROW_WIDTH_IN`.
+NARROW_WIDER = 1.25
+
+
 def stackable(fig) -> bool:
-    """Whether ``fig`` has panels side by side on one grid (a rendering in one column differs from it)."""
+    """Whether a rendering of ``fig`` in one column :data:`NARROW_WIDTH_IN` wide differs from it: panels side by side
+    on one grid, or panels in one column (one panel) on a figure wider than :data:`NARROW_WIDER` times it."""
     axes = _grid_panels(fig)
-    return len(axes) > 1 and axes[0].get_subplotspec().get_gridspec().ncols > 1
+    if not axes:
+        return False
+    if len(axes) > 1 and axes[0].get_subplotspec().get_gridspec().ncols > 1:
+        return True
+    return fig.get_size_inches()[0] > NARROW_WIDER * NARROW_WIDTH_IN
 
 
 @contextlib.contextmanager
 def one_column(fig, width: float = NARROW_WIDTH_IN) -> Iterator[bool]:
-    """Inside the block, ``fig``'s panels are stacked in one column ``width`` inches wide, each as tall as before
+    """Inside the block, ``fig``'s panels are stacked in one column ``width`` inches wide (a figure of one column, e.g.
+    one panel, is only made that wide), each as tall as before
     (a panel on several rows of the grid keeps their height), with its own tick labels (a panel that shared
     its neighbour's axis labels now stands alone) and the figure's legends in one column; the same artists, so a figure already translated stays so.
     Yields whether the figure changed (False: one panel, or one column already). The layout, size and tick labels

@@ -157,7 +157,9 @@ def plot_accounting(acc: pd.DataFrame, epsilon: float) -> plt.Figure:
                 ax.plot(g["epochs"], y, ls=ls, marker=mk, ms=4, color=f"C{i}", label=label)
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_title(f"{style(name)['label']}, ε₀ = {g['report_epsilon'].iloc[0]:.3g}")
+        ax.set_title(
+            f"{style(name)['label']}, $\\varepsilon_0 = {g['report_epsilon'].iloc[0]:.3g}$"
+        )
         ax.set_xlabel("passes E")
     return _label_rows(fig, axes, "total ε (δ as stated)")
 
