@@ -166,8 +166,51 @@ def figure_texts(png: str | Path) -> list[str] | None:
     return None
 
 
+def _stack_regions(png: Path, regions: list, box, narrow: Path) -> None:
+    """Cut ``regions`` (inches, figure coordinates: :func:`dpcompendium.core.plotting.panel_regions`) out of
+    ``png`` (the figure saved with the tight box ``box``, inches) and write them one under the other, centred, as
+    ``narrow`` (the same resolution; a region wider than the phone's column scaled down to it)."""
+    from PIL import Image
+
+    from ..core.plotting import NARROW_WIDTH_IN
+
+    pad, gap, widest = 3, 6, round(NARROW_WIDTH_IN * FIGURE_DPI)
+    with Image.open(png) as image:
+        image = image.convert("RGB")
+        parts = []
+        for r in regions:
+            left = max(0, math.floor((r.x0 - box.x0) * FIGURE_DPI) - pad)
+            top = max(0, math.floor((box.y1 - r.y1) * FIGURE_DPI) - pad)
+            right = min(image.width, math.ceil((r.x1 - box.x0) * FIGURE_DPI) + pad)
+            bottom = min(image.height, math.ceil((box.y1 - r.y0) * FIGURE_DPI) + pad)
+            if right - left < 2 or bottom - top < 2:
+                continue
+            part = image.crop((left, top, right, bottom))
+            if part.width > widest:
+                part = part.resize(
+                    (widest, round(part.height * widest / part.width)), Image.Resampling.LANCZOS
+                )
+            parts.append(part)
+    width = max(part.width for part in parts)
+    stacked = Image.new(
+        "RGB", (width, sum(p.height for p in parts) + gap * (len(parts) - 1)), "white"
+    )
+    y = 0
+    for part in parts:
+        stacked.paste(part, ((width - part.width) // 2, y))
+        y += part.height + gap
+    narrow.parent.mkdir(parents=True, exist_ok=True)
+    stacked.save(narrow, dpi=(FIGURE_DPI, FIGURE_DPI), optimize=False)
+
+
 def save_figure(
-    fig, name: str, out: str | Path, *, svg: bool = True, texts: bool = False
+    fig,
+    name: str,
+    out: str | Path,
+    *,
+    svg: bool = True,
+    texts: bool = False,
+    narrow: str | Path | None = None,
 ) -> list[Path]:
     """Write ``fig`` as ``<out>/<name>.png`` (150 dpi) and, with ``svg``, ``.svg``; return the paths (PNG first).
     With ``texts``, the PNG also keeps the texts the figure draws (:func:`figure_texts`): how the other editions'
@@ -177,8 +220,15 @@ def save_figure(
     resolution, for both files (``savefig(..., bbox_inches="tight")`` does it again, in a dry-run draw, for each
     file): the PNG has the same size and layout as with ``bbox_inches="tight"``; a few antialiased pixels of a
     line may differ.
+
+    With ``narrow`` (a folder), a figure of panels side by side is also written as ``<narrow>/<name>.png`` with its
+    panels stacked in one column, for phones: cut from the PNG just written (the regions of the same layout,
+    :func:`dpcompendium.core.plotting.panel_regions`), so it costs no drawing.
     """
+    from ..core.plotting import panel_regions
+
     paths = []
+    regions: list = []
     screen_dpi, engine = fig.dpi, fig.get_layout_engine()
     fig.set_dpi(
         FIGURE_DPI
@@ -186,6 +236,8 @@ def save_figure(
     try:
         fig.draw_without_rendering()  # runs the figure's layout engine (if any) once, for both files
         bbox = fig.get_tightbbox().padded(mpl.rcParams["savefig.pad_inches"])
+        if narrow is not None:
+            regions = panel_regions(fig)
     finally:
         fig.set_dpi(screen_dpi)
     # With no layout engine savefig keeps that layout: no second layout and no dry-run draw per file.
@@ -214,6 +266,8 @@ def save_figure(
                 paths.append(path)
         finally:
             fig.set_layout_engine(engine)
+    if regions:
+        _stack_regions(paths[0], regions, bbox, Path(narrow) / f"{name}.png")
     return paths
 
 
@@ -369,27 +423,24 @@ def show_figure(fig, name: str, out: str | Path) -> LanguageFigures:
     most :data:`dpcompendium.core.plotting.PAGE_WIDTH_IN` inches wide, the content column).
 
     A figure with panels side by side is also saved, in each language, with its panels stacked in one column
-    (:func:`dpcompendium.core.plotting.one_column`) into ``<out>/narrow/`` (``<out>/<lang>/narrow/``): the same
-    artists laid out again, which the book shows on a phone instead.
+    into ``<out>/narrow/`` (``<out>/<lang>/narrow/``; :func:`save_figure`'s ``narrow``: cut from the PNG just
+    drawn), which the book shows on a phone instead.
     """
     from matplotlib import pyplot as plt
 
-    from ..core.plotting import one_column, stackable, strict_glyphs, translate_figure
+    from ..core.plotting import strict_glyphs, translate_figure
 
-    stack = stackable(fig)
     narrow: dict[str, Path] = {}
 
-    def save_narrow(lang: str, folder: Path, **kw) -> None:
-        # a layout (dry-run draw) and a drawing, as for the wide PNG (savefig does the same dry run for a figure
-        # with a layout engine), and the same tight box: a legend laid outside its panel is kept whole
-        (folder / NARROW_DIR).mkdir(exist_ok=True)
-        with one_column(fig):
-            narrow[lang] = save_figure(fig, name, folder / NARROW_DIR, svg=False, **kw)[0]
+    def keep_narrow(lang: str, folder: Path) -> None:
+        path = folder / NARROW_DIR / f"{name}.png"
+        if path.is_file():
+            narrow[lang] = path
 
     try:
-        pngs = {"en": save_figure(fig, name, out)[0]}
-        if stack:
-            save_narrow("en", Path(out))
+        (Path(out) / NARROW_DIR / f"{name}.png").unlink(missing_ok=True)
+        pngs = {"en": save_figure(fig, name, out, narrow=Path(out) / NARROW_DIR)[0]}
+        keep_narrow("en", Path(out))
         for lang in drawable_languages(figure_languages()):
             missing = translate_figure(fig, lang)
             if missing and os.environ.get(
@@ -407,13 +458,15 @@ def show_figure(fig, name: str, out: str | Path) -> LanguageFigures:
                 )
             folder = Path(out) / lang
             folder.mkdir(exist_ok=True)
+            (folder / NARROW_DIR / f"{name}.png").unlink(missing_ok=True)
             with strict_glyphs():
-                pngs[lang] = save_figure(fig, name, folder, svg=False, texts=True)[0]
+                pngs[lang] = save_figure(
+                    fig, name, folder, svg=False, texts=True, narrow=folder / NARROW_DIR
+                )[0]
                 (folder / f"{name}.svg").unlink(
                     missing_ok=True
                 )  # one saved before: not this figure
-                if stack:
-                    save_narrow(lang, folder, texts=True)
+            keep_narrow(lang, folder)
     finally:
         plt.close(fig)
     return LanguageFigures(pngs, narrow)

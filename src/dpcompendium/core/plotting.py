@@ -8,9 +8,10 @@ method has the same colour in every chapter (:data:`METHOD_COLORS`, :func:`metho
 written is vermillion, its corrected variant blue, non-private references black; and the same line style, marker and
 legend label (:func:`method_style`).
 
-Phones: a figure of panels side by side is also saved stacked in one column, :data:`NARROW_WIDTH_IN` wide
-(:func:`one_column`, from :func:`dpcompendium.book.chapter.show_figure`), and a screen at most
-:data:`NARROW_MAX_SCREEN_PX` wide shows that rendering, so its text is as large on a phone as on a laptop.
+Phones: a figure of panels side by side is also saved with its panels stacked in one column, cut from the PNG
+just drawn (:func:`panel_regions`, from :func:`dpcompendium.book.chapter.save_figure`: no second drawing), and a
+screen at most :data:`NARROW_MAX_SCREEN_PX` wide shows that rendering, so its text is as large on a phone as on a
+laptop.
 
 Languages: a chapter draws a figure once, in English; :func:`translate_figure` then puts every text of it (axis
 labels, tick labels set by the code, legends, titles, annotations) in another language from the message catalogue
@@ -52,7 +53,7 @@ __all__ = [
     "cjk_font_available",
     "method_color",
     "method_style",
-    "one_column",
+    "panel_regions",
     "panels",
     "stackable",
     "strict_glyphs",
@@ -90,10 +91,10 @@ def _has_font(family: str) -> bool:
 
 #: The smallest font size (points) a figure of the book may use: 9 pt at the size the figure is shown (issue 49).
 MIN_FONT_PT = 9.0
-#: The width (inches) of a multi-panel figure's one-column rendering for phones (saved with its 0.1 in margins,
-#: about 3.6 in): shown at 96 CSS px per inch it
-#: fits a 390 px phone's column (about 358 px) at its physical size, so 9 pt stays 9 pt there.
-NARROW_WIDTH_IN = 3.5
+#: The widest a multi-panel figure's one-column rendering for phones may be (inches): shown at 96 CSS px per inch it
+#: fits a 390 px phone's column (about 358 px) at its physical size, so 9 pt stays 9 pt there; a wider panel is
+#: scaled to the column.
+NARROW_WIDTH_IN = 3.7
 #: The widest screen (CSS px) that shows a figure's one-column rendering (``dpcompendium.css``).
 NARROW_MAX_SCREEN_PX = 600
 #: The Okabe–Ito colour-blind-safe palette.
@@ -222,81 +223,46 @@ def _grid_panels(fig) -> list:
     )
 
 
-#: A figure of one column is drawn again for phones when it is wider than this many times :data:`NARROW_WIDTH_IN`.
-NARROW_WIDER = 1.25
-
-
 def stackable(fig) -> bool:
-    """Whether a rendering of ``fig`` in one column :data:`NARROW_WIDTH_IN` wide differs from it: panels side by side
-    on one grid, or panels in one column (one panel) on a figure wider than :data:`NARROW_WIDER` times it."""
+    """Whether ``fig`` has panels side by side on one grid (its phone rendering stacks them: :func:`panel_regions`)."""
     axes = _grid_panels(fig)
-    if not axes:
-        return False
-    if len(axes) > 1 and axes[0].get_subplotspec().get_gridspec().ncols > 1:
-        return True
-    return fig.get_size_inches()[0] > NARROW_WIDER * NARROW_WIDTH_IN
+    return len(axes) > 1 and axes[0].get_subplotspec().get_gridspec().ncols > 1
 
 
-@contextlib.contextmanager
-def one_column(fig, width: float = NARROW_WIDTH_IN) -> Iterator[bool]:
-    """Inside the block, ``fig``'s panels are stacked in one column ``width`` inches wide (a figure of one column, e.g.
-    one panel, is only made that wide), each as tall as before
-    (a panel on several rows of the grid keeps their height), with its own tick labels (a panel that shared
-    its neighbour's axis labels now stands alone) and the figure's legends in one column; the same artists, so a figure already translated stays so.
-    Yields whether the figure changed (False: one panel, or one column already). The layout, size and tick labels
-    are restored on leaving."""
-    from matplotlib.gridspec import GridSpec
-    from matplotlib.layout_engine import ConstrainedLayoutEngine
+def panel_regions(fig) -> list:
+    """The regions (``Bbox`` in inches, figure coordinates) of a figure of panels side by side to stack in one
+    column for a phone, in reading order: its title, each panel with its labels, title and colorbar, its x label,
+    then each of its legends; empty for a figure that is not :func:`stackable`. The figure must be laid out at the
+    resolution it is saved at (:func:`dpcompendium.book.chapter.save_figure` calls it after its layout)."""
+    from matplotlib.transforms import Bbox
 
     if not stackable(fig):
-        yield False
-        return
-    axes = _grid_panels(fig)
-    grid = axes[0].get_subplotspec().get_gridspec()
-    specs = [ax.get_subplotspec() for ax in axes]
-    ticks = [(ax.xaxis.get_tick_params(), ax.yaxis.get_tick_params()) for ax in axes]
-    size = tuple(fig.get_size_inches())
-    rows = [len(spec.rowspan) for spec in specs]
-    ratios = grid.get_height_ratios() or [1.0] * grid.nrows
-    heights = [sum(ratios[r] for r in spec.rowspan) / sum(ratios) for spec in specs]
-    stacked = GridSpec(len(axes), 1, figure=fig, height_ratios=heights)
-    engine = fig.get_layout_engine()
-    columns = [
-        legend._ncols for legend in fig.legends
-    ]  # a figure's legend under the panels: one column
-    try:
-        if not isinstance(
-            engine, ConstrainedLayoutEngine
-        ):  # a fixed layout (tight_layout once) or tight
-            with contextlib.suppress(
-                RuntimeError
-            ):  # an engine colorbars cannot move to keeps its layout
-                fig.set_layout_engine("constrained")
-        for i, ax in enumerate(axes):
-            ax.set_subplotspec(stacked[i, 0])
-            ax.xaxis.set_tick_params(which="major", labelbottom=True)
-            ax.yaxis.set_tick_params(which="major", labelleft=True)
-        for legend in fig.legends:
-            legend.set_ncols(1)
-        fig.set_size_inches(width, size[1] * sum(rows) / grid.nrows)
-        if any(hasattr(ax, "_colorbar") for ax in fig.axes):
-            fig.draw_without_rendering()  # a colorbar's panel settles in a second layout (the saving draw's)
-        yield True
-    finally:
-        for ax, spec, (xt, yt) in zip(axes, specs, ticks, strict=True):
-            ax.set_subplotspec(spec)
-            ax.xaxis.set_tick_params(
-                which="major", labelbottom=xt["labelbottom"], labeltop=xt["labeltop"]
-            )
-            ax.yaxis.set_tick_params(
-                which="major", labelleft=yt["labelleft"], labelright=yt["labelright"]
-            )
-        for legend, n in zip(fig.legends, columns, strict=True):
-            legend.set_ncols(n)
-        fig.set_size_inches(*size)
-        if fig.get_layout_engine() is not engine:
-            with contextlib.suppress(RuntimeError):
-                fig.set_layout_engine(engine)
+        return []
+    renderer = fig.canvas.get_renderer()
+    inches = fig.dpi_scale_trans.inverted()
+    bars: dict[int, list] = {}
+    for ax in fig.axes:
+        cb = getattr(ax, "_colorbar", None)
+        if cb is None or not ax.get_visible():
+            continue
+        parents = getattr(ax, "_colorbar_info", {}).get("parents") or [cb.mappable.axes]
+        for parent in parents:
+            bars.setdefault(id(parent), []).append(ax)
+
+    def box(artist):
+        return artist.get_tightbbox(renderer).transformed(inches)
+
+    regions = []
+    for title in (fig._suptitle,):
+        if title is not None and title.get_text():
+            regions.append(title.get_window_extent(renderer).transformed(inches))
+    for ax in _grid_panels(fig):
+        regions.append(Bbox.union([box(ax), *(box(c) for c in bars.get(id(ax), []))]))
+    for label in (fig._supxlabel,):
+        if label is not None and label.get_text():
+            regions.append(label.get_window_extent(renderer).transformed(inches))
+    regions += [legend.get_window_extent(renderer).transformed(inches) for legend in fig.legends]
+    return regions
 
 
 _CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
