@@ -818,7 +818,9 @@ async () => {
     const r = img.getBoundingClientRect();
     return {src: img.getAttribute('src'), link: a ? a.getAttribute('href') : null,
             natural: img.naturalWidth, shown: r.width, column: box.width,
-            over: Math.round(Math.max(r.right - box.right, r.width - box.width))};
+            over: Math.round(Math.max(r.right - box.right, r.width - box.width)),
+            narrow: img.classList.contains('dpc-narrow'),
+            stacked: !!img.closest('figure').querySelector('img.dpc-narrow')};
   });
   // what may scroll sideways: a box whose overflow is a table
   const allowed = el => {
@@ -994,6 +996,15 @@ def page_layout(context, server: str, page: str, width: int) -> dict:
     return rec["layout"]
 
 
+def figure_text_px(figure: dict) -> float:
+    """The CSS px size of a figure's smallest text (plotting.MIN_FONT_PT) as its image is shown (a PNG of
+    chapter.FIGURE_DPI pixels per inch, ``natural`` px wide, shown ``shown`` px wide)."""
+    from dpcompendium.book.chapter import FIGURE_DPI
+    from dpcompendium.core.plotting import MIN_FONT_PT
+
+    return MIN_FONT_PT * FIGURE_DPI / 72 * figure["shown"] / max(figure["natural"], 1)
+
+
 @pytest.mark.parametrize("page", READING_PAGES)
 def test_display_math_fits_and_figures_open_full_size(browser_context, server, page):
     """At 1400 px no display equation is wider than its box (long ones are broken with aligned/split), and the
@@ -1012,6 +1023,14 @@ def test_display_math_fits_and_figures_open_full_size(browser_context, server, p
     assert not closed, f"{page}: figures that do not open full size: {closed}"
     if page in CHAPTER_PAGES:
         assert info["figures"], f"{page}: no figure found"
+    narrow = [Path(f["src"]).name for f in info["figures"] if f["narrow"]]
+    assert not narrow, f"{page}: a phone's rendering of a figure at {VIEWPORT_WIDTH} px: {narrow}"
+    small = [
+        f"{Path(f['src']).name}: {figure_text_px(f) * 0.75:.1f} pt"
+        for f in info["figures"]
+        if figure_text_px(f) * 0.75 < 9 - 0.05
+    ]
+    assert not small, f"{page}: figure text below 9 pt as shown at {VIEWPORT_WIDTH} px: {small}"
 
 
 @pytest.mark.parametrize("page", READING_PAGES)
@@ -1045,6 +1064,18 @@ def test_phone_nothing_scrolls_sideways_but_tables(browser_context, server, page
         if f["over"] > 1
     ]
     assert not wide, f"{page}: figures wider than the column at {PHONE_WIDTH} px: {wide}"
+    # issue 49 (reader review 4, M4): a figure of panels side by side is shown in its one-column rendering, whose
+    # smallest text (plotting.MIN_FONT_PT at chapter.FIGURE_DPI) is at least 9 CSS px as shown
+    wrong = [Path(f["src"]).name for f in info["figures"] if f["stacked"] and not f["narrow"]]
+    assert not wrong, (
+        f"{page}: the wide rendering of a multi-panel figure at {PHONE_WIDTH} px: {wrong}"
+    )
+    small = [
+        f"{Path(f['src']).name}: {text_px:.1f} px"
+        for f in info["figures"]
+        if f["narrow"] and (text_px := figure_text_px(f)) < 9
+    ]
+    assert not small, f"{page}: figure text below 9 px at {PHONE_WIDTH} px: {small}"
     closed = [
         f["src"]
         for f in info["figures"]

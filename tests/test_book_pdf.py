@@ -363,12 +363,9 @@ def blank_shares(path: Path) -> tuple[float, ...]:
 
 
 #: Pages of a PDF known to be more than half empty, each with why (a key that no longer needs it fails the test).
-KNOWN_SHORT: dict[str, dict[int, str]] = {
-    "dpcompendium.pdf": {
-        43: "PENDING (2026-11-30, 995b7fd): 61 % empty after a page of dp-mean's long results table (Table 1.3), "
-        "whose next part moves whole to the next page",
-    },
-}
+KNOWN_SHORT: dict[
+    str, dict[int, str]
+] = {}  # page 43 (dp-mean, after Table 1.3) is full since s17-fig
 
 
 def test_no_page_more_than_half_empty(edition):
@@ -816,12 +813,13 @@ def smallest_printed_text(path: Path) -> list[tuple[int, float]]:
 
 def test_figures_print_at_their_design_size(tmp_path):
     """pdf._FIGURES and the measure above: a figure prints at its design size (its ``<img width>``: the PNG's pixels
-    at FIGURE_DPI per inch, so its 8 pt text is 8 pt on paper), a tall one shrinks but not below
+    at FIGURE_DPI per inch, so its plotting.MIN_FONT_PT (9 pt) text is 9 pt on paper), a tall one shrinks but not below
     FIGURE_MIN_SCALE (its text FIGURE_MIN_TEXT_PT), and the measure reads both from the PDF."""
     from PIL import Image
 
     from dpcompendium.book import pdf
     from dpcompendium.book.chapter import FIGURE_DPI
+    from dpcompendium.core.plotting import MIN_FONT_PT
 
     if not os.access(pdf.CHROMIUM, os.X_OK):
         pytest.fail(f"no Chromium at {pdf.CHROMIUM}: apt-get install chromium (.ci/run does)")
@@ -848,7 +846,7 @@ def test_figures_print_at_their_design_size(tmp_path):
     )  # the tall one's share: 90 mm of its 9 in, but not below the floor
     assert item.figures == pytest.approx([1, max(pdf.FIGURE_MIN_SCALE, tall)], abs=0.002)
     found = smallest_printed_text(out)
-    assert [round(pt, 1) for _, pt in found] == [8.0, pdf.FIGURE_MIN_TEXT_PT], found
+    assert [round(pt, 1) for _, pt in found] == [MIN_FONT_PT, pdf.FIGURE_MIN_TEXT_PT], found
 
 
 @pytest.mark.parametrize("page", CHAPTER_PAGES)

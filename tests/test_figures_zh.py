@@ -148,14 +148,22 @@ def test_show_figure_keeps_the_english_files_and_adds_the_chinese_ones(tmp_path)
 
 
 def test_the_figure_is_displayed_once_per_language_with_its_tag(tmp_path, monkeypatch):
-    """The figure is shown through messages.show, one image per language (each output tagged with its language:
-    tests/test_i18n.py), each the PNG saved for that language at its physical size."""
+    """The figure is shown as messages.show shows a value, one image per language (each output tagged with its
+    language: tests/test_i18n.py), each the PNG saved for that language at its physical size."""
+    import IPython.display
+
     shown = chapter.show_figure(_figure(), "f", tmp_path)
     calls = []
-    monkeypatch.setattr(messages, "show", calls.append)
+    monkeypatch.setattr(
+        IPython.display, "display", lambda obj, metadata: calls.append((obj, metadata))
+    )
     shown._ipython_display_()
-    assert len(calls) == 1 and list(calls[0]) == ["en", "zh_CN"]
-    for lang, image in calls[0].items():
+    langs = [meta[messages.LANG_METADATA]["lang"] for _, meta in calls]
+    assert langs == ["en", "zh_CN"]
+    for lang, (image, meta) in zip(langs, calls, strict=True):
+        assert (
+            chapter.NARROW_KEY not in meta[messages.LANG_METADATA]
+        )  # one panel: no narrow rendering
         png = shown.pngs[lang].read_bytes()
         assert image.data == png
         width = int.from_bytes(png[16:20], "big")

@@ -52,10 +52,11 @@ def test_small_fontsize_pattern():
         "fontsize = 6.5",
         "fontsize='small'",
     ]
-    assert small_fontsizes("ax.legend(fontsize=8); ax.text(0, 0, 's', fontsize=9.5)") == []
+    assert small_fontsizes("ax.legend(fontsize=9); ax.text(0, 0, 's', fontsize=9.5)") == []
+    assert small_fontsizes("ax.legend(fontsize=8.5)") == ["fontsize=8.5"]  # issue 49: 9 pt
 
 
-def test_no_fontsize_below_8_in_notebooks_or_library():
+def test_no_fontsize_below_the_minimum_in_notebooks_or_library():
     found = {}
     for nb in NOTEBOOKS:
         for i, cell in enumerate(code_cells(nb)):
@@ -67,7 +68,7 @@ def test_no_fontsize_below_8_in_notebooks_or_library():
     assert not found, f"fontsize below {plotting.MIN_FONT_PT:g} pt: {found}"
 
 
-def test_book_style_text_is_at_least_8pt_and_the_figure_fits_the_column():
+def test_book_style_text_is_at_least_the_minimum_and_the_figure_fits_the_column():
     with plotting.book_style():
         rc = matplotlib.rcParams
         from matplotlib.font_manager import FontProperties

@@ -29,6 +29,8 @@ from .contract import get_chapter
 __all__ = [
     "FIGURE_DPI",
     "FLOAT_FORMAT",
+    "NARROW_DIR",
+    "NARROW_KEY",
     "TEXTS_KEYWORD",
     "LanguageFigures",
     "SavedPath",
@@ -164,8 +166,51 @@ def figure_texts(png: str | Path) -> list[str] | None:
     return None
 
 
+def _stack_regions(png: Path, regions: list, box, narrow: Path) -> None:
+    """Cut ``regions`` (inches, figure coordinates: :func:`dpcompendium.core.plotting.panel_regions`) out of
+    ``png`` (the figure saved with the tight box ``box``, inches) and write them one under the other, centred, as
+    ``narrow`` (the same resolution; a region wider than the phone's column scaled down to it)."""
+    from PIL import Image
+
+    from ..core.plotting import NARROW_WIDTH_IN
+
+    pad, gap, widest = 3, 6, round(NARROW_WIDTH_IN * FIGURE_DPI)
+    with Image.open(png) as image:
+        image = image.convert("RGB")
+        parts = []
+        for r in regions:
+            left = max(0, math.floor((r.x0 - box.x0) * FIGURE_DPI) - pad)
+            top = max(0, math.floor((box.y1 - r.y1) * FIGURE_DPI) - pad)
+            right = min(image.width, math.ceil((r.x1 - box.x0) * FIGURE_DPI) + pad)
+            bottom = min(image.height, math.ceil((box.y1 - r.y0) * FIGURE_DPI) + pad)
+            if right - left < 2 or bottom - top < 2:
+                continue
+            part = image.crop((left, top, right, bottom))
+            if part.width > widest:
+                part = part.resize(
+                    (widest, round(part.height * widest / part.width)), Image.Resampling.LANCZOS
+                )
+            parts.append(part)
+    width = max(part.width for part in parts)
+    stacked = Image.new(
+        "RGB", (width, sum(p.height for p in parts) + gap * (len(parts) - 1)), "white"
+    )
+    y = 0
+    for part in parts:
+        stacked.paste(part, ((width - part.width) // 2, y))
+        y += part.height + gap
+    narrow.parent.mkdir(parents=True, exist_ok=True)
+    stacked.save(narrow, dpi=(FIGURE_DPI, FIGURE_DPI), optimize=False)
+
+
 def save_figure(
-    fig, name: str, out: str | Path, *, svg: bool = True, texts: bool = False
+    fig,
+    name: str,
+    out: str | Path,
+    *,
+    svg: bool = True,
+    texts: bool = False,
+    narrow: str | Path | None = None,
 ) -> list[Path]:
     """Write ``fig`` as ``<out>/<name>.png`` (150 dpi) and, with ``svg``, ``.svg``; return the paths (PNG first).
     With ``texts``, the PNG also keeps the texts the figure draws (:func:`figure_texts`): how the other editions'
@@ -175,8 +220,15 @@ def save_figure(
     resolution, for both files (``savefig(..., bbox_inches="tight")`` does it again, in a dry-run draw, for each
     file): the PNG has the same size and layout as with ``bbox_inches="tight"``; a few antialiased pixels of a
     line may differ.
+
+    With ``narrow`` (a folder), a figure of panels side by side is also written as ``<narrow>/<name>.png`` with its
+    panels stacked in one column, for phones: cut from the PNG just written (the regions of the same layout,
+    :func:`dpcompendium.core.plotting.panel_regions`), so it costs no drawing.
     """
+    from ..core.plotting import panel_regions
+
     paths = []
+    regions: list = []
     screen_dpi, engine = fig.dpi, fig.get_layout_engine()
     fig.set_dpi(
         FIGURE_DPI
@@ -184,6 +236,8 @@ def save_figure(
     try:
         fig.draw_without_rendering()  # runs the figure's layout engine (if any) once, for both files
         bbox = fig.get_tightbbox().padded(mpl.rcParams["savefig.pad_inches"])
+        if narrow is not None:
+            regions = panel_regions(fig)
     finally:
         fig.set_dpi(screen_dpi)
     # With no layout engine savefig keeps that layout: no second layout and no dry-run draw per file.
@@ -212,6 +266,8 @@ def save_figure(
                 paths.append(path)
         finally:
             fig.set_layout_engine(engine)
+    if regions:
+        _stack_regions(paths[0], regions, bbox, Path(narrow) / f"{name}.png")
     return paths
 
 
@@ -281,31 +337,71 @@ def figure_languages() -> list[str]:
     return langs
 
 
+#: The key, in a figure output's ``{"dpcompendium": {...}}`` metadata, of its one-column rendering for phones:
+#: ``{"png": <base64>, "width": <CSS px>}`` (:func:`show_figure`; the book serves it to narrow screens,
+#: :func:`dpcompendium.book.execution.extract_narrow_figures`).
+NARROW_KEY = "narrow"
+#: The folder, under a chapter's output folder (and each language's), of the figures' one-column renderings.
+NARROW_DIR = "narrow"
+
+
+def _display_width(data: bytes) -> int:
+    """The CSS width of a PNG of ``FIGURE_DPI`` pixels per inch shown at its physical size."""
+    from ..core.plotting import DISPLAY_DPI
+
+    width = int.from_bytes(
+        data[16:20], "big"
+    )  # the PNG's IHDR chunk; the height follows the aspect
+    return round(width * DISPLAY_DPI / FIGURE_DPI)
+
+
 class LanguageFigures:
     """The saved PNG of a figure in each language, displayed as one output per language, each tagged with its
     language in the output's metadata (``{"dpcompendium": {"lang": "zh_CN"}}``): an edition shows the outputs of
     its language (and the untagged ones) only (:func:`dpcompendium.core.messages.show`). Each PNG is displayed at
-    its physical size (:func:`show_figure`)."""
+    its physical size (:func:`show_figure`). A figure of panels side by side also has its one-column rendering
+    in each language (``narrow``), carried in the same output's metadata (:data:`NARROW_KEY`)."""
 
-    def __init__(self, pngs: Mapping[str, Path]):
+    def __init__(self, pngs: Mapping[str, Path], narrow: Mapping[str, Path] | None = None):
         self.pngs = dict(pngs)
+        self.narrow = dict(narrow or {})
 
     def image(self, lang: str = "en"):
         """The :class:`IPython.display.Image` of the figure in ``lang``."""
         from IPython.display import Image
 
-        from ..core.plotting import DISPLAY_DPI
-
         data = Path(self.pngs[lang]).read_bytes()
-        width = int.from_bytes(
-            data[16:20], "big"
-        )  # the PNG's IHDR chunk; the height follows the aspect
-        return Image(data=data, format="png", width=round(width * DISPLAY_DPI / FIGURE_DPI))
+        return Image(data=data, format="png", width=_display_width(data))
+
+    def metadata(self, lang: str = "en") -> dict[str, Any]:
+        """The output metadata of the figure in ``lang``: its language and, if it has one, its one-column
+        rendering (:data:`NARROW_KEY`)."""
+        import base64
+
+        from ..core.messages import LANG_METADATA
+
+        tag: dict[str, Any] = {"lang": lang}
+        if lang in self.narrow:
+            data = Path(self.narrow[lang]).read_bytes()
+            tag[NARROW_KEY] = {
+                "png": base64.b64encode(data).decode("ascii"),
+                "width": _display_width(data),
+            }
+        return {LANG_METADATA: tag}
 
     def _ipython_display_(self) -> None:
-        from ..core.messages import show
+        from IPython.display import display
 
-        show({lang: self.image(lang) for lang in self.pngs})
+        from ..core.messages import EDITIONS
+
+        for lang in (
+            "en",
+            *EDITIONS,
+        ):  # as messages.show: a language not drawn shows the English figure
+            shown = lang if lang in self.pngs else "en"
+            meta = self.metadata(shown)
+            meta[next(iter(meta))]["lang"] = lang
+            display(self.image(shown), metadata=meta)
 
     def _repr_png_(self):  # outside IPython's display machinery: the English figure
         return self.image("en")._repr_png_()
@@ -325,13 +421,26 @@ def show_figure(fig, name: str, out: str | Path) -> LanguageFigures:
     physical size: ``FIGURE_DPI`` pixels of the PNG per inch, :data:`dpcompendium.core.plotting.DISPLAY_DPI` (96)
     CSS pixels per inch, so a point of text in the figure is a point on the page (the book's figures are drawn at
     most :data:`dpcompendium.core.plotting.PAGE_WIDTH_IN` inches wide, the content column).
+
+    A figure with panels side by side is also saved, in each language, with its panels stacked in one column
+    into ``<out>/narrow/`` (``<out>/<lang>/narrow/``; :func:`save_figure`'s ``narrow``: cut from the PNG just
+    drawn), which the book shows on a phone instead.
     """
     from matplotlib import pyplot as plt
 
     from ..core.plotting import strict_glyphs, translate_figure
 
+    narrow: dict[str, Path] = {}
+
+    def keep_narrow(lang: str, folder: Path) -> None:
+        path = folder / NARROW_DIR / f"{name}.png"
+        if path.is_file():
+            narrow[lang] = path
+
     try:
-        pngs = {"en": save_figure(fig, name, out)[0]}
+        (Path(out) / NARROW_DIR / f"{name}.png").unlink(missing_ok=True)
+        pngs = {"en": save_figure(fig, name, out, narrow=Path(out) / NARROW_DIR)[0]}
+        keep_narrow("en", Path(out))
         for lang in drawable_languages(figure_languages()):
             missing = translate_figure(fig, lang)
             if missing and os.environ.get(
@@ -349,14 +458,18 @@ def show_figure(fig, name: str, out: str | Path) -> LanguageFigures:
                 )
             folder = Path(out) / lang
             folder.mkdir(exist_ok=True)
+            (folder / NARROW_DIR / f"{name}.png").unlink(missing_ok=True)
             with strict_glyphs():
-                pngs[lang] = save_figure(fig, name, folder, svg=False, texts=True)[0]
+                pngs[lang] = save_figure(
+                    fig, name, folder, svg=False, texts=True, narrow=folder / NARROW_DIR
+                )[0]
                 (folder / f"{name}.svg").unlink(
                     missing_ok=True
                 )  # one saved before: not this figure
+            keep_narrow(lang, folder)
     finally:
         plt.close(fig)
-    return LanguageFigures(pngs)
+    return LanguageFigures(pngs, narrow)
 
 
 def skipped(what: str, why: str) -> str:

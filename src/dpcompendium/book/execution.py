@@ -48,12 +48,14 @@ __all__ = [
     "ensure_executed",
     "execute_notebook",
     "executed_notebooks",
+    "extract_narrow_figures",
     "for_language",
     "inputs_digest",
     "kernel_book_modules",
     "kernel_peak_memory_mib",
     "load_record",
     "merge_outputs",
+    "narrow_figure_name",
     "output_language",
     "populate_jupyter_cache",
     "store_execution",
@@ -542,6 +544,42 @@ def for_language(nb: nbformat.NotebookNode, lang: str) -> nbformat.NotebookNode:
     return out
 
 
+#: The folder, in the execution store, of the figures' one-column renderings (:func:`extract_narrow_figures`).
+NARROW_FIGURES = "narrow"
+
+
+def narrow_figure_name(png: bytes) -> str:
+    """The file name, in :data:`NARROW_FIGURES`, of the one-column rendering of the figure whose (wide) PNG is
+    ``png``: the SHA-256 of the wide PNG, as MyST-NB names the wide one's file, so the book finds it from the page's
+    image (:func:`dpcompendium.book.sphinxext`)."""
+    return hashlib.sha256(png).hexdigest() + ".png"
+
+
+def extract_narrow_figures(nb: nbformat.NotebookNode, folder: Path) -> int:
+    """Write each figure output's one-column rendering (its metadata's ``narrow``:
+    :func:`dpcompendium.book.chapter.show_figure`) into ``folder`` as :func:`narrow_figure_name` of its wide PNG,
+    and drop it from the output (in place); return how many were written."""
+    import base64
+
+    from .chapter import NARROW_KEY
+
+    n = 0
+    for cell in nb.cells:
+        for output in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+            tag = (output.get("metadata") or {}).get("dpcompendium")
+            narrow = tag.pop(NARROW_KEY, None) if isinstance(tag, dict) else None
+            wide = (output.get("data") or {}).get("image/png")
+            if not narrow or not wide:
+                continue
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / narrow_figure_name(base64.b64decode(wide))
+            data = base64.b64decode(narrow["png"])
+            if not path.exists() or path.read_bytes() != data:
+                path.write_bytes(data)
+            n += 1
+    return n
+
+
 def populate_jupyter_cache(
     cache_path: Path, store: Path, notebooks: Sequence[Path], lang: str = "en"
 ) -> None:
@@ -560,6 +598,7 @@ def populate_jupyter_cache(
         if rec is None:
             continue
         executed = for_language(nbformat.read(Path(store) / f"{nb.stem}.ipynb", as_version=4), lang)
+        extract_narrow_figures(executed, Path(store) / NARROW_FIGURES)
         cache.cache_notebook_bundle(
             CacheBundleIn(executed, str(nb.resolve()), data={"execution_seconds": rec.wall_time_s}),
             check_validity=False,

@@ -362,6 +362,36 @@ def _on_doctree_read_alt(app, doctree) -> None:
             image["alt"] = " ".join(caption.astext().split())
 
 
+def _on_doctree_read_narrow(app, doctree) -> None:
+    """A figure image that has a one-column rendering (in the execution store's ``narrow`` folder under its own
+    file name: :func:`dpcompendium.book.execution.extract_narrow_figures`) is followed by that rendering, as an
+    image of class ``dpc-narrow`` (the wide one ``dpc-wide``): ``dpcompendium.css`` shows the one or the other by
+    the screen's width (:data:`dpcompendium.core.plotting.NARROW_MAX_SCREEN_PX`); print keeps the wide one. Runs
+    before Sphinx collects the page's images, so the file is copied into ``_images`` as every image is."""
+    from ..core.plotting import DISPLAY_DPI
+    from .chapter import FIGURE_DPI
+    from .execution import NARROW_FIGURES
+
+    folder = _store(app) / NARROW_FIGURES
+    if not folder.is_dir():
+        return
+    srcdir = Path(app.srcdir).resolve()
+    for image in list(doctree.findall(nodes.image)):
+        path = folder / Path(image.get("uri", "")).name
+        if "dpc-narrow" in image["classes"] or not path.is_file():
+            continue
+        data = path.read_bytes()
+        width = round(int.from_bytes(data[16:20], "big") * DISPLAY_DPI / FIGURE_DPI)
+        narrow = nodes.image(
+            uri="/" + path.resolve().relative_to(srcdir).as_posix(),
+            alt=image.get("alt", ""),
+            width=f"{width}px",
+            classes=["dpc-narrow"],
+        )
+        image["classes"].append("dpc-wide")
+        image.parent.insert(image.parent.index(image) + 1, narrow)
+
+
 def _chapter_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     """``{chapter}`<id>```: a link to the chapter, with the title of its manifest (in a translated edition, the
     title its page's catalogue gives it: review 6, D7)."""
@@ -653,6 +683,9 @@ def setup(app) -> dict[str, Any]:
     app.connect("env-purge-doc", _on_env_purge_doc)
     app.connect("env-merge-info", _on_env_merge_info)
     app.connect("builder-inited", _on_builder_inited_static)
+    app.connect(
+        "doctree-read", _on_doctree_read_narrow, priority=400
+    )  # before Sphinx's image collector
     app.connect("doctree-read", _on_doctree_read_alt)
     app.add_directive("execution-report", ExecutionReport)
     app.add_role("chapter", _chapter_role)

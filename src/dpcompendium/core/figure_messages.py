@@ -132,8 +132,8 @@ _PAIRS: list[tuple[str, str]] = [
     ("level t' of v'", "v' 的隐私等级 t'"),
     ("level t of v", "v 的隐私等级 t"),
     (
-        "(a) sup ln P(y|v)/P(y|v'),\nschedule {5,4,3,2,1}·%(base)s",
-        "(a) sup ln P(y|v)/P(y|v')，\n隐私预算方案 {5,4,3,2,1}·%(base)s",
+        "(a) $\\sup\\,\\ln P(y\\mid v)/P(y\\mid v')$,\nschedule $\\{5,4,3,2,1\\}\\cdot %(base)s$",
+        "(a) $\\sup\\,\\ln P(y\\mid v)/P(y\\mid v')$，\n隐私预算方案 $\\{5,4,3,2,1\\}\\cdot %(base)s$",
     ),
     ("{%(levels)s}eps", "{%(levels)s}ε"),
     ("%(name)s: exact", "%(name)s：精确值"),
@@ -143,7 +143,10 @@ _PAIRS: list[tuple[str, str]] = [
         "(b) exact LDP level of LHP\nvs the largest budget",
         "(b) LHP 的精确 LDP 参数\n对比最大的隐私预算",
     ),
-    ("base ε (schedule {5ε, 4ε, 3ε, 2ε, ε})", "基础隐私预算 ε（方案 {5ε, 4ε, 3ε, 2ε, ε}）"),
+    (
+        "base $\\varepsilon$ (schedule $\\{5\\varepsilon, 4\\varepsilon, 3\\varepsilon, 2\\varepsilon, \\varepsilon\\}$)",
+        "基础隐私预算 $\\varepsilon$（方案 $\\{5\\varepsilon, 4\\varepsilon, 3\\varepsilon, 2\\varepsilon, \\varepsilon\\}$）",
+    ),
     ("MAE of the mean", "均值的平均绝对误差（MAE）"),
     # the hiera chapter's synthetic datasets: distributions, not the method "uniform" (issue 48)
     ("uniform distribution", "均匀分布"),
@@ -152,7 +155,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("basic", "基本组合"),
     ("optimal (exact PLD)", "最优组合（精确的隐私损失分布，PLD）"),
     ("shuffled in each group", "每组内混洗"),
-    ("%(name)s, ε₀ = %(epsilon)s", "%(name)s，ε₀ = %(epsilon)s"),
+    ("%(name)s, $\\varepsilon_0 = %(epsilon)s$", "%(name)s，$\\varepsilon_0 = %(epsilon)s$"),
     ("passes E", "训练轮数 E"),
     ("total ε (δ as stated)", "总隐私预算 ε（δ 如文中所述）"),
     ("SGD, no privacy", "SGD，无隐私保护"),

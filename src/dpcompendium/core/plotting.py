@@ -2,11 +2,16 @@
 
 Every chapter calls :func:`use_book_style` in its set-up cell. The style (``styles/book.mplstyle``) draws figures
 for the book's content column: at most :data:`PAGE_WIDTH_IN` inches wide, shown at their physical size (96 CSS
-pixels per inch, see :func:`dpcompendium.book.chapter.show_figure`), with text of at least 8 pt and the colour-blind-safe
+pixels per inch, see :func:`dpcompendium.book.chapter.show_figure`), with text of at least 9 pt and the colour-blind-safe
 palette of Okabe and Ito (2008). Multi-panel figures come from :func:`panels`: at most three panels in a row. A
 method has the same colour in every chapter (:data:`METHOD_COLORS`, :func:`method_color`): the source's method as
 written is vermillion, its corrected variant blue, non-private references black; and the same line style, marker and
 legend label (:func:`method_style`).
+
+Phones: a figure of panels side by side is also saved with its panels stacked in one column, cut from the PNG
+just drawn (:func:`panel_regions`, from :func:`dpcompendium.book.chapter.save_figure`: no second drawing), and a
+screen at most :data:`NARROW_MAX_SCREEN_PX` wide shows that rendering, so its text is as large on a phone as on a
+laptop.
 
 Languages: a chapter draws a figure once, in English; :func:`translate_figure` then puts every text of it (axis
 labels, tick labels set by the code, legends, titles, annotations) in another language from the message catalogue
@@ -38,6 +43,8 @@ __all__ = [
     "METHOD_LINESTYLES",
     "METHOD_MARKERS",
     "MIN_FONT_PT",
+    "NARROW_MAX_SCREEN_PX",
+    "NARROW_WIDTH_IN",
     "OKABE_ITO",
     "PAGE_WIDTH_IN",
     "STYLE",
@@ -46,7 +53,9 @@ __all__ = [
     "cjk_font_available",
     "method_color",
     "method_style",
+    "panel_regions",
     "panels",
+    "stackable",
     "strict_glyphs",
     "translate_figure",
     "use_book_style",
@@ -80,8 +89,14 @@ def _has_font(family: str) -> bool:
     return True
 
 
-#: The smallest font size (points) a figure of the book may use.
-MIN_FONT_PT = 8.0
+#: The smallest font size (points) a figure of the book may use: 9 pt at the size the figure is shown (issue 49).
+MIN_FONT_PT = 9.0
+#: The widest a multi-panel figure's one-column rendering for phones may be (inches): shown at 96 CSS px per inch it
+#: fits a 390 px phone's column (about 358 px) at its physical size, so 9 pt stays 9 pt there; a wider panel is
+#: scaled to the column.
+NARROW_WIDTH_IN = 3.7
+#: The widest screen (CSS px) that shows a figure's one-column rendering (``dpcompendium.css``).
+NARROW_MAX_SCREEN_PX = 600
 #: The Okabe–Ito colour-blind-safe palette.
 OKABE_ITO = {
     "blue": "#0072B2",
@@ -190,6 +205,64 @@ def panels(
     for ax in rest:
         ax.set_visible(False)
     return fig, axes
+
+
+def _grid_panels(fig) -> list:
+    """The visible panels of ``fig`` laid out on one grid (colorbars and insets follow their panel), in reading
+    order; empty when the figure has panels on no grid or on several."""
+    axes = [
+        ax
+        for ax in fig.axes
+        if ax.get_visible() and ax.get_subplotspec() is not None and not hasattr(ax, "_colorbar")
+    ]
+    if not axes or len({id(ax.get_subplotspec().get_gridspec()) for ax in axes}) != 1:
+        return []
+    return sorted(
+        axes,
+        key=lambda ax: (ax.get_subplotspec().rowspan.start, ax.get_subplotspec().colspan.start),
+    )
+
+
+def stackable(fig) -> bool:
+    """Whether ``fig`` has panels side by side on one grid (its phone rendering stacks them: :func:`panel_regions`)."""
+    axes = _grid_panels(fig)
+    return len(axes) > 1 and axes[0].get_subplotspec().get_gridspec().ncols > 1
+
+
+def panel_regions(fig) -> list:
+    """The regions (``Bbox`` in inches, figure coordinates) of a figure of panels side by side to stack in one
+    column for a phone, in reading order: its title, each panel with its labels, title and colorbar, its x label,
+    then each of its legends; empty for a figure that is not :func:`stackable`. The figure must be laid out at the
+    resolution it is saved at (:func:`dpcompendium.book.chapter.save_figure` calls it after its layout)."""
+    from matplotlib.transforms import Bbox
+
+    if not stackable(fig):
+        return []
+    renderer = fig.canvas.get_renderer()
+    inches = fig.dpi_scale_trans.inverted()
+    bars: dict[int, list] = {}
+    for ax in fig.axes:
+        cb = getattr(ax, "_colorbar", None)
+        if cb is None or not ax.get_visible():
+            continue
+        parents = getattr(ax, "_colorbar_info", {}).get("parents") or [cb.mappable.axes]
+        for parent in parents:
+            bars.setdefault(id(parent), []).append(ax)
+
+    def box(artist):
+        return artist.get_tightbbox(renderer).transformed(inches)
+
+    regions = []
+    for title in (fig._suptitle,):
+        if title is not None and title.get_text():
+            regions.append(title.get_window_extent(renderer).transformed(inches))
+    for ax in _grid_panels(fig):
+        regions.append(Bbox.union([box(ax), *(box(c) for c in bars.get(id(ax), []))]))
+    for label in (fig._supxlabel,):
+        if label is not None and label.get_text():
+            regions.append(label.get_window_extent(renderer).transformed(inches))
+    regions += [legend.get_window_extent(renderer).transformed(inches) for legend in fig.legends]
+    return regions
 
 
 _CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")

@@ -363,7 +363,7 @@ def check_mwem(
         ax.plot(ref.epsilon, ref.mean_error, "k*", ms=10, label="course reference")
         ax.set(xscale="log", yscale="log", xlabel="epsilon", ylabel="mean absolute error",
                title=f"{name}: 1-D, T = {COURSE_ROUNDS}, {reps} runs")  # fmt: skip
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=9)
         fig.tight_layout()
         return fig
 

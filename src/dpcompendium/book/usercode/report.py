@@ -178,7 +178,7 @@ class AuditReport:
             ax.bar(pos - w / 2, pa, w, label=labels[0])
             ax.bar(pos + w / 2, pb, w, label=labels[1])
             enc = self._plot.get("encoder")
-            ax.set_xticks(pos, [enc.label(v) if enc else f"{v:g}" for v in vals], fontsize=8)
+            ax.set_xticks(pos, [enc.label(v) if enc else f"{v:g}" for v in vals], fontsize=9)
             ax.set(ylabel="probability")
             lo, hi = self._plot.get("event", (np.nan, np.nan))
             for p, v in zip(pos, vals, strict=True):
@@ -196,7 +196,7 @@ class AuditReport:
             ax.axvspan(max(lo, lo_q), min(hi, hi_q), color="0.85", zorder=0, label="event S")
             ax.set(ylabel="density")
         ax.set(xlabel=self._plot.get("statistic", "output"), title=f"{self.verdict}: {self.pair}")
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=9)
         fig.tight_layout()
         return fig
 

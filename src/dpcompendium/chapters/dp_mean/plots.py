@@ -74,7 +74,7 @@ def plot_errors(errors: pd.DataFrame, n: int, bounds: dict, metric: str = "rmse"
                 ax.set_ylabel(metric.upper())
     for j in range(2):
         axes[-1, j].legend(
-            loc="upper center", bbox_to_anchor=(0.5, -0.3), frameon=False, fontsize=8
+            loc="upper center", bbox_to_anchor=(0.5, -0.3), frameon=False, fontsize=9
         )
     fig.tight_layout()
     return fig
@@ -104,7 +104,7 @@ def plot_clipping_tradeoff(tradeoffs: pd.DataFrame):
         )
         ax.set_ylim(bottom=max(sub["rmse"].min() / 5, 1e-4))
     axes[0, 0].set_ylabel("error (solid RMSE, dotted |bias|, dashed sd)")
-    axes[0, 0].legend(fontsize=8)
+    axes[0, 0].legend(fontsize=9)
     fig.tight_layout()
     return fig
 
@@ -146,7 +146,7 @@ def plot_conclusion(conclusion: pd.DataFrame):
         ax.axhline(1.0, color="black", lw=0.8)
         ax.set(xscale="log", yscale="log", xlabel="ε")
         relation, title = name.split(": ", 1)
-        ax.set_title(f"{relation}:\n{title}", fontsize=8)
+        ax.set_title(f"{relation}:\n{title}", fontsize=9)
         ax.yaxis.set_major_formatter(mticker.ScalarFormatter())
         ax.yaxis.set_minor_formatter(mticker.NullFormatter())
         ax.set_yticks([0.25, 0.5, 1, 2, 4, 8, 16])
@@ -155,9 +155,9 @@ def plot_conclusion(conclusion: pd.DataFrame):
         axes[3].set_ylabel("RMSE ratio (> 1: 2nd better)")
     handles, labels = axes[0].get_legend_handles_labels()
     if spare is not None:
-        spare.legend(handles, labels, loc="center", frameon=False, fontsize=8)
+        spare.legend(handles, labels, loc="center", frameon=False, fontsize=9)
     else:
-        fig.legend(handles, labels, loc="outside lower center", ncol=3, frameon=False, fontsize=8)
+        fig.legend(handles, labels, loc="outside lower center", ncol=3, frameon=False, fontsize=9)
     return fig
 
 

@@ -68,12 +68,14 @@ def plot_privacy(privacy: pd.DataFrame, pair: np.ndarray, base: float) -> plt.Fi
     k = pair.shape[0]
     for i in range(k):
         for j in range(k):
-            ax1.text(j, i, f"{pair[i, j]:.2f}", ha="center", va="center", color="w", fontsize=8)
+            ax1.text(j, i, f"{pair[i, j]:.2f}", ha="center", va="center", color="w", fontsize=9)
     ax1.set_xticks(range(k), [str(t + 1) for t in range(k)])
     ax1.set_yticks(range(k), [str(t + 1) for t in range(k)])
     ax1.set_xlabel("level t' of v'")
     ax1.set_ylabel("level t of v")
-    ax1.set_title(f"(a) sup ln P(y|v)/P(y|v'),\nschedule {{5,4,3,2,1}}·{base:g}")
+    ax1.set_title(
+        f"(a) $\\sup\\,\\ln P(y\\mid v)/P(y\\mid v')$,\nschedule $\\{{5,4,3,2,1\\}}\\cdot {base:g}$"
+    )
     fig.colorbar(im, ax=ax1, shrink=0.8)
     overall = privacy[privacy["level"] == "all"]
     for i, (name, g) in enumerate(overall.groupby("schedule", sort=False)):
@@ -88,7 +90,7 @@ def plot_privacy(privacy: pd.DataFrame, pair: np.ndarray, base: float) -> plt.Fi
     ax2.set_xlabel("base ε")
     ax2.set_ylabel("ε of the whole report")
     ax2.set_title("(b) exact LDP level of LHP\nvs the largest budget")
-    ax2.legend(fontsize=8)
+    ax2.legend(fontsize=9)
     return fig
 
 
@@ -109,7 +111,9 @@ def plot_mu(mu_table: pd.DataFrame, closed: pd.DataFrame) -> plt.Figure:
         ax.plot(c["epsilon"], c["mae_unclipped"], "-", color=f"C{i}", lw=1)
     _eps_axis(ax, mu_table["epsilon"])
     ax.set_yscale("log")
-    ax.set_xlabel("base ε (schedule {5ε, 4ε, 3ε, 2ε, ε})")
+    ax.set_xlabel(
+        "base $\\varepsilon$ (schedule $\\{5\\varepsilon, 4\\varepsilon, 3\\varepsilon, 2\\varepsilon, \\varepsilon\\}$)"
+    )
     ax.set_ylabel("MAE of the mean")
     ax.legend()
     return fig
@@ -153,7 +157,9 @@ def plot_accounting(acc: pd.DataFrame, epsilon: float) -> plt.Figure:
                 ax.plot(g["epochs"], y, ls=ls, marker=mk, ms=4, color=f"C{i}", label=label)
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_title(f"{style(name)['label']}, ε₀ = {g['report_epsilon'].iloc[0]:.3g}")
+        ax.set_title(
+            f"{style(name)['label']}, $\\varepsilon_0 = {g['report_epsilon'].iloc[0]:.3g}$"
+        )
         ax.set_xlabel("passes E")
     return _label_rows(fig, axes, "total ε (δ as stated)")
 
