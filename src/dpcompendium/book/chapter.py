@@ -339,7 +339,7 @@ def figure_languages() -> list[str]:
 
 #: The key, in a figure output's ``{"dpcompendium": {...}}`` metadata, of its one-column rendering for phones:
 #: ``{"png": <base64>, "width": <CSS px>}`` (:func:`show_figure`; the book serves it to narrow screens,
-#: :func:`dpcompendium.book.execution.extract_narrow_figures`).
+#: ``dpcompendium.book.execution.extract_narrow_figures``).
 NARROW_KEY = "narrow"
 #: The folder, under a chapter's output folder (and each language's), of the figures' one-column renderings.
 NARROW_DIR = "narrow"

@@ -1237,7 +1237,7 @@ def results_text(
     """Comparisons one per setting (``rows``: the cells naming the setting, under ``header``, and its result, decided
     by :func:`holm` as one family) as a reader reads them (issue 49, F2): (text, table). Up to
     :data:`~dpcompendium.core.messages.TABLE_FROM` − 1, each result's sentence after its setting, and no table; from
-    :data:`~dpcompendium.core.messages.TABLE_FROM` on, one plain sentence (:func:`table_lead`: the arms, the span
+    :data:`~dpcompendium.core.messages.TABLE_FROM` on, one plain sentence (``table_lead``: the arms, the span
     of the ratios, how many settings the table holds and how the verdicts fall, reader review 4, M2) and a table
     whose caption says the tests and their Holm correction once: the setting, the arms, the ratio with its interval
     at its level, the verdict (``_result_cell``) — every number the sentences said."""
