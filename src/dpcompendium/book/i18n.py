@@ -434,6 +434,45 @@ def _on_source_read(app, docname: str, source: list[str]) -> None:
     source[0] = "\n".join(keep) + "\n"
 
 
+def _english_inventory(app) -> dict[str, str]:
+    """The English edition's Python objects (``objects.inv`` of the English book, one folder up from an edition's
+    output), as ``{name: uri}``; empty when the English book is not built."""
+    cached = getattr(app, "_dpc_english_inventory", None)
+    if cached is not None:
+        return cached
+    inv: dict[str, str] = {}
+    path = Path(app.outdir).parent / "objects.inv"
+    if path.is_file():
+        from sphinx.util.inventory import InventoryFile
+
+        with path.open("rb") as f:
+            data = InventoryFile.load(f, "", lambda base, uri: uri)
+        for kind, entries in data.items():
+            if kind.startswith("py:"):
+                inv.update({name: entry[2] for name, entry in entries.items()})
+    app._dpc_english_inventory = inv
+    return inv
+
+
+def _on_missing_reference(app, env, node, contnode):
+    """A page's link to the Library reference (``{py:func}`` and the like) in an edition that does not translate it
+    (its pages are a title and a link, :func:`_on_source_read`): a link to the English page of the object, or the
+    object's name alone when the English book is not built — never an unresolved reference."""
+    if (app.config.language or "en") == "en" or node.get("refdomain") != "py":
+        return None
+    uri = _english_inventory(app).get(node.get("reftarget", ""))
+    if uri is None:
+        return contnode
+    from docutils import nodes
+
+    up = "../" * (
+        node.get("refdoc", "").count("/") + 1
+    )  # out of the page's folders and the edition's
+    ref = nodes.reference("", "", internal=False, refuri=up + uri)
+    ref += contnode
+    return ref
+
+
 def _adopt_translated_nodes(doctree) -> int:
     """Make every node of ``doctree`` belong to it; returns how many did not.
 
@@ -605,6 +644,7 @@ def setup(app) -> dict[str, Any]:
     app.add_search_language(_search_language_zh())
     app.connect("builder-inited", _mark_parallel_safe, priority=100)
     app.connect("source-read", _on_source_read)
+    app.connect("missing-reference", _on_missing_reference)
     app.connect("doctree-read", _on_doctree_read)
     app.connect("html-page-context", _on_html_page_context, priority=503)
     app.connect("builder-inited", _on_builder_inited, priority=600)
