@@ -47,17 +47,17 @@ def test_the_sentence_is_plain_and_the_caption_says_the_tests_once(all_lower):
     ratios = [r.ratio for r in all_lower]
     assert all(r.outcome == "better" for r in all_lower)
     said = str(text)
-    assert said.startswith(
-        f"the error of first is {min(ratios):.3g}–{max(ratios):.3g} times that of second"
+    assert said == (
+        "the error of first against that of second in the 4 settings below: lower in all 4 "
+        f"({min(ratios):.3g}–{max(ratios):.3g} times)"
     )
-    assert said.endswith("in the 4 settings below: lower in all 4")
     # the old read-out cannot come back: no Holm, no "first arm", no count of zero
     for old in ("Holm", "two-sided", "the first arm", " in 0", "higher in"):
         assert old not in said, old
     caption = tab.myst.splitlines()[0]
     assert caption.count("Holm-corrected over its 4 rows") == 1 and "two-sided tests" in caption
     zh = text.in_language("zh_CN")
-    assert "全部 4 个更低" in zh and "Holm" not in zh
+    assert f"全部 4 个更低（{min(ratios):.3g}–{max(ratios):.3g} 倍）" in zh and "Holm" not in zh
     assert "双侧检验，在其 4 行上做 Holm 校正" in tab.in_language("zh_CN").splitlines()[0]
 
 
@@ -73,6 +73,31 @@ def test_a_pair_the_same_in_every_row_is_named_once_in_the_caption(all_lower):
     assert "compared" in str(tab2).splitlines()[0]
     assert str(tab2).count(" vs ") == 6
     assert "(2 pairs of methods)" in str(text)
+    assert "times" not in str(
+        text
+    )  # a span pooled over different pairs means nothing (referee 16, m1)
+
+
+def test_rows_not_separated_are_led_by_their_intervals_not_their_estimates():
+    """Referee 16, V1: above mwem's Table 3.14 the lead said "the error of AIM is 0.754–0.931 times that of Gaussian
+    Identity … not separated in all 8": the span of point estimates below 1 read as a 7–25 % gain while every
+    interval held 1. The verdict now comes first; rows not separated give the span of their intervals."""
+    ties = _family([1.0, 1.02, 0.99], seed=11, runs=40)
+    shown = _family([2.0], seed=12)
+    family = holm([*ties, *shown])
+    assert [r.outcome for r in family] == ["tie", "tie", "tie", "better"]
+    text, _ = results_text([((f"s{i}",), r) for i, r in enumerate(family)], ["setting"])
+    said = str(text)
+    lo, hi = min(r.lo for r in family[:3]), max(r.hi for r in family[:3])
+    assert lo < 1 < hi
+    assert said.startswith(
+        "the error of first against that of second in the 4 settings below: lower in 1 ("
+    )
+    assert said.endswith(f"not separated in 3 (intervals within {lo:.3g}–{hi:.3g})")
+    # the estimates of the rows not separated are not given as a span
+    ties_est = sorted(r.ratio for r in family[:3])
+    assert f"{ties_est[0]:.3g}–{ties_est[-1]:.3g}" not in said
+    assert f"3 个未能区分（区间均在 {lo:.3g}–{hi:.3g} 之内）" in text.in_language("zh_CN")
 
 
 def test_a_readable_table_says_a_constant_column_once_and_merges_its_axis_row():

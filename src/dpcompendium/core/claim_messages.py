@@ -552,10 +552,10 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "1 for every range count and for the score |q(A) − q(B)| (L1 and L2)",
      "每个范围计数及打分 $|q(A) - q(B)|$ 均为 1（L1 与 L2）"),
     ("claims.mwem.cond_public_domain",
-     "the histogram's domain (its cells, e.g. the value range) is public, declared before seeing the data (the "
+     "the histogram's domain (its cells, e.g. a value range) is public, declared before seeing the data (the "
      "library's runs take it as given); not $\\min(B) \\ldots \\max(B)$ of the data, as the coursework code "
      "computes it",
-     "the histogram's domain (its cells, e.g. the value range) is public, declared before seeing the data (the "
+     "the histogram's domain (its cells, e.g. a value range) is public, declared before seeing the data (the "
      "library's runs take it as given); not min(B)…max(B) of the data, as the coursework code computes it",
      "直方图的取值域（其单元格，例如取值范围）是公开的，在看到数据之前声明（本库的运行将其视为给定），而不是像课程作业"
      "代码那样取数据的 $\\min(B) \\ldots \\max(B)$"),
@@ -571,7 +571,7 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "以及 $T$ 次高斯测量，取 $\\sigma = %(sigma)s$，每次为 $\\rho/(2T)$-zCDP，组合为 $\\rho = %(rho)s$-zCDP，"
      "换算为 $(\\varepsilon, \\delta)$-DP 的公式为 $\\varepsilon = \\rho + 2 \\sqrt{\\rho \\ln(1/\\delta)}$"),
     ("claims.mwem.cond_redraw",
-     "the number of re-draws per round (MWEMResult.draws, and the running time) is not released: it is geometric "
+     "the number of re-draws per round (MWEMResult.draws) and the running time are not released: it is geometric "
      "with a data-dependent success probability, and each extra draw is one more exponential-mechanism selection "
      "that this accounting does not charge",
      "每轮重新抽取的次数（以及运行时间）不予发布：它服从成功概率依赖于数据的几何分布，且每多抽取一次"

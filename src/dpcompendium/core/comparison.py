@@ -1005,44 +1005,64 @@ def _cells_md(cells: Sequence[Any]) -> Md:
     return join([_name_md(c) or "" for c in cells])
 
 
-def _tally_md(results: Sequence[ComparisonResult]) -> Md:
+def _span_md(results: Sequence[ComparisonResult], outcome: str) -> Md:
+    """What a lead says of the rows with one two-sided verdict (referee 16, V1): for "lower" and "higher" the span of
+    their ratios; for "not separated" the span of their intervals, never the point estimates (a span of estimates
+    below 1 over rows whose intervals all hold 1 reads as a gain the tests do not show)."""
+    if outcome == "tie":
+        lo, hi = min(r.lo for r in results), max(r.hi for r in results)
+        return message("comparison.span_intervals", lo=_num(lo), hi=_num(hi))
+    lo, hi = min(r.ratio for r in results), max(r.ratio for r in results)
+    if _num(lo) == _num(hi):
+        return message("comparison.span_one", x=_num(lo))
+    return message("comparison.span_ratios", lo=_num(lo), hi=_num(hi))
+
+
+def _tally_md(results: Sequence[ComparisonResult], spans: bool = False) -> Md:
     """How the two-sided verdicts of ``results`` fall, in the words of this module's table cells, the counts that
-    are not zero only: "lower in all 8", "lower in 5 and not separated in 3"."""
+    are not zero only: "lower in all 8", "lower in 5 and not separated in 3"; with ``spans``, each count followed by
+    :func:`_span_md` of its rows: "lower in 5 (0.41–0.62 times) and not separated in 3 (intervals within
+    0.8–1.2)"."""
     n = len(results)
     counts = [
-        (
-            "comparison.lead_lower",
-            sum(r.outcome == "better" for r in results),
-            "comparison.vcell_lower",
-        ),
-        (
-            "comparison.lead_higher",
-            sum(r.outcome == "worse" for r in results),
-            "comparison.vcell_higher",
-        ),
-        ("comparison.lead_tie", sum(r.outcome == "tie" for r in results), "comparison.vcell_tie"),
+        ("comparison.lead_lower", "better", "comparison.vcell_lower"),
+        ("comparison.lead_higher", "worse", "comparison.vcell_higher"),
+        ("comparison.lead_tie", "tie", "comparison.vcell_tie"),
     ]
-    for _, k, word in counts:
-        if k == n:
-            return message("comparison.lead_all", word=message(word), n=str(n))
-    parts = [message(key, k=str(k)) for key, k, _ in counts if k]
+
+    def spanned(part: Md, outcome: str) -> Md:
+        rows = [r for r in results if r.outcome == outcome]
+        return (
+            message("comparison.lead_with_span", part=part, span=_span_md(rows, outcome))
+            if spans
+            else part
+        )
+
+    for _, outcome, word in counts:
+        if sum(r.outcome == outcome for r in results) == n:
+            return spanned(message("comparison.lead_all", word=message(word), n=str(n)), outcome)
+    parts = [
+        spanned(message(key, k=str(k)), outcome)
+        for key, outcome, _ in counts
+        if (k := sum(r.outcome == outcome for r in results))
+    ]
     if len(parts) == 2:
         return message("comparison.lead_and", a=parts[0], b=parts[1])
     return message("comparison.lead_three", a=parts[0], b=parts[1], c=parts[2])
 
 
-def _relations_md(results: Sequence[ComparisonResult]) -> Md:
+def _relations_md(results: Sequence[ComparisonResult], spans: bool = False) -> Md:
     """What ``results`` show, relation by relation (referee 10, V1: never pooled): the two-sided ones as
-    :func:`_tally_md` counts them, a one-sided relation in how many of its settings it is shown."""
+    :func:`_tally_md` counts them (with ``spans``, each count's span), a one-sided relation in how many of its settings it is shown."""
     by_rel: dict[tuple[str, float], list[ComparisonResult]] = {}
     for r in results:
         by_rel.setdefault((r.comparison.relation, r.comparison.margin), []).append(r)
     if set(rel for rel, _ in by_rel) == {"tie"}:
-        return _tally_md(results)
+        return _tally_md(results, spans)
     keys = sorted(by_rel, key=lambda key: (_RELATION_ORDER.index(key[0]), key[1]))
     return join(
         [
-            message("comparison.lead_two_sided", tally=_tally_md(by_rel[key]))
+            message("comparison.lead_two_sided", tally=_tally_md(by_rel[key], spans))
             if key[0] == "tie"
             else _relation_clause(key[0], key[1], [_family_counts(by_rel[key])])
             for key in keys
@@ -1053,24 +1073,28 @@ def _relations_md(results: Sequence[ComparisonResult]) -> Md:
 
 def table_lead(results: Sequence[ComparisonResult], pairs: int | None = None) -> Md:
     """The one plain sentence above a verdict table (reader review 4, M2): what the table shows and its size, from
-    the comparison objects — "the error of AIM is 0.41–0.62 times that of zCDP MWEM in the 8 settings below: lower
-    in all 8"; with several pairs of arms, the span of their ratios and how many pairs. The tests and their
-    correction are said once, in the table's caption (:func:`tests_caption`)."""
-    c = _family_counts(results)
+    the comparison objects, the verdicts first (referee 16, V1) — "the error of AIM against that of zCDP MWEM in the
+    8 settings below: lower in 5 (0.41–0.62 times) and not separated in 3 (intervals within 0.8–1.2)". With several
+    pairs of arms, how many pairs and how the verdicts fall, with no span: a span pooled over different pairs means
+    nothing (referee 16, m1). The tests and their correction are said once, in the table's caption
+    (:func:`tests_caption`)."""
     first = results[0].comparison
     seen = {(str(r.comparison.a.name), str(r.comparison.b.name)) for r in results}
-    params = {
-        "quantity": first.quantity,
-        "n": str(len(results)),
-        "lo": _num(c["lo"]),
-        "hi": _num(c["hi"]),
-        "verdicts": _relations_md(results),
-    }
+    params = {"quantity": first.quantity, "n": str(len(results))}
     if len(seen) == 1:
         return message(
-            "comparison.lead_one_pair", a=_name_md(first.a.name), b=_name_md(first.b.name), **params
+            "comparison.lead_one_pair",
+            a=_name_md(first.a.name),
+            b=_name_md(first.b.name),
+            verdicts=_relations_md(results, spans=True),
+            **params,
         )
-    return message("comparison.lead_pairs", m=str(pairs or len(seen)), **params)
+    return message(
+        "comparison.lead_pairs",
+        m=str(pairs or len(seen)),
+        verdicts=_relations_md(results),
+        **params,
+    )
 
 
 def tests_caption(caption: Any, results: Sequence[ComparisonResult], scope: Md | None = None) -> Md:
@@ -1103,8 +1127,8 @@ def families_sentence(
 ) -> Md:
     """The one plain sentence above :func:`families_table` (reader review 4, M2; referee 10, V1 and N1): the arms
     compared (``pair``, e.g. "each private DAWA against DAWA as DPBench runs it"; default: every distinct first arm
-    "against" every distinct second arm), the span of their ratios, how many families and settings the table
-    holds, and the verdicts counted *per relation* over them — for two-sided families how many show the first arm
+    "against" every distinct second arm), how many families and settings the table holds, and the verdicts
+    counted *per relation* over them, each two-sided count with its span (:func:`_span_md`) — for two-sided families how many show the first arm
     lower, higher or not separated (the counts that are not zero); for a one-sided relation (non-inferiority at its
     margin, superiority, equivalence) in how many it is shown. Families that test different relations are never
     pooled into one count. Each arm that is not private is named once, in one caveat. The tests and their Holm
@@ -1118,16 +1142,13 @@ def families_sentence(
                 f"{sorted({r.comparison.margin for r in results})}"
             )
     results = [r for _, rs in families for r in rs]
-    c = _family_counts(results)
     text = message(
         "comparison.lead_families",
         quantity=results[0].comparison.quantity,
         pair=_pair_of(families) if pair is None else _name_md(pair),
-        lo=_num(c["lo"]),
-        hi=_num(c["hi"]),
         n=str(len(results)),
         m=str(len(families)),
-        verdicts=_relations_md(results),
+        verdicts=_relations_md(results, spans=True),
     )
     return text + _caveat_once(r.comparison for r in results)
 
