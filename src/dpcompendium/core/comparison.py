@@ -1021,7 +1021,7 @@ def _span_md(results: Sequence[ComparisonResult], outcome: str) -> Md:
 def _tally_md(results: Sequence[ComparisonResult], spans: bool = False) -> Md:
     """How the two-sided verdicts of ``results`` fall, in the words of this module's table cells, the counts that
     are not zero only: "lower in all 8", "lower in 5 and not separated in 3"; with ``spans``, each count followed by
-    :func:`_span_md` of its rows: "lower in 5 (0.41–0.62 times) and not separated in 3 (intervals within
+    ``_span_md`` of its rows: "lower in 5 (0.41–0.62 times) and not separated in 3 (intervals within
     0.8–1.2)"."""
     n = len(results)
     counts = [
@@ -1128,7 +1128,7 @@ def families_sentence(
     """The one plain sentence above :func:`families_table` (reader review 4, M2; referee 10, V1 and N1): the arms
     compared (``pair``, e.g. "each private DAWA against DAWA as DPBench runs it"; default: every distinct first arm
     "against" every distinct second arm), how many families and settings the table holds, and the verdicts
-    counted *per relation* over them, each two-sided count with its span (:func:`_span_md`) — for two-sided families how many show the first arm
+    counted *per relation* over them, each two-sided count with its span (``_span_md``) — for two-sided families how many show the first arm
     lower, higher or not separated (the counts that are not zero); for a one-sided relation (non-inferiority at its
     margin, superiority, equivalence) in how many it is shown. Families that test different relations are never
     pooled into one count. Each arm that is not private is named once, in one caveat. The tests and their Holm
