@@ -1318,4 +1318,4 @@ def test_the_fix_summaries_state_the_two_sided_cost_and_when_the_margin_was_chos
             assert "2/3" in rendered or "2 of 3" in rendered
             assert ("two-sided" in rendered) or ("双侧" in rendered)
             assert ("chosen after" in rendered) or ("之后才选定" in rendered)
-    assert "at any of the 3 budgets" in str(message("hist.fix_cost_none", n="3"))
+    assert "at none of the 3 budgets" in str(message("hist.fix_cost_none", n="3"))
