@@ -427,3 +427,35 @@ def test_a_ratio_other_than_one_never_prints_as_one():
     assert _num(1.00003) == "1.00003"
     assert _num(1.0) == "1"
     assert _num(0.351) == "0.351" and _num(2.5) == "2.5"
+
+
+def test_a_verdict_short_of_runs_carries_its_flag_in_the_results_table():
+    """Referee 16, J1: with ``power``, a results table flags in its verdict cell each shown verdict that needs more
+    runs for that power (at the family's smallest Holm level) than it rests on, with both counts; without ``power``
+    the cells are the verdicts alone."""
+    from dpcompendium.core.comparison import results_text, runs_short, verdict_cells
+
+    # a clear effect (needs few runs) and a barely shown one (needs more than its 40): search seeds for the latter
+    fam = None
+    for seed in range(40):
+        cand = holm(_family([0.2, 0.2, 0.2, 0.6, 0.2], seed=seed))
+        needs = runs_short(cand, 0.9)
+        if (
+            cand[3].holds
+            and needs[3] is not None
+            and all(x is None for i, x in enumerate(needs) if i != 3)
+        ):
+            fam = cand
+            break
+    assert fam is not None
+    need = fam[3].runs_needed(0.9, fam[3].comparison.alpha / len(fam))
+    assert needs[3] == need > 40
+    cells = [str(c) for c in verdict_cells(fam, 0.9)]
+    assert f"(short of runs: 40 of {int(need)})" in cells[3]
+    assert all("short of runs" not in c for i, c in enumerate(cells) if i != 3)
+    rows = [([f"s{i}"], r) for i, r in enumerate(fam)]
+    _, flagged = results_text(rows, ["setting"], power=0.9)
+    _, plain = results_text(rows, ["setting"])
+    assert f"short of runs: 40 of {int(need)}" in str(flagged) and "short of runs" not in str(plain)
+    with pytest.raises(ValueError, match="power"):
+        runs_short(fam, 1.5)

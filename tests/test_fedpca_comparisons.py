@@ -600,3 +600,26 @@ def test_flat_column_holm_is_bonferroni_for_the_largest_z_on_students_t():
     assert P.flat_column_holm(pattern, 3)["p"] > 0.09
     assert P.flat_column_holm(pattern.assign(flat_z=np.nan), 20)["rows"] == 0
     assert P.flat_column_holm(pattern, 1)["rows"] == 0
+
+
+def test_the_family_sentence_carries_the_flag_of_its_verdicts_short_of_runs():
+    """Referee 16, J1: the flag of the verdicts short of runs sits beside the family sentence a reader sees, not
+    only in the dropdown: each short verdict's setting, its runs and the runs it needs; nothing when none is short;
+    and the notebook appends it to the Wishart and SVM family sentences."""
+    results = _family_with_short_verdicts()
+    short = P.short_verdicts(results)
+    flag = P.short_flag(results)
+    assert str(flag).startswith(f" ({len(short)} of them short of runs: ")
+    for r, need in short:
+        assert f"{r.comparison.setting}, 6 runs of {int(need)}" in str(flag)
+    assert "重复次数不足" in flag.in_language("zh_CN")
+    rng = np.random.default_rng(3)
+    clear = _runs(0.9 + 0.001 * rng.standard_normal(20), 0.5 + 0.001 * rng.standard_normal(20))
+    assert str(P.short_flag(list(_compare(clear).result))) == ""
+    code = "\n".join(_notebook_cells().values())
+    for family in ("wishart", "svm"):
+        assert re.search(
+            rf"comparison\.family_sentence\(list\({family}_cmp\.result\)\)\s*"
+            rf"\+ federated_pca\.short_flag\(list\({family}_cmp\.result\)\)",
+            code,
+        ), family

@@ -210,11 +210,13 @@ def test_the_audit_power_the_privacy_audit_page_glues_flags_the_doubled_constant
     """Referee 15 re-check, N5: the page states what the PPCA row catches from this function's run."""
     from dpcompendium.chapters.federated_pca.audits import _ppca_spec, ppca_audit_power
 
-    loss, verdict = ppca_audit_power(
+    loss, verdict, lower = ppca_audit_power(
         n_samples=200_000, confidence=0.95, rng=np.random.default_rng(3)
     )
     assert verdict == "violated"
     assert loss == _ppca_spec(2.0).true_epsilon > _ppca_spec().claim.epsilon
+    # the lower bound the page prints beside the verdict (referee 16, m3): above the claim, under the loss
+    assert _ppca_spec().claim.epsilon < lower <= loss
 
 
 def test_ppca_is_registered_with_its_estimator_claim_and_audit():

@@ -1299,3 +1299,23 @@ def test_compiled_resample_stats_are_numpys():
             for g, r in zip(got, ref, strict=True):
                 np.testing.assert_array_equal(g, r)
             assert a.random() == b.random()
+
+
+def test_the_fix_summaries_state_the_two_sided_cost_and_when_the_margin_was_chosen():
+    """Referee 16, V2: both summaries say what the two-sided tests show the fix costs, then the non-inferiority
+    verdict with its margin's history — not "at most 10 % less accurate" alone."""
+    from dpcompendium.core.messages import message
+
+    cost = message("hist.fix_cost", cost="6–7 %", eps="1.5", k="2", n="3")
+    margin = dict(pct="10 %", k="3", n="3", margin_note=message("hist.margin_chosen"))
+    for text in (
+        message("hist.sum_fix", cost=cost, **margin),
+        message("hist.take_fix", cost=cost, upper="1.09", **margin),
+    ):
+        for lang in ("en", "zh_CN"):
+            rendered = str(text.by_lang[lang])
+            assert "6–7 %" in rendered
+            assert "2/3" in rendered or "2 of 3" in rendered
+            assert ("two-sided" in rendered) or ("双侧" in rendered)
+            assert ("chosen after" in rendered) or ("之后才选定" in rendered)
+    assert "at none of the 3 budgets" in str(message("hist.fix_cost_none", n="3"))

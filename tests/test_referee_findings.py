@@ -1012,3 +1012,23 @@ def test_referee9_m3_no_glue_starting_in_lower_case_after_a_full_stop():
     after a full stop it read '. against DAWA'. It follows a semicolon wherever it starts a clause."""
     for cid, text in _cells("histograms").items():
         assert ". {glue:md}`hist_dawa_dpbench:myst`" not in text, cid
+
+
+def test_referee16_m4_verdict_tables_have_leads_and_say_what_they_show():
+    """Referee 16, m4: mwem's pay-off family table and dp-mean's CoinPress table each get a lead from the comparison
+    objects (``table_lead``); the CoinPress table says it shows every fourth ε and how many of the settings; the
+    histograms' mean-reading result is in the text, not in the dropdown on the evidence."""
+    from dpcompendium.core.messages import message
+
+    mwem_text = _notebook_source("mwem")
+    assert "lead=comparison.table_lead(pay_family)" in mwem_text
+    assert "LEAD-SENTENCE" in str(
+        message("mwem.payoff_tested_lead", reps="70", lead="LEAD-SENTENCE")
+    )
+    dp_text = _notebook_source("dp-mean")
+    assert "comparison.table_lead(cp_shown)" in dp_text and "dpmean_coinpress_lead" in dp_text
+    assert "every fourth" in dp_text
+    assert "of the {len(coinpress)} settings" in dp_text
+    hist = _notebook_source("histograms")
+    dropdown = hist.split("{glue:md}`hist_php_reconcile:myst`", 1)[1].split(":::", 2)[1]
+    assert "hist_php_detail" not in dropdown and "hist_php_detail:myst" in hist

@@ -1254,6 +1254,8 @@ def results_text(
     rows: Sequence[tuple[Sequence[Any], ComparisonResult]],
     header: Sequence[Any],
     caption: str | Md | None = None,
+    *,
+    power: float | None = None,
 ) -> tuple[Md, Md]:
     """Comparisons one per setting (``rows``: the cells naming the setting, under ``header``, and its result, decided
     by :func:`holm` as one family) as a reader reads them (issue 49, F2): (text, table). Up to
@@ -1261,7 +1263,8 @@ def results_text(
     :data:`~dpcompendium.core.messages.TABLE_FROM` on, one plain sentence (``table_lead``: the arms, the span
     of the ratios, how many settings the table holds and how the verdicts fall, reader review 4, M2) and a table
     whose caption says the tests and their Holm correction once: the setting, the arms, the ratio with its interval
-    at its level, the verdict (``_result_cell``) — every number the sentences said."""
+    at its level, the verdict (``_result_cell``) — every number the sentences said. With ``power``, a shown verdict
+    short of runs for it carries the flag in its cell (:func:`verdict_cells`; referee 16, J1)."""
     rows = [(list(cells), r) for cells, r in rows]
     if not rows:
         raise ValueError("rows must hold at least one comparison, got 0")
@@ -1292,9 +1295,14 @@ def results_text(
             *_setting_cells(cells),
             *([] if one_pair else pair),
             message("comparison.ratio_cell", **r.interval_params()),
-            _result_cell(r),
+            cell,
         ]
-        for (cells, r), pair in zip(rows, pair_cells, strict=True)
+        for (cells, r), pair, cell in zip(
+            rows,
+            pair_cells,
+            verdict_cells(results, power) if power is not None else map(_result_cell, results),
+            strict=True,
+        )
     ]
     cap = caption or message("comparison.cap_results")
     if one_pair:
@@ -2158,3 +2166,41 @@ def first_places_lacking(
             )
         )
     return join(parts, "; ")
+
+
+def runs_short(results: Sequence[ComparisonResult], power: float = 0.9) -> list[float | None]:
+    """For each verdict of a family (``results``, decided by :func:`holm` together): the runs per arm it needs for
+    ``power`` at the family's smallest Holm level :math:`\\alpha/k` (:math:`k` = ``len(results)``), as
+    :func:`design_figures` counts them (:meth:`ComparisonResult.runs_needed`), when it is shown and needs more than
+    the runs it rests on; None otherwise, and for a verdict of the studentized bootstrap, whose runs a t
+    approximation does not count (referee 16, J1: the flag beside the verdict a reader cites)."""
+    results = list(results)
+    if not (isinstance(power, float | int) and 0 < power < 1):
+        raise ValueError(f"power must be in (0, 1), got {power!r}")
+    k = len(results)
+    out: list[float | None] = []
+    for r in results:
+        need = (
+            r.runs_needed(power, r.comparison.alpha / k)
+            if r.holds and r.comparison.test != "bootstrap-t"
+            else None
+        )
+        out.append(need if need is not None and need > _runs(r) else None)
+    return out
+
+
+def verdict_cells(results: Sequence[ComparisonResult], power: float = 0.9) -> list[Md]:
+    """Each verdict of a family as a table cell (``_result_cell``), a verdict short of runs for ``power``
+    (:func:`runs_short`) with its runs and the runs it needs: "higher (short of runs: 90 of 280)" (referee 16, J1)."""
+    results = list(results)
+    return [
+        _result_cell(r)
+        if need is None
+        else message(
+            "comparison.vcell_short",
+            verdict=_result_cell(r),
+            runs=str(_runs(r)),
+            need=str(int(need)) if math.isfinite(need) else "∞",
+        )
+        for r, need in zip(results, runs_short(results, power), strict=True)
+    ]

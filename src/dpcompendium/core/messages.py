@@ -221,6 +221,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.coupled": "drawn from one stream, the two releases differ by at most %(diff)s over %(draws)s draws "
         "(rounding)",
         "dpmean.no_large_cells": "not measured (no cell with $n\\varepsilon \\ge 50$ and two repetitions in this run)",
+        # Table 1.12's lead (referee 16, m4)
+        "dpmean.cp_table_lead": "The table below holds %(k)s of the %(n)s settings tested (every fourth "
+        "$\\varepsilon$; all in `coinpress.csv`): %(lead)s",
         "dpmean.on_data": "for %(data)s, %(sentence)s",
         "dpmean.cell": "$n = %(n)s$, $\\varepsilon = %(eps)s$",
         "dpmean.cp_range_steps": "%(shares)s of $\\rho$ for the range steps",
@@ -365,6 +368,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.caveat_many": " (not private: %(names)s; their $\\varepsilon$ is nominal)",
         "comparison.result_full": "%(ratio)s (%(lo)s–%(hi)s, %(level)s %%): %(verdict)s",
         "comparison.vcell_lower": "lower",
+        # a shown verdict short of runs, flagged in its cell (referee 16, J1)
+        "comparison.vcell_short": "%(verdict)s (short of runs: %(runs)s of %(need)s)",
         "comparison.vcell_higher": "higher",
         "comparison.vcell_tie": "not separated",
         "comparison.vcell_beats": "beats",
@@ -415,6 +420,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "fedpca.untested": "not tested: with fewer than two repetitions a setting has no standard error",
         "fedpca.short_runs": "; the shown verdicts short of these runs (%(a)s against %(b)s): %(list)s",
         "fedpca.short_cell": "%(where)s (%(needed)s runs)",
+        # the family sentence's flag outside the dropdown (referee 16, J1)
+        "fedpca.short_flag": " (%(k)s of them short of runs: %(list)s)",
+        "fedpca.short_flag_cell": "%(where)s, %(runs)s runs of %(needed)s",
         "fedpca.guarantee_each_row": "$(\\varepsilon, \\delta)$-DP at each row's $\\varepsilon$ (%(epsilons)s) "
         "and its dataset's $\\delta$ (%(deltas)s)",
         "mwem.quantity_figures": "the error figures",
@@ -467,8 +475,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "but not at $T$ = %(T)s, where it is not shown",
         # the pay-off grid's tests as a one-row family table and a grid beside one plain sentence (issue 49, reader
         # review 3 M2: no tally in the paragraph)
-        "mwem.payoff_tested_lead": "Each cell of the grid is tested on %(reps)s per arm: the family's verdict and each "
-        "cell's are in the two tables below",
+        # with the tables' lead from the comparison objects (referee 16, m4)
+        "mwem.payoff_tested_lead": "Each cell of the grid is tested on %(reps)s per arm; %(lead)s (the family's verdict "
+        "and each cell's are in the two tables below)",
         "mwem.family_payoff": "the pay-off grid (last iterate)",
         "mwem.cap_payoff_family": "MWEM's last iterate against Identity over the pay-off grid: the family's verdict "
         "(two-sided bootstrap-t tests, Holm-corrected over its %(n)s cells)",
@@ -577,8 +586,15 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.php_not_weak": "%(b)s's mean MSE on this workload is %(identity)s times Identity's and %(levelwise)s times that of the level-wise P-HP (not the authors')",
         # the takeaways' short verdicts (issue 49, reader review 2 M3: one claim each, at most 300 characters), from
         # the same comparison objects as the body's full sentences (hist_fix_free, hist_php_superiority, hist_overview_sota)
-        "hist.take_fix": "with S5 read on the sum, noisy centres are shown at most %(pct)s less accurate than true centres at "
-        "%(k)s of %(n)s budgets (the intervals reach %(upper)s)",
+        # referee 16, V2: the cost the two-sided tests show first, then the margin with its history
+        "hist.take_fix": "%(cost)s; within a %(pct)s margin at %(k)s of %(n)s budgets (%(margin_note)s; the intervals "
+        "reach %(upper)s)",
+        "hist.fix_cost": "with S5 read on the sum, noisy centres cost %(cost)s in MSE where shown (higher at "
+        "$\\varepsilon$ = %(eps)s, two-sided: %(k)s of %(n)s budgets)",
+        "hist.fix_cost_none": "with S5 read on the sum, the two-sided tests show the noisy centres' mean MSE higher than "
+        "the true centres' at none of the %(n)s budgets",
+        "hist.margin_chosen": "margin chosen after earlier versions' intervals were seen",
+        "hist.margin_set": "margin set by this run's parameters",
         # referee 13, #6: the two-sided verdicts beside the non-inferiority ones
         "hist.take_fix_higher": "with S5 read on the sum, the noisy centres' mean MSE is shown higher than the true "
         "centres' at $\\varepsilon$ = %(eps)s (ratios %(ratios)s): a loss the tests detect, and smaller than the margin",
@@ -592,8 +608,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "%(wins)s",
         # the opening summary's short verdicts (issue 49, reader review 3 M1: at most 300 characters, no test qualifiers;
         # those stay with the takeaways and the sections), from the same comparison objects
-        "hist.sum_fix": "with S5 read on the sum, noisy centres are shown at most %(pct)s less accurate than true centres at "
-        "%(k)s of %(n)s budgets",
+        "hist.sum_fix": "%(cost)s; within a %(pct)s margin at %(k)s of %(n)s budgets (%(margin_note)s)",
         "hist.sum_sota": "over the %(n)s (dataset, $\\varepsilon$) settings of the sweep, among the private methods run here: "
         "%(ranked)s",
         # the takeaways' qualifiers (referee 12, #6–#8): each beside its verdict, from the same comparison objects
@@ -977,6 +992,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.caveat_many": "（不满足差分隐私：%(names)s；其 $\\varepsilon$ 只是名义值）",
         "comparison.result_full": "%(ratio)s（%(lo)s–%(hi)s，%(level)s %%）：%(verdict)s",
         "comparison.vcell_lower": "更低",
+        "comparison.vcell_short": "%(verdict)s（重复次数不足：%(runs)s 次，需要 %(need)s 次）",
         "comparison.vcell_higher": "更高",
         "comparison.vcell_tie": "未能区分",
         "comparison.vcell_beats": "更低",
@@ -1026,6 +1042,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "校正后，每个数据集的双侧学生化自助法（bootstrap-t）检验水平为 %(level)s%%）：%(sentence)s",
         "dpmean.coupled": "从同一随机流抽取时，两种发布在 %(draws)s 次抽样中至多相差 %(diff)s（舍入误差）",
         "dpmean.no_large_cells": "未测量（本次运行中没有满足 $n\\varepsilon \\ge 50$ 且有两次重复的参数组合）",
+        "dpmean.cp_table_lead": "下表列出所测 %(n)s 个参数组合中的 %(k)s 个（每隔三个 $\\varepsilon$ 取一个；全部见 "
+        "`coinpress.csv`）：%(lead)s",
         "comparison.family_agreement": "在 %(n)s 个参数组合中，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s 倍以内等价的有 "
         "%(k)s 个，有显著差异的有 %(d)s 个，另有 %(u)s 个数据不确定性太大、无法判断（双单侧检验与双侧检验，各自在 %(n)s "
         "个参数组合上做 Holm 校正；比值 %(lo)s–%(hi)s）",
@@ -1034,6 +1052,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "fedpca.untested": "未检验：重复少于两次时，一个参数组合没有标准误",
         "fedpca.short_runs": "；其中重复次数不足的已表明判定（%(a)s 对比 %(b)s）：%(list)s",
         "fedpca.short_cell": "%(where)s（需要 %(needed)s 次运行）",
+        "fedpca.short_flag": "（其中 %(k)s 个重复次数不足：%(list)s）",
+        "fedpca.short_flag_cell": "%(where)s，%(runs)s 次，需要 %(needed)s 次",
         "fedpca.guarantee_each_row": "$(\\varepsilon, \\delta)$-DP，其中每行取该行的 $\\varepsilon$（%(epsilons)s）"
         "与其数据集的 $\\delta$（%(deltas)s）",
         "mwem.quantity_figures": "误差指标",
@@ -1079,7 +1099,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "$e^{3\\varepsilon/(2T)}$，每次选择的密度比至少为 $e^{-\\varepsilon/(2T)\\cdot 10^{-5}}$，因此该事件的"
         "隐私损失至少为 %(loss)s，大于 $\\varepsilon$ = %(eps)s。这是运行记录（被选中的查询及其测量值）上的事件："
         "发布的直方图在 $T = 1$ 时能确定运行记录，此时名义保证不成立；在 $T$ = %(T)s 时则不能，名义保证只是未能证明",
-        "mwem.payoff_tested_lead": "网格中的每个参数组合都以每组 %(reps)s 做检验：整个检验族的判定与每个参数组合的判定见下面两张表",
+        "mwem.payoff_tested_lead": "网格中的每个参数组合都以每组 %(reps)s 做检验；%(lead)s（整个检验族的判定与每个参数组合的判定见下面两张表）",
         "mwem.family_payoff": "收益网格（最后一次迭代结果）",
         "mwem.cap_payoff_family": "收益网格上 MWEM 最后一次迭代结果与 Identity 的比较：整个检验族的判定（双侧学生化自助法（bootstrap-t）检验，"
         "在其 %(n)s 个参数组合上做 Holm 校正）",
@@ -1172,8 +1192,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.name_dawa_dpbench_short": "DPBench 版 DAWA",
         "hist.php_weak": "在这一查询集上，%(b)s 是较弱的比较对象：其均方误差均值是 Identity 的 %(identity)s 倍，是逐层 P-HP（非作者实现）的 %(levelwise)s 倍",
         "hist.php_not_weak": "在这一查询集上，%(b)s 的均方误差均值是 Identity 的 %(identity)s 倍，是逐层 P-HP（非作者实现）的 %(levelwise)s 倍",
-        "hist.take_fix": "S5 对和加噪时，检验表明在 %(k)s/%(n)s 个隐私预算下，加噪中心的准确度至多比真实中心低 %(pct)s"
-        "（区间上限最高达 %(upper)s）",
+        "hist.take_fix": "%(cost)s；在 %(k)s/%(n)s 个隐私预算下落在 %(pct)s 的界值之内（%(margin_note)s；区间上限最高达 %(upper)s）",
+        "hist.fix_cost": "S5 对和加噪时，在检验表明有代价之处，加噪中心的均方误差高出 %(cost)s（双侧检验：$\\varepsilon$ = %(eps)s 时更高，"
+        "%(k)s/%(n)s 个隐私预算）",
+        "hist.fix_cost_none": "S5 对和加噪时，双侧检验在全部 %(n)s 个隐私预算下均未表明加噪中心的均方误差均值高于真实中心",
+        "hist.margin_chosen": "界值是在已知早先版本的区间之后才选定的",
+        "hist.margin_set": "界值由本次运行的参数设定",
         "hist.take_fix_higher": "S5 对和加噪时，检验表明，在 $\\varepsilon$ = %(eps)s 时加噪中心的"
         "均方误差均值高于真实中心（比值 %(ratios)s）：检验测得了损失，但它小于界值",
         "hist.take_fix_higher_plain": "S5 对和加噪时，检验表明，在 $\\varepsilon$ = %(eps)s 时加噪中心的"
@@ -1184,7 +1208,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "（比值 %(lo)s–%(hi)s）%(tail)s",
         "hist.take_sota": "在整个扫描的 %(n)s 个（数据集，$\\varepsilon$）参数组合中，就这里运行的满足差分隐私的方法而言："
         "%(wins)s",
-        "hist.sum_fix": "S5 对和加噪时，检验表明在 %(k)s/%(n)s 个隐私预算下，加噪中心的准确度至多比真实中心低 %(pct)s",
+        "hist.sum_fix": "%(cost)s；在 %(k)s/%(n)s 个隐私预算下落在 %(pct)s 的界值之内（%(margin_note)s）",
         "hist.sum_sota": "在整个扫描的 %(n)s 个（数据集，$\\varepsilon$）参数组合中，就这里运行的满足差分隐私的方法而言：%(ranked)s",
         "hist.take_fix_caveat": "界值（%(pct)s）是在已知早先版本的区间之后才选定的%(short)s；S5 对均值加噪时，加噪中心的均方误差均值"
         "是真实中心的 %(mean_lo)s–%(mean_hi)s 倍",
@@ -2664,6 +2688,13 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
      "两行均成立，下界为 %(bounds)s，低于该对输入的精确损失 %(true)s"),
     # the PPCA row run again with the exponent's constant doubled (privacy-audit §6.3; referee 15 re-check, N5)
     ("audit.ppca_flagged", "the audit flags it: violated", "审计判定其违反"),
+    # what the PPCA row can flag (privacy-audit §6.3; referee 16, m3)
+    ("audit.ppca_reach",
+     "its lower bound recovers %(share)s of the pair's loss, so it can flag only an error that raises that loss above "
+     "about %(threshold)s ($\\varepsilon$ over that share); run again with the exponent's constant doubled, the pair's loss "
+     "is %(doubled)s, its lower bound %(lower)s, and %(flagged)s",
+     "其下界恢复了该对输入损失的 %(share)s，因此只能判定使该损失超过约 %(threshold)s（$\\varepsilon$ 除以这一比例）的错误；"
+     "将指数中的常数加倍后重新运行，该对输入的损失为 %(doubled)s，下界为 %(lower)s，且%(flagged)s"),
     # the mechanisms a chapter calls private and how they fare (referee 12, #10 and re-check 2: the MWEM step)
     ("audit.private_hold",
      "on the instances audited, every mechanism whose chapter calls it private holds or, for one MWEM step (the "
