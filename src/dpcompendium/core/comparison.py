@@ -1264,7 +1264,7 @@ def results_text(
     of the ratios, how many settings the table holds and how the verdicts fall, reader review 4, M2) and a table
     whose caption says the tests and their Holm correction once: the setting, the arms, the ratio with its interval
     at its level, the verdict (``_result_cell``) — every number the sentences said. With ``power``, a shown verdict
-    short of runs for it carries the flag in its cell (:func:`verdict_cells`; referee 16, J1)."""
+    short of runs for it carries the flag in its cell (``verdict_cells``; referee 16, J1)."""
     rows = [(list(cells), r) for cells, r in rows]
     if not rows:
         raise ValueError("rows must hold at least one comparison, got 0")
@@ -2191,7 +2191,7 @@ def runs_short(results: Sequence[ComparisonResult], power: float = 0.9) -> list[
 
 def verdict_cells(results: Sequence[ComparisonResult], power: float = 0.9) -> list[Md]:
     """Each verdict of a family as a table cell (``_result_cell``), a verdict short of runs for ``power``
-    (:func:`runs_short`) with its runs and the runs it needs: "higher (short of runs: 90 of 280)" (referee 16, J1)."""
+    (``runs_short``) with its runs and the runs it needs: "higher (short of runs: 90 of 280)" (referee 16, J1)."""
     results = list(results)
     return [
         _result_cell(r)
