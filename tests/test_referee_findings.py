@@ -1016,7 +1016,7 @@ def test_referee9_m3_no_glue_starting_in_lower_case_after_a_full_stop():
 
 def test_referee16_m4_verdict_tables_have_leads_and_say_what_they_show():
     """Referee 16, m4: mwem's pay-off family table and dp-mean's CoinPress table each get a lead from the comparison
-    objects (``table_lead``); the CoinPress table says it shows every fourth ε and how many of the settings; the
+    objects (``table_lead``); the CoinPress table's lead names the ε it shows (every fourth) and how many of the settings; the
     histograms' mean-reading result is in the text, not in the dropdown on the evidence."""
     from dpcompendium.core.messages import message
 
@@ -1029,8 +1029,11 @@ def test_referee16_m4_verdict_tables_have_leads_and_say_what_they_show():
     assert "comparison.table_lead(cp_shown)" in dp_text and "dpmean_coinpress_lead" in dp_text
     assert "every fourth" in dp_text
     # the lead (not the caption, which has its Chinese pair) says which settings the table shows
-    shown = str(message("dpmean.cp_table_lead", k="24", n="78", lead="LEAD"))
-    assert "24 of the 78 settings" in shown and "every fourth" in shown
+    shown = str(message("dpmean.cp_table_lead", k="24", n="78", eps="$EPS$", lead="LEAD"))
+    assert "24 of the 78 settings" in shown and "those with $EPS$" in shown
+    # a run whose table shows every setting says so, not "every fourth" (reader's run with two ε)
+    every = str(message("dpmean.cp_table_lead_all", n="6", lead="LEAD"))
+    assert "all 6 settings" in every and "fourth" not in every
     hist = _notebook_source("histograms")
     dropdown = hist.split("{glue:md}`hist_php_reconcile:myst`", 1)[1].split(":::", 2)[1]
     assert "hist_php_detail" not in dropdown and "hist_php_detail:myst" in hist

@@ -222,8 +222,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "(rounding)",
         "dpmean.no_large_cells": "not measured (no cell with $n\\varepsilon \\ge 50$ and two repetitions in this run)",
         # Table 1.12's lead (referee 16, m4)
-        "dpmean.cp_table_lead": "The table below holds %(k)s of the %(n)s settings tested (every fourth "
-        "$\\varepsilon$; all in `coinpress.csv`): %(lead)s",
+        "dpmean.cp_table_lead": "The table below holds %(k)s of the %(n)s settings tested, those with %(eps)s "
+        "(all settings are in `coinpress.csv`): %(lead)s",
+        "dpmean.cp_table_lead_all": "The table below holds all %(n)s settings tested (also in `coinpress.csv`): "
+        "%(lead)s",
         "dpmean.on_data": "for %(data)s, %(sentence)s",
         "dpmean.cell": "$n = %(n)s$, $\\varepsilon = %(eps)s$",
         "dpmean.cp_range_steps": "%(shares)s of $\\rho$ for the range steps",
@@ -1042,8 +1044,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "校正后，每个数据集的双侧学生化自助法（bootstrap-t）检验水平为 %(level)s%%）：%(sentence)s",
         "dpmean.coupled": "从同一随机流抽取时，两种发布在 %(draws)s 次抽样中至多相差 %(diff)s（舍入误差）",
         "dpmean.no_large_cells": "未测量（本次运行中没有满足 $n\\varepsilon \\ge 50$ 且有两次重复的参数组合）",
-        "dpmean.cp_table_lead": "下表列出所测 %(n)s 个参数组合中的 %(k)s 个（每隔三个 $\\varepsilon$ 取一个；全部见 "
+        "dpmean.cp_table_lead": "下表列出所测 %(n)s 个参数组合中 %(eps)s 的 %(k)s 个（全部参数组合见 "
         "`coinpress.csv`）：%(lead)s",
+        "dpmean.cp_table_lead_all": "下表列出所测全部 %(n)s 个参数组合（亦见 `coinpress.csv`）：%(lead)s",
         "comparison.family_agreement": "在 %(n)s 个参数组合中，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s 倍以内等价的有 "
         "%(k)s 个，有显著差异的有 %(d)s 个，另有 %(u)s 个数据不确定性太大、无法判断（双单侧检验与双侧检验，各自在 %(n)s "
         "个参数组合上做 Holm 校正；比值 %(lo)s–%(hi)s）",
@@ -2331,12 +2334,14 @@ def to_myst(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- MyST → HTML (tables)
-_INLINE = re.compile(r"(?<!\\)\$(.+?)(?<!\\)\$|(?<![\\*])\*(?!\s)(.+?)(?<![\s\\])\*")
+_INLINE = re.compile(
+    r"(?<!\\)\$(.+?)(?<!\\)\$|(?<![\\*])\*(?!\s)(.+?)(?<![\s\\])\*|(?<!\\)`([^`]+)`"
+)
 
 
 def myst_to_html(text: str) -> str:
-    """Inline MyST (maths ``$…$``, emphasis ``*…*``, backslash escapes) as HTML that MathJax typesets (the
-    ``math`` class Sphinx gives inline maths), for table cells."""
+    """Inline MyST (maths ``$…$``, emphasis ``*…*``, code in backticks, backslash escapes) as HTML that MathJax
+    typesets (the ``math`` class Sphinx gives inline maths; code as Sphinx's ``literal``), for table cells."""
     import html
 
     out: list[str] = []
@@ -2347,8 +2352,13 @@ def myst_to_html(text: str) -> str:
             out.append(
                 f'<span class="math notranslate nohighlight">\\({html.escape(m.group(1), quote=False)}\\)</span>'
             )
-        else:
+        elif m.group(2) is not None:
             out.append(f"<em>{html.escape(_unescape(m.group(2)), quote=False)}</em>")
+        else:
+            out.append(
+                '<code class="docutils literal notranslate"><span class="pre">'
+                f"{html.escape(m.group(3), quote=False)}</span></code>"
+            )
         pos = m.end()
     out.append(html.escape(_unescape(text[pos:]), quote=False))
     return "".join(out)
