@@ -57,7 +57,7 @@
     for (var i = 0; i < tables.length; i++) {
       var head = tables[i].querySelector('thead tr:last-child');
       if (!head) continue;
-      var names = Array.prototype.map.call(head.cells, function (c) { return c.textContent.trim(); });
+      var names = Array.prototype.map.call(head.cells, function (c) { return plain(c.textContent); });
       var rows = tables[i].querySelectorAll('tbody tr');
       for (var r = 0; r < rows.length; r++) {
         for (var k = 0; k < rows[r].cells.length && k < names.length; k++) {
@@ -65,6 +65,12 @@
         }
       }
     }
+  }
+  // a label is text (CSS content): a header's maths, not yet typeset, without its TeX ("public \(n\)" → "public n")
+  var GREEK = {varepsilon: 'ε', epsilon: 'ε', delta: 'δ', rho: 'ρ', mu: 'μ', sigma: 'σ', lambda: 'λ'};
+  function plain(text) {
+    return text.replace(/\\[()\[\]]/g, '').replace(/\\([A-Za-z]+)/g, function (m, w) { return GREEK[w] || ''; })
+      .replace(/[{}]/g, '').replace(/\s+/g, ' ').trim();
   }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', label); else label();
 })();
