@@ -844,6 +844,20 @@ async () => {
     .filter(el => shown(el) && el.getBoundingClientRect().right > window.innerWidth + 1 && !scroller(el))
     .map(el => ({tag: el.tagName.toLowerCase(), right: Math.round(el.getBoundingClientRect().right),
                  text: text(el)}));
+  // the tables of "Comparison with the source" and "Where the source is wrong" the page's text writes (not a cell's
+  // output): how wide each is against its column, and whether its rows are laid out as cards
+  const sourceSections = ['comparison-with-the-source', 'comparison-with-the-sources', 'where-the-source-is-wrong']
+    .map(id => 'section#' + id + ' table').join(', ');
+  out.sourceTables = Array.from(main.querySelectorAll(sourceSections)).filter(shown)
+    .filter(t => !t.closest('div.cell_output')).map(t => {
+      const box = t.closest('.pst-scrollable-table-container') || t.parentElement;
+      const row = t.querySelector('tbody tr');
+      return {section: t.closest('section').id, width: Math.round(Math.max(t.scrollWidth,
+                t.getBoundingClientRect().width)), column: box.clientWidth,
+              cards: !!row && getComputedStyle(row).display === 'block',
+              head: Array.from(t.querySelectorAll('thead th')).map(th => th.textContent.trim()).join(' | ')
+                .slice(0, 80)};
+    });
   out.captions = captionsCut(main);
   out.page = document.documentElement.scrollWidth;
   return out;
@@ -1084,6 +1098,25 @@ def test_phone_nothing_scrolls_sideways_but_tables(browser_context, server, page
         or f["natural"] < f["shown"] - 1
     ]
     assert not closed, f"{page}: figures that do not open full size on a tap: {closed}"
+
+
+@pytest.mark.parametrize("page", CHAPTER_PAGES)
+def test_source_tables_are_cards_on_a_phone(browser_context, server, page):
+    """Reader review 5, M2: "Comparison with the source" and "Where the source is wrong" are read on a phone as the
+    claims are, one card per row with the column names as labels (``dpcompendium.book.tablenum`` marks them,
+    dpcompendium.css lays them out): at 390 px every such table is cards and no wider than its column (hiera's
+    errata table was 783 px in a 358-px column); at 1400 px each is still a table."""
+    phone = page_layout(browser_context, server, page, PHONE_WIDTH)["sourceTables"]
+    assert phone, (
+        f"{page}: no table under 'Comparison with the source' or 'Where the source is wrong'"
+    )
+    bad = [t for t in phone if not t["cards"] or t["width"] > t["column"] + 1]
+    assert not bad, (
+        f"{page}: source tables not cards, or wider than the column at {PHONE_WIDTH} px: {bad}"
+    )
+    wide = page_layout(browser_context, server, page, VIEWPORT_WIDTH)["sourceTables"]
+    cards = [t["head"] for t in wide if t["cards"]]
+    assert not cards, f"{page}: source tables shown as cards at {VIEWPORT_WIDTH} px: {cards}"
 
 
 @pytest.mark.parametrize("width", [PHONE_WIDTH, VIEWPORT_WIDTH])

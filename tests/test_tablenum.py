@@ -6,6 +6,8 @@ from __future__ import annotations
 import itertools
 import re
 
+from docutils import nodes
+
 from dpcompendium.book.tablenum import number_captions, section_prefix
 
 
@@ -81,3 +83,63 @@ def test_a_generated_tables_title_and_a_raw_caption_share_one_counter_in_page_or
     # the numbers' word is Sphinx's translated "Table" (a worker that built the Chinese edition before may give 表)
     numbered = [re.sub(r"^(Table|表) ", "", c) for c in captions]
     assert numbered == ["1.1 First", "1.2 Second", "1.3 Third"], captions
+
+
+_PAGE = """
+Where the source is wrong
+=========================
+
+.. table:: Where the source's code departs from it
+
+   ====  ======  ====
+   #     where   here
+   ====  ======  ====
+   1     Alg. 3  the code's condition
+   ====  ======  ====
+
+=====  =====
+what   here
+=====  =====
+a      b
+=====  =====
+
+.. table::
+   :class: dpc-generated-table
+
+   ===  ===
+   x    y
+   ===  ===
+   1    2
+   ===  ===
+
+.. container:: output
+
+   ===  ===
+   n    ε
+   ===  ===
+   1    2
+   ===  ===
+"""
+
+
+def test_prose_tables_captioned_or_not_are_cards_and_rendered_tables_are_not():
+    """Reader review 5, M2: a captioned prose table (a ``{table}`` directive) was passed by (hiera's errata table,
+    783 px on a phone); the renderer marks every table the page's text writes, and no table a chapter's code
+    renders (a ``dpc-`` class, a cell's output)."""
+    from docutils.core import publish_doctree, publish_from_doctree
+
+    from dpcompendium.book.tablenum import CARDS_CLASS, ProseTableCards, is_prose_table
+
+    doc = publish_doctree(_PAGE, settings_overrides={"report_level": 5})
+    for box in doc.findall(nodes.container):
+        # as MyST-NB names a cell's output (docutils would write cell-output)
+        box["classes"] = ["cell_output"]
+    tables = list(doc.findall(nodes.table))
+    assert len(tables) == 4
+    assert [is_prose_table(t) for t in tables] == [True, True, False, False]
+    assert not is_prose_table(nodes.paragraph())
+    ProseTableCards(doc).run()
+    ProseTableCards(doc).run()  # marked once
+    assert [t["classes"].count(CARDS_CLASS) for t in tables] == [1, 1, 0, 0]
+    html = publish_from_doctree(doc, writer_name="html5").decode()
+    assert len(re.findall(r'<table class="[^"]*\bdpc-cards\b', html)) == 2

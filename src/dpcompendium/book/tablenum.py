@@ -110,6 +110,41 @@ def _ancestors(node: nodes.Node) -> list[nodes.Node]:
     return out
 
 
+#: The class that makes a prose table cards on a phone (``_static/dpcompendium.css``, the claims' card rules).
+CARDS_CLASS = "dpc-cards"
+
+
+def is_prose_table(node: nodes.Node) -> bool:
+    """A table the page's text writes (a markdown table, or one in a ``{table}`` directive, captioned or not), not
+    one a chapter's code renders: no ``dpc-`` class (the claims, generated verdict tables, the rerun box's
+    parameters, the execution report) and not inside a cell's output."""
+    if not isinstance(node, nodes.table):
+        return False
+    if any(str(c).startswith("dpc-") for c in node.get("classes", [])):
+        return False
+    return not any(
+        isinstance(a, nodes.Element) and "cell_output" in a.get("classes", [])
+        for a in _ancestors(node)
+    )
+
+
+class ProseTableCards(SphinxPostTransform):
+    """Marks the prose tables of a page (:func:`is_prose_table`: "Comparison with the source", "Where the source is
+    wrong", the primer's notation) with :data:`CARDS_CLASS`, so that on a phone each row is a card, as the claims
+    are (reader review 5, M2: hiera's errata table was 783 px in a 358-px column, because its caption had made
+    the page's script pass it by). A wide screen and print keep the table; dpcompendium.js copies each column's
+    name into its cells' ``data-label`` for the card's labels."""
+
+    default_priority = 510
+    formats = ("html",)
+
+    def run(self, **kwargs: Any) -> None:
+        for node in self.document.findall(is_prose_table):
+            if CARDS_CLASS not in node["classes"]:
+                node["classes"].append(CARDS_CLASS)
+
+
 def setup(app) -> dict[str, Any]:
     app.add_post_transform(NumberTableCaptions)
+    app.add_post_transform(ProseTableCards)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -47,14 +47,17 @@
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', same); else same();
 })();
 
-/* the claims tables as cards on a phone and in print (dpcompendium.css): each cell carries its column's name */
+/* Tables as cards on a phone (dpcompendium.css): the claims (table.dpc-claims, cards in print too) and a page's
+   prose tables ("Comparison with the source", "Where the source is wrong", the primer's notation: table.dpc-cards,
+   marked when the page is built, dpcompendium.book.tablenum). Each body cell carries its column's name in
+   data-label, the card's label. Tables a chapter's code renders otherwise (numbers) stay in columns. */
 (function () {
   function label() {
-    var tables = document.querySelectorAll('table.dpc-claims');
+    var tables = document.querySelectorAll('table.dpc-claims, table.dpc-cards');
     for (var i = 0; i < tables.length; i++) {
       var head = tables[i].querySelector('thead tr:last-child');
       if (!head) continue;
-      var names = Array.prototype.map.call(head.cells, function (c) { return c.textContent.trim(); });
+      var names = Array.prototype.map.call(head.cells, function (c) { return plain(c.textContent); });
       var rows = tables[i].querySelectorAll('tbody tr');
       for (var r = 0; r < rows.length; r++) {
         for (var k = 0; k < rows[r].cells.length && k < names.length; k++) {
@@ -63,31 +66,11 @@
       }
     }
   }
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', label); else label();
-})();
-
-/* Prose tables (a page's markdown tables: "Comparison with the source", "Where the source is wrong", the primer's
-   notation) as cards on a phone (dpcompendium.css, table.dpc-cards): each cell carries its column's name. Tables a
-   chapter's code renders (dpc-table, the claims, generated verdict tables, the rerun box's parameters: any dpc-
-   class, or a caption) are not prose tables: numbers stay in columns. */
-(function () {
-  function cards() {
-    var tables = document.querySelectorAll('article table.table');
-    for (var i = 0; i < tables.length; i++) {
-      var t = tables[i];
-      var generated = Array.prototype.some.call(t.classList, function (c) { return c.indexOf('dpc-') === 0; });
-      if (generated || t.closest('div.cell_output') || t.querySelector('caption')) continue;
-      var head = t.querySelector('thead tr:last-child');
-      if (!head) continue;
-      var names = Array.prototype.map.call(head.cells, function (c) { return c.textContent.trim(); });
-      var rows = t.querySelectorAll('tbody tr');
-      for (var r = 0; r < rows.length; r++) {
-        for (var k = 0; k < rows[r].cells.length && k < names.length; k++) {
-          if (names[k]) rows[r].cells[k].setAttribute('data-label', names[k]);
-        }
-      }
-      t.classList.add('dpc-cards');
-    }
+  // a label is text (CSS content): a header's maths, not yet typeset, without its TeX ("public \(n\)" → "public n")
+  var GREEK = {varepsilon: 'ε', epsilon: 'ε', delta: 'δ', rho: 'ρ', mu: 'μ', sigma: 'σ', lambda: 'λ'};
+  function plain(text) {
+    return text.replace(/\\[()\[\]]/g, '').replace(/\\([A-Za-z]+)/g, function (m, w) { return GREEK[w] || ''; })
+      .replace(/[{}]/g, '').replace(/\s+/g, ' ').trim();
   }
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', cards); else cards();
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', label); else label();
 })();
