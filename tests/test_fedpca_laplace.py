@@ -319,9 +319,7 @@ def test_the_families_are_one_plain_sentence_and_a_table_not_a_holm_paragraph():
     # the dataset's display name in each language, not its key
     assert "葡萄酒数据" in tab.in_language("zh_CN")
     assert dataset_md("breast_cancer").myst == "breast cancer"
-    one, one_tab = P.comparison_table(
-        P.wishart_comparisons(runs, q, {"wine": 1e-6}), power=0.9
-    )
+    one, one_tab = P.comparison_table(P.wishart_comparisons(runs, q, {"wine": 1e-6}), power=0.9)
     assert "in the 3 settings below" in str(one) and "Holm" not in str(one)
     assert "Holm-corrected over its 3 rows" in one_tab.myst.splitlines()[0]
     with pytest.raises(ValueError, match="at least one"):

@@ -162,7 +162,7 @@ def test_the_families_have_one_comparison_per_setting_and_the_take_counts_them()
 def test_the_take_s_reading_follows_the_outcomes_against_analyze_gauss():
     from types import SimpleNamespace
 
-    def R(outcome, ratio):  # noqa: N802
+    def R(outcome, ratio):
         return SimpleNamespace(
             outcome=outcome, ratio=ratio, comparison=SimpleNamespace(relation="tie", margin=1.0)
         )

@@ -88,7 +88,10 @@ def test_families_side_by_side_are_led_by_one_lead_per_column_and_caption_the_te
     for word in OLD:
         assert word not in said, word
     caption = tab.myst.splitlines()[0]
-    assert caption.count("Holm-corrected") == 1 and "each family Holm-corrected over its settings" in caption
+    assert (
+        caption.count("Holm-corrected") == 1
+        and "each family Holm-corrected over its settings" in caption
+    )
     assert len(str(tab).splitlines()) == 4  # the header and a row per setting
     # one lead over every result (columns that are settings, rows that are pairs): the pairs counted, no span
     text2, tab2 = grid_text(

@@ -480,6 +480,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         # the pay-off grid's tests as a one-row family table and a grid beside one plain sentence (issue 49, reader
         # review 3 M2: no tally in the paragraph)
         # with the tables' lead from the comparison objects (referee 16, m4)
+        "mwem.col_method": "method",
+        "mwem.cap_db_aim_grid": "AIM against the zCDP variant's last iterate and against the Gaussian rows at its guarantee on "
+        "%(data)s: the ratio of mean errors, its interval at its Holm level and the verdict",
+        "mwem.cap_db_aim_errors": "Mean error on %(data)s of AIM and of the arms it is compared with, at its guarantee",
         "mwem.payoff_tested_lead": "Each cell of the grid is tested on %(reps)s per arm; %(lead)s (the family's verdict "
         "and each cell's are in the two tables below)",
         "mwem.family_payoff": "the pay-off grid (last iterate)",
@@ -1106,6 +1110,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "$e^{3\\varepsilon/(2T)}$，每次选择的密度比至少为 $e^{-\\varepsilon/(2T)\\cdot 10^{-5}}$，因此该事件的"
         "隐私损失至少为 %(loss)s，大于 $\\varepsilon$ = %(eps)s。这是运行记录（被选中的查询及其测量值）上的事件："
         "发布的直方图在 $T = 1$ 时能确定运行记录，此时名义保证不成立；在 $T$ = %(T)s 时则不能，名义保证只是未能证明",
+        "mwem.col_method": "方法",
+        "mwem.cap_db_aim_grid": "在 %(data)s 上，AIM 与 zCDP 变体的最后一次迭代结果以及与同一保证下各高斯行的比较：误差均值之比、其 Holm 水平下的区间与判定",
+        "mwem.cap_db_aim_errors": "在 %(data)s 上，AIM 及在同一保证下与之比较的各方法的平均误差",
         "mwem.payoff_tested_lead": "网格中的每个参数组合都以每组 %(reps)s 做检验；%(lead)s（整个检验族的判定与每个参数组合的判定见下面两张表）",
         "mwem.family_payoff": "收益网格（最后一次迭代结果）",
         "mwem.cap_payoff_family": "收益网格上 MWEM 最后一次迭代结果与 Identity 的比较：整个检验族的判定（双侧学生化自助法（bootstrap-t）检验，"
