@@ -506,10 +506,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_zcdp_not_run": "the zCDP and standard variants are not both run",
         "mwem.db_out_last": "its last iterate",
         "mwem.db_out_average": "its average of the iterates",
-        "mwem.db_below": "%(output)s is shown below Identity (two-sided bootstrap-t tests, Holm-corrected) at "
-        "$\\varepsilon$ = %(eps)s for every $T$%(some)s",
-        "mwem.db_below_none": "at no $\\varepsilon$ of this run is %(output)s shown below Identity for every $T$ "
-        "(two-sided bootstrap-t tests, Holm-corrected)%(some)s",
+        "mwem.db_below": "%(output)s is shown below Identity at $\\varepsilon$ = %(eps)s for every $T$%(some)s",
+        "mwem.db_below_none": "at no $\\varepsilon$ of this run is %(output)s shown below Identity for every $T$%(some)s",
         "mwem.db_below_some": "; at $\\varepsilon$ = %(eps)s it is, for some $T$ only",
         "mwem.T_zcdp": "the zCDP variant's last iterate has %(ratio)s times the standard's mean error at the same $T$ "
         "(each $T$ of the grid, %(reps)s), at a different guarantee (($\\varepsilon$, $\\delta$)-DP with $\\delta$ = "
@@ -1133,10 +1131,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_zcdp_not_run": "zCDP 变体与标准变体未同时运行",
         "mwem.db_out_last": "其最后一次迭代结果",
         "mwem.db_out_average": "其各次迭代结果的平均值",
-        "mwem.db_below": "检验（双侧学生化自助法（bootstrap-t）检验，Holm 校正）表明，%(output)s在 $\\varepsilon$ = %(eps)s "
-        "时对每个 $T$ 都低于 Identity%(some)s",
-        "mwem.db_below_none": "在本次运行的任何 $\\varepsilon$ 下，检验（双侧学生化自助法（bootstrap-t）检验，Holm 校正）都未能表明"
-        "%(output)s对每个 $T$ 都低于 Identity%(some)s",
+        "mwem.db_below": "检验表明，%(output)s在 $\\varepsilon$ = %(eps)s 时对每个 $T$ 都低于 Identity%(some)s",
+        "mwem.db_below_none": "在本次运行的任何 $\\varepsilon$ 下，检验都未能表明%(output)s对每个 $T$ 都低于 Identity%(some)s",
         "mwem.db_below_some": "；在 $\\varepsilon$ = %(eps)s 时仅对部分 $T$ 如此",
         "mwem.T_zcdp": "在相同 $T$ 下（网格中的每个 $T$，%(reps)s），zCDP 变体最后一次迭代结果的平均误差是标准变体的 %(ratio)s "
         "倍，二者的隐私保证不同（($\\varepsilon$, $\\delta$)-DP，$\\delta$ = %(delta)s，对比 $\\varepsilon$-DP；点估计）",
@@ -1464,10 +1460,8 @@ PLAIN: dict[str, str] = {
     "mwem.col_ne": "nε",
     "mwem.db_trend": "%(items)s (T = %(T)s)",
     "mwem.avg_cost": "at ε = %(eps)s it is %(r2)s (2-D) and %(r1)s (1-D) times the error of the last iterate",
-    "mwem.db_below": "%(output)s is shown below Identity (two-sided bootstrap-t tests, Holm-corrected) at ε = %(eps)s "
-    "for every T%(some)s",
-    "mwem.db_below_none": "at no ε of this run is %(output)s shown below Identity for every T (two-sided bootstrap-t "
-    "tests, Holm-corrected)%(some)s",
+    "mwem.db_below": "%(output)s is shown below Identity at ε = %(eps)s for every T%(some)s",
+    "mwem.db_below_none": "at no ε of this run is %(output)s shown below Identity for every T%(some)s",
     "mwem.db_below_some": "; at ε = %(eps)s it is, for some T only",
     "mwem.T_zcdp": "the zCDP variant's last iterate has %(ratio)s times the standard's mean error at the same T "
     "(each T of the grid, %(reps)s), at a different guarantee ((ε, δ)-DP with δ = %(delta)s, against ε-DP; point "
