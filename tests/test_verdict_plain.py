@@ -106,3 +106,46 @@ def test_families_side_by_side_are_led_by_one_lead_per_column_and_caption_the_te
     assert "在其所属检验族的 6 项检验上做 Holm 校正" in tab2.in_language("zh_CN").splitlines()[0]
     with pytest.raises(ValueError, match="one result per column"):
         grid_text([(("s",), left)], ["setting"], ["a", "b"])
+
+
+def _cells(name):
+    import json
+
+    from dpcompendium.core.paths import repo_root
+
+    nb = json.loads((repo_root() / "notebooks" / f"{name}.ipynb").read_text(encoding="utf-8"))
+    return {c.get("id"): "".join(c["source"]) for c in nb["cells"]}
+
+
+def _outside_dropdowns(markdown):
+    import re
+
+    return re.sub(r":::\{dropdown\}.*?\n:::", "", markdown, flags=re.S)
+
+
+@pytest.mark.parametrize(
+    ("chapter", "code", "prose"),
+    [
+        # mwem's AIM block on Adult 2-D and its DPBench verdicts (shot l3), the AIM takeaway's sentence
+        ("mwem", ["glue-mwem-dpbench", "glue-mwem-aim"], ["6c7858c1"]),
+        # federated-pca: the checks (§4.6), Wishart, Laplace input perturbation and PPCA (§4.6.1.x), the SVM (§4.7)
+        (
+            "federated-pca",
+            ["glue-fedpca-checks", "glue-fedpca-wishart", "glue-fedpca-svm-gap"],
+            ["4da2a5be", "fedpca-wishart", "fedpca-ppca", "fedpca-ppca-verdicts", "44afeb5f"],
+        ),
+    ],
+)
+def test_the_chapters_paste_plain_verdicts_and_name_their_tests_in_captions_or_dropdowns(
+    chapter, code, prose
+):
+    """Reader review 5, M1: the family sentence ("… (two-sided tests, Holm-corrected; ratios …) (A lower in N and
+    higher in M of the K)") is no longer pasted into these sections, and their prose names no test outside the
+    "Is the evidence enough?" dropdowns: the tests and their correction are in the verdict tables' captions."""
+    cells = _cells(chapter)
+    for key in code:
+        assert "family_sentence(" not in cells[key], key
+    for key in prose:
+        text = _outside_dropdowns(cells[key])
+        for word in ("Holm", "two-sided", "bootstrap-t tests"):
+            assert word not in text, (key, word)
