@@ -483,7 +483,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.col_method": "method",
         "mwem.cap_db_aim_grid": "AIM against the zCDP variant's last iterate and against the Gaussian rows at its guarantee on "
         "%(data)s: the ratio of mean errors, its interval at its Holm level and the verdict",
-        "mwem.cap_db_aim_errors": "Mean error on %(data)s of AIM and of the arms it is compared with, at its guarantee",
+        "mwem.cap_db_aim_errors": "Mean error on %(data)s of AIM and of the methods it is compared with, at its guarantee",
         "mwem.payoff_tested_lead": "Each cell of the grid is tested on %(reps)s per arm; %(lead)s (the family's verdict "
         "and each cell's are in the two tables below)",
         "mwem.family_payoff": "the pay-off grid (last iterate)",
