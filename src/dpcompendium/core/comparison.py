@@ -1100,6 +1100,23 @@ def table_lead(results: Sequence[ComparisonResult], pairs: int | None = None) ->
     )
 
 
+def _grid_rows(
+    rows: Sequence[tuple[Sequence[Any], Sequence[ComparisonResult]]], columns: Sequence[Any]
+) -> tuple[list[tuple[list[Any], list[ComparisonResult]]], list[Any]]:
+    """The rows and columns of a grid of families (:func:`results_grid`, :func:`grid_text`) as lists, checked: at
+    least one row, one result per column in each."""
+    rows = [(list(cells), list(results)) for cells, results in rows]
+    if not rows:
+        raise ValueError("rows must hold at least one setting, got 0")
+    columns = list(columns)
+    for _cells, results in rows:
+        if len(results) != len(columns):
+            raise ValueError(
+                f"each row must hold one result per column ({len(columns)}), got {len(results)}"
+            )
+    return rows, columns
+
+
 def verdict_tally(results: Sequence[ComparisonResult], spans: bool = True) -> Md:
     """How the verdicts of ``results`` fall, in this module's words and relation by relation, the counts that are not
     zero only (reader review 5, M1: the plain form of a family's tally, no test and no correction named): "higher in
@@ -1148,15 +1165,7 @@ def grid_text(
     :func:`table_lead` of each column's family, joined by "; " (one family per column: a span within a pair of arms
     means something); else one :func:`table_lead` over every result (e.g. when each column is a setting and each row
     a pair); each arm that is not private is named once."""
-    rows = [(list(cells), list(results)) for cells, results in rows]
-    if not rows:
-        raise ValueError("rows must hold at least one setting, got 0")
-    columns = list(columns)
-    for _cells, results in rows:
-        if len(results) != len(columns):
-            raise ValueError(
-                f"each row must hold one result per column ({len(columns)}), got {len(results)}"
-            )
+    rows, columns = _grid_rows(rows, columns)
     every = [r for _, results in rows for r in results]
     if lead_by_column:
         text = join([table_lead([res[j] for _, res in rows]) for j in range(len(columns))], "; ")
@@ -1397,15 +1406,7 @@ def results_grid(
     interval and level, as :func:`results_text` does): ``rows`` are (the cells naming the setting, under ``header``;
     one result per family, under ``columns``), and each result's cell is its ratio, its interval at its own Holm
     level, and its verdict in this module's words (``_result_cell``): "2.41 (1.90–3.10, 99.9 %): higher"."""
-    rows = [(list(cells), list(results)) for cells, results in rows]
-    if not rows:
-        raise ValueError("rows must hold at least one setting, got 0")
-    columns = list(columns)
-    for _cells, results in rows:
-        if len(results) != len(columns):
-            raise ValueError(
-                f"each row must hold one result per column ({len(columns)}), got {len(results)}"
-            )
+    rows, columns = _grid_rows(rows, columns)
     head = [*header, *(_name_md(c) for c in columns)]
     body = [
         [
