@@ -617,9 +617,20 @@ def test_the_family_sentence_carries_the_flag_of_its_verdicts_short_of_runs():
     clear = _runs(0.9 + 0.001 * rng.standard_normal(20), 0.5 + 0.001 * rng.standard_normal(20))
     assert str(P.short_flag(list(_compare(clear).result))) == ""
     code = "\n".join(_notebook_cells().values())
+    # the SVM row of the source table: its plain sentence carries the flag (reader review 5, M1: no Holm template)
+    assert re.search(
+        r"comparison\.verdict_sentence\(list\(svm_cmp\.result\)\)\s*"
+        r"\+ federated_pca\.short_flag\(list\(svm_cmp\.result\)\)",
+        code,
+    )
+    # the Wishart and SVM sections: a plain lead and a table whose short verdicts carry the flag in their cells
     for family in ("wishart", "svm"):
-        assert re.search(
-            rf"comparison\.family_sentence\(list\({family}_cmp\.result\)\)\s*"
-            rf"\+ federated_pca\.short_flag\(list\({family}_cmp\.result\)\)",
-            code,
-        ), family
+        assert f"federated_pca.comparison_table({family}_cmp)" in code, family
+    frame = pd.DataFrame(
+        {"dataset": "wine", "epsilon": [0.5, 1.0, 2.0, 5.0][: len(results)], "result": results}
+    )
+    lead, tab = P.comparison_table(frame)
+    assert str(tab).count("(short of runs: 6 of ") == len(short)
+    for _r, need in short:
+        assert f"(short of runs: 6 of {int(need)})" in str(tab)
+    assert "short of runs" not in str(lead) and "Holm" not in str(lead)

@@ -10,6 +10,7 @@ import pytest
 from scipy import stats
 
 from dpcompendium.chapters import federated_pca as P
+from dpcompendium.core import comparison
 from dpcompendium.core.messages import message
 
 N = 20_000
@@ -149,15 +150,22 @@ def test_the_families_have_one_comparison_per_setting_and_the_take_counts_them()
         assert all(r.comparison.a.claim.delta == 1e-6 for r in fam.result)
     text = str(P.ppca_take(fams["laplace-input"].result, fams["central"].result))
     lap, gau = list(fams["laplace-input"].result), list(fams["central"].result)
+    # the comparison object's words, plain (reader review 5, M1): no test named, no count of zero
     assert (
-        f"lower than Laplace input perturbation's in {sum(r.outcome == 'better' for r in lap)} of 3"
+        f"against Laplace input perturbation's, {comparison.verdict_tally(lap, spans=False)} of 3"
         in text
     )
-    assert f"higher in {sum(r.outcome == 'worse' for r in gau)} of 3" in text
+    assert f"against Analyze Gauss's {comparison.verdict_tally(gau, spans=False)} of 3" in text
+    assert "Holm" not in text and " in 0" not in text
 
 
 def test_the_take_s_reading_follows_the_outcomes_against_analyze_gauss():
-    from types import SimpleNamespace as R
+    from types import SimpleNamespace
+
+    def R(outcome, ratio):
+        return SimpleNamespace(
+            outcome=outcome, ratio=ratio, comparison=SimpleNamespace(relation="tie", margin=1.0)
+        )
 
     lap = [R(outcome="better", ratio=0.5)]
     pure = str(P.ppca_take(lap, [R(outcome="worse", ratio=3.0), R(outcome="tie", ratio=1.0)]))

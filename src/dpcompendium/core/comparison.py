@@ -94,11 +94,14 @@ __all__ = [
     "family_sentence",
     "family_table",
     "first_places_lacking",
+    "grid_text",
     "holm",
     "ranking",
     "rankings_text",
     "results_grid",
     "results_text",
+    "verdict_sentence",
+    "verdict_tally",
     "winner_counts",
     "winner_sentence",
 ]
@@ -1097,6 +1100,87 @@ def table_lead(results: Sequence[ComparisonResult], pairs: int | None = None) ->
     )
 
 
+def _grid_rows(
+    rows: Sequence[tuple[Sequence[Any], Sequence[ComparisonResult]]], columns: Sequence[Any]
+) -> tuple[list[tuple[list[Any], list[ComparisonResult]]], list[Any]]:
+    """The rows and columns of a grid of families (:func:`results_grid`, :func:`grid_text`) as lists, checked: at
+    least one row, one result per column in each."""
+    rows = [(list(cells), list(results)) for cells, results in rows]
+    if not rows:
+        raise ValueError("rows must hold at least one setting, got 0")
+    columns = list(columns)
+    for _cells, results in rows:
+        if len(results) != len(columns):
+            raise ValueError(
+                f"each row must hold one result per column ({len(columns)}), got {len(results)}"
+            )
+    return rows, columns
+
+
+def verdict_tally(results: Sequence[ComparisonResult], spans: bool = True) -> Md:
+    """How the verdicts of ``results`` fall, in this module's words and relation by relation, the counts that are not
+    zero only (reader review 5, M1: the plain form of a family's tally, no test and no correction named): "higher in
+    28 (1.25–214 times) and not separated in 2 (intervals within 0.98–1.1)"; without ``spans``, the counts alone."""
+    results = list(results)
+    if not results:
+        raise ValueError("results must hold at least one comparison, got 0")
+    return _relations_md(results, spans=spans)
+
+
+def verdict_sentence(results: Sequence[ComparisonResult]) -> Md:
+    """A family of comparisons of one pair of arms in one plain sentence with no table beside it (reader review 5,
+    M1: a takeaway or a summary): "the error of AIM against that of zCDP MWEM in 8 settings: lower in all 8
+    (0.321–0.47 times)", with the caveat of an arm that is not private. The tests and their correction are said
+    where the family's table is (:func:`tests_caption`)."""
+    results = list(results)
+    if not results:
+        raise ValueError("results must hold at least one comparison, got 0")
+    pairs = {(str(r.comparison.a.name), str(r.comparison.b.name)) for r in results}
+    if len(pairs) != 1:
+        raise ValueError(f"results must compare one pair of arms, got {len(pairs)} pairs")
+    first = results[0].comparison
+    return message(
+        "comparison.plain_one_pair",
+        quantity=first.quantity,
+        a=_name_md(first.a.name),
+        b=_name_md(first.b.name),
+        n=str(len(results)),
+        verdicts=_relations_md(results, spans=True),
+    ) + _caveat_once(r.comparison for r in results)
+
+
+def grid_text(
+    rows: Sequence[tuple[Sequence[Any], Sequence[ComparisonResult]]],
+    header: Sequence[Any],
+    columns: Sequence[str | Md],
+    caption: str | Md | None = None,
+    *,
+    scope: Md | None = None,
+    lead_by_column: bool = True,
+) -> tuple[Md, Md]:
+    """Several families side by side as a reader reads them (reader review 5, M1): (text, table). The table is
+    :func:`results_grid`'s (one row per setting, one column per family, each cell the ratio, its interval at its Holm
+    level and the verdict), its caption saying the tests and their correction once (:func:`tests_caption`, ``scope``
+    by default "each family Holm-corrected over its settings"). The text is plain: with ``lead_by_column``, the
+    :func:`table_lead` of each column's family, joined by "; " (one family per column: a span within a pair of arms
+    means something); else one :func:`table_lead` over every result (e.g. when each column is a setting and each row
+    a pair); each arm that is not private is named once."""
+    rows, columns = _grid_rows(rows, columns)
+    every = [r for _, results in rows for r in results]
+    if lead_by_column:
+        text = join([table_lead([res[j] for _, res in rows]) for j in range(len(columns))], "; ")
+    else:
+        text = table_lead(every)
+    cap = tests_caption(
+        caption or message("comparison.cap_grid"),
+        every,
+        scope if scope is not None else message("comparison.holm_families"),
+    )
+    return text + _caveat_once(r.comparison for r in every), results_grid(
+        rows, header, columns, cap
+    )
+
+
 def tests_caption(caption: Any, results: Sequence[ComparisonResult], scope: Md | None = None) -> Md:
     """A verdict table's caption with its tests and their correction, said once (reader review 4, M2): "…
     (two-sided tests, Holm-corrected over its 8 rows)"; ``scope`` replaces the correction's scope."""
@@ -1322,15 +1406,7 @@ def results_grid(
     interval and level, as :func:`results_text` does): ``rows`` are (the cells naming the setting, under ``header``;
     one result per family, under ``columns``), and each result's cell is its ratio, its interval at its own Holm
     level, and its verdict in this module's words (``_result_cell``): "2.41 (1.90–3.10, 99.9 %): higher"."""
-    rows = [(list(cells), list(results)) for cells, results in rows]
-    if not rows:
-        raise ValueError("rows must hold at least one setting, got 0")
-    columns = list(columns)
-    for _cells, results in rows:
-        if len(results) != len(columns):
-            raise ValueError(
-                f"each row must hold one result per column ({len(columns)}), got {len(results)}"
-            )
+    rows, columns = _grid_rows(rows, columns)
     head = [*header, *(_name_md(c) for c in columns)]
     body = [
         [

@@ -803,9 +803,10 @@ def _setting_label(setting: Mapping[str, object]) -> Md:
     (``"adult, unequal sites, ε = 1"``), in each language."""
     eps = f"{float(setting['epsilon']):g}"
     name = str(setting["dataset"])
-    from ...core.messages import translate
+    from ...core.messages import dataset_name, translate
 
-    en, zh = [name], [translate(name, "zh_CN") or name]
+    # the data set's display name ("breast cancer", not its key; reader review 5, m2)
+    en, zh = [dataset_name(name, "en")], [translate(name, "zh_CN") or name]
     if "split" in setting:
         split = str(setting["split"])
         words = _SPLIT_WORDS.get(split, (f"{split} sites", f"{split} 站点"))

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import brentq
 
-from ...core.comparison import Arm, Comparison
+from ...core.comparison import Arm, Comparison, verdict_tally
 from ...core.messages import Md, message
 from ...core.privacy import PrivacyClaim
 from ...core.rng import child_seed, make_rng
@@ -232,9 +232,10 @@ def ppca_comparisons(
 
 
 def ppca_take(laplace_results, central_results) -> Md:
-    """PPCA in one clause (message ``fedpca.take_ppca``) from the Holm-decided results of :func:`ppca_comparisons`
-    against Laplace input perturbation and against Analyze Gauss (both at ``k = 1``): in how many settings its
-    energy not captured is shown lower and higher than each, and the reading the outcomes against Analyze Gauss
+    """PPCA in one plain clause (message ``fedpca.take_ppca``; reader review 5, M1: no test named, no count of zero)
+    from the Holm-decided results of :func:`ppca_comparisons` against Laplace input perturbation and against Analyze
+    Gauss (both at ``k = 1``): how its verdicts on the energy not captured fall against each
+    (:func:`~dpcompendium.core.comparison.verdict_tally`), and the reading the outcomes against Analyze Gauss
     support: shown lower nowhere but higher somewhere, the price of δ = 0 is not input perturbation's alone
     (``fedpca.ppca_reading_pure``); shown lower somewhere, there it is input perturbation's
     (``fedpca.ppca_reading_input``); separated nowhere, the runs do not say (``fedpca.ppca_reading_none``)."""
@@ -243,13 +244,13 @@ def ppca_take(laplace_results, central_results) -> Md:
         raise ValueError(
             "laplace_results and central_results must each hold at least one comparison"
         )
-    counts = {}
-    for prefix, results in (("lap", lap), ("gau", gau)):
-        counts[f"{prefix}_lower"] = sum(r.outcome == "better" for r in results)
-        counts[f"{prefix}_higher"] = sum(r.outcome == "worse" for r in results)
-        counts[f"{prefix}_n"] = len(results)
     return message(
-        "fedpca.take_ppca", **{k: str(v) for k, v in counts.items()}, reading=ppca_reading(gau)
+        "fedpca.take_ppca",
+        lap=verdict_tally(lap, spans=False),
+        lap_n=str(len(lap)),
+        gau=verdict_tally(gau, spans=False),
+        gau_n=str(len(gau)),
+        reading=ppca_reading(gau),
     )
 
 

@@ -1,0 +1,151 @@
+"""Verdict paragraphs become one plain sentence and a table (reader review 5, M1).
+
+mwem's AIM block and federated-pca's §4.6.1.x read "A and B differ in error in all 4 settings (two-sided tests,
+Holm-corrected; ratios …) (A lower in 4 and higher in 0 of the 4)", one such sentence per family. Now a family
+beside a table is led by ``table_lead`` (``grid_text``: families side by side), a family without one is said by
+``verdict_sentence``, and the tests and their correction are said once, in the table's caption.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dpcompendium.chapters  # noqa: F401  (registers the chapters' methods)
+from dpcompendium import PrivacyClaim
+from dpcompendium.core.comparison import (
+    Arm,
+    Comparison,
+    family_sentence,
+    grid_text,
+    holm,
+    verdict_sentence,
+    verdict_tally,
+)
+from dpcompendium.core.messages import message
+
+CLAIM = PrivacyClaim("m", "add-remove", "1", 1.0)
+#: what the old family sentence said, and no plain sentence may
+OLD = ("Holm", "two-sided", "lower in 4 and higher in 0", " in 0", "differ in")
+
+
+def _results(means_b, seed=5, a="first", b="second", runs=300):
+    rng = np.random.default_rng(seed)
+    return [
+        Comparison(
+            "error",
+            Arm.of("a", CLAIM, rng.gamma(50.0, 1 / 50, runs), label=a),
+            Arm.of("b", CLAIM, rng.gamma(50.0, m / 50, runs), label=b),
+            "tie",
+            setting=f"s{i}",
+        ).result()
+        for i, m in enumerate(means_b)
+    ]
+
+
+def test_a_family_without_a_table_is_one_plain_sentence():
+    fam = holm(_results([2.0, 2.2, 1.9, 2.5]))
+    ratios = [r.ratio for r in fam]
+    said = str(verdict_sentence(fam))
+    assert said == (
+        "the error of first against that of second in 4 settings: lower in all 4 "
+        f"({min(ratios):.3g}–{max(ratios):.3g} times)"
+    )
+    old = str(family_sentence(fam))  # the sentence it replaces carried the test and a count of zero
+    assert "Holm" in old and "lower in 4 and higher in 0" in old
+    for word in OLD:
+        assert word not in said, word
+    zh = verdict_sentence(fam).in_language("zh_CN")
+    assert "Holm" not in zh and "全部 4 个更低" in zh and "下表" not in zh
+
+
+def test_the_tally_counts_only_what_is_there():
+    fam = holm(_results([2.0, 1.0, 0.5], seed=3))
+    outcomes = [r.outcome for r in fam]
+    assert outcomes.count("better") and outcomes.count("worse")
+    plain = str(verdict_tally(fam, spans=False))
+    assert plain.startswith(f"lower in {outcomes.count('better')}")
+    assert f"higher in {outcomes.count('worse')}" in plain
+    assert "times" not in plain and "times" in str(verdict_tally(fam))
+
+
+def test_verdict_sentence_refuses_two_pairs_and_an_empty_family():
+    two = holm(_results([2.0]) + _results([2.0], a="third"))
+    with pytest.raises(ValueError, match="one pair"):
+        verdict_sentence(two)
+    with pytest.raises(ValueError, match="at least one"):
+        verdict_sentence([])
+
+
+def test_families_side_by_side_are_led_by_one_lead_per_column_and_caption_the_tests_once():
+    left = holm(_results([2.0, 2.2, 1.9], seed=1))
+    right = holm(_results([0.5, 0.4, 0.45], seed=2, a="first", b="third"))
+    rows = [((f"s{i}",), [left[i], right[i]]) for i in range(3)]
+    text, tab = grid_text(rows, ["setting"], ["against second", "against third"])
+    said = str(text)
+    assert said.count("in the 3 settings below") == 2
+    assert "lower in all 3" in said and "higher in all 3" in said
+    for word in OLD:
+        assert word not in said, word
+    caption = tab.myst.splitlines()[0]
+    assert (
+        caption.count("Holm-corrected") == 1
+        and "each family Holm-corrected over its settings" in caption
+    )
+    assert len(str(tab).splitlines()) == 4  # the header and a row per setting
+    # one lead over every result (columns that are settings, rows that are pairs): the pairs counted, no span
+    text2, tab2 = grid_text(
+        [(("vs second",), left), (("vs third",), right)],
+        ["compared"],
+        ["s0", "s1", "s2"],
+        scope=message("comparison.holm_of_family", n="6"),
+        lead_by_column=False,
+    )
+    assert "(2 pairs of methods)" in str(text2) and "times" not in str(text2)
+    assert "Holm-corrected over the 6 tests of their family" in tab2.myst.splitlines()[0]
+    assert "在其所属检验族的 6 项检验上做 Holm 校正" in tab2.in_language("zh_CN").splitlines()[0]
+    with pytest.raises(ValueError, match="one result per column"):
+        grid_text([(("s",), left)], ["setting"], ["a", "b"])
+
+
+def _cells(name):
+    import json
+
+    from dpcompendium.core.paths import repo_root
+
+    nb = json.loads((repo_root() / "notebooks" / f"{name}.ipynb").read_text(encoding="utf-8"))
+    return {c.get("id"): "".join(c["source"]) for c in nb["cells"]}
+
+
+def _outside_dropdowns(markdown):
+    import re
+
+    return re.sub(r":::\{dropdown\}.*?\n:::", "", markdown, flags=re.S)
+
+
+@pytest.mark.parametrize(
+    ("chapter", "code", "prose"),
+    [
+        # mwem's AIM block on Adult 2-D and its DPBench verdicts (shot l3), the AIM takeaway's sentence
+        ("mwem", ["glue-mwem-dpbench", "glue-mwem-aim"], ["6c7858c1"]),
+        # federated-pca: the checks (§4.6), Wishart, Laplace input perturbation and PPCA (§4.6.1.x), the SVM (§4.7)
+        (
+            "federated-pca",
+            ["glue-fedpca-checks", "glue-fedpca-wishart", "glue-fedpca-svm-gap"],
+            ["4da2a5be", "fedpca-wishart", "fedpca-ppca", "fedpca-ppca-verdicts", "44afeb5f"],
+        ),
+    ],
+)
+def test_the_chapters_paste_plain_verdicts_and_name_their_tests_in_captions_or_dropdowns(
+    chapter, code, prose
+):
+    """Reader review 5, M1: the family sentence ("… (two-sided tests, Holm-corrected; ratios …) (A lower in N and
+    higher in M of the K)") is no longer pasted into these sections, and their prose names no test outside the
+    "Is the evidence enough?" dropdowns: the tests and their correction are in the verdict tables' captions."""
+    cells = _cells(chapter)
+    for key in code:
+        assert "family_sentence(" not in cells[key], key
+    for key in prose:
+        text = _outside_dropdowns(cells[key])
+        for word in ("Holm", "two-sided", "bootstrap-t tests"):
+            assert word not in text, (key, word)
