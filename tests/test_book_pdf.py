@@ -634,24 +634,27 @@ def top_band_text(path: Path, i: int) -> str:
 
 
 def test_chapter_pages_have_running_heads(edition):
-    """Every page of a chapter but its first carries a running head in its top margin: the chapter's numbered title
-    and the section in effect there (a section's title on at least one page past the chapter's first); in either
-    edition."""
+    """Every page of a chapter but its first carries a running head in its top margin: the chapter's numbered short
+    title and the section in effect there (a section's title on at least one page past the chapter's first), none
+    cut with "…" (reader review 5, m8); in either edition."""
+    from dpcompendium.book import pdf
+
     _, book, report, _ = edition
     for page in CHAPTER_PAGES:
         e = report["pages"][page]
-        title = squash(re.split(r"[:：]\s", e["title"], maxsplit=1)[0])[
-            :30
-        ]  # the head's title ends at its colon
-        missing, sections = [], 0
+        title = squash(pdf.short_title(e["title"]))  # the head's title ends at its colon
+        missing, sections, cut = [], 0, []
         for n in range(
             e["first_page"], e["first_page"] + e["pages"] - 1
         ):  # 0-based: the pages after the first
             head = squash(top_band_text(book, n))
             if title not in head:
                 missing.append(n + 1)
+            if "…" in top_band_text(book, n):
+                cut.append((n + 1, top_band_text(book, n)))
             sections += len(head) > len(title) + 3
         assert not missing, f"{page}: pages without the running head {e['title']!r}: {missing[:10]}"
+        assert not cut, f"{page}: running heads cut with '…': {cut[:5]}"
         assert sections >= 1, f"{page}: no running head names a section"
         assert top_band_text(book, e["first_page"] - 1).strip() == "", (
             f"{page}: a head on its opening page"

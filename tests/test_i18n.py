@@ -226,7 +226,7 @@ def test_a_chinese_table_writes_the_audit_catalogues_headers_verdicts_and_mechan
         "精确 ",
         "所需样本数（检验功效 0.9）",
         "低于 Identity",
-        "输入 -1 对 +1",
+        "输入 −1 对 +1",  # a number's sign is a true minus on the page (reader review 5, m7)
         "AHP",
     ):
         assert text in zh, (text, zh)

@@ -101,6 +101,29 @@ def test_running_heads_name_the_page_and_the_section_in_effect(tmp_path):
     assert '<html lang="zh-CN">' in zh and ":lang(zh) .h .c { font-style: normal; }" in zh
 
 
+def test_a_running_head_names_the_short_titles(tmp_path):
+    """A running head holds the short titles of the page and of its section, up to their colons (reader review 5,
+    m8: "4. Federated PCA under differential priv…" and "4.6. Captured energy: … a fall for DPdis…" were cut), in
+    either language; the page's title is never cut in the printed head."""
+    H = pdf.Heading
+    title = (
+        "4. Federated PCA under differential privacy: the shared-seed protocol, its flaw and a fix"
+    )
+    section = (
+        "4.6. Captured energy: central level for the pooled-noise protocols, a fall for DPdisPCA"
+    )
+    chapter = pdf.Entry("notebooks/f", tmp_path / "f.pdf", title, start=0, pages=2)
+    chapter.headings = [H(title, 0, 800.0, [H(section, 1, 700.0)])]
+    assert pdf.running_heads([("", [chapter])], offset=0) == {
+        1: ("4. Federated PCA under differential privacy", "4.6. Captured energy")
+    }
+    assert pdf.short_title("5.4. 实验二：HierA 与统一的本地差分隐私均值机制") == "5.4. 实验二"
+    assert pdf.short_title("3. MWEM: private synthetic histograms") == "3. MWEM"
+    # a colon without a space is no end of a short title (a ratio, a time)
+    assert pdf.short_title("2.1. Odds 3:1 against") == "2.1. Odds 3:1 against"
+    assert ".h .c { flex: 0 0 auto;" in pdf._heads_html([("4. F", "4.6. C")])
+
+
 def test_overlay_draws_over_the_chosen_pages_only(tmp_path):
     """The overlay's page j is drawn over the volume's page pages[j], after (over) the page's own content."""
     from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject

@@ -12,7 +12,8 @@ Then it binds the pages into books (with pypdf, nothing else):
 - ``_build/pdf/dpcompendium.pdf``, the book: a title page and a contents with page numbers (generated HTML,
   printed by the same Chromium), then the pages of ``_toc.yml`` but the Library reference, one page numbering from
   the title page to the end (stamped on every page but the title page: Chromium's footer would restart it in every
-  chapter), running heads (the page's title · the section in effect on that page, in the top margin of every page
+  chapter), running heads (the short titles of the page and of the section in effect on that page, up to their
+  colons and never cut with "…" (:func:`short_title`), in the top margin of every page
   of the book but the front matter and each page's first: :func:`running_heads`, typeset by the same Chromium and
   laid over the pages), nested bookmarks (part → chapter → section → subsection, from the headings of each page:
   Chromium's document outline), each with a destination (a part's is its first page);
@@ -73,6 +74,7 @@ __all__ = [
     "page_words",
     "print_pages",
     "running_heads",
+    "short_title",
     "toc_pages",
     "toc_parts",
 ]
@@ -635,23 +637,35 @@ def _sections(e: Entry) -> list[Heading]:
     return e.headings[0].children if len(e.headings) == 1 else e.headings[1:]
 
 
+#: Where a heading's short title ends: at its colon (a Latin colon and a space, or a Chinese full-width colon).
+_SHORT_TITLE_END = re.compile(r":\s|：")
+
+
+def short_title(title: str) -> str:
+    """A heading's short title, for a running head: the heading up to its colon, its number kept ("4.6. Captured
+    energy: central level …, a fall for DPdisPCA" → "4.6. Captured energy"; "5.4. 实验二：…" → "5.4. 实验二"). A
+    book's headings are written "short title: what it says", so a head names the chapter and the section in full
+    words instead of cutting both with "…" (reader review 5, m8: "4. Federated PCA under differential priv…")."""
+    return _SHORT_TITLE_END.split(title, maxsplit=1)[0].strip()
+
+
 def running_heads(parts, offset: int) -> dict[int, tuple[str, str]]:
-    """The running head of every page of a volume (0-based index in the volume → ``(title, section)``): the title
-    of the book's page it belongs to (up to its colon) and the section in effect on it (the first that starts on the page, else the
-    last one started before it; ``""`` before the first). A page's first page (a chapter's opening) and the front
-    matter (``offset`` pages) have none."""
+    """The running head of every page of a volume (0-based index in the volume → ``(title, section)``): the short
+    title (:func:`short_title`) of the book's page it belongs to and of the section in effect on it (the first that
+    starts on the page, else the last one started before it; ``""`` before the first). A page's first page (a
+    chapter's opening) and the front matter (``offset`` pages) have none."""
     heads: dict[int, tuple[str, str]] = {}
     for _, entries in parts:
         for e in entries:
             sections = _sections(e)
-            short = re.split(r"[:：]\s", e.title, maxsplit=1)[
-                0
-            ]  # a running head's title ends at its colon
             for p in range(1, e.pages):
                 starting = [s for s in sections if s.page == p]
                 before = [s for s in sections if s.page < p]
                 now = starting[0] if starting else (before[-1] if before else None)
-                heads[offset + e.start + p] = (short, now.title if now else "")
+                heads[offset + e.start + p] = (
+                    short_title(e.title),
+                    short_title(now.title) if now else "",
+                )
     return heads
 
 
@@ -664,7 +678,8 @@ body { font-family: "Noto Sans", "DejaVu Sans", "Noto Sans CJK SC", sans-serif; 
 .h { position: absolute; left: %(left)smm; right: %(right)smm; top: 5.5mm; display: flex; gap: 4mm;
   justify-content: space-between; align-items: baseline; border-bottom: 0.5pt solid #999; padding-bottom: 0.8mm; }
 .h span { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0; }
-.h .c { flex: 0 1 auto; font-style: italic; }
+/* the page's short title is never cut; a section's, only if the two could not share the line */
+.h .c { flex: 0 0 auto; font-style: italic; }
 /* Chinese has no italic: the font would be slanted by the renderer (fake italic) */
 :lang(zh) .h .c { font-style: normal; }
 .h .s { flex: 0 1 auto; text-align: right; }

@@ -1922,14 +1922,16 @@ def plain(value: Any) -> str:
 
 def myst(value: Any, lang: str | None = None) -> str:
     """``value`` as MyST: an :class:`Md`'s :attr:`~Md.myst` (its rendering in ``lang`` if given), a plain string
-    through :func:`to_myst`, a number to 3 significant figures."""
+    through :func:`to_myst`, a number to 3 significant figures (its sign a true minus)."""
     if isinstance(value, Md):
         return value.in_language(lang or get_language())
     if isinstance(value, str):
         return to_myst(value)
     if hasattr(value, "_repr_markdown_"):
         return str(value._repr_markdown_())
-    return _escape(plain(value))
+    return _true_minus(
+        _escape(plain(value))
+    )  # a negative number with a true minus (reader review 5, m7)
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|$])")
@@ -2215,8 +2217,32 @@ _GREEK_INDEX = re.compile(
 _SUB_DIGITS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 
 
+#: A hyphen-minus that is a number's sign in text (not a hyphen: no letter, digit, point or closing bracket before
+#: it, a digit after it), and a maths span of MyST, where a hyphen is already a minus.
+_SIGN = re.compile(r"(?<![\w.)\]}\\$−-])-(?=\.?\d)")
+_SIGN_BEFORE_MATHS = re.compile(r"(?<![\w.)\]}\\$−-])-\$(?=\d)")
+_MATHS_SPAN = re.compile(r"(?<!\\)\$.+?(?<!\\)\$")
+
+
+def _true_minus(myst_text: str) -> str:
+    """``myst_text`` with the sign of every number outside maths set as a true minus ("mean difference -0.00084" →
+    "mean difference −0.00084"), as :func:`dpcompendium.book.prose.num` sets it: a number that reached a plain
+    string through an f-string lost its MyST, and every glued plain string is typeset here (reader review 5, m7)."""
+    myst_text = _SIGN_BEFORE_MATHS.sub(
+        "$-", myst_text
+    )  # "-$2 \times 10^{-5}$" → "$-2 \times 10^{-5}$"
+    out, pos = [], 0
+    for m in _MATHS_SPAN.finditer(myst_text):
+        out.append(_SIGN.sub("−", myst_text[pos : m.start()]))
+        out.append(m.group(0))
+        pos = m.end()
+    out.append(_SIGN.sub("−", myst_text[pos:]))
+    return "".join(out)
+
+
 def to_myst(text: str) -> str:
-    """A plain sentence with ASCII or Unicode maths as MyST: its formulas as inline maths, the rest escaped.
+    """A plain sentence with ASCII or Unicode maths as MyST: its formulas as inline maths, the rest escaped, a
+    number's sign outside maths a true minus (:func:`_true_minus`).
 
     ``"Lap(2*60/eps) guarantees only eps_eff = 2.167 > eps = 1"`` →
     ``"$\\mathrm{Lap}(2\\cdot 60/\\varepsilon)$ guarantees only $\\varepsilon_{\\mathrm{eff}} = 2.167 >
@@ -2226,7 +2252,11 @@ def to_myst(text: str) -> str:
     already MyST (an :class:`Md`) is returned as it is."""
     if isinstance(text, Md):
         return text.myst
-    text = str(text)
+    return _true_minus(_to_myst(str(text)))
+
+
+def _to_myst(text: str) -> str:
+    """:func:`to_myst` before its signs are set."""
     if not text:
         return ""
     if (

@@ -87,6 +87,13 @@ def epsilon_tex(x: float) -> str:
     return f"({base:g} {sign} {mant} \\cdot 10^{{{int(exp)}}})"
 
 
+def epsilon_md(x: float) -> Md:
+    """A claim's ε (or a privacy loss, a composition total) for a sentence or a table cell: its plain text at the digits
+    a claim prints it with ("1.000005": CSVs, ``{glue:text}``), its MyST through :func:`epsilon_tex`
+    (``$(1 + 5 \\cdot 10^{-6})$``), so that no page writes a near-round ε as a decimal (referee 16, l1)."""
+    return Md(_fmt(x), f"${epsilon_tex(x)}$")
+
+
 @dataclass(frozen=True)
 class PrivacyClaim:
     """A mechanism's privacy statement.
