@@ -95,7 +95,6 @@ __all__ = [
     "pu_take",
     "question_table",
     "results_table",
-    "source_lead",
     "sgd_comparisons",
     "sgd_design",
     "sgd_hiera_lead",
@@ -106,6 +105,7 @@ __all__ = [
     "short_runs",
     "short_sentence",
     "short_table",
+    "source_lead",
     "step_alone",
     "step_cost",
     "step_halving",
@@ -738,9 +738,7 @@ def _lead(t: pd.DataFrame, a: list[str], b: list[str], names: bool) -> Md:
     )
 
 
-def source_lead(
-    table: pd.DataFrame, guarantee: str, pairs: Sequence[tuple[str, str]], **kw
-) -> Md:
+def source_lead(table: pd.DataFrame, guarantee: str, pairs: Sequence[tuple[str, str]], **kw) -> Md:
     """The plain sentence above a table of the families of ``pairs`` (reader review 5, M1): each pair's verdicts
     with their spans (:func:`tally`'s ``lead`` form, the arms named), joined by "; ", and each arm's tag (HierA at
     the source's budgets: not equal privacy) once at the end; the tests and their correction are the table's
@@ -803,9 +801,7 @@ def question_table(
         ]
         for d, r, cell in zip(rows["dataset"], results, verdict_cells(results, power), strict=True)
     ]
-    return table_md(
-        head, body, tests_caption(caption, results, message("hiera.holm_experiment"))
-    )
+    return table_md(head, body, tests_caption(caption, results, message("hiera.holm_experiment")))
 
 
 def _order(rows: pd.DataFrame) -> dict[str, int]:
@@ -825,7 +821,9 @@ SGD_QUESTIONS: dict[str, tuple[tuple[str | tuple[str, ...], str | tuple[str, ...
 }
 
 
-def sgd_question_tables(table: pd.DataFrame, bs: Sequence[str], power: float = 0.9) -> dict[str, Md]:
+def sgd_question_tables(
+    table: pd.DataFrame, bs: Sequence[str], power: float = 0.9
+) -> dict[str, Md]:
     """Each question of :data:`SGD_QUESTIONS` as its verdict table (:func:`question_table`, captioned
     ``hiera.cap_q_<question>``), ``bs`` standing for Harmony and PM; together they hold every row of
     :func:`sgd_comparisons`' pairs (:data:`SGD_PAIRS`)."""
