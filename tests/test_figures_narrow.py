@@ -307,3 +307,23 @@ def test_the_page_gets_the_narrow_image_after_the_wide_one(tmp_path):
     assert narrow["uri"] == f"/_build/.execution/narrow/{wide}"
     assert narrow["width"] == f"{round(540 * 96 / 150)}px"
     assert narrow["alt"] == "the error against ε"
+
+
+def test_a_colorbar_of_several_panels_goes_with_the_last():
+    """mwem Fig. 3.2 (three heat maps, one colorbar for all): each panel's region is its own, the colorbar's is in
+    the last panel's; a region that held the colorbar for each panel spanned all three."""
+    with plotting.book_style():
+        fig, axes = plt.subplots(1, 3, figsize=(7.2, 3), sharey=True, layout="constrained")
+        for ax in axes:
+            im = ax.imshow(np.eye(4))
+        fig.colorbar(im, ax=axes)
+    fig.set_dpi(chapter.FIGURE_DPI)
+    fig.draw_without_rendering()
+    regions = plotting.panel_regions(fig)
+    assert all(
+        a.x1 <= b.x0 + 0.1 for a, b in itertools.pairwise(regions)
+    )  # side by side, not nested
+    bar = next(ax for ax in fig.axes if hasattr(ax, "_colorbar"))
+    assert regions[2].x1 >= bar.get_position().x1 * fig.get_size_inches()[0]
+    assert regions[0].width < fig.get_size_inches()[0] / 2
+    plt.close(fig)

@@ -255,14 +255,18 @@ def _region_groups(fig) -> tuple[list, list, list]:
         return [], [], []
     renderer = fig.canvas.get_renderer()
     inches = fig.dpi_scale_trans.inverted()
+    grid = _grid_panels(fig)
+    order = {id(ax): i for i, ax in enumerate(grid)}
     bars: dict[int, list] = {}
     for ax in fig.axes:
         cb = getattr(ax, "_colorbar", None)
         if cb is None or not ax.get_visible():
             continue
         parents = getattr(ax, "_colorbar_info", {}).get("parents") or [cb.mappable.axes]
-        for parent in parents:
-            bars.setdefault(id(parent), []).append(ax)
+        # a colorbar of several panels goes with the last of them (with each, every panel's region would span
+        # them all: mwem Fig. 3.2 on a phone)
+        last = max(parents, key=lambda parent: order.get(id(parent), -1))
+        bars.setdefault(id(last), []).append(ax)
 
     def box(artist):
         return artist.get_tightbbox(renderer).transformed(inches)
@@ -271,7 +275,7 @@ def _region_groups(fig) -> tuple[list, list, list]:
     for title in (fig._suptitle,):
         if title is not None and title.get_text():
             head.append(title.get_window_extent(renderer).transformed(inches))
-    for ax in _grid_panels(fig):
+    for ax in grid:
         middle.append(Bbox.union([box(ax), *(box(c) for c in bars.get(id(ax), []))]))
     for label in (fig._supxlabel,):
         if label is not None and label.get_text():
