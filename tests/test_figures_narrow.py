@@ -327,3 +327,27 @@ def test_a_colorbar_of_several_panels_goes_with_the_last():
     assert regions[2].x1 >= bar.get_position().x1 * fig.get_size_inches()[0]
     assert regions[0].width < fig.get_size_inches()[0] / 2
     plt.close(fig)
+
+
+def test_a_single_panel_s_legend_goes_under_it_on_a_phone():
+    """Reader review 5, M3 (mwem Figs 3.1 and 3.4 redrawn narrow): in a panel a phone's column wide a legend of three
+    entries or more covers the data, so it goes under the panel, one entry a row, with the same texts and fonts;
+    a title wider than the column is cut at its semicolons. After the block the panel's legend is back."""
+    with plotting.book_style():
+        fig, ax = plt.subplots(figsize=(7.2, 3.4), layout="constrained")
+        for s in (2, 10, 50):
+            ax.plot([0, 1], [1, s], label=f"s = {s}")
+        legend = ax.legend(
+            title="solid: secure aggregation; dotted: CAPE as published; dashed: the bound"
+        )
+    fig.set_dpi(chapter.FIGURE_DPI)
+    fig.draw_without_rendering()
+    with plotting.one_column(fig, dpi=chapter.FIGURE_DPI, pad_inches=0.05) as layout:
+        assert not legend.get_visible() and len(fig.legends) == 1
+        below = fig.legends[0]
+        assert [t.get_text() for t in below.texts] == ["s = 2", "s = 10", "s = 50"]
+        assert below.get_title().get_text().count("\n") == 2
+        assert below.get_window_extent().y1 <= ax.get_window_extent().y0  # under the panel
+        assert layout.bbox.width <= plotting.NARROW_WIDTH_IN + 0.01
+    assert legend.get_visible() and fig.legends == []
+    plt.close(fig)

@@ -360,6 +360,39 @@ def _fit_legends(fig, width_in: float, shrink_in: float = 0.0) -> int:
     return gained
 
 
+def _legends_below(fig, axes: list, width_in: float, moved: list) -> int:
+    """On a phone, the legend of three entries or more inside a single panel goes under it, one entry a row (in a
+    panel a phone's column wide, it covers the data): a figure legend with the same entries, texts and fonts
+    stands for it, appended to ``moved`` with it (hidden meanwhile); a title wider than ``width_in`` is cut at its
+    semicolons. Return the rows added under the panel."""
+    renderer = fig.canvas.get_renderer()
+    rows = 0
+    for ax in axes:
+        legend = ax.get_legend()
+        if legend is None or not legend.get_visible() or len(legend.texts) < 3:
+            continue
+        title = legend.get_title()
+        below = fig.legend(
+            legend.legend_handles,
+            [t.get_text() for t in legend.texts],
+            loc="outside lower center",
+            ncols=1,
+            title=title.get_text() or None,
+        )
+        for new, old in zip(below.texts, legend.texts, strict=True):
+            new.set_fontproperties(old.get_fontproperties())
+        if title.get_text():
+            below.get_title().set_fontproperties(title.get_fontproperties())
+            if below.get_title().get_window_extent(renderer).width / fig.dpi > width_in:
+                text = re.sub(r"(;|；) ?", r"\1\n", title.get_text()).strip()
+                below.get_title().set_text(text)
+                rows += text.count("\n")
+        legend.set_visible(False)
+        moved.append((legend, below))
+        rows += len(legend.texts) + bool(title.get_text())
+    return rows
+
+
 @contextlib.contextmanager
 def one_column(fig, *, dpi: float, pad_inches: float = 0.0) -> Iterator[NarrowLayout]:
     """Lay ``fig`` out for a phone inside the block (reader review 5, M3), at ``dpi`` (the PNG's resolution), and
@@ -392,6 +425,7 @@ def one_column(fig, *, dpi: float, pad_inches: float = 0.0) -> Iterator[NarrowLa
                 labels.append((axis, which, {k: params[k] for k in keys if k in params}))
     ncols = [(legend, legend._ncols) for legend in _legends(fig)]
     titles = [(ax.title, ax.title.get_text()) for ax in grid]
+    moved: list = []  # (an axes' legend, the figure legend that stands for it on a phone)
     try:
         fig.set_dpi(dpi)
         if engine is None:
@@ -431,6 +465,8 @@ def one_column(fig, *, dpi: float, pad_inches: float = 0.0) -> Iterator[NarrowLa
                         key=lambda i: abs(i - len(text) / 2),
                     )
                     title.set_text(text[:cut] + "\n" + text[cut + 1 :])
+        if not stack:
+            height += _legends_below(fig, grid, full, moved) * _LEGEND_ROW_IN
         height += _fit_legends(fig, full, shrink) * _LEGEND_ROW_IN
 
         def measure():
@@ -470,6 +506,9 @@ def one_column(fig, *, dpi: float, pad_inches: float = 0.0) -> Iterator[NarrowLa
             _set_legend_columns(legend, n)
         for title, text in titles:
             title.set_text(text)
+        for legend, below in moved:
+            below.remove()
+            legend.set_visible(True)
 
 
 _CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
