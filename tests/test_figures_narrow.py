@@ -351,3 +351,24 @@ def test_a_single_panel_s_legend_goes_under_it_on_a_phone():
         assert layout.bbox.width <= plotting.NARROW_WIDTH_IN + 0.01
     assert legend.get_visible() and fig.legends == []
     plt.close(fig)
+
+
+def test_a_label_longer_than_its_panel_goes_on_two_lines_on_a_phone():
+    """Reader review 5, M3 (histograms Fig. 2.1 at 7.4 pt): a title or x label longer than the panel is at a
+    phone column's width kept it wider than the column, and the image was scaled down; it is cut on two lines
+    there (at a space, or after Chinese punctuation), and is whole again after."""
+    title = "ADULT: mean MSE and 95 % bootstrap interval, 20 repetitions"
+    xlabel = "relative error of the reconstructed local matrix (median over sites)"
+    with plotting.book_style():
+        fig, ax = plt.subplots(figsize=(7.2, 3.4), layout="constrained")
+        ax.plot([1, 2], [1, 2])
+        ax.set_title(title)
+        ax.set_xlabel(xlabel)
+    fig.set_dpi(chapter.FIGURE_DPI)
+    fig.draw_without_rendering()
+    with plotting.one_column(fig, dpi=chapter.FIGURE_DPI, pad_inches=0.05) as layout:
+        assert ax.get_title().count("\n") == 1 and ax.get_xlabel().count("\n") == 1
+        assert ax.get_title().replace("\n", " ") == title
+        assert layout.bbox.width <= plotting.NARROW_WIDTH_IN + 0.01
+    assert (ax.get_title(), ax.get_xlabel()) == (title, xlabel)
+    plt.close(fig)

@@ -424,7 +424,12 @@ def one_column(fig, *, dpi: float, pad_inches: float = 0.0) -> Iterator[NarrowLa
                 params = axis.get_tick_params(which=which)
                 labels.append((axis, which, {k: params[k] for k in keys if k in params}))
     ncols = [(legend, legend._ncols) for legend in _legends(fig)]
-    titles = [(ax.title, ax.title.get_text()) for ax in grid]
+    titles = [
+        (ax, label, label.get_text())
+        for ax in grid
+        for label in (ax.title, ax.xaxis.label, ax.yaxis.label)
+        if label.get_text()
+    ]
     moved: list = []  # (an axes' legend, the figure legend that stands for it on a phone)
     try:
         fig.set_dpi(dpi)
@@ -454,17 +459,27 @@ def one_column(fig, *, dpi: float, pad_inches: float = 0.0) -> Iterator[NarrowLa
         # titles and legends measured in the wide layout (their size does not depend on it): no layout for them
         renderer = fig.canvas.get_renderer()
         shrink = (size[0] - width) / scale  # how much narrower each panel gets
-        if (
-            stack
-        ):  # a title wider than its panel runs into the next one, and is cut with it: two lines
-            for title, text in titles:
-                room = title.axes.get_window_extent(renderer).width / dpi - shrink
-                if " " in text and title.get_window_extent(renderer).width / dpi > room:
-                    cut = min(
-                        (i for i, c in enumerate(text) if c == " "),
-                        key=lambda i: abs(i - len(text) / 2),
-                    )
-                    title.set_text(text[:cut] + "\n" + text[cut + 1 :])
+        # a title or axis label longer than its panel (which it would run past, into the next panel or out of the
+        # column): two lines, cut at the space nearest its middle
+        for ax, label, text in titles:
+            box = ax.get_window_extent(renderer)
+            extent = label.get_window_extent(renderer)
+            if label is ax.yaxis.label:
+                long = extent.height / dpi > box.height / dpi - (size[1] - height)
+            else:
+                long = extent.width / dpi > box.width / dpi - shrink
+            # at a space (dropped) or after Chinese punctuation (kept), outside maths
+            cuts = [
+                i for i, c in enumerate(text) if c in " ，：；" and text[:i].count("$") % 2 == 0
+            ]
+            if long and cuts and "\n" not in text:
+                cut = min(cuts, key=lambda i: abs(i - len(text) / 2))
+                head, tail = (
+                    (text[:cut], text[cut + 1 :])
+                    if text[cut] == " "
+                    else (text[: cut + 1], text[cut + 1 :])
+                )
+                label.set_text(head + "\n" + tail)
         if not stack:
             height += _legends_below(fig, grid, full, moved) * _LEGEND_ROW_IN
         height += _fit_legends(fig, full, shrink) * _LEGEND_ROW_IN
@@ -504,8 +519,8 @@ def one_column(fig, *, dpi: float, pad_inches: float = 0.0) -> Iterator[NarrowLa
                 axis.set_tick_params(which=which, **params)
         for legend, n in ncols:
             _set_legend_columns(legend, n)
-        for title, text in titles:
-            title.set_text(text)
+        for _ax, label, text in titles:
+            label.set_text(text)
         for legend, below in moved:
             below.remove()
             legend.set_visible(True)
