@@ -462,9 +462,9 @@ def show_figure(fig, name: str, out: str | Path) -> LanguageFigures:
     CSS pixels per inch, so a point of text in the figure is a point on the page (the book's figures are drawn at
     most :data:`dpcompendium.core.plotting.PAGE_WIDTH_IN` inches wide, the content column).
 
-    A figure with panels side by side is also saved, in each language, with its panels stacked in one column
-    into ``<out>/narrow/`` (``<out>/<lang>/narrow/``; :func:`save_figure`'s ``narrow``: cut from the PNG just
-    drawn), which the book shows on a phone instead.
+    Every figure is also saved, in each language, in its rendering for phones into ``<out>/narrow/``
+    (``<out>/<lang>/narrow/``; :func:`save_figure`'s ``narrow``: a phone column's width, panels side by side
+    stacked), which the book shows on a phone instead.
     """
     from matplotlib import pyplot as plt
 
