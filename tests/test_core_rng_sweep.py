@@ -86,13 +86,13 @@ def test_show_figure_saves_both_files_once_laid_out_and_shows_the_saved_png(
 ):
     """show_figure: PNG (150 dpi) and SVG written, the figure closed, the saved PNG returned at its physical size
     (96 CSS px per inch: a point of text is a point on the page); the PNG has the size savefig's own "tight" box
-    gives (its layout computed once, not once per file). The phone's rendering of a figure of panels side by side
-    is left out here (its draws: tests/test_figures_narrow.py)."""
+    gives (its layout computed once, not once per file). The phone's rendering is left out here (its draws:
+    tests/test_figures_narrow.py)."""
     import io
 
-    from dpcompendium.core import plotting
+    from dpcompendium.book import chapter
 
-    monkeypatch.setattr(plotting, "stackable", lambda fig: False)
+    monkeypatch.setattr(chapter, "_save_narrow", lambda fig, path: None)
 
     import matplotlib
 

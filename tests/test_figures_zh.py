@@ -132,9 +132,10 @@ def test_show_figure_keeps_the_english_files_and_adds_the_chinese_ones(tmp_path)
     shown = chapter.show_figure(_figure(), "f", out)
     assert (out / "f.png").read_bytes() == (ref / "f.png").read_bytes()
     assert (out / "f.svg").read_bytes() == (ref / "f.svg").read_bytes()
-    assert sorted(p.name for p in out.iterdir()) == ["f.png", "f.svg", "zh_CN"]
-    # the Chinese edition shows the PNG; no SVG (no edition shows it), the PNG keeps the texts it draws
-    assert sorted(p.name for p in (out / "zh_CN").iterdir()) == ["f.png"]
+    assert sorted(p.name for p in out.iterdir()) == ["f.png", "f.svg", "narrow", "zh_CN"]
+    # the Chinese edition shows the PNG (and its phone rendering); no SVG (no edition shows it), the PNG keeps the
+    # texts it draws
+    assert sorted(p.name for p in (out / "zh_CN").iterdir()) == ["f.png", "narrow"]
     assert (
         chapter.figure_texts(out / "f.png") is None
     )  # the English PNG: as save_figure alone writes it
@@ -161,9 +162,9 @@ def test_the_figure_is_displayed_once_per_language_with_its_tag(tmp_path, monkey
     langs = [meta[messages.LANG_METADATA]["lang"] for _, meta in calls]
     assert langs == ["en", "zh_CN"]
     for lang, (image, meta) in zip(langs, calls, strict=True):
-        assert (
-            chapter.NARROW_KEY not in meta[messages.LANG_METADATA]
-        )  # one panel: no narrow rendering
+        # one panel: its phone rendering is redrawn at a phone column's width (reader review 5, M3)
+        narrow = meta[messages.LANG_METADATA][chapter.NARROW_KEY]
+        assert narrow["width"] <= round(plotting.NARROW_WIDTH_IN * plotting.DISPLAY_DPI)
         png = shown.pngs[lang].read_bytes()
         assert image.data == png
         width = int.from_bytes(png[16:20], "big")
@@ -245,7 +246,7 @@ def test_a_run_draws_its_figures_in_the_language_of_its_page_only(tmp_path, monk
     monkeypatch.setenv(chapter.FIGURE_LANGUAGES_ENV, "")
     shown = chapter.show_figure(_figure(), "f", tmp_path)
     assert set(shown.pngs) == {"en"}
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.png", "f.svg"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.png", "f.svg", "narrow"]
     monkeypatch.setenv(chapter.FIGURE_LANGUAGES_ENV, "en,zh_CN")
     assert chapter.figure_languages() == ["zh_CN"]
     monkeypatch.setenv(chapter.FIGURE_LANGUAGES_ENV, "fr")
@@ -264,7 +265,13 @@ def test_without_a_cjk_font_the_chinese_figures_are_skipped_with_one_notice(
     for name in ("a", "b"):
         shown = chapter.show_figure(_figure(), name, tmp_path)
         assert set(shown.pngs) == {"en"}
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.png", "a.svg", "b.png", "b.svg"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "a.png",
+        "a.svg",
+        "b.png",
+        "b.svg",
+        "narrow",
+    ]
     err = capsys.readouterr().err
     assert err.count("Note: ") == 1 and "fonts-noto-cjk" in err and "skipped" in err, err
     assert plt.get_fignums() == []

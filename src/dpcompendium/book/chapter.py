@@ -166,41 +166,91 @@ def figure_texts(png: str | Path) -> list[str] | None:
     return None
 
 
-def _stack_regions(png: Path, regions: list, box, narrow: Path) -> None:
-    """Cut ``regions`` (inches, figure coordinates: :func:`dpcompendium.core.plotting.panel_regions`) out of
-    ``png`` (the figure saved with the tight box ``box``, inches) and write them one under the other, centred, as
-    ``narrow`` (the same resolution; a region wider than the phone's column scaled down to it)."""
+def _stack_regions(png, layout, narrow: Path) -> None:
+    """Cut the regions of ``layout`` (a :class:`dpcompendium.core.plotting.NarrowLayout`: inches, figure
+    coordinates) out of ``png`` (the figure saved with the tight box ``layout.bbox``) and write them one under the
+    other, centred, as ``narrow`` (the same resolution; a region wider than the phone's column scaled down to it):
+    the head, the panels (``layout.columns`` to a row), then the tail."""
     from PIL import Image
 
     from ..core.plotting import NARROW_WIDTH_IN
 
     pad, gap, widest = 3, 6, round(NARROW_WIDTH_IN * FIGURE_DPI)
+    box = layout.bbox
+
+    def cut(image, r, most: int):
+        left = max(0, math.floor((r.x0 - box.x0) * FIGURE_DPI) - pad)
+        top = max(0, math.floor((box.y1 - r.y1) * FIGURE_DPI) - pad)
+        right = min(image.width, math.ceil((r.x1 - box.x0) * FIGURE_DPI) + pad)
+        bottom = min(image.height, math.ceil((box.y1 - r.y0) * FIGURE_DPI) + pad)
+        if right - left < 2 or bottom - top < 2:
+            return None
+        part = image.crop((left, top, right, bottom))
+        if part.width > most:
+            part = part.resize(
+                (most, round(part.height * most / part.width)), Image.Resampling.LANCZOS
+            )
+        return part
+
+    columns = max(1, int(layout.columns))
+    cell = (widest - gap * (columns - 1)) // columns
+    rows: list[list] = []  # each row: the parts side by side
     with Image.open(png) as image:
         image = image.convert("RGB")
-        parts = []
-        for r in regions:
-            left = max(0, math.floor((r.x0 - box.x0) * FIGURE_DPI) - pad)
-            top = max(0, math.floor((box.y1 - r.y1) * FIGURE_DPI) - pad)
-            right = min(image.width, math.ceil((r.x1 - box.x0) * FIGURE_DPI) + pad)
-            bottom = min(image.height, math.ceil((box.y1 - r.y0) * FIGURE_DPI) + pad)
-            if right - left < 2 or bottom - top < 2:
-                continue
-            part = image.crop((left, top, right, bottom))
-            if part.width > widest:
-                part = part.resize(
-                    (widest, round(part.height * widest / part.width)), Image.Resampling.LANCZOS
-                )
-            parts.append(part)
-    width = max(part.width for part in parts)
-    stacked = Image.new(
-        "RGB", (width, sum(p.height for p in parts) + gap * (len(parts) - 1)), "white"
-    )
+        rows += [[p] for r in layout.head if (p := cut(image, r, widest))]
+        panels = [p for r in layout.panels if (p := cut(image, r, cell))]
+        rows += [panels[i : i + columns] for i in range(0, len(panels), columns)]
+        rows += [[p] for r in layout.tail if (p := cut(image, r, widest))]
+    row_widths = [sum(p.width for p in row) + gap * (len(row) - 1) for row in rows]
+    width = max(row_widths)
+    heights = [max(p.height for p in row) for row in rows]
+    stacked = Image.new("RGB", (width, sum(heights) + gap * (len(rows) - 1)), "white")
     y = 0
-    for part in parts:
-        stacked.paste(part, ((width - part.width) // 2, y))
-        y += part.height + gap
+    for row, row_width, height in zip(rows, row_widths, heights, strict=True):
+        x = (width - row_width) // 2
+        for part in row:
+            stacked.paste(part, (x, y))
+            x += part.width + gap
+        y += height + gap
     narrow.parent.mkdir(parents=True, exist_ok=True)
     stacked.save(narrow, dpi=(FIGURE_DPI, FIGURE_DPI), optimize=False)
+
+
+#: What ``savefig`` must not do again on a figure laid out once (:func:`save_figure`): no second layout.
+_SAVE_RC = {
+    "svg.hashsalt": "dpcompendium",
+    "figure.autolayout": False,
+    "figure.constrained_layout.use": False,
+}
+
+
+def _save_narrow(fig, path: Path) -> None:
+    """Save ``fig``'s rendering for phones as ``path`` (:func:`dpcompendium.core.plotting.one_column`): a figure of
+    panels side by side redrawn with wide panels and all their tick labels, then cut and stacked; any other figure
+    redrawn at a phone column's width."""
+    import io
+
+    from ..core.plotting import one_column
+
+    buffer = io.BytesIO()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with one_column(fig, dpi=FIGURE_DPI, pad_inches=mpl.rcParams["savefig.pad_inches"]) as layout:
+        engine = fig.get_layout_engine()
+        with mpl.rc_context(_SAVE_RC):
+            fig.set_layout_engine(None)
+            try:
+                fig.savefig(
+                    buffer if layout.panels else path,
+                    format="png",
+                    dpi=FIGURE_DPI,
+                    metadata={"Software": None},
+                    bbox_inches=layout.bbox,
+                )
+            finally:
+                fig.set_layout_engine(engine)
+    if layout.panels:
+        buffer.seek(0)
+        _stack_regions(buffer, layout, path)
 
 
 def save_figure(
@@ -221,14 +271,11 @@ def save_figure(
     file): the PNG has the same size and layout as with ``bbox_inches="tight"``; a few antialiased pixels of a
     line may differ.
 
-    With ``narrow`` (a folder), a figure of panels side by side is also written as ``<narrow>/<name>.png`` with its
-    panels stacked in one column, for phones: cut from the PNG just written (the regions of the same layout,
-    :func:`dpcompendium.core.plotting.panel_regions`), so it costs no drawing.
+    With ``narrow`` (a folder), the figure is also written as ``<narrow>/<name>.png`` for phones (one more layout
+    and PNG, :func:`_save_narrow`): at a phone column's width, a figure of panels side by side with its panels
+    stacked in one column.
     """
-    from ..core.plotting import panel_regions
-
     paths = []
-    regions: list = []
     screen_dpi, engine = fig.dpi, fig.get_layout_engine()
     fig.set_dpi(
         FIGURE_DPI
@@ -236,17 +283,10 @@ def save_figure(
     try:
         fig.draw_without_rendering()  # runs the figure's layout engine (if any) once, for both files
         bbox = fig.get_tightbbox().padded(mpl.rcParams["savefig.pad_inches"])
-        if narrow is not None:
-            regions = panel_regions(fig)
     finally:
         fig.set_dpi(screen_dpi)
     # With no layout engine savefig keeps that layout: no second layout and no dry-run draw per file.
-    rc = {
-        "svg.hashsalt": "dpcompendium",
-        "figure.autolayout": False,
-        "figure.constrained_layout.use": False,
-    }
-    with mpl.rc_context(rc):
+    with mpl.rc_context(_SAVE_RC):
         fig.set_layout_engine(None)
         try:
             formats = (("png", {"Software": None}), ("svg", {"Date": None}))[: 2 if svg else 1]
@@ -266,8 +306,8 @@ def save_figure(
                 paths.append(path)
         finally:
             fig.set_layout_engine(engine)
-    if regions:
-        _stack_regions(paths[0], regions, bbox, Path(narrow) / f"{name}.png")
+    if narrow is not None:
+        _save_narrow(fig, Path(narrow) / f"{name}.png")
     return paths
 
 
@@ -422,9 +462,9 @@ def show_figure(fig, name: str, out: str | Path) -> LanguageFigures:
     CSS pixels per inch, so a point of text in the figure is a point on the page (the book's figures are drawn at
     most :data:`dpcompendium.core.plotting.PAGE_WIDTH_IN` inches wide, the content column).
 
-    A figure with panels side by side is also saved, in each language, with its panels stacked in one column
-    into ``<out>/narrow/`` (``<out>/<lang>/narrow/``; :func:`save_figure`'s ``narrow``: cut from the PNG just
-    drawn), which the book shows on a phone instead.
+    Every figure is also saved, in each language, in its rendering for phones into ``<out>/narrow/``
+    (``<out>/<lang>/narrow/``; :func:`save_figure`'s ``narrow``: a phone column's width, panels side by side
+    stacked), which the book shows on a phone instead.
     """
     from matplotlib import pyplot as plt
 

@@ -1563,6 +1563,10 @@ DATASET_NAMES: dict[str, dict[str, str]] = {
         "adult-age": "adult-age",
         "adult": "adult",
         "synthetic": "synthetic",
+        # federated-pca's scikit-learn data sets (reader review 5, M3: "breast_cancer" in figures)
+        "digits": "digits",
+        "breast_cancer": "breast cancer",
+        "wine": "wine",
         # mwem's DPBench histograms (native review 6: "Adult 2-D" stayed English on the Chinese page)
         "ADULT": "ADULT",
         "Adult 2-D": "Adult 2-D",
@@ -1578,6 +1582,9 @@ DATASET_NAMES: dict[str, dict[str, str]] = {
         "adult-age": "Adult 年龄数据",
         "adult": "Adult 数据",
         "synthetic": "合成数据",
+        "digits": "手写数字数据",
+        "breast_cancer": "乳腺癌数据",
+        "wine": "葡萄酒数据",
         "ADULT": "ADULT",
         "Adult 2-D": "Adult 二维",
         "breast_cancer": "乳腺癌数据",

@@ -8,10 +8,12 @@ method has the same colour in every chapter (:data:`METHOD_COLORS`, :func:`metho
 written is vermillion, its corrected variant blue, non-private references black; and the same line style, marker and
 legend label (:func:`method_style`).
 
-Phones: a figure of panels side by side is also saved with its panels stacked in one column, cut from the PNG
-just drawn (:func:`panel_regions`, from :func:`dpcompendium.book.chapter.save_figure`: no second drawing), and a
-screen at most :data:`NARROW_MAX_SCREEN_PX` wide shows that rendering, so its text is as large on a phone as on a
-laptop.
+Phones: every figure is also saved in a narrow rendering (:func:`one_column`, from
+:func:`dpcompendium.book.chapter.save_figure`: one more layout and save): a single panel redrawn
+:data:`NARROW_WIDTH_IN` wide, a figure of panels side by side redrawn with each panel that wide and its y tick labels
+shown, then cut and stacked in one column (:func:`panel_regions`; two columns beyond :data:`NARROW_MAX_STACK`
+panels); a screen at most :data:`NARROW_MAX_SCREEN_PX` wide shows that rendering, so its text is as large on a phone
+as on a laptop.
 
 Languages: a chapter draws a figure once, in English; :func:`translate_figure` then puts every text of it (axis
 labels, tick labels set by the code, legends, titles, annotations) in another language from the message catalogue
@@ -44,15 +46,18 @@ __all__ = [
     "METHOD_MARKERS",
     "MIN_FONT_PT",
     "NARROW_MAX_SCREEN_PX",
+    "NARROW_MAX_STACK",
     "NARROW_WIDTH_IN",
     "OKABE_ITO",
     "PAGE_WIDTH_IN",
     "STYLE",
     "VARIANT_LINESTYLES",
+    "NarrowLayout",
     "book_style",
     "cjk_font_available",
     "method_color",
     "method_style",
+    "one_column",
     "panel_regions",
     "panels",
     "stackable",
@@ -91,10 +96,13 @@ def _has_font(family: str) -> bool:
 
 #: The smallest font size (points) a figure of the book may use: 9 pt at the size the figure is shown (issue 49).
 MIN_FONT_PT = 9.0
-#: The widest a multi-panel figure's one-column rendering for phones may be (inches): shown at 96 CSS px per inch it
-#: fits a 390 px phone's column (about 358 px) at its physical size, so 9 pt stays 9 pt there; a wider panel is
-#: scaled to the column.
-NARROW_WIDTH_IN = 3.7
+#: The widest a figure's rendering for phones may be (inches, its saved PNG padding included): shown at 96 CSS px per
+#: inch it fits a 390 px phone's column (342 CSS px in the book's theme) at its physical size, so 9 pt stays 9 pt
+#: there (reader review 5, M3: 3.7 in showed 9 pt at 8.7 pt); a wider region is scaled to it.
+NARROW_WIDTH_IN = 3.55
+#: The most panels a phone's rendering stacks in one column; beyond, it stacks them in two (reader review 5, M3:
+#: 13 panels in one column were three phone screens).
+NARROW_MAX_STACK = 6
 #: The widest screen (CSS px) that shows a figure's one-column rendering (``dpcompendium.css``).
 NARROW_MAX_SCREEN_PX = 600
 #: The Okabe–Ito colour-blind-safe palette.
@@ -234,35 +242,288 @@ def panel_regions(fig) -> list:
     column for a phone, in reading order: its title, each panel with its labels, title and colorbar, its x label,
     then each of its legends; empty for a figure that is not :func:`stackable`. The figure must be laid out at the
     resolution it is saved at (:func:`dpcompendium.book.chapter.save_figure` calls it after its layout)."""
+    head, middle, tail = _region_groups(fig)
+    return [*head, *middle, *tail]
+
+
+def _region_groups(fig) -> tuple[list, list, list]:
+    """:func:`panel_regions` in three groups: what goes above the panels (the title), the panels, what goes below
+    (the x label, the figure's legends)."""
     from matplotlib.transforms import Bbox
 
     if not stackable(fig):
-        return []
+        return [], [], []
     renderer = fig.canvas.get_renderer()
     inches = fig.dpi_scale_trans.inverted()
+    grid = _grid_panels(fig)
+    order = {id(ax): i for i, ax in enumerate(grid)}
     bars: dict[int, list] = {}
     for ax in fig.axes:
         cb = getattr(ax, "_colorbar", None)
         if cb is None or not ax.get_visible():
             continue
         parents = getattr(ax, "_colorbar_info", {}).get("parents") or [cb.mappable.axes]
-        for parent in parents:
-            bars.setdefault(id(parent), []).append(ax)
+        # a colorbar of several panels goes with the last of them (with each, every panel's region would span
+        # them all: mwem Fig. 3.2 on a phone)
+        last = max(parents, key=lambda parent: order.get(id(parent), -1))
+        bars.setdefault(id(last), []).append(ax)
 
     def box(artist):
         return artist.get_tightbbox(renderer).transformed(inches)
 
-    regions = []
+    head, middle, tail = [], [], []
     for title in (fig._suptitle,):
         if title is not None and title.get_text():
-            regions.append(title.get_window_extent(renderer).transformed(inches))
-    for ax in _grid_panels(fig):
-        regions.append(Bbox.union([box(ax), *(box(c) for c in bars.get(id(ax), []))]))
+            head.append(title.get_window_extent(renderer).transformed(inches))
+    for ax in grid:
+        middle.append(Bbox.union([box(ax), *(box(c) for c in bars.get(id(ax), []))]))
     for label in (fig._supxlabel,):
         if label is not None and label.get_text():
-            regions.append(label.get_window_extent(renderer).transformed(inches))
-    regions += [legend.get_window_extent(renderer).transformed(inches) for legend in fig.legends]
-    return regions
+            tail.append(label.get_window_extent(renderer).transformed(inches))
+    tail += [legend.get_window_extent(renderer).transformed(inches) for legend in fig.legends]
+    return head, middle, tail
+
+
+class NarrowLayout:
+    """A figure laid out for a phone by :func:`one_column`: ``bbox`` (inches) is the box to save, padded;
+    ``head``, ``panels`` and ``tail`` are the regions to cut and stack (:func:`panel_regions`, empty for a figure
+    saved whole), the panels in ``columns`` columns."""
+
+    def __init__(self, bbox, head: list, panels: list, tail: list, columns: int):
+        self.bbox, self.head, self.panels, self.tail, self.columns = (
+            bbox,
+            head,
+            panels,
+            tail,
+            columns,
+        )
+
+
+#: The height (inches) a legend's row takes at the book's 9 pt (a line and its spacing).
+_LEGEND_ROW_IN = 0.2
+
+
+def _set_legend_columns(legend, ncols: int) -> None:
+    """Lay ``legend``'s entries out in ``ncols`` columns, in their order (matplotlib's ``set_ncols`` only takes
+    effect on a legend built afterwards: the entries already packed are re-packed here)."""
+    import numpy as np
+    from matplotlib.offsetbox import VPacker
+
+    box = legend._legend_handle_box
+    columns = box.get_children()
+    if not columns or legend._ncols == ncols:
+        legend.set_ncols(ncols)
+        return
+    items = [item for column in columns for item in column.get_children()]
+    first = columns[0]
+    new = [
+        VPacker(pad=0, sep=first.sep, align=first.align, children=list(chunk))
+        for chunk in np.array_split(np.array(items, dtype=object), ncols)
+        if len(chunk)
+    ]
+    for column in new:
+        column.set_figure(legend.get_figure(root=False))
+        column.axes = legend.axes
+    box._children = new
+    legend.set_ncols(ncols)
+
+
+def _legends(fig) -> list:
+    return [*fig.legends, *(ax.get_legend() for ax in fig.axes if ax.get_legend() is not None)]
+
+
+def _fit_legends(fig, width_in: float, shrink_in: float = 0.0) -> int:
+    """Fewer columns for a legend wider than ``width_in`` (a figure's legend) or than its axes once ``shrink_in``
+    narrower (an axes' legend), so that its text keeps its size on a phone; return the rows the figure's legends
+    gained."""
+    renderer = fig.canvas.get_renderer()
+    inches = fig.dpi_scale_trans.inverted()
+    gained = 0
+    for legend in _legends(fig):
+        ncols = legend._ncols
+        if ncols <= 1:
+            continue
+        parent = legend.parent
+        limit = (
+            width_in
+            if parent is fig
+            else parent.get_window_extent(renderer).transformed(inches).width - shrink_in
+        )
+        width = legend.get_window_extent(renderer).transformed(inches).width
+        if width <= limit:
+            continue
+        new = max(1, math.floor(ncols * limit / width))
+        _set_legend_columns(legend, new)
+        if parent is fig:
+            n = len(legend.texts)
+            gained += math.ceil(n / new) - math.ceil(n / ncols)
+    return gained
+
+
+def _legends_below(fig, axes: list, width_in: float, moved: list) -> int:
+    """On a phone, the legend of three entries or more inside a single panel goes under it, one entry a row (in a
+    panel a phone's column wide, it covers the data): a figure legend with the same entries, texts and fonts
+    stands for it, appended to ``moved`` with it (hidden meanwhile); a title wider than ``width_in`` is cut at its
+    semicolons. Return the rows added under the panel."""
+    renderer = fig.canvas.get_renderer()
+    rows = 0
+    for ax in axes:
+        legend = ax.get_legend()
+        if legend is None or not legend.get_visible() or len(legend.texts) < 3:
+            continue
+        title = legend.get_title()
+        below = fig.legend(
+            legend.legend_handles,
+            [t.get_text() for t in legend.texts],
+            loc="outside lower center",
+            ncols=1,
+            title=title.get_text() or None,
+        )
+        for new, old in zip(below.texts, legend.texts, strict=True):
+            new.set_fontproperties(old.get_fontproperties())
+        if title.get_text():
+            below.get_title().set_fontproperties(title.get_fontproperties())
+            if below.get_title().get_window_extent(renderer).width / fig.dpi > width_in:
+                text = re.sub(r"(;|；) ?", r"\1\n", title.get_text()).strip()
+                below.get_title().set_text(text)
+                rows += text.count("\n")
+        legend.set_visible(False)
+        moved.append((legend, below))
+        rows += len(legend.texts) + bool(title.get_text())
+    return rows
+
+
+@contextlib.contextmanager
+def one_column(fig, *, dpi: float, pad_inches: float = 0.0) -> Iterator[NarrowLayout]:
+    """Lay ``fig`` out for a phone inside the block (reader review 5, M3), at ``dpi`` (the PNG's resolution), and
+    yield its :class:`NarrowLayout`; the figure's size, layout, tick labels and legends are restored after it.
+
+    - A figure of panels side by side (:func:`stackable`) is redrawn with every panel about :data:`NARROW_WIDTH_IN`
+      wide (half that with more than :data:`NARROW_MAX_STACK` panels, stacked two to a row) and the tick labels a
+      shared axis hides shown on every panel (``labelleft``, ``labelbottom``): stacked, each panel has its numbers.
+    - Any other figure (one panel, one column) is redrawn :data:`NARROW_WIDTH_IN` wide with ``pad_inches`` (the
+      saved padding) on each side, at most as tall as it was (three quarters of it, at least 2.8 in).
+
+    A legend wider than its room gets fewer columns (the figure taller by the rows it gains), so that its text keeps
+    the ticks' size rather than being scaled down with the image. A figure without a layout engine is laid out
+    with the constrained one meanwhile (its axes' positions are restored after)."""
+    from matplotlib.transforms import Bbox
+
+    size = fig.get_size_inches().copy()
+    screen_dpi, engine = fig.dpi, fig.get_layout_engine()
+    positions = [(ax, ax.get_position(original=True), ax.get_position()) for ax in fig.axes]
+    grid = _grid_panels(fig)
+    stack = stackable(fig)
+    labels = []
+    for ax in grid:
+        for axis, keys in (
+            (ax.xaxis, ("labelbottom", "labeltop")),
+            (ax.yaxis, ("labelleft", "labelright")),
+        ):
+            for which in ("major", "minor"):
+                params = axis.get_tick_params(which=which)
+                labels.append((axis, which, {k: params[k] for k in keys if k in params}))
+    ncols = [(legend, legend._ncols) for legend in _legends(fig)]
+    titles = [
+        (ax, label, label.get_text())
+        for ax in grid
+        for label in (ax.title, ax.xaxis.label, ax.yaxis.label)
+        if label.get_text()
+    ]
+    moved: list = []  # (an axes' legend, the figure legend that stands for it on a phone)
+    try:
+        fig.set_dpi(dpi)
+        if engine is None:
+            fig.set_layout_engine("constrained")
+        width, height = size
+        if stack:
+            full = NARROW_WIDTH_IN  # the stacked image is cut without the saved padding
+            columns = 2 if len(grid) > NARROW_MAX_STACK else 1
+            gridspec = grid[0].get_subplotspec().get_gridspec()
+            ngrid = gridspec.ncols
+            # a cut panel is padded by 3 px on each side, and panels two to a row 6 px apart
+            target = (full - 6 / dpi * (columns - 1)) / columns - 6 / dpi
+            if columns > 1:  # rows as tall as the panels are wide (at most as tall as they were)
+                height = min(height, gridspec.nrows * (0.85 * target) + 0.3)
+            for ax in grid:
+                shown = {"labelleft", "labelbottom"}
+                for axis, keys in ((ax.xaxis, ("labelbottom",)), (ax.yaxis, ("labelleft",))):
+                    if axis.get_visible() and shown.intersection(keys):
+                        axis.set_tick_params(which="both", **dict.fromkeys(keys, True))
+            # each panel's region is its axes and labels, and constrained layout pads each by about 0.09 in
+            width, scale = ngrid * (target + 0.09), ngrid
+        else:
+            full = NARROW_WIDTH_IN - 2 * pad_inches
+            columns, target, scale = 1, full, 1
+            width, height = target, min(height, max(2.8, 0.75 * height))
+        # titles and legends measured in the wide layout (their size does not depend on it): no layout for them
+        renderer = fig.canvas.get_renderer()
+        shrink = (size[0] - width) / scale  # how much narrower each panel gets
+        # a title or axis label longer than its panel (which it would run past, into the next panel or out of the
+        # column): two lines, cut at the space nearest its middle
+        for ax, label, text in titles:
+            box = ax.get_window_extent(renderer)
+            extent = label.get_window_extent(renderer)
+            if label is ax.yaxis.label:
+                long = extent.height / dpi > box.height / dpi - (size[1] - height)
+            else:
+                long = extent.width / dpi > box.width / dpi - shrink
+            # at a space (dropped) or after Chinese punctuation (kept), outside maths
+            cuts = [
+                i for i, c in enumerate(text) if c in " ，：；" and text[:i].count("$") % 2 == 0
+            ]
+            if long and cuts and "\n" not in text:
+                cut = min(cuts, key=lambda i: abs(i - len(text) / 2))
+                head, tail = (
+                    (text[:cut], text[cut + 1 :])
+                    if text[cut] == " "
+                    else (text[: cut + 1], text[cut + 1 :])
+                )
+                label.set_text(head + "\n" + tail)
+        if not stack:
+            height += _legends_below(fig, grid, full, moved) * _LEGEND_ROW_IN
+        height += _fit_legends(fig, full, shrink) * _LEGEND_ROW_IN
+
+        def measure():
+            fig.set_size_inches(width, height)
+            fig.draw_without_rendering()
+            if stack:
+                head, middle, tail = _region_groups(fig)
+                return max(r.width for r in middle), (head, middle, tail)
+            box = fig.get_tightbbox()
+            return box.width, box
+
+        widest, found = measure()
+        over = widest - target
+        if (
+            not -0.04 <= over <= 0.01
+        ):  # labels outside the panels take what they take: resize by the difference
+            width = max(width - scale * over, 0.5 * width)
+            widest, found = measure()
+        if stack:
+            box = Bbox.from_bounds(0, 0, width, height).padded(
+                pad_inches
+            )  # the regions are cut from it
+            yield NarrowLayout(box, *found, columns)
+        else:
+            yield NarrowLayout(found.padded(pad_inches), [], [], [], columns)
+    finally:
+        fig.set_size_inches(size)
+        fig.set_dpi(screen_dpi)
+        fig.set_layout_engine(engine)
+        for ax, original, active in positions:
+            ax._set_position(original, "original")
+            ax._set_position(active, "active")
+        for axis, which, params in labels:
+            if params:
+                axis.set_tick_params(which=which, **params)
+        for legend, n in ncols:
+            _set_legend_columns(legend, n)
+        for _ax, label, text in titles:
+            label.set_text(text)
+        for legend, below in moved:
+            below.remove()
+            legend.set_visible(True)
 
 
 _CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
