@@ -272,7 +272,7 @@ def save_figure(
     line may differ.
 
     With ``narrow`` (a folder), the figure is also written as ``<narrow>/<name>.png`` for phones (one more layout
-    and PNG, :func:`_save_narrow`): at a phone column's width, a figure of panels side by side with its panels
+    and PNG, ``_save_narrow``): at a phone column's width, a figure of panels side by side with its panels
     stacked in one column.
     """
     paths = []

@@ -1080,7 +1080,7 @@ def table_lead(results: Sequence[ComparisonResult], pairs: int | None = None) ->
     8 settings below: lower in 5 (0.41–0.62 times) and not separated in 3 (intervals within 0.8–1.2)". With several
     pairs of arms, how many pairs and how the verdicts fall, with no span: a span pooled over different pairs means
     nothing (referee 16, m1). The tests and their correction are said once, in the table's caption
-    (:func:`tests_caption`)."""
+    (``tests_caption``)."""
     first = results[0].comparison
     seen = {(str(r.comparison.a.name), str(r.comparison.b.name)) for r in results}
     params = {"quantity": first.quantity, "n": str(len(results))}
@@ -1131,7 +1131,7 @@ def verdict_sentence(results: Sequence[ComparisonResult]) -> Md:
     """A family of comparisons of one pair of arms in one plain sentence with no table beside it (reader review 5,
     M1: a takeaway or a summary): "the error of AIM against that of zCDP MWEM in 8 settings: lower in all 8
     (0.321–0.47 times)", with the caveat of an arm that is not private. The tests and their correction are said
-    where the family's table is (:func:`tests_caption`)."""
+    where the family's table is (``tests_caption``)."""
     results = list(results)
     if not results:
         raise ValueError("results must hold at least one comparison, got 0")
@@ -1160,10 +1160,10 @@ def grid_text(
 ) -> tuple[Md, Md]:
     """Several families side by side as a reader reads them (reader review 5, M1): (text, table). The table is
     :func:`results_grid`'s (one row per setting, one column per family, each cell the ratio, its interval at its Holm
-    level and the verdict), its caption saying the tests and their correction once (:func:`tests_caption`, ``scope``
+    level and the verdict), its caption saying the tests and their correction once (``tests_caption``, ``scope``
     by default "each family Holm-corrected over its settings"). The text is plain: with ``lead_by_column``, the
-    :func:`table_lead` of each column's family, joined by "; " (one family per column: a span within a pair of arms
-    means something); else one :func:`table_lead` over every result (e.g. when each column is a setting and each row
+    ``table_lead`` of each column's family, joined by "; " (one family per column: a span within a pair of arms
+    means something); else one ``table_lead`` over every result (e.g. when each column is a setting and each row
     a pair); each arm that is not private is named once."""
     rows, columns = _grid_rows(rows, columns)
     every = [r for _, results in rows for r in results]

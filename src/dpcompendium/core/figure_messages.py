@@ -110,6 +110,10 @@ _PAIRS: list[tuple[str, str]] = [
     ("noisy-power", "加噪幂迭代法"),
     ("Noisy power method", "加噪幂迭代法"),
     ("server + all other sites", "服务器 + 其他所有站点"),
+    # Fig. 4.1's short tick labels (the phone image's text ≥ 9 pt; the table beside it has the long ones)
+    ("any seed holder", "任一持有种子者"),
+    ("no seed", "无种子者"),
+    ("server + other sites", "服务器 + 其他站点"),
     ("share of colluding sites c / s", "合谋站点的比例 c / s"),
     ("exact $\\varepsilon$ of the other sites", "其他站点的精确 $\\varepsilon$"),
     (

@@ -1563,17 +1563,13 @@ DATASET_NAMES: dict[str, dict[str, str]] = {
         "adult-age": "adult-age",
         "adult": "adult",
         "synthetic": "synthetic",
-        # federated-pca's scikit-learn data sets (reader review 5, M3: "breast_cancer" in figures)
+        # federated-pca's scikit-learn data sets (reader review 5, M3 and M1: "breast_cancer" in figures and prose)
         "digits": "digits",
         "breast_cancer": "breast cancer",
         "wine": "wine",
         # mwem's DPBench histograms (native review 6: "Adult 2-D" stayed English on the Chinese page)
         "ADULT": "ADULT",
         "Adult 2-D": "Adult 2-D",
-        # federated-pca's data sets (reader review 5, M1 and m2: "breast_cancer" was typed as its key)
-        "breast_cancer": "breast cancer",
-        "wine": "wine",
-        "digits": "digits",
     },
     "zh_CN": {
         "normal": "正态分布",
@@ -1587,9 +1583,6 @@ DATASET_NAMES: dict[str, dict[str, str]] = {
         "wine": "葡萄酒数据",
         "ADULT": "ADULT",
         "Adult 2-D": "Adult 二维",
-        "breast_cancer": "乳腺癌数据",
-        "wine": "葡萄酒数据",
-        "digits": "手写数字数据",
     },
 }
 
@@ -2269,7 +2262,7 @@ def _true_minus(myst_text: str) -> str:
 
 def to_myst(text: str) -> str:
     """A plain sentence with ASCII or Unicode maths as MyST: its formulas as inline maths, the rest escaped, a
-    number's sign outside maths a true minus (:func:`_true_minus`).
+    number's sign outside maths a true minus (``_true_minus``).
 
     ``"Lap(2*60/eps) guarantees only eps_eff = 2.167 > eps = 1"`` →
     ``"$\\mathrm{Lap}(2\\cdot 60/\\varepsilon)$ guarantees only $\\varepsilon_{\\mathrm{eff}} = 2.167 >

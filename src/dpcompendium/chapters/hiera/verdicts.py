@@ -671,7 +671,7 @@ def tally(
     """One short sentence of :func:`counts`, as a book writes it.
 
     With ``lead`` (the prose above a verdict table, :func:`question_table`; reader review 5, M1): the verdicts as
-    :func:`~dpcompendium.core.comparison.table_lead` words them, each count with its span of ratios ("K-fold MSE
+    ``comparison.table_lead`` words them, each count with its span of ratios ("K-fold MSE
     lower in all 4 (0.192–0.451 times)"), after "A against B:" with ``names``, and no test, correction or runs
     short: the table's caption says the tests once, its cells flag a verdict short of runs.
 
@@ -722,7 +722,7 @@ def _short_clause(table: pd.DataFrame, t: pd.DataFrame, guarantee: str, power: f
 
 def _lead(t: pd.DataFrame, a: list[str], b: list[str], names: bool) -> Md:
     """:func:`tally`'s ``lead`` form: the verdicts of ``t`` with their spans (the words of
-    :func:`~dpcompendium.core.comparison.table_lead`), after the arms with ``names``."""
+    ``comparison.table_lead``), after the arms with ``names``."""
     results = list(t["result"])
     params = {
         "quantity": results[0].comparison.quantity,
