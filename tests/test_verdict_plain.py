@@ -101,7 +101,23 @@ def test_families_side_by_side_are_led_by_one_lead_per_column_and_caption_the_te
         scope=message("comparison.holm_of_family", n="6"),
         lead_by_column=False,
     )
-    assert "(2 pairs of methods)" in str(text2) and "times" not in str(text2)
+    # one arm against several (referee 17, V1): each pair's verdicts on their own, with their spans, never pooled
+    said2 = str(text2)
+    assert "first against that of each method below, pair by pair" in said2
+    assert (
+        "against second, lower in all 3 (" in said2 and "against third, higher in all 3 (" in said2
+    )
+    assert "pairs of methods" not in said2 and "lower in 3 and higher in 3" not in said2
+    assert "逐对来看" in text2.in_language("zh_CN")
+    # pairs with different first arms: the pairs counted, no span (a span over different pairs means nothing)
+    other = holm(_results([0.5, 0.4, 0.45], seed=2, a="other", b="third"))
+    text3, _ = grid_text(
+        [(("vs second",), left), (("other vs third",), other)],
+        ["compared"],
+        ["s0", "s1", "s2"],
+        lead_by_column=False,
+    )
+    assert "(2 pairs of methods)" in str(text3) and "times" not in str(text3)
     assert "Holm-corrected over the 6 tests of their family" in tab2.myst.splitlines()[0]
     assert "在其所属检验族的 6 项检验上做 Holm 校正" in tab2.in_language("zh_CN").splitlines()[0]
     with pytest.raises(ValueError, match="one result per column"):

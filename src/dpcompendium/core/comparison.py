@@ -1100,6 +1100,29 @@ def table_lead(results: Sequence[ComparisonResult], pairs: int | None = None) ->
     )
 
 
+def one_against_lead(families: Sequence[Sequence[ComparisonResult]]) -> Md:
+    """The plain lead above a table of one arm against several (a family per arm compared, e.g. a row each): the
+    verdicts of each pair on their own, with their spans, in one clause per pair (referee 17, V1) — never one count
+    pooled over the pairs."""
+    first = families[0][0].comparison
+    if any(r.comparison.a.name != first.a.name for f in families for r in f):
+        raise ValueError("families: every comparison must share its first arm")
+    clauses = [
+        message(
+            "comparison.against_clause",
+            b=_name_md(f[0].comparison.b.name),
+            verdicts=_relations_md(f, spans=True),
+        )
+        for f in families
+    ]
+    return message(
+        "comparison.lead_one_against",
+        quantity=first.quantity,
+        a=_name_md(first.a.name),
+        clauses=join(clauses, "; "),
+    )
+
+
 def _grid_rows(
     rows: Sequence[tuple[Sequence[Any], Sequence[ComparisonResult]]], columns: Sequence[Any]
 ) -> tuple[list[tuple[list[Any], list[ComparisonResult]]], list[Any]]:
@@ -1167,8 +1190,13 @@ def grid_text(
     a pair); each arm that is not private is named once."""
     rows, columns = _grid_rows(rows, columns)
     every = [r for _, results in rows for r in results]
+    firsts = {str(r.comparison.a.name) for r in every}
     if lead_by_column:
         text = join([table_lead([res[j] for _, res in rows]) for j in range(len(columns))], "; ")
+    elif len(firsts) == 1 and len(rows) > 1:
+        # one arm against several, a row each: each pair's verdicts on their own, with their spans (referee 17,
+        # V1: "lower in 14, higher in 5" pooled over 6 pairs read as the arm beating them all)
+        text = one_against_lead([res for _, res in rows])
     else:
         text = table_lead(every)
     cap = tests_caption(
