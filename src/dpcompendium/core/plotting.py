@@ -498,9 +498,9 @@ def one_column(fig, *, dpi: float, pad_inches: float = 0.0) -> Iterator[NarrowLa
             return box.width, box
 
         widest, found = measure()
-        for _ in range(
-            4
-        ):  # labels outside the panels take what they take: resize by the difference
+        # labels outside the panels take what they take: resize by the difference (a single panel until it fits:
+        # its tight box is the image; stacked panels once, their regions are cut to the column)
+        for _ in range(1 if stack else 4):
             over = widest - target
             if -0.04 <= over <= 0.01:
                 break
