@@ -165,3 +165,37 @@ def test_the_chapters_paste_plain_verdicts_and_name_their_tests_in_captions_or_d
         text = _outside_dropdowns(cells[key])
         for word in ("Holm", "two-sided", "bootstrap-t tests"):
             assert word not in text, (key, word)
+
+
+def test_a_family_split_over_tables_flags_runs_at_the_whole_familys_holm_level():
+    """Referee 17, M1: hiera's question tables are parts of one Holm family of 46; a part's flags took the runs
+    needed at α/8 (its own rows), the summaries at α/46. ``family_size`` gives the level of the whole family."""
+    from dpcompendium.core.comparison import runs_short
+
+    fam = holm(_results([1.25, 1.3, 1.2], seed=3, runs=120))
+    own, whole = runs_short(fam), runs_short(fam, family_size=46)
+    for r, a, b in zip(fam, own, whole, strict=True):
+        if r.holds:
+            need = r.runs_needed(0.9, r.comparison.alpha / 46)
+            assert b == (need if need > len(r.comparison.a.values) else None)
+            assert a is None or (b is not None and b >= a)
+    with pytest.raises(ValueError, match="family_size"):
+        runs_short(fam, family_size=2)
+
+
+def test_hieras_question_tables_flag_at_the_experiments_family_size(monkeypatch):
+    from test_hiera_tuned_box import ALL, _runs
+
+    from dpcompendium.chapters.hiera import verdicts
+
+    table = verdicts.sgd_comparisons(_runs(ALL))
+    seen = []
+    real = verdicts.verdict_cells
+
+    def spy(results, power=0.9, family_size=None):
+        seen.append((len(results), family_size))
+        return real(results, power, family_size)
+
+    monkeypatch.setattr(verdicts, "verdict_cells", spy)
+    verdicts.sgd_question_tables(table, ["harmony", "pm"])
+    assert seen and all(k == len(table) > n for n, k in seen), seen

@@ -2272,16 +2272,23 @@ def first_places_lacking(
     return join(parts, "; ")
 
 
-def runs_short(results: Sequence[ComparisonResult], power: float = 0.9) -> list[float | None]:
+def runs_short(
+    results: Sequence[ComparisonResult], power: float = 0.9, family_size: int | None = None
+) -> list[float | None]:
     """For each verdict of a family (``results``, decided by :func:`holm` together): the runs per arm it needs for
-    ``power`` at the family's smallest Holm level :math:`\\alpha/k` (:math:`k` = ``len(results)``), as
+    ``power`` at the family's smallest Holm level :math:`\\alpha/k` (:math:`k` = ``family_size``, by default
+    ``len(results)``: a family split over several tables passes its whole size, referee 17, M1), as
     :func:`design_figures` counts them (:meth:`ComparisonResult.runs_needed`), when it is shown and needs more than
     the runs it rests on; None otherwise, and for a verdict of the studentized bootstrap, whose runs a t
     approximation does not count (referee 16, J1: the flag beside the verdict a reader cites)."""
     results = list(results)
     if not (isinstance(power, float | int) and 0 < power < 1):
         raise ValueError(f"power must be in (0, 1), got {power!r}")
-    k = len(results)
+    k = len(results) if family_size is None else family_size
+    if not (isinstance(k, int) and k >= len(results)):
+        raise ValueError(
+            f"family_size must be an int of at least {len(results)}, got {family_size!r}"
+        )
     out: list[float | None] = []
     for r in results:
         need = (
@@ -2293,9 +2300,12 @@ def runs_short(results: Sequence[ComparisonResult], power: float = 0.9) -> list[
     return out
 
 
-def verdict_cells(results: Sequence[ComparisonResult], power: float = 0.9) -> list[Md]:
+def verdict_cells(
+    results: Sequence[ComparisonResult], power: float = 0.9, family_size: int | None = None
+) -> list[Md]:
     """Each verdict of a family as a table cell (``_result_cell``), a verdict short of runs for ``power``
-    (``runs_short``) with its runs and the runs it needs: "higher (short of runs: 90 of 280)" (referee 16, J1)."""
+    (``runs_short``, at the Holm level of a family of ``family_size``) with its runs and the runs it needs: "higher
+    (short of runs: 90 of 280)" (referee 16, J1)."""
     results = list(results)
     return [
         _result_cell(r)
@@ -2306,5 +2316,5 @@ def verdict_cells(results: Sequence[ComparisonResult], power: float = 0.9) -> li
             runs=str(_runs(r)),
             need=str(int(need)) if math.isfinite(need) else "∞",
         )
-        for r, need in zip(results, runs_short(results, power), strict=True)
+        for r, need in zip(results, runs_short(results, power, family_size), strict=True)
     ]

@@ -799,7 +799,10 @@ def question_table(
             message("comparison.ratio_cell", **r.interval_params()),
             cell,
         ]
-        for d, r, cell in zip(rows["dataset"], results, verdict_cells(results, power), strict=True)
+        # the flags at the Holm level of the whole experiment's family, which the table is one part of (referee 17, M1)
+        for d, r, cell in zip(
+            rows["dataset"], results, verdict_cells(results, power, len(table)), strict=True
+        )
     ]
     return table_md(head, body, tests_caption(caption, results, message("hiera.holm_experiment")))
 
