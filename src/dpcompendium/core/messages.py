@@ -357,6 +357,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.lead_one_pair": "the %(quantity)s of %(a)s against that of %(b)s in the %(n)s settings below: %(verdicts)s",
         "comparison.plain_one_pair": "the %(quantity)s of %(a)s against that of %(b)s in %(n)s settings: %(verdicts)s",
         "comparison.lead_pairs": "the %(quantity)s in the %(n)s comparisons below (%(m)s pairs of methods): %(verdicts)s",
+        "hiera.sgd_where": "the %(quantity)s in the %(n)s comparisons below (%(m)s pairs of methods; the sentence before each table gives its verdicts)",
         # referee 17, V1: one arm against several, each pair's verdicts on their own (never pooled over the pairs)
         "comparison.lead_one_against": "the %(quantity)s of %(a)s against that of each method below, pair by pair: %(clauses)s",
         "comparison.against_clause": "against %(b)s, %(verdicts)s",
@@ -998,6 +999,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.lead_one_pair": "%(a)s与%(b)s的%(quantity)s之比（下表 %(n)s 个参数组合）：%(verdicts)s",
         "comparison.plain_one_pair": "%(a)s与%(b)s的%(quantity)s之比（%(n)s 个参数组合）：%(verdicts)s",
         "comparison.lead_pairs": "下表 %(n)s 项比较（%(m)s 对方法）的%(quantity)s：%(verdicts)s",
+        "hiera.sgd_where": "下面 %(n)s 项比较（%(m)s 对方法；每张表前的句子给出其判定）的%(quantity)s",
         "comparison.lead_one_against": "%(a)s与下表各方法的%(quantity)s之比，逐对来看：%(clauses)s",
         "comparison.against_clause": "对%(b)s，%(verdicts)s",
         "comparison.lead_families": "%(pair)s的%(quantity)s在下表 %(m)s 个检验族的 %(n)s 个参数组合中：%(verdicts)s",
