@@ -1020,7 +1020,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.tests_two_sided": "双侧检验，%(scope)s",
         "comparison.tests_mixed": "%(scope)s",
         "comparison.cap_with_tests": "%(caption)s（%(tests)s）",
-        "comparison.cap_of_pair": "%(caption)s——%(pair)s",
+        "comparison.cap_of_pair": "%(caption)s：%(pair)s",
         "comparison.clause_tie": "双侧检验：%(n)s 个参数组合中 %(better)s 个更低、%(worse)s 个更高、%(ties)s 个未能区分",
         "comparison.pair_against": "%(a)s 相对于 %(b)s",
         "comparison.caveat_many": "（不满足差分隐私：%(names)s；其 $\\varepsilon$ 只是名义值）",

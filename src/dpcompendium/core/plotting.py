@@ -473,16 +473,25 @@ def one_column(fig, *, dpi: float, pad_inches: float = 0.0) -> Iterator[NarrowLa
                 i for i, c in enumerate(text) if c in " ，：；" and text[:i].count("$") % 2 == 0
             ]
             if long and cuts and "\n" not in text:
-                cut = min(cuts, key=lambda i: abs(i - len(text) / 2))
-                head, tail = (
-                    (text[:cut], text[cut + 1 :])
-                    if text[cut] == " "
-                    else (text[: cut + 1], text[cut + 1 :])
-                )
-                label.set_text(head + "\n" + tail)
+                label.set_text(_two_lines(text, cuts))
         if not stack:
             height += _legends_below(fig, grid, full, moved) * _LEGEND_ROW_IN
         height += _fit_legends(fig, full, shrink) * _LEGEND_ROW_IN
+        # a legend entry wider than the column beside its handle (one column already: nothing else to shrink; the
+        # Chinese edition's dp-mean Fig. 1.4 came out 538 px): two lines, as a long title
+        for legend in [*fig.legends, *(ax.get_legend() for ax in fig.axes)]:
+            if legend is None or not legend.get_visible():
+                continue
+            for label in legend.get_texts():
+                text = label.get_text()
+                cuts = [
+                    i for i, c in enumerate(text) if c in " ，：；" and text[:i].count("$") % 2 == 0
+                ]
+                wide = label.get_window_extent(renderer).width / dpi > full - _LEGEND_HANDLE_IN
+                if wide and cuts and "\n" not in text:
+                    titles.append((None, label, text))  # restored after, with the titles
+                    label.set_text(_two_lines(text, cuts))
+                    height += _LEGEND_ROW_IN / 2
 
         def measure():
             fig.set_size_inches(width, height)
@@ -530,6 +539,20 @@ def one_column(fig, *, dpi: float, pad_inches: float = 0.0) -> Iterator[NarrowLa
         for legend, below in moved:
             below.remove()
             legend.set_visible(True)
+
+
+#: The width a legend's handle and padding take beside its text (in).
+_LEGEND_HANDLE_IN = 0.75
+
+
+def _two_lines(text: str, cuts: list[int]) -> str:
+    """``text`` on two lines, cut at the one of ``cuts`` nearest its middle: at a space (dropped) or after Chinese
+    punctuation (kept)."""
+    cut = min(cuts, key=lambda i: abs(i - len(text) / 2))
+    head, tail = (
+        (text[:cut], text[cut + 1 :]) if text[cut] == " " else (text[: cut + 1], text[cut + 1 :])
+    )
+    return head + "\n" + tail
 
 
 _CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
