@@ -118,32 +118,31 @@ def test_every_figure_has_a_phone_rendering_at_the_column_s_width(tmp_path):
     assert plt.get_fignums() == []
 
 
+def _drawn_state(fig):
+    """What ``one_column`` may change and must restore: size, layout engine, axes positions, legend columns, the
+    y tick labels' visibility and the titles."""
+    return (
+        tuple(fig.get_size_inches()),
+        fig.get_layout_engine(),
+        [tuple(np.round(ax.get_position().bounds, 3)) for ax in fig.axes],
+        [legend._ncols for legend in plotting._legends(fig)],
+        [[t.get_visible() for t in ax.yaxis.get_ticklabels()] for ax in fig.axes],
+        [ax.get_title() for ax in fig.axes],
+    )
+
+
 def test_the_phone_rendering_is_laid_out_inside_the_block_and_restored_after():
     """What one_column changes is undone: size, layout engine, axes positions (of a figure without a layout
     engine too), legend columns, tick labels and titles."""
     for fig in (_one_panel(), _one_panel(None), _three_panels()):
         fig.set_dpi(chapter.FIGURE_DPI)
         fig.draw_without_rendering()
-        before = (
-            tuple(fig.get_size_inches()),
-            fig.get_layout_engine(),
-            [tuple(np.round(ax.get_position().bounds, 3)) for ax in fig.axes],
-            [legend._ncols for legend in plotting._legends(fig)],
-            [[t.get_visible() for t in ax.yaxis.get_ticklabels()] for ax in fig.axes],
-            [ax.get_title() for ax in fig.axes],
-        )
+        before = _drawn_state(fig)
         with plotting.one_column(fig, dpi=chapter.FIGURE_DPI) as layout:
             if not layout.panels:  # a figure saved whole: a phone column's width
                 assert layout.bbox.width <= plotting.NARROW_WIDTH_IN + 0.01
         fig.draw_without_rendering()
-        after = (
-            tuple(fig.get_size_inches()),
-            fig.get_layout_engine(),
-            [tuple(np.round(ax.get_position().bounds, 3)) for ax in fig.axes],
-            [legend._ncols for legend in plotting._legends(fig)],
-            [[t.get_visible() for t in ax.yaxis.get_ticklabels()] for ax in fig.axes],
-            [ax.get_title() for ax in fig.axes],
-        )
+        after = _drawn_state(fig)
         assert after == before
         plt.close(fig)
 

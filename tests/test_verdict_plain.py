@@ -8,14 +8,11 @@ beside a table is led by ``table_lead`` (``grid_text``: families side by side), 
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from _families import two_arm_results
 
 import dpcompendium.chapters  # noqa: F401  (registers the chapters' methods)
-from dpcompendium import PrivacyClaim
 from dpcompendium.core.comparison import (
-    Arm,
-    Comparison,
     family_sentence,
     grid_text,
     holm,
@@ -24,23 +21,11 @@ from dpcompendium.core.comparison import (
 )
 from dpcompendium.core.messages import message
 
-CLAIM = PrivacyClaim("m", "add-remove", "1", 1.0)
 #: what the old family sentence said, and no plain sentence may
 OLD = ("Holm", "two-sided", "lower in 4 and higher in 0", " in 0", "differ in")
 
 
-def _results(means_b, seed=5, a="first", b="second", runs=300):
-    rng = np.random.default_rng(seed)
-    return [
-        Comparison(
-            "error",
-            Arm.of("a", CLAIM, rng.gamma(50.0, 1 / 50, runs), label=a),
-            Arm.of("b", CLAIM, rng.gamma(50.0, m / 50, runs), label=b),
-            "tie",
-            setting=f"s{i}",
-        ).result()
-        for i, m in enumerate(means_b)
-    ]
+_results = two_arm_results
 
 
 def test_a_family_without_a_table_is_one_plain_sentence():

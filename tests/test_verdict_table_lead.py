@@ -9,32 +9,17 @@ the same in every row is named once, in the caption.
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import pytest
+from _families import two_arm_results
 
 import dpcompendium.chapters  # noqa: F401  (registers the chapters' methods)
-from dpcompendium import PrivacyClaim
-from dpcompendium.core.comparison import Arm, Comparison, holm, results_text
+from dpcompendium.core.comparison import holm, results_text
 from dpcompendium.core.tables import readable
-
-CLAIM = PrivacyClaim("m", "add-remove", "1", 1.0)
 
 
 def _family(means_b, seed=5, a="first", b="second", runs=300):
-    rng = np.random.default_rng(seed)
-    return holm(
-        [
-            Comparison(
-                "error",
-                Arm.of("a", CLAIM, rng.gamma(50.0, 1 / 50, runs), label=a),
-                Arm.of("b", CLAIM, rng.gamma(50.0, m / 50, runs), label=b),
-                "tie",
-                setting=f"s{i}",
-            ).result()
-            for i, m in enumerate(means_b)
-        ]
-    )
+    return holm(two_arm_results(means_b, seed, a, b, runs))
 
 
 @pytest.fixture(scope="module")
