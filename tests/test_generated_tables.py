@@ -252,7 +252,6 @@ def long_glued(nb, limit: int = MAX_PARAGRAPH) -> dict[str, int]:
 #: three or more items, or enumerations built by a chapter's own f-strings not converted yet). A key that no longer
 #: needs its exception fails the test until it is removed here.
 LONG_PARAGRAPHS: dict[str, str] = {
-    "dpmean_design_m4": "two families' design sentences (two stay in the sentence)",
     "dpmean_design_coinpress_more": "one family's design sentence (no enumeration of three or more: its own clauses; "
     "CoinPress's second dataset, split from the first for issue 49)",
     "fedpca_subspace_claim": "a claim statement with its conditions (F1, the chapters' authored summaries: another scope)",

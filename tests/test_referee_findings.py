@@ -664,8 +664,9 @@ def test_dp_mean_gaussian_cost_is_rendered_by_the_comparison_object():
     glue_cell = _cell_source("dp-mean", "glue-dpmean-conclusion")
     gauss = glue_cell.split("# the Gaussian mean against method 3 at one (eps, delta)", 1)[1]
     assert 'families.setdefault(("gauss", d)' in gauss
-    assert 'gauss_verdicts = verdict_lists["gauss"]' in gauss
-    assert "comparison.family_sentence(decided[(kind, d)])" in glue_cell
+    # each dataset's family after its label in one plain sentence (reader review 6, A: no test named in it)
+    assert 'verdict_texts.get("gauss", message("dpmean.no_large_cells"))' in gauss
+    assert "comparison.labelled_verdicts(" in glue_cell and "family_sentence(" not in glue_cell
     assert "dp_mean.GAUSSIAN_DELTA" in gauss.split(".at_delta(", 1)[1][:80]
     assert "gauss_cost = dp_mean.rmse_ratio" not in glue_cell
     assert "prose.num(gauss_cost" not in glue_cell

@@ -16,10 +16,11 @@ from dpcompendium.core.comparison import (
     family_sentence,
     grid_text,
     holm,
+    labelled_verdicts,
     verdict_sentence,
     verdict_tally,
 )
-from dpcompendium.core.messages import message
+from dpcompendium.core.messages import CATALOGUE, message
 
 #: what the old family sentence said, and no plain sentence may
 OLD = ("Holm", "two-sided", "lower in 4 and higher in 0", " in 0", "differ in")
@@ -60,6 +61,61 @@ def test_verdict_sentence_refuses_two_pairs_and_an_empty_family():
         verdict_sentence(two)
     with pytest.raises(ValueError, match="at least one"):
         verdict_sentence([])
+
+
+def test_one_pair_in_several_families_is_one_plain_sentence_with_each_family_after_its_label():
+    """Reader review 6, A: dp-mean's families per dataset and histograms' sparse and dense halves read "A beats B
+    in k of n settings (Holm-corrected; …)" once per family. Now the pair is named once and each family's verdicts
+    follow its label, with their spans, and no test or correction is named."""
+    heights = holm(_results([2.0, 2.2, 1.9], seed=1))
+    ages = holm(_results([1.0, 1.0], seed=2, runs=30))
+    assert [r.outcome for r in heights] == ["better"] * 3 and [r.outcome for r in ages] == [
+        "tie"
+    ] * 2
+    said = str(labelled_verdicts([("heights", heights), ("ages", ages)]))
+    assert said.startswith(
+        "the error of first against that of second: for heights, in 3 settings, "
+    )
+    assert said.count("first against that of second") == 1
+    assert (
+        "lower in all 3 (" in said
+        and "for ages, in 2 settings, not separated in all 2 (intervals within" in said
+    )
+    for word in OLD:
+        assert word not in said, word
+    zh = labelled_verdicts([("heights", heights), ("ages", ages)]).in_language("zh_CN")
+    assert "Holm" not in zh and "全部 3 个更低" in zh and "；" in zh
+    with pytest.raises(ValueError, match="one pair"):
+        labelled_verdicts([("x", heights), ("y", holm(_results([2.0], a="third")))])
+    with pytest.raises(ValueError, match="at least one"):
+        labelled_verdicts([])
+
+
+#: the templates of the verdict sentences of dp-mean (§1.3, §1.5.3, §1.6) and histograms (§2.4.5), and of the
+#: dropdowns that say their tests once
+PLAIN_TEMPLATES = (
+    "dpmean.take_stair",
+    "dpmean.check_consistent",
+    "dpmean.check_false",
+    "hist.privtree",
+    "hist.privtree_differ",
+    "hist.hdmm",
+    "comparison.labelled_pair",
+    "comparison.labelled_part",
+)
+TESTS_TEMPLATES = ("dpmean.tests_bootstrap", "dpmean.tests_stair", "hist.tests_pt_hd")
+
+
+def test_dp_mean_and_histograms_verdict_templates_name_no_test_and_their_dropdowns_do():
+    for lang, words in (
+        ("en", ("Holm", "two-sided", "paired test", "bootstrap")),
+        ("zh_CN", ("Holm", "双侧")),
+    ):
+        for key in PLAIN_TEMPLATES:
+            for word in words:
+                assert word not in CATALOGUE[lang][key], (lang, key, word)
+        for key in TESTS_TEMPLATES:
+            assert "Holm" in CATALOGUE[lang][key], (lang, key)
 
 
 def test_families_side_by_side_are_led_by_one_lead_per_column_and_caption_the_tests_once():
@@ -135,6 +191,14 @@ def _outside_dropdowns(markdown):
             ["glue-fedpca-checks", "glue-fedpca-wishart", "glue-fedpca-svm-gap"],
             ["4da2a5be", "fedpca-wishart", "fedpca-ppca", "fedpca-ppca-verdicts", "44afeb5f"],
         ),
+        # dp-mean (reader review 6, A): the Gaussian mean (§1.3), the staircase (§1.5.3), the source's conclusion (§1.6)
+        (
+            "dp-mean",
+            ["glue-dpmean-staircase", "glue-dpmean-conclusion", "glue-dpmean-tally"],
+            ["dpmean-today-md", "dpmean-staircase-md", "20554f27"],
+        ),
+        # histograms (reader review 6, A): PrivTree, HDMM and DAWA against DPBench (§2.4.5)
+        ("histograms", ["glue-histograms-sota"], ["d7478d45"]),
     ],
 )
 def test_the_chapters_paste_plain_verdicts_and_name_their_tests_in_captions_or_dropdowns(
@@ -184,3 +248,59 @@ def test_hieras_question_tables_flag_at_the_experiments_family_size(monkeypatch)
     monkeypatch.setattr(verdicts, "verdict_cells", spy)
     verdicts.sgd_question_tables(table, ["harmony", "pm"])
     assert seen and all(k == len(table) > n for n, k in seen), seen
+
+
+#: the glued verdict sentences of dp-mean (§1.3, §1.5.3, §1.6) and histograms (§2.4.5) and the glued texts of their
+#: dropdowns that say the tests once (reader review 6, A)
+GLUED_PLAIN = {
+    "dp-mean": (
+        "dpmean_gauss_cost",
+        "dpmean_stair_verdict",
+        "dpmean_take_stair",
+        "dpmean_m4_sweep",
+        "dpmean_verdict_coinpress",
+    ),
+    "histograms": ("hist_privtree", "hist_hdmm"),
+}
+GLUED_TESTS = {
+    "dp-mean": ("dpmean_tests_bootstrap", "dpmean_stair_tests"),
+    "histograms": ("hist_pt_hd_tests",),
+}
+
+
+def _glued(nb) -> dict[str, str]:
+    """The glued markdown texts of an executed notebook, key → text (every language's key)."""
+    out = {}
+    for cell in nb.cells:
+        for o in cell.get("outputs", []):
+            key = o.get("metadata", {}).get("scrapbook", {}).get("name")
+            text = next(
+                (v for k, v in o.get("data", {}).items() if k.endswith("text/markdown")), None
+            )
+            if key and text is not None:
+                out[key] = text
+    return out
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("chapter", sorted(GLUED_PLAIN))
+def test_the_book_run_glues_plain_verdicts_and_names_the_tests_in_dropdowns(chapter):
+    """In the book's execution (the execution store of ``dpcompendium book``), the verdict sentences of dp-mean and
+    histograms name no test and no correction, in English and in Chinese, and the texts of their dropdowns do."""
+    import nbformat
+
+    from dpcompendium.book.execution import DEFAULT_STORE
+    from dpcompendium.core.paths import repo_root
+
+    path = repo_root() / DEFAULT_STORE / f"{chapter}.ipynb"
+    assert path.exists(), f"no execution of {chapter} in {path.parent}: build the book first"
+    glued = _glued(nbformat.read(path, as_version=4))
+    for key in GLUED_PLAIN[chapter]:
+        for k in (key, f"{key}__zh_CN"):
+            if k not in glued:
+                assert k != key, f"{key} is not glued"
+                continue
+            for word in ("Holm", "two-sided", "bootstrap", "双侧"):
+                assert word not in glued[k], (k, word)
+    for key in GLUED_TESTS[chapter]:
+        assert "Holm" in glued[key] and "Holm" in glued.get(f"{key}__zh_CN", glued[key]), key

@@ -1172,6 +1172,37 @@ def verdict_sentence(results: Sequence[ComparisonResult]) -> Md:
     ) + _caveat_once(r.comparison for r in results)
 
 
+def labelled_verdicts(families: Sequence[tuple[Any, Sequence[ComparisonResult]]]) -> Md:
+    """One pair of arms compared in several families (e.g. one per dataset, each decided by :func:`holm`), in one
+    plain sentence with no table beside it (reader review 6, A): the quantity and the pair once, then each family's
+    settings and verdicts after its label, with their spans — "the MSE of the Gaussian mean against that of method 3:
+    for heights, in 14 settings, higher in all 14 (1.21–1.5 times); for ages, in 14 settings, …" — and the caveat of
+    an arm that is not private once. No test and no correction is named: they are said once, in the caption of the
+    families' table or in a dropdown beside the sentence (``tests_caption``)."""
+    families = _checked_families(families)
+    results = [r for _, rs in families for r in rs]
+    pairs = {(str(r.comparison.a.name), str(r.comparison.b.name)) for r in results}
+    if len(pairs) != 1:
+        raise ValueError(f"families must compare one pair of arms, got {len(pairs)} pairs")
+    first = results[0].comparison
+    parts = [
+        message(
+            "comparison.labelled_part",
+            label=_name_md(label),
+            n=str(len(rs)),
+            verdicts=_relations_md(rs, spans=True),
+        )
+        for label, rs in families
+    ]
+    return message(
+        "comparison.labelled_pair",
+        quantity=first.quantity,
+        a=_name_md(first.a.name),
+        b=_name_md(first.b.name),
+        parts=join(parts, "; "),
+    ) + _caveat_once(r.comparison for r in results)
+
+
 def grid_text(
     rows: Sequence[tuple[Sequence[Any], Sequence[ComparisonResult]]],
     header: Sequence[Any],
