@@ -414,7 +414,13 @@ def test_a_grid_s_legend_cell_goes_under_the_stack_whole(tmp_path):
         for ax in axes[:-1]:
             for i, name in enumerate(names):
                 ax.plot([2, 10, 50], [i, i + 1, i], label=name)
+            ax.set_xscale("log")
+            ax.set_xticks([2, 10, 50], ["2", "10", "50"])
+            ax.minorticks_off()
+            ax.set_title("breast cancer, unequal", fontsize=9)
             ax.set_xlabel("number of sites s")
+            if ax.get_subplotspec().is_first_col():
+                ax.set_ylabel("q at $\\varepsilon = 1$")
         cell = axes[-1]
         legend = cell.legend(*axes[0].get_legend_handles_labels(), loc="center")
     with plotting.one_column(fig, dpi=chapter.FIGURE_DPI) as layout:
@@ -424,6 +430,14 @@ def test_a_grid_s_legend_cell_goes_under_the_stack_whole(tmp_path):
         assert len(layout.tail) == 1
         # no panel's region reaches into the legend's
         assert all(r.y0 >= layout.tail[0].y1 for r in layout.panels)
+        # no x label wider than its panel, reaching over the next panel's y title (two lines instead)
+        renderer = fig.canvas.get_renderer()
+        for ax in axes[:-1]:
+            for label in (ax.title, ax.xaxis.label):
+                extent = label.get_window_extent(renderer)
+                assert extent.width <= ax.get_window_extent(renderer).width + 1, label.get_text()
+    assert all(ax.get_xlabel() == "number of sites s" for ax in axes[:-1])
+    assert all(ax.get_title() == "breast cancer, unequal" for ax in axes[:-1])
     assert cell.get_visible() and legend.get_visible() and fig.legends == []
     chapter.save_figure(fig, "grid", tmp_path, svg=False, narrow=tmp_path / "narrow")
     plt.close(fig)
