@@ -858,6 +858,16 @@ async () => {
               head: Array.from(t.querySelectorAll('thead th')).map(th => th.textContent.trim()).join(' | ')
                 .slice(0, 80)};
     });
+  // every table marked as cards on a phone (a page's prose tables, dpcompendium.book.tablenum; generated tables
+  // asked to be, messages.table(cards=True): hiera's verdict tables): how wide against its column, whether cards
+  out.cardTables = Array.from(main.querySelectorAll('table.dpc-cards')).filter(shown).map(t => {
+    const box = t.closest('.pst-scrollable-table-container') || t.parentElement;
+    const row = t.querySelector('tbody tr');
+    const cap = t.querySelector('caption');
+    return {width: Math.round(Math.max(t.scrollWidth, t.getBoundingClientRect().width)), column: box.clientWidth,
+            cards: !!row && getComputedStyle(row).display === 'block',
+            what: (cap ? cap.textContent : text(t)).trim().slice(0, 80)};
+  });
   out.captions = captionsCut(main);
   out.page = document.documentElement.scrollWidth;
   return out;
@@ -1117,6 +1127,21 @@ def test_source_tables_are_cards_on_a_phone(browser_context, server, page):
     wide = page_layout(browser_context, server, page, VIEWPORT_WIDTH)["sourceTables"]
     cards = [t["head"] for t in wide if t["cards"]]
     assert not cards, f"{page}: source tables shown as cards at {VIEWPORT_WIDTH} px: {cards}"
+
+
+@pytest.mark.parametrize("page", READING_PAGES)
+def test_card_tables_fit_a_phone(browser_context, server, page):
+    """Reader review 6 (hiera's six verdict tables were 22-39 px wider than a phone's column, in both editions):
+    every table marked as cards (a page's prose tables, and the generated tables that ask for it) is cards at 390 px
+    and no wider than its column; at 1400 px each is a table."""
+    phone = page_layout(browser_context, server, page, PHONE_WIDTH)["cardTables"]
+    bad = [t for t in phone if not t["cards"] or t["width"] > t["column"] + 1]
+    assert not bad, (
+        f"{page}: card tables not cards, or wider than the column at {PHONE_WIDTH} px: {bad}"
+    )
+    wide = page_layout(browser_context, server, page, VIEWPORT_WIDTH)["cardTables"]
+    cards = [t["what"] for t in wide if t["cards"]]
+    assert not cards, f"{page}: tables shown as cards at {VIEWPORT_WIDTH} px: {cards}"
 
 
 @pytest.mark.parametrize("width", [PHONE_WIDTH, VIEWPORT_WIDTH])

@@ -371,3 +371,77 @@ def test_a_label_longer_than_its_panel_goes_on_two_lines_on_a_phone():
         assert layout.bbox.width <= plotting.NARROW_WIDTH_IN + 0.01
     assert (ax.get_title(), ax.get_xlabel()) == (title, xlabel)
     plt.close(fig)
+
+
+def test_stacked_panels_show_the_shared_y_title_where_the_stack_needs_it():
+    """Reader review 6 (mwem Fig. 3.2, three heat maps with one shared y axis titled on the left): stacked one to a
+    row, every panel shows the y title the wide figure gives only the first; two to a row, the left panel of each
+    row of the stack shows it and the right one does not (federated-pca Fig. 4.4 had it on the panels that were
+    first in their wide row, left or right in the stack). The titles are as before after the block."""
+    fig = _three_panels()
+    before = [ax.get_ylabel() for ax in fig.axes]
+    with plotting.one_column(fig, dpi=chapter.FIGURE_DPI) as layout:
+        assert layout.columns == 1
+        shown = [" ".join(ax.get_ylabel().split()) for ax in fig.axes]  # maybe on two lines
+        assert shown == ["mean absolute error"] * 3, shown
+    assert [ax.get_ylabel() for ax in fig.axes] == before
+    plt.close(fig)
+    with plotting.book_style():
+        fig, axes = plotting.panels(9, sharey=True)
+        for ax in axes:
+            ax.plot([1, 2, 4], [1, 4, 9])
+            if ax.get_subplotspec().is_first_col():
+                ax.set_ylabel("captured energy")
+    before = [ax.get_ylabel() for ax in axes]
+    assert before.count("captured energy") == 3  # rows of three, the title on the left
+    with plotting.one_column(fig, dpi=chapter.FIGURE_DPI) as layout:
+        assert layout.columns == 2
+        shown = [" ".join(ax.get_ylabel().split()) for ax in axes]  # maybe on two lines
+        assert shown == ["captured energy" if i % 2 == 0 else "" for i in range(9)], shown
+    assert [ax.get_ylabel() for ax in axes] == before
+    plt.close(fig)
+
+
+def test_a_grid_s_legend_cell_goes_under_the_stack_whole(tmp_path):
+    """Reader review 6 (federated-pca Fig. 4.4): the legend in a grid's spare cell (``panels(spare=True)``) is laid
+    over the panel beside it once the panels are narrow; stacked, a stub of its handles was cut with that panel.
+    On a phone it stands under the panels, once, as the figure's legend, and its last entry is not cut off; the
+    cell is back after the block."""
+    names = ["non-private", "Analyze Gauss (central)", "Secure aggregation", "DPdisPCA", "CAPE"]
+    with plotting.book_style():
+        fig, axes = plotting.panels(10, sharey=True, spare=True)
+        for ax in axes[:-1]:
+            for i, name in enumerate(names):
+                ax.plot([2, 10, 50], [i, i + 1, i], label=name)
+            ax.set_xscale("log")
+            ax.set_xticks([2, 10, 50], ["2", "10", "50"])
+            ax.minorticks_off()
+            ax.set_title("breast cancer, unequal", fontsize=9)
+            ax.set_xlabel("number of sites s")
+            if ax.get_subplotspec().is_first_col():
+                ax.set_ylabel("q at $\\varepsilon = 1$")
+        cell = axes[-1]
+        legend = cell.legend(*axes[0].get_legend_handles_labels(), loc="center")
+    with plotting.one_column(fig, dpi=chapter.FIGURE_DPI) as layout:
+        assert not cell.get_visible() and not legend.get_visible()
+        assert len(layout.panels) == 10 and layout.columns == 2
+        assert [[t.get_text() for t in lg.texts] for lg in fig.legends] == [names]
+        assert len(layout.tail) == 1
+        # no panel's region reaches into the legend's
+        assert all(r.y0 >= layout.tail[0].y1 for r in layout.panels)
+        # no x label wider than its panel, reaching over the next panel's y title (two lines instead)
+        renderer = fig.canvas.get_renderer()
+        for ax in axes[:-1]:
+            for label in (ax.title, ax.xaxis.label):
+                extent = label.get_window_extent(renderer)
+                assert extent.width <= ax.get_window_extent(renderer).width + 1, label.get_text()
+    assert all(ax.get_xlabel() == "number of sites s" for ax in axes[:-1])
+    assert all(ax.get_title() == "breast cancer, unequal" for ax in axes[:-1])
+    assert cell.get_visible() and legend.get_visible() and fig.legends == []
+    chapter.save_figure(fig, "grid", tmp_path, svg=False, narrow=tmp_path / "narrow")
+    plt.close(fig)
+    from PIL import Image
+
+    image = np.asarray(Image.open(tmp_path / "narrow" / "grid.png").convert("L"))
+    inked = np.flatnonzero((image < 200).any(axis=1))
+    assert inked[-1] < image.shape[0] - 2  # white below the legend's last entry: nothing cut off

@@ -39,6 +39,11 @@ def test_the_question_tables_hold_every_comparison_once(table):
             caption = tab.in_language(lang).splitlines()[0]
             assert all(w in caption for w in words), (q, lang, caption)
         assert "over every comparison of the experiment" in tab.myst.splitlines()[0]
+        # reader review 6: four columns were 22-39 px wider than a phone's column; its rows are cards there, in
+        # every edition
+        for lang in [None, *CATALOGUE]:
+            text = tab.myst if lang is None else tab.in_language(lang)
+            assert ":class: dpc-generated-table dpc-cards" in text.splitlines(), (q, lang)
 
 
 def test_a_question_table_lists_each_pair_with_its_datasets_together(table):

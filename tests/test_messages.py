@@ -252,3 +252,18 @@ def test_a_possessive_s_is_text_not_maths():
     )
     assert to_myst("P-HP's error at eps = 1") == "P-HP's error at $\\varepsilon = 1$"
     assert to_myst("x' = x + 1") == "$x' = x + 1$"
+
+
+def test_a_generated_table_is_cards_on_a_phone_only_when_asked():
+    """Reader review 6: a generated table may ask to be cards on a phone (the class dpcompendium.css lays out as
+    cards below 700 px, as a page's prose tables); by default it stays a table, in every language."""
+    head, rows = ["data", "verdict"], [["Adult", "lower"]]
+    plain_table, cards = (
+        messages.table(head, rows, "A caption"),
+        messages.table(head, rows, "A caption", cards=True),
+    )
+    for lang in [None, *CATALOGUE]:
+        a, b = (t.myst if lang is None else t.in_language(lang) for t in (plain_table, cards))
+        assert ":class: dpc-generated-table" in a.splitlines() and "dpc-cards" not in a
+        assert ":class: dpc-generated-table dpc-cards" in b.splitlines()
+    assert str(plain_table) == str(cards)  # the plain text (CSVs) is the same

@@ -117,13 +117,13 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
         ("rises to 244", "quoted from the course's reference table"),
         ("the report does 20", "quoted from the report's code"),
         (
-            "200 in 2-D, 20",
-            "the parameters' defaults, named as such (\"Defaults are the report's settings\")",
+            "in 1-D and in 2-D | 30 and 200 |",
+            "the parameters' defaults, in the Parameters section's table of defaults",
         ),
-        (
-            "60 queries in 1-D and 400 random range queries in 2-D, four budgets, 100",
-            "the same defaults",
-        ),
+        ("| multiplicative-weights passes per round | 20 |", "the same defaults"),
+        ("| queries in 1-D and in 2-D | 60, and 400 random range queries |", "the same defaults"),
+        ("| repetitions | 100 |", "the same defaults"),
+        ("the chapter with 60 rounds in 1-D", "an example of a command line, not a result"),
         ("sensitivity 2 under", "a histogram's L1 sensitivity under replace-one (definition)"),
         ("sensitivity 1 in any dimension", "a count's sensitivity (definition)"),
         (
@@ -193,9 +193,10 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
     ],
     HIERA: [
         (
-            "100 repetitions, ",
-            "the parameters' defaults, named as such (\"Defaults are the source's settings\")",
+            "| repetitions of experiments 1 and 2 | 100 |",
+            "the parameters' defaults, in the Parameters section's table of defaults",
         ),
+        ("the chapter with 20 repetitions", "an example of a command line, not a result"),
         ("1-based", "an indexing convention"),
         ("its code uses 100", "quoted from the source's code"),
         ("the code's 100", "quoted from the source's code"),

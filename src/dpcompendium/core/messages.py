@@ -1865,13 +1865,22 @@ def _cell(value: Any, lang: str | None = None) -> str:
     return " ".join(myst(value, lang).split())
 
 
-def table(header: Sequence[Any], rows: Sequence[Sequence[Any]], caption: Any = None) -> Md:
+def table(
+    header: Sequence[Any],
+    rows: Sequence[Sequence[Any]],
+    caption: Any = None,
+    *,
+    cards: bool = False,
+) -> Md:
     """A compact MyST table of generated text (``header`` and ``rows``: cells that are :class:`Md`, strings or
     numbers), in every language of :data:`CATALOGUE`: a ``list-table`` (cells may hold maths and a ``|``), glued as
     any generated text and pasted with the ``{glue:md}`` directive (``:format: myst``). Its plain text (CSVs,
     ``{glue:text}``) is one line per row, the cells joined by " | ". ``caption`` (:class:`Md` or a string): the
     table's title, which the book numbers as it numbers every captioned table ("Table 5.4: …"; reader review 3, M4:
-    a table of results has a caption); ``None``: no caption."""
+    a table of results has a caption); ``None``: no caption. With ``cards``, a phone shows each row as a card (its
+    first cell the title, each other cell under its column's name: the class ``dpc-cards`` of the book's CSS, as
+    for a page's prose tables) instead of a table wider than its column (reader review 6: hiera's verdict tables
+    were 22–39 px too wide at 390 px); a wide screen and paper keep the table."""
     if caption is not None and not " ".join(myst(caption).split()):
         raise ValueError(f"caption must hold text, got {caption!r}")
     header = list(header)
@@ -1884,7 +1893,8 @@ def table(header: Sequence[Any], rows: Sequence[Sequence[Any]], caption: Any = N
 
     def render(lang: str | None) -> str:
         title = "" if caption is None else " " + _cell(caption, lang)
-        lines = ["```{list-table}" + title, ":header-rows: 1", ":class: dpc-generated-table", ""]
+        classes = "dpc-generated-table" + (" dpc-cards" if cards else "")
+        lines = ["```{list-table}" + title, ":header-rows: 1", f":class: {classes}", ""]
         for r in [header, *rows]:
             lines += [f"{'* -' if i == 0 else '  -'} {_cell(c, lang)}" for i, c in enumerate(r)]
         return "\n".join([*lines, "```"])

@@ -285,9 +285,9 @@ def _region_groups(fig) -> tuple[list, list, list]:
 
 
 class NarrowLayout:
-    """A figure laid out for a phone by :func:`one_column`: ``bbox`` (inches) is the box to save, padded;
-    ``head``, ``panels`` and ``tail`` are the regions to cut and stack (:func:`panel_regions`, empty for a figure
-    saved whole), the panels in ``columns`` columns."""
+    """A figure laid out for a phone by :func:`one_column`: ``bbox`` (inches) is the box to save (padded for a
+    figure saved whole); ``head``, ``panels`` and ``tail`` are the regions to cut and stack (:func:`panel_regions`,
+    empty for a figure saved whole), the panels in ``columns`` columns."""
 
     def __init__(self, bbox, head: list, panels: list, tail: list, columns: int):
         self.bbox, self.head, self.panels, self.tail, self.columns = (
@@ -371,26 +371,82 @@ def _legends_below(fig, axes: list, width_in: float, moved: list) -> int:
         legend = ax.get_legend()
         if legend is None or not legend.get_visible() or len(legend.texts) < 3:
             continue
-        title = legend.get_title()
-        below = fig.legend(
-            legend.legend_handles,
-            [t.get_text() for t in legend.texts],
-            loc="outside lower center",
-            ncols=1,
-            title=title.get_text() or None,
-        )
-        for new, old in zip(below.texts, legend.texts, strict=True):
-            new.set_fontproperties(old.get_fontproperties())
-        if title.get_text():
-            below.get_title().set_fontproperties(title.get_fontproperties())
-            if below.get_title().get_window_extent(renderer).width / fig.dpi > width_in:
-                text = re.sub(r"(;|；) ?", r"\1\n", title.get_text()).strip()
-                below.get_title().set_text(text)
-                rows += text.count("\n")
-        legend.set_visible(False)
-        moved.append((legend, below))
-        rows += len(legend.texts) + bool(title.get_text())
+        rows += _legend_below(fig, legend, moved)
+        title = moved[-1][1].get_title()
+        if title.get_text() and title.get_window_extent(renderer).width / fig.dpi > width_in:
+            text = re.sub(r"(;|；) ?", r"\1\n", title.get_text()).strip()
+            title.set_text(text)
+            rows += text.count("\n")
     return rows
+
+
+def _legend_below(fig, legend, moved: list) -> int:
+    """Stand a figure legend under the panels, one entry a row, for the axes' ``legend`` (the same entries, texts,
+    fonts and title), which is hidden meanwhile; append ``(legend, the figure legend)`` to ``moved``; return the
+    rows it takes."""
+    title = legend.get_title()
+    below = fig.legend(
+        legend.legend_handles,
+        [t.get_text() for t in legend.texts],
+        loc="outside lower center",
+        ncols=1,
+        title=title.get_text() or None,
+    )
+    for new, old in zip(below.texts, legend.texts, strict=True):
+        new.set_fontproperties(old.get_fontproperties())
+    if title.get_text():
+        below.get_title().set_fontproperties(title.get_fontproperties())
+    legend.set_visible(False)
+    moved.append((legend, below))
+    return len(legend.texts) + bool(title.get_text())
+
+
+def _legend_cell(ax) -> bool:
+    """Whether ``ax`` is a cell of the grid that only holds a legend (:func:`panels`' spare cell: no axis, no
+    data, a shown legend)."""
+    legend = ax.get_legend()
+    return (
+        not ax.axison
+        and legend is not None
+        and legend.get_visible()
+        and not (ax.lines or ax.collections or ax.patches or ax.images)
+    )
+
+
+def _stacked_ylabels(grid: list, columns: int) -> list:
+    """Put the y title where the stacked phone image needs it (reader review 6: mwem Fig. 3.2 and federated-pca
+    Fig. 4.4 had it only on the panels that were first in their row of the wide figure): a panel first in its row
+    of the stack (``columns`` to a row) without a y title takes that of the panel of its wide row whose y axis it
+    shares (a shared axis titled once, on the left); a panel beside one that now shows the same title drops it.
+    Return ``(label, text before, font before)`` of each title changed."""
+    changed = []
+    shown = []  # each panel's y title and its font: its own, or that of the panel it shares y with
+    for ax in grid:
+        label = ax.yaxis.label
+        if not label.get_text():
+            row = ax.get_subplotspec().rowspan.start
+            label = next(
+                (
+                    other.yaxis.label
+                    for other in grid
+                    if other.get_subplotspec().rowspan.start == row
+                    and other.yaxis.label.get_text()
+                    and ax.get_shared_y_axes().joined(ax, other)
+                ),
+                label,
+            )
+        shown.append((label.get_text(), label.get_fontproperties()))
+    for i, ax in enumerate(grid):
+        label, before = ax.yaxis.label, ax.yaxis.label.get_text()
+        after, font = shown[i] if i % columns == 0 else (before, None)
+        if i % columns and before and before == shown[i - i % columns][0]:
+            after = ""
+        if after != before:
+            changed.append((label, before, label.get_fontproperties()))
+            label.set_text(after)
+            if font is not None:  # its font too (a Chinese title is set in the CJK font)
+                label.set_fontproperties(font)
+    return changed
 
 
 @contextlib.contextmanager
@@ -424,21 +480,35 @@ def one_column(fig, *, dpi: float, pad_inches: float = 0.0) -> Iterator[NarrowLa
                 params = axis.get_tick_params(which=which)
                 labels.append((axis, which, {k: params[k] for k in keys if k in params}))
     ncols = [(legend, legend._ncols) for legend in _legends(fig)]
-    titles = [
-        (ax, label, label.get_text())
-        for ax in grid
-        for label in (ax.title, ax.xaxis.label, ax.yaxis.label)
-        if label.get_text()
-    ]
+    titles: list = []  # (axes, text, its text before): restored after
     moved: list = []  # (an axes' legend, the figure legend that stands for it on a phone)
+    hidden: list = []  # a grid's cell that only held a legend (:func:`panels`' spare cell), hidden meanwhile
+    ylabels: list = []  # (y label, its text and font before): y titles put where the stack needs them
     try:
         fig.set_dpi(dpi)
         if engine is None:
             fig.set_layout_engine("constrained")
         width, height = size
+        legend_rows = 0
+        if stack:
+            # a cell of the grid that only holds the legend (panels(spare=True)): stacked, its legend would be
+            # cut beside the panel it overlaps (federated-pca Fig. 4.4 on a phone: a stub of handles): it goes
+            # under the panels, once, as the figure's legend
+            for ax in [ax for ax in grid if _legend_cell(ax)]:
+                legend_rows += _legend_below(fig, ax.get_legend(), moved)
+                ax.set_visible(False)
+                hidden.append(ax)
+            grid = [ax for ax in grid if ax not in hidden]
+            columns = 2 if len(grid) > NARROW_MAX_STACK else 1
+            ylabels = _stacked_ylabels(grid, columns)
+        titles = [
+            (ax, label, label.get_text())
+            for ax in grid
+            for label in (ax.title, ax.xaxis.label, ax.yaxis.label)
+            if label.get_text()
+        ]
         if stack:
             full = NARROW_WIDTH_IN  # the stacked image is cut without the saved padding
-            columns = 2 if len(grid) > NARROW_MAX_STACK else 1
             gridspec = grid[0].get_subplotspec().get_gridspec()
             ngrid = gridspec.ncols
             # a cut panel is padded by 3 px on each side, and panels two to a row 6 px apart
@@ -452,6 +522,7 @@ def one_column(fig, *, dpi: float, pad_inches: float = 0.0) -> Iterator[NarrowLa
                         axis.set_tick_params(which="both", **dict.fromkeys(keys, True))
             # each panel's region is its axes and labels, and constrained layout pads each by about 0.09 in
             width, scale = ngrid * (target + 0.09), ngrid
+            height += legend_rows * _LEGEND_ROW_IN
         else:
             full = NARROW_WIDTH_IN - 2 * pad_inches
             columns, target, scale = 1, full, 1
@@ -507,18 +578,22 @@ def one_column(fig, *, dpi: float, pad_inches: float = 0.0) -> Iterator[NarrowLa
             return box.width, box
 
         widest, found = measure()
+        # stacked, a title or x label still wider than its panel as laid out reaches over the next panel's y title,
+        # and each panel is cut with a sliver of its neighbour's text (reader review 6: federated-pca Fig. 4.4)
+        cut = stack and _two_lines_over_panels(grid, renderer)
         # labels outside the panels take what they take: resize by the difference (a single panel until it fits:
         # its tight box is the image; stacked panels once, their regions are cut to the column)
         for _ in range(1 if stack else 4):
             over = widest - target
-            if -0.04 <= over <= 0.01:
+            if -0.04 <= over <= 0.01 and not cut:
                 break
-            width = max(width - scale * over, 0.5 * width)
+            if not -0.04 <= over <= 0.01:
+                width = max(width - scale * over, 0.5 * width)
             widest, found = measure()
         if stack:
-            box = Bbox.from_bounds(0, 0, width, height).padded(
-                pad_inches
-            )  # the regions are cut from it
+            # the regions are cut from the figure's own box: saved in a padded one, a figure legend (anchored to
+            # the box saved) moved down by the padding and its last entry was cut off (reader review 6)
+            box = Bbox.from_bounds(0, 0, width, height)
             yield NarrowLayout(box, *found, columns)
         else:
             yield NarrowLayout(found.padded(pad_inches), [], [], [], columns)
@@ -536,9 +611,31 @@ def one_column(fig, *, dpi: float, pad_inches: float = 0.0) -> Iterator[NarrowLa
             _set_legend_columns(legend, n)
         for _ax, label, text in titles:
             label.set_text(text)
+        for label, text, font in ylabels:
+            label.set_text(text)
+            label.set_fontproperties(font)
         for legend, below in moved:
             below.remove()
             legend.set_visible(True)
+        for ax in hidden:
+            ax.set_visible(True)
+
+
+def _two_lines_over_panels(grid: list, renderer) -> bool:
+    """Put on two lines each one-line title or x label of ``grid``'s panels wider than its panel as laid out (the
+    caller restores the texts); return whether any was."""
+    cut = False
+    for ax in grid:
+        width = ax.get_window_extent(renderer).width
+        for label in (ax.title, ax.xaxis.label):
+            text = label.get_text()
+            cuts = [
+                i for i, c in enumerate(text) if c in " ，：；" and text[:i].count("$") % 2 == 0
+            ]
+            if cuts and "\n" not in text and label.get_window_extent(renderer).width > width:
+                label.set_text(_two_lines(text, cuts))
+                cut = True
+    return cut
 
 
 #: The width a legend's handle and padding take beside its text (in).
