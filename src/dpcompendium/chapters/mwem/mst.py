@@ -457,14 +457,12 @@ def parts_family(
     (comparisons made before, e.g. AIM against the zcdp variant). ``values_of(name, eps)``: the repetitions' errors
     of the rows named ``name`` (:data:`~.pgm.AIM_NAME` or a value of :data:`PART_ARMS`). The draws: AIM against
     Gaussian Identity and MST at each ε in turn, then against the two other arms, then the steps, then AIM against the
-    independence arm at each ε (referee 15, M1: last, so the earlier draws are unchanged). Returns (the
+    independence arm at each ε (referee 15, M1: last, so the earlier draws are unchanged). Each comparison's
+    ``setting`` is its ε alone ("ε = 1"): its arms name the pair, so a label of pair and setting names each arm once
+    (referee 17, m3: "AIM vs MST, MST, ε = 1" doubled the arm). Returns (the
     corrected results, head first; an index: ("aim", arm id, ε) or ("step", step, ε) → position)."""
     from ...core import comparison
-    from ...core.messages import CATALOGUE, Md, message, method_name
     from .pgm import AIM_NAME, aim_claim
-
-    def name(m):
-        return Md(PART_ARMS[m], method_name(m, "en"), {lg: method_name(m, lg) for lg in CATALOGUE})
 
     eps_list = [check_epsilon(e, "epsilons") for e in epsilons]
     dl = check_delta(delta)
@@ -498,7 +496,7 @@ def parts_family(
                     m,
                     vals(PART_ARMS[m], e),
                     e,
-                    message("mwem.db_part_setting", name=name(m), eps=f"{e:g}"),
+                    f"ε = {e:g}",
                 )
     for e in eps_list:
         for step, a, b in PART_STEPS:
@@ -510,7 +508,7 @@ def parts_family(
                 b,
                 vals(PART_ARMS[b], e),
                 e,
-                message("mwem.db_step_setting", a=name(a), b=name(b), eps=f"{e:g}"),
+                f"ε = {e:g}",
             )
     for e in eps_list:
         add(
@@ -521,7 +519,7 @@ def parts_family(
             "independence",
             vals(PART_ARMS["independence"], e),
             e,
-            message("mwem.db_part_setting", name=name("independence"), eps=f"{e:g}"),
+            f"ε = {e:g}",
         )
     return comparison.holm(rows), index
 
