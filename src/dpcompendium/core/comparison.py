@@ -1216,7 +1216,7 @@ def verdict_tally(
     """How the verdicts of ``results`` fall, in this module's words and relation by relation, the counts that are not
     zero only (reader review 5, M1: the plain form of a family's tally, no test and no correction named): "higher in
     28 (1.25–214 times) and not separated in 2 (intervals within 0.98–1.1)"; without ``spans``, the counts alone.
-    With ``power``, each count flags its verdicts short of runs beside it (as :func:`table_lead`)."""
+    With ``power``, each count flags its verdicts short of runs beside it (as ``table_lead``)."""
     results = list(results)
     if not results:
         raise ValueError("results must hold at least one comparison, got 0")
@@ -1233,7 +1233,7 @@ def verdict_sentence(
     M1: a takeaway or a summary): "the error of AIM against that of zCDP MWEM in 8 settings: lower in all 8
     (0.321–0.47 times)", with the caveat of an arm that is not private. The tests and their correction are said
     where the family's table is (``tests_caption``). With ``power``, each count flags its verdicts short of runs
-    beside it (as :func:`table_lead`: "lower in 5 (0.357–0.82 times; 2 of them short of runs: 10 made, up to 13
+    beside it (as ``table_lead``: "lower in 5 (0.357–0.82 times; 2 of them short of runs: 10 made, up to 13
     needed)"; referee 17, m2)."""
     results = list(results)
     if not results:

@@ -1095,8 +1095,8 @@ def flat_comparisons(
 
 def flat_table(flat: pd.DataFrame) -> tuple[Md, Md]:
     """The flat check (:func:`flat_comparisons`) as a reader reads it (referee 17, m4: a verdict with no table and
-    no Holm scope): (lead, table). The lead is :func:`~dpcompendium.core.comparison.table_lead` of the family after
-    "Tested at each dataset, split and ε"; the table a row per dataset and split (:func:`_row_label`), a column per ε,
+    no Holm scope): (lead, table). The lead is ``comparison.table_lead`` of the family after
+    "Tested at each dataset, split and ε"; the table a row per dataset and split (``_row_label``), a column per ε,
     each cell the ratio, its interval at its Holm level and the verdict
     (:func:`~dpcompendium.core.comparison.results_grid`), its caption naming the tests and the family they are
     Holm-corrected in (``tests_caption``: all the settings of ``flat``). A setting left out of ``flat`` (fewer than two
