@@ -148,3 +148,38 @@ def test_m4_the_flat_check_has_a_verdict_table_whose_caption_names_its_family():
     assert tab.myst.count("not separated") == len(rows)
     assert "Adult, equal sites" in tab.myst and "adult, equal sites" not in tab.myst
     assert "federated_pca.flat_table(flat_cmp)" in _cells("federated-pca")
+
+
+def test_m5_a_summary_gives_not_separated_rows_by_their_intervals():
+    """mwem's "the independence model has 0.94–1.1 times AIM's error (not separated in 4 of 4)" and hiera's "not
+    separated on Adult against both (1.01–1.29)" gave point ratios for rows not separated; now the comparison
+    objects' words: their intervals."""
+    import pandas as pd
+
+    from dpcompendium.chapters.hiera import verdicts
+    from dpcompendium.chapters.mwem import mst as M
+    from dpcompendium.chapters.mwem.pgm import AIM_NAME
+    from dpcompendium.core.messages import CATALOGUE, message
+
+    for key in ("mwem.db_aim_parts_find", "mwem.db_aim_parts_take", "mwem.db_aim_parts_ind"):
+        for lang in ("en", "zh_CN"):
+            assert "%(ind)s" not in CATALOGUE[lang][key] and "%(ind_tally)s" in CATALOGUE[lang][key]
+    eps, delta = [0.5, 2.0], 1e-7
+    scale = {AIM_NAME: 1.0, **{n: 1.5 + k for k, n in enumerate(M.PART_ARMS.values())}}
+    scale[M.IND_NAME] = 1.0
+    draws = np.random.default_rng(0)
+    data = {(n, e): s * draws.lognormal(0, 0.2, 6) for n, s in scale.items() for e in eps}
+    res, idx = M.parts_family(
+        lambda n, e: data[n, e], eps, delta, np.random.default_rng(2), quantity="error"
+    )
+    read = M.parts_reading(res, idx)
+    ind = [res[idx["aim", "independence", e]] for e in eps]
+    assert all(r.outcome == "tie" for r in ind)
+    text = str(message("mwem.db_aim_parts_find", **read))
+    lo, hi = min(r.lo for r in ind), max(r.hi for r in ind)
+    assert f"not separated in all 2 (intervals within {lo:.3g}–{hi:.3g})" in text, text
+    assert "times AIM's error" not in text
+    # hiera: a dataset whose comparisons are all not separated reads its intervals
+    rows = pd.DataFrame({"ratio": [1.01, 1.29], "outcome": ["tie", "tie"], "result": ind})
+    span = str(verdicts._tie_span(rows))
+    assert span == f"intervals within {lo:.3g}–{hi:.3g}" and "1.29" not in span

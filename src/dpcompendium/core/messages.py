@@ -807,7 +807,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_aim_parts_read": "Read together, at AIM's guarantee, MST's parts added one at a time (each arm tested against the one before; their budgets differ, as the next paragraph says): Gaussian noise on every cell has %(gid)s times AIM's error; the non-negative fit of total n alone, %(fit)s times (lower than Gaussian Identity in %(fit_lo)s, higher in %(fit_hi)s of %(m)s settings); measuring the two one-way marginals too and fitting all three, %(nc)s times (against the fit alone: lower in %(marg_lo)s, higher in %(marg_hi)s); compressing the domain, MST, %(mst)s times (against no compression: lower in %(comp_lo)s, higher in %(comp_hi)s)",
         "mwem.db_aim_parts_sel_ind": "AIM measures only the one-way marginals here (its size penalty, which grows with a marginal's cells, excludes the two-way table of %(cells)s cells), so its estimate is the independence model, and MST's chain above decomposes MST, not AIM",
         "mwem.db_aim_parts_sel_two": "AIM measures the two-way marginal in %(two)s of its %(runs)s runs here, so its estimate is not always the independence model, and MST's chain above decomposes MST, not AIM",
-        "mwem.db_aim_parts_ind": "Against the independence model at AIM's $\\rho$ (both one-way marginals at $\\rho/2$ each, their product), with %(ind)s times AIM's error, AIM is lower in %(ind_lo)s, higher in %(ind_hi)s and not separated in %(ind_ns)s of %(m)s settings; against MST without compression, which measures the full two-way table, lower in %(sel_lo)s, higher in %(sel_hi)s and not separated in %(sel_ns)s",
+        # referee 17, m5: the verdicts with their spans as the comparison objects give them (intervals where not
+        # separated), not one span of point ratios beside counts
+        "mwem.db_aim_parts_ind": "Against the independence model at AIM's $\\rho$ (both one-way marginals at $\\rho/2$ each, their product), AIM's error is %(ind_tally)s; against MST without compression, which measures the full two-way table, %(nc_tally)s",
         "mwem.db_aim_measured": "On Adult 2-D AIM measured only the two one-way marginals in %(one)s of its %(runs)s runs, and the two-way marginal too in %(two)s",
         "mwem.db_parts_noise": "Gaussian noise and its guarantee do not carry AIM's gap (AIM lower than Gaussian Identity in all %(m)s settings)",
         "mwem.db_parts_noise_some": "AIM is lower than Gaussian Identity in %(gid_lo)s of %(m)s settings",
@@ -817,8 +819,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_part_fit": "the non-negative fit of total n",
         "mwem.db_part_marginals": "the measured one-way marginals",
         "mwem.db_part_compression": "the domain compression",
-        "mwem.db_aim_parts_find": "on Adult 2-D, the independence model has %(ind)s times AIM's error (not separated in %(ind_ns)s of %(m)s), MST %(mst)s times (AIM higher in %(mst_hi)s, lower in %(mst_lo)s)",
-        "mwem.db_aim_parts_take": "the independence model on the one-way marginals has %(ind)s times AIM's error (not separated in %(ind_ns)s of %(m)s, %(runs)s runs); MST at the same $\\rho$ %(mst)s times (AIM higher in %(mst_hi)s, lower in %(mst_lo)s)",
+        "mwem.db_aim_parts_find": "on Adult 2-D, AIM's error against the independence model's: %(ind_tally)s; against MST's: %(mst_tally)s",
+        "mwem.db_aim_parts_take": "over %(runs)s runs per arm, AIM's error against the independence model's on the one-way marginals: %(ind_tally)s; against MST's at the same $\\rho$: %(mst_tally)s",
         "mwem.db_aim_there": "; there AIM ($\\delta$ = %(delta)s) has %(ratio)s times the zCDP variant's error",
         "mwem.db_aim_beside": "On the settings %(name)s takes alone in that ranking (%(data)s, $\\varepsilon$ = %(eps)s), AIM ($\\delta$ = %(delta)s, not in that pure-$\\varepsilon$ ranking) has %(ratio)s times the error of the zCDP variant's last iterate at the same guarantee (point estimates)",
     },
@@ -1419,7 +1421,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_aim_parts_read": "合起来看，在 AIM 的隐私保证下，逐一加入 MST 的各个部分（每一组都与前一组检验；各组的隐私预算不同，见下一段）：逐单元格加高斯噪声的误差是 AIM 的 %(gid)s 倍；仅做总数为 n 的非负拟合，为 %(fit)s 倍（%(m)s 个参数组合中，比高斯 Identity 更低的有 %(fit_lo)s 个、更高的有 %(fit_hi)s 个）；再测量两个一维边缘并对三者一起拟合，为 %(nc)s 倍（对比仅做拟合：更低 %(marg_lo)s 个、更高 %(marg_hi)s 个）；再压缩取值域，即 MST，为 %(mst)s 倍（对比不压缩：更低 %(comp_lo)s 个、更高 %(comp_hi)s 个）",
         "mwem.db_aim_parts_sel_ind": "在这里 AIM 只测量一维边缘（其规模惩罚随边缘的单元格数增长，排除了 %(cells)s 个单元格的二维表），因此它的估计就是独立模型；上面 MST 的各部分分解的是 MST，而不是 AIM",
         "mwem.db_aim_parts_sel_two": "在这里 AIM 的 %(runs)s 次运行中有 %(two)s 次测量了二维边缘，因此它的估计并不总是独立模型；上面 MST 的各部分分解的是 MST，而不是 AIM",
-        "mwem.db_aim_parts_ind": "与 AIM 的 $\\rho$ 下的独立模型（两个一维边缘各用 $\\rho/2$，取其乘积，误差是 AIM 的 %(ind)s 倍）相比，%(m)s 个参数组合中 AIM 更低的有 %(ind_lo)s 个、更高的有 %(ind_hi)s 个、未能区分的有 %(ind_ns)s 个；与测量完整二维表的不压缩 MST 相比，更低 %(sel_lo)s 个、更高 %(sel_hi)s 个、未能区分 %(sel_ns)s 个",
+        "mwem.db_aim_parts_ind": "与 AIM 的 $\\rho$ 下的独立模型（两个一维边缘各用 $\\rho/2$，取其乘积）相比，AIM 的误差：%(ind_tally)s；与测量完整二维表的不压缩 MST 相比：%(nc_tally)s",
         "mwem.db_aim_measured": "在 Adult 二维数据上，AIM 的 %(runs)s 次运行中有 %(one)s 次只测量了两个一维边缘，有 %(two)s 次还测量了二维边缘",
         "mwem.db_parts_noise": "AIM 的差距并非来自高斯噪声及其隐私保证（全部 %(m)s 个参数组合中检验都表明 AIM 低于高斯 Identity）",
         "mwem.db_parts_noise_some": "%(m)s 个参数组合中有 %(gid_lo)s 个检验表明 AIM 低于高斯 Identity",
@@ -1429,8 +1431,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_part_fit": "总数为 n 的非负拟合",
         "mwem.db_part_marginals": "测量的一维边缘",
         "mwem.db_part_compression": "取值域压缩",
-        "mwem.db_aim_parts_find": "在 Adult 二维数据上，独立模型的误差是 AIM 的 %(ind)s 倍（%(m)s 个参数组合中有 %(ind_ns)s 个未能区分），MST 为 %(mst)s 倍（AIM 更高 %(mst_hi)s 个、更低 %(mst_lo)s 个）",
-        "mwem.db_aim_parts_take": "一维边缘上的独立模型的误差是 AIM 的 %(ind)s 倍（%(m)s 个参数组合中有 %(ind_ns)s 个未能区分，每组 %(runs)s 次运行）；在相同的 $\\rho$ 下，MST 为 %(mst)s 倍（AIM 更高 %(mst_hi)s 个、更低 %(mst_lo)s 个）",
+        "mwem.db_aim_parts_find": "在 Adult 二维数据上，AIM 与独立模型的误差之比：%(ind_tally)s；与 MST 的误差之比：%(mst_tally)s",
+        "mwem.db_aim_parts_take": "每组 %(runs)s 次运行，AIM 与一维边缘上独立模型的误差之比：%(ind_tally)s；在相同的 $\\rho$ 下与 MST 的误差之比：%(mst_tally)s",
     },
 }
 
@@ -1541,8 +1543,8 @@ PLAIN: dict[str, str] = {
     "hist.sparse_small_rest": "; at larger ε a data-independent method ranks first too, alone or not separated from the first: %(items)s",
     "hist.sparse_setting": "%(data)s at ε = %(eps)s, %(cell)s",
     "hist.sparse_small_not": "on the sparse histograms the data-dependent methods do not rank first in every setting with ε ≤ %(eps)s",
-    "mwem.db_aim_parts_take": "the independence model on the one-way marginals has %(ind)s times AIM's error (not separated in %(ind_ns)s of %(m)s, %(runs)s runs); MST at the same ρ %(mst)s times (AIM higher in %(mst_hi)s, lower in %(mst_lo)s)",
-    "mwem.db_aim_parts_ind": "Against the independence model at AIM's ρ (both one-way marginals at ρ/2 each, their product), with %(ind)s times AIM's error, AIM is lower in %(ind_lo)s, higher in %(ind_hi)s and not separated in %(ind_ns)s of %(m)s settings; against MST without compression, which measures the full two-way table, lower in %(sel_lo)s, higher in %(sel_hi)s and not separated in %(sel_ns)s",
+    "mwem.db_aim_parts_take": "over %(runs)s runs per arm, AIM's error against the independence model's on the one-way marginals: %(ind_tally)s; against MST's at the same ρ: %(mst_tally)s",
+    "mwem.db_aim_parts_ind": "Against the independence model at AIM's ρ (both one-way marginals at ρ/2 each, their product), AIM's error is %(ind_tally)s; against MST without compression, which measures the full two-way table, %(nc_tally)s",
     "mwem.db_aim_there": "; there AIM (δ = %(delta)s) has %(ratio)s times the zCDP variant's error",
     "mwem.db_aim_beside": "On the settings %(name)s takes alone in that ranking (%(data)s, ε = %(eps)s), AIM (δ = %(delta)s, not in that pure-ε ranking) has %(ratio)s times the error of the zCDP variant's last iterate at the same guarantee (point estimates)",
 }

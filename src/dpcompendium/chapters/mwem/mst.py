@@ -527,7 +527,8 @@ def parts_family(
 def parts_reading(results: Sequence, index: dict, two_way_runs: int = 0) -> dict | None:
     """What :func:`parts_family`'s ``results`` (its ``index``) say together, for the chapter's reading of AIM's gap
     (referee 14, M1; referee 15, M1): each arm's error over AIM's (``"gid"``, ``"fit"``, ``"nc"``, ``"mst"``,
-    ``"ind"``: lists over ε, AIM's ratios inverted), ``"counts"`` (``m`` settings; per step of :data:`PART_STEPS` how
+    ``"ind"``: lists over ε, AIM's ratios inverted), AIM's verdicts against each arm in words with their spans
+    (``"gid_tally"`` …, :func:`~dpcompendium.core.comparison.verdict_tally`), ``"counts"`` (``m`` settings; per step of :data:`PART_STEPS` how
     often the arm with the part is shown lower and higher, ``fit_lo`` …, ``marg_lo`` …, ``comp_lo`` …; AIM against
     MST without compression, ``sel_lo``/``sel_hi``; against MST, ``mst_lo``/``mst_hi``; against Gaussian Identity,
     ``gid_lo``; against the independence arm, ``ind_lo``/``ind_hi``), the steps of MST's chain shown to lower the
@@ -557,8 +558,13 @@ def parts_reading(results: Sequence, index: dict, two_way_runs: int = 0) -> dict
     counts |= {"ind_lo": lo(arms["ind"]), "ind_hi": hi(arms["ind"])}
     for st, short in (("fit", "fit"), ("marginals", "marg"), ("compression", "comp")):
         counts |= {f"{short}_lo": lo(steps[st]), f"{short}_hi": hi(steps[st])}
+    from ...core.comparison import verdict_tally
+
     return {
         **{short: [1.0 / r.ratio for r in rs] for short, rs in arms.items()},
+        # AIM's verdicts against each arm as the comparison objects word them, with their spans: the ratios where
+        # shown, the intervals where not separated (referee 17, m5: never a span of point ratios for those)
+        **{f"{short}_tally": verdict_tally(rs) for short, rs in arms.items()},
         "counts": counts,
         "every": [st for st, rs in steps.items() if lo(rs) == m],
         "some": [st for st, rs in steps.items() if 0 < lo(rs) < m],
