@@ -252,7 +252,7 @@ def test_the_tuned_box_verdicts_name_their_datasets():
     assert set(box["synthetic"]) == {"better"}
     take = verdicts.tuned_take(t, power=None)
     en = take.in_language("en")
-    assert "on adult higher against Harmony (" in en and "not separated against PM (" in en
+    assert "on Adult higher against Harmony (" in en and "not separated against PM (" in en
     assert "lower on synthetic against both (" in en
     assert en.index("synthetic") < en.index("$\\ell_2$ clip") and "lower in all 4 tests" in en
     zh = take.in_language("zh_CN")

@@ -1021,12 +1021,38 @@ def _span_md(results: Sequence[ComparisonResult], outcome: str) -> Md:
     return message("comparison.span_ratios", lo=_num(lo), hi=_num(hi))
 
 
-def _tally_md(results: Sequence[ComparisonResult], spans: bool = False) -> Md:
+def _short_md(rows: Sequence[tuple[ComparisonResult, float | None]]) -> Md | None:
+    """The flag a count of verdicts carries beside it for those of its ``rows`` (result, the runs it needs or None)
+    short of runs (referee 17, m2: beside the count it qualifies, never in a sentence apart): "short of runs: 10 of
+    13" for the count's one verdict, "1 of them short of runs: 10 of 13" for one among several, "2 of them short of
+    runs: 10 made, up to 13 needed" for more; None without any."""
+    short = [(r, need) for r, need in rows if need is not None]
+    if not short:
+        return None
+    top = max(need for _, need in short)
+    params = {
+        "runs": str(min(_runs(r) for r, _ in short)),
+        "need": str(int(top)) if math.isfinite(top) else "∞",
+    }
+    if len(short) > 1:
+        return message("comparison.flag_short_some", k=str(len(short)), **params)
+    key = "comparison.flag_short_one" if len(rows) == 1 else "comparison.flag_short_one_of"
+    return message(key, **params)
+
+
+def _tally_md(
+    results: Sequence[ComparisonResult],
+    spans: bool = False,
+    needs: Sequence[float | None] | None = None,
+) -> Md:
     """How the two-sided verdicts of ``results`` fall, in the words of this module's table cells, the counts that
     are not zero only: "lower in all 8", "lower in 5 and not separated in 3"; with ``spans``, each count followed by
     ``_span_md`` of its rows: "lower in 5 (0.41–0.62 times) and not separated in 3 (intervals within
-    0.8–1.2)"."""
+    0.8–1.2)". ``needs`` (one per result, :func:`runs_short`): each count carries the flag of its verdicts short of
+    runs beside it (``_short_md``): "lower in 5 (0.357–0.82 times; 2 of them short of runs: 10 made, up to 13
+    needed)" (referee 17, m2)."""
     n = len(results)
+    needs = [None] * n if needs is None else list(needs)
     counts = [
         ("comparison.lead_lower", "better", "comparison.vcell_lower"),
         ("comparison.lead_higher", "worse", "comparison.vcell_higher"),
@@ -1034,12 +1060,14 @@ def _tally_md(results: Sequence[ComparisonResult], spans: bool = False) -> Md:
     ]
 
     def spanned(part: Md, outcome: str) -> Md:
-        rows = [r for r in results if r.outcome == outcome]
-        return (
-            message("comparison.lead_with_span", part=part, span=_span_md(rows, outcome))
-            if spans
-            else part
-        )
+        rows = [(r, need) for r, need in zip(results, needs, strict=True) if r.outcome == outcome]
+        flag = _short_md(rows)
+        if spans:
+            span = _span_md([r for r, _ in rows], outcome)
+            if flag is not None:
+                span = message("comparison.span_flagged", span=span, flag=flag)
+            return message("comparison.lead_with_span", part=part, span=span)
+        return part if flag is None else message("comparison.lead_with_span", part=part, span=flag)
 
     for _, outcome, word in counts:
         if sum(r.outcome == outcome for r in results) == n:
@@ -1054,34 +1082,72 @@ def _tally_md(results: Sequence[ComparisonResult], spans: bool = False) -> Md:
     return message("comparison.lead_three", a=parts[0], b=parts[1], c=parts[2])
 
 
-def _relations_md(results: Sequence[ComparisonResult], spans: bool = False) -> Md:
+def _relations_md(
+    results: Sequence[ComparisonResult],
+    spans: bool = False,
+    needs: Sequence[float | None] | None = None,
+) -> Md:
     """What ``results`` show, relation by relation (referee 10, V1: never pooled): the two-sided ones as
-    :func:`_tally_md` counts them (with ``spans``, each count's span), a one-sided relation in how many of its settings it is shown."""
-    by_rel: dict[tuple[str, float], list[ComparisonResult]] = {}
-    for r in results:
-        by_rel.setdefault((r.comparison.relation, r.comparison.margin), []).append(r)
+    :func:`_tally_md` counts them (with ``spans``, each count's span; with ``needs``, one per result as
+    :func:`runs_short` gives them, each count's verdicts short of runs flagged beside it), a one-sided relation in
+    how many of its settings it is shown."""
+    needs = [None] * len(results) if needs is None else list(needs)
+    by_rel: dict[tuple[str, float], list[int]] = {}
+    for i, r in enumerate(results):
+        by_rel.setdefault((r.comparison.relation, r.comparison.margin), []).append(i)
     if set(rel for rel, _ in by_rel) == {"tie"}:
-        return _tally_md(results, spans)
+        return _tally_md(results, spans, needs)
     keys = sorted(by_rel, key=lambda key: (_RELATION_ORDER.index(key[0]), key[1]))
     return join(
         [
-            message("comparison.lead_two_sided", tally=_tally_md(by_rel[key], spans))
+            message(
+                "comparison.lead_two_sided",
+                tally=_tally_md(
+                    [results[i] for i in by_rel[key]], spans, [needs[i] for i in by_rel[key]]
+                ),
+            )
             if key[0] == "tie"
-            else _relation_clause(key[0], key[1], [_family_counts(by_rel[key])])
+            else _flagged(
+                _relation_clause(
+                    key[0], key[1], [_family_counts([results[i] for i in by_rel[key]])]
+                ),
+                _short_md([(results[i], needs[i]) for i in by_rel[key] if results[i].holds]),
+            )
             for key in keys
         ],
         "; ",
     )
 
 
-def table_lead(results: Sequence[ComparisonResult], pairs: int | None = None) -> Md:
+def _flagged(clause: Md, flag: Md | None) -> Md:
+    """A one-sided relation's clause with the flag of its shown verdicts short of runs after it, in brackets."""
+    return clause if flag is None else message("comparison.lead_with_span", part=clause, span=flag)
+
+
+def _needs(
+    results: Sequence[ComparisonResult], power: float | None, family_size: int | None
+) -> list[float | None] | None:
+    """:func:`runs_short` of ``results`` at ``power`` (None: no flag asked for)."""
+    return None if power is None else runs_short(results, power, family_size)
+
+
+def table_lead(
+    results: Sequence[ComparisonResult],
+    pairs: int | None = None,
+    *,
+    power: float | None = None,
+    family_size: int | None = None,
+) -> Md:
     """The one plain sentence above a verdict table (reader review 4, M2): what the table shows and its size, from
     the comparison objects, the verdicts first (referee 16, V1) — "the error of AIM against that of zCDP MWEM in the
     8 settings below: lower in 5 (0.41–0.62 times) and not separated in 3 (intervals within 0.8–1.2)". With several
     pairs of arms, how many pairs and how the verdicts fall, with no span: a span pooled over different pairs means
     nothing (referee 16, m1). The tests and their correction are said once, in the table's caption
-    (``tests_caption``)."""
+    (``tests_caption``). With ``power``, each count carries beside it how many of its verdicts are short of runs
+    (:func:`runs_short` at the Holm level of a family of ``family_size``, as :func:`verdict_cells` flags them;
+    referee 17, m2)."""
     first = results[0].comparison
+    needs = _needs(results, power, family_size)
     seen = {(str(r.comparison.a.name), str(r.comparison.b.name)) for r in results}
     params = {"quantity": first.quantity, "n": str(len(results))}
     if len(seen) == 1:
@@ -1089,13 +1155,13 @@ def table_lead(results: Sequence[ComparisonResult], pairs: int | None = None) ->
             "comparison.lead_one_pair",
             a=_name_md(first.a.name),
             b=_name_md(first.b.name),
-            verdicts=_relations_md(results, spans=True),
+            verdicts=_relations_md(results, spans=True, needs=needs),
             **params,
         )
     return message(
         "comparison.lead_pairs",
         m=str(pairs or len(seen)),
-        verdicts=_relations_md(results),
+        verdicts=_relations_md(results, needs=needs),
         **params,
     )
 
@@ -1140,21 +1206,35 @@ def _grid_rows(
     return rows, columns
 
 
-def verdict_tally(results: Sequence[ComparisonResult], spans: bool = True) -> Md:
+def verdict_tally(
+    results: Sequence[ComparisonResult],
+    spans: bool = True,
+    *,
+    power: float | None = None,
+    family_size: int | None = None,
+) -> Md:
     """How the verdicts of ``results`` fall, in this module's words and relation by relation, the counts that are not
     zero only (reader review 5, M1: the plain form of a family's tally, no test and no correction named): "higher in
-    28 (1.25–214 times) and not separated in 2 (intervals within 0.98–1.1)"; without ``spans``, the counts alone."""
+    28 (1.25–214 times) and not separated in 2 (intervals within 0.98–1.1)"; without ``spans``, the counts alone.
+    With ``power``, each count flags its verdicts short of runs beside it (as ``table_lead``)."""
     results = list(results)
     if not results:
         raise ValueError("results must hold at least one comparison, got 0")
-    return _relations_md(results, spans=spans)
+    return _relations_md(results, spans=spans, needs=_needs(results, power, family_size))
 
 
-def verdict_sentence(results: Sequence[ComparisonResult]) -> Md:
+def verdict_sentence(
+    results: Sequence[ComparisonResult],
+    *,
+    power: float | None = None,
+    family_size: int | None = None,
+) -> Md:
     """A family of comparisons of one pair of arms in one plain sentence with no table beside it (reader review 5,
     M1: a takeaway or a summary): "the error of AIM against that of zCDP MWEM in 8 settings: lower in all 8
     (0.321–0.47 times)", with the caveat of an arm that is not private. The tests and their correction are said
-    where the family's table is (``tests_caption``)."""
+    where the family's table is (``tests_caption``). With ``power``, each count flags its verdicts short of runs
+    beside it (as ``table_lead``: "lower in 5 (0.357–0.82 times; 2 of them short of runs: 10 made, up to 13
+    needed)"; referee 17, m2)."""
     results = list(results)
     if not results:
         raise ValueError("results must hold at least one comparison, got 0")
@@ -1168,7 +1248,7 @@ def verdict_sentence(results: Sequence[ComparisonResult]) -> Md:
         a=_name_md(first.a.name),
         b=_name_md(first.b.name),
         n=str(len(results)),
-        verdicts=_relations_md(results, spans=True),
+        verdicts=_relations_md(results, spans=True, needs=_needs(results, power, family_size)),
     ) + _caveat_once(r.comparison for r in results)
 
 
@@ -1224,7 +1304,7 @@ def grid_text(
     firsts = {str(r.comparison.a.name) for r in every}
     if lead_by_column:
         text = join([table_lead([res[j] for _, res in rows]) for j in range(len(columns))], "; ")
-    elif len(firsts) == 1 and len(rows) > 1:
+    elif len(firsts) == 1 and len({str(r.comparison.b.name) for r in every}) > 1:
         # one arm against several, a row each: each pair's verdicts on their own, with their spans (referee 17,
         # V1: "lower in 14, higher in 5" pooled over 6 pairs read as the arm beating them all)
         text = one_against_lead([res for _, res in rows])

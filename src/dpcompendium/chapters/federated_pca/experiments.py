@@ -54,6 +54,7 @@ __all__ = [
     "flat_column_holm",
     "flat_comparisons",
     "flat_rerun",
+    "flat_table",
     "pooled_pattern_z",
     "pooled_z",
     "reconstruction_table",
@@ -1092,6 +1093,66 @@ def flat_comparisons(
     return pd.DataFrame(rows, columns=cols)
 
 
+def flat_table(flat: pd.DataFrame) -> tuple[Md, Md]:
+    """The flat check (:func:`flat_comparisons`) as a reader reads it (referee 17, m4: a verdict with no table and
+    no Holm scope): (lead, table). The lead is ``comparison.table_lead`` of the family after
+    "Tested at each dataset, split and ε"; the table a row per dataset and split (``_row_label``), a column per ε,
+    each cell the ratio, its interval at its Holm level and the verdict
+    (:func:`~dpcompendium.core.comparison.results_grid`), its caption naming the tests and the family they are
+    Holm-corrected in (``tests_caption``: all the settings of ``flat``). A setting left out of ``flat`` (fewer than two
+    repetitions) reads "–"."""
+    from ...core import comparison
+    from ...core.messages import table
+
+    if not len(flat):
+        raise ValueError("flat must hold at least one comparison, got 0")
+    results = list(flat["result"])
+    eps = sorted({float(e) for e in flat["epsilon"]})
+    cells = {
+        (str(d), str(sp), float(e)): r
+        for d, sp, e, r in flat[["dataset", "split", "epsilon", "result"]].itertuples(index=False)
+    }
+    keys = list(
+        dict.fromkeys(
+            (str(d), str(sp)) for d, sp in zip(flat["dataset"], flat["split"], strict=True)
+        )
+    )
+    head = [
+        message("hist.col_setting"),
+        *(Md(f"ε = {e:g}", f"$\\varepsilon = {e:g}$") for e in eps),
+    ]
+    body = [
+        [
+            _row_label(d, sp),
+            *(
+                message(
+                    "comparison.result_full",
+                    **r.interval_params(),
+                    verdict=comparison._result_cell(r),
+                )
+                if (r := cells.get((d, sp, e))) is not None
+                else "–"
+                for e in eps
+            ),
+        ]
+        for d, sp in keys
+    ]
+    caption = comparison.tests_caption(
+        message(
+            "fedpca.cap_flat",
+            pair=message(
+                "comparison.which_pair",
+                a=results[0].comparison.a.name,
+                b=results[0].comparison.b.name,
+            ),
+        ),
+        results,
+        message("comparison.holm_of_family", n=str(len(results))),
+    )
+    lead = message("fedpca.flat_family", family=comparison.table_lead(results))
+    return lead, table(head, body, caption)
+
+
 def _sites_label(method: str, s: int) -> Md:
     """A method's name with its number of sites, in every language ("Analyze Gauss (central), s = 2")."""
     # Chinese: the site count in brackets after the name ("Analyze Gauss（中心化差分隐私）（$s = 2$）" read as two
@@ -1191,11 +1252,12 @@ def flat_rerun(
 
 def _row_label(name: str, split: str) -> Md:
     """A row of :func:`site_pattern` as a reader names it ("synthetic, unequal sites"), in each language."""
-    from ...core.messages import translate
+    from ...core.messages import dataset_name
 
     words = _SPLIT_WORDS.get(split, (f"{split} sites", f"{split} 站点"))
-    en = f"{name}, {words[0]}"
-    return Md(en, en, {"en": en, "zh_CN": f"{translate(name, 'zh_CN') or name}，{words[1]}"})
+    # the data set's display name, as every other label of the chapter gives it (referee 17, l1)
+    en = f"{dataset_name(name, 'en')}, {words[0]}"
+    return Md(en, en, {"en": en, "zh_CN": f"{dataset_name(name, 'zh_CN')}，{words[1]}"})
 
 
 def pooled_pattern_z(pattern: pd.DataFrame, name: str) -> float:

@@ -1193,6 +1193,17 @@ def _span(values: Sequence[float], digits: int = 2) -> Md:
     return lo if str(lo) == str(hi) else join([lo, hi], "–")
 
 
+def _tie_span(rows: pd.DataFrame, digits: int = 3) -> Md:
+    """What a summary says of comparisons not separated (``rows`` with their ``result``): the span of their
+    intervals, never of their point ratios (referee 17, m5; as ``comparison._span_md`` for a lead): "intervals within
+    0.91–1.12"."""
+    results = list(rows["result"])
+    lo, hi = min(r.lo for r in results), max(r.hi for r in results)
+    return message(
+        "comparison.span_intervals", lo=number(float(lo), digits), hi=number(float(hi), digits)
+    )
+
+
 def _short_flag(table: pd.DataFrame, rows: pd.DataFrame, power: float | None) -> Md | None:
     """The flag a summary carries for the shown verdicts among ``rows`` (of the family ``table``) that are short of
     runs for ``power`` (:func:`short_runs`; referee 15, H2): "short of runs: 90 of 280" for a single verdict, "1 of
@@ -1245,7 +1256,8 @@ def clip_ratios(
     for k, g in groups:
         flag = _short_flag(table, g, power)
         values = {
-            "span": _span(list(g["ratio"]), digits),
+            # the rows not separated by the span of their intervals (referee 17, m5)
+            "span": _tie_span(g, digits) if k == "tie" else _span(list(g["ratio"]), digits),
             "verdict": message(_VERDICT_CELL[k]),
             "k": str(len(g)),
         }
@@ -1540,7 +1552,11 @@ def _take_by_dataset(
     t = table[(table["a"] == a) & table["b"].isin(list(bs))]
 
     def ratios(rows: pd.DataFrame) -> Md:
-        span, flag = _span(list(rows["ratio"]), 3), _short_flag(table, rows, power)
+        # rows not separated by the span of their intervals, never their point ratios (referee 17, m5)
+        span = (
+            _tie_span(rows, 3) if set(rows["outcome"]) == {"tie"} else _span(list(rows["ratio"]), 3)
+        )
+        flag = _short_flag(table, rows, power)
         return span if flag is None else message("hiera.span_flagged", span=span, flag=flag)
 
     parts = []

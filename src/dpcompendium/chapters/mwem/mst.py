@@ -457,14 +457,12 @@ def parts_family(
     (comparisons made before, e.g. AIM against the zcdp variant). ``values_of(name, eps)``: the repetitions' errors
     of the rows named ``name`` (:data:`~.pgm.AIM_NAME` or a value of :data:`PART_ARMS`). The draws: AIM against
     Gaussian Identity and MST at each ε in turn, then against the two other arms, then the steps, then AIM against the
-    independence arm at each ε (referee 15, M1: last, so the earlier draws are unchanged). Returns (the
+    independence arm at each ε (referee 15, M1: last, so the earlier draws are unchanged). Each comparison's
+    ``setting`` is its ε alone ("ε = 1"): its arms name the pair, so a label of pair and setting names each arm once
+    (referee 17, m3: "AIM vs MST, MST, ε = 1" doubled the arm). Returns (the
     corrected results, head first; an index: ("aim", arm id, ε) or ("step", step, ε) → position)."""
     from ...core import comparison
-    from ...core.messages import CATALOGUE, Md, message, method_name
     from .pgm import AIM_NAME, aim_claim
-
-    def name(m):
-        return Md(PART_ARMS[m], method_name(m, "en"), {lg: method_name(m, lg) for lg in CATALOGUE})
 
     eps_list = [check_epsilon(e, "epsilons") for e in epsilons]
     dl = check_delta(delta)
@@ -498,7 +496,7 @@ def parts_family(
                     m,
                     vals(PART_ARMS[m], e),
                     e,
-                    message("mwem.db_part_setting", name=name(m), eps=f"{e:g}"),
+                    f"ε = {e:g}",
                 )
     for e in eps_list:
         for step, a, b in PART_STEPS:
@@ -510,7 +508,7 @@ def parts_family(
                 b,
                 vals(PART_ARMS[b], e),
                 e,
-                message("mwem.db_step_setting", a=name(a), b=name(b), eps=f"{e:g}"),
+                f"ε = {e:g}",
             )
     for e in eps_list:
         add(
@@ -521,7 +519,7 @@ def parts_family(
             "independence",
             vals(PART_ARMS["independence"], e),
             e,
-            message("mwem.db_part_setting", name=name("independence"), eps=f"{e:g}"),
+            f"ε = {e:g}",
         )
     return comparison.holm(rows), index
 
@@ -529,7 +527,8 @@ def parts_family(
 def parts_reading(results: Sequence, index: dict, two_way_runs: int = 0) -> dict | None:
     """What :func:`parts_family`'s ``results`` (its ``index``) say together, for the chapter's reading of AIM's gap
     (referee 14, M1; referee 15, M1): each arm's error over AIM's (``"gid"``, ``"fit"``, ``"nc"``, ``"mst"``,
-    ``"ind"``: lists over ε, AIM's ratios inverted), ``"counts"`` (``m`` settings; per step of :data:`PART_STEPS` how
+    ``"ind"``: lists over ε, AIM's ratios inverted), AIM's verdicts against each arm in words with their spans
+    (``"gid_tally"`` …, :func:`~dpcompendium.core.comparison.verdict_tally`), ``"counts"`` (``m`` settings; per step of :data:`PART_STEPS` how
     often the arm with the part is shown lower and higher, ``fit_lo`` …, ``marg_lo`` …, ``comp_lo`` …; AIM against
     MST without compression, ``sel_lo``/``sel_hi``; against MST, ``mst_lo``/``mst_hi``; against Gaussian Identity,
     ``gid_lo``; against the independence arm, ``ind_lo``/``ind_hi``), the steps of MST's chain shown to lower the
@@ -559,8 +558,13 @@ def parts_reading(results: Sequence, index: dict, two_way_runs: int = 0) -> dict
     counts |= {"ind_lo": lo(arms["ind"]), "ind_hi": hi(arms["ind"])}
     for st, short in (("fit", "fit"), ("marginals", "marg"), ("compression", "comp")):
         counts |= {f"{short}_lo": lo(steps[st]), f"{short}_hi": hi(steps[st])}
+    from ...core.comparison import verdict_tally
+
     return {
         **{short: [1.0 / r.ratio for r in rs] for short, rs in arms.items()},
+        # AIM's verdicts against each arm as the comparison objects word them, with their spans: the ratios where
+        # shown, the intervals where not separated (referee 17, m5: never a span of point ratios for those)
+        **{f"{short}_tally": verdict_tally(rs) for short, rs in arms.items()},
         "counts": counts,
         "every": [st for st, rs in steps.items() if lo(rs) == m],
         "some": [st for st, rs in steps.items() if 0 < lo(rs) < m],
