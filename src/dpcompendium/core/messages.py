@@ -2521,6 +2521,10 @@ def _figure_patterns(lang: str) -> tuple[dict[str, str], list[tuple[re.Pattern, 
 _PATTERNS: dict[tuple[str, int], tuple[dict[str, str], list[tuple[re.Pattern, str]]]] = {}
 
 
+#: A set of numbers and symbols in braces, "{2ε, …, ε}" (no words): a template parameter kept as it is.
+_MATH_SET = re.compile(r"\{[^{}A-Za-z]*\}")
+
+
 def translate(text: str, lang: str | None = None) -> str | None:
     """``text``, drawn in English from a figure template of the catalogue (or a method's name), in ``lang`` (default:
     the current language); ``None`` when no template renders it. A text no template renders and without words to
@@ -2538,7 +2542,11 @@ def translate(text: str, lang: str | None = None) -> str | None:
         m = regex.fullmatch(text)
         if m is None:
             continue
-        params = {k: translate(v, lang) for k, v in m.groupdict().items()}
+        # a set written in maths, {2ε, …, ε}, keeps its commas: it is not a list that Chinese writes with full-width
+        # ones (native review 7, M10: Table 5.1 rendered \{2\varepsilon， \ldots ，\varepsilon\})
+        params = {
+            k: v if _MATH_SET.fullmatch(v) else translate(v, lang) for k, v in m.groupdict().items()
+        }
         if all(v is not None for v in params.values()):
             out = template % params
             return zh_dimensions(out) if lang.startswith("zh") else out
