@@ -21,11 +21,11 @@ from dpcompendium.core.tables import readable
 def test_a_message_is_rendered_in_every_language_from_one_call():
     m = message("prose.count", k="3", n="5")
     assert str(m) == "3 of 5" and m.myst == "3 of 5"
-    assert m.in_language("zh_CN") == "3/5 个"
+    assert m.in_language("zh_CN") == "5 个中 3 个"
     # through join, + and a guarded note, each language keeps its own rendering
     s = prose.guarded(False, "x", join([m, prose.plural(2, "repetition")]) + ".")
     assert str(s) == "At these parameters: 3 of 5, 2 repetitions (unlike the book's default run)"
-    assert s.in_language("zh_CN") == "在这组参数下：3/5 个，2 次重复（与本书的默认运行不同）"
+    assert s.in_language("zh_CN") == "在这组参数下：5 个中 3 个，2 次重复（与本书的默认运行不同）"
     # text not from a template is the same in every language
     assert Md("plain words").in_language("zh_CN") == "plain words"
     pair = prose.pairs({1: 285.0})
@@ -54,7 +54,7 @@ def test_glue_stores_the_translation_beside_the_english(monkeypatch):
     prose.glue("text", "an f-string", display=False)
     assert set(glued) == {"k", prose.translated_key("k", "zh_CN"), "same", "text"}
     zh = glued["k__zh_CN"]
-    assert isinstance(zh, Md) and zh.myst == "3/5 个" and str(zh) == "3/5 个"
+    assert isinstance(zh, Md) and zh.myst == "5 个中 3 个" and str(zh) == "5 个中 3 个"
     assert str(glued["k"]) == "3 of 5"
 
 
@@ -340,7 +340,7 @@ def test_a_chinese_table_writes_review_3s_english_cells_in_chinese():
         "0.125 + 0.125 range steps, 0.75 mean (of rho) / sum 1, count 0 (n public)": (
             "0.125 + 0.125 用于范围步骤，0.75 用于均值（"
         ),
-        "SGD {2ε, …, ε}, level from x": "等级由 x 决定",
+        "SGD {2ε, …, ε}, level from x": "等级取自 x",
         "GRR, wrong p": "GRR，p 有误",
         "exact-projections": "精确投影",
     }

@@ -672,6 +672,13 @@ TERM_ROWS = [
         "收集端再把其估计乘回 $C$",
     ),
     ("against the collector", "对收集者而言", "对收集端而言"),
+    # native review 7: M1, M3, M4, M5, T6, C1
+    ("differ in 3 of 3", "3 个中 3 个有显著差异", "3 个中 3 个已表明"),
+    ("the rows level from x", "等级由 x 决定的各行", "等级取自 x 的各行"),
+    ("the private-bounds mean", "使用差分隐私估计的边界的均值", "用差分隐私估计的边界求均值"),
+    ("Gaussian least squares", "最小二乘（高斯测量）", "高斯最小二乘"),
+    ("the budget split", "和与计数的划分", "和与计数的预算分配"),
+    ("the independence model", "独立模型", "独立性模型"),
 ]
 
 

@@ -95,7 +95,7 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
     ("claims.dpmean.cond_records_output_domain", "records and output in the public domain $[%(lo)s, %(hi)s]$",
      "records and output in the public domain [%(lo)s, %(hi)s]", "记录与输出都在公开的取值域 $[%(lo)s, %(hi)s]$ 内"),
     ("claims.dpmean.cond_n_public", "$n$ public", "n public", "$n$ 公开"),
-    ("claims.dpmean.mech_private_bounds", "private-bounds mean", "均值（差分隐私估计的边界）"),
+    ("claims.dpmean.mech_private_bounds", "private-bounds mean", "用差分隐私估计的边界求均值"),
     ("claims.dpmean.sens_private_bounds", "each quantile: rank 1; clipped sum: $u - l$ (the private bounds)",
      "each quantile: rank 1; clipped sum: u - l (the private bounds)",
      "每个分位数：秩 1；裁剪后的和：$u - l$（差分隐私估计的边界）"),
@@ -187,7 +187,7 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "exact worst-case log-ratio for a level-%(t)s value is %(exact)s > eps_t = %(eps)s",
      "第 %(t)s 等级的值的精确最坏情况对数比为 $%(exact)s > \\varepsilon_t = %(eps)s$"),
     ("claims.hiera.mech_sgd", "LHP in SGD (level from $x$, value = gradient)",
-     "LHP in SGD (level from x, value = gradient)", "SGD 中的 LHP（等级由 $x$ 决定，值为梯度）"),
+     "LHP in SGD (level from x, value = gradient)", "SGD 中的 LHP（等级取自 $x$，值为梯度）"),
     # which LHP a card's row is (referee 5, m11): the source's budgets, or its shape calibrated to exactly eps-LDP
     ("claims.hiera.mech_source", "%(what)s with the source's budgets (%(used)s)", "%(what)s，采用原文的隐私预算 (%(used)s)"),
     ("claims.hiera.mech_budgets", "%(what)s with budgets (%(used)s)",
@@ -208,7 +208,7 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "bit vector of %(k)s bits, value domain [-1, 1]", "%(k)s 位的比特向量，取值域为 $[-1, 1]$"),
     # PrivUnitG (core/mechanisms/privunit.py)
     ("claims.privunit.mech", "PrivUnitG (budget split $\\varepsilon = \\varepsilon_0 + \\varepsilon_1$)",
-     "PrivUnitG (budget split eps = eps_0 + eps_1)", "PrivUnitG（隐私预算拆分为 $\\varepsilon = \\varepsilon_0 + \\varepsilon_1$）"),
+     "PrivUnitG (budget split eps = eps_0 + eps_1)", "PrivUnitG（隐私预算分配为 $\\varepsilon = \\varepsilon_0 + \\varepsilon_1$）"),
     ("claims.privunit.sens", "any vector of $\\ell_2$ norm at most $%(c)s$", "any vector of l2 norm at most %(c)s",
      "任意 $\\ell_2$ 范数不超过 $%(c)s$ 的向量"),
     ("claims.privunit.cond_clip", "each input vector is clipped to $\\ell_2$ norm $%(c)s$ before the mechanism",
@@ -542,7 +542,7 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
     ("claims.mwem.mech_gaussian-identity", "Gaussian Identity (zCDP)", "高斯 Identity（zCDP）"),
     ("claims.mwem.mech_gaussian-ls", "Gaussian least squares (zCDP)", "高斯最小二乘（zCDP）"),
     ("claims.mwem.mech_independence", "Independence model on the one-way marginals (zCDP)",
-     "一维边缘上的独立模型（zCDP）"),
+     "一维边缘上的独立性模型（zCDP）"),
     ("claims.mwem.mech_gaussian-identity-fit", "Gaussian Identity, non-negative fit (zCDP)",
      "高斯 Identity 加非负拟合（zCDP）"),
     ("claims.mwem.sens", "1 for every range count and for the score $|q(A) - q(B)|$",
@@ -598,7 +598,7 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "At this run's configuration CoinPress's MSE is higher than the DP-quantile mean's in %(higher)s of %(n)s "
      "settings and lower in %(lower)s; a configuration picked after the fact has "
      "%(factor)s times its RMSE",
-     "在本次运行的配置下，与由差分隐私分位数得到边界的均值相比，CoinPress 的 MSE 在 %(n)s 个参数组合中有 %(higher)s 个"
+     "在本次运行的配置下，与“用差分隐私估计的边界求均值”相比，CoinPress 的 MSE 在 %(n)s 个参数组合中有 %(higher)s 个"
      "更高、%(lower)s 个更低；事后挑选的一个配置，其 RMSE 是本次配置的 %(factor)s 倍"),
     ("dpmean.take_gauss",
      "against method 3 at the same $(\\varepsilon,\\delta)$, its MSE is higher in %(higher)s of %(n)s settings and "

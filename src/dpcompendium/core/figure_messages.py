@@ -273,7 +273,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("privacy loss $L$", "隐私损失 $L$"),
     ("density (histogram)", "密度（直方图）"),
     ("(a) the privacy loss random variable", "(a) 隐私损失随机变量"),
-    ("PLD accountant", "隐私损失分布（PLD）会计器"),
+    ("PLD accountant", "PLD 隐私会计器"),
     ("(b) privacy profiles", "(b) 隐私曲线"),
     ("advanced", "高级组合"),
     ("optimal pure", "最优组合（纯差分隐私）"),
@@ -317,7 +317,7 @@ _PAIRS += [
     ("clamped (add-remove), eps=%(e)s", "钳制（增删一条记录），ε=%(e)s"),
     ("clamped (replace-one)", "钳制（替换一条记录）"),
     ("DP quantile (exponential mechanism)", "差分隐私分位数（指数机制）"),
-    ("private-bounds mean", "差分隐私估计边界后的均值"),
+    ("private-bounds mean", "用差分隐私估计的边界求均值"),
     ("CoinPress mean (zCDP)", "CoinPress 均值（zCDP）"),
     ("Gaussian mean (analytic calibration)", "高斯均值（解析校准）"),
     ("centred mean, optimised split", "中心化均值，优化的预算分配"),
@@ -515,8 +515,8 @@ _PAIRS += [
         "ε = %(eps)s、%(s)s 个站点（%(split)s）、k = %(k)s 时捕获的能量 q（%(reps)s 次重复的均值）",
     ),
     (
-        "Captured energy averaged over ε, and the z-scores of the three site patterns",
-        "对 ε 取平均的捕获能量，以及三种站点划分模式的 z 分数",
+        "Captured energy averaged over ε, and the z-scores of the three tests (gap, fall, flat)",
+        "对 ε 取平均的捕获能量，以及三项检验（差距、下降、持平）的 z 分数",
     ),
     (
         "Aggregate noise (A′ − A)/τ on %(data)s, %(s)s sites, %(n)s entries",
@@ -550,7 +550,7 @@ _PAIRS += [
     (
         "CoinPress against the mean with private bounds: MSE ratio (the square of an RMSE ratio) and its interval "
         "(two-sided tests, Holm-corrected per dataset)",
-        "CoinPress 与差分隐私估计边界的均值之比较：均方误差比值（即 RMSE 比值的平方）及其区间（双侧检验，按数据集做 "
+        "CoinPress 与“用差分隐私估计的边界求均值”的比较：均方误差比值（即 RMSE 比值的平方）及其区间（双侧检验，按数据集做 "
         "Holm 校正）",
     ),
     (
@@ -584,7 +584,7 @@ _PAIRS += [
     ),
     (
         "The privacy of LDP-SGD over its epochs at base budget ε = %(eps)s, per accountant",
-        "基础预算 ε = %(eps)s 时 LDP 下小批量 SGD 各轮累积的隐私（按会计器）",
+        "基础预算 ε = %(eps)s 时 LDP 下小批量 SGD 各轮累积的隐私（按隐私会计器）",
     ),
     (
         "Users per iteration at ε = 2.5, per group-size rule",
@@ -676,7 +676,7 @@ _PAIRS += [
     ),
     (
         "The ε after T = 100 steps, per accountant and noise",
-        "T = 100 步之后的 ε（按会计器与噪声）",
+        "T = 100 步之后的 ε（按隐私会计器与噪声）",
     ),
     (
         "SVM accuracy at ε = %(lo)s and %(hi)s (%(s)s sites, k = %(k)s)",
@@ -695,8 +695,8 @@ _PAIRS += [
     ("%(a)s quantiles, %(b)s mean", "%(a)s 用于分位数，%(b)s 用于均值"),
     ("%(a)s range steps, %(b)s mean (of rho)", "%(a)s 用于范围步骤，%(b)s 用于均值（ρ 的份额）"),
     ("exact-projections", "精确投影"),
-    ("SGD %(s)s, level from x", "SGD %(s)s，等级由 x 决定"),
-    ("SGD code %(s)s, level from x", "SGD 源代码 %(s)s，等级由 x 决定"),
+    ("SGD %(s)s, level from x", "SGD %(s)s，等级取自 x"),
+    ("SGD code %(s)s, level from x", "SGD（按原文代码训练）%(s)s，等级取自 x"),
     ("GRR, wrong p", "GRR，p 有误"),
     (
         "Gaussian without its δ term, eps=%(e)s, delta=%(d)s",
@@ -1334,7 +1334,7 @@ _PAIRS += [
         "lie on the curves.",
         "两个子图。左：隐私损失的直方图，高斯机制为钟形曲线，拉普拉斯机制为平坦的密度加上位于 −1 和 1 的两"
         "个尖峰。右：隐私曲线 δ 随 ε 的变化（对数刻度）：高斯曲线平滑下降，拉普拉斯曲线在 ε 等于 1 处"
-        "降为零；蒙特卡洛圆点和会计器叉号都落在曲线上。",
+        "降为零；蒙特卡洛圆点和隐私会计器叉号都落在曲线上。",
     ),
     (  # primer.ipynb primer-composition-fig
         "Two log-log panels of epsilon against the number of composed mechanisms T. In both, basic "
@@ -1343,7 +1343,7 @@ _PAIRS += [
         "exact values sit on the PLD curve; for the Laplace mechanism the optimal composition bound for "
         "any pure mechanism lies just above the PLD curve.",
         "两个双对数子图，ε 随组合的机制个数 T 的变化。两图中，基本组合（顺序组合）线性增长，T 较大时最高；高级组合与它"
-        "相交后位于其下方；zCDP 和 RDP 更低；PLD 会计器是最低的曲线。对高斯机制，精确值落在 PLD"
+        "相交后位于其下方；zCDP 和 RDP 更低；PLD 隐私会计器是最低的曲线。对高斯机制，精确值落在 PLD"
         " 曲线上；对拉普拉斯机制，适用于任意纯差分隐私机制的最优组合界略高于 PLD 曲线。",
     ),
     (  # primer.ipynb primer-fdp-fig

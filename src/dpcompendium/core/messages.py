@@ -850,7 +850,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "claim.not_finite": "对任何有限的 $\\varepsilon$ 都*不满足* $\\varepsilon$-DP",
         "prose.note": "在这组参数下：%(instead)s（与本书的默认运行不同）",
         "prose.pair": "$%(name)s = %(key)s$ 时为 %(value)s",
-        "prose.count": "%(k)s/%(n)s 个",
+        "prose.count": "%(n)s 个中 %(k)s 个",
         "prose.plural": "%(n)s %(noun)s",
         "prose.interval": "%(estimate)s（%(lo)s–%(hi)s）",
         "prose.na": "无数据",
@@ -889,9 +889,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.design_null_none": "这是对一个已知为零的差异的检查：%(n)s 个比较都未拒绝原假设（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s%%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，比值若落在 %(lo)s–%(hi)s 之外%(where)s，能以 %(power)s 的检验功效被表明（t 检验取%(holm)s）",
         "comparison.design_null_none_cap": "这是对一个已知为零的差异的检查：%(n)s 个比较都未拒绝原假设（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s%%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，这些比较%(where)s即使比值相差 %(cap)s 倍（无论哪个方向）也无法以 %(power)s 的检验功效被表明（t 检验取%(holm)s）：这些运行次数无法界定这一比值",
         "comparison.design_null_none_boot": "这是对一个已知为零的差异的检查：%(n)s 个比较都未拒绝原假设（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s%%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，学生化自助法在各自 Holm 检验水平下的区间所不排除的比值为 %(span)s",
-        "comparison.design_null_some": "这是对一个已知为零的差异的检查：%(n)s 个比较中有 %(r)s 个拒绝了原假设，每一个都是错误拒绝（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s%%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，比值若落在 %(lo)s–%(hi)s 之外%(where)s，能以 %(power)s 的检验功效被表明（t 检验取%(holm)s）",
-        "comparison.design_null_some_cap": "这是对一个已知为零的差异的检查：%(n)s 个比较中有 %(r)s 个拒绝了原假设，每一个都是错误拒绝（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s%%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，这些比较%(where)s即使比值相差 %(cap)s 倍（无论哪个方向）也无法以 %(power)s 的检验功效被表明（t 检验取%(holm)s）：这些运行次数无法界定这一比值",
-        "comparison.design_null_some_boot": "这是对一个已知为零的差异的检查：%(n)s 个比较中有 %(r)s 个拒绝了原假设，每一个都是错误拒绝（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s%%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，学生化自助法在各自 Holm 检验水平下的区间所不排除的比值为 %(span)s",
+        "comparison.design_null_some": "这是对一个已知为零的差异的检查：%(n)s 个比较中有 %(r)s 个拒绝了原假设，其中任何一次拒绝都是错误拒绝（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s%%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，比值若落在 %(lo)s–%(hi)s 之外%(where)s，能以 %(power)s 的检验功效被表明（t 检验取%(holm)s）",
+        "comparison.design_null_some_cap": "这是对一个已知为零的差异的检查：%(n)s 个比较中有 %(r)s 个拒绝了原假设，其中任何一次拒绝都是错误拒绝（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s%%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，这些比较%(where)s即使比值相差 %(cap)s 倍（无论哪个方向）也无法以 %(power)s 的检验功效被表明（t 检验取%(holm)s）：这些运行次数无法界定这一比值",
+        "comparison.design_null_some_boot": "这是对一个已知为零的差异的检查：%(n)s 个比较中有 %(r)s 个拒绝了原假设，其中任何一次拒绝都是错误拒绝（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s%%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，学生化自助法在各自 Holm 检验水平下的区间所不排除的比值为 %(span)s",
         "comparison.design_ties_t": "；在这些运行次数下，t 检验未表明的 %(n)s 个只有在比值落在 %(lo)s–%(hi)s 之外%(where)s时才能被表明（检验功效 %(power)s）",
         "comparison.design_ties_cap": "；在这些运行次数下，未表明的 %(n)s 个%(where)s即使比值相差 %(cap)s 倍（无论哪个方向）也无法以 %(power)s 的检验功效被表明：每组 %(runs)s 次运行无法界定这一比值",
         "comparison.design_ties_t_cap": "；在这些运行次数下，t 检验未表明的 %(n)s 个%(where)s即使比值相差 %(cap)s 倍（无论哪个方向）也无法以 %(power)s 的检验功效被表明：每组 %(runs)s 次运行无法界定这一比值",
@@ -899,8 +899,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.design_where_cap": "（此为中位数比较；离散最大的比较 %(which)s 即使比值相差 %(cap)s 倍也无法表明）",
         "comparison.design_where_cap_all": "（中位数比较如此，离散最大的比较 %(which)s 亦然）",
         "comparison.design_none_runs": "在每组 %(runs)s 次运行下，这些比较都未表明差异",
-        "comparison.design_ties_boot": "；未表明的 %(n)s 个由学生化自助法判定，它们在各自 Holm 检验水平下的区间所不排除的比值为 %(span)s（这些运行次数能以 %(power)s 的检验功效表明哪些比值，对这一检验未予计算：那样的估算又要依赖 Student t 检验）",
-        "comparison.design_ties_boot_one": "；未表明的那一个由学生化自助法判定，它在其 Holm 检验水平下的区间所不排除的比值为 %(span)s（这些运行次数能以 %(power)s 的检验功效表明哪些比值，对这一检验未予计算：那样的估算又要依赖 Student t 检验）",
+        "comparison.design_ties_boot": "；未表明的 %(n)s 个由学生化自助法判定，它们在各自 Holm 检验水平下的区间所不排除的比值为 %(span)s（在 %(power)s 的检验功效下，这些运行次数能表明多大的比值，本检验未作计算，因为那又要依赖 Student t 检验）",
+        "comparison.design_ties_boot_one": "；未表明的那一个由学生化自助法判定，它在其 Holm 检验水平下的区间所不排除的比值为 %(span)s（在 %(power)s 的检验功效下，这些运行次数能表明多大的比值，本检验未作计算，因为那又要依赖 Student t 检验）",
         "comparison.ci_one": "%(range)s（%(which)s）",
         "comparison.ci_widest": "%(range)s（区间最宽的比较为 %(which)s；中位数比较为 %(mid)s）",
         "comparison.range": "%(lo)s–%(hi)s",
@@ -922,7 +922,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.variant_as-written": "原文写法",
         "dpmean.variant_corrected": "修正后",
         "dpmean.variant_analytic": "解析校准",
-        "dpmean.variant_quantiles": "由差分隐私分位数得到边界",
+        "dpmean.variant_quantiles": "由分位数估计边界",
         "dpmean.variant_zcdp": "zCDP",
         "dpmean.variant_split-opt": "优化的预算分配",
         "dpmean.variant_replace-one": "按替换一条记录校准",
@@ -933,7 +933,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.cp_mean_step": "均值一步用 $\\rho$ 的 %(share)s",
         "dpmean.cp_scale": "%(data)s为 %(scale)s %(unit)s",
         "dpmean.cp_sens": "在 $n = %(n)s$、$\\varepsilon = %(eps)s$ 处（每个数据集一个样本，每种配置运行 %(reps)s 次），把猜测值 $\\sigma_0$ 分别乘以 %(factors)s、步数分别取 %(steps)s 时（所有组合），CoinPress 的 RMSE 为：%(items)s",
-        "dpmean.cp_sens_item": "对%(data)s，是本次运行所用配置的 %(span)s 倍，是由差分隐私分位数得到边界的均值的 %(qspan)s 倍",
+        "dpmean.cp_sens_item": "对%(data)s，是本次运行所用配置的 %(span)s 倍，是“用差分隐私估计的边界求均值”的 %(qspan)s 倍",
         "dpmean.unit_heights": "厘米",
         "dpmean.unit_adult-age": "岁",
         "hiera.q_mae": "均值的平均绝对误差（MAE）",
@@ -956,8 +956,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.at_eps": "在 ε = %(eps)s 时（%(reps)s 次重复），%(sentence)s",
         "hiera.lead": "%(quantity)s，%(verdicts)s",
         "hiera.lead_named": "%(a)s 对比 %(b)s：%(quantity)s，%(verdicts)s",
-        "hiera.cap_q_source": "采用原文隐私预算的 HierA 对比 Harmony 和 PM（ε ≤ %(eps)s），按数据集",
-        "hiera.cap_q_hiera": "采用原文隐私预算的 HierA 与校准到相同精确 LDP 参数的 HierA，对比 Harmony 和 PM",
+        "hiera.cap_q_source": "采用原文的隐私预算的 HierA 对比 Harmony 和 PM（ε ≤ %(eps)s），按数据集",
+        "hiera.cap_q_hiera": "采用原文文字给出的隐私预算的 HierA 与校准到相同精确 LDP 参数的 HierA，对比 Harmony 和 PM",
         "hiera.cap_q_pu": "两种裁剪下的 PrivUnitG 对比方框上的 Harmony 和 PM",
         "hiera.cap_q_clips": "PrivUnitG 各裁剪之间的比较",
         "hiera.cap_q_clip": "PrivUnitG 对比使用其 $\\ell_2$ 裁剪的 Harmony 和 PM，以及该裁剪对比方框",
@@ -975,7 +975,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.holm_experiment": "在整个实验的全部比较上做 Holm 校正",
         "hiera.sgd_lead": "在 ε = %(eps)s 时，%(sentence)s",
         "hiera.design_short_table": "；重复次数不足的已表明判定列于下表",
-        "hiera.col_where": "位置",
+        "hiera.col_where": "数据集与 ε",
         "hiera.col_needed": "所需运行次数",
         "hiera.fam_settings": "%(n)s 个参数组合",
         "hiera.col_data": "数据",
@@ -998,9 +998,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "%(pct)s%%（Holm 校正；比值 %(lo)s–%(hi)s）",
         "comparison.family_beats": "在 %(n)s 个参数组合中的 %(k)s 个里，%(a)s 的%(quantity)s低于 %(b)s（Holm 校正；"
         "比值 %(lo)s–%(hi)s）",
-        "comparison.family_differ": "在 %(n)s 个参数组合中的 %(k)s 个里，%(a)s 与 %(b)s 的%(quantity)s有显著差异，其余未能区分"
+        "comparison.family_differ": "在 %(n)s 个参数组合中的 %(k)s 个里，%(a)s 与 %(b)s 的%(quantity)s已表明存在差异，其余未能区分"
         "（双侧检验，Holm 校正；比值 %(lo)s–%(hi)s）",
-        "comparison.family_differ_all": "在全部 %(n)s 个参数组合中，%(a)s 与 %(b)s 的%(quantity)s均有显著差异"
+        "comparison.family_differ_all": "在全部 %(n)s 个参数组合中，%(a)s 与 %(b)s 的%(quantity)s都已表明存在差异"
         "（双侧检验，Holm 校正；比值 %(lo)s–%(hi)s）",
         "comparison.family_differ_none": "在 %(n)s 个参数组合中，%(a)s 与 %(b)s 的%(quantity)s均未能区分"
         "（双侧检验，Holm 校正；比值 %(lo)s–%(hi)s）",
@@ -1021,7 +1021,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.labelled_part": "对%(label)s，%(n)s 个参数组合中%(verdicts)s",
         "comparison.lead_pairs": "下表 %(n)s 项比较（%(m)s 对方法）的%(quantity)s：%(verdicts)s",
         "hiera.sgd_where": "下面 %(n)s 项比较（%(m)s 对方法；每张表前的句子给出其判定）的%(quantity)s",
-        "comparison.lead_one_against": "%(a)s与下表各方法的%(quantity)s之比，逐对来看：%(clauses)s",
+        "comparison.lead_one_against": "逐对比较%(a)s与下表各方法的%(quantity)s之比：%(clauses)s",
         "comparison.against_clause": "对%(b)s，%(verdicts)s",
         "comparison.lead_families": "%(pair)s的%(quantity)s在下表 %(m)s 个检验族的 %(n)s 个参数组合中：%(verdicts)s",
         "comparison.lead_with_span": "%(part)s（%(span)s）",
@@ -1072,7 +1072,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.dcell_none_shown": "无一表明",
         "comparison.dcell_boot": "未计算（学生化自助法）",
         "comparison.dcell_boot_rest": "；学生化自助法判定的 %(n)s 个未计算",
-        "comparison.dcell_from": "全部从 %(needed)s 次起",
+        "comparison.dcell_from": "全部已达到（%(needed)s 次即足够）",
         "comparison.dcell_short": "%(ok)s 个已达到；%(short)s 个不足，最多需要 %(needed)s 次",
         "comparison.dcell_short_never": "%(ok)s 个已达到；%(short)s 个永远达不到",
         "comparison.dcell_ties": "%(n)s 个；只有比值落在 %(lo)s–%(hi)s 之外%(where)s时才能被表明",
@@ -1089,7 +1089,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.cap_grid": "各参数组合下每项比较的比值、Holm 水平下的区间与判定",
         "comparison.cap_design": "每组运行次数与各检验族达到检验功效 %(power)s 所需的运行次数",
         "comparison.cap_short": "运行次数不足的比较及其所需运行次数",
-        "comparison.cell_differ": "%(n)s 个中 %(k)s 个有显著差异（%(better)s 个更低、%(worse)s 个更高）",
+        "comparison.cell_differ": "%(n)s 个中 %(k)s 个已表明（%(better)s 个更低、%(worse)s 个更高）",
         "comparison.cell_beats": "%(n)s 个中 %(k)s 个更低",
         "comparison.cell_noninferior": "%(n)s 个中 %(k)s 个至多高 %(pct)s %%",
         "comparison.cell_equivalent": "%(n)s 个中 %(k)s 个在 %(margin)s 倍以内等价",
@@ -1097,7 +1097,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.caveat_why": "（不满足差分隐私：%(names)s，列入比较是为了%(why)s）",
         "dpmean.gauss": "高斯均值",
         "dpmean.check_consistent": "与之相符。逐个参数组合来看，%(sentence)s",
-        "dpmean.check_false": "在 %(k)s 个（共 %(n)s 个）参数组合中把两者区分开，而命题排除了这种可能，因此每一个都是错误拒绝。"
+        "dpmean.check_false": "在 %(k)s 个（共 %(n)s 个）参数组合中把两者区分开，而命题排除了这种可能，因此其中任何一个都是错误拒绝。"
         "逐个参数组合来看，%(sentence)s",
         "dpmean.tests_bootstrap": "每个判定都是对各次重复的平方误差所做的均方误差之比的双侧学生化自助法（bootstrap-t）检验，水平为 "
         "%(level)s%%，在每个数据集的参数组合上做 Holm 校正，数据集之间不做校正",
@@ -1105,13 +1105,13 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "参数组合上做 Holm 校正，数据集之间不做校正；只检验两臂的平方误差均为正且有变化的参数组合",
         "dpmean.coupled": "从同一随机流抽取时，两种发布在 %(draws)s 次抽样中至多相差 %(diff)s（舍入误差）",
         "dpmean.no_large_cells": "未测量（本次运行中没有满足 $n\\varepsilon \\ge 50$ 且有两次重复的参数组合）",
-        "dpmean.cp_table_lead": "下表列出所测 %(n)s 个参数组合中 %(eps)s 的 %(k)s 个（全部参数组合见 "
-        "`coinpress.csv`）：%(lead)s",
-        "dpmean.cp_table_lead_all": "下表列出所测全部 %(n)s 个参数组合（亦见 `coinpress.csv`）：%(lead)s",
+        "dpmean.cp_table_lead": "下表列出所测 %(n)s 个参数组合中 %(eps)s 的 %(k)s 个（全部见 "
+        "`coinpress.csv`）。%(lead)s",
+        "dpmean.cp_table_lead_all": "下表列出所测全部 %(n)s 个参数组合（亦见 `coinpress.csv`）。%(lead)s",
         "comparison.family_agreement": "在 %(n)s 个参数组合中，%(a)s 与 %(b)s 的%(quantity)s在 %(margin)s 倍以内等价的有 "
-        "%(k)s 个，有显著差异的有 %(d)s 个，另有 %(u)s 个数据不确定性太大、无法判断（双单侧检验与双侧检验，各自在 %(n)s "
+        "%(k)s 个，已表明存在差异的有 %(d)s 个，另有 %(u)s 个数据不确定性太大、无法判断（双单侧检验与双侧检验，各自在 %(n)s "
         "个参数组合上做 Holm 校正；比值 %(lo)s–%(hi)s）",
-        "fedpca.quantity_energy": "未捕获的能量（$1-q$）",
+        "fedpca.quantity_energy": "未捕获能量（$1-q$）",
         "fedpca.quantity_svm": "SVM 错误率（即分类错误的比例）",
         "fedpca.untested": "未检验：重复少于两次时，一个参数组合没有标准误",
         "fedpca.short_runs": "；其中重复次数不足的已表明判定（%(a)s 对比 %(b)s）：%(list)s",
@@ -1128,7 +1128,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_at": "%(data)s，$\\varepsilon$ = %(eps)s 时（MWEM 行是在这些运行上选出的）：%(sentence)s",
         "mwem.db_cw_ratio": "%(data)s，课程作业变体（不参与排名：其实际保证并非名义保证，见上文的隐私声明）：其最后一次迭代结果的误差是"
         "相同 $T$ 和 $\\varepsilon$ 下标准变体最后一次迭代结果的 %(ratio)s 倍（点估计）",
-        "mwem.zcdp_overview": "zcdp 变体（高斯测量，按 zCDP 进行隐私会计）：在本章运行前固定的一维 $T$ = %(T)s 下，其最后一次迭代结果的"
+        "mwem.zcdp_overview": "zCDP 变体（高斯测量，按 zCDP 进行隐私会计）：在本章运行前固定的一维 $T$ = %(T)s 下，其最后一次迭代结果的"
         "平均误差是标准变体的 %(ratio)s 倍（$\\varepsilon$ = %(eps)s），二者的隐私保证不同（($\\varepsilon$, $\\delta$)-DP，"
         "$\\delta$ = %(delta)s，对比 $\\varepsilon$-DP；点估计）",
         "mwem.course_baselines": "平均误差最小的标准 MWEM 输出（与基线方法同为 $\\varepsilon$-DP；在这些运行上事后选出；点估计），"
@@ -1146,8 +1146,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.payoff_cells": "%(cells)s 个单元格时（%(per_w)s）",
         "mwem.payoff_at": "%(w)s：$n\\varepsilon$ = %(ne)s",
         "mwem.payoff_at_none": "%(w)s：没有任何 $n\\varepsilon$",
-        "mwem.workload_random_ranges": "随机区间",
-        "mwem.workload_prefixes": "前缀区间",
+        "mwem.workload_random_ranges": "随机范围查询",
+        "mwem.workload_prefixes": "前缀查询",
         "mwem.dim": "%(d)s 维",
         "mwem.setting_figure": "$\\varepsilon$ = %(eps)s，%(metric)s",
         "mwem.setting_data_eps": "%(data)s，$\\varepsilon$ = %(eps)s",
@@ -1425,32 +1425,32 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.col_dataset": "数据集",
         "hiera.cap_steps": "在留出用户上的调参：每个步长 η、每组和每个数据集的 K 折 MSE 均值 ± 标准误",
         "hiera.clip_mid_one_half": "这三种裁剪中，$C = 1$ 使 PrivUnitG 的 MSE 最小，$C = \\sqrt{\\tilde d}$ 使其最大",
-        "hiera.clip_half": "在它们之下，PrivUnitG 在 $C = 1/2$ 与 $C = 1$ 相比：%(tally)s。因此，%(reading)s",
+        "hiera.clip_half": "再往下，在比两者都小的 $C = 1/2$ 处，PrivUnitG 与 $C = 1$ 相比：%(tally)s。因此，%(reading)s",
         "hiera.clip_half_higher": "所试四种裁剪中，$C = 1$ 使 PrivUnitG 的 MSE 最小，更小和更大的裁剪都更高：其他各组是在所试裁剪中对 PrivUnitG 最有利的一种下与之比较的",
         "hiera.clip_half_lower": "小于 1 的裁剪使 PrivUnitG 的 MSE 进一步降低：在 $C = 1$ 下的比较并非在它的最小 MSE 处进行，这对其他各组有利",
         "hiera.clip_half_mixed": "这些运行没有在每个比较中都表明 $C = 1/2$ 或 $C = 1$ 更低：在这里两者之间 PrivUnitG 的 MSE 变化不大",
         "hiera.clip_half_lower_step": "步长固定时，更小的裁剪也就是更小的步长（对范数至少为 1 的梯度，$C = 1/2$ 时的报告是 $C = 1$ 时的一半），而在调参表中把 PrivUnitG 的步长减半，所得之比大小相近（%(r)s）。它只在原文步长下的各行中对其他各组有利，在调参组中并非如此",
         "hiera.clip_half_lower_apart": "步长固定时，更小的裁剪也就是更小的步长（对范数至少为 1 的梯度，$C = 1/2$ 时的报告是 $C = 1$ 时的一半）；在调参表中把 PrivUnitG 的步长减半，所得之比为 %(r)s，在这里大小并不相近，因此裁剪之比不能只归因于步长",
         "hiera.step_reading": "$\\ell_2$ 裁剪组让 Harmony 和 PM 采用 PrivUnitG 的信号步长，本组让它们采用 PrivUnitG 的噪声、步长变为原来的 $s$ 倍；学习效率没有为每种方法单独调参，所以机制与步长没有被完全区分开",
-        "mwem.aim_gid_take": "在 %(n)s 个参数组合中有 %(k)s 个未能区分（每组 %(runs)s 次运行；点估计比值 %(r_lo)s–%(r_hi)s，区间 %(lo)s–%(hi)s）。在一维中，AIM 是用约 0.9 的预算做的高斯 Identity 加一次拟合：它的点估计更低（%(n)s 个中 %(lower)s 个），没有检验能把两者分开，也没有任何保证",
+        "mwem.aim_gid_take": "在 %(n)s 个参数组合中有 %(k)s 个未能区分（每组 %(runs)s 次运行；点估计比值 %(r_lo)s–%(r_hi)s，区间 %(lo)s–%(hi)s）。在一维中，AIM 相当于只用其约 0.9 倍预算的高斯 Identity，再加一次拟合：它的点估计更低（%(n)s 个中 %(lower)s 个），没有检验能把两者分开，也没有理论保证它的误差更低",
         "mwem.db_aim_there": "；在这些参数组合上，AIM（$\\delta$ = %(delta)s）的误差是 zCDP 变体的 %(ratio)s 倍",
         "mwem.db_aim_beside": "在该排名中 %(name)s 单独取得第一的参数组合中（%(data)s，$\\varepsilon$ = %(eps)s），AIM（$\\delta$ = %(delta)s，不参与该纯 $\\varepsilon$ 排名）的误差是同一隐私保证下 zCDP 变体最后一次迭代结果的 %(ratio)s 倍（点估计）",
-        "mwem.aim_gid_take_some": "在 %(n)s 个参数组合中有 %(k)s 个未能区分（每组 %(runs)s 次运行；点估计比值 %(r_lo)s–%(r_hi)s，区间 %(lo)s–%(hi)s）。在一维中，AIM 是用约 0.9 的预算做的高斯 Identity 加一次拟合：它的点估计在 %(n)s 个中有 %(lower)s 个更低，也没有任何保证",
+        "mwem.aim_gid_take_some": "在 %(n)s 个参数组合中有 %(k)s 个未能区分（每组 %(runs)s 次运行；点估计比值 %(r_lo)s–%(r_hi)s，区间 %(lo)s–%(hi)s）。在一维中，AIM 相当于只用其约 0.9 倍预算的高斯 Identity，再加一次拟合：它的点估计在 %(n)s 个中有 %(lower)s 个更低，也没有理论保证它的误差更低",
         "mwem.db_aim_parts_read": "合起来看，在 AIM 的隐私保证下，逐一加入 MST 的各个部分（每一组都与前一组检验；各组的隐私预算不同，见下一段）：逐单元格加高斯噪声的误差是 AIM 的 %(gid)s 倍；仅做总数为 n 的非负拟合，为 %(fit)s 倍（%(m)s 个参数组合中，比高斯 Identity 更低的有 %(fit_lo)s 个、更高的有 %(fit_hi)s 个）；再测量两个一维边缘并对三者一起拟合，为 %(nc)s 倍（对比仅做拟合：更低 %(marg_lo)s 个、更高 %(marg_hi)s 个）；再压缩取值域，即 MST，为 %(mst)s 倍（对比不压缩：更低 %(comp_lo)s 个、更高 %(comp_hi)s 个）",
-        "mwem.db_aim_parts_sel_ind": "在这里 AIM 只测量一维边缘（其规模惩罚随边缘的单元格数增长，排除了 %(cells)s 个单元格的二维表），因此它的估计就是独立模型；上面 MST 的各部分分解的是 MST，而不是 AIM",
-        "mwem.db_aim_parts_sel_two": "在这里 AIM 的 %(runs)s 次运行中有 %(two)s 次测量了二维边缘，因此它的估计并不总是独立模型；上面 MST 的各部分分解的是 MST，而不是 AIM",
-        "mwem.db_aim_parts_ind": "与 AIM 的 $\\rho$ 下的独立模型（两个一维边缘各用 $\\rho/2$，取其乘积）相比，AIM 的误差：%(ind_tally)s；与测量完整二维表的不压缩 MST 相比：%(nc_tally)s",
+        "mwem.db_aim_parts_sel_ind": "在这里 AIM 只测量一维边缘（其规模惩罚随边缘的单元格数增长，排除了 %(cells)s 个单元格的二维表），因此它的估计就是独立性模型；上面 MST 的各部分分解的是 MST，而不是 AIM",
+        "mwem.db_aim_parts_sel_two": "在这里 AIM 的 %(runs)s 次运行中有 %(two)s 次测量了二维边缘，因此它的估计并不总是独立性模型；上面 MST 的各部分分解的是 MST，而不是 AIM",
+        "mwem.db_aim_parts_ind": "与 AIM 的 $\\rho$ 下的独立性模型（两个一维边缘各用 $\\rho/2$，取其乘积）相比，AIM 的误差：%(ind_tally)s；与测量完整二维表的不压缩 MST 相比：%(nc_tally)s",
         "mwem.db_aim_measured": "在 Adult 二维数据上，AIM 的 %(runs)s 次运行中有 %(one)s 次只测量了两个一维边缘，有 %(two)s 次还测量了二维边缘",
         "mwem.db_parts_noise": "AIM 的差距并非来自高斯噪声及其隐私保证（全部 %(m)s 个参数组合中检验都表明 AIM 低于高斯 Identity）",
         "mwem.db_parts_noise_some": "%(m)s 个参数组合中有 %(gid_lo)s 个检验表明 AIM 低于高斯 Identity",
-        "mwem.db_parts_every": "在每个参数组合中都表明能降低 MST 误差的部分：%(parts)s",
+        "mwem.db_parts_every": "检验在每个参数组合中都表明，以下部分能降低 MST 的误差：%(parts)s",
         "mwem.db_parts_some": "只在部分参数组合中表明的：%(parts)s",
         "mwem.db_parts_never": "在任何参数组合中都未表明的：%(parts)s",
         "mwem.db_part_fit": "总数为 n 的非负拟合",
         "mwem.db_part_marginals": "测量的一维边缘",
         "mwem.db_part_compression": "取值域压缩",
-        "mwem.db_aim_parts_find": "在 Adult 二维数据上，AIM 与独立模型的误差之比：%(ind_tally)s；与 MST 的误差之比：%(mst_tally)s",
-        "mwem.db_aim_parts_take": "每组 %(runs)s 次运行，AIM 与一维边缘上独立模型的误差之比：%(ind_tally)s；在相同的 $\\rho$ 下与 MST 的误差之比：%(mst_tally)s",
+        "mwem.db_aim_parts_find": "在 Adult 二维数据上，AIM 与独立性模型的误差之比：%(ind_tally)s；与 MST 的误差之比：%(mst_tally)s",
+        "mwem.db_aim_parts_take": "每组 %(runs)s 次运行，AIM 与一维边缘上独立性模型的误差之比：%(ind_tally)s；在相同的 $\\rho$ 下与 MST 的误差之比：%(mst_tally)s",
     },
 }
 
@@ -2560,6 +2560,10 @@ def _figure_patterns(lang: str) -> tuple[dict[str, str], list[tuple[re.Pattern, 
 _PATTERNS: dict[tuple[str, int], tuple[dict[str, str], list[tuple[re.Pattern, str]]]] = {}
 
 
+#: A set of numbers and symbols in braces, "{2ε, …, ε}" (no words): a template parameter kept as it is.
+_MATH_SET = re.compile(r"\{[^{}A-Za-z]*\}")
+
+
 def translate(text: str, lang: str | None = None) -> str | None:
     """``text``, drawn in English from a figure template of the catalogue (or a method's name), in ``lang`` (default:
     the current language); ``None`` when no template renders it. A text no template renders and without words to
@@ -2577,7 +2581,11 @@ def translate(text: str, lang: str | None = None) -> str | None:
         m = regex.fullmatch(text)
         if m is None:
             continue
-        params = {k: translate(v, lang) for k, v in m.groupdict().items()}
+        # a set written in maths, {2ε, …, ε}, keeps its commas: it is not a list that Chinese writes with full-width
+        # ones (native review 7, M10: Table 5.1 rendered \{2\varepsilon， \ldots ，\varepsilon\})
+        params = {
+            k: v if _MATH_SET.fullmatch(v) else translate(v, lang) for k, v in m.groupdict().items()
+        }
         if all(v is not None for v in params.values()):
             out = template % params
             return zh_dimensions(out) if lang.startswith("zh") else out
@@ -2831,7 +2839,7 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
      "equal privacy",
      "against Analyze Gauss its energy not captured is %(tally)s of %(n)s settings%(span)s: the price of delta = 0 "
      "for input perturbation (Delta_1 at most %(slack)s above the true sensitivity), not a ranking at equal privacy",
-     "与 Analyze Gauss 相比，它未捕获的能量在 %(n)s 个参数组合中%(tally)s%(span)s：这是输入扰动在 $\\delta = 0$ 下的代价"
+     "与 Analyze Gauss 相比，它的未捕获能量在 %(n)s 个参数组合中%(tally)s%(span)s：这是输入扰动在 $\\delta = 0$ 下的代价"
      "（$\\Delta_1$ 至多比真实敏感度高 %(slack)s），不是同等隐私下的排名"),
     ("fedpca.take_laplace_span", " (%(lo)s–%(hi)s times as large where higher)", "（更高处是后者的 %(lo)s–%(hi)s 倍）"),
     # federated-pca: PPCA at k = 1 against Laplace input perturbation and Analyze Gauss at k = 1 (referee 14,
@@ -2841,14 +2849,14 @@ AUDIT_MESSAGES: list[tuple[str, ...]] = [
      "and against Analyze Gauss's %(gau)s of %(gau_n)s%(reading)s",
      "at k = 1 its energy not captured is, against Laplace input perturbation's, %(lap)s of %(lap_n)s settings, "
      "and against Analyze Gauss's %(gau)s of %(gau_n)s%(reading)s",
-     "在 $k = 1$ 时，它未捕获的能量与拉普拉斯噪声输入扰动相比，在 %(lap_n)s 个参数组合中%(lap)s；与 Analyze Gauss 相比，"
+     "在 $k = 1$ 时，它的未捕获能量与拉普拉斯噪声输入扰动相比，在 %(lap_n)s 个参数组合中%(lap)s；与 Analyze Gauss 相比，"
      "在 %(gau_n)s 个中%(gau)s%(reading)s"),
     # federated-pca: the verdict grids of §4.6.1.x (reader review 5, M1): a column per arm compared, the caption
     ("fedpca.col_against", "against %(name)s", "对比 %(name)s"),
     ("fedpca.cap_grid",
      "The energy not captured of %(a)s against that of each mechanism of the columns, setting by setting: the ratio, "
      "its interval at its Holm level and the verdict",
-     "%(a)s未捕获的能量与各列机制的逐个参数组合比较：比值、其 Holm 水平下的区间与判定"),
+     "%(a)s的未捕获能量与各列机制的逐个参数组合比较：比值、其 Holm 水平下的区间与判定"),
     # which reading the PPCA family supports (ppca_take picks it from the outcomes against Analyze Gauss)
     ("fedpca.ppca_reading_pure",
      ": the price of $\\delta = 0$ is not input perturbation's alone",

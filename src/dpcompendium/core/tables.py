@@ -56,6 +56,7 @@ __all__ = [
 COLUMN_NAMES: dict[str, str] = {
     "epsilon": r"$\varepsilon$",
     "eps": r"$\varepsilon$",
+    "scale_epsilon": r"$n\varepsilon$",  # scale (records) × ε: the header of mwem's pay-off table
     "eps1": r"$\varepsilon_1$",
     "eps2": r"$\varepsilon_2$",
     "delta": r"$\delta$",
@@ -159,6 +160,7 @@ COLUMN_NAMES_BY_LANG: dict[str, dict[str, str]] = {
         "comparison": "比较",
         "relation": "邻居关系",
         "split": "划分",
+        "budget split": "预算分配",  # dp-mean's split of ε between sum and count (native review 7, T6)
         "effective ε/ε, add-remove": "实际 $\\varepsilon/\\varepsilon$，增删一条记录",
         "effective ε/ε": "实际 $\\varepsilon/\\varepsilon$",
         "ε spent / ε, replace-one": "实际消耗的 $\\varepsilon$ / $\\varepsilon$，替换一条记录",
@@ -221,7 +223,7 @@ COLUMN_NAMES_BY_LANG: dict[str, dict[str, str]] = {
         "P(partition | x)": "P(划分 | x)",
         "P(partition | x′)": "P(划分 | x′)",
         "bins (ε = 1)": "桶数（$\\varepsilon = 1$）",
-        "scale ε": "规模 $\\varepsilon$",
+        "scale ε": "$n\\varepsilon$",  # mwem's DPBench grid: scale × ε (native review 7, M8)
         "noise": "噪声",
         "laplace": "拉普拉斯机制",
         "true": "真实",
@@ -261,7 +263,7 @@ COLUMN_NAMES_BY_LANG: dict[str, dict[str, str]] = {
         "tv from uniform": "与均匀分布的总变差距离",
         "uniform theory": "均匀分布的理论值",
         "workload": "查询集",
-        "accountant": "会计器",
+        "accountant": "隐私会计器",
     },
 }
 #: A table cell's text → its text in another language (the words a chapter's tables write as values: verdicts,
@@ -667,9 +669,11 @@ class ReadableTable:
         # a text column that says the same in every row (a dataset, a pair) is said once, in a group header above the
         # rows, not in each of them (reader review 4, m8)
         same = _constant_columns(df)
+        # the header's colon: full-width in Chinese ("p（Holm 校正）：≤ 0.0078"; native review 7, U2)
+        colon = "：" if get_language() == "zh_CN" else ": "
         group = [
             f"{myst_to_html(column_name(c)) if not str(c).startswith('_index') else ''}"
-            f"{': ' if not str(c).startswith('_index') else ''}{_cell(df[c].iloc[0], c, self.digits)[0]}"
+            f"{colon if not str(c).startswith('_index') else ''}{_cell(df[c].iloc[0], c, self.digits)[0]}"
             for c in same
         ]
         df = df.drop(columns=same)

@@ -61,7 +61,7 @@ method(
 method(
     "private-bounds",
     "Private bounds (DP quantiles)",
-    "差分隐私估计的边界（差分隐私分位数）",
+    "差分隐私估计的边界（分位数）",
     "#D55E00",
     estimator=".modern:noisy_average_private_bounds",
 )

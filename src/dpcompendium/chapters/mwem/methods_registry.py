@@ -62,7 +62,7 @@ method(
 method(
     "gaussian-ls",
     "Gaussian least squares",
-    "最小二乘（高斯测量）",
+    "高斯最小二乘",
     "#F0E442",
     estimator=".gaussian:gaussian_least_squares",
     claim=".gaussian:gaussian_claim",
@@ -102,7 +102,7 @@ method(
 method(
     "independence",
     "Independence, one-way marginals",
-    "独立模型（一维边缘）",
+    "独立性模型（两个一维边缘之积）",
     "#D55E00",
     estimator=".mst:independence",
     claim=".mst:independence_claim",
