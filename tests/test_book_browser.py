@@ -1110,23 +1110,28 @@ def test_phone_nothing_scrolls_sideways_but_tables(browser_context, server, page
     assert not closed, f"{page}: figures that do not open full size on a tap: {closed}"
 
 
+def _cards_fit_a_phone(browser_context, server, page, key, name):
+    """The tables ``page_layout`` lists under ``key``: at 390 px each is cards and no wider than its column; at
+    1400 px none is cards (each named by its ``name`` field). Returns the phone's list."""
+    phone = page_layout(browser_context, server, page, PHONE_WIDTH)[key]
+    bad = [t for t in phone if not t["cards"] or t["width"] > t["column"] + 1]
+    assert not bad, f"{page}: {key} not cards, or wider than the column at {PHONE_WIDTH} px: {bad}"
+    wide = page_layout(browser_context, server, page, VIEWPORT_WIDTH)[key]
+    cards = [t[name] for t in wide if t["cards"]]
+    assert not cards, f"{page}: {key} shown as cards at {VIEWPORT_WIDTH} px: {cards}"
+    return phone
+
+
 @pytest.mark.parametrize("page", CHAPTER_PAGES)
 def test_source_tables_are_cards_on_a_phone(browser_context, server, page):
     """Reader review 5, M2: "Comparison with the source" and "Where the source is wrong" are read on a phone as the
     claims are, one card per row with the column names as labels (``dpcompendium.book.tablenum`` marks them,
     dpcompendium.css lays them out): at 390 px every such table is cards and no wider than its column (hiera's
     errata table was 783 px in a 358-px column); at 1400 px each is still a table."""
-    phone = page_layout(browser_context, server, page, PHONE_WIDTH)["sourceTables"]
+    phone = _cards_fit_a_phone(browser_context, server, page, "sourceTables", "head")
     assert phone, (
         f"{page}: no table under 'Comparison with the source' or 'Where the source is wrong'"
     )
-    bad = [t for t in phone if not t["cards"] or t["width"] > t["column"] + 1]
-    assert not bad, (
-        f"{page}: source tables not cards, or wider than the column at {PHONE_WIDTH} px: {bad}"
-    )
-    wide = page_layout(browser_context, server, page, VIEWPORT_WIDTH)["sourceTables"]
-    cards = [t["head"] for t in wide if t["cards"]]
-    assert not cards, f"{page}: source tables shown as cards at {VIEWPORT_WIDTH} px: {cards}"
 
 
 @pytest.mark.parametrize("page", READING_PAGES)
@@ -1134,14 +1139,7 @@ def test_card_tables_fit_a_phone(browser_context, server, page):
     """Reader review 6 (hiera's six verdict tables were 22-39 px wider than a phone's column, in both editions):
     every table marked as cards (a page's prose tables, and the generated tables that ask for it) is cards at 390 px
     and no wider than its column; at 1400 px each is a table."""
-    phone = page_layout(browser_context, server, page, PHONE_WIDTH)["cardTables"]
-    bad = [t for t in phone if not t["cards"] or t["width"] > t["column"] + 1]
-    assert not bad, (
-        f"{page}: card tables not cards, or wider than the column at {PHONE_WIDTH} px: {bad}"
-    )
-    wide = page_layout(browser_context, server, page, VIEWPORT_WIDTH)["cardTables"]
-    cards = [t["what"] for t in wide if t["cards"]]
-    assert not cards, f"{page}: tables shown as cards at {VIEWPORT_WIDTH} px: {cards}"
+    _cards_fit_a_phone(browser_context, server, page, "cardTables", "what")
 
 
 @pytest.mark.parametrize("width", [PHONE_WIDTH, VIEWPORT_WIDTH])
