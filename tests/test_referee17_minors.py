@@ -161,9 +161,12 @@ def test_m5_a_summary_gives_not_separated_rows_by_their_intervals():
     from dpcompendium.chapters.mwem.pgm import AIM_NAME
     from dpcompendium.core.messages import CATALOGUE, message
 
-    for key in ("mwem.db_aim_parts_find", "mwem.db_aim_parts_take", "mwem.db_aim_parts_ind"):
+    for key in ("mwem.db_aim_parts_take", "mwem.db_aim_parts_ind"):
         for lang in ("en", "zh_CN"):
             assert "%(ind)s" not in CATALOGUE[lang][key] and "%(ind_tally)s" in CATALOGUE[lang][key]
+    for lang in ("en", "zh_CN"):  # the opening summary: the counts alone, no span (at most 300 characters)
+        find = CATALOGUE[lang]["mwem.db_aim_parts_find"]
+        assert "%(ind)s" not in find and "%(ind_count)s" in find and "%(mst_count)s" in find
     eps, delta = [0.5, 2.0], 1e-7
     scale = {AIM_NAME: 1.0, **{n: 1.5 + k for k, n in enumerate(M.PART_ARMS.values())}}
     scale[M.IND_NAME] = 1.0
@@ -175,10 +178,12 @@ def test_m5_a_summary_gives_not_separated_rows_by_their_intervals():
     read = M.parts_reading(res, idx)
     ind = [res[idx["aim", "independence", e]] for e in eps]
     assert all(r.outcome == "tie" for r in ind)
-    text = str(message("mwem.db_aim_parts_find", **read))
+    text = str(message("mwem.db_aim_parts_take", **read, runs="6"))
     lo, hi = min(r.lo for r in ind), max(r.hi for r in ind)
     assert f"not separated in all 2 (intervals within {lo:.3g}–{hi:.3g})" in text, text
     assert "times AIM's error" not in text
+    find = str(message("mwem.db_aim_parts_find", **read))  # the summary's counts: no span at all
+    assert "independence model's: not separated in all 2;" in find and "within" not in find, find
     # hiera: a dataset whose comparisons are all not separated reads its intervals
     rows = pd.DataFrame({"ratio": [1.01, 1.29], "outcome": ["tie", "tie"], "result": ind})
     span = str(verdicts._tie_span(rows))

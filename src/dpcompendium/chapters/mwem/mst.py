@@ -565,6 +565,8 @@ def parts_reading(results: Sequence, index: dict, two_way_runs: int = 0) -> dict
         # AIM's verdicts against each arm as the comparison objects word them, with their spans: the ratios where
         # shown, the intervals where not separated (referee 17, m5: never a span of point ratios for those)
         **{f"{short}_tally": verdict_tally(rs) for short, rs in arms.items()},
+        # the counts alone, for the page's opening summary (at most 300 characters)
+        **{f"{short}_count": verdict_tally(rs, spans=False) for short, rs in arms.items()},
         "counts": counts,
         "every": [st for st, rs in steps.items() if lo(rs) == m],
         "some": [st for st, rs in steps.items() if 0 < lo(rs) < m],
