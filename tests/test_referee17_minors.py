@@ -164,7 +164,8 @@ def test_m5_a_summary_gives_not_separated_rows_by_their_intervals():
     for key in ("mwem.db_aim_parts_take", "mwem.db_aim_parts_ind"):
         for lang in ("en", "zh_CN"):
             assert "%(ind)s" not in CATALOGUE[lang][key] and "%(ind_tally)s" in CATALOGUE[lang][key]
-    for lang in ("en", "zh_CN"):  # the opening summary: the counts alone, no span (at most 300 characters)
+    # the opening summary: the counts alone, no span (at most 300 characters)
+    for lang in ("en", "zh_CN"):
         find = CATALOGUE[lang]["mwem.db_aim_parts_find"]
         assert "%(ind)s" not in find and "%(ind_count)s" in find and "%(mst_count)s" in find
     eps, delta = [0.5, 2.0], 1e-7
