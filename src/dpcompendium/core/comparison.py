@@ -332,6 +332,31 @@ class ComparisonResult:
         return r_lo, r_hi, level
 
     @property
+    def evidence(self) -> float:
+        """How far the estimate lies from the null region of the relation, in standard errors: :math:`|\\log \\hat
+        r|/\\mathrm{se}` for ``"tie"``, the signed distance to the margin's boundary over se for the one-sided tests
+        and TOST (``inf`` past it when se is 0). :func:`holm` orders tied p-values by it, larger first (referee 18,
+        l-6: p-values tied at a bootstrap test's floor took the order of the input, so a row's Holm level depended on
+        the row order)."""
+        c = self.comparison
+        if self.bootstrap is not None:
+            est, se = self.bootstrap[0], self.bootstrap[1]
+        else:
+            est, se, _ = c._log_ratio()
+        log_m = math.log(c.margin)
+        if c.relation == "superiority":
+            d = -log_m - est
+        elif c.relation == "non-inferiority":
+            d = log_m - est
+        elif c.relation == "equivalence":
+            d = log_m - abs(est)
+        else:
+            d = abs(est)
+        if se > 0:
+            return d / se
+        return math.inf if d > 0 else (-math.inf if d < 0 else 0.0)
+
+    @property
     def test_level(self) -> float:
         """The level :math:`\\alpha'` of the test that decided this result: the comparison's ``alpha``, or after
         :func:`holm` the level of the Holm step that decides it (read from :attr:`level`: :math:`1 - 2\\alpha'`
@@ -642,7 +667,9 @@ def holm(results: Sequence[ComparisonResult]) -> list[ComparisonResult]:
     The intervals of the results are Holm-consistent: the comparison with the ``j``-th smallest p-value (from 0)
     gets the interval of its test at ``alpha/(k - j)`` while the procedure rejects, and every comparison from the
     first one it does not reject on gets the level of that step; so an interval excludes the null region (1, or
-    the margin's side) exactly when Holm shows the relation, and ``level`` is the interval's own level."""
+    the margin's side) exactly when Holm shows the relation, and ``level`` is the interval's own level. Tied
+    p-values are ordered by :attr:`ComparisonResult.evidence`, larger first, so the levels do not depend on the
+    order of the input."""
     results = list(results)
     if not results:
         return []
@@ -651,7 +678,10 @@ def holm(results: Sequence[ComparisonResult]) -> list[ComparisonResult]:
         raise ValueError(f"the comparisons of a family must share alpha, got {sorted(alphas)}")
     k = len(results)
     alpha = alphas.pop()
-    order = sorted(range(k), key=lambda i: results[i].p_value)
+    # tied p-values (a bootstrap test's floor) in order of the evidence, larger first, then of the input: the
+    # decisions do not depend on the order of ties, the level each row is tested at does (referee 18, l-6)
+    strength = [s if s == s else 0.0 for s in (r.evidence for r in results)]
+    order = sorted(range(k), key=lambda i: (results[i].p_value, -strength[i]))
     adjusted = [0.0] * k
     step_alpha = [
         alpha
@@ -815,7 +845,8 @@ def winner_sentence(
 
 def family_sentence(results: Sequence[ComparisonResult]) -> Md:
     """One sentence for a family of comparisons of the same two methods and relation across settings (decided by
-    :func:`holm` first): in how many settings the relation is shown, and the span of the point ratios."""
+    :func:`holm` first): in how many settings the relation is shown, and the span of the point ratios (of the
+    intervals where no setting is separated: referee 18, m-8)."""
     results = list(results)
     if not results:
         raise ValueError("results must hold at least one comparison")
@@ -843,7 +874,12 @@ def family_sentence(results: Sequence[ComparisonResult]) -> Md:
     ):  # no other setting: no "not separated" clause
         key = "comparison.family_differ_all"
     elif first.relation == "tie" and params["k"] == "0":
+        # no setting separated: the span of the intervals, not of the point ratios (referee 18, m-8)
         key = "comparison.family_differ_none"
+        params |= {
+            "lo": _num(min(r.lo for r in results)),
+            "hi": _num(max(r.hi for r in results)),
+        }
     text = message(key, **params)
     if first.relation == "tie" and any(r.holds for r in results):  # in which direction they differ
         text = text + message("comparison.family_directions", **params)
@@ -1189,6 +1225,41 @@ def one_against_lead(families: Sequence[Sequence[ComparisonResult]]) -> Md:
     )
 
 
+def lead_by_group(groups: Sequence[tuple[Any, Sequence[ComparisonResult]]]) -> Md:
+    """The plain lead above a table of one arm against a comparator per setting, the settings in groups (e.g. one
+    histogram each): the verdicts of each group on their own, with their spans, after its label and its comparators
+    (referee 18, m-3: "lower in 2 and higher in 6" pooled over three pairs of two histograms hid that one histogram
+    had all the higher ones) — "the error of MWEM in the 8 settings below: ADULT, against PrivTree and HDMM, higher
+    in all 4 (3.5–70 times); Adult 2-D, against DAWA, lower in 2 (…) and higher in 2 (…)"."""
+    groups = [(label, list(rs)) for label, rs in groups]
+    if not groups or any(not rs for _, rs in groups):
+        raise ValueError("groups must hold at least one group, each with at least one comparison")
+    every = [r for _, rs in groups for r in rs]
+    first = every[0].comparison
+    if any(str(r.comparison.a.name) != str(first.a.name) for r in every):
+        raise ValueError("groups: every comparison must share its first arm")
+    parts = []
+    for label, rs in groups:
+        names: dict[str, Any] = {}
+        for r in rs:
+            names.setdefault(str(r.comparison.b.name), _name_md(r.comparison.b.name))
+        parts.append(
+            message(
+                "comparison.group_part",
+                label=_name_md(label),
+                b=join(list(names.values())),
+                verdicts=_relations_md(rs, spans=True),
+            )
+        )
+    return message(
+        "comparison.lead_by_group",
+        quantity=first.quantity,
+        a=_name_md(first.a.name),
+        n=str(len(every)),
+        parts=join(parts, "; "),
+    ) + _caveat_once(r.comparison for r in every)
+
+
 def _grid_rows(
     rows: Sequence[tuple[Sequence[Any], Sequence[ComparisonResult]]], columns: Sequence[Any]
 ) -> tuple[list[tuple[list[Any], list[ComparisonResult]]], list[Any]]:
@@ -1291,6 +1362,7 @@ def grid_text(
     *,
     scope: Md | None = None,
     lead_by_column: bool = True,
+    lead_by_row: bool = False,
 ) -> tuple[Md, Md]:
     """Several families side by side as a reader reads them (reader review 5, M1): (text, table). The table is
     :func:`results_grid`'s (one row per setting, one column per family, each cell the ratio, its interval at its Holm
@@ -1298,11 +1370,15 @@ def grid_text(
     by default "each family Holm-corrected over its settings"). The text is plain: with ``lead_by_column``, the
     ``table_lead`` of each column's family, joined by "; " (one family per column: a span within a pair of arms
     means something); else one ``table_lead`` over every result (e.g. when each column is a setting and each row
-    a pair); each arm that is not private is named once."""
+    a pair); with ``lead_by_row``, the ``table_lead`` of each row's family, joined by "; " (each row a pair of
+    arms, e.g. each arm against the one before it: referee 18, m-2); each arm that is not private is named
+    once."""
     rows, columns = _grid_rows(rows, columns)
     every = [r for _, results in rows for r in results]
     firsts = {str(r.comparison.a.name) for r in every}
-    if lead_by_column:
+    if lead_by_row:
+        text = join([table_lead(res) for _, res in rows], "; ")
+    elif lead_by_column:
         text = join([table_lead([res[j] for _, res in rows]) for j in range(len(columns))], "; ")
     elif len(firsts) == 1 and len({str(r.comparison.b.name) for r in every}) > 1:
         # one arm against several, a row each: each pair's verdicts on their own, with their spans (referee 17,
@@ -1479,6 +1555,7 @@ def results_text(
     caption: str | Md | None = None,
     *,
     power: float | None = None,
+    scope: Md | None = None,
 ) -> tuple[Md, Md]:
     """Comparisons one per setting (``rows``: the cells naming the setting, under ``header``, and its result, decided
     by :func:`holm` as one family) as a reader reads them (issue 49, F2): (text, table). Up to
@@ -1487,7 +1564,8 @@ def results_text(
     of the ratios, how many settings the table holds and how the verdicts fall, reader review 4, M2) and a table
     whose caption says the tests and their Holm correction once: the setting, the arms, the ratio with its interval
     at its level, the verdict (``_result_cell``) — every number the sentences said. With ``power``, a shown verdict
-    short of runs for it carries the flag in its cell (``verdict_cells``; referee 16, J1)."""
+    short of runs for it carries the flag in its cell (``verdict_cells``; referee 16, J1). ``scope``: the Holm
+    correction's scope in the caption, when the rows are part of a larger family (default: over its rows)."""
     rows = [(list(cells), r) for cells, r in rows]
     if not rows:
         raise ValueError("rows must hold at least one comparison, got 0")
@@ -1531,7 +1609,7 @@ def results_text(
     if one_pair:
         cap = message("comparison.cap_of_pair", caption=cap, pair=pair_cells[0][0])
     return text + _caveat_once(r.comparison for r in results), table(
-        head, body, tests_caption(cap, results)
+        head, body, tests_caption(cap, results, scope)
     )
 
 
@@ -2124,12 +2202,12 @@ class Agreement:
 
     def sentence(self) -> Md:
         """ "A matches B in Q within a factor m in k of n cells, differs in d, u too uncertain to tell" (both tests
-        Holm-corrected), with the span of the point ratios, in every language."""
+        Holm-corrected), with the span of the two-sided test's intervals at their Holm levels (not of the point
+        ratios, which read as agreement where the tests show none: referee 18, m-8), in every language."""
         if not self.equivalence:  # no cell to test (e.g. no ε shared with a reference table)
             return message("comparison.agreement_none")
         first = self.equivalence[0].comparison
         c = self.counts()
-        ratios = [r.ratio for r in self.equivalence]
         return (
             message(
                 "comparison.family_agreement",
@@ -2138,8 +2216,8 @@ class Agreement:
                 k=str(c["equivalent"]),
                 d=str(c["differ"]),
                 u=str(c["uncertain"]),
-                lo=_num(min(ratios)),
-                hi=_num(max(ratios)),
+                lo=_num(min(r.lo for r in self.difference)),
+                hi=_num(max(r.hi for r in self.difference)),
             )
             + first.caveat()
         )
