@@ -245,6 +245,8 @@ _PAIRS: list[tuple[str, str]] = [
     # a row of an error table (mwem.analysis.row_label), named in the comparison tables
     ("MWEM standard, %(output)s, T = %(T)s", "标准 MWEM（%(output)s，T = %(T)s）"),
     ("MWEM standard, %(output)s", "标准 MWEM（%(output)s）"),
+    # the pay-off grid's MWEM arm, by the method's registered name (referee 18, l1)
+    ("Standard MWEM, %(output)s", "标准 MWEM（%(output)s）"),
     ("MWEM error / Identity error", "MWEM 的误差 / Identity 的误差"),
     ("random ranges", "随机范围查询"),
     ("prefixes", "前缀查询"),
@@ -943,9 +945,9 @@ _PAIRS += [
 # mwem: the AIM table's caption (native review 9, R1: the Chinese page showed it in English)
 _PAIRS += [
     (
-        "AIM, its Gaussian baselines and the zcdp variant's last iterate, at one guarantee: mean error over the "
+        "AIM, its Gaussian baselines and the last iterate of zCDP MWEM (Gaussian), at one guarantee: mean error over the "
         "workload with %(level)s %% bootstrap intervals",
-        "AIM、它的高斯基线与 zCDP 变体的最后一次迭代结果，在同一隐私保证下：查询集上的平均误差及 %(level)s%% 自助法区间",
+        "AIM、它的高斯基线与 zCDP MWEM（高斯测量）的最后一次迭代结果，在同一隐私保证下：查询集上的平均误差及 %(level)s%% 自助法区间",
     ),
 ]
 

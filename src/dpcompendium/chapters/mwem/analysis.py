@@ -751,7 +751,7 @@ def payoff_shown_better(
                 "MWEM",
                 privacy_claim(eps, int(r["T"]), "standard", 1),
                 a_vals,
-                label=f"MWEM standard, {output}",
+                label=f"Standard MWEM, {output}",
             )
             b_arm = Arm.of("Identity", baseline_claim("Identity", eps), b_vals, label="Identity")
             boot.append(
@@ -773,7 +773,7 @@ def payoff_shown_better(
             mean=float(r["mean_error"]),
             se=float(r["mean_error_sd"]) / np.sqrt(reps),
             n=reps,
-            label=f"MWEM standard, {output}",
+            label=f"Standard MWEM, {output}",
         )
         b_arm = Arm(
             "Identity",

@@ -425,13 +425,15 @@ def aim_family(
     *,
     quantity,
     column: str,
+    decide: bool = True,
 ):
     """AIM against method ``other`` (an id of the method registry) in every (``dim``, ``epsilon``) cell of ``runs``
     (:func:`aim_runs` rows with a ``dim`` column, "1-D" or "2-D") where both sides have at least 2 runs: two-sided
     bootstrap-t tests of the mean error (:class:`~dpcompendium.core.comparison.Comparison`, one guarantee:
     ``claim_of(dim, eps)`` must state AIM's), Holm-corrected over the cells. Returns (results, their sentence,
     their table; :func:`~dpcompendium.core.comparison.results_text`, ``column`` the setting's header), or None
-    when no cell has the runs."""
+    when no cell has the runs. ``decide=False``: the tests undecided, as (cells, result) rows, for a chapter that
+    Holm-corrects several comparators as one family (referee 18, m-9); the same draws from ``rng``."""
     from ...core import comparison
 
     rows = []
@@ -449,6 +451,8 @@ def aim_family(
         rows.append(((f"{d}, ε = {e:g}",), cmp_.result(rng)))
     if not rows:
         return None
+    if not decide:
+        return rows
     res = comparison.holm([r for _, r in rows])
     text, tab = comparison.results_text(
         [(c, r) for (c, _), r in zip(rows, res, strict=True)], [column]
