@@ -808,7 +808,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.clip_half_higher": "of the four clips tried $C = 1$ gives PrivUnitG the smallest MSE, smaller and larger clips both higher: the other arms meet PrivUnitG at its most favourable clip tried",
         "hiera.clip_half_lower": "a clip below 1 lowers PrivUnitG's MSE further: the comparisons at $C = 1$ are not at its smallest MSE, which favours the other arms",
         "hiera.clip_half_mixed": "these runs do not put $C = 1/2$ or $C = 1$ lower in every comparison: PrivUnitG's MSE changes little between them here",
-        "hiera.clip_half_lower_step": "a smaller clip at a fixed step is also a smaller step (for a gradient of norm at least 1 the report at $C = 1/2$ is half that at $C = 1$), and halving PrivUnitG's step in the tuning table gives ratios of the same size (%(r)s). It favours the other arms only in the rows at the source's step, not in the tuned ones",
+        "hiera.clip_half_lower_step": "a smaller clip at a fixed step is also a smaller step (for a gradient of norm at least 1 the report at $C = 1/2$ is half that at $C = 1$), and halving PrivUnitG's step in the tuning table gives ratios of the same size (%(r)s). Comparing Harmony and PM with PrivUnitG at $C = 1$ rather than $C = 1/2$ thus favours them only in the rows at the source's step, where the smaller clip would be a smaller step for PrivUnitG; not in the tuned arm, where PrivUnitG's step is tuned",
         "hiera.clip_half_lower_apart": "a smaller clip at a fixed step is also a smaller step (for a gradient of norm at least 1 the report at $C = 1/2$ is half that at $C = 1$); halving PrivUnitG's step in the tuning table gives %(r)s, not of the same size here, so the step alone does not account for the clip's ratio",
         "hiera.step_reading": "The $\\ell_2$ arm gives Harmony and PM PrivUnitG's signal step, this arm its noise at a step $s$ times smaller; no learning rate is tuned per method, so mechanism and step size are not fully separated",
         # mwem, referee 13 (#2: AIM against Gaussian Identity, the power caveat and the 1-D projection; #5: AIM
@@ -1429,7 +1429,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.clip_half_higher": "所试四种裁剪中，$C = 1$ 使 PrivUnitG 的 MSE 最小，更小和更大的裁剪都更高：其他各组是在所试裁剪中对 PrivUnitG 最有利的一种下与之比较的",
         "hiera.clip_half_lower": "小于 1 的裁剪使 PrivUnitG 的 MSE 进一步降低：在 $C = 1$ 下的比较并非在它的最小 MSE 处进行，这对其他各组有利",
         "hiera.clip_half_mixed": "这些运行没有在每个比较中都表明 $C = 1/2$ 或 $C = 1$ 更低：在这里两者之间 PrivUnitG 的 MSE 变化不大",
-        "hiera.clip_half_lower_step": "步长固定时，更小的裁剪也就是更小的步长（对范数至少为 1 的梯度，$C = 1/2$ 时的报告是 $C = 1$ 时的一半），而在调参表中把 PrivUnitG 的步长减半，所得之比大小相近（%(r)s）。它只在原文步长下的各行中对其他各组有利，在调参组中并非如此",
+        "hiera.clip_half_lower_step": "步长固定时，更小的裁剪也就是更小的步长（对范数至少为 1 的梯度，$C = 1/2$ 时的报告是 $C = 1$ 时的一半），而在调参表中把 PrivUnitG 的步长减半，所得之比大小相近（%(r)s）。可见，在 $C = 1$ 而非 $C = 1/2$ 下让 Harmony 和 PM 与 PrivUnitG 比较，只在使用原文步长的各行中对 Harmony 和 PM 有利：在那里，更小的裁剪对 PrivUnitG 相当于更小的步长；在 PrivUnitG 的步长经过调参的步长调参组中则不然",
         "hiera.clip_half_lower_apart": "步长固定时，更小的裁剪也就是更小的步长（对范数至少为 1 的梯度，$C = 1/2$ 时的报告是 $C = 1$ 时的一半）；在调参表中把 PrivUnitG 的步长减半，所得之比为 %(r)s，在这里大小并不相近，因此裁剪之比不能只归因于步长",
         "hiera.step_reading": "$\\ell_2$ 裁剪组让 Harmony 和 PM 采用 PrivUnitG 的信号步长，本组让它们采用 PrivUnitG 的噪声、步长变为原来的 $s$ 倍；学习效率没有为每种方法单独调参，所以机制与步长没有被完全区分开",
         "mwem.aim_gid_take": "在 %(n)s 个参数组合中有 %(k)s 个未能区分（每组 %(runs)s 次运行；点估计比值 %(r_lo)s–%(r_hi)s，区间 %(lo)s–%(hi)s）。在一维中，AIM 相当于只用其约 0.9 倍预算的高斯 Identity，再加一次拟合：它的点估计更低（%(n)s 个中 %(lower)s 个），没有检验能把两者分开，也没有理论保证它的误差更低",
