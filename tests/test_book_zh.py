@@ -677,3 +677,15 @@ def test_no_space_beside_full_width_punctuation_anywhere_on_a_chinese_page(page)
     came from a text extractor that puts a space at every element's edge: the HTML has none.)"""
     found = loose_full_width(_soup(ZH / f"{page}.html"))
     assert not found, f"{page}: {len(found)} loose spaces: {found[:20]}"
+
+
+def test_the_primers_tables_join_maths_with_chinese_punctuation():
+    """Native review 7, U4: the primer's notation and sensitivity tables joined two formulas with a half-width comma
+    and bracketed one with half-width parentheses in Chinese cells ("ε > 0 , δ ∈ [0, 1)", "2 ( ℓ1 ), √2 ( ℓ2 )"): the
+    Chinese cells write "ε > 0、δ ∈ [0, 1)" and "2（ℓ1）、√2（ℓ2）"."""
+    soup = _soup(ZH / "book" / "primer.html")
+    maths = re.compile(r"\\\(.*?\\\)", re.S)
+    cells = [maths.sub("x", td.get_text()) for td in soup.select("article table td")]
+    assert sum("、" in c for c in cells) >= 3, "the notation table is not the one checked"
+    half = [c for c in cells if re.search(r"x\s*,\s*x|x\s*\(\s*x\s*\)", c)]
+    assert not half, f"half-width punctuation between formulas: {half}"
