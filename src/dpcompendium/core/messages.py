@@ -1336,7 +1336,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.sparse_setting": "%(data)s，$\\varepsilon$ = %(eps)s：%(cell)s",
         "hist.sparse_small_not": "在稀疏直方图上，依赖数据的方法并非在每个 $\\varepsilon$ ≤ %(eps)s 的参数组合中都排名第一",
         "fedpca.flat_family": "在每个数据集、划分和 $\\varepsilon$ 上分别检验：%(family)s",
-        "fedpca.cap_flat": "平坦性检验：未捕获的能量，%(pair)s，在每个数据集、划分和 $\\varepsilon$ 上——比值、其 Holm 水平下的区间与判定",
+        "fedpca.cap_flat": "平坦性检验：未捕获能量，%(pair)s，在每个数据集、划分和 $\\varepsilon$ 上——比值、其 Holm 水平下的区间与判定",
         "fedpca.flat_column": "该列在检验前先对 $\\varepsilon$ 取平均，其 %(rows)s 个 z 值各自单独解读。其最大的 $\\lvert z\\rvert$ 为 %(z)s（%(where)s）：双侧 p 值为 %(p)s（自由度为 %(df)s 的 Student $t$ 分布，即两个参数组合的标准误所允许的最少自由度），对该列做 Holm 校正后为 %(p_holm)s",
         "fedpca.flat_alarm": "。这低于整族的水平 0.05。但中心化 DP-PCA 的发布只取决于汇总矩阵（任何划分都给出同一个汇总矩阵）和噪声，而噪声的分布不依赖于划分（见上文）；因此两个参数组合下的发布同分布；按这一论证，这次拒绝是检验的第一类错误（在 %(rows)s 行上 Holm 校正后 p 值为 %(p_holm)s），而不是划分的效应",
         "fedpca.flat_quiet": "，与 %(rows)s 行同分布的数据偶然给出的结果相符",
