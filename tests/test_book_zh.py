@@ -628,9 +628,10 @@ def test_a_library_reference_page_has_its_chinese_heading(page):
 
 
 #: A space beside full-width punctuation (before a closing or middle mark, after an opening or middle one) or
-#: between two Chinese characters; after a closing bracket ``/`` and ``=`` keep theirs ("和 1，计数 0 / 全部", "桶数（x） = 64").
+#: between two Chinese characters; after a closing bracket ``/`` and ``=`` keep theirs. A line break is where
+#: ``get_text`` joins two blocks (paragraphs of a list item), not a space of the text. ("和 1，计数 0 / 全部", "桶数（x） = 64").
 LOOSE_FULL_WIDTH = re.compile(
-    r"\S[ \t\n\u00a0]+[，。、；：！？）》」』】”]|[（《「『【“，。、；：！？][ \t\n\u00a0]+\S"
+    r"\S[ \t\u00a0]+[，。、；：！？）》」』】”]|[（《「『【“，。、；：！？][ \t\u00a0]+\S"
     r"|[\u4e00-\u9fff] +[\u4e00-\u9fff]"
 )
 
@@ -639,7 +640,8 @@ def loose_full_width(soup) -> list[str]:
     """The loose spaces (:data:`LOOSE_FULL_WIDTH`) in what a reader reads of a page: its running text and its
     outputs' tables, captions, dropdown titles and headings, with code and maths as a Latin word."""
     main = soup.find("main") or soup.body
-    for node in main.select("pre, script, style, .highlight, div.math"):
+    # the theme's footer ("作者： dpcompendium 作者组", Sphinx's own catalogue) is not the book's text
+    for node in main.select("pre, script, style, .highlight, div.math, footer, .component-author"):
         node.decompose()
     for node in main.select("code, span.math, mjx-container"):
         node.replace_with("x")
