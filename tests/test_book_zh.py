@@ -578,3 +578,116 @@ def test_figure_alt_texts_are_in_chinese(page):
     assert not english, (
         f"{page}: {len(english)} figure alt texts in English, e.g. {english[0][:80]!r}"
     )
+
+
+# ------------------------------------------------------------------------- native review 7, U1 and U3
+def _soup(path: Path):
+    from bs4 import BeautifulSoup
+
+    if not path.is_file():
+        pytest.skip(f"the Chinese edition is not built: no {path}")
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+@pytest.mark.parametrize("page", ["notebooks/hiera", "book/primer", "book/api/core"])
+def test_the_sidebar_of_a_chinese_page_is_chinese(page):
+    """Native review 7, U1: the Chinese sidebar named the book's parts ("Foundations", "Library reference") and the
+    reference's pages ("dpcompendium.core : privacy claims, …") in English. Every part caption is Chinese, and each
+    reference page is listed under its Chinese title (``i18n.REFERENCE_TITLES``)."""
+    soup = _soup(ZH / f"{page}.html")
+    nav = soup.select_one("nav.bd-docs-nav") or soup.select_one(".bd-sidebar-primary")
+    assert nav is not None, f"{page}: no sidebar"
+    captions = [c.get_text(strip=True) for c in nav.select(".caption-text")]
+    assert len(captions) == 4, captions
+    english = [c for c in captions if not CJK.search(c)]
+    assert not english, f"{page}: part captions in English: {english}"
+    titles = i18n.REFERENCE_TITLES[LANG]
+    listed = {}
+    for a in nav.select("a.reference.internal"):
+        href = a.get("href", "").split("#")[0]
+        target = (ZH / page).parent / href if href else ZH / f"{page}.html"  # "#": the page itself
+        rel = os.path.relpath(os.path.normpath(target), ZH).removesuffix(".html")
+        if rel in titles:
+            listed[rel] = re.sub(r"\s+", " ", a.get_text()).strip()
+    assert sorted(listed) == sorted(titles), (
+        f"{page}: reference pages in the sidebar {sorted(listed)}"
+    )
+    wrong = {p: t for p, t in listed.items() if t != titles[p].replace("`", "")}
+    assert not wrong, f"{page}: reference pages listed with another title: {wrong}"
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if p.startswith(i18n.UNTRANSLATED[0])])
+def test_a_library_reference_page_has_its_chinese_heading(page):
+    """Native review 7, U1: the heading of a reference page in the Chinese edition is its Chinese title (its text, the
+    docstrings, stays English: the English page is linked)."""
+    soup = _soup(ZH / f"{page}.html")
+    h1 = soup.select_one("article h1")
+    assert h1 is not None, f"{page}: no heading"
+    heading = re.sub(r"\s+", " ", h1.get_text()).replace("#", "").strip()
+    assert heading == i18n.REFERENCE_TITLES[LANG][page].replace("`", ""), heading
+
+
+#: A space beside full-width punctuation (before a closing or middle mark, after an opening or middle one) or
+#: between two Chinese characters; after a closing bracket ``/`` and ``=`` keep theirs. A line break is where
+#: ``get_text`` joins two blocks (paragraphs of a list item), not a space of the text. ("和 1，计数 0 / 全部", "桶数（x） = 64").
+LOOSE_FULL_WIDTH = re.compile(
+    r"\S[ \t\u00a0]+[，。、；：！？）》」』】”]|[（《「『【“，。、；：！？][ \t\u00a0]+\S"
+    r"|[\u4e00-\u9fff] +[\u4e00-\u9fff]"
+)
+
+
+def loose_full_width(soup) -> list[str]:
+    """The loose spaces (:data:`LOOSE_FULL_WIDTH`) in what a reader reads of a page: its running text and its
+    outputs' tables, captions, dropdown titles and headings, with code and maths as a Latin word."""
+    main = soup.find("main") or soup.body
+    # the theme's footer ("作者： dpcompendium 作者组", Sphinx's own catalogue) is not the book's text
+    for node in main.select("pre, script, style, .highlight, div.math, footer, .component-author"):
+        node.decompose()
+    for node in main.select("code, span.math, mjx-container"):
+        node.replace_with("x")
+    maths = re.compile(r"\\\(.*?\\\)|\\\[.*?\\\]", re.S)
+    found = set()
+    blocks = "p, li, td, th, caption, figcaption, summary, h1, h2, h3, h4, dt, .admonition-title"
+    for el in main.select(blocks):
+        text = maths.sub("x", el.get_text())
+        found |= {
+            text[max(0, m.start() - 12) : m.end() + 12] for m in LOOSE_FULL_WIDTH.finditer(text)
+        }
+    return sorted(found)
+
+
+def test_the_loose_space_check_can_fail():
+    from bs4 import BeautifulSoup
+
+    html = (
+        "<main><p>HierA 与 PM 比较 ，在（ 30 次重复 的均值）之内） 。</p><table><tr><td>（ 1.3% ）</td>"
+        "<td>和 1，计数 0（n 公开） / 全部</td><th>桶数（x） = 64</th></tr></table>"
+        "<p>见 <code>a ，b</code> 与 <span class='math'>\\(x ,\\)</span>。</p><p>甲， 乙</p></main>"
+    )
+    found = loose_full_width(BeautifulSoup(html, "html.parser"))
+    assert any("比较 ，" in f for f in found) and any("（ 30" in f for f in found)
+    assert any("之内） 。" in f for f in found) and any("1.3% ）" in f for f in found)
+    assert any("甲， 乙" in f for f in found)
+    assert not any("公开" in f or "= 64" in f or "a ，b" in f for f in found), found
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if not p.startswith(i18n.UNTRANSLATED[0])])
+def test_no_space_beside_full_width_punctuation_anywhere_on_a_chinese_page(page):
+    """Native review 7, U3: no space before ，。、；：！？）, after （, or between two Chinese characters, anywhere a reader
+    reads on a Chinese page — the running text (``dpcompendium.book.cjk_spacing`` tidies it) and also the outputs'
+    tables, their captions and the dropdowns' titles, which the code writes. (The review's "（ 30 次重复 的均值）"
+    came from a text extractor that puts a space at every element's edge: the HTML has none.)"""
+    found = loose_full_width(_soup(ZH / f"{page}.html"))
+    assert not found, f"{page}: {len(found)} loose spaces: {found[:20]}"
+
+
+def test_the_primers_tables_join_maths_with_chinese_punctuation():
+    """Native review 7, U4: the primer's notation and sensitivity tables joined two formulas with a half-width comma
+    and bracketed one with half-width parentheses in Chinese cells ("ε > 0 , δ ∈ [0, 1)", "2 ( ℓ1 ), √2 ( ℓ2 )"): the
+    Chinese cells write "ε > 0、δ ∈ [0, 1)" and "2（ℓ1）、√2（ℓ2）"."""
+    soup = _soup(ZH / "book" / "primer.html")
+    maths = re.compile(r"\\\(.*?\\\)", re.S)
+    cells = [maths.sub("x", td.get_text()) for td in soup.select("article table td")]
+    assert sum("、" in c for c in cells) >= 3, "the notation table is not the one checked"
+    half = [c for c in cells if re.search(r"x\s*,\s*x|x\s*\(\s*x\s*\)", c)]
+    assert not half, f"half-width punctuation between formulas: {half}"

@@ -190,6 +190,12 @@ def test_the_half_clip_gain_is_read_against_halving_the_step():
     assert "also a smaller step" in text and "0.32–0.35" in text and "of the same size" in text
     assert "only in the rows at the source's step" in text
     assert "步长减半" in text.in_language("zh_CN") and "0.32–0.35" in text.in_language("zh_CN")
+    # native review 7, C3: the sentence names what favours whom (the clip C = 1 against 1/2 favours Harmony and PM)
+    assert "PrivUnitG at $C = 1$ rather than $C = 1/2$ thus favours them only" in text.myst
+    assert "It favours" not in text
+    zh = text.in_language("zh_CN")
+    assert "在 $C = 1$ 而非 $C = 1/2$ 下让 Harmony 和 PM 与 PrivUnitG 比较" in zh
+    assert "只在使用原文步长的各行中对 Harmony 和 PM 有利" in zh and "它只在" not in zh
     apart = verdicts.clip_half(t, halving={"adult": 0.35, "synthetic": 0.8})  # 0.8 is 2.4 times 1/3
     assert "not of the same size here" in apart and "0.35–0.8" in apart
     assert "source's step" not in apart

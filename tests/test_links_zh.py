@@ -86,3 +86,75 @@ def test_the_rerun_box_shows_the_meaning_column_in_the_pages_language():
     assert "所有随机流的根种子" in zh and "root seed of every random stream" not in zh
     assert "葡萄酒数据有 13 列" in zh
     assert "root seed of every random stream" in en and "wine has 13 columns" in en
+
+
+# ------------------------------------------------------------------- native review 7, U1: the reference's titles
+ROOT = Path(__file__).resolve().parents[1]
+_LINK_TEXT = re.compile(r"\{doc\}`(dpcompendium[^`<]*?)\s*<[^>]*?(book/api/[\w-]+|api/[\w-]+)>`")
+
+
+def _api_pages() -> list[str]:
+    from dpcompendium.book import i18n
+    from dpcompendium.book.pdf import toc_pages
+
+    return [p for p in toc_pages(ROOT / "_toc.yml") if p.startswith(i18n.UNTRANSLATED[0])]
+
+
+def test_every_library_reference_page_has_a_chinese_title():
+    """The Library reference's text stays English, its titles do not (native review 7, U1): each page of
+    ``_toc.yml`` under ``book/api/`` has a Chinese title, which names the page's module as the English one does."""
+    from dpcompendium.book import i18n
+
+    titles = i18n.REFERENCE_TITLES["zh_CN"]
+    assert sorted(titles) == sorted(_api_pages())
+    for page, title in titles.items():
+        assert re.search(r"[\u4e00-\u9fff]", title), f"{page}: {title}"
+        english = (ROOT / f"{page}.md").read_text(encoding="utf-8")
+        module = re.search(r"^# (`[\w.]+`)", english, re.M)
+        if module:  # the index is "Library reference", with no module
+            assert title.startswith(module.group(1) + "："), f"{page}: {title}"
+
+
+def test_a_link_text_to_the_library_reference_is_the_pages_chinese_title():
+    """A Chinese sentence that names a reference page by its module (``{doc}`dpcompendium.core：… <…>```) names it
+    as its heading and the sidebar do (hiera's link said "HierA（hiera 一章）", the page is about local DP)."""
+    from dpcompendium.book import i18n
+
+    titles = i18n.REFERENCE_TITLES["zh_CN"]
+    wrong = []
+    for po in sorted(LOCALE.rglob("*.po")):
+        for line in po.read_text(encoding="utf-8").splitlines():
+            if not line.startswith("msgstr "):
+                continue
+            for text, target in _LINK_TEXT.findall(line):
+                page = "book/" + target if not target.startswith("book/") else target
+                if text != titles[page].replace("`", ""):
+                    wrong.append(f"{po.name}: {text!r} for {page} ({titles[page]!r})")
+    assert not wrong, "\n".join(wrong)
+    assert _LINK_TEXT.findall("见 {doc}`dpcompendium.core：X <../book/api/core>`") == [
+        ("dpcompendium.core：X", "book/api/core")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("builder", "lang"), [("html", "zh_CN"), ("gettext", "en"), ("html", "en")]
+)
+def test_a_reference_page_is_read_with_the_title_of_its_edition(builder, lang):
+    """In the Chinese edition a reference page is its label and its Chinese title; the extraction of the English
+    messages keeps the English one (and the English edition reads the whole page)."""
+    from dpcompendium.book import i18n
+
+    app = SimpleNamespace(
+        config=SimpleNamespace(language=lang), builder=SimpleNamespace(name=builder)
+    )
+    page = "(api-core)=\n# `dpcompendium.core`: privacy claims\n\nThe core.\n"
+    source = [page]
+    i18n._on_source_read(app, "book/api/core", source)
+    if builder == "html" and lang == "en":
+        assert source == [page]
+    elif lang == "zh_CN":
+        assert source == [
+            "(api-core)=\n# " + i18n.REFERENCE_TITLES["zh_CN"]["book/api/core"] + "\n"
+        ]
+    else:
+        assert source == ["(api-core)=\n# `dpcompendium.core`: privacy claims\n"]

@@ -677,6 +677,7 @@ TERM_ROWS = [
     ("the rows level from x", "等级由 x 决定的各行", "等级取自 x 的各行"),
     ("the private-bounds mean", "使用差分隐私估计的边界的均值", "用差分隐私估计的边界求均值"),
     ("Gaussian least squares", "最小二乘（高斯测量）", "高斯最小二乘"),
+    ("the energy not captured", "平坦性检验：未捕获的能量", "平坦性检验：未捕获能量"),
     ("the budget split", "和与计数的划分", "和与计数的预算分配"),
     ("the independence model", "独立模型", "独立性模型"),
 ]

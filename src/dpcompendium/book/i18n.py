@@ -2,7 +2,7 @@
 
 One source, two editions. The English pages are translated through Sphinx's gettext machinery: one catalogue per page
 under ``locales/<lang>/LC_MESSAGES/`` (``book/<page>.po``, ``notebooks/<chapter>.po``; the Library reference pages
-``book/api/`` are not translated: in the edition each is its title and a link to the English page), compiled to ``.mo`` with Babel at build time into ``_build/.locales`` (the ``.mo``
+``book/api/`` are not translated: in the edition each is its title, in the edition's language, and a link to the English page), compiled to ``.mo`` with Babel at build time into ``_build/.locales`` (the ``.mo``
 are not committed). :func:`build` builds the edition into ``_build/html/<lang>/`` after the English book: the same
 Sphinx configuration plus ``language``, ``locale_dirs``, ``gettext_compact = False``; its doctrees, MyST-NB output
 folder and jupyter-cache are its own (``_build/.<lang>/``), and its chapters come from the execution store
@@ -407,9 +407,31 @@ def _on_builder_inited(app) -> None:
 #: What each Library reference page says in an edition that does not translate it: the reference stays English
 #: (its text is the code's docstrings), then a link to the English page.
 REFERENCE_NOTE = {
-    "zh_CN": "库参考（Library reference）各页保持英文：它们由源代码的文档字符串生成，与代码同步更新。",
+    "zh_CN": "库参考各页的正文保持英文：它们由源代码的文档字符串生成，与代码同步更新。",
 }
 REFERENCE_LINK = {"zh_CN": "阅读本页的英文版"}
+#: The Library reference pages' titles in an edition (native review 7, U1): the page's heading, its entry in the
+#: sidebar and a bare ``{doc}`` link to it. Only the text stays English; a page's link text in the catalogues
+#: (``{doc}`标题 <../book/api/core>```) is its title here without the backticks (``tests/test_links_zh.py``).
+REFERENCE_TITLES = {
+    "zh_CN": {
+        "book/api/index": "库参考",
+        "book/api/core": "`dpcompendium.core`：隐私声明、校验、随机流、并行运行与数据",
+        "book/api/core-mechanisms": "`dpcompendium.core.mechanisms`：教科书中的机制",
+        "book/api/core-experiments": "`dpcompendium.core.experiments`：蒙特卡洛扫描、运行汇总与范围查询",
+        "book/api/core-audit": "`dpcompendium.core.audit`：审计引擎",
+        "book/api/chapters": "`dpcompendium.chapters`：每章一个文件夹，及其注册表",
+        "book/api/chapters-dp_mean": "`dpcompendium.chapters.dp_mean`：均值发布（dp-mean 一章）",
+        "book/api/chapters-histograms": "`dpcompendium.chapters.histograms`：直方图发布（histograms 一章）",
+        "book/api/chapters-mwem": "`dpcompendium.chapters.mwem`：MWEM（mwem 一章）",
+        "book/api/chapters-federated_pca": "`dpcompendium.chapters.federated_pca`：联邦 PCA（federated-pca 一章）",
+        "book/api/chapters-hiera": "`dpcompendium.chapters.hiera`：数值型数据的本地差分隐私（hiera 一章）",
+        "book/api/chapters-privacy_audit": "`dpcompendium.chapters.privacy_audit`：privacy-audit 一章的代码",
+        "book/api/book": "`dpcompendium.book`：章节约定、命令行与本书的构建机制",
+        "book/api/book-usercode": "`dpcompendium.book.usercode`：审计你自己的代码",
+        "book/api/book-check": "`dpcompendium.book.check`：课程作业检查",
+    }
+}
 
 
 def _untranslated(docname: str) -> bool:
@@ -418,16 +440,18 @@ def _untranslated(docname: str) -> bool:
 
 def _on_source_read(app, docname: str, source: list[str]) -> None:
     """The Library reference in an edition that does not translate it, and in the message extraction: the page is
-    its label and title only (the edition's page then says where the English page is, :func:`_on_doctree_read`).
+    its label and title only (the edition's page then says where the English page is, :func:`_on_doctree_read`),
+    the title in the edition's language (:data:`REFERENCE_TITLES`).
     Its text is the docstrings, which stay English: reading them again with autodoc in every edition (and in every
     extraction, whose messages from these pages nobody translates) took a third of the Chinese build."""
     lang = app.config.language or "en"
     if not _untranslated(docname) or (lang == "en" and app.builder.name != "gettext"):
         return
     keep = []
+    title = REFERENCE_TITLES.get(lang, {}).get(docname) if app.builder.name != "gettext" else None
     for line in source[0].splitlines():
         if line.startswith("#"):
-            keep.append(line)
+            keep.append(f"# {title}" if title else line)
             break
         if line.startswith("(") and line.rstrip().endswith(")="):
             keep.append(line)
@@ -471,6 +495,35 @@ def _on_missing_reference(app, env, node, contnode):
     ref = nodes.reference("", "", internal=False, refuri=up + uri)
     ref += contnode
     return ref
+
+
+def _toctree_captions():
+    """A transform that puts the captions of the book's parts ("Foundations", "Library reference") into an edition's
+    language (native review 7, U1). sphinx-external-toc inserts the root page's toctrees in a transform of its own
+    (priority 100) that runs after Sphinx's ``Locale`` (20), so their captions, extracted into the root page's
+    catalogue, were never translated and the sidebar of every page kept them in English."""
+    from sphinx import addnodes
+    from sphinx.locale import init as init_locale
+    from sphinx.transforms import SphinxTransform
+    from sphinx.util.i18n import docname_to_domain
+
+    class ToctreeCaptions(SphinxTransform):
+        default_priority = 101  # after sphinx_external_toc.events.InsertToctrees
+
+        def apply(self, **kwargs: Any) -> None:
+            lang = self.config.language or "en"
+            toctrees = [t for t in self.document.findall(addnodes.toctree) if t.get("rawcaption")]
+            if lang == "en" or not toctrees:
+                return
+            dirs = [os.path.join(self.env.srcdir, d) for d in self.config.locale_dirs]
+            domain = docname_to_domain(self.env.docname, self.config.gettext_compact)
+            catalog, found = init_locale(dirs, lang, domain)
+            if not found:
+                return
+            for toctree in toctrees:
+                toctree["caption"] = catalog.gettext(toctree["rawcaption"]) or toctree["rawcaption"]
+
+    return ToctreeCaptions
 
 
 def _adopt_translated_nodes(doctree) -> int:
@@ -644,6 +697,7 @@ def setup(app) -> dict[str, Any]:
     app.add_search_language(_search_language_zh())
     app.connect("builder-inited", _mark_parallel_safe, priority=100)
     app.connect("source-read", _on_source_read)
+    app.add_transform(_toctree_captions())
     app.connect("missing-reference", _on_missing_reference)
     app.connect("doctree-read", _on_doctree_read)
     app.connect("html-page-context", _on_html_page_context, priority=503)
