@@ -452,8 +452,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "fedpca.short_runs": "; the shown verdicts short of these runs (%(a)s against %(b)s): %(list)s",
         "fedpca.short_cell": "%(where)s (%(needed)s runs)",
         # the family sentence's flag outside the dropdown (referee 16, J1)
-        "fedpca.short_flag": " (%(k)s of them short of runs: %(list)s)",
-        "fedpca.short_flag_cell": "%(where)s, %(runs)s runs of %(needed)s",
         "fedpca.guarantee_each_row": "$(\\varepsilon, \\delta)$-DP at each row's $\\varepsilon$ (%(epsilons)s) "
         "and its dataset's $\\delta$ (%(deltas)s)",
         "mwem.quantity_figures": "the error figures",
@@ -1116,8 +1114,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "fedpca.untested": "未检验：重复少于两次时，一个参数组合没有标准误",
         "fedpca.short_runs": "；其中重复次数不足的已表明判定（%(a)s 对比 %(b)s）：%(list)s",
         "fedpca.short_cell": "%(where)s（需要 %(needed)s 次运行）",
-        "fedpca.short_flag": "（其中 %(k)s 个重复次数不足：%(list)s）",
-        "fedpca.short_flag_cell": "%(where)s，%(runs)s 次，需要 %(needed)s 次",
         "fedpca.guarantee_each_row": "$(\\varepsilon, \\delta)$-DP，其中每行取该行的 $\\varepsilon$（%(epsilons)s）"
         "与其数据集的 $\\delta$（%(deltas)s）",
         "mwem.quantity_figures": "误差指标",
