@@ -452,7 +452,6 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "fedpca.untested": "not tested: with fewer than two repetitions a setting has no standard error",
         "fedpca.short_runs": "; the shown verdicts short of these runs (%(a)s against %(b)s): %(list)s",
         "fedpca.short_cell": "%(where)s (%(needed)s runs)",
-        # the family sentence's flag outside the dropdown (referee 16, J1)
         "fedpca.guarantee_each_row": "$(\\varepsilon, \\delta)$-DP at each row's $\\varepsilon$ (%(epsilons)s) "
         "and its dataset's $\\delta$ (%(deltas)s)",
         "mwem.quantity_figures": "the error figures",

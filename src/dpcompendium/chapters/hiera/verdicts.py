@@ -624,7 +624,7 @@ def candidate_leads(
 ) -> list[Md]:
     """One plain lead per candidate (the first arm of ``pairs``, in their order) under ``guarantee``: its verdicts
     against each method it is compared with, pair by pair and each with its span
-    (:func:`~dpcompendium.core.comparison.one_against_lead`: "the MAE of HierA, graded guarantee against that of
+    (the core's ``one_against_lead``: "the MAE of HierA, graded guarantee against that of
     each method below, pair by pair: against Harmony (Duchi), higher in all 24 (1.5–2.33 times); against PM, …") —
     never one count pooled over candidates (referee 18, m-1: "higher in 123 and not separated in 21" over two
     candidates hid that 20 of the 21 were IDUE's); "not tested" for a candidate without cells. ``kw``:
