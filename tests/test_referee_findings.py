@@ -1027,7 +1027,9 @@ def test_referee16_m4_verdict_tables_have_leads_and_say_what_they_show():
         message("mwem.payoff_tested_lead", reps="70", lead="LEAD-SENTENCE")
     )
     dp_text = _notebook_source("dp-mean")
-    assert "comparison.table_lead(cp_shown)" in dp_text and "dpmean_coinpress_lead" in dp_text
+    # per dataset since referee 18, l-2: each dataset is its own Holm family
+    assert "lead=cp_lead" in dp_text and "dpmean_coinpress_lead" in dp_text
+    assert "comparison.labelled_verdicts(" in dp_text
     assert "every fourth" in dp_text
     # the lead (not the caption, which has its Chinese pair) says which settings the table shows
     shown = str(message("dpmean.cp_table_lead", k="24", n="78", eps="$EPS$", lead="LEAD"))

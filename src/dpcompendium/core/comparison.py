@@ -1564,15 +1564,18 @@ def results_text(
     of the ratios, how many settings the table holds and how the verdicts fall, reader review 4, M2) and a table
     whose caption says the tests and their Holm correction once: the setting, the arms, the ratio with its interval
     at its level, the verdict (``_result_cell``) — every number the sentences said. With ``power``, a shown verdict
-    short of runs for it carries the flag in its cell (``verdict_cells``; referee 16, J1). ``scope``: the Holm
-    correction's scope in the caption, when the rows are part of a larger family (default: over its rows)."""
+    short of runs for it carries the flag in its cell (``verdict_cells``; referee 16, J1) and the lead's count of it
+    the same flag beside it (``table_lead``; referee 18, m-8). ``scope``: the Holm correction's scope in the caption,
+    when the rows are part of a larger family (default: over its rows)."""
     rows = [(list(cells), r) for cells, r in rows]
     if not rows:
         raise ValueError("rows must hold at least one comparison, got 0")
     if len(rows) < TABLE_FROM:
         return _labelled([(_cells_md(cells), r.sentence()) for cells, r in rows]), _no_table()
     results = [r for _, r in rows]
-    text = table_lead(results)
+    # with ``power``, each count of the lead carries its verdicts short of runs beside it, as the cells below flag
+    # them (referee 18, m-8: the lead omitted the flags its table shows)
+    text = table_lead(results, power=power)
     # one pair in every row: named once, in the caption, not in a column that repeats it (reader review 4, m8)
     one_pair = len({(str(r.comparison.a.name), str(r.comparison.b.name)) for r in results}) == 1
     pair_cells = [

@@ -549,11 +549,13 @@ _PAIRS += [
         "The source's conclusion tested: RMSE ratios, one neighbour relation per comparison",
         "检验原文的结论：RMSE 比值，每个比较只用一种邻居关系",
     ),
+    # referee 18, l-3: the constant "p (Holm) ≤ 0.0078" column is the bootstrap's resolution, not a p-value
     (
         "CoinPress against the mean with private bounds: MSE ratio (the square of an RMSE ratio) and its interval "
-        "(two-sided tests, Holm-corrected per dataset)",
+        "(two-sided tests, Holm-corrected per dataset; each verdict is read from its interval at its Holm level, "
+        "and p ≤ %(p)s is the smallest Holm-adjusted p-value the bootstrap's %(b)s resamples resolve)",
         "CoinPress 与“用差分隐私估计的边界求均值”的比较：均方误差比值（即 RMSE 比值的平方）及其区间（双侧检验，按数据集做 "
-        "Holm 校正）",
+        "Holm 校正；每个判定都由其 Holm 水平下的区间得出，p ≤ %(p)s 是自助法的 %(b)s 次重抽样所能分辨的最小 Holm 校正 p 值）",
     ),
     (
         "Exact LDP level of each schedule at base budget ε = %(eps)s",
@@ -624,9 +626,13 @@ _PAIRS += [
         "First place in mean MSE per dataset and ε (methods not separated joined by =)",
         "各数据集与 ε 下 MSE 均值排名第一的方法（未能区分者以 = 连接）",
     ),
+    # referee 18, m-5: the test and its Holm scope in the caption, not only in the code
     (
-        "Share of settings in which each method's mean MSE is shown below Identity's and Uniform's",
-        "各方法的MSE 均值被检验表明低于 Identity 与 Uniform 的参数组合所占比例",
+        "Share of settings in which each method's mean MSE is shown below Identity's and Uniform's (two-sided "
+        "studentized-bootstrap tests on the log ratio of mean MSEs, Holm-corrected over the methods of each "
+        "(dataset, ε) setting, one family per reference, none across settings)",
+        "各方法的MSE 均值被检验表明低于 Identity 与 Uniform 的参数组合所占比例（对均方误差均值之比的对数做双侧学生化自助法检验，"
+        "在每个（数据集，ε）参数组合内对各方法做 Holm 校正，每个参照方法一个检验族，不跨参数组合校正）",
     ),
     (
         "The source's tables: the course's reference and the report's own averages",

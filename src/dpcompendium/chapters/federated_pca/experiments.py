@@ -61,7 +61,6 @@ __all__ = [
     "release_claims",
     "release_guarantee",
     "share_span",
-    "short_flag",
     "short_verdicts",
     "shown_epsilons",
     "site_pattern",
@@ -768,27 +767,6 @@ def design_named(results: Sequence[ComparisonResult], power: float = 0.9) -> Md:
     return sentence + message(
         "fedpca.short_runs", a=first.a.name, b=first.b.name, list=join(cells, "; ")
     )
-
-
-def short_flag(results: Sequence[ComparisonResult], power: float = 0.9) -> Md:
-    """The flag a family sentence carries outside the dropdown (referee 16, J1): its shown verdicts short of runs for
-    ``power`` (:func:`short_verdicts`, the ones :func:`design_named` names), each with its setting, its runs and the
-    runs it needs — " (2 of them short of runs: breast_cancer, ε = 0.1, 20 runs of 23; …)"; empty without any."""
-    results = list(results)
-    short = short_verdicts(results, power)
-    if not short:
-        return Md("", "", {lang: "" for lang in CATALOGUE})
-    made = min(_runs(r) for r in results)
-    cells = [
-        message(
-            "fedpca.short_flag_cell",
-            where=r.comparison.setting,
-            runs=str(made),
-            needed="∞" if not np.isfinite(need) else str(int(need)),
-        )
-        for r, need in short
-    ]
-    return message("fedpca.short_flag", k=str(len(short)), list=join(cells, "; "))
 
 
 #: How a setting's split reads in each language (:func:`_setting_label`)

@@ -58,7 +58,9 @@ METHODS = (
     ("pm-l2-tuned", "PM, $\\ell_2$ clip 1, tuned step", "PM（$\\ell_2$ 裁剪到 1，调参步长）", "#009E73", "PM (ℓ2 clip 1, tuned step)", "d", "l2"),
     # Harmony and PM on the box, their own clip, each at its learning rate chosen on the same held-out users
     # (referee 14, H1: PrivUnitG's tuned arm against the scalar mechanisms at their own clip)
-    ("harmony-tuned", "Harmony (Duchi), tuned step", "Harmony（Duchi，调参步长）", "#56B4E9", "Harmony (Duchi, tuned step)", "1", ""),
+    # a variant is named "Harmony, <what differs>" as its neighbours are (referee 18, l1: "Harmony (Duchi), tuned
+    # step" beside "Harmony, ℓ2 clip 1, tuned step" in one table)
+    ("harmony-tuned", "Harmony, tuned step", "Harmony（调参步长）", "#56B4E9", "Harmony (tuned step)", "1", ""),
     ("pm-tuned", "PM, tuned step", "PM（调参步长）", "#009E73", "PM (tuned step)", "2", ""),
     # PrivUnitG at the clip 1/2, below the three clips tried before (referee 14, L3)
     ("privunitg-half", "PrivUnitG, clip 1/2", "PrivUnitG（裁剪到 1/2）", "#CC79A7", "PrivUnitG (clip 1/2)", "4", "privunitg"),

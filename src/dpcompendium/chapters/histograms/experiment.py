@@ -73,6 +73,7 @@ __all__ = [
     "setting_arms",
     "short_sentence",
     "short_verdicts",
+    "small_signal",
     "summarize_runs",
 ]
 
@@ -721,6 +722,29 @@ def baseline_brackets(
             rows.append(row)
     table = pd.DataFrame(rows)
     return (table, decided) if families else table
+
+
+def small_signal(
+    firsts: Sequence[tuple[str, float, Sequence[str]]], data_dependent: set[str] | frozenset[str]
+) -> tuple[float | None, list[int]]:
+    """Where only data-dependent methods rank first, read from a run's rankings (referee 11, n6; referee 18, m-6:
+    the threshold was typed, and misread the table). ``firsts``: one ``(dataset, ε, methods ranked first)`` per
+    setting (the first and those not separated from it; a method ``"name/variant"`` counts by its name). Returns
+    the largest ε of the grid up to which, at every ε, every dataset's first places are all in ``data_dependent``
+    (None when the smallest ε already has another), and the indices of the settings above it where a
+    data-independent method is among the first."""
+    firsts = [(d, float(e), {str(m).split("/")[0] for m in ws}) for d, e, ws in firsts]
+    threshold = None
+    for eps in sorted({e for _, e, _ in firsts}):
+        if any(ws - set(data_dependent) for _, e, ws in firsts if e == eps):
+            break
+        threshold = eps
+    above = [
+        i
+        for i, (_, e, ws) in enumerate(firsts)
+        if (threshold is None or e > threshold) and ws - set(data_dependent)
+    ]
+    return threshold, above
 
 
 def short_verdicts(
