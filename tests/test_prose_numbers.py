@@ -170,7 +170,7 @@ ALLOWED: dict[str, list[tuple[str, str]]] = {
     FEDERATED_PCA: [
         ("the line at 1 mean", "a figure's reference line (definition)"),
         (
-            "closest to 1 (top",
+            "closest to 1 (one panel",
             "how the figure picks its ε (definition; the run's ε is in the panel)",
         ),
         ("summarises a 2022", "the year of the summarised paper (a citation)"),
