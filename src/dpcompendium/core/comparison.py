@@ -274,6 +274,20 @@ _VERDICT_WORDS: dict[tuple[str, str], tuple[str, str]] = {
 }
 
 
+def _distance_to_null(relation: str, margin: float, est: float) -> float:
+    """The distance from the log ratio ``est`` to the null region of ``relation`` at ``margin`` (``"tie"``: to 0,
+    in the observed direction; TOST: to the nearer margin), on the log scale; shared by
+    :attr:`ComparisonResult.evidence` and :meth:`ComparisonResult.runs_needed`."""
+    log_m = math.log(margin)
+    if relation == "superiority":
+        return -log_m - est
+    if relation == "non-inferiority":
+        return log_m - est
+    if relation == "equivalence":
+        return log_m - abs(est)
+    return abs(est)
+
+
 @dataclass(frozen=True)
 class ComparisonResult:
     """What a :class:`Comparison` found: the ratio of mean losses ``ratio`` (A over B) with its interval
@@ -343,15 +357,7 @@ class ComparisonResult:
             est, se = self.bootstrap[0], self.bootstrap[1]
         else:
             est, se, _ = c._log_ratio()
-        log_m = math.log(c.margin)
-        if c.relation == "superiority":
-            d = -log_m - est
-        elif c.relation == "non-inferiority":
-            d = log_m - est
-        elif c.relation == "equivalence":
-            d = log_m - abs(est)
-        else:
-            d = abs(est)
+        d = _distance_to_null(c.relation, c.margin, est)
         if se > 0:
             return d / se
         return math.inf if d > 0 else (-math.inf if d < 0 else 0.0)
@@ -392,15 +398,8 @@ class ComparisonResult:
         if not 0 < alpha < 1:
             raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
         est = math.log(self.ratio) if self.ratio > 0 else -math.inf
+        d = _distance_to_null(c.relation, c.margin, est)
         log_m = math.log(c.margin)
-        if c.relation == "superiority":
-            d = -log_m - est
-        elif c.relation == "non-inferiority":
-            d = log_m - est
-        elif c.relation == "equivalence":
-            d = log_m - abs(est)
-        else:
-            d = abs(est)
         if not (d > 0 and math.isfinite(d)):
             return math.inf
         tail = alpha / 2 if c.relation == "tie" else alpha
