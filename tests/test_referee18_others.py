@@ -369,3 +369,40 @@ def test_m7_the_fix_summary_is_exploratory_with_the_upper_bounds():
     zh_visible = "修正的代价：" + zh.replace("$\\varepsilon$", "ε") + "（沿革：各章的修改）。"
     assert len(zh_visible) <= 200, len(zh_visible)
     assert math.isfinite(len(zh_visible))
+
+
+# ------------------------------------------------------------------------------------------------------ referee 19
+def test_r19_n3_the_non_inferiority_result_is_exploratory_wherever_it_is_stated():
+    """N-3: with the post-hoc margin the body sentence, Tables 2.10/2.11 and the takeaway say exploratory and lead
+    with the upper bounds; "shown at most 10 % less accurate" is gone from the book's branch."""
+    code = _code("histograms")
+    assert "POST_HOC = equivalence_margin == 1.1" in code
+    assert '"hist.fix_verdict_exploratory" if POST_HOC else "hist.fix_verdict"' in code
+    assert '"hist.fix_summary_exploratory" if POST_HOC else "hist.fix_summary_set"' in code
+    assert '"hist.fix_family_ni_exploratory" if POST_HOC else "hist.fix_family_ni"' in code
+    assert '{"ni": "hist.fix_family_ni_exploratory"} if POST_HOC' in code
+    take = code[code.index('"hist_take_fix",') : code.index('"hist_sum_fix"')]
+    assert take.index('"hist.sum_fix"') < take.index("if POST_HOC")
+    lead = message(
+        "hist.fix_verdict_exploratory",
+        pct="10 %",
+        k="3",
+        n="3",
+        uppers=join(["1.07", "1.01", "1.09"]),
+        eps=join(["ln 2", "1", "1.5"]),
+    )
+    sentence = message(
+        "hist.fix_summary_exploratory",
+        lead=lead,
+        where="",
+        margin="1.1",
+        mean_lo="1.56",
+        mean_hi="2.58",
+    )
+    en = str(sentence)
+    assert "exploratory (post-hoc margin)" in en and "shown" not in en
+    assert en.index("1.07, 1.01, 1.09") < en.index("within 10 %")
+    assert len(en) <= 600
+    assert "探索性" in sentence.in_language("zh_CN")
+    assert "exploratory" in str(message("hist.fix_family_ni_exploratory"))
+    assert "探索性" in message("hist.fix_family_ni_exploratory").in_language("zh_CN")
