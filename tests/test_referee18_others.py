@@ -406,3 +406,14 @@ def test_r19_n3_the_non_inferiority_result_is_exploratory_wherever_it_is_stated(
     assert "探索性" in sentence.in_language("zh_CN")
     assert "exploratory" in str(message("hist.fix_family_ni_exploratory"))
     assert "探索性" in message("hist.fix_family_ni_exploratory").in_language("zh_CN")
+
+
+def test_r19_l5_the_noise_test_is_a_non_rejection_in_both_editions():
+    """L-5: §4.8's table read a non-rejection as agreement ("passes the test against the central law")."""
+    code = _code("federated-pca")
+    assert "passes the test against the central" not in code
+    assert "is not rejected against the central" in code
+    assert "rests on the proposition above, not on this test" in code
+    po = (ROOT / "locales" / "zh_CN" / "LC_MESSAGES" / "generated.po").read_text()
+    entry = po[po.index("is not rejected against the central law {0}") :].split("\n")[1]
+    assert entry.startswith('msgstr "') and "未被拒绝" in entry
