@@ -417,3 +417,20 @@ def test_r19_l5_the_noise_test_is_a_non_rejection_in_both_editions():
     po = (ROOT / "locales" / "zh_CN" / "LC_MESSAGES" / "generated.po").read_text()
     entry = po[po.index("is not rejected against the central law {0}") :].split("\n")[1]
     assert entry.startswith('msgstr "') and "未被拒绝" in entry
+
+
+def test_r19_l4_the_intro_aim_bullet_says_not_shown_equal_with_the_intervals():
+    """L-4: the intro's AIM bullet said "not separated in all 4" without "not shown equal", as §3.10 and the
+    takeaway have it; the item stays within 300 characters (Chinese 200)."""
+    code = _code("mwem")
+    assert '"mwem.db_aim_parts_find_ns" if ind_ns_ else "mwem.db_aim_parts_find"' in code
+    item = message(
+        "mwem.db_aim_parts_find_ns",
+        ind_tally="not separated in all 4 (intervals within 0.845–1.13)",
+        mst_count="higher in 3 and not separated in 1",
+    )
+    en = "AIM, a later graphical-model method: " + str(item) + "."
+    assert "not shown equal" in en and "0.845–1.13" in en and len(en) <= 300, len(en)
+    zh = item.in_language("zh_CN")
+    assert "并未表明相等" in zh
+    assert len("AIM，一种较新的图模型方法：" + zh + "。") <= 200
