@@ -434,3 +434,67 @@ def test_r19_l4_the_intro_aim_bullet_says_not_shown_equal_with_the_intervals():
     zh = item.in_language("zh_CN")
     assert "并未表明相等" in zh
     assert len("AIM，一种较新的图模型方法：" + zh + "。") <= 200
+
+
+def _dataset_family(means, n_runs=40):
+    claim = verdicts.arm_claim("pm", 1.0, "graded")
+    other = verdicts.arm_claim("harmony", 1.0, "graded")
+    rng = np.random.default_rng(7)
+    return comparison.holm(
+        [
+            comparison.Comparison(
+                "MSE",
+                comparison.Arm.of("pm", claim, mu + 0.05 * rng.standard_normal(n_runs)),
+                comparison.Arm.of("harmony", other, 1.0 + 0.05 * rng.standard_normal(n_runs)),
+                "tie",
+                setting=f"s{i}",
+            ).result()
+            for i, mu in enumerate(means)
+        ]
+    )
+
+
+def test_r19_l1_the_dp_mean_takeaways_count_each_dataset_apart():
+    """L-1: the takeaways pooled the per-dataset Holm families ("72 of 78", "66 of 66"); each dataset is counted
+    apart, in the item's 300 characters (Chinese 200)."""
+    code = _code("dp-mean")
+    assert (
+        'counts=short_["coinpress"]["counts"]' in code
+        and 'counts=short_["gauss"]["counts"]' in code
+    )
+    assert '"higher": str(sum(r.outcome == "worse" for r in results_))' not in code
+    for key in ("dpmean.take_cp", "dpmean.take_gauss"):
+        assert "%(higher)s" not in CATALOGUE["en"][key] and "%(counts)s" in CATALOGUE["en"][key]
+    fams = {
+        "heights": _dataset_family([3.0] * 38 + [1.0]),
+        "adult-age": _dataset_family([3.0] * 34 + [0.3] * 2 + [1.0] * 3),
+    }
+    counts = join(
+        [
+            message(
+                "dpmean.take_by_data",
+                data=message(f"dpmean.data_{d}"),
+                verdicts=comparison.verdict_tally(rs, spans=False),
+            )
+            for d, rs in fams.items()
+        ],
+        "; ",
+    )
+    item = message("dpmean.take_cp", factor="0.3", counts=counts)
+    en = str(item)
+    assert "heights: higher in 38 and not separated in 1" in en
+    assert "adult-age: lower in 2, higher in 34 and not separated in 3" in en
+    assert "78" not in en
+    visible = (
+        "A private range must be tuned. "
+        + en
+        + " (CoinPress [Biswas et al., 2020], the same (ε,δ))."
+    )
+    assert len(visible) <= 300, len(visible)
+    zh = item.in_language("zh_CN")
+    assert (
+        len("私有范围必须调参。" + zh + "（CoinPress [Biswas et al., 2020]，相同的 (ε,δ)）。")
+        <= 200
+    ), zh
+    gauss = message("dpmean.take_gauss", counts=counts)
+    assert "heights: higher in 38" in str(gauss)

@@ -594,17 +594,16 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
     ("fedpca.svm_lo_item", "%(method)s %(acc)s", "%(method)s %(acc)s"),
     # dp-mean's takeaways in short (referee 10, V9; reader review 2: at most about 300 characters each), the
     # counts from the comparison objects' outcomes
+    # each dataset is its own Holm family: the counts per dataset, not pooled (referee 19, L-1)
     ("dpmean.take_cp",
-     "At this run's configuration CoinPress's MSE is higher than the DP-quantile mean's in %(higher)s of %(n)s "
-     "settings and lower in %(lower)s; a configuration picked after the fact has "
-     "%(factor)s times its RMSE",
-     "在本次运行的配置下，与“用差分隐私估计的边界求均值”相比，CoinPress 的 MSE 在 %(n)s 个参数组合中有 %(higher)s 个"
-     "更高、%(lower)s 个更低；事后挑选的一个配置，其 RMSE 是本次配置的 %(factor)s 倍"),
+     "Here, CoinPress's MSE against the DP-quantile mean's: %(counts)s; a configuration picked after the fact: "
+     "%(factor)s× its RMSE",
+     "本次运行中，与“用差分隐私估计的边界求均值”相比，CoinPress 的 MSE：%(counts)s；事后挑选的一个配置，"
+     "其 RMSE 是本次配置的 %(factor)s 倍"),
+    ("dpmean.take_by_data", "%(data)s: %(verdicts)s", "%(data)s：%(verdicts)s"),
     ("dpmean.take_gauss",
-     "against method 3 at the same $(\\varepsilon,\\delta)$, its MSE is higher in %(higher)s of %(n)s settings and "
-     "lower in %(lower)s",
-     "与相同 $(\\varepsilon,\\delta)$ 下的方法 3 相比，其 MSE 在 %(n)s 个参数组合中有 %(higher)s 个更高、%(lower)s "
-     "个更低"),
+     "against method 3 at the same $(\\varepsilon,\\delta)$, its MSE: %(counts)s",
+     "与相同 $(\\varepsilon,\\delta)$ 下的方法 3 相比，其 MSE：%(counts)s"),
     # dp-mean's clipping range: a lead sentence, the numbers in a table (issue 49: no enumeration in prose)
     ("dpmean.clip_lead",
      "The table after the figure gives, for each dataset and $n$, the upper bound that minimises the RMSE, against "
