@@ -243,3 +243,22 @@ def test_mwem_aim_family_undecided_rows_join_one_family_with_its_scope_in_the_ca
     )
     assert "Holm-corrected over the 4 tests of one family: these 2" in tab.myst
     assert "over its 4 rows" not in tab.myst
+
+
+def test_r19_l6_the_payoff_arm_is_named_as_the_rows_are():
+    """L-6: the pay-off family named its arm "Standard MWEM, last" (Table 3.24, its lead) where every other table
+    has "Standard MWEM, last iterate"; the zh edition names it as its rows do."""
+    from test_mwem import _payoff_frame
+
+    from dpcompendium.chapters.mwem.analysis import payoff_shown_better
+
+    for output, en, zh in (
+        ("last", "Standard MWEM, last iterate", "最后一次迭代结果"),
+        ("average", "Standard MWEM, average of the iterates", "各次迭代结果的平均值"),
+    ):
+        _, family = payoff_shown_better(
+            _payoff_frame([50.0, 102.0, 300.0], [100.0] * 3), output=output
+        )
+        label = family[0].comparison.a.label
+        assert str(label) == en
+        assert zh in label.in_language("zh_CN")

@@ -714,6 +714,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         # mwem, this round (referee 10: M-mwem, V2, V6, N2, N7)
         "mwem.cond_group_two": "run at $\\varepsilon$ = %(eps)s under add-remove neighbours: a replacement is one removal and one addition, so group privacy over the two steps doubles $\\varepsilon$",
         "mwem.row_name": "%(method)s, %(output)s, $T$ = %(T)s",
+        "mwem.row_name_output": "%(method)s, %(output)s",
         "mwem.row_out_last": "last iterate",
         "mwem.row_out_average": "average of the iterates",
         "mwem.private_not_shown": "not shown (the total is an upper bound)",
@@ -1355,6 +1356,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "rerun_box.req_quoted": "“%(s)s”",
         "mwem.cond_group_two": "按增删一条记录定义邻居数据集时以 $\\varepsilon$ = %(eps)s 运行：替换一条记录等于删除一条再添加一条，对这两步用组隐私，$\\varepsilon$ 加倍",
         "mwem.row_name": "%(method)s（%(output)s，$T$ = %(T)s）",
+        "mwem.row_name_output": "%(method)s（%(output)s）",
         "mwem.row_out_last": "最后一次迭代结果",
         "mwem.row_out_average": "各次迭代结果的平均值",
         "mwem.private_not_shown": "未能证明（合计为上界）",

@@ -722,6 +722,16 @@ def payoff_shown_better(
         raise ValueError(f"payoff must have the columns {missing}")
     keys = ["cells", "workload", "scale_epsilon"]
     mw = payoff[(payoff["method"] == "MWEM standard") & (payoff["output"] == output)]
+    # the row's name as the tables give it, "Standard MWEM, last iterate" (referee 19, L-6)
+    mwem_label = message(
+        "mwem.row_name_output",
+        method=Md(
+            method_name("standard", "en"),
+            method_name("standard", "en"),
+            {lang: method_name("standard", lang) for lang in CATALOGUE},
+        ),
+        output=message(f"mwem.row_out_{output}"),
+    )
     ident = payoff[payoff["method"] == "Identity"].set_index(keys)
     cells, comps, boot = [], [], []
     for _, r in mw.iterrows():
@@ -751,7 +761,7 @@ def payoff_shown_better(
                 "MWEM",
                 privacy_claim(eps, int(r["T"]), "standard", 1),
                 a_vals,
-                label=f"Standard MWEM, {output}",
+                label=mwem_label,
             )
             b_arm = Arm.of("Identity", baseline_claim("Identity", eps), b_vals, label="Identity")
             boot.append(
@@ -773,7 +783,7 @@ def payoff_shown_better(
             mean=float(r["mean_error"]),
             se=float(r["mean_error_sd"]) / np.sqrt(reps),
             n=reps,
-            label=f"Standard MWEM, {output}",
+            label=mwem_label,
         )
         b_arm = Arm(
             "Identity",
