@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -9,6 +13,8 @@ from dpcompendium.core import comparison
 from dpcompendium.core.comparison import Arm, Comparison
 from dpcompendium.core.messages import CATALOGUE, PLAIN, language, message
 from dpcompendium.core.privacy import PrivacyClaim
+
+ROOT = Path(__file__).resolve().parents[1]
 
 CLAIM = PrivacyClaim("m", "replace-one", "1", 1.0)
 
@@ -262,3 +268,25 @@ def test_r19_l6_the_payoff_arm_is_named_as_the_rows_are():
         label = family[0].comparison.a.label
         assert str(label) == en
         assert zh in label.in_language("zh_CN")
+
+
+def test_r19_l6_the_zcdp_row_has_one_name_in_prose_and_captions():
+    """L-6: prose and captions said "the zCDP variant" / "the `zcdp` variant" where the rows say "zCDP MWEM
+    (Gaussian)"."""
+    cells = json.loads((ROOT / "notebooks" / "mwem.ipynb").read_text())["cells"]
+    seen = []
+    for c in cells:
+        text = "".join(c["source"])
+        if "parameters" in c.get("metadata", {}).get("tags", []):
+            continue  # the parameter box names the parameter's value, `zcdp`
+        if c["cell_type"] == "code":  # the reader sees its strings, not its comments
+            text = "\n".join(line for line in text.split("\n") if not line.lstrip().startswith("#"))
+        text += json.dumps(c.get("metadata", {}), ensure_ascii=False)
+        seen += re.findall(r"(?i)`?zcdp`? variants?\b", text)
+    assert not seen, seen
+    assert "zCDP MWEM (Gaussian)" in _prose_mwem()
+
+
+def _prose_mwem() -> str:
+    cells = json.loads((ROOT / "notebooks" / "mwem.ipynb").read_text())["cells"]
+    return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
