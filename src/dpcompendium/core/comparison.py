@@ -1201,10 +1201,16 @@ def table_lead(
     )
 
 
-def one_against_lead(families: Sequence[Sequence[ComparisonResult]]) -> Md:
+def one_against_lead(
+    families: Sequence[Sequence[ComparisonResult]],
+    *,
+    power: float | None = None,
+    family_size: int | None = None,
+) -> Md:
     """The plain lead above a table of one arm against several (a family per arm compared, e.g. a row each): the
     verdicts of each pair on their own, with their spans, in one clause per pair (referee 17, V1) — never one count
-    pooled over the pairs."""
+    pooled over the pairs. With ``power`` (and the Holm family's ``family_size``, all of its tests), each count's
+    verdicts short of runs are flagged beside it, as :func:`table_lead` does (referee 19, N-1)."""
     first = families[0][0].comparison
     if any(r.comparison.a.name != first.a.name for f in families for r in f):
         raise ValueError("families: every comparison must share its first arm")
@@ -1212,7 +1218,7 @@ def one_against_lead(families: Sequence[Sequence[ComparisonResult]]) -> Md:
         message(
             "comparison.against_clause",
             b=_name_md(f[0].comparison.b.name),
-            verdicts=_relations_md(f, spans=True),
+            verdicts=_relations_md(f, spans=True, needs=_needs(f, power, family_size)),
         )
         for f in families
     ]

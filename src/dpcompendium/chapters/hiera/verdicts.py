@@ -628,8 +628,10 @@ def candidate_leads(
     each method below, pair by pair: against Harmony (Duchi), higher in all 24 (1.5–2.33 times); against PM, …") —
     never one count pooled over candidates (referee 18, m-1: "higher in 123 and not separated in 21" over two
     candidates hid that 20 of the 21 were IDUE's); "not tested" for a candidate without cells. ``kw``:
-    ``datasets``, ``max_epsilon`` as in :func:`family`."""
+    ``datasets``, ``max_epsilon`` as in :func:`family`. Each count's verdicts short of runs for ``power`` are flagged
+    beside it (Holm over the whole ``table``, as :func:`short_runs` counts them; referee 19, N-1)."""
     datasets = kw.pop("datasets", None)
+    power = kw.pop("power", 0.9)
     by_first: dict[str, list[list[ComparisonResult]]] = {}
     for a, b in pairs:
         t, _, _ = _select(table, guarantee, a, b, datasets, **kw)
@@ -641,7 +643,7 @@ def candidate_leads(
         if not fams:
             leads.append(message("hiera.no_cells"))
             continue
-        lead = one_against_lead(fams)
+        lead = one_against_lead(fams, power=power, family_size=len(table))
         seen: set[str] = set()
         for r in (r for f in fams for r in f):
             tag = r.comparison.caveat()
