@@ -408,6 +408,13 @@ def test_r19_n1_the_candidate_leads_flag_their_verdicts_short_of_runs():
     assert "重复次数不足" in verdicts.candidate_leads(table, "graded", GRADED)[0].in_language(
         "zh_CN"
     )
+    # the source's-design lead (source_lead) flags its counts too, pair by pair
+    for b in ("harmony", "pm", "hybrid"):
+        k = sum(a == "hiera-graded" and bb == b for a, bb, *_ in short)
+        lead = str(verdicts.source_lead(table, "graded", [("hiera-graded", b)]))
+        assert (
+            f"{k} of them short of runs" in lead if k > 1 else "1 of them short of runs" in lead
+        ), lead
     # a core lead asked for no flag has none
     fams = [
         list(table[(table["a"] == "hiera-graded") & (table["b"] == b)]["result"]) for b in ("pm",)

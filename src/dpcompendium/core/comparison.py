@@ -2476,8 +2476,9 @@ def runs_short(
     ``power`` at the family's smallest Holm level :math:`\\alpha/k` (:math:`k` = ``family_size``, by default
     ``len(results)``: a family split over several tables passes its whole size, referee 17, M1), as
     :func:`design_figures` counts them (:meth:`ComparisonResult.runs_needed`), when it is shown and needs more than
-    the runs it rests on; None otherwise, and for a verdict of the studentized bootstrap, whose runs a t
-    approximation does not count (referee 16, J1: the flag beside the verdict a reader cites)."""
+    the runs it rests on; None otherwise, for a verdict of the studentized bootstrap, whose runs a t
+    approximation does not count (referee 16, J1: the flag beside the verdict a reader cites), and for one whose
+    arms are summaries without runs (quoted, not run here: "0 made" is no flag)."""
     results = list(results)
     if not (isinstance(power, float | int) and 0 < power < 1):
         raise ValueError(f"power must be in (0, 1), got {power!r}")
@@ -2490,7 +2491,7 @@ def runs_short(
     for r in results:
         need = (
             r.runs_needed(power, r.comparison.alpha / k)
-            if r.holds and r.comparison.test != "bootstrap-t"
+            if r.holds and r.comparison.test != "bootstrap-t" and _runs(r) > 0
             else None
         )
         out.append(need if need is not None and need > _runs(r) else None)

@@ -45,6 +45,7 @@ from ...core.comparison import (
     holm,
     one_against_lead,
     results_text,
+    runs_short,
     table_lead,
     tests_caption,
     verdict_cells,
@@ -766,13 +767,20 @@ def _short_clause(table: pd.DataFrame, t: pd.DataFrame, guarantee: str, power: f
     )
 
 
-def _lead(t: pd.DataFrame, a: list[str], b: list[str], names: bool) -> Md:
+def _lead(
+    t: pd.DataFrame,
+    a: list[str],
+    b: list[str],
+    names: bool,
+    needs: Sequence[float | None] | None = None,
+) -> Md:
     """:func:`tally`'s ``lead`` form: the verdicts of ``t`` with their spans (the words of
-    ``comparison.table_lead``), after the arms with ``names``."""
+    ``comparison.table_lead``), after the arms with ``names``; with ``needs`` (one per row, the core's
+    ``runs_short``), each count's verdicts short of runs flagged beside it."""
     results = list(t["result"])
     params = {
         "quantity": results[0].comparison.quantity,
-        "verdicts": _relations_md(results, spans=True),
+        "verdicts": _relations_md(results, spans=True, needs=needs),
     }
     if not names:
         return message("hiera.lead", **params)
@@ -788,13 +796,16 @@ def source_lead(table: pd.DataFrame, guarantee: str, pairs: Sequence[tuple[str, 
     """The plain sentence above a table of the families of ``pairs`` (reader review 5, M1): each pair's verdicts
     with their spans (:func:`tally`'s ``lead`` form, the arms named), joined by "; ", and each arm's tag (HierA at
     the source's budgets: not equal privacy) once at the end; the tests and their correction are the table's
-    caption's. "not tested" without comparisons. ``kw``: ``datasets``, ``max_epsilon`` as in :func:`family`."""
+    caption's. "not tested" without comparisons. ``kw``: ``datasets``, ``max_epsilon`` as in :func:`family`. Each
+    count's verdicts short of runs for ``power`` are flagged beside it (Holm over the whole ``table``, as
+    :func:`short_runs` counts them; referee 19, N-1)."""
+    power = kw.pop("power", 0.9)
     parts, tags = [], {}
     for a, b in pairs:
-        t, _, _ = _select(table, guarantee, a, b, **kw)
+        t, aa, bb = _select(table, guarantee, a, b, **kw)
         if not len(t):
             continue
-        parts.append(tally(table, guarantee, a, b, lead=True, **kw))
+        parts.append(_lead(t, aa, bb, True, runs_short(list(t["result"]), power, len(table))))
         for r in t["result"]:
             tag = r.comparison.caveat()
             if str(tag):
