@@ -420,3 +420,53 @@ def test_r19_n1_the_candidate_leads_flag_their_verdicts_short_of_runs():
         list(table[(table["a"] == "hiera-graded") & (table["b"] == b)]["result"]) for b in ("pm",)
     ]
     assert "short of runs" not in str(comparison.one_against_lead(fams))
+
+
+def _source_table():
+    rows = []
+    for d in ("normal", "uniform"):
+        for e, hi in ((0.5, 0.5), (1.0, 0.5), (2.0, 1.0), (4.0, 1.0)):
+            rows += [
+                (d, "hiera", e, hi, 0.01),
+                (d, "harmony", e, 1.0, 0.01),
+                (d, "pm", e, 1.0, 0.01),
+            ]
+    return verdicts.methods_comparisons(
+        _methods(rows, reps=20), pairs={"source": (("hiera", "harmony"), ("hiera", "pm"))}
+    )
+
+
+def test_r19_n2_l3_the_source_design_splits_at_eps_1():
+    """N-2/L-3: "lower in 29 and not separated in 19 of 48" pooled ε ≤ 1 with the larger ε, where the body said
+    only "ratios 0.908–1.26"; the counts split at ε = 1, and the larger ε get their own verdicts and intervals."""
+    t = _source_table()
+    low = verdicts.counts(t, "source", "hiera", ["harmony", "pm"], max_epsilon=1.0)
+    high = verdicts.counts(t, "source", "hiera", ["harmony", "pm"], min_epsilon=1.0)
+    assert (low["n"], low["better"]) == (8, 8) and (high["n"], high["tie"]) == (8, 8)
+    lead = str(verdicts.source_lead(t, "source", [("hiera", "harmony")], min_epsilon=1.0))
+    assert "not separated in all 4 (intervals within" in lead and "lower" not in lead
+    code, prose = _code("hiera"), _prose("hiera")
+    assert '("hiera.above_eps", "min_epsilon")' in code
+    assert "hiera_wins_large:myst" in prose
+    assert 'f"ratios {prose.span(floor_ratios)}"' not in code
+    # the claims table: one clause per candidate
+    assert 'V.tally(comparisons, "graded", grd_a, grd_b, short=False)' not in code
+    assert 'V.tally(comparisons, "graded", a, grd_b, short=False) for a in grd_a' in code
+    assert str(message("hiera.above_eps", eps="1", sentence="x")) == "at ε > 1, x"
+    assert "ε > 1" in message("hiera.above_eps", eps="1", sentence="x").in_language("zh_CN")
+
+
+def test_r19_l2_the_graded_ratio_is_labelled_with_its_tested_counts():
+    """L-2: "1.5–2.1 times the smallest uniform MAE" was unlabelled; it is a point estimate, followed by each
+    candidate's tested count."""
+    table = _graded_table()  # HierA-graded higher in all 6 against each, IDUE not separated
+    text = verdicts.graded_points(
+        table, "1.5–2.1", ["hiera-graded", "idldp"], ["harmony", "pm", "hybrid"]
+    )
+    en = str(text)
+    assert en.startswith("1.5–2.1 times the smallest uniform MAE (point estimates; tested: ")
+    assert f"{method_name('hiera-graded', 'en')} higher in 18 of 18" in en
+    assert f"{method_name('idldp', 'en')} higher in 0 of 18" in en
+    assert "点估计" in text.in_language("zh_CN")
+    prose = _prose("hiera")
+    assert "{glue:md}`hiera_graded_ratio:myst` times the smallest uniform MAE" not in prose
