@@ -103,15 +103,23 @@ def test_m1_the_notebook_gives_each_candidate_its_own_item():
 
 
 def test_l1_the_harmony_variants_have_one_form():
-    """l1: "Harmony (Duchi), tuned step" beside "Harmony, ℓ2 clip 1, tuned step" in Table 5.20: a variant is
-    "Harmony, <what differs>", as PM's are."""
+    """l1: "Harmony (Duchi), tuned step" beside "Harmony, ℓ2 clip 1, tuned step" in Table 5.20; r19 L-6: "Harmony,
+    tuned step" beside "Harmony (Duchi)" everywhere else. Every variant is "<base row's name>, <what differs>"."""
     variants = [m for m in registry.methods() if m.id.startswith("harmony-")]
     assert "harmony-tuned" in {m.id for m in variants}
     for m in variants:
-        assert m.name("en").startswith("Harmony, "), (m.id, m.name("en"))
-        assert m.name("zh_CN").startswith("Harmony（"), m.id
-    assert registry.get("harmony-tuned").name("en") == "Harmony, tuned step"
+        assert m.name("en").startswith("Harmony (Duchi), "), (m.id, m.name("en"))
+        assert m.name("zh_CN").startswith("Harmony（Duchi，"), m.id
+    assert registry.get("harmony").name("en") == "Harmony (Duchi)"
+    assert registry.get("harmony-tuned").name("en") == "Harmony (Duchi), tuned step"
     assert registry.get("pm-tuned").name("en") == "PM, tuned step"
+
+
+def test_r19_l6_table_5_20_names_harmony_as_its_base_row():
+    from dpcompendium.chapters import hiera  # noqa: F401  (registers the chapter's methods)
+
+    for mid in ("harmony-l2", "harmony-l2-step", "harmony-l2-tuned", "harmony-tuned"):
+        assert method_name(mid, "en").startswith(method_name("harmony", "en") + ", "), mid
 
 
 # -------------------------------------------------------------------------------------------- federated-pca
