@@ -153,7 +153,9 @@ def test_the_box_sentence_follows_the_verdicts(box, en, zh):
     text = verdicts.tuned_box(t)
     assert all(e in text for e in en) and zh in text.in_language("zh_CN")
     # the pairs are named in the question's table (reader review 5, M1)
-    assert "Harmony, tuned step" in verdicts.sgd_question_tables(t, ["harmony", "pm"])["tuned"]
+    assert (
+        "Harmony (Duchi), tuned step" in verdicts.sgd_question_tables(t, ["harmony", "pm"])["tuned"]
+    )
     assert str(verdicts.tuned_box(t.iloc[:0])) == str(message("hiera.no_cells"))
 
 

@@ -103,15 +103,23 @@ def test_m1_the_notebook_gives_each_candidate_its_own_item():
 
 
 def test_l1_the_harmony_variants_have_one_form():
-    """l1: "Harmony (Duchi), tuned step" beside "Harmony, ℓ2 clip 1, tuned step" in Table 5.20: a variant is
-    "Harmony, <what differs>", as PM's are."""
+    """l1: "Harmony (Duchi), tuned step" beside "Harmony, ℓ2 clip 1, tuned step" in Table 5.20; r19 L-6: "Harmony,
+    tuned step" beside "Harmony (Duchi)" everywhere else. Every variant is "<base row's name>, <what differs>"."""
     variants = [m for m in registry.methods() if m.id.startswith("harmony-")]
     assert "harmony-tuned" in {m.id for m in variants}
     for m in variants:
-        assert m.name("en").startswith("Harmony, "), (m.id, m.name("en"))
-        assert m.name("zh_CN").startswith("Harmony（"), m.id
-    assert registry.get("harmony-tuned").name("en") == "Harmony, tuned step"
+        assert m.name("en").startswith("Harmony (Duchi), "), (m.id, m.name("en"))
+        assert m.name("zh_CN").startswith("Harmony（Duchi，"), m.id
+    assert registry.get("harmony").name("en") == "Harmony (Duchi)"
+    assert registry.get("harmony-tuned").name("en") == "Harmony (Duchi), tuned step"
     assert registry.get("pm-tuned").name("en") == "PM, tuned step"
+
+
+def test_r19_l6_table_5_20_names_harmony_as_its_base_row():
+    from dpcompendium.chapters import hiera  # noqa: F401  (registers the chapter's methods)
+
+    for mid in ("harmony-l2", "harmony-l2-step", "harmony-l2-tuned", "harmony-tuned"):
+        assert method_name(mid, "en").startswith(method_name("harmony", "en") + ", "), mid
 
 
 # -------------------------------------------------------------------------------------------- federated-pca
@@ -498,3 +506,104 @@ def test_r19_l1_the_dp_mean_takeaways_count_each_dataset_apart():
     ), zh
     gauss = message("dpmean.take_gauss", counts=counts)
     assert "heights: higher in 38" in str(gauss)
+
+
+# ------------------------------------------------------------------------------------------ referee 19 (hiera)
+def _thin_graded_table():
+    """The graded family from 12 runs per cell, HierA-graded higher by margins some settings' runs cannot show at
+    power 0.9."""
+    rng = np.random.default_rng(19)
+    rows, runs = [], []
+    for d in ("normal", "adult-age"):
+        for i, e in enumerate((0.5, 1.0, 2.0)):
+            for m, mu in (
+                ("harmony", 1.0),
+                ("pm", 1.0),
+                ("hybrid", 1.0),
+                ("hiera-graded", 1.25 + 0.5 * i),
+            ):
+                err = mu * np.exp(0.3 * rng.standard_normal(12))
+                runs += [{"dataset": d, "epsilon": e, "method": m, "error": x} for x in err]
+                rows.append((d, m, e, float(err.mean()), float(err.std(ddof=1) / np.sqrt(12))))
+    return verdicts.methods_comparisons(_methods(rows, reps=12), runs=pd.DataFrame(runs))
+
+
+def test_r19_n1_the_candidate_leads_flag_their_verdicts_short_of_runs():
+    """N-1: "against Harmony (Duchi), higher in all 24 (1.5–2.33 times)" carried no flag while Table 5.10 counted 51
+    of the graded family's verdicts short of runs; each count now carries its flag, as many as ``short_runs``
+    names."""
+    table = _thin_graded_table()
+    short = verdicts.short_runs(table, 0.9, "graded")
+    assert short  # the fixture has verdicts short of runs
+    hiera_lead = str(verdicts.candidate_leads(table, "graded", GRADED)[0])
+    flagged = sum(
+        int(m.group(1)) if m.group(1) else 1
+        for m in re.finditer(r"(?:(\d+) of them )?short of runs", hiera_lead)
+    )
+    assert flagged == sum(a == "hiera-graded" for a, *_ in short), hiera_lead
+    assert "0 made" not in hiera_lead and "∞" not in hiera_lead
+    assert "重复次数不足" in verdicts.candidate_leads(table, "graded", GRADED)[0].in_language(
+        "zh_CN"
+    )
+    # the source's-design lead (source_lead) flags its counts too, pair by pair
+    for b in ("harmony", "pm", "hybrid"):
+        k = sum(a == "hiera-graded" and bb == b for a, bb, *_ in short)
+        lead = str(verdicts.source_lead(table, "graded", [("hiera-graded", b)]))
+        assert (
+            f"{k} of them short of runs" in lead if k > 1 else "1 of them short of runs" in lead
+        ), lead
+    # a core lead asked for no flag has none
+    fams = [
+        list(table[(table["a"] == "hiera-graded") & (table["b"] == b)]["result"]) for b in ("pm",)
+    ]
+    assert "short of runs" not in str(comparison.one_against_lead(fams))
+
+
+def _source_table():
+    rows = []
+    for d in ("normal", "uniform"):
+        for e, hi in ((0.5, 0.5), (1.0, 0.5), (2.0, 1.0), (4.0, 1.0)):
+            rows += [
+                (d, "hiera", e, hi, 0.01),
+                (d, "harmony", e, 1.0, 0.01),
+                (d, "pm", e, 1.0, 0.01),
+            ]
+    return verdicts.methods_comparisons(
+        _methods(rows, reps=20), pairs={"source": (("hiera", "harmony"), ("hiera", "pm"))}
+    )
+
+
+def test_r19_n2_l3_the_source_design_splits_at_eps_1():
+    """N-2/L-3: "lower in 29 and not separated in 19 of 48" pooled ε ≤ 1 with the larger ε, where the body said
+    only "ratios 0.908–1.26"; the counts split at ε = 1, and the larger ε get their own verdicts and intervals."""
+    t = _source_table()
+    low = verdicts.counts(t, "source", "hiera", ["harmony", "pm"], max_epsilon=1.0)
+    high = verdicts.counts(t, "source", "hiera", ["harmony", "pm"], min_epsilon=1.0)
+    assert (low["n"], low["better"]) == (8, 8) and (high["n"], high["tie"]) == (8, 8)
+    lead = str(verdicts.source_lead(t, "source", [("hiera", "harmony")], min_epsilon=1.0))
+    assert "not separated in all 4 (intervals within" in lead and "lower" not in lead
+    code, prose = _code("hiera"), _prose("hiera")
+    assert '("hiera.above_eps", "min_epsilon")' in code
+    assert "hiera_wins_large:myst" in prose
+    assert 'f"ratios {prose.span(floor_ratios)}"' not in code
+    # the claims table: one clause per candidate
+    assert 'V.tally(comparisons, "graded", grd_a, grd_b, short=False)' not in code
+    assert 'V.tally(comparisons, "graded", a, grd_b, short=False) for a in grd_a' in code
+    assert str(message("hiera.above_eps", eps="1", sentence="x")) == "at ε > 1, x"
+    assert "ε > 1" in message("hiera.above_eps", eps="1", sentence="x").in_language("zh_CN")
+
+
+def test_r19_l2_the_graded_ratio_is_labelled_with_its_tested_counts():
+    """L-2: "1.5–2.1 times the smallest uniform MAE" was unlabelled; it is a point estimate, followed by each
+    candidate's tested count."""
+    table = _graded_table()  # HierA-graded higher in all 6 against each, IDUE not separated
+    text = verdicts.graded_points(
+        table, "1.5–2.1", ["hiera-graded", "idldp"], ["harmony", "pm", "hybrid"]
+    )
+    en = str(text)
+    assert en.startswith("1.5–2.1 times the smallest uniform MAE (point estimates; tested: ")
+    assert f"{method_name('hiera-graded', 'en')} higher in 18 of 18" in en
+    assert f"{method_name('idldp', 'en')} higher in 0 of 18" in en
+    assert "点估计" in text.in_language("zh_CN")
+    prose = _prose("hiera")
+    assert "{glue:md}`hiera_graded_ratio:myst` times the smallest uniform MAE" not in prose

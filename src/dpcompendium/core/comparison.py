@@ -1201,10 +1201,16 @@ def table_lead(
     )
 
 
-def one_against_lead(families: Sequence[Sequence[ComparisonResult]]) -> Md:
+def one_against_lead(
+    families: Sequence[Sequence[ComparisonResult]],
+    *,
+    power: float | None = None,
+    family_size: int | None = None,
+) -> Md:
     """The plain lead above a table of one arm against several (a family per arm compared, e.g. a row each): the
     verdicts of each pair on their own, with their spans, in one clause per pair (referee 17, V1) — never one count
-    pooled over the pairs."""
+    pooled over the pairs. With ``power`` (and the Holm family's ``family_size``, all of its tests), each count's
+    verdicts short of runs are flagged beside it, as :func:`table_lead` does (referee 19, N-1)."""
     first = families[0][0].comparison
     if any(r.comparison.a.name != first.a.name for f in families for r in f):
         raise ValueError("families: every comparison must share its first arm")
@@ -1212,7 +1218,7 @@ def one_against_lead(families: Sequence[Sequence[ComparisonResult]]) -> Md:
         message(
             "comparison.against_clause",
             b=_name_md(f[0].comparison.b.name),
-            verdicts=_relations_md(f, spans=True),
+            verdicts=_relations_md(f, spans=True, needs=_needs(f, power, family_size)),
         )
         for f in families
     ]
@@ -2470,8 +2476,9 @@ def runs_short(
     ``power`` at the family's smallest Holm level :math:`\\alpha/k` (:math:`k` = ``family_size``, by default
     ``len(results)``: a family split over several tables passes its whole size, referee 17, M1), as
     :func:`design_figures` counts them (:meth:`ComparisonResult.runs_needed`), when it is shown and needs more than
-    the runs it rests on; None otherwise, and for a verdict of the studentized bootstrap, whose runs a t
-    approximation does not count (referee 16, J1: the flag beside the verdict a reader cites)."""
+    the runs it rests on; None otherwise, for a verdict of the studentized bootstrap, whose runs a t
+    approximation does not count (referee 16, J1: the flag beside the verdict a reader cites), and for one whose
+    arms are summaries without runs (quoted, not run here: "0 made" is no flag)."""
     results = list(results)
     if not (isinstance(power, float | int) and 0 < power < 1):
         raise ValueError(f"power must be in (0, 1), got {power!r}")
@@ -2484,7 +2491,7 @@ def runs_short(
     for r in results:
         need = (
             r.runs_needed(power, r.comparison.alpha / k)
-            if r.holds and r.comparison.test != "bootstrap-t"
+            if r.holds and r.comparison.test != "bootstrap-t" and _runs(r) > 0
             else None
         )
         out.append(need if need is not None and need > _runs(r) else None)

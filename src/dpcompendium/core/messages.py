@@ -246,6 +246,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.q_mse": "K-fold MSE",
         "hiera.on_data": "on %(data)s, %(sentence)s",
         "hiera.at_small": "At ε ≤ %(eps)s, %(sentence)s",
+        "hiera.up_to_eps": "at ε ≤ %(eps)s, %(sentence)s",
+        "hiera.above_eps": "at ε > %(eps)s, %(sentence)s",
+        "hiera.floor_ratios": "HierA's MAE at the largest ε over this floor, point estimates: %(span)s",
+        "hiera.graded_points": "%(span)s times the smallest uniform MAE (point estimates; tested: %(tested)s)",
+        "hiera.graded_tested": "%(a)s higher in %(k)s of %(n)s",
         "hiera.same_level": "calibrated to the same exact LDP level ε, %(sentence)s",
         "hiera.source_design": "with the source's budgets (nominal ε), %(sentence)s",
         "hiera.tally": "%(a)s against %(b)s: %(quantity)s lower in %(lower)s, higher in %(higher)s and not separated in "
@@ -965,6 +970,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.q_mse": "K 折交叉验证的 MSE",
         "hiera.on_data": "在%(data)s上，%(sentence)s",
         "hiera.at_small": "在 ε ≤ %(eps)s 时，%(sentence)s",
+        "hiera.up_to_eps": "在 ε ≤ %(eps)s 时，%(sentence)s",
+        "hiera.above_eps": "在 ε > %(eps)s 时，%(sentence)s",
+        "hiera.floor_ratios": "最大 ε 下 HierA 的 MAE 与该下限之比（点估计）：%(span)s",
+        "hiera.graded_points": "最小均匀机制 MAE 的 %(span)s 倍（点估计；检验结果：%(tested)s）",
+        "hiera.graded_tested": "%(a)s 在 %(n)s 项中的 %(k)s 项更高",
         "hiera.same_level": "校准到相同的精确 LDP 参数 ε 时，%(sentence)s",
         "hiera.source_design": "使用原文的隐私预算（名义 ε）时，%(sentence)s",
         "hiera.tally": "%(a)s 对比 %(b)s：在 %(n)s 次比较中，%(quantity)s更低 %(lower)s 次、更高 %(higher)s 次、未能区分 %(tie)s 次"

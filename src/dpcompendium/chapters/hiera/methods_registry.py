@@ -44,23 +44,23 @@ METHODS = (
     # PrivUnitG at the geometric midpoint d~^(1/4) of its two clips 1 and sqrt(d~) (referee 13, section 3)
     ("privunitg-mid", "PrivUnitG, clip $\\tilde d^{1/4}$", "PrivUnitG（裁剪到 $\\tilde d^{1/4}$）", "#CC79A7", "PrivUnitG (clip d̃^(1/4))", "x", "privunitg"),
     # Harmony and PM on the l2-clipped gradient, PrivUnitG's clip (referee 11, M1)
-    ("harmony-l2", "Harmony, $\\ell_2$ clip 1", "Harmony（$\\ell_2$ 裁剪到 1）", "#56B4E9", "Harmony (ℓ2 clip 1)", "h", "l2"),
+    ("harmony-l2", "Harmony (Duchi), $\\ell_2$ clip 1", "Harmony（Duchi，$\\ell_2$ 裁剪到 1）", "#56B4E9", "Harmony (ℓ2 clip 1)", "h", "l2"),
     ("pm-l2", "PM, $\\ell_2$ clip 1", "PM（$\\ell_2$ 裁剪到 1）", "#009E73", "PM (ℓ2 clip 1)", "p", "l2"),
     # ... at PrivUnitG's clip and per-coordinate noise: the matched-noise arms (referee 12, #1; 13, n2)
-    ("harmony-l2-step", "Harmony, $\\ell_2$ clip 1, matched noise", "Harmony（$\\ell_2$ 裁剪到 1，匹配噪声）", "#0072B2", "Harmony (ℓ2 clip 1, matched noise)", "<", "l2"),
+    ("harmony-l2-step", "Harmony (Duchi), $\\ell_2$ clip 1, matched noise", "Harmony（Duchi，$\\ell_2$ 裁剪到 1，匹配噪声）", "#0072B2", "Harmony (ℓ2 clip 1, matched noise)", "<", "l2"),
     ("pm-l2-step", "PM, $\\ell_2$ clip 1, matched noise", "PM（$\\ell_2$ 裁剪到 1，匹配噪声）", "#D55E00", "PM (ℓ2 clip 1, matched noise)", ">", "l2"),
     # PrivUnitG in a random k-dimensional projection [asi2023fast] (referee 12, §3)
     ("projunit", "ProjUnit, clip 1", "ProjUnit（裁剪到 1）", "#E69F00", "ProjUnit (clip 1)", "d", "projunit"),
     # PrivUnitG and the scalar arms at PrivUnitG's clip, each at its own learning rate chosen on held-out users
     # (referee 13, #1)
     ("privunitg-tuned", "PrivUnitG, clip 1, tuned step", "PrivUnitG（裁剪到 1，调参步长）", "#CC79A7", "PrivUnitG (clip 1, tuned step)", "8", "privunitg"),
-    ("harmony-l2-tuned", "Harmony, $\\ell_2$ clip 1, tuned step", "Harmony（$\\ell_2$ 裁剪到 1，调参步长）", "#56B4E9", "Harmony (ℓ2 clip 1, tuned step)", "H", "l2"),
+    ("harmony-l2-tuned", "Harmony (Duchi), $\\ell_2$ clip 1, tuned step", "Harmony（Duchi，$\\ell_2$ 裁剪到 1，调参步长）", "#56B4E9", "Harmony (ℓ2 clip 1, tuned step)", "H", "l2"),
     ("pm-l2-tuned", "PM, $\\ell_2$ clip 1, tuned step", "PM（$\\ell_2$ 裁剪到 1，调参步长）", "#009E73", "PM (ℓ2 clip 1, tuned step)", "d", "l2"),
     # Harmony and PM on the box, their own clip, each at its learning rate chosen on the same held-out users
     # (referee 14, H1: PrivUnitG's tuned arm against the scalar mechanisms at their own clip)
-    # a variant is named "Harmony, <what differs>" as its neighbours are (referee 18, l1: "Harmony (Duchi), tuned
-    # step" beside "Harmony, ℓ2 clip 1, tuned step" in one table)
-    ("harmony-tuned", "Harmony, tuned step", "Harmony（调参步长）", "#56B4E9", "Harmony (tuned step)", "1", ""),
+    # a variant is named after its base row, "Harmony (Duchi), <what differs>", as PM's are "PM, <what differs>"
+    # (referee 18, l1: one form in one table; referee 19, L-6: the base's name, as every other row has it)
+    ("harmony-tuned", "Harmony (Duchi), tuned step", "Harmony（Duchi，调参步长）", "#56B4E9", "Harmony (tuned step)", "1", ""),
     ("pm-tuned", "PM, tuned step", "PM（调参步长）", "#009E73", "PM (tuned step)", "2", ""),
     # PrivUnitG at the clip 1/2, below the three clips tried before (referee 14, L3)
     ("privunitg-half", "PrivUnitG, clip 1/2", "PrivUnitG（裁剪到 1/2）", "#CC79A7", "PrivUnitG (clip 1/2)", "4", "privunitg"),
