@@ -1,5 +1,5 @@
 """Stale doctrees: ``--all`` builds both editions from a fresh Sphinx environment, and a build drops an edition's
-environment when the book's own Sphinx extensions changed (``dpcompendium.book.envstamp``). No book is built: Sphinx
+environment when the book's own Sphinx extensions changed (``dpcompendium.book._envstamp``). No book is built: Sphinx
 and jupyter-book are replaced by recorders."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from dpcompendium.book import cli, envstamp, i18n
+from dpcompendium.book import _envstamp as envstamp
+from dpcompendium.book import cli, i18n
 
 
 @pytest.fixture
@@ -69,6 +70,8 @@ def sphinx_calls(monkeypatch, tmp_path):
         calls.append(kwargs)
         return 0
 
+    # i18n.build sets DPCOMPENDIUM_REPO if unset: set here, so that it goes with the test (repo_root() reads it)
+    monkeypatch.setenv("DPCOMPENDIUM_REPO", str(tmp_path))
     monkeypatch.setattr(jupyter_book.sphinx, "build_sphinx", build_sphinx)
     monkeypatch.setattr(i18n, "_jupyter_book_config", lambda root: (tmp_path / "_config.yml", {}))
     return calls

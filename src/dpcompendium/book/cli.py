@@ -349,8 +349,8 @@ def cmd_book(args: argparse.Namespace) -> int:
     if args.all:
         # jupyter-book's --all: a fresh Sphinx environment (Sphinx's -E), every page read again
         cmd += ["--all"]
-    # pages read by other versions of the book's own extensions are read again (dpcompendium.book.envstamp)
-    from .envstamp import drop_stale_environment, extension_hash
+    # pages read by other versions of the book's own extensions are read again (dpcompendium.book._envstamp)
+    from ._envstamp import drop_stale_environment, extension_hash
 
     if drop_stale_environment(root / "_build" / ".doctrees", extension_hash(root)):
         print(

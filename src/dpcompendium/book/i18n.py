@@ -171,10 +171,10 @@ def build(
     """Build the edition in ``lang`` into ``_build/html/<lang>`` (after the English book); returns Sphinx's status.
     ``locales``: another folder of catalogues than ``locales/`` (e.g. a test's). ``force_all``: every page read again
     in a fresh Sphinx environment and written; without it, the environment is dropped all the same when the book's
-    own extensions changed since it was read (:mod:`dpcompendium.book.envstamp`)."""
+    own extensions changed since it was read (``dpcompendium.book._envstamp``)."""
     from jupyter_book.sphinx import build_sphinx
 
-    from .envstamp import drop_stale_environment, extension_hash
+    from ._envstamp import drop_stale_environment, extension_hash
 
     root = Path(root).resolve()
     work = work_dir(root, lang)
