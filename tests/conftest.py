@@ -16,8 +16,9 @@ if "DPCOMPENDIUM_DATA_DIR" not in os.environ and (_SHARED / "SHA256SUMS").is_fil
 
 # What the Makefile exports, set here too, so that plain `pytest` (without make) runs the suite as make does: no
 # figure windows (Agg: pyplot's figures are closed, not kept by an interactive backend), one BLAS thread per process,
-# the same hash seed for subprocesses, Jupyter's kernel from .venv, and the Chinese figures required (a machine
-# without the CJK font fails the zh tests loudly instead of skipping the twins).
+# the same hash seed for subprocesses, Jupyter's kernel from .venv, the Chinese figures required (a machine without
+# the CJK font fails the zh tests loudly instead of skipping the twins), no download. tests/test_plain_pytest.py
+# checks that every literal export of the Makefile is here.
 for _name, _value in {
     "MPLBACKEND": "Agg",
     "OMP_NUM_THREADS": "1",
@@ -26,6 +27,8 @@ for _name, _value in {
     "PYDEVD_DISABLE_FILE_VALIDATION": "1",
     "JUPYTER_PLATFORM_DIRS": "1",
     "DPCOMPENDIUM_REQUIRE_CJK_FONT": "1",
+    # never the network for data, wherever the data cache is (the Makefile's DPCOMPENDIUM_OFFLINE ?= 1)
+    "DPCOMPENDIUM_OFFLINE": "1",
 }.items():
     os.environ.setdefault(_name, _value)
 # for subprocesses: this process's own seed is fixed at start-up

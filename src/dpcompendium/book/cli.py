@@ -347,7 +347,16 @@ def cmd_book(args: argparse.Namespace) -> int:
     if args.strict:
         cmd += ["-W", "-n", "--keep-going"]
     if args.all:
+        # jupyter-book's --all: a fresh Sphinx environment (Sphinx's -E), every page read again
         cmd += ["--all"]
+    # pages read by other versions of the book's own extensions are read again (dpcompendium.book._envstamp)
+    from ._envstamp import drop_stale_environment, extension_hash
+
+    if drop_stale_environment(root / "_build" / ".doctrees", extension_hash(root)):
+        print(
+            "dpcompendium book: the book's Sphinx extensions changed: every page is read again",
+            file=sys.stderr,
+        )
     # The kernels need the inline backend so that figures appear in the pages (Agg would show nothing).
     env = {
         **os.environ,

@@ -169,11 +169,17 @@ def build(
     jobs: int = 1,
 ) -> int:
     """Build the edition in ``lang`` into ``_build/html/<lang>`` (after the English book); returns Sphinx's status.
-    ``locales``: another folder of catalogues than ``locales/`` (e.g. a test's)."""
+    ``locales``: another folder of catalogues than ``locales/`` (e.g. a test's). ``force_all``: every page read again
+    in a fresh Sphinx environment and written; without it, the environment is dropped all the same when the book's
+    own extensions changed since it was read (``dpcompendium.book._envstamp``)."""
     from jupyter_book.sphinx import build_sphinx
+
+    from ._envstamp import drop_stale_environment, extension_hash
 
     root = Path(root).resolve()
     work = work_dir(root, lang)
+    if drop_stale_environment(work / "doctrees", extension_hash(root)):
+        print(f"{lang}: the book's Sphinx extensions changed: every page is read again", flush=True)
     if locales is not None:  # catalogues from elsewhere: compile them all afresh
         shutil.rmtree(work / "locales", ignore_errors=True)
     compile_catalogues(root, lang, work / "locales", locales)
@@ -193,6 +199,7 @@ def build(
         warningiserror=strict,
         keep_going=strict,
         force_all=force_all,
+        freshenv=force_all,
         jobs=jobs,
     )
     return result if isinstance(result, int) else 1
