@@ -10,6 +10,7 @@ import nbformat
 import pandas as pd
 import pytest
 
+import dpcompendium.chapters  # noqa: F401  (registers every chapter's method names, which the tables translate)
 from dpcompendium.book import i18n, prose
 from dpcompendium.book.execution import for_language, output_language
 from dpcompendium.core import messages
