@@ -1227,9 +1227,9 @@ _PAIRS += [
     (  # hiera.ipynb a5053a6e
         "Grid of log-log charts, one per dataset: mean absolute error of the mean against the base "
         "epsilon for Harmony, PM, Hybrid, graded Laplace, HierA with the source's budgets, the "
-        "calibrated and the graded HierA, the IDUE mean, and a dotted minimax lower bound.",
+        "calibrated HierA, HierA, graded guarantee, the IDUE mean, and a dotted minimax lower bound.",
         "双对数图网格，每个数据集一个：均值的平均绝对误差随基础 ε 的变化，方法为 Harmony、PM、Hyb"
-        "rid、分级拉普拉斯、采用原文隐私预算的 HierA、校准后的 HierA 和分级 HierA、IDUE 均"
+        "rid、分级拉普拉斯、采用原文隐私预算的 HierA、校准后的 HierA、HierA（分级保证）、IDUE 均"
         "值，另有一条点线表示极小极大下界。",
     ),
     (  # hiera.ipynb a8e9459e
