@@ -336,7 +336,8 @@ def test_a_chinese_table_writes_review_3s_english_cells_in_chinese():
         "max_error": "最大误差",
         "mse": "均方误差",
         "dpbench": "DPBench 版 DAWA",  # zh review 8, T1
-        "code": "源代码",
+        "code": "原文代码",  # native review 8, C5: the source's code against its text
+        "text": "原文文字",
         "0.1 + 0.1 quantiles, 0.8 mean / all on one release": "0.1 + 0.1 用于分位数，0.8 用于均值 / 全部用于一次发布",
         "0.125 + 0.125 range steps, 0.75 mean (of rho) / sum 1, count 0 (n public)": (
             "0.125 + 0.125 用于范围步骤，0.75 用于均值（"

@@ -53,6 +53,10 @@ OTHER_CONCEPTS = {
     "when the claim holds": "声明成立",
     "the claim s curve": "声明的曲线",
     "the claim s profile": "声明的隐私曲线",
+    # hiera's experiment 3: the text's budgets {2ε, …, ε} and the code's {5ε, …, ε}, each its own label
+    # (native review 8, A4: 文中预算 and 原文代码的预算, not 原文的隐私预算 for both)
+    "text s budgets": "文中预算",
+    "code s budgets": "原文代码的预算",
 }
 
 

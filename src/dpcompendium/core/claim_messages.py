@@ -190,6 +190,8 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "LHP in SGD (level from x, value = gradient)", "SGD 中的 LHP（等级取自 $x$，值为梯度）"),
     # which LHP a card's row is (referee 5, m11): the source's budgets, or its shape calibrated to exactly eps-LDP
     ("claims.hiera.mech_source", "%(what)s with the source's budgets (%(used)s)", "%(what)s，采用原文的隐私预算 (%(used)s)"),
+    # the SGD's schedule {2ε, …, ε}, the text's, not the code's {5ε, …, ε} (native review 8, A4)
+    ("claims.hiera.mech_text", "%(what)s with the text's budgets (%(used)s)", "%(what)s，采用文中预算 (%(used)s)"),
     ("claims.hiera.mech_budgets", "%(what)s with budgets (%(used)s)",
      "%(what)s，隐私预算为 (%(used)s)"),
     ("claims.hiera.mech_calibrated",

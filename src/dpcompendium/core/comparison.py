@@ -1461,15 +1461,27 @@ def families_table(
     families: Sequence[tuple[Any, Sequence[ComparisonResult]]],
     caption: str | Md | None = None,
     scope: Md | None = None,
+    *,
+    power: float | None = None,
+    family_size: int | None = None,
 ) -> Md:
     """Several families of comparisons as a table (issue 49, F2), one row per family: its label, the arms compared,
     its verdict (``_verdict_cell``, the words of this module) and the span of its ratios — every number
     :func:`family_sentence` says of it; empty (``Md("")``) below :data:`~dpcompendium.core.messages.TABLE_FROM`
-    families, which :func:`families_text` says in the sentence."""
+    families, which :func:`families_text` says in the sentence. With ``power`` (and the Holm family's
+    ``family_size``, all of its tests), a row whose shown verdicts are short of runs (:func:`runs_short`) flags them
+    in its verdict cell, as :func:`one_against_lead` flags them in the lead above (referee 19: the leads had the
+    flags, the rows not)."""
     families = _checked_families(families)
     if len(families) < TABLE_FROM:
         return _no_table()
     results = [r for _, rs in families for r in rs]
+    needs = runs_short(results, power, family_size) if power is not None else [None] * len(results)
+    flags, start = [], 0
+    for _, fam in families:
+        rows_needs = needs[start : start + len(fam)]
+        start += len(fam)
+        flags.append(_short_md([(r, n) for r, n in zip(fam, rows_needs, strict=True) if r.holds]))
     # one pair in every row: named once, in the caption (reader review 4, m8)
     one_pair = len({(str(r.comparison.a.name), str(r.comparison.b.name)) for r in results}) == 1
     header = [
@@ -1479,9 +1491,10 @@ def families_table(
         message("comparison.col_ratios"),
     ]
     rows = []
-    for label, fam in families:
+    for (label, fam), flag in zip(families, flags, strict=True):
         first = fam[0].comparison
         c = _family_counts(fam)
+        cell = _verdict_cell(fam)
         rows.append(
             [
                 _name_md(label),
@@ -1496,7 +1509,9 @@ def families_table(
                         )
                     ]
                 ),
-                _verdict_cell(fam),
+                cell
+                if flag is None
+                else message("comparison.lead_with_span", part=cell, span=flag),
                 message("comparison.range", lo=_num(c["lo"]), hi=_num(c["hi"])),
             ]
         )

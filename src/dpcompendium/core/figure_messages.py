@@ -129,10 +129,13 @@ _PAIRS: list[tuple[str, str]] = [
     ("noisy-projections", "加噪的投影"),
     ("noisy projections", "加噪的投影"),
     # ---- HierA
-    ("HierA, graded bound", "HierA（分级上界）"),
     ("IDUE mean (IDLDP)", "IDUE 均值（IDLDP）"),
     ("HierA, exactly ε-LDP", "HierA（校准到恰好满足 ε-LDP）"),
     ("HierA (source's budgets)", "HierA（原文的隐私预算）"),
+    # experiment 3's two budgets (native review 8, A4): the text's {2ε, …, ε}, the code's {5ε, …, ε}
+    ("HierA (text's budgets)", "HierA（文中预算）"),
+    ("HierA (code's budgets)", "HierA（原文代码的预算）"),
+    ("HierA, graded guarantee", "HierA（分级保证）"),
     ("graded Laplace", "分级拉普拉斯"),
     ("level t' of v'", "v' 的隐私等级 t'"),
     ("level t of v", "v 的隐私等级 t"),
@@ -1224,9 +1227,9 @@ _PAIRS += [
     (  # hiera.ipynb a5053a6e
         "Grid of log-log charts, one per dataset: mean absolute error of the mean against the base "
         "epsilon for Harmony, PM, Hybrid, graded Laplace, HierA with the source's budgets, the "
-        "calibrated and the graded HierA, the IDUE mean, and a dotted minimax lower bound.",
+        "calibrated HierA, HierA, graded guarantee, the IDUE mean, and a dotted minimax lower bound.",
         "双对数图网格，每个数据集一个：均值的平均绝对误差随基础 ε 的变化，方法为 Harmony、PM、Hyb"
-        "rid、分级拉普拉斯、采用原文隐私预算的 HierA、校准后的 HierA 和分级 HierA、IDUE 均"
+        "rid、分级拉普拉斯、采用原文隐私预算的 HierA、校准后的 HierA、HierA（分级保证）、IDUE 均"
         "值，另有一条点线表示极小极大下界。",
     ),
     (  # hiera.ipynb a8e9459e
@@ -1235,7 +1238,7 @@ _PAIRS += [
         "budgets and calibrated HierA included; PrivUnitG at two clips in the corrected column), with "
         "horizontal lines for least squares and non-private SGD.",
         "双对数图网格，每个数据集和 SGD 变体一个：LDP 线性回归经交叉验证的均方误差随基础 ε 的变化，每"
-        "种梯度机制一条（包括采用文中隐私预算的 HierA 和校准后的 HierA；修正后的变体一列还有两种裁剪下的"
+        "种梯度机制一条（包括采用文中预算的 HierA 和校准后的 HierA；修正后的变体一列还有两种裁剪下的"
         " PrivUnitG），水平线表示最小二乘和不满足差分隐私的 SGD。",
     ),
     (  # hiera.ipynb hiera-acc-fig

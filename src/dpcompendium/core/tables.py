@@ -320,8 +320,10 @@ CELL_TEXTS_BY_LANG: dict[str, dict[str, str]] = {
         "max": "最大值",
         "mse": "均方误差",
         "dpbench": "DPBench 版 DAWA",  # a DAWA variant in a table cell (zh review 8, T1: the term base's form)
-        "code": "源代码",
-        "text": "原文",
+        # hiera's group rules: the source's code and its text, not "原文" for the text alone, which elsewhere is the
+        # whole source (native review 8, C5)
+        "code": "原文代码",
+        "text": "原文文字",
     },
 }
 #: Column-name suffix → the unit shown in the header.

@@ -707,11 +707,18 @@ def privacy_claim(
         ).with_conditions(PUBLIC_SCALING)
     if method == "hiera-graded":
         return graded_claim(eps, multipliers, edges=edges).with_conditions(PUBLIC_SCALING)
-    source = any(
-        np.array_equal(np.asarray(multipliers, dtype=float), np.asarray(m, dtype=float))
-        for m in (HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS)
+
+    def same(m) -> bool:
+        return np.array_equal(np.asarray(multipliers, dtype=float), np.asarray(m, dtype=float))
+
+    # the text's SGD budgets {2ε, …, ε} by their own name, not the source's {5ε, …, ε} (native review 8, A4)
+    label = (
+        "claims.hiera.mech_source"
+        if same(HIERA_MULTIPLIERS)
+        else "claims.hiera.mech_text"
+        if same(SGD_TEXT_MULTIPLIERS)
+        else "claims.hiera.mech_budgets"
     )
-    label = "claims.hiera.mech_source" if source else "claims.hiera.mech_budgets"
     if method == "hiera-calibrated":
         method, eps, label = (
             "hiera",

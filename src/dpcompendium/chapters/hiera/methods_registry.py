@@ -32,7 +32,7 @@ METHODS = (
     ("graded-laplace", "Graded Laplace", "分级拉普拉斯", "#E69F00", "graded Laplace", "^", ""),
     ("hiera", "HierA (source's budgets)", "HierA（原文的隐私预算）", "#D55E00", "HierA (source's budgets)", "D", "hiera"),
     ("hiera-calibrated", "HierA, exactly $\\varepsilon$-LDP", "HierA（校准到恰好满足 $\\varepsilon$-LDP）", "#0072B2", "HierA, exactly ε-LDP", "v", "hiera"),
-    ("hiera-graded", "HierA, graded guarantee", "HierA（分级保证）", "#56B4E9", "HierA, graded bound", "X", "graded"),
+    ("hiera-graded", "HierA, graded guarantee", "HierA（分级保证）", "#56B4E9", "HierA, graded guarantee", "X", "graded"),
     ("hybrid", "Hybrid", None, "#CC79A7", "Hybrid (PM/Duchi)", "P", ""),
     ("idldp", "IDUE (input-discriminative)", "IDUE（输入区分）", "#000000", "IDUE mean (IDLDP)", "*", "idue"),
     ("lhp", "LHP", None, "#999999", None, None, ""),
@@ -65,6 +65,12 @@ METHODS = (
     # PrivUnitG at the clip 1/2, below the three clips tried before (referee 14, L3)
     ("privunitg-half", "PrivUnitG, clip 1/2", "PrivUnitG（裁剪到 1/2）", "#CC79A7", "PrivUnitG (clip 1/2)", "4", "privunitg"),
 )  # fmt: skip
+
+#: Experiment 3's two budgets of HierA, each with its own label (native review 8, A4: one label stood for both): the
+#: text's schedule {2ε, …, ε} (the corrected SGD's rows, tables and verdicts) and the code's {5ε, …, ε} (the code's
+#: variants); experiment 2 keeps the registered name, "HierA (source's budgets)". Their Chinese: the figure templates.
+SGD_TEXT_LABEL = "HierA (text's budgets)"
+SGD_CODE_LABEL = "HierA (code's budgets)"
 
 for _id, _en, _zh, _colour, _legend, _marker, _refs in METHODS:
     method(_id, _en, _zh, _colour, legend=_legend, marker=_marker, **REFERENCES[_refs])

@@ -66,6 +66,7 @@ from ...core.privacy import PrivacyClaim
 from ...core.validation import check_epsilon
 from .hiera import lhp_exact_epsilon, privacy_claim, schedule
 from .levels import HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS
+from .methods_registry import SGD_TEXT_LABEL
 from .sgd import TUNED_METHODS
 
 __all__ = [
@@ -221,10 +222,12 @@ class _UnequalComparison(Comparison):
         return message("comparison.caveat", names=join([a.name for a in others])) + self.unequal
 
 
-def unequal_tag(epsilons: Sequence[float], *, sgd: bool) -> Md:
+def unequal_tag(epsilons: Sequence[float], *, sgd: bool, bare: bool = False) -> Md:
     """The tag of the comparisons of HierA at the source's budgets at base budgets ``epsilons``: its exact level per
     report (:func:`~dpcompendium.chapters.hiera.hiera.lhp_exact_epsilon`; ``sgd``: the text's SGD schedule with the
-    level taken from x) as a multiple of the base ε, and, at one base ε, that level itself."""
+    level taken from x) as a multiple of the base ε, and, at one base ε, that level itself; ``bare``: without its
+    brackets, for a sentence that has a bracket of its own (reader review: no two brackets in a row). The SGD's
+    HierA is named by its label, :data:`SGD_TEXT_LABEL`."""
     eps = sorted({float(e) for e in epsilons})
     if sgd:
         exact = [lhp_exact_epsilon(schedule(e, SGD_TEXT_MULTIPLIERS), coupled=False) for e in eps]
@@ -237,16 +240,18 @@ def unequal_tag(epsilons: Sequence[float], *, sgd: bool) -> Md:
         if number(lo, 2) == number(hi, 2)
         else join([number(lo, 2), number(hi, 2)], "–")
     )
-    name = _method_md("hiera")
+    # experiment 3's HierA is the text's budgets, experiment 2's the source's (native review 8, A4)
+    name = _name_md(SGD_TEXT_LABEL) if sgd else _method_md("hiera")
+    bare = "_bare" if bare else ""
     if len(eps) == 1:
         return message(
-            "hiera.caveat_unequal_one",
+            f"hiera.caveat_unequal_one{bare}",
             names=name,
             exact=number(exact[0], 2),
             eps=number(eps[0]),
             times=times,
         )
-    return message("hiera.caveat_unequal", names=name, times=times)
+    return message(f"hiera.caveat_unequal{bare}", names=name, times=times)
 
 
 def nominal_claim(
@@ -452,7 +457,11 @@ def sgd_comparisons(
             va, vb = values.get((dataset, eps, a)), values.get((dataset, eps, b))
             if va is None or vb is None or va.size < 2 or vb.size < 2 or va.size != vb.size:
                 continue
-            arms = [Arm.of(m, arm_claim(m, float(eps), "sgd"), v) for m, v in ((a, va), (b, vb))]
+            # HierA here runs the text's budgets {2ε, …, ε}: its own label (native review 8, A4)
+            arms = [
+                Arm.of(m, arm_claim(m, float(eps), "sgd"), v, label=_sgd_label(m))
+                for m, v in ((a, va), (b, vb))
+            ]
             key = {"guarantee": "sgd", "a": a, "b": b, "dataset": dataset, "epsilon": eps}
             comparisons.append(
                 (
@@ -469,6 +478,21 @@ def sgd_comparisons(
                 )
             )
     return _rows(comparisons, alpha)
+
+
+def _sgd_label(method: str) -> str | None:
+    """The label of ``method``'s arm in the SGD (experiment 3): HierA's budgets there are the text's,
+    :data:`SGD_TEXT_LABEL`; ``None`` (the registered name) for every other method."""
+    return SGD_TEXT_LABEL if method == "hiera" else None
+
+
+def _arm_names(t: pd.DataFrame) -> dict[str, Md]:
+    """Each method of ``t``'s comparisons by the name its arms carry (an SGD arm of HierA: its label)."""
+    names: dict[str, Md] = {}
+    for r in t["result"]:
+        for arm in (r.comparison.a, r.comparison.b):
+            names.setdefault(arm.method, arm.name)
+    return names
 
 
 def results_table(table: pd.DataFrame) -> pd.DataFrame:
@@ -579,6 +603,8 @@ def families_text(
     over the whole experiment, each tag once) and :func:`~dpcompendium.core.comparison.families_table`, a row per
     family, under ``caption`` (default: the core's). ``kw``: ``datasets``, ``max_epsilon`` as in :func:`family`."""
     datasets = kw.pop("datasets", None)
+    # a row's verdicts short of runs are flagged in its cell, at the Holm level of the whole experiment
+    power = kw.pop("power", 0.9)
     fams: list[tuple[Md, list[ComparisonResult]]] = []
     for a, b in pairs:
         t, _, _ = _select(table, guarantee, a, b, datasets, **kw)
@@ -609,7 +635,13 @@ def families_text(
     # candidates (first arms) are never pooled into one count: each its own lead, pair by pair (referee 18, m-1)
     if len({a for a, _ in pairs}) > 1 and not by_dataset:
         lead = join(candidate_leads(table, guarantee, pairs, datasets=datasets, **kw), "; ")
-        return lead, families_table(fams, caption, scope=message("hiera.holm_experiment"))
+        return lead, families_table(
+            fams,
+            caption,
+            scope=message("hiera.holm_experiment"),
+            power=power,
+            family_size=len(table),
+        )
     lead = table_lead(results)
     seen: set[str] = set()
     for r in results:
@@ -617,7 +649,9 @@ def families_text(
         if str(tag) and str(tag) not in seen:
             seen.add(str(tag))
             lead = lead + tag
-    return lead, families_table(fams, caption, scope=message("hiera.holm_experiment"))
+    return lead, families_table(
+        fams, caption, scope=message("hiera.holm_experiment"), power=power, family_size=len(table)
+    )
 
 
 def candidate_leads(
@@ -669,14 +703,20 @@ def sgd_results(tests: pd.DataFrame) -> tuple[Md, Md]:
     # first arms differ (referee 17, m1: "lower in 30, higher in 13" over 23 pairs was no method's record)
     first = tests["result"].iloc[0].comparison
     pairs = {(str(r.comparison.a.name), str(r.comparison.b.name)) for r in tests["result"]}
-    text = message("hiera.sgd_where", quantity=first.quantity, n=str(len(tests)), m=str(len(pairs)))
-    tags: dict[str, Md] = {}  # HierA at the source's budgets: its tag once (referee 11, m2)
-    for r in tests["result"]:
-        c = r.comparison
-        if isinstance(c, _UnequalComparison) and c.unequal is not None and str(c.unequal):
-            tags.setdefault(str(c.unequal), c.unequal)
-    for tag in tags.values():
-        text = text + tag
+    # HierA at the text's budgets: its tag once (referee 11, m2), inside the bracket of the pairs, not a second
+    # bracket after it (reader review: "(23 pairs …) (not equal privacy …)")
+    unequal = any(
+        isinstance(r.comparison, _UnequalComparison) and r.comparison.unequal is not None
+        for r in tests["result"]
+    )
+    note = (
+        message("hiera.sgd_where_note", note=unequal_tag(eps, sgd=True, bare=True))
+        if unequal
+        else _empty()
+    )
+    text = message(
+        "hiera.sgd_where", quantity=first.quantity, n=str(len(tests)), m=str(len(pairs)), note=note
+    )
     if len(eps) == 1:
         text = message("hiera.sgd_lead", eps=number(eps[0]), sentence=text)
     return text, tab
@@ -810,10 +850,11 @@ def _lead(
     }
     if not names:
         return message("hiera.lead", **params)
+    arm_names = _arm_names(t)
     return message(
         "hiera.lead_named",
-        a=join([_method_md(m) for m in a], " / "),
-        b=join([_method_md(m) for m in b]),
+        a=join([arm_names.get(m, _method_md(m)) for m in a], " / "),
+        b=join([arm_names.get(m, _method_md(m)) for m in b]),
         **params,
     )
 
@@ -933,7 +974,7 @@ def sgd_hiera_lead(table: pd.DataFrame, bs: Sequence[str], epsilon: float, reps:
     with its verdicts and their spans (:func:`tally`'s ``lead`` form). "not tested" without either."""
     parts = [
         message(key, sentence=tally(table, "sgd", a, list(bs), lead=True, names=False))
-        for a, key in (("hiera", "hiera.source_unequal"), ("hiera-calibrated", "hiera.same_level"))
+        for a, key in (("hiera", "hiera.text_unequal"), ("hiera-calibrated", "hiera.same_level"))
         if len(table) and list(bs) and counts(table, "sgd", a, list(bs))["n"]
     ]
     if not parts:
@@ -943,10 +984,11 @@ def sgd_hiera_lead(table: pd.DataFrame, bs: Sequence[str], epsilon: float, reps:
 
 def _tally(t: pd.DataFrame, a: list[str], b: list[str], c: dict[str, int]) -> Md:
     """:func:`tally`'s sentence without its caveat."""
+    names = _arm_names(t)
     params = {
         "quantity": t["result"].iloc[0].comparison.quantity,
-        "a": join([_method_md(m) for m in a], " / "),
-        "b": join([_method_md(m) for m in b]),
+        "a": join([names.get(m, _method_md(m)) for m in a], " / "),
+        "b": join([names.get(m, _method_md(m)) for m in b]),
         "n": str(c["n"]),
     }
     outcomes = {"lower": c["better"], "higher": c["worse"], "tie": c["tie"]}
