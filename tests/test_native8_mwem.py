@@ -257,3 +257,14 @@ def test_fig_3_2_panels_align_on_a_phone_and_wide():
         assert max(b.y0 for b in boxes) - min(b.y0 for b in boxes) < 1e-3
     finally:
         plt.close(fig)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# glued paragraphs of at most 600 characters: two paragraphs of §3.11 (720 and 678 in a run) split at a sentence end
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def test_long_dpbench_paragraphs_are_split_at_sentence_ends():
+    text = _markdown_and_code()
+    assert "{glue:md}`mwem_db_aim_parts_sel:myst`.\n\nWhether AIM's adaptivity" in text
+    assert "{glue:md}`mwem_db_trend:myst`).\n\n$T$ boxes cannot describe" in text
