@@ -70,7 +70,11 @@ def _mwem_tv(dest: Path, values: dict) -> str:
 
 def _mwem_dpbench(dest: Path, values: dict) -> str | None:
     db = pd.read_csv(dest / "dpbench_errors.csv")
-    names = {"ADULT (1-D, 4096 bins)": "ADULT", "Adult 2-D (256 x 256)": "Adult 2-D"}
+    names = {
+        "ADULT (1-D, 4096 bins)": "ADULT",
+        "Adult 2-D (256 × 256)": "Adult 2-D",
+        "Adult 2-D (256 x 256)": "Adult 2-D",  # a store written before native review 8, U3
+    }
     std = db[(db["method"] == "MWEM standard") & (db["output"] == "last")]
     if std.empty:
         return None

@@ -300,6 +300,7 @@ def test_a_dimension_is_not_a_number_of_the_run():
     assert numbers("1-D, ε = 0.1") == numbers("一维，ε = 0.1") == Counter({"0.1": 1})
     assert numbers("$T$ = 30 in 1-D, 200 in 2-D") == numbers("$T$ 在一维中为 30，在二维中为 200")
     assert numbers("Adult 2-D (256 x 256)") == numbers("Adult 二维（256 x 256）")
+    assert numbers("Adult 2-D (256 × 256)") == numbers("Adult 二维（256 × 256）")
     assert numbers("在 2 维中为 30") == numbers("30 in 2-D")
     assert numbers("1-D, ε = 0.1") != numbers("一维，ε = 1")
 

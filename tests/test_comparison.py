@@ -409,7 +409,7 @@ def test_first_places_lacking_names_the_baselines_absent_where_a_method_won():
     assert [r.winners for r in rankings] == [("DAWA",), ("MWEM",), ("MWEM",)]
     text = first_places_lacking("MSE", rankings, ["one", "two", "two"])
     assert str(text) == (
-        "of the 2 settings where MWEM alone has the lowest MSE, 2 (two) have no HDMM in the ranking"
+        "the 2 settings where MWEM alone has the lowest MSE are all on two, whose ranking has no HDMM"
     )
     assert "HDMM" in text.in_language("zh_CN")
     # every first place taken against every arm: nothing to say

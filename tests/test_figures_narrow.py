@@ -308,9 +308,11 @@ def test_the_page_gets_the_narrow_image_after_the_wide_one(tmp_path):
     assert narrow["alt"] == "the error against ε"
 
 
-def test_a_colorbar_of_several_panels_goes_with_the_last():
-    """mwem Fig. 3.2 (three heat maps, one colorbar for all): each panel's region is its own, the colorbar's is in
-    the last panel's; a region that held the colorbar for each panel spanned all three."""
+def test_a_colorbar_of_several_panels_goes_under_the_stack():
+    """mwem Fig. 3.2 (three heat maps, one colorbar for all): each panel's region is its own and the same size, the
+    colorbar's comes after them (under the stack on a phone). A region that held the colorbar for each panel spanned
+    all three; with the last panel, that panel's region was wider, and its phone image smaller and off the others'
+    axis (s21, Fig. 3.2 at 390 px)."""
     with plotting.book_style():
         fig, axes = plt.subplots(1, 3, figsize=(7.2, 3), sharey=True, layout="constrained")
         for ax in axes:
@@ -318,13 +320,18 @@ def test_a_colorbar_of_several_panels_goes_with_the_last():
         fig.colorbar(im, ax=axes)
     fig.set_dpi(chapter.FIGURE_DPI)
     fig.draw_without_rendering()
-    regions = plotting.panel_regions(fig)
+    head, middle, tail = plotting._region_groups(fig)
+    assert not head and len(middle) == 3 and len(tail) == 1
     assert all(
-        a.x1 <= b.x0 + 0.1 for a, b in itertools.pairwise(regions)
+        a.x1 <= b.x0 + 0.1 for a, b in itertools.pairwise(middle)
     )  # side by side, not nested
+    assert (
+        abs(middle[2].width - middle[1].width) < 0.05
+    )  # the last no wider than the one before (no y ticks either)
     bar = next(ax for ax in fig.axes if hasattr(ax, "_colorbar"))
-    assert regions[2].x1 >= bar.get_position().x1 * fig.get_size_inches()[0]
-    assert regions[0].width < fig.get_size_inches()[0] / 2
+    assert tail[0].x1 >= bar.get_position().x1 * fig.get_size_inches()[0]
+    assert middle[2].x1 < bar.get_position().x0 * fig.get_size_inches()[0]
+    assert [r.bounds for r in plotting.panel_regions(fig)] == [r.bounds for r in (*middle, *tail)]
     plt.close(fig)
 
 

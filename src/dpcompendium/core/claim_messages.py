@@ -270,7 +270,7 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
      "DAWA（在加噪直方图上划分）"),
     ("claims.hist.mech_dawa_dpbench", "DAWA (DPBench's calibration)",
      "DPBench 版 DAWA"),
-    ("claims.hist.title_identity", "Identity", "逐单元格加噪（Identity）"),
+    ("claims.hist.title_identity", "Identity", "Identity"),
     ("claims.hist.title_uniform", "Uniform", "均匀估计（Uniform）"),
     ("claims.hist.title_hierarchical", "Hierarchical ($H_b$)", "Hierarchical (Hb)", "层次方法（$H_b$）"),
     ("claims.hist.title_php", "P-HP (the authors' procedure)", "P-HP（作者实现）"),
@@ -539,7 +539,7 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
     ("claims.mwem.mech_aim", "AIM (mbi estimation)", "AIM（mbi 估计）"),
     ("claims.mwem.mech_mst", "MST (Private-PGM estimate)", "MST（图模型估计）"),
     ("claims.mwem.mech_mst_nc", "MST without domain compression (Private-PGM estimate)",
-     "不压缩取值域的 MST（图模型估计）"),
+     "MST（不压缩取值域，图模型估计）"),
     # the Gaussian baselines at AIM's budget (reader review 4, m4: the Chinese claims cards named them in English)
     ("claims.mwem.mech_gaussian-identity", "Gaussian Identity (zCDP)", "高斯 Identity（zCDP）"),
     ("claims.mwem.mech_gaussian-ls", "Gaussian least squares (zCDP)", "高斯最小二乘（zCDP）"),

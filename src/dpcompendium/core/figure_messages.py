@@ -52,7 +52,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("digits", "手写数字数据"),
     ("wine", "葡萄酒数据"),
     ("Monte Carlo", "蒙特卡洛"),
-    ("Identity", "逐单元格加噪（Identity）"),
+    ("Identity", "Identity"),
     ("replace-one", "替换一条记录"),
     ("add-remove", "增删一条记录"),
     ("epsilon", "隐私预算 ε"),

@@ -327,7 +327,7 @@ _core("count", "count", "计数")
 _core(
     "identity",
     "Identity",
-    "逐单元格加噪（Identity）",
+    None,
     estimator=f"{_RANGES}:identity",
     claim=f"{_RANGES}:range_claim",
 )

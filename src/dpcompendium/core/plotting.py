@@ -258,13 +258,18 @@ def _region_groups(fig) -> tuple[list, list, list]:
     grid = _grid_panels(fig)
     order = {id(ax): i for i, ax in enumerate(grid)}
     bars: dict[int, list] = {}
+    shared: list = []  # the colorbars of several panels
     for ax in fig.axes:
         cb = getattr(ax, "_colorbar", None)
         if cb is None or not ax.get_visible():
             continue
         parents = getattr(ax, "_colorbar_info", {}).get("parents") or [cb.mappable.axes]
-        # a colorbar of several panels goes with the last of them (with each, every panel's region would span
-        # them all: mwem Fig. 3.2 on a phone)
+        # a colorbar of several panels goes under the stack, as the figure's legends (with each, every panel's
+        # region would span them all; with the last, that panel's region was wider, so it came out smaller and off
+        # the others' axis: mwem Fig. 3.2 at 390 px, s21)
+        if len([p for p in parents if id(p) in order]) > 1:
+            shared.append(ax)
+            continue
         last = max(parents, key=lambda parent: order.get(id(parent), -1))
         bars.setdefault(id(last), []).append(ax)
 
@@ -280,6 +285,7 @@ def _region_groups(fig) -> tuple[list, list, list]:
     for label in (fig._supxlabel,):
         if label is not None and label.get_text():
             tail.append(label.get_window_extent(renderer).transformed(inches))
+    tail += [box(c) for c in shared]
     tail += [legend.get_window_extent(renderer).transformed(inches) for legend in fig.legends]
     return head, middle, tail
 

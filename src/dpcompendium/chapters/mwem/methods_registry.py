@@ -53,7 +53,7 @@ method(
 method(
     "gaussian-identity",
     "Gaussian Identity",
-    "逐单元格加高斯噪声（高斯 Identity）",
+    "高斯 Identity",
     "#56B4E9",
     estimator=".gaussian:gaussian_identity",
     claim=".gaussian:gaussian_claim",

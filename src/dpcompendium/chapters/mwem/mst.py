@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ...core.messages import tex
+from ...core.messages import Md, message, tex
 from ...core.privacy import PrivacyClaim
 from ...core.validation import check_array, check_delta, check_epsilon, check_int, check_rng
 from .core import PUBLIC_DOMAIN, _text, budget_runner
@@ -522,6 +522,21 @@ def parts_family(
             f"ε = {e:g}",
         )
     return comparison.holm(rows), index
+
+
+def aim_measured(runs: int, two_way_runs: int) -> Md:
+    """The sentence on AIM's measured marginals on Adult 2-D: in how many of its ``runs`` it measured only the two
+    one-way marginals and in how many the two-way one too; "each of its 120 runs …, none the two-way" where none did
+    (native review 8, S5: "in 120 of its 120 runs …, and the two-way marginal too in 0")."""
+    runs, two = (
+        check_int(runs, "runs", minimum=0),
+        check_int(two_way_runs, "two_way_runs", minimum=0),
+    )
+    if two > runs:
+        raise ValueError(f"two_way_runs ({two}) must not exceed runs ({runs})")
+    if runs and two == 0:
+        return message("mwem.db_aim_measured_all", runs=str(runs))
+    return message("mwem.db_aim_measured", one=str(runs - two), runs=str(runs), two=str(two))
 
 
 def parts_reading(results: Sequence, index: dict, two_way_runs: int = 0) -> dict | None:
