@@ -987,7 +987,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.up_to_eps": "在 ε ≤ %(eps)s 时，%(sentence)s",
         "hiera.above_eps": "在 ε > %(eps)s 时，%(sentence)s",
         "hiera.floor_ratios": "最大 ε 下 HierA 的 MAE 与该下限之比（点估计）：%(span)s",
-        "hiera.graded_points": "最小均匀机制 MAE 的 %(span)s 倍（点估计；检验结果：%(tested)s）",
+        "hiera.graded_points": "统一机制中最小 MAE 的 %(span)s 倍（点估计；检验结果：%(tested)s）",
         "hiera.graded_tested": "%(a)s 在 %(n)s 项中的 %(k)s 项更高",
         "hiera.same_level": "校准到相同的精确 LDP 参数 ε 时，%(sentence)s",
         "hiera.source_design": "使用原文的隐私预算（名义 ε）时，%(sentence)s",
