@@ -2017,7 +2017,14 @@ def design_sentence(
             raise ValueError("null=True needs two-sided ('tie') comparisons")
         ks = _family_sizes(results, family_size, families)
         rejections = sum(r.holds for r in results)
-        key = "comparison.design_null_some" if rejections else "comparison.design_null_none"
+        # one rejection in the singular: "this one rejection is a false rejection" (native review 8, S11)
+        key = (
+            "comparison.design_null_none"
+            if not rejections
+            else "comparison.design_null_one"
+            if rejections == 1
+            else "comparison.design_null_some"
+        )
         common = {
             "r": str(rejections),
             "n": str(len(results)),
