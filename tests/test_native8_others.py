@@ -139,7 +139,9 @@ def test_coalition_sentence_gives_the_nominal_budget_once():
     full = federated_pca.coalition_sentence(**args, delta="3.07e-07")
     assert "Adult" not in str(lead) and "δ" not in str(lead)
     assert "(Adult, δ = 3.07e-07)" in str(full)
-    assert "（Adult" not in lead.in_language("zh_CN") and "（Adult 数据，" in full.in_language("zh_CN")
+    assert "（Adult" not in lead.in_language("zh_CN") and "（Adult 数据，" in full.in_language(
+        "zh_CN"
+    )
     assert "c = 49" in str(lead)
     src = _source("federated-pca")
     assert "{glue:md}`fedpca_coalition_lead:myst`" in src
@@ -169,3 +171,69 @@ def test_small_signal_items_have_no_colons():
     src = _source("histograms")
     assert "are three (in its words):\nno method" in src
     assert "; by $\\varepsilon$: {glue:md}`hist_best_sparse" not in src
+
+
+# reader review (issue 49): the Hb bullet says each set of budgets once
+def test_grouped_budgets_say_each_set_once():
+    text = histograms.grouped_budgets(
+        {"HEPTH": [0.01, 0.1], "INCOME": [0.01, 0.1], "SEARCHLOGS": [0.01, 0.1], "X": []}
+    )
+    assert text == "on HEPTH, INCOME and SEARCHLOGS at ε ∈ {0.01, 0.1}"
+    assert text.count("ε ∈") == 1
+    two = histograms.grouped_budgets({"HEPTH": [0.01], "INCOME": [0.01, 0.1]})
+    assert two == "on HEPTH at ε ∈ {0.01}, on INCOME at ε ∈ {0.01, 0.1}"
+    assert "histograms.grouped_budgets(first_eps[m])" in _source("histograms")
+
+
+# reader review (issue 49): the summary's ε list is in maths as the ε beside it, in both editions
+def test_summary_fix_writes_epsilon_in_maths():
+    m = message(
+        "hist.sum_fix",
+        cost="C",
+        margin_note="N",
+        uppers="1.1, 1.2",
+        eps="0.3, 3",
+        pct="10 %",
+        k="2",
+        n="2",
+    )
+    for lang in ("en", "zh_CN"):
+        text = m.in_language(lang)
+        assert "$\\varepsilon$ = 0.3" in text and "ε =" not in text
+    assert "at ε = 0.3, 3" in str(m)
+
+
+# reader review (issue 49): wide tables of text are cards on a phone
+def test_wide_tables_are_cards_on_a_phone():
+    df = pd.DataFrame({"comparison": ["a vs b"], "ratio": [1.5]})
+    assert "dpc-cards" in tables.ReadableTable(df, cards=True)._repr_html_()
+    assert "dpc-cards" not in tables.ReadableTable(df)._repr_html_()
+    assert "cards=True" in _source("dp-mean")
+    assert "comparison.families_table(dawa_families, cards=True)" in _source("histograms")
+    rng = np.random.default_rng(5)
+    from dpcompendium.core.comparison import Comparison, families_table, holm
+
+    fams = []
+    for label in ("f1", "f2", "f3", "f4"):
+        fam = holm(
+            [
+                Comparison(
+                    "MSE",
+                    Arm.of("a", CLAIM, rng.exponential(1.0, 30)),
+                    Arm.of("b", CLAIM, rng.exponential(3.0, 30)),
+                    "tie",
+                ).result()
+                for _ in range(2)
+            ]
+        )
+        fams.append((label, fam))
+    assert "dpc-cards" in families_table(fams, cards=True).myst
+    assert "dpc-cards" not in families_table(fams).myst
+
+
+def test_flat_check_table_is_cards():
+    import inspect
+
+    from dpcompendium.chapters.federated_pca import experiments
+
+    assert "table(head, body, caption, cards=True)" in inspect.getsource(experiments.flat_table)

@@ -1461,11 +1461,14 @@ def families_table(
     families: Sequence[tuple[Any, Sequence[ComparisonResult]]],
     caption: str | Md | None = None,
     scope: Md | None = None,
+    *,
+    cards: bool = False,
 ) -> Md:
     """Several families of comparisons as a table (issue 49, F2), one row per family: its label, the arms compared,
     its verdict (``_verdict_cell``, the words of this module) and the span of its ratios — every number
     :func:`family_sentence` says of it; empty (``Md("")``) below :data:`~dpcompendium.core.messages.TABLE_FROM`
-    families, which :func:`families_text` says in the sentence."""
+    families, which :func:`families_text` says in the sentence. ``cards``: a phone shows each row as a card
+    (:func:`~dpcompendium.core.messages.table`; a table whose pair column names long arms)."""
     families = _checked_families(families)
     if len(families) < TABLE_FROM:
         return _no_table()
@@ -1518,6 +1521,7 @@ def families_table(
             results,
             scope if scope is not None else message("comparison.holm_families"),
         ),
+        cards=cards,
     )
 
 

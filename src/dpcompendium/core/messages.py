@@ -674,7 +674,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         # those stay with the takeaways and the sections), from the same comparison objects
         # referee 18, m-7: a margin chosen after the intervals were seen makes the verdict exploratory; the upper
         # confidence bound of the ratio at each budget beside it
-        "hist.sum_fix": "%(cost)s; %(margin_note)s: MSE-ratio upper bounds %(uppers)s at ε = %(eps)s, within %(pct)s at %(k)s of %(n)s",
+        # ε in maths, as in %(cost)s beside it (reader review, issue 49)
+        "hist.sum_fix": "%(cost)s; %(margin_note)s: MSE-ratio upper bounds %(uppers)s at $\\varepsilon$ = %(eps)s, within %(pct)s at %(k)s of %(n)s",
         "hist.sum_margin_chosen": "exploratory (post-hoc margin)",
         "hist.sum_margin_set": "margin set by this run's parameters",
         "hist.sum_sota": "over the %(n)s (dataset, $\\varepsilon$) settings of the sweep, among the private methods run here: "
@@ -1347,7 +1348,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "（比值 %(lo)s–%(hi)s）%(tail)s",
         "hist.take_sota": "在整个扫描的 %(n)s 个（数据集，$\\varepsilon$）参数组合中，就这里运行的满足差分隐私的方法而言："
         "%(wins)s",
-        "hist.sum_fix": "%(cost)s；%(margin_note)s：ε = %(eps)s 时均方误差比值的上界为 %(uppers)s，%(n)s 个中有 %(k)s 个在 %(pct)s 的界值之内",
+        "hist.sum_fix": "%(cost)s；%(margin_note)s：$\\varepsilon$ = %(eps)s 时均方误差比值的上界为 %(uppers)s，%(n)s 个中有 %(k)s 个在 %(pct)s 的界值之内",
         "hist.sum_margin_chosen": "探索性结果（界值是事后选定的）",
         "hist.sum_margin_set": "界值由本次运行的参数设定",
         "hist.sum_sota": "在整个扫描的 %(n)s 个（数据集，$\\varepsilon$）参数组合中，就这里运行的满足差分隐私的方法而言：%(ranked)s",
@@ -1653,6 +1654,7 @@ PLAIN: dict[str, str] = {
     "first-order approximation ε√s = %(first)s is not a bound); with one colluder it is at %(one)s, and CAPE as "
     "published is at %(cape)s with no colluder at all",
     "fedpca.coalition_where": " (Adult, δ = %(delta)s)",
+    "hist.sum_fix": "%(cost)s; %(margin_note)s: MSE-ratio upper bounds %(uppers)s at ε = %(eps)s, within %(pct)s at %(k)s of %(n)s",
     "hist.first_at_alone": "at ε = %(eps)s %(names)s ranks first alone",
     "hist.first_at_tie": "at ε = %(eps)s %(names)s rank first, not separated",
     "hist.first_on_alone": "on %(data)s at ε = %(eps)s %(names)s ranks first alone",

@@ -641,8 +641,13 @@ class ReadableTable:
         index: bool | None = None,
         caption: str = "",
         lang: str | None = None,
+        *,
+        cards: bool = False,
     ) -> None:
         self.df = df
+        #: a phone shows each row as a card (the book's ``dpc-cards`` CSS; reader review, issue 49: a table of long
+        #: text cells wider than a 390-px column)
+        self.cards = cards
         self.digits = digits
         self.index = index
         self.caption = caption
@@ -692,7 +697,7 @@ class ReadableTable:
         if runs_of is not None:
             self._frame_runs = list(df[runs_of])
             df = df.drop(columns=[runs_of])
-        out = ['<table class="dpc-table">']
+        out = [f'<table class="dpc-table{" dpc-cards" if self.cards else ""}">']
         if self.caption:
             out.append(f"<caption>{myst_to_html(table_caption(self.caption))}</caption>")
         head = []
@@ -821,12 +826,20 @@ def readable(
     return ReadableTable(df, digits, index, caption, lang)
 
 
-def show_readable(df, digits: int = 3, *, index: bool | None = None, caption: str = "") -> None:
+def show_readable(
+    df, digits: int = 3, *, index: bool | None = None, caption: str = "", cards: bool = False
+) -> None:
     """Display ``df`` once per edition of the book, each in its language (:func:`~dpcompendium.core.messages.show`):
-    what a chapter's displayed DataFrame becomes (:func:`use_book_tables`)."""
+    what a chapter's displayed DataFrame becomes (:func:`use_book_tables`). ``cards``: each row a card on a phone
+    (:class:`ReadableTable`)."""
     from .messages import EDITIONS, show
 
-    show({lang: ReadableTable(df, digits, index, caption, lang) for lang in ("en", *EDITIONS)})
+    show(
+        {
+            lang: ReadableTable(df, digits, index, caption, lang, cards=cards)
+            for lang in ("en", *EDITIONS)
+        }
+    )
 
 
 def use_book_tables() -> bool:

@@ -64,6 +64,7 @@ __all__ = [
     "dpbench_sentence",
     "equivalence_test",
     "first_place",
+    "grouped_budgets",
     "grouping_tuning",
     "holm",
     "parameter_grid",
@@ -168,6 +169,21 @@ def first_place(ranking: Any, eps: str, data: Any = None) -> Md:
     if data is not None:
         params["data"] = dataset_md(data)
     return message(key, **params)
+
+
+def grouped_budgets(by_data: Mapping[str, Sequence[float]]) -> str:
+    """Where a method ranks first, its budgets per dataset, each set of ε once: "on HEPTH, INCOME and SEARCHLOGS at
+    ε ∈ {0.01, 0.1}, on ADULT at ε ∈ {1}" (reader review, issue 49: the same set was repeated for every dataset);
+    datasets without a budget are left out, the order is the datasets' own."""
+    groups: dict[tuple[float, ...], list[str]] = {}
+    for data, eps in by_data.items():
+        if len(eps):
+            groups.setdefault(tuple(eps), []).append(str(data))
+    parts = []
+    for eps, names in groups.items():
+        where = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        parts.append(f"on {where} at ε ∈ {{{', '.join(f'{e:g}' for e in eps)}}}")
+    return ", ".join(parts)
 
 
 def check_method(method: str, variant: str = "private") -> tuple[str, str]:
