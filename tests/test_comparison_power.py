@@ -451,7 +451,11 @@ def test_design_sentence_of_a_known_null_reports_its_size_and_band_not_power():
     )
     assert sum(r.holds for r in some) == 1
     text = str(design_sentence(some, null=True))
-    assert "the tests reject it in 1 of the 3 comparisons, each a false rejection" in text
+    # one rejection in the singular (native review 8, S11)
+    assert (
+        "the tests reject it in 1 of the 3 comparisons, and this one rejection is a false rejection"
+        in text
+    )
     assert "would be reached" not in text
     with _zh():
         assert "已知为零的差异" in design_sentence(some, null=True).myst

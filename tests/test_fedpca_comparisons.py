@@ -281,8 +281,13 @@ def test_coalition_first_order_value_is_an_approximation_and_the_exact_c0_value_
     assert classical.iloc[0].secure_aggregation < 1.0 < classical.iloc[-1].first_order
     cells = _notebook_cells()
     glue_cell = cells["glue-fedpca-coalition"]
-    assert "whose exact value with no colluder is" in glue_cell
-    assert "at_s_big.secure_aggregation[0]" in glue_cell and "is not a bound" in glue_cell
+    # the sentence is a template (native review 8, C6: fedpca.coalition), glued with and without Adult's δ
+    from dpcompendium.core.messages import CATALOGUE
+
+    template = CATALOGUE["en"]["fedpca.coalition"]
+    assert "whose exact value with no colluder is" in template and "is not a bound" in template
+    assert "exact0=prose.num(at_s_big.secure_aggregation[0], 3)" in glue_cell
+    assert "federated_pca.coalition_sentence(" in glue_cell
     import json
     from pathlib import Path
 
@@ -354,9 +359,12 @@ def test_each_epsilon_says_the_delta_it_is_at():
     )
     assert 'glue("fedpca_take_cape_big", prose.num(at_s_big.cape[0], 3)' in text
     assert 'glue("fedpca_take_delta", prose.num(delta)' in text
-    assert (
-        "(Adult, δ = {adult_delta})" in text
-    )  # inside the coalition sentence, wherever it is pasted
+    # inside the coalition sentence in the claims table; after §4.5's lead, which gives Adult's δ, it is not
+    # said twice (native review 8, C6)
+    assert "federated_pca.coalition_sentence(**coalition, delta=adult_delta)" in text
+    assert "{glue:md}`fedpca_coalition_text:myst` |" in "".join(
+        "".join(c["source"]) for c in _notebook_json()["cells"] if c["cell_type"] == "markdown"
+    )
     assert "Adult's\n$\\delta$ = {glue:md}`fedpca_adult_delta:myst`" in text
 
 

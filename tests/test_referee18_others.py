@@ -243,8 +243,8 @@ def test_l3_the_p_column_is_the_bootstraps_resolution_and_the_caption_says_so():
     assert "comparison.BOOTSTRAP_RESAMPLES" in code
     caption = (
         "CoinPress against the mean with private bounds: MSE ratio (the square of an RMSE ratio) and its "
-        "interval (two-sided tests, Holm-corrected per dataset; each verdict is read from its interval at its "
-        f"Holm level, and p ≤ {number(floor, 2)} is the smallest Holm-adjusted p-value the bootstrap's "
+        "interval (two-sided tests, Holm-corrected per dataset; each verdict, given in the sentence above the "
+        f"table, is read from its interval at its Holm level, and p ≤ {number(floor, 2)} is the smallest Holm-adjusted p-value the bootstrap's "
         f"{comparison.BOOTSTRAP_RESAMPLES} resamples resolve)"
     )
     zh = translate(caption, "zh_CN")

@@ -946,7 +946,8 @@ def test_histograms_privtree_names_the_settings_where_the_tests_differ():
 
     text = _notebook_text("histograms")
     assert '"hist.privtree_differ"' in text and "r.best.method" in text
-    assert "for d, es in first_eps[m].items()" in text
+    # per dataset, each set of budgets once (histograms.grouped_budgets; reader review, issue 49)
+    assert "histograms.grouped_budgets(first_eps[m])" in text
     setting = message(
         "hist.privtree_setting",
         name="HEPTH",

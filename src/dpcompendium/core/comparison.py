@@ -1495,6 +1495,7 @@ def families_table(
     *,
     power: float | None = None,
     family_size: int | None = None,
+    cards: bool = False,
 ) -> Md:
     """Several families of comparisons as a table (issue 49, F2), one row per family: its label, the arms compared,
     its verdict (``_verdict_cell``, the words of this module) and the span of its ratios — every number
@@ -1502,7 +1503,8 @@ def families_table(
     families, which :func:`families_text` says in the sentence. With ``power`` (and the Holm family's
     ``family_size``, all of its tests), a row whose shown verdicts are short of runs (:func:`runs_short`) flags them
     in its verdict cell, as :func:`one_against_lead` flags them in the lead above (referee 19: the leads had the
-    flags, the rows not)."""
+    flags, the rows not). ``cards``: a phone shows each row as a card (:func:`~dpcompendium.core.messages.table`; a
+    table whose pair column names long arms)."""
     families = _checked_families(families)
     if len(families) < TABLE_FROM:
         return _no_table()
@@ -1564,6 +1566,7 @@ def families_table(
             results,
             scope if scope is not None else message("comparison.holm_families"),
         ),
+        cards=cards,
     )
 
 
@@ -2063,7 +2066,14 @@ def design_sentence(
             raise ValueError("null=True needs two-sided ('tie') comparisons")
         ks = _family_sizes(results, family_size, families)
         rejections = sum(r.holds for r in results)
-        key = "comparison.design_null_some" if rejections else "comparison.design_null_none"
+        # one rejection in the singular: "this one rejection is a false rejection" (native review 8, S11)
+        key = (
+            "comparison.design_null_none"
+            if not rejections
+            else "comparison.design_null_one"
+            if rejections == 1
+            else "comparison.design_null_some"
+        )
         common = {
             "r": str(rejections),
             "n": str(len(results)),

@@ -552,13 +552,14 @@ _PAIRS += [
         "The source's conclusion tested: RMSE ratios, one neighbour relation per comparison",
         "检验原文的结论：RMSE 比值，每个比较只用一种邻居关系",
     ),
-    # referee 18, l-3: the constant "p (Holm) ≤ 0.0078" column is the bootstrap's resolution, not a p-value
+    # referee 18, l-3: the constant "p (Holm) ≤ 0.0078" column is the bootstrap's resolution, not a p-value;
+    # native review 8, C4: the table has no verdict column, so the caption says where the verdicts are
     (
         "CoinPress against the mean with private bounds: MSE ratio (the square of an RMSE ratio) and its interval "
-        "(two-sided tests, Holm-corrected per dataset; each verdict is read from its interval at its Holm level, "
-        "and p ≤ %(p)s is the smallest Holm-adjusted p-value the bootstrap's %(b)s resamples resolve)",
+        "(two-sided tests, Holm-corrected per dataset; each verdict, given in the sentence above the table, is read "
+        "from its interval at its Holm level, and p ≤ %(p)s is the smallest Holm-adjusted p-value the bootstrap's %(b)s resamples resolve)",
         "CoinPress 与“用差分隐私估计的边界求均值”的比较：均方误差比值（即 RMSE 比值的平方）及其区间（双侧检验，按数据集做 "
-        "Holm 校正；每个判定都由其 Holm 水平下的区间得出，p ≤ %(p)s 是自助法的 %(b)s 次重抽样所能分辨的最小 Holm 校正 p 值）",
+        "Holm 校正；每个判定都由其 Holm 水平下的区间得出（判定见表前的句子），p ≤ %(p)s 是自助法的 %(b)s 次重抽样所能分辨的最小 Holm 校正 p 值）",
     ),
     (
         "Exact LDP level of each schedule at base budget ε = %(eps)s",
@@ -611,7 +612,7 @@ _PAIRS += [
     ),
     (
         "Mean MSE on %(data)s per method and ε",
-        "%(data)s上各方法在各 ε 下 MSE 的均值",
+        "%(data)s 上各方法在各 ε 下 MSE 的均值",
     ),
     (
         "The patent's claim: each grouping variant against AHP and the authors' P-HP (ratio of mean MSEs, share of paired runs, Holm-adjusted rank test)",
@@ -634,7 +635,7 @@ _PAIRS += [
         "Share of settings in which each method's mean MSE is shown below Identity's and Uniform's (two-sided "
         "studentized-bootstrap tests on the log ratio of mean MSEs, Holm-corrected over the methods of each "
         "(dataset, ε) setting, one family per reference, none across settings)",
-        "各方法的MSE 均值被检验表明低于 Identity 与 Uniform 的参数组合所占比例（对均方误差均值之比的对数做双侧学生化自助法检验，"
+        "各方法的 MSE 均值被检验表明低于 Identity 与 Uniform 的参数组合所占比例（对均方误差均值之比的对数做双侧学生化自助法检验，"
         "在每个（数据集，ε）参数组合内对各方法做 Holm 校正，每个参照方法一个检验族，不跨参数组合校正）",
     ),
     (

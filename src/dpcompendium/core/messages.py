@@ -218,6 +218,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.check_consistent": "is consistent with it. Setting by setting, %(sentence)s",
         "dpmean.check_false": "separates them in %(k)s of %(n)s cells, which the proposition rules out, so each is a "
         "false rejection. Setting by setting, %(sentence)s",
+        # k = 1: the singular (native review 8, S11)
+        "dpmean.check_false_one": "separates them in %(k)s of %(n)s cells, which the proposition rules out, so this "
+        "one rejection is a false rejection. Setting by setting, %(sentence)s",
         # the tests behind dp-mean's verdicts, said once in a dropdown (reader review 6, A)
         "dpmean.tests_bootstrap": "Each verdict is a two-sided studentized-bootstrap (bootstrap-t) test of the MSE "
         "ratio on the repetitions' squared errors, at level %(level)s %%, Holm-corrected over each dataset's settings "
@@ -343,8 +346,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.design_null_none_cap": "a check of a difference known to be zero: none of the %(n)s comparisons rejects it (under the null, Holm keeps the chance of any false rejection in the family at or below %(level)s %%, so no power is counted: the true ratio is 1); with %(runs)s runs per arm not even a ratio of %(cap)s either way%(where)s would have been shown with power %(power)s (at %(holm)s): these runs cannot bound the ratio",
         "comparison.design_null_none_boot": "a check of a difference known to be zero: none of the %(n)s comparisons rejects it (under the null, Holm keeps the chance of any false rejection in the family at or below %(level)s %%, so no power is counted: the true ratio is 1); with %(runs)s runs per arm, the studentized bootstrap's intervals at their Holm levels do not rule out ratios of %(span)s",
         "comparison.design_null_some": "a check of a difference known to be zero: the tests reject it in %(r)s of the %(n)s comparisons, each a false rejection (under the null, Holm keeps the chance of any false rejection in the family at or below %(level)s %%, so no power is counted: the true ratio is 1); with %(runs)s runs per arm a ratio outside %(lo)s–%(hi)s%(where)s would have been shown with power %(power)s (at %(holm)s)",
+        "comparison.design_null_one": "a check of a difference known to be zero: the tests reject it in %(r)s of the %(n)s comparisons, and this one rejection is a false rejection (under the null, Holm keeps the chance of any false rejection in the family at or below %(level)s %%, so no power is counted: the true ratio is 1); with %(runs)s runs per arm a ratio outside %(lo)s–%(hi)s%(where)s would have been shown with power %(power)s (at %(holm)s)",
         "comparison.design_null_some_cap": "a check of a difference known to be zero: the tests reject it in %(r)s of the %(n)s comparisons, each a false rejection (under the null, Holm keeps the chance of any false rejection in the family at or below %(level)s %%, so no power is counted: the true ratio is 1); with %(runs)s runs per arm not even a ratio of %(cap)s either way%(where)s would have been shown with power %(power)s (at %(holm)s): these runs cannot bound the ratio",
+        "comparison.design_null_one_cap": "a check of a difference known to be zero: the tests reject it in %(r)s of the %(n)s comparisons, and this one rejection is a false rejection (under the null, Holm keeps the chance of any false rejection in the family at or below %(level)s %%, so no power is counted: the true ratio is 1); with %(runs)s runs per arm not even a ratio of %(cap)s either way%(where)s would have been shown with power %(power)s (at %(holm)s): these runs cannot bound the ratio",
         "comparison.design_null_some_boot": "a check of a difference known to be zero: the tests reject it in %(r)s of the %(n)s comparisons, each a false rejection (under the null, Holm keeps the chance of any false rejection in the family at or below %(level)s %%, so no power is counted: the true ratio is 1); with %(runs)s runs per arm, the studentized bootstrap's intervals at their Holm levels do not rule out ratios of %(span)s",
+        "comparison.design_null_one_boot": "a check of a difference known to be zero: the tests reject it in %(r)s of the %(n)s comparisons, and this one rejection is a false rejection (under the null, Holm keeps the chance of any false rejection in the family at or below %(level)s %%, so no power is counted: the true ratio is 1); with %(runs)s runs per arm, the studentized bootstrap's intervals at their Holm levels do not rule out ratios of %(span)s",
         "comparison.design_ties_t": "; with these runs, the %(n)s not shown by t tests could have been shown only at ratios outside %(lo)s–%(hi)s%(where)s (power %(power)s)",
         "comparison.design_ties_cap": "; with these runs, the %(n)s not shown could not have been shown with power %(power)s even at a ratio of %(cap)s either way%(where)s: %(runs)s runs per arm cannot bound the ratio",
         "comparison.design_ties_t_cap": "; with these runs, the %(n)s not shown by t tests could not have been shown with power %(power)s even at a ratio of %(cap)s either way%(where)s: %(runs)s runs per arm cannot bound the ratio",
@@ -594,6 +600,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "%(db_alone)s of the %(n)s settings and first or not separated from the first in %(db_first)s; one of the "
         "two private DAWAs ranks first or not separated from the first among the private methods in "
         "%(priv_first)s. %(verdict)s",
+        # priv_first = 0 said as a negation, not "in 0" (native review 8, S6)
+        "hist.dpbench_none": "ranked together with the private methods, DAWA as DPBench runs it ranks first alone "
+        "in %(db_alone)s of the %(n)s settings and first or not separated from the first in %(db_first)s; among the "
+        "private methods, neither private DAWA ranks first, alone or not separated from the first, in any setting. "
+        "%(verdict)s",
         "hist.dpbench_supported": "DPBench's place for DAWA on the sparse histograms rests on its partition step, "
         "which is not private: with the same measurement step, neither private partition tried here comes near it "
         "(this does not show that no private DAWA can)",
@@ -673,7 +684,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         # those stay with the takeaways and the sections), from the same comparison objects
         # referee 18, m-7: a margin chosen after the intervals were seen makes the verdict exploratory; the upper
         # confidence bound of the ratio at each budget beside it
-        "hist.sum_fix": "%(cost)s; %(margin_note)s: MSE-ratio upper bounds %(uppers)s at ε = %(eps)s, within %(pct)s at %(k)s of %(n)s",
+        # ε in maths, as in %(cost)s beside it (reader review, issue 49)
+        "hist.sum_fix": "%(cost)s; %(margin_note)s: MSE-ratio upper bounds %(uppers)s at $\\varepsilon$ = %(eps)s, within %(pct)s at %(k)s of %(n)s",
         "hist.sum_margin_chosen": "exploratory (post-hoc margin)",
         "hist.sum_margin_set": "margin set by this run's parameters",
         "hist.sum_sota": "over the %(n)s (dataset, $\\varepsilon$) settings of the sweep, among the private methods run here: "
@@ -742,12 +754,22 @@ CATALOGUE: dict[str, dict[str, str]] = {
         # every one of them (native review 8, C2: "2 of 2 … have no" read as a coincidence)
         "comparison.wins_lacking_all": "the %(n)s settings where %(name)s alone has the lowest %(quantity)s are all on %(data)s, whose ranking has no %(missing)s",
         "hist.sparse_small": "On the sparse histograms only data-dependent methods rank first where the signal is small (DPBench's small-signal regime, small $\\text{scale}\\cdot\\varepsilon$: here $\\varepsilon$ ≤ %(eps)s)%(rest)s",
-        "hist.sparse_small_rest": "; at larger $\\varepsilon$ a data-independent method ranks first too, alone or not separated from the first: %(items)s",
+        "hist.sparse_small_rest": "; at larger $\\varepsilon$ a data-independent method ranks first too, alone or not separated from the first (%(items)s)",
         # referee 18, m-6: the histograms with a data-independent first place named, from the run
-        "hist.sparse_small_rest_on": "; at larger $\\varepsilon$ a data-independent method ranks first too, alone or not separated from the first, on %(data)s only: %(items)s",
-        "hist.sparse_setting": "%(data)s at $\\varepsilon$ = %(eps)s, %(cell)s",
+        "hist.sparse_small_rest_on": "; at larger $\\varepsilon$ a data-independent method ranks first too, alone or not separated from the first, on %(data)s only (%(items)s)",
+        # one setting's first place in a bracket, without a colon of its own (native review 8, S8)
+        "hist.first_at_alone": "at $\\varepsilon$ = %(eps)s %(names)s ranks first alone",
+        "hist.first_at_tie": "at $\\varepsilon$ = %(eps)s %(names)s rank first, not separated",
+        "hist.first_on_alone": "on %(data)s at $\\varepsilon$ = %(eps)s %(names)s ranks first alone",
+        "hist.first_on_tie": "on %(data)s at $\\varepsilon$ = %(eps)s %(names)s rank first, not separated",
         "hist.sparse_small_not": "on the sparse histograms the data-dependent methods do not rank first in every setting with $\\varepsilon$ ≤ %(eps)s",
         "fedpca.flat_family": "Tested at each dataset, split and $\\varepsilon$: %(family)s",
+        # the coalition sentence; %(where)s gives Adult and its δ only where no lead has said them (native review 8, C6)
+        "fedpca.coalition": "with $s = %(s)s$ sites and $c = %(c)s$ colluders, the remaining site is at "
+        "$\\varepsilon = %(eps)s$ under secure aggregation for a nominal %(nominal)s%(where)s, whose exact value with no "
+        "colluder is %(exact0)s (the first-order approximation $\\varepsilon\\sqrt{s} = %(first)s$ is not a bound); with "
+        "one colluder it is at %(one)s, and CAPE as published is at %(cape)s with no colluder at all",
+        "fedpca.coalition_where": " (Adult, $\\delta$ = %(delta)s)",
         "fedpca.cap_flat": "The flat check: the energy not captured, %(pair)s, at each dataset, split and $\\varepsilon$ — the ratio, its interval at its Holm level and the verdict",
         "fedpca.flat_column": "The column averages over $\\varepsilon$ before testing, and each of its %(rows)s z-scores is read alone. Its largest $\\lvert z\\rvert$ is %(z)s (%(where)s): a two-sided p-value of %(p)s (Student's $t$ with %(df)s degrees of freedom, the fewest the two cells' standard errors allow), %(p_holm)s after Holm's correction over the column",
         "fedpca.flat_alarm": ". That is below the family's level 0.05. But central DP-PCA's release is a function of the pooled matrix alone, which every split gives the same, and of noise whose law does not depend on the split (above); so the two cells have one law, and by that argument this rejection is a type-I error of the test (Holm-adjusted p of %(p_holm)s over %(rows)s rows), not an effect of the split",
@@ -934,8 +956,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.design_null_none_cap": "这是对一个已知为零的差异的检查：%(n)s 个比较都未拒绝原假设（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s%%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，这些比较%(where)s即使比值相差 %(cap)s 倍（无论哪个方向）也无法以 %(power)s 的检验功效被表明（t 检验取%(holm)s）：这些运行次数无法界定这一比值",
         "comparison.design_null_none_boot": "这是对一个已知为零的差异的检查：%(n)s 个比较都未拒绝原假设（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s%%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，学生化自助法在各自 Holm 检验水平下的区间所不排除的比值为 %(span)s",
         "comparison.design_null_some": "这是对一个已知为零的差异的检查：%(n)s 个比较中有 %(r)s 个拒绝了原假设，其中任何一次拒绝都是错误拒绝（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s%%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，比值若落在 %(lo)s–%(hi)s 之外%(where)s，能以 %(power)s 的检验功效被表明（t 检验取%(holm)s）",
+        "comparison.design_null_one": "这是对一个已知为零的差异的检查：%(n)s 个比较中有 %(r)s 个拒绝了原假设，这次拒绝是错误拒绝（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s%%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，比值若落在 %(lo)s–%(hi)s 之外%(where)s，能以 %(power)s 的检验功效被表明（t 检验取%(holm)s）",
         "comparison.design_null_some_cap": "这是对一个已知为零的差异的检查：%(n)s 个比较中有 %(r)s 个拒绝了原假设，其中任何一次拒绝都是错误拒绝（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s%%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，这些比较%(where)s即使比值相差 %(cap)s 倍（无论哪个方向）也无法以 %(power)s 的检验功效被表明（t 检验取%(holm)s）：这些运行次数无法界定这一比值",
+        "comparison.design_null_one_cap": "这是对一个已知为零的差异的检查：%(n)s 个比较中有 %(r)s 个拒绝了原假设，这次拒绝是错误拒绝（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s%%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，这些比较%(where)s即使比值相差 %(cap)s 倍（无论哪个方向）也无法以 %(power)s 的检验功效被表明（t 检验取%(holm)s）：这些运行次数无法界定这一比值",
         "comparison.design_null_some_boot": "这是对一个已知为零的差异的检查：%(n)s 个比较中有 %(r)s 个拒绝了原假设，其中任何一次拒绝都是错误拒绝（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s%%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，学生化自助法在各自 Holm 检验水平下的区间所不排除的比值为 %(span)s",
+        "comparison.design_null_one_boot": "这是对一个已知为零的差异的检查：%(n)s 个比较中有 %(r)s 个拒绝了原假设，这次拒绝是错误拒绝（在原假设下，Holm 校正使该族出现任何错误拒绝的概率不超过 %(level)s%%；真实比值为 1，因此不计算检验功效）；每组 %(runs)s 次运行时，学生化自助法在各自 Holm 检验水平下的区间所不排除的比值为 %(span)s",
         "comparison.design_ties_t": "；在这些运行次数下，t 检验未表明的 %(n)s 个只有在比值落在 %(lo)s–%(hi)s 之外%(where)s时才能被表明（检验功效 %(power)s）",
         "comparison.design_ties_cap": "；在这些运行次数下，未表明的 %(n)s 个%(where)s即使比值相差 %(cap)s 倍（无论哪个方向）也无法以 %(power)s 的检验功效被表明：每组 %(runs)s 次运行无法界定这一比值",
         "comparison.design_ties_t_cap": "；在这些运行次数下，t 检验未表明的 %(n)s 个%(where)s即使比值相差 %(cap)s 倍（无论哪个方向）也无法以 %(power)s 的检验功效被表明：每组 %(runs)s 次运行无法界定这一比值",
@@ -972,7 +997,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.variant_replace-one": "按替换一条记录校准",
         "dpmean.m3": "方法 3",
         "dpmean.on_data": "对%(data)s，%(sentence)s",
-        "dpmean.cell": "$n = %(n)s$，$\\varepsilon = %(eps)s$",
+        "dpmean.cell": "$n = %(n)s$、$\\varepsilon = %(eps)s$",  # 、 between two formulas (native review 8, U1)
         "dpmean.cp_range_steps": "范围收缩的各步各用 $\\rho$ 的 %(shares)s",
         "dpmean.cp_mean_step": "均值一步用 $\\rho$ 的 %(share)s",
         "dpmean.cp_scale": "%(data)s为 %(scale)s %(unit)s",
@@ -1156,6 +1181,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.check_consistent": "与之相符。逐个参数组合来看，%(sentence)s",
         "dpmean.check_false": "在 %(k)s 个（共 %(n)s 个）参数组合中把两者区分开，而命题排除了这种可能，因此其中任何一个都是错误拒绝。"
         "逐个参数组合来看，%(sentence)s",
+        "dpmean.check_false_one": "在 %(k)s 个（共 %(n)s 个）参数组合中把两者区分开，而命题排除了这种可能，因此这一次区分是错误拒绝。"
+        "逐个参数组合来看，%(sentence)s",
         "dpmean.tests_bootstrap": "每个判定都是对各次重复的平方误差所做的均方误差之比的双侧学生化自助法（bootstrap-t）检验，水平为 "
         "%(level)s%%，在每个数据集的参数组合上做 Holm 校正，数据集之间不做校正",
         "dpmean.tests_stair": "每个判定都是均方误差之比的成对双侧检验（两种噪声共用同一组随机数），水平为 %(level)s%%，在每个数据集的"
@@ -1277,6 +1304,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "在 %(db_first)s 个里为第一或与第一未能区分；只在满足差分隐私的方法之间排名时，两种满足差分隐私的 DAWA 之一在 %(priv_first)s 个参数组合中"
         "排名第一或与第一未能区分。"
         "%(verdict)s",
+        "hist.dpbench_none": "与满足差分隐私的方法一起排名时，DPBench 版 DAWA 在 %(n)s 个参数组合中的 %(db_alone)s 个里单独排名第一，"
+        "在 %(db_first)s 个里为第一或与第一未能区分；只在满足差分隐私的方法之间排名时，两种满足差分隐私的 DAWA 在任何参数组合中都没有排到第一，"
+        "也没有与第一名未能区分。"
+        "%(verdict)s",
         "hist.dpbench_supported": "DPBench 给 DAWA 在稀疏直方图上的排名依赖于其不满足差分隐私的划分步骤：在相同的测量步骤下，"
         "这里尝试的两种满足差分隐私的划分都远不及它（这并不表明任何满足差分隐私的 DAWA 都做不到）",
         "hist.dpbench_not_supported": "本次运行的证据不足以表明，DAWA 在 DPBench 中的排名来自其划分步骤",
@@ -1337,7 +1368,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "（比值 %(lo)s–%(hi)s）%(tail)s",
         "hist.take_sota": "在整个扫描的 %(n)s 个（数据集，$\\varepsilon$）参数组合中，就这里运行的满足差分隐私的方法而言："
         "%(wins)s",
-        "hist.sum_fix": "%(cost)s；%(margin_note)s：ε = %(eps)s 时均方误差比值的上界为 %(uppers)s，%(n)s 个中有 %(k)s 个在 %(pct)s 的界值之内",
+        "hist.sum_fix": "%(cost)s；%(margin_note)s：$\\varepsilon$ = %(eps)s 时均方误差比值的上界为 %(uppers)s，%(n)s 个中有 %(k)s 个在 %(pct)s 的界值之内",
         "hist.sum_margin_chosen": "探索性结果（界值是事后选定的）",
         "hist.sum_margin_set": "界值由本次运行的参数设定",
         "hist.sum_sota": "在整个扫描的 %(n)s 个（数据集，$\\varepsilon$）参数组合中，就这里运行的满足差分隐私的方法而言：%(ranked)s",
@@ -1398,11 +1429,18 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "comparison.wins_lacking": "在 %(name)s 单独取得最低%(quantity)s的 %(n)s 个参数组合中，有 %(k)s 个（%(data)s）的排名中没有 %(missing)s",
         "comparison.wins_lacking_all": "%(name)s 单独取得最低%(quantity)s的 %(n)s 个参数组合都在 %(data)s 上，那里的排名中没有 %(missing)s",
         "hist.sparse_small": "在稀疏直方图上，信号较小时（DPBench 所说的小信号区间，即 $\\text{scale}\\cdot\\varepsilon$ 较小：此处为 $\\varepsilon$ ≤ %(eps)s）只有依赖数据的方法排名第一%(rest)s",
-        "hist.sparse_small_rest": "；在更大的 $\\varepsilon$ 下，与数据无关的方法也排名第一（单独或与第一名未能区分）：%(items)s",
-        "hist.sparse_small_rest_on": "；在更大的 $\\varepsilon$ 下，与数据无关的方法也排名第一（单独或与第一名未能区分），但仅在%(data)s上：%(items)s",
-        "hist.sparse_setting": "%(data)s，$\\varepsilon$ = %(eps)s：%(cell)s",
+        "hist.sparse_small_rest": "；在更大的 $\\varepsilon$ 下，与数据无关的方法也排名第一，单独或与第一名未能区分（%(items)s）",
+        "hist.sparse_small_rest_on": "；在更大的 $\\varepsilon$ 下，与数据无关的方法也排名第一，单独或与第一名未能区分，但仅在 %(data)s 上（%(items)s）",
+        "hist.first_at_alone": "$\\varepsilon$ = %(eps)s 时 %(names)s 单独第一",
+        "hist.first_at_tie": "$\\varepsilon$ = %(eps)s 时 %(names)s 并列第一，未能区分",
+        "hist.first_on_alone": "%(data)s 上 $\\varepsilon$ = %(eps)s 时 %(names)s 单独第一",
+        "hist.first_on_tie": "%(data)s 上 $\\varepsilon$ = %(eps)s 时 %(names)s 并列第一，未能区分",
         "hist.sparse_small_not": "在稀疏直方图上，依赖数据的方法并非在每个 $\\varepsilon$ ≤ %(eps)s 的参数组合中都排名第一",
         "fedpca.flat_family": "在每个数据集、划分和 $\\varepsilon$ 上分别检验：%(family)s",
+        "fedpca.coalition": "有 $s = %(s)s$ 个站点、$c = %(c)s$ 个合谋者时，在安全聚合下剩下的那个站点实际达到 "
+        "$\\varepsilon = %(eps)s$，名义值为 %(nominal)s%(where)s，没有合谋者时的精确值为 %(exact0)s（一阶近似 "
+        "$\\varepsilon\\sqrt{s} = %(first)s$ 不是上界）；只有一个合谋者时为 %(one)s，而 CAPE（论文原方案）在没有任何合谋者时就已达到 %(cape)s",
+        "fedpca.coalition_where": "（Adult 数据，$\\delta$ = %(delta)s）",
         "fedpca.cap_flat": "平坦性检验：未捕获能量，%(pair)s，在每个数据集、划分和 $\\varepsilon$ 上——比值、其 Holm 水平下的区间与判定",
         "fedpca.flat_column": "该列在检验前先对 $\\varepsilon$ 取平均，其 %(rows)s 个 z 值各自单独解读。其最大的 $\\lvert z\\rvert$ 为 %(z)s（%(where)s）：双侧 p 值为 %(p)s（自由度为 %(df)s 的 Student $t$ 分布，即两个参数组合的标准误所允许的最少自由度），对该列做 Holm 校正后为 %(p_holm)s",
         "fedpca.flat_alarm": "。这低于整族的水平 0.05。但中心化 DP-PCA 的发布只取决于汇总矩阵（任何划分都给出同一个汇总矩阵）和噪声，而噪声的分布不依赖于划分（见上文）；因此两个参数组合下的发布同分布；按这一论证，这次拒绝是检验的第一类错误（在 %(rows)s 行上 Holm 校正后 p 值为 %(p_holm)s），而不是划分的效应",
@@ -1632,9 +1670,18 @@ PLAIN: dict[str, str] = {
     "mwem.zcdp_rounds_short": "at the noise of T = %(T)s pure-DP rounds in 1-D it could run %(rounds)s rounds",
     "mwem.caption_budget": "The budget of each variant per round: selection and measurement (zCDP: each half's ε is that half's ρ converted alone at the same δ; the halves add in ρ, not in ε)",
     "hist.sparse_small": "On the sparse histograms only data-dependent methods rank first where the signal is small (DPBench's small-signal regime, small scale·ε: here ε ≤ %(eps)s)%(rest)s",
-    "hist.sparse_small_rest": "; at larger ε a data-independent method ranks first too, alone or not separated from the first: %(items)s",
-    "hist.sparse_small_rest_on": "; at larger ε a data-independent method ranks first too, alone or not separated from the first, on %(data)s only: %(items)s",
-    "hist.sparse_setting": "%(data)s at ε = %(eps)s, %(cell)s",
+    "hist.sparse_small_rest": "; at larger ε a data-independent method ranks first too, alone or not separated from the first (%(items)s)",
+    "hist.sparse_small_rest_on": "; at larger ε a data-independent method ranks first too, alone or not separated from the first, on %(data)s only (%(items)s)",
+    "fedpca.coalition": "with s = %(s)s sites and c = %(c)s colluders, the remaining site is at ε = %(eps)s under "
+    "secure aggregation for a nominal %(nominal)s%(where)s, whose exact value with no colluder is %(exact0)s (the "
+    "first-order approximation ε√s = %(first)s is not a bound); with one colluder it is at %(one)s, and CAPE as "
+    "published is at %(cape)s with no colluder at all",
+    "fedpca.coalition_where": " (Adult, δ = %(delta)s)",
+    "hist.sum_fix": "%(cost)s; %(margin_note)s: MSE-ratio upper bounds %(uppers)s at ε = %(eps)s, within %(pct)s at %(k)s of %(n)s",
+    "hist.first_at_alone": "at ε = %(eps)s %(names)s ranks first alone",
+    "hist.first_at_tie": "at ε = %(eps)s %(names)s rank first, not separated",
+    "hist.first_on_alone": "on %(data)s at ε = %(eps)s %(names)s ranks first alone",
+    "hist.first_on_tie": "on %(data)s at ε = %(eps)s %(names)s rank first, not separated",
     "hist.sparse_small_not": "on the sparse histograms the data-dependent methods do not rank first in every setting with ε ≤ %(eps)s",
     "mwem.db_aim_parts_take_ns": "over %(runs)s runs per arm, AIM's error against the one-way independence model's: %(ind_tally)s, not shown equal; against MST's at the same ρ: %(mst_tally)s",
     "mwem.db_aim_parts_take": "over %(runs)s runs per arm, AIM's error against the independence model's on the one-way marginals: %(ind_tally)s; against MST's at the same ρ: %(mst_tally)s",
@@ -2068,6 +2115,9 @@ def myst(value: Any, lang: str | None = None) -> str:
     if isinstance(value, Md):
         return value.in_language(lang or get_language())
     if isinstance(value, str):
+        if (lang or get_language()).startswith("zh") and _COMMA_GROUPED.fullmatch(value):
+            # Chinese groups thousands as the tables do, with a narrow space: "2 464", not "2,464" (native review 8, U2)
+            return value.replace(",", "\u202f")
         return to_myst(value)
     if hasattr(value, "_repr_markdown_"):
         return str(value._repr_markdown_())
@@ -2077,6 +2127,8 @@ def myst(value: Any, lang: str | None = None) -> str:
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|$])")
+#: An integer with its thousands grouped by commas, as Python's ``f"{x:,}"`` writes it ("2,464", "1,013,184").
+_COMMA_GROUPED = re.compile(r"[-−]?\d{1,3}(?:,\d{3})+")
 
 
 def _escape(text: str) -> str:

@@ -306,6 +306,9 @@ CELL_TEXTS_BY_LANG: dict[str, dict[str, str]] = {
         "histogram": "直方图",
         "level-wise": "逐层",
         "repaired": "经修补",
+        # DAWA's variants in histograms' tables, as the prose names them (native review 8, T4)
+        "partitioned on the noisy histogram": "在加噪直方图上划分",
+        "partitioned on noisy costs, repaired": "在加噪代价上划分，经修补",
         "selection": "选择",
         "total": "总计",
         "counts": "计数",
@@ -392,15 +395,22 @@ def _is_int_like(x: Any) -> bool:
     return isinstance(x, numbers.Integral) or kind in ("i", "u")
 
 
+#: The brackets of an interval cell per language: Chinese writes them full-width, as the comparison tables' cells do
+#: ("0.465（0.353–0.645）"; native review 8, U2).
+_INTERVAL_BRACKETS = {"zh_CN": ("（", "）")}
+
+
 def interval(estimate: Any, lo: Any, hi: Any, digits: int = 3) -> str:
-    """An estimate with its interval: "2 190 (1 790–2 660)"; just the estimate when the interval is missing."""
+    """An estimate with its interval: "2 190 (1 790–2 660)" (in Chinese "2 190（1 790–2 660）"); just the estimate
+    when the interval is missing."""
     x = format_number(estimate, digits)
     try:
         if math.isnan(float(lo)) or math.isnan(float(hi)):
             return x
     except (TypeError, ValueError):
         return x
-    return f"{x} ({format_number(lo, digits)}–{format_number(hi, digits)})"
+    left, right = _INTERVAL_BRACKETS.get(get_language(), (" (", ")"))
+    return f"{x}{left}{format_number(lo, digits)}–{format_number(hi, digits)}{right}"
 
 
 def column_name(name: Any) -> str:
@@ -633,8 +643,13 @@ class ReadableTable:
         index: bool | None = None,
         caption: str = "",
         lang: str | None = None,
+        *,
+        cards: bool = False,
     ) -> None:
         self.df = df
+        #: a phone shows each row as a card (the book's ``dpc-cards`` CSS; reader review, issue 49: a table of long
+        #: text cells wider than a 390-px column)
+        self.cards = cards
         self.digits = digits
         self.index = index
         self.caption = caption
@@ -684,7 +699,7 @@ class ReadableTable:
         if runs_of is not None:
             self._frame_runs = list(df[runs_of])
             df = df.drop(columns=[runs_of])
-        out = ['<table class="dpc-table">']
+        out = [f'<table class="dpc-table{" dpc-cards" if self.cards else ""}">']
         if self.caption:
             out.append(f"<caption>{myst_to_html(table_caption(self.caption))}</caption>")
         head = []
@@ -813,12 +828,20 @@ def readable(
     return ReadableTable(df, digits, index, caption, lang)
 
 
-def show_readable(df, digits: int = 3, *, index: bool | None = None, caption: str = "") -> None:
+def show_readable(
+    df, digits: int = 3, *, index: bool | None = None, caption: str = "", cards: bool = False
+) -> None:
     """Display ``df`` once per edition of the book, each in its language (:func:`~dpcompendium.core.messages.show`):
-    what a chapter's displayed DataFrame becomes (:func:`use_book_tables`)."""
+    what a chapter's displayed DataFrame becomes (:func:`use_book_tables`). ``cards``: each row a card on a phone
+    (:class:`ReadableTable`)."""
     from .messages import EDITIONS, show
 
-    show({lang: ReadableTable(df, digits, index, caption, lang) for lang in ("en", *EDITIONS)})
+    show(
+        {
+            lang: ReadableTable(df, digits, index, caption, lang, cards=cards)
+            for lang in ("en", *EDITIONS)
+        }
+    )
 
 
 def use_book_tables() -> bool:

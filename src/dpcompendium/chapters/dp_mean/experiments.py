@@ -49,6 +49,7 @@ __all__ = [
     "VARIANTS_SWEPT",
     "budget_split",
     "build_data",
+    "check_sentence",
     "closed_form_table",
     "coinpress_schedule",
     "coinpress_sensitivity",
@@ -430,3 +431,16 @@ def coinpress_sensitivity(
     table["quantile_rmse"] = q_rmse
     table["quantile_ratio"] = table["rmse"] / q_rmse
     return table
+
+
+def check_sentence(separated: int, cells: int, sentence: Any) -> Md:
+    """The sweep's check of a difference the proposition rules out: ``separated`` of ``cells`` settings
+    separate the two forms (each then a false rejection; one said in the singular, native review 8, S11), followed by
+    the setting-by-setting ``sentence``; :func:`dpcompendium.core.messages.message` ``dpmean.no_large_cells`` when
+    there is no cell."""
+    if cells == 0:
+        return message("dpmean.no_large_cells")
+    if separated == 0:
+        return message("dpmean.check_consistent", sentence=sentence)
+    key = "dpmean.check_false_one" if separated == 1 else "dpmean.check_false"
+    return message(key, k=str(separated), n=str(cells), sentence=sentence)

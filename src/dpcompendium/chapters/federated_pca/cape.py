@@ -39,7 +39,7 @@ import pandas as pd
 from scipy import stats
 
 from ...core.mechanisms.gaussian import gaussian_claim, gaussian_epsilon
-from ...core.messages import message, tex
+from ...core.messages import Md, message, tex
 from ...core.privacy import PrivacyClaim
 from ...core.validation import check_delta, check_epsilon, check_int, check_rng
 from .core import (
@@ -61,6 +61,7 @@ __all__ = [
     "cape_pca",
     "cape_privacy_claim",
     "coalition_epsilon",
+    "coalition_sentence",
     "coalition_table",
     "equivalence_test",
     "noise_level_table",
@@ -395,3 +396,33 @@ def equivalence_test(
         "equivalent": bool(p < alpha),
         "margin": margin,
     }
+
+
+def coalition_sentence(
+    sites: int,
+    eps: str,
+    nominal: str,
+    exact0: str,
+    first: str,
+    one: str,
+    cape: str,
+    delta: str | None = None,
+) -> Md:
+    """The exact ε of the remaining site when the server and ``sites − 1`` sites collude (``eps``, formatted), at a
+    nominal ``nominal``; its value with no colluder (``exact0``), the first-order approximation ε√s (``first``), with
+    one colluder (``one``) and CAPE's with none (``cape``). ``delta``: Adult's δ, said in brackets; ``None`` where the
+    lead before the sentence has already given the nominal ε and δ (native review 8, C6)."""
+    check_int(sites, "sites", minimum=1)
+    where = "" if delta is None else message("fedpca.coalition_where", delta=delta)
+    return message(
+        "fedpca.coalition",
+        s=str(sites),
+        c=str(sites - 1),
+        eps=eps,
+        nominal=nominal,
+        where=where,
+        exact0=exact0,
+        first=first,
+        one=one,
+        cape=cape,
+    )

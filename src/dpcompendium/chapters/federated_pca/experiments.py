@@ -1128,7 +1128,8 @@ def flat_table(flat: pd.DataFrame) -> tuple[Md, Md]:
         message("comparison.holm_of_family", n=str(len(results))),
     )
     lead = message("fedpca.flat_family", family=comparison.table_lead(results))
-    return lead, table(head, body, caption)
+    # each row a card on a phone: ten ε columns of intervals do not fit 390 px (reader review, issue 49)
+    return lead, table(head, body, caption, cards=True)
 
 
 def _sites_label(method: str, s: int) -> Md:

@@ -22,7 +22,7 @@ from ...core._jit import compiled
 from ...core.experiments import RangeQueries, sweep
 from ...core.mechanisms.dawa import dawa_claim
 from ...core.mechanisms.ranges import range_claim
-from ...core.messages import Md, message
+from ...core.messages import Md, dataset_md, join, message
 from ...core.privacy import PrivacyClaim
 from ...core.rng import make_rng
 from ...core.validation import check_epsilon, check_int
@@ -61,7 +61,10 @@ __all__ = [
     "claim_superiority",
     "claim_table",
     "design_named",
+    "dpbench_sentence",
     "equivalence_test",
+    "first_place",
+    "grouped_budgets",
     "grouping_tuning",
     "holm",
     "parameter_grid",
@@ -75,6 +78,7 @@ __all__ = [
     "short_verdicts",
     "small_signal",
     "summarize_runs",
+    "variant_labels",
 ]
 
 #: Every histogram publisher of the chapter, by name.
@@ -109,6 +113,77 @@ METHOD_VARIANTS: dict[str, tuple[str, ...]] = {
 
 #: The :func:`dpcompendium.core.mechanisms.dawa.dawa` calibration of each ``dawa`` variant.
 DAWA_CALIBRATION = {"private": "noisy-histogram", "repaired": "proved", "dpbench": "authors"}
+
+
+#: The label a table's ``variant`` column gives each DAWA variant: the same words as the prose and the family table
+#: (native review 8, T4: "DAWA | private" and "DAWA | repaired" named the two arms differently).
+DAWA_VARIANT_LABELS = {
+    "private": "partitioned on the noisy histogram",
+    "repaired": "partitioned on noisy costs, repaired",
+}
+
+
+def variant_labels(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with the ``variant`` of its DAWA rows (column or index level ``variant`` beside ``method``) written
+    as :data:`DAWA_VARIANT_LABELS` says; other rows as they are."""
+
+    def label(method: str, variant: str) -> str:
+        return DAWA_VARIANT_LABELS.get(variant, variant) if method == "dawa" else variant
+
+    if "variant" in df.columns and "method" in df.columns:
+        out = df.copy()
+        out["variant"] = [label(m, v) for m, v in zip(out["method"], out["variant"], strict=True)]
+        return out
+    names = list(df.index.names)
+    if "variant" in names and "method" in names:
+        frame = df.index.to_frame(index=False)
+        frame["variant"] = [
+            label(m, v) for m, v in zip(frame["method"], frame["variant"], strict=True)
+        ]
+        out = df.copy()
+        out.index = pd.MultiIndex.from_frame(frame)
+        return out
+    raise ValueError("df needs 'method' and 'variant' (columns or index levels)")
+
+
+def dpbench_sentence(db_alone: int, db_first: int, n: int, priv_first: int, verdict: Any) -> Md:
+    """The ranking with DPBench's DAWA: first alone in ``db_alone`` of ``n`` settings, first or not separated in
+    ``db_first``; a private DAWA first or not separated among the private methods in ``priv_first`` (none said as
+    a negation, native review 8, S6); then ``verdict``."""
+    params = {"db_alone": str(db_alone), "db_first": str(db_first), "n": str(n), "verdict": verdict}
+    if priv_first == 0:
+        return message("hist.dpbench_none", **params)
+    return message("hist.dpbench", priv_first=str(priv_first), **params)
+
+
+def first_place(ranking: Any, eps: str, data: Any = None) -> Md:
+    """Who ranks first in one setting, as an item of a bracketed list: "at ε = 3 HDMM ranks first alone", "at ε = 1
+    PrivTree, HDMM rank first, not separated" (native review 8, S8: not "ADULT, ε = 1: not separated: …");
+    ``data``: the dataset, named when the list spans several. ``ranking``: a
+    :class:`dpcompendium.core.comparison.Ranking`."""
+    arms = {r.comparison.b.method: r.comparison.b for r in ranking.results}
+    arms[ranking.best.method] = ranking.best
+    names = join([arms[m].name for m in ranking.winners])
+    key = f"hist.first_{'at' if data is None else 'on'}_{'tie' if ranking.tie else 'alone'}"
+    params: dict[str, Any] = {"eps": eps, "names": names}
+    if data is not None:
+        params["data"] = dataset_md(data)
+    return message(key, **params)
+
+
+def grouped_budgets(by_data: Mapping[str, Sequence[float]]) -> str:
+    """Where a method ranks first, its budgets per dataset, each set of ε once: "on HEPTH, INCOME and SEARCHLOGS at
+    ε ∈ {0.01, 0.1}, on ADULT at ε ∈ {1}" (reader review, issue 49: the same set was repeated for every dataset);
+    datasets without a budget are left out, the order is the datasets' own."""
+    groups: dict[tuple[float, ...], list[str]] = {}
+    for data, eps in by_data.items():
+        if len(eps):
+            groups.setdefault(tuple(eps), []).append(str(data))
+    parts = []
+    for eps, names in groups.items():
+        where = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        parts.append(f"on {where} at ε ∈ {{{', '.join(f'{e:g}' for e in eps)}}}")
+    return ", ".join(parts)
 
 
 def check_method(method: str, variant: str = "private") -> tuple[str, str]:
