@@ -544,8 +544,9 @@ def test_bootstrap_families_print_no_t_based_count():
     assert f["needed"] == max(r.runs_needed(0.9, 0.05 / 3) for r in boot if r.holds)
     text = str(design_sentence(boot))
     assert text.startswith(
-        f"these verdicts rest on 20 runs per arm; the runs the {shown} shown would need are not computed: "
-        "they are decided by the studentized bootstrap"
+        f"these verdicts rest on 20 runs per arm; the runs the {shown} shown would need are not computed "
+        "(studentized bootstrap, used as Student's t is not trusted here: a t-based count would have no stated "
+        "validity)"
     )
     assert "would be reached" not in text and "would need up to" not in text
     with _zh():
@@ -601,7 +602,7 @@ def test_bootstrap_ties_get_their_intervals_not_a_welch_band():
         f"levels do not rule out ratios of {_num(widest.lo)}–{_num(widest.hi)} in the widest "
         f"({widest.comparison.setting}; "
     ) in text
-    assert "are not computed for this test" in text
+    assert "could have shown with power 0.9: not computed for this test" in text
     with _zh():
         zh = design_sentence(boot).myst
         assert "Welch" not in zh and "粗略参考" not in zh
