@@ -81,7 +81,7 @@ EXCEPTIONS: list[tuple[str, str, str, str]] = [
     (
         "histograms",
         "d7478d45",
-        '"lowest error", and that',
+        '"lowest error"; as the signal grows',
         "quotes the source's claim (DPBench's words, not the book's verdict)",
     ),
     (
