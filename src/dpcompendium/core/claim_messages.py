@@ -600,8 +600,8 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
     ("dpmean.take_cp",
      "Here, CoinPress's MSE against the DP-quantile mean's: %(counts)s; a configuration picked after the fact: "
      "%(factor)s× its RMSE",
-     "本次运行中，与“用差分隐私估计的边界求均值”相比，CoinPress 的 MSE：%(counts)s；事后挑选的一个配置，"
-     "其 RMSE 是本次配置的 %(factor)s 倍"),
+     "在这里，与“用差分隐私估计的边界求均值”相比，CoinPress 的 MSE：%(counts)s；事后挑选的一个配置，"
+     "其 RMSE 是所用配置的 %(factor)s 倍"),
     ("dpmean.take_by_data", "%(data)s: %(verdicts)s", "%(data)s：%(verdicts)s"),
     ("dpmean.take_gauss",
      "against method 3 at the same $(\\varepsilon,\\delta)$, its MSE: %(counts)s",

@@ -1501,8 +1501,8 @@ def families_table(
     its verdict (``_verdict_cell``, the words of this module) and the span of its ratios — every number
     :func:`family_sentence` says of it; empty (``Md("")``) below :data:`~dpcompendium.core.messages.TABLE_FROM`
     families, which :func:`families_text` says in the sentence. With ``power`` (and the Holm family's
-    ``family_size``, all of its tests), a row whose shown verdicts are short of runs (:func:`runs_short`) flags them
-    in its verdict cell, as :func:`one_against_lead` flags them in the lead above (referee 19: the leads had the
+    ``family_size``, all of its tests), a row whose shown verdicts are short of runs (``runs_short``) flags them
+    in its verdict cell, as ``one_against_lead`` flags them in the lead above (referee 19: the leads had the
     flags, the rows not). ``cards``: a phone shows each row as a card (:func:`~dpcompendium.core.messages.table`; a
     table whose pair column names long arms)."""
     families = _checked_families(families)

@@ -125,7 +125,7 @@ DAWA_VARIANT_LABELS = {
 
 def variant_labels(df: pd.DataFrame) -> pd.DataFrame:
     """``df`` with the ``variant`` of its DAWA rows (column or index level ``variant`` beside ``method``) written
-    as :data:`DAWA_VARIANT_LABELS` says; other rows as they are."""
+    as ``DAWA_VARIANT_LABELS`` says; other rows as they are."""
 
     def label(method: str, variant: str) -> str:
         return DAWA_VARIANT_LABELS.get(variant, variant) if method == "dawa" else variant
