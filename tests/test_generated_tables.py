@@ -263,7 +263,6 @@ LONG_PARAGRAPHS: dict[str, str] = {
     "hist_dawa_design": "PENDING: a design sentence and its verdicts short of runs, named (histograms.design_named)",
     "hist_bracket_design": "PENDING: a design sentence and its verdicts short of runs, named (histograms.design_named)",
     "hist_rank_design": "PENDING: a design sentence and its verdicts short of runs, named (histograms.design_named)",
-    "mwem_cw3_witness": "PENDING: not reviewed in issue 49's round",
     "mwem_db_rank_design": "one family's design sentence (no enumeration of three or more: its own clauses)",
     "bench_design": "the audit benchmark's design sentence: one sentence, no enumeration",
     "mwem_payoff_design": "one family's design sentence (no enumeration of three or more: its own clauses)",

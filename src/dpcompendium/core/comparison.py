@@ -59,6 +59,7 @@ from .messages import (
     CATALOGUE,
     TABLE_FROM,
     Md,
+    capitalized,
     join,
     message,
     method_name,
@@ -1214,20 +1215,42 @@ def one_against_lead(
     first = families[0][0].comparison
     if any(r.comparison.a.name != first.a.name for f in families for r in f):
         raise ValueError("families: every comparison must share its first arm")
-    clauses = [
-        message(
-            "comparison.against_clause",
-            b=_name_md(f[0].comparison.b.name),
-            verdicts=_relations_md(f, spans=True, needs=_needs(f, power, family_size)),
-        )
-        for f in families
-    ]
     return message(
         "comparison.lead_one_against",
         quantity=first.quantity,
         a=_name_md(first.a.name),
-        clauses=join(clauses, "; "),
+        clauses=_against_clauses(families, power, family_size),
     )
+
+
+def _against_clauses(
+    families: Sequence[Sequence[ComparisonResult]], power: float | None, family_size: int | None
+) -> Md:
+    """One clause per pair, "against B, lower in 2 (…)", joined by "; "."""
+    return join(
+        [
+            message(
+                "comparison.against_clause",
+                b=_name_md(f[0].comparison.b.name),
+                verdicts=_relations_md(f, spans=True, needs=_needs(f, power, family_size)),
+            )
+            for f in families
+        ],
+        "; ",
+    )
+
+
+def one_against_leads(families: Sequence[Sequence[ComparisonResult]], first: int) -> tuple[Md, Md]:
+    """:func:`one_against_lead` in two sentences, for two paragraphs of at most 600 characters each: the lead with the
+    clauses of the ``first`` pairs, and a sentence of the clauses of the others ("Against D, lower in all 4 (…); …"),
+    with the caveat of the arms that are not private, named once (as :func:`grid_text`'s)."""
+    families = list(families)
+    if not 0 < first < len(families):
+        raise ValueError(f"first must split the {len(families)} pairs in two, got {first}")
+    every = [r for f in families for r in f]
+    return one_against_lead(families[:first]), capitalized(
+        _against_clauses(families[first:], None, None)
+    ) + _caveat_once(r.comparison for r in every)
 
 
 def lead_by_group(

@@ -519,13 +519,23 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.metric_mse": "MSE",
         "mwem.metric_mean_error": "mean error",
         "mwem.cw3_witness": "basic composition bounds a run by %(spent)s, again an upper bound, so at $T$ = %(T)s the "
-        "nominal guarantee is not shown either. A witness shows more: move one record from cell $u$ to cell $v$ and take the runs "
+        "nominal guarantee is not shown either",
+        # the witness and its transcript in paragraphs of their own (each glued paragraph <= 600 characters)
+        "mwem.cw3_witness_event": "A witness shows more: move one record from cell $u$ to cell $v$ and take the runs "
         "whose every selected box contains $u$ and not $v$ and whose every measurement is at or above the box's true "
         "count; on them each measurement's density ratio is $e^{3\\varepsilon/(2T)}$ and each selection's at least "
         "$e^{-\\varepsilon/(2T)\\cdot 10^{-5}}$, so the event's privacy loss is at least %(loss)s, above "
-        "$\\varepsilon$ = %(eps)s. It is an event of the transcript (the selected queries and their measurements): "
+        "$\\varepsilon$ = %(eps)s",
+        "mwem.cw3_witness_transcript": "It is an event of the transcript (the selected queries and their measurements): "
         "the released histogram determines the transcript at $T = 1$, where the nominal guarantee fails, "
         "but not at $T$ = %(T)s, where it is not shown",
+        # the re-drawing loop's cost, its counts grouped as each edition writes them (native review 8, U2)
+        # the rankings' first places when none lacks a method ranked elsewhere (comparison.first_places_lacking empty)
+        "mwem.db_wins_all_ranked": "no first place was taken in a ranking that lacks a method ranked elsewhere",
+        "mwem.redraw_per_run": "%(n)s draws per %(d)s-D run",
+        "mwem.redraw": "About %(runs)s, as the uniform law predicts — %(evals)s query evaluations instead of %(full)s",
+        "mwem.redraw_theory": "About %(runs)s, against %(theory)s by the uniform law — %(evals)s query evaluations "
+        "instead of %(full)s",
         # the pay-off grid's tests as a one-row family table and a grid beside one plain sentence (issue 49, reader
         # review 3 M2: no tally in the paragraph)
         # with the tables' lead from the comparison objects (referee 16, m4)
@@ -1240,11 +1250,17 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.metric_mse": "均方误差",
         "mwem.metric_mean_error": "平均误差",
         "mwem.cw3_witness": "基本组合（顺序组合）给出的单次运行上界为 %(spent)s，这同样只是上界，所以在 $T$ = %(T)s 时名义保证同样"
-        "未能证明。见证数据对能说明更多：把一条记录从单元格 $u$ 移到单元格 $v$（这两个邻居数据集即见证数据对），考虑这样的运行——每个被选中的方框都包含"
+        "未能证明",
+        "mwem.cw3_witness_event": "见证数据对能说明更多：把一条记录从单元格 $u$ 移到单元格 $v$（这两个邻居数据集即见证数据对），考虑这样的运行——每个被选中的方框都包含"
         " $u$ 而不包含 $v$，且每次测量值都不低于该方框的真实计数；在这些运行上，每次测量的密度比为 "
         "$e^{3\\varepsilon/(2T)}$，每次选择的密度比至少为 $e^{-\\varepsilon/(2T)\\cdot 10^{-5}}$，因此该事件的"
-        "隐私损失至少为 %(loss)s，大于 $\\varepsilon$ = %(eps)s。这是运行记录（被选中的查询及其测量值）上的事件："
+        "隐私损失至少为 %(loss)s，大于 $\\varepsilon$ = %(eps)s",
+        "mwem.cw3_witness_transcript": "这是运行记录（被选中的查询及其测量值）上的事件："
         "发布的直方图在 $T = 1$ 时能确定运行记录，此时名义保证不成立；在 $T$ = %(T)s 时则不能，名义保证只是未能证明",
+        "mwem.db_wins_all_ranked": "没有哪个第一名是在缺少其他排名中某个方法的排名里取得的",
+        "mwem.redraw_per_run": "每次 %(d)s 维运行约 %(n)s 次抽样",
+        "mwem.redraw": "%(runs)s，与均匀分布的预测一致——查询求值次数为 %(evals)s，而不是 %(full)s",
+        "mwem.redraw_theory": "%(runs)s，而均匀分布的预测为 %(theory)s——查询求值次数为 %(evals)s，而不是 %(full)s",
         "mwem.col_method": "方法",
         "mwem.holm_db_aim": "在同一检验族的 %(n)s 项检验上做 Holm 校正：本表的 %(shown)s 项，以及 MST 的各个部分的 %(steps)s 项（每组与前一组比较，见下文 MST 的各个部分的表）",
         "mwem.holm_aim_joint": "在同一检验族的 %(n)s 项检验上做 Holm 校正：这 %(k)s 项，以及课程数据上 AIM 与对照方法比较的另外两张表中的检验",
@@ -1620,10 +1636,12 @@ PLAIN: dict[str, str] = {
     "mwem.setting_data_T_eps": "%(data)s, T = %(T)s, ε = %(eps)s",
     "mwem.setting_payoff": "%(w)s, %(cells)s cells, nε = %(ne)s",
     "mwem.cw3_witness": "basic composition bounds a run by %(spent)s, again an upper bound, so at T = %(T)s the "
-    "nominal guarantee is not shown either. A witness shows more: move one record from cell u to cell v and take the runs whose "
+    "nominal guarantee is not shown either",
+    "mwem.cw3_witness_event": "A witness shows more: move one record from cell u to cell v and take the runs whose "
     "every selected box contains u and not v and whose every measurement is at or above the box's true count; on "
     "them each measurement's density ratio is e^(3ε/(2T)) and each selection's at least e^(-ε/(2T)·1e-5), so the "
-    "event's privacy loss is at least %(loss)s, above ε = %(eps)s. It is an event of the transcript (the selected "
+    "event's privacy loss is at least %(loss)s, above ε = %(eps)s",
+    "mwem.cw3_witness_transcript": "It is an event of the transcript (the selected "
     "queries and their measurements): the released histogram determines the transcript at T = 1, where the nominal "
     "guarantee fails, but not at T = %(T)s, where it is not shown",
     "mwem.col_ne": "nε",
@@ -2075,6 +2093,36 @@ def number(x: Any, digits: int = 3) -> str:
     if "e" in text and 1 <= abs(x) < 1e6:
         text = f"{float(text):.0f}"
     return text
+
+
+def and_list(items: Iterable[Any]) -> Md:
+    """``items`` as one list ending in "and" in every language ("1.4 and 12", Chinese "1.4、12"; three or more:
+    "a, b and c")."""
+    items = list(items)
+    if not items:
+        raise ValueError("and_list needs at least one item")
+    if len(items) == 1:
+        return items[0] if isinstance(items[0], Md) else Md(str(items[0]), myst(items[0]))
+    return message("comparison.lead_and", a=join(items[:-1]), b=items[-1])
+
+
+def grouped(x: Any) -> Md:
+    """``x`` rounded to an integer, its thousands grouped as each edition writes them: "110,600" in English, with a
+    narrow space in Chinese as the tables do ("110 600"; native review 8, U2: a chapter's ``f"{x:,}"`` gave the
+    Chinese prose "2,464 和 110,600")."""
+    text = f"{round(float(x)):,}"
+    return Md(text, text, {lang: myst(text, lang) for lang in CATALOGUE})
+
+
+def capitalized(text: Any) -> Md:
+    """``text`` with the first letter of each rendering upper-case, to start a sentence ("against D, …" → "Against D,
+    …"); a rendering that starts otherwise (Chinese, maths) is as it is."""
+
+    def cap(t: str) -> str:
+        return t[:1].upper() + t[1:] if t[:1].isascii() and t[:1].islower() else t
+
+    md = text if isinstance(text, Md) else Md(str(text))
+    return Md(cap(str(md)), cap(md.myst), {lang: cap(t) for lang, t in md.by_lang.items()})
 
 
 _EXP = re.compile(r"^(-?[\d.]+)e([+-])0*(\d+)$")
