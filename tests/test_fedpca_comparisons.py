@@ -462,6 +462,71 @@ def test_design_named_is_the_design_sentence_when_nothing_is_short():
     assert str(P.design_named(results)) == str(comparison.design_sentence(results))
 
 
+def test_design_parts_put_the_short_verdicts_in_a_paragraph_of_their_own():
+    """Issue 49: the design sentence and the verdicts short of runs were one paragraph of 650–730 characters; they are
+    two, whose texts together say what :func:`design_named` says, in both languages."""
+    results = _family_with_short_verdicts()
+    design, short = P.design_parts(results)
+    assert str(design) == str(comparison.design_sentence(results))
+    a, b = results[0].comparison.a.name, results[0].comparison.b.name
+    assert str(short).startswith(f"The shown verdicts short of these runs ({a} against {b}): ")
+    assert str(short).endswith(".")
+    whole = str(P.design_named(results))
+    assert whole == str(design) + "; t" + str(short)[1:-1]
+    for r, need in P.short_verdicts(results):
+        assert f"{r.comparison.setting} ({int(need)} runs)" in str(short)
+    zh = short.in_language("zh_CN")
+    assert zh.startswith("其中重复次数不足的已表明判定") and zh.endswith("。")
+    rng = np.random.default_rng(3)
+    runs = _runs(0.9 + 0.001 * rng.standard_normal(20), 0.5 + 0.001 * rng.standard_normal(20))
+    calm = list(_compare(runs).result)
+    assert str(P.design_parts(calm)[1]) == "No shown verdict is counted short of these runs."
+
+
+def test_flat_column_reads_as_two_paragraphs_below_the_limit():
+    """Issue 49: the column z, flat, read alone was one paragraph of 673 characters (four sentences); it is two, the
+    column and its largest z, then why a rejection is a type-I error; each case gives two non-empty paragraphs."""
+    params = {"rows": "10", "z": "3.52", "where": "synthetic, unequal sites", "p": "0.0023",
+              "p_holm": "0.023", "df": "19"}  # fmt: skip
+    first, second = P.flat_column_paragraphs({"rows": 10, "p_holm": 0.023}, params)
+    assert str(first).startswith("The column averages over") and str(first).endswith("column.")
+    assert "is 3.52 (synthetic, unequal sites)" in str(first)
+    assert str(second).startswith("That is below the family's level 0.05.") and str(
+        second
+    ).endswith("split.")
+    assert max(len(str(first)), len(str(second))) < 600 < len(str(first)) + len(str(second)) + 200
+    assert "同分布" in second.in_language("zh_CN")
+    first, second = P.flat_column_paragraphs(
+        {"rows": 10, "p_holm": 0.3}, params | {"p_holm": "0.3"}
+    )
+    assert str(first).endswith("read alone.")
+    assert str(second).startswith("Its largest") and str(second).endswith("rows of one law.")
+    first, second = P.flat_column_paragraphs({"rows": 0}, {})
+    assert str(first) == "The column has no finite z-score."
+    assert str(second) == "With one repetition a cell has no standard error."
+
+
+def test_the_chapter_glues_the_split_paragraphs():
+    """Issue 49: the dropdowns read the two-paragraph glues, each glued in a code cell."""
+    import json
+    from pathlib import Path
+
+    nb = json.loads(
+        (Path(__file__).resolve().parents[1] / "notebooks" / "federated-pca.ipynb").read_text()
+    )
+    md = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    for key in (
+        "fedpca_flat_verdict",
+        "fedpca_wishart_short",
+        "fedpca_svm_design_alone",
+        "fedpca_svm_short",
+    ):
+        assert f"{{glue:md}}`{key}:myst`" in md and f'glue("{key}"' in code
+    assert "{glue:md}`fedpca_flat_column:myst`\n\n{glue:md}`fedpca_flat_verdict:myst`" in md
+    assert "{glue:md}`fedpca_svm_design_alone:myst`.\n\n{glue:md}`fedpca_svm_short:myst`" in md
+
+
 def test_shown_reps_keep_the_verdicts_rows_bit_for_bit():
     """Issue 50: what feeds no verdict runs ``SHOWN_REPS`` repetitions (energy cells between the smallest and the
     largest number of sites; the SVM's methods other than central and DPdisPCA); the verdicts' rows are those of the

@@ -256,15 +256,12 @@ LONG_PARAGRAPHS: dict[str, str] = {
     "CoinPress's second dataset, split from the first for issue 49)",
     "fedpca_subspace_claim": "a claim statement with its conditions (F1, the chapters' authored summaries: another scope)",
     "fedpca_energy_design": "one family's design sentence (no enumeration of three or more: its own clauses)",
-    "fedpca_svm_design": "one family's design sentence (no enumeration of three or more: its own clauses)",
-    "fedpca_flat_column": "PENDING (referee 11, n2): the column's z read with its Holm level, 658 characters at 9c9cb45",
-    "audit_instances": "PENDING (referee 12, #10): the audited instances that are not the chapters' runs, 854 characters at 9c9cb45",
-    "fedpca_wishart_design": "one family's design sentence (no enumeration of three or more: its own clauses)",
+    "fedpca_svm_design": "the claims table's cell (design sentence and short verdicts); the dropdown reads "
+    "fedpca_svm_design_alone and fedpca_svm_short, each below the limit",
     "hist_dawa_design": "PENDING: a design sentence and its verdicts short of runs, named (histograms.design_named)",
     "hist_bracket_design": "PENDING: a design sentence and its verdicts short of runs, named (histograms.design_named)",
     "hist_rank_design": "PENDING: a design sentence and its verdicts short of runs, named (histograms.design_named)",
     "mwem_db_rank_design": "one family's design sentence (no enumeration of three or more: its own clauses)",
-    "bench_design": "the audit benchmark's design sentence: one sentence, no enumeration",
     "mwem_payoff_design": "one family's design sentence (no enumeration of three or more: its own clauses)",
 }
 

@@ -69,6 +69,26 @@ def test_m6_the_audited_instances_that_differ_from_the_runs_are_named():
     assert "{glue:md}`audit_instances:myst`" in _cell("privacy-audit.ipynb", "915228e6")
 
 
+def test_instances_are_two_paragraphs_below_the_limit():
+    """Issue 49: the audited instances were one paragraph of 848 characters; the zCDP-MWEM and HDMM rows and AIM's
+    rows are two, whose join is :func:`instances_statement`'s text, and the page glues both."""
+    entries = privacy_audit.catalog()
+
+    def eps0(e, d, t):
+        return mwem.zcdp.mwem_zcdp_parameters(e, d, t)["epsilon0"]
+
+    run = {"T": {"1-D": 30, "2-D": 200}, "delta": 1e-7, "T_aim": {"1-D": 16, "2-D": 32}}
+    first, aim = privacy_audit.instances_paragraphs(entries, mwem_run=run, epsilon0=eps0)
+    whole = privacy_audit.instances_statement(entries, mwem_run=run, epsilon0=eps0)
+    assert str(whole) == f"{first}. {aim}"
+    assert str(first).startswith("The audited instances") and "AIM" not in str(first)
+    assert str(aim).startswith("AIM is audited by two rows")
+    assert len(str(first)) < 600 and len(str(aim)) < 600 < len(str(whole))
+    assert myst(whole, "zh_CN") == myst(first, "zh_CN") + "。" + myst(aim, "zh_CN")
+    cell = _cell("privacy-audit.ipynb", "915228e6")
+    assert "{glue:md}`audit_instances:myst`.\n\n{glue:md}`audit_instances_aim:myst`." in cell
+
+
 def test_m8_privunitg_audit_pair_is_the_antipodal_one_presumed_worst():
     """ "every pair of unit inputs is alike up to a rotation" is false (pairs differ by their angle): the note says
     the antipodal pair is audited as the presumed worst case, in both languages."""

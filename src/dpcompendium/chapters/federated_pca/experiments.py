@@ -49,9 +49,11 @@ __all__ = [
     "attack_table",
     "dataset_deltas",
     "design_named",
+    "design_parts",
     "energy_runs",
     "energy_table",
     "flat_column_holm",
+    "flat_column_paragraphs",
     "flat_comparisons",
     "flat_rerun",
     "flat_table",
@@ -767,6 +769,45 @@ def design_named(results: Sequence[ComparisonResult], power: float = 0.9) -> Md:
     return sentence + message(
         "fedpca.short_runs", a=first.a.name, b=first.b.name, list=join(cells, "; ")
     )
+
+
+def design_parts(results: Sequence[ComparisonResult], power: float = 0.9) -> tuple[Md, Md]:
+    """:func:`design_named` as two paragraphs, each below the house limit (issue 49): the design sentence of
+    :func:`~dpcompendium.core.comparison.design_sentence`, and a sentence of its own naming the shown verdicts short
+    of runs (:func:`short_verdicts`) with the runs each needs, or saying that none is counted short."""
+    results = list(results)
+    sentence = design_sentence(results, power)
+    short = short_verdicts(results, power)
+    if not short:
+        return sentence, message("fedpca.short_alone_none")
+    first = results[0].comparison
+    cells = [
+        message(
+            "fedpca.short_cell",
+            where=r.comparison.setting,
+            needed="∞" if not np.isfinite(need) else str(int(need)),
+        )
+        for r, need in short
+    ]
+    return sentence, message(
+        "fedpca.short_alone", a=first.a.name, b=first.b.name, list=join(cells, "; ")
+    )
+
+
+def flat_column_paragraphs(flat: Mapping[str, object], params: Mapping[str, str]) -> tuple[Md, Md]:
+    """The column z, flat, read alone (:func:`flat_column_holm` ``flat``, its numbers formatted in ``params``) as two
+    paragraphs, each below the house limit (issue 49; referee 11, n2): where the Holm-adjusted p is below 0.05, the
+    column and its largest z, then why that rejection is a type-I error; otherwise the column, then its largest z
+    (or, with no finite z, that there is none, then why)."""
+    if not flat["rows"]:
+        return message("fedpca.flat_none"), message("fedpca.flat_none_why")
+    column = message("fedpca.flat_column", **params)
+    if float(flat["p_holm"]) < 0.05:  # type: ignore[arg-type]
+        largest = message("fedpca.flat_largest", **params)
+        return message("fedpca.two_sentences", first=column, second=largest), message(
+            "fedpca.flat_alarm", **params
+        )
+    return column, message("fedpca.flat_largest_quiet", **params)
 
 
 #: How a setting's split reads in each language (:func:`_setting_label`)

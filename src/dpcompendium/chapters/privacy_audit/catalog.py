@@ -57,6 +57,7 @@ __all__ = [
     "delta_only_count",
     "finding",
     "grr_distributions",
+    "instances_paragraphs",
     "instances_statement",
     "laplace_samplers",
     "missing_chapters",
@@ -516,13 +517,28 @@ def instances_statement(
     epsilon0: Callable[[float, float, int], float],
     hdmm: str = "hdmm",
 ):
+    """:func:`instances_paragraphs` as one text, its sentences joined (no full stop at the end)."""
+    from ...core.messages import join
+
+    statement, aim = instances_paragraphs(entries, mwem_run=mwem_run, epsilon0=epsilon0, hdmm=hdmm)
+    return statement if aim is None else join([statement, aim], ". ")
+
+
+def instances_paragraphs(
+    entries: Iterable[AuditSpec],
+    *,
+    mwem_run: dict,
+    epsilon0: Callable[[float, float, int], float],
+    hdmm: str = "hdmm",
+):
     """The audited instances that differ from the ones the chapters run (referee 11, m6), read from the specs: the
     zCDP-MWEM rows' ε and rounds T (their notes), δ (the measurement's claim) and ε₀ (the selection's claim, checked
     against ``epsilon0(ε, δ, T)``, the mwem chapter's formula), against ``mwem_run`` (the mwem chapter's defaults:
     ``T``, its rounds per dimension, e.g. ``{"1-D": 30, "2-D": 200}``, and ``delta``) and the ε₀ they give at the
     same ε (for the first dimension); and the HDMM row's bins and ranges (its note) against the method ``hdmm`` (its
     registered name) that the histograms chapter runs. A sentence in every edition (message
-    ``audit.instances``), no full stop."""
+    ``audit.instances``), no full stop; and, when ``mwem_run`` has AIM's rounds (``T_aim``), AIM's rows as a second
+    sentence, a paragraph of its own (issue 49: each below the house limit), else ``None``."""
     import re
 
     from ...core.comparison import _method_md, _name_md
@@ -573,7 +589,7 @@ def instances_statement(
     # AIM (referee 12, #10): one row audits its first measurement only, at the spec's T and δ
     aim_rows = [e for e in entries if e.mechanism.startswith("AIM measurement")]
     if not (aim_rows and "T_aim" in mwem_run):
-        return statement
+        return statement, None
     aim_note = aim_rows[0].note
     # its first selection, audited with its own score (referee 12, #10), when the catalogue has that row
     aim_sel = [e for e in entries if e.mechanism.startswith("AIM selection")]
@@ -587,24 +603,18 @@ def instances_statement(
         if aim_sel
         else {}
     )
-    return join(
-        [
-            statement,
-            message(
-                "audit.instances.aim_sel" if aim_sel else "audit.instances.aim",
-                **sel_params,
-                T=re.search(r"\bT = (\d+)", aim_note).group(1),
-                delta=number(float(aim_rows[0].claim.delta)),
-                T_run=join(
-                    [
-                        message("audit.instances.rounds", T=str(int(t)), d=_name_md(d))
-                        for d, t in dict(mwem_run["T_aim"]).items()
-                    ],
-                    ", ",
-                    clauses=True,
-                ),
-                delta_run=number(float(mwem_run["delta"])),
-            ),
-        ],
-        ". ",
+    return statement, message(
+        "audit.instances.aim_sel" if aim_sel else "audit.instances.aim",
+        **sel_params,
+        T=re.search(r"\bT = (\d+)", aim_note).group(1),
+        delta=number(float(aim_rows[0].claim.delta)),
+        T_run=join(
+            [
+                message("audit.instances.rounds", T=str(int(t)), d=_name_md(d))
+                for d, t in dict(mwem_run["T_aim"]).items()
+            ],
+            ", ",
+            clauses=True,
+        ),
+        delta_run=number(float(mwem_run["delta"])),
     )
