@@ -155,6 +155,35 @@ def test_family_rows_flag_their_verdicts_short_of_runs():
     assert flagged and unflagged, "the small runs should give rows with and without short verdicts"
 
 
+def test_a_single_candidates_lead_flags_its_verdicts_short_of_runs_as_its_rows_do():
+    """Referee 20, M-1: the graded-Laplace lead (one candidate, by dataset) counted its verdicts without the flag
+    that its table's rows carry; the lead now flags them at the same Holm level (the whole experiment)."""
+    runs, methods = _small_runs()
+    table = verdicts.methods_comparisons(methods, runs=runs)
+    seen = 0
+    three = ("harmony", "pm", "hybrid")
+    for guarantee, pairs in [
+        ("graded", [("hiera-graded", x) for x in three]),
+        ("graded", [("idldp", x) for x in three]),
+        ("uniform", [("hiera-calibrated", x) for x in three]),
+    ]:
+        lead, tab = verdicts.families_text(table, guarantee, pairs)
+        results = []
+        for a, b in pairs:
+            t, _, _ = verdicts._select(table, guarantee, a, b)
+            results += list(t["result"])
+        short = [
+            n
+            for r, n in zip(results, runs_short(results, 0.9, len(table)), strict=True)
+            if r.holds and n
+        ]
+        if not str(tab):
+            continue
+        assert ("short of runs" in str(lead)) == bool(short), str(lead)
+        seen += bool(short)
+    assert seen, "the small runs should give a lead with verdicts short of runs"
+
+
 def _markdown() -> str:
     import json
     from pathlib import Path

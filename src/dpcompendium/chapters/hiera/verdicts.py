@@ -642,7 +642,8 @@ def families_text(
             power=power,
             family_size=len(table),
         )
-    lead = table_lead(results)
+    # the counts' verdicts short of runs flagged in the lead as in the rows below (referee 20, M-1)
+    lead = table_lead(results, power=power, family_size=len(table))
     seen: set[str] = set()
     for r in results:
         tag = r.comparison.caveat()
