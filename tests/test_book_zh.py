@@ -286,6 +286,9 @@ def _parse(path: str, mtime_ns: int) -> _Page:
 
 def numbers(text: str) -> Counter:
     text = html_lib.unescape(text).replace("−", "-")
+    # thousands grouped with a narrow or thin space (the zh edition's 「78 000」; native review 8, U2) are one
+    # number, as "78,000" is
+    text = re.sub(r"(?<=\d)[\u202f\u2009](?=\d{3}(?!\d))", ",", text)
     # "N times lower" is 「仅为…的 1/N」 in Chinese: the 1 of a reciprocal is notation, not a number of the run
     text = re.sub(r"(?<![\d.])1/(?=[\d\\${])", "/", text)
     # "2-D" is 「二维」 in Chinese (the term base, native review B3): a dimension is notation, not a number of the run
@@ -302,6 +305,10 @@ def test_a_dimension_is_not_a_number_of_the_run():
     assert numbers("Adult 2-D (256 x 256)") == numbers("Adult 二维（256 x 256）")
     assert numbers("Adult 2-D (256 × 256)") == numbers("Adult 二维（256 × 256）")
     assert numbers("在 2 维中为 30") == numbers("30 in 2-D")
+    assert (
+        numbers("over 78,000 draws") == numbers("在 78\u202f000 次抽样中") == Counter({"78000": 1})
+    )
+    assert numbers("2,464 and 110,600") == numbers("2\u2009464 和 110\u202f600")
     assert numbers("1-D, ε = 0.1") != numbers("一维，ε = 1")
 
 

@@ -472,3 +472,38 @@ def test_a_baselines_audit_label_names_the_method_in_every_edition():
     assert "hdmm (baseline)" not in en and "HDMM (" in en and "PrivTree (baseline)" in en
     assert "not_a_method (baseline)" in en  # an id no method has is shown as it is
     assert "HDMM（" in zh and "PrivTree（基线）" in zh
+
+
+def test_grouped_numbers_keep_their_separator_in_the_generated_catalogue():
+    """A number the zh edition groups with narrow spaces (「4 000 000」; native review 8, U2) reaches the generated
+    sentences' catalogue as adjacent placeholders joined by that space: a translation that joins them with a plain
+    space shows three numbers where the English page has one (the pages' number check found it)."""
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    po = Path(__file__).parents[1] / "locales" / "zh_CN" / "LC_MESSAGES" / "generated.po"
+    with po.open("rb") as f:
+        catalogue = read_po(f)
+    joined = re.compile(r"\{\d+\}[\u202f\u2009]\{\d+\}")
+    bad = [
+        m.id[:60]
+        for m in catalogue
+        if m.id
+        and m.string
+        and joined.findall(m.id)
+        and sorted(joined.findall(m.id)) != sorted(joined.findall(m.string))
+    ]
+    assert not bad, f"grouped numbers split in {len(bad)} translations: {bad}"
+
+
+def test_a_chapter_column_keeps_the_chapter_ids_in_every_language():
+    """Native review 9, A1: the audit catalogue's chapter column showed "hiera" as HierA's arm
+    (「HierA（原文的隐私预算）」) and "mwem" as the method in the zh edition; a chapter's id stays its id, only
+    "core" is written in the reader's language."""
+    df = pd.DataFrame({"chapter": ["hiera", "mwem", "core"], "mechanism": ["a", "b", "c"]})
+    zh = readable(df, lang="zh_CN")._repr_html_()
+    assert "<td>hiera</td>" in zh and "<td>mwem</td>" in zh and "核心库" in zh
+    assert "原文的隐私预算" not in zh
+    en = readable(df)._repr_html_()
+    assert "<td>hiera</td>" in en and "<td>mwem</td>" in en and "<td>core</td>" in en

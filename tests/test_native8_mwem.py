@@ -145,7 +145,7 @@ def test_c3_lead_names_the_best_baseline_per_eps():
     assert "Adult 2-D, against DAWA:" in en  # one comparator: named as before
     zh = text.in_language("zh_CN")
     assert (
-        "ADULT 上对当时的最优基线（$\\varepsilon$ = 0.1、1、5 为 PrivTree；$\\varepsilon$ = 10 为 HDMM）：全部 4 个更高"
+        "ADULT 上对各参数组合中的最优基线（$\\varepsilon$ = 0.1、1、5 为 PrivTree；$\\varepsilon$ = 10 为 HDMM）：全部 4 个更高"
         in zh
     )
     assert zh.startswith("在下表 6 个参数组合中，")

@@ -490,8 +490,9 @@ def _cell(value: Any, column: Any, digits: int) -> tuple[str, bool]:
         ), True
     text = str(value)
     if str(column) == "chapter":
-        # a chapter's id, never a method's name ("hiera" is both: referee 10, N4); "core" in the reader's language
-        found = _cell_translation(text)
+        # a chapter's id, never a method's name ("hiera" is both: referee 10, N4; the zh catalogue turned it into
+        # HierA's arm: native review 9, A1); only "core" in the reader's language
+        found = CELL_TEXTS_BY_LANG.get(get_language(), {}).get(text)
         return (myst_to_html(to_myst(found)) if found is not None else html.escape(text)), False
     if str(column) in DATASET_COLUMNS and text in DATASET_NAMES["en"]:
         return myst_to_html(dataset_name(text)), False
