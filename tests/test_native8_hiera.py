@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
+from test_hiera_verdicts import _sgd_runs as _sgd_runs_by
 
 from dpcompendium.chapters import hiera
 from dpcompendium.chapters.hiera import verdicts
@@ -15,22 +15,8 @@ from dpcompendium.core.tables import CELL_TEXTS_BY_LANG
 
 
 def _sgd_runs(reps=12, seed=5):
-    rng = np.random.default_rng(seed)
-    rows = [
-        {
-            "dataset": dataset,
-            "method": method,
-            "variant": "corrected",
-            "epsilon": 0.25,
-            "folds": 5,
-            "rep": r,
-            "mse": scale * (1 + 0.05 * rng.standard_normal()),
-        }
-        for dataset in ("adult", "synthetic")
-        for method, scale in (("hiera", 1.0), ("harmony", 2.0), ("pm", 1.02))
-        for r in range(reps)
-    ]
-    return pd.DataFrame(rows)
+    # the same runs on both datasets (test_hiera_verdicts' builder, one number of repetitions for both)
+    return _sgd_runs_by({"adult": reps, "synthetic": reps}, seed)
 
 
 def _small_runs(reps=12):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -754,9 +755,16 @@ def design_named(results: Sequence[ComparisonResult], power: float = 0.9) -> Md:
     ε = 0.5 (27 runs)" (referee 8, n3)."""
     results = list(results)
     sentence = design_sentence(results, power)
+    short = _short_list(results, power)
+    return sentence if short is None else sentence + message("fedpca.short_runs", **short)
+
+
+def _short_list(results: list[ComparisonResult], power: float) -> dict[str, Any] | None:
+    """The parameters of a sentence naming ``results``' shown verdicts short of runs (:func:`short_verdicts`): the
+    pair (``a``, ``b``) and the ``list`` of settings with the runs each needs; ``None`` when none is short."""
     short = short_verdicts(results, power)
     if not short:
-        return sentence
+        return None
     first = results[0].comparison
     cells = [
         message(
@@ -766,9 +774,7 @@ def design_named(results: Sequence[ComparisonResult], power: float = 0.9) -> Md:
         )
         for r, need in short
     ]
-    return sentence + message(
-        "fedpca.short_runs", a=first.a.name, b=first.b.name, list=join(cells, "; ")
-    )
+    return {"a": first.a.name, "b": first.b.name, "list": join(cells, "; ")}
 
 
 def design_parts(results: Sequence[ComparisonResult], power: float = 0.9) -> tuple[Md, Md]:
@@ -776,21 +782,11 @@ def design_parts(results: Sequence[ComparisonResult], power: float = 0.9) -> tup
     :func:`~dpcompendium.core.comparison.design_sentence`, and a sentence of its own naming the shown verdicts short
     of runs (:func:`short_verdicts`) with the runs each needs, or saying that none is counted short."""
     results = list(results)
-    sentence = design_sentence(results, power)
-    short = short_verdicts(results, power)
-    if not short:
-        return sentence, message("fedpca.short_alone_none")
-    first = results[0].comparison
-    cells = [
-        message(
-            "fedpca.short_cell",
-            where=r.comparison.setting,
-            needed="∞" if not np.isfinite(need) else str(int(need)),
-        )
-        for r, need in short
-    ]
-    return sentence, message(
-        "fedpca.short_alone", a=first.a.name, b=first.b.name, list=join(cells, "; ")
+    short = _short_list(results, power)
+    return design_sentence(results, power), (
+        message("fedpca.short_alone_none")
+        if short is None
+        else message("fedpca.short_alone", **short)
     )
 
 
