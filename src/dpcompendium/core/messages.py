@@ -478,6 +478,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "fedpca.short_cell": "%(where)s (%(needed)s runs)",
         "fedpca.short_alone": "The shown verdicts short of these runs (%(a)s against %(b)s): %(list)s.",
         "fedpca.short_alone_none": "No shown verdict is counted short of these runs.",
+        "mwem.db_aim_no_more": "No other pair is compared in these settings.",
         "fedpca.guarantee_each_row": "$(\\varepsilon, \\delta)$-DP at each row's $\\varepsilon$ (%(epsilons)s) "
         "and its dataset's $\\delta$ (%(deltas)s)",
         "mwem.quantity_figures": "the error figures",
@@ -1217,6 +1218,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "fedpca.short_cell": "%(where)s（需要 %(needed)s 次运行）",
         "fedpca.short_alone": "其中重复次数不足的已表明判定（%(a)s 对比 %(b)s）：%(list)s。",
         "fedpca.short_alone_none": "已表明的判定中没有被计为重复次数不足的。",
+        "mwem.db_aim_no_more": "在这些参数组合中没有其他方法对参与比较。",
         "fedpca.guarantee_each_row": "$(\\varepsilon, \\delta)$-DP，其中每行取该行的 $\\varepsilon$（%(epsilons)s）"
         "与其数据集的 $\\delta$（%(deltas)s）",
         "mwem.quantity_figures": "误差指标",
