@@ -586,9 +586,9 @@ def test_r19_n2_l3_the_source_design_splits_at_eps_1():
     assert '("hiera.above_eps", "min_epsilon")' in code
     assert "hiera_wins_large:myst" in prose
     assert 'f"ratios {prose.span(floor_ratios)}"' not in code
-    # the claims table: one clause per candidate
+    # the claims table: one clause per candidate (and, since referee 20's L-1, per comparator)
     assert 'V.tally(comparisons, "graded", grd_a, grd_b, short=False)' not in code
-    assert 'V.tally(comparisons, "graded", a, grd_b, short=False) for a in grd_a' in code
+    assert 'V.tally_each(comparisons, "graded", a, grd_b) for a in grd_a' in code
     assert str(message("hiera.above_eps", eps="1", sentence="x")) == "at ε > 1, x"
     assert "ε > 1" in message("hiera.above_eps", eps="1", sentence="x").in_language("zh_CN")
 
@@ -601,9 +601,12 @@ def test_r19_l2_the_graded_ratio_is_labelled_with_its_tested_counts():
         table, "1.5–2.1", ["hiera-graded", "idldp"], ["harmony", "pm", "hybrid"]
     )
     en = str(text)
-    assert en.startswith("1.5–2.1 times the smallest uniform MAE (point estimates; tested: ")
-    assert f"{method_name('hiera-graded', 'en')} higher in 18 of 18" in en
-    assert f"{method_name('idldp', 'en')} higher in 0 of 18" in en
+    # since referee 20's L-1: one count per comparator, in the order named
+    assert en.startswith(
+        "1.5–2.1 times the smallest uniform MAE (point estimates; tested against Harmony, PM, Hybrid: "
+    )
+    assert f"{method_name('hiera-graded', 'en')} higher in 6, 6, 6 of 6" in en
+    assert "IDUE higher in 0, 0, 0 of 6" in en
     assert "点估计" in text.in_language("zh_CN")
     prose = _prose("hiera")
     assert "{glue:md}`hiera_graded_ratio:myst` times the smallest uniform MAE" not in prose
