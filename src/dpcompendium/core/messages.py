@@ -1031,7 +1031,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "dpmean.cp_range_steps": "范围收缩的各步各用 $\\rho$ 的 %(shares)s",
         "dpmean.cp_mean_step": "均值一步用 $\\rho$ 的 %(share)s",
         "dpmean.cp_scale": "%(data)s为 %(scale)s %(unit)s",
-        "dpmean.cp_sens": "在 $n = %(n)s$、$\\varepsilon = %(eps)s$ 处（每个数据集一个样本，每种配置运行 %(reps)s 次），把猜测值 $\\sigma_0$ 分别乘以 %(factors)s、步数分别取 %(steps)s 时（所有组合），CoinPress 的 RMSE 为：%(items)s",
+        "dpmean.cp_sens": "在 $n = %(n)s$、$\\varepsilon = %(eps)s$ 处（每个数据集一个样本，每种配置运行 %(reps)s 次），把猜测值 $\\sigma_0$ 分别乘以 %(factors)s，步数分别取 %(steps)s 时（所有组合），CoinPress 的 RMSE 为：%(items)s",
         "dpmean.cp_sens_item": "对%(data)s，是本次运行所用配置的 %(span)s 倍，是“用差分隐私估计的边界求均值”的 %(qspan)s 倍",
         "dpmean.unit_heights": "厘米",
         "dpmean.unit_adult-age": "岁",
