@@ -794,3 +794,38 @@ def test_two_runs_per_arm_never_print_an_unbounded_band():
     assert str(_range(0.2, math.inf)) == "0.2 or more" and str(_range(0.5, 2.0)) == "0.5–2"
     with _zh():
         assert _range(0.0, math.inf).myst == "任意大小"
+
+
+def test_design_sentence_says_which_short_verdicts_no_count_of_runs_reaches(monkeypatch):
+    """A family whose short verdicts mix some that more runs would reach and some that none would: each is said of
+    its own count (the sentence said "for 2 no number of our runs would reach it" when only one was out of reach)."""
+    from dpcompendium.core.comparison import ComparisonResult, _design_cells
+
+    rng = np.random.default_rng(24)
+    fam = _shown_family(rng)
+    needs = itertools.cycle([10.0, 4200.0, math.inf])
+    monkeypatch.setattr(
+        ComparisonResult, "runs_needed", lambda self, power=0.9, alpha=None: next(needs)
+    )
+    text = str(design_sentence(fam))
+    assert (
+        "1 of the 3 shown would be reached with power 0.9 with these runs, 1 would need up to 4200 runs and for 1 "
+        "no number of our runs would reach it (more than 100,000 runs would be needed)" in text
+    )
+    with _zh():
+        zh = design_sentence(fam).myst
+    assert (
+        "已表明的 3 个判定中有 1 个" in zh
+        and "1 个最多需要 4200 次运行，1 个无论我们运行多少次都达不到" in zh
+    )
+    f = design_figures(fam)
+    assert f["needed_finite_counted"] == 4200.0 and f["never_cap"] == 1
+    assert (
+        str(_design_cells(f)[0]) == "1 reached; 1 short, needing up to 4200; 1 at no count of runs"
+    )
+    needs = itertools.cycle([4200.0, math.inf, 300.0])
+    text = str(design_sentence(fam))
+    assert (
+        "none of the 3 shown would be reached with power 0.9 with these runs: 2 would need up to 4200 runs and "
+        "for 1 no number of our runs would reach it" in text
+    )

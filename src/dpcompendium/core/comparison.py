@@ -1951,6 +1951,10 @@ def design_figures(
         "needed_counted": max(needs) if needs else math.nan,
         "never_quoted": quoted,
         "never_cap": len(never) - quoted,
+        # the most runs a counted short verdict needs among those some count of runs brings to the power
+        "needed_finite_counted": max(
+            (x for x in needs if math.isfinite(x) and x > runs), default=math.nan
+        ),
         # every shown verdict, the bootstrap-decided ones by the Welch approximation (kept for the chapters that
         # print these numbers themselves; a chapter states them only with ``uncounted`` == 0)
         "short": sum(x > runs for x in needs_all),
@@ -2153,8 +2157,19 @@ def design_sentence(
             # "0 of the 1 shown …, and for 1 …" read as two verdicts in Chinese (native review 9, B1): when none of
             # the shown reaches the power, the sentence says so of them all (of it, for one)
             key = "comparison.design_short" + ("" if ok else "_one" if counted == 1 else "_all")
+            never = f["never_quoted"] + f["never_cap"]
             if math.isfinite(top):
                 text = message(key, needed=str(int(top)), **params)
+            elif never < f["short_counted"]:
+                # some short verdicts need more runs, others no count of runs: each said of its own
+                text = message(
+                    "comparison.design_short_mixed" if ok else "comparison.design_short_all_mixed",
+                    finite=str(f["short_counted"] - never),
+                    needed=str(int(f["needed_finite_counted"])),
+                    never=str(never),
+                    why=_never_reason(f),
+                    **params,
+                )
             else:
                 text = message(key + "_never", why=_never_reason(f), **params)
         else:
@@ -2188,12 +2203,22 @@ def _design_cells(f: Mapping[str, Any]) -> tuple[Md, Md]:
         need = message("comparison.dcell_boot")
     elif f["short_counted"]:
         top = f["needed_counted"]
-        need = message(
-            "comparison.dcell_short" if math.isfinite(top) else "comparison.dcell_short_never",
-            ok=str(counted - f["short_counted"]),
-            short=str(f["short_counted"]),
-            needed=str(int(top)) if math.isfinite(top) else "∞",
-        )
+        never = f["never_quoted"] + f["never_cap"]
+        if not math.isfinite(top) and never < f["short_counted"]:
+            need = message(
+                "comparison.dcell_short_mixed",
+                ok=str(counted - f["short_counted"]),
+                finite=str(f["short_counted"] - never),
+                needed=str(int(f["needed_finite_counted"])),
+                never=str(never),
+            )
+        else:
+            need = message(
+                "comparison.dcell_short" if math.isfinite(top) else "comparison.dcell_short_never",
+                ok=str(counted - f["short_counted"]),
+                short=str(f["short_counted"]),
+                needed=str(int(top)) if math.isfinite(top) else "∞",
+            )
     else:
         need = message("comparison.dcell_from", needed=str(int(f["needed_counted"])))
     if counted and f["uncounted"]:
