@@ -5,6 +5,7 @@ power it names (by simulation, with a binomial tolerance), and the sentences tha
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -272,11 +273,107 @@ def test_design_sentence_when_no_number_of_runs_reaches_the_power():
     res = Comparison("MSE", ours, quoted).result()
     assert res.holds and res.runs_needed(0.9) == math.inf
     text = str(design_sentence([res]))
+    # one verdict, none reaching the power: said of it, not as "0 of the 1 … and for 1" (native review 9, B1), with
+    # the reason that applies (C3)
     assert (
-        "0 of the 1 shown would be reached" in text
-        and "no number of our runs would reach it" in text
+        "the 1 shown would not be reached with power 0.9 with these runs, nor with any number of our runs "
+        "(an arm quoted from a source keeps its own spread)" in text
     )
+    assert "0 of the 1" not in text and "100,000" not in text
     assert "∞" not in text
+    with _zh():
+        zh = design_sentence([res]).myst
+    assert (
+        "已表明的 1 个判定在这些运行次数下达不到 0.9 的检验功效，而且无论运行多少次都达不到" in zh
+    )
+    assert "（参考值这一组引自原文，其离散程度不随我们的运行次数缩小）" in zh
+    assert "另外" not in zh and "其余" not in zh and "中有 0 个" not in zh
+
+
+def _shown_family(rng, n=3, runs=30):
+    return holm([_cmp(_losses(rng, 0.3, runs), _losses(rng, 1.0, runs)).result() for _ in range(n)])
+
+
+def test_design_sentence_says_of_all_shown_verdicts_when_none_reaches_the_power(monkeypatch):
+    """Native review 9, B1: "其余"/"另外" only when some shown verdicts reach the power (k + m = N with k > 0); with
+    none, the sentence is said of them all (of it, for one), in both editions."""
+    from dpcompendium.core.comparison import ComparisonResult
+
+    rng = np.random.default_rng(21)
+    fam = _shown_family(rng)
+    assert all(r.holds for r in fam)
+    monkeypatch.setattr(ComparisonResult, "runs_needed", lambda self, power=0.9, alpha=None: 4200.0)
+    text = str(design_sentence(fam))
+    assert (
+        "none of the 3 shown would be reached with power 0.9 with these runs: they would need up to 4200 runs"
+        in text
+    )
+    with _zh():
+        zh = design_sentence(fam).myst
+    assert "已表明的 3 个判定在这些运行次数下都达不到 0.9 的检验功效，最多需要 4200 次运行" in zh
+    assert "其余" not in zh and "中有 0 个" not in zh
+    one = str(design_sentence(fam[:1]))
+    assert (
+        "the 1 shown would not be reached with power 0.9 with these runs: it would need 4200 runs"
+        in one
+    )
+    # some reach it: "其余" is right (ok + short = shown)
+    needs = itertools.cycle([10.0, 4200.0, 10.0])
+    monkeypatch.setattr(
+        ComparisonResult, "runs_needed", lambda self, power=0.9, alpha=None: next(needs)
+    )
+    assert "2 of the 3 shown would be reached" in str(design_sentence(fam))
+    with _zh():
+        zh = design_sentence(fam).myst
+    assert "已表明的 3 个判定中有 2 个" in zh and "其余 1 个最多需要 4200 次运行" in zh
+
+
+def test_design_sentence_states_the_reason_no_count_of_runs_suffices(monkeypatch):
+    """Native review 9, C3: the reason that applies, not "a quoted arm, or more than 100,000 runs": here no arm is
+    quoted, so more than 100,000 runs (grouped as each edition writes thousands: U1)."""
+    from dpcompendium.core.comparison import ComparisonResult
+
+    rng = np.random.default_rng(22)
+    fam = _shown_family(rng)
+    needs = itertools.cycle([10.0, math.inf, 10.0])
+    monkeypatch.setattr(
+        ComparisonResult, "runs_needed", lambda self, power=0.9, alpha=None: next(needs)
+    )
+    text = str(design_sentence(fam))
+    assert "2 of the 3 shown would be reached" in text
+    assert "(more than 100,000 runs would be needed)" in text and "quoted" not in text
+    f = design_figures(fam)
+    assert (f["never_quoted"], f["never_cap"]) == (0, 1)
+    with _zh():
+        zh = design_sentence(fam).myst
+    assert (
+        "（所需运行次数超过 100\u202f000）" in zh and "100,000" not in zh and "引自原文" not in zh
+    )
+
+
+def test_design_sentence_counts_both_reasons_when_both_apply():
+    rng = np.random.default_rng(23)
+    quoted = Arm("b", CLAIM, mean=1.0, se=0.277, n=1000)
+    res = Comparison("MSE", Arm.of("a", CLAIM, 0.5 * rng.uniform(0.99, 1.01, 200)), quoted).result()
+    from dpcompendium.core.comparison import _never_reason
+
+    both = {"never_quoted": 2, "never_cap": 1}
+    assert str(_never_reason(both)) == (
+        "in 2 an arm quoted from a source keeps its own spread; 1 would need more than 100,000 runs"
+    )
+    assert design_figures([res])["never_quoted"] == 1
+
+
+def test_bootstrap_verdicts_runs_sentence_is_short_in_chinese():
+    """Native review 9, S2: the bootstrap parenthesis said once, shorter, in the zh edition (same placeholders)."""
+    from dpcompendium.core.messages import message
+
+    with _zh():
+        zh = message("comparison.design_boot", runs="20", shown="33").myst
+    assert (
+        zh
+        == "这些判定基于每组 20 次运行；已表明的 33 个判定由学生化自助法判定，此处不用 t 检验估算所需运行次数（其估算没有可靠依据）"
+    )
 
 
 def test_design_sentence_of_a_part_of_a_family_uses_the_whole_familys_level():
@@ -551,7 +648,7 @@ def test_bootstrap_families_print_no_t_based_count():
     assert "would be reached" not in text and "would need up to" not in text
     with _zh():
         zh = design_sentence(boot).myst
-        assert "未予计算" in zh and "学生化自助法" in zh
+        assert "不用 t 检验估算所需运行次数" in zh and "学生化自助法" in zh
     # mixed: the Welch verdicts counted, the bootstrap ones named as not counted
     mixed = holm(fam("welch", [0.05]) + fam("bootstrap-t", [0.05]))
     assert all(r.holds for r in mixed)
@@ -697,3 +794,38 @@ def test_two_runs_per_arm_never_print_an_unbounded_band():
     assert str(_range(0.2, math.inf)) == "0.2 or more" and str(_range(0.5, 2.0)) == "0.5–2"
     with _zh():
         assert _range(0.0, math.inf).myst == "任意大小"
+
+
+def test_design_sentence_says_which_short_verdicts_no_count_of_runs_reaches(monkeypatch):
+    """A family whose short verdicts mix some that more runs would reach and some that none would: each is said of
+    its own count (the sentence said "for 2 no number of our runs would reach it" when only one was out of reach)."""
+    from dpcompendium.core.comparison import ComparisonResult, _design_cells
+
+    rng = np.random.default_rng(24)
+    fam = _shown_family(rng)
+    needs = itertools.cycle([10.0, 4200.0, math.inf])
+    monkeypatch.setattr(
+        ComparisonResult, "runs_needed", lambda self, power=0.9, alpha=None: next(needs)
+    )
+    text = str(design_sentence(fam))
+    assert (
+        "1 of the 3 shown would be reached with power 0.9 with these runs, 1 would need up to 4200 runs and for 1 "
+        "no number of our runs would reach it (more than 100,000 runs would be needed)" in text
+    )
+    with _zh():
+        zh = design_sentence(fam).myst
+    assert (
+        "已表明的 3 个判定中有 1 个" in zh
+        and "1 个最多需要 4200 次运行，1 个无论我们运行多少次都达不到" in zh
+    )
+    f = design_figures(fam)
+    assert f["needed_finite_counted"] == 4200.0 and f["never_cap"] == 1
+    assert (
+        str(_design_cells(f)[0]) == "1 reached; 1 short, needing up to 4200; 1 at no count of runs"
+    )
+    needs = itertools.cycle([4200.0, math.inf, 300.0])
+    text = str(design_sentence(fam))
+    assert (
+        "none of the 3 shown would be reached with power 0.9 with these runs: 2 would need up to 4200 runs and "
+        "for 1 no number of our runs would reach it" in text
+    )

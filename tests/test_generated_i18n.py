@@ -156,3 +156,16 @@ def test_a_dimension_label_is_chinese_in_a_table_and_a_sentence():
         assert "1-D" not in tables._cell("ADULT (1-D, 4096 bins)", "dataset", 3)[0]
     with language("en"):
         assert tables._cell("1-D", "dim", 3)[0] == "1-D"
+
+
+def test_a_count_written_with_commas_is_grouped_with_narrow_spaces_in_chinese(tmp_path):
+    """Native review 9, U1: privacy-audit glued f"{n:,}" counts ("4,000,000"), so the Chinese page wrote thousands
+    with commas beside the narrow spaces of the templates and tables. A comma-grouped integer is grouped as the
+    Chinese edition groups it, in a translated sentence and alone; the English, a decimal and a code span are not."""
+    loc = _po(tmp_path, {"with {0} samples per input": "每个输入 {0} 个样本"})
+    assert g.translate("with 4,000 samples per input", "zh_CN", loc) == "每个输入 4\u202f000 个样本"
+    assert g.translate("1,000,000", "zh_CN", loc) == "1\u202f000\u202f000"
+    assert g.translate("1,000,000", "en", loc) == "1,000,000"
+    assert g.translate("with 4,000 samples per input", "en", loc) == "with 4,000 samples per input"
+    assert g.translate("0.25", "zh_CN", loc) == "0.25"
+    assert g.translate("`1,000`", "zh_CN", loc) == "`1,000`"

@@ -218,7 +218,7 @@ def test_a_chinese_table_writes_the_audit_catalogues_headers_verdicts_and_mechan
     for text in (
         "拉普拉斯机制",
         "MWEM 选择，课程作业变体，二维",
-        "核心库",
+        "<td>core</td>",  # a chapter column's catalogue group as its id (native review 9, A1)
         "经验",
         "精确",
         "成立",
@@ -499,11 +499,20 @@ def test_grouped_numbers_keep_their_separator_in_the_generated_catalogue():
 
 def test_a_chapter_column_keeps_the_chapter_ids_in_every_language():
     """Native review 9, A1: the audit catalogue's chapter column showed "hiera" as HierA's arm
-    (「HierA（原文的隐私预算）」) and "mwem" as the method in the zh edition; a chapter's id stays its id, only
-    "core" is written in the reader's language."""
-    df = pd.DataFrame({"chapter": ["hiera", "mwem", "core"], "mechanism": ["a", "b", "c"]})
-    zh = readable(df, lang="zh_CN")._repr_html_()
-    assert "<td>hiera</td>" in zh and "<td>mwem</td>" in zh and "核心库" in zh
-    assert "原文的隐私预算" not in zh
-    en = readable(df)._repr_html_()
-    assert "<td>hiera</td>" in en and "<td>mwem</td>" in en and "<td>core</td>" in en
+    (「HierA（原文的隐私预算）」) and "mwem" as the method in the zh edition, and "core" as 「核心库」 beside the
+    other rows' ids; every row shows its catalogue group's id, one form in every edition, and no chapter cell is a
+    method's label."""
+    from dpcompendium.chapters.registry import manifests
+    from dpcompendium.core.messages import METHOD_NAMES
+
+    ids = [m.id for m in manifests()] + ["core", "planted"]
+    assert "hiera" in ids and "mwem" in ids
+    df = pd.DataFrame({"chapter": ids, "mechanism": ["x"] * len(ids)})
+    labels = {str(v) for names in METHOD_NAMES.values() for v in names.values()}
+    for lang in ("en", "zh_CN"):
+        html_ = readable(df, lang=lang)._repr_html_()
+        cells = re.findall(r"<td>([^<]*)</td>", html_)
+        shown = [c for c in cells if c != "x"]
+        assert shown == ids, (lang, shown)
+        assert not set(shown) & labels, lang
+    assert "原文的隐私预算" not in readable(df, lang="zh_CN")._repr_html_()

@@ -350,12 +350,21 @@ _NUMERALS = {
 }
 
 
+#: A narrow or thin space between a number's thousands groups.
+_SPACE_GROUPED = re.compile(r"(?<=\d)[\u202f\u2009](?=\d{3}(?!\d))")
+#: A thousands separator inside maths (``32{,}561``, the zh edition's ``32\,561``): not part of the formula.
+_MATHS_GROUPED = re.compile(r"(?<=\d)(?:\{,\}|\\,)(?=\d{3}(?!\d))")
+
+
 def english_numbers_missing(en: str, zh: str) -> list[str]:
     """The numbers of the English ``en`` that its Chinese ``zh`` drops (a number is kept where the Chinese has it as
     digits, or, for 1 to 10, as a Chinese numeral)."""
 
     def count(text: str) -> Counter:
         text = _NOT_A_NUMBER.sub(" ", text)
+        # thousands grouped with a narrow or thin space (「32 561」, the zh edition's form: native review 9, U1) are
+        # one number, as "32,561" is
+        text = _MATHS_GROUPED.sub("", _SPACE_GROUPED.sub(",", text))
         return Counter(m.group().replace(",", "").replace("−", "-") for m in _NUMBER.finditer(text))
 
     missing = count(en) - count(zh)
@@ -365,6 +374,12 @@ def english_numbers_missing(en: str, zh: str) -> list[str]:
 def test_the_number_check_can_fail():
     assert english_numbers_missing("at 3 of 5 budgets", "在 5 个预算中的某些预算上") == ["3"]
     assert not english_numbers_missing("Experiment 1: 2-D", "实验一：二维")
+    assert not english_numbers_missing("(32,561 records)", "（32\u202f561 条记录）")
+    assert english_numbers_missing("(32,561 records)", "（32\u202f560 条记录）") == ["32561"]
+    assert not english_numbers_missing("$32561\\times113$", "$32\\,561\\times113$")
+    assert not formulas_missing("$n=32{,}561$", "$n=32\\,561$")
+    assert not formulas_missing("$32561\\times113$", "$32\\,561\\times113$")
+    assert formulas_missing("$n=32{,}561$", "$n=32\\,562$")
 
 
 def test_no_chinese_entry_drops_a_number_of_the_english():
@@ -480,7 +495,7 @@ def formulas(text: str) -> Counter:
     are prose a translation translates (native review 4, E2: ``\\text{ours}`` is ``\\text{本书结果}``), so they are
     not compared."""
     return Counter(
-        _TEXT_IN_MATHS.sub(r"\\text{}", re.sub(r"\s+", "", m.group()))
+        _TEXT_IN_MATHS.sub(r"\\text{}", _MATHS_GROUPED.sub("", re.sub(r"\s+", "", m.group())))
         for m in _FORMULA.finditer(text)
     )
 

@@ -125,8 +125,15 @@ def translate(text: str, lang: str, locale_dir: str | None = None) -> str:
     :func:`missing`)."""
     if not lang or lang.startswith("en"):
         return text
-    template, values = skeleton(text)
+    template, written = skeleton(text)
+    values = written
+    if lang.startswith("zh"):
+        # a count a chapter wrote as f"{x:,}" ("4,000,000") is grouped as the Chinese edition groups thousands, with
+        # a narrow space, as messages.grouped and the tables do (native review 9, U1: three forms on one page)
+        values = [_zh_grouped(v) for v in written]
     if not translatable(template):
+        if values != written and fill(template, written) == text:
+            return fill(template, values)
         return text
     found = catalogue(lang, locale_dir).get(template)
     if found is None:
@@ -138,6 +145,14 @@ def translate(text: str, lang: str, locale_dir: str | None = None) -> str:
 
         filled = zh_dimensions(filled)
     return filled
+
+
+def _zh_grouped(value: str) -> str:
+    """A value of a skeleton that is an integer grouped by commas ("4,000"), with narrow spaces ("4 000"); any
+    other value as it is."""
+    from ..core.messages import _COMMA_GROUPED
+
+    return value.replace(",", "\u202f") if _COMMA_GROUPED.fullmatch(value) else value
 
 
 def missing() -> Counter:

@@ -422,7 +422,8 @@ REFERENCE_LINK = {"zh_CN": "阅读本页的英文版"}
 #: (``{doc}`标题 <../book/api/core>```) is its title here without the backticks (``tests/test_links_zh.py``).
 REFERENCE_TITLES = {
     "zh_CN": {
-        "book/api/index": "库参考",
+        # not the sidebar caption's 「库参考」 again (native review 9, C5: caption and entry read 「库参考 / 库参考」)
+        "book/api/index": "库参考总览",
         "book/api/core": "`dpcompendium.core`：隐私声明、校验、随机流、并行运行与数据",
         "book/api/core-mechanisms": "`dpcompendium.core.mechanisms`：教科书中的机制",
         "book/api/core-experiments": "`dpcompendium.core.experiments`：蒙特卡洛扫描、运行汇总与范围查询",

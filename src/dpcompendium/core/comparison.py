@@ -60,6 +60,7 @@ from .messages import (
     TABLE_FROM,
     Md,
     capitalized,
+    grouped,
     join,
     message,
     method_name,
@@ -1927,6 +1928,14 @@ def design_figures(
     needs = [
         x for x, (r, _) in zip(needs_all, shown, strict=True) if r.comparison.test != "bootstrap-t"
     ]
+    # why a counted verdict reaches the power at no count of runs (native review 9, C3): an arm quoted from a
+    # source (its spread does not shrink with our runs), else more than RUNS_CAP runs would be needed
+    never = [
+        r
+        for x, (r, _) in zip(needs_all, shown, strict=True)
+        if r.comparison.test != "bootstrap-t" and not math.isfinite(x)
+    ]
+    quoted = sum(any(arm.values is None for arm in (r.comparison.a, r.comparison.b)) for r in never)
     t_ties = [(r, k) for r, k in ties if r.comparison.test != "bootstrap-t"]
     boot_ties = [r for r, _ in ties if r.comparison.test == "bootstrap-t"]
     band = _band_of([r for r, _ in t_ties], power, [k for _, k in t_ties]) if t_ties else _NO_BAND
@@ -1940,6 +1949,12 @@ def design_figures(
         "uncounted": len(shown) - len(needs),
         "short_counted": sum(x > runs for x in needs),
         "needed_counted": max(needs) if needs else math.nan,
+        "never_quoted": quoted,
+        "never_cap": len(never) - quoted,
+        # the most runs a counted short verdict needs among those some count of runs brings to the power
+        "needed_finite_counted": max(
+            (x for x in needs if math.isfinite(x) and x > runs), default=math.nan
+        ),
         # every shown verdict, the bootstrap-decided ones by the Welch approximation (kept for the chapters that
         # print these numbers themselves; a chapter states them only with ``uncounted`` == 0)
         "short": sum(x > runs for x in needs_all),
@@ -2137,20 +2152,45 @@ def design_sentence(
         params["shown"] = str(counted)
         top = f["needed_counted"]
         if f["short_counted"]:
-            params.update(
-                ok=str(counted - f["short_counted"]),
-                short=str(f["short_counted"]),
-                needed="∞" if not math.isfinite(top) else str(int(top)),
-            )
-            key = (
-                "comparison.design_short" if math.isfinite(top) else "comparison.design_short_never"
-            )
-            text = message(key, **params)
+            ok = counted - f["short_counted"]
+            params.update(ok=str(ok), short=str(f["short_counted"]))
+            # "0 of the 1 shown …, and for 1 …" read as two verdicts in Chinese (native review 9, B1): when none of
+            # the shown reaches the power, the sentence says so of them all (of it, for one)
+            key = "comparison.design_short" + ("" if ok else "_one" if counted == 1 else "_all")
+            never = f["never_quoted"] + f["never_cap"]
+            if math.isfinite(top):
+                text = message(key, needed=str(int(top)), **params)
+            elif never < f["short_counted"]:
+                # some short verdicts need more runs, others no count of runs: each said of its own
+                text = message(
+                    "comparison.design_short_mixed" if ok else "comparison.design_short_all_mixed",
+                    finite=str(f["short_counted"] - never),
+                    needed=str(int(f["needed_finite_counted"])),
+                    never=str(never),
+                    why=_never_reason(f),
+                    **params,
+                )
+            else:
+                text = message(key + "_never", why=_never_reason(f), **params)
         else:
             text = message("comparison.design", needed=str(int(top)), **params)
         if f["uncounted"]:
             text = text + message("comparison.design_boot_rest", n=str(f["uncounted"]))
     return text + _ties_text(f, params)
+
+
+def _never_reason(f: Mapping[str, Any]) -> Md:
+    """Why the counted verdicts of :func:`design_figures`' ``f`` that no count of runs brings to the power stay short:
+    the reason that applies (native review 9, C3), an arm quoted from a source (its spread does not shrink with our
+    runs), more than :data:`RUNS_CAP` runs, or both with their counts."""
+    cap = grouped(RUNS_CAP)
+    if f["never_quoted"] and f["never_cap"]:
+        return message(
+            "comparison.design_why_both", q=str(f["never_quoted"]), c=str(f["never_cap"]), cap=cap
+        )
+    if f["never_quoted"]:
+        return message("comparison.design_why_quoted")
+    return message("comparison.design_why_cap", cap=cap)
 
 
 def _design_cells(f: Mapping[str, Any]) -> tuple[Md, Md]:
@@ -2163,12 +2203,22 @@ def _design_cells(f: Mapping[str, Any]) -> tuple[Md, Md]:
         need = message("comparison.dcell_boot")
     elif f["short_counted"]:
         top = f["needed_counted"]
-        need = message(
-            "comparison.dcell_short" if math.isfinite(top) else "comparison.dcell_short_never",
-            ok=str(counted - f["short_counted"]),
-            short=str(f["short_counted"]),
-            needed=str(int(top)) if math.isfinite(top) else "∞",
-        )
+        never = f["never_quoted"] + f["never_cap"]
+        if not math.isfinite(top) and never < f["short_counted"]:
+            need = message(
+                "comparison.dcell_short_mixed",
+                ok=str(counted - f["short_counted"]),
+                finite=str(f["short_counted"] - never),
+                needed=str(int(f["needed_finite_counted"])),
+                never=str(never),
+            )
+        else:
+            need = message(
+                "comparison.dcell_short" if math.isfinite(top) else "comparison.dcell_short_never",
+                ok=str(counted - f["short_counted"]),
+                short=str(f["short_counted"]),
+                needed=str(int(top)) if math.isfinite(top) else "∞",
+            )
     else:
         need = message("comparison.dcell_from", needed=str(int(f["needed_counted"])))
     if counted and f["uncounted"]:

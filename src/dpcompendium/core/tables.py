@@ -491,9 +491,9 @@ def _cell(value: Any, column: Any, digits: int) -> tuple[str, bool]:
     text = str(value)
     if str(column) == "chapter":
         # a chapter's id, never a method's name ("hiera" is both: referee 10, N4; the zh catalogue turned it into
-        # HierA's arm: native review 9, A1); only "core" in the reader's language
-        found = CELL_TEXTS_BY_LANG.get(get_language(), {}).get(text)
-        return (myst_to_html(to_myst(found)) if found is not None else html.escape(text)), False
+        # HierA's arm: native review 9, A1), and one form for every row in every edition: the catalogue group's id
+        # as it is ("core" and "planted" too: a Chinese word beside the other rows' ids was a second form)
+        return html.escape(text), False
     if str(column) in DATASET_COLUMNS and text in DATASET_NAMES["en"]:
         return myst_to_html(dataset_name(text)), False
     labelled = _table_label_method(text)
