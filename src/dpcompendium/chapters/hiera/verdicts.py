@@ -754,18 +754,23 @@ def graded_points(
     a: Sequence[str],
     b: Sequence[str],
     guarantee: str = "graded",
+    *,
+    reps: int | None = None,
 ) -> Md:
     """The summaries' ratio of the graded mechanisms to the smallest uniform MAE (``span``), labelled as point
     estimates and followed by each candidate's tested count against ``b`` — "1.5–2.1 times the smallest uniform MAE
     (point estimates; tested: HierA, graded guarantee higher in 71 of 72, IDUE higher in 52 of 72)" (referee 19,
-    L-2); "not tested" for a candidate without cells."""
+    L-2); a candidate without cells is named as not tested. An empty ``table`` (a run of ``reps`` < 2 repetitions
+    tests nothing) has a sentence of its own, not "tested: not tested: …"."""
+    if not len(table):
+        return message("hiera.graded_points_untested", span=span, reps=str(reps))
     tested = []
     for m in a:
         c = counts(table, guarantee, m, b)
         tested.append(
             message("hiera.graded_tested", a=_method_md(m), k=str(c["worse"]), n=str(c["n"]))
             if c["n"]
-            else message("hiera.no_cells")
+            else message("hiera.graded_no_cells", a=_method_md(m))
         )
     return message("hiera.graded_points", span=span, tested=join(tested, ", "))
 
