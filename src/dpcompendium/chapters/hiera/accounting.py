@@ -29,12 +29,18 @@ import pandas as pd
 
 from ...core import accounting as core
 from ...core.validation import check_delta
+from .methods_registry import sgd_labels
 
-__all__ = ["COLUMN_LABELS", "sgd_privacy_table"]
+__all__ = ["ARM_LABELS", "COLUMN_LABELS", "SHOWN_COLUMNS", "sgd_privacy_table", "shown_table"]
 
 #: headers of the accountants' columns on the page: the column ``zcdp`` is the zCDP accountant, which the book's
 #: method-name catalogue would render as the method "zCDP MWEM (Gaussian)" (the referee's m3, issue 46)
 COLUMN_LABELS = {"zcdp": "zCDP"}
+#: the table's arms by what they run: HierA's level per report is that of the corrected SGD, the text's budgets
+#: {2ε, …, ε}, not experiment 2's "HierA (source's budgets)" {5ε, …, ε} (referee 20, MJ-1)
+ARM_LABELS = sgd_labels("corrected")
+#: the columns the page shows (the CSV has them all)
+SHOWN_COLUMNS = ["method", "epochs", "report_epsilon", "basic", "zcdp", "optimal", "shuffle_total"]
 
 
 def sgd_privacy_table(
@@ -78,3 +84,11 @@ def sgd_privacy_table(
                     }
                 )
     return pd.DataFrame(rows)
+
+
+def shown_table(table: pd.DataFrame, epsilon: float) -> pd.DataFrame:
+    """The page's view of :func:`sgd_privacy_table` at base ``epsilon``: the :data:`SHOWN_COLUMNS`, each arm by
+    :data:`ARM_LABELS` (HierA with the text's budgets), rounded to 3 decimals, the accountants' headers
+    :data:`COLUMN_LABELS`."""
+    shown = table.loc[table["epsilon"] == epsilon, SHOWN_COLUMNS]
+    return shown.replace({"method": ARM_LABELS}).round(3).rename(columns=COLUMN_LABELS)

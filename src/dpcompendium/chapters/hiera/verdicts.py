@@ -66,7 +66,7 @@ from ...core.privacy import PrivacyClaim
 from ...core.validation import check_epsilon
 from .hiera import lhp_exact_epsilon, privacy_claim, schedule
 from .levels import HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS
-from .methods_registry import SGD_TEXT_LABEL
+from .methods_registry import SGD_TEXT_LABEL, sgd_labels
 from .sgd import TUNED_METHODS
 
 __all__ = [
@@ -482,8 +482,9 @@ def sgd_comparisons(
 
 def _sgd_label(method: str) -> str | None:
     """The label of ``method``'s arm in the SGD (experiment 3): HierA's budgets there are the text's,
-    :data:`SGD_TEXT_LABEL`; ``None`` (the registered name) for every other method."""
-    return SGD_TEXT_LABEL if method == "hiera" else None
+    :data:`SGD_TEXT_LABEL` (the corrected SGD's, :func:`sgd_labels`); ``None`` (the registered name) for every
+    other method."""
+    return sgd_labels("corrected").get(method)
 
 
 def _arm_names(t: pd.DataFrame) -> dict[str, Md]:
