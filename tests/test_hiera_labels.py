@@ -4,6 +4,8 @@ they run (referee 20, MJ-1, L-3)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
 from dpcompendium.chapters.hiera import verdicts
@@ -123,3 +125,35 @@ def test_the_legends_are_the_rows_names_in_both_languages():
             assert label == method_name(mid, "en"), mid
             assert translate(label, "zh_CN") == method_name(mid, "zh_CN"), mid
     assert translate(plots.style("idldp")["label"], "zh_CN") == "IDUE（输入区分）"
+
+
+def test_the_code_s_budgets_are_glossed_as_experiment_2s_schedule():
+    """L-3: "HierA (code's budgets)" is the schedule of experiment 2's "HierA (source's budgets)"; the gloss says so
+    with both exact levels per report, computed (8.07 with the level tied to the value, larger from x)."""
+    from dpcompendium.chapters.hiera import accounting, hiera
+
+    note = accounting.code_budgets_note(1.0)
+    sched = hiera.schedule(1.0, hiera.HIERA_MULTIPLIERS)
+    tied, from_x = hiera.lhp_exact_epsilon(sched), hiera.lhp_exact_epsilon(sched, coupled=False)
+    assert abs(tied - 8.067) < 1e-3 and from_x > tied
+    en = str(note)
+    assert "experiment 2's schedule {5ε, …, ε}, that of HierA (source's budgets)" in en
+    assert "8.07-LDP at base ε = 1" in en and f"{from_x:.3g}-LDP here" in en
+    zh = note.in_language("zh_CN")
+    assert (
+        "实验二" in zh
+        and "HierA（原文的隐私预算）" in zh
+        and "8.07" in zh
+        and f"{from_x:.3g}" in zh
+    )
+    nb = Path(__file__).resolve().parents[1] / "notebooks" / "hiera.ipynb"
+    assert "code_budgets_note(b1)" in nb.read_text(encoding="utf-8")
+
+
+def test_the_claims_list_the_budgets_in_each_language_s_brackets():
+    """U3 (native review 9): "采用原文的隐私预算 (5, 4, 3, 2, 1)" had half-width brackets and commas."""
+    from dpcompendium.chapters import hiera
+
+    mech = hiera.privacy_claim("hiera", 1.0).mechanism
+    assert str(mech) == "LHP / HierA with the source's budgets (5, 4, 3, 2, 1)"
+    assert mech.in_language("zh_CN") == "LHP / HierA，采用原文的隐私预算（5、4、3、2、1）"

@@ -256,6 +256,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.graded_tested": "%(a)s higher in %(k)s of %(n)s",
         "hiera.graded_points_untested": "%(span)s times the smallest uniform MAE (point estimates, not tested: a comparison needs at least two repetitions per cell; this run: %(reps)s)",
         "hiera.graded_no_cells": "%(a)s not tested (no cell of this run)",
+        "hiera.code_budgets": "experiment 2's schedule {5ε, …, ε}, that of %(name)s: each report is %(level)s-LDP at base ε = %(eps)s there, and %(level_x)s-LDP here, where the level is taken from $x$",
         "hiera.same_level": "calibrated to the same exact LDP level ε, %(sentence)s",
         "hiera.source_design": "with the source's budgets (nominal ε), %(sentence)s",
         "hiera.tally": "%(a)s against %(b)s: %(quantity)s lower in %(lower)s, higher in %(higher)s and not separated in "
@@ -1034,6 +1035,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hiera.graded_tested": "%(a)s 在 %(n)s 项中的 %(k)s 项更高",
         "hiera.graded_points_untested": "统一机制中最小 MAE 的 %(span)s 倍（点估计，未检验：每个参数组合至少需要两次重复才能比较；本次运行：%(reps)s 次）",
         "hiera.graded_no_cells": "%(a)s 未检验（本次运行没有相应的参数组合）",
+        "hiera.code_budgets": "即实验二中%(name)s的预算方案 {5ε, …, ε}：在实验二中，基础 ε = %(eps)s 时每份报告满足 %(level)s-LDP；在这里等级取自 $x$，每份报告满足 %(level_x)s-LDP",
         "hiera.same_level": "校准到相同的精确 LDP 参数 ε 时，%(sentence)s",
         "hiera.source_design": "使用原文的隐私预算（名义 ε）时，%(sentence)s",
         "hiera.tally": "%(a)s 对比 %(b)s：在 %(n)s 次比较中，%(quantity)s更低 %(lower)s 次、更高 %(higher)s 次、未能区分 %(tie)s 次"

@@ -28,10 +28,21 @@ import math
 import pandas as pd
 
 from ...core import accounting as core
+from ...core.comparison import _method_md
+from ...core.messages import Md, message, number
 from ...core.validation import check_delta
+from .hiera import lhp_exact_epsilon, schedule
+from .levels import HIERA_MULTIPLIERS
 from .methods_registry import sgd_labels
 
-__all__ = ["ARM_LABELS", "COLUMN_LABELS", "SHOWN_COLUMNS", "sgd_privacy_table", "shown_table"]
+__all__ = [
+    "ARM_LABELS",
+    "COLUMN_LABELS",
+    "SHOWN_COLUMNS",
+    "code_budgets_note",
+    "sgd_privacy_table",
+    "shown_table",
+]
 
 #: headers of the accountants' columns on the page: the column ``zcdp`` is the zCDP accountant, which the book's
 #: method-name catalogue would render as the method "zCDP MWEM (Gaussian)" (the referee's m3, issue 46)
@@ -92,3 +103,17 @@ def shown_table(table: pd.DataFrame, epsilon: float) -> pd.DataFrame:
     :data:`COLUMN_LABELS`."""
     shown = table.loc[table["epsilon"] == epsilon, SHOWN_COLUMNS]
     return shown.replace({"method": ARM_LABELS}).round(3).rename(columns=COLUMN_LABELS)
+
+
+def code_budgets_note(epsilon: float) -> Md:
+    """What experiment 3's "HierA (code's budgets)" is (referee 20, L-3: three labels for two schedules): experiment
+    2's schedule {5ε, …, ε}, the arm "HierA (source's budgets)", with its exact level per report at base ``epsilon``
+    there (level tied to the value) and in the SGD (level taken from the feature x), both computed here."""
+    sched = schedule(epsilon, HIERA_MULTIPLIERS)
+    return message(
+        "hiera.code_budgets",
+        name=_method_md("hiera"),
+        eps=number(epsilon),
+        level=number(lhp_exact_epsilon(sched, coupled=True)),
+        level_x=number(lhp_exact_epsilon(sched, coupled=False)),
+    )
