@@ -157,3 +157,16 @@ def test_the_claims_list_the_budgets_in_each_language_s_brackets():
     mech = hiera.privacy_claim("hiera", 1.0).mechanism
     assert str(mech) == "LHP / HierA with the source's budgets (5, 4, 3, 2, 1)"
     assert mech.in_language("zh_CN") == "LHP / HierA，采用原文的隐私预算（5、4、3、2、1）"
+
+
+def test_the_one_against_lead_names_the_candidate_first_in_chinese():
+    """S3 (native review 9): "逐对比较 HierA（分级保证）与下表各方法的均值的平均绝对误差（MAE）之比：对 Harmony（Duchi），全部
+    24 个更高" stacked three 的; the candidate leads, each clause follows its comparator without a comma."""
+    from test_referee18_others import _graded_table
+
+    pairs = [("hiera-graded", b) for b in ("harmony", "pm", "hybrid")]
+    zh = verdicts.candidate_leads(_graded_table(), "graded", pairs)[0].in_language("zh_CN")
+    assert zh.startswith(
+        "HierA（分级保证）：逐对比较均值的平均绝对误差（MAE）之比，对 Harmony（Duchi）"
+    ), zh
+    assert "与下表各方法的" not in zh and "对 PM 全部 6 个更高" in zh and "对 PM，" not in zh
