@@ -34,7 +34,7 @@ def _legend_texts(fig) -> list[str]:
 
 def test_the_sgd_figure_labels_hieras_arm_by_its_budgets_per_variant():
     sgd = _sgd()
-    plain = _legend_texts(plots.plot_sgd(sgd))
+    plain = _legend_texts(plots.plot_sgd(sgd, {}))
     assert (
         SGD_TEXT_LABEL not in plain and SGD_CODE_LABEL not in plain
     )  # the registered name without labels

@@ -189,16 +189,16 @@ CLAIM_MESSAGES: list[tuple[str, ...]] = [
     ("claims.hiera.mech_sgd", "LHP in SGD (level from $x$, value = gradient)",
      "LHP in SGD (level from x, value = gradient)", "SGD 中的 LHP（等级取自 $x$，值为梯度）"),
     # which LHP a card's row is (referee 5, m11): the source's budgets, or its shape calibrated to exactly eps-LDP
-    ("claims.hiera.mech_source", "%(what)s with the source's budgets (%(used)s)", "%(what)s，采用原文的隐私预算 (%(used)s)"),
+    ("claims.hiera.mech_source", "%(what)s with the source's budgets (%(used)s)", "%(what)s，采用原文的隐私预算（%(used)s）"),
     # the SGD's schedule {2ε, …, ε}, the text's, not the code's {5ε, …, ε} (native review 8, A4)
-    ("claims.hiera.mech_text", "%(what)s with the text's budgets (%(used)s)", "%(what)s，采用文中预算 (%(used)s)"),
+    ("claims.hiera.mech_text", "%(what)s with the text's budgets (%(used)s)", "%(what)s，采用文中预算（%(used)s）"),
     ("claims.hiera.mech_budgets", "%(what)s with budgets (%(used)s)",
-     "%(what)s，隐私预算为 (%(used)s)"),
+     "%(what)s，隐私预算为（%(used)s）"),
     ("claims.hiera.mech_calibrated",
      "%(what)s calibrated: budgets (%(used)s), the schedule's shape scaled so that one report is exactly "
      "$\\varepsilon$-LDP",
      "%(what)s calibrated: budgets (%(used)s), the schedule's shape scaled so that one report is exactly eps-LDP",
-     "%(what)s（校准后）：隐私预算为 (%(used)s)，按方案的比例整体缩放，使每份报告恰好满足 $\\varepsilon$-LDP"),
+     "%(what)s（校准后）：隐私预算为（%(used)s），按方案的比例整体缩放，使每份报告恰好满足 $\\varepsilon$-LDP"),
     ("claims.hiera.mech_idue",
      "IDUE mean (rounding onto the level ends), meeting the graded bound $\\min(\\varepsilon_t, \\varepsilon_{t'})$ "
      "between levels $t, t'$ ($\\varepsilon_t$ = %(levels)s); as a whole",

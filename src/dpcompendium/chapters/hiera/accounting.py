@@ -28,13 +28,30 @@ import math
 import pandas as pd
 
 from ...core import accounting as core
+from ...core.comparison import _method_md
+from ...core.messages import Md, message, number
 from ...core.validation import check_delta
+from .hiera import lhp_exact_epsilon, schedule
+from .levels import HIERA_MULTIPLIERS
+from .methods_registry import sgd_labels
 
-__all__ = ["COLUMN_LABELS", "sgd_privacy_table"]
+__all__ = [
+    "ARM_LABELS",
+    "COLUMN_LABELS",
+    "SHOWN_COLUMNS",
+    "code_budgets_note",
+    "sgd_privacy_table",
+    "shown_table",
+]
 
 #: headers of the accountants' columns on the page: the column ``zcdp`` is the zCDP accountant, which the book's
 #: method-name catalogue would render as the method "zCDP MWEM (Gaussian)" (the referee's m3, issue 46)
 COLUMN_LABELS = {"zcdp": "zCDP"}
+#: the table's arms by what they run: HierA's level per report is that of the corrected SGD, the text's budgets
+#: {2ε, …, ε}, not experiment 2's "HierA (source's budgets)" {5ε, …, ε} (referee 20, MJ-1)
+ARM_LABELS = sgd_labels("corrected")
+#: the columns the page shows (the CSV has them all)
+SHOWN_COLUMNS = ["method", "epochs", "report_epsilon", "basic", "zcdp", "optimal", "shuffle_total"]
 
 
 def sgd_privacy_table(
@@ -78,3 +95,25 @@ def sgd_privacy_table(
                     }
                 )
     return pd.DataFrame(rows)
+
+
+def shown_table(table: pd.DataFrame, epsilon: float) -> pd.DataFrame:
+    """The page's view of :func:`sgd_privacy_table` at base ``epsilon``: the :data:`SHOWN_COLUMNS`, each arm by
+    :data:`ARM_LABELS` (HierA with the text's budgets), rounded to 3 decimals, the accountants' headers
+    :data:`COLUMN_LABELS`."""
+    shown = table.loc[table["epsilon"] == epsilon, SHOWN_COLUMNS]
+    return shown.replace({"method": ARM_LABELS}).round(3).rename(columns=COLUMN_LABELS)
+
+
+def code_budgets_note(epsilon: float) -> Md:
+    """What experiment 3's "HierA (code's budgets)" is (referee 20, L-3: three labels for two schedules): experiment
+    2's schedule {5ε, …, ε}, the arm "HierA (source's budgets)", with its exact level per report at base ``epsilon``
+    there (level tied to the value) and in the SGD (level taken from the feature x), both computed here."""
+    sched = schedule(epsilon, HIERA_MULTIPLIERS)
+    return message(
+        "hiera.code_budgets",
+        name=_method_md("hiera"),
+        eps=number(epsilon),
+        level=number(lhp_exact_epsilon(sched, coupled=True)),
+        level_x=number(lhp_exact_epsilon(sched, coupled=False)),
+    )

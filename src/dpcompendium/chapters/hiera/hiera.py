@@ -31,7 +31,7 @@ from numpy.typing import ArrayLike
 from scipy.optimize import brentq
 
 from ...core.mechanisms.privunit import privunitg_claim
-from ...core.messages import Md, message, tex
+from ...core.messages import Md, join, message, tex
 from ...core.numerics import (
     GRID_BITS,
     grid_compass_search,
@@ -732,7 +732,8 @@ def privacy_claim(
         what = message(
             label,
             what="LHP / HierA" if coupled else message("claims.hiera.mech_sgd"),
-            used=", ".join(f"{e:.3g}" for e in sched),
+            # a list in each language: "5, 4, 3, 2, 1", zh "5、4、3、2、1" (native review 9, U3)
+            used=join([f"{e:.3g}" for e in sched]),
         )
         claim = PrivacyClaim(what, "local", message("claims.hiera.sens_report"), exact)
     else:

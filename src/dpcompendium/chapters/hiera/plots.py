@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ...core.plotting import PAGE_WIDTH_IN, method_style, panels
+from .methods_registry import sgd_labels
 
 __all__ = [
     "DATASET_TITLES",
@@ -39,7 +40,8 @@ _EXTRA = {
 
 def style(method: str) -> dict:
     """The plot style of ``method``: the book's (:func:`~dpcompendium.core.plotting.method_style`), completed for the
-    chapter's methods it does not list."""
+    chapter's methods it does not list. Its legend label is the method's name, as the tables' rows have it (matplotlib
+    draws its maths; the Chinese figure translates it as the name; referee 20, L-3)."""
     return {**method_style(method), **_EXTRA.get(method, {})}
 
 
@@ -63,8 +65,15 @@ def _label_rows(fig: plt.Figure, axes, ylabel: str) -> plt.Figure:
         for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
             seen.setdefault(lab, h)
     labels = list(seen)
-    fig.legend(list(seen.values()), labels, loc="outside lower center", ncol=min(len(labels), 3))
-    return fig
+    ncol = min(len(labels), 3)
+    while True:
+        legend = fig.legend(list(seen.values()), labels, loc="outside lower center", ncol=ncol)
+        # the names of the rows are longer than the old legend labels: fewer columns where three do not fit
+        width = legend.get_window_extent(fig.canvas.get_renderer()).width
+        if ncol == 1 or width <= fig.bbox.width:
+            return fig
+        legend.remove()
+        ncol -= 1
 
 
 def plot_privacy(privacy: pd.DataFrame, pair: np.ndarray, base: float) -> plt.Figure:
@@ -150,9 +159,9 @@ def plot_accounting(
     acc: pd.DataFrame, epsilon: float, labels: Mapping[str, str] | None = None
 ) -> plt.Figure:
     """Total ε of one user after E passes of LDP-SGD at base ``epsilon``, per method (panels) and accountant;
-    ``labels``: a panel's title for a method whose arm here is not its registered one (HierA's budgets in the SGD
-    are the text's: ``{"hiera": SGD_TEXT_LABEL}``)."""
-    labels = dict(labels or {})
+    ``labels``: a panel's title for a method whose arm here is not its registered one (default: HierA's budgets in
+    the SGD are the text's, ``sgd_labels("corrected")``; referee 20, MJ-1)."""
+    labels = sgd_labels("corrected") if labels is None else dict(labels)
     d = acc[acc["epsilon"] == epsilon]
     names = list(dict.fromkeys(d["method"]))
     fig, axes = panels(len(names), panel_height=2.6, sharey=True)
@@ -184,8 +193,11 @@ def plot_sgd(
     """K-fold MSE against ε (mean over repetitions, bars ±2 standard errors where there are several), one panel per
     (dataset, variant) in rows of at most three; grey lines: least squares and non-private SGD. ``labels``: per
     variant, the legend label of a method whose arm there is not its registered one (HierA: the text's budgets in
-    the corrected variant, the code's in the code's variants; referee 20, MJ-1)."""
-    labels = {v: dict(m) for v, m in (labels or {}).items()}
+    the corrected variant, the code's in the code's variants; referee 20, MJ-1). Default: HierA's and graded
+    Laplace's by their budgets, :func:`~dpcompendium.chapters.hiera.methods_registry.sgd_labels` (L-3)."""
+    if labels is None:
+        labels = {v: sgd_labels(v) for v in dict.fromkeys(sgd["variant"])}
+    labels = {v: dict(m) for v, m in labels.items()}
     names = list(dict.fromkeys(sgd["dataset"]))
     variants = [v for v in dict.fromkeys(sgd["variant"]) if v != "non-private"]
     share = {"sharey": "row"} if len(variants) <= 3 else {}

@@ -66,7 +66,7 @@ from ...core.privacy import PrivacyClaim
 from ...core.validation import check_epsilon
 from .hiera import lhp_exact_epsilon, privacy_claim, schedule
 from .levels import HIERA_MULTIPLIERS, SGD_TEXT_MULTIPLIERS
-from .methods_registry import SGD_TEXT_LABEL
+from .methods_registry import SGD_TEXT_LABEL, sgd_labels
 from .sgd import TUNED_METHODS
 
 __all__ = [
@@ -485,8 +485,9 @@ def sgd_comparisons(
 
 def _sgd_label(method: str) -> str | None:
     """The label of ``method``'s arm in the SGD (experiment 3): HierA's budgets there are the text's,
-    :data:`SGD_TEXT_LABEL`; ``None`` (the registered name) for every other method."""
-    return SGD_TEXT_LABEL if method == "hiera" else None
+    :data:`SGD_TEXT_LABEL` (the corrected SGD's, :func:`sgd_labels`); ``None`` (the registered name) for every
+    other method."""
+    return sgd_labels("corrected").get(method)
 
 
 def _arm_names(t: pd.DataFrame) -> dict[str, Md]:
@@ -866,19 +867,24 @@ def graded_points(
     b: Sequence[str],
     guarantee: str = "graded",
     power: float = 0.9,
+    *,
+    reps: int | None = None,
 ) -> Md:
     """The summaries' ratio of the graded mechanisms to the smallest uniform MAE (``span``), labelled as point
     estimates and followed by each candidate's tested counts against each of ``b``, in ``b``'s order, never pooled
     over them (referee 20, L-1), with the flag of its verdicts short of runs for ``power`` (referee 20, M-1) —
     "1.5–2.1 times the smallest uniform MAE (point estimates; tested against Harmony, PM, Hybrid: HierA, graded
-    guarantee higher in 24, 23, 24 of 24 (8 of them short of runs: 100 made, up to 215 needed); IDUE higher in
-    14, 19, 19 of 24 (…))" (referee 19, L-2); "not tested" for a candidate without cells."""
+    guarantee higher in 24, 23, 24 of 24 (8 of them short of runs); IDUE higher in 14, 19, 19 of 24 (…))"
+    (referee 19, L-2); a candidate without cells is named as not tested. An empty ``table`` (a run of ``reps`` < 2
+    repetitions tests nothing) has a sentence of its own, not "tested: not tested: …"."""
+    if not len(table):
+        return message("hiera.graded_points_untested", span=span, reps=str(reps))
     tested = []
     brief = _brief_names([*a, *b, *table["a"], *table["b"]])
     for m in a:
         c = counts(table, guarantee, m, b)
         if not c["n"]:
-            tested.append(message("hiera.no_cells"))
+            tested.append(message("hiera.graded_no_cells", a=brief[m]))
             continue
         # one count per comparator (referee 20, L-1), in the order of ``b``, and the flag of the candidate's
         # "higher" verdicts short of runs beside them (referee 20, M-1)
