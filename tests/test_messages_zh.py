@@ -405,11 +405,11 @@ def test_every_claims_card_cell_is_chinese_on_the_chinese_pages():
 
 
 def test_a_cell_of_tied_methods_names_each_method_in_chinese():
-    """Native review 4, X1: histograms' winners cell "PrivTree = Hb = DAWA, partition on a noisy histogram" stayed
+    """Native review 4, X1: histograms' winners cell "PrivTree = Hb = DAWA (partition on a noisy histogram)" stayed
     English on the Chinese page; each name of a tie is translated."""
     from dpcompendium.core.tables import _cell
 
-    text = "PrivTree = Hb = DAWA, partition on a noisy histogram"
+    text = "PrivTree = Hb = DAWA (partition on a noisy histogram)"
     with messages.language("zh_CN"):
         assert _cell(text, "winners", 3)[0] == "PrivTree = Hb = DAWA（在加噪直方图上划分）"
     with messages.language("en"):

@@ -278,9 +278,9 @@ def test_m4_the_dawa_lead_gives_each_private_dawa_per_family():
     )
     text = str(part)
     assert text.startswith(
-        "on the sparse histograms, DAWA, partition on a noisy histogram — higher in all 3 ("
+        "on the sparse histograms, DAWA (partition on a noisy histogram) — higher in all 3 ("
     )
-    assert "; DAWA partition on privately-noised costs, repaired — higher in all 3 (" in text
+    assert "; DAWA (partition on privately-noised costs, repaired) — higher in all 3 (" in text
     assert part.in_language("zh_CN").startswith("在稀疏直方图上，")
 
 

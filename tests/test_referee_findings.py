@@ -359,7 +359,7 @@ def test_private_dawa_partitions_a_noisy_histogram():
 def test_histograms_does_not_call_the_repair_dawa():
     text = _notebook_source("histograms")
     assert '("dawa", "private"): "DAWA",' not in text
-    assert '("dawa", "repaired"): "DAWA partition on privately-noised costs, repaired"' in text
+    assert '("dawa", "repaired"): str(message("hist.name_dawa_repaired"))' in text
 
 
 # (3) mwem: agreement with the course's reference table is an equivalence test with a stated margin, Holm-corrected

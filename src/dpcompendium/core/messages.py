@@ -584,8 +584,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "the pure-DP rows and baselines above) has, in its last iterate, %(ratio)s times the error of Standard MWEM "
         "(median %(median)s; point estimates)",
         # chapter sentences: histograms (issue 46: rankings with ties, the privacy fix, DAWA)
-        "hist.name_dawa_private": "DAWA, partition on a noisy histogram",
-        "hist.name_dawa_repaired": "DAWA partition on privately-noised costs, repaired",
+        "hist.name_dawa_private": "DAWA (partition on a noisy histogram)",
+        "hist.name_dawa_repaired": "DAWA (partition on privately-noised costs, repaired)",
         "hist.name_dawa_dpbench": "DAWA as DPBench runs it (not private)",
         # referee 18, m-4: one clause per private DAWA within each family, none pooled over them
         "hist.dawa_lead_by": "the MSE of each private DAWA against that of DAWA as DPBench runs it, family by family as in the table below%(caveat)s",
@@ -1306,7 +1306,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_zcdp": "zCDP MWEM（高斯测量）（($\\varepsilon$, $\\delta$)-DP，$\\delta$ = %(delta)s，因此不与上面的纯 DP 行和基线方法一起"
         "排名）最后一次迭代结果的误差是标准 MWEM 的 %(ratio)s 倍（中位数 %(median)s；点估计）",
         "hist.name_dawa_private": "DAWA（在加噪直方图上划分）",
-        "hist.name_dawa_repaired": "DAWA 划分（在加噪代价上，经修补）",
+        "hist.name_dawa_repaired": "DAWA（在加噪代价上划分，经修补）",
         "hist.name_dawa_dpbench": "DPBench 版 DAWA（不满足差分隐私）",
         "hist.dawa_lead_by": "各个满足差分隐私的 DAWA 与 DPBench 版 DAWA 的均方误差之比，按下表的检验族逐一列出%(caveat)s",
         "hist.dawa_family_lead": "在%(family)s上，%(clauses)s",

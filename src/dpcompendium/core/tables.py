@@ -306,9 +306,9 @@ CELL_TEXTS_BY_LANG: dict[str, dict[str, str]] = {
         "histogram": "直方图",
         "level-wise": "逐层",
         "repaired": "经修补",
-        # DAWA's variants in histograms' tables, as the prose names them (native review 8, T4)
-        "partitioned on the noisy histogram": "在加噪直方图上划分",
-        "partitioned on noisy costs, repaired": "在加噪代价上划分，经修补",
+        # DAWA's variants in histograms' tables: the parentheses of "hist.name_dawa_*" (native review 8, T4; referee 20, L-4)
+        "partition on a noisy histogram": "在加噪直方图上划分",
+        "partition on privately-noised costs, repaired": "在加噪代价上划分，经修补",
         "selection": "选择",
         "total": "总计",
         "counts": "计数",
@@ -559,7 +559,7 @@ def _cell_translation(text: str) -> str | None:
         return None
     found = translate(text, lang)
     if (found is None or found == text) and " = " in text:
-        # methods that tie, joined by " = " (histograms' winners: "PrivTree = Hb = DAWA, partition on a noisy
+        # methods that tie, joined by " = " (histograms' winners: "PrivTree = Hb = DAWA (partition on a noisy
         # histogram"): each name in the current language (native review 4, X1)
         from .messages import METHOD_NAMES, method_name
 

@@ -115,11 +115,12 @@ METHOD_VARIANTS: dict[str, tuple[str, ...]] = {
 DAWA_CALIBRATION = {"private": "noisy-histogram", "repaired": "proved", "dpbench": "authors"}
 
 
-#: The label a table's ``variant`` column gives each DAWA variant: the same words as the prose and the family table
-#: (native review 8, T4: "DAWA | private" and "DAWA | repaired" named the two arms differently).
+#: The label a table's ``variant`` column gives each DAWA variant: the parenthesis of its catalogue name
+#: (``hist.name_dawa_<variant>``, "DAWA (<label>)"), so that "DAWA | <label>" is the name the prose, the family table and
+#: mwem use (native review 8, T4; referee 20, L-4: one method under three names).
 DAWA_VARIANT_LABELS = {
-    "private": "partitioned on the noisy histogram",
-    "repaired": "partitioned on noisy costs, repaired",
+    v: str(message(f"hist.name_dawa_{v}")).removeprefix("DAWA (").removesuffix(")")
+    for v in ("private", "repaired")
 }
 
 
