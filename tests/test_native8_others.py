@@ -192,8 +192,8 @@ def test_summary_fix_writes_epsilon_in_maths():
         uppers="1.1, 1.2",
         eps="0.3, 3",
         pct="10 %",
-        k="2",
-        n="2",
+        shown_at=histograms.budgets_md(2, 2),
+        flag="",
     )
     for lang in ("en", "zh_CN"):
         text = m.in_language(lang)

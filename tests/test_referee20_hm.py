@@ -8,13 +8,24 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+import pytest
 
 import dpcompendium.chapters  # noqa: F401  (registers the chapters' methods)
-from dpcompendium.chapters import mwem
+from dpcompendium.chapters import histograms, mwem
 from dpcompendium.chapters.histograms.experiment import DAWA_VARIANT_LABELS
 from dpcompendium.core import tables
+from dpcompendium.core.comparison import (
+    Arm,
+    Comparison,
+    families_table,
+    holm,
+    runs_short,
+    shown_flag,
+)
 from dpcompendium.core.messages import CATALOGUE, language, message, translate
+from dpcompendium.core.privacy import PrivacyClaim
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = ("private", "repaired")
@@ -141,3 +152,120 @@ def test_the_scan_can_fail():
         assert _NAMED.search(old), old
     assert _LABEL.search("partitioned on the noisy histogram")
     assert _LABEL.search("partitioned on noisy costs, repaired")
+
+
+# ---------------------------------------------------------------- L-5: the non-inferiority count carries its flag
+CLAIM = PrivacyClaim("m", "replace-one", "1", 1.0)
+
+
+def _ni_family(seed: int, ratios=(0.9, 0.9, 1.03), n: int = 40) -> list:
+    rng = np.random.default_rng(seed)
+    out = []
+    for r in ratios:
+        b = rng.normal(1.0, 0.1, n).clip(0.05)
+        a = rng.normal(r, 0.1, n).clip(0.05)
+        out.append(
+            Comparison(
+                "MSE",
+                Arm.of("noisy centres", CLAIM, a),
+                Arm.of("true centres", CLAIM, b),
+                "non-inferiority",
+                margin=1.1,
+            ).result()
+        )
+    return holm(out)
+
+
+def test_the_count_within_the_margin_carries_its_short_of_runs_flag():
+    """Referee 20, L-5: "within 10 % at 3 of 3" (intro, body, takeaway, Table 2.10) had no flag; it reads
+    "… at all 3 budgets (1 of them short of runs: 40 of 104)", the flag from the comparison objects' power."""
+    fam = _ni_family(2)  # all three shown, the third near the margin
+    assert [r.holds for r in fam] == [True, True, True]
+    needs = runs_short(fam, 0.9)
+    assert needs[:2] == [None, None] and needs[2] is not None and needs[2] > 40
+    flag = shown_flag(fam, 0.9)
+    assert str(flag) == f"1 of them short of runs: 40 of {int(needs[2])}"
+    assert flag.in_language("zh_CN") == f"其中 1 个重复次数不足：40 次，需要 {int(needs[2])} 次"
+    assert shown_flag(_ni_family(0), 0.9) is None  # none short: no flag
+    budgets = histograms.budgets_md(3, 3)
+    parts = dict(pct="10 %", uppers="1.05, 1.06, 1.09", eps="0.1, 0.5, 1", shown_at=budgets)
+    text = message(
+        "hist.sum_fix",
+        cost="c",
+        margin_note=message("hist.sum_margin_chosen"),
+        flag=message("hist.flag_paren", flag=flag),
+        **parts,
+    )
+    assert str(text).endswith(
+        f"within 10 % at all 3 budgets (1 of them short of runs: 40 of {int(needs[2])})"
+    )
+    assert text.in_language("zh_CN").endswith(
+        f"在全部 3 个隐私预算下不超过 10 % 的界值（其中 1 个重复次数不足：40 次，需要 {int(needs[2])} 次）"
+    )
+    lead = message(
+        "hist.fix_verdict_exploratory", flag=message("hist.flag_paren", flag=flag), **parts
+    )
+    assert "within 10 % at all 3 budgets (1 of them short of runs: 40 of" in str(lead)
+    take = message(
+        "hist.take_fix",
+        cost="c",
+        pct="10 %",
+        shown_at=histograms.budgets_md(2, 3),
+        margin_note="m",
+        flag=message("hist.flag_semi", flag=flag),
+        upper="1.09",
+    )
+    assert "within a 10 % margin at 2 of 3 budgets (m; 1 of them short of runs: 40 of" in str(take)
+    assert (
+        "在 3 个隐私预算中的 2 个下落在 10 % 的界值之内（m；其中 1 个重复次数不足"
+        in take.in_language("zh_CN")
+    )
+
+
+def test_the_fix_table_flags_each_family_at_its_own_holm_level():
+    """Table 2.10: the non-inferiority row flags its verdict short of runs, its family's level α/3 (not α/6)."""
+    short, other = _ni_family(2), _ni_family(0)
+    fams = [("ni", short), ("other", other), ("third", _ni_family(1))]
+    rows = str(families_table(fams, power=0.9, per_family=True)).splitlines()
+    need = int(runs_short(short, 0.9)[2])
+    assert any(f"(1 of them short of runs: 40 of {need})" in row for row in rows)
+    pooled = str(families_table(fams, power=0.9, family_size=9))
+    assert f"40 of {need})" not in pooled  # a larger family needs more runs: the flag differs
+    with pytest.raises(ValueError, match="per_family"):
+        families_table(fams, power=0.9, family_size=9, per_family=True)
+
+
+def test_budgets_count_has_its_all_case():
+    assert str(histograms.budgets_md(2, 3)) == "2 of 3 budgets"
+    assert str(histograms.budgets_md(3, 3)) == "all 3 budgets"
+    assert str(histograms.budgets_md(1, 1)) == "1 of 1 budgets"
+    assert histograms.budgets_md(3, 3).in_language("zh_CN") == "在全部 3 个隐私预算下"
+    assert histograms.budgets_md(0, 3).in_language("zh_CN") == "在 3 个隐私预算中的 0 个下"
+    with pytest.raises(ValueError):
+        histograms.budgets_md(4, 3)
+
+
+def test_the_chapter_passes_the_flag_to_every_count():
+    cells = json.loads((ROOT / "notebooks" / "histograms.ipynb").read_text(encoding="utf-8"))[
+        "cells"
+    ]
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    assert "ni_flags = histograms.count_flags(fam_sum, POWER)" in code
+    # the body's lead and the takeaway after the count, the non-post-hoc takeaway in its brackets, the summary short
+    assert code.count('flag=ni_flags["paren"]') == 2 and code.count('flag=ni_flags["semi"]') == 1
+    assert code.count('flag=ni_flags["summary"]') == 1
+    assert "comparison.families_table(fix_rows, power=POWER, per_family=True)" in code
+
+
+def test_count_flags_of_a_family():
+    fam = _ni_family(2)
+    need = int(runs_short(fam, 0.9)[2])
+    flags = histograms.count_flags(fam, 0.9)
+    assert str(flags["paren"]) == f" (1 of them short of runs: 40 of {need})"
+    assert str(flags["semi"]) == f"; 1 of them short of runs: 40 of {need}"
+    assert str(flags["summary"]) == " (1 of them short of runs)"
+    assert flags["summary"].in_language("zh_CN") == "（其中 1 个重复次数不足）"
+    assert histograms.count_flags(_ni_family(0), 0.9) == {"paren": "", "semi": "", "summary": ""}
+    one = histograms.count_flags(fam[2:], 0.9)  # a family of one verdict, short
+    assert str(one["paren"]).startswith(" (short of runs: 40 of ")
+    assert str(one["summary"]) == " (short of runs)"

@@ -101,6 +101,7 @@ __all__ = [
     "rankings_text",
     "results_grid",
     "results_text",
+    "shown_flag",
     "verdict_sentence",
     "verdict_tally",
     "winner_counts",
@@ -1518,6 +1519,7 @@ def families_table(
     *,
     power: float | None = None,
     family_size: int | None = None,
+    per_family: bool = False,
     cards: bool = False,
 ) -> Md:
     """Several families of comparisons as a table (issue 49, F2), one row per family: its label, the arms compared,
@@ -1526,13 +1528,23 @@ def families_table(
     families, which :func:`families_text` says in the sentence. With ``power`` (and the Holm family's
     ``family_size``, all of its tests), a row whose shown verdicts are short of runs (``runs_short``) flags them
     in its verdict cell, as ``one_against_lead`` flags them in the lead above (referee 19: the leads had the
-    flags, the rows not). ``cards``: a phone shows each row as a card (:func:`~dpcompendium.core.messages.table`; a
+    flags, the rows not); ``per_family``: each family is a Holm family of its own (its runs needed at its own
+    smallest level α/k_f; ``family_size`` is then not given). ``cards``: a phone shows each row as a card (:func:`~dpcompendium.core.messages.table`; a
     table whose pair column names long arms)."""
     families = _checked_families(families)
     if len(families) < TABLE_FROM:
         return _no_table()
     results = [r for _, rs in families for r in rs]
-    needs = runs_short(results, power, family_size) if power is not None else [None] * len(results)
+    if per_family and family_size is not None:
+        raise ValueError(
+            "per_family: each family is its own Holm family, so family_size is not given"
+        )
+    if power is None:
+        needs: list[float | None] = [None] * len(results)
+    elif per_family:
+        needs = [need for _, fam in families for need in runs_short(fam, power)]
+    else:
+        needs = runs_short(results, power, family_size)
     flags, start = [], 0
     for _, fam in families:
         rows_needs = needs[start : start + len(fam)]
@@ -2577,6 +2589,18 @@ def runs_short(
         )
         out.append(need if need is not None and need > _runs(r) else None)
     return out
+
+
+def shown_flag(
+    results: Sequence[ComparisonResult], power: float = 0.9, family_size: int | None = None
+) -> Md | None:
+    """The flag a count of the shown verdicts of ``results`` (one Holm family, or part of one of ``family_size``)
+    carries beside it for those short of runs for ``power`` (:func:`runs_short`), in the words of the leads and the
+    tables' cells: "1 of them short of runs: 700 of 1617" (referee 20, L-5: a count a sentence gives without a
+    table's lead, "within 10 % at 3 of 3", flagged as the other families are); None when none is short."""
+    results = list(results)
+    needs = runs_short(results, power, family_size)
+    return _short_md([(r, need) for r, need in zip(results, needs, strict=True) if r.holds])
 
 
 def verdict_cells(

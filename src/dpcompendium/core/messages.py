@@ -625,14 +625,24 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "the source of its place for DAWA",
         # one plain sentence beside the family's table (issue 49: the tests and their corrections are in the table's
         # caption and the dropdown under it)
-        "hist.php_lead": "The mean %(quantity)s of %(a)s is shown lower than that of %(b)s at %(k)s of %(n)s budgets"
+        "hist.php_lead": "The mean %(quantity)s of %(a)s is shown lower than that of %(b)s at %(shown_at)s"
         "%(tail)s; on the typical release, a rank test of the same runs finds its MSE %(typical)s; its share of the "
         "smaller MSE over pairs of runs: %(shares)s",
         "hist.family_php": "the patent's claim against P-HP (authors)",
         "hist.cap_php_family": "The patent's claim against the authors' P-HP: the family's verdict (one-sided "
         "studentized-bootstrap tests of the mean MSE, Holm-corrected over its %(n)s budgets)",
         "hist.fix_verdict": "With S5 read on the sum, noisy centres are shown at most %(pct)s less accurate than true "
-        "centres at %(k)s of %(n)s budgets",
+        "centres at %(shown_at)s%(flag)s",
+        # a count of budgets, the all-case its own (native review 9, S9: zh "在 3/3 个隐私预算下")
+        "hist.budgets_of": "%(k)s of %(n)s budgets",
+        "hist.budgets_all": "all %(n)s budgets",
+        # the flag of a count's verdicts short of runs (comparison.shown_flag), after the count or in its brackets
+        # (referee 20, L-5)
+        "hist.flag_paren": " (%(flag)s)",
+        "hist.flag_semi": "; %(flag)s",
+        # the summary's flag, its runs in the body (a summary item is at most 300 characters)
+        "hist.flag_count_one": "short of runs",
+        "hist.flag_count": "%(k)s of them short of runs",
         "hist.php_tail": ", driven by the tail of bad releases of %(b)s",
         "hist.rank_lower": "lower at $\\varepsilon$ = %(eps)s (adjusted $p$ = %(p)s)",
         "hist.rank_higher": "higher at $\\varepsilon$ = %(eps)s (adjusted $p$ = %(p)s)",
@@ -666,7 +676,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         # referee 10 (V1, V8, N1, N6, V10)
         "hist.fix_pair": "noisy against true centres",
         # referee 19, N-3: the body leads with the upper bounds and says exploratory, as the intro does
-        "hist.fix_verdict_exploratory": "With S5 read on the sum, exploratory (post-hoc margin): the upper bounds of the MSE ratio of noisy to true centres are %(uppers)s at $\\varepsilon$ = %(eps)s, within %(pct)s at %(k)s of %(n)s budgets",
+        "hist.fix_verdict_exploratory": "With S5 read on the sum, exploratory (post-hoc margin): the upper bounds of the MSE ratio of noisy to true centres are %(uppers)s at $\\varepsilon$ = %(eps)s, within %(pct)s at %(shown_at)s%(flag)s",
         "hist.fix_summary_exploratory": "%(lead)s%(where)s; the margin (%(margin)s) was chosen after earlier versions' intervals were known; with S5 on the mean, the noisy centres' mean MSE is %(mean_lo)s–%(mean_hi)s times the true centres'",
         "hist.name_dawa_dpbench_short": "DAWA as DPBench runs it",
         "hist.php_weak": "%(b)s is a weak comparator on this workload: its mean MSE is %(identity)s times Identity's and %(levelwise)s times that of the level-wise P-HP (not the authors')",
@@ -674,10 +684,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         # the takeaways' short verdicts (issue 49, reader review 2 M3: one claim each, at most 300 characters), from
         # the same comparison objects as the body's full sentences (hist_fix_free, hist_php_superiority, hist_overview_sota)
         # referee 16, V2: the cost the two-sided tests show first, then the margin with its history
-        "hist.take_fix": "%(cost)s; within a %(pct)s margin at %(k)s of %(n)s budgets (%(margin_note)s; the intervals "
+        "hist.take_fix": "%(cost)s; within a %(pct)s margin at %(shown_at)s (%(margin_note)s%(flag)s; the intervals "
         "reach %(upper)s)",
-        "hist.fix_cost": "with S5 read on the sum, noisy centres cost %(cost)s in MSE where shown (higher at "
-        "$\\varepsilon$ = %(eps)s, two-sided: %(k)s of %(n)s budgets)",
+        "hist.fix_cost": "with S5 on the sum, noisy centres cost %(cost)s in MSE at $\\varepsilon$ = %(eps)s "
+        "(two-sided, %(k)s of %(n)s budgets)",
         "hist.fix_cost_none": "with S5 read on the sum, the two-sided tests show the noisy centres' mean MSE higher than "
         "the true centres' at none of the %(n)s budgets",
         "hist.margin_chosen": "margin chosen after earlier versions' intervals were seen",
@@ -689,7 +699,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "centres' at $\\varepsilon$ = %(eps)s (ratios %(ratios)s)",
         "hist.take_fix_higher_none": "with S5 read on the sum, the noisy centres' mean MSE is shown higher than the true "
         "centres' at no budget",
-        "hist.take_php": "%(a)s has a mean MSE shown lower than that of %(b)s at %(k)s of %(n)s budgets (ratios "
+        "hist.take_php": "%(a)s has a mean MSE shown lower than that of %(b)s at %(shown_at)s (ratios "
         "%(lo)s–%(hi)s)%(tail)s",
         "hist.take_sota": "Among the private methods run here, over the %(n)s (dataset, $\\varepsilon$) settings of the sweep: "
         "%(wins)s",
@@ -698,7 +708,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         # referee 18, m-7: a margin chosen after the intervals were seen makes the verdict exploratory; the upper
         # confidence bound of the ratio at each budget beside it
         # ε in maths, as in %(cost)s beside it (reader review, issue 49)
-        "hist.sum_fix": "%(cost)s; %(margin_note)s: MSE-ratio upper bounds %(uppers)s at $\\varepsilon$ = %(eps)s, within %(pct)s at %(k)s of %(n)s",
+        "hist.sum_fix": "%(cost)s; %(margin_note)s: MSE-ratio upper bounds %(uppers)s at $\\varepsilon$ = %(eps)s, within %(pct)s at %(shown_at)s%(flag)s",
         "hist.sum_margin_chosen": "exploratory (post-hoc margin)",
         "hist.sum_margin_set": "margin set by this run's parameters",
         "hist.sum_sota": "over the %(n)s (dataset, $\\varepsilon$) settings of the sweep, among the private methods run here: "
@@ -1336,12 +1346,18 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.dpbench_supported": "DPBench 给 DAWA 在稀疏直方图上的排名依赖于其不满足差分隐私的划分步骤：在相同的测量步骤下，"
         "这里尝试的两种满足差分隐私的划分都远不及它（这并不表明任何满足差分隐私的 DAWA 都做不到）",
         "hist.dpbench_not_supported": "本次运行的证据不足以表明，DAWA 在 DPBench 中的排名来自其划分步骤",
-        "hist.php_lead": "检验表明，在 %(k)s/%(n)s 个隐私预算下，%(a)s 的%(quantity)s均值低于 %(b)s"
+        "hist.php_lead": "检验表明，%(shown_at)s，%(a)s 的%(quantity)s均值低于 %(b)s"
         "%(tail)s；就典型发布而言，对同一批运行做秩检验，其均方误差%(typical)s；在成对运行中其均方误差较小的比例：%(shares)s",
         "hist.family_php": "专利相对于 P-HP（作者实现）的权利要求",
         "hist.cap_php_family": "专利相对于作者实现的 P-HP 的权利要求：整个检验族的判定（均方误差均值的单侧学生化自助法检验，"
         "在其 %(n)s 个隐私预算间经 Holm 校正）",
-        "hist.fix_verdict": "S5 对和加噪时，检验表明在 %(k)s/%(n)s 个隐私预算下，加噪中心的准确度至多比真实中心低 %(pct)s",
+        "hist.fix_verdict": "S5 对和加噪时，检验表明%(shown_at)s，加噪中心的准确度至多比真实中心低 %(pct)s%(flag)s",
+        "hist.budgets_of": "在 %(n)s 个隐私预算中的 %(k)s 个下",
+        "hist.budgets_all": "在全部 %(n)s 个隐私预算下",
+        "hist.flag_paren": "（%(flag)s）",
+        "hist.flag_semi": "；%(flag)s",
+        "hist.flag_count_one": "重复次数不足",
+        "hist.flag_count": "其中 %(k)s 个重复次数不足",
         "hist.php_tail": "，差异来自 %(b)s 那些很差的发布所形成的长尾",
         "hist.rank_lower": "在 $\\varepsilon$ = %(eps)s 时较低（校正后 $p$ = %(p)s）",
         "hist.rank_higher": "在 $\\varepsilon$ = %(eps)s 时较高（校正后 $p$ = %(p)s）",
@@ -1372,14 +1388,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.short_pair": "%(a)s 对比 %(b)s，%(where)s（最多需要 %(needed)s 次运行）",
         "hist.short_cells": "在%(data)s上 $\\varepsilon$ = %(eps)s 时",
         "hist.fix_pair": "加噪中心相对于真实中心",
-        "hist.fix_verdict_exploratory": "S5 对和加噪时（探索性结果：界值是事后选定的），加噪中心与真实中心的均方误差比值的上限在 $\\varepsilon$ = %(eps)s 时为 %(uppers)s，在 %(k)s/%(n)s 个隐私预算下不超过 %(pct)s",
+        "hist.fix_verdict_exploratory": "S5 对和加噪时（探索性结果：界值是事后选定的），加噪中心与真实中心的均方误差比值的上限在 $\\varepsilon$ = %(eps)s 时为 %(uppers)s，%(shown_at)s不超过 %(pct)s%(flag)s",
         "hist.fix_summary_exploratory": "%(lead)s%(where)s；界值（%(margin)s）是在已知早先版本的区间之后才选定的；S5 对均值加噪时，加噪中心的均方误差均值是真实中心的 %(mean_lo)s–%(mean_hi)s 倍",
         "hist.name_dawa_dpbench_short": "DPBench 版 DAWA",
         "hist.php_weak": "在这一查询集上，%(b)s 是较弱的比较对象：其均方误差均值是 Identity 的 %(identity)s 倍，是逐层 P-HP（非作者实现）的 %(levelwise)s 倍",
         "hist.php_not_weak": "在这一查询集上，%(b)s 的均方误差均值是 Identity 的 %(identity)s 倍，是逐层 P-HP（非作者实现）的 %(levelwise)s 倍",
-        "hist.take_fix": "%(cost)s；在 %(k)s/%(n)s 个隐私预算下落在 %(pct)s 的界值之内（%(margin_note)s；区间上限最高达 %(upper)s）",
-        "hist.fix_cost": "S5 对和加噪时，在检验表明有代价之处，加噪中心的均方误差高出 %(cost)s（双侧检验：$\\varepsilon$ = %(eps)s 时更高，"
-        "%(k)s/%(n)s 个隐私预算）",
+        "hist.take_fix": "%(cost)s；%(shown_at)s落在 %(pct)s 的界值之内（%(margin_note)s%(flag)s；区间上限最高达 %(upper)s）",
+        "hist.fix_cost": "S5 对和加噪时，加噪中心的均方误差在 $\\varepsilon$ = %(eps)s 时高出 %(cost)s"
+        "（双侧检验，%(n)s 个隐私预算中的 %(k)s 个）",
         "hist.fix_cost_none": "S5 对和加噪时，双侧检验在全部 %(n)s 个隐私预算下均未表明加噪中心的均方误差均值高于真实中心",
         "hist.margin_chosen": "界值是在已知早先版本的区间之后才选定的",
         "hist.margin_set": "界值由本次运行的参数设定",
@@ -1389,11 +1405,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "均方误差均值高于真实中心（比值 %(ratios)s）",
         "hist.take_fix_higher_none": "S5 对和加噪时，在任何隐私预算下都未表明加噪中心的均方误差均值"
         "高于真实中心",
-        "hist.take_php": "检验表明，在 %(k)s/%(n)s 个隐私预算下，%(a)s 的均方误差均值低于 %(b)s"
+        "hist.take_php": "检验表明，%(shown_at)s，%(a)s 的均方误差均值低于 %(b)s"
         "（比值 %(lo)s–%(hi)s）%(tail)s",
         "hist.take_sota": "在整个扫描的 %(n)s 个（数据集，$\\varepsilon$）参数组合中，就这里运行的满足差分隐私的方法而言："
         "%(wins)s",
-        "hist.sum_fix": "%(cost)s；%(margin_note)s：$\\varepsilon$ = %(eps)s 时均方误差比值的上界为 %(uppers)s，%(n)s 个中有 %(k)s 个在 %(pct)s 的界值之内",
+        "hist.sum_fix": "%(cost)s；%(margin_note)s：$\\varepsilon$ = %(eps)s 时均方误差比值的上界为 %(uppers)s，%(shown_at)s不超过 %(pct)s 的界值%(flag)s",
         "hist.sum_margin_chosen": "探索性结果（界值是事后选定的）",
         "hist.sum_margin_set": "界值由本次运行的参数设定",
         "hist.sum_sota": "在整个扫描的 %(n)s 个（数据集，$\\varepsilon$）参数组合中，就这里运行的满足差分隐私的方法而言：%(ranked)s",
@@ -1707,7 +1723,7 @@ PLAIN: dict[str, str] = {
     "first-order approximation ε√s = %(first)s is not a bound); with one colluder it is at %(one)s, and CAPE as "
     "published is at %(cape)s with no colluder at all",
     "fedpca.coalition_where": " (Adult, δ = %(delta)s)",
-    "hist.sum_fix": "%(cost)s; %(margin_note)s: MSE-ratio upper bounds %(uppers)s at ε = %(eps)s, within %(pct)s at %(k)s of %(n)s",
+    "hist.sum_fix": "%(cost)s; %(margin_note)s: MSE-ratio upper bounds %(uppers)s at ε = %(eps)s, within %(pct)s at %(shown_at)s%(flag)s",
     "hist.first_at_alone": "at ε = %(eps)s %(names)s ranks first alone",
     "hist.first_at_tie": "at ε = %(eps)s %(names)s rank first, not separated",
     "hist.first_on_alone": "on %(data)s at ε = %(eps)s %(names)s ranks first alone",
