@@ -269,3 +269,73 @@ def test_count_flags_of_a_family():
     one = histograms.count_flags(fam[2:], 0.9)  # a family of one verdict, short
     assert str(one["paren"]).startswith(" (short of runs: 40 of ")
     assert str(one["summary"]) == " (short of runs)"
+
+
+# ---------------------------------------------------------------- mwem's singular and C4: why a ranking lacks two
+def _rankings(means_2d: list[float]) -> list:
+    from dpcompendium.core.comparison import ranking
+
+    rng = np.random.default_rng(5)
+
+    def arm(method, mean):
+        return Arm.of(method, CLAIM, rng.exponential(mean, 60))
+
+    out = [ranking("1-D", "MSE", [arm("MWEM", 5.0), arm("DAWA", 1.0), arm("HDMM", 3.0)])]
+    out += [
+        ranking(f"2-D {i}", "MSE", [arm("MWEM", m), arm("DAWA", 1.0)])
+        for i, m in enumerate(means_2d)
+    ]
+    return out
+
+
+def test_one_first_place_lacking_a_baseline_reads_in_the_singular():
+    """At small settings mwem printed "of the 1 settings where … alone has the lowest error, 1 (Adult 2-D) have
+    no HDMM in the ranking"."""
+    from dpcompendium.core.comparison import first_places_lacking, ranking
+
+    rankings = _rankings([0.05])
+    assert [r.winners for r in rankings] == [("DAWA",), ("MWEM",)]
+    text = first_places_lacking("MSE", rankings, ["ADULT", "Adult 2-D"])
+    assert str(text) == (
+        "the one setting where MWEM alone has the lowest MSE is on Adult 2-D, whose ranking has no HDMM"
+    )
+    assert text.in_language("zh_CN") == (
+        "MWEM 单独取得最低 MSE 的唯一一个参数组合在 Adult 2-D 上，那里的排名中没有 HDMM"
+    )
+    # one of several: "1 (…) has"
+    rankings = _rankings([0.05])
+    third = ranking(
+        "1-D b",
+        "MSE",
+        [
+            Arm.of("MWEM", CLAIM, np.random.default_rng(1).exponential(0.05, 60)),
+            Arm.of("DAWA", CLAIM, np.random.default_rng(2).exponential(1.0, 60)),
+            Arm.of("HDMM", CLAIM, np.random.default_rng(3).exponential(3.0, 60)),
+        ],
+    )
+    rankings.append(third)
+    assert third.winners == ("MWEM",)
+    text = first_places_lacking("MSE", rankings, ["ADULT", "Adult 2-D", "ADULT"])
+    assert str(text) == (
+        "of the 2 settings where MWEM alone has the lowest MSE, 1 (Adult 2-D) has no HDMM in the ranking"
+    )
+    assert "有 1 个（Adult 2-D）的排名中没有 HDMM" in text.in_language("zh_CN")
+
+
+def test_the_lacking_sentence_says_why_when_asked():
+    from dpcompendium.core.comparison import first_places_lacking
+
+    text = first_places_lacking(
+        "MSE",
+        _rankings([0.05, 0.05]),
+        ["ADULT", "Adult 2-D", "Adult 2-D"],
+        why=message("mwem.one_d_only"),
+    )
+    assert str(text).endswith(
+        "whose ranking has no HDMM (they are implemented for 1-D histograms only)"
+    )
+    assert text.in_language("zh_CN").endswith("那里的排名中没有 HDMM（这些方法只实现了一维直方图版本）")
+    cells = json.loads((ROOT / "notebooks" / "mwem.ipynb").read_text(encoding="utf-8"))["cells"]
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    assert code.count("why=one_d_why") == 2
+    assert "if db_absent <= set(mwem.ONE_D_ONLY) else None" in code

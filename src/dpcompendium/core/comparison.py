@@ -2513,12 +2513,16 @@ def first_places_lacking(
     rankings: Sequence[Ranking],
     settings: Sequence[str | Md],
     names: Mapping[str, str | Md] | None = None,
+    why: str | Md | None = None,
 ) -> Md:
     """Where each arm that has the lowest ``quantity`` alone took its first places, when some of those settings did
     not rank every arm ranked elsewhere (referee 11, m4: MWEM's first places were all on a histogram where two
     baselines are not run): "of the 2 settings where X alone has the lowest error, 2 (Adult 2-D) have no HDMM and
     PrivTree in the ranking". ``settings``: what a sentence calls each ranking's setting (e.g. its histogram),
-    in the rankings' order. Empty when every first place was taken against every arm."""
+    in the rankings' order. ``why``: why those arms are not ranked there, in brackets after each part (native
+    review 9, C4: "… have no HDMM and PrivTree in the ranking (they are implemented for 1-D histograms only)").
+    One setting, or one of several, reads in the singular ("the one setting where X … is on Adult 2-D"). Empty
+    when every first place was taken against every arm."""
     rankings = list(rankings)
     settings = list(settings)
     if len(settings) != len(rankings):
@@ -2544,20 +2548,23 @@ def first_places_lacking(
             continue
         missing = [a for a in arms if any(a not in present[i] for i in lacking)]
         where = list(dict.fromkeys(str(settings[i]) for i in lacking))
+        if len(won) == 1:
+            key = "comparison.wins_lacking_one"
+        elif len(lacking) == len(won):
+            key = "comparison.wins_lacking_all"
+        else:
+            key = "comparison.wins_lacking_k1" if len(lacking) == 1 else "comparison.wins_lacking"
+        part = message(
+            key,
+            quantity=quantity,
+            name=_name_md(names.get(m)) or arms[m].name,
+            n=str(len(won)),
+            k=str(len(lacking)),
+            data=join([next(settings[i] for i in lacking if str(settings[i]) == w) for w in where]),
+            missing=join([_name_md(names.get(a)) or arms[a].name for a in missing]),
+        )
         parts.append(
-            message(
-                "comparison.wins_lacking_all"
-                if len(lacking) == len(won) > 1
-                else "comparison.wins_lacking",
-                quantity=quantity,
-                name=_name_md(names.get(m)) or arms[m].name,
-                n=str(len(won)),
-                k=str(len(lacking)),
-                data=join(
-                    [next(settings[i] for i in lacking if str(settings[i]) == w) for w in where]
-                ),
-                missing=join([_name_md(names.get(a)) or arms[a].name for a in missing]),
-            )
+            part if why is None else message("comparison.lead_with_span", part=part, span=why)
         )
     return join(parts, "; ")
 

@@ -535,6 +535,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         # the re-drawing loop's cost, its counts grouped as each edition writes them (native review 8, U2)
         # the rankings' first places when none lacks a method ranked elsewhere (comparison.first_places_lacking empty)
         "mwem.db_wins_all_ranked": "no first place was taken in a ranking that lacks a method ranked elsewhere",
+        # why a ranking lacks a baseline (native review 9, C4): mwem.ONE_D_ONLY
+        "mwem.one_d_only": "they are implemented for 1-D histograms only",
         "mwem.redraw_per_run": "%(n)s draws per %(d)s-D run",
         "mwem.redraw": "About %(runs)s, as the uniform law predicts — %(evals)s query evaluations instead of %(full)s",
         "mwem.redraw_theory": "About %(runs)s, against %(theory)s by the uniform law — %(evals)s query evaluations "
@@ -774,6 +776,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.rse_short": "a %(reps)s-run average has a relative standard error of %(rse)s (median), so two correct implementations differ by more than 10 %% with probability %(p)s",
         "mwem.caption_budget": "The budget of each variant per round: selection and measurement (zCDP: each half's $\\varepsilon$ is that half's $\\rho$ converted alone at the same $\\delta$; the halves add in $\\rho$, not in $\\varepsilon$)",
         "comparison.wins_lacking": "of the %(n)s settings where %(name)s alone has the lowest %(quantity)s, %(k)s (%(data)s) have no %(missing)s in the ranking",
+        # the singulars (s21 mwem at small settings: "of the 1 settings … have")
+        "comparison.wins_lacking_one": "the one setting where %(name)s alone has the lowest %(quantity)s is on %(data)s, whose ranking has no %(missing)s",
+        "comparison.wins_lacking_k1": "of the %(n)s settings where %(name)s alone has the lowest %(quantity)s, 1 (%(data)s) has no %(missing)s in the ranking",
         # every one of them (native review 8, C2: "2 of 2 … have no" read as a coincidence)
         "comparison.wins_lacking_all": "the %(n)s settings where %(name)s alone has the lowest %(quantity)s are all on %(data)s, whose ranking has no %(missing)s",
         "hist.sparse_small": "On the sparse histograms only data-dependent methods rank first where the signal is small (DPBench's small-signal regime, small $\\text{scale}\\cdot\\varepsilon$: here $\\varepsilon$ ≤ %(eps)s)%(rest)s",
@@ -1277,6 +1282,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.cw3_witness_transcript": "这是运行记录（被选中的查询及其测量值）上的事件："
         "发布的直方图在 $T = 1$ 时能确定运行记录，此时名义保证不成立；在 $T$ = %(T)s 时则不能，名义保证只是未能证明",
         "mwem.db_wins_all_ranked": "没有哪个第一名是在缺少其他排名中某个方法的排名里取得的",
+        "mwem.one_d_only": "这些方法只实现了一维直方图版本",
         "mwem.redraw_per_run": "每次 %(d)s 维运行约 %(n)s 次抽样",
         "mwem.redraw": "%(runs)s，与均匀分布的预测一致——查询求值次数为 %(evals)s，而不是 %(full)s",
         "mwem.redraw_theory": "%(runs)s，而均匀分布的预测为 %(theory)s——查询求值次数为 %(evals)s，而不是 %(full)s",
@@ -1468,6 +1474,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.rse_short": "%(reps)s 次运行的平均值的相对标准误为 %(rse)s（中位数），因此两个正确实现相差超过 10 %% 的概率为 %(p)s",
         "mwem.caption_budget": "各变体每轮的预算：选择与测量（zCDP：每一半的 $\\varepsilon$ 是该半的 $\\rho$ 在同一 $\\delta$ 下单独换算所得；两半在 $\\rho$ 上相加，而不是在 $\\varepsilon$ 上）",
         "comparison.wins_lacking": "在 %(name)s 单独取得最低%(quantity)s的 %(n)s 个参数组合中，有 %(k)s 个（%(data)s）的排名中没有 %(missing)s",
+        "comparison.wins_lacking_one": "%(name)s 单独取得最低%(quantity)s的唯一一个参数组合在 %(data)s 上，那里的排名中没有 %(missing)s",
+        "comparison.wins_lacking_k1": "在 %(name)s 单独取得最低%(quantity)s的 %(n)s 个参数组合中，有 1 个（%(data)s）的排名中没有 %(missing)s",
         "comparison.wins_lacking_all": "%(name)s 单独取得最低%(quantity)s的 %(n)s 个参数组合都在 %(data)s 上，那里的排名中没有 %(missing)s",
         "hist.sparse_small": "在稀疏直方图上，信号较小时（DPBench 所说的小信号区间，即 $\\text{scale}\\cdot\\varepsilon$ 较小：此处为 $\\varepsilon$ ≤ %(eps)s）只有依赖数据的方法排名第一%(rest)s",
         "hist.sparse_small_rest": "；在更大的 $\\varepsilon$ 下，与数据无关的方法也排名第一，单独或与第一名未能区分（%(items)s）",
