@@ -334,7 +334,9 @@ def test_the_lacking_sentence_says_why_when_asked():
     assert str(text).endswith(
         "whose ranking has no HDMM (they are implemented for 1-D histograms only)"
     )
-    assert text.in_language("zh_CN").endswith("那里的排名中没有 HDMM（这些方法只实现了一维直方图版本）")
+    assert text.in_language("zh_CN").endswith(
+        "那里的排名中没有 HDMM（这些方法只实现了一维直方图版本）"
+    )
     cells = json.loads((ROOT / "notebooks" / "mwem.ipynb").read_text(encoding="utf-8"))["cells"]
     code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
     assert code.count("why=one_d_why") == 2
