@@ -341,3 +341,44 @@ def test_the_lacking_sentence_says_why_when_asked():
     code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
     assert code.count("why=one_d_why") == 2
     assert "if db_absent <= set(mwem.ONE_D_ONLY) else None" in code
+
+
+# ---------------------------------------------------------------- native review 9: zh template items
+def test_s5_a_count_of_every_one_says_all():
+    from dpcompendium.book import prose
+
+    assert str(prose.count(8, 8, every=True)) == "all 8"
+    assert prose.count(8, 8, every=True).in_language("zh_CN") == "全部 8 个"
+    assert (
+        prose.count(8, 8).in_language("zh_CN") == "8 个中 8 个"
+    )  # opt-in: a count may open a sentence
+    assert str(prose.count(7, 8, every=True)) == "7 of 8"
+    assert str(prose.count(1, 1, every=True)) == "1 of 1"
+    cells = json.loads((ROOT / "notebooks" / "mwem.ipynb").read_text(encoding="utf-8"))["cells"]
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    assert "prose.count(sum(r.ratio < 1 for r in gid_res), len(gid_res), every=True)" in code
+
+
+def test_zh_template_items():
+    zh = {
+        key: message(key, **params).in_language("zh_CN")
+        for key, params in {
+            "hist.first_at_tie": dict(eps="1", names="PrivTree、HDMM"),
+            "hist.first_on_tie": dict(data="ADULT", eps="1", names="PrivTree、HDMM"),
+            "mwem.holm_db_aim": dict(n="20", shown="8", steps="12"),
+            "hist.rank_runs": dict(reps="20"),
+        }.items()
+    }
+    # S8: "并列第一" already says not separated: no second clause
+    assert zh["hist.first_at_tie"].endswith("并列第一（未能区分）")
+    assert "，未能区分" not in zh["hist.first_on_tie"]
+    # S10: no 的…的 twice
+    assert (
+        "MST 的各个部分的" not in zh["mwem.holm_db_aim"]
+        and "MST 各部分的 12 项" in zh["mwem.holm_db_aim"]
+    )
+    # C1 (shared): the rank-test sentence names its subject
+    assert zh["hist.rank_runs"].startswith("典型发布结果的秩检验")
+    assert str(message("hist.rank_runs", reps="20")).startswith(
+        "The rank tests of the typical release"
+    )
