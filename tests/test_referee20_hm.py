@@ -382,3 +382,17 @@ def test_zh_template_items():
     assert str(message("hist.rank_runs", reps="20")).startswith(
         "The rank tests of the typical release"
     )
+
+
+def test_u2_a_group_header_of_a_chinese_table_uses_full_width_semicolons():
+    """Native review 9, U2 (Table 2.12): the constant columns said once above the rows were joined by a half-width
+    "; " on the Chinese page."""
+    df = pd.DataFrame(
+        {"HEPTH": ["HDMM"] * 3, "INCOME": ["Hb"] * 3, "x": [1.0, 2.0, 3.0], "y": [3.0, 4.0, 5.0]}
+    )
+    with language("zh_CN"):
+        zh = tables.ReadableTable(df)._repr_html_()
+    with language("en"):
+        en = tables.ReadableTable(df)._repr_html_()
+    assert 'class="dpc-group"' in zh and "；" in zh.split('class="dpc-group"')[1].split("</tr>")[0]
+    assert "; " in en.split('class="dpc-group"')[1].split("</tr>")[0]

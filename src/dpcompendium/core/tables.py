@@ -689,6 +689,8 @@ class ReadableTable:
         same = _constant_columns(df)
         # the header's colon: full-width in Chinese ("p（Holm 校正）：≤ 0.0078"; native review 7, U2)
         colon = "：" if get_language() == "zh_CN" else ": "
+        # and the separator of its parts (native review 9, U2: "HEPTH：HDMM（……）; INCOME：……")
+        semicolon = "；" if get_language() == "zh_CN" else "; "
         group = [
             f"{myst_to_html(column_name(c)) if not str(c).startswith('_index') else ''}"
             f"{colon if not str(c).startswith('_index') else ''}{_cell(df[c].iloc[0], c, self.digits)[0]}"
@@ -732,7 +734,7 @@ class ReadableTable:
         out.append("<tbody>")
         if group:
             out.append(
-                f'<tr class="dpc-group"><th colspan="{len(df.columns)}">{"; ".join(group)}</th></tr>'
+                f'<tr class="dpc-group"><th colspan="{len(df.columns)}">{semicolon.join(group)}</th></tr>'
             )
         heads = self._run_heads(self._frame_runs, runs_of) if runs_of is not None else {}
         for i, row in enumerate(df.itertuples(index=False, name=None)):
