@@ -1307,7 +1307,12 @@ def test_the_fix_summaries_state_the_two_sided_cost_and_when_the_margin_was_chos
     from dpcompendium.core.messages import message
 
     cost = message("hist.fix_cost", cost="6–7 %", eps="1.5", k="2", n="3")
-    margin = dict(pct="10 %", k="3", n="3", margin_note=message("hist.margin_chosen"))
+    margin = dict(
+        pct="10 %",
+        shown_at=H.budgets_md(3, 3),
+        flag="",
+        margin_note=message("hist.margin_chosen"),
+    )
     # the summary's note is shorter, and says exploratory (referee 18, m-7)
     short = margin | {"margin_note": message("hist.sum_margin_chosen")}
     for text, chosen in (
@@ -1323,7 +1328,7 @@ def test_the_fix_summaries_state_the_two_sided_cost_and_when_the_margin_was_chos
         for lang in ("en", "zh_CN"):
             rendered = str(text.by_lang[lang])
             assert "6–7 %" in rendered
-            assert "2/3" in rendered or "2 of 3" in rendered
+            assert "3 个隐私预算中的 2 个" in rendered or "2 of 3" in rendered
             assert ("two-sided" in rendered) or ("双侧" in rendered)
             assert any(c in rendered for c in chosen)
     assert "at none of the 3 budgets" in str(message("hist.fix_cost_none", n="3"))

@@ -405,11 +405,11 @@ def test_every_claims_card_cell_is_chinese_on_the_chinese_pages():
 
 
 def test_a_cell_of_tied_methods_names_each_method_in_chinese():
-    """Native review 4, X1: histograms' winners cell "PrivTree = Hb = DAWA, partition on a noisy histogram" stayed
+    """Native review 4, X1: histograms' winners cell "PrivTree = Hb = DAWA (partition on a noisy histogram)" stayed
     English on the Chinese page; each name of a tie is translated."""
     from dpcompendium.core.tables import _cell
 
-    text = "PrivTree = Hb = DAWA, partition on a noisy histogram"
+    text = "PrivTree = Hb = DAWA (partition on a noisy histogram)"
     with messages.language("zh_CN"):
         assert _cell(text, "winners", 3)[0] == "PrivTree = Hb = DAWA（在加噪直方图上划分）"
     with messages.language("en"):
@@ -492,9 +492,18 @@ def test_a_latin_value_beside_chinese_text_takes_a_space():
 def test_a_chinese_value_takes_no_template_space():
     """A template's space before 的 is there for a Latin name ("%(a)s 的"); a Chinese name ending in ） takes none
     (native review 7: "分组（加噪中心，S5 对和加噪） 的")."""
+    from dpcompendium.chapters.histograms import budgets_md
     from dpcompendium.core.messages import named
 
-    params = dict(quantity="MSE", k="3", n="3", lo="0.1", hi="0.2", tail="", typical="", shares="")
+    params = dict(
+        quantity="MSE",
+        shown_at=budgets_md(3, 3),
+        lo="0.1",
+        hi="0.2",
+        tail="",
+        typical="",
+        shares="",
+    )
     zh = message(
         "hist.php_lead",
         a=named("grouping: noisy centres, S5 sum"),

@@ -855,7 +855,7 @@ def test_dawa_baseline_is_the_private_noisy_histogram_variant():
     from dpcompendium.chapters.mwem import BASELINES, DAWA_CALIBRATION, DAWA_NAME, baseline_claim
 
     assert DAWA_CALIBRATION == "noisy-histogram" and DAWA_NAME in BASELINES
-    assert "noisy-histogram" in DAWA_NAME  # the variant is in every table's name
+    assert "noisy histogram" in DAWA_NAME  # the variant is in every table's name
     c = baseline_claim(DAWA_NAME, 1.0)
     assert c.private and "noisy histogram" in c.mechanism and c.neighbours == "replace-one"
     with pytest.raises(ValueError, match="method"):

@@ -69,7 +69,8 @@ def test_a3b_mst_parts_not_steps():
     assert "MST's steps" not in EN["mwem.holm_db_aim"]
     assert "MST's parts" in EN["mwem.holm_db_aim"]
     assert "各步骤" not in ZH["mwem.holm_db_aim"]
-    assert ZH["mwem.holm_db_aim"].count("MST 的各个部分") == 2
+    # native review 9, S10: "MST 各部分的", not "MST 的各个部分的" (的…的 twice)
+    assert ZH["mwem.holm_db_aim"].count("MST 各部分") == 2
     assert "MST's steps" not in (ROOT / "notebooks" / "mwem.ipynb").read_text(encoding="utf-8")
 
 

@@ -38,21 +38,19 @@ def test_dawa_variant_labels_match_the_prose():
     )
     out = histograms.variant_labels(df)
     assert list(out["variant"]) == [
-        "partitioned on the noisy histogram",
-        "partitioned on noisy costs, repaired",
+        "partition on a noisy histogram",
+        "partition on privately-noised costs, repaired",
         "dpbench",
         "private",
         "private",
     ]
     assert df["variant"].iloc[0] == "private"  # the input is left as it is
     by_index = histograms.variant_labels(df.set_index(["method", "variant"]))
-    assert ("dawa", "partitioned on noisy costs, repaired") in by_index.index
+    assert ("dawa", "partition on privately-noised costs, repaired") in by_index.index
     with language("zh_CN"):
+        assert tables._cell_translation("partition on a noisy histogram") == "在加噪直方图上划分"
         assert (
-            tables._cell_translation("partitioned on the noisy histogram") == "在加噪直方图上划分"
-        )
-        assert (
-            tables._cell_translation("partitioned on noisy costs, repaired")
+            tables._cell_translation("partition on privately-noised costs, repaired")
             == "在加噪代价上划分，经修补"
         )
     src = _source("histograms")
@@ -194,8 +192,8 @@ def test_summary_fix_writes_epsilon_in_maths():
         uppers="1.1, 1.2",
         eps="0.3, 3",
         pct="10 %",
-        k="2",
-        n="2",
+        shown_at=histograms.budgets_md(2, 2),
+        flag="",
     )
     for lang in ("en", "zh_CN"):
         text = m.in_language(lang)

@@ -278,9 +278,9 @@ def test_m4_the_dawa_lead_gives_each_private_dawa_per_family():
     )
     text = str(part)
     assert text.startswith(
-        "on the sparse histograms, DAWA, partition on a noisy histogram — higher in all 3 ("
+        "on the sparse histograms, DAWA (partition on a noisy histogram) — higher in all 3 ("
     )
-    assert "; DAWA partition on privately-noised costs, repaired — higher in all 3 (" in text
+    assert "; DAWA (partition on privately-noised costs, repaired) — higher in all 3 (" in text
     assert part.in_language("zh_CN").startswith("在稀疏直方图上，")
 
 
@@ -360,8 +360,9 @@ def test_m7_the_fix_summary_is_exploratory_with_the_upper_bounds():
         uppers=join(["1.09", "1.08", "1.09"]),
         eps=join(["ln 2", "1", "1.5"]),
         pct="10 %",
-        k="3",
-        n="3",
+        shown_at=histograms.budgets_md(3, 3),
+        # the summary's flag of the book's run (referee 20, L-5): its runs are in the body
+        flag=message("hist.flag_paren", flag=message("hist.flag_count", k="1")),
         margin_note=message("hist.sum_margin_chosen"),
     )
     en = str(item)
@@ -394,8 +395,8 @@ def test_r19_n3_the_non_inferiority_result_is_exploratory_wherever_it_is_stated(
     lead = message(
         "hist.fix_verdict_exploratory",
         pct="10 %",
-        k="3",
-        n="3",
+        shown_at=histograms.budgets_md(3, 3),
+        flag="",
         uppers=join(["1.07", "1.01", "1.09"]),
         eps=join(["ln 2", "1", "1.5"]),
     )

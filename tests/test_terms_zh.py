@@ -604,7 +604,7 @@ def test_the_checks_can_fail_on_native_review_4s_terms():
     )
     assert problems("bins", "分箱数")
     assert problems("on either reading of S5", "对 S5 的两种理解皆如此")
-    assert problems("DAWA (noisy-histogram partition)", "DAWA（加噪直方图划分）")
+    assert problems("DAWA (partition on a noisy histogram)", "DAWA（加噪直方图划分）")
     assert problems("The dotted line is the lower bound", "虚线是下界")
     assert not problems(
         "solid: RMSE, dotted: bias, dashed: sd", "实线：RMSE，点线：偏差，虚线：标准差"

@@ -102,6 +102,7 @@ __all__ = [
     "rankings_text",
     "results_grid",
     "results_text",
+    "shown_flag",
     "verdict_sentence",
     "verdict_tally",
     "winner_counts",
@@ -1519,6 +1520,7 @@ def families_table(
     *,
     power: float | None = None,
     family_size: int | None = None,
+    per_family: bool = False,
     cards: bool = False,
 ) -> Md:
     """Several families of comparisons as a table (issue 49, F2), one row per family: its label, the arms compared,
@@ -1527,13 +1529,23 @@ def families_table(
     families, which :func:`families_text` says in the sentence. With ``power`` (and the Holm family's
     ``family_size``, all of its tests), a row whose shown verdicts are short of runs (``runs_short``) flags them
     in its verdict cell, as ``one_against_lead`` flags them in the lead above (referee 19: the leads had the
-    flags, the rows not). ``cards``: a phone shows each row as a card (:func:`~dpcompendium.core.messages.table`; a
+    flags, the rows not); ``per_family``: each family is a Holm family of its own (its runs needed at its own
+    smallest level α/k_f; ``family_size`` is then not given). ``cards``: a phone shows each row as a card (:func:`~dpcompendium.core.messages.table`; a
     table whose pair column names long arms)."""
     families = _checked_families(families)
     if len(families) < TABLE_FROM:
         return _no_table()
     results = [r for _, rs in families for r in rs]
-    needs = runs_short(results, power, family_size) if power is not None else [None] * len(results)
+    if per_family and family_size is not None:
+        raise ValueError(
+            "per_family: each family is its own Holm family, so family_size is not given"
+        )
+    if power is None:
+        needs: list[float | None] = [None] * len(results)
+    elif per_family:
+        needs = [need for _, fam in families for need in runs_short(fam, power)]
+    else:
+        needs = runs_short(results, power, family_size)
     flags, start = [], 0
     for _, fam in families:
         rows_needs = needs[start : start + len(fam)]
@@ -2551,12 +2563,16 @@ def first_places_lacking(
     rankings: Sequence[Ranking],
     settings: Sequence[str | Md],
     names: Mapping[str, str | Md] | None = None,
+    why: str | Md | None = None,
 ) -> Md:
     """Where each arm that has the lowest ``quantity`` alone took its first places, when some of those settings did
     not rank every arm ranked elsewhere (referee 11, m4: MWEM's first places were all on a histogram where two
     baselines are not run): "of the 2 settings where X alone has the lowest error, 2 (Adult 2-D) have no HDMM and
     PrivTree in the ranking". ``settings``: what a sentence calls each ranking's setting (e.g. its histogram),
-    in the rankings' order. Empty when every first place was taken against every arm."""
+    in the rankings' order. ``why``: why those arms are not ranked there, in brackets after each part (native
+    review 9, C4: "… have no HDMM and PrivTree in the ranking (they are implemented for 1-D histograms only)").
+    One setting, or one of several, reads in the singular ("the one setting where X … is on Adult 2-D"). Empty
+    when every first place was taken against every arm."""
     rankings = list(rankings)
     settings = list(settings)
     if len(settings) != len(rankings):
@@ -2582,20 +2598,23 @@ def first_places_lacking(
             continue
         missing = [a for a in arms if any(a not in present[i] for i in lacking)]
         where = list(dict.fromkeys(str(settings[i]) for i in lacking))
+        if len(won) == 1:
+            key = "comparison.wins_lacking_one"
+        elif len(lacking) == len(won):
+            key = "comparison.wins_lacking_all"
+        else:
+            key = "comparison.wins_lacking_k1" if len(lacking) == 1 else "comparison.wins_lacking"
+        part = message(
+            key,
+            quantity=quantity,
+            name=_name_md(names.get(m)) or arms[m].name,
+            n=str(len(won)),
+            k=str(len(lacking)),
+            data=join([next(settings[i] for i in lacking if str(settings[i]) == w) for w in where]),
+            missing=join([_name_md(names.get(a)) or arms[a].name for a in missing]),
+        )
         parts.append(
-            message(
-                "comparison.wins_lacking_all"
-                if len(lacking) == len(won) > 1
-                else "comparison.wins_lacking",
-                quantity=quantity,
-                name=_name_md(names.get(m)) or arms[m].name,
-                n=str(len(won)),
-                k=str(len(lacking)),
-                data=join(
-                    [next(settings[i] for i in lacking if str(settings[i]) == w) for w in where]
-                ),
-                missing=join([_name_md(names.get(a)) or arms[a].name for a in missing]),
-            )
+            part if why is None else message("comparison.lead_with_span", part=part, span=why)
         )
     return join(parts, "; ")
 
@@ -2627,6 +2646,18 @@ def runs_short(
         )
         out.append(need if need is not None and need > _runs(r) else None)
     return out
+
+
+def shown_flag(
+    results: Sequence[ComparisonResult], power: float = 0.9, family_size: int | None = None
+) -> Md | None:
+    """The flag a count of the shown verdicts of ``results`` (one Holm family, or part of one of ``family_size``)
+    carries beside it for those short of runs for ``power`` (:func:`runs_short`), in the words of the leads and the
+    tables' cells: "1 of them short of runs: 700 of 1617" (referee 20, L-5: a count a sentence gives without a
+    table's lead, "within 10 % at 3 of 3", flagged as the other families are); None when none is short."""
+    results = list(results)
+    needs = runs_short(results, power, family_size)
+    return _short_md([(r, need) for r, need in zip(results, needs, strict=True) if r.holds])
 
 
 def verdict_cells(

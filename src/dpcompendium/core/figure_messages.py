@@ -176,8 +176,9 @@ _PAIRS: list[tuple[str, str]] = [
     # ---- histograms
     ("least squares (workload)", "最小二乘（查询集）"),
     ("DAWA as DPBench runs it (not private)", "DPBench 版 DAWA（不满足差分隐私）"),
-    ("DAWA, partition on a noisy histogram", "DAWA（在加噪直方图上划分）"),
-    ("DAWA partition on privately-noised costs, repaired", "DAWA 划分（在加噪代价上，经修补）"),
+    # DAWA's two private variants: the names of messages' "hist.name_dawa_*" (referee 20, L-4), in mwem too
+    ("DAWA (partition on a noisy histogram)", "DAWA（在加噪直方图上划分）"),
+    ("DAWA (partition on privately-noised costs, repaired)", "DAWA（在加噪代价上划分，经修补）"),
     ("P-HP (authors)", "P-HP（作者实现）"),
     ("P-HP level-wise (not the authors')", "P-HP 逐层（非作者实现）"),
     ("grouping: true centres, S5 mean", "分组：真实的分组中心，S5 对均值加噪"),
@@ -247,7 +248,6 @@ _PAIRS: list[tuple[str, str]] = [
     # the DPBench AIM comparison's MWEM arm (s17 native read: "MWEM zcdp, last, T = 10" stayed English)
     ("MWEM %(variant)s, %(output)s, T = %(T)s", "MWEM %(variant)s，取%(output)s，T = %(T)s"),
     ("n · ε", "n·ε（n 为记录数）"),
-    ("DAWA (noisy-histogram partition)", "DAWA（在加噪直方图上划分）"),
     # a row of an error table (mwem.analysis.row_label), named in the comparison tables
     ("MWEM standard, %(output)s, T = %(T)s", "标准 MWEM（%(output)s，T = %(T)s）"),
     ("MWEM standard, %(output)s", "标准 MWEM（%(output)s）"),

@@ -163,6 +163,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "prose.note": "At these parameters: %(instead)s (unlike the book's default run)",
         "prose.pair": "%(value)s at $%(name)s = %(key)s$",
         "prose.count": "%(k)s of %(n)s",
+        # every one of several counted (native review 9, S5: zh "在 8 个中 8 个")
+        "prose.count_all": "all %(n)s",
         "prose.plural": "%(n)s %(noun)s",
         "prose.interval": "%(estimate)s (%(lo)s–%(hi)s)",
         "prose.na": "n/a",
@@ -554,6 +556,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         # the re-drawing loop's cost, its counts grouped as each edition writes them (native review 8, U2)
         # the rankings' first places when none lacks a method ranked elsewhere (comparison.first_places_lacking empty)
         "mwem.db_wins_all_ranked": "no first place was taken in a ranking that lacks a method ranked elsewhere",
+        # why a ranking lacks a baseline (native review 9, C4): mwem.ONE_D_ONLY
+        "mwem.one_d_only": "they are implemented for 1-D histograms only",
         "mwem.redraw_per_run": "%(n)s draws per %(d)s-D run",
         "mwem.redraw": "About %(runs)s, as the uniform law predicts — %(evals)s query evaluations instead of %(full)s",
         "mwem.redraw_theory": "About %(runs)s, against %(theory)s by the uniform law — %(evals)s query evaluations "
@@ -603,8 +607,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "the pure-DP rows and baselines above) has, in its last iterate, %(ratio)s times the error of Standard MWEM "
         "(median %(median)s; point estimates)",
         # chapter sentences: histograms (issue 46: rankings with ties, the privacy fix, DAWA)
-        "hist.name_dawa_private": "DAWA, partition on a noisy histogram",
-        "hist.name_dawa_repaired": "DAWA partition on privately-noised costs, repaired",
+        "hist.name_dawa_private": "DAWA (partition on a noisy histogram)",
+        "hist.name_dawa_repaired": "DAWA (partition on privately-noised costs, repaired)",
         "hist.name_dawa_dpbench": "DAWA as DPBench runs it (not private)",
         # referee 18, m-4: one clause per private DAWA within each family, none pooled over them
         "hist.dawa_lead_by": "the MSE of each private DAWA against that of DAWA as DPBench runs it, family by family as in the table below%(caveat)s",
@@ -644,14 +648,24 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "the source of its place for DAWA",
         # one plain sentence beside the family's table (issue 49: the tests and their corrections are in the table's
         # caption and the dropdown under it)
-        "hist.php_lead": "The mean %(quantity)s of %(a)s is shown lower than that of %(b)s at %(k)s of %(n)s budgets"
+        "hist.php_lead": "The mean %(quantity)s of %(a)s is shown lower than that of %(b)s at %(shown_at)s"
         "%(tail)s; on the typical release, a rank test of the same runs finds its MSE %(typical)s; its share of the "
         "smaller MSE over pairs of runs: %(shares)s",
         "hist.family_php": "the patent's claim against P-HP (authors)",
         "hist.cap_php_family": "The patent's claim against the authors' P-HP: the family's verdict (one-sided "
         "studentized-bootstrap tests of the mean MSE, Holm-corrected over its %(n)s budgets)",
         "hist.fix_verdict": "With S5 read on the sum, noisy centres are shown at most %(pct)s less accurate than true "
-        "centres at %(k)s of %(n)s budgets",
+        "centres at %(shown_at)s%(flag)s",
+        # a count of budgets, the all-case its own (native review 9, S9: zh "在 3/3 个隐私预算下")
+        "hist.budgets_of": "%(k)s of %(n)s budgets",
+        "hist.budgets_all": "all %(n)s budgets",
+        # the flag of a count's verdicts short of runs (comparison.shown_flag), after the count or in its brackets
+        # (referee 20, L-5)
+        "hist.flag_paren": " (%(flag)s)",
+        "hist.flag_semi": "; %(flag)s",
+        # the summary's flag, its runs in the body (a summary item is at most 300 characters)
+        "hist.flag_count_one": "short of runs",
+        "hist.flag_count": "%(k)s of them short of runs",
         "hist.php_tail": ", driven by the tail of bad releases of %(b)s",
         "hist.rank_lower": "lower at $\\varepsilon$ = %(eps)s (adjusted $p$ = %(p)s)",
         "hist.rank_higher": "higher at $\\varepsilon$ = %(eps)s (adjusted $p$ = %(p)s)",
@@ -663,7 +677,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.fix_ties_two": "; the two-sided verdicts not shown (%(n)s) could have been shown with these runs only at ratios outside %(lo)s–%(hi)s",
         "hist.fix_ties_mean": "; the verdicts with S5 on the mean not shown (%(n)s) could have been shown with these runs only at ratios outside %(lo)s–%(hi)s",
         "hist.fix_design_each": "On the number of runs: for the non-inferiority tests, %(ni)s; for the two-sided tests of the same runs, %(two)s; for the tests with S5 read on the mean, %(mean)s",
-        "hist.rank_runs": "These are rank tests, not comparisons of means: their %(reps)s runs per arm are the first table's, not chosen from the power of their verdicts",
+        "hist.rank_runs": "The rank tests of the typical release differ: they are not comparisons of means, and their %(reps)s runs per arm are the first table's, not chosen from the power of their verdicts",
         "hist.reps_policy": "The sweep runs %(reps)s times per setting; the patent ran each method 20 times (§0068), the scale of the claim under test, and the sweep's cost grows in proportion to its runs. Covering every ranking and bracket verdict above with power %(power)s would take up to %(needed)s runs, %(factor)s times the sweep's cost; the design sentences count the verdicts %(reps)s runs do not cover, and another seed may not repeat those",
         "hist.reps_policy_never": "The sweep runs %(reps)s times per setting; the patent ran each method 20 times (§0068), the scale of the claim under test, and the sweep's cost grows in proportion to its runs. Some ranking and bracket verdicts above would not be reached with power %(power)s by any number of runs at their observed effect; the design sentences count the verdicts %(reps)s runs do not cover, and another seed may not repeat those",
         "hist.reps_policy_enough": "The sweep runs %(reps)s times per setting; the patent ran each method 20 times (§0068), the scale of the claim under test, and the ranking and bracket verdicts above are reached with power %(power)s with these runs",
@@ -685,7 +699,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         # referee 10 (V1, V8, N1, N6, V10)
         "hist.fix_pair": "noisy against true centres",
         # referee 19, N-3: the body leads with the upper bounds and says exploratory, as the intro does
-        "hist.fix_verdict_exploratory": "With S5 read on the sum, exploratory (post-hoc margin): the upper bounds of the MSE ratio of noisy to true centres are %(uppers)s at $\\varepsilon$ = %(eps)s, within %(pct)s at %(k)s of %(n)s budgets",
+        "hist.fix_verdict_exploratory": "With S5 read on the sum, exploratory (post-hoc margin): the upper bounds of the MSE ratio of noisy to true centres are %(uppers)s at $\\varepsilon$ = %(eps)s, within %(pct)s at %(shown_at)s%(flag)s",
         "hist.fix_summary_exploratory": "%(lead)s%(where)s; the margin (%(margin)s) was chosen after earlier versions' intervals were known; with S5 on the mean, the noisy centres' mean MSE is %(mean_lo)s–%(mean_hi)s times the true centres'",
         "hist.name_dawa_dpbench_short": "DAWA as DPBench runs it",
         "hist.php_weak": "%(b)s is a weak comparator on this workload: its mean MSE is %(identity)s times Identity's and %(levelwise)s times that of the level-wise P-HP (not the authors')",
@@ -693,10 +707,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         # the takeaways' short verdicts (issue 49, reader review 2 M3: one claim each, at most 300 characters), from
         # the same comparison objects as the body's full sentences (hist_fix_free, hist_php_superiority, hist_overview_sota)
         # referee 16, V2: the cost the two-sided tests show first, then the margin with its history
-        "hist.take_fix": "%(cost)s; within a %(pct)s margin at %(k)s of %(n)s budgets (%(margin_note)s; the intervals "
+        "hist.take_fix": "%(cost)s; within a %(pct)s margin at %(shown_at)s (%(margin_note)s%(flag)s; the intervals "
         "reach %(upper)s)",
-        "hist.fix_cost": "with S5 read on the sum, noisy centres cost %(cost)s in MSE where shown (higher at "
-        "$\\varepsilon$ = %(eps)s, two-sided: %(k)s of %(n)s budgets)",
+        "hist.fix_cost": "with S5 on the sum, noisy centres cost %(cost)s in MSE at $\\varepsilon$ = %(eps)s "
+        "(two-sided, %(k)s of %(n)s budgets)",
         "hist.fix_cost_none": "with S5 read on the sum, the two-sided tests show the noisy centres' mean MSE higher than "
         "the true centres' at none of the %(n)s budgets",
         "hist.margin_chosen": "margin chosen after earlier versions' intervals were seen",
@@ -708,7 +722,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "centres' at $\\varepsilon$ = %(eps)s (ratios %(ratios)s)",
         "hist.take_fix_higher_none": "with S5 read on the sum, the noisy centres' mean MSE is shown higher than the true "
         "centres' at no budget",
-        "hist.take_php": "%(a)s has a mean MSE shown lower than that of %(b)s at %(k)s of %(n)s budgets (ratios "
+        "hist.take_php": "%(a)s has a mean MSE shown lower than that of %(b)s at %(shown_at)s (ratios "
         "%(lo)s–%(hi)s)%(tail)s",
         "hist.take_sota": "Among the private methods run here, over the %(n)s (dataset, $\\varepsilon$) settings of the sweep: "
         "%(wins)s",
@@ -717,7 +731,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         # referee 18, m-7: a margin chosen after the intervals were seen makes the verdict exploratory; the upper
         # confidence bound of the ratio at each budget beside it
         # ε in maths, as in %(cost)s beside it (reader review, issue 49)
-        "hist.sum_fix": "%(cost)s; %(margin_note)s: MSE-ratio upper bounds %(uppers)s at $\\varepsilon$ = %(eps)s, within %(pct)s at %(k)s of %(n)s",
+        "hist.sum_fix": "%(cost)s; %(margin_note)s: MSE-ratio upper bounds %(uppers)s at $\\varepsilon$ = %(eps)s, within %(pct)s at %(shown_at)s%(flag)s",
         "hist.sum_margin_chosen": "exploratory (post-hoc margin)",
         "hist.sum_margin_set": "margin set by this run's parameters",
         "hist.sum_sota": "over the %(n)s (dataset, $\\varepsilon$) settings of the sweep, among the private methods run here: "
@@ -783,6 +797,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.rse_short": "a %(reps)s-run average has a relative standard error of %(rse)s (median), so two correct implementations differ by more than 10 %% with probability %(p)s",
         "mwem.caption_budget": "The budget of each variant per round: selection and measurement (zCDP: each half's $\\varepsilon$ is that half's $\\rho$ converted alone at the same $\\delta$; the halves add in $\\rho$, not in $\\varepsilon$)",
         "comparison.wins_lacking": "of the %(n)s settings where %(name)s alone has the lowest %(quantity)s, %(k)s (%(data)s) have no %(missing)s in the ranking",
+        # the singulars (s21 mwem at small settings: "of the 1 settings … have")
+        "comparison.wins_lacking_one": "the one setting where %(name)s alone has the lowest %(quantity)s is on %(data)s, whose ranking has no %(missing)s",
+        "comparison.wins_lacking_k1": "of the %(n)s settings where %(name)s alone has the lowest %(quantity)s, 1 (%(data)s) has no %(missing)s in the ranking",
         # every one of them (native review 8, C2: "2 of 2 … have no" read as a coincidence)
         "comparison.wins_lacking_all": "the %(n)s settings where %(name)s alone has the lowest %(quantity)s are all on %(data)s, whose ranking has no %(missing)s",
         "hist.sparse_small": "On the sparse histograms only data-dependent methods rank first where the signal is small (DPBench's small-signal regime, small $\\text{scale}\\cdot\\varepsilon$: here $\\varepsilon$ ≤ %(eps)s)%(rest)s",
@@ -952,6 +969,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "prose.note": "在这组参数下：%(instead)s（与本书的默认运行不同）",
         "prose.pair": "$%(name)s = %(key)s$ 时为 %(value)s",
         "prose.count": "%(n)s 个中 %(k)s 个",
+        "prose.count_all": "全部 %(n)s 个",
         "prose.plural": "%(n)s %(noun)s",
         "prose.interval": "%(estimate)s（%(lo)s–%(hi)s）",
         "prose.na": "无数据",
@@ -1304,11 +1322,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.cw3_witness_transcript": "这是运行记录（被选中的查询及其测量值）上的事件："
         "发布的直方图在 $T = 1$ 时能确定运行记录，此时名义保证不成立；在 $T$ = %(T)s 时则不能，名义保证只是未能证明",
         "mwem.db_wins_all_ranked": "没有哪个第一名是在缺少其他排名中某个方法的排名里取得的",
+        "mwem.one_d_only": "这些方法只实现了一维直方图版本",
         "mwem.redraw_per_run": "每次 %(d)s 维运行约 %(n)s 次抽样",
         "mwem.redraw": "%(runs)s，与均匀分布的预测一致——查询求值次数为 %(evals)s，而不是 %(full)s",
         "mwem.redraw_theory": "%(runs)s，而均匀分布的预测为 %(theory)s——查询求值次数为 %(evals)s，而不是 %(full)s",
         "mwem.col_method": "方法",
-        "mwem.holm_db_aim": "在同一检验族的 %(n)s 项检验上做 Holm 校正：本表的 %(shown)s 项，以及 MST 的各个部分的 %(steps)s 项（每组与前一组比较，见下文 MST 的各个部分的表）",
+        "mwem.holm_db_aim": "在同一检验族的 %(n)s 项检验上做 Holm 校正：本表的 %(shown)s 项，以及 MST 各部分的 %(steps)s 项（每组与前一组比较，见下文 MST 各部分的表）",
         "mwem.holm_aim_joint": "在同一检验族的 %(n)s 项检验上做 Holm 校正：这 %(k)s 项，以及课程数据上 AIM 与对照方法比较的另外两张表中的检验",
         "mwem.holm_db_steps": "在同一检验族的 %(n)s 项检验上做 Holm 校正：这 %(steps)s 项，以及上文 AIM 与各组比较的 %(shown)s 项",
         "mwem.cap_db_steps": "%(data)s 上 MST 的各个部分，每组与前一组比较，在 AIM 的隐私保证下：误差均值之比、其 Holm 水平下的区间与判定",
@@ -1343,7 +1362,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.db_zcdp": "zCDP MWEM（高斯测量）（($\\varepsilon$, $\\delta$)-DP，$\\delta$ = %(delta)s，因此不与上面的纯 DP 行和基线方法一起"
         "排名）最后一次迭代结果的误差是标准 MWEM 的 %(ratio)s 倍（中位数 %(median)s；点估计）",
         "hist.name_dawa_private": "DAWA（在加噪直方图上划分）",
-        "hist.name_dawa_repaired": "DAWA 划分（在加噪代价上，经修补）",
+        "hist.name_dawa_repaired": "DAWA（在加噪代价上划分，经修补）",
         "hist.name_dawa_dpbench": "DPBench 版 DAWA（不满足差分隐私）",
         "hist.dawa_lead_by": "各个满足差分隐私的 DAWA 与 DPBench 版 DAWA 的均方误差之比，按下表的检验族逐一列出%(caveat)s",
         "hist.dawa_family_lead": "在%(family)s上，%(clauses)s",
@@ -1373,12 +1392,18 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.dpbench_supported": "DPBench 给 DAWA 在稀疏直方图上的排名依赖于其不满足差分隐私的划分步骤：在相同的测量步骤下，"
         "这里尝试的两种满足差分隐私的划分都远不及它（这并不表明任何满足差分隐私的 DAWA 都做不到）",
         "hist.dpbench_not_supported": "本次运行的证据不足以表明，DAWA 在 DPBench 中的排名来自其划分步骤",
-        "hist.php_lead": "检验表明，在 %(k)s/%(n)s 个隐私预算下，%(a)s 的%(quantity)s均值低于 %(b)s"
+        "hist.php_lead": "检验表明，%(shown_at)s，%(a)s 的%(quantity)s均值低于 %(b)s"
         "%(tail)s；就典型发布而言，对同一批运行做秩检验，其均方误差%(typical)s；在成对运行中其均方误差较小的比例：%(shares)s",
         "hist.family_php": "专利相对于 P-HP（作者实现）的权利要求",
         "hist.cap_php_family": "专利相对于作者实现的 P-HP 的权利要求：整个检验族的判定（均方误差均值的单侧学生化自助法检验，"
         "在其 %(n)s 个隐私预算间经 Holm 校正）",
-        "hist.fix_verdict": "S5 对和加噪时，检验表明在 %(k)s/%(n)s 个隐私预算下，加噪中心的准确度至多比真实中心低 %(pct)s",
+        "hist.fix_verdict": "S5 对和加噪时，检验表明%(shown_at)s，加噪中心的准确度至多比真实中心低 %(pct)s%(flag)s",
+        "hist.budgets_of": "在 %(n)s 个隐私预算中的 %(k)s 个下",
+        "hist.budgets_all": "在全部 %(n)s 个隐私预算下",
+        "hist.flag_paren": "（%(flag)s）",
+        "hist.flag_semi": "；%(flag)s",
+        "hist.flag_count_one": "重复次数不足",
+        "hist.flag_count": "其中 %(k)s 个重复次数不足",
         "hist.php_tail": "，差异来自 %(b)s 那些很差的发布所形成的长尾",
         "hist.rank_lower": "在 $\\varepsilon$ = %(eps)s 时较低（校正后 $p$ = %(p)s）",
         "hist.rank_higher": "在 $\\varepsilon$ = %(eps)s 时较高（校正后 $p$ = %(p)s）",
@@ -1390,7 +1415,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.fix_ties_two": "；未表明的 %(n)s 个双侧检验判定，在这些运行次数下只有在比值落在 %(lo)s–%(hi)s 之外时才能被表明",
         "hist.fix_ties_mean": "；S5 解读为对均值加噪时未表明的 %(n)s 个判定，在这些运行次数下只有在比值落在 %(lo)s–%(hi)s 之外时才能被表明",
         "hist.fix_design_each": "关于运行次数：对非劣效性检验，%(ni)s；对同一批运行上的双侧检验，%(two)s；对 S5 解读为对均值加噪时的检验，%(mean)s",
-        "hist.rank_runs": "这些是秩检验，而不是均值的比较：其每组 %(reps)s 次运行来自第一张表，并非根据其判定所需的检验功效选定",
+        "hist.rank_runs": "典型发布结果的秩检验则不同：它们不是均值的比较，用的是第一张表的每组 %(reps)s 次运行，并非根据其判定所需的检验功效选定",
         "hist.reps_policy": "扫描在每个参数组合下运行 %(reps)s 次；专利对每种算法“处理20次”（§0068），这是所检验的权利要求的规模，而扫描的计算量与其运行次数成正比。要让上面的每个排名判定和上下参照判定都达到 %(power)s 的检验功效，最多需要 %(needed)s 次运行，即扫描计算量的 %(factor)s 倍；各设计说明句统计了 %(reps)s 次运行不足以支撑的判定，换一个种子未必能重现它们",
         "hist.reps_policy_never": "扫描在每个参数组合下运行 %(reps)s 次；专利对每种算法“处理20次”（§0068），这是所检验的权利要求的规模，而扫描的计算量与其运行次数成正比。在观测到的效应下，上面的某些排名判定和上下参照判定无论运行多少次都达不到 %(power)s 的检验功效；各设计说明句统计了 %(reps)s 次运行不足以支撑的判定，换一个种子未必能重现它们",
         "hist.reps_policy_enough": "扫描在每个参数组合下运行 %(reps)s 次；专利对每种算法“处理20次”（§0068），这是所检验的权利要求的规模；在这些运行次数下，上面的排名判定和上下参照判定都能达到 %(power)s 的检验功效",
@@ -1409,14 +1434,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "hist.short_pair": "%(a)s 对比 %(b)s，%(where)s（最多需要 %(needed)s 次运行）",
         "hist.short_cells": "在%(data)s上 $\\varepsilon$ = %(eps)s 时",
         "hist.fix_pair": "加噪中心相对于真实中心",
-        "hist.fix_verdict_exploratory": "S5 对和加噪时（探索性结果：界值是事后选定的），加噪中心与真实中心的均方误差比值的上限在 $\\varepsilon$ = %(eps)s 时为 %(uppers)s，在 %(k)s/%(n)s 个隐私预算下不超过 %(pct)s",
+        "hist.fix_verdict_exploratory": "S5 对和加噪时（探索性结果：界值是事后选定的），加噪中心与真实中心的均方误差比值的上限在 $\\varepsilon$ = %(eps)s 时为 %(uppers)s，%(shown_at)s不超过 %(pct)s%(flag)s",
         "hist.fix_summary_exploratory": "%(lead)s%(where)s；界值（%(margin)s）是在已知早先版本的区间之后才选定的；S5 对均值加噪时，加噪中心的均方误差均值是真实中心的 %(mean_lo)s–%(mean_hi)s 倍",
         "hist.name_dawa_dpbench_short": "DPBench 版 DAWA",
         "hist.php_weak": "在这一查询集上，%(b)s 是较弱的比较对象：其均方误差均值是 Identity 的 %(identity)s 倍，是逐层 P-HP（非作者实现）的 %(levelwise)s 倍",
         "hist.php_not_weak": "在这一查询集上，%(b)s 的均方误差均值是 Identity 的 %(identity)s 倍，是逐层 P-HP（非作者实现）的 %(levelwise)s 倍",
-        "hist.take_fix": "%(cost)s；在 %(k)s/%(n)s 个隐私预算下落在 %(pct)s 的界值之内（%(margin_note)s；区间上限最高达 %(upper)s）",
-        "hist.fix_cost": "S5 对和加噪时，在检验表明有代价之处，加噪中心的均方误差高出 %(cost)s（双侧检验：$\\varepsilon$ = %(eps)s 时更高，"
-        "%(k)s/%(n)s 个隐私预算）",
+        "hist.take_fix": "%(cost)s；%(shown_at)s落在 %(pct)s 的界值之内（%(margin_note)s%(flag)s；区间上限最高达 %(upper)s）",
+        "hist.fix_cost": "S5 对和加噪时，加噪中心的均方误差在 $\\varepsilon$ = %(eps)s 时高出 %(cost)s"
+        "（双侧检验，%(n)s 个隐私预算中的 %(k)s 个）",
         "hist.fix_cost_none": "S5 对和加噪时，双侧检验在全部 %(n)s 个隐私预算下均未表明加噪中心的均方误差均值高于真实中心",
         "hist.margin_chosen": "界值是在已知早先版本的区间之后才选定的",
         "hist.margin_set": "界值由本次运行的参数设定",
@@ -1426,11 +1451,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "均方误差均值高于真实中心（比值 %(ratios)s）",
         "hist.take_fix_higher_none": "S5 对和加噪时，在任何隐私预算下都未表明加噪中心的均方误差均值"
         "高于真实中心",
-        "hist.take_php": "检验表明，在 %(k)s/%(n)s 个隐私预算下，%(a)s 的均方误差均值低于 %(b)s"
+        "hist.take_php": "检验表明，%(shown_at)s，%(a)s 的均方误差均值低于 %(b)s"
         "（比值 %(lo)s–%(hi)s）%(tail)s",
         "hist.take_sota": "在整个扫描的 %(n)s 个（数据集，$\\varepsilon$）参数组合中，就这里运行的满足差分隐私的方法而言："
         "%(wins)s",
-        "hist.sum_fix": "%(cost)s；%(margin_note)s：$\\varepsilon$ = %(eps)s 时均方误差比值的上界为 %(uppers)s，%(n)s 个中有 %(k)s 个在 %(pct)s 的界值之内",
+        "hist.sum_fix": "%(cost)s；%(margin_note)s：$\\varepsilon$ = %(eps)s 时均方误差比值的上界为 %(uppers)s，%(shown_at)s不超过 %(pct)s 的界值%(flag)s",
         "hist.sum_margin_chosen": "探索性结果（界值是事后选定的）",
         "hist.sum_margin_set": "界值由本次运行的参数设定",
         "hist.sum_sota": "在整个扫描的 %(n)s 个（数据集，$\\varepsilon$）参数组合中，就这里运行的满足差分隐私的方法而言：%(ranked)s",
@@ -1489,14 +1514,16 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "mwem.rse_short": "%(reps)s 次运行的平均值的相对标准误为 %(rse)s（中位数），因此两个正确实现相差超过 10 %% 的概率为 %(p)s",
         "mwem.caption_budget": "各变体每轮的预算：选择与测量（zCDP：每一半的 $\\varepsilon$ 是该半的 $\\rho$ 在同一 $\\delta$ 下单独换算所得；两半在 $\\rho$ 上相加，而不是在 $\\varepsilon$ 上）",
         "comparison.wins_lacking": "在 %(name)s 单独取得最低%(quantity)s的 %(n)s 个参数组合中，有 %(k)s 个（%(data)s）的排名中没有 %(missing)s",
+        "comparison.wins_lacking_one": "%(name)s 单独取得最低%(quantity)s的唯一一个参数组合在 %(data)s 上，那里的排名中没有 %(missing)s",
+        "comparison.wins_lacking_k1": "在 %(name)s 单独取得最低%(quantity)s的 %(n)s 个参数组合中，有 1 个（%(data)s）的排名中没有 %(missing)s",
         "comparison.wins_lacking_all": "%(name)s 单独取得最低%(quantity)s的 %(n)s 个参数组合都在 %(data)s 上，那里的排名中没有 %(missing)s",
         "hist.sparse_small": "在稀疏直方图上，信号较小时（DPBench 所说的小信号区间，即 $\\text{scale}\\cdot\\varepsilon$ 较小：此处为 $\\varepsilon$ ≤ %(eps)s）只有依赖数据的方法排名第一%(rest)s",
         "hist.sparse_small_rest": "；在更大的 $\\varepsilon$ 下，与数据无关的方法也排名第一，单独或与第一名未能区分（%(items)s）",
         "hist.sparse_small_rest_on": "；在更大的 $\\varepsilon$ 下，与数据无关的方法也排名第一，单独或与第一名未能区分，但仅在 %(data)s 上（%(items)s）",
         "hist.first_at_alone": "$\\varepsilon$ = %(eps)s 时 %(names)s 单独第一",
-        "hist.first_at_tie": "$\\varepsilon$ = %(eps)s 时 %(names)s 并列第一，未能区分",
+        "hist.first_at_tie": "$\\varepsilon$ = %(eps)s 时 %(names)s 并列第一（未能区分）",
         "hist.first_on_alone": "%(data)s 上 $\\varepsilon$ = %(eps)s 时 %(names)s 单独第一",
-        "hist.first_on_tie": "%(data)s 上 $\\varepsilon$ = %(eps)s 时 %(names)s 并列第一，未能区分",
+        "hist.first_on_tie": "%(data)s 上 $\\varepsilon$ = %(eps)s 时 %(names)s 并列第一（未能区分）",
         "hist.sparse_small_not": "在稀疏直方图上，依赖数据的方法并非在每个 $\\varepsilon$ ≤ %(eps)s 的参数组合中都排名第一",
         "fedpca.flat_family": "在每个数据集、划分和 $\\varepsilon$ 上分别检验：%(family)s",
         "fedpca.coalition": "有 $s = %(s)s$ 个站点、$c = %(c)s$ 个合谋者时，在安全聚合下剩下的那个站点实际达到 "
@@ -1744,7 +1771,7 @@ PLAIN: dict[str, str] = {
     "first-order approximation ε√s = %(first)s is not a bound); with one colluder it is at %(one)s, and CAPE as "
     "published is at %(cape)s with no colluder at all",
     "fedpca.coalition_where": " (Adult, δ = %(delta)s)",
-    "hist.sum_fix": "%(cost)s; %(margin_note)s: MSE-ratio upper bounds %(uppers)s at ε = %(eps)s, within %(pct)s at %(k)s of %(n)s",
+    "hist.sum_fix": "%(cost)s; %(margin_note)s: MSE-ratio upper bounds %(uppers)s at ε = %(eps)s, within %(pct)s at %(shown_at)s%(flag)s",
     "hist.first_at_alone": "at ε = %(eps)s %(names)s ranks first alone",
     "hist.first_at_tie": "at ε = %(eps)s %(names)s rank first, not separated",
     "hist.first_on_alone": "on %(data)s at ε = %(eps)s %(names)s ranks first alone",

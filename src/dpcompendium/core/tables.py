@@ -306,9 +306,9 @@ CELL_TEXTS_BY_LANG: dict[str, dict[str, str]] = {
         "histogram": "直方图",
         "level-wise": "逐层",
         "repaired": "经修补",
-        # DAWA's variants in histograms' tables, as the prose names them (native review 8, T4)
-        "partitioned on the noisy histogram": "在加噪直方图上划分",
-        "partitioned on noisy costs, repaired": "在加噪代价上划分，经修补",
+        # DAWA's variants in histograms' tables: the parentheses of "hist.name_dawa_*" (native review 8, T4; referee 20, L-4)
+        "partition on a noisy histogram": "在加噪直方图上划分",
+        "partition on privately-noised costs, repaired": "在加噪代价上划分，经修补",
         "selection": "选择",
         "total": "总计",
         "counts": "计数",
@@ -559,7 +559,7 @@ def _cell_translation(text: str) -> str | None:
         return None
     found = translate(text, lang)
     if (found is None or found == text) and " = " in text:
-        # methods that tie, joined by " = " (histograms' winners: "PrivTree = Hb = DAWA, partition on a noisy
+        # methods that tie, joined by " = " (histograms' winners: "PrivTree = Hb = DAWA (partition on a noisy
         # histogram"): each name in the current language (native review 4, X1)
         from .messages import METHOD_NAMES, method_name
 
@@ -689,6 +689,8 @@ class ReadableTable:
         same = _constant_columns(df)
         # the header's colon: full-width in Chinese ("p（Holm 校正）：≤ 0.0078"; native review 7, U2)
         colon = "：" if get_language() == "zh_CN" else ": "
+        # and the separator of its parts (native review 9, U2: "HEPTH：HDMM（……）; INCOME：……")
+        semicolon = "；" if get_language() == "zh_CN" else "; "
         group = [
             f"{myst_to_html(column_name(c)) if not str(c).startswith('_index') else ''}"
             f"{colon if not str(c).startswith('_index') else ''}{_cell(df[c].iloc[0], c, self.digits)[0]}"
@@ -732,7 +734,7 @@ class ReadableTable:
         out.append("<tbody>")
         if group:
             out.append(
-                f'<tr class="dpc-group"><th colspan="{len(df.columns)}">{"; ".join(group)}</th></tr>'
+                f'<tr class="dpc-group"><th colspan="{len(df.columns)}">{semicolon.join(group)}</th></tr>'
             )
         heads = self._run_heads(self._frame_runs, runs_of) if runs_of is not None else {}
         for i, row in enumerate(df.itertuples(index=False, name=None)):

@@ -57,9 +57,11 @@ __all__ = [
     "WORKLOAD_METHODS",
     "baseline_brackets",
     "budget_name",
+    "budgets_md",
     "check_method",
     "claim_superiority",
     "claim_table",
+    "count_flags",
     "design_named",
     "dpbench_sentence",
     "equivalence_test",
@@ -115,11 +117,12 @@ METHOD_VARIANTS: dict[str, tuple[str, ...]] = {
 DAWA_CALIBRATION = {"private": "noisy-histogram", "repaired": "proved", "dpbench": "authors"}
 
 
-#: The label a table's ``variant`` column gives each DAWA variant: the same words as the prose and the family table
-#: (native review 8, T4: "DAWA | private" and "DAWA | repaired" named the two arms differently).
+#: The label a table's ``variant`` column gives each DAWA variant: the parenthesis of its catalogue name
+#: (``hist.name_dawa_<variant>``, "DAWA (<label>)"), so that "DAWA | <label>" is the name the prose, the family table and
+#: mwem use (native review 8, T4; referee 20, L-4: one method under three names).
 DAWA_VARIANT_LABELS = {
-    "private": "partitioned on the noisy histogram",
-    "repaired": "partitioned on noisy costs, repaired",
+    v: str(message(f"hist.name_dawa_{v}")).removeprefix("DAWA (").removesuffix(")")
+    for v in ("private", "repaired")
 }
 
 
@@ -429,6 +432,42 @@ def budget_name(epsilon: float) -> str:
     """A budget as the text names it: the patent's ln 2 by its name, any other ε as ``f"{ε:g}"``."""
     eps = check_epsilon(epsilon)
     return "ln 2" if math.isclose(eps, math.log(2)) else f"{eps:g}"
+
+
+def budgets_md(k: int, n: int) -> Md:
+    """A count of budgets as a sentence gives it: "2 of 3 budgets", and with every budget counted "all 3 budgets"
+    (native review 9, S9: the zh "在 3/3 个隐私预算下" reads "在全部 3 个隐私预算下"); a single budget stays "1 of 1"."""
+    k, n = check_int(k, "k", minimum=0), check_int(n, "n", minimum=1)
+    if k > n:
+        raise ValueError(f"k must be at most n = {n}, got {k}")
+    if k == n and n > 1:
+        return message("hist.budgets_all", n=str(n))
+    return message("hist.budgets_of", k=str(k), n=str(n))
+
+
+def count_flags(results: Sequence[Any], power: float) -> dict[str, Md | str]:
+    """The flag a count of the shown verdicts of one Holm family ``results`` carries wherever a sentence gives it
+    (referee 20, L-5: "within 10 % at 3 of 3" had none), from the comparison objects' power
+    (:func:`~dpcompendium.core.comparison.shown_flag`): ``"paren"`` after the count, " (1 of them short of runs:
+    700 of 1617)"; ``"semi"`` inside brackets that follow it, "; 1 of them short of runs: 700 of 1617"; ``"summary"``
+    the summary's short form, " (1 of them short of runs)" (its runs in the body: a summary item is at most 300
+    characters). All ``""`` when no shown verdict is short of runs."""
+    from ...core import comparison
+
+    results = list(results)
+    flag = comparison.shown_flag(results, power)
+    if flag is None:
+        return {"paren": "", "semi": "", "summary": ""}
+    short = sum(need is not None for need in comparison.runs_short(results, power))
+    shown = sum(r.holds for r in results)
+    count = (
+        message("hist.flag_count_one") if shown == 1 else message("hist.flag_count", k=str(short))
+    )
+    return {
+        "paren": message("hist.flag_paren", flag=flag),
+        "semi": message("hist.flag_semi", flag=flag),
+        "summary": message("hist.flag_paren", flag=count),
+    }
 
 
 def rank_directions(

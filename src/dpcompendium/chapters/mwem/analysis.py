@@ -269,7 +269,7 @@ def _text_md(text: str) -> Md:
 def row_name(row: pd.Series) -> Md:
     """The name of one row of an error table as the reader's language writes it (:func:`row_label` is its plain
     English key): "Standard MWEM, last iterate, T = 10" / 「标准 MWEM，最后一次迭代结果，T = 10」, or the
-    baseline's name ("DAWA (noisy-histogram partition)" / 「DAWA（在加噪直方图上划分）」)."""
+    baseline's name ("DAWA (partition on a noisy histogram)" / 「DAWA（在加噪直方图上划分）」)."""
     t = row.get("T")
     if row["output"] == "estimate" or t is None or pd.isna(t):
         if (

@@ -56,8 +56,9 @@ DAWA_ENGINE = "merge"
 #: The DAWA variant of the baselines (:data:`dpcompendium.core.mechanisms.dawa.DAWA_CALIBRATIONS`): the private one
 #: that keeps the method's design, the partition computed on a noisy histogram bought with ε₁.
 DAWA_CALIBRATION = "noisy-histogram"
-#: DAWA's name in the chapter's tables and sentences, with its variant.
-DAWA_NAME = "DAWA (noisy-histogram partition)"
+#: DAWA's name in the chapter's tables and sentences, with its variant: the catalogue's name of the variant, the one
+#: the histograms chapter uses (referee 20, L-4).
+DAWA_NAME = str(message("hist.name_dawa_private"))
 #: The baselines of the histograms chapter, by the name the chapter's tables use → their id in the method registry
 #: (:mod:`dpcompendium.core.methods`): estimator and claim are the registered ones (issue 47, M-mwem).
 REGISTERED = {"HDMM": "hdmm", "PrivTree": "privtree"}
