@@ -1165,7 +1165,7 @@ def _flagged(clause: Md, flag: Md | None) -> Md:
 def _needs(
     results: Sequence[ComparisonResult], power: float | None, family_size: int | None
 ) -> list[float | None] | None:
-    """:func:`runs_short` of ``results`` at ``power`` (None: no flag asked for)."""
+    """``runs_short`` of ``results`` at ``power`` (None: no flag asked for)."""
     return None if power is None else runs_short(results, power, family_size)
 
 

@@ -194,7 +194,7 @@ def plot_sgd(
     (dataset, variant) in rows of at most three; grey lines: least squares and non-private SGD. ``labels``: per
     variant, the legend label of a method whose arm there is not its registered one (HierA: the text's budgets in
     the corrected variant, the code's in the code's variants; referee 20, MJ-1). Default: HierA's and graded
-    Laplace's by their budgets, :func:`~dpcompendium.chapters.hiera.methods_registry.sgd_labels` (L-3)."""
+    Laplace's by their budgets, ``methods_registry.sgd_labels`` (L-3)."""
     if labels is None:
         labels = {v: sgd_labels(v) for v in dict.fromkeys(sgd["variant"])}
     labels = {v: dict(m) for v, m in labels.items()}

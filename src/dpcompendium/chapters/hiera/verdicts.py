@@ -770,7 +770,7 @@ def against_each(
     separated in 1", each count's verdicts short of runs for ``power`` flagged beside it (Holm over the whole
     ``table``, as :func:`short_runs` counts them; referee 20, M-1). A pair the table holds as (B, A) is read for A
     (its "lower" is A's "higher"; referee 20, M-2: HierA against graded Laplace). A comparator without
-    comparisons is left out. ``kw``: ``datasets``, ``max_epsilon``, ``min_epsilon`` as in :func:`_select`."""
+    comparisons is left out. ``kw``: ``datasets``, ``max_epsilon``, ``min_epsilon`` as in ``_select``."""
     clauses = []
     for b in bs:
         t, _, _ = _select(table, guarantee, a, b, **kw)
