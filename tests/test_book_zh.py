@@ -294,7 +294,14 @@ def numbers(text: str) -> Counter:
     # "2-D" is 「二维」 in Chinese (the term base, native review B3): a dimension is notation, not a number of the run
     text = re.sub(r"(?<![\w.])\d-D\b", "D", text)
     text = re.sub(r"\d\s*维", "维", text)
+    # "experiment 2" is 「实验二」 (the chapters' section names): an experiment's number is a name, not a number of the run
+    text = re.sub(r"\b[Ee]xperiment \d\b", "experiment", text)
     return Counter(m.group().replace(",", "") for m in NUMBER.finditer(text))
+
+
+def test_an_experiment_s_number_is_not_a_number_of_the_run():
+    assert numbers("experiment 2's schedule at ε = 1") == numbers("实验二的预算方案，ε = 1")
+    assert numbers("experiment 2's schedule at ε = 1") != numbers("实验二的预算方案，ε = 2")
 
 
 def test_a_dimension_is_not_a_number_of_the_run():

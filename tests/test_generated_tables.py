@@ -256,6 +256,8 @@ LONG_PARAGRAPHS: dict[str, str] = {
     "fedpca_energy_design": "one family's design sentence (no enumeration of three or more: its own clauses)",
     "hiera_table_methods": "the claims table's cell of 'HierA is more accurate than …': one clause per candidate "
     "and ε range (referee 19, N-2), a table cell, not a paragraph",
+    "hiera_table_graded": "the claims table's cell of the graded bound's row: one clause per candidate and "
+    "comparator, each count with its short-of-runs flag (referee 20, M-1, L-1), a table cell, not a paragraph",
     "fedpca_svm_design": "the claims table's cell (design sentence and short verdicts); the dropdown reads "
     "fedpca_svm_design_alone and fedpca_svm_short, each below the limit",
 }

@@ -2652,7 +2652,7 @@ def shown_flag(
     results: Sequence[ComparisonResult], power: float = 0.9, family_size: int | None = None
 ) -> Md | None:
     """The flag a count of the shown verdicts of ``results`` (one Holm family, or part of one of ``family_size``)
-    carries beside it for those short of runs for ``power`` (:func:`runs_short`), in the words of the leads and the
+    carries beside it for those short of runs for ``power`` (``runs_short``), in the words of the leads and the
     tables' cells: "1 of them short of runs: 700 of 1617" (referee 20, L-5: a count a sentence gives without a
     table's lead, "within 10 % at 3 of 3", flagged as the other families are); None when none is short."""
     results = list(results)

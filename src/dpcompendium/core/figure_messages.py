@@ -168,7 +168,7 @@ _PAIRS: list[tuple[str, str]] = [
     ("shuffled in each group", "每组内混洗"),
     ("%(name)s, $\\varepsilon_0 = %(epsilon)s$", "%(name)s，$\\varepsilon_0 = %(epsilon)s$"),
     ("passes E", "训练轮数 E"),
-    ("total ε (δ as stated)", "总隐私预算 ε（δ 如文中所述）"),
+    ("total ε (δ as stated)", "总 ε（δ 如文中所述）"),
     ("SGD, no privacy", "SGD，无隐私保护"),
     ("code-training", "按原文代码训练"),
     ("faithful", "忠实于原文"),

@@ -124,6 +124,8 @@ _C = OKABE_ITO
 #: (black, grey); then the baselines.
 METHOD_COLORS: Mapping[str, str] = _methods.View(_methods.colours)
 #: A method's legend label where it is not the method's name (its registration's ``legend``).
+#:
+#: :meta hide-value:
 METHOD_LABELS: Mapping[str, str] = _methods.View(_methods.labels)
 #: A method's marker where it has its own (its registration's ``marker``; else ``"."``).
 METHOD_MARKERS: Mapping[str, str] = _methods.View(_methods.markers)

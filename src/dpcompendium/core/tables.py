@@ -142,7 +142,7 @@ COLUMN_NAMES_BY_LANG: dict[str, dict[str, str]] = {
         "predicted ε": "预测的 $\\varepsilon$",
         "selection": "事件选择方式",
         "audits": "审计次数",
-        "violated as predicted": "按预期违反",
+        "violated as predicted": "按预测违反",
         "step over its proof share": "步骤超出其证明份额",
         "exact holds": "精确审计成立",
         "empirical, no evidence against": "经验审计（无反证）",
@@ -492,8 +492,9 @@ def _cell(value: Any, column: Any, digits: int) -> tuple[str, bool]:
     if str(column) == "chapter":
         # a chapter's id, never a method's name ("hiera" is both: referee 10, N4; the zh catalogue turned it into
         # HierA's arm: native review 9, A1), and one form for every row in every edition: the catalogue group's id
-        # as it is ("core" and "planted" too: a Chinese word beside the other rows' ids was a second form)
-        return html.escape(text), False
+        # as it is ("core" and "planted" too: a Chinese word beside the other rows' ids was a second form), set as
+        # code: an identifier, not a word of either edition
+        return f'<code class="docutils literal notranslate">{html.escape(text)}</code>', False
     if str(column) in DATASET_COLUMNS and text in DATASET_NAMES["en"]:
         return myst_to_html(dataset_name(text)), False
     labelled = _table_label_method(text)
