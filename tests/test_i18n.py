@@ -218,7 +218,8 @@ def test_a_chinese_table_writes_the_audit_catalogues_headers_verdicts_and_mechan
     for text in (
         "拉普拉斯机制",
         "MWEM 选择，课程作业变体，二维",
-        "<td>core</td>",  # a chapter column's catalogue group as its id (native review 9, A1)
+        # a chapter column's catalogue group as its id, set as code (native review 9, A1)
+        '<td><code class="docutils literal notranslate">core</code></td>',
         "经验",
         "精确",
         "成立",
@@ -511,8 +512,10 @@ def test_a_chapter_column_keeps_the_chapter_ids_in_every_language():
     labels = {str(v) for names in METHOD_NAMES.values() for v in names.values()}
     for lang in ("en", "zh_CN"):
         html_ = readable(df, lang=lang)._repr_html_()
-        cells = re.findall(r"<td>([^<]*)</td>", html_)
-        shown = [c for c in cells if c != "x"]
+        # each id set as code: an identifier, not a word of either edition
+        shown = re.findall(
+            r'<td><code class="docutils literal notranslate">([^<]*)</code></td>', html_
+        )
         assert shown == ids, (lang, shown)
         assert not set(shown) & labels, lang
     assert "原文的隐私预算" not in readable(df, lang="zh_CN")._repr_html_()
